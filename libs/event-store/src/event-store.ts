@@ -1,0 +1,91 @@
+/**
+ * The EventStore port. Streams are named `<aggregate>-<uuid>`; revisions count from 0 within a
+ * stream; positions are global, strictly increasing in commit order, and opaque beyond ordering
+ * (the embedded store counts 1, 2, 3...; EventStoreDB uses commit positions).
+ */
+export interface EventMetadata {
+  platformId?: string;
+  actor?: string;
+  correlationId?: string;
+  [key: string]: unknown;
+}
+
+/** An event to append: a string-literal type and plain JSON data, Emmett style. */
+export interface NewEvent<Type extends string = string, Data = Record<string, unknown>> {
+  type: Type;
+  data: Data;
+  metadata?: EventMetadata;
+  /** Optional client-chosen id (uuid); generated when absent. */
+  id?: string;
+}
+
+export interface RecordedEvent<Type extends string = string, Data = Record<string, unknown>> {
+  id: string;
+  type: Type;
+  data: Data;
+  metadata: EventMetadata;
+  streamName: string;
+  revision: bigint;
+  position: bigint;
+  recordedAt: Date;
+}
+
+/**
+ * Expected revision sentinels: `'any'` (no check), `'no_stream'` (stream must not exist),
+ * `'stream_exists'` (must exist), or the exact revision of the last event in the stream.
+ */
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | bigint;
+
+export interface AppendResult {
+  /** Revision of the last appended event. */
+  nextExpectedRevision: bigint;
+  /** Global position of the last appended event. */
+  position: bigint;
+}
+
+export class WrongExpectedVersion extends Error {
+  override readonly name = 'WrongExpectedVersion';
+  constructor(
+    readonly streamName: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: bigint | 'no_stream',
+  ) {
+    super(`stream ${streamName}: expected revision ${String(expected)}, actual ${String(actual)}`);
+  }
+}
+
+export interface ReadStreamOptions {
+  /** First revision to return (inclusive); default 0. */
+  fromRevision?: bigint;
+  maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** Return events strictly after this position; absent means from the beginning. */
+  after?: bigint;
+  maxCount?: number;
+}
+
+export interface Subscription {
+  /** Stops delivery; resolves once no handler call is running. */
+  stop(): Promise<void>;
+  /** Settles when the subscription ends: resolves after stop(), rejects on a handler or store error. */
+  readonly done: Promise<void>;
+}
+
+export interface EventStore {
+  /** Events of one stream in revision order; an empty array when the stream does not exist. */
+  readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Appends atomically to one stream; throws WrongExpectedVersion when the check fails. Acknowledged only once durable. */
+  appendToStream(streamName: string, events: NewEvent[], options?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
+  /** Events of all streams in global order (user events only). */
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /**
+   * Catch-up subscription: delivers every event after `after` in global order, then live events,
+   * one handler call at a time, awaiting each.
+   */
+  subscribeToAll(handler: (event: RecordedEvent) => Promise<void> | void, options?: { after?: bigint }): Subscription;
+  /** Position of the newest event, or 0n when the log is empty. */
+  headPosition(): Promise<bigint>;
+  close(): Promise<void>;
+}

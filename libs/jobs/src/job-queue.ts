@@ -1,0 +1,64 @@
+/**
+ * The job-queue port: webhook deliveries and durable timers. At-least-once: a handler may see a
+ * job again after a crash, so handlers are idempotent.
+ */
+export interface BackoffPolicy {
+  type: 'exponential' | 'fixed';
+  /** First retry delay. Exponential: delay * 2^(attemptsMade-1). */
+  delayMs: number;
+  /** Upper bound for one delay. */
+  maxDelayMs?: number;
+}
+
+export interface JobOptions {
+  /** Dedupe key: enqueueing an id that is already known (waiting, delayed, active, done or dead) is a no-op. */
+  id?: string;
+  /** Run no earlier than this many ms from now (the queue's clock). */
+  delayMs?: number;
+  /** Total attempts including the first; default 1. */
+  attempts?: number;
+  backoff?: BackoffPolicy;
+}
+
+export interface Job<T = unknown> {
+  id: string;
+  queue: string;
+  name: string;
+  data: T;
+  /** Attempts made before this one (0 on the first run). */
+  attemptsMade: number;
+  maxAttempts: number;
+}
+
+export type JobState = 'waiting' | 'delayed' | 'active' | 'completed' | 'failed' | 'dead';
+
+export interface JobInfo<T = unknown> extends Job<T> {
+  state: JobState;
+  lastError?: string;
+}
+
+/** Thrown by a handler to end the job at once without further retries. */
+export class UnrecoverableJobError extends Error {
+  override readonly name = 'UnrecoverableJobError';
+}
+
+export interface Worker {
+  close(): Promise<void>;
+}
+
+export interface JobQueue {
+  enqueue<T>(queue: string, name: string, data: T, options?: JobOptions): Promise<string>;
+  /** Starts processing a queue with at most `concurrency` handlers at once. */
+  process<T>(queue: string, handler: (job: Job<T>) => Promise<void>, options?: { concurrency?: number }): Worker;
+  getJob<T = unknown>(queue: string, id: string): Promise<JobInfo<T> | undefined>;
+  /** Jobs that used their last attempt (or failed unrecoverably). */
+  deadLetters<T = unknown>(queue: string, options?: { limit?: number }): Promise<JobInfo<T>[]>;
+  /** Puts a dead job back to waiting with a fresh attempt budget. */
+  retryDead(queue: string, id: string): Promise<boolean>;
+  /**
+   * Makes delayed jobs whose due time (on the queue's clock) has passed runnable now. Called
+   * after the sandbox clock advances, so timers fire without waiting.
+   */
+  promoteDue(): Promise<number>;
+  close(): Promise<void>;
+}
