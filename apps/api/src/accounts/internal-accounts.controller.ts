@@ -1,0 +1,64 @@
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { IsIn, IsOptional, Matches } from 'class-validator';
+import { OpenInternalAccountCommand } from '../../../../libs/application/src/customers/customer-commands.js';
+import { Queries } from '../../../../libs/application/src/queries/queries.js';
+import type { Actor } from '../../../../libs/application/src/tokens.js';
+import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
+import type { Filter } from '../../../../libs/read-models/src/read-model-store.js';
+import { CurrentActor } from '../http/auth.js';
+import { idParam } from '../http/id-pipe.js';
+import { PageParams } from '../http/list-params.js';
+
+const ACCOUNT_TYPES = ['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] as const;
+const CUSTOMER_ID = /^Customer:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export class ListPlatformAccountsQuery extends PageParams {
+  @IsOptional() @IsIn(ACCOUNT_TYPES) type?: (typeof ACCOUNT_TYPES)[number];
+  @IsOptional() @IsIn(CURRENCY_CODES) currency?: string;
+}
+
+export class ListCustomerAccountsQuery extends ListPlatformAccountsQuery {
+  @IsOptional() @Matches(CUSTOMER_ID, { message: 'customerId must have the form Customer:<uuid>' }) customerId?: string;
+}
+
+export class OpenInternalAccountDto {
+  @Matches(CUSTOMER_ID, { message: 'customerId must have the form Customer:<uuid>' }) customerId!: string;
+  @IsIn(ACCOUNT_TYPES) type!: (typeof ACCOUNT_TYPES)[number];
+  @IsIn(CURRENCY_CODES) currency!: string;
+}
+
+function accountFilters(q: ListCustomerAccountsQuery, owner: 'customer' | 'platform'): Filter[] {
+  const f: Filter[] = [{ field: 'customerId', op: 'exists', value: owner === 'customer' }];
+  if (q.customerId) f.push({ field: 'customerId', op: 'eq', value: q.customerId });
+  if (q.type) f.push({ field: 'type', op: 'eq', value: q.type });
+  if (q.currency) f.push({ field: 'currency', op: 'eq', value: q.currency });
+  return f;
+}
+
+/** Internal accounts: customers' (with balances) and the platform's own settlement accounts. */
+@Controller()
+export class InternalAccountsController {
+  constructor(private readonly commands: CommandBus, private readonly queries: Queries) {}
+
+  @Get('customers/internal-accounts')
+  listCustomerAccounts(@Query() query: ListCustomerAccountsQuery, @CurrentActor() actor: Actor) {
+    return this.queries.listInternalAccounts(actor.platformId, { filters: accountFilters(query, 'customer'), limit: query.limit, cursor: query.cursor });
+  }
+
+  @Post('customers/internal-accounts')
+  async open(@Body() body: OpenInternalAccountDto, @CurrentActor() actor: Actor) {
+    const id: string = await this.commands.execute(new OpenInternalAccountCommand(body, actor));
+    return this.queries.internalAccount(actor.platformId, id);
+  }
+
+  @Get('platform/internal-accounts')
+  listPlatformAccounts(@Query() query: ListPlatformAccountsQuery, @CurrentActor() actor: Actor) {
+    return this.queries.listInternalAccounts(actor.platformId, { filters: accountFilters(query, 'platform'), limit: query.limit, cursor: query.cursor });
+  }
+
+  @Get('internal-accounts/:accountId')
+  get(@Param('accountId', idParam('InternalAccount', 'accountId')) id: string, @CurrentActor() actor: Actor) {
+    return this.queries.internalAccount(actor.platformId, id);
+  }
+}

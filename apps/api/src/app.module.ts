@@ -1,0 +1,31 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { ApplicationModule } from '../../../libs/application/src/application.module.js';
+import type { Infrastructure } from '../../../libs/application/src/infrastructure.js';
+import type { AppConfig } from '../../../libs/config/src/config.js';
+import type { Clock } from '../../../libs/domain/src/clock.js';
+import type { IdGenerator } from '../../../libs/domain/src/ids.js';
+import { InternalAccountsController } from './accounts/internal-accounts.controller.js';
+import { CustomersController } from './customers/customers.controller.js';
+import { DocsController } from './docs/docs.controller.js';
+import { PlatformAuthGuard } from './http/auth.js';
+import { ErrorFilter } from './http/errors.js';
+import { SandboxController } from './sandbox/sandbox.controller.js';
+import { TokensController } from './tokens/tokens.controller.js';
+
+export const API_CONTROLLERS = [CustomersController, InternalAccountsController, TokensController, SandboxController, DocsController];
+
+@Module({})
+export class ApiModule {
+  static register(deps: { config: AppConfig; infra: Infrastructure; clock: Clock; ids: IdGenerator }): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [ApplicationModule.register(deps)],
+      controllers: API_CONTROLLERS,
+      providers: [
+        { provide: APP_GUARD, useClass: PlatformAuthGuard },
+        { provide: APP_FILTER, useClass: ErrorFilter },
+      ],
+    };
+  }
+}

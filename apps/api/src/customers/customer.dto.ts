@@ -1,0 +1,73 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsISO8601,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
+import { PageParams, ToBoolean } from '../http/list-params.js';
+
+const COUNTRY = /^[A-Z]{2}$/;
+const UMA_ADDRESS = /^\$[a-zA-Z0-9._-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/;
+const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+export class AddressDto {
+  @IsOptional() @IsString() @MaxLength(200) line1?: string;
+  @IsOptional() @IsString() @MaxLength(200) line2?: string;
+  @IsOptional() @IsString() @MaxLength(100) city?: string;
+  @IsOptional() @IsString() @MaxLength(100) state?: string;
+  @IsOptional() @IsString() @MaxLength(20) postalCode?: string;
+  @IsOptional() @Matches(COUNTRY, { message: 'country must be an ISO 3166-1 alpha-2 code' }) country?: string;
+}
+
+export class BusinessInfoDto {
+  @IsOptional() @IsString() @MaxLength(200) legalName?: string;
+  @IsOptional() @IsString() @MaxLength(100) registrationNumber?: string;
+  @IsOptional() @IsString() @MaxLength(100) taxId?: string;
+}
+
+/** Fields shared by create and update. */
+export class CustomerProfileDto {
+  @IsOptional() @Matches(UMA_ADDRESS, { message: 'umaAddress must look like $name@domain.tld' }) @MaxLength(200) umaAddress?: string;
+  @IsOptional() @Matches(COUNTRY, { message: 'region must be an ISO 3166-1 alpha-2 code' }) region?: string;
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsIn(CURRENCY_CODES, { each: true, message: `each currency must be one of ${CURRENCY_CODES.join(', ')}` })
+  currencies?: string[];
+  @IsOptional() @IsEmail() @MaxLength(254) email?: string;
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) fullName?: string;
+  @IsOptional() @Matches(DATE, { message: 'birthDate must be a date YYYY-MM-DD' }) birthDate?: string;
+  @IsOptional() @Matches(COUNTRY, { message: 'nationality must be an ISO 3166-1 alpha-2 code' }) nationality?: string;
+  @IsOptional() @ValidateNested() @Type(() => AddressDto) address?: AddressDto;
+  @IsOptional() @ValidateNested() @Type(() => BusinessInfoDto) businessInfo?: BusinessInfoDto;
+}
+
+export class CreateCustomerDto extends CustomerProfileDto {
+  @IsString() @IsNotEmpty() @MaxLength(200) platformCustomerId!: string;
+  @IsIn(['INDIVIDUAL', 'BUSINESS']) customerType!: 'INDIVIDUAL' | 'BUSINESS';
+}
+
+export class UpdateCustomerDto extends CustomerProfileDto {}
+
+export class ListCustomersQuery extends PageParams {
+  @IsOptional() @IsString() @MaxLength(200) platformCustomerId?: string;
+  @IsOptional() @IsIn(['INDIVIDUAL', 'BUSINESS']) customerType?: 'INDIVIDUAL' | 'BUSINESS';
+  @IsOptional() @IsISO8601({ strict: true }) createdAfter?: string;
+  @IsOptional() @IsISO8601({ strict: true }) createdBefore?: string;
+  @IsOptional() @IsISO8601({ strict: true }) updatedAfter?: string;
+  @IsOptional() @IsISO8601({ strict: true }) updatedBefore?: string;
+  @IsOptional() @Matches(COUNTRY, { message: 'region must be an ISO 3166-1 alpha-2 code' }) region?: string;
+  @IsOptional() @IsIn(CURRENCY_CODES) currency?: string;
+  @IsOptional() @IsString() @MaxLength(200) umaAddress?: string;
+  @IsOptional() @ToBoolean() @IsBoolean({ message: 'isIncludingDeleted must be true or false' }) isIncludingDeleted?: boolean;
+}

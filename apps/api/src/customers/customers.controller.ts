@@ -1,0 +1,60 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { CreateCustomerCommand, DeleteCustomerCommand, UpdateCustomerCommand } from '../../../../libs/application/src/customers/customer-commands.js';
+import { Queries } from '../../../../libs/application/src/queries/queries.js';
+import type { Actor } from '../../../../libs/application/src/tokens.js';
+import type { Filter } from '../../../../libs/read-models/src/read-model-store.js';
+import { CurrentActor } from '../http/auth.js';
+import { idParam } from '../http/id-pipe.js';
+import { CreateCustomerDto, ListCustomersQuery, UpdateCustomerDto } from './customer.dto.js';
+
+const iso = (value: string) => new Date(value).toISOString();
+
+export function customerFilters(q: ListCustomersQuery): Filter[] {
+  const f: Filter[] = [];
+  if (q.platformCustomerId !== undefined) f.push({ field: 'platformCustomerId', op: 'eq', value: q.platformCustomerId });
+  if (q.customerType) f.push({ field: 'customerType', op: 'eq', value: q.customerType });
+  if (q.createdAfter) f.push({ field: 'createdAt', op: 'gte', value: iso(q.createdAfter) });
+  if (q.createdBefore) f.push({ field: 'createdAt', op: 'lte', value: iso(q.createdBefore) });
+  if (q.updatedAfter) f.push({ field: 'updatedAt', op: 'gte', value: iso(q.updatedAfter) });
+  if (q.updatedBefore) f.push({ field: 'updatedAt', op: 'lte', value: iso(q.updatedBefore) });
+  if (q.region) f.push({ field: 'region', op: 'eq', value: q.region });
+  if (q.currency) f.push({ field: 'currencies', op: 'contains', value: q.currency });
+  if (q.umaAddress !== undefined) f.push({ field: 'umaAddress', op: 'eq', value: q.umaAddress });
+  if (!q.isIncludingDeleted) f.push({ field: 'isDeleted', op: 'eq', value: false });
+  return f;
+}
+
+@Controller('customers')
+export class CustomersController {
+  constructor(private readonly commands: CommandBus, private readonly queries: Queries) {}
+
+  @Post()
+  async create(@Body() body: CreateCustomerDto, @CurrentActor() actor: Actor) {
+    const id: string = await this.commands.execute(new CreateCustomerCommand(body, actor));
+    return this.queries.customer(actor.platformId, id);
+  }
+
+  @Get()
+  list(@Query() query: ListCustomersQuery, @CurrentActor() actor: Actor) {
+    return this.queries.listCustomers(actor.platformId, { filters: customerFilters(query), limit: query.limit, cursor: query.cursor });
+  }
+
+  @Get(':customerId')
+  get(@Param('customerId', idParam('Customer', 'customerId')) id: string, @CurrentActor() actor: Actor) {
+    return this.queries.customer(actor.platformId, id);
+  }
+
+  @Patch(':customerId')
+  async update(@Param('customerId', idParam('Customer', 'customerId')) id: string, @Body() body: UpdateCustomerDto, @CurrentActor() actor: Actor) {
+    await this.commands.execute(new UpdateCustomerCommand(id, body, actor));
+    return this.queries.customer(actor.platformId, id);
+  }
+
+  @Delete(':customerId')
+  @HttpCode(200)
+  async remove(@Param('customerId', idParam('Customer', 'customerId')) id: string, @CurrentActor() actor: Actor) {
+    await this.commands.execute(new DeleteCustomerCommand(id, actor));
+    return this.queries.customer(actor.platformId, id);
+  }
+}

@@ -1,0 +1,49 @@
+import { CanActivate, ExecutionContext, Injectable, SetMetadata, createParamDecorator } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { randomUUID } from 'node:crypto';
+import type { Request } from 'express';
+import { secretMatches } from '../../../../libs/crypto/src/secrets.js';
+import { Queries } from '../../../../libs/application/src/queries/queries.js';
+import type { Actor } from '../../../../libs/application/src/tokens.js';
+import { unauthorized } from './errors.js';
+
+const PUBLIC = 'isPublic';
+/** Routes that need no platform credentials (documentation, health). */
+export const Public = () => SetMetadata(PUBLIC, true);
+
+type AuthedRequest = Request & { actor?: Actor };
+
+/**
+ * HTTP Basic with `<api token id>:<client secret>`. Token ids contain a colon
+ * (`ApiToken:<uuid>`) and secrets never do, so the credentials split at the last colon.
+ */
+export function parseBasic(header: string | undefined): { id: string; secret: string } | { error: string } {
+  if (!header) return { error: 'missing Authorization header' };
+  const [scheme, encoded] = header.split(' ');
+  if (scheme?.toLowerCase() !== 'basic' || !encoded) return { error: 'Authorization must use the Basic scheme' };
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const at = decoded.lastIndexOf(':');
+  if (at <= 0 || at === decoded.length - 1) return { error: 'Basic credentials must be <token id>:<secret>' };
+  return { id: decoded.slice(0, at), secret: decoded.slice(at + 1) };
+}
+
+@Injectable()
+export class PlatformAuthGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector, private readonly queries: Queries) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    const req = context.switchToHttp().getRequest<AuthedRequest>();
+    const credentials = parseBasic(req.headers.authorization);
+    if ('error' in credentials) throw unauthorized(credentials.error);
+    const token = await this.queries.tokenForAuth(credentials.id);
+    if (!token || !secretMatches(credentials.secret, token.secretHash)) throw unauthorized('invalid token id or secret');
+    if (token.status !== 'ACTIVE') throw unauthorized('the API token was revoked');
+    const correlation = req.headers['x-correlation-id'];
+    req.actor = { platformId: token.platformId, actor: token.id, correlationId: typeof correlation === 'string' && correlation.length <= 100 ? correlation : randomUUID() };
+    return true;
+  }
+}
+
+/** The authenticated platform and token of the request. */
+export const CurrentActor = createParamDecorator((_: unknown, ctx: ExecutionContext): Actor => ctx.switchToHttp().getRequest<AuthedRequest>().actor!);

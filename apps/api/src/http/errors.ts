@@ -1,0 +1,83 @@
+import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
+import type { Request, Response, NextFunction } from 'express';
+import { DomainError, type DomainErrorKind, type FieldError } from '../../../../libs/domain/src/errors.js';
+import { InvalidCursor } from '../../../../libs/read-models/src/read-model-store.js';
+import { CommandConflictError } from '../../../../libs/application/src/command-runner.js';
+
+/** The error body of every failed request: `{status, code, message, details?}` plus `reason` on 401. */
+export interface ErrorBody {
+  status: number;
+  code: string;
+  message: string;
+  reason?: string;
+  details?: Record<string, unknown>;
+}
+
+const STATUS: Record<DomainErrorKind, number> = { invalid: 400, unauthorized: 401, forbidden: 403, not_found: 404, conflict: 409, unprocessable: 422 };
+
+/** An HTTP-level error raised by the edge (auth, validation, routing), already in our shape. */
+export class ApiError extends HttpException {
+  constructor(readonly body: ErrorBody, readonly headers: Record<string, string> = {}) {
+    super(body, body.status);
+  }
+}
+
+export const invalidInput = (errors: FieldError[], message = 'the request is not valid') =>
+  new ApiError({ status: 400, code: 'INVALID_INPUT', message, details: { errors } });
+
+export const unauthorized = (reason: string, code = 'UNAUTHORIZED') =>
+  new ApiError({ status: 401, code, message: 'authentication failed', reason }, code === 'UNAUTHORIZED' ? { 'WWW-Authenticate': 'Basic realm="api"' } : {});
+
+export function toErrorBody(error: unknown): { body: ErrorBody; headers: Record<string, string> } {
+  if (error instanceof ApiError) return { body: error.body, headers: error.headers };
+  if (error instanceof DomainError) {
+    const status = STATUS[error.kind];
+    const { reason, ...details } = error.details ?? {};
+    const body: ErrorBody = { status, code: error.code, message: error.message };
+    if (typeof reason === 'string') body.reason = reason;
+    if (Object.keys(details).length > 0) body.details = details;
+    return { body, headers: {} };
+  }
+  if (error instanceof InvalidCursor) {
+    return { body: { status: 400, code: 'INVALID_INPUT', message: error.message, details: { errors: [{ field: 'cursor', constraint: 'isValidCursor', message: error.message }] } }, headers: {} };
+  }
+  if (error instanceof CommandConflictError) return { body: { status: 409, code: 'CONFLICT', message: error.message }, headers: {} };
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    const code = status === 404 ? 'NOT_FOUND' : status === 405 ? 'METHOD_NOT_ALLOWED' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status < 500 ? 'INVALID_INPUT' : 'INTERNAL_ERROR';
+    const message = status === 404 ? 'no such endpoint' : error.message;
+    return { body: { status, code, message }, headers: {} };
+  }
+  return { body: { status: 500, code: 'INTERNAL_ERROR', message: 'an unexpected error occurred' }, headers: {} };
+}
+
+function send(res: Response, error: unknown, logger: Logger, req: Request): void {
+  const { body, headers } = toErrorBody(error);
+  if (body.status >= 500) logger.error(`${req.method} ${req.originalUrl}: ${(error as Error)?.stack ?? String(error)}`);
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  res.status(body.status).json(body);
+}
+
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HTTP');
+  catch(error: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    send(http.getResponse<Response>(), error, this.logger, http.getRequest<Request>());
+  }
+}
+
+/** Express error middleware for failures before routing: malformed JSON, oversized or wrongly typed bodies. */
+export function bodyErrorMiddleware(error: unknown, req: Request, res: Response, next: NextFunction): void {
+  if (!error) return next();
+  const e = error as { type?: string; status?: number; message?: string };
+  if (e.type === 'entity.parse.failed') {
+    send(res, invalidInput([{ field: 'body', constraint: 'isJson', message: 'the body is not valid JSON' }], 'malformed JSON body'), new Logger('HTTP'), req);
+  } else if (e.type === 'entity.too.large') {
+    send(res, new ApiError({ status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'the body is too large' }), new Logger('HTTP'), req);
+  } else if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+    send(res, new ApiError({ status: e.status, code: 'INVALID_INPUT', message: e.message ?? 'bad request' }), new Logger('HTTP'), req);
+  } else {
+    send(res, error, new Logger('HTTP'), req);
+  }
+}

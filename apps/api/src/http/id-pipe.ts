@@ -1,0 +1,17 @@
+import { Injectable, type PipeTransform } from '@nestjs/common';
+import { isPublicId, type ResourceKind } from '../../../../libs/domain/src/ids.js';
+import { invalidInput } from './errors.js';
+
+/** Path ids must have the resource's `<Kind>:<uuid>` form; anything else is a 400 naming the parameter. */
+@Injectable()
+export class IdPipe implements PipeTransform<string, string> {
+  constructor(private readonly kind: ResourceKind, private readonly field: string) {}
+  transform(value: string): string {
+    if (!isPublicId(this.kind, value)) {
+      throw invalidInput([{ field: this.field, constraint: 'isId', message: `${this.field} must have the form ${this.kind}:<uuid>` }]);
+    }
+    return value;
+  }
+}
+
+export const idParam = (kind: ResourceKind, field: string) => new IdPipe(kind, field);

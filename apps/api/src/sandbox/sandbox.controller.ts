@@ -1,0 +1,29 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { IsInt, IsPositive, Max } from 'class-validator';
+import { FundInternalAccountCommand } from '../../../../libs/application/src/ledger/fund-commands.js';
+import { Queries } from '../../../../libs/application/src/queries/queries.js';
+import type { Actor } from '../../../../libs/application/src/tokens.js';
+import { CurrentActor } from '../http/auth.js';
+import { idParam } from '../http/id-pipe.js';
+
+export class FundDto {
+  /** Smallest unit of the account's currency. */
+  @IsInt({ message: 'amount must be an integer in the smallest unit' })
+  @IsPositive({ message: 'amount must be greater than zero' })
+  @Max(Number.MAX_SAFE_INTEGER, { message: 'amount must be at most 9007199254740991' })
+  amount!: number;
+}
+
+/** Sandbox helpers: available only to sandbox platforms. */
+@Controller('sandbox')
+export class SandboxController {
+  constructor(private readonly commands: CommandBus, private readonly queries: Queries) {}
+
+  @Post('internal-accounts/:accountId/fund')
+  @HttpCode(200)
+  async fund(@Param('accountId', idParam('InternalAccount', 'accountId')) accountId: string, @Body() body: FundDto, @CurrentActor() actor: Actor) {
+    await this.commands.execute(new FundInternalAccountCommand(accountId, BigInt(body.amount), actor));
+    return this.queries.internalAccount(actor.platformId, accountId);
+  }
+}

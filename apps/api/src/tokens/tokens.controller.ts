@@ -1,0 +1,42 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { CreateApiTokenCommand, RevokeApiTokenCommand, type IssuedToken } from '../../../../libs/application/src/platforms/platform-commands.js';
+import { Queries } from '../../../../libs/application/src/queries/queries.js';
+import type { Actor } from '../../../../libs/application/src/tokens.js';
+import { CurrentActor } from '../http/auth.js';
+import { idParam } from '../http/id-pipe.js';
+import { PageParams } from '../http/list-params.js';
+
+export class CreateTokenDto {
+  @IsString() @IsNotEmpty() @MaxLength(100) name!: string;
+}
+
+/** API token management. The client secret is returned once, on creation; only its hash is kept. */
+@Controller('tokens')
+export class TokensController {
+  constructor(private readonly commands: CommandBus, private readonly queries: Queries) {}
+
+  @Post()
+  async create(@Body() body: CreateTokenDto, @CurrentActor() actor: Actor) {
+    const issued: IssuedToken = await this.commands.execute(new CreateApiTokenCommand(body, actor));
+    return { ...(await this.queries.apiToken(actor.platformId, issued.id)), clientSecret: issued.clientSecret };
+  }
+
+  @Get()
+  list(@Query() query: PageParams, @CurrentActor() actor: Actor) {
+    return this.queries.listApiTokens(actor.platformId, { filters: [], limit: query.limit, cursor: query.cursor });
+  }
+
+  @Get(':tokenId')
+  get(@Param('tokenId', idParam('ApiToken', 'tokenId')) id: string, @CurrentActor() actor: Actor) {
+    return this.queries.apiToken(actor.platformId, id);
+  }
+
+  @Delete(':tokenId')
+  @HttpCode(204)
+  async revoke(@Param('tokenId', idParam('ApiToken', 'tokenId')) id: string, @CurrentActor() actor: Actor) {
+    await this.queries.apiToken(actor.platformId, id);
+    await this.commands.execute(new RevokeApiTokenCommand(id, actor));
+  }
+}

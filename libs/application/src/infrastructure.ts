@@ -1,0 +1,40 @@
+import { mkdirSync } from 'node:fs';
+import type { AppConfig } from '../../config/src/config.js';
+import type { Clock } from '../../domain/src/clock.js';
+import { createEventStore } from '../../event-store/src/index.js';
+import type { EventStore } from '../../event-store/src/event-store.js';
+import { createJobQueue } from '../../jobs/src/index.js';
+import type { JobQueue } from '../../jobs/src/job-queue.js';
+import { ProjectionRunner } from '../../read-models/src/projection-runner.js';
+import { allProjections } from '../../read-models/src/projections/index.js';
+import { createReadModelStore } from '../../read-models/src/index.js';
+import type { ReadModelStore } from '../../read-models/src/read-model-store.js';
+
+/** The storage adapters selected by configuration, plus the local projector. */
+export interface Infrastructure {
+  eventStore: EventStore;
+  readModels: ReadModelStore;
+  jobs: JobQueue;
+  projections: ProjectionRunner;
+  close(): Promise<void>;
+}
+
+export async function createInfrastructure(config: AppConfig, clock: Clock): Promise<Infrastructure> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const eventStore = await createEventStore(config.eventStore);
+  const readModels = await createReadModelStore(config.readModels);
+  const jobs = await createJobQueue({ ...config.jobs, clock });
+  const projections = new ProjectionRunner(eventStore, readModels, allProjections);
+  return {
+    eventStore,
+    readModels,
+    jobs,
+    projections,
+    async close() {
+      await projections.stop();
+      await jobs.close();
+      await readModels.close();
+      await eventStore.close();
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { Clock } from '../../../domain/src/clock.js';
+import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
+import { CRYPTO_CURRENCIES, CURRENCY_CODES } from '../../../domain/src/money.js';
+import { platformDecider } from '../../../domain/src/platform/platform.js';
+import { hashSecret, newSecret } from '../../../crypto/src/secrets.js';
+import { CommandRunner } from '../command-runner.js';
+import { CLOCK, IDS, type Actor } from '../tokens.js';
+
+export interface IssuedToken {
+  id: string;
+  name: string;
+  /** Returned once; only its hash is kept. */
+  clientSecret: string;
+  createdAt: string;
+}
+
+export class CreatePlatformCommand {
+  constructor(readonly input: { name: string; sandbox: boolean; umaDomain: string }, readonly actor: string) {}
+}
+
+export class CreateApiTokenCommand {
+  constructor(readonly input: { name: string }, readonly actor: Actor) {}
+}
+
+export class RevokeApiTokenCommand {
+  constructor(readonly tokenId: string, readonly actor: Actor) {}
+}
+
+/** Creates a platform with a settlement account per supported currency and its first API token. */
+@CommandHandler(CreatePlatformCommand)
+export class CreatePlatformHandler implements ICommandHandler<CreatePlatformCommand, { platformId: string; token: IssuedToken }> {
+  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock, @Inject(IDS) private readonly ids: IdGenerator) {}
+
+  async execute({ input, actor }: CreatePlatformCommand) {
+    const platformId = publicId('Platform', this.ids.uuid());
+    const now = this.clock.now().toISOString();
+    const metadata = { platformId, actor, correlationId: this.ids.uuid() };
+    await this.runner.run(
+      streams.platform(platformId),
+      platformDecider,
+      {
+        type: 'CreatePlatform',
+        platformId,
+        name: input.name,
+        sandbox: input.sandbox,
+        umaDomain: input.umaDomain,
+        settlementAccounts: CURRENCY_CODES.map((code) => ({ accountId: publicId('InternalAccount', this.ids.uuid()), currency: code, crypto: CRYPTO_CURRENCIES.has(code) })),
+        now,
+      },
+      { metadata, waitForReadModels: false },
+    );
+    const token = await issueToken(this.runner, this.clock, this.ids, platformId, 'default', { platformId, actor, correlationId: metadata.correlationId });
+    return { platformId, token };
+  }
+}
+
+async function issueToken(runner: CommandRunner, clock: Clock, ids: IdGenerator, platformId: string, name: string, actor: Actor): Promise<IssuedToken> {
+  const tokenId = publicId('ApiToken', ids.uuid());
+  const clientSecret = newSecret();
+  const now = clock.now().toISOString();
+  await runner.run(
+    streams.platform(platformId),
+    platformDecider,
+    { type: 'CreateApiToken', tokenId, name, secretHash: hashSecret(clientSecret), now },
+    { metadata: { ...actor } },
+  );
+  return { id: tokenId, name, clientSecret, createdAt: now };
+}
+
+@CommandHandler(CreateApiTokenCommand)
+export class CreateApiTokenHandler implements ICommandHandler<CreateApiTokenCommand, IssuedToken> {
+  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock, @Inject(IDS) private readonly ids: IdGenerator) {}
+
+  execute({ input, actor }: CreateApiTokenCommand) {
+    return issueToken(this.runner, this.clock, this.ids, actor.platformId, input.name, actor);
+  }
+}
+
+@CommandHandler(RevokeApiTokenCommand)
+export class RevokeApiTokenHandler implements ICommandHandler<RevokeApiTokenCommand, void> {
+  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock) {}
+
+  async execute({ tokenId, actor }: RevokeApiTokenCommand) {
+    await this.runner.run(
+      streams.platform(actor.platformId),
+      platformDecider,
+      { type: 'RevokeApiToken', tokenId, now: this.clock.now().toISOString() },
+      { metadata: { ...actor } },
+    );
+  }
+}

@@ -1,0 +1,35 @@
+import type { Doc, Filter, Page, Query, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+
+/** A list request as the API takes it: filters on top of the platform scope, limit and cursor. */
+export interface ListRequest {
+  filters: Filter[];
+  limit?: number;
+  cursor?: string;
+  sortOrder?: 'asc' | 'desc';
+  sortBy?: string;
+}
+
+/** Lists documents of one platform and maps each to its API resource. */
+export async function listForPlatform<T extends Doc>(
+  store: ReadModelStore,
+  collection: string,
+  platformId: string,
+  request: ListRequest,
+  toResource: (doc: T) => Record<string, unknown>,
+): Promise<Page<Doc>> {
+  const query: Query = {
+    filters: [{ field: 'platformId', op: 'eq', value: platformId }, ...request.filters],
+    sortBy: request.sortBy ?? 'createdAt',
+    sortOrder: request.sortOrder ?? 'desc',
+    limit: request.limit ?? 20,
+    cursor: request.cursor,
+  };
+  const page = await store.find<T>(collection, query);
+  return { ...page, data: page.data.map((d) => toResource(d) as Doc) };
+}
+
+/** Strips the fields that exist only for scoping. */
+export function stripPlatform<T extends Doc>(doc: T): Record<string, unknown> {
+  const { platformId: _platformId, ...rest } = doc as Doc & { platformId?: unknown };
+  return rest;
+}

@@ -1,0 +1,61 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { notFound } from '../../../domain/src/errors.js';
+import { Collections } from '../../../read-models/src/projections/collections.js';
+import { toInternalAccount, type InternalAccountDoc } from '../../../read-models/src/projections/internal-account-docs.js';
+import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { READ_MODELS } from '../tokens.js';
+import { listForPlatform, stripPlatform, type ListRequest } from './list-query.js';
+
+/** Read side for the first slice: every lookup is scoped to the caller's platform. */
+@Injectable()
+export class Queries {
+  constructor(@Inject(READ_MODELS) private readonly store: ReadModelStore) {}
+
+  private async own<T extends Doc>(collection: string, resource: string, platformId: string, id: string): Promise<T> {
+    const doc = await this.store.get<T>(collection, id);
+    if (!doc || doc.platformId !== platformId) throw notFound(resource, id);
+    return doc;
+  }
+
+  async customer(platformId: string, id: string) {
+    return stripPlatform(await this.own(Collections.customers, 'CUSTOMER', platformId, id));
+  }
+
+  listCustomers(platformId: string, request: ListRequest) {
+    return listForPlatform(this.store, Collections.customers, platformId, request, stripPlatform);
+  }
+
+  async internalAccount(platformId: string, id: string) {
+    return toInternalAccount(await this.own<InternalAccountDoc>(Collections.internalAccounts, 'INTERNAL_ACCOUNT', platformId, id));
+  }
+
+  listInternalAccounts(platformId: string, request: ListRequest) {
+    return listForPlatform<InternalAccountDoc>(this.store, Collections.internalAccounts, platformId, request, toInternalAccount);
+  }
+
+  async apiToken(platformId: string, id: string) {
+    return toApiToken(await this.own(Collections.apiTokens, 'API_TOKEN', platformId, id));
+  }
+
+  listApiTokens(platformId: string, request: ListRequest) {
+    return listForPlatform(this.store, Collections.apiTokens, platformId, request, toApiToken);
+  }
+
+  /** For authentication: the token document including its hash, whatever its platform. */
+  tokenForAuth(id: string) {
+    return this.store.get<Doc & { platformId: string; secretHash: string; status: string }>(Collections.apiTokens, id);
+  }
+
+  platform(id: string) {
+    return this.store.get(Collections.platforms, id);
+  }
+
+  listPlatforms() {
+    return this.store.find(Collections.platforms, { limit: 1000, sortBy: 'createdAt', sortOrder: 'asc' });
+  }
+}
+
+function toApiToken(doc: Doc): Record<string, unknown> {
+  const { platformId: _p, secretHash: _h, ...rest } = doc;
+  return rest;
+}

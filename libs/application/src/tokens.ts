@@ -1,0 +1,16 @@
+/** Injection tokens for the ports and shared services. */
+export const EVENT_STORE = Symbol('EVENT_STORE');
+export const READ_MODELS = Symbol('READ_MODELS');
+export const JOB_QUEUE = Symbol('JOB_QUEUE');
+export const CLOCK = Symbol('CLOCK');
+export const IDS = Symbol('IDS');
+export const APP_CONFIG = Symbol('APP_CONFIG');
+export const PROJECTIONS = Symbol('PROJECTIONS');
+
+/** Who is acting: the authenticated platform and the credential used. */
+export interface Actor {
+  platformId: string;
+  /** e.g. `ApiToken:<uuid>`, `cli`, `system`. */
+  actor: string;
+  correlationId: string;
+}

@@ -1,0 +1,188 @@
+import type { Decider } from '../decider.js';
+import { DomainError, conflict, invalid, notFound } from '../errors.js';
+
+/** The customer aggregate also owns the customer's internal accounts, so both open in one append. */
+export type CustomerType = 'INDIVIDUAL' | 'BUSINESS';
+export type KycStatus = 'APPROVED' | 'PENDING' | 'REJECTED';
+export type InternalAccountType = 'INTERNAL_FIAT' | 'INTERNAL_CRYPTO' | 'EMBEDDED_WALLET';
+export type InternalAccountStatus = 'PENDING' | 'ACTIVE' | 'CLOSED' | 'FROZEN';
+
+export interface Address {
+  line1?: string;
+  line2?: string;
+  city?: string;
+  state?: string;
+  postalCode?: string;
+  country?: string;
+}
+
+export interface BusinessInfo {
+  legalName?: string;
+  registrationNumber?: string;
+  taxId?: string;
+}
+
+/** Fields a platform may set on create and change on update. */
+export interface CustomerProfile {
+  umaAddress?: string;
+  region?: string;
+  currencies?: string[];
+  email?: string;
+  fullName?: string;
+  birthDate?: string;
+  nationality?: string;
+  address?: Address;
+  businessInfo?: BusinessInfo;
+}
+
+export interface InternalAccountRecord {
+  id: string;
+  type: InternalAccountType;
+  currency: string;
+  status: InternalAccountStatus;
+  privateEnabled?: boolean;
+}
+
+export interface CustomerState {
+  exists: boolean;
+  id?: string;
+  platformId?: string;
+  customerType?: CustomerType;
+  isDeleted: boolean;
+  kycStatus?: KycStatus;
+  profile: CustomerProfile;
+  accounts: Map<string, InternalAccountRecord>;
+}
+
+export interface NewAccount {
+  accountId: string;
+  type: InternalAccountType;
+  currency: string;
+}
+
+export type CustomerEvent =
+  | {
+      type: 'CustomerCreated';
+      data: { customerId: string; platformId: string; platformCustomerId: string; customerType: CustomerType; kycStatus: KycStatus; profile: CustomerProfile; createdAt: string };
+    }
+  | { type: 'CustomerUpdated'; data: { customerId: string; platformId: string; changes: CustomerProfile; updatedAt: string } }
+  | { type: 'CustomerDeleted'; data: { customerId: string; platformId: string; deletedAt: string } }
+  | { type: 'CustomerKycStatusChanged'; data: { customerId: string; platformId: string; kycStatus: KycStatus; updatedAt: string } }
+  | {
+      type: 'InternalAccountOpened';
+      data: { accountId: string; customerId: string; platformId: string; type: InternalAccountType; currency: string; status: InternalAccountStatus; createdAt: string };
+    }
+  | { type: 'InternalAccountStatusChanged'; data: { accountId: string; customerId: string; platformId: string; status: InternalAccountStatus; updatedAt: string } };
+
+export type CustomerCommand =
+  | {
+      type: 'CreateCustomer';
+      customerId: string;
+      platformId: string;
+      platformCustomerId: string;
+      customerType: CustomerType;
+      kycStatus: KycStatus;
+      profile: CustomerProfile;
+      accounts: NewAccount[];
+      now: string;
+    }
+  | { type: 'UpdateCustomer'; changes: CustomerProfile; newAccounts: NewAccount[]; now: string }
+  | { type: 'DeleteCustomer'; now: string; hasFunds: boolean }
+  | { type: 'OpenInternalAccount'; account: NewAccount; now: string };
+
+const initialState = (): CustomerState => ({ exists: false, isDeleted: false, profile: {}, accounts: new Map() });
+
+/** Accounts open ACTIVE once the holder is approved; until then they can neither send nor receive. */
+export const accountStatusFor = (kyc: KycStatus): InternalAccountStatus => (kyc === 'APPROVED' ? 'ACTIVE' : 'PENDING');
+
+function requireLive(state: CustomerState): asserts state is CustomerState & { id: string; platformId: string; kycStatus: KycStatus } {
+  if (!state.exists || state.isDeleted) throw notFound('CUSTOMER', state.id ?? 'unknown');
+}
+
+function openAccounts(state: CustomerState, accounts: NewAccount[], kyc: KycStatus, now: string, platformId: string, customerId: string): CustomerEvent[] {
+  return accounts.map((a) => ({
+    type: 'InternalAccountOpened',
+    data: { accountId: a.accountId, customerId, platformId, type: a.type, currency: a.currency, status: accountStatusFor(kyc), createdAt: now },
+  }));
+}
+
+function decide(cmd: CustomerCommand, state: CustomerState): CustomerEvent[] {
+  if (cmd.type === 'CreateCustomer') {
+    if (state.exists) throw conflict('CUSTOMER_EXISTS', `customer ${cmd.customerId} already exists`);
+    return [
+      {
+        type: 'CustomerCreated',
+        data: {
+          customerId: cmd.customerId,
+          platformId: cmd.platformId,
+          platformCustomerId: cmd.platformCustomerId,
+          customerType: cmd.customerType,
+          kycStatus: cmd.kycStatus,
+          profile: cmd.profile,
+          createdAt: cmd.now,
+        },
+      },
+      ...openAccounts(state, cmd.accounts, cmd.kycStatus, cmd.now, cmd.platformId, cmd.customerId),
+    ];
+  }
+  requireLive(state);
+  const ids = { customerId: state.id, platformId: state.platformId };
+  switch (cmd.type) {
+    case 'UpdateCustomer': {
+      const removed = (state.profile.currencies ?? []).filter((c) => cmd.changes.currencies && !cmd.changes.currencies.includes(c));
+      if (removed.length > 0) {
+        throw invalid('CURRENCY_REMOVAL_NOT_SUPPORTED', `currencies cannot be removed (${removed.join(', ')}); close the account instead`, 'currencies');
+      }
+      return [
+        { type: 'CustomerUpdated', data: { ...ids, changes: cmd.changes, updatedAt: cmd.now } },
+        ...openAccounts(state, cmd.newAccounts, state.kycStatus, cmd.now, state.platformId, state.id),
+      ];
+    }
+    case 'DeleteCustomer': {
+      if (cmd.hasFunds) throw conflict('CUSTOMER_HAS_FUNDS', 'the customer still holds funds; move them out before deleting');
+      const closes: CustomerEvent[] = [...state.accounts.values()]
+        .filter((a) => a.status !== 'CLOSED')
+        .map((a) => ({ type: 'InternalAccountStatusChanged', data: { ...ids, accountId: a.id, status: 'CLOSED', updatedAt: cmd.now } }));
+      return [...closes, { type: 'CustomerDeleted', data: { ...ids, deletedAt: cmd.now } }];
+    }
+    case 'OpenInternalAccount': {
+      const duplicate = [...state.accounts.values()].find(
+        (a) => a.type === cmd.account.type && a.currency === cmd.account.currency && a.status !== 'CLOSED',
+      );
+      if (duplicate) {
+        throw new DomainError('conflict', 'INTERNAL_ACCOUNT_EXISTS', `the customer already has an open ${cmd.account.type} account in ${cmd.account.currency} (${duplicate.id})`);
+      }
+      return openAccounts(state, [cmd.account], state.kycStatus, cmd.now, state.platformId, state.id);
+    }
+  }
+}
+
+function evolve(state: CustomerState, event: CustomerEvent): CustomerState {
+  switch (event.type) {
+    case 'CustomerCreated': {
+      const d = event.data;
+      return { ...state, exists: true, id: d.customerId, platformId: d.platformId, customerType: d.customerType, kycStatus: d.kycStatus, profile: { ...d.profile } };
+    }
+    case 'CustomerUpdated':
+      state.profile = { ...state.profile, ...event.data.changes };
+      return state;
+    case 'CustomerDeleted':
+      state.isDeleted = true;
+      return state;
+    case 'CustomerKycStatusChanged':
+      state.kycStatus = event.data.kycStatus;
+      return state;
+    case 'InternalAccountOpened': {
+      const d = event.data;
+      state.accounts.set(d.accountId, { id: d.accountId, type: d.type, currency: d.currency, status: d.status });
+      return state;
+    }
+    case 'InternalAccountStatusChanged': {
+      const a = state.accounts.get(event.data.accountId);
+      if (a) a.status = event.data.status;
+      return state;
+    }
+  }
+}
+
+export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEvent> = { initialState, evolve, decide };

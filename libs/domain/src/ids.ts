@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+
+/** Generates uuids; injected so tests can make ids deterministic. */
+export interface IdGenerator {
+  uuid(): string;
+}
+
+export const randomIds: IdGenerator = { uuid: () => randomUUID() };
+
+/** Deterministic ids for tests: 00000000-0000-4000-8000-<counter>. */
+export class SequentialIds implements IdGenerator {
+  private n = 0;
+  uuid(): string {
+    this.n += 1;
+    return `00000000-0000-4000-8000-${this.n.toString(16).padStart(12, '0')}`;
+  }
+}
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+
+/** Public ids are `<Resource>:<uuid>`, exactly as the spec shows them. */
+export type ResourceKind =
+  | 'Platform'
+  | 'ApiToken'
+  | 'Customer'
+  | 'InternalAccount'
+  | 'Transfer';
+
+export function publicId(kind: ResourceKind, uuid: string): string {
+  return `${kind}:${uuid}`;
+}
+
+export function isPublicId(kind: ResourceKind, value: unknown): value is string {
+  return typeof value === 'string' && new RegExp(`^${kind}:${UUID}$`).test(value);
+}
+
+/** The uuid part of a public id, or undefined when the id is not of that kind. */
+export function uuidOf(kind: ResourceKind, id: string): string | undefined {
+  return isPublicId(kind, id) ? id.slice(kind.length + 1) : undefined;
+}
+
+/** Streams are `<aggregate>-<uuid>`. */
+export const streams = {
+  platform: (platformId: string) => `platform-${platformId.split(':')[1]}`,
+  customer: (customerId: string) => `customer-${customerId.split(':')[1]}`,
+  ledger: (platformId: string) => `ledger-${platformId.split(':')[1]}`,
+};

@@ -1,0 +1,209 @@
+import type { Decider } from '../decider.js';
+import { DomainError, conflict, invalid } from '../errors.js';
+
+/**
+ * A double-entry ledger in the TigerBeetle style: accounts keep posted and pending debits and
+ * credits; transfers move one amount between two accounts of one currency and never change.
+ * Pending transfers reserve funds (two-phase) and are later posted or voided.
+ * One ledger stream per platform keeps every balance check strongly consistent.
+ */
+export interface LedgerAccountSpec {
+  id: string;
+  currency: string;
+  /** Platform settlement accounts may go negative: they mirror money outside the system. */
+  allowNegative: boolean;
+}
+
+export interface LedgerAccount extends LedgerAccountSpec {
+  debitsPosted: bigint;
+  creditsPosted: bigint;
+  debitsPending: bigint;
+  creditsPending: bigint;
+}
+
+export interface TransferRecord {
+  id: string;
+  debitAccountId: string;
+  creditAccountId: string;
+  amount: bigint;
+  currency: string;
+  pending: boolean;
+  /** For pending transfers: POSTED or VOIDED once resolved. */
+  resolution?: 'POSTED' | 'VOIDED';
+  postedAmount?: bigint;
+  code: string;
+}
+
+export interface LedgerState {
+  accounts: Map<string, LedgerAccount>;
+  transfers: Map<string, TransferRecord>;
+}
+
+export type LedgerEvent =
+  | { type: 'LedgerAccountOpened'; data: LedgerAccountSpec }
+  | {
+      type: 'TransferCreated';
+      data: { id: string; debitAccountId: string; creditAccountId: string; amount: string; currency: string; pending: boolean; code: string; reference?: string; createdAt: string };
+    }
+  | { type: 'PendingTransferPosted'; data: { id: string; pendingId: string; amount: string; createdAt: string } }
+  | { type: 'PendingTransferVoided'; data: { id: string; pendingId: string; createdAt: string } };
+
+export type LedgerCommand =
+  | {
+      type: 'CreateTransfer';
+      id: string;
+      debit: LedgerAccountSpec;
+      credit: LedgerAccountSpec;
+      amount: bigint;
+      pending?: boolean;
+      /** What the transfer is for, e.g. SANDBOX_FUNDING, CARD_AUTHORIZATION. */
+      code: string;
+      reference?: string;
+      now: string;
+    }
+  /** Posts a pending transfer, fully or partially (the remainder is released). */
+  | { type: 'PostPendingTransfer'; id: string; pendingId: string; amount?: bigint; now: string }
+  | { type: 'VoidPendingTransfer'; id: string; pendingId: string; now: string };
+
+export const initialLedgerState = (): LedgerState => ({ accounts: new Map(), transfers: new Map() });
+
+/** What an account can spend now: posted credits less posted and pending debits. */
+export function available(a: LedgerAccount): bigint {
+  return a.creditsPosted - a.debitsPosted - a.debitsPending;
+}
+
+/** The posted balance as the API shows it (credits increase a customer's balance). */
+export function postedBalance(a: Pick<LedgerAccount, 'creditsPosted' | 'debitsPosted'>): bigint {
+  return a.creditsPosted - a.debitsPosted;
+}
+
+function account(state: LedgerState, spec: LedgerAccountSpec): { account: LedgerAccount; opened?: LedgerEvent } {
+  const existing = state.accounts.get(spec.id);
+  if (existing) {
+    if (existing.currency !== spec.currency) {
+      throw invalid('CURRENCY_MISMATCH', `account ${spec.id} is denominated in ${existing.currency}, not ${spec.currency}`);
+    }
+    return { account: existing };
+  }
+  const fresh: LedgerAccount = { ...spec, debitsPosted: 0n, creditsPosted: 0n, debitsPending: 0n, creditsPending: 0n };
+  return { account: fresh, opened: { type: 'LedgerAccountOpened', data: { ...spec } } };
+}
+
+function decideCreate(cmd: Extract<LedgerCommand, { type: 'CreateTransfer' }>, state: LedgerState): LedgerEvent[] {
+  const previous = state.transfers.get(cmd.id);
+  if (previous) {
+    // Idempotent by id: the same transfer again is a no-op, a different one under the same id is a conflict.
+    const same =
+      previous.debitAccountId === cmd.debit.id &&
+      previous.creditAccountId === cmd.credit.id &&
+      previous.amount === cmd.amount &&
+      previous.pending === Boolean(cmd.pending);
+    if (same) return [];
+    throw conflict('TRANSFER_EXISTS', `transfer ${cmd.id} already exists with different fields`);
+  }
+  if (cmd.amount <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
+  if (cmd.debit.id === cmd.credit.id) throw invalid('SAME_ACCOUNT', 'debit and credit accounts must differ');
+  if (cmd.debit.currency !== cmd.credit.currency) {
+    throw invalid('CURRENCY_MISMATCH', `cannot move ${cmd.debit.currency} into a ${cmd.credit.currency} account`);
+  }
+  const debit = account(state, cmd.debit);
+  const credit = account(state, cmd.credit);
+  if (!debit.account.allowNegative && available(debit.account) < cmd.amount) {
+    throw new DomainError('invalid', 'INSUFFICIENT_FUNDS', `account ${cmd.debit.id} has insufficient funds`);
+  }
+  const events: LedgerEvent[] = [];
+  if (debit.opened) events.push(debit.opened);
+  if (credit.opened) events.push(credit.opened);
+  events.push({
+    type: 'TransferCreated',
+    data: {
+      id: cmd.id,
+      debitAccountId: cmd.debit.id,
+      creditAccountId: cmd.credit.id,
+      amount: cmd.amount.toString(),
+      currency: cmd.debit.currency,
+      pending: Boolean(cmd.pending),
+      code: cmd.code,
+      ...(cmd.reference ? { reference: cmd.reference } : {}),
+      createdAt: cmd.now,
+    },
+  });
+  return events;
+}
+
+function pendingTransfer(state: LedgerState, pendingId: string): TransferRecord {
+  const t = state.transfers.get(pendingId);
+  if (!t || !t.pending) throw invalid('PENDING_TRANSFER_NOT_FOUND', `no pending transfer ${pendingId}`);
+  return t;
+}
+
+export function decideLedger(cmd: LedgerCommand, state: LedgerState): LedgerEvent[] {
+  switch (cmd.type) {
+    case 'CreateTransfer':
+      return decideCreate(cmd, state);
+    case 'PostPendingTransfer': {
+      const t = pendingTransfer(state, cmd.pendingId);
+      if (t.resolution === 'POSTED' && state.transfers.has(cmd.id)) return [];
+      if (t.resolution) throw conflict('PENDING_TRANSFER_RESOLVED', `pending transfer ${cmd.pendingId} is already ${t.resolution.toLowerCase()}`);
+      const amount = cmd.amount ?? t.amount;
+      if (amount <= 0n || amount > t.amount) throw invalid('INVALID_AMOUNT', 'posted amount must be between 1 and the pending amount', 'amount');
+      return [{ type: 'PendingTransferPosted', data: { id: cmd.id, pendingId: cmd.pendingId, amount: amount.toString(), createdAt: cmd.now } }];
+    }
+    case 'VoidPendingTransfer': {
+      const t = pendingTransfer(state, cmd.pendingId);
+      if (t.resolution === 'VOIDED' && state.transfers.has(cmd.id)) return [];
+      if (t.resolution) throw conflict('PENDING_TRANSFER_RESOLVED', `pending transfer ${cmd.pendingId} is already ${t.resolution.toLowerCase()}`);
+      return [{ type: 'PendingTransferVoided', data: { id: cmd.id, pendingId: cmd.pendingId, createdAt: cmd.now } }];
+    }
+  }
+}
+
+/** Applies committed ledger events; mutates in place (see Decider). */
+export function evolveLedger(state: LedgerState, event: LedgerEvent): LedgerState {
+  switch (event.type) {
+    case 'LedgerAccountOpened':
+      state.accounts.set(event.data.id, { ...event.data, debitsPosted: 0n, creditsPosted: 0n, debitsPending: 0n, creditsPending: 0n });
+      break;
+    case 'TransferCreated': {
+      const d = event.data;
+      const amount = BigInt(d.amount);
+      const debit = state.accounts.get(d.debitAccountId)!;
+      const credit = state.accounts.get(d.creditAccountId)!;
+      if (d.pending) {
+        debit.debitsPending += amount;
+        credit.creditsPending += amount;
+      } else {
+        debit.debitsPosted += amount;
+        credit.creditsPosted += amount;
+      }
+      state.transfers.set(d.id, { ...d, amount, pending: d.pending });
+      break;
+    }
+    case 'PendingTransferPosted':
+    case 'PendingTransferVoided': {
+      const t = state.transfers.get(event.data.pendingId)!;
+      const debit = state.accounts.get(t.debitAccountId)!;
+      const credit = state.accounts.get(t.creditAccountId)!;
+      debit.debitsPending -= t.amount;
+      credit.creditsPending -= t.amount;
+      if (event.type === 'PendingTransferPosted') {
+        const posted = BigInt(event.data.amount);
+        debit.debitsPosted += posted;
+        credit.creditsPosted += posted;
+        t.resolution = 'POSTED';
+        t.postedAmount = posted;
+      } else {
+        t.resolution = 'VOIDED';
+      }
+      state.transfers.set(event.data.id, { ...t, id: event.data.id, pending: false });
+      break;
+    }
+  }
+  return state;
+}
+
+export const ledgerDecider: Decider<LedgerState, LedgerCommand, LedgerEvent> = {
+  initialState: initialLedgerState,
+  evolve: evolveLedger,
+  decide: decideLedger,
+};

@@ -1,0 +1,58 @@
+import { invalid } from './errors.js';
+
+/** Currency object as the API shows it. */
+export interface Currency {
+  code: string;
+  name: string;
+  symbol: string;
+  decimals: number;
+}
+
+const table: Currency[] = [
+  { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2 },
+  { code: 'EUR', name: 'Euro', symbol: '€', decimals: 2 },
+  { code: 'MXN', name: 'Mexican Peso', symbol: '$', decimals: 2 },
+  { code: 'GBP', name: 'Pound Sterling', symbol: '£', decimals: 2 },
+  { code: 'INR', name: 'Indian Rupee', symbol: '₹', decimals: 2 },
+  { code: 'BRL', name: 'Brazilian Real', symbol: 'R$', decimals: 2 },
+  { code: 'AED', name: 'UAE Dirham', symbol: 'د.إ', decimals: 2 },
+  { code: 'PHP', name: 'Philippine Peso', symbol: '₱', decimals: 2 },
+  { code: 'NGN', name: 'Nigerian Naira', symbol: '₦', decimals: 2 },
+  { code: 'CAD', name: 'Canadian Dollar', symbol: '$', decimals: 2 },
+  { code: 'BTC', name: 'Bitcoin', symbol: '₿', decimals: 8 },
+  { code: 'USDC', name: 'USD Coin', symbol: 'USDC', decimals: 6 },
+];
+
+export const CURRENCIES: ReadonlyMap<string, Currency> = new Map(table.map((c) => [c.code, c]));
+export const CURRENCY_CODES: readonly string[] = table.map((c) => c.code);
+export const CRYPTO_CURRENCIES: ReadonlySet<string> = new Set(['BTC', 'USDC']);
+
+export function currency(code: string): Currency {
+  const c = CURRENCIES.get(code);
+  if (!c) throw invalid('UNSUPPORTED_CURRENCY', `currency ${code} is not supported`, 'currency');
+  return c;
+}
+
+/** Largest amount accepted at the JSON edge (2^53 - 1): beyond it a JSON number loses precision. */
+export const MAX_JSON_AMOUNT = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Amounts are integers in the smallest unit; bigint inside, decimal strings in events. */
+export function toAmount(value: number | string | bigint, field = 'amount'): bigint {
+  let n: bigint;
+  if (typeof value === 'bigint') n = value;
+  else if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw invalid('INVALID_AMOUNT', `${field} must be an integer no larger than 2^53-1`, field);
+    n = BigInt(value);
+  } else {
+    if (!/^-?\d+$/.test(value)) throw invalid('INVALID_AMOUNT', `${field} must be an integer`, field);
+    n = BigInt(value);
+  }
+  if (n > MAX_JSON_AMOUNT || n < -MAX_JSON_AMOUNT) throw invalid('INVALID_AMOUNT', `${field} is out of range`, field);
+  return n;
+}
+
+/** A bigint that is known to fit a JSON number, for responses. */
+export function toJsonNumber(n: bigint): number {
+  if (n > MAX_JSON_AMOUNT || n < -MAX_JSON_AMOUNT) throw new RangeError(`amount ${n} does not fit a JSON number`);
+  return Number(n);
+}

@@ -1,0 +1,90 @@
+import type { Decider } from '../decider.js';
+import { DomainError, conflict, notFound } from '../errors.js';
+
+/**
+ * A platform is a tenant: it owns API tokens, settlement accounts (one per currency, allowed to
+ * go negative because they mirror money outside the system) and every resource its tokens create.
+ */
+export interface ApiTokenState {
+  id: string;
+  name: string;
+  secretHash: string;
+  createdAt: string;
+  revokedAt?: string;
+}
+
+export interface PlatformState {
+  exists: boolean;
+  id?: string;
+  name?: string;
+  sandbox?: boolean;
+  umaDomain?: string;
+  tokens: Map<string, ApiTokenState>;
+  /** Settlement account id by currency. */
+  settlementAccounts: Map<string, string>;
+}
+
+export type PlatformEvent =
+  | { type: 'PlatformCreated'; data: { platformId: string; name: string; sandbox: boolean; umaDomain: string; createdAt: string } }
+  | { type: 'ApiTokenCreated'; data: { platformId: string; tokenId: string; name: string; secretHash: string; createdAt: string } }
+  | { type: 'ApiTokenRevoked'; data: { platformId: string; tokenId: string; revokedAt: string } }
+  | { type: 'PlatformAccountOpened'; data: { platformId: string; accountId: string; type: 'INTERNAL_FIAT' | 'INTERNAL_CRYPTO'; currency: string; createdAt: string } };
+
+export type PlatformCommand =
+  | { type: 'CreatePlatform'; platformId: string; name: string; sandbox: boolean; umaDomain: string; settlementAccounts: { accountId: string; currency: string; crypto: boolean }[]; now: string }
+  | { type: 'CreateApiToken'; tokenId: string; name: string; secretHash: string; now: string }
+  | { type: 'RevokeApiToken'; tokenId: string; now: string };
+
+const initialState = (): PlatformState => ({ exists: false, tokens: new Map(), settlementAccounts: new Map() });
+
+function decide(cmd: PlatformCommand, state: PlatformState): PlatformEvent[] {
+  if (cmd.type === 'CreatePlatform') {
+    if (state.exists) throw conflict('PLATFORM_EXISTS', `platform ${cmd.platformId} already exists`);
+    const base = { platformId: cmd.platformId };
+    return [
+      { type: 'PlatformCreated', data: { ...base, name: cmd.name, sandbox: cmd.sandbox, umaDomain: cmd.umaDomain, createdAt: cmd.now } },
+      ...cmd.settlementAccounts.map(
+        (a): PlatformEvent => ({
+          type: 'PlatformAccountOpened',
+          data: { ...base, accountId: a.accountId, type: a.crypto ? 'INTERNAL_CRYPTO' : 'INTERNAL_FIAT', currency: a.currency, createdAt: cmd.now },
+        }),
+      ),
+    ];
+  }
+  if (!state.exists) throw new DomainError('not_found', 'PLATFORM_NOT_FOUND', 'platform not found');
+  const platformId = state.id!;
+  switch (cmd.type) {
+    case 'CreateApiToken':
+      if (state.tokens.has(cmd.tokenId)) throw conflict('TOKEN_EXISTS', `token ${cmd.tokenId} already exists`);
+      return [{ type: 'ApiTokenCreated', data: { platformId, tokenId: cmd.tokenId, name: cmd.name, secretHash: cmd.secretHash, createdAt: cmd.now } }];
+    case 'RevokeApiToken': {
+      const token = state.tokens.get(cmd.tokenId);
+      if (!token || token.revokedAt) throw notFound('API_TOKEN', cmd.tokenId);
+      const active = [...state.tokens.values()].filter((t) => !t.revokedAt);
+      if (active.length === 1) {
+        throw conflict('LAST_TOKEN', 'the last active API token cannot be revoked; create another one first');
+      }
+      return [{ type: 'ApiTokenRevoked', data: { platformId, tokenId: cmd.tokenId, revokedAt: cmd.now } }];
+    }
+  }
+}
+
+function evolve(state: PlatformState, event: PlatformEvent): PlatformState {
+  switch (event.type) {
+    case 'PlatformCreated':
+      return { ...state, exists: true, id: event.data.platformId, name: event.data.name, sandbox: event.data.sandbox, umaDomain: event.data.umaDomain };
+    case 'ApiTokenCreated':
+      state.tokens.set(event.data.tokenId, { id: event.data.tokenId, name: event.data.name, secretHash: event.data.secretHash, createdAt: event.data.createdAt });
+      return state;
+    case 'ApiTokenRevoked': {
+      const t = state.tokens.get(event.data.tokenId);
+      if (t) t.revokedAt = event.data.revokedAt;
+      return state;
+    }
+    case 'PlatformAccountOpened':
+      state.settlementAccounts.set(event.data.currency, event.data.accountId);
+      return state;
+  }
+}
+
+export const platformDecider: Decider<PlatformState, PlatformCommand, PlatformEvent> = { initialState, evolve, decide };

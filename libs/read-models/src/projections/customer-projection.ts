@@ -1,0 +1,52 @@
+import type { CustomerEvent } from '../../../domain/src/customer/customer.js';
+import type { RecordedEvent } from '../../../event-store/src/event-store.js';
+import type { Projection } from '../projection.js';
+import type { Doc, ProjectionTransaction } from '../read-model-store.js';
+import { Collections } from './collections.js';
+
+/** Customers: the API resource plus platformId. */
+export const customerProjection: Projection = {
+  name: 'customers',
+  collections: [Collections.customers],
+  handles: ['CustomerCreated', 'CustomerUpdated', 'CustomerDeleted', 'CustomerKycStatusChanged'],
+  async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
+    const event = { type: recorded.type, data: recorded.data } as CustomerEvent;
+    switch (event.type) {
+      case 'CustomerCreated': {
+        const d = event.data;
+        const statusField = d.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus';
+        tx.put(Collections.customers, {
+          id: d.customerId,
+          platformId: d.platformId,
+          platformCustomerId: d.platformCustomerId,
+          customerType: d.customerType,
+          ...d.profile,
+          currencies: d.profile.currencies ?? [],
+          [statusField]: d.kycStatus,
+          isDeleted: false,
+          createdAt: d.createdAt,
+          updatedAt: d.createdAt,
+        });
+        break;
+      }
+      case 'CustomerUpdated': {
+        const doc = await tx.get<Doc>(Collections.customers, event.data.customerId);
+        if (doc) tx.put(Collections.customers, { ...doc, ...event.data.changes, updatedAt: event.data.updatedAt });
+        break;
+      }
+      case 'CustomerDeleted': {
+        const doc = await tx.get<Doc>(Collections.customers, event.data.customerId);
+        if (doc) tx.put(Collections.customers, { ...doc, isDeleted: true, updatedAt: event.data.deletedAt });
+        break;
+      }
+      case 'CustomerKycStatusChanged': {
+        const doc = await tx.get<Doc>(Collections.customers, event.data.customerId);
+        if (doc) {
+          const statusField = doc.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus';
+          tx.put(Collections.customers, { ...doc, [statusField]: event.data.kycStatus, updatedAt: event.data.updatedAt });
+        }
+        break;
+      }
+    }
+  },
+};

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { currency } from '../../../domain/src/money.js';
+import type { InternalAccountStatus, InternalAccountType } from '../../../domain/src/customer/customer.js';
+import type { Doc } from '../read-model-store.js';
+
+/**
+ * The internal-account read model: the InternalAccount resource plus `platformId` and the
+ * ledger totals (decimal strings) its balance is derived from.
+ */
+export interface InternalAccountDoc extends Doc {
+  platformId: string;
+  customerId?: string;
+  type: InternalAccountType;
+  status: InternalAccountStatus;
+  currency: string;
+  balance: { amount: number; currency: ReturnType<typeof currency> };
+  ledger: { debitsPosted: string; creditsPosted: string; debitsPending: string; creditsPending: string };
+  fundingPaymentInstructions: unknown[];
+  privateEnabled?: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Deterministic sandbox bank details derived from the account id, so a rebuild yields the same. */
+function fundingInstructions(accountId: string, code: string): unknown[] {
+  const digits = BigInt('0x' + createHash('sha256').update(accountId).digest('hex').slice(0, 15)).toString().padStart(12, '0').slice(-12);
+  const reference = `FUND-${accountId.split(':')[1].slice(0, 8).toUpperCase()}`;
+  if (code === 'BTC') {
+    return [{ accountOrWalletInfo: { accountType: 'SPARK_WALLET', assetType: 'BTC', address: `sp1sandbox${digits}` }, instructionsNotes: 'Sandbox: use POST /sandbox/internal-accounts/{accountId}/fund' }];
+  }
+  return [
+    {
+      accountOrWalletInfo: {
+        accountType: `${code}_ACCOUNT`,
+        paymentRails: code === 'USD' ? ['ACH', 'WIRE', 'RTP'] : ['BANK_TRANSFER'],
+        accountNumber: digits,
+        routingNumber: '021000021',
+        bankName: 'Sandbox Settlement Bank',
+        reference,
+      },
+      instructionsNotes: 'Include the reference so the deposit is credited to this account.',
+    },
+  ];
+}
+
+export function openAccountDoc(input: {
+  accountId: string;
+  platformId: string;
+  customerId?: string;
+  type: InternalAccountType;
+  currency: string;
+  status: InternalAccountStatus;
+  createdAt: string;
+}): InternalAccountDoc {
+  return {
+    id: input.accountId,
+    platformId: input.platformId,
+    ...(input.customerId ? { customerId: input.customerId } : {}),
+    type: input.type,
+    status: input.status,
+    currency: input.currency,
+    balance: { amount: 0, currency: currency(input.currency) },
+    ledger: { debitsPosted: '0', creditsPosted: '0', debitsPending: '0', creditsPending: '0' },
+    fundingPaymentInstructions: fundingInstructions(input.accountId, input.currency),
+    ...(input.type === 'EMBEDDED_WALLET' ? { privateEnabled: false } : {}),
+    createdAt: input.createdAt,
+    updatedAt: input.createdAt,
+  };
+}
+
+/** The API resource: internal fields stripped. */
+export function toInternalAccount(doc: InternalAccountDoc): Record<string, unknown> {
+  const { platformId: _p, ledger: _l, currency: _c, ...resource } = doc;
+  return resource;
+}

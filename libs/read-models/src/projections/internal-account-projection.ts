@@ -1,0 +1,72 @@
+import type { LedgerEvent } from '../../../domain/src/ledger/ledger.js';
+import type { CustomerEvent } from '../../../domain/src/customer/customer.js';
+import type { PlatformEvent } from '../../../domain/src/platform/platform.js';
+import type { RecordedEvent } from '../../../event-store/src/event-store.js';
+import type { Projection } from '../projection.js';
+import type { ProjectionTransaction } from '../read-model-store.js';
+import { Collections } from './collections.js';
+import { openAccountDoc, type InternalAccountDoc } from './internal-account-docs.js';
+
+type Totals = InternalAccountDoc['ledger'];
+
+async function adjust(tx: ProjectionTransaction, accountId: string, at: string, change: (t: Totals) => Totals): Promise<void> {
+  const doc = await tx.get<InternalAccountDoc>(Collections.internalAccounts, accountId);
+  if (!doc) return;
+  const ledger = change(doc.ledger);
+  const amount = BigInt(ledger.creditsPosted) - BigInt(ledger.debitsPosted);
+  tx.put(Collections.internalAccounts, { ...doc, ledger, balance: { ...doc.balance, amount: Number(amount) }, updatedAt: at });
+}
+
+const add = (a: string, b: bigint) => (BigInt(a) + b).toString();
+
+/**
+ * Internal accounts (customer and platform) with their balances from ledger transfers: one
+ * projection owns the collection, so an account always exists before its first transfer is applied. The pending transfer's amount is looked
+ * up from its own TransferCreated document (`ledger_transfers`) so posts and voids can release it.
+ */
+export const internalAccountProjection: Projection = {
+  name: 'internal-accounts',
+  collections: [Collections.internalAccounts, Collections.ledgerTransfers],
+  handles: ['PlatformAccountOpened', 'InternalAccountOpened', 'InternalAccountStatusChanged', 'TransferCreated', 'PendingTransferPosted', 'PendingTransferVoided'],
+  async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
+    const event = { type: recorded.type, data: recorded.data } as LedgerEvent | CustomerEvent | PlatformEvent;
+    switch (event.type) {
+      case 'PlatformAccountOpened':
+        tx.put(Collections.internalAccounts, openAccountDoc({ ...event.data, status: 'ACTIVE' }));
+        break;
+      case 'InternalAccountOpened':
+        tx.put(Collections.internalAccounts, openAccountDoc({ ...event.data }));
+        break;
+      case 'InternalAccountStatusChanged': {
+        const doc = await tx.get<InternalAccountDoc>(Collections.internalAccounts, event.data.accountId);
+        if (doc) tx.put(Collections.internalAccounts, { ...doc, status: event.data.status, updatedAt: event.data.updatedAt });
+        break;
+      }
+      case 'TransferCreated': {
+        const d = event.data;
+        const amount = BigInt(d.amount);
+        tx.put(Collections.ledgerTransfers, { ...d, platformId: String(recorded.metadata.platformId ?? '') });
+        await adjust(tx, d.debitAccountId, d.createdAt, (t) => (d.pending ? { ...t, debitsPending: add(t.debitsPending, amount) } : { ...t, debitsPosted: add(t.debitsPosted, amount) }));
+        await adjust(tx, d.creditAccountId, d.createdAt, (t) => (d.pending ? { ...t, creditsPending: add(t.creditsPending, amount) } : { ...t, creditsPosted: add(t.creditsPosted, amount) }));
+        break;
+      }
+      case 'PendingTransferPosted':
+      case 'PendingTransferVoided': {
+        const pending = await tx.get<{ id: string; amount: string; debitAccountId: string; creditAccountId: string }>(Collections.ledgerTransfers, event.data.pendingId);
+        if (!pending) return;
+        const held = BigInt(pending.amount);
+        const posted = event.type === 'PendingTransferPosted' ? BigInt(event.data.amount) : 0n;
+        const at = event.data.createdAt;
+        await adjust(tx, pending.debitAccountId, at, (t) => ({ ...t, debitsPending: add(t.debitsPending, -held), debitsPosted: add(t.debitsPosted, posted) }));
+        await adjust(tx, pending.creditAccountId, at, (t) => ({ ...t, creditsPending: add(t.creditsPending, -held), creditsPosted: add(t.creditsPosted, posted) }));
+        tx.put(Collections.ledgerTransfers, {
+          ...pending,
+          status: event.type === 'PendingTransferPosted' ? 'POSTED' : 'VOIDED',
+          ...(posted ? { postedAmount: posted.toString() } : {}),
+          updatedAt: at,
+        });
+        break;
+      }
+    }
+  },
+};
