@@ -1,0 +1,281 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { WrongExpectedVersion, type EventStore, type ExpectedRevision, type NewEvent, type RecordedEvent } from './event-store.js';
+
+/** Polls an asynchronous condition with a bounded deadline. */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const event = (n: number, extra: Partial<NewEvent> = {}): NewEvent => ({
+  type: 'ContractTested',
+  data: { n, text: `event ${n}` },
+  metadata: { platformId: 'Platform:contract', correlationId: `corr-${n}` },
+  ...extra,
+});
+
+const newStream = () => `contract-${randomUUID()}`;
+
+async function expectWrongVersion(promise: Promise<unknown>, streamName: string, expected: ExpectedRevision, actual: bigint | 'no_stream') {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(WrongExpectedVersion);
+  const wrong = error as WrongExpectedVersion;
+  expect(wrong.streamName).toBe(streamName);
+  expect(wrong.expected).toBe(expected);
+  expect(wrong.actual).toBe(actual);
+}
+
+function expectIncreasing(positions: bigint[]) {
+  for (let i = 1; i < positions.length; i++) expect(positions[i]! > positions[i - 1]!).toBe(true);
+}
+
+/**
+ * The behaviour every EventStore adapter must show. `open` returns a store over the same
+ * underlying storage each time it is called (so a store opened after another was closed sees
+ * what the first wrote); every test uses fresh stream names, so the storage may be shared.
+ */
+export function eventStoreContract(name: string, open: () => Promise<EventStore>): void {
+  describe(`EventStore contract: ${name}`, () => {
+    let store: EventStore;
+    beforeAll(async () => {
+      store = await open();
+    });
+    afterAll(async () => {
+      await store?.close();
+    });
+
+    it('appends events and reads them back in revision order', async () => {
+      const stream = newStream();
+      const id = randomUUID();
+      const result = await store.appendToStream(stream, [event(0, { id }), event(1), event(2)], { expectedRevision: 'no_stream' });
+      expect(result.nextExpectedRevision).toBe(2n);
+      const events = await store.readStream(stream);
+      expect(events.map((e) => e.revision)).toEqual([0n, 1n, 2n]);
+      expect(events[0]).toMatchObject({
+        id,
+        type: 'ContractTested',
+        data: { n: 0, text: 'event 0' },
+        metadata: { platformId: 'Platform:contract', correlationId: 'corr-0' },
+        streamName: stream,
+      });
+      expect(events[0]!.recordedAt).toBeInstanceOf(Date);
+      expect(Number.isNaN(events[0]!.recordedAt.getTime())).toBe(false);
+      expect(new Set(events.map((e) => e.id)).size).toBe(3);
+      expectIncreasing(events.map((e) => e.position));
+      expect(events[2]!.position).toBe(result.position);
+    });
+
+    it('reads an empty array for a stream that does not exist', async () => {
+      expect(await store.readStream(newStream())).toEqual([]);
+    });
+
+    it("'no_stream' succeeds only while the stream does not exist", async () => {
+      const stream = newStream();
+      await store.appendToStream(stream, [event(0)], { expectedRevision: 'no_stream' });
+      await expectWrongVersion(store.appendToStream(stream, [event(1)], { expectedRevision: 'no_stream' }), stream, 'no_stream', 0n);
+      expect(await store.readStream(stream)).toHaveLength(1);
+    });
+
+    it("'stream_exists' fails on a missing stream and succeeds on an existing one", async () => {
+      const stream = newStream();
+      await expectWrongVersion(store.appendToStream(stream, [event(0)], { expectedRevision: 'stream_exists' }), stream, 'stream_exists', 'no_stream');
+      expect(await store.readStream(stream)).toEqual([]);
+      await store.appendToStream(stream, [event(0)], { expectedRevision: 'no_stream' });
+      const result = await store.appendToStream(stream, [event(1)], { expectedRevision: 'stream_exists' });
+      expect(result.nextExpectedRevision).toBe(1n);
+    });
+
+    it('an exact revision must match the last revision of the stream', async () => {
+      const stream = newStream();
+      await expectWrongVersion(store.appendToStream(stream, [event(0)], { expectedRevision: 0n }), stream, 0n, 'no_stream');
+      await store.appendToStream(stream, [event(0)], { expectedRevision: 'no_stream' });
+      const second = await store.appendToStream(stream, [event(1), event(2)], { expectedRevision: 0n });
+      expect(second.nextExpectedRevision).toBe(2n);
+      await expectWrongVersion(store.appendToStream(stream, [event(3)], { expectedRevision: 0n }), stream, 0n, 2n);
+      await expectWrongVersion(store.appendToStream(stream, [event(3)], { expectedRevision: 7n }), stream, 7n, 2n);
+      const third = await store.appendToStream(stream, [event(3)], { expectedRevision: 2n });
+      expect(third.nextExpectedRevision).toBe(3n);
+      expect((await store.readStream(stream)).map((e) => (e.data as { n: number }).n)).toEqual([0, 1, 2, 3]);
+    });
+
+    it("'any' (and no expected revision) appends whatever the stream holds", async () => {
+      const stream = newStream();
+      expect((await store.appendToStream(stream, [event(0)], { expectedRevision: 'any' })).nextExpectedRevision).toBe(0n);
+      expect((await store.appendToStream(stream, [event(1)], { expectedRevision: 'any' })).nextExpectedRevision).toBe(1n);
+      expect((await store.appendToStream(stream, [event(2)])).nextExpectedRevision).toBe(2n);
+    });
+
+    it.each([
+      ['an exact revision', 0n, true],
+      ["'no_stream'", 'no_stream', false],
+    ] as const)('two concurrent appends with %s: exactly one wins', async (_label, expected, seed) => {
+      const stream = newStream();
+      if (seed) await store.appendToStream(stream, [event(0)], { expectedRevision: 'no_stream' });
+      const outcomes = await Promise.allSettled([
+        store.appendToStream(stream, [event(10)], { expectedRevision: expected }),
+        store.appendToStream(stream, [event(20)], { expectedRevision: expected }),
+      ]);
+      const won = outcomes.filter((o) => o.status === 'fulfilled');
+      const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+      expect(won).toHaveLength(1);
+      expect(lost).toHaveLength(1);
+      expect(lost[0]!.reason).toBeInstanceOf(WrongExpectedVersion);
+      expect(await store.readStream(stream)).toHaveLength(seed ? 2 : 1);
+    });
+
+    it('many concurrent appends to different streams all commit with distinct, ordered positions', async () => {
+      const head = await store.headPosition();
+      const streams = Array.from({ length: 100 }, newStream);
+      const results = await Promise.all(streams.map((s, i) => store.appendToStream(s, [event(i)], { expectedRevision: 'no_stream' })));
+      expect(new Set(results.map((r) => r.position)).size).toBe(100);
+      const ours = new Set(streams);
+      const logged = (await store.readAll({ after: head })).filter((e) => ours.has(e.streamName));
+      expect(logged).toHaveLength(100);
+      expectIncreasing(logged.map((e) => e.position));
+      const byStream = new Map(streams.map((s, i) => [s, results[i]!.position]));
+      for (const e of logged) expect(e.position).toBe(byStream.get(e.streamName));
+    });
+
+    it('readAll returns the global order and pages with after/maxCount', async () => {
+      const head = await store.headPosition();
+      const [a, b, c] = [newStream(), newStream(), newStream()];
+      const order: Array<[string, number]> = [
+        [a, 0],
+        [b, 1],
+        [a, 2],
+        [c, 3],
+        [b, 4],
+        [a, 5],
+      ];
+      let lastPosition = 0n;
+      for (const [stream, n] of order) lastPosition = (await store.appendToStream(stream, [event(n)])).position;
+      const ours = new Set([a, b, c]);
+      const all = (await store.readAll({ after: head })).filter((e) => ours.has(e.streamName));
+      expect(all.map((e) => [e.streamName, (e.data as { n: number }).n])).toEqual(order);
+      expectIncreasing(all.map((e) => e.position));
+      expect(await store.headPosition()).toBe(lastPosition);
+
+      const paged: RecordedEvent[] = [];
+      let cursor = head;
+      for (;;) {
+        const page = await store.readAll({ after: cursor, maxCount: 2 });
+        expect(page.length).toBeLessThanOrEqual(2);
+        if (page.length === 0) break;
+        paged.push(...page);
+        cursor = page[page.length - 1]!.position;
+      }
+      expect(paged.filter((e) => ours.has(e.streamName)).map((e) => e.id)).toEqual(all.map((e) => e.id));
+      expect(await store.readAll({ after: lastPosition })).toEqual([]);
+      expect(await store.readAll({ after: head, maxCount: 0 })).toEqual([]);
+    });
+
+    it('a catch-up subscription delivers events after a position, then live events, one at a time', async () => {
+      const stream = newStream();
+      const first = await store.appendToStream(stream, [event(0)]);
+      await store.appendToStream(stream, [event(1)]);
+      await store.appendToStream(stream, [event(2)]);
+      const received: RecordedEvent[] = [];
+      let running = 0;
+      let overlapped = false;
+      const subscription = store.subscribeToAll(
+        async (e) => {
+          running += 1;
+          if (running > 1) overlapped = true;
+          await new Promise((resolve) => setImmediate(resolve));
+          if (e.streamName === stream) received.push(e);
+          running -= 1;
+        },
+        { after: first.position },
+      );
+      await eventually(() => received.length === 2);
+      await store.appendToStream(stream, [event(3), event(4)]);
+      await eventually(() => received.length === 4);
+      await subscription.stop();
+      await subscription.done;
+      expect(received.map((e) => e.revision)).toEqual([1n, 2n, 3n, 4n]);
+      expectIncreasing(received.map((e) => e.position));
+      expect(overlapped).toBe(false);
+    });
+
+    it('stop() resolves only once the running handler has finished', async () => {
+      const head = await store.headPosition();
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let started = false;
+      let finished = false;
+      const subscription = store.subscribeToAll(
+        async () => {
+          started = true;
+          await gate;
+          finished = true;
+        },
+        { after: head },
+      );
+      await store.appendToStream(newStream(), [event(0)]);
+      await eventually(() => started);
+      let stopped = false;
+      const stopping = subscription.stop().then(() => (stopped = true));
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(stopped).toBe(false);
+      release();
+      await stopping;
+      expect(finished).toBe(true);
+    });
+
+    it('done rejects when a handler throws', async () => {
+      const head = await store.headPosition();
+      const subscription = store.subscribeToAll(
+        () => {
+          throw new Error('handler failed');
+        },
+        { after: head },
+      );
+      await store.appendToStream(newStream(), [event(0)]);
+      await expect(subscription.done).rejects.toThrow('handler failed');
+      await subscription.stop();
+    });
+
+    it('reads a large stream whole and from a revision', async () => {
+      const stream = newStream();
+      const total = 20_000;
+      const chunk = 1_000;
+      let expected: ExpectedRevision = 'no_stream';
+      for (let start = 0; start < total; start += chunk) {
+        const events = Array.from({ length: chunk }, (_, i) => event(start + i));
+        expected = (await store.appendToStream(stream, events, { expectedRevision: expected })).nextExpectedRevision;
+      }
+      expect(expected).toBe(BigInt(total - 1));
+      const whole = await store.readStream(stream);
+      expect(whole).toHaveLength(total);
+      expect(whole.every((e, i) => e.revision === BigInt(i) && (e.data as { n: number }).n === i)).toBe(true);
+      const tail = await store.readStream(stream, { fromRevision: 19_990n });
+      expect(tail.map((e) => e.revision)).toEqual(Array.from({ length: 10 }, (_, i) => BigInt(19_990 + i)));
+      const window = await store.readStream(stream, { fromRevision: 5_000n, maxCount: 3 });
+      expect(window.map((e) => e.revision)).toEqual([5_000n, 5_001n, 5_002n]);
+    });
+
+    it('keeps everything when the store is closed and opened again', async () => {
+      const stream = newStream();
+      const first = await open();
+      await first.appendToStream(stream, [event(0), event(1)], { expectedRevision: 'no_stream' });
+      await first.close();
+      const second = await open();
+      try {
+        const events = await second.readStream(stream);
+        expect(events.map((e) => (e.data as { n: number }).n)).toEqual([0, 1]);
+        const next = await second.appendToStream(stream, [event(2)], { expectedRevision: 1n });
+        expect(next.nextExpectedRevision).toBe(2n);
+        expect(await second.headPosition()).toBe(next.position);
+      } finally {
+        await second.close();
+      }
+    });
+  });
+}

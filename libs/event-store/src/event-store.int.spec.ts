@@ -1,0 +1,187 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { ManualClock } from '../../domain/src/clock.js';
+import { WrongExpectedVersion, type RecordedEvent } from './event-store.js';
+import { eventStoreContract, eventually } from './event-store.contract.js';
+import { EventStoreDbEventStore } from './eventstoredb-event-store.js';
+import { createEventStore } from './index.js';
+import { SqliteEventStore } from './sqlite-event-store.js';
+
+const root = mkdtempSync(join(tmpdir(), 'event-store-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const contractFile = join(root, 'contract.db');
+eventStoreContract('sqlite', async () => new SqliteEventStore(contractFile));
+
+const eventStoreUrl = process.env.EVENTSTORE_URL;
+if (eventStoreUrl) {
+  eventStoreContract('eventstoredb', async () => new EventStoreDbEventStore(eventStoreUrl));
+} else {
+  console.log('EventStoreDB contract suite skipped: EVENTSTORE_URL is not set');
+  describe.skip('EventStoreDB contract suite skipped: EVENTSTORE_URL is not set', () => {
+    it('runs the EventStore contract against EventStoreDB', () => undefined);
+  });
+}
+
+const event = (n: number) => ({ type: 'Tested', data: { n } });
+
+/** Runs an ES module in a separate node process; better-sqlite3 resolves from the project root. */
+function child(script: string, args: string[], onLine?: (line: string) => void): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--input-type=module', '-e', script, ...args], { cwd: process.cwd() });
+    let out = '';
+    let err = '';
+    proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      for (const line of chunk.split('\n')) if (line) onLine?.(line);
+    });
+    proc.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    proc.on('error', reject);
+    proc.on('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+const INSERT = `INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, 'WrittenElsewhere', '{}', '{}', ?)`;
+
+describe('SqliteEventStore', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+  beforeEach(() => {
+    dir = mkdtempSync(join(root, 'case-'));
+  });
+  afterEach(async () => {
+    await store?.close();
+  });
+
+  it('commits appends issued in the same tick in one transaction', async () => {
+    store = new SqliteEventStore(join(dir, 'events.db'));
+    const results = await Promise.all(Array.from({ length: 64 }, (_, i) => store.appendToStream(`s-${i}`, [event(i), event(i)])));
+    expect(store.stats()).toEqual({ transactions: 1, appends: 64, events: 128 });
+    // Positions follow the order in which appends were issued.
+    const positions = results.map((r) => r.position);
+    expect(positions).toEqual(Array.from({ length: 64 }, (_, i) => BigInt(2 * i + 2)));
+    await store.appendToStream('s-0', [event(99)], { expectedRevision: 1n });
+    expect(store.stats().transactions).toBe(2);
+  });
+
+  it('rejects only the appends whose check fails; the rest of the batch commits', async () => {
+    store = new SqliteEventStore(join(dir, 'events.db'));
+    await store.appendToStream('taken', [event(0)]);
+    const duplicateId = randomUUID();
+    const outcomes = await Promise.allSettled([
+      store.appendToStream('fresh-1', [event(1)], { expectedRevision: 'no_stream' }),
+      store.appendToStream('taken', [event(2)], { expectedRevision: 'no_stream' }),
+      store.appendToStream('fresh-2', [{ ...event(3), id: duplicateId }]),
+      store.appendToStream('fresh-3', [{ ...event(4), id: duplicateId }]),
+      store.appendToStream('taken', [event(5)], { expectedRevision: 0n }),
+      store.appendToStream('taken', [event(6)], { expectedRevision: 0n }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled', 'rejected']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedVersion);
+    expect(String((outcomes[3] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/);
+    expect((outcomes[5] as PromiseRejectedResult).reason).toMatchObject({ actual: 1n });
+    expect(store.stats()).toMatchObject({ transactions: 2, appends: 4 });
+    expect((await store.readAll()).map((e) => e.streamName)).toEqual(['taken', 'fresh-1', 'fresh-2', 'taken']);
+    expect(await store.readStream('fresh-3')).toEqual([]);
+  });
+
+  it('stamps recordedAt with the injected clock', async () => {
+    const clock = new ManualClock(Date.UTC(2030, 0, 2, 3, 4, 5));
+    store = (await createEventStore({ kind: 'sqlite', path: join(dir, 'events.db') }, { clock })) as SqliteEventStore;
+    await store.appendToStream('clocked', [event(0)]);
+    clock.advance(60_000);
+    await store.appendToStream('clocked', [event(1)]);
+    const events = await store.readStream('clocked');
+    expect(events.map((e) => e.recordedAt.toISOString())).toEqual(['2030-01-02T03:04:05.000Z', '2030-01-02T03:05:05.000Z']);
+  });
+
+  it('settles accepted appends on close and rejects appends after it', async () => {
+    store = new SqliteEventStore(join(dir, 'events.db'));
+    const pending = store.appendToStream('closing', [event(0)]);
+    await store.close();
+    await expect(pending).resolves.toMatchObject({ nextExpectedRevision: 0n });
+    await expect(store.appendToStream('closing', [event(1)])).rejects.toThrow('closed');
+  });
+
+  it('checks the expected revision inside the write lock, against writes by another process', async () => {
+    const file = join(dir, 'events.db');
+    store = new SqliteEventStore(file, { busyTimeoutMs: 10_000 });
+    await store.appendToStream('shared', [event(0)], { expectedRevision: 'no_stream' });
+    expect((await store.readStream('shared')).at(-1)?.revision).toBe(0n);
+    // The other process takes the write lock, writes revision 1 and commits a moment later.
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    const other = child(
+      `import Database from 'better-sqlite3';
+       import { randomUUID } from 'node:crypto';
+       const [file, stream] = process.argv.slice(1);
+       const db = new Database(file);
+       db.exec('BEGIN IMMEDIATE');
+       db.prepare(${JSON.stringify(INSERT)}).run(randomUUID(), stream, 1, new Date().toISOString());
+       console.log('locked');
+       setTimeout(() => { db.exec('COMMIT'); db.close(); console.log('committed'); }, 150);`,
+      [file, 'shared'],
+      (line) => line === 'locked' && locked(),
+    );
+    await lockTaken;
+    // Decided on revision 0 in this process, but the other process got there first.
+    const error = await store.appendToStream('shared', [event(1)], { expectedRevision: 0n }).catch((e: unknown) => e);
+    const result = await other;
+    expect(result).toMatchObject({ code: 0 });
+    expect(result.out).toContain('committed');
+    expect(error).toBeInstanceOf(WrongExpectedVersion);
+    expect(error).toMatchObject({ actual: 1n });
+    const events = await store.readStream('shared');
+    expect(events.map((e) => e.type)).toEqual(['Tested', 'WrittenElsewhere']);
+  });
+
+  it('refuses a second event at the same stream revision from another process', async () => {
+    const file = join(dir, 'events.db');
+    store = new SqliteEventStore(file);
+    await store.appendToStream('unique', [event(0), event(1)]);
+    const result = await child(
+      `import Database from 'better-sqlite3';
+       import { randomUUID } from 'node:crypto';
+       const [file, stream] = process.argv.slice(1);
+       const db = new Database(file);
+       try {
+         db.prepare(${JSON.stringify(INSERT)}).run(randomUUID(), stream, 1, new Date().toISOString());
+         console.log('inserted');
+       } catch (error) {
+         console.log(error.code);
+       }`,
+      [file, 'unique'],
+    );
+    expect(result).toMatchObject({ code: 0 });
+    expect(result.out.trim()).toBe('SQLITE_CONSTRAINT_UNIQUE');
+    expect((await store.readStream('unique')).map((e) => e.type)).toEqual(['Tested', 'Tested']);
+  });
+
+  it('delivers to a live subscription what another process appends', async () => {
+    const file = join(dir, 'events.db');
+    store = new SqliteEventStore(file, { pollIntervalMs: 20 });
+    await store.appendToStream('local', [event(0)]);
+    const received: RecordedEvent[] = [];
+    const subscription = store.subscribeToAll((e) => void received.push(e));
+    await eventually(() => received.length === 1);
+    const result = await child(
+      `import Database from 'better-sqlite3';
+       import { randomUUID } from 'node:crypto';
+       const [file, stream] = process.argv.slice(1);
+       const db = new Database(file);
+       db.prepare(${JSON.stringify(INSERT)}).run(randomUUID(), stream, 0, new Date().toISOString());`,
+      [file, 'remote'],
+    );
+    expect(result).toMatchObject({ code: 0, err: '' });
+    await eventually(() => received.length === 2);
+    await subscription.stop();
+    expect(received.map((e) => [e.streamName, e.position])).toEqual([
+      ['local', 1n],
+      ['remote', 2n],
+    ]);
+  });
+});

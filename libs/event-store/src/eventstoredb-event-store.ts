@@ -1,0 +1,215 @@
+import {
+  ANY,
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  NO_STREAM,
+  START,
+  STREAM_EXISTS,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  excludeSystemEvents,
+  jsonEvent,
+  type AppendExpectedRevision,
+  type JSONType,
+  type Position,
+  type ReadPosition,
+  type RecordedEvent as EsdbRecordedEvent,
+} from '@eventstore/db-client';
+import {
+  WrongExpectedVersion,
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type Subscription,
+} from './event-store.js';
+
+/** Events per request when paging through $all. */
+const PAGE = 1000;
+
+function toEsdbExpected(expected: ExpectedRevision): AppendExpectedRevision {
+  switch (expected) {
+    case 'any':
+      return ANY;
+    case 'no_stream':
+      return NO_STREAM;
+    case 'stream_exists':
+      return STREAM_EXISTS;
+    default:
+      return expected;
+  }
+}
+
+function limitOf(maxCount: number | undefined): number {
+  if (maxCount === undefined) return -1;
+  if (!Number.isInteger(maxCount) || maxCount < 0) throw new RangeError(`maxCount must be a non-negative integer; got ${maxCount}`);
+  return maxCount;
+}
+
+/** System events ($stats, $metadata, links, ...) belong to the server, not to our log. */
+const isSystem = (e: EsdbRecordedEvent) => e.type.startsWith('$') || e.streamId.startsWith('$');
+
+/** Exact read position of an event we saw; reading from it includes that event again. */
+const at = (position: bigint): ReadPosition => (position > 0n ? { commit: position, prepare: position } : START);
+
+const after = (p: Position, than: Position) => p.commit > than.commit || (p.commit === than.commit && p.prepare > than.prepare);
+
+function toRecorded(e: EsdbRecordedEvent, position: bigint): RecordedEvent {
+  if (!e.isJson) throw new Error(`event ${e.id} in ${e.streamId} is not a JSON event`);
+  const meta = e.metadata;
+  const metadata = meta && typeof meta === 'object' && !Array.isArray(meta) && !(meta instanceof Uint8Array) ? (meta as EventMetadata) : {};
+  return {
+    id: e.id,
+    type: e.type,
+    data: e.data as Record<string, unknown>,
+    metadata,
+    streamName: e.streamId,
+    revision: e.revision,
+    position,
+    // EventStoreDB stamps events itself; the server's time is the recording time.
+    recordedAt: e.created,
+  };
+}
+
+/**
+ * The EventStore port on EventStoreDB through one long-lived gRPC client. Our `position` is the
+ * commit position in the transaction log; system events are never returned.
+ */
+export class EventStoreDbEventStore implements EventStore {
+  private readonly client: EventStoreDBClient;
+  private readonly subscriptions = new Set<Subscription>();
+
+  constructor(connectionString: string) {
+    this.client = EventStoreDBClient.connectionString(connectionString);
+  }
+
+  async appendToStream(streamName: string, events: NewEvent[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
+    if (!streamName) throw new TypeError('a stream name is required');
+    if (events.length === 0) throw new TypeError('appendToStream needs at least one event');
+    const expected = options.expectedRevision ?? 'any';
+    try {
+      const result = await this.client.appendToStream(
+        streamName,
+        events.map((e) => jsonEvent({ id: e.id, type: e.type, data: (e.data ?? {}) as JSONType, metadata: (e.metadata ?? {}) as JSONType })),
+        { expectedRevision: toEsdbExpected(expected) },
+      );
+      if (!result.position) throw new Error('EventStoreDB returned no log position for an append; a newer server is required');
+      // The append result carries the position of the last event written.
+      return { nextExpectedRevision: result.nextExpectedRevision, position: result.position.commit };
+    } catch (error) {
+      if (error instanceof WrongExpectedVersionError) throw new WrongExpectedVersion(streamName, expected, error.actualVersion);
+      throw error;
+    }
+  }
+
+  async readStream(streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const limit = limitOf(options.maxCount);
+    if (limit === 0) return [];
+    const from = options.fromRevision ?? 0n;
+    const out: RecordedEvent[] = [];
+    try {
+      const read = this.client.readStream(streamName, { fromRevision: from > 0n ? from : START, ...(limit > 0 ? { maxCount: limit } : {}) });
+      for await (const resolved of read) {
+        // Servers older than 22.6 give no position on stream reads: -1n marks it unknown.
+        if (resolved.event) out.push(toRecorded(resolved.event, resolved.event.position?.commit ?? resolved.commitPosition ?? -1n));
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+    return out;
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const limit = limitOf(options.maxCount);
+    const floor = options.after ?? 0n;
+    const out: RecordedEvent[] = [];
+    let from = at(floor);
+    let last: Position | undefined;
+    while (limit < 0 || out.length < limit) {
+      let seen = 0;
+      for await (const resolved of this.client.readAll({ fromPosition: from, maxCount: PAGE })) {
+        seen += 1;
+        const e = resolved.event;
+        if (!e) continue;
+        // Reading from a position includes the event at it: skip what the caller or the previous page already has.
+        if (e.position.commit <= floor || (last && !after(e.position, last))) continue;
+        last = e.position;
+        if (isSystem(e)) continue;
+        out.push(toRecorded(e, e.position.commit));
+        if (out.length === limit) break;
+      }
+      if (seen < PAGE || !last) break;
+      from = last;
+    }
+    return out;
+  }
+
+  async headPosition(): Promise<bigint> {
+    let from: ReadPosition = END;
+    let last: Position | undefined;
+    // Usually the newest record is ours; system records ($stats, ...) are stepped over page by page.
+    let pageSize = 1;
+    for (;;) {
+      let seen = 0;
+      for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: pageSize })) {
+        seen += 1;
+        const e = resolved.event;
+        if (!e || (last && !after(last, e.position))) continue;
+        last = e.position;
+        if (!isSystem(e)) return e.position.commit;
+      }
+      if (seen < pageSize || !last) return 0n;
+      from = last;
+      pageSize = PAGE;
+    }
+  }
+
+  subscribeToAll(handler: (event: RecordedEvent) => Promise<void> | void, options: { after?: bigint } = {}): Subscription {
+    const floor = options.after ?? 0n;
+    // A subscription from a position delivers what comes after it.
+    const source = this.client.subscribeToAll({ fromPosition: at(floor), filter: excludeSystemEvents() });
+    let stopped = false;
+    const run = async () => {
+      try {
+        // The async iterator pulls one event at a time, so handler calls never overlap.
+        for await (const resolved of source) {
+          if (stopped) break;
+          const e = resolved.event;
+          if (!e || isSystem(e) || e.position.commit <= floor) continue;
+          await handler(toRecorded(e, e.position.commit));
+        }
+      } catch (error) {
+        if (!stopped) throw error;
+      }
+    };
+    const done = run().finally(() => {
+      this.subscriptions.delete(subscription);
+      if (!stopped) void source.unsubscribe().catch(() => undefined);
+    });
+    // Failures are reported through `done`; this keeps an unobserved one from crashing the process.
+    done.catch(() => undefined);
+    const subscription: Subscription = {
+      done,
+      stop: async () => {
+        if (!stopped) {
+          stopped = true;
+          await source.unsubscribe().catch(() => undefined);
+        }
+        await done.catch(() => undefined);
+      },
+    };
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    await this.client.dispose();
+  }
+}

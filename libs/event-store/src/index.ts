@@ -1,0 +1,23 @@
+import type { Clock } from '../../domain/src/clock.js';
+import type { EventStore } from './event-store.js';
+import { EventStoreDbEventStore } from './eventstoredb-event-store.js';
+import { SqliteEventStore } from './sqlite-event-store.js';
+
+export * from './event-store.js';
+export { SqliteEventStore, type SqliteEventStoreOptions, type GroupCommitStats } from './sqlite-event-store.js';
+export { EventStoreDbEventStore } from './eventstoredb-event-store.js';
+
+export type EventStoreConfig = { kind: 'sqlite'; path: string } | { kind: 'eventstoredb'; url: string };
+
+/**
+ * Opens the adapter selected by configuration. The clock stamps `recordedAt` in the embedded store;
+ * EventStoreDB stamps events with its own time.
+ */
+export async function createEventStore(config: EventStoreConfig, options: { clock?: Clock } = {}): Promise<EventStore> {
+  switch (config.kind) {
+    case 'sqlite':
+      return new SqliteEventStore(config.path, { clock: options.clock });
+    case 'eventstoredb':
+      return new EventStoreDbEventStore(config.url);
+  }
+}

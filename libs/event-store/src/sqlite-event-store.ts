@@ -1,0 +1,314 @@
+import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { systemClock, type Clock } from '../../domain/src/clock.js';
+import {
+  WrongExpectedVersion,
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type Subscription,
+} from './event-store.js';
+
+export interface SqliteEventStoreOptions {
+  /** Source of `recordedAt`; the system clock by default. */
+  clock?: Clock;
+  /** How long a write waits for another process holding the write lock, in ms. */
+  busyTimeoutMs?: number;
+  /** How often a live subscription looks for events appended by other processes, in ms. */
+  pollIntervalMs?: number;
+  /** Events a subscription reads per query while catching up. */
+  subscriptionPageSize?: number;
+}
+
+/** Counters that show how well group commit batches appends. */
+export interface GroupCommitStats {
+  transactions: number;
+  appends: number;
+  events: number;
+}
+
+interface PendingAppend {
+  streamName: string;
+  expected: ExpectedRevision;
+  rows: { id: string; type: string; data: string; metadata: string }[];
+  resolve(result: AppendResult): void;
+  reject(error: unknown): void;
+}
+
+interface EventRow {
+  position: number;
+  id: string;
+  stream: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: string;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  position INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  stream TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  data TEXT NOT NULL,
+  metadata TEXT NOT NULL,
+  recorded_at TEXT NOT NULL,
+  UNIQUE (stream, revision)
+)`;
+
+const COLUMNS = 'position, id, stream, revision, type, data, metadata, recorded_at';
+
+/** A constraint violation (e.g. a duplicate event id) fails only its own append; anything else fails the batch. */
+function isConstraintError(error: unknown): boolean {
+  return typeof (error as { code?: unknown })?.code === 'string' && (error as { code: string }).code.startsWith('SQLITE_CONSTRAINT');
+}
+
+function revisionMatches(expected: ExpectedRevision, current: bigint): boolean {
+  if (expected === 'any') return true;
+  if (expected === 'no_stream') return current < 0n;
+  if (expected === 'stream_exists') return current >= 0n;
+  return current === expected;
+}
+
+function limitOf(maxCount: number | undefined): number {
+  if (maxCount === undefined) return -1;
+  if (!Number.isInteger(maxCount) || maxCount < 0) throw new RangeError(`maxCount must be a non-negative integer; got ${maxCount}`);
+  return maxCount;
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.id,
+    type: row.type,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    metadata: JSON.parse(row.metadata) as EventMetadata,
+    streamName: row.stream,
+    revision: BigInt(row.revision),
+    position: BigInt(row.position),
+    recordedAt: new Date(row.recorded_at),
+  };
+}
+
+/**
+ * The embedded event store: one SQLite file in WAL mode with `synchronous=FULL`.
+ * Appends issued in the same tick are group-committed: they are queued and written on the next
+ * macrotask in one `BEGIN IMMEDIATE` transaction, so many appends share one fsync. Each append
+ * runs in its own savepoint and checks its expected revision against the database inside that
+ * transaction, so a failed check rejects only that append, and the check holds even when other
+ * processes write to the same file. Every promise settles only after COMMIT has returned.
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly db: Database.Database;
+  private readonly clock: Clock;
+  private readonly pollIntervalMs: number;
+  private readonly pageSize: number;
+  private queue: PendingAppend[] = [];
+  private flushHandle: NodeJS.Immediate | undefined;
+  private closed = false;
+  /** Bumped on every local commit so a subscription never sleeps through one. */
+  private commitSeq = 0;
+  private readonly wakers = new Set<() => void>();
+  private readonly subscriptions = new Set<Subscription>();
+  private readonly counters: GroupCommitStats = { transactions: 0, appends: 0, events: 0 };
+
+  private readonly stmt: {
+    streamRevision: Database.Statement<[string], { revision: number | null }>;
+    insert: Database.Statement<[string, string, bigint, string, string, string, string]>;
+    readStream: Database.Statement<[string, bigint, number], EventRow>;
+    readAll: Database.Statement<[bigint, number], EventRow>;
+    head: Database.Statement<[], { position: number | null }>;
+  };
+  private readonly commitBatch: Database.Transaction<(batch: PendingAppend[], recordedAt: string, outcomes: (AppendResult | Error)[]) => void>;
+  private readonly appendOne: Database.Transaction<(append: PendingAppend, recordedAt: string) => AppendResult>;
+
+  constructor(readonly path: string, options: SqliteEventStoreOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+    this.pollIntervalMs = options.pollIntervalMs ?? 200;
+    this.pageSize = options.subscriptionPageSize ?? 500;
+    this.db = new Database(path);
+    // The busy timeout comes first so that opening next to another process's write waits instead of failing.
+    this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.exec(SCHEMA);
+    this.stmt = {
+      streamRevision: this.db.prepare<[string], { revision: number | null }>('SELECT MAX(revision) AS revision FROM events WHERE stream = ?'),
+      insert: this.db.prepare<[string, string, bigint, string, string, string, string]>('INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      readStream: this.db.prepare<[string, bigint, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`),
+      readAll: this.db.prepare<[bigint, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
+      head: this.db.prepare<[], { position: number | null }>('SELECT MAX(position) AS position FROM events'),
+    };
+    // Called inside commitBatch, better-sqlite3 runs this in a SAVEPOINT: a throw undoes only this append.
+    this.appendOne = this.db.transaction((append: PendingAppend, recordedAt: string): AppendResult => {
+      const { revision } = this.stmt.streamRevision.get(append.streamName)!;
+      const current = revision === null ? -1n : BigInt(revision);
+      if (!revisionMatches(append.expected, current)) {
+        throw new WrongExpectedVersion(append.streamName, append.expected, current < 0n ? 'no_stream' : current);
+      }
+      let next = current;
+      let position = 0n;
+      for (const row of append.rows) {
+        next += 1n;
+        const info = this.stmt.insert.run(row.id, append.streamName, next, row.type, row.data, row.metadata, recordedAt);
+        position = BigInt(info.lastInsertRowid);
+      }
+      return { nextExpectedRevision: next, position };
+    });
+    this.commitBatch = this.db.transaction((batch: PendingAppend[], recordedAt: string, outcomes: (AppendResult | Error)[]) => {
+      for (const append of batch) {
+        try {
+          outcomes.push(this.appendOne(append, recordedAt));
+        } catch (error) {
+          if (!(error instanceof WrongExpectedVersion) && !isConstraintError(error)) throw error;
+          outcomes.push(error as Error);
+        }
+      }
+    });
+  }
+
+  /** Group-commit counters since this store was opened. */
+  stats(): GroupCommitStats {
+    return { ...this.counters };
+  }
+
+  appendToStream(streamName: string, events: NewEvent[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
+    if (this.closed) return Promise.reject(new Error('the event store is closed'));
+    if (!streamName) return Promise.reject(new TypeError('a stream name is required'));
+    if (events.length === 0) return Promise.reject(new TypeError('appendToStream needs at least one event'));
+    let rows: PendingAppend['rows'];
+    try {
+      // Serialized now so that a caller mutating its objects later cannot change what is stored.
+      rows = events.map((e) => {
+        if (!e.type) throw new TypeError('every event needs a type');
+        return { id: e.id ?? randomUUID(), type: e.type, data: JSON.stringify(e.data ?? {}), metadata: JSON.stringify(e.metadata ?? {}) };
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise<AppendResult>((resolve, reject) => {
+      this.queue.push({ streamName, expected: options.expectedRevision ?? 'any', rows, resolve, reject });
+      this.flushHandle ??= setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    this.flushHandle = undefined;
+    const batch = this.queue;
+    this.queue = [];
+    if (batch.length === 0) return;
+    const outcomes: (AppendResult | Error)[] = [];
+    try {
+      // Synchronous: while another process holds the write lock this waits (up to busy_timeout) in place.
+      this.commitBatch.immediate(batch, this.clock.now().toISOString(), outcomes);
+    } catch (error) {
+      // The transaction was rolled back: nothing in this batch is durable.
+      for (const append of batch) append.reject(error);
+      return;
+    }
+    this.counters.transactions += 1;
+    let committed = 0;
+    batch.forEach((append, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome instanceof Error) return append.reject(outcome);
+      committed += 1;
+      this.counters.appends += 1;
+      this.counters.events += append.rows.length;
+      append.resolve(outcome);
+    });
+    if (committed > 0) this.notify();
+  }
+
+  private notify(): void {
+    this.commitSeq += 1;
+    for (const wake of [...this.wakers]) wake();
+  }
+
+  async readStream(streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const from = options.fromRevision ?? 0n;
+    return this.stmt.readStream.all(streamName, from < 0n ? 0n : from, limitOf(options.maxCount)).map(toRecorded);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return this.readAllSync(options.after ?? 0n, limitOf(options.maxCount));
+  }
+
+  private readAllSync(after: bigint, limit: number): RecordedEvent[] {
+    return this.stmt.readAll.all(after, limit).map(toRecorded);
+  }
+
+  async headPosition(): Promise<bigint> {
+    const { position } = this.stmt.head.get()!;
+    return position === null ? 0n : BigInt(position);
+  }
+
+  subscribeToAll(handler: (event: RecordedEvent) => Promise<void> | void, options: { after?: bigint } = {}): Subscription {
+    if (this.closed) throw new Error('the event store is closed');
+    let stopped = false;
+    let cursor = options.after ?? 0n;
+    let wakeNow: (() => void) | undefined;
+
+    // Waits for a local commit, a poll tick (other processes), or stop(); returns at once if a commit already happened.
+    const idle = (seenSeq: number) =>
+      new Promise<void>((resolve) => {
+        if (stopped || seenSeq !== this.commitSeq) return resolve();
+        const wake = () => {
+          clearTimeout(timer);
+          this.wakers.delete(wake);
+          wakeNow = undefined;
+          resolve();
+        };
+        const timer = setTimeout(wake, this.pollIntervalMs);
+        wakeNow = wake;
+        this.wakers.add(wake);
+      });
+
+    const run = async () => {
+      // Deliveries start after subscribeToAll has returned, never inside it.
+      await null;
+      while (!stopped) {
+        const seq = this.commitSeq;
+        const page = this.readAllSync(cursor, this.pageSize);
+        for (const event of page) {
+          if (stopped) return;
+          await handler(event);
+          cursor = event.position;
+        }
+        if (page.length < this.pageSize) await idle(seq);
+      }
+    };
+
+    const done = run().finally(() => this.subscriptions.delete(subscription));
+    // Failures are reported through `done`; this keeps an unobserved one from crashing the process.
+    done.catch(() => undefined);
+    const subscription: Subscription = {
+      done,
+      stop: async () => {
+        stopped = true;
+        wakeNow?.();
+        await done.catch(() => undefined);
+      },
+    };
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // Appends already accepted are committed (or rejected) before the file is closed.
+    if (this.flushHandle) {
+      clearImmediate(this.flushHandle);
+      this.flush();
+    }
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    this.db.close();
+  }
+}
