@@ -45,6 +45,18 @@ export class InvalidCursor extends Error {
 }
 
 /**
+ * Thrown by `commitBatch` when the projection's stored checkpoint moved while `work` ran (another
+ * writer committed a batch for it in between), so `work` may have read stale documents. Nothing
+ * is written; the caller reloads checkpoints and tries again.
+ */
+export class ConcurrentProjectionUpdate extends Error {
+  override readonly name = 'ConcurrentProjectionUpdate';
+  constructor(readonly projection: string) {
+    super(`checkpoint of projection ${projection} moved while its batch was being applied`);
+  }
+}
+
+/**
  * Writes buffered during one projection batch. Reads see the batch's own earlier writes.
  */
 export interface ProjectionTransaction {
@@ -61,7 +73,8 @@ export interface ReadModelStore {
   /**
    * Runs `work` against a transaction, then commits its writes and the projection's checkpoint
    * (`position`) atomically. A batch whose `position` is not beyond the stored checkpoint is
-   * skipped (idempotent replays).
+   * skipped (idempotent replays). Throws ConcurrentProjectionUpdate, writing nothing, when the
+   * checkpoint changed to an earlier position while `work` ran.
    */
   commitBatch(projection: string, position: bigint, work: (tx: ProjectionTransaction) => Promise<void>): Promise<void>;
   /** Drops the given collections and the projection's checkpoint (rebuild from zero). */

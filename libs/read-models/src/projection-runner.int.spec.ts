@@ -1,0 +1,258 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { ManualClock } from '../../domain/src/clock.js';
+import { SequentialIds, publicId, streams } from '../../domain/src/ids.js';
+import { createEventStore } from '../../event-store/src/index.js';
+import type { EventStore, NewEvent } from '../../event-store/src/event-store.js';
+import { ProjectionRunner } from './projection-runner.js';
+import type { Projection } from './projection.js';
+import { allProjections, Collections, internalAccountProjection, type InternalAccountDoc } from './projections/index.js';
+import type { Doc, ReadModelStore } from './read-model-store.js';
+import { SqliteReadModelStore } from './sqlite-read-model-store.js';
+
+/** Appends realistic platform, customer and ledger events, the way the command handlers write them. */
+class Scenario {
+  private readonly ids = new SequentialIds();
+  readonly clock = new ManualClock(new Date('2025-10-13T09:00:00.000Z'));
+  readonly platformId = publicId('Platform', this.ids.uuid());
+  readonly settlementId = publicId('InternalAccount', this.ids.uuid());
+  readonly accounts: string[] = [];
+  /** Expected posted balance per account, from every transfer appended so far. */
+  readonly balances = new Map<string, bigint>();
+  private ledgerRevision: bigint | 'no_stream' = 'no_stream';
+
+  constructor(private readonly store: EventStore) {}
+
+  private now(): string {
+    return this.clock.advance(1000).toISOString();
+  }
+
+  private async append(stream: string, events: NewEvent[]): Promise<bigint> {
+    const metadata = { platformId: this.platformId, actor: 'test', correlationId: this.ids.uuid() };
+    const result = await this.store.appendToStream(
+      stream,
+      events.map((e) => ({ ...e, metadata })),
+    );
+    return result.position;
+  }
+
+  async createPlatform(): Promise<bigint> {
+    const createdAt = this.now();
+    this.balances.set(this.settlementId, 0n);
+    return this.append(streams.platform(this.platformId), [
+      { type: 'PlatformCreated', data: { platformId: this.platformId, name: 'Acme Payments', sandbox: true, umaDomain: 'sandbox.uma.local', createdAt } },
+      { type: 'PlatformAccountOpened', data: { platformId: this.platformId, accountId: this.settlementId, type: 'INTERNAL_FIAT', currency: 'USD', createdAt } },
+    ]);
+  }
+
+  async createCustomer(n: number): Promise<string> {
+    const customerId = publicId('Customer', this.ids.uuid());
+    const accountId = publicId('InternalAccount', this.ids.uuid());
+    const createdAt = this.now();
+    await this.append(streams.customer(customerId), [
+      {
+        type: 'CustomerCreated',
+        data: {
+          customerId,
+          platformId: this.platformId,
+          platformCustomerId: `cust-${n}`,
+          customerType: 'INDIVIDUAL',
+          kycStatus: 'APPROVED',
+          profile: { fullName: `Customer ${n}`, email: `c${n}@example.com`, currencies: ['USD'], umaAddress: `$c${n}@sandbox.uma.local` },
+          createdAt,
+        },
+      },
+      { type: 'InternalAccountOpened', data: { accountId, customerId, platformId: this.platformId, type: 'INTERNAL_FIAT', currency: 'USD', status: 'ACTIVE', createdAt } },
+    ]);
+    this.accounts.push(accountId);
+    this.balances.set(accountId, 0n);
+    return accountId;
+  }
+
+  /** A posted transfer on the platform's ledger stream (opening ledger accounts the first time, as the decider does). */
+  async transfer(debitAccountId: string, creditAccountId: string, amount: bigint): Promise<bigint> {
+    const createdAt = this.now();
+    const events: NewEvent[] = [];
+    if (this.ledgerRevision === 'no_stream') {
+      for (const id of [this.settlementId, ...this.accounts]) {
+        events.push({ type: 'LedgerAccountOpened', data: { id, currency: 'USD', allowNegative: id === this.settlementId } });
+      }
+    }
+    events.push({
+      type: 'TransferCreated',
+      data: { id: publicId('Transfer', this.ids.uuid()), debitAccountId, creditAccountId, amount: amount.toString(), currency: 'USD', pending: false, code: 'SANDBOX_FUNDING', createdAt },
+    });
+    const result = await this.store.appendToStream(
+      streams.ledger(this.platformId),
+      events.map((e) => ({ ...e, metadata: { platformId: this.platformId, actor: 'test' } })),
+      { expectedRevision: this.ledgerRevision },
+    );
+    this.ledgerRevision = result.nextExpectedRevision;
+    this.balances.set(debitAccountId, this.balances.get(debitAccountId)! - amount);
+    this.balances.set(creditAccountId, this.balances.get(creditAccountId)! + amount);
+    return result.position;
+  }
+}
+
+async function snapshot(readModels: ReadModelStore): Promise<Record<string, Doc[]>> {
+  const result: Record<string, Doc[]> = {};
+  for (const collection of Object.values(Collections)) {
+    result[collection] = (await readModels.find(collection, { sortBy: 'id', limit: 1000 })).data;
+  }
+  return result;
+}
+
+describe('ProjectionRunner with the embedded event store', () => {
+  let dir: string;
+  let eventStore: EventStore;
+  let readModels: ReadModelStore;
+  let scenario: Scenario;
+  const runners: ProjectionRunner[] = [];
+  const runner = (projections: Projection[] = allProjections, options: ConstructorParameters<typeof ProjectionRunner>[3] = {}) => {
+    const r = new ProjectionRunner(eventStore, readModels, projections, options);
+    runners.push(r);
+    return r;
+  };
+  const balance = async (accountId: string) => (await readModels.get<InternalAccountDoc>(Collections.internalAccounts, accountId))?.balance.amount;
+  const expectBalances = async () => {
+    for (const [accountId, amount] of scenario.balances) expect(await balance(accountId)).toBe(Number(amount));
+  };
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'projection-runner-'));
+    eventStore = await createEventStore({ kind: 'sqlite', path: join(dir, 'events.db') });
+    readModels = new SqliteReadModelStore(join(dir, 'read-models.db'));
+    scenario = new Scenario(eventStore);
+  });
+
+  afterEach(async () => {
+    for (const r of runners.splice(0)) await r.stop();
+    await readModels.close();
+    await eventStore.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('applies new events and resolves waitForPosition once every projection passed the position', async () => {
+    const projections = runner();
+    await projections.start();
+    await scenario.createPlatform();
+    const account = await scenario.createCustomer(1);
+    const position = await scenario.transfer(scenario.settlementId, account, 12_500n);
+
+    expect(await projections.waitForPosition(position, 5000)).toBe(true);
+    expect(projections.position).toBeGreaterThanOrEqual(position);
+    expect(await readModels.get(Collections.platforms, scenario.platformId)).toMatchObject({ name: 'Acme Payments', platformId: scenario.platformId });
+    const customers = await readModels.find(Collections.customers, { filters: [{ field: 'platformId', op: 'eq', value: scenario.platformId }], limit: 10 });
+    expect(customers.data).toEqual([expect.objectContaining({ platformCustomerId: 'cust-1', kycStatus: 'APPROVED', isDeleted: false })]);
+    await expectBalances();
+    // Checkpoints advance over events a projection does not handle (the ledger events here).
+    for (const p of allProjections) expect(await readModels.getCheckpoint(p.name)).toBe(position);
+
+    expect(await projections.waitForPosition(position + 100n, 30)).toBe(false);
+  });
+
+  it('waits by polling stored checkpoints when this process runs no projector', async () => {
+    const worker = runner();
+    const api = runner();
+    await worker.start();
+    await scenario.createPlatform();
+    const account = await scenario.createCustomer(1);
+    const position = await scenario.transfer(scenario.settlementId, account, 700n);
+    expect(await api.waitForPosition(position, 5000)).toBe(true);
+    expect(api.position).toBe(position);
+    await expectBalances();
+    expect(await api.waitForPosition(position + 1n, 60)).toBe(false);
+  });
+
+  it('applies in batches and resumes after stop from the checkpoints without applying anything twice', async () => {
+    await scenario.createPlatform();
+    const accounts = [await scenario.createCustomer(1), await scenario.createCustomer(2)];
+    for (let i = 0; i < 10; i++) await scenario.transfer(scenario.settlementId, accounts[i % 2], BigInt(100 + i));
+
+    const first = runner(allProjections, { batchSize: 3 });
+    await first.start();
+    expect(await first.waitForPosition(await eventStore.headPosition(), 5000)).toBe(true);
+    await expectBalances();
+    await first.stop();
+
+    for (let i = 0; i < 7; i++) await scenario.transfer(accounts[i % 2], accounts[(i + 1) % 2], BigInt(10 + i));
+    await scenario.createCustomer(3);
+    const head = await eventStore.headPosition();
+
+    const second = runner(allProjections, { batchSize: 4 });
+    await second.start();
+    expect(await second.waitForPosition(head, 5000)).toBe(true);
+    await expectBalances();
+    expect((await readModels.find(Collections.customers, { limit: 10 })).totalCount).toBe(3);
+  });
+
+  it('recovers from a failed batch by resubscribing from the checkpoints', async () => {
+    let failures = 0;
+    const flaky: Projection = {
+      ...internalAccountProjection,
+      async apply(event, tx) {
+        await internalAccountProjection.apply(event, tx);
+        // Fails the first time the third transfer is applied, after earlier writes in the same batch.
+        if (event.type === 'TransferCreated' && event.data.amount === '3' && failures++ === 0) throw new Error('simulated crash');
+      },
+    };
+    const errors: unknown[] = [];
+    const projections = runner([allProjections[0], allProjections[1], flaky], { batchSize: 2, retryDelayMs: 0, logger: { error: (_m, e) => errors.push(e) } });
+    await projections.start();
+    await scenario.createPlatform();
+    const account = await scenario.createCustomer(1);
+    for (const amount of [1n, 2n, 3n, 4n, 5n]) await scenario.transfer(scenario.settlementId, account, amount);
+
+    expect(await projections.waitForPosition(await eventStore.headPosition(), 5000)).toBe(true);
+    expect(errors).toEqual([expect.objectContaining({ message: 'simulated crash' })]);
+    expect(await balance(account)).toBe(15);
+    await expectBalances();
+  });
+
+  it('rebuilds from zero to identical documents, all projections or some, and resumes', async () => {
+    const projections = runner(allProjections, { batchSize: 5 });
+    await projections.start();
+    await scenario.createPlatform();
+    const accounts = [await scenario.createCustomer(1), await scenario.createCustomer(2), await scenario.createCustomer(3)];
+    for (let i = 0; i < 12; i++) await scenario.transfer(i % 4 === 0 ? scenario.settlementId : accounts[i % 3], accounts[(i + 1) % 3], BigInt(1000 + i));
+    const head = await eventStore.headPosition();
+    expect(await projections.waitForPosition(head, 5000)).toBe(true);
+    const before = await snapshot(readModels);
+    expect(before[Collections.internalAccounts]).toHaveLength(4);
+    expect(before[Collections.ledgerTransfers]).toHaveLength(12);
+
+    // Corrupt the read models: a rebuild must not depend on what is stored.
+    await readModels.commitBatch(internalAccountProjection.name, head + 1000n, async (tx) => {
+      tx.put(Collections.internalAccounts, { id: accounts[0], bogus: true });
+      tx.put(Collections.ledgerTransfers, { id: 'Transfer:bogus' });
+    });
+    await readModels.commitBatch('customers', head + 1000n, async (tx) => tx.delete(Collections.customers, (before.customers[0] as Doc).id));
+
+    await projections.rebuild([internalAccountProjection.name]);
+    expect((await snapshot(readModels))[Collections.internalAccounts]).toEqual(before[Collections.internalAccounts]);
+    expect(await readModels.getCheckpoint(internalAccountProjection.name)).toBe(head);
+
+    await projections.rebuild();
+    expect(await snapshot(readModels)).toEqual(before);
+    for (const p of allProjections) expect(await readModels.getCheckpoint(p.name)).toBe(head);
+
+    // Still running after the rebuild.
+    const position = await scenario.transfer(scenario.settlementId, accounts[2], 5n);
+    expect(await projections.waitForPosition(position, 5000)).toBe(true);
+    await expectBalances();
+  });
+
+  it('rebuilds while stopped and stays stopped', async () => {
+    await scenario.createPlatform();
+    const account = await scenario.createCustomer(1);
+    await scenario.transfer(scenario.settlementId, account, 42n);
+    const projections = runner();
+    await projections.rebuild();
+    await expectBalances();
+    const position = await scenario.transfer(scenario.settlementId, account, 1n);
+    expect(await projections.waitForPosition(position, 60)).toBe(false);
+    await expect(projections.rebuild(['no-such-projection'])).rejects.toThrow('unknown projection');
+  });
+});

@@ -1,0 +1,278 @@
+import type { ProjectionWaiter } from '../../application/src/command-runner.js';
+import type { EventStore, RecordedEvent, Subscription } from '../../event-store/src/event-store.js';
+import type { Projection } from './projection.js';
+import type { ReadModelStore } from './read-model-store.js';
+
+export interface ProjectionRunnerOptions {
+  /** Most events applied in one commit per projection (default 256). */
+  batchSize?: number;
+  /** Wait before resubscribing after a failed batch (default 1000 ms). */
+  retryDelayMs?: number;
+  /** How often stored checkpoints are read when this process runs no projector (default 25 ms). */
+  pollIntervalMs?: number;
+  logger?: { error(message: string, error?: unknown): void };
+}
+
+interface Waiter {
+  position: bigint;
+  reached(): void;
+}
+
+const consoleLogger = { error: (message: string, error?: unknown) => console.error(message, error) };
+
+/**
+ * Feeds the global event log to the projections. Events delivered by the subscription are
+ * collected into batches; each projection commits a batch with its checkpoint in one store
+ * transaction, applying only events past its own checkpoint and of types it handles (its
+ * checkpoint still advances over the rest). A failed batch commits nothing: the runner logs it,
+ * resubscribes from the stored checkpoints after a delay, and so resumes exactly where each
+ * projection stopped, as after a crash.
+ */
+export class ProjectionRunner implements ProjectionWaiter {
+  private readonly batchSize: number;
+  private readonly retryDelayMs: number;
+  private readonly pollIntervalMs: number;
+  private readonly logger: NonNullable<ProjectionRunnerOptions['logger']>;
+  private readonly handled: Map<string, Set<string>>;
+  /** Last committed position per projection; undefined when it never ran. */
+  private readonly checkpoints = new Map<string, bigint | undefined>();
+  private readonly waiters = new Set<Waiter>();
+  private readonly failureListeners = new Set<(error: unknown) => void>();
+  private running = false;
+  private subscription?: Subscription;
+  /** Bumped on every (re)subscription and failure: work of an older generation is ignored. */
+  private generation = 0;
+  private pending: RecordedEvent[] = [];
+  private flushChain: Promise<void> = Promise.resolve();
+  private scheduled?: NodeJS.Immediate;
+  private retryTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly readModels: ReadModelStore,
+    private readonly projections: Projection[],
+    options: ProjectionRunnerOptions = {},
+  ) {
+    const names = new Set(projections.map((p) => p.name));
+    if (names.size !== projections.length) throw new Error('projection names must be unique');
+    this.batchSize = options.batchSize ?? 256;
+    if (!Number.isInteger(this.batchSize) || this.batchSize < 1) throw new RangeError('batchSize must be a positive integer');
+    this.retryDelayMs = options.retryDelayMs ?? 1000;
+    this.pollIntervalMs = options.pollIntervalMs ?? 25;
+    this.logger = options.logger ?? consoleLogger;
+    this.handled = new Map(projections.map((p) => [p.name, new Set(p.handles)]));
+  }
+
+  /** The highest position every projection has processed (0n before any). */
+  get position(): bigint {
+    let lowest: bigint | undefined;
+    for (const p of this.projections) {
+      const checkpoint = this.checkpoints.get(p.name) ?? 0n;
+      if (lowest === undefined || checkpoint < lowest) lowest = checkpoint;
+    }
+    return lowest ?? 0n;
+  }
+
+  /** Loads the checkpoints and subscribes from the lowest; resolves once subscribed. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      await this.subscribe();
+    } catch (error) {
+      this.running = false;
+      throw error;
+    }
+  }
+
+  /** Stops the subscription and commits what it already delivered. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    clearImmediate(this.scheduled);
+    this.scheduled = undefined;
+    const subscription = this.subscription;
+    this.subscription = undefined;
+    await subscription?.stop();
+    await this.flush(this.generation);
+    this.generation++;
+    this.pending = [];
+  }
+
+  async waitForPosition(position: bigint, timeoutMs: number): Promise<boolean> {
+    if (this.projections.length === 0) return true;
+    if (!this.running) return this.pollCheckpoints(position, timeoutMs);
+    if (this.position >= position) return true;
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        resolve(false);
+      }, timeoutMs);
+      const waiter: Waiter = {
+        position,
+        reached: () => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          resolve(true);
+        },
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  /**
+   * Drops the named projections' documents and checkpoints (all when no names are given),
+   * replays the log from position 0 up to the current head, then resumes as before: running
+   * if it was running, stopped otherwise. Rejects if a batch fails during the replay.
+   */
+  async rebuild(names?: string[]): Promise<void> {
+    const targets = names ?? this.projections.map((p) => p.name);
+    const selected = targets.map((name) => {
+      const projection = this.projections.find((p) => p.name === name);
+      if (!projection) throw new Error(`unknown projection ${name}`);
+      return projection;
+    });
+    const wasRunning = this.running;
+    await this.stop();
+    for (const projection of selected) await this.readModels.reset(projection.name, projection.collections);
+    const head = await this.store.headPosition();
+    await this.start();
+    try {
+      await this.reach(head);
+    } finally {
+      if (!wasRunning) await this.stop();
+    }
+  }
+
+  private async subscribe(): Promise<void> {
+    const generation = ++this.generation;
+    this.pending = [];
+    const loaded = await Promise.all(this.projections.map(async (p) => [p.name, await this.readModels.getCheckpoint(p.name)] as const));
+    if (!this.running || generation !== this.generation) return;
+    for (const [name, checkpoint] of loaded) this.checkpoints.set(name, checkpoint);
+    // From the lowest checkpoint; from the beginning when any projection never ran.
+    let from: bigint | undefined;
+    for (const [, checkpoint] of loaded) {
+      if (checkpoint === undefined) {
+        from = undefined;
+        break;
+      }
+      if (from === undefined || checkpoint < from) from = checkpoint;
+    }
+    const subscription = this.store.subscribeToAll((event) => this.onEvent(event, generation), from === undefined ? {} : { after: from });
+    this.subscription = subscription;
+    subscription.done.catch((error: unknown) => this.fail(error, generation));
+    this.notifyWaiters();
+  }
+
+  private async onEvent(event: RecordedEvent, generation: number): Promise<void> {
+    if (generation !== this.generation) return;
+    this.pending.push(event);
+    // A full batch is applied before more is accepted; a partial one once the delivery burst ends.
+    if (this.pending.length >= this.batchSize) await this.flush(generation);
+    else this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
+    if (this.scheduled) return;
+    this.scheduled = setImmediate(() => {
+      this.scheduled = undefined;
+      void this.flush(this.generation);
+    });
+  }
+
+  /** Serialized: batches are applied one at a time, in order. Never rejects (failures go to fail()). */
+  private flush(generation: number): Promise<void> {
+    this.flushChain = this.flushChain.then(() => this.drain(generation));
+    return this.flushChain;
+  }
+
+  private async drain(generation: number): Promise<void> {
+    try {
+      while (generation === this.generation && this.pending.length > 0) {
+        await this.applyBatch(this.pending.splice(0, this.batchSize));
+      }
+    } catch (error) {
+      this.fail(error, generation);
+    }
+  }
+
+  private async applyBatch(batch: RecordedEvent[]): Promise<void> {
+    for (const projection of this.projections) {
+      const checkpoint = this.checkpoints.get(projection.name);
+      const events = checkpoint === undefined ? batch : batch.filter((e) => e.position > checkpoint);
+      if (events.length === 0) continue;
+      const last = events[events.length - 1].position;
+      const handles = this.handled.get(projection.name)!;
+      const relevant = events.filter((e) => handles.has(e.type));
+      await this.readModels.commitBatch(projection.name, last, async (tx) => {
+        for (const event of relevant) await projection.apply(event, tx);
+      });
+      this.checkpoints.set(projection.name, last);
+    }
+    this.notifyWaiters();
+  }
+
+  private fail(error: unknown, generation: number): void {
+    if (generation !== this.generation) return;
+    // Whatever was buffered after the failed batch is dropped: it is read again from the checkpoints.
+    this.generation++;
+    this.pending = [];
+    this.logger.error(`projection batch failed; resubscribing from checkpoints in ${this.retryDelayMs} ms`, error);
+    for (const listener of [...this.failureListeners]) listener(error);
+    if (!this.running) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.resubscribe();
+    }, this.retryDelayMs);
+  }
+
+  private async resubscribe(): Promise<void> {
+    const failed = this.subscription;
+    this.subscription = undefined;
+    await failed?.stop();
+    await this.flushChain;
+    if (!this.running) return;
+    try {
+      await this.subscribe();
+    } catch (error) {
+      this.fail(error, this.generation);
+    }
+  }
+
+  private notifyWaiters(): void {
+    const position = this.position;
+    for (const waiter of [...this.waiters]) if (position >= waiter.position) waiter.reached();
+  }
+
+  /** Resolves once every projection passed `target`; rejects on the first failed batch. */
+  private reach(target: bigint): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const cleanup = () => {
+        this.waiters.delete(waiter);
+        this.failureListeners.delete(onFailure);
+      };
+      const waiter: Waiter = { position: target, reached: () => (cleanup(), resolve()) };
+      const onFailure = (error: unknown) => (cleanup(), reject(error));
+      this.waiters.add(waiter);
+      this.failureListeners.add(onFailure);
+      this.notifyWaiters();
+    });
+  }
+
+  private async pollCheckpoints(position: bigint, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const checkpoints = await Promise.all(this.projections.map((p) => this.readModels.getCheckpoint(p.name)));
+      // Keeps `position` meaningful in a process that only waits (an API without a local projector).
+      if (!this.running) this.projections.forEach((p, i) => this.checkpoints.set(p.name, checkpoints[i]));
+      if (checkpoints.every((c) => c !== undefined && c >= position)) return true;
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(this.pollIntervalMs, left)));
+    }
+  }
+}

@@ -1,0 +1,18 @@
+import type { RecordedEvent } from '../../event-store/src/event-store.js';
+import type { ProjectionTransaction } from './read-model-store.js';
+
+/**
+ * A projection: folds the events it handles into documents of the collections it owns. It must
+ * be deterministic (no clock, no randomness, no I/O besides `tx`) so that a rebuild from position
+ * 0 yields the same documents. Each collection belongs to exactly one projection, so resetting a
+ * projection never touches another's documents.
+ */
+export interface Projection {
+  /** Stable name; also the checkpoint key. */
+  name: string;
+  /** Collections this projection owns (dropped on rebuild). */
+  collections: string[];
+  /** Event types passed to `apply`; the checkpoint still advances over all other events. */
+  handles: string[];
+  apply(event: RecordedEvent, tx: ProjectionTransaction): Promise<void>;
+}

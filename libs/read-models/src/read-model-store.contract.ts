@@ -1,0 +1,340 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { ConcurrentProjectionUpdate, InvalidCursor, type Doc, type Filter, type Query, type ReadModelStore } from './read-model-store.js';
+
+/** Creates an empty store; `dispose` closes it and removes what it created. */
+export type ReadModelStoreFactory = () => Promise<{ store: ReadModelStore; dispose(): Promise<void> }>;
+
+const ITEMS = 'items';
+
+/** Varied field types: numbers that sort differently as strings, ISO dates, booleans, arrays, nesting, missing and null fields. */
+const items: Doc[] = [
+  { id: 'i01', platformId: 'P1', n: 9, s: 'apple', b: true, tags: ['red', 'fruit'], nested: { x: 1 }, opt: 'here', createdAt: '2025-01-01T00:00:00.000Z' },
+  { id: 'i02', platformId: 'P1', n: 10, s: 'banana', b: false, tags: ['yellow', 'fruit'], nested: { x: 2 }, createdAt: '2025-01-02T00:00:00.000Z' },
+  { id: 'i03', platformId: 'P2', n: -1.5, s: 'cherry', b: true, tags: [], nested: { x: 3 }, opt: null, createdAt: '2025-01-03T00:00:00.000Z' },
+  { id: 'i04', platformId: 'P2', n: 100, s: 'Date', b: false, tags: ['brown'], nested: { x: 1 }, opt: 'also', createdAt: '2025-01-03T00:00:00.000Z' },
+  { id: 'i05', platformId: 'P1', n: 0, s: '10', b: true, tags: ['1', 'fruit'], nested: { x: 10 }, createdAt: '2025-01-05T00:00:00.000Z' },
+  { id: 'i06', platformId: 'P3', n: 2, s: '9', tags: [1, 2], nested: {}, createdAt: '2025-01-06T00:00:00.000Z' },
+];
+
+const ids = (docs: Doc[]) => docs.map((d) => d.id);
+
+async function commit(store: ReadModelStore, projection: string, position: bigint, docs: Doc[], collection = ITEMS): Promise<void> {
+  await store.commitBatch(projection, position, async (tx) => {
+    for (const doc of docs) tx.put(collection, doc);
+  });
+}
+
+/** Follows nextCursor to the end; checks totalCount on every page. */
+async function allPages(store: ReadModelStore, collection: string, query: Query): Promise<{ pages: Doc[][]; total: number }> {
+  const pages: Doc[][] = [];
+  let cursor: string | undefined;
+  let total: number | undefined;
+  for (let i = 0; i < 100; i++) {
+    const page = await store.find(collection, { ...query, cursor });
+    total ??= page.totalCount;
+    expect(page.totalCount).toBe(total);
+    pages.push(page.data);
+    expect(page.hasMore).toBe(page.nextCursor !== undefined);
+    if (!page.hasMore) return { pages, total };
+    cursor = page.nextCursor;
+  }
+  throw new Error('pagination did not end');
+}
+
+/** `describeFn` is `describe.skip` when the adapter's server is not reachable (the caller prints why). */
+export function readModelStoreContract(name: string, factory: ReadModelStoreFactory, describeFn: (name: string, fn: () => void) => void = describe): void {
+  describeFn(`ReadModelStore contract: ${name}`, () => {
+    let store: ReadModelStore;
+    let dispose: () => Promise<void>;
+
+    beforeEach(async () => {
+      ({ store, dispose } = await factory());
+    });
+    afterEach(async () => {
+      await dispose();
+    });
+
+    describe('documents and checkpoints', () => {
+      it('stores documents committed in a batch with the checkpoint', async () => {
+        expect(await store.getCheckpoint('p')).toBeUndefined();
+        await commit(store, 'p', 5n, [items[0], items[1]]);
+        expect(await store.get(ITEMS, 'i01')).toEqual(items[0]);
+        expect(await store.get(ITEMS, 'i02')).toEqual(items[1]);
+        expect(await store.get(ITEMS, 'missing')).toBeUndefined();
+        expect(await store.get('other', 'i01')).toBeUndefined();
+        expect(await store.getCheckpoint('p')).toBe(5n);
+      });
+
+      it('lets a batch read its own writes and committed documents, and delete', async () => {
+        await commit(store, 'p', 1n, [{ id: 'a', v: 1 }, { id: 'b', v: 1 }]);
+        await store.commitBatch('p', 2n, async (tx) => {
+          expect(await tx.get(ITEMS, 'a')).toEqual({ id: 'a', v: 1 });
+          tx.put(ITEMS, { id: 'a', v: 2 });
+          expect(await tx.get(ITEMS, 'a')).toEqual({ id: 'a', v: 2 });
+          tx.put(ITEMS, { id: 'c', v: 3 });
+          tx.delete(ITEMS, 'b');
+          expect(await tx.get(ITEMS, 'b')).toBeUndefined();
+          tx.delete(ITEMS, 'c');
+          tx.put(ITEMS, { id: 'c', v: 4 });
+        });
+        expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', v: 2 });
+        expect(await store.get(ITEMS, 'b')).toBeUndefined();
+        expect(await store.get(ITEMS, 'c')).toEqual({ id: 'c', v: 4 });
+      });
+
+      it('stores a copy: mutating a document after put changes nothing', async () => {
+        const doc: Doc = { id: 'a', v: 1, list: [1] };
+        await store.commitBatch('p', 1n, async (tx) => {
+          tx.put(ITEMS, doc);
+          doc.v = 99;
+          (doc.list as number[]).push(2);
+        });
+        expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', v: 1, list: [1] });
+      });
+
+      it('keeps collections apart', async () => {
+        await commit(store, 'p', 1n, [{ id: 'x', in: 'items' }]);
+        await commit(store, 'q', 1n, [{ id: 'x', in: 'other' }], 'other');
+        expect(await store.get(ITEMS, 'x')).toEqual({ id: 'x', in: 'items' });
+        expect(await store.get('other', 'x')).toEqual({ id: 'x', in: 'other' });
+      });
+
+      it('writes neither documents nor checkpoint when work throws', async () => {
+        await commit(store, 'p', 1n, [{ id: 'a', v: 1 }]);
+        await expect(
+          store.commitBatch('p', 2n, async (tx) => {
+            tx.put(ITEMS, { id: 'a', v: 2 });
+            tx.put(ITEMS, { id: 'b', v: 2 });
+            throw new Error('projection bug');
+          }),
+        ).rejects.toThrow('projection bug');
+        expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', v: 1 });
+        expect(await store.get(ITEMS, 'b')).toBeUndefined();
+        expect(await store.getCheckpoint('p')).toBe(1n);
+      });
+
+      it('skips a batch whose position is not beyond the checkpoint', async () => {
+        await commit(store, 'p', 10n, [{ id: 'a', v: 1 }]);
+        let ran = 0;
+        for (const position of [10n, 3n]) {
+          await store.commitBatch('p', position, async (tx) => {
+            ran++;
+            tx.put(ITEMS, { id: 'a', v: 2 });
+          });
+        }
+        expect(ran).toBe(0);
+        expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', v: 1 });
+        expect(await store.getCheckpoint('p')).toBe(10n);
+        await commit(store, 'p', 11n, [{ id: 'a', v: 3 }]);
+        expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', v: 3 });
+        expect(await store.getCheckpoint('p')).toBe(11n);
+      });
+
+      it('keeps checkpoints per projection and handles large positions', async () => {
+        const big = 2n ** 62n + 7n;
+        await commit(store, 'p', big, []);
+        await commit(store, 'q', 3n, []);
+        expect(await store.getCheckpoint('p')).toBe(big);
+        expect(await store.getCheckpoint('q')).toBe(3n);
+        await commit(store, 'p', big + 1n, []);
+        expect(await store.getCheckpoint('p')).toBe(big + 1n);
+      });
+
+      it('refuses a batch when the checkpoint moved while its work ran', async () => {
+        await commit(store, 'p', 1n, [{ id: 'a', v: 1 }]);
+        const outer = store.commitBatch('p', 10n, async (tx) => {
+          tx.put(ITEMS, { id: 'a', v: 'outer' });
+          await commit(store, 'p', 5n, [{ id: 'a', v: 'inner' }]);
+        });
+        await expect(outer).rejects.toBeInstanceOf(ConcurrentProjectionUpdate);
+        expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', v: 'inner' });
+        expect(await store.getCheckpoint('p')).toBe(5n);
+      });
+
+      it('reset drops the given collections and the checkpoint only', async () => {
+        await store.commitBatch('p', 4n, async (tx) => {
+          tx.put(ITEMS, { id: 'a' });
+          tx.put('extra', { id: 'b' });
+        });
+        await commit(store, 'q', 7n, [{ id: 'c' }], 'kept');
+        await store.reset('p', [ITEMS, 'extra']);
+        expect(await store.get(ITEMS, 'a')).toBeUndefined();
+        expect(await store.get('extra', 'b')).toBeUndefined();
+        expect((await store.find(ITEMS, { limit: 10 })).totalCount).toBe(0);
+        expect(await store.getCheckpoint('p')).toBeUndefined();
+        expect(await store.get('kept', 'c')).toEqual({ id: 'c' });
+        expect(await store.getCheckpoint('q')).toBe(7n);
+        await commit(store, 'p', 1n, [{ id: 'a', again: true }]);
+        expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', again: true });
+      });
+    });
+
+    describe('find', () => {
+      beforeEach(async () => {
+        await commit(store, 'p', 1n, items);
+      });
+      const match = async (...filters: Filter[]) => ids((await store.find(ITEMS, { filters, sortBy: 'id', limit: 100 })).data);
+
+      it('eq on strings, numbers, booleans, nested paths, null and id', async () => {
+        expect(await match({ field: 'platformId', op: 'eq', value: 'P1' })).toEqual(['i01', 'i02', 'i05']);
+        expect(await match({ field: 'n', op: 'eq', value: 10 })).toEqual(['i02']);
+        expect(await match({ field: 's', op: 'eq', value: '10' })).toEqual(['i05']);
+        expect(await match({ field: 'b', op: 'eq', value: true })).toEqual(['i01', 'i03', 'i05']);
+        expect(await match({ field: 'b', op: 'eq', value: false })).toEqual(['i02', 'i04']);
+        expect(await match({ field: 'n', op: 'eq', value: 1 })).toEqual([]);
+        expect(await match({ field: 'b', op: 'eq', value: 1 })).toEqual([]);
+        expect(await match({ field: 'nested.x', op: 'eq', value: 1 })).toEqual(['i01', 'i04']);
+        expect(await match({ field: 'opt', op: 'eq', value: null })).toEqual(['i02', 'i03', 'i05', 'i06']);
+        expect(await match({ field: 'id', op: 'eq', value: 'i04' })).toEqual(['i04']);
+      });
+
+      it('ne includes documents without the field', async () => {
+        expect(await match({ field: 'b', op: 'ne', value: true })).toEqual(['i02', 'i04', 'i06']);
+        expect(await match({ field: 'platformId', op: 'ne', value: 'P1' })).toEqual(['i03', 'i04', 'i06']);
+        expect(await match({ field: 'opt', op: 'ne', value: 'here' })).toEqual(['i02', 'i03', 'i04', 'i05', 'i06']);
+        expect(await match({ field: 'opt', op: 'ne', value: null })).toEqual(['i01', 'i04']);
+        expect(await match({ field: 'n', op: 'ne', value: 9 })).toEqual(['i02', 'i03', 'i04', 'i05', 'i06']);
+      });
+
+      it('compares numbers numerically and strings lexicographically, each within its type', async () => {
+        expect(await match({ field: 'n', op: 'gt', value: 9 })).toEqual(['i02', 'i04']);
+        expect(await match({ field: 'n', op: 'gte', value: 9 })).toEqual(['i01', 'i02', 'i04']);
+        expect(await match({ field: 'n', op: 'lt', value: 2 })).toEqual(['i03', 'i05']);
+        expect(await match({ field: 'n', op: 'lte', value: 2 })).toEqual(['i03', 'i05', 'i06']);
+        expect(await match({ field: 'n', op: 'gt', value: -1.6 }, { field: 'n', op: 'lt', value: -1.4 })).toEqual(['i03']);
+        // '9' > '10' as strings; numbers are never compared with strings.
+        expect(await match({ field: 's', op: 'gt', value: '1' })).toEqual(['i01', 'i02', 'i03', 'i04', 'i05', 'i06']);
+        expect(await match({ field: 's', op: 'gte', value: '9' })).toEqual(['i01', 'i02', 'i03', 'i04', 'i06']);
+        expect(await match({ field: 's', op: 'lt', value: 'a' })).toEqual(['i04', 'i05', 'i06']);
+        expect(await match({ field: 'nested.x', op: 'gte', value: 3 })).toEqual(['i03', 'i05']);
+        expect(await match({ field: 'createdAt', op: 'gte', value: '2025-01-03T00:00:00.000Z' }, { field: 'createdAt', op: 'lt', value: '2025-01-06T00:00:00.000Z' })).toEqual([
+          'i03',
+          'i04',
+          'i05',
+        ]);
+        expect(await match({ field: 'id', op: 'gt', value: 'i04' })).toEqual(['i05', 'i06']);
+        expect(await match({ field: 'b', op: 'gt', value: false })).toEqual(['i01', 'i03', 'i05']);
+      });
+
+      it('in matches any listed value; an empty list matches nothing', async () => {
+        expect(await match({ field: 'platformId', op: 'in', value: ['P2', 'P3'] })).toEqual(['i03', 'i04', 'i06']);
+        expect(await match({ field: 'n', op: 'in', value: [0, 100, 7] })).toEqual(['i04', 'i05']);
+        expect(await match({ field: 'id', op: 'in', value: ['i01', 'i06', 'nope'] })).toEqual(['i01', 'i06']);
+        expect(await match({ field: 'opt', op: 'in', value: ['here', null] })).toEqual(['i01', 'i02', 'i03', 'i05', 'i06']);
+        expect(await match({ field: 'platformId', op: 'in', value: [] })).toEqual([]);
+      });
+
+      it('contains matches arrays holding the value, by type', async () => {
+        expect(await match({ field: 'tags', op: 'contains', value: 'fruit' })).toEqual(['i01', 'i02', 'i05']);
+        expect(await match({ field: 'tags', op: 'contains', value: 'brown' })).toEqual(['i04']);
+        expect(await match({ field: 'tags', op: 'contains', value: 1 })).toEqual(['i06']);
+        expect(await match({ field: 'tags', op: 'contains', value: '1' })).toEqual(['i05']);
+        expect(await match({ field: 's', op: 'contains', value: 'apple' })).toEqual([]);
+      });
+
+      it('exists means present and not null', async () => {
+        expect(await match({ field: 'opt', op: 'exists', value: true })).toEqual(['i01', 'i04']);
+        expect(await match({ field: 'opt', op: 'exists', value: false })).toEqual(['i02', 'i03', 'i05', 'i06']);
+        expect(await match({ field: 'b', op: 'exists', value: false })).toEqual(['i06']);
+        expect(await match({ field: 'nested.x', op: 'exists', value: false })).toEqual(['i06']);
+      });
+
+      it('combines filters with AND and counts all matches', async () => {
+        const page = await store.find(ITEMS, {
+          filters: [
+            { field: 'tags', op: 'contains', value: 'fruit' },
+            { field: 'b', op: 'eq', value: true },
+          ],
+          limit: 1,
+          sortBy: 'id',
+        });
+        expect(ids(page.data)).toEqual(['i01']);
+        expect(page.totalCount).toBe(2);
+        expect(page.hasMore).toBe(true);
+      });
+
+      it('sorts by createdAt by default, asc and desc, ties broken by id in the same direction', async () => {
+        expect(ids((await store.find(ITEMS, { limit: 10 })).data)).toEqual(['i01', 'i02', 'i03', 'i04', 'i05', 'i06']);
+        expect(ids((await store.find(ITEMS, { limit: 10, sortOrder: 'desc' })).data)).toEqual(['i06', 'i05', 'i04', 'i03', 'i02', 'i01']);
+        expect(ids((await store.find(ITEMS, { limit: 10, sortBy: 'nested.x', sortOrder: 'asc' })).data)).toEqual(['i06', 'i01', 'i04', 'i02', 'i03', 'i05']);
+        expect(ids((await store.find(ITEMS, { limit: 10, sortBy: 'nested.x', sortOrder: 'desc' })).data)).toEqual(['i05', 'i03', 'i02', 'i04', 'i01', 'i06']);
+        expect(ids((await store.find(ITEMS, { limit: 10, sortBy: 'n', sortOrder: 'asc' })).data)).toEqual(['i03', 'i05', 'i06', 'i01', 'i02', 'i04']);
+      });
+
+      it('applies the limit and reports hasMore', async () => {
+        const page = await store.find(ITEMS, { limit: 4 });
+        expect(ids(page.data)).toEqual(['i01', 'i02', 'i03', 'i04']);
+        expect(page).toMatchObject({ hasMore: true, totalCount: 6 });
+        const all = await store.find(ITEMS, { limit: 6 });
+        expect(all.data).toHaveLength(6);
+        expect(all.hasMore).toBe(false);
+        expect(all.nextCursor).toBeUndefined();
+        expect((await store.find('empty', { limit: 5 })).totalCount).toBe(0);
+        await expect(store.find(ITEMS, { limit: 0 })).rejects.toThrow(RangeError);
+        await expect(store.find(ITEMS, { limit: 1001 })).rejects.toThrow(RangeError);
+      });
+
+      it('rejects garbage and foreign cursors with InvalidCursor', async () => {
+        const query: Query = { filters: [{ field: 'platformId', op: 'eq', value: 'P1' }], limit: 1, sortOrder: 'desc' };
+        const { nextCursor } = await store.find(ITEMS, query);
+        expect(nextCursor).toEqual(expect.any(String));
+        const garbage = ['', 'garbage!', 'bm90IGpzb24', Buffer.from('[1,2]').toString('base64url'), Buffer.from('["x",null,"i01"]').toString('base64url')];
+        for (const cursor of garbage) await expect(store.find(ITEMS, { ...query, cursor })).rejects.toBeInstanceOf(InvalidCursor);
+        const foreign: Query[] = [
+          { ...query, filters: [{ field: 'platformId', op: 'eq', value: 'P2' }] },
+          { ...query, filters: [] },
+          { ...query, sortOrder: 'asc' },
+          { ...query, sortBy: 'n' },
+        ];
+        for (const q of foreign) await expect(store.find(ITEMS, { ...q, cursor: nextCursor })).rejects.toBeInstanceOf(InvalidCursor);
+        await expect(store.find('other', { ...query, cursor: nextCursor })).rejects.toBeInstanceOf(InvalidCursor);
+        // The limit is not part of the query's identity.
+        const next = await store.find(ITEMS, { ...query, limit: 5, cursor: nextCursor });
+        expect(ids(next.data)).toEqual(['i02', 'i01']);
+      });
+    });
+
+    describe('cursor pagination', () => {
+      // 23 documents with many equal sort values (and some without one), so pages split inside ties.
+      const docs: Doc[] = Array.from({ length: 23 }, (_, i) => ({
+        id: `d${String((i * 7) % 23).padStart(2, '0')}`,
+        platformId: i % 3 === 0 ? 'P1' : 'P2',
+        rank: i % 4 === 0 ? undefined : i % 5,
+        createdAt: `2025-02-0${1 + (i % 3)}T00:00:00.000Z`,
+      }));
+      beforeEach(async () => {
+        await commit(store, 'p', 1n, docs);
+      });
+
+      const expected = (sortBy: string, order: 'asc' | 'desc', filter?: (d: Doc) => boolean) => {
+        const key = (d: Doc) => (d[sortBy] ?? null) as number | string | null;
+        const sorted = docs.filter(filter ?? (() => true)).sort((a, b) => {
+          const ka = key(a);
+          const kb = key(b);
+          const c = ka === kb ? 0 : ka === null ? -1 : kb === null ? 1 : ka < kb ? -1 : 1;
+          return c !== 0 ? c : a.id < b.id ? -1 : 1;
+        });
+        return ids(order === 'asc' ? sorted : sorted.reverse());
+      };
+
+      for (const sortBy of ['createdAt', 'rank', 'id']) {
+        for (const order of ['asc', 'desc'] as const) {
+          it(`walks every page by ${sortBy} ${order} without gaps or duplicates`, async () => {
+            const { pages, total } = await allPages(store, ITEMS, { sortBy, sortOrder: order, limit: 4 });
+            expect(total).toBe(23);
+            expect(pages.slice(0, -1).every((p) => p.length === 4)).toBe(true);
+            expect(ids(pages.flat())).toEqual(expected(sortBy, order));
+          });
+        }
+      }
+
+      it('pages a filtered query with a stable totalCount', async () => {
+        const filters: Filter[] = [{ field: 'platformId', op: 'eq', value: 'P2' }];
+        const { pages, total } = await allPages(store, ITEMS, { filters, sortOrder: 'desc', limit: 3 });
+        const want = expected('createdAt', 'desc', (d) => d.platformId === 'P2');
+        expect(total).toBe(want.length);
+        expect(ids(pages.flat())).toEqual(want);
+      });
+    });
+  });
+}

@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe } from '@jest/globals';
+import { MongoClient } from 'mongodb';
+import { MongoReadModelStore } from './mongodb-read-model-store.js';
+import { readModelStoreContract } from './read-model-store.contract.js';
+import { SqliteReadModelStore } from './sqlite-read-model-store.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'read-models-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+readModelStoreContract('sqlite', async () => {
+  const path = join(dir, `${randomUUID()}.db`);
+  const store = new SqliteReadModelStore(path);
+  return {
+    store,
+    dispose: async () => {
+      await store.close();
+      rmSync(path, { force: true });
+      rmSync(`${path}-wal`, { force: true });
+      rmSync(`${path}-shm`, { force: true });
+    },
+  };
+});
+
+const mongoUrl = process.env.MONGODB_URL;
+if (!mongoUrl) console.log('MongoDB contract suite skipped: MONGODB_URL is not set');
+
+readModelStoreContract(
+  'mongodb',
+  async () => {
+    // A database per test keeps tests independent; it is dropped afterwards.
+    const dbName = `read_models_contract_${randomUUID().replace(/-/g, '')}`;
+    const store = await MongoReadModelStore.connect(mongoUrl!, dbName);
+    return {
+      store,
+      dispose: async () => {
+        await store.close();
+        const client = await MongoClient.connect(mongoUrl!);
+        try {
+          await client.db(dbName).dropDatabase();
+        } finally {
+          await client.close();
+        }
+      },
+    };
+  },
+  mongoUrl ? describe : describe.skip,
+);
