@@ -5,15 +5,17 @@ import type { Infrastructure } from '../../../libs/application/src/infrastructur
 import type { AppConfig } from '../../../libs/config/src/config.js';
 import type { Clock } from '../../../libs/domain/src/clock.js';
 import type { IdGenerator } from '../../../libs/domain/src/ids.js';
+import { DashboardController } from '../../dashboard/src/dashboard.controller.js';
 import { InternalAccountsController } from './accounts/internal-accounts.controller.js';
 import { CustomersController } from './customers/customers.controller.js';
-import { DocsController } from './docs/docs.controller.js';
+import { DOCUMENTED_CONTROLLERS, DocsController } from './docs/docs.controller.js';
 import { PlatformAuthGuard } from './http/auth.js';
 import { ErrorFilter } from './http/errors.js';
 import { SandboxController } from './sandbox/sandbox.controller.js';
 import { TokensController } from './tokens/tokens.controller.js';
 
-export const API_CONTROLLERS = [CustomersController, InternalAccountsController, TokensController, SandboxController, DocsController];
+// Static paths (customers/internal-accounts) must register before parameterised ones (customers/:customerId).
+export const API_CONTROLLERS = [InternalAccountsController, CustomersController, TokensController, SandboxController, DocsController, DashboardController];
 
 @Module({})
 export class ApiModule {
@@ -25,6 +27,7 @@ export class ApiModule {
       providers: [
         { provide: APP_GUARD, useClass: PlatformAuthGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
+        { provide: DOCUMENTED_CONTROLLERS, useValue: API_CONTROLLERS },
       ],
     };
   }

@@ -8,12 +8,14 @@ import { createInfrastructure, type Infrastructure } from '../../../libs/applica
 import type { AppConfig } from '../../../libs/config/src/config.js';
 import { OffsetClock, type Clock } from '../../../libs/domain/src/clock.js';
 import { randomIds, type IdGenerator } from '../../../libs/domain/src/ids.js';
+import { startWorker } from '../../worker/src/worker.js';
 import { ApiModule } from './app.module.js';
+import { BASE_PATH } from './http/base-path.js';
 import { bodyErrorMiddleware } from './http/errors.js';
 import { validationPipe } from './http/validation.js';
 import { ensureSandboxPlatform, type SandboxCredentials } from './sandbox/sandbox-platform.js';
 
-export const BASE_PATH = '2025-10-13';
+export { BASE_PATH };
 
 export interface RunningService {
   app: INestApplication;
@@ -50,7 +52,7 @@ export async function createApp(config: AppConfig, deps: { clock?: Clock; ids?: 
 /** Starts everything on the configured adapters: projections, the sandbox platform, then HTTP. */
 export async function startService(config: AppConfig, deps: { clock?: Clock; ids?: IdGenerator } = {}): Promise<RunningService> {
   const { app, infra, clock } = await createApp(config, deps);
-  await infra.projections.start();
+  const worker = config.runWorker ? await startWorker(infra) : undefined;
   await app.init();
   const sandbox = config.sandbox ? await ensureSandboxPlatform(app, config) : undefined;
   await app.listen(config.port, config.host);
@@ -69,6 +71,7 @@ export async function startService(config: AppConfig, deps: { clock?: Clock; ids
       if (closed) return;
       closed = true;
       await app.close();
+      await worker?.close();
       await infra.close();
     },
   };

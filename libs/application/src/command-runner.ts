@@ -65,8 +65,9 @@ export class CommandRunner {
   }
 
   async waitForReadModels(position: bigint): Promise<void> {
-    if (!this.waiter) return;
     const timeout = this.options.readYourWritesTimeoutMs ?? 5000;
+    // A zero timeout (the CLI) means: do not wait for a projector at all.
+    if (!this.waiter || timeout === 0) return;
     const ok = await this.waiter.waitForPosition(position, timeout);
     if (!ok) this.logger.warn(`read models did not reach position ${position} within ${timeout} ms`);
   }

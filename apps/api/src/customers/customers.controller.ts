@@ -4,6 +4,7 @@ import { CreateCustomerCommand, DeleteCustomerCommand, UpdateCustomerCommand } f
 import { Queries } from '../../../../libs/application/src/queries/queries.js';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
 import type { Filter } from '../../../../libs/read-models/src/read-model-store.js';
+import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
 import { CreateCustomerDto, ListCustomersQuery, UpdateCustomerDto } from './customer.dto.js';
@@ -30,22 +31,26 @@ export class CustomersController {
   constructor(private readonly commands: CommandBus, private readonly queries: Queries) {}
 
   @Post()
+  @ApiDoc({ summary: 'Create a customer', description: 'Opens one internal account per enabled currency (USD when none given). In the sandbox the KYC/KYB outcome follows the last three characters of the last name or registration number: 001 PENDING, 002 REJECTED, otherwise APPROVED.', responses: { 201: { description: 'The customer', schema: 'Customer' } } })
   async create(@Body() body: CreateCustomerDto, @CurrentActor() actor: Actor) {
     const id: string = await this.commands.execute(new CreateCustomerCommand(body, actor));
     return this.queries.customer(actor.platformId, id);
   }
 
   @Get()
+  @ApiDoc({ summary: 'List customers', description: 'Newest first. Date filters are inclusive.', responses: { 200: { description: 'A page of customers', schema: 'list:Customer' } } })
   list(@Query() query: ListCustomersQuery, @CurrentActor() actor: Actor) {
     return this.queries.listCustomers(actor.platformId, { filters: customerFilters(query), limit: query.limit, cursor: query.cursor });
   }
 
   @Get(':customerId')
+  @ApiDoc({ summary: 'Get a customer', responses: { 200: { description: 'The customer', schema: 'Customer' } }, errors: [404] })
   get(@Param('customerId', idParam('Customer', 'customerId')) id: string, @CurrentActor() actor: Actor) {
     return this.queries.customer(actor.platformId, id);
   }
 
   @Patch(':customerId')
+  @ApiDoc({ summary: 'Update a customer', description: 'Adding a currency opens an internal account in it; currencies cannot be removed.', responses: { 200: { description: 'The updated customer', schema: 'Customer' } }, errors: [404] })
   async update(@Param('customerId', idParam('Customer', 'customerId')) id: string, @Body() body: UpdateCustomerDto, @CurrentActor() actor: Actor) {
     await this.commands.execute(new UpdateCustomerCommand(id, body, actor));
     return this.queries.customer(actor.platformId, id);
@@ -53,6 +58,7 @@ export class CustomersController {
 
   @Delete(':customerId')
   @HttpCode(200)
+  @ApiDoc({ summary: 'Delete a customer (soft)', description: 'Closes the customer’s accounts; refused while they hold funds.', responses: { 200: { description: 'The customer with isDeleted true', schema: 'Customer' } }, errors: [404, 409] })
   async remove(@Param('customerId', idParam('Customer', 'customerId')) id: string, @CurrentActor() actor: Actor) {
     await this.commands.execute(new DeleteCustomerCommand(id, actor));
     return this.queries.customer(actor.platformId, id);

@@ -1,4 +1,153 @@
-/** Builds the OpenAPI 3.1 document (filled in by the documentation module). */
-export function buildOpenApiDocument(): Record<string, unknown> {
-  return { openapi: '3.1.0', info: { title: 'Payments Platform API', version: '2025-10-13' }, paths: {} };
+import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
+import { RequestMethod } from '@nestjs/common';
+import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
+import { API_DOC, type ApiDocMeta, type DocResponse } from './api-doc.js';
+import { listSchema, resourceSchemas, schemaRef } from './resource-schemas.js';
+
+type Schema = Record<string, unknown>;
+type Controller = abstract new (...args: never[]) => unknown;
+
+const BODY = 3;
+const QUERY = 4;
+const PARAM = 5;
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Invalid input: `details.errors` lists each field.',
+  401: 'Authentication failed: `reason` names the failed check.',
+  403: 'Not allowed for this platform.',
+  404: 'Not found (or owned by another platform).',
+  409: 'Conflicts with the resource’s current state.',
+  422: 'Idempotency key reused with a different request.',
+  429: 'Rate limited; see `Retry-After`.',
+  500: 'Unexpected error.',
+};
+
+function joinPath(...parts: (string | undefined)[]): string {
+  const path = parts
+    .filter((p): p is string => Boolean(p) && p !== '/')
+    .map((p) => p.replace(/^\/+|\/+$/g, ''))
+    .filter(Boolean)
+    .join('/');
+  return '/' + path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+function responseContent(r: DocResponse): Schema | undefined {
+  if (!r.schema) return undefined;
+  const schema = r.schema.startsWith('list:') ? listSchema(r.schema.slice(5)) : schemaRef(r.schema);
+  return { 'application/json': { schema } };
+}
+
+/** Turns a query DTO's JSON Schema into OpenAPI query parameters. */
+function queryParameters(schema: Schema | undefined): Schema[] {
+  if (!schema) return [];
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  return Object.entries((schema.properties as Record<string, Schema>) ?? {}).map(([name, s]) => ({
+    name,
+    in: 'query',
+    required: required.has(name),
+    schema: s,
+  }));
+}
+
+/**
+ * Builds the OpenAPI 3.1 document from the controllers themselves: routes from Nest's metadata,
+ * request bodies and query parameters from the class-validator DTOs, responses from `@ApiDoc`.
+ * The document can never drift from what the service actually routes and validates.
+ */
+export function buildOpenApiDocument(controllers: Controller[], basePath: string): Schema {
+  const dtoSchemas = validationMetadatasToSchemas({
+    refPointerPrefix: '#/components/schemas/',
+    classTransformerMetadataStorage: defaultMetadataStorage,
+  }) as Record<string, Schema>;
+  const paths: Record<string, Record<string, Schema>> = {};
+  const usedDtos = new Set<string>();
+
+  for (const controller of controllers) {
+    const base = Reflect.getMetadata(PATH_METADATA, controller) as string | undefined;
+    const proto = controller.prototype as Record<string, unknown>;
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      const handler = proto[name];
+      if (name === 'constructor' || typeof handler !== 'function') continue;
+      const routePath = Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
+      const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+      if (routePath === undefined || method === undefined) continue;
+      const doc = Reflect.getMetadata(API_DOC, handler) as ApiDocMeta | undefined;
+      const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<string, { index: number; data?: string }>;
+      const types = (Reflect.getMetadata('design:paramtypes', proto, name) ?? []) as (Function | undefined)[];
+
+      const parameters: Schema[] = [];
+      let requestBody: Schema | undefined;
+      for (const [key, arg] of Object.entries(args)) {
+        const kind = Number(key.split(':')[0]);
+        const type = types[arg.index];
+        if (kind === PARAM && arg.data) parameters.push({ name: arg.data, in: 'path', required: true, schema: { type: 'string' } });
+        if (kind === QUERY && type?.name && dtoSchemas[type.name]) parameters.push(...queryParameters(dtoSchemas[type.name]));
+        if (kind === BODY && type?.name && dtoSchemas[type.name]) {
+          usedDtos.add(type.name);
+          requestBody = { required: true, content: { 'application/json': { schema: schemaRef(type.name) } } };
+        }
+      }
+
+      const httpCode = Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined;
+      const auth = doc?.auth ?? 'basic';
+      const successes = doc?.responses ?? { [httpCode ?? (method === RequestMethod.POST ? 201 : 200)]: { description: 'OK' } };
+      const responses: Record<string, Schema> = {};
+      for (const [status, r] of Object.entries(successes)) {
+        const content = responseContent(r);
+        responses[status] = { description: r.description, ...(content ? { content } : {}) };
+      }
+      if (doc?.signedRetry) {
+        responses['202'] = { description: 'Signed-retry challenge: stamp `payloadToSign` and retry.', content: { 'application/json': { schema: schemaRef('SignedRetryChallenge') } } };
+        parameters.push(
+          { name: 'Service-Wallet-Signature', in: 'header', required: false, schema: { type: 'string' }, description: 'Stamp over payloadToSign (step 2).' },
+          { name: 'Request-Id', in: 'header', required: false, schema: { type: 'string' }, description: 'The challenge requestId (step 2).' },
+        );
+      }
+      if (doc?.idempotent) {
+        parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });
+      }
+      const errorStatuses = new Set<number>([...(requestBody || parameters.length ? [400] : []), ...(auth !== 'none' ? [401] : []), ...(doc?.errors ?? []), 500]);
+      for (const status of [...errorStatuses].sort()) {
+        responses[String(status)] = { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: schemaRef('Error') } } };
+      }
+
+      const path = joinPath(base, routePath);
+      const verb = RequestMethod[method].toLowerCase();
+      paths[path] ??= {};
+      paths[path][verb] = {
+        operationId: `${controller.name.replace(/Controller$/, '')}_${name}`,
+        summary: doc?.summary ?? name,
+        ...(doc?.description ? { description: doc.description } : {}),
+        tags: [doc?.tag ?? controller.name.replace(/Controller$/, '')],
+        security: auth === 'none' ? [] : auth === 'bearer' ? [{ agentBearer: [] }] : [{ platformBasic: [] }],
+        ...(parameters.length ? { parameters } : {}),
+        ...(requestBody ? { requestBody } : {}),
+        responses,
+      };
+    }
+  }
+
+  const components: Record<string, Schema> = { ...resourceSchemas };
+  // Body DTOs and everything they reference (nested DTOs).
+  for (const [name, schema] of Object.entries(dtoSchemas)) {
+    if (usedDtos.has(name) || JSON.stringify(dtoSchemas).includes(`"#/components/schemas/${name}"`)) components[name] = schema;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Payments Platform API',
+      version: basePath,
+      description: 'Embedded-wallet authentication, signed-retry authorization, cards, money movement, agents and a sandbox. All amounts are integers in the smallest currency unit.',
+    },
+    servers: [{ url: `/${basePath}` }],
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    components: {
+      schemas: components,
+      securitySchemes: {
+        platformBasic: { type: 'http', scheme: 'basic', description: '`<api token id>:<client secret>`' },
+        agentBearer: { type: 'http', scheme: 'bearer', description: 'Agent access token from device-code redemption.' },
+      },
+    },
+  };
 }

@@ -4,6 +4,7 @@ import { IsInt, IsPositive, Max } from 'class-validator';
 import { FundInternalAccountCommand } from '../../../../libs/application/src/ledger/fund-commands.js';
 import { Queries } from '../../../../libs/application/src/queries/queries.js';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
+import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
 
@@ -22,6 +23,7 @@ export class SandboxController {
 
   @Post('internal-accounts/:accountId/fund')
   @HttpCode(200)
+  @ApiDoc({ summary: 'Fund an internal account (sandbox)', description: 'A balanced ledger transfer from the platform’s settlement account in the account’s currency.', tag: 'Sandbox', responses: { 200: { description: 'The funded account', schema: 'InternalAccount' } }, errors: [403, 404, 409] })
   async fund(@Param('accountId', idParam('InternalAccount', 'accountId')) accountId: string, @Body() body: FundDto, @CurrentActor() actor: Actor) {
     await this.commands.execute(new FundInternalAccountCommand(accountId, BigInt(body.amount), actor));
     return this.queries.internalAccount(actor.platformId, accountId);

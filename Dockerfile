@@ -1,0 +1,11 @@
+# One image for both roles: `node dist/apps/api/src/main.js` (HTTP) or `node dist/apps/worker/src/main.js`.
+FROM node:20-bookworm-slim
+WORKDIR /app
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm install --no-audit --no-fund
+COPY . .
+RUN npm run build
+ENV NODE_ENV=production
+EXPOSE 3000
+CMD ["node", "dist/apps/api/src/main.js"]

@@ -1,0 +1,106 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { CommandBus } from '@nestjs/cqrs';
+import { parseArgs } from 'node:util';
+import { ApplicationModule } from '../../../libs/application/src/application.module.js';
+import { createInfrastructure } from '../../../libs/application/src/infrastructure.js';
+import { CreateApiTokenCommand, CreatePlatformCommand, type IssuedToken } from '../../../libs/application/src/platforms/platform-commands.js';
+import { ConfigError, loadConfig } from '../../../libs/config/src/config.js';
+import { OffsetClock } from '../../../libs/domain/src/clock.js';
+import { isPublicId, randomIds } from '../../../libs/domain/src/ids.js';
+import { allProjections } from '../../../libs/read-models/src/projections/index.js';
+
+const USAGE = `usage: npm run cli -- <command> [options]
+
+commands:
+  platform:create --name NAME [--sandbox] [--uma-domain DOMAIN]
+      creates a platform with settlement accounts and its first API token (secret printed once)
+  token:create --platform Platform:<uuid> [--name NAME]
+      creates another API token for a platform (secret printed once)
+  read-models:rebuild [--projection NAME ...]
+      drops the read models (all, or the named projections) and replays the event log from position 0;
+      run it while no worker (or embedded service) is projecting into the same store
+  platforms:list
+      lists platforms known to the read models
+
+Configuration comes from the same environment variables as the service (DATA_DIR, EVENT_STORE, ...).`;
+
+class UsageError extends Error {}
+
+async function main(argv: string[]) {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help') {
+    console.log(USAGE);
+    return;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: 'string' },
+      sandbox: { type: 'boolean', default: false },
+      'uma-domain': { type: 'string' },
+      platform: { type: 'string' },
+      projection: { type: 'string', multiple: true },
+    },
+    strict: true,
+  });
+  // Commands append to the log and return; the service's projector picks the events up.
+  const config = { ...loadConfig(), readYourWritesTimeoutMs: 0, logLevel: 'error' as const };
+  const clock = new OffsetClock();
+  const infra = await createInfrastructure(config, clock);
+  const ctx = await NestFactory.createApplicationContext(ApplicationModule.register({ config, infra, clock, ids: randomIds }), { logger: ['fatal', 'error'] });
+  try {
+    const commands = ctx.get(CommandBus);
+    switch (command) {
+      case 'platform:create': {
+        if (!values.name) throw new UsageError('platform:create needs --name');
+        const created: { platformId: string; token: IssuedToken } = await commands.execute(
+          new CreatePlatformCommand({ name: values.name, sandbox: values.sandbox ?? false, umaDomain: values['uma-domain'] ?? config.umaDomain }, 'cli'),
+        );
+        print({ platformId: created.platformId, tokenId: created.token.id, clientSecret: created.token.clientSecret });
+        break;
+      }
+      case 'token:create': {
+        if (!values.platform || !isPublicId('Platform', values.platform)) throw new UsageError('token:create needs --platform Platform:<uuid>');
+        const token: IssuedToken = await commands.execute(
+          new CreateApiTokenCommand({ name: values.name ?? 'cli' }, { platformId: values.platform, actor: 'cli', correlationId: randomIds.uuid() }),
+        );
+        print({ platformId: values.platform, tokenId: token.id, clientSecret: token.clientSecret });
+        break;
+      }
+      case 'read-models:rebuild': {
+        const names = values.projection ?? allProjections.map((p) => p.name);
+        const unknown = names.filter((n) => !allProjections.some((p) => p.name === n));
+        if (unknown.length) throw new UsageError(`unknown projection(s): ${unknown.join(', ')}; known: ${allProjections.map((p) => p.name).join(', ')}`);
+        const started = Date.now();
+        await infra.projections.rebuild(names);
+        await infra.projections.stop();
+        print({ rebuilt: names, position: infra.projections.position.toString(), ms: Date.now() - started });
+        break;
+      }
+      case 'platforms:list': {
+        const page = await infra.readModels.find('platforms', { limit: 1000, sortBy: 'createdAt', sortOrder: 'asc' });
+        print(page.data);
+        break;
+      }
+      default:
+        throw new UsageError(`unknown command ${command}`);
+    }
+  } finally {
+    await ctx.close();
+    await infra.close();
+  }
+}
+
+function print(value: unknown) {
+  console.log(JSON.stringify(value, null, 2));
+}
+
+main(process.argv.slice(2)).catch((error) => {
+  if (error instanceof UsageError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith?.('ERR_PARSE_ARGS')) {
+    console.error(`error: ${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error(error);
+  process.exit(1);
+});

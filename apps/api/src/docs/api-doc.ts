@@ -1,0 +1,29 @@
+import { SetMetadata } from '@nestjs/common';
+
+/** A response as the OpenAPI document shows it: a component schema, a list of one, or none. */
+export interface DocResponse {
+  description: string;
+  /** Component schema name; `list:` prefix for a paginated `{data, hasMore, nextCursor, totalCount}` wrapper. */
+  schema?: string;
+}
+
+/** What a route tells the OpenAPI document beyond what Nest and class-validator already know. */
+export interface ApiDocMeta {
+  summary: string;
+  description?: string;
+  tag?: string;
+  /** Success responses by status; error responses are added from `errors`. */
+  responses: Record<number, DocResponse>;
+  /** Error statuses this route can answer besides 400/401/500 (which every authenticated route can). */
+  errors?: number[];
+  /** `basic` (default), `bearer` (agent token) or `none`. */
+  auth?: 'basic' | 'bearer' | 'none';
+  /** Two-step signed retry: documents the 202 challenge and the signature headers. */
+  signedRetry?: boolean;
+  /** Accepts an `Idempotency-Key` header. */
+  idempotent?: boolean;
+}
+
+export const API_DOC = 'apiDoc';
+
+export const ApiDoc = (meta: ApiDocMeta) => SetMetadata(API_DOC, meta);

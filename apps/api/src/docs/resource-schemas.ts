@@ -1,0 +1,119 @@
+/**
+ * JSON Schemas of the API's resources (responses). Request bodies and query parameters are
+ * generated from the DTO classes; these describe what the service returns.
+ */
+type Schema = Record<string, unknown>;
+
+const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
+const dateTime = str({ format: 'date-time' });
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+
+export const resourceSchemas: Record<string, Schema> = {
+  Error: {
+    type: 'object',
+    required: ['status', 'code', 'message'],
+    properties: {
+      status: { type: 'integer' },
+      code: str({ description: 'Machine-readable code, e.g. INVALID_INPUT, UNAUTHORIZED, CUSTOMER_NOT_FOUND.' }),
+      message: str(),
+      reason: str({ description: 'On 401: the check that failed.' }),
+      details: {
+        type: 'object',
+        properties: {
+          errors: {
+            type: 'array',
+            items: { type: 'object', required: ['field', 'constraint', 'message'], properties: { field: str(), constraint: str(), message: str() } },
+          },
+        },
+      },
+    },
+  },
+  Currency: {
+    type: 'object',
+    required: ['code', 'name', 'symbol', 'decimals'],
+    properties: { code: str(), name: str(), symbol: str(), decimals: { type: 'integer' } },
+  },
+  Address: {
+    type: 'object',
+    properties: { line1: str(), line2: str(), city: str(), state: str(), postalCode: str(), country: str() },
+  },
+  Customer: {
+    type: 'object',
+    required: ['id', 'platformCustomerId', 'customerType', 'currencies', 'isDeleted', 'createdAt', 'updatedAt'],
+    properties: {
+      id: str({ pattern: '^Customer:[0-9a-f-]{36}$' }),
+      platformCustomerId: str(),
+      customerType: str({ enum: ['INDIVIDUAL', 'BUSINESS'] }),
+      umaAddress: str(),
+      region: str(),
+      currencies: { type: 'array', items: str() },
+      email: str({ format: 'email' }),
+      kycStatus: str({ enum: ['APPROVED', 'PENDING', 'REJECTED'], description: 'Individuals.' }),
+      kybStatus: str({ enum: ['APPROVED', 'PENDING', 'REJECTED'], description: 'Businesses.' }),
+      fullName: str(),
+      birthDate: str({ format: 'date' }),
+      nationality: str(),
+      address: ref('Address'),
+      businessInfo: { type: 'object', properties: { legalName: str(), registrationNumber: str(), taxId: str() } },
+      isDeleted: { type: 'boolean' },
+      createdAt: dateTime,
+      updatedAt: dateTime,
+    },
+  },
+  InternalAccount: {
+    type: 'object',
+    required: ['id', 'type', 'status', 'balance', 'fundingPaymentInstructions', 'createdAt', 'updatedAt'],
+    properties: {
+      id: str({ pattern: '^InternalAccount:[0-9a-f-]{36}$' }),
+      customerId: str({ description: 'Absent for the platform’s own accounts.' }),
+      type: str({ enum: ['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] }),
+      status: str({ enum: ['PENDING', 'ACTIVE', 'CLOSED', 'FROZEN'] }),
+      balance: { type: 'object', required: ['amount', 'currency'], properties: { amount: { type: 'integer' }, currency: ref('Currency') } },
+      fundingPaymentInstructions: { type: 'array', items: { type: 'object' } },
+      privateEnabled: { type: 'boolean' },
+      createdAt: dateTime,
+      updatedAt: dateTime,
+    },
+  },
+  ApiToken: {
+    type: 'object',
+    required: ['id', 'name', 'status', 'createdAt', 'updatedAt'],
+    properties: {
+      id: str({ pattern: '^ApiToken:[0-9a-f-]{36}$' }),
+      name: str(),
+      status: str({ enum: ['ACTIVE', 'REVOKED'] }),
+      revokedAt: dateTime,
+      createdAt: dateTime,
+      updatedAt: dateTime,
+    },
+  },
+  ApiTokenWithSecret: {
+    allOf: [ref('ApiToken'), { type: 'object', required: ['clientSecret'], properties: { clientSecret: str({ description: 'Returned once.' }) } }],
+  },
+  Health: { type: 'object', properties: { status: str() } },
+  SignedRetryChallenge: {
+    type: 'object',
+    required: ['payloadToSign', 'requestId', 'expiresAt'],
+    properties: {
+      payloadToSign: str({ description: 'Stamp these exact bytes.' }),
+      requestId: str({ pattern: '^Request:[0-9a-f-]{36}$' }),
+      expiresAt: dateTime,
+      type: str({ enum: ['OAUTH', 'EMAIL_OTP', 'PASSKEY'] }),
+    },
+  },
+};
+
+export function listSchema(item: string): Schema {
+  return {
+    type: 'object',
+    required: ['data', 'hasMore', 'totalCount'],
+    properties: {
+      data: { type: 'array', items: ref(item) },
+      hasMore: { type: 'boolean' },
+      nextCursor: str({ description: 'Present only when hasMore.' }),
+      totalCount: { type: 'integer', description: 'All matches, regardless of pagination.' },
+    },
+  };
+}
+
+export { ref as schemaRef };

@@ -1,0 +1,64 @@
+import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { ApiDoc } from '../../api/src/docs/api-doc.js';
+import { CurrentActor } from '../../api/src/http/auth.js';
+import type { Actor } from '../../../libs/application/src/tokens.js';
+import { EVENT_STORE, PROJECTIONS, READ_MODELS } from '../../../libs/application/src/tokens.js';
+import type { EventStore } from '../../../libs/event-store/src/event-store.js';
+import type { ProjectionRunner } from '../../../libs/read-models/src/projection-runner.js';
+import { Collections } from '../../../libs/read-models/src/projections/collections.js';
+import type { InternalAccountDoc } from '../../../libs/read-models/src/projections/internal-account-docs.js';
+import type { ReadModelStore } from '../../../libs/read-models/src/read-model-store.js';
+import { dashboardPage } from './dashboard-page.js';
+
+/** How far back the activity feed looks in the global log. */
+const RECENT_WINDOW = 500n;
+
+/**
+ * The operations dashboard: the health of the log and its projections, and the calling
+ * platform's activity and balances. Browsers are asked for the platform's Basic credentials.
+ */
+@Controller('dashboard')
+export class DashboardController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(PROJECTIONS) private readonly projections: ProjectionRunner,
+  ) {}
+
+  @Get()
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  @ApiDoc({ summary: 'Operations dashboard (HTML)', tag: 'Dashboard', responses: { 200: { description: 'HTML page' } } })
+  page() {
+    return dashboardPage();
+  }
+
+  @Get('overview')
+  @ApiDoc({ summary: 'Dashboard data: log and projection health, counts, balances, recent activity', tag: 'Dashboard', responses: { 200: { description: 'Overview' } } })
+  async overview(@CurrentActor() actor: Actor) {
+    const scope = [{ field: 'platformId', op: 'eq' as const, value: actor.platformId }];
+    const count = async (collection: string, extra: { field: string; op: 'eq'; value: unknown }[] = []) =>
+      (await this.readModels.find(collection, { filters: [...scope, ...extra], limit: 1 })).totalCount;
+    const head = await this.events.headPosition();
+    const projected = this.projections.position;
+    const settlement = await this.readModels.find<InternalAccountDoc>(Collections.internalAccounts, {
+      filters: [...scope, { field: 'customerId', op: 'exists', value: false }],
+      sortBy: 'currency',
+      sortOrder: 'asc',
+      limit: 100,
+    });
+    const recent = await this.events.readAll({ after: head > RECENT_WINDOW ? head - RECENT_WINDOW : 0n });
+    const mine = recent.filter((e) => e.metadata.platformId === actor.platformId).slice(-25).reverse();
+    return {
+      generatedAt: new Date().toISOString(),
+      eventLog: { headPosition: head.toString() },
+      projections: { position: projected.toString(), lag: (head > projected ? head - projected : 0n).toString() },
+      counts: {
+        customers: await count(Collections.customers, [{ field: 'isDeleted', op: 'eq', value: false }]),
+        internalAccounts: await count(Collections.internalAccounts),
+        apiTokens: await count(Collections.apiTokens, [{ field: 'status', op: 'eq', value: 'ACTIVE' }]),
+      },
+      settlementBalances: settlement.data.map((a) => ({ accountId: a.id, currency: a.currency, amount: a.balance.amount })),
+      recentEvents: mine.map((e) => ({ position: e.position.toString(), type: e.type, stream: e.streamName, actor: e.metadata.actor, recordedAt: e.recordedAt.toISOString() })),
+    };
+  }
+}

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startTestService, basicAuth, client, type Client, type TestService } from '../support/service.js';
+
+describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
+  let t: TestService;
+  let api: Client;
+
+  beforeAll(async () => {
+    t = await startTestService();
+    api = t.api;
+  });
+  afterAll(async () => t?.close());
+
+  const customerWithAccount = async (currency = 'USD') => {
+    const c = (await api.post('/customers', { platformCustomerId: `acct-${Math.random()}`, customerType: 'INDIVIDUAL', currencies: [currency] })).body;
+    const account = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.id)}`)).body.data[0];
+    return { customer: c, account };
+  };
+
+  it('lists the platform settlement accounts separately from customer accounts', async () => {
+    const platform = await api.get('/platform/internal-accounts?limit=100');
+    expect(platform.status).toBe(200);
+    expect(platform.body.totalCount).toBeGreaterThanOrEqual(10);
+    expect(platform.body.data.every((a: any) => a.customerId === undefined)).toBe(true);
+    const usd = await api.get('/platform/internal-accounts?currency=USD');
+    expect(usd.body.totalCount).toBe(1);
+    expect(usd.body.data[0]).toMatchObject({ type: 'INTERNAL_FIAT', status: 'ACTIVE', balance: { amount: 0, currency: { code: 'USD', decimals: 2, symbol: '$' } } });
+    const crypto = await api.get('/platform/internal-accounts?type=INTERNAL_CRYPTO');
+    expect(crypto.body.data.map((a: any) => a.balance.currency.code).sort()).toEqual(['BTC', 'USDC']);
+  });
+
+  it('funds an account as a balanced transfer from the settlement account', async () => {
+    const { account } = await customerWithAccount('EUR');
+    const funded = await api.post(`/sandbox/internal-accounts/${account.id}/fund`, { amount: 12345 });
+    expect(funded.status).toBe(200);
+    expect(funded.body.balance.amount).toBe(12345);
+    await api.post(`/sandbox/internal-accounts/${account.id}/fund`, { amount: 55 });
+    expect((await api.get(`/internal-accounts/${account.id}`)).body.balance.amount).toBe(12400);
+    const settlement = (await api.get('/platform/internal-accounts?currency=EUR')).body.data[0];
+    expect(settlement.balance.amount).toBe(-12400);
+  });
+
+  it('refuses bad funding requests and changes nothing', async () => {
+    const { account } = await customerWithAccount();
+    for (const body of [{ amount: 0 }, { amount: -5 }, { amount: 1.5 }, { amount: '100' }, {}, { amount: 2 ** 53 }]) {
+      const res = await api.post(`/sandbox/internal-accounts/${account.id}/fund`, body);
+      expect({ body, status: res.status }).toEqual({ body, status: 400 });
+      expect(res.body.details.errors[0].field).toBe('amount');
+    }
+    const settlement = (await api.get('/platform/internal-accounts?currency=USD')).body.data[0];
+    expect((await api.post(`/sandbox/internal-accounts/${settlement.id}/fund`, { amount: 5 })).status).toBe(400);
+    expect((await api.post('/sandbox/internal-accounts/InternalAccount:00000000-0000-4000-8000-000000000abc/fund', { amount: 5 })).status).toBe(404);
+    expect((await api.get(`/internal-accounts/${account.id}`)).body.balance.amount).toBe(0);
+    const other = await t.otherPlatform();
+    expect((await other.api.post(`/sandbox/internal-accounts/${account.id}/fund`, { amount: 5 })).status).toBe(404);
+    expect((await other.api.get(`/internal-accounts/${account.id}`)).status).toBe(404);
+    const production = await t.otherPlatform({ sandbox: false });
+    expect((await production.api.post(`/sandbox/internal-accounts/${account.id}/fund`, { amount: 5 })).status).toBe(403);
+  });
+
+  it('refuses funding an account whose holder is not approved', async () => {
+    const c = (await api.post('/customers', { platformCustomerId: 'pending-kyc', customerType: 'INDIVIDUAL', fullName: 'Lee Park001' })).body;
+    const account = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.id)}`)).body.data[0];
+    const res = await api.post(`/sandbox/internal-accounts/${account.id}/fund`, { amount: 5 });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('ACCOUNT_NOT_ACTIVE');
+  });
+
+  it('opens further accounts and refuses duplicates and mismatched types', async () => {
+    const { customer } = await customerWithAccount('USD');
+    const opened = await api.post('/customers/internal-accounts', { customerId: customer.id, type: 'INTERNAL_CRYPTO', currency: 'BTC' });
+    expect(opened.status).toBe(201);
+    expect(opened.body).toMatchObject({ customerId: customer.id, type: 'INTERNAL_CRYPTO', balance: { currency: { code: 'BTC', decimals: 8 } } });
+    expect((await api.post('/customers/internal-accounts', { customerId: customer.id, type: 'INTERNAL_CRYPTO', currency: 'BTC' })).status).toBe(409);
+    expect((await api.post('/customers/internal-accounts', { customerId: customer.id, type: 'INTERNAL_FIAT', currency: 'BTC' })).status).toBe(400);
+    expect((await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}&type=INTERNAL_CRYPTO`)).body.totalCount).toBe(1);
+  });
+
+  it('manages API tokens: secret once, hashed, revocable, last one kept', async () => {
+    const created = await api.post('/tokens', { name: 'ci' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'ci', status: 'ACTIVE' });
+    expect(created.body.clientSecret).toEqual(expect.any(String));
+    expect(created.body.secretHash).toBeUndefined();
+    const fresh = client(t.url, basicAuth(created.body.id, created.body.clientSecret));
+    expect((await fresh.get('/customers')).status).toBe(200);
+    const got = await api.get(`/tokens/${created.body.id}`);
+    expect(got.body.clientSecret).toBeUndefined();
+    expect(got.body.secretHash).toBeUndefined();
+    const list = await api.get('/tokens');
+    expect(list.body.data.map((x: any) => x.id)).toContain(created.body.id);
+    expect((await api.delete(`/tokens/${created.body.id}`)).status).toBe(204);
+    const revoked = await fresh.get('/customers');
+    expect(revoked.status).toBe(401);
+    expect(revoked.body.reason).toBe('the API token was revoked');
+    expect((await api.post('/tokens', {})).status).toBe(400);
+
+    const other = await t.otherPlatform();
+    const otherTokens = (await other.api.get('/tokens')).body.data;
+    expect(otherTokens).toHaveLength(1);
+    const last = await other.api.delete(`/tokens/${otherTokens[0].id}`);
+    expect(last.status).toBe(409);
+    expect((await other.api.get(`/tokens/${created.body.id}`)).status).toBe(404);
+  });
+
+  it('serves the operations dashboard to an authenticated platform', async () => {
+    expect((await t.anonymous.get('/dashboard')).status).toBe(401);
+    const page = await api.get('/dashboard');
+    expect(page.status).toBe(200);
+    expect(String(page.body)).toContain('Operations dashboard');
+    const overview = await api.get('/dashboard/overview');
+    expect(overview.status).toBe(200);
+    expect(overview.body.projections.lag).toBe('0');
+    expect(Number(overview.body.eventLog.headPosition)).toBeGreaterThan(0);
+    expect(overview.body.counts.customers).toBeGreaterThan(0);
+    expect(overview.body.settlementBalances.find((b: any) => b.currency === 'EUR').amount).toBe(-12400);
+    expect(overview.body.recentEvents.map((e: any) => e.type)).toContain('TransferCreated');
+  });
+
+  it('serves the OpenAPI document and the docs page without credentials', async () => {
+    const doc = await t.anonymous.get('/openapi.json');
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toBe('3.1.0');
+    for (const path of ['/customers', '/customers/{customerId}', '/customers/internal-accounts', '/platform/internal-accounts', '/tokens', '/sandbox/internal-accounts/{accountId}/fund']) {
+      expect(doc.body.paths[path]).toBeDefined();
+    }
+    const createCustomer = doc.body.paths['/customers'].post;
+    expect(createCustomer.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateCustomerDto');
+    expect(doc.body.components.schemas.CreateCustomerDto.properties.customerType.enum).toEqual(['INDIVIDUAL', 'BUSINESS']);
+    expect(doc.body.paths['/customers'].get.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['limit', 'cursor', 'platformCustomerId', 'isIncludingDeleted']));
+    const page = await t.anonymous.get('/docs');
+    expect(page.status).toBe(200);
+    expect(String(page.body)).toContain('openapi.json');
+    expect((await api.get('/no-such-route')).body).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  });
+});

@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { basicAuth, client, type Client } from './service.js';
+
+export const COMPILED_MAIN = resolve('dist/apps/api/src/main.js');
+
+export interface ChildService {
+  process: ChildProcess;
+  url: string;
+  api: Client;
+  output(): string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * Runs the compiled service (`npm run build` output) as a child process on a data directory and
+ * resolves once it listens. Used by crash tests, which must kill a real process.
+ */
+export async function startChildService(dataDir: string, env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ChildService> {
+  if (!existsSync(COMPILED_MAIN)) throw new Error(`${COMPILED_MAIN} is missing: run \`npm run build\` first (npm test does)`);
+  const child = spawn(process.execPath, [COMPILED_MAIN], {
+    env: { ...process.env, NODE_OPTIONS: '', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'log', NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start within ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/[^\s\x1b]+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code} before listening:\n${out}`));
+    });
+  });
+  const credentials = JSON.parse(readFileSync(join(dataDir, 'sandbox-credentials.json'), 'utf8')) as { tokenId: string; clientSecret: string };
+  return {
+    process: child,
+    url,
+    api: client(url, basicAuth(credentials.tokenId, credentials.clientSecret)),
+    output: () => out,
+    async kill(signal: NodeJS.Signals = 'SIGKILL') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import { CommandBus } from '@nestjs/cqrs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startService, type RunningService } from '../../apps/api/src/service.js';
+import { CreatePlatformCommand, type IssuedToken } from '../../libs/application/src/platforms/platform-commands.js';
+import { loadConfig } from '../../libs/config/src/config.js';
+import type { Clock } from '../../libs/domain/src/clock.js';
+import type { IdGenerator } from '../../libs/domain/src/ids.js';
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface Client {
+  request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
+  get<T = any>(path: string, headers?: Record<string, string>): Promise<Reply<T>>;
+  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
+  patch<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
+  delete<T = any>(path: string, headers?: Record<string, string>): Promise<Reply<T>>;
+}
+
+export const basicAuth = (tokenId: string, secret: string) => `Basic ${Buffer.from(`${tokenId}:${secret}`).toString('base64')}`;
+
+/** An HTTP client for the versioned base URL; `auth` is the Authorization header, if any. */
+export function client(baseUrl: string, auth?: string): Client {
+  const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> => {
+    const init: RequestInit = { method, headers: { ...(auth ? { authorization: auth } : {}), ...headers } };
+    if (body !== undefined) {
+      (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    }
+    const res = await fetch(baseUrl + path, init);
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+  return {
+    request,
+    get: (p, h) => request('GET', p, undefined, h),
+    post: (p, b, h) => request('POST', p, b, h),
+    patch: (p, b, h) => request('PATCH', p, b, h),
+    delete: (p, h) => request('DELETE', p, undefined, h),
+  };
+}
+
+export interface TestService {
+  service: RunningService;
+  url: string;
+  dataDir: string;
+  /** Client authenticated as the sandbox platform. */
+  api: Client;
+  /** Client without credentials. */
+  anonymous: Client;
+  /** Creates another platform and returns a client authenticated as it. */
+  otherPlatform(options?: { sandbox?: boolean }): Promise<{ platformId: string; api: Client }>;
+  close(): Promise<void>;
+}
+
+/** Starts the whole service in-process on a fresh embedded data directory and a loopback port. */
+export async function startTestService(options: { clock?: Clock; ids?: IdGenerator; env?: Record<string, string>; dataDir?: string } = {}): Promise<TestService> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'payments-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...options.env });
+  const service = await startService(config, { clock: options.clock, ids: options.ids });
+  const credentials = service.sandbox!;
+  const api = client(service.url, basicAuth(credentials.tokenId, credentials.clientSecret));
+  return {
+    service,
+    url: service.url,
+    dataDir,
+    api,
+    anonymous: client(service.url),
+    async otherPlatform({ sandbox = true } = {}) {
+      const created: { platformId: string; token: IssuedToken } = await service.app
+        .get(CommandBus)
+        .execute(new CreatePlatformCommand({ name: 'Other', sandbox, umaDomain: 'other.example.com' }, 'test'));
+      await service.infra.projections.waitForPosition(await service.infra.eventStore.headPosition(), 5000);
+      return { platformId: created.platformId, api: client(service.url, basicAuth(created.token.id, created.token.clientSecret)) };
+    },
+    async close() {
+      await service.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
