@@ -24,7 +24,23 @@ export type ResourceKind =
   | 'ApiToken'
   | 'Customer'
   | 'InternalAccount'
-  | 'Transfer';
+  | 'Transfer'
+  | 'AuthMethod'
+  | 'Session'
+  | 'Request'
+  | 'Export'
+  | 'Card'
+  | 'CardAuthorization'
+  | 'ExternalAccount'
+  | 'Verification'
+  | 'Quote'
+  | 'Transaction'
+  | 'Lookup'
+  | 'Invitation'
+  | 'Agent'
+  | 'AgentAction'
+  | 'Webhook'
+  | 'WebhookDelivery';
 
 export function publicId(kind: ResourceKind, uuid: string): string {
   return `${kind}:${uuid}`;
@@ -44,4 +60,15 @@ export const streams = {
   platform: (platformId: string) => `platform-${platformId.split(':')[1]}`,
   customer: (customerId: string) => `customer-${customerId.split(':')[1]}`,
   ledger: (platformId: string) => `ledger-${platformId.split(':')[1]}`,
+  /** Wallet authentication state of one EMBEDDED_WALLET internal account. */
+  wallet: (accountId: string) => `wallet-${accountId.split(':')[1]}`,
+  card: (cardId: string) => `card-${cardId.split(':')[1]}`,
+  externalAccount: (id: string) => `externalaccount-${id.split(':')[1]}`,
+  quote: (quoteId: string) => `quote-${quoteId.split(':')[1]}`,
+  transaction: (transactionId: string) => `transaction-${transactionId.split(':')[1]}`,
+  invitation: (code: string) => `invitation-${code}`,
+  /** Webhook configuration and signing key of one platform. */
+  webhooks: (platformId: string) => `webhooks-${platformId.split(':')[1]}`,
+  /** The sandbox clock offset (one per installation). */
+  sandboxClock: () => 'sandboxclock-00000000-0000-4000-8000-000000000000',
 };
