@@ -2,6 +2,8 @@
  * JSON Schemas of the API's resources (responses). Request bodies and query parameters are
  * generated from the DTO classes; these describe what the service returns.
  */
+import { areaSchemas } from './schemas/index.js';
+
 type Schema = Record<string, unknown>;
 
 const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
@@ -102,6 +104,8 @@ export const resourceSchemas: Record<string, Schema> = {
     },
   },
 };
+
+Object.assign(resourceSchemas, ...areaSchemas);
 
 export function listSchema(item: string): Schema {
   return {
