@@ -1,0 +1,38 @@
+import type { BackoffPolicy } from './job-queue.js';
+
+/**
+ * Delay before the next attempt after `attemptsMade` failed attempts (1 after the first failure).
+ * Shared by both adapters so that retries land at the same queue-clock times everywhere.
+ */
+export function backoffDelayMs(policy: BackoffPolicy | undefined, attemptsMade: number): number {
+  if (!policy) return 0;
+  const base = Math.max(0, policy.delayMs);
+  const raw = policy.type === 'exponential' ? base * 2 ** Math.max(0, attemptsMade - 1) : base;
+  const capped = policy.maxDelayMs === undefined ? raw : Math.min(raw, Math.max(0, policy.maxDelayMs));
+  return Math.round(capped);
+}
+
+/** Validated attempt budget: at least one, whole attempts only. */
+export function attemptBudget(attempts: number | undefined): number {
+  if (attempts === undefined) return 1;
+  if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError(`attempts must be a positive integer, got ${attempts}`);
+  return attempts;
+}
+
+/** Validated delay: whole, non-negative milliseconds. */
+export function delayOf(delayMs: number | undefined): number {
+  if (delayMs === undefined) return 0;
+  if (!Number.isFinite(delayMs) || delayMs < 0) throw new RangeError(`delayMs must be a non-negative number, got ${delayMs}`);
+  return Math.round(delayMs);
+}
+
+/** The message stored as a job's last error. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}
+
+/** True for the port's UnrecoverableJobError, also when it crossed a module boundary. */
+export function isUnrecoverable(error: unknown): boolean {
+  return error instanceof Error && error.name === 'UnrecoverableJobError';
+}

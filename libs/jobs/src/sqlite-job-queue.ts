@@ -1,0 +1,342 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Clock } from '../../domain/src/clock.js';
+import { attemptBudget, backoffDelayMs, delayOf, errorMessage, isUnrecoverable } from './backoff.js';
+import type { BackoffPolicy, Job, JobInfo, JobOptions, JobQueue, JobState, Worker } from './job-queue.js';
+
+export interface SqliteJobQueueOptions {
+  /** Queue clock: delays and backoff are measured on it. */
+  clock: Clock;
+  /**
+   * How long a claim stays valid without renewal, in real milliseconds. A job whose lease
+   * expired (its process died) is claimable again.
+   */
+  leaseMs?: number;
+  /** Real-time polling interval for jobs enqueued by other processes or becoming due. */
+  pollMs?: number;
+  /** Storage errors inside workers (the job is retried once its lease expires). */
+  onError?: (error: unknown) => void;
+}
+
+type StoredState = 'waiting' | 'delayed' | 'active' | 'completed' | 'dead';
+
+interface JobRow {
+  queue: string;
+  id: string;
+  name: string;
+  data: string;
+  state: StoredState;
+  attempts_made: number;
+  max_attempts: number;
+  backoff: string | null;
+  due_at: number;
+  lease_until: number | null;
+  lease_token: string | null;
+  last_error: string | null;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS jobs (
+  queue TEXT NOT NULL,
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  data TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('waiting', 'delayed', 'active', 'completed', 'dead')),
+  attempts_made INTEGER NOT NULL DEFAULT 0,
+  max_attempts INTEGER NOT NULL,
+  backoff TEXT,
+  due_at INTEGER NOT NULL,
+  lease_until INTEGER,
+  lease_token TEXT,
+  last_error TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  finished_at INTEGER,
+  PRIMARY KEY (queue, id)
+);
+CREATE INDEX IF NOT EXISTS jobs_runnable ON jobs (queue, state, due_at);
+`;
+
+/**
+ * Embedded job queue: one SQLite table. Claims are single UPDATE statements, so two workers or
+ * two processes never hold one job at once; a claim is a lease in real time, renewed while the
+ * handler runs, so a job held by a dead process becomes claimable again (at-least-once).
+ * `due_at` is on the queue clock; `lease_until` on real time (it detects dead processes).
+ */
+export class SqliteJobQueue implements JobQueue {
+  private readonly db: Database.Database;
+  private readonly clock: Clock;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  readonly onError: (error: unknown) => void;
+  private readonly workers = new Set<SqliteWorker>();
+  private closing: Promise<void> | undefined;
+  private readonly stmt: ReturnType<SqliteJobQueue['prepare']>;
+
+  constructor(path: string, options: SqliteJobQueueOptions) {
+    this.clock = options.clock;
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.pollMs = options.pollMs ?? 100;
+    this.onError = options.onError ?? ((error) => console.error('job queue worker error', error));
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    // Other processes share the file: wait for their write locks instead of failing.
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(SCHEMA);
+    this.stmt = this.prepare();
+  }
+
+  private prepare() {
+    const db = this.db;
+    return {
+      insert: db.prepare(
+        `INSERT INTO jobs (queue, id, name, data, state, max_attempts, backoff, due_at, created_at, updated_at)
+         VALUES (@queue, @id, @name, @data, @state, @maxAttempts, @backoff, @dueAt, @now, @now)
+         ON CONFLICT (queue, id) DO NOTHING`,
+      ),
+      claim: db.prepare(
+        `UPDATE jobs SET state = 'active', lease_until = @leaseUntil, lease_token = @token, updated_at = @now
+         WHERE rowid IN (
+           SELECT rowid FROM jobs
+           WHERE queue = @queue
+             AND ((state IN ('waiting', 'delayed') AND due_at <= @now) OR (state = 'active' AND lease_until <= @realNow))
+           ORDER BY due_at, created_at
+           LIMIT @limit)
+         RETURNING *`,
+      ),
+      renew: db.prepare(
+        `UPDATE jobs SET lease_until = @leaseUntil WHERE queue = @queue AND id = @id AND lease_token = @token AND state = 'active'`,
+      ),
+      complete: db.prepare(
+        `UPDATE jobs SET state = 'completed', attempts_made = attempts_made + 1, lease_until = NULL, lease_token = NULL,
+           updated_at = @now, finished_at = @now
+         WHERE queue = @queue AND id = @id AND lease_token = @token AND state = 'active'`,
+      ),
+      fail: db.prepare(
+        `UPDATE jobs SET state = @state, attempts_made = attempts_made + 1, due_at = @dueAt, last_error = @error,
+           lease_until = NULL, lease_token = NULL, updated_at = @now, finished_at = @finishedAt
+         WHERE queue = @queue AND id = @id AND lease_token = @token AND state = 'active'`,
+      ),
+      get: db.prepare(`SELECT * FROM jobs WHERE queue = ? AND id = ?`),
+      dead: db.prepare(`SELECT * FROM jobs WHERE queue = ? AND state = 'dead' ORDER BY finished_at DESC, rowid DESC LIMIT ?`),
+      retryDead: db.prepare(
+        `UPDATE jobs SET state = 'waiting', attempts_made = 0, due_at = @now, last_error = NULL, updated_at = @now, finished_at = NULL
+         WHERE queue = @queue AND id = @id AND state = 'dead'`,
+      ),
+      promote: db.prepare(`UPDATE jobs SET state = 'waiting', updated_at = @now WHERE state = 'delayed' AND due_at <= @now`),
+    };
+  }
+
+  async enqueue<T>(queue: string, name: string, data: T, options: JobOptions = {}): Promise<string> {
+    const id = options.id ?? randomUUID();
+    const delayMs = delayOf(options.delayMs);
+    const now = this.clock.now().getTime();
+    const inserted = this.stmt.insert.run({
+      queue,
+      id,
+      name,
+      data: JSON.stringify(data ?? null),
+      state: delayMs > 0 ? 'delayed' : 'waiting',
+      maxAttempts: attemptBudget(options.attempts),
+      backoff: options.backoff ? JSON.stringify(options.backoff) : null,
+      dueAt: now + delayMs,
+      now,
+    });
+    if (inserted.changes > 0 && delayMs === 0) this.wake(queue);
+    return id;
+  }
+
+  process<T>(queue: string, handler: (job: Job<T>) => Promise<void>, options: { concurrency?: number } = {}): Worker {
+    if (this.closing) throw new Error('job queue is closed');
+    const concurrency = options.concurrency ?? 1;
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
+    const worker = new SqliteWorker(this, queue, handler as (job: Job<unknown>) => Promise<void>, concurrency, this.pollMs);
+    this.workers.add(worker);
+    worker.onClosed = () => this.workers.delete(worker);
+    worker.start();
+    return worker;
+  }
+
+  async getJob<T = unknown>(queue: string, id: string): Promise<JobInfo<T> | undefined> {
+    const row = this.stmt.get.get(queue, id) as JobRow | undefined;
+    return row ? toInfo<T>(row) : undefined;
+  }
+
+  async deadLetters<T = unknown>(queue: string, options: { limit?: number } = {}): Promise<JobInfo<T>[]> {
+    const rows = this.stmt.dead.all(queue, options.limit ?? 100) as JobRow[];
+    return rows.map((row) => toInfo<T>(row));
+  }
+
+  async retryDead(queue: string, id: string): Promise<boolean> {
+    const result = this.stmt.retryDead.run({ queue, id, now: this.clock.now().getTime() });
+    if (result.changes === 0) return false;
+    this.wake(queue);
+    return true;
+  }
+
+  async promoteDue(): Promise<number> {
+    const promoted = this.stmt.promote.run({ now: this.clock.now().getTime() }).changes;
+    // Workers claim due jobs on their own; waking them just skips the polling interval.
+    for (const worker of this.workers) worker.pump();
+    return promoted;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.all([...this.workers].map((worker) => worker.close()));
+      this.db.close();
+    })();
+    return this.closing;
+  }
+
+  /** Claims up to `limit` runnable jobs of one queue for this process. */
+  claim(queue: string, limit: number): { rows: JobRow[]; token: string } {
+    const token = randomUUID();
+    const realNow = Date.now();
+    const rows = this.stmt.claim.all({
+      queue,
+      limit,
+      token,
+      now: this.clock.now().getTime(),
+      realNow,
+      leaseUntil: realNow + this.leaseMs,
+    }) as JobRow[];
+    return { rows, token };
+  }
+
+  renew(queue: string, id: string, token: string): void {
+    this.stmt.renew.run({ queue, id, token, leaseUntil: Date.now() + this.leaseMs });
+  }
+
+  get renewEveryMs(): number {
+    return Math.max(10, Math.floor(this.leaseMs / 3));
+  }
+
+  complete(queue: string, id: string, token: string): void {
+    this.stmt.complete.run({ queue, id, token, now: this.clock.now().getTime() });
+  }
+
+  fail(row: JobRow, token: string, error: unknown): void {
+    const attemptsMade = row.attempts_made + 1;
+    const now = this.clock.now().getTime();
+    const dead = isUnrecoverable(error) || attemptsMade >= row.max_attempts;
+    const delay = dead ? 0 : backoffDelayMs(row.backoff ? (JSON.parse(row.backoff) as BackoffPolicy) : undefined, attemptsMade);
+    this.stmt.fail.run({
+      queue: row.queue,
+      id: row.id,
+      token,
+      state: dead ? 'dead' : delay > 0 ? 'delayed' : 'waiting',
+      dueAt: now + delay,
+      error: errorMessage(error),
+      now,
+      finishedAt: dead ? now : null,
+    });
+    if (!dead && delay === 0) this.wake(row.queue);
+  }
+
+  private wake(queue: string): void {
+    for (const worker of this.workers) if (worker.queue === queue) worker.pump();
+  }
+}
+
+/** Runs the handlers of one queue with a concurrency limit, claiming jobs as slots free up. */
+class SqliteWorker implements Worker {
+  private readonly running = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private closing: Promise<void> | undefined;
+  onClosed: () => void = () => {};
+
+  constructor(
+    private readonly owner: SqliteJobQueue,
+    readonly queue: string,
+    private readonly handler: (job: Job<unknown>) => Promise<void>,
+    private readonly concurrency: number,
+    private readonly pollMs: number,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.pump(), this.pollMs);
+    this.pump();
+  }
+
+  pump(): void {
+    if (this.closing) return;
+    const free = this.concurrency - this.running.size;
+    if (free <= 0) return;
+    let claimed: { rows: JobRow[]; token: string };
+    try {
+      claimed = this.owner.claim(this.queue, free);
+    } catch (error) {
+      // A busy or failing database is retried at the next poll.
+      this.owner.onError(error);
+      return;
+    }
+    const { rows, token } = claimed;
+    for (const row of rows) {
+      const run = this.run(row, token).finally(() => {
+        this.running.delete(run);
+        this.pump();
+      });
+      this.running.add(run);
+    }
+  }
+
+  private async run(row: JobRow, token: string): Promise<void> {
+    const renewal = setInterval(() => {
+      try {
+        this.owner.renew(row.queue, row.id, token);
+      } catch (error) {
+        this.owner.onError(error);
+      }
+    }, this.owner.renewEveryMs);
+    let failure: { error: unknown } | undefined;
+    try {
+      await this.handler({
+        id: row.id,
+        queue: row.queue,
+        name: row.name,
+        data: JSON.parse(row.data),
+        attemptsMade: row.attempts_made,
+        maxAttempts: row.max_attempts,
+      });
+    } catch (error) {
+      failure = { error };
+    } finally {
+      clearInterval(renewal);
+    }
+    try {
+      if (failure) this.owner.fail(row, token, failure.error);
+      else this.owner.complete(row.queue, row.id, token);
+    } catch (error) {
+      // The outcome was not recorded: the lease expires and the job runs again (at-least-once).
+      this.owner.onError(error);
+    }
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      clearInterval(this.timer);
+      while (this.running.size > 0) await Promise.allSettled([...this.running]);
+      this.onClosed();
+    })();
+    return this.closing;
+  }
+}
+
+function toInfo<T>(row: JobRow): JobInfo<T> {
+  const info: JobInfo<T> = {
+    id: row.id,
+    queue: row.queue,
+    name: row.name,
+    data: JSON.parse(row.data) as T,
+    attemptsMade: row.attempts_made,
+    maxAttempts: row.max_attempts,
+    state: row.state satisfies JobState,
+  };
+  if (row.last_error !== null) info.lastError = row.last_error;
+  return info;
+}
