@@ -7,3 +7,4 @@ export * from './ledger/ledger.js';
 export * from './platform/platform.js';
 export * from './customer/customer.js';
 export * from './customer/sandbox-kyc.js';
+export * from './wallet/index.js';

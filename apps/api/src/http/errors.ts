@@ -13,7 +13,7 @@ export interface ErrorBody {
   details?: Record<string, unknown>;
 }
 
-const STATUS: Record<DomainErrorKind, number> = { invalid: 400, unauthorized: 401, forbidden: 403, not_found: 404, conflict: 409, unprocessable: 422 };
+const STATUS: Record<DomainErrorKind, number> = { invalid: 400, unauthorized: 401, forbidden: 403, not_found: 404, conflict: 409, unprocessable: 422, rate_limited: 429 };
 
 /** An HTTP-level error raised by the edge (auth, validation, routing), already in our shape. */
 export class ApiError extends HttpException {
@@ -36,7 +36,8 @@ export function toErrorBody(error: unknown): { body: ErrorBody; headers: Record<
     const body: ErrorBody = { status, code: error.code, message: error.message };
     if (typeof reason === 'string') body.reason = reason;
     if (Object.keys(details).length > 0) body.details = details;
-    return { body, headers: {} };
+    const retryAfter = details.retryAfterSeconds;
+    return { body, headers: typeof retryAfter === 'number' ? { 'Retry-After': String(Math.max(1, Math.ceil(retryAfter))) } : {} };
   }
   if (error instanceof InvalidCursor) {
     return { body: { status: 400, code: 'INVALID_INPUT', message: error.message, details: { errors: [{ field: 'cursor', constraint: 'isValidCursor', message: error.message }] } }, headers: {} };

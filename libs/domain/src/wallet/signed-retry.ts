@@ -1,0 +1,56 @@
+import { DomainError } from '../errors.js';
+import { assertRetryBodyMatches, operationOf } from './payload.js';
+import { isAuthMethodActive, sessionByPublicKey, type SessionRecord, type SignedRetryChallengeRecord, type SignedRetryIntent, type WalletAuthState } from './wallet-auth-state.js';
+
+/**
+ * Step 2 of a signed retry, as the edge hands it to the wallet: the stamp has already been
+ * verified over the stored payloadToSign of `requestId`, so `stampPublicKey` is the key that
+ * really signed. What remains is deciding whether that key and that challenge authorize this
+ * very request.
+ */
+export interface SignedRetryProof {
+  requestId: string;
+  /** Lowercase compressed P-256 hex from the verified stamp. */
+  stampPublicKey: string;
+  method: string;
+  path: string;
+  /** The retried request body exactly as received. */
+  body: unknown;
+}
+
+export const unauthorized = (reason: string, code = 'UNAUTHORIZED') => new DomainError('unauthorized', code, 'wallet authentication failed', { reason });
+
+const ms = (iso: string) => Date.parse(iso);
+
+/**
+ * Checks, in order: the requestId was issued here, is unused and unexpired, was issued for this
+ * kind of command, operation and target, the body echoes the signed one, and the stamping key is
+ * an active, unexpired session of this account. Returns the challenge and the signing session.
+ */
+export function authorizeSignedRetry(
+  state: WalletAuthState,
+  proof: SignedRetryProof | undefined,
+  expected: { intent: SignedRetryIntent; targetId: string },
+  now: string,
+): { challenge: SignedRetryChallengeRecord; session: SessionRecord } {
+  if (!proof) throw unauthorized('this operation needs a signed retry: send Service-Wallet-Signature and Request-Id', 'WALLET_SIGNATURE_MISSING');
+  const challenge = state.signedRetries.get(proof.requestId);
+  if (!challenge) throw unauthorized('requestId is unknown or has expired');
+  if (challenge.consumedAt !== undefined) throw unauthorized('requestId was already used');
+  if (ms(challenge.expiresAt) <= ms(now)) throw unauthorized('the signed-retry challenge has expired');
+  if (challenge.intent !== expected.intent || challenge.operation !== operationOf(proof.method, proof.path)) {
+    throw unauthorized('requestId was issued for another operation');
+  }
+  if (challenge.targetId !== expected.targetId) throw unauthorized('requestId was issued for another resource');
+  assertRetryBodyMatches(challenge.payloadToSign, proof.body);
+
+  const session = sessionByPublicKey(state, proof.stampPublicKey);
+  if (!session) throw unauthorized('the signing key is not a session of this account', 'WALLET_SIGNATURE_INVALID');
+  if (session.revokedAt !== undefined) throw unauthorized('the signing session was revoked', 'WALLET_SIGNATURE_INVALID');
+  if (ms(session.expiresAt) <= ms(now)) throw unauthorized('the signing session has expired', 'WALLET_SIGNATURE_INVALID');
+  // Sessions of a revoked credential are revoked with it; this guards state written before that rule.
+  if (!isAuthMethodActive(state.authMethods.get(session.authMethodId))) {
+    throw unauthorized('the signing session belongs to a revoked credential', 'WALLET_SIGNATURE_INVALID');
+  }
+  return { challenge, session };
+}
