@@ -88,7 +88,9 @@ export type CustomerCommand =
     }
   | { type: 'UpdateCustomer'; changes: CustomerProfile; newAccounts: NewAccount[]; now: string }
   | { type: 'DeleteCustomer'; now: string; hasFunds: boolean }
-  | { type: 'OpenInternalAccount'; account: NewAccount; now: string };
+  | { type: 'OpenInternalAccount'; account: NewAccount; now: string }
+  /** A verification's outcome; approval activates the accounts that waited for it. */
+  | { type: 'ChangeKycStatus'; kycStatus: KycStatus; now: string };
 
 const initialState = (): CustomerState => ({ exists: false, isDeleted: false, profile: {}, accounts: new Map() });
 
@@ -153,6 +155,16 @@ function decide(cmd: CustomerCommand, state: CustomerState): CustomerEvent[] {
         throw new DomainError('conflict', 'INTERNAL_ACCOUNT_EXISTS', `the customer already has an open ${cmd.account.type} account in ${cmd.account.currency} (${duplicate.id})`);
       }
       return openAccounts(state, [cmd.account], state.kycStatus, cmd.now, state.platformId, state.id);
+    }
+    case 'ChangeKycStatus': {
+      const events: CustomerEvent[] = [];
+      if (cmd.kycStatus !== state.kycStatus) events.push({ type: 'CustomerKycStatusChanged', data: { ...ids, kycStatus: cmd.kycStatus, updatedAt: cmd.now } });
+      if (cmd.kycStatus === 'APPROVED') {
+        for (const a of state.accounts.values()) {
+          if (a.status === 'PENDING') events.push({ type: 'InternalAccountStatusChanged', data: { ...ids, accountId: a.id, status: 'ACTIVE', updatedAt: cmd.now } });
+        }
+      }
+      return events;
     }
   }
 }

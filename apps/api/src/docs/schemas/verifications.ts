@@ -1,0 +1,21 @@
+type Schema = Record<string, unknown>;
+const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
+const dateTime = str({ format: 'date-time' });
+
+export const verificationSchemas: Record<string, Schema> = {
+  Verification: {
+    type: 'object',
+    required: ['id', 'customerId', 'verificationStatus', 'errors', 'createdAt', 'updatedAt'],
+    properties: {
+      id: str({ pattern: '^Verification:[0-9a-f-]{36}$' }),
+      customerId: str({ pattern: '^Customer:[0-9a-f-]{36}$' }),
+      verificationStatus: str({ enum: ['APPROVED', 'PENDING', 'REJECTED', 'RESOLVE_ERRORS'], description: 'RESOLVE_ERRORS: the customer lacks the fields in `errors`; update it and verify again.' }),
+      errors: {
+        type: 'array',
+        items: { type: 'object', required: ['field', 'code', 'message'], properties: { field: str({ description: 'Customer field, dotted for nested ones.' }), code: str({ enum: ['MISSING_FIELD'] }), message: str() } },
+      },
+      createdAt: dateTime,
+      updatedAt: dateTime,
+    },
+  },
+};

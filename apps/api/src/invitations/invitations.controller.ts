@@ -1,0 +1,95 @@
+import { Body, Controller, Get, HttpCode, Injectable, Param, Post, Query, type PipeTransform } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { IsIn, IsInt, IsISO8601, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { CancelInvitationCommand, ClaimInvitationCommand, CreateInvitationCommand } from '../../../../libs/application/src/invitations/invitation-commands.js';
+import { InvitationQueries } from '../../../../libs/application/src/invitations/invitation-queries.js';
+import type { Actor } from '../../../../libs/application/src/tokens.js';
+import { INVITATION_CODE } from '../../../../libs/domain/src/invitations/invitation.js';
+import { ApiDoc } from '../docs/api-doc.js';
+import { CurrentActor } from '../http/auth.js';
+import { invalidInput } from '../http/errors.js';
+import { PageParams } from '../http/list-params.js';
+
+const UMA_ADDRESS = /^\$[a-zA-Z0-9._-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/;
+const STATUSES = ['PENDING', 'CLAIMED', 'EXPIRED', 'CANCELLED'] as const;
+
+export class CreateInvitationDto {
+  @Matches(UMA_ADDRESS, { message: 'inviterUma must look like $name@domain.tld' }) @MaxLength(200) inviterUma!: string;
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(100) firstName?: string;
+  /** Smallest unit of the inviter's (first) currency. */
+  @IsOptional()
+  @IsInt({ message: 'amountToSend must be an integer in the smallest unit' })
+  @Min(1, { message: 'amountToSend must be greater than zero' })
+  @Max(Number.MAX_SAFE_INTEGER, { message: 'amountToSend must be at most 9007199254740991' })
+  amountToSend?: number;
+  @IsOptional() @IsISO8601({ strict: true }, { message: 'expiresAt must be an ISO 8601 date-time' }) expiresAt?: string;
+}
+
+export class ClaimInvitationDto {
+  @Matches(UMA_ADDRESS, { message: 'inviteeUma must look like $name@domain.tld' }) @MaxLength(200) inviteeUma!: string;
+}
+
+export class ListInvitationsQuery extends PageParams {
+  @IsOptional() @IsIn(STATUSES) status?: (typeof STATUSES)[number];
+  @IsOptional() @IsString() @MaxLength(200) inviterUma?: string;
+}
+
+/** Codes are Crockford base32, read case-insensitively. */
+@Injectable()
+export class InvitationCodePipe implements PipeTransform<string, string> {
+  transform(value: string): string {
+    const code = value.toUpperCase();
+    if (!INVITATION_CODE.test(code)) throw invalidInput([{ field: 'invitationCode', constraint: 'isInvitationCode', message: 'invitationCode must be 10 base32 characters' }]);
+    return code;
+  }
+}
+
+/** Invite-by-link: the inviter's platform creates and cancels; the invitee's platform (any) reads and claims. */
+@Controller('invitations')
+export class InvitationsController {
+  constructor(private readonly commands: CommandBus, private readonly queries: InvitationQueries) {}
+
+  @Post()
+  @ApiDoc({
+    summary: 'Create an invitation',
+    description: 'inviterUma must be the UMA address of one of the platform’s customers; amountToSend is in the smallest unit of that customer’s first currency. expiresAt defaults to 30 days ahead (at most 365).',
+    responses: { 201: { description: 'The invitation', schema: 'Invitation' } },
+  })
+  async create(@Body() body: CreateInvitationDto, @CurrentActor() actor: Actor) {
+    const code: string = await this.commands.execute(new CreateInvitationCommand(body, actor));
+    return this.queries.get(code);
+  }
+
+  @Get()
+  @ApiDoc({ summary: 'List the platform’s invitations', description: 'Newest first. EXPIRED: unclaimed and past expiresAt.', responses: { 200: { description: 'A page of invitations', schema: 'list:Invitation' } } })
+  list(@Query() query: ListInvitationsQuery, @CurrentActor() actor: Actor) {
+    return this.queries.list(actor.platformId, query);
+  }
+
+  @Get(':invitationCode')
+  @ApiDoc({ summary: 'Get an invitation', description: 'Any platform holding the code may read it (the invitee’s platform shows it before claiming).', responses: { 200: { description: 'The invitation', schema: 'Invitation' } }, errors: [404] })
+  get(@Param('invitationCode', InvitationCodePipe) code: string) {
+    return this.queries.get(code);
+  }
+
+  @Post(':invitationCode/cancel')
+  @HttpCode(200)
+  @ApiDoc({ summary: 'Cancel an invitation', description: 'Only PENDING invitations of this platform.', responses: { 200: { description: 'The cancelled invitation', schema: 'Invitation' } }, errors: [404, 409] })
+  async cancel(@Param('invitationCode', InvitationCodePipe) code: string, @CurrentActor() actor: Actor) {
+    await this.commands.execute(new CancelInvitationCommand(code, actor));
+    return this.queries.get(code);
+  }
+
+  @Post(':invitationCode/claim')
+  @HttpCode(200)
+  @ApiDoc({
+    summary: 'Claim an invitation',
+    description: 'Called by the invitee’s platform (any platform). Only PENDING invitations; claimed, cancelled or expired ones answer 409 INVALID_STATE_TRANSITION. Emits INVITATION_CLAIMED to the inviter’s platform, which then sends amountToSend itself: claiming moves no money.',
+    responses: { 200: { description: 'The claimed invitation', schema: 'Invitation' } },
+    errors: [404, 409],
+  })
+  async claim(@Param('invitationCode', InvitationCodePipe) code: string, @Body() body: ClaimInvitationDto, @CurrentActor() actor: Actor) {
+    await this.commands.execute(new ClaimInvitationCommand(code, body.inviteeUma, actor));
+    return this.queries.get(code);
+  }
+}

@@ -1,0 +1,28 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { IsBoolean, IsOptional, Matches } from 'class-validator';
+import { UmaProviderQueries } from '../../../../libs/application/src/uma-providers/uma-provider-queries.js';
+import { ApiDoc } from '../docs/api-doc.js';
+import { SortedPageParams, ToBoolean } from '../http/list-params.js';
+
+export class ListUmaProvidersQuery extends SortedPageParams {
+  @IsOptional() @Matches(/^[A-Z]{2}$/, { message: 'countryCode must be an ISO 3166-1 alpha-2 code' }) countryCode?: string;
+  // Codes outside the service's own currency list are valid filters: they simply match nothing.
+  @IsOptional() @Matches(/^[A-Z]{3,4}$/, { message: 'currencyCode must be a currency code such as USD' }) currencyCode?: string;
+  @IsOptional() @ToBoolean() @IsBoolean({ message: 'hasBlockedProviders must be true or false' }) hasBlockedProviders?: boolean;
+}
+
+/** UMA providers reachable from the service. */
+@Controller('uma-providers')
+export class UmaProvidersController {
+  constructor(private readonly queries: UmaProviderQueries) {}
+
+  @Get()
+  @ApiDoc({
+    summary: 'List UMA providers',
+    description: 'Sorted by name, descending by default. Blocked providers (allowListStatus false) are included unless hasBlockedProviders=false.',
+    responses: { 200: { description: 'A page of providers', schema: 'list:UmaProvider' } },
+  })
+  list(@Query() query: ListUmaProvidersQuery) {
+    return this.queries.list(query);
+  }
+}

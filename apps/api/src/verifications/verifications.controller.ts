@@ -1,0 +1,52 @@
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { IsOptional, Matches } from 'class-validator';
+import type { Actor } from '../../../../libs/application/src/tokens.js';
+import { CreateVerificationCommand } from '../../../../libs/application/src/verifications/verification-commands.js';
+import { VerificationQueries } from '../../../../libs/application/src/verifications/verification-queries.js';
+import { ApiDoc } from '../docs/api-doc.js';
+import { CurrentActor } from '../http/auth.js';
+import { idParam } from '../http/id-pipe.js';
+import { PageParams } from '../http/list-params.js';
+
+const CUSTOMER_ID = /^Customer:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const customerIdMessage = { message: 'customerId must have the form Customer:<uuid>' };
+
+export class CreateVerificationDto {
+  @Matches(CUSTOMER_ID, customerIdMessage) customerId!: string;
+}
+
+export class ListVerificationsQuery extends PageParams {
+  @IsOptional() @Matches(CUSTOMER_ID, customerIdMessage) customerId?: string;
+}
+
+/** KYC (individuals) and KYB (businesses) checks of customers. */
+@Controller('verifications')
+export class VerificationsController {
+  constructor(private readonly commands: CommandBus, private readonly queries: VerificationQueries) {}
+
+  @Post()
+  @ApiDoc({
+    summary: 'Verify a customer (KYC/KYB)',
+    description:
+      'Fields the check needs and the customer lacks are listed in `errors` and the verification is RESOLVE_ERRORS (the customer is unchanged): individuals need fullName, birthDate and address (line1, city, postalCode, country); businesses need businessInfo.legalName, businessInfo.registrationNumber and address. Otherwise the outcome becomes the customer’s kycStatus (kybStatus for businesses) and approval activates its PENDING internal accounts. Sandbox: the last three characters of the registration number (businesses) or last name (individuals) select 001 PENDING, 002 REJECTED, otherwise APPROVED.',
+    responses: { 201: { description: 'The verification', schema: 'Verification' } },
+    errors: [404],
+  })
+  async create(@Body() body: CreateVerificationDto, @CurrentActor() actor: Actor) {
+    const id: string = await this.commands.execute(new CreateVerificationCommand(body.customerId, actor));
+    return this.queries.get(actor.platformId, id);
+  }
+
+  @Get()
+  @ApiDoc({ summary: 'List verifications', description: 'Newest first.', responses: { 200: { description: 'A page of verifications', schema: 'list:Verification' } } })
+  list(@Query() query: ListVerificationsQuery, @CurrentActor() actor: Actor) {
+    return this.queries.list(actor.platformId, query);
+  }
+
+  @Get(':verificationId')
+  @ApiDoc({ summary: 'Get a verification', responses: { 200: { description: 'The verification', schema: 'Verification' } }, errors: [404] })
+  get(@Param('verificationId', idParam('Verification', 'verificationId')) id: string, @CurrentActor() actor: Actor) {
+    return this.queries.get(actor.platformId, id);
+  }
+}

@@ -1,0 +1,143 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { Clock } from '../../../domain/src/clock.js';
+import { conflict, notFound } from '../../../domain/src/errors.js';
+import { validateAccountInfo } from '../../../domain/src/external-account/account-types.js';
+import { sandboxBeneficiaryCheck, type BeneficiaryCheck } from '../../../domain/src/external-account/beneficiary-check.js';
+import { externalAccountDecider, type Beneficiary, type ExternalAccountState } from '../../../domain/src/external-account/external-account.js';
+import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
+import { currency } from '../../../domain/src/money.js';
+import { platformDecider } from '../../../domain/src/platform/platform.js';
+import { Collections } from '../../../read-models/src/projections/collections.js';
+import type { ExternalAccountDoc } from '../../../read-models/src/projections/external-account-projection.js';
+import type { Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { CommandRunner } from '../command-runner.js';
+import { loadOwnCustomer } from '../customers/customer-commands.js';
+import { CLOCK, IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { externalAccountStream, loadExternalAccount } from './load-external-account.js';
+
+/** Customer external accounts and the platform's own live under separate paths; each path sees only its kind. */
+export type ExternalAccountOwner = 'customer' | 'platform';
+
+export interface NewExternalAccount {
+  customerId?: string;
+  currency: string;
+  platformAccountId?: string;
+  defaultUmaDepositAccount?: boolean;
+  accountInfo: Record<string, unknown>;
+  beneficiary?: Beneficiary;
+}
+
+export class CreateExternalAccountCommand {
+  constructor(readonly owner: ExternalAccountOwner, readonly input: NewExternalAccount, readonly actor: Actor) {}
+}
+export class DeleteExternalAccountCommand {
+  constructor(readonly owner: ExternalAccountOwner, readonly id: string, readonly actor: Actor) {}
+}
+
+/** An external account of this platform seen through one path: the other kind answers 404. */
+export async function loadScopedExternalAccount(runner: CommandRunner, id: string, owner: ExternalAccountOwner, platformId: string): Promise<ExternalAccountState> {
+  const state = await loadExternalAccount(runner, id, platformId);
+  if ((owner === 'customer') !== Boolean(state.customerId)) throw notFound('EXTERNAL_ACCOUNT', id);
+  return state;
+}
+
+const ownerFilter = (customerId: string | undefined): Filter =>
+  customerId ? { field: 'customerId', op: 'eq', value: customerId } : { field: 'customerId', op: 'exists', value: false };
+
+@CommandHandler(CreateExternalAccountCommand)
+export class CreateExternalAccountHandler implements ICommandHandler<CreateExternalAccountCommand, string> {
+  constructor(
+    private readonly runner: CommandRunner,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
+
+  async execute({ owner, input, actor }: CreateExternalAccountCommand) {
+    currency(input.currency);
+    const { accountInfo, primaryIdentifier } = validateAccountInfo(input.accountInfo, input.currency);
+    const { state: platform } = await this.runner.load(streams.platform(actor.platformId), platformDecider);
+    let holderName: string | undefined;
+    if (owner === 'customer') {
+      const customer = await loadOwnCustomer(this.runner, input.customerId!, actor);
+      if (customer.isDeleted) throw notFound('CUSTOMER', input.customerId!);
+      holderName = customer.profile.fullName ?? customer.profile.businessInfo?.legalName;
+    } else {
+      holderName = platform.name;
+    }
+    const customerId = owner === 'customer' ? input.customerId : undefined;
+    await this.refuseDuplicate(actor.platformId, customerId, accountInfo.accountType, primaryIdentifier);
+    // Without a verification provider (production here) the name check stays PENDING.
+    const check: BeneficiaryCheck = platform.sandbox ? sandboxBeneficiaryCheck(primaryIdentifier, input.beneficiary?.fullName ?? holderName) : { status: 'PENDING' };
+    const id = publicId('ExternalAccount', this.ids.uuid());
+    const now = this.clock.now().toISOString();
+    const makeDefault = input.defaultUmaDepositAccount ?? false;
+    await this.runner.run(
+      externalAccountStream(id),
+      externalAccountDecider,
+      {
+        type: 'CreateExternalAccount',
+        id,
+        platformId: actor.platformId,
+        ...(customerId ? { customerId } : {}),
+        currency: input.currency,
+        accountInfo,
+        primaryIdentifier,
+        ...(input.platformAccountId !== undefined ? { platformAccountId: input.platformAccountId } : {}),
+        defaultUmaDepositAccount: makeDefault,
+        ...(input.beneficiary ? { beneficiary: input.beneficiary } : {}),
+        beneficiaryVerificationStatus: check.status,
+        ...(check.verifiedData ? { beneficiaryVerifiedData: check.verifiedData } : {}),
+        now,
+      },
+      { metadata: { ...actor } },
+    );
+    if (makeDefault) await this.unsetOtherDefaults(id, actor, customerId, input.currency, now);
+    return id;
+  }
+
+  private async refuseDuplicate(platformId: string, customerId: string | undefined, accountType: string, primaryIdentifier: string) {
+    const same = await this.readModels.find<ExternalAccountDoc>(Collections.externalAccounts, {
+      filters: [
+        { field: 'platformId', op: 'eq', value: platformId },
+        ownerFilter(customerId),
+        { field: 'status', op: 'eq', value: 'ACTIVE' },
+        { field: 'accountInfo.accountType', op: 'eq', value: accountType },
+        { field: 'primaryIdentifier', op: 'eq', value: primaryIdentifier },
+      ],
+      sortOrder: 'asc',
+      limit: 1,
+    });
+    if (same.data.length > 0) throw conflict('EXTERNAL_ACCOUNT_EXISTS', `this account is already registered as ${same.data[0].id}`);
+  }
+
+  /** One default UMA deposit account per owner and currency: the newest wins. */
+  private async unsetOtherDefaults(newId: string, actor: Actor, customerId: string | undefined, code: string, now: string) {
+    const others = await this.readModels.find<ExternalAccountDoc>(Collections.externalAccounts, {
+      filters: [
+        { field: 'platformId', op: 'eq', value: actor.platformId },
+        ownerFilter(customerId),
+        { field: 'currency', op: 'eq', value: code },
+        { field: 'status', op: 'eq', value: 'ACTIVE' },
+        { field: 'defaultUmaDepositAccount', op: 'eq', value: true },
+        { field: 'id', op: 'ne', value: newId },
+      ],
+      sortOrder: 'asc',
+      limit: 100,
+    });
+    for (const other of others.data) {
+      await this.runner.run(streams.externalAccount(other.id), externalAccountDecider, { type: 'SetDefaultUmaDepositAccount', value: false, now }, { metadata: { ...actor } });
+    }
+  }
+}
+
+@CommandHandler(DeleteExternalAccountCommand)
+export class DeleteExternalAccountHandler implements ICommandHandler<DeleteExternalAccountCommand> {
+  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock) {}
+
+  async execute({ owner, id, actor }: DeleteExternalAccountCommand) {
+    await loadScopedExternalAccount(this.runner, id, owner, actor.platformId);
+    await this.runner.run(externalAccountStream(id), externalAccountDecider, { type: 'DeleteExternalAccount', now: this.clock.now().toISOString() }, { metadata: { ...actor } });
+  }
+}

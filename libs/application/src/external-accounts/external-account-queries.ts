@@ -1,0 +1,37 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { notFound } from '../../../domain/src/errors.js';
+import { Collections } from '../../../read-models/src/projections/collections.js';
+import { toExternalAccount, type ExternalAccountDoc } from '../../../read-models/src/projections/external-account-projection.js';
+import type { Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { listForPlatform } from '../queries/list-query.js';
+import { READ_MODELS } from '../tokens.js';
+import type { ExternalAccountOwner } from './external-account-commands.js';
+
+export interface ExternalAccountListFilter {
+  currency?: string;
+  customerId?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+/** Reads of external accounts, scoped to the platform and to the path's kind (customers' or the platform's own). */
+@Injectable()
+export class ExternalAccountQueries {
+  constructor(@Inject(READ_MODELS) private readonly store: ReadModelStore) {}
+
+  async get(platformId: string, owner: ExternalAccountOwner, id: string) {
+    const doc = await this.store.get<ExternalAccountDoc>(Collections.externalAccounts, id);
+    if (!doc || doc.platformId !== platformId || doc.status === 'DELETED' || (owner === 'customer') !== Boolean(doc.customerId)) throw notFound('EXTERNAL_ACCOUNT', id);
+    return toExternalAccount(doc);
+  }
+
+  list(platformId: string, owner: ExternalAccountOwner, q: ExternalAccountListFilter) {
+    const filters: Filter[] = [
+      { field: 'customerId', op: 'exists', value: owner === 'customer' },
+      { field: 'status', op: 'eq', value: 'ACTIVE' },
+    ];
+    if (q.customerId) filters.push({ field: 'customerId', op: 'eq', value: q.customerId });
+    if (q.currency) filters.push({ field: 'currency', op: 'eq', value: q.currency });
+    return listForPlatform<ExternalAccountDoc>(this.store, Collections.externalAccounts, platformId, { filters, limit: q.limit, cursor: q.cursor, sortOrder: 'desc' }, toExternalAccount);
+  }
+}

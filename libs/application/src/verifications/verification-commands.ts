@@ -1,0 +1,47 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { Clock } from '../../../domain/src/clock.js';
+import { customerDecider } from '../../../domain/src/customer/customer.js';
+import { notFound } from '../../../domain/src/errors.js';
+import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
+import { platformDecider } from '../../../domain/src/platform/platform.js';
+import { kycStatusFrom, verificationDecider, verificationOutcome, verificationStream } from '../../../domain/src/verifications/verification.js';
+import { CommandRunner } from '../command-runner.js';
+import { customerStream, loadOwnCustomer } from '../customers/customer-commands.js';
+import { CLOCK, IDS, type Actor } from '../tokens.js';
+
+export class CreateVerificationCommand {
+  constructor(readonly customerId: string, readonly actor: Actor) {}
+}
+
+/**
+ * Submits a customer for KYC/KYB. The verification is recorded first, then the customer takes
+ * over its outcome (approval activates the customer's pending accounts). Should the second step
+ * not happen (a crash in between), submitting again applies the outcome: the customer command
+ * changes nothing that is already so.
+ */
+@CommandHandler(CreateVerificationCommand)
+export class CreateVerificationHandler implements ICommandHandler<CreateVerificationCommand, string> {
+  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock, @Inject(IDS) private readonly ids: IdGenerator) {}
+
+  async execute({ customerId, actor }: CreateVerificationCommand) {
+    const customer = await loadOwnCustomer(this.runner, customerId, actor);
+    if (customer.isDeleted) throw notFound('CUSTOMER', customerId);
+    const { state: platform } = await this.runner.load(streams.platform(actor.platformId), platformDecider);
+    const customerType = customer.customerType!;
+    const outcome = verificationOutcome(customerType, customer.profile, Boolean(platform.sandbox));
+    const id = publicId('Verification', this.ids.uuid());
+    const now = this.clock.now().toISOString();
+    await this.runner.run(
+      verificationStream(id),
+      verificationDecider,
+      { type: 'CreateVerification', id, platformId: actor.platformId, customerId, customerType, ...outcome, now },
+      { metadata: { ...actor } },
+    );
+    const kycStatus = kycStatusFrom(outcome.verificationStatus);
+    if (kycStatus) {
+      await this.runner.run(customerStream(customerId), customerDecider, { type: 'ChangeKycStatus', kycStatus, now }, { metadata: { ...actor, verificationId: id } });
+    }
+    return id;
+  }
+}

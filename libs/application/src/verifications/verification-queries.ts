@@ -1,0 +1,23 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { notFound } from '../../../domain/src/errors.js';
+import { Collections } from '../../../read-models/src/projections/collections.js';
+import { toVerification } from '../../../read-models/src/projections/verification-projection.js';
+import type { Doc, Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { listForPlatform } from '../queries/list-query.js';
+import { READ_MODELS } from '../tokens.js';
+
+@Injectable()
+export class VerificationQueries {
+  constructor(@Inject(READ_MODELS) private readonly store: ReadModelStore) {}
+
+  async get(platformId: string, id: string) {
+    const doc = await this.store.get(Collections.verifications, id);
+    if (!doc || doc.platformId !== platformId) throw notFound('VERIFICATION', id);
+    return toVerification(doc);
+  }
+
+  list(platformId: string, q: { customerId?: string; limit?: number; cursor?: string }) {
+    const filters: Filter[] = q.customerId ? [{ field: 'customerId', op: 'eq', value: q.customerId }] : [];
+    return listForPlatform<Doc>(this.store, Collections.verifications, platformId, { filters, limit: q.limit, cursor: q.cursor, sortOrder: 'desc' }, toVerification);
+  }
+}

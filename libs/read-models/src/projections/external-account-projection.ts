@@ -1,0 +1,25 @@
+import type { ExternalAccountEvent, ExternalAccountSnapshot } from '../../../domain/src/external-account/external-account.js';
+import type { RecordedEvent } from '../../../event-store/src/event-store.js';
+import type { Projection } from '../projection.js';
+import type { Doc, ProjectionTransaction } from '../read-model-store.js';
+import { Collections } from './collections.js';
+
+/** The external-account read model: the latest snapshot, keyed by id, deleted ones kept with status DELETED. */
+export type ExternalAccountDoc = Doc & ExternalAccountSnapshot;
+
+/** The ExternalAccount resource: scoping, matching and beneficiary input fields stay inside. */
+export function toExternalAccount(doc: ExternalAccountDoc): Record<string, unknown> {
+  const { platformId: _p, primaryIdentifier: _i, beneficiary: _b, ...resource } = doc;
+  return resource;
+}
+
+export const externalAccountProjection: Projection = {
+  name: 'external-accounts',
+  collections: [Collections.externalAccounts],
+  handles: ['ExternalAccountCreated', 'ExternalAccountUpdated', 'ExternalAccountDeleted'],
+  async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
+    // Every event carries the full snapshot, so the document is simply replaced.
+    const event = { type: recorded.type, data: recorded.data } as ExternalAccountEvent;
+    tx.put(Collections.externalAccounts, { ...event.data.account } as ExternalAccountDoc);
+  },
+};

@@ -1,0 +1,21 @@
+import type { VerificationEvent } from '../../../domain/src/verifications/verification.js';
+import type { RecordedEvent } from '../../../event-store/src/event-store.js';
+import type { Projection } from '../projection.js';
+import type { Doc, ProjectionTransaction } from '../read-model-store.js';
+import { Collections } from './collections.js';
+
+/** The Verification resource: scoping fields stay inside. */
+export function toVerification(doc: Doc): Record<string, unknown> {
+  const { platformId: _p, customerType: _t, ...resource } = doc;
+  return resource;
+}
+
+export const verificationProjection: Projection = {
+  name: 'verifications',
+  collections: [Collections.verifications],
+  handles: ['VerificationCreated'],
+  async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
+    const event = { type: recorded.type, data: recorded.data } as VerificationEvent;
+    tx.put(Collections.verifications, { ...event.data.verification });
+  },
+};
