@@ -40,6 +40,12 @@ interface PendingAppend {
   reject(error: unknown): void;
 }
 
+/**
+ * A tagged outcome rather than `instanceof Error`: errors raised by the native driver may come from
+ * another realm (a different `Error` constructor), which `instanceof` would not recognise.
+ */
+type AppendOutcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
+
 interface EventRow {
   position: number;
   id: string;
@@ -126,7 +132,7 @@ export class SqliteEventStore implements EventStore {
     readAll: Database.Statement<[bigint, number], EventRow>;
     head: Database.Statement<[], { position: number | null }>;
   };
-  private readonly commitBatch: Database.Transaction<(batch: PendingAppend[], recordedAt: string, outcomes: (AppendResult | Error)[]) => void>;
+  private readonly commitBatch: Database.Transaction<(batch: PendingAppend[], recordedAt: string, outcomes: AppendOutcome[]) => void>;
   private readonly appendOne: Database.Transaction<(append: PendingAppend, recordedAt: string) => AppendResult>;
 
   constructor(readonly path: string, options: SqliteEventStoreOptions = {}) {
@@ -162,13 +168,13 @@ export class SqliteEventStore implements EventStore {
       }
       return { nextExpectedRevision: next, position };
     });
-    this.commitBatch = this.db.transaction((batch: PendingAppend[], recordedAt: string, outcomes: (AppendResult | Error)[]) => {
+    this.commitBatch = this.db.transaction((batch: PendingAppend[], recordedAt: string, outcomes: AppendOutcome[]) => {
       for (const append of batch) {
         try {
-          outcomes.push(this.appendOne(append, recordedAt));
+          outcomes.push({ ok: true, result: this.appendOne(append, recordedAt) });
         } catch (error) {
           if (!(error instanceof WrongExpectedVersion) && !isConstraintError(error)) throw error;
-          outcomes.push(error as Error);
+          outcomes.push({ ok: false, error });
         }
       }
     });
@@ -204,7 +210,7 @@ export class SqliteEventStore implements EventStore {
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return;
-    const outcomes: (AppendResult | Error)[] = [];
+    const outcomes: AppendOutcome[] = [];
     try {
       // Synchronous: while another process holds the write lock this waits (up to busy_timeout) in place.
       this.commitBatch.immediate(batch, this.clock.now().toISOString(), outcomes);
@@ -217,11 +223,11 @@ export class SqliteEventStore implements EventStore {
     let committed = 0;
     batch.forEach((append, i) => {
       const outcome = outcomes[i]!;
-      if (outcome instanceof Error) return append.reject(outcome);
+      if (!outcome.ok) return append.reject(outcome.error);
       committed += 1;
       this.counters.appends += 1;
       this.counters.events += append.rows.length;
-      append.resolve(outcome);
+      append.resolve(outcome.result);
     });
     if (committed > 0) this.notify();
   }

@@ -28,11 +28,13 @@ export function delayOf(delayMs: number | undefined): number {
 
 /** The message stored as a job's last error. */
 export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
+  // Duck-typed: an error from another realm (native drivers, vm contexts) is not `instanceof Error`.
+  const e = error as { message?: unknown; name?: unknown } | null;
+  if (e && typeof e === 'object' && typeof e.message === 'string') return e.message || String(e.name ?? 'Error');
   return String(error);
 }
 
 /** True for the port's UnrecoverableJobError, also when it crossed a module boundary. */
 export function isUnrecoverable(error: unknown): boolean {
-  return error instanceof Error && error.name === 'UnrecoverableJobError';
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'UnrecoverableJobError';
 }
