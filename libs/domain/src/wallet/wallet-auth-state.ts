@@ -81,6 +81,10 @@ export interface WalletAuthState {
   passkeyChallenges: Map<string, PasskeyChallengeRecord>;
   /** Issue times of OTP emails, newest last, kept only as long as the rate-limit window. */
   otpIssuedAt: string[];
+  /** The account's `privateEnabled` setting (EMBEDDED_WALLET only). */
+  privateEnabled: boolean;
+  /** The wallet seed, encrypted at rest with the service's key-encryption key; never in clear. */
+  encryptedSeed?: string;
 }
 
 interface Scope {
@@ -89,7 +93,9 @@ interface Scope {
 }
 
 export type WalletAuthEvent =
-  | { type: 'WalletProvisioned'; data: Scope & { customerId?: string; provisionedAt: string } }
+  | { type: 'WalletProvisioned'; data: Scope & { customerId?: string; encryptedSeed?: string; provisionedAt: string } }
+  | { type: 'WalletPrivacyChanged'; data: Scope & { privateEnabled: boolean; updatedAt: string } }
+  | { type: 'WalletExported'; data: Scope & { exportId: string; sessionId: string; exportedAt: string } }
   | {
       type: 'AuthMethodAdded';
       data: Scope & { authMethodId: string; authMethodType: AuthMethodType; nickname: string; createdAt: string; passkey?: PasskeyPublicKey; oauth?: OAuthIdentity };
@@ -122,6 +128,7 @@ export const initialWalletAuthState = (): WalletAuthState => ({
   signedRetries: new Map(),
   passkeyChallenges: new Map(),
   otpIssuedAt: [],
+  privateEnabled: false,
 });
 
 const ms = (iso: string) => Date.parse(iso);
@@ -167,8 +174,13 @@ export function evolveWalletAuth(state: WalletAuthState, event: WalletAuthEvent)
   switch (event.type) {
     case 'WalletProvisioned': {
       const d = event.data;
-      return { ...state, provisioned: true, accountId: d.accountId, platformId: d.platformId, customerId: d.customerId };
+      return { ...state, provisioned: true, accountId: d.accountId, platformId: d.platformId, customerId: d.customerId, ...(d.encryptedSeed ? { encryptedSeed: d.encryptedSeed } : {}) };
     }
+    case 'WalletPrivacyChanged':
+      state.privateEnabled = event.data.privateEnabled;
+      return state;
+    case 'WalletExported':
+      return state;
     case 'AuthMethodAdded': {
       const d = event.data;
       state.authMethods.set(d.authMethodId, {

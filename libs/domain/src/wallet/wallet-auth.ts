@@ -31,7 +31,16 @@ export type SessionProof =
   | { type: 'PASSKEY'; requestId: string; credentialId: string; newCounter: number };
 
 export type WalletAuthCommand =
-  | { type: 'ProvisionWallet'; accountId: string; platformId: string; customerId?: string; emailOtp?: { authMethodId: string; email: string }; now: string }
+  | {
+      type: 'ProvisionWallet';
+      accountId: string;
+      platformId: string;
+      customerId?: string;
+      emailOtp?: { authMethodId: string; email: string };
+      /** The wallet seed sealed at rest by the application (opaque here). */
+      encryptedSeed?: string;
+      now: string;
+    }
   | { type: 'AddAuthMethod'; accountId: string; platformId: string; authMethodId: string; authMethod: NewAuthMethod; signedRetry?: SignedRetryProof; now: string }
   | { type: 'UpdateEmailOtpAddress'; email: string; now: string }
   | { type: 'RevokeAuthMethod'; authMethodId: string; signedRetry?: SignedRetryProof; now: string }
@@ -55,7 +64,11 @@ export type WalletAuthCommand =
   | { type: 'RefreshSession'; sessionId: string; publicKey: string; expiresAt: string; signedRetry?: SignedRetryProof; now: string }
   | { type: 'RevokeSession'; sessionId: string; signedRetry?: SignedRetryProof; now: string }
   | { type: 'RecordOtpChallenge'; authMethodId: string; now: string }
-  | { type: 'IssuePasskeyChallenge'; authMethodId: string; requestId: string; challenge: string; clientPublicKey: string; expiresAt: string; now: string };
+  | { type: 'IssuePasskeyChallenge'; authMethodId: string; requestId: string; challenge: string; clientPublicKey: string; expiresAt: string; now: string }
+  /** PATCH /internal-accounts/{id}: a signed retry on the account itself (intent EXTERNAL, target the account). */
+  | { type: 'SetPrivateEnabled'; privateEnabled: boolean; signedRetry?: SignedRetryProof; now: string }
+  /** POST /internal-accounts/{id}/export: records who exported the seed; the sealing happens in the application. */
+  | { type: 'ExportWallet'; exportId: string; signedRetry?: SignedRetryProof; now: string };
 
 /** 429 with `Retry-After`: the edge maps this subclass before the kind-based mapping. */
 export class RateLimitedError extends DomainError {
@@ -202,7 +215,8 @@ export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState)
   if (cmd.type === 'ProvisionWallet') {
     if (state.provisioned) throw conflict('WALLET_ALREADY_PROVISIONED', `the wallet of ${cmd.accountId} is already provisioned`);
     const scope = { accountId: cmd.accountId, platformId: cmd.platformId };
-    const events: WalletAuthEvent[] = [{ type: 'WalletProvisioned', data: { ...scope, ...(cmd.customerId ? { customerId: cmd.customerId } : {}), provisionedAt: cmd.now } }];
+    const provisioned = { ...scope, ...(cmd.customerId ? { customerId: cmd.customerId } : {}), ...(cmd.encryptedSeed ? { encryptedSeed: cmd.encryptedSeed } : {}), provisionedAt: cmd.now };
+    const events: WalletAuthEvent[] = [{ type: 'WalletProvisioned', data: provisioned }];
     if (cmd.emailOtp) events.push(addAuthMethodEvent(scope, cmd.emailOtp.authMethodId, { type: 'EMAIL_OTP', email: cmd.emailOtp.email }, cmd.now));
     return events;
   }
@@ -294,6 +308,17 @@ export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState)
           data: { ...scope, authMethodId: method.id, requestId: cmd.requestId, challenge: cmd.challenge, clientPublicKey: cmd.clientPublicKey, issuedAt: cmd.now, expiresAt: cmd.expiresAt },
         },
       ];
+    }
+    case 'SetPrivateEnabled': {
+      const { challenge, session } = authorizeSignedRetry(state, cmd.signedRetry, { intent: 'EXTERNAL', targetId: state.accountId }, cmd.now);
+      const events: WalletAuthEvent[] = [consumed(scope, challenge.requestId, session.id, cmd.now)];
+      if (cmd.privateEnabled !== state.privateEnabled) events.push({ type: 'WalletPrivacyChanged', data: { ...scope, privateEnabled: cmd.privateEnabled, updatedAt: cmd.now } });
+      return events;
+    }
+    case 'ExportWallet': {
+      if (!state.encryptedSeed) throw conflict('WALLET_SEED_MISSING', `the wallet of ${state.accountId} has no seed to export`);
+      const { challenge, session } = authorizeSignedRetry(state, cmd.signedRetry, { intent: 'EXTERNAL', targetId: state.accountId }, cmd.now);
+      return [consumed(scope, challenge.requestId, session.id, cmd.now), { type: 'WalletExported', data: { ...scope, exportId: cmd.exportId, sessionId: session.id, exportedAt: cmd.now } }];
     }
   }
 }

@@ -1,0 +1,81 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { sealToClientPublicKey } from '../../../crypto/src/session-keys.js';
+import type { Clock } from '../../../domain/src/clock.js';
+import { conflict } from '../../../domain/src/errors.js';
+import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
+import { walletAuthDecider } from '../../../domain/src/wallet/wallet-auth.js';
+import { CommandRunner } from '../command-runner.js';
+import { CLOCK, IDS, type Actor } from '../tokens.js';
+import { SignedRetryService, signedRetryStep, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';
+import { WalletAccounts } from './wallet-accounts.js';
+import { WalletSeedVault } from './wallet-seed.js';
+
+export class SetPrivateEnabledCommand {
+  constructor(readonly accountId: string, readonly privateEnabled: boolean, readonly rawBody: Record<string, unknown>, readonly headers: SignedRetryHeaders, readonly actor: Actor) {}
+}
+export class ExportWalletCommand {
+  constructor(readonly accountId: string, readonly clientPublicKey: string, readonly rawBody: Record<string, unknown>, readonly headers: SignedRetryHeaders, readonly actor: Actor) {}
+}
+
+export interface WalletExport {
+  id: string;
+  encryptedWalletCredentials: string;
+}
+
+/** PATCH /internal-accounts/{id}: `privateEnabled` of an EMBEDDED_WALLET, as a signed retry on the account. */
+@CommandHandler(SetPrivateEnabledCommand)
+export class SetPrivateEnabledHandler implements ICommandHandler<SetPrivateEnabledCommand> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly wallets: WalletAccounts,
+    private readonly signedRetry: SignedRetryService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ accountId, privateEnabled, rawBody, headers, actor }: SetPrivateEnabledCommand): Promise<SignedResult<undefined>> {
+    await this.wallets.own(accountId, actor);
+    const request = { method: 'PATCH', path: `/internal-accounts/${accountId}`, body: rawBody };
+    const step = signedRetryStep(headers);
+    if (!step) return this.signedRetry.challenge(accountId, { intent: 'EXTERNAL', ...request, targetId: accountId }, actor);
+    const signedRetry = await this.signedRetry.prove(accountId, step, request);
+    await this.runner.run(streams.wallet(accountId), walletAuthDecider, { type: 'SetPrivateEnabled', privateEnabled, signedRetry, now: this.clock.now().toISOString() }, { metadata: { ...actor } });
+    return { kind: 'done', result: undefined };
+  }
+}
+
+/**
+ * POST /internal-accounts/{id}/export: the wallet seed, decrypted only in memory and sealed
+ * (HPKE, the same bundle format as session keys) to the client's key. The bundle is built
+ * before the signed retry is consumed, so a consumed retry always has its answer.
+ */
+@CommandHandler(ExportWalletCommand)
+export class ExportWalletHandler implements ICommandHandler<ExportWalletCommand> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly wallets: WalletAccounts,
+    private readonly signedRetry: SignedRetryService,
+    private readonly vault: WalletSeedVault,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
+
+  async execute({ accountId, clientPublicKey, rawBody, headers, actor }: ExportWalletCommand): Promise<SignedResult<WalletExport>> {
+    const wallet = await this.wallets.own(accountId, actor);
+    const request = { method: 'POST', path: `/internal-accounts/${accountId}/export`, body: rawBody };
+    const step = signedRetryStep(headers);
+    if (!step) return this.signedRetry.challenge(accountId, { intent: 'EXTERNAL', ...request, targetId: accountId }, actor);
+    const signedRetry = await this.signedRetry.prove(accountId, step, request);
+    if (!wallet.encryptedSeed) throw conflict('WALLET_SEED_MISSING', `the wallet of ${accountId} has no seed to export`);
+    const seed = this.vault.openSeed(accountId, wallet.encryptedSeed);
+    let encryptedWalletCredentials: string;
+    try {
+      encryptedWalletCredentials = await sealToClientPublicKey(seed, clientPublicKey);
+    } finally {
+      seed.fill(0);
+    }
+    const exportId = publicId('Export', this.ids.uuid());
+    await this.runner.run(streams.wallet(accountId), walletAuthDecider, { type: 'ExportWallet', exportId, signedRetry, now: this.clock.now().toISOString() }, { metadata: { ...actor }, waitForReadModels: false });
+    return { kind: 'done', result: { id: exportId, encryptedWalletCredentials } };
+  }
+}

@@ -1,0 +1,187 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { randomBytes } from 'node:crypto';
+import { verifyPasskeyRegistration, type PasskeyAttestation } from '../../../crypto/src/webauthn.js';
+import type { Clock } from '../../../domain/src/clock.js';
+import { customerDecider } from '../../../domain/src/customer/customer.js';
+import { invalid, notFound } from '../../../domain/src/errors.js';
+import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
+import { unauthorized } from '../../../domain/src/wallet/signed-retry.js';
+import { walletAuthDecider, type NewAuthMethod } from '../../../domain/src/wallet/wallet-auth.js';
+import { isAuthMethodActive, requiresSignedRetryToAddAuthMethod, type AuthMethodRecord, type AuthMethodType } from '../../../domain/src/wallet/wallet-auth-state.js';
+import { toAuthMethodView, type AuthMethodView } from '../../../domain/src/wallet/wallet-views.js';
+import { CommandRunner } from '../command-runner.js';
+import { CLOCK, IDS, type Actor } from '../tokens.js';
+import { SignedRetryService, signedRetryStep, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';
+import { emailRequired, WalletAccounts, type ProvisionedWallet } from './wallet-accounts.js';
+import { WalletQueries } from './wallet-queries.js';
+import { WalletVerifiers } from './wallet-verifiers.js';
+
+export interface AddCredentialInput {
+  type: AuthMethodType;
+  accountId: string;
+  nickname?: string;
+  /** PASSKEY: the registration challenge the integrator's backend issued. */
+  challenge?: string;
+  attestation?: PasskeyAttestation;
+  oidcToken?: string;
+}
+
+export class AddCredentialCommand {
+  constructor(readonly input: AddCredentialInput, readonly rawBody: Record<string, unknown>, readonly headers: SignedRetryHeaders, readonly actor: Actor) {}
+}
+export class IssueCredentialChallengeCommand {
+  constructor(readonly authMethodId: string, readonly clientPublicKey: string | undefined, readonly actor: Actor) {}
+}
+export class RevokeCredentialCommand {
+  constructor(readonly authMethodId: string, readonly headers: SignedRetryHeaders, readonly actor: Actor) {}
+}
+
+export interface PasskeyAuthChallenge {
+  credentialId: string;
+  challenge: string;
+  requestId: string;
+  expiresAt: string;
+}
+
+const PASSKEY_CHALLENGE_TTL_SECONDS = 300;
+const CREDENTIALS_PATH = '/auth/credentials';
+
+/** A credential of the caller's platform with its provisioned wallet, or 404. */
+export async function loadCredential(queries: WalletQueries, wallets: WalletAccounts, authMethodId: string, actor: Actor): Promise<{ wallet: ProvisionedWallet; method: AuthMethodRecord }> {
+  const doc = await queries.credential(actor.platformId, authMethodId);
+  const wallet = await wallets.find(doc.accountId, actor);
+  const method = wallet?.authMethods.get(authMethodId);
+  if (!wallet || !isAuthMethodActive(method)) throw notFound('AUTH_METHOD', authMethodId);
+  return { wallet, method };
+}
+
+/**
+ * POST /auth/credentials. The first credential of an account is added directly; once the
+ * account has one, adding another is a signed retry stamped by a session of the account.
+ * Attestations and tokens are verified on both steps, so step 1 refuses what step 2 would.
+ */
+@CommandHandler(AddCredentialCommand)
+export class AddCredentialHandler implements ICommandHandler<AddCredentialCommand> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly wallets: WalletAccounts,
+    private readonly verifiers: WalletVerifiers,
+    private readonly signedRetry: SignedRetryService,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
+
+  async execute({ input, rawBody, headers, actor }: AddCredentialCommand): Promise<SignedResult<AuthMethodView>> {
+    const wallet = await this.wallets.own(input.accountId, actor);
+    const authMethod = await this.newAuthMethod(input, wallet, actor);
+    const request = { method: 'POST', path: CREDENTIALS_PATH, body: rawBody };
+    let signedRetry;
+    if (requiresSignedRetryToAddAuthMethod(wallet)) {
+      const step = signedRetryStep(headers);
+      if (!step) {
+        return this.signedRetry.challenge(wallet.accountId, { intent: 'ADD_AUTH_METHOD', ...request, targetId: wallet.accountId, authMethodType: input.type, authMethod }, actor);
+      }
+      signedRetry = await this.signedRetry.prove(wallet.accountId, step, request);
+    }
+    const authMethodId = publicId('AuthMethod', this.ids.uuid());
+    const { state } = await this.runner.run(
+      streams.wallet(wallet.accountId),
+      walletAuthDecider,
+      { type: 'AddAuthMethod', accountId: wallet.accountId, platformId: wallet.platformId, authMethodId, authMethod, signedRetry, now: this.clock.now().toISOString() },
+      { metadata: { ...actor } },
+    );
+    return { kind: 'done', result: toAuthMethodView(state, state.authMethods.get(authMethodId)!) };
+  }
+
+  private async newAuthMethod(input: AddCredentialInput, wallet: ProvisionedWallet, actor: Actor): Promise<NewAuthMethod> {
+    switch (input.type) {
+      case 'EMAIL_OTP': {
+        // The address is the customer's email, kept in sync when it changes; it is not chosen here.
+        if (input.nickname !== undefined) throw invalid('INVALID_INPUT', 'an EMAIL_OTP credential uses the customer’s email; nickname is not accepted', 'nickname');
+        const email = wallet.customerId ? (await this.runner.load(streams.customer(wallet.customerId), customerDecider)).state.profile.email : undefined;
+        if (!email) throw emailRequired();
+        return { type: 'EMAIL_OTP', email };
+      }
+      case 'OAUTH': {
+        if (!input.oidcToken) throw invalid('INVALID_INPUT', 'oidcToken is required for an OAUTH credential', 'oidcToken');
+        const identity = await this.verifiers.verifyOidc(actor.platformId, input.oidcToken);
+        return { type: 'OAUTH', nickname: identity.email ?? input.nickname ?? identity.sub, oauth: { iss: identity.iss, sub: identity.sub, aud: identity.aud } };
+      }
+      case 'PASSKEY': {
+        if (!input.attestation) throw invalid('INVALID_INPUT', 'attestation is required for a PASSKEY credential', 'attestation');
+        if (!input.challenge) throw invalid('INVALID_INPUT', 'challenge is required for a PASSKEY credential', 'challenge');
+        const registered = await verifyPasskeyRegistration({ attestation: input.attestation, expectedChallenge: input.challenge, relyingParty: this.verifiers.relyingParty });
+        if (!registered.ok) throw unauthorized(`passkey registration failed: ${registered.reason}`);
+        return { type: 'PASSKEY', nickname: input.nickname ?? 'Passkey', passkey: registered.credential };
+      }
+    }
+  }
+}
+
+/**
+ * POST /auth/credentials/{id}/challenge: a new OTP "email" (rate limited) or a passkey challenge
+ * bound to the key the session will be sealed to.
+ */
+@CommandHandler(IssueCredentialChallengeCommand)
+export class IssueCredentialChallengeHandler implements ICommandHandler<IssueCredentialChallengeCommand> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly wallets: WalletAccounts,
+    private readonly queries: WalletQueries,
+    private readonly verifiers: WalletVerifiers,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
+
+  async execute({ authMethodId, clientPublicKey, actor }: IssueCredentialChallengeCommand): Promise<AuthMethodView | PasskeyAuthChallenge> {
+    const { wallet, method } = await loadCredential(this.queries, this.wallets, authMethodId, actor);
+    const stream = streams.wallet(wallet.accountId);
+    const now = this.clock.now();
+    if (method.type === 'EMAIL_OTP') {
+      await this.verifiers.assertOtpDelivery(actor.platformId);
+      const { state } = await this.runner.run(stream, walletAuthDecider, { type: 'RecordOtpChallenge', authMethodId, now: now.toISOString() }, { metadata: { ...actor }, waitForReadModels: false });
+      this.verifiers.otpIssued(authMethodId);
+      return toAuthMethodView(state, state.authMethods.get(authMethodId)!);
+    }
+    if (method.type === 'OAUTH') throw invalid('INVALID_INPUT', 'OAUTH credentials take no challenge: call /verify with a fresh oidcToken');
+    if (!clientPublicKey) throw invalid('INVALID_INPUT', 'clientPublicKey is required for a PASSKEY challenge', 'clientPublicKey');
+    const requestId = publicId('Request', this.ids.uuid());
+    const challenge = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(now.getTime() + PASSKEY_CHALLENGE_TTL_SECONDS * 1000).toISOString();
+    await this.runner.run(
+      stream,
+      walletAuthDecider,
+      { type: 'IssuePasskeyChallenge', authMethodId, requestId, challenge, clientPublicKey, expiresAt, now: now.toISOString() },
+      { metadata: { ...actor }, waitForReadModels: false },
+    );
+    return { credentialId: method.passkey!.credentialId, challenge, requestId, expiresAt };
+  }
+}
+
+/** DELETE /auth/credentials/{id}: a signed retry stamped by a session of another credential of the account. */
+@CommandHandler(RevokeCredentialCommand)
+export class RevokeCredentialHandler implements ICommandHandler<RevokeCredentialCommand> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly wallets: WalletAccounts,
+    private readonly queries: WalletQueries,
+    private readonly signedRetry: SignedRetryService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ authMethodId, headers, actor }: RevokeCredentialCommand): Promise<SignedResult<undefined>> {
+    const { wallet } = await loadCredential(this.queries, this.wallets, authMethodId, actor);
+    const request = { method: 'DELETE', path: `${CREDENTIALS_PATH}/${authMethodId}`, body: {} };
+    const step = signedRetryStep(headers);
+    if (!step) return this.signedRetry.challenge(wallet.accountId, { intent: 'REVOKE_AUTH_METHOD', ...request, targetId: authMethodId }, actor);
+    const signedRetry = await this.signedRetry.prove(wallet.accountId, step, request);
+    await this.runner.run(
+      streams.wallet(wallet.accountId),
+      walletAuthDecider,
+      { type: 'RevokeAuthMethod', authMethodId, signedRetry, now: this.clock.now().toISOString() },
+      { metadata: { ...actor } },
+    );
+    return { kind: 'done', result: undefined };
+  }
+}

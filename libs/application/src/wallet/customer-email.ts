@@ -1,0 +1,49 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Clock } from '../../../domain/src/clock.js';
+import { customerDecider } from '../../../domain/src/customer/customer.js';
+import { isPublicId, streams } from '../../../domain/src/ids.js';
+import { walletAuthDecider } from '../../../domain/src/wallet/wallet-auth.js';
+import { activeAuthMethods } from '../../../domain/src/wallet/wallet-auth-state.js';
+import { CommandRunner } from '../command-runner.js';
+import { CLOCK, type Actor } from '../tokens.js';
+
+/**
+ * A customer's email is the address of the EMAIL_OTP credentials of their embedded wallets:
+ * changing it is a signed retry when such credentials exist, and the change reaches them.
+ */
+@Injectable()
+export class WalletEmailSync {
+  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock) {}
+
+  /** The customer's EMBEDDED_WALLET accounts that have an active EMAIL_OTP credential, oldest first. */
+  async tiedWallets(customerId: string, actor: Actor): Promise<string[]> {
+    if (!isPublicId('Customer', customerId)) return [];
+    const { state: customer } = await this.runner.load(streams.customer(customerId), customerDecider);
+    if (!customer.exists || customer.platformId !== actor.platformId) return [];
+    const tied: string[] = [];
+    for (const account of customer.accounts.values()) {
+      if (account.type !== 'EMBEDDED_WALLET') continue;
+      const { state } = await this.runner.load(streams.wallet(account.id), walletAuthDecider);
+      if (state.provisioned && activeAuthMethods(state).some((m) => m.type === 'EMAIL_OTP')) tied.push(account.id);
+    }
+    return tied;
+  }
+
+  /**
+   * The wallet account whose session must stamp this update, or undefined when the update needs
+   * no signature (no email in it, the same email, or no tied EMAIL_OTP credential).
+   */
+  async signerFor(customerId: string, email: string | undefined, actor: Actor): Promise<string | undefined> {
+    if (email === undefined || !isPublicId('Customer', customerId)) return undefined;
+    const { state: customer } = await this.runner.load(streams.customer(customerId), customerDecider);
+    if (!customer.exists || customer.platformId !== actor.platformId || customer.profile.email === email) return undefined;
+    return (await this.tiedWallets(customerId, actor))[0];
+  }
+
+  /** Points every tied EMAIL_OTP credential at the customer's new email (no-op where it already is). */
+  async sync(customerId: string, email: string, actor: Actor): Promise<void> {
+    for (const accountId of await this.tiedWallets(customerId, actor)) {
+      await this.runner.run(streams.wallet(accountId), walletAuthDecider, { type: 'UpdateEmailOtpAddress', email, now: this.clock.now().toISOString() }, { metadata: { ...actor } });
+    }
+  }
+}

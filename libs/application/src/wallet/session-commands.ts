@@ -1,0 +1,184 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { issueSessionKey } from '../../../crypto/src/session-keys.js';
+import { verifyPasskeyAuthentication, type PasskeyAssertion } from '../../../crypto/src/webauthn.js';
+import type { AppConfig } from '../../../config/src/config.js';
+import type { Clock } from '../../../domain/src/clock.js';
+import { invalid, notFound } from '../../../domain/src/errors.js';
+import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
+import { unauthorized } from '../../../domain/src/wallet/signed-retry.js';
+import { walletAuthDecider, type SessionProof } from '../../../domain/src/wallet/wallet-auth.js';
+import type { AuthMethodRecord, AuthMethodType } from '../../../domain/src/wallet/wallet-auth-state.js';
+import { toAuthSessionView, type AuthSessionView } from '../../../domain/src/wallet/wallet-views.js';
+import { CommandRunner } from '../command-runner.js';
+import { APP_CONFIG, CLOCK, IDS, type Actor } from '../tokens.js';
+import { loadCredential } from './credential-commands.js';
+import { SignedRetryService, signedRetryStep, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';
+import { WalletAccounts, type ProvisionedWallet } from './wallet-accounts.js';
+import { WalletQueries } from './wallet-queries.js';
+import { WalletVerifiers } from './wallet-verifiers.js';
+
+export interface VerifyCredentialInput {
+  type?: AuthMethodType;
+  otp?: string;
+  oidcToken?: string;
+  clientPublicKey?: string;
+  assertion?: PasskeyAssertion;
+}
+
+export class VerifyCredentialCommand {
+  constructor(readonly authMethodId: string, readonly input: VerifyCredentialInput, readonly requestId: string | undefined, readonly actor: Actor) {}
+}
+export class RevokeSessionCommand {
+  constructor(readonly sessionId: string, readonly headers: SignedRetryHeaders, readonly actor: Actor) {}
+}
+export class RefreshSessionCommand {
+  constructor(readonly sessionId: string, readonly clientPublicKey: string, readonly rawBody: Record<string, unknown>, readonly headers: SignedRetryHeaders, readonly actor: Actor) {}
+}
+
+/** A session-issuing response: the session plus its signing key, sealed to the client and returned once. */
+export type IssuedAuthSession = AuthSessionView & { encryptedSessionSigningKey: string };
+
+const required = <T>(value: T | undefined, field: string, type: string): T => {
+  if (value === undefined || value === '') throw invalid('INVALID_INPUT', `${field} is required to verify an ${type} credential`, field);
+  return value;
+};
+
+/** A session of the caller's platform with its provisioned wallet, or 404. */
+async function loadSession(queries: WalletQueries, wallets: WalletAccounts, sessionId: string, actor: Actor): Promise<ProvisionedWallet> {
+  const doc = await queries.session(actor.platformId, sessionId);
+  const wallet = await wallets.find(doc.accountId, actor);
+  if (!wallet?.sessions.has(sessionId)) throw notFound('SESSION', sessionId);
+  return wallet;
+}
+
+/**
+ * POST /auth/credentials/{id}/verify: checks the credential's proof (OTP, OIDC token or passkey
+ * assertion), then issues a session whose fresh signing key is sealed to the client's key.
+ */
+@CommandHandler(VerifyCredentialCommand)
+export class VerifyCredentialHandler implements ICommandHandler<VerifyCredentialCommand> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly wallets: WalletAccounts,
+    private readonly queries: WalletQueries,
+    private readonly verifiers: WalletVerifiers,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
+
+  async execute({ authMethodId, input, requestId, actor }: VerifyCredentialCommand): Promise<IssuedAuthSession> {
+    const { wallet, method } = await loadCredential(this.queries, this.wallets, authMethodId, actor);
+    if (input.type !== undefined && input.type !== method.type) throw invalid('INVALID_INPUT', `credential ${authMethodId} is of type ${method.type}`, 'type');
+    const { proof, clientPublicKey } = await this.proofFor(wallet, method, input, requestId, actor);
+    const key = await issueSessionKey(clientPublicKey);
+    const now = this.clock.now();
+    const sessionId = publicId('Session', this.ids.uuid());
+    const { state } = await this.runner.run(
+      streams.wallet(wallet.accountId),
+      walletAuthDecider,
+      {
+        type: 'IssueSession',
+        sessionId,
+        authMethodId,
+        publicKey: key.publicKey,
+        expiresAt: new Date(now.getTime() + this.config.wallet.sessionLifetimeSeconds * 1000).toISOString(),
+        proof,
+        now: now.toISOString(),
+      },
+      { metadata: { ...actor } },
+    );
+    return { ...toAuthSessionView(state, state.sessions.get(sessionId)!), encryptedSessionSigningKey: key.encryptedSessionSigningKey };
+  }
+
+  private async proofFor(wallet: ProvisionedWallet, method: AuthMethodRecord, input: VerifyCredentialInput, requestId: string | undefined, actor: Actor): Promise<{ proof: SessionProof; clientPublicKey: string }> {
+    switch (method.type) {
+      case 'EMAIL_OTP': {
+        const otp = required(input.otp, 'otp', method.type);
+        const clientPublicKey = required(input.clientPublicKey, 'clientPublicKey', method.type);
+        await this.verifiers.checkOtp(actor.platformId, otp);
+        return { proof: { type: 'EMAIL_OTP' }, clientPublicKey };
+      }
+      case 'OAUTH': {
+        const token = required(input.oidcToken, 'oidcToken', method.type);
+        const clientPublicKey = required(input.clientPublicKey, 'clientPublicKey', method.type);
+        const identity = await this.verifiers.verifyOidc(actor.platformId, token, { clientPublicKey });
+        return { proof: { type: 'OAUTH', oauth: { iss: identity.iss, sub: identity.sub, aud: identity.aud } }, clientPublicKey };
+      }
+      case 'PASSKEY': {
+        const assertion = required(input.assertion, 'assertion', method.type);
+        // The key to seal to was bound when the challenge was issued.
+        if (input.clientPublicKey !== undefined) throw invalid('INVALID_INPUT', 'a PASSKEY verify takes no clientPublicKey: it was given on /challenge', 'clientPublicKey');
+        if (!requestId) throw unauthorized('a PASSKEY verify needs the Request-Id header of its challenge', 'REQUEST_ID_MISSING');
+        const challenge = wallet.passkeyChallenges.get(requestId);
+        if (!challenge || challenge.authMethodId !== method.id) throw unauthorized('requestId is not a passkey challenge of this credential');
+        const verified = await verifyPasskeyAuthentication({ assertion, expectedChallenge: challenge.challenge, relyingParty: this.verifiers.relyingParty, credential: method.passkey! });
+        if (!verified.ok) throw unauthorized(`passkey assertion refused: ${verified.reason}`);
+        return { proof: { type: 'PASSKEY', requestId, credentialId: verified.credentialId, newCounter: verified.newCounter }, clientPublicKey: challenge.clientPublicKey };
+      }
+    }
+  }
+}
+
+/** DELETE /auth/sessions/{id}: a signed retry; step 1 names the type of the credential that issued the session. */
+@CommandHandler(RevokeSessionCommand)
+export class RevokeSessionHandler implements ICommandHandler<RevokeSessionCommand> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly wallets: WalletAccounts,
+    private readonly queries: WalletQueries,
+    private readonly signedRetry: SignedRetryService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ sessionId, headers, actor }: RevokeSessionCommand): Promise<SignedResult<undefined>> {
+    const wallet = await loadSession(this.queries, this.wallets, sessionId, actor);
+    const request = { method: 'DELETE', path: `/auth/sessions/${sessionId}`, body: {} };
+    const step = signedRetryStep(headers);
+    if (!step) return this.signedRetry.challenge(wallet.accountId, { intent: 'REVOKE_SESSION', ...request, targetId: sessionId }, actor);
+    const signedRetry = await this.signedRetry.prove(wallet.accountId, step, request);
+    await this.runner.run(streams.wallet(wallet.accountId), walletAuthDecider, { type: 'RevokeSession', sessionId, signedRetry, now: this.clock.now().toISOString() }, { metadata: { ...actor } });
+    return { kind: 'done', result: undefined };
+  }
+}
+
+/**
+ * POST /auth/sessions/{id}/refresh: a signed retry whose payload binds the new clientPublicKey;
+ * the active session gets a fresh signing key (the old one stops working) and a new expiry.
+ */
+@CommandHandler(RefreshSessionCommand)
+export class RefreshSessionHandler implements ICommandHandler<RefreshSessionCommand> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly wallets: WalletAccounts,
+    private readonly queries: WalletQueries,
+    private readonly signedRetry: SignedRetryService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ sessionId, clientPublicKey, rawBody, headers, actor }: RefreshSessionCommand): Promise<SignedResult<IssuedAuthSession>> {
+    const wallet = await loadSession(this.queries, this.wallets, sessionId, actor);
+    const request = { method: 'POST', path: `/auth/sessions/${sessionId}/refresh`, body: rawBody };
+    const step = signedRetryStep(headers);
+    if (!step) return this.signedRetry.challenge(wallet.accountId, { intent: 'REFRESH_SESSION', ...request, targetId: sessionId }, actor);
+    const signedRetry = await this.signedRetry.prove(wallet.accountId, step, request);
+    const key = await issueSessionKey(clientPublicKey);
+    const now = this.clock.now();
+    const { state } = await this.runner.run(
+      streams.wallet(wallet.accountId),
+      walletAuthDecider,
+      {
+        type: 'RefreshSession',
+        sessionId,
+        publicKey: key.publicKey,
+        expiresAt: new Date(now.getTime() + this.config.wallet.sessionLifetimeSeconds * 1000).toISOString(),
+        signedRetry,
+        now: now.toISOString(),
+      },
+      { metadata: { ...actor } },
+    );
+    return { kind: 'done', result: { ...toAuthSessionView(state, state.sessions.get(sessionId)!), encryptedSessionSigningKey: key.encryptedSessionSigningKey } };
+  }
+}

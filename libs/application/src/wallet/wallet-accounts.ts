@@ -1,0 +1,96 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Clock } from '../../../domain/src/clock.js';
+import { customerDecider } from '../../../domain/src/customer/customer.js';
+import { DomainError, invalid, notFound } from '../../../domain/src/errors.js';
+import { isPublicId, publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
+import { walletAuthDecider } from '../../../domain/src/wallet/wallet-auth.js';
+import type { WalletAuthState } from '../../../domain/src/wallet/wallet-auth-state.js';
+import { Collections } from '../../../read-models/src/projections/collections.js';
+import type { InternalAccountDoc } from '../../../read-models/src/projections/internal-account-docs.js';
+import type { ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { CommandRunner } from '../command-runner.js';
+import { CLOCK, IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { WalletSeedVault } from './wallet-seed.js';
+
+export type ProvisionedWallet = WalletAuthState & { provisioned: true; accountId: string; platformId: string };
+
+export const emailRequired = () =>
+  invalid('CUSTOMER_EMAIL_REQUIRED', 'an EMBEDDED_WALLET account needs the customer’s email for its EMAIL_OTP credential; set the customer’s email first', 'customerId');
+
+/**
+ * The wallet (auth state) of EMBEDDED_WALLET internal accounts: provisioning and loading, always
+ * scoped to the caller's platform (another platform's account is a 404, as if it did not exist).
+ */
+@Injectable()
+export class WalletAccounts {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly vault: WalletSeedVault,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
+
+  /**
+   * Gives a newly opened EMBEDDED_WALLET its seed and its EMAIL_OTP credential (the customer's
+   * email). Idempotent: an already provisioned wallet is returned as it is.
+   */
+  async provision(input: { accountId: string; customerId: string; email: string | undefined }, actor: Actor): Promise<ProvisionedWallet> {
+    const stream = streams.wallet(input.accountId);
+    const { state } = await this.runner.load(stream, walletAuthDecider);
+    if (state.provisioned) return state as ProvisionedWallet;
+    if (!input.email) throw emailRequired();
+    try {
+      const result = await this.runner.run(
+        stream,
+        walletAuthDecider,
+        {
+          type: 'ProvisionWallet',
+          accountId: input.accountId,
+          platformId: actor.platformId,
+          customerId: input.customerId,
+          emailOtp: { authMethodId: publicId('AuthMethod', this.ids.uuid()), email: input.email },
+          encryptedSeed: this.vault.newSealedSeed(input.accountId),
+          now: this.clock.now().toISOString(),
+        },
+        { metadata: { ...actor } },
+      );
+      return result.state as ProvisionedWallet;
+    } catch (error) {
+      // Another request provisioned it first: that wallet is the one.
+      if (error instanceof DomainError && error.code === 'WALLET_ALREADY_PROVISIONED') return (await this.runner.load(stream, walletAuthDecider)).state as ProvisionedWallet;
+      throw error;
+    }
+  }
+
+  /**
+   * The wallet of an EMBEDDED_WALLET account of the caller's platform. An account whose wallet was
+   * not provisioned yet (the process stopped between opening and provisioning) is provisioned now.
+   */
+  async own(accountId: string, actor: Actor): Promise<ProvisionedWallet> {
+    const wallet = await this.find(accountId, actor);
+    if (wallet) return wallet;
+    const account = await this.account(accountId, actor);
+    if (!account) throw notFound('INTERNAL_ACCOUNT', accountId);
+    if (account.type !== 'EMBEDDED_WALLET' || !account.customerId) {
+      throw invalid('NOT_AN_EMBEDDED_WALLET', `${accountId} is an ${account.type} account; wallet authentication applies only to EMBEDDED_WALLET accounts`, 'accountId');
+    }
+    const { state: customer } = await this.runner.load(streams.customer(account.customerId), customerDecider);
+    return this.provision({ accountId, customerId: account.customerId, email: customer.profile.email }, actor);
+  }
+
+  /** The provisioned wallet of an account of the caller's platform, or undefined. */
+  async find(accountId: string, actor: Actor): Promise<ProvisionedWallet | undefined> {
+    if (!isPublicId('InternalAccount', accountId)) return undefined;
+    const { state } = await this.runner.load(streams.wallet(accountId), walletAuthDecider);
+    if (!state.provisioned || state.platformId !== actor.platformId) return undefined;
+    return state as ProvisionedWallet;
+  }
+
+  /** The internal-account read model of the caller's platform, or undefined. */
+  async account(accountId: string, actor: Actor): Promise<InternalAccountDoc | undefined> {
+    if (!isPublicId('InternalAccount', accountId)) return undefined;
+    const doc = await this.readModels.get<InternalAccountDoc>(Collections.internalAccounts, accountId);
+    return doc && doc.platformId === actor.platformId ? doc : undefined;
+  }
+}

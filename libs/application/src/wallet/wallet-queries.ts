@@ -1,0 +1,91 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Clock } from '../../../domain/src/clock.js';
+import { isPublicId, type ResourceKind } from '../../../domain/src/ids.js';
+import { notFound } from '../../../domain/src/errors.js';
+import type { AuthMethodView, AuthSessionView } from '../../../domain/src/wallet/wallet-views.js';
+import { Collections } from '../../../read-models/src/projections/collections.js';
+import type { AuthMethodDoc, AuthSessionDoc } from '../../../read-models/src/projections/wallet/wallet-auth-projection.js';
+import type { Doc, Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { CLOCK, READ_MODELS } from '../tokens.js';
+
+// The spec's credential and session lists are not paginated; a wallet has a handful of each.
+const LIST_LIMIT = 1000;
+
+export function toAuthMethod(doc: AuthMethodDoc): AuthMethodView {
+  return {
+    id: doc.id,
+    accountId: doc.accountId,
+    type: doc.type,
+    nickname: doc.nickname,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    ...(doc.credentialId ? { credentialId: doc.credentialId } : {}),
+  };
+}
+
+/** A session shows the fields of the credential that issued it, with its own id and times. */
+export function toAuthSession(doc: AuthSessionDoc, method: AuthMethodDoc | undefined): AuthSessionView {
+  return {
+    id: doc.id,
+    accountId: doc.accountId,
+    type: method?.type ?? 'EMAIL_OTP',
+    nickname: method?.nickname ?? '',
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    ...(method?.credentialId ? { credentialId: method.credentialId } : {}),
+    expiresAt: doc.expiresAt,
+  };
+}
+
+/** Read side of wallet authentication, scoped to the caller's platform. */
+@Injectable()
+export class WalletQueries {
+  constructor(@Inject(READ_MODELS) private readonly store: ReadModelStore, @Inject(CLOCK) private readonly clock: Clock) {}
+
+  /** Active credentials of an account; empty when the account is unknown or another platform's. */
+  async listCredentials(platformId: string, accountId: string): Promise<{ data: AuthMethodView[] }> {
+    const docs = await this.find<AuthMethodDoc>(Collections.authMethods, platformId, [
+      { field: 'accountId', op: 'eq', value: accountId },
+      { field: 'status', op: 'eq', value: 'ACTIVE' },
+    ]);
+    return { data: docs.map(toAuthMethod) };
+  }
+
+  /** Active, unexpired sessions of an account, without any key material. */
+  async listSessions(platformId: string, accountId: string): Promise<{ data: AuthSessionView[] }> {
+    const docs = await this.find<AuthSessionDoc>(Collections.authSessions, platformId, [
+      { field: 'accountId', op: 'eq', value: accountId },
+      { field: 'status', op: 'eq', value: 'ACTIVE' },
+      { field: 'expiresAt', op: 'gt', value: this.clock.now().toISOString() },
+    ]);
+    const methods = new Map<string, AuthMethodDoc | undefined>();
+    for (const id of new Set(docs.map((d) => d.authMethodId))) methods.set(id, await this.store.get<AuthMethodDoc>(Collections.authMethods, id));
+    return { data: docs.map((d) => toAuthSession(d, methods.get(d.authMethodId))) };
+  }
+
+  /** A credential of the caller's platform (any status), or 404. */
+  credential(platformId: string, id: string): Promise<AuthMethodDoc> {
+    return this.own<AuthMethodDoc>(Collections.authMethods, 'AuthMethod', 'AUTH_METHOD', platformId, id);
+  }
+
+  /** A session of the caller's platform (any status), or 404. */
+  session(platformId: string, id: string): Promise<AuthSessionDoc> {
+    return this.own<AuthSessionDoc>(Collections.authSessions, 'Session', 'SESSION', platformId, id);
+  }
+
+  private async own<T extends Doc & { platformId: string }>(collection: string, kind: ResourceKind, resource: string, platformId: string, id: string): Promise<T> {
+    const doc = isPublicId(kind, id) ? await this.store.get<T>(collection, id) : undefined;
+    if (!doc || doc.platformId !== platformId) throw notFound(resource, id);
+    return doc;
+  }
+
+  private async find<T extends Doc>(collection: string, platformId: string, filters: Filter[]): Promise<T[]> {
+    const page = await this.store.find<T>(collection, {
+      filters: [{ field: 'platformId', op: 'eq', value: platformId }, ...filters],
+      sortBy: 'createdAt',
+      sortOrder: 'asc',
+      limit: LIST_LIMIT,
+    });
+    return page.data;
+  }
+}

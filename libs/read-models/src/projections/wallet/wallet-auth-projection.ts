@@ -1,0 +1,91 @@
+import type { AuthMethodType, WalletAuthEvent } from '../../../../domain/src/wallet/wallet-auth-state.js';
+import type { RecordedEvent } from '../../../../event-store/src/event-store.js';
+import type { Projection } from '../../projection.js';
+import type { Doc } from '../../read-model-store.js';
+import { Collections } from '../collections.js';
+
+/** An embedded wallet's credential as the API lists it, plus its scope and status. Public material only. */
+export interface AuthMethodDoc extends Doc {
+  platformId: string;
+  accountId: string;
+  type: AuthMethodType;
+  nickname: string;
+  credentialId?: string;
+  status: 'ACTIVE' | 'REVOKED';
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A session: its credential, times and status. The signing key is not here (the API never lists it). */
+export interface AuthSessionDoc extends Doc {
+  platformId: string;
+  accountId: string;
+  authMethodId: string;
+  status: 'ACTIVE' | 'REVOKED';
+  createdAt: string;
+  updatedAt: string;
+  expiresAt: string;
+}
+
+/** Credentials and sessions of embedded wallets, for the credential and session lists. */
+export const walletAuthProjection: Projection = {
+  name: 'wallet-auth',
+  collections: [Collections.authMethods, Collections.authSessions],
+  handles: ['AuthMethodAdded', 'AuthMethodUpdated', 'AuthMethodRevoked', 'SessionIssued', 'SessionRefreshed', 'SessionRevoked'],
+  async apply(recorded: RecordedEvent, tx) {
+    const event = { type: recorded.type, data: recorded.data } as unknown as WalletAuthEvent;
+    switch (event.type) {
+      case 'AuthMethodAdded': {
+        const d = event.data;
+        const doc: AuthMethodDoc = {
+          id: d.authMethodId,
+          platformId: d.platformId,
+          accountId: d.accountId,
+          type: d.authMethodType,
+          nickname: d.nickname,
+          ...(d.passkey ? { credentialId: d.passkey.credentialId } : {}),
+          status: 'ACTIVE',
+          createdAt: d.createdAt,
+          updatedAt: d.createdAt,
+        };
+        tx.put(Collections.authMethods, doc);
+        break;
+      }
+      case 'AuthMethodUpdated': {
+        const doc = await tx.get<AuthMethodDoc>(Collections.authMethods, event.data.authMethodId);
+        if (doc) tx.put(Collections.authMethods, { ...doc, nickname: event.data.nickname, updatedAt: event.data.updatedAt });
+        break;
+      }
+      case 'AuthMethodRevoked': {
+        const doc = await tx.get<AuthMethodDoc>(Collections.authMethods, event.data.authMethodId);
+        if (doc) tx.put(Collections.authMethods, { ...doc, status: 'REVOKED', updatedAt: event.data.revokedAt });
+        break;
+      }
+      case 'SessionIssued': {
+        const d = event.data;
+        const doc: AuthSessionDoc = {
+          id: d.sessionId,
+          platformId: d.platformId,
+          accountId: d.accountId,
+          authMethodId: d.authMethodId,
+          status: 'ACTIVE',
+          createdAt: d.createdAt,
+          updatedAt: d.createdAt,
+          expiresAt: d.expiresAt,
+        };
+        tx.put(Collections.authSessions, doc);
+        break;
+      }
+      case 'SessionRefreshed': {
+        const doc = await tx.get<AuthSessionDoc>(Collections.authSessions, event.data.sessionId);
+        if (doc) tx.put(Collections.authSessions, { ...doc, expiresAt: event.data.expiresAt, updatedAt: event.data.refreshedAt });
+        break;
+      }
+      case 'SessionRevoked': {
+        const doc = await tx.get<AuthSessionDoc>(Collections.authSessions, event.data.sessionId);
+        if (doc) tx.put(Collections.authSessions, { ...doc, status: 'REVOKED', updatedAt: event.data.revokedAt });
+        break;
+      }
+    }
+  },
+};

@@ -1,0 +1,219 @@
+import { ApiKeyStamper } from '@turnkey/api-key-stamper';
+import { decryptCredentialBundle, generateP256KeyPair } from '@turnkey/crypto';
+import { createECDH, createPublicKey, randomUUID, verify, type KeyObject } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startService } from '../../../apps/api/src/service.js';
+import { loadConfig } from '../../../libs/config/src/config.js';
+import { basicAuth, client, type Client } from '../../support/service.js';
+import type { Scenario } from '../scenario.js';
+
+/** Time budget per measurement; the whole scenario stays well under 30 s. */
+const SEQUENTIAL_MS = 3_000;
+const CONCURRENT_MS = 3_000;
+const WALLETS = 16;
+
+interface Prepared {
+  path: string;
+  body: { privateEnabled: boolean };
+  headers: Record<string, string>;
+}
+
+/** One signed-retry target: how to get a fresh challenge and how to stamp it. */
+interface Target {
+  api: Client;
+  path: string;
+  stamper: ApiKeyStamper;
+  enabled: boolean;
+}
+
+interface Measured {
+  ops: number;
+  seconds: number;
+  latencies: number[];
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+
+/** Step 1 (untimed) and the client's stamp (untimed): what step 2 then sends. */
+async function prepare(target: Target): Promise<Prepared> {
+  target.enabled = !target.enabled;
+  const body = { privateEnabled: target.enabled };
+  const challenge = await target.api.patch(target.path, body);
+  if (challenge.status !== 202) throw new Error(`step 1 answered ${challenge.status}: ${JSON.stringify(challenge.body)}`);
+  const { stampHeaderValue } = await target.stamper.stamp(challenge.body.payloadToSign);
+  return { path: target.path, body, headers: { 'Service-Wallet-Signature': stampHeaderValue, 'Request-Id': challenge.body.requestId } };
+}
+
+async function step2(api: Client, prepared: Prepared): Promise<number> {
+  const started = performance.now();
+  const res = await api.patch(prepared.path, prepared.body, prepared.headers);
+  const elapsed = performance.now() - started;
+  if (res.status !== 200 || res.body.privateEnabled !== prepared.body.privateEnabled) throw new Error(`step 2 answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return elapsed;
+}
+
+/** (a) one step 2 at a time, each with a fresh challenge. */
+async function sequential(target: Target): Promise<Measured> {
+  const latencies: number[] = [];
+  const until = performance.now() + SEQUENTIAL_MS;
+  while (performance.now() < until) latencies.push(await step2(target.api, await prepare(target)));
+  return { ops: latencies.length, seconds: latencies.reduce((a, b) => a + b, 0) / 1000, latencies };
+}
+
+/** (b) one in-flight step 2 per wallet across many wallets; challenges are prepared ahead, outside the clock. */
+async function concurrent(targets: Target[], perTarget: number): Promise<Measured> {
+  const queues = await Promise.all(targets.map(async (t) => {
+    const q: Prepared[] = [];
+    for (let i = 0; i < perTarget; i++) q.push(await prepare(t));
+    return q;
+  }));
+  const latencies: number[] = [];
+  const started = performance.now();
+  await Promise.all(targets.map(async (t, i) => {
+    for (const p of queues[i]) latencies.push(await step2(t.api, p));
+  }));
+  return { ops: latencies.length, seconds: (performance.now() - started) / 1000, latencies };
+}
+
+/** The service: in-process on a temporary embedded data directory, wallets opened and verified over HTTP. */
+async function serviceTargets(dir: string): Promise<{ targets: Target[]; close(): Promise<void> }> {
+  const service = await startService(loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' }));
+  const api = client(service.url, basicAuth(service.sandbox!.tokenId, service.sandbox!.clientSecret));
+  const targets: Target[] = [];
+  for (let i = 0; i < WALLETS; i++) {
+    const customer = await api.post('/customers', { platformCustomerId: `bench-${i}`, customerType: 'INDIVIDUAL', email: `bench${i}@example.com` });
+    const account = await api.post('/customers/internal-accounts', { customerId: customer.body.id, type: 'EMBEDDED_WALLET', currency: 'USDC' });
+    const credential = (await api.get(`/auth/credentials?accountId=${encodeURIComponent(account.body.id)}`)).body.data[0];
+    const key = generateP256KeyPair();
+    const session = await api.post(`/auth/credentials/${credential.id}/verify`, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: key.publicKeyUncompressed });
+    if (session.status !== 200) throw new Error(`verify answered ${session.status}`);
+    const privateKey = decryptCredentialBundle(session.body.encryptedSessionSigningKey, key.privateKey);
+    targets.push({ api, path: `/internal-accounts/${account.body.id}`, stamper: stamperFor(privateKey), enabled: false });
+  }
+  return { targets, close: () => service.close() };
+}
+
+/** A stamper for a decrypted session key (its compressed public key derived with node:crypto). */
+function stamperFor(privateKeyHex: string): ApiKeyStamper {
+  const ecdh = createECDH('prime256v1');
+  ecdh.setPrivateKey(Buffer.from(privateKeyHex, 'hex'));
+  return new ApiKeyStamper({ apiPublicKey: ecdh.getPublicKey('hex', 'compressed'), apiPrivateKey: privateKeyHex });
+}
+
+/**
+ * The reference: a bare node:http server doing the same step-2 checks with node:crypto (stamp
+ * parse, cached KeyObject, ECDSA P-256/SHA-256 over the stored payload, session key match,
+ * single-use requestId, expiry, body echo) and flipping an in-memory flag. No framework, no
+ * auth, no storage.
+ */
+function rawServer(): Promise<{ url: string; sessions: Map<string, string>; close(): Promise<void> }> {
+  const SPKI = Buffer.from('3039301306072a8648ce3d020106082a8648ce3d030107032200', 'hex');
+  const keys = new Map<string, KeyObject>();
+  const sessions = new Map<string, string>();
+  const accounts = new Map<string, boolean>();
+  const challenges = new Map<string, { payloadToSign: string; account: string; body: string; expiresAt: number; consumed: boolean }>();
+  const read = (req: IncomingMessage) => new Promise<string>((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+  const server: Server = createServer(async (req, res) => {
+    const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const match = /^\/2025-10-13\/internal-accounts\/(InternalAccount:[0-9a-f-]{36})$/.exec(req.url ?? '');
+    if (req.method !== 'PATCH' || !match) return send(404, {});
+    const account = match[1];
+    const body = JSON.parse(await read(req)) as { privateEnabled: boolean };
+    const signature = req.headers['service-wallet-signature'];
+    const requestId = req.headers['request-id'];
+    if (typeof signature !== 'string' || typeof requestId !== 'string') {
+      const id = `Request:${randomUUID()}`;
+      const expiresAt = Date.now() + 300_000;
+      const payloadToSign = JSON.stringify({ accountId: account, body, expiresAt: new Date(expiresAt).toISOString(), operation: `PATCH /internal-accounts/${account}`, requestId: id, targetId: account });
+      challenges.set(id, { payloadToSign, account, body: JSON.stringify(body), expiresAt, consumed: false });
+      return send(202, { payloadToSign, requestId: id, expiresAt: new Date(expiresAt).toISOString() });
+    }
+    const challenge = challenges.get(requestId);
+    if (!challenge || challenge.consumed || challenge.expiresAt <= Date.now() || challenge.account !== account) return send(401, { reason: 'requestId' });
+    if (challenge.body !== JSON.stringify(body)) return send(401, { reason: 'body' });
+    let stamp: { publicKey: string; scheme: string; signature: string };
+    try {
+      stamp = JSON.parse(Buffer.from(signature, 'base64url').toString('utf8'));
+    } catch {
+      return send(401, { reason: 'malformed' });
+    }
+    if (stamp.scheme !== 'SIGNATURE_SCHEME_TK_API_P256' || sessions.get(account) !== stamp.publicKey) return send(401, { reason: 'key' });
+    let key = keys.get(stamp.publicKey);
+    if (!key) keys.set(stamp.publicKey, (key = createPublicKey({ key: Buffer.concat([SPKI, Buffer.from(stamp.publicKey, 'hex')]), format: 'der', type: 'spki' })));
+    if (!verify('sha256', Buffer.from(challenge.payloadToSign, 'utf8'), { key, dsaEncoding: 'der' }, Buffer.from(stamp.signature, 'hex'))) return send(401, { reason: 'signature' });
+    challenge.consumed = true;
+    accounts.set(account, body.privateEnabled);
+    return send(200, { id: account, privateEnabled: body.privateEnabled });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}/2025-10-13`,
+        sessions,
+        close: () => new Promise<void>((done) => {
+          server.closeAllConnections();
+          server.close(() => done());
+        }),
+      });
+    }),
+  );
+}
+
+async function rawTargets(): Promise<{ targets: Target[]; close(): Promise<void> }> {
+  const raw = await rawServer();
+  const api = client(raw.url);
+  const targets: Target[] = [];
+  for (let i = 0; i < WALLETS; i++) {
+    const key = generateP256KeyPair();
+    const account = `InternalAccount:${randomUUID()}`;
+    raw.sessions.set(account, key.publicKey);
+    targets.push({ api, path: `/internal-accounts/${account}`, stamper: new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }), enabled: false });
+  }
+  return { targets, close: raw.close };
+}
+
+function describe(label: string, m: Measured): string {
+  const sorted = [...m.latencies].sort((a, b) => a - b);
+  return `${label.padEnd(44)} ${fmt(m.ops / m.seconds).padStart(7)} step-2/s  p50 ${percentile(sorted, 0.5).toFixed(2)} ms  p99 ${percentile(sorted, 0.99).toFixed(2)} ms  (${m.ops} in ${m.seconds.toFixed(1)} s)`;
+}
+
+export const signedRetry: Scenario = {
+  name: 'signed-retry',
+  description: 'signed-retry step 2 (stamp verification + privateEnabled toggle, fresh challenge each): the service vs a raw node:http + node:crypto server',
+  async run() {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-signed-retry-'));
+    const svc = await serviceTargets(dir);
+    const raw = await rawTargets();
+    try {
+      const a = await sequential(svc.targets[0]);
+      const b = await sequential(raw.targets[0]);
+      const perTarget = Math.max(5, Math.ceil((a.ops / (SEQUENTIAL_MS / 1000)) * (CONCURRENT_MS / 1000) / WALLETS) * 2);
+      const c = await concurrent(svc.targets, perTarget);
+      const d = await concurrent(raw.targets, perTarget);
+      const rate = (m: Measured) => m.ops / m.seconds;
+      return [
+        describe('(a) service, sequential', a),
+        describe('(b) raw node:http, sequential', b),
+        describe(`(c) service, ${WALLETS} wallets concurrently`, c),
+        describe(`(d) raw node:http, ${WALLETS} wallets concurrently`, d),
+        `(a)/(b) = ${(rate(a) / rate(b)).toFixed(3)}   (c)/(d) = ${(rate(c) / rate(d)).toFixed(3)}`,
+        'the service also authenticates the platform, appends durably (synchronous=FULL) and waits for its read models; the raw server keeps state in memory',
+      ];
+    } finally {
+      await raw.close();
+      await svc.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};

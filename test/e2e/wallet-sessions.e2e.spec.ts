@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { generateP256KeyPair } from '@turnkey/crypto';
+import { ManualClock } from '../../libs/domain/src/clock.js';
+import { startTestService, type Client, type TestService } from '../support/service.js';
+import { challengeFor, createWallet, emailOtpSession, openSession, signedCall, stamp, type Wallet } from './wallet-support.js';
+
+const START = Date.UTC(2026, 0, 5, 12);
+
+describe('wallet sessions over HTTP', () => {
+  let t: TestService;
+  let api: Client;
+  const clock = new ManualClock(START);
+  let wallet: Wallet;
+
+  beforeAll(async () => {
+    t = await startTestService({ clock });
+    api = t.api;
+    wallet = await createWallet(api);
+  });
+  afterAll(async () => t?.close());
+
+  const sessions = async (accountId = wallet.accountId) => (await api.get(`/auth/sessions?accountId=${encodeURIComponent(accountId)}`)).body.data as any[];
+
+  it('lists active sessions without any key material, only to the account’s platform', async () => {
+    const a = await emailOtpSession(api, wallet.emailOtpId);
+    const list = await api.get(`/auth/sessions?accountId=${encodeURIComponent(wallet.accountId)}`);
+    expect(list.status).toBe(200);
+    expect(list.body.data).toEqual([{ id: a.id, accountId: wallet.accountId, type: 'EMAIL_OTP', nickname: expect.any(String), createdAt: expect.any(String), updatedAt: expect.any(String), expiresAt: a.body.expiresAt }]);
+    expect(JSON.stringify(list.body)).not.toContain('encryptedSessionSigningKey');
+    const other = await t.otherPlatform();
+    expect((await other.api.get(`/auth/sessions?accountId=${encodeURIComponent(wallet.accountId)}`)).body).toEqual({ data: [] });
+    expect((await other.api.delete(`/auth/sessions/${a.id}`)).status).toBe(404);
+    expect((await api.get('/auth/sessions')).status).toBe(400);
+    expect((await api.delete('/auth/sessions/Session:00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+
+  it('revokes a session by signed retry: 202 with the issuing credential’s type, then 204', async () => {
+    const signer = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
+    const target = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
+    const challenge = await challengeFor(api, 'DELETE', `/auth/sessions/${target.id}`);
+    expect(challenge.type).toBe('EMAIL_OTP');
+    const revoked = await api.delete(`/auth/sessions/${target.id}`, { 'Service-Wallet-Signature': await stamp(signer, challenge.payloadToSign), 'Request-Id': challenge.requestId });
+    expect(revoked.status).toBe(204);
+    expect((await sessions()).map((s) => s.id)).not.toContain(target.id);
+    const again = await api.delete(`/auth/sessions/${target.id}`);
+    expect(again.status).toBe(409);
+    // A session may also end itself.
+    expect((await signedCall(api, signer, 'DELETE', `/auth/sessions/${signer.id}`)).status).toBe(204);
+  });
+
+  it('refreshes an active session with a new key sealed to the new clientPublicKey; the old key stops working', async () => {
+    const session = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
+    clock.advance(60_000);
+    const client = generateP256KeyPair();
+    const body = { clientPublicKey: client.publicKeyUncompressed };
+    const refreshed = await signedCall(api, session, 'POST', `/auth/sessions/${session.id}/refresh`, body);
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body).toMatchObject({ id: session.id, accountId: wallet.accountId, type: 'EMAIL_OTP' });
+    expect(Date.parse(refreshed.body.expiresAt)).toBe(clock.now().getTime() + 900_000);
+    const renewed = openSession(refreshed.body, client.privateKey);
+    expect(renewed.publicKey).not.toBe(session.publicKey);
+
+    const path = `/internal-accounts/${wallet.accountId}`;
+    const old = await signedCall(api, session, 'PATCH', path, { privateEnabled: true });
+    expect(old.status).toBe(401);
+    expect(old.body.reason).toBe('the signing key is not a session of this account');
+    expect((await signedCall(api, renewed, 'PATCH', path, { privateEnabled: true })).status).toBe(200);
+  });
+
+  it('refreshes only an active session: expired or revoked ones answer 401 at step 1', async () => {
+    const keeper = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
+    const revoked = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
+    expect((await signedCall(api, keeper, 'DELETE', `/auth/sessions/${revoked.id}`)).status).toBe(204);
+    const body = { clientPublicKey: generateP256KeyPair().publicKeyUncompressed };
+    const onRevoked = await api.post(`/auth/sessions/${revoked.id}/refresh`, body);
+    expect(onRevoked.status).toBe(401);
+    expect(onRevoked.body.reason).toBe('the session was revoked');
+
+    // A challenge obtained while active cannot be used once the session expired.
+    const challenge = await challengeFor(api, 'POST', `/auth/sessions/${keeper.id}/refresh`, body);
+    const headers = { 'Service-Wallet-Signature': await stamp(keeper, challenge.payloadToSign), 'Request-Id': challenge.requestId };
+    clock.advance(900_000);
+    expect((await sessions()).map((s) => s.id)).not.toContain(keeper.id);
+    const late = await api.post(`/auth/sessions/${keeper.id}/refresh`, body, headers);
+    expect(late.status).toBe(401);
+    expect(late.body.reason).toBe('the session has expired; verify the credential again');
+    const expired = await api.post(`/auth/sessions/${keeper.id}/refresh`, body);
+    expect(expired.status).toBe(401);
+    // Re-authentication is the way back.
+    const again = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
+    expect((await sessions()).map((s) => s.id)).toContain(again.id);
+  });
+});
