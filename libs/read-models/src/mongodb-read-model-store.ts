@@ -100,6 +100,25 @@ export class MongoReadModelStore implements ReadModelStore {
     });
   }
 
+  async advanceCheckpoints(positions: ReadonlyMap<string, bigint>): Promise<void> {
+    if (positions.size === 0) return;
+    const ops = [...positions].map(([projection, position]) => ({
+      updateOne: {
+        filter: { _id: projection, position: { $lt: Long.fromBigInt(position) } },
+        update: { $set: { position: Long.fromBigInt(position) } },
+        upsert: true,
+      },
+    }));
+    try {
+      await this.checkpoints().bulkWrite(ops, { ordered: false });
+    } catch (error) {
+      // An upsert whose filter missed because the stored checkpoint is already further along
+      // collides on _id (E11000): that checkpoint stays where it is, as intended.
+      const writeErrors = (error as { writeErrors?: { code?: number }[] }).writeErrors;
+      if (!writeErrors || writeErrors.some((e) => e.code !== 11000)) throw error;
+    }
+  }
+
   async reset(projection: string, collections: string[]): Promise<void> {
     await this.inTransaction(async (session) => {
       for (const collection of collections) await this.collection(collection).deleteMany({}, { session });

@@ -200,6 +200,8 @@ export class ProjectionRunner implements ProjectionWaiter {
   }
 
   private async applyBatch(batch: RecordedEvent[]): Promise<void> {
+    // Projections with nothing to apply only move their checkpoints, together in one write.
+    const idle = new Map<string, bigint>();
     for (const projection of this.projections) {
       const checkpoint = this.checkpoints.get(projection.name);
       const events = checkpoint === undefined ? batch : batch.filter((e) => e.position > checkpoint);
@@ -207,11 +209,17 @@ export class ProjectionRunner implements ProjectionWaiter {
       const last = events[events.length - 1].position;
       const handles = this.handled.get(projection.name)!;
       const relevant = events.filter((e) => handles.has(e.type));
+      if (relevant.length === 0) {
+        idle.set(projection.name, last);
+        continue;
+      }
       await this.readModels.commitBatch(projection.name, last, async (tx) => {
         for (const event of relevant) await projection.apply(event, tx);
       });
       this.checkpoints.set(projection.name, last);
     }
+    await this.readModels.advanceCheckpoints(idle);
+    for (const [name, position] of idle) this.checkpoints.set(name, position);
     this.notifyWaiters();
   }
 

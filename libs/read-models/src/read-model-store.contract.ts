@@ -130,6 +130,20 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
         expect(await store.getCheckpoint('p')).toBe(11n);
       });
 
+      it('advances idle checkpoints together and never moves one backwards', async () => {
+        await store.commitBatch('adv-a', 10n, async () => undefined);
+        await store.advanceCheckpoints(new Map([['adv-a', 25n], ['adv-b', 7n]]));
+        expect(await store.getCheckpoint('adv-a')).toBe(25n);
+        expect(await store.getCheckpoint('adv-b')).toBe(7n);
+        await store.advanceCheckpoints(new Map([['adv-a', 12n], ['adv-b', 9n]]));
+        expect(await store.getCheckpoint('adv-a')).toBe(25n);
+        expect(await store.getCheckpoint('adv-b')).toBe(9n);
+        await store.advanceCheckpoints(new Map());
+        // a batch at or below an advanced checkpoint is skipped
+        await store.commitBatch('adv-a', 20n, async (tx) => tx.put('adv', { id: 'x' }));
+        expect(await store.get('adv', 'x')).toBeUndefined();
+      });
+
       it('keeps checkpoints per projection and handles large positions', async () => {
         const big = 2n ** 62n + 7n;
         await commit(store, 'p', big, []);

@@ -77,6 +77,12 @@ export interface ReadModelStore {
    * checkpoint changed to an earlier position while `work` ran.
    */
   commitBatch(projection: string, position: bigint, work: (tx: ProjectionTransaction) => Promise<void>): Promise<void>;
+  /**
+   * Moves the checkpoints of projections that had nothing to write, all in one write (so idle
+   * projections cost one transaction per batch together, not one each). A stored checkpoint
+   * never moves backwards.
+   */
+  advanceCheckpoints(positions: ReadonlyMap<string, bigint>): Promise<void>;
   /** Drops the given collections and the projection's checkpoint (rebuild from zero). */
   reset(projection: string, collections: string[]): Promise<void>;
   close(): Promise<void>;

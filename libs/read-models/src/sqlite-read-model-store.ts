@@ -20,9 +20,11 @@ CREATE TABLE IF NOT EXISTS checkpoints (
 `;
 
 /**
- * The embedded ReadModelStore: JSON documents in one SQLite table (better-sqlite3, WAL,
- * synchronous=FULL), queried through json_extract. A batch's documents and its checkpoint are
- * written in one transaction.
+ * The embedded ReadModelStore: JSON documents in one SQLite table (better-sqlite3, WAL),
+ * queried through json_extract. A batch's documents and its checkpoint are written in one
+ * transaction. `synchronous=NORMAL`: in WAL mode every commit stays atomic, and a power loss can
+ * only drop the newest commits, documents and checkpoint together; the projections then replay
+ * them from the event log (which is `synchronous=FULL`). Read models are derived data.
  */
 export class SqliteReadModelStore implements ReadModelStore {
   private readonly db: Database.Database;
@@ -32,7 +34,7 @@ export class SqliteReadModelStore implements ReadModelStore {
   constructor(path: string) {
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
+    this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
   }
@@ -91,6 +93,19 @@ export class SqliteReadModelStore implements ReadModelStore {
       save.run(projection, position.toString());
     });
     commit.immediate();
+  }
+
+  async advanceCheckpoints(positions: ReadonlyMap<string, bigint>): Promise<void> {
+    if (positions.size === 0) return;
+    const save = this.statement(
+      'INSERT INTO checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position ' +
+        'WHERE CAST(checkpoints.position AS INTEGER) < CAST(excluded.position AS INTEGER)',
+    );
+    this.db
+      .transaction(() => {
+        for (const [projection, position] of positions) save.run(projection, position.toString());
+      })
+      .immediate();
   }
 
   async reset(projection: string, collections: string[]): Promise<void> {
