@@ -1,0 +1,68 @@
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, ValidateNested } from 'class-validator';
+import { MAX_FUNDING_SOURCES } from '../../../../libs/domain/src/cards/card-funding.js';
+import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
+import { SortedPageParams } from '../http/list-params.js';
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const idOf = (kind: string) => new RegExp(`^${kind}:${UUID}$`);
+const CARD_STATES = ['PENDING_KYC', 'PENDING_ISSUE', 'ACTIVE', 'FROZEN', 'CLOSED'] as const;
+const REQUESTED_STATES = ['ACTIVE', 'FROZEN', 'CLOSED'] as const;
+const COUNTRY = /^[A-Z]{2}$/;
+
+const accountIds = () => (target: object, key: string) => {
+  IsArray()(target, key);
+  ArrayMinSize(1, { message: 'fundingSources must name at least one internal account' })(target, key);
+  ArrayMaxSize(MAX_FUNDING_SOURCES, { message: `fundingSources has at most ${MAX_FUNDING_SOURCES} entries` })(target, key);
+  Matches(idOf('InternalAccount'), { each: true, message: 'each funding source must have the form InternalAccount:<uuid>' })(target, key);
+};
+
+export class CreateCardDto {
+  @Matches(idOf('Customer'), { message: 'customerId must have the form Customer:<uuid>' }) customerId!: string;
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(100) platformCardId?: string;
+  @IsIn(['VIRTUAL'], { message: 'form must be VIRTUAL (the only form supported)' }) form!: 'VIRTUAL';
+  @accountIds() fundingSources!: string[];
+}
+
+export class UpdateCardDto {
+  @IsOptional() @IsIn(REQUESTED_STATES) state?: (typeof REQUESTED_STATES)[number];
+  @IsOptional() @accountIds() fundingSources?: string[];
+}
+
+export class ListCardsQuery extends SortedPageParams {
+  @IsOptional() @Matches(idOf('Customer'), { message: 'customerId must have the form Customer:<uuid>' }) customerId?: string;
+  @IsOptional() @Matches(idOf('InternalAccount'), { message: 'accountId must have the form InternalAccount:<uuid>' }) accountId?: string;
+  @IsOptional() @IsString() @MaxLength(100) platformCardId?: string;
+  @IsOptional() @IsIn(CARD_STATES) state?: (typeof CARD_STATES)[number];
+}
+
+export class MerchantDto {
+  @IsString() @IsNotEmpty() @MaxLength(100) descriptor!: string;
+  @IsOptional() @Matches(/^\d{4}$/, { message: 'mcc must be a four-digit merchant category code' }) mcc?: string;
+  @IsOptional() @Matches(COUNTRY, { message: 'country must be an ISO 3166-1 alpha-2 code' }) country?: string;
+}
+
+const amount = (optional: boolean) => (target: object, key: string) => {
+  if (optional) IsOptional()(target, key);
+  IsInt({ message: `${key} must be an integer in the smallest unit` })(target, key);
+  IsPositive({ message: `${key} must be greater than zero` })(target, key);
+  Max(Number.MAX_SAFE_INTEGER, { message: `${key} must be at most 9007199254740991` })(target, key);
+};
+
+export class SimulateAuthorizationDto {
+  @amount(false) amount!: number;
+  @IsIn(CURRENCY_CODES) currency!: string;
+  @IsObject() @ValidateNested() @Type(() => MerchantDto) merchant!: MerchantDto;
+}
+
+export class SimulateClearingDto {
+  @Matches(idOf('CardAuthorization'), { message: 'authorizationId must have the form CardAuthorization:<uuid>' }) authorizationId!: string;
+  /** Defaults to the authorized amount; less releases the rest, more is an over-authorization. */
+  @amount(true) amount?: number;
+}
+
+export class SimulateReturnDto {
+  @Matches(idOf('CardAuthorization'), { message: 'authorizationId must have the form CardAuthorization:<uuid>' }) authorizationId!: string;
+  /** Defaults to everything cleared and not yet returned. */
+  @amount(true) amount?: number;
+}

@@ -1,0 +1,141 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { cardDecider } from '../../../domain/src/cards/card.js';
+import { clearingPlan, isInsufficientFunds, returnPlan, screenAuthorization, toCardAuthorization } from '../../../domain/src/cards/card-authorization.js';
+import type { CardAuthorizationCommand, CardAuthorizationRecord, DeclineReason, Merchant } from '../../../domain/src/cards/card-types.js';
+import type { Clock } from '../../../domain/src/clock.js';
+import { customerDecider } from '../../../domain/src/customer/customer.js';
+import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
+import { CommandRunner } from '../command-runner.js';
+import { requireSandbox } from '../ledger/fund-commands.js';
+import { CLOCK, IDS, type Actor } from '../tokens.js';
+import { loadOwnCard } from './card-commands.js';
+import { CardLedger, CardTransferCode, customerAccount } from './card-ledger.js';
+import { CardLocks } from './card-locks.js';
+
+export class SimulateCardAuthorizationCommand {
+  constructor(readonly cardId: string, readonly input: { amount: bigint; currency: string; merchant: Merchant }, readonly actor: Actor) {}
+}
+export class SimulateCardClearingCommand {
+  constructor(readonly cardId: string, readonly input: { authorizationId: string; amount?: bigint }, readonly actor: Actor) {}
+}
+export class SimulateCardReturnCommand {
+  constructor(readonly cardId: string, readonly input: { authorizationId: string; amount?: bigint }, readonly actor: Actor) {}
+}
+
+/** Shared plumbing of the three simulations: sandbox check, per-card lock, ledger, recording. */
+abstract class CardNetworkHandler {
+  constructor(
+    protected readonly runner: CommandRunner,
+    protected readonly locks: CardLocks,
+    @Inject(CLOCK) protected readonly clock: Clock,
+    @Inject(IDS) protected readonly ids: IdGenerator,
+  ) {}
+
+  protected async within<T>(cardId: string, actor: Actor, work: (ledger: CardLedger) => Promise<T>): Promise<T> {
+    await requireSandbox(this.runner, actor);
+    return this.locks.run(cardId, () => work(new CardLedger(this.runner, this.clock, this.ids, actor.platformId, { ...actor })));
+  }
+
+  protected async record(cardId: string, command: CardAuthorizationCommand, actor: Actor, authorizationId: string): Promise<CardAuthorizationRecord> {
+    const { state } = await this.runner.run(streams.card(cardId), cardDecider, command, { metadata: { ...actor } });
+    return state.authorizations.get(authorizationId)!;
+  }
+
+  protected now = () => this.clock.now().toISOString();
+}
+
+/**
+ * An authorization from the card network: declined on the card's state or currency, otherwise the
+ * funding sources are tried in priority order and the first ACTIVE one with the funds gets a hold
+ * (a pending transfer to the settlement account); none -> INSUFFICIENT_FUNDS.
+ */
+@CommandHandler(SimulateCardAuthorizationCommand)
+export class SimulateCardAuthorizationHandler extends CardNetworkHandler implements ICommandHandler<SimulateCardAuthorizationCommand> {
+  execute({ cardId, input, actor }: SimulateCardAuthorizationCommand) {
+    return this.within(cardId, actor, async (ledger) => {
+      const { card } = await loadOwnCard(this.runner, cardId, actor);
+      const authorizationId = publicId('CardAuthorization', this.ids.uuid());
+      const base = { type: 'RecordAuthorization' as const, authorizationId, amount: input.amount, currency: input.currency, merchant: input.merchant };
+      let hold: { fundingSourceId: string; transferId: string } | undefined;
+      let declineReason: DeclineReason | undefined = screenAuthorization(card, input.currency);
+      if (!declineReason) {
+        const { state: holder } = await this.runner.load(streams.customer(card.customerId), customerDecider);
+        const settlement = await ledger.settlement(card.currency);
+        for (const fundingSourceId of card.fundingSources) {
+          if (holder.accounts.get(fundingSourceId)?.status !== 'ACTIVE') continue;
+          try {
+            const transferId = await ledger.transfer({ debit: customerAccount(fundingSourceId, card.currency), credit: settlement, amount: input.amount, pending: true, code: CardTransferCode.hold, reference: authorizationId });
+            hold = { fundingSourceId, transferId };
+            break;
+          } catch (error) {
+            if (!isInsufficientFunds(error)) throw error;
+          }
+        }
+        if (!hold) declineReason = 'INSUFFICIENT_FUNDS';
+      }
+      const recorded = await this.record(cardId, { ...base, ...(hold ? { hold } : { declineReason }), now: this.now() }, actor, authorizationId);
+      // The card closed while the hold was being placed: the authorization was declined, release the hold.
+      if (hold && recorded.status === 'DECLINED') await ledger.void(hold.transferId);
+      return toCardAuthorization(recorded);
+    });
+  }
+}
+
+/**
+ * A clearing (presentment). Within the hold: post it (a partial amount releases the rest). Above it
+ * (over-authorization): the extra is a separate posted transfer, taken first so that without the
+ * funds nothing moves and the clearing is declined. After the card closed and the hold was released:
+ * late presentment, a new posted transfer from the same funding source if it still has the funds.
+ */
+@CommandHandler(SimulateCardClearingCommand)
+export class SimulateCardClearingHandler extends CardNetworkHandler implements ICommandHandler<SimulateCardClearingCommand> {
+  execute({ cardId, input, actor }: SimulateCardClearingCommand) {
+    return this.within(cardId, actor, async (ledger) => {
+      const state = await loadOwnCard(this.runner, cardId, actor);
+      const plan = clearingPlan(state, input.authorizationId, input.amount);
+      const a = plan.authorization;
+      const funding = customerAccount(a.fundingSourceId!, a.currency);
+      const held = BigInt(a.amount);
+      const settlement = await ledger.settlement(a.currency);
+      const transferIds: string[] = [];
+      let late = plan.kind === 'LATE';
+      // A hold that a crash kept from being released is still the money to clear.
+      if (late && (await ledger.isHeld(a.holdTransferId!))) late = false;
+      try {
+        if (late) {
+          transferIds.push(await ledger.transfer({ debit: funding, credit: settlement, amount: plan.amount, pending: false, code: CardTransferCode.latePresentment, reference: a.id }));
+        } else {
+          if (plan.amount > held) {
+            transferIds.push(await ledger.transfer({ debit: funding, credit: settlement, amount: plan.amount - held, pending: false, code: CardTransferCode.overAuthorization, reference: a.id }));
+          }
+          transferIds.push(await ledger.post(a.holdTransferId!, plan.amount < held ? plan.amount : held));
+        }
+      } catch (error) {
+        if (!isInsufficientFunds(error)) throw error;
+        const declined = await this.record(cardId, { type: 'RecordClearing', authorizationId: a.id, amount: plan.amount, outcome: { posted: false, declineReason: 'INSUFFICIENT_FUNDS' }, now: this.now() }, actor, a.id);
+        return toCardAuthorization(declined);
+      }
+      const cleared = await this.record(cardId, { type: 'RecordClearing', authorizationId: a.id, amount: plan.amount, outcome: { posted: true, transferIds, latePresentment: late }, now: this.now() }, actor, a.id);
+      return toCardAuthorization(cleared);
+    });
+  }
+}
+
+/** A return (merchant refund) of a cleared amount: settlement pays the funding source back, whatever the card's state. */
+@CommandHandler(SimulateCardReturnCommand)
+export class SimulateCardReturnHandler extends CardNetworkHandler implements ICommandHandler<SimulateCardReturnCommand> {
+  execute({ cardId, input, actor }: SimulateCardReturnCommand) {
+    return this.within(cardId, actor, async (ledger) => {
+      const state = await loadOwnCard(this.runner, cardId, actor);
+      const plan = returnPlan(state, input.authorizationId, input.amount);
+      const a = plan.authorization;
+      const settlement = await ledger.settlement(a.currency);
+      const transferId = await ledger.transfer({ debit: settlement, credit: customerAccount(a.fundingSourceId!, a.currency), amount: plan.amount, pending: false, code: CardTransferCode.return, reference: a.id });
+      const returned = await this.record(cardId, { type: 'RecordReturn', authorizationId: a.id, amount: plan.amount, transferId, now: this.now() }, actor, a.id);
+      return toCardAuthorization(returned);
+    });
+  }
+}
+
+export const cardAuthorizationHandlers = [SimulateCardAuthorizationHandler, SimulateCardClearingHandler, SimulateCardReturnHandler];

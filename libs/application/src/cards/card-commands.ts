@@ -1,0 +1,123 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { cardDecider } from '../../../domain/src/cards/card.js';
+import type { CardAggregate, CardCommand, CardSnapshot, HolderAccount, RequestedCardState } from '../../../domain/src/cards/card-types.js';
+import type { Clock } from '../../../domain/src/clock.js';
+import { customerDecider } from '../../../domain/src/customer/customer.js';
+import { notFound } from '../../../domain/src/errors.js';
+import { publicId, streams, uuidOf, type IdGenerator } from '../../../domain/src/ids.js';
+import { platformDecider } from '../../../domain/src/platform/platform.js';
+import type { JobQueue } from '../../../jobs/src/job-queue.js';
+import { CommandRunner } from '../command-runner.js';
+import { customerStream } from '../customers/customer-commands.js';
+import { CLOCK, IDS, JOB_QUEUE, type Actor } from '../tokens.js';
+import { CardLedger } from './card-ledger.js';
+import { scheduleIssuance } from './card-jobs.js';
+import { CardLocks } from './card-locks.js';
+
+export interface CardChanges {
+  state?: RequestedCardState;
+  fundingSources?: string[];
+}
+
+export class CreateCardCommand {
+  constructor(readonly input: { customerId: string; platformCardId?: string; form: 'VIRTUAL'; fundingSources: string[] }, readonly actor: Actor) {}
+}
+
+/** Runs once the signed retry authorized it; `walletSessionId` is the session that signed. */
+export class UpdateCardCommand {
+  constructor(readonly cardId: string, readonly changes: CardChanges, readonly actor: Actor, readonly walletSessionId?: string) {}
+}
+
+/** The card stream for an id of the caller's platform, or a 404 that does not reveal other platforms' cards. */
+export async function loadOwnCard(runner: CommandRunner, cardId: string, actor: Actor): Promise<CardAggregate & { card: CardSnapshot }> {
+  if (!uuidOf('Card', cardId)) throw notFound('CARD', cardId);
+  const { state } = await runner.load(streams.card(cardId), cardDecider);
+  if (!state.exists || !state.card || state.platformId !== actor.platformId) throw notFound('CARD', cardId);
+  return state as CardAggregate & { card: CardSnapshot };
+}
+
+/** The holder's accounts from the customer stream (the source of truth for ownership, currency and status). */
+export async function holderAccounts(runner: CommandRunner, customerId: string): Promise<HolderAccount[]> {
+  const { state } = await runner.load(customerStream(customerId), customerDecider);
+  return [...state.accounts.values()].map(({ id, type, currency, status }) => ({ id, type, currency, status }));
+}
+
+/**
+ * Checks a PATCH against the card as it is now, without changing anything, and names the wallet
+ * account whose session must sign it: a request that would be refused is refused before a
+ * challenge is issued. The signed step decides again on the then-current state.
+ */
+export async function prepareCardUpdate(runner: CommandRunner, cardId: string, changes: CardChanges, actor: Actor, now: string): Promise<{ walletAccountId: string }> {
+  const state = await loadOwnCard(runner, cardId, actor);
+  const accounts = changes.fundingSources ? await holderAccounts(runner, state.card.customerId) : [];
+  cardDecider.decide({ type: 'UpdateCard', ...changes, holderAccounts: accounts, now }, state);
+  return { walletAccountId: state.walletAccountId! };
+}
+
+@CommandHandler(CreateCardCommand)
+export class CreateCardHandler implements ICommandHandler<CreateCardCommand, CardSnapshot> {
+  constructor(
+    private readonly runner: CommandRunner,
+    @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
+
+  async execute({ input, actor }: CreateCardCommand): Promise<CardSnapshot> {
+    const { state: platform } = await this.runner.load(streams.platform(actor.platformId), platformDecider);
+    const { state: holder } = await this.runner.load(customerStream(input.customerId), customerDecider);
+    if (!holder.exists || holder.isDeleted || holder.platformId !== actor.platformId) throw notFound('CUSTOMER', input.customerId);
+    const cardId = publicId('Card', this.ids.uuid());
+    const now = this.clock.now().toISOString();
+    const command: CardCommand = {
+      type: 'CreateCard',
+      cardId,
+      platformId: actor.platformId,
+      customerId: input.customerId,
+      platformCardId: input.platformCardId ?? `card_${this.ids.uuid().replace(/-/g, '').slice(0, 20)}`,
+      holderKycStatus: holder.kycStatus!,
+      holderAccounts: [...holder.accounts.values()].map(({ id, type, currency, status }) => ({ id, type, currency, status })),
+      fundingSources: input.fundingSources,
+      // Everything the issuer returns derives from this secret seed (see card-issuer.ts).
+      issuanceSeed: `${this.ids.uuid()}${this.ids.uuid()}`,
+      sandbox: platform.sandbox === true,
+      now,
+    };
+    const { state } = await this.runner.run(streams.card(cardId), cardDecider, command, { metadata: { ...actor } });
+    if (state.card!.state === 'PENDING_ISSUE') await scheduleIssuance(this.jobs, cardId, actor.platformId, now);
+    return state.card!;
+  }
+}
+
+@CommandHandler(UpdateCardCommand)
+export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, CardSnapshot> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly locks: CardLocks,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
+
+  execute({ cardId, changes, actor, walletSessionId }: UpdateCardCommand): Promise<CardSnapshot> {
+    const metadata = { ...actor, ...(walletSessionId ? { walletSessionId } : {}) };
+    return this.locks.run(cardId, async () => {
+      const current = await loadOwnCard(this.runner, cardId, actor);
+      const accounts = changes.fundingSources ? await holderAccounts(this.runner, current.card.customerId) : [];
+      const result = await this.runner.run(
+        streams.card(cardId),
+        cardDecider,
+        { type: 'UpdateCard', ...changes, holderAccounts: accounts, now: this.clock.now().toISOString() },
+        { metadata },
+      );
+      // Closing reversed the open authorizations in the card stream; now release their holds.
+      const ledger = new CardLedger(this.runner, this.clock, this.ids, actor.platformId, metadata);
+      for (const event of result.events) {
+        if (event.type !== 'CardAuthorizationReversed' || !event.data.authorization.holdTransferId) continue;
+        if (await ledger.isHeld(event.data.authorization.holdTransferId)) await ledger.void(event.data.authorization.holdTransferId);
+      }
+      if (ledger.lastPosition !== undefined) await this.runner.waitForReadModels(ledger.lastPosition);
+      return result.state.card!;
+    });
+  }
+}

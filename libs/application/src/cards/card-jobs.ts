@@ -1,0 +1,31 @@
+import { CARD_ISSUANCE_DELAY_MS } from '../../../domain/src/cards/card-issuer.js';
+import type { JobQueue } from '../../../jobs/src/job-queue.js';
+
+/** The queue of card timers and reactions, processed by the worker. */
+export const CARD_PROVISIONING_QUEUE = 'card-provisioning';
+
+export type CardJob =
+  /** The issuer answers a provisioning request; `dueAt` is the time it answers at. */
+  | { name: 'issue'; data: { cardId: string; platformId: string; dueAt: string } }
+  /** A holder passed KYC: their PENDING_KYC cards (once read models include `position`) go to the issuer. */
+  | { name: 'holder-kyc-approved'; data: { platformId: string; customerId: string; position: string; at: string } }
+  /** A card was created PENDING_KYC: covers an approval that landed between the KYC read and the card's creation. */
+  | { name: 'card-awaiting-kyc'; data: { cardId: string; platformId: string; at: string } }
+  /** A holder was deleted: the service closes their open cards. */
+  | { name: 'holder-deleted'; data: { platformId: string; customerId: string; position: string; at: string } };
+
+const RETRIES = { attempts: 8, backoff: { type: 'exponential' as const, delayMs: 500, maxDelayMs: 60_000 } };
+
+/**
+ * Schedules the issuer's answer for a card that entered PENDING_ISSUE at `since`. The job id
+ * dedupes: the API (at once) and the worker's reaction to the event (for crash safety) may both ask.
+ */
+export function scheduleIssuance(jobs: JobQueue, cardId: string, platformId: string, since: string): Promise<string> {
+  const dueAt = new Date(Date.parse(since) + CARD_ISSUANCE_DELAY_MS).toISOString();
+  const job: CardJob = { name: 'issue', data: { cardId, platformId, dueAt } };
+  return jobs.enqueue(CARD_PROVISIONING_QUEUE, job.name, job.data, { id: `issue:${cardId}`, delayMs: CARD_ISSUANCE_DELAY_MS, ...RETRIES });
+}
+
+export function enqueueCardJob(jobs: JobQueue, job: CardJob, id: string): Promise<string> {
+  return jobs.enqueue(CARD_PROVISIONING_QUEUE, job.name, job.data, { id, ...RETRIES });
+}

@@ -1,0 +1,76 @@
+import type { Clock } from '../../../domain/src/clock.js';
+import { DomainError } from '../../../domain/src/errors.js';
+import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
+import { ledgerDecider, type LedgerAccountSpec } from '../../../domain/src/ledger/ledger.js';
+import { platformDecider } from '../../../domain/src/platform/platform.js';
+import type { EventMetadata } from '../../../event-store/src/event-store.js';
+import type { CommandRunner } from '../command-runner.js';
+
+/** Ledger transfer codes of card money movements. */
+export const CardTransferCode = {
+  hold: 'CARD_AUTHORIZATION',
+  overAuthorization: 'CARD_CLEARING_OVER_AUTHORIZATION',
+  latePresentment: 'CARD_LATE_PRESENTMENT',
+  return: 'CARD_RETURN',
+} as const;
+
+/**
+ * Card money in the platform's ledger: the card's funding account on one side, the platform's
+ * settlement account of the currency (money leaving to or coming from the card network) on the
+ * other. Every call is one balanced ledger command.
+ */
+export class CardLedger {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly platformId: string,
+    private readonly metadata: EventMetadata,
+  ) {}
+
+  /** Global position of the last ledger change made here, for read-your-writes. */
+  lastPosition?: bigint;
+
+  private newId = () => publicId('Transfer', this.ids.uuid());
+  private now = () => this.clock.now().toISOString();
+  private stream = () => streams.ledger(this.platformId);
+
+  async settlement(currency: string): Promise<LedgerAccountSpec> {
+    const { state } = await this.runner.load(streams.platform(this.platformId), platformDecider);
+    const id = state.settlementAccounts.get(currency);
+    if (!id) throw new DomainError('invalid', 'UNSUPPORTED_CURRENCY', `the platform has no settlement account in ${currency}`);
+    return { id, currency, allowNegative: true };
+  }
+
+  /** A posted (`pending: false`) or pending transfer; throws INSUFFICIENT_FUNDS when the customer side cannot pay. */
+  async transfer(input: { debit: LedgerAccountSpec; credit: LedgerAccountSpec; amount: bigint; pending: boolean; code: string; reference: string }): Promise<string> {
+    const id = this.newId();
+    this.track(await this.runner.run(this.stream(), ledgerDecider, { type: 'CreateTransfer', id, ...input, now: this.now() }, { metadata: this.metadata, waitForReadModels: false }));
+    return id;
+  }
+
+  async post(pendingId: string, amount: bigint): Promise<string> {
+    const id = this.newId();
+    this.track(await this.runner.run(this.stream(), ledgerDecider, { type: 'PostPendingTransfer', id, pendingId, amount, now: this.now() }, { metadata: this.metadata, waitForReadModels: false }));
+    return id;
+  }
+
+  async void(pendingId: string): Promise<string> {
+    const id = this.newId();
+    this.track(await this.runner.run(this.stream(), ledgerDecider, { type: 'VoidPendingTransfer', id, pendingId, now: this.now() }, { metadata: this.metadata, waitForReadModels: false }));
+    return id;
+  }
+
+  private track(result: { position?: bigint }): void {
+    if (result.position !== undefined) this.lastPosition = result.position;
+  }
+
+  /** Whether a hold is still pending (neither posted nor voided). */
+  async isHeld(pendingId: string): Promise<boolean> {
+    const { state } = await this.runner.load(this.stream(), ledgerDecider);
+    const t = state.transfers.get(pendingId);
+    return t !== undefined && t.pending && t.resolution === undefined;
+  }
+}
+
+export const customerAccount = (id: string, currency: string): LedgerAccountSpec => ({ id, currency, allowNegative: false });

@@ -1,0 +1,57 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { requireAuthorization, toCardAuthorization } from '../../../domain/src/cards/card-authorization.js';
+import type { Clock } from '../../../domain/src/clock.js';
+import { notFound } from '../../../domain/src/errors.js';
+import { toCard, type CardDoc } from '../../../read-models/src/projections/cards/card-projection.js';
+import { Collections } from '../../../read-models/src/projections/collections.js';
+import type { Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { CommandRunner } from '../command-runner.js';
+import { listForPlatform } from '../queries/list-query.js';
+import { CLOCK, READ_MODELS, type Actor } from '../tokens.js';
+import { loadOwnCard, prepareCardUpdate, type CardChanges } from './card-commands.js';
+import { requireSandbox } from '../ledger/fund-commands.js';
+
+export interface CardListFilters {
+  customerId?: string;
+  /** Cards that this internal account funds. */
+  accountId?: string;
+  platformCardId?: string;
+  state?: string;
+}
+
+/** Read side of cards: lists and reads from the read model, scoped to the caller's platform. */
+@Injectable()
+export class CardQueries {
+  constructor(
+    @Inject(READ_MODELS) private readonly store: ReadModelStore,
+    private readonly runner: CommandRunner,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async card(platformId: string, id: string) {
+    const doc = await this.store.get<CardDoc>(Collections.cards, id);
+    if (!doc || doc.platformId !== platformId) throw notFound('CARD', id);
+    return toCard(doc);
+  }
+
+  list(platformId: string, q: CardListFilters & { limit?: number; cursor?: string; sortOrder?: 'asc' | 'desc' }) {
+    const filters: Filter[] = [];
+    if (q.customerId) filters.push({ field: 'customerId', op: 'eq', value: q.customerId });
+    if (q.accountId) filters.push({ field: 'fundingSources', op: 'contains', value: q.accountId });
+    if (q.platformCardId !== undefined) filters.push({ field: 'platformCardId', op: 'eq', value: q.platformCardId });
+    if (q.state) filters.push({ field: 'state', op: 'eq', value: q.state });
+    return listForPlatform<CardDoc>(this.store, Collections.cards, platformId, { filters, limit: q.limit, cursor: q.cursor, sortOrder: q.sortOrder ?? 'desc' }, (doc) => ({ ...toCard(doc) }));
+  }
+
+  /** Validates a PATCH against the card's current state and names the wallet account that must sign it. */
+  prepareUpdate(actor: Actor, cardId: string, changes: CardChanges) {
+    return prepareCardUpdate(this.runner, cardId, changes, actor, this.clock.now().toISOString());
+  }
+
+  /** One authorization of a card (sandbox), from the card stream. */
+  async authorization(actor: Actor, cardId: string, authorizationId: string) {
+    await requireSandbox(this.runner, actor);
+    const state = await loadOwnCard(this.runner, cardId, actor);
+    return toCardAuthorization(requireAuthorization(state, authorizationId));
+  }
+}

@@ -1,0 +1,185 @@
+import { Logger } from '@nestjs/common';
+import { cardDecider } from '../../../domain/src/cards/card.js';
+import type { CardEvent } from '../../../domain/src/cards/card-types.js';
+import { customerDecider, type CustomerEvent } from '../../../domain/src/customer/customer.js';
+import { randomIds, streams } from '../../../domain/src/ids.js';
+import type { RecordedEvent, Subscription } from '../../../event-store/src/event-store.js';
+import { UnrecoverableJobError, type Job, type Worker } from '../../../jobs/src/job-queue.js';
+import type { CardDoc } from '../../../read-models/src/projections/cards/card-projection.js';
+import { Collections } from '../../../read-models/src/projections/collections.js';
+import { CommandRunner } from '../command-runner.js';
+import type { Infrastructure } from '../infrastructure.js';
+import { CARD_PROVISIONING_QUEUE, enqueueCardJob, scheduleIssuance, type CardJob } from './card-jobs.js';
+import { CardLedger } from './card-ledger.js';
+
+/** Checkpoint key of the card reactor in the read-model store. */
+const REACTOR = 'reactor:cards';
+/** The reactor's checkpoint is written after every job it enqueues and at least this often. */
+const CHECKPOINT_EVERY = 500;
+const RESUBSCRIBE_MS = 1000;
+
+/**
+ * The worker side of cards: the provisioning timers (the sandbox issuer answering) and the
+ * reactions to holder KYC approvals and holder deletions. Job handlers are idempotent (the card decider ignores a step
+ * that already happened) because jobs are delivered at least once. Times recorded come from the
+ * jobs themselves (when the timer was due, when the approval happened), not from this process.
+ */
+export class CardWorker {
+  private readonly logger = new Logger('CardWorker');
+  private readonly runner: CommandRunner;
+  private worker?: Worker;
+  private subscription?: Subscription;
+  private retryTimer?: NodeJS.Timeout;
+  private stopped = false;
+  private position?: bigint;
+  private sinceCheckpoint = 0;
+
+  constructor(private readonly infra: Infrastructure) {
+    this.runner = new CommandRunner(infra.eventStore, undefined);
+  }
+
+  async start(): Promise<void> {
+    this.worker = this.infra.jobs.process<unknown>(CARD_PROVISIONING_QUEUE, (job) => this.handle(job), { concurrency: 4 });
+    this.position = await this.infra.readModels.getCheckpoint(REACTOR);
+    this.subscribe();
+  }
+
+  async close(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    await this.subscription?.stop();
+    await this.saveCheckpoint();
+    await this.worker?.close();
+  }
+
+  private async handle(job: Job<unknown>): Promise<void> {
+    const meta = (platformId: string) => ({ platformId, actor: 'system:cards', correlationId: job.id });
+    switch (job.name as CardJob['name']) {
+      case 'issue': {
+        const d = job.data as Extract<CardJob, { name: 'issue' }>['data'];
+        await this.runner.run(streams.card(d.cardId), cardDecider, { type: 'CompleteIssuance', now: d.dueAt }, { metadata: meta(d.platformId) });
+        return;
+      }
+      case 'card-awaiting-kyc': {
+        const d = job.data as Extract<CardJob, { name: 'card-awaiting-kyc' }>['data'];
+        const { state: card } = await this.runner.load(streams.card(d.cardId), cardDecider);
+        if (card.card?.state !== 'PENDING_KYC') return;
+        const { state: holder } = await this.runner.load(streams.customer(card.card.customerId), customerDecider);
+        if (holder.kycStatus === 'APPROVED') await this.approve(d.cardId, d.platformId, d.at, meta(d.platformId));
+        return;
+      }
+      case 'holder-kyc-approved': {
+        const d = job.data as Extract<CardJob, { name: 'holder-kyc-approved' }>['data'];
+        for (const card of await this.holderCards(d, ['PENDING_KYC'])) await this.approve(card.id, d.platformId, d.at, meta(d.platformId));
+        return;
+      }
+      case 'holder-deleted': {
+        const d = job.data as Extract<CardJob, { name: 'holder-deleted' }>['data'];
+        for (const card of await this.holderCards(d, ['PENDING_KYC', 'PENDING_ISSUE', 'ACTIVE', 'FROZEN'])) await this.closeByService(card.id, d.platformId, d.at, meta(d.platformId));
+        return;
+      }
+      default:
+        throw new UnrecoverableJobError(`unknown card job ${job.name}`);
+    }
+  }
+
+  /** The holder's cards in the given states, once the read models include everything up to the holder's event. */
+  private async holderCards(d: { platformId: string; customerId: string; position: string }, states: string[]): Promise<CardDoc[]> {
+    if (!(await this.infra.projections.waitForPosition(BigInt(d.position), 5000))) throw new Error(`read models have not reached position ${d.position} yet`);
+    const page = await this.infra.readModels.find<CardDoc>(Collections.cards, {
+      filters: [
+        { field: 'platformId', op: 'eq', value: d.platformId },
+        { field: 'customerId', op: 'eq', value: d.customerId },
+        { field: 'state', op: 'in', value: states },
+      ],
+      sortBy: 'createdAt',
+      sortOrder: 'asc',
+      limit: 1000,
+    });
+    return page.data;
+  }
+
+  /** Deleting a customer needs every hold released first, so there is rarely one left; any that is gets voided. */
+  private async closeByService(cardId: string, platformId: string, at: string, metadata: Record<string, string>): Promise<void> {
+    const result = await this.runner.run(streams.card(cardId), cardDecider, { type: 'CloseCardByService', now: at }, { metadata });
+    const ledger = new CardLedger(this.runner, this.infra.clock, randomIds, platformId, metadata);
+    for (const event of result.events) {
+      const hold = event.type === 'CardAuthorizationReversed' ? event.data.authorization.holdTransferId : null;
+      if (hold && (await ledger.isHeld(hold))) await ledger.void(hold);
+    }
+  }
+
+  private async approve(cardId: string, platformId: string, at: string, metadata: Record<string, string>): Promise<void> {
+    const result = await this.runner.run(streams.card(cardId), cardDecider, { type: 'ApproveHolderKyc', now: at }, { metadata });
+    if (result.events.length > 0) await scheduleIssuance(this.infra.jobs, cardId, platformId, at);
+  }
+
+  /** Reacts to the log: KYC approvals, holder deletions, cards waiting for KYC or for the issuer. */
+  private subscribe(): void {
+    if (this.stopped) return;
+    this.subscription = this.infra.eventStore.subscribeToAll((event) => this.react(event), this.position === undefined ? {} : { after: this.position });
+    this.subscription.done.catch((error: unknown) => {
+      if (this.stopped) return;
+      this.logger.error(`card reactor failed; resubscribing in ${RESUBSCRIBE_MS} ms: ${String(error)}`);
+      this.retryTimer = setTimeout(() => this.subscribe(), RESUBSCRIBE_MS);
+    });
+  }
+
+  private async react(recorded: RecordedEvent): Promise<void> {
+    const enqueued = await this.jobFor(recorded);
+    this.position = recorded.position;
+    this.sinceCheckpoint += 1;
+    if (enqueued || this.sinceCheckpoint >= CHECKPOINT_EVERY) await this.saveCheckpoint();
+  }
+
+  private async jobFor(recorded: RecordedEvent): Promise<boolean> {
+    const event = { type: recorded.type, data: recorded.data } as CardEvent | CustomerEvent;
+    switch (event.type) {
+      case 'CustomerKycStatusChanged': {
+        if (event.data.kycStatus !== 'APPROVED') return false;
+        const job: CardJob = { name: 'holder-kyc-approved', data: { platformId: event.data.platformId, customerId: event.data.customerId, position: recorded.position.toString(), at: event.data.updatedAt } };
+        await enqueueCardJob(this.infra.jobs, job, `kyc-approved:${recorded.id}`);
+        return true;
+      }
+      case 'CustomerDeleted': {
+        const job: CardJob = { name: 'holder-deleted', data: { platformId: event.data.platformId, customerId: event.data.customerId, position: recorded.position.toString(), at: event.data.deletedAt } };
+        await enqueueCardJob(this.infra.jobs, job, `holder-deleted:${recorded.id}`);
+        return true;
+      }
+      case 'CardCreated':
+      case 'CardStateChanged': {
+        const card = event.data.card;
+        if (card.state === 'PENDING_ISSUE') {
+          await scheduleIssuance(this.infra.jobs, card.id, event.data.platformId, card.updatedAt);
+          return true;
+        }
+        if (card.state === 'PENDING_KYC') {
+          await enqueueCardJob(this.infra.jobs, { name: 'card-awaiting-kyc', data: { cardId: card.id, platformId: event.data.platformId, at: card.createdAt } }, `awaiting-kyc:${card.id}`);
+          return true;
+        }
+        return false;
+      }
+      default:
+        return false;
+    }
+  }
+
+  private async saveCheckpoint(): Promise<void> {
+    const position = this.position;
+    if (position === undefined || this.sinceCheckpoint === 0) return;
+    this.sinceCheckpoint = 0;
+    try {
+      await this.infra.readModels.commitBatch(REACTOR, position, async () => undefined);
+    } catch (error) {
+      // Another worker moved it: harmless, reactions are idempotent and replay from an older checkpoint.
+      this.logger.warn(`card reactor checkpoint not saved: ${String(error)}`);
+    }
+  }
+}
+
+/** Starts the card timers and reactions on the given infrastructure; closing stops both. */
+export async function startCardWorker(infra: Infrastructure): Promise<CardWorker> {
+  const worker = new CardWorker(infra);
+  await worker.start();
+  return worker;
+}

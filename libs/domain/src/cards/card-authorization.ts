@@ -1,0 +1,162 @@
+import { DomainError, conflict, invalid, notFound } from '../errors.js';
+import { toJsonNumber } from '../money.js';
+import type { AuthorizationActivity, CardAggregate, CardAuthorizationCommand, CardAuthorizationRecord, CardEvent, CardSnapshot, DeclineReason } from './card-types.js';
+
+/**
+ * Authorization decisioning against the card (the ledger decides the money): a card that is not
+ * ACTIVE or an authorization in another currency is declined before any funds are looked at.
+ */
+export function screenAuthorization(card: CardSnapshot, currency: string): DeclineReason | undefined {
+  switch (card.state) {
+    case 'FROZEN':
+      return 'CARD_PAUSED';
+    case 'CLOSED':
+      return 'CARD_CLOSED';
+    case 'PENDING_KYC':
+    case 'PENDING_ISSUE':
+      return 'CARD_NOT_ACTIVE';
+    case 'ACTIVE':
+      return currency === card.currency ? undefined : 'CURRENCY_MISMATCH';
+  }
+}
+
+export function requireAuthorization(state: CardAggregate, authorizationId: string): CardAuthorizationRecord {
+  const authorization = state.authorizations.get(authorizationId);
+  if (!authorization) throw notFound('CARD_AUTHORIZATION', authorizationId);
+  return authorization;
+}
+
+/**
+ * What a clearing of `amount` (default: the authorized amount) does. HOLD: post the pending hold
+ * (partially, releasing the rest; or fully plus a separate transfer for an over-authorization).
+ * LATE: the hold was released when the card closed; the clearing is a late presentment, posted as a
+ * new transfer if the funding source still has the funds.
+ */
+export function clearingPlan(state: CardAggregate, authorizationId: string, amount?: bigint): { authorization: CardAuthorizationRecord; amount: bigint; kind: 'HOLD' | 'LATE' } {
+  const authorization = requireAuthorization(state, authorizationId);
+  const clearing = amount ?? BigInt(authorization.amount);
+  if (clearing <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
+  switch (authorization.status) {
+    case 'DECLINED':
+      throw conflict('AUTHORIZATION_NOT_CLEARABLE', `authorization ${authorizationId} was declined and cannot be cleared`);
+    case 'CLEARED':
+      throw conflict('AUTHORIZATION_ALREADY_CLEARED', `authorization ${authorizationId} is already cleared`);
+    case 'APPROVED':
+      return { authorization, amount: clearing, kind: 'HOLD' };
+    case 'REVERSED':
+      return { authorization, amount: clearing, kind: 'LATE' };
+  }
+}
+
+/** A return refunds part or all of what was cleared and not yet returned (default: all of it). */
+export function returnPlan(state: CardAggregate, authorizationId: string, amount?: bigint): { authorization: CardAuthorizationRecord; amount: bigint } {
+  const authorization = requireAuthorization(state, authorizationId);
+  if (authorization.status !== 'CLEARED') throw conflict('AUTHORIZATION_NOT_CLEARED', `authorization ${authorizationId} has not been cleared; only cleared amounts can be returned`);
+  const remaining = BigInt(authorization.clearedAmount) - BigInt(authorization.returnedAmount);
+  if (remaining === 0n) throw conflict('AUTHORIZATION_FULLY_RETURNED', `authorization ${authorizationId} was already returned in full`);
+  const refund = amount ?? remaining;
+  if (refund <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
+  if (refund > remaining) throw invalid('RETURN_EXCEEDS_CLEARED', `at most ${remaining} of the cleared amount is left to return`, 'amount');
+  return { authorization, amount: refund };
+}
+
+const activity = (entry: AuthorizationActivity): AuthorizationActivity => entry;
+
+function event(type: Extract<CardEvent, { data: { authorization: CardAuthorizationRecord } }>['type'], state: CardAggregate, authorization: CardAuthorizationRecord): CardEvent {
+  return { type, data: { platformId: state.platformId!, cardId: state.card!.id, authorization } } as CardEvent;
+}
+
+export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAggregate): CardEvent[] {
+  const card = state.card!;
+  switch (cmd.type) {
+    case 'RecordAuthorization': {
+      if (state.authorizations.has(cmd.authorizationId)) return [];
+      if (cmd.amount <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
+      // A hold placed while the card was ACTIVE stands if the card was frozen meanwhile (it passed
+      // before the freeze); if the card closed meanwhile it is declined and the caller voids the hold.
+      const lateDecline = cmd.hold && card.state === 'CLOSED' ? 'CARD_CLOSED' : cmd.hold && (card.state === 'PENDING_KYC' || card.state === 'PENDING_ISSUE') ? 'CARD_NOT_ACTIVE' : undefined;
+      const declineReason = cmd.hold ? lateDecline : (cmd.declineReason ?? screenAuthorization(card, cmd.currency) ?? 'INSUFFICIENT_FUNDS');
+      const approved = declineReason === undefined;
+      const authorization: CardAuthorizationRecord = {
+        id: cmd.authorizationId,
+        cardId: card.id,
+        customerId: card.customerId,
+        status: approved ? 'APPROVED' : 'DECLINED',
+        declineReason: declineReason ?? null,
+        amount: cmd.amount.toString(),
+        currency: cmd.currency,
+        merchant: cmd.merchant,
+        fundingSourceId: approved ? cmd.hold!.fundingSourceId : null,
+        holdTransferId: approved ? cmd.hold!.transferId : null,
+        transferIds: approved ? [cmd.hold!.transferId] : [],
+        clearedAmount: '0',
+        returnedAmount: '0',
+        latePresentment: false,
+        activity: [activity({ type: 'AUTHORIZATION', amount: cmd.amount.toString(), result: approved ? 'APPROVED' : 'DECLINED', ...(declineReason ? { declineReason } : {}), createdAt: cmd.now })],
+        createdAt: cmd.now,
+        updatedAt: cmd.now,
+      };
+      return [event('CardAuthorizationRecorded', state, authorization)];
+    }
+    case 'RecordClearing': {
+      const plan = clearingPlan(state, cmd.authorizationId, cmd.amount);
+      const a = plan.authorization;
+      const amount = cmd.amount.toString();
+      if (!cmd.outcome.posted) {
+        const declined = { ...a, activity: [...a.activity, activity({ type: 'CLEARING', amount, result: 'DECLINED', declineReason: cmd.outcome.declineReason, createdAt: cmd.now })], updatedAt: cmd.now };
+        return [event('CardClearingDeclined', state, declined)];
+      }
+      const late = cmd.outcome.latePresentment;
+      const cleared: CardAuthorizationRecord = {
+        ...a,
+        status: 'CLEARED',
+        clearedAmount: amount,
+        latePresentment: late,
+        transferIds: [...a.transferIds, ...cmd.outcome.transferIds],
+        activity: [...a.activity, activity({ type: 'CLEARING', amount, result: 'APPROVED', ...(late ? { latePresentment: true } : {}), createdAt: cmd.now })],
+        updatedAt: cmd.now,
+      };
+      return [event('CardAuthorizationCleared', state, cleared)];
+    }
+    case 'RecordReturn': {
+      const plan = returnPlan(state, cmd.authorizationId, cmd.amount);
+      const a = plan.authorization;
+      const returned: CardAuthorizationRecord = {
+        ...a,
+        returnedAmount: (BigInt(a.returnedAmount) + plan.amount).toString(),
+        transferIds: [...a.transferIds, cmd.transferId],
+        activity: [...a.activity, activity({ type: 'RETURN', amount: plan.amount.toString(), result: 'APPROVED', createdAt: cmd.now })],
+        updatedAt: cmd.now,
+      };
+      return [event('CardAuthorizationReturned', state, returned)];
+    }
+  }
+}
+
+/** Closing a card: every authorization still holding funds ends REVERSED (the caller voids the holds). */
+export function reverseOpenAuthorizations(state: CardAggregate, now: string): CardEvent[] {
+  return [...state.authorizations.values()]
+    .filter((a) => a.status === 'APPROVED')
+    .map((a) =>
+      event('CardAuthorizationReversed', state, {
+        ...a,
+        status: 'REVERSED',
+        activity: [...a.activity, activity({ type: 'REVERSAL', amount: a.amount, result: 'APPROVED', createdAt: now })],
+        updatedAt: now,
+      }),
+    );
+}
+
+/** The CardAuthorization resource: amounts as JSON integers, ledger ids kept inside. */
+export function toCardAuthorization(record: CardAuthorizationRecord): Record<string, unknown> {
+  const { holdTransferId: _h, transferIds: _t, ...rest } = record;
+  return {
+    ...rest,
+    amount: toJsonNumber(BigInt(record.amount)),
+    clearedAmount: toJsonNumber(BigInt(record.clearedAmount)),
+    returnedAmount: toJsonNumber(BigInt(record.returnedAmount)),
+    activity: record.activity.map((a) => ({ ...a, amount: toJsonNumber(BigInt(a.amount)) })),
+  };
+}
+
+export const isInsufficientFunds = (error: unknown): boolean => error instanceof DomainError && error.code === 'INSUFFICIENT_FUNDS';

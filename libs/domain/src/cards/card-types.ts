@@ -1,0 +1,143 @@
+import type { InternalAccountRecord, KycStatus } from '../customer/customer.js';
+import type { CardBrand } from './card-issuer.js';
+
+/**
+ * A card: its lifecycle state, its ordered funding sources (the holder's internal accounts) and
+ * the authorizations made with it. One stream per card (`card-<uuid>`); money itself moves only in
+ * the platform's ledger stream, the card stream records what each authorization did there.
+ */
+export type CardState = 'PENDING_KYC' | 'PENDING_ISSUE' | 'ACTIVE' | 'FROZEN' | 'CLOSED';
+export type CardStateReason = 'ISSUER_REJECTED' | 'CLOSED_BY_PLATFORM' | 'CLOSED_BY_SERVICE';
+export type CardForm = 'VIRTUAL';
+/** States a platform may request with PATCH /cards/{id}. */
+export type RequestedCardState = 'ACTIVE' | 'FROZEN' | 'CLOSED';
+
+/** The Card resource exactly as the API returns it and as `card.*` events carry it. */
+export interface CardSnapshot {
+  id: string;
+  customerId: string;
+  state: CardState;
+  stateReason: CardStateReason | null;
+  form: CardForm;
+  fundingSources: string[];
+  platformCardId: string;
+  brand: CardBrand;
+  last4: string | null;
+  expMonth: number | null;
+  expYear: number | null;
+  panEmbedUrl: string | null;
+  currency: string;
+  issuerRef: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What the card needs to know about the holder's accounts, read from the customer stream. */
+export type HolderAccount = Pick<InternalAccountRecord, 'id' | 'type' | 'currency' | 'status'>;
+
+export type AuthorizationStatus = 'APPROVED' | 'DECLINED' | 'CLEARED' | 'REVERSED';
+export type DeclineReason = 'CARD_PAUSED' | 'CARD_CLOSED' | 'CARD_NOT_ACTIVE' | 'CURRENCY_MISMATCH' | 'INSUFFICIENT_FUNDS';
+
+export interface Merchant {
+  descriptor: string;
+  mcc?: string;
+  country?: string;
+}
+
+/** One network message applied to an authorization, newest last. Amounts are decimal strings. */
+export interface AuthorizationActivity {
+  type: 'AUTHORIZATION' | 'CLEARING' | 'RETURN' | 'REVERSAL';
+  amount: string;
+  result: 'APPROVED' | 'DECLINED';
+  declineReason?: DeclineReason;
+  /** A clearing that arrived after the hold was released (card closed): posted as a new transfer. */
+  latePresentment?: boolean;
+  createdAt: string;
+}
+
+/** An authorization as the card stream keeps it (amounts as decimal strings, ledger ids inside). */
+export interface CardAuthorizationRecord {
+  id: string;
+  cardId: string;
+  customerId: string;
+  status: AuthorizationStatus;
+  declineReason: DeclineReason | null;
+  amount: string;
+  currency: string;
+  merchant: Merchant;
+  /** The funding source that approved it (holds, pays and receives refunds). */
+  fundingSourceId: string | null;
+  /** The pending ledger transfer placed on approval. */
+  holdTransferId: string | null;
+  /** Every ledger transfer this authorization created, for audit. */
+  transferIds: string[];
+  clearedAmount: string;
+  returnedAmount: string;
+  latePresentment: boolean;
+  activity: AuthorizationActivity[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CardAggregate {
+  exists: boolean;
+  platformId?: string;
+  sandbox: boolean;
+  /** The holder's EMBEDDED_WALLET account whose sessions sign changes to this card. */
+  walletAccountId?: string;
+  issuanceSeed?: string;
+  card?: CardSnapshot;
+  authorizations: Map<string, CardAuthorizationRecord>;
+}
+
+type AuthorizationEventType = 'CardAuthorizationRecorded' | 'CardAuthorizationCleared' | 'CardClearingDeclined' | 'CardAuthorizationReturned' | 'CardAuthorizationReversed';
+
+export type CardEvent =
+  | { type: 'CardCreated'; data: { platformId: string; cardId: string; walletAccountId: string; issuanceSeed: string; sandbox: boolean; card: CardSnapshot } }
+  | { type: 'CardStateChanged'; data: { platformId: string; cardId: string; previousState: CardState; card: CardSnapshot } }
+  | { type: 'CardFundingSourcesChanged'; data: { platformId: string; cardId: string; previousFundingSources: string[]; card: CardSnapshot } }
+  | { type: AuthorizationEventType; data: { platformId: string; cardId: string; authorization: CardAuthorizationRecord } };
+
+export type CardAuthorizationCommand =
+  /** The outcome of an authorization request: a hold the caller placed, or a decline. */
+  | {
+      type: 'RecordAuthorization';
+      authorizationId: string;
+      amount: bigint;
+      currency: string;
+      merchant: Merchant;
+      hold?: { fundingSourceId: string; transferId: string };
+      declineReason?: DeclineReason;
+      now: string;
+    }
+  | {
+      type: 'RecordClearing';
+      authorizationId: string;
+      amount: bigint;
+      outcome: { posted: true; transferIds: string[]; latePresentment: boolean } | { posted: false; declineReason: 'INSUFFICIENT_FUNDS' };
+      now: string;
+    }
+  | { type: 'RecordReturn'; authorizationId: string; amount: bigint; transferId: string; now: string };
+
+export type CardCommand =
+  | {
+      type: 'CreateCard';
+      cardId: string;
+      platformId: string;
+      customerId: string;
+      platformCardId: string;
+      holderKycStatus: KycStatus;
+      holderAccounts: HolderAccount[];
+      fundingSources: string[];
+      issuanceSeed: string;
+      sandbox: boolean;
+      now: string;
+    }
+  /** The holder passed KYC: a card waiting for it goes to the issuer. */
+  | { type: 'ApproveHolderKyc'; now: string }
+  /** The provisioning timer fired: the issuer answers. */
+  | { type: 'CompleteIssuance'; now: string }
+  /** The service closes the card (its holder was deleted): CLOSED_BY_SERVICE. */
+  | { type: 'CloseCardByService'; now: string }
+  | { type: 'UpdateCard'; state?: RequestedCardState; fundingSources?: string[]; holderAccounts: HolderAccount[]; now: string }
+  | CardAuthorizationCommand;

@@ -1,0 +1,25 @@
+import type { CardEvent, CardSnapshot } from '../../../../domain/src/cards/card-types.js';
+import type { RecordedEvent } from '../../../../event-store/src/event-store.js';
+import type { Projection } from '../../projection.js';
+import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
+import { Collections } from '../collections.js';
+
+/** The card read model: the Card resource plus `platformId` for scoping. */
+export type CardDoc = Doc & CardSnapshot & { platformId: string };
+
+export function toCard(doc: CardDoc): CardSnapshot {
+  const { platformId: _p, ...card } = doc;
+  return card;
+}
+
+/** Every lifecycle event carries the full card snapshot, so the document is simply replaced. */
+export const cardProjection: Projection = {
+  name: 'cards',
+  collections: [Collections.cards],
+  handles: ['CardCreated', 'CardStateChanged', 'CardFundingSourcesChanged'],
+  async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
+    const event = { type: recorded.type, data: recorded.data } as CardEvent;
+    if (event.type !== 'CardCreated' && event.type !== 'CardStateChanged' && event.type !== 'CardFundingSourcesChanged') return;
+    tx.put(Collections.cards, { ...event.data.card, platformId: event.data.platformId } as CardDoc);
+  },
+};

@@ -1,0 +1,234 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CARD_ISSUANCE_DELAY_MS } from '../../libs/domain/src/cards/card-issuer.js';
+import { ManualClock } from '../../libs/domain/src/clock.js';
+import { available, postedBalance } from '../../libs/domain/src/ledger/ledger.js';
+import { expectBalancedLedger, loadLedger } from '../support/ledger-check.js';
+import { startTestService, type Client, type TestService } from '../support/service.js';
+import { signedRequest, walletSession, type WalletSession } from '../support/wallet-session.js';
+
+const AUTH_ID = /^CardAuthorization:[0-9a-f-]{36}$/;
+const merchant = { descriptor: 'CORNER COFFEE', mcc: '5814', country: 'US' };
+
+interface Holder {
+  customerId: string;
+  usd: string;
+  wallet: WalletSession;
+}
+
+describe('sandbox card network: authorizations, clearings and returns on the ledger', () => {
+  let t: TestService;
+  let api: Client;
+  const clock = new ManualClock(Date.UTC(2026, 1, 2, 9));
+  let n = 0;
+
+  beforeAll(async () => {
+    t = await startTestService({ clock });
+    api = t.api;
+  });
+  afterAll(async () => t?.close());
+
+  async function holder(funds: { usd?: number; wallet?: number } = {}): Promise<Holder> {
+    n += 1;
+    const c = await api.post('/customers', { platformCustomerId: `net-${n}`, customerType: 'INDIVIDUAL', fullName: 'Grace Hopper', email: `net${n}@example.com`, currencies: ['USD'] });
+    expect(c.status).toBe(201);
+    const usd = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.body.id)}`)).body.data[0].id;
+    const wallet = await walletSession(api, c.body.id, 'USD');
+    if (funds.usd) expect((await api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: funds.usd })).status).toBe(200);
+    if (funds.wallet) expect((await api.post(`/sandbox/internal-accounts/${wallet.accountId}/fund`, { amount: funds.wallet })).status).toBe(200);
+    return { customerId: c.body.id, usd, wallet };
+  }
+
+  async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const value = await read();
+      if (done(value) || Date.now() > deadline) return value;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  async function activeCard(h: Holder, fundingSources = [h.usd, h.wallet.accountId]) {
+    const created = await api.post('/cards', { customerId: h.customerId, form: 'VIRTUAL', fundingSources });
+    expect(created.status).toBe(201);
+    clock.advance(CARD_ISSUANCE_DELAY_MS);
+    await t.service.infra.jobs.promoteDue();
+    const card = await until(async () => (await api.get(`/cards/${created.body.id}`)).body, (c) => c.state === 'ACTIVE');
+    expect(card.state).toBe('ACTIVE');
+    return card;
+  }
+
+  const authorize = async (cardId: string, amount: number, currency = 'USD') => {
+    const res = await api.post(`/sandbox/cards/${cardId}/simulate/authorization`, { amount, currency, merchant });
+    expect(res.status).toBe(201);
+    return res.body;
+  };
+  const clear = (cardId: string, authorizationId: string, amount?: number) => api.post(`/sandbox/cards/${cardId}/simulate/clearing`, { authorizationId, ...(amount === undefined ? {} : { amount }) });
+  const refund = (cardId: string, authorizationId: string, amount?: number) => api.post(`/sandbox/cards/${cardId}/simulate/return`, { authorizationId, ...(amount === undefined ? {} : { amount }) });
+  const setState = async (cardId: string, state: string, session: WalletSession) => {
+    const res = await signedRequest(api, 'PATCH', `/cards/${cardId}`, { state }, session);
+    expect(res.result.status).toBe(200);
+    return res.result.body;
+  };
+  const ledgerAccount = async (id: string) => (await loadLedger(t.service.infra.eventStore, t.service.sandbox!.platformId)).accounts.get(id)!;
+  const balance = async (id: string) => (await api.get(`/internal-accounts/${id}`)).body.balance.amount;
+
+  it('tries funding sources in priority order and holds funds on approval', async () => {
+    const h = await holder({ usd: 1000, wallet: 5000 });
+    const card = await activeCard(h);
+    const first = await authorize(card.id, 800);
+    expect(first).toEqual({
+      id: expect.stringMatching(AUTH_ID),
+      cardId: card.id,
+      customerId: h.customerId,
+      status: 'APPROVED',
+      declineReason: null,
+      amount: 800,
+      currency: 'USD',
+      merchant,
+      fundingSourceId: h.usd,
+      clearedAmount: 0,
+      returnedAmount: 0,
+      latePresentment: false,
+      activity: [{ type: 'AUTHORIZATION', amount: 800, result: 'APPROVED', createdAt: clock.now().toISOString() }],
+      createdAt: clock.now().toISOString(),
+      updatedAt: clock.now().toISOString(),
+    });
+    // The first source has 200 left: the second one pays.
+    const second = await authorize(card.id, 800);
+    expect(second).toMatchObject({ status: 'APPROVED', fundingSourceId: h.wallet.accountId });
+    const declined = await authorize(card.id, 4500);
+    expect(declined).toMatchObject({ status: 'DECLINED', declineReason: 'INSUFFICIENT_FUNDS', fundingSourceId: null });
+    expect(available(await ledgerAccount(h.usd))).toBe(200n);
+    expect(available(await ledgerAccount(h.wallet.accountId))).toBe(4200n);
+    // A hold is not a posting: balances stay until clearing.
+    expect(await balance(h.usd)).toBe(1000);
+    expect((await api.get(`/sandbox/cards/${card.id}/authorizations/${first.id}`)).body).toEqual(first);
+  });
+
+  it('declines on the card state and currency before looking at funds', async () => {
+    const h = await holder({ usd: 1000 });
+    const pending = await api.post('/cards', { customerId: h.customerId, form: 'VIRTUAL', fundingSources: [h.usd] });
+    expect(await authorize(pending.body.id, 100)).toMatchObject({ status: 'DECLINED', declineReason: 'CARD_NOT_ACTIVE' });
+    const card = await activeCard(h, [h.usd]);
+    expect(await authorize(card.id, 100, 'EUR')).toMatchObject({ status: 'DECLINED', declineReason: 'CURRENCY_MISMATCH' });
+    expect(available(await ledgerAccount(h.usd))).toBe(1000n);
+  });
+
+  it('freezes between authorization and clearing: new authorizations CARD_PAUSED, the earlier one still clears', async () => {
+    const h = await holder({ usd: 1000 });
+    const card = await activeCard(h);
+    const earlier = await authorize(card.id, 300);
+    expect(earlier.status).toBe('APPROVED');
+    await setState(card.id, 'FROZEN', h.wallet);
+    const paused = await authorize(card.id, 50);
+    expect(paused).toMatchObject({ status: 'DECLINED', declineReason: 'CARD_PAUSED' });
+    const cleared = await clear(card.id, earlier.id);
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).toMatchObject({ status: 'CLEARED', clearedAmount: 300, latePresentment: false });
+    expect(await balance(h.usd)).toBe(700);
+    await setState(card.id, 'ACTIVE', h.wallet);
+    expect((await authorize(card.id, 50)).status).toBe('APPROVED');
+  });
+
+  it('clears partially (releasing the rest), over-authorizations when funds allow, declines them otherwise', async () => {
+    const h = await holder({ usd: 1000 });
+    const card = await activeCard(h, [h.usd]);
+    const partial = await authorize(card.id, 400);
+    expect((await clear(card.id, partial.id, 250)).body).toMatchObject({ status: 'CLEARED', clearedAmount: 250 });
+    expect(available(await ledgerAccount(h.usd))).toBe(750n);
+    const over = await authorize(card.id, 100);
+    expect((await clear(card.id, over.id, 150)).body).toMatchObject({ status: 'CLEARED', amount: 100, clearedAmount: 150 });
+    expect(await balance(h.usd)).toBe(600);
+    const tooMuch = await authorize(card.id, 100);
+    const declined = await clear(card.id, tooMuch.id, 5000);
+    expect(declined.status).toBe(200);
+    expect(declined.body).toMatchObject({ status: 'APPROVED', clearedAmount: 0 });
+    expect(declined.body.activity.at(-1)).toMatchObject({ type: 'CLEARING', amount: 5000, result: 'DECLINED', declineReason: 'INSUFFICIENT_FUNDS' });
+    expect(available(await ledgerAccount(h.usd))).toBe(500n);
+    expect((await clear(card.id, tooMuch.id)).body.status).toBe('CLEARED');
+    await expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
+  });
+
+  it('refuses clearings and returns that do not fit the authorization', async () => {
+    const h = await holder({ usd: 1000 });
+    const card = await activeCard(h, [h.usd]);
+    const declined = await authorize(card.id, 5000);
+    const approved = await authorize(card.id, 100);
+    const code = async (res: Promise<{ status: number; body: any }>) => {
+      const r = await res;
+      return [r.status, r.body.code];
+    };
+    expect(await code(clear(card.id, declined.id))).toEqual([409, 'AUTHORIZATION_NOT_CLEARABLE']);
+    expect(await code(refund(card.id, approved.id))).toEqual([409, 'AUTHORIZATION_NOT_CLEARED']);
+    expect((await clear(card.id, approved.id)).status).toBe(200);
+    expect(await code(clear(card.id, approved.id))).toEqual([409, 'AUTHORIZATION_ALREADY_CLEARED']);
+    expect(await code(refund(card.id, approved.id, 101))).toEqual([400, 'RETURN_EXCEEDS_CLEARED']);
+    expect(await code(clear(card.id, 'CardAuthorization:00000000-0000-4000-8000-000000000000'))).toEqual([404, 'CARD_AUTHORIZATION_NOT_FOUND']);
+    expect(await code(clear(card.id, 'nope'))).toEqual([400, 'INVALID_INPUT']);
+    expect(await code(api.post(`/sandbox/cards/${card.id}/simulate/authorization`, { amount: 1.5, currency: 'USD', merchant }))).toEqual([400, 'INVALID_INPUT']);
+    expect(await code(api.post(`/sandbox/cards/${card.id}/simulate/authorization`, { amount: 10, currency: 'USD' }))).toEqual([400, 'INVALID_INPUT']);
+    expect(await code(api.post(`/sandbox/cards/${card.id}/simulate/authorization`, { amount: 10, currency: 'USD', merchant: { descriptor: '' } }))).toEqual([400, 'INVALID_INPUT']);
+    expect(await code(refund(card.id, approved.id, 60))).toEqual([200, undefined]);
+    expect(await code(refund(card.id, approved.id))).toEqual([200, undefined]);
+    expect(await code(refund(card.id, approved.id))).toEqual([409, 'AUTHORIZATION_FULLY_RETURNED']);
+    expect(await balance(h.usd)).toBe(1000);
+    const production = await t.otherPlatform({ sandbox: false });
+    expect(await code(production.api.post(`/sandbox/cards/${card.id}/simulate/authorization`, { amount: 10, currency: 'USD', merchant }))).toEqual([403, 'FORBIDDEN']);
+    const other = await t.otherPlatform();
+    expect(await code(other.api.post(`/sandbox/cards/${card.id}/simulate/authorization`, { amount: 10, currency: 'USD', merchant }))).toEqual([404, 'CARD_NOT_FOUND']);
+  });
+
+  it('keeps the ledger balanced through a scripted sequence of authorizations, clearings, returns and a close', async () => {
+    const h = await holder({ usd: 10_000, wallet: 5_000 });
+    const card = await activeCard(h);
+    const a1 = await authorize(card.id, 3000);
+    const a2 = await authorize(card.id, 6000);
+    const a3 = await authorize(card.id, 2000);
+    expect([a1.fundingSourceId, a2.fundingSourceId, a3.fundingSourceId]).toEqual([h.usd, h.usd, h.wallet.accountId]);
+    expect((await authorize(card.id, 9000)).declineReason).toBe('INSUFFICIENT_FUNDS');
+    await setState(card.id, 'FROZEN', h.wallet);
+    expect((await authorize(card.id, 100)).declineReason).toBe('CARD_PAUSED');
+    expect((await clear(card.id, a1.id, 2500)).body.status).toBe('CLEARED');
+    await setState(card.id, 'ACTIVE', h.wallet);
+    expect((await clear(card.id, a2.id, 6500)).body.clearedAmount).toBe(6500);
+    expect((await clear(card.id, a3.id, 10_000)).body.status).toBe('APPROVED');
+    expect((await refund(card.id, a1.id, 1000)).body.returnedAmount).toBe(1000);
+    const a6 = await authorize(card.id, 400);
+    expect(a6.fundingSourceId).toBe(h.usd);
+
+    const closed = await setState(card.id, 'CLOSED', h.wallet);
+    expect(closed).toMatchObject({ state: 'CLOSED', stateReason: 'CLOSED_BY_PLATFORM', fundingSources: [] });
+    // Pending authorizations reconciled to a terminal state, their holds released.
+    for (const a of [a3, a6]) {
+      const got = (await api.get(`/sandbox/cards/${card.id}/authorizations/${a.id}`)).body;
+      expect(got).toMatchObject({ status: 'REVERSED' });
+      expect(got.activity.at(-1)).toMatchObject({ type: 'REVERSAL', amount: a.amount });
+    }
+    expect((await ledgerAccount(h.usd)).debitsPending).toBe(0n);
+    expect((await ledgerAccount(h.wallet.accountId)).debitsPending).toBe(0n);
+    expect((await authorize(card.id, 10)).declineReason).toBe('CARD_CLOSED');
+    // Late presentment: posts as a new transfer if the funding source still has the money.
+    expect((await clear(card.id, a6.id)).body).toMatchObject({ status: 'CLEARED', clearedAmount: 400, latePresentment: true });
+    const short = await clear(card.id, a3.id, 6000);
+    expect(short.body).toMatchObject({ status: 'REVERSED' });
+    expect(short.body.activity.at(-1)).toMatchObject({ type: 'CLEARING', result: 'DECLINED', declineReason: 'INSUFFICIENT_FUNDS' });
+    expect((await clear(card.id, a3.id)).body).toMatchObject({ status: 'CLEARED', clearedAmount: 2000, latePresentment: true });
+    // In-flight refunds still complete after the close.
+    expect((await refund(card.id, a2.id)).body).toMatchObject({ returnedAmount: 6500 });
+
+    const ledger = await expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
+    const expected = { [h.usd]: 10_000 - 2500 + 1000 - 6500 - 400 + 6500, [h.wallet.accountId]: 5000 - 2000 };
+    for (const [id, amount] of Object.entries(expected)) {
+      const account = ledger.accounts.get(id)!;
+      expect({ id, posted: postedBalance(account), pending: account.debitsPending }).toEqual({ id, posted: BigInt(amount), pending: 0n });
+      expect(await balance(id)).toBe(amount);
+    }
+    // Every transfer of the card references one of its authorizations.
+    const transfers = (await t.service.infra.eventStore.readStream(`ledger-${t.service.sandbox!.platformId.split(':')[1]}`)).filter(
+      (e) => e.type === 'TransferCreated' && String(e.data.code).startsWith('CARD_') && [a1, a2, a3, a6].some((a) => a.id === e.data.reference),
+    );
+    expect(transfers.map((e) => e.data.code).sort()).toEqual(
+      ['CARD_AUTHORIZATION', 'CARD_AUTHORIZATION', 'CARD_AUTHORIZATION', 'CARD_AUTHORIZATION', 'CARD_CLEARING_OVER_AUTHORIZATION', 'CARD_LATE_PRESENTMENT', 'CARD_LATE_PRESENTMENT', 'CARD_RETURN', 'CARD_RETURN'].sort(),
+    );
+  });
+});
