@@ -1,0 +1,89 @@
+type Schema = Record<string, unknown>;
+const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
+const dateTime = str({ format: 'date-time' });
+const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type as string, 'null'] });
+
+const OUTCOMES = ['DELIVERED', 'RETRYING', 'FAILED', 'DEAD'];
+
+export const webhookSchemas: Record<string, Schema> = {
+  PlatformConfig: {
+    type: 'object',
+    required: ['webhookEndpoint', 'webhookSigningPublicKey', 'webhookSecret', 'createdAt', 'updatedAt'],
+    properties: {
+      webhookEndpoint: nullable(str({ format: 'uri', description: 'Where webhooks are POSTed; null: webhooks are off.' })),
+      webhookSigningPublicKey: nullable(
+        str({
+          description:
+            'P-256 public key as SPKI PEM (`-----BEGIN PUBLIC KEY-----`). Verify `X-Service-Signature` `{"v":"1","s":"<base64 DER>"}`: ECDSA with SHA-256 over the raw body bytes. Null until the first configuration.',
+        }),
+      ),
+      webhookSecret: nullable(str({ pattern: '^whsec_', description: 'Standard Webhooks secret for `webhook-signature` (HMAC-SHA256 over `webhook-id.webhook-timestamp.body`). Null until the first configuration.' })),
+      createdAt: dateTime,
+      updatedAt: dateTime,
+    },
+  },
+  WebhookEnvelope: {
+    type: 'object',
+    required: ['id', 'type', 'timestamp', 'data'],
+    description: 'The body of every webhook. Delivery is at least once: receivers dedupe on `id` (the same on every retry).',
+    properties: {
+      id: str({ pattern: '^Webhook:[0-9a-f-]{36}$' }),
+      type: str({
+        description:
+          'CUSTOMER.KYC_<STATUS>, INTERNAL_ACCOUNT.BALANCE_UPDATED, INVITATION_CLAIMED, OUTGOING_PAYMENT.<STATUS>, INCOMING_PAYMENT.<STATUS>, card.state_change, card.funding_source_change, TEST.',
+      }),
+      timestamp: dateTime,
+      data: { type: 'object', description: 'The resource snapshot (Customer, InternalAccount, Invitation, Transaction, Card).' },
+    },
+  },
+  WebhookDeliveryAttempt: {
+    type: 'object',
+    required: ['attempt', 'attemptedAt', 'latencyMs', 'outcome'],
+    properties: {
+      attempt: { type: 'integer', minimum: 1, description: 'Within the current run; a redelivery starts at 1 again.' },
+      attemptedAt: dateTime,
+      url: str({ format: 'uri', description: 'The platform’s endpoint at the time of the attempt; absent when webhooks were turned off.' }),
+      statusCode: { type: 'integer', description: 'Absent when no response arrived.' },
+      latencyMs: { type: 'integer' },
+      responseBody: str({ description: 'At most 1 KB of the response body.' }),
+      error: str({ description: 'Why no response arrived (refused, timeout, ...).' }),
+      outcome: str({ enum: OUTCOMES }),
+      nextAttemptAt: dateTime,
+    },
+  },
+  WebhookDelivery: {
+    type: 'object',
+    required: ['id', 'webhookId', 'type', 'status', 'url', 'payload', 'attemptCount', 'maxAttempts', 'redeliveries', 'attempts', 'createdAt', 'updatedAt'],
+    properties: {
+      id: str({ pattern: '^WebhookDelivery:[0-9a-f-]{36}$' }),
+      webhookId: str({ pattern: '^Webhook:[0-9a-f-]{36}$' }),
+      type: str(),
+      status: str({
+        enum: ['PENDING', 'DELIVERED', 'FAILED', 'DEAD'],
+        description: 'PENDING: queued or retrying. DELIVERED: a 2xx reply, or 409 (the receiver already had it). FAILED: failed and not retried (TEST, or webhooks turned off meanwhile). DEAD: every attempt failed (exponential backoff, at most 30 minutes apart, for 7 days).',
+      }),
+      url: str({ format: 'uri' }),
+      payload: { $ref: '#/components/schemas/WebhookEnvelope' },
+      attemptCount: { type: 'integer', description: 'Attempts of every run.' },
+      maxAttempts: { type: 'integer' },
+      redeliveries: { type: 'integer' },
+      nextAttemptAt: dateTime,
+      deliveredAt: dateTime,
+      lastStatusCode: { type: 'integer' },
+      lastError: str(),
+      attempts: { type: 'array', description: 'The newest 50 attempts, oldest first.', items: { $ref: '#/components/schemas/WebhookDeliveryAttempt' } },
+      createdAt: dateTime,
+      updatedAt: dateTime,
+    },
+  },
+  WebhookTestResult: {
+    type: 'object',
+    required: ['response_status', 'url', 'response_body'],
+    properties: {
+      response_status: { type: 'integer', description: 'The receiver’s HTTP status; 0 when no response arrived.' },
+      url: str({ format: 'uri' }),
+      response_body: str({ description: 'At most 1 KB of the receiver’s body.' }),
+      error: str({ description: 'Why no response arrived.' }),
+    },
+  },
+};

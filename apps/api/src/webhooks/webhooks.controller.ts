@@ -1,0 +1,79 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { Actor } from '../../../../libs/application/src/tokens.js';
+import { ConfigureWebhooksCommand, RedeliverWebhookCommand, SendTestWebhookCommand, type TestWebhookResult } from '../../../../libs/application/src/webhooks/webhook-commands.js';
+import { WebhookQueries } from '../../../../libs/application/src/webhooks/webhook-queries.js';
+import type { Filter } from '../../../../libs/read-models/src/read-model-store.js';
+import { ApiDoc } from '../docs/api-doc.js';
+import { CurrentActor } from '../http/auth.js';
+import { idParam } from '../http/id-pipe.js';
+import { ListDeliveriesQuery, UpdateConfigDto } from './webhook.dto.js';
+
+const SIGNATURES =
+  'Each delivery is a POST of the JSON envelope `{id, type, timestamp, data}` signed twice: `X-Service-Signature: {"v":"1","s":"<base64 DER>"}` (ECDSA P-256, SHA-256 over the raw body, verify with `webhookSigningPublicKey`), and Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature` (HMAC with `webhookSecret`).';
+
+/** Webhook configuration, the delivery log, redelivery and the sandbox test webhook. */
+@Controller()
+export class WebhooksController {
+  constructor(private readonly commands: CommandBus, private readonly queries: WebhookQueries) {}
+
+  @Get('config')
+  @ApiDoc({ summary: 'Get the platform configuration', description: `The webhook endpoint and the keys receivers verify deliveries with. ${SIGNATURES}`, tag: 'Webhooks', responses: { 200: { description: 'The configuration', schema: 'PlatformConfig' } } })
+  config(@CurrentActor() actor: Actor) {
+    return this.queries.config(actor.platformId);
+  }
+
+  @Patch('config')
+  @ApiDoc({
+    summary: 'Set the webhook endpoint',
+    description: 'An https URL (http is accepted for loopback hosts and on sandbox platforms); null turns webhooks off. The first configuration generates the platform’s webhook signing key pair and secret.',
+    tag: 'Webhooks',
+    responses: { 200: { description: 'The configuration', schema: 'PlatformConfig' } },
+  })
+  async updateConfig(@Body() body: UpdateConfigDto, @CurrentActor() actor: Actor) {
+    await this.commands.execute(new ConfigureWebhooksCommand(body.webhookEndpoint, actor));
+    return this.queries.config(actor.platformId);
+  }
+
+  @Get('webhooks/deliveries')
+  @ApiDoc({ summary: 'List webhook deliveries', description: 'Newest first unless sortOrder=asc.', tag: 'Webhooks', responses: { 200: { description: 'A page of deliveries', schema: 'list:WebhookDelivery' } } })
+  list(@Query() query: ListDeliveriesQuery, @CurrentActor() actor: Actor) {
+    const filters: Filter[] = [];
+    if (query.status) filters.push({ field: 'status', op: 'eq', value: query.status });
+    if (query.type) filters.push({ field: 'type', op: 'eq', value: query.type });
+    return this.queries.listDeliveries(actor.platformId, { filters, limit: query.limit, cursor: query.cursor, sortOrder: query.sortOrder ?? 'desc' });
+  }
+
+  @Get('webhooks/deliveries/:deliveryId')
+  @ApiDoc({ summary: 'Get a webhook delivery', description: 'With its newest attempts (status code, latency, response excerpt, error).', tag: 'Webhooks', responses: { 200: { description: 'The delivery', schema: 'WebhookDelivery' } }, errors: [404] })
+  get(@Param('deliveryId', idParam('WebhookDelivery', 'deliveryId')) id: string, @CurrentActor() actor: Actor) {
+    return this.queries.delivery(actor.platformId, id);
+  }
+
+  @Post('webhooks/deliveries/:deliveryId/redeliver')
+  @HttpCode(202)
+  @ApiDoc({
+    summary: 'Redeliver a failed or dead webhook',
+    description: 'Queues the same webhook (same id and body) again to the current endpoint with a fresh retry budget. 409 unless the delivery is FAILED or DEAD.',
+    tag: 'Webhooks',
+    responses: { 202: { description: 'The delivery, PENDING again', schema: 'WebhookDelivery' } },
+    errors: [404, 409],
+  })
+  async redeliver(@Param('deliveryId', idParam('WebhookDelivery', 'deliveryId')) id: string, @CurrentActor() actor: Actor) {
+    await this.commands.execute(new RedeliverWebhookCommand(id, actor));
+    return this.queries.delivery(actor.platformId, id);
+  }
+
+  @Post('sandbox/webhooks/test')
+  @HttpCode(200)
+  @ApiDoc({
+    summary: 'Send a test webhook (sandbox)',
+    description: 'Sends a TEST webhook to the configured endpoint now and reports the answer; never retried. `response_status` is 0 when no response arrived (`error` says why). 400 WEBHOOK_ENDPOINT_NOT_CONFIGURED without an endpoint.',
+    tag: 'Sandbox',
+    responses: { 200: { description: 'The receiver’s answer', schema: 'WebhookTestResult' } },
+    errors: [403],
+  })
+  test(@CurrentActor() actor: Actor): Promise<TestWebhookResult> {
+    return this.commands.execute(new SendTestWebhookCommand(actor));
+  }
+}

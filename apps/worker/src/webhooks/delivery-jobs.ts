@@ -1,0 +1,20 @@
+import type { BackoffPolicy } from '../../../../libs/jobs/src/job-queue.js';
+import { WEBHOOK_RETRY_POLICY } from '../../../../libs/domain/src/webhooks/retry-policy.js';
+
+/** The queue of webhook deliveries: one job per webhook (and per redelivery request). */
+export const WEBHOOK_QUEUE = 'webhooks';
+export const DELIVER_JOB = 'deliver';
+
+export interface DeliveryJob {
+  deliveryId: string;
+  platformId: string;
+  webhookId: string;
+  webhookType: string;
+  /** The endpoint when the webhook was dispatched (attempts go to the platform's current one). */
+  url: string;
+  /** The exact JSON sent on every attempt. */
+  body: string;
+}
+
+/** The queue computes retry delays with the webhook retry policy (same formula, same clock). */
+export const WEBHOOK_BACKOFF: BackoffPolicy = { type: 'exponential', delayMs: WEBHOOK_RETRY_POLICY.firstDelayMs, maxDelayMs: WEBHOOK_RETRY_POLICY.maxDelayMs };

@@ -1,0 +1,34 @@
+import { Logger } from '@nestjs/common';
+import type { CommandRunner } from '../../../../libs/application/src/command-runner.js';
+import type { WebhookDeliverer } from '../../../../libs/application/src/webhooks/webhook-deliverer.js';
+import { webhookDeliveryDecider } from '../../../../libs/domain/src/webhooks/webhook-delivery.js';
+import { webhookDeliveryStream } from '../../../../libs/domain/src/webhooks/webhook-ids.js';
+import { UnrecoverableJobError, type Job, type JobQueue, type Worker } from '../../../../libs/jobs/src/job-queue.js';
+import { WEBHOOK_QUEUE, type DeliveryJob } from './delivery-jobs.js';
+
+/**
+ * Runs delivery jobs: one attempt per job run, recorded in the webhook's stream. A failed attempt
+ * throws so that the queue retries it with the webhook backoff, or dead-letters it after the last
+ * attempt; an attempt that must not be retried (TEST) ends the job at once.
+ */
+export function startWebhookDelivery(deps: { jobs: JobQueue; runner: CommandRunner; deliverer: WebhookDeliverer; concurrency?: number }): Worker {
+  const logger = new Logger('WebhookDelivery');
+  return deps.jobs.process<DeliveryJob>(
+    WEBHOOK_QUEUE,
+    async (job: Job<DeliveryJob>) => {
+      const data = job.data;
+      // A job run again after a crash that followed a successful attempt sends nothing more.
+      const { state } = await deps.runner.load(webhookDeliveryStream(data.deliveryId), webhookDeliveryDecider);
+      if (state.status === 'DELIVERED') return;
+      const attempt = job.attemptsMade + 1;
+      const { url: _dispatchedTo, ...request } = data;
+      const { outcome, url, result } = await deps.deliverer.deliver({ ...request, attempt, maxAttempts: job.maxAttempts });
+      if (outcome === 'DELIVERED') return;
+      const reason = result.error ?? `HTTP ${result.statusCode}`;
+      if (outcome === 'FAILED') throw new UnrecoverableJobError(`${data.webhookType} ${data.webhookId}: ${reason} (not retried)`);
+      if (outcome === 'DEAD') logger.warn(`${data.webhookType} ${data.webhookId} to ${url}: last attempt failed (${reason}); dead-lettered`);
+      throw new Error(`${data.webhookType} ${data.webhookId}: attempt ${attempt} failed: ${reason}`);
+    },
+    { concurrency: deps.concurrency ?? 16 },
+  );
+}

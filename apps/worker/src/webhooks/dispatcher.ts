@@ -1,0 +1,252 @@
+import { Logger } from '@nestjs/common';
+import type { CommandRunner, ProjectionWaiter } from '../../../../libs/application/src/command-runner.js';
+import { WEBHOOK_EVENT_MAP, type WebhookSources } from '../../../../libs/application/src/webhooks/webhook-event-map.js';
+import { maxAttemptsFor, webhookDeliveryDecider, type WebhookDeliveryEvent, type WebhookEnvelope } from '../../../../libs/domain/src/webhooks/webhook-delivery.js';
+import { webhookDeliveryStream, webhookIdsFor } from '../../../../libs/domain/src/webhooks/webhook-ids.js';
+import { WrongExpectedVersion, type EventStore, type RecordedEvent, type Subscription } from '../../../../libs/event-store/src/event-store.js';
+import type { JobQueue } from '../../../../libs/jobs/src/job-queue.js';
+import type { ReadModelStore } from '../../../../libs/read-models/src/read-model-store.js';
+import { DELIVER_JOB, WEBHOOK_BACKOFF, WEBHOOK_QUEUE, type DeliveryJob } from './delivery-jobs.js';
+import { EndpointHistory, LedgerReplay } from './sources.js';
+
+/** Checkpoint name in the read-model store's checkpoints. */
+export const DISPATCHER_CHECKPOINT = 'webhook-dispatcher';
+
+export interface DispatcherDeps {
+  eventStore: EventStore;
+  readModels: ReadModelStore;
+  jobs: JobQueue;
+  projections: ProjectionWaiter;
+  /** Reads delivery streams (redeliveries). */
+  runner: CommandRunner;
+  /** Most events handled per checkpoint (default 256). */
+  batchSize?: number;
+  /** Wait before resubscribing after a failed batch (default 1000 ms). */
+  retryDelayMs?: number;
+  /**
+   * How often the checkpoint is written (default 200 ms). Re-running events after a crash is
+   * idempotent, so the checkpoint may trail what was enqueued; writing it once per interval
+   * instead of once per batch spares a durable commit per batch.
+   */
+  checkpointIntervalMs?: number;
+}
+
+interface Planned {
+  schedule?: WebhookDeliveryEvent[];
+  job: { id: string; data: DeliveryJob; attempts: number };
+}
+
+/**
+ * Turns the event log into webhook deliveries; the log is the outbox. For each batch of events
+ * after its checkpoint it maps events to webhooks (WEBHOOK_EVENT_MAP), records each delivery as
+ * scheduled in its own stream, enqueues one job per webhook under an id derived from the source
+ * event, and only then advances the checkpoint. A process that dies anywhere in between runs the
+ * batch again: scheduling and enqueueing are idempotent, webhook ids are derived, so nothing is
+ * lost and nothing is queued twice. Only platforms with an endpoint at the event's position get
+ * webhooks.
+ */
+export class WebhookDispatcher {
+  private readonly logger = new Logger('WebhookDispatcher');
+  private readonly batchSize: number;
+  private readonly retryDelayMs: number;
+  private readonly checkpointIntervalMs: number;
+  private readonly endpoints: EndpointHistory;
+  private readonly ledgers: LedgerReplay;
+  private running = false;
+  private subscription?: Subscription;
+  /** Bumped on every (re)subscription and failure: work of an older generation is dropped. */
+  private generation = 0;
+  private pending: RecordedEvent[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private scheduled?: NodeJS.Immediate;
+  private retryTimer?: NodeJS.Timeout;
+  private committed: bigint | undefined;
+  /** Dispatched (enqueued) but not yet checkpointed. */
+  private dispatched: bigint | undefined;
+  private checkpointTimer?: NodeJS.Timeout;
+
+  constructor(private readonly deps: DispatcherDeps) {
+    this.batchSize = deps.batchSize ?? 256;
+    this.retryDelayMs = deps.retryDelayMs ?? 1000;
+    this.checkpointIntervalMs = deps.checkpointIntervalMs ?? 200;
+    this.endpoints = new EndpointHistory(deps.eventStore);
+    this.ledgers = new LedgerReplay(deps.eventStore);
+  }
+
+  /** Last committed position (undefined before the first batch). */
+  get position(): bigint | undefined {
+    return this.committed;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    await this.subscribe();
+  }
+
+  /** Stops and commits what was already delivered to it. Call before the projections stop. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    clearTimeout(this.retryTimer);
+    clearImmediate(this.scheduled);
+    const subscription = this.subscription;
+    this.subscription = undefined;
+    await subscription?.stop();
+    await this.flush(this.generation);
+    clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = undefined;
+    await this.chain.then(() => this.commitCheckpoint()).catch((error: unknown) => this.logger.error(`webhook dispatcher checkpoint not saved; events after ${this.committed} run again at start: ${String(error)}`));
+    this.generation++;
+    this.pending = [];
+  }
+
+  private async subscribe(): Promise<void> {
+    const generation = ++this.generation;
+    this.pending = [];
+    this.committed = await this.deps.readModels.getCheckpoint(DISPATCHER_CHECKPOINT);
+    this.dispatched = undefined;
+    if (!this.running || generation !== this.generation) return;
+    const subscription = this.deps.eventStore.subscribeToAll((event) => this.onEvent(event, generation), this.committed === undefined ? {} : { after: this.committed });
+    this.subscription = subscription;
+    subscription.done.catch((error: unknown) => this.fail(error, generation));
+  }
+
+  private async onEvent(event: RecordedEvent, generation: number): Promise<void> {
+    if (generation !== this.generation) return;
+    this.pending.push(event);
+    if (this.pending.length >= this.batchSize) await this.flush(generation);
+    else if (!this.scheduled) {
+      this.scheduled = setImmediate(() => {
+        this.scheduled = undefined;
+        void this.flush(this.generation);
+      });
+    }
+  }
+
+  /** Batches run one at a time, in log order; never rejects (failures go to fail()). */
+  private flush(generation: number): Promise<void> {
+    this.chain = this.chain.then(async () => {
+      try {
+        while (generation === this.generation && this.pending.length > 0) await this.dispatch(this.pending.splice(0, this.batchSize));
+      } catch (error) {
+        this.fail(error, generation);
+      }
+    });
+    return this.chain;
+  }
+
+  private async dispatch(batch: RecordedEvent[]): Promise<void> {
+    const last = batch[batch.length - 1].position;
+    let caughtUp: Promise<void> | undefined;
+    const sources: WebhookSources = {
+      readModel: async (collection, id) => {
+        caughtUp ??= this.waitForProjections(last);
+        await caughtUp;
+        return this.deps.readModels.get(collection, id);
+      },
+      ledgerAfter: (event) => this.ledgers.after(event),
+    };
+    const planned: Planned[] = [];
+    for (const event of batch) {
+      this.endpoints.observe(event);
+      if (event.type === 'WebhookRedeliveryRequested') planned.push(await this.planRedelivery(event));
+      else planned.push(...(await this.plan(event, sources)));
+    }
+    await Promise.all(planned.map((p) => (p.schedule ? this.record(p.job.data.deliveryId, p.schedule, p.job.data.platformId) : undefined)));
+    await Promise.all(planned.map((p) => this.deps.jobs.enqueue(WEBHOOK_QUEUE, DELIVER_JOB, p.job.data, { id: p.job.id, attempts: p.job.attempts, backoff: WEBHOOK_BACKOFF })));
+    // Only now may the checkpoint pass this batch.
+    this.dispatched = last;
+    this.checkpointTimer ??= setTimeout(() => {
+      this.checkpointTimer = undefined;
+      const generation = this.generation;
+      this.chain = this.chain.then(() => this.commitCheckpoint().catch((error: unknown) => this.fail(error, generation)));
+    }, this.checkpointIntervalMs);
+  }
+
+  private async commitCheckpoint(): Promise<void> {
+    const position = this.dispatched;
+    if (position === undefined || (this.committed !== undefined && position <= this.committed)) return;
+    await this.deps.readModels.commitBatch(DISPATCHER_CHECKPOINT, position, async () => {});
+    this.committed = position;
+  }
+
+  private async plan(event: RecordedEvent, sources: WebhookSources): Promise<Planned[]> {
+    const mapping = WEBHOOK_EVENT_MAP[event.type];
+    const platformId = mapping?.platform(event);
+    if (!mapping || !platformId) return [];
+    const url = await this.endpoints.endpointAt(platformId, event.position);
+    if (!url) return [];
+    const drafts = await mapping.webhooks(event, sources);
+    return drafts.map((draft, index) => {
+      const { webhookId, deliveryId } = webhookIdsFor(event.id, index);
+      const payload: WebhookEnvelope = { id: webhookId, type: draft.type, timestamp: draft.timestamp, data: draft.data };
+      const maxAttempts = maxAttemptsFor(draft.type);
+      return {
+        schedule: webhookDeliveryDecider.decide(
+          { type: 'ScheduleDelivery', deliveryId, platformId, url, payload, maxAttempts, sourceEventId: event.id, now: draft.timestamp },
+          webhookDeliveryDecider.initialState(),
+        ),
+        job: { id: `webhook:${event.id}:${index}`, attempts: maxAttempts, data: { deliveryId, platformId, webhookId, webhookType: draft.type, url, body: JSON.stringify(payload) } },
+      };
+    });
+  }
+
+  /** A redelivery request becomes a job with a fresh attempt budget (same webhook id and body). */
+  private async planRedelivery(event: RecordedEvent): Promise<Planned> {
+    const { deliveryId, platformId, url, maxAttempts } = (event as RecordedEvent<string, Extract<WebhookDeliveryEvent, { type: 'WebhookRedeliveryRequested' }>['data']>).data;
+    const { state } = await this.deps.runner.load(webhookDeliveryStream(deliveryId), webhookDeliveryDecider);
+    const payload = state.payload!;
+    return {
+      job: { id: `webhook-redelivery:${event.id}`, attempts: maxAttempts, data: { deliveryId, platformId, webhookId: payload.id, webhookType: payload.type, url, body: JSON.stringify(payload) } },
+    };
+  }
+
+  /** Appends the scheduled event once; a second run finds the stream and leaves it. */
+  private async record(deliveryId: string, events: WebhookDeliveryEvent[], platformId: string): Promise<void> {
+    try {
+      await this.deps.eventStore.appendToStream(
+        webhookDeliveryStream(deliveryId),
+        events.map((e) => ({ type: e.type, data: e.data as unknown as Record<string, unknown>, metadata: { platformId, actor: 'webhook-dispatcher', correlationId: deliveryId } })),
+        { expectedRevision: 'no_stream' },
+      );
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersion)) throw error;
+    }
+  }
+
+  /** Snapshots come from read models that include the batch; waits as long as it takes, unless stopping. */
+  private async waitForProjections(position: bigint): Promise<void> {
+    for (;;) {
+      if (await this.deps.projections.waitForPosition(position, 1000)) return;
+      if (!this.running) throw new Error('webhook dispatcher stopped while waiting for the read models');
+      this.logger.warn(`read models have not reached position ${position} yet; webhooks wait for them`);
+    }
+  }
+
+  private fail(error: unknown, generation: number): void {
+    if (generation !== this.generation) return;
+    this.generation++;
+    this.pending = [];
+    // What was dispatched before the failure is checkpointed later or simply dispatched again.
+    this.dispatched = undefined;
+    this.logger.error(`webhook dispatch failed; resuming from the checkpoint in ${this.retryDelayMs} ms: ${(error as Error)?.stack ?? String(error)}`);
+    if (!this.running) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => void this.resubscribe(), this.retryDelayMs);
+  }
+
+  private async resubscribe(): Promise<void> {
+    this.retryTimer = undefined;
+    const failed = this.subscription;
+    this.subscription = undefined;
+    await failed?.stop();
+    await this.chain;
+    if (!this.running) return;
+    try {
+      await this.subscribe();
+    } catch (error) {
+      this.fail(error, this.generation);
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import { CommandRunner } from '../../../../libs/application/src/command-runner.js';
+import type { Infrastructure } from '../../../../libs/application/src/infrastructure.js';
+import { loadSecretsKey, SecretBox } from '../../../../libs/application/src/webhooks/secret-box.js';
+import { WebhookDeliverer } from '../../../../libs/application/src/webhooks/webhook-deliverer.js';
+import type { AppConfig } from '../../../../libs/config/src/config.js';
+import { systemClock, type Clock } from '../../../../libs/domain/src/clock.js';
+import { startWebhookDelivery } from './delivery.js';
+import { WebhookDispatcher } from './dispatcher.js';
+
+export interface RunningWebhooks {
+  dispatcher: WebhookDispatcher;
+  close(): Promise<void>;
+}
+
+/** The dispatcher (log -> jobs) and the delivery workers (jobs -> receivers). */
+export async function startWebhooks(infra: Pick<Infrastructure, 'eventStore' | 'readModels' | 'jobs' | 'projections'>, config: AppConfig, clock: Clock): Promise<RunningWebhooks> {
+  const runner = new CommandRunner(infra.eventStore, undefined);
+  const deliverer = new WebhookDeliverer({ runner, box: new SecretBox(loadSecretsKey(config.secretsKey)), clock, wallClock: systemClock, timeoutMs: config.webhookTimeoutMs });
+  const dispatcher = new WebhookDispatcher({ eventStore: infra.eventStore, readModels: infra.readModels, jobs: infra.jobs, projections: infra.projections, runner });
+  const delivery = startWebhookDelivery({ jobs: infra.jobs, runner, deliverer });
+  await dispatcher.start();
+  return {
+    dispatcher,
+    async close() {
+      await dispatcher.stop();
+      await delivery.close();
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { streams } from '../../../../libs/domain/src/ids.js';
+import { evolveLedger, initialLedgerState, type LedgerEvent, type LedgerState } from '../../../../libs/domain/src/ledger/ledger.js';
+import { WEBHOOK_CONFIG_EVENTS, type WebhookConfigEvent } from '../../../../libs/domain/src/webhooks/webhook-config.js';
+import type { EventStore, RecordedEvent } from '../../../../libs/event-store/src/event-store.js';
+
+const CACHE_LIMIT = 1000;
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): void {
+  cache.delete(key);
+  cache.set(key, value);
+  if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+}
+
+/**
+ * Each platform's endpoint as of any position of the log: the configuration stream is short, so
+ * its events are kept and folded up to the position asked for. Events the dispatcher sees in the
+ * log are added to what was read, so a configuration change is picked up without reading again.
+ */
+export class EndpointHistory {
+  private readonly configs = new Map<string, RecordedEvent[]>();
+
+  constructor(private readonly store: EventStore) {}
+
+  observe(event: RecordedEvent): void {
+    if (!WEBHOOK_CONFIG_EVENTS.has(event.type)) return;
+    const platformId = (event.data as { platformId?: string }).platformId;
+    const known = platformId ? this.configs.get(platformId) : undefined;
+    if (known && (known.length === 0 || known[known.length - 1].position < event.position)) known.push(event);
+  }
+
+  async endpointAt(platformId: string, position: bigint): Promise<string | null> {
+    let events = this.configs.get(platformId);
+    if (!events) {
+      events = await this.store.readStream(streams.webhooks(platformId));
+      remember(this.configs, platformId, events);
+    }
+    let endpoint: string | null = null;
+    for (const recorded of events) {
+      if (recorded.position > position) break;
+      const event = { type: recorded.type, data: recorded.data } as WebhookConfigEvent;
+      if (event.type === 'WebhookEndpointChanged') endpoint = event.data.webhookEndpoint;
+    }
+    return endpoint;
+  }
+}
+
+/**
+ * Platform ledgers folded event by event with the ledger's own `evolve`, so a balance webhook
+ * carries the balance right after its transfer even when the read model has moved on. Events the
+ * dispatcher did not fold (skipped platforms, a restart) are read from the stream to fill the gap.
+ */
+export class LedgerReplay {
+  private readonly ledgers = new Map<string, { state: LedgerState; revision: bigint }>();
+
+  constructor(private readonly store: EventStore) {}
+
+  async after(event: RecordedEvent): Promise<LedgerState> {
+    let entry = this.ledgers.get(event.streamName);
+    // Ahead of this event (resubscribed from an older checkpoint): fold again from the start.
+    if (!entry || entry.revision >= event.revision) entry = { state: initialLedgerState(), revision: -1n };
+    if (entry.revision < event.revision - 1n) {
+      const missing = await this.store.readStream(event.streamName, { fromRevision: entry.revision + 1n, maxCount: Number(event.revision - entry.revision - 1n) });
+      for (const e of missing) {
+        evolveLedger(entry.state, { type: e.type, data: e.data } as LedgerEvent);
+        entry.revision = e.revision;
+      }
+    }
+    evolveLedger(entry.state, { type: event.type, data: event.data } as LedgerEvent);
+    entry.revision = event.revision;
+    remember(this.ledgers, event.streamName, entry);
+    return entry.state;
+  }
+}

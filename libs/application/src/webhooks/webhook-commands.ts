@@ -1,0 +1,123 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { Clock } from '../../../domain/src/clock.js';
+import { DomainError, notFound } from '../../../domain/src/errors.js';
+import { publicId, streams, uuidOf, type IdGenerator } from '../../../domain/src/ids.js';
+import { platformDecider } from '../../../domain/src/platform/platform.js';
+import { webhookConfigDecider } from '../../../domain/src/webhooks/webhook-config.js';
+import { maxAttemptsFor, webhookDeliveryDecider, type WebhookEnvelope } from '../../../domain/src/webhooks/webhook-delivery.js';
+import { webhookDeliveryStream } from '../../../domain/src/webhooks/webhook-ids.js';
+import { CommandRunner } from '../command-runner.js';
+import { requireSandbox } from '../ledger/fund-commands.js';
+import { CLOCK, IDS, type Actor } from '../tokens.js';
+import type { SecretBox } from './secret-box.js';
+import { WebhookDeliverer } from './webhook-deliverer.js';
+import { generateWebhookKeys } from './webhook-keys.js';
+import { SECRET_BOX } from './webhook-providers.js';
+
+export class ConfigureWebhooksCommand {
+  constructor(readonly webhookEndpoint: string | null, readonly actor: Actor) {}
+}
+export class SendTestWebhookCommand {
+  constructor(readonly actor: Actor) {}
+}
+export class RedeliverWebhookCommand {
+  constructor(readonly deliveryId: string, readonly actor: Actor) {}
+}
+
+const notConfigured = () =>
+  new DomainError('invalid', 'WEBHOOK_ENDPOINT_NOT_CONFIGURED', 'no webhook endpoint is configured; set one with PATCH /config');
+
+async function currentEndpoint(runner: CommandRunner, platformId: string): Promise<string> {
+  const { state } = await runner.load(streams.webhooks(platformId), webhookConfigDecider);
+  if (!state.webhookEndpoint) throw notConfigured();
+  return state.webhookEndpoint;
+}
+
+/** Sets (or with null clears) the endpoint; the first configuration generates the signing material. */
+@CommandHandler(ConfigureWebhooksCommand)
+export class ConfigureWebhooksHandler implements ICommandHandler<ConfigureWebhooksCommand, void> {
+  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock, @Inject(SECRET_BOX) private readonly box: SecretBox) {}
+
+  async execute({ webhookEndpoint, actor }: ConfigureWebhooksCommand) {
+    const { state: platform } = await this.runner.load(streams.platform(actor.platformId), platformDecider);
+    await this.runner.run(
+      streams.webhooks(actor.platformId),
+      webhookConfigDecider,
+      (state) => ({
+        type: 'SetWebhookEndpoint' as const,
+        platformId: actor.platformId,
+        webhookEndpoint,
+        sandbox: Boolean(platform.sandbox),
+        ...(state.keys ? {} : { newKeys: generateWebhookKeys(this.box, actor.platformId) }),
+        now: this.clock.now().toISOString(),
+      }),
+      { metadata: { ...actor } },
+    );
+  }
+}
+
+export interface TestWebhookResult {
+  response_status: number;
+  url: string;
+  response_body: string;
+  /** Why no response arrived (response_status is then 0). */
+  error?: string;
+}
+
+/** Sends a TEST webhook now and reports the receiver's answer; recorded like any delivery, never retried. */
+@CommandHandler(SendTestWebhookCommand)
+export class SendTestWebhookHandler implements ICommandHandler<SendTestWebhookCommand, TestWebhookResult> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly deliverer: WebhookDeliverer,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
+
+  async execute({ actor }: SendTestWebhookCommand): Promise<TestWebhookResult> {
+    await requireSandbox(this.runner, actor);
+    const url = await currentEndpoint(this.runner, actor.platformId);
+    const uuid = this.ids.uuid();
+    const deliveryId = publicId('WebhookDelivery', uuid);
+    const now = this.clock.now().toISOString();
+    const payload: WebhookEnvelope = { id: publicId('Webhook', uuid), type: 'TEST', timestamp: now, data: { message: 'This is a test webhook.' } };
+    await this.runner.run(
+      webhookDeliveryStream(deliveryId),
+      webhookDeliveryDecider,
+      { type: 'ScheduleDelivery', deliveryId, platformId: actor.platformId, url, payload, maxAttempts: 1, now },
+      { metadata: { ...actor }, waitForReadModels: false },
+    );
+    const { result, url: sentTo } = await this.deliverer.deliver(
+      { deliveryId, platformId: actor.platformId, webhookId: payload.id, webhookType: payload.type, body: JSON.stringify(payload), attempt: 1, maxAttempts: 1 },
+      { waitForReadModels: true },
+    );
+    return { response_status: result.statusCode ?? 0, url: sentTo ?? url, response_body: result.responseBody ?? '', ...(result.error ? { error: result.error } : {}) };
+  }
+}
+
+/**
+ * Asks for a FAILED or DEAD delivery to be sent again to the current endpoint with a fresh
+ * attempt budget. Only the request is recorded here; the dispatcher queues the delivery from the
+ * log, so a crash in between loses nothing.
+ */
+@CommandHandler(RedeliverWebhookCommand)
+export class RedeliverWebhookHandler implements ICommandHandler<RedeliverWebhookCommand, void> {
+  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock) {}
+
+  async execute({ deliveryId, actor }: RedeliverWebhookCommand) {
+    if (!uuidOf('WebhookDelivery', deliveryId)) throw notFound('WEBHOOK_DELIVERY', deliveryId);
+    const stream = webhookDeliveryStream(deliveryId);
+    const { state } = await this.runner.load(stream, webhookDeliveryDecider);
+    if (!state.exists || state.platformId !== actor.platformId) throw notFound('WEBHOOK_DELIVERY', deliveryId);
+    const url = await currentEndpoint(this.runner, actor.platformId);
+    await this.runner.run(
+      stream,
+      webhookDeliveryDecider,
+      { type: 'RequestRedelivery', url, maxAttempts: maxAttemptsFor(state.payload!.type), now: this.clock.now().toISOString() },
+      { metadata: { ...actor } },
+    );
+  }
+}
+
+export const webhookHandlers = [ConfigureWebhooksHandler, SendTestWebhookHandler, RedeliverWebhookHandler];

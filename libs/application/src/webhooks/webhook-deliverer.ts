@@ -1,0 +1,92 @@
+import type { Clock } from '../../../domain/src/clock.js';
+import { streams } from '../../../domain/src/ids.js';
+import { retryDelayMs, WEBHOOK_RETRY_POLICY } from '../../../domain/src/webhooks/retry-policy.js';
+import { webhookConfigDecider } from '../../../domain/src/webhooks/webhook-config.js';
+import { attemptOutcome, webhookDeliveryDecider, type AttemptOutcome, type DeliveryAttempt } from '../../../domain/src/webhooks/webhook-delivery.js';
+import { webhookDeliveryStream } from '../../../domain/src/webhooks/webhook-ids.js';
+import type { CommandRunner } from '../command-runner.js';
+import type { SecretBox } from './secret-box.js';
+import { WebhookSigner } from './webhook-keys.js';
+import { postWebhook, type SendResult } from './webhook-sender.js';
+
+export interface DeliveryRequest {
+  deliveryId: string;
+  platformId: string;
+  webhookId: string;
+  webhookType: string;
+  /** The exact bytes to send (the envelope's JSON). */
+  body: string;
+  /** 1-based. */
+  attempt: number;
+  maxAttempts: number;
+}
+
+export interface DeliveryDeps {
+  runner: CommandRunner;
+  box: SecretBox;
+  /** Business time (the sandbox clock): attempt times and the retry schedule. */
+  clock: Clock;
+  /** Real time for the Standard Webhooks timestamp, which receivers compare with their own clock. */
+  wallClock: Clock;
+  timeoutMs: number;
+}
+
+const SIGNER_CACHE = 1000;
+
+/**
+ * Makes one delivery attempt: signs, POSTs to the platform's current endpoint, and records the
+ * attempt in the webhook's stream. Retries follow an endpoint change; once webhooks are turned off
+ * (no endpoint) an attempt fails without being retried. Shared by the delivery worker (queued,
+ * retried) and the synchronous sandbox test.
+ */
+export class WebhookDeliverer {
+  private readonly signers = new Map<string, WebhookSigner>();
+
+  constructor(private readonly deps: DeliveryDeps) {}
+
+  /** The platform's endpoint now and its signer (the signing material never changes, so the signer is cached). */
+  private async target(platformId: string): Promise<{ url: string | null; signer?: WebhookSigner }> {
+    const { state } = await this.deps.runner.load(streams.webhooks(platformId), webhookConfigDecider);
+    if (!state.keys || !state.webhookEndpoint) return { url: null };
+    let signer = this.signers.get(platformId);
+    if (!signer) {
+      signer = new WebhookSigner(this.deps.box, platformId, state.keys);
+      this.signers.set(platformId, signer);
+      if (this.signers.size > SIGNER_CACHE) this.signers.delete(this.signers.keys().next().value as string);
+    }
+    return { url: state.webhookEndpoint, signer };
+  }
+
+  async deliver(request: DeliveryRequest, options: { waitForReadModels?: boolean } = {}): Promise<{ outcome: AttemptOutcome; url: string | null; result: SendResult }> {
+    const { url, signer } = await this.target(request.platformId);
+    let result: SendResult;
+    let outcome: AttemptOutcome;
+    if (!url || !signer) {
+      result = { latencyMs: 0, error: 'no webhook endpoint is configured (webhooks were turned off)' };
+      outcome = 'FAILED';
+    } else {
+      const headers = signer.headers(request.webhookId, request.body, this.deps.wallClock.now());
+      result = await postWebhook(url, request.body, headers, this.deps.timeoutMs);
+      outcome = attemptOutcome({ statusCode: result.statusCode, attempt: request.attempt, maxAttempts: request.maxAttempts, webhookType: request.webhookType });
+    }
+    const now = this.deps.clock.now();
+    const attempt: DeliveryAttempt = {
+      attempt: request.attempt,
+      attemptedAt: now.toISOString(),
+      ...(url ? { url } : {}),
+      ...(result.statusCode !== undefined ? { statusCode: result.statusCode } : {}),
+      latencyMs: result.latencyMs,
+      ...(result.responseBody !== undefined ? { responseBody: result.responseBody } : {}),
+      ...(result.error !== undefined ? { error: result.error } : {}),
+      outcome,
+      ...(outcome === 'RETRYING' ? { nextAttemptAt: new Date(now.getTime() + retryDelayMs(WEBHOOK_RETRY_POLICY, request.attempt)).toISOString() } : {}),
+    };
+    await this.deps.runner.run(
+      webhookDeliveryStream(request.deliveryId),
+      webhookDeliveryDecider,
+      { type: 'RecordAttempt', attempt },
+      { metadata: { platformId: request.platformId, actor: 'webhook-delivery', correlationId: request.webhookId }, waitForReadModels: options.waitForReadModels ?? false },
+    );
+    return { outcome, url, result };
+  }
+}

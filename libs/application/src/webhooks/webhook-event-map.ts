@@ -1,0 +1,126 @@
+import type { CardSnapshot } from '../../../domain/src/cards/card-types.js';
+import type { KycStatus } from '../../../domain/src/customer/customer.js';
+import { invitationResource, type InvitationSnapshot } from '../../../domain/src/invitations/invitation.js';
+import { postedBalance, type LedgerState } from '../../../domain/src/ledger/ledger.js';
+import { toJsonNumber } from '../../../domain/src/money.js';
+import type { TransactionRecord } from '../../../domain/src/transactions/transaction.js';
+import { toTransactionResource } from '../../../domain/src/transactions/transaction-view.js';
+import type { RecordedEvent } from '../../../event-store/src/event-store.js';
+import { Collections } from '../../../read-models/src/projections/collections.js';
+import { toInternalAccount, type InternalAccountDoc } from '../../../read-models/src/projections/internal-account-docs.js';
+import type { Doc } from '../../../read-models/src/read-model-store.js';
+import { stripPlatform } from '../queries/list-query.js';
+
+/**
+ * Which events of the log become webhooks, and what they carry. One entry per event type:
+ * `platform` names the platform whose endpoint receives them, `webhooks` builds zero or more
+ * `{type, timestamp, data}` where `data` is the resource snapshot. Entries must be deterministic
+ * for a given event (the dispatcher may run an event again after a crash and derives webhook ids
+ * from the event id and the position in the returned list). To send a new kind of webhook, add
+ * an entry here; nothing else changes.
+ */
+export interface WebhookDraft {
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+/** What entries may read besides the event itself. */
+export interface WebhookSources {
+  /** A read-model document; the read models have passed the event being mapped. */
+  readModel<T extends Doc>(collection: string, id: string): Promise<T | undefined>;
+  /** The platform's ledger right after this ledger event. */
+  ledgerAfter(event: RecordedEvent): Promise<LedgerState>;
+}
+
+export interface WebhookMapping {
+  platform(event: RecordedEvent): string | undefined;
+  webhooks(event: RecordedEvent, sources: WebhookSources): WebhookDraft[] | Promise<WebhookDraft[]>;
+}
+
+type Data<T> = RecordedEvent<string, T>;
+const dataPlatform = (event: RecordedEvent) => (typeof event.data.platformId === 'string' ? event.data.platformId : undefined);
+
+/** `CUSTOMER.KYC_<STATUS>` with the customer as of this change (KYB status for businesses). */
+const customerKyc: WebhookMapping = {
+  platform: dataPlatform,
+  async webhooks(event, sources) {
+    const { customerId, kycStatus, updatedAt } = (event as Data<{ customerId: string; kycStatus: KycStatus; updatedAt: string }>).data;
+    const doc = await sources.readModel(Collections.customers, customerId);
+    const statusField = doc?.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus';
+    const customer = doc ? stripPlatform(doc) : { id: customerId };
+    return [{ type: `CUSTOMER.KYC_${kycStatus}`, timestamp: updatedAt, data: { ...customer, [statusField]: kycStatus, updatedAt } }];
+  },
+};
+
+/** The ledger stream is `ledger-<platform uuid>`. */
+const ledgerPlatform = (event: RecordedEvent) => (event.streamName.startsWith('ledger-') ? `Platform:${event.streamName.slice('ledger-'.length)}` : undefined);
+
+/**
+ * `INTERNAL_ACCOUNT.BALANCE_UPDATED` for each customer account a transfer touches (settlement
+ * accounts are the platform's own and send none), with the balance right after this transfer.
+ */
+const balanceUpdated: WebhookMapping = {
+  platform: ledgerPlatform,
+  async webhooks(event, sources) {
+    const data = event.data as { debitAccountId?: string; creditAccountId?: string; pendingId?: string; createdAt: string };
+    const ledger = await sources.ledgerAfter(event);
+    const held = data.pendingId ? ledger.transfers.get(data.pendingId) : undefined;
+    const touched = data.pendingId ? (held ? [held.debitAccountId, held.creditAccountId] : []) : [data.debitAccountId!, data.creditAccountId!];
+    // Balances are taken before any await: the ledger state moves on with the next event.
+    const balances = touched.map((accountId) => {
+      const account = ledger.accounts.get(accountId);
+      return { accountId, balance: account ? postedBalance(account) : undefined };
+    });
+    const drafts: WebhookDraft[] = [];
+    for (const { accountId, balance } of balances) {
+      const doc = await sources.readModel<InternalAccountDoc>(Collections.internalAccounts, accountId);
+      if (!doc?.customerId || balance === undefined) continue;
+      drafts.push({
+        type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED',
+        timestamp: data.createdAt,
+        data: { ...toInternalAccount(doc), balance: { ...doc.balance, amount: toJsonNumber(balance) }, updatedAt: data.createdAt },
+      });
+    }
+    return drafts;
+  },
+};
+
+/** The inviter's platform learns of the claim (it then sends any `amountToSend`). */
+const invitationClaimed: WebhookMapping = {
+  platform: dataPlatform,
+  webhooks(event) {
+    const { invitation, claimedAt } = (event as Data<{ invitation: InvitationSnapshot; claimedAt: string }>).data;
+    return [{ type: 'INVITATION_CLAIMED', timestamp: claimedAt, data: invitationResource(invitation, new Date(claimedAt)) }];
+  },
+};
+
+/** `OUTGOING_PAYMENT.<STATUS>` / `INCOMING_PAYMENT.<STATUS>` with the Transaction resource. */
+const paymentStatus: WebhookMapping = {
+  platform: dataPlatform,
+  webhooks(event) {
+    const { transaction } = (event as Data<{ transaction: TransactionRecord }>).data;
+    return [{ type: `${transaction.type}_PAYMENT.${transaction.status}`, timestamp: transaction.updatedAt, data: toTransactionResource(transaction) }];
+  },
+};
+
+/** Card events carry the Card resource as `data.card`. */
+const cardEvent = (type: string): WebhookMapping => ({
+  platform: dataPlatform,
+  webhooks(event) {
+    const { card } = (event as Data<{ card: CardSnapshot }>).data;
+    return [{ type, timestamp: card.updatedAt, data: { ...card } }];
+  },
+});
+
+export const WEBHOOK_EVENT_MAP: Readonly<Record<string, WebhookMapping>> = {
+  CustomerKycStatusChanged: customerKyc,
+  TransferCreated: balanceUpdated,
+  PendingTransferPosted: balanceUpdated,
+  PendingTransferVoided: balanceUpdated,
+  InvitationClaimed: invitationClaimed,
+  TransactionCreated: paymentStatus,
+  TransactionStatusChanged: paymentStatus,
+  CardStateChanged: cardEvent('card.state_change'),
+  CardFundingSourcesChanged: cardEvent('card.funding_source_change'),
+};

@@ -1,0 +1,58 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { notFound } from '../../../domain/src/errors.js';
+import { streams } from '../../../domain/src/ids.js';
+import { webhookConfigDecider } from '../../../domain/src/webhooks/webhook-config.js';
+import { Collections } from '../../../read-models/src/projections/collections.js';
+import { toWebhookDelivery, type WebhookDeliveryDoc } from '../../../read-models/src/projections/webhooks/webhook-delivery-projection.js';
+import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { CommandRunner } from '../command-runner.js';
+import { listForPlatform, type ListRequest } from '../queries/list-query.js';
+import { READ_MODELS } from '../tokens.js';
+import type { SecretBox } from './secret-box.js';
+import { openWebhookSecret } from './webhook-keys.js';
+import { SECRET_BOX } from './webhook-providers.js';
+
+export interface PlatformConfigResource {
+  webhookEndpoint: string | null;
+  webhookSigningPublicKey: string | null;
+  webhookSecret: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The webhook configuration (from its stream: always current) and the deliveries read model. */
+@Injectable()
+export class WebhookQueries {
+  constructor(
+    private readonly runner: CommandRunner,
+    @Inject(READ_MODELS) private readonly store: ReadModelStore,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+  ) {}
+
+  async config(platformId: string): Promise<PlatformConfigResource> {
+    const { state } = await this.runner.load(streams.webhooks(platformId), webhookConfigDecider);
+    if (!state.keys) {
+      // Not configured yet: the platform's own dates, no endpoint and no key.
+      const platform = await this.store.get<Doc & { createdAt: string }>(Collections.platforms, platformId);
+      const at = platform?.createdAt ?? new Date(0).toISOString();
+      return { webhookEndpoint: null, webhookSigningPublicKey: null, webhookSecret: null, createdAt: at, updatedAt: at };
+    }
+    return {
+      webhookEndpoint: state.webhookEndpoint,
+      webhookSigningPublicKey: state.keys.publicKeyPem,
+      webhookSecret: openWebhookSecret(this.box, platformId, state.keys),
+      createdAt: state.createdAt!,
+      updatedAt: state.updatedAt!,
+    };
+  }
+
+  async delivery(platformId: string, id: string) {
+    const doc = await this.store.get<WebhookDeliveryDoc>(Collections.webhookDeliveries, id);
+    if (!doc || doc.platformId !== platformId) throw notFound('WEBHOOK_DELIVERY', id);
+    return toWebhookDelivery(doc);
+  }
+
+  listDeliveries(platformId: string, request: ListRequest) {
+    return listForPlatform<WebhookDeliveryDoc>(this.store, Collections.webhookDeliveries, platformId, request, toWebhookDelivery);
+  }
+}

@@ -1,0 +1,118 @@
+import type { Decider } from '../decider.js';
+import { conflict, notFound } from '../errors.js';
+import { WEBHOOK_MAX_ATTEMPTS } from './retry-policy.js';
+
+/**
+ * One webhook's delivery to a platform's endpoint: scheduled once, then one record per attempt.
+ * PENDING until an attempt succeeds (DELIVERED; a 409 reply counts: the receiver already has
+ * it), FAILED when it was not to be retried (TEST), DEAD when the retry budget ran out. A failed
+ * or dead delivery can be requested again (back to PENDING).
+ */
+export type WebhookDeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'DEAD';
+export type AttemptOutcome = 'DELIVERED' | 'RETRYING' | 'FAILED' | 'DEAD';
+
+/** What the receiver gets, byte for byte the JSON of this object. */
+export interface WebhookEnvelope {
+  id: string;
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+export interface DeliveryAttempt {
+  /** 1-based within the current run (a redelivery starts again at 1). */
+  attempt: number;
+  attemptedAt: string;
+  /** Absent when there was no endpoint to send to. */
+  url?: string;
+  statusCode?: number;
+  latencyMs: number;
+  /** At most 1 KB of the response body. */
+  responseBody?: string;
+  error?: string;
+  outcome: AttemptOutcome;
+  nextAttemptAt?: string;
+}
+
+export interface WebhookDeliveryState {
+  exists: boolean;
+  deliveryId?: string;
+  platformId?: string;
+  payload?: WebhookEnvelope;
+  url?: string;
+  maxAttempts: number;
+  status?: WebhookDeliveryStatus;
+  attemptCount: number;
+  redeliveries: number;
+}
+
+export type WebhookDeliveryEvent =
+  | {
+      type: 'WebhookDeliveryScheduled';
+      data: { deliveryId: string; platformId: string; url: string; payload: WebhookEnvelope; maxAttempts: number; sourceEventId?: string; createdAt: string };
+    }
+  | { type: 'WebhookDeliveryAttempted'; data: DeliveryAttempt & { deliveryId: string; platformId: string } }
+  | { type: 'WebhookRedeliveryRequested'; data: { deliveryId: string; platformId: string; url: string; maxAttempts: number; redelivery: number; requestedAt: string } };
+
+export type WebhookDeliveryCommand =
+  | { type: 'ScheduleDelivery'; deliveryId: string; platformId: string; url: string; payload: WebhookEnvelope; maxAttempts: number; sourceEventId?: string; now: string }
+  | { type: 'RecordAttempt'; attempt: DeliveryAttempt }
+  | { type: 'RequestRedelivery'; url: string; maxAttempts: number; now: string };
+
+/** TEST webhooks are sent once; everything else retries within the policy. */
+export const isRetried = (webhookType: string) => webhookType !== 'TEST';
+
+/** Attempts a webhook of this type gets. */
+export const maxAttemptsFor = (webhookType: string) => (isRetried(webhookType) ? WEBHOOK_MAX_ATTEMPTS : 1);
+
+/** The outcome of attempt `attempt` of `maxAttempts` given the receiver's status (undefined: no reply). */
+export function attemptOutcome(input: { statusCode?: number; attempt: number; maxAttempts: number; webhookType: string }): AttemptOutcome {
+  const { statusCode } = input;
+  if (statusCode !== undefined && ((statusCode >= 200 && statusCode < 300) || statusCode === 409)) return 'DELIVERED';
+  if (!isRetried(input.webhookType)) return 'FAILED';
+  return input.attempt >= input.maxAttempts ? 'DEAD' : 'RETRYING';
+}
+
+const statusAfter: Record<AttemptOutcome, WebhookDeliveryStatus> = { DELIVERED: 'DELIVERED', RETRYING: 'PENDING', FAILED: 'FAILED', DEAD: 'DEAD' };
+
+function decide(cmd: WebhookDeliveryCommand, state: WebhookDeliveryState): WebhookDeliveryEvent[] {
+  if (cmd.type === 'ScheduleDelivery') {
+    // Scheduling is idempotent: a dispatcher running the same source event again changes nothing.
+    if (state.exists) return [];
+    const { type: _t, now, ...data } = cmd;
+    return [{ type: 'WebhookDeliveryScheduled', data: { ...data, createdAt: now } }];
+  }
+  if (!state.exists) throw notFound('WEBHOOK_DELIVERY', 'unknown');
+  const ids = { deliveryId: state.deliveryId!, platformId: state.platformId! };
+  switch (cmd.type) {
+    case 'RecordAttempt':
+      return [{ type: 'WebhookDeliveryAttempted', data: { ...ids, ...cmd.attempt } }];
+    case 'RequestRedelivery':
+      if (state.status !== 'FAILED' && state.status !== 'DEAD') {
+        throw conflict('INVALID_STATE_TRANSITION', `the delivery is ${state.status}; only FAILED or DEAD deliveries can be redelivered`);
+      }
+      return [{ type: 'WebhookRedeliveryRequested', data: { ...ids, url: cmd.url, maxAttempts: cmd.maxAttempts, redelivery: state.redeliveries + 1, requestedAt: cmd.now } }];
+  }
+}
+
+function evolve(state: WebhookDeliveryState, event: WebhookDeliveryEvent): WebhookDeliveryState {
+  switch (event.type) {
+    case 'WebhookDeliveryScheduled': {
+      const d = event.data;
+      return { ...state, exists: true, deliveryId: d.deliveryId, platformId: d.platformId, payload: d.payload, url: d.url, maxAttempts: d.maxAttempts, status: 'PENDING' };
+    }
+    case 'WebhookDeliveryAttempted':
+      // Delivered stays delivered: a late duplicate attempt (a job run again after a crash) does not undo it.
+      return { ...state, attemptCount: state.attemptCount + 1, status: state.status === 'DELIVERED' ? 'DELIVERED' : statusAfter[event.data.outcome] };
+    case 'WebhookRedeliveryRequested':
+      return { ...state, status: 'PENDING', url: event.data.url, maxAttempts: event.data.maxAttempts, redeliveries: event.data.redelivery };
+  }
+}
+
+export const webhookDeliveryDecider: Decider<WebhookDeliveryState, WebhookDeliveryCommand, WebhookDeliveryEvent> = {
+  initialState: () => ({ exists: false, maxAttempts: 1, attemptCount: 0, redeliveries: 0 }),
+  evolve,
+  decide,
+};
+
+export const WEBHOOK_DELIVERY_EVENTS = ['WebhookDeliveryScheduled', 'WebhookDeliveryAttempted', 'WebhookRedeliveryRequested'] as const;

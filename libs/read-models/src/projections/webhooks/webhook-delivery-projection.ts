@@ -1,0 +1,88 @@
+import type { DeliveryAttempt, WebhookDeliveryEvent, WebhookDeliveryStatus, WebhookEnvelope } from '../../../../domain/src/webhooks/webhook-delivery.js';
+import type { RecordedEvent } from '../../../../event-store/src/event-store.js';
+import type { Projection } from '../../projection.js';
+import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
+import { Collections } from '../collections.js';
+
+/** Attempts kept on the document (the stream keeps them all). */
+export const ATTEMPTS_KEPT = 50;
+
+export interface WebhookDeliveryDoc extends Doc {
+  platformId: string;
+  webhookId: string;
+  type: string;
+  status: WebhookDeliveryStatus;
+  url: string;
+  payload: WebhookEnvelope;
+  /** Attempts of every run, redeliveries included. */
+  attemptCount: number;
+  maxAttempts: number;
+  redeliveries: number;
+  nextAttemptAt?: string;
+  deliveredAt?: string;
+  lastStatusCode?: number;
+  lastError?: string;
+  /** The newest ATTEMPTS_KEPT attempts, oldest first. */
+  attempts: DeliveryAttempt[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Webhook deliveries with their attempts: the `GET /webhooks/deliveries` read model. */
+export const webhookDeliveryProjection: Projection = {
+  name: 'webhook-deliveries',
+  collections: [Collections.webhookDeliveries],
+  handles: ['WebhookDeliveryScheduled', 'WebhookDeliveryAttempted', 'WebhookRedeliveryRequested'],
+  async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
+    const event = { type: recorded.type, data: recorded.data } as WebhookDeliveryEvent;
+    if (event.type === 'WebhookDeliveryScheduled') {
+      const d = event.data;
+      const doc: WebhookDeliveryDoc = {
+        id: d.deliveryId,
+        platformId: d.platformId,
+        webhookId: d.payload.id,
+        type: d.payload.type,
+        status: 'PENDING',
+        url: d.url,
+        payload: d.payload,
+        attemptCount: 0,
+        maxAttempts: d.maxAttempts,
+        redeliveries: 0,
+        attempts: [],
+        createdAt: d.createdAt,
+        updatedAt: d.createdAt,
+      };
+      tx.put(Collections.webhookDeliveries, doc);
+      return;
+    }
+    const doc = await tx.get<WebhookDeliveryDoc>(Collections.webhookDeliveries, event.data.deliveryId);
+    if (!doc) return;
+    if (event.type === 'WebhookRedeliveryRequested') {
+      const { nextAttemptAt: _n, ...rest } = doc;
+      tx.put(Collections.webhookDeliveries, { ...rest, status: 'PENDING', url: event.data.url, maxAttempts: event.data.maxAttempts, redeliveries: event.data.redelivery, updatedAt: event.data.requestedAt });
+      return;
+    }
+    const { deliveryId: _d, platformId: _p, ...attempt } = event.data;
+    const delivered = doc.status === 'DELIVERED' || attempt.outcome === 'DELIVERED';
+    const status: WebhookDeliveryStatus = delivered ? 'DELIVERED' : attempt.outcome === 'RETRYING' ? 'PENDING' : attempt.outcome;
+    const { nextAttemptAt: _n, lastStatusCode: _s, lastError: _e, ...rest } = doc;
+    const next: WebhookDeliveryDoc = {
+      ...rest,
+      status,
+      attemptCount: doc.attemptCount + 1,
+      attempts: [...doc.attempts, attempt].slice(-ATTEMPTS_KEPT),
+      updatedAt: attempt.attemptedAt,
+      ...(attempt.statusCode !== undefined ? { lastStatusCode: attempt.statusCode } : {}),
+      ...(attempt.error !== undefined ? { lastError: attempt.error } : {}),
+      ...(status === 'PENDING' && attempt.nextAttemptAt ? { nextAttemptAt: attempt.nextAttemptAt } : {}),
+      ...(attempt.outcome === 'DELIVERED' && !doc.deliveredAt ? { deliveredAt: attempt.attemptedAt } : {}),
+    };
+    tx.put(Collections.webhookDeliveries, next);
+  },
+};
+
+/** The API resource: the scope field stripped. */
+export function toWebhookDelivery(doc: WebhookDeliveryDoc): Record<string, unknown> {
+  const { platformId: _p, ...resource } = doc;
+  return resource;
+}

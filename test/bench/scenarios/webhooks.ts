@@ -1,0 +1,131 @@
+import { CommandBus } from '@nestjs/cqrs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startService, type RunningService } from '../../../apps/api/src/service.js';
+import { CreateCustomerCommand } from '../../../libs/application/src/customers/customer-commands.js';
+import { FundInternalAccountCommand } from '../../../libs/application/src/ledger/fund-commands.js';
+import { CreatePlatformCommand } from '../../../libs/application/src/platforms/platform-commands.js';
+import type { Actor } from '../../../libs/application/src/tokens.js';
+import { ConfigureWebhooksCommand } from '../../../libs/application/src/webhooks/webhook-commands.js';
+import { loadConfig } from '../../../libs/config/src/config.js';
+import { streams } from '../../../libs/domain/src/ids.js';
+import { Collections } from '../../../libs/read-models/src/projections/collections.js';
+import { startRedis } from '../../support/redis-server.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.js';
+import type { Scenario } from '../scenario.js';
+
+/** Platforms, each with its own ledger stream (one ledger serializes its transfers). */
+const PLATFORMS = 8;
+const CONCURRENCY = 64;
+const BURST = 3000;
+const PACED_RATE = 200;
+const PACED_SECONDS = 4;
+
+interface Target {
+  actor: Actor;
+  accountId: string;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+async function setUp(service: RunningService, receiverUrl: string): Promise<Target[]> {
+  const bus = service.app.get(CommandBus);
+  const targets: Target[] = [];
+  for (let i = 0; i < PLATFORMS; i++) {
+    const { platformId } = await bus.execute(new CreatePlatformCommand({ name: `bench-${i}`, sandbox: true, umaDomain: 'bench.example.com' }, 'bench'));
+    const actor: Actor = { platformId, actor: 'bench', correlationId: `bench-${i}` };
+    await bus.execute(new ConfigureWebhooksCommand(receiverUrl, actor));
+    const customerId: string = await bus.execute(new CreateCustomerCommand({ platformCustomerId: `bench-${i}`, customerType: 'INDIVIDUAL' }, actor));
+    const accounts = await service.infra.readModels.find(Collections.internalAccounts, { filters: [{ field: 'customerId', op: 'eq', value: customerId }], limit: 1, sortOrder: 'asc' });
+    targets.push({ actor, accountId: accounts.data[0].id });
+  }
+  return targets;
+}
+
+/** Append time of every transfer into the targets, keyed by account and the balance it left (amount 1 each). */
+async function appendTimes(service: RunningService, targets: Target[]): Promise<Map<string, number>> {
+  const times = new Map<string, number>();
+  for (const { actor, accountId } of targets) {
+    let balance = 0;
+    for (const event of await service.infra.eventStore.readStream(streams.ledger(actor.platformId))) {
+      if (event.type === 'TransferCreated' && event.data.creditAccountId === accountId) times.set(`${accountId}#${++balance}`, event.recordedAt.getTime());
+    }
+  }
+  return times;
+}
+
+/** Delivery delay of each webhook (first successful receipt minus the transfer's append). */
+function delays(receiver: WebhookReceiver, times: Map<string, number>, from: number): number[] {
+  const out: number[] = [];
+  for (const [, copies] of receiver.delivered()) {
+    const hook = copies[0].json!;
+    const appended = times.get(`${hook.data.id}#${hook.data.balance.amount}`);
+    if (appended !== undefined && appended >= from) out.push(copies[0].receivedAt - appended);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+async function waitForDeliveries(receiver: WebhookReceiver, count: number, timeoutMs: number): Promise<number> {
+  await receiver.waitFor(() => receiver.delivered().size >= count, timeoutMs, `${count} deliveries`);
+  return Math.max(...[...receiver.delivered().values()].map((copies) => copies[0].receivedAt));
+}
+
+export const webhookDelivery: Scenario = {
+  name: 'webhooks',
+  description: `events -> signed webhooks delivered through BullMQ to a local receiver (${PLATFORMS} platforms, embedded event store and read models)`,
+  async run() {
+    const redis = await startRedis();
+    if (!redis) throw new Error('redis-server is not on PATH: the webhook scenario needs it for BullMQ');
+    const dir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
+    const receiver = await startWebhookReceiver();
+    let service: RunningService | undefined;
+    try {
+      const config = loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', JOBS: 'bullmq', REDIS_URL: redis.url, SANDBOX: 'false' });
+      service = await startService(config);
+      const targets = await setUp(service, receiver.url);
+      const bus = service.app.get(CommandBus);
+      const fund = (i: number) => bus.execute(new FundInternalAccountCommand(targets[i % PLATFORMS].accountId, 1n, targets[i % PLATFORMS].actor));
+
+      // (a) A burst: as many fundings as the service takes, CONCURRENCY at a time.
+      const burstStart = Date.now();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (next < BURST) await fund(next++);
+        }),
+      );
+      const appendedBy = Date.now();
+      const burstDone = await waitForDeliveries(receiver, BURST, 120_000);
+      const burstDelays = delays(receiver, await appendTimes(service, targets), burstStart);
+
+      // (b) A steady rate well below saturation: the delay a single event sees.
+      const pacedStart = Date.now();
+      const paced = PACED_RATE * PACED_SECONDS;
+      const pending: Promise<unknown>[] = [];
+      for (let i = 0; i < paced; i++) {
+        const due = pacedStart + (i * 1000) / PACED_RATE;
+        if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+        pending.push(fund(BURST + i));
+      }
+      await Promise.all(pending);
+      await waitForDeliveries(receiver, BURST + paced, 60_000);
+      const pacedDelays = delays(receiver, await appendTimes(service, targets), pacedStart);
+
+      const duplicates = receiver.requests.length - receiver.delivered().size;
+      const line = (label: string, d: number[]) => `${label.padEnd(44)} delay append->delivery p50 ${fmt(percentile(d, 50))} ms, p99 ${fmt(percentile(d, 99))} ms, max ${fmt(d[d.length - 1])} ms (${d.length} webhooks)`;
+      return [
+        `(a) burst of ${BURST}: appended at ${fmt(BURST / ((appendedBy - burstStart) / 1000))} events/s, delivered at ${fmt(BURST / ((burstDone - burstStart) / 1000))} webhooks/s (all ${BURST} in ${((burstDone - burstStart) / 1000).toFixed(1)} s)`,
+        line('(a) burst', burstDelays),
+        line(`(b) paced at ${PACED_RATE} events/s for ${PACED_SECONDS} s`, pacedDelays),
+        `every delivery signed (ECDSA P-256 + Standard Webhooks); ${duplicates} duplicate deliveries`,
+      ];
+    } finally {
+      await service?.close();
+      await receiver.close();
+      await redis.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
