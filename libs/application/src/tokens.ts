@@ -6,6 +6,8 @@ export const CLOCK = Symbol('CLOCK');
 export const IDS = Symbol('IDS');
 export const APP_CONFIG = Symbol('APP_CONFIG');
 export const PROJECTIONS = Symbol('PROJECTIONS');
+/** The SecretBox sealing secrets kept in the event log (libs/crypto/src/secret-box.ts). */
+export const SECRET_BOX = Symbol('SECRET_BOX');
 
 /** Who is acting: the authenticated platform and the credential used. */
 export interface Actor {

@@ -1,6 +1,6 @@
 import { CommandRunner } from '../../../../libs/application/src/command-runner.js';
 import type { Infrastructure } from '../../../../libs/application/src/infrastructure.js';
-import { loadSecretsKey, SecretBox } from '../../../../libs/application/src/webhooks/secret-box.js';
+import { loadSecretsKey, SecretBox } from '../../../../libs/crypto/src/secret-box.js';
 import { WebhookDeliverer } from '../../../../libs/application/src/webhooks/webhook-deliverer.js';
 import type { AppConfig } from '../../../../libs/config/src/config.js';
 import { systemClock, type Clock } from '../../../../libs/domain/src/clock.js';

@@ -10,7 +10,7 @@ import { webhookDeliveryStream } from '../../../domain/src/webhooks/webhook-ids.
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../ledger/fund-commands.js';
 import { CLOCK, IDS, type Actor } from '../tokens.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../../../crypto/src/secret-box.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
 import { generateWebhookKeys } from './webhook-keys.js';
 import { SECRET_BOX } from './webhook-providers.js';

@@ -5,7 +5,7 @@ import { webhookConfigDecider } from '../../../domain/src/webhooks/webhook-confi
 import { attemptOutcome, webhookDeliveryDecider, type AttemptOutcome, type DeliveryAttempt } from '../../../domain/src/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream } from '../../../domain/src/webhooks/webhook-ids.js';
 import type { CommandRunner } from '../command-runner.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../../../crypto/src/secret-box.js';
 import { WebhookSigner } from './webhook-keys.js';
 import { postWebhook, type SendResult } from './webhook-sender.js';
 

@@ -2,15 +2,14 @@ import type { Provider } from '@nestjs/common';
 import type { AppConfig } from '../../../config/src/config.js';
 import { systemClock, type Clock } from '../../../domain/src/clock.js';
 import { CommandRunner } from '../command-runner.js';
-import { APP_CONFIG, CLOCK } from '../tokens.js';
-import { loadSecretsKey, SecretBox } from './secret-box.js';
+import { APP_CONFIG, CLOCK, SECRET_BOX } from '../tokens.js';
+import type { SecretBox } from '../../../crypto/src/secret-box.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
 
-export const SECRET_BOX = Symbol('SECRET_BOX');
+export { SECRET_BOX };
 
-/** The sealing box and the deliverer (used by the synchronous sandbox test), for the application module. */
+/** The deliverer (used by the synchronous sandbox test), for the application module. */
 export const webhookProviders: Provider[] = [
-  { provide: SECRET_BOX, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new SecretBox(loadSecretsKey(config.secretsKey)) },
   {
     provide: WebhookDeliverer,
     inject: [CommandRunner, SECRET_BOX, CLOCK, APP_CONFIG],

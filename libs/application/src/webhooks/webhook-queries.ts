@@ -8,7 +8,7 @@ import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-st
 import { CommandRunner } from '../command-runner.js';
 import { listForPlatform, type ListRequest } from '../queries/list-query.js';
 import { READ_MODELS } from '../tokens.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../../../crypto/src/secret-box.js';
 import { openWebhookSecret } from './webhook-keys.js';
 import { SECRET_BOX } from './webhook-providers.js';
 

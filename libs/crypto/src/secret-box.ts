@@ -1,14 +1,15 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AppConfig } from '../../../config/src/config.js';
+import type { AppConfig } from '../../config/src/config.js';
 
 const VERSION = 'v1';
 
 /**
- * Seals secrets that must be kept in the event log (AES-256-GCM with the service secrets key).
- * The context (e.g. `webhook-signing-key:<platformId>`) is bound as additional data, so a sealed
- * value copied to another platform or purpose does not open.
+ * Seals secrets that must be kept in the event log (AES-256-GCM with the service secrets key):
+ * webhook signing keys and secrets, wallet seeds. The context (e.g.
+ * `webhook-signing-key:<platformId>`, `wallet-seed:<accountId>`) is bound as additional data, so a
+ * sealed value copied to another platform, account or purpose does not open.
  */
 export class SecretBox {
   constructor(private readonly key: Buffer) {
