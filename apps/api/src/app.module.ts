@@ -8,14 +8,31 @@ import type { IdGenerator } from '../../../libs/domain/src/ids.js';
 import { DashboardController } from '../../dashboard/src/dashboard.controller.js';
 import { InternalAccountsController } from './accounts/internal-accounts.controller.js';
 import { CustomersController } from './customers/customers.controller.js';
+import { ExternalAccountsController } from './external-account/external-accounts.controller.js';
+import { InvitationsController } from './invitations/invitations.controller.js';
+import { UmaProvidersController } from './uma-providers/uma-providers.controller.js';
+import { VerificationsController } from './verifications/verifications.controller.js';
 import { DOCUMENTED_CONTROLLERS, DocsController } from './docs/docs.controller.js';
 import { PlatformAuthGuard } from './http/auth.js';
 import { ErrorFilter } from './http/errors.js';
 import { SandboxController } from './sandbox/sandbox.controller.js';
 import { TokensController } from './tokens/tokens.controller.js';
+import { AuthCredentialsController } from './wallet/auth-credentials.controller.js';
+import { AuthSessionsController } from './wallet/auth-sessions.controller.js';
+import { WalletAccountsController } from './wallet/wallet-accounts.controller.js';
+import { WebhooksController } from './webhooks/webhooks.controller.js';
+import { ExchangeRatesController } from './rates/exchange-rates.controller.js';
+import { LookupsController } from './lookups/lookups.controller.js';
+import { QuotesController } from './quotes/quotes.controller.js';
+import { TransactionsController } from './transactions/transactions.controller.js';
+import { TransfersController } from './transfers/transfers.controller.js';
+import { SandboxMoneyController } from './sandbox/sandbox-money.controller.js';
+import { SandboxClockController } from './sandbox-clock/sandbox-clock.controller.js';
+import { CardsController } from './cards/cards.controller.js';
+import { SandboxCardsController } from './sandbox/sandbox-cards.controller.js';
 
 // Static paths (customers/internal-accounts) must register before parameterised ones (customers/:customerId).
-export const API_CONTROLLERS = [InternalAccountsController, CustomersController, TokensController, SandboxController, DocsController, DashboardController];
+export const API_CONTROLLERS = [InternalAccountsController, ExternalAccountsController, CustomersController, VerificationsController, UmaProvidersController, InvitationsController, AuthCredentialsController, AuthSessionsController, WalletAccountsController, TokensController, SandboxController, SandboxCardsController, CardsController, SandboxMoneyController, SandboxClockController, ExchangeRatesController, LookupsController, QuotesController, TransactionsController, TransfersController, WebhooksController, DocsController, DashboardController];
 
 @Module({})
 export class ApiModule {

@@ -1,5 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { Infrastructure } from '../../../libs/application/src/infrastructure.js';
+import { startWebhooks } from './webhooks/index.js';
+import { startTimerProcessor } from '../../../libs/application/src/timers/timer-processor.js';
+import { startCardWorker } from '../../../libs/application/src/cards/card-worker.js';
 
 export interface RunningWorker {
   close(): Promise<void>;
@@ -13,8 +16,17 @@ export async function startWorker(infra: Infrastructure): Promise<RunningWorker>
   const logger = new Logger('Worker');
   await infra.projections.start();
   logger.log(`projections running from position ${infra.projections.position}`);
+  const webhooks = await startWebhooks(infra, infra.config, infra.clock);
+  // Durable timers: quote deadlines and delayed payment outcomes, on the sandbox clock.
+  const timers = await startTimerProcessor({ eventStore: infra.eventStore, jobs: infra.jobs, clock: infra.clock, projections: infra.projections, readYourWritesTimeoutMs: infra.config.readYourWritesTimeoutMs });
+  // Card provisioning timers and reactions to holder KYC approvals.
+  const cards = await startCardWorker(infra);
   return {
     async close() {
+      // Before the projections: the dispatcher and timers may be waiting for them.
+      await cards.close();
+      await timers.close();
+      await webhooks.close();
       await infra.projections.stop();
     },
   };

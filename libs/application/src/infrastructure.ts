@@ -16,6 +16,9 @@ export interface Infrastructure {
   readModels: ReadModelStore;
   jobs: JobQueue;
   projections: ProjectionRunner;
+  /** What the infrastructure was built with; worker duties (webhooks, timers) need both. */
+  config: AppConfig;
+  clock: Clock;
   close(): Promise<void>;
 }
 
@@ -30,6 +33,8 @@ export async function createInfrastructure(config: AppConfig, clock: Clock): Pro
     readModels,
     jobs,
     projections,
+    config,
+    clock,
     async close() {
       await projections.stop();
       await jobs.close();

@@ -17,6 +17,61 @@ export interface AppConfig {
   /** Bounded wait for the local projector after a write, in ms. */
   readYourWritesTimeoutMs: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
+  wallet: WalletConfig;
+  /**
+   * The service secrets key (AES-256-GCM) sealing secrets kept in the event log (webhook signing
+   * keys and secrets, wallet seeds): `SECRETS_KEY` (32 bytes, base64), or on the embedded default a key generated once into
+   * `<DATA_DIR>/secrets.key` (mode 0600).
+   */
+  secretsKey: { kind: 'env'; base64: string } | { kind: 'file'; path: string };
+  /** How long a webhook receiver may take to answer, in ms (`WEBHOOK_TIMEOUT_MS`). */
+  webhookTimeoutMs: number;
+}
+
+/** Embedded-wallet authentication: session lifetime, the passkey relying party, OIDC issuers. */
+export interface WalletConfig {
+  sessionLifetimeSeconds: number;
+  webauthn: { rpId: string[]; origins: string[] };
+  /** `sandbox`: sandbox platforms accept dummy-signed tokens; `production`: every token's signature is verified. */
+  oidcMode: 'sandbox' | 'production';
+  /** Supported OIDC issuers (`iss`) mapped to their JWKS URIs. */
+  oidcIssuers: Record<string, string>;
+}
+
+const DEFAULT_OIDC_ISSUERS = {
+  'https://accounts.google.com': 'https://www.googleapis.com/oauth2/v3/certs',
+  'https://appleid.apple.com': 'https://appleid.apple.com/auth/keys',
+};
+
+function list(env: NodeJS.ProcessEnv, name: string, fallback: string[]): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  return raw.split(',').map((v) => v.trim()).filter((v) => v.length > 0);
+}
+
+function oidcIssuers(env: NodeJS.ProcessEnv): Record<string, string> {
+  const raw = env.OIDC_ISSUERS;
+  if (raw === undefined || raw === '') return DEFAULT_OIDC_ISSUERS;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('OIDC_ISSUERS must be a JSON object of issuer to JWKS URI');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError('OIDC_ISSUERS must be a JSON object of issuer to JWKS URI');
+  for (const [iss, uri] of Object.entries(parsed)) {
+    if (typeof uri !== 'string' || !URL.canParse(uri)) throw new ConfigError(`OIDC_ISSUERS: the JWKS URI of ${iss} is not a URL`);
+  }
+  return parsed as Record<string, string>;
+}
+
+function walletConfig(env: NodeJS.ProcessEnv): WalletConfig {
+  return {
+    sessionLifetimeSeconds: integer(env, 'WALLET_SESSION_LIFETIME_SECONDS', 900, 60, 7 * 24 * 3600),
+    webauthn: { rpId: list(env, 'WEBAUTHN_RP_ID', ['localhost']), origins: list(env, 'WEBAUTHN_ORIGINS', ['http://localhost:3000']) },
+    oidcMode: choice(env, 'OIDC_MODE', ['sandbox', 'production'] as const, 'sandbox'),
+    oidcIssuers: oidcIssuers(env),
+  };
 }
 
 export class ConfigError extends Error {
@@ -52,6 +107,17 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   throw new ConfigError(`${name} must be true or false; got "${raw}"`);
 }
 
+/** Separate processes (EventStoreDB deployments) must share one key, so only the embedded default may generate it. */
+function secretsKey(env: NodeJS.ProcessEnv, dataDir: string, embedded: boolean): AppConfig['secretsKey'] {
+  const raw = env.SECRETS_KEY;
+  if (raw) {
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(raw) || Buffer.from(raw, 'base64').length !== 32) throw new ConfigError('SECRETS_KEY must be 32 bytes in base64');
+    return { kind: 'env', base64: raw };
+  }
+  if (!embedded) throw new ConfigError('SECRETS_KEY is required when EVENT_STORE=eventstoredb (every process must use the same key)');
+  return { kind: 'file', path: resolve(dataDir, 'secrets.key') };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = resolve(env.DATA_DIR || './data');
   const embeddedPath = resolve(dataDir, 'service.db');
@@ -76,5 +142,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     umaDomain: env.UMA_DOMAIN || 'sandbox.uma.local',
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 0, 60000),
     logLevel: choice(env, 'LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log'),
+    wallet: walletConfig(env),
+    secretsKey: secretsKey(env, dataDir, eventStoreKind === 'sqlite'),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
   };
 }

@@ -1,7 +1,11 @@
 import type { Scenario } from '../scenario.js';
 import { eventAppend } from './event-append.js';
+import { signedRetry } from './signed-retry.js';
+import { cardsFreezeUnfreeze } from './cards.js';
+import { webhookDelivery } from './webhooks.js';
+import { quotes } from './quotes.js';
 
 export type { Scenario } from '../scenario.js';
 
 /** Every registered scenario, in the order `npm run bench` runs them. A new scenario adds itself here. */
-export const scenarios: Scenario[] = [eventAppend];
+export const scenarios: Scenario[] = [eventAppend, signedRetry, cardsFreezeUnfreeze, webhookDelivery, quotes];

@@ -1,12 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateCustomerCommand, DeleteCustomerCommand, UpdateCustomerCommand } from '../../../../libs/application/src/customers/customer-commands.js';
 import { Queries } from '../../../../libs/application/src/queries/queries.js';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
+import { WalletEmailSync } from '../../../../libs/application/src/wallet/customer-email.js';
+import { SignedRetryService } from '../../../../libs/application/src/wallet/signed-retry.service.js';
+import type { Request, Response } from 'express';
 import type { Filter } from '../../../../libs/read-models/src/read-model-store.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
+import { respondChallenge, signedRetryHeaders } from '../http/signed-retry.js';
 import { CreateCustomerDto, ListCustomersQuery, UpdateCustomerDto } from './customer.dto.js';
 
 const iso = (value: string) => new Date(value).toISOString();
@@ -28,7 +32,12 @@ export function customerFilters(q: ListCustomersQuery): Filter[] {
 
 @Controller('customers')
 export class CustomersController {
-  constructor(private readonly commands: CommandBus, private readonly queries: Queries) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: Queries,
+    private readonly signedRetry: SignedRetryService,
+    private readonly walletEmails: WalletEmailSync,
+  ) {}
 
   @Post()
   @ApiDoc({ summary: 'Create a customer', description: 'Opens one internal account per enabled currency (USD when none given). In the sandbox the KYC/KYB outcome follows the last three characters of the last name or registration number: 001 PENDING, 002 REJECTED, otherwise APPROVED.', responses: { 201: { description: 'The customer', schema: 'Customer' } } })
@@ -50,8 +59,26 @@ export class CustomersController {
   }
 
   @Patch(':customerId')
-  @ApiDoc({ summary: 'Update a customer', description: 'Adding a currency opens an internal account in it; currencies cannot be removed.', responses: { 200: { description: 'The updated customer', schema: 'Customer' } }, errors: [404] })
-  async update(@Param('customerId', idParam('Customer', 'customerId')) id: string, @Body() body: UpdateCustomerDto, @CurrentActor() actor: Actor) {
+  @ApiDoc({
+    summary: 'Update a customer',
+    description: 'Adding a currency opens an internal account in it; currencies cannot be removed. Changing the email of a customer whose embedded wallet has an EMAIL_OTP credential is a signed retry (stamped by a session of that wallet) and the credential follows the new email.',
+    responses: { 200: { description: 'The updated customer', schema: 'Customer' } },
+    errors: [404],
+    signedRetry: true,
+  })
+  async update(
+    @Param('customerId', idParam('Customer', 'customerId')) id: string,
+    @Body() body: UpdateCustomerDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @CurrentActor() actor: Actor,
+  ) {
+    const signer = await this.walletEmails.signerFor(id, body.email, actor);
+    if (signer) {
+      const raw = typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>) : {};
+      const outcome = await this.signedRetry.authorize({ accountId: signer, method: 'PATCH', path: `/customers/${id}`, targetId: id, body: raw, ...signedRetryHeaders(req), actor });
+      if (outcome.kind === 'challenge') return respondChallenge(res, outcome);
+    }
     await this.commands.execute(new UpdateCustomerCommand(id, body, actor));
     return this.queries.customer(actor.platformId, id);
   }

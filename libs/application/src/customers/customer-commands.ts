@@ -10,6 +10,8 @@ import { CRYPTO_CURRENCIES, currency } from '../../../domain/src/money.js';
 import { platformDecider } from '../../../domain/src/platform/platform.js';
 import { CommandRunner } from '../command-runner.js';
 import { CLOCK, IDS, type Actor } from '../tokens.js';
+import { WalletEmailSync } from '../wallet/customer-email.js';
+import { WalletAccounts, emailRequired } from '../wallet/wallet-accounts.js';
 
 export class CreateCustomerCommand {
   constructor(readonly input: { platformCustomerId: string; customerType: CustomerType } & CustomerProfile, readonly actor: Actor) {}
@@ -70,7 +72,12 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
 
 @CommandHandler(UpdateCustomerCommand)
 export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerCommand> {
-  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock, @Inject(IDS) private readonly ids: IdGenerator) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly walletEmails: WalletEmailSync,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
 
   async execute({ customerId, changes, actor }: UpdateCustomerCommand) {
     validateCurrencies(changes.currencies);
@@ -85,6 +92,8 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
       },
       { metadata: { ...actor } },
     );
+    // The EMAIL_OTP credentials of the customer's wallets follow the customer's email.
+    if (changes.email !== undefined) await this.walletEmails.sync(customerId, changes.email, actor);
   }
 }
 
@@ -105,7 +114,12 @@ export class DeleteCustomerHandler implements ICommandHandler<DeleteCustomerComm
 
 @CommandHandler(OpenInternalAccountCommand)
 export class OpenInternalAccountHandler implements ICommandHandler<OpenInternalAccountCommand> {
-  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock, @Inject(IDS) private readonly ids: IdGenerator) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly wallets: WalletAccounts,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
 
   async execute({ input, actor }: OpenInternalAccountCommand) {
     currency(input.currency);
@@ -115,7 +129,9 @@ export class OpenInternalAccountHandler implements ICommandHandler<OpenInternalA
         errors: [{ field: 'currency', constraint: 'accountType', message: `${input.currency} is not valid for ${input.type}` }],
       });
     }
-    await loadOwnCustomer(this.runner, input.customerId, actor);
+    const customer = await loadOwnCustomer(this.runner, input.customerId, actor);
+    // An embedded wallet's first credential is an EMAIL_OTP to the customer's email.
+    if (input.type === 'EMBEDDED_WALLET' && !customer.profile.email) throw emailRequired();
     const accountId = publicId('InternalAccount', this.ids.uuid());
     await this.runner.run(
       customerStream(input.customerId),
@@ -123,6 +139,7 @@ export class OpenInternalAccountHandler implements ICommandHandler<OpenInternalA
       { type: 'OpenInternalAccount', account: { accountId, type: input.type, currency: input.currency }, now: this.clock.now().toISOString() },
       { metadata: { ...actor } },
     );
+    if (input.type === 'EMBEDDED_WALLET') await this.wallets.provision({ accountId, customerId: input.customerId, email: customer.profile.email }, actor);
     return accountId;
   }
 }

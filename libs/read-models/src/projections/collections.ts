@@ -5,4 +5,13 @@ export const Collections = {
   customers: 'customers',
   internalAccounts: 'internal_accounts',
   ledgerTransfers: 'ledger_transfers',
+  externalAccounts: 'external_accounts',
+  verifications: 'verifications',
+  invitations: 'invitations',
+  authMethods: 'auth_methods',
+  authSessions: 'auth_sessions',
+  webhookDeliveries: 'webhook_deliveries',
+  cards: 'cards',
+  quotes: 'quotes',
+  transactions: 'transactions',
 } as const;

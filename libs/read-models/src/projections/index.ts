@@ -1,10 +1,18 @@
 import { customerProjection } from './customer-projection.js';
+import { externalAccountProjection } from './external-account-projection.js';
+import { invitationProjection } from './invitation-projection.js';
+import { verificationProjection } from './verification-projection.js';
 import { internalAccountProjection } from './internal-account-projection.js';
 import { platformProjection } from './platform-projection.js';
+import { walletAuthProjection } from './wallet/wallet-auth-projection.js';
+import { webhookDeliveryProjection } from './webhooks/webhook-delivery-projection.js';
+import { cardProjection } from './cards/card-projection.js';
+import { quoteProjection } from './quotes/quote-projection.js';
+import { transactionProjection } from './transactions/transaction-projection.js';
 
 export * from './collections.js';
 export * from './internal-account-docs.js';
 export { customerProjection, internalAccountProjection, platformProjection };
 
 /** Every projection the service runs, in the order they are registered. */
-export const allProjections = [platformProjection, customerProjection, internalAccountProjection];
+export const allProjections = [platformProjection, customerProjection, internalAccountProjection, externalAccountProjection, verificationProjection, invitationProjection, walletAuthProjection, webhookDeliveryProjection, cardProjection, quoteProjection, transactionProjection];

@@ -6,6 +6,7 @@ import type { Projection } from '../projection.js';
 import type { ProjectionTransaction } from '../read-model-store.js';
 import { Collections } from './collections.js';
 import { openAccountDoc, type InternalAccountDoc } from './internal-account-docs.js';
+import { WALLET_ACCOUNT_EVENTS, applyWalletAccountEvent } from './wallet/wallet-account-docs.js';
 
 type Totals = InternalAccountDoc['ledger'];
 
@@ -27,8 +28,9 @@ const add = (a: string, b: bigint) => (BigInt(a) + b).toString();
 export const internalAccountProjection: Projection = {
   name: 'internal-accounts',
   collections: [Collections.internalAccounts, Collections.ledgerTransfers],
-  handles: ['PlatformAccountOpened', 'InternalAccountOpened', 'InternalAccountStatusChanged', 'TransferCreated', 'PendingTransferPosted', 'PendingTransferVoided'],
+  handles: ['PlatformAccountOpened', 'InternalAccountOpened', 'InternalAccountStatusChanged', 'TransferCreated', 'PendingTransferPosted', 'PendingTransferVoided', ...WALLET_ACCOUNT_EVENTS],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
+    if (WALLET_ACCOUNT_EVENTS.includes(recorded.type)) return applyWalletAccountEvent(recorded, tx);
     const event = { type: recorded.type, data: recorded.data } as LedgerEvent | CustomerEvent | PlatformEvent;
     switch (event.type) {
       case 'PlatformAccountOpened':

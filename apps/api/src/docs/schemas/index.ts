@@ -1,7 +1,19 @@
+import { externalAccountSchemas } from './external-account.js';
+import { invitationSchemas } from './invitations.js';
+import { umaProviderSchemas } from './uma-providers.js';
+import { verificationSchemas } from './verifications.js';
+import { walletSchemas } from './wallet.js';
+import { webhookSchemas } from './webhooks.js';
+import { cardSchemas } from './cards.js';
+import { lookupSchemas } from './lookups.js';
+import { quoteSchemas } from './quotes.js';
+import { rateSchemas } from './rates.js';
+import { sandboxClockSchemas } from './sandbox-clock.js';
+import { transactionSchemas } from './transactions.js';
 /**
  * Response schemas contributed by each API area (one file per area, each exporting a
  * `Record<name, JSON Schema>`), merged into the OpenAPI document's components.
  * Schemas may reference each other and the shared ones (Error, Currency, Address, Customer,
  * InternalAccount, SignedRetryChallenge) with `{ $ref: '#/components/schemas/<Name>' }`.
  */
-export const areaSchemas: Record<string, Record<string, unknown>>[] = [];
+export const areaSchemas: Record<string, Record<string, unknown>>[] = [externalAccountSchemas, verificationSchemas, umaProviderSchemas, invitationSchemas, walletSchemas, webhookSchemas, cardSchemas, rateSchemas, lookupSchemas, quoteSchemas, transactionSchemas, sandboxClockSchemas];

@@ -1,0 +1,59 @@
+import { Inject, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
+import { CommandRunner } from '../../../../libs/application/src/command-runner.js';
+import { IdempotencyService } from '../../../../libs/application/src/idempotency/idempotency-service.js';
+import { CLOCK, IDS, type Actor } from '../../../../libs/application/src/tokens.js';
+import type { Clock } from '../../../../libs/domain/src/clock.js';
+import type { IdGenerator } from '../../../../libs/domain/src/ids.js';
+import { ApiError, invalidInput, toErrorBody, type ErrorBody } from './errors.js';
+
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * Outcomes that did not run the operation are not recorded, so a retry with the same key can
+ * still succeed: authentication failures, rate limits and server errors.
+ */
+const recordable = (status: number) => status < 500 && status !== 401 && status !== 429;
+
+/**
+ * `Idempotency-Key` for any POST: the first response (status and body, errors included) is stored
+ * with a hash of the request; the same key with the same request gets it back (header
+ * `Idempotent-Replayed: true`), with a different request 422 IDEMPOTENCY_KEY_REUSED; concurrent
+ * duplicates wait for the first and never run twice. Requests without the header run as usual.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  private readonly service: IdempotencyService;
+
+  constructor(runner: CommandRunner, @Inject(CLOCK) clock: Clock, @Inject(IDS) ids: IdGenerator) {
+    this.service = new IdempotencyService(runner, clock, ids);
+  }
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const http = context.switchToHttp();
+    const req = http.getRequest<Request & { actor?: Actor }>();
+    const res = http.getResponse<Response>();
+    const header = req.headers['idempotency-key'];
+    if (header === undefined) return next.handle();
+    if (typeof header !== 'string' || !KEY.test(header)) {
+      throw invalidInput([{ field: 'Idempotency-Key', constraint: 'isIdempotencyKey', message: 'Idempotency-Key must be 1-255 visible ASCII characters' }]);
+    }
+    const started = await this.service.begin(req.actor!, header, { method: req.method, path: req.originalUrl, body: req.body ?? null });
+    if (started.kind === 'replay') {
+      res.setHeader('Idempotent-Replayed', 'true');
+      const { status, body } = started.response;
+      if (status >= 400) throw new ApiError(body as ErrorBody);
+      res.status(status);
+      return of(body);
+    }
+    return next.handle().pipe(
+      mergeMap((body) => from(started.complete({ status: res.statusCode, body: body ?? null }).then(() => body))),
+      catchError((error: unknown) => {
+        const { body } = toErrorBody(error);
+        const settled = recordable(body.status) ? started.complete({ status: body.status, body }) : started.release();
+        return from(settled).pipe(mergeMap(() => throwError(() => error)));
+      }),
+    );
+  }
+}

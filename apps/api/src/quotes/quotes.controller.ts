@@ -1,0 +1,90 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UseInterceptors } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { CreateQuoteCommand, ExecuteQuoteCommand } from '../../../../libs/application/src/quotes/quote-commands.js';
+import type { QuoteRequest } from '../../../../libs/application/src/quotes/quote-builder.js';
+import type { Actor } from '../../../../libs/application/src/tokens.js';
+import { MoneyQueries } from '../../../../libs/application/src/transactions/money-queries.js';
+import type { Filter } from '../../../../libs/read-models/src/read-model-store.js';
+import { ApiDoc } from '../docs/api-doc.js';
+import { CurrentActor } from '../http/auth.js';
+import { invalidInput } from '../http/errors.js';
+import { idParam } from '../http/id-pipe.js';
+import { IdempotencyInterceptor } from '../http/idempotency.interceptor.js';
+import { CreateQuoteDto, ListQuotesQuery } from './quote.dto.js';
+
+/** The DTO as the application takes it; a destination carries only the fields of its type. */
+export function toQuoteRequest(body: CreateQuoteDto): QuoteRequest {
+  const d = body.destination;
+  if (d.destinationType === 'ACCOUNT') {
+    if (d.umaAddress !== undefined || d.lookupId !== undefined) {
+      throw invalidInput([{ field: 'destination.umaAddress', constraint: 'destinationType', message: 'umaAddress and destination.lookupId belong to UMA_ADDRESS destinations' }]);
+    }
+    return { ...body, destination: { destinationType: 'ACCOUNT', accountId: d.accountId!, ...(d.paymentRail ? { paymentRail: d.paymentRail } : {}) } };
+  }
+  if (d.accountId !== undefined || d.paymentRail !== undefined) {
+    throw invalidInput([{ field: 'destination.accountId', constraint: 'destinationType', message: 'accountId and paymentRail belong to ACCOUNT destinations' }]);
+  }
+  return { ...body, destination: { destinationType: 'UMA_ADDRESS', umaAddress: d.umaAddress!, ...(d.lookupId ? { lookupId: d.lookupId } : {}) } };
+}
+
+@Controller('quotes')
+export class QuotesController {
+  constructor(private readonly commands: CommandBus, private readonly queries: MoneyQueries) {}
+
+  @Post()
+  @UseInterceptors(IdempotencyInterceptor)
+  @ApiDoc({
+    summary: 'Create a quote',
+    description:
+      'Locks the exchange rate and fees until expiresAt (5 minutes on instant rails, 15 on others, 2 on Lightning/Spark/stablecoin rails). ' +
+      'Source: a customer’s internal account (held on execute), an EMBEDDED_WALLET (execute needs a Service-Wallet-Signature over paymentInstructions[0].accountOrWalletInfo.payloadToSign) ' +
+      'or a customer’s external account (funded by paying paymentInstructions; sandbox: POST /sandbox/send). Destination: an internal or external account, or a UMA address with the lookupId of ' +
+      'GET /receiver/uma/{receiverUmaAddress}; fields named by the lookup’s requiredPayerDataFields must be in senderCustomerInfo. Receiving amounts round down; a RECEIVING-locked quote rounds the sending amount up. ' +
+      'Sandbox external-account destinations select the outcome by their last three digits: 002 execution fails, 003 completes after about 6 minutes, 004 delivery fails, 005 completes then is returned (FAILED, refunded), ' +
+      '006 user cancellation (REFUNDED), 007 payout and refund fail (FAILED, money not returned), other success.',
+    tag: 'Quotes',
+    idempotent: true,
+    responses: { 201: { description: 'The quote', schema: 'Quote' } },
+    errors: [404, 409, 422],
+  })
+  create(@Body() body: CreateQuoteDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
+    return this.commands.execute(new CreateQuoteCommand(toQuoteRequest(body), actor));
+  }
+
+  @Get()
+  @ApiDoc({ summary: 'List quotes', description: 'Newest first unless sortOrder=asc.', tag: 'Quotes', responses: { 200: { description: 'A page of quotes', schema: 'list:Quote' } } })
+  list(@Query() query: ListQuotesQuery, @CurrentActor() actor: Actor) {
+    const filters: Filter[] = [];
+    if (query.status) filters.push({ field: 'status', op: 'eq', value: query.status });
+    if (query.customerId) filters.push({ field: 'customerId', op: 'eq', value: query.customerId });
+    return this.queries.listQuotes(actor.platformId, { filters, limit: query.limit, cursor: query.cursor, sortOrder: query.sortOrder ?? 'desc' });
+  }
+
+  @Get(':quoteId')
+  @ApiDoc({ summary: 'Get a quote', tag: 'Quotes', responses: { 200: { description: 'The quote', schema: 'Quote' } }, errors: [404] })
+  get(@Param('quoteId', idParam('Quote', 'quoteId')) id: string, @CurrentActor() actor: Actor) {
+    return this.queries.quote(actor.platformId, id);
+  }
+
+  @Post(':quoteId/execute')
+  @HttpCode(200)
+  @UseInterceptors(IdempotencyInterceptor)
+  @ApiDoc({
+    summary: 'Execute a quote',
+    description:
+      'Holds the source amount and starts the payment. A quote past expiresAt cannot execute: it becomes EXPIRED (transaction EXPIRED, failureReason QUOTE_EXPIRED), nothing moves, and the answer is 409 QUOTE_EXPIRED. ' +
+      'Insufficient funds answer 400 INSUFFICIENT_FUNDS and leave the quote PENDING. An EMBEDDED_WALLET source needs Service-Wallet-Signature (401 WALLET_SIGNATURE_MISSING without it).',
+    tag: 'Quotes',
+    idempotent: true,
+    responses: { 200: { description: 'The quote, PROCESSING or in its final status', schema: 'Quote' } },
+    errors: [404, 409, 422],
+  })
+  execute(
+    @Param('quoteId', idParam('Quote', 'quoteId')) id: string,
+    @Headers('service-wallet-signature') signature: string | undefined,
+    @Headers('request-id') requestId: string | undefined,
+    @CurrentActor() actor: Actor,
+  ): Promise<Record<string, unknown>> {
+    return this.commands.execute(new ExecuteQuoteCommand(id, actor, { signature: signature || undefined, requestId: requestId || undefined }));
+  }
+}

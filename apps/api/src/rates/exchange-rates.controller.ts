@@ -1,0 +1,48 @@
+import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { Transform, Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { listExchangeRates } from '../../../../libs/application/src/rates/exchange-rates.js';
+import { CLOCK } from '../../../../libs/application/src/tokens.js';
+import type { Clock } from '../../../../libs/domain/src/clock.js';
+import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
+import { ApiDoc } from '../docs/api-doc.js';
+import { MAX_LOCKED_AMOUNT } from '../quotes/quote.dto.js';
+
+export class ExchangeRatesQuery {
+  @IsOptional() @IsIn(CURRENCY_CODES) sourceCurrency?: string;
+  /** Repeatable: `?destinationCurrency=EUR&destinationCurrency=INR`. */
+  @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' ? [value] : value), { toClassOnly: true })
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsIn(CURRENCY_CODES, { each: true, message: `each destinationCurrency must be one of ${CURRENCY_CODES.join(', ')}` })
+  destinationCurrency?: string[];
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'sendingAmount must be an integer in the smallest unit' })
+  @Min(0, { message: 'sendingAmount must be at least 0' })
+  @Max(MAX_LOCKED_AMOUNT, { message: 'sendingAmount must be at most 9000000000000000' })
+  sendingAmount?: number;
+}
+
+@Controller('exchange-rates')
+export class ExchangeRatesController {
+  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+
+  @Get()
+  @ApiDoc({
+    summary: 'List exchange rates',
+    description:
+      'The sandbox rate table: one entry per corridor and destination rail. Fees are fixed per rail and charged in the source currency; the rest converts at the rate ' +
+      '(receiving units per sending unit after a 0.5% margin on cross-currency corridors) and the receiving amount is rounded down. sendingAmount defaults to 10000.',
+    tag: 'ExchangeRates',
+    responses: { 200: { description: 'The rates', schema: 'ExchangeRateList' } },
+  })
+  list(@Query() query: ExchangeRatesQuery) {
+    const data = listExchangeRates(
+      { sourceCurrency: query.sourceCurrency, destinationCurrency: query.destinationCurrency, sendingAmount: BigInt(query.sendingAmount ?? 10_000) },
+      this.clock.now(),
+    );
+    return { data };
+  }
+}

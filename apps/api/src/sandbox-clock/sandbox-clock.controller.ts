@@ -1,0 +1,43 @@
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { AdvanceSandboxClockCommand, SandboxClockService } from '../../../../libs/application/src/sandbox-clock/sandbox-clock.js';
+import type { Actor } from '../../../../libs/application/src/tokens.js';
+import { MAX_CLOCK_ADVANCE_MS } from '../../../../libs/domain/src/sandbox-clock/sandbox-clock.js';
+import { ApiDoc } from '../docs/api-doc.js';
+import { CurrentActor } from '../http/auth.js';
+import { invalidInput } from '../http/errors.js';
+
+export class AdvanceClockDto {
+  @IsOptional() @IsInt({ message: 'seconds must be an integer' }) @Min(1) @Max(MAX_CLOCK_ADVANCE_MS / 1000) seconds?: number;
+  @IsOptional() @IsInt({ message: 'milliseconds must be an integer' }) @Min(1) @Max(MAX_CLOCK_ADVANCE_MS) milliseconds?: number;
+}
+
+/** The sandbox clock: real time plus a persisted offset that only grows. */
+@Controller('sandbox/clock')
+export class SandboxClockController {
+  constructor(private readonly commands: CommandBus, private readonly clock: SandboxClockService) {}
+
+  @Get()
+  @ApiDoc({ summary: 'Read the sandbox clock', tag: 'Sandbox', responses: { 200: { description: 'Now and the offset from real time', schema: 'SandboxClock' } } })
+  get() {
+    return this.clock.now();
+  }
+
+  @Post('advance')
+  @HttpCode(200)
+  @ApiDoc({
+    summary: 'Advance the sandbox clock (sandbox)',
+    description:
+      'Moves the installation’s sandbox clock forward by `seconds` or `milliseconds` (exactly one, at most a year). Every process follows the persisted offset. Quote expiries and delayed sandbox outcomes that became due run at once (promotedJobs counts them); poll the resources for their new status.',
+    tag: 'Sandbox',
+    responses: { 200: { description: 'The new time', schema: 'SandboxClock' } },
+    errors: [403],
+  })
+  advance(@Body() body: AdvanceClockDto, @CurrentActor() actor: Actor): Promise<{ now: string; offsetMs: number; promotedJobs: number }> {
+    if ((body.seconds === undefined) === (body.milliseconds === undefined)) {
+      throw invalidInput([{ field: 'seconds', constraint: 'exactlyOne', message: 'give exactly one of seconds and milliseconds' }]);
+    }
+    return this.commands.execute(new AdvanceSandboxClockCommand(body.milliseconds ?? body.seconds! * 1000, actor));
+  }
+}

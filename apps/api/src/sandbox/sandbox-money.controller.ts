@@ -1,0 +1,67 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { IsIn, IsInt, IsOptional, Matches, Max, MaxLength, Min } from 'class-validator';
+import type { Actor } from '../../../../libs/application/src/tokens.js';
+import { SandboxSendCommand, SandboxUmaReceiveCommand } from '../../../../libs/application/src/transactions/sandbox-payments.js';
+import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
+import { ApiDoc } from '../docs/api-doc.js';
+import { CurrentActor } from '../http/auth.js';
+import { CUSTOMER_ID, UMA_ADDRESS } from '../quotes/quote.dto.js';
+
+const QUOTE_ID = /^Quote:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export class SandboxSendDto {
+  @Matches(QUOTE_ID, { message: 'quoteId must have the form Quote:<uuid>' }) quoteId!: string;
+  @IsIn(CURRENCY_CODES) currencyCode!: string;
+  /** Defaults to the quote's totalSendingAmount; any other amount is refused. */
+  @IsOptional()
+  @IsInt({ message: 'currencyAmount must be an integer in the smallest unit' })
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  currencyAmount?: number;
+}
+
+export class SandboxUmaReceiveDto {
+  @MaxLength(255) @Matches(UMA_ADDRESS, { message: 'senderUmaAddress must look like $name@domain' }) senderUmaAddress!: string;
+  /** The receiving customer's UMA address; or give customerId. */
+  @IsOptional() @MaxLength(255) @Matches(UMA_ADDRESS, { message: 'receiverUmaAddress must look like $name@domain' }) receiverUmaAddress?: string;
+  @IsOptional() @Matches(CUSTOMER_ID, { message: 'customerId must have the form Customer:<uuid>' }) customerId?: string;
+  @IsIn(CURRENCY_CODES) receivingCurrencyCode!: string;
+  @IsInt({ message: 'receivingCurrencyAmount must be an integer in the smallest unit' })
+  @Min(1, { message: 'receivingCurrencyAmount must be greater than zero' })
+  @Max(Number.MAX_SAFE_INTEGER)
+  receivingCurrencyAmount!: number;
+}
+
+/** Sandbox simulations of money arriving from outside. */
+@Controller('sandbox')
+export class SandboxMoneyController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post('send')
+  @HttpCode(200)
+  @ApiDoc({
+    summary: 'Pay a quote’s payment instructions (sandbox)',
+    description: 'For quotes funded from an external account: simulates the payer sending exactly totalSendingAmount in the sending currency before expiresAt; the quote then starts as if executed.',
+    tag: 'Sandbox',
+    responses: { 200: { description: 'The quote’s transaction', schema: 'Transaction' } },
+    errors: [403, 404, 409],
+  })
+  send(@Body() body: SandboxSendDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
+    return this.commands.execute(new SandboxSendCommand(body, actor));
+  }
+
+  @Post('uma/receive')
+  @ApiDoc({
+    summary: 'Receive a UMA payment (sandbox)',
+    description:
+      'An incoming payment to a customer (by receiverUmaAddress or customerId), credited from the platform’s settlement account into the customer’s account in receivingCurrencyCode (INCOMING transaction). ' +
+      'Senders $pending.long.…@… wait for POST /transactions/{id}/approve or /reject (FAILED with PAYMENT_APPROVAL_TIMED_OUT after an hour); $fail.compliance.…@… are REJECTED; any other sender is credited at once.',
+    tag: 'Sandbox',
+    responses: { 201: { description: 'The incoming transaction', schema: 'Transaction' } },
+    errors: [403, 404],
+  })
+  receive(@Body() body: SandboxUmaReceiveDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
+    return this.commands.execute(new SandboxUmaReceiveCommand(body, actor));
+  }
+}

@@ -1,0 +1,64 @@
+import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { Type } from 'class-transformer';
+import { IsDefined, IsInt, IsOptional, Matches, Max, Min, ValidateNested } from 'class-validator';
+import type { Actor } from '../../../../libs/application/src/tokens.js';
+import { TransferInCommand, TransferOutCommand } from '../../../../libs/application/src/transfers/transfer-commands.js';
+import { ApiDoc } from '../docs/api-doc.js';
+import { CurrentActor } from '../http/auth.js';
+import { IdempotencyInterceptor } from '../http/idempotency.interceptor.js';
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const INTERNAL = new RegExp(`^InternalAccount:${UUID}$`);
+const EXTERNAL = new RegExp(`^ExternalAccount:${UUID}$`);
+
+export class InternalEndDto {
+  @Matches(INTERNAL, { message: 'accountId must have the form InternalAccount:<uuid>' }) accountId!: string;
+}
+export class ExternalEndDto {
+  @Matches(EXTERNAL, { message: 'accountId must have the form ExternalAccount:<uuid>' }) accountId!: string;
+}
+export class ExternalDestinationDto extends ExternalEndDto {
+  @IsOptional() @Matches(/^[A-Z_]{2,30}$/, { message: 'paymentRail must be a rail name such as ACH, RTP or SEPA_INSTANT' }) paymentRail?: string;
+}
+
+class AmountDto {
+  @IsInt({ message: 'amount must be an integer in the smallest unit' })
+  @Min(1, { message: 'amount must be greater than zero' })
+  @Max(Number.MAX_SAFE_INTEGER, { message: 'amount must be at most 9007199254740991' })
+  amount!: number;
+}
+
+export class TransferInDto extends AmountDto {
+  @IsDefined() @ValidateNested() @Type(() => ExternalEndDto) source!: ExternalEndDto;
+  @IsDefined() @ValidateNested() @Type(() => InternalEndDto) destination!: InternalEndDto;
+}
+
+export class TransferOutDto extends AmountDto {
+  @IsDefined() @ValidateNested() @Type(() => InternalEndDto) source!: InternalEndDto;
+  @IsDefined() @ValidateNested() @Type(() => ExternalDestinationDto) destination!: ExternalDestinationDto;
+}
+
+const OUTCOMES =
+  'In the sandbox the external account’s last three digits select the outcome: 002 fails at once (insufficient funds), 003 fails at once (account closed or invalid), ' +
+  '004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then FAILED, anything else completes at once.';
+
+/** Transfers between a customer's internal account and an external account in one currency. */
+@Controller()
+export class TransfersController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post('transfer-in')
+  @UseInterceptors(IdempotencyInterceptor)
+  @ApiDoc({ summary: 'Transfer in from an external account', description: `Credits the internal account from the platform’s settlement account when the bank transfer settles (INCOMING transaction). ${OUTCOMES}`, tag: 'Transfers', idempotent: true, responses: { 201: { description: 'The transaction', schema: 'Transaction' } }, errors: [404, 409, 422] })
+  transferIn(@Body() body: TransferInDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
+    return this.commands.execute(new TransferInCommand(body, actor));
+  }
+
+  @Post('transfer-out')
+  @UseInterceptors(IdempotencyInterceptor)
+  @ApiDoc({ summary: 'Transfer out to an external account', description: `Holds the amount on the internal account, posts it when the payout settles, releases it when it fails (OUTGOING transaction). 400 INSUFFICIENT_FUNDS when the balance does not cover it. ${OUTCOMES}`, tag: 'Transfers', idempotent: true, responses: { 201: { description: 'The transaction', schema: 'Transaction' } }, errors: [404, 409, 422] })
+  transferOut(@Body() body: TransferOutDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
+    return this.commands.execute(new TransferOutCommand(body, actor));
+  }
+}

@@ -1,0 +1,99 @@
+import { DomainError } from '../../../domain/src/errors.js';
+import type { Clock } from '../../../domain/src/clock.js';
+import type { IdGenerator } from '../../../domain/src/ids.js';
+import {
+  claimOutcome,
+  idempotencyDecider,
+  idempotencyStream,
+  requestHash,
+  type StoredResponse,
+} from '../../../domain/src/idempotency/idempotency.js';
+import type { EventMetadata } from '../../../event-store/src/event-store.js';
+import type { CommandRunner } from '../command-runner.js';
+import type { Actor } from '../tokens.js';
+
+export interface IdempotentRequest {
+  method: string;
+  /** Path including the base path and query, as received. */
+  path: string;
+  body: unknown;
+}
+
+export type IdempotencyStart =
+  | { kind: 'run'; complete(response: StoredResponse): Promise<void>; release(): Promise<void> }
+  | { kind: 'replay'; response: StoredResponse };
+
+/** How long a duplicate waits for the first request with its key to finish. */
+const WAIT_ROUNDS = 600;
+const WAIT_ROUND_MS = 50;
+
+/**
+ * Runs a request at most once per (platform, Idempotency-Key): the claim, the recorded response
+ * and a release (for outcomes that must not be replayed) are events of the key's stream, so the
+ * guarantee holds across processes. Duplicates in this process wait on the first one's promise;
+ * duplicates elsewhere poll the stream.
+ */
+export class IdempotencyService {
+  private static readonly inFlight = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async begin(actor: Actor, key: string, request: IdempotentRequest): Promise<IdempotencyStart> {
+    const platformId = actor.platformId;
+    const stream = idempotencyStream(platformId, key);
+    const hash = requestHash({ platformId, ...request });
+    const metadata = { ...actor };
+    for (let round = 0; round < WAIT_ROUNDS; round++) {
+      const claimId = this.ids.uuid();
+      const { state } = await this.runner.run(
+        stream,
+        idempotencyDecider,
+        { type: 'ClaimKey', platformId, claimId, requestHash: hash, now: this.clock.now() },
+        { metadata, waitForReadModels: false },
+      );
+      const outcome = claimOutcome(state, claimId, hash);
+      switch (outcome.kind) {
+        case 'mismatch':
+          throw new DomainError('unprocessable', 'IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used with a different request');
+        case 'replay':
+          return { kind: 'replay', response: outcome.response };
+        case 'owner':
+          return this.ownerHandle(stream, platformId, claimId, metadata);
+        case 'in_progress': {
+          const first = IdempotencyService.inFlight.get(stream);
+          await (first ? Promise.race([first, pause(WAIT_ROUND_MS * 20)]) : pause(WAIT_ROUND_MS));
+        }
+      }
+    }
+    throw new DomainError('conflict', 'IDEMPOTENCY_KEY_IN_PROGRESS', 'a request with this Idempotency-Key is still running; retry later');
+  }
+
+  private ownerHandle(stream: string, platformId: string, claimId: string, metadata: EventMetadata): IdempotencyStart {
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    IdempotencyService.inFlight.set(stream, done);
+    const settle = async (work: () => Promise<unknown>) => {
+      try {
+        await work();
+      } finally {
+        if (IdempotencyService.inFlight.get(stream) === done) IdempotencyService.inFlight.delete(stream);
+        finish();
+      }
+    };
+    return {
+      kind: 'run',
+      complete: (response) =>
+        settle(() =>
+          this.runner.run(stream, idempotencyDecider, { type: 'RecordResponse', platformId, claimId, response, now: this.clock.now() }, { metadata, waitForReadModels: false }),
+        ),
+      release: () =>
+        settle(() => this.runner.run(stream, idempotencyDecider, { type: 'ReleaseKey', platformId, claimId, now: this.clock.now() }, { metadata, waitForReadModels: false })),
+    };
+  }
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

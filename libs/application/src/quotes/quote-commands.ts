@@ -1,0 +1,112 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { Clock } from '../../../domain/src/clock.js';
+import { DomainError, conflict, notFound } from '../../../domain/src/errors.js';
+import { isPublicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
+import { isQuoteExpired, quoteDecider, quoteStatusOf, toQuoteResource, type QuoteRecord, type QuoteState } from '../../../domain/src/quotes/quote.js';
+import type { PaymentRef } from '../../../domain/src/timers/timers.js';
+import type { EventMetadata } from '../../../event-store/src/event-store.js';
+import type { ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { CommandRunner } from '../command-runner.js';
+import { CLOCK, IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { loadCustomerAccount, requireActive } from '../transactions/accounts.js';
+import { PaymentProcess } from '../transactions/payment-process.js';
+import { authorizeEmbeddedWalletExecution } from './embedded-wallet-authorization.js';
+import { QuoteBuilder, type QuoteRequest } from './quote-builder.js';
+
+export class CreateQuoteCommand {
+  constructor(readonly request: QuoteRequest, readonly actor: Actor) {}
+}
+
+export class ExecuteQuoteCommand {
+  constructor(readonly quoteId: string, readonly actor: Actor, readonly wallet: { signature?: string; requestId?: string } = {}) {}
+}
+
+export const quoteRef = (quoteId: string): PaymentRef => ({ kind: 'quote', id: quoteId });
+
+/** A quote of this platform with its transaction; 404 otherwise. */
+export async function loadOwnQuote(runner: CommandRunner, quoteId: string, platformId: string): Promise<Required<QuoteState>> {
+  if (!isPublicId('Quote', quoteId)) throw notFound('QUOTE', quoteId);
+  const { state } = await runner.load(streams.quote(quoteId), quoteDecider);
+  if (!state.quote || !state.transaction || state.quote.platformId !== platformId) throw notFound('QUOTE', quoteId);
+  return state as Required<QuoteState>;
+}
+
+export const quoteExpiredError = (quote: QuoteRecord) => new DomainError('conflict', 'QUOTE_EXPIRED', `quote ${quote.id} expired at ${quote.expiresAt} and cannot be executed`);
+
+/**
+ * Checks that a quote can start now. A quote past expiresAt is expired on the spot (no money
+ * moves) and the caller gets 409 QUOTE_EXPIRED.
+ */
+export async function requireExecutable(process: PaymentProcess, state: Required<QuoteState>, now: Date, metadata: EventMetadata): Promise<void> {
+  const { quote, transaction } = state;
+  if (transaction.status === 'EXPIRED') throw quoteExpiredError(quote);
+  if (transaction.status !== 'PENDING') throw conflict('INVALID_STATE_TRANSITION', `quote ${quote.id} is ${quoteStatusOf(transaction.status)} and cannot be executed again`);
+  if (isQuoteExpired(quote, now)) {
+    await process.expire(quoteRef(quote.id), metadata);
+    throw quoteExpiredError(quote);
+  }
+}
+
+/** Starts a quote's payment; a start that loses the race with expiry also expires the quote. */
+export async function startQuote(process: PaymentProcess, quote: QuoteRecord, metadata: EventMetadata) {
+  try {
+    return await process.start(quoteRef(quote.id), { from: ['PENDING'], notAfter: quote.expiresAt }, metadata);
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'QUOTE_EXPIRED') await process.expire(quoteRef(quote.id), metadata);
+    throw error;
+  }
+}
+
+/** Creates a quote (rate and fees locked until expiresAt) and schedules its expiry; optionally executes it at once. */
+@CommandHandler(CreateQuoteCommand)
+export class CreateQuoteHandler implements ICommandHandler<CreateQuoteCommand, Record<string, unknown>> {
+  private readonly builder: QuoteBuilder;
+
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly process: PaymentProcess,
+    @Inject(READ_MODELS) readModels: ReadModelStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) ids: IdGenerator,
+  ) {
+    this.builder = new QuoteBuilder(runner, readModels, ids);
+  }
+
+  async execute({ request, actor }: CreateQuoteCommand) {
+    const now = this.clock.now();
+    const { quote, transaction } = await this.builder.build(request, actor.platformId, now);
+    const metadata = { ...actor };
+    const created = await this.runner.run(streams.quote(quote.id), quoteDecider, { type: 'CreateQuote', quote, transaction }, { metadata, waitForReadModels: !request.immediatelyExecute });
+    await this.process.schedule({ kind: 'QUOTE_DEADLINE', platformId: actor.platformId, quoteId: quote.id }, Date.parse(quote.expiresAt) - now.getTime());
+    if (!request.immediatelyExecute) return toQuoteResource(quote, created.state.transaction!.status);
+    const started = await startQuote(this.process, quote, metadata);
+    return toQuoteResource(quote, started.status);
+  }
+}
+
+/** Executes a quote funded from an internal account or an embedded wallet (signed). */
+@CommandHandler(ExecuteQuoteCommand)
+export class ExecuteQuoteHandler implements ICommandHandler<ExecuteQuoteCommand, Record<string, unknown>> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly process: PaymentProcess,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ quoteId, actor, wallet }: ExecuteQuoteCommand) {
+    const state = await loadOwnQuote(this.runner, quoteId, actor.platformId);
+    const { quote } = state;
+    const metadata = { ...actor };
+    const now = this.clock.now();
+    await requireExecutable(this.process, state, now, metadata);
+    if (quote.funding === 'EXTERNAL') {
+      throw conflict('QUOTE_FUNDED_EXTERNALLY', 'this quote starts when its paymentInstructions are paid (sandbox: POST /sandbox/send), not by execute');
+    }
+    if (quote.funding === 'EMBEDDED_WALLET') await authorizeEmbeddedWalletExecution(this.runner, { quote, ...wallet, now });
+    requireActive(await loadCustomerAccount(this.runner, this.readModels, quote.source.accountId, actor.platformId, 'source.accountId'));
+    const started = await startQuote(this.process, quote, metadata);
+    return toQuoteResource(quote, started.status);
+  }
+}

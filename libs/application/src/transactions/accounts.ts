@@ -1,0 +1,80 @@
+import { customerDecider, type InternalAccountType } from '../../../domain/src/customer/customer.js';
+import { DomainError, conflict, invalid, notFound } from '../../../domain/src/errors.js';
+import type { ExternalAccountState } from '../../../domain/src/external-account/external-account.js';
+import { isPublicId, streams } from '../../../domain/src/ids.js';
+import { platformDecider } from '../../../domain/src/platform/platform.js';
+import { Collections } from '../../../read-models/src/projections/collections.js';
+import type { InternalAccountDoc } from '../../../read-models/src/projections/internal-account-docs.js';
+import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import type { CommandRunner } from '../command-runner.js';
+import { loadExternalAccount } from '../external-accounts/load-external-account.js';
+
+/** A customer's internal account, with its status from the customer stream (the source of truth). */
+export interface OwnedInternalAccount {
+  id: string;
+  customerId: string;
+  platformCustomerId: string;
+  type: InternalAccountType;
+  currency: string;
+  status: string;
+}
+
+/** Customers' platform ids come from the read model: the customer stream does not keep them. */
+export async function platformCustomerIdOf(readModels: ReadModelStore, customerId: string): Promise<string> {
+  const doc = await readModels.get<Doc & { platformCustomerId?: string }>(Collections.customers, customerId);
+  return doc?.platformCustomerId ?? '';
+}
+
+/**
+ * A customer's internal account of this platform. Platform settlement accounts are refused: they
+ * mirror money outside the system and cannot take part in a payment.
+ */
+export async function loadCustomerAccount(runner: CommandRunner, readModels: ReadModelStore, accountId: string, platformId: string, field: string): Promise<OwnedInternalAccount> {
+  if (!isPublicId('InternalAccount', accountId)) throw notFound('INTERNAL_ACCOUNT', accountId);
+  const doc = await readModels.get<InternalAccountDoc>(Collections.internalAccounts, accountId);
+  if (!doc || doc.platformId !== platformId) throw notFound('INTERNAL_ACCOUNT', accountId);
+  if (!doc.customerId) throw invalid('INVALID_INPUT', 'platform settlement accounts cannot send or receive payments; use a customer account', field);
+  const { state: customer } = await runner.load(streams.customer(doc.customerId), customerDecider);
+  const account = customer.accounts.get(accountId);
+  if (!account) throw notFound('INTERNAL_ACCOUNT', accountId);
+  return {
+    id: accountId,
+    customerId: doc.customerId,
+    platformCustomerId: await platformCustomerIdOf(readModels, doc.customerId),
+    type: account.type,
+    currency: account.currency,
+    status: account.status,
+  };
+}
+
+export function requireActive(account: { id: string; status?: string }): void {
+  if (account.status !== 'ACTIVE') throw conflict('ACCOUNT_NOT_ACTIVE', `account ${account.id} is ${account.status} and cannot send or receive payments`);
+}
+
+export type LiveExternalAccount = ExternalAccountState & { id: string; currency: string; primaryIdentifier: string; platformId: string };
+
+export async function loadLiveExternalAccount(runner: CommandRunner, accountId: string, platformId: string): Promise<LiveExternalAccount> {
+  const account = await loadExternalAccount(runner, accountId, platformId);
+  return account as LiveExternalAccount;
+}
+
+/** An external account used together with a customer's account must be that customer's or the platform's own. */
+export function requireSameOwner(external: ExternalAccountState, customerId: string, field: string): void {
+  if (external.customerId && external.customerId !== customerId) {
+    throw new DomainError('invalid', 'ACCOUNT_OWNER_MISMATCH', `external account ${external.id} belongs to another customer`, {
+      errors: [{ field, constraint: 'ACCOUNT_OWNER_MISMATCH', message: 'the external account belongs to another customer' }],
+    });
+  }
+}
+
+export async function settlementAccountOf(runner: CommandRunner, platformId: string, code: string): Promise<string> {
+  const { state } = await runner.load(streams.platform(platformId), platformDecider);
+  const id = state.settlementAccounts.get(code);
+  if (!id) throw new DomainError('invalid', 'UNSUPPORTED_CURRENCY', `the platform has no settlement account in ${code}`);
+  return id;
+}
+
+export async function isSandboxPlatform(runner: CommandRunner, platformId: string): Promise<boolean> {
+  const { state } = await runner.load(streams.platform(platformId), platformDecider);
+  return state.sandbox === true;
+}

@@ -1,0 +1,36 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { notFound } from '../../../domain/src/errors.js';
+import { Collections } from '../../../read-models/src/projections/collections.js';
+import { toQuoteDocResource } from '../../../read-models/src/projections/quotes/quote-projection.js';
+import { toTransactionDocResource } from '../../../read-models/src/projections/transactions/transaction-projection.js';
+import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { listForPlatform, type ListRequest } from '../queries/list-query.js';
+import { READ_MODELS } from '../tokens.js';
+
+/** Read side of quotes and transactions, scoped to the caller's platform. */
+@Injectable()
+export class MoneyQueries {
+  constructor(@Inject(READ_MODELS) private readonly store: ReadModelStore) {}
+
+  private async own(collection: string, resource: string, platformId: string, id: string): Promise<Doc> {
+    const doc = await this.store.get(collection, id);
+    if (!doc || doc.platformId !== platformId) throw notFound(resource, id);
+    return doc;
+  }
+
+  async quote(platformId: string, id: string) {
+    return toQuoteDocResource(await this.own(Collections.quotes, 'QUOTE', platformId, id));
+  }
+
+  listQuotes(platformId: string, request: ListRequest) {
+    return listForPlatform(this.store, Collections.quotes, platformId, request, toQuoteDocResource);
+  }
+
+  async transaction(platformId: string, id: string) {
+    return toTransactionDocResource(await this.own(Collections.transactions, 'TRANSACTION', platformId, id));
+  }
+
+  listTransactions(platformId: string, request: ListRequest) {
+    return listForPlatform(this.store, Collections.transactions, platformId, request, toTransactionDocResource);
+  }
+}

@@ -1,0 +1,77 @@
+import type { Clock } from '../../../domain/src/clock.js';
+import { DomainError } from '../../../domain/src/errors.js';
+import { streams } from '../../../domain/src/ids.js';
+import { ledgerDecider, type LedgerCommand } from '../../../domain/src/ledger/ledger.js';
+import type { TransactionRecord } from '../../../domain/src/transactions/transaction.js';
+import { ledgerBatchDecider } from '../../../domain/src/transfers/ledger-batch.js';
+import { LEG_CODES, legTransferId, legsOf } from '../../../domain/src/transfers/payment-legs.js';
+import type { EventMetadata } from '../../../event-store/src/event-store.js';
+import type { CommandRunner } from '../command-runner.js';
+import { settlementAccountOf } from './accounts.js';
+
+/**
+ * The ledger commands of a payment's legs (see payment-legs.ts), each with a transfer id derived
+ * from the transaction so that repeating a leg is a no-op. A step's legs are appended together.
+ */
+export class PaymentLedger {
+  constructor(private readonly runner: CommandRunner, private readonly clock: Clock) {}
+
+  /** Appends the commands as one batch; the status change that follows waits for the read models. */
+  async run(platformId: string, commands: LedgerCommand[], metadata: EventMetadata): Promise<void> {
+    if (commands.length === 0) return;
+    await this.runner.run(streams.ledger(platformId), ledgerBatchDecider, commands, { metadata, waitForReadModels: false });
+  }
+
+  private async transfer(tx: TransactionRecord, leg: 'hold' | 'credit' | 'refund', toSettlement: boolean, accountId: string, code: string, amount: string): Promise<LedgerCommand> {
+    const settlement = { id: await settlementAccountOf(this.runner, tx.platformId, code), currency: code, allowNegative: true };
+    const account = { id: accountId, currency: code, allowNegative: false };
+    return {
+      type: 'CreateTransfer',
+      id: legTransferId(tx.id, leg),
+      debit: toSettlement ? account : settlement,
+      credit: toSettlement ? settlement : account,
+      amount: BigInt(amount),
+      ...(leg === 'hold' ? { pending: true } : {}),
+      code: LEG_CODES[leg],
+      reference: tx.id,
+      now: this.clock.now().toISOString(),
+    };
+  }
+
+  /** Source account -> settlement account of the source currency, pending. */
+  async hold(tx: TransactionRecord): Promise<LedgerCommand[]> {
+    if (!legsOf(tx).holdsSource) return [];
+    return [await this.transfer(tx, 'hold', true, tx.source.accountId!, tx.source.currency, tx.sentAmount)];
+  }
+
+  /** Settlement account of the destination currency -> destination account. */
+  async credit(tx: TransactionRecord): Promise<LedgerCommand[]> {
+    if (!legsOf(tx).creditsDestination) return [];
+    return [await this.transfer(tx, 'credit', false, tx.destination.accountId!, tx.destination.currency, tx.receivedAmount)];
+  }
+
+  /** The reverse of a settled source debit: settlement account of the source currency -> source account. */
+  async refund(tx: TransactionRecord): Promise<LedgerCommand[]> {
+    if (!legsOf(tx).holdsSource) return [];
+    return [await this.transfer(tx, 'refund', false, tx.source.accountId!, tx.source.currency, tx.sentAmount)];
+  }
+
+  /** Posts or voids the hold; nothing when it is already resolved that way (or, for a void, was never placed). */
+  async release(tx: TransactionRecord, how: 'post' | 'void'): Promise<LedgerCommand[]> {
+    if (!legsOf(tx).holdsSource) return [];
+    const { state } = await this.runner.load(streams.ledger(tx.platformId), ledgerDecider);
+    const pendingId = legTransferId(tx.id, 'hold');
+    const hold = state.transfers.get(pendingId);
+    if (!hold) {
+      if (how === 'void') return [];
+      throw new DomainError('conflict', 'HOLD_MISSING', `payment ${tx.id} has no hold to settle`);
+    }
+    if (hold.resolution) {
+      if (hold.resolution === (how === 'post' ? 'POSTED' : 'VOIDED')) return [];
+      throw new DomainError('conflict', 'PENDING_TRANSFER_RESOLVED', `the hold of ${tx.id} is already ${hold.resolution.toLowerCase()}`);
+    }
+    const id = legTransferId(tx.id, how);
+    const now = this.clock.now().toISOString();
+    return [how === 'post' ? { type: 'PostPendingTransfer', id, pendingId, now } : { type: 'VoidPendingTransfer', id, pendingId, now }];
+  }
+}

@@ -1,0 +1,135 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { Clock } from '../../../domain/src/clock.js';
+import { customerDecider } from '../../../domain/src/customer/customer.js';
+import { DomainError, conflict, invalid, notFound } from '../../../domain/src/errors.js';
+import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
+import { currency } from '../../../domain/src/money.js';
+import type { PaymentRef } from '../../../domain/src/timers/timers.js';
+import { referenceFor, transactionDecider, type TransactionRecord } from '../../../domain/src/transactions/transaction.js';
+import { toTransactionResource } from '../../../domain/src/transactions/transaction-view.js';
+import { incomingPlan } from '../../../domain/src/transfers/sandbox-outcomes.js';
+import { Collections } from '../../../read-models/src/projections/collections.js';
+import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { CommandRunner } from '../command-runner.js';
+import { requireSandbox } from '../ledger/fund-commands.js';
+import { loadOwnQuote, requireExecutable, startQuote } from '../quotes/quote-commands.js';
+import { CLOCK, IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { PaymentProcess } from './payment-process.js';
+
+export class SandboxSendCommand {
+  constructor(readonly input: { quoteId: string; currencyCode: string; currencyAmount?: number }, readonly actor: Actor) {}
+}
+
+export class SandboxUmaReceiveCommand {
+  constructor(
+    readonly input: { senderUmaAddress: string; receiverUmaAddress?: string; customerId?: string; receivingCurrencyCode: string; receivingCurrencyAmount: number },
+    readonly actor: Actor,
+  ) {}
+}
+
+const fieldError = (code: string, field: string, message: string) => new DomainError('invalid', code, message, { errors: [{ field, constraint: code, message }] });
+
+/** Simulates paying an externally funded quote's paymentInstructions: the quote starts as if the funds arrived. */
+@CommandHandler(SandboxSendCommand)
+export class SandboxSendHandler implements ICommandHandler<SandboxSendCommand, Record<string, unknown>> {
+  constructor(private readonly runner: CommandRunner, private readonly process: PaymentProcess, @Inject(CLOCK) private readonly clock: Clock) {}
+
+  async execute({ input, actor }: SandboxSendCommand) {
+    await requireSandbox(this.runner, actor);
+    const state = await loadOwnQuote(this.runner, input.quoteId, actor.platformId);
+    const { quote } = state;
+    if (quote.funding !== 'EXTERNAL') throw conflict('QUOTE_NOT_FUNDED_EXTERNALLY', 'only quotes funded by paymentInstructions are paid with /sandbox/send; execute this one instead');
+    const metadata = { ...actor };
+    await requireExecutable(this.process, state, this.clock.now(), metadata);
+    if (input.currencyCode !== quote.sendingCurrency) throw fieldError('CURRENCY_MISMATCH', 'currencyCode', `the quote is paid in ${quote.sendingCurrency}`);
+    const paid = input.currencyAmount === undefined ? BigInt(quote.totalSendingAmount) : BigInt(input.currencyAmount);
+    if (paid !== BigInt(quote.totalSendingAmount)) throw fieldError('AMOUNT_MISMATCH', 'currencyAmount', `the quote expects exactly ${quote.totalSendingAmount}`);
+    return toTransactionResource(await startQuote(this.process, quote, metadata));
+  }
+}
+
+/**
+ * Simulates an incoming UMA payment to a customer: credited from the platform's settlement
+ * account into the customer's account in the receiving currency (INCOMING transaction). The
+ * sender address selects the outcome (see incomingPlan).
+ */
+@CommandHandler(SandboxUmaReceiveCommand)
+export class SandboxUmaReceiveHandler implements ICommandHandler<SandboxUmaReceiveCommand, Record<string, unknown>> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly process: PaymentProcess,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
+
+  private async receiver(input: SandboxUmaReceiveCommand['input'], platformId: string): Promise<Doc> {
+    if ((input.receiverUmaAddress === undefined) === (input.customerId === undefined)) {
+      throw invalid('INVALID_INPUT', 'give exactly one of receiverUmaAddress and customerId', 'receiverUmaAddress');
+    }
+    if (input.customerId !== undefined) {
+      const doc = await this.readModels.get(Collections.customers, input.customerId);
+      if (!doc || doc.platformId !== platformId || doc.isDeleted) throw notFound('CUSTOMER', input.customerId);
+      return doc;
+    }
+    const page = await this.readModels.find(Collections.customers, {
+      filters: [
+        { field: 'platformId', op: 'eq', value: platformId },
+        { field: 'umaAddress', op: 'eq', value: input.receiverUmaAddress },
+        { field: 'isDeleted', op: 'eq', value: false },
+      ],
+      sortBy: 'createdAt',
+      sortOrder: 'asc',
+      limit: 1,
+    });
+    if (!page.data[0]) throw notFound('RECEIVER', input.receiverUmaAddress!);
+    return page.data[0];
+  }
+
+  async execute({ input, actor }: SandboxUmaReceiveCommand) {
+    await requireSandbox(this.runner, actor);
+    const code = currency(input.receivingCurrencyCode).code;
+    const customer = await this.receiver(input, actor.platformId);
+    const { state } = await this.runner.load(streams.customer(customer.id), customerDecider);
+    // Received into the customer's regular account in that currency, else an embedded wallet.
+    const candidates = [...state.accounts.values()].filter((a) => a.currency === code && a.status === 'ACTIVE');
+    const account = candidates.find((a) => a.type !== 'EMBEDDED_WALLET') ?? candidates[0];
+    if (!account) throw fieldError('UNSUPPORTED_CURRENCY', 'receivingCurrencyCode', `the receiver has no active account in ${code}`);
+
+    const id = publicId('Transaction', this.ids.uuid());
+    const ref: PaymentRef = { kind: 'transaction', id };
+    const now = this.clock.now().toISOString();
+    const amount = BigInt(input.receivingCurrencyAmount).toString();
+    const { needsApproval, plan } = incomingPlan(input.senderUmaAddress);
+    const transaction: TransactionRecord = {
+      id,
+      platformId: actor.platformId,
+      type: 'INCOMING',
+      status: 'CREATED',
+      source: { sourceType: 'UMA_ADDRESS', umaAddress: input.senderUmaAddress, currency: code },
+      destination: { destinationType: 'ACCOUNT', accountId: account.id, currency: code, paymentRail: 'UMA' },
+      customerId: customer.id,
+      platformCustomerId: String(customer.platformCustomerId ?? ''),
+      sentAmount: amount,
+      receivedAmount: amount,
+      fees: '0',
+      exchangeRate: 1,
+      counterpartyInformation: { UMA_ADDRESS: input.senderUmaAddress },
+      reference: referenceFor(id),
+      plan,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const metadata = { ...actor };
+    if (needsApproval) {
+      await this.process.schedule({ kind: 'PAYMENT_STEP', platformId: actor.platformId, ref, step: plan.later!.step }, plan.later!.afterMs);
+      const { state: created } = await this.runner.run(streams.transaction(id), transactionDecider, { type: 'CreateTransaction', transaction, then: ['PENDING'] }, { metadata });
+      return toTransactionResource(created.transaction!);
+    }
+    await this.process.scheduleRecovery(actor.platformId, ref);
+    // The receiver lookup (CREATED) and the pay request (PENDING) happen together in the simulation.
+    await this.runner.run(streams.transaction(id), transactionDecider, { type: 'CreateTransaction', transaction, then: ['PENDING'] }, { metadata, waitForReadModels: false });
+    return toTransactionResource(await this.process.start(ref, { from: ['PENDING'] }, metadata));
+  }
+}

@@ -1,0 +1,70 @@
+import type { Decider } from '../decider.js';
+import { conflict } from '../errors.js';
+
+/**
+ * A receiver lookup: what the receiving side accepts (currencies) and which payer data it needs
+ * before a quote can be made. Lookups are stored (stream `lookup-<uuid>`) so a quote can refer
+ * to one, and they expire.
+ */
+export const LOOKUP_TTL_MS = 15 * 60_000;
+
+export type LookupKind = 'UMA_ADDRESS' | 'EXTERNAL_ACCOUNT';
+
+/** Sandbox UMA receivers: `$<outcome>.<currency>@<domain>`. */
+export type SandboxUmaOutcome = 'SUCCESS' | 'PENDING_LONG' | 'FAIL_COMPLIANCE';
+export const SANDBOX_UMA_CURRENCIES = ['USD', 'EUR', 'MXN'] as const;
+
+const SANDBOX_UMA = /^\$(success|pending\.long|fail\.compliance)\.(USD|EUR|MXN)@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)$/;
+const OUTCOMES: Record<string, SandboxUmaOutcome> = { success: 'SUCCESS', 'pending.long': 'PENDING_LONG', 'fail.compliance': 'FAIL_COMPLIANCE' };
+
+export function parseSandboxUmaAddress(address: string): { outcome: SandboxUmaOutcome; currency: string; domain: string } | undefined {
+  const m = SANDBOX_UMA.exec(address);
+  return m ? { outcome: OUTCOMES[m[1]], currency: m[2], domain: m[3].toLowerCase() } : undefined;
+}
+
+/**
+ * Payer data the receiving side requires, by receiving currency (sandbox rule): USD needs the
+ * full name; EUR adds the birth date; every other currency adds the nationality too.
+ */
+export function requiredPayerDataFieldsFor(code: string): string[] {
+  if (code === 'USD') return ['FULL_NAME'];
+  if (code === 'EUR') return ['FULL_NAME', 'BIRTH_DATE'];
+  return ['FULL_NAME', 'BIRTH_DATE', 'NATIONALITY'];
+}
+
+export const lookupStream = (lookupId: string) => `lookup-${lookupId.split(':')[1]}`;
+
+export interface LookupRecord {
+  id: string;
+  platformId: string;
+  kind: LookupKind;
+  receiverUmaAddress?: string;
+  accountId?: string;
+  /** Receiving currencies, as codes. */
+  supportedCurrencies: string[];
+  requiredPayerDataFields: string[];
+  counterpartyInformation: Record<string, string>;
+  sandboxOutcome?: SandboxUmaOutcome;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface LookupState {
+  lookup?: LookupRecord;
+}
+
+export type LookupEvent = { type: 'LookupCreated'; data: { platformId: string; lookup: LookupRecord } };
+export type LookupCommand = { type: 'CreateLookup'; lookup: LookupRecord };
+
+export const lookupDecider: Decider<LookupState, LookupCommand, LookupEvent> = {
+  initialState: () => ({}),
+  decide(cmd, state) {
+    if (state.lookup) throw conflict('LOOKUP_EXISTS', `lookup ${cmd.lookup.id} already exists`);
+    return [{ type: 'LookupCreated', data: { platformId: cmd.lookup.platformId, lookup: cmd.lookup } }];
+  },
+  evolve(state, event) {
+    return event.type === 'LookupCreated' ? { lookup: event.data.lookup } : state;
+  },
+};
+
+export const isLookupExpired = (lookup: LookupRecord, now: Date) => Date.parse(lookup.expiresAt) <= now.getTime();

@@ -1,0 +1,133 @@
+import type { Decider } from '../decider.js';
+import { conflict } from '../errors.js';
+import { currency, toJsonNumber } from '../money.js';
+import type { RateDetails } from '../rates/rate-table.js';
+import { decideLifecycle, evolveTransaction, type LifecycleCommand, type TransactionEvent, type TransactionRecord, type TransactionStatus } from '../transactions/transaction.js';
+import { compact } from '../transactions/transaction-view.js';
+
+/**
+ * A quote locks a rate and fees until `expiresAt`. Its stream (`quote-<uuid>`) also carries the
+ * lifecycle of the transaction created with it, so a quote and its transaction can never
+ * disagree: the quote's status is derived from the transaction's.
+ */
+export type QuoteStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'EXPIRED';
+export type LockedCurrencySide = 'SENDING' | 'RECEIVING';
+/** How the source is funded: an internal balance (held on execute), an embedded wallet (signed execute), or externally (paymentInstructions). */
+export type QuoteFunding = 'INTERNAL' | 'EMBEDDED_WALLET' | 'EXTERNAL';
+
+export const PURPOSES_OF_PAYMENT = [
+  'GIFT',
+  'SELF',
+  'GOODS_OR_SERVICES',
+  'EDUCATION',
+  'HEALTH_OR_MEDICAL',
+  'REAL_ESTATE_PURCHASE',
+  'TAX_PAYMENT',
+  'LOAN_PAYMENT',
+  'UTILITY_BILL',
+  'DONATION',
+  'TRAVEL',
+  'OTHER',
+] as const;
+
+export type QuoteDestination =
+  | { destinationType: 'ACCOUNT'; accountId: string; paymentRail: string }
+  | { destinationType: 'UMA_ADDRESS'; umaAddress: string; lookupId: string; paymentRail: string };
+
+export interface QuoteRecord {
+  id: string;
+  platformId: string;
+  createdAt: string;
+  expiresAt: string;
+  source: { sourceType: 'ACCOUNT'; accountId: string; customerId: string };
+  funding: QuoteFunding;
+  destination: QuoteDestination;
+  sendingCurrency: string;
+  receivingCurrency: string;
+  totalSendingAmount: string;
+  totalReceivingAmount: string;
+  feesIncluded: string;
+  exchangeRate: number;
+  rateDetails: RateDetails;
+  lockedCurrencySide: LockedCurrencySide;
+  lockedCurrencyAmount: string;
+  transactionId: string;
+  paymentInstructions?: Record<string, unknown>[];
+  counterpartyInformation?: Record<string, string>;
+  senderCustomerInfo?: Record<string, string>;
+  description?: string;
+  purposeOfPayment?: string;
+  agentId?: string;
+}
+
+export interface QuoteState {
+  quote?: QuoteRecord;
+  transaction?: TransactionRecord;
+}
+
+export type QuoteEvent = { type: 'QuoteCreated'; data: { platformId: string; quote: QuoteRecord } } | TransactionEvent;
+
+export type QuoteCommand = { type: 'CreateQuote'; quote: QuoteRecord; transaction: TransactionRecord } | LifecycleCommand;
+
+export function quoteStatusOf(status: TransactionStatus): QuoteStatus {
+  switch (status) {
+    case 'CREATED':
+    case 'PENDING':
+      return 'PENDING';
+    case 'PROCESSING':
+    case 'COMPLETED':
+    case 'EXPIRED':
+      return status;
+    case 'FAILED':
+    case 'REJECTED':
+    case 'REFUNDED':
+      return 'FAILED';
+  }
+}
+
+export const isQuoteExpired = (quote: QuoteRecord, now: Date) => now.getTime() >= Date.parse(quote.expiresAt);
+
+export const quoteDecider: Decider<QuoteState, QuoteCommand, QuoteEvent> = {
+  initialState: () => ({}),
+  decide(cmd, state) {
+    if (cmd.type === 'CreateQuote') {
+      if (state.quote) throw conflict('QUOTE_EXISTS', `quote ${cmd.quote.id} already exists`);
+      return [
+        { type: 'QuoteCreated', data: { platformId: cmd.quote.platformId, quote: cmd.quote } },
+        { type: 'TransactionCreated', data: { platformId: cmd.quote.platformId, transaction: cmd.transaction } },
+      ];
+    }
+    return decideLifecycle(state.transaction, cmd);
+  },
+  evolve(state, event) {
+    if (event.type === 'QuoteCreated') return { ...state, quote: event.data.quote };
+    return { ...state, transaction: evolveTransaction(state.transaction, event) };
+  },
+};
+
+/** The Quote resource. */
+export function toQuoteResource(quote: QuoteRecord, status: TransactionStatus): Record<string, unknown> {
+  return compact({
+    id: quote.id,
+    status: quoteStatusOf(status),
+    createdAt: quote.createdAt,
+    expiresAt: quote.expiresAt,
+    source: { ...quote.source },
+    destination: { ...quote.destination },
+    sendingCurrency: currency(quote.sendingCurrency),
+    receivingCurrency: currency(quote.receivingCurrency),
+    totalSendingAmount: toJsonNumber(BigInt(quote.totalSendingAmount)),
+    totalReceivingAmount: toJsonNumber(BigInt(quote.totalReceivingAmount)),
+    exchangeRate: quote.exchangeRate,
+    feesIncluded: toJsonNumber(BigInt(quote.feesIncluded)),
+    lockedCurrencySide: quote.lockedCurrencySide,
+    lockedCurrencyAmount: toJsonNumber(BigInt(quote.lockedCurrencyAmount)),
+    transactionId: quote.transactionId,
+    paymentInstructions: quote.paymentInstructions,
+    counterpartyInformation: quote.counterpartyInformation,
+    rateDetails: quote.rateDetails,
+    description: quote.description,
+    purposeOfPayment: quote.purposeOfPayment,
+    agentId: quote.agentId,
+  });
+}

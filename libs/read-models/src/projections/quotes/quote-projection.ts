@@ -1,0 +1,30 @@
+import { quoteStatusOf, toQuoteResource, type QuoteEvent } from '../../../../domain/src/quotes/quote.js';
+import type { RecordedEvent } from '../../../../event-store/src/event-store.js';
+import type { Projection } from '../../projection.js';
+import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
+import { Collections } from '../collections.js';
+
+/** Quotes: the Quote resource plus platformId and customerId (for filters); status follows the quote's transaction. */
+export const quoteProjection: Projection = {
+  name: 'quotes',
+  collections: [Collections.quotes],
+  handles: ['QuoteCreated', 'TransactionCreated', 'TransactionStatusChanged'],
+  async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
+    const event = { type: recorded.type, data: recorded.data } as QuoteEvent;
+    if (event.type === 'QuoteCreated') {
+      const q = event.data.quote;
+      tx.put(Collections.quotes, { ...toQuoteResource(q, 'PENDING'), id: q.id, platformId: q.platformId, customerId: q.source.customerId, updatedAt: q.createdAt });
+      return;
+    }
+    const t = event.data.transaction;
+    if (!t.quoteId) return;
+    const doc = await tx.get<Doc>(Collections.quotes, t.quoteId);
+    if (doc) tx.put(Collections.quotes, { ...doc, status: quoteStatusOf(t.status), updatedAt: t.updatedAt });
+  },
+};
+
+/** The API resource: scoping fields stripped. */
+export function toQuoteDocResource(doc: Doc): Record<string, unknown> {
+  const { platformId: _p, customerId: _c, updatedAt: _u, ...resource } = doc;
+  return resource;
+}

@@ -1,0 +1,27 @@
+import type { TransactionEvent } from '../../../../domain/src/transactions/transaction.js';
+import { toTransactionResource } from '../../../../domain/src/transactions/transaction-view.js';
+import type { RecordedEvent } from '../../../../event-store/src/event-store.js';
+import type { Projection } from '../../projection.js';
+import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
+import { Collections } from '../collections.js';
+
+/**
+ * Transactions (from quotes, transfers and incoming payments): the Transaction resource plus
+ * platformId and `accountIdentifiers` (every account id and UMA address involved, for the
+ * accountIdentifier filter).
+ */
+export const transactionProjection: Projection = {
+  name: 'transactions',
+  collections: [Collections.transactions],
+  handles: ['TransactionCreated', 'TransactionStatusChanged'],
+  async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
+    const t = (recorded.data as TransactionEvent['data']).transaction;
+    const accountIdentifiers = [t.source.accountId, t.source.umaAddress, t.destination.accountId, t.destination.umaAddress].filter((v): v is string => typeof v === 'string');
+    tx.put(Collections.transactions, { ...toTransactionResource(t), id: t.id, platformId: t.platformId, accountIdentifiers });
+  },
+};
+
+export function toTransactionDocResource(doc: Doc): Record<string, unknown> {
+  const { platformId: _p, accountIdentifiers: _a, ...resource } = doc;
+  return resource;
+}

@@ -1,0 +1,72 @@
+import { expect } from '@jest/globals';
+import type { Client, TestService } from '../support/service.js';
+
+/** Helpers shared by the money-movement end-to-end tests. */
+export interface Customer {
+  id: string;
+  accounts: Record<string, string>;
+}
+
+export function money(t: TestService, api: Client = t.api) {
+  let seq = 0;
+  const customer = async (currencies: string[] = ['USD'], extra: Record<string, unknown> = {}): Promise<Customer> => {
+    seq += 1;
+    const res = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `m-${seq}-${Math.random().toString(36).slice(2, 8)}`, fullName: 'Ada Lovelace', currencies, ...extra });
+    expect(res.status).toBe(201);
+    const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(res.body.id)}`);
+    const byCurrency: Record<string, string> = {};
+    for (const a of accounts.body.data) byCurrency[a.balance.currency.code] = a.id;
+    return { id: res.body.id, accounts: byCurrency };
+  };
+  const fund = async (accountId: string, amount: number) => {
+    const res = await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount });
+    expect(res.status).toBe(200);
+  };
+  const balance = async (accountId: string): Promise<number> => {
+    const res = await api.get(`/internal-accounts/${accountId}`);
+    expect(res.status).toBe(200);
+    return res.body.balance.amount;
+  };
+  /** An external account whose primary identifier ends with `suffix` (sandbox outcomes). */
+  const external = async (customerId: string | undefined, currency: string, suffix: string): Promise<string> => {
+    const digits = `${Math.floor(Math.random() * 1e6)}`.padStart(6, '0') + suffix;
+    const accountInfo: Record<string, unknown> =
+      currency === 'USD'
+        ? { accountType: 'USD_ACCOUNT', accountNumber: digits, routingNumber: '021000021' }
+        : currency === 'EUR'
+          ? { accountType: 'EUR_ACCOUNT', iban: `DE89370400440532${digits.slice(-9).padStart(9, '0')}` }
+          : currency === 'MXN'
+            ? { accountType: 'MXN_ACCOUNT', clabe: digits.padStart(18, '0') }
+            : { accountType: 'GBP_ACCOUNT', accountNumber: digits.slice(-8).padStart(8, '0'), sortCode: '123456' };
+    const path = customerId ? '/customers/external-accounts' : '/platform/external-accounts';
+    const res = await api.post(path, { ...(customerId ? { customerId } : {}), currency, accountInfo });
+    expect({ status: res.status, body: res.body }).toEqual({ status: 201, body: expect.objectContaining({ id: expect.any(String) }) });
+    return res.body.id;
+  };
+  const quote = async (body: Record<string, unknown>, headers?: Record<string, string>) => api.post('/quotes', body, headers);
+  const accountQuote = (sourceAccountId: string, destinationAccountId: string, amount: number, extra: Record<string, unknown> = {}) =>
+    quote({ source: { sourceType: 'ACCOUNT', accountId: sourceAccountId }, destination: { destinationType: 'ACCOUNT', accountId: destinationAccountId }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount, ...extra });
+  const transaction = async (id: string) => {
+    const res = await api.get(`/transactions/${id}`);
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+  /** Polls a transaction until it reaches `status` (timers run asynchronously); bounded. */
+  const eventually = async (id: string, status: string, timeoutMs = 10_000) => {
+    const deadline = Date.now() + timeoutMs;
+    let last: any;
+    while (Date.now() < deadline) {
+      last = await transaction(id);
+      if (last.status === status) return last;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(last.status).toBe(status);
+    return last;
+  };
+  const advance = async (seconds: number) => {
+    const res = await api.post('/sandbox/clock/advance', { seconds });
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+  return { customer, fund, balance, external, quote, accountQuote, transaction, eventually, advance };
+}
