@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestService, basicAuth, client, type Client, type TestService } from '../support/service.js';
 
+/** The pages are plain HTML with one inline script; a syntax error there would leave them blank. */
+function expectValidScript(html: string) {
+  const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1];
+  expect(script).toBeDefined();
+  expect(() => new Function(script!)).not.toThrow();
+}
+
 describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
   let t: TestService;
   let api: Client;
@@ -104,10 +111,11 @@ describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
   });
 
   it('serves the operations dashboard to an authenticated platform', async () => {
-    expect((await t.anonymous.get('/dashboard')).status).toBe(401);
-    const page = await api.get('/dashboard');
+    expect((await t.anonymous.get('/dashboard/overview')).status).toBe(401);
+    const page = await t.anonymous.get('/dashboard');
     expect(page.status).toBe(200);
     expect(String(page.body)).toContain('Operations dashboard');
+    expectValidScript(String(page.body));
     const overview = await api.get('/dashboard/overview');
     expect(overview.status).toBe(200);
     expect(overview.body.projections.lag).toBe('0');
@@ -131,6 +139,7 @@ describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
     const page = await t.anonymous.get('/docs');
     expect(page.status).toBe(200);
     expect(String(page.body)).toContain('openapi.json');
+    expectValidScript(String(page.body));
     expect((await api.get('/no-such-route')).body).toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
 });

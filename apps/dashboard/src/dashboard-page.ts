@@ -1,4 +1,7 @@
-/** The dashboard page: self-contained, refreshes its overview every few seconds. */
+/**
+ * The dashboard page: self-contained, asks for an API token of the platform (kept in session
+ * storage), then refreshes its overview every few seconds.
+ */
 export function dashboardPage(): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Operations dashboard</title>
@@ -11,8 +14,11 @@ section{background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:12px 
 h2{font-size:15px;margin:0 0 8px}.big{font-size:28px;font-weight:600}.ok{color:#1a7f37}.warn{color:#9a6700}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #eaeef2;padding:3px 6px;text-align:left;font-size:13px}
 #events{grid-column:1/-1}code{font-size:12px}
+#login{margin:16px 24px;padding:12px 16px;background:#fff;border:1px solid #d0d7de;border-radius:8px}
 </style></head><body>
 <header><h1>Operations dashboard</h1><small id="at"></small></header>
+<form id="login" hidden><p>Sign in with an API token of the platform (kept for this browser tab only).</p>
+<input name="tokenId" placeholder="ApiToken:…" size="50" required> <input name="secret" type="password" placeholder="client secret" size="50" required> <button>Show</button></form>
 <main>
 <section><h2>Event log</h2><div class="big" id="head">–</div><div>head position</div></section>
 <section><h2>Projections</h2><div class="big" id="lag">–</div><div id="proj">events behind the log</div></section>
@@ -22,9 +28,16 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #eaeef2;
 </main>
 <script>
 const esc=(s)=>String(s??'').replace(/[&<>"]/g,c=>({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c]));
+const KEY='dashboard-credentials';
+const form=document.getElementById('login');
+function credentials(){return sessionStorage.getItem(KEY)}
+form.addEventListener('submit',(e)=>{e.preventDefault();const id=form.elements.tokenId.value.trim(),secret=form.elements.secret.value.trim();sessionStorage.setItem(KEY,btoa(id+':'+secret));form.hidden=true;refresh();});
 async function refresh(){
+  const basic=credentials();
+  if(!basic){form.hidden=false;return}
   try{
-    const r=await fetch('dashboard/overview',{credentials:'same-origin'});
+    const r=await fetch(location.origin+location.pathname.replace(/[/]?$/,'/overview'),{headers:{authorization:'Basic '+basic}});
+    if(r.status===401){sessionStorage.removeItem(KEY);form.hidden=false;document.getElementById('at').textContent='those credentials were refused';return}
     if(!r.ok)throw new Error(r.status+' '+(await r.text()));
     const d=await r.json();
     document.getElementById('at').textContent='updated '+d.generatedAt;

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { ApiDoc } from '../../api/src/docs/api-doc.js';
-import { CurrentActor } from '../../api/src/http/auth.js';
+import { CurrentActor, Public } from '../../api/src/http/auth.js';
 import type { Actor } from '../../../libs/application/src/tokens.js';
 import { EVENT_STORE, PROJECTIONS, READ_MODELS } from '../../../libs/application/src/tokens.js';
 import type { EventStore } from '../../../libs/event-store/src/event-store.js';
@@ -15,7 +15,7 @@ const RECENT_WINDOW = 500n;
 
 /**
  * The operations dashboard: the health of the log and its projections, and the calling
- * platform's activity and balances. Browsers are asked for the platform's Basic credentials.
+ * platform's activity and balances. The page is public; its data needs the platform's credentials.
  */
 @Controller('dashboard')
 export class DashboardController {
@@ -26,8 +26,9 @@ export class DashboardController {
   ) {}
 
   @Get()
+  @Public()
   @Header('Content-Type', 'text/html; charset=utf-8')
-  @ApiDoc({ summary: 'Operations dashboard (HTML)', tag: 'Dashboard', responses: { 200: { description: 'HTML page' } } })
+  @ApiDoc({ summary: 'Operations dashboard (HTML; holds no data, asks for a token)', tag: 'Dashboard', auth: 'none', responses: { 200: { description: 'HTML page' } } })
   page() {
     return dashboardPage();
   }

@@ -138,7 +138,7 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
     info: {
       title: 'Payments Platform API',
       version: basePath,
-      description: 'Embedded-wallet authentication, signed-retry authorization, cards, money movement, agents and a sandbox. All amounts are integers in the smallest currency unit.',
+      description: 'Embedded-wallet authentication, signed-retry authorization, cards, money movement, webhooks and a sandbox. All amounts are integers in the smallest currency unit.',
     },
     servers: [{ url: `/${basePath}` }],
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
