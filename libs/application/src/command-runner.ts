@@ -30,17 +30,36 @@ export class CommandConflictError extends Error {
   override readonly name = 'CommandConflictError';
 }
 
+/** A command waiting for its stream: decided together with the others queued behind the same lock. */
+interface Queued<State, C, E extends Event> {
+  decider: Decider<State, C, E>;
+  command: C | ((state: State) => C);
+  metadata: EventMetadata;
+  resolve(result: RunResult<State, E>): void;
+  reject(error: unknown): void;
+}
+
+/** Most commands decided together and appended in one write. */
+const MAX_BATCH = 256;
+
 /**
  * The one command pipeline: read the stream, fold with `evolve`, `decide`, append with the
  * expected revision, retry on a revision conflict. Folded states are cached per stream (bounded)
  * and brought up to date by reading only the events after the cached revision, so long streams
- * (the ledger) are not re-read on every command. Commands on one stream are serialized within
- * the process; other processes are kept honest by the expected revision.
+ * (the ledger) are not re-read on every command.
+ *
+ * Commands on one stream are serialized within the process. Those that queue up while the stream
+ * is busy are decided one after the other against the state their predecessors leave, and their
+ * events are appended in one write (one fsync instead of one per command): a busy stream such as
+ * a platform's ledger then costs about one commit per batch. A command its decider refuses is
+ * refused alone; the batch's events are committed together or not at all, and on a revision
+ * conflict (another process appended) the whole batch is decided again on the fresh state.
  */
 export class CommandRunner {
   private readonly logger = new Logger('CommandRunner');
   private readonly cache = new Map<string, Folded<unknown>>();
   private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly queues = new Map<string, Queued<any, any, any>[]>();
 
   constructor(
     private readonly store: EventStore,
@@ -53,13 +72,26 @@ export class CommandRunner {
     return this.withLock(streamName, () => this.catchUp(streamName, decider));
   }
 
+  /**
+   * Decides and appends one command. `result.state` is the stream's state after the batch the
+   * command was committed in; `result.position` is at or after the command's last event.
+   */
   async run<State, C, E extends Event>(
     streamName: string,
     decider: Decider<State, C, E>,
     command: C | ((state: State) => C),
     options: RunOptions,
   ): Promise<RunResult<State, E>> {
-    const result = await this.withLock(streamName, () => this.decideAndAppend(streamName, decider, command, options));
+    const result = await new Promise<RunResult<State, E>>((resolve, reject) => {
+      const item: Queued<State, C, E> = { decider, command, metadata: options.metadata, resolve, reject };
+      const queue = this.queues.get(streamName);
+      if (queue) {
+        queue.push(item);
+      } else {
+        this.queues.set(streamName, [item]);
+        this.scheduleDrain(streamName);
+      }
+    });
     if (result.position !== undefined && options.waitForReadModels !== false) await this.waitForReadModels(result.position);
     return result;
   }
@@ -72,33 +104,75 @@ export class CommandRunner {
     if (!ok) this.logger.warn(`read models did not reach position ${position} within ${timeout} ms`);
   }
 
-  private async decideAndAppend<State, C, E extends Event>(
-    streamName: string,
-    decider: Decider<State, C, E>,
-    command: C | ((state: State) => C),
-    options: RunOptions,
-  ): Promise<RunResult<State, E>> {
+  /** Invariant: a stream with a non-empty queue always has one drain scheduled behind its lock. */
+  private scheduleDrain(streamName: string): void {
+    void this.withLock(streamName, () => this.drain(streamName));
+  }
+
+  private async drain(streamName: string): Promise<void> {
+    const queue = this.queues.get(streamName);
+    if (!queue || queue.length === 0) return;
+    // One decider per batch (a stream has one in practice); at most MAX_BATCH commands.
+    let size = 1;
+    while (size < queue.length && size < MAX_BATCH && queue[size].decider === queue[0].decider) size++;
+    const batch = queue.splice(0, size);
+    if (queue.length === 0) this.queues.delete(streamName);
+    else this.scheduleDrain(streamName);
+    await this.decideAndAppend(streamName, batch);
+  }
+
+  private async decideAndAppend<State, C, E extends Event>(streamName: string, batch: Queued<State, C, E>[]): Promise<void> {
+    const decider = batch[0].decider;
     const maxRetries = this.options.maxRetries ?? 20;
     for (let attempt = 0; ; attempt++) {
-      const folded = await this.catchUp(streamName, decider);
-      const cmd = typeof command === 'function' ? (command as (s: State) => C)(folded.state) : command;
-      const events = decider.decide(cmd, folded.state);
-      if (events.length === 0) return { state: folded.state, events };
+      const decided: { item: Queued<State, C, E>; events: E[] }[] = [];
+      const refused: { item: Queued<State, C, E>; error: unknown }[] = [];
+      let folded: Folded<State>;
+      let state: State;
       try {
-        const appended = await this.store.appendToStream(
-          streamName,
-          events.map((e) => ({ type: e.type, data: e.data as unknown as Record<string, unknown>, metadata: options.metadata })),
-          { expectedRevision: folded.revision < 0n ? 'no_stream' : folded.revision },
-        );
-        let state = folded.state;
-        for (const e of events) state = decider.evolve(state, e);
-        this.remember(streamName, { state, revision: appended.nextExpectedRevision });
-        return { state, events, position: appended.position };
+        folded = await this.catchUp(streamName, decider);
+        state = folded.state;
+        for (const item of batch) {
+          let events: E[];
+          try {
+            const cmd = typeof item.command === 'function' ? (item.command as (s: State) => C)(state) : item.command;
+            events = decider.decide(cmd, state);
+          } catch (error) {
+            refused.push({ item, error });
+            continue;
+          }
+          // The next command is decided on the state this one leaves (evolve may update in place).
+          for (const e of events) state = decider.evolve(state, e);
+          decided.push({ item, events });
+        }
       } catch (error) {
-        if (!(error instanceof WrongExpectedVersion)) throw error;
-        if (attempt >= maxRetries) throw new CommandConflictError(`stream ${streamName} kept changing; gave up after ${attempt + 1} attempts`);
-        // Another process appended: the next catchUp reads what it wrote, then we decide again.
+        // Reading the stream or evolving failed: the cached state may be half-updated.
+        this.cache.delete(streamName);
+        for (const item of batch) item.reject(error);
+        return;
       }
+      const events = decided.flatMap(({ item, events }) =>
+        events.map((e) => ({ type: e.type, data: e.data as unknown as Record<string, unknown>, metadata: item.metadata })),
+      );
+      let position: bigint | undefined;
+      if (events.length > 0) {
+        try {
+          const appended = await this.store.appendToStream(streamName, events, { expectedRevision: folded.revision < 0n ? 'no_stream' : folded.revision });
+          position = appended.position;
+          this.remember(streamName, { state, revision: appended.nextExpectedRevision });
+        } catch (error) {
+          // The cached state already holds this batch's events: forget it, fold again from the store.
+          this.cache.delete(streamName);
+          // Another process appended: decide the whole batch again on what it wrote.
+          if (error instanceof WrongExpectedVersion && attempt < maxRetries) continue;
+          const final = error instanceof WrongExpectedVersion ? new CommandConflictError(`stream ${streamName} kept changing; gave up after ${attempt + 1} attempts`) : error;
+          for (const item of batch) item.reject(final);
+          return;
+        }
+      }
+      for (const { item, events: own } of decided) item.resolve({ state, events: own, ...(own.length > 0 ? { position } : {}) });
+      for (const { item, error } of refused) item.reject(error);
+      return;
     }
   }
 

@@ -1,0 +1,108 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Decider } from '../../domain/src/decider.js';
+import { DomainError } from '../../domain/src/errors.js';
+import type { EventStore, ExpectedRevision, NewEvent } from '../../event-store/src/event-store.js';
+import { SqliteEventStore } from '../../event-store/src/sqlite-event-store.js';
+import { CommandConflictError, CommandRunner } from './command-runner.js';
+
+/** A bounded counter: a small decider with an invariant that batching must keep. */
+type CounterEvent = { type: 'Added'; data: { by: number } };
+type CounterCommand = { type: 'Add'; by: number };
+const LIMIT = 100;
+const counter: Decider<{ total: number }, CounterCommand, CounterEvent> = {
+  initialState: () => ({ total: 0 }),
+  evolve: (state, event) => {
+    state.total += event.data.by; // in place, like the ledger
+    return state;
+  },
+  decide: (command, state) => {
+    if (command.by === 0) return [];
+    if (state.total + command.by > LIMIT) throw new DomainError('invalid', 'OVER_LIMIT', `total would exceed ${LIMIT}`);
+    return [{ type: 'Added', data: { by: command.by } }];
+  },
+};
+
+const metadata = { actor: 'test' };
+const total = async (store: SqliteEventStore, stream: string) => (await store.readStream(stream)).reduce((sum, e) => sum + Number((e.data as { by: number }).by), 0);
+
+describe('CommandRunner', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'runner-'));
+    store = new SqliteEventStore(join(dir, 'events.db'));
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('decides queued commands on one stream together and appends them in few writes', async () => {
+    const runner = new CommandRunner(store, undefined);
+    const results = await Promise.all(Array.from({ length: 50 }, () => runner.run('counter-a', counter, { type: 'Add', by: 1 }, { metadata })));
+    expect(results.every((r) => r.events.length === 1 && r.position !== undefined)).toBe(true);
+    expect(await total(store, 'counter-a')).toBe(50);
+    // the first command runs alone, the 49 queued behind it share one append
+    expect(store.stats().transactions).toBeLessThanOrEqual(3);
+    const { state } = await runner.load('counter-a', counter);
+    expect(state.total).toBe(50);
+  });
+
+  it('refuses only the commands their decider refuses, on the state their predecessors leave', async () => {
+    const runner = new CommandRunner(store, undefined);
+    const outcomes = await Promise.allSettled([60, 30, 20, 10, 0, 5].map((by) => runner.run('counter-b', counter, { type: 'Add', by }, { metadata })));
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'rejected']);
+    expect(((outcomes[2] as PromiseRejectedResult).reason as DomainError).code).toBe('OVER_LIMIT');
+    expect((outcomes[4] as PromiseFulfilledResult<{ events: unknown[]; position?: bigint }>).value).toMatchObject({ events: [] });
+    expect((outcomes[4] as PromiseFulfilledResult<{ position?: bigint }>).value.position).toBeUndefined();
+    expect(await total(store, 'counter-b')).toBe(100);
+  });
+
+  it('keeps the invariant when two runners (two processes) append to one stream', async () => {
+    const one = new CommandRunner(store, undefined);
+    const two = new CommandRunner(store, undefined);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 60 }, (_, i) => (i % 2 ? one : two).run('counter-c', counter, { type: 'Add', by: 2 }, { metadata })),
+    );
+    const accepted = outcomes.filter((o) => o.status === 'fulfilled').length;
+    expect(accepted).toBe(LIMIT / 2);
+    expect(outcomes.filter((o) => o.status === 'rejected').every((o) => ((o as PromiseRejectedResult).reason as DomainError).code === 'OVER_LIMIT')).toBe(true);
+    expect(await total(store, 'counter-c')).toBe(LIMIT);
+    expect((await one.load('counter-c', counter)).state.total).toBe(LIMIT);
+    expect((await two.load('counter-c', counter)).state.total).toBe(LIMIT);
+  });
+
+  /** A store where another writer slips an event in just before each of the next `times` appends. */
+  const racing = (inner: SqliteEventStore, times: number): EventStore => {
+    let left = times;
+    return Object.assign(Object.create(inner) as EventStore, {
+      async appendToStream(stream: string, events: NewEvent[], options?: { expectedRevision?: ExpectedRevision }) {
+        if (left-- > 0) await inner.appendToStream(stream, [{ type: 'Added', data: { by: 1 } }]);
+        return inner.appendToStream(stream, events, options);
+      },
+    });
+  };
+
+  it('decides the whole batch again on the fresh state after a revision conflict', async () => {
+    const runner = new CommandRunner(racing(store, 1), undefined);
+    const outcomes = await Promise.allSettled([40, 40, 19, 1].map((by) => runner.run('counter-d', counter, { type: 'Add', by }, { metadata })));
+    // the competing +1 landed first, so the last +1 no longer fits
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected']);
+    expect(await total(store, 'counter-d')).toBe(LIMIT);
+    expect((await runner.load('counter-d', counter)).state.total).toBe(LIMIT);
+  });
+
+  it('gives up with CommandConflictError when the stream keeps changing, committing nothing of the batch', async () => {
+    const runner = new CommandRunner(racing(store, 1), undefined, { maxRetries: 0 });
+    const failed = await Promise.allSettled([5, 5].map((by) => runner.run('counter-e', counter, { type: 'Add', by }, { metadata })));
+    expect(failed.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    expect((failed[0] as PromiseRejectedResult).reason).toBeInstanceOf(CommandConflictError);
+    expect(await total(store, 'counter-e')).toBe(1);
+    // the failed batch left no trace in the cached state: the next command decides on what is stored
+    await runner.run('counter-e', counter, { type: 'Add', by: 5 }, { metadata });
+    expect((await runner.load('counter-e', counter)).state.total).toBe(6);
+  });
+});
