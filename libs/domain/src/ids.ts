@@ -46,6 +46,11 @@ export function publicId(kind: ResourceKind, uuid: string): string {
   return `${kind}:${uuid}`;
 }
 
+/** The pattern of one kind's public ids, for input validation. */
+export function publicIdPattern(kind: ResourceKind): RegExp {
+  return new RegExp(`^${kind}:${UUID}$`);
+}
+
 export function isPublicId(kind: ResourceKind, value: unknown): value is string {
   return typeof value === 'string' && new RegExp(`^${kind}:${UUID}$`).test(value);
 }

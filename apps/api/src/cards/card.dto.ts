@@ -3,12 +3,12 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsNotEmpty, IsObject,
 import { MAX_FUNDING_SOURCES } from '../../../../libs/domain/src/cards/card-funding.js';
 import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
 import { SortedPageParams } from '../http/list-params.js';
+import { COUNTRY } from '../http/formats.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const idOf = (kind: string) => new RegExp(`^${kind}:${UUID}$`);
 const CARD_STATES = ['PENDING_KYC', 'PENDING_ISSUE', 'ACTIVE', 'FROZEN', 'CLOSED'] as const;
 const REQUESTED_STATES = ['ACTIVE', 'FROZEN', 'CLOSED'] as const;
-const COUNTRY = /^[A-Z]{2}$/;
 
 const accountIds = () => (target: object, key: string) => {
   IsArray()(target, key);

@@ -14,11 +14,9 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
+import { COUNTRY, DATE, UMA_ADDRESS } from '../http/formats.js';
 import { PageParams, ToBoolean } from '../http/list-params.js';
 
-const COUNTRY = /^[A-Z]{2}$/;
-const UMA_ADDRESS = /^\$[a-zA-Z0-9._-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/;
-const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
 export class AddressDto {
   @IsOptional() @IsString() @MaxLength(200) line1?: string;

@@ -3,8 +3,8 @@ import { IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, M
 import { JSONSchema } from 'class-validator-jsonschema';
 import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
 import { PageParams } from '../http/list-params.js';
+import { CUSTOMER_ID } from '../http/formats.js';
 
-const CUSTOMER_ID = /^Customer:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const customerIdMessage = { message: 'customerId must have the form Customer:<uuid>' };
 
 export class BeneficiaryDto {

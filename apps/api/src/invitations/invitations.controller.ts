@@ -9,8 +9,8 @@ import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { PageParams } from '../http/list-params.js';
+import { UMA_ADDRESS } from '../http/formats.js';
 
-const UMA_ADDRESS = /^\$[a-zA-Z0-9._-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/;
 const STATUSES = ['PENDING', 'CLAIMED', 'EXPIRED', 'CANCELLED'] as const;
 
 export class CreateInvitationDto {

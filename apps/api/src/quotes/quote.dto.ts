@@ -17,13 +17,13 @@ import {
 } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { PURPOSES_OF_PAYMENT } from '../../../../libs/domain/src/quotes/quote.js';
+import { CUSTOMER_ID, UMA_ADDRESS } from '../http/formats.js';
 import { SortedPageParams } from '../http/list-params.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 export const ACCOUNT_ID = new RegExp(`^(InternalAccount|ExternalAccount):${UUID}$`);
-export const CUSTOMER_ID = new RegExp(`^Customer:${UUID}$`);
+export { CUSTOMER_ID, UMA_ADDRESS };
 export const LOOKUP_ID = new RegExp(`^Lookup:${UUID}$`);
-export const UMA_ADDRESS = /^\$[A-Za-z0-9._-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
 /** The spec's maximum for lockedCurrencyAmount. */
 export const MAX_LOCKED_AMOUNT = 9_000_000_000_000_000;
 export const QUOTE_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;

@@ -8,8 +8,8 @@ import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
 import { PageParams } from '../http/list-params.js';
+import { CUSTOMER_ID } from '../http/formats.js';
 
-const CUSTOMER_ID = /^Customer:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const customerIdMessage = { message: 'customerId must have the form Customer:<uuid>' };
 
 export class CreateVerificationDto {
