@@ -15,7 +15,6 @@ import { bodyErrorMiddleware } from './http/errors.js';
 import { validationPipe } from './http/validation.js';
 import { ensureSandboxPlatform, type SandboxCredentials } from './sandbox/sandbox-platform.js';
 
-export { BASE_PATH };
 
 export interface RunningService {
   app: INestApplication;
