@@ -15,10 +15,10 @@ export class CreateVerificationCommand {
 }
 
 /**
- * Submits a customer for KYC/KYB. The verification is recorded first, then the customer takes
- * over its outcome (approval activates the customer's pending accounts). Should the second step
- * not happen (a crash in between), submitting again applies the outcome: the customer command
- * changes nothing that is already so.
+ * Submits a customer for KYC/KYB. The customer takes the outcome first (approval activates the
+ * customer's pending accounts), then the verification is recorded. A crash in between leaves no
+ * recorded verification whose outcome the customer lacks: the caller got no answer, submits again,
+ * and the customer command changes nothing that is already so.
  */
 @CommandHandler(CreateVerificationCommand)
 export class CreateVerificationHandler implements ICommandHandler<CreateVerificationCommand, string> {
@@ -32,16 +32,16 @@ export class CreateVerificationHandler implements ICommandHandler<CreateVerifica
     const outcome = verificationOutcome(customerType, customer.profile, Boolean(platform.sandbox));
     const id = publicId('Verification', this.ids.uuid());
     const now = this.clock.now().toISOString();
+    const kycStatus = kycStatusFrom(outcome.verificationStatus);
+    if (kycStatus) {
+      await this.runner.run(customerStream(customerId), customerDecider, { type: 'ChangeKycStatus', kycStatus, now }, { metadata: { ...actor, verificationId: id } });
+    }
     await this.runner.run(
       verificationStream(id),
       verificationDecider,
       { type: 'CreateVerification', id, platformId: actor.platformId, customerId, customerType, ...outcome, now },
       { metadata: { ...actor } },
     );
-    const kycStatus = kycStatusFrom(outcome.verificationStatus);
-    if (kycStatus) {
-      await this.runner.run(customerStream(customerId), customerDecider, { type: 'ChangeKycStatus', kycStatus, now }, { metadata: { ...actor, verificationId: id } });
-    }
     return id;
   }
 }
