@@ -1,7 +1,5 @@
-import { createECDH, createPrivateKey, createPublicKey, randomUUID, sign, verify, type KeyObject } from 'node:crypto';
+import { createECDH, createPrivateKey, randomUUID, sign } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -11,6 +9,7 @@ import { CARD_ISSUANCE_DELAY_MS } from '../../../libs/domain/src/cards/card-issu
 import { OffsetClock } from '../../../libs/domain/src/clock.js';
 import { basicAuth, client, type Client } from '../../support/service.js';
 import { signedRequest, walletSession, type WalletSession } from '../../support/wallet-session.js';
+import { startRawSignedRetryServer } from '../raw-signed-retry.js';
 import type { Scenario } from '../scenario.js';
 
 /**
@@ -113,73 +112,15 @@ async function serviceTarget(dataDir: string) {
 }
 
 /** SubjectPublicKeyInfo prefix of a compressed P-256 point. */
-const SPKI_COMPRESSED = Buffer.from('3039301306072a8648ce3d020106082a8648ce3d030107032200', 'hex');
-
-/**
- * The raw reference: the same protocol and the same checks per signed step (single-use requestId,
- * expiry, target, body echo, stamp scheme, session key of the card's owner, ECDSA P-256/SHA-256 over
- * the stored payload with a cached KeyObject), card states in memory, nothing durable.
- */
+/** The raw reference of the wallet-auth bench, holding one in-memory card per session. */
 async function referenceTarget(sessions: Pick<WalletSession, 'stamp' | 'publicKey'>[]) {
-  const cards = new Map<string, { state: string; sessionKey: string }>();
-  const challenges = new Map<string, { cardId: string; payloadToSign: string; body: string; expiresAt: number; consumed: boolean }>();
-  const keys = new Map<string, KeyObject>();
-  const keyObject = (hex: string) => {
-    let key = keys.get(hex);
-    if (!key) keys.set(hex, (key = createPublicKey({ key: Buffer.concat([SPKI_COMPRESSED, Buffer.from(hex, 'hex')]), format: 'der', type: 'spki' })));
-    return key;
-  };
-  const read = (req: IncomingMessage) =>
-    new Promise<string>((resolve) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    });
-  const server: Server = createServer(async (req, res) => {
-    const reply = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    const raw = await read(req);
-    const cardId = decodeURIComponent(req.url!.split('/').pop()!);
-    const card = cards.get(cardId);
-    if (req.method !== 'PATCH' || !card) return reply(404, { code: 'CARD_NOT_FOUND' });
-    const body = JSON.parse(raw) as { state: string };
-    const signature = req.headers['service-wallet-signature'];
-    const requestId = req.headers['request-id'];
-    if (typeof signature !== 'string' || typeof requestId !== 'string') {
-      const id = `Request:${randomUUID()}`;
-      const expiresAt = Date.now() + 300_000;
-      const payloadToSign = JSON.stringify({ accountId: card.sessionKey, body, expiresAt: new Date(expiresAt).toISOString(), operation: `PATCH /cards/${cardId}`, requestId: id, targetId: cardId });
-      challenges.set(id, { cardId, payloadToSign, body: JSON.stringify(body), expiresAt, consumed: false });
-      return reply(202, { payloadToSign, requestId: id, expiresAt: new Date(expiresAt).toISOString() });
-    }
-    const challenge = challenges.get(requestId);
-    if (!challenge || challenge.consumed || challenge.expiresAt <= Date.now() || challenge.cardId !== cardId) return reply(401, { reason: 'requestId' });
-    if (challenge.body !== JSON.stringify(body)) return reply(401, { reason: 'body' });
-    let stamp: { publicKey: string; scheme: string; signature: string };
-    try {
-      stamp = JSON.parse(Buffer.from(signature, 'base64url').toString('utf8'));
-    } catch {
-      return reply(401, { reason: 'malformed' });
-    }
-    if (stamp.scheme !== 'SIGNATURE_SCHEME_TK_API_P256' || stamp.publicKey !== card.sessionKey) return reply(401, { reason: 'key' });
-    if (!verify('sha256', Buffer.from(challenge.payloadToSign, 'utf8'), { key: keyObject(stamp.publicKey), dsaEncoding: 'der' }, Buffer.from(stamp.signature, 'hex'))) {
-      return reply(401, { reason: 'signature' });
-    }
-    challenge.consumed = true;
-    card.state = body.state;
-    return reply(200, { id: cardId, state: card.state });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const list = sessions.map((session) => {
+  const raw = await startRawSignedRetryServer();
+  const cards = sessions.map((session) => {
     const id = `Card:${randomUUID()}`;
-    cards.set(id, { state: 'ACTIVE', sessionKey: session.publicKey });
+    raw.register(`/cards/${id}`, session.publicKey, { id, state: 'ACTIVE' });
     return { id, session };
   });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return { target: { api: client(url), cards: list }, close };
+  return { target: { api: client(raw.origin), cards }, close: raw.close };
 }
 
 export const cardsFreezeUnfreeze: Scenario = {

@@ -1,15 +1,14 @@
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { decryptCredentialBundle, generateP256KeyPair } from '@turnkey/crypto';
-import { createECDH, createPublicKey, randomUUID, verify, type KeyObject } from 'node:crypto';
+import { createECDH, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startService } from '../../../apps/api/src/service.js';
 import { loadConfig } from '../../../libs/config/src/config.js';
 import { basicAuth, client, type Client } from '../../support/service.js';
+import { startRawSignedRetryServer } from '../raw-signed-retry.js';
 import type { Scenario } from '../scenario.js';
 
 /** Time budget per measurement; the whole scenario stays well under 30 s. */
@@ -106,78 +105,14 @@ function stamperFor(privateKeyHex: string): ApiKeyStamper {
   return new ApiKeyStamper({ apiPublicKey: ecdh.getPublicKey('hex', 'compressed'), apiPrivateKey: privateKeyHex });
 }
 
-/**
- * The reference: a bare node:http server doing the same step-2 checks with node:crypto (stamp
- * parse, cached KeyObject, ECDSA P-256/SHA-256 over the stored payload, session key match,
- * single-use requestId, expiry, body echo) and flipping an in-memory flag. No framework, no
- * auth, no storage.
- */
-function rawServer(): Promise<{ url: string; sessions: Map<string, string>; close(): Promise<void> }> {
-  const SPKI = Buffer.from('3039301306072a8648ce3d020106082a8648ce3d030107032200', 'hex');
-  const keys = new Map<string, KeyObject>();
-  const sessions = new Map<string, string>();
-  const accounts = new Map<string, boolean>();
-  const challenges = new Map<string, { payloadToSign: string; account: string; body: string; expiresAt: number; consumed: boolean }>();
-  const read = (req: IncomingMessage) => new Promise<string>((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
-  const server: Server = createServer(async (req, res) => {
-    const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    const match = /^\/2025-10-13\/internal-accounts\/(InternalAccount:[0-9a-f-]{36})$/.exec(req.url ?? '');
-    if (req.method !== 'PATCH' || !match) return send(404, {});
-    const account = match[1];
-    const body = JSON.parse(await read(req)) as { privateEnabled: boolean };
-    const signature = req.headers['service-wallet-signature'];
-    const requestId = req.headers['request-id'];
-    if (typeof signature !== 'string' || typeof requestId !== 'string') {
-      const id = `Request:${randomUUID()}`;
-      const expiresAt = Date.now() + 300_000;
-      const payloadToSign = JSON.stringify({ accountId: account, body, expiresAt: new Date(expiresAt).toISOString(), operation: `PATCH /internal-accounts/${account}`, requestId: id, targetId: account });
-      challenges.set(id, { payloadToSign, account, body: JSON.stringify(body), expiresAt, consumed: false });
-      return send(202, { payloadToSign, requestId: id, expiresAt: new Date(expiresAt).toISOString() });
-    }
-    const challenge = challenges.get(requestId);
-    if (!challenge || challenge.consumed || challenge.expiresAt <= Date.now() || challenge.account !== account) return send(401, { reason: 'requestId' });
-    if (challenge.body !== JSON.stringify(body)) return send(401, { reason: 'body' });
-    let stamp: { publicKey: string; scheme: string; signature: string };
-    try {
-      stamp = JSON.parse(Buffer.from(signature, 'base64url').toString('utf8'));
-    } catch {
-      return send(401, { reason: 'malformed' });
-    }
-    if (stamp.scheme !== 'SIGNATURE_SCHEME_TK_API_P256' || sessions.get(account) !== stamp.publicKey) return send(401, { reason: 'key' });
-    let key = keys.get(stamp.publicKey);
-    if (!key) keys.set(stamp.publicKey, (key = createPublicKey({ key: Buffer.concat([SPKI, Buffer.from(stamp.publicKey, 'hex')]), format: 'der', type: 'spki' })));
-    if (!verify('sha256', Buffer.from(challenge.payloadToSign, 'utf8'), { key, dsaEncoding: 'der' }, Buffer.from(stamp.signature, 'hex'))) return send(401, { reason: 'signature' });
-    challenge.consumed = true;
-    accounts.set(account, body.privateEnabled);
-    return send(200, { id: account, privateEnabled: body.privateEnabled });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        url: `http://127.0.0.1:${port}/2025-10-13`,
-        sessions,
-        close: () => new Promise<void>((done) => {
-          server.closeAllConnections();
-          server.close(() => done());
-        }),
-      });
-    }),
-  );
-}
-
 async function rawTargets(): Promise<{ targets: Target[]; close(): Promise<void> }> {
-  const raw = await rawServer();
-  const api = client(raw.url);
+  const raw = await startRawSignedRetryServer();
+  const api = client(`${raw.origin}/2025-10-13`);
   const targets: Target[] = [];
   for (let i = 0; i < WALLETS; i++) {
     const key = generateP256KeyPair();
     const account = `InternalAccount:${randomUUID()}`;
-    raw.sessions.set(account, key.publicKey);
+    raw.register(`/2025-10-13/internal-accounts/${account}`, key.publicKey, { id: account, privateEnabled: false });
     targets.push({ api, path: `/internal-accounts/${account}`, stamper: new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }), enabled: false });
   }
   return { targets, close: raw.close };

@@ -1,0 +1,82 @@
+import { createPublicKey, randomUUID, verify, type KeyObject } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+const SPKI_COMPRESSED_P256 = Buffer.from('3039301306072a8648ce3d020106082a8648ce3d030107032200', 'hex');
+
+export interface RawSignedRetryServer {
+  /** Origin, e.g. http://127.0.0.1:1234 (resources are registered with their full path). */
+  origin: string;
+  /** Registers a resource at `path` whose changes must be stamped by `sessionPublicKey` (compressed hex). */
+  register(path: string, sessionPublicKey: string, state: Record<string, unknown>): void;
+  close(): Promise<void>;
+}
+
+function read(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+/**
+ * The raw reference of the signed-retry benchmarks: a bare node:http server doing the same work
+ * for `PATCH <path>` as the service's signed retry, with node:crypto and nothing else. Step 1
+ * stores a challenge; step 2 checks the single-use requestId, expiry, target and body echo, the
+ * stamp's scheme and session key, verifies ECDSA P-256/SHA-256 over the stored payload with a
+ * cached KeyObject, and merges the body into the resource held in memory. No framework, no
+ * authentication, no storage.
+ */
+export async function startRawSignedRetryServer(): Promise<RawSignedRetryServer> {
+  const resources = new Map<string, { sessionKey: string; state: Record<string, unknown> }>();
+  const challenges = new Map<string, { path: string; payloadToSign: string; body: string; expiresAt: number; consumed: boolean }>();
+  const keys = new Map<string, KeyObject>();
+  const keyObject = (hex: string) => {
+    let key = keys.get(hex);
+    if (!key) keys.set(hex, (key = createPublicKey({ key: Buffer.concat([SPKI_COMPRESSED_P256, Buffer.from(hex, 'hex')]), format: 'der', type: 'spki' })));
+    return key;
+  };
+  const server: Server = createServer(async (req, res) => {
+    const reply = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const raw = await read(req);
+    const path = decodeURIComponent(req.url ?? '');
+    const resource = resources.get(path);
+    if (req.method !== 'PATCH' || !resource) return reply(404, {});
+    const body = JSON.parse(raw) as Record<string, unknown>;
+    const signature = req.headers['service-wallet-signature'];
+    const requestId = req.headers['request-id'];
+    if (typeof signature !== 'string' || typeof requestId !== 'string') {
+      const id = `Request:${randomUUID()}`;
+      const expiresAt = Date.now() + 300_000;
+      const payloadToSign = JSON.stringify({ body, expiresAt: new Date(expiresAt).toISOString(), operation: `PATCH ${path}`, requestId: id, signer: resource.sessionKey });
+      challenges.set(id, { path, payloadToSign, body: JSON.stringify(body), expiresAt, consumed: false });
+      return reply(202, { payloadToSign, requestId: id, expiresAt: new Date(expiresAt).toISOString() });
+    }
+    const challenge = challenges.get(requestId);
+    if (!challenge || challenge.consumed || challenge.expiresAt <= Date.now() || challenge.path !== path) return reply(401, { reason: 'requestId' });
+    if (challenge.body !== JSON.stringify(body)) return reply(401, { reason: 'body' });
+    let stamp: { publicKey: string; scheme: string; signature: string };
+    try {
+      stamp = JSON.parse(Buffer.from(signature, 'base64url').toString('utf8'));
+    } catch {
+      return reply(401, { reason: 'malformed' });
+    }
+    if (stamp.scheme !== 'SIGNATURE_SCHEME_TK_API_P256' || stamp.publicKey !== resource.sessionKey) return reply(401, { reason: 'key' });
+    if (!verify('sha256', Buffer.from(challenge.payloadToSign, 'utf8'), { key: keyObject(stamp.publicKey), dsaEncoding: 'der' }, Buffer.from(stamp.signature, 'hex'))) {
+      return reply(401, { reason: 'signature' });
+    }
+    challenge.consumed = true;
+    Object.assign(resource.state, body);
+    return reply(200, resource.state);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    register: (path, sessionKey, state) => void resources.set(path, { sessionKey, state }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
