@@ -12,6 +12,7 @@ import { startWorker } from '../../worker/src/worker.js';
 import { ApiModule } from './app.module.js';
 import { BASE_PATH } from './http/base-path.js';
 import { bodyErrorMiddleware } from './http/errors.js';
+import { ServiceLogger } from './http/startup-logger.js';
 import { validationPipe } from './http/validation.js';
 import { ensureSandboxPlatform, type SandboxCredentials } from './sandbox/sandbox-platform.js';
 
@@ -39,7 +40,7 @@ export async function createApp(config: AppConfig, deps: { clock?: Clock; ids?: 
   const infra = await createInfrastructure(config, clock);
   const app = await NestFactory.create<NestExpressApplication>(ApiModule.register({ config, infra, clock, ids }), {
     bodyParser: false,
-    logger: LEVELS[config.logLevel],
+    logger: new ServiceLogger(LEVELS[config.logLevel]),
   });
   app.use(express.json({ limit: '1mb', strict: false }));
   app.use(bodyErrorMiddleware);
