@@ -3,6 +3,7 @@ import { CARD_ISSUANCE_DELAY_MS } from '../../libs/domain/src/cards/card-issuer.
 import { ManualClock } from '../../libs/domain/src/clock.js';
 import { available, postedBalance } from '../../libs/domain/src/ledger/ledger.js';
 import { expectBalancedLedger, loadLedger } from '../support/ledger-check.js';
+import { AUTHORIZATION_VALIDITY_MS } from '../../libs/domain/src/cards/card-authorization.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { signedRequest, walletSession, type WalletSession } from '../support/wallet-session.js';
 
@@ -128,6 +129,28 @@ describe('sandbox card network: authorizations, clearings and returns on the led
     expect(await balance(h.usd)).toBe(700);
     await setState(card.id, 'ACTIVE', h.wallet);
     expect((await authorize(card.id, 50)).status).toBe('APPROVED');
+  });
+
+  it('expires an authorization left uncleared for seven days: reversed, hold voided, a late clearing still posts', async () => {
+    const h = await holder({ usd: 1000 });
+    const card = await activeCard(h);
+    const stale = await authorize(card.id, 300);
+    clock.advance(AUTHORIZATION_VALIDITY_MS - 1000);
+    const fresh = await authorize(card.id, 200);
+    await t.service.infra.jobs.promoteDue();
+    expect(available(await ledgerAccount(h.usd))).toBe(500n);
+    clock.advance(1000);
+    await t.service.infra.jobs.promoteDue();
+    const expired = await until(async () => (await api.get(`/sandbox/cards/${card.id}/authorizations/${stale.id}`)).body, (a) => a.status === 'REVERSED');
+    expect(expired.status).toBe('REVERSED');
+    expect(expired.activity[expired.activity.length - 1]).toMatchObject({ type: 'REVERSAL', reversalReason: 'EXPIRED', amount: 300 });
+    expect(await until(async () => available(await ledgerAccount(h.usd)), (v) => v === 800n)).toBe(800n);
+    expect((await api.get(`/sandbox/cards/${card.id}/authorizations/${fresh.id}`)).body.status).toBe('APPROVED');
+    const late = await clear(card.id, stale.id);
+    expect(late.status).toBe(200);
+    expect(late.body).toMatchObject({ status: 'CLEARED', latePresentment: true });
+    expect(await balance(h.usd)).toBe(700);
+    await expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
   });
 
   it('clears partially (releasing the rest), over-authorizations when funds allow, declines them otherwise', async () => {

@@ -20,7 +20,7 @@ export class SandboxCardsController {
     summary: 'Simulate a card authorization (sandbox)',
     description:
       'Declined with CARD_PAUSED (FROZEN), CARD_CLOSED, CARD_NOT_ACTIVE (PENDING_KYC, PENDING_ISSUE) or CURRENCY_MISMATCH before funds are checked; otherwise the funding sources are tried in order and the first ACTIVE one with the funds gets a hold ' +
-      '(a pending ledger transfer to the platform’s settlement account of the currency); none -> INSUFFICIENT_FUNDS. Declined authorizations are recorded too.',
+      '(a pending ledger transfer to the platform’s settlement account of the currency); none -> INSUFFICIENT_FUNDS. Declined authorizations are recorded too. An approval not cleared within 7 days (sandbox clock) expires: it becomes REVERSED (reversalReason EXPIRED) and its hold is released; a later clearing is a late presentment.',
     tag: 'Sandbox',
     responses: { 201: { description: 'The authorization (APPROVED or DECLINED)', schema: 'CardAuthorization' } },
     errors: [403, 404],

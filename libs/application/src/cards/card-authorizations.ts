@@ -8,7 +8,9 @@ import { customerDecider } from '../../../domain/src/customer/customer.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../ledger/fund-commands.js';
-import { CLOCK, IDS, type Actor } from '../tokens.js';
+import type { JobQueue } from '../../../jobs/src/job-queue.js';
+import { CLOCK, IDS, JOB_QUEUE, type Actor } from '../tokens.js';
+import { scheduleAuthorizationExpiry } from './card-jobs.js';
 import { loadOwnCard } from './card-commands.js';
 import { CardLedger, CardTransferCode, customerAccount } from './card-ledger.js';
 import { CardLocks } from './card-locks.js';
@@ -30,6 +32,7 @@ abstract class CardNetworkHandler {
     protected readonly locks: CardLocks,
     @Inject(CLOCK) protected readonly clock: Clock,
     @Inject(IDS) protected readonly ids: IdGenerator,
+    @Inject(JOB_QUEUE) protected readonly jobs: JobQueue,
   ) {}
 
   protected async within<T>(cardId: string, actor: Actor, work: (ledger: CardLedger) => Promise<T>): Promise<T> {
@@ -48,7 +51,8 @@ abstract class CardNetworkHandler {
 /**
  * An authorization from the card network: declined on the card's state or currency, otherwise the
  * funding sources are tried in priority order and the first ACTIVE one with the funds gets a hold
- * (a pending transfer to the settlement account); none -> INSUFFICIENT_FUNDS.
+ * (a pending transfer to the settlement account); none -> INSUFFICIENT_FUNDS. An approval that is
+ * not cleared within AUTHORIZATION_VALIDITY_MS expires: the worker reverses it and voids the hold.
  */
 @CommandHandler(SimulateCardAuthorizationCommand)
 export class SimulateCardAuthorizationHandler extends CardNetworkHandler implements ICommandHandler<SimulateCardAuthorizationCommand> {
@@ -60,6 +64,7 @@ export class SimulateCardAuthorizationHandler extends CardNetworkHandler impleme
       let hold: { fundingSourceId: string; transferId: string } | undefined;
       let declineReason: DeclineReason | undefined = screenAuthorization(card, input.currency);
       if (!declineReason) {
+        await scheduleAuthorizationExpiry(this.jobs, { cardId, platformId: actor.platformId, authorizationId, at: this.now() });
         const { state: holder } = await this.runner.load(streams.customer(card.customerId), customerDecider);
         const settlement = await ledger.settlement(card.currency);
         for (const fundingSourceId of card.fundingSources) {

@@ -1,3 +1,4 @@
+import { AUTHORIZATION_VALIDITY_MS } from '../../../domain/src/cards/card-authorization.js';
 import { CARD_ISSUANCE_DELAY_MS } from '../../../domain/src/cards/card-issuer.js';
 import type { JobQueue } from '../../../jobs/src/job-queue.js';
 
@@ -12,7 +13,9 @@ export type CardJob =
   /** A card was created PENDING_KYC: covers an approval that landed between the KYC read and the card's creation. */
   | { name: 'card-awaiting-kyc'; data: { cardId: string; platformId: string; at: string } }
   /** A holder was deleted: the service closes their open cards. */
-  | { name: 'holder-deleted'; data: { platformId: string; customerId: string; position: string; at: string } };
+  | { name: 'holder-deleted'; data: { platformId: string; customerId: string; position: string; at: string } }
+  /** An authorization's validity ended: reverse it if still uncleared and release its hold. */
+  | { name: 'authorization-expiry'; data: { cardId: string; platformId: string; authorizationId: string; dueAt: string } };
 
 const RETRIES = { attempts: 8, backoff: { type: 'exponential' as const, delayMs: 500, maxDelayMs: 60_000 } };
 
@@ -24,6 +27,16 @@ export function scheduleIssuance(jobs: JobQueue, cardId: string, platformId: str
   const dueAt = new Date(Date.parse(since) + CARD_ISSUANCE_DELAY_MS).toISOString();
   const job: CardJob = { name: 'issue', data: { cardId, platformId, dueAt } };
   return jobs.enqueue(CARD_PROVISIONING_QUEUE, job.name, job.data, { id: `issue:${cardId}`, delayMs: CARD_ISSUANCE_DELAY_MS, ...RETRIES });
+}
+
+/**
+ * Schedules the expiry of an authorization requested at `at`. Scheduled before the hold is placed,
+ * so a hold whose authorization was never recorded (a crash in between) is released too.
+ */
+export function scheduleAuthorizationExpiry(jobs: JobQueue, input: { cardId: string; platformId: string; authorizationId: string; at: string }): Promise<string> {
+  const dueAt = new Date(Date.parse(input.at) + AUTHORIZATION_VALIDITY_MS).toISOString();
+  const job: CardJob = { name: 'authorization-expiry', data: { cardId: input.cardId, platformId: input.platformId, authorizationId: input.authorizationId, dueAt } };
+  return jobs.enqueue(CARD_PROVISIONING_QUEUE, job.name, job.data, { id: `expire:${input.authorizationId}`, delayMs: AUTHORIZATION_VALIDITY_MS, ...RETRIES });
 }
 
 export function enqueueCardJob(jobs: JobQueue, job: CardJob, id: string): Promise<string> {

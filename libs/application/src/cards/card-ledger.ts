@@ -65,6 +65,12 @@ export class CardLedger {
     if (result.position !== undefined) this.lastPosition = result.position;
   }
 
+  /** Holds still pending (neither posted nor voided) that were placed for `reference`. */
+  async openHoldsFor(reference: string): Promise<string[]> {
+    const { state } = await this.runner.load(this.stream(), ledgerDecider);
+    return [...state.transfers.values()].filter((t) => t.reference === reference && t.pending && t.resolution === undefined).map((t) => t.id);
+  }
+
   /** Whether a hold is still pending (neither posted nor voided). */
   async isHeld(pendingId: string): Promise<boolean> {
     const { state } = await this.runner.load(this.stream(), ledgerDecider);

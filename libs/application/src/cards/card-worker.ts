@@ -78,6 +78,11 @@ export class CardWorker {
         for (const card of await this.holderCards(d, ['PENDING_KYC', 'PENDING_ISSUE', 'ACTIVE', 'FROZEN'])) await this.closeByService(card.id, d.platformId, d.at, meta(d.platformId));
         return;
       }
+      case 'authorization-expiry': {
+        const d = job.data as Extract<CardJob, { name: 'authorization-expiry' }>['data'];
+        await this.expire(d, meta(d.platformId));
+        return;
+      }
       default:
         throw new UnrecoverableJobError(`unknown card job ${job.name}`);
     }
@@ -107,6 +112,18 @@ export class CardWorker {
       const hold = event.type === 'CardAuthorizationReversed' ? event.data.authorization.holdTransferId : null;
       if (hold && (await ledger.isHeld(hold))) await ledger.void(hold);
     }
+  }
+
+  /**
+   * Reverses the authorization if it still holds funds, then voids whatever hold carries its
+   * reference: the recorded one, or one whose authorization a crash kept from being recorded.
+   */
+  private async expire(d: { cardId: string; platformId: string; authorizationId: string; dueAt: string }, metadata: Record<string, string>): Promise<void> {
+    await this.runner.run(streams.card(d.cardId), cardDecider, { type: 'ExpireAuthorization', authorizationId: d.authorizationId, now: d.dueAt }, { metadata });
+    const { state: card } = await this.runner.load(streams.card(d.cardId), cardDecider);
+    if (card.authorizations.get(d.authorizationId)?.status === 'CLEARED') return;
+    const ledger = new CardLedger(this.runner, this.infra.clock, randomIds, d.platformId, metadata);
+    for (const hold of await ledger.openHoldsFor(d.authorizationId)) await ledger.void(hold);
   }
 
   private async approve(cardId: string, platformId: string, at: string, metadata: Record<string, string>): Promise<void> {

@@ -2,6 +2,9 @@ import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import { toJsonNumber } from '../money.js';
 import type { AuthorizationActivity, CardAggregate, CardAuthorizationCommand, CardAuthorizationRecord, CardEvent, CardSnapshot, DeclineReason } from './card-types.js';
 
+/** How long an approved authorization holds funds without a clearing before it expires (network practice: 7 days). */
+export const AUTHORIZATION_VALIDITY_MS = 7 * 24 * 3600 * 1000;
+
 /**
  * Authorization decisioning against the card (the ledger decides the money): a card that is not
  * ACTIVE or an authorization in another currency is declined before any funds are looked at.
@@ -118,6 +121,12 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAg
       };
       return [event('CardAuthorizationCleared', state, cleared)];
     }
+    case 'ExpireAuthorization': {
+      const a = state.authorizations.get(cmd.authorizationId);
+      // Cleared, declined or already reversed: nothing is held any more. Unknown: never recorded.
+      if (!a || a.status !== 'APPROVED') return [];
+      return [event('CardAuthorizationReversed', state, reversed(a, 'EXPIRED', cmd.now))];
+    }
     case 'RecordReturn': {
       const plan = returnPlan(state, cmd.authorizationId, cmd.amount);
       const a = plan.authorization;
@@ -133,18 +142,18 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAg
   }
 }
 
+function reversed(a: CardAuthorizationRecord, reversalReason: 'CARD_CLOSED' | 'EXPIRED', now: string): CardAuthorizationRecord {
+  return {
+    ...a,
+    status: 'REVERSED',
+    activity: [...a.activity, activity({ type: 'REVERSAL', amount: a.amount, result: 'APPROVED', reversalReason, createdAt: now })],
+    updatedAt: now,
+  };
+}
+
 /** Closing a card: every authorization still holding funds ends REVERSED (the caller voids the holds). */
 export function reverseOpenAuthorizations(state: CardAggregate, now: string): CardEvent[] {
-  return [...state.authorizations.values()]
-    .filter((a) => a.status === 'APPROVED')
-    .map((a) =>
-      event('CardAuthorizationReversed', state, {
-        ...a,
-        status: 'REVERSED',
-        activity: [...a.activity, activity({ type: 'REVERSAL', amount: a.amount, result: 'APPROVED', createdAt: now })],
-        updatedAt: now,
-      }),
-    );
+  return [...state.authorizations.values()].filter((a) => a.status === 'APPROVED').map((a) => event('CardAuthorizationReversed', state, reversed(a, 'CARD_CLOSED', now)));
 }
 
 /** The CardAuthorization resource: amounts as JSON integers, ledger ids kept inside. */

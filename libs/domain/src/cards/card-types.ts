@@ -52,6 +52,8 @@ export interface AuthorizationActivity {
   declineReason?: DeclineReason;
   /** A clearing that arrived after the hold was released (card closed): posted as a new transfer. */
   latePresentment?: boolean;
+  /** Why a REVERSAL happened: the card closed, or the authorization expired uncleared. */
+  reversalReason?: 'CARD_CLOSED' | 'EXPIRED';
   createdAt: string;
 }
 
@@ -117,7 +119,9 @@ export type CardAuthorizationCommand =
       outcome: { posted: true; transferIds: string[]; latePresentment: boolean } | { posted: false; declineReason: 'INSUFFICIENT_FUNDS' };
       now: string;
     }
-  | { type: 'RecordReturn'; authorizationId: string; amount: bigint; transferId: string; now: string };
+  | { type: 'RecordReturn'; authorizationId: string; amount: bigint; transferId: string; now: string }
+  /** An authorization still holding funds when its validity ends is reversed (the caller voids the hold). */
+  | { type: 'ExpireAuthorization'; authorizationId: string; now: string };
 
 export type CardCommand =
   | {

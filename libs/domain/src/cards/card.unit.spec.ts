@@ -200,6 +200,19 @@ describe('card authorizations (decider)', () => {
     expect(() => returnPlan(given(events).state(), 'A1')).toThrow(expect.objectContaining({ code: 'AUTHORIZATION_FULLY_RETURNED' }) as never);
   });
 
+  it('expires only an authorization that still holds funds', () => {
+    let events = given(active()).then(authorize('A1', 'T1'));
+    events = given(events).then(authorize('A2', 'T2'));
+    events = given(events).then({ type: 'RecordClearing', authorizationId: 'A2', amount: 500n, outcome: { posted: true, transferIds: ['T2p'], latePresentment: false }, now: at(30) });
+    const expiry = (authorizationId: string): CardCommand => ({ type: 'ExpireAuthorization', authorizationId, now: at(50) });
+    const [reversed] = given(events).when(expiry('A1'));
+    expect(reversed).toMatchObject({ type: 'CardAuthorizationReversed', data: { authorization: { id: 'A1', status: 'REVERSED' } } });
+    expect((reversed.data as { authorization: { activity: unknown[] } }).authorization.activity.at(-1)).toMatchObject({ type: 'REVERSAL', reversalReason: 'EXPIRED' });
+    expect(given([...events, reversed]).when(expiry('A1'))).toEqual([]);
+    expect(given(events).when(expiry('A2'))).toEqual([]); // cleared
+    expect(given(events).when(expiry('A-never-recorded'))).toEqual([]);
+  });
+
   it('declines a hold recorded after the card closed so the caller releases it', () => {
     const [e] = given(inState('CLOSED')).when(authorize('A9', 'T9'));
     expect(e).toMatchObject({ data: { authorization: { status: 'DECLINED', declineReason: 'CARD_CLOSED', holdTransferId: null } } });

@@ -32,6 +32,8 @@ export interface TransferRecord {
   resolution?: 'POSTED' | 'VOIDED';
   postedAmount?: bigint;
   code: string;
+  /** What the transfer belongs to (an authorization, a transaction...), as given on creation. */
+  reference?: string;
 }
 
 export interface LedgerState {

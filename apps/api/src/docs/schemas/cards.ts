@@ -45,7 +45,7 @@ export const cardSchemas: Record<string, Schema> = {
       fundingSourceId: nullable(str({ description: 'The funding source that holds, pays and is refunded.' })),
       clearedAmount: { type: 'integer' },
       returnedAmount: { type: 'integer' },
-      latePresentment: { type: 'boolean', description: 'Cleared after the hold was released (card closed).' },
+      latePresentment: { type: 'boolean', description: 'Cleared after the hold was released (card closed or authorization expired).' },
       activity: {
         type: 'array',
         items: {
@@ -57,6 +57,7 @@ export const cardSchemas: Record<string, Schema> = {
             result: str({ enum: ['APPROVED', 'DECLINED'] }),
             declineReason: str({ enum: DECLINES }),
             latePresentment: { type: 'boolean' },
+            reversalReason: str({ enum: ['CARD_CLOSED', 'EXPIRED'], description: 'REVERSAL only.' }),
             createdAt: dateTime,
           },
         },
