@@ -56,6 +56,15 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
     expect(await walletEventCount(t.service.infra.eventStore, wallet.accountId)).toBe(before);
   });
 
+  it('refuses the same credentialId on another account too', async () => {
+    const other = await createWallet(api, { email: 'second-holder@example.com' });
+    const before = await walletEventCount(t.service.infra.eventStore, other.accountId);
+    const res = await api.post('/auth/credentials', { ...firstRegistration, accountId: other.accountId });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('PASSKEY_CREDENTIAL_ALREADY_EXISTS');
+    expect(await walletEventCount(t.service.infra.eventStore, other.accountId)).toBe(before);
+  });
+
   it('refuses an attestation whose credentialId claim is not the attested credential', async () => {
     const body = registration();
     const res = await api.post('/auth/credentials', { ...body, attestation: { ...body.attestation, credentialId: passkey.credentialId } });

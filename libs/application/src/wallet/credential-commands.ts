@@ -68,6 +68,7 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
     private readonly wallets: WalletAccounts,
     private readonly verifiers: WalletVerifiers,
     private readonly signedRetry: SignedRetryService,
+    private readonly queries: WalletQueries,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
@@ -113,6 +114,9 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
         if (!input.challenge) throw invalid('INVALID_INPUT', 'challenge is required for a PASSKEY credential', 'challenge');
         const registered = await verifyPasskeyRegistration({ attestation: input.attestation, expectedChallenge: input.challenge, relyingParty: this.verifiers.relyingParty });
         if (!registered.ok) throw unauthorized(`passkey registration failed: ${registered.reason}`);
+        if (await this.queries.passkeyRegistered(registered.credential.credentialId)) {
+          throw invalid('PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'this passkey credentialId is already registered', 'attestation.credentialId');
+        }
         return { type: 'PASSKEY', nickname: input.nickname ?? 'Passkey', passkey: registered.credential };
       }
     }

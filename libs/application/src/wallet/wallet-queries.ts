@@ -63,6 +63,24 @@ export class WalletQueries {
     return { data: docs.map((d) => toAuthSession(d, methods.get(d.authMethodId))) };
   }
 
+  /**
+   * Whether an active passkey with this WebAuthn credential id is registered on any account of any
+   * platform: one authenticator credential belongs to one wallet. (Within an account the wallet
+   * decider enforces it strictly; across accounts this read is what stands guard.)
+   */
+  async passkeyRegistered(credentialId: string): Promise<boolean> {
+    const page = await this.store.find(Collections.authMethods, {
+      filters: [
+        { field: 'credentialId', op: 'eq', value: credentialId },
+        { field: 'status', op: 'eq', value: 'ACTIVE' },
+      ],
+      sortBy: 'createdAt',
+      sortOrder: 'asc',
+      limit: 1,
+    });
+    return page.totalCount > 0;
+  }
+
   /** A credential of the caller's platform (any status), or 404. */
   credential(platformId: string, id: string): Promise<AuthMethodDoc> {
     return this.own<AuthMethodDoc>(Collections.authMethods, 'AuthMethod', 'AUTH_METHOD', platformId, id);
