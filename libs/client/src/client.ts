@@ -1,0 +1,147 @@
+/**
+ * A small typed client for the Payments Platform API: Basic authentication, the error shape as an
+ * exception, Idempotency-Keys, cursor pagination, and the signed retry performed end to end
+ * (step 1, stamp, step 2). It has no dependencies beyond `fetch`; stamps come from any stamper
+ * with the shape of `@turnkey/api-key-stamper`'s `ApiKeyStamper` holding the session key.
+ */
+
+/** Anything that stamps a payload with a session signing key (e.g. `new ApiKeyStamper({...})`). */
+export interface Stamper {
+  stamp(payload: string): Promise<{ stampHeaderValue: string }>;
+}
+
+/** The service's error body, thrown for every 4xx/5xx answer. */
+export class PaymentsApiError extends Error {
+  override readonly name = 'PaymentsApiError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly reason?: string,
+    readonly details?: { errors?: { field: string; constraint: string; message: string }[]; [key: string]: unknown },
+    /** Seconds to wait, from `Retry-After` (429). */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface Page<T> {
+  data: T[];
+  hasMore: boolean;
+  nextCursor?: string;
+  totalCount: number;
+}
+
+export interface SignedRetryChallenge {
+  payloadToSign: string;
+  requestId: string;
+  expiresAt: string;
+  type?: 'OAUTH' | 'EMAIL_OTP' | 'PASSKEY';
+}
+
+export type Query = Record<string, string | number | boolean | string[] | undefined>;
+
+export interface RequestOptions {
+  body?: unknown;
+  query?: Query;
+  /** Sent as `Idempotency-Key`: the same key and request return the first response. */
+  idempotencyKey?: string;
+  headers?: Record<string, string>;
+}
+
+export interface ClientOptions {
+  /** Up to and including the version segment, e.g. `https://payments.example.com/2025-10-13`. */
+  baseUrl: string;
+  tokenId: string;
+  clientSecret: string;
+  fetch?: typeof fetch;
+}
+
+export class PaymentsClient {
+  private readonly baseUrl: string;
+  private readonly authorization: string;
+  private readonly fetch: typeof fetch;
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.authorization = `Basic ${Buffer.from(`${options.tokenId}:${options.clientSecret}`).toString('base64')}`;
+    this.fetch = options.fetch ?? fetch;
+  }
+
+  /** One HTTP exchange; resolves with the status and body, throws PaymentsApiError for >= 400. */
+  async exchange<T>(method: string, path: string, options: RequestOptions = {}): Promise<{ status: number; body: T }> {
+    const headers: Record<string, string> = { authorization: this.authorization, accept: 'application/json', ...options.headers };
+    if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    const res = await this.fetch(this.baseUrl + path + queryString(options.query), {
+      method,
+      headers,
+      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+    });
+    const text = await res.text();
+    const body = text ? (JSON.parse(text) as unknown) : undefined;
+    if (res.status >= 400) {
+      const e = (body ?? {}) as { code?: string; message?: string; reason?: string; details?: PaymentsApiError['details'] };
+      const retryAfter = res.headers.get('retry-after');
+      throw new PaymentsApiError(res.status, e.code ?? 'HTTP_ERROR', e.message ?? `HTTP ${res.status}`, e.reason, e.details, retryAfter ? Number(retryAfter) : undefined);
+    }
+    return { status: res.status, body: body as T };
+  }
+
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    return (await this.exchange<T>(method, path, options)).body;
+  }
+
+  get<T>(path: string, query?: Query): Promise<T> {
+    return this.request<T>('GET', path, { query });
+  }
+
+  post<T>(path: string, body?: unknown, options: Omit<RequestOptions, 'body'> = {}): Promise<T> {
+    return this.request<T>('POST', path, { ...options, body });
+  }
+
+  patch<T>(path: string, body?: unknown): Promise<T> {
+    return this.request<T>('PATCH', path, { body });
+  }
+
+  delete<T>(path: string): Promise<T> {
+    return this.request<T>('DELETE', path);
+  }
+
+  /** Every item of a list endpoint, page after page (`limit` per page, default 100). */
+  async *paginate<T>(path: string, query: Query = {}): AsyncGenerator<T> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.get<Page<T>>(path, { limit: 100, ...query, ...(cursor ? { cursor } : {}) });
+      yield* page.data;
+      cursor = page.hasMore ? page.nextCursor : undefined;
+    } while (cursor);
+  }
+
+  /**
+   * A signed operation in one call: sends the request, and when the service answers 202 with a
+   * challenge, stamps its `payloadToSign` byte for byte with the session key and sends the same
+   * request again with `Service-Wallet-Signature` and `Request-Id`. An operation that needs no
+   * signature (e.g. the first credential of an account) resolves with its direct answer.
+   */
+  async signed<T>(method: string, path: string, body: unknown, stamper: Stamper, options: Omit<RequestOptions, 'body'> = {}): Promise<T> {
+    const first = await this.exchange<T | SignedRetryChallenge>(method, path, { ...options, body });
+    if (first.status !== 202) return first.body as T;
+    const challenge = first.body as SignedRetryChallenge;
+    const { stampHeaderValue } = await stamper.stamp(challenge.payloadToSign);
+    const headers = { ...options.headers, 'service-wallet-signature': stampHeaderValue, 'request-id': challenge.requestId };
+    return this.request<T>(method, path, { ...options, body, headers });
+  }
+}
+
+function queryString(query: Query | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) params.append(key, String(v));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
