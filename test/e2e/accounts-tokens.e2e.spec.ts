@@ -123,6 +123,7 @@ describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
     expect(overview.body.counts.customers).toBeGreaterThan(0);
     expect(overview.body.settlementBalances.find((b: any) => b.currency === 'EUR').amount).toBe(-12400);
     expect(overview.body.recentEvents.map((e: any) => e.type)).toContain('TransferCreated');
+    expect(overview.body.webhookDeliveries).toEqual({ PENDING: 0, DELIVERED: 0, FAILED: 0, DEAD: 0 });
   });
 
   it('serves the OpenAPI document and the docs page without credentials', async () => {

@@ -230,6 +230,12 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
 
   it('lists with filters, sort and cursor, gets one, and hides other platforms’ deliveries', async () => {
     const all = await api.get('/webhooks/deliveries?limit=100');
+    // The operations dashboard counts the same deliveries by status.
+    const counts = (await api.get('/dashboard/overview')).body.webhookDeliveries;
+    for (const status of ['PENDING', 'DELIVERED', 'FAILED', 'DEAD']) {
+      expect({ status, count: counts[status] }).toEqual({ status, count: all.body.data.filter((d: { status: string }) => d.status === status).length });
+    }
+    expect(counts.DELIVERED + counts.FAILED).toBeGreaterThan(0);
     expect(all.status).toBe(200);
     expect(all.body.totalCount).toBeGreaterThanOrEqual(8);
     const asc = await api.get('/webhooks/deliveries?limit=100&sortOrder=asc');

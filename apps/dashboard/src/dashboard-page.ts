@@ -23,6 +23,7 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #eaeef2;
 <section><h2>Event log</h2><div class="big" id="head">–</div><div>head position</div></section>
 <section><h2>Projections</h2><div class="big" id="lag">–</div><div id="proj">events behind the log</div></section>
 <section><h2>This platform</h2><table id="counts"></table></section>
+<section><h2>Webhook deliveries</h2><table id="webhooks"></table></section>
 <section><h2>Settlement balances</h2><table id="balances"></table></section>
 <section id="events"><h2>Recent activity</h2><table id="recent"></table></section>
 </main>
@@ -45,6 +46,7 @@ async function refresh(){
     const lag=document.getElementById('lag');lag.textContent=d.projections.lag;lag.className='big '+(d.projections.lag==='0'?'ok':'warn');
     document.getElementById('proj').textContent='events behind the log (projected to '+d.projections.position+')';
     document.getElementById('counts').innerHTML=Object.entries(d.counts).map(([k,v])=>'<tr><td>'+esc(k)+'</td><td>'+v+'</td></tr>').join('');
+    document.getElementById('webhooks').innerHTML=Object.entries(d.webhookDeliveries).map(([k,v])=>'<tr><td>'+esc(k)+'</td><td class="'+((k==='DEAD'||k==='FAILED')&&v>0?'warn':'')+'">'+v+'</td></tr>').join('');
     document.getElementById('balances').innerHTML='<tr><th>currency</th><th>amount (smallest unit)</th></tr>'+d.settlementBalances.map(b=>'<tr><td>'+esc(b.currency)+'</td><td>'+b.amount+'</td></tr>').join('');
     document.getElementById('recent').innerHTML='<tr><th>#</th><th>type</th><th>stream</th><th>actor</th><th>at</th></tr>'+d.recentEvents.map(e=>'<tr><td>'+e.position+'</td><td>'+esc(e.type)+'</td><td><code>'+esc(e.stream)+'</code></td><td><code>'+esc(e.actor)+'</code></td><td>'+esc(e.recordedAt)+'</td></tr>').join('');
   }catch(e){document.getElementById('at').textContent='could not load: '+e.message}

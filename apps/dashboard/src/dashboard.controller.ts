@@ -34,7 +34,7 @@ export class DashboardController {
   }
 
   @Get('overview')
-  @ApiDoc({ summary: 'Dashboard data: log and projection health, counts, balances, recent activity', tag: 'Dashboard', responses: { 200: { description: 'Overview' } } })
+  @ApiDoc({ summary: 'Dashboard data: log and projection health, counts, webhook deliveries by status, balances, recent activity', tag: 'Dashboard', responses: { 200: { description: 'Overview' } } })
   async overview(@CurrentActor() actor: Actor) {
     const scope = [{ field: 'platformId', op: 'eq' as const, value: actor.platformId }];
     const count = async (collection: string, extra: { field: string; op: 'eq'; value: unknown }[] = []) =>
@@ -47,6 +47,10 @@ export class DashboardController {
       sortOrder: 'asc',
       limit: 100,
     });
+    const webhooks: Record<string, number> = {};
+    for (const status of ['PENDING', 'DELIVERED', 'FAILED', 'DEAD']) {
+      webhooks[status] = await count(Collections.webhookDeliveries, [{ field: 'status', op: 'eq', value: status }]);
+    }
     const recent = await this.events.readAll({ after: head > RECENT_WINDOW ? head - RECENT_WINDOW : 0n });
     const mine = recent.filter((e) => e.metadata.platformId === actor.platformId).slice(-25).reverse();
     return {
@@ -58,6 +62,7 @@ export class DashboardController {
         internalAccounts: await count(Collections.internalAccounts),
         apiTokens: await count(Collections.apiTokens, [{ field: 'status', op: 'eq', value: 'ACTIVE' }]),
       },
+      webhookDeliveries: webhooks,
       settlementBalances: settlement.data.map((a) => ({ accountId: a.id, currency: a.currency, amount: a.balance.amount })),
       recentEvents: mine.map((e) => ({ position: e.position.toString(), type: e.type, stream: e.streamName, actor: e.metadata.actor, recordedAt: e.recordedAt.toISOString() })),
     };
