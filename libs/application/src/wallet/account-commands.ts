@@ -7,7 +7,7 @@ import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js'
 import { walletAuthDecider } from '../../../domain/src/wallet/wallet-auth.js';
 import { CommandRunner } from '../command-runner.js';
 import { CLOCK, IDS, type Actor } from '../tokens.js';
-import { SignedRetryService, signedRetryStep, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';
+import { SignedRetryService, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';
 import { WalletAccounts } from './wallet-accounts.js';
 import { WalletSeedVault } from './wallet-seed.js';
 
@@ -36,10 +36,9 @@ export class SetPrivateEnabledHandler implements ICommandHandler<SetPrivateEnabl
   async execute({ accountId, privateEnabled, rawBody, headers, actor }: SetPrivateEnabledCommand): Promise<SignedResult<undefined>> {
     await this.wallets.own(accountId, actor);
     const request = { method: 'PATCH', path: `/internal-accounts/${accountId}`, body: rawBody };
-    const step = signedRetryStep(headers);
-    if (!step) return this.signedRetry.challenge(accountId, { intent: 'EXTERNAL', ...request, targetId: accountId }, actor);
-    const signedRetry = await this.signedRetry.prove(accountId, step, request);
-    await this.runner.run(streams.wallet(accountId), walletAuthDecider, { type: 'SetPrivateEnabled', privateEnabled, signedRetry, now: this.clock.now().toISOString() }, { metadata: { ...actor } });
+    const step = await this.signedRetry.step(accountId, { intent: 'EXTERNAL', ...request, targetId: accountId }, headers, actor);
+    if (step.kind === 'challenge') return step;
+    await this.runner.run(streams.wallet(accountId), walletAuthDecider, { type: 'SetPrivateEnabled', privateEnabled, signedRetry: step.proof, now: this.clock.now().toISOString() }, { metadata: { ...actor } });
     return { kind: 'done', result: undefined };
   }
 }
@@ -63,9 +62,9 @@ export class ExportWalletHandler implements ICommandHandler<ExportWalletCommand>
   async execute({ accountId, clientPublicKey, rawBody, headers, actor }: ExportWalletCommand): Promise<SignedResult<WalletExport>> {
     const wallet = await this.wallets.own(accountId, actor);
     const request = { method: 'POST', path: `/internal-accounts/${accountId}/export`, body: rawBody };
-    const step = signedRetryStep(headers);
-    if (!step) return this.signedRetry.challenge(accountId, { intent: 'EXTERNAL', ...request, targetId: accountId }, actor);
-    const signedRetry = await this.signedRetry.prove(accountId, step, request);
+    const step = await this.signedRetry.step(accountId, { intent: 'EXTERNAL', ...request, targetId: accountId }, headers, actor);
+    if (step.kind === 'challenge') return step;
+    const signedRetry = step.proof;
     if (!wallet.encryptedSeed) throw conflict('WALLET_SEED_MISSING', `the wallet of ${accountId} has no seed to export`);
     const seed = this.vault.openSeed(accountId, wallet.encryptedSeed);
     let encryptedWalletCredentials: string;

@@ -12,7 +12,7 @@ import { isAuthMethodActive, requiresSignedRetryToAddAuthMethod, type AuthMethod
 import { toAuthMethodView, type AuthMethodView } from '../../../domain/src/wallet/wallet-views.js';
 import { CommandRunner } from '../command-runner.js';
 import { CLOCK, IDS, type Actor } from '../tokens.js';
-import { SignedRetryService, signedRetryStep, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';
+import { SignedRetryService, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';
 import { emailRequired, WalletAccounts, type ProvisionedWallet } from './wallet-accounts.js';
 import { WalletQueries } from './wallet-queries.js';
 import { WalletVerifiers } from './wallet-verifiers.js';
@@ -79,11 +79,9 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
     const request = { method: 'POST', path: CREDENTIALS_PATH, body: rawBody };
     let signedRetry;
     if (requiresSignedRetryToAddAuthMethod(wallet)) {
-      const step = signedRetryStep(headers);
-      if (!step) {
-        return this.signedRetry.challenge(wallet.accountId, { intent: 'ADD_AUTH_METHOD', ...request, targetId: wallet.accountId, authMethodType: input.type, authMethod }, actor);
-      }
-      signedRetry = await this.signedRetry.prove(wallet.accountId, step, request);
+      const step = await this.signedRetry.step(wallet.accountId, { intent: 'ADD_AUTH_METHOD', ...request, targetId: wallet.accountId, authMethodType: input.type, authMethod }, headers, actor);
+      if (step.kind === 'challenge') return step;
+      signedRetry = step.proof;
     }
     const authMethodId = publicId('AuthMethod', this.ids.uuid());
     const { state } = await this.runner.run(
@@ -177,9 +175,9 @@ export class RevokeCredentialHandler implements ICommandHandler<RevokeCredential
   async execute({ authMethodId, headers, actor }: RevokeCredentialCommand): Promise<SignedResult<undefined>> {
     const { wallet } = await loadCredential(this.queries, this.wallets, authMethodId, actor);
     const request = { method: 'DELETE', path: `${CREDENTIALS_PATH}/${authMethodId}`, body: {} };
-    const step = signedRetryStep(headers);
-    if (!step) return this.signedRetry.challenge(wallet.accountId, { intent: 'REVOKE_AUTH_METHOD', ...request, targetId: authMethodId }, actor);
-    const signedRetry = await this.signedRetry.prove(wallet.accountId, step, request);
+    const step = await this.signedRetry.step(wallet.accountId, { intent: 'REVOKE_AUTH_METHOD', ...request, targetId: authMethodId }, headers, actor);
+    if (step.kind === 'challenge') return step;
+    const signedRetry = step.proof;
     await this.runner.run(
       streams.wallet(wallet.accountId),
       walletAuthDecider,

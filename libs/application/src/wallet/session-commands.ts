@@ -13,7 +13,7 @@ import { toAuthSessionView, type AuthSessionView } from '../../../domain/src/wal
 import { CommandRunner } from '../command-runner.js';
 import { APP_CONFIG, CLOCK, IDS, type Actor } from '../tokens.js';
 import { loadCredential } from './credential-commands.js';
-import { SignedRetryService, signedRetryStep, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';
+import { SignedRetryService, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';
 import { WalletAccounts, type ProvisionedWallet } from './wallet-accounts.js';
 import { WalletQueries } from './wallet-queries.js';
 import { WalletVerifiers } from './wallet-verifiers.js';
@@ -135,10 +135,9 @@ export class RevokeSessionHandler implements ICommandHandler<RevokeSessionComman
   async execute({ sessionId, headers, actor }: RevokeSessionCommand): Promise<SignedResult<undefined>> {
     const wallet = await loadSession(this.queries, this.wallets, sessionId, actor);
     const request = { method: 'DELETE', path: `/auth/sessions/${sessionId}`, body: {} };
-    const step = signedRetryStep(headers);
-    if (!step) return this.signedRetry.challenge(wallet.accountId, { intent: 'REVOKE_SESSION', ...request, targetId: sessionId }, actor);
-    const signedRetry = await this.signedRetry.prove(wallet.accountId, step, request);
-    await this.runner.run(streams.wallet(wallet.accountId), walletAuthDecider, { type: 'RevokeSession', sessionId, signedRetry, now: this.clock.now().toISOString() }, { metadata: { ...actor } });
+    const step = await this.signedRetry.step(wallet.accountId, { intent: 'REVOKE_SESSION', ...request, targetId: sessionId }, headers, actor);
+    if (step.kind === 'challenge') return step;
+    await this.runner.run(streams.wallet(wallet.accountId), walletAuthDecider, { type: 'RevokeSession', sessionId, signedRetry: step.proof, now: this.clock.now().toISOString() }, { metadata: { ...actor } });
     return { kind: 'done', result: undefined };
   }
 }
@@ -161,9 +160,9 @@ export class RefreshSessionHandler implements ICommandHandler<RefreshSessionComm
   async execute({ sessionId, clientPublicKey, rawBody, headers, actor }: RefreshSessionCommand): Promise<SignedResult<IssuedAuthSession>> {
     const wallet = await loadSession(this.queries, this.wallets, sessionId, actor);
     const request = { method: 'POST', path: `/auth/sessions/${sessionId}/refresh`, body: rawBody };
-    const step = signedRetryStep(headers);
-    if (!step) return this.signedRetry.challenge(wallet.accountId, { intent: 'REFRESH_SESSION', ...request, targetId: sessionId }, actor);
-    const signedRetry = await this.signedRetry.prove(wallet.accountId, step, request);
+    const step = await this.signedRetry.step(wallet.accountId, { intent: 'REFRESH_SESSION', ...request, targetId: sessionId }, headers, actor);
+    if (step.kind === 'challenge') return step;
+    const signedRetry = step.proof;
     const key = await issueSessionKey(clientPublicKey);
     const now = this.clock.now();
     const { state } = await this.runner.run(

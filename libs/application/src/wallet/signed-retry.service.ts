@@ -93,10 +93,10 @@ export class SignedRetryService {
    */
   async authorize(input: SignedRetryInput): Promise<SignedRetryOutcome> {
     await this.wallets.own(input.accountId, input.actor);
-    const step = signedRetryStep(input);
     const spec: ChallengeSpec = { intent: 'EXTERNAL', method: input.method, path: input.path, targetId: input.targetId, body: input.body };
-    if (!step) return this.challenge(input.accountId, spec, input.actor);
-    const signedRetry = await this.prove(input.accountId, step, input);
+    const step = await this.step(input.accountId, spec, input, input.actor);
+    if (step.kind === 'challenge') return step;
+    const signedRetry = step.proof;
     const { state, events } = await this.runner.run(
       streams.wallet(input.accountId),
       walletAuthDecider,
@@ -107,6 +107,17 @@ export class SignedRetryService {
     const consumed = events.find((e): e is Extract<WalletAuthEvent, { type: 'SignedRetryConsumed' }> => e.type === 'SignedRetryConsumed')!;
     const session = state.sessions.get(consumed.data.sessionId)!;
     return { kind: 'authorized', sessionId: session.id, authMethodId: session.authMethodId };
+  }
+
+  /**
+   * Either step of a signed operation on the wallet of `accountId` (already checked to be the
+   * caller's): without the signature headers, the challenge to answer with; with them, the
+   * verified proof for the wallet decider, which consumes it in the operation's own append.
+   */
+  async step(accountId: string, spec: ChallengeSpec, headers: SignedRetryHeaders, actor: Actor): Promise<SignedRetryChallenge | { kind: 'proof'; proof: SignedRetryProof }> {
+    const step = signedRetryStep(headers);
+    if (!step) return this.challenge(accountId, spec, actor);
+    return { kind: 'proof', proof: await this.prove(accountId, step, spec) };
   }
 
   /** Step 1 of any signed operation on the wallet of `accountId` (already checked to be the caller's). */
