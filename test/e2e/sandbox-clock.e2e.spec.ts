@@ -2,8 +2,8 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { syncSandboxClock } from '../../libs/application/src/sandbox-clock/sandbox-clock.js';
-import { OffsetClock } from '../../libs/domain/src/clock.js';
+import { PlatformClocks } from '../../libs/application/src/platforms/platform-clocks.js';
+import { systemClock } from '../../libs/domain/src/clock.js';
 import { streams } from '../../libs/domain/src/ids.js';
 import { startTestService, type TestService } from '../support/service.js';
 
@@ -27,15 +27,14 @@ describe('sandbox clock', () => {
     expect(advanced.body).toMatchObject({ offsetMs: HOUR, promotedJobs: expect.any(Number) });
     expect(Date.parse(advanced.body.now) - Date.now()).toBeGreaterThan(HOUR - 60_000);
     expect((await t.api.post('/sandbox/clock/advance', { milliseconds: 500 })).body.offsetMs).toBe(HOUR + 500);
-    const events = await t.service.infra.eventStore.readStream(streams.sandboxClock());
+    const platformId = t.service.sandbox!.platformId;
+    const events = await t.service.infra.eventStore.readStream(streams.sandboxClock(platformId));
     expect(events.map((e) => (e.data as { offsetMs: number }).offsetMs)).toEqual([HOUR, HOUR + 500]);
 
-    // Another process (its own clock on the same log) follows the persisted offset.
-    const other = new OffsetClock();
-    expect((await syncSandboxClock(t.service.infra.eventStore, other)).offsetMs).toBe(HOUR + 500);
-    expect(other.offset).toBe(HOUR + 500);
-    expect((await syncSandboxClock(t.service.infra.eventStore, other)).offsetMs).toBe(HOUR + 500);
-    expect(other.offset).toBe(HOUR + 500);
+    // Another process (its own clocks on the same log) follows the persisted offset.
+    const other = new PlatformClocks(t.service.infra.eventStore, systemClock);
+    expect(await other.offsetMs(platformId)).toBe(HOUR + 500);
+    expect(await other.offsetMs(platformId)).toBe(HOUR + 500);
 
     await t.close();
     t = await startTestService({ dataDir });

@@ -6,7 +6,7 @@ import { ApplicationModule } from '../../../libs/application/src/application.mod
 import { createInfrastructure } from '../../../libs/application/src/infrastructure.js';
 import { CreateApiTokenCommand, CreatePlatformCommand, type IssuedToken } from '../../../libs/application/src/platforms/platform-commands.js';
 import { ConfigError, loadConfig } from '../../../libs/config/src/config.js';
-import { OffsetClock } from '../../../libs/domain/src/clock.js';
+import { systemClock } from '../../../libs/domain/src/clock.js';
 import { isPublicId, randomIds } from '../../../libs/domain/src/ids.js';
 import { allProjections } from '../../../libs/read-models/src/projections/index.js';
 
@@ -46,7 +46,7 @@ async function main(argv: string[]) {
   });
   // Commands append to the log and return; the service's projector picks the events up.
   const config = { ...loadConfig(), readYourWritesTimeoutMs: 0, logLevel: 'error' as const };
-  const clock = new OffsetClock();
+  const clock = systemClock;
   const infra = await createInfrastructure(config, clock);
   const ctx = await NestFactory.createApplicationContext(ApplicationModule.register({ config, infra, clock, ids: randomIds }), { logger: ['fatal', 'error'] });
   try {

@@ -6,7 +6,7 @@ import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { createInfrastructure, type Infrastructure } from '../../../libs/application/src/infrastructure.js';
 import type { AppConfig } from '../../../libs/config/src/config.js';
-import { OffsetClock, type Clock } from '../../../libs/domain/src/clock.js';
+import { systemClock, type Clock } from '../../../libs/domain/src/clock.js';
 import { randomIds, type IdGenerator } from '../../../libs/domain/src/ids.js';
 import { startWorker } from '../../worker/src/worker.js';
 import { ApiModule } from './app.module.js';
@@ -35,7 +35,7 @@ const LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
 
 /** Builds the Nest application on the configured adapters, without listening. */
 export async function createApp(config: AppConfig, deps: { clock?: Clock; ids?: IdGenerator } = {}) {
-  const clock = deps.clock ?? new OffsetClock();
+  const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? randomIds;
   const infra = await createInfrastructure(config, clock);
   const app = await NestFactory.create<NestExpressApplication>(ApiModule.register({ config, infra, clock, ids }), {

@@ -16,9 +16,9 @@ export async function startWorker(infra: Infrastructure): Promise<RunningWorker>
   const logger = new Logger('Worker');
   await infra.projections.start();
   logger.log(`projections running from position ${infra.projections.position}`);
-  const webhooks = await startWebhooks(infra, infra.config, infra.clock);
-  // Durable timers: quote deadlines and delayed payment outcomes, on the sandbox clock.
-  const timers = await startTimerProcessor({ eventStore: infra.eventStore, jobs: infra.jobs, clock: infra.clock, projections: infra.projections, readYourWritesTimeoutMs: infra.config.readYourWritesTimeoutMs });
+  const webhooks = await startWebhooks(infra, infra.config);
+  // Durable timers: quote deadlines and delayed payment outcomes, each on its platform's clock.
+  const timers = await startTimerProcessor({ eventStore: infra.eventStore, jobs: infra.jobs, clocks: infra.clocks, projections: infra.projections, readYourWritesTimeoutMs: infra.config.readYourWritesTimeoutMs });
   // Card provisioning timers and reactions to holder KYC approvals.
   const cards = await startCardWorker(infra);
   return {

@@ -4,6 +4,7 @@ import type { AppConfig } from '../../config/src/config.js';
 import type { Clock } from '../../domain/src/clock.js';
 import type { IdGenerator } from '../../domain/src/ids.js';
 import { CommandRunner } from './command-runner.js';
+import { PlatformClocks } from './platforms/platform-clocks.js';
 import { CreateCustomerHandler, DeleteCustomerHandler, OpenInternalAccountHandler, UpdateCustomerHandler } from './customers/customer-commands.js';
 import type { Infrastructure } from './infrastructure.js';
 import { FundInternalAccountHandler } from './ledger/fund-commands.js';
@@ -58,6 +59,7 @@ export class ApplicationModule {
       providers: [
         { provide: APP_CONFIG, useValue: deps.config },
         { provide: CLOCK, useValue: deps.clock },
+        { provide: PlatformClocks, useValue: infra.clocks },
         { provide: IDS, useValue: deps.ids },
         { provide: EVENT_STORE, useValue: infra.eventStore },
         { provide: READ_MODELS, useValue: infra.readModels },
@@ -80,7 +82,7 @@ export class ApplicationModule {
         ...moneyProviders,
         ...handlers,
       ],
-      exports: [APP_CONFIG, CLOCK, IDS, EVENT_STORE, READ_MODELS, JOB_QUEUE, PROJECTIONS, SECRET_BOX, CommandRunner, Queries, ExternalAccountQueries, VerificationQueries, UmaProviderQueries, InvitationQueries, WebhookQueries, ...walletProviders, ...cardProviders, ...moneyProviders, CqrsModule],
+      exports: [APP_CONFIG, CLOCK, PlatformClocks, IDS, EVENT_STORE, READ_MODELS, JOB_QUEUE, PROJECTIONS, SECRET_BOX, CommandRunner, Queries, ExternalAccountQueries, VerificationQueries, UmaProviderQueries, InvitationQueries, WebhookQueries, ...walletProviders, ...cardProviders, ...moneyProviders, CqrsModule],
     };
   }
 }

@@ -5,6 +5,7 @@ import { createEventStore } from '../../event-store/src/index.js';
 import type { EventStore } from '../../event-store/src/event-store.js';
 import { createJobQueue } from '../../jobs/src/index.js';
 import type { JobQueue } from '../../jobs/src/job-queue.js';
+import { PlatformClocks } from './platforms/platform-clocks.js';
 import { ProjectionRunner } from '../../read-models/src/projection-runner.js';
 import { allProjections } from '../../read-models/src/projections/index.js';
 import { createReadModelStore } from '../../read-models/src/index.js';
@@ -18,7 +19,10 @@ export interface Infrastructure {
   projections: ProjectionRunner;
   /** What the infrastructure was built with; worker duties (webhooks, timers) need both. */
   config: AppConfig;
+  /** The base clock (real time, or a test's manual clock); the queue clock. */
   clock: Clock;
+  /** Every platform's own clock: the base clock plus the platform's sandbox offset. */
+  clocks: PlatformClocks;
   close(): Promise<void>;
 }
 
@@ -35,6 +39,7 @@ export async function createInfrastructure(config: AppConfig, clock: Clock): Pro
     projections,
     config,
     clock,
+    clocks: new PlatformClocks(eventStore, clock),
     async close() {
       await projections.stop();
       await jobs.close();

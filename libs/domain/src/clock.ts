@@ -24,8 +24,8 @@ export class ManualClock implements Clock {
 }
 
 /**
- * Real time plus an offset that only grows: the sandbox clock. Advancing it makes expiries and
- * delayed outcomes reachable without waiting.
+ * Real time plus an offset that only grows: a base clock that benchmarks and tests can move
+ * ahead for every platform at once (each platform's own sandbox offset comes on top).
  */
 export class OffsetClock implements Clock {
   private offsetMs = 0;

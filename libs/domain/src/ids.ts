@@ -74,6 +74,6 @@ export const streams = {
   invitation: (code: string) => `invitation-${code}`,
   /** Webhook configuration and signing key of one platform. */
   webhooks: (platformId: string) => `webhooks-${platformId.split(':')[1]}`,
-  /** The sandbox clock offset (one per installation). */
-  sandboxClock: () => 'sandboxclock-00000000-0000-4000-8000-000000000000',
+  /** The sandbox clock offset of one platform (production platforms have none: they run on real time). */
+  sandboxClock: (platformId: string) => `sandboxclock-${platformId.split(':')[1]}`,
 };

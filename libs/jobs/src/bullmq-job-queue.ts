@@ -32,12 +32,24 @@ interface Envelope<T = unknown> {
   /** Queue-clock ms before which the job must not run. */
   dueAt: number;
   backoff?: BackoffPolicy;
+  /** The job's clock group (JobOptions.group). */
+  group?: string;
 }
 
 /** Name of the custom backoff strategy: the delay comes from the port's policy, on the queue clock. */
 const QUEUE_CLOCK_BACKOFF = 'queue-clock';
 const PROMOTE_PAGE = 1000;
 const MIN_REDELAY_MS = 1000;
+
+/** Promotes a delayed job; false when a worker started it or it was removed meanwhile. */
+async function promoteJob(job: BullJob): Promise<boolean> {
+  try {
+    await job.promote();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * BullMQ custom job ids and queue names may not contain ':' and ids may not look like integers:
@@ -93,6 +105,7 @@ export class BullmqJobQueue implements JobQueue {
     const delayMs = delayOf(options.delayMs);
     const envelope: Envelope<T | null> = { payload: data ?? null, dueAt: this.clock.now().getTime() + delayMs };
     if (options.backoff) envelope.backoff = options.backoff;
+    if (options.group) envelope.group = options.group;
     const bull = await this.queue(queue);
     // An existing job id makes add() a no-op (it returns a job object that is not the stored one).
     await bull.add(name, envelope, {
@@ -183,27 +196,44 @@ export class BullmqJobQueue implements JobQueue {
 
   async promoteDue(): Promise<number> {
     const now = this.clock.now().getTime();
-    const names = await this.client.smembers(this.registryKey);
     let promoted = 0;
-    for (const name of names) {
-      const queue = await this.queue(name);
-      const due: BullJob[] = [];
-      // Collect first: promoting while paging would shift the pages.
-      for (let start = 0; ; start += PROMOTE_PAGE) {
-        const page = await queue.getDelayed(start, start + PROMOTE_PAGE - 1);
-        due.push(...page.filter((job) => (job.data as Envelope).dueAt <= now));
-        if (page.length < PROMOTE_PAGE) break;
-      }
-      for (const job of due) {
-        try {
-          await job.promote();
-          promoted += 1;
-        } catch {
-          // Started by a worker or removed meanwhile.
-        }
+    for (const job of await this.delayedJobs((envelope) => envelope.dueAt <= now)) {
+      if (await promoteJob(job)) promoted += 1;
+    }
+    return promoted;
+  }
+
+  async advanceGroup(group: string, byMs: number): Promise<number> {
+    if (!Number.isFinite(byMs) || byMs <= 0) return 0;
+    const now = this.clock.now().getTime();
+    let promoted = 0;
+    for (const job of await this.delayedJobs((envelope) => envelope.group === group)) {
+      const envelope = job.data as Envelope;
+      const dueAt = envelope.dueAt - byMs;
+      try {
+        await job.updateData({ ...envelope, dueAt });
+        if (dueAt > now) await job.changeDelay(dueAt - now);
+        else if (await promoteJob(job)) promoted += 1;
+      } catch {
+        // Started by a worker or removed meanwhile: a started job checks its due time itself.
       }
     }
     return promoted;
+  }
+
+  /** Delayed jobs of every queue (in any process) whose envelope matches; collected before any is moved, so pages do not shift. */
+  private async delayedJobs(matches: (envelope: Envelope) => boolean): Promise<BullJob[]> {
+    const names = await this.client.smembers(this.registryKey);
+    const found: BullJob[] = [];
+    for (const name of names) {
+      const queue = await this.queue(name);
+      for (let start = 0; ; start += PROMOTE_PAGE) {
+        const page = await queue.getDelayed(start, start + PROMOTE_PAGE - 1);
+        found.push(...page.filter((job) => matches(job.data as Envelope)));
+        if (page.length < PROMOTE_PAGE) break;
+      }
+    }
+    return found;
   }
 
   close(): Promise<void> {

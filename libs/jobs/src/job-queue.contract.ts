@@ -105,6 +105,32 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
       expect(seen).toEqual([id]);
     });
 
+    it("brings one clock group's delayed jobs forward and leaves other groups alone", async () => {
+      const { jobs, queue, state, until, sentinel } = await setup();
+      const seen: string[] = [];
+      jobs.process(queue, async (job) => {
+        if (job.name !== 'sentinel') seen.push(job.id);
+      });
+      const soon = await jobs.enqueue(queue, 'timer', {}, { id: 'b-soon', delayMs: 60_000, group: 'Platform:b' });
+      const later = await jobs.enqueue(queue, 'timer', {}, { id: 'b-later', delayMs: 3 * 86_400_000, group: 'Platform:b' });
+      const other = await jobs.enqueue(queue, 'timer', {}, { id: 'a-soon', delayMs: 60_000, group: 'Platform:a' });
+      const ungrouped = await jobs.enqueue(queue, 'timer', {}, { id: 'none', delayMs: 60_000 });
+
+      expect(await jobs.advanceGroup('Platform:b', 2 * 86_400_000)).toBe(1);
+      await until(soon, 'completed');
+      await sentinel();
+      expect(seen).toEqual([soon]);
+      for (const id of [later, other, ungrouped]) expect(await state(id)).toBe('delayed');
+
+      // The remaining day of the later job is still measured: another day makes it due.
+      expect(await jobs.advanceGroup('Platform:b', 86_400_000 - 60_000)).toBe(0);
+      expect(await state(later)).toBe('delayed');
+      expect(await jobs.advanceGroup('Platform:b', 60_000)).toBe(1);
+      await until(later, 'completed');
+      expect(await jobs.advanceGroup('Platform:c', 86_400_000)).toBe(0);
+      for (const id of [other, ungrouped]) expect(await state(id)).toBe('delayed');
+    });
+
     it('measures delays on the queue clock, not on real time', async () => {
       const { clock, jobs, queue, state, until, sentinel } = await setup();
       const seen: string[] = [];

@@ -18,6 +18,11 @@ export interface JobOptions {
   /** Total attempts including the first; default 1. */
   attempts?: number;
   backoff?: BackoffPolicy;
+  /**
+   * The clock the job's delay belongs to (a platform's id): `advanceGroup` brings the delayed
+   * jobs of one group forward when that group's clock moves ahead of the queue clock.
+   */
+  group?: string;
 }
 
 export interface Job<T = unknown> {
@@ -60,5 +65,11 @@ export interface JobQueue {
    * after the sandbox clock advances, so timers fire without waiting.
    */
   promoteDue(): Promise<number>;
+  /**
+   * The group's clock moved `byMs` ahead: its delayed jobs (retries included) become due `byMs`
+   * earlier on the queue clock, and those now due run at once. Returns how many became due.
+   * Other groups' jobs are untouched.
+   */
+  advanceGroup(group: string, byMs: number): Promise<number>;
   close(): Promise<void>;
 }

@@ -35,6 +35,7 @@ interface JobRow {
   lease_until: number | null;
   lease_token: string | null;
   last_error: string | null;
+  grp: string | null;
 }
 
 const SCHEMA = `
@@ -54,10 +55,13 @@ CREATE TABLE IF NOT EXISTS jobs (
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL,
   finished_at INTEGER,
+  grp TEXT,
   PRIMARY KEY (queue, id)
 );
 CREATE INDEX IF NOT EXISTS jobs_runnable ON jobs (queue, state, due_at);
 `;
+/** Files made before jobs had clock groups get the column; the index needs it, so it comes after. */
+const GROUP_INDEX = `CREATE INDEX IF NOT EXISTS jobs_group ON jobs (grp, state) WHERE grp IS NOT NULL`;
 
 /**
  * Embedded job queue: one SQLite table. Claims are single UPDATE statements, so two workers or
@@ -87,6 +91,9 @@ export class SqliteJobQueue implements JobQueue {
     // Other processes share the file: wait for their write locks instead of failing.
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
+    const columns = this.db.prepare(`PRAGMA table_info(jobs)`).all() as { name: string }[];
+    if (!columns.some((column) => column.name === 'grp')) this.db.exec(`ALTER TABLE jobs ADD COLUMN grp TEXT`);
+    this.db.exec(GROUP_INDEX);
     this.stmt = this.prepare();
   }
 
@@ -94,8 +101,8 @@ export class SqliteJobQueue implements JobQueue {
     const db = this.db;
     return {
       insert: db.prepare(
-        `INSERT INTO jobs (queue, id, name, data, state, max_attempts, backoff, due_at, created_at, updated_at)
-         VALUES (@queue, @id, @name, @data, @state, @maxAttempts, @backoff, @dueAt, @now, @now)
+        `INSERT INTO jobs (queue, id, name, data, state, max_attempts, backoff, due_at, created_at, updated_at, grp)
+         VALUES (@queue, @id, @name, @data, @state, @maxAttempts, @backoff, @dueAt, @now, @now, @group)
          ON CONFLICT (queue, id) DO NOTHING`,
       ),
       claim: db.prepare(
@@ -128,6 +135,12 @@ export class SqliteJobQueue implements JobQueue {
          WHERE queue = @queue AND id = @id AND state = 'dead'`,
       ),
       promote: db.prepare(`UPDATE jobs SET state = 'waiting', updated_at = @now WHERE state = 'delayed' AND due_at <= @now`),
+      advanceGroup: db.prepare(
+        `UPDATE jobs SET due_at = due_at - @byMs,
+           state = CASE WHEN due_at - @byMs <= @now THEN 'waiting' ELSE 'delayed' END, updated_at = @now
+         WHERE grp = @group AND state = 'delayed'
+         RETURNING state`,
+      ),
     };
   }
 
@@ -145,6 +158,7 @@ export class SqliteJobQueue implements JobQueue {
       backoff: options.backoff ? JSON.stringify(options.backoff) : null,
       dueAt: now + delayMs,
       now,
+      group: options.group ?? null,
     });
     if (inserted.changes > 0 && delayMs === 0) this.wake(queue);
     return id;
@@ -183,6 +197,13 @@ export class SqliteJobQueue implements JobQueue {
     // Workers claim due jobs on their own; waking them just skips the polling interval.
     for (const worker of this.workers) worker.pump();
     return promoted;
+  }
+
+  async advanceGroup(group: string, byMs: number): Promise<number> {
+    if (!Number.isFinite(byMs) || byMs <= 0) return 0;
+    const rows = this.stmt.advanceGroup.all({ group, byMs, now: this.clock.now().getTime() }) as { state: string }[];
+    for (const worker of this.workers) worker.pump();
+    return rows.filter((row) => row.state === 'waiting').length;
   }
 
   close(): Promise<void> {

@@ -3,10 +3,10 @@ import type { Request, Response } from 'express';
 import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
 import { CommandRunner } from '../../../../libs/application/src/command-runner.js';
 import { IdempotencyService } from '../../../../libs/application/src/idempotency/idempotency-service.js';
-import { CLOCK, IDS, type Actor } from '../../../../libs/application/src/tokens.js';
-import type { Clock } from '../../../../libs/domain/src/clock.js';
+import { IDS, type Actor } from '../../../../libs/application/src/tokens.js';
 import type { IdGenerator } from '../../../../libs/domain/src/ids.js';
 import { ApiError, invalidInput, toErrorBody, type ErrorBody } from './errors.js';
+import { PlatformClocks } from '../../../../libs/application/src/platforms/platform-clocks.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -26,8 +26,8 @@ const recordable = (status: number) => status < 500 && status !== 401 && status 
 export class IdempotencyInterceptor implements NestInterceptor {
   private readonly service: IdempotencyService;
 
-  constructor(runner: CommandRunner, @Inject(CLOCK) clock: Clock, @Inject(IDS) ids: IdGenerator) {
-    this.service = new IdempotencyService(runner, clock, ids);
+  constructor(runner: CommandRunner, clocks: PlatformClocks, @Inject(IDS) ids: IdGenerator) {
+    this.service = new IdempotencyService(runner, clocks, ids);
   }
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {

@@ -1,12 +1,13 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { listExchangeRates } from '../../../../libs/application/src/rates/exchange-rates.js';
-import { CLOCK } from '../../../../libs/application/src/tokens.js';
-import type { Clock } from '../../../../libs/domain/src/clock.js';
 import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { MAX_LOCKED_AMOUNT } from '../quotes/quote.dto.js';
+import { PlatformClocks } from '../../../../libs/application/src/platforms/platform-clocks.js';
+import type { Actor } from '../../../../libs/application/src/tokens.js';
+import { CurrentActor } from '../http/auth.js';
 
 export class ExchangeRatesQuery {
   @IsOptional() @IsIn(CURRENCY_CODES) sourceCurrency?: string;
@@ -27,7 +28,7 @@ export class ExchangeRatesQuery {
 
 @Controller('exchange-rates')
 export class ExchangeRatesController {
-  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(private readonly clocks: PlatformClocks) {}
 
   @Get()
   @ApiDoc({
@@ -38,10 +39,10 @@ export class ExchangeRatesController {
     tag: 'ExchangeRates',
     responses: { 200: { description: 'The rates', schema: 'ExchangeRateList' } },
   })
-  list(@Query() query: ExchangeRatesQuery) {
+  async list(@Query() query: ExchangeRatesQuery, @CurrentActor() actor: Actor) {
     const data = listExchangeRates(
       { sourceCurrency: query.sourceCurrency, destinationCurrency: query.destinationCurrency, sendingAmount: BigInt(query.sendingAmount ?? 10_000) },
-      this.clock.now(),
+      (await this.clocks.now(actor.platformId)),
     );
     return { data };
   }

@@ -19,9 +19,14 @@ export class SandboxClockController {
   constructor(private readonly commands: CommandBus, private readonly clock: SandboxClockService) {}
 
   @Get()
-  @ApiDoc({ summary: 'Read the sandbox clock', tag: 'Sandbox', responses: { 200: { description: 'Now and the offset from real time', schema: 'SandboxClock' } } })
-  get() {
-    return this.clock.now();
+  @ApiDoc({
+    summary: 'Read the platform clock',
+    description: 'The platform’s own time: real time plus its sandbox offset (always 0 on production platforms).',
+    tag: 'Sandbox',
+    responses: { 200: { description: 'Now and the offset from real time', schema: 'SandboxClock' } },
+  })
+  get(@CurrentActor() actor: Actor) {
+    return this.clock.now(actor.platformId);
   }
 
   @Post('advance')
@@ -29,7 +34,7 @@ export class SandboxClockController {
   @ApiDoc({
     summary: 'Advance the sandbox clock (sandbox)',
     description:
-      'Moves the installation’s sandbox clock forward by `seconds` or `milliseconds` (exactly one, at most a year). Every process follows the persisted offset. Quote expiries and delayed sandbox outcomes that became due run at once (promotedJobs counts them); poll the resources for their new status.',
+      'Moves this sandbox platform’s clock forward by `seconds` or `milliseconds` (exactly one, at most a year); other platforms keep their own time. Every process follows the persisted offset. This platform’s challenges, sessions, quotes, lookups and invitations expire on it, and its timers (quote expiries, delayed sandbox outcomes, card provisioning and authorization expiry, webhook retries) that became due run at once (promotedJobs counts them); poll the resources for their new status.',
     tag: 'Sandbox',
     responses: { 200: { description: 'The new time', schema: 'SandboxClock' } },
     errors: [403],

@@ -154,7 +154,7 @@ export class WebhookDispatcher {
       else planned.push(...(await this.plan(event, sources)));
     }
     await Promise.all(planned.map((p) => (p.schedule ? this.record(p.job.data.deliveryId, p.schedule, p.job.data.platformId) : undefined)));
-    await Promise.all(planned.map((p) => this.deps.jobs.enqueue(WEBHOOK_QUEUE, DELIVER_JOB, p.job.data, { id: p.job.id, attempts: p.job.attempts, backoff: WEBHOOK_BACKOFF })));
+    await Promise.all(planned.map((p) => this.deps.jobs.enqueue(WEBHOOK_QUEUE, DELIVER_JOB, p.job.data, { id: p.job.id, attempts: p.job.attempts, backoff: WEBHOOK_BACKOFF, group: p.job.data.platformId })));
     // Only now may the checkpoint pass this batch.
     this.dispatched = last;
     this.checkpointTimer ??= setTimeout(() => {

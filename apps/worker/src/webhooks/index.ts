@@ -3,7 +3,7 @@ import type { Infrastructure } from '../../../../libs/application/src/infrastruc
 import { loadSecretsKey, SecretBox } from '../../../../libs/crypto/src/secret-box.js';
 import { WebhookDeliverer } from '../../../../libs/application/src/webhooks/webhook-deliverer.js';
 import type { AppConfig } from '../../../../libs/config/src/config.js';
-import { systemClock, type Clock } from '../../../../libs/domain/src/clock.js';
+import { systemClock } from '../../../../libs/domain/src/clock.js';
 import { startWebhookDelivery } from './delivery.js';
 import { WebhookDispatcher } from './dispatcher.js';
 
@@ -13,9 +13,9 @@ export interface RunningWebhooks {
 }
 
 /** The dispatcher (log -> jobs) and the delivery workers (jobs -> receivers). */
-export async function startWebhooks(infra: Pick<Infrastructure, 'eventStore' | 'readModels' | 'jobs' | 'projections'>, config: AppConfig, clock: Clock): Promise<RunningWebhooks> {
+export async function startWebhooks(infra: Pick<Infrastructure, 'eventStore' | 'readModels' | 'jobs' | 'projections' | 'clocks'>, config: AppConfig): Promise<RunningWebhooks> {
   const runner = new CommandRunner(infra.eventStore, undefined);
-  const deliverer = new WebhookDeliverer({ runner, box: new SecretBox(loadSecretsKey(config.secretsKey)), clock, wallClock: systemClock, timeoutMs: config.webhookTimeoutMs });
+  const deliverer = new WebhookDeliverer({ runner, box: new SecretBox(loadSecretsKey(config.secretsKey)), clocks: infra.clocks, wallClock: systemClock, timeoutMs: config.webhookTimeoutMs });
   const dispatcher = new WebhookDispatcher({ eventStore: infra.eventStore, readModels: infra.readModels, jobs: infra.jobs, projections: infra.projections, runner });
   const delivery = startWebhookDelivery({ jobs: infra.jobs, runner, deliverer });
   await dispatcher.start();

@@ -3,17 +3,17 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { cardDecider } from '../../../domain/src/cards/card.js';
 import { clearingPlan, isInsufficientFunds, returnPlan, screenAuthorization, toCardAuthorization } from '../../../domain/src/cards/card-authorization.js';
 import type { CardAuthorizationCommand, CardAuthorizationRecord, DeclineReason, Merchant } from '../../../domain/src/cards/card-types.js';
-import type { Clock } from '../../../domain/src/clock.js';
 import { customerDecider } from '../../../domain/src/customer/customer.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../ledger/fund-commands.js';
 import type { JobQueue } from '../../../jobs/src/job-queue.js';
-import { CLOCK, IDS, JOB_QUEUE, type Actor } from '../tokens.js';
+import { IDS, JOB_QUEUE, type Actor } from '../tokens.js';
 import { scheduleAuthorizationExpiry } from './card-jobs.js';
 import { loadOwnCard } from './card-commands.js';
 import { CardLedger, CardTransferCode, customerAccount } from './card-ledger.js';
 import { CardLocks } from './card-locks.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class SimulateCardAuthorizationCommand {
   constructor(readonly cardId: string, readonly input: { amount: bigint; currency: string; merchant: Merchant }, readonly actor: Actor) {}
@@ -30,14 +30,15 @@ abstract class CardNetworkHandler {
   constructor(
     protected readonly runner: CommandRunner,
     protected readonly locks: CardLocks,
-    @Inject(CLOCK) protected readonly clock: Clock,
+    protected readonly clocks: PlatformClocks,
     @Inject(IDS) protected readonly ids: IdGenerator,
     @Inject(JOB_QUEUE) protected readonly jobs: JobQueue,
   ) {}
 
   protected async within<T>(cardId: string, actor: Actor, work: (ledger: CardLedger) => Promise<T>): Promise<T> {
     await requireSandbox(this.runner, actor);
-    return this.locks.run(cardId, () => work(new CardLedger(this.runner, this.clock, this.ids, actor.platformId, { ...actor })));
+    const clock = await this.clocks.forPlatform(actor.platformId);
+    return this.locks.run(cardId, () => work(new CardLedger(this.runner, clock, this.ids, actor.platformId, { ...actor })));
   }
 
   protected async record(cardId: string, command: CardAuthorizationCommand, actor: Actor, authorizationId: string): Promise<CardAuthorizationRecord> {
@@ -45,7 +46,7 @@ abstract class CardNetworkHandler {
     return state.authorizations.get(authorizationId)!;
   }
 
-  protected now = () => this.clock.now().toISOString();
+  protected now = async (actor: Actor) => (await this.clocks.now(actor.platformId)).toISOString();
 }
 
 /**
@@ -64,7 +65,7 @@ export class SimulateCardAuthorizationHandler extends CardNetworkHandler impleme
       let hold: { fundingSourceId: string; transferId: string } | undefined;
       let declineReason: DeclineReason | undefined = screenAuthorization(card, input.currency);
       if (!declineReason) {
-        await scheduleAuthorizationExpiry(this.jobs, { cardId, platformId: actor.platformId, authorizationId, at: this.now() });
+        await scheduleAuthorizationExpiry(this.jobs, { cardId, platformId: actor.platformId, authorizationId, at: await this.now(actor) });
         const { state: holder } = await this.runner.load(streams.customer(card.customerId), customerDecider);
         const settlement = await ledger.settlement(card.currency);
         for (const fundingSourceId of card.fundingSources) {
@@ -79,7 +80,7 @@ export class SimulateCardAuthorizationHandler extends CardNetworkHandler impleme
         }
         if (!hold) declineReason = 'INSUFFICIENT_FUNDS';
       }
-      const recorded = await this.record(cardId, { ...base, ...(hold ? { hold } : { declineReason }), now: this.now() }, actor, authorizationId);
+      const recorded = await this.record(cardId, { ...base, ...(hold ? { hold } : { declineReason }), now: await this.now(actor) }, actor, authorizationId);
       // The card closed while the hold was being placed: the authorization was declined, release the hold.
       if (hold && recorded.status === 'DECLINED') await ledger.void(hold.transferId);
       return toCardAuthorization(recorded);
@@ -118,10 +119,10 @@ export class SimulateCardClearingHandler extends CardNetworkHandler implements I
         }
       } catch (error) {
         if (!isInsufficientFunds(error)) throw error;
-        const declined = await this.record(cardId, { type: 'RecordClearing', authorizationId: a.id, amount: plan.amount, outcome: { posted: false, declineReason: 'INSUFFICIENT_FUNDS' }, now: this.now() }, actor, a.id);
+        const declined = await this.record(cardId, { type: 'RecordClearing', authorizationId: a.id, amount: plan.amount, outcome: { posted: false, declineReason: 'INSUFFICIENT_FUNDS' }, now: await this.now(actor) }, actor, a.id);
         return toCardAuthorization(declined);
       }
-      const cleared = await this.record(cardId, { type: 'RecordClearing', authorizationId: a.id, amount: plan.amount, outcome: { posted: true, transferIds, latePresentment: late }, now: this.now() }, actor, a.id);
+      const cleared = await this.record(cardId, { type: 'RecordClearing', authorizationId: a.id, amount: plan.amount, outcome: { posted: true, transferIds, latePresentment: late }, now: await this.now(actor) }, actor, a.id);
       return toCardAuthorization(cleared);
     });
   }
@@ -137,7 +138,7 @@ export class SimulateCardReturnHandler extends CardNetworkHandler implements ICo
       const a = plan.authorization;
       const settlement = await ledger.settlement(a.currency);
       const transferId = await ledger.transfer({ debit: settlement, credit: customerAccount(a.fundingSourceId!, a.currency), amount: plan.amount, pending: false, code: CardTransferCode.return, reference: a.id });
-      const returned = await this.record(cardId, { type: 'RecordReturn', authorizationId: a.id, amount: plan.amount, transferId, now: this.now() }, actor, a.id);
+      const returned = await this.record(cardId, { type: 'RecordReturn', authorizationId: a.id, amount: plan.amount, transferId, now: await this.now(actor) }, actor, a.id);
       return toCardAuthorization(returned);
     });
   }

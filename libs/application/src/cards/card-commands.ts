@@ -2,7 +2,6 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { cardDecider } from '../../../domain/src/cards/card.js';
 import type { CardAggregate, CardCommand, CardSnapshot, HolderAccount, RequestedCardState } from '../../../domain/src/cards/card-types.js';
-import type { Clock } from '../../../domain/src/clock.js';
 import { customerDecider } from '../../../domain/src/customer/customer.js';
 import { notFound } from '../../../domain/src/errors.js';
 import { publicId, streams, uuidOf, type IdGenerator } from '../../../domain/src/ids.js';
@@ -10,10 +9,11 @@ import { platformDecider } from '../../../domain/src/platform/platform.js';
 import type { JobQueue } from '../../../jobs/src/job-queue.js';
 import { CommandRunner } from '../command-runner.js';
 import { customerStream } from '../customers/customer-commands.js';
-import { CLOCK, IDS, JOB_QUEUE, type Actor } from '../tokens.js';
+import { IDS, JOB_QUEUE, type Actor } from '../tokens.js';
 import { CardLedger } from './card-ledger.js';
 import { scheduleIssuance } from './card-jobs.js';
 import { CardLocks } from './card-locks.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export interface CardChanges {
   state?: RequestedCardState;
@@ -60,7 +60,7 @@ export class CreateCardHandler implements ICommandHandler<CreateCardCommand, Car
   constructor(
     private readonly runner: CommandRunner,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
@@ -69,7 +69,7 @@ export class CreateCardHandler implements ICommandHandler<CreateCardCommand, Car
     const { state: holder } = await this.runner.load(customerStream(input.customerId), customerDecider);
     if (!holder.exists || holder.isDeleted || holder.platformId !== actor.platformId) throw notFound('CUSTOMER', input.customerId);
     const cardId = publicId('Card', this.ids.uuid());
-    const now = this.clock.now().toISOString();
+    const now = (await this.clocks.now(actor.platformId)).toISOString();
     const command: CardCommand = {
       type: 'CreateCard',
       cardId,
@@ -95,7 +95,7 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Car
   constructor(
     private readonly runner: CommandRunner,
     private readonly locks: CardLocks,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
@@ -107,11 +107,11 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Car
       const result = await this.runner.run(
         streams.card(cardId),
         cardDecider,
-        { type: 'UpdateCard', ...changes, holderAccounts: accounts, now: this.clock.now().toISOString() },
+        { type: 'UpdateCard', ...changes, holderAccounts: accounts, now: (await this.clocks.now(actor.platformId)).toISOString() },
         { metadata },
       );
       // Closing reversed the open authorizations in the card stream; now release their holds.
-      const ledger = new CardLedger(this.runner, this.clock, this.ids, actor.platformId, metadata);
+      const ledger = new CardLedger(this.runner, await this.clocks.forPlatform(actor.platformId), this.ids, actor.platformId, metadata);
       for (const event of result.events) {
         if (event.type !== 'CardAuthorizationReversed' || !event.data.authorization.holdTransferId) continue;
         if (await ledger.isHeld(event.data.authorization.holdTransferId)) await ledger.void(event.data.authorization.holdTransferId);

@@ -1,15 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { requireAuthorization, toCardAuthorization } from '../../../domain/src/cards/card-authorization.js';
-import type { Clock } from '../../../domain/src/clock.js';
 import { notFound } from '../../../domain/src/errors.js';
 import { toCard, type CardDoc } from '../../../read-models/src/projections/cards/card-projection.js';
 import { Collections } from '../../../read-models/src/projections/collections.js';
 import type { Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { listForPlatform } from '../queries/list-query.js';
-import { CLOCK, READ_MODELS, type Actor } from '../tokens.js';
+import { READ_MODELS, type Actor } from '../tokens.js';
 import { loadOwnCard, prepareCardUpdate, type CardChanges } from './card-commands.js';
 import { requireSandbox } from '../ledger/fund-commands.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export interface CardListFilters {
   customerId?: string;
@@ -25,7 +25,7 @@ export class CardQueries {
   constructor(
     @Inject(READ_MODELS) private readonly store: ReadModelStore,
     private readonly runner: CommandRunner,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
   ) {}
 
   async card(platformId: string, id: string) {
@@ -44,8 +44,8 @@ export class CardQueries {
   }
 
   /** Validates a PATCH against the card's current state and names the wallet account that must sign it. */
-  prepareUpdate(actor: Actor, cardId: string, changes: CardChanges) {
-    return prepareCardUpdate(this.runner, cardId, changes, actor, this.clock.now().toISOString());
+  async prepareUpdate(actor: Actor, cardId: string, changes: CardChanges) {
+    return prepareCardUpdate(this.runner, cardId, changes, actor, (await this.clocks.now(actor.platformId)).toISOString());
   }
 
   /** One authorization of a card (sandbox), from the card stream. */

@@ -107,7 +107,7 @@ export class CardWorker {
   /** Deleting a customer needs every hold released first, so there is rarely one left; any that is gets voided. */
   private async closeByService(cardId: string, platformId: string, at: string, metadata: Record<string, string>): Promise<void> {
     const result = await this.runner.run(streams.card(cardId), cardDecider, { type: 'CloseCardByService', now: at }, { metadata });
-    const ledger = new CardLedger(this.runner, this.infra.clock, randomIds, platformId, metadata);
+    const ledger = new CardLedger(this.runner, await this.infra.clocks.forPlatform(platformId), randomIds, platformId, metadata);
     for (const event of result.events) {
       const hold = event.type === 'CardAuthorizationReversed' ? event.data.authorization.holdTransferId : null;
       if (hold && (await ledger.isHeld(hold))) await ledger.void(hold);
@@ -122,7 +122,7 @@ export class CardWorker {
     await this.runner.run(streams.card(d.cardId), cardDecider, { type: 'ExpireAuthorization', authorizationId: d.authorizationId, now: d.dueAt }, { metadata });
     const { state: card } = await this.runner.load(streams.card(d.cardId), cardDecider);
     if (card.authorizations.get(d.authorizationId)?.status === 'CLEARED') return;
-    const ledger = new CardLedger(this.runner, this.infra.clock, randomIds, d.platformId, metadata);
+    const ledger = new CardLedger(this.runner, await this.infra.clocks.forPlatform(d.platformId), randomIds, d.platformId, metadata);
     for (const hold of await ledger.openHoldsFor(d.authorizationId)) await ledger.void(hold);
   }
 

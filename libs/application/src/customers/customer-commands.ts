@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { Clock } from '../../../domain/src/clock.js';
 import { customerDecider, type CustomerProfile, type CustomerType, type InternalAccountType, type NewAccount } from '../../../domain/src/customer/customer.js';
 import { sandboxKycStatus } from '../../../domain/src/customer/sandbox-kyc.js';
 import { DomainError, invalid, notFound } from '../../../domain/src/errors.js';
@@ -9,9 +8,10 @@ import { ledgerDecider } from '../../../domain/src/ledger/ledger.js';
 import { CRYPTO_CURRENCIES, currency } from '../../../domain/src/money.js';
 import { platformDecider } from '../../../domain/src/platform/platform.js';
 import { CommandRunner } from '../command-runner.js';
-import { CLOCK, IDS, type Actor } from '../tokens.js';
+import { IDS, type Actor } from '../tokens.js';
 import { WalletEmailSync } from '../wallet/customer-email.js';
 import { WalletAccounts, emailRequired } from '../wallet/wallet-accounts.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class CreateCustomerCommand {
   constructor(readonly input: { platformCustomerId: string; customerType: CustomerType } & CustomerProfile, readonly actor: Actor) {}
@@ -47,7 +47,7 @@ function validateCurrencies(codes: string[] | undefined): void {
 
 @CommandHandler(CreateCustomerCommand)
 export class CreateCustomerHandler implements ICommandHandler<CreateCustomerCommand> {
-  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock, @Inject(IDS) private readonly ids: IdGenerator) {}
+  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks, @Inject(IDS) private readonly ids: IdGenerator) {}
 
   async execute({ input, actor }: CreateCustomerCommand) {
     const { platformCustomerId, customerType, ...profile } = input;
@@ -63,7 +63,7 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
     await this.runner.run(
       streams.customer(customerId),
       customerDecider,
-      { type: 'CreateCustomer', customerId, platformId: actor.platformId, platformCustomerId, customerType, kycStatus, profile: { ...profile, currencies, umaAddress }, accounts, now: this.clock.now().toISOString() },
+      { type: 'CreateCustomer', customerId, platformId: actor.platformId, platformCustomerId, customerType, kycStatus, profile: { ...profile, currencies, umaAddress }, accounts, now: (await this.clocks.now(actor.platformId)).toISOString() },
       { metadata: { ...actor } },
     );
     return customerId;
@@ -75,20 +75,21 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
   constructor(
     private readonly runner: CommandRunner,
     private readonly walletEmails: WalletEmailSync,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   async execute({ customerId, changes, actor }: UpdateCustomerCommand) {
     validateCurrencies(changes.currencies);
     await loadOwnCustomer(this.runner, customerId, actor);
+    const now = (await this.clocks.now(actor.platformId)).toISOString();
     await this.runner.run(
       customerStream(customerId),
       customerDecider,
       (state) => {
         const added = (changes.currencies ?? []).filter((c) => !(state.profile.currencies ?? []).includes(c));
         const newAccounts = added.map((code) => ({ accountId: publicId('InternalAccount', this.ids.uuid()), type: accountTypeFor(code), currency: code }));
-        return { type: 'UpdateCustomer' as const, changes, newAccounts, now: this.clock.now().toISOString() };
+        return { type: 'UpdateCustomer' as const, changes, newAccounts, now };
       },
       { metadata: { ...actor } },
     );
@@ -99,7 +100,7 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
 
 @CommandHandler(DeleteCustomerCommand)
 export class DeleteCustomerHandler implements ICommandHandler<DeleteCustomerCommand> {
-  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks) {}
 
   async execute({ customerId, actor }: DeleteCustomerCommand) {
     const customer = await loadOwnCustomer(this.runner, customerId, actor);
@@ -108,7 +109,7 @@ export class DeleteCustomerHandler implements ICommandHandler<DeleteCustomerComm
       const a = ledger.accounts.get(id);
       return a !== undefined && (a.creditsPosted !== a.debitsPosted || a.debitsPending !== 0n || a.creditsPending !== 0n);
     });
-    await this.runner.run(customerStream(customerId), customerDecider, { type: 'DeleteCustomer', hasFunds, now: this.clock.now().toISOString() }, { metadata: { ...actor } });
+    await this.runner.run(customerStream(customerId), customerDecider, { type: 'DeleteCustomer', hasFunds, now: (await this.clocks.now(actor.platformId)).toISOString() }, { metadata: { ...actor } });
   }
 }
 
@@ -117,7 +118,7 @@ export class OpenInternalAccountHandler implements ICommandHandler<OpenInternalA
   constructor(
     private readonly runner: CommandRunner,
     private readonly wallets: WalletAccounts,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
@@ -136,7 +137,7 @@ export class OpenInternalAccountHandler implements ICommandHandler<OpenInternalA
     await this.runner.run(
       customerStream(input.customerId),
       customerDecider,
-      { type: 'OpenInternalAccount', account: { accountId, type: input.type, currency: input.currency }, now: this.clock.now().toISOString() },
+      { type: 'OpenInternalAccount', account: { accountId, type: input.type, currency: input.currency }, now: (await this.clocks.now(actor.platformId)).toISOString() },
       { metadata: { ...actor } },
     );
     if (input.type === 'EMBEDDED_WALLET') await this.wallets.provision({ accountId, customerId: input.customerId, email: customer.profile.email }, actor);

@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { Clock } from '../../../domain/src/clock.js';
 import { conflict, notFound } from '../../../domain/src/errors.js';
 import { validateAccountInfo } from '../../../domain/src/external-account/account-types.js';
 import { sandboxBeneficiaryCheck, type BeneficiaryCheck } from '../../../domain/src/external-account/beneficiary-check.js';
@@ -13,8 +12,9 @@ import type { ExternalAccountDoc } from '../../../read-models/src/projections/ex
 import type { Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { loadOwnCustomer } from '../customers/customer-commands.js';
-import { CLOCK, IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { externalAccountStream, loadExternalAccount } from './load-external-account.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 /** Customer external accounts and the platform's own live under separate paths; each path sees only its kind. */
 export type ExternalAccountOwner = 'customer' | 'platform';
@@ -50,7 +50,7 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
   constructor(
     private readonly runner: CommandRunner,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
@@ -71,7 +71,7 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
     // Without a verification provider (production here) the name check stays PENDING.
     const check: BeneficiaryCheck = platform.sandbox ? sandboxBeneficiaryCheck(primaryIdentifier, input.beneficiary?.fullName ?? holderName) : { status: 'PENDING' };
     const id = publicId('ExternalAccount', this.ids.uuid());
-    const now = this.clock.now().toISOString();
+    const now = (await this.clocks.now(actor.platformId)).toISOString();
     const makeDefault = input.defaultUmaDepositAccount ?? false;
     await this.runner.run(
       externalAccountStream(id),
@@ -134,10 +134,10 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
 
 @CommandHandler(DeleteExternalAccountCommand)
 export class DeleteExternalAccountHandler implements ICommandHandler<DeleteExternalAccountCommand> {
-  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks) {}
 
   async execute({ owner, id, actor }: DeleteExternalAccountCommand) {
     await loadScopedExternalAccount(this.runner, id, owner, actor.platformId);
-    await this.runner.run(externalAccountStream(id), externalAccountDecider, { type: 'DeleteExternalAccount', now: this.clock.now().toISOString() }, { metadata: { ...actor } });
+    await this.runner.run(externalAccountStream(id), externalAccountDecider, { type: 'DeleteExternalAccount', now: (await this.clocks.now(actor.platformId)).toISOString() }, { metadata: { ...actor } });
   }
 }

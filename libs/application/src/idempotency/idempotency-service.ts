@@ -11,6 +11,7 @@ import {
 import type { EventMetadata } from '../../../event-store/src/event-store.js';
 import type { CommandRunner } from '../command-runner.js';
 import type { Actor } from '../tokens.js';
+import type { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export interface IdempotentRequest {
   method: string;
@@ -38,7 +39,7 @@ export class IdempotencyService {
 
   constructor(
     private readonly runner: CommandRunner,
-    private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
     private readonly ids: IdGenerator,
   ) {}
 
@@ -47,12 +48,13 @@ export class IdempotencyService {
     const stream = idempotencyStream(platformId, key);
     const hash = requestHash({ platformId, ...request });
     const metadata = { ...actor };
+    const clock = await this.clocks.forPlatform(platformId);
     for (let round = 0; round < WAIT_ROUNDS; round++) {
       const claimId = this.ids.uuid();
       const { state } = await this.runner.run(
         stream,
         idempotencyDecider,
-        { type: 'ClaimKey', platformId, claimId, requestHash: hash, now: this.clock.now() },
+        { type: 'ClaimKey', platformId, claimId, requestHash: hash, now: clock.now() },
         { metadata, waitForReadModels: false },
       );
       const outcome = claimOutcome(state, claimId, hash);
@@ -62,7 +64,7 @@ export class IdempotencyService {
         case 'replay':
           return { kind: 'replay', response: outcome.response };
         case 'owner':
-          return this.ownerHandle(stream, platformId, claimId, metadata);
+          return this.ownerHandle(stream, platformId, claimId, metadata, clock);
         case 'in_progress': {
           const first = IdempotencyService.inFlight.get(stream);
           await (first ? Promise.race([first, pause(WAIT_ROUND_MS * 20)]) : pause(WAIT_ROUND_MS));
@@ -72,7 +74,7 @@ export class IdempotencyService {
     throw new DomainError('conflict', 'IDEMPOTENCY_KEY_IN_PROGRESS', 'a request with this Idempotency-Key is still running; retry later');
   }
 
-  private ownerHandle(stream: string, platformId: string, claimId: string, metadata: EventMetadata): IdempotencyStart {
+  private ownerHandle(stream: string, platformId: string, claimId: string, metadata: EventMetadata, clock: Clock): IdempotencyStart {
     let finish!: () => void;
     const done = new Promise<void>((resolve) => (finish = resolve));
     IdempotencyService.inFlight.set(stream, done);
@@ -88,10 +90,10 @@ export class IdempotencyService {
       kind: 'run',
       complete: (response) =>
         settle(() =>
-          this.runner.run(stream, idempotencyDecider, { type: 'RecordResponse', platformId, claimId, response, now: this.clock.now() }, { metadata, waitForReadModels: false }),
+          this.runner.run(stream, idempotencyDecider, { type: 'RecordResponse', platformId, claimId, response, now: clock.now() }, { metadata, waitForReadModels: false }),
         ),
       release: () =>
-        settle(() => this.runner.run(stream, idempotencyDecider, { type: 'ReleaseKey', platformId, claimId, now: this.clock.now() }, { metadata, waitForReadModels: false })),
+        settle(() => this.runner.run(stream, idempotencyDecider, { type: 'ReleaseKey', platformId, claimId, now: clock.now() }, { metadata, waitForReadModels: false })),
     };
   }
 }

@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { Clock } from '../../../domain/src/clock.js';
 import { DomainError, notFound } from '../../../domain/src/errors.js';
 import { streams, type IdGenerator } from '../../../domain/src/ids.js';
 import { INVITATION_CODE, invitationCode, invitationDecider, type InvitationState } from '../../../domain/src/invitations/invitation.js';
@@ -10,7 +9,8 @@ import { Collections } from '../../../read-models/src/projections/collections.js
 import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { loadOwnCustomer } from '../customers/customer-commands.js';
-import { CLOCK, IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_INVITATION_DAYS = 30;
@@ -41,12 +41,12 @@ export class CreateInvitationHandler implements ICommandHandler<CreateInvitation
   constructor(
     private readonly runner: CommandRunner,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   async execute({ input, actor }: CreateInvitationCommand) {
-    const now = this.clock.now();
+    const now = (await this.clocks.now(actor.platformId));
     const expiresAt = input.expiresAt ? new Date(input.expiresAt) : new Date(now.getTime() + DEFAULT_INVITATION_DAYS * DAY_MS);
     if (expiresAt.getTime() <= now.getTime()) throw badField('expiresAt', 'isFuture', 'expiresAt must be in the future');
     if (expiresAt.getTime() > now.getTime() + MAX_INVITATION_DAYS * DAY_MS) throw badField('expiresAt', 'maxDate', `expiresAt must be within ${MAX_INVITATION_DAYS} days`);
@@ -103,26 +103,28 @@ export class CreateInvitationHandler implements ICommandHandler<CreateInvitation
 
 @CommandHandler(CancelInvitationCommand)
 export class CancelInvitationHandler implements ICommandHandler<CancelInvitationCommand> {
-  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks) {}
 
   async execute({ code, actor }: CancelInvitationCommand) {
     const state = await loadInvitation(this.runner, code);
     if (state.invitation!.platformId !== actor.platformId) throw notFound('INVITATION', code);
-    await this.runner.run(streams.invitation(code), invitationDecider, { type: 'CancelInvitation', now: this.clock.now().toISOString() }, { metadata: { ...actor } });
+    await this.runner.run(streams.invitation(code), invitationDecider, { type: 'CancelInvitation', now: (await this.clocks.now(actor.platformId)).toISOString() }, { metadata: { ...actor } });
   }
 }
 
 /** Called by the invitee's platform, which may be any platform: the code itself is the secret. */
 @CommandHandler(ClaimInvitationCommand)
 export class ClaimInvitationHandler implements ICommandHandler<ClaimInvitationCommand> {
-  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks) {}
 
   async execute({ code, inviteeUma, actor }: ClaimInvitationCommand) {
-    await loadInvitation(this.runner, code);
+    const state = await loadInvitation(this.runner, code);
+    // The invitation expires on the inviting platform's clock.
+    const now = await this.clocks.now(state.invitation!.platformId);
     await this.runner.run(
       streams.invitation(code),
       invitationDecider,
-      { type: 'ClaimInvitation', inviteeUma, claimingPlatformId: actor.platformId, now: this.clock.now().toISOString() },
+      { type: 'ClaimInvitation', inviteeUma, claimingPlatformId: actor.platformId, now: now.toISOString() },
       { metadata: { ...actor } },
     );
   }

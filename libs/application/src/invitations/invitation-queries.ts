@@ -1,27 +1,28 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Clock } from '../../../domain/src/clock.js';
 import { notFound } from '../../../domain/src/errors.js';
 import { INVITATION_CODE, invitationResource, type InvitationStatus } from '../../../domain/src/invitations/invitation.js';
 import { Collections } from '../../../read-models/src/projections/collections.js';
 import type { InvitationDoc } from '../../../read-models/src/projections/invitation-projection.js';
 import type { Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
 import { listForPlatform } from '../queries/list-query.js';
-import { CLOCK, READ_MODELS } from '../tokens.js';
+import { READ_MODELS } from '../tokens.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
-/** Invitation reads; EXPIRED is derived from the injected clock at read time. */
+/** Invitation reads; EXPIRED is derived at read time from the inviting platform's clock. */
 @Injectable()
 export class InvitationQueries {
-  constructor(@Inject(READ_MODELS) private readonly store: ReadModelStore, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(@Inject(READ_MODELS) private readonly store: ReadModelStore, private readonly clocks: PlatformClocks) {}
 
   /** Any platform may read an invitation by its code: the invitee's platform shows it before claiming. */
   async get(code: string) {
     const doc = INVITATION_CODE.test(code) ? await this.store.get<InvitationDoc>(Collections.invitations, code) : undefined;
     if (!doc) throw notFound('INVITATION', code);
-    return invitationResource(doc, this.clock.now());
+    // Expiry is on the inviting platform's clock, whoever reads it.
+    return invitationResource(doc, await this.clocks.now(doc.platformId));
   }
 
-  list(platformId: string, q: { status?: InvitationStatus; inviterUma?: string; limit?: number; cursor?: string }) {
-    const now = this.clock.now();
+  async list(platformId: string, q: { status?: InvitationStatus; inviterUma?: string; limit?: number; cursor?: string }) {
+    const now = await this.clocks.now(platformId);
     const filters: Filter[] = [];
     if (q.inviterUma !== undefined) filters.push({ field: 'inviterUma', op: 'eq', value: q.inviterUma });
     if (q.status === 'EXPIRED' || q.status === 'PENDING') {

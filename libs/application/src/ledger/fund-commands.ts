@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { Clock } from '../../../domain/src/clock.js';
 import { customerDecider } from '../../../domain/src/customer/customer.js';
 import { DomainError, conflict, notFound } from '../../../domain/src/errors.js';
 import { publicId, streams, uuidOf, type IdGenerator } from '../../../domain/src/ids.js';
@@ -10,7 +9,8 @@ import type { InternalAccountDoc } from '../../../read-models/src/projections/in
 import { Collections } from '../../../read-models/src/projections/collections.js';
 import type { ReadModelStore } from '../../../read-models/src/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
-import { CLOCK, IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class FundInternalAccountCommand {
   constructor(readonly accountId: string, readonly amount: bigint, readonly actor: Actor) {}
@@ -32,7 +32,7 @@ export class FundInternalAccountHandler implements ICommandHandler<FundInternalA
   constructor(
     private readonly runner: CommandRunner,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
@@ -60,7 +60,7 @@ export class FundInternalAccountHandler implements ICommandHandler<FundInternalA
         credit: { id: accountId, currency: account.currency, allowNegative: false },
         amount,
         code: 'SANDBOX_FUNDING',
-        now: this.clock.now().toISOString(),
+        now: (await this.clocks.now(actor.platformId)).toISOString(),
       },
       { metadata: { ...actor } },
     );

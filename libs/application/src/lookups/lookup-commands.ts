@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { Clock } from '../../../domain/src/clock.js';
 import { DomainError, notFound } from '../../../domain/src/errors.js';
 import { isPublicId, publicId, type IdGenerator } from '../../../domain/src/ids.js';
 import {
@@ -15,8 +14,9 @@ import {
 import { currency } from '../../../domain/src/money.js';
 import { compact } from '../../../domain/src/transactions/transaction-view.js';
 import { CommandRunner } from '../command-runner.js';
-import { CLOCK, IDS, type Actor } from '../tokens.js';
+import { IDS, type Actor } from '../tokens.js';
 import { isSandboxPlatform, loadLiveExternalAccount } from '../transactions/accounts.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class LookupUmaReceiverCommand {
   constructor(readonly receiverUmaAddress: string, readonly actor: Actor) {}
@@ -53,10 +53,10 @@ export async function loadLiveLookup(runner: CommandRunner, lookupId: string, pl
 }
 
 abstract class LookupHandler {
-  constructor(protected readonly runner: CommandRunner, protected readonly clock: Clock, protected readonly ids: IdGenerator) {}
+  constructor(protected readonly runner: CommandRunner, protected readonly clocks: PlatformClocks, protected readonly ids: IdGenerator) {}
 
   protected async store(actor: Actor, fields: Omit<LookupRecord, 'id' | 'platformId' | 'createdAt' | 'expiresAt'>): Promise<LookupRecord> {
-    const now = this.clock.now();
+    const now = (await this.clocks.now(actor.platformId));
     const lookup: LookupRecord = {
       id: publicId('Lookup', this.ids.uuid()),
       platformId: actor.platformId,
@@ -76,8 +76,8 @@ abstract class LookupHandler {
  */
 @CommandHandler(LookupUmaReceiverCommand)
 export class LookupUmaReceiverHandler extends LookupHandler implements ICommandHandler<LookupUmaReceiverCommand, LookupRecord> {
-  constructor(runner: CommandRunner, @Inject(CLOCK) clock: Clock, @Inject(IDS) ids: IdGenerator) {
-    super(runner, clock, ids);
+  constructor(runner: CommandRunner, clocks: PlatformClocks, @Inject(IDS) ids: IdGenerator) {
+    super(runner, clocks, ids);
   }
 
   async execute({ receiverUmaAddress, actor }: LookupUmaReceiverCommand) {
@@ -97,8 +97,8 @@ export class LookupUmaReceiverHandler extends LookupHandler implements ICommandH
 /** Looks up an external account of this platform as a receiver. */
 @CommandHandler(LookupExternalAccountReceiverCommand)
 export class LookupExternalAccountReceiverHandler extends LookupHandler implements ICommandHandler<LookupExternalAccountReceiverCommand, LookupRecord> {
-  constructor(runner: CommandRunner, @Inject(CLOCK) clock: Clock, @Inject(IDS) ids: IdGenerator) {
-    super(runner, clock, ids);
+  constructor(runner: CommandRunner, clocks: PlatformClocks, @Inject(IDS) ids: IdGenerator) {
+    super(runner, clocks, ids);
   }
 
   async execute({ accountId, actor }: LookupExternalAccountReceiverCommand) {

@@ -1,12 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { Clock } from '../../../domain/src/clock.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
 import { CRYPTO_CURRENCIES, CURRENCY_CODES } from '../../../domain/src/money.js';
 import { platformDecider } from '../../../domain/src/platform/platform.js';
 import { hashSecret, newSecret } from '../../../crypto/src/secrets.js';
 import { CommandRunner } from '../command-runner.js';
-import { CLOCK, IDS, type Actor } from '../tokens.js';
+import { IDS, type Actor } from '../tokens.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export interface IssuedToken {
   id: string;
@@ -31,11 +31,12 @@ export class RevokeApiTokenCommand {
 /** Creates a platform with a settlement account per supported currency and its first API token. */
 @CommandHandler(CreatePlatformCommand)
 export class CreatePlatformHandler implements ICommandHandler<CreatePlatformCommand, { platformId: string; token: IssuedToken }> {
-  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock, @Inject(IDS) private readonly ids: IdGenerator) {}
+  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks, @Inject(IDS) private readonly ids: IdGenerator) {}
 
   async execute({ input, actor }: CreatePlatformCommand) {
     const platformId = publicId('Platform', this.ids.uuid());
-    const now = this.clock.now().toISOString();
+    // A new platform starts on real time: it has no clock stream yet.
+    const now = this.clocks.base.now().toISOString();
     const metadata = { platformId, actor, correlationId: this.ids.uuid() };
     await this.runner.run(
       streams.platform(platformId),
@@ -51,15 +52,15 @@ export class CreatePlatformHandler implements ICommandHandler<CreatePlatformComm
       },
       { metadata, waitForReadModels: false },
     );
-    const token = await issueToken(this.runner, this.clock, this.ids, platformId, 'default', { platformId, actor, correlationId: metadata.correlationId });
+    const token = await issueToken(this.runner, this.clocks, this.ids, platformId, 'default', { platformId, actor, correlationId: metadata.correlationId });
     return { platformId, token };
   }
 }
 
-async function issueToken(runner: CommandRunner, clock: Clock, ids: IdGenerator, platformId: string, name: string, actor: Actor): Promise<IssuedToken> {
+async function issueToken(runner: CommandRunner, clocks: PlatformClocks, ids: IdGenerator, platformId: string, name: string, actor: Actor): Promise<IssuedToken> {
   const tokenId = publicId('ApiToken', ids.uuid());
   const clientSecret = newSecret();
-  const now = clock.now().toISOString();
+  const now = (await clocks.now(platformId)).toISOString();
   await runner.run(
     streams.platform(platformId),
     platformDecider,
@@ -71,22 +72,22 @@ async function issueToken(runner: CommandRunner, clock: Clock, ids: IdGenerator,
 
 @CommandHandler(CreateApiTokenCommand)
 export class CreateApiTokenHandler implements ICommandHandler<CreateApiTokenCommand, IssuedToken> {
-  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock, @Inject(IDS) private readonly ids: IdGenerator) {}
+  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks, @Inject(IDS) private readonly ids: IdGenerator) {}
 
   execute({ input, actor }: CreateApiTokenCommand) {
-    return issueToken(this.runner, this.clock, this.ids, actor.platformId, input.name, actor);
+    return issueToken(this.runner, this.clocks, this.ids, actor.platformId, input.name, actor);
   }
 }
 
 @CommandHandler(RevokeApiTokenCommand)
 export class RevokeApiTokenHandler implements ICommandHandler<RevokeApiTokenCommand, void> {
-  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks) {}
 
   async execute({ tokenId, actor }: RevokeApiTokenCommand) {
     await this.runner.run(
       streams.platform(actor.platformId),
       platformDecider,
-      { type: 'RevokeApiToken', tokenId, now: this.clock.now().toISOString() },
+      { type: 'RevokeApiToken', tokenId, now: (await this.clocks.now(actor.platformId)).toISOString() },
       { metadata: { ...actor } },
     );
   }

@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { Clock } from '../../../domain/src/clock.js';
 import { DomainError, conflict, notFound } from '../../../domain/src/errors.js';
 import { isPublicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
 import { isQuoteExpired, quoteDecider, quoteStatusOf, toQuoteResource, type QuoteRecord, type QuoteState } from '../../../domain/src/quotes/quote.js';
@@ -8,11 +7,12 @@ import type { PaymentRef } from '../../../domain/src/timers/timers.js';
 import type { EventMetadata } from '../../../event-store/src/event-store.js';
 import type { ReadModelStore } from '../../../read-models/src/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
-import { CLOCK, IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { loadCustomerAccount, requireActive } from '../transactions/accounts.js';
 import { PaymentProcess } from '../transactions/payment-process.js';
 import { authorizeEmbeddedWalletExecution } from './embedded-wallet-authorization.js';
 import { QuoteBuilder, type QuoteRequest } from './quote-builder.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class CreateQuoteCommand {
   constructor(readonly request: QuoteRequest, readonly actor: Actor) {}
@@ -67,14 +67,14 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuoteCommand, R
     private readonly runner: CommandRunner,
     private readonly process: PaymentProcess,
     @Inject(READ_MODELS) readModels: ReadModelStore,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
     @Inject(IDS) ids: IdGenerator,
   ) {
     this.builder = new QuoteBuilder(runner, readModels, ids);
   }
 
   async execute({ request, actor }: CreateQuoteCommand) {
-    const now = this.clock.now();
+    const now = (await this.clocks.now(actor.platformId));
     const { quote, transaction } = await this.builder.build(request, actor.platformId, now);
     const metadata = { ...actor };
     const created = await this.runner.run(streams.quote(quote.id), quoteDecider, { type: 'CreateQuote', quote, transaction }, { metadata, waitForReadModels: !request.immediatelyExecute });
@@ -92,14 +92,14 @@ export class ExecuteQuoteHandler implements ICommandHandler<ExecuteQuoteCommand,
     private readonly runner: CommandRunner,
     private readonly process: PaymentProcess,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
   ) {}
 
   async execute({ quoteId, actor, wallet }: ExecuteQuoteCommand) {
     const state = await loadOwnQuote(this.runner, quoteId, actor.platformId);
     const { quote } = state;
     const metadata = { ...actor };
-    const now = this.clock.now();
+    const now = (await this.clocks.now(actor.platformId));
     await requireExecutable(this.process, state, now, metadata);
     if (quote.funding === 'EXTERNAL') {
       throw conflict('QUOTE_FUNDED_EXTERNALLY', 'this quote starts when its paymentInstructions are paid (sandbox: POST /sandbox/send), not by execute');

@@ -1,17 +1,16 @@
 import { Logger } from '@nestjs/common';
-import type { Clock } from '../../../domain/src/clock.js';
 import { DomainError } from '../../../domain/src/errors.js';
 import { TIMER_QUEUE, type TimerJob } from '../../../domain/src/timers/timers.js';
 import type { EventStore } from '../../../event-store/src/event-store.js';
 import type { Job, JobQueue } from '../../../jobs/src/job-queue.js';
 import { CommandRunner, type ProjectionWaiter } from '../command-runner.js';
-import { SandboxClockFollower } from '../sandbox-clock/sandbox-clock.js';
+import type { PlatformClocks } from '../platforms/platform-clocks.js';
 import { PaymentProcess } from '../transactions/payment-process.js';
 
 export interface TimerDeps {
   eventStore: EventStore;
   jobs: JobQueue;
-  clock: Clock;
+  clocks: PlatformClocks;
   /** The local projector, so a timer's writes are visible to reads once it finishes. */
   projections?: ProjectionWaiter;
   readYourWritesTimeoutMs?: number;
@@ -26,26 +25,26 @@ export interface RunningTimers {
  * Handles one timer job; business refusals (the payment moved on) end the job, anything else
  * retries. A payment busy with another step gets that step finished first, then this one is tried.
  */
-export async function handleTimer(process: PaymentProcess, job: TimerJob, jobId: string, clock: Clock): Promise<void> {
+export async function handleTimer(process: PaymentProcess, job: TimerJob, jobId: string, clocks: PlatformClocks): Promise<void> {
   try {
-    await runTimer(process, job, jobId, clock);
+    await runTimer(process, job, jobId, clocks);
   } catch (error) {
     if (!(error instanceof DomainError && error.code === 'PAYMENT_BUSY')) throw error;
     const ref = job.kind === 'QUOTE_DEADLINE' ? { kind: 'quote' as const, id: job.quoteId } : job.ref;
     await process.finishActiveStep(ref, { platformId: job.platformId, actor: 'system:timers', correlationId: jobId });
-    await runTimer(process, job, jobId, clock);
+    await runTimer(process, job, jobId, clocks);
   }
 }
 
-async function runTimer(process: PaymentProcess, job: TimerJob, jobId: string, clock: Clock): Promise<void> {
+async function runTimer(process: PaymentProcess, job: TimerJob, jobId: string, clocks: PlatformClocks): Promise<void> {
   const metadata = { platformId: job.platformId, actor: 'system:timers', correlationId: jobId };
   switch (job.kind) {
     case 'QUOTE_DEADLINE': {
       const ref = { kind: 'quote' as const, id: job.quoteId };
       const { status } = await process.load(ref);
       if (status === 'PENDING') {
-        // Another process's clock may trail this one's: retried (with backoff) until the quote is due.
-        await process.expireIfDue(ref, clock.now(), metadata);
+        // Due on the platform's clock, read now: a job brought forward early is retried (with backoff) until then.
+        await process.expireIfDue(ref, await clocks.now(job.platformId), metadata);
       } else if (status === 'PROCESSING') {
         await process.recover(ref, metadata);
       }
@@ -62,19 +61,17 @@ async function runTimer(process: PaymentProcess, job: TimerJob, jobId: string, c
 
 /**
  * The worker's timer processor: runs the `timers` queue (quote deadlines, delayed sandbox
- * outcomes, recovery) and keeps the process's clock in step with the sandbox clock.
+ * outcomes, recovery), each on the clock of the platform it belongs to.
  */
 export async function startTimerProcessor(deps: TimerDeps): Promise<RunningTimers> {
   const logger = new Logger('Timers');
-  const follower = new SandboxClockFollower(deps.eventStore, deps.clock);
-  await follower.start();
   const runner = new CommandRunner(deps.eventStore, deps.projections, { readYourWritesTimeoutMs: deps.readYourWritesTimeoutMs });
-  const process = new PaymentProcess(runner, deps.clock, deps.jobs);
+  const process = new PaymentProcess(runner, deps.clocks, deps.jobs);
   const worker = deps.jobs.process<TimerJob>(
     TIMER_QUEUE,
     async (job: Job<TimerJob>) => {
       try {
-        await handleTimer(process, job.data, job.id, deps.clock);
+        await handleTimer(process, job.data, job.id, deps.clocks);
       } catch (error) {
         if (error instanceof DomainError) {
           logger.warn(`timer ${job.id} ended without effect: ${error.code} ${error.message}`);
@@ -87,7 +84,6 @@ export async function startTimerProcessor(deps: TimerDeps): Promise<RunningTimer
   );
   return {
     async close() {
-      follower.stop();
       await worker.close();
     },
   };

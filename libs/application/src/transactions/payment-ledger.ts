@@ -1,4 +1,3 @@
-import type { Clock } from '../../../domain/src/clock.js';
 import { DomainError } from '../../../domain/src/errors.js';
 import { streams } from '../../../domain/src/ids.js';
 import { ledgerDecider, type LedgerCommand } from '../../../domain/src/ledger/ledger.js';
@@ -7,6 +6,7 @@ import { ledgerBatchDecider } from '../../../domain/src/transfers/ledger-batch.j
 import { LEG_CODES, legTransferId, legsOf } from '../../../domain/src/transfers/payment-legs.js';
 import type { EventMetadata } from '../../../event-store/src/event-store.js';
 import type { CommandRunner } from '../command-runner.js';
+import type { PlatformClocks } from '../platforms/platform-clocks.js';
 import { settlementAccountOf } from './accounts.js';
 
 /**
@@ -14,7 +14,7 @@ import { settlementAccountOf } from './accounts.js';
  * from the transaction so that repeating a leg is a no-op. A step's legs are appended together.
  */
 export class PaymentLedger {
-  constructor(private readonly runner: CommandRunner, private readonly clock: Clock) {}
+  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks) {}
 
   /** Appends the commands as one batch; the status change that follows waits for the read models. */
   async run(platformId: string, commands: LedgerCommand[], metadata: EventMetadata): Promise<void> {
@@ -34,7 +34,7 @@ export class PaymentLedger {
       ...(leg === 'hold' ? { pending: true } : {}),
       code: LEG_CODES[leg],
       reference: tx.id,
-      now: this.clock.now().toISOString(),
+      now: (await this.clocks.now(tx.platformId)).toISOString(),
     };
   }
 
@@ -71,7 +71,7 @@ export class PaymentLedger {
       throw new DomainError('conflict', 'PENDING_TRANSFER_RESOLVED', `the hold of ${tx.id} is already ${hold.resolution.toLowerCase()}`);
     }
     const id = legTransferId(tx.id, how);
-    const now = this.clock.now().toISOString();
+    const now = (await this.clocks.now(tx.platformId)).toISOString();
     return [how === 'post' ? { type: 'PostPendingTransfer', id, pendingId, now } : { type: 'VoidPendingTransfer', id, pendingId, now }];
   }
 }

@@ -15,6 +15,7 @@ import { expectBalancedLedger } from '../../../../test/support/ledger-check.js';
 import { CommandRunner } from '../command-runner.js';
 import { handleTimer } from '../timers/timer-processor.js';
 import { PaymentProcess } from './payment-process.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 /** Records what would be scheduled; timers are invoked by the test itself. */
 class RecordingQueue implements JobQueue {
@@ -38,6 +39,9 @@ class RecordingQueue implements JobQueue {
   async promoteDue() {
     return 0;
   }
+  async advanceGroup() {
+    return 0;
+  }
   async close() {}
 }
 
@@ -53,7 +57,8 @@ describe('payment process: steps, claims and recovery (embedded event store)', (
   const clock = new ManualClock(Date.UTC(2026, 4, 1));
   const queue = new RecordingQueue();
   const runner = new CommandRunner(store, undefined);
-  const process = new PaymentProcess(runner, clock, queue);
+  const clocks = new PlatformClocks(store, clock);
+  const process = new PaymentProcess(runner, clocks, queue);
   let n = 0;
 
   beforeAll(async () => {
@@ -117,7 +122,7 @@ describe('payment process: steps, claims and recovery (embedded event store)', (
     expect((await process.recover(ref, metadata))?.status).toBe('COMPLETED');
     const settled = await ledgerEvents();
     await process.recover(ref, metadata);
-    await handleTimer(process, { kind: 'PAYMENT_RECOVERY', platformId: PLATFORM, ref }, 'job-1', clock);
+    await handleTimer(process, { kind: 'PAYMENT_RECOVERY', platformId: PLATFORM, ref }, 'job-1', clocks);
     expect(await ledgerEvents()).toBe(settled);
     expect(await balance()).toBe(before - 1_000n);
     expect((await process.load(ref)).activeStep).toBeUndefined();
@@ -143,7 +148,7 @@ describe('payment process: steps, claims and recovery (embedded event store)', (
     await runner.run(streams.transaction(ref.id), transactionDecider, { type: 'BeginPaymentStep', step: { type: 'COMPLETE' }, from: ['PROCESSING'], now: clock.now().toISOString() }, { metadata });
     await expect(process.applyStep(ref, { type: 'FAIL', status: 'FAILED' }, metadata)).rejects.toMatchObject({ code: 'PAYMENT_BUSY' });
     // ...is finished by the timer, whose own step then no longer applies.
-    await handleTimer(process, scheduled!, 'job-2', clock);
+    await handleTimer(process, scheduled!, 'job-2', clocks);
     expect((await process.load(ref)).status).toBe('COMPLETED');
     expect(await balance()).toBe(before - 1_000n);
     await expectBalancedLedger(store, PLATFORM);
@@ -157,7 +162,7 @@ describe('payment process: steps, claims and recovery (embedded event store)', (
     await process.start(ok, { from: ['PENDING'] }, metadata);
     const job = queue.enqueued.find((e) => (e.data as TimerJob).kind === 'PAYMENT_STEP' && (e.data as { ref: PaymentRef }).ref.id === ok.id)!;
     expect(job.options?.delayMs).toBe(30_000);
-    await handleTimer(process, job.data as Job<TimerJob>['data'], 'job-3', clock);
+    await handleTimer(process, job.data as Job<TimerJob>['data'], 'job-3', clocks);
     expect((await process.load(ok)).status).toBe('COMPLETED');
     await expectBalancedLedger(store, PLATFORM);
   });

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Clock } from '../../../domain/src/clock.js';
 import { DomainError, notFound } from '../../../domain/src/errors.js';
 import { streams } from '../../../domain/src/ids.js';
 import { isQuoteExpired, quoteDecider } from '../../../domain/src/quotes/quote.js';
@@ -9,8 +8,9 @@ import { sameStep, transactionDecider, type LifecycleCommand, type TransactionRe
 import type { EventMetadata } from '../../../event-store/src/event-store.js';
 import type { JobQueue } from '../../../jobs/src/job-queue.js';
 import { CommandRunner } from '../command-runner.js';
-import { CLOCK, JOB_QUEUE } from '../tokens.js';
+import { JOB_QUEUE } from '../tokens.js';
 import { PaymentLedger } from './payment-ledger.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 type Transition = Omit<TransitionCommand, 'type' | 'now'>;
 
@@ -37,14 +37,16 @@ export class PaymentProcess {
 
   constructor(
     private readonly runner: CommandRunner,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
   ) {
-    this.legs = new PaymentLedger(runner, clock);
+    this.legs = new PaymentLedger(runner, clocks);
   }
 
-  private now(): string {
-    return this.clock.now().toISOString();
+  /** Now on the clock of the platform the payment belongs to (every payment step's metadata names it). */
+  private async now(metadata: EventMetadata): Promise<string> {
+    if (!metadata.platformId) throw new Error('payment step metadata must name the platform');
+    return (await this.clocks.now(metadata.platformId)).toISOString();
   }
 
   async load(ref: PaymentRef): Promise<TransactionRecord> {
@@ -64,8 +66,8 @@ export class PaymentProcess {
   }
 
   /** A status change; by default the caller then reads its own write, so it waits for the read models. */
-  transition(ref: PaymentRef, change: Transition, metadata: EventMetadata, waitForReadModels = true): Promise<TransactionRecord> {
-    return this.lifecycle(ref, { type: 'TransitionTransaction', now: this.now(), ...change }, metadata, waitForReadModels);
+  async transition(ref: PaymentRef, change: Transition, metadata: EventMetadata, waitForReadModels = true): Promise<TransactionRecord> {
+    return this.lifecycle(ref, { type: 'TransitionTransaction', now: await this.now(metadata), ...change }, metadata, waitForReadModels);
   }
 
   async schedule(job: TimerJob, delayMs: number): Promise<void> {
@@ -74,6 +76,8 @@ export class PaymentProcess {
       delayMs: Math.max(0, delayMs),
       attempts: 8,
       backoff: { type: 'exponential', delayMs: 1_000, maxDelayMs: 60_000 },
+      // The delay is on the platform's clock: advancing it brings the timer forward.
+      group: job.platformId,
     });
   }
 
@@ -110,7 +114,7 @@ export class PaymentProcess {
     const later = started.plan.later;
     if (!later) return;
     const due = Date.parse(started.updatedAt) + later.afterMs;
-    await this.schedule({ kind: 'PAYMENT_STEP', platformId: started.platformId, ref, step: later.step }, due - this.clock.now().getTime());
+    await this.schedule({ kind: 'PAYMENT_STEP', platformId: started.platformId, ref, step: later.step }, due - (await this.clocks.now(started.platformId)).getTime());
   }
 
   /**
@@ -121,7 +125,7 @@ export class PaymentProcess {
   applyStep(ref: PaymentRef, step: PaymentStep, metadata: EventMetadata, options: { from?: readonly TransactionStatus[] } = {}): Promise<TransactionRecord> {
     return this.serialized(ref.id, async () => {
       const from = options.from ?? STEP_FROM[step.type];
-      const tx = await this.lifecycle(ref, { type: 'BeginPaymentStep', step, from, now: this.now() }, metadata, false);
+      const tx = await this.lifecycle(ref, { type: 'BeginPaymentStep', step, from, now: await this.now(metadata) }, metadata, false);
       if (!sameStep(tx.activeStep, step)) return tx;
       const end = { step, endsStep: true, ...('failureReason' in step && step.failureReason ? { failureReason: step.failureReason } : {}), ...('failureDetail' in step && step.failureDetail ? { failureDetail: step.failureDetail } : {}) };
       switch (step.type) {

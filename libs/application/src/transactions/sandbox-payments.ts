@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { Clock } from '../../../domain/src/clock.js';
 import { customerDecider } from '../../../domain/src/customer/customer.js';
 import { DomainError, conflict, invalid, notFound } from '../../../domain/src/errors.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
@@ -14,8 +13,9 @@ import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-st
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../ledger/fund-commands.js';
 import { loadOwnQuote, requireExecutable, startQuote } from '../quotes/quote-commands.js';
-import { CLOCK, IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { PaymentProcess } from './payment-process.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class SandboxSendCommand {
   constructor(readonly input: { quoteId: string; currencyCode: string; currencyAmount?: number }, readonly actor: Actor) {}
@@ -33,7 +33,7 @@ const fieldError = (code: string, field: string, message: string) => new DomainE
 /** Simulates paying an externally funded quote's paymentInstructions: the quote starts as if the funds arrived. */
 @CommandHandler(SandboxSendCommand)
 export class SandboxSendHandler implements ICommandHandler<SandboxSendCommand, Record<string, unknown>> {
-  constructor(private readonly runner: CommandRunner, private readonly process: PaymentProcess, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(private readonly runner: CommandRunner, private readonly process: PaymentProcess, private readonly clocks: PlatformClocks) {}
 
   async execute({ input, actor }: SandboxSendCommand) {
     await requireSandbox(this.runner, actor);
@@ -41,7 +41,7 @@ export class SandboxSendHandler implements ICommandHandler<SandboxSendCommand, R
     const { quote } = state;
     if (quote.funding !== 'EXTERNAL') throw conflict('QUOTE_NOT_FUNDED_EXTERNALLY', 'only quotes funded by paymentInstructions are paid with /sandbox/send; execute this one instead');
     const metadata = { ...actor };
-    await requireExecutable(this.process, state, this.clock.now(), metadata);
+    await requireExecutable(this.process, state, (await this.clocks.now(actor.platformId)), metadata);
     if (input.currencyCode !== quote.sendingCurrency) throw fieldError('CURRENCY_MISMATCH', 'currencyCode', `the quote is paid in ${quote.sendingCurrency}`);
     const paid = input.currencyAmount === undefined ? BigInt(quote.totalSendingAmount) : BigInt(input.currencyAmount);
     if (paid !== BigInt(quote.totalSendingAmount)) throw fieldError('AMOUNT_MISMATCH', 'currencyAmount', `the quote expects exactly ${quote.totalSendingAmount}`);
@@ -60,7 +60,7 @@ export class SandboxUmaReceiveHandler implements ICommandHandler<SandboxUmaRecei
     private readonly runner: CommandRunner,
     private readonly process: PaymentProcess,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
@@ -99,7 +99,7 @@ export class SandboxUmaReceiveHandler implements ICommandHandler<SandboxUmaRecei
 
     const id = publicId('Transaction', this.ids.uuid());
     const ref: PaymentRef = { kind: 'transaction', id };
-    const now = this.clock.now().toISOString();
+    const now = (await this.clocks.now(actor.platformId)).toISOString();
     const amount = BigInt(input.receivingCurrencyAmount).toString();
     const { needsApproval, plan } = incomingPlan(input.senderUmaAddress);
     const transaction: TransactionRecord = {

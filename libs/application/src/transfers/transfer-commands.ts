@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { Clock } from '../../../domain/src/clock.js';
 import { DomainError } from '../../../domain/src/errors.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
 import { available, ledgerDecider } from '../../../domain/src/ledger/ledger.js';
@@ -11,9 +10,10 @@ import { toTransactionResource } from '../../../domain/src/transactions/transact
 import { transferPlan } from '../../../domain/src/transfers/sandbox-outcomes.js';
 import type { ReadModelStore } from '../../../read-models/src/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
-import { CLOCK, IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { isSandboxPlatform, loadCustomerAccount, loadLiveExternalAccount, requireActive, requireSameOwner, type LiveExternalAccount, type OwnedInternalAccount } from '../transactions/accounts.js';
 import { PaymentProcess } from '../transactions/payment-process.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export interface TransferInput {
   source: { accountId: string };
@@ -40,7 +40,7 @@ abstract class TransferHandler {
     protected readonly runner: CommandRunner,
     protected readonly process: PaymentProcess,
     protected readonly readModels: ReadModelStore,
-    protected readonly clock: Clock,
+    protected readonly clocks: PlatformClocks,
     protected readonly ids: IdGenerator,
   ) {}
 
@@ -56,7 +56,7 @@ abstract class TransferHandler {
   protected async run(direction: 'IN' | 'OUT', internal: OwnedInternalAccount, external: LiveExternalAccount, amount: bigint, rail: string | undefined, actor: Actor) {
     const id = publicId('Transaction', this.ids.uuid());
     const ref: PaymentRef = { kind: 'transaction', id };
-    const now = this.clock.now().toISOString();
+    const now = (await this.clocks.now(actor.platformId)).toISOString();
     const code = internal.currency;
     const inbound = direction === 'IN';
     const transaction: TransactionRecord = {
@@ -94,8 +94,8 @@ abstract class TransferHandler {
 
 @CommandHandler(TransferInCommand)
 export class TransferInHandler extends TransferHandler implements ICommandHandler<TransferInCommand, Record<string, unknown>> {
-  constructor(runner: CommandRunner, process: PaymentProcess, @Inject(READ_MODELS) readModels: ReadModelStore, @Inject(CLOCK) clock: Clock, @Inject(IDS) ids: IdGenerator) {
-    super(runner, process, readModels, clock, ids);
+  constructor(runner: CommandRunner, process: PaymentProcess, @Inject(READ_MODELS) readModels: ReadModelStore, clocks: PlatformClocks, @Inject(IDS) ids: IdGenerator) {
+    super(runner, process, readModels, clocks, ids);
   }
 
   async execute({ input, actor }: TransferInCommand) {
@@ -106,8 +106,8 @@ export class TransferInHandler extends TransferHandler implements ICommandHandle
 
 @CommandHandler(TransferOutCommand)
 export class TransferOutHandler extends TransferHandler implements ICommandHandler<TransferOutCommand, Record<string, unknown>> {
-  constructor(runner: CommandRunner, process: PaymentProcess, @Inject(READ_MODELS) readModels: ReadModelStore, @Inject(CLOCK) clock: Clock, @Inject(IDS) ids: IdGenerator) {
-    super(runner, process, readModels, clock, ids);
+  constructor(runner: CommandRunner, process: PaymentProcess, @Inject(READ_MODELS) readModels: ReadModelStore, clocks: PlatformClocks, @Inject(IDS) ids: IdGenerator) {
+    super(runner, process, readModels, clocks, ids);
   }
 
   async execute({ input, actor }: TransferOutCommand) {

@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { Clock } from '../../../domain/src/clock.js';
 import { customerDecider } from '../../../domain/src/customer/customer.js';
 import { notFound } from '../../../domain/src/errors.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
@@ -8,7 +7,8 @@ import { platformDecider } from '../../../domain/src/platform/platform.js';
 import { kycStatusFrom, verificationDecider, verificationOutcome, verificationStream } from '../../../domain/src/verifications/verification.js';
 import { CommandRunner } from '../command-runner.js';
 import { customerStream, loadOwnCustomer } from '../customers/customer-commands.js';
-import { CLOCK, IDS, type Actor } from '../tokens.js';
+import { IDS, type Actor } from '../tokens.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class CreateVerificationCommand {
   constructor(readonly customerId: string, readonly actor: Actor) {}
@@ -22,7 +22,7 @@ export class CreateVerificationCommand {
  */
 @CommandHandler(CreateVerificationCommand)
 export class CreateVerificationHandler implements ICommandHandler<CreateVerificationCommand, string> {
-  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock, @Inject(IDS) private readonly ids: IdGenerator) {}
+  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks, @Inject(IDS) private readonly ids: IdGenerator) {}
 
   async execute({ customerId, actor }: CreateVerificationCommand) {
     const customer = await loadOwnCustomer(this.runner, customerId, actor);
@@ -31,7 +31,7 @@ export class CreateVerificationHandler implements ICommandHandler<CreateVerifica
     const customerType = customer.customerType!;
     const outcome = verificationOutcome(customerType, customer.profile, Boolean(platform.sandbox));
     const id = publicId('Verification', this.ids.uuid());
-    const now = this.clock.now().toISOString();
+    const now = (await this.clocks.now(actor.platformId)).toISOString();
     const kycStatus = kycStatusFrom(outcome.verificationStatus);
     if (kycStatus) {
       await this.runner.run(customerStream(customerId), customerDecider, { type: 'ChangeKycStatus', kycStatus, now }, { metadata: { ...actor, verificationId: id } });

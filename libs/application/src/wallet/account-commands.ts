@@ -1,15 +1,15 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { sealToClientPublicKey } from '../../../crypto/src/session-keys.js';
-import type { Clock } from '../../../domain/src/clock.js';
 import { conflict } from '../../../domain/src/errors.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
 import { walletAuthDecider } from '../../../domain/src/wallet/wallet-auth.js';
 import { CommandRunner } from '../command-runner.js';
-import { CLOCK, IDS, type Actor } from '../tokens.js';
+import { IDS, type Actor } from '../tokens.js';
 import { SignedRetryService, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';
 import { WalletAccounts } from './wallet-accounts.js';
 import { WalletSeedVault } from './wallet-seed.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class SetPrivateEnabledCommand {
   constructor(readonly accountId: string, readonly privateEnabled: boolean, readonly rawBody: Record<string, unknown>, readonly headers: SignedRetryHeaders, readonly actor: Actor) {}
@@ -30,7 +30,7 @@ export class SetPrivateEnabledHandler implements ICommandHandler<SetPrivateEnabl
     private readonly runner: CommandRunner,
     private readonly wallets: WalletAccounts,
     private readonly signedRetry: SignedRetryService,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
   ) {}
 
   async execute({ accountId, privateEnabled, rawBody, headers, actor }: SetPrivateEnabledCommand): Promise<SignedResult<undefined>> {
@@ -38,7 +38,7 @@ export class SetPrivateEnabledHandler implements ICommandHandler<SetPrivateEnabl
     const request = { method: 'PATCH', path: `/internal-accounts/${accountId}`, body: rawBody };
     const step = await this.signedRetry.step(accountId, { intent: 'EXTERNAL', ...request, targetId: accountId }, headers, actor);
     if (step.kind === 'challenge') return step;
-    await this.runner.run(streams.wallet(accountId), walletAuthDecider, { type: 'SetPrivateEnabled', privateEnabled, signedRetry: step.proof, now: this.clock.now().toISOString() }, { metadata: { ...actor } });
+    await this.runner.run(streams.wallet(accountId), walletAuthDecider, { type: 'SetPrivateEnabled', privateEnabled, signedRetry: step.proof, now: (await this.clocks.now(actor.platformId)).toISOString() }, { metadata: { ...actor } });
     return { kind: 'done', result: undefined };
   }
 }
@@ -55,7 +55,7 @@ export class ExportWalletHandler implements ICommandHandler<ExportWalletCommand>
     private readonly wallets: WalletAccounts,
     private readonly signedRetry: SignedRetryService,
     private readonly vault: WalletSeedVault,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
@@ -74,7 +74,7 @@ export class ExportWalletHandler implements ICommandHandler<ExportWalletCommand>
       seed.fill(0);
     }
     const exportId = publicId('Export', this.ids.uuid());
-    await this.runner.run(streams.wallet(accountId), walletAuthDecider, { type: 'ExportWallet', exportId, signedRetry, now: this.clock.now().toISOString() }, { metadata: { ...actor }, waitForReadModels: false });
+    await this.runner.run(streams.wallet(accountId), walletAuthDecider, { type: 'ExportWallet', exportId, signedRetry, now: (await this.clocks.now(actor.platformId)).toISOString() }, { metadata: { ...actor }, waitForReadModels: false });
     return { kind: 'done', result: { id: exportId, encryptedWalletCredentials } };
   }
 }

@@ -2,7 +2,6 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomBytes } from 'node:crypto';
 import { verifyPasskeyRegistration, type PasskeyAttestation } from '../../../crypto/src/webauthn.js';
-import type { Clock } from '../../../domain/src/clock.js';
 import { customerDecider } from '../../../domain/src/customer/customer.js';
 import { invalid, notFound } from '../../../domain/src/errors.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
@@ -11,11 +10,12 @@ import { walletAuthDecider, type NewAuthMethod } from '../../../domain/src/walle
 import { isAuthMethodActive, requiresSignedRetryToAddAuthMethod, type AuthMethodRecord, type AuthMethodType } from '../../../domain/src/wallet/wallet-auth-state.js';
 import { toAuthMethodView, type AuthMethodView } from '../../../domain/src/wallet/wallet-views.js';
 import { CommandRunner } from '../command-runner.js';
-import { CLOCK, IDS, type Actor } from '../tokens.js';
+import { IDS, type Actor } from '../tokens.js';
 import { SignedRetryService, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';
 import { emailRequired, WalletAccounts, type ProvisionedWallet } from './wallet-accounts.js';
 import { WalletQueries } from './wallet-queries.js';
 import { WalletVerifiers } from './wallet-verifiers.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export interface AddCredentialInput {
   type: AuthMethodType;
@@ -69,7 +69,7 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
     private readonly verifiers: WalletVerifiers,
     private readonly signedRetry: SignedRetryService,
     private readonly queries: WalletQueries,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
@@ -87,7 +87,7 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
     const { state } = await this.runner.run(
       streams.wallet(wallet.accountId),
       walletAuthDecider,
-      { type: 'AddAuthMethod', accountId: wallet.accountId, platformId: wallet.platformId, authMethodId, authMethod, signedRetry, now: this.clock.now().toISOString() },
+      { type: 'AddAuthMethod', accountId: wallet.accountId, platformId: wallet.platformId, authMethodId, authMethod, signedRetry, now: (await this.clocks.now(actor.platformId)).toISOString() },
       { metadata: { ...actor } },
     );
     return { kind: 'done', result: toAuthMethodView(state, state.authMethods.get(authMethodId)!) };
@@ -132,14 +132,14 @@ export class IssueCredentialChallengeHandler implements ICommandHandler<IssueCre
     private readonly wallets: WalletAccounts,
     private readonly queries: WalletQueries,
     private readonly verifiers: WalletVerifiers,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   async execute({ authMethodId, clientPublicKey, actor }: IssueCredentialChallengeCommand): Promise<AuthMethodView | PasskeyAuthChallenge> {
     const { wallet, method } = await loadCredential(this.queries, this.wallets, authMethodId, actor);
     const stream = streams.wallet(wallet.accountId);
-    const now = this.clock.now();
+    const now = (await this.clocks.now(actor.platformId));
     if (method.type === 'EMAIL_OTP') {
       await this.verifiers.assertOtpDelivery(actor.platformId);
       const { state } = await this.runner.run(stream, walletAuthDecider, { type: 'RecordOtpChallenge', authMethodId, now: now.toISOString() }, { metadata: { ...actor }, waitForReadModels: false });
@@ -169,7 +169,7 @@ export class RevokeCredentialHandler implements ICommandHandler<RevokeCredential
     private readonly wallets: WalletAccounts,
     private readonly queries: WalletQueries,
     private readonly signedRetry: SignedRetryService,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
   ) {}
 
   async execute({ authMethodId, headers, actor }: RevokeCredentialCommand): Promise<SignedResult<undefined>> {
@@ -181,7 +181,7 @@ export class RevokeCredentialHandler implements ICommandHandler<RevokeCredential
     await this.runner.run(
       streams.wallet(wallet.accountId),
       walletAuthDecider,
-      { type: 'RevokeAuthMethod', authMethodId, signedRetry, now: this.clock.now().toISOString() },
+      { type: 'RevokeAuthMethod', authMethodId, signedRetry, now: (await this.clocks.now(actor.platformId)).toISOString() },
       { metadata: { ...actor } },
     );
     return { kind: 'done', result: undefined };

@@ -1,11 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { Clock } from '../../../domain/src/clock.js';
+import { Injectable } from '@nestjs/common';
 import { customerDecider } from '../../../domain/src/customer/customer.js';
 import { isPublicId, streams } from '../../../domain/src/ids.js';
 import { walletAuthDecider } from '../../../domain/src/wallet/wallet-auth.js';
 import { activeAuthMethods } from '../../../domain/src/wallet/wallet-auth-state.js';
 import { CommandRunner } from '../command-runner.js';
-import { CLOCK, type Actor } from '../tokens.js';
+import { type Actor } from '../tokens.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 /**
  * A customer's email is the address of the EMAIL_OTP credentials of their embedded wallets:
@@ -13,7 +13,7 @@ import { CLOCK, type Actor } from '../tokens.js';
  */
 @Injectable()
 export class WalletEmailSync {
-  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks) {}
 
   /** The customer's EMBEDDED_WALLET accounts that have an active EMAIL_OTP credential, oldest first. */
   async tiedWallets(customerId: string, actor: Actor): Promise<string[]> {
@@ -43,7 +43,7 @@ export class WalletEmailSync {
   /** Points every tied EMAIL_OTP credential at the customer's new email (no-op where it already is). */
   async sync(customerId: string, email: string, actor: Actor): Promise<void> {
     for (const accountId of await this.tiedWallets(customerId, actor)) {
-      await this.runner.run(streams.wallet(accountId), walletAuthDecider, { type: 'UpdateEmailOtpAddress', email, now: this.clock.now().toISOString() }, { metadata: { ...actor } });
+      await this.runner.run(streams.wallet(accountId), walletAuthDecider, { type: 'UpdateEmailOtpAddress', email, now: (await this.clocks.now(actor.platformId)).toISOString() }, { metadata: { ...actor } });
     }
   }
 }

@@ -3,7 +3,6 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { issueSessionKey } from '../../../crypto/src/session-keys.js';
 import { verifyPasskeyAuthentication, type PasskeyAssertion } from '../../../crypto/src/webauthn.js';
 import type { AppConfig } from '../../../config/src/config.js';
-import type { Clock } from '../../../domain/src/clock.js';
 import { invalid, notFound } from '../../../domain/src/errors.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
 import { unauthorized } from '../../../domain/src/wallet/signed-retry.js';
@@ -11,12 +10,13 @@ import { walletAuthDecider, type SessionProof } from '../../../domain/src/wallet
 import type { AuthMethodRecord, AuthMethodType } from '../../../domain/src/wallet/wallet-auth-state.js';
 import { toAuthSessionView, type AuthSessionView } from '../../../domain/src/wallet/wallet-views.js';
 import { CommandRunner } from '../command-runner.js';
-import { APP_CONFIG, CLOCK, IDS, type Actor } from '../tokens.js';
+import { APP_CONFIG, IDS, type Actor } from '../tokens.js';
 import { loadCredential } from './credential-commands.js';
 import { SignedRetryService, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';
 import { WalletAccounts, type ProvisionedWallet } from './wallet-accounts.js';
 import { WalletQueries } from './wallet-queries.js';
 import { WalletVerifiers } from './wallet-verifiers.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export interface VerifyCredentialInput {
   type?: AuthMethodType;
@@ -64,7 +64,7 @@ export class VerifyCredentialHandler implements ICommandHandler<VerifyCredential
     private readonly queries: WalletQueries,
     private readonly verifiers: WalletVerifiers,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
@@ -73,7 +73,7 @@ export class VerifyCredentialHandler implements ICommandHandler<VerifyCredential
     if (input.type !== undefined && input.type !== method.type) throw invalid('INVALID_INPUT', `credential ${authMethodId} is of type ${method.type}`, 'type');
     const { proof, clientPublicKey } = await this.proofFor(wallet, method, input, requestId, actor);
     const key = await issueSessionKey(clientPublicKey);
-    const now = this.clock.now();
+    const now = (await this.clocks.now(actor.platformId));
     const sessionId = publicId('Session', this.ids.uuid());
     const { state } = await this.runner.run(
       streams.wallet(wallet.accountId),
@@ -129,7 +129,7 @@ export class RevokeSessionHandler implements ICommandHandler<RevokeSessionComman
     private readonly wallets: WalletAccounts,
     private readonly queries: WalletQueries,
     private readonly signedRetry: SignedRetryService,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
   ) {}
 
   async execute({ sessionId, headers, actor }: RevokeSessionCommand): Promise<SignedResult<undefined>> {
@@ -137,7 +137,7 @@ export class RevokeSessionHandler implements ICommandHandler<RevokeSessionComman
     const request = { method: 'DELETE', path: `/auth/sessions/${sessionId}`, body: {} };
     const step = await this.signedRetry.step(wallet.accountId, { intent: 'REVOKE_SESSION', ...request, targetId: sessionId }, headers, actor);
     if (step.kind === 'challenge') return step;
-    await this.runner.run(streams.wallet(wallet.accountId), walletAuthDecider, { type: 'RevokeSession', sessionId, signedRetry: step.proof, now: this.clock.now().toISOString() }, { metadata: { ...actor } });
+    await this.runner.run(streams.wallet(wallet.accountId), walletAuthDecider, { type: 'RevokeSession', sessionId, signedRetry: step.proof, now: (await this.clocks.now(actor.platformId)).toISOString() }, { metadata: { ...actor } });
     return { kind: 'done', result: undefined };
   }
 }
@@ -154,7 +154,7 @@ export class RefreshSessionHandler implements ICommandHandler<RefreshSessionComm
     private readonly queries: WalletQueries,
     private readonly signedRetry: SignedRetryService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
   ) {}
 
   async execute({ sessionId, clientPublicKey, rawBody, headers, actor }: RefreshSessionCommand): Promise<SignedResult<IssuedAuthSession>> {
@@ -164,7 +164,7 @@ export class RefreshSessionHandler implements ICommandHandler<RefreshSessionComm
     if (step.kind === 'challenge') return step;
     const signedRetry = step.proof;
     const key = await issueSessionKey(clientPublicKey);
-    const now = this.clock.now();
+    const now = (await this.clocks.now(actor.platformId));
     const { state } = await this.runner.run(
       streams.wallet(wallet.accountId),
       walletAuthDecider,

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { verifyStamp } from '../../../crypto/src/stamp.js';
-import type { Clock } from '../../../domain/src/clock.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
 import { unauthorized, type SignedRetryProof } from '../../../domain/src/wallet/signed-retry.js';
 import { walletAuthDecider, type NewAuthMethod } from '../../../domain/src/wallet/wallet-auth.js';
 import type { AuthMethodType, SignedRetryIntent, WalletAuthEvent } from '../../../domain/src/wallet/wallet-auth-state.js';
 import { CommandRunner } from '../command-runner.js';
-import { CLOCK, IDS, type Actor } from '../tokens.js';
+import { IDS, type Actor } from '../tokens.js';
 import { WalletAccounts } from './wallet-accounts.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export type SignedRetryOutcome =
   | { kind: 'challenge'; challenge: { payloadToSign: string; requestId: string; expiresAt: string; type?: 'OAUTH' | 'EMAIL_OTP' | 'PASSKEY' } }
@@ -77,7 +77,7 @@ export class SignedRetryService {
   constructor(
     private readonly runner: CommandRunner,
     private readonly wallets: WalletAccounts,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
@@ -100,7 +100,7 @@ export class SignedRetryService {
     const { state, events } = await this.runner.run(
       streams.wallet(input.accountId),
       walletAuthDecider,
-      { type: 'ConsumeSignedRetry', targetId: input.targetId, signedRetry, now: this.now() },
+      { type: 'ConsumeSignedRetry', targetId: input.targetId, signedRetry, now: (await this.clocks.now(input.actor.platformId)).toISOString() },
       // Consuming changes no read model; the caller's own write waits for them.
       { metadata: { ...input.actor }, waitForReadModels: false },
     );
@@ -122,7 +122,7 @@ export class SignedRetryService {
 
   /** Step 1 of any signed operation on the wallet of `accountId` (already checked to be the caller's). */
   async challenge(accountId: string, spec: ChallengeSpec, actor: Actor): Promise<SignedRetryChallenge> {
-    const now = this.clock.now();
+    const now = (await this.clocks.now(actor.platformId));
     const requestId = publicId('Request', this.ids.uuid());
     const { events } = await this.runner.run(
       streams.wallet(accountId),
@@ -160,9 +160,5 @@ export class SignedRetryService {
     const verified = verifyStamp(step.signature, challenge.payloadToSign);
     if (!verified.ok) throw unauthorized(verified.reason, verified.code);
     return { requestId: step.requestId, stampPublicKey: verified.publicKey, method: request.method, path: request.path, body: request.body };
-  }
-
-  private now(): string {
-    return this.clock.now().toISOString();
   }
 }

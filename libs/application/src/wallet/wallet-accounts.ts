@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Clock } from '../../../domain/src/clock.js';
 import { customerDecider } from '../../../domain/src/customer/customer.js';
 import { DomainError, invalid, notFound } from '../../../domain/src/errors.js';
 import { isPublicId, publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
@@ -9,8 +8,9 @@ import { Collections } from '../../../read-models/src/projections/collections.js
 import type { InternalAccountDoc } from '../../../read-models/src/projections/internal-account-docs.js';
 import type { ReadModelStore } from '../../../read-models/src/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
-import { CLOCK, IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { WalletSeedVault } from './wallet-seed.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export type ProvisionedWallet = WalletAuthState & { provisioned: true; accountId: string; platformId: string };
 
@@ -27,7 +27,7 @@ export class WalletAccounts {
     private readonly runner: CommandRunner,
     private readonly vault: WalletSeedVault,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
@@ -51,7 +51,7 @@ export class WalletAccounts {
           customerId: input.customerId,
           emailOtp: { authMethodId: publicId('AuthMethod', this.ids.uuid()), email: input.email },
           encryptedSeed: this.vault.newSealedSeed(input.accountId),
-          now: this.clock.now().toISOString(),
+          now: (await this.clocks.now(actor.platformId)).toISOString(),
         },
         { metadata: { ...actor } },
       );

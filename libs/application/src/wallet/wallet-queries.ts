@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Clock } from '../../../domain/src/clock.js';
 import { isPublicId, type ResourceKind } from '../../../domain/src/ids.js';
 import { notFound } from '../../../domain/src/errors.js';
 import type { AuthMethodView, AuthSessionView } from '../../../domain/src/wallet/wallet-views.js';
 import { Collections } from '../../../read-models/src/projections/collections.js';
 import type { AuthMethodDoc, AuthSessionDoc } from '../../../read-models/src/projections/wallet/wallet-auth-projection.js';
 import type { Doc, Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
-import { CLOCK, READ_MODELS } from '../tokens.js';
+import { READ_MODELS } from '../tokens.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 // The spec's credential and session lists are not paginated; a wallet has a handful of each.
 const LIST_LIMIT = 1000;
@@ -40,7 +40,7 @@ export function toAuthSession(doc: AuthSessionDoc, method: AuthMethodDoc | undef
 /** Read side of wallet authentication, scoped to the caller's platform. */
 @Injectable()
 export class WalletQueries {
-  constructor(@Inject(READ_MODELS) private readonly store: ReadModelStore, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(@Inject(READ_MODELS) private readonly store: ReadModelStore, private readonly clocks: PlatformClocks) {}
 
   /** Active credentials of an account; empty when the account is unknown or another platform's. */
   async listCredentials(platformId: string, accountId: string): Promise<{ data: AuthMethodView[] }> {
@@ -56,7 +56,7 @@ export class WalletQueries {
     const docs = await this.find<AuthSessionDoc>(Collections.authSessions, platformId, [
       { field: 'accountId', op: 'eq', value: accountId },
       { field: 'status', op: 'eq', value: 'ACTIVE' },
-      { field: 'expiresAt', op: 'gt', value: this.clock.now().toISOString() },
+      { field: 'expiresAt', op: 'gt', value: (await this.clocks.now(platformId)).toISOString() },
     ]);
     const methods = new Map<string, AuthMethodDoc | undefined>();
     for (const id of new Set(docs.map((d) => d.authMethodId))) methods.set(id, await this.store.get<AuthMethodDoc>(Collections.authMethods, id));

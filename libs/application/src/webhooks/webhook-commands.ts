@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { Clock } from '../../../domain/src/clock.js';
 import { DomainError, notFound } from '../../../domain/src/errors.js';
 import { publicId, streams, uuidOf, type IdGenerator } from '../../../domain/src/ids.js';
 import { platformDecider } from '../../../domain/src/platform/platform.js';
@@ -9,11 +8,12 @@ import { maxAttemptsFor, webhookDeliveryDecider, type WebhookEnvelope } from '..
 import { webhookDeliveryStream } from '../../../domain/src/webhooks/webhook-ids.js';
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../ledger/fund-commands.js';
-import { CLOCK, IDS, type Actor } from '../tokens.js';
+import { IDS, type Actor } from '../tokens.js';
 import type { SecretBox } from '../../../crypto/src/secret-box.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
 import { generateWebhookKeys } from './webhook-keys.js';
 import { SECRET_BOX } from './webhook-providers.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class ConfigureWebhooksCommand {
   constructor(readonly webhookEndpoint: string | null, readonly actor: Actor) {}
@@ -37,10 +37,11 @@ async function currentEndpoint(runner: CommandRunner, platformId: string): Promi
 /** Sets (or with null clears) the endpoint; the first configuration generates the signing material. */
 @CommandHandler(ConfigureWebhooksCommand)
 export class ConfigureWebhooksHandler implements ICommandHandler<ConfigureWebhooksCommand, void> {
-  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock, @Inject(SECRET_BOX) private readonly box: SecretBox) {}
+  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks, @Inject(SECRET_BOX) private readonly box: SecretBox) {}
 
   async execute({ webhookEndpoint, actor }: ConfigureWebhooksCommand) {
     const { state: platform } = await this.runner.load(streams.platform(actor.platformId), platformDecider);
+    const now = (await this.clocks.now(actor.platformId)).toISOString();
     await this.runner.run(
       streams.webhooks(actor.platformId),
       webhookConfigDecider,
@@ -50,7 +51,7 @@ export class ConfigureWebhooksHandler implements ICommandHandler<ConfigureWebhoo
         webhookEndpoint,
         sandbox: Boolean(platform.sandbox),
         ...(state.keys ? {} : { newKeys: generateWebhookKeys(this.box, actor.platformId) }),
-        now: this.clock.now().toISOString(),
+        now,
       }),
       { metadata: { ...actor } },
     );
@@ -71,7 +72,7 @@ export class SendTestWebhookHandler implements ICommandHandler<SendTestWebhookCo
   constructor(
     private readonly runner: CommandRunner,
     private readonly deliverer: WebhookDeliverer,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
@@ -80,7 +81,7 @@ export class SendTestWebhookHandler implements ICommandHandler<SendTestWebhookCo
     const url = await currentEndpoint(this.runner, actor.platformId);
     const uuid = this.ids.uuid();
     const deliveryId = publicId('WebhookDelivery', uuid);
-    const now = this.clock.now().toISOString();
+    const now = (await this.clocks.now(actor.platformId)).toISOString();
     const payload: WebhookEnvelope = { id: publicId('Webhook', uuid), type: 'TEST', timestamp: now, data: { message: 'This is a test webhook.' } };
     await this.runner.run(
       webhookDeliveryStream(deliveryId),
@@ -103,7 +104,7 @@ export class SendTestWebhookHandler implements ICommandHandler<SendTestWebhookCo
  */
 @CommandHandler(RedeliverWebhookCommand)
 export class RedeliverWebhookHandler implements ICommandHandler<RedeliverWebhookCommand, void> {
-  constructor(private readonly runner: CommandRunner, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks) {}
 
   async execute({ deliveryId, actor }: RedeliverWebhookCommand) {
     if (!uuidOf('WebhookDelivery', deliveryId)) throw notFound('WEBHOOK_DELIVERY', deliveryId);
@@ -114,7 +115,7 @@ export class RedeliverWebhookHandler implements ICommandHandler<RedeliverWebhook
     await this.runner.run(
       stream,
       webhookDeliveryDecider,
-      { type: 'RequestRedelivery', url, maxAttempts: maxAttemptsFor(state.payload!.type), now: this.clock.now().toISOString() },
+      { type: 'RequestRedelivery', url, maxAttempts: maxAttemptsFor(state.payload!.type), now: (await this.clocks.now(actor.platformId)).toISOString() },
       { metadata: { ...actor } },
     );
   }

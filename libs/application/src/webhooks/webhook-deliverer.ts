@@ -8,6 +8,7 @@ import type { CommandRunner } from '../command-runner.js';
 import type { SecretBox } from '../../../crypto/src/secret-box.js';
 import { WebhookSigner } from './webhook-keys.js';
 import { postWebhook, type SendResult } from './webhook-sender.js';
+import type { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export interface DeliveryRequest {
   deliveryId: string;
@@ -24,8 +25,8 @@ export interface DeliveryRequest {
 export interface DeliveryDeps {
   runner: CommandRunner;
   box: SecretBox;
-  /** Business time (the sandbox clock): attempt times and the retry schedule. */
-  clock: Clock;
+  /** Business time (each platform's clock): attempt times and the retry schedule. */
+  clocks: PlatformClocks;
   /** Real time for the Standard Webhooks timestamp, which receivers compare with their own clock. */
   wallClock: Clock;
   timeoutMs: number;
@@ -69,7 +70,7 @@ export class WebhookDeliverer {
       result = await postWebhook(url, request.body, headers, this.deps.timeoutMs);
       outcome = attemptOutcome({ statusCode: result.statusCode, attempt: request.attempt, maxAttempts: request.maxAttempts, webhookType: request.webhookType });
     }
-    const now = this.deps.clock.now();
+    const now = await this.deps.clocks.now(request.platformId);
     const attempt: DeliveryAttempt = {
       attempt: request.attempt,
       attemptedAt: now.toISOString(),

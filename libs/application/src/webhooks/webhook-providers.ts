@@ -1,8 +1,9 @@
 import type { Provider } from '@nestjs/common';
 import type { AppConfig } from '../../../config/src/config.js';
-import { systemClock, type Clock } from '../../../domain/src/clock.js';
+import { systemClock } from '../../../domain/src/clock.js';
 import { CommandRunner } from '../command-runner.js';
-import { APP_CONFIG, CLOCK, SECRET_BOX } from '../tokens.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { APP_CONFIG, SECRET_BOX } from '../tokens.js';
 import type { SecretBox } from '../../../crypto/src/secret-box.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
 
@@ -12,8 +13,8 @@ export { SECRET_BOX };
 export const webhookProviders: Provider[] = [
   {
     provide: WebhookDeliverer,
-    inject: [CommandRunner, SECRET_BOX, CLOCK, APP_CONFIG],
-    useFactory: (runner: CommandRunner, box: SecretBox, clock: Clock, config: AppConfig) =>
-      new WebhookDeliverer({ runner, box, clock, wallClock: systemClock, timeoutMs: config.webhookTimeoutMs }),
+    inject: [CommandRunner, SECRET_BOX, PlatformClocks, APP_CONFIG],
+    useFactory: (runner: CommandRunner, box: SecretBox, clocks: PlatformClocks, config: AppConfig) =>
+      new WebhookDeliverer({ runner, box, clocks, wallClock: systemClock, timeoutMs: config.webhookTimeoutMs }),
   },
 ];

@@ -2,9 +2,10 @@ import type { Decider } from '../decider.js';
 import { invalid } from '../errors.js';
 
 /**
- * The sandbox clock: real time plus an offset that only grows. The offset is an event in one
- * stream per installation (`streams.sandboxClock()`), so every process (API instances, workers)
- * reads the same offset and agrees on "now".
+ * A sandbox platform's clock: real time plus an offset that only grows. The offset is an event in
+ * the platform's own stream (`streams.sandboxClock(platformId)`), so every process (API instances,
+ * workers) reads the same offset and agrees on the platform's "now", and no platform moves
+ * another's time.
  */
 export const MAX_CLOCK_ADVANCE_MS = 366 * 24 * 60 * 60_000;
 

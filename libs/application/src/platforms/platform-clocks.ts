@@ -1,0 +1,69 @@
+import type { Clock } from '../../../domain/src/clock.js';
+import { streams } from '../../../domain/src/ids.js';
+import type { SandboxClockEvent } from '../../../domain/src/sandbox-clock/sandbox-clock.js';
+import type { EventStore } from '../../../event-store/src/event-store.js';
+
+interface Applied {
+  /** Revision of the platform's clock stream read so far (-1: none). */
+  revision: bigint;
+  offsetMs: number;
+}
+
+/**
+ * Every platform's clock: the installation's base clock (real time, or a test's manual clock)
+ * plus the platform's own sandbox offset. Production platforms have no offset, ever: only sandbox
+ * platforms can append to their clock stream. A read (`now`, `forPlatform`) first catches up with
+ * the platform's clock stream, so an advance made by any process is seen by every other at once.
+ */
+export class PlatformClocks {
+  private readonly applied = new Map<string, Applied>();
+  private readonly inFlight = new Map<string, Promise<Applied>>();
+  private readonly views = new Map<string, Clock>();
+
+  constructor(private readonly store: EventStore, readonly base: Clock) {}
+
+  /** The platform's current time. */
+  async now(platformId: string): Promise<Date> {
+    await this.sync(platformId);
+    return this.current(platformId);
+  }
+
+  /** A clock that reads the platform's time (caught up now, and again on every `sync`). */
+  async forPlatform(platformId: string): Promise<Clock> {
+    await this.sync(platformId);
+    let view = this.views.get(platformId);
+    if (!view) {
+      view = { now: () => this.current(platformId) };
+      this.views.set(platformId, view);
+    }
+    return view;
+  }
+
+  /** The platform's offset from the base clock, caught up with its clock stream. */
+  async offsetMs(platformId: string): Promise<number> {
+    return (await this.sync(platformId)).offsetMs;
+  }
+
+  /** Reads the advances appended to the platform's clock stream since the last read; concurrent callers share one read. */
+  sync(platformId: string): Promise<Applied> {
+    const running = this.inFlight.get(platformId);
+    if (running) return running;
+    const read = this.read(platformId).finally(() => this.inFlight.delete(platformId));
+    this.inFlight.set(platformId, read);
+    return read;
+  }
+
+  private async read(platformId: string): Promise<Applied> {
+    const seen = this.applied.get(platformId) ?? { revision: -1n, offsetMs: 0 };
+    const events = await this.store.readStream(streams.sandboxClock(platformId), { fromRevision: seen.revision + 1n });
+    if (events.length === 0) return seen;
+    const last = events[events.length - 1];
+    const next = { revision: last.revision, offsetMs: Math.max(seen.offsetMs, (last.data as SandboxClockEvent['data']).offsetMs) };
+    this.applied.set(platformId, next);
+    return next;
+  }
+
+  private current(platformId: string): Date {
+    return new Date(this.base.now().getTime() + (this.applied.get(platformId)?.offsetMs ?? 0));
+  }
+}
