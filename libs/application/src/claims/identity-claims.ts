@@ -15,6 +15,7 @@ import type { Clock } from '../../../domain/src/clock.js';
 import { customerDecider } from '../../../domain/src/customer/customer.js';
 import { DomainError } from '../../../domain/src/errors.js';
 import { externalAccountDecider } from '../../../domain/src/external-account/external-account.js';
+import { walletAuthDecider } from '../../../domain/src/wallet/wallet-auth.js';
 import { WrongExpectedVersion, type EventStore } from '../../../event-store/src/event-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { CLOCK, EVENT_STORE, type Actor } from '../tokens.js';
@@ -113,7 +114,7 @@ export class IdentityClaims {
         return;
       } catch (error) {
         // A takeover lost to another claimant: decide again on who holds the key now.
-        if (supersedes !== undefined && error instanceof DomainError && error.kind === 'conflict') continue;
+        if (supersedes !== undefined && error instanceof DomainError && error.code === identityTaken(key).code) continue;
         throw error;
       }
     }
@@ -152,6 +153,13 @@ export class IdentityClaims {
         const { state } = await this.runner.load(holder.ownerStream, externalAccountDecider);
         if (state.abandoned || state.status === 'DELETED') return 'gone';
         return state.exists ? 'live' : 'absent';
+      }
+      case 'AuthMethod': {
+        // A passkey credential: its wallet stream exists before the credential is added to it.
+        const { state } = await this.runner.load(holder.ownerStream, walletAuthDecider);
+        const method = state.authMethods.get(holder.ownerId);
+        if (!method) return 'unused';
+        return method.revokedAt === undefined && method.passkey?.credentialId === key.value ? 'live' : 'gone';
       }
       default:
         // An owner kind this code does not know is never taken from.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Decider } from '../decider.js';
-import { conflict, DomainError } from '../errors.js';
+import { conflict, invalid, DomainError } from '../errors.js';
 
 /**
  * Unique identities. Each key (an UMA address, a platform's customer or card id, an external
@@ -53,7 +53,8 @@ export function identityTaken(key: ClaimKey): DomainError {
     case 'EXTERNAL_ACCOUNT':
       return conflict('CONFLICT', 'this account is already registered for this owner');
     case 'PASSKEY_CREDENTIAL':
-      return conflict('CONFLICT', 'this passkey credentialId is already registered');
+      // The code (and 400) passkeys have always answered with.
+      return invalid('PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'this passkey credentialId is already registered', 'attestation.credentialId');
   }
 }
 
