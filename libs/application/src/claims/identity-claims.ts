@@ -81,7 +81,9 @@ export class IdentityClaims {
   /** Releases the keys `ownerId` holds (a no-op for keys it does not hold). */
   async release(keys: ClaimKey[], ownerId: string, actor: Actor): Promise<void> {
     for (const key of keys) {
-      await this.runner.run(claimStream(key), claimDecider, { type: 'Release', key, ownerId, now: this.now() }, { metadata: { ...actor }, waitForReadModels: false });
+      const command = { type: 'Release' as const, key, ownerId, now: this.now() };
+      const options = { metadata: { ...actor }, waitForReadModels: false };
+      await this.runner.run(claimStream(key), claimDecider, command, options);
     }
   }
 
@@ -108,13 +110,17 @@ export class IdentityClaims {
         if (move === 'abandon-then-take' && !(await this.abandon(holder, stream, actor, now))) continue;
         supersedes = holder.ownerId;
       }
-      const command = { type: 'Claim' as const, key, ownerId: owner.id, ownerStream: owner.stream, platformId: actor.platformId, supersedes, now };
+      const command = {
+        ...{ type: 'Claim' as const, key, ownerId: owner.id, ownerStream: owner.stream },
+        ...{ platformId: actor.platformId, supersedes, now },
+      };
       try {
         await this.runner.run(stream, claimDecider, command, { metadata: { ...actor }, waitForReadModels: false });
         return;
       } catch (error) {
         // A takeover lost to another claimant: decide again on who holds the key now.
-        if (supersedes !== undefined && error instanceof DomainError && error.code === identityTaken(key).code) continue;
+        const taken = error instanceof DomainError && error.code === identityTaken(key).code;
+        if (supersedes !== undefined && taken) continue;
         throw error;
       }
     }
@@ -123,9 +129,13 @@ export class IdentityClaims {
 
   /** Closes a would-be resource's stream so it can never be created; false when it exists by now. */
   private async abandon(holder: ClaimHolder, stream: string, actor: Actor, now: string): Promise<boolean> {
-    const event: ResourceAbandoned = { type: 'ResourceAbandoned', data: { resourceId: holder.ownerId, claimStream: stream, abandonedAt: now } };
+    const event: ResourceAbandoned = {
+      type: 'ResourceAbandoned',
+      data: { resourceId: holder.ownerId, claimStream: stream, abandonedAt: now },
+    };
+    const metadata = { ...actor, platformId: holder.platformId };
     try {
-      await this.store.appendToStream(holder.ownerStream, [{ ...event, metadata: { ...actor, platformId: holder.platformId } }], { expectedRevision: 'no_stream' });
+      await this.store.appendToStream(holder.ownerStream, [{ ...event, metadata }], { expectedRevision: 'no_stream' });
       return true;
     } catch (error) {
       if (error instanceof WrongExpectedVersion) return false;
@@ -141,7 +151,8 @@ export class IdentityClaims {
         const { state } = await this.runner.load(holder.ownerStream, customerDecider);
         if (state.abandoned || state.isDeleted) return 'gone';
         if (!state.exists) return 'absent';
-        const current = key.kind === 'UMA_ADDRESS' ? (state.profile.umaAddress && umaAddressKey(state.profile.umaAddress).value) : state.platformCustomerId;
+        const address = state.profile.umaAddress;
+        const current = key.kind === 'UMA_ADDRESS' ? address && umaAddressKey(address).value : state.platformCustomerId;
         return current === key.value ? 'live' : 'unused';
       }
       case 'Card': {
@@ -159,7 +170,8 @@ export class IdentityClaims {
         const { state } = await this.runner.load(holder.ownerStream, walletAuthDecider);
         const method = state.authMethods.get(holder.ownerId);
         if (!method) return 'unused';
-        return method.revokedAt === undefined && method.passkey?.credentialId === key.value ? 'live' : 'gone';
+        const active = method.revokedAt === undefined && method.passkey?.credentialId === key.value;
+        return active ? 'live' : 'gone';
       }
       default:
         // An owner kind this code does not know is never taken from.

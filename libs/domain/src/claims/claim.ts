@@ -9,7 +9,12 @@ import { conflict, invalid, DomainError } from '../errors.js';
  * key. The claim records the id of the resource that holds it; releasing is an event on the same
  * stream, after which the key can be claimed again at the stream's current revision.
  */
-export type ClaimKind = 'UMA_ADDRESS' | 'PLATFORM_CUSTOMER_ID' | 'PLATFORM_CARD_ID' | 'EXTERNAL_ACCOUNT' | 'PASSKEY_CREDENTIAL';
+export type ClaimKind =
+  | 'UMA_ADDRESS'
+  | 'PLATFORM_CUSTOMER_ID'
+  | 'PLATFORM_CARD_ID'
+  | 'EXTERNAL_ACCOUNT'
+  | 'PASSKEY_CREDENTIAL';
 
 export interface ClaimKey {
   kind: ClaimKind;
@@ -20,10 +25,14 @@ export interface ClaimKey {
 }
 
 /** UMA addresses are case-insensitive and global: one address, one owner in the installation. */
-export const umaAddressKey = (address: string): ClaimKey => ({ kind: 'UMA_ADDRESS', scope: '*', value: address.trim().toLowerCase() });
-export const platformCustomerIdKey = (platformId: string, id: string): ClaimKey => ({ kind: 'PLATFORM_CUSTOMER_ID', scope: platformId, value: id });
-export const platformCardIdKey = (platformId: string, id: string): ClaimKey => ({ kind: 'PLATFORM_CARD_ID', scope: platformId, value: id });
-export const passkeyCredentialKey = (credentialId: string): ClaimKey => ({ kind: 'PASSKEY_CREDENTIAL', scope: '*', value: credentialId });
+export const umaAddressKey = (address: string): ClaimKey =>
+  ({ kind: 'UMA_ADDRESS', scope: '*', value: address.trim().toLowerCase() });
+export const platformCustomerIdKey = (platformId: string, id: string): ClaimKey =>
+  ({ kind: 'PLATFORM_CUSTOMER_ID', scope: platformId, value: id });
+export const platformCardIdKey = (platformId: string, id: string): ClaimKey =>
+  ({ kind: 'PLATFORM_CARD_ID', scope: platformId, value: id });
+export const passkeyCredentialKey = (credentialId: string): ClaimKey =>
+  ({ kind: 'PASSKEY_CREDENTIAL', scope: '*', value: credentialId });
 
 /**
  * An external account is identified within its owner (a customer, or the platform itself) by its
@@ -31,8 +40,15 @@ export const passkeyCredentialKey = (credentialId: string): ClaimKey => ({ kind:
  * PIX key, wallet address), compared without spaces or case: `DE89 3704…` and `de893704…` are one
  * account. The same bank account may belong to several customers.
  */
-export function externalAccountKey(platformId: string, customerId: string | undefined, accountType: string, primaryIdentifier: string): ClaimKey {
-  return { kind: 'EXTERNAL_ACCOUNT', scope: `${platformId}/${customerId ?? 'platform'}`, value: `${accountType}:${primaryIdentifier.replace(/\s+/g, '').toUpperCase()}` };
+export function externalAccountKey(
+  platformId: string,
+  customerId: string | undefined,
+  accountType: string,
+  primaryIdentifier: string,
+): ClaimKey {
+  const identifier = primaryIdentifier.replace(/\s+/g, '').toUpperCase();
+  const scope = `${platformId}/${customerId ?? 'platform'}`;
+  return { kind: 'EXTERNAL_ACCOUNT', scope, value: `${accountType}:${identifier}` };
 }
 
 /** `claim-<uuid-shaped sha256 of kind, scope and value>`: streams keep the `<aggregate>-<uuid>` form. */
@@ -54,7 +70,11 @@ export function identityTaken(key: ClaimKey): DomainError {
       return conflict('CONFLICT', 'this account is already registered for this owner');
     case 'PASSKEY_CREDENTIAL':
       // The code (and 400) passkeys have always answered with.
-      return invalid('PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'this passkey credentialId is already registered', 'attestation.credentialId');
+      return invalid(
+        'PASSKEY_CREDENTIAL_ALREADY_EXISTS',
+        'this passkey credentialId is already registered',
+        'attestation.credentialId',
+      );
   }
 }
 
@@ -99,7 +119,15 @@ export type ClaimCommand =
    * `supersedes` names a holder the caller found gone (deleted, abandoned, or no longer using
    * the key): only that holder is replaced, so a claim changed since it was looked at is refused.
    */
-  | { type: 'Claim'; key: ClaimKey; ownerId: string; ownerStream: string; platformId: string; supersedes?: string; now: string }
+  | {
+      type: 'Claim';
+      key: ClaimKey;
+      ownerId: string;
+      ownerStream: string;
+      platformId: string;
+      supersedes?: string;
+      now: string;
+    }
   | { type: 'Release'; key: ClaimKey; ownerId: string; now: string };
 
 function decide(cmd: ClaimCommand, state: ClaimState): ClaimEvent[] {
@@ -116,7 +144,10 @@ function decide(cmd: ClaimCommand, state: ClaimState): ClaimEvent[] {
   return [
     {
       type: 'IdentityClaimed',
-      data: { kind, scope, value, ownerId: cmd.ownerId, ownerStream: cmd.ownerStream, claimedAt: cmd.now, platformId: cmd.platformId, ...previous },
+      data: {
+        ...{ kind, scope, value, ownerId: cmd.ownerId, ownerStream: cmd.ownerStream },
+        ...{ claimedAt: cmd.now, platformId: cmd.platformId, ...previous },
+      },
     },
   ];
 }
@@ -149,7 +180,11 @@ export type HolderStatus =
  * What a new claimant may do about a key held by someone else: refuse (409), take it over now,
  * or first abandon the holder's stream and then take it over.
  */
-export function takeoverOf(holder: ClaimHolder, status: HolderStatus, now: string): 'refuse' | 'take' | 'abandon-then-take' {
+export function takeoverOf(
+  holder: ClaimHolder,
+  status: HolderStatus,
+  now: string,
+): 'refuse' | 'take' | 'abandon-then-take' {
   if (status === 'gone') return 'take';
   if (status === 'live') return 'refuse';
   const old = Date.parse(now) - Date.parse(holder.claimedAt) >= PENDING_CLAIM_GRACE_MS;
