@@ -174,7 +174,7 @@ describe('external accounts over HTTP', () => {
     await add({ accountInfo: usd('31415926') });
     const dup = await api.post('/customers/external-accounts', { customerId: ada.id, currency: 'USD', accountInfo: usd('31415926') });
     expect(dup.status).toBe(409);
-    expect(dup.body.code).toBe('EXTERNAL_ACCOUNT_EXISTS');
+    expect(dup.body.code).toBe('CONFLICT');
     // The same bank account may belong to another customer.
     expect((await api.post('/customers/external-accounts', { customerId: bob.id, currency: 'USD', accountInfo: usd('31415926') })).status).toBe(201);
   });

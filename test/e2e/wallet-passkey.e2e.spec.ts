@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { randomBytes } from 'node:crypto';
+import { IdentityClaims } from '../../libs/application/src/claims/identity-claims.js';
+import { passkeyCredentialKey } from '../../libs/domain/src/claims/claim.js';
 import { ManualClock } from '../../libs/domain/src/clock.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { SoftwareAuthenticator } from '../support/webauthn-authenticator.js';
@@ -46,6 +48,8 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ accountId: wallet.accountId, type: 'PASSKEY', nickname: 'Laptop', credentialId: body.attestation.credentialId });
     passkey = { id: added.body.id, credentialId: added.body.credentialId };
+    // The credential id is claimed installation-wide by the new credential.
+    expect((await t.service.app.get(IdentityClaims).holder(passkeyCredentialKey(passkey.credentialId)))?.ownerId).toBe(passkey.id);
   });
 
   it('refuses the same WebAuthn credentialId twice with PASSKEY_CREDENTIAL_ALREADY_EXISTS, changing nothing', async () => {

@@ -20,6 +20,7 @@ import { VerificationQueries } from './verifications/verification-queries.js';
 import { webhookHandlers } from './webhooks/webhook-commands.js';
 import { webhookProviders } from './webhooks/webhook-providers.js';
 import { WebhookQueries } from './webhooks/webhook-queries.js';
+import { IdentityClaims } from './claims/identity-claims.js';
 import { APP_CONFIG, CLOCK, EVENT_STORE, IDS, JOB_QUEUE, PROJECTIONS, READ_MODELS, SECRET_BOX } from './tokens.js';
 import { loadSecretsKey, SecretBox } from '../../crypto/src/secret-box.js';
 import { walletHandlers, walletProviders } from './wallet/index.js';
@@ -70,6 +71,7 @@ export class ApplicationModule {
           provide: CommandRunner,
           useFactory: () => new CommandRunner(infra.eventStore, infra.projections, { readYourWritesTimeoutMs: deps.config.readYourWritesTimeoutMs }),
         },
+        IdentityClaims,
         Queries,
         ExternalAccountQueries,
         VerificationQueries,
@@ -82,7 +84,7 @@ export class ApplicationModule {
         ...moneyProviders,
         ...handlers,
       ],
-      exports: [APP_CONFIG, CLOCK, PlatformClocks, IDS, EVENT_STORE, READ_MODELS, JOB_QUEUE, PROJECTIONS, SECRET_BOX, CommandRunner, Queries, ExternalAccountQueries, VerificationQueries, UmaProviderQueries, InvitationQueries, WebhookQueries, ...walletProviders, ...cardProviders, ...moneyProviders, CqrsModule],
+      exports: [APP_CONFIG, CLOCK, PlatformClocks, IDS, EVENT_STORE, READ_MODELS, JOB_QUEUE, PROJECTIONS, SECRET_BOX, CommandRunner, IdentityClaims, Queries, ExternalAccountQueries, VerificationQueries, UmaProviderQueries, InvitationQueries, WebhookQueries, ...walletProviders, ...cardProviders, ...moneyProviders, CqrsModule],
     };
   }
 }

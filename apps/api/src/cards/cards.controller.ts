@@ -32,7 +32,7 @@ export class CardsController {
     summary: 'Request a card',
     description: `${LIFECYCLE} Funding sources: at least one, each an open internal account of the holder, all in one currency, tried in the given order by authorization. ${OWNER}`,
     responses: { 201: { description: 'The card (PENDING_KYC or PENDING_ISSUE)', schema: 'Card' } },
-    errors: [404],
+    errors: [404, 409],
   })
   create(@Body() body: CreateCardDto, @CurrentActor() actor: Actor): Promise<CardSnapshot> {
     return this.commands.execute(new CreateCardCommand(body, actor));

@@ -55,7 +55,10 @@ export class CreateCustomerDto extends CustomerProfileDto {
   @IsIn(['INDIVIDUAL', 'BUSINESS']) customerType!: 'INDIVIDUAL' | 'BUSINESS';
 }
 
-export class UpdateCustomerDto extends CustomerProfileDto {}
+export class UpdateCustomerDto extends CustomerProfileDto {
+  /** Unique per platform, like on create: a taken one is 409 CONFLICT. */
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) platformCustomerId?: string;
+}
 
 export class ListCustomersQuery extends PageParams {
   @IsOptional() @IsString() @MaxLength(200) platformCustomerId?: string;

@@ -2,11 +2,13 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { cardDecider } from '../../../domain/src/cards/card.js';
 import type { CardAggregate, CardCommand, CardSnapshot, HolderAccount, RequestedCardState } from '../../../domain/src/cards/card-types.js';
+import { platformCardIdKey } from '../../../domain/src/claims/claim.js';
 import { customerDecider } from '../../../domain/src/customer/customer.js';
 import { notFound } from '../../../domain/src/errors.js';
 import { publicId, streams, uuidOf, type IdGenerator } from '../../../domain/src/ids.js';
 import { platformDecider } from '../../../domain/src/platform/platform.js';
 import type { JobQueue } from '../../../jobs/src/job-queue.js';
+import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
 import { customerStream } from '../customers/customer-commands.js';
 import { IDS, JOB_QUEUE, type Actor } from '../tokens.js';
@@ -59,6 +61,7 @@ export async function prepareCardUpdate(runner: CommandRunner, cardId: string, c
 export class CreateCardHandler implements ICommandHandler<CreateCardCommand, CardSnapshot> {
   constructor(
     private readonly runner: CommandRunner,
+    private readonly claims: IdentityClaims,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
     private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
@@ -84,7 +87,11 @@ export class CreateCardHandler implements ICommandHandler<CreateCardCommand, Car
       sandbox: platform.sandbox === true,
       now,
     };
-    const { state } = await this.runner.run(streams.card(cardId), cardDecider, command, { metadata: { ...actor } });
+    // platformCardId is unique per platform (a generated one too, so it can never be given later).
+    const owner = { id: cardId, stream: streams.card(cardId) };
+    const { state } = await this.claims.holding([platformCardIdKey(actor.platformId, command.platformCardId)], owner, actor, () =>
+      this.runner.run(owner.stream, cardDecider, command, { metadata: { ...actor } }),
+    );
     if (state.card!.state === 'PENDING_ISSUE') await scheduleIssuance(this.jobs, cardId, actor.platformId, now);
     return state.card!;
   }

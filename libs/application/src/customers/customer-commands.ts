@@ -1,12 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { customerDecider, type CustomerProfile, type CustomerType, type InternalAccountType, type NewAccount } from '../../../domain/src/customer/customer.js';
+import { platformCustomerIdKey, umaAddressKey, type ClaimKey } from '../../../domain/src/claims/claim.js';
+import { customerDecider, type CustomerChanges, type CustomerProfile, type CustomerState, type CustomerType, type InternalAccountType, type NewAccount } from '../../../domain/src/customer/customer.js';
 import { sandboxKycStatus } from '../../../domain/src/customer/sandbox-kyc.js';
 import { DomainError, invalid, notFound } from '../../../domain/src/errors.js';
 import { publicId, streams, uuidOf, type IdGenerator } from '../../../domain/src/ids.js';
 import { ledgerDecider } from '../../../domain/src/ledger/ledger.js';
 import { CRYPTO_CURRENCIES, currency } from '../../../domain/src/money.js';
 import { platformDecider } from '../../../domain/src/platform/platform.js';
+import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, type Actor } from '../tokens.js';
 import { WalletEmailSync } from '../wallet/customer-email.js';
@@ -17,7 +19,7 @@ export class CreateCustomerCommand {
   constructor(readonly input: { platformCustomerId: string; customerType: CustomerType } & CustomerProfile, readonly actor: Actor) {}
 }
 export class UpdateCustomerCommand {
-  constructor(readonly customerId: string, readonly changes: CustomerProfile, readonly actor: Actor) {}
+  constructor(readonly customerId: string, readonly changes: CustomerChanges, readonly actor: Actor) {}
 }
 export class DeleteCustomerCommand {
   constructor(readonly customerId: string, readonly actor: Actor) {}
@@ -40,6 +42,18 @@ export async function loadOwnCustomer(runner: CommandRunner, customerId: string,
   return state;
 }
 
+/** The unique identities a customer holds: its platformCustomerId (per platform) and UMA address (global). */
+function identityKeys(platformId: string, customer: { platformCustomerId?: string; umaAddress?: string }): ClaimKey[] {
+  const keys: ClaimKey[] = [];
+  if (customer.platformCustomerId !== undefined) keys.push(platformCustomerIdKey(platformId, customer.platformCustomerId));
+  if (customer.umaAddress !== undefined) keys.push(umaAddressKey(customer.umaAddress));
+  return keys;
+}
+
+const heldKeys = (state: CustomerState) => identityKeys(state.platformId!, { platformCustomerId: state.platformCustomerId, umaAddress: state.profile.umaAddress });
+
+const isUmaTaken = (error: unknown) => error instanceof DomainError && error.code === 'UMA_ADDRESS_EXISTS';
+
 function validateCurrencies(codes: string[] | undefined): void {
   for (const code of codes ?? []) currency(code);
   if (codes && new Set(codes).size !== codes.length) throw invalid('DUPLICATE_CURRENCY', 'currencies must not repeat', 'currencies');
@@ -47,7 +61,12 @@ function validateCurrencies(codes: string[] | undefined): void {
 
 @CommandHandler(CreateCustomerCommand)
 export class CreateCustomerHandler implements ICommandHandler<CreateCustomerCommand> {
-  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks, @Inject(IDS) private readonly ids: IdGenerator) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly claims: IdentityClaims,
+    private readonly clocks: PlatformClocks,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
 
   async execute({ input, actor }: CreateCustomerCommand) {
     const { platformCustomerId, customerType, ...profile } = input;
@@ -58,15 +77,47 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
     const kycStatus = platform.sandbox
       ? sandboxKycStatus({ customerType, fullName: profile.fullName, registrationNumber: profile.businessInfo?.registrationNumber })
       : 'PENDING';
-    const umaAddress = profile.umaAddress ?? `$${platformCustomerId.replace(/[^a-zA-Z0-9._-]/g, '').toLowerCase() || customerId.slice(9, 17)}@${platform.umaDomain}`;
     const accounts: NewAccount[] = currencies.map((code) => ({ accountId: publicId('InternalAccount', this.ids.uuid()), type: accountTypeFor(code), currency: code }));
-    await this.runner.run(
-      streams.customer(customerId),
-      customerDecider,
-      { type: 'CreateCustomer', customerId, platformId: actor.platformId, platformCustomerId, customerType, kycStatus, profile: { ...profile, currencies, umaAddress }, accounts, now: (await this.clocks.now(actor.platformId)).toISOString() },
-      { metadata: { ...actor } },
+    const owner = { id: customerId, stream: streams.customer(customerId) };
+    // The platform's id first: a duplicate create is a CONFLICT before its address is looked at.
+    await this.claims.claim(identityKeys(actor.platformId, { platformCustomerId }), owner, actor);
+    let umaAddress: string;
+    try {
+      umaAddress = profile.umaAddress ?? (await this.claimGeneratedUmaAddress(platformCustomerId, customerId, platform.umaDomain, owner, actor));
+    } catch (error) {
+      await this.claims.release(identityKeys(actor.platformId, { platformCustomerId }), customerId, actor);
+      throw error;
+    }
+    // An address given by the platform is claimed here (again a no-op for a generated one).
+    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    await this.claims.holding(identityKeys(actor.platformId, { platformCustomerId, umaAddress }), owner, actor, () =>
+      this.runner.run(
+        owner.stream,
+        customerDecider,
+        { type: 'CreateCustomer', customerId, platformId: actor.platformId, platformCustomerId, customerType, kycStatus, profile: { ...profile, currencies, umaAddress }, accounts, now },
+        { metadata: { ...actor } },
+      ),
     );
     return customerId;
+  }
+
+  /**
+   * `$<platformCustomerId>@<domain>`, unless another customer (another platform's, as the domain
+   * may be shared) holds it: then the customer id's first characters make it unique.
+   */
+  private async claimGeneratedUmaAddress(platformCustomerId: string, customerId: string, domain: string | undefined, owner: { id: string; stream: string }, actor: Actor) {
+    const suffix = customerId.slice(9, 17);
+    const name = platformCustomerId.replace(/[^a-zA-Z0-9._-]/g, '').toLowerCase();
+    const candidates = name ? [`$${name}@${domain}`, `$${name}-${suffix}@${domain}`] : [`$${suffix}@${domain}`];
+    for (const [i, address] of candidates.entries()) {
+      try {
+        await this.claims.claim([umaAddressKey(address)], owner, actor);
+        return address;
+      } catch (error) {
+        if (!isUmaTaken(error) || i === candidates.length - 1) throw error;
+      }
+    }
+    throw new Error('unreachable');
   }
 }
 
@@ -75,24 +126,38 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
   constructor(
     private readonly runner: CommandRunner,
     private readonly walletEmails: WalletEmailSync,
+    private readonly claims: IdentityClaims,
     private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   async execute({ customerId, changes, actor }: UpdateCustomerCommand) {
     validateCurrencies(changes.currencies);
-    await loadOwnCustomer(this.runner, customerId, actor);
+    const current = await loadOwnCustomer(this.runner, customerId, actor);
+    // A new platformCustomerId or UMA address is claimed before it is recorded; the old one is
+    // released after. A retry of the same change finds the new key already its own.
+    const before = heldKeys(current);
+    const after = identityKeys(actor.platformId, {
+      platformCustomerId: changes.platformCustomerId ?? current.platformCustomerId,
+      umaAddress: changes.umaAddress ?? current.profile.umaAddress,
+    });
+    const same = (a: ClaimKey, b: ClaimKey) => a.kind === b.kind && a.value === b.value;
+    const added = after.filter((k) => !before.some((b) => same(b, k)));
+    const dropped = before.filter((k) => !after.some((a) => same(a, k)));
     const now = (await this.clocks.now(actor.platformId)).toISOString();
-    await this.runner.run(
-      customerStream(customerId),
-      customerDecider,
-      (state) => {
-        const added = (changes.currencies ?? []).filter((c) => !(state.profile.currencies ?? []).includes(c));
-        const newAccounts = added.map((code) => ({ accountId: publicId('InternalAccount', this.ids.uuid()), type: accountTypeFor(code), currency: code }));
-        return { type: 'UpdateCustomer' as const, changes, newAccounts, now };
-      },
-      { metadata: { ...actor } },
+    await this.claims.holding(added, { id: customerId, stream: customerStream(customerId) }, actor, () =>
+      this.runner.run(
+        customerStream(customerId),
+        customerDecider,
+        (state) => {
+          const added = (changes.currencies ?? []).filter((c) => !(state.profile.currencies ?? []).includes(c));
+          const newAccounts = added.map((code) => ({ accountId: publicId('InternalAccount', this.ids.uuid()), type: accountTypeFor(code), currency: code }));
+          return { type: 'UpdateCustomer' as const, changes, newAccounts, now };
+        },
+        { metadata: { ...actor } },
+      ),
     );
+    await this.claims.release(dropped, customerId, actor);
     // The EMAIL_OTP credentials of the customer's wallets follow the customer's email.
     if (changes.email !== undefined) await this.walletEmails.sync(customerId, changes.email, actor);
   }
@@ -100,7 +165,7 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
 
 @CommandHandler(DeleteCustomerCommand)
 export class DeleteCustomerHandler implements ICommandHandler<DeleteCustomerCommand> {
-  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks) {}
+  constructor(private readonly runner: CommandRunner, private readonly claims: IdentityClaims, private readonly clocks: PlatformClocks) {}
 
   async execute({ customerId, actor }: DeleteCustomerCommand) {
     const customer = await loadOwnCustomer(this.runner, customerId, actor);
@@ -109,7 +174,9 @@ export class DeleteCustomerHandler implements ICommandHandler<DeleteCustomerComm
       const a = ledger.accounts.get(id);
       return a !== undefined && (a.creditsPosted !== a.debitsPosted || a.debitsPending !== 0n || a.creditsPending !== 0n);
     });
-    await this.runner.run(customerStream(customerId), customerDecider, { type: 'DeleteCustomer', hasFunds, now: (await this.clocks.now(actor.platformId)).toISOString() }, { metadata: { ...actor } });
+    const { state } = await this.runner.run(customerStream(customerId), customerDecider, { type: 'DeleteCustomer', hasFunds, now: (await this.clocks.now(actor.platformId)).toISOString() }, { metadata: { ...actor } });
+    // After the delete, so a crash in between leaves keys held by a deleted customer, which anyone may take.
+    await this.claims.release(heldKeys(state), customerId, actor);
   }
 }
 

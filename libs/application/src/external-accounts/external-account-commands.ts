@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { conflict, notFound } from '../../../domain/src/errors.js';
+import { externalAccountKey } from '../../../domain/src/claims/claim.js';
+import { notFound } from '../../../domain/src/errors.js';
 import { validateAccountInfo } from '../../../domain/src/external-account/account-types.js';
 import { sandboxBeneficiaryCheck, type BeneficiaryCheck } from '../../../domain/src/external-account/beneficiary-check.js';
 import { externalAccountDecider, type Beneficiary, type ExternalAccountState } from '../../../domain/src/external-account/external-account.js';
@@ -10,6 +11,7 @@ import { platformDecider } from '../../../domain/src/platform/platform.js';
 import { Collections } from '../../../read-models/src/projections/collections.js';
 import type { ExternalAccountDoc } from '../../../read-models/src/projections/external-account-projection.js';
 import type { Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
 import { loadOwnCustomer } from '../customers/customer-commands.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
@@ -49,6 +51,7 @@ const ownerFilter = (customerId: string | undefined): Filter =>
 export class CreateExternalAccountHandler implements ICommandHandler<CreateExternalAccountCommand, string> {
   constructor(
     private readonly runner: CommandRunner,
+    private readonly claims: IdentityClaims,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
     private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
@@ -67,13 +70,14 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
       holderName = platform.name;
     }
     const customerId = owner === 'customer' ? input.customerId : undefined;
-    await this.refuseDuplicate(actor.platformId, customerId, accountInfo.accountType, primaryIdentifier);
     // Without a verification provider (production here) the name check stays PENDING.
     const check: BeneficiaryCheck = platform.sandbox ? sandboxBeneficiaryCheck(primaryIdentifier, input.beneficiary?.fullName ?? holderName) : { status: 'PENDING' };
     const id = publicId('ExternalAccount', this.ids.uuid());
     const now = (await this.clocks.now(actor.platformId)).toISOString();
     const makeDefault = input.defaultUmaDepositAccount ?? false;
-    await this.runner.run(
+    // One account per owner and primary identifier: claimed before it is created.
+    const key = externalAccountKey(actor.platformId, customerId, accountInfo.accountType, primaryIdentifier);
+    await this.claims.holding([key], { id, stream: externalAccountStream(id) }, actor, () => this.runner.run(
       externalAccountStream(id),
       externalAccountDecider,
       {
@@ -92,24 +96,9 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
         now,
       },
       { metadata: { ...actor } },
-    );
+    ));
     if (makeDefault) await this.unsetOtherDefaults(id, actor, customerId, input.currency, now);
     return id;
-  }
-
-  private async refuseDuplicate(platformId: string, customerId: string | undefined, accountType: string, primaryIdentifier: string) {
-    const same = await this.readModels.find<ExternalAccountDoc>(Collections.externalAccounts, {
-      filters: [
-        { field: 'platformId', op: 'eq', value: platformId },
-        ownerFilter(customerId),
-        { field: 'status', op: 'eq', value: 'ACTIVE' },
-        { field: 'accountInfo.accountType', op: 'eq', value: accountType },
-        { field: 'primaryIdentifier', op: 'eq', value: primaryIdentifier },
-      ],
-      sortOrder: 'asc',
-      limit: 1,
-    });
-    if (same.data.length > 0) throw conflict('EXTERNAL_ACCOUNT_EXISTS', `this account is already registered as ${same.data[0].id}`);
   }
 
   /** One default UMA deposit account per owner and currency: the newest wins. */
@@ -134,10 +123,13 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
 
 @CommandHandler(DeleteExternalAccountCommand)
 export class DeleteExternalAccountHandler implements ICommandHandler<DeleteExternalAccountCommand> {
-  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks) {}
+  constructor(private readonly runner: CommandRunner, private readonly claims: IdentityClaims, private readonly clocks: PlatformClocks) {}
 
   async execute({ owner, id, actor }: DeleteExternalAccountCommand) {
-    await loadScopedExternalAccount(this.runner, id, owner, actor.platformId);
+    const account = await loadScopedExternalAccount(this.runner, id, owner, actor.platformId);
     await this.runner.run(externalAccountStream(id), externalAccountDecider, { type: 'DeleteExternalAccount', now: (await this.clocks.now(actor.platformId)).toISOString() }, { metadata: { ...actor } });
+    // After the delete: a crash in between leaves the key with a deleted account, which anyone may take.
+    const key = externalAccountKey(actor.platformId, account.customerId, account.accountInfo!.accountType, account.primaryIdentifier!);
+    await this.claims.release([key], id, actor);
   }
 }

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { umaAddressKey } from '../../../domain/src/claims/claim.js';
 import { customerDecider } from '../../../domain/src/customer/customer.js';
 import { DomainError, conflict, invalid, notFound } from '../../../domain/src/errors.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
@@ -10,6 +11,7 @@ import { toTransactionResource } from '../../../domain/src/transactions/transact
 import { incomingPlan } from '../../../domain/src/transfers/sandbox-outcomes.js';
 import { Collections } from '../../../read-models/src/projections/collections.js';
 import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../ledger/fund-commands.js';
 import { loadOwnQuote, requireExecutable, startQuote } from '../quotes/quote-commands.js';
@@ -59,6 +61,7 @@ export class SandboxUmaReceiveHandler implements ICommandHandler<SandboxUmaRecei
   constructor(
     private readonly runner: CommandRunner,
     private readonly process: PaymentProcess,
+    private readonly claims: IdentityClaims,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
     private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
@@ -73,17 +76,28 @@ export class SandboxUmaReceiveHandler implements ICommandHandler<SandboxUmaRecei
       if (!doc || doc.platformId !== platformId || doc.isDeleted) throw notFound('CUSTOMER', input.customerId);
       return doc;
     }
+    // An address has one owner in the installation: the customer holding its claim.
+    const address = input.receiverUmaAddress!;
+    const key = umaAddressKey(address);
+    const holder = await this.claims.holder(key);
+    if (holder) {
+      const doc = await this.readModels.get(Collections.customers, holder.ownerId);
+      const uses = typeof doc?.umaAddress === 'string' && umaAddressKey(doc.umaAddress).value === key.value;
+      if (!doc || !uses || doc.platformId !== platformId || doc.isDeleted) throw notFound('RECEIVER', address);
+      return doc;
+    }
+    // Customers recorded before addresses were claimed hold no claim: the oldest one is the owner.
     const page = await this.readModels.find(Collections.customers, {
       filters: [
         { field: 'platformId', op: 'eq', value: platformId },
-        { field: 'umaAddress', op: 'eq', value: input.receiverUmaAddress },
+        { field: 'umaAddress', op: 'eq', value: address },
         { field: 'isDeleted', op: 'eq', value: false },
       ],
       sortBy: 'createdAt',
       sortOrder: 'asc',
       limit: 1,
     });
-    if (!page.data[0]) throw notFound('RECEIVER', input.receiverUmaAddress!);
+    if (!page.data[0]) throw notFound('RECEIVER', address);
     return page.data[0];
   }
 

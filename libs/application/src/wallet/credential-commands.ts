@@ -2,13 +2,15 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomBytes } from 'node:crypto';
 import { verifyPasskeyRegistration, type PasskeyAttestation } from '../../../crypto/src/webauthn.js';
+import { passkeyCredentialKey } from '../../../domain/src/claims/claim.js';
 import { customerDecider } from '../../../domain/src/customer/customer.js';
 import { invalid, notFound } from '../../../domain/src/errors.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
-import { unauthorized } from '../../../domain/src/wallet/signed-retry.js';
+import { unauthorized, type SignedRetryProof } from '../../../domain/src/wallet/signed-retry.js';
 import { walletAuthDecider, type NewAuthMethod } from '../../../domain/src/wallet/wallet-auth.js';
 import { isAuthMethodActive, requiresSignedRetryToAddAuthMethod, type AuthMethodRecord, type AuthMethodType } from '../../../domain/src/wallet/wallet-auth-state.js';
 import { toAuthMethodView, type AuthMethodView } from '../../../domain/src/wallet/wallet-views.js';
+import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, type Actor } from '../tokens.js';
 import { SignedRetryService, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';
@@ -69,6 +71,7 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
     private readonly verifiers: WalletVerifiers,
     private readonly signedRetry: SignedRetryService,
     private readonly queries: WalletQueries,
+    private readonly claims: IdentityClaims,
     private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
@@ -77,19 +80,24 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
     const wallet = await this.wallets.own(input.accountId, actor);
     const authMethod = await this.newAuthMethod(input, wallet, actor);
     const request = { method: 'POST', path: CREDENTIALS_PATH, body: rawBody };
-    let signedRetry;
+    let signedRetry: SignedRetryProof | undefined;
     if (requiresSignedRetryToAddAuthMethod(wallet)) {
       const step = await this.signedRetry.step(wallet.accountId, { intent: 'ADD_AUTH_METHOD', ...request, targetId: wallet.accountId, authMethodType: input.type, authMethod }, headers, actor);
       if (step.kind === 'challenge') return step;
       signedRetry = step.proof;
     }
     const authMethodId = publicId('AuthMethod', this.ids.uuid());
-    const { state } = await this.runner.run(
-      streams.wallet(wallet.accountId),
-      walletAuthDecider,
-      { type: 'AddAuthMethod', accountId: wallet.accountId, platformId: wallet.platformId, authMethodId, authMethod, signedRetry, now: (await this.clocks.now(actor.platformId)).toISOString() },
-      { metadata: { ...actor } },
-    );
+    const owner = { id: authMethodId, stream: streams.wallet(wallet.accountId) };
+    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const add = () =>
+      this.runner.run(
+        owner.stream,
+        walletAuthDecider,
+        { type: 'AddAuthMethod', accountId: wallet.accountId, platformId: wallet.platformId, authMethodId, authMethod, signedRetry, now },
+        { metadata: { ...actor } },
+      );
+    // A WebAuthn credential belongs to one wallet in the installation: claimed before it is added.
+    const { state } = authMethod.type === 'PASSKEY' ? await this.claims.holding([passkeyCredentialKey(authMethod.passkey.credentialId)], owner, actor, add) : await add();
     return { kind: 'done', result: toAuthMethodView(state, state.authMethods.get(authMethodId)!) };
   }
 
@@ -112,6 +120,7 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
         if (!input.challenge) throw invalid('INVALID_INPUT', 'challenge is required for a PASSKEY credential', 'challenge');
         const registered = await verifyPasskeyRegistration({ attestation: input.attestation, expectedChallenge: input.challenge, relyingParty: this.verifiers.relyingParty });
         if (!registered.ok) throw unauthorized(`passkey registration failed: ${registered.reason}`);
+        // Refused before a challenge is issued; the claim at the write is what stands guard.
         if (await this.queries.passkeyRegistered(registered.credential.credentialId)) {
           throw invalid('PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'this passkey credentialId is already registered', 'attestation.credentialId');
         }
@@ -169,11 +178,12 @@ export class RevokeCredentialHandler implements ICommandHandler<RevokeCredential
     private readonly wallets: WalletAccounts,
     private readonly queries: WalletQueries,
     private readonly signedRetry: SignedRetryService,
+    private readonly claims: IdentityClaims,
     private readonly clocks: PlatformClocks,
   ) {}
 
   async execute({ authMethodId, headers, actor }: RevokeCredentialCommand): Promise<SignedResult<undefined>> {
-    const { wallet } = await loadCredential(this.queries, this.wallets, authMethodId, actor);
+    const { wallet, method } = await loadCredential(this.queries, this.wallets, authMethodId, actor);
     const request = { method: 'DELETE', path: `${CREDENTIALS_PATH}/${authMethodId}`, body: {} };
     const step = await this.signedRetry.step(wallet.accountId, { intent: 'REVOKE_AUTH_METHOD', ...request, targetId: authMethodId }, headers, actor);
     if (step.kind === 'challenge') return step;
@@ -184,6 +194,8 @@ export class RevokeCredentialHandler implements ICommandHandler<RevokeCredential
       { type: 'RevokeAuthMethod', authMethodId, signedRetry, now: (await this.clocks.now(actor.platformId)).toISOString() },
       { metadata: { ...actor } },
     );
+    // After the revocation: a crash in between leaves the claim with a revoked credential, which anyone may take.
+    if (method.passkey) await this.claims.release([passkeyCredentialKey(method.passkey.credentialId)], authMethodId, actor);
     return { kind: 'done', result: undefined };
   }
 }

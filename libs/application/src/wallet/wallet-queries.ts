@@ -65,8 +65,8 @@ export class WalletQueries {
 
   /**
    * Whether an active passkey with this WebAuthn credential id is registered on any account of any
-   * platform: one authenticator credential belongs to one wallet. (Within an account the wallet
-   * decider enforces it strictly; across accounts this read is what stands guard.)
+   * platform: one authenticator credential belongs to one wallet. This read refuses early (before
+   * a challenge); the credential id's claim, taken when the passkey is added, is what stands guard.
    */
   async passkeyRegistered(credentialId: string): Promise<boolean> {
     const page = await this.store.find(Collections.authMethods, {

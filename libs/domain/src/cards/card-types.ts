@@ -1,3 +1,4 @@
+import type { ResourceAbandoned } from '../claims/claim.js';
 import type { InternalAccountRecord, KycStatus } from '../customer/customer.js';
 import type { CardBrand } from './card-issuer.js';
 
@@ -83,6 +84,8 @@ export interface CardAuthorizationRecord {
 
 export interface CardAggregate {
   exists: boolean;
+  /** A claim this id made was taken over before the card was created: it never will be. */
+  abandoned?: boolean;
   platformId?: string;
   sandbox: boolean;
   /** The holder's EMBEDDED_WALLET account whose sessions sign changes to this card. */
@@ -98,7 +101,8 @@ export type CardEvent =
   | { type: 'CardCreated'; data: { platformId: string; cardId: string; walletAccountId: string; issuanceSeed: string; sandbox: boolean; card: CardSnapshot } }
   | { type: 'CardStateChanged'; data: { platformId: string; cardId: string; previousState: CardState; card: CardSnapshot } }
   | { type: 'CardFundingSourcesChanged'; data: { platformId: string; cardId: string; previousFundingSources: string[]; card: CardSnapshot } }
-  | { type: AuthorizationEventType; data: { platformId: string; cardId: string; authorization: CardAuthorizationRecord } };
+  | { type: AuthorizationEventType; data: { platformId: string; cardId: string; authorization: CardAuthorizationRecord } }
+  | ResourceAbandoned;
 
 export type CardAuthorizationCommand =
   /** The outcome of an authorization request: a hold the caller placed, or a decline. */

@@ -38,7 +38,7 @@ function stateChanged(state: CardAggregate, card: CardSnapshot): CardEvent {
 
 function decide(cmd: CardCommand, state: CardAggregate): CardEvent[] {
   if (cmd.type === 'CreateCard') {
-    if (state.exists) throw conflict('CARD_EXISTS', `card ${cmd.cardId} already exists`);
+    if (state.exists || state.abandoned) throw conflict('CARD_EXISTS', `card ${cmd.cardId} already exists`);
     if (cmd.holderKycStatus !== 'APPROVED' && cmd.holderKycStatus !== 'PENDING') {
       throw new DomainError('invalid', 'CARDHOLDER_KYC_NOT_APPROVED', `the cardholder's KYC is ${cmd.holderKycStatus}; a card needs an approved (or pending) holder`, {
         errors: [{ field: 'customerId', constraint: 'CARDHOLDER_KYC_NOT_APPROVED', message: `kycStatus is ${cmd.holderKycStatus}` }],
@@ -137,6 +137,9 @@ function evolve(state: CardAggregate, event: CardEvent): CardAggregate {
     case 'CardStateChanged':
     case 'CardFundingSourcesChanged':
       state.card = event.data.card;
+      return state;
+    case 'ResourceAbandoned':
+      state.abandoned = true;
       return state;
     default:
       state.authorizations.set(event.data.authorization.id, event.data.authorization);

@@ -1,3 +1,4 @@
+import type { ResourceAbandoned } from '../claims/claim.js';
 import type { Decider } from '../decider.js';
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
 
@@ -35,6 +36,9 @@ export interface CustomerProfile {
   businessInfo?: BusinessInfo;
 }
 
+/** An update may also change the platform's own id of the customer. */
+export type CustomerChanges = CustomerProfile & { platformCustomerId?: string };
+
 export interface InternalAccountRecord {
   id: string;
   type: InternalAccountType;
@@ -48,7 +52,10 @@ export interface CustomerState {
   id?: string;
   platformId?: string;
   customerType?: CustomerType;
+  platformCustomerId?: string;
   isDeleted: boolean;
+  /** A claim this id made was taken over before the customer was created: it never will be. */
+  abandoned?: boolean;
   kycStatus?: KycStatus;
   profile: CustomerProfile;
   accounts: Map<string, InternalAccountRecord>;
@@ -65,14 +72,15 @@ export type CustomerEvent =
       type: 'CustomerCreated';
       data: { customerId: string; platformId: string; platformCustomerId: string; customerType: CustomerType; kycStatus: KycStatus; profile: CustomerProfile; createdAt: string };
     }
-  | { type: 'CustomerUpdated'; data: { customerId: string; platformId: string; changes: CustomerProfile; updatedAt: string } }
+  | { type: 'CustomerUpdated'; data: { customerId: string; platformId: string; changes: CustomerChanges; updatedAt: string } }
   | { type: 'CustomerDeleted'; data: { customerId: string; platformId: string; deletedAt: string } }
   | { type: 'CustomerKycStatusChanged'; data: { customerId: string; platformId: string; kycStatus: KycStatus; updatedAt: string } }
   | {
       type: 'InternalAccountOpened';
       data: { accountId: string; customerId: string; platformId: string; type: InternalAccountType; currency: string; status: InternalAccountStatus; createdAt: string };
     }
-  | { type: 'InternalAccountStatusChanged'; data: { accountId: string; customerId: string; platformId: string; status: InternalAccountStatus; updatedAt: string } };
+  | { type: 'InternalAccountStatusChanged'; data: { accountId: string; customerId: string; platformId: string; status: InternalAccountStatus; updatedAt: string } }
+  | ResourceAbandoned;
 
 export type CustomerCommand =
   | {
@@ -86,7 +94,7 @@ export type CustomerCommand =
       accounts: NewAccount[];
       now: string;
     }
-  | { type: 'UpdateCustomer'; changes: CustomerProfile; newAccounts: NewAccount[]; now: string }
+  | { type: 'UpdateCustomer'; changes: CustomerChanges; newAccounts: NewAccount[]; now: string }
   | { type: 'DeleteCustomer'; now: string; hasFunds: boolean }
   | { type: 'OpenInternalAccount'; account: NewAccount; now: string }
   /** A verification's outcome; approval activates the accounts that waited for it. */
@@ -110,7 +118,7 @@ function openAccounts(state: CustomerState, accounts: NewAccount[], kyc: KycStat
 
 function decide(cmd: CustomerCommand, state: CustomerState): CustomerEvent[] {
   if (cmd.type === 'CreateCustomer') {
-    if (state.exists) throw conflict('CUSTOMER_EXISTS', `customer ${cmd.customerId} already exists`);
+    if (state.exists || state.abandoned) throw conflict('CUSTOMER_EXISTS', `customer ${cmd.customerId} already exists`);
     return [
       {
         type: 'CustomerCreated',
@@ -173,10 +181,25 @@ function evolve(state: CustomerState, event: CustomerEvent): CustomerState {
   switch (event.type) {
     case 'CustomerCreated': {
       const d = event.data;
-      return { ...state, exists: true, id: d.customerId, platformId: d.platformId, customerType: d.customerType, kycStatus: d.kycStatus, profile: { ...d.profile } };
+      return {
+        ...state,
+        exists: true,
+        id: d.customerId,
+        platformId: d.platformId,
+        platformCustomerId: d.platformCustomerId,
+        customerType: d.customerType,
+        kycStatus: d.kycStatus,
+        profile: { ...d.profile },
+      };
     }
-    case 'CustomerUpdated':
-      state.profile = { ...state.profile, ...event.data.changes };
+    case 'CustomerUpdated': {
+      const { platformCustomerId, ...profile } = event.data.changes;
+      state.profile = { ...state.profile, ...profile };
+      if (platformCustomerId !== undefined) state.platformCustomerId = platformCustomerId;
+      return state;
+    }
+    case 'ResourceAbandoned':
+      state.abandoned = true;
       return state;
     case 'CustomerDeleted':
       state.isDeleted = true;

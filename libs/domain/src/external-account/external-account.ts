@@ -1,3 +1,4 @@
+import type { ResourceAbandoned } from '../claims/claim.js';
 import type { Decider } from '../decider.js';
 import { conflict, notFound } from '../errors.js';
 
@@ -38,6 +39,8 @@ export interface ExternalAccountSnapshot {
 
 export interface ExternalAccountState {
   exists: boolean;
+  /** A claim this id made was taken over before the account was created: it never will be. */
+  abandoned?: boolean;
   id?: string;
   platformId?: string;
   /** Absent: the account is the platform's own. */
@@ -59,7 +62,8 @@ export interface ExternalAccountState {
 export type ExternalAccountEvent =
   | { type: 'ExternalAccountCreated'; data: { externalAccountId: string; platformId: string; account: ExternalAccountSnapshot } }
   | { type: 'ExternalAccountUpdated'; data: { externalAccountId: string; platformId: string; customerId?: string; changes: { defaultUmaDepositAccount: boolean }; account: ExternalAccountSnapshot; updatedAt: string } }
-  | { type: 'ExternalAccountDeleted'; data: { externalAccountId: string; platformId: string; customerId?: string; account: ExternalAccountSnapshot; deletedAt: string } };
+  | { type: 'ExternalAccountDeleted'; data: { externalAccountId: string; platformId: string; customerId?: string; account: ExternalAccountSnapshot; deletedAt: string } }
+  | ResourceAbandoned;
 
 export type ExternalAccountCommand =
   | {
@@ -108,7 +112,7 @@ const owner = (state: ExternalAccountState) => (state.customerId ? { customerId:
 function decide(cmd: ExternalAccountCommand, state: ExternalAccountState): ExternalAccountEvent[] {
   switch (cmd.type) {
     case 'CreateExternalAccount': {
-      if (state.exists) throw conflict('EXTERNAL_ACCOUNT_EXISTS', `external account ${cmd.id} already exists`);
+      if (state.exists || state.abandoned) throw conflict('EXTERNAL_ACCOUNT_EXISTS', `external account ${cmd.id} already exists`);
       const account: ExternalAccountSnapshot = {
         id: cmd.id,
         platformId: cmd.platformId,
@@ -155,6 +159,8 @@ function evolve(state: ExternalAccountState, event: ExternalAccountEvent): Exter
       return { ...state, ...event.data.changes, updatedAt: event.data.updatedAt };
     case 'ExternalAccountDeleted':
       return { ...state, status: 'DELETED', updatedAt: event.data.deletedAt };
+    case 'ResourceAbandoned':
+      return { ...state, abandoned: true };
   }
 }
 

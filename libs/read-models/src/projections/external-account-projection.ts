@@ -19,7 +19,7 @@ export const externalAccountProjection: Projection = {
   handles: ['ExternalAccountCreated', 'ExternalAccountUpdated', 'ExternalAccountDeleted'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     // Every event carries the full snapshot, so the document is simply replaced.
-    const event = { type: recorded.type, data: recorded.data } as ExternalAccountEvent;
+    const event = { type: recorded.type, data: recorded.data } as Exclude<ExternalAccountEvent, { type: 'ResourceAbandoned' }>;
     tx.put(Collections.externalAccounts, { ...event.data.account } as ExternalAccountDoc);
   },
 };
