@@ -1,6 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { ThrottlerModule } from '@nestjs/throttler';
 import { LoggerModule } from 'nestjs-pino';
 import { ApplicationModule } from '../../../libs/application/src/application.module.js';
 import type { Infrastructure } from '../../../libs/application/src/infrastructure.js';
@@ -17,7 +16,7 @@ import { VerificationsController } from './verifications/verifications.controlle
 import { DOCUMENTED_CONTROLLERS, DocsController } from './docs/docs.controller.js';
 import { PlatformAuthGuard } from './http/auth.js';
 import { ErrorFilter } from './http/errors.js';
-import { AuthFailureLimiter, RATE_LIMITS, RATE_LIMIT_STORAGE, RateLimitStorageCloser, WEBHOOK_TEST_THROTTLER } from './http/rate-limit.js';
+import { AuthFailureLimiter, RATE_LIMITS, RATE_LIMIT_POLICIES, RATE_LIMIT_STORAGE, RateLimitGuard, RateLimitStorageCloser, policiesOf } from './http/rate-limit.js';
 import { createRateLimitStorage } from './http/rate-limit-storage.js';
 import { PINO_LEVELS } from './http/request-log.js';
 import { SandboxController } from './sandbox/sandbox.controller.js';
@@ -44,12 +43,10 @@ export class ApiModule {
   static register(deps: { config: AppConfig; infra: Infrastructure; clock: Clock; ids: IdGenerator }): DynamicModule {
     const limits = deps.config.rateLimits;
     const storage = createRateLimitStorage(deps.config);
-    const webhookTests = { name: WEBHOOK_TEST_THROTTLER, limit: limits.webhookTests, ttl: limits.webhookTestWindowSeconds * 1000 };
     return {
       module: ApiModule,
       imports: [
         ApplicationModule.register(deps),
-        ThrottlerModule.forRoot({ throttlers: [webhookTests], storage, setHeaders: false }),
         // The request logger runs as the first Express middleware (service.ts); this binds it for PinoLogger.
         LoggerModule.forRoot({ useExisting: true, pinoHttp: { level: PINO_LEVELS[deps.config.logLevel] } }),
       ],
@@ -57,7 +54,9 @@ export class ApiModule {
       providers: [
         { provide: RATE_LIMIT_STORAGE, useValue: storage },
         { provide: RATE_LIMITS, useValue: limits },
+        { provide: RATE_LIMIT_POLICIES, useValue: policiesOf(limits) },
         AuthFailureLimiter,
+        RateLimitGuard,
         RateLimitStorageCloser,
         { provide: APP_GUARD, useClass: PlatformAuthGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },

@@ -1,5 +1,7 @@
 import { Logger } from '@nestjs/common';
-import { ThrottlerStorageService, type ThrottlerStorage } from '@nestjs/throttler';
+// Types only: at run time @nestjs/throttler 6 (CommonJS) cannot load the ESM-only @nestjs/common 12
+// under Jest on Node 20, so the guard is ours; the storages keep the throttler's contract.
+import type { ThrottlerStorage } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../../../../libs/config/src/config.js';
 
@@ -8,7 +10,9 @@ type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>
 /**
  * A throttler storage that can also tell whether a key is blocked without counting a hit: the
  * failed-authentication limit must refuse a blocked caller before it checks the secret, and
- * only failures count.
+ * only failures count. Both storages count in fixed windows: the first hit opens a window of
+ * `ttl` ms; a hit past `limit` blocks the key for `blockDuration` ms (the window when 0) and the
+ * count starts afresh after the block; a blocked key counts no hits.
  */
 export interface RateLimitStorage extends ThrottlerStorage {
   /** Seconds until the key's block ends, 0 when it is not blocked. */
@@ -16,28 +20,51 @@ export interface RateLimitStorage extends ThrottlerStorage {
   close(): Promise<void>;
 }
 
-/** One process: the throttler's own in-memory storage, keyed per throttler name. */
-export class MemoryRateLimitStorage extends ThrottlerStorageService implements RateLimitStorage {
-  override increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
-    return super.increment(`${throttlerName}:${key}`, ttl, limit, blockDuration, throttlerName);
+const seconds = (ms: number) => Math.max(0, Math.ceil(ms / 1000));
+
+interface Window {
+  hits: number;
+  expiresAt: number;
+  blockedUntil: number;
+}
+
+/** One process. Expired windows are swept as the map grows, so unknown keys cannot pile up. */
+export class MemoryRateLimitStorage implements RateLimitStorage {
+  private readonly windows = new Map<string, Window>();
+
+  async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+    const now = Date.now();
+    const id = `${throttlerName}:${key}`;
+    let w = this.windows.get(id);
+    if (w && w.blockedUntil > now) return { totalHits: limit + 1, timeToExpire: seconds(w.expiresAt - now), isBlocked: true, timeToBlockExpire: seconds(w.blockedUntil - now) };
+    if (!w || w.expiresAt <= now || w.blockedUntil > 0) {
+      if (this.windows.size >= 10_000) this.sweep(now);
+      w = { hits: 0, expiresAt: now + ttl, blockedUntil: 0 };
+      this.windows.set(id, w);
+    }
+    w.hits += 1;
+    if (w.hits > limit) {
+      w.blockedUntil = now + (blockDuration > 0 ? blockDuration : ttl);
+      return { totalHits: w.hits, timeToExpire: seconds(w.expiresAt - now), isBlocked: true, timeToBlockExpire: seconds(w.blockedUntil - now) };
+    }
+    return { totalHits: w.hits, timeToExpire: seconds(w.expiresAt - now), isBlocked: false, timeToBlockExpire: 0 };
   }
 
   async blockedFor(key: string, throttlerName: string): Promise<number> {
-    const record = this.storage.get(`${throttlerName}:${key}`);
-    if (!record?.isBlocked) return 0;
-    return Math.max(0, Math.ceil((record.blockExpiresAt - Date.now()) / 1000));
+    const w = this.windows.get(`${throttlerName}:${key}`);
+    return w ? seconds(w.blockedUntil - Date.now()) : 0;
+  }
+
+  private sweep(now: number): void {
+    for (const [id, w] of this.windows) if (w.expiresAt <= now && w.blockedUntil <= now) this.windows.delete(id);
   }
 
   async close(): Promise<void> {
-    this.onApplicationShutdown();
+    this.windows.clear();
   }
 }
 
-/**
- * KEYS: hits, block. ARGV: ttl ms, limit, block ms. Atomic: INCR + PEXPIRE on the first hit of a
- * window; past the limit the key is blocked for the block duration and its count starts afresh.
- * A blocked key counts no hits, as in the in-memory storage.
- */
+/** KEYS: hits, block. ARGV: ttl ms, limit, block ms. Atomic: INCR + PEXPIRE on the first hit of a window. */
 const HIT_SCRIPT = `
 local blocked = redis.call('PTTL', KEYS[2])
 if blocked > 0 then
@@ -58,8 +85,6 @@ return {hits, ttl, 0}
 
 type HitReply = [number, number, number];
 type ScriptedRedis = Redis & { rateLimitHit(hits: string, block: string, ttl: number, limit: number, blockMs: number): Promise<HitReply> };
-
-const seconds = (ms: number) => Math.max(0, Math.ceil(ms / 1000));
 
 /**
  * Shared by every API instance, so a limit holds however many instances serve the caller.

@@ -1,16 +1,28 @@
-import { Inject, Injectable, type ExecutionContext, type OnModuleDestroy } from '@nestjs/common';
-import { ThrottlerGuard, normalizeIp, type ThrottlerLimitDetail } from '@nestjs/throttler';
+import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext, type OnModuleDestroy } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
+import ipaddr from 'ipaddr.js';
 import type { RateLimits } from '../../../../libs/config/src/config.js';
 import { ApiError } from './errors.js';
 import type { RateLimitStorage } from './rate-limit-storage.js';
 
 export const RATE_LIMIT_STORAGE = Symbol('RATE_LIMIT_STORAGE');
 export const RATE_LIMITS = Symbol('RATE_LIMITS');
-/** The @nestjs/throttler policy of `POST /sandbox/webhooks/test`, per platform. */
-export const WEBHOOK_TEST_THROTTLER = 'webhook-test';
+const POLICY = 'rateLimitPolicy';
 const AUTH_TOKEN = 'auth-failures-token';
 const AUTH_ADDRESS = 'auth-failures-address';
+
+/** Throttler-style policies by name: at most `limit` requests per platform per `ttlMs`. */
+export type RateLimitPolicies = Record<string, { limit: number; ttlMs: number }>;
+export const RATE_LIMIT_POLICIES = Symbol('RATE_LIMIT_POLICIES');
+export const WEBHOOK_TEST_POLICY = 'webhook-test';
+
+export const policiesOf = (limits: RateLimits): RateLimitPolicies => ({
+  [WEBHOOK_TEST_POLICY]: { limit: limits.webhookTests, ttlMs: limits.webhookTestWindowSeconds * 1000 },
+});
+
+/** Puts a route under a named policy, enforced by {@link RateLimitGuard}. */
+export const RateLimit = (policy: string) => SetMetadata(POLICY, policy);
 
 /** 429 in the error shape with `Retry-After` in whole seconds (at least 1). */
 export const rateLimited = (retryAfterSeconds: number, message: string) => {
@@ -18,14 +30,20 @@ export const rateLimited = (retryAfterSeconds: number, message: string) => {
   return new ApiError({ status: 429, code: 'RATE_LIMITED', message: `${message}; retry after ${seconds} seconds`, details: { retryAfterSeconds: seconds } }, { 'Retry-After': String(seconds) });
 };
 
-/** The caller's address as limits count it (IPv6 by /64, as the throttler does). */
-export const clientAddress = (req: Request) => normalizeIp(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+/** The caller's address as limits count it: IPv4-mapped IPv6 as IPv4, other IPv6 by its /64. */
+export function clientAddress(req: Request): string {
+  const raw = req.ip ?? req.socket.remoteAddress ?? '';
+  if (!ipaddr.isValid(raw)) return raw || 'unknown';
+  const address = ipaddr.process(raw);
+  if (address.kind() === 'ipv4') return address.toString();
+  return `${(address as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+}
 
 /**
  * Failed Basic authentications, counted per token id and per client address. Only wrong
  * credentials count (a missing header cannot guess a secret); once either count passes its
  * limit, every attempt for that token id or from that address is refused with 429 before the
- * secret is checked, so a blocked guesser learns nothing more until the window passes.
+ * secret is checked, so a blocked guesser learns nothing more until the block ends.
  */
 @Injectable()
 export class AuthFailureLimiter {
@@ -50,17 +68,26 @@ export class AuthFailureLimiter {
 }
 
 /**
- * The @nestjs/throttler guard for the routes that carry a throttler policy: counted per
- * platform (it runs after authentication), answering 429 in the error shape.
+ * Enforces the route's {@link RateLimit} policy per platform (it runs after authentication),
+ * through the same throttler storage, answering 429 in the error shape.
  */
 @Injectable()
-export class RateLimitGuard extends ThrottlerGuard {
-  protected override async getTracker(req: Record<string, any>): Promise<string> {
-    return (req as { actor?: { platformId: string } }).actor?.platformId ?? clientAddress(req as Request);
-  }
+export class RateLimitGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(RATE_LIMIT_STORAGE) private readonly storage: RateLimitStorage,
+    @Inject(RATE_LIMIT_POLICIES) private readonly policies: RateLimitPolicies,
+  ) {}
 
-  protected override async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
-    throw rateLimited(detail.timeToBlockExpire, 'too many requests');
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const name = this.reflector.getAllAndOverride<string | undefined>(POLICY, [context.getHandler(), context.getClass()]);
+    const policy = name ? this.policies[name] : undefined;
+    if (!name || !policy) return true;
+    const req = context.switchToHttp().getRequest<Request & { actor?: { platformId: string } }>();
+    const tracker = req.actor?.platformId ?? clientAddress(req);
+    const hit = await this.storage.increment(tracker, policy.ttlMs, policy.limit, policy.ttlMs, name);
+    if (hit.isBlocked) throw rateLimited(hit.timeToBlockExpire, 'too many requests');
+    return true;
   }
 }
 

@@ -7,7 +7,7 @@ import type { Filter } from '../../../../libs/read-models/src/read-model-store.j
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
-import { RateLimitGuard } from '../http/rate-limit.js';
+import { RateLimit, RateLimitGuard, WEBHOOK_TEST_POLICY } from '../http/rate-limit.js';
 import { ListDeliveriesQuery, UpdateConfigDto } from './webhook.dto.js';
 
 const SIGNATURES =
@@ -67,7 +67,8 @@ export class WebhooksController {
 
   @Post('sandbox/webhooks/test')
   @HttpCode(200)
-  // The @nestjs/throttler policy `webhook-test` (RATE_LIMIT_WEBHOOK_TESTS per platform per window).
+  // RATE_LIMIT_WEBHOOK_TESTS per platform per window, counted whatever the target.
+  @RateLimit(WEBHOOK_TEST_POLICY)
   @UseGuards(RateLimitGuard)
   @ApiDoc({
     summary: 'Send a test webhook (sandbox)',
