@@ -23,9 +23,11 @@ type LoggedRequest = Request & { id?: string; actor?: { platformId: string } };
  * the redact paths only guard against someone logging a raw request later.
  */
 function lineOf(req: LoggedRequest, res: Response, responseTime: number) {
+  const route = (req.route as { path?: unknown } | undefined)?.path;
   return {
     method: req.method,
-    route: (req.route as { path?: string } | undefined)?.path ?? null,
+    // Nest's not-found catch-all (`*path`) is no route of the API.
+    route: typeof route === 'string' && !route.includes('*') ? route : null,
     status: res.statusCode,
     duration: responseTime,
     platform: req.actor?.platformId ?? null,
