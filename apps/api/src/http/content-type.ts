@@ -16,5 +16,6 @@ export function requireJsonBody(req: Request, res: Response, next: NextFunction)
   if (!['POST', 'PUT', 'PATCH'].includes(req.method) || !hasBody(req)) return next();
   const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (JSON_MEDIA_TYPE.test(mediaType)) return next();
-  sendError(res, new ApiError({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'the body must be JSON: send it with Content-Type: application/json' }), req);
+  const message = 'the body must be JSON: send it with Content-Type: application/json';
+  sendError(res, new ApiError({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message }), req);
 }

@@ -6,12 +6,17 @@ import { requestIdOf } from './request-log.js';
 
 /** What Node's parser refuses before any route runs, answered in the error shape instead of a bare status line. */
 function clientErrorBody(code: string | undefined): ErrorBody {
-  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, code: 'REQUEST_HEADERS_TOO_LARGE', message: 'the request headers are too large' };
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, code: 'REQUEST_TIMEOUT', message: 'the request did not arrive in time' };
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return { status: 431, code: 'REQUEST_HEADERS_TOO_LARGE', message: 'the request headers are too large' };
+  }
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return { status: 408, code: 'REQUEST_TIMEOUT', message: 'the request did not arrive in time' };
+  }
   return { status: 400, code: 'INVALID_INPUT', message: 'the request is not valid HTTP' };
 }
 
-type ParserSocket = Duplex & { _httpMessage?: ServerResponse & { req?: { id?: string; headers?: Record<string, string | string[] | undefined> } } };
+type CutOffRequest = { id?: string; headers?: Record<string, string | string[] | undefined> };
+type ParserSocket = Duplex & { _httpMessage?: ServerResponse & { req?: CutOffRequest } };
 
 function onClientError(error: Error & { code?: string }, socket: ParserSocket): void {
   const response = socket._httpMessage;

@@ -32,11 +32,11 @@ interface Window {
 export class MemoryRateLimitStorage implements RateLimitStorage {
   private readonly windows = new Map<string, Window>();
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+  async increment(key: string, ttl: number, limit: number, blockDuration: number, name: string): Promise<ThrottlerStorageRecord> {
     const now = Date.now();
-    const id = `${throttlerName}:${key}`;
+    const id = `${name}:${key}`;
     let w = this.windows.get(id);
-    if (w && w.blockedUntil > now) return { totalHits: limit + 1, timeToExpire: seconds(w.expiresAt - now), isBlocked: true, timeToBlockExpire: seconds(w.blockedUntil - now) };
+    if (w && w.blockedUntil > now) return this.record(limit + 1, w, now);
     if (!w || w.expiresAt <= now || w.blockedUntil > 0) {
       if (this.windows.size >= 10_000) this.sweep(now);
       w = { hits: 0, expiresAt: now + ttl, blockedUntil: 0 };
@@ -45,9 +45,13 @@ export class MemoryRateLimitStorage implements RateLimitStorage {
     w.hits += 1;
     if (w.hits > limit) {
       w.blockedUntil = now + (blockDuration > 0 ? blockDuration : ttl);
-      return { totalHits: w.hits, timeToExpire: seconds(w.expiresAt - now), isBlocked: true, timeToBlockExpire: seconds(w.blockedUntil - now) };
     }
-    return { totalHits: w.hits, timeToExpire: seconds(w.expiresAt - now), isBlocked: false, timeToBlockExpire: 0 };
+    return this.record(w.hits, w, now);
+  }
+
+  private record(totalHits: number, w: Window, now: number): ThrottlerStorageRecord {
+    const isBlocked = w.blockedUntil > now;
+    return { totalHits, timeToExpire: seconds(w.expiresAt - now), isBlocked, timeToBlockExpire: isBlocked ? seconds(w.blockedUntil - now) : 0 };
   }
 
   async blockedFor(key: string, throttlerName: string): Promise<number> {
@@ -107,8 +111,8 @@ export class RedisRateLimitStorage implements RateLimitStorage {
     return { hits: `${base}:hits`, block: `${base}:block` };
   }
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
-    const k = this.keys(key, throttlerName);
+  async increment(key: string, ttl: number, limit: number, blockDuration: number, name: string): Promise<ThrottlerStorageRecord> {
+    const k = this.keys(key, name);
     try {
       const [hits, ttlMs, blockMs] = await this.redis.rateLimitHit(k.hits, k.block, ttl, limit, blockDuration);
       return { totalHits: hits, timeToExpire: seconds(ttlMs), isBlocked: blockMs > 0, timeToBlockExpire: seconds(blockMs) };

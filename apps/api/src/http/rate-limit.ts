@@ -1,4 +1,5 @@
-import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, SetMetadata } from '@nestjs/common';
+import type { CanActivate, ExecutionContext, OnModuleDestroy } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import ipaddr from 'ipaddr.js';
@@ -27,7 +28,8 @@ export const RateLimit = (policy: string) => SetMetadata(POLICY, policy);
 /** 429 in the error shape with `Retry-After` in whole seconds (at least 1). */
 export const rateLimited = (retryAfterSeconds: number, message: string) => {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-  return new ApiError({ status: 429, code: 'RATE_LIMITED', message: `${message}; retry after ${seconds} seconds`, details: { retryAfterSeconds: seconds } }, { 'Retry-After': String(seconds) });
+  const body = { status: 429, code: 'RATE_LIMITED', message: `${message}; retry after ${seconds} seconds`, details: { retryAfterSeconds: seconds } };
+  return new ApiError(body, { 'Retry-After': String(seconds) });
 };
 
 /** The caller's address as limits count it: IPv4-mapped IPv6 as IPv4, other IPv6 by its /64. */
@@ -47,10 +49,16 @@ export function clientAddress(req: Request): string {
  */
 @Injectable()
 export class AuthFailureLimiter {
-  constructor(@Inject(RATE_LIMIT_STORAGE) private readonly storage: RateLimitStorage, @Inject(RATE_LIMITS) private readonly limits: RateLimits) {}
+  constructor(
+    @Inject(RATE_LIMIT_STORAGE) private readonly storage: RateLimitStorage,
+    @Inject(RATE_LIMITS) private readonly limits: RateLimits,
+  ) {}
 
   async assertAllowed(tokenId: string, address: string): Promise<void> {
-    const waits = await Promise.all([this.storage.blockedFor(tokenId, AUTH_TOKEN), this.storage.blockedFor(address, AUTH_ADDRESS)]);
+    const waits = await Promise.all([
+      this.storage.blockedFor(tokenId, AUTH_TOKEN),
+      this.storage.blockedFor(address, AUTH_ADDRESS),
+    ]);
     const wait = Math.max(...waits);
     if (wait > 0) throw rateLimited(wait, 'too many failed authentications');
   }
@@ -63,7 +71,8 @@ export class AuthFailureLimiter {
       this.storage.increment(address, windowMs, this.limits.authFailuresPerAddress, windowMs, AUTH_ADDRESS),
     ]);
     const blocked = results.filter((r) => r.isBlocked);
-    if (blocked.length > 0) throw rateLimited(Math.max(...blocked.map((r) => r.timeToBlockExpire)), 'too many failed authentications');
+    if (blocked.length === 0) return;
+    throw rateLimited(Math.max(...blocked.map((r) => r.timeToBlockExpire)), 'too many failed authentications');
   }
 }
 

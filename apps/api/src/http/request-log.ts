@@ -15,6 +15,7 @@ export function requestIdOf(header: string | string[] | undefined): string {
 }
 
 type LoggedRequest = Request & { id?: string; actor?: { platformId: string } };
+type Timed = { responseTime?: number };
 
 /**
  * One line per request: method, route (the matched pattern, never the query string), status,
@@ -38,7 +39,14 @@ export function createRequestLogger(config: AppConfig, destination?: Destination
   const logger = pino(
     {
       level: PINO_LEVELS[config.logLevel],
-      redact: ['req.headers.authorization', 'req.headers["service-wallet-signature"]', 'req.headers.cookie', 'res.headers["set-cookie"]', 'req.body', 'res.body'],
+      redact: [
+        'req.headers.authorization',
+        'req.headers["service-wallet-signature"]',
+        'req.headers.cookie',
+        'res.headers["set-cookie"]',
+        'req.body',
+        'res.body',
+      ],
     },
     destination ?? pino.destination(1),
   );
@@ -55,10 +63,11 @@ export function createRequestLogger(config: AppConfig, destination?: Destination
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
     customSuccessMessage: () => 'request completed',
     customErrorMessage: () => 'request failed',
-    customSuccessObject: (req, res, value: { responseTime?: number }) => lineOf(req as LoggedRequest, res, value.responseTime ?? 0),
-    customErrorObject: (req, res, _err, value: { responseTime?: number }) => lineOf(req as LoggedRequest, res, value.responseTime ?? 0),
+    customSuccessObject: (req, res, value: Timed) => lineOf(req as LoggedRequest, res, value.responseTime ?? 0),
+    customErrorObject: (req, res, _err, value: Timed) => lineOf(req as LoggedRequest, res, value.responseTime ?? 0),
   });
 }
 
 /** Express middleware: the request logger, which also stamps `X-Request-Id` on the response. */
-export const requestLogging = (logger: HttpLogger<Request, Response>) => (req: Request, res: Response, next: NextFunction) => logger(req, res, next);
+export const requestLogging = (logger: HttpLogger<Request, Response>) => (req: Request, res: Response, next: NextFunction) =>
+  logger(req, res, next);
