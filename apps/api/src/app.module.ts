@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
 import { ApplicationModule } from '../../../libs/application/src/application.module.js';
 import type { Infrastructure } from '../../../libs/application/src/infrastructure.js';
 import type { AppConfig } from '../../../libs/config/src/config.js';
@@ -15,6 +16,9 @@ import { VerificationsController } from './verifications/verifications.controlle
 import { DOCUMENTED_CONTROLLERS, DocsController } from './docs/docs.controller.js';
 import { PlatformAuthGuard } from './http/auth.js';
 import { ErrorFilter } from './http/errors.js';
+import { AuthFailureLimiter, RATE_LIMITS, RATE_LIMIT_POLICIES, RATE_LIMIT_STORAGE, RateLimitGuard, RateLimitStorageCloser, policiesOf } from './http/rate-limit.js';
+import { createRateLimitStorage } from './http/rate-limit-storage.js';
+import { PINO_LEVELS } from './http/request-log.js';
 import { SandboxController } from './sandbox/sandbox.controller.js';
 import { TokensController } from './tokens/tokens.controller.js';
 import { AuthCredentialsController } from './wallet/auth-credentials.controller.js';
@@ -37,11 +41,23 @@ export const API_CONTROLLERS = [InternalAccountsController, ExternalAccountsCont
 @Module({})
 export class ApiModule {
   static register(deps: { config: AppConfig; infra: Infrastructure; clock: Clock; ids: IdGenerator }): DynamicModule {
+    const limits = deps.config.rateLimits;
+    const storage = createRateLimitStorage(deps.config);
     return {
       module: ApiModule,
-      imports: [ApplicationModule.register(deps)],
+      imports: [
+        ApplicationModule.register(deps),
+        // The request logger runs as the first Express middleware (service.ts); this binds it for PinoLogger.
+        LoggerModule.forRoot({ useExisting: true, pinoHttp: { level: PINO_LEVELS[deps.config.logLevel] } }),
+      ],
       controllers: API_CONTROLLERS,
       providers: [
+        { provide: RATE_LIMIT_STORAGE, useValue: storage },
+        { provide: RATE_LIMITS, useValue: limits },
+        { provide: RATE_LIMIT_POLICIES, useValue: policiesOf(limits) },
+        AuthFailureLimiter,
+        RateLimitGuard,
+        RateLimitStorageCloser,
         { provide: APP_GUARD, useClass: PlatformAuthGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: DOCUMENTED_CONTROLLERS, useValue: API_CONTROLLERS },

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
+import type { DestinationStream } from 'pino';
 import { createInfrastructure, type Infrastructure } from '../../../libs/application/src/infrastructure.js';
 import type { AppConfig } from '../../../libs/config/src/config.js';
 import { systemClock, type Clock } from '../../../libs/domain/src/clock.js';
@@ -11,7 +12,10 @@ import { randomIds, type IdGenerator } from '../../../libs/domain/src/ids.js';
 import { startWorker } from '../../worker/src/worker.js';
 import { ApiModule } from './app.module.js';
 import { BASE_PATH } from './http/base-path.js';
-import { bodyErrorMiddleware } from './http/errors.js';
+import { requireJsonBody } from './http/content-type.js';
+import { bodyErrorMiddleware, unknownPath } from './http/errors.js';
+import { applyServerLimits } from './http/http-server.js';
+import { createRequestLogger, requestLogging } from './http/request-log.js';
 import { ServiceLogger } from './http/startup-logger.js';
 import { validationPipe } from './http/validation.js';
 import { ensureSandboxPlatform, type SandboxCredentials } from './sandbox/sandbox-platform.js';
@@ -33,8 +37,15 @@ const LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
   debug: ['fatal', 'error', 'warn', 'log', 'debug'],
 };
 
+export interface ServiceDeps {
+  clock?: Clock;
+  ids?: IdGenerator;
+  /** Where the request log goes (stdout by default). */
+  logDestination?: DestinationStream;
+}
+
 /** Builds the Nest application on the configured adapters, without listening. */
-export async function createApp(config: AppConfig, deps: { clock?: Clock; ids?: IdGenerator } = {}) {
+export async function createApp(config: AppConfig, deps: ServiceDeps = {}) {
   const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? randomIds;
   const infra = await createInfrastructure(config, clock);
@@ -42,6 +53,10 @@ export async function createApp(config: AppConfig, deps: { clock?: Clock; ids?: 
     bodyParser: false,
     logger: new ServiceLogger(LEVELS[config.logLevel]),
   });
+  app.disable('x-powered-by');
+  // First, so every response (body errors, unknown paths included) carries X-Request-Id and is logged.
+  app.use(requestLogging(createRequestLogger(config, deps.logDestination)));
+  app.use(requireJsonBody);
   app.use(express.json({ limit: '1mb', strict: false }));
   app.use(bodyErrorMiddleware);
   app.setGlobalPrefix(BASE_PATH);
@@ -49,17 +64,22 @@ export async function createApp(config: AppConfig, deps: { clock?: Clock; ids?: 
   return { app, infra, clock };
 }
 
+const hostOf = (address: AddressInfo) => (address.family === 'IPv6' ? `[${address.address}]` : address.address);
+
 /** Starts everything on the configured adapters: projections, the sandbox platform, then HTTP. */
-export async function startService(config: AppConfig, deps: { clock?: Clock; ids?: IdGenerator } = {}): Promise<RunningService> {
+export async function startService(config: AppConfig, deps: ServiceDeps = {}): Promise<RunningService> {
   const { app, infra, clock } = await createApp(config, deps);
   const worker = config.runWorker ? await startWorker(infra) : undefined;
   await app.init();
+  app.use(unknownPath);
   const sandbox = config.sandbox ? await ensureSandboxPlatform(app, config) : undefined;
+  applyServerLimits(app.getHttpServer(), config.http);
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as AddressInfo;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const url = `http://${host}:${address.port}/${BASE_PATH}`;
-  Logger.log(`listening on ${url}`, 'Service');
+  const wildcard = address.address === '0.0.0.0' || address.address === '::';
+  const url = `http://${wildcard ? '127.0.0.1' : hostOf(address)}:${address.port}/${BASE_PATH}`;
+  const bound = `http://${hostOf(address)}:${address.port}/${BASE_PATH}`;
+  Logger.log(wildcard ? `listening on ${bound} (every interface; locally ${url})` : `listening on ${bound}`, 'Service');
   let closed = false;
   return {
     app,

@@ -26,6 +26,27 @@ export interface AppConfig {
   secretsKey: { kind: 'env'; base64: string } | { kind: 'file'; path: string };
   /** How long a webhook receiver may take to answer, in ms (`WEBHOOK_TIMEOUT_MS`). */
   webhookTimeoutMs: number;
+  http: HttpLimits;
+  rateLimits: RateLimits;
+}
+
+/** HTTP server timeouts, in ms: a request whose headers or body never complete is cut off. */
+export interface HttpLimits {
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+}
+
+/**
+ * Rate limits (held in Redis with `JOBS=bullmq`, so they hold across API instances; in memory
+ * otherwise). Failed Basic authentications are counted per token id and per client address.
+ */
+export interface RateLimits {
+  authFailuresPerToken: number;
+  authFailuresPerAddress: number;
+  authWindowSeconds: number;
+  webhookTests: number;
+  webhookTestWindowSeconds: number;
 }
 
 /** Embedded-wallet authentication: session lifetime, the passkey relying party, OIDC issuers. */
@@ -71,6 +92,27 @@ function walletConfig(env: NodeJS.ProcessEnv): WalletConfig {
     webauthn: { rpId: list(env, 'WEBAUTHN_RP_ID', ['localhost']), origins: list(env, 'WEBAUTHN_ORIGINS', ['http://localhost:3000']) },
     oidcMode: choice(env, 'OIDC_MODE', ['sandbox', 'production'] as const, 'sandbox'),
     oidcIssuers: oidcIssuers(env),
+  };
+}
+
+function httpLimits(env: NodeJS.ProcessEnv): HttpLimits {
+  const limits = {
+    requestTimeoutMs: integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    headersTimeoutMs: integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    keepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+  };
+  // Node refuses a headers timeout longer than the request timeout.
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  return limits;
+}
+
+function rateLimits(env: NodeJS.ProcessEnv): RateLimits {
+  return {
+    authFailuresPerToken: integer(env, 'RATE_LIMIT_AUTH_FAILURES_PER_TOKEN', 20, 1, 1_000_000),
+    authFailuresPerAddress: integer(env, 'RATE_LIMIT_AUTH_FAILURES_PER_ADDRESS', 100, 1, 1_000_000),
+    authWindowSeconds: integer(env, 'RATE_LIMIT_AUTH_WINDOW_SECONDS', 300, 1, 86_400),
+    webhookTests: integer(env, 'RATE_LIMIT_WEBHOOK_TESTS', 10, 1, 1_000_000),
+    webhookTestWindowSeconds: integer(env, 'RATE_LIMIT_WEBHOOK_TEST_WINDOW_SECONDS', 60, 1, 86_400),
   };
 }
 
@@ -145,5 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     wallet: walletConfig(env),
     secretsKey: secretsKey(env, dataDir, eventStoreKind === 'sqlite'),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    http: httpLimits(env),
+    rateLimits: rateLimits(env),
   };
 }

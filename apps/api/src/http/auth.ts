@@ -6,6 +6,7 @@ import { secretMatches } from '../../../../libs/crypto/src/secrets.js';
 import { Queries } from '../../../../libs/application/src/queries/queries.js';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
 import { unauthorized } from './errors.js';
+import { AuthFailureLimiter, clientAddress } from './rate-limit.js';
 
 const PUBLIC = 'isPublic';
 /** Routes that need no platform credentials (documentation, health). */
@@ -29,15 +30,20 @@ export function parseBasic(header: string | undefined): { id: string; secret: st
 
 @Injectable()
 export class PlatformAuthGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector, private readonly queries: Queries) {}
+  constructor(private readonly reflector: Reflector, private readonly queries: Queries, private readonly failures: AuthFailureLimiter) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const req = context.switchToHttp().getRequest<AuthedRequest>();
     const credentials = parseBasic(req.headers.authorization);
     if ('error' in credentials) throw unauthorized(credentials.error);
+    const address = clientAddress(req);
+    await this.failures.assertAllowed(credentials.id, address);
     const token = await this.queries.tokenForAuth(credentials.id);
-    if (!token || !secretMatches(credentials.secret, token.secretHash)) throw unauthorized('invalid token id or secret');
+    if (!token || !secretMatches(credentials.secret, token.secretHash)) {
+      await this.failures.recordFailure(credentials.id, address);
+      throw unauthorized('invalid token id or secret');
+    }
     if (token.status !== 'ACTIVE') throw unauthorized('the API token was revoked');
     const correlation = req.headers['x-correlation-id'];
     req.actor = { platformId: token.platformId, actor: token.id, correlationId: typeof correlation === 'string' && correlation.length <= 100 ? correlation : randomUUID() };

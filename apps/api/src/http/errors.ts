@@ -59,6 +59,9 @@ function send(res: Response, error: unknown, logger: Logger, req: Request): void
   res.status(body.status).json(body);
 }
 
+/** Answers an error in the error shape from plain Express middleware (before routing). */
+export const sendError = (res: Response, error: unknown, req: Request) => send(res, error, new Logger('HTTP'), req);
+
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('HTTP');
@@ -66,6 +69,11 @@ export class ErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     send(http.getResponse<Response>(), error, this.logger, http.getRequest<Request>());
   }
+}
+
+/** After every route: a path no route serves, inside or outside the base path, is a JSON 404. */
+export function unknownPath(req: Request, res: Response): void {
+  sendError(res, new ApiError({ status: 404, code: 'NOT_FOUND', message: `no such endpoint: ${req.method} ${req.path}` }), req);
 }
 
 /** Express error middleware for failures before routing: malformed JSON, oversized or wrongly typed bodies. */

@@ -22,8 +22,8 @@ async function stillValid(queries: Queries, c: SandboxCredentials): Promise<bool
 
 /**
  * The sandbox platform is created on first start; its credentials are written to
- * `<DATA_DIR>/sandbox-credentials.json` (mode 0600) and printed on every start. A lost or revoked
- * credentials file gets a fresh token on the same platform.
+ * `<DATA_DIR>/sandbox-credentials.json` (mode 0600) and printed once, when created; later starts
+ * print where the file is. A lost or revoked credentials file gets a fresh token on the same platform.
  */
 export async function ensureSandboxPlatform(app: INestApplication, config: AppConfig): Promise<SandboxCredentials> {
   const queries = app.get(Queries);
@@ -48,6 +48,10 @@ export async function ensureSandboxPlatform(app: INestApplication, config: AppCo
       credentials = { platformId: created.platformId, tokenId: created.token.id, clientSecret: created.token.clientSecret };
     }
     writeFileSync(file, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
+  } else {
+    // The secret was printed when it was created; later starts only say where it is kept.
+    Logger.log(`sandbox platform ${credentials.platformId}, token ${credentials.tokenId}: credentials in ${file}`, 'Sandbox');
+    return credentials;
   }
   const basic = Buffer.from(`${credentials.tokenId}:${credentials.clientSecret}`).toString('base64');
   Logger.log(

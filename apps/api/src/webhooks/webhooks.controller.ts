@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
 import { ConfigureWebhooksCommand, RedeliverWebhookCommand, SendTestWebhookCommand, type TestWebhookResult } from '../../../../libs/application/src/webhooks/webhook-commands.js';
@@ -7,6 +7,7 @@ import type { Filter } from '../../../../libs/read-models/src/read-model-store.j
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
+import { RateLimit, RateLimitGuard, WEBHOOK_TEST_POLICY } from '../http/rate-limit.js';
 import { ListDeliveriesQuery, UpdateConfigDto } from './webhook.dto.js';
 
 const SIGNATURES =
@@ -66,12 +67,15 @@ export class WebhooksController {
 
   @Post('sandbox/webhooks/test')
   @HttpCode(200)
+  // RATE_LIMIT_WEBHOOK_TESTS per platform per window, counted whatever the target.
+  @RateLimit(WEBHOOK_TEST_POLICY)
+  @UseGuards(RateLimitGuard)
   @ApiDoc({
     summary: 'Send a test webhook (sandbox)',
     description: 'Sends a TEST webhook to the configured endpoint now and reports the answer; never retried. `response_status` is 0 when no response arrived (`error` says why). 400 WEBHOOK_ENDPOINT_NOT_CONFIGURED without an endpoint.',
     tag: 'Sandbox',
     responses: { 200: { description: 'The receiver’s answer', schema: 'WebhookTestResult' } },
-    errors: [403],
+    errors: [403, 429],
   })
   test(@CurrentActor() actor: Actor): Promise<TestWebhookResult> {
     return this.commands.execute(new SendTestWebhookCommand(actor));

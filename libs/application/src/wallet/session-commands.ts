@@ -15,7 +15,7 @@ import { loadCredential } from './credential-commands.js';
 import { SignedRetryService, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';
 import { WalletAccounts, type ProvisionedWallet } from './wallet-accounts.js';
 import { WalletQueries } from './wallet-queries.js';
-import { WalletVerifiers } from './wallet-verifiers.js';
+import { INVALID_OTP, WalletVerifiers } from './wallet-verifiers.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export interface VerifyCredentialInput {
@@ -97,7 +97,12 @@ export class VerifyCredentialHandler implements ICommandHandler<VerifyCredential
       case 'EMAIL_OTP': {
         const otp = required(input.otp, 'otp', method.type);
         const clientPublicKey = required(input.clientPublicKey, 'clientPublicKey', method.type);
-        await this.verifiers.checkOtp(actor.platformId, otp);
+        if (!(await this.verifiers.otpMatches(actor.platformId, otp))) {
+          // Counted in the wallet stream; past the limit this answers 429 instead of 401.
+          const failure = { type: 'RecordOtpFailure' as const, authMethodId: method.id, now: (await this.clocks.now(actor.platformId)).toISOString() };
+          await this.runner.run(streams.wallet(wallet.accountId), walletAuthDecider, failure, { metadata: { ...actor }, waitForReadModels: false });
+          throw unauthorized(INVALID_OTP);
+        }
         return { proof: { type: 'EMAIL_OTP' }, clientPublicKey };
       }
       case 'OAUTH': {

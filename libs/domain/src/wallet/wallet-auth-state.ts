@@ -81,6 +81,8 @@ export interface WalletAuthState {
   passkeyChallenges: Map<string, PasskeyChallengeRecord>;
   /** Issue times of OTP emails, newest last, kept only as long as the rate-limit window. */
   otpIssuedAt: string[];
+  /** Wrong OTP codes per EMAIL_OTP credential, newest last, kept only as long as the lockout window. */
+  otpFailedAt: Map<string, string[]>;
   /** The account's `privateEnabled` setting (EMBEDDED_WALLET only). */
   privateEnabled: boolean;
   /** The wallet seed, encrypted at rest with the service's key-encryption key; never in clear. */
@@ -111,6 +113,7 @@ export type WalletAuthEvent =
   | { type: 'SessionRefreshed'; data: Scope & { sessionId: string; publicKey: string; refreshedAt: string; expiresAt: string } }
   | { type: 'SessionRevoked'; data: Scope & { sessionId: string; revokedAt: string; cause: 'REQUESTED' | 'CREDENTIAL_REVOKED' } }
   | { type: 'OtpChallengeIssued'; data: Scope & { authMethodId: string; issuedAt: string } }
+  | { type: 'OtpVerificationFailed'; data: Scope & { authMethodId: string; failedAt: string } }
   | {
       type: 'PasskeyChallengeIssued';
       data: Scope & { authMethodId: string; requestId: string; challenge: string; clientPublicKey: string; issuedAt: string; expiresAt: string };
@@ -118,6 +121,8 @@ export type WalletAuthEvent =
   | { type: 'PasskeyChallengeConsumed'; data: Scope & { authMethodId: string; requestId: string; counter: number; consumedAt: string } };
 
 export const OTP_RATE_LIMIT = { minIntervalSeconds: 30, windowSeconds: 600, maxPerWindow: 5 } as const;
+/** Wrong OTP codes a credential may take in the window before its verification is locked. */
+export const OTP_VERIFY_LIMIT = { maxFailures: 5, windowSeconds: 900 } as const;
 /** Ended sessions are dropped from the state this long after they ended. */
 const ENDED_SESSION_RETENTION_MS = 24 * 3600 * 1000;
 
@@ -128,6 +133,7 @@ export const initialWalletAuthState = (): WalletAuthState => ({
   signedRetries: new Map(),
   passkeyChallenges: new Map(),
   otpIssuedAt: [],
+  otpFailedAt: new Map(),
   privateEnabled: false,
 });
 
@@ -228,6 +234,8 @@ export function evolveWalletAuth(state: WalletAuthState, event: WalletAuthEvent)
       const d = event.data;
       prune(state, d.createdAt);
       state.sessions.set(d.sessionId, { id: d.sessionId, authMethodId: d.authMethodId, publicKey: d.publicKey, createdAt: d.createdAt, updatedAt: d.createdAt, expiresAt: d.expiresAt });
+      // A successful verification starts the credential's wrong-code count afresh.
+      state.otpFailedAt.delete(d.authMethodId);
       return state;
     }
     case 'SessionRefreshed': {
@@ -243,6 +251,12 @@ export function evolveWalletAuth(state: WalletAuthState, event: WalletAuthEvent)
     case 'OtpChallengeIssued': {
       const since = ms(event.data.issuedAt) - OTP_RATE_LIMIT.windowSeconds * 1000;
       state.otpIssuedAt = [...state.otpIssuedAt.filter((t) => ms(t) > since), event.data.issuedAt];
+      return state;
+    }
+    case 'OtpVerificationFailed': {
+      const d = event.data;
+      const since = ms(d.failedAt) - OTP_VERIFY_LIMIT.windowSeconds * 1000;
+      state.otpFailedAt.set(d.authMethodId, [...(state.otpFailedAt.get(d.authMethodId) ?? []).filter((t) => ms(t) > since), d.failedAt]);
       return state;
     }
     case 'PasskeyChallengeIssued': {

@@ -4,6 +4,7 @@ import { buildPayloadToSign, operationOf } from './payload.js';
 import { authorizeSignedRetry, unauthorized, type SignedRetryProof } from './signed-retry.js';
 import {
   OTP_RATE_LIMIT,
+  OTP_VERIFY_LIMIT,
   activeAuthMethods,
   evolveWalletAuth,
   initialWalletAuthState,
@@ -64,6 +65,8 @@ export type WalletAuthCommand =
   | { type: 'RefreshSession'; sessionId: string; publicKey: string; expiresAt: string; signedRetry?: SignedRetryProof; now: string }
   | { type: 'RevokeSession'; sessionId: string; signedRetry?: SignedRetryProof; now: string }
   | { type: 'RecordOtpChallenge'; authMethodId: string; now: string }
+  /** A wrong EMAIL_OTP code: counted durably so the lockout holds across restarts and instances. */
+  | { type: 'RecordOtpFailure'; authMethodId: string; now: string }
   | { type: 'IssuePasskeyChallenge'; authMethodId: string; requestId: string; challenge: string; clientPublicKey: string; expiresAt: string; now: string }
   /** PATCH /internal-accounts/{id}: a signed retry on the account itself (intent EXTERNAL, target the account). */
   | { type: 'SetPrivateEnabled'; privateEnabled: boolean; signedRetry?: SignedRetryProof; now: string }
@@ -178,8 +181,19 @@ function rateLimitOtp(state: WalletAuthState, now: string): void {
   }
 }
 
+/** 429 once a credential took `maxFailures` wrong codes in the window, until the oldest of them leaves it. */
+function assertOtpNotLocked(state: WalletAuthState, authMethodId: string, now: string): void {
+  const at = ms(now);
+  const recent = (state.otpFailedAt.get(authMethodId) ?? []).map(ms).filter((t) => t > at - OTP_VERIFY_LIMIT.windowSeconds * 1000);
+  if (recent.length < OTP_VERIFY_LIMIT.maxFailures) return;
+  const freedAt = recent[recent.length - OTP_VERIFY_LIMIT.maxFailures] + OTP_VERIFY_LIMIT.windowSeconds * 1000;
+  const retryAfterSeconds = Math.max(1, Math.ceil((freedAt - at) / 1000));
+  throw new RateLimitedError(retryAfterSeconds, `too many wrong OTP codes; verification is locked, retry after ${retryAfterSeconds} seconds`);
+}
+
 function sessionProofEvents(state: Provisioned, method: AuthMethodRecord, proof: SessionProof, now: string): WalletAuthEvent[] {
   if (proof.type !== method.type) throw invalid('INVALID_INPUT', `credential ${method.id} is of type ${method.type}`, 'type');
+  if (proof.type === 'EMAIL_OTP') assertOtpNotLocked(state, method.id, now);
   if (proof.type === 'OAUTH') {
     for (const claim of ['iss', 'aud', 'sub'] as const) {
       if (proof.oauth[claim] !== method.oauth?.[claim]) throw unauthorized(`OIDC token ${claim} does not match the credential`);
@@ -295,6 +309,12 @@ export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState)
       if (method.type !== 'EMAIL_OTP') throw invalid('INVALID_INPUT', `credential ${method.id} is not an EMAIL_OTP credential`);
       rateLimitOtp(state, cmd.now);
       return [{ type: 'OtpChallengeIssued', data: { ...scope, authMethodId: method.id, issuedAt: cmd.now } }];
+    }
+    case 'RecordOtpFailure': {
+      const method = requireAuthMethod(state, cmd.authMethodId);
+      if (method.type !== 'EMAIL_OTP') throw invalid('INVALID_INPUT', `credential ${method.id} is not an EMAIL_OTP credential`);
+      assertOtpNotLocked(state, method.id, cmd.now);
+      return [{ type: 'OtpVerificationFailed', data: { ...scope, authMethodId: method.id, failedAt: cmd.now } }];
     }
     case 'IssuePasskeyChallenge': {
       const method = requireAuthMethod(state, cmd.authMethodId);

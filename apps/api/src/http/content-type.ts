@@ -1,0 +1,21 @@
+import type { NextFunction, Request, Response } from 'express';
+import { ApiError, sendError } from './errors.js';
+
+const JSON_MEDIA_TYPE = /^application\/(?:[a-z0-9.+-]+\+)?json$/;
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * Bodies are JSON only: a POST, PUT or PATCH with a body of another (or no) content type is
+ * refused with 415 before any parser reads it, rather than arriving as an empty body.
+ */
+export function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
+  if (!['POST', 'PUT', 'PATCH'].includes(req.method) || !hasBody(req)) return next();
+  const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (JSON_MEDIA_TYPE.test(mediaType)) return next();
+  const message = 'the body must be JSON: send it with Content-Type: application/json';
+  sendError(res, new ApiError({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message }), req);
+}
