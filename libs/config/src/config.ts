@@ -59,7 +59,8 @@ function allowedHosts(env: NodeJS.ProcessEnv): AllowedHost[] {
   try {
     return parseAllowedHosts(list(env, 'WEBHOOK_ALLOWED_HOSTS', []));
   } catch (error) {
-    throw new ConfigError(`WEBHOOK_ALLOWED_HOSTS must be comma-separated hosts or host:port: ${(error as Error).message}`);
+    const why = (error as Error).message;
+    throw new ConfigError(`WEBHOOK_ALLOWED_HOSTS must be comma-separated hosts or host:port: ${why}`);
   }
 }
 

@@ -139,11 +139,12 @@ export function parseAllowedHosts(entries: readonly string[]): AllowedHost[] {
     } catch {
       throw new Error(`"${entry}" is not a host or host:port`);
     }
-    if (url.username || url.password || url.pathname !== '/' || url.search || url.hash || entry.includes('/') || entry.includes('@')) {
-      throw new Error(`"${entry}" is not a host or host:port`);
-    }
+    const extra = url.username || url.password || url.pathname !== '/' || url.search || url.hash;
+    if (extra || entry.includes('/') || entry.includes('@')) throw new Error(`"${entry}" is not a host or host:port`);
     const explicitPort = /:\d+$/.test(entry) ? Number(entry.slice(entry.lastIndexOf(':') + 1)) : undefined;
-    if (explicitPort !== undefined && (explicitPort < 1 || explicitPort > 65535)) throw new Error(`"${entry}" has an invalid port`);
+    if (explicitPort !== undefined && (explicitPort < 1 || explicitPort > 65535)) {
+      throw new Error(`"${entry}" has an invalid port`);
+    }
     return explicitPort === undefined ? { hostname: url.hostname } : { hostname: url.hostname, port: explicitPort };
   });
 }
@@ -151,7 +152,8 @@ export function parseAllowedHosts(entries: readonly string[]): AllowedHost[] {
 /** Whether the URL's host (and port, when the entry names one) is on the allow-list. */
 export function isAllowListed(url: URL, allowed: readonly AllowedHost[]): boolean {
   const hostname = url.hostname.replace(/\.+$/, '');
-  return allowed.some((entry) => entry.hostname.replace(/\.+$/, '') === hostname && (entry.port === undefined || entry.port === effectivePort(url)));
+  const port = effectivePort(url);
+  return allowed.some((entry) => entry.hostname.replace(/\.+$/, '') === hostname && (entry.port ?? port) === port);
 }
 
 /**

@@ -1,6 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { isAllowListed, parseAllowedHosts, refusedAddress, refusedUrlHost, type RefusalReason } from './address-policy.js';
+import {
+  isAllowListed,
+  parseAllowedHosts,
+  refusedAddress,
+  refusedUrlHost,
+  type RefusalReason,
+} from './address-policy.js';
 
 /** [URL as a platform would send it, why it is refused]: every encoding from the report and more. */
 const REFUSED: [string, RefusalReason][] = [
@@ -115,7 +121,8 @@ describe('webhook address policy: SSRF matrix', () => {
     const port = parsed.port || '80';
     expect(refusedUrlHost(parsed, parseAllowedHosts([`${parsed.hostname}:${port}`]))).toBeUndefined();
     // Another host or another port on the list does not help.
-    expect(refusedUrlHost(parsed, parseAllowedHosts(['hooks.example.com', `${parsed.hostname}:1`]))).toBe(refusedUrlHost(parsed, []));
+    const others = parseAllowedHosts(['hooks.example.com', `${parsed.hostname}:1`]);
+    expect(refusedUrlHost(parsed, others)).toBe(refusedUrlHost(parsed, []));
   });
 
   it.each(PUBLIC)('allows the public destination %s', (url) => {
@@ -124,18 +131,24 @@ describe('webhook address policy: SSRF matrix', () => {
 
   it('matches allow-list entries in any spelling of the same address', () => {
     const allowed = parseAllowedHosts(['0x7f000001', '[::FFFF:a9fe:a9fe]:8080', 'LocalHost']);
-    expect(allowed).toEqual([{ hostname: '127.0.0.1' }, { hostname: '[::ffff:a9fe:a9fe]', port: 8080 }, { hostname: 'localhost' }]);
+    expect(allowed).toEqual([
+      { hostname: '127.0.0.1' },
+      { hostname: '[::ffff:a9fe:a9fe]', port: 8080 },
+      { hostname: 'localhost' },
+    ]);
     expect(isAllowListed(new URL('http://127.1:9/'), allowed)).toBe(true);
     expect(isAllowListed(new URL('http://[::ffff:169.254.169.254]:8080/'), allowed)).toBe(true);
     expect(isAllowListed(new URL('http://[::ffff:169.254.169.254]:8081/'), allowed)).toBe(false);
     expect(isAllowListed(new URL('http://localhost./'), allowed)).toBe(true);
     // host:port compares with the scheme's default port.
-    expect(isAllowListed(new URL('https://hooks.example.com/'), parseAllowedHosts(['hooks.example.com:443']))).toBe(true);
-    expect(isAllowListed(new URL('http://hooks.example.com/'), parseAllowedHosts(['hooks.example.com:443']))).toBe(false);
+    const https = parseAllowedHosts(['hooks.example.com:443']);
+    expect(isAllowListed(new URL('https://hooks.example.com/'), https)).toBe(true);
+    expect(isAllowListed(new URL('http://hooks.example.com/'), https)).toBe(false);
   });
 
   it('refuses allow-list entries that are not a host or host:port', () => {
-    for (const entry of ['http://example.com', 'example.com/path', 'user@example.com', 'example.com:99999', '::1', 'exa mple.com']) {
+    const bad = ['http://example.com', 'example.com/path', 'user@example.com', 'example.com:99999', '::1', 'a b.com'];
+    for (const entry of bad) {
       expect(() => parseAllowedHosts([entry])).toThrow(entry);
     }
   });
@@ -174,7 +187,9 @@ describe('webhook address policy: SSRF matrix', () => {
     fc.assert(
       fc.property(fc.ipV4(), (ip) => {
         const verdict = refusedAddress(ip);
-        for (const host of spellings(ip)) expect({ host, verdict: refusedUrlHost(new URL(`http://${host}/`), []) }).toEqual({ host, verdict });
+        for (const host of spellings(ip)) {
+          expect({ host, verdict: refusedUrlHost(new URL(`http://${host}/`), []) }).toEqual({ host, verdict });
+        }
       }),
       { numRuns: 500 },
     );

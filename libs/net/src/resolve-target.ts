@@ -1,5 +1,12 @@
 import { lookup } from 'node:dns/promises';
-import { isAllowListed, isIpLiteral, refusedAddress, refusedName, type AllowedHost, type RefusalReason } from './address-policy.js';
+import {
+  isAllowListed,
+  isIpLiteral,
+  refusedAddress,
+  refusedName,
+  type AllowedHost,
+  type RefusalReason,
+} from './address-policy.js';
 
 export interface ResolvedAddress {
   address: string;
@@ -11,7 +18,10 @@ export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 /** The operating system's resolver (what a plain connect would use), every address. */
 export const systemResolver: Resolver = async (hostname) =>
-  (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+  (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({
+    address,
+    family: family === 6 ? 6 : 4,
+  }));
 
 /**
  * Where to connect: the vetted addresses, which the caller must connect to (not the name again), so
@@ -26,13 +36,17 @@ export type Target =
  * it resolves to; otherwise a local or metadata name, or a name with ANY non-public address among
  * its answers, is refused.
  */
-export async function resolveTarget(url: URL, options: { allowedHosts: readonly AllowedHost[]; resolve: Resolver }): Promise<Target> {
+export async function resolveTarget(
+  url: URL,
+  options: { allowedHosts: readonly AllowedHost[]; resolve: Resolver },
+): Promise<Target> {
   const trusted = isAllowListed(url, options.allowedHosts);
   const hostname = url.hostname;
   if (isIpLiteral(hostname)) {
     const bare = hostname.replace(/^\[|\]$/g, '');
     const reason = trusted ? undefined : refusedAddress(bare);
-    return reason ? { ok: false, reason } : { ok: true, hostname: bare, addresses: [{ address: bare, family: hostname.startsWith('[') ? 6 : 4 }] };
+    if (reason) return { ok: false, reason };
+    return { ok: true, hostname: bare, addresses: [{ address: bare, family: hostname.startsWith('[') ? 6 : 4 }] };
   }
   if (!trusted) {
     const reason = refusedName(hostname);

@@ -14,6 +14,13 @@ export const webhookProviders: Provider[] = [
     provide: WebhookDeliverer,
     inject: [CommandRunner, SECRET_BOX, CLOCK, APP_CONFIG],
     useFactory: (runner: CommandRunner, box: SecretBox, clock: Clock, config: AppConfig) =>
-      new WebhookDeliverer({ runner, box, clock, wallClock: systemClock, timeoutMs: config.webhookTimeoutMs }),
+      new WebhookDeliverer({
+        runner,
+        box,
+        clock,
+        wallClock: systemClock,
+        timeoutMs: config.webhookTimeoutMs,
+        allowedHosts: config.webhookAllowedHosts,
+      }),
   },
 ];

@@ -51,7 +51,10 @@ const endpointError = (message: string, constraint = 'isWebhookEndpoint') =>
  * metadata or otherwise non-public address in any spelling, unless the operator allow-listed it.
  * Names are resolved and checked again at every delivery.
  */
-export function checkWebhookEndpoint(value: string, options: { sandbox: boolean; allowedHosts: readonly AllowedHost[] }): string {
+export function checkWebhookEndpoint(
+  value: string,
+  options: { sandbox: boolean; allowedHosts: readonly AllowedHost[] },
+): string {
   let url: URL;
   try {
     url = new URL(value);
@@ -61,15 +64,22 @@ export function checkWebhookEndpoint(value: string, options: { sandbox: boolean;
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw endpointError('webhookEndpoint must be an https URL');
   if (url.username || url.password) throw endpointError('webhookEndpoint must not contain credentials');
   if (url.hash) throw endpointError('webhookEndpoint must not contain a fragment');
-  if (url.protocol === 'http:' && !options.sandbox) throw endpointError('webhookEndpoint must use https (http is accepted only on sandbox platforms)');
+  if (url.protocol === 'http:' && !options.sandbox) {
+    throw endpointError('webhookEndpoint must use https (http is accepted only on sandbox platforms)');
+  }
   if (refusedUrlHost(url, options.allowedHosts)) {
-    throw endpointError('webhookEndpoint must be a public host: loopback, private, link-local, metadata and other non-public addresses are refused', 'isPublicHost');
+    const message = 'webhookEndpoint must be a public host: loopback, private, link-local, metadata and other ' +
+      'non-public addresses are refused';
+    throw endpointError(message, 'isPublicHost');
   }
   return value;
 }
 
 function decide(cmd: WebhookConfigCommand, state: WebhookConfigState): WebhookConfigEvent[] {
-  const endpoint = cmd.webhookEndpoint === null ? null : checkWebhookEndpoint(cmd.webhookEndpoint, { sandbox: cmd.sandbox, allowedHosts: cmd.allowedHosts });
+  const endpoint =
+    cmd.webhookEndpoint === null
+      ? null
+      : checkWebhookEndpoint(cmd.webhookEndpoint, { sandbox: cmd.sandbox, allowedHosts: cmd.allowedHosts });
   const events: WebhookConfigEvent[] = [];
   if (!state.keys) {
     if (!cmd.newKeys) throw new Error('the first webhook configuration needs signing material');

@@ -25,19 +25,25 @@ describe('webhook endpoint rules', () => {
   const local = { allowedHosts: parseAllowedHosts(['127.0.0.1', 'localhost']) };
 
   it('requires https on production platforms, even for allow-listed hosts; sandbox platforms may use http', () => {
-    expect(checkWebhookEndpoint('https://hooks.example.com/in?x=1', { sandbox: false, ...none })).toBe('https://hooks.example.com/in?x=1');
-    expect(checkWebhookEndpoint('http://hooks.example.com/in', { sandbox: true, ...none })).toBe('http://hooks.example.com/in');
+    const https = 'https://hooks.example.com/in?x=1';
+    expect(checkWebhookEndpoint(https, { sandbox: false, ...none })).toBe(https);
+    const plain = 'http://hooks.example.com/in';
+    expect(checkWebhookEndpoint(plain, { sandbox: true, ...none })).toBe(plain);
     for (const url of ['http://hooks.example.com/in', 'http://127.0.0.1:8080/in', 'http://localhost/in']) {
       expect(invalidField(() => checkWebhookEndpoint(url, { sandbox: false, ...local }))).toBe('webhookEndpoint');
     }
-    expect(checkWebhookEndpoint('https://127.0.0.1:8443/in', { sandbox: false, ...local })).toBe('https://127.0.0.1:8443/in');
+    const listed = 'https://127.0.0.1:8443/in';
+    expect(checkWebhookEndpoint(listed, { sandbox: false, ...local })).toBe(listed);
   });
 
   it('refuses non-public hosts unless allow-listed', () => {
-    for (const url of ['http://127.1:8080/in', 'http://localhost/in', 'http://api.localhost/in', 'http://[::1]:9/in', 'http://169.254.169.254/']) {
+    const loopbacks = ['http://127.1:8080/in', 'http://localhost/in', 'http://api.localhost/in', 'http://[::1]:9/in'];
+    for (const url of [...loopbacks, 'http://169.254.169.254/']) {
       expect(invalidField(() => checkWebhookEndpoint(url, { sandbox: true, ...none }))).toBe('webhookEndpoint');
     }
-    for (const url of ['http://127.1:8080/in', 'http://localhost/in']) expect(checkWebhookEndpoint(url, { sandbox: true, ...local })).toBe(url);
+    for (const url of ['http://127.1:8080/in', 'http://localhost/in']) {
+      expect(checkWebhookEndpoint(url, { sandbox: true, ...local })).toBe(url);
+    }
   });
 
   it('refuses what is not an absolute http(s) URL, credentials and fragments', () => {
@@ -48,7 +54,15 @@ describe('webhook endpoint rules', () => {
 });
 
 describe('webhook configuration decider', () => {
-  const set = (webhookEndpoint: string | null, now: string, withKeys = true) => ({ type: 'SetWebhookEndpoint' as const, platformId, webhookEndpoint, sandbox: true, allowedHosts: [], ...(withKeys ? { newKeys: keys } : {}), now });
+  const set = (webhookEndpoint: string | null, now: string, withKeys = true) => ({
+    type: 'SetWebhookEndpoint' as const,
+    platformId,
+    webhookEndpoint,
+    sandbox: true,
+    allowedHosts: [],
+    ...(withKeys ? { newKeys: keys } : {}),
+    now,
+  });
 
   it('generates the signing material with the first configuration only', () => {
     const first = webhookConfigDecider.decide(set('https://a.example.com', 't1'), webhookConfigDecider.initialState());
