@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
 import { ConfigureWebhooksCommand, RedeliverWebhookCommand, SendTestWebhookCommand, type TestWebhookResult } from '../../../../libs/application/src/webhooks/webhook-commands.js';
@@ -8,6 +8,7 @@ import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
 import { ListDeliveriesQuery, UpdateConfigDto } from './webhook.dto.js';
+import { WebhookTestRateLimit } from './webhook-test-rate-limit.js';
 
 const SIGNATURES =
   'Each delivery is a POST of the JSON envelope `{id, type, timestamp, data}` signed twice: `X-Service-Signature: {"v":"1","s":"<base64 DER>"}` (ECDSA P-256, SHA-256 over the raw body, verify with `webhookSigningPublicKey`), and Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature` (HMAC with `webhookSecret`).';
@@ -26,7 +27,12 @@ export class WebhooksController {
   @Patch('config')
   @ApiDoc({
     summary: 'Set the webhook endpoint',
-    description: 'An https URL (http is accepted for loopback hosts and on sandbox platforms); null turns webhooks off. The first configuration generates the platform’s webhook signing key pair and secret.',
+    description:
+      'An https URL (http is accepted on sandbox platforms) on a public host: loopback, private, link-local, CGNAT, ' +
+      'multicast, reserved and cloud metadata addresses are refused in every spelling (400), and names are resolved ' +
+      'and checked again at every delivery, unless the operator allow-listed the host (`WEBHOOK_ALLOWED_HOSTS`). ' +
+      'null turns webhooks off. The first configuration generates the platform’s webhook signing key pair and ' +
+      'secret.',
     tag: 'Webhooks',
     responses: { 200: { description: 'The configuration', schema: 'PlatformConfig' } },
   })
@@ -66,12 +72,17 @@ export class WebhooksController {
 
   @Post('sandbox/webhooks/test')
   @HttpCode(200)
+  @UseGuards(WebhookTestRateLimit)
   @ApiDoc({
     summary: 'Send a test webhook (sandbox)',
-    description: 'Sends a TEST webhook to the configured endpoint now and reports the answer; never retried. `response_status` is 0 when no response arrived (`error` says why). 400 WEBHOOK_ENDPOINT_NOT_CONFIGURED without an endpoint.',
+    description:
+      'Sends a TEST webhook to the configured endpoint now and reports the receiver’s status and the first 256 ' +
+      'characters of its body; never retried. `response_status` is 0 when no response arrived, with one generic ' +
+      '`error` (a refused address, a failed connection and a timeout look alike). 400 ' +
+      'WEBHOOK_ENDPOINT_NOT_CONFIGURED without an endpoint; at most 10 per platform per minute (429).',
     tag: 'Sandbox',
     responses: { 200: { description: 'The receiver’s answer', schema: 'WebhookTestResult' } },
-    errors: [403],
+    errors: [403, 429],
   })
   test(@CurrentActor() actor: Actor): Promise<TestWebhookResult> {
     return this.commands.execute(new SendTestWebhookCommand(actor));
