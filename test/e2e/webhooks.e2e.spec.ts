@@ -4,6 +4,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { streams } from '../../libs/domain/src/ids.js';
 import { ManualClock } from '../../libs/domain/src/clock.js';
+import { UNREACHABLE } from '../../libs/application/src/webhooks/webhook-sender.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { pointWebhooksAt, startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -58,14 +59,15 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     expect(await t.service.infra.eventStore.readStream(streams.webhooks(t.service.sandbox!.platformId))).toEqual([]);
   });
 
-  it('requires https on production platforms except for loopback receivers; sandbox platforms may use http', async () => {
+  it('requires https on production platforms (allow-listed hosts too); sandbox platforms may use http', async () => {
     const production = await t.otherPlatform({ sandbox: false });
     const plain = await production.api.patch('/config', { webhookEndpoint: 'http://example.com/hook' });
     expect(plain.status).toBe(400);
     expect(plain.body.details.errors[0]).toMatchObject({ field: 'webhookEndpoint' });
     expect((await production.api.patch('/config', { webhookEndpoint: 'https://example.com/hook' })).status).toBe(200);
-    expect((await production.api.patch('/config', { webhookEndpoint: 'http://127.0.0.1:9/hook' })).status).toBe(200);
-    expect((await production.api.patch('/config', { webhookEndpoint: 'http://localhost:9/hook' })).status).toBe(200);
+    expect((await production.api.patch('/config', { webhookEndpoint: 'http://127.0.0.1:9/hook' })).status).toBe(400);
+    expect((await production.api.patch('/config', { webhookEndpoint: 'https://127.0.0.1:9/hook' })).status).toBe(200);
+    expect((await production.api.patch('/config', { webhookEndpoint: 'https://localhost:9/hook' })).status).toBe(200);
     const sandbox = await t.otherPlatform();
     expect((await sandbox.api.patch('/config', { webhookEndpoint: 'http://example.com/hook' })).status).toBe(200);
   });
@@ -119,14 +121,14 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     await receiver.setMode('refuse');
     clock.advance(1000);
     const refused = await api.post('/sandbox/webhooks/test');
-    expect(refused.body).toMatchObject({ response_status: 0, url: receiver.url, response_body: '', error: expect.stringContaining('ECONNREFUSED') });
+    expect(refused.body).toEqual({ response_status: 0, url: receiver.url, response_body: '', error: UNREACHABLE });
     await receiver.setMode('ok');
 
     const list = await api.get('/webhooks/deliveries?type=TEST&status=FAILED&sortOrder=asc');
     expect(list.body.data).toHaveLength(2);
     const [first] = list.body.data;
     expect(first).toMatchObject({ status: 'FAILED', attemptCount: 1, maxAttempts: 1, lastStatusCode: 500 });
-    expect(list.body.data[1]).toMatchObject({ status: 'FAILED', attemptCount: 1, lastError: expect.stringContaining('ECONNREFUSED') });
+    expect(list.body.data[1]).toMatchObject({ status: 'FAILED', attemptCount: 1, lastError: UNREACHABLE });
     const again = await api.post(`/webhooks/deliveries/${first.id}/redeliver`);
     expect(again.status).toBe(202);
     expect(again.body.status).toBe('PENDING');
@@ -145,7 +147,8 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     expect(none.status).toBe(400);
     expect(none.body.code).toBe('WEBHOOK_ENDPOINT_NOT_CONFIGURED');
     const production = await t.otherPlatform({ sandbox: false });
-    await production.api.patch('/config', { webhookEndpoint: receiver.url });
+    const https = receiver.url.replace('http:', 'https:');
+    expect((await production.api.patch('/config', { webhookEndpoint: https })).status).toBe(200);
     expect((await production.api.post('/sandbox/webhooks/test')).status).toBe(403);
   });
 

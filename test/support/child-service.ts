@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { basicAuth, client, type Client } from './service.js';
+import { basicAuth, client, TEST_ALLOWED_HOSTS, type Client } from './service.js';
 
 export const COMPILED_MAIN = resolve('dist/apps/api/src/main.js');
 
@@ -20,7 +20,17 @@ export interface ChildService {
 export async function startChildService(dataDir: string, env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ChildService> {
   if (!existsSync(COMPILED_MAIN)) throw new Error(`${COMPILED_MAIN} is missing: run \`npm run build\` first (npm test does)`);
   const child = spawn(process.execPath, [COMPILED_MAIN], {
-    env: { ...process.env, NODE_OPTIONS: '', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'log', NO_COLOR: '1', ...env },
+    env: {
+      ...process.env,
+      NODE_OPTIONS: '',
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'log',
+      NO_COLOR: '1',
+      WEBHOOK_ALLOWED_HOSTS: TEST_ALLOWED_HOSTS,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

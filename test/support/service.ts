@@ -22,6 +22,9 @@ export interface Client {
   delete<T = any>(path: string, headers?: Record<string, string>): Promise<Reply<T>>;
 }
 
+/** Loopback hosts of the tests' local webhook receivers (`WEBHOOK_ALLOWED_HOSTS`). */
+export const TEST_ALLOWED_HOSTS = '127.0.0.1,localhost';
+
 export const basicAuth = (tokenId: string, secret: string) => `Basic ${Buffer.from(`${tokenId}:${secret}`).toString('base64')}`;
 
 /** An HTTP client for the versioned base URL; `auth` is the Authorization header, if any. */
@@ -67,7 +70,15 @@ export interface TestService {
 /** Starts the whole service in-process on a fresh embedded data directory and a loopback port. */
 export async function startTestService(options: { clock?: Clock; ids?: IdGenerator; env?: Record<string, string>; dataDir?: string } = {}): Promise<TestService> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'payments-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...options.env });
+  // Test webhook receivers listen on loopback, which the address policy refuses unless allow-listed.
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'error',
+    WEBHOOK_ALLOWED_HOSTS: TEST_ALLOWED_HOSTS,
+    ...options.env,
+  });
   const service = await startService(config, { clock: options.clock, ids: options.ids });
   const credentials = service.sandbox!;
   const api = client(service.url, basicAuth(credentials.tokenId, credentials.clientSecret));

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseAllowedHosts, type AllowedHost } from '../../net/src/address-policy.js';
 
 /** Typed configuration read from the environment and validated at start. */
 export interface AppConfig {
@@ -26,6 +27,11 @@ export interface AppConfig {
   secretsKey: { kind: 'env'; base64: string } | { kind: 'file'; path: string };
   /** How long a webhook receiver may take to answer, in ms (`WEBHOOK_TIMEOUT_MS`). */
   webhookTimeoutMs: number;
+  /**
+   * Webhook hosts (`host` or `host:port`) exempt from the address policy that otherwise refuses
+   * loopback, private, link-local and metadata destinations (`WEBHOOK_ALLOWED_HOSTS`, comma-separated).
+   */
+  webhookAllowedHosts: AllowedHost[];
   http: HttpLimits;
   rateLimits: RateLimits;
 }
@@ -68,6 +74,15 @@ function list(env: NodeJS.ProcessEnv, name: string, fallback: string[]): string[
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   return raw.split(',').map((v) => v.trim()).filter((v) => v.length > 0);
+}
+
+function allowedHosts(env: NodeJS.ProcessEnv): AllowedHost[] {
+  try {
+    return parseAllowedHosts(list(env, 'WEBHOOK_ALLOWED_HOSTS', []));
+  } catch (error) {
+    const why = (error as Error).message;
+    throw new ConfigError(`WEBHOOK_ALLOWED_HOSTS must be comma-separated hosts or host:port: ${why}`);
+  }
 }
 
 function oidcIssuers(env: NodeJS.ProcessEnv): Record<string, string> {
@@ -189,5 +204,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     http: httpLimits(env),
     rateLimits: rateLimits(env),
+    webhookAllowedHosts: allowedHosts(env),
   };
 }

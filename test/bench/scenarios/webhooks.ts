@@ -82,7 +82,16 @@ export const webhookDelivery: Scenario = {
     const receiver = await startWebhookReceiver();
     let service: RunningService | undefined;
     try {
-      const config = loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', JOBS: 'bullmq', REDIS_URL: redis.url, SANDBOX: 'false' });
+      const config = loadConfig({
+        DATA_DIR: dir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'error',
+        JOBS: 'bullmq',
+        REDIS_URL: redis.url,
+        SANDBOX: 'false',
+        WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', // the local receiver
+      });
       service = await startService(config);
       const targets = await setUp(service, receiver.url);
       const bus = service.app.get(CommandBus);

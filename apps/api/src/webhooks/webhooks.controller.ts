@@ -27,7 +27,12 @@ export class WebhooksController {
   @Patch('config')
   @ApiDoc({
     summary: 'Set the webhook endpoint',
-    description: 'An https URL (http is accepted for loopback hosts and on sandbox platforms); null turns webhooks off. The first configuration generates the platform’s webhook signing key pair and secret.',
+    description:
+      'An https URL (http is accepted on sandbox platforms) on a public host: loopback, private, link-local, CGNAT, ' +
+      'multicast, reserved and cloud metadata addresses are refused in every spelling (400), and names are resolved ' +
+      'and checked again at every delivery, unless the operator allow-listed the host (`WEBHOOK_ALLOWED_HOSTS`). ' +
+      'null turns webhooks off. The first configuration generates the platform’s webhook signing key pair and ' +
+      'secret.',
     tag: 'Webhooks',
     responses: { 200: { description: 'The configuration', schema: 'PlatformConfig' } },
   })
@@ -72,7 +77,11 @@ export class WebhooksController {
   @UseGuards(RateLimitGuard)
   @ApiDoc({
     summary: 'Send a test webhook (sandbox)',
-    description: 'Sends a TEST webhook to the configured endpoint now and reports the answer; never retried. `response_status` is 0 when no response arrived (`error` says why). 400 WEBHOOK_ENDPOINT_NOT_CONFIGURED without an endpoint.',
+    description:
+      'Sends a TEST webhook to the configured endpoint now and reports the receiver’s status and the first 256 ' +
+      'characters of its body; never retried. `response_status` is 0 when no response arrived, with one generic ' +
+      '`error` (a refused address, a failed connection and a timeout look alike). 400 ' +
+      'WEBHOOK_ENDPOINT_NOT_CONFIGURED without an endpoint; at most 10 per platform per minute (429).',
     tag: 'Sandbox',
     responses: { 200: { description: 'The receiver’s answer', schema: 'WebhookTestResult' } },
     errors: [403, 429],

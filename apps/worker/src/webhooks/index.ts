@@ -15,7 +15,14 @@ export interface RunningWebhooks {
 /** The dispatcher (log -> jobs) and the delivery workers (jobs -> receivers). */
 export async function startWebhooks(infra: Pick<Infrastructure, 'eventStore' | 'readModels' | 'jobs' | 'projections' | 'clocks'>, config: AppConfig): Promise<RunningWebhooks> {
   const runner = new CommandRunner(infra.eventStore, undefined);
-  const deliverer = new WebhookDeliverer({ runner, box: new SecretBox(loadSecretsKey(config.secretsKey)), clocks: infra.clocks, wallClock: systemClock, timeoutMs: config.webhookTimeoutMs });
+  const deliverer = new WebhookDeliverer({
+    runner,
+    box: new SecretBox(loadSecretsKey(config.secretsKey)),
+    clocks: infra.clocks,
+    wallClock: systemClock,
+    timeoutMs: config.webhookTimeoutMs,
+    allowedHosts: config.webhookAllowedHosts,
+  });
   const dispatcher = new WebhookDispatcher({ eventStore: infra.eventStore, readModels: infra.readModels, jobs: infra.jobs, projections: infra.projections, runner });
   const delivery = startWebhookDelivery({ jobs: infra.jobs, runner, deliverer });
   await dispatcher.start();

@@ -8,9 +8,11 @@ import { maxAttemptsFor, webhookDeliveryDecider, type WebhookEnvelope } from '..
 import { webhookDeliveryStream } from '../../../domain/src/webhooks/webhook-ids.js';
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../ledger/fund-commands.js';
-import { IDS, type Actor } from '../tokens.js';
+import { APP_CONFIG, IDS, type Actor } from '../tokens.js';
+import type { AppConfig } from '../../../config/src/config.js';
 import type { SecretBox } from '../../../crypto/src/secret-box.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
+import { UNREACHABLE } from './webhook-sender.js';
 import { generateWebhookKeys } from './webhook-keys.js';
 import { SECRET_BOX } from './webhook-providers.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
@@ -37,7 +39,12 @@ async function currentEndpoint(runner: CommandRunner, platformId: string): Promi
 /** Sets (or with null clears) the endpoint; the first configuration generates the signing material. */
 @CommandHandler(ConfigureWebhooksCommand)
 export class ConfigureWebhooksHandler implements ICommandHandler<ConfigureWebhooksCommand, void> {
-  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks, @Inject(SECRET_BOX) private readonly box: SecretBox) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly clocks: PlatformClocks,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   async execute({ webhookEndpoint, actor }: ConfigureWebhooksCommand) {
     const { state: platform } = await this.runner.load(streams.platform(actor.platformId), platformDecider);
@@ -50,6 +57,7 @@ export class ConfigureWebhooksHandler implements ICommandHandler<ConfigureWebhoo
         platformId: actor.platformId,
         webhookEndpoint,
         sandbox: Boolean(platform.sandbox),
+        allowedHosts: this.config.webhookAllowedHosts,
         ...(state.keys ? {} : { newKeys: generateWebhookKeys(this.box, actor.platformId) }),
         now,
       }),
@@ -62,9 +70,12 @@ export interface TestWebhookResult {
   response_status: number;
   url: string;
   response_body: string;
-  /** Why no response arrived (response_status is then 0). */
+  /** Set when no response arrived (response_status is then 0): always the same generic words. */
   error?: string;
 }
+
+/** How much of the receiver's body the test reports. */
+export const TEST_RESPONSE_CHARS = 256;
 
 /** Sends a TEST webhook now and reports the receiver's answer; recorded like any delivery, never retried. */
 @CommandHandler(SendTestWebhookCommand)
@@ -93,7 +104,10 @@ export class SendTestWebhookHandler implements ICommandHandler<SendTestWebhookCo
       { deliveryId, platformId: actor.platformId, webhookId: payload.id, webhookType: payload.type, body: JSON.stringify(payload), attempt: 1, maxAttempts: 1 },
       { waitForReadModels: true },
     );
-    return { response_status: result.statusCode ?? 0, url: sentTo ?? url, response_body: result.responseBody ?? '', ...(result.error ? { error: result.error } : {}) };
+    const to = sentTo ?? url;
+    if (result.statusCode === undefined) return { response_status: 0, url: to, response_body: '', error: UNREACHABLE };
+    const excerpt = [...(result.responseBody ?? '')].slice(0, TEST_RESPONSE_CHARS).join('');
+    return { response_status: result.statusCode, url: to, response_body: excerpt };
   }
 }
 

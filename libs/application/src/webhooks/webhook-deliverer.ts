@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { Clock } from '../../../domain/src/clock.js';
 import { streams } from '../../../domain/src/ids.js';
 import { retryDelayMs, WEBHOOK_RETRY_POLICY } from '../../../domain/src/webhooks/retry-policy.js';
@@ -6,6 +7,8 @@ import { attemptOutcome, webhookDeliveryDecider, type AttemptOutcome, type Deliv
 import { webhookDeliveryStream } from '../../../domain/src/webhooks/webhook-ids.js';
 import type { CommandRunner } from '../command-runner.js';
 import type { SecretBox } from '../../../crypto/src/secret-box.js';
+import type { AllowedHost } from '../../../net/src/address-policy.js';
+import type { Resolver } from '../../../net/src/resolve-target.js';
 import { WebhookSigner } from './webhook-keys.js';
 import { postWebhook, type SendResult } from './webhook-sender.js';
 import type { PlatformClocks } from '../platforms/platform-clocks.js';
@@ -30,6 +33,10 @@ export interface DeliveryDeps {
   /** Real time for the Standard Webhooks timestamp, which receivers compare with their own clock. */
   wallClock: Clock;
   timeoutMs: number;
+  /** Hosts exempt from the address policy (`WEBHOOK_ALLOWED_HOSTS`). */
+  allowedHosts: readonly AllowedHost[];
+  /** DNS for receivers' hosts; the system resolver unless a test injects one. */
+  resolve?: Resolver;
 }
 
 const SIGNER_CACHE = 1000;
@@ -42,6 +49,7 @@ const SIGNER_CACHE = 1000;
  */
 export class WebhookDeliverer {
   private readonly signers = new Map<string, WebhookSigner>();
+  private readonly logger = new Logger('WebhookDeliverer');
 
   constructor(private readonly deps: DeliveryDeps) {}
 
@@ -67,7 +75,13 @@ export class WebhookDeliverer {
       outcome = 'FAILED';
     } else {
       const headers = signer.headers(request.webhookId, request.body, this.deps.wallClock.now());
-      result = await postWebhook(url, request.body, headers, this.deps.timeoutMs);
+      const { timeoutMs, allowedHosts, resolve } = this.deps;
+      const options = { timeoutMs, allowedHosts, ...(resolve ? { resolve } : {}) };
+      result = await postWebhook(url, request.body, headers, options);
+      // The platform sees only the generic error; the operator sees why.
+      if (result.cause) {
+        this.logger.warn(`delivery ${request.deliveryId} (${request.platformId}) got no answer: ${result.cause}`);
+      }
       outcome = attemptOutcome({ statusCode: result.statusCode, attempt: request.attempt, maxAttempts: request.maxAttempts, webhookType: request.webhookType });
     }
     const now = await this.deps.clocks.now(request.platformId);

@@ -1,4 +1,9 @@
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { effectivePort, type AllowedHost } from '../../../net/src/address-policy.js';
+import { resolveTarget, systemResolver, type ResolvedAddress, type Resolver } from '../../../net/src/resolve-target.js';
 
 export interface SendResult {
   /** The receiver's HTTP status; absent when no response arrived. */
@@ -6,65 +11,130 @@ export interface SendResult {
   latencyMs: number;
   /** At most RESPONSE_EXCERPT_BYTES of the response body (UTF-8). */
   responseBody?: string;
-  /** Why no usable response arrived (refused, timeout, ...). */
+  /**
+   * Shown to the platform when no response arrived: always UNREACHABLE, so a refused address, a
+   * closed port and a timeout cannot be told apart (no probing of networks through webhooks).
+   */
   error?: string;
+  /** The real reason (refused address, socket error, timeout): for operators' logs only. */
+  cause?: string;
 }
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
+export const UNREACHABLE = 'the webhook endpoint could not be reached or did not answer in time';
 
-function describe(error: unknown, timedOut: boolean, timeoutMs: number): string {
-  if (timedOut) return `timeout after ${timeoutMs} ms`;
-  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  if (cause?.code) return `${cause.code}${cause.message ? `: ${cause.message}` : ''}`;
-  return error instanceof Error ? error.message : String(error);
+export interface SendOptions {
+  timeoutMs: number;
+  /** Hosts the operator trusts whatever they resolve to (`WEBHOOK_ALLOWED_HOSTS`). */
+  allowedHosts: readonly AllowedHost[];
+  /** DNS (injected in tests); every answer is vetted. */
+  resolve?: Resolver;
 }
 
-/** Reads at most `limit` bytes of a body and drops the rest. */
-async function excerpt(body: ReadableStream<Uint8Array> | null, limit: number): Promise<string> {
-  if (!body) return '';
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < limit) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  // Cutting at a byte boundary may split a character: drop the partial one.
-  return Buffer.concat(chunks).subarray(0, limit).toString('utf8').replace(/\uFFFD$/, '');
+// Keep-alive like fetch had; a reused socket was connected to an address vetted for the same host.
+const agents = {
+  http: new HttpAgent({ keepAlive: true, timeout: 5000 }),
+  https: new HttpsAgent({ keepAlive: true, timeout: 5000 }),
+};
+
+/** Hands the socket exactly the vetted addresses instead of asking DNS again (no rebinding in between). */
+function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
+  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options?.all) callback(null, addresses.map(({ address, family }) => ({ address, family })));
+    else callback(null, addresses[0].address, addresses[0].family);
+  }) as unknown as LookupFunction;
+}
+
+function socketCause(error: unknown): string {
+  const e = error as { code?: string; message?: string };
+  return e?.code ? `${e.code}${e.message ? `: ${e.message}` : ''}` : String(e?.message ?? error);
 }
 
 /**
- * POSTs one webhook body. Redirects are not followed (a 3xx is a failed attempt); the timeout
- * covers connecting, the reply and reading the excerpt.
+ * POSTs one webhook body to a vetted address. The host is resolved once and refused when the
+ * address policy refuses it (or any of its addresses); the connection goes to those addresses, with
+ * Host and TLS server name set to the URL's host. Redirects are not followed (node:http never
+ * does: a 3xx is a failed attempt). The timeout covers resolving, connecting, the reply and reading
+ * the excerpt.
  */
-export async function postWebhook(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<SendResult> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
+export function postWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: SendOptions,
+): Promise<SendResult> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
-  try {
-    const response = await fetch(url, { method: 'POST', body, headers, redirect: 'manual', signal: controller.signal });
-    const latencyMs = latency();
-    let responseBody: string | undefined;
+  return new Promise<SendResult>((resolve) => {
+    let settled = false;
+    let request: ClientRequest | undefined;
+    let response: { statusCode: number; latencyMs: number; chunks: Buffer[]; size: number } | undefined;
+    const finish = (result: SendResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const fail = (cause: string) => finish({ latencyMs: latency(), error: UNREACHABLE, cause });
+    const answered = () => {
+      const { statusCode, latencyMs, chunks } = response!;
+      // Cutting at a byte boundary may split a character: drop the partial one.
+      const excerpt = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES);
+      const responseBody = excerpt.toString('utf8').replace(/\uFFFD$/, '');
+      finish({ statusCode, latencyMs, responseBody });
+    };
+    const timer = setTimeout(() => {
+      request?.destroy();
+      // The status counts; a body cut off by the timeout keeps what arrived.
+      if (response) answered();
+      else fail(`timeout after ${options.timeoutMs} ms`);
+    }, options.timeoutMs);
+
+    let target: URL;
     try {
-      responseBody = await excerpt(response.body, RESPONSE_EXCERPT_BYTES);
+      target = new URL(url);
     } catch {
-      // The status counts; a body cut off by the timeout or a reset just has no excerpt.
+      return fail('not a URL');
     }
-    return { statusCode: response.status, latencyMs, ...(responseBody !== undefined ? { responseBody } : {}) };
-  } catch (error) {
-    return { latencyMs: latency(), error: describe(error, timedOut, timeoutMs) };
-  } finally {
-    clearTimeout(timer);
-  }
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') return fail(`protocol ${target.protocol}`);
+    const { allowedHosts, resolve: resolver = systemResolver } = options;
+    const resolving = resolveTarget(target, { allowedHosts, resolve: resolver });
+    resolving.then((vetted) => {
+      if (settled) return;
+      if (!vetted.ok) {
+        return fail(vetted.reason === 'unresolved' ? 'the host did not resolve' : `address refused: ${vetted.reason}`);
+      }
+      const https = target.protocol === 'https:';
+      const send = https ? httpsRequest : httpRequest;
+      const length = Buffer.byteLength(body);
+      const onResponse = (res: IncomingMessage) => {
+        response = { statusCode: res.statusCode ?? 0, latencyMs: latency(), chunks: [], size: 0 };
+        res.on('data', (chunk: Buffer) => {
+          response!.chunks.push(chunk);
+          response!.size += chunk.byteLength;
+          if (response!.size >= RESPONSE_EXCERPT_BYTES) {
+            res.destroy(); // the rest is not needed
+            answered();
+          }
+        });
+        res.on('end', answered);
+        res.on('close', answered);
+        res.on('error', answered);
+      };
+      request = send(
+        {
+          hostname: vetted.hostname,
+          port: effectivePort(target),
+          path: `${target.pathname}${target.search}`,
+          method: 'POST',
+          headers: { 'user-agent': 'payments-webhooks/1', ...headers, 'content-length': String(length) },
+          agent: https ? agents.https : agents.http,
+          lookup: pinnedLookup(vetted.addresses),
+        },
+        onResponse,
+      );
+      request.on('error', (error) => (response ? answered() : fail(socketCause(error))));
+      request.end(body);
+    }, (error: unknown) => fail(`resolving failed: ${socketCause(error)}`));
+  });
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { parseAllowedHosts } from '../../../net/src/address-policy.js';
 import { DomainError } from '../errors.js';
 import { attemptBudget, lastAttemptOffsetMs, retryDelayMs, WEBHOOK_RETRY_POLICY } from './retry-policy.js';
 import { checkWebhookEndpoint, webhookConfigDecider, type WebhookConfigEvent, type WebhookSigningMaterial } from './webhook-config.js';
@@ -20,22 +21,48 @@ const invalidField = (fn: () => unknown) => {
 };
 
 describe('webhook endpoint rules', () => {
-  it('accepts https anywhere and http only for loopback hosts or sandbox platforms', () => {
-    expect(checkWebhookEndpoint('https://hooks.example.com/in?x=1', { sandbox: false })).toBe('https://hooks.example.com/in?x=1');
-    for (const url of ['http://127.0.0.1:8080/in', 'http://localhost/in', 'http://api.localhost/in', 'http://[::1]:9/in']) expect(checkWebhookEndpoint(url, { sandbox: false })).toBe(url);
-    expect(checkWebhookEndpoint('http://hooks.example.com/in', { sandbox: true })).toBe('http://hooks.example.com/in');
-    expect(invalidField(() => checkWebhookEndpoint('http://hooks.example.com/in', { sandbox: false }))).toBe('webhookEndpoint');
+  const none = { allowedHosts: [] };
+  const local = { allowedHosts: parseAllowedHosts(['127.0.0.1', 'localhost']) };
+
+  it('requires https on production platforms, even for allow-listed hosts; sandbox platforms may use http', () => {
+    const https = 'https://hooks.example.com/in?x=1';
+    expect(checkWebhookEndpoint(https, { sandbox: false, ...none })).toBe(https);
+    const plain = 'http://hooks.example.com/in';
+    expect(checkWebhookEndpoint(plain, { sandbox: true, ...none })).toBe(plain);
+    for (const url of ['http://hooks.example.com/in', 'http://127.0.0.1:8080/in', 'http://localhost/in']) {
+      expect(invalidField(() => checkWebhookEndpoint(url, { sandbox: false, ...local }))).toBe('webhookEndpoint');
+    }
+    const listed = 'https://127.0.0.1:8443/in';
+    expect(checkWebhookEndpoint(listed, { sandbox: false, ...local })).toBe(listed);
+  });
+
+  it('refuses non-public hosts unless allow-listed', () => {
+    const loopbacks = ['http://127.1:8080/in', 'http://localhost/in', 'http://api.localhost/in', 'http://[::1]:9/in'];
+    for (const url of [...loopbacks, 'http://169.254.169.254/']) {
+      expect(invalidField(() => checkWebhookEndpoint(url, { sandbox: true, ...none }))).toBe('webhookEndpoint');
+    }
+    for (const url of ['http://127.1:8080/in', 'http://localhost/in']) {
+      expect(checkWebhookEndpoint(url, { sandbox: true, ...local })).toBe(url);
+    }
   });
 
   it('refuses what is not an absolute http(s) URL, credentials and fragments', () => {
     for (const url of ['hooks.example.com', '/relative', 'ftp://example.com', 'javascript:alert(1)', 'https://u:p@example.com', 'https://example.com/#frag']) {
-      expect(invalidField(() => checkWebhookEndpoint(url, { sandbox: true }))).toBe('webhookEndpoint');
+      expect(invalidField(() => checkWebhookEndpoint(url, { sandbox: true, ...none }))).toBe('webhookEndpoint');
     }
   });
 });
 
 describe('webhook configuration decider', () => {
-  const set = (webhookEndpoint: string | null, now: string, withKeys = true) => ({ type: 'SetWebhookEndpoint' as const, platformId, webhookEndpoint, sandbox: true, ...(withKeys ? { newKeys: keys } : {}), now });
+  const set = (webhookEndpoint: string | null, now: string, withKeys = true) => ({
+    type: 'SetWebhookEndpoint' as const,
+    platformId,
+    webhookEndpoint,
+    sandbox: true,
+    allowedHosts: [],
+    ...(withKeys ? { newKeys: keys } : {}),
+    now,
+  });
 
   it('generates the signing material with the first configuration only', () => {
     const first = webhookConfigDecider.decide(set('https://a.example.com', 't1'), webhookConfigDecider.initialState());

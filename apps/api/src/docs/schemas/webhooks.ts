@@ -82,8 +82,11 @@ export const webhookSchemas: Record<string, Schema> = {
     properties: {
       response_status: { type: 'integer', description: 'The receiver’s HTTP status; 0 when no response arrived.' },
       url: str({ format: 'uri' }),
-      response_body: str({ description: 'At most 1 KB of the receiver’s body.' }),
-      error: str({ description: 'Why no response arrived.' }),
+      response_body: str({ description: 'At most 256 characters of the receiver’s body.' }),
+      error: str({
+        description: 'Set when no response arrived: one generic message whether the address was refused, ' +
+          'the connection failed or it timed out.',
+      }),
     },
   },
 };

@@ -1,0 +1,26 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('configuration: WEBHOOK_ALLOWED_HOSTS', () => {
+  const env = { DATA_DIR: '/tmp/payments-config-test' };
+
+  it('is empty by default: no destination is exempt from the address policy', () => {
+    expect(loadConfig(env).webhookAllowedHosts).toEqual([]);
+  });
+
+  it('reads comma-separated hosts and host:port entries, normalised like URL hosts', () => {
+    const config = loadConfig({ ...env, WEBHOOK_ALLOWED_HOSTS: ' 127.1, LocalHost:8080 ,[::1],' });
+    expect(config.webhookAllowedHosts).toEqual([
+      { hostname: '127.0.0.1' },
+      { hostname: 'localhost', port: 8080 },
+      { hostname: '[::1]' },
+    ]);
+  });
+
+  it('stops the start on an entry that is not a host', () => {
+    for (const bad of ['http://example.com', 'example.com/hooks', 'example.com:70000']) {
+      expect(() => loadConfig({ ...env, WEBHOOK_ALLOWED_HOSTS: bad })).toThrow(ConfigError);
+      expect(() => loadConfig({ ...env, WEBHOOK_ALLOWED_HOSTS: bad })).toThrow(/WEBHOOK_ALLOWED_HOSTS/);
+    }
+  });
+});
