@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { Logger, type INestApplication, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { createInfrastructure, type Infrastructure } from '../../../libs/application/src/infrastructure.js';
 import type { AppConfig } from '../../../libs/config/src/config.js';
@@ -12,6 +11,7 @@ import { startWorker } from '../../worker/src/worker.js';
 import { ApiModule } from './app.module.js';
 import { BASE_PATH } from './http/base-path.js';
 import { bodyErrorMiddleware } from './http/errors.js';
+import { jsonBody } from './http/json-body.js';
 import { ServiceLogger } from './http/startup-logger.js';
 import { validationPipe } from './http/validation.js';
 import { ensureSandboxPlatform, type SandboxCredentials } from './sandbox/sandbox-platform.js';
@@ -42,7 +42,7 @@ export async function createApp(config: AppConfig, deps: { clock?: Clock; ids?: 
     bodyParser: false,
     logger: new ServiceLogger(LEVELS[config.logLevel]),
   });
-  app.use(express.json({ limit: '1mb', strict: false }));
+  app.use(jsonBody());
   app.use(bodyErrorMiddleware);
   app.setGlobalPrefix(BASE_PATH);
   app.useGlobalPipes(validationPipe());
