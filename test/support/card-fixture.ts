@@ -18,7 +18,8 @@ function expectStatus(reply: Reply, status: number, what: string): void {
 
 /** Builds a Cardholder over HTTP; `name` keeps platformCustomerId and email unique per call. */
 export async function cardholder(t: TestService, api: Client, clock: ManualClock, name: string): Promise<Cardholder> {
-  const customer = await api.post('/customers', { platformCustomerId: name, customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', email: `${name}@example.com`, currencies: ['USD'] });
+  const profile = { fullName: 'Ada Lovelace', email: `${name}@example.com`, currencies: ['USD'] };
+  const customer = await api.post('/customers', { platformCustomerId: name, customerType: 'INDIVIDUAL', ...profile });
   expectStatus(customer, 201, 'create customer');
   const customerId = customer.body.id as string;
   const usd = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}`)).body.data[0].id as string;
@@ -29,10 +30,14 @@ export async function cardholder(t: TestService, api: Client, clock: ManualClock
   clock.advance(CARD_ISSUANCE_DELAY_MS);
   await t.service.infra.jobs.promoteDue();
   // Provisioning runs in the worker: poll the read model (bounded) rather than sleeping a fixed time.
-  for (let i = 0; i < 500 && (await api.get(`/cards/${card.body.id}`)).body.state !== 'ACTIVE'; i++) await new Promise((r) => setTimeout(r, 10));
-  const authorization = await api.post(`/sandbox/cards/${card.body.id}/simulate/authorization`, { amount: 500, currency: 'USD', merchant: { descriptor: 'CORNER COFFEE' } });
+  for (let i = 0; i < 500 && (await api.get(`/cards/${card.body.id}`)).body.state !== 'ACTIVE'; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const purchase = { amount: 500, currency: 'USD', merchant: { descriptor: 'CORNER COFFEE' } };
+  const authorization = await api.post(`/sandbox/cards/${card.body.id}/simulate/authorization`, purchase);
   expectStatus(authorization, 201, 'authorize');
   if (authorization.body.status !== 'APPROVED') throw new Error(`authorization ${authorization.body.status}`);
-  expectStatus(await api.post(`/sandbox/cards/${card.body.id}/simulate/clearing`, { authorizationId: authorization.body.id }), 200, 'clear');
+  const clearing = await api.post(`/sandbox/cards/${card.body.id}/simulate/clearing`, { authorizationId: authorization.body.id });
+  expectStatus(clearing, 200, 'clear');
   return { customerId, usd, wallet, cardId: card.body.id, authorizationId: authorization.body.id };
 }

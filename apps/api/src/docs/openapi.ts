@@ -62,7 +62,9 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
   }) as Record<string, Schema>;
   // A DTO that only extends another (UpdateCustomerDto) has no metadata of its own: it validates as its parent.
   const schemaName = (type: Function | undefined): string | undefined => {
-    for (let t = type; t && t !== Function.prototype; t = Object.getPrototypeOf(t) as Function) if (dtoSchemas[t.name]) return t.name;
+    for (let t = type; t && t !== Function.prototype; t = Object.getPrototypeOf(t) as Function) {
+      if (dtoSchemas[t.name]) return t.name;
+    }
     return undefined;
   };
   const paths: Record<string, Record<string, Schema>> = {};

@@ -59,15 +59,21 @@ export function unsafeBodyValues(body: unknown): FieldError[] {
   while (stack.length > 0 && errors.length < MAX_ERRORS) {
     const [value, path] = stack.pop()!;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) errors.push({ field: path, constraint: 'noNulCharacter', message: `${path} must not contain NUL characters` });
+      if (value.includes('\u0000')) {
+        errors.push({ field: path, constraint: 'noNulCharacter', message: `${path} must not contain NUL characters` });
+      }
     } else if (Array.isArray(value)) {
       value.forEach((item, i) => stack.push([item, fieldOf(path, String(i))]));
     } else if (typeof value === 'object' && value !== null) {
       for (const key of Object.keys(value)) {
         const field = fieldOf(path, key);
-        if (FORBIDDEN_KEYS.has(key)) errors.push({ field, constraint: 'forbiddenKey', message: `${key} is not allowed as a field name` });
-        else if (key.includes('\u0000')) errors.push({ field, constraint: 'noNulCharacter', message: 'field names must not contain NUL characters' });
-        else stack.push([(value as Record<string, unknown>)[key], field]);
+        if (FORBIDDEN_KEYS.has(key)) {
+          errors.push({ field, constraint: 'forbiddenKey', message: `${key} is not allowed as a field name` });
+        } else if (key.includes('\u0000')) {
+          errors.push({ field, constraint: 'noNulCharacter', message: 'field names must not contain NUL characters' });
+        } else {
+          stack.push([(value as Record<string, unknown>)[key], field]);
+        }
       }
     }
   }
@@ -86,7 +92,8 @@ class RefusedBody extends Error {
 function refuseDeepBodies(_req: Request, _res: Response, bytes: Buffer, encoding: string): void {
   // RFC 8259 §8.1: JSON exchanged between systems is UTF-8; the depth scan relies on it.
   if (encoding.toLowerCase() !== 'utf-8' && encoding.toLowerCase() !== 'utf8') {
-    throw new RefusedBody(new ApiError({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'send the JSON body in UTF-8' }));
+    const refusal = new ApiError({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'send the JSON body in UTF-8' });
+    throw new RefusedBody(refusal);
   }
   if (nestsDeeperThan(bytes, MAX_BODY_DEPTH)) {
     const message = `the body must not nest deeper than ${MAX_BODY_DEPTH} levels`;

@@ -1,5 +1,12 @@
 import { ValidationPipe } from '@nestjs/common';
-import { getMetadataStorage, IS_OPTIONAL, ValidateIf, ValidationError, ValidationTypes, type ValidatorOptions } from 'class-validator';
+import {
+  getMetadataStorage,
+  IS_OPTIONAL,
+  ValidateIf,
+  ValidationError,
+  ValidationTypes,
+  type ValidatorOptions,
+} from 'class-validator';
 import type { FieldError } from '../../../../libs/domain/src/errors.js';
 import { invalidInput } from './errors.js';
 
@@ -24,15 +31,17 @@ export function nullWhereOnlyAbsenceIsAllowed(object: unknown, prefix = ''): Val
   if (typeof object !== 'object' || object === null) return [];
   if (Array.isArray(object)) return object.flatMap((item, i) => nullWhereOnlyAbsenceIsAllowed(item, `${prefix}${i}.`));
   const storage = getMetadataStorage();
-  const byProperty = storage.groupByPropertyName(storage.getTargetValidationMetadatas(object.constructor, '', true, false));
+  const metadatas = storage.getTargetValidationMetadatas(object.constructor, '', true, false);
+  const byProperty = storage.groupByPropertyName(metadatas);
   const errors: ValidationError[] = [];
-  for (const [property, metadatas] of Object.entries(byProperty)) {
+  for (const [property, ofProperty] of Object.entries(byProperty)) {
     const value = (object as Record<string, unknown>)[property];
-    const conditions = metadatas.filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION);
+    const conditions = ofProperty.filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION);
     if (value === null && conditions.length > 0 && conditions.every((m) => m.name === IS_OPTIONAL)) {
       const field = `${prefix}${property}`;
-      errors.push(Object.assign(new ValidationError(), { property: field, children: [], constraints: { isNotNull: `${field} must not be null; leave it out instead` } }));
-    } else if (metadatas.some((m) => m.type === ValidationTypes.NESTED_VALIDATION)) {
+      const constraints = { isNotNull: `${field} must not be null; leave it out instead` };
+      errors.push(Object.assign(new ValidationError(), { property: field, children: [], constraints }));
+    } else if (ofProperty.some((m) => m.type === ValidationTypes.NESTED_VALIDATION)) {
       errors.push(...nullWhereOnlyAbsenceIsAllowed(value, `${prefix}${property}.`));
     }
   }
@@ -43,7 +52,8 @@ export function nullWhereOnlyAbsenceIsAllowed(object: unknown, prefix = ''): Val
  * A field required when `condition` holds and validated whenever it is present: a bare `@ValidateIf`
  * would let any value through (and on to the handler) when the condition is false.
  */
-export const RequiredIf = <T>(condition: (o: T) => boolean) => ValidateIf((o: T, value: unknown) => condition(o) || value !== undefined);
+export const RequiredIf = <T>(condition: (o: T) => boolean) =>
+  ValidateIf((o: T, value: unknown) => condition(o) || value !== undefined);
 
 class StrictValidationPipe extends ValidationPipe {
   protected override async validate(object: object, options?: ValidatorOptions): Promise<ValidationError[]> {
