@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { Logger, type INestApplication, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type { DestinationStream } from 'pino';
 import { createInfrastructure, type Infrastructure } from '../../../libs/application/src/infrastructure.js';
@@ -16,6 +15,7 @@ import { requireJsonBody } from './http/content-type.js';
 import { bodyErrorMiddleware, unknownPath } from './http/errors.js';
 import { applyServerLimits } from './http/http-server.js';
 import { createRequestLogger, requestLogging } from './http/request-log.js';
+import { jsonBody } from './http/json-body.js';
 import { ServiceLogger } from './http/startup-logger.js';
 import { validationPipe } from './http/validation.js';
 import { ensureSandboxPlatform, type SandboxCredentials } from './sandbox/sandbox-platform.js';
@@ -57,7 +57,7 @@ export async function createApp(config: AppConfig, deps: ServiceDeps = {}) {
   // First, so every response (body errors, unknown paths included) carries X-Request-Id and is logged.
   app.use(requestLogging(createRequestLogger(config, deps.logDestination)));
   app.use(requireJsonBody);
-  app.use(express.json({ limit: '1mb', strict: false }));
+  app.use(jsonBody());
   app.use(bodyErrorMiddleware);
   app.setGlobalPrefix(BASE_PATH);
   app.useGlobalPipes(validationPipe());

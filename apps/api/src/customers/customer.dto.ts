@@ -7,6 +7,7 @@ import {
   IsIn,
   IsISO8601,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -46,8 +47,8 @@ export class CustomerProfileDto {
   @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) fullName?: string;
   @IsOptional() @Matches(DATE, { message: 'birthDate must be a date YYYY-MM-DD' }) birthDate?: string;
   @IsOptional() @Matches(COUNTRY, { message: 'nationality must be an ISO 3166-1 alpha-2 code' }) nationality?: string;
-  @IsOptional() @ValidateNested() @Type(() => AddressDto) address?: AddressDto;
-  @IsOptional() @ValidateNested() @Type(() => BusinessInfoDto) businessInfo?: BusinessInfoDto;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => AddressDto) address?: AddressDto;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => BusinessInfoDto) businessInfo?: BusinessInfoDto;
 }
 
 export class CreateCustomerDto extends CustomerProfileDto {

@@ -60,6 +60,13 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
     refPointerPrefix: '#/components/schemas/',
     classTransformerMetadataStorage: defaultMetadataStorage,
   }) as Record<string, Schema>;
+  // A DTO that only extends another (UpdateCustomerDto) has no metadata of its own: it validates as its parent.
+  const schemaName = (type: Function | undefined): string | undefined => {
+    for (let t = type; t && t !== Function.prototype; t = Object.getPrototypeOf(t) as Function) {
+      if (dtoSchemas[t.name]) return t.name;
+    }
+    return undefined;
+  };
   const paths: Record<string, Record<string, Schema>> = {};
   const usedDtos = new Set<string>();
 
@@ -82,10 +89,11 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
         const kind = Number(key.split(':')[0]);
         const type = types[arg.index];
         if (kind === PARAM && arg.data) parameters.push({ name: arg.data, in: 'path', required: true, schema: { type: 'string' } });
-        if (kind === QUERY && type?.name && dtoSchemas[type.name]) parameters.push(...queryParameters(dtoSchemas[type.name]));
-        if (kind === BODY && type?.name && dtoSchemas[type.name]) {
-          usedDtos.add(type.name);
-          requestBody = { required: true, content: { 'application/json': { schema: schemaRef(type.name) } } };
+        const dto = schemaName(type);
+        if (kind === QUERY && dto) parameters.push(...queryParameters(dtoSchemas[dto]));
+        if (kind === BODY && dto) {
+          usedDtos.add(dto);
+          requestBody = { required: true, content: { 'application/json': { schema: schemaRef(dto) } } };
         }
       }
 

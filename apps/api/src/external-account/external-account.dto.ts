@@ -20,7 +20,7 @@ export class CreatePlatformExternalAccountDto {
   @IsObject({ message: 'accountInfo must be an object with accountType and the fields of that type' })
   @JSONSchema({ $ref: '#/components/schemas/AccountInfo' })
   accountInfo!: Record<string, unknown>;
-  @IsOptional() @ValidateNested() @Type(() => BeneficiaryDto) beneficiary?: BeneficiaryDto;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => BeneficiaryDto) beneficiary?: BeneficiaryDto;
 }
 
 export class CreateCustomerExternalAccountDto extends CreatePlatformExternalAccountDto {

@@ -80,7 +80,10 @@ export function unknownPath(req: Request, res: Response): void {
 export function bodyErrorMiddleware(error: unknown, req: Request, res: Response, next: NextFunction): void {
   if (!error) return next();
   const e = error as { type?: string; status?: number; message?: string };
-  if (e.type === 'entity.parse.failed') {
+  if (error instanceof ApiError) {
+    // refused by the JSON body parser (too deep, unsafe values, charset): already in our shape
+    send(res, error, new Logger('HTTP'), req);
+  } else if (e.type === 'entity.parse.failed') {
     send(res, invalidInput([{ field: 'body', constraint: 'isJson', message: 'the body is not valid JSON' }], 'malformed JSON body'), new Logger('HTTP'), req);
   } else if (e.type === 'entity.too.large') {
     send(res, new ApiError({ status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'the body is too large' }), new Logger('HTTP'), req);

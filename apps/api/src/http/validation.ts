@@ -1,4 +1,12 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ValidationPipe } from '@nestjs/common';
+import {
+  getMetadataStorage,
+  IS_OPTIONAL,
+  ValidateIf,
+  ValidationError,
+  ValidationTypes,
+  type ValidatorOptions,
+} from 'class-validator';
 import type { FieldError } from '../../../../libs/domain/src/errors.js';
 import { invalidInput } from './errors.js';
 
@@ -15,11 +23,51 @@ function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
 }
 
 /**
+ * `@IsOptional()` lets null through as well as absence, and handlers test `=== undefined`, so a null
+ * reached them as a value (BigInt(null), null funding sources: 500s). An optional field is either absent
+ * or valid; a field that means something by null says so with its own `@ValidateIf`.
+ */
+export function nullWhereOnlyAbsenceIsAllowed(object: unknown, prefix = ''): ValidationError[] {
+  if (typeof object !== 'object' || object === null) return [];
+  if (Array.isArray(object)) return object.flatMap((item, i) => nullWhereOnlyAbsenceIsAllowed(item, `${prefix}${i}.`));
+  const storage = getMetadataStorage();
+  const metadatas = storage.getTargetValidationMetadatas(object.constructor, '', true, false);
+  const byProperty = storage.groupByPropertyName(metadatas);
+  const errors: ValidationError[] = [];
+  for (const [property, ofProperty] of Object.entries(byProperty)) {
+    const value = (object as Record<string, unknown>)[property];
+    const conditions = ofProperty.filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION);
+    if (value === null && conditions.length > 0 && conditions.every((m) => m.name === IS_OPTIONAL)) {
+      const field = `${prefix}${property}`;
+      const constraints = { isNotNull: `${field} must not be null; leave it out instead` };
+      errors.push(Object.assign(new ValidationError(), { property: field, children: [], constraints }));
+    } else if (ofProperty.some((m) => m.type === ValidationTypes.NESTED_VALIDATION)) {
+      errors.push(...nullWhereOnlyAbsenceIsAllowed(value, `${prefix}${property}.`));
+    }
+  }
+  return errors;
+}
+
+/**
+ * A field required when `condition` holds and validated whenever it is present: a bare `@ValidateIf`
+ * would let any value through (and on to the handler) when the condition is false.
+ */
+export const RequiredIf = <T>(condition: (o: T) => boolean) =>
+  ValidateIf((o: T, value: unknown) => condition(o) || value !== undefined);
+
+class StrictValidationPipe extends ValidationPipe {
+  protected override async validate(object: object, options?: ValidatorOptions): Promise<ValidationError[]> {
+    return [...(await super.validate(object, options)), ...nullWhereOnlyAbsenceIsAllowed(object)];
+  }
+}
+
+/**
  * Every body and query goes through class-validator: unknown fields are refused, types are
- * checked (no implicit conversion of body values), and all failures come back as field errors.
+ * checked (no implicit conversion of body values), null is not absence, and all failures come back as
+ * field errors.
  */
 export function validationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new StrictValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,

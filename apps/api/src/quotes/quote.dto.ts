@@ -4,13 +4,13 @@ import {
   IsDefined,
   IsIn,
   IsInt,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
   Max,
   MaxLength,
   Min,
-  ValidateIf,
   ValidateNested,
   registerDecorator,
   type ValidationArguments,
@@ -18,6 +18,7 @@ import {
 import { JSONSchema } from 'class-validator-jsonschema';
 import { PURPOSES_OF_PAYMENT } from '../../../../libs/domain/src/quotes/quote.js';
 import { CUSTOMER_ID, UMA_ADDRESS } from '../http/formats.js';
+import { RequiredIf } from '../http/validation.js';
 import { SortedPageParams } from '../http/list-params.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -55,13 +56,13 @@ export class QuoteSourceDto {
 /** `ACCOUNT` (internal or external account id) or `UMA_ADDRESS` (address plus the lookup made for it). */
 export class QuoteDestinationDto {
   @IsIn(['ACCOUNT', 'UMA_ADDRESS']) destinationType!: 'ACCOUNT' | 'UMA_ADDRESS';
-  @ValidateIf((o: QuoteDestinationDto) => o.destinationType === 'ACCOUNT')
+  @RequiredIf((o: QuoteDestinationDto) => o.destinationType === 'ACCOUNT')
   @Matches(ACCOUNT_ID, { message: 'accountId must be an InternalAccount:<uuid> or ExternalAccount:<uuid>' })
   accountId?: string;
   @IsOptional()
   @Matches(/^[A-Z_]{2,30}$/, { message: 'paymentRail must be a rail name such as RTP, SEPA_INSTANT or UPI' })
   paymentRail?: string;
-  @ValidateIf((o: QuoteDestinationDto) => o.destinationType === 'UMA_ADDRESS')
+  @RequiredIf((o: QuoteDestinationDto) => o.destinationType === 'UMA_ADDRESS')
   @MaxLength(255)
   @Matches(UMA_ADDRESS, { message: 'umaAddress must look like $name@domain' })
   umaAddress?: string;
@@ -69,8 +70,8 @@ export class QuoteDestinationDto {
 }
 
 export class CreateQuoteDto {
-  @IsDefined() @ValidateNested() @Type(() => QuoteSourceDto) source!: QuoteSourceDto;
-  @IsDefined() @ValidateNested() @Type(() => QuoteDestinationDto) destination!: QuoteDestinationDto;
+  @IsDefined() @IsObject() @ValidateNested() @Type(() => QuoteSourceDto) source!: QuoteSourceDto;
+  @IsDefined() @IsObject() @ValidateNested() @Type(() => QuoteDestinationDto) destination!: QuoteDestinationDto;
   /** Required for UMA destinations (also accepted as destination.lookupId). */
   @IsOptional() @Matches(LOOKUP_ID, { message: 'lookupId must have the form Lookup:<uuid>' }) lookupId?: string;
   @IsIn(['SENDING', 'RECEIVING']) lockedCurrencySide!: 'SENDING' | 'RECEIVING';

@@ -1,7 +1,7 @@
 import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Type } from 'class-transformer';
-import { IsDefined, IsInt, IsOptional, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { IsDefined, IsInt, IsObject, IsOptional, Matches, Max, Min, ValidateNested } from 'class-validator';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
 import { TransferInCommand, TransferOutCommand } from '../../../../libs/application/src/transfers/transfer-commands.js';
 import { ApiDoc } from '../docs/api-doc.js';
@@ -30,13 +30,13 @@ class AmountDto {
 }
 
 export class TransferInDto extends AmountDto {
-  @IsDefined() @ValidateNested() @Type(() => ExternalEndDto) source!: ExternalEndDto;
-  @IsDefined() @ValidateNested() @Type(() => InternalEndDto) destination!: InternalEndDto;
+  @IsDefined() @IsObject() @ValidateNested() @Type(() => ExternalEndDto) source!: ExternalEndDto;
+  @IsDefined() @IsObject() @ValidateNested() @Type(() => InternalEndDto) destination!: InternalEndDto;
 }
 
 export class TransferOutDto extends AmountDto {
-  @IsDefined() @ValidateNested() @Type(() => InternalEndDto) source!: InternalEndDto;
-  @IsDefined() @ValidateNested() @Type(() => ExternalDestinationDto) destination!: ExternalDestinationDto;
+  @IsDefined() @IsObject() @ValidateNested() @Type(() => InternalEndDto) source!: InternalEndDto;
+  @IsDefined() @IsObject() @ValidateNested() @Type(() => ExternalDestinationDto) destination!: ExternalDestinationDto;
 }
 
 const OUTCOMES =

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { RequiredIf } from '../http/validation.js';
 
 const AUTH_METHOD_TYPES = ['OAUTH', 'EMAIL_OTP', 'PASSKEY'] as const;
 type AuthMethodTypeName = (typeof AUTH_METHOD_TYPES)[number];
@@ -31,9 +32,9 @@ export class AddCredentialDto {
   @Matches(ACCOUNT_ID, accountIdMessage) accountId!: string;
   @IsOptional() @IsString() @IsNotEmpty() @MaxLength(100) nickname?: string;
   /** PASSKEY: the registration challenge issued by the integrator backend. */
-  @ValidateIf((o: AddCredentialDto) => o.type === 'PASSKEY') @Matches(BASE64URL, { message: 'challenge must be base64url' }) @MaxLength(1024) challenge?: string;
-  @ValidateIf((o: AddCredentialDto) => o.type === 'PASSKEY') @ValidateNested() @Type(() => PasskeyAttestationDto) attestation?: PasskeyAttestationDto;
-  @ValidateIf((o: AddCredentialDto) => o.type === 'OAUTH') @IsString() @IsNotEmpty() @MaxLength(16384) oidcToken?: string;
+  @RequiredIf((o: AddCredentialDto) => o.type === 'PASSKEY') @Matches(BASE64URL, { message: 'challenge must be base64url' }) @MaxLength(1024) challenge?: string;
+  @RequiredIf((o: AddCredentialDto) => o.type === 'PASSKEY') @IsObject() @ValidateNested() @Type(() => PasskeyAttestationDto) attestation?: PasskeyAttestationDto;
+  @RequiredIf((o: AddCredentialDto) => o.type === 'OAUTH') @IsString() @IsNotEmpty() @MaxLength(16384) oidcToken?: string;
 }
 
 export class ListWalletQuery {
@@ -49,7 +50,7 @@ export class VerifyCredentialDto {
   @IsOptional() @IsString() @MaxLength(32) otp?: string;
   @IsOptional() @IsString() @IsNotEmpty() @MaxLength(16384) oidcToken?: string;
   @IsOptional() @Matches(CLIENT_PUBLIC_KEY, clientKeyMessage) clientPublicKey?: string;
-  @IsOptional() @ValidateNested() @Type(() => PasskeyAssertionDto) assertion?: PasskeyAssertionDto;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => PasskeyAssertionDto) assertion?: PasskeyAssertionDto;
 }
 
 export class ClientPublicKeyDto {

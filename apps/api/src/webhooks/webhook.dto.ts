@@ -1,4 +1,5 @@
 import { IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
 import { SortedPageParams } from '../http/list-params.js';
 
 export const DELIVERY_STATUSES = ['PENDING', 'DELIVERED', 'FAILED', 'DEAD'] as const;
@@ -8,6 +9,7 @@ export class UpdateConfigDto {
   @ValidateIf((_, value) => value !== null)
   @IsString({ message: 'webhookEndpoint must be a URL or null' })
   @MaxLength(2048)
+  @JSONSchema({ type: ['string', 'null'] })
   webhookEndpoint!: string | null;
 }
 
