@@ -29,13 +29,18 @@ const IDEMPOTENCY_KEY_PARAMETER: Schema = {
   required: false,
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
   description:
-    'Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; ' +
-    'the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 ' +
-    'IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept.',
+    'Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours ' +
+    'with a hash of the request; the same key with the same request answers it again with ' +
+    '`Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. ' +
+    'Keys are per platform. Authentication failures, rate limits, server errors and signed-retry ' +
+    'challenges (202) are not kept: the signed step is, and its replay runs nothing.',
 };
 
 const REPLAYED_HEADER: Schema = {
-  'Idempotent-Replayed': { description: '`true` when this is the stored first response to the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored first response to the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
 };
 
 function joinPath(...parts: (string | undefined)[]): string {
@@ -111,7 +116,8 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
       const responses: Record<string, Schema> = {};
       for (const [status, r] of Object.entries(successes)) {
         const content = responseContent(r);
-        responses[status] = { description: r.description, ...(content ? { content } : {}), ...(idempotent ? { headers: REPLAYED_HEADER } : {}) };
+        const headers = idempotent ? { headers: REPLAYED_HEADER } : {};
+        responses[status] = { description: r.description, ...(content ? { content } : {}), ...headers };
       }
       if (doc?.signedRetry) {
         responses['202'] = { description: 'Signed-retry challenge: stamp `payloadToSign` and retry.', content: { 'application/json': { schema: schemaRef('SignedRetryChallenge') } } };

@@ -1,4 +1,13 @@
-import { applyDecorators, Inject, Injectable, SetMetadata, UseInterceptors, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import {
+  applyDecorators,
+  Inject,
+  Injectable,
+  SetMetadata,
+  UseInterceptors,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
 import { CommandRunner } from '../../../../libs/application/src/command-runner.js';
@@ -29,7 +38,12 @@ const recordable = (status: number) => status < 500 && status !== 401 && status 
 export class IdempotencyInterceptor implements NestInterceptor {
   private readonly service: IdempotencyService;
 
-  constructor(runner: CommandRunner, @Inject(CLOCK) clock: Clock, @Inject(IDS) ids: IdGenerator, @Inject(SECRET_BOX) box: SecretBox) {
+  constructor(
+    runner: CommandRunner,
+    @Inject(CLOCK) clock: Clock,
+    @Inject(IDS) ids: IdGenerator,
+    @Inject(SECRET_BOX) box: SecretBox,
+  ) {
     this.service = new IdempotencyService(runner, clock, ids, box);
   }
 
@@ -52,10 +66,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     return next.handle().pipe(
       // A signed-retry challenge (202) is a step, not an outcome: the key is released so that the
-      // signed step 2 (same body, so same request hash) can claim it and record the final answer.
-      // A replay of that answer runs nothing, so a consumed signature never acts twice.
+      // signed step 2 (same method, path and body, so the same request hash: headers are not
+      // hashed) can claim it and record the final answer. A replay of that answer runs nothing, so
+      // a consumed signature never acts twice; it only shows the platform what it was already sent.
       mergeMap((body) => {
-        const settled = isChallenge(res) ? started.release() : started.complete({ status: res.statusCode, body: body ?? null });
+        const response = { status: res.statusCode, body: body ?? null };
+        const settled = isChallenge(res) ? started.release() : started.complete(response);
         return from(settled.then(() => body));
       }),
       catchError((error: unknown) => {

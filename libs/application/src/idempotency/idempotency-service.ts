@@ -99,7 +99,13 @@ export class IdempotencyService {
           this.runner.run(
             stream,
             idempotencyDecider,
-            { type: 'RecordResponse', platformId, claimId, response: this.seal(stream, response), now: this.clock.now() },
+            {
+              type: 'RecordResponse',
+              platformId,
+              claimId,
+              response: this.seal(stream, response),
+              now: this.clock.now(),
+            },
             { metadata, waitForReadModels: false },
           ),
         ),
@@ -114,12 +120,14 @@ export class IdempotencyService {
    * the sealed body to its platform and key, so it opens for no other.
    */
   private seal(stream: string, response: IdempotentResponse): StoredResponse {
-    return { status: response.status, sealedBody: this.box.seal(JSON.stringify(response.body ?? null), responseContext(stream)) };
+    const plain = JSON.stringify(response.body ?? null);
+    return { status: response.status, sealedBody: this.box.seal(plain, responseContext(stream)) };
   }
 
   private open(stream: string, stored: StoredResponse): IdempotentResponse {
     if (stored.sealedBody === undefined) return { status: stored.status, body: stored.body ?? null };
-    return { status: stored.status, body: JSON.parse(this.box.open(stored.sealedBody, responseContext(stream)).toString('utf8')) as unknown };
+    const plain = this.box.open(stored.sealedBody, responseContext(stream)).toString('utf8');
+    return { status: stored.status, body: JSON.parse(plain) as unknown };
   }
 }
 
