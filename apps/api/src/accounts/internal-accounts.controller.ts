@@ -11,6 +11,7 @@ import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
 import { PageParams } from '../http/list-params.js';
 import { CUSTOMER_ID } from '../http/formats.js';
+import { Idempotent } from '../http/idempotency.interceptor.js';
 
 const ACCOUNT_TYPES = ['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] as const;
 
@@ -49,6 +50,7 @@ export class InternalAccountsController {
   }
 
   @Post('customers/internal-accounts')
+  @Idempotent()
   @ApiDoc({ summary: 'Open an internal account for a customer', tag: 'InternalAccounts', responses: { 201: { description: 'The account', schema: 'InternalAccount' } }, errors: [404, 409] })
   async open(@Body() body: OpenInternalAccountDto, @CurrentActor() actor: Actor) {
     const id: string = await this.commands.execute(new OpenInternalAccountCommand(body, actor));

@@ -10,6 +10,7 @@ import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { idParam } from '../http/id-pipe.js';
+import { Idempotent } from '../http/idempotency.interceptor.js';
 import { respondChallenge, signedRetryHeaders } from '../http/signed-retry.js';
 import { CreateCardDto, ListCardsQuery, UpdateCardDto } from './card.dto.js';
 
@@ -28,6 +29,7 @@ export class CardsController {
   constructor(private readonly commands: CommandBus, private readonly cards: CardQueries, private readonly signedRetry: SignedRetryService) {}
 
   @Post()
+  @Idempotent()
   @ApiDoc({
     summary: 'Request a card',
     description: `${LIFECYCLE} Funding sources: at least one, each an open internal account of the holder, all in one currency, tried in the given order by authorization. ${OWNER}`,

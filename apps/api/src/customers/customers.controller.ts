@@ -12,6 +12,7 @@ import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
 import { respondChallenge, signedRetryHeaders } from '../http/signed-retry.js';
 import { CreateCustomerDto, ListCustomersQuery, UpdateCustomerDto } from './customer.dto.js';
+import { Idempotent } from '../http/idempotency.interceptor.js';
 
 const iso = (value: string) => new Date(value).toISOString();
 
@@ -40,6 +41,7 @@ export class CustomersController {
   ) {}
 
   @Post()
+  @Idempotent()
   @ApiDoc({ summary: 'Create a customer', description: 'Opens one internal account per enabled currency (USD when none given). In the sandbox the KYC/KYB outcome follows the last three characters of the last name or registration number: 001 PENDING, 002 REJECTED, otherwise APPROVED. platformCustomerId is unique per platform (409 CONFLICT) and umaAddress in the installation (409 UMA_ADDRESS_EXISTS).', responses: { 201: { description: 'The customer', schema: 'Customer' } }, errors: [409] })
   async create(@Body() body: CreateCustomerDto, @CurrentActor() actor: Actor) {
     const id: string = await this.commands.execute(new CreateCustomerCommand(body, actor));

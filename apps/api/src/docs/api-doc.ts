@@ -20,10 +20,14 @@ export interface ApiDocMeta {
   auth?: 'basic' | 'bearer' | 'none';
   /** Two-step signed retry: documents the 202 challenge and the signature headers. */
   signedRetry?: boolean;
-  /** Accepts an `Idempotency-Key` header. */
-  idempotent?: boolean;
 }
 
 export const API_DOC = 'apiDoc';
+
+/**
+ * Set by `@Idempotent()` (http/idempotency.interceptor.ts), which also attaches the interceptor: the
+ * OpenAPI document declares the `Idempotency-Key` header exactly where the service honours it.
+ */
+export const IDEMPOTENT = 'idempotent';
 
 export const ApiDoc = (meta: ApiDocMeta) => SetMetadata(API_DOC, meta);

@@ -2,7 +2,7 @@ import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA
 import { RequestMethod } from '@nestjs/common';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
-import { API_DOC, type ApiDocMeta, type DocResponse } from './api-doc.js';
+import { API_DOC, IDEMPOTENT, type ApiDocMeta, type DocResponse } from './api-doc.js';
 import { listSchema, resourceSchemas, schemaRef } from './resource-schemas.js';
 
 type Schema = Record<string, unknown>;
@@ -21,6 +21,26 @@ const ERROR_TEXT: Record<number, string> = {
   422: 'Idempotency key reused with a different request.',
   429: 'Rate limited; see `Retry-After`.',
   500: 'Unexpected error.',
+};
+
+const IDEMPOTENCY_KEY_PARAMETER: Schema = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+  description:
+    'Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours ' +
+    'with a hash of the request; the same key with the same request answers it again with ' +
+    '`Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. ' +
+    'Keys are per platform. Authentication failures, rate limits, server errors and signed-retry ' +
+    'challenges (202) are not kept: the signed step is, and its replay runs nothing.',
+};
+
+const REPLAYED_HEADER: Schema = {
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored first response to the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
 };
 
 function joinPath(...parts: (string | undefined)[]): string {
@@ -98,12 +118,14 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
       }
 
       const httpCode = Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined;
+      const idempotent = Reflect.getMetadata(IDEMPOTENT, handler) === true;
       const auth = doc?.auth ?? 'basic';
       const successes = doc?.responses ?? { [httpCode ?? (method === RequestMethod.POST ? 201 : 200)]: { description: 'OK' } };
       const responses: Record<string, Schema> = {};
       for (const [status, r] of Object.entries(successes)) {
         const content = responseContent(r);
-        responses[status] = { description: r.description, ...(content ? { content } : {}) };
+        const headers = idempotent ? { headers: REPLAYED_HEADER } : {};
+        responses[status] = { description: r.description, ...(content ? { content } : {}), ...headers };
       }
       if (doc?.signedRetry) {
         responses['202'] = { description: 'Signed-retry challenge: stamp `payloadToSign` and retry.', content: { 'application/json': { schema: schemaRef('SignedRetryChallenge') } } };
@@ -112,10 +134,14 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
           { name: 'Request-Id', in: 'header', required: false, schema: { type: 'string' }, description: 'The challenge requestId (step 2).' },
         );
       }
-      if (doc?.idempotent) {
-        parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });
-      }
-      const errorStatuses = new Set<number>([...(requestBody || parameters.length ? [400] : []), ...(auth !== 'none' ? [401] : []), ...(doc?.errors ?? []), 500]);
+      if (idempotent) parameters.push(IDEMPOTENCY_KEY_PARAMETER);
+      const errorStatuses = new Set<number>([
+        ...(requestBody || parameters.length ? [400] : []),
+        ...(auth !== 'none' ? [401] : []),
+        ...(idempotent ? [422] : []),
+        ...(doc?.errors ?? []),
+        500,
+      ]);
       for (const status of [...errorStatuses].sort()) {
         responses[String(status)] = { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: schemaRef('Error') } } };
       }

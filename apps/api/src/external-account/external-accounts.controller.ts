@@ -12,6 +12,7 @@ import {
   ListCustomerExternalAccountsQuery,
   ListPlatformExternalAccountsQuery,
 } from './external-account.dto.js';
+import { Idempotent } from '../http/idempotency.interceptor.js';
 
 const tag = 'ExternalAccounts';
 const SANDBOX_NOTE =
@@ -24,6 +25,7 @@ export class ExternalAccountsController {
   constructor(private readonly commands: CommandBus, private readonly queries: ExternalAccountQueries) {}
 
   @Post('customers/external-accounts')
+  @Idempotent()
   @ApiDoc({ summary: 'Add a customer’s external account', description: `The per-type fields of accountInfo are in the AccountInfo schema; the currency must be one the account type holds. ${SANDBOX_NOTE}`, tag, responses: { 201: { description: 'The external account', schema: 'ExternalAccount' } }, errors: [404, 409] })
   async createForCustomer(@Body() body: CreateCustomerExternalAccountDto, @CurrentActor() actor: Actor) {
     const id: string = await this.commands.execute(new CreateExternalAccountCommand('customer', body, actor));
@@ -50,6 +52,7 @@ export class ExternalAccountsController {
   }
 
   @Post('platform/external-accounts')
+  @Idempotent()
   @ApiDoc({ summary: 'Add one of the platform’s own external accounts', description: `As for customers, without customerId. ${SANDBOX_NOTE}`, tag, responses: { 201: { description: 'The external account', schema: 'ExternalAccount' } }, errors: [409] })
   async createForPlatform(@Body() body: CreatePlatformExternalAccountDto, @CurrentActor() actor: Actor) {
     const id: string = await this.commands.execute(new CreateExternalAccountCommand('platform', body, actor));

@@ -1,12 +1,24 @@
-import { Inject, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import {
+  applyDecorators,
+  Inject,
+  Injectable,
+  SetMetadata,
+  UseInterceptors,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
 import { CommandRunner } from '../../../../libs/application/src/command-runner.js';
 import { IdempotencyService } from '../../../../libs/application/src/idempotency/idempotency-service.js';
-import { IDS, type Actor } from '../../../../libs/application/src/tokens.js';
+import { IDS, SECRET_BOX, type Actor } from '../../../../libs/application/src/tokens.js';
+import type { SecretBox } from '../../../../libs/crypto/src/secret-box.js';
 import type { IdGenerator } from '../../../../libs/domain/src/ids.js';
+import { IDEMPOTENT } from '../docs/api-doc.js';
 import { ApiError, invalidInput, toErrorBody, type ErrorBody } from './errors.js';
 import { PlatformClocks } from '../../../../libs/application/src/platforms/platform-clocks.js';
+import { isChallenge } from './signed-retry.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -26,8 +38,13 @@ const recordable = (status: number) => status < 500 && status !== 401 && status 
 export class IdempotencyInterceptor implements NestInterceptor {
   private readonly service: IdempotencyService;
 
-  constructor(runner: CommandRunner, clocks: PlatformClocks, @Inject(IDS) ids: IdGenerator) {
-    this.service = new IdempotencyService(runner, clocks, ids);
+  constructor(
+    runner: CommandRunner,
+    clocks: PlatformClocks,
+    @Inject(IDS) ids: IdGenerator,
+    @Inject(SECRET_BOX) box: SecretBox,
+  ) {
+    this.service = new IdempotencyService(runner, clocks, ids, box);
   }
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
@@ -48,7 +65,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
       return of(body);
     }
     return next.handle().pipe(
-      mergeMap((body) => from(started.complete({ status: res.statusCode, body: body ?? null }).then(() => body))),
+      // A signed-retry challenge (202) is a step, not an outcome: the key is released so that the
+      // signed step 2 (same method, path and body, so the same request hash: headers are not
+      // hashed) can claim it and record the final answer. A replay of that answer runs nothing, so
+      // a consumed signature never acts twice; it only shows the platform what it was already sent.
+      mergeMap((body) => {
+        const response = { status: res.statusCode, body: body ?? null };
+        const settled = isChallenge(res) ? started.release() : started.complete(response);
+        return from(settled.then(() => body));
+      }),
       catchError((error: unknown) => {
         const { body } = toErrorBody(error);
         const settled = recordable(body.status) ? started.complete({ status: body.status, body }) : started.release();
@@ -57,3 +82,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     );
   }
 }
+
+/**
+ * Makes a POST honour `Idempotency-Key` (see IdempotencyInterceptor) and declares the header in
+ * the OpenAPI document. Use it on every POST that creates or moves something.
+ */
+export const Idempotent = () => applyDecorators(SetMetadata(IDEMPOTENT, true), UseInterceptors(IdempotencyInterceptor));

@@ -11,8 +11,14 @@ export function signedRetryHeaders(req: Request): { signature?: string; requestI
   };
 }
 
+const CHALLENGE = 'signedRetryChallenge';
+
 /** Answers step 1 of a signed retry: 202 with the challenge the client must stamp. */
 export function respondChallenge(res: Response, outcome: Extract<SignedRetryOutcome, { kind: 'challenge' }>) {
   res.status(202);
+  res.locals[CHALLENGE] = true;
   return outcome.challenge;
 }
+
+/** Whether the handler answered with a signed-retry challenge (the Idempotency-Key is not spent on it). */
+export const isChallenge = (res: Response): boolean => res.locals[CHALLENGE] === true;

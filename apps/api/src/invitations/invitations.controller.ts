@@ -10,6 +10,7 @@ import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { PageParams } from '../http/list-params.js';
 import { UMA_ADDRESS } from '../http/formats.js';
+import { Idempotent } from '../http/idempotency.interceptor.js';
 
 const STATUSES = ['PENDING', 'CLAIMED', 'EXPIRED', 'CANCELLED'] as const;
 
@@ -50,6 +51,7 @@ export class InvitationsController {
   constructor(private readonly commands: CommandBus, private readonly queries: InvitationQueries) {}
 
   @Post()
+  @Idempotent()
   @ApiDoc({
     summary: 'Create an invitation',
     description: 'inviterUma must be the UMA address of one of the platform’s customers; amountToSend is in the smallest unit of that customer’s first currency. expiresAt defaults to 30 days ahead (at most 365).',
@@ -73,6 +75,7 @@ export class InvitationsController {
   }
 
   @Post(':invitationCode/cancel')
+  @Idempotent()
   @HttpCode(200)
   @ApiDoc({ summary: 'Cancel an invitation', description: 'Only PENDING invitations of this platform.', responses: { 200: { description: 'The cancelled invitation', schema: 'Invitation' } }, errors: [404, 409] })
   async cancel(@Param('invitationCode', InvitationCodePipe) code: string, @CurrentActor() actor: Actor) {
@@ -81,6 +84,7 @@ export class InvitationsController {
   }
 
   @Post(':invitationCode/claim')
+  @Idempotent()
   @HttpCode(200)
   @ApiDoc({
     summary: 'Claim an invitation',

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateQuoteCommand, ExecuteQuoteCommand } from '../../../../libs/application/src/quotes/quote-commands.js';
 import type { QuoteRequest } from '../../../../libs/application/src/quotes/quote-builder.js';
@@ -9,7 +9,7 @@ import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { idParam } from '../http/id-pipe.js';
-import { IdempotencyInterceptor } from '../http/idempotency.interceptor.js';
+import { Idempotent } from '../http/idempotency.interceptor.js';
 import { CreateQuoteDto, ListQuotesQuery } from './quote.dto.js';
 
 /** The DTO as the application takes it; a destination carries only the fields of its type. */
@@ -32,7 +32,7 @@ export class QuotesController {
   constructor(private readonly commands: CommandBus, private readonly queries: MoneyQueries) {}
 
   @Post()
-  @UseInterceptors(IdempotencyInterceptor)
+  @Idempotent()
   @ApiDoc({
     summary: 'Create a quote',
     description:
@@ -43,7 +43,6 @@ export class QuotesController {
       'Sandbox external-account destinations select the outcome by their last three digits: 002 execution fails, 003 completes after about 6 minutes, 004 delivery fails, 005 completes then is returned (FAILED, refunded), ' +
       '006 user cancellation (REFUNDED), 007 payout and refund fail (FAILED, money not returned), other success.',
     tag: 'Quotes',
-    idempotent: true,
     responses: { 201: { description: 'The quote', schema: 'Quote' } },
     errors: [404, 409, 422],
   })
@@ -67,15 +66,14 @@ export class QuotesController {
   }
 
   @Post(':quoteId/execute')
+  @Idempotent()
   @HttpCode(200)
-  @UseInterceptors(IdempotencyInterceptor)
   @ApiDoc({
     summary: 'Execute a quote',
     description:
       'Holds the source amount and starts the payment. A quote past expiresAt cannot execute: it becomes EXPIRED (transaction EXPIRED, failureReason QUOTE_EXPIRED), nothing moves, and the answer is 409 QUOTE_EXPIRED. ' +
       'Insufficient funds answer 400 INSUFFICIENT_FUNDS and leave the quote PENDING. An EMBEDDED_WALLET source needs Service-Wallet-Signature (401 WALLET_SIGNATURE_MISSING without it).',
     tag: 'Quotes',
-    idempotent: true,
     responses: { 200: { description: 'The quote, PROCESSING or in its final status', schema: 'Quote' } },
     errors: [404, 409, 422],
   })

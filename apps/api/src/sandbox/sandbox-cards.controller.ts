@@ -7,6 +7,7 @@ import { SimulateAuthorizationDto, SimulateClearingDto, SimulateReturnDto } from
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
+import { Idempotent } from '../http/idempotency.interceptor.js';
 
 const optionalAmount = (amount?: number) => (amount === undefined ? undefined : BigInt(amount));
 
@@ -16,6 +17,7 @@ export class SandboxCardsController {
   constructor(private readonly commands: CommandBus, private readonly cards: CardQueries) {}
 
   @Post(':cardId/simulate/authorization')
+  @Idempotent()
   @ApiDoc({
     summary: 'Simulate a card authorization (sandbox)',
     description:
@@ -30,6 +32,7 @@ export class SandboxCardsController {
   }
 
   @Post(':cardId/simulate/clearing')
+  @Idempotent()
   @HttpCode(200)
   @ApiDoc({
     summary: 'Simulate the clearing of an authorization (sandbox)',
@@ -45,6 +48,7 @@ export class SandboxCardsController {
   }
 
   @Post(':cardId/simulate/return')
+  @Idempotent()
   @HttpCode(200)
   @ApiDoc({
     summary: 'Simulate a return (refund) of a cleared authorization (sandbox)',

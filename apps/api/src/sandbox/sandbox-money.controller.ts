@@ -7,6 +7,7 @@ import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { CUSTOMER_ID, UMA_ADDRESS } from '../quotes/quote.dto.js';
+import { Idempotent } from '../http/idempotency.interceptor.js';
 
 const QUOTE_ID = /^Quote:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -39,6 +40,7 @@ export class SandboxMoneyController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post('send')
+  @Idempotent()
   @HttpCode(200)
   @ApiDoc({
     summary: 'Pay a quote’s payment instructions (sandbox)',
@@ -52,6 +54,7 @@ export class SandboxMoneyController {
   }
 
   @Post('uma/receive')
+  @Idempotent()
   @ApiDoc({
     summary: 'Receive a UMA payment (sandbox)',
     description:

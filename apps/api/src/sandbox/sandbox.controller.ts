@@ -7,6 +7,7 @@ import type { Actor } from '../../../../libs/application/src/tokens.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
+import { Idempotent } from '../http/idempotency.interceptor.js';
 
 export class FundDto {
   /** Smallest unit of the account's currency. */
@@ -22,6 +23,7 @@ export class SandboxController {
   constructor(private readonly commands: CommandBus, private readonly queries: Queries) {}
 
   @Post('internal-accounts/:accountId/fund')
+  @Idempotent()
   @HttpCode(200)
   @ApiDoc({ summary: 'Fund an internal account (sandbox)', description: 'A balanced ledger transfer from the platform’s settlement account in the account’s currency.', tag: 'Sandbox', responses: { 200: { description: 'The funded account', schema: 'InternalAccount' } }, errors: [403, 404, 409] })
   async fund(@Param('accountId', idParam('InternalAccount', 'accountId')) accountId: string, @Body() body: FundDto, @CurrentActor() actor: Actor) {

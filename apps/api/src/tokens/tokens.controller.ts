@@ -8,6 +8,7 @@ import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
 import { PageParams } from '../http/list-params.js';
+import { Idempotent } from '../http/idempotency.interceptor.js';
 
 export class CreateTokenDto {
   @IsString() @IsNotEmpty() @MaxLength(100) name!: string;
@@ -19,6 +20,7 @@ export class TokensController {
   constructor(private readonly commands: CommandBus, private readonly queries: Queries) {}
 
   @Post()
+  @Idempotent()
   @ApiDoc({ summary: 'Create an API token', description: 'The client secret is returned once; only its hash is stored.', responses: { 201: { description: 'The token with its secret', schema: 'ApiTokenWithSecret' } } })
   async create(@Body() body: CreateTokenDto, @CurrentActor() actor: Actor) {
     const issued: IssuedToken = await this.commands.execute(new CreateApiTokenCommand(body, actor));

@@ -11,6 +11,7 @@ import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
 import { SortedPageParams } from '../http/list-params.js';
 import { CUSTOMER_ID } from '../quotes/quote.dto.js';
+import { Idempotent } from '../http/idempotency.interceptor.js';
 
 export class ListTransactionsQuery extends SortedPageParams {
   @IsOptional() @Matches(CUSTOMER_ID, { message: 'customerId must have the form Customer:<uuid>' }) customerId?: string;
@@ -62,6 +63,7 @@ export class TransactionsController {
   }
 
   @Post(':transactionId/approve')
+  @Idempotent()
   @HttpCode(200)
   @ApiDoc({ summary: 'Approve an incoming payment', description: 'For INCOMING payments PENDING the platform’s approval: credits the receiver (PROCESSING, then COMPLETED).', tag: 'Transactions', responses: { 200: { description: 'The transaction', schema: 'Transaction' } }, errors: [404, 409] })
   approve(@Param('transactionId', idParam('Transaction', 'transactionId')) id: string, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
@@ -69,6 +71,7 @@ export class TransactionsController {
   }
 
   @Post(':transactionId/reject')
+  @Idempotent()
   @HttpCode(200)
   @ApiDoc({ summary: 'Reject an incoming payment', description: 'For INCOMING payments PENDING the platform’s approval: REJECTED, nothing is credited.', tag: 'Transactions', responses: { 200: { description: 'The transaction', schema: 'Transaction' } }, errors: [404, 409] })
   reject(@Param('transactionId', idParam('Transaction', 'transactionId')) id: string, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {

@@ -1,4 +1,4 @@
-import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Type } from 'class-transformer';
 import { IsDefined, IsInt, IsObject, IsOptional, Matches, Max, Min, ValidateNested } from 'class-validator';
@@ -6,7 +6,7 @@ import type { Actor } from '../../../../libs/application/src/tokens.js';
 import { TransferInCommand, TransferOutCommand } from '../../../../libs/application/src/transfers/transfer-commands.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
-import { IdempotencyInterceptor } from '../http/idempotency.interceptor.js';
+import { Idempotent } from '../http/idempotency.interceptor.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const INTERNAL = new RegExp(`^InternalAccount:${UUID}$`);
@@ -49,15 +49,15 @@ export class TransfersController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post('transfer-in')
-  @UseInterceptors(IdempotencyInterceptor)
-  @ApiDoc({ summary: 'Transfer in from an external account', description: `Credits the internal account from the platform’s settlement account when the bank transfer settles (INCOMING transaction). ${OUTCOMES}`, tag: 'Transfers', idempotent: true, responses: { 201: { description: 'The transaction', schema: 'Transaction' } }, errors: [404, 409, 422] })
+  @Idempotent()
+  @ApiDoc({ summary: 'Transfer in from an external account', description: `Credits the internal account from the platform’s settlement account when the bank transfer settles (INCOMING transaction). ${OUTCOMES}`, tag: 'Transfers', responses: { 201: { description: 'The transaction', schema: 'Transaction' } }, errors: [404, 409, 422] })
   transferIn(@Body() body: TransferInDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
     return this.commands.execute(new TransferInCommand(body, actor));
   }
 
   @Post('transfer-out')
-  @UseInterceptors(IdempotencyInterceptor)
-  @ApiDoc({ summary: 'Transfer out to an external account', description: `Holds the amount on the internal account, posts it when the payout settles, releases it when it fails (OUTGOING transaction). 400 INSUFFICIENT_FUNDS when the balance does not cover it. ${OUTCOMES}`, tag: 'Transfers', idempotent: true, responses: { 201: { description: 'The transaction', schema: 'Transaction' } }, errors: [404, 409, 422] })
+  @Idempotent()
+  @ApiDoc({ summary: 'Transfer out to an external account', description: `Holds the amount on the internal account, posts it when the payout settles, releases it when it fails (OUTGOING transaction). 400 INSUFFICIENT_FUNDS when the balance does not cover it. ${OUTCOMES}`, tag: 'Transfers', responses: { 201: { description: 'The transaction', schema: 'Transaction' } }, errors: [404, 409, 422] })
   transferOut(@Body() body: TransferOutDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
     return this.commands.execute(new TransferOutCommand(body, actor));
   }

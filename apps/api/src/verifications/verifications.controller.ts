@@ -9,6 +9,7 @@ import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
 import { PageParams } from '../http/list-params.js';
 import { CUSTOMER_ID } from '../http/formats.js';
+import { Idempotent } from '../http/idempotency.interceptor.js';
 
 const customerIdMessage = { message: 'customerId must have the form Customer:<uuid>' };
 
@@ -26,6 +27,7 @@ export class VerificationsController {
   constructor(private readonly commands: CommandBus, private readonly queries: VerificationQueries) {}
 
   @Post()
+  @Idempotent()
   @ApiDoc({
     summary: 'Verify a customer (KYC/KYB)',
     description:

@@ -11,6 +11,7 @@ import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
 import { respondChallenge, signedRetryHeaders } from '../http/signed-retry.js';
 import { AddCredentialDto, CredentialChallengeDto, ListWalletQuery, VerifyCredentialDto } from './wallet.dto.js';
+import { Idempotent } from '../http/idempotency.interceptor.js';
 
 /** The parsed JSON body exactly as sent: what a signed retry binds and compares. */
 export const rawBody = (req: Request): Record<string, unknown> => (typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>) : {});
@@ -28,6 +29,7 @@ export class AuthCredentialsController {
   constructor(private readonly commands: CommandBus, private readonly queries: WalletQueries) {}
 
   @Post()
+  @Idempotent()
   @ApiDoc({
     summary: 'Add a credential to an embedded wallet',
     description: 'Direct when the account has no credential; otherwise a signed retry stamped by a session of the account (step 1 answers 202 with `type`). OAUTH takes its nickname from the token’s email claim; EMAIL_OTP uses the customer’s email.',

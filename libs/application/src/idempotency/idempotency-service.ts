@@ -1,3 +1,4 @@
+import type { SecretBox } from '../../../crypto/src/secret-box.js';
 import { DomainError } from '../../../domain/src/errors.js';
 import type { Clock } from '../../../domain/src/clock.js';
 import type { IdGenerator } from '../../../domain/src/ids.js';
@@ -20,9 +21,15 @@ export interface IdempotentRequest {
   body: unknown;
 }
 
+/** A response as the HTTP layer sends it. */
+export interface IdempotentResponse {
+  status: number;
+  body: unknown;
+}
+
 export type IdempotencyStart =
-  | { kind: 'run'; complete(response: StoredResponse): Promise<void>; release(): Promise<void> }
-  | { kind: 'replay'; response: StoredResponse };
+  | { kind: 'run'; complete(response: IdempotentResponse): Promise<void>; release(): Promise<void> }
+  | { kind: 'replay'; response: IdempotentResponse };
 
 /** How long a duplicate waits for the first request with its key to finish. */
 const WAIT_ROUNDS = 600;
@@ -41,6 +48,7 @@ export class IdempotencyService {
     private readonly runner: CommandRunner,
     private readonly clocks: PlatformClocks,
     private readonly ids: IdGenerator,
+    private readonly box: SecretBox,
   ) {}
 
   async begin(actor: Actor, key: string, request: IdempotentRequest): Promise<IdempotencyStart> {
@@ -62,7 +70,7 @@ export class IdempotencyService {
         case 'mismatch':
           throw new DomainError('unprocessable', 'IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used with a different request');
         case 'replay':
-          return { kind: 'replay', response: outcome.response };
+          return { kind: 'replay', response: this.open(stream, outcome.response) };
         case 'owner':
           return this.ownerHandle(stream, platformId, claimId, metadata, clock);
         case 'in_progress': {
@@ -90,12 +98,41 @@ export class IdempotencyService {
       kind: 'run',
       complete: (response) =>
         settle(() =>
-          this.runner.run(stream, idempotencyDecider, { type: 'RecordResponse', platformId, claimId, response, now: clock.now() }, { metadata, waitForReadModels: false }),
+          this.runner.run(
+            stream,
+            idempotencyDecider,
+            {
+              type: 'RecordResponse',
+              platformId,
+              claimId,
+              response: this.seal(stream, response),
+              now: clock.now(),
+            },
+            { metadata, waitForReadModels: false },
+          ),
         ),
       release: () =>
         settle(() => this.runner.run(stream, idempotencyDecider, { type: 'ReleaseKey', platformId, claimId, now: clock.now() }, { metadata, waitForReadModels: false })),
     };
   }
+
+  /**
+   * Bodies are sealed whatever the route: a response may carry a secret shown once (POST /tokens
+   * returns the client secret) and the event log keeps nothing secret in clear. The context binds
+   * the sealed body to its platform and key, so it opens for no other.
+   */
+  private seal(stream: string, response: IdempotentResponse): StoredResponse {
+    const plain = JSON.stringify(response.body ?? null);
+    return { status: response.status, sealedBody: this.box.seal(plain, responseContext(stream)) };
+  }
+
+  private open(stream: string, stored: StoredResponse): IdempotentResponse {
+    if (stored.sealedBody === undefined) return { status: stored.status, body: stored.body ?? null };
+    const plain = this.box.open(stored.sealedBody, responseContext(stream)).toString('utf8');
+    return { status: stored.status, body: JSON.parse(plain) as unknown };
+  }
 }
+
+const responseContext = (stream: string) => `idempotent-response:${stream}`;
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -31,9 +31,15 @@ export function requestHash(request: { platformId: string; method: string; path:
   return createHash('sha256').update(stableJson({ ...request, method: request.method.toUpperCase() })).digest('hex');
 }
 
+/**
+ * The first response as kept in the key's stream. The application seals the body (it may hold a
+ * secret shown once, such as a new API token's client secret, and the event log must not);
+ * `body` in clear is only read back from responses recorded before bodies were sealed.
+ */
 export interface StoredResponse {
   status: number;
-  body: unknown;
+  sealedBody?: string;
+  body?: unknown;
 }
 
 export interface IdempotencyState {

@@ -1,0 +1,390 @@
+import { expect } from '@jest/globals';
+import type { Reply } from '../support/service.js';
+import { signedRequest, startWalletSession } from '../support/wallet-session.js';
+import { keyed, merchant, unique, type Fixtures } from './idempotency-fixtures.js';
+
+/** A request of a case: path under the base path, and its JSON body (none for action endpoints). */
+export interface Req {
+  path: string;
+  body?: unknown;
+}
+
+export interface Prepared {
+  request: Req;
+  /** Another request (other body, or other path for bodiless actions) sent with the same key: 422. */
+  other: Req;
+  /** A number the request changes exactly once: a count of resources, or a balance. */
+  effect(): Promise<number>;
+  delta: number;
+  /** How the request is sent when it is not a plain POST (a signed retry). */
+  send?(req: Req, headers: Record<string, string>): Promise<Reply>;
+}
+
+export interface Case {
+  /** The operation as the OpenAPI document names its path. */
+  op: string;
+  status: number;
+  setup(f: Fixtures): Promise<Prepared>;
+}
+
+/**
+ * POSTs deliberately without Idempotency-Key, and why. Every other POST of the document must be
+ * in the table, so a new POST cannot be added without deciding.
+ */
+export const EXCLUDED: Record<string, string> = {
+  '/auth/credentials/{authMethodId}/challenge': 'each call issues a fresh OTP or WebAuthn challenge',
+  '/auth/credentials/{authMethodId}/verify': 'spends a one-time OTP, WebAuthn challenge or OIDC nonce',
+  '/auth/sessions/{sessionId}/refresh': 'signed retry whose result is a new session key sealed to a new client key',
+  '/internal-accounts/{accountId}/export': 'signed retry returning wallet key material sealed to the client key',
+  '/sandbox/clock/advance': 'advancing the sandbox clock is relative by design',
+  '/webhooks/deliveries/{deliveryId}/redeliver': 'a redelivery is a new delivery attempt by design',
+  '/sandbox/webhooks/test': 'sends a test webhook and reports the receiver; nothing is created or moved',
+};
+
+const enc = encodeURIComponent;
+const post = (path: string, body?: unknown): Req => ({ path, body });
+
+/** Every POST that creates or moves something, with how to see that it ran once. */
+export const CASES: Case[] = [
+  {
+    op: '/customers',
+    status: 201,
+    setup: async (f) => {
+      const pcId = unique('pc');
+      const body = { customerType: 'INDIVIDUAL', platformCustomerId: pcId, fullName: 'Ada Lovelace' };
+      return {
+        request: post('/customers', body),
+        other: post('/customers', { ...body, fullName: 'Ada King' }),
+        effect: () => f.total(`/customers?platformCustomerId=${pcId}`),
+        delta: 1,
+      };
+    },
+  },
+  {
+    op: '/customers/internal-accounts',
+    status: 201,
+    setup: async (f) => {
+      const c = await f.m.customer(['USD']);
+      const body = { customerId: c.id, type: 'INTERNAL_FIAT', currency: 'EUR' };
+      return {
+        request: post('/customers/internal-accounts', body),
+        other: post('/customers/internal-accounts', { ...body, currency: 'MXN' }),
+        effect: () => f.total(`/customers/internal-accounts?customerId=${enc(c.id)}`),
+        delta: 1,
+      };
+    },
+  },
+  {
+    op: '/customers/external-accounts',
+    status: 201,
+    setup: async (f) => {
+      const c = await f.m.customer(['USD']);
+      const info = { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021' };
+      const body = { customerId: c.id, currency: 'USD', accountInfo: info };
+      return {
+        request: post('/customers/external-accounts', body),
+        other: post('/customers/external-accounts', { ...body, accountInfo: { ...info, accountNumber: '987654' } }),
+        effect: () => f.total(`/customers/external-accounts?customerId=${enc(c.id)}`),
+        delta: 1,
+      };
+    },
+  },
+  {
+    op: '/platform/external-accounts',
+    status: 201,
+    setup: async (f) => {
+      const accountNumber = `${Date.now()}`.slice(-9);
+      const info = { accountType: 'USD_ACCOUNT', accountNumber, routingNumber: '021000021' };
+      const body = { currency: 'USD', accountInfo: info };
+      return {
+        request: post('/platform/external-accounts', body),
+        other: post('/platform/external-accounts', { ...body, accountInfo: { ...info, routingNumber: '011000015' } }),
+        effect: () => f.total('/platform/external-accounts?limit=100'),
+        delta: 1,
+      };
+    },
+  },
+  {
+    op: '/cards',
+    status: 201,
+    setup: async (f) => {
+      const h = await f.holder();
+      const body = { customerId: h.id, form: 'VIRTUAL', fundingSources: [h.accounts.USD] };
+      return {
+        request: post('/cards', body),
+        other: post('/cards', { ...body, platformCardId: unique('card') }),
+        effect: () => f.total(`/cards?customerId=${enc(h.id)}`),
+        delta: 1,
+      };
+    },
+  },
+  {
+    op: '/tokens',
+    status: 201,
+    setup: async (f) => {
+      return {
+        request: post('/tokens', { name: 'ci' }),
+        other: post('/tokens', { name: 'cd' }),
+        effect: () => f.total('/tokens?limit=100'),
+        delta: 1,
+      };
+    },
+  },
+  {
+    op: '/verifications',
+    status: 201,
+    setup: async (f) => {
+      const [c, d] = [await f.m.customer(['USD']), await f.m.customer(['USD'])];
+      return {
+        request: post('/verifications', { customerId: c.id }),
+        other: post('/verifications', { customerId: d.id }),
+        effect: () => f.total(`/verifications?customerId=${enc(c.id)}`),
+        delta: 1,
+      };
+    },
+  },
+  {
+    op: '/invitations',
+    status: 201,
+    setup: async (f) => {
+      const { uma } = await f.inviter();
+      return {
+        request: post('/invitations', { inviterUma: uma, firstName: 'Bob' }),
+        other: post('/invitations', { inviterUma: uma, firstName: 'Rob' }),
+        effect: () => f.total(`/invitations?inviterUma=${enc(uma)}`),
+        delta: 1,
+      };
+    },
+  },
+  {
+    op: '/invitations/{invitationCode}/cancel',
+    status: 200,
+    setup: async (f) => {
+      const { uma, invite } = await f.inviter();
+      const [one, two] = [await invite(), await invite()];
+      return {
+        request: post(`/invitations/${one}/cancel`),
+        other: post(`/invitations/${two}/cancel`),
+        effect: () => f.total(`/invitations?inviterUma=${enc(uma)}&status=CANCELLED`),
+        delta: 1,
+      };
+    },
+  },
+  {
+    op: '/invitations/{invitationCode}/claim',
+    status: 200,
+    setup: async (f) => {
+      const { uma, invite } = await f.inviter();
+      const path = `/invitations/${await invite()}/claim`;
+      return {
+        request: post(path, { inviteeUma: '$bob@other.example.com' }),
+        other: post(path, { inviteeUma: '$rob@other.example.com' }),
+        effect: () => f.total(`/invitations?inviterUma=${enc(uma)}&status=CLAIMED`),
+        delta: 1,
+      };
+    },
+  },
+  {
+    op: '/auth/credentials',
+    status: 201,
+    setup: async (f) => {
+      const h = await f.holder();
+      const session = await startWalletSession(f.api, h.wallet.accountId, h.wallet.emailOtpId);
+      const path = `/auth/credentials?accountId=${enc(h.wallet.accountId)}`;
+      const credentials = async () => (await f.api.get(path)).body.data;
+      return {
+        request: post('/auth/credentials', f.oauthBody(h.wallet.accountId, 'google-1')),
+        other: post('/auth/credentials', f.oauthBody(h.wallet.accountId, 'google-2')),
+        effect: async () => (await credentials()).filter((c: { type: string }) => c.type === 'OAUTH').length,
+        delta: 1,
+        // Both steps with the key; once recorded, step 1 already answers the stored 201.
+        send: async (req, headers) =>
+          (await signedRequest(keyed(f.api, headers), 'POST', req.path, req.body, session)).result,
+      };
+    },
+  },
+  {
+    op: '/transfer-in',
+    status: 201,
+    setup: async (f) => {
+      const c = await f.m.customer(['USD']);
+      const ext = await f.m.external(c.id, 'USD', '777');
+      const body = { source: { accountId: ext }, destination: { accountId: c.accounts.USD }, amount: 500 };
+      return {
+        request: post('/transfer-in', body),
+        other: post('/transfer-in', { ...body, amount: 501 }),
+        effect: () => f.m.balance(c.accounts.USD),
+        delta: 500,
+      };
+    },
+  },
+  {
+    op: '/transfer-out',
+    status: 201,
+    setup: async (f) => {
+      const c = await f.m.customer(['USD']);
+      await f.m.fund(c.accounts.USD, 5_000);
+      const ext = await f.m.external(c.id, 'USD', '777');
+      const body = { source: { accountId: c.accounts.USD }, destination: { accountId: ext }, amount: 2_000 };
+      return {
+        request: post('/transfer-out', body),
+        other: post('/transfer-out', { ...body, amount: 2_001 }),
+        effect: () => f.m.balance(c.accounts.USD),
+        delta: -2_000,
+      };
+    },
+  },
+  {
+    op: '/transactions/{transactionId}/approve',
+    status: 200,
+    setup: async (f) => {
+      const { c, one, two } = await f.pendingIncoming();
+      return {
+        request: post(`/transactions/${one}/approve`),
+        other: post(`/transactions/${two}/approve`),
+        effect: () => f.m.balance(c.accounts.USD),
+        delta: 7_000,
+      };
+    },
+  },
+  {
+    op: '/transactions/{transactionId}/reject',
+    status: 200,
+    setup: async (f) => {
+      const { c, one, two } = await f.pendingIncoming();
+      return {
+        request: post(`/transactions/${one}/reject`),
+        other: post(`/transactions/${two}/reject`),
+        effect: () => f.total(`/transactions?customerId=${enc(c.id)}&status=REJECTED`),
+        delta: 1,
+      };
+    },
+  },
+  {
+    op: '/sandbox/internal-accounts/{accountId}/fund',
+    status: 200,
+    setup: async (f) => {
+      const c = await f.m.customer(['USD']);
+      const path = `/sandbox/internal-accounts/${c.accounts.USD}/fund`;
+      return {
+        request: post(path, { amount: 1_000 }),
+        other: post(path, { amount: 1_001 }),
+        effect: () => f.m.balance(c.accounts.USD),
+        delta: 1_000,
+      };
+    },
+  },
+  {
+    op: '/sandbox/send',
+    status: 200,
+    setup: async (f) => {
+      const c = await f.m.customer(['USD', 'EUR']);
+      const ext = await f.m.external(c.id, 'USD', '444');
+      const q = (await f.m.accountQuote(ext, c.accounts.EUR, 20_000)).body;
+      const body = { quoteId: q.id, currencyCode: 'USD' };
+      return {
+        request: post('/sandbox/send', body),
+        other: post('/sandbox/send', { ...body, currencyAmount: q.totalSendingAmount }),
+        effect: () => f.m.balance(c.accounts.EUR),
+        delta: q.totalReceivingAmount,
+      };
+    },
+  },
+  {
+    op: '/sandbox/uma/receive',
+    status: 201,
+    setup: async (f) => {
+      const c = await f.m.customer(['USD']);
+      const sender = '$alice@other.example.com';
+      const amount = { receivingCurrencyCode: 'USD', receivingCurrencyAmount: 7_000 };
+  const body = { senderUmaAddress: sender, customerId: c.id, ...amount };
+      return {
+        request: post('/sandbox/uma/receive', body),
+        other: post('/sandbox/uma/receive', { ...body, receivingCurrencyAmount: 7_001 }),
+        effect: () => f.m.balance(c.accounts.USD),
+        delta: 7_000,
+      };
+    },
+  },
+  {
+    op: '/sandbox/cards/{cardId}/simulate/authorization',
+    status: 201,
+    setup: async (f) => {
+      const { card, usd } = await f.activeCard(5_000);
+      const path = `/sandbox/cards/${card}/simulate/authorization`;
+      return {
+        request: post(path, { amount: 800, currency: 'USD', merchant }),
+        other: post(path, { amount: 801, currency: 'USD', merchant }),
+        effect: () => f.freeBalance(usd),
+        delta: -800,
+      };
+    },
+  },
+  {
+    op: '/sandbox/cards/{cardId}/simulate/clearing',
+    status: 200,
+    setup: async (f) => {
+      const { card, usd } = await f.activeCard(5_000);
+      const authorizationId = await f.authorize(card, 800);
+      const path = `/sandbox/cards/${card}/simulate/clearing`;
+      return {
+        request: post(path, { authorizationId }),
+        other: post(path, { authorizationId, amount: 700 }),
+        effect: () => f.m.balance(usd),
+        delta: -800,
+      };
+    },
+  },
+  {
+    op: '/sandbox/cards/{cardId}/simulate/return',
+    status: 200,
+    setup: async (f) => {
+      const { card, usd } = await f.activeCard(5_000);
+      const authorizationId = await f.authorize(card, 800);
+      const cleared = await f.api.post(`/sandbox/cards/${card}/simulate/clearing`, { authorizationId });
+      expect(cleared.status).toBe(200);
+      const path = `/sandbox/cards/${card}/simulate/return`;
+      return {
+        request: post(path, { authorizationId, amount: 300 }),
+        other: post(path, { authorizationId, amount: 200 }),
+        effect: () => f.m.balance(usd),
+        delta: 300,
+      };
+    },
+  },
+  {
+    op: '/quotes',
+    status: 201,
+    setup: async (f) => {
+      const [a, b] = [await f.m.customer(['USD']), await f.m.customer(['USD'])];
+      const body = {
+        source: { sourceType: 'ACCOUNT', accountId: a.accounts.USD },
+        destination: { destinationType: 'ACCOUNT', accountId: b.accounts.USD },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 900,
+      };
+      return {
+        request: post('/quotes', body),
+        other: post('/quotes', { ...body, lockedCurrencyAmount: 901 }),
+        effect: () => f.total(`/quotes?customerId=${enc(a.id)}`),
+        delta: 1,
+      };
+    },
+  },
+  {
+    op: '/quotes/{quoteId}/execute',
+    status: 200,
+    setup: async (f) => {
+      const [a, b] = [await f.m.customer(['USD']), await f.m.customer(['USD'])];
+      await f.m.fund(a.accounts.USD, 5_000);
+      const quote = async () => (await f.m.accountQuote(a.accounts.USD, b.accounts.USD, 1_000)).body.id as string;
+      const [one, two] = [await quote(), await quote()];
+      return {
+        request: post(`/quotes/${one}/execute`),
+        other: post(`/quotes/${two}/execute`),
+        effect: () => f.m.balance(a.accounts.USD),
+        delta: -1_000,
+      };
+    },
+  },
+];
