@@ -44,8 +44,8 @@ export class CardQueries {
   }
 
   /** Validates a PATCH against the card's current state and names the wallet account that must sign it. */
-  prepareUpdate(actor: Actor, cardId: string, changes: CardChanges) {
-    return prepareCardUpdate(this.runner, cardId, changes, actor, this.clock.now().toISOString());
+  prepareUpdate(actor: Actor, cardId: string, changes: CardChanges, signed = false) {
+    return prepareCardUpdate(this.runner, cardId, changes, actor, this.clock.now().toISOString(), signed);
   }
 
   /** One authorization of a card (sandbox), from the card stream. */

@@ -16,8 +16,9 @@ import { WalletAccounts, emailRequired } from '../wallet/wallet-accounts.js';
 export class CreateCustomerCommand {
   constructor(readonly input: { platformCustomerId: string; customerType: CustomerType } & CustomerProfile, readonly actor: Actor) {}
 }
+/** `requestId`: the signed retry that authorized an email change, applied at most once (see SignedRetryService.authorize). */
 export class UpdateCustomerCommand {
-  constructor(readonly customerId: string, readonly changes: CustomerProfile, readonly actor: Actor) {}
+  constructor(readonly customerId: string, readonly changes: CustomerProfile, readonly actor: Actor, readonly requestId?: string) {}
 }
 export class DeleteCustomerCommand {
   constructor(readonly customerId: string, readonly actor: Actor) {}
@@ -79,7 +80,7 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
-  async execute({ customerId, changes, actor }: UpdateCustomerCommand) {
+  async execute({ customerId, changes, actor, requestId }: UpdateCustomerCommand) {
     validateCurrencies(changes.currencies);
     await loadOwnCustomer(this.runner, customerId, actor);
     await this.runner.run(
@@ -88,7 +89,7 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
       (state) => {
         const added = (changes.currencies ?? []).filter((c) => !(state.profile.currencies ?? []).includes(c));
         const newAccounts = added.map((code) => ({ accountId: publicId('InternalAccount', this.ids.uuid()), type: accountTypeFor(code), currency: code }));
-        return { type: 'UpdateCustomer' as const, changes, newAccounts, now: this.clock.now().toISOString() };
+        return { type: 'UpdateCustomer' as const, changes, newAccounts, ...(requestId ? { requestId } : {}), now: this.clock.now().toISOString() };
       },
       { metadata: { ...actor } },
     );

@@ -1,7 +1,7 @@
 import type { Decider } from '../decider.js';
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import { buildPayloadToSign, operationOf } from './payload.js';
-import { authorizeSignedRetry, unauthorized, type SignedRetryProof } from './signed-retry.js';
+import { authorizeSignedRetry, challengeExpired, sessionExpired, unauthorized, type SignedRetryProof } from './signed-retry.js';
 import {
   OTP_RATE_LIMIT,
   activeAuthMethods,
@@ -14,6 +14,7 @@ import {
   type OAuthIdentity,
   type PasskeyPublicKey,
   type SessionRecord,
+  type SignedChange,
   type SignedRetryIntent,
   type WalletAuthEvent,
   type WalletAuthState,
@@ -59,7 +60,12 @@ export type WalletAuthCommand =
       authMethod?: NewAuthMethod;
       now: string;
     }
-  | { type: 'ConsumeSignedRetry'; targetId: string; signedRetry?: SignedRetryProof; now: string }
+  /**
+   * A signed operation whose change is appended elsewhere. With `authorizes` (the target stream and
+   * change), an identical retry of a consumed requestId is allowed again and emits nothing: the
+   * target stream decides whether the change is still missing (see authorizeSignedRetry).
+   */
+  | { type: 'ConsumeSignedRetry'; targetId: string; authorizes?: SignedChange; signedRetry?: SignedRetryProof; now: string }
   | { type: 'IssueSession'; sessionId: string; authMethodId: string; publicKey: string; expiresAt: string; proof: SessionProof; now: string }
   | { type: 'RefreshSession'; sessionId: string; publicKey: string; expiresAt: string; signedRetry?: SignedRetryProof; now: string }
   | { type: 'RevokeSession'; sessionId: string; signedRetry?: SignedRetryProof; now: string }
@@ -125,7 +131,8 @@ function assertNotLast(state: WalletAuthState, target: AuthMethodRecord): void {
 
 function requireSessionToRefresh(state: WalletAuthState, sessionId: string, now: string): SessionRecord {
   const s = requireSession(state, sessionId);
-  if (!isSessionActive(s, now)) throw unauthorized(s.revokedAt ? 'the session was revoked' : 'the session has expired; verify the credential again');
+  if (s.revokedAt !== undefined) throw unauthorized('the session was revoked');
+  if (!isSessionActive(s, now)) throw sessionExpired('the session has expired; verify the credential again');
   return s;
 }
 
@@ -190,7 +197,7 @@ function sessionProofEvents(state: Provisioned, method: AuthMethodRecord, proof:
     const challenge = state.passkeyChallenges.get(proof.requestId);
     if (!challenge || challenge.authMethodId !== method.id) throw unauthorized('requestId is not a passkey challenge of this credential');
     if (challenge.consumedAt !== undefined) throw unauthorized('the passkey challenge was already used');
-    if (ms(challenge.expiresAt) <= ms(now)) throw unauthorized('the passkey challenge has expired');
+    if (ms(challenge.expiresAt) <= ms(now)) throw challengeExpired('the passkey challenge has expired');
     if (proof.credentialId !== method.passkey?.credentialId) throw unauthorized('the assertion is for another passkey');
     const stored = method.passkey.counter;
     if ((proof.newCounter > 0 || stored > 0) && proof.newCounter <= stored) throw unauthorized('the authenticator counter did not increase');
@@ -207,8 +214,8 @@ function addAuthMethodEvent(scope: { accountId: string; platformId: string }, id
   return { type: 'AuthMethodAdded', data: { ...base, nickname: m.nickname, oauth: { ...m.oauth } } };
 }
 
-function consumed(scope: { accountId: string; platformId: string }, requestId: string, sessionId: string, now: string): WalletAuthEvent {
-  return { type: 'SignedRetryConsumed', data: { ...scope, requestId, sessionId, consumedAt: now } };
+function consumed(scope: { accountId: string; platformId: string }, requestId: string, sessionId: string, now: string, authorizes?: SignedChange): WalletAuthEvent {
+  return { type: 'SignedRetryConsumed', data: { ...scope, requestId, sessionId, consumedAt: now, ...(authorizes ? { authorizes } : {}) } };
 }
 
 export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState): WalletAuthEvent[] {
@@ -264,8 +271,8 @@ export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState)
       ];
     }
     case 'ConsumeSignedRetry': {
-      const { challenge, session } = authorizeSignedRetry(state, cmd.signedRetry, { intent: 'EXTERNAL', targetId: cmd.targetId }, cmd.now);
-      return [consumed(scope, challenge.requestId, session.id, cmd.now)];
+      const { challenge, session, resumed } = authorizeSignedRetry(state, cmd.signedRetry, { intent: 'EXTERNAL', targetId: cmd.targetId, authorizes: cmd.authorizes }, cmd.now);
+      return resumed ? [] : [consumed(scope, challenge.requestId, session.id, cmd.now, cmd.authorizes)];
     }
     case 'IssueSession': {
       const method = requireAuthMethod(state, cmd.authMethodId);
