@@ -33,6 +33,18 @@ export const requestAlreadyUsed = () => unauthorized('requestId was already used
 export const challengeExpired = (reason = 'the signed-retry challenge has expired') => unauthorized(reason, 'CHALLENGE_EXPIRED');
 export const sessionExpired = (reason = 'the signing session has expired') => unauthorized(reason, 'SESSION_EXPIRED');
 
+/**
+ * The requestId checks that come before anything the operation's target says: an unknown or spent
+ * request is 401 whatever state the target is in, so a replay learns nothing (not even a 409).
+ * authorizeSignedRetry repeats them among the other checks.
+ */
+export function assertRequestUsable(state: WalletAuthState, proof: SignedRetryProof | undefined): void {
+  if (!proof) return;
+  const challenge = state.signedRetries.get(proof.requestId);
+  if (!challenge) throw unauthorized('requestId is unknown or has expired');
+  if (challenge.consumedAt !== undefined) throw requestAlreadyUsed();
+}
+
 const sameChange = (a: SignedChange, b: SignedChange) => a.stream === b.stream && canonicalJson(a.change) === canonicalJson(b.change);
 
 const ms = (iso: string) => Date.parse(iso);

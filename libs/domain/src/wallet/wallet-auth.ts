@@ -1,7 +1,7 @@
 import type { Decider } from '../decider.js';
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import { buildPayloadToSign, operationOf } from './payload.js';
-import { authorizeSignedRetry, challengeExpired, sessionExpired, unauthorized, type SignedRetryProof } from './signed-retry.js';
+import { assertRequestUsable, authorizeSignedRetry, challengeExpired, sessionExpired, unauthorized, type SignedRetryProof } from './signed-retry.js';
 import {
   OTP_RATE_LIMIT,
   activeAuthMethods,
@@ -219,6 +219,8 @@ function consumed(scope: { accountId: string; platformId: string }, requestId: s
 }
 
 export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState): WalletAuthEvent[] {
+  // ConsumeSignedRetry checks nothing else first, and may resume a consumed request (see authorizeSignedRetry).
+  if ('signedRetry' in cmd && cmd.type !== 'ConsumeSignedRetry') assertRequestUsable(state, cmd.signedRetry);
   if (cmd.type === 'ProvisionWallet') {
     if (state.provisioned) throw conflict('WALLET_ALREADY_PROVISIONED', `the wallet of ${cmd.accountId} is already provisioned`);
     const scope = { accountId: cmd.accountId, platformId: cmd.platformId };

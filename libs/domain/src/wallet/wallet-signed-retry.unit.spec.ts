@@ -66,6 +66,14 @@ describe('consuming a signed retry', () => {
     given(ready(challenge(sessionTarget))).when({ type: 'RevokeSession', sessionId: sessionId(2), signedRetry: proof(sessionTarget, 1), now: at(40) }).thenFails({ reason: 'requestId was issued for another operation' });
   });
 
+  it('refuses a spent or unknown requestId before looking at the target (401, not the 409 of a revoked session)', () => {
+    const revoke: ChallengeSpec = { n: 6, intent: 'REVOKE_SESSION', method: 'DELETE', path: `/auth/sessions/${sessionId(2)}`, targetId: sessionId(2) };
+    const revokeWith = (p: ReturnType<typeof proof>, now: string): WalletAuthCommand => ({ type: 'RevokeSession', sessionId: sessionId(2), signedRetry: p, now });
+    const revoked = ready(challenge(revoke), revokeWith(proof(revoke, 1), at(40)));
+    given(revoked).when(revokeWith(proof(revoke, 1), at(41))).thenFails({ kind: 'unauthorized', code: 'UNAUTHORIZED', reason: 'requestId was already used' });
+    given(revoked).when(revokeWith(proof(revoke, 1, { requestId: requestId(77) }), at(41))).thenFails({ kind: 'unauthorized', reason: 'requestId is unknown or has expired' });
+  });
+
   it('compares stamp keys case-insensitively', () => {
     expect(given(ready()).when(consume(cardSpec(), 1, at(40), { stampPublicKey: sessionKey(1).toUpperCase() })).thenEmits()).toHaveLength(1);
   });
