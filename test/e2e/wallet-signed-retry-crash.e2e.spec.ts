@@ -32,16 +32,24 @@ describe('signed card PATCH killed between consumption and change', () => {
     }
   }
 
-  const expectSpent = (res: Reply) => expect({ status: res.status, code: res.body.code, reason: res.body.reason }).toEqual({ status: 401, code: 'UNAUTHORIZED', reason: 'requestId was already used' });
+  const expectSpent = (res: Reply) =>
+    expect({ status: res.status, code: res.body.code, reason: res.body.reason }).toEqual({
+      status: 401,
+      code: 'UNAUTHORIZED',
+      reason: 'requestId was already used',
+    });
 
   it('ends with the card FROZEN once after a restart and an identical retry; a further retry is 401', async () => {
     child = await startChildService(dataDir, { FAULT_INJECT: 'after-consume' });
     let api: Client = child.api;
-    const customer = await api.post('/customers', { platformCustomerId: 'crash-card-holder', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', email: 'crash@example.com' });
+    const profile = { customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', email: 'crash@example.com' };
+    const customer = await api.post('/customers', { platformCustomerId: 'crash-card-holder', ...profile });
     expect(customer.status).toBe(201);
-    const usd: string = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}`)).body.data[0].id;
+    const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}`);
+    const usd: string = accounts.body.data[0].id;
     const wallet = await walletSession(api, customer.body.id, 'USD');
-    const card = await api.post('/cards', { customerId: customer.body.id, form: 'VIRTUAL', fundingSources: [usd, wallet.accountId] });
+    const fundingSources = [usd, wallet.accountId];
+    const card = await api.post('/cards', { customerId: customer.body.id, form: 'VIRTUAL', fundingSources });
     expect(card.status).toBe(201);
     const path = `/cards/${card.body.id}`;
     // The sandbox issuer answers 5 s (platform clock) after the request.
@@ -50,7 +58,8 @@ describe('signed card PATCH killed between consumption and change', () => {
 
     const challenge = await api.patch(path, { state: 'FROZEN' });
     expect(challenge.status).toBe(202);
-    const headers = { 'service-wallet-signature': await wallet.stamp(challenge.body.payloadToSign), 'request-id': challenge.body.requestId as string };
+    const signature = await wallet.stamp(challenge.body.payloadToSign);
+    const headers = { 'service-wallet-signature': signature, 'request-id': challenge.body.requestId as string };
     // The process dies after the consumption: the client sees the connection drop, not an answer.
     await expect(api.patch(path, { state: 'FROZEN' }, headers)).rejects.toThrow();
     await child.kill();
@@ -59,21 +68,25 @@ describe('signed card PATCH killed between consumption and change', () => {
     child = await startChildService(dataDir);
     api = child.api;
     expect((await api.get(path)).body.state).toBe('ACTIVE');
-    const replies = await Promise.all([api.patch(path, { state: 'FROZEN' }, headers), api.patch(path, { state: 'FROZEN' }, headers)]);
+    const retry = () => api.patch(path, { state: 'FROZEN' }, headers);
+    const replies = await Promise.all([retry(), retry()]);
     expect(replies.map((r) => r.status).sort()).toEqual([200, 401]);
     expect(replies.find((r) => r.status === 200)!.body).toMatchObject({ id: card.body.id, state: 'FROZEN' });
     expectSpent(replies.find((r) => r.status === 401)!);
-    expectSpent(await api.patch(path, { state: 'FROZEN' }, headers));
+    expectSpent(await retry());
     expect((await api.get(path)).body.state).toBe('FROZEN');
     await child.kill('SIGTERM');
 
     const store = new SqliteEventStore(join(dataDir, 'service.db'));
     try {
       const cardEvents = await store.readStream(streams.card(card.body.id));
-      expect(cardEvents.filter((e) => e.type === 'CardStateChanged').map((e) => (e.data as { card: { state: string } }).card.state)).toEqual(['ACTIVE', 'FROZEN']);
-      expect(cardEvents.filter((e) => e.type === 'SignedRequestApplied').map((e) => (e.data as { requestId: string }).requestId)).toEqual([headers['request-id']]);
-      const consumed = (await store.readStream(streams.wallet(wallet.accountId))).filter((e) => e.type === 'SignedRetryConsumed');
-      expect(consumed.map((e) => (e.data as { requestId: string }).requestId)).toEqual([headers['request-id']]);
+      const data = (e: { data: unknown }) => e.data as { requestId: string; card: { state: string } };
+      const ofType = (events: { type: string; data: unknown }[], type: string) =>
+        events.filter((e) => e.type === type).map(data);
+      expect(ofType(cardEvents, 'CardStateChanged').map((d) => d.card.state)).toEqual(['ACTIVE', 'FROZEN']);
+      expect(ofType(cardEvents, 'SignedRequestApplied').map((d) => d.requestId)).toEqual([headers['request-id']]);
+      const walletEvents = await store.readStream(streams.wallet(wallet.accountId));
+      expect(ofType(walletEvents, 'SignedRetryConsumed').map((d) => d.requestId)).toEqual([headers['request-id']]);
     } finally {
       await store.close();
     }

@@ -30,14 +30,17 @@ describe('signed retries that change a card or a customer', () => {
 
   async function holder(): Promise<{ customerId: string; usd: string; wallet: WalletSession }> {
     n += 1;
-    const c = await api.post('/customers', { platformCustomerId: `targets-${n}`, customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', email: `targets${n}@example.com` });
+    const profile = { customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', email: `targets${n}@example.com` };
+    const c = await api.post('/customers', { platformCustomerId: `targets-${n}`, ...profile });
     expect(c.status).toBe(201);
-    const usd = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.body.id)}`)).body.data[0].id;
+    const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.body.id)}`);
+    const usd = accounts.body.data[0].id;
     return { customerId: c.body.id, usd, wallet: await walletSession(api, c.body.id, 'USD') };
   }
 
   async function activeCard(h: { customerId: string; usd: string; wallet: WalletSession }): Promise<string> {
-    const created = await api.post('/cards', { customerId: h.customerId, form: 'VIRTUAL', fundingSources: [h.usd, h.wallet.accountId] });
+    const fundingSources = [h.usd, h.wallet.accountId];
+    const created = await api.post('/cards', { customerId: h.customerId, form: 'VIRTUAL', fundingSources });
     expect(created.status).toBe(201);
     clock.advance(CARD_ISSUANCE_DELAY_MS);
     await t.service.infra.jobs.promoteDue();
@@ -48,16 +51,25 @@ describe('signed retries that change a card or a customer', () => {
     throw new Error('the card was not issued');
   }
 
-  const events = async (stream: string, type: string) => (await t.service.infra.eventStore.readStream(stream)).filter((e) => e.type === type);
-  const actor = (): Actor => ({ platformId: t.service.sandbox!.platformId, actor: `ApiToken:${t.service.sandbox!.tokenId}`, correlationId: 'test' });
-  const expectSpent = (res: Reply) => expect({ status: res.status, code: res.body.code, reason: res.body.reason }).toEqual({ status: 401, code: 'UNAUTHORIZED', reason: 'requestId was already used' });
+  const events = async (stream: string, type: string) =>
+    (await t.service.infra.eventStore.readStream(stream)).filter((e) => e.type === type);
+  const data = (e: { data: unknown }) => e.data as any;
+  const actor = (): Actor => {
+    const { platformId, tokenId } = t.service.sandbox!;
+    return { platformId, actor: `ApiToken:${tokenId}`, correlationId: 'test' };
+  };
+  const refusal = (res: Reply) => ({ status: res.status, code: res.body.code, reason: res.body.reason });
+  const expectSpent = (res: Reply) =>
+    expect(refusal(res)).toEqual({ status: 401, code: 'UNAUTHORIZED', reason: 'requestId was already used' });
 
   /** Step 1, then the step-2 headers stamped by `session`. */
   async function signedHeaders(path: string, body: Record<string, unknown>, session: WalletSession) {
     const challenge = await api.patch(path, body);
     expect(challenge.status).toBe(202);
     const payloadToSign = challenge.body.payloadToSign as string;
-    return { headers: { 'service-wallet-signature': await session.stamp(payloadToSign), 'request-id': challenge.body.requestId as string }, payloadToSign };
+    const requestId = challenge.body.requestId as string;
+    const signature = await session.stamp(payloadToSign);
+    return { headers: { 'service-wallet-signature': signature, 'request-id': requestId }, payloadToSign };
   }
 
   /** Another session on the same wallet account (OTP challenges are at most one per 30 s). */
@@ -67,9 +79,24 @@ describe('signed retries that change a card or a customer', () => {
   }
 
   /** What the edge does before appending the change: the consumption alone, as if the process died right after it. */
-  async function consumeOnly(accountId: string, path: string, targetId: string, body: Record<string, unknown>, headers: Record<string, string>, authorizes: { stream: string; change: Record<string, unknown> }) {
+  async function consumeOnly(
+    accountId: string,
+    path: string,
+    targetId: string,
+    body: Record<string, unknown>,
+    headers: Record<string, string>,
+    authorizes: { stream: string; change: Record<string, unknown> },
+  ) {
     const outcome = await t.service.app.get(SignedRetryService).authorize({
-      accountId, method: 'PATCH', path, targetId, body, signature: headers['service-wallet-signature'], requestId: headers['request-id'], actor: actor(), authorizes,
+      accountId,
+      method: 'PATCH',
+      path,
+      targetId,
+      body,
+      signature: headers['service-wallet-signature'],
+      requestId: headers['request-id'],
+      actor: actor(),
+      authorizes,
     });
     expect(outcome.kind).toBe('authorized');
   }
@@ -83,7 +110,8 @@ describe('signed retries that change a card or a customer', () => {
       expectSpent(await api.patch(`/cards/${cardId}`, { state: 'FROZEN' }, headers));
       // With another body the stamp no longer matches the body, but the spent request is named first.
       expectSpent(await api.patch(`/cards/${cardId}`, { state: 'CLOSED' }, headers));
-      expect((await events(streams.card(cardId), 'CardStateChanged')).map((e) => (e.data as any).card.state)).toEqual(['ACTIVE', 'FROZEN']);
+      const states = (await events(streams.card(cardId), 'CardStateChanged')).map((e) => data(e).card.state);
+      expect(states).toEqual(['ACTIVE', 'FROZEN']);
       expect((await api.get(`/cards/${cardId}`)).body.state).toBe('FROZEN');
     });
 
@@ -92,23 +120,28 @@ describe('signed retries that change a card or a customer', () => {
       const cardId = await activeCard(h);
       // Step 1 refuses ACTIVE -> ACTIVE before any challenge; step 2 names the request first.
       expect((await api.patch(`/cards/${cardId}`, { state: 'ACTIVE' })).status).toBe(409);
-      const res = await api.patch(`/cards/${cardId}`, { state: 'ACTIVE' }, { 'service-wallet-signature': 'x', 'request-id': 'Request:00000000-0000-4000-8000-000000000000' });
-      expect({ status: res.status, code: res.body.code, reason: res.body.reason }).toEqual({ status: 401, code: 'UNAUTHORIZED', reason: 'requestId is unknown or has expired' });
+      const unknown = { 'service-wallet-signature': 'x', 'request-id': 'Request:00000000-0000-4000-8000-000000000000' };
+      const res = await api.patch(`/cards/${cardId}`, { state: 'ACTIVE' }, unknown);
+      const reason = 'requestId is unknown or has expired';
+      expect(refusal(res)).toEqual({ status: 401, code: 'UNAUTHORIZED', reason });
     });
 
-    it('finishes a consumed change that never reached the card on an identical retry, once, also under concurrency', async () => {
+    it('finishes a consumed change that never reached the card on an identical retry, once', async () => {
       const h = await holder();
       const cardId = await activeCard(h);
       const path = `/cards/${cardId}`;
       const { headers } = await signedHeaders(path, { state: 'FROZEN' }, h.wallet);
-      await consumeOnly(h.wallet.accountId, path, cardId, { state: 'FROZEN' }, headers, { stream: streams.card(cardId), change: { state: 'FROZEN' } });
+      const freeze = { stream: streams.card(cardId), change: { state: 'FROZEN' } };
+      await consumeOnly(h.wallet.accountId, path, cardId, { state: 'FROZEN' }, headers, freeze);
       expect((await api.get(path)).body.state).toBe('ACTIVE');
 
       // The consumption says what it authorized.
-      const consumed = (await events(streams.wallet(h.wallet.accountId), 'SignedRetryConsumed')).find((e) => (e.data as any).requestId === headers['request-id']);
-      expect((consumed!.data as any).authorizes).toEqual({ stream: streams.card(cardId), change: { state: 'FROZEN' } });
+      const consumptions = await events(streams.wallet(h.wallet.accountId), 'SignedRetryConsumed');
+      const consumed = consumptions.find((e) => data(e).requestId === headers['request-id']);
+      expect(data(consumed!).authorizes).toEqual(freeze);
 
-      const replies = await Promise.all([api.patch(path, { state: 'FROZEN' }, headers), api.patch(path, { state: 'FROZEN' }, headers)]);
+      const retry = () => api.patch(path, { state: 'FROZEN' }, headers);
+      const replies = await Promise.all([retry(), retry()]);
       expect(replies.map((r) => r.status).sort()).toEqual([200, 401]);
       const ok = replies.find((r) => r.status === 200)!;
       expect(ok.body).toMatchObject({ id: cardId, state: 'FROZEN' });
@@ -117,24 +150,28 @@ describe('signed retries that change a card or a customer', () => {
 
       const changes = await events(streams.card(cardId), 'CardStateChanged');
       expect(changes.map((e) => (e.data as any).card.state)).toEqual(['ACTIVE', 'FROZEN']);
-      expect((await events(streams.card(cardId), 'SignedRequestApplied')).map((e) => (e.data as any).requestId)).toEqual([headers['request-id']]);
+      const applied = await events(streams.card(cardId), 'SignedRequestApplied');
+      expect(applied.map((e) => data(e).requestId)).toEqual([headers['request-id']]);
     });
 
-    it('does not finish it with another body, another session, or after the challenge expired (CHALLENGE_EXPIRED)', async () => {
+    it('does not finish it with another body, another session, or once the challenge expired', async () => {
       const h = await holder();
       const cardId = await activeCard(h);
       const path = `/cards/${cardId}`;
       const { headers, payloadToSign } = await signedHeaders(path, { state: 'FROZEN' }, h.wallet);
-      await consumeOnly(h.wallet.accountId, path, cardId, { state: 'FROZEN' }, headers, { stream: streams.card(cardId), change: { state: 'FROZEN' } });
+      const freeze = { stream: streams.card(cardId), change: { state: 'FROZEN' } };
+      await consumeOnly(h.wallet.accountId, path, cardId, { state: 'FROZEN' }, headers, freeze);
 
       expectSpent(await api.patch(path, { state: 'CLOSED' }, headers));
       const other = await secondSession(h.wallet);
-      expectSpent(await api.patch(path, { state: 'FROZEN' }, { ...headers, 'service-wallet-signature': await other.stamp(payloadToSign) }));
+      const otherStamp = { ...headers, 'service-wallet-signature': await other.stamp(payloadToSign) };
+      expectSpent(await api.patch(path, { state: 'FROZEN' }, otherStamp));
       expect((await api.get(path)).body.state).toBe('ACTIVE');
 
       clock.advance(300_000);
       const late = await api.patch(path, { state: 'FROZEN' }, headers);
-      expect({ status: late.status, code: late.body.code, reason: late.body.reason }).toEqual({ status: 401, code: 'CHALLENGE_EXPIRED', reason: 'the signed-retry challenge has expired' });
+      const reason = 'the signed-retry challenge has expired';
+      expect(refusal(late)).toEqual({ status: 401, code: 'CHALLENGE_EXPIRED', reason });
       expect((await api.get(path)).body.state).toBe('ACTIVE');
       expect(await events(streams.card(cardId), 'SignedRequestApplied')).toEqual([]);
     });
@@ -157,7 +194,8 @@ describe('signed retries that change a card or a customer', () => {
       const path = `/customers/${h.customerId}`;
       const body = { email: `resumed${n}@example.com` };
       const { headers } = await signedHeaders(path, body, h.wallet);
-      await consumeOnly(h.wallet.accountId, path, h.customerId, body, headers, { stream: streams.customer(h.customerId), change: body });
+      const authorizes = { stream: streams.customer(h.customerId), change: body };
+      await consumeOnly(h.wallet.accountId, path, h.customerId, body, headers, authorizes);
       expect((await api.get(path)).body.email).toBe(`targets${n}@example.com`);
 
       const replies = await Promise.all([api.patch(path, body, headers), api.patch(path, body, headers)]);
@@ -177,7 +215,8 @@ describe('signed retries that change a card or a customer', () => {
     const path = `/auth/sessions/${spare.sessionId}`;
     const challenge = await api.request('DELETE', path);
     expect(challenge.status).toBe(202);
-    const headers = { 'service-wallet-signature': await h.wallet.stamp(challenge.body.payloadToSign), 'request-id': challenge.body.requestId };
+    const signature = await h.wallet.stamp(challenge.body.payloadToSign);
+    const headers = { 'service-wallet-signature': signature, 'request-id': challenge.body.requestId };
     expect((await api.request('DELETE', path, undefined, headers)).status).toBe(204);
     expectSpent(await api.request('DELETE', path, undefined, headers));
   });

@@ -79,10 +79,14 @@ export class CardsController {
     if (body.state === 'CLOSED' && body.fundingSources !== undefined) {
       throw invalidInput([{ field: 'fundingSources', constraint: 'notWithClosed', message: 'fundingSources cannot accompany state CLOSED' }]);
     }
-    const changes = { ...(body.state !== undefined ? { state: body.state } : {}), ...(body.fundingSources !== undefined ? { fundingSources: body.fundingSources } : {}) };
+    const changes = {
+      ...(body.state !== undefined ? { state: body.state } : {}),
+      ...(body.fundingSources !== undefined ? { fundingSources: body.fundingSources } : {}),
+    };
     const headers = signedRetryHeaders(req);
     // Step 2 checks its requestId before the card's state (see prepareCardUpdate).
-    const { walletAccountId } = await this.cards.prepareUpdate(actor, id, changes, signedRetryStep(headers) !== undefined);
+    const signed = signedRetryStep(headers) !== undefined;
+    const { walletAccountId } = await this.cards.prepareUpdate(actor, id, changes, signed);
     const raw = typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>) : {};
     const outcome = await this.signedRetry.authorize({
       accountId: walletAccountId,

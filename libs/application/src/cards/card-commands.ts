@@ -29,7 +29,13 @@ export class CreateCardCommand {
  * `requestId` the consumed request, recorded in the card's append so it applies at most once.
  */
 export class UpdateCardCommand {
-  constructor(readonly cardId: string, readonly changes: CardChanges, readonly actor: Actor, readonly walletSessionId?: string, readonly requestId?: string) {}
+  constructor(
+    readonly cardId: string,
+    readonly changes: CardChanges,
+    readonly actor: Actor,
+    readonly walletSessionId?: string,
+    readonly requestId?: string,
+  ) {}
 }
 
 /** The card stream for an id of the caller's platform, or a 404 that does not reveal other platforms' cards. */
@@ -53,7 +59,14 @@ export async function holderAccounts(runner: CommandRunner, customerId: string):
  * first (a spent one is 401 whatever the card's state), and the card decides again on its
  * then-current state when the change is appended.
  */
-export async function prepareCardUpdate(runner: CommandRunner, cardId: string, changes: CardChanges, actor: Actor, now: string, signed = false): Promise<{ walletAccountId: string }> {
+export async function prepareCardUpdate(
+  runner: CommandRunner,
+  cardId: string,
+  changes: CardChanges,
+  actor: Actor,
+  now: string,
+  signed = false,
+): Promise<{ walletAccountId: string }> {
   const state = await loadOwnCard(runner, cardId, actor);
   if (signed) return { walletAccountId: state.walletAccountId! };
   const accounts = changes.fundingSources ? await holderAccounts(runner, state.card.customerId) : [];
@@ -113,7 +126,13 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Car
       const result = await this.runner.run(
         streams.card(cardId),
         cardDecider,
-        { type: 'UpdateCard', ...changes, holderAccounts: accounts, ...(requestId ? { requestId } : {}), now: this.clock.now().toISOString() },
+        {
+          type: 'UpdateCard',
+          ...changes,
+          holderAccounts: accounts,
+          ...(requestId ? { requestId } : {}),
+          now: this.clock.now().toISOString(),
+        },
         { metadata },
       );
       // Closing reversed the open authorizations in the card stream; now release their holds.

@@ -16,9 +16,14 @@ import { WalletAccounts, emailRequired } from '../wallet/wallet-accounts.js';
 export class CreateCustomerCommand {
   constructor(readonly input: { platformCustomerId: string; customerType: CustomerType } & CustomerProfile, readonly actor: Actor) {}
 }
-/** `requestId`: the signed retry that authorized an email change, applied at most once (see SignedRetryService.authorize). */
+/** `requestId`: the signed retry that authorized an email change; applied at most once (see SignedRetryService). */
 export class UpdateCustomerCommand {
-  constructor(readonly customerId: string, readonly changes: CustomerProfile, readonly actor: Actor, readonly requestId?: string) {}
+  constructor(
+    readonly customerId: string,
+    readonly changes: CustomerProfile,
+    readonly actor: Actor,
+    readonly requestId?: string,
+  ) {}
 }
 export class DeleteCustomerCommand {
   constructor(readonly customerId: string, readonly actor: Actor) {}
@@ -89,7 +94,8 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
       (state) => {
         const added = (changes.currencies ?? []).filter((c) => !(state.profile.currencies ?? []).includes(c));
         const newAccounts = added.map((code) => ({ accountId: publicId('InternalAccount', this.ids.uuid()), type: accountTypeFor(code), currency: code }));
-        return { type: 'UpdateCustomer' as const, changes, newAccounts, ...(requestId ? { requestId } : {}), now: this.clock.now().toISOString() };
+        const now = this.clock.now().toISOString();
+        return { type: 'UpdateCustomer' as const, changes, newAccounts, ...(requestId ? { requestId } : {}), now };
       },
       { metadata: { ...actor } },
     );

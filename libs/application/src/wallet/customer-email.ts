@@ -38,7 +38,8 @@ export class WalletEmailSync {
   async signerFor(customerId: string, email: string | undefined, actor: Actor, signed = false): Promise<string | undefined> {
     if (email === undefined || !isPublicId('Customer', customerId)) return undefined;
     const { state: customer } = await this.runner.load(streams.customer(customerId), customerDecider);
-    if (!customer.exists || customer.platformId !== actor.platformId || (!signed && customer.profile.email === email)) return undefined;
+    if (!customer.exists || customer.platformId !== actor.platformId) return undefined;
+    if (!signed && customer.profile.email === email) return undefined;
     return (await this.tiedWallets(customerId, actor))[0];
   }
 

@@ -4,7 +4,13 @@ import type { Clock } from '../../../domain/src/clock.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
 import { unauthorized, type SignedRetryProof } from '../../../domain/src/wallet/signed-retry.js';
 import { walletAuthDecider, type NewAuthMethod } from '../../../domain/src/wallet/wallet-auth.js';
-import { sessionByPublicKey, type AuthMethodType, type SignedChange, type SignedRetryIntent, type WalletAuthEvent } from '../../../domain/src/wallet/wallet-auth-state.js';
+import {
+  sessionByPublicKey,
+  type AuthMethodType,
+  type SignedChange,
+  type SignedRetryIntent,
+  type WalletAuthEvent,
+} from '../../../domain/src/wallet/wallet-auth-state.js';
 import { CommandRunner } from '../command-runner.js';
 import { faultPoint } from '../fault-injection.js';
 import { CLOCK, IDS, type Actor } from '../tokens.js';
@@ -115,14 +121,21 @@ export class SignedRetryService {
     const { state } = await this.runner.run(
       streams.wallet(input.accountId),
       walletAuthDecider,
-      { type: 'ConsumeSignedRetry', targetId: input.targetId, signedRetry, ...(input.authorizes ? { authorizes: input.authorizes } : {}), now: this.now() },
+      {
+        type: 'ConsumeSignedRetry',
+        targetId: input.targetId,
+        signedRetry,
+        ...(input.authorizes ? { authorizes: input.authorizes } : {}),
+        now: this.now(),
+      },
       // Consuming changes no read model; the caller's own write waits for them.
       { metadata: { ...input.actor }, waitForReadModels: false },
     );
     // The decider accepted this very key as an active session of the account (a new consumption or a resumed one).
     const session = sessionByPublicKey(state, signedRetry.stampPublicKey)!;
     if (input.authorizes) faultPoint('after-consume');
-    return { kind: 'authorized', sessionId: session.id, authMethodId: session.authMethodId, requestId: signedRetry.requestId };
+    const { requestId } = signedRetry;
+    return { kind: 'authorized', sessionId: session.id, authMethodId: session.authMethodId, requestId };
   }
 
   /**

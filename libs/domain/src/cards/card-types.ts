@@ -148,5 +148,12 @@ export type CardCommand =
   /** The service closes the card (its holder was deleted): CLOSED_BY_SERVICE. */
   | { type: 'CloseCardByService'; now: string }
   /** `requestId`: the signed retry that authorized it (consumed in the wallet stream just before). */
-  | { type: 'UpdateCard'; state?: RequestedCardState; fundingSources?: string[]; holderAccounts: HolderAccount[]; requestId?: string; now: string }
+  | {
+      type: 'UpdateCard';
+      state?: RequestedCardState;
+      fundingSources?: string[];
+      holderAccounts: HolderAccount[];
+      requestId?: string;
+      now: string;
+    }
   | CardAuthorizationCommand;

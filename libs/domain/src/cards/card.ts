@@ -26,7 +26,12 @@ const ALLOWED: Record<CardState, RequestedCardState[]> = {
 export const invalidTransition = (from: CardState, to: string) =>
   conflict('INVALID_STATE_TRANSITION', `a ${from} card cannot move to ${to}; allowed: ACTIVE <-> FROZEN and ACTIVE/FROZEN -> CLOSED`);
 
-const initialState = (): CardAggregate => ({ exists: false, sandbox: false, authorizations: new Map(), signedRequests: new Set() });
+const initialState = (): CardAggregate => ({
+  exists: false,
+  sandbox: false,
+  authorizations: new Map(),
+  signedRequests: new Set(),
+});
 
 function requireCard(state: CardAggregate): CardSnapshot {
   if (!state.exists || !state.card) throw notFound('CARD', state.card?.id ?? 'unknown');
@@ -103,7 +108,11 @@ function decideUpdate(cmd: Extract<CardCommand, { type: 'UpdateCard' }>, state: 
   // Every check runs before any event is produced, so a refused request changes nothing.
   if (cmd.state !== undefined && !ALLOWED[card.state].includes(cmd.state)) throw invalidTransition(card.state, cmd.state);
   if (cmd.fundingSources !== undefined && card.state === 'CLOSED') throw invalidTransition('CLOSED', 'new funding sources');
-  const events: CardEvent[] = cmd.requestId === undefined ? [] : [{ type: 'SignedRequestApplied', data: { platformId: state.platformId!, cardId: card.id, requestId: cmd.requestId } }];
+  const events: CardEvent[] = [];
+  if (cmd.requestId !== undefined) {
+    const data = { platformId: state.platformId!, cardId: card.id, requestId: cmd.requestId };
+    events.push({ type: 'SignedRequestApplied', data });
+  }
   let current = card;
   if (cmd.fundingSources !== undefined) {
     checkFundingSources(cmd.fundingSources, cmd.holderAccounts, card.currency);

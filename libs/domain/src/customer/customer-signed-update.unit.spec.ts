@@ -19,13 +19,22 @@ const created = decide([], {
   accounts: [],
   now: at(0),
 });
-const emailChange = (requestId?: string): CustomerCommand => ({ type: 'UpdateCustomer', changes: { email: 'new@example.com' }, newAccounts: [], ...(requestId ? { requestId } : {}), now: at(10) });
+const emailChange = (requestId?: string): CustomerCommand => ({
+  type: 'UpdateCustomer',
+  changes: { email: 'new@example.com' },
+  newAccounts: [],
+  ...(requestId ? { requestId } : {}),
+  now: at(10),
+});
 
 describe('a signed customer update applies at most once (decider)', () => {
   it('records the requestId in the append that makes the change', () => {
     expect(decide(created, emailChange(REQUEST))).toEqual([
       { type: 'SignedRequestApplied', data: { customerId: CUSTOMER, platformId: PLATFORM, requestId: REQUEST } },
-      { type: 'CustomerUpdated', data: { customerId: CUSTOMER, platformId: PLATFORM, changes: { email: 'new@example.com' }, updatedAt: at(10) } },
+      {
+        type: 'CustomerUpdated',
+        data: { customerId: CUSTOMER, platformId: PLATFORM, changes: { email: 'new@example.com' }, updatedAt: at(10) },
+      },
     ]);
     expect(decide(created, emailChange()).map((e) => e.type)).toEqual(['CustomerUpdated']);
   });
@@ -33,8 +42,7 @@ describe('a signed customer update applies at most once (decider)', () => {
   it('refuses a requestId it already applied with 401 and changes nothing', () => {
     const applied = [...created, ...decide(created, emailChange(REQUEST))];
     expect(fold(applied).profile.email).toBe('new@example.com');
-    expect(() => decide(applied, emailChange(REQUEST))).toThrow(
-      expect.objectContaining({ kind: 'unauthorized', code: 'UNAUTHORIZED', details: { reason: 'requestId was already used' } }) as never,
-    );
+    const spent = { kind: 'unauthorized', code: 'UNAUTHORIZED', details: { reason: 'requestId was already used' } };
+    expect(() => decide(applied, emailChange(REQUEST))).toThrow(expect.objectContaining(spent) as never);
   });
 });

@@ -98,7 +98,13 @@ export type CustomerCommand =
   /** A verification's outcome; approval activates the accounts that waited for it. */
   | { type: 'ChangeKycStatus'; kycStatus: KycStatus; now: string };
 
-const initialState = (): CustomerState => ({ exists: false, isDeleted: false, profile: {}, accounts: new Map(), signedRequests: new Set() });
+const initialState = (): CustomerState => ({
+  exists: false,
+  isDeleted: false,
+  profile: {},
+  accounts: new Map(),
+  signedRequests: new Set(),
+});
 
 /** Accounts open ACTIVE once the holder is approved; until then they can neither send nor receive. */
 export const accountStatusFor = (kyc: KycStatus): InternalAccountStatus => (kyc === 'APPROVED' ? 'ACTIVE' : 'PENDING');
@@ -138,7 +144,10 @@ function decide(cmd: CustomerCommand, state: CustomerState): CustomerEvent[] {
   switch (cmd.type) {
     case 'UpdateCustomer': {
       if (cmd.requestId !== undefined && state.signedRequests.has(cmd.requestId)) throw requestAlreadyUsed();
-      const applied: CustomerEvent[] = cmd.requestId === undefined ? [] : [{ type: 'SignedRequestApplied', data: { ...ids, requestId: cmd.requestId } }];
+      const applied: CustomerEvent[] = [];
+      if (cmd.requestId !== undefined) {
+        applied.push({ type: 'SignedRequestApplied', data: { ...ids, requestId: cmd.requestId } });
+      }
       const removed = (state.profile.currencies ?? []).filter((c) => cmd.changes.currencies && !cmd.changes.currencies.includes(c));
       if (removed.length > 0) {
         throw invalid('CURRENCY_REMOVAL_NOT_SUPPORTED', `currencies cannot be removed (${removed.join(', ')}); close the account instead`, 'currencies');

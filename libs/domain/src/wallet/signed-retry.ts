@@ -30,7 +30,8 @@ export const unauthorized = (reason: string, code = 'UNAUTHORIZED') => new Domai
 
 /** A spent requestId: also what a target stream answers when the change it authorized is already there. */
 export const requestAlreadyUsed = () => unauthorized('requestId was already used');
-export const challengeExpired = (reason = 'the signed-retry challenge has expired') => unauthorized(reason, 'CHALLENGE_EXPIRED');
+export const challengeExpired = (reason = 'the signed-retry challenge has expired') =>
+  unauthorized(reason, 'CHALLENGE_EXPIRED');
 export const sessionExpired = (reason = 'the signing session has expired') => unauthorized(reason, 'SESSION_EXPIRED');
 
 /**
@@ -45,7 +46,8 @@ export function assertRequestUsable(state: WalletAuthState, proof: SignedRetryPr
   if (challenge.consumedAt !== undefined) throw requestAlreadyUsed();
 }
 
-const sameChange = (a: SignedChange, b: SignedChange) => a.stream === b.stream && canonicalJson(a.change) === canonicalJson(b.change);
+const sameChange = (a: SignedChange, b: SignedChange) =>
+  a.stream === b.stream && canonicalJson(a.change) === canonicalJson(b.change);
 
 const ms = (iso: string) => Date.parse(iso);
 
@@ -72,7 +74,8 @@ export function authorizeSignedRetry(
   const challenge = state.signedRetries.get(proof.requestId);
   if (!challenge) throw unauthorized('requestId is unknown or has expired');
   const resumed = challenge.consumedAt !== undefined;
-  if (resumed && !(challenge.authorizes && expected.authorizes && sameChange(challenge.authorizes, expected.authorizes))) throw requestAlreadyUsed();
+  const resumable = challenge.authorizes && expected.authorizes && sameChange(challenge.authorizes, expected.authorizes);
+  if (resumed && !resumable) throw requestAlreadyUsed();
   if (ms(challenge.expiresAt) <= ms(now)) throw challengeExpired();
   if (challenge.intent !== expected.intent || challenge.operation !== operationOf(proof.method, proof.path)) {
     throw unauthorized('requestId was issued for another operation');

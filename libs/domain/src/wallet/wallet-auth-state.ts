@@ -119,7 +119,10 @@ export type WalletAuthEvent =
       type: 'SignedRetryChallengeIssued';
       data: Scope & { requestId: string; intent: SignedRetryIntent; operation: string; targetId: string; payloadToSign: string; authMethodType?: AuthMethodType; issuedAt: string; expiresAt: string };
     }
-  | { type: 'SignedRetryConsumed'; data: Scope & { requestId: string; sessionId: string; consumedAt: string; authorizes?: SignedChange } }
+  | {
+      type: 'SignedRetryConsumed';
+      data: Scope & { requestId: string; sessionId: string; consumedAt: string; authorizes?: SignedChange };
+    }
   | { type: 'SessionIssued'; data: Scope & { sessionId: string; authMethodId: string; publicKey: string; createdAt: string; expiresAt: string } }
   | { type: 'SessionRefreshed'; data: Scope & { sessionId: string; publicKey: string; refreshedAt: string; expiresAt: string } }
   | { type: 'SessionRevoked'; data: Scope & { sessionId: string; revokedAt: string; cause: 'REQUESTED' | 'CREDENTIAL_REVOKED' } }
@@ -177,8 +180,9 @@ export function sessionByPublicKey(state: WalletAuthState, publicKey: string): S
 /** Old, ended entries no longer change any decision; pruning keeps the folded state small. */
 function prune(state: WalletAuthState, at: string): void {
   const now = ms(at);
-  for (const [id, c] of state.signedRetries) if (ms(c.expiresAt) + EXPIRED_CHALLENGE_RETENTION_MS <= now) state.signedRetries.delete(id);
-  for (const [id, c] of state.passkeyChallenges) if (ms(c.expiresAt) + EXPIRED_CHALLENGE_RETENTION_MS <= now) state.passkeyChallenges.delete(id);
+  const forgotten = (c: { expiresAt: string }) => ms(c.expiresAt) + EXPIRED_CHALLENGE_RETENTION_MS <= now;
+  for (const [id, c] of state.signedRetries) if (forgotten(c)) state.signedRetries.delete(id);
+  for (const [id, c] of state.passkeyChallenges) if (forgotten(c)) state.passkeyChallenges.delete(id);
   for (const [id, s] of state.sessions) {
     const ended = Math.min(ms(s.expiresAt), s.revokedAt ? ms(s.revokedAt) : Infinity);
     if (ended + ENDED_SESSION_RETENTION_MS <= now) state.sessions.delete(id);
@@ -236,7 +240,8 @@ export function evolveWalletAuth(state: WalletAuthState, event: WalletAuthEvent)
     }
     case 'SignedRetryConsumed': {
       const c = state.signedRetries.get(event.data.requestId);
-      if (c) Object.assign(c, { consumedAt: event.data.consumedAt, consumedBy: event.data.sessionId, ...(event.data.authorizes ? { authorizes: event.data.authorizes } : {}) });
+      const { consumedAt, sessionId, authorizes } = event.data;
+      if (c) Object.assign(c, { consumedAt, consumedBy: sessionId, ...(authorizes ? { authorizes } : {}) });
       return state;
     }
     case 'SessionIssued': {

@@ -1,7 +1,14 @@
 import type { Decider } from '../decider.js';
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import { buildPayloadToSign, operationOf } from './payload.js';
-import { assertRequestUsable, authorizeSignedRetry, challengeExpired, sessionExpired, unauthorized, type SignedRetryProof } from './signed-retry.js';
+import {
+  assertRequestUsable,
+  authorizeSignedRetry,
+  challengeExpired,
+  sessionExpired,
+  unauthorized,
+  type SignedRetryProof,
+} from './signed-retry.js';
 import {
   OTP_RATE_LIMIT,
   activeAuthMethods,
@@ -65,7 +72,13 @@ export type WalletAuthCommand =
    * change), an identical retry of a consumed requestId is allowed again and emits nothing: the
    * target stream decides whether the change is still missing (see authorizeSignedRetry).
    */
-  | { type: 'ConsumeSignedRetry'; targetId: string; authorizes?: SignedChange; signedRetry?: SignedRetryProof; now: string }
+  | {
+      type: 'ConsumeSignedRetry';
+      targetId: string;
+      authorizes?: SignedChange;
+      signedRetry?: SignedRetryProof;
+      now: string;
+    }
   | { type: 'IssueSession'; sessionId: string; authMethodId: string; publicKey: string; expiresAt: string; proof: SessionProof; now: string }
   | { type: 'RefreshSession'; sessionId: string; publicKey: string; expiresAt: string; signedRetry?: SignedRetryProof; now: string }
   | { type: 'RevokeSession'; sessionId: string; signedRetry?: SignedRetryProof; now: string }
@@ -214,8 +227,15 @@ function addAuthMethodEvent(scope: { accountId: string; platformId: string }, id
   return { type: 'AuthMethodAdded', data: { ...base, nickname: m.nickname, oauth: { ...m.oauth } } };
 }
 
-function consumed(scope: { accountId: string; platformId: string }, requestId: string, sessionId: string, now: string, authorizes?: SignedChange): WalletAuthEvent {
-  return { type: 'SignedRetryConsumed', data: { ...scope, requestId, sessionId, consumedAt: now, ...(authorizes ? { authorizes } : {}) } };
+function consumed(
+  scope: { accountId: string; platformId: string },
+  requestId: string,
+  sessionId: string,
+  now: string,
+  authorizes?: SignedChange,
+): WalletAuthEvent {
+  const data = { ...scope, requestId, sessionId, consumedAt: now, ...(authorizes ? { authorizes } : {}) };
+  return { type: 'SignedRetryConsumed', data };
 }
 
 export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState): WalletAuthEvent[] {
@@ -273,7 +293,8 @@ export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState)
       ];
     }
     case 'ConsumeSignedRetry': {
-      const { challenge, session, resumed } = authorizeSignedRetry(state, cmd.signedRetry, { intent: 'EXTERNAL', targetId: cmd.targetId, authorizes: cmd.authorizes }, cmd.now);
+      const expected = { intent: 'EXTERNAL' as const, targetId: cmd.targetId, authorizes: cmd.authorizes };
+      const { challenge, session, resumed } = authorizeSignedRetry(state, cmd.signedRetry, expected, cmd.now);
       return resumed ? [] : [consumed(scope, challenge.requestId, session.id, cmd.now, cmd.authorizes)];
     }
     case 'IssueSession': {
