@@ -82,7 +82,7 @@ describe('wallet sessions over HTTP', () => {
     clock.advance(900_000);
     expect((await sessions()).map((s) => s.id)).not.toContain(keeper.id);
     const late = await api.post(`/auth/sessions/${keeper.id}/refresh`, body, headers);
-    expect(late.status).toBe(401);
+    expect({ status: late.status, code: late.body.code }).toEqual({ status: 401, code: 'SESSION_EXPIRED' });
     expect(late.body.reason).toBe('the session has expired; verify the credential again');
     const expired = await api.post(`/auth/sessions/${keeper.id}/refresh`, body);
     expect(expired.status).toBe(401);

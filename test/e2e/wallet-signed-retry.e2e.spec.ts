@@ -168,7 +168,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: true });
     const headers = { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign), 'Request-Id': c.requestId };
     clock.advance(300_000);
-    await refusedUnchanged(() => retry({ privateEnabled: true }, headers), 'UNAUTHORIZED', 'the signed-retry challenge has expired');
+    await refusedUnchanged(() => retry({ privateEnabled: true }, headers), 'CHALLENGE_EXPIRED', 'the signed-retry challenge has expired');
   });
 
   it('refuses a revoked session', async () => {
@@ -181,6 +181,6 @@ describe('signed retry: the negative matrix over HTTP', () => {
     const fresh = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
     clock.advance(900_000);
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: true });
-    await refusedUnchanged(async () => retry({ privateEnabled: true }, { 'Service-Wallet-Signature': await stamp(fresh, c.payloadToSign), 'Request-Id': c.requestId }), 'WALLET_SIGNATURE_INVALID', 'the signing session has expired');
+    await refusedUnchanged(async () => retry({ privateEnabled: true }, { 'Service-Wallet-Signature': await stamp(fresh, c.payloadToSign), 'Request-Id': c.requestId }), 'SESSION_EXPIRED', 'the signing session has expired');
   });
 });

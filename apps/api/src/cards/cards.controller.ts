@@ -4,7 +4,8 @@ import type { Request, Response } from 'express';
 import { CreateCardCommand, UpdateCardCommand } from '../../../../libs/application/src/cards/card-commands.js';
 import { CardQueries } from '../../../../libs/application/src/cards/card-queries.js';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
-import { SignedRetryService } from '../../../../libs/application/src/wallet/signed-retry.service.js';
+import { SignedRetryService, signedRetryStep } from '../../../../libs/application/src/wallet/signed-retry.service.js';
+import { streams } from '../../../../libs/domain/src/ids.js';
 import type { CardSnapshot } from '../../../../libs/domain/src/cards/card-types.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
@@ -80,11 +81,26 @@ export class CardsController {
     if (body.state === 'CLOSED' && body.fundingSources !== undefined) {
       throw invalidInput([{ field: 'fundingSources', constraint: 'notWithClosed', message: 'fundingSources cannot accompany state CLOSED' }]);
     }
-    const changes = { state: body.state, fundingSources: body.fundingSources };
-    const { walletAccountId } = await this.cards.prepareUpdate(actor, id, changes);
+    const changes = {
+      ...(body.state !== undefined ? { state: body.state } : {}),
+      ...(body.fundingSources !== undefined ? { fundingSources: body.fundingSources } : {}),
+    };
+    const headers = signedRetryHeaders(req);
+    // Step 2 checks its requestId before the card's state (see prepareCardUpdate).
+    const signed = signedRetryStep(headers) !== undefined;
+    const { walletAccountId } = await this.cards.prepareUpdate(actor, id, changes, signed);
     const raw = typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>) : {};
-    const outcome = await this.signedRetry.authorize({ accountId: walletAccountId, method: 'PATCH', path: `/cards/${id}`, targetId: id, body: raw, ...signedRetryHeaders(req), actor });
+    const outcome = await this.signedRetry.authorize({
+      accountId: walletAccountId,
+      method: 'PATCH',
+      path: `/cards/${id}`,
+      targetId: id,
+      body: raw,
+      ...headers,
+      actor,
+      authorizes: { stream: streams.card(id), change: changes },
+    });
     if (outcome.kind === 'challenge') return respondChallenge(res, outcome);
-    return this.commands.execute(new UpdateCardCommand(id, changes, actor, outcome.sessionId));
+    return this.commands.execute(new UpdateCardCommand(id, changes, actor, outcome.sessionId, outcome.requestId));
   }
 }

@@ -4,7 +4,8 @@ import { CreateCustomerCommand, DeleteCustomerCommand, UpdateCustomerCommand } f
 import { Queries } from '../../../../libs/application/src/queries/queries.js';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
 import { WalletEmailSync } from '../../../../libs/application/src/wallet/customer-email.js';
-import { SignedRetryService } from '../../../../libs/application/src/wallet/signed-retry.service.js';
+import { SignedRetryService, signedRetryStep } from '../../../../libs/application/src/wallet/signed-retry.service.js';
+import { streams } from '../../../../libs/domain/src/ids.js';
 import type { Request, Response } from 'express';
 import type { Filter } from '../../../../libs/read-models/src/read-model-store.js';
 import { ApiDoc } from '../docs/api-doc.js';
@@ -75,13 +76,27 @@ export class CustomersController {
     @Res({ passthrough: true }) res: Response,
     @CurrentActor() actor: Actor,
   ) {
-    const signer = await this.walletEmails.signerFor(id, body.email, actor);
+    const headers = signedRetryHeaders(req);
+    const signer = await this.walletEmails.signerFor(id, body.email, actor, signedRetryStep(headers) !== undefined);
+    let requestId: string | undefined;
     if (signer) {
       const raw = typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>) : {};
-      const outcome = await this.signedRetry.authorize({ accountId: signer, method: 'PATCH', path: `/customers/${id}`, targetId: id, body: raw, ...signedRetryHeaders(req), actor });
+      // The consumption records the update it authorizes (a plain-JSON copy: it is stored and compared).
+      const change = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
+      const outcome = await this.signedRetry.authorize({
+        accountId: signer,
+        method: 'PATCH',
+        path: `/customers/${id}`,
+        targetId: id,
+        body: raw,
+        ...headers,
+        actor,
+        authorizes: { stream: streams.customer(id), change },
+      });
       if (outcome.kind === 'challenge') return respondChallenge(res, outcome);
+      requestId = outcome.requestId;
     }
-    await this.commands.execute(new UpdateCustomerCommand(id, body, actor));
+    await this.commands.execute(new UpdateCustomerCommand(id, body, actor, requestId));
     return this.queries.customer(actor.platformId, id);
   }
 

@@ -26,9 +26,18 @@ export class CreateCardCommand {
   constructor(readonly input: { customerId: string; platformCardId?: string; form: 'VIRTUAL'; fundingSources: string[] }, readonly actor: Actor) {}
 }
 
-/** Runs once the signed retry authorized it; `walletSessionId` is the session that signed. */
+/**
+ * Runs once the signed retry authorized it; `walletSessionId` is the session that signed and
+ * `requestId` the consumed request, recorded in the card's append so it applies at most once.
+ */
 export class UpdateCardCommand {
-  constructor(readonly cardId: string, readonly changes: CardChanges, readonly actor: Actor, readonly walletSessionId?: string) {}
+  constructor(
+    readonly cardId: string,
+    readonly changes: CardChanges,
+    readonly actor: Actor,
+    readonly walletSessionId?: string,
+    readonly requestId?: string,
+  ) {}
 }
 
 /** The card stream for an id of the caller's platform, or a 404 that does not reveal other platforms' cards. */
@@ -46,12 +55,22 @@ export async function holderAccounts(runner: CommandRunner, customerId: string):
 }
 
 /**
- * Checks a PATCH against the card as it is now, without changing anything, and names the wallet
- * account whose session must sign it: a request that would be refused is refused before a
- * challenge is issued. The signed step decides again on the then-current state.
+ * Names the wallet account whose session must sign a PATCH. For step 1 it also checks the PATCH
+ * against the card as it is now, without changing anything: a request that would be refused is
+ * refused before a challenge is issued. Step 2 (`signed`) does not: its requestId is checked
+ * first (a spent one is 401 whatever the card's state), and the card decides again on its
+ * then-current state when the change is appended.
  */
-export async function prepareCardUpdate(runner: CommandRunner, cardId: string, changes: CardChanges, actor: Actor, now: string): Promise<{ walletAccountId: string }> {
+export async function prepareCardUpdate(
+  runner: CommandRunner,
+  cardId: string,
+  changes: CardChanges,
+  actor: Actor,
+  now: string,
+  signed = false,
+): Promise<{ walletAccountId: string }> {
   const state = await loadOwnCard(runner, cardId, actor);
+  if (signed) return { walletAccountId: state.walletAccountId! };
   const accounts = changes.fundingSources ? await holderAccounts(runner, state.card.customerId) : [];
   cardDecider.decide({ type: 'UpdateCard', ...changes, holderAccounts: accounts, now }, state);
   return { walletAccountId: state.walletAccountId! };
@@ -106,7 +125,7 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Car
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
-  execute({ cardId, changes, actor, walletSessionId }: UpdateCardCommand): Promise<CardSnapshot> {
+  execute({ cardId, changes, actor, walletSessionId, requestId }: UpdateCardCommand): Promise<CardSnapshot> {
     const metadata = { ...actor, ...(walletSessionId ? { walletSessionId } : {}) };
     return this.locks.run(cardId, async () => {
       const current = await loadOwnCard(this.runner, cardId, actor);
@@ -114,7 +133,13 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Car
       const result = await this.runner.run(
         streams.card(cardId),
         cardDecider,
-        { type: 'UpdateCard', ...changes, holderAccounts: accounts, now: (await this.clocks.now(actor.platformId)).toISOString() },
+        {
+          type: 'UpdateCard',
+          ...changes,
+          holderAccounts: accounts,
+          ...(requestId ? { requestId } : {}),
+          now: (await this.clocks.now(actor.platformId)).toISOString(),
+        },
         { metadata },
       );
       // Closing reversed the open authorizations in the card stream; now release their holds.

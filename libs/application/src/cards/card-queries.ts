@@ -44,8 +44,8 @@ export class CardQueries {
   }
 
   /** Validates a PATCH against the card's current state and names the wallet account that must sign it. */
-  async prepareUpdate(actor: Actor, cardId: string, changes: CardChanges) {
-    return prepareCardUpdate(this.runner, cardId, changes, actor, (await this.clocks.now(actor.platformId)).toISOString());
+  async prepareUpdate(actor: Actor, cardId: string, changes: CardChanges, signed = false) {
+    return prepareCardUpdate(this.runner, cardId, changes, actor, (await this.clocks.now(actor.platformId)).toISOString(), signed);
   }
 
   /** One authorization of a card (sandbox), from the card stream. */

@@ -18,8 +18,14 @@ import { PlatformClocks } from '../platforms/platform-clocks.js';
 export class CreateCustomerCommand {
   constructor(readonly input: { platformCustomerId: string; customerType: CustomerType } & CustomerProfile, readonly actor: Actor) {}
 }
+/** `requestId`: the signed retry that authorized an email change; applied at most once (see SignedRetryService). */
 export class UpdateCustomerCommand {
-  constructor(readonly customerId: string, readonly changes: CustomerChanges, readonly actor: Actor) {}
+  constructor(
+    readonly customerId: string,
+    readonly changes: CustomerChanges,
+    readonly actor: Actor,
+    readonly requestId?: string,
+  ) {}
 }
 export class DeleteCustomerCommand {
   constructor(readonly customerId: string, readonly actor: Actor) {}
@@ -131,7 +137,7 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
-  async execute({ customerId, changes, actor }: UpdateCustomerCommand) {
+  async execute({ customerId, changes, actor, requestId }: UpdateCustomerCommand) {
     validateCurrencies(changes.currencies);
     const current = await loadOwnCustomer(this.runner, customerId, actor);
     // A new platformCustomerId or UMA address is claimed before it is recorded; the old one is
@@ -152,7 +158,7 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
         (state) => {
           const added = (changes.currencies ?? []).filter((c) => !(state.profile.currencies ?? []).includes(c));
           const newAccounts = added.map((code) => ({ accountId: publicId('InternalAccount', this.ids.uuid()), type: accountTypeFor(code), currency: code }));
-          return { type: 'UpdateCustomer' as const, changes, newAccounts, now };
+          return { type: 'UpdateCustomer' as const, changes, newAccounts, ...(requestId ? { requestId } : {}), now };
         },
         { metadata: { ...actor } },
       ),

@@ -31,12 +31,15 @@ export class WalletEmailSync {
 
   /**
    * The wallet account whose session must stamp this update, or undefined when the update needs
-   * no signature (no email in it, the same email, or no tied EMAIL_OTP credential).
+   * no signature (no email in it, the same email, or no tied EMAIL_OTP credential). A signed step
+   * 2 (`signed`) is checked even when the email is already the new one: its requestId may have
+   * applied it, and a spent requestId is 401 whatever the customer's state.
    */
-  async signerFor(customerId: string, email: string | undefined, actor: Actor): Promise<string | undefined> {
+  async signerFor(customerId: string, email: string | undefined, actor: Actor, signed = false): Promise<string | undefined> {
     if (email === undefined || !isPublicId('Customer', customerId)) return undefined;
     const { state: customer } = await this.runner.load(streams.customer(customerId), customerDecider);
-    if (!customer.exists || customer.platformId !== actor.platformId || customer.profile.email === email) return undefined;
+    if (!customer.exists || customer.platformId !== actor.platformId) return undefined;
+    if (!signed && customer.profile.email === email) return undefined;
     return (await this.tiedWallets(customerId, actor))[0];
   }
 

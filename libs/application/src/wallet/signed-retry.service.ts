@@ -3,15 +3,22 @@ import { verifyStamp } from '../../../crypto/src/stamp.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
 import { unauthorized, type SignedRetryProof } from '../../../domain/src/wallet/signed-retry.js';
 import { walletAuthDecider, type NewAuthMethod } from '../../../domain/src/wallet/wallet-auth.js';
-import type { AuthMethodType, SignedRetryIntent, WalletAuthEvent } from '../../../domain/src/wallet/wallet-auth-state.js';
+import {
+  sessionByPublicKey,
+  type AuthMethodType,
+  type SignedChange,
+  type SignedRetryIntent,
+  type WalletAuthEvent,
+} from '../../../domain/src/wallet/wallet-auth-state.js';
 import { CommandRunner } from '../command-runner.js';
+import { faultPoint } from '../fault-injection.js';
 import { IDS, type Actor } from '../tokens.js';
 import { WalletAccounts } from './wallet-accounts.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export type SignedRetryOutcome =
   | { kind: 'challenge'; challenge: { payloadToSign: string; requestId: string; expiresAt: string; type?: 'OAUTH' | 'EMAIL_OTP' | 'PASSKEY' } }
-  | { kind: 'authorized'; sessionId: string; authMethodId: string };
+  | { kind: 'authorized'; sessionId: string; authMethodId: string; requestId: string };
 
 export type SignedRetryChallenge = Extract<SignedRetryOutcome, { kind: 'challenge' }>;
 
@@ -32,6 +39,11 @@ export interface SignedRetryInput {
   signature?: string;
   requestId?: string;
   actor: Actor;
+  /**
+   * The change this authorizes in another stream (card or customer), recorded in the consumption.
+   * The caller must append it with the returned requestId (see `authorize`).
+   */
+  authorizes?: SignedChange;
 }
 
 /** What step 1 binds: the kind of command, the operation, its target and the body to echo. */
@@ -89,7 +101,16 @@ export class SignedRetryService {
    * operation/target/account match and body echo, verifies the stamp over the stored payloadToSign, and that the
    * stamping key is an active unexpired session of that account; returns `authorized`. Any failure throws a 401
    * DomainError with a `reason` (codes WALLET_SIGNATURE_MISSING/MALFORMED/INVALID/BODY_MISMATCH, REQUEST_ID_MISSING,
-   * UNAUTHORIZED), and changes nothing.
+   * UNAUTHORIZED, CHALLENGE_EXPIRED, SESSION_EXPIRED), and changes nothing.
+   *
+   * The change itself goes to another stream, after the consumption: two appends, not one. To make
+   * the pair crash-safe without a second mechanism, the consumption records what it authorized
+   * (`authorizes`: target stream and change) and the target's decider records the requestId it
+   * applied (event SignedRequestApplied, in the change's own append). If the process dies between
+   * the appends, the client's identical retry (its stamp over the same payloadToSign, so still
+   * only within the challenge lifetime) passes the wallet checks again instead of 401 and appends
+   * the change; the target refuses a requestId it already holds with 401, so a retry after the
+   * change was applied, or the loser of two concurrent retries, changes nothing (expected revision).
    */
   async authorize(input: SignedRetryInput): Promise<SignedRetryOutcome> {
     await this.wallets.own(input.accountId, input.actor);
@@ -97,16 +118,24 @@ export class SignedRetryService {
     const step = await this.step(input.accountId, spec, input, input.actor);
     if (step.kind === 'challenge') return step;
     const signedRetry = step.proof;
-    const { state, events } = await this.runner.run(
+    const { state } = await this.runner.run(
       streams.wallet(input.accountId),
       walletAuthDecider,
-      { type: 'ConsumeSignedRetry', targetId: input.targetId, signedRetry, now: (await this.clocks.now(input.actor.platformId)).toISOString() },
+      {
+        type: 'ConsumeSignedRetry',
+        targetId: input.targetId,
+        signedRetry,
+        ...(input.authorizes ? { authorizes: input.authorizes } : {}),
+        now: (await this.clocks.now(input.actor.platformId)).toISOString(),
+      },
       // Consuming changes no read model; the caller's own write waits for them.
       { metadata: { ...input.actor }, waitForReadModels: false },
     );
-    const consumed = events.find((e): e is Extract<WalletAuthEvent, { type: 'SignedRetryConsumed' }> => e.type === 'SignedRetryConsumed')!;
-    const session = state.sessions.get(consumed.data.sessionId)!;
-    return { kind: 'authorized', sessionId: session.id, authMethodId: session.authMethodId };
+    // The decider accepted this very key as an active session of the account (a new consumption or a resumed one).
+    const session = sessionByPublicKey(state, signedRetry.stampPublicKey)!;
+    if (input.authorizes) faultPoint('after-consume');
+    const { requestId } = signedRetry;
+    return { kind: 'authorized', sessionId: session.id, authMethodId: session.authMethodId, requestId };
   }
 
   /**

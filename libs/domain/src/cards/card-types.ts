@@ -93,6 +93,8 @@ export interface CardAggregate {
   issuanceSeed?: string;
   card?: CardSnapshot;
   authorizations: Map<string, CardAuthorizationRecord>;
+  /** requestIds of the signed PATCHes applied to this card: each applies at most once. */
+  signedRequests: Set<string>;
 }
 
 type AuthorizationEventType = 'CardAuthorizationRecorded' | 'CardAuthorizationCleared' | 'CardClearingDeclined' | 'CardAuthorizationReturned' | 'CardAuthorizationReversed';
@@ -101,6 +103,8 @@ export type CardEvent =
   | { type: 'CardCreated'; data: { platformId: string; cardId: string; walletAccountId: string; issuanceSeed: string; sandbox: boolean; card: CardSnapshot } }
   | { type: 'CardStateChanged'; data: { platformId: string; cardId: string; previousState: CardState; card: CardSnapshot } }
   | { type: 'CardFundingSourcesChanged'; data: { platformId: string; cardId: string; previousFundingSources: string[]; card: CardSnapshot } }
+  /** Appended with the changes of a signed PATCH (also when they change nothing). */
+  | { type: 'SignedRequestApplied'; data: { platformId: string; cardId: string; requestId: string } }
   | { type: AuthorizationEventType; data: { platformId: string; cardId: string; authorization: CardAuthorizationRecord } }
   | ResourceAbandoned;
 
@@ -147,5 +151,13 @@ export type CardCommand =
   | { type: 'CompleteIssuance'; now: string }
   /** The service closes the card (its holder was deleted): CLOSED_BY_SERVICE. */
   | { type: 'CloseCardByService'; now: string }
-  | { type: 'UpdateCard'; state?: RequestedCardState; fundingSources?: string[]; holderAccounts: HolderAccount[]; now: string }
+  /** `requestId`: the signed retry that authorized it (consumed in the wallet stream just before). */
+  | {
+      type: 'UpdateCard';
+      state?: RequestedCardState;
+      fundingSources?: string[];
+      holderAccounts: HolderAccount[];
+      requestId?: string;
+      now: string;
+    }
   | CardAuthorizationCommand;

@@ -1,6 +1,7 @@
 import type { Decider } from '../decider.js';
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import { decideAuthorization, reverseOpenAuthorizations } from './card-authorization.js';
+import { requestAlreadyUsed } from '../wallet/signed-retry.js';
 import { checkFundingSources, owningWalletAccount } from './card-funding.js';
 import { issuedCardDetails, requestedCardDetails, sandboxIssuerRejects } from './card-issuer.js';
 import type { CardAggregate, CardCommand, CardEvent, CardSnapshot, CardState, RequestedCardState } from './card-types.js';
@@ -25,7 +26,12 @@ const ALLOWED: Record<CardState, RequestedCardState[]> = {
 export const invalidTransition = (from: CardState, to: string) =>
   conflict('INVALID_STATE_TRANSITION', `a ${from} card cannot move to ${to}; allowed: ACTIVE <-> FROZEN and ACTIVE/FROZEN -> CLOSED`);
 
-const initialState = (): CardAggregate => ({ exists: false, sandbox: false, authorizations: new Map() });
+const initialState = (): CardAggregate => ({
+  exists: false,
+  sandbox: false,
+  authorizations: new Map(),
+  signedRequests: new Set(),
+});
 
 function requireCard(state: CardAggregate): CardSnapshot {
   if (!state.exists || !state.card) throw notFound('CARD', state.card?.id ?? 'unknown');
@@ -93,6 +99,8 @@ function decide(cmd: CardCommand, state: CardAggregate): CardEvent[] {
 }
 
 function decideUpdate(cmd: Extract<CardCommand, { type: 'UpdateCard' }>, state: CardAggregate, card: CardSnapshot): CardEvent[] {
+  // A spent request is refused before the card's state is looked at (a replay must not learn it).
+  if (cmd.requestId !== undefined && state.signedRequests.has(cmd.requestId)) throw requestAlreadyUsed();
   if (cmd.state === undefined && cmd.fundingSources === undefined) throw invalid('INVALID_INPUT', 'give state and/or fundingSources', 'state');
   if (cmd.state === 'CLOSED' && cmd.fundingSources !== undefined) {
     throw invalid('INVALID_INPUT', 'fundingSources cannot be changed in the request that closes the card', 'fundingSources');
@@ -101,6 +109,10 @@ function decideUpdate(cmd: Extract<CardCommand, { type: 'UpdateCard' }>, state: 
   if (cmd.state !== undefined && !ALLOWED[card.state].includes(cmd.state)) throw invalidTransition(card.state, cmd.state);
   if (cmd.fundingSources !== undefined && card.state === 'CLOSED') throw invalidTransition('CLOSED', 'new funding sources');
   const events: CardEvent[] = [];
+  if (cmd.requestId !== undefined) {
+    const data = { platformId: state.platformId!, cardId: card.id, requestId: cmd.requestId };
+    events.push({ type: 'SignedRequestApplied', data });
+  }
   let current = card;
   if (cmd.fundingSources !== undefined) {
     checkFundingSources(cmd.fundingSources, cmd.holderAccounts, card.currency);
@@ -140,6 +152,9 @@ function evolve(state: CardAggregate, event: CardEvent): CardAggregate {
       return state;
     case 'ResourceAbandoned':
       state.abandoned = true;
+      return state;
+    case 'SignedRequestApplied':
+      state.signedRequests.add(event.data.requestId);
       return state;
     default:
       state.authorizations.set(event.data.authorization.id, event.data.authorization);

@@ -155,6 +155,41 @@ describe('card lifecycle (decider)', () => {
   });
 });
 
+describe('a signed PATCH applies at most once (decider)', () => {
+  const REQUEST = 'Request:00000000-0000-4000-8000-000000000777';
+  type Body = { state?: RequestedCardState; fundingSources?: string[] };
+  const signed = (body: Body, requestId = REQUEST): CardCommand => ({ ...update(body), requestId }) as CardCommand;
+  const types = (events: CardEvent[]) => events.map((e) => e.type);
+  const spent = expect.objectContaining({
+    kind: 'unauthorized',
+    code: 'UNAUTHORIZED',
+    details: { reason: 'requestId was already used' },
+  }) as never;
+
+  it('records the requestId in the append that makes the change, also when it changes nothing', () => {
+    expect(types(given(active()).when(signed({ state: 'FROZEN' })))).toEqual(['SignedRequestApplied', 'CardStateChanged']);
+    expect(given(active()).when(signed({ state: 'FROZEN' }))[0]).toEqual({
+      type: 'SignedRequestApplied',
+      data: { platformId: PLATFORM, cardId: CARD, requestId: REQUEST },
+    });
+    expect(types(given(active()).when(signed({ fundingSources: [USD, USD_WALLET] })))).toEqual(['SignedRequestApplied']);
+  });
+
+  it('refuses a requestId it already applied with 401, before the state check that would be a 409', () => {
+    const frozen = given(active()).then(signed({ state: 'FROZEN' }));
+    expect(() => given(frozen).when(signed({ state: 'FROZEN' }))).toThrow(spent);
+    expect(() => given(frozen).when(signed({ state: 'ACTIVE' }))).toThrow(spent);
+    const another = signed({ state: 'ACTIVE' }, 'Request:00000000-0000-4000-8000-000000000778');
+    expect(types(given(frozen).when(another))).toEqual(['SignedRequestApplied', 'CardStateChanged']);
+  });
+
+  it('records nothing for a refused change, so the requestId is not marked applied', () => {
+    const refused = expect.objectContaining({ code: 'INVALID_STATE_TRANSITION' }) as never;
+    expect(() => given(inState('CLOSED')).when(signed({ state: 'FROZEN' }))).toThrow(refused);
+    expect(given(inState('CLOSED')).state().signedRequests.size).toBe(0);
+  });
+});
+
 describe('card authorizations (decider)', () => {
   const merchant = { descriptor: 'COFFEE' };
   const authorize = (id: string, hold?: string): CardCommand => ({

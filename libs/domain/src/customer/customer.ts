@@ -1,6 +1,7 @@
 import type { ResourceAbandoned } from '../claims/claim.js';
 import type { Decider } from '../decider.js';
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
+import { requestAlreadyUsed } from '../wallet/signed-retry.js';
 
 /** The customer aggregate also owns the customer's internal accounts, so both open in one append. */
 export type CustomerType = 'INDIVIDUAL' | 'BUSINESS';
@@ -59,6 +60,8 @@ export interface CustomerState {
   kycStatus?: KycStatus;
   profile: CustomerProfile;
   accounts: Map<string, InternalAccountRecord>;
+  /** requestIds of the signed updates applied (an email change with wallet credentials): each at most once. */
+  signedRequests: Set<string>;
 }
 
 export interface NewAccount {
@@ -80,6 +83,8 @@ export type CustomerEvent =
       data: { accountId: string; customerId: string; platformId: string; type: InternalAccountType; currency: string; status: InternalAccountStatus; createdAt: string };
     }
   | { type: 'InternalAccountStatusChanged'; data: { accountId: string; customerId: string; platformId: string; status: InternalAccountStatus; updatedAt: string } }
+  /** Appended with the update a signed retry authorized. */
+  | { type: 'SignedRequestApplied'; data: { customerId: string; platformId: string; requestId: string } }
   | ResourceAbandoned;
 
 export type CustomerCommand =
@@ -94,13 +99,20 @@ export type CustomerCommand =
       accounts: NewAccount[];
       now: string;
     }
-  | { type: 'UpdateCustomer'; changes: CustomerChanges; newAccounts: NewAccount[]; now: string }
+  /** `requestId`: the signed retry that authorized it (consumed in the wallet stream just before). */
+  | { type: 'UpdateCustomer'; changes: CustomerChanges; newAccounts: NewAccount[]; requestId?: string; now: string }
   | { type: 'DeleteCustomer'; now: string; hasFunds: boolean }
   | { type: 'OpenInternalAccount'; account: NewAccount; now: string }
   /** A verification's outcome; approval activates the accounts that waited for it. */
   | { type: 'ChangeKycStatus'; kycStatus: KycStatus; now: string };
 
-const initialState = (): CustomerState => ({ exists: false, isDeleted: false, profile: {}, accounts: new Map() });
+const initialState = (): CustomerState => ({
+  exists: false,
+  isDeleted: false,
+  profile: {},
+  accounts: new Map(),
+  signedRequests: new Set(),
+});
 
 /** Accounts open ACTIVE once the holder is approved; until then they can neither send nor receive. */
 export const accountStatusFor = (kyc: KycStatus): InternalAccountStatus => (kyc === 'APPROVED' ? 'ACTIVE' : 'PENDING');
@@ -139,11 +151,17 @@ function decide(cmd: CustomerCommand, state: CustomerState): CustomerEvent[] {
   const ids = { customerId: state.id, platformId: state.platformId };
   switch (cmd.type) {
     case 'UpdateCustomer': {
+      if (cmd.requestId !== undefined && state.signedRequests.has(cmd.requestId)) throw requestAlreadyUsed();
+      const applied: CustomerEvent[] = [];
+      if (cmd.requestId !== undefined) {
+        applied.push({ type: 'SignedRequestApplied', data: { ...ids, requestId: cmd.requestId } });
+      }
       const removed = (state.profile.currencies ?? []).filter((c) => cmd.changes.currencies && !cmd.changes.currencies.includes(c));
       if (removed.length > 0) {
         throw invalid('CURRENCY_REMOVAL_NOT_SUPPORTED', `currencies cannot be removed (${removed.join(', ')}); close the account instead`, 'currencies');
       }
       return [
+        ...applied,
         { type: 'CustomerUpdated', data: { ...ids, changes: cmd.changes, updatedAt: cmd.now } },
         ...openAccounts(state, cmd.newAccounts, state.kycStatus, cmd.now, state.platformId, state.id),
       ];
@@ -217,6 +235,9 @@ function evolve(state: CustomerState, event: CustomerEvent): CustomerState {
       if (a) a.status = event.data.status;
       return state;
     }
+    case 'SignedRequestApplied':
+      state.signedRequests.add(event.data.requestId);
+      return state;
   }
 }
 

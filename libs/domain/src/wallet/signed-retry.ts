@@ -1,6 +1,14 @@
 import { DomainError } from '../errors.js';
-import { assertRetryBodyMatches, operationOf } from './payload.js';
-import { isAuthMethodActive, sessionByPublicKey, type SessionRecord, type SignedRetryChallengeRecord, type SignedRetryIntent, type WalletAuthState } from './wallet-auth-state.js';
+import { assertRetryBodyMatches, canonicalJson, operationOf } from './payload.js';
+import {
+  isAuthMethodActive,
+  sessionByPublicKey,
+  type SessionRecord,
+  type SignedChange,
+  type SignedRetryChallengeRecord,
+  type SignedRetryIntent,
+  type WalletAuthState,
+} from './wallet-auth-state.js';
 
 /**
  * Step 2 of a signed retry, as the edge hands it to the wallet: the stamp has already been
@@ -20,24 +28,55 @@ export interface SignedRetryProof {
 
 export const unauthorized = (reason: string, code = 'UNAUTHORIZED') => new DomainError('unauthorized', code, 'wallet authentication failed', { reason });
 
+/** A spent requestId: also what a target stream answers when the change it authorized is already there. */
+export const requestAlreadyUsed = () => unauthorized('requestId was already used');
+export const challengeExpired = (reason = 'the signed-retry challenge has expired') =>
+  unauthorized(reason, 'CHALLENGE_EXPIRED');
+export const sessionExpired = (reason = 'the signing session has expired') => unauthorized(reason, 'SESSION_EXPIRED');
+
+/**
+ * The requestId checks that come before anything the operation's target says: an unknown or spent
+ * request is 401 whatever state the target is in, so a replay learns nothing (not even a 409).
+ * authorizeSignedRetry repeats them among the other checks.
+ */
+export function assertRequestUsable(state: WalletAuthState, proof: SignedRetryProof | undefined): void {
+  if (!proof) return;
+  const challenge = state.signedRetries.get(proof.requestId);
+  if (!challenge) throw unauthorized('requestId is unknown or has expired');
+  if (challenge.consumedAt !== undefined) throw requestAlreadyUsed();
+}
+
+const sameChange = (a: SignedChange, b: SignedChange) =>
+  a.stream === b.stream && canonicalJson(a.change) === canonicalJson(b.change);
+
 const ms = (iso: string) => Date.parse(iso);
 
 /**
  * Checks, in order: the requestId was issued here, is unused and unexpired, was issued for this
  * kind of command, operation and target, the body echoes the signed one, and the stamping key is
  * an active, unexpired session of this account. Returns the challenge and the signing session.
+ *
+ * A used requestId is refused first, before anything else is looked at, with one exception that
+ * makes a two-stream change crash-safe: when it was consumed for a change in another stream
+ * (`expected.authorizes`, recorded at consumption), an identical retry (same change, same signing
+ * session, every other check passing again) is `resumed`. The caller then appends the change,
+ * and the target stream, which records the requestIds it applied, refuses it if it is already
+ * there; so a change is applied at most once, and a crash between the two appends is finished
+ * by the client's retry (within the challenge's lifetime) instead of being lost.
  */
 export function authorizeSignedRetry(
   state: WalletAuthState,
   proof: SignedRetryProof | undefined,
-  expected: { intent: SignedRetryIntent; targetId: string },
+  expected: { intent: SignedRetryIntent; targetId: string; authorizes?: SignedChange },
   now: string,
-): { challenge: SignedRetryChallengeRecord; session: SessionRecord } {
+): { challenge: SignedRetryChallengeRecord; session: SessionRecord; resumed: boolean } {
   if (!proof) throw unauthorized('this operation needs a signed retry: send Service-Wallet-Signature and Request-Id', 'WALLET_SIGNATURE_MISSING');
   const challenge = state.signedRetries.get(proof.requestId);
   if (!challenge) throw unauthorized('requestId is unknown or has expired');
-  if (challenge.consumedAt !== undefined) throw unauthorized('requestId was already used');
-  if (ms(challenge.expiresAt) <= ms(now)) throw unauthorized('the signed-retry challenge has expired');
+  const resumed = challenge.consumedAt !== undefined;
+  const resumable = challenge.authorizes && expected.authorizes && sameChange(challenge.authorizes, expected.authorizes);
+  if (resumed && !resumable) throw requestAlreadyUsed();
+  if (ms(challenge.expiresAt) <= ms(now)) throw challengeExpired();
   if (challenge.intent !== expected.intent || challenge.operation !== operationOf(proof.method, proof.path)) {
     throw unauthorized('requestId was issued for another operation');
   }
@@ -47,10 +86,11 @@ export function authorizeSignedRetry(
   const session = sessionByPublicKey(state, proof.stampPublicKey);
   if (!session) throw unauthorized('the signing key is not a session of this account', 'WALLET_SIGNATURE_INVALID');
   if (session.revokedAt !== undefined) throw unauthorized('the signing session was revoked', 'WALLET_SIGNATURE_INVALID');
-  if (ms(session.expiresAt) <= ms(now)) throw unauthorized('the signing session has expired', 'WALLET_SIGNATURE_INVALID');
+  if (ms(session.expiresAt) <= ms(now)) throw sessionExpired();
   // Sessions of a revoked credential are revoked with it; this guards state written before that rule.
   if (!isAuthMethodActive(state.authMethods.get(session.authMethodId))) {
     throw unauthorized('the signing session belongs to a revoked credential', 'WALLET_SIGNATURE_INVALID');
   }
-  return { challenge, session };
+  if (resumed && session.id !== challenge.consumedBy) throw requestAlreadyUsed();
+  return { challenge, session, resumed };
 }

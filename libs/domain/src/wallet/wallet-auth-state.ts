@@ -46,6 +46,16 @@ export interface SessionRecord {
 /** What a signed retry is for: step 2 must be the same kind of command on the same target. */
 export type SignedRetryIntent = 'ADD_AUTH_METHOD' | 'REVOKE_AUTH_METHOD' | 'REVOKE_SESSION' | 'REFRESH_SESSION' | 'EXTERNAL';
 
+/**
+ * What a consumed requestId authorized in another stream (a card or customer PATCH): the target
+ * stream and the change decided from the signed body. The change is appended after the
+ * consumption; recording it here lets an identical retry finish a change a crash cut off.
+ */
+export interface SignedChange {
+  stream: string;
+  change: Record<string, unknown>;
+}
+
 export interface SignedRetryChallengeRecord {
   requestId: string;
   intent: SignedRetryIntent;
@@ -56,6 +66,9 @@ export interface SignedRetryChallengeRecord {
   issuedAt: string;
   expiresAt: string;
   consumedAt?: string;
+  /** The session that consumed it. */
+  consumedBy?: string;
+  authorizes?: SignedChange;
 }
 
 export interface PasskeyChallengeRecord {
@@ -108,7 +121,10 @@ export type WalletAuthEvent =
       type: 'SignedRetryChallengeIssued';
       data: Scope & { requestId: string; intent: SignedRetryIntent; operation: string; targetId: string; payloadToSign: string; authMethodType?: AuthMethodType; issuedAt: string; expiresAt: string };
     }
-  | { type: 'SignedRetryConsumed'; data: Scope & { requestId: string; sessionId: string; consumedAt: string } }
+  | {
+      type: 'SignedRetryConsumed';
+      data: Scope & { requestId: string; sessionId: string; consumedAt: string; authorizes?: SignedChange };
+    }
   | { type: 'SessionIssued'; data: Scope & { sessionId: string; authMethodId: string; publicKey: string; createdAt: string; expiresAt: string } }
   | { type: 'SessionRefreshed'; data: Scope & { sessionId: string; publicKey: string; refreshedAt: string; expiresAt: string } }
   | { type: 'SessionRevoked'; data: Scope & { sessionId: string; revokedAt: string; cause: 'REQUESTED' | 'CREDENTIAL_REVOKED' } }
@@ -125,6 +141,8 @@ export const OTP_RATE_LIMIT = { minIntervalSeconds: 30, windowSeconds: 600, maxP
 export const OTP_VERIFY_LIMIT = { maxFailures: 5, windowSeconds: 900 } as const;
 /** Ended sessions are dropped from the state this long after they ended. */
 const ENDED_SESSION_RETENTION_MS = 24 * 3600 * 1000;
+/** Expired challenges are kept this long, so a late retry hears CHALLENGE_EXPIRED rather than "unknown". */
+const EXPIRED_CHALLENGE_RETENTION_MS = 24 * 3600 * 1000;
 
 export const initialWalletAuthState = (): WalletAuthState => ({
   provisioned: false,
@@ -168,8 +186,9 @@ export function sessionByPublicKey(state: WalletAuthState, publicKey: string): S
 /** Old, ended entries no longer change any decision; pruning keeps the folded state small. */
 function prune(state: WalletAuthState, at: string): void {
   const now = ms(at);
-  for (const [id, c] of state.signedRetries) if (ms(c.expiresAt) <= now) state.signedRetries.delete(id);
-  for (const [id, c] of state.passkeyChallenges) if (ms(c.expiresAt) <= now) state.passkeyChallenges.delete(id);
+  const forgotten = (c: { expiresAt: string }) => ms(c.expiresAt) + EXPIRED_CHALLENGE_RETENTION_MS <= now;
+  for (const [id, c] of state.signedRetries) if (forgotten(c)) state.signedRetries.delete(id);
+  for (const [id, c] of state.passkeyChallenges) if (forgotten(c)) state.passkeyChallenges.delete(id);
   for (const [id, s] of state.sessions) {
     const ended = Math.min(ms(s.expiresAt), s.revokedAt ? ms(s.revokedAt) : Infinity);
     if (ended + ENDED_SESSION_RETENTION_MS <= now) state.sessions.delete(id);
@@ -227,7 +246,8 @@ export function evolveWalletAuth(state: WalletAuthState, event: WalletAuthEvent)
     }
     case 'SignedRetryConsumed': {
       const c = state.signedRetries.get(event.data.requestId);
-      if (c) c.consumedAt = event.data.consumedAt;
+      const { consumedAt, sessionId, authorizes } = event.data;
+      if (c) Object.assign(c, { consumedAt, consumedBy: sessionId, ...(authorizes ? { authorizes } : {}) });
       return state;
     }
     case 'SessionIssued': {

@@ -1,7 +1,14 @@
 import type { Decider } from '../decider.js';
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import { buildPayloadToSign, operationOf } from './payload.js';
-import { authorizeSignedRetry, unauthorized, type SignedRetryProof } from './signed-retry.js';
+import {
+  assertRequestUsable,
+  authorizeSignedRetry,
+  challengeExpired,
+  sessionExpired,
+  unauthorized,
+  type SignedRetryProof,
+} from './signed-retry.js';
 import {
   OTP_RATE_LIMIT,
   OTP_VERIFY_LIMIT,
@@ -15,6 +22,7 @@ import {
   type OAuthIdentity,
   type PasskeyPublicKey,
   type SessionRecord,
+  type SignedChange,
   type SignedRetryIntent,
   type WalletAuthEvent,
   type WalletAuthState,
@@ -60,7 +68,18 @@ export type WalletAuthCommand =
       authMethod?: NewAuthMethod;
       now: string;
     }
-  | { type: 'ConsumeSignedRetry'; targetId: string; signedRetry?: SignedRetryProof; now: string }
+  /**
+   * A signed operation whose change is appended elsewhere. With `authorizes` (the target stream and
+   * change), an identical retry of a consumed requestId is allowed again and emits nothing: the
+   * target stream decides whether the change is still missing (see authorizeSignedRetry).
+   */
+  | {
+      type: 'ConsumeSignedRetry';
+      targetId: string;
+      authorizes?: SignedChange;
+      signedRetry?: SignedRetryProof;
+      now: string;
+    }
   | { type: 'IssueSession'; sessionId: string; authMethodId: string; publicKey: string; expiresAt: string; proof: SessionProof; now: string }
   | { type: 'RefreshSession'; sessionId: string; publicKey: string; expiresAt: string; signedRetry?: SignedRetryProof; now: string }
   | { type: 'RevokeSession'; sessionId: string; signedRetry?: SignedRetryProof; now: string }
@@ -128,7 +147,8 @@ function assertNotLast(state: WalletAuthState, target: AuthMethodRecord): void {
 
 function requireSessionToRefresh(state: WalletAuthState, sessionId: string, now: string): SessionRecord {
   const s = requireSession(state, sessionId);
-  if (!isSessionActive(s, now)) throw unauthorized(s.revokedAt ? 'the session was revoked' : 'the session has expired; verify the credential again');
+  if (s.revokedAt !== undefined) throw unauthorized('the session was revoked');
+  if (!isSessionActive(s, now)) throw sessionExpired('the session has expired; verify the credential again');
   return s;
 }
 
@@ -204,7 +224,7 @@ function sessionProofEvents(state: Provisioned, method: AuthMethodRecord, proof:
     const challenge = state.passkeyChallenges.get(proof.requestId);
     if (!challenge || challenge.authMethodId !== method.id) throw unauthorized('requestId is not a passkey challenge of this credential');
     if (challenge.consumedAt !== undefined) throw unauthorized('the passkey challenge was already used');
-    if (ms(challenge.expiresAt) <= ms(now)) throw unauthorized('the passkey challenge has expired');
+    if (ms(challenge.expiresAt) <= ms(now)) throw challengeExpired('the passkey challenge has expired');
     if (proof.credentialId !== method.passkey?.credentialId) throw unauthorized('the assertion is for another passkey');
     const stored = method.passkey.counter;
     if ((proof.newCounter > 0 || stored > 0) && proof.newCounter <= stored) throw unauthorized('the authenticator counter did not increase');
@@ -221,11 +241,20 @@ function addAuthMethodEvent(scope: { accountId: string; platformId: string }, id
   return { type: 'AuthMethodAdded', data: { ...base, nickname: m.nickname, oauth: { ...m.oauth } } };
 }
 
-function consumed(scope: { accountId: string; platformId: string }, requestId: string, sessionId: string, now: string): WalletAuthEvent {
-  return { type: 'SignedRetryConsumed', data: { ...scope, requestId, sessionId, consumedAt: now } };
+function consumed(
+  scope: { accountId: string; platformId: string },
+  requestId: string,
+  sessionId: string,
+  now: string,
+  authorizes?: SignedChange,
+): WalletAuthEvent {
+  const data = { ...scope, requestId, sessionId, consumedAt: now, ...(authorizes ? { authorizes } : {}) };
+  return { type: 'SignedRetryConsumed', data };
 }
 
 export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState): WalletAuthEvent[] {
+  // ConsumeSignedRetry checks nothing else first, and may resume a consumed request (see authorizeSignedRetry).
+  if ('signedRetry' in cmd && cmd.type !== 'ConsumeSignedRetry') assertRequestUsable(state, cmd.signedRetry);
   if (cmd.type === 'ProvisionWallet') {
     if (state.provisioned) throw conflict('WALLET_ALREADY_PROVISIONED', `the wallet of ${cmd.accountId} is already provisioned`);
     const scope = { accountId: cmd.accountId, platformId: cmd.platformId };
@@ -278,8 +307,9 @@ export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState)
       ];
     }
     case 'ConsumeSignedRetry': {
-      const { challenge, session } = authorizeSignedRetry(state, cmd.signedRetry, { intent: 'EXTERNAL', targetId: cmd.targetId }, cmd.now);
-      return [consumed(scope, challenge.requestId, session.id, cmd.now)];
+      const expected = { intent: 'EXTERNAL' as const, targetId: cmd.targetId, authorizes: cmd.authorizes };
+      const { challenge, session, resumed } = authorizeSignedRetry(state, cmd.signedRetry, expected, cmd.now);
+      return resumed ? [] : [consumed(scope, challenge.requestId, session.id, cmd.now, cmd.authorizes)];
     }
     case 'IssueSession': {
       const method = requireAuthMethod(state, cmd.authMethodId);

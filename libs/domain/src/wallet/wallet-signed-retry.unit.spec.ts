@@ -50,13 +50,13 @@ describe('consuming a signed retry', () => {
   it.each<[string, WalletAuthCommand, string, string]>([
     ['no proof', { type: 'ConsumeSignedRetry', targetId: CARD, now: at(40) }, 'WALLET_SIGNATURE_MISSING', 'this operation needs a signed retry: send Service-Wallet-Signature and Request-Id'],
     ['an unknown requestId', consume(cardSpec(), 1, at(40), { requestId: requestId(77) }), 'UNAUTHORIZED', 'requestId is unknown or has expired'],
-    ['an expired challenge', consume(cardSpec(), 1, at(330)), 'UNAUTHORIZED', 'the signed-retry challenge has expired'],
+    ['an expired challenge', consume(cardSpec(), 1, at(330)), 'CHALLENGE_EXPIRED', 'the signed-retry challenge has expired'],
     ['another method', consume(cardSpec(), 1, at(40), { method: 'DELETE' }), 'UNAUTHORIZED', 'requestId was issued for another operation'],
     ['another path', consume(cardSpec(), 1, at(40), { path: '/cards/Card:00000000-0000-4000-8000-000000000bad' }), 'UNAUTHORIZED', 'requestId was issued for another operation'],
     ['another target', { ...(consume() as Extract<WalletAuthCommand, { type: 'ConsumeSignedRetry' }>), targetId: 'Card:00000000-0000-4000-8000-000000000bad' }, 'UNAUTHORIZED', 'requestId was issued for another resource'],
     ['a changed body', consume(cardSpec(), 1, at(40), { body: { state: 'CLOSED' } }), 'WALLET_SIGNATURE_BODY_MISMATCH', 'body field state differs from the signed payload'],
     ['a key that is no session here', consume(cardSpec(), 1, at(40), { stampPublicKey: sessionKey(99) }), 'WALLET_SIGNATURE_INVALID', 'the signing key is not a session of this account'],
-    ['an expired session', consume(cardSpec(), 2, at(71)), 'WALLET_SIGNATURE_INVALID', 'the signing session has expired'],
+    ['an expired session', consume(cardSpec(), 2, at(71)), 'SESSION_EXPIRED', 'the signing session has expired'],
   ])('refuses %s with 401 naming the check', (_name, cmd, code, reason) => {
     given(ready()).when(cmd).thenFails({ kind: 'unauthorized', code, reason });
   });
@@ -66,13 +66,71 @@ describe('consuming a signed retry', () => {
     given(ready(challenge(sessionTarget))).when({ type: 'RevokeSession', sessionId: sessionId(2), signedRetry: proof(sessionTarget, 1), now: at(40) }).thenFails({ reason: 'requestId was issued for another operation' });
   });
 
+  it('refuses a spent or unknown requestId before looking at the target (401, not the 409 of a revoked session)', () => {
+    const path = `/auth/sessions/${sessionId(2)}`;
+    const revoke: ChallengeSpec = { n: 6, intent: 'REVOKE_SESSION', method: 'DELETE', path, targetId: sessionId(2) };
+    const revokeWith = (p: ReturnType<typeof proof>, now: string): WalletAuthCommand => ({
+      type: 'RevokeSession',
+      sessionId: sessionId(2),
+      signedRetry: p,
+      now,
+    });
+    const revoked = ready(challenge(revoke), revokeWith(proof(revoke, 1), at(40)));
+    given(revoked)
+      .when(revokeWith(proof(revoke, 1), at(41)))
+      .thenFails({ kind: 'unauthorized', code: 'UNAUTHORIZED', reason: 'requestId was already used' });
+    given(revoked)
+      .when(revokeWith(proof(revoke, 1, { requestId: requestId(77) }), at(41)))
+      .thenFails({ kind: 'unauthorized', reason: 'requestId is unknown or has expired' });
+  });
+
   it('compares stamp keys case-insensitively', () => {
     expect(given(ready()).when(consume(cardSpec(), 1, at(40), { stampPublicKey: sessionKey(1).toUpperCase() })).thenEmits()).toHaveLength(1);
   });
 
-  it('forgets expired challenges once a newer one is issued, so they stay refused', () => {
+  it('says an expired challenge expired for a day, then forgets it once a newer one is issued; refused either way', () => {
     const later = ready(challenge(cardSpec(9, at(400))));
-    given(later).when(consume(cardSpec(), 1, at(401))).thenFails({ kind: 'unauthorized', reason: 'requestId is unknown or has expired' });
+    given(later)
+      .when(consume(cardSpec(), 1, at(401)))
+      .thenFails({ kind: 'unauthorized', code: 'CHALLENGE_EXPIRED', reason: 'the signed-retry challenge has expired' });
+    const dayLater = ready(challenge(cardSpec(9, at(330 + 86_400))));
+    given(dayLater)
+      .when(consume(cardSpec(), 1, at(330 + 86_401)))
+      .thenFails({ kind: 'unauthorized', code: 'UNAUTHORIZED', reason: 'requestId is unknown or has expired' });
+  });
+});
+
+describe('an identical retry of a request consumed for a change in another stream', () => {
+  const USED = 'requestId was already used';
+  const freeze = { stream: 'card-00000000-0000-4000-8000-00000000c0de', change: { state: 'FROZEN' } };
+  type Overrides = Parameters<typeof proof>[2];
+  const consumeFor = (authorizes: typeof freeze | undefined, signer = 1, now = at(40), overrides: Overrides = {}): WalletAuthCommand => ({
+    ...(consume(cardSpec(), signer, now, overrides) as Extract<WalletAuthCommand, { type: 'ConsumeSignedRetry' }>),
+    ...(authorizes ? { authorizes } : {}),
+  });
+
+  it('records what the consumption authorized', () => {
+    const data = { ...scope, requestId: requestId(1), sessionId: sessionId(1), consumedAt: at(40), authorizes: freeze };
+    given(ready()).when(consumeFor(freeze)).then([{ type: 'SignedRetryConsumed', data }]);
+  });
+
+  it('passes again, emitting nothing, so the caller can append a change a crash cut off', () => {
+    given(ready(consumeFor(freeze))).when(consumeFor(freeze, 1, at(45))).then([]);
+  });
+
+  it.each<[string, WalletAuthCommand, string, string | RegExp]>([
+    ['another change', consumeFor({ ...freeze, change: { state: 'CLOSED' } }, 1, at(45)), 'UNAUTHORIZED', USED],
+    ['another target stream', consumeFor({ ...freeze, stream: 'customer-00000000-0000-4000-8000-00000000c0de' }, 1, at(45)), 'UNAUTHORIZED', USED],
+    ['no recorded change (a one-stream operation)', consumeFor(undefined, 1, at(45)), 'UNAUTHORIZED', USED],
+    ['another session of the account', consumeFor(freeze, 2, at(45)), 'UNAUTHORIZED', USED],
+    ['a changed body', consumeFor(freeze, 1, at(45), { body: { state: 'CLOSED' } }), 'WALLET_SIGNATURE_BODY_MISMATCH', /differs/],
+    ['an expired challenge', consumeFor(freeze, 1, at(330)), 'CHALLENGE_EXPIRED', 'the signed-retry challenge has expired'],
+  ])('refuses a retry with %s', (_name, cmd, code, reason) => {
+    given(ready(consumeFor(freeze))).when(cmd).thenFails({ kind: 'unauthorized', code, reason });
+  });
+
+  it('is refused when the first use recorded no change', () => {
+    given(ready(consume())).when(consumeFor(freeze, 1, at(45))).thenFails({ code: 'UNAUTHORIZED', reason: USED });
   });
 });
 

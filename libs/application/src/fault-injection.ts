@@ -1,0 +1,12 @@
+/**
+ * Crash points for crash tests: with `FAULT_INJECT=<name>` in its environment the process kills
+ * itself (SIGKILL: no cleanup, nothing flushed) when it reaches the point of that name, so a test
+ * can stop a real process exactly between two appends. Unset, a point does nothing.
+ */
+const FAULT_INJECT = process.env.FAULT_INJECT;
+
+export type FaultPoint = 'after-consume';
+
+export function faultPoint(name: FaultPoint): void {
+  if (FAULT_INJECT === name) process.kill(process.pid, 'SIGKILL');
+}
