@@ -1,0 +1,4 @@
+export * from './agent-types.js';
+export * from './agent-policy.js';
+export * from './agent.js';
+export * from './agent-views.js';
