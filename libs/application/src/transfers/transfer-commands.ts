@@ -19,6 +19,8 @@ export interface TransferInput {
   source: { accountId: string };
   destination: { accountId: string; paymentRail?: string };
   amount: number;
+  /** Set when an agent started the transfer (the transaction carries it). */
+  agentId?: string;
 }
 
 export class TransferInCommand {
@@ -53,7 +55,7 @@ abstract class TransferHandler {
     return { internal, external };
   }
 
-  protected async run(direction: 'IN' | 'OUT', internal: OwnedInternalAccount, external: LiveExternalAccount, amount: bigint, rail: string | undefined, actor: Actor) {
+  protected async run(direction: 'IN' | 'OUT', internal: OwnedInternalAccount, external: LiveExternalAccount, amount: bigint, rail: string | undefined, actor: Actor, agentId?: string) {
     const id = publicId('Transaction', this.ids.uuid());
     const ref: PaymentRef = { kind: 'transaction', id };
     const now = (await this.clocks.now(actor.platformId)).toISOString();
@@ -76,6 +78,7 @@ abstract class TransferHandler {
       plan: transferPlan(external.primaryIdentifier, await isSandboxPlatform(this.runner, actor.platformId)),
       createdAt: now,
       updatedAt: now,
+      ...(agentId ? { agentId } : {}),
     };
     const metadata = { ...actor };
     await this.process.scheduleRecovery(actor.platformId, ref);
@@ -100,7 +103,7 @@ export class TransferInHandler extends TransferHandler implements ICommandHandle
 
   async execute({ input, actor }: TransferInCommand) {
     const { internal, external } = await this.accounts(input.destination.accountId, input.source.accountId, actor, { internal: 'destination.accountId', external: 'source.accountId' });
-    return this.run('IN', internal, external, BigInt(input.amount), undefined, actor);
+    return this.run('IN', internal, external, BigInt(input.amount), undefined, actor, input.agentId);
   }
 }
 
@@ -118,6 +121,6 @@ export class TransferOutHandler extends TransferHandler implements ICommandHandl
     const { state: ledger } = await this.runner.load(streams.ledger(actor.platformId), ledgerDecider);
     const balance = ledger.accounts.get(internal.id);
     if (!balance || available(balance) < amount) throw new DomainError('invalid', 'INSUFFICIENT_FUNDS', `account ${internal.id} has insufficient funds`);
-    return this.run('OUT', internal, external, amount, rail.name, actor);
+    return this.run('OUT', internal, external, amount, rail.name, actor, input.agentId);
   }
 }

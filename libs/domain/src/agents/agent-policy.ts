@@ -162,3 +162,12 @@ export function recastUsage(usage: UsageCounters, from: string, to: string): Usa
   if (from === to) return usage;
   return { ...usage, dailySpend: convertAmount(BigInt(usage.dailySpend), from, to).toString(), monthlySpend: convertAmount(BigInt(usage.monthlySpend), from, to).toString() };
 }
+
+/** Operations that spend nothing (quote creation, external accounts, reads): paused, permission and allowed account. */
+export function authorizeOperation(state: AgentState, permission: AgentPolicy['permissions'][number], accountId?: string): void {
+  const agent = state.agent!;
+  if (agent.isPaused) throw forbidden('the agent is paused and cannot initiate actions');
+  if (!agent.policy.permissions.includes(permission)) throw forbidden(`the agent's policy does not grant ${permission}`);
+  const allowed = agent.policy.accountRestrictions?.allowedAccountIds;
+  if (accountId && allowed && !allowed.includes(accountId)) throw forbidden(`the agent's policy does not allow account ${accountId}`);
+}
