@@ -139,4 +139,15 @@ describe('agents: approvals', () => {
     expect(await ids(`agentId=${one.id}&endDate=${p1.createdAt}`)).toEqual([p1.id]);
     expect((await api.get('/agents/approvals?sortOrder=sideways')).status).toBe(400);
   });
+
+  it('the dashboard overview counts agents and pending approvals', async () => {
+    const before = (await api.get('/dashboard/overview')).body.counts;
+    const agent = await a.connected(approvalRequired(), 10_000);
+    await a.transferOut(agent, 10);
+    await a.transferOut(agent, 20);
+    const after = (await api.get('/dashboard/overview')).body.counts;
+    expect({ agents: after.agents - before.agents, pendingApprovals: after.pendingApprovals - before.pendingApprovals }).toEqual({ agents: 1, pendingApprovals: 2 });
+    expect(after.pendingApprovals).toBe((await api.get('/agents/approvals')).body.totalCount);
+    expect(after.agents).toBe((await api.get('/agents')).body.totalCount);
+  });
 });
