@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { AgentActions } from '../../../../libs/application/src/agents/agent-actions.js';
 import {
@@ -19,6 +19,7 @@ import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor, Public } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { idParam } from '../http/id-pipe.js';
+import { IdempotencyInterceptor } from '../http/idempotency.interceptor.js';
 import { AgentPolicyUpdateDto, CreateAgentDto, ListAgentsQuery, ListApprovalsQuery, RejectAgentActionDto, UpdateAgentDto } from './agent.dto.js';
 
 const POLICY_TEXT =
@@ -43,7 +44,8 @@ export class AgentsController {
   ) {}
 
   @Post()
-  @ApiDoc({ summary: 'Create an agent', description: `Creates an agent for a customer with a policy and returns its first device code (valid 24 hours on the platform clock). ${POLICY_TEXT}`, tag: 'Agents', responses: { 201: { description: 'The agent and its device code', schema: 'AgentCreateResponse' } }, errors: [404] })
+  @UseInterceptors(IdempotencyInterceptor)
+  @ApiDoc({ summary: 'Create an agent', description: `Creates an agent for a customer with a policy and returns its first device code (valid 24 hours on the platform clock). ${POLICY_TEXT}`, tag: 'Agents', idempotent: true, responses: { 201: { description: 'The agent and its device code', schema: 'AgentCreateResponse' } }, errors: [404] })
   create(@Body() body: CreateAgentDto, @CurrentActor() actor: Actor) {
     return this.commands.execute(new CreateAgentCommand({ ...body, policy: body.policy as AgentPolicy }, actor));
   }
