@@ -1,12 +1,13 @@
-import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsDefined, IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { AGENT_ACTION_STATUSES } from '../../../../libs/domain/src/agents/agent-types.js';
 import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
 import { TRANSACTION_STATUSES } from '../../../../libs/domain/src/transactions/transaction.js';
 import { CreatePlatformExternalAccountDto } from '../external-account/external-account.dto.js';
 import { CUSTOMER_ID } from '../http/formats.js';
 import { PageParams, SortedPageParams } from '../http/list-params.js';
-import { CreateQuoteDto } from '../quotes/quote.dto.js';
-import { TransferInDto, TransferOutDto } from '../transfers/transfers.controller.js';
+import { CreateQuoteDto, QuoteSourceDto } from '../quotes/quote.dto.js';
+import { ExternalEndDto, InternalEndDto, TransferInDto, TransferOutDto } from '../transfers/transfers.controller.js';
 
 /**
  * Request DTOs of the agent side (`/agents/me/*`, bearer auth). They are the single source of the
@@ -14,13 +15,20 @@ import { TransferInDto, TransferOutDto } from '../transfers/transfers.controller
  */
 
 /** A quote from one of the agent customer's accounts; `source.customerId` is inferred. Needs CREATE_QUOTES. */
-export class AgentCreateQuoteDto extends CreateQuoteDto {}
+export class AgentCreateQuoteDto extends CreateQuoteDto {
+  // Restated so the schema generator gives the agent DTO a schema of its own (inherited fields included).
+  @IsDefined() @ValidateNested() @Type(() => QuoteSourceDto) declare source: QuoteSourceDto;
+}
 
 /** From one of the customer's external accounts into one of its internal accounts (same currency). Needs CREATE_TRANSFERS. */
-export class AgentTransferInDto extends TransferInDto {}
+export class AgentTransferInDto extends TransferInDto {
+  @IsDefined() @ValidateNested() @Type(() => ExternalEndDto) declare source: ExternalEndDto;
+}
 
 /** From one of the customer's internal accounts to one of its external accounts (same currency). Needs CREATE_TRANSFERS. */
-export class AgentTransferOutDto extends TransferOutDto {}
+export class AgentTransferOutDto extends TransferOutDto {
+  @IsDefined() @ValidateNested() @Type(() => InternalEndDto) declare source: InternalEndDto;
+}
 
 /** An external account of the agent's customer; `customerId` is inferred (if given it must be that customer). Needs MANAGE_EXTERNAL_ACCOUNTS. */
 export class AgentCreateExternalAccountDto extends CreatePlatformExternalAccountDto {
