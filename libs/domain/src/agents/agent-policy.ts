@@ -2,10 +2,13 @@ import { DomainError } from '../errors.js';
 import { CURRENCIES } from '../money.js';
 import { conversionRate } from '../rates/rate-table.js';
 import { pow10, scaleUp } from '../rates/ratio.js';
-import type { AccountRule, AgentPolicy, AgentPolicyUpdate, AgentState, ExecutionMode, Spend, SpendingLimits, UsageCounters } from './agent-types.js';
+import type {
+  AccountRule, AgentPermission, AgentPolicy, AgentPolicyUpdate, AgentState, ExecutionMode, Spend, SpendingLimits, UsageCounters,
+} from './agent-types.js';
 
 export const forbidden = (message: string) => new DomainError('forbidden', 'FORBIDDEN', message);
-export const overLimit = (message: string, limit: string) => new DomainError('forbidden', 'VELOCITY_LIMIT_EXCEEDED', message, { limit });
+export const overLimit = (message: string, limit: string) =>
+  new DomainError('forbidden', 'VELOCITY_LIMIT_EXCEEDED', message, { limit });
 
 /**
  * `amount` (smallest unit of `from`) in the smallest unit of `to` at the service's rate (the rate
@@ -69,25 +72,23 @@ export type Evaluation = { outcome: 'EXECUTE'; amount: bigint } | { outcome: 'AP
  * take precedence over the policy's mode and per-transaction limit. `amount` is in the limits' currency.
  */
 export function evaluateSpend(state: AgentState, spend: Spend, now: string, options: { approving?: boolean } = {}): Evaluation {
-  const agent = state.agent!;
-  const { policy } = agent;
-  if (agent.isPaused) throw forbidden('the agent is paused and cannot initiate actions');
-  if (!policy.permissions.includes(spend.permission)) throw forbidden(`the agent's policy does not grant ${spend.permission}`);
-  const allowed = policy.accountRestrictions?.allowedAccountIds;
-  if (allowed && !allowed.includes(spend.accountId)) throw forbidden(`the agent's policy does not allow account ${spend.accountId}`);
+  authorizeOperation(state, spend.permission, spend.accountId);
+  const { policy } = state.agent!;
   const limits = policy.spendingLimits;
   const raw = BigInt(spend.amount);
   const amount = convertAmount(raw, spend.currency, limits.currency);
   const rule = ruleFor(policy, spend.accountId);
   const perTransaction = rule?.perTransactionLimit ?? limits.perTransactionLimit;
   if (amount > BigInt(perTransaction)) {
-    throw overLimit(`${amount} ${limits.currency} is above the per-transaction limit of ${perTransaction}`, rule?.perTransactionLimit != null ? 'accountRules.perTransactionLimit' : 'perTransactionLimit');
+    const which = rule?.perTransactionLimit != null ? 'accountRules.perTransactionLimit' : 'perTransactionLimit';
+    throw overLimit(`${amount} ${limits.currency} is above the per-transaction limit of ${perTransaction}`, which);
   }
   checkVelocity(state, limits, amount, now);
   const mode: ExecutionMode = rule?.executionMode ?? policy.defaultExecutionMode;
   if (options.approving) return { outcome: 'EXECUTE', amount };
   const threshold = policy.approvalThresholds;
-  const aboveThreshold = threshold?.amount != null && convertAmount(raw, spend.currency, threshold.currency ?? limits.currency) > BigInt(threshold.amount);
+  const aboveThreshold =
+    threshold?.amount != null && convertAmount(raw, spend.currency, threshold.currency ?? limits.currency) > BigInt(threshold.amount);
   return { outcome: mode === 'APPROVAL_REQUIRED' || aboveThreshold ? 'APPROVAL' : 'EXECUTE', amount };
 }
 
@@ -109,10 +110,11 @@ function checkVelocity(state: AgentState, limits: SpendingLimits, amount: bigint
     throw overLimit(`the daily limit of ${limits.dailyTransactionLimit} transactions is reached`, 'dailyTransactionLimit');
   }
   if (limits.dailyLimit != null && daily + amount > BigInt(limits.dailyLimit)) {
-    throw overLimit(`${amount} ${limits.currency} would pass the daily limit of ${limits.dailyLimit} (${daily} used)`, 'dailyLimit');
+    throw overLimit(`${amount} ${limits.currency} passes the daily limit ${limits.dailyLimit} (${daily} used)`, 'dailyLimit');
   }
   if (limits.monthlyLimit != null && monthly + amount > BigInt(limits.monthlyLimit)) {
-    throw overLimit(`${amount} ${limits.currency} would pass the monthly limit of ${limits.monthlyLimit} (${monthly} used)`, 'monthlyLimit');
+    const message = `${amount} ${limits.currency} passes the monthly limit ${limits.monthlyLimit} (${monthly} used)`;
+    throw overLimit(message, 'monthlyLimit');
   }
 }
 
@@ -150,7 +152,9 @@ export function updatePolicy(policy: AgentPolicy, update: AgentPolicyUpdate): Ag
     if (to !== from && update.accountRestrictions === undefined && next.accountRestrictions?.accountRules) {
       next.accountRestrictions = {
         ...next.accountRestrictions,
-        accountRules: next.accountRestrictions.accountRules.map((r) => ({ ...r, ...(r.perTransactionLimit != null ? { perTransactionLimit: recast(r.perTransactionLimit, from, to) } : {}) })),
+        accountRules: next.accountRestrictions.accountRules.map((r) =>
+          r.perTransactionLimit != null ? { ...r, perTransactionLimit: recast(r.perTransactionLimit, from, to) } : r,
+        ),
       };
     }
   }
@@ -160,14 +164,17 @@ export function updatePolicy(policy: AgentPolicy, update: AgentPolicyUpdate): Ag
 /** Usage recast into a new limits currency (a policy update that changes it). */
 export function recastUsage(usage: UsageCounters, from: string, to: string): UsageCounters {
   if (from === to) return usage;
-  return { ...usage, dailySpend: convertAmount(BigInt(usage.dailySpend), from, to).toString(), monthlySpend: convertAmount(BigInt(usage.monthlySpend), from, to).toString() };
+  const convert = (value: string) => convertAmount(BigInt(value), from, to).toString();
+  return { ...usage, dailySpend: convert(usage.dailySpend), monthlySpend: convert(usage.monthlySpend) };
 }
 
-/** Operations that spend nothing (quote creation, external accounts, reads): paused, permission and allowed account. */
-export function authorizeOperation(state: AgentState, permission: AgentPolicy['permissions'][number], accountId?: string): void {
+/** Paused, permission and allowed account: every spend, and the operations that spend nothing (quotes, external accounts). */
+export function authorizeOperation(state: AgentState, permission: AgentPermission, accountId?: string): void {
   const agent = state.agent!;
   if (agent.isPaused) throw forbidden('the agent is paused and cannot initiate actions');
   if (!agent.policy.permissions.includes(permission)) throw forbidden(`the agent's policy does not grant ${permission}`);
   const allowed = agent.policy.accountRestrictions?.allowedAccountIds;
-  if (accountId && allowed && !allowed.includes(accountId)) throw forbidden(`the agent's policy does not allow account ${accountId}`);
+  if (accountId && allowed && !allowed.includes(accountId)) {
+    throw forbidden(`the agent's policy does not allow account ${accountId}`);
+  }
 }
