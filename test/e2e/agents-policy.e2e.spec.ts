@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CommandRunner } from '../../libs/application/src/command-runner.js';
+import { agentDecider, agentStream } from '../../libs/domain/src/agents/agent.js';
 import { ManualClock } from '../../libs/domain/src/clock.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { ALL_PERMISSIONS, agents, policy, type ConnectedAgent } from './agents-support.js';
@@ -198,5 +200,24 @@ describe('agents: policy enforced at the moment of each action', () => {
     expect((await agent.me.get(`/agents/me/external-accounts/${created.body.id}`)).body.id).toBe(created.body.id);
     expect((await agent.me.delete(`/agents/me/external-accounts/${created.body.id}`)).status).toBe(204);
     expect((await agent.me.get(`/agents/me/external-accounts/${created.body.id}`)).status).toBe(404);
+  });
+
+  it('a spend reserved by a process that died before moving money is released once stale (10 minutes)', async () => {
+    const agent = await a.connected(policy({}, { dailyLimit: 1_000 }), 10_000);
+    // What a crashed process leaves: the reservation is on the agent stream, no transaction exists.
+    const runner = t.service.app.get(CommandRunner);
+    const now = (await api.get('/sandbox/clock')).body.now;
+    const actionId = 'AgentAction:00000000-0000-4000-8000-00000000dead';
+    const spend = { permission: 'CREATE_TRANSFERS' as const, accountId: agent.customer.accounts.USD, amount: '1000', currency: 'USD' };
+    const transferDetails = { amount: 1_000, currency: 'USD', sourceAccountId: agent.customer.accounts.USD, destinationAccountId: agent.external };
+    await runner.run(agentStream(agent.id), agentDecider, { type: 'RequestAction', request: { actionId, type: 'TRANSFER_OUT', spend, transferDetails }, now }, { metadata: { platformId: t.service.sandbox!.platformId, actor: 'test', correlationId: 'crash' } });
+    await refused(await a.transferOut(agent, 100), 'VELOCITY_LIMIT_EXCEEDED');
+    await a.m.advance(5 * 60);
+    await refused(await a.transferOut(agent, 100), 'VELOCITY_LIMIT_EXCEEDED');
+    await a.m.advance(5 * 60);
+    expect((await a.transferOut(agent, 100)).body.status).toBe('APPROVED');
+    expect((await agent.me.get(`/agents/me/actions/${actionId}`)).body).toMatchObject({ status: 'FAILED', failureReason: 'EXECUTION_INTERRUPTED' });
+    expect(await a.usage(agent)).toMatchObject({ dailyTransactionCount: 1, dailySpend: 100 });
+    expect(await a.m.balance(agent.customer.accounts.USD)).toBe(9_900);
   });
 });

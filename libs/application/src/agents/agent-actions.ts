@@ -5,8 +5,9 @@ import { agentDecider, agentStream } from '../../../domain/src/agents/agent.js';
 import type { ActionRequest, AgentActionSnapshot, AgentCommand, AgentState } from '../../../domain/src/agents/agent-types.js';
 import { toAgentActionResource } from '../../../domain/src/agents/agent-views.js';
 import { DomainError, conflict, notFound } from '../../../domain/src/errors.js';
-import { isPublicId, publicId, type IdGenerator } from '../../../domain/src/ids.js';
-import { isQuoteExpired, toQuoteResource, type QuoteRecord } from '../../../domain/src/quotes/quote.js';
+import { isPublicId, publicId, streams, uuidOf, type IdGenerator } from '../../../domain/src/ids.js';
+import { isQuoteExpired, quoteDecider, toQuoteResource, type QuoteRecord } from '../../../domain/src/quotes/quote.js';
+import { transactionDecider, type TransactionRecord } from '../../../domain/src/transactions/transaction.js';
 import { toTransactionResource } from '../../../domain/src/transactions/transaction-view.js';
 import type { ReadModelStore } from '../../../read-models/src/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
@@ -19,6 +20,12 @@ import { loadCustomerAccount, loadLiveExternalAccount, requireActive } from '../
 import { PaymentProcess } from '../transactions/payment-process.js';
 import { TransferInCommand, TransferOutCommand, type TransferInput } from '../transfers/transfer-commands.js';
 import { loadOwnAgent, type AgentPrincipal } from './agent-access.js';
+
+/** How long a reserved spend may stay unsettled before the next decision settles it (its process died mid-way). */
+export const STALE_RESERVATION_MS = 10 * 60_000;
+
+/** A transfer action's transaction id is fixed by the action, so it can be found after a crash. */
+const transferTransactionId = (actionId: string) => publicId('Transaction', uuidOf('AgentAction', actionId)!);
 
 /**
  * Agent actions: every spend is decided on the agent's stream (policy, usage and reservations)
@@ -121,6 +128,7 @@ export class AgentActions {
   }
 
   private async request(agent: AgentPrincipal, request: ActionRequest): Promise<AgentActionSnapshot> {
+    await this.settleStale(agent.agentId, agent.actor);
     const now = await this.now(agent.platformId);
     const state = await this.decide(agent.agentId, { type: 'RequestAction', request, now }, agent.actor);
     return state.actions.get(request.actionId)!;
@@ -154,7 +162,13 @@ export class AgentActions {
       return toTransactionResource(await startQuote(this.process, quote, metadata));
     }
     const d = action.transferDetails!;
-    const input: TransferInput = { source: { accountId: d.sourceAccountId }, destination: { accountId: d.destinationAccountId }, amount: d.amount, agentId: action.agentId };
+    const input: TransferInput = {
+      source: { accountId: d.sourceAccountId },
+      destination: { accountId: d.destinationAccountId },
+      amount: d.amount,
+      agentId: action.agentId,
+      transactionId: transferTransactionId(action.id),
+    };
     const command = action.type === 'TRANSFER_OUT' ? new TransferOutCommand(input, actor) : new TransferInCommand(input, actor);
     return this.commands.execute(command);
   }
@@ -169,6 +183,7 @@ export class AgentActions {
     const action = state.actions.get(actionId);
     if (!action) throw notFound('AGENT_ACTION', actionId);
     if (action.status !== 'PENDING_APPROVAL') throw conflict('INVALID_STATE_TRANSITION', `action ${actionId} is ${action.status}; only a PENDING_APPROVAL action can be approved`);
+    await this.settleStale(agentId, actor);
     const failure = action.type === 'EXECUTE_QUOTE' ? await this.quoteFailure(action.quote!.id as string, actor) : undefined;
     const decided = await this.decide(agentId, { type: 'ApproveAction', actionId, now: await this.now(actor.platformId), ...(failure ? { failure } : {}) }, actor);
     const approved = decided.actions.get(actionId)!;
@@ -186,6 +201,38 @@ export class AgentActions {
       return 'QUOTE_EXPIRED';
     }
     return undefined;
+  }
+
+  /**
+   * Settles reservations left by a process that died between reserving a spend and settling it:
+   * a payment that started (or a transfer that its recovery job will start) counts as executed,
+   * anything else is released and its action ends FAILED (EXECUTION_INTERRUPTED).
+   */
+  private async settleStale(agentId: string, actor: Actor): Promise<void> {
+    const { state } = await this.runner.load(agentStream(agentId), agentDecider);
+    if (state.reservations.size === 0) return;
+    const now = await this.clocks.now(actor.platformId);
+    const stale = [...state.reservations.keys()]
+      .map((id) => state.actions.get(id)!)
+      .filter((action) => now.getTime() - Date.parse(action.updatedAt) >= STALE_RESERVATION_MS);
+    for (const action of stale) {
+      const tx = await this.transactionOf(action);
+      const started = tx !== undefined && (action.type === 'EXECUTE_QUOTE' ? tx.status !== 'PENDING' && tx.status !== 'EXPIRED' : true);
+      const refused = tx?.status === 'FAILED' && tx.failureDetail === 'INSUFFICIENT_FUNDS';
+      const at = now.toISOString();
+      const command: AgentCommand =
+        started && !refused
+          ? { type: 'CompleteAction', actionId: action.id, transaction: toTransactionResource(tx), now: at }
+          : { type: 'FailAction', actionId: action.id, reason: refused ? 'INSUFFICIENT_FUNDS' : 'EXECUTION_INTERRUPTED', now: at };
+      await this.decide(agentId, command, actor);
+    }
+  }
+
+  private async transactionOf(action: AgentActionSnapshot): Promise<TransactionRecord | undefined> {
+    if (action.type === 'EXECUTE_QUOTE') {
+      return (await this.runner.load(streams.quote(action.quote!.id as string), quoteDecider)).state.transaction;
+    }
+    return (await this.runner.load(streams.transaction(transferTransactionId(action.id)), transactionDecider)).state.transaction;
   }
 
   async reject(agentId: string, actionId: string, reason: string | undefined, actor: Actor): Promise<Record<string, unknown>> {
