@@ -23,6 +23,7 @@ import { loadOwnAgent, type AgentPrincipal } from './agent-access.js';
 
 /** How long a reserved spend may stay unsettled before the next decision settles it (its process died mid-way). */
 export const STALE_RESERVATION_MS = 10 * 60_000;
+const INTERRUPTED = 'EXECUTION_INTERRUPTED';
 
 /** A transfer action's transaction id is fixed by the action, so it can be found after a crash. */
 const transferTransactionId = (actionId: string) => publicId('Transaction', uuidOf('AgentAction', actionId)!);
@@ -68,13 +69,19 @@ export class AgentActions {
   async transfer(agent: AgentPrincipal, direction: 'IN' | 'OUT', input: TransferInput): Promise<Record<string, unknown>> {
     const internalId = direction === 'OUT' ? input.source.accountId : input.destination.accountId;
     const externalId = direction === 'OUT' ? input.destination.accountId : input.source.accountId;
-    const internal = await this.ownInternal(agent, internalId, direction === 'OUT' ? 'source.accountId' : 'destination.accountId');
+    const field = direction === 'OUT' ? 'source.accountId' : 'destination.accountId';
+    const internal = await this.ownInternal(agent, internalId, field);
     await this.ownExternal(agent, externalId);
     const request: ActionRequest = {
       actionId: publicId('AgentAction', this.ids.uuid()),
       type: direction === 'OUT' ? 'TRANSFER_OUT' : 'TRANSFER_IN',
       spend: { permission: 'CREATE_TRANSFERS', accountId: internal.id, amount: String(input.amount), currency: internal.currency },
-      transferDetails: { amount: input.amount, currency: internal.currency, sourceAccountId: input.source.accountId, destinationAccountId: input.destination.accountId },
+      transferDetails: {
+        amount: input.amount,
+        currency: internal.currency,
+        sourceAccountId: input.source.accountId,
+        destinationAccountId: input.destination.accountId,
+      },
     };
     const action = await this.request(agent, request);
     if (action.status !== 'APPROVED') return toAgentActionResource(action);
@@ -85,15 +92,16 @@ export class AgentActions {
   async createQuote(agent: AgentPrincipal, request: QuoteRequest): Promise<Record<string, unknown>> {
     const state = await loadOwnAgent(this.runner, agent.agentId, agent.platformId);
     const sourceId = request.source.accountId;
-    const source = isPublicId('ExternalAccount', sourceId) ? await this.ownExternal(agent, sourceId) : await this.ownInternal(agent, sourceId, 'source.accountId');
+    const source = isPublicId('ExternalAccount', sourceId)
+      ? await this.ownExternal(agent, sourceId)
+      : await this.ownInternal(agent, sourceId, 'source.accountId');
     if (request.destination.destinationType === 'ACCOUNT' && isPublicId('ExternalAccount', request.destination.accountId)) {
       await this.ownExternal(agent, request.destination.accountId);
     }
     authorizeOperation(state, 'CREATE_QUOTES', source.id);
     if (request.immediatelyExecute) authorizeOperation(state, 'EXECUTE_QUOTES', source.id);
-    const quote = (await this.commands.execute(
-      new CreateQuoteCommand({ ...request, source: { ...request.source, customerId: agent.customerId }, immediatelyExecute: false, agentId: agent.agentId }, agent.actor),
-    )) as { id: string };
+    const own: QuoteRequest = { ...request, source: { ...request.source, customerId: agent.customerId }, immediatelyExecute: false, agentId: agent.agentId };
+    const quote = (await this.commands.execute(new CreateQuoteCommand(own, agent.actor))) as { id: string };
     if (!request.immediatelyExecute) return quote;
     await this.executeQuote(agent, quote.id, {});
     const executed = await loadOwnQuote(this.runner, quote.id, agent.platformId);
@@ -107,7 +115,7 @@ export class AgentActions {
     return state;
   }
 
-  async executeQuote(agent: AgentPrincipal, quoteId: string, wallet: { signature?: string; requestId?: string }): Promise<Record<string, unknown>> {
+  async executeQuote(agent: AgentPrincipal, quoteId: string, wallet: { signature?: string; requestId?: string }) {
     const { quote, transaction } = await this.ownQuote(agent, quoteId);
     const metadata = { ...agent.actor };
     const now = await this.clocks.now(agent.platformId);
@@ -120,7 +128,12 @@ export class AgentActions {
     const action = await this.request(agent, {
       actionId: publicId('AgentAction', this.ids.uuid()),
       type: 'EXECUTE_QUOTE',
-      spend: { permission: 'EXECUTE_QUOTES', accountId: quote.source.accountId, amount: quote.totalSendingAmount, currency: quote.sendingCurrency },
+      spend: {
+        permission: 'EXECUTE_QUOTES',
+        accountId: quote.source.accountId,
+        amount: quote.totalSendingAmount,
+        currency: quote.sendingCurrency,
+      },
       quote: toQuoteResource(quote, transaction.status),
     });
     if (action.status !== 'APPROVED') return toAgentActionResource(action);
@@ -144,11 +157,13 @@ export class AgentActions {
       transaction = await this.moveMoney(action, actor);
     } catch (error) {
       const reason = error instanceof DomainError ? error.code : 'EXECUTION_FAILED';
-      const state = await this.decide(action.agentId, { type: 'FailAction', actionId: action.id, reason, now: await this.now(actor.platformId) }, actor);
+      const now = await this.now(actor.platformId);
+      const state = await this.decide(action.agentId, { type: 'FailAction', actionId: action.id, reason, now }, actor);
       if (options.rethrow) throw error;
       return state.actions.get(action.id)!;
     }
-    const state = await this.decide(action.agentId, { type: 'CompleteAction', actionId: action.id, transaction, now: await this.now(actor.platformId) }, actor);
+    const now = await this.now(actor.platformId);
+    const state = await this.decide(action.agentId, { type: 'CompleteAction', actionId: action.id, transaction, now }, actor);
     return state.actions.get(action.id)!;
   }
 
@@ -158,7 +173,8 @@ export class AgentActions {
       const { quote, transaction } = await loadOwnQuote(this.runner, quoteId, actor.platformId);
       const metadata = { ...actor };
       await requireExecutable(this.process, { quote, transaction }, await this.clocks.now(actor.platformId), metadata);
-      requireActive(await loadCustomerAccount(this.runner, this.readModels, quote.source.accountId, actor.platformId, 'source.accountId'));
+      const source = await loadCustomerAccount(this.runner, this.readModels, quote.source.accountId, actor.platformId, 'source.accountId');
+      requireActive(source);
       return toTransactionResource(await startQuote(this.process, quote, metadata));
     }
     const d = action.transferDetails!;
@@ -182,10 +198,13 @@ export class AgentActions {
     const state = await loadOwnAgent(this.runner, agentId, actor.platformId);
     const action = state.actions.get(actionId);
     if (!action) throw notFound('AGENT_ACTION', actionId);
-    if (action.status !== 'PENDING_APPROVAL') throw conflict('INVALID_STATE_TRANSITION', `action ${actionId} is ${action.status}; only a PENDING_APPROVAL action can be approved`);
+    if (action.status !== 'PENDING_APPROVAL') {
+      throw conflict('INVALID_STATE_TRANSITION', `action ${actionId} is ${action.status}; only a PENDING_APPROVAL action can be approved`);
+    }
     await this.settleStale(agentId, actor);
     const failure = action.type === 'EXECUTE_QUOTE' ? await this.quoteFailure(action.quote!.id as string, actor) : undefined;
-    const decided = await this.decide(agentId, { type: 'ApproveAction', actionId, now: await this.now(actor.platformId), ...(failure ? { failure } : {}) }, actor);
+    const now = await this.now(actor.platformId);
+    const decided = await this.decide(agentId, { type: 'ApproveAction', actionId, now, ...(failure ? { failure } : {}) }, actor);
     const approved = decided.actions.get(actionId)!;
     if (approved.status !== 'APPROVED') return toAgentActionResource(approved);
     return toAgentActionResource(await this.execute(approved, actor, { rethrow: false }));
@@ -217,13 +236,15 @@ export class AgentActions {
       .filter((action) => now.getTime() - Date.parse(action.updatedAt) >= STALE_RESERVATION_MS);
     for (const action of stale) {
       const tx = await this.transactionOf(action);
-      const started = tx !== undefined && (action.type === 'EXECUTE_QUOTE' ? tx.status !== 'PENDING' && tx.status !== 'EXPIRED' : true);
+      // A created transfer is started by its recovery job; a quote still PENDING (or EXPIRED) never started.
+      const quoteIdle = action.type === 'EXECUTE_QUOTE' && (tx?.status === 'PENDING' || tx?.status === 'EXPIRED');
+      const started = tx !== undefined && !quoteIdle;
       const refused = tx?.status === 'FAILED' && tx.failureDetail === 'INSUFFICIENT_FUNDS';
       const at = now.toISOString();
       const command: AgentCommand =
         started && !refused
           ? { type: 'CompleteAction', actionId: action.id, transaction: toTransactionResource(tx), now: at }
-          : { type: 'FailAction', actionId: action.id, reason: refused ? 'INSUFFICIENT_FUNDS' : 'EXECUTION_INTERRUPTED', now: at };
+          : { type: 'FailAction', actionId: action.id, reason: refused ? 'INSUFFICIENT_FUNDS' : INTERRUPTED, now: at };
       await this.decide(agentId, command, actor);
     }
   }
@@ -237,7 +258,8 @@ export class AgentActions {
 
   async reject(agentId: string, actionId: string, reason: string | undefined, actor: Actor): Promise<Record<string, unknown>> {
     await loadOwnAgent(this.runner, agentId, actor.platformId);
-    const state = await this.decide(agentId, { type: 'RejectAction', actionId, ...(reason !== undefined ? { reason } : {}), now: await this.now(actor.platformId) }, actor);
+    const now = await this.now(actor.platformId);
+    const state = await this.decide(agentId, { type: 'RejectAction', actionId, ...(reason !== undefined ? { reason } : {}), now }, actor);
     return toAgentActionResource(state.actions.get(actionId)!);
   }
 }
