@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
 import { AgentActions } from '../../../../libs/application/src/agents/agent-actions.js';
 import {
   CreateAgentCommand,
@@ -88,7 +89,7 @@ export class AgentsController {
     errors: [400, 404],
   })
   redeem(@Param('code') code: string) {
-    return this.commands.execute(new RedeemDeviceCodeCommand(code, `redeem-${code}`));
+    return this.commands.execute(new RedeemDeviceCodeCommand(code, randomUUID()));
   }
 
   @Get(':agentId')
