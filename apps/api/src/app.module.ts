@@ -34,9 +34,12 @@ import { SandboxMoneyController } from './sandbox/sandbox-money.controller.js';
 import { SandboxClockController } from './sandbox-clock/sandbox-clock.controller.js';
 import { CardsController } from './cards/cards.controller.js';
 import { SandboxCardsController } from './sandbox/sandbox-cards.controller.js';
+import { AgentsModule } from '../../../libs/application/src/agents/agents.module.js';
+import { AgentMeController } from './agents/agent-me.controller.js';
+import { AgentsController } from './agents/agents.controller.js';
 
-// Static paths (customers/internal-accounts) must register before parameterised ones (customers/:customerId).
-export const API_CONTROLLERS = [InternalAccountsController, ExternalAccountsController, CustomersController, VerificationsController, UmaProvidersController, InvitationsController, AuthCredentialsController, AuthSessionsController, WalletAccountsController, TokensController, SandboxController, SandboxCardsController, CardsController, SandboxMoneyController, SandboxClockController, ExchangeRatesController, LookupsController, QuotesController, TransactionsController, TransfersController, WebhooksController, DocsController, DashboardController];
+// Static paths (customers/internal-accounts, agents/me) must register before parameterised ones (customers/:customerId, agents/:agentId).
+export const API_CONTROLLERS = [InternalAccountsController, ExternalAccountsController, CustomersController, VerificationsController, UmaProvidersController, InvitationsController, AuthCredentialsController, AuthSessionsController, WalletAccountsController, TokensController, SandboxController, SandboxCardsController, CardsController, SandboxMoneyController, SandboxClockController, ExchangeRatesController, LookupsController, QuotesController, TransactionsController, TransfersController, AgentMeController, AgentsController, WebhooksController, DocsController, DashboardController];
 
 @Module({})
 export class ApiModule {
@@ -47,6 +50,7 @@ export class ApiModule {
       module: ApiModule,
       imports: [
         ApplicationModule.register(deps),
+        AgentsModule,
         // The request logger runs as the first Express middleware (service.ts); this binds it for PinoLogger.
         LoggerModule.forRoot({ useExisting: true, pinoHttp: { level: PINO_LEVELS[deps.config.logLevel] } }),
       ],

@@ -61,6 +61,8 @@ export class DashboardController {
         customers: await count(Collections.customers, [{ field: 'isDeleted', op: 'eq', value: false }]),
         internalAccounts: await count(Collections.internalAccounts),
         apiTokens: await count(Collections.apiTokens, [{ field: 'status', op: 'eq', value: 'ACTIVE' }]),
+        agents: await count(Collections.agents),
+        pendingApprovals: await count(Collections.agentActions, [{ field: 'status', op: 'eq', value: 'PENDING_APPROVAL' }]),
       },
       webhookDeliveries: webhooks,
       settlementBalances: settlement.data.map((a) => ({ accountId: a.id, currency: a.currency, amount: a.balance.amount })),

@@ -12,6 +12,10 @@ const PUBLIC = 'isPublic';
 /** Routes that need no platform credentials (documentation, health). */
 export const Public = () => SetMetadata(PUBLIC, true);
 
+const AGENT_ROUTE = 'isAgentRoute';
+/** Routes authenticated with an agent's bearer token by their own guard (AgentAuthGuard), not with platform credentials. */
+export const AgentRoute = () => SetMetadata(AGENT_ROUTE, true);
+
 type AuthedRequest = Request & { actor?: Actor };
 
 /**
@@ -34,6 +38,7 @@ export class PlatformAuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    if (this.reflector.getAllAndOverride<boolean>(AGENT_ROUTE, [context.getHandler(), context.getClass()])) return true;
     const req = context.switchToHttp().getRequest<AuthedRequest>();
     const credentials = parseBasic(req.headers.authorization);
     if ('error' in credentials) throw unauthorized(credentials.error);

@@ -1,3 +1,4 @@
+import { JSONSchema } from 'class-validator-jsonschema';
 import { ValidationPipe } from '@nestjs/common';
 import {
   getMetadataStorage,
@@ -47,6 +48,19 @@ export function nullWhereOnlyAbsenceIsAllowed(object: unknown, prefix = ''): Val
   }
   return errors;
 }
+
+/**
+ * An optional field for which null is a value of its own (a limit removed, "inherit"): validated only
+ * when neither null nor absent, and declared nullable in the OpenAPI document.
+ */
+export const Nullable = (type: 'integer' | 'array' | 'object'): PropertyDecorator => {
+  const validate = ValidateIf((_: unknown, value: unknown) => value !== null && value !== undefined);
+  const schema = JSONSchema(type === 'object' ? { nullable: true } : { type: [type, 'null'] } as never);
+  return (target, key) => {
+    validate(target, key as string);
+    schema(target, key as string);
+  };
+};
 
 /**
  * A field required when `condition` holds and validated whenever it is present: a bare `@ValidateIf`

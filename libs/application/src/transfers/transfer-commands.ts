@@ -19,6 +19,10 @@ export interface TransferInput {
   source: { accountId: string };
   destination: { accountId: string; paymentRail?: string };
   amount: number;
+  /** Set when an agent started the transfer (the transaction carries it). */
+  agentId?: string;
+  /** The transaction's id when the caller fixes it in advance (an agent action, to find it after a crash). */
+  transactionId?: string;
 }
 
 export class TransferInCommand {
@@ -53,8 +57,9 @@ abstract class TransferHandler {
     return { internal, external };
   }
 
-  protected async run(direction: 'IN' | 'OUT', internal: OwnedInternalAccount, external: LiveExternalAccount, amount: bigint, rail: string | undefined, actor: Actor) {
-    const id = publicId('Transaction', this.ids.uuid());
+  protected async run(direction: 'IN' | 'OUT', internal: OwnedInternalAccount, external: LiveExternalAccount, amount: bigint, rail: string | undefined, actor: Actor, input?: TransferInput) {
+    const id = input?.transactionId ?? publicId('Transaction', this.ids.uuid());
+    const agentId = input?.agentId;
     const ref: PaymentRef = { kind: 'transaction', id };
     const now = (await this.clocks.now(actor.platformId)).toISOString();
     const code = internal.currency;
@@ -76,6 +81,7 @@ abstract class TransferHandler {
       plan: transferPlan(external.primaryIdentifier, await isSandboxPlatform(this.runner, actor.platformId)),
       createdAt: now,
       updatedAt: now,
+      ...(agentId ? { agentId } : {}),
     };
     const metadata = { ...actor };
     await this.process.scheduleRecovery(actor.platformId, ref);
@@ -100,7 +106,7 @@ export class TransferInHandler extends TransferHandler implements ICommandHandle
 
   async execute({ input, actor }: TransferInCommand) {
     const { internal, external } = await this.accounts(input.destination.accountId, input.source.accountId, actor, { internal: 'destination.accountId', external: 'source.accountId' });
-    return this.run('IN', internal, external, BigInt(input.amount), undefined, actor);
+    return this.run('IN', internal, external, BigInt(input.amount), undefined, actor, input);
   }
 }
 
@@ -118,6 +124,6 @@ export class TransferOutHandler extends TransferHandler implements ICommandHandl
     const { state: ledger } = await this.runner.load(streams.ledger(actor.platformId), ledgerDecider);
     const balance = ledger.accounts.get(internal.id);
     if (!balance || available(balance) < amount) throw new DomainError('invalid', 'INSUFFICIENT_FUNDS', `account ${internal.id} has insufficient funds`);
-    return this.run('OUT', internal, external, amount, rail.name, actor);
+    return this.run('OUT', internal, external, amount, rail.name, actor, input);
   }
 }

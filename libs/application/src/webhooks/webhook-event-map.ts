@@ -1,3 +1,5 @@
+import type { AgentActionSnapshot } from '../../../domain/src/agents/agent-types.js';
+import { toAgentActionResource } from '../../../domain/src/agents/agent-views.js';
 import type { CardSnapshot } from '../../../domain/src/cards/card-types.js';
 import type { KycStatus } from '../../../domain/src/customer/customer.js';
 import { invitationResource, type InvitationSnapshot } from '../../../domain/src/invitations/invitation.js';
@@ -113,6 +115,15 @@ const cardEvent = (type: string): WebhookMapping => ({
   },
 });
 
+/** An agent's action waits for the platform's approval: the full AgentAction, quote or transfer details included. */
+const agentActionPendingApproval: WebhookMapping = {
+  platform: dataPlatform,
+  webhooks(event) {
+    const { action } = (event as Data<{ action: AgentActionSnapshot }>).data;
+    return [{ type: 'AGENT_ACTION.PENDING_APPROVAL', timestamp: action.createdAt, data: toAgentActionResource(action) }];
+  },
+};
+
 export const WEBHOOK_EVENT_MAP: Readonly<Record<string, WebhookMapping>> = {
   CustomerKycStatusChanged: customerKyc,
   TransferCreated: balanceUpdated,
@@ -123,4 +134,5 @@ export const WEBHOOK_EVENT_MAP: Readonly<Record<string, WebhookMapping>> = {
   TransactionStatusChanged: paymentStatus,
   CardStateChanged: cardEvent('card.state_change'),
   CardFundingSourcesChanged: cardEvent('card.funding_source_change'),
+  AgentActionPendingApproval: agentActionPendingApproval,
 };

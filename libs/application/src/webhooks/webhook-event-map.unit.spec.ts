@@ -64,8 +64,20 @@ const map = async (event: RecordedEvent, src: WebhookSources = sources([], [])) 
 describe('the event -> webhook table', () => {
   it('covers every event type that makes a webhook', () => {
     expect(Object.keys(WEBHOOK_EVENT_MAP).sort()).toEqual(
-      ['CardFundingSourcesChanged', 'CardStateChanged', 'CustomerKycStatusChanged', 'InvitationClaimed', 'PendingTransferPosted', 'PendingTransferVoided', 'TransactionCreated', 'TransactionStatusChanged', 'TransferCreated'].sort(),
+      ['AgentActionPendingApproval', 'CardFundingSourcesChanged', 'CardStateChanged', 'CustomerKycStatusChanged', 'InvitationClaimed', 'PendingTransferPosted', 'PendingTransferVoided', 'TransactionCreated', 'TransactionStatusChanged', 'TransferCreated'].sort(),
     );
+  });
+
+  it('AGENT_ACTION.PENDING_APPROVAL carries the full AgentAction (without the evaluated spend)', async () => {
+    const action = {
+      id: 'AgentAction:a', agentId: 'Agent:g', customerId, platformCustomerId: 'p-1', status: 'PENDING_APPROVAL', type: 'TRANSFER_OUT',
+      spend: { permission: 'CREATE_TRANSFERS', accountId: alice, amount: '900', currency: 'USD' },
+      transferDetails: { amount: 900, currency: 'USD', sourceAccountId: alice, destinationAccountId: 'ExternalAccount:e' }, createdAt: 't1', updatedAt: 't1',
+    };
+    const { platform, webhooks } = await map(recorded('AgentActionPendingApproval', { platformId, agentId: 'Agent:g', action }));
+    expect(platform).toBe(platformId);
+    const { spend: _spend, ...resource } = action;
+    expect(webhooks).toEqual([{ type: 'AGENT_ACTION.PENDING_APPROVAL', timestamp: 't1', data: resource }]);
   });
 
   it('CUSTOMER.KYC_<STATUS> carries the customer with the new status (kybStatus for businesses)', async () => {

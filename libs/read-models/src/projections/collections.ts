@@ -14,4 +14,6 @@ export const Collections = {
   cards: 'cards',
   quotes: 'quotes',
   transactions: 'transactions',
+  agents: 'agents',
+  agentActions: 'agent_actions',
 } as const;

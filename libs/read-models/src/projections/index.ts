@@ -9,10 +9,11 @@ import { webhookDeliveryProjection } from './webhooks/webhook-delivery-projectio
 import { cardProjection } from './cards/card-projection.js';
 import { quoteProjection } from './quotes/quote-projection.js';
 import { transactionProjection } from './transactions/transaction-projection.js';
+import { agentProjection } from './agents/agent-projection.js';
 
 export * from './collections.js';
 export * from './internal-account-docs.js';
 export { customerProjection, internalAccountProjection, platformProjection };
 
 /** Every projection the service runs, in the order they are registered. */
-export const allProjections = [platformProjection, customerProjection, internalAccountProjection, externalAccountProjection, verificationProjection, invitationProjection, walletAuthProjection, webhookDeliveryProjection, cardProjection, quoteProjection, transactionProjection];
+export const allProjections = [platformProjection, customerProjection, internalAccountProjection, externalAccountProjection, verificationProjection, invitationProjection, walletAuthProjection, webhookDeliveryProjection, cardProjection, quoteProjection, transactionProjection, agentProjection];

@@ -1,0 +1,64 @@
+import { Type } from 'class-transformer';
+import { IsDefined, IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { AGENT_ACTION_STATUSES } from '../../../../libs/domain/src/agents/agent-types.js';
+import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
+import { TRANSACTION_STATUSES } from '../../../../libs/domain/src/transactions/transaction.js';
+import { CreatePlatformExternalAccountDto } from '../external-account/external-account.dto.js';
+import { CUSTOMER_ID } from '../http/formats.js';
+import { PageParams, SortedPageParams } from '../http/list-params.js';
+import { CreateQuoteDto, QuoteSourceDto } from '../quotes/quote.dto.js';
+import { ExternalEndDto, InternalEndDto, TransferInDto, TransferOutDto } from '../transfers/transfers.controller.js';
+
+/**
+ * Request DTOs of the agent side (`/agents/me/*`, bearer auth). They are the single source of the
+ * agent operations' input schemas: the OpenAPI document and agent tooling derive them from here.
+ */
+
+/** A quote from one of the agent customer's accounts; `source.customerId` is inferred. Needs CREATE_QUOTES. */
+export class AgentCreateQuoteDto extends CreateQuoteDto {
+  // Restated so the schema generator gives the agent DTO a schema of its own (inherited fields included).
+  @IsDefined() @ValidateNested() @Type(() => QuoteSourceDto) declare source: QuoteSourceDto;
+}
+
+/** From one of the customer's external accounts into one of its internal accounts (same currency). Needs CREATE_TRANSFERS. */
+export class AgentTransferInDto extends TransferInDto {
+  @IsDefined() @ValidateNested() @Type(() => ExternalEndDto) declare source: ExternalEndDto;
+}
+
+/** From one of the customer's internal accounts to one of its external accounts (same currency). Needs CREATE_TRANSFERS. */
+export class AgentTransferOutDto extends TransferOutDto {
+  @IsDefined() @ValidateNested() @Type(() => InternalEndDto) declare source: InternalEndDto;
+}
+
+/** An external account of the agent's customer; `customerId` is inferred (if given it must be that customer). Needs MANAGE_EXTERNAL_ACCOUNTS. */
+export class AgentCreateExternalAccountDto extends CreatePlatformExternalAccountDto {
+  @IsOptional() @Matches(CUSTOMER_ID, { message: 'customerId must have the form Customer:<uuid>' }) customerId?: string;
+}
+
+export class AgentListActionsQuery extends PageParams {
+  @IsOptional() @IsIn(AGENT_ACTION_STATUSES) status?: (typeof AGENT_ACTION_STATUSES)[number];
+}
+
+const ACCOUNT_TYPES = ['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] as const;
+
+export class AgentListInternalAccountsQuery extends PageParams {
+  @IsOptional() @IsIn(CURRENCY_CODES) currency?: string;
+  @IsOptional() @IsIn(ACCOUNT_TYPES) type?: (typeof ACCOUNT_TYPES)[number];
+}
+
+export class AgentListExternalAccountsQuery extends PageParams {
+  @IsOptional() @IsIn(CURRENCY_CODES) currency?: string;
+}
+
+/** The customer is the agent's: a customer filter is not accepted. Dates are inclusive. */
+export class AgentListTransactionsQuery extends SortedPageParams {
+  /** An account id or UMA address on either side. */
+  @IsOptional() @IsString() @MaxLength(255) accountIdentifier?: string;
+  @IsOptional() @IsString() @MaxLength(255) senderAccountIdentifier?: string;
+  @IsOptional() @IsString() @MaxLength(255) receiverAccountIdentifier?: string;
+  @IsOptional() @IsIn(TRANSACTION_STATUSES) status?: string;
+  @IsOptional() @IsIn(['INCOMING', 'OUTGOING']) type?: 'INCOMING' | 'OUTGOING';
+  @IsOptional() @IsString() @MaxLength(100) reference?: string;
+  @IsOptional() @IsISO8601({ strict: true }) startDate?: string;
+  @IsOptional() @IsISO8601({ strict: true }) endDate?: string;
+}

@@ -1,0 +1,265 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { authorizeOperation } from '../../../domain/src/agents/agent-policy.js';
+import { agentDecider, agentStream } from '../../../domain/src/agents/agent.js';
+import type { ActionRequest, AgentActionSnapshot, AgentCommand, AgentState } from '../../../domain/src/agents/agent-types.js';
+import { toAgentActionResource } from '../../../domain/src/agents/agent-views.js';
+import { DomainError, conflict, notFound } from '../../../domain/src/errors.js';
+import { isPublicId, publicId, streams, uuidOf, type IdGenerator } from '../../../domain/src/ids.js';
+import { isQuoteExpired, quoteDecider, toQuoteResource, type QuoteRecord } from '../../../domain/src/quotes/quote.js';
+import { transactionDecider, type TransactionRecord } from '../../../domain/src/transactions/transaction.js';
+import { toTransactionResource } from '../../../domain/src/transactions/transaction-view.js';
+import type { ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { CommandRunner } from '../command-runner.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { authorizeEmbeddedWalletExecution } from '../quotes/embedded-wallet-authorization.js';
+import type { QuoteRequest } from '../quotes/quote-builder.js';
+import { CreateQuoteCommand, loadOwnQuote, quoteRef, requireExecutable, startQuote } from '../quotes/quote-commands.js';
+import { IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { loadCustomerAccount, loadLiveExternalAccount, requireActive } from '../transactions/accounts.js';
+import { PaymentProcess } from '../transactions/payment-process.js';
+import { TransferInCommand, TransferOutCommand, type TransferInput } from '../transfers/transfer-commands.js';
+import { loadOwnAgent, type AgentPrincipal } from './agent-access.js';
+
+/** How long a reserved spend may stay unsettled before the next decision settles it (its process died mid-way). */
+export const STALE_RESERVATION_MS = 10 * 60_000;
+const INTERRUPTED = 'EXECUTION_INTERRUPTED';
+
+/** A transfer action's transaction id is fixed by the action, so it can be found after a crash. */
+const transferTransactionId = (actionId: string) => publicId('Transaction', uuidOf('AgentAction', actionId)!);
+
+/**
+ * Agent actions: every spend is decided on the agent's stream (policy, usage and reservations)
+ * before any money moves, then executed with the same transfer and quote machinery platforms
+ * use, then committed to usage; a failed execution releases the reservation. Actions that need
+ * approval wait, without a transaction, until the platform approves (decided again then) or rejects.
+ */
+@Injectable()
+export class AgentActions {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly commands: CommandBus,
+    private readonly process: PaymentProcess,
+    private readonly clocks: PlatformClocks,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
+
+  private async now(platformId: string): Promise<string> {
+    return (await this.clocks.now(platformId)).toISOString();
+  }
+
+  private async decide(agentId: string, command: AgentCommand, actor: Actor): Promise<AgentState> {
+    return (await this.runner.run(agentStream(agentId), agentDecider, command, { metadata: { ...actor } })).state;
+  }
+
+  /** The customer's internal account (another customer's answers 404, as if it did not exist). */
+  private async ownInternal(agent: AgentPrincipal, accountId: string, field: string) {
+    const account = await loadCustomerAccount(this.runner, this.readModels, accountId, agent.platformId, field);
+    if (account.customerId !== agent.customerId) throw notFound('INTERNAL_ACCOUNT', accountId);
+    return account;
+  }
+
+  private async ownExternal(agent: AgentPrincipal, accountId: string) {
+    const account = await loadLiveExternalAccount(this.runner, accountId, agent.platformId);
+    if (account.customerId !== agent.customerId) throw notFound('EXTERNAL_ACCOUNT', accountId);
+    return account;
+  }
+
+  async transfer(agent: AgentPrincipal, direction: 'IN' | 'OUT', input: TransferInput): Promise<Record<string, unknown>> {
+    const internalId = direction === 'OUT' ? input.source.accountId : input.destination.accountId;
+    const externalId = direction === 'OUT' ? input.destination.accountId : input.source.accountId;
+    const field = direction === 'OUT' ? 'source.accountId' : 'destination.accountId';
+    const internal = await this.ownInternal(agent, internalId, field);
+    await this.ownExternal(agent, externalId);
+    const request: ActionRequest = {
+      actionId: publicId('AgentAction', this.ids.uuid()),
+      type: direction === 'OUT' ? 'TRANSFER_OUT' : 'TRANSFER_IN',
+      spend: { permission: 'CREATE_TRANSFERS', accountId: internal.id, amount: String(input.amount), currency: internal.currency },
+      transferDetails: {
+        amount: input.amount,
+        currency: internal.currency,
+        sourceAccountId: input.source.accountId,
+        destinationAccountId: input.destination.accountId,
+      },
+    };
+    const action = await this.request(agent, request);
+    if (action.status !== 'APPROVED') return toAgentActionResource(action);
+    return toAgentActionResource(await this.execute(action, agent.actor, { rethrow: true }));
+  }
+
+  /** Creates a quote for the agent's customer (CREATE_QUOTES); `immediatelyExecute` goes through the policy as an execute. */
+  async createQuote(agent: AgentPrincipal, request: QuoteRequest): Promise<Record<string, unknown>> {
+    const state = await loadOwnAgent(this.runner, agent.agentId, agent.platformId);
+    const sourceId = request.source.accountId;
+    const source = isPublicId('ExternalAccount', sourceId)
+      ? await this.ownExternal(agent, sourceId)
+      : await this.ownInternal(agent, sourceId, 'source.accountId');
+    if (request.destination.destinationType === 'ACCOUNT' && isPublicId('ExternalAccount', request.destination.accountId)) {
+      await this.ownExternal(agent, request.destination.accountId);
+    }
+    authorizeOperation(state, 'CREATE_QUOTES', source.id);
+    if (request.immediatelyExecute) authorizeOperation(state, 'EXECUTE_QUOTES', source.id);
+    const own: QuoteRequest = { ...request, source: { ...request.source, customerId: agent.customerId }, immediatelyExecute: false, agentId: agent.agentId };
+    const quote = (await this.commands.execute(new CreateQuoteCommand(own, agent.actor))) as { id: string };
+    if (!request.immediatelyExecute) return quote;
+    await this.executeQuote(agent, quote.id, {});
+    const executed = await loadOwnQuote(this.runner, quote.id, agent.platformId);
+    return toQuoteResource(executed.quote, executed.transaction.status);
+  }
+
+  /** A quote this agent created (404 for any other, including another agent's of the same customer). */
+  async ownQuote(agent: AgentPrincipal, quoteId: string) {
+    const state = await loadOwnQuote(this.runner, quoteId, agent.platformId);
+    if (state.quote.agentId !== agent.agentId) throw notFound('QUOTE', quoteId);
+    return state;
+  }
+
+  async executeQuote(agent: AgentPrincipal, quoteId: string, wallet: { signature?: string; requestId?: string }) {
+    const { quote, transaction } = await this.ownQuote(agent, quoteId);
+    const metadata = { ...agent.actor };
+    const now = await this.clocks.now(agent.platformId);
+    await requireExecutable(this.process, { quote, transaction }, now, metadata);
+    if (quote.funding === 'EXTERNAL') {
+      throw conflict('QUOTE_FUNDED_EXTERNALLY', 'this quote starts when its paymentInstructions are paid, not by execute');
+    }
+    // The wallet's owner signs before anything is decided, exactly as for platforms.
+    if (quote.funding === 'EMBEDDED_WALLET') await authorizeEmbeddedWalletExecution(this.runner, { quote, ...wallet, now });
+    const action = await this.request(agent, {
+      actionId: publicId('AgentAction', this.ids.uuid()),
+      type: 'EXECUTE_QUOTE',
+      spend: {
+        permission: 'EXECUTE_QUOTES',
+        accountId: quote.source.accountId,
+        amount: quote.totalSendingAmount,
+        currency: quote.sendingCurrency,
+      },
+      quote: toQuoteResource(quote, transaction.status),
+    });
+    if (action.status !== 'APPROVED') return toAgentActionResource(action);
+    return toAgentActionResource(await this.execute(action, agent.actor, { rethrow: true }));
+  }
+
+  private async request(agent: AgentPrincipal, request: ActionRequest): Promise<AgentActionSnapshot> {
+    await this.settleStale(agent.agentId, agent.actor);
+    const now = await this.now(agent.platformId);
+    const state = await this.decide(agent.agentId, { type: 'RequestAction', request, now }, agent.actor);
+    return state.actions.get(request.actionId)!;
+  }
+
+  /**
+   * Moves the money of a reserved (APPROVED) action and commits the spend; a failure releases
+   * the reservation and ends the action FAILED (the agent's own request then hears the error).
+   */
+  private async execute(action: AgentActionSnapshot, actor: Actor, options: { rethrow: boolean }): Promise<AgentActionSnapshot> {
+    let transaction: Record<string, unknown>;
+    try {
+      transaction = await this.moveMoney(action, actor);
+    } catch (error) {
+      const reason = error instanceof DomainError ? error.code : 'EXECUTION_FAILED';
+      const now = await this.now(actor.platformId);
+      const state = await this.decide(action.agentId, { type: 'FailAction', actionId: action.id, reason, now }, actor);
+      if (options.rethrow) throw error;
+      return state.actions.get(action.id)!;
+    }
+    const now = await this.now(actor.platformId);
+    const state = await this.decide(action.agentId, { type: 'CompleteAction', actionId: action.id, transaction, now }, actor);
+    return state.actions.get(action.id)!;
+  }
+
+  private async moveMoney(action: AgentActionSnapshot, actor: Actor): Promise<Record<string, unknown>> {
+    if (action.type === 'EXECUTE_QUOTE') {
+      const quoteId = action.quote!.id as string;
+      const { quote, transaction } = await loadOwnQuote(this.runner, quoteId, actor.platformId);
+      const metadata = { ...actor };
+      await requireExecutable(this.process, { quote, transaction }, await this.clocks.now(actor.platformId), metadata);
+      const source = await loadCustomerAccount(this.runner, this.readModels, quote.source.accountId, actor.platformId, 'source.accountId');
+      requireActive(source);
+      return toTransactionResource(await startQuote(this.process, quote, metadata));
+    }
+    const d = action.transferDetails!;
+    const input: TransferInput = {
+      source: { accountId: d.sourceAccountId },
+      destination: { accountId: d.destinationAccountId },
+      amount: d.amount,
+      agentId: action.agentId,
+      transactionId: transferTransactionId(action.id),
+    };
+    const command = action.type === 'TRANSFER_OUT' ? new TransferOutCommand(input, actor) : new TransferInCommand(input, actor);
+    return this.commands.execute(command);
+  }
+
+  /**
+   * The platform approves: the action is decided again on the latest policy, usage and balances
+   * and ends APPROVED with its transaction, or FAILED (quote expired, funds short, limits now
+   * exceeded, agent paused). 409 unless it is PENDING_APPROVAL.
+   */
+  async approve(agentId: string, actionId: string, actor: Actor): Promise<Record<string, unknown>> {
+    const state = await loadOwnAgent(this.runner, agentId, actor.platformId);
+    const action = state.actions.get(actionId);
+    if (!action) throw notFound('AGENT_ACTION', actionId);
+    if (action.status !== 'PENDING_APPROVAL') {
+      throw conflict('INVALID_STATE_TRANSITION', `action ${actionId} is ${action.status}; only a PENDING_APPROVAL action can be approved`);
+    }
+    await this.settleStale(agentId, actor);
+    const failure = action.type === 'EXECUTE_QUOTE' ? await this.quoteFailure(action.quote!.id as string, actor) : undefined;
+    const now = await this.now(actor.platformId);
+    const decided = await this.decide(agentId, { type: 'ApproveAction', actionId, now, ...(failure ? { failure } : {}) }, actor);
+    const approved = decided.actions.get(actionId)!;
+    if (approved.status !== 'APPROVED') return toAgentActionResource(approved);
+    return toAgentActionResource(await this.execute(approved, actor, { rethrow: false }));
+  }
+
+  /** Why a waiting quote can no longer execute, if it cannot (an expired one is expired on the spot). */
+  private async quoteFailure(quoteId: string, actor: Actor): Promise<string | undefined> {
+    const { quote, transaction } = await loadOwnQuote(this.runner, quoteId, actor.platformId);
+    if (transaction.status === 'EXPIRED') return 'QUOTE_EXPIRED';
+    if (transaction.status !== 'PENDING') return 'QUOTE_NOT_PENDING';
+    if (isQuoteExpired(quote as QuoteRecord, await this.clocks.now(actor.platformId))) {
+      await this.process.expire(quoteRef(quote.id), { ...actor });
+      return 'QUOTE_EXPIRED';
+    }
+    return undefined;
+  }
+
+  /**
+   * Settles reservations left by a process that died between reserving a spend and settling it:
+   * a payment that started (or a transfer that its recovery job will start) counts as executed,
+   * anything else is released and its action ends FAILED (EXECUTION_INTERRUPTED).
+   */
+  private async settleStale(agentId: string, actor: Actor): Promise<void> {
+    const { state } = await this.runner.load(agentStream(agentId), agentDecider);
+    if (state.reservations.size === 0) return;
+    const now = await this.clocks.now(actor.platformId);
+    const stale = [...state.reservations.keys()]
+      .map((id) => state.actions.get(id)!)
+      .filter((action) => now.getTime() - Date.parse(action.updatedAt) >= STALE_RESERVATION_MS);
+    for (const action of stale) {
+      const tx = await this.transactionOf(action);
+      // A created transfer is started by its recovery job; a quote still PENDING (or EXPIRED) never started.
+      const quoteIdle = action.type === 'EXECUTE_QUOTE' && (tx?.status === 'PENDING' || tx?.status === 'EXPIRED');
+      const started = tx !== undefined && !quoteIdle;
+      const refused = tx?.status === 'FAILED' && tx.failureDetail === 'INSUFFICIENT_FUNDS';
+      const at = now.toISOString();
+      const command: AgentCommand =
+        started && !refused
+          ? { type: 'CompleteAction', actionId: action.id, transaction: toTransactionResource(tx), now: at }
+          : { type: 'FailAction', actionId: action.id, reason: refused ? 'INSUFFICIENT_FUNDS' : INTERRUPTED, now: at };
+      await this.decide(agentId, command, actor);
+    }
+  }
+
+  private async transactionOf(action: AgentActionSnapshot): Promise<TransactionRecord | undefined> {
+    if (action.type === 'EXECUTE_QUOTE') {
+      return (await this.runner.load(streams.quote(action.quote!.id as string), quoteDecider)).state.transaction;
+    }
+    return (await this.runner.load(streams.transaction(transferTransactionId(action.id)), transactionDecider)).state.transaction;
+  }
+
+  async reject(agentId: string, actionId: string, reason: string | undefined, actor: Actor): Promise<Record<string, unknown>> {
+    await loadOwnAgent(this.runner, agentId, actor.platformId);
+    const now = await this.now(actor.platformId);
+    const state = await this.decide(agentId, { type: 'RejectAction', actionId, ...(reason !== undefined ? { reason } : {}), now }, actor);
+    return toAgentActionResource(state.actions.get(actionId)!);
+  }
+}

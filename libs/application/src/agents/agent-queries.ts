@@ -1,0 +1,52 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { toAgentActionResource, toAgentResource } from '../../../domain/src/agents/agent-views.js';
+import { notFound } from '../../../domain/src/errors.js';
+import { Collections } from '../../../read-models/src/projections/collections.js';
+import { toAgentActionDocResource, toAgentSnapshot, type AgentDoc } from '../../../read-models/src/projections/agents/agent-projection.js';
+import type { Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { CommandRunner } from '../command-runner.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { listForPlatform, type ListRequest } from '../queries/list-query.js';
+import { READ_MODELS } from '../tokens.js';
+import { loadOwnAgent } from './agent-access.js';
+
+/**
+ * Reads of agents and their actions. Lists are read-model queries; a single agent or action is
+ * read from the agent's stream, so it is never behind its own writes. Usage is shown as of the
+ * platform's clock (a counter of an ended day or month reads zero).
+ */
+@Injectable()
+export class AgentQueries {
+  constructor(
+    @Inject(READ_MODELS) private readonly store: ReadModelStore,
+    private readonly runner: CommandRunner,
+    private readonly clocks: PlatformClocks,
+  ) {}
+
+  async agent(platformId: string, agentId: string) {
+    const state = await loadOwnAgent(this.runner, agentId, platformId);
+    return toAgentResource(state.agent!, (await this.clocks.now(platformId)).toISOString());
+  }
+
+  async listAgents(platformId: string, request: ListRequest) {
+    const now = (await this.clocks.now(platformId)).toISOString();
+    return listForPlatform<AgentDoc>(this.store, Collections.agents, platformId, request, (doc) => toAgentResource(toAgentSnapshot(doc), now));
+  }
+
+  async action(platformId: string, agentId: string, actionId: string) {
+    const state = await loadOwnAgent(this.runner, agentId, platformId);
+    const action = state.actions.get(actionId);
+    if (!action) throw notFound('AGENT_ACTION', actionId);
+    return toAgentActionResource(action);
+  }
+
+  listActions(platformId: string, request: ListRequest) {
+    return listForPlatform(this.store, Collections.agentActions, platformId, request, toAgentActionDocResource);
+  }
+
+  /** Actions waiting for the platform's decision. */
+  listApprovals(platformId: string, request: ListRequest) {
+    const filters: Filter[] = [{ field: 'status', op: 'eq', value: 'PENDING_APPROVAL' }, ...request.filters];
+    return this.listActions(platformId, { ...request, filters });
+  }
+}

@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { AgentAuthenticator } from './agent-access.js';
+import { AgentActions } from './agent-actions.js';
+import {
+  CreateAgentHandler,
+  DeleteAgentHandler,
+  IssueDeviceCodeHandler,
+  RedeemDeviceCodeHandler,
+  UpdateAgentHandler,
+  UpdateAgentPolicyHandler,
+} from './agent-commands.js';
+import { AgentQueries } from './agent-queries.js';
+
+const handlers = [CreateAgentHandler, UpdateAgentHandler, UpdateAgentPolicyHandler, DeleteAgentHandler, IssueDeviceCodeHandler, RedeemDeviceCodeHandler];
+const services = [AgentAuthenticator, AgentActions, AgentQueries];
+
+/**
+ * The agents area: platform-side commands, agent authentication, agent actions (policy-checked
+ * spends through the existing transfer and quote machinery) and queries. It relies on the global
+ * ApplicationModule for the runner, clocks, stores and the payment process.
+ */
+@Module({ providers: [...handlers, ...services], exports: services })
+export class AgentsModule {}

@@ -1,0 +1,43 @@
+import type { Decider } from '../decider.js';
+import { conflict } from '../errors.js';
+
+/**
+ * A claim on one key (a device code, an access token's hash) that points to an agent. Appended
+ * once with expected revision "no stream", so a key can never point to two agents; the agent's
+ * own stream decides whether the code is still redeemable or the token still valid.
+ */
+export interface AgentClaimState {
+  platformId?: string;
+  agentId?: string;
+}
+
+export type AgentClaimEvent = { type: 'AgentKeyClaimed'; data: { platformId: string; agentId: string; kind: 'DEVICE_CODE' | 'ACCESS_TOKEN' } };
+export type AgentClaimCommand = { type: 'ClaimAgentKey'; platformId: string; agentId: string; kind: 'DEVICE_CODE' | 'ACCESS_TOKEN' };
+
+export const agentClaimDecider: Decider<AgentClaimState, AgentClaimCommand, AgentClaimEvent> = {
+  initialState: () => ({}),
+  decide(cmd, state) {
+    if (state.agentId) throw conflict('CONFLICT', 'this key is already claimed');
+    return [{ type: 'AgentKeyClaimed', data: { platformId: cmd.platformId, agentId: cmd.agentId, kind: cmd.kind } }];
+  },
+  evolve(state, event) {
+    return { platformId: event.data.platformId, agentId: event.data.agentId };
+  },
+};
+
+export const deviceCodeStream = (code: string) => `agentdevicecode-${code}`;
+/** Keyed by the token's SHA-256: the token itself is never stored. */
+export const accessTokenStream = (tokenHash: string) => `agenttoken-${tokenHash}`;
+
+/** Unambiguous characters (no 0/O, 1/I/L) for codes people read and type. */
+const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+
+/** A human-readable device code such as `PAY-AGENT-X7K9-M2P4` from 8 random bytes. */
+export function deviceCodeFrom(bytes: Uint8Array): string {
+  const chars = Array.from(bytes.slice(0, 8), (b) => ALPHABET[b % ALPHABET.length]).join('');
+  return `PAY-AGENT-${chars.slice(0, 4)}-${chars.slice(4, 8)}`;
+}
+
+export const DEVICE_CODE_LIFETIME_MS = 24 * 3600 * 1000;
+export const ACCESS_TOKEN = /^gat_[0-9a-f]{40}$/;
+export const DEVICE_CODE = /^PAY-AGENT-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/;

@@ -1,0 +1,180 @@
+import { DomainError } from '../errors.js';
+import { CURRENCIES } from '../money.js';
+import { conversionRate } from '../rates/rate-table.js';
+import { pow10, scaleUp } from '../rates/ratio.js';
+import type {
+  AccountRule, AgentPermission, AgentPolicy, AgentPolicyUpdate, AgentState, ExecutionMode, Spend, SpendingLimits, UsageCounters,
+} from './agent-types.js';
+
+export const forbidden = (message: string) => new DomainError('forbidden', 'FORBIDDEN', message);
+export const overLimit = (message: string, limit: string) =>
+  new DomainError('forbidden', 'VELOCITY_LIMIT_EXCEEDED', message, { limit });
+
+/**
+ * `amount` (smallest unit of `from`) in the smallest unit of `to` at the service's rate (the rate
+ * table quotes use), rounded up so a limit is never passed by rounding.
+ */
+export function convertAmount(amount: bigint, from: string, to: string): bigint {
+  if (from === to) return amount;
+  const rate = conversionRate(from, to);
+  const decimals = (code: string) => pow10(CURRENCIES.get(code)?.decimals ?? 2);
+  return scaleUp(amount, { num: rate.num * decimals(to), den: rate.den * decimals(from) });
+}
+
+export const utcDay = (now: string) => now.slice(0, 10);
+export const utcMonth = (now: string) => now.slice(0, 7);
+
+export function emptyUsage(now: string): UsageCounters {
+  return { day: utcDay(now), month: utcMonth(now), dailyTransactionCount: 0, dailySpend: '0', monthlySpend: '0' };
+}
+
+/** The counters as of `now`: a day or month that has ended starts again from zero. */
+export function usageAt(usage: UsageCounters, now: string): UsageCounters {
+  const day = utcDay(now);
+  const month = utcMonth(now);
+  const sameDay = usage.day === day;
+  const sameMonth = usage.month === month;
+  return {
+    day,
+    month,
+    dailyTransactionCount: sameDay ? usage.dailyTransactionCount : 0,
+    dailySpend: sameDay ? usage.dailySpend : '0',
+    monthlySpend: sameMonth ? usage.monthlySpend : '0',
+  };
+}
+
+/** The usage resource: counters as of `now` and when they reset next (UTC day and month of the platform's clock). */
+export function usageResource(usage: UsageCounters, now: string): Record<string, unknown> {
+  const current = usageAt(usage, now);
+  const t = new Date(`${current.day}T00:00:00.000Z`);
+  const nextDay = new Date(t.getTime() + 86_400_000).toISOString().slice(0, 10);
+  const nextMonth = new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + 1, 1)).toISOString().slice(0, 7);
+  return {
+    dailyTransactionCount: current.dailyTransactionCount,
+    dailySpend: Number(current.dailySpend),
+    monthlySpend: Number(current.monthlySpend),
+    dailyResetDate: nextDay,
+    monthlyResetMonth: nextMonth,
+  };
+}
+
+export function ruleFor(policy: AgentPolicy, accountId: string): AccountRule | undefined {
+  return policy.accountRestrictions?.accountRules?.find((r) => r.accountId === accountId);
+}
+
+export type Evaluation = { outcome: 'EXECUTE'; amount: bigint } | { outcome: 'APPROVAL'; amount: bigint };
+
+/**
+ * The policy's verdict on one spend at `now`: refused (403 FORBIDDEN for a paused agent, a
+ * missing permission or an account it may not use; 403 VELOCITY_LIMIT_EXCEEDED past any limit,
+ * counting executed spends and spends reserved in flight), needs approval (APPROVAL_REQUIRED by
+ * the account's rule or by default, or above the approval threshold), or executes. Account rules
+ * take precedence over the policy's mode and per-transaction limit. `amount` is in the limits' currency.
+ */
+export function evaluateSpend(state: AgentState, spend: Spend, now: string, options: { approving?: boolean } = {}): Evaluation {
+  authorizeOperation(state, spend.permission, spend.accountId);
+  const { policy } = state.agent!;
+  const limits = policy.spendingLimits;
+  const raw = BigInt(spend.amount);
+  const amount = convertAmount(raw, spend.currency, limits.currency);
+  const rule = ruleFor(policy, spend.accountId);
+  const perTransaction = rule?.perTransactionLimit ?? limits.perTransactionLimit;
+  if (amount > BigInt(perTransaction)) {
+    const which = rule?.perTransactionLimit != null ? 'accountRules.perTransactionLimit' : 'perTransactionLimit';
+    throw overLimit(`${amount} ${limits.currency} is above the per-transaction limit of ${perTransaction}`, which);
+  }
+  checkVelocity(state, limits, amount, now);
+  const mode: ExecutionMode = rule?.executionMode ?? policy.defaultExecutionMode;
+  if (options.approving) return { outcome: 'EXECUTE', amount };
+  const threshold = policy.approvalThresholds;
+  const aboveThreshold =
+    threshold?.amount != null && convertAmount(raw, spend.currency, threshold.currency ?? limits.currency) > BigInt(threshold.amount);
+  return { outcome: mode === 'APPROVAL_REQUIRED' || aboveThreshold ? 'APPROVAL' : 'EXECUTE', amount };
+}
+
+/** Daily count, daily amount and monthly amount, with what is reserved for today and this month. */
+function checkVelocity(state: AgentState, limits: SpendingLimits, amount: bigint, now: string): void {
+  const usage = usageAt(state.agent!.usage, now);
+  let dailyCount = usage.dailyTransactionCount;
+  let daily = BigInt(usage.dailySpend);
+  let monthly = BigInt(usage.monthlySpend);
+  for (const r of state.reservations.values()) {
+    const reserved = convertAmount(BigInt(r.amount), r.currency, limits.currency);
+    if (r.day === usage.day) {
+      dailyCount += 1;
+      daily += reserved;
+    }
+    if (r.month === usage.month) monthly += reserved;
+  }
+  if (limits.dailyTransactionLimit !== undefined && dailyCount + 1 > limits.dailyTransactionLimit) {
+    throw overLimit(`the daily limit of ${limits.dailyTransactionLimit} transactions is reached`, 'dailyTransactionLimit');
+  }
+  if (limits.dailyLimit != null && daily + amount > BigInt(limits.dailyLimit)) {
+    throw overLimit(`${amount} ${limits.currency} passes the daily limit ${limits.dailyLimit} (${daily} used)`, 'dailyLimit');
+  }
+  if (limits.monthlyLimit != null && monthly + amount > BigInt(limits.monthlyLimit)) {
+    const message = `${amount} ${limits.currency} passes the monthly limit ${limits.monthlyLimit} (${monthly} used)`;
+    throw overLimit(message, 'monthlyLimit');
+  }
+}
+
+const recast = (value: number | null | undefined, from: string, to: string) =>
+  value == null ? value : Number(convertAmount(BigInt(value), from, to));
+
+/**
+ * A partial policy update. `permissions`, `accountRestrictions` and `approvalThresholds` replace
+ * what was there (null removes the optional ones); `spendingLimits` merges field by field, null
+ * removing the daily or monthly limit. A new limits currency recasts the limits not given in the
+ * same update (and the account rules' limits) into it.
+ */
+export function updatePolicy(policy: AgentPolicy, update: AgentPolicyUpdate): AgentPolicy {
+  const next: AgentPolicy = { ...policy };
+  if (update.permissions !== undefined) next.permissions = [...new Set(update.permissions)];
+  if (update.defaultExecutionMode !== undefined) next.defaultExecutionMode = update.defaultExecutionMode;
+  if (update.accountRestrictions !== undefined) next.accountRestrictions = update.accountRestrictions;
+  if (update.approvalThresholds !== undefined) next.approvalThresholds = update.approvalThresholds;
+  const s = update.spendingLimits;
+  if (s) {
+    const from = policy.spendingLimits.currency;
+    const to = s.currency ?? from;
+    const old = policy.spendingLimits;
+    const limits: SpendingLimits = {
+      currency: to,
+      perTransactionLimit: s.perTransactionLimit ?? recast(old.perTransactionLimit, from, to)!,
+      ...(old.dailyTransactionLimit !== undefined ? { dailyTransactionLimit: old.dailyTransactionLimit } : {}),
+    };
+    const daily = s.dailyLimit !== undefined ? s.dailyLimit : recast(old.dailyLimit, from, to);
+    const monthly = s.monthlyLimit !== undefined ? s.monthlyLimit : recast(old.monthlyLimit, from, to);
+    if (daily !== undefined) limits.dailyLimit = daily;
+    if (monthly !== undefined) limits.monthlyLimit = monthly;
+    if (s.dailyTransactionLimit !== undefined) limits.dailyTransactionLimit = s.dailyTransactionLimit;
+    next.spendingLimits = limits;
+    if (to !== from && update.accountRestrictions === undefined && next.accountRestrictions?.accountRules) {
+      next.accountRestrictions = {
+        ...next.accountRestrictions,
+        accountRules: next.accountRestrictions.accountRules.map((r) =>
+          r.perTransactionLimit != null ? { ...r, perTransactionLimit: recast(r.perTransactionLimit, from, to) } : r,
+        ),
+      };
+    }
+  }
+  return next;
+}
+
+/** Usage recast into a new limits currency (a policy update that changes it). */
+export function recastUsage(usage: UsageCounters, from: string, to: string): UsageCounters {
+  if (from === to) return usage;
+  const convert = (value: string) => convertAmount(BigInt(value), from, to).toString();
+  return { ...usage, dailySpend: convert(usage.dailySpend), monthlySpend: convert(usage.monthlySpend) };
+}
+
+/** Paused, permission and allowed account: every spend, and the operations that spend nothing (quotes, external accounts). */
+export function authorizeOperation(state: AgentState, permission: AgentPermission, accountId?: string): void {
+  const agent = state.agent!;
+  if (agent.isPaused) throw forbidden('the agent is paused and cannot initiate actions');
+  if (!agent.policy.permissions.includes(permission)) throw forbidden(`the agent's policy does not grant ${permission}`);
+  const allowed = agent.policy.accountRestrictions?.allowedAccountIds;
+  if (accountId && allowed && !allowed.includes(accountId)) {
+    throw forbidden(`the agent's policy does not allow account ${accountId}`);
+  }
+}

@@ -1,0 +1,181 @@
+/** Types of the agent aggregate: an agent, its policy and usage, its device codes and its actions. */
+
+export const AGENT_PERMISSIONS = ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS', 'CREATE_QUOTES', 'EXECUTE_QUOTES', 'MANAGE_EXTERNAL_ACCOUNTS'] as const;
+export type AgentPermission = (typeof AGENT_PERMISSIONS)[number];
+export const EXECUTION_MODES = ['AUTO', 'APPROVAL_REQUIRED'] as const;
+export type ExecutionMode = (typeof EXECUTION_MODES)[number];
+export const AGENT_ACTION_STATUSES = ['PENDING_APPROVAL', 'APPROVED', 'REJECTED', 'FAILED'] as const;
+export type AgentActionStatus = (typeof AGENT_ACTION_STATUSES)[number];
+export const AGENT_ACTION_TYPES = ['EXECUTE_QUOTE', 'TRANSFER_OUT', 'TRANSFER_IN'] as const;
+export type AgentActionType = (typeof AGENT_ACTION_TYPES)[number];
+
+/** Amounts are integers in the smallest unit of `currency` (JSON numbers, at most 2^53-1). */
+export interface SpendingLimits {
+  currency: string;
+  perTransactionLimit: number;
+  /** null or absent: no daily amount limit. */
+  dailyLimit?: number | null;
+  dailyTransactionLimit?: number;
+  monthlyLimit?: number | null;
+}
+
+export interface AccountRule {
+  accountId: string;
+  executionMode?: ExecutionMode;
+  /** In the spending limits' currency; null or absent inherits the policy's. */
+  perTransactionLimit?: number | null;
+}
+
+export interface AccountRestrictions {
+  /** null or absent: every internal account of the customer. */
+  allowedAccountIds?: string[] | null;
+  accountRules?: AccountRule[];
+}
+
+export interface ApprovalThresholds {
+  currency?: string;
+  amount?: number | null;
+}
+
+export interface AgentPolicy {
+  permissions: AgentPermission[];
+  defaultExecutionMode: ExecutionMode;
+  spendingLimits: SpendingLimits;
+  accountRestrictions?: AccountRestrictions | null;
+  approvalThresholds?: ApprovalThresholds | null;
+}
+
+/** Partial update: omitted fields are kept; `spendingLimits` merges field by field (null removes a daily or monthly limit). */
+export interface AgentPolicyUpdate {
+  permissions?: AgentPermission[];
+  defaultExecutionMode?: ExecutionMode;
+  spendingLimits?: Partial<SpendingLimits>;
+  accountRestrictions?: AccountRestrictions | null;
+  approvalThresholds?: ApprovalThresholds | null;
+}
+
+/**
+ * Executed spends of the UTC day `day` (YYYY-MM-DD) and month `month` (YYYY-MM) of the platform's
+ * clock, in the spending limits' currency (decimal strings).
+ */
+export interface UsageCounters {
+  day: string;
+  month: string;
+  dailyTransactionCount: number;
+  dailySpend: string;
+  monthlySpend: string;
+}
+
+export interface AgentSnapshot {
+  id: string;
+  name: string;
+  customerId: string;
+  platformCustomerId: string;
+  isPaused: boolean;
+  isConnected: boolean;
+  policy: AgentPolicy;
+  usage: UsageCounters;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DeviceCode {
+  code: string;
+  expiresAt: string;
+  redeemed: boolean;
+}
+
+export interface TransferDetails {
+  amount: number;
+  currency: string;
+  sourceAccountId: string;
+  destinationAccountId: string;
+}
+
+/** What an action would spend: the internal account it touches and the amount leaving or entering it. */
+export interface Spend {
+  permission: AgentPermission;
+  accountId: string;
+  /** Smallest unit of `currency`. */
+  amount: string;
+  currency: string;
+}
+
+/** A spend reserved against the limits while its money moves (in the limits' currency at reservation). */
+export interface Reservation {
+  amount: string;
+  currency: string;
+  day: string;
+  month: string;
+}
+
+export interface AgentActionSnapshot {
+  id: string;
+  agentId: string;
+  customerId: string;
+  platformCustomerId: string;
+  status: AgentActionStatus;
+  type: AgentActionType;
+  spend: Spend;
+  /** The Quote resource as it was when the action was requested (EXECUTE_QUOTE only). */
+  quote?: Record<string, unknown>;
+  transferDetails?: TransferDetails;
+  /** The Transaction resource once execution began. */
+  transaction?: Record<string, unknown>;
+  rejectionReason?: string;
+  /** Why execution failed (FAILED only). */
+  failureReason?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AgentState {
+  platformId?: string;
+  agent?: AgentSnapshot;
+  deleted: boolean;
+  deviceCode?: DeviceCode;
+  /** SHA-256 of the access token (hex); the token itself is never stored. */
+  tokenHash?: string;
+  actions: Map<string, AgentActionSnapshot>;
+  reservations: Map<string, Reservation>;
+}
+
+type Base = { platformId: string; agentId: string };
+export type AgentEvent =
+  | { type: 'AgentCreated'; data: Base & { agent: AgentSnapshot } }
+  | { type: 'AgentUpdated'; data: Base & { agent: AgentSnapshot } }
+  | { type: 'AgentPolicyUpdated'; data: Base & { agent: AgentSnapshot } }
+  | { type: 'AgentDeleted'; data: Base & { agent: AgentSnapshot; deletedAt: string } }
+  | { type: 'AgentDeviceCodeIssued'; data: Base & { deviceCode: DeviceCode; issuedAt: string } }
+  | { type: 'AgentDeviceCodeRedeemed'; data: Base & { code: string; tokenHash: string; agent: AgentSnapshot } }
+  | { type: 'AgentActionPendingApproval'; data: Base & { action: AgentActionSnapshot } }
+  | { type: 'AgentSpendReserved'; data: Base & { action: AgentActionSnapshot; reservation: Reservation } }
+  | { type: 'AgentSpendCommitted'; data: Base & { action: AgentActionSnapshot; agent: AgentSnapshot } }
+  | { type: 'AgentActionRejected'; data: Base & { action: AgentActionSnapshot } }
+  | { type: 'AgentActionFailed'; data: Base & { action: AgentActionSnapshot } };
+
+/** The facts an action is requested with (the application resolves accounts, the quote, and the time). */
+export interface ActionRequest {
+  actionId: string;
+  type: AgentActionType;
+  spend: Spend;
+  quote?: Record<string, unknown>;
+  transferDetails?: TransferDetails;
+}
+
+export type AgentCommand =
+  | { type: 'CreateAgent'; platformId: string; agentId: string; name: string; customerId: string; platformCustomerId: string; policy: AgentPolicy; deviceCode: DeviceCode; now: string }
+  | { type: 'UpdateAgent'; name?: string; isPaused?: boolean; now: string }
+  | { type: 'UpdateAgentPolicy'; update: AgentPolicyUpdate; now: string }
+  | { type: 'DeleteAgent'; now: string }
+  | { type: 'IssueDeviceCode'; deviceCode: DeviceCode; now: string }
+  | { type: 'RedeemDeviceCode'; code: string; tokenHash: string; now: string }
+  /** Evaluates the policy: refused (403), pending approval, or reserved for execution. */
+  | { type: 'RequestAction'; request: ActionRequest; now: string }
+  /** The platform approves: evaluated again against the latest policy; reserved, or FAILED with the reason. */
+  | { type: 'ApproveAction'; actionId: string; now: string; failure?: string }
+  | { type: 'RejectAction'; actionId: string; reason?: string; now: string }
+  /** The money moved (or started moving): usage counts the spend. */
+  | { type: 'CompleteAction'; actionId: string; transaction: Record<string, unknown>; now: string }
+  /** Execution failed: the reservation is released. */
+  | { type: 'FailAction'; actionId: string; reason: string; now: string };
