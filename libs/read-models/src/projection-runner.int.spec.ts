@@ -224,11 +224,11 @@ describe('ProjectionRunner with the embedded event store', () => {
     expect(before[Collections.ledgerTransfers]).toHaveLength(12);
 
     // Corrupt the read models: a rebuild must not depend on what is stored.
-    await readModels.commitBatch(internalAccountProjection.name, head + 1000n, async (tx) => {
+    await readModels.commitBatch(internalAccountProjection.name, head, head + 1000n, async (tx) => {
       tx.put(Collections.internalAccounts, { id: accounts[0], bogus: true });
       tx.put(Collections.ledgerTransfers, { id: 'Transfer:bogus' });
     });
-    await readModels.commitBatch('customers', head + 1000n, async (tx) => tx.delete(Collections.customers, (before.customers[0] as Doc).id));
+    await readModels.commitBatch('customers', head, head + 1000n, async (tx) => tx.delete(Collections.customers, (before.customers[0] as Doc).id));
 
     await projections.rebuild([internalAccountProjection.name]);
     expect((await snapshot(readModels))[Collections.internalAccounts]).toEqual(before[Collections.internalAccounts]);
