@@ -1,5 +1,5 @@
 import type { ProjectionWaiter } from '../../application/src/command-runner.js';
-import type { EventStore, RecordedEvent, Subscription } from '../../event-store/src/event-store.js';
+import { SubscriptionEnded, type EventStore, type RecordedEvent, type Subscription } from '../../event-store/src/event-store.js';
 import { LeaseKeeper, type LeaseKeeperOptions } from './lease-keeper.js';
 import type { Projection } from './projection.js';
 import { ConcurrentProjectionUpdate, LeaseLost, type CheckpointAdvance, type Fence, type ReadModelStore } from './read-model-store.js';
@@ -67,6 +67,8 @@ export class ProjectionRunner implements ProjectionWaiter {
   private scheduled?: NodeJS.Immediate;
   private retryTimer?: NodeJS.Timeout;
   private readonly leases?: LeaseKeeper;
+  /** Leases gained while starting are picked up by the first subscription itself. */
+  private leasesStarted = false;
 
   constructor(
     private readonly store: EventStore,
@@ -88,7 +90,7 @@ export class ProjectionRunner implements ProjectionWaiter {
         projections.map((p) => projectorLease(p.name)),
         ({ gained }) => {
           // A projection taken over starts from its stored checkpoint: resubscribe from the new lowest.
-          if (gained.length) this.restartSoon();
+          if (gained.length && this.leasesStarted) this.restartSoon();
         },
         { logger: { warn: (message) => this.logger.error(message) }, ...options.lease },
       );
@@ -125,6 +127,7 @@ export class ProjectionRunner implements ProjectionWaiter {
     this.running = true;
     try {
       await this.leases?.start();
+      this.leasesStarted = true;
       await this.subscribe();
     } catch (error) {
       this.running = false;
@@ -146,6 +149,7 @@ export class ProjectionRunner implements ProjectionWaiter {
     await this.flush(this.generation);
     this.generation++;
     this.pending = [];
+    this.leasesStarted = false;
     await this.leases?.stop();
   }
 
@@ -229,7 +233,7 @@ export class ProjectionRunner implements ProjectionWaiter {
     subscription.done.then(
       // An end without stop() is a failure too: the runner resubscribes from its checkpoints.
       () => {
-        if (this.subscription === subscription) this.fail(new Error('the event store ended the subscription'), generation);
+        if (this.subscription === subscription) this.fail(new SubscriptionEnded(), generation);
       },
       (error: unknown) => this.fail(error, generation),
     );

@@ -3,7 +3,7 @@ import type { CommandRunner, ProjectionWaiter } from '../../../../libs/applicati
 import { WEBHOOK_EVENT_MAP, type WebhookSources } from '../../../../libs/application/src/webhooks/webhook-event-map.js';
 import { maxAttemptsFor, webhookDeliveryDecider, type WebhookDeliveryEvent, type WebhookEnvelope } from '../../../../libs/domain/src/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream, webhookIdsFor } from '../../../../libs/domain/src/webhooks/webhook-ids.js';
-import { WrongExpectedVersion, type EventStore, type RecordedEvent, type Subscription } from '../../../../libs/event-store/src/event-store.js';
+import { SubscriptionEnded, WrongExpectedVersion, type EventStore, type RecordedEvent, type Subscription } from '../../../../libs/event-store/src/event-store.js';
 import type { JobQueue } from '../../../../libs/jobs/src/job-queue.js';
 import { LeasedCheckpoint } from '../../../../libs/read-models/src/leased-checkpoint.js';
 import type { LeaseKeeperOptions } from '../../../../libs/read-models/src/lease-keeper.js';
@@ -91,8 +91,9 @@ export class WebhookDispatcher {
 
   async start(): Promise<void> {
     if (this.running) return;
-    this.running = true;
+    // Gaining the lease here is picked up by the first subscribe (leaseChanged ignores it while not running).
     await this.checkpoint.start();
+    this.running = true;
     await this.subscribe();
   }
 
@@ -138,7 +139,7 @@ export class WebhookDispatcher {
     subscription.done.then(
       // An end without stop() is a failure too: resubscribe from the checkpoint.
       () => {
-        if (this.subscription === subscription) this.fail(new Error('the event store ended the subscription'), generation);
+        if (this.subscription === subscription) this.fail(new SubscriptionEnded(), generation);
       },
       (error: unknown) => this.fail(error, generation),
     );

@@ -3,7 +3,7 @@ import { cardDecider } from '../../../domain/src/cards/card.js';
 import type { CardEvent } from '../../../domain/src/cards/card-types.js';
 import { customerDecider, type CustomerEvent } from '../../../domain/src/customer/customer.js';
 import { randomIds, streams } from '../../../domain/src/ids.js';
-import type { RecordedEvent, Subscription } from '../../../event-store/src/event-store.js';
+import { SubscriptionEnded, type RecordedEvent, type Subscription } from '../../../event-store/src/event-store.js';
 import { UnrecoverableJobError, type Job, type Worker } from '../../../jobs/src/job-queue.js';
 import { LeasedCheckpoint } from '../../../read-models/src/leased-checkpoint.js';
 import type { CardDoc } from '../../../read-models/src/projections/cards/card-projection.js';
@@ -173,7 +173,7 @@ export class CardWorker {
     subscription.done.then(
       () => {
         // Ended by the store without stop(): resume from the checkpoint.
-        if (this.subscription === subscription) this.failed(new Error('the event store ended the subscription'), generation);
+        if (this.subscription === subscription) this.failed(new SubscriptionEnded(), generation);
       },
       (error: unknown) => this.failed(error, generation),
     );
