@@ -51,9 +51,11 @@ if (!redisAvailable) console.log('topology test skipped: redis-server is not on 
     const env = { JOBS: 'bullmq', REDIS_URL: redis.url, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost' };
     // The first worker takes every lease; the second one stands by.
     workers.push(await startChildWorker(dataDir, env));
+    // The first API creates the sandbox platform; the second API and worker start together after it.
     apis.push(await startChildService(dataDir, { ...env, RUN_WORKER: 'false' }));
-    apis.push(await startChildService(dataDir, { ...env, RUN_WORKER: 'false' }));
-    workers.push(await startChildWorker(dataDir, env));
+    const [secondApi, secondWorker] = await Promise.all([startChildService(dataDir, { ...env, RUN_WORKER: 'false' }), startChildWorker(dataDir, env)]);
+    apis.push(secondApi);
+    workers.push(secondWorker);
     const [a, b] = apis.map((s) => s.api) as [Client, Client];
     receiver = await startWebhookReceiver('ok');
     await pointWebhooksAt(a, receiver);
@@ -79,13 +81,13 @@ if (!redisAvailable) console.log('topology test skipped: redis-server is not on 
     let killedAt = -1;
     let restarted: Promise<void> | undefined;
     let total = 0;
-    const target = 360;
+    const target = 210;
     const client = async (api: Client, lane: number) => {
       for (let n = 0; total < target; n++) {
         const account = accounts[(lane + n) % accounts.length];
-        if (n % 15 === 7) {
+        if (n % 12 === 7) {
           await createCustomer(api, `topo-lane${lane}-${n}`);
-        } else if (n % 15 === 11 && fundings.get(account)! > 5) {
+        } else if (n % 12 === 11 && fundings.get(account)! > 3) {
           // A pending quote holds funds until its deadline timer expires it.
           const other = accounts[(lane + n + 1) % accounts.length];
           const res = await api.post('/quotes', {
@@ -114,7 +116,7 @@ if (!redisAvailable) console.log('topology test skipped: redis-server is not on 
     await Promise.all([0, 1, 2].flatMap((lane) => [client(a, lane), client(b, lane + 3)]));
     await restarted;
     expect(killedAt).toBeGreaterThan(0);
-    expect(quotes.length).toBeGreaterThan(5);
+    expect(quotes.length).toBeGreaterThan(3);
 
     // Quote deadlines fire on the platform's clock: move it past them.
     expect((await a.post('/sandbox/clock/advance', { seconds: 3600 })).status).toBe(200);
@@ -132,6 +134,11 @@ if (!redisAvailable) console.log('topology test skipped: redis-server is not on 
         return true;
       };
       expect(await until(expiredOnce, 30_000)).toBe(true);
+      // No timer job ran its effect twice: each timer event is one per stream, type and job.
+      const timerEvents = (await events.readAll()).filter((e) => e.metadata.actor === 'system:timers');
+      const keys = timerEvents.map((e) => `${e.streamName} ${e.type} ${e.metadata.correlationId}`);
+      expect(timerEvents.length).toBeGreaterThanOrEqual(quotes.length);
+      expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
 
       const ledger = await expectBalancedLedger(events, platformId);
       for (const [account, count] of fundings) expect({ account, posted: postedBalance(ledger.accounts.get(account)!) }).toEqual({ account, posted: BigInt(count) });
@@ -176,7 +183,8 @@ if (!redisAvailable) console.log('topology test skipped: redis-server is not on 
         }
         return result;
       };
-      // Jobs the killed worker held return to the queue once their BullMQ lock (30 s) lapses.
+      // Delivery jobs the killed worker held return to the queue once their BullMQ lock (30 s)
+      // lapses and a stalled-job check (every 30 s) finds them: this wait is most of the test's time.
       const allDelivered = async () => [...hookIds()].every(([id, ids]) => ids.size >= expectedHooks.get(id)!);
       expect(await until(allDelivered, 75_000)).toBe(true);
       await sleep(500);
