@@ -87,6 +87,21 @@ export class LeaseKeeper {
     this.timer ??= setInterval(() => void this.tick(), this.renewEveryMs);
   }
 
+  /**
+   * Waits (at most one TTL and a renewal) until every lease is held. A process restarted after a
+   * crash finds its own dead leases still valid for up to one TTL: waiting lets it resume them
+   * instead of serving stale read models meanwhile. Resolves false when a live holder kept any.
+   */
+  async settle(): Promise<boolean> {
+    const deadline = this.now() + this.ttlMs + this.renewEveryMs;
+    while (this.active && !this.names.every((name) => this.held.has(name))) {
+      if (this.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, this.renewEveryMs));
+      await this.chain;
+    }
+    return this.names.every((name) => this.held.has(name));
+  }
+
   /** The fence to write with, or undefined when this keeper does not hold the lease. */
   fence(name: string): Fence | undefined {
     const grant = this.held.get(name);

@@ -121,12 +121,21 @@ export class ProjectionRunner implements ProjectionWaiter {
     return lowest ?? 0n;
   }
 
-  /** Loads the checkpoints and subscribes from the lowest; resolves once subscribed. */
-  async start(): Promise<void> {
+  /**
+   * Loads the checkpoints and subscribes from the lowest; resolves once subscribed. With leases,
+   * first waits (at most one lease TTL) for them, so that a process restarted after a crash
+   * projects again before it answers; when another live runner keeps them, this one stands by.
+   */
+  start(): Promise<void> {
+    return this.startRunning(true);
+  }
+
+  private async startRunning(settle: boolean): Promise<void> {
     if (this.running) return;
     this.running = true;
     try {
       await this.leases?.start();
+      if (settle) await this.leases?.settle();
       this.leasesStarted = true;
       await this.subscribe();
     } catch (error) {
@@ -199,7 +208,8 @@ export class ProjectionRunner implements ProjectionWaiter {
       throw error;
     }
     const head = await this.store.headPosition();
-    await this.start();
+    // The other projections' leases may stay with a worker: no waiting for them.
+    await this.startRunning(false);
     try {
       await this.reach(head, selected.map((p) => p.name));
     } finally {
