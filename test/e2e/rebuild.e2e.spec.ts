@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -51,4 +51,44 @@ describe('read models rebuilt from position 0 (CLI)', () => {
     child = await startChildService(dataDir);
     expect(await snapshot(child.api)).toEqual(before);
   });
+
+  it('is safe while a worker projects: it takes the projector leases, and nothing is applied twice', async () => {
+    const liveDir = mkdtempSync(join(tmpdir(), 'payments-rebuild-live-'));
+    const live = await startChildService(liveDir);
+    try {
+      const api = live.api;
+      const customer = (await api.post('/customers', { platformCustomerId: 'rb-live', customerType: 'INDIVIDUAL' })).body;
+      const account: string = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}`)).body.data[0].id;
+      let funded = 0;
+      const fund = async (n: number) => {
+        for (let i = 0; i < n; i++) {
+          expect((await api.post(`/sandbox/internal-accounts/${account}/fund`, { amount: 1 })).status).toBe(200);
+          funded += 1;
+        }
+      };
+      await fund(40);
+      // The rebuild runs in its own process while the service keeps projecting fundings.
+      const rebuilt = new Promise<string>((done, fail) =>
+        execFile(process.execPath, [resolve('dist/apps/api/src/cli.js'), 'read-models:rebuild'], { env: { ...process.env, NODE_OPTIONS: '', DATA_DIR: liveDir }, encoding: 'utf8' }, (error, out) =>
+          error ? fail(error) : done(out),
+        ),
+      );
+      await Promise.all([rebuilt, fund(60)]);
+      expect(JSON.parse(await rebuilt).rebuilt).toEqual(expect.arrayContaining(['internal-accounts']));
+      await fund(5);
+      // The service's projector takes the leases back and catches up: the balance is exact.
+      const deadline = Date.now() + 20_000;
+      let balance: number | undefined;
+      while (Date.now() < deadline) {
+        balance = (await api.get(`/internal-accounts/${account}`)).body.balance?.amount;
+        if (balance === funded) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(balance).toBe(funded);
+      expect((await api.get(`/customers/${customer.id}`)).status).toBe(200);
+    } finally {
+      await live.kill();
+      rmSync(liveDir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

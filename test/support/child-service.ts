@@ -64,3 +64,49 @@ export async function startChildService(dataDir: string, env: Record<string, str
     },
   };
 }
+
+export const COMPILED_WORKER = resolve('dist/apps/worker/src/main.js');
+
+export interface ChildWorker {
+  process: ChildProcess;
+  output(): string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * Runs the compiled worker (`dist/apps/worker/src/main.js`) on a data directory and resolves once
+ * it started its duties (projections running, or standing by for another worker's leases).
+ */
+export async function startChildWorker(dataDir: string, env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ChildWorker> {
+  if (!existsSync(COMPILED_WORKER)) throw new Error(`${COMPILED_WORKER} is missing: run \`npm run build\` first (npm test does)`);
+  const child = spawn(process.execPath, [COMPILED_WORKER], {
+    env: { ...process.env, NODE_OPTIONS: '', DATA_DIR: dataDir, LOG_LEVEL: 'log', NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  await new Promise<void>((ready, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start within ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      if (/projections running/.test(out)) {
+        clearTimeout(timer);
+        ready();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited with ${code} before starting:\n${out}`));
+    });
+  });
+  return {
+    process: child,
+    output: () => out,
+    async kill(signal: NodeJS.Signals = 'SIGKILL') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}

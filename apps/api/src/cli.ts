@@ -19,7 +19,8 @@ commands:
       creates another API token for a platform (secret printed once)
   read-models:rebuild [--projection NAME ...]
       drops the read models (all, or the named projections) and replays the event log from position 0;
-      run it while no worker (or embedded service) is projecting into the same store
+      safe while workers run: it takes their projector leases (their later writes are refused) and
+      hands them back when done
   platforms:list
       lists platforms known to the read models
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { WrongExpectedVersion, type EventStore, type ExpectedRevision, type NewEvent, type RecordedEvent } from './event-store.js';
+import { SubscriptionEnded, WrongExpectedVersion, type EventStore, type ExpectedRevision, type NewEvent, type RecordedEvent } from './event-store.js';
 
 /** Polls an asynchronous condition with a bounded deadline. */
 export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
@@ -240,6 +240,21 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
       await store.appendToStream(newStream(), [event(0)]);
       await expect(subscription.done).rejects.toThrow('handler failed');
       await subscription.stop();
+    });
+
+    it('an ended subscription rejects: done fails with SubscriptionEnded when the store ends it without stop()', async () => {
+      const own = await open();
+      const stream = newStream();
+      const head = (await own.appendToStream(stream, [event(0)])).position;
+      const seen: number[] = [];
+      const ended = own.subscribeToAll((e) => void seen.push((e.data as { n: number }).n), { after: head - 1n });
+      const stopped = own.subscribeToAll(() => undefined, { after: head });
+      await eventually(() => seen.length === 1);
+      await stopped.stop();
+      await expect(stopped.done).resolves.toBeUndefined();
+      await own.close();
+      await expect(ended.done).rejects.toBeInstanceOf(SubscriptionEnded);
+      expect(seen).toEqual([0]);
     });
 
     it('reads a large stream whole and from a revision', async () => {

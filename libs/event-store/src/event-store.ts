@@ -54,6 +54,17 @@ export class WrongExpectedVersion extends Error {
   }
 }
 
+/**
+ * Rejects a subscription's `done` when the store ended it without `stop()` (the server closed it,
+ * or the store was closed under it): the subscriber must resubscribe from its checkpoint.
+ */
+export class SubscriptionEnded extends Error {
+  override readonly name = 'SubscriptionEnded';
+  constructor(reason = 'the event store ended the subscription') {
+    super(reason);
+  }
+}
+
 export interface ReadStreamOptions {
   /** First revision to return (inclusive); default 0. */
   fromRevision?: bigint;
@@ -69,7 +80,10 @@ export interface ReadAllOptions {
 export interface Subscription {
   /** Stops delivery; resolves once no handler call is running. */
   stop(): Promise<void>;
-  /** Settles when the subscription ends: resolves after stop(), rejects on a handler or store error. */
+  /**
+   * Settles when the subscription ends: resolves after stop(); rejects on a handler or store
+   * error, and with SubscriptionEnded when the store ends it without stop().
+   */
   readonly done: Promise<void>;
 }
 

@@ -17,6 +17,7 @@ import {
   type RecordedEvent as EsdbRecordedEvent,
 } from '@eventstore/db-client';
 import {
+  SubscriptionEnded,
   WrongExpectedVersion,
   type AppendResult,
   type EventMetadata,
@@ -82,7 +83,7 @@ function toRecorded(e: EsdbRecordedEvent, position: bigint): RecordedEvent {
  */
 export class EventStoreDbEventStore implements EventStore {
   private readonly client: EventStoreDBClient;
-  private readonly subscriptions = new Set<Subscription>();
+  private readonly subscriptions = new Set<Subscription & { end(): Promise<void> }>();
 
   constructor(connectionString: string) {
     this.client = EventStoreDBClient.connectionString(connectionString);
@@ -175,6 +176,7 @@ export class EventStoreDbEventStore implements EventStore {
     // A subscription from a position delivers what comes after it.
     const source = this.client.subscribeToAll({ fromPosition: at(floor), filter: excludeSystemEvents() });
     let stopped = false;
+    let endedByStore = false;
     const run = async () => {
       try {
         // The async iterator pulls one event at a time, so handler calls never overlap.
@@ -187,6 +189,8 @@ export class EventStoreDbEventStore implements EventStore {
       } catch (error) {
         if (!stopped) throw error;
       }
+      // The server (or a dropped connection) ended the stream without an error: not a stop.
+      if (!stopped || endedByStore) throw new SubscriptionEnded();
     };
     const done = run().finally(() => {
       this.subscriptions.delete(subscription);
@@ -194,7 +198,7 @@ export class EventStoreDbEventStore implements EventStore {
     });
     // Failures are reported through `done`; this keeps an unobserved one from crashing the process.
     done.catch(() => undefined);
-    const subscription: Subscription = {
+    const subscription: Subscription & { end(): Promise<void> } = {
       done,
       stop: async () => {
         if (!stopped) {
@@ -203,13 +207,18 @@ export class EventStoreDbEventStore implements EventStore {
         }
         await done.catch(() => undefined);
       },
+      end: async () => {
+        if (!stopped) endedByStore = true;
+        await subscription.stop();
+      },
     };
     this.subscriptions.add(subscription);
     return subscription;
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    // Subscribers learn of it through a rejected `done` (they did not stop them).
+    await Promise.all([...this.subscriptions].map((s) => s.end()));
     await this.client.dispose();
   }
 }

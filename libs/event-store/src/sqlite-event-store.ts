@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { systemClock, type Clock } from '../../domain/src/clock.js';
 import {
+  SubscriptionEnded,
   WrongExpectedVersion,
   type AppendResult,
   type EventMetadata,
@@ -122,7 +123,7 @@ export class SqliteEventStore implements EventStore {
   /** Bumped on every local commit so a subscription never sleeps through one. */
   private commitSeq = 0;
   private readonly wakers = new Set<() => void>();
-  private readonly subscriptions = new Set<Subscription>();
+  private readonly subscriptions = new Set<Subscription & { end(): Promise<void> }>();
   private readonly counters: GroupCommitStats = { transactions: 0, appends: 0, events: 0 };
 
   private readonly stmt: {
@@ -258,6 +259,7 @@ export class SqliteEventStore implements EventStore {
   subscribeToAll(handler: (event: RecordedEvent) => Promise<void> | void, options: { after?: bigint } = {}): Subscription {
     if (this.closed) throw new Error('the event store is closed');
     let stopped = false;
+    let endedByStore = false;
     let cursor = options.after ?? 0n;
     let wakeNow: (() => void) | undefined;
 
@@ -291,15 +293,23 @@ export class SqliteEventStore implements EventStore {
       }
     };
 
-    const done = run().finally(() => this.subscriptions.delete(subscription));
+    const done = run()
+      .then(() => {
+        if (endedByStore) throw new SubscriptionEnded('the event store was closed under the subscription');
+      })
+      .finally(() => this.subscriptions.delete(subscription));
     // Failures are reported through `done`; this keeps an unobserved one from crashing the process.
     done.catch(() => undefined);
-    const subscription: Subscription = {
+    const subscription: Subscription & { end(): Promise<void> } = {
       done,
       stop: async () => {
         stopped = true;
         wakeNow?.();
         await done.catch(() => undefined);
+      },
+      end: async () => {
+        if (!stopped) endedByStore = true;
+        await subscription.stop();
       },
     };
     this.subscriptions.add(subscription);
@@ -314,7 +324,8 @@ export class SqliteEventStore implements EventStore {
       clearImmediate(this.flushHandle);
       this.flush();
     }
-    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    // Subscribers learn of it through a rejected `done` (they did not stop them).
+    await Promise.all([...this.subscriptions].map((s) => s.end()));
     this.db.close();
   }
 }

@@ -2,7 +2,19 @@ import { Long, MongoClient, type AnyBulkWriteOperation, type ClientSession, type
 import { BufferedTransaction } from './buffered-transaction.js';
 import { buildMongoQuery } from './mongodb-query.js';
 import { encodeCursor, planQuery, sortValueOf } from './query-plan.js';
-import { ConcurrentProjectionUpdate, type Doc, type Page, type ProjectionTransaction, type Query, type ReadModelStore } from './read-model-store.js';
+import {
+  ConcurrentProjectionUpdate,
+  LeaseLost,
+  type CheckpointAdvance,
+  type Doc,
+  type Fence,
+  type LeaseGrant,
+  type LeaseRequest,
+  type Page,
+  type ProjectionTransaction,
+  type Query,
+  type ReadModelStore,
+} from './read-model-store.js';
 
 interface StoredDoc {
   _id: string;
@@ -15,8 +27,23 @@ interface CheckpointDoc {
   position: Long | number | bigint | string;
 }
 
-/** Not a read-model collection name (those are plain identifiers without a leading underscore). */
+interface LeaseDoc {
+  _id: string;
+  holder: string;
+  token: Long | number | bigint | string;
+  /** Epoch milliseconds. */
+  expiresAt: number;
+  /** Bumped by every fenced write, so a write and a takeover of its lease conflict in MongoDB. */
+  fencedWrites?: number;
+}
+
+/** Not read-model collection names (those are plain identifiers without a leading underscore). */
 const CHECKPOINTS = '_projection_checkpoints';
+const LEASES = '_leases';
+
+function isDuplicateKey(error: unknown): boolean {
+  return (error as { code?: number })?.code === 11000;
+}
 
 function toBigInt(value: CheckpointDoc['position']): bigint {
   if (value instanceof Long) return value.toBigInt();
@@ -77,17 +104,24 @@ export class MongoReadModelStore implements ReadModelStore {
     return this.checkpoint(projection);
   }
 
-  async commitBatch(projection: string, position: bigint, work: (tx: ProjectionTransaction) => Promise<void>): Promise<void> {
+  async commitBatch(
+    projection: string,
+    expected: bigint | undefined,
+    position: bigint,
+    work: (tx: ProjectionTransaction) => Promise<void>,
+    fence?: Fence,
+  ): Promise<void> {
+    if (fence) await this.checkFence(fence);
     const seen = await this.checkpoint(projection);
-    if (seen !== undefined && position <= seen) return;
+    if (seen !== expected) throw new ConcurrentProjectionUpdate(projection, expected, seen);
+    if (expected !== undefined && position <= expected) return;
     const tx = new BufferedTransaction((collection, id) => this.get(collection, id));
     await work(tx);
     // Index builds cannot run inside a transaction: make sure they exist first.
     await Promise.all([...tx.writes.keys()].map((c) => this.ensureIndexes(c)));
     await this.inTransaction(async (session) => {
-      const stored = await this.checkpoint(projection, session);
-      if (stored !== undefined && position <= stored) return;
-      if (stored !== seen) throw new ConcurrentProjectionUpdate(projection);
+      if (fence) await this.touchFence(fence, session);
+      await this.moveCheckpoint(projection, expected, position, session);
       for (const [collection, docs] of tx.writes) {
         const ops: AnyBulkWriteOperation<StoredDoc>[] = [...docs].map(([id, doc]) =>
           doc
@@ -96,34 +130,72 @@ export class MongoReadModelStore implements ReadModelStore {
         );
         if (ops.length) await this.collection(collection).bulkWrite(ops, { session, ordered: true });
       }
-      await this.checkpoints().updateOne({ _id: projection }, { $set: { position: Long.fromBigInt(position) } }, { upsert: true, session });
     });
   }
 
-  async advanceCheckpoints(positions: ReadonlyMap<string, bigint>): Promise<void> {
-    if (positions.size === 0) return;
-    const ops = [...positions].map(([projection, position]) => ({
-      updateOne: {
-        filter: { _id: projection, position: { $lt: Long.fromBigInt(position) } },
-        update: { $set: { position: Long.fromBigInt(position) } },
-        upsert: true,
-      },
-    }));
-    try {
-      await this.checkpoints().bulkWrite(ops, { ordered: false });
-    } catch (error) {
-      // An upsert whose filter missed because the stored checkpoint is already further along
-      // collides on _id (E11000): that checkpoint stays where it is, as intended.
-      const writeErrors = (error as { writeErrors?: { code?: number }[] }).writeErrors;
-      if (!writeErrors || writeErrors.some((e) => e.code !== 11000)) throw error;
-    }
+  async advanceCheckpoints(advances: ReadonlyMap<string, CheckpointAdvance>): Promise<void> {
+    if (advances.size === 0) return;
+    await this.inTransaction(async (session) => {
+      for (const [projection, { expected, position, fence }] of advances) {
+        if (fence) await this.touchFence(fence, session);
+        if (expected !== undefined && position <= expected) {
+          const stored = await this.checkpoint(projection, session);
+          if (stored !== expected) throw new ConcurrentProjectionUpdate(projection, expected, stored);
+        } else {
+          await this.moveCheckpoint(projection, expected, position, session);
+        }
+      }
+    });
   }
 
-  async reset(projection: string, collections: string[]): Promise<void> {
+  async reset(projection: string, collections: string[], fence?: Fence): Promise<void> {
     await this.inTransaction(async (session) => {
+      if (fence) await this.touchFence(fence, session);
       for (const collection of collections) await this.collection(collection).deleteMany({}, { session });
       await this.checkpoints().deleteOne({ _id: projection }, { session });
     });
+  }
+
+  async acquireLease({ name, holder, ttlMs, now = Date.now(), force = false }: LeaseRequest): Promise<LeaseGrant | undefined> {
+    const expiresAt = now + ttlMs;
+    let grant: LeaseGrant | undefined;
+    const attempt = this.inTransaction(async (session) => {
+      grant = undefined;
+      const row = await this.leases().findOne({ _id: name }, { session });
+      if (row && row.holder === holder && row.expiresAt > now) {
+        await this.leases().updateOne({ _id: name }, { $set: { expiresAt } }, { session });
+        grant = { token: toBigInt(row.token), expiresAt };
+        return;
+      }
+      if (row && row.expiresAt > now && !force) return;
+      const token = row ? toBigInt(row.token) + 1n : 1n;
+      await this.leases().updateOne({ _id: name }, { $set: { holder, token: Long.fromBigInt(token), expiresAt } }, { upsert: true, session });
+      grant = { token, expiresAt };
+    });
+    try {
+      await attempt;
+    } catch (error) {
+      // Two first acquisitions raced on the upsert: the other one got it.
+      if (isDuplicateKey(error)) return undefined;
+      throw error;
+    }
+    return grant;
+  }
+
+  async renewLease(name: string, holder: string, token: bigint, ttlMs: number, now = Date.now()): Promise<LeaseGrant | undefined> {
+    const expiresAt = now + ttlMs;
+    const result = await this.leases().updateOne({ _id: name, holder, token: Long.fromBigInt(token) }, { $set: { expiresAt } });
+    return result.matchedCount === 1 ? { token, expiresAt } : undefined;
+  }
+
+  async releaseLease(name: string, holder: string, token: bigint): Promise<void> {
+    // The document stays (expired) so the next holder's token is higher than this one.
+    await this.leases().updateOne({ _id: name, holder, token: Long.fromBigInt(token) }, { $set: { expiresAt: 0 } });
+  }
+
+  async readLease(name: string): Promise<{ holder: string; token: bigint; expiresAt: number } | undefined> {
+    const row = await this.leases().findOne({ _id: name });
+    return row ? { holder: row.holder, token: toBigInt(row.token), expiresAt: row.expiresAt } : undefined;
   }
 
   async close(): Promise<void> {
@@ -138,6 +210,40 @@ export class MongoReadModelStore implements ReadModelStore {
     } finally {
       await session.endSession();
     }
+  }
+
+  /**
+   * Compare-and-set of the checkpoint as a write, so two transactions moving the same checkpoint
+   * conflict (one retries, re-reads and is refused) instead of both passing a read-only check.
+   */
+  private async moveCheckpoint(projection: string, expected: bigint | undefined, position: bigint, session: ClientSession): Promise<void> {
+    if (expected === undefined) {
+      try {
+        await this.checkpoints().insertOne({ _id: projection, position: Long.fromBigInt(position) }, { session });
+      } catch (error) {
+        // The failed write aborted the transaction: read the checkpoint outside it.
+        if (isDuplicateKey(error)) throw new ConcurrentProjectionUpdate(projection, expected, await this.checkpoint(projection));
+        throw error;
+      }
+      return;
+    }
+    const result = await this.checkpoints().updateOne(
+      { _id: projection, position: Long.fromBigInt(expected) },
+      { $set: { position: Long.fromBigInt(position) } },
+      { session },
+    );
+    if (result.matchedCount !== 1) throw new ConcurrentProjectionUpdate(projection, expected, await this.checkpoint(projection, session));
+  }
+
+  /** A write on the lease document, so a takeover committed meanwhile makes this transaction conflict. */
+  private async touchFence(fence: Fence, session: ClientSession): Promise<void> {
+    const result = await this.leases().updateOne({ _id: fence.lease, token: Long.fromBigInt(fence.token) }, { $inc: { fencedWrites: 1 } }, { session });
+    if (result.matchedCount !== 1) throw new LeaseLost(fence.lease, fence.token);
+  }
+
+  private async checkFence(fence: Fence): Promise<void> {
+    const row = await this.leases().findOne({ _id: fence.lease });
+    if (!row || toBigInt(row.token) !== fence.token) throw new LeaseLost(fence.lease, fence.token);
   }
 
   private async checkpoint(projection: string, session?: ClientSession): Promise<bigint | undefined> {
@@ -167,5 +273,9 @@ export class MongoReadModelStore implements ReadModelStore {
 
   private checkpoints(): Collection<CheckpointDoc> {
     return this.db.collection<CheckpointDoc>(CHECKPOINTS);
+  }
+
+  private leases(): Collection<LeaseDoc> {
+    return this.db.collection<LeaseDoc>(LEASES);
   }
 }

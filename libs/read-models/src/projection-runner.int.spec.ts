@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../domain/src/clock.js';
 import { SequentialIds, publicId, streams } from '../../domain/src/ids.js';
 import { createEventStore } from '../../event-store/src/index.js';
-import type { EventStore, NewEvent } from '../../event-store/src/event-store.js';
+import { SubscriptionEnded, type EventStore, type NewEvent } from '../../event-store/src/event-store.js';
 import { ProjectionRunner } from './projection-runner.js';
 import type { Projection } from './projection.js';
 import { allProjections, Collections, internalAccountProjection, type InternalAccountDoc } from './projections/index.js';
@@ -224,11 +224,11 @@ describe('ProjectionRunner with the embedded event store', () => {
     expect(before[Collections.ledgerTransfers]).toHaveLength(12);
 
     // Corrupt the read models: a rebuild must not depend on what is stored.
-    await readModels.commitBatch(internalAccountProjection.name, head + 1000n, async (tx) => {
+    await readModels.commitBatch(internalAccountProjection.name, head, head + 1000n, async (tx) => {
       tx.put(Collections.internalAccounts, { id: accounts[0], bogus: true });
       tx.put(Collections.ledgerTransfers, { id: 'Transfer:bogus' });
     });
-    await readModels.commitBatch('customers', head + 1000n, async (tx) => tx.delete(Collections.customers, (before.customers[0] as Doc).id));
+    await readModels.commitBatch('customers', head, head + 1000n, async (tx) => tx.delete(Collections.customers, (before.customers[0] as Doc).id));
 
     await projections.rebuild([internalAccountProjection.name]);
     expect((await snapshot(readModels))[Collections.internalAccounts]).toEqual(before[Collections.internalAccounts]);
@@ -254,5 +254,36 @@ describe('ProjectionRunner with the embedded event store', () => {
     const position = await scenario.transfer(scenario.settlementId, account, 1n);
     expect(await projections.waitForPosition(position, 60)).toBe(false);
     await expect(projections.rebuild(['no-such-projection'])).rejects.toThrow('unknown projection');
+  });
+
+  it('resubscribes from its checkpoints when the event store ends the subscription without an error', async () => {
+    // The store ends the first subscription after three deliveries, as EventStoreDB may do.
+    let subscriptions = 0;
+    const ending: EventStore = Object.create(eventStore) as EventStore;
+    ending.subscribeToAll = (handler, options) => {
+      const n = ++subscriptions;
+      let delivered = 0;
+      let endIt: (() => void) | undefined;
+      const ended = new Promise<void>((resolve) => (endIt = resolve));
+      const inner = eventStore.subscribeToAll(async (event) => {
+        if (n === 1 && delivered === 3) return endIt!();
+        delivered++;
+        await handler(event);
+      }, options);
+      const done = n === 1 ? ended.then(async () => (await inner.stop(), Promise.reject(new SubscriptionEnded()))) : inner.done;
+      done.catch(() => undefined);
+      return { done, stop: () => inner.stop() };
+    };
+    const errors: unknown[] = [];
+    const projections = new ProjectionRunner(ending, readModels, allProjections, { batchSize: 1, retryDelayMs: 0, logger: { error: (_m, e) => errors.push(e) } });
+    runners.push(projections);
+    await projections.start();
+    await scenario.createPlatform();
+    const account = await scenario.createCustomer(1);
+    for (const amount of [1n, 2n, 3n]) await scenario.transfer(scenario.settlementId, account, amount);
+    expect(await projections.waitForPosition(await eventStore.headPosition(), 5000)).toBe(true);
+    expect(subscriptions).toBe(2);
+    expect(errors).toEqual([expect.any(SubscriptionEnded)]);
+    await expectBalances();
   });
 });

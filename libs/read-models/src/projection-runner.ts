@@ -1,7 +1,8 @@
 import type { ProjectionWaiter } from '../../application/src/command-runner.js';
-import type { EventStore, RecordedEvent, Subscription } from '../../event-store/src/event-store.js';
+import { SubscriptionEnded, type EventStore, type RecordedEvent, type Subscription } from '../../event-store/src/event-store.js';
+import { LeaseKeeper, type LeaseKeeperOptions } from './lease-keeper.js';
 import type { Projection } from './projection.js';
-import type { ReadModelStore } from './read-model-store.js';
+import { ConcurrentProjectionUpdate, LeaseLost, type CheckpointAdvance, type Fence, type ReadModelStore } from './read-model-store.js';
 
 export interface ProjectionRunnerOptions {
   /** Most events applied in one commit per projection (default 256). */
@@ -11,11 +12,27 @@ export interface ProjectionRunnerOptions {
   /** How often stored checkpoints are read when this process runs no projector (default 25 ms). */
   pollIntervalMs?: number;
   logger?: { error(message: string, error?: unknown): void };
+  /**
+   * One active projector per projection across processes: a lease per projection (named
+   * `projection:<name>`) in the read-model store, its fencing token checked with every batch.
+   * `false` runs without leases (the checkpoint comparison alone still prevents double applies).
+   */
+  lease?: LeaseKeeperOptions | false;
 }
 
 interface Waiter {
   position: bigint;
+  /** Only these projections count (default all). */
+  names?: string[];
   reached(): void;
+}
+
+/** Lease name of a projection's projector. */
+export const projectorLease = (projection: string) => `projection:${projection}`;
+
+/** A checkpoint reads lower than before: a rebuild reset it, and events before this batch are needed again. */
+class CheckpointMovedBack extends Error {
+  override readonly name = 'CheckpointMovedBack';
 }
 
 const consoleLogger = { error: (message: string, error?: unknown) => console.error(message, error) };
@@ -24,9 +41,12 @@ const consoleLogger = { error: (message: string, error?: unknown) => console.err
  * Feeds the global event log to the projections. Events delivered by the subscription are
  * collected into batches; each projection commits a batch with its checkpoint in one store
  * transaction, applying only events past its own checkpoint and of types it handles (its
- * checkpoint still advances over the rest). A failed batch commits nothing: the runner logs it,
- * resubscribes from the stored checkpoints after a delay, and so resumes exactly where each
- * projection stopped, as after a crash.
+ * checkpoint still advances over the rest). The store commits a batch only if the checkpoint is
+ * still the one the batch was filtered by; otherwise the runner re-reads it and filters again, so
+ * two runners on one store never apply an event twice. With leases (the default) only the holder
+ * of a projection's lease projects it; the others wait and take over when it stops renewing. A
+ * failed batch commits nothing: the runner logs it, resubscribes from the stored checkpoints after
+ * a delay, and so resumes exactly where each projection stopped, as after a crash.
  */
 export class ProjectionRunner implements ProjectionWaiter {
   private readonly batchSize: number;
@@ -46,6 +66,9 @@ export class ProjectionRunner implements ProjectionWaiter {
   private flushChain: Promise<void> = Promise.resolve();
   private scheduled?: NodeJS.Immediate;
   private retryTimer?: NodeJS.Timeout;
+  private readonly leases?: LeaseKeeper;
+  /** Leases gained while starting are picked up by the first subscription itself. */
+  private leasesStarted = false;
 
   constructor(
     private readonly store: EventStore,
@@ -61,6 +84,31 @@ export class ProjectionRunner implements ProjectionWaiter {
     this.pollIntervalMs = options.pollIntervalMs ?? 25;
     this.logger = options.logger ?? consoleLogger;
     this.handled = new Map(projections.map((p) => [p.name, new Set(p.handles)]));
+    if (options.lease !== false) {
+      this.leases = new LeaseKeeper(
+        readModels,
+        projections.map((p) => projectorLease(p.name)),
+        ({ gained }) => {
+          // A projection taken over starts from its stored checkpoint: resubscribe from the new lowest.
+          if (gained.length && this.leasesStarted) this.restartSoon();
+        },
+        { logger: { warn: (message) => this.logger.error(message) }, ...options.lease },
+      );
+    }
+  }
+
+  /** The lease holder id of this runner (undefined without leases). */
+  get leaseHolder(): string | undefined {
+    return this.leases?.holder;
+  }
+
+  /** Whether this runner projects the projection now (holds its lease, or runs without leases). */
+  private owns(name: string): boolean {
+    return !this.leases || this.leases.holds(projectorLease(name));
+  }
+
+  private fenceFor(name: string): Fence | undefined {
+    return this.leases?.fence(projectorLease(name));
   }
 
   /** The highest position every projection has processed (0n before any). */
@@ -73,11 +121,22 @@ export class ProjectionRunner implements ProjectionWaiter {
     return lowest ?? 0n;
   }
 
-  /** Loads the checkpoints and subscribes from the lowest; resolves once subscribed. */
-  async start(): Promise<void> {
+  /**
+   * Loads the checkpoints and subscribes from the lowest; resolves once subscribed. With leases,
+   * first waits (at most one lease TTL) for them, so that a process restarted after a crash
+   * projects again before it answers; when another live runner keeps them, this one stands by.
+   */
+  start(): Promise<void> {
+    return this.startRunning(true);
+  }
+
+  private async startRunning(settle: boolean): Promise<void> {
     if (this.running) return;
     this.running = true;
     try {
+      await this.leases?.start();
+      if (settle) await this.leases?.settle();
+      this.leasesStarted = true;
       await this.subscribe();
     } catch (error) {
       this.running = false;
@@ -99,11 +158,14 @@ export class ProjectionRunner implements ProjectionWaiter {
     await this.flush(this.generation);
     this.generation++;
     this.pending = [];
+    this.leasesStarted = false;
+    await this.leases?.stop();
   }
 
   async waitForPosition(position: bigint, timeoutMs: number): Promise<boolean> {
     if (this.projections.length === 0) return true;
-    if (!this.running) return this.pollCheckpoints(position, timeoutMs);
+    // Projections another process projects are followed through their stored checkpoints.
+    if (!this.running || !this.projections.every((p) => this.owns(p.name))) return this.pollCheckpoints(position, timeoutMs);
     if (this.position >= position) return true;
     return new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => {
@@ -125,7 +187,9 @@ export class ProjectionRunner implements ProjectionWaiter {
   /**
    * Drops the named projections' documents and checkpoints (all when no names are given),
    * replays the log from position 0 up to the current head, then resumes as before: running
-   * if it was running, stopped otherwise. Rejects if a batch fails during the replay.
+   * if it was running, stopped otherwise. Rejects if a batch fails during the replay. With
+   * leases it first takes theirs from whoever projects them (their later writes are refused), so
+   * it is safe while workers run; they take the projections back once this runner stops.
    */
   async rebuild(names?: string[]): Promise<void> {
     const targets = names ?? this.projections.map((p) => p.name);
@@ -136,11 +200,18 @@ export class ProjectionRunner implements ProjectionWaiter {
     });
     const wasRunning = this.running;
     await this.stop();
-    for (const projection of selected) await this.readModels.reset(projection.name, projection.collections);
-    const head = await this.store.headPosition();
-    await this.start();
     try {
-      await this.reach(head);
+      await this.leases?.seize(selected.map((p) => projectorLease(p.name)));
+      for (const projection of selected) await this.readModels.reset(projection.name, projection.collections, this.fenceFor(projection.name));
+    } catch (error) {
+      await this.leases?.stop();
+      throw error;
+    }
+    const head = await this.store.headPosition();
+    // The other projections' leases may stay with a worker: no waiting for them.
+    await this.startRunning(false);
+    try {
+      await this.reach(head, selected.map((p) => p.name));
     } finally {
       if (!wasRunning) await this.stop();
     }
@@ -152,9 +223,15 @@ export class ProjectionRunner implements ProjectionWaiter {
     const loaded = await Promise.all(this.projections.map(async (p) => [p.name, await this.readModels.getCheckpoint(p.name)] as const));
     if (!this.running || generation !== this.generation) return;
     for (const [name, checkpoint] of loaded) this.checkpoints.set(name, checkpoint);
+    const owned = loaded.filter(([name]) => this.owns(name));
+    if (owned.length === 0) {
+      // A standby: nothing to project until a lease is gained (which resubscribes).
+      this.notifyWaiters();
+      return;
+    }
     // From the lowest checkpoint; from the beginning when any projection never ran.
     let from: bigint | undefined;
-    for (const [, checkpoint] of loaded) {
+    for (const [, checkpoint] of owned) {
       if (checkpoint === undefined) {
         from = undefined;
         break;
@@ -163,7 +240,13 @@ export class ProjectionRunner implements ProjectionWaiter {
     }
     const subscription = this.store.subscribeToAll((event) => this.onEvent(event, generation), from === undefined ? {} : { after: from });
     this.subscription = subscription;
-    subscription.done.catch((error: unknown) => this.fail(error, generation));
+    subscription.done.then(
+      // An end without stop() is a failure too: the runner resubscribes from its checkpoints.
+      () => {
+        if (this.subscription === subscription) this.fail(new SubscriptionEnded(), generation);
+      },
+      (error: unknown) => this.fail(error, generation),
+    );
     this.notifyWaiters();
   }
 
@@ -200,27 +283,72 @@ export class ProjectionRunner implements ProjectionWaiter {
   }
 
   private async applyBatch(batch: RecordedEvent[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.applyOnce(batch);
+        return;
+      } catch (error) {
+        // Refused writes change nothing: re-read what moved and filter the batch again.
+        if (attempt >= 20) throw error;
+        if (error instanceof LeaseLost) this.leases?.forget(error.lease, error.token);
+        else if (error instanceof ConcurrentProjectionUpdate) await this.reloadCheckpoint(error.projection);
+        else throw error;
+      }
+    }
+  }
+
+  /** Projections already committed for this batch skip it the second time: their checkpoints are past it. */
+  private async applyOnce(batch: RecordedEvent[]): Promise<void> {
     // Projections with nothing to apply only move their checkpoints, together in one write.
-    const idle = new Map<string, bigint>();
+    const idle = new Map<string, CheckpointAdvance>();
     for (const projection of this.projections) {
+      if (!this.owns(projection.name)) continue;
       const checkpoint = this.checkpoints.get(projection.name);
       const events = checkpoint === undefined ? batch : batch.filter((e) => e.position > checkpoint);
       if (events.length === 0) continue;
       const last = events[events.length - 1].position;
       const handles = this.handled.get(projection.name)!;
       const relevant = events.filter((e) => handles.has(e.type));
+      const fence = this.fenceFor(projection.name);
       if (relevant.length === 0) {
-        idle.set(projection.name, last);
+        idle.set(projection.name, { expected: checkpoint, position: last, ...(fence ? { fence } : {}) });
         continue;
       }
-      await this.readModels.commitBatch(projection.name, last, async (tx) => {
-        for (const event of relevant) await projection.apply(event, tx);
-      });
+      await this.readModels.commitBatch(
+        projection.name,
+        checkpoint,
+        last,
+        async (tx) => {
+          for (const event of relevant) await projection.apply(event, tx);
+        },
+        fence,
+      );
       this.checkpoints.set(projection.name, last);
     }
     await this.readModels.advanceCheckpoints(idle);
-    for (const [name, position] of idle) this.checkpoints.set(name, position);
+    for (const [name, { position }] of idle) this.checkpoints.set(name, position);
     this.notifyWaiters();
+  }
+
+  private async reloadCheckpoint(name: string): Promise<void> {
+    const before = this.checkpoints.get(name);
+    const stored = await this.readModels.getCheckpoint(name);
+    if (before !== undefined && (stored === undefined || stored < before)) {
+      throw new CheckpointMovedBack(`checkpoint of ${name} moved back from ${before} to ${stored ?? 'unset'}`);
+    }
+    this.checkpoints.set(name, stored);
+  }
+
+  /** Resubscribes at once from the stored checkpoints (a lease was gained). */
+  private restartSoon(): void {
+    if (!this.running) return;
+    this.generation++;
+    this.pending = [];
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.resubscribe();
+    }, 0);
   }
 
   private fail(error: unknown, generation: number): void {
@@ -253,17 +381,20 @@ export class ProjectionRunner implements ProjectionWaiter {
 
   private notifyWaiters(): void {
     const position = this.position;
-    for (const waiter of [...this.waiters]) if (position >= waiter.position) waiter.reached();
+    for (const waiter of [...this.waiters]) {
+      const reached = waiter.names ? waiter.names.every((name) => (this.checkpoints.get(name) ?? 0n) >= waiter.position) : position >= waiter.position;
+      if (reached) waiter.reached();
+    }
   }
 
-  /** Resolves once every projection passed `target`; rejects on the first failed batch. */
-  private reach(target: bigint): Promise<void> {
+  /** Resolves once the named projections passed `target`; rejects on the first failed batch. */
+  private reach(target: bigint, names: string[]): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const cleanup = () => {
         this.waiters.delete(waiter);
         this.failureListeners.delete(onFailure);
       };
-      const waiter: Waiter = { position: target, reached: () => (cleanup(), resolve()) };
+      const waiter: Waiter = { position: target, names, reached: () => (cleanup(), resolve()) };
       const onFailure = (error: unknown) => (cleanup(), reject(error));
       this.waiters.add(waiter);
       this.failureListeners.add(onFailure);
@@ -276,7 +407,9 @@ export class ProjectionRunner implements ProjectionWaiter {
     for (;;) {
       const checkpoints = await Promise.all(this.projections.map((p) => this.readModels.getCheckpoint(p.name)));
       // Keeps `position` meaningful in a process that only waits (an API without a local projector).
-      if (!this.running) this.projections.forEach((p, i) => this.checkpoints.set(p.name, checkpoints[i]));
+      this.projections.forEach((p, i) => {
+        if (!this.running || !this.owns(p.name)) this.checkpoints.set(p.name, checkpoints[i]);
+      });
       if (checkpoints.every((c) => c !== undefined && c >= position)) return true;
       const left = deadline - Date.now();
       if (left <= 0) return false;

@@ -1,8 +1,18 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { ConcurrentProjectionUpdate, InvalidCursor, type Doc, type Filter, type Query, type ReadModelStore } from './read-model-store.js';
+import { createEventStore } from '../../event-store/src/index.js';
+import type { EventStore } from '../../event-store/src/event-store.js';
+import { ProjectionRunner, projectorLease, type ProjectionRunnerOptions } from './projection-runner.js';
+import type { Projection } from './projection.js';
+import { ConcurrentProjectionUpdate, InvalidCursor, LeaseLost, type Doc, type Filter, type Query, type ReadModelStore } from './read-model-store.js';
 
-/** Creates an empty store; `dispose` closes it and removes what it created. */
-export type ReadModelStoreFactory = () => Promise<{ store: ReadModelStore; dispose(): Promise<void> }>;
+/**
+ * Creates an empty store; `connect` opens another connection to the same data (as a second
+ * process would); `dispose` closes the store and removes what it created.
+ */
+export type ReadModelStoreFactory = () => Promise<{ store: ReadModelStore; connect(): Promise<ReadModelStore>; dispose(): Promise<void> }>;
 
 const ITEMS = 'items';
 
@@ -19,7 +29,7 @@ const items: Doc[] = [
 const ids = (docs: Doc[]) => docs.map((d) => d.id);
 
 async function commit(store: ReadModelStore, projection: string, position: bigint, docs: Doc[], collection = ITEMS): Promise<void> {
-  await store.commitBatch(projection, position, async (tx) => {
+  await store.commitBatch(projection, await store.getCheckpoint(projection), position, async (tx) => {
     for (const doc of docs) tx.put(collection, doc);
   });
 }
@@ -45,10 +55,11 @@ async function allPages(store: ReadModelStore, collection: string, query: Query)
 export function readModelStoreContract(name: string, factory: ReadModelStoreFactory, describeFn: (name: string, fn: () => void) => void = describe): void {
   describeFn(`ReadModelStore contract: ${name}`, () => {
     let store: ReadModelStore;
+    let connect: () => Promise<ReadModelStore>;
     let dispose: () => Promise<void>;
 
     beforeEach(async () => {
-      ({ store, dispose } = await factory());
+      ({ store, connect, dispose } = await factory());
     });
     afterEach(async () => {
       await dispose();
@@ -67,7 +78,7 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
 
       it('lets a batch read its own writes and committed documents, and delete', async () => {
         await commit(store, 'p', 1n, [{ id: 'a', v: 1 }, { id: 'b', v: 1 }]);
-        await store.commitBatch('p', 2n, async (tx) => {
+        await store.commitBatch('p', 1n, 2n, async (tx) => {
           expect(await tx.get(ITEMS, 'a')).toEqual({ id: 'a', v: 1 });
           tx.put(ITEMS, { id: 'a', v: 2 });
           expect(await tx.get(ITEMS, 'a')).toEqual({ id: 'a', v: 2 });
@@ -84,7 +95,7 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
 
       it('stores a copy: mutating a document after put changes nothing', async () => {
         const doc: Doc = { id: 'a', v: 1, list: [1] };
-        await store.commitBatch('p', 1n, async (tx) => {
+        await store.commitBatch('p', undefined, 1n, async (tx) => {
           tx.put(ITEMS, doc);
           doc.v = 99;
           (doc.list as number[]).push(2);
@@ -102,7 +113,7 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
       it('writes neither documents nor checkpoint when work throws', async () => {
         await commit(store, 'p', 1n, [{ id: 'a', v: 1 }]);
         await expect(
-          store.commitBatch('p', 2n, async (tx) => {
+          store.commitBatch('p', 1n, 2n, async (tx) => {
             tx.put(ITEMS, { id: 'a', v: 2 });
             tx.put(ITEMS, { id: 'b', v: 2 });
             throw new Error('projection bug');
@@ -113,11 +124,11 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
         expect(await store.getCheckpoint('p')).toBe(1n);
       });
 
-      it('skips a batch whose position is not beyond the checkpoint', async () => {
+      it('skips a batch whose position is not beyond the expected checkpoint', async () => {
         await commit(store, 'p', 10n, [{ id: 'a', v: 1 }]);
         let ran = 0;
         for (const position of [10n, 3n]) {
-          await store.commitBatch('p', position, async (tx) => {
+          await store.commitBatch('p', 10n, position, async (tx) => {
             ran++;
             tx.put(ITEMS, { id: 'a', v: 2 });
           });
@@ -130,17 +141,49 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
         expect(await store.getCheckpoint('p')).toBe(11n);
       });
 
-      it('advances idle checkpoints together and never moves one backwards', async () => {
-        await store.commitBatch('adv-a', 10n, async () => undefined);
-        await store.advanceCheckpoints(new Map([['adv-a', 25n], ['adv-b', 7n]]));
+      it('refuses a batch filtered by a stale expected checkpoint, without running its work', async () => {
+        await commit(store, 'p', 10n, [{ id: 'a', v: 1 }]);
+        let ran = 0;
+        const stale = async (expected: bigint | undefined, position: bigint) =>
+          store.commitBatch('p', expected, position, async (tx) => {
+            ran++;
+            tx.put(ITEMS, { id: 'a', v: 'stale' });
+          });
+        for (const [expected, position] of [[5n, 12n], [undefined, 12n], [11n, 12n]] as const) {
+          const refused = await stale(expected, position).catch((error: unknown) => error);
+          expect(refused).toBeInstanceOf(ConcurrentProjectionUpdate);
+          expect(refused).toMatchObject({ projection: 'p', expected, actual: 10n });
+        }
+        expect(ran).toBe(0);
+        expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', v: 1 });
+        expect(await store.getCheckpoint('p')).toBe(10n);
+        await expect(store.advanceCheckpoints(new Map([['p', { expected: 4n, position: 20n }]]))).rejects.toBeInstanceOf(ConcurrentProjectionUpdate);
+        expect(await store.getCheckpoint('p')).toBe(10n);
+      });
+
+      it('advances idle checkpoints together, each only from its expected checkpoint', async () => {
+        await store.commitBatch('adv-a', undefined, 10n, async () => undefined);
+        await store.advanceCheckpoints(
+          new Map([
+            ['adv-a', { expected: 10n, position: 25n }],
+            ['adv-b', { expected: undefined, position: 7n }],
+          ]),
+        );
         expect(await store.getCheckpoint('adv-a')).toBe(25n);
         expect(await store.getCheckpoint('adv-b')).toBe(7n);
-        await store.advanceCheckpoints(new Map([['adv-a', 12n], ['adv-b', 9n]]));
+        // One stale entry moves none of them.
+        const stale = store.advanceCheckpoints(
+          new Map([
+            ['adv-b', { expected: 7n, position: 9n }],
+            ['adv-a', { expected: 10n, position: 30n }],
+          ]),
+        );
+        await expect(stale).rejects.toBeInstanceOf(ConcurrentProjectionUpdate);
         expect(await store.getCheckpoint('adv-a')).toBe(25n);
-        expect(await store.getCheckpoint('adv-b')).toBe(9n);
+        expect(await store.getCheckpoint('adv-b')).toBe(7n);
         await store.advanceCheckpoints(new Map());
-        // a batch at or below an advanced checkpoint is skipped
-        await store.commitBatch('adv-a', 20n, async (tx) => tx.put('adv', { id: 'x' }));
+        // a batch at or below its expected checkpoint is skipped
+        await store.commitBatch('adv-a', 25n, 20n, async (tx) => tx.put('adv', { id: 'x' }));
         expect(await store.get('adv', 'x')).toBeUndefined();
       });
 
@@ -156,7 +199,7 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
 
       it('refuses a batch when the checkpoint moved while its work ran', async () => {
         await commit(store, 'p', 1n, [{ id: 'a', v: 1 }]);
-        const outer = store.commitBatch('p', 10n, async (tx) => {
+        const outer = store.commitBatch('p', 1n, 10n, async (tx) => {
           tx.put(ITEMS, { id: 'a', v: 'outer' });
           await commit(store, 'p', 5n, [{ id: 'a', v: 'inner' }]);
         });
@@ -166,7 +209,7 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
       });
 
       it('reset drops the given collections and the checkpoint only', async () => {
-        await store.commitBatch('p', 4n, async (tx) => {
+        await store.commitBatch('p', undefined, 4n, async (tx) => {
           tx.put(ITEMS, { id: 'a' });
           tx.put('extra', { id: 'b' });
         });
@@ -180,6 +223,130 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
         expect(await store.getCheckpoint('q')).toBe(7n);
         await commit(store, 'p', 1n, [{ id: 'a', again: true }]);
         expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', again: true });
+      });
+    });
+
+    describe('single active writer', () => {
+      it('fences a lease: one holder at a time, a higher token for every new holder, stale tokens refused', async () => {
+        const t0 = 1_000_000;
+        const first = await store.acquireLease({ name: 'L', holder: 'h1', ttlMs: 100, now: t0 });
+        expect(first).toEqual({ token: 1n, expiresAt: t0 + 100 });
+        expect(await store.acquireLease({ name: 'L', holder: 'h2', ttlMs: 100, now: t0 + 50 })).toBeUndefined();
+        // Re-acquiring a live lease keeps its token; renewing extends it.
+        expect(await store.acquireLease({ name: 'L', holder: 'h1', ttlMs: 100, now: t0 + 60 })).toEqual({ token: 1n, expiresAt: t0 + 160 });
+        expect(await store.renewLease('L', 'h1', 1n, 100, t0 + 90)).toEqual({ token: 1n, expiresAt: t0 + 190 });
+        expect(await store.acquireLease({ name: 'L', holder: 'h2', ttlMs: 100, now: t0 + 150 })).toBeUndefined();
+
+        // h1 stops renewing; after expiry h2 takes over with a higher token and h1 is fenced off.
+        const second = await store.acquireLease({ name: 'L', holder: 'h2', ttlMs: 100, now: t0 + 200 });
+        expect(second?.token).toBe(2n);
+        expect(await store.readLease('L')).toEqual({ holder: 'h2', token: 2n, expiresAt: t0 + 300 });
+        expect(await store.renewLease('L', 'h1', 1n, 100, t0 + 210)).toBeUndefined();
+        let ran = 0;
+        const stale = store.commitBatch('p', undefined, 5n, async (tx) => {
+          ran++;
+          tx.put(ITEMS, { id: 'a', by: 'h1' });
+        }, { lease: 'L', token: 1n });
+        await expect(stale).rejects.toBeInstanceOf(LeaseLost);
+        await expect(store.advanceCheckpoints(new Map([['p', { expected: undefined, position: 5n, fence: { lease: 'L', token: 1n } }]]))).rejects.toBeInstanceOf(LeaseLost);
+        expect(ran).toBe(0);
+        expect(await store.getCheckpoint('p')).toBeUndefined();
+        await store.commitBatch('p', undefined, 5n, async (tx) => tx.put(ITEMS, { id: 'a', by: 'h2' }), { lease: 'L', token: 2n });
+        expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', by: 'h2' });
+
+        // A released lease is free at once; a forced acquisition (a rebuild) preempts a live holder.
+        await store.releaseLease('L', 'h1', 1n); // no longer its lease: changes nothing
+        expect(await store.acquireLease({ name: 'L', holder: 'h1', ttlMs: 100, now: t0 + 220 })).toBeUndefined();
+        await store.releaseLease('L', 'h2', 2n);
+        expect((await store.acquireLease({ name: 'L', holder: 'h1', ttlMs: 100, now: t0 + 230 }))?.token).toBe(3n);
+        expect((await store.acquireLease({ name: 'L', holder: 'rebuild', ttlMs: 100, now: t0 + 240, force: true }))?.token).toBe(4n);
+        await expect(store.reset('p', [ITEMS], { lease: 'L', token: 3n })).rejects.toBeInstanceOf(LeaseLost);
+        expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', by: 'h2' });
+        await store.reset('p', [ITEMS], { lease: 'L', token: 4n });
+        expect(await store.get(ITEMS, 'a')).toBeUndefined();
+      });
+
+      describe('two runners on one store (separate connections, as two processes)', () => {
+        let dir: string;
+        let events: EventStore;
+        let other: ReadModelStore;
+        const runners: ProjectionRunner[] = [];
+        beforeEach(async () => {
+          dir = mkdtempSync(join(tmpdir(), 'read-model-runners-'));
+          events = await createEventStore({ kind: 'sqlite', path: join(dir, 'events.db') });
+          other = await connect();
+        });
+        afterEach(async () => {
+          for (const r of runners.splice(0)) await r.stop();
+          await other.close();
+          await events.close();
+          rmSync(dir, { recursive: true, force: true });
+        });
+
+        const counter: Projection = {
+          name: 'counter',
+          collections: ['counts'],
+          handles: ['Counted'],
+          async apply(event, tx) {
+            const doc = (await tx.get<{ id: string; n: number; last: number }>('counts', 'total')) ?? { id: 'total', n: 0, last: 0 };
+            // Each event applied once, in order: `last` only ever grows by one.
+            tx.put('counts', { id: 'total', n: doc.n + 1, last: event.data.i as number, gaps: doc.last + 1 === event.data.i ? 0 : 1 });
+          },
+        };
+        const appendCounted = async (from: number, count: number) => {
+          for (let i = from; i < from + count; i += 100) {
+            const n = Math.min(100, from + count - i);
+            await events.appendToStream(`counted-${i}`, Array.from({ length: n }, (_, k) => ({ type: 'Counted', data: { i: i + k + 1 } })));
+          }
+        };
+        const settle = async (...rs: ProjectionRunner[]) => {
+          const head = await events.headPosition();
+          for (let i = 0; i < 500 && (await store.getCheckpoint('counter')) !== head; i++) await new Promise((r) => setTimeout(r, 20));
+          expect(await store.getCheckpoint('counter')).toBe(head);
+          for (const r of rs) expect(await r.waitForPosition(head, 5000)).toBe(true);
+        };
+        const start = async (readModels: ReadModelStore, options: ProjectionRunnerOptions) => {
+          const r = new ProjectionRunner(events, readModels, [counter], { batchSize: 37, retryDelayMs: 5, logger: { error: () => undefined }, ...options });
+          runners.push(r);
+          await r.start();
+          return r;
+        };
+
+        it('two runners counting 2,000 events exactly, both projecting without leases', async () => {
+          const a = await start(store, { lease: false });
+          const b = await start(other, { lease: false });
+          await Promise.all([appendCounted(0, 1000), appendCounted(1000, 1000)]);
+          await settle(a, b);
+          expect(await store.get('counts', 'total')).toMatchObject({ n: 2000, gaps: 0 });
+        });
+
+        it('two runners counting 2,000 events exactly with leases: one projects, the other takes over when it stops', async () => {
+          const lease = { ttlMs: 400, renewEveryMs: 40 };
+          const a = await start(store, { lease });
+          const b = await start(other, { lease });
+          expect((await store.readLease(projectorLease('counter')))?.holder).toBe(a.leaseHolder);
+          await appendCounted(0, 1000);
+          await settle(a, b);
+          expect(await store.get('counts', 'total')).toMatchObject({ n: 1000, gaps: 0 });
+          await a.stop();
+          await appendCounted(1000, 1000);
+          await settle(b);
+          expect((await store.readLease(projectorLease('counter')))?.holder).toBe(b.leaseHolder);
+          expect(await store.get('counts', 'total')).toMatchObject({ n: 2000, gaps: 0 });
+        });
+
+        it('a rebuild takes the lease from a projecting runner and replays to the same count', async () => {
+          const lease = { ttlMs: 400, renewEveryMs: 40 };
+          const worker = await start(store, { lease });
+          await appendCounted(0, 600);
+          await settle(worker);
+          const cli = new ProjectionRunner(events, other, [counter], { batchSize: 50, lease });
+          const writing = appendCounted(600, 600);
+          await cli.rebuild();
+          await writing;
+          await settle(worker);
+          expect(await store.get('counts', 'total')).toMatchObject({ n: 1200, gaps: 0 });
+        });
       });
     });
 

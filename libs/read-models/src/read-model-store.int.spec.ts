@@ -16,6 +16,7 @@ readModelStoreContract('sqlite', async () => {
   const store = new SqliteReadModelStore(path);
   return {
     store,
+    connect: async () => new SqliteReadModelStore(path),
     dispose: async () => {
       await store.close();
       rmSync(path, { force: true });
@@ -36,6 +37,7 @@ readModelStoreContract(
     const store = await MongoReadModelStore.connect(mongoUrl!, dbName);
     return {
       store,
+      connect: () => MongoReadModelStore.connect(mongoUrl!, dbName),
       dispose: async () => {
         await store.close();
         const client = await MongoClient.connect(mongoUrl!);

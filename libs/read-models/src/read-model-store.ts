@@ -45,15 +45,61 @@ export class InvalidCursor extends Error {
 }
 
 /**
- * Thrown by `commitBatch` when the projection's stored checkpoint moved while `work` ran (another
- * writer committed a batch for it in between), so `work` may have read stale documents. Nothing
- * is written; the caller reloads checkpoints and tries again.
+ * Thrown by `commitBatch`, `advanceCheckpoints` and `reset` when the projection's stored checkpoint
+ * is not the one the caller's batch was filtered by (another writer committed, or a rebuild reset
+ * it). Nothing is written; the caller re-reads the checkpoint and filters its events again.
  */
 export class ConcurrentProjectionUpdate extends Error {
   override readonly name = 'ConcurrentProjectionUpdate';
-  constructor(readonly projection: string) {
-    super(`checkpoint of projection ${projection} moved while its batch was being applied`);
+  constructor(
+    readonly projection: string,
+    readonly expected?: bigint,
+    readonly actual?: bigint,
+  ) {
+    super(`checkpoint of projection ${projection} is ${actual ?? 'unset'}, not the expected ${expected ?? 'unset'}`);
   }
+}
+
+/** Thrown, writing nothing, when a write carries a fencing token its lease no longer has (another holder took it over). */
+export class LeaseLost extends Error {
+  override readonly name = 'LeaseLost';
+  constructor(
+    readonly lease: string,
+    readonly token: bigint,
+  ) {
+    super(`lease ${lease} is no longer held with fencing token ${token}`);
+  }
+}
+
+/** Proof of holding a lease: checked in the same transaction as the write it guards. */
+export interface Fence {
+  lease: string;
+  token: bigint;
+}
+
+export interface LeaseGrant {
+  /** Fencing token: rises every time the lease changes holder, never reused. */
+  token: bigint;
+  /** Epoch milliseconds. */
+  expiresAt: number;
+}
+
+export interface LeaseRequest {
+  name: string;
+  /** Unique per holder instance (a process may hold several). */
+  holder: string;
+  ttlMs: number;
+  /** Epoch milliseconds (default Date.now()); lease holders on one store share wall time. */
+  now?: number;
+  /** Take the lease even from a live holder (an operator's rebuild): its later writes are fenced off. */
+  force?: boolean;
+}
+
+export interface CheckpointAdvance {
+  /** The checkpoint the caller's events were filtered by. */
+  expected: bigint | undefined;
+  position: bigint;
+  fence?: Fence;
 }
 
 /**
@@ -72,18 +118,37 @@ export interface ReadModelStore {
   getCheckpoint(projection: string): Promise<bigint | undefined>;
   /**
    * Runs `work` against a transaction, then commits its writes and the projection's checkpoint
-   * (`position`) atomically. A batch whose `position` is not beyond the stored checkpoint is
-   * skipped (idempotent replays). Throws ConcurrentProjectionUpdate, writing nothing, when the
-   * checkpoint changed to an earlier position while `work` ran.
+   * (`position`) atomically, but only if the stored checkpoint is still `expected` (undefined:
+   * never ran) and, with a `fence`, that lease still has its token; both are checked before `work`
+   * and again inside the write transaction. Otherwise throws ConcurrentProjectionUpdate or
+   * LeaseLost and writes nothing. A `position` not beyond `expected` commits nothing (a replay).
    */
-  commitBatch(projection: string, position: bigint, work: (tx: ProjectionTransaction) => Promise<void>): Promise<void>;
+  commitBatch(
+    projection: string,
+    expected: bigint | undefined,
+    position: bigint,
+    work: (tx: ProjectionTransaction) => Promise<void>,
+    fence?: Fence,
+  ): Promise<void>;
   /**
    * Moves the checkpoints of projections that had nothing to write, all in one write (so idle
-   * projections cost one transaction per batch together, not one each). A stored checkpoint
-   * never moves backwards.
+   * projections cost one transaction per batch together, not one each), each under the same
+   * conditions as `commitBatch`: one failed condition throws and moves none of them.
    */
-  advanceCheckpoints(positions: ReadonlyMap<string, bigint>): Promise<void>;
-  /** Drops the given collections and the projection's checkpoint (rebuild from zero). */
-  reset(projection: string, collections: string[]): Promise<void>;
+  advanceCheckpoints(advances: ReadonlyMap<string, CheckpointAdvance>): Promise<void>;
+  /** Drops the given collections and the projection's checkpoint (rebuild from zero); with a fence, only while it holds. */
+  reset(projection: string, collections: string[], fence?: Fence): Promise<void>;
+  /**
+   * Grants the named lease when it is free, expired, already this holder's, or `force`d. A new
+   * holder gets a higher token than any before; a holder re-acquiring its live lease keeps its token.
+   * Undefined when someone else holds it.
+   */
+  acquireLease(request: LeaseRequest): Promise<LeaseGrant | undefined>;
+  /** Extends a lease still held with `token` (even past its expiry, if nobody took it); undefined when lost. */
+  renewLease(name: string, holder: string, token: bigint, ttlMs: number, now?: number): Promise<LeaseGrant | undefined>;
+  /** Frees a lease held with `token` so a waiting holder takes it at once; a no-op when lost already. */
+  releaseLease(name: string, holder: string, token: bigint): Promise<void>;
+  /** The lease's current holder and token (for operations and tests). */
+  readLease(name: string): Promise<{ holder: string; token: bigint; expiresAt: number } | undefined>;
   close(): Promise<void>;
 }

@@ -1,7 +1,19 @@
 import Database from 'better-sqlite3';
 import { BufferedTransaction } from './buffered-transaction.js';
 import { encodeCursor, planQuery, type Scalar } from './query-plan.js';
-import { ConcurrentProjectionUpdate, type Doc, type Page, type ProjectionTransaction, type Query, type ReadModelStore } from './read-model-store.js';
+import {
+  ConcurrentProjectionUpdate,
+  LeaseLost,
+  type CheckpointAdvance,
+  type Doc,
+  type Fence,
+  type LeaseGrant,
+  type LeaseRequest,
+  type Page,
+  type ProjectionTransaction,
+  type Query,
+  type ReadModelStore,
+} from './read-model-store.js';
 import { buildSqlQuery } from './sqlite-query.js';
 
 const SCHEMA = `
@@ -17,7 +29,19 @@ CREATE TABLE IF NOT EXISTS checkpoints (
   projection TEXT PRIMARY KEY,
   position TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS leases (
+  name TEXT PRIMARY KEY,
+  holder TEXT NOT NULL,
+  token INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+);
 `;
+
+interface LeaseRow {
+  holder: string;
+  token: number | bigint;
+  expires_at: number;
+}
 
 /**
  * The embedded ReadModelStore: JSON documents in one SQLite table (better-sqlite3, WAL),
@@ -67,56 +91,93 @@ export class SqliteReadModelStore implements ReadModelStore {
     return this.checkpoint(projection);
   }
 
-  async commitBatch(projection: string, position: bigint, work: (tx: ProjectionTransaction) => Promise<void>): Promise<void> {
-    const seen = this.checkpoint(projection);
-    if (seen !== undefined && position <= seen) return;
+  async commitBatch(
+    projection: string,
+    expected: bigint | undefined,
+    position: bigint,
+    work: (tx: ProjectionTransaction) => Promise<void>,
+    fence?: Fence,
+  ): Promise<void> {
+    this.check(projection, expected, fence);
+    if (expected !== undefined && position <= expected) return;
     const tx = new BufferedTransaction((collection, id) => Promise.resolve(this.read(collection, id)));
     await work(tx);
     const upsert = this.statement(
       'INSERT INTO docs (collection, id, body) VALUES (?, ?, ?) ON CONFLICT (collection, id) DO UPDATE SET body = excluded.body',
     );
     const remove = this.statement('DELETE FROM docs WHERE collection = ? AND id = ?');
-    const save = this.statement(
-      'INSERT INTO checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position',
-    );
     const commit = this.db.transaction(() => {
       // Checked again inside the write lock: another process may have committed meanwhile.
-      const stored = this.checkpoint(projection);
-      if (stored !== undefined && position <= stored) return;
-      if (stored !== seen) throw new ConcurrentProjectionUpdate(projection);
+      this.check(projection, expected, fence);
       for (const [collection, docs] of tx.writes) {
         for (const [id, doc] of docs) {
           if (doc) upsert.run(collection, id, JSON.stringify(doc));
           else remove.run(collection, id);
         }
       }
-      save.run(projection, position.toString());
+      this.saveCheckpoint(projection, position);
     });
     commit.immediate();
   }
 
-  async advanceCheckpoints(positions: ReadonlyMap<string, bigint>): Promise<void> {
-    if (positions.size === 0) return;
-    const save = this.statement(
-      'INSERT INTO checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position ' +
-        'WHERE CAST(checkpoints.position AS INTEGER) < CAST(excluded.position AS INTEGER)',
-    );
+  async advanceCheckpoints(advances: ReadonlyMap<string, CheckpointAdvance>): Promise<void> {
+    if (advances.size === 0) return;
     this.db
       .transaction(() => {
-        for (const [projection, position] of positions) save.run(projection, position.toString());
+        for (const [projection, { expected, position, fence }] of advances) {
+          this.check(projection, expected, fence);
+          if (expected === undefined || position > expected) this.saveCheckpoint(projection, position);
+        }
       })
       .immediate();
   }
 
-  async reset(projection: string, collections: string[]): Promise<void> {
+  async reset(projection: string, collections: string[], fence?: Fence): Promise<void> {
     const removeCollection = this.statement('DELETE FROM docs WHERE collection = ?');
     const removeCheckpoint = this.statement('DELETE FROM checkpoints WHERE projection = ?');
     this.db
       .transaction(() => {
+        if (fence) this.checkFence(fence);
         for (const collection of collections) removeCollection.run(collection);
         removeCheckpoint.run(projection);
       })
       .immediate();
+  }
+
+  async acquireLease({ name, holder, ttlMs, now = Date.now(), force = false }: LeaseRequest): Promise<LeaseGrant | undefined> {
+    return this.db
+      .transaction((): LeaseGrant | undefined => {
+        const row = this.lease(name);
+        const expiresAt = now + ttlMs;
+        if (row && row.holder === holder && row.expires_at > now) {
+          this.statement('UPDATE leases SET expires_at = ? WHERE name = ?').run(expiresAt, name);
+          return { token: BigInt(row.token), expiresAt };
+        }
+        if (row && row.expires_at > now && !force) return undefined;
+        const token = row ? BigInt(row.token) + 1n : 1n;
+        this.statement(
+          'INSERT INTO leases (name, holder, token, expires_at) VALUES (?, ?, ?, ?) ' +
+            'ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, token = excluded.token, expires_at = excluded.expires_at',
+        ).run(name, holder, token, expiresAt);
+        return { token, expiresAt };
+      })
+      .immediate();
+  }
+
+  async renewLease(name: string, holder: string, token: bigint, ttlMs: number, now = Date.now()): Promise<LeaseGrant | undefined> {
+    const expiresAt = now + ttlMs;
+    const info = this.statement('UPDATE leases SET expires_at = ? WHERE name = ? AND holder = ? AND token = ?').run(expiresAt, name, holder, token);
+    return info.changes === 1 ? { token, expiresAt } : undefined;
+  }
+
+  async releaseLease(name: string, holder: string, token: bigint): Promise<void> {
+    // The row stays (expired) so the next holder's token is higher than this one.
+    this.statement('UPDATE leases SET expires_at = 0 WHERE name = ? AND holder = ? AND token = ?').run(name, holder, token);
+  }
+
+  async readLease(name: string): Promise<{ holder: string; token: bigint; expiresAt: number } | undefined> {
+    const row = this.lease(name);
+    return row ? { holder: row.holder, token: BigInt(row.token), expiresAt: row.expires_at } : undefined;
   }
 
   async close(): Promise<void> {
@@ -128,6 +189,28 @@ export class SqliteReadModelStore implements ReadModelStore {
   private read<T extends Doc>(collection: string, id: string): T | undefined {
     const row = this.statement('SELECT body FROM docs WHERE collection = ? AND id = ?').get(collection, id) as { body: string } | undefined;
     return row ? (JSON.parse(row.body) as T) : undefined;
+  }
+
+  /** Throws unless the stored checkpoint is `expected` and the fence (if any) still holds. */
+  private check(projection: string, expected: bigint | undefined, fence: Fence | undefined): void {
+    if (fence) this.checkFence(fence);
+    const stored = this.checkpoint(projection);
+    if (stored !== expected) throw new ConcurrentProjectionUpdate(projection, expected, stored);
+  }
+
+  private checkFence(fence: Fence): void {
+    const row = this.lease(fence.lease);
+    if (!row || BigInt(row.token) !== fence.token) throw new LeaseLost(fence.lease, fence.token);
+  }
+
+  private saveCheckpoint(projection: string, position: bigint): void {
+    this.statement(
+      'INSERT INTO checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position',
+    ).run(projection, position.toString());
+  }
+
+  private lease(name: string): LeaseRow | undefined {
+    return this.statement('SELECT holder, token, expires_at FROM leases WHERE name = ?').get(name) as LeaseRow | undefined;
   }
 
   private checkpoint(projection: string): bigint | undefined {

@@ -3,8 +3,10 @@ import type { CommandRunner, ProjectionWaiter } from '../../../../libs/applicati
 import { WEBHOOK_EVENT_MAP, type WebhookSources } from '../../../../libs/application/src/webhooks/webhook-event-map.js';
 import { maxAttemptsFor, webhookDeliveryDecider, type WebhookDeliveryEvent, type WebhookEnvelope } from '../../../../libs/domain/src/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream, webhookIdsFor } from '../../../../libs/domain/src/webhooks/webhook-ids.js';
-import { WrongExpectedVersion, type EventStore, type RecordedEvent, type Subscription } from '../../../../libs/event-store/src/event-store.js';
+import { SubscriptionEnded, WrongExpectedVersion, type EventStore, type RecordedEvent, type Subscription } from '../../../../libs/event-store/src/event-store.js';
 import type { JobQueue } from '../../../../libs/jobs/src/job-queue.js';
+import { LeasedCheckpoint } from '../../../../libs/read-models/src/leased-checkpoint.js';
+import type { LeaseKeeperOptions } from '../../../../libs/read-models/src/lease-keeper.js';
 import type { ReadModelStore } from '../../../../libs/read-models/src/read-model-store.js';
 import { DELIVER_JOB, WEBHOOK_BACKOFF, WEBHOOK_QUEUE, type DeliveryJob } from './delivery-jobs.js';
 import { EndpointHistory, LedgerReplay } from './sources.js';
@@ -29,6 +31,8 @@ export interface DispatcherDeps {
    * instead of once per batch spares a durable commit per batch.
    */
   checkpointIntervalMs?: number;
+  /** The lease that keeps the dispatcher single-active across worker processes. */
+  lease?: LeaseKeeperOptions;
 }
 
 interface Planned {
@@ -43,7 +47,8 @@ interface Planned {
  * event, and only then advances the checkpoint. A process that dies anywhere in between runs the
  * batch again: scheduling and enqueueing are idempotent, webhook ids are derived, so nothing is
  * lost and nothing is queued twice. Only platforms with an endpoint at the event's position get
- * webhooks.
+ * webhooks. One dispatcher is active across processes (a lease with the checkpoint); the others
+ * wait and take over from the checkpoint when it stops renewing.
  */
 export class WebhookDispatcher {
   private readonly logger = new Logger('WebhookDispatcher');
@@ -60,7 +65,7 @@ export class WebhookDispatcher {
   private chain: Promise<void> = Promise.resolve();
   private scheduled?: NodeJS.Immediate;
   private retryTimer?: NodeJS.Timeout;
-  private committed: bigint | undefined;
+  private readonly checkpoint: LeasedCheckpoint;
   /** Dispatched (enqueued) but not yet checkpointed. */
   private dispatched: bigint | undefined;
   private checkpointTimer?: NodeJS.Timeout;
@@ -71,15 +76,23 @@ export class WebhookDispatcher {
     this.checkpointIntervalMs = deps.checkpointIntervalMs ?? 200;
     this.endpoints = new EndpointHistory(deps.eventStore);
     this.ledgers = new LedgerReplay(deps.eventStore);
+    this.checkpoint = new LeasedCheckpoint(deps.readModels, DISPATCHER_CHECKPOINT, (active) => this.leaseChanged(active), deps.lease);
   }
 
   /** Last committed position (undefined before the first batch). */
   get position(): bigint | undefined {
-    return this.committed;
+    return this.checkpoint.position;
+  }
+
+  /** Whether this process's dispatcher is the active one. */
+  get active(): boolean {
+    return this.checkpoint.active;
   }
 
   async start(): Promise<void> {
     if (this.running) return;
+    // Gaining the lease here is picked up by the first subscribe (leaseChanged ignores it while not running).
+    await this.checkpoint.start();
     this.running = true;
     await this.subscribe();
   }
@@ -96,20 +109,40 @@ export class WebhookDispatcher {
     await this.flush(this.generation);
     clearTimeout(this.checkpointTimer);
     this.checkpointTimer = undefined;
-    await this.chain.then(() => this.commitCheckpoint()).catch((error: unknown) => this.logger.error(`webhook dispatcher checkpoint not saved; events after ${this.committed} run again at start: ${String(error)}`));
+    await this.chain.then(() => this.commitCheckpoint()).catch((error: unknown) => this.logger.error(`webhook dispatcher checkpoint not saved; events after ${this.position} run again at start: ${String(error)}`));
     this.generation++;
     this.pending = [];
+    await this.checkpoint.stop();
+  }
+
+  /** Gained: start from the stored checkpoint. Lost: stop at once (the successor resumes from the checkpoint). */
+  private leaseChanged(active: boolean): void {
+    if (!this.running) return;
+    this.logger.log(active ? 'this worker dispatches webhooks now' : 'another worker dispatches webhooks now; standing by');
+    this.generation++;
+    this.pending = [];
+    this.dispatched = undefined;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => void this.resubscribe(), 0);
   }
 
   private async subscribe(): Promise<void> {
     const generation = ++this.generation;
     this.pending = [];
-    this.committed = await this.deps.readModels.getCheckpoint(DISPATCHER_CHECKPOINT);
     this.dispatched = undefined;
+    // A standby subscribes once it gains the lease.
+    if (!this.checkpoint.active) return;
+    const from = await this.checkpoint.load();
     if (!this.running || generation !== this.generation) return;
-    const subscription = this.deps.eventStore.subscribeToAll((event) => this.onEvent(event, generation), this.committed === undefined ? {} : { after: this.committed });
+    const subscription = this.deps.eventStore.subscribeToAll((event) => this.onEvent(event, generation), from === undefined ? {} : { after: from });
     this.subscription = subscription;
-    subscription.done.catch((error: unknown) => this.fail(error, generation));
+    subscription.done.then(
+      // An end without stop() is a failure too: resubscribe from the checkpoint.
+      () => {
+        if (this.subscription === subscription) this.fail(new SubscriptionEnded(), generation);
+      },
+      (error: unknown) => this.fail(error, generation),
+    );
   }
 
   private async onEvent(event: RecordedEvent, generation: number): Promise<void> {
@@ -148,6 +181,7 @@ export class WebhookDispatcher {
       ledgerAfter: (event) => this.ledgers.after(event),
     };
     const planned: Planned[] = [];
+    if (!this.checkpoint.active) throw new Error('the webhook dispatcher lease was lost');
     for (const event of batch) {
       this.endpoints.observe(event);
       if (event.type === 'WebhookRedeliveryRequested') planned.push(await this.planRedelivery(event));
@@ -166,9 +200,8 @@ export class WebhookDispatcher {
 
   private async commitCheckpoint(): Promise<void> {
     const position = this.dispatched;
-    if (position === undefined || (this.committed !== undefined && position <= this.committed)) return;
-    await this.deps.readModels.commitBatch(DISPATCHER_CHECKPOINT, position, async () => {});
-    this.committed = position;
+    if (position === undefined) return;
+    await this.checkpoint.save(position);
   }
 
   private async plan(event: RecordedEvent, sources: WebhookSources): Promise<Planned[]> {

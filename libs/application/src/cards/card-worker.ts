@@ -3,8 +3,9 @@ import { cardDecider } from '../../../domain/src/cards/card.js';
 import type { CardEvent } from '../../../domain/src/cards/card-types.js';
 import { customerDecider, type CustomerEvent } from '../../../domain/src/customer/customer.js';
 import { randomIds, streams } from '../../../domain/src/ids.js';
-import type { RecordedEvent, Subscription } from '../../../event-store/src/event-store.js';
+import { SubscriptionEnded, type RecordedEvent, type Subscription } from '../../../event-store/src/event-store.js';
 import { UnrecoverableJobError, type Job, type Worker } from '../../../jobs/src/job-queue.js';
+import { LeasedCheckpoint } from '../../../read-models/src/leased-checkpoint.js';
 import type { CardDoc } from '../../../read-models/src/projections/cards/card-projection.js';
 import { Collections } from '../../../read-models/src/projections/collections.js';
 import { CommandRunner } from '../command-runner.js';
@@ -23,6 +24,8 @@ const RESUBSCRIBE_MS = 1000;
  * reactions to holder KYC approvals and holder deletions. Job handlers are idempotent (the card decider ignores a step
  * that already happened) because jobs are delivered at least once. Times recorded come from the
  * jobs themselves (when the timer was due, when the approval happened), not from this process.
+ * Every worker process runs the job handlers; the reactor that turns the log into jobs is
+ * single-active (a lease with its checkpoint), the others take over when it stops renewing.
  */
 export class CardWorker {
   private readonly logger = new Logger('CardWorker');
@@ -33,15 +36,22 @@ export class CardWorker {
   private stopped = false;
   private position?: bigint;
   private sinceCheckpoint = 0;
+  private readonly checkpoint: LeasedCheckpoint;
+  /** Bumped on every (re)subscription: reactions of an older one are dropped. */
+  private generation = 0;
 
   constructor(private readonly infra: Infrastructure) {
     this.runner = new CommandRunner(infra.eventStore, undefined);
+    this.checkpoint = new LeasedCheckpoint(infra.readModels, REACTOR, (active) => {
+      this.logger.log(active ? 'this worker reacts to card events now' : 'another worker reacts to card events now; standing by');
+      this.resubscribe(0);
+    });
   }
 
   async start(): Promise<void> {
     this.worker = this.infra.jobs.process<unknown>(CARD_PROVISIONING_QUEUE, (job) => this.handle(job), { concurrency: 4 });
-    this.position = await this.infra.readModels.getCheckpoint(REACTOR);
-    this.subscribe();
+    await this.checkpoint.start();
+    this.resubscribe(0);
   }
 
   async close(): Promise<void> {
@@ -49,6 +59,7 @@ export class CardWorker {
     clearTimeout(this.retryTimer);
     await this.subscription?.stop();
     await this.saveCheckpoint();
+    await this.checkpoint.stop();
     await this.worker?.close();
   }
 
@@ -131,18 +142,52 @@ export class CardWorker {
     if (result.events.length > 0) await scheduleIssuance(this.infra.jobs, cardId, platformId, at);
   }
 
-  /** Reacts to the log: KYC approvals, holder deletions, cards waiting for KYC or for the issuer. */
-  private subscribe(): void {
+  /** Drops the current subscription and, while this process holds the lease, subscribes again from the checkpoint. */
+  private resubscribe(delayMs: number): void {
     if (this.stopped) return;
-    this.subscription = this.infra.eventStore.subscribeToAll((event) => this.react(event), this.position === undefined ? {} : { after: this.position });
-    this.subscription.done.catch((error: unknown) => {
-      if (this.stopped) return;
-      this.logger.error(`card reactor failed; resubscribing in ${RESUBSCRIBE_MS} ms: ${String(error)}`);
-      this.retryTimer = setTimeout(() => this.subscribe(), RESUBSCRIBE_MS);
-    });
+    const generation = ++this.generation;
+    const previous = this.subscription;
+    this.subscription = undefined;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      void (async () => {
+        await previous?.stop();
+        if (this.stopped || generation !== this.generation || !this.checkpoint.active) return;
+        try {
+          this.position = await this.checkpoint.load();
+          this.sinceCheckpoint = 0;
+          if (this.stopped || generation !== this.generation) return;
+          this.subscribe(generation);
+        } catch (error) {
+          this.logger.error(`card reactor could not resume; retrying in ${RESUBSCRIBE_MS} ms: ${String(error)}`);
+          this.resubscribe(RESUBSCRIBE_MS);
+        }
+      })();
+    }, delayMs);
   }
 
-  private async react(recorded: RecordedEvent): Promise<void> {
+  /** Reacts to the log: KYC approvals, holder deletions, cards waiting for KYC or for the issuer. */
+  private subscribe(generation: number): void {
+    const subscription = this.infra.eventStore.subscribeToAll((event) => this.react(event, generation), this.position === undefined ? {} : { after: this.position });
+    this.subscription = subscription;
+    subscription.done.then(
+      () => {
+        // Ended by the store without stop(): resume from the checkpoint.
+        if (this.subscription === subscription) this.failed(new SubscriptionEnded(), generation);
+      },
+      (error: unknown) => this.failed(error, generation),
+    );
+  }
+
+  private failed(error: unknown, generation: number): void {
+    if (this.stopped || generation !== this.generation) return;
+    this.logger.error(`card reactor failed; resubscribing in ${RESUBSCRIBE_MS} ms: ${String(error)}`);
+    this.resubscribe(RESUBSCRIBE_MS);
+  }
+
+  private async react(recorded: RecordedEvent, generation: number): Promise<void> {
+    if (generation !== this.generation) return;
+    if (!this.checkpoint.active) throw new Error('the card reactor lease was lost');
     const enqueued = await this.jobFor(recorded);
     this.position = recorded.position;
     this.sinceCheckpoint += 1;
@@ -183,12 +228,12 @@ export class CardWorker {
 
   private async saveCheckpoint(): Promise<void> {
     const position = this.position;
-    if (position === undefined || this.sinceCheckpoint === 0) return;
+    if (position === undefined || this.sinceCheckpoint === 0 || !this.checkpoint.active) return;
     this.sinceCheckpoint = 0;
     try {
-      await this.infra.readModels.commitBatch(REACTOR, position, async () => undefined);
+      await this.checkpoint.save(position);
     } catch (error) {
-      // Another worker moved it: harmless, reactions are idempotent and replay from an older checkpoint.
+      // The lease moved on: the successor resumes from the stored checkpoint (reactions are idempotent).
       this.logger.warn(`card reactor checkpoint not saved: ${String(error)}`);
     }
   }
