@@ -39,23 +39,31 @@ describe('agents: the MCP server, driven by the SDK client over stdio', () => {
     await t?.close();
   });
 
-  const call = async (name: string, args: Record<string, unknown> = {}) => (await mcp.callTool({ name, arguments: args })) as ToolResult;
+  const call = async (name: string, args: Record<string, unknown> = {}) =>
+    (await mcp.callTool({ name, arguments: args })) as ToolResult;
   const quoteArgs = (amount: number) => ({
     source: { sourceType: 'ACCOUNT', accountId: agent.customer.accounts.USD },
     destination: { destinationType: 'ACCOUNT', accountId: agent.external },
     lockedCurrencySide: 'SENDING',
     lockedCurrencyAmount: amount,
   });
+  const transferArgs = (amount: number) => ({
+    source: { accountId: agent.customer.accounts.USD },
+    destination: { accountId: agent.external },
+    amount,
+  });
 
   it('lists the agent tools, with input schemas generated from the agent DTOs', async () => {
     const { tools } = await mcp.listTools();
     expect(tools.map((x) => x.name).sort()).toEqual([
       'create_quote', 'execute_quote', 'get_action', 'get_agent', 'get_quote', 'get_transaction',
-      'list_actions', 'list_external_accounts', 'list_internal_accounts', 'list_transactions', 'transfer_in', 'transfer_out',
+      'list_actions', 'list_external_accounts', 'list_internal_accounts', 'list_transactions',
+      'transfer_in', 'transfer_out',
     ]);
     const byName = Object.fromEntries(tools.map((x) => [x.name, x.inputSchema as any]));
     // From CreateQuoteDto's decorators, nested DTOs inlined, plus the Idempotency-Key input.
-    expect(byName.create_quote.required).toEqual(['source', 'destination', 'lockedCurrencySide', 'lockedCurrencyAmount']);
+    const quoteRequired = ['source', 'destination', 'lockedCurrencySide', 'lockedCurrencyAmount'];
+    expect(byName.create_quote.required).toEqual(quoteRequired);
     expect(byName.create_quote.properties.lockedCurrencySide.enum).toEqual(['SENDING', 'RECEIVING']);
     expect(byName.create_quote.properties.source.properties.sourceType).toBeDefined();
     expect(byName.create_quote.properties.idempotencyKey).toMatchObject({ type: 'string', maxLength: 255 });
@@ -68,9 +76,11 @@ describe('agents: the MCP server, driven by the SDK client over stdio', () => {
   it('reads the agent, its accounts and balances', async () => {
     const me = await call('get_agent');
     expect(me.isError).toBeFalsy();
-    expect(json(me)).toMatchObject({ id: agent.id, customerId: agent.customer.id, policy: { spendingLimits: { dailyLimit: 1_500 } } });
+    const limits = { dailyLimit: 1_500 };
+    expect(json(me)).toMatchObject({ id: agent.id, customerId: agent.customer.id, policy: { spendingLimits: limits } });
     const accounts = json(await call('list_internal_accounts', { currency: 'USD' }));
-    expect(accounts.data).toEqual([expect.objectContaining({ id: agent.customer.accounts.USD, balance: expect.objectContaining({ amount: 1_000_000 }) })]);
+    const balance = expect.objectContaining({ amount: 1_000_000 });
+    expect(accounts.data).toEqual([expect.objectContaining({ id: agent.customer.accounts.USD, balance })]);
   });
 
   it('creates and executes a quote within the policy: the action ends APPROVED with its transaction', async () => {
@@ -85,17 +95,25 @@ describe('agents: the MCP server, driven by the SDK client over stdio', () => {
     const executed = await call('execute_quote', { quoteId: quote.id });
     expect(executed.isError).toBeFalsy();
     const action = json(executed);
-    expect(action).toMatchObject({ status: 'APPROVED', type: 'EXECUTE_QUOTE', quote: { id: quote.id }, transaction: { id: expect.stringMatching(/^Transaction:/), agentId: agent.id } });
-    expect(json(await call('get_action', { actionId: action.id }))).toMatchObject({ id: action.id, status: 'APPROVED' });
-    expect(json(await call('get_transaction', { transactionId: action.transaction.id }))).toMatchObject({ id: action.transaction.id, agentId: agent.id });
+    expect(action).toMatchObject({
+      status: 'APPROVED',
+      type: 'EXECUTE_QUOTE',
+      quote: { id: quote.id },
+      transaction: { id: expect.stringMatching(/^Transaction:/), agentId: agent.id },
+    });
+    const polled = json(await call('get_action', { actionId: action.id }));
+    expect(polled).toMatchObject({ id: action.id, status: 'APPROVED' });
+    const tx = json(await call('get_transaction', { transactionId: action.transaction.id }));
+    expect(tx).toMatchObject({ id: action.transaction.id, agentId: agent.id });
     expect(await a.m.balance(agent.customer.accounts.USD)).toBe(1_000_000 - quote.totalSendingAmount);
-    expect(json(await call('get_agent')).usage).toMatchObject({ dailyTransactionCount: 1, dailySpend: quote.totalSendingAmount });
+    const usage = json(await call('get_agent')).usage;
+    expect(usage).toMatchObject({ dailyTransactionCount: 1, dailySpend: quote.totalSendingAmount });
   });
 
-  it('past the policy’s limits a tool call is a tool error carrying VELOCITY_LIMIT_EXCEEDED, and nothing moves', async () => {
+  it('past the policy’s limits a tool call is a tool error with VELOCITY_LIMIT_EXCEEDED; nothing moves', async () => {
     const before = await a.m.balance(agent.customer.accounts.USD);
     // Over the per-transaction limit.
-    const tooBig = await call('transfer_out', { source: { accountId: agent.customer.accounts.USD }, destination: { accountId: agent.external }, amount: 5_000 });
+    const tooBig = await call('transfer_out', transferArgs(5_000));
     expect(tooBig.isError).toBe(true);
     expect(tooBig.content[0].text).toMatch(/^VELOCITY_LIMIT_EXCEEDED: /);
     expect(json(tooBig)).toMatchObject({ status: 403, code: 'VELOCITY_LIMIT_EXCEEDED', reason: expect.any(String) });
@@ -109,15 +127,17 @@ describe('agents: the MCP server, driven by the SDK client over stdio', () => {
   });
 
   it('invalid input is the API’s 400 as a tool error; the token never reaches the server’s output', async () => {
-    const bad = await call('transfer_out', { source: { accountId: agent.customer.accounts.USD }, destination: { accountId: agent.external }, amount: -1 });
+    const bad = await call('transfer_out', transferArgs(-1));
     expect(bad.isError).toBe(true);
-    expect(json(bad)).toMatchObject({ status: 400, code: 'INVALID_INPUT', details: { errors: expect.arrayContaining([expect.objectContaining({ field: 'amount' })]) } });
+    const errors = expect.arrayContaining([expect.objectContaining({ field: 'amount' })]);
+    expect(json(bad)).toMatchObject({ status: 400, code: 'INVALID_INPUT', details: { errors } });
     expect(stderr).toContain('payments MCP server ready');
     expect(stderr).not.toContain(agent.token);
   });
 
   it('refuses to start without its configuration, naming what is missing', () => {
-    const res = spawnSync(process.execPath, [SERVER], { env: { PATH: process.env.PATH, PAYMENTS_API_URL: 'not a url' }, encoding: 'utf8' });
+    const env = { PATH: process.env.PATH, PAYMENTS_API_URL: 'not a url' };
+    const res = spawnSync(process.execPath, [SERVER], { env, encoding: 'utf8' });
     expect(res.status).toBe(1);
     expect(res.stderr).toContain('PAYMENTS_API_URL is not a valid URL');
     expect(res.stderr).toContain('AGENT_ACCESS_TOKEN is not set');

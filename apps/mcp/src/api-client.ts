@@ -8,14 +8,17 @@ export interface ToolResult {
   isError?: boolean;
 }
 
-const text = (value: unknown) => [{ type: 'text' as const, text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }];
+const text = (value: unknown) => [
+  { type: 'text' as const, text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) },
+];
 
 /** An API error as a tool error: the first line names the code so an assistant can act on it. */
 export function toolError(status: number, body: unknown): ToolResult {
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   const code = typeof b.code === 'string' ? b.code : `HTTP_${status}`;
-  const reason = typeof b.reason === 'string' ? b.reason : typeof b.message === 'string' ? b.message : String(body ?? '');
-  const error = { status, code, reason, ...(typeof b.message === 'string' ? { message: b.message } : {}), ...(b.details ? { details: b.details } : {}) };
+  const message = typeof b.message === 'string' ? b.message : undefined;
+  const reason = typeof b.reason === 'string' ? b.reason : (message ?? String(body ?? ''));
+  const error = { status, code, reason, ...(message ? { message } : {}), ...(b.details ? { details: b.details } : {}) };
   return { isError: true, content: [...text(`${code}: ${reason}`), ...text(error)] };
 }
 
@@ -41,7 +44,8 @@ export async function callApi(config: McpConfig, req: ApiRequest): Promise<ToolR
       body: req.body ? JSON.stringify(req.body) : undefined,
     });
   } catch (e) {
-    return toolError(0, { code: 'SERVICE_UNREACHABLE', message: `the payments API did not answer: ${(e as Error).message}` });
+    const message = `the payments API did not answer: ${(e as Error).message}`;
+    return toolError(0, { code: 'SERVICE_UNREACHABLE', message });
   }
   const raw = await res.text();
   let body: unknown = raw;

@@ -15,7 +15,11 @@ export function createMcpServer(config: McpConfig): Server {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const server = new Server({ name: 'payments-agent', version: '0.1.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema: inputSchema as { type: 'object' } })),
+    tools: tools.map(({ name, description, inputSchema }) => ({
+      name,
+      description,
+      inputSchema: inputSchema as { type: 'object' },
+    })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name);

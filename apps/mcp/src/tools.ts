@@ -25,7 +25,11 @@ export interface AgentTool {
   request(args: Record<string, unknown>, newKey: () => string): ApiRequest;
 }
 
-const id = (kind: string): JsonSchema => ({ type: 'string', pattern: `^${kind}:[0-9a-f-]{36}$`, description: `The ${kind} id (${kind}:<uuid>).` });
+const id = (kind: string): JsonSchema => ({
+  type: 'string',
+  pattern: `^${kind}:[0-9a-f-]{36}$`,
+  description: `The ${kind} id (${kind}:<uuid>).`,
+});
 const idempotencyKey: JsonSchema = {
   type: 'string',
   minLength: 1,
@@ -58,25 +62,33 @@ export function agentTools(): AgentTool[] {
   return [
     {
       name: 'get_agent',
-      description: 'This agent: its profile, policy (permissions, spending limits, execution modes) and usage so far today and this month.',
+      description:
+        'This agent: its profile, policy (permissions, spending limits, execution modes) and usage so ' +
+        'far today and this month.',
       inputSchema: noInput,
       request: () => ({ method: 'GET', path: '/agents/me' }),
     },
     {
       name: 'list_internal_accounts',
-      description: 'The customer’s internal accounts with their balances (amounts in the currency’s smallest unit). Needs VIEW_TRANSACTIONS.',
+      description:
+        'The customer’s internal accounts with their balances (amounts in the currency’s smallest ' +
+        'unit). Needs VIEW_TRANSACTIONS.',
       inputSchema: dtoSchema(AgentListInternalAccountsQuery),
       request: (query) => ({ method: 'GET', path: '/agents/me/internal-accounts', query }),
     },
     {
       name: 'list_external_accounts',
-      description: 'The customer’s external (bank) accounts, e.g. as transfer-out destinations. Needs MANAGE_EXTERNAL_ACCOUNTS.',
+      description:
+        'The customer’s external (bank) accounts, e.g. as transfer-out destinations. Needs ' +
+        'MANAGE_EXTERNAL_ACCOUNTS.',
       inputSchema: dtoSchema(AgentListExternalAccountsQuery),
       request: (query) => ({ method: 'GET', path: '/agents/me/external-accounts', query }),
     },
     {
       name: 'list_transactions',
-      description: 'The customer’s transactions, newest first unless sortOrder=asc; dates are inclusive. Needs VIEW_TRANSACTIONS.',
+      description:
+        'The customer’s transactions, newest first unless sortOrder=asc; dates are inclusive. Needs ' +
+        'VIEW_TRANSACTIONS.',
       inputSchema: dtoSchema(AgentListTransactionsQuery),
       request: (query) => ({ method: 'GET', path: '/agents/me/transactions', query }),
     },
@@ -88,7 +100,9 @@ export function agentTools(): AgentTool[] {
     },
     {
       name: 'create_quote',
-      description: 'Create a quote from one of the customer’s accounts (amounts in the smallest unit). Needs CREATE_QUOTES; with immediatelyExecute it is also evaluated by the policy like execute_quote.',
+      description:
+        'Create a quote from one of the customer’s accounts (amounts in the smallest unit). Needs ' +
+        'CREATE_QUOTES; with immediatelyExecute it is also evaluated by the policy like execute_quote.',
       inputSchema: withInputs(dtoSchema(AgentCreateQuoteDto), { idempotencyKey }),
       request: idempotentPost('/agents/me/quotes'),
     },
@@ -100,11 +114,17 @@ export function agentTools(): AgentTool[] {
     },
     {
       name: 'execute_quote',
-      description: 'Execute a quote. The policy decides: an action APPROVED with its transaction, PENDING_APPROVAL (poll get_action), or an error such as VELOCITY_LIMIT_EXCEEDED. Needs EXECUTE_QUOTES.',
+      description:
+        'Execute a quote. The policy decides: an action APPROVED with its transaction, PENDING_APPROVAL' +
+        ' (poll get_action), or an error such as VELOCITY_LIMIT_EXCEEDED. Needs EXECUTE_QUOTES.',
       inputSchema: withInputs(noInput, {
         quoteId: id('Quote'),
         idempotencyKey,
-        walletSignature: { type: 'string', minLength: 1, description: 'Service-Wallet-Signature over the quote’s payloadToSign; only for an EMBEDDED_WALLET source.' },
+        walletSignature: {
+          type: 'string',
+          minLength: 1,
+          description: 'Service-Wallet-Signature over the quote’s payloadToSign; only for an EMBEDDED_WALLET source.',
+        },
       }, ['quoteId']),
       request: (a, newKey) => ({
         method: 'POST',
@@ -117,19 +137,25 @@ export function agentTools(): AgentTool[] {
     },
     {
       name: 'transfer_in',
-      description: 'Move money from one of the customer’s external accounts into one of its internal accounts (same currency). Evaluated by the policy (CREATE_TRANSFERS); returns the agent action.',
+      description:
+        'Move money from one of the customer’s external accounts into one of its internal accounts ' +
+        '(same currency). Evaluated by the policy (CREATE_TRANSFERS); returns the agent action.',
       inputSchema: withInputs(dtoSchema(AgentTransferInDto), { idempotencyKey }),
       request: idempotentPost('/agents/me/transfer-in'),
     },
     {
       name: 'transfer_out',
-      description: 'Move money from one of the customer’s internal accounts to one of its external accounts (same currency). Evaluated by the policy (CREATE_TRANSFERS); returns the agent action.',
+      description:
+        'Move money from one of the customer’s internal accounts to one of its external accounts (same ' +
+        'currency). Evaluated by the policy (CREATE_TRANSFERS); returns the agent action.',
       inputSchema: withInputs(dtoSchema(AgentTransferOutDto), { idempotencyKey }),
       request: idempotentPost('/agents/me/transfer-out'),
     },
     {
       name: 'list_actions',
-      description: 'This agent’s actions (executions and transfers), newest first, with their status: PENDING_APPROVAL, APPROVED, REJECTED or FAILED.',
+      description:
+        'This agent’s actions (executions and transfers), newest first, with their status: ' +
+        'PENDING_APPROVAL, APPROVED, REJECTED or FAILED.',
       inputSchema: dtoSchema(AgentListActionsQuery),
       request: (query) => ({ method: 'GET', path: '/agents/me/actions', query }),
     },
