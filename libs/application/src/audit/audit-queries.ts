@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ledgerPostings, ledgerTotals, toCustomerResource } from '../../../domain/src/audit/as-of.js';
-import { eventTime, eventsUpTo, fold, pageOf, toHistoryEntry, type AuditSourceEvent, type HistoryEntry } from '../../../domain/src/audit/history.js';
+import { effectiveTimes, eventsUpTo, fold, pageOf, toHistoryEntry, type HistoryEntry } from '../../../domain/src/audit/history.js';
 import { cardDecider } from '../../../domain/src/cards/card.js';
 import type { CardEvent } from '../../../domain/src/cards/card-types.js';
 import { customerDecider, type CustomerEvent } from '../../../domain/src/customer/customer.js';
@@ -58,7 +58,7 @@ export class AuditQueries {
       case 'customers': {
         const state = fold(customerDecider.initialState(), customerDecider.evolve, typed<CustomerEvent>(events));
         if (!state.exists) throw missing();
-        const times = events.map((e) => new Date(eventTime(e)).toISOString());
+        const times = effectiveTimes(events).map((t) => new Date(t).toISOString());
         return toCustomerResource(state, { createdAt: times[0], updatedAt: times[times.length - 1] });
       }
       case 'transactions': {
@@ -114,8 +114,12 @@ export class AuditQueries {
     if (!doc) throw notFound('INTERNAL_ACCOUNT', id);
     const ledger = eventsUpTo(await this.events.readStream(streams.ledger(platformId)), asOf);
     const { balance, ...totals } = ledgerTotals(ledger, id);
-    const touched = [...owner.filter((e) => e.data.accountId === id), ...ledgerPostings(ledger, id).map((p) => ({ time: p.occurredAt ?? p.recordedAt }))];
-    const updatedAt = latest(doc.createdAt, touched.map((e) => ('time' in e ? e.time : new Date(eventTime(e as AuditSourceEvent)).toISOString())));
+    const ownerTimes = effectiveTimes(owner);
+    const touched = [
+      ...owner.flatMap((e, i) => (e.data.accountId === id ? [new Date(ownerTimes[i]).toISOString()] : [])),
+      ...ledgerPostings(ledger, id).flatMap((p) => (p.occurredAt ? [p.occurredAt] : [])),
+    ];
+    const updatedAt = latest(doc.createdAt, touched);
     const resource = { ...doc, ledger: totals, balance: { ...doc.balance, amount: Number(balance) }, updatedAt };
     if (doc.type === 'EMBEDDED_WALLET') {
       // The privacy flag lives in the wallet stream (WalletPrivacyChanged), as the read model takes it.

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { cardDecider } from '../cards/card.js';
 import type { CardEvent, CardSnapshot } from '../cards/card-types.js';
 import { ledgerPostings, ledgerTotals } from './as-of.js';
-import { REDACTED, businessTime, decodeCursor, encodeCursor, eventsUpTo, fold, pageOf, redact, toHistoryEntry, type AuditSourceEvent } from './history.js';
+import { REDACTED, businessTime, effectiveTimes, decodeCursor, encodeCursor, eventsUpTo, fold, pageOf, redact, toHistoryEntry, type AuditSourceEvent } from './history.js';
 
 let revision = 0n;
 const recorded = (type: string, data: Record<string, unknown>, metadata: Record<string, unknown> = {}, at = '2026-01-05T12:00:00.000Z'): AuditSourceEvent => ({
@@ -64,6 +64,22 @@ describe('audit history entries', () => {
     expect(at('2026-01-05T13:00:00.000Z')).toBe('FROZEN');
     expect(at('2026-01-05T14:00:00.000Z')).toBe('FROZEN');
     expect(at('2026-01-05T16:00:00.000Z')).toBe('ACTIVE');
+  });
+});
+
+describe('event times', () => {
+  it('gives events without a business time the time of their neighbours, never the store time', () => {
+    const store = '2030-01-01T00:00:00.000Z';
+    const events = [
+      recorded('LedgerAccountOpened', { id: 'A' }, {}, store),
+      recorded('TransferCreated', { createdAt: '2026-01-05T12:00:00.000Z' }, {}, store),
+      recorded('SignedRequestApplied', { requestId: 'r' }, {}, store),
+      recorded('TransferCreated', { createdAt: '2026-01-05T13:00:00.000Z' }, {}, store),
+    ];
+    const hour = (h: number) => Date.parse(`2026-01-05T${h}:00:00.000Z`);
+    expect(effectiveTimes(events)).toEqual([hour(12), hour(12), hour(12), hour(13)]);
+    expect(eventsUpTo(events, new Date(hour(12))).map((e) => e.type)).toEqual(['LedgerAccountOpened', 'TransferCreated', 'SignedRequestApplied']);
+    expect(effectiveTimes([recorded('X', {}, {}, store)])).toEqual([Date.parse(store)]);
   });
 });
 

@@ -79,13 +79,25 @@ export function businessTime(data: Record<string, unknown>, metadata: Record<str
 }
 
 /**
- * The instant `asOf` compares against. Sandbox platforms run on their own clocks (PlatformClocks),
- * so the business time is what the platform saw; the store's recordedAt is only the fallback for
- * events that carry no time of their own.
+ * The instant each event of one stream happened, which `asOf` compares against. Sandbox platforms
+ * run on their own clocks (PlatformClocks), so an event's business time is what the platform saw
+ * and recordedAt (the store's real time) is not comparable with it. An event that carries no time
+ * (SignedRequestApplied, LedgerAccountOpened...) was decided with its neighbours: it takes the time
+ * of the timed event before it (or, leading the stream, the first one after it); a stream with no
+ * timed event at all falls back to recordedAt.
  */
-export function eventTime(event: Pick<AuditSourceEvent, 'data' | 'metadata' | 'recordedAt'>): number {
-  const t = businessTime(event.data, event.metadata);
-  return t ? Date.parse(t) : event.recordedAt.getTime();
+export function effectiveTimes(events: readonly Pick<AuditSourceEvent, 'data' | 'metadata' | 'recordedAt'>[]): number[] {
+  const own = events.map((e) => {
+    const t = businessTime(e.data, e.metadata);
+    return t ? Date.parse(t) : undefined;
+  });
+  const first = own.find((t) => t !== undefined);
+  let last = first;
+  return events.map((e, i) => {
+    const t = own[i];
+    if (t !== undefined) last = t;
+    return last ?? e.recordedAt.getTime();
+  });
 }
 
 export function toHistoryEntry(event: AuditSourceEvent): HistoryEntry {
@@ -108,12 +120,9 @@ export function toHistoryEntry(event: AuditSourceEvent): HistoryEntry {
  */
 export function eventsUpTo<E extends Pick<AuditSourceEvent, 'data' | 'metadata' | 'recordedAt'>>(events: readonly E[], asOf: Date): E[] {
   const limit = asOf.getTime();
-  const out: E[] = [];
-  for (const e of events) {
-    if (eventTime(e) > limit) break;
-    out.push(e);
-  }
-  return out;
+  const times = effectiveTimes(events);
+  const end = times.findIndex((t) => t > limit);
+  return end === -1 ? [...events] : events.slice(0, end);
 }
 
 /** Folds `events` with a decider's evolve, from its initial state. */
