@@ -9,6 +9,7 @@ export function verifyProgress(stream: NodeJS.WriteStream = process.stderr): Ver
   let phase: string | undefined;
   let bar: cliProgress.SingleBar | undefined;
   let lastTenth = -1;
+  let started = Date.now();
   const stop = () => {
     bar?.stop();
     bar = undefined;
@@ -19,13 +20,18 @@ export function verifyProgress(stream: NodeJS.WriteStream = process.stderr): Ver
         if (phase !== next) {
           stop();
           phase = next;
+          started = Date.now();
           bar = new cliProgress.SingleBar(
-            { stream, format: `${next.padEnd(7)} [{bar}] {percentage}% | {value}/{total} | {eta_formatted} left | {rate}/s`, hideCursor: true },
+            {
+              stream,
+              format: `${next.padEnd(7)} [{bar}] {percentage}% | {value}/{total} | {eta_formatted} left | {rate}/s`,
+              hideCursor: true,
+            },
             cliProgress.Presets.shades_classic,
           );
           bar.start(Math.max(total, 1), 0, { rate: '0' });
         }
-        const seconds = Math.max((Date.now() - (bar as unknown as { startTime: number }).startTime) / 1000, 0.001);
+        const seconds = Math.max((Date.now() - started) / 1000, 0.001);
         bar!.setTotal(Math.max(total, 1));
         bar!.update(done, { rate: Math.round(done / seconds).toString() });
         return;

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ledgerPostings, ledgerTotals, toCustomerResource } from '../../../domain/src/audit/as-of.js';
-import { effectiveTimes, eventsUpTo, fold, pageOf, toHistoryEntry, type HistoryEntry } from '../../../domain/src/audit/history.js';
+import { effectiveTimes, eventsUpTo, fold, pageOf, toHistoryEntry } from '../../../domain/src/audit/history.js';
+import type { HistoryEntry } from '../../../domain/src/audit/history.js';
 import { cardDecider } from '../../../domain/src/cards/card.js';
 import type { CardEvent } from '../../../domain/src/cards/card-types.js';
 import { customerDecider, type CustomerEvent } from '../../../domain/src/customer/customer.js';
@@ -12,22 +13,33 @@ import { toTransactionResource } from '../../../domain/src/transactions/transact
 import { transactionDecider, type TransactionEvent } from '../../../domain/src/transactions/transaction.js';
 import type { EventStore, RecordedEvent } from '../../../event-store/src/event-store.js';
 import { Collections } from '../../../read-models/src/projections/collections.js';
-import { openAccountDoc, toInternalAccount, type InternalAccountDoc } from '../../../read-models/src/projections/internal-account-docs.js';
+import { openAccountDoc, toInternalAccount } from '../../../read-models/src/projections/internal-account-docs.js';
+import type { InternalAccountDoc } from '../../../read-models/src/projections/internal-account-docs.js';
 import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-store.js';
 import { EVENT_STORE, READ_MODELS } from '../tokens.js';
 
 export type AuditResource = 'cards' | 'transactions' | 'internal-accounts' | 'customers';
+type StreamResource = Exclude<AuditResource, 'internal-accounts'>;
 export interface PageRequest {
   limit?: number;
   cursor?: string;
 }
 
-const typed = <E>(events: readonly RecordedEvent[]) => events.map((e) => ({ type: e.type, data: e.data }) as unknown as E);
+const typed = <E>(events: readonly RecordedEvent[]) =>
+  events.map((e) => ({ type: e.type, data: e.data }) as unknown as E);
+const KIND: Record<AuditResource, string> = {
+  cards: 'CARD',
+  transactions: 'TRANSACTION',
+  'internal-accounts': 'INTERNAL_ACCOUNT',
+  customers: 'CUSTOMER',
+};
+const latest = (first: string, times: string[]) =>
+  times.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a), first);
 
 /**
- * Audit read side: histories and point-in-time states straight from the event log (never the
- * read models, which hold only the present), scoped to the caller's platform: a resource of
- * another platform answers 404 exactly like one that does not exist.
+ * Audit read side: histories and point-in-time states folded from the event log. The read models
+ * only say where a resource's events are (a quote's stream, an account's owner); the answer comes
+ * from the events. Scoped to the caller's platform: another platform's resource is a 404.
  */
 @Injectable()
 export class AuditQueries {
@@ -48,7 +60,7 @@ export class AuditQueries {
   async state(platformId: string, resource: AuditResource, id: string, asOf: Date): Promise<Record<string, unknown>> {
     if (resource === 'internal-accounts') return this.accountAsOf(platformId, id, asOf);
     const events = eventsUpTo(await this.ownStream(platformId, resource, id), asOf);
-    const missing = () => notFound(kindOf(resource), id);
+    const missing = () => notFound(KIND[resource], id);
     switch (resource) {
       case 'cards': {
         const state = fold(cardDecider.initialState(), cardDecider.evolve, typed<CardEvent>(events));
@@ -62,10 +74,10 @@ export class AuditQueries {
         return toCustomerResource(state, { createdAt: times[0], updatedAt: times[times.length - 1] });
       }
       case 'transactions': {
-        const tx =
-          events[0]?.streamName.startsWith('quote-')
-            ? fold(quoteDecider.initialState(), quoteDecider.evolve, typed<QuoteEvent>(events)).transaction
-            : fold(transactionDecider.initialState(), transactionDecider.evolve, typed<TransactionEvent>(events)).transaction;
+        const tx = events[0]?.streamName.startsWith('quote-')
+          ? fold(quoteDecider.initialState(), quoteDecider.evolve, typed<QuoteEvent>(events)).transaction
+          : fold(transactionDecider.initialState(), transactionDecider.evolve, typed<TransactionEvent>(events))
+              .transaction;
         if (!tx) throw missing();
         return toTransactionResource(tx);
       }
@@ -73,13 +85,13 @@ export class AuditQueries {
   }
 
   /** The events of the stream that holds the resource, after checking it belongs to the platform. */
-  private async ownStream(platformId: string, resource: Exclude<AuditResource, 'internal-accounts'>, id: string): Promise<RecordedEvent[]> {
+  private async ownStream(platformId: string, resource: StreamResource, id: string): Promise<RecordedEvent[]> {
     const events = await this.events.readStream(await this.streamOf(platformId, resource, id));
-    if (events.length === 0 || events[0].data.platformId !== platformId) throw notFound(kindOf(resource), id);
+    if (events.length === 0 || events[0].data.platformId !== platformId) throw notFound(KIND[resource], id);
     return events;
   }
 
-  private async streamOf(platformId: string, resource: Exclude<AuditResource, 'internal-accounts'>, id: string): Promise<string> {
+  private async streamOf(platformId: string, resource: StreamResource, id: string): Promise<string> {
     if (resource === 'cards') return streams.card(id);
     if (resource === 'customers') return streams.customer(id);
     // A transaction created from a quote lives in the quote's stream (see PaymentRef).
@@ -92,25 +104,32 @@ export class AuditQueries {
   private async ownAccount(platformId: string, id: string): Promise<{ stream: string; customerId?: string }> {
     const doc = await this.store.get<InternalAccountDoc>(Collections.internalAccounts, id);
     if (!doc || doc.platformId !== platformId) throw notFound('INTERNAL_ACCOUNT', id);
-    return doc.customerId ? { stream: streams.customer(doc.customerId), customerId: doc.customerId } : { stream: streams.platform(platformId) };
+    if (!doc.customerId) return { stream: streams.platform(platformId) };
+    return { stream: streams.customer(doc.customerId), customerId: doc.customerId };
+  }
+
+  /** The account as opened and changed by its owner's stream up to asOf, without ledger totals yet. */
+  private openedAsOf(platformId: string, id: string, owner: RecordedEvent[], customerId?: string) {
+    if (!customerId) {
+      const opened = typed<PlatformEvent>(owner).find(
+        (e) => e.type === 'PlatformAccountOpened' && e.data.accountId === id,
+      );
+      if (opened?.type !== 'PlatformAccountOpened') return undefined;
+      return openAccountDoc({ ...opened.data, status: 'ACTIVE' });
+    }
+    const customer = fold(customerDecider.initialState(), customerDecider.evolve, typed<CustomerEvent>(owner));
+    const account = customer.accounts.get(id);
+    const opened = owner.find((e) => e.type === 'InternalAccountOpened' && e.data.accountId === id);
+    if (!account || !opened) return undefined;
+    const { type, currency, status } = account;
+    const createdAt = String(opened.data.createdAt);
+    return openAccountDoc({ accountId: id, platformId, customerId, type, currency, status, createdAt });
   }
 
   private async accountAsOf(platformId: string, id: string, asOf: Date): Promise<Record<string, unknown>> {
     const { stream, customerId } = await this.ownAccount(platformId, id);
     const owner = eventsUpTo(await this.events.readStream(stream), asOf);
-    let doc: InternalAccountDoc | undefined;
-    if (customerId) {
-      const customer = fold(customerDecider.initialState(), customerDecider.evolve, typed<CustomerEvent>(owner));
-      const account = customer.accounts.get(id);
-      const opened = owner.find((e) => e.type === 'InternalAccountOpened' && e.data.accountId === id);
-      if (account && opened) {
-        const createdAt = String(opened.data.createdAt);
-        doc = { ...openAccountDoc({ accountId: id, platformId, customerId, type: account.type, currency: account.currency, status: account.status, createdAt }) };
-      }
-    } else {
-      const opened = typed<PlatformEvent>(owner).find((e) => e.type === 'PlatformAccountOpened' && e.data.accountId === id);
-      if (opened?.type === 'PlatformAccountOpened') doc = openAccountDoc({ ...opened.data, status: 'ACTIVE' });
-    }
+    const doc = this.openedAsOf(platformId, id, owner, customerId);
     if (!doc) throw notFound('INTERNAL_ACCOUNT', id);
     const ledger = eventsUpTo(await this.events.readStream(streams.ledger(platformId)), asOf);
     const { balance, ...totals } = ledgerTotals(ledger, id);
@@ -123,16 +142,13 @@ export class AuditQueries {
     const resource = { ...doc, ledger: totals, balance: { ...doc.balance, amount: Number(balance) }, updatedAt };
     if (doc.type === 'EMBEDDED_WALLET') {
       // The privacy flag lives in the wallet stream (WalletPrivacyChanged), as the read model takes it.
-      const wallet = eventsUpTo(await this.events.readStream(streams.wallet(id)), asOf).filter((e) => e.type === 'WalletPrivacyChanged');
-      const last = wallet[wallet.length - 1];
-      if (last) Object.assign(resource, { privateEnabled: last.data.privateEnabled, updatedAt: latest(updatedAt, [String(last.data.updatedAt)]) });
+      const wallet = eventsUpTo(await this.events.readStream(streams.wallet(id)), asOf);
+      const last = wallet.filter((e) => e.type === 'WalletPrivacyChanged').at(-1);
+      if (last) {
+        resource.privateEnabled = Boolean(last.data.privateEnabled);
+        resource.updatedAt = latest(updatedAt, [String(last.data.updatedAt)]);
+      }
     }
     return toInternalAccount(resource);
   }
-}
-
-const latest = (first: string, times: string[]) => times.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a), first);
-
-function kindOf(resource: AuditResource): string {
-  return { cards: 'CARD', transactions: 'TRANSACTION', 'internal-accounts': 'INTERNAL_ACCOUNT', customers: 'CUSTOMER' }[resource];
 }

@@ -29,7 +29,8 @@ export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -38,7 +39,8 @@ export function canonicalJson(value: unknown): string {
 async function* documents(store: ReadModelStore, collection: string): AsyncGenerator<Doc> {
   let cursor: string | undefined;
   do {
-    const page = await store.find(collection, { limit: PAGE, sortBy: 'id', sortOrder: 'asc', ...(cursor ? { cursor } : {}) });
+    const query = { limit: PAGE, sortBy: 'id', sortOrder: 'asc' as const, ...(cursor ? { cursor } : {}) };
+    const page = await store.find(collection, query);
     yield* page.data;
     cursor = page.hasMore ? page.nextCursor : undefined;
   } while (cursor);
@@ -65,7 +67,9 @@ async function compareCollection(live: ReadModelStore, replay: ReadModelStore, c
     if (textB !== undefined) hashB.update(textB + '\n');
     if (firstDifference === undefined && textA !== textB) {
       const id = (takeA ? idA : idB)!;
-      firstDifference = textA === undefined ? `${id} (only in the replay)` : textB === undefined ? `${id} (only in the live read model)` : `${id} (contents differ)`;
+      const how =
+        textA === undefined ? 'only in the replay' : textB === undefined ? 'only in the live read model' : 'contents differ';
+      firstDifference = `${id} (${how})`;
     }
     if (takeB) count += 1;
     [x, y] = await Promise.all([takeA ? a.next() : Promise.resolve(x), takeB ? b.next() : Promise.resolve(y)]);
@@ -79,7 +83,12 @@ async function compareCollection(live: ReadModelStore, replay: ReadModelStore, c
  * with the live ones (a digest per collection, then the first differing document), and proves
  * every ledger stream's invariants in one streamed pass over the log. Findings name what failed.
  */
-export async function verifyAudit(deps: { events: EventStore; live: ReadModelStore; projections: Projection[]; progress?: VerifyProgress }): Promise<VerifyReport> {
+export async function verifyAudit(deps: {
+  events: EventStore;
+  live: ReadModelStore;
+  projections: Projection[];
+  progress?: VerifyProgress;
+}): Promise<VerifyReport> {
   const { events, live, projections, progress } = deps;
   const findings: string[] = [];
   const head = await events.headPosition();
@@ -98,14 +107,17 @@ export async function verifyAudit(deps: { events: EventStore; live: ReadModelSto
     progress?.update('replay', Number(head), Number(head));
     for (const p of projections) {
       const checkpoint = (await live.getCheckpoint(p.name)) ?? 0n;
-      if (checkpoint < head) findings.push(`live read model ${p.name} is behind the log: checkpoint ${checkpoint}, head ${head}`);
+      if (checkpoint < head) {
+        findings.push(`live read model ${p.name} is behind the log: checkpoint ${checkpoint}, head ${head}`);
+      }
     }
     const names = [...new Set(projections.flatMap((p) => p.collections))].sort();
     for (const [i, collection] of names.entries()) {
       const result = await compareCollection(live, scratch, collection);
       collections[collection] = { documents: result.documents, digest: result.replay };
       if (result.live !== result.replay) {
-        findings.push(`collection ${collection}: live digest ${result.live.slice(0, 16)} differs from replay ${result.replay.slice(0, 16)}; first differing document ${result.firstDifference}`);
+        const digests = `live digest ${result.live.slice(0, 16)} differs from replay ${result.replay.slice(0, 16)}`;
+        findings.push(`collection ${collection}: ${digests}; first differing document ${result.firstDifference}`);
       }
       progress?.update('compare', i + 1, names.length);
     }

@@ -1,5 +1,6 @@
 import type { CustomerState } from '../customer/customer.js';
-import { evolveLedger, initialLedgerState, postedBalance, type LedgerEvent, type LedgerState } from '../ledger/ledger.js';
+import { evolveLedger, initialLedgerState, postedBalance } from '../ledger/ledger.js';
+import type { LedgerEvent, LedgerState } from '../ledger/ledger.js';
 import { toJsonNumber } from '../money.js';
 import { toHistoryEntry, type AuditSourceEvent, type HistoryEntry } from './history.js';
 
@@ -87,7 +88,10 @@ export function ledgerTotals(events: readonly AuditSourceEvent[], accountId: str
  * The Customer resource from a folded customer state, as the customer read model shows it
  * (profile fields flattened, kycStatus or kybStatus by customer type).
  */
-export function toCustomerResource(state: CustomerState, times: { createdAt: string; updatedAt: string }): Record<string, unknown> {
+export function toCustomerResource(
+  state: CustomerState,
+  times: { createdAt: string; updatedAt: string },
+): Record<string, unknown> {
   const statusField = state.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus';
   return {
     id: state.id,

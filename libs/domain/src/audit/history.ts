@@ -33,7 +33,8 @@ export const REDACTED = '[REDACTED]';
  * secrets, OTPs, keys). Matched on the field name anywhere in the data; `transactionHash`
  * (an on-chain reference) and public keys are not secrets.
  */
-const SECRET_FIELD = /secret|seed|sealed|otp|password|passcode|privatekey|signingkey|apikey|^key$|keymaterial|hash|ciphertext|token$/i;
+const SECRET_FIELD =
+  /secret|seed|sealed|otp|password|passcode|privatekey|signingkey|apikey|^key$|keymaterial|hash|ciphertext|token$/i;
 const NOT_SECRET = new Set(['transactionHash', 'publicKey', 'otpId', 'emailOtpId']);
 
 export function isSecretField(name: string): boolean {
@@ -62,7 +63,10 @@ const NESTED = ['card', 'transaction', 'quote', 'authorization'] as const;
  * The business time of an event: the decision's `now` as the event records it (top-level time
  * fields, then the snapshot it carries, then a `now` in its metadata), or undefined.
  */
-export function businessTime(data: Record<string, unknown>, metadata: Record<string, unknown> = {}): string | undefined {
+export function businessTime(
+  data: Record<string, unknown>,
+  metadata: Record<string, unknown> = {},
+): string | undefined {
   for (const f of TIME_FIELDS) {
     const t = asTime(data[f]);
     if (t) return t;
@@ -78,6 +82,8 @@ export function businessTime(data: Record<string, unknown>, metadata: Record<str
   return asTime(metadata.now);
 }
 
+type Timed = Pick<AuditSourceEvent, 'data' | 'metadata' | 'recordedAt'>;
+
 /**
  * The instant each event of one stream happened, which `asOf` compares against. Sandbox platforms
  * run on their own clocks (PlatformClocks), so an event's business time is what the platform saw
@@ -86,7 +92,7 @@ export function businessTime(data: Record<string, unknown>, metadata: Record<str
  * of the timed event before it (or, leading the stream, the first one after it); a stream with no
  * timed event at all falls back to recordedAt.
  */
-export function effectiveTimes(events: readonly Pick<AuditSourceEvent, 'data' | 'metadata' | 'recordedAt'>[]): number[] {
+export function effectiveTimes(events: readonly Timed[]): number[] {
   const own = events.map((e) => {
     const t = businessTime(e.data, e.metadata);
     return t ? Date.parse(t) : undefined;
@@ -118,7 +124,7 @@ export function toHistoryEntry(event: AuditSourceEvent): HistoryEntry {
  * The events of one stream up to and including `asOf`, as a prefix: folding stops at the first
  * event after the instant, so the state is one the stream really passed through.
  */
-export function eventsUpTo<E extends Pick<AuditSourceEvent, 'data' | 'metadata' | 'recordedAt'>>(events: readonly E[], asOf: Date): E[] {
+export function eventsUpTo<E extends Timed>(events: readonly E[], asOf: Date): E[] {
   const limit = asOf.getTime();
   const times = effectiveTimes(events);
   const end = times.findIndex((t) => t > limit);
@@ -152,12 +158,18 @@ export interface Page<T> {
 }
 
 /** One page of revision-ordered entries, after the cursor's revision; limit 1-100 (default 20). */
-export function pageOf<T extends { revision: number }>(entries: readonly T[], request: { limit?: number; cursor?: string }): Page<T> {
+export function pageOf<T extends { revision: number }>(
+  entries: readonly T[],
+  request: { limit?: number; cursor?: string },
+): Page<T> {
   const limit = request.limit ?? 20;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalid('INVALID_INPUT', 'limit must be an integer between 1 and 100', 'limit');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+    throw invalid('INVALID_INPUT', 'limit must be an integer between 1 and 100', 'limit');
+  }
   const after = request.cursor !== undefined ? decodeCursor(request.cursor) : -1;
   const rest = entries.filter((e) => e.revision > after);
   const data = rest.slice(0, limit);
   const hasMore = rest.length > limit;
-  return { data, hasMore, ...(hasMore ? { nextCursor: encodeCursor(data[data.length - 1].revision) } : {}), totalCount: entries.length };
+  const next = hasMore ? { nextCursor: encodeCursor(data[data.length - 1].revision) } : {};
+  return { data, hasMore, ...next, totalCount: entries.length };
 }

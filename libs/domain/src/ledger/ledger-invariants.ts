@@ -26,14 +26,21 @@ export class LedgerInvariants {
   apply(event: { type: string; data: Record<string, unknown> }): void {
     const d = event.data;
     if (event.type === 'TransferCreated') {
-      const leg = { debit: String(d.debitAccountId), credit: String(d.creditAccountId), amount: BigInt(String(d.amount)), currency: String(d.currency) };
+      const leg: Leg = {
+        debit: String(d.debitAccountId),
+        credit: String(d.creditAccountId),
+        amount: BigInt(String(d.amount)),
+        currency: String(d.currency),
+      };
       const name = `${this.ledger}: transfer ${String(d.id)}`;
       if (leg.amount <= 0n) this.problems.push(`${name} moves a non-positive amount ${leg.amount}`);
       if (leg.debit === leg.credit) this.problems.push(`${name} debits and credits the same account ${leg.debit}`);
       for (const side of [leg.debit, leg.credit]) {
         const account = this.state.accounts.get(side);
         if (!account) this.problems.push(`${name} names account ${side}, never opened`);
-        else if (account.currency !== leg.currency) this.problems.push(`${name} in ${leg.currency} touches ${side} in ${account.currency}`);
+        else if (account.currency !== leg.currency) {
+          this.problems.push(`${name} in ${leg.currency} touches ${side} in ${account.currency}`);
+        }
       }
       if (!this.state.accounts.has(leg.debit) || !this.state.accounts.has(leg.credit)) return;
       this.legs.set(String(d.id), leg);
@@ -41,12 +48,15 @@ export class LedgerInvariants {
     } else if (event.type === 'PendingTransferPosted' || event.type === 'PendingTransferVoided') {
       const leg = this.legs.get(String(d.pendingId));
       if (!leg) {
-        this.problems.push(`${this.ledger}: ${String(d.id)} resolves ${String(d.pendingId)}, which is not a pending transfer`);
+        const what = `${String(d.id)} resolves ${String(d.pendingId)}`;
+        this.problems.push(`${this.ledger}: ${what}, which is not a pending transfer`);
         return;
       }
       if (event.type === 'PendingTransferPosted') {
         const amount = BigInt(String(d.amount));
-        if (amount > leg.amount || amount < 0n) this.problems.push(`${this.ledger}: ${String(d.id)} posts ${amount} of a ${leg.amount} hold`);
+        if (amount > leg.amount || amount < 0n) {
+          this.problems.push(`${this.ledger}: ${String(d.id)} posts ${amount} of a ${leg.amount} hold`);
+        }
         this.post(leg, amount);
       }
     }
@@ -66,13 +76,18 @@ export class LedgerInvariants {
   /** Every invariant that does not hold after the events applied so far (empty when the books balance). */
   findings(): string[] {
     const out = [...this.problems];
-    for (const [currency, sum] of this.byCurrency) if (sum !== 0n) out.push(`${this.ledger}: ${currency} postings sum to ${sum}, not 0`);
+    for (const [currency, sum] of this.byCurrency) {
+      if (sum !== 0n) out.push(`${this.ledger}: ${currency} postings sum to ${sum}, not 0`);
+    }
     for (const [id, account] of this.state.accounts) {
       const balance = postedBalance(account);
       const recomputed = this.postings.get(id) ?? 0n;
-      if (balance !== recomputed) out.push(`${this.ledger}: account ${id} balance ${balance} differs from its postings ${recomputed}`);
-      if (!account.allowNegative && account.creditsPosted - account.debitsPosted - account.debitsPending < 0n) {
-        out.push(`${this.ledger}: account ${id} is negative (${account.creditsPosted - account.debitsPosted - account.debitsPending}) and may not be`);
+      if (balance !== recomputed) {
+        out.push(`${this.ledger}: account ${id} balance ${balance} differs from its postings ${recomputed}`);
+      }
+      const spendable = account.creditsPosted - account.debitsPosted - account.debitsPending;
+      if (!account.allowNegative && spendable < 0n) {
+        out.push(`${this.ledger}: account ${id} is negative (${spendable}) and may not be`);
       }
     }
     return out;

@@ -8,14 +8,24 @@ const entryProperties: Record<string, Schema> = {
   revision: { type: 'integer', description: 'Position of the event in its stream; histories are in this order.' },
   type: str({ description: 'Event type, e.g. CardStateChanged.' }),
   recordedAt: str({ format: 'date-time', description: 'When the event store recorded the event.' }),
-  occurredAt: str({ format: 'date-time', description: 'The business time the event carries (the platform clock), when it carries one.' }),
+  occurredAt: str({
+    format: 'date-time',
+    description: 'The business time the event carries (the platform clock), when it carries one.',
+  }),
   actor: nullableStr,
   correlationId: nullableStr,
-  changes: { type: 'object', description: 'The event data; secret material, hashes of secrets, OTPs and keys are [REDACTED].' },
+  changes: {
+    type: 'object',
+    description: 'The event data; secret material, hashes of secrets, OTPs and keys are [REDACTED].',
+  },
 };
 
 export const auditSchemas: Record<string, Schema> = {
-  AuditHistoryEntry: { type: 'object', required: ['revision', 'type', 'recordedAt', 'actor', 'correlationId', 'changes'], properties: entryProperties },
+  AuditHistoryEntry: {
+    type: 'object',
+    required: ['revision', 'type', 'recordedAt', 'actor', 'correlationId', 'changes'],
+    properties: entryProperties,
+  },
   AuditPosting: {
     type: 'object',
     required: ['revision', 'type', 'recordedAt', 'actor', 'correlationId', 'changes', 'posting', 'balance'],
