@@ -35,13 +35,15 @@ describe('audit verify: replay into scratch read models, compare, prove the ledg
     t = await startTestService({ clock, ids: new SequentialIds(), dataDir });
     holder = await cardholder(t, t.api, clock, 'verify-holder');
     clock.advance(60_000);
-    expect((await signedRequest(t.api, 'PATCH', `/cards/${holder.cardId}`, { state: 'FROZEN' }, holder.wallet)).result.status).toBe(200);
+    const freeze = await signedRequest(t.api, 'PATCH', `/cards/${holder.cardId}`, { state: 'FROZEN' }, holder.wallet);
+    expect(freeze.result.status).toBe(200);
     const m = money(t);
     const bob = await m.customer(['USD']);
     const quote = (await m.accountQuote(holder.usd, bob.accounts.USD, 1_200)).body;
     expect((await t.api.post(`/quotes/${quote.id}/execute`)).status).toBe(200);
     await m.eventually(quote.transactionId, 'COMPLETED');
-    expect(await t.service.infra.projections.waitForPosition(await t.service.infra.eventStore.headPosition(), 5_000)).toBe(true);
+    const { projections, eventStore } = t.service.infra;
+    expect(await projections.waitForPosition(await eventStore.headPosition(), 5_000)).toBe(true);
   });
   afterAll(async () => {
     await t?.close();
@@ -49,7 +51,8 @@ describe('audit verify: replay into scratch read models, compare, prove the ledg
   });
 
   it('replays the same history twice into identical read models that match the live ones', async () => {
-    const deps = { events: t!.service.infra.eventStore, live: t!.service.infra.readModels, projections: allProjections };
+    const { eventStore, readModels } = t!.service.infra;
+    const deps = { events: eventStore, live: readModels, projections: allProjections };
     const first = await verifyAudit(deps);
     const second = await verifyAudit(deps);
     expect(first.findings).toEqual([]);
@@ -63,7 +66,8 @@ describe('audit verify: replay into scratch read models, compare, prove the ledg
     await t!.close();
     t = undefined;
     const clean = cliVerify(dataDir);
-    expect({ status: clean.status, stderr: clean.stderr.split('\n').filter((l) => l.startsWith('finding')) }).toEqual({ status: 0, stderr: [] });
+    const findings = clean.stderr.split('\n').filter((l) => l.startsWith('finding'));
+    expect({ status: clean.status, findings }).toEqual({ status: 0, findings: [] });
     expect(JSON.parse(clean.stdout)).toMatchObject({ ok: true, findings: [] });
     expect(clean.stderr).toMatch(/audit verify: replay/);
 

@@ -1,10 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { LedgerInvariants } from './ledger-invariants.js';
 
-const opened = (id: string, allowNegative = false) => ({ type: 'LedgerAccountOpened', data: { id, currency: 'USD', allowNegative } });
+const opened = (id: string, allowNegative = false) => ({
+  type: 'LedgerAccountOpened',
+  data: { id, currency: 'USD', allowNegative },
+});
+const AT = '2026-01-01T00:00:00.000Z';
 const transfer = (id: string, debit: string, credit: string, amount: number, pending = false, currency = 'USD') => ({
   type: 'TransferCreated',
-  data: { id, debitAccountId: debit, creditAccountId: credit, amount: String(amount), currency, pending, code: 'T', createdAt: '2026-01-01T00:00:00.000Z' },
+  data: { id, debitAccountId: debit, creditAccountId: credit, amount: String(amount), currency, pending, code: 'T' },
 });
 
 function check(events: { type: string; data: Record<string, unknown> }[]) {
@@ -22,7 +26,7 @@ describe('ledger invariants', () => {
         ...base,
         transfer('t1', 'S', 'A', 1_000),
         transfer('t2', 'A', 'B', 400, true),
-        { type: 'PendingTransferPosted', data: { id: 't3', pendingId: 't2', amount: '300', createdAt: '2026-01-01T00:00:00.000Z' } },
+        { type: 'PendingTransferPosted', data: { id: 't3', pendingId: 't2', amount: '300', createdAt: AT } },
       ]),
     ).toEqual([]);
   });
@@ -40,7 +44,7 @@ describe('ledger invariants', () => {
       transfer('t2', 'S', 'S', 5),
       transfer('t3', 'S', 'B', 0),
       transfer('t4', 'S', 'B', 10, true),
-      { type: 'PendingTransferPosted', data: { id: 't5', pendingId: 't4', amount: '11', createdAt: '2026-01-01T00:00:00.000Z' } },
+      { type: 'PendingTransferPosted', data: { id: 't5', pendingId: 't4', amount: '11', createdAt: AT } },
     ]);
     expect(findings).toEqual(
       expect.arrayContaining([
