@@ -37,9 +37,11 @@ import { SandboxCardsController } from './sandbox/sandbox-cards.controller.js';
 import { AgentsModule } from '../../../libs/application/src/agents/agents.module.js';
 import { AgentMeController } from './agents/agent-me.controller.js';
 import { AgentsController } from './agents/agents.controller.js';
+import { AuditController } from './audit/audit.controller.js';
+import { AuditQueries } from '../../../libs/application/src/audit/audit-queries.js';
 
 // Static paths (customers/internal-accounts, agents/me) must register before parameterised ones (customers/:customerId, agents/:agentId).
-export const API_CONTROLLERS = [InternalAccountsController, ExternalAccountsController, CustomersController, VerificationsController, UmaProvidersController, InvitationsController, AuthCredentialsController, AuthSessionsController, WalletAccountsController, TokensController, SandboxController, SandboxCardsController, CardsController, SandboxMoneyController, SandboxClockController, ExchangeRatesController, LookupsController, QuotesController, TransactionsController, TransfersController, AgentMeController, AgentsController, WebhooksController, DocsController, DashboardController];
+export const API_CONTROLLERS = [InternalAccountsController, ExternalAccountsController, CustomersController, VerificationsController, UmaProvidersController, InvitationsController, AuthCredentialsController, AuthSessionsController, WalletAccountsController, TokensController, SandboxController, SandboxCardsController, CardsController, SandboxMoneyController, SandboxClockController, ExchangeRatesController, LookupsController, QuotesController, TransactionsController, TransfersController, AgentMeController, AgentsController, AuditController, WebhooksController, DocsController, DashboardController];
 
 @Module({})
 export class ApiModule {
@@ -59,6 +61,7 @@ export class ApiModule {
         { provide: RATE_LIMIT_STORAGE, useValue: storage },
         { provide: RATE_LIMITS, useValue: limits },
         { provide: RATE_LIMIT_POLICIES, useValue: policiesOf(limits) },
+        AuditQueries,
         AuthFailureLimiter,
         RateLimitGuard,
         RateLimitStorageCloser,

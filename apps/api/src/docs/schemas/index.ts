@@ -11,10 +11,11 @@ import { rateSchemas } from './rates.js';
 import { sandboxClockSchemas } from './sandbox-clock.js';
 import { transactionSchemas } from './transactions.js';
 import { agentSchemas } from './agents.js';
+import { auditSchemas } from './audit.js';
 /**
  * Response schemas contributed by each API area (one file per area, each exporting a
  * `Record<name, JSON Schema>`), merged into the OpenAPI document's components.
  * Schemas may reference each other and the shared ones (Error, Currency, Address, Customer,
  * InternalAccount, SignedRetryChallenge) with `{ $ref: '#/components/schemas/<Name>' }`.
  */
-export const areaSchemas: Record<string, Record<string, unknown>>[] = [externalAccountSchemas, verificationSchemas, umaProviderSchemas, invitationSchemas, walletSchemas, webhookSchemas, cardSchemas, rateSchemas, lookupSchemas, quoteSchemas, transactionSchemas, sandboxClockSchemas, agentSchemas];
+export const areaSchemas: Record<string, Record<string, unknown>>[] = [externalAccountSchemas, verificationSchemas, umaProviderSchemas, invitationSchemas, walletSchemas, webhookSchemas, cardSchemas, rateSchemas, lookupSchemas, quoteSchemas, transactionSchemas, sandboxClockSchemas, agentSchemas, auditSchemas];

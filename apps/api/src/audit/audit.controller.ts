@@ -1,0 +1,130 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { AuditQueries, type AuditResource } from '../../../../libs/application/src/audit/audit-queries.js';
+import type { Actor } from '../../../../libs/application/src/tokens.js';
+import { isPublicId, type ResourceKind } from '../../../../libs/domain/src/ids.js';
+import { ApiDoc, type ApiDocMeta } from '../docs/api-doc.js';
+import { CurrentActor } from '../http/auth.js';
+import { invalidInput } from '../http/errors.js';
+import { idParam } from '../http/id-pipe.js';
+import { AuditHistoryQuery, AuditStateQuery } from './audit.dto.js';
+
+const PAGING = 'Cursor-paginated in event order. A resource of another platform answers 404.';
+const HISTORY =
+  'Every event of the resource in the order it was recorded, from the event log: recordedAt (store time), ' +
+  'occurredAt (the business time on the platform clock, when the event carries one), type, actor and ' +
+  'correlation id (from the event metadata) and the event data as `changes`, with secret material, hashes ' +
+  `of secrets, OTPs and keys shown as [REDACTED]. ${PAGING}`;
+
+const STATE =
+  'resource is cards, transactions, internal-accounts or customers. The resource folded with the write ' +
+  'path from the events whose time is at or before asOf, shown as the live endpoint shows it (an internal ' +
+  'account with its balance then). An event’s time is its business time (the platform clock, which a ' +
+  'sandbox platform may have advanced) when it carries one; an event without one takes the time of the ' +
+  'event decided with it; folding stops at the first event after asOf. A resource that did not exist yet, ' +
+  'or belongs to another platform, answers 404.';
+
+const KINDS: Record<AuditResource, ResourceKind> = {
+  cards: 'Card',
+  transactions: 'Transaction',
+  'internal-accounts': 'InternalAccount',
+  customers: 'Customer',
+};
+
+const history = (summary: string, description = HISTORY, schema = 'list:AuditHistoryEntry'): ApiDocMeta => ({
+  summary,
+  tag: 'Audit',
+  description,
+  responses: { 200: { description: 'A page of events, oldest first', schema } },
+  errors: [404],
+});
+
+function parseAsOf(text: string): Date {
+  const at = new Date(text);
+  if (Number.isNaN(at.getTime())) {
+    throw invalidInput([{ field: 'asOf', constraint: 'isDateTime', message: 'asOf is not a valid date-time' }]);
+  }
+  return at;
+}
+
+@Controller('audit')
+export class AuditController {
+  constructor(private readonly audit: AuditQueries) {}
+
+  @Get('cards/:cardId/history')
+  @ApiDoc(history('History of a card'))
+  card(
+    @Param('cardId', idParam('Card', 'cardId')) id: string,
+    @Query() q: AuditHistoryQuery,
+    @CurrentActor() actor: Actor,
+  ) {
+    return this.audit.history(actor.platformId, 'cards', id, q);
+  }
+
+  @Get('transactions/:transactionId/history')
+  @ApiDoc(
+    history(
+      'History of a transaction',
+      `${HISTORY} A transaction created from a quote shows the quote's events too (they share one stream).`,
+    ),
+  )
+  transaction(
+    @Param('transactionId', idParam('Transaction', 'transactionId')) id: string,
+    @Query() q: AuditHistoryQuery,
+    @CurrentActor() actor: Actor,
+  ) {
+    return this.audit.history(actor.platformId, 'transactions', id, q);
+  }
+
+  @Get('internal-accounts/:accountId/history')
+  @ApiDoc(
+    history(
+      'Ledger postings of an internal account',
+      'The ledger postings that touch the account, from the platform ledger stream in order, each with the ' +
+        'posted balance (credits less debits, minor units) right after it. PENDING holds do not change the ' +
+        `posted balance; POSTED and VOIDED resolve them. ${PAGING}`,
+      'list:AuditPosting',
+    ),
+  )
+  account(
+    @Param('accountId', idParam('InternalAccount', 'accountId')) id: string,
+    @Query() q: AuditHistoryQuery,
+    @CurrentActor() actor: Actor,
+  ) {
+    return this.audit.history(actor.platformId, 'internal-accounts', id, q);
+  }
+
+  @Get('customers/:customerId/history')
+  @ApiDoc(history('History of a customer'))
+  customer(
+    @Param('customerId', idParam('Customer', 'customerId')) id: string,
+    @Query() q: AuditHistoryQuery,
+    @CurrentActor() actor: Actor,
+  ) {
+    return this.audit.history(actor.platformId, 'customers', id, q);
+  }
+
+  @Get(':resource/:id/state')
+  @ApiDoc({
+    summary: 'A resource as it was at an instant',
+    tag: 'Audit',
+    description: STATE,
+    responses: { 200: { description: 'The resource at asOf', schema: 'AuditState' } },
+    errors: [404],
+  })
+  state(
+    @Param('resource') resource: string,
+    @Param('id') id: string,
+    @Query() q: AuditStateQuery,
+    @CurrentActor() actor: Actor,
+  ) {
+    if (!(resource in KINDS)) {
+      const message = `resource must be one of ${Object.keys(KINDS).join(', ')}`;
+      throw invalidInput([{ field: 'resource', constraint: 'isIn', message }]);
+    }
+    const kind = KINDS[resource as AuditResource];
+    if (!isPublicId(kind, id)) {
+      throw invalidInput([{ field: 'id', constraint: 'isId', message: `id must have the form ${kind}:<uuid>` }]);
+    }
+    return this.audit.state(actor.platformId, resource as AuditResource, id, parseAsOf(q.asOf));
+  }
+}

@@ -1,0 +1,51 @@
+type Schema = Record<string, unknown>;
+
+const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
+const nullableStr: Schema = { type: ['string', 'null'] };
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+
+const entryProperties: Record<string, Schema> = {
+  revision: { type: 'integer', description: 'Position of the event in its stream; histories are in this order.' },
+  type: str({ description: 'Event type, e.g. CardStateChanged.' }),
+  recordedAt: str({ format: 'date-time', description: 'When the event store recorded the event.' }),
+  occurredAt: str({
+    format: 'date-time',
+    description: 'The business time the event carries (the platform clock), when it carries one.',
+  }),
+  actor: nullableStr,
+  correlationId: nullableStr,
+  changes: {
+    type: 'object',
+    description: 'The event data; secret material, hashes of secrets, OTPs and keys are [REDACTED].',
+  },
+};
+
+export const auditSchemas: Record<string, Schema> = {
+  AuditHistoryEntry: {
+    type: 'object',
+    required: ['revision', 'type', 'recordedAt', 'actor', 'correlationId', 'changes'],
+    properties: entryProperties,
+  },
+  AuditPosting: {
+    type: 'object',
+    required: ['revision', 'type', 'recordedAt', 'actor', 'correlationId', 'changes', 'posting', 'balance'],
+    properties: {
+      ...entryProperties,
+      posting: {
+        type: 'object',
+        required: ['transferId', 'direction', 'amount', 'kind', 'code'],
+        properties: {
+          transferId: str(),
+          direction: str({ enum: ['DEBIT', 'CREDIT'] }),
+          amount: { type: 'integer', description: 'Minor units.' },
+          kind: str({ enum: ['SETTLED', 'PENDING', 'POSTED', 'VOIDED'] }),
+          pendingTransferId: str(),
+          code: str(),
+          reference: str(),
+        },
+      },
+      balance: { type: 'integer', description: 'Posted balance of the account right after this posting, minor units.' },
+    },
+  },
+  AuditState: { oneOf: [ref('Card'), ref('Transaction'), ref('InternalAccount'), ref('Customer')] },
+};

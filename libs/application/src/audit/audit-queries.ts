@@ -1,0 +1,154 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ledgerPostings, ledgerTotals, toCustomerResource } from '../../../domain/src/audit/as-of.js';
+import { effectiveTimes, eventsUpTo, fold, pageOf, toHistoryEntry } from '../../../domain/src/audit/history.js';
+import type { HistoryEntry } from '../../../domain/src/audit/history.js';
+import { cardDecider } from '../../../domain/src/cards/card.js';
+import type { CardEvent } from '../../../domain/src/cards/card-types.js';
+import { customerDecider, type CustomerEvent } from '../../../domain/src/customer/customer.js';
+import { notFound } from '../../../domain/src/errors.js';
+import { streams } from '../../../domain/src/ids.js';
+import type { PlatformEvent } from '../../../domain/src/platform/platform.js';
+import { quoteDecider, type QuoteEvent } from '../../../domain/src/quotes/quote.js';
+import { toTransactionResource } from '../../../domain/src/transactions/transaction-view.js';
+import { transactionDecider, type TransactionEvent } from '../../../domain/src/transactions/transaction.js';
+import type { EventStore, RecordedEvent } from '../../../event-store/src/event-store.js';
+import { Collections } from '../../../read-models/src/projections/collections.js';
+import { openAccountDoc, toInternalAccount } from '../../../read-models/src/projections/internal-account-docs.js';
+import type { InternalAccountDoc } from '../../../read-models/src/projections/internal-account-docs.js';
+import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { EVENT_STORE, READ_MODELS } from '../tokens.js';
+
+export type AuditResource = 'cards' | 'transactions' | 'internal-accounts' | 'customers';
+type StreamResource = Exclude<AuditResource, 'internal-accounts'>;
+export interface PageRequest {
+  limit?: number;
+  cursor?: string;
+}
+
+const typed = <E>(events: readonly RecordedEvent[]) =>
+  events.map((e) => ({ type: e.type, data: e.data }) as unknown as E);
+const KIND: Record<AuditResource, string> = {
+  cards: 'CARD',
+  transactions: 'TRANSACTION',
+  'internal-accounts': 'INTERNAL_ACCOUNT',
+  customers: 'CUSTOMER',
+};
+const latest = (first: string, times: string[]) =>
+  times.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a), first);
+
+/**
+ * Audit read side: histories and point-in-time states folded from the event log. The read models
+ * only say where a resource's events are (a quote's stream, an account's owner); the answer comes
+ * from the events. Scoped to the caller's platform: another platform's resource is a 404.
+ */
+@Injectable()
+export class AuditQueries {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_MODELS) private readonly store: ReadModelStore,
+  ) {}
+
+  async history(platformId: string, resource: AuditResource, id: string, page: PageRequest) {
+    if (resource === 'internal-accounts') {
+      await this.ownAccount(platformId, id);
+      return pageOf(ledgerPostings(await this.events.readStream(streams.ledger(platformId)), id), page);
+    }
+    const events = await this.ownStream(platformId, resource, id);
+    return pageOf<HistoryEntry>(events.map(toHistoryEntry), page);
+  }
+
+  async state(platformId: string, resource: AuditResource, id: string, asOf: Date): Promise<Record<string, unknown>> {
+    if (resource === 'internal-accounts') return this.accountAsOf(platformId, id, asOf);
+    const events = eventsUpTo(await this.ownStream(platformId, resource, id), asOf);
+    const missing = () => notFound(KIND[resource], id);
+    switch (resource) {
+      case 'cards': {
+        const state = fold(cardDecider.initialState(), cardDecider.evolve, typed<CardEvent>(events));
+        if (!state.card) throw missing();
+        return { ...state.card };
+      }
+      case 'customers': {
+        const state = fold(customerDecider.initialState(), customerDecider.evolve, typed<CustomerEvent>(events));
+        if (!state.exists) throw missing();
+        const times = effectiveTimes(events).map((t) => new Date(t).toISOString());
+        return toCustomerResource(state, { createdAt: times[0], updatedAt: times[times.length - 1] });
+      }
+      case 'transactions': {
+        const tx = events[0]?.streamName.startsWith('quote-')
+          ? fold(quoteDecider.initialState(), quoteDecider.evolve, typed<QuoteEvent>(events)).transaction
+          : fold(transactionDecider.initialState(), transactionDecider.evolve, typed<TransactionEvent>(events))
+              .transaction;
+        if (!tx) throw missing();
+        return toTransactionResource(tx);
+      }
+    }
+  }
+
+  /** The events of the stream that holds the resource, after checking it belongs to the platform. */
+  private async ownStream(platformId: string, resource: StreamResource, id: string): Promise<RecordedEvent[]> {
+    const events = await this.events.readStream(await this.streamOf(platformId, resource, id));
+    if (events.length === 0 || events[0].data.platformId !== platformId) throw notFound(KIND[resource], id);
+    return events;
+  }
+
+  private async streamOf(platformId: string, resource: StreamResource, id: string): Promise<string> {
+    if (resource === 'cards') return streams.card(id);
+    if (resource === 'customers') return streams.customer(id);
+    // A transaction created from a quote lives in the quote's stream (see PaymentRef).
+    const doc = await this.store.get<Doc & { platformId: string; quoteId?: string }>(Collections.transactions, id);
+    if (doc?.platformId === platformId && typeof doc.quoteId === 'string') return streams.quote(doc.quoteId);
+    return streams.transaction(id);
+  }
+
+  /** Which stream opened the account: its customer's, or the platform's for settlement accounts. */
+  private async ownAccount(platformId: string, id: string): Promise<{ stream: string; customerId?: string }> {
+    const doc = await this.store.get<InternalAccountDoc>(Collections.internalAccounts, id);
+    if (!doc || doc.platformId !== platformId) throw notFound('INTERNAL_ACCOUNT', id);
+    if (!doc.customerId) return { stream: streams.platform(platformId) };
+    return { stream: streams.customer(doc.customerId), customerId: doc.customerId };
+  }
+
+  /** The account as opened and changed by its owner's stream up to asOf, without ledger totals yet. */
+  private openedAsOf(platformId: string, id: string, owner: RecordedEvent[], customerId?: string) {
+    if (!customerId) {
+      const opened = typed<PlatformEvent>(owner).find(
+        (e) => e.type === 'PlatformAccountOpened' && e.data.accountId === id,
+      );
+      if (opened?.type !== 'PlatformAccountOpened') return undefined;
+      return openAccountDoc({ ...opened.data, status: 'ACTIVE' });
+    }
+    const customer = fold(customerDecider.initialState(), customerDecider.evolve, typed<CustomerEvent>(owner));
+    const account = customer.accounts.get(id);
+    const opened = owner.find((e) => e.type === 'InternalAccountOpened' && e.data.accountId === id);
+    if (!account || !opened) return undefined;
+    const { type, currency, status } = account;
+    const createdAt = String(opened.data.createdAt);
+    return openAccountDoc({ accountId: id, platformId, customerId, type, currency, status, createdAt });
+  }
+
+  private async accountAsOf(platformId: string, id: string, asOf: Date): Promise<Record<string, unknown>> {
+    const { stream, customerId } = await this.ownAccount(platformId, id);
+    const owner = eventsUpTo(await this.events.readStream(stream), asOf);
+    const doc = this.openedAsOf(platformId, id, owner, customerId);
+    if (!doc) throw notFound('INTERNAL_ACCOUNT', id);
+    const ledger = eventsUpTo(await this.events.readStream(streams.ledger(platformId)), asOf);
+    const { balance, ...totals } = ledgerTotals(ledger, id);
+    const ownerTimes = effectiveTimes(owner);
+    const touched = [
+      ...owner.flatMap((e, i) => (e.data.accountId === id ? [new Date(ownerTimes[i]).toISOString()] : [])),
+      ...ledgerPostings(ledger, id).flatMap((p) => (p.occurredAt ? [p.occurredAt] : [])),
+    ];
+    const updatedAt = latest(doc.createdAt, touched);
+    const resource = { ...doc, ledger: totals, balance: { ...doc.balance, amount: Number(balance) }, updatedAt };
+    if (doc.type === 'EMBEDDED_WALLET') {
+      // The privacy flag lives in the wallet stream (WalletPrivacyChanged), as the read model takes it.
+      const wallet = eventsUpTo(await this.events.readStream(streams.wallet(id)), asOf);
+      const last = wallet.filter((e) => e.type === 'WalletPrivacyChanged').at(-1);
+      if (last) {
+        resource.privateEnabled = Boolean(last.data.privateEnabled);
+        resource.updatedAt = latest(updatedAt, [String(last.data.updatedAt)]);
+      }
+    }
+    return toInternalAccount(resource);
+  }
+}

@@ -1,0 +1,107 @@
+import type { CustomerState } from '../customer/customer.js';
+import { evolveLedger, initialLedgerState, postedBalance } from '../ledger/ledger.js';
+import type { LedgerEvent, LedgerState } from '../ledger/ledger.js';
+import { toJsonNumber } from '../money.js';
+import { toHistoryEntry, type AuditSourceEvent, type HistoryEntry } from './history.js';
+
+/** One ledger posting of an internal account, with the account's posted balance right after it. */
+export interface PostingEntry extends HistoryEntry {
+  posting: {
+    transferId: string;
+    /** DEBIT lowers the account's balance, CREDIT raises it. */
+    direction: 'DEBIT' | 'CREDIT';
+    /** Minor units; for a post or void, what it moves (0 for a void). */
+    amount: number;
+    /** PENDING holds funds; POSTED and VOIDED resolve an earlier hold; SETTLED moves them at once. */
+    kind: 'SETTLED' | 'PENDING' | 'POSTED' | 'VOIDED';
+    pendingTransferId?: string;
+    code: string;
+    reference?: string;
+  };
+  /** Posted balance (credits less debits) after this posting, minor units. */
+  balance: number;
+}
+
+/**
+ * Walks a platform's ledger stream with the write path's evolveLedger and keeps the postings
+ * that touch `accountId`, each with the running balance.
+ */
+export function ledgerPostings(events: readonly AuditSourceEvent[], accountId: string): PostingEntry[] {
+  const state = initialLedgerState();
+  const out: PostingEntry[] = [];
+  for (const recorded of events) {
+    const event = { type: recorded.type, data: recorded.data } as unknown as LedgerEvent;
+    const touched = touching(state, event, accountId);
+    evolveLedger(state, event);
+    if (!touched) continue;
+    const account = state.accounts.get(accountId)!;
+    out.push({ ...toHistoryEntry(recorded), posting: touched, balance: toJsonNumber(postedBalance(account)) });
+  }
+  return out;
+}
+
+function touching(state: LedgerState, event: LedgerEvent, accountId: string): PostingEntry['posting'] | undefined {
+  if (event.type === 'TransferCreated') {
+    const d = event.data;
+    if (d.debitAccountId !== accountId && d.creditAccountId !== accountId) return undefined;
+    return {
+      transferId: d.id,
+      direction: d.debitAccountId === accountId ? 'DEBIT' : 'CREDIT',
+      amount: toJsonNumber(BigInt(d.amount)),
+      kind: d.pending ? 'PENDING' : 'SETTLED',
+      code: d.code,
+      ...(d.reference !== undefined ? { reference: d.reference } : {}),
+    };
+  }
+  if (event.type === 'PendingTransferPosted' || event.type === 'PendingTransferVoided') {
+    const held = state.transfers.get(event.data.pendingId);
+    if (!held || (held.debitAccountId !== accountId && held.creditAccountId !== accountId)) return undefined;
+    return {
+      transferId: event.data.id,
+      direction: held.debitAccountId === accountId ? 'DEBIT' : 'CREDIT',
+      amount: event.type === 'PendingTransferPosted' ? toJsonNumber(BigInt(event.data.amount)) : 0,
+      kind: event.type === 'PendingTransferPosted' ? 'POSTED' : 'VOIDED',
+      pendingTransferId: event.data.pendingId,
+      code: held.code,
+      ...(held.reference !== undefined ? { reference: held.reference } : {}),
+    };
+  }
+  return undefined;
+}
+
+/** Ledger totals of one account after folding the given ledger events (zeros when it had none). */
+export function ledgerTotals(events: readonly AuditSourceEvent[], accountId: string) {
+  const state = initialLedgerState();
+  for (const e of events) evolveLedger(state, { type: e.type, data: e.data } as unknown as LedgerEvent);
+  const a = state.accounts.get(accountId);
+  const z = 0n;
+  return {
+    debitsPosted: (a?.debitsPosted ?? z).toString(),
+    creditsPosted: (a?.creditsPosted ?? z).toString(),
+    debitsPending: (a?.debitsPending ?? z).toString(),
+    creditsPending: (a?.creditsPending ?? z).toString(),
+    balance: a ? postedBalance(a) : z,
+  };
+}
+
+/**
+ * The Customer resource from a folded customer state, as the customer read model shows it
+ * (profile fields flattened, kycStatus or kybStatus by customer type).
+ */
+export function toCustomerResource(
+  state: CustomerState,
+  times: { createdAt: string; updatedAt: string },
+): Record<string, unknown> {
+  const statusField = state.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus';
+  return {
+    id: state.id,
+    platformCustomerId: state.platformCustomerId,
+    customerType: state.customerType,
+    ...state.profile,
+    currencies: state.profile.currencies ?? [],
+    [statusField]: state.kycStatus,
+    isDeleted: state.isDeleted,
+    createdAt: times.createdAt,
+    updatedAt: times.updatedAt,
+  };
+}
