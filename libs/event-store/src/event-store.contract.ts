@@ -324,8 +324,9 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
       expect(many.length).toBeGreaterThanOrEqual(3);
       expect(many.length).toBeLessThanOrEqual(50);
       expectIncreasing(many.map((e) => e.position).reverse());
-      const all = await store.readAll();
-      expect(many.map((e) => e.id)).toEqual(all.slice(-many.length).reverse().map((e) => e.id));
+      // The same events readAll gives from the oldest of them on (the log may be long on a shared server).
+      const all = await store.readAll({ after: many[many.length - 1]!.position - 1n });
+      expect(many.map((e) => e.id)).toEqual([...all].reverse().map((e) => e.id));
     });
 
     it('keeps everything when the store is closed and opened again', async () => {
