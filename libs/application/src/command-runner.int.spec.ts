@@ -155,7 +155,8 @@ describe('CommandRunner', () => {
     const error = (outcomes[1] as PromiseRejectedResult).reason as DomainError;
     expect(error).toBeInstanceOf(DomainError);
     expect([error.kind, error.code]).toEqual(['unprocessable', 'EVENTS_TOO_LARGE']);
-    expect((await store.readStream('notes-b')).map((e) => (e.data as { text: string }).text)).toEqual(['small', 'also small']);
+    const texts = (await store.readStream('notes-b')).map((e) => (e.data as { text: string }).text);
+    expect(texts).toEqual(['small', 'also small']);
   });
 
   /** A store whose next `times` appends fail with a transient error, after committing when `committed`. */
@@ -190,7 +191,8 @@ describe('CommandRunner', () => {
     const waits: number[] = [];
     const backoff = async (retry: number) => void waits.push(retry);
     const runner = new CommandRunner(flaky(store, 100, false, attempts), undefined, { transientRetries: 3, backoff });
-    await expect(runner.run('counter-g', counter, { type: 'Add', by: 1 }, { metadata })).rejects.toThrow('connection reset');
+    const run = runner.run('counter-g', counter, { type: 'Add', by: 1 }, { metadata });
+    await expect(run).rejects.toThrow('connection reset');
     expect(attempts).toHaveLength(4);
     expect(waits).toEqual([1, 2, 3]);
     expect(await store.readStream('counter-g')).toEqual([]);

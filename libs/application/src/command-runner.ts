@@ -42,9 +42,12 @@ export class CommandConflictError extends Error {
 
 /** One command whose events alone exceed what the event store accepts in one append. */
 const tooLarge = (streamName: string, bytes: number, limit: number) =>
-  new DomainError('unprocessable', 'EVENTS_TOO_LARGE', `the command's events (${bytes} bytes) exceed the event store's append limit of ${limit} bytes`, {
-    reason: `stream ${streamName}`,
-  });
+  new DomainError(
+    'unprocessable',
+    'EVENTS_TOO_LARGE',
+    `the command's events (${bytes} bytes) exceed the event store's append limit of ${limit} bytes`,
+    { reason: `stream ${streamName}` },
+  );
 
 /** A command waiting for its stream: decided together with the others queued behind the same lock. */
 interface Queued<State, C, E extends Event> {
@@ -72,7 +75,12 @@ const defaultBackoff = (retry: number) => new Promise<void>((resolve) => setTime
 
 /** Errors that say something about the request rather than the connection: retrying cannot help. */
 function isPermanent(error: unknown): boolean {
-  return error instanceof WrongExpectedVersion || error instanceof AppendTooLarge || error instanceof TypeError || error instanceof RangeError;
+  return (
+    error instanceof WrongExpectedVersion ||
+    error instanceof AppendTooLarge ||
+    error instanceof TypeError ||
+    error instanceof RangeError
+  );
 }
 
 /**
@@ -181,7 +189,12 @@ export class CommandRunner {
             refused.push({ item, error });
             continue;
           }
-          const stored = events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data as unknown as Record<string, unknown>, metadata: item.metadata }));
+          const stored = events.map((e) => ({
+            id: randomUUID(),
+            type: e.type,
+            data: e.data as unknown as Record<string, unknown>,
+            metadata: item.metadata,
+          }));
           const size = appendBytes(stored);
           if (size > this.store.maxAppendBytes) {
             refused.push({ item, error: tooLarge(streamName, size, this.store.maxAppendBytes) });
@@ -234,10 +247,12 @@ export class CommandRunner {
     const backoff = this.options.backoff ?? defaultBackoff;
     for (let retry = 0; ; retry++) {
       try {
-        return await this.store.appendToStream(streamName, events, { expectedRevision: revision < 0n ? 'no_stream' : revision });
+        const expectedRevision = revision < 0n ? 'no_stream' : revision;
+        return await this.store.appendToStream(streamName, events, { expectedRevision });
       } catch (error) {
         if (isPermanent(error) || retry >= retries) throw error;
-        this.logger.warn(`append to ${streamName} failed (${(error as Error)?.message}); retry ${retry + 1} of ${retries}`);
+        const reason = (error as Error)?.message;
+        this.logger.warn(`append to ${streamName} failed (${reason}); retry ${retry + 1} of ${retries}`);
         await backoff(retry + 1);
       }
     }

@@ -93,7 +93,7 @@ export class AppendTooLarge extends Error {
     readonly bytes: number,
     readonly maxAppendBytes: number,
   ) {
-    super(`append to ${streamName} is ${bytes} bytes; the event store accepts at most ${maxAppendBytes} bytes per append`);
+    super(`append to ${streamName} is ${bytes} bytes; the event store accepts at most ${maxAppendBytes} per append`);
   }
 }
 

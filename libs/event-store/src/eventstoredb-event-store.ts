@@ -191,7 +191,8 @@ export class EventStoreDbEventStore implements EventStore {
     // Usually the newest records are ours; system records ($stats, ...) are stepped over page by page.
     let pageSize = Math.min(limit, PAGE);
     for (;;) {
-      const seen = await consume(this.client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: pageSize }), (resolved) => {
+      const read = this.client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: pageSize });
+      const seen = await consume(read, (resolved) => {
         const e = resolved.event;
         // Reading backwards from a position includes the event at it again.
         if (!e || (last && !after(last, e.position))) return true;

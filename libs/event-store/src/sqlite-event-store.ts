@@ -162,7 +162,9 @@ export class SqliteEventStore implements EventStore {
       readAll: this.db.prepare<[bigint, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
       head: this.db.prepare<[], { position: number | null }>('SELECT MAX(position) AS position FROM events'),
       readLast: this.db.prepare<[number], EventRow>(`SELECT ${COLUMNS} FROM events ORDER BY position DESC LIMIT ?`),
-      byId: this.db.prepare<[string], { stream: string; revision: number; position: number }>('SELECT stream, revision, position FROM events WHERE id = ?'),
+      byId: this.db.prepare<[string], { stream: string; revision: number; position: number }>(
+        'SELECT stream, revision, position FROM events WHERE id = ?',
+      ),
     };
     // Called inside commitBatch, better-sqlite3 runs this in a SAVEPOINT: a throw undoes only this append.
     this.appendOne = this.db.transaction((append: PendingAppend, recordedAt: string): AppendResult => {

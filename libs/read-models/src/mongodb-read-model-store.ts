@@ -71,7 +71,9 @@ const NAMESPACE_NOT_FOUND = 26;
  */
 function isDuplicateKey(error: unknown): boolean {
   if (!(error instanceof MongoServerError) || error.code !== 11000 || error.writeConcernError) return false;
-  if (error instanceof MongoBulkWriteError) return !error.err && [error.writeErrors].flat().every((e) => e.code === 11000);
+  if (error instanceof MongoBulkWriteError) {
+    return !error.err && [error.writeErrors].flat().every((e) => e.code === 11000);
+  }
   return true;
 }
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allProjections, Collections } from './projections/index.js';
-import type { Query } from './read-model-store.js';
+import type { Filter, Query } from './read-model-store.js';
 import { SqliteReadModelStore } from './sqlite-read-model-store.js';
 
 /**
@@ -18,13 +18,15 @@ const list = (filters: Query['filters']): Query => ({
   limit: 20,
 });
 const BY_CUSTOMER = 'by_platformId_customerId_createdAt';
+const BY_UMA = 'by_platformId_umaAddress_createdAt';
+const ofCustomer: Filter = { field: 'customerId', op: 'eq', value: 'Customer:1' };
 /** Name, collection, query, and the index it must search. */
 const queries: [string, string, Query, string][] = [
   ['customers by platform', Collections.customers, list([{ field: 'isDeleted', op: 'eq', value: false }]), 'by_platform_created'],
-  ['customers by UMA address', Collections.customers, list([{ field: 'umaAddress', op: 'eq', value: '$a@x.test' }]), 'by_platformId_umaAddress_createdAt'],
-  ['transactions by platform and customer', Collections.transactions, list([{ field: 'customerId', op: 'eq', value: 'Customer:1' }]), BY_CUSTOMER],
-  ['cards by customer', Collections.cards, list([{ field: 'customerId', op: 'eq', value: 'Customer:1' }]), BY_CUSTOMER],
-  ['quotes by customer', Collections.quotes, list([{ field: 'customerId', op: 'eq', value: 'Customer:1' }]), BY_CUSTOMER],
+  ['customers by UMA address', Collections.customers, list([{ field: 'umaAddress', op: 'eq', value: '$a@x' }]), BY_UMA],
+  ['transactions by platform and customer', Collections.transactions, list([ofCustomer]), BY_CUSTOMER],
+  ['cards by customer', Collections.cards, list([ofCustomer]), BY_CUSTOMER],
+  ['quotes by customer', Collections.quotes, list([ofCustomer]), BY_CUSTOMER],
   [
     'auth methods of an account',
     Collections.authMethods,
@@ -53,7 +55,8 @@ const queries: [string, string, Query, string][] = [
  */
 function searchesAnIndex(plan: string[]): boolean {
   const steps = plan.filter((detail) => /\bdocs\b/.test(detail));
-  return steps.length > 0 && steps.every((detail) => /^SEARCH docs USING (COVERING )?INDEX docs_by_\w+ \(collection=\? AND <expr>=\?/.test(detail));
+  const searchesValues = /^SEARCH docs USING (COVERING )?INDEX docs_by_\w+ \(collection=\? AND <expr>=\?/;
+  return steps.length > 0 && steps.every((detail) => searchesValues.test(detail));
 }
 
 describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
@@ -73,8 +76,9 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
     const plan = store.explainFind(collection, query);
     expect({ plan, indexed: searchesAnIndex(plan) }).toEqual({ plan, indexed: true });
     // Both the page and its count search the index meant for them.
-    expect(plan.filter((detail) => detail.startsWith('SEARCH docs')).every((detail) => detail.includes(`INDEX docs_${index} `))).toBe(true);
-    expect(plan.filter((detail) => detail.startsWith('SEARCH docs')).length).toBeGreaterThanOrEqual(2);
+    const searches = plan.filter((detail) => detail.startsWith('SEARCH docs'));
+    expect(searches.every((detail) => detail.includes(`INDEX docs_${index} `))).toBe(true);
+    expect(searches.length).toBeGreaterThanOrEqual(2);
   });
 
   it('the passkey lookup is a scan without the declared indexes (the test can fail)', async () => {

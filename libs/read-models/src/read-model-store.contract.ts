@@ -232,7 +232,11 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
         await store.ensureIndexes(indexes);
         await store.ensureIndexes(indexes);
         await commit(store, 'p', 1n, items);
-        const query: Query = { filters: [{ field: 'platformId', op: 'eq', value: 'P1' }, { field: 's', op: 'eq', value: 'banana' }], limit: 5 };
+        const filters: Filter[] = [
+          { field: 'platformId', op: 'eq', value: 'P1' },
+          { field: 's', op: 'eq', value: 'banana' },
+        ];
+        const query: Query = { filters, limit: 5 };
         expect(ids((await store.find(ITEMS, query)).data)).toEqual(['i02']);
         // A rebuild drops the collection (and, on MongoDB, its indexes) outside a transaction; the indexes come back.
         await store.reset('p', [ITEMS]);
@@ -243,12 +247,14 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
       });
 
       it(`counts at most ${COUNT_CAP} matches`, async () => {
-        const many = Array.from({ length: COUNT_CAP + 5 }, (_, i) => ({ id: `m${String(i).padStart(6, '0')}`, platformId: 'P1', createdAt: '2025-01-01T00:00:00.000Z' }));
+        const createdAt = '2025-01-01T00:00:00.000Z';
+        const many = Array.from({ length: COUNT_CAP + 5 }, (_, i) => ({ id: `m${String(i).padStart(6, '0')}`, platformId: 'P1', createdAt }));
         await commit(store, 'p', 1n, many);
         const page = await store.find(ITEMS, { filters: [{ field: 'platformId', op: 'eq', value: 'P1' }], limit: 2 });
         expect(page.totalCount).toBe(COUNT_CAP);
         expect(page.hasMore).toBe(true);
-        const few = await store.find(ITEMS, { filters: [{ field: 'id', op: 'in', value: ['m000001', 'm000002', 'nope'] }], limit: 1 });
+        const inList: Filter = { field: 'id', op: 'in', value: ['m000001', 'm000002', 'nope'] };
+        const few = await store.find(ITEMS, { filters: [inList], limit: 1 });
         expect(few.totalCount).toBe(2);
       }, 60_000);
     });

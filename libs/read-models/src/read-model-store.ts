@@ -45,7 +45,7 @@ export interface Page<T extends Doc = Doc> {
   data: T[];
   hasMore: boolean;
   nextCursor?: string;
-  /** Number of documents matching the filters, regardless of cursor and limit; at most COUNT_CAP (a lower bound then). */
+  /** Documents matching the filters, regardless of cursor and limit; at most COUNT_CAP (then a lower bound). */
   totalCount: number;
 }
 
