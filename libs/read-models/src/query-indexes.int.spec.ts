@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SqliteEventStore } from '../../event-store/src/sqlite-event-store.js';
+import { ProjectionRunner } from './projection-runner.js';
 import { allProjections, Collections } from './projections/index.js';
 import type { Filter, Query } from './read-model-store.js';
 import { SqliteReadModelStore } from './sqlite-read-model-store.js';
@@ -84,6 +86,19 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
   it('the passkey lookup is a scan without the declared indexes (the test can fail)', async () => {
     const [, collection, query] = queries.find(([name]) => name.includes('passkey'))!;
     expect(searchesAnIndex(store.explainFind(collection, query))).toBe(false);
+  });
+
+  it('a projection runner creates the declared indexes when it starts', async () => {
+    const [, collection, query, index] = queries.find(([name]) => name.includes('passkey'))!;
+    const events = new SqliteEventStore(join(dir, 'events.db'));
+    const runner = new ProjectionRunner(events, store, allProjections, { retryDelayMs: 0 });
+    try {
+      await runner.start();
+      expect(store.explainFind(collection, query).some((detail) => detail.includes(`INDEX docs_${index} `))).toBe(true);
+    } finally {
+      await runner.stop();
+      await events.close();
+    }
   });
 
   it('creating the indexes is idempotent, and an index names only valid fields', async () => {
