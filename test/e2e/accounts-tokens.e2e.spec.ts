@@ -123,6 +123,10 @@ describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
     expect(overview.body.counts.customers).toBeGreaterThan(0);
     expect(overview.body.settlementBalances.find((b: any) => b.currency === 'EUR').amount).toBe(-12400);
     expect(overview.body.recentEvents.map((e: any) => e.type)).toContain('TransferCreated');
+    // The platform's newest events of the log, newest first.
+    const positions = overview.body.recentEvents.map((e: any) => BigInt(e.position));
+    expect(positions.every((p: bigint, i: number) => i === 0 || p < positions[i - 1])).toBe(true);
+    expect(positions.length).toBeGreaterThan(0);
     expect(overview.body.webhookDeliveries).toEqual({ PENDING: 0, DELIVERED: 0, FAILED: 0, DEAD: 0 });
   });
 

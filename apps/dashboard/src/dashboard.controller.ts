@@ -10,8 +10,8 @@ import type { InternalAccountDoc } from '../../../libs/read-models/src/projectio
 import type { ReadModelStore } from '../../../libs/read-models/src/read-model-store.js';
 import { dashboardPage } from './dashboard-page.js';
 
-/** How far back the activity feed looks in the global log. */
-const RECENT_WINDOW = 500n;
+/** How many of the newest events of the global log the activity feed looks through. */
+const RECENT_WINDOW = 500;
 
 /**
  * The operations dashboard: the health of the log and its projections, and the calling
@@ -51,8 +51,8 @@ export class DashboardController {
     for (const status of ['PENDING', 'DELIVERED', 'FAILED', 'DEAD']) {
       webhooks[status] = await count(Collections.webhookDeliveries, [{ field: 'status', op: 'eq', value: status }]);
     }
-    const recent = await this.events.readAll({ after: head > RECENT_WINDOW ? head - RECENT_WINDOW : 0n });
-    const mine = recent.filter((e) => e.metadata.platformId === actor.platformId).slice(-25).reverse();
+    const recent = await this.events.readLast(RECENT_WINDOW);
+    const mine = recent.filter((e) => e.metadata.platformId === actor.platformId).slice(0, 25);
     return {
       generatedAt: new Date().toISOString(),
       eventLog: { headPosition: head.toString() },

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Decider } from '../../domain/src/decider.js';
 import { DomainError } from '../../domain/src/errors.js';
-import type { EventStore, ExpectedRevision, NewEvent } from '../../event-store/src/event-store.js';
+import { appendBytes, type EventStore, type ExpectedRevision, type NewEvent } from '../../event-store/src/event-store.js';
 import { SqliteEventStore } from '../../event-store/src/sqlite-event-store.js';
 import { CommandConflictError, CommandRunner } from './command-runner.js';
 
@@ -104,5 +104,97 @@ describe('CommandRunner', () => {
     // the failed batch left no trace in the cached state: the next command decides on what is stored
     await runner.run('counter-e', counter, { type: 'Add', by: 5 }, { metadata });
     expect((await runner.load('counter-e', counter)).state.total).toBe(6);
+  });
+
+  /** Notes of any size: one event per command, carrying the text. */
+  type NoteEvent = { type: 'Noted'; data: { text: string } };
+  const notes: Decider<{ count: number }, { text: string }, NoteEvent> = {
+    initialState: () => ({ count: 0 }),
+    evolve: (state, _event) => ({ count: state.count + 1 }),
+    decide: (command) => [{ type: 'Noted', data: { text: command.text } }],
+  };
+  const noteBytes = (text: string) => appendBytes([{ type: 'Noted', data: { text }, metadata }]);
+
+  /** Records every append the runner makes, after the store has committed it. */
+  const recording = (inner: EventStore, appends: NewEvent[][]): EventStore =>
+    Object.assign(Object.create(inner) as EventStore, {
+      async appendToStream(stream: string, events: NewEvent[], options?: { expectedRevision?: ExpectedRevision }) {
+        const result = await inner.appendToStream(stream, events, options);
+        appends.push(events);
+        return result;
+      },
+    });
+
+  it('splits a batch of commands too large for one append into several appends within the limit', async () => {
+    await store.close();
+    const limit = noteBytes('x'.repeat(100)) * 3;
+    store = new SqliteEventStore(join(dir, 'limited.db'), { maxAppendBytes: limit });
+    const appends: NewEvent[][] = [];
+    const runner = new CommandRunner(recording(store, appends), undefined);
+    const texts = Array.from({ length: 20 }, (_, i) => `${String(i).padStart(2, '0')}${'x'.repeat(98)}`);
+    const results = await Promise.all(texts.map((text) => runner.run('notes-a', notes, { text }, { metadata })));
+    expect(results.every((r) => r.events.length === 1 && r.position !== undefined)).toBe(true);
+    const stored = await store.readStream('notes-a');
+    // every command's event once, in the order the commands were issued
+    expect(stored.map((e) => (e.data as { text: string }).text)).toEqual(texts);
+    expect(appends.every((events) => appendBytes(events) <= limit)).toBe(true);
+    expect(appends.length).toBeGreaterThanOrEqual(7);
+    // still batched: the queued commands share appends of three
+    expect(appends.some((events) => events.length === 3)).toBe(true);
+    expect((await runner.load('notes-a', notes)).state.count).toBe(20);
+  });
+
+  it('refuses a command whose events alone exceed the append limit, and only that one', async () => {
+    await store.close();
+    store = new SqliteEventStore(join(dir, 'limited.db'), { maxAppendBytes: noteBytes('x'.repeat(1000)) });
+    const runner = new CommandRunner(store, undefined);
+    const outcomes = await Promise.allSettled(
+      ['small', 'x'.repeat(1001), 'also small'].map((text) => runner.run('notes-b', notes, { text }, { metadata })),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const error = (outcomes[1] as PromiseRejectedResult).reason as DomainError;
+    expect(error).toBeInstanceOf(DomainError);
+    expect([error.kind, error.code]).toEqual(['unprocessable', 'EVENTS_TOO_LARGE']);
+    const texts = (await store.readStream('notes-b')).map((e) => (e.data as { text: string }).text);
+    expect(texts).toEqual(['small', 'also small']);
+  });
+
+  /** A store whose next `times` appends fail with a transient error, after committing when `committed`. */
+  const flaky = (inner: SqliteEventStore, times: number, committed: boolean, attempts: NewEvent[][]): EventStore =>
+    Object.assign(Object.create(inner) as EventStore, {
+      async appendToStream(stream: string, events: NewEvent[], options?: { expectedRevision?: ExpectedRevision }) {
+        attempts.push(events);
+        if (times-- > 0) {
+          // The answer is lost on the way back: the caller cannot tell whether the append was written.
+          if (committed) await inner.appendToStream(stream, events, options);
+          throw Object.assign(new Error('connection reset'), { code: 'ECONNRESET' });
+        }
+        return inner.appendToStream(stream, events, options);
+      },
+    });
+  const noWait = async () => undefined;
+
+  it('retries an append after a transient error with the same event ids, so it is written once', async () => {
+    const attempts: NewEvent[][] = [];
+    const runner = new CommandRunner(flaky(store, 2, true, attempts), undefined, { backoff: noWait });
+    const result = await runner.run('counter-f', counter, { type: 'Add', by: 7 }, { metadata });
+    expect(result.state.total).toBe(7);
+    expect(attempts).toHaveLength(3);
+    expect(attempts.every((events) => events[0]!.id && events[0]!.id === attempts[0]![0]!.id)).toBe(true);
+    const stored = await store.readStream('counter-f');
+    expect(stored.map((e) => e.id)).toEqual([attempts[0]![0]!.id]);
+    expect(await total(store, 'counter-f')).toBe(7);
+  });
+
+  it('gives up after a bounded number of transient retries, backing off between them', async () => {
+    const attempts: NewEvent[][] = [];
+    const waits: number[] = [];
+    const backoff = async (retry: number) => void waits.push(retry);
+    const runner = new CommandRunner(flaky(store, 100, false, attempts), undefined, { transientRetries: 3, backoff });
+    const run = runner.run('counter-g', counter, { type: 'Add', by: 1 }, { metadata });
+    await expect(run).rejects.toThrow('connection reset');
+    expect(attempts).toHaveLength(4);
+    expect(waits).toEqual([1, 2, 3]);
+    expect(await store.readStream('counter-g')).toEqual([]);
   });
 });

@@ -1,6 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { Decider, Event } from '../../domain/src/decider.js';
-import { WrongExpectedVersion, type EventMetadata, type EventStore, type RecordedEvent } from '../../event-store/src/event-store.js';
+import { DomainError } from '../../domain/src/errors.js';
+import {
+  AppendTooLarge,
+  WrongExpectedVersion,
+  appendBytes,
+  type EventMetadata,
+  type EventStore,
+  type NewEvent,
+  type RecordedEvent,
+} from '../../event-store/src/event-store.js';
 
 /** Something that can tell when the local read models have caught up with a position. */
 export interface ProjectionWaiter {
@@ -30,6 +40,15 @@ export class CommandConflictError extends Error {
   override readonly name = 'CommandConflictError';
 }
 
+/** One command whose events alone exceed what the event store accepts in one append. */
+const tooLarge = (streamName: string, bytes: number, limit: number) =>
+  new DomainError(
+    'unprocessable',
+    'EVENTS_TOO_LARGE',
+    `the command's events (${bytes} bytes) exceed the event store's append limit of ${limit} bytes`,
+    { reason: `stream ${streamName}` },
+  );
+
 /** A command waiting for its stream: decided together with the others queued behind the same lock. */
 interface Queued<State, C, E extends Event> {
   decider: Decider<State, C, E>;
@@ -41,6 +60,28 @@ interface Queued<State, C, E extends Event> {
 
 /** Most commands decided together and appended in one write. */
 const MAX_BATCH = 256;
+
+export interface CommandRunnerOptions {
+  maxRetries?: number;
+  readYourWritesTimeoutMs?: number;
+  cacheSize?: number;
+  /** Retries of an append that failed with a transient error (not a revision conflict), default 4. */
+  transientRetries?: number;
+  /** Waits before the nth transient retry (from 1); exponential from 50 ms by default. */
+  backoff?: (retry: number) => Promise<void>;
+}
+
+const defaultBackoff = (retry: number) => new Promise<void>((resolve) => setTimeout(resolve, 50 * 2 ** (retry - 1)));
+
+/** Errors that say something about the request rather than the connection: retrying cannot help. */
+function isPermanent(error: unknown): boolean {
+  return (
+    error instanceof WrongExpectedVersion ||
+    error instanceof AppendTooLarge ||
+    error instanceof TypeError ||
+    error instanceof RangeError
+  );
+}
 
 /**
  * The one command pipeline: read the stream, fold with `evolve`, `decide`, append with the
@@ -54,6 +95,11 @@ const MAX_BATCH = 256;
  * a platform's ledger then costs about one commit per batch. A command its decider refuses is
  * refused alone; the batch's events are committed together or not at all, and on a revision
  * conflict (another process appended) the whole batch is decided again on the fresh state.
+ *
+ * Every event gets an id when it is decided, so an append retried after a transient error (its
+ * first attempt may have been committed) is deduplicated by the store. A batch stays within the
+ * store's `maxAppendBytes`: the commands that do not fit are left queued for the next append, and
+ * a command whose own events exceed the limit is refused (its events are never split).
  */
 export class CommandRunner {
   private readonly logger = new Logger('CommandRunner');
@@ -64,7 +110,7 @@ export class CommandRunner {
   constructor(
     private readonly store: EventStore,
     private readonly waiter: ProjectionWaiter | undefined,
-    private readonly options: { maxRetries?: number; readYourWritesTimeoutMs?: number; cacheSize?: number } = {},
+    private readonly options: CommandRunnerOptions = {},
   ) {}
 
   /** Current state of a stream (not to be mutated by the caller). */
@@ -125,14 +171,16 @@ export class CommandRunner {
     const decider = batch[0].decider;
     const maxRetries = this.options.maxRetries ?? 20;
     for (let attempt = 0; ; attempt++) {
-      const decided: { item: Queued<State, C, E>; events: E[] }[] = [];
+      const decided: { item: Queued<State, C, E>; events: E[]; stored: NewEvent[] }[] = [];
       const refused: { item: Queued<State, C, E>; error: unknown }[] = [];
+      let deferred: Queued<State, C, E>[] = [];
+      let bytes = 0;
       let folded: Folded<State>;
       let state: State;
       try {
         folded = await this.catchUp(streamName, decider);
         state = folded.state;
-        for (const item of batch) {
+        for (const [index, item] of batch.entries()) {
           let events: E[];
           try {
             const cmd = typeof item.command === 'function' ? (item.command as (s: State) => C)(state) : item.command;
@@ -141,9 +189,26 @@ export class CommandRunner {
             refused.push({ item, error });
             continue;
           }
+          const stored = events.map((e) => ({
+            id: randomUUID(),
+            type: e.type,
+            data: e.data as unknown as Record<string, unknown>,
+            metadata: item.metadata,
+          }));
+          const size = appendBytes(stored);
+          if (size > this.store.maxAppendBytes) {
+            refused.push({ item, error: tooLarge(streamName, size, this.store.maxAppendBytes) });
+            continue;
+          }
+          if (bytes + size > this.store.maxAppendBytes) {
+            // Decided before evolving: the state does not hold these events, so they are decided again later.
+            deferred = batch.slice(index);
+            break;
+          }
+          bytes += size;
           // The next command is decided on the state this one leaves (evolve may update in place).
           for (const e of events) state = decider.evolve(state, e);
-          decided.push({ item, events });
+          decided.push({ item, events, stored });
         }
       } catch (error) {
         // Reading the stream or evolving failed: the cached state may be half-updated.
@@ -151,13 +216,11 @@ export class CommandRunner {
         for (const item of batch) item.reject(error);
         return;
       }
-      const events = decided.flatMap(({ item, events }) =>
-        events.map((e) => ({ type: e.type, data: e.data as unknown as Record<string, unknown>, metadata: item.metadata })),
-      );
+      const events = decided.flatMap(({ stored }) => stored);
       let position: bigint | undefined;
       if (events.length > 0) {
         try {
-          const appended = await this.store.appendToStream(streamName, events, { expectedRevision: folded.revision < 0n ? 'no_stream' : folded.revision });
+          const appended = await this.appendWithRetries(streamName, events, folded.revision);
           position = appended.position;
           this.remember(streamName, { state, revision: appended.nextExpectedRevision });
         } catch (error) {
@@ -166,13 +229,45 @@ export class CommandRunner {
           // Another process appended: decide the whole batch again on what it wrote.
           if (error instanceof WrongExpectedVersion && attempt < maxRetries) continue;
           const final = error instanceof WrongExpectedVersion ? new CommandConflictError(`stream ${streamName} kept changing; gave up after ${attempt + 1} attempts`) : error;
-          for (const item of batch) item.reject(final);
+          for (const item of batch) if (!deferred.includes(item)) item.reject(final);
+          this.requeue(streamName, deferred);
           return;
         }
       }
+      this.requeue(streamName, deferred);
       for (const { item, events: own } of decided) item.resolve({ state, events: own, ...(own.length > 0 ? { position } : {}) });
       for (const { item, error } of refused) item.reject(error);
       return;
+    }
+  }
+
+  /** Appends at the expected revision, retrying transient failures with the same event ids (bounded, with backoff). */
+  private async appendWithRetries(streamName: string, events: NewEvent[], revision: bigint) {
+    const retries = this.options.transientRetries ?? 4;
+    const backoff = this.options.backoff ?? defaultBackoff;
+    for (let retry = 0; ; retry++) {
+      try {
+        const expectedRevision = revision < 0n ? 'no_stream' : revision;
+        return await this.store.appendToStream(streamName, events, { expectedRevision });
+      } catch (error) {
+        if (isPermanent(error) || retry >= retries) throw error;
+        const reason = (error as Error)?.message;
+        this.logger.warn(`append to ${streamName} failed (${reason}); retry ${retry + 1} of ${retries}`);
+        await backoff(retry + 1);
+      }
+    }
+  }
+
+  /** Commands left out of a full batch go back to the head of their stream's queue, in order. */
+  private requeue(streamName: string, items: Queued<any, any, any>[]): void {
+    if (items.length === 0) return;
+    const queue = this.queues.get(streamName);
+    if (queue) {
+      // A drain is already scheduled for a non-empty queue.
+      queue.unshift(...items);
+    } else {
+      this.queues.set(streamName, [...items]);
+      this.scheduleDrain(streamName);
     }
   }
 

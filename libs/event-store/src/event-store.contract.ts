@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { SubscriptionEnded, WrongExpectedVersion, type EventStore, type ExpectedRevision, type NewEvent, type RecordedEvent } from './event-store.js';
+import { AppendTooLarge, SubscriptionEnded, WrongExpectedVersion, appendBytes, type EventStore, type ExpectedRevision, type NewEvent, type RecordedEvent } from './event-store.js';
 
 /** Polls an asynchronous condition with a bounded deadline. */
 export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
@@ -274,6 +274,60 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
       expect(tail.map((e) => e.revision)).toEqual(Array.from({ length: 10 }, (_, i) => BigInt(19_990 + i)));
       const window = await store.readStream(stream, { fromRevision: 5_000n, maxCount: 3 });
       expect(window.map((e) => e.revision)).toEqual([5_000n, 5_001n, 5_002n]);
+    });
+
+    it('a repeated event id is appended once: a repeated append at its expected revision returns the first result', async () => {
+      const stream = newStream();
+      const first = [event(0, { id: randomUUID() }), event(1, { id: randomUUID() })];
+      const original = await store.appendToStream(stream, first, { expectedRevision: 'no_stream' });
+      // A retry after a transient error (the first attempt was committed, its answer lost) sends the same ids again.
+      expect(await store.appendToStream(stream, first, { expectedRevision: 'no_stream' })).toEqual(original);
+      const next = [event(2, { id: randomUUID() })];
+      const second = await store.appendToStream(stream, next, { expectedRevision: 1n });
+      expect(await store.appendToStream(stream, next, { expectedRevision: 1n })).toEqual(second);
+      const events = await store.readStream(stream);
+      expect(events.map((e) => e.id)).toEqual([...first, ...next].map((e) => e.id));
+      expect(await store.headPosition()).toBe(second.position);
+      // At another expected revision the same events are a conflict, not a success.
+      await expectWrongVersion(store.appendToStream(stream, next, { expectedRevision: 5n }), stream, 5n, 2n);
+    });
+
+    it('refuses an append over maxAppendBytes whole, and accepts one at the limit', async () => {
+      const stream = newStream();
+      expect(store.maxAppendBytes).toBeGreaterThan(0);
+      const sized = (bytes: number): NewEvent => {
+        const bare = { type: 'ContractTested', data: { text: '' } };
+        return { ...bare, data: { text: 'x'.repeat(bytes - appendBytes([bare])) } };
+      };
+      const over = [event(0), sized(store.maxAppendBytes - appendBytes([event(0)]) + 1)];
+      expect(appendBytes(over)).toBe(store.maxAppendBytes + 1);
+      const refused = store.appendToStream(stream, over, { expectedRevision: 'no_stream' });
+      const error = await refused.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AppendTooLarge);
+      expect((error as AppendTooLarge).maxAppendBytes).toBe(store.maxAppendBytes);
+      expect(await store.readStream(stream)).toEqual([]);
+      const fits = [sized(store.maxAppendBytes)];
+      await store.appendToStream(stream, fits, { expectedRevision: 'no_stream' });
+      expect(await store.readStream(stream)).toHaveLength(1);
+    });
+
+    it('readLast returns the newest events of the global log, newest first', async () => {
+      const stream = newStream();
+      const appended = await store.appendToStream(stream, [event(0), event(1), event(2)]);
+      const last = await store.readLast(2);
+      expect(last.map((e) => [e.streamName, (e.data as { n: number }).n])).toEqual([
+        [stream, 2],
+        [stream, 1],
+      ]);
+      expect(last[0]!.position).toBe(appended.position);
+      expect(await store.readLast(0)).toEqual([]);
+      const many = await store.readLast(50);
+      expect(many.length).toBeGreaterThanOrEqual(3);
+      expect(many.length).toBeLessThanOrEqual(50);
+      expectIncreasing(many.map((e) => e.position).reverse());
+      // The same events readAll gives from the oldest of them on (the log may be long on a shared server).
+      const all = await store.readAll({ after: many[many.length - 1]!.position - 1n });
+      expect(many.map((e) => e.id)).toEqual([...all].reverse().map((e) => e.id));
     });
 
     it('keeps everything when the store is closed and opened again', async () => {

@@ -65,6 +65,38 @@ export class SubscriptionEnded extends Error {
   }
 }
 
+/** EventStoreDB's default `MaxAppendSize`: the most one append may carry. */
+export const DEFAULT_MAX_APPEND_BYTES = 1024 * 1024;
+
+/** Per-event framing counted on top of type, data and metadata (id, revision, content types). */
+const EVENT_OVERHEAD_BYTES = 64;
+
+/** The size an event counts for against an append limit (serialized type, data and metadata). */
+export function eventBytes(event: NewEvent): number {
+  return (
+    EVENT_OVERHEAD_BYTES +
+    Buffer.byteLength(event.type) +
+    Buffer.byteLength(JSON.stringify(event.data ?? {})) +
+    Buffer.byteLength(JSON.stringify(event.metadata ?? {}))
+  );
+}
+
+export function appendBytes(events: readonly NewEvent[]): number {
+  return events.reduce((sum, e) => sum + eventBytes(e), 0);
+}
+
+/** An append larger than the store's limit: refused whole, nothing is written. */
+export class AppendTooLarge extends Error {
+  override readonly name = 'AppendTooLarge';
+  constructor(
+    readonly streamName: string,
+    readonly bytes: number,
+    readonly maxAppendBytes: number,
+  ) {
+    super(`append to ${streamName} is ${bytes} bytes; the event store accepts at most ${maxAppendBytes} per append`);
+  }
+}
+
 export interface ReadStreamOptions {
   /** First revision to return (inclusive); default 0. */
   fromRevision?: bigint;
@@ -90,7 +122,13 @@ export interface Subscription {
 export interface EventStore {
   /** Events of one stream in revision order; an empty array when the stream does not exist. */
   readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
-  /** Appends atomically to one stream; throws WrongExpectedVersion when the check fails. Acknowledged only once durable. */
+  /** The most bytes (by `appendBytes`) one append may carry; larger appends throw AppendTooLarge. */
+  readonly maxAppendBytes: number;
+  /**
+   * Appends atomically to one stream; throws WrongExpectedVersion when the check fails. Acknowledged only once durable.
+   * Idempotent: repeating an append whose event ids are already in the stream at the expected position returns the
+   * original result (so a retry after a transient error cannot write twice).
+   */
   appendToStream(streamName: string, events: NewEvent[], options?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
   /** Events of all streams in global order (user events only). */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
@@ -99,6 +137,8 @@ export interface EventStore {
    * one handler call at a time, awaiting each.
    */
   subscribeToAll(handler: (event: RecordedEvent) => Promise<void> | void, options?: { after?: bigint }): Subscription;
+  /** The newest `maxCount` events of the global log, newest first (user events only). */
+  readLast(maxCount: number): Promise<RecordedEvent[]>;
   /** Position of the newest event, or 0n when the log is empty. */
   headPosition(): Promise<bigint>;
   close(): Promise<void>;

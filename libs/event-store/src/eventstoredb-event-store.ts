@@ -3,6 +3,7 @@ import {
   BACKWARDS,
   END,
   EventStoreDBClient,
+  MaxAppendSizeExceededError,
   NO_STREAM,
   START,
   STREAM_EXISTS,
@@ -15,8 +16,12 @@ import {
   type Position,
   type ReadPosition,
   type RecordedEvent as EsdbRecordedEvent,
+  type StreamingRead,
 } from '@eventstore/db-client';
 import {
+  AppendTooLarge,
+  DEFAULT_MAX_APPEND_BYTES,
+  appendBytes,
   SubscriptionEnded,
   WrongExpectedVersion,
   type AppendResult,
@@ -52,6 +57,25 @@ function limitOf(maxCount: number | undefined): number {
   return maxCount;
 }
 
+/**
+ * Visits a read until `visit` returns false, then cancels the gRPC call: leaving a `for await` early only destroys
+ * the client's Transform, while the server would go on streaming the rest of the page into it.
+ */
+async function consume<E>(read: StreamingRead<E>, visit: (resolved: E) => boolean): Promise<number> {
+  let seen = 0;
+  let complete = false;
+  try {
+    for await (const resolved of read) {
+      seen += 1;
+      if (!visit(resolved)) return seen;
+    }
+    complete = true;
+    return seen;
+  } finally {
+    if (!complete) await read.cancel().catch(() => undefined);
+  }
+}
+
 /** System events ($stats, $metadata, links, ...) belong to the server, not to our log. */
 const isSystem = (e: EsdbRecordedEvent) => e.type.startsWith('$') || e.streamId.startsWith('$');
 
@@ -85,14 +109,21 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly client: EventStoreDBClient;
   private readonly subscriptions = new Set<Subscription & { end(): Promise<void> }>();
 
-  constructor(connectionString: string) {
+  /** Must not exceed the server's `MaxAppendSize` (1 MiB unless the server was configured otherwise). */
+  readonly maxAppendBytes: number;
+
+  constructor(connectionString: string, options: { maxAppendBytes?: number } = {}) {
     this.client = EventStoreDBClient.connectionString(connectionString);
+    this.maxAppendBytes = options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
   }
 
   async appendToStream(streamName: string, events: NewEvent[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
     if (!streamName) throw new TypeError('a stream name is required');
     if (events.length === 0) throw new TypeError('appendToStream needs at least one event');
     const expected = options.expectedRevision ?? 'any';
+    // Refused here like the embedded store does, rather than by the server after sending a large request.
+    const bytes = appendBytes(events);
+    if (bytes > this.maxAppendBytes) throw new AppendTooLarge(streamName, bytes, this.maxAppendBytes);
     try {
       const result = await this.client.appendToStream(
         streamName,
@@ -104,6 +135,7 @@ export class EventStoreDbEventStore implements EventStore {
       return { nextExpectedRevision: result.nextExpectedRevision, position: result.position.commit };
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) throw new WrongExpectedVersion(streamName, expected, error.actualVersion);
+      if (error instanceof MaxAppendSizeExceededError) throw new AppendTooLarge(streamName, bytes, error.maxAppendSize);
       throw error;
     }
   }
@@ -115,10 +147,11 @@ export class EventStoreDbEventStore implements EventStore {
     const out: RecordedEvent[] = [];
     try {
       const read = this.client.readStream(streamName, { fromRevision: from > 0n ? from : START, ...(limit > 0 ? { maxCount: limit } : {}) });
-      for await (const resolved of read) {
+      await consume(read, (resolved) => {
         // Servers older than 22.6 give no position on stream reads: -1n marks it unknown.
         if (resolved.event) out.push(toRecorded(resolved.event, resolved.event.position?.commit ?? resolved.commitPosition ?? -1n));
-      }
+        return true;
+      });
     } catch (error) {
       if (error instanceof StreamNotFoundError) return [];
       throw error;
@@ -133,42 +166,49 @@ export class EventStoreDbEventStore implements EventStore {
     let from = at(floor);
     let last: Position | undefined;
     while (limit < 0 || out.length < limit) {
-      let seen = 0;
-      for await (const resolved of this.client.readAll({ fromPosition: from, maxCount: PAGE })) {
-        seen += 1;
+      const seen = await consume(this.client.readAll({ fromPosition: from, maxCount: PAGE }), (resolved) => {
         const e = resolved.event;
-        if (!e) continue;
+        if (!e) return true;
         // Reading from a position includes the event at it: skip what the caller or the previous page already has.
-        if (e.position.commit <= floor || (last && !after(e.position, last))) continue;
+        if (e.position.commit <= floor || (last && !after(e.position, last))) return true;
         last = e.position;
-        if (isSystem(e)) continue;
+        if (isSystem(e)) return true;
         out.push(toRecorded(e, e.position.commit));
-        if (out.length === limit) break;
-      }
-      if (seen < PAGE || !last) break;
+        return out.length !== limit;
+      });
+      if (seen < PAGE || !last || out.length === limit) break;
       from = last;
     }
     return out;
   }
 
-  async headPosition(): Promise<bigint> {
+  async readLast(maxCount: number): Promise<RecordedEvent[]> {
+    const limit = limitOf(maxCount);
+    const out: RecordedEvent[] = [];
+    if (limit === 0) return out;
     let from: ReadPosition = END;
     let last: Position | undefined;
-    // Usually the newest record is ours; system records ($stats, ...) are stepped over page by page.
-    let pageSize = 1;
+    // Usually the newest records are ours; system records ($stats, ...) are stepped over page by page.
+    let pageSize = Math.min(limit, PAGE);
     for (;;) {
-      let seen = 0;
-      for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: pageSize })) {
-        seen += 1;
+      const read = this.client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: pageSize });
+      const seen = await consume(read, (resolved) => {
         const e = resolved.event;
-        if (!e || (last && !after(last, e.position))) continue;
+        // Reading backwards from a position includes the event at it again.
+        if (!e || (last && !after(last, e.position))) return true;
         last = e.position;
-        if (!isSystem(e)) return e.position.commit;
-      }
-      if (seen < pageSize || !last) return 0n;
+        if (!isSystem(e)) out.push(toRecorded(e, e.position.commit));
+        return out.length < limit;
+      });
+      if (out.length >= limit || seen < pageSize || !last) return out;
       from = last;
       pageSize = PAGE;
     }
+  }
+
+  async headPosition(): Promise<bigint> {
+    const [newest] = await this.readLast(1);
+    return newest?.position ?? 0n;
   }
 
   subscribeToAll(handler: (event: RecordedEvent) => Promise<void> | void, options: { after?: bigint } = {}): Subscription {

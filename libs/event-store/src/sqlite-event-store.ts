@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { systemClock, type Clock } from '../../domain/src/clock.js';
 import {
+  AppendTooLarge,
+  DEFAULT_MAX_APPEND_BYTES,
   SubscriptionEnded,
+  appendBytes,
   WrongExpectedVersion,
   type AppendResult,
   type EventMetadata,
@@ -24,6 +27,8 @@ export interface SqliteEventStoreOptions {
   pollIntervalMs?: number;
   /** Events a subscription reads per query while catching up. */
   subscriptionPageSize?: number;
+  /** The most bytes one append may carry; EventStoreDB's default (1 MiB) unless set. */
+  maxAppendBytes?: number;
 }
 
 /** Counters that show how well group commit batches appends. */
@@ -117,6 +122,7 @@ export class SqliteEventStore implements EventStore {
   private readonly clock: Clock;
   private readonly pollIntervalMs: number;
   private readonly pageSize: number;
+  readonly maxAppendBytes: number;
   private queue: PendingAppend[] = [];
   private flushHandle: NodeJS.Immediate | undefined;
   private closed = false;
@@ -132,6 +138,8 @@ export class SqliteEventStore implements EventStore {
     readStream: Database.Statement<[string, bigint, number], EventRow>;
     readAll: Database.Statement<[bigint, number], EventRow>;
     head: Database.Statement<[], { position: number | null }>;
+    readLast: Database.Statement<[number], EventRow>;
+    byId: Database.Statement<[string], { stream: string; revision: number; position: number }>;
   };
   private readonly commitBatch: Database.Transaction<(batch: PendingAppend[], recordedAt: string, outcomes: AppendOutcome[]) => void>;
   private readonly appendOne: Database.Transaction<(append: PendingAppend, recordedAt: string) => AppendResult>;
@@ -140,6 +148,7 @@ export class SqliteEventStore implements EventStore {
     this.clock = options.clock ?? systemClock;
     this.pollIntervalMs = options.pollIntervalMs ?? 200;
     this.pageSize = options.subscriptionPageSize ?? 500;
+    this.maxAppendBytes = options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
     this.db = new Database(path);
     // The busy timeout comes first so that opening next to another process's write waits instead of failing.
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
@@ -152,9 +161,15 @@ export class SqliteEventStore implements EventStore {
       readStream: this.db.prepare<[string, bigint, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`),
       readAll: this.db.prepare<[bigint, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
       head: this.db.prepare<[], { position: number | null }>('SELECT MAX(position) AS position FROM events'),
+      readLast: this.db.prepare<[number], EventRow>(`SELECT ${COLUMNS} FROM events ORDER BY position DESC LIMIT ?`),
+      byId: this.db.prepare<[string], { stream: string; revision: number; position: number }>(
+        'SELECT stream, revision, position FROM events WHERE id = ?',
+      ),
     };
     // Called inside commitBatch, better-sqlite3 runs this in a SAVEPOINT: a throw undoes only this append.
     this.appendOne = this.db.transaction((append: PendingAppend, recordedAt: string): AppendResult => {
+      const original = this.alreadyAppended(append);
+      if (original) return original;
       const { revision } = this.stmt.streamRevision.get(append.streamName)!;
       const current = revision === null ? -1n : BigInt(revision);
       if (!revisionMatches(append.expected, current)) {
@@ -181,6 +196,26 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
+  /**
+   * The result of an earlier identical append, as EventStoreDB gives for a repeated one: every event id is already
+   * in this stream, in order, starting right after the expected revision (anywhere for 'any' / 'stream_exists').
+   */
+  private alreadyAppended(append: PendingAppend): AppendResult | undefined {
+    const first = this.stmt.byId.get(append.rows[0]!.id);
+    if (!first || first.stream !== append.streamName) return undefined;
+    const start = BigInt(first.revision);
+    const { expected } = append;
+    if (expected === 'no_stream' && start !== 0n) return undefined;
+    if (typeof expected === 'bigint' && start !== expected + 1n) return undefined;
+    let position = BigInt(first.position);
+    for (let i = 1; i < append.rows.length; i++) {
+      const row = this.stmt.byId.get(append.rows[i]!.id);
+      if (!row || row.stream !== append.streamName || BigInt(row.revision) !== start + BigInt(i)) return undefined;
+      position = BigInt(row.position);
+    }
+    return { nextExpectedRevision: start + BigInt(append.rows.length - 1), position };
+  }
+
   /** Group-commit counters since this store was opened. */
   stats(): GroupCommitStats {
     return { ...this.counters };
@@ -192,6 +227,8 @@ export class SqliteEventStore implements EventStore {
     if (events.length === 0) return Promise.reject(new TypeError('appendToStream needs at least one event'));
     let rows: PendingAppend['rows'];
     try {
+      const bytes = appendBytes(events);
+      if (bytes > this.maxAppendBytes) throw new AppendTooLarge(streamName, bytes, this.maxAppendBytes);
       // Serialized now so that a caller mutating its objects later cannot change what is stored.
       rows = events.map((e) => {
         if (!e.type) throw new TypeError('every event needs a type');
@@ -245,6 +282,11 @@ export class SqliteEventStore implements EventStore {
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     return this.readAllSync(options.after ?? 0n, limitOf(options.maxCount));
+  }
+
+  async readLast(maxCount: number): Promise<RecordedEvent[]> {
+    const limit = limitOf(maxCount);
+    return limit === 0 ? [] : this.stmt.readLast.all(limit).map(toRecorded);
   }
 
   private readAllSync(after: bigint, limit: number): RecordedEvent[] {

@@ -1,13 +1,25 @@
-import { Long, MongoClient, type AnyBulkWriteOperation, type ClientSession, type Collection, type Db } from 'mongodb';
+import {
+  Long,
+  MongoBulkWriteError,
+  MongoClient,
+  MongoServerError,
+  type AnyBulkWriteOperation,
+  type ClientSession,
+  type Collection,
+  type Db,
+  type IndexDescription,
+} from 'mongodb';
 import { BufferedTransaction } from './buffered-transaction.js';
 import { buildMongoQuery } from './mongodb-query.js';
-import { encodeCursor, planQuery, sortValueOf } from './query-plan.js';
+import { encodeCursor, indexNameOf, planQuery, sortValueOf } from './query-plan.js';
 import {
+  COUNT_CAP,
   ConcurrentProjectionUpdate,
   LeaseLost,
   type CheckpointAdvance,
   type Doc,
   type Fence,
+  type IndexSpec,
   type LeaseGrant,
   type LeaseRequest,
   type Page,
@@ -41,8 +53,28 @@ interface LeaseDoc {
 const CHECKPOINTS = '_projection_checkpoints';
 const LEASES = '_leases';
 
+/** How long a count may run on the server before the query fails instead of scanning on. */
+const COUNT_MAX_TIME_MS = 2_000;
+
+/** The indexes every collection has: queries default to `createdAt` order, most filter by platform. */
+const DEFAULT_INDEXES: IndexDescription[] = [
+  { key: { createdAt: 1, _id: 1 }, name: 'by_created' },
+  { key: { platformId: 1, createdAt: 1, _id: 1 }, name: 'by_platform_created' },
+];
+
+/** MongoDB's "namespace not found": dropping a collection that does not exist. */
+const NAMESPACE_NOT_FOUND = 26;
+
+/**
+ * A duplicate key and nothing else: any other error (a write concern failure reported along with it, a
+ * failed write in the same bulk) must reach the caller rather than pass for a lost race.
+ */
 function isDuplicateKey(error: unknown): boolean {
-  return (error as { code?: number })?.code === 11000;
+  if (!(error instanceof MongoServerError) || error.code !== 11000 || error.writeConcernError) return false;
+  if (error instanceof MongoBulkWriteError) {
+    return !error.err && [error.writeErrors].flat().every((e) => e.code === 11000);
+  }
+  return true;
 }
 
 function toBigInt(value: CheckpointDoc['position']): bigint {
@@ -63,6 +95,8 @@ function fromStored<T extends Doc>(stored: StoredDoc): T {
  */
 export class MongoReadModelStore implements ReadModelStore {
   private readonly indexed = new Map<string, Promise<void>>();
+  /** Indexes declared by the projections, by collection (created again after a rebuild drops it). */
+  private readonly declared = new Map<string, Map<string, IndexDescription>>();
 
   private constructor(
     private readonly client: MongoClient,
@@ -87,7 +121,8 @@ export class MongoReadModelStore implements ReadModelStore {
     const docs = this.collection(collection);
     const [rows, total] = await Promise.all([
       docs.find(mongo.page, { sort: mongo.sort, limit: plan.limit + 1 }).toArray(),
-      docs.countDocuments(mongo.count),
+      // Bounded: at most COUNT_CAP documents counted, and never for long.
+      docs.countDocuments(mongo.count, { limit: COUNT_CAP, maxTimeMS: COUNT_MAX_TIME_MS }),
     ]);
     const hasMore = rows.length > plan.limit;
     const data = (hasMore ? rows.slice(0, plan.limit) : rows).map((r) => fromStored<T>(r));
@@ -98,6 +133,22 @@ export class MongoReadModelStore implements ReadModelStore {
       ...(hasMore ? { nextCursor: encodeCursor(plan.fingerprint, { value: sortValueOf(last, plan.sortBy), id: last.id }) } : {}),
       totalCount: total,
     };
+  }
+
+  async ensureIndexes(indexes: readonly IndexSpec[]): Promise<void> {
+    const touched = new Set<string>();
+    for (const { collection, fields } of indexes) {
+      const name = indexNameOf(fields);
+      const key: Record<string, 1> = {};
+      for (const field of fields) key[field === 'id' ? '_id' : field] = 1;
+      key._id = 1;
+      const byName = this.declared.get(collection) ?? new Map<string, IndexDescription>();
+      byName.set(name, { key, name });
+      this.declared.set(collection, byName);
+      touched.add(collection);
+    }
+    // Created now rather than at the first write, so the API's queries find them from the start.
+    await Promise.all([...touched].map((collection) => this.createIndexes(collection)));
   }
 
   async getCheckpoint(projection: string): Promise<bigint | undefined> {
@@ -118,7 +169,7 @@ export class MongoReadModelStore implements ReadModelStore {
     const tx = new BufferedTransaction((collection, id) => this.get(collection, id));
     await work(tx);
     // Index builds cannot run inside a transaction: make sure they exist first.
-    await Promise.all([...tx.writes.keys()].map((c) => this.ensureIndexes(c)));
+    await Promise.all([...tx.writes.keys()].map((c) => this.ensureIndexesOf(c)));
     await this.inTransaction(async (session) => {
       if (fence) await this.touchFence(fence, session);
       await this.moveCheckpoint(projection, expected, position, session);
@@ -148,12 +199,27 @@ export class MongoReadModelStore implements ReadModelStore {
     });
   }
 
+  /**
+   * The checkpoint goes first, under the fence, in a transaction; the collections are dropped after it, outside any
+   * transaction (deleting a large collection's documents in one transaction exceeds its limits). A crash between the
+   * two leaves stale documents and no checkpoint: the replay from position 0 writes every document again.
+   */
   async reset(projection: string, collections: string[], fence?: Fence): Promise<void> {
     await this.inTransaction(async (session) => {
       if (fence) await this.touchFence(fence, session);
-      for (const collection of collections) await this.collection(collection).deleteMany({}, { session });
       await this.checkpoints().deleteOne({ _id: projection }, { session });
     });
+    for (const collection of collections) {
+      if (fence) await this.checkFence(fence);
+      try {
+        await this.collection(collection).drop();
+      } catch (error) {
+        if (!(error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND)) throw error;
+      }
+      // Dropping a collection drops its indexes: the replay and the API's queries need them back.
+      this.indexed.delete(collection);
+      await this.createIndexes(collection);
+    }
   }
 
   async acquireLease({ name, holder, ttlMs, now = Date.now(), force = false }: LeaseRequest): Promise<LeaseGrant | undefined> {
@@ -251,20 +317,20 @@ export class MongoReadModelStore implements ReadModelStore {
     return doc ? toBigInt(doc.position) : undefined;
   }
 
-  private ensureIndexes(collection: string): Promise<void> {
+  private ensureIndexesOf(collection: string): Promise<void> {
     let done = this.indexed.get(collection);
     if (!done) {
-      done = this.collection(collection)
-        .createIndexes([
-          { key: { createdAt: 1, _id: 1 }, name: 'by_created' },
-          { key: { platformId: 1, createdAt: 1, _id: 1 }, name: 'by_platform_created' },
-        ])
-        .then(() => undefined);
+      done = this.createIndexes(collection);
       // A failed attempt is retried by the next batch.
       done.catch(() => this.indexed.delete(collection));
       this.indexed.set(collection, done);
     }
     return done;
+  }
+
+  private async createIndexes(collection: string): Promise<void> {
+    const declared = [...(this.declared.get(collection)?.values() ?? [])];
+    await this.collection(collection).createIndexes([...DEFAULT_INDEXES, ...declared]);
   }
 
   private collection(name: string): Collection<StoredDoc> {

@@ -134,6 +134,8 @@ export class ProjectionRunner implements ProjectionWaiter {
     if (this.running) return;
     this.running = true;
     try {
+      // Every process creates them (idempotent): the API's queries need them whichever worker projects.
+      await this.readModels.ensureIndexes(this.projections.flatMap((p) => p.indexes ?? []));
       await this.leases?.start();
       if (settle) await this.leases?.settle();
       this.leasesStarted = true;

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../../event-store/src/event-store.js';
-import type { ProjectionTransaction } from './read-model-store.js';
+import type { IndexSpec, ProjectionTransaction } from './read-model-store.js';
 
 /**
  * A projection: folds the events it handles into documents of the collections it owns. It must
@@ -14,5 +14,10 @@ export interface Projection {
   collections: string[];
   /** Event types passed to `apply`; the checkpoint still advances over all other events. */
   handles: string[];
+  /**
+   * Indexes the API's queries on these collections need (beyond `createdAt` and `platformId` + `createdAt`, which
+   * every collection has), created when a runner starts, so that no query scans a whole collection.
+   */
+  indexes?: IndexSpec[];
   apply(event: RecordedEvent, tx: ProjectionTransaction): Promise<void>;
 }

@@ -41,6 +41,12 @@ function field(name: unknown): string {
   return name;
 }
 
+/** Validates an index's field names (the SQLite store inlines them) and names the index after them. */
+export function indexNameOf(fields: readonly string[]): string {
+  if (fields.length === 0) throw new TypeError('an index needs at least one field');
+  return `by_${fields.map((f) => field(f).replace(/\./g, '__')).join('_')}`;
+}
+
 function scalar(value: unknown, what: string): Scalar {
   if (value instanceof Date) return value.toISOString();
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;

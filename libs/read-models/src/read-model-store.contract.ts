@@ -6,7 +6,7 @@ import { createEventStore } from '../../event-store/src/index.js';
 import type { EventStore } from '../../event-store/src/event-store.js';
 import { ProjectionRunner, projectorLease, type ProjectionRunnerOptions } from './projection-runner.js';
 import type { Projection } from './projection.js';
-import { ConcurrentProjectionUpdate, InvalidCursor, LeaseLost, type Doc, type Filter, type Query, type ReadModelStore } from './read-model-store.js';
+import { COUNT_CAP, ConcurrentProjectionUpdate, InvalidCursor, LeaseLost, type Doc, type Filter, type Query, type ReadModelStore } from './read-model-store.js';
 
 /**
  * Creates an empty store; `connect` opens another connection to the same data (as a second
@@ -224,6 +224,39 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
         await commit(store, 'p', 1n, [{ id: 'a', again: true }]);
         expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', again: true });
       });
+    });
+
+    describe('indexes and bounded counts', () => {
+      it('creates declared indexes idempotently, before and after a reset, and queries answer the same', async () => {
+        const indexes = [{ collection: ITEMS, fields: ['platformId', 's', 'createdAt'] }];
+        await store.ensureIndexes(indexes);
+        await store.ensureIndexes(indexes);
+        await commit(store, 'p', 1n, items);
+        const filters: Filter[] = [
+          { field: 'platformId', op: 'eq', value: 'P1' },
+          { field: 's', op: 'eq', value: 'banana' },
+        ];
+        const query: Query = { filters, limit: 5 };
+        expect(ids((await store.find(ITEMS, query)).data)).toEqual(['i02']);
+        // A rebuild drops the collection (and, on MongoDB, its indexes) outside a transaction; the indexes come back.
+        await store.reset('p', [ITEMS]);
+        expect((await store.find(ITEMS, query)).totalCount).toBe(0);
+        await store.ensureIndexes(indexes);
+        await commit(store, 'p', 2n, items);
+        expect(ids((await store.find(ITEMS, query)).data)).toEqual(['i02']);
+      });
+
+      it(`counts at most ${COUNT_CAP} matches`, async () => {
+        const createdAt = '2025-01-01T00:00:00.000Z';
+        const many = Array.from({ length: COUNT_CAP + 5 }, (_, i) => ({ id: `m${String(i).padStart(6, '0')}`, platformId: 'P1', createdAt }));
+        await commit(store, 'p', 1n, many);
+        const page = await store.find(ITEMS, { filters: [{ field: 'platformId', op: 'eq', value: 'P1' }], limit: 2 });
+        expect(page.totalCount).toBe(COUNT_CAP);
+        expect(page.hasMore).toBe(true);
+        const inList: Filter = { field: 'id', op: 'in', value: ['m000001', 'm000002', 'nope'] };
+        const few = await store.find(ITEMS, { filters: [inList], limit: 1 });
+        expect(few.totalCount).toBe(2);
+      }, 60_000);
     });
 
     describe('single active writer', () => {

@@ -29,11 +29,23 @@ export interface Query {
   cursor?: string;
 }
 
+/**
+ * A compound index on one collection: the fields a query filters by equality first, then the one it
+ * sorts or ranges on (dotted paths allowed). Ties are ordered by id, as queries order them.
+ */
+export interface IndexSpec {
+  collection: string;
+  fields: string[];
+}
+
+/** The most documents a count goes through: `totalCount` is exact up to this number and this number beyond it. */
+export const COUNT_CAP = 10_000;
+
 export interface Page<T extends Doc = Doc> {
   data: T[];
   hasMore: boolean;
   nextCursor?: string;
-  /** Number of documents matching the filters, regardless of cursor and limit. */
+  /** Documents matching the filters, regardless of cursor and limit; at most COUNT_CAP (then a lower bound). */
   totalCount: number;
 }
 
@@ -114,6 +126,8 @@ export interface ProjectionTransaction {
 export interface ReadModelStore {
   get<T extends Doc = Doc>(collection: string, id: string): Promise<T | undefined>;
   find<T extends Doc = Doc>(collection: string, query: Query): Promise<Page<T>>;
+  /** Creates the indexes that do not exist yet (idempotent; every process may call it at start). */
+  ensureIndexes(indexes: readonly IndexSpec[]): Promise<void>;
   /** Last position committed for a projection, or undefined when it never ran. */
   getCheckpoint(projection: string): Promise<bigint | undefined>;
   /**

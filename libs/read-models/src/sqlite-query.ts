@@ -1,4 +1,5 @@
 import type { After, PlanFilter, QueryPlan, Scalar } from './query-plan.js';
+import { COUNT_CAP } from './read-model-store.js';
 
 /**
  * Translates a QueryPlan into SQL over `docs(collection, id, body)`. Field paths are inlined as
@@ -91,7 +92,7 @@ function afterSql(sort: Operand, order: 'asc' | 'desc', after: After): SqlFragme
 export interface SqlQuery {
   /** Page query: selects id, body and the sort value `sv`, limit+1 rows to learn hasMore. */
   page: SqlFragment;
-  /** Count of all matches, ignoring cursor and limit. */
+  /** Count of all matches (up to COUNT_CAP), ignoring cursor and limit. */
   count: SqlFragment;
 }
 
@@ -99,16 +100,21 @@ export function buildSqlQuery(collection: string, plan: QueryPlan): SqlQuery {
   const filters = plan.filters.map(filterSql);
   const where = ['collection = ?', ...filters.map((f) => f.sql)];
   const params: unknown[] = [collection, ...filters.flatMap((f) => f.params)];
-  const count = { sql: `SELECT count(*) AS n FROM docs WHERE ${where.join(' AND ')}`, params: [...params] };
-
   const sort = operand(plan.sortBy);
+  const dir = plan.sortOrder === 'asc' ? 'ASC' : 'DESC';
+  const orderBy = plan.sortBy === 'id' ? `id ${dir}` : `${sort.value} ${dir}, id ${dir}`;
+  // Bounded: a count goes through at most COUNT_CAP matches. Ordered like the page, so the planner picks the same
+  // index for both (unordered, it preferred walking the collection's primary key range).
+  const count = {
+    sql: `SELECT count(*) AS n FROM (SELECT 1 FROM docs WHERE ${where.join(' AND ')} ORDER BY ${orderBy} LIMIT ?)`,
+    params: [...params, COUNT_CAP],
+  };
+
   if (plan.after) {
     const after = afterSql(sort, plan.sortOrder, plan.after);
     where.push(after.sql);
     params.push(...after.params);
   }
-  const dir = plan.sortOrder === 'asc' ? 'ASC' : 'DESC';
-  const orderBy = plan.sortBy === 'id' ? `id ${dir}` : `${sort.value} ${dir}, id ${dir}`;
   const page = {
     sql: `SELECT id, body, ${sort.value} AS sv FROM docs WHERE ${where.join(' AND ')} ORDER BY ${orderBy} LIMIT ?`,
     params: [...params, plan.limit + 1],

@@ -1,12 +1,13 @@
 import Database from 'better-sqlite3';
 import { BufferedTransaction } from './buffered-transaction.js';
-import { encodeCursor, planQuery, type Scalar } from './query-plan.js';
+import { encodeCursor, indexNameOf, planQuery, type Scalar } from './query-plan.js';
 import {
   ConcurrentProjectionUpdate,
   LeaseLost,
   type CheckpointAdvance,
   type Doc,
   type Fence,
+  type IndexSpec,
   type LeaseGrant,
   type LeaseRequest,
   type Page,
@@ -85,6 +86,22 @@ export class SqliteReadModelStore implements ReadModelStore {
       ...(hasMore ? { nextCursor: encodeCursor(plan.fingerprint, { value: last.sv, id: last.id }) } : {}),
       totalCount: total,
     };
+  }
+
+  async ensureIndexes(indexes: readonly IndexSpec[]): Promise<void> {
+    // One table holds every collection, so an index leads with `collection` and serves all collections alike.
+    for (const { fields } of indexes) {
+      const columns = fields.map((f) => `json_extract(body, '$.${f}')`).join(', ');
+      this.db.exec(`CREATE INDEX IF NOT EXISTS docs_${indexNameOf(fields)} ON docs (collection, ${columns}, id)`);
+    }
+  }
+
+  /** The query plan SQLite chooses for a find (for tests that check that queries use an index). */
+  explainFind(collection: string, query: Query): string[] {
+    const sql = buildSqlQuery(collection, planQuery(collection, query));
+    const explain = (q: { sql: string; params: unknown[] }) =>
+      (this.db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as { detail: string }[]).map((r) => r.detail);
+    return [...explain(sql.page), ...explain(sql.count)];
   }
 
   async getCheckpoint(projection: string): Promise<bigint | undefined> {

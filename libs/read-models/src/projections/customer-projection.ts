@@ -8,6 +8,9 @@ import { Collections } from './collections.js';
 export const customerProjection: Projection = {
   name: 'customers',
   collections: [Collections.customers],
+  indexes: [
+    { collection: Collections.customers, fields: ['platformId', 'umaAddress', 'createdAt'] },
+  ],
   handles: ['CustomerCreated', 'CustomerUpdated', 'CustomerDeleted', 'CustomerKycStatusChanged'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as CustomerEvent;

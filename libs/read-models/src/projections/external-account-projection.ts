@@ -16,6 +16,9 @@ export function toExternalAccount(doc: ExternalAccountDoc): Record<string, unkno
 export const externalAccountProjection: Projection = {
   name: 'external-accounts',
   collections: [Collections.externalAccounts],
+  indexes: [
+    { collection: Collections.externalAccounts, fields: ['platformId', 'customerId', 'createdAt'] },
+  ],
   handles: ['ExternalAccountCreated', 'ExternalAccountUpdated', 'ExternalAccountDeleted'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     // Every event carries the full snapshot, so the document is simply replaced.

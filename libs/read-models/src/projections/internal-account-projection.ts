@@ -28,6 +28,9 @@ const add = (a: string, b: bigint) => (BigInt(a) + b).toString();
 export const internalAccountProjection: Projection = {
   name: 'internal-accounts',
   collections: [Collections.internalAccounts, Collections.ledgerTransfers],
+  indexes: [
+    { collection: Collections.internalAccounts, fields: ['platformId', 'customerId', 'createdAt'] },
+  ],
   handles: ['PlatformAccountOpened', 'InternalAccountOpened', 'InternalAccountStatusChanged', 'TransferCreated', 'PendingTransferPosted', 'PendingTransferVoided', ...WALLET_ACCOUNT_EVENTS],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     if (WALLET_ACCOUNT_EVENTS.includes(recorded.type)) return applyWalletAccountEvent(recorded, tx);

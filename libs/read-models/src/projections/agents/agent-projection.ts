@@ -30,6 +30,10 @@ const ACTION_EVENTS = ['AgentActionPendingApproval', 'AgentSpendReserved', 'Agen
 export const agentProjection: Projection = {
   name: 'agents',
   collections: [Collections.agents, Collections.agentActions],
+  indexes: [
+    { collection: Collections.agentActions, fields: ['platformId', 'agentId', 'createdAt'] },
+    { collection: Collections.agentActions, fields: ['platformId', 'customerId', 'createdAt'] },
+  ],
   handles: [...new Set([...AGENT_EVENTS, ...ACTION_EVENTS])],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as AgentEvent;

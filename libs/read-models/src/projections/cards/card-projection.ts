@@ -16,6 +16,9 @@ export function toCard(doc: CardDoc): CardSnapshot {
 export const cardProjection: Projection = {
   name: 'cards',
   collections: [Collections.cards],
+  indexes: [
+    { collection: Collections.cards, fields: ['platformId', 'customerId', 'createdAt'] },
+  ],
   handles: ['CardCreated', 'CardStateChanged', 'CardFundingSourcesChanged'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as CardEvent;

@@ -8,6 +8,9 @@ import { Collections } from '../collections.js';
 export const quoteProjection: Projection = {
   name: 'quotes',
   collections: [Collections.quotes],
+  indexes: [
+    { collection: Collections.quotes, fields: ['platformId', 'customerId', 'createdAt'] },
+  ],
   handles: ['QuoteCreated', 'TransactionCreated', 'TransactionStatusChanged'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as QuoteEvent;

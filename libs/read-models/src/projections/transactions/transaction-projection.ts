@@ -13,6 +13,9 @@ import { Collections } from '../collections.js';
 export const transactionProjection: Projection = {
   name: 'transactions',
   collections: [Collections.transactions],
+  indexes: [
+    { collection: Collections.transactions, fields: ['platformId', 'customerId', 'createdAt'] },
+  ],
   handles: ['TransactionCreated', 'TransactionStatusChanged'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const t = (recorded.data as TransactionEvent['data']).transaction;

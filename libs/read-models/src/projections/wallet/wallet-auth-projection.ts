@@ -31,6 +31,11 @@ export interface AuthSessionDoc extends Doc {
 export const walletAuthProjection: Projection = {
   name: 'wallet-auth',
   collections: [Collections.authMethods, Collections.authSessions],
+  indexes: [
+    { collection: Collections.authMethods, fields: ['credentialId', 'createdAt'] },
+    { collection: Collections.authMethods, fields: ['platformId', 'accountId', 'createdAt'] },
+    { collection: Collections.authSessions, fields: ['platformId', 'accountId', 'createdAt'] },
+  ],
   handles: ['AuthMethodAdded', 'AuthMethodUpdated', 'AuthMethodRevoked', 'SessionIssued', 'SessionRefreshed', 'SessionRevoked'],
   async apply(recorded: RecordedEvent, tx) {
     const event = { type: recorded.type, data: recorded.data } as unknown as WalletAuthEvent;

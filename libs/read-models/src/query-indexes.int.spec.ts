@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteEventStore } from '../../event-store/src/sqlite-event-store.js';
+import { ProjectionRunner } from './projection-runner.js';
+import { allProjections, Collections } from './projections/index.js';
+import type { Filter, Query } from './read-model-store.js';
+import { SqliteReadModelStore } from './sqlite-read-model-store.js';
+
+/**
+ * The API's main queries, in the shape the application sends them (`listForPlatform` puts the
+ * platform first and sorts by createdAt, newest first; the passkey check looks a credential id up
+ * across platforms).
+ */
+const list = (filters: Query['filters']): Query => ({
+  filters: [{ field: 'platformId', op: 'eq', value: 'Platform:1' }, ...(filters ?? [])],
+  sortBy: 'createdAt',
+  sortOrder: 'desc',
+  limit: 20,
+});
+const BY_CUSTOMER = 'by_platformId_customerId_createdAt';
+const BY_UMA = 'by_platformId_umaAddress_createdAt';
+const ofCustomer: Filter = { field: 'customerId', op: 'eq', value: 'Customer:1' };
+/** Name, collection, query, and the index it must search. */
+const queries: [string, string, Query, string][] = [
+  ['customers by platform', Collections.customers, list([{ field: 'isDeleted', op: 'eq', value: false }]), 'by_platform_created'],
+  ['customers by UMA address', Collections.customers, list([{ field: 'umaAddress', op: 'eq', value: '$a@x' }]), BY_UMA],
+  ['transactions by platform and customer', Collections.transactions, list([ofCustomer]), BY_CUSTOMER],
+  ['cards by customer', Collections.cards, list([ofCustomer]), BY_CUSTOMER],
+  ['quotes by customer', Collections.quotes, list([ofCustomer]), BY_CUSTOMER],
+  [
+    'auth methods of an account',
+    Collections.authMethods,
+    list([{ field: 'accountId', op: 'eq', value: 'InternalAccount:1' }]),
+    'by_platformId_accountId_createdAt',
+  ],
+  [
+    'auth methods by passkey credential id',
+    Collections.authMethods,
+    {
+      filters: [
+        { field: 'credentialId', op: 'eq', value: 'cred-1' },
+        { field: 'status', op: 'eq', value: 'ACTIVE' },
+      ],
+      sortBy: 'createdAt',
+      sortOrder: 'asc',
+      limit: 1,
+    },
+    'by_credentialId_createdAt',
+  ],
+];
+
+/**
+ * Every step that reads the documents table searches an index on a field's value, beyond the collection:
+ * `SCAN docs` reads the table, and a search on `collection=?` alone reads a whole collection.
+ */
+function searchesAnIndex(plan: string[]): boolean {
+  const steps = plan.filter((detail) => /\bdocs\b/.test(detail));
+  const searchesValues = /^SEARCH docs USING (COVERING )?INDEX docs_by_\w+ \(collection=\? AND <expr>=\?/;
+  return steps.length > 0 && steps.every((detail) => searchesValues.test(detail));
+}
+
+describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
+  let dir: string;
+  let store: SqliteReadModelStore;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'query-indexes-'));
+    store = new SqliteReadModelStore(join(dir, 'read-models.db'));
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(queries)('%s uses its index once the projections declared theirs', async (_name, collection, query, index) => {
+    await store.ensureIndexes(allProjections.flatMap((p) => p.indexes ?? []));
+    const plan = store.explainFind(collection, query);
+    expect({ plan, indexed: searchesAnIndex(plan) }).toEqual({ plan, indexed: true });
+    // Both the page and its count search the index meant for them.
+    const searches = plan.filter((detail) => detail.startsWith('SEARCH docs'));
+    expect(searches.every((detail) => detail.includes(`INDEX docs_${index} `))).toBe(true);
+    expect(searches.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('the passkey lookup is a scan without the declared indexes (the test can fail)', async () => {
+    const [, collection, query] = queries.find(([name]) => name.includes('passkey'))!;
+    expect(searchesAnIndex(store.explainFind(collection, query))).toBe(false);
+  });
+
+  it('a projection runner creates the declared indexes when it starts', async () => {
+    const [, collection, query, index] = queries.find(([name]) => name.includes('passkey'))!;
+    const events = new SqliteEventStore(join(dir, 'events.db'));
+    const runner = new ProjectionRunner(events, store, allProjections, { retryDelayMs: 0 });
+    try {
+      await runner.start();
+      expect(store.explainFind(collection, query).some((detail) => detail.includes(`INDEX docs_${index} `))).toBe(true);
+    } finally {
+      await runner.stop();
+      await events.close();
+    }
+  });
+
+  it('creating the indexes is idempotent, and an index names only valid fields', async () => {
+    const indexes = allProjections.flatMap((p) => p.indexes ?? []);
+    await store.ensureIndexes(indexes);
+    await store.ensureIndexes(indexes);
+    await expect(store.ensureIndexes([{ collection: 'x', fields: ["a') --"] }])).rejects.toThrow(TypeError);
+  });
+});
