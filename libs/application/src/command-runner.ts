@@ -4,13 +4,16 @@ import { WrongExpectedVersion, type EventMetadata, type EventStore, type Recorde
 
 /** Something that can tell when the local read models have caught up with a position. */
 export interface ProjectionWaiter {
-  waitForPosition(position: bigint, timeoutMs: number): Promise<boolean>;
+  /** `projections`: only these read models count (default all). */
+  waitForPosition(position: bigint, timeoutMs: number, projections?: string[]): Promise<boolean>;
 }
 
 export interface RunOptions {
   metadata: EventMetadata;
   /** Wait for read models to include this write before returning (default true). */
   waitForReadModels?: boolean;
+  /** The read models the caller reads next; only they are waited for (default all). */
+  readModels?: string[];
 }
 
 export interface RunResult<State, E> {
@@ -92,15 +95,15 @@ export class CommandRunner {
         this.scheduleDrain(streamName);
       }
     });
-    if (result.position !== undefined && options.waitForReadModels !== false) await this.waitForReadModels(result.position);
+    if (result.position !== undefined && options.waitForReadModels !== false) await this.waitForReadModels(result.position, options.readModels);
     return result;
   }
 
-  async waitForReadModels(position: bigint): Promise<void> {
+  async waitForReadModels(position: bigint, projections?: string[]): Promise<void> {
     const timeout = this.options.readYourWritesTimeoutMs ?? 5000;
     // A zero timeout (the CLI) means: do not wait for a projector at all.
     if (!this.waiter || timeout === 0) return;
-    const ok = await this.waiter.waitForPosition(position, timeout);
+    const ok = await this.waiter.waitForPosition(position, timeout, projections);
     if (!ok) this.logger.warn(`read models did not reach position ${position} within ${timeout} ms`);
   }
 
