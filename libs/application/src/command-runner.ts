@@ -42,6 +42,13 @@ interface Queued<State, C, E extends Event> {
   reject(error: unknown): void;
 }
 
+/**
+ * Wait before deciding again after a revision conflict: full jitter over an exponentially growing
+ * window (2 ms doubling, at most 100 ms), so processes writing one hot stream stop colliding in step.
+ */
+const conflictBackoff = (attempt: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 2 ** attempt)));
+
 /** Most commands decided together and appended in one write. */
 const MAX_BATCH = 256;
 
@@ -126,8 +133,9 @@ export class CommandRunner {
 
   private async decideAndAppend<State, C, E extends Event>(streamName: string, batch: Queued<State, C, E>[]): Promise<void> {
     const decider = batch[0].decider;
-    const maxRetries = this.options.maxRetries ?? 20;
+    const maxRetries = this.options.maxRetries ?? 30;
     for (let attempt = 0; ; attempt++) {
+      if (attempt > 0) await conflictBackoff(attempt);
       const decided: { item: Queued<State, C, E>; events: E[] }[] = [];
       const refused: { item: Queued<State, C, E>; error: unknown }[] = [];
       let folded: Folded<State>;

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { cardDecider } from '../../../domain/src/cards/card.js';
-import { clearingPlan, isInsufficientFunds, returnPlan, screenAuthorization, toCardAuthorization } from '../../../domain/src/cards/card-authorization.js';
+import { clearingPlan, clearingTransferId, isInsufficientFunds, returnPlan, screenAuthorization, toCardAuthorization } from '../../../domain/src/cards/card-authorization.js';
 import type { CardAuthorizationCommand, CardAuthorizationRecord, DeclineReason, Merchant } from '../../../domain/src/cards/card-types.js';
 import { customerDecider } from '../../../domain/src/customer/customer.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
@@ -104,25 +104,35 @@ export class SimulateCardClearingHandler extends CardNetworkHandler implements I
       const funding = customerAccount(a.fundingSourceId!, a.currency);
       const held = BigInt(a.amount);
       const settlement = await ledger.settlement(a.currency);
-      const transferIds: string[] = [];
-      let late = plan.kind === 'LATE';
       // A hold that a crash kept from being released is still the money to clear.
-      if (late && (await ledger.isHeld(a.holdTransferId!))) late = false;
+      const lateKind = plan.kind === 'LATE' && !(await ledger.isHeld(a.holdTransferId!));
+      // The decision is taken on the card stream (expected revision) before any money moves: another
+      // process clearing the same authorization conflicts there and decides again on what this wrote.
+      const start = { type: 'StartClearing' as const, authorizationId: a.id, amount: plan.amount, latePresentment: lateKind, now: await this.now(actor) };
+      const { state: started } = await this.runner.run(streams.card(cardId), cardDecider, start, { metadata: { ...actor }, waitForReadModels: false });
+      const intent = started.clearings.get(a.id);
+      // Recorded meanwhile by another process: the state says how it ended.
+      if (!intent) return toCardAuthorization(started.authorizations.get(a.id)!);
+      const amount = BigInt(intent.amount);
+      const late = intent.latePresentment;
+      const transferIds: string[] = [];
       try {
         if (late) {
-          transferIds.push(await ledger.transfer({ debit: funding, credit: settlement, amount: plan.amount, pending: false, code: CardTransferCode.latePresentment, reference: a.id }));
+          const leg = { debit: funding, credit: settlement, amount, pending: false, code: CardTransferCode.latePresentment, reference: a.id };
+          transferIds.push(await ledger.transfer(leg, clearingTransferId(a.id, 'latePresentment')));
         } else {
-          if (plan.amount > held) {
-            transferIds.push(await ledger.transfer({ debit: funding, credit: settlement, amount: plan.amount - held, pending: false, code: CardTransferCode.overAuthorization, reference: a.id }));
+          if (amount > held) {
+            const leg = { debit: funding, credit: settlement, amount: amount - held, pending: false, code: CardTransferCode.overAuthorization, reference: a.id };
+            transferIds.push(await ledger.transfer(leg, clearingTransferId(a.id, 'overAuthorization')));
           }
-          transferIds.push(await ledger.post(a.holdTransferId!, plan.amount < held ? plan.amount : held));
+          transferIds.push(await ledger.post(a.holdTransferId!, amount < held ? amount : held, clearingTransferId(a.id, 'post')));
         }
       } catch (error) {
         if (!isInsufficientFunds(error)) throw error;
-        const declined = await this.record(cardId, { type: 'RecordClearing', authorizationId: a.id, amount: plan.amount, outcome: { posted: false, declineReason: 'INSUFFICIENT_FUNDS' }, now: await this.now(actor) }, actor, a.id);
+        const declined = await this.record(cardId, { type: 'RecordClearing', authorizationId: a.id, amount, outcome: { posted: false, declineReason: 'INSUFFICIENT_FUNDS' }, now: await this.now(actor) }, actor, a.id);
         return toCardAuthorization(declined);
       }
-      const cleared = await this.record(cardId, { type: 'RecordClearing', authorizationId: a.id, amount: plan.amount, outcome: { posted: true, transferIds, latePresentment: late }, now: await this.now(actor) }, actor, a.id);
+      const cleared = await this.record(cardId, { type: 'RecordClearing', authorizationId: a.id, amount, outcome: { posted: true, transferIds, latePresentment: late }, now: await this.now(actor) }, actor, a.id);
       return toCardAuthorization(cleared);
     });
   }
