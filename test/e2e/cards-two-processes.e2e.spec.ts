@@ -46,41 +46,53 @@ describe('cards and fundings through two service processes on the same embedded 
     children.push(second);
     const apis: Client[] = [first.api, second.api];
 
-    const created = await first.api.post('/customers', { platformCustomerId: 'two-1', customerType: 'INDIVIDUAL', fullName: 'Grace Hopper', email: 'two1@example.com', currencies: ['USD'] });
+    const holder = { platformCustomerId: 'two-1', customerType: 'INDIVIDUAL', fullName: 'Grace Hopper' };
+    const created = await first.api.post('/customers', { ...holder, email: 'two1@example.com', currencies: ['USD'] });
     expect(created.status).toBe(201);
     const customerId = created.body.id as string;
-    const usd = (await first.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}`)).body.data[0].id as string;
+    const accounts = await first.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}`);
+    const usd = accounts.body.data[0].id as string;
     expect((await first.api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: FUNDS })).status).toBe(200);
     // A card needs the holder's embedded wallet (its sessions sign card changes).
     await walletSession(first.api, customerId, 'USD');
     const card = await first.api.post('/cards', { customerId, form: 'VIRTUAL', fundingSources: [usd] });
     expect({ status: card.status, body: card.body }).toMatchObject({ status: 201 });
     const cardId = card.body.id as string;
-    const active = await until(async () => (await second.api.get(`/cards/${cardId}`)).body, (c) => c.state === 'ACTIVE');
+    const readCard = async () => (await second.api.get(`/cards/${cardId}`)).body;
+    const active = await until(readCard, (c) => c.state === 'ACTIVE');
     expect(active.state).toBe('ACTIVE');
 
     const authorizations: string[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      const auth = await apis[i % 2].post(`/sandbox/cards/${cardId}/simulate/authorization`, { amount: HELD, currency: 'USD', merchant });
+      const authorization = { amount: HELD, currency: 'USD', merchant };
+      const auth = await apis[i % 2].post(`/sandbox/cards/${cardId}/simulate/authorization`, authorization);
       expect(auth.body).toMatchObject({ status: 'APPROVED' });
       authorizations.push(auth.body.id);
       // An over-authorization cleared from both processes at the same moment.
-      const replies = await Promise.all(apis.map((api) => api.post(`/sandbox/cards/${cardId}/simulate/clearing`, { authorizationId: auth.body.id, amount: CLEARED })));
+      const clearing = { authorizationId: auth.body.id, amount: CLEARED };
+      const clear = (api: Client) => api.post(`/sandbox/cards/${cardId}/simulate/clearing`, clearing);
+      const replies = await Promise.all(apis.map(clear));
       const ok = replies.filter((r) => r.status === 200);
       expect(ok.length).toBeGreaterThanOrEqual(1);
       for (const r of ok) expect(r.body).toMatchObject({ status: 'CLEARED', clearedAmount: CLEARED });
-      for (const r of replies.filter((x) => x.status !== 200)) expect({ status: r.status, code: r.body.code }).toEqual({ status: 409, code: 'AUTHORIZATION_ALREADY_CLEARED' });
+      // The other one lost the race and was refused like any later clearing of a cleared authorization.
+      for (const r of replies.filter((x) => x.status !== 200)) {
+        expect({ status: r.status, code: r.body.code }).toEqual({ status: 409, code: 'AUTHORIZATION_ALREADY_CLEARED' });
+      }
       const after = (await second.api.get(`/sandbox/cards/${cardId}/authorizations/${auth.body.id}`)).body;
-      expect(after.activity.filter((a: any) => a.type === 'CLEARING')).toEqual([expect.objectContaining({ result: 'APPROVED', amount: CLEARED })]);
+      const clearings = after.activity.filter((a: { type: string }) => a.type === 'CLEARING');
+      expect(clearings).toEqual([expect.objectContaining({ result: 'APPROVED', amount: CLEARED })]);
     }
 
     // Fundings of one account through both processes: the ledger stream is hot from two writers.
-    const fundings = await Promise.all(Array.from({ length: FUNDINGS }, (_, i) => apis[i % 2].post(`/sandbox/internal-accounts/${usd}/fund`, { amount: 1 })));
+    const fund = (i: number) => apis[i % 2].post(`/sandbox/internal-accounts/${usd}/fund`, { amount: 1 });
+    const fundings = await Promise.all(Array.from({ length: FUNDINGS }, (_, i) => fund(i)));
     expect(fundings.map((r) => r.status)).toEqual(Array(FUNDINGS).fill(200));
     const expected = FUNDS - ROUNDS * CLEARED + FUNDINGS;
     for (const api of apis) expect((await api.get(`/internal-accounts/${usd}`)).body.balance.amount).toBe(expected);
 
-    const { platformId } = JSON.parse(readFileSync(join(dataDir, 'sandbox-credentials.json'), 'utf8')) as { platformId: string };
+    const credentials = readFileSync(join(dataDir, 'sandbox-credentials.json'), 'utf8');
+    const { platformId } = JSON.parse(credentials) as { platformId: string };
     for (const c of children.splice(0)) await c.kill('SIGTERM');
     const store = new SqliteEventStore(join(dataDir, 'service.db'));
     try {

@@ -102,7 +102,9 @@ export class CommandRunner {
         this.scheduleDrain(streamName);
       }
     });
-    if (result.position !== undefined && options.waitForReadModels !== false) await this.waitForReadModels(result.position, options.readModels);
+    if (result.position !== undefined && options.waitForReadModels !== false) {
+      await this.waitForReadModels(result.position, options.readModels);
+    }
     return result;
   }
 

@@ -71,18 +71,27 @@ describe('shared checkpoint poller (a process that runs no projector)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** A runner that is never started: an API process whose projections a worker runs. */
+  const waitingRunner = (gate: GatedCheckpoints) =>
+    new ProjectionRunner(eventStore, gate.store(), [projection('x'), projection('y')], {
+      lease: false,
+      pollIntervalMs: 1,
+    });
+
   const advance = async (name: string, position: bigint) =>
     readModels.commitBatch(name, await readModels.getCheckpoint(name), position, async () => undefined);
 
-  it('reads each checkpoint once per tick for any number of waiters, and releases a waiter on its own projections', async () => {
+  it('reads each checkpoint once per tick for any number of waiters; a waiter needs only its projections', async () => {
     const gate = new GatedCheckpoints(readModels);
-    const api = new ProjectionRunner(eventStore, gate.store(), [projection('x'), projection('y')], { lease: false, pollIntervalMs: 1 });
+    const api = waitingRunner(gate);
     const waitersPerKind = 50;
     const settled = { x: 0, all: 0 };
     const forX = Array.from({ length: waitersPerKind }, () =>
       api.waitForPosition(10n, 60_000, ['x']).then((ok) => (settled.x++, ok)),
     );
-    const forAll = Array.from({ length: waitersPerKind }, () => api.waitForPosition(10n, 60_000).then((ok) => (settled.all++, ok)));
+    const forAll = Array.from({ length: waitersPerKind }, () =>
+      api.waitForPosition(10n, 60_000).then((ok) => (settled.all++, ok)),
+    );
 
     // First tick: one read per projection for the 100 waiters.
     await gate.untilReads(2);
@@ -105,9 +114,9 @@ describe('shared checkpoint poller (a process that runs no projector)', () => {
     expect(api.position).toBe(10n);
   });
 
-  it('times a waiter out when its projection never reaches the position and stops polling without waiters', async () => {
+  it('polls only the projections waited for, and times a waiter out when they never reach the position', async () => {
     const gate = new GatedCheckpoints(readModels);
-    const api = new ProjectionRunner(eventStore, gate.store(), [projection('x'), projection('y')], { lease: false, pollIntervalMs: 1 });
+    const api = waitingRunner(gate);
     const waiting = api.waitForPosition(5n, 20, ['y']);
     await gate.untilReads(1);
     // Only the projection a waiter reads is polled.

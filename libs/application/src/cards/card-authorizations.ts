@@ -1,7 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { cardDecider } from '../../../domain/src/cards/card.js';
-import { clearingPlan, clearingTransferId, isInsufficientFunds, returnPlan, screenAuthorization, toCardAuthorization } from '../../../domain/src/cards/card-authorization.js';
+import {
+  clearingPlan,
+  clearingTransferId,
+  isInsufficientFunds,
+  returnPlan,
+  screenAuthorization,
+  toCardAuthorization,
+} from '../../../domain/src/cards/card-authorization.js';
 import type { CardAuthorizationCommand, CardAuthorizationRecord, DeclineReason, Merchant } from '../../../domain/src/cards/card-types.js';
 import { customerDecider } from '../../../domain/src/customer/customer.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
@@ -108,32 +115,41 @@ export class SimulateCardClearingHandler extends CardNetworkHandler implements I
       const lateKind = plan.kind === 'LATE' && !(await ledger.isHeld(a.holdTransferId!));
       // The decision is taken on the card stream (expected revision) before any money moves: another
       // process clearing the same authorization conflicts there and decides again on what this wrote.
-      const start = { type: 'StartClearing' as const, authorizationId: a.id, amount: plan.amount, latePresentment: lateKind, now: await this.now(actor) };
-      const { state: started } = await this.runner.run(streams.card(cardId), cardDecider, start, { metadata: { ...actor }, waitForReadModels: false });
+      const now = await this.now(actor);
+      const start = { type: 'StartClearing' as const, authorizationId: a.id, amount: plan.amount, now };
+      const options = { metadata: { ...actor }, waitForReadModels: false };
+      const reserve = { ...start, latePresentment: lateKind };
+      const { state: started } = await this.runner.run(streams.card(cardId), cardDecider, reserve, options);
       const intent = started.clearings.get(a.id);
       // Recorded meanwhile by another process: the state says how it ended.
       if (!intent) return toCardAuthorization(started.authorizations.get(a.id)!);
       const amount = BigInt(intent.amount);
       const late = intent.latePresentment;
       const transferIds: string[] = [];
+      const leg = (code: string, legAmount: bigint) =>
+        ({ debit: funding, credit: settlement, amount: legAmount, pending: false, code, reference: a.id });
+      const outcome = async (o: Extract<CardAuthorizationCommand, { type: 'RecordClearing' }>['outcome']) => {
+        const recordedAt = await this.now(actor);
+        const command = { type: 'RecordClearing' as const, authorizationId: a.id, amount, outcome: o, now: recordedAt };
+        return toCardAuthorization(await this.record(cardId, command, actor, a.id));
+      };
       try {
         if (late) {
-          const leg = { debit: funding, credit: settlement, amount, pending: false, code: CardTransferCode.latePresentment, reference: a.id };
-          transferIds.push(await ledger.transfer(leg, clearingTransferId(a.id, 'latePresentment')));
+          const id = clearingTransferId(a.id, 'latePresentment');
+          transferIds.push(await ledger.transfer(leg(CardTransferCode.latePresentment, amount), id));
         } else {
           if (amount > held) {
-            const leg = { debit: funding, credit: settlement, amount: amount - held, pending: false, code: CardTransferCode.overAuthorization, reference: a.id };
-            transferIds.push(await ledger.transfer(leg, clearingTransferId(a.id, 'overAuthorization')));
+            const id = clearingTransferId(a.id, 'overAuthorization');
+            transferIds.push(await ledger.transfer(leg(CardTransferCode.overAuthorization, amount - held), id));
           }
-          transferIds.push(await ledger.post(a.holdTransferId!, amount < held ? amount : held, clearingTransferId(a.id, 'post')));
+          const posted = amount < held ? amount : held;
+          transferIds.push(await ledger.post(a.holdTransferId!, posted, clearingTransferId(a.id, 'post')));
         }
       } catch (error) {
         if (!isInsufficientFunds(error)) throw error;
-        const declined = await this.record(cardId, { type: 'RecordClearing', authorizationId: a.id, amount, outcome: { posted: false, declineReason: 'INSUFFICIENT_FUNDS' }, now: await this.now(actor) }, actor, a.id);
-        return toCardAuthorization(declined);
+        return outcome({ posted: false, declineReason: 'INSUFFICIENT_FUNDS' });
       }
-      const cleared = await this.record(cardId, { type: 'RecordClearing', authorizationId: a.id, amount, outcome: { posted: true, transferIds, latePresentment: late }, now: await this.now(actor) }, actor, a.id);
-      return toCardAuthorization(cleared);
+      return outcome({ posted: true, transferIds, latePresentment: late });
     });
   }
 }

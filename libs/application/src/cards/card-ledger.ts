@@ -46,7 +46,17 @@ export class CardLedger {
    * A posted (`pending: false`) or pending transfer; throws INSUFFICIENT_FUNDS when the customer side
    * cannot pay. With a given `id` it is idempotent: the same transfer again changes nothing.
    */
-  async transfer(input: { debit: LedgerAccountSpec; credit: LedgerAccountSpec; amount: bigint; pending: boolean; code: string; reference: string }, id = this.newId()): Promise<string> {
+  async transfer(
+    input: {
+      debit: LedgerAccountSpec;
+      credit: LedgerAccountSpec;
+      amount: bigint;
+      pending: boolean;
+      code: string;
+      reference: string;
+    },
+    id = this.newId(),
+  ): Promise<string> {
     this.track(await this.runner.run(this.stream(), ledgerDecider, { type: 'CreateTransfer', id, ...input, now: this.now() }, { metadata: this.metadata, waitForReadModels: false }));
     return id;
   }

@@ -117,9 +117,15 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAg
       if (open) {
         // The same clearing already decided elsewhere: join it (its legs are idempotent).
         if (BigInt(open.amount) === plan.amount) return [];
-        throw conflict('CLEARING_IN_PROGRESS', `a clearing of ${open.amount} is in progress for authorization ${cmd.authorizationId}`);
+        const message = `a clearing of ${open.amount} is in progress for authorization ${cmd.authorizationId}`;
+        throw conflict('CLEARING_IN_PROGRESS', message);
       }
-      const clearing = { authorizationId: cmd.authorizationId, amount: plan.amount.toString(), latePresentment: cmd.latePresentment, startedAt: cmd.now };
+      const clearing = {
+        authorizationId: cmd.authorizationId,
+        amount: plan.amount.toString(),
+        latePresentment: cmd.latePresentment,
+        startedAt: cmd.now,
+      };
       return [{ type: 'CardClearingStarted', data: { platformId: state.platformId!, cardId: card.id, clearing } }];
     }
     case 'RecordClearing': {

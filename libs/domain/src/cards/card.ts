@@ -163,7 +163,9 @@ function evolve(state: CardAggregate, event: CardEvent): CardAggregate {
     default:
       state.authorizations.set(event.data.authorization.id, event.data.authorization);
       // A clearing's outcome (posted or declined) ends its intent.
-      if (event.type === 'CardAuthorizationCleared' || event.type === 'CardClearingDeclined') state.clearings.delete(event.data.authorization.id);
+      if (event.type === 'CardAuthorizationCleared' || event.type === 'CardClearingDeclined') {
+        state.clearings.delete(event.data.authorization.id);
+      }
       return state;
   }
 }
