@@ -180,9 +180,13 @@ function reversed(a: CardAuthorizationRecord, reversalReason: 'CARD_CLOSED' | 'E
   };
 }
 
-/** Closing a card: every authorization still holding funds ends REVERSED (the caller voids the holds). */
+/**
+ * Closing a card: every authorization still holding funds ends REVERSED (the caller voids the holds),
+ * except one whose clearing is in progress: that clearing takes the hold, as in-flight returns complete.
+ */
 export function reverseOpenAuthorizations(state: CardAggregate, now: string): CardEvent[] {
-  return [...state.authorizations.values()].filter((a) => a.status === 'APPROVED').map((a) => event('CardAuthorizationReversed', state, reversed(a, 'CARD_CLOSED', now)));
+  const open = [...state.authorizations.values()].filter((a) => a.status === 'APPROVED' && !state.clearings.has(a.id));
+  return open.map((a) => event('CardAuthorizationReversed', state, reversed(a, 'CARD_CLOSED', now)));
 }
 
 /** The CardAuthorization resource: amounts as JSON integers, ledger ids kept inside. */

@@ -280,6 +280,7 @@ describe('card authorizations (decider)', () => {
     expect(given(events).when(start(700n))).toEqual([]);
     expect(() => given(events).when(start(600n))).toThrow(conflict('CLEARING_IN_PROGRESS'));
     expect(given(events).when({ type: 'ExpireAuthorization', authorizationId: 'A1', now: at(50) })).toEqual([]);
+    expect(given(events).when(update({ state: 'CLOSED' })).map((e) => e.type)).toEqual(['CardStateChanged']);
     const legs = [clearingTransferId('A1', 'overAuthorization'), clearingTransferId('A1', 'post')];
     events = given(events).then(clearing(700n, { posted: true, transferIds: legs, latePresentment: false }));
     expect(given(events).state().clearings.size).toBe(0);
