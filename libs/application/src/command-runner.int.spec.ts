@@ -99,7 +99,7 @@ describe('CommandRunner', () => {
     // 25 other writers in a row: more than the 20 retries the runner used to give up after.
     const hot = new CommandRunner(racing(store, 25), undefined);
     const runners = [hot, ...Array.from({ length: 3 }, () => new CommandRunner(store, undefined))];
-    const add = (i: number) => runners[i % runners.length].run('counter-f', counter, { type: 'Add', by: 1 }, { metadata });
+    const add = (i: number) => runners[i % 4].run('counter-f', counter, { type: 'Add', by: 1 }, { metadata });
     const outcomes = await Promise.allSettled(Array.from({ length: 72 }, (_, i) => add(i)));
     expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([]);
     expect(await total(store, 'counter-f')).toBe(72 + 25);
