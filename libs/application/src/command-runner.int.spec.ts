@@ -95,6 +95,16 @@ describe('CommandRunner', () => {
     expect((await runner.load('counter-d', counter)).state.total).toBe(LIMIT);
   });
 
+  it('retries a hot stream written by several runners until every command is committed', async () => {
+    // 25 other writers in a row: more than the 20 retries the runner used to give up after.
+    const hot = new CommandRunner(racing(store, 25), undefined);
+    const runners = [hot, ...Array.from({ length: 3 }, () => new CommandRunner(store, undefined))];
+    const add = (i: number) => runners[i % 4].run('counter-f', counter, { type: 'Add', by: 1 }, { metadata });
+    const outcomes = await Promise.allSettled(Array.from({ length: 72 }, (_, i) => add(i)));
+    expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([]);
+    expect(await total(store, 'counter-f')).toBe(72 + 25);
+  });
+
   it('gives up with CommandConflictError when the stream keeps changing, committing nothing of the batch', async () => {
     const runner = new CommandRunner(racing(store, 1), undefined, { maxRetries: 0 });
     const failed = await Promise.allSettled([5, 5].map((by) => runner.run('counter-e', counter, { type: 'Add', by }, { metadata })));

@@ -14,13 +14,16 @@ import {
 
 /** Something that can tell when the local read models have caught up with a position. */
 export interface ProjectionWaiter {
-  waitForPosition(position: bigint, timeoutMs: number): Promise<boolean>;
+  /** `projections`: only these read models count (default all). */
+  waitForPosition(position: bigint, timeoutMs: number, projections?: string[]): Promise<boolean>;
 }
 
 export interface RunOptions {
   metadata: EventMetadata;
   /** Wait for read models to include this write before returning (default true). */
   waitForReadModels?: boolean;
+  /** The read models the caller reads next; only they are waited for (default all). */
+  readModels?: string[];
 }
 
 export interface RunResult<State, E> {
@@ -57,6 +60,13 @@ interface Queued<State, C, E extends Event> {
   resolve(result: RunResult<State, E>): void;
   reject(error: unknown): void;
 }
+
+/**
+ * Wait before deciding again after a revision conflict: full jitter over an exponentially growing
+ * window (2 ms doubling, at most 100 ms), so processes writing one hot stream stop colliding in step.
+ */
+const conflictBackoff = (attempt: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 2 ** attempt)));
 
 /** Most commands decided together and appended in one write. */
 const MAX_BATCH = 256;
@@ -138,15 +148,17 @@ export class CommandRunner {
         this.scheduleDrain(streamName);
       }
     });
-    if (result.position !== undefined && options.waitForReadModels !== false) await this.waitForReadModels(result.position);
+    if (result.position !== undefined && options.waitForReadModels !== false) {
+      await this.waitForReadModels(result.position, options.readModels);
+    }
     return result;
   }
 
-  async waitForReadModels(position: bigint): Promise<void> {
+  async waitForReadModels(position: bigint, projections?: string[]): Promise<void> {
     const timeout = this.options.readYourWritesTimeoutMs ?? 5000;
     // A zero timeout (the CLI) means: do not wait for a projector at all.
     if (!this.waiter || timeout === 0) return;
-    const ok = await this.waiter.waitForPosition(position, timeout);
+    const ok = await this.waiter.waitForPosition(position, timeout, projections);
     if (!ok) this.logger.warn(`read models did not reach position ${position} within ${timeout} ms`);
   }
 
@@ -169,8 +181,9 @@ export class CommandRunner {
 
   private async decideAndAppend<State, C, E extends Event>(streamName: string, batch: Queued<State, C, E>[]): Promise<void> {
     const decider = batch[0].decider;
-    const maxRetries = this.options.maxRetries ?? 20;
+    const maxRetries = this.options.maxRetries ?? 30;
     for (let attempt = 0; ; attempt++) {
+      if (attempt > 0) await conflictBackoff(attempt);
       const decided: { item: Queued<State, C, E>; events: E[]; stored: NewEvent[] }[] = [];
       const refused: { item: Queued<State, C, E>; error: unknown }[] = [];
       let deferred: Queued<State, C, E>[] = [];

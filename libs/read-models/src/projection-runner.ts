@@ -58,6 +58,10 @@ export class ProjectionRunner implements ProjectionWaiter {
   private readonly checkpoints = new Map<string, bigint | undefined>();
   private readonly waiters = new Set<Waiter>();
   private readonly failureListeners = new Set<(error: unknown) => void>();
+  /** The shared checkpoint poller: one pending tick at most, whatever the number of waiters. */
+  private pollTimer?: NodeJS.Timeout;
+  private polling = false;
+  private pollStarted = false;
   private running = false;
   private subscription?: Subscription;
   /** Bumped on every (re)subscription and failure: work of an older generation is ignored. */
@@ -164,11 +168,17 @@ export class ProjectionRunner implements ProjectionWaiter {
     await this.leases?.stop();
   }
 
-  async waitForPosition(position: bigint, timeoutMs: number): Promise<boolean> {
-    if (this.projections.length === 0) return true;
-    // Projections another process projects are followed through their stored checkpoints.
-    if (!this.running || !this.projections.every((p) => this.owns(p.name))) return this.pollCheckpoints(position, timeoutMs);
-    if (this.position >= position) return true;
+  /**
+   * Resolves true once the named projections (default all) passed `position`, false after
+   * `timeoutMs`. Projections this process does not project are followed through their stored
+   * checkpoints by one shared poller: a tick reads each needed checkpoint once, whatever the
+   * number of waiters, and releases every waiter whose own projections are past its position.
+   */
+  async waitForPosition(position: bigint, timeoutMs: number, projections?: string[]): Promise<boolean> {
+    for (const name of projections ?? []) if (!this.handled.has(name)) throw new Error(`unknown projection ${name}`);
+    const names = projections ?? this.projections.map((p) => p.name);
+    if (names.length === 0) return true;
+    if (this.reachedBy(names, position)) return true;
     return new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => {
         this.waiters.delete(waiter);
@@ -176,6 +186,7 @@ export class ProjectionRunner implements ProjectionWaiter {
       }, timeoutMs);
       const waiter: Waiter = {
         position,
+        names,
         reached: () => {
           clearTimeout(timer);
           this.waiters.delete(waiter);
@@ -183,7 +194,17 @@ export class ProjectionRunner implements ProjectionWaiter {
         },
       };
       this.waiters.add(waiter);
+      this.schedulePoll();
     });
+  }
+
+  private reachedBy(names: string[], position: bigint): boolean {
+    return names.every((name) => (this.checkpoints.get(name) ?? 0n) >= position);
+  }
+
+  /** Projections whose checkpoints only the store knows here (another process projects them). */
+  private polled(name: string): boolean {
+    return !this.running || !this.owns(name);
   }
 
   /**
@@ -404,18 +425,40 @@ export class ProjectionRunner implements ProjectionWaiter {
     });
   }
 
-  private async pollCheckpoints(position: bigint, timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const checkpoints = await Promise.all(this.projections.map((p) => this.readModels.getCheckpoint(p.name)));
-      // Keeps `position` meaningful in a process that only waits (an API without a local projector).
-      this.projections.forEach((p, i) => {
-        if (!this.running || !this.owns(p.name)) this.checkpoints.set(p.name, checkpoints[i]);
-      });
-      if (checkpoints.every((c) => c !== undefined && c >= position)) return true;
-      const left = deadline - Date.now();
-      if (left <= 0) return false;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(this.pollIntervalMs, left)));
+  /** Starts the shared poller when a waiter needs a checkpoint another process advances. */
+  private schedulePoll(): void {
+    if (this.pollTimer || this.polling) return;
+    if (!this.polledNames().length) return;
+    // The first tick comes at once (a write usually is projected already); later ones every pollIntervalMs.
+    this.pollTimer = setTimeout(() => void this.pollTick(), this.pollStarted ? this.pollIntervalMs : 0);
+    this.pollStarted = true;
+  }
+
+  private polledNames(): string[] {
+    const needed = new Set<string>();
+    for (const waiter of this.waiters) {
+      for (const name of waiter.names ?? this.projections.map((p) => p.name)) if (this.polled(name)) needed.add(name);
     }
+    return [...needed];
+  }
+
+  private async pollTick(): Promise<void> {
+    this.pollTimer = undefined;
+    this.polling = true;
+    try {
+      const names = this.polledNames();
+      const read = await Promise.all(names.map((name) => this.readModels.getCheckpoint(name)));
+      names.forEach((name, i) => {
+        // Keeps `position` meaningful in a process that only waits (an API without a local projector).
+        if (this.polled(name)) this.checkpoints.set(name, read[i]);
+      });
+      this.notifyWaiters();
+    } catch (error) {
+      this.logger.error('reading projection checkpoints failed', error);
+    } finally {
+      this.polling = false;
+    }
+    if (this.waiters.size > 0) this.schedulePoll();
+    else this.pollStarted = false;
   }
 }

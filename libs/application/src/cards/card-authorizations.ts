@@ -1,7 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { cardDecider } from '../../../domain/src/cards/card.js';
-import { clearingPlan, isInsufficientFunds, returnPlan, screenAuthorization, toCardAuthorization } from '../../../domain/src/cards/card-authorization.js';
+import {
+  clearingPlan,
+  clearingTransferId,
+  isInsufficientFunds,
+  returnPlan,
+  screenAuthorization,
+  toCardAuthorization,
+} from '../../../domain/src/cards/card-authorization.js';
 import type { CardAuthorizationCommand, CardAuthorizationRecord, DeclineReason, Merchant } from '../../../domain/src/cards/card-types.js';
 import { customerDecider } from '../../../domain/src/customer/customer.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
@@ -104,26 +111,45 @@ export class SimulateCardClearingHandler extends CardNetworkHandler implements I
       const funding = customerAccount(a.fundingSourceId!, a.currency);
       const held = BigInt(a.amount);
       const settlement = await ledger.settlement(a.currency);
-      const transferIds: string[] = [];
-      let late = plan.kind === 'LATE';
       // A hold that a crash kept from being released is still the money to clear.
-      if (late && (await ledger.isHeld(a.holdTransferId!))) late = false;
+      const lateKind = plan.kind === 'LATE' && !(await ledger.isHeld(a.holdTransferId!));
+      // The decision is taken on the card stream (expected revision) before any money moves: another
+      // process clearing the same authorization conflicts there and decides again on what this wrote.
+      const now = await this.now(actor);
+      const start = { type: 'StartClearing' as const, authorizationId: a.id, amount: plan.amount, now };
+      const options = { metadata: { ...actor }, waitForReadModels: false };
+      const reserve = { ...start, latePresentment: lateKind };
+      const { state: started } = await this.runner.run(streams.card(cardId), cardDecider, reserve, options);
+      const intent = started.clearings.get(a.id);
+      // Recorded meanwhile by another process: the state says how it ended.
+      if (!intent) return toCardAuthorization(started.authorizations.get(a.id)!);
+      const amount = BigInt(intent.amount);
+      const late = intent.latePresentment;
+      const transferIds: string[] = [];
+      const leg = (code: string, legAmount: bigint) =>
+        ({ debit: funding, credit: settlement, amount: legAmount, pending: false, code, reference: a.id });
+      const outcome = async (o: Extract<CardAuthorizationCommand, { type: 'RecordClearing' }>['outcome']) => {
+        const recordedAt = await this.now(actor);
+        const command = { type: 'RecordClearing' as const, authorizationId: a.id, amount, outcome: o, now: recordedAt };
+        return toCardAuthorization(await this.record(cardId, command, actor, a.id));
+      };
       try {
         if (late) {
-          transferIds.push(await ledger.transfer({ debit: funding, credit: settlement, amount: plan.amount, pending: false, code: CardTransferCode.latePresentment, reference: a.id }));
+          const id = clearingTransferId(a.id, 'latePresentment');
+          transferIds.push(await ledger.transfer(leg(CardTransferCode.latePresentment, amount), id));
         } else {
-          if (plan.amount > held) {
-            transferIds.push(await ledger.transfer({ debit: funding, credit: settlement, amount: plan.amount - held, pending: false, code: CardTransferCode.overAuthorization, reference: a.id }));
+          if (amount > held) {
+            const id = clearingTransferId(a.id, 'overAuthorization');
+            transferIds.push(await ledger.transfer(leg(CardTransferCode.overAuthorization, amount - held), id));
           }
-          transferIds.push(await ledger.post(a.holdTransferId!, plan.amount < held ? plan.amount : held));
+          const posted = amount < held ? amount : held;
+          transferIds.push(await ledger.post(a.holdTransferId!, posted, clearingTransferId(a.id, 'post')));
         }
       } catch (error) {
         if (!isInsufficientFunds(error)) throw error;
-        const declined = await this.record(cardId, { type: 'RecordClearing', authorizationId: a.id, amount: plan.amount, outcome: { posted: false, declineReason: 'INSUFFICIENT_FUNDS' }, now: await this.now(actor) }, actor, a.id);
-        return toCardAuthorization(declined);
+        return outcome({ posted: false, declineReason: 'INSUFFICIENT_FUNDS' });
       }
-      const cleared = await this.record(cardId, { type: 'RecordClearing', authorizationId: a.id, amount: plan.amount, outcome: { posted: true, transferIds, latePresentment: late }, now: await this.now(actor) }, actor, a.id);
-      return toCardAuthorization(cleared);
+      return outcome({ posted: true, transferIds, latePresentment: late });
     });
   }
 }

@@ -42,15 +42,27 @@ export class CardLedger {
     return { id, currency, allowNegative: true };
   }
 
-  /** A posted (`pending: false`) or pending transfer; throws INSUFFICIENT_FUNDS when the customer side cannot pay. */
-  async transfer(input: { debit: LedgerAccountSpec; credit: LedgerAccountSpec; amount: bigint; pending: boolean; code: string; reference: string }): Promise<string> {
-    const id = this.newId();
+  /**
+   * A posted (`pending: false`) or pending transfer; throws INSUFFICIENT_FUNDS when the customer side
+   * cannot pay. With a given `id` it is idempotent: the same transfer again changes nothing.
+   */
+  async transfer(
+    input: {
+      debit: LedgerAccountSpec;
+      credit: LedgerAccountSpec;
+      amount: bigint;
+      pending: boolean;
+      code: string;
+      reference: string;
+    },
+    id = this.newId(),
+  ): Promise<string> {
     this.track(await this.runner.run(this.stream(), ledgerDecider, { type: 'CreateTransfer', id, ...input, now: this.now() }, { metadata: this.metadata, waitForReadModels: false }));
     return id;
   }
 
-  async post(pendingId: string, amount: bigint): Promise<string> {
-    const id = this.newId();
+  /** Posts a hold (partially: the rest is released); with a given `id`, posting it again is a no-op. */
+  async post(pendingId: string, amount: bigint, id = this.newId()): Promise<string> {
     this.track(await this.runner.run(this.stream(), ledgerDecider, { type: 'PostPendingTransfer', id, pendingId, amount, now: this.now() }, { metadata: this.metadata, waitForReadModels: false }));
     return id;
   }

@@ -133,6 +133,8 @@ export class CardWorker {
     await this.runner.run(streams.card(d.cardId), cardDecider, { type: 'ExpireAuthorization', authorizationId: d.authorizationId, now: d.dueAt }, { metadata });
     const { state: card } = await this.runner.load(streams.card(d.cardId), cardDecider);
     if (card.authorizations.get(d.authorizationId)?.status === 'CLEARED') return;
+    // A clearing reserved on the card stream (possibly by another process) is about to post this hold.
+    if (card.clearings.has(d.authorizationId)) return;
     const ledger = new CardLedger(this.runner, await this.infra.clocks.forPlatform(d.platformId), randomIds, d.platformId, metadata);
     for (const hold of await ledger.openHoldsFor(d.authorizationId)) await ledger.void(hold);
   }

@@ -1,5 +1,7 @@
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
+import { publicId } from '../ids.js';
 import { toJsonNumber } from '../money.js';
+import { uuidFromName } from '../webhooks/webhook-ids.js';
 import type { AuthorizationActivity, CardAggregate, CardAuthorizationCommand, CardAuthorizationRecord, CardEvent, CardSnapshot, DeclineReason } from './card-types.js';
 
 /** How long an approved authorization holds funds without a clearing before it expires (network practice: 7 days). */
@@ -51,6 +53,14 @@ export function clearingPlan(state: CardAggregate, authorizationId: string, amou
   }
 }
 
+/**
+ * The ledger transfer ids of an authorization's clearing legs, derived from the authorization: a
+ * process that repeats a leg (it joined another's clearing, or resumes after a crash) writes the same
+ * transfer again, which the ledger treats as done, so a leg is never posted twice.
+ */
+export const clearingTransferId = (authorizationId: string, leg: 'overAuthorization' | 'post' | 'latePresentment') =>
+  publicId('Transfer', uuidFromName(`card-clearing:${authorizationId}:${leg}`));
+
 /** A return refunds part or all of what was cleared and not yet returned (default: all of it). */
 export function returnPlan(state: CardAggregate, authorizationId: string, amount?: bigint): { authorization: CardAuthorizationRecord; amount: bigint } {
   const authorization = requireAuthorization(state, authorizationId);
@@ -101,6 +111,23 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAg
       };
       return [event('CardAuthorizationRecorded', state, authorization)];
     }
+    case 'StartClearing': {
+      const plan = clearingPlan(state, cmd.authorizationId, cmd.amount);
+      const open = state.clearings.get(cmd.authorizationId);
+      if (open) {
+        // The same clearing already decided elsewhere: join it (its legs are idempotent).
+        if (BigInt(open.amount) === plan.amount) return [];
+        const message = `a clearing of ${open.amount} is in progress for authorization ${cmd.authorizationId}`;
+        throw conflict('CLEARING_IN_PROGRESS', message);
+      }
+      const clearing = {
+        authorizationId: cmd.authorizationId,
+        amount: plan.amount.toString(),
+        latePresentment: cmd.latePresentment,
+        startedAt: cmd.now,
+      };
+      return [{ type: 'CardClearingStarted', data: { platformId: state.platformId!, cardId: card.id, clearing } }];
+    }
     case 'RecordClearing': {
       const plan = clearingPlan(state, cmd.authorizationId, cmd.amount);
       const a = plan.authorization;
@@ -125,6 +152,8 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAg
       const a = state.authorizations.get(cmd.authorizationId);
       // Cleared, declined or already reversed: nothing is held any more. Unknown: never recorded.
       if (!a || a.status !== 'APPROVED') return [];
+      // A clearing in progress takes the hold; reversing would void what it is posting.
+      if (state.clearings.has(cmd.authorizationId)) return [];
       return [event('CardAuthorizationReversed', state, reversed(a, 'EXPIRED', cmd.now))];
     }
     case 'RecordReturn': {
@@ -151,9 +180,13 @@ function reversed(a: CardAuthorizationRecord, reversalReason: 'CARD_CLOSED' | 'E
   };
 }
 
-/** Closing a card: every authorization still holding funds ends REVERSED (the caller voids the holds). */
+/**
+ * Closing a card: every authorization still holding funds ends REVERSED (the caller voids the holds),
+ * except one whose clearing is in progress: that clearing takes the hold, as in-flight returns complete.
+ */
 export function reverseOpenAuthorizations(state: CardAggregate, now: string): CardEvent[] {
-  return [...state.authorizations.values()].filter((a) => a.status === 'APPROVED').map((a) => event('CardAuthorizationReversed', state, reversed(a, 'CARD_CLOSED', now)));
+  const open = [...state.authorizations.values()].filter((a) => a.status === 'APPROVED' && !state.clearings.has(a.id));
+  return open.map((a) => event('CardAuthorizationReversed', state, reversed(a, 'CARD_CLOSED', now)));
 }
 
 /** The CardAuthorization resource: amounts as JSON integers, ledger ids kept inside. */

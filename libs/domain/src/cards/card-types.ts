@@ -95,6 +95,21 @@ export interface CardAggregate {
   authorizations: Map<string, CardAuthorizationRecord>;
   /** requestIds of the signed PATCHes applied to this card: each applies at most once. */
   signedRequests: Set<string>;
+  /** Clearings decided on this stream whose ledger legs may not be posted yet, by authorization id. */
+  clearings: Map<string, ClearingIntent>;
+}
+
+/**
+ * A clearing reserved on the card stream before the ledger moves: the decision is taken with the
+ * stream's expected revision, so of two processes clearing one authorization only one decides; the
+ * other joins the same intent (same ledger legs, same derived transfer ids) or is refused.
+ */
+export interface ClearingIntent {
+  authorizationId: string;
+  /** Decimal string. */
+  amount: string;
+  latePresentment: boolean;
+  startedAt: string;
 }
 
 type AuthorizationEventType = 'CardAuthorizationRecorded' | 'CardAuthorizationCleared' | 'CardClearingDeclined' | 'CardAuthorizationReturned' | 'CardAuthorizationReversed';
@@ -105,6 +120,7 @@ export type CardEvent =
   | { type: 'CardFundingSourcesChanged'; data: { platformId: string; cardId: string; previousFundingSources: string[]; card: CardSnapshot } }
   /** Appended with the changes of a signed PATCH (also when they change nothing). */
   | { type: 'SignedRequestApplied'; data: { platformId: string; cardId: string; requestId: string } }
+  | { type: 'CardClearingStarted'; data: { platformId: string; cardId: string; clearing: ClearingIntent } }
   | { type: AuthorizationEventType; data: { platformId: string; cardId: string; authorization: CardAuthorizationRecord } }
   | ResourceAbandoned;
 
@@ -120,6 +136,8 @@ export type CardAuthorizationCommand =
       declineReason?: DeclineReason;
       now: string;
     }
+  /** Reserves a clearing before its ledger legs are posted (see ClearingIntent). */
+  | { type: 'StartClearing'; authorizationId: string; amount: bigint; latePresentment: boolean; now: string }
   | {
       type: 'RecordClearing';
       authorizationId: string;

@@ -31,6 +31,7 @@ const initialState = (): CardAggregate => ({
   sandbox: false,
   authorizations: new Map(),
   signedRequests: new Set(),
+  clearings: new Map(),
 });
 
 function requireCard(state: CardAggregate): CardSnapshot {
@@ -156,8 +157,15 @@ function evolve(state: CardAggregate, event: CardEvent): CardAggregate {
     case 'SignedRequestApplied':
       state.signedRequests.add(event.data.requestId);
       return state;
+    case 'CardClearingStarted':
+      state.clearings.set(event.data.clearing.authorizationId, event.data.clearing);
+      return state;
     default:
       state.authorizations.set(event.data.authorization.id, event.data.authorization);
+      // A clearing's outcome (posted or declined) ends its intent.
+      if (event.type === 'CardAuthorizationCleared' || event.type === 'CardClearingDeclined') {
+        state.clearings.delete(event.data.authorization.id);
+      }
       return state;
   }
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { cardDecider } from './card.js';
-import { clearingPlan, returnPlan, screenAuthorization, toCardAuthorization } from './card-authorization.js';
+import {
+  clearingPlan,
+  clearingTransferId,
+  returnPlan,
+  screenAuthorization,
+  toCardAuthorization,
+} from './card-authorization.js';
 import type { CardCommand, CardEvent, CardState, HolderAccount, RequestedCardState } from './card-types.js';
 
 const PLATFORM = 'Platform:00000000-0000-4000-8000-0000000000aa';
@@ -251,5 +257,49 @@ describe('card authorizations (decider)', () => {
   it('declines a hold recorded after the card closed so the caller releases it', () => {
     const [e] = given(inState('CLOSED')).when(authorize('A9', 'T9'));
     expect(e).toMatchObject({ data: { authorization: { status: 'DECLINED', declineReason: 'CARD_CLOSED', holdTransferId: null } } });
+  });
+
+  it('reserves a clearing on the card stream first: the same one joins it, another is refused, expiry waits', () => {
+    const start = (amount: bigint): CardCommand =>
+      ({ type: 'StartClearing', authorizationId: 'A1', amount, latePresentment: false, now: at(30) });
+    const conflict = (code: string) => expect.objectContaining({ code }) as never;
+    type Outcome = Extract<CardCommand, { type: 'RecordClearing' }>['outcome'];
+    const clearing = (amount: bigint, outcome: Outcome): CardCommand =>
+      ({ type: 'RecordClearing', authorizationId: 'A1', amount, outcome, now: at(31) });
+    let events = given(active()).then(authorize('A1', 'T1'));
+    events = given(events).then(start(700n));
+    expect(events.at(-1)).toEqual({
+      type: 'CardClearingStarted',
+      data: {
+        platformId: PLATFORM,
+        cardId: CARD,
+        clearing: { authorizationId: 'A1', amount: '700', latePresentment: false, startedAt: at(30) },
+      },
+    });
+    // A second process deciding on the fresh state: same clearing -> nothing new; a different amount -> 409.
+    expect(given(events).when(start(700n))).toEqual([]);
+    expect(() => given(events).when(start(600n))).toThrow(conflict('CLEARING_IN_PROGRESS'));
+    expect(given(events).when({ type: 'ExpireAuthorization', authorizationId: 'A1', now: at(50) })).toEqual([]);
+    expect(given(events).when(update({ state: 'CLOSED' })).map((e) => e.type)).toEqual(['CardStateChanged']);
+    const legs = [clearingTransferId('A1', 'overAuthorization'), clearingTransferId('A1', 'post')];
+    events = given(events).then(clearing(700n, { posted: true, transferIds: legs, latePresentment: false }));
+    expect(given(events).state().clearings.size).toBe(0);
+    expect(() => given(events).when(start(700n))).toThrow(conflict('AUTHORIZATION_ALREADY_CLEARED'));
+    // Derived leg ids: stable per authorization and leg, distinct otherwise.
+    expect(clearingTransferId('A1', 'post')).toBe(legs[1]);
+    expect(new Set([...legs, clearingTransferId('A2', 'post')]).size).toBe(3);
+    expect(legs[0]).toMatch(/^Transfer:[0-9a-f-]{36}$/);
+  });
+
+  it('ends the reservation of a declined clearing so the authorization can be presented again', () => {
+    let events = given(active()).then(authorize('A1', 'T1'));
+    const start = (amount: bigint): CardCommand =>
+      ({ type: 'StartClearing', authorizationId: 'A1', amount, latePresentment: false, now: at(30) });
+    events = given(events).then(start(900n));
+    const outcome = { posted: false as const, declineReason: 'INSUFFICIENT_FUNDS' as const };
+    const declined: CardCommand = { type: 'RecordClearing', authorizationId: 'A1', amount: 900n, outcome, now: at(31) };
+    events = given(events).then(declined);
+    expect(given(events).state().clearings.size).toBe(0);
+    expect(given(events).when(start(400n))).toHaveLength(1);
   });
 });

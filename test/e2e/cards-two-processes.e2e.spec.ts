@@ -1,0 +1,113 @@
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { postedBalance } from '../../libs/domain/src/ledger/ledger.js';
+import { SqliteEventStore } from '../../libs/event-store/src/sqlite-event-store.js';
+import { startChildService, type ChildService } from '../support/child-service.js';
+import { expectBalancedLedger } from '../support/ledger-check.js';
+import type { Client } from '../support/service.js';
+import { walletSession } from '../support/wallet-session.js';
+
+const merchant = { descriptor: 'CORNER COFFEE', mcc: '5814', country: 'US' };
+const FUNDS = 100_000;
+const ROUNDS = 6;
+const HELD = 1_000;
+const CLEARED = 1_500;
+const FUNDINGS = 40;
+
+/** Polls a read until it is done or 20 s passed (card issuance runs on the worker's real clock). */
+async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('cards and fundings through two service processes on the same embedded files', () => {
+  const children: ChildService[] = [];
+  let dataDir: string | undefined;
+
+  afterEach(async () => {
+    for (const c of children.splice(0)) await c.kill('SIGTERM');
+  });
+  afterAll(() => {
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('clears one authorization from both at once exactly once, and concurrent fundings all succeed', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'cards-two-'));
+    const first = await startChildService(dataDir);
+    children.push(first);
+    // The second process runs no worker: it reads through the first one's projector (shared poller).
+    const second = await startChildService(dataDir, { RUN_WORKER: 'false' });
+    children.push(second);
+    const apis: Client[] = [first.api, second.api];
+
+    const holder = { platformCustomerId: 'two-1', customerType: 'INDIVIDUAL', fullName: 'Grace Hopper' };
+    const created = await first.api.post('/customers', { ...holder, email: 'two1@example.com', currencies: ['USD'] });
+    expect(created.status).toBe(201);
+    const customerId = created.body.id as string;
+    const accounts = await first.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}`);
+    const usd = accounts.body.data[0].id as string;
+    expect((await first.api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: FUNDS })).status).toBe(200);
+    // A card needs the holder's embedded wallet (its sessions sign card changes).
+    await walletSession(first.api, customerId, 'USD');
+    const card = await first.api.post('/cards', { customerId, form: 'VIRTUAL', fundingSources: [usd] });
+    expect({ status: card.status, body: card.body }).toMatchObject({ status: 201 });
+    const cardId = card.body.id as string;
+    const readCard = async () => (await second.api.get(`/cards/${cardId}`)).body;
+    const active = await until(readCard, (c) => c.state === 'ACTIVE');
+    expect(active.state).toBe('ACTIVE');
+
+    const authorizations: string[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const authorization = { amount: HELD, currency: 'USD', merchant };
+      const auth = await apis[i % 2].post(`/sandbox/cards/${cardId}/simulate/authorization`, authorization);
+      expect(auth.body).toMatchObject({ status: 'APPROVED' });
+      authorizations.push(auth.body.id);
+      // An over-authorization cleared from both processes at the same moment.
+      const clearing = { authorizationId: auth.body.id, amount: CLEARED };
+      const clear = (api: Client) => api.post(`/sandbox/cards/${cardId}/simulate/clearing`, clearing);
+      const replies = await Promise.all(apis.map(clear));
+      const ok = replies.filter((r) => r.status === 200);
+      expect(ok.length).toBeGreaterThanOrEqual(1);
+      for (const r of ok) expect(r.body).toMatchObject({ status: 'CLEARED', clearedAmount: CLEARED });
+      // The other one lost the race and was refused like any later clearing of a cleared authorization.
+      for (const r of replies.filter((x) => x.status !== 200)) {
+        expect({ status: r.status, code: r.body.code }).toEqual({ status: 409, code: 'AUTHORIZATION_ALREADY_CLEARED' });
+      }
+      const after = (await second.api.get(`/sandbox/cards/${cardId}/authorizations/${auth.body.id}`)).body;
+      const clearings = after.activity.filter((a: { type: string }) => a.type === 'CLEARING');
+      expect(clearings).toEqual([expect.objectContaining({ result: 'APPROVED', amount: CLEARED })]);
+    }
+
+    // Fundings of one account through both processes: the ledger stream is hot from two writers.
+    const fund = (i: number) => apis[i % 2].post(`/sandbox/internal-accounts/${usd}/fund`, { amount: 1 });
+    const fundings = await Promise.all(Array.from({ length: FUNDINGS }, (_, i) => fund(i)));
+    expect(fundings.map((r) => r.status)).toEqual(Array(FUNDINGS).fill(200));
+    const expected = FUNDS - ROUNDS * CLEARED + FUNDINGS;
+    for (const api of apis) expect((await api.get(`/internal-accounts/${usd}`)).body.balance.amount).toBe(expected);
+
+    const credentials = readFileSync(join(dataDir, 'sandbox-credentials.json'), 'utf8');
+    const { platformId } = JSON.parse(credentials) as { platformId: string };
+    for (const c of children.splice(0)) await c.kill('SIGTERM');
+    const store = new SqliteEventStore(join(dataDir, 'service.db'));
+    try {
+      const ledger = await expectBalancedLedger(store, platformId);
+      expect(postedBalance(ledger.accounts.get(usd)!)).toBe(BigInt(expected));
+      for (const id of authorizations) {
+        const legs = [...ledger.transfers.values()].filter((t) => t.reference === id && !t.pending);
+        // The hold posted once and one over-authorization transfer, never two.
+        expect(legs.map((t) => [t.code, t.amount]).sort()).toEqual([
+          ['CARD_AUTHORIZATION', BigInt(HELD)],
+          ['CARD_CLEARING_OVER_AUTHORIZATION', BigInt(CLEARED - HELD)],
+        ]);
+      }
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+});
