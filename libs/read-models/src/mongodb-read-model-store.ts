@@ -135,6 +135,15 @@ export class MongoReadModelStore implements ReadModelStore {
     };
   }
 
+  async explain(collection: string, query: Query): Promise<{ scans: boolean; plan: string[] }> {
+    const mongo = buildMongoQuery(planQuery(collection, query));
+    const docs = this.collection(collection);
+    const page = await docs.find(mongo.page, { sort: mongo.sort, limit: 1 }).explain('queryPlanner');
+    const count = await docs.find(mongo.count).explain('queryPlanner');
+    const plan = [JSON.stringify(page.queryPlanner?.winningPlan ?? page), JSON.stringify(count.queryPlanner?.winningPlan ?? count)];
+    return { scans: plan.some((p) => p.includes('COLLSCAN')), plan };
+  }
+
   async ensureIndexes(indexes: readonly IndexSpec[]): Promise<void> {
     const touched = new Set<string>();
     for (const { collection, fields } of indexes) {

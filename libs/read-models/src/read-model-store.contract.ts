@@ -246,6 +246,24 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
         expect(ids((await store.find(ITEMS, query)).data)).toEqual(['i02']);
       });
 
+      it('answers a query on declared index fields without reading the whole collection', async () => {
+        await store.ensureIndexes([{ collection: ITEMS, fields: ['platformId', 's', 'createdAt'] }]);
+        await commit(store, 'p', 1n, items);
+        const query: Query = {
+          filters: [
+            { field: 'platformId', op: 'eq', value: 'P1' },
+            { field: 's', op: 'eq', value: 'banana' },
+          ],
+          sortBy: 'createdAt',
+          limit: 5,
+        };
+        const indexed = await store.explain(ITEMS, query);
+        expect({ scans: indexed.scans, plan: indexed.plan }).toEqual({ scans: false, plan: indexed.plan });
+        // A filter on a field no index starts with must read everything: the check can tell.
+        const unindexed = await store.explain(ITEMS, { filters: [{ field: 'n', op: 'eq', value: 3 }], limit: 5 });
+        expect(unindexed.scans).toBe(true);
+      });
+
       it(`counts at most ${COUNT_CAP} matches`, async () => {
         const createdAt = '2025-01-01T00:00:00.000Z';
         const many = Array.from({ length: COUNT_CAP + 5 }, (_, i) => ({ id: `m${String(i).padStart(6, '0')}`, platformId: 'P1', createdAt }));

@@ -128,6 +128,11 @@ export interface ReadModelStore {
   find<T extends Doc = Doc>(collection: string, query: Query): Promise<Page<T>>;
   /** Creates the indexes that do not exist yet (idempotent; every process may call it at start). */
   ensureIndexes(indexes: readonly IndexSpec[]): Promise<void>;
+  /**
+   * How the store would answer `find` (the page and its count): `scans` is true when either reads
+   * the whole collection instead of searching an index; `plan` is the store's own description.
+   */
+  explain(collection: string, query: Query): Promise<{ scans: boolean; plan: string[] }>;
   /** Last position committed for a projection, or undefined when it never ran. */
   getCheckpoint(projection: string): Promise<bigint | undefined>;
   /**

@@ -104,6 +104,15 @@ export class SqliteReadModelStore implements ReadModelStore {
     return [...explain(sql.page), ...explain(sql.count)];
   }
 
+  async explain(collection: string, query: Query): Promise<{ scans: boolean; plan: string[] }> {
+    const plan = this.explainFind(collection, query);
+    // Every step on the documents table must SEARCH an index by a document value; SCAN, or a search
+    // by the collection alone, reads the whole collection.
+    const steps = plan.filter((detail) => /\bdocs\b/.test(detail));
+    const byValue = /^SEARCH docs USING (COVERING )?INDEX \w+ \(collection=\? AND <expr>/;
+    return { scans: steps.length === 0 || steps.some((detail) => !byValue.test(detail)), plan };
+  }
+
   async getCheckpoint(projection: string): Promise<bigint | undefined> {
     return this.checkpoint(projection);
   }
