@@ -30,7 +30,10 @@ export async function api(method, path, body) {
   const auth = authorization();
   if (auth) headers.authorization = auth;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(API_BASE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  // credentials: 'omit' (no cookies are used) also keeps the browser from answering a 401's
+  // WWW-Authenticate: Basic with its own sign-in prompt, which would hang the request.
+  const init = { method, headers, credentials: 'omit', body: body === undefined ? undefined : JSON.stringify(body) };
+  const res = await fetch(API_BASE + path, init);
   const text = await res.text();
   const parsed = text ? JSON.parse(text) : undefined;
   if (!res.ok) throw new ApiError(res.status, parsed);

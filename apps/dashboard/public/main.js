@@ -55,7 +55,7 @@ async function loadApprovals() {
 }
 
 async function loadWebhooks() {
-  const deliveries = await get('/webhooks/deliveries?limit=100');
+  const deliveries = { data: await all('/webhooks/deliveries?sortOrder=desc') };
   $('webhooks-body').innerHTML = table(['delivery', 'type', 'status', 'attempts', 'last answer', 'created', ''], deliveries.data.map((d) =>
     `<tr data-delivery="${esc(d.id)}"><td><code>${esc(d.id)}</code></td><td>${esc(d.type)}</td><td>${status(d.status)}</td>` +
     `<td>${esc(d.attemptCount)}/${esc(d.maxAttempts)}</td><td>${esc(d.lastStatusCode ?? d.lastError ?? '')}</td><td>${when(d.createdAt)}</td>` +
@@ -93,8 +93,21 @@ async function loadClock() {
   });
 }
 
+/** Every page of a list (bounded: the charts look at the newest 1,000 items at most). */
+async function all(path) {
+  const items = [];
+  let cursor;
+  for (let page = 0; page < 10; page++) {
+    const res = await get(`${path}&limit=100${cursor ? `&cursor=${q(cursor)}` : ''}`);
+    items.push(...res.data);
+    cursor = res.nextCursor;
+    if (!res.hasMore || !cursor) break;
+  }
+  return items;
+}
+
 async function loadVolume() {
-  drawVolume((await get('/transactions?limit=500&sortOrder=asc')).data);
+  drawVolume(await all('/transactions?sortOrder=desc'));
 }
 
 function signOut(message) {
@@ -118,7 +131,7 @@ async function start() {
   $('signout').hidden = false;
   $('who').textContent = JSON.parse(credentials.get()).tokenId;
   await Promise.all([panel('approvals-body', loadApprovals), panel('webhooks-body', loadWebhooks), panel('clock-body', loadClock),
-    panel('charts', loadVolume)]);
+    panel('charts-error', loadVolume)]);
 }
 
 $('signin').addEventListener('submit', (e) => {
