@@ -8,7 +8,8 @@ function draw(id, config) {
   const Chart = window.Chart;
   if (!Chart) return;
   charts[id]?.destroy();
-  charts[id] = new Chart(document.getElementById(id), { ...config, options: { animation: false, maintainAspectRatio: false, ...config.options } });
+  const options = { animation: false, maintainAspectRatio: false, ...config.options };
+  charts[id] = new Chart(document.getElementById(id), { ...config, options });
 }
 
 /** Volume per currency per day (major units), one bar series per currency. */
