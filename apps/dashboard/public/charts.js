@@ -19,7 +19,14 @@ export function drawVolume(transactions) {
   const codes = [...new Set(labels.flatMap((d) => Object.keys(days[d])))].sort();
   draw('volume-chart', {
     type: 'bar',
-    data: { labels, datasets: codes.map((code, i) => ({ label: code, data: labels.map((d) => days[d][code] ?? 0), backgroundColor: PALETTE[i % PALETTE.length] })) },
+    data: {
+      labels,
+      datasets: codes.map((code, i) => ({
+        label: code,
+        data: labels.map((d) => days[d][code] ?? 0),
+        backgroundColor: PALETTE[i % PALETTE.length],
+      })),
+    },
     options: { plugins: { title: { display: true, text: 'Volume per currency per day' } } },
   });
 }
@@ -32,7 +39,10 @@ export function drawWebhookOutcomes(deliveries) {
   const labels = Object.keys(counts).sort();
   draw('webhook-chart', {
     type: 'doughnut',
-    data: { labels, datasets: [{ data: labels.map((l) => counts[l]), backgroundColor: labels.map((l) => colors[l] ?? '#8250df') }] },
+    data: {
+      labels,
+      datasets: [{ data: labels.map((l) => counts[l]), backgroundColor: labels.map((l) => colors[l] ?? '#8250df') }],
+    },
     options: { plugins: { title: { display: true, text: 'Webhook delivery outcomes' } } },
   });
 }

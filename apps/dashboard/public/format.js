@@ -38,3 +38,14 @@ export function volumePerDay(transactions) {
   }
   return days;
 }
+
+/** An HTML table; `rows` are ready `<tr>` strings; an empty body says "none". */
+export function table(head, rows) {
+  const none = `<tr><td colspan="${head.length}" class="muted">none</td></tr>`;
+  return `<table><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>${rows.join('') || none}</table>`;
+}
+
+/** Table cells from ready HTML strings. */
+export const cells = (...html) => html.map((h) => `<td>${h}</td>`).join('');
+export const num = (text) => `<span class="num">${esc(text)}</span>`;
+export const code = (text) => `<code>${esc(text)}</code>`;

@@ -1,7 +1,7 @@
 // The console's entry point: sign-in, then the panels (each loads on its own; one failing leaves the rest).
 import { ApiError, credentials, get, post, q } from './api.js';
 import { drawVolume, drawWebhookOutcomes } from './charts.js';
-import { esc, money, status, when } from './format.js';
+import { cells, code, esc, money, num, status, table, when } from './format.js';
 import { findCustomers, renderResults, showCustomer } from './views.js';
 
 const $ = (id) => document.getElementById(id);
@@ -21,8 +21,6 @@ async function panel(id, load) {
   }
 }
 
-const table = (head, rows) =>
-  `<table><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>${rows.join('') || `<tr><td colspan="${head.length}" class="muted">none</td></tr>`}</table>`;
 
 async function loadApprovals() {
   const [payments, actions] = await Promise.all([
@@ -37,8 +35,8 @@ async function loadApprovals() {
       `<td><button data-act="approve">Approve</button> <button data-act="reject">Reject</button></td></tr>`)) +
     `<h3>Agent actions</h3>` +
     table(['action', 'agent', 'type', 'created', ''], actions.data.map((a) =>
-      `<tr data-agent="${esc(a.agentId)}" data-action="${esc(a.id)}"><td><code>${esc(a.id)}</code></td><td><code>${esc(a.agentId)}</code></td>` +
-      `<td>${esc(a.type ?? a.actionType)}</td><td>${when(a.createdAt)}</td>` +
+      `<tr data-agent="${esc(a.agentId)}" data-action="${esc(a.id)}">` +
+      cells(code(a.id), code(a.agentId), esc(a.type ?? a.actionType), when(a.createdAt)) +
       `<td><button data-act="approve">Approve</button> <button data-act="reject">Reject</button></td></tr>`));
   for (const button of $('approvals-body').querySelectorAll('button')) {
     const row = button.closest('tr');
@@ -56,10 +54,15 @@ async function loadApprovals() {
 
 async function loadWebhooks() {
   const deliveries = { data: await all('/webhooks/deliveries?sortOrder=desc') };
-  $('webhooks-body').innerHTML = table(['delivery', 'type', 'status', 'attempts', 'last answer', 'created', ''], deliveries.data.map((d) =>
-    `<tr data-delivery="${esc(d.id)}"><td><code>${esc(d.id)}</code></td><td>${esc(d.type)}</td><td>${status(d.status)}</td>` +
-    `<td>${esc(d.attemptCount)}/${esc(d.maxAttempts)}</td><td>${esc(d.lastStatusCode ?? d.lastError ?? '')}</td><td>${when(d.createdAt)}</td>` +
-    `<td>${d.status === 'FAILED' || d.status === 'DEAD' ? '<button>Redeliver</button>' : ''}</td></tr>`));
+  const head = ['delivery', 'type', 'status', 'attempts', 'last answer', 'created', ''];
+  $('webhooks-body').innerHTML = table(head, deliveries.data.map((d) => {
+    const redeliverable = d.status === 'FAILED' || d.status === 'DEAD';
+    const attempts = `${esc(d.attemptCount)}/${esc(d.maxAttempts)}`;
+    const answer = esc(d.lastStatusCode ?? d.lastError ?? '');
+    const action = redeliverable ? '<button>Redeliver</button>' : '';
+    const row = cells(code(d.id), esc(d.type), status(d.status), attempts, answer, when(d.createdAt), action);
+    return `<tr data-delivery="${esc(d.id)}">${row}</tr>`;
+  }));
   for (const button of $('webhooks-body').querySelectorAll('button')) {
     const id = button.closest('tr').dataset.delivery;
     button.addEventListener('click', () => panel('webhooks-body', async () => {
@@ -76,12 +79,15 @@ async function loadClock() {
   try {
     clock = await get('/sandbox/clock');
   } catch (e) {
-    if (e instanceof ApiError && e.status !== 401) return void ($('clock-body').innerHTML = '<span class="muted">Not a sandbox platform.</span>');
-    throw e;
+    if (!(e instanceof ApiError) || e.status === 401) throw e;
+    $('clock-body').innerHTML = '<span class="muted">Not a sandbox platform.</span>';
+    return;
   }
   $('clock-body').innerHTML =
-    `<p>Now <strong id="clock-now">${when(clock.now)}</strong>, offset <span id="clock-offset">${esc(clock.offsetMs)}</span> ms</p>` +
-    `<form id="advance"><input name="seconds" type="number" min="1" value="3600" required> seconds <button>Advance</button></form>`;
+    `<p>Now <strong id="clock-now">${when(clock.now)}</strong>, ` +
+    `offset <span id="clock-offset">${esc(clock.offsetMs)}</span> ms</p>` +
+    '<form id="advance"><input name="seconds" type="number" min="1" value="3600" required> seconds ' +
+    '<button>Advance</button></form>';
   $('advance').addEventListener('submit', (e) => {
     e.preventDefault();
     const seconds = Number(e.target.elements.seconds.value);
@@ -130,8 +136,12 @@ async function start() {
   $('console').hidden = false;
   $('signout').hidden = false;
   $('who').textContent = JSON.parse(credentials.get()).tokenId;
-  await Promise.all([panel('approvals-body', loadApprovals), panel('webhooks-body', loadWebhooks), panel('clock-body', loadClock),
-    panel('charts-error', loadVolume)]);
+  await Promise.all([
+    panel('approvals-body', loadApprovals),
+    panel('webhooks-body', loadWebhooks),
+    panel('clock-body', loadClock),
+    panel('charts-error', loadVolume),
+  ]);
 }
 
 $('signin').addEventListener('submit', (e) => {

@@ -1,11 +1,9 @@
 // Customer search and drill-down: customer → accounts → transactions → detail; card → history.
 import { get, q } from './api.js';
-import { esc, money, status, when } from './format.js';
+import { cells, code, esc, money, num, status, table, when } from './format.js';
 
 const $ = (id) => document.getElementById(id);
 
-const table = (head, rows) =>
-  `<table><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>${rows.join('') || `<tr><td colspan="${head.length}" class="muted">none</td></tr>`}</table>`;
 
 /** Customers matching an id, a platformCustomerId, a UMA address or an email. */
 export async function findCustomers(text) {
@@ -38,11 +36,15 @@ export function renderResults(customers, onPick) {
   $('results').innerHTML = table(
     ['customer', 'platformCustomerId', 'name', 'email', 'UMA address'],
     customers.map(
-      (c) => `<tr class="pick" data-id="${esc(c.id)}"><td><code>${esc(c.id)}</code></td><td>${esc(c.platformCustomerId)}</td>` +
-        `<td>${esc(c.fullName ?? c.businessInfo?.legalName)}</td><td>${esc(c.email)}</td><td>${esc(c.umaAddress)}</td></tr>`,
+      (c) => `<tr class="pick" data-id="${esc(c.id)}">` +
+        cells(code(c.id), esc(c.platformCustomerId), esc(c.fullName ?? c.businessInfo?.legalName), esc(c.email),
+          esc(c.umaAddress)) +
+        '</tr>',
     ),
   );
-  for (const row of $('results').querySelectorAll('tr.pick')) row.addEventListener('click', () => onPick(row.dataset.id));
+  for (const row of $('results').querySelectorAll('tr.pick')) {
+    row.addEventListener('click', () => onPick(row.dataset.id));
+  }
 }
 
 /** A customer's accounts with formatted balances, its cards and its transactions. */
@@ -59,22 +61,31 @@ export async function showCustomer(customerId) {
     `<h3>${esc(customer.fullName ?? customer.platformCustomerId)} <code>${esc(customer.id)}</code></h3>` +
     `<h3>Accounts</h3>` +
     table(['account', 'type', 'balance'], accounts.data.map((a) =>
-      `<tr><td><code>${esc(a.id)}</code></td><td>${esc(a.type)}</td><td class="num balance">${esc(money(a.balance))}</td></tr>`)) +
+      `<tr>${cells(code(a.id), esc(a.type))}<td class="num balance">${esc(money(a.balance))}</td></tr>`)) +
     `<h3>Cards</h3>` +
     table(['card', 'last four', 'state', ''], cards.data.map((c) =>
       `<tr><td><code>${esc(c.id)}</code></td><td>${esc(c.last4)}</td><td>${status(c.state)}</td>` +
       `<td><a data-card="${esc(c.id)}">history</a></td></tr>`)) +
     `<h3>Transactions</h3>` +
     table(['transaction', 'type', 'status', 'sent', 'received', 'created'], transactions.data.map((t) =>
-      `<tr class="pick" data-tx="${esc(t.id)}"><td><code>${esc(t.id)}</code></td><td>${esc(t.type)}</td><td>${status(t.status)}</td>` +
-      `<td class="num">${esc(money(t.sentAmount))}</td><td class="num">${esc(money(t.receivedAmount))}</td><td>${when(t.createdAt)}</td></tr>`)) +
+      `<tr class="pick" data-tx="${esc(t.id)}">` +
+      cells(code(t.id), esc(t.type), status(t.status), num(money(t.sentAmount)), num(money(t.receivedAmount)),
+        when(t.createdAt)) +
+      '</tr>')) +
     `<div id="subdetail"></div>`;
-  for (const a of body.querySelectorAll('a[data-card]')) a.addEventListener('click', () => showCardHistory(a.dataset.card));
-  for (const r of body.querySelectorAll('tr[data-tx]')) r.addEventListener('click', () => showTransaction(r.dataset.tx));
+  for (const a of body.querySelectorAll('a[data-card]')) {
+    a.addEventListener('click', () => showCardHistory(a.dataset.card));
+  }
+  for (const r of body.querySelectorAll('tr[data-tx]')) {
+    r.addEventListener('click', () => showTransaction(r.dataset.tx));
+  }
 }
 
 export async function showTransaction(id) {
-  const [tx, history] = await Promise.all([get(`/transactions/${q(id)}`), get(`/audit/transactions/${q(id)}/history?limit=100`)]);
+  const [tx, history] = await Promise.all([
+    get(`/transactions/${q(id)}`),
+    get(`/audit/transactions/${q(id)}/history?limit=100`),
+  ]);
   $('subdetail').innerHTML =
     `<h3>Transaction <code>${esc(tx.id)}</code></h3>` +
     table(['status', 'failure reason', 'sent', 'received', 'fees', 'reference'], [
@@ -93,7 +104,8 @@ export async function showCardHistory(cardId) {
 function historyTable(events) {
   return `<div class="history">` + table(['#', 'at', 'event', 'state', 'actor', 'correlation'], events.map((e) => {
     const state = e.changes?.card?.state ?? e.changes?.transaction?.status ?? e.changes?.status ?? '';
-    return `<tr><td>${esc(e.revision)}</td><td>${when(e.occurredAt)}</td><td>${esc(e.type)}</td><td>${state ? status(state) : ''}</td>` +
-      `<td><code>${esc(e.actor)}</code></td><td><code>${esc(e.correlationId)}</code></td></tr>`;
+    const shown = state ? status(state) : '';
+    const row = cells(esc(e.revision), when(e.occurredAt), esc(e.type), shown, code(e.actor), code(e.correlationId));
+    return `<tr>${row}</tr>`;
   })) + `</div>`;
 }
