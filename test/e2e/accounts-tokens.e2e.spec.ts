@@ -1,7 +1,8 @@
+import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestService, basicAuth, client, type Client, type TestService } from '../support/service.js';
 
-/** The pages are plain HTML with one inline script; a syntax error there would leave them blank. */
+/** The docs page is plain HTML with one inline script; a syntax error there would leave it blank. */
 function expectValidScript(html: string) {
   const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1];
   expect(script).toBeDefined();
@@ -114,8 +115,20 @@ describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
     expect((await t.anonymous.get('/dashboard/overview')).status).toBe(401);
     const page = await t.anonymous.get('/dashboard');
     expect(page.status).toBe(200);
-    expect(String(page.body)).toContain('Operations dashboard');
-    expectValidScript(String(page.body));
+    expect(String(page.body)).toContain('Operations console');
+    // Every file the page references is served from the same controller and parses as what it is.
+    const refs = [...String(page.body).matchAll(/(?:src|href)="dashboard\/assets\/([^"]+)"/g)].map((m) => m[1]);
+    expect(refs).toEqual(expect.arrayContaining(['console.css', 'chart.umd.js', 'main.js']));
+    for (const name of [...refs, 'api.js', 'format.js', 'views.js', 'charts.js']) {
+      const file = await t.anonymous.get(`/dashboard/assets/${name}`);
+      expect({ name, status: file.status }).toEqual({ name, status: 200 });
+      if (!name.endsWith('.js')) continue;
+      expect(file.headers.get('content-type')).toContain('text/javascript');
+      if (name === 'chart.umd.js') expectValidScript(`<script>${file.body}</script>`);
+      else expect(() => new vm.SourceTextModule(String(file.body))).not.toThrow();
+    }
+    expect((await t.anonymous.get('/dashboard/assets/..%2Fpackage.json')).status).toBe(404);
+    expect((await t.anonymous.get('/dashboard/assets/constructor')).status).toBe(404);
     const overview = await api.get('/dashboard/overview');
     expect(overview.status).toBe(200);
     expect(overview.body.projections.lag).toBe('0');

@@ -1,4 +1,5 @@
-import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Param, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiDoc } from '../../api/src/docs/api-doc.js';
 import { CurrentActor, Public } from '../../api/src/http/auth.js';
 import type { Actor } from '../../../libs/application/src/tokens.js';
@@ -8,14 +9,16 @@ import type { ProjectionRunner } from '../../../libs/read-models/src/projection-
 import { Collections } from '../../../libs/read-models/src/projections/collections.js';
 import type { InternalAccountDoc } from '../../../libs/read-models/src/projections/internal-account-docs.js';
 import type { ReadModelStore } from '../../../libs/read-models/src/read-model-store.js';
-import { dashboardPage } from './dashboard-page.js';
+import { notFound } from '../../../libs/domain/src/errors.js';
+import { CONSOLE_ASSETS, readConsoleFile } from './console-assets.js';
 
 /** How many of the newest events of the global log the activity feed looks through. */
 const RECENT_WINDOW = 500;
 
 /**
- * The operations dashboard: the health of the log and its projections, and the calling
- * platform's activity and balances. The page is public; its data needs the platform's credentials.
+ * The operations console: a static page and small ES modules that work through the public API and
+ * the audit endpoints with the platform's credentials, plus the health overview of the log and its
+ * projections. The page and its files are public; every piece of data needs the credentials.
  */
 @Controller('dashboard')
 export class DashboardController {
@@ -28,9 +31,18 @@ export class DashboardController {
   @Get()
   @Public()
   @Header('Content-Type', 'text/html; charset=utf-8')
-  @ApiDoc({ summary: 'Operations dashboard (HTML; holds no data, asks for a token)', tag: 'Dashboard', auth: 'none', responses: { 200: { description: 'HTML page' } } })
+  @ApiDoc({ summary: 'Operations console (HTML; holds no data, asks for API credentials)', tag: 'Dashboard', auth: 'none', responses: { 200: { description: 'HTML page' } } })
   page() {
-    return dashboardPage();
+    return readConsoleFile('apps/dashboard/public/index.html');
+  }
+
+  @Get('assets/:name')
+  @Public()
+  @ApiDoc({ summary: 'A static file of the operations console (its scripts, styles and Chart.js)', tag: 'Dashboard', auth: 'none', responses: { 200: { description: 'The file' } }, errors: [404] })
+  asset(@Param('name') name: string, @Res() res: Response) {
+    const asset = Object.hasOwn(CONSOLE_ASSETS, name) ? CONSOLE_ASSETS[name] : undefined;
+    if (!asset) throw notFound('CONSOLE_FILE', name);
+    res.type(asset.type).set('Cache-Control', 'no-cache').send(readConsoleFile(asset.path));
   }
 
   @Get('overview')

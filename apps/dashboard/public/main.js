@@ -1,0 +1,163 @@
+// The console's entry point: sign-in, then the panels (each loads on its own; one failing leaves the rest).
+import { ApiError, credentials, get, post, q } from './api.js';
+import { drawVolume, drawWebhookOutcomes } from './charts.js';
+import { cells, code, esc, money, num, status, table, when } from './format.js';
+import { findCustomers, renderResults, showCustomer } from './views.js';
+
+const $ = (id) => document.getElementById(id);
+
+function toast(text) {
+  $('toast').textContent = text;
+  setTimeout(() => ($('toast').textContent === text ? ($('toast').textContent = '') : undefined), 4000);
+}
+
+/** Runs a panel loader, showing its error inside the panel instead of breaking the page. */
+async function panel(id, load) {
+  try {
+    await load();
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) return signOut('Those credentials were refused.');
+    $(id).innerHTML = `<span class="error">${esc(e.message)}</span>`;
+  }
+}
+
+
+async function loadApprovals() {
+  const [payments, actions] = await Promise.all([
+    get('/transactions?status=PENDING&type=INCOMING&limit=50'),
+    get('/agents/approvals?limit=50'),
+  ]);
+  $('approvals-body').innerHTML =
+    `<h3>Incoming payments</h3>` +
+    table(['transaction', 'customer', 'amount', 'received', ''], payments.data.map((t) =>
+      `<tr data-payment="${esc(t.id)}"><td><code>${esc(t.id)}</code></td><td><code>${esc(t.customerId)}</code></td>` +
+      `<td class="num">${esc(money(t.receivedAmount))}</td><td>${when(t.createdAt)}</td>` +
+      `<td><button data-act="approve">Approve</button> <button data-act="reject">Reject</button></td></tr>`)) +
+    `<h3>Agent actions</h3>` +
+    table(['action', 'agent', 'type', 'created', ''], actions.data.map((a) =>
+      `<tr data-agent="${esc(a.agentId)}" data-action="${esc(a.id)}">` +
+      cells(code(a.id), code(a.agentId), esc(a.type ?? a.actionType), when(a.createdAt)) +
+      `<td><button data-act="approve">Approve</button> <button data-act="reject">Reject</button></td></tr>`));
+  for (const button of $('approvals-body').querySelectorAll('button')) {
+    const row = button.closest('tr');
+    const act = button.dataset.act;
+    const path = row.dataset.payment
+      ? `/transactions/${q(row.dataset.payment)}/${act}`
+      : `/agents/${q(row.dataset.agent)}/actions/${q(row.dataset.action)}/${act}`;
+    button.addEventListener('click', () => panel('approvals-body', async () => {
+      const done = await post(path);
+      toast(`${act === 'approve' ? 'Approved' : 'Rejected'}: ${done.id} is ${done.status}`);
+      await loadApprovals();
+    }));
+  }
+}
+
+async function loadWebhooks() {
+  const deliveries = { data: await all('/webhooks/deliveries?sortOrder=desc') };
+  const head = ['delivery', 'type', 'status', 'attempts', 'last answer', 'created', ''];
+  $('webhooks-body').innerHTML = table(head, deliveries.data.map((d) => {
+    const redeliverable = d.status === 'FAILED' || d.status === 'DEAD';
+    const attempts = `${esc(d.attemptCount)}/${esc(d.maxAttempts)}`;
+    const answer = esc(d.lastStatusCode ?? d.lastError ?? '');
+    const action = redeliverable ? '<button>Redeliver</button>' : '';
+    const row = cells(code(d.id), esc(d.type), status(d.status), attempts, answer, when(d.createdAt), action);
+    return `<tr data-delivery="${esc(d.id)}">${row}</tr>`;
+  }));
+  for (const button of $('webhooks-body').querySelectorAll('button')) {
+    const id = button.closest('tr').dataset.delivery;
+    button.addEventListener('click', () => panel('webhooks-body', async () => {
+      const again = await post(`/webhooks/deliveries/${q(id)}/redeliver`);
+      toast(`Redelivery of ${id}: ${again.status}`);
+      await loadWebhooks();
+    }));
+  }
+  drawWebhookOutcomes(deliveries.data);
+}
+
+async function loadClock() {
+  let clock;
+  try {
+    clock = await get('/sandbox/clock');
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status === 401) throw e;
+    $('clock-body').innerHTML = '<span class="muted">Not a sandbox platform.</span>';
+    return;
+  }
+  $('clock-body').innerHTML =
+    `<p>Now <strong id="clock-now">${when(clock.now)}</strong>, ` +
+    `offset <span id="clock-offset">${esc(clock.offsetMs)}</span> ms</p>` +
+    '<form id="advance"><input name="seconds" type="number" min="1" value="3600" required> seconds ' +
+    '<button>Advance</button></form>';
+  $('advance').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const seconds = Number(e.target.elements.seconds.value);
+    panel('clock-body', async () => {
+      await post('/sandbox/clock/advance', { seconds });
+      toast(`Clock advanced by ${seconds} s`);
+      await Promise.all([loadClock(), loadApprovals()]);
+    });
+  });
+}
+
+/** Every page of a list (bounded: the charts look at the newest 1,000 items at most). */
+async function all(path) {
+  const items = [];
+  let cursor;
+  for (let page = 0; page < 10; page++) {
+    const res = await get(`${path}&limit=100${cursor ? `&cursor=${q(cursor)}` : ''}`);
+    items.push(...res.data);
+    cursor = res.nextCursor;
+    if (!res.hasMore || !cursor) break;
+  }
+  return items;
+}
+
+async function loadVolume() {
+  drawVolume(await all('/transactions?sortOrder=desc'));
+}
+
+function signOut(message) {
+  credentials.clear();
+  $('console').hidden = true;
+  $('signout').hidden = true;
+  $('who').textContent = '';
+  $('signin').hidden = false;
+  $('signin-error').textContent = message ?? '';
+}
+
+async function start() {
+  if (!credentials.get()) return signOut();
+  try {
+    await get('/config');
+  } catch (e) {
+    return signOut(e instanceof ApiError && e.status === 401 ? 'Those credentials were refused.' : e.message);
+  }
+  $('signin').hidden = true;
+  $('console').hidden = false;
+  $('signout').hidden = false;
+  $('who').textContent = JSON.parse(credentials.get()).tokenId;
+  await Promise.all([
+    panel('approvals-body', loadApprovals),
+    panel('webhooks-body', loadWebhooks),
+    panel('clock-body', loadClock),
+    panel('charts-error', loadVolume),
+  ]);
+}
+
+$('signin').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const form = e.target.elements;
+  credentials.set(form.tokenId.value.trim(), form.secret.value.trim());
+  start();
+});
+$('signout').addEventListener('click', () => signOut());
+$('search').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const term = e.target.elements.q.value;
+  panel('results', async () => {
+    const found = await findCustomers(term);
+    renderResults(found, (id) => panel('detail-body', () => showCustomer(id)));
+    if (found.length === 1) await showCustomer(found[0].id);
+  });
+});
+start();

@@ -1,0 +1,111 @@
+// Customer search and drill-down: customer → accounts → transactions → detail; card → history.
+import { get, q } from './api.js';
+import { cells, code, esc, money, num, status, table, when } from './format.js';
+
+const $ = (id) => document.getElementById(id);
+
+
+/** Customers matching an id, a platformCustomerId, a UMA address or an email. */
+export async function findCustomers(text) {
+  const term = text.trim();
+  if (/^Customer:/.test(term)) {
+    try {
+      return [await get(`/customers/${q(term)}`)];
+    } catch (e) {
+      if (e.status === 404) return [];
+      throw e;
+    }
+  }
+  if (term.startsWith('$')) return (await get(`/customers?umaAddress=${q(term)}&limit=50`)).data;
+  if (term.includes('@')) {
+    // GET /customers has no email filter: walk the platform's customers page by page (bounded).
+    const found = [];
+    let cursor;
+    for (let page = 0; page < 20; page++) {
+      const res = await get(`/customers?limit=100${cursor ? `&cursor=${q(cursor)}` : ''}`);
+      found.push(...res.data.filter((c) => (c.email ?? '').toLowerCase() === term.toLowerCase()));
+      cursor = res.nextCursor;
+      if (!res.hasMore || !cursor) break;
+    }
+    return found;
+  }
+  return (await get(`/customers?platformCustomerId=${q(term)}&limit=50`)).data;
+}
+
+export function renderResults(customers, onPick) {
+  $('results').innerHTML = table(
+    ['customer', 'platformCustomerId', 'name', 'email', 'UMA address'],
+    customers.map(
+      (c) => `<tr class="pick" data-id="${esc(c.id)}">` +
+        cells(code(c.id), esc(c.platformCustomerId), esc(c.fullName ?? c.businessInfo?.legalName), esc(c.email),
+          esc(c.umaAddress)) +
+        '</tr>',
+    ),
+  );
+  for (const row of $('results').querySelectorAll('tr.pick')) {
+    row.addEventListener('click', () => onPick(row.dataset.id));
+  }
+}
+
+/** A customer's accounts with formatted balances, its cards and its transactions. */
+export async function showCustomer(customerId) {
+  const body = $('detail-body');
+  body.innerHTML = 'Loading…';
+  const [customer, accounts, cards, transactions] = await Promise.all([
+    get(`/customers/${q(customerId)}`),
+    get(`/customers/internal-accounts?customerId=${q(customerId)}&limit=100`),
+    get(`/cards?customerId=${q(customerId)}&limit=100`),
+    get(`/transactions?customerId=${q(customerId)}&limit=50`),
+  ]);
+  body.innerHTML =
+    `<h3>${esc(customer.fullName ?? customer.platformCustomerId)} <code>${esc(customer.id)}</code></h3>` +
+    `<h3>Accounts</h3>` +
+    table(['account', 'type', 'balance'], accounts.data.map((a) =>
+      `<tr>${cells(code(a.id), esc(a.type))}<td class="num balance">${esc(money(a.balance))}</td></tr>`)) +
+    `<h3>Cards</h3>` +
+    table(['card', 'last four', 'state', ''], cards.data.map((c) =>
+      `<tr><td><code>${esc(c.id)}</code></td><td>${esc(c.last4)}</td><td>${status(c.state)}</td>` +
+      `<td><a data-card="${esc(c.id)}">history</a></td></tr>`)) +
+    `<h3>Transactions</h3>` +
+    table(['transaction', 'type', 'status', 'sent', 'received', 'created'], transactions.data.map((t) =>
+      `<tr class="pick" data-tx="${esc(t.id)}">` +
+      cells(code(t.id), esc(t.type), status(t.status), num(money(t.sentAmount)), num(money(t.receivedAmount)),
+        when(t.createdAt)) +
+      '</tr>')) +
+    `<div id="subdetail"></div>`;
+  for (const a of body.querySelectorAll('a[data-card]')) {
+    a.addEventListener('click', () => showCardHistory(a.dataset.card));
+  }
+  for (const r of body.querySelectorAll('tr[data-tx]')) {
+    r.addEventListener('click', () => showTransaction(r.dataset.tx));
+  }
+}
+
+export async function showTransaction(id) {
+  const [tx, history] = await Promise.all([
+    get(`/transactions/${q(id)}`),
+    get(`/audit/transactions/${q(id)}/history?limit=100`),
+  ]);
+  $('subdetail').innerHTML =
+    `<h3>Transaction <code>${esc(tx.id)}</code></h3>` +
+    table(['status', 'failure reason', 'sent', 'received', 'fees', 'reference'], [
+      `<tr><td id="tx-status">${status(tx.status)}</td><td id="tx-failure">${esc(tx.failureReason ?? '—')}</td>` +
+        `<td>${esc(money(tx.sentAmount))}</td><td>${esc(money(tx.receivedAmount))}</td><td>${esc(tx.fees)}</td>` +
+        `<td>${esc(tx.reconciliationInstructions?.reference)}</td></tr>`,
+    ]) +
+    historyTable(history.data);
+}
+
+export async function showCardHistory(cardId) {
+  const history = await get(`/audit/cards/${q(cardId)}/history?limit=100`);
+  $('subdetail').innerHTML = `<h3>Card <code>${esc(cardId)}</code> history</h3>` + historyTable(history.data);
+}
+
+function historyTable(events) {
+  return `<div class="history">` + table(['#', 'at', 'event', 'state', 'actor', 'correlation'], events.map((e) => {
+    const state = e.changes?.card?.state ?? e.changes?.transaction?.status ?? e.changes?.status ?? '';
+    const shown = state ? status(state) : '';
+    const row = cells(esc(e.revision), when(e.occurredAt), esc(e.type), shown, code(e.actor), code(e.correlationId));
+    return `<tr>${row}</tr>`;
+  })) + `</div>`;
+}

@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { ManualClock } from '../../libs/domain/src/clock.js';
+import { cardholder, type Cardholder } from '../support/card-fixture.js';
+import { startTestService, type Client, type TestService } from '../support/service.js';
+import { signedRequest } from '../support/wallet-session.js';
+import { pointWebhooksAt, startWebhookReceiver } from '../support/webhook-receiver.js';
+import type { ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver.js';
+
+/** Debian's chromium (installed by .ci/run with apt-get); the tests never download a browser. */
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = join(process.cwd(), 'test-output', 'console');
+const START = Date.UTC(2026, 2, 16, 8);
+const HOUR = 3_600_000;
+
+describe('operations console in a browser', () => {
+  const clock = new ManualClock(START);
+  let t: TestService;
+  let api: Client;
+  let receiver: WebhookReceiver;
+  let browser: Browser;
+  let page: Page;
+  let holder: Cardholder;
+  let pendingPaymentId: string;
+  let failedDeliveryId: string;
+  const errors: string[] = [];
+  const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      const hint = "install Debian's chromium (apt-get install chromium); .ci/run does this";
+      throw new Error(`${CHROMIUM} is missing: ${hint}`);
+    }
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    t = await startTestService({ clock });
+    api = t.api;
+    // A cardholder whose card is frozen through the signed-retry flow.
+    holder = await cardholder(t, api, clock, 'console-holder');
+    clock.advance(60_000);
+    const frozen = await signedRequest(api, 'PATCH', `/cards/${holder.cardId}`, { state: 'FROZEN' }, holder.wallet);
+    expect(frozen.result.status).toBe(200);
+    // An incoming UMA payment that waits for the platform's approval (sandbox sender prefix `$pending`).
+    const incoming = await api.post('/sandbox/uma/receive', {
+      senderUmaAddress: '$pending.long.USD@bank.example.com',
+      customerId: holder.customerId,
+      receivingCurrencyCode: 'USD',
+      receivingCurrencyAmount: 7_000,
+    });
+    expect(incoming.body.status).toBe('PENDING');
+    pendingPaymentId = incoming.body.id;
+    // A failed webhook delivery: the TEST send to a receiver answering 500.
+    receiver = await startWebhookReceiver();
+    await pointWebhooksAt(api, receiver);
+    await receiver.setMode('error');
+    expect((await api.post('/sandbox/webhooks/test')).body.response_status).toBe(500);
+    await receiver.setMode('ok');
+    const failed = await api.get('/webhooks/deliveries?type=TEST&status=FAILED');
+    failedDeliveryId = failed.body.data[0].id;
+
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+        '--disable-component-update', '--no-first-run'],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(10_000);
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => (m.type() === 'error' ? errors.push(m.text()) : undefined));
+    // The console must work offline: any request leaving the service is a failure.
+    const origin = new URL(t.url).origin;
+    await page.route('**/*', (route) => (route.request().url().startsWith(origin) ? route.continue() : route.abort()));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await t?.close();
+  });
+
+  it('refuses wrong credentials, then signs in', async () => {
+    await page.goto(`${t.url}/dashboard`);
+    await page.fill('input[name=tokenId]', t.service.sandbox!.tokenId);
+    await page.fill('input[name=secret]', 'wrong');
+    await page.click('#signin button');
+    await page.locator('#signin-error', { hasText: 'refused' }).waitFor();
+    await page.fill('input[name=tokenId]', t.service.sandbox!.tokenId);
+    await page.fill('input[name=secret]', t.service.sandbox!.clientSecret);
+    await page.click('#signin button');
+    await page.locator('#console').waitFor({ state: 'visible' }).catch(async (e) => {
+      await shot('00-failed-sign-in');
+      throw new Error(`${e.message}; page errors: ${errors.join(' | ')}`);
+    });
+    expect(await page.textContent('#who')).toBe(t.service.sandbox!.tokenId);
+    await shot('01-signed-in');
+  });
+
+  it('finds a customer by platformCustomerId and by email, and shows balances with symbol and decimals', async () => {
+    await page.fill('#search input', 'console-holder@example.com');
+    await page.click('#search button');
+    await page.locator('#results code', { hasText: holder.customerId }).waitFor();
+    await page.fill('#search input', 'console-holder');
+    await page.click('#search button');
+    // The fixture funded 100.00 USD and cleared a 5.00 purchase.
+    await page.locator('#detail-body .balance', { hasText: '$95.00 USD' }).waitFor();
+    await shot('02-customer');
+  });
+
+  it('opens the card history and sees the freeze', async () => {
+    await page.click(`a[data-card="${holder.cardId}"]`);
+    const history = page.locator('#subdetail .history');
+    await history.locator('tr', { hasText: 'CardStateChanged' }).locator('.status-FROZEN').waitFor();
+    expect(await history.locator('tr', { hasText: 'CardCreated' }).count()).toBe(1);
+    await shot('03-card-history');
+  });
+
+  it('approves the incoming payment pending approval', async () => {
+    const row = page.locator(`#approvals-body tr[data-payment="${pendingPaymentId}"]`);
+    await row.locator('button[data-act=approve]').click();
+    await row.waitFor({ state: 'detached' });
+    expect((await api.get(`/transactions/${pendingPaymentId}`)).body.status).toBe('COMPLETED');
+    await page.locator('#toast', { hasText: 'COMPLETED' }).waitFor();
+    // The customer's transactions now show it completed; its detail has status and no failure reason.
+    await page.click('#search button');
+    await page.click(`#detail-body tr[data-tx="${pendingPaymentId}"]`);
+    await page.locator('#tx-status', { hasText: 'COMPLETED' }).waitFor();
+    expect(await page.textContent('#tx-failure')).toBe('—');
+    await shot('04-approved');
+  });
+
+  it('redelivers the failed webhook', async () => {
+    await page.locator(`#webhooks-body tr[data-delivery="${failedDeliveryId}"] button`).click();
+    await page.locator('#toast', { hasText: `Redelivery of ${failedDeliveryId}: PENDING` }).waitFor();
+    const tests = (await api.get(`/webhooks/deliveries?type=TEST&limit=100`)).body.data;
+    const webhookId = tests.find((d: any) => d.id === failedDeliveryId).webhookId;
+    const answered = (r: ReceivedRequest[]) => r.some((x) => x.json?.id === webhookId && x.answered === 200);
+    await receiver.waitFor(answered, 10_000, 'the redelivered TEST');
+    await shot('05-redelivered');
+  });
+
+  it('draws volume per currency per day and webhook outcomes with Chart.js', async () => {
+    await page.reload();
+    await page.locator('#webhooks-body table').waitFor();
+    const chart = (id: string) =>
+      page.evaluate((canvas) => {
+        const c = (window as any).Chart.getChart(canvas);
+        if (!c) return null;
+        return { labels: c.data.labels, series: c.data.datasets.map((d: any) => ({ label: d.label, data: d.data })) };
+      }, id);
+    const drawn = () => ['volume-chart', 'webhook-chart'].every((id) => (window as any).Chart?.getChart(id));
+    await page.waitForFunction(drawn);
+    // The platform's one transaction: the 70.00 USD incoming payment (fundings and card purchases are not).
+    const volume = await chart('volume-chart');
+    expect(volume).toEqual({ labels: ['2026-03-16'], series: [{ label: 'USD', data: [70] }] });
+    const outcomes = await chart('webhook-chart');
+    expect(outcomes!.labels).toContain('DELIVERED');
+    expect(await page.textContent('#charts-error')).toBe('');
+    await page.locator('#charts').scrollIntoViewIfNeeded();
+    await shot('06-charts');
+  });
+
+  it('moves the sandbox clock', async () => {
+    expect(await page.textContent('#clock-offset')).toBe('0');
+    await page.fill('#advance input[name=seconds]', '3600');
+    await page.click('#advance button');
+    await page.locator('#clock-offset', { hasText: String(HOUR) }).waitFor();
+    expect((await api.get('/sandbox/clock')).body.offsetMs).toBe(HOUR);
+    await shot('07-clock');
+  });
+});
