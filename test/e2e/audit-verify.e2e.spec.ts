@@ -84,4 +84,27 @@ describe('audit verify: replay into scratch read models, compare, prove the ledg
     expect(corrupted.stderr).toContain(`finding: collection cards: live digest`);
     expect(corrupted.stderr).toContain(`first differing document ${holder.cardId} (contents differ)`);
   });
+
+  it('names a modified event row by stream and revision and exits non-zero', async () => {
+    const cardStream = `card-${holder.cardId.split(':')[1]}`;
+    const db = new Database(join(dataDir, 'service.db'));
+    const last = db
+      .prepare('SELECT revision FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1')
+      .get(cardStream) as { revision: number };
+    // An edit that leaves the read models alone (metadata only): only the hash chain can notice it.
+    const changed = db
+      .prepare("UPDATE events SET metadata = json_set(metadata, '$.actor', 'system:edited') WHERE stream = ? AND revision = ?")
+      .run(cardStream, last.revision).changes;
+    db.close();
+    expect(changed).toBe(1);
+
+    const tampered = cliVerify(dataDir);
+    expect(tampered.status).toBe(1);
+    const report = JSON.parse(tampered.stdout) as { ok: boolean; streams: number; findings: string[] };
+    expect(report.ok).toBe(false);
+    expect(report.streams).toBeGreaterThan(1);
+    const chain = report.findings.filter((f) => f.startsWith('hash chain'));
+    expect(chain).toEqual([`hash chain: stream ${cardStream} broken at revision ${last.revision}: the event does not match its hash (modified)`]);
+    expect(tampered.stderr).toContain(`finding: hash chain: stream ${cardStream} broken at revision ${last.revision}`);
+  });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { GENESIS_HASH, verifyChain } from './hash-chain.js';
 import { AppendTooLarge, SubscriptionEnded, WrongExpectedVersion, appendBytes, type EventStore, type ExpectedRevision, type NewEvent, type RecordedEvent } from './event-store.js';
 
 /** Polls an asynchronous condition with a bounded deadline. */
@@ -328,6 +329,28 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
       // The same events readAll gives from the oldest of them on (the log may be long on a shared server).
       const all = await store.readAll({ after: many[many.length - 1]!.position - 1n });
       expect(many.map((e) => e.id)).toEqual([...all].reverse().map((e) => e.id));
+    });
+
+    it('chains the events of a stream by hash, across appends and with loose expected revisions', async () => {
+      const stream = newStream();
+      await store.appendToStream(stream, [event(0), event(1)], { expectedRevision: 'no_stream' });
+      await store.appendToStream(stream, [event(2)], { expectedRevision: 1n });
+      await store.appendToStream(stream, [event(3, { metadata: { hash: 'forged', prevHash: 'forged', actor: 'x' } })]);
+      await store.appendToStream(stream, [event(4)], { expectedRevision: 'stream_exists' });
+      const events = await store.readStream(stream);
+      expect(events).toHaveLength(5);
+      expect(events[0]!.metadata.prevHash).toBe(GENESIS_HASH);
+      expect(events.every((e) => /^[0-9a-f]{64}$/.test(String(e.metadata.hash)))).toBe(true);
+      expect(events[3]!.metadata.actor).toBe('x');
+      expect(verifyChain(events)).toBeUndefined();
+      // The chain detects a changed, a removed and a reordered event.
+      const changed = events.map((e) => (e.revision === 2n ? { ...e, data: { ...e.data, n: 99 } } : e));
+      expect(verifyChain(changed)).toMatchObject({ streamName: stream, revision: 2n });
+      expect(verifyChain(events.filter((e) => e.revision !== 1n))).toMatchObject({ revision: 2n });
+      const swapped = [events[0]!, { ...events[2]!, revision: 1n }, { ...events[1]!, revision: 2n }];
+      expect(verifyChain(swapped)).toMatchObject({ revision: 1n });
+      // Another stream's events cannot be passed off as this one's.
+      expect(verifyChain(events.map((e) => ({ ...e, streamName: `${stream}-copy` })))).toMatchObject({ revision: 0n });
     });
 
     it('keeps everything when the store is closed and opened again', async () => {

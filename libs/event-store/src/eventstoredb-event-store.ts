@@ -34,6 +34,13 @@ import {
   type RecordedEvent,
   type Subscription,
 } from './event-store.js';
+import { GENESIS_HASH, chainMetadata, hashOf } from './hash-chain.js';
+
+/** How often an append with a loose expected revision re-links after another writer got in first. */
+const LINK_ATTEMPTS = 5;
+
+/** What a value becomes once stored as JSON: the chain hashes that form, which is what readers get back. */
+const stored = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? {})) as T;
 
 /** Events per request when paging through $all. */
 const PAGE = 1000;
@@ -124,20 +131,76 @@ export class EventStoreDbEventStore implements EventStore {
     // Refused here like the embedded store does, rather than by the server after sending a large request.
     const bytes = appendBytes(events);
     if (bytes > this.maxAppendBytes) throw new AppendTooLarge(streamName, bytes, this.maxAppendBytes);
+    for (let attempt = 1; ; attempt++) {
+      const last = await this.lastEvent(streamName);
+      const link = this.linkFor(expected, last, events);
+      try {
+        const result = await this.client.appendToStream(
+          streamName,
+          events.map((e, i) => {
+            const revision = (last ? last.revision : -1n) + 1n + BigInt(i);
+            const base = { streamName, revision, type: e.type, data: stored(e.data), metadata: stored(e.metadata ?? {}) };
+            const metadata = link.prevHashes ? link.prevHashes(i, base) : base.metadata;
+            return jsonEvent({ id: e.id, type: e.type, data: base.data as JSONType, metadata: metadata as JSONType });
+          }),
+          { expectedRevision: link.expected },
+        );
+        if (!result.position) throw new Error('EventStoreDB returned no log position for an append; a newer server is required');
+        // The append result carries the position of the last event written.
+        return { nextExpectedRevision: result.nextExpectedRevision, position: result.position.commit };
+      } catch (error) {
+        // Another writer appended between reading the last event and this append: link to the new last event.
+        if (error instanceof WrongExpectedVersionError && link.relinked && attempt < LINK_ATTEMPTS) continue;
+        if (error instanceof WrongExpectedVersionError) throw new WrongExpectedVersion(streamName, expected, error.actualVersion);
+        if (error instanceof MaxAppendSizeExceededError) throw new AppendTooLarge(streamName, bytes, error.maxAppendSize);
+        throw error;
+      }
+    }
+  }
+
+  /** The stream's last event (revision, id, hash), or undefined when the stream does not exist. */
+  private async lastEvent(streamName: string): Promise<{ revision: bigint; id: string; hash: string } | undefined> {
+    let last: { revision: bigint; id: string; hash: string } | undefined;
     try {
-      const result = await this.client.appendToStream(
-        streamName,
-        events.map((e) => jsonEvent({ id: e.id, type: e.type, data: (e.data ?? {}) as JSONType, metadata: (e.metadata ?? {}) as JSONType })),
-        { expectedRevision: toEsdbExpected(expected) },
-      );
-      if (!result.position) throw new Error('EventStoreDB returned no log position for an append; a newer server is required');
-      // The append result carries the position of the last event written.
-      return { nextExpectedRevision: result.nextExpectedRevision, position: result.position.commit };
+      await consume(this.client.readStream(streamName, { direction: BACKWARDS, fromRevision: END, maxCount: 1 }), (resolved) => {
+        const e = resolved.event;
+        if (e) last = { revision: e.revision, id: e.id, hash: hashOf(toRecorded(e, -1n).metadata) ?? '' };
+        return false;
+      });
     } catch (error) {
-      if (error instanceof WrongExpectedVersionError) throw new WrongExpectedVersion(streamName, expected, error.actualVersion);
-      if (error instanceof MaxAppendSizeExceededError) throw new AppendTooLarge(streamName, bytes, error.maxAppendSize);
+      if (error instanceof StreamNotFoundError) return undefined;
       throw error;
     }
+    return last;
+  }
+
+  /**
+   * How to link an append to the chain. Hashes are computed against the last event read, and the append is sent with
+   * that event's revision as its expected revision, so a concurrent writer makes it fail instead of forking the chain
+   * (`relinked`: the caller did not ask for that revision, so the append is retried). When the caller's expected
+   * revision does not match the stream, the append is sent as asked: the server then refuses it, or recognises a
+   * retried append and writes nothing.
+   */
+  private linkFor(
+    expected: ExpectedRevision,
+    last: { revision: bigint; id: string; hash: string } | undefined,
+    events: NewEvent[],
+  ): { expected: AppendExpectedRevision; relinked: boolean; prevHashes?: (i: number, e: Parameters<typeof chainMetadata>[1]) => EventMetadata } {
+    const matches =
+      expected === 'any' ? true : expected === 'no_stream' ? !last : expected === 'stream_exists' ? !!last : last?.revision === expected;
+    // A retry of an append already in the stream: the server deduplicates it by event id.
+    const retried = last !== undefined && events.some((e) => e.id === last.id);
+    if (!matches || retried) return { expected: toEsdbExpected(expected), relinked: false };
+    let prevHash = last ? last.hash : GENESIS_HASH;
+    return {
+      expected: last ? last.revision : NO_STREAM,
+      relinked: typeof expected !== 'bigint' && expected !== 'no_stream',
+      prevHashes: (_i, e) => {
+        const metadata = chainMetadata(prevHash, e);
+        prevHash = metadata.hash as string;
+        return metadata;
+      },
+    };
   }
 
   async readStream(streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {

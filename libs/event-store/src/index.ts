@@ -21,3 +21,4 @@ export async function createEventStore(config: EventStoreConfig, options: { cloc
       return new EventStoreDbEventStore(config.url);
   }
 }
+export { GENESIS_HASH, chainMetadata, eventHash, verifyChain, type ChainBreak, type ChainedFields } from './hash-chain.js';

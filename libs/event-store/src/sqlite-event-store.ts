@@ -17,6 +17,7 @@ import {
   type RecordedEvent,
   type Subscription,
 } from './event-store.js';
+import { GENESIS_HASH, chainMetadata, hashOf } from './hash-chain.js';
 
 export interface SqliteEventStoreOptions {
   /** Source of `recordedAt`; the system clock by default. */
@@ -76,6 +77,9 @@ CREATE TABLE IF NOT EXISTS events (
   UNIQUE (stream, revision)
 )`;
 
+/** `PRAGMA user_version` from which every event carries the hash chain (earlier files are upgraded on open). */
+const CHAINED_VERSION = 1;
+
 const COLUMNS = 'position, id, stream, revision, type, data, metadata, recorded_at';
 
 /** A constraint violation (e.g. a duplicate event id) fails only its own append; anything else fails the batch. */
@@ -133,7 +137,7 @@ export class SqliteEventStore implements EventStore {
   private readonly counters: GroupCommitStats = { transactions: 0, appends: 0, events: 0 };
 
   private readonly stmt: {
-    streamRevision: Database.Statement<[string], { revision: number | null }>;
+    streamLast: Database.Statement<[string], { revision: number; metadata: string }>;
     insert: Database.Statement<[string, string, bigint, string, string, string, string]>;
     readStream: Database.Statement<[string, bigint, number], EventRow>;
     readAll: Database.Statement<[bigint, number], EventRow>;
@@ -155,8 +159,11 @@ export class SqliteEventStore implements EventStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.exec(SCHEMA);
+    this.upgradeChain();
     this.stmt = {
-      streamRevision: this.db.prepare<[string], { revision: number | null }>('SELECT MAX(revision) AS revision FROM events WHERE stream = ?'),
+      streamLast: this.db.prepare<[string], { revision: number; metadata: string }>(
+        'SELECT revision, metadata FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
+      ),
       insert: this.db.prepare<[string, string, bigint, string, string, string, string]>('INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
       readStream: this.db.prepare<[string, bigint, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`),
       readAll: this.db.prepare<[bigint, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
@@ -170,16 +177,27 @@ export class SqliteEventStore implements EventStore {
     this.appendOne = this.db.transaction((append: PendingAppend, recordedAt: string): AppendResult => {
       const original = this.alreadyAppended(append);
       if (original) return original;
-      const { revision } = this.stmt.streamRevision.get(append.streamName)!;
-      const current = revision === null ? -1n : BigInt(revision);
+      const last = this.stmt.streamLast.get(append.streamName);
+      const current = last ? BigInt(last.revision) : -1n;
       if (!revisionMatches(append.expected, current)) {
         throw new WrongExpectedVersion(append.streamName, append.expected, current < 0n ? 'no_stream' : current);
       }
       let next = current;
       let position = 0n;
+      // The previous event is read in this transaction, so the link cannot race another writer.
+      let prevHash = last ? (hashOf(JSON.parse(last.metadata) as EventMetadata) ?? '') : GENESIS_HASH;
       for (const row of append.rows) {
         next += 1n;
-        const info = this.stmt.insert.run(row.id, append.streamName, next, row.type, row.data, row.metadata, recordedAt);
+        const metadata = chainMetadata(prevHash, {
+          streamName: append.streamName,
+          revision: next,
+          type: row.type,
+          data: JSON.parse(row.data),
+          metadata: JSON.parse(row.metadata) as EventMetadata,
+        });
+        prevHash = metadata.hash as string;
+        const stored = JSON.stringify(metadata);
+        const info = this.stmt.insert.run(row.id, append.streamName, next, row.type, row.data, stored, recordedAt);
         position = BigInt(info.lastInsertRowid);
       }
       return { nextExpectedRevision: next, position };
@@ -214,6 +232,33 @@ export class SqliteEventStore implements EventStore {
       position = BigInt(row.position);
     }
     return { nextExpectedRevision: start + BigInt(append.rows.length - 1), position };
+  }
+
+  /**
+   * One-time upgrade of a file written before the hash chain: every stream is chained from its first event, in one
+   * write transaction (re-checked inside it, so two processes opening the same file upgrade it once). The chain
+   * then vouches for the log as it stood at the upgrade; an empty or new file is only marked.
+   */
+  private upgradeChain(): void {
+    if ((this.db.pragma('user_version', { simple: true }) as number) >= CHAINED_VERSION) return;
+    const streams = this.db.prepare<[], { stream: string }>('SELECT DISTINCT stream FROM events');
+    const events = this.db.prepare<[string], EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream = ? ORDER BY revision`);
+    const update = this.db.prepare<[string, number]>('UPDATE events SET metadata = ? WHERE position = ?');
+    this.db
+      .transaction(() => {
+        if ((this.db.pragma('user_version', { simple: true }) as number) >= CHAINED_VERSION) return;
+        for (const { stream } of streams.all()) {
+          let prevHash = GENESIS_HASH;
+          for (const row of events.all(stream)) {
+            const e = toRecorded(row);
+            const metadata = chainMetadata(prevHash, e);
+            prevHash = metadata.hash as string;
+            update.run(JSON.stringify(metadata), row.position);
+          }
+        }
+        this.db.pragma(`user_version = ${CHAINED_VERSION}`);
+      })
+      .immediate();
   }
 
   /** Group-commit counters since this store was opened. */

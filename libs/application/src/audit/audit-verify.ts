@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LedgerInvariants } from '../../../domain/src/ledger/ledger-invariants.js';
 import type { EventStore } from '../../../event-store/src/event-store.js';
+import { GENESIS_HASH, verifyChain } from '../../../event-store/src/hash-chain.js';
 import { ProjectionRunner } from '../../../read-models/src/projection-runner.js';
 import type { Projection } from '../../../read-models/src/projection.js';
 import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-store.js';
@@ -18,6 +19,8 @@ export interface VerifyReport {
   head: string;
   collections: Record<string, { documents: number; digest: string }>;
   ledgers: number;
+  /** Streams whose hash chain was checked. */
+  streams: number;
   events: number;
   findings: string[];
 }
@@ -125,13 +128,18 @@ export async function verifyAudit(deps: {
     await scratch.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  const { ledgers, count } = await checkLedgers(events, head, findings, progress);
-  return { head: head.toString(), collections, ledgers, events: count, findings };
+  const { ledgers, streams, count } = await checkLog(events, head, findings, progress);
+  return { head: head.toString(), collections, ledgers, streams, events: count, findings };
 }
 
-/** One streamed pass over the log up to `head`, feeding every ledger stream's events to its checker. */
-async function checkLedgers(events: EventStore, head: bigint, findings: string[], progress?: VerifyProgress) {
+/**
+ * One streamed pass over the log up to `head`: every stream's hash chain is checked (only its last hash is kept, so
+ * memory grows with streams, not events), and every ledger stream's events are fed to its invariant checker.
+ */
+async function checkLog(events: EventStore, head: bigint, findings: string[], progress?: VerifyProgress) {
   const ledgers = new Map<string, LedgerInvariants>();
+  // Per stream: the link the next event must continue, or null once the chain is broken (reported once).
+  const chains = new Map<string, { revision: bigint; prevHash: string } | null>();
   let after: bigint | undefined;
   let count = 0;
   for (;;) {
@@ -139,6 +147,12 @@ async function checkLedgers(events: EventStore, head: bigint, findings: string[]
     const within = batch.filter((e) => e.position <= head);
     for (const e of within) {
       count += 1;
+      const link = chains.get(e.streamName);
+      if (link !== null) {
+        const broken = verifyChain([e], link ?? { revision: 0n, prevHash: GENESIS_HASH });
+        if (broken) findings.push(`hash chain: stream ${e.streamName} broken at revision ${e.revision}: ${broken.reason}`);
+        chains.set(e.streamName, broken ? null : { revision: e.revision + 1n, prevHash: String(e.metadata.hash) });
+      }
       if (!e.streamName.startsWith('ledger-')) continue;
       let checker = ledgers.get(e.streamName);
       if (!checker) ledgers.set(e.streamName, (checker = new LedgerInvariants(e.streamName)));
@@ -149,5 +163,5 @@ async function checkLedgers(events: EventStore, head: bigint, findings: string[]
     after = batch[batch.length - 1].position;
   }
   for (const checker of ledgers.values()) findings.push(...checker.findings());
-  return { ledgers: ledgers.size, count };
+  return { ledgers: ledgers.size, streams: chains.size, count };
 }
