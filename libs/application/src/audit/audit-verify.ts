@@ -9,6 +9,7 @@ import { ProjectionRunner } from '../../../read-models/src/projection-runner.js'
 import type { Projection } from '../../../read-models/src/projection.js';
 import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-store.js';
 import { SqliteReadModelStore } from '../../../read-models/src/sqlite-read-model-store.js';
+import { canonicalJson } from '../../../domain/src/wallet/payload.js';
 
 export interface VerifyProgress {
   /** phase: replay (position of head), compare (collections), ledger (events read). */
@@ -26,17 +27,6 @@ export interface VerifyReport {
 }
 
 const PAGE = 1000;
-
-/** JSON with object keys sorted, so equal documents hash equally whatever order they were built in. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /** Every document of a collection in id order, a page at a time (memory stays bounded). */
 async function* documents(store: ReadModelStore, collection: string): AsyncGenerator<Doc> {
