@@ -34,13 +34,17 @@ async function ok(res: Promise<{ status: number; body: any }>, status: number, w
 /** A real history made over HTTP: customers with accounts, fundings, quotes executed between them. */
 async function scriptHistory(api: Client): Promise<void> {
   const account = async () => {
-    const c = await ok(api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `r-${randomUUID()}`, currencies: ['USD'] }), 201, 'customer');
-    const accounts = await ok(api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.id)}`), 200, 'accounts');
+    const body = { customerType: 'INDIVIDUAL', platformCustomerId: `r-${randomUUID()}`, currencies: ['USD'] };
+    const c = await ok(api.post('/customers', body), 201, 'customer');
+    const path = `/customers/internal-accounts?customerId=${encodeURIComponent(c.id)}`;
+    const accounts = await ok(api.get(path), 200, 'accounts');
     return accounts.data[0].id as string;
   };
   const ids = [] as string[];
   for (let i = 0; i < 6; i++) ids.push(await account());
-  for (const id of ids.slice(0, 3)) await ok(api.post(`/sandbox/internal-accounts/${id}/fund`, { amount: 1_000_000 }), 200, 'fund');
+  for (const id of ids.slice(0, 3)) {
+    await ok(api.post(`/sandbox/internal-accounts/${id}/fund`, { amount: 1_000_000 }), 200, 'fund');
+  }
   for (let i = 0; i < 6; i++) {
     const body = {
       source: { sourceType: 'ACCOUNT', accountId: ids[i % 3] },
@@ -58,11 +62,15 @@ async function scriptHistory(api: Client): Promise<void> {
  * are remapped per copy, so each copy is new customers, accounts, quotes...; the platform's own streams, such as
  * its ledger, continue). Written straight into the events table with the hash chain, in large transactions.
  */
-function grow(file: string, template: TemplateRow[], shared: Set<string>, heads: Map<string, { revision: number; hash: string }>, target: number) {
+type Heads = Map<string, { revision: number; hash: string }>;
+
+function grow(file: string, template: TemplateRow[], shared: Set<string>, heads: Heads, target: number) {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   const count = () => (db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n;
-  const insert = db.prepare('INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
   const copies = template.filter((r) => !r.stream.startsWith('platform-'));
   let total = count();
   const writeCopy = db.transaction((n: number) => {
@@ -84,7 +92,8 @@ function grow(file: string, template: TemplateRow[], shared: Set<string>, heads:
           data,
           metadata: JSON.parse(remap(row.metadata)) as EventMetadata,
         });
-        insert.run(remap(row.id), stream, revision, row.type, JSON.stringify(data), JSON.stringify(metadata), new Date().toISOString());
+        const at = new Date().toISOString();
+        insert.run(remap(row.id), stream, revision, row.type, JSON.stringify(data), JSON.stringify(metadata), at);
         heads.set(stream, { revision, hash: metadata.hash as string });
         total += 1;
       }
@@ -100,7 +109,12 @@ function rebuild(dataDir: string): { seconds: number; wallSeconds: number; rssMb
   const started = performance.now();
   const run = spawnSync(
     process.execPath,
-    ['--import', `data:text/javascript,${encodeURIComponent(reportRss)}`, resolve('dist/apps/api/src/cli.js'), 'read-models:rebuild'],
+    [
+      '--import',
+      `data:text/javascript,${encodeURIComponent(reportRss)}`,
+      resolve('dist/apps/api/src/cli.js'),
+      'read-models:rebuild',
+    ],
     { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
   const seconds = (performance.now() - started) / 1000;
@@ -117,9 +131,9 @@ function rawScanAndFold(file: string): { seconds: number; events: number } {
   const started = performance.now();
   const perStream = new Map<string, { revision: number; type: string; amount: number }>();
   let events = 0;
-  for (const row of db.prepare('SELECT stream, revision, type, data, metadata FROM events ORDER BY position').iterate() as Iterable<
-    { stream: string; revision: number; type: string; data: string; metadata: string }
-  >) {
+  type Row = { stream: string; revision: number; type: string; data: string; metadata: string };
+  const scan = db.prepare('SELECT stream, revision, type, data, metadata FROM events ORDER BY position');
+  for (const row of scan.iterate() as Iterable<Row>) {
     const data = JSON.parse(row.data) as { amount?: unknown };
     JSON.parse(row.metadata);
     const state = perStream.get(row.stream) ?? { revision: -1, type: '', amount: 0 };
@@ -136,7 +150,9 @@ function rawScanAndFold(file: string): { seconds: number; events: number } {
 
 export const replay: Scenario = {
   name: 'replay',
-  description: `read-models:rebuild over a log of ${fmt(TOTAL)} events (customers, accounts, fundings, quotes) vs a raw better-sqlite3 scan-and-fold of the same log`,
+  description:
+    `read-models:rebuild over a log of ${fmt(TOTAL)} events (customers, accounts, fundings, quotes) ` +
+    'vs a raw better-sqlite3 scan-and-fold of the same log',
   async run() {
     const dir = mkdtempSync(join(tmpdir(), 'bench-replay-'));
     try {
@@ -149,18 +165,23 @@ export const replay: Scenario = {
       }
       const file = join(dir, 'service.db');
       const db = new Database(file, { readonly: true });
-      const template = db.prepare('SELECT id, stream, type, data, metadata FROM events ORDER BY position').all() as TemplateRow[];
-      const heads = new Map<string, { revision: number; hash: string }>();
-      for (const row of db.prepare('SELECT stream, revision, metadata FROM events ORDER BY position').iterate() as Iterable<
-        { stream: string; revision: number; metadata: string }
-      >) {
-        heads.set(row.stream, { revision: row.revision, hash: String((JSON.parse(row.metadata) as EventMetadata).hash) });
+      const select = db.prepare('SELECT id, stream, revision, type, data, metadata FROM events ORDER BY position');
+      const rows = select.all() as (TemplateRow & { revision: number })[];
+      const template: TemplateRow[] = rows;
+      const heads: Heads = new Map();
+      for (const row of rows) {
+        const { hash } = JSON.parse(row.metadata) as EventMetadata;
+        heads.set(row.stream, { revision: row.revision, hash: String(hash) });
       }
       db.close();
       // The platform's identity stays: its streams (ledger, settings) are shared by every copy.
-      const shared = new Set(template.filter((r) => r.stream.startsWith('platform-')).flatMap((r) => r.stream.match(UUID) ?? []));
+      const platformStreams = template.filter((r) => r.stream.startsWith('platform-'));
+      const shared = new Set(platformStreams.flatMap((r) => r.stream.match(UUID) ?? []));
       const types = new Set(template.map((r) => r.type));
-      const lines = [`template: ${template.length} events of ${types.size} types from a scripted HTTP history, copied with fresh ids`];
+      const lines = [
+        `template: ${template.length} events of ${types.size} types from a scripted HTTP history, ` +
+          'copied with fresh ids',
+      ];
       for (const size of [Math.floor(TOTAL / 4), TOTAL]) {
         const built = performance.now();
         grow(file, template, shared, heads, size);
@@ -170,12 +191,17 @@ export const replay: Scenario = {
         const replayRate = raw.events / rebuilt.seconds;
         const rawRate = raw.events / raw.seconds;
         lines.push(
-          `${fmt(raw.events).padStart(9)} events: rebuild ${fmt(replayRate)} events/s (${rebuilt.seconds.toFixed(1)} s; process ${rebuilt.wallSeconds.toFixed(1)} s, peak RSS ` +
-            `${rebuilt.rssMb.toFixed(0)} MB); raw scan-and-fold ${fmt(rawRate)} events/s (${raw.seconds.toFixed(1)} s); ` +
+          `${fmt(raw.events).padStart(9)} events: rebuild ${fmt(replayRate)} events/s ` +
+            `(${rebuilt.seconds.toFixed(1)} s; process ${rebuilt.wallSeconds.toFixed(1)} s, ` +
+            `peak RSS ${rebuilt.rssMb.toFixed(0)} MB); ` +
+            `raw scan-and-fold ${fmt(rawRate)} events/s (${raw.seconds.toFixed(1)} s); ` +
             `ratio ${(replayRate / rawRate).toFixed(3)}x; log built in ${buildSeconds.toFixed(1)} s`,
         );
       }
-      lines.push('rebuild: `read-models:rebuild` run in its own process (for its peak RSS); its rate is from the time it reports');
+      lines.push(
+        'rebuild: `read-models:rebuild` run in its own process (for its peak RSS); ' +
+          'its rate is from the time it reports',
+      );
       return lines;
     } finally {
       rmSync(dir, { recursive: true, force: true });
