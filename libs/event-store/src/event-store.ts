@@ -71,10 +71,14 @@ export const DEFAULT_MAX_APPEND_BYTES = 1024 * 1024;
 /** Per-event framing counted on top of type, data and metadata (id, revision, content types). */
 const EVENT_OVERHEAD_BYTES = 64;
 
-/** The size an event counts for against an append limit (serialized type, data and metadata). */
+/** What the hash chain adds to every event's stored metadata: `,"prevHash":"<64 hex>","hash":"<64 hex>"`. */
+const CHAIN_BYTES = ',"prevHash":"","hash":""'.length + 128;
+
+/** The size an event counts for against an append limit (serialized type, data and metadata with the chain). */
 export function eventBytes(event: NewEvent): number {
   return (
     EVENT_OVERHEAD_BYTES +
+    CHAIN_BYTES +
     Buffer.byteLength(event.type) +
     Buffer.byteLength(JSON.stringify(event.data ?? {})) +
     Buffer.byteLength(JSON.stringify(event.metadata ?? {}))

@@ -4,8 +4,9 @@ import { signedRetry } from './signed-retry.js';
 import { cardsFreezeUnfreeze } from './cards.js';
 import { webhookDelivery } from './webhooks.js';
 import { quotes } from './quotes.js';
+import { replay } from './replay.js';
 
 export type { Scenario } from '../scenario.js';
 
 /** Every registered scenario, in the order `npm run bench` runs them. A new scenario adds itself here. */
-export const scenarios: Scenario[] = [eventAppend, signedRetry, cardsFreezeUnfreeze, webhookDelivery, quotes];
+export const scenarios: Scenario[] = [eventAppend, signedRetry, cardsFreezeUnfreeze, webhookDelivery, quotes, replay];

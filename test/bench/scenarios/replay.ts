@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import { startService } from '../../../apps/api/src/service.js';
+import { loadConfig } from '../../../libs/config/src/config.js';
+import type { EventMetadata } from '../../../libs/event-store/src/event-store.js';
+import { GENESIS_HASH, chainMetadata } from '../../../libs/event-store/src/hash-chain.js';
+import { basicAuth, client, type Client } from '../../support/service.js';
+import type { Scenario } from '../scenario.js';
+
+/** Events in the full log; `REPLAY_EVENTS` gives a smaller one for a quick run. Measured at a quarter and at all. */
+const TOTAL = Number(process.env.REPLAY_EVENTS ?? 1_000_000);
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+interface TemplateRow {
+  id: string;
+  stream: string;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+async function ok(res: Promise<{ status: number; body: any }>, status: number, what: string) {
+  const reply = await res;
+  if (reply.status !== status) throw new Error(`${what} answered ${reply.status}: ${JSON.stringify(reply.body)}`);
+  return reply.body;
+}
+
+/** A real history made over HTTP: customers with accounts, fundings, quotes executed between them. */
+async function scriptHistory(api: Client): Promise<void> {
+  const account = async () => {
+    const body = { customerType: 'INDIVIDUAL', platformCustomerId: `r-${randomUUID()}`, currencies: ['USD'] };
+    const c = await ok(api.post('/customers', body), 201, 'customer');
+    const path = `/customers/internal-accounts?customerId=${encodeURIComponent(c.id)}`;
+    const accounts = await ok(api.get(path), 200, 'accounts');
+    return accounts.data[0].id as string;
+  };
+  const ids = [] as string[];
+  for (let i = 0; i < 6; i++) ids.push(await account());
+  for (const id of ids.slice(0, 3)) {
+    await ok(api.post(`/sandbox/internal-accounts/${id}/fund`, { amount: 1_000_000 }), 200, 'fund');
+  }
+  for (let i = 0; i < 6; i++) {
+    const body = {
+      source: { sourceType: 'ACCOUNT', accountId: ids[i % 3] },
+      destination: { destinationType: 'ACCOUNT', accountId: ids[3 + (i % 3)] },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 100 + i,
+    };
+    const quote = await ok(api.post('/quotes', body, { 'Idempotency-Key': randomUUID() }), 201, 'quote');
+    await ok(api.post(`/quotes/${quote.id}/execute`, undefined, { 'Idempotency-Key': randomUUID() }), 200, 'execute');
+  }
+}
+
+/**
+ * Grows the log to `target` events by copying the scripted history with fresh ids (uuids other than the platform's
+ * are remapped per copy, so each copy is new customers, accounts, quotes...; the platform's own streams, such as
+ * its ledger, continue). Written straight into the events table with the hash chain, in large transactions.
+ */
+type Heads = Map<string, { revision: number; hash: string }>;
+
+function grow(file: string, template: TemplateRow[], shared: Set<string>, heads: Heads, target: number) {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  const count = () => (db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n;
+  const insert = db.prepare(
+    'INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const copies = template.filter((r) => !r.stream.startsWith('platform-'));
+  let total = count();
+  const writeCopy = db.transaction((n: number) => {
+    for (let c = 0; c < n && total < target; c++) {
+      const map = new Map<string, string>();
+      const remap = (text: string) =>
+        text.replace(UUID, (u) => (shared.has(u) ? u : (map.get(u) ?? (map.set(u, randomUUID()), map.get(u)!))));
+      for (const row of copies) {
+        if (total >= target) break;
+        const stream = remap(row.stream);
+        const data = JSON.parse(remap(row.data)) as Record<string, unknown>;
+        const head = heads.get(stream);
+        const revision = head ? head.revision + 1 : 0;
+        const prevHash = head ? head.hash : GENESIS_HASH;
+        const metadata = chainMetadata(prevHash, {
+          streamName: stream,
+          revision: BigInt(revision),
+          type: row.type,
+          data,
+          metadata: JSON.parse(remap(row.metadata)) as EventMetadata,
+        });
+        const at = new Date().toISOString();
+        insert.run(remap(row.id), stream, revision, row.type, JSON.stringify(data), JSON.stringify(metadata), at);
+        heads.set(stream, { revision, hash: metadata.hash as string });
+        total += 1;
+      }
+    }
+  });
+  while (total < target) writeCopy(Math.max(1, Math.floor(20_000 / copies.length)));
+  db.close();
+}
+
+/** `npm run cli -- read-models:rebuild` in its own process: wall time and that process's peak RSS. */
+function rebuild(dataDir: string): { seconds: number; wallSeconds: number; rssMb: number } {
+  const reportRss = "process.on('exit',()=>process.stderr.write('maxrss '+process.resourceUsage().maxRSS+'\\n'))";
+  const started = performance.now();
+  const run = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      `data:text/javascript,${encodeURIComponent(reportRss)}`,
+      resolve('dist/apps/api/src/cli.js'),
+      'read-models:rebuild',
+    ],
+    { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  const seconds = (performance.now() - started) / 1000;
+  if (run.status !== 0) throw new Error(`read-models:rebuild exited ${run.status}: ${run.stderr.slice(-2000)}`);
+  const rss = /maxrss (\d+)/.exec(run.stderr);
+  // The command's own timing of the rebuild (without process start-up), and the wall time of the whole process.
+  const { ms } = JSON.parse(run.stdout) as { ms: number };
+  return { seconds: ms / 1000, wallSeconds: seconds, rssMb: rss ? Number(rss[1]) / 1024 : NaN };
+}
+
+/** The reference: a bare better-sqlite3 scan of the same log in position order, folding every event into memory. */
+function rawScanAndFold(file: string): { seconds: number; events: number } {
+  const db = new Database(file, { readonly: true });
+  const started = performance.now();
+  const perStream = new Map<string, { revision: number; type: string; amount: number }>();
+  let events = 0;
+  type Row = { stream: string; revision: number; type: string; data: string; metadata: string };
+  const scan = db.prepare('SELECT stream, revision, type, data, metadata FROM events ORDER BY position');
+  for (const row of scan.iterate() as Iterable<Row>) {
+    const data = JSON.parse(row.data) as { amount?: unknown };
+    JSON.parse(row.metadata);
+    const state = perStream.get(row.stream) ?? { revision: -1, type: '', amount: 0 };
+    state.revision = row.revision;
+    state.type = row.type;
+    if (typeof data.amount === 'number') state.amount += data.amount;
+    perStream.set(row.stream, state);
+    events += 1;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  db.close();
+  return { seconds, events };
+}
+
+export const replay: Scenario = {
+  name: 'replay',
+  description:
+    `read-models:rebuild over a log of ${fmt(TOTAL)} events (customers, accounts, fundings, quotes) ` +
+    'vs a raw better-sqlite3 scan-and-fold of the same log',
+  async run() {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-replay-'));
+    try {
+      const config = loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' });
+      const service = await startService(config);
+      try {
+        await scriptHistory(client(service.url, basicAuth(service.sandbox!.tokenId, service.sandbox!.clientSecret)));
+      } finally {
+        await service.close();
+      }
+      const file = join(dir, 'service.db');
+      const db = new Database(file, { readonly: true });
+      const select = db.prepare('SELECT id, stream, revision, type, data, metadata FROM events ORDER BY position');
+      const rows = select.all() as (TemplateRow & { revision: number })[];
+      const template: TemplateRow[] = rows;
+      const heads: Heads = new Map();
+      for (const row of rows) {
+        const { hash } = JSON.parse(row.metadata) as EventMetadata;
+        heads.set(row.stream, { revision: row.revision, hash: String(hash) });
+      }
+      db.close();
+      // The platform's identity stays: its streams (ledger, settings) are shared by every copy.
+      const platformStreams = template.filter((r) => r.stream.startsWith('platform-'));
+      const shared = new Set(platformStreams.flatMap((r) => r.stream.match(UUID) ?? []));
+      const types = new Set(template.map((r) => r.type));
+      const lines = [
+        `template: ${template.length} events of ${types.size} types from a scripted HTTP history, ` +
+          'copied with fresh ids',
+      ];
+      for (const size of [Math.floor(TOTAL / 4), TOTAL]) {
+        const built = performance.now();
+        grow(file, template, shared, heads, size);
+        const buildSeconds = (performance.now() - built) / 1000;
+        const rebuilt = rebuild(dir);
+        const raw = rawScanAndFold(file);
+        const replayRate = raw.events / rebuilt.seconds;
+        const rawRate = raw.events / raw.seconds;
+        lines.push(
+          `${fmt(raw.events).padStart(9)} events: rebuild ${fmt(replayRate)} events/s ` +
+            `(${rebuilt.seconds.toFixed(1)} s; process ${rebuilt.wallSeconds.toFixed(1)} s, ` +
+            `peak RSS ${rebuilt.rssMb.toFixed(0)} MB); ` +
+            `raw scan-and-fold ${fmt(rawRate)} events/s (${raw.seconds.toFixed(1)} s); ` +
+            `ratio ${(replayRate / rawRate).toFixed(3)}x; log built in ${buildSeconds.toFixed(1)} s`,
+        );
+      }
+      lines.push(
+        'rebuild: `read-models:rebuild` run in its own process (for its peak RSS); ' +
+          'its rate is from the time it reports',
+      );
+      return lines;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
