@@ -39,6 +39,7 @@ export async function startChildService(dataDir: string, env: Record<string, str
     const timer = setTimeout(() => reject(new Error(`service did not start within ${timeoutMs} ms:\n${out}`)), timeoutMs);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
+      // eslint-disable-next-line no-control-regex -- an ANSI colour code ends the address in coloured logs
       const match = /listening on (http:\/\/[^\s\x1b]+)/.exec(out);
       if (match) {
         clearTimeout(timer);

@@ -183,7 +183,7 @@ export class SchemaFuzzer {
     if (s.maxLength !== undefined) choices.push(fc.integer({ min: 1, max: 5000 }).map((n) => 'a'.repeat(s.maxLength! + n)));
     if (s.minLength) choices.push(fc.constant(''));
     if (types.includes('integer') || types.includes('number')) {
-      choices.push(fc.constantFrom(9007199254740993, 1e300, Number.MAX_VALUE, -1e300));
+      choices.push(fc.constantFrom(2 ** 53 + 2, 1e300, Number.MAX_VALUE, -1e300));
       if (s.maximum !== undefined) choices.push(fc.integer({ min: 1, max: 1000 }).map((n) => s.maximum! + n));
       if (s.minimum !== undefined) choices.push(fc.constant(s.minimum - 1));
       if (s.exclusiveMinimum !== undefined) choices.push(fc.constantFrom(s.exclusiveMinimum, s.exclusiveMinimum - 5));

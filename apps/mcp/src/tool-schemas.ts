@@ -35,7 +35,7 @@ function inline(value: unknown, seen: string[] = []): unknown {
  * The JSON Schema of a request DTO, generated from the same class-validator decorators the HTTP API
  * validates with (as the OpenAPI document is), with nested DTOs inlined. Inherited decorators count.
  */
-export function dtoSchema(dto: Function): JsonSchema {
+export function dtoSchema(dto: new (...args: never[]) => unknown): JsonSchema {
   const schema = inline(targetConstructorToSchema(dto, options)) as JsonSchema;
   return { type: 'object', properties: {}, ...schema };
 }

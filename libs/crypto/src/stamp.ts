@@ -117,7 +117,7 @@ export function verifyStamp(header: unknown, payloadToSign: string): StampVerifi
   if (!parsed.ok) return parsed;
   const { publicKey, signature } = parsed.stamp;
   const key = keyFor(publicKey) as KeyObject;
-  let valid = false;
+  let valid: boolean;
   try {
     valid = verifySignature('sha256', Buffer.from(payloadToSign, 'utf8'), { key, dsaEncoding: 'der' }, signature);
   } catch {

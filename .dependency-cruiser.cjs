@@ -1,0 +1,47 @@
+/** Layer directions (README "How the code is laid out"): domain depends on nothing of ours, libs never on apps,
+ * the store and queue ports never on the application that uses them, and no cycles anywhere. */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-pure',
+      comment: 'libs/domain holds the rules: only itself and Node core modules (tests may use the test runner).',
+      severity: 'error',
+      from: { path: '^libs/domain/', pathNot: '\\.spec\\.ts$' },
+      to: { pathNot: '^libs/domain/', dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'libs-not-apps',
+      comment: 'Libraries are assembled by the apps, never the other way round.',
+      severity: 'error',
+      from: { path: '^libs/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'ports-not-application',
+      comment: 'Event store, read models and jobs are ports and adapters the application uses; they do not use it.',
+      severity: 'error',
+      from: { path: '^libs/(read-models|event-store|jobs)/' },
+      to: { path: '^libs/application/' },
+    },
+    {
+      name: 'apps-not-each-other',
+      comment: 'Each app is its own entry point; shared code lives in libs.',
+      severity: 'error',
+      from: { path: '^apps/([^/]+)/' },
+      to: { path: '^apps/', pathNot: '^apps/$1/' },
+    },
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};
