@@ -6,7 +6,7 @@ module.exports = {
       name: 'domain-is-pure',
       comment: 'libs/domain holds the rules: only itself and Node core modules (tests may use the test runner).',
       severity: 'error',
-      from: { path: '^libs/domain/', pathNot: '\\.spec\\.ts$' },
+      from: { path: '^libs/domain/', pathNot: ['\\.spec\\.ts$', '^libs/domain/src/testing/'] },
       to: { pathNot: '^libs/domain/', dependencyTypesNot: ['core'] },
     },
     {

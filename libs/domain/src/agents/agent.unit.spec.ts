@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { deciderSpec } from '../external-account/decider.testkit.js';
+import { deciderSpec } from '../testing/decider-spec.js';
 import { convertAmount, updatePolicy, usageResource } from './agent-policy.js';
 import { agentDecider } from './agent.js';
 import type { ActionRequest, AgentCommand, AgentEvent, AgentPolicy, AgentSnapshot, Spend } from './agent-types.js';

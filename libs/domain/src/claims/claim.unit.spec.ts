@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { customerDecider, type CustomerCommand, type CustomerEvent } from '../customer/customer.js';
-import { deciderSpec } from '../external-account/decider.testkit.js';
+import { deciderSpec } from '../testing/decider-spec.js';
 import {
   PENDING_CLAIM_GRACE_MS,
   claimDecider,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { deciderSpec } from './decider.testkit.js';
+import { deciderSpec } from '../testing/decider-spec.js';
 import { externalAccountDecider, type ExternalAccountCommand, type ExternalAccountEvent, type ExternalAccountSnapshot } from './external-account.js';
 
 const spec = deciderSpec(externalAccountDecider);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { deciderSpec } from '../external-account/decider.testkit.js';
+import { deciderSpec } from '../testing/decider-spec.js';
 import { INVITATION_CODE, invitationCode, invitationDecider, invitationResource, invitationStatus, type InvitationCommand, type InvitationEvent, type InvitationSnapshot } from './invitation.js';
 
 const spec = deciderSpec(invitationDecider);

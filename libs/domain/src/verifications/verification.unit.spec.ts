@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { customerDecider, type CustomerEvent } from '../customer/customer.js';
-import { deciderSpec } from '../external-account/decider.testkit.js';
+import { deciderSpec } from '../testing/decider-spec.js';
 import { kycStatusFrom, missingVerificationFields, verificationDecider, verificationOutcome, verificationStream, type VerificationEvent } from './verification.js';
 
 const PLATFORM = 'Platform:00000000-0000-4000-8000-000000000001';

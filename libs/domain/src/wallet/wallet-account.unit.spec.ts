@@ -1,6 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
 import type { WalletAuthCommand } from './wallet-auth.js';
-import { ACCOUNT, at, challenge, fold, given, history, issueSession, proof, provision, requestId, scope, sessionId, type ChallengeSpec } from './wallet-auth.testkit.js';
+import { ACCOUNT, at, challenge, fold, given, history, issueSession, proof, provision, requestId, scope, sessionId, type ChallengeSpec } from './wallet-auth.fixtures.js';
 
 const privacy = (n: number, privateEnabled: boolean, now = at(30)): ChallengeSpec => ({ n, intent: 'EXTERNAL', method: 'PATCH', path: `/internal-accounts/${ACCOUNT}`, targetId: ACCOUNT, body: { privateEnabled }, now });
 const exporting = (n: number): ChallengeSpec => ({ n, intent: 'EXTERNAL', method: 'POST', path: `/internal-accounts/${ACCOUNT}/export`, targetId: ACCOUNT, body: { clientPublicKey: '04ab' } });

@@ -20,7 +20,7 @@ import {
   scope,
   sessionId,
   type ChallengeSpec,
-} from './wallet-auth.testkit.js';
+} from './wallet-auth.fixtures.js';
 import type { WalletAuthCommand } from './wallet-auth.js';
 
 const addSpec = (n: number, body: Record<string, unknown> = { type: 'PASSKEY', accountId: ACCOUNT, nickname: 'Laptop' }): ChallengeSpec => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { RateLimitedError, type WalletAuthCommand } from './wallet-auth.js';
-import { EMAIL_METHOD, PASSKEY_METHOD, addPasskey, at, given, history, issueSession, provision, scope } from './wallet-auth.testkit.js';
+import { EMAIL_METHOD, PASSKEY_METHOD, addPasskey, at, given, history, issueSession, provision, scope } from './wallet-auth.fixtures.js';
 import { OTP_VERIFY_LIMIT, type WalletAuthEvent } from './wallet-auth-state.js';
 
 const wrong = (seconds: number): WalletAuthCommand => ({ type: 'RecordOtpFailure', authMethodId: EMAIL_METHOD, now: at(seconds) });

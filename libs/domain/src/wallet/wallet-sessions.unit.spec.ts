@@ -23,7 +23,7 @@ import {
   sessionId,
   sessionKey,
   type ChallengeSpec,
-} from './wallet-auth.testkit.js';
+} from './wallet-auth.fixtures.js';
 
 type IssueSession = Extract<WalletAuthCommand, { type: 'IssueSession' }>;
 const session = (overrides: Partial<IssueSession> = {}): IssueSession => ({ ...(issueSession(1) as IssueSession), ...overrides });

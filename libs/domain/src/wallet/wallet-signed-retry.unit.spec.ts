@@ -1,7 +1,7 @@
 import { describe, it, expect } from '@jest/globals';
 import { RateLimitedError, type WalletAuthCommand } from './wallet-auth.js';
 import { parsePayloadToSign } from './payload.js';
-import { EMAIL_METHOD, ACCOUNT, at, challenge, given, history, issueSession, proof, provision, requestId, scope, sessionId, sessionKey, type ChallengeSpec } from './wallet-auth.testkit.js';
+import { EMAIL_METHOD, ACCOUNT, at, challenge, given, history, issueSession, proof, provision, requestId, scope, sessionId, sessionKey, type ChallengeSpec } from './wallet-auth.fixtures.js';
 import { OTP_RATE_LIMIT, type WalletAuthEvent } from './wallet-auth-state.js';
 
 const CARD = 'Card:00000000-0000-4000-8000-00000000c0de';

@@ -1,10 +1,9 @@
-import { expect } from '@jest/globals';
-import { DomainError } from '../errors.js';
+import { deciderSpec } from '../testing/decider-spec.js';
 import type { SignedRetryProof } from './signed-retry.js';
 import { walletAuthDecider, type WalletAuthCommand } from './wallet-auth.js';
 import type { SignedRetryIntent, WalletAuthEvent, WalletAuthState } from './wallet-auth-state.js';
 
-/** Given/when/then over the wallet-auth decider, for the wallet unit specs only. */
+/** Fixtures and command builders for the wallet unit specs, with the one decider harness over wallet-auth. */
 export const T0 = Date.UTC(2025, 9, 13, 12);
 export const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
 
@@ -22,48 +21,10 @@ export const CLIENT_KEY = `04${'ab'.repeat(64)}`;
 export const scope = { accountId: ACCOUNT, platformId: PLATFORM };
 export const GOOGLE = { iss: 'https://accounts.google.com', sub: 'g-123', aud: 'client-app' };
 
-export function fold(events: WalletAuthEvent[]): WalletAuthState {
-  return events.reduce(walletAuthDecider.evolve, walletAuthDecider.initialState());
-}
-
-/** Runs commands in order, each against the state folded so far, and returns the whole history. */
-export function history(...commands: WalletAuthCommand[]): WalletAuthEvent[] {
-  const events: WalletAuthEvent[] = [];
-  for (const cmd of commands) events.push(...walletAuthDecider.decide(cmd, fold(events)));
-  return events;
-}
-
-export function given(events: WalletAuthEvent[]) {
-  return {
-    when(cmd: WalletAuthCommand) {
-      const run = () => walletAuthDecider.decide(cmd, fold(events));
-      return {
-        then(expected: WalletAuthEvent[]) {
-          expect(run()).toEqual(expected);
-        },
-        thenEmits(): WalletAuthEvent[] {
-          return run();
-        },
-        thenFails(expected: { kind?: DomainError['kind']; code?: string; reason?: string | RegExp; details?: Record<string, unknown> }) {
-          let error: unknown;
-          try {
-            run();
-          } catch (e) {
-            error = e;
-          }
-          expect(error).toBeInstanceOf(DomainError);
-          const e = error as DomainError;
-          if (expected.code) expect(e.code).toBe(expected.code);
-          if (expected.kind) expect(e.kind).toBe(expected.kind);
-          if (typeof expected.reason === 'string') expect(e.details?.reason).toBe(expected.reason);
-          if (expected.reason instanceof RegExp) expect(e.details?.reason).toMatch(expected.reason);
-          if (expected.details) expect(e.details).toMatchObject(expected.details);
-          return e;
-        },
-      };
-    },
-  };
-}
+const spec = deciderSpec(walletAuthDecider);
+export const fold: (events: WalletAuthEvent[]) => WalletAuthState = spec.fold;
+export const history: (...commands: WalletAuthCommand[]) => WalletAuthEvent[] = spec.history;
+export const given = spec.given;
 
 // Command builders with sensible defaults.
 export const provision = (now = at(0)): WalletAuthCommand => ({ type: 'ProvisionWallet', ...scope, emailOtp: { authMethodId: EMAIL_METHOD, email: 'ann@example.com' }, now });
