@@ -15,6 +15,7 @@ import { WebhookDeliverer } from './webhook-deliverer.js';
 import { UNREACHABLE } from './webhook-sender.js';
 import { generateWebhookKeys } from './webhook-keys.js';
 import { SECRET_BOX } from './webhook-providers.js';
+import { refusedUrlHost } from '../../../net/src/address-policy.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class ConfigureWebhooksCommand {
@@ -57,7 +58,7 @@ export class ConfigureWebhooksHandler implements ICommandHandler<ConfigureWebhoo
         platformId: actor.platformId,
         webhookEndpoint,
         sandbox: Boolean(platform.sandbox),
-        allowedHosts: this.config.webhookAllowedHosts,
+        hosts: { refuses: (url: URL) => refusedUrlHost(url, this.config.webhookAllowedHosts) !== undefined },
         ...(state.keys ? {} : { newKeys: generateWebhookKeys(this.box, actor.platformId) }),
         now,
       }),

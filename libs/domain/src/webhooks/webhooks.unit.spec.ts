@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseAllowedHosts } from '../../../net/src/address-policy.js';
+import { parseAllowedHosts, refusedUrlHost } from '../../../net/src/address-policy.js';
 import { DomainError } from '../errors.js';
 import { attemptBudget, lastAttemptOffsetMs, retryDelayMs, WEBHOOK_RETRY_POLICY } from './retry-policy.js';
 import { checkWebhookEndpoint, webhookConfigDecider, type WebhookConfigEvent, type WebhookSigningMaterial } from './webhook-config.js';
@@ -21,8 +21,12 @@ const invalidField = (fn: () => unknown) => {
 };
 
 describe('webhook endpoint rules', () => {
-  const none = { allowedHosts: [] };
-  const local = { allowedHosts: parseAllowedHosts(['127.0.0.1', 'localhost']) };
+  const policy = (allowed: string[]) => {
+    const hosts = parseAllowedHosts(allowed);
+    return { hosts: { refuses: (url: URL) => refusedUrlHost(url, hosts) !== undefined } };
+  };
+  const none = policy([]);
+  const local = policy(['127.0.0.1', 'localhost']);
 
   it('requires https on production platforms, even for allow-listed hosts; sandbox platforms may use http', () => {
     const https = 'https://hooks.example.com/in?x=1';
@@ -59,7 +63,7 @@ describe('webhook configuration decider', () => {
     platformId,
     webhookEndpoint,
     sandbox: true,
-    allowedHosts: [],
+    hosts: { refuses: () => false },
     ...(withKeys ? { newKeys: keys } : {}),
     now,
   });
