@@ -13,10 +13,8 @@ import {
 } from '../../event-store/src/event-store.js';
 
 /** Something that can tell when the local read models have caught up with a position. */
-export interface ProjectionWaiter {
-  /** `projections`: only these read models count (default all). */
-  waitForPosition(position: bigint, timeoutMs: number, projections?: string[]): Promise<boolean>;
-}
+import type { ProjectionWaiter } from '../../read-models/src/projection-waiter.js';
+export type { ProjectionWaiter };
 
 export interface RunOptions {
   metadata: EventMetadata;

@@ -1,4 +1,4 @@
-import type { ProjectionWaiter } from '../../application/src/command-runner.js';
+import type { ProjectionWaiter } from './projection-waiter.js';
 import { SubscriptionEnded, type EventStore, type RecordedEvent, type Subscription } from '../../event-store/src/event-store.js';
 import { LeaseKeeper, type LeaseKeeperOptions } from './lease-keeper.js';
 import type { Projection } from './projection.js';
