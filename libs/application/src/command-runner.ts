@@ -13,6 +13,7 @@ import {
 } from '../../event-store/src/event-store.js';
 
 /** Something that can tell when the local read models have caught up with a position. */
+import { KeyedLock } from './keyed-lock.js';
 import type { ProjectionWaiter } from '../../read-models/src/projection-waiter.js';
 export type { ProjectionWaiter };
 
@@ -116,7 +117,7 @@ function isPermanent(error: unknown): boolean {
 export class CommandRunner {
   private readonly logger = new Logger('CommandRunner');
   private readonly cache = new Map<string, Folded<unknown>>();
-  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly locks = new KeyedLock();
   private readonly queues = new Map<string, AnyQueued[]>();
 
   constructor(
@@ -307,15 +308,7 @@ export class CommandRunner {
   }
 
   /** Serializes work per stream inside this process, so one stream's commands queue instead of conflicting. */
-  private async withLock<T>(streamName: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(streamName) ?? Promise.resolve();
-    const current = previous.then(work, work);
-    const settled = current.catch(() => undefined);
-    this.locks.set(streamName, settled);
-    try {
-      return await current;
-    } finally {
-      if (this.locks.get(streamName) === settled) this.locks.delete(streamName);
-    }
+  private withLock<T>(streamName: string, work: () => Promise<T>): Promise<T> {
+    return this.locks.run(streamName, work);
   }
 }

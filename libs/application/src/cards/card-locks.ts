@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { KeyedLock } from '../keyed-lock.js';
 
 /**
  * Serializes the multi-step money flows of one card inside this process (authorization, clearing,
@@ -8,18 +9,4 @@ import { Injectable } from '@nestjs/common';
  * (expected revision) before its ledger legs, which carry ids derived from the authorization.
  */
 @Injectable()
-export class CardLocks {
-  private readonly tails = new Map<string, Promise<unknown>>();
-
-  async run<T>(cardId: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.tails.get(cardId) ?? Promise.resolve();
-    const current = previous.then(work, work);
-    const settled = current.catch(() => undefined);
-    this.tails.set(cardId, settled);
-    try {
-      return await current;
-    } finally {
-      if (this.tails.get(cardId) === settled) this.tails.delete(cardId);
-    }
-  }
-}
+export class CardLocks extends KeyedLock {}

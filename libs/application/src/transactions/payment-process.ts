@@ -10,6 +10,7 @@ import type { JobQueue } from '../../../jobs/src/job-queue.js';
 import { CommandRunner } from '../command-runner.js';
 import { JOB_QUEUE } from '../tokens.js';
 import { PaymentLedger } from './payment-ledger.js';
+import { KeyedLock } from '../keyed-lock.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 type Transition = Omit<TransitionCommand, 'type' | 'now'>;
@@ -32,7 +33,7 @@ const STEP_FROM: Record<PaymentStep['type'], readonly TransactionStatus[]> = {
 @Injectable()
 export class PaymentProcess {
   private readonly logger = new Logger('PaymentProcess');
-  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly locks = new KeyedLock();
   private readonly legs: PaymentLedger;
 
   constructor(
@@ -225,16 +226,13 @@ export class PaymentProcess {
 
   /** One step per payment at a time within this process (other processes are kept honest by revisions). */
   private async serialized<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(key) ?? Promise.resolve();
-    const current = previous.then(work, work);
-    const settled = current.catch((error: unknown) => {
-      if (!(error instanceof DomainError)) this.logger.debug(`step on ${key} failed: ${String(error)}`);
+    return this.locks.run(key, async () => {
+      try {
+        return await work();
+      } catch (error) {
+        if (!(error instanceof DomainError)) this.logger.debug(`step on ${key} failed: ${String(error)}`);
+        throw error;
+      }
     });
-    this.locks.set(key, settled);
-    try {
-      return await current;
-    } finally {
-      if (this.locks.get(key) === settled) this.locks.delete(key);
-    }
   }
 }
