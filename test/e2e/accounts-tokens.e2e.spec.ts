@@ -1,6 +1,7 @@
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestService, basicAuth, client, type Client, type TestService } from '../support/service.js';
+import { uniqueValue } from '../support/sequence.js';
 
 /** The docs page is plain HTML with one inline script; a syntax error there would leave it blank. */
 function expectValidScript(html: string) {
@@ -20,7 +21,7 @@ describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
   afterAll(async () => t?.close());
 
   const customerWithAccount = async (currency = 'USD') => {
-    const c = (await api.post('/customers', { platformCustomerId: `acct-${Math.random()}`, customerType: 'INDIVIDUAL', currencies: [currency] })).body;
+    const c = (await api.post('/customers', { platformCustomerId: uniqueValue('acct'), customerType: 'INDIVIDUAL', currencies: [currency] })).body;
     const account = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.id)}`)).body.data[0];
     return { customer: c, account };
   };

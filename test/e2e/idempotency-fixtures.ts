@@ -7,13 +7,13 @@ import type { Client, TestService } from '../support/service.js';
 import { openWalletAccount } from '../support/wallet-session.js';
 import { money } from './money-support.js';
 import { googleClaims, sandboxToken } from './wallet-support.js';
+import { uniqueValue } from '../support/sequence.js';
 
 /** Fixtures of the Idempotency-Key end-to-end tests (idempotency-creates.e2e.spec.ts). */
 
 export const merchant = { descriptor: 'CORNER COFFEE', mcc: '5814', country: 'US' };
 
-let seq = 0;
-export const unique = (name: string) => `${name}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
+export const unique = (name: string) => uniqueValue(name);
 
 /** The platform's client with `headers` added to every request (for the signed-retry helper). */
 export const keyed = (api: Client, headers: Record<string, string>): Client => ({

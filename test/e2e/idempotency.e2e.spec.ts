@@ -4,6 +4,7 @@ import { idempotencyStream } from '../../libs/domain/src/idempotency/idempotency
 import { expectBalancedLedger } from '../support/ledger-check.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { money } from './money-support.js';
+import { uniqueValue } from '../support/sequence.js';
 
 const START = Date.UTC(2026, 2, 23, 8);
 
@@ -13,7 +14,7 @@ describe('Idempotency-Key', () => {
   let m: ReturnType<typeof money>;
   const clock = new ManualClock(START);
   const platformId = () => t.service.sandbox!.platformId;
-  const key = (name: string) => ({ 'idempotency-key': `${name}-${Math.random().toString(36).slice(2)}` });
+  const key = (name: string) => ({ 'idempotency-key': uniqueValue(name) });
 
   beforeAll(async () => {
     t = await startTestService({ clock });

@@ -1,5 +1,6 @@
 import { expect } from '@jest/globals';
 import type { Client, TestService } from '../support/service.js';
+import { uniqueDigits, uniqueValue } from '../support/sequence.js';
 
 /** Helpers shared by the money-movement end-to-end tests. */
 export interface Customer {
@@ -8,10 +9,8 @@ export interface Customer {
 }
 
 export function money(t: TestService, api: Client = t.api) {
-  let seq = 0;
   const customer = async (currencies: string[] = ['USD'], extra: Record<string, unknown> = {}): Promise<Customer> => {
-    seq += 1;
-    const res = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `m-${seq}-${Math.random().toString(36).slice(2, 8)}`, fullName: 'Ada Lovelace', currencies, ...extra });
+    const res = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: uniqueValue('m'), fullName: 'Ada Lovelace', currencies, ...extra });
     expect(res.status).toBe(201);
     const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(res.body.id)}`);
     const byCurrency: Record<string, string> = {};
@@ -29,7 +28,7 @@ export function money(t: TestService, api: Client = t.api) {
   };
   /** An external account whose primary identifier ends with `suffix` (sandbox outcomes). */
   const external = async (customerId: string | undefined, currency: string, suffix: string): Promise<string> => {
-    const digits = `${Math.floor(Math.random() * 1e6)}`.padStart(6, '0') + suffix;
+    const digits = uniqueDigits('external', 6) + suffix;
     const accountInfo: Record<string, unknown> =
       currency === 'USD'
         ? { accountType: 'USD_ACCOUNT', accountNumber: digits, routingNumber: '021000021' }
