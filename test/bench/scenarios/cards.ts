@@ -10,7 +10,7 @@ import { OffsetClock } from '../../../libs/domain/src/clock.js';
 import { basicAuth, client, type Client } from '../../support/service.js';
 import { signedRequest, walletSession, type WalletSession } from '../../support/wallet-session.js';
 import { startRawSignedRetryServer } from '../raw-signed-retry.js';
-import type { Scenario } from '../scenario.js';
+import { round, type Scenario } from '../scenario.js';
 
 /**
  * Freeze/unfreeze round trips on cards, both signed-retry steps with real stamps, many cards at
@@ -147,12 +147,20 @@ export const cardsFreezeUnfreeze: Scenario = {
       }
       const line = (label: string, m: Measured) =>
         `${label.padEnd(34)} ${(m.roundTrips / m.seconds).toFixed(0).padStart(6)} round trips/s  ${((m.roundTrips * 4) / m.seconds).toFixed(0).padStart(6)} requests/s  signed op p50 ${percentile(m.latencies, 50).toFixed(1)} ms, p99 ${percentile(m.latencies, 99).toFixed(1)} ms  (${m.roundTrips} in ${m.seconds.toFixed(1)} s)`;
-      return [
+      const lines = [
         line('service (embedded stores)', ours),
         line('raw node:http + node:crypto', raw),
         `service/raw throughput = ${(ours.roundTrips / ours.seconds / (raw.roundTrips / raw.seconds)).toFixed(2)}; p99 ratio = ${(percentile(ours.latencies, 99) / percentile(raw.latencies, 99)).toFixed(1)}x`,
         'a round trip = freeze + unfreeze = 2 signed operations = 4 HTTP requests; client, stamping (node:crypto) and server share one process in both',
       ];
+      const perSecond = (m: Measured) => m.roundTrips / m.seconds;
+      const figures = {
+        serviceRoundTripsPerSecond: round(perSecond(ours)),
+        rawRoundTripsPerSecond: round(perSecond(raw)),
+        serviceP99Ms: round(percentile(ours.latencies, 99)),
+        rawP99Ms: round(percentile(raw.latencies, 99)),
+      };
+      return { lines, ratio: round(perSecond(ours) / perSecond(raw), 3), figures };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import type { NewEvent } from '../../../libs/event-store/src/event-store.js';
 import { SqliteEventStore } from '../../../libs/event-store/src/sqlite-event-store.js';
-import type { Scenario } from '../scenario.js';
+import { round, type Scenario } from '../scenario.js';
 
 /** Time budget per measurement; the whole scenario stays well under 30 s. */
 const SEQUENTIAL_MS = 2_500;
@@ -121,7 +121,7 @@ export const eventAppend: Scenario = {
       const d = raw(join(dir, 'd.db'), 1, Number.POSITIVE_INFINITY);
       const line = (label: string, m: Measured, detail: string) =>
         `${label.padEnd(50)} ${fmt(rate(m)).padStart(8)} events/s  (${m.events} events in ${m.seconds.toFixed(1)} s${detail})`;
-      return [
+      const lines = [
         line('(a) embedded, 1 event per request, sequential', a, ''),
         line(`(b) embedded, group commit, ${CONCURRENCY} concurrent appenders`, b, `, ${b.batch.toFixed(1)} appends per transaction`),
         line(`(c) raw better-sqlite3, ${batch} rows per transaction`, c, ''),
@@ -129,6 +129,14 @@ export const eventAppend: Scenario = {
         `(b)/(c) = ${(rate(b) / rate(c)).toFixed(2)}  (group commit against raw inserts in transactions of the same size)`,
         `(b)/(d) = ${(rate(b) / rate(d)).toFixed(2)}  (group commit against one transaction per row)`,
       ];
+      const figures = {
+        sequentialPerSecond: round(rate(a)),
+        groupCommitPerSecond: round(rate(b)),
+        rawBatchedPerSecond: round(rate(c)),
+        rawOneRowPerSecond: round(rate(d)),
+        appendsPerTransaction: round(b.batch),
+      };
+      return { lines, ratio: round(rate(b) / rate(c), 3), figures };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

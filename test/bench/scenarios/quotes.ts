@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { startService } from '../../../apps/api/src/service.js';
 import { loadConfig } from '../../../libs/config/src/config.js';
 import { basicAuth, client, type Client } from '../../support/service.js';
-import type { Scenario } from '../scenario.js';
+import { round, type Scenario } from '../scenario.js';
 
 /** Time budget per measurement; the whole scenario stays well under 30 s. */
 const RUN_MS = 4_000;
@@ -91,11 +91,18 @@ export const quotes: Scenario = {
       const many = await measure(api, pairs, CONCURRENCY);
       const line = (label: string, m: Measured) =>
         `${label.padEnd(34)} ${fmt(m.ops / m.seconds).padStart(6)} payments/s  p50 ${percentile(m.latencies, 0.5).toFixed(1)} ms  p99 ${percentile(m.latencies, 0.99).toFixed(1)} ms  (${m.ops} in ${m.seconds.toFixed(1)} s)`;
-      return [
+      const lines = [
         line('1 client (create + execute)', one),
         line(`${CONCURRENCY} concurrent clients`, many),
         'each payment: POST /quotes + POST /quotes/{id}/execute, both with an Idempotency-Key; execute holds, posts and credits in the platform ledger',
       ];
+      const figures = {
+        oneClientPerSecond: round(one.ops / one.seconds),
+        oneClientP99Ms: round(percentile(one.latencies, 0.99)),
+        concurrentPerSecond: round(many.ops / many.seconds),
+        concurrentP99Ms: round(percentile(many.latencies, 0.99)),
+      };
+      return { lines, ratio: null, figures };
     } finally {
       await service.close();
       rmSync(dir, { recursive: true, force: true });

@@ -9,7 +9,7 @@ import { startService } from '../../../apps/api/src/service.js';
 import { loadConfig } from '../../../libs/config/src/config.js';
 import { basicAuth, client, type Client } from '../../support/service.js';
 import { startRawSignedRetryServer } from '../raw-signed-retry.js';
-import type { Scenario } from '../scenario.js';
+import { round, type Scenario } from '../scenario.js';
 
 /** Time budget per measurement; the whole scenario stays well under 30 s. */
 const SEQUENTIAL_MS = 3_000;
@@ -137,7 +137,7 @@ export const signedRetry: Scenario = {
       const c = await concurrent(svc.targets, perTarget);
       const d = await concurrent(raw.targets, perTarget);
       const rate = (m: Measured) => m.ops / m.seconds;
-      return [
+      const lines = [
         describe('(a) service, sequential', a),
         describe('(b) raw node:http, sequential', b),
         describe(`(c) service, ${WALLETS} wallets concurrently`, c),
@@ -145,6 +145,17 @@ export const signedRetry: Scenario = {
         `(a)/(b) = ${(rate(a) / rate(b)).toFixed(3)}   (c)/(d) = ${(rate(c) / rate(d)).toFixed(3)}`,
         'the service also authenticates the platform, appends durably (synchronous=FULL) and waits for its read models; the raw server keeps state in memory',
       ];
+      const p99 = (m: Measured) => percentile([...m.latencies].sort((x, y) => x - y), 0.99);
+      const figures = {
+        serviceSequentialPerSecond: round(rate(a)),
+        rawSequentialPerSecond: round(rate(b)),
+        serviceConcurrentPerSecond: round(rate(c)),
+        rawConcurrentPerSecond: round(rate(d)),
+        sequentialRatio: round(rate(a) / rate(b), 3),
+        serviceConcurrentP99Ms: round(p99(c), 2),
+        rawConcurrentP99Ms: round(p99(d), 2),
+      };
+      return { lines, ratio: round(rate(c) / rate(d), 3), figures };
     } finally {
       await raw.close();
       await svc.close();

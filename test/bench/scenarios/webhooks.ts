@@ -13,7 +13,7 @@ import { streams } from '../../../libs/domain/src/ids.js';
 import { Collections } from '../../../libs/read-models/src/projections/collections.js';
 import { startRedis } from '../../support/redis-server.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.js';
-import type { Scenario } from '../scenario.js';
+import { round, type Scenario } from '../scenario.js';
 
 /** Platforms, each with its own ledger stream (one ledger serializes its transfers). */
 const PLATFORMS = 8;
@@ -124,12 +124,21 @@ export const webhookDelivery: Scenario = {
 
       const duplicates = receiver.requests.length - receiver.delivered().size;
       const line = (label: string, d: number[]) => `${label.padEnd(44)} delay append->delivery p50 ${fmt(percentile(d, 50))} ms, p99 ${fmt(percentile(d, 99))} ms, max ${fmt(d[d.length - 1])} ms (${d.length} webhooks)`;
-      return [
+      const lines = [
         `(a) burst of ${BURST}: appended at ${fmt(BURST / ((appendedBy - burstStart) / 1000))} events/s, delivered at ${fmt(BURST / ((burstDone - burstStart) / 1000))} webhooks/s (all ${BURST} in ${((burstDone - burstStart) / 1000).toFixed(1)} s)`,
         line('(a) burst', burstDelays),
         line(`(b) paced at ${PACED_RATE} events/s for ${PACED_SECONDS} s`, pacedDelays),
         `every delivery signed (ECDSA P-256 + Standard Webhooks); ${duplicates} duplicate deliveries`,
       ];
+      const figures = {
+        burstDeliveredPerSecond: round(BURST / ((burstDone - burstStart) / 1000)),
+        burstP99Ms: round(percentile(burstDelays, 99)),
+        pacedRatePerSecond: PACED_RATE,
+        pacedP50Ms: round(percentile(pacedDelays, 50)),
+        pacedP99Ms: round(percentile(pacedDelays, 99)),
+        duplicates,
+      };
+      return { lines, ratio: null, figures };
     } finally {
       await service?.close();
       await receiver.close();
