@@ -17,6 +17,7 @@ import {
   ConcurrentProjectionUpdate,
   LeaseLost,
   type CheckpointAdvance,
+  type CheckpointCommit,
   type Doc,
   type Fence,
   type IndexSpec,
@@ -171,24 +172,39 @@ export class MongoReadModelStore implements ReadModelStore {
     work: (tx: ProjectionTransaction) => Promise<void>,
     fence?: Fence,
   ): Promise<void> {
-    if (fence) await this.checkFence(fence);
-    const seen = await this.checkpoint(projection);
-    if (seen !== expected) throw new ConcurrentProjectionUpdate(projection, expected, seen);
-    if (expected !== undefined && position <= expected) return;
+    await this.commitBatches([{ projection, expected, position, fence }], work);
+  }
+
+  async commitBatches(commits: readonly CheckpointCommit[], work: (tx: ProjectionTransaction) => Promise<void>): Promise<void> {
+    for (const c of commits) {
+      if (c.fence) await this.checkFence(c.fence);
+      const seen = await this.checkpoint(c.projection);
+      if (seen !== c.expected) throw new ConcurrentProjectionUpdate(c.projection, c.expected, seen);
+    }
+    const moving = commits.filter((c) => c.expected === undefined || c.position > c.expected);
+    if (moving.length === 0) return;
     const tx = new BufferedTransaction((collection, id) => this.get(collection, id));
     await work(tx);
     // Index builds cannot run inside a transaction: make sure they exist first.
     await Promise.all([...tx.writes.keys()].map((c) => this.ensureIndexesOf(c)));
     await this.inTransaction(async (session) => {
-      if (fence) await this.touchFence(fence, session);
-      await this.moveCheckpoint(projection, expected, position, session);
+      for (const c of commits) {
+        if (c.fence) await this.touchFence(c.fence, session);
+        if (moving.includes(c)) {
+          await this.moveCheckpoint(c.projection, c.expected, c.position, session);
+        } else {
+          const stored = await this.checkpoint(c.projection, session);
+          if (stored !== c.expected) throw new ConcurrentProjectionUpdate(c.projection, c.expected, stored);
+        }
+      }
       for (const [collection, docs] of tx.writes) {
-        const ops: AnyBulkWriteOperation<StoredDoc>[] = [...docs].map(([id, doc]) =>
-          doc
-            ? { replaceOne: { filter: { _id: id }, replacement: { ...doc, _id: id }, upsert: true } }
+        // One bulk write per collection and batch: a replay sends thousands of documents per round trip.
+        const ops: AnyBulkWriteOperation<StoredDoc>[] = [...docs].map(([id, text]) =>
+          text
+            ? { replaceOne: { filter: { _id: id }, replacement: { ...(JSON.parse(text) as Doc), _id: id }, upsert: true } }
             : { deleteOne: { filter: { _id: id } } },
         );
-        if (ops.length) await this.collection(collection).bulkWrite(ops, { session, ordered: true });
+        if (ops.length) await this.collection(collection).bulkWrite(ops, { session, ordered: false });
       }
     });
   }

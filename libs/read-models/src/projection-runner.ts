@@ -2,7 +2,7 @@ import type { ProjectionWaiter } from './projection-waiter.js';
 import { SubscriptionEnded, type EventStore, type RecordedEvent, type Subscription } from '../../event-store/src/event-store.js';
 import { LeaseKeeper, type LeaseKeeperOptions } from './lease-keeper.js';
 import type { Projection } from './projection.js';
-import { ConcurrentProjectionUpdate, LeaseLost, type CheckpointAdvance, type Fence, type ReadModelStore } from './read-model-store.js';
+import { ConcurrentProjectionUpdate, LeaseLost, type CheckpointCommit, type Fence, type ReadModelStore } from './read-model-store.js';
 
 export interface ProjectionRunnerOptions {
   /** Most events applied in one commit per projection (default 256). */
@@ -34,6 +34,9 @@ export const projectorLease = (projection: string) => `projection:${projection}`
 class CheckpointMovedBack extends Error {
   override readonly name = 'CheckpointMovedBack';
 }
+
+/** Events per page and store transaction when a rebuild replays the log. */
+const REPLAY_PAGE = 5000;
 
 const consoleLogger = { error: (message: string, error?: unknown) => console.error(message, error) };
 
@@ -231,6 +234,7 @@ export class ProjectionRunner implements ProjectionWaiter {
       throw error;
     }
     const head = await this.store.headPosition();
+    await this.replay(head, new Set(selected.map((p) => p.name)));
     // The other projections' leases may stay with a worker: no waiting for them.
     await this.startRunning(false);
     try {
@@ -305,10 +309,10 @@ export class ProjectionRunner implements ProjectionWaiter {
     }
   }
 
-  private async applyBatch(batch: RecordedEvent[]): Promise<void> {
+  private async applyBatch(batch: RecordedEvent[], only?: ReadonlySet<string>): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.applyOnce(batch);
+        await this.applyOnce(batch, only);
         return;
       } catch (error) {
         // Refused writes change nothing: re-read what moved and filter the batch again.
@@ -320,38 +324,58 @@ export class ProjectionRunner implements ProjectionWaiter {
     }
   }
 
-  /** Projections already committed for this batch skip it the second time: their checkpoints are past it. */
-  private async applyOnce(batch: RecordedEvent[]): Promise<void> {
-    // Projections with nothing to apply only move their checkpoints, together in one write.
-    const idle = new Map<string, CheckpointAdvance>();
+  /**
+   * Applies a batch to every owned projection (or only `only`) in ONE store transaction, each projection's
+   * documents with its checkpoint. A projection already past the batch skips it (its checkpoint says so), so
+   * a batch retried after a refused commit never applies an event twice.
+   */
+  private async applyOnce(batch: RecordedEvent[], only?: ReadonlySet<string>): Promise<void> {
+    const commits: CheckpointCommit[] = [];
+    const work: { projection: Projection; events: RecordedEvent[] }[] = [];
     for (const projection of this.projections) {
-      if (!this.owns(projection.name)) continue;
+      if (only ? !only.has(projection.name) : !this.owns(projection.name)) continue;
       const checkpoint = this.checkpoints.get(projection.name);
       const events = checkpoint === undefined ? batch : batch.filter((e) => e.position > checkpoint);
       if (events.length === 0) continue;
-      const last = events[events.length - 1].position;
       const handles = this.handled.get(projection.name)!;
-      const relevant = events.filter((e) => handles.has(e.type));
       const fence = this.fenceFor(projection.name);
-      if (relevant.length === 0) {
-        idle.set(projection.name, { expected: checkpoint, position: last, ...(fence ? { fence } : {}) });
-        continue;
-      }
-      await this.readModels.commitBatch(
-        projection.name,
-        checkpoint,
-        last,
-        async (tx) => {
-          for (const event of relevant) await projection.apply(event, tx);
-        },
-        fence,
-      );
-      this.checkpoints.set(projection.name, last);
+      const position = events[events.length - 1].position;
+      commits.push({ projection: projection.name, expected: checkpoint, position, ...(fence ? { fence } : {}) });
+      const relevant = events.filter((e) => handles.has(e.type));
+      if (relevant.length > 0) work.push({ projection, events: relevant });
     }
-    await this.readModels.advanceCheckpoints(idle);
-    for (const [name, { position }] of idle) this.checkpoints.set(name, position);
+    if (commits.length > 0) {
+      await this.readModels.commitBatches(commits, async (tx) => {
+        for (const { projection, events } of work) for (const event of events) await projection.apply(event, tx);
+      });
+      for (const { projection, position } of commits) this.checkpoints.set(projection, position);
+    }
     this.notifyWaiters();
   }
+
+  /**
+   * Folds the log up to `head` into the named projections directly from the store, in pages of REPLAY_PAGE
+   * events with one store transaction per page (a rebuild; the subscription then continues from there).
+   * Memory holds one page and its documents, whatever the length of the log.
+   */
+  private async replay(head: bigint, names: ReadonlySet<string>): Promise<void> {
+    for (const name of names) this.checkpoints.set(name, await this.readModels.getCheckpoint(name));
+    const lowest = () => {
+      let low: bigint | undefined;
+      for (const name of names) {
+        const c = this.checkpoints.get(name);
+        if (c === undefined) return undefined;
+        if (low === undefined || c < low) low = c;
+      }
+      return low;
+    };
+    for (let after = lowest(); after === undefined || after < head; after = lowest()) {
+      const page = await this.store.readAll({ ...(after === undefined ? {} : { after }), maxCount: REPLAY_PAGE });
+      if (page.length === 0) return;
+      await this.applyBatch(page, names);
+    }
+  }
+
 
   private async reloadCheckpoint(name: string): Promise<void> {
     const before = this.checkpoints.get(name);

@@ -107,6 +107,11 @@ export interface LeaseRequest {
   force?: boolean;
 }
 
+/** One projection's part of a `commitBatches` call. */
+export interface CheckpointCommit extends CheckpointAdvance {
+  projection: string;
+}
+
 export interface CheckpointAdvance {
   /** The checkpoint the caller's events were filtered by. */
   expected: bigint | undefined;
@@ -149,6 +154,14 @@ export interface ReadModelStore {
     work: (tx: ProjectionTransaction) => Promise<void>,
     fence?: Fence,
   ): Promise<void>;
+  /**
+   * `commitBatch` for several projections in one store transaction: `work` writes the documents of all of
+   * them (their collections are disjoint) and every projection's checkpoint moves to its `position` with
+   * them, under the same conditions, all checked before `work` and again inside the write; one failed
+   * condition throws and writes nothing. A replay folds thousands of events per call this way. The caller
+   * applies to each projection only the events past its `expected` checkpoint.
+   */
+  commitBatches(commits: readonly CheckpointCommit[], work: (tx: ProjectionTransaction) => Promise<void>): Promise<void>;
   /**
    * Moves the checkpoints of projections that had nothing to write, all in one write (so idle
    * projections cost one transaction per batch together, not one each), each under the same

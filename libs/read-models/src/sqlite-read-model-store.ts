@@ -5,6 +5,7 @@ import {
   ConcurrentProjectionUpdate,
   LeaseLost,
   type CheckpointAdvance,
+  type CheckpointCommit,
   type Doc,
   type Fence,
   type IndexSpec,
@@ -124,8 +125,13 @@ export class SqliteReadModelStore implements ReadModelStore {
     work: (tx: ProjectionTransaction) => Promise<void>,
     fence?: Fence,
   ): Promise<void> {
-    this.check(projection, expected, fence);
-    if (expected !== undefined && position <= expected) return;
+    await this.commitBatches([{ projection, expected, position, fence }], work);
+  }
+
+  async commitBatches(commits: readonly CheckpointCommit[], work: (tx: ProjectionTransaction) => Promise<void>): Promise<void> {
+    for (const c of commits) this.check(c.projection, c.expected, c.fence);
+    const moving = commits.filter((c) => c.expected === undefined || c.position > c.expected);
+    if (moving.length === 0) return;
     const tx = new BufferedTransaction((collection, id) => Promise.resolve(this.read(collection, id)));
     await work(tx);
     const upsert = this.statement(
@@ -134,14 +140,14 @@ export class SqliteReadModelStore implements ReadModelStore {
     const remove = this.statement('DELETE FROM docs WHERE collection = ? AND id = ?');
     const commit = this.db.transaction(() => {
       // Checked again inside the write lock: another process may have committed meanwhile.
-      this.check(projection, expected, fence);
+      for (const c of commits) this.check(c.projection, c.expected, c.fence);
       for (const [collection, docs] of tx.writes) {
-        for (const [id, doc] of docs) {
-          if (doc) upsert.run(collection, id, JSON.stringify(doc));
+        for (const [id, text] of docs) {
+          if (text) upsert.run(collection, id, text);
           else remove.run(collection, id);
         }
       }
-      this.saveCheckpoint(projection, position);
+      for (const c of moving) this.saveCheckpoint(c.projection, c.position);
     });
     commit.immediate();
   }

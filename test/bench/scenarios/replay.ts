@@ -110,6 +110,8 @@ function rebuild(dataDir: string): { seconds: number; wallSeconds: number; rssMb
   const run = spawnSync(
     process.execPath,
     [
+      // REPLAY_CPU_PROFILE=DIR writes a V8 CPU profile of each rebuild there (open it in Chrome DevTools or speedscope).
+      ...(process.env.REPLAY_CPU_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.REPLAY_CPU_PROFILE] : []),
       '--import',
       `data:text/javascript,${encodeURIComponent(reportRss)}`,
       resolve('dist/apps/api/src/cli.js'),
@@ -154,6 +156,7 @@ export const replay: Scenario = {
     `read-models:rebuild over a log of ${fmt(TOTAL)} events (customers, accounts, fundings, quotes) ` +
     'vs a raw better-sqlite3 scan-and-fold of the same log',
   async run() {
+    // REPLAY_KEEP=1 leaves the data directory (printed) for profiling a rebuild by hand.
     const dir = mkdtempSync(join(tmpdir(), 'bench-replay-'));
     try {
       const config = loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' });
@@ -202,9 +205,10 @@ export const replay: Scenario = {
         'rebuild: `read-models:rebuild` run in its own process (for its peak RSS); ' +
           'its rate is from the time it reports',
       );
+      if (process.env.REPLAY_KEEP) lines.push(`data kept in ${dir}`);
       return lines;
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      if (!process.env.REPLAY_KEEP) rmSync(dir, { recursive: true, force: true });
     }
   },
 };
