@@ -113,7 +113,7 @@ describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
   });
 
   it('serves the operations dashboard to an authenticated platform', async () => {
-    expect((await t.anonymous.get('/dashboard/overview')).status).toBe(401);
+    expect((await t.anonymous.get('/audit/overview')).status).toBe(401);
     const page = await t.anonymous.get('/dashboard');
     expect(page.status).toBe(200);
     expect(String(page.body)).toContain('Operations console');
@@ -130,7 +130,7 @@ describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
     }
     expect((await t.anonymous.get('/dashboard/assets/..%2Fpackage.json')).status).toBe(404);
     expect((await t.anonymous.get('/dashboard/assets/constructor')).status).toBe(404);
-    const overview = await api.get('/dashboard/overview');
+    const overview = await api.get('/audit/overview');
     expect(overview.status).toBe(200);
     expect(overview.body.projections.lag).toBe('0');
     expect(Number(overview.body.eventLog.headPosition)).toBeGreaterThan(0);
@@ -142,6 +142,13 @@ describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
     expect(positions.every((p: bigint, i: number) => i === 0 || p < positions[i - 1])).toBe(true);
     expect(positions.length).toBeGreaterThan(0);
     expect(overview.body.webhookDeliveries).toEqual({ PENDING: 0, DELIVERED: 0, FAILED: 0, DEAD: 0 });
+    const idle = { waiting: 0, delayed: 0, active: 0, dead: 0 };
+    expect(Object.keys(overview.body.queues).sort()).toEqual(['card-provisioning', 'timers', 'webhooks']);
+    for (const depth of Object.values(overview.body.queues)) expect(Object.keys(depth as object).sort()).toEqual(Object.keys(idle).sort());
+    // Another platform sees its own counts and none of this platform's events.
+    const other = await (await t.otherPlatform()).api.get('/audit/overview');
+    expect(other.body.recentEvents.every((e: any) => !overview.body.recentEvents.some((m: any) => m.position === e.position))).toBe(true);
+    expect(other.body.counts.customers).toBe(0);
   });
 
   it('serves the OpenAPI document and the docs page without credentials', async () => {

@@ -6,7 +6,7 @@ import type { Infrastructure } from '../../../libs/application/src/infrastructur
 import type { AppConfig } from '../../../libs/config/src/config.js';
 import type { Clock } from '../../../libs/domain/src/clock.js';
 import type { IdGenerator } from '../../../libs/domain/src/ids.js';
-import { DashboardController } from '../../dashboard/src/dashboard.controller.js';
+import { ConsoleController } from './console/console.controller.js';
 import { InternalAccountsController } from './accounts/internal-accounts.controller.js';
 import { CustomersController } from './customers/customers.controller.js';
 import { ExternalAccountsController } from './external-account/external-accounts.controller.js';
@@ -39,9 +39,10 @@ import { AgentMeController } from './agents/agent-me.controller.js';
 import { AgentsController } from './agents/agents.controller.js';
 import { AuditController } from './audit/audit.controller.js';
 import { AuditQueries } from '../../../libs/application/src/audit/audit-queries.js';
+import { OperationsOverview } from '../../../libs/application/src/audit/operations-overview.js';
 
 // Static paths (customers/internal-accounts, agents/me) must register before parameterised ones (customers/:customerId, agents/:agentId).
-export const API_CONTROLLERS = [InternalAccountsController, ExternalAccountsController, CustomersController, VerificationsController, UmaProvidersController, InvitationsController, AuthCredentialsController, AuthSessionsController, WalletAccountsController, TokensController, SandboxController, SandboxCardsController, CardsController, SandboxMoneyController, SandboxClockController, ExchangeRatesController, LookupsController, QuotesController, TransactionsController, TransfersController, AgentMeController, AgentsController, AuditController, WebhooksController, DocsController, DashboardController];
+export const API_CONTROLLERS = [InternalAccountsController, ExternalAccountsController, CustomersController, VerificationsController, UmaProvidersController, InvitationsController, AuthCredentialsController, AuthSessionsController, WalletAccountsController, TokensController, SandboxController, SandboxCardsController, CardsController, SandboxMoneyController, SandboxClockController, ExchangeRatesController, LookupsController, QuotesController, TransactionsController, TransfersController, AgentMeController, AgentsController, AuditController, WebhooksController, DocsController, ConsoleController];
 
 @Module({})
 export class ApiModule {
@@ -62,6 +63,7 @@ export class ApiModule {
         { provide: RATE_LIMITS, useValue: limits },
         { provide: RATE_LIMIT_POLICIES, useValue: policiesOf(limits) },
         AuditQueries,
+        OperationsOverview,
         AuthFailureLimiter,
         RateLimitGuard,
         RateLimitStorageCloser,

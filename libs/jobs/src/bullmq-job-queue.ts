@@ -3,7 +3,7 @@ import { DelayedError, Queue, UnrecoverableError, Worker as BullWorker, type Job
 import { Redis } from 'ioredis';
 import type { Clock } from '../../domain/src/clock.js';
 import { attemptBudget, backoffDelayMs, delayOf, errorMessage, isUnrecoverable } from './backoff.js';
-import type { BackoffPolicy, Job, JobInfo, JobOptions, JobQueue, JobState, Worker } from './job-queue.js';
+import { DEPTH_CAP, type BackoffPolicy, type Job, type JobInfo, type JobOptions, type JobQueue, type JobState, type QueueDepth, type Worker } from './job-queue.js';
 
 export interface BullmqJobQueueOptions {
   /** redis:// URL; the server must use `maxmemory-policy noeviction`. */
@@ -179,6 +179,26 @@ export class BullmqJobQueue implements JobQueue {
     if (limit <= 0) return [];
     const jobs = await (await this.queue(queue)).getFailed(0, limit - 1);
     return jobs.map((job) => toInfo<T>(queue, job, 'dead'));
+  }
+
+  async depth(queue: string, group?: string): Promise<QueueDepth> {
+    const q = await this.queue(queue);
+    if (group === undefined) {
+      const counts = await q.getJobCounts('waiting', 'prioritized', 'delayed', 'active', 'failed');
+      const cap = (n: number | undefined) => Math.min(n ?? 0, DEPTH_CAP);
+      return { waiting: cap((counts.waiting ?? 0) + (counts.prioritized ?? 0)), delayed: cap(counts.delayed), active: cap(counts.active), dead: cap(counts.failed) };
+    }
+    // Groups live in the job envelopes: count a state's jobs page by page, up to the cap.
+    const count = async (types: ('waiting' | 'prioritized' | 'delayed' | 'active' | 'failed')[]) => {
+      let n = 0;
+      for (let start = 0; start < DEPTH_CAP; start += PROMOTE_PAGE) {
+        const page = await q.getJobs(types, start, start + PROMOTE_PAGE - 1, true);
+        n += page.filter((job) => (job?.data as Envelope | undefined)?.group === group).length;
+        if (page.length < PROMOTE_PAGE) break;
+      }
+      return Math.min(n, DEPTH_CAP);
+    };
+    return { waiting: await count(['waiting', 'prioritized']), delayed: await count(['delayed']), active: await count(['active']), dead: await count(['failed']) };
   }
 
   async retryDead(queue: string, id: string): Promise<boolean> {

@@ -208,6 +208,26 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
       expect(await jobs.getJob(queue, id)).toMatchObject({ state: 'dead', attemptsMade: 1, maxAttempts: 5, lastError: 'webhook endpoint not configured' });
     });
 
+    it('counts waiting, delayed and dead jobs, all of them or one group’s', async () => {
+      const { jobs, queue, until } = await setup();
+      await jobs.enqueue(queue, 'later', {}, { delayMs: 60_000, group: 'platform-a' });
+      await jobs.enqueue(queue, 'later', {}, { delayMs: 60_000, group: 'platform-b' });
+      await jobs.enqueue(queue, 'now', {}, { group: 'platform-a' });
+      await jobs.enqueue(queue, 'now', {}, { group: 'platform-a' });
+      expect(await jobs.depth(queue)).toEqual({ waiting: 2, delayed: 2, active: 0, dead: 0 });
+      expect(await jobs.depth(queue, 'platform-a')).toEqual({ waiting: 2, delayed: 1, active: 0, dead: 0 });
+      expect(await jobs.depth(queue, 'platform-b')).toEqual({ waiting: 0, delayed: 1, active: 0, dead: 0 });
+      jobs.process(queue, async (job) => {
+        if (job.name === 'now') throw new UnrecoverableJobError('refused');
+      });
+      const dead = await jobs.enqueue(queue, 'now', {}, { id: 'dead-b', group: 'platform-b' });
+      await until(dead, 'dead');
+      await waitFor(async () => (await jobs.depth(queue)).waiting === 0, 'the runnable jobs to end');
+      expect(await jobs.depth(queue, 'platform-a')).toEqual({ waiting: 0, delayed: 1, active: 0, dead: 2 });
+      expect(await jobs.depth(queue, 'platform-b')).toEqual({ waiting: 0, delayed: 1, active: 0, dead: 1 });
+      expect(await jobs.depth(`${queue}-empty`)).toEqual({ waiting: 0, delayed: 0, active: 0, dead: 0 });
+    });
+
     it('retryDead puts a dead job back with a fresh attempt budget', async () => {
       const { jobs, queue, until } = await setup();
       let failing = true;

@@ -47,6 +47,16 @@ export class UnrecoverableJobError extends Error {
   override readonly name = 'UnrecoverableJobError';
 }
 
+export interface QueueDepth {
+  waiting: number;
+  delayed: number;
+  active: number;
+  dead: number;
+}
+
+/** The most jobs a depth count goes through per state (then it reports this number). */
+export const DEPTH_CAP = 10_000;
+
 export interface Worker {
   close(): Promise<void>;
 }
@@ -58,6 +68,11 @@ export interface JobQueue {
   getJob<T = unknown>(queue: string, id: string): Promise<JobInfo<T> | undefined>;
   /** Jobs that used their last attempt (or failed unrecoverably). */
   deadLetters<T = unknown>(queue: string, options?: { limit?: number }): Promise<JobInfo<T>[]>;
+  /**
+   * How many jobs of `queue` wait, wait for their due time, run, or are dead: only those of `group`
+   * when given (a platform sees its own jobs). Counting stops at DEPTH_CAP per state.
+   */
+  depth(queue: string, group?: string): Promise<QueueDepth>;
   /** Puts a dead job back to waiting with a fresh attempt budget. */
   retryDead(queue: string, id: string): Promise<boolean>;
   /**

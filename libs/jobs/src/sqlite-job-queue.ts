@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Clock } from '../../domain/src/clock.js';
 import { attemptBudget, backoffDelayMs, delayOf, errorMessage, isUnrecoverable } from './backoff.js';
-import type { BackoffPolicy, Job, JobInfo, JobOptions, JobQueue, JobState, Worker } from './job-queue.js';
+import { DEPTH_CAP, type BackoffPolicy, type Job, type JobInfo, type JobOptions, type JobQueue, type JobState, type QueueDepth, type Worker } from './job-queue.js';
 
 export interface SqliteJobQueueOptions {
   /** Queue clock: delays and backoff are measured on it. */
@@ -129,6 +129,10 @@ export class SqliteJobQueue implements JobQueue {
          WHERE queue = @queue AND id = @id AND lease_token = @token AND state = 'active'`,
       ),
       get: db.prepare(`SELECT * FROM jobs WHERE queue = ? AND id = ?`),
+      depth: db.prepare(
+        `SELECT state, COUNT(*) AS n FROM (SELECT state FROM jobs WHERE queue = @queue AND (@group IS NULL OR grp = @group) ` +
+          `AND state IN ('waiting', 'delayed', 'active', 'dead') LIMIT @cap) GROUP BY state`,
+      ),
       dead: db.prepare(`SELECT * FROM jobs WHERE queue = ? AND state = 'dead' ORDER BY finished_at DESC, rowid DESC LIMIT ?`),
       retryDead: db.prepare(
         `UPDATE jobs SET state = 'waiting', attempts_made = 0, due_at = @now, last_error = NULL, updated_at = @now, finished_at = NULL
@@ -183,6 +187,13 @@ export class SqliteJobQueue implements JobQueue {
   async deadLetters<T = unknown>(queue: string, options: { limit?: number } = {}): Promise<JobInfo<T>[]> {
     const rows = this.stmt.dead.all(queue, options.limit ?? 100) as JobRow[];
     return rows.map((row) => toInfo<T>(row));
+  }
+
+  async depth(queue: string, group?: string): Promise<QueueDepth> {
+    const depth: QueueDepth = { waiting: 0, delayed: 0, active: 0, dead: 0 };
+    const rows = this.stmt.depth.all({ queue, group: group ?? null, cap: DEPTH_CAP * 4 }) as { state: keyof QueueDepth; n: number }[];
+    for (const row of rows) depth[row.state] = Math.min(row.n, DEPTH_CAP);
+    return depth;
   }
 
   async retryDead(queue: string, id: string): Promise<boolean> {

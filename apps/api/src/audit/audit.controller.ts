@@ -1,5 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { AuditQueries, type AuditResource } from '../../../../libs/application/src/audit/audit-queries.js';
+import { OperationsOverview } from '../../../../libs/application/src/audit/operations-overview.js';
+import { PlatformClocks } from '../../../../libs/application/src/platforms/platform-clocks.js';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
 import { isPublicId, type ResourceKind } from '../../../../libs/domain/src/ids.js';
 import { ApiDoc, type ApiDocMeta } from '../docs/api-doc.js';
@@ -48,7 +50,26 @@ function parseAsOf(text: string): Date {
 
 @Controller('audit')
 export class AuditController {
-  constructor(private readonly audit: AuditQueries) {}
+  constructor(
+    private readonly audit: AuditQueries,
+    private readonly operations: OperationsOverview,
+    private readonly clocks: PlatformClocks,
+  ) {}
+
+  @Get('overview')
+  @ApiDoc({
+    summary: 'Operations overview: log and projection health, queue depth, counts, webhook outcomes, balances',
+    tag: 'Audit',
+    description:
+      'What the operations console shows as health: the head of the event log and how far the read models ' +
+      'trail it (the whole installation), and for the calling platform only: its jobs waiting, delayed, ' +
+      'running and dead in each queue, resource counts, webhook deliveries by status, settlement balances ' +
+      'and its newest events.',
+    responses: { 200: { description: 'Overview' } },
+  })
+  async overview(@CurrentActor() actor: Actor) {
+    return this.operations.overview(actor.platformId, await this.clocks.now(actor.platformId));
+  }
 
   @Get('cards/:cardId/history')
   @ApiDoc(history('History of a card'))

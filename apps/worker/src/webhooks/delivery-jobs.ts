@@ -1,8 +1,7 @@
 import type { BackoffPolicy } from '../../../../libs/jobs/src/job-queue.js';
 import { WEBHOOK_RETRY_POLICY } from '../../../../libs/domain/src/webhooks/retry-policy.js';
 
-/** The queue of webhook deliveries: one job per webhook (and per redelivery request). */
-export const WEBHOOK_QUEUE = 'webhooks';
+export { WEBHOOK_QUEUE } from '../../../../libs/domain/src/webhooks/retry-policy.js';
 export const DELIVER_JOB = 'deliver';
 
 export interface DeliveryJob {

@@ -36,6 +36,9 @@ class RecordingQueue implements JobQueue {
   async retryDead() {
     return false;
   }
+  async depth() {
+    return { waiting: 0, delayed: 0, active: 0, dead: 0 };
+  }
   async promoteDue() {
     return 0;
   }

@@ -42,3 +42,6 @@ export function lastAttemptOffsetMs(policy: RetryPolicy): number {
 
 /** Attempts of every webhook but TEST (341 with the policy above). */
 export const WEBHOOK_MAX_ATTEMPTS = attemptBudget(WEBHOOK_RETRY_POLICY);
+
+/** The queue of webhook deliveries: one job per webhook (and per redelivery request). */
+export const WEBHOOK_QUEUE = 'webhooks';

@@ -1,0 +1,31 @@
+import { Controller, Get, Header, Param, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { ApiDoc } from '../docs/api-doc.js';
+import { Public } from '../http/auth.js';
+import { notFound } from '../../../../libs/domain/src/errors.js';
+import { CONSOLE_ASSETS, readConsoleFile } from './console-assets.js';
+
+/**
+ * The operations console: a static page and small ES modules (apps/dashboard/public) that work only
+ * through the public API and the audit endpoints with the platform's credentials. The page and its
+ * files are public; every piece of data needs the credentials.
+ */
+@Controller('dashboard')
+export class ConsoleController {
+  @Get()
+  @Public()
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  @ApiDoc({ summary: 'Operations console (HTML; holds no data, asks for API credentials)', tag: 'Dashboard', auth: 'none', responses: { 200: { description: 'HTML page' } } })
+  page() {
+    return readConsoleFile('apps/dashboard/public/index.html');
+  }
+
+  @Get('assets/:name')
+  @Public()
+  @ApiDoc({ summary: 'A static file of the operations console (its scripts, styles and Chart.js)', tag: 'Dashboard', auth: 'none', responses: { 200: { description: 'The file' } }, errors: [404] })
+  asset(@Param('name') name: string, @Res() res: Response) {
+    const asset = Object.hasOwn(CONSOLE_ASSETS, name) ? CONSOLE_ASSETS[name] : undefined;
+    if (!asset) throw notFound('CONSOLE_FILE', name);
+    res.type(asset.type).set('Cache-Control', 'no-cache').send(readConsoleFile(asset.path));
+  }
+}

@@ -1,0 +1,75 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { TIMER_QUEUE } from '../../../domain/src/timers/timers.js';
+import { WEBHOOK_QUEUE } from '../../../domain/src/webhooks/retry-policy.js';
+import type { EventStore } from '../../../event-store/src/event-store.js';
+import type { JobQueue, QueueDepth } from '../../../jobs/src/job-queue.js';
+import type { ProjectionRunner } from '../../../read-models/src/projection-runner.js';
+import { Collections } from '../../../read-models/src/projections/collections.js';
+import type { InternalAccountDoc } from '../../../read-models/src/projections/internal-account-docs.js';
+import type { Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { CARD_PROVISIONING_QUEUE } from '../cards/card-jobs.js';
+import { EVENT_STORE, JOB_QUEUE, PROJECTIONS, READ_MODELS } from '../tokens.js';
+
+/** How many of the newest events of the global log the activity feed looks through. */
+const RECENT_WINDOW = 500;
+/** The queues a platform's work waits in; each job carries its platform as its group. */
+const QUEUES = [WEBHOOK_QUEUE, TIMER_QUEUE, CARD_PROVISIONING_QUEUE];
+
+/**
+ * The operations console's health view of one platform: how far the read models trail the log, how many of the
+ * platform's jobs wait in each queue, counts, settlement balances and its latest events. Only the platform's
+ * own data is counted; the log head and projection lag are the installation's (they say how fresh every answer is).
+ */
+@Injectable()
+export class OperationsOverview {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(PROJECTIONS) private readonly projections: ProjectionRunner,
+    @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
+  ) {}
+
+  async overview(platformId: string, now: Date) {
+    const scope: Filter[] = [{ field: 'platformId', op: 'eq', value: platformId }];
+    const count = async (collection: string, extra: Filter[] = []) =>
+      (await this.readModels.find(collection, { filters: [...scope, ...extra], limit: 1 })).totalCount;
+    const head = await this.events.headPosition();
+    const projected = this.projections.position;
+    const settlement = await this.readModels.find<InternalAccountDoc>(Collections.internalAccounts, {
+      filters: [...scope, { field: 'customerId', op: 'exists', value: false }],
+      sortBy: 'currency',
+      sortOrder: 'asc',
+      limit: 100,
+    });
+    const webhooks: Record<string, number> = {};
+    for (const status of ['PENDING', 'DELIVERED', 'FAILED', 'DEAD']) {
+      webhooks[status] = await count(Collections.webhookDeliveries, [{ field: 'status', op: 'eq', value: status }]);
+    }
+    const queues: Record<string, QueueDepth> = {};
+    for (const queue of QUEUES) queues[queue] = await this.jobs.depth(queue, platformId);
+    const recent = await this.events.readLast(RECENT_WINDOW);
+    const mine = recent.filter((e) => e.metadata.platformId === platformId).slice(0, 25);
+    return {
+      generatedAt: now.toISOString(),
+      eventLog: { headPosition: head.toString() },
+      projections: { position: projected.toString(), lag: (head > projected ? head - projected : 0n).toString() },
+      queues,
+      counts: {
+        customers: await count(Collections.customers, [{ field: 'isDeleted', op: 'eq', value: false }]),
+        internalAccounts: await count(Collections.internalAccounts),
+        apiTokens: await count(Collections.apiTokens, [{ field: 'status', op: 'eq', value: 'ACTIVE' }]),
+        agents: await count(Collections.agents),
+        pendingApprovals: await count(Collections.agentActions, [{ field: 'status', op: 'eq', value: 'PENDING_APPROVAL' }]),
+      },
+      webhookDeliveries: webhooks,
+      settlementBalances: settlement.data.map((a) => ({ accountId: a.id, currency: a.currency, amount: a.balance.amount })),
+      recentEvents: mine.map((e) => ({
+        position: e.position.toString(),
+        type: e.type,
+        stream: e.streamName,
+        actor: e.metadata.actor,
+        recordedAt: e.recordedAt.toISOString(),
+      })),
+    };
+  }
+}
