@@ -148,6 +148,16 @@ describe('audit: histories and point-in-time state from the event log', () => {
     expect((await state('transactions', id, quoted)).body).toEqual(beforeExecution);
     expect(live.status).not.toBe(beforeExecution.status);
     expect((await state('transactions', id, clock.now().getTime())).body).toEqual(live);
+    // Its ledger legs: a hold on the sender posted in full, then the credit to the receiver; nothing left held.
+    const legs = (await api.get(`/audit/transactions/${q(id)}/ledger`)).body.data.map((e: any) => e.leg);
+    expect(legs.map((l: any) => l.kind)).toContain('POSTED');
+    const moved = (account: string) =>
+      legs.filter((l: any) => l.kind !== 'PENDING').reduce((sum: number, l: any) =>
+        sum + (l.creditAccountId === account ? l.amount : 0) - (l.debitAccountId === account ? l.amount : 0), 0);
+    expect(moved(holder.usd)).toBe(-1_000 - (live.fees ?? 0));
+    expect(legs.every((l: any) => l.debitAccountId !== l.creditAccountId && l.currency === 'USD')).toBe(true);
+    const other = await t.otherPlatform();
+    expect((await other.api.get(`/audit/transactions/${q(id)}/ledger`)).status).toBe(404);
 
     clock.advance(MINUTES);
     const incoming = await api.post('/sandbox/uma/receive', {

@@ -111,7 +111,19 @@ describe('operations console in a browser', () => {
     const history = page.locator('#subdetail .history');
     await history.locator('tr', { hasText: 'CardStateChanged' }).locator('.status-FROZEN').waitFor();
     expect(await history.locator('tr', { hasText: 'CardCreated' }).count()).toBe(1);
+    // The fixture's 5.00 purchase, authorized and cleared, in the card's authorizations.
+    await page.locator('#authorizations tr', { hasText: '500 USD' }).first().waitFor();
     await shot('03-card-history');
+  });
+
+  it('finds a card by its last four digits and opens its history', async () => {
+    const last4 = (await api.get(`/cards/${holder.cardId}`)).body.last4;
+    expect(last4).toMatch(/^\d{4}$/);
+    await page.fill('#search input', last4);
+    await page.click('#search button');
+    await page.locator(`#results tr[data-card="${holder.cardId}"]`).waitFor();
+    await page.locator('#detail-body #authorizations').waitFor();
+    await shot('03b-card-by-last-four');
   });
 
   it('approves the incoming payment pending approval', async () => {
@@ -121,11 +133,44 @@ describe('operations console in a browser', () => {
     expect((await api.get(`/transactions/${pendingPaymentId}`)).body.status).toBe('COMPLETED');
     await page.locator('#toast', { hasText: 'COMPLETED' }).waitFor();
     // The customer's transactions now show it completed; its detail has status and no failure reason.
+    await page.fill('#search input', 'console-holder');
     await page.click('#search button');
     await page.click(`#detail-body tr[data-tx="${pendingPaymentId}"]`);
     await page.locator('#tx-status', { hasText: 'COMPLETED' }).waitFor();
     expect(await page.textContent('#tx-failure')).toBe('—');
     await shot('04-approved');
+  });
+
+  it('finds the transaction by id and shows its ledger legs, and an account’s postings', async () => {
+    await page.fill('#search input', pendingPaymentId);
+    await page.click('#search button');
+    await page.locator('#ledger-legs tr', { hasText: '7000 USD' }).first().waitFor();
+    await page.locator('#tx-status', { hasText: 'COMPLETED' }).waitFor();
+    await shot('04b-transaction-legs');
+    await page.fill('#search input', 'console-holder');
+    await page.click('#search button');
+    await page.click(`#detail-body tr[data-account="${holder.usd}"]`);
+    const postings = page.locator('#postings tr');
+    // Funding, the card purchase and the approved payment: the running balance ends at $165.00.
+    await postings.filter({ hasText: '$165.00 USD' }).first().waitFor();
+    expect(await postings.count()).toBeGreaterThan(2);
+    await shot('04c-postings');
+  });
+
+  it('shows the webhook endpoint and sends a test webhook', async () => {
+    const config = (await api.get('/config')).body;
+    expect(await page.inputValue('#endpoint-form input[name=url]')).toBe(config.webhookEndpoint);
+    await page.click('#test-send');
+    await page.locator('#test-result', { hasText: 'answered 200' }).waitFor();
+    await shot('05a-endpoint');
+  });
+
+  it('shows the log head, projection lag and the platform’s queue depth', async () => {
+    await page.locator('#log-head').waitFor();
+    expect(Number(await page.textContent('#log-head'))).toBeGreaterThan(0);
+    for (const queue of ['webhooks', 'timers', 'card-provisioning']) {
+      await page.locator('#queue-depth tr', { hasText: queue }).waitFor();
+    }
   });
 
   it('redelivers the failed webhook', async () => {
@@ -147,13 +192,17 @@ describe('operations console in a browser', () => {
         if (!c) return null;
         return { labels: c.data.labels, series: c.data.datasets.map((d: any) => ({ label: d.label, data: d.data })) };
       }, id);
-    const drawn = () => ['volume-chart', 'webhook-chart'].every((id) => (window as any).Chart?.getChart(id));
+    const drawn = () =>
+      ['volume-chart', 'webhook-chart', 'failure-chart', 'latency-chart'].every((id) => (window as any).Chart?.getChart(id));
     await page.waitForFunction(drawn);
     // The platform's one transaction: the 70.00 USD incoming payment (fundings and card purchases are not).
     const volume = await chart('volume-chart');
     expect(volume).toEqual({ labels: ['2026-03-16'], series: [{ label: 'USD', data: [70] }] });
     const outcomes = await chart('webhook-chart');
     expect(outcomes!.labels).toContain('DELIVERED');
+    // No payment of the platform failed; latency is charted as p50 and p95.
+    expect((await chart('failure-chart'))!.series).toEqual([{ label: 'failed %', data: [0] }]);
+    expect((await chart('latency-chart'))!.series.map((s: any) => s.label)).toEqual(['p50 ms', 'p95 ms']);
     expect(await page.textContent('#charts-error')).toBe('');
     await page.locator('#charts').scrollIntoViewIfNeeded();
     await shot('06-charts');

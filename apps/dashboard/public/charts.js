@@ -1,5 +1,5 @@
 // Charts drawn with Chart.js (loaded as a classic script from node_modules: window.Chart).
-import { volumePerDay } from './format.js';
+import { failureRatePerDay, latencyPerDay, volumePerDay } from './format.js';
 
 const charts = {};
 const PALETTE = ['#0969da', '#1a7f37', '#9a6700', '#cf222e', '#8250df', '#57606a', '#bc4c00'];
@@ -44,5 +44,39 @@ export function drawWebhookOutcomes(deliveries) {
       datasets: [{ data: labels.map((l) => counts[l]), backgroundColor: labels.map((l) => colors[l] ?? '#8250df') }],
     },
     options: { plugins: { title: { display: true, text: 'Webhook delivery outcomes' } } },
+  });
+}
+
+/** Share of payments that failed, per day (%). */
+export function drawFailureRate(transactions) {
+  const days = failureRatePerDay(transactions);
+  const labels = Object.keys(days).sort();
+  draw('failure-chart', {
+    type: 'line',
+    data: {
+      labels,
+      datasets: [{ label: 'failed %', data: labels.map((d) => days[d].rate), borderColor: '#cf222e', backgroundColor: '#cf222e' }],
+    },
+    options: {
+      scales: { y: { min: 0, max: 100, title: { display: true, text: '%' } } },
+      plugins: { title: { display: true, text: 'Payment failure rate per day' } },
+    },
+  });
+}
+
+/** Webhook delivery latency (creation to delivery) per day: p50 and p95 in ms. */
+export function drawWebhookLatency(deliveries) {
+  const days = latencyPerDay(deliveries);
+  const labels = Object.keys(days).sort();
+  draw('latency-chart', {
+    type: 'bar',
+    data: {
+      labels,
+      datasets: [
+        { label: 'p50 ms', data: labels.map((d) => days[d].p50), backgroundColor: '#0969da' },
+        { label: 'p95 ms', data: labels.map((d) => days[d].p95), backgroundColor: '#8250df' },
+      ],
+    },
+    options: { plugins: { title: { display: true, text: 'Webhook delivery latency per day' } } },
   });
 }

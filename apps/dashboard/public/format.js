@@ -49,3 +49,38 @@ export function table(head, rows) {
 export const cells = (...html) => html.map((h) => `<td>${h}</td>`).join('');
 export const num = (text) => `<span class="num">${esc(text)}</span>`;
 export const code = (text) => `<code>${esc(text)}</code>`;
+
+/** {day → {payments, failed, rate in %}} of transactions by their creation day, for the failure-rate chart. */
+export function failureRatePerDay(transactions) {
+  const days = {};
+  for (const tx of transactions) {
+    if (!tx.createdAt) continue;
+    const day = tx.createdAt.slice(0, 10);
+    days[day] ??= { payments: 0, failed: 0, rate: 0 };
+    days[day].payments += 1;
+    if (tx.status === 'FAILED') days[day].failed += 1;
+  }
+  for (const d of Object.values(days)) d.rate = Math.round((d.failed / d.payments) * 1000) / 10;
+  return days;
+}
+
+/** The p-th percentile (0..100) of numbers, nearest rank; undefined for none. */
+export function percentile(values, p) {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/** {day → {p50, p95} in ms} from creation to delivery of the delivered webhooks, for the latency chart. */
+export function latencyPerDay(deliveries) {
+  const byDay = {};
+  for (const d of deliveries) {
+    if (!d.deliveredAt || !d.createdAt) continue;
+    const ms = Date.parse(d.deliveredAt) - Date.parse(d.createdAt);
+    if (!(ms >= 0)) continue;
+    (byDay[d.createdAt.slice(0, 10)] ??= []).push(ms);
+  }
+  const out = {};
+  for (const [day, values] of Object.entries(byDay)) out[day] = { p50: percentile(values, 50), p95: percentile(values, 95) };
+  return out;
+}

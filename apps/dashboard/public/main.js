@@ -1,8 +1,9 @@
 // The console's entry point: sign-in, then the panels (each loads on its own; one failing leaves the rest).
 import { ApiError, credentials, get, post, q } from './api.js';
-import { drawVolume, drawWebhookOutcomes } from './charts.js';
-import { cells, code, esc, money, num, status, table, when } from './format.js';
-import { findCustomers, renderResults, showCustomer } from './views.js';
+import { drawFailureRate, drawVolume, drawWebhookLatency, drawWebhookOutcomes } from './charts.js';
+import { cells, code, esc, money, status, table, when } from './format.js';
+import { renderResults, showCardHistory, showCustomer, showTransaction } from './views.js';
+import { loadHealth, loadWebhookConfig, renderCards, renderTransactions, search } from './ops.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -72,6 +73,7 @@ async function loadWebhooks() {
     }));
   }
   drawWebhookOutcomes(deliveries.data);
+  drawWebhookLatency(deliveries.data);
 }
 
 async function loadClock() {
@@ -113,7 +115,9 @@ async function all(path) {
 }
 
 async function loadVolume() {
-  drawVolume(await all('/transactions?sortOrder=desc'));
+  const transactions = await all('/transactions?sortOrder=desc');
+  drawVolume(transactions);
+  drawFailureRate(transactions);
 }
 
 function signOut(message) {
@@ -141,6 +145,8 @@ async function start() {
     panel('webhooks-body', loadWebhooks),
     panel('clock-body', loadClock),
     panel('charts-error', loadVolume),
+    panel('health-body', loadHealth),
+    panel('endpoint-body', () => loadWebhookConfig(() => panel('webhooks-body', loadWebhooks))),
   ]);
 }
 
@@ -155,9 +161,24 @@ $('search').addEventListener('submit', (e) => {
   e.preventDefault();
   const term = e.target.elements.q.value;
   panel('results', async () => {
-    const found = await findCustomers(term);
-    renderResults(found, (id) => panel('detail-body', () => showCustomer(id)));
-    if (found.length === 1) await showCustomer(found[0].id);
+    const found = await search(term);
+    $('results').innerHTML = '';
+    if (found.customers.length > 0) renderResults(found.customers, (id) => panel('detail-body', () => showCustomer(id)));
+    if (found.cards.length > 0) $('results').insertAdjacentHTML('beforeend', '<h3>Cards</h3>' + renderCards(found.cards));
+    if (found.transactions.length > 0) {
+      $('results').insertAdjacentHTML('beforeend', '<h3>Transactions</h3>' + renderTransactions(found.transactions));
+    }
+    const show = (load) => panel('detail-body', async () => {
+      $('detail-body').innerHTML = '<div id="subdetail"></div>';
+      await load();
+    });
+    for (const row of $('results').querySelectorAll('tr[data-card]')) row.addEventListener('click', () => show(() => showCardHistory(row.dataset.card)));
+    for (const row of $('results').querySelectorAll('tr[data-tx]')) row.addEventListener('click', () => show(() => showTransaction(row.dataset.tx)));
+    const total = found.customers.length + found.cards.length + found.transactions.length;
+    if (total === 0) $('results').innerHTML = '<span class="muted">Nothing found.</span>';
+    else if (found.customers.length === 1 && total === 1) await showCustomer(found.customers[0].id);
+    else if (found.cards.length === 1 && total === 1) await show(() => showCardHistory(found.cards[0].id));
+    else if (found.transactions.length === 1 && total === 1) await show(() => showTransaction(found.transactions[0].id));
   });
 });
 start();

@@ -1,36 +1,10 @@
 // Customer search and drill-down: customer → accounts → transactions → detail; card → history.
 import { get, q } from './api.js';
 import { cells, code, esc, money, num, status, table, when } from './format.js';
+import { authorizationsOf, renderAuthorizations, showPostings } from './ops.js';
 
 const $ = (id) => document.getElementById(id);
 
-
-/** Customers matching an id, a platformCustomerId, a UMA address or an email. */
-export async function findCustomers(text) {
-  const term = text.trim();
-  if (/^Customer:/.test(term)) {
-    try {
-      return [await get(`/customers/${q(term)}`)];
-    } catch (e) {
-      if (e.status === 404) return [];
-      throw e;
-    }
-  }
-  if (term.startsWith('$')) return (await get(`/customers?umaAddress=${q(term)}&limit=50`)).data;
-  if (term.includes('@')) {
-    // GET /customers has no email filter: walk the platform's customers page by page (bounded).
-    const found = [];
-    let cursor;
-    for (let page = 0; page < 20; page++) {
-      const res = await get(`/customers?limit=100${cursor ? `&cursor=${q(cursor)}` : ''}`);
-      found.push(...res.data.filter((c) => (c.email ?? '').toLowerCase() === term.toLowerCase()));
-      cursor = res.nextCursor;
-      if (!res.hasMore || !cursor) break;
-    }
-    return found;
-  }
-  return (await get(`/customers?platformCustomerId=${q(term)}&limit=50`)).data;
-}
 
 export function renderResults(customers, onPick) {
   $('results').innerHTML = table(
@@ -61,7 +35,8 @@ export async function showCustomer(customerId) {
     `<h3>${esc(customer.fullName ?? customer.platformCustomerId)} <code>${esc(customer.id)}</code></h3>` +
     `<h3>Accounts</h3>` +
     table(['account', 'type', 'balance'], accounts.data.map((a) =>
-      `<tr>${cells(code(a.id), esc(a.type))}<td class="num balance">${esc(money(a.balance))}</td></tr>`)) +
+      `<tr class="pick" data-account="${esc(a.id)}">${cells(code(a.id), esc(a.type))}` +
+      `<td class="num balance">${esc(money(a.balance))}</td></tr>`)) +
     `<h3>Cards</h3>` +
     table(['card', 'last four', 'state', ''], cards.data.map((c) =>
       `<tr><td><code>${esc(c.id)}</code></td><td>${esc(c.last4)}</td><td>${status(c.state)}</td>` +
@@ -73,6 +48,10 @@ export async function showCustomer(customerId) {
         when(t.createdAt)) +
       '</tr>')) +
     `<div id="subdetail"></div>`;
+  for (const r of body.querySelectorAll('tr[data-account]')) {
+    const account = accounts.data.find((a) => a.id === r.dataset.account);
+    r.addEventListener('click', () => showPostings(account, 'subdetail'));
+  }
   for (const a of body.querySelectorAll('a[data-card]')) {
     a.addEventListener('click', () => showCardHistory(a.dataset.card));
   }
@@ -81,24 +60,31 @@ export async function showCustomer(customerId) {
   }
 }
 
-export async function showTransaction(id) {
-  const [tx, history] = await Promise.all([
+export async function showTransaction(id, target = 'subdetail') {
+  const [tx, history, ledger] = await Promise.all([
     get(`/transactions/${q(id)}`),
     get(`/audit/transactions/${q(id)}/history?limit=100`),
+    get(`/audit/transactions/${q(id)}/ledger?limit=100`),
   ]);
-  $('subdetail').innerHTML =
+  $(target).innerHTML =
     `<h3>Transaction <code>${esc(tx.id)}</code></h3>` +
     table(['status', 'failure reason', 'sent', 'received', 'fees', 'reference'], [
       `<tr><td id="tx-status">${status(tx.status)}</td><td id="tx-failure">${esc(tx.failureReason ?? '—')}</td>` +
         `<td>${esc(money(tx.sentAmount))}</td><td>${esc(money(tx.receivedAmount))}</td><td>${esc(tx.fees)}</td>` +
         `<td>${esc(tx.reconciliationInstructions?.reference)}</td></tr>`,
     ]) +
-    historyTable(history.data);
+    historyTable(history.data) +
+    `<h3>Ledger legs</h3><div id="ledger-legs">` +
+    table(['at', 'transfer', 'kind', 'debit', 'credit', 'amount', 'code'], ledger.data.map((e) =>
+      `<tr>${cells(when(e.occurredAt ?? e.recordedAt), code(e.leg.transferId), esc(e.leg.kind), code(e.leg.debitAccountId),
+        code(e.leg.creditAccountId))}<td class="num">${esc(e.leg.amount)} ${esc(e.leg.currency)}</td>${cells(esc(e.leg.code))}</tr>`)) +
+    '</div>';
 }
 
-export async function showCardHistory(cardId) {
+export async function showCardHistory(cardId, target = 'subdetail') {
   const history = await get(`/audit/cards/${q(cardId)}/history?limit=100`);
-  $('subdetail').innerHTML = `<h3>Card <code>${esc(cardId)}</code> history</h3>` + historyTable(history.data);
+  $(target).innerHTML = `<h3>Card <code>${esc(cardId)}</code> history</h3>` + historyTable(history.data) +
+    `<h3>Authorizations</h3>` + renderAuthorizations(authorizationsOf(history.data));
 }
 
 function historyTable(events) {

@@ -96,6 +96,24 @@ export class AuditController {
     return this.audit.history(actor.platformId, 'transactions', id, q);
   }
 
+  @Get('transactions/:transactionId/ledger')
+  @ApiDoc(
+    history(
+      'Ledger legs of a transaction',
+      'The transfers of the platform ledger made for the transaction: holds (PENDING), their posts and voids, and ' +
+        'settled transfers, each with the debited and credited account, amount, currency and code, in ledger ' +
+        `order. ${PAGING}`,
+      'list:AuditLedgerLeg',
+    ),
+  )
+  transactionLedger(
+    @Param('transactionId', idParam('Transaction', 'transactionId')) id: string,
+    @Query() q: AuditHistoryQuery,
+    @CurrentActor() actor: Actor,
+  ) {
+    return this.audit.transactionLedger(actor.platformId, id, q);
+  }
+
   @Get('internal-accounts/:accountId/history')
   @ApiDoc(
     history(

@@ -21,6 +21,7 @@ export const CONSOLE_ASSETS: Record<string, Asset> = {
   'views.js': { path: 'apps/dashboard/public/views.js', type: JS },
   'charts.js': { path: 'apps/dashboard/public/charts.js', type: JS },
   'main.js': { path: 'apps/dashboard/public/main.js', type: JS },
+  'ops.js': { path: 'apps/dashboard/public/ops.js', type: JS },
   'chart.umd.js': { path: 'node_modules/chart.js/dist/chart.umd.js', type: JS },
 };
 

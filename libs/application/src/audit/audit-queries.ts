@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ledgerPostings, ledgerTotals, toCustomerResource } from '../../../domain/src/audit/as-of.js';
+import { ledgerLegs, ledgerPostings, ledgerTotals, toCustomerResource } from '../../../domain/src/audit/as-of.js';
 import { effectiveTimes, eventsUpTo, fold, pageOf, toHistoryEntry } from '../../../domain/src/audit/history.js';
 import type { HistoryEntry } from '../../../domain/src/audit/history.js';
 import { cardDecider } from '../../../domain/src/cards/card.js';
@@ -55,6 +55,12 @@ export class AuditQueries {
     }
     const events = await this.ownStream(platformId, resource, id);
     return pageOf<HistoryEntry>(events.map(toHistoryEntry), page);
+  }
+
+  /** The ledger legs a transaction moved (holds, posts, voids and settled transfers referencing it), in ledger order. */
+  async transactionLedger(platformId: string, id: string, page: PageRequest) {
+    await this.ownStream(platformId, 'transactions', id);
+    return pageOf(ledgerLegs(await this.events.readStream(streams.ledger(platformId)), id), page);
   }
 
   async state(platformId: string, resource: AuditResource, id: string, asOf: Date): Promise<Record<string, unknown>> {

@@ -105,3 +105,51 @@ export function toCustomerResource(
     updatedAt: times.updatedAt,
   };
 }
+
+/** One leg of a transfer made for a resource (a transaction): which accounts it moved money between. */
+export interface LedgerLeg extends HistoryEntry {
+  leg: {
+    transferId: string;
+    debitAccountId: string;
+    creditAccountId: string;
+    /** Minor units; 0 for a void. */
+    amount: number;
+    currency: string;
+    kind: 'SETTLED' | 'PENDING' | 'POSTED' | 'VOIDED';
+    pendingTransferId?: string;
+    code: string;
+  };
+}
+
+/** The ledger transfers whose reference is `reference` (and the posts and voids of its holds), in ledger order. */
+export function ledgerLegs(events: readonly AuditSourceEvent[], reference: string): LedgerLeg[] {
+  const state = initialLedgerState();
+  const out: LedgerLeg[] = [];
+  for (const recorded of events) {
+    const event = { type: recorded.type, data: recorded.data } as unknown as LedgerEvent;
+    evolveLedger(state, event);
+    if (event.type === 'TransferCreated' && event.data.reference === reference) {
+      const d = event.data;
+      const leg = { transferId: d.id, debitAccountId: d.debitAccountId, creditAccountId: d.creditAccountId, amount: toJsonNumber(BigInt(d.amount)), currency: d.currency, kind: d.pending ? ('PENDING' as const) : ('SETTLED' as const), code: d.code };
+      out.push({ ...toHistoryEntry(recorded), leg });
+    } else if (event.type === 'PendingTransferPosted' || event.type === 'PendingTransferVoided') {
+      const held = state.transfers.get(event.data.pendingId);
+      if (!held || held.reference !== reference) continue;
+      const posted = event.type === 'PendingTransferPosted';
+      out.push({
+        ...toHistoryEntry(recorded),
+        leg: {
+          transferId: event.data.id,
+          debitAccountId: held.debitAccountId,
+          creditAccountId: held.creditAccountId,
+          amount: posted ? toJsonNumber(BigInt(event.data.amount)) : 0,
+          currency: held.currency,
+          kind: posted ? 'POSTED' : 'VOIDED',
+          pendingTransferId: event.data.pendingId,
+          code: held.code,
+        },
+      });
+    }
+  }
+  return out;
+}

@@ -47,5 +47,26 @@ export const auditSchemas: Record<string, Schema> = {
       balance: { type: 'integer', description: 'Posted balance of the account right after this posting, minor units.' },
     },
   },
+  AuditLedgerLeg: {
+    type: 'object',
+    required: ['revision', 'type', 'recordedAt', 'actor', 'correlationId', 'changes', 'leg'],
+    properties: {
+      ...entryProperties,
+      leg: {
+        type: 'object',
+        required: ['transferId', 'debitAccountId', 'creditAccountId', 'amount', 'currency', 'kind', 'code'],
+        properties: {
+          transferId: str(),
+          debitAccountId: str(),
+          creditAccountId: str(),
+          amount: { type: 'integer', description: 'Minor units; 0 for a void.' },
+          currency: str(),
+          kind: str({ enum: ['SETTLED', 'PENDING', 'POSTED', 'VOIDED'] }),
+          pendingTransferId: str(),
+          code: str(),
+        },
+      },
+    },
+  },
   AuditState: { oneOf: [ref('Card'), ref('Transaction'), ref('InternalAccount'), ref('Customer')] },
 };

@@ -1,0 +1,156 @@
+// Health, webhook endpoint configuration, search across customers, cards and transactions, account postings and
+// card authorizations: all through the public API and the audit endpoints.
+import { ApiError, get, post, api, q } from './api.js';
+import { cells, code, esc, money, status, table, when, formatMoney } from './format.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** Log head, projection lag, the platform's queue depth and counts (GET /audit/overview). */
+export async function loadHealth() {
+  const o = await get('/audit/overview');
+  const queues = Object.entries(o.queues).map(([name, d]) =>
+    `<tr>${cells(esc(name), esc(d.waiting), esc(d.delayed), esc(d.active), esc(d.dead))}</tr>`);
+  $('health-body').innerHTML =
+    `<p>Log head <strong id="log-head">${esc(o.eventLog.headPosition)}</strong>, ` +
+    `read models at ${esc(o.projections.position)}, lag <strong id="projection-lag">${esc(o.projections.lag)}</strong> ` +
+    `events; ${esc(o.counts.customers)} customers, ${esc(o.counts.internalAccounts)} accounts, ` +
+    `${esc(o.counts.pendingApprovals)} agent actions pending.</p>` +
+    `<div id="queue-depth">${table(['queue', 'waiting', 'delayed', 'running', 'dead'], queues)}</div>`;
+}
+
+/** The webhook endpoint (PATCH /config) and the sandbox test send. */
+export async function loadWebhookConfig(onChange) {
+  const config = await get('/config');
+  $('endpoint-body').innerHTML =
+    '<form id="endpoint-form"><input name="url" size="48" placeholder="https://hooks.example.com/in" ' +
+    `value="${esc(config.webhookEndpoint ?? '')}"> <button>Save</button></form>` +
+    '<p><button id="test-send">Send test webhook</button> <span id="test-result" class="muted"></span></p>';
+  $('endpoint-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const url = e.target.elements.url.value.trim();
+    await guarded('test-result', async () => {
+      await api('PATCH', '/config', { webhookEndpoint: url === '' ? null : url });
+      $('test-result').textContent = url === '' ? 'Webhooks turned off.' : `Endpoint set to ${url}.`;
+    });
+  });
+  $('test-send').addEventListener('click', () => guarded('test-result', async () => {
+    const answer = await post('/sandbox/webhooks/test');
+    $('test-result').textContent = answer.response_status
+      ? `The receiver answered ${answer.response_status}.`
+      : `No answer: ${answer.error ?? 'the delivery failed'}.`;
+    await onChange?.();
+  }));
+}
+
+async function guarded(id, work) {
+  try {
+    await work();
+  } catch (e) {
+    $(id).innerHTML = `<span class="error">${esc(e instanceof ApiError ? e.message : String(e))}</span>`;
+  }
+}
+
+/** Customers matching an id, a platformCustomerId, a UMA address or an email. */
+export async function findCustomers(text) {
+  const term = text.trim();
+  if (/^Customer:/.test(term)) {
+    try {
+      return [await get(`/customers/${q(term)}`)];
+    } catch (e) {
+      if (e.status === 404) return [];
+      throw e;
+    }
+  }
+  if (term.startsWith('$')) return (await get(`/customers?umaAddress=${q(term)}&limit=50`)).data;
+  if (term.includes('@')) {
+    // GET /customers has no email filter: walk the platform's customers page by page (bounded).
+    const found = [];
+    let cursor;
+    for (let page = 0; page < 20; page++) {
+      const res = await get(`/customers?limit=100${cursor ? `&cursor=${q(cursor)}` : ''}`);
+      found.push(...res.data.filter((c) => (c.email ?? '').toLowerCase() === term.toLowerCase()));
+      cursor = res.nextCursor;
+      if (!res.hasMore || !cursor) break;
+    }
+    return found;
+  }
+  return (await get(`/customers?platformCustomerId=${q(term)}&limit=50`)).data;
+}
+
+/** Pages of a list until `keep` found `limit` items or the list ends (bounded: at most 20 pages). */
+async function scan(path, keep, limit = 50) {
+  const found = [];
+  let cursor;
+  for (let page = 0; page < 20 && found.length < limit; page++) {
+    const res = await get(`${path}${path.includes('?') ? '&' : '?'}limit=100${cursor ? `&cursor=${q(cursor)}` : ''}`);
+    found.push(...res.data.filter(keep));
+    cursor = res.nextCursor;
+    if (!res.hasMore || !cursor) break;
+  }
+  return found.slice(0, limit);
+}
+
+const one = async (path) => {
+  try {
+    return [await get(path)];
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 404 || e.status === 400)) return [];
+    throw e;
+  }
+};
+
+/**
+ * What a search term names: a customer (id, platformCustomerId, UMA address, email), a card (id or last four
+ * digits) or a transaction (id or reconciliation reference).
+ */
+export async function search(text) {
+  const term = text.trim();
+  if (/^Card:/.test(term)) return { customers: [], cards: await one(`/cards/${q(term)}`), transactions: [] };
+  if (/^Transaction:/.test(term)) return { customers: [], cards: [], transactions: await one(`/transactions/${q(term)}`) };
+  if (/^\d{4}$/.test(term)) return { customers: [], cards: await scan('/cards', (c) => c.last4 === term), transactions: [] };
+  const customers = await findCustomers(term);
+  const byReference = term.startsWith('$') || term.includes('@') ? [] : (await get(`/transactions?reference=${q(term)}&limit=50`)).data;
+  return { customers, cards: [], transactions: byReference };
+}
+
+export function renderCards(cards) {
+  return table(['card', 'customer', 'last four', 'state'], cards.map((c) =>
+    `<tr class="pick" data-card="${esc(c.id)}">${cells(code(c.id), code(c.customerId), esc(c.last4), status(c.state))}</tr>`));
+}
+
+export function renderTransactions(transactions) {
+  return table(['transaction', 'type', 'status', 'sent', 'reference'], transactions.map((t) =>
+    `<tr class="pick" data-tx="${esc(t.id)}">` +
+    cells(code(t.id), esc(t.type), status(t.status), esc(money(t.sentAmount)), esc(t.reconciliationInstructions?.reference)) +
+    '</tr>'));
+}
+
+/** Ledger postings of an internal account with the running balance (GET /audit/internal-accounts/{id}/history). */
+export async function showPostings(account, target) {
+  const history = await get(`/audit/internal-accounts/${q(account.id)}/history?limit=100`);
+  const currency = account.balance?.currency ?? {};
+  const amount = (n) => formatMoney(n, currency);
+  $(target).innerHTML = `<h3>Ledger postings of <code>${esc(account.id)}</code></h3><div id="postings">` +
+    table(['at', 'transfer', 'direction', 'kind', 'amount', 'balance', 'code'], history.data.map((e) => {
+      const p = e.posting;
+      return `<tr>${cells(when(e.occurredAt ?? e.recordedAt), code(p.transferId), esc(p.direction), esc(p.kind))}` +
+        `<td class="num">${esc(amount(p.amount))}</td><td class="num">${esc(amount(e.balance))}</td>` +
+        `${cells(esc(p.code))}</tr>`;
+    })) + '</div>';
+}
+
+/** A card's authorizations as its history last recorded each of them. */
+export function authorizationsOf(history) {
+  const latest = new Map();
+  for (const e of history) if (e.changes?.authorization) latest.set(e.changes.authorization.id, e.changes.authorization);
+  return [...latest.values()];
+}
+
+export function renderAuthorizations(authorizations) {
+  return `<div id="authorizations">` + table(['authorization', 'merchant', 'amount', 'status', 'cleared', 'returned', 'at'],
+    authorizations.map((a) => {
+      const m = (n) => `${esc(n)} ${esc(a.currency)}`;
+      return `<tr>${cells(code(a.id), esc(a.merchant?.descriptor), m(a.amount), status(a.status),
+        m(a.clearedAmount), m(a.returnedAmount), when(a.createdAt))}</tr>`;
+    })) + '</div>';
+}
