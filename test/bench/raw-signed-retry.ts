@@ -15,7 +15,9 @@ export interface RawSignedRetryServer {
 function read(req: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req
+      .on('data', (chunk: Buffer) => chunks.push(chunk))
+      .on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
   });
 }
 
@@ -29,15 +31,27 @@ function read(req: IncomingMessage): Promise<string> {
  */
 export async function startRawSignedRetryServer(): Promise<RawSignedRetryServer> {
   const resources = new Map<string, { sessionKey: string; state: Record<string, unknown> }>();
-  const challenges = new Map<string, { path: string; payloadToSign: string; body: string; expiresAt: number; consumed: boolean }>();
+  const challenges = new Map<
+    string,
+    { path: string; payloadToSign: string; body: string; expiresAt: number; consumed: boolean }
+  >();
   const keys = new Map<string, KeyObject>();
   const keyObject = (hex: string) => {
     let key = keys.get(hex);
-    if (!key) keys.set(hex, (key = createPublicKey({ key: Buffer.concat([SPKI_COMPRESSED_P256, Buffer.from(hex, 'hex')]), format: 'der', type: 'spki' })));
+    if (!key)
+      keys.set(
+        hex,
+        (key = createPublicKey({
+          key: Buffer.concat([SPKI_COMPRESSED_P256, Buffer.from(hex, 'hex')]),
+          format: 'der',
+          type: 'spki',
+        })),
+      );
     return key;
   };
   const server: Server = createServer(async (req, res) => {
-    const reply = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const reply = (status: number, body: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     const raw = await read(req);
     const path = decodeURIComponent(req.url ?? '');
     const resource = resources.get(path);
@@ -48,12 +62,19 @@ export async function startRawSignedRetryServer(): Promise<RawSignedRetryServer>
     if (typeof signature !== 'string' || typeof requestId !== 'string') {
       const id = `Request:${randomUUID()}`;
       const expiresAt = Date.now() + 300_000;
-      const payloadToSign = JSON.stringify({ body, expiresAt: new Date(expiresAt).toISOString(), operation: `PATCH ${path}`, requestId: id, signer: resource.sessionKey });
+      const payloadToSign = JSON.stringify({
+        body,
+        expiresAt: new Date(expiresAt).toISOString(),
+        operation: `PATCH ${path}`,
+        requestId: id,
+        signer: resource.sessionKey,
+      });
       challenges.set(id, { path, payloadToSign, body: JSON.stringify(body), expiresAt, consumed: false });
       return reply(202, { payloadToSign, requestId: id, expiresAt: new Date(expiresAt).toISOString() });
     }
     const challenge = challenges.get(requestId);
-    if (!challenge || challenge.consumed || challenge.expiresAt <= Date.now() || challenge.path !== path) return reply(401, { reason: 'requestId' });
+    if (!challenge || challenge.consumed || challenge.expiresAt <= Date.now() || challenge.path !== path)
+      return reply(401, { reason: 'requestId' });
     if (challenge.body !== JSON.stringify(body)) return reply(401, { reason: 'body' });
     let stamp: { publicKey: string; scheme: string; signature: string };
     try {
@@ -61,8 +82,16 @@ export async function startRawSignedRetryServer(): Promise<RawSignedRetryServer>
     } catch {
       return reply(401, { reason: 'malformed' });
     }
-    if (stamp.scheme !== 'SIGNATURE_SCHEME_TK_API_P256' || stamp.publicKey !== resource.sessionKey) return reply(401, { reason: 'key' });
-    if (!verify('sha256', Buffer.from(challenge.payloadToSign, 'utf8'), { key: keyObject(stamp.publicKey), dsaEncoding: 'der' }, Buffer.from(stamp.signature, 'hex'))) {
+    if (stamp.scheme !== 'SIGNATURE_SCHEME_TK_API_P256' || stamp.publicKey !== resource.sessionKey)
+      return reply(401, { reason: 'key' });
+    if (
+      !verify(
+        'sha256',
+        Buffer.from(challenge.payloadToSign, 'utf8'),
+        { key: keyObject(stamp.publicKey), dsaEncoding: 'der' },
+        Buffer.from(stamp.signature, 'hex'),
+      )
+    ) {
       return reply(401, { reason: 'signature' });
     }
     challenge.consumed = true;

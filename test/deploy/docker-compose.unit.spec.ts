@@ -15,7 +15,9 @@ type Service = {
   depends_on?: Record<string, { condition: string }>;
 };
 
-const compose = parse(readFileSync(resolve('docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, Service> };
+const compose = parse(readFileSync(resolve('docker-compose.yml'), 'utf8'), { merge: true }) as {
+  services: Record<string, Service>;
+};
 const services = compose.services;
 
 /** The value a `redis-server` flag is given on the command line. */
@@ -23,7 +25,7 @@ const flag = (command: string[], name: string) => command[command.indexOf(`--${n
 
 /** The production topology's deployment properties. */
 describe('docker-compose.yml', () => {
-  it('validates with docker-compose config (no engine needed; .ci/run installs Debian\'s docker-compose)', () => {
+  it("validates with docker-compose config (no engine needed; .ci/run installs Debian's docker-compose)", () => {
     const probe = spawnSync('docker-compose', ['version'], { encoding: 'utf8' });
     if (probe.error) {
       if (process.env.CI) throw new Error('docker-compose is not installed: .ci/run installs it with apt-get');
@@ -31,7 +33,10 @@ describe('docker-compose.yml', () => {
       return;
     }
     const env = { ...process.env, SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') };
-    const checked = spawnSync('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q'], { encoding: 'utf8', env });
+    const checked = spawnSync('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q'], {
+      encoding: 'utf8',
+      env,
+    });
     expect({ status: checked.status, stderr: checked.stderr }).toEqual({ status: 0, stderr: '' });
   });
 
@@ -47,7 +52,8 @@ describe('docker-compose.yml', () => {
 
   it('publishes data ports on 127.0.0.1 only', () => {
     for (const name of ['eventstore', 'mongo', 'redis']) {
-      for (const port of services[name].ports ?? []) expect({ name, port }).toEqual({ name, port: expect.stringMatching(/^127\.0\.0\.1:/) });
+      for (const port of services[name].ports ?? [])
+        expect({ name, port }).toEqual({ name, port: expect.stringMatching(/^127\.0\.0\.1:/) });
     }
   });
 
@@ -55,15 +61,21 @@ describe('docker-compose.yml', () => {
     const test = services.mongo.healthcheck!.test.join(' ');
     expect(test).toContain('isWritablePrimary');
     expect(test).toContain('rs.initiate');
-    for (const name of ['api', 'worker']) expect(services[name].depends_on?.mongo).toEqual({ condition: 'service_healthy' });
+    for (const name of ['api', 'worker'])
+      expect(services[name].depends_on?.mongo).toEqual({ condition: 'service_healthy' });
   });
 
   it('creates production platforms only', () => {
-    for (const name of ['api', 'worker']) expect({ name, sandbox: services[name].environment?.SANDBOX }).toEqual({ name, sandbox: 'false' });
+    for (const name of ['api', 'worker'])
+      expect({ name, sandbox: services[name].environment?.SANDBOX }).toEqual({ name, sandbox: 'false' });
   });
 
   it('restarts every service that fails', () => {
-    for (const [name, service] of Object.entries(services)) expect({ name, restart: service.restart }).toEqual({ name, restart: expect.stringMatching(/^(always|unless-stopped|on-failure)/) });
+    for (const [name, service] of Object.entries(services))
+      expect({ name, restart: service.restart }).toEqual({
+        name,
+        restart: expect.stringMatching(/^(always|unless-stopped|on-failure)/),
+      });
   });
 
   it('runs Redis with a memory limit, noeviction and an fsync policy for its AOF', () => {

@@ -21,7 +21,13 @@ describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
   afterAll(async () => t?.close());
 
   const customerWithAccount = async (currency = 'USD') => {
-    const c = (await api.post('/customers', { platformCustomerId: uniqueValue('acct'), customerType: 'INDIVIDUAL', currencies: [currency] })).body;
+    const c = (
+      await api.post('/customers', {
+        platformCustomerId: uniqueValue('acct'),
+        customerType: 'INDIVIDUAL',
+        currencies: [currency],
+      })
+    ).body;
     const account = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.id)}`)).body.data[0];
     return { customer: c, account };
   };
@@ -33,7 +39,11 @@ describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
     expect(platform.body.data.every((a: any) => a.customerId === undefined)).toBe(true);
     const usd = await api.get('/platform/internal-accounts?currency=USD');
     expect(usd.body.totalCount).toBe(1);
-    expect(usd.body.data[0]).toMatchObject({ type: 'INTERNAL_FIAT', status: 'ACTIVE', balance: { amount: 0, currency: { code: 'USD', decimals: 2, symbol: '$' } } });
+    expect(usd.body.data[0]).toMatchObject({
+      type: 'INTERNAL_FIAT',
+      status: 'ACTIVE',
+      balance: { amount: 0, currency: { code: 'USD', decimals: 2, symbol: '$' } },
+    });
     const crypto = await api.get('/platform/internal-accounts?type=INTERNAL_CRYPTO');
     expect(crypto.body.data.map((a: any) => a.balance.currency.code).sort()).toEqual(['BTC', 'USDC']);
   });
@@ -58,17 +68,31 @@ describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
     }
     const settlement = (await api.get('/platform/internal-accounts?currency=USD')).body.data[0];
     expect((await api.post(`/sandbox/internal-accounts/${settlement.id}/fund`, { amount: 5 })).status).toBe(400);
-    expect((await api.post('/sandbox/internal-accounts/InternalAccount:00000000-0000-4000-8000-000000000abc/fund', { amount: 5 })).status).toBe(404);
+    expect(
+      (
+        await api.post('/sandbox/internal-accounts/InternalAccount:00000000-0000-4000-8000-000000000abc/fund', {
+          amount: 5,
+        })
+      ).status,
+    ).toBe(404);
     expect((await api.get(`/internal-accounts/${account.id}`)).body.balance.amount).toBe(0);
     const other = await t.otherPlatform();
     expect((await other.api.post(`/sandbox/internal-accounts/${account.id}/fund`, { amount: 5 })).status).toBe(404);
     expect((await other.api.get(`/internal-accounts/${account.id}`)).status).toBe(404);
     const production = await t.otherPlatform({ sandbox: false });
-    expect((await production.api.post(`/sandbox/internal-accounts/${account.id}/fund`, { amount: 5 })).status).toBe(403);
+    expect((await production.api.post(`/sandbox/internal-accounts/${account.id}/fund`, { amount: 5 })).status).toBe(
+      403,
+    );
   });
 
   it('refuses funding an account whose holder is not approved', async () => {
-    const c = (await api.post('/customers', { platformCustomerId: 'pending-kyc', customerType: 'INDIVIDUAL', fullName: 'Lee Park001' })).body;
+    const c = (
+      await api.post('/customers', {
+        platformCustomerId: 'pending-kyc',
+        customerType: 'INDIVIDUAL',
+        fullName: 'Lee Park001',
+      })
+    ).body;
     const account = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.id)}`)).body.data[0];
     const res = await api.post(`/sandbox/internal-accounts/${account.id}/fund`, { amount: 5 });
     expect(res.status).toBe(409);
@@ -77,12 +101,39 @@ describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
 
   it('opens further accounts and refuses duplicates and mismatched types', async () => {
     const { customer } = await customerWithAccount('USD');
-    const opened = await api.post('/customers/internal-accounts', { customerId: customer.id, type: 'INTERNAL_CRYPTO', currency: 'BTC' });
+    const opened = await api.post('/customers/internal-accounts', {
+      customerId: customer.id,
+      type: 'INTERNAL_CRYPTO',
+      currency: 'BTC',
+    });
     expect(opened.status).toBe(201);
-    expect(opened.body).toMatchObject({ customerId: customer.id, type: 'INTERNAL_CRYPTO', balance: { currency: { code: 'BTC', decimals: 8 } } });
-    expect((await api.post('/customers/internal-accounts', { customerId: customer.id, type: 'INTERNAL_CRYPTO', currency: 'BTC' })).status).toBe(409);
-    expect((await api.post('/customers/internal-accounts', { customerId: customer.id, type: 'INTERNAL_FIAT', currency: 'BTC' })).status).toBe(400);
-    expect((await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}&type=INTERNAL_CRYPTO`)).body.totalCount).toBe(1);
+    expect(opened.body).toMatchObject({
+      customerId: customer.id,
+      type: 'INTERNAL_CRYPTO',
+      balance: { currency: { code: 'BTC', decimals: 8 } },
+    });
+    expect(
+      (
+        await api.post('/customers/internal-accounts', {
+          customerId: customer.id,
+          type: 'INTERNAL_CRYPTO',
+          currency: 'BTC',
+        })
+      ).status,
+    ).toBe(409);
+    expect(
+      (
+        await api.post('/customers/internal-accounts', {
+          customerId: customer.id,
+          type: 'INTERNAL_FIAT',
+          currency: 'BTC',
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}&type=INTERNAL_CRYPTO`))
+        .body.totalCount,
+    ).toBe(1);
   });
 
   it('manages API tokens: secret once, hashed, revocable, last one kept', async () => {
@@ -144,10 +195,15 @@ describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
     expect(overview.body.webhookDeliveries).toEqual({ PENDING: 0, DELIVERED: 0, FAILED: 0, DEAD: 0 });
     const idle = { waiting: 0, delayed: 0, active: 0, dead: 0 };
     expect(Object.keys(overview.body.queues).sort()).toEqual(['card-provisioning', 'timers', 'webhooks']);
-    for (const depth of Object.values(overview.body.queues)) expect(Object.keys(depth as object).sort()).toEqual(Object.keys(idle).sort());
+    for (const depth of Object.values(overview.body.queues))
+      expect(Object.keys(depth as object).sort()).toEqual(Object.keys(idle).sort());
     // Another platform sees its own counts and none of this platform's events.
     const other = await (await t.otherPlatform()).api.get('/audit/overview');
-    expect(other.body.recentEvents.every((e: any) => !overview.body.recentEvents.some((m: any) => m.position === e.position))).toBe(true);
+    expect(
+      other.body.recentEvents.every(
+        (e: any) => !overview.body.recentEvents.some((m: any) => m.position === e.position),
+      ),
+    ).toBe(true);
     expect(other.body.counts.customers).toBe(0);
   });
 
@@ -155,13 +211,27 @@ describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
     const doc = await t.anonymous.get('/openapi.json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toBe('3.1.0');
-    for (const path of ['/customers', '/customers/{customerId}', '/customers/internal-accounts', '/platform/internal-accounts', '/tokens', '/sandbox/internal-accounts/{accountId}/fund']) {
+    for (const path of [
+      '/customers',
+      '/customers/{customerId}',
+      '/customers/internal-accounts',
+      '/platform/internal-accounts',
+      '/tokens',
+      '/sandbox/internal-accounts/{accountId}/fund',
+    ]) {
       expect(doc.body.paths[path]).toBeDefined();
     }
     const createCustomer = doc.body.paths['/customers'].post;
-    expect(createCustomer.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateCustomerDto');
-    expect(doc.body.components.schemas.CreateCustomerDto.properties.customerType.enum).toEqual(['INDIVIDUAL', 'BUSINESS']);
-    expect(doc.body.paths['/customers'].get.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['limit', 'cursor', 'platformCustomerId', 'isIncludingDeleted']));
+    expect(createCustomer.requestBody.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/CreateCustomerDto',
+    );
+    expect(doc.body.components.schemas.CreateCustomerDto.properties.customerType.enum).toEqual([
+      'INDIVIDUAL',
+      'BUSINESS',
+    ]);
+    expect(doc.body.paths['/customers'].get.parameters.map((p: any) => p.name)).toEqual(
+      expect.arrayContaining(['limit', 'cursor', 'platformCustomerId', 'isIncludingDeleted']),
+    );
     const page = await t.anonymous.get('/docs');
     expect(page.status).toBe(200);
     expect(String(page.body)).toContain('openapi.json');

@@ -14,7 +14,10 @@ describe('agents: approvals', () => {
 
   beforeAll(async () => {
     // Webhook targets on loopback must be allowed explicitly.
-    t = await startTestService({ clock: new ManualClock(START), env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost' } });
+    t = await startTestService({
+      clock: new ManualClock(START),
+      env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost' },
+    });
     api = t.api;
     a = agents(t);
     receiver = await startWebhookReceiver();
@@ -26,9 +29,15 @@ describe('agents: approvals', () => {
   });
 
   const approvalRequired = () => policy({ defaultExecutionMode: 'APPROVAL_REQUIRED' });
-  const approve = (agent: ConnectedAgent, actionId: string) => api.post(`/agents/${agent.id}/actions/${actionId}/approve`);
+  const approve = (agent: ConnectedAgent, actionId: string) =>
+    api.post(`/agents/${agent.id}/actions/${actionId}/approve`);
   const quoteFor = async (agent: ConnectedAgent, amount: number) => {
-    const res = await agent.me.post('/agents/me/quotes', { source: { sourceType: 'ACCOUNT', accountId: agent.customer.accounts.USD }, destination: { destinationType: 'ACCOUNT', accountId: agent.external }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount });
+    const res = await agent.me.post('/agents/me/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: agent.customer.accounts.USD },
+      destination: { destinationType: 'ACCOUNT', accountId: agent.external },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: amount,
+    });
     expect(res.status).toBe(201);
     return res.body;
   };
@@ -37,21 +46,38 @@ describe('agents: approvals', () => {
     const agent = await a.connected(policy({ approvalThresholds: { currency: 'USD', amount: 500 } }), 10_000);
     const pending = await a.transferOut(agent, 800);
     expect(pending.status).toBe(201);
-    expect(pending.body).toMatchObject({ status: 'PENDING_APPROVAL', type: 'TRANSFER_OUT', transferDetails: { amount: 800 } });
+    expect(pending.body).toMatchObject({
+      status: 'PENDING_APPROVAL',
+      type: 'TRANSFER_OUT',
+      transferDetails: { amount: 800 },
+    });
     expect(pending.body).not.toHaveProperty('transaction');
     expect(await a.m.balance(agent.customer.accounts.USD)).toBe(10_000);
     expect(await a.usage(agent)).toMatchObject({ dailyTransactionCount: 0, dailySpend: 0 });
 
-    await receiver.waitFor((rs) => rs.some((r) => r.json?.type === 'AGENT_ACTION.PENDING_APPROVAL' && r.json.data.id === pending.body.id), 15_000, 'the pending-approval webhook');
+    await receiver.waitFor(
+      (rs) => rs.some((r) => r.json?.type === 'AGENT_ACTION.PENDING_APPROVAL' && r.json.data.id === pending.body.id),
+      15_000,
+      'the pending-approval webhook',
+    );
     const hook = receiver.requests.find((r) => r.json?.data.id === pending.body.id)!;
     expect({ ecdsa: hook.ecdsaValid, standard: hook.standardValid }).toEqual({ ecdsa: true, standard: true });
-    expect(hook.json).toEqual({ id: expect.stringMatching(/^Webhook:/), type: 'AGENT_ACTION.PENDING_APPROVAL', timestamp: pending.body.createdAt, data: pending.body });
+    expect(hook.json).toEqual({
+      id: expect.stringMatching(/^Webhook:/),
+      type: 'AGENT_ACTION.PENDING_APPROVAL',
+      timestamp: pending.body.createdAt,
+      data: pending.body,
+    });
 
     const approvals = await api.get(`/agents/approvals?agentId=${agent.id}`);
     expect(approvals.body.data.map((x: any) => x.id)).toEqual([pending.body.id]);
     const approved = await approve(agent, pending.body.id);
     expect(approved.status).toBe(200);
-    expect(approved.body).toMatchObject({ id: pending.body.id, status: 'APPROVED', transaction: { agentId: agent.id, status: 'COMPLETED' } });
+    expect(approved.body).toMatchObject({
+      id: pending.body.id,
+      status: 'APPROVED',
+      transaction: { agentId: agent.id, status: 'COMPLETED' },
+    });
     expect(await a.m.balance(agent.customer.accounts.USD)).toBe(9_200);
     expect(await a.usage(agent)).toMatchObject({ dailyTransactionCount: 1, dailySpend: 800 });
     expect((await agent.me.get(`/agents/me/actions/${pending.body.id}`)).body.status).toBe('APPROVED');
@@ -71,7 +97,9 @@ describe('agents: approvals', () => {
     expect(rejected.body).not.toHaveProperty('transaction');
     expect((await approve(agent, pending.id)).status).toBe(409);
     expect(await a.m.balance(agent.customer.accounts.USD)).toBe(10_000);
-    expect((await agent.me.get('/agents/me/actions?status=REJECTED')).body.data.map((x: any) => x.id)).toEqual([pending.id]);
+    expect((await agent.me.get('/agents/me/actions?status=REJECTED')).body.data.map((x: any) => x.id)).toEqual([
+      pending.id,
+    ]);
     const foreign = await t.otherPlatform();
     expect((await foreign.api.post(`/agents/${agent.id}/actions/${pending.id}/approve`)).status).toBe(404);
   });
@@ -81,7 +109,11 @@ describe('agents: approvals', () => {
     const quote = await quoteFor(agent, 1_000);
     const pending = await agent.me.post(`/agents/me/quotes/${quote.id}/execute`);
     expect(pending.status).toBe(200);
-    expect(pending.body).toMatchObject({ status: 'PENDING_APPROVAL', type: 'EXECUTE_QUOTE', quote: { id: quote.id, status: 'PENDING' } });
+    expect(pending.body).toMatchObject({
+      status: 'PENDING_APPROVAL',
+      type: 'EXECUTE_QUOTE',
+      quote: { id: quote.id, status: 'PENDING' },
+    });
     await a.m.advance(16 * 60);
     const failed = await approve(agent, pending.body.id);
     expect(failed.body).toMatchObject({ status: 'FAILED', failureReason: 'QUOTE_EXPIRED' });
@@ -94,7 +126,11 @@ describe('agents: approvals', () => {
   it('FAILED when the funds are gone while waiting: the reservation is released', async () => {
     const agent = await a.connected(approvalRequired(), 1_000);
     const pending = (await a.transferOut(agent, 800)).body;
-    const drained = await api.post('/transfer-out', { source: { accountId: agent.customer.accounts.USD }, destination: { accountId: agent.external }, amount: 500 });
+    const drained = await api.post('/transfer-out', {
+      source: { accountId: agent.customer.accounts.USD },
+      destination: { accountId: agent.external },
+      amount: 500,
+    });
     expect(drained.status).toBe(201);
     const failed = await approve(agent, pending.id);
     expect(failed.body).toMatchObject({ status: 'FAILED', failureReason: 'INSUFFICIENT_FUNDS' });
@@ -107,9 +143,15 @@ describe('agents: approvals', () => {
     const first = (await a.transferOut(agent, 800)).body;
     const second = (await a.transferOut(agent, 100)).body;
     await api.patch(`/agents/${agent.id}/policy`, { spendingLimits: { perTransactionLimit: 500 } });
-    expect((await approve(agent, first.id)).body).toMatchObject({ status: 'FAILED', failureReason: expect.stringMatching(/^VELOCITY_LIMIT_EXCEEDED/) });
+    expect((await approve(agent, first.id)).body).toMatchObject({
+      status: 'FAILED',
+      failureReason: expect.stringMatching(/^VELOCITY_LIMIT_EXCEEDED/),
+    });
     await api.patch(`/agents/${agent.id}`, { isPaused: true });
-    expect((await approve(agent, second.id)).body).toMatchObject({ status: 'FAILED', failureReason: expect.stringMatching(/^FORBIDDEN/) });
+    expect((await approve(agent, second.id)).body).toMatchObject({
+      status: 'FAILED',
+      failureReason: expect.stringMatching(/^FORBIDDEN/),
+    });
     expect(await a.m.balance(agent.customer.accounts.USD)).toBe(10_000);
   });
 
@@ -118,7 +160,10 @@ describe('agents: approvals', () => {
     const quote = await quoteFor(agent, 1_000);
     const pending = (await agent.me.post(`/agents/me/quotes/${quote.id}/execute`)).body;
     const approved = await approve(agent, pending.id);
-    expect(approved.body).toMatchObject({ status: 'APPROVED', transaction: { id: quote.transactionId, agentId: agent.id } });
+    expect(approved.body).toMatchObject({
+      status: 'APPROVED',
+      transaction: { id: quote.transactionId, agentId: agent.id },
+    });
     expect(await a.m.balance(agent.customer.accounts.USD)).toBe(10_000 - quote.totalSendingAmount);
     expect((await agent.me.post(`/agents/me/quotes/${quote.id}/execute`)).status).toBe(409);
   });
@@ -146,7 +191,10 @@ describe('agents: approvals', () => {
     await a.transferOut(agent, 10);
     await a.transferOut(agent, 20);
     const after = (await api.get('/dashboard/overview')).body.counts;
-    expect({ agents: after.agents - before.agents, pendingApprovals: after.pendingApprovals - before.pendingApprovals }).toEqual({ agents: 1, pendingApprovals: 2 });
+    expect({
+      agents: after.agents - before.agents,
+      pendingApprovals: after.pendingApprovals - before.pendingApprovals,
+    }).toEqual({ agents: 1, pendingApprovals: 2 });
     expect(after.pendingApprovals).toBe((await api.get('/agents/approvals')).body.totalCount);
     expect(after.agents).toBe((await api.get('/agents')).body.totalCount);
   });

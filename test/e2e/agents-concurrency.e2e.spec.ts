@@ -24,7 +24,14 @@ async function setUp(api: Client, anonymous: Client, url: string) {
   expect(created.status).toBe(201);
   const redeemed = await anonymous.post(`/agents/device-codes/${created.body.deviceCode.code}/redeem`);
   expect(redeemed.status).toBe(200);
-  return { m, customer, external, agentId: created.body.agent.id as string, token: redeemed.body.accessToken as string, url };
+  return {
+    m,
+    customer,
+    external,
+    agentId: created.body.agent.id as string,
+    token: redeemed.body.accessToken as string,
+    url,
+  };
 }
 
 type Setup = Awaited<ReturnType<typeof setUp>>;
@@ -34,17 +41,27 @@ async function spendConcurrently(s: Setup, urls: string[]) {
   const agents = urls.map((url) => client(url, `Bearer ${s.token}`));
   const replies = await Promise.all(
     Array.from({ length: 50 }, (_, i) =>
-      agents[i % agents.length].post('/agents/me/transfer-out', { source: { accountId: s.customer.accounts.USD }, destination: { accountId: s.external }, amount: 300 }),
+      agents[i % agents.length].post('/agents/me/transfer-out', {
+        source: { accountId: s.customer.accounts.USD },
+        destination: { accountId: s.external },
+        amount: 300,
+      }),
     ),
   );
   const accepted = replies.filter((r) => r.status === 201);
   const refused = replies.filter((r) => r.status === 403);
   expect({ accepted: accepted.length, refused: refused.length }).toEqual({ accepted: 16, refused: 34 });
-  for (const r of accepted) expect(r.body).toMatchObject({ status: 'APPROVED', transaction: { id: expect.stringMatching(/^Transaction:/), agentId: s.agentId } });
+  for (const r of accepted)
+    expect(r.body).toMatchObject({
+      status: 'APPROVED',
+      transaction: { id: expect.stringMatching(/^Transaction:/), agentId: s.agentId },
+    });
   for (const r of refused) expect(r.body.code).toBe('VELOCITY_LIMIT_EXCEEDED');
   const me = (await agents[0].get('/agents/me')).body;
   expect(me.usage).toMatchObject({ dailyTransactionCount: 16, dailySpend: 16 * 300, monthlySpend: 16 * 300 });
-  const txs = (await agents[0].get('/agents/me/transactions?limit=100')).body.data.filter((x: any) => x.type === 'OUTGOING');
+  const txs = (await agents[0].get('/agents/me/transactions?limit=100')).body.data.filter(
+    (x: any) => x.type === 'OUTGOING',
+  );
   expect(txs).toHaveLength(16);
   expect(new Set(txs.map((x: any) => x.id))).toEqual(new Set(accepted.map((r) => r.body.transaction.id)));
 }
@@ -53,7 +70,10 @@ async function spendConcurrently(s: Setup, urls: string[]) {
 async function expectLedgerMoved(store: EventStore, platformId: string, accountId: string, amount: number) {
   const ledger = await loadLedger(store, platformId);
   const account = ledger.accounts.get(accountId)!;
-  expect({ posted: postedBalance(account), pending: account.debitsPending }).toEqual({ posted: BigInt(FUNDS - amount), pending: 0n });
+  expect({ posted: postedBalance(account), pending: account.debitsPending }).toEqual({
+    posted: BigInt(FUNDS - amount),
+    pending: 0n,
+  });
 }
 
 describe('agents: concurrent spends cannot overshoot a limit', () => {
@@ -75,7 +95,12 @@ describe('agents: concurrent spends cannot overshoot a limit', () => {
     const s = await setUp(t.api, t.anonymous, t.url);
     await spendConcurrently(s, [t.url]);
     expect(await s.m.balance(s.customer.accounts.USD)).toBe(FUNDS - 16 * 300);
-    await expectLedgerMoved(t.service.infra.eventStore, t.service.sandbox!.platformId, s.customer.accounts.USD, 16 * 300);
+    await expectLedgerMoved(
+      t.service.infra.eventStore,
+      t.service.sandbox!.platformId,
+      s.customer.accounts.USD,
+      16 * 300,
+    );
   });
 
   it('the same with two service processes on the same embedded files', async () => {
@@ -88,7 +113,9 @@ describe('agents: concurrent spends cannot overshoot a limit', () => {
     await spendConcurrently(s, [first.url, second.url]);
     // The second process sees the same agent state.
     expect((await client(second.url, `Bearer ${s.token}`).get('/agents/me')).body.usage.dailySpend).toBe(4_800);
-    const { platformId } = JSON.parse(readFileSync(join(dataDir, 'sandbox-credentials.json'), 'utf8')) as { platformId: string };
+    const { platformId } = JSON.parse(readFileSync(join(dataDir, 'sandbox-credentials.json'), 'utf8')) as {
+      platformId: string;
+    };
     for (const c of children.splice(0)) await c.kill('SIGTERM');
     const store = new SqliteEventStore(join(dataDir, 'service.db'));
     try {

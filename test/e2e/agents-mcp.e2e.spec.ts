@@ -56,9 +56,18 @@ describe('agents: the MCP server, driven by the SDK client over stdio', () => {
   it('lists the agent tools, with input schemas generated from the agent DTOs', async () => {
     const { tools } = await mcp.listTools();
     expect(tools.map((x) => x.name).sort()).toEqual([
-      'create_quote', 'execute_quote', 'get_action', 'get_agent', 'get_quote', 'get_transaction',
-      'list_actions', 'list_external_accounts', 'list_internal_accounts', 'list_transactions',
-      'transfer_in', 'transfer_out',
+      'create_quote',
+      'execute_quote',
+      'get_action',
+      'get_agent',
+      'get_quote',
+      'get_transaction',
+      'list_actions',
+      'list_external_accounts',
+      'list_internal_accounts',
+      'list_transactions',
+      'transfer_in',
+      'transfer_out',
     ]);
     const byName = Object.fromEntries(tools.map((x) => [x.name, x.inputSchema as any]));
     // From CreateQuoteDto's decorators, nested DTOs inlined, plus the Idempotency-Key input.

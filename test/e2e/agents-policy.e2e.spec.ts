@@ -42,20 +42,50 @@ describe('agents: policy enforced at the moment of each action', () => {
       platformCustomerId: expect.any(String),
       status: 'APPROVED',
       type: 'TRANSFER_OUT',
-      transferDetails: { amount: 1_200, currency: 'USD', sourceAccountId: agent.customer.accounts.USD, destinationAccountId: agent.external },
-      transaction: { id: expect.stringMatching(/^Transaction:/), agentId: agent.id, status: 'COMPLETED', type: 'OUTGOING' },
+      transferDetails: {
+        amount: 1_200,
+        currency: 'USD',
+        sourceAccountId: agent.customer.accounts.USD,
+        destinationAccountId: agent.external,
+      },
+      transaction: {
+        id: expect.stringMatching(/^Transaction:/),
+        agentId: agent.id,
+        status: 'COMPLETED',
+        type: 'OUTGOING',
+      },
     });
     expect(res.body).not.toHaveProperty('spend');
     expect(await a.m.balance(agent.customer.accounts.USD)).toBe(8_800);
     expect(await a.usage(agent)).toMatchObject({ dailyTransactionCount: 1, dailySpend: 1_200, monthlySpend: 1_200 });
     expect((await api.get(`/transactions/${res.body.transaction.id}`)).body.agentId).toBe(agent.id);
-    expect((await agent.me.get(`/agents/me/actions/${res.body.id}`)).body).toMatchObject({ id: res.body.id, status: 'APPROVED' });
-    expect((await agent.me.get('/agents/me/actions?status=APPROVED')).body.data.map((x: any) => x.id)).toEqual([res.body.id]);
-    expect((await agent.me.get(`/agents/me/transactions?senderAccountIdentifier=${agent.customer.accounts.USD}`)).body.data.map((x: any) => x.id)).toEqual([res.body.transaction.id]);
-    expect((await agent.me.get(`/agents/me/transactions?receiverAccountIdentifier=${agent.customer.accounts.USD}`)).body.data).toEqual([]);
+    expect((await agent.me.get(`/agents/me/actions/${res.body.id}`)).body).toMatchObject({
+      id: res.body.id,
+      status: 'APPROVED',
+    });
+    expect((await agent.me.get('/agents/me/actions?status=APPROVED')).body.data.map((x: any) => x.id)).toEqual([
+      res.body.id,
+    ]);
+    expect(
+      (
+        await agent.me.get(`/agents/me/transactions?senderAccountIdentifier=${agent.customer.accounts.USD}`)
+      ).body.data.map((x: any) => x.id),
+    ).toEqual([res.body.transaction.id]);
+    expect(
+      (await agent.me.get(`/agents/me/transactions?receiverAccountIdentifier=${agent.customer.accounts.USD}`)).body
+        .data,
+    ).toEqual([]);
     expect((await agent.me.get(`/agents/me/transactions?customerId=${agent.customer.id}`)).status).toBe(400);
-    const transferIn = await agent.me.post('/agents/me/transfer-in', { source: { accountId: agent.external }, destination: { accountId: agent.customer.accounts.USD }, amount: 300 });
-    expect(transferIn.body).toMatchObject({ status: 'APPROVED', type: 'TRANSFER_IN', transaction: { type: 'INCOMING', agentId: agent.id } });
+    const transferIn = await agent.me.post('/agents/me/transfer-in', {
+      source: { accountId: agent.external },
+      destination: { accountId: agent.customer.accounts.USD },
+      amount: 300,
+    });
+    expect(transferIn.body).toMatchObject({
+      status: 'APPROVED',
+      type: 'TRANSFER_IN',
+      transaction: { type: 'INCOMING', agentId: agent.id },
+    });
   });
 
   it('permissions: each operation needs its own (403 FORBIDDEN)', async () => {
@@ -64,16 +94,28 @@ describe('agents: policy enforced at the moment of each action', () => {
     await refused(await agent.me.get('/agents/me/transactions'), 'FORBIDDEN');
     await refused(await agent.me.get('/agents/me/internal-accounts'), 'FORBIDDEN');
     await refused(await agent.me.get('/agents/me/external-accounts'), 'FORBIDDEN');
-    const quoteBody = { source: { sourceType: 'ACCOUNT', accountId: agent.customer.accounts.USD }, destination: { destinationType: 'ACCOUNT', accountId: agent.external }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 500 };
+    const quoteBody = {
+      source: { sourceType: 'ACCOUNT', accountId: agent.customer.accounts.USD },
+      destination: { destinationType: 'ACCOUNT', accountId: agent.external },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 500,
+    };
     await refused(await agent.me.post('/agents/me/quotes', quoteBody), 'FORBIDDEN');
     // Granting one permission opens exactly that operation.
     await api.patch(`/agents/${agent.id}/policy`, { permissions: ['CREATE_QUOTES', 'VIEW_TRANSACTIONS'] });
     const quote = await agent.me.post('/agents/me/quotes', quoteBody);
     expect(quote.status).toBe(201);
     await refused(await agent.me.post(`/agents/me/quotes/${quote.body.id}/execute`), 'FORBIDDEN');
-    expect((await agent.me.get('/agents/me/internal-accounts')).body.data.map((x: any) => x.id)).toEqual([agent.customer.accounts.USD]);
+    expect((await agent.me.get('/agents/me/internal-accounts')).body.data.map((x: any) => x.id)).toEqual([
+      agent.customer.accounts.USD,
+    ]);
     await api.patch(`/agents/${agent.id}/policy`, { permissions: ALL_PERMISSIONS });
-    expect((await agent.me.post(`/agents/me/quotes/${quote.body.id}/execute`)).body).toMatchObject({ status: 'APPROVED', type: 'EXECUTE_QUOTE', quote: { id: quote.body.id }, transaction: { agentId: agent.id } });
+    expect((await agent.me.post(`/agents/me/quotes/${quote.body.id}/execute`)).body).toMatchObject({
+      status: 'APPROVED',
+      type: 'EXECUTE_QUOTE',
+      quote: { id: quote.body.id },
+      transaction: { agentId: agent.id },
+    });
     await nothingMovedExcept(agent, quote.body.totalSendingAmount);
   });
 
@@ -105,7 +147,11 @@ describe('agents: policy enforced at the moment of each action', () => {
     expect((await a.transferOut(agent, 1_000)).status).toBe(201);
     await refused(await a.transferOut(agent, 1), 'VELOCITY_LIMIT_EXCEEDED');
     const now = Date.parse((await api.get('/sandbox/clock')).body.now);
-    const midnight = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate() + 1);
+    const midnight = Date.UTC(
+      new Date(now).getUTCFullYear(),
+      new Date(now).getUTCMonth(),
+      new Date(now).getUTCDate() + 1,
+    );
     await a.m.advance(Math.ceil((midnight - now) / 1000));
     expect(await a.usage(agent)).toMatchObject({ dailyTransactionCount: 0, dailySpend: 0, monthlySpend: 1_000 });
     await refused(await a.transferOut(agent, 501), 'VELOCITY_LIMIT_EXCEEDED');
@@ -134,7 +180,12 @@ describe('agents: policy enforced at the moment of each action', () => {
     const external = await a.m.external(customer.id, 'EUR', '888');
     const { agent, deviceCode } = await a.create(customer.id, policy({}, { perTransactionLimit: 1_000 }));
     const me = a.bearer((await a.redeem(deviceCode.code)).body.accessToken);
-    const out = (amount: number) => me.post('/agents/me/transfer-out', { source: { accountId: customer.accounts.EUR }, destination: { accountId: external }, amount });
+    const out = (amount: number) =>
+      me.post('/agents/me/transfer-out', {
+        source: { accountId: customer.accounts.EUR },
+        destination: { accountId: external },
+        amount,
+      });
     // 1000 EUR cents are more than 1000 USD cents.
     await refused(await out(1_000), 'VELOCITY_LIMIT_EXCEEDED');
     expect((await out(900)).body.status).toBe('APPROVED');
@@ -148,14 +199,26 @@ describe('agents: policy enforced at the moment of each action', () => {
     const elsewhere = (await a.m.customer(['EUR'])).accounts.EUR;
     await api.patch(`/agents/${agent.id}/policy`, { accountRestrictions: { allowedAccountIds: [elsewhere] } });
     await refused(await a.transferOut(agent, 10), 'FORBIDDEN');
-    await api.patch(`/agents/${agent.id}/policy`, { accountRestrictions: { allowedAccountIds: null, accountRules: [{ accountId: agent.customer.accounts.USD, perTransactionLimit: 50 }] } });
+    await api.patch(`/agents/${agent.id}/policy`, {
+      accountRestrictions: {
+        allowedAccountIds: null,
+        accountRules: [{ accountId: agent.customer.accounts.USD, perTransactionLimit: 50 }],
+      },
+    });
     await refused(await a.transferOut(agent, 51), 'VELOCITY_LIMIT_EXCEEDED');
     expect((await a.transferOut(agent, 50)).body.status).toBe('APPROVED');
-    await api.patch(`/agents/${agent.id}/policy`, { accountRestrictions: { accountRules: [{ accountId: agent.customer.accounts.USD, executionMode: 'APPROVAL_REQUIRED' }] } });
+    await api.patch(`/agents/${agent.id}/policy`, {
+      accountRestrictions: {
+        accountRules: [{ accountId: agent.customer.accounts.USD, executionMode: 'APPROVAL_REQUIRED' }],
+      },
+    });
     const pending = await a.transferOut(agent, 10);
     expect(pending.body.status).toBe('PENDING_APPROVAL');
     expect(pending.body).not.toHaveProperty('transaction');
-    await api.patch(`/agents/${agent.id}/policy`, { defaultExecutionMode: 'APPROVAL_REQUIRED', accountRestrictions: { accountRules: [{ accountId: agent.customer.accounts.USD, executionMode: 'AUTO' }] } });
+    await api.patch(`/agents/${agent.id}/policy`, {
+      defaultExecutionMode: 'APPROVAL_REQUIRED',
+      accountRestrictions: { accountRules: [{ accountId: agent.customer.accounts.USD, executionMode: 'AUTO' }] },
+    });
     expect((await a.transferOut(agent, 10)).body.status).toBe('APPROVED');
     expect(await a.m.balance(agent.customer.accounts.USD)).toBe(9_940);
   });
@@ -164,7 +227,13 @@ describe('agents: policy enforced at the moment of each action', () => {
     const agent = await a.connected(policy(), 10_000);
     await api.patch(`/agents/${agent.id}`, { isPaused: true });
     await refused(await a.transferOut(agent, 10), 'FORBIDDEN');
-    await refused(await agent.me.post('/agents/me/external-accounts', { currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021' } }), 'FORBIDDEN');
+    await refused(
+      await agent.me.post('/agents/me/external-accounts', {
+        currency: 'USD',
+        accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021' },
+      }),
+      'FORBIDDEN',
+    );
     expect((await agent.me.get('/agents/me')).body.isPaused).toBe(true);
     expect((await agent.me.get('/agents/me/transactions')).status).toBe(200);
     await nothingMoved(agent, 10_000);
@@ -176,15 +245,31 @@ describe('agents: policy enforced at the moment of each action', () => {
     const mine = await a.connected(policy(), 10_000);
     const theirs = await a.connected(policy(), 10_000);
     const theirTx = (await a.transferOut(theirs, 10)).body.transaction.id;
-    const other = await mine.me.post('/agents/me/transfer-out', { source: { accountId: theirs.customer.accounts.USD }, destination: { accountId: mine.external }, amount: 1 });
-    expect({ status: other.status, code: other.body.code }).toEqual({ status: 404, code: 'INTERNAL_ACCOUNT_NOT_FOUND' });
-    const toTheirs = await mine.me.post('/agents/me/transfer-out', { source: { accountId: mine.customer.accounts.USD }, destination: { accountId: theirs.external }, amount: 1 });
+    const other = await mine.me.post('/agents/me/transfer-out', {
+      source: { accountId: theirs.customer.accounts.USD },
+      destination: { accountId: mine.external },
+      amount: 1,
+    });
+    expect({ status: other.status, code: other.body.code }).toEqual({
+      status: 404,
+      code: 'INTERNAL_ACCOUNT_NOT_FOUND',
+    });
+    const toTheirs = await mine.me.post('/agents/me/transfer-out', {
+      source: { accountId: mine.customer.accounts.USD },
+      destination: { accountId: theirs.external },
+      amount: 1,
+    });
     expect(toTheirs.status).toBe(404);
     expect((await mine.me.get(`/agents/me/transactions/${theirTx}`)).status).toBe(404);
     expect((await mine.me.get(`/agents/me/transactions`)).body.data.map((x: any) => x.id)).not.toContain(theirTx);
     expect((await mine.me.get(`/agents/me/external-accounts/${theirs.external}`)).status).toBe(404);
     expect((await mine.me.delete(`/agents/me/external-accounts/${theirs.external}`)).status).toBe(404);
-    const quote = await theirs.me.post('/agents/me/quotes', { source: { sourceType: 'ACCOUNT', accountId: theirs.customer.accounts.USD }, destination: { destinationType: 'ACCOUNT', accountId: theirs.external }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100 });
+    const quote = await theirs.me.post('/agents/me/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: theirs.customer.accounts.USD },
+      destination: { destinationType: 'ACCOUNT', accountId: theirs.external },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 100,
+    });
     expect((await mine.me.get(`/agents/me/quotes/${quote.body.id}`)).status).toBe(404);
     expect((await mine.me.post(`/agents/me/quotes/${quote.body.id}/execute`)).status).toBe(404);
     expect((await mine.me.get(`/agents/me/actions`)).body.data).toEqual([]);
@@ -193,10 +278,15 @@ describe('agents: policy enforced at the moment of each action', () => {
 
   it('external accounts: list, create (customer inferred), get, delete', async () => {
     const agent = await a.connected(policy(), 0);
-    const created = await agent.me.post('/agents/me/external-accounts', { currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '55501234888', routingNumber: '021000021' } });
+    const created = await agent.me.post('/agents/me/external-accounts', {
+      currency: 'USD',
+      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '55501234888', routingNumber: '021000021' },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ customerId: agent.customer.id, currency: 'USD' });
-    expect((await agent.me.get('/agents/me/external-accounts')).body.data.map((x: any) => x.id).sort()).toEqual([agent.external, created.body.id].sort());
+    expect((await agent.me.get('/agents/me/external-accounts')).body.data.map((x: any) => x.id).sort()).toEqual(
+      [agent.external, created.body.id].sort(),
+    );
     expect((await agent.me.get(`/agents/me/external-accounts/${created.body.id}`)).body.id).toBe(created.body.id);
     expect((await agent.me.delete(`/agents/me/external-accounts/${created.body.id}`)).status).toBe(204);
     expect((await agent.me.get(`/agents/me/external-accounts/${created.body.id}`)).status).toBe(404);
@@ -208,15 +298,33 @@ describe('agents: policy enforced at the moment of each action', () => {
     const runner = t.service.app.get(CommandRunner);
     const now = (await api.get('/sandbox/clock')).body.now;
     const actionId = 'AgentAction:00000000-0000-4000-8000-00000000dead';
-    const spend = { permission: 'CREATE_TRANSFERS' as const, accountId: agent.customer.accounts.USD, amount: '1000', currency: 'USD' };
-    const transferDetails = { amount: 1_000, currency: 'USD', sourceAccountId: agent.customer.accounts.USD, destinationAccountId: agent.external };
-    await runner.run(agentStream(agent.id), agentDecider, { type: 'RequestAction', request: { actionId, type: 'TRANSFER_OUT', spend, transferDetails }, now }, { metadata: { platformId: t.service.sandbox!.platformId, actor: 'test', correlationId: 'crash' } });
+    const spend = {
+      permission: 'CREATE_TRANSFERS' as const,
+      accountId: agent.customer.accounts.USD,
+      amount: '1000',
+      currency: 'USD',
+    };
+    const transferDetails = {
+      amount: 1_000,
+      currency: 'USD',
+      sourceAccountId: agent.customer.accounts.USD,
+      destinationAccountId: agent.external,
+    };
+    await runner.run(
+      agentStream(agent.id),
+      agentDecider,
+      { type: 'RequestAction', request: { actionId, type: 'TRANSFER_OUT', spend, transferDetails }, now },
+      { metadata: { platformId: t.service.sandbox!.platformId, actor: 'test', correlationId: 'crash' } },
+    );
     await refused(await a.transferOut(agent, 100), 'VELOCITY_LIMIT_EXCEEDED');
     await a.m.advance(5 * 60);
     await refused(await a.transferOut(agent, 100), 'VELOCITY_LIMIT_EXCEEDED');
     await a.m.advance(5 * 60);
     expect((await a.transferOut(agent, 100)).body.status).toBe('APPROVED');
-    expect((await agent.me.get(`/agents/me/actions/${actionId}`)).body).toMatchObject({ status: 'FAILED', failureReason: 'EXECUTION_INTERRUPTED' });
+    expect((await agent.me.get(`/agents/me/actions/${actionId}`)).body).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'EXECUTION_INTERRUPTED',
+    });
     expect(await a.usage(agent)).toMatchObject({ dailyTransactionCount: 1, dailySpend: 100 });
     expect(await a.m.balance(agent.customer.accounts.USD)).toBe(9_900);
   });

@@ -3,7 +3,13 @@ import { client, type Client, type TestService } from '../support/service.js';
 import { money, type Customer } from './money-support.js';
 
 /** Helpers shared by the agents end-to-end tests. */
-export const ALL_PERMISSIONS = ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS', 'CREATE_QUOTES', 'EXECUTE_QUOTES', 'MANAGE_EXTERNAL_ACCOUNTS'];
+export const ALL_PERMISSIONS = [
+  'VIEW_TRANSACTIONS',
+  'CREATE_TRANSFERS',
+  'CREATE_QUOTES',
+  'EXECUTE_QUOTES',
+  'MANAGE_EXTERNAL_ACCOUNTS',
+];
 
 export const policy = (extra: Record<string, unknown> = {}, limits: Record<string, unknown> = {}) => ({
   permissions: ALL_PERMISSIONS,
@@ -25,7 +31,10 @@ export function agents(t: TestService, api: Client = t.api) {
   const m = money(t, api);
   const create = async (customerId: string, p: Record<string, unknown> = policy(), name = 'assistant') => {
     const res = await api.post('/agents', { name, customerId, policy: p });
-    expect({ status: res.status, body: res.body }).toEqual({ status: 201, body: expect.objectContaining({ agent: expect.any(Object), deviceCode: expect.any(Object) }) });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 201,
+      body: expect.objectContaining({ agent: expect.any(Object), deviceCode: expect.any(Object) }),
+    });
     return res.body as { agent: any; deviceCode: any };
   };
   const redeem = (code: string) => t.anonymous.post(`/agents/device-codes/${code}/redeem`);
@@ -41,7 +50,11 @@ export function agents(t: TestService, api: Client = t.api) {
     return { id: agent.id, token: res.body.accessToken, me: bearer(res.body.accessToken), customer, external };
   };
   const transferOut = (a: ConnectedAgent, amount: number, headers?: Record<string, string>) =>
-    a.me.post('/agents/me/transfer-out', { source: { accountId: a.customer.accounts.USD }, destination: { accountId: a.external }, amount }, headers);
+    a.me.post(
+      '/agents/me/transfer-out',
+      { source: { accountId: a.customer.accounts.USD }, destination: { accountId: a.external }, amount },
+      headers,
+    );
   const usage = async (a: ConnectedAgent) => (await a.me.get('/agents/me')).body.usage;
   return { m, create, redeem, bearer, connected, transferOut, usage };
 }

@@ -21,24 +21,57 @@ describe('agents: platform side, device codes and bearer authentication', () => 
 
   it('creates an agent with its first device code; redeeming it returns a gat_ token once and connects the agent', async () => {
     const customer = await a.m.customer();
-    const created = await a.create(customer.id, policy({}, { dailyLimit: 5_000, dailyTransactionLimit: 3, monthlyLimit: null }));
+    const created = await a.create(
+      customer.id,
+      policy({}, { dailyLimit: 5_000, dailyTransactionLimit: 3, monthlyLimit: null }),
+    );
     expect(created.agent).toMatchObject({
       id: expect.stringMatching(/^Agent:/),
       name: 'assistant',
       customerId: customer.id,
       isPaused: false,
       isConnected: false,
-      policy: { spendingLimits: { currency: 'USD', perTransactionLimit: 100_000, dailyLimit: 5_000, dailyTransactionLimit: 3, monthlyLimit: null } },
-      usage: { dailyTransactionCount: 0, dailySpend: 0, monthlySpend: 0, dailyResetDate: '2026-04-11', monthlyResetMonth: '2026-05' },
+      policy: {
+        spendingLimits: {
+          currency: 'USD',
+          perTransactionLimit: 100_000,
+          dailyLimit: 5_000,
+          dailyTransactionLimit: 3,
+          monthlyLimit: null,
+        },
+      },
+      usage: {
+        dailyTransactionCount: 0,
+        dailySpend: 0,
+        monthlySpend: 0,
+        dailyResetDate: '2026-04-11',
+        monthlyResetMonth: '2026-05',
+      },
     });
     const code = created.deviceCode;
-    expect(code).toEqual({ code: expect.stringMatching(/^PAY-AGENT-[A-Z2-9]{4}-[A-Z2-9]{4}$/), agentId: created.agent.id, expiresAt: new Date(START + 86_400_000).toISOString(), redeemed: false });
-    expect((await api.get(`/agents/device-codes/${code.code}/status`)).body).toEqual({ code: code.code, redeemed: false });
+    expect(code).toEqual({
+      code: expect.stringMatching(/^PAY-AGENT-[A-Z2-9]{4}-[A-Z2-9]{4}$/),
+      agentId: created.agent.id,
+      expiresAt: new Date(START + 86_400_000).toISOString(),
+      redeemed: false,
+    });
+    expect((await api.get(`/agents/device-codes/${code.code}/status`)).body).toEqual({
+      code: code.code,
+      redeemed: false,
+    });
 
     const redeemed = await a.redeem(code.code);
     expect(redeemed.status).toBe(200);
-    expect(redeemed.body).toEqual({ agentId: created.agent.id, agentName: 'assistant', accessToken: expect.stringMatching(/^gat_[0-9a-f]{40}$/), policy: created.agent.policy });
-    expect((await api.get(`/agents/device-codes/${code.code}/status`)).body).toEqual({ code: code.code, redeemed: true });
+    expect(redeemed.body).toEqual({
+      agentId: created.agent.id,
+      agentName: 'assistant',
+      accessToken: expect.stringMatching(/^gat_[0-9a-f]{40}$/),
+      policy: created.agent.policy,
+    });
+    expect((await api.get(`/agents/device-codes/${code.code}/status`)).body).toEqual({
+      code: code.code,
+      redeemed: true,
+    });
     expect((await a.redeem(code.code)).status).toBe(400);
     expect((await a.redeem('PAY-AGENT-2222-2222')).status).toBe(404);
     expect((await api.get(`/agents/${created.agent.id}`)).body.isConnected).toBe(true);
@@ -91,7 +124,10 @@ describe('agents: platform side, device codes and bearer authentication', () => 
     expect(await ids(`customerId=${customer.id}&updatedAfter=${paused.body.updatedAt}`)).toEqual([first.id]);
     expect(await ids(`customerId=${customer.id}&updatedBefore=${second.updatedAt}`)).toEqual([second.id]);
     expect((await api.patch(`/agents/${first.id}`, {})).status).toBe(400);
-    expect((await api.get('/agents?limit=1&customerId=' + customer.id)).body).toMatchObject({ hasMore: true, nextCursor: expect.any(String) });
+    expect((await api.get('/agents?limit=1&customerId=' + customer.id)).body).toMatchObject({
+      hasMore: true,
+      nextCursor: expect.any(String),
+    });
 
     const foreign = await t.otherPlatform();
     expect((await foreign.api.get(`/agents/${first.id}`)).status).toBe(404);
@@ -101,13 +137,31 @@ describe('agents: platform side, device codes and bearer authentication', () => 
     expect((await api.delete(`/agents/${first.id}`)).status).toBe(204);
     expect((await api.get(`/agents/${first.id}`)).status).toBe(404);
     expect(await ids(`customerId=${customer.id}`)).toEqual([second.id]);
-    expect((await api.post('/agents', { name: 'x', customerId: customer.id, policy: { permissions: ['NOPE'], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 1 } } })).status).toBe(400);
+    expect(
+      (
+        await api.post('/agents', {
+          name: 'x',
+          customerId: customer.id,
+          policy: {
+            permissions: ['NOPE'],
+            defaultExecutionMode: 'AUTO',
+            spendingLimits: { currency: 'USD', perTransactionLimit: 1 },
+          },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('PATCH /agents/{id}/policy is partial and immediate', async () => {
     const customer = await a.m.customer();
-    const { agent } = await a.create(customer.id, policy({ approvalThresholds: { currency: 'USD', amount: 500 } }, { dailyLimit: 5_000, monthlyLimit: 9_000 }));
-    const res = await api.patch(`/agents/${agent.id}/policy`, { permissions: ['VIEW_TRANSACTIONS'], spendingLimits: { dailyLimit: null, perTransactionLimit: 250 } });
+    const { agent } = await a.create(
+      customer.id,
+      policy({ approvalThresholds: { currency: 'USD', amount: 500 } }, { dailyLimit: 5_000, monthlyLimit: 9_000 }),
+    );
+    const res = await api.patch(`/agents/${agent.id}/policy`, {
+      permissions: ['VIEW_TRANSACTIONS'],
+      spendingLimits: { dailyLimit: null, perTransactionLimit: 250 },
+    });
     expect(res.status).toBe(200);
     expect(res.body.policy).toEqual({
       permissions: ['VIEW_TRANSACTIONS'],
@@ -132,7 +186,15 @@ describe('agents: platform side, device codes and bearer authentication', () => 
     const gone = await two.me.get('/agents/me');
     expect(gone.status).toBe(401);
     expect(gone.body).toMatchObject({ status: 401, code: 'UNAUTHORIZED', reason: expect.any(String) });
-    expect((await two.me.post('/agents/me/transfer-out', { source: { accountId: two.customer.accounts.USD }, destination: { accountId: two.external }, amount: 1 })).status).toBe(401);
+    expect(
+      (
+        await two.me.post('/agents/me/transfer-out', {
+          source: { accountId: two.customer.accounts.USD },
+          destination: { accountId: two.external },
+          amount: 1,
+        })
+      ).status,
+    ).toBe(401);
     expect((await one.me.get('/agents/me')).status).toBe(200);
   });
 });

@@ -93,7 +93,9 @@ describe('audit verify: replay into scratch read models, compare, prove the ledg
       .get(cardStream) as { revision: number };
     // An edit that leaves the read models alone (metadata only): only the hash chain can notice it.
     const changed = db
-      .prepare("UPDATE events SET metadata = json_set(metadata, '$.actor', 'system:edited') WHERE stream = ? AND revision = ?")
+      .prepare(
+        "UPDATE events SET metadata = json_set(metadata, '$.actor', 'system:edited') WHERE stream = ? AND revision = ?",
+      )
       .run(cardStream, last.revision).changes;
     db.close();
     expect(changed).toBe(1);
@@ -104,7 +106,9 @@ describe('audit verify: replay into scratch read models, compare, prove the ledg
     expect(report.ok).toBe(false);
     expect(report.streams).toBeGreaterThan(1);
     const chain = report.findings.filter((f) => f.startsWith('hash chain'));
-    expect(chain).toEqual([`hash chain: stream ${cardStream} broken at revision ${last.revision}: the event does not match its hash (modified)`]);
+    expect(chain).toEqual([
+      `hash chain: stream ${cardStream} broken at revision ${last.revision}: the event does not match its hash (modified)`,
+    ]);
     expect(tampered.stderr).toContain(`finding: hash chain: stream ${cardStream} broken at revision ${last.revision}`);
   });
 });

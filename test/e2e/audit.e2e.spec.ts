@@ -152,8 +152,13 @@ describe('audit: histories and point-in-time state from the event log', () => {
     const legs = (await api.get(`/audit/transactions/${q(id)}/ledger`)).body.data.map((e: any) => e.leg);
     expect(legs.map((l: any) => l.kind)).toContain('POSTED');
     const moved = (account: string) =>
-      legs.filter((l: any) => l.kind !== 'PENDING').reduce((sum: number, l: any) =>
-        sum + (l.creditAccountId === account ? l.amount : 0) - (l.debitAccountId === account ? l.amount : 0), 0);
+      legs
+        .filter((l: any) => l.kind !== 'PENDING')
+        .reduce(
+          (sum: number, l: any) =>
+            sum + (l.creditAccountId === account ? l.amount : 0) - (l.debitAccountId === account ? l.amount : 0),
+          0,
+        );
     expect(moved(holder.usd)).toBe(-1_000 - (live.fees ?? 0));
     expect(legs.every((l: any) => l.debitAccountId !== l.creditAccountId && l.currency === 'USD')).toBe(true);
     const other = await t.otherPlatform();

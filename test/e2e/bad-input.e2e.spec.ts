@@ -5,7 +5,8 @@ import { cardholder, type Cardholder } from '../support/card-fixture.js';
 import { startTestService, type Client, type Reply, type TestService } from '../support/service.js';
 import { snapshot } from '../support/state-snapshot.js';
 
-const fields = (res: Reply) => (res.body?.details?.errors ?? []).map((e: { field: string; constraint: string }) => `${e.field}:${e.constraint}`);
+const fields = (res: Reply) =>
+  (res.body?.details?.errors ?? []).map((e: { field: string; constraint: string }) => `${e.field}:${e.constraint}`);
 
 /** Inputs that once answered 500 or were accepted, and the rules of the hardened JSON body parser. */
 describe('bad input at the edge: 400 with field errors, never 5xx, nothing changed', () => {
@@ -31,31 +32,44 @@ describe('bad input at the edge: 400 with field errors, never 5xx, nothing chang
     const before = await snapshot(t, api, t.service.sandbox!.platformId);
     const deepArray = `{"platformCustomerId":"deep","customerType":"INDIVIDUAL","address":${'['.repeat(2400)}${']'.repeat(2400)}}`;
     const deepObject = `${'{"a":'.repeat(2400)}1${'}'.repeat(2400)}`;
-    for (const body of [deepArray, deepObject]) expectInvalid(await api.request('POST', '/customers', body), 'body:maxDepth');
+    for (const body of [deepArray, deepObject])
+      expectInvalid(await api.request('POST', '/customers', body), 'body:maxDepth');
     // the limit is exact: brackets inside strings do not count, one level more than the limit is refused
-    const nested = (depth: number) => `{"platformCustomerId":"[[[{{{","customerType":"INDIVIDUAL","x":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+    const nested = (depth: number) =>
+      `{"platformCustomerId":"[[[{{{","customerType":"INDIVIDUAL","x":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
     expectInvalid(await api.request('POST', '/customers', nested(MAX_BODY_DEPTH)), 'x:whitelistValidation');
     expectInvalid(await api.request('POST', '/customers', nested(MAX_BODY_DEPTH + 1)), 'body:maxDepth');
     expect(await snapshot(t, api, t.service.sandbox!.platformId)).toEqual(before);
   });
 
-  it("refuses null fundingSources on POST /cards and PATCH /cards/{id} (PATCH was 500)", async () => {
+  it('refuses null fundingSources on POST /cards and PATCH /cards/{id} (PATCH was 500)', async () => {
     const before = await snapshot(t, api, t.service.sandbox!.platformId);
-    expectInvalid(await api.post('/cards', { customerId: h.customerId, form: 'VIRTUAL', fundingSources: null }), 'fundingSources:isArray');
+    expectInvalid(
+      await api.post('/cards', { customerId: h.customerId, form: 'VIRTUAL', fundingSources: null }),
+      'fundingSources:isArray',
+    );
     expectInvalid(await api.patch(`/cards/${h.cardId}`, { fundingSources: null }), 'fundingSources:isNotNull');
-    expectInvalid(await api.patch(`/cards/${h.cardId}`, { state: 'FROZEN', fundingSources: null }), 'fundingSources:isNotNull');
+    expectInvalid(
+      await api.patch(`/cards/${h.cardId}`, { state: 'FROZEN', fundingSources: null }),
+      'fundingSources:isNotNull',
+    );
     expect(await snapshot(t, api, t.service.sandbox!.platformId)).toEqual(before);
   });
 
   it('refuses null amount in the clearing and return simulations (was 500: BigInt(null))', async () => {
     const before = await snapshot(t, api, t.service.sandbox!.platformId);
     for (const action of ['clearing', 'return']) {
-      const res = await api.post(`/sandbox/cards/${h.cardId}/simulate/${action}`, { authorizationId: h.authorizationId, amount: null });
+      const res = await api.post(`/sandbox/cards/${h.cardId}/simulate/${action}`, {
+        authorizationId: h.authorizationId,
+        amount: null,
+      });
       expectInvalid(res, 'amount:isNotNull');
     }
     expect(await snapshot(t, api, t.service.sandbox!.platformId)).toEqual(before);
     // leaving the amount out still means "all of it"
-    const returned = await api.post(`/sandbox/cards/${h.cardId}/simulate/return`, { authorizationId: h.authorizationId });
+    const returned = await api.post(`/sandbox/cards/${h.cardId}/simulate/return`, {
+      authorizationId: h.authorizationId,
+    });
     expect(returned.status).toBe(200);
     expect(returned.body.returnedAmount).toBe(500);
   });
@@ -66,11 +80,17 @@ describe('bad input at the edge: 400 with field errors, never 5xx, nothing chang
     expectInvalid(await api.post('/customers', { ...base, fullName: null }), 'fullName:isNotNull');
     expectInvalid(await api.post('/customers', { ...base, address: [] }), 'address:isObject');
     expectInvalid(await api.post('/customers', { ...base, businessInfo: [] }), 'businessInfo:isObject');
-    expectInvalid(await api.post('/customers', { ...base, businessInfo: [{ legalName: 'Acme' }] }), 'businessInfo:isObject');
+    expectInvalid(
+      await api.post('/customers', { ...base, businessInfo: [{ legalName: 'Acme' }] }),
+      'businessInfo:isObject',
+    );
     expectInvalid(await api.post('/customers', { ...base, address: { city: null } }), 'address.city:isNotNull');
     expectInvalid(await api.patch(`/customers/${h.customerId}`, { address: [] }), 'address:isObject');
     const source = { accountId: h.usd };
-    expectInvalid(await api.post('/transfer-out', { source: [source], destination: { accountId: h.usd }, amount: 1 }), 'source:isObject');
+    expectInvalid(
+      await api.post('/transfer-out', { source: [source], destination: { accountId: h.usd }, amount: 1 }),
+      'source:isObject',
+    );
     // a field that is only read for one credential type is still validated when present
     const credential = { type: 'EMAIL_OTP', accountId: h.wallet.accountId, attestation: [] };
     expectInvalid(await api.post('/auth/credentials', credential), 'attestation:isObject');
@@ -94,18 +114,33 @@ describe('bad input at the edge: 400 with field errors, never 5xx, nothing chang
   it('refuses NUL characters in strings and field names', async () => {
     const before = await snapshot(t, api, t.service.sandbox!.platformId);
     const base = { platformCustomerId: 'nul-1', customerType: 'INDIVIDUAL' };
-    expectInvalid(await api.post('/customers', { ...base, platformCustomerId: 'nul\u0000-1' }), 'platformCustomerId:noNulCharacter');
-    expectInvalid(await api.post('/customers', { ...base, address: { line1: 'Main St\u0000' } }), 'address.line1:noNulCharacter');
-    expectInvalid(await api.post('/customers', { ...base, currencies: ['USD', '\u0000'] }), 'currencies.1:noNulCharacter');
+    expectInvalid(
+      await api.post('/customers', { ...base, platformCustomerId: 'nul\u0000-1' }),
+      'platformCustomerId:noNulCharacter',
+    );
+    expectInvalid(
+      await api.post('/customers', { ...base, address: { line1: 'Main St\u0000' } }),
+      'address.line1:noNulCharacter',
+    );
+    expectInvalid(
+      await api.post('/customers', { ...base, currencies: ['USD', '\u0000'] }),
+      'currencies.1:noNulCharacter',
+    );
     expectInvalid(await api.post('/customers', { ...base, 'full\u0000Name': 'x' }), 'full\u0000Name:noNulCharacter');
     expect(await snapshot(t, api, t.service.sandbox!.platformId)).toEqual(before);
   });
 
   it('refuses a body that is not a JSON object, and JSON in another charset than UTF-8', async () => {
     const before = await snapshot(t, api, t.service.sandbox!.platformId);
-    for (const body of ['null', '[]', '"text"', '5', 'true']) expectInvalid(await api.request('POST', '/tokens', body), 'body:isObject');
-    const utf16 = await api.request('POST', '/tokens', '{"name":"x"}', { 'content-type': 'application/json; charset=utf-16' });
-    expect({ status: utf16.status, body: utf16.body }).toEqual({ status: 415, body: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.any(String) } });
+    for (const body of ['null', '[]', '"text"', '5', 'true'])
+      expectInvalid(await api.request('POST', '/tokens', body), 'body:isObject');
+    const utf16 = await api.request('POST', '/tokens', '{"name":"x"}', {
+      'content-type': 'application/json; charset=utf-16',
+    });
+    expect({ status: utf16.status, body: utf16.body }).toEqual({
+      status: 415,
+      body: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.any(String) },
+    });
     expect(await snapshot(t, api, t.service.sandbox!.platformId)).toEqual(before);
   });
 

@@ -22,10 +22,22 @@ describe('cards and their holder', () => {
 
   async function holder(fullName: string) {
     n += 1;
-    const c = await api.post('/customers', { platformCustomerId: `kyc-${n}`, customerType: 'INDIVIDUAL', fullName, email: `kyc${n}@example.com`, currencies: ['USD'] });
+    const c = await api.post('/customers', {
+      platformCustomerId: `kyc-${n}`,
+      customerType: 'INDIVIDUAL',
+      fullName,
+      email: `kyc${n}@example.com`,
+      currencies: ['USD'],
+    });
     expect(c.status).toBe(201);
-    const usd = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.body.id)}`)).body.data[0].id;
-    return { customerId: c.body.id as string, kycStatus: c.body.kycStatus as string, usd: usd as string, wallet: await walletSession(api, c.body.id, 'USD') };
+    const usd = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.body.id)}`)).body.data[0]
+      .id;
+    return {
+      customerId: c.body.id as string,
+      kycStatus: c.body.kycStatus as string,
+      usd: usd as string,
+      wallet: await walletSession(api, c.body.id, 'USD'),
+    };
   }
 
   const get = async (id: string) => (await api.get(`/cards/${id}`)).body;
@@ -55,7 +67,11 @@ describe('cards and their holder', () => {
   it('holds a card PENDING_KYC until the holder is approved, then provisions it', async () => {
     const h = await holder('Pat Smith001');
     expect(h.kycStatus).toBe('PENDING');
-    const created = await api.post('/cards', { customerId: h.customerId, form: 'VIRTUAL', fundingSources: [h.usd, h.wallet.accountId] });
+    const created = await api.post('/cards', {
+      customerId: h.customerId,
+      form: 'VIRTUAL',
+      fundingSources: [h.usd, h.wallet.accountId],
+    });
     expect(created.status).toBe(201);
     const c = created.body;
     expect(c.state).toBe('PENDING_KYC');
@@ -65,18 +81,36 @@ describe('cards and their holder', () => {
     expect((await get(c.id)).state).toBe('PENDING_KYC');
     const early = await api.patch(`/cards/${c.id}`, { state: 'FROZEN' });
     expect({ status: early.status, code: early.body.code }).toEqual({ status: 409, code: 'INVALID_STATE_TRANSITION' });
-    const auth = await api.post(`/sandbox/cards/${c.id}/simulate/authorization`, { amount: 10, currency: 'USD', merchant: { descriptor: 'SHOP' } });
+    const auth = await api.post(`/sandbox/cards/${c.id}/simulate/authorization`, {
+      amount: 10,
+      currency: 'USD',
+      merchant: { descriptor: 'SHOP' },
+    });
     expect(auth.body).toMatchObject({ status: 'DECLINED', declineReason: 'CARD_NOT_ACTIVE' });
 
-    expect((await api.patch(`/customers/${h.customerId}`, { fullName: 'Pat Smith', birthDate: '1990-01-31', address: ADDRESS })).status).toBe(200);
+    expect(
+      (
+        await api.patch(`/customers/${h.customerId}`, {
+          fullName: 'Pat Smith',
+          birthDate: '1990-01-31',
+          address: ADDRESS,
+        })
+      ).status,
+    ).toBe(200);
     clock.advance(1000);
     const verification = await api.post('/verifications', { customerId: h.customerId });
     expect(verification.body.verificationStatus).toBe('APPROVED');
-    const issuing = await until(() => get(c.id), (x) => x.state !== 'PENDING_KYC', 'the reaction to the KYC approval');
+    const issuing = await until(
+      () => get(c.id),
+      (x) => x.state !== 'PENDING_KYC',
+      'the reaction to the KYC approval',
+    );
     expect(issuing).toMatchObject({ state: 'PENDING_ISSUE', updatedAt: verification.body.createdAt });
     const active = await activation(c.id);
     expect(active.last4).toMatch(/^\d{4}$/);
-    const events = (await t.service.infra.eventStore.readStream(streams.card(c.id))).filter((e) => e.type !== 'CardAuthorizationRecorded');
+    const events = (await t.service.infra.eventStore.readStream(streams.card(c.id))).filter(
+      (e) => e.type !== 'CardAuthorizationRecorded',
+    );
     expect(events.map((e) => [e.type, e.data.previousState, (e.data.card as { state: string }).state])).toEqual([
       ['CardCreated', undefined, 'PENDING_KYC'],
       ['CardStateChanged', 'PENDING_KYC', 'PENDING_ISSUE'],
@@ -90,26 +124,46 @@ describe('cards and their holder', () => {
     expect(h.kycStatus).toBe('REJECTED');
     const refused = await api.post('/cards', { customerId: h.customerId, form: 'VIRTUAL', fundingSources: [h.usd] });
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ code: 'CARDHOLDER_KYC_NOT_APPROVED', details: { errors: [{ field: 'customerId' }] } });
+    expect(refused.body).toMatchObject({
+      code: 'CARDHOLDER_KYC_NOT_APPROVED',
+      details: { errors: [{ field: 'customerId' }] },
+    });
   });
 
   it('closes every open card of a deleted holder with CLOSED_BY_SERVICE', async () => {
     const h = await holder('Ada Lovelace');
-    const first = (await api.post('/cards', { customerId: h.customerId, form: 'VIRTUAL', fundingSources: [h.usd] })).body;
+    const first = (await api.post('/cards', { customerId: h.customerId, form: 'VIRTUAL', fundingSources: [h.usd] }))
+      .body;
     await activation(first.id);
-    const second = (await api.post('/cards', { customerId: h.customerId, form: 'VIRTUAL', fundingSources: [h.wallet.accountId] })).body;
+    const second = (
+      await api.post('/cards', { customerId: h.customerId, form: 'VIRTUAL', fundingSources: [h.wallet.accountId] })
+    ).body;
     expect(second.state).toBe('PENDING_ISSUE');
     clock.advance(1000);
     expect((await api.delete(`/customers/${h.customerId}`)).status).toBe(200);
     for (const id of [first.id, second.id]) {
-      const closed = await until(() => get(id), (x) => x.state === 'CLOSED', `card ${id} to close`);
-      expect(closed).toMatchObject({ stateReason: 'CLOSED_BY_SERVICE', fundingSources: [], updatedAt: clock.now().toISOString() });
+      const closed = await until(
+        () => get(id),
+        (x) => x.state === 'CLOSED',
+        `card ${id} to close`,
+      );
+      expect(closed).toMatchObject({
+        stateReason: 'CLOSED_BY_SERVICE',
+        fundingSources: [],
+        updatedAt: clock.now().toISOString(),
+      });
     }
     // The issuer's late answer does not reopen it.
     clock.advance(CARD_ISSUANCE_DELAY_MS);
     await t.service.infra.jobs.promoteDue();
-    await until(async () => (await t.service.infra.jobs.getJob('card-provisioning', `issue:${second.id}`))?.state, (s) => s === 'completed', 'the issuer job');
+    await until(
+      async () => (await t.service.infra.jobs.getJob('card-provisioning', `issue:${second.id}`))?.state,
+      (s) => s === 'completed',
+      'the issuer job',
+    );
     expect((await get(second.id)).state).toBe('CLOSED');
-    expect((await api.post('/cards', { customerId: h.customerId, form: 'VIRTUAL', fundingSources: [h.usd] })).status).toBe(404);
+    expect(
+      (await api.post('/cards', { customerId: h.customerId, form: 'VIRTUAL', fundingSources: [h.usd] })).status,
+    ).toBe(404);
   });
 });

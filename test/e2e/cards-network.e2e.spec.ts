@@ -30,12 +30,23 @@ describe('sandbox card network: authorizations, clearings and returns on the led
 
   async function holder(funds: { usd?: number; wallet?: number } = {}): Promise<Holder> {
     n += 1;
-    const c = await api.post('/customers', { platformCustomerId: `net-${n}`, customerType: 'INDIVIDUAL', fullName: 'Grace Hopper', email: `net${n}@example.com`, currencies: ['USD'] });
+    const c = await api.post('/customers', {
+      platformCustomerId: `net-${n}`,
+      customerType: 'INDIVIDUAL',
+      fullName: 'Grace Hopper',
+      email: `net${n}@example.com`,
+      currencies: ['USD'],
+    });
     expect(c.status).toBe(201);
-    const usd = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.body.id)}`)).body.data[0].id;
+    const usd = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.body.id)}`)).body.data[0]
+      .id;
     const wallet = await walletSession(api, c.body.id, 'USD');
-    if (funds.usd) expect((await api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: funds.usd })).status).toBe(200);
-    if (funds.wallet) expect((await api.post(`/sandbox/internal-accounts/${wallet.accountId}/fund`, { amount: funds.wallet })).status).toBe(200);
+    if (funds.usd)
+      expect((await api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: funds.usd })).status).toBe(200);
+    if (funds.wallet)
+      expect(
+        (await api.post(`/sandbox/internal-accounts/${wallet.accountId}/fund`, { amount: funds.wallet })).status,
+      ).toBe(200);
     return { customerId: c.body.id, usd, wallet };
   }
 
@@ -53,7 +64,10 @@ describe('sandbox card network: authorizations, clearings and returns on the led
     expect(created.status).toBe(201);
     clock.advance(CARD_ISSUANCE_DELAY_MS);
     await t.service.infra.jobs.promoteDue();
-    const card = await until(async () => (await api.get(`/cards/${created.body.id}`)).body, (c) => c.state === 'ACTIVE');
+    const card = await until(
+      async () => (await api.get(`/cards/${created.body.id}`)).body,
+      (c) => c.state === 'ACTIVE',
+    );
     expect(card.state).toBe('ACTIVE');
     return card;
   }
@@ -63,14 +77,23 @@ describe('sandbox card network: authorizations, clearings and returns on the led
     expect(res.status).toBe(201);
     return res.body;
   };
-  const clear = (cardId: string, authorizationId: string, amount?: number) => api.post(`/sandbox/cards/${cardId}/simulate/clearing`, { authorizationId, ...(amount === undefined ? {} : { amount }) });
-  const refund = (cardId: string, authorizationId: string, amount?: number) => api.post(`/sandbox/cards/${cardId}/simulate/return`, { authorizationId, ...(amount === undefined ? {} : { amount }) });
+  const clear = (cardId: string, authorizationId: string, amount?: number) =>
+    api.post(`/sandbox/cards/${cardId}/simulate/clearing`, {
+      authorizationId,
+      ...(amount === undefined ? {} : { amount }),
+    });
+  const refund = (cardId: string, authorizationId: string, amount?: number) =>
+    api.post(`/sandbox/cards/${cardId}/simulate/return`, {
+      authorizationId,
+      ...(amount === undefined ? {} : { amount }),
+    });
   const setState = async (cardId: string, state: string, session: WalletSession) => {
     const res = await signedRequest(api, 'PATCH', `/cards/${cardId}`, { state }, session);
     expect(res.result.status).toBe(200);
     return res.result.body;
   };
-  const ledgerAccount = async (id: string) => (await loadLedger(t.service.infra.eventStore, t.service.sandbox!.platformId)).accounts.get(id)!;
+  const ledgerAccount = async (id: string) =>
+    (await loadLedger(t.service.infra.eventStore, t.service.sandbox!.platformId)).accounts.get(id)!;
   const balance = async (id: string) => (await api.get(`/internal-accounts/${id}`)).body.balance.amount;
 
   it('tries funding sources in priority order and holds funds on approval', async () => {
@@ -109,9 +132,15 @@ describe('sandbox card network: authorizations, clearings and returns on the led
   it('declines on the card state and currency before looking at funds', async () => {
     const h = await holder({ usd: 1000 });
     const pending = await api.post('/cards', { customerId: h.customerId, form: 'VIRTUAL', fundingSources: [h.usd] });
-    expect(await authorize(pending.body.id, 100)).toMatchObject({ status: 'DECLINED', declineReason: 'CARD_NOT_ACTIVE' });
+    expect(await authorize(pending.body.id, 100)).toMatchObject({
+      status: 'DECLINED',
+      declineReason: 'CARD_NOT_ACTIVE',
+    });
     const card = await activeCard(h, [h.usd]);
-    expect(await authorize(card.id, 100, 'EUR')).toMatchObject({ status: 'DECLINED', declineReason: 'CURRENCY_MISMATCH' });
+    expect(await authorize(card.id, 100, 'EUR')).toMatchObject({
+      status: 'DECLINED',
+      declineReason: 'CURRENCY_MISMATCH',
+    });
     expect(available(await ledgerAccount(h.usd))).toBe(1000n);
   });
 
@@ -141,10 +170,22 @@ describe('sandbox card network: authorizations, clearings and returns on the led
     expect(available(await ledgerAccount(h.usd))).toBe(500n);
     clock.advance(1000);
     await t.service.infra.jobs.promoteDue();
-    const expired = await until(async () => (await api.get(`/sandbox/cards/${card.id}/authorizations/${stale.id}`)).body, (a) => a.status === 'REVERSED');
+    const expired = await until(
+      async () => (await api.get(`/sandbox/cards/${card.id}/authorizations/${stale.id}`)).body,
+      (a) => a.status === 'REVERSED',
+    );
     expect(expired.status).toBe('REVERSED');
-    expect(expired.activity[expired.activity.length - 1]).toMatchObject({ type: 'REVERSAL', reversalReason: 'EXPIRED', amount: 300 });
-    expect(await until(async () => available(await ledgerAccount(h.usd)), (v) => v === 800n)).toBe(800n);
+    expect(expired.activity[expired.activity.length - 1]).toMatchObject({
+      type: 'REVERSAL',
+      reversalReason: 'EXPIRED',
+      amount: 300,
+    });
+    expect(
+      await until(
+        async () => available(await ledgerAccount(h.usd)),
+        (v) => v === 800n,
+      ),
+    ).toBe(800n);
     expect((await api.get(`/sandbox/cards/${card.id}/authorizations/${fresh.id}`)).body.status).toBe('APPROVED');
     const late = await clear(card.id, stale.id);
     expect(late.status).toBe(200);
@@ -160,13 +201,22 @@ describe('sandbox card network: authorizations, clearings and returns on the led
     expect((await clear(card.id, partial.id, 250)).body).toMatchObject({ status: 'CLEARED', clearedAmount: 250 });
     expect(available(await ledgerAccount(h.usd))).toBe(750n);
     const over = await authorize(card.id, 100);
-    expect((await clear(card.id, over.id, 150)).body).toMatchObject({ status: 'CLEARED', amount: 100, clearedAmount: 150 });
+    expect((await clear(card.id, over.id, 150)).body).toMatchObject({
+      status: 'CLEARED',
+      amount: 100,
+      clearedAmount: 150,
+    });
     expect(await balance(h.usd)).toBe(600);
     const tooMuch = await authorize(card.id, 100);
     const declined = await clear(card.id, tooMuch.id, 5000);
     expect(declined.status).toBe(200);
     expect(declined.body).toMatchObject({ status: 'APPROVED', clearedAmount: 0 });
-    expect(declined.body.activity.at(-1)).toMatchObject({ type: 'CLEARING', amount: 5000, result: 'DECLINED', declineReason: 'INSUFFICIENT_FUNDS' });
+    expect(declined.body.activity.at(-1)).toMatchObject({
+      type: 'CLEARING',
+      amount: 5000,
+      result: 'DECLINED',
+      declineReason: 'INSUFFICIENT_FUNDS',
+    });
     expect(available(await ledgerAccount(h.usd))).toBe(500n);
     expect((await clear(card.id, tooMuch.id)).body.status).toBe('CLEARED');
     await expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
@@ -186,19 +236,48 @@ describe('sandbox card network: authorizations, clearings and returns on the led
     expect((await clear(card.id, approved.id)).status).toBe(200);
     expect(await code(clear(card.id, approved.id))).toEqual([409, 'AUTHORIZATION_ALREADY_CLEARED']);
     expect(await code(refund(card.id, approved.id, 101))).toEqual([400, 'RETURN_EXCEEDS_CLEARED']);
-    expect(await code(clear(card.id, 'CardAuthorization:00000000-0000-4000-8000-000000000000'))).toEqual([404, 'CARD_AUTHORIZATION_NOT_FOUND']);
+    expect(await code(clear(card.id, 'CardAuthorization:00000000-0000-4000-8000-000000000000'))).toEqual([
+      404,
+      'CARD_AUTHORIZATION_NOT_FOUND',
+    ]);
     expect(await code(clear(card.id, 'nope'))).toEqual([400, 'INVALID_INPUT']);
-    expect(await code(api.post(`/sandbox/cards/${card.id}/simulate/authorization`, { amount: 1.5, currency: 'USD', merchant }))).toEqual([400, 'INVALID_INPUT']);
-    expect(await code(api.post(`/sandbox/cards/${card.id}/simulate/authorization`, { amount: 10, currency: 'USD' }))).toEqual([400, 'INVALID_INPUT']);
-    expect(await code(api.post(`/sandbox/cards/${card.id}/simulate/authorization`, { amount: 10, currency: 'USD', merchant: { descriptor: '' } }))).toEqual([400, 'INVALID_INPUT']);
+    expect(
+      await code(
+        api.post(`/sandbox/cards/${card.id}/simulate/authorization`, { amount: 1.5, currency: 'USD', merchant }),
+      ),
+    ).toEqual([400, 'INVALID_INPUT']);
+    expect(
+      await code(api.post(`/sandbox/cards/${card.id}/simulate/authorization`, { amount: 10, currency: 'USD' })),
+    ).toEqual([400, 'INVALID_INPUT']);
+    expect(
+      await code(
+        api.post(`/sandbox/cards/${card.id}/simulate/authorization`, {
+          amount: 10,
+          currency: 'USD',
+          merchant: { descriptor: '' },
+        }),
+      ),
+    ).toEqual([400, 'INVALID_INPUT']);
     expect(await code(refund(card.id, approved.id, 60))).toEqual([200, undefined]);
     expect(await code(refund(card.id, approved.id))).toEqual([200, undefined]);
     expect(await code(refund(card.id, approved.id))).toEqual([409, 'AUTHORIZATION_FULLY_RETURNED']);
     expect(await balance(h.usd)).toBe(1000);
     const production = await t.otherPlatform({ sandbox: false });
-    expect(await code(production.api.post(`/sandbox/cards/${card.id}/simulate/authorization`, { amount: 10, currency: 'USD', merchant }))).toEqual([403, 'FORBIDDEN']);
+    expect(
+      await code(
+        production.api.post(`/sandbox/cards/${card.id}/simulate/authorization`, {
+          amount: 10,
+          currency: 'USD',
+          merchant,
+        }),
+      ),
+    ).toEqual([403, 'FORBIDDEN']);
     const other = await t.otherPlatform();
-    expect(await code(other.api.post(`/sandbox/cards/${card.id}/simulate/authorization`, { amount: 10, currency: 'USD', merchant }))).toEqual([404, 'CARD_NOT_FOUND']);
+    expect(
+      await code(
+        other.api.post(`/sandbox/cards/${card.id}/simulate/authorization`, { amount: 10, currency: 'USD', merchant }),
+      ),
+    ).toEqual([404, 'CARD_NOT_FOUND']);
   });
 
   it('keeps the ledger balanced through a scripted sequence of authorizations, clearings, returns and a close', async () => {
@@ -231,11 +310,23 @@ describe('sandbox card network: authorizations, clearings and returns on the led
     expect((await ledgerAccount(h.wallet.accountId)).debitsPending).toBe(0n);
     expect((await authorize(card.id, 10)).declineReason).toBe('CARD_CLOSED');
     // Late presentment: posts as a new transfer if the funding source still has the money.
-    expect((await clear(card.id, a6.id)).body).toMatchObject({ status: 'CLEARED', clearedAmount: 400, latePresentment: true });
+    expect((await clear(card.id, a6.id)).body).toMatchObject({
+      status: 'CLEARED',
+      clearedAmount: 400,
+      latePresentment: true,
+    });
     const short = await clear(card.id, a3.id, 6000);
     expect(short.body).toMatchObject({ status: 'REVERSED' });
-    expect(short.body.activity.at(-1)).toMatchObject({ type: 'CLEARING', result: 'DECLINED', declineReason: 'INSUFFICIENT_FUNDS' });
-    expect((await clear(card.id, a3.id)).body).toMatchObject({ status: 'CLEARED', clearedAmount: 2000, latePresentment: true });
+    expect(short.body.activity.at(-1)).toMatchObject({
+      type: 'CLEARING',
+      result: 'DECLINED',
+      declineReason: 'INSUFFICIENT_FUNDS',
+    });
+    expect((await clear(card.id, a3.id)).body).toMatchObject({
+      status: 'CLEARED',
+      clearedAmount: 2000,
+      latePresentment: true,
+    });
     // In-flight refunds still complete after the close.
     expect((await refund(card.id, a2.id)).body).toMatchObject({ returnedAmount: 6500 });
 
@@ -243,15 +334,34 @@ describe('sandbox card network: authorizations, clearings and returns on the led
     const expected = { [h.usd]: 10_000 - 2500 + 1000 - 6500 - 400 + 6500, [h.wallet.accountId]: 5000 - 2000 };
     for (const [id, amount] of Object.entries(expected)) {
       const account = ledger.accounts.get(id)!;
-      expect({ id, posted: postedBalance(account), pending: account.debitsPending }).toEqual({ id, posted: BigInt(amount), pending: 0n });
+      expect({ id, posted: postedBalance(account), pending: account.debitsPending }).toEqual({
+        id,
+        posted: BigInt(amount),
+        pending: 0n,
+      });
       expect(await balance(id)).toBe(amount);
     }
     // Every transfer of the card references one of its authorizations.
-    const transfers = (await t.service.infra.eventStore.readStream(`ledger-${t.service.sandbox!.platformId.split(':')[1]}`)).filter(
-      (e) => e.type === 'TransferCreated' && String(e.data.code).startsWith('CARD_') && [a1, a2, a3, a6].some((a) => a.id === e.data.reference),
+    const transfers = (
+      await t.service.infra.eventStore.readStream(`ledger-${t.service.sandbox!.platformId.split(':')[1]}`)
+    ).filter(
+      (e) =>
+        e.type === 'TransferCreated' &&
+        String(e.data.code).startsWith('CARD_') &&
+        [a1, a2, a3, a6].some((a) => a.id === e.data.reference),
     );
     expect(transfers.map((e) => e.data.code).sort()).toEqual(
-      ['CARD_AUTHORIZATION', 'CARD_AUTHORIZATION', 'CARD_AUTHORIZATION', 'CARD_AUTHORIZATION', 'CARD_CLEARING_OVER_AUTHORIZATION', 'CARD_LATE_PRESENTMENT', 'CARD_LATE_PRESENTMENT', 'CARD_RETURN', 'CARD_RETURN'].sort(),
+      [
+        'CARD_AUTHORIZATION',
+        'CARD_AUTHORIZATION',
+        'CARD_AUTHORIZATION',
+        'CARD_AUTHORIZATION',
+        'CARD_CLEARING_OVER_AUTHORIZATION',
+        'CARD_LATE_PRESENTMENT',
+        'CARD_LATE_PRESENTMENT',
+        'CARD_RETURN',
+        'CARD_RETURN',
+      ].sort(),
     );
   });
 });

@@ -29,15 +29,32 @@ describe('cards over HTTP: lifecycle, funding sources, signed PATCH', () => {
 
   async function holder(fullName = 'Ada Lovelace'): Promise<Holder> {
     n += 1;
-    const c = await api.post('/customers', { platformCustomerId: `holder-${n}`, customerType: 'INDIVIDUAL', fullName, email: `holder${n}@example.com`, currencies: ['USD', 'EUR'] });
+    const c = await api.post('/customers', {
+      platformCustomerId: `holder-${n}`,
+      customerType: 'INDIVIDUAL',
+      fullName,
+      email: `holder${n}@example.com`,
+      currencies: ['USD', 'EUR'],
+    });
     expect(c.status).toBe(201);
-    const accounts = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.body.id)}`)).body.data;
+    const accounts = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.body.id)}`)).body
+      .data;
     const fiat = (code: string) => accounts.find((a: any) => a.balance.currency.code === code).id;
-    return { customerId: c.body.id, usd: fiat('USD'), eur: fiat('EUR'), wallet: await walletSession(api, c.body.id, 'USD') };
+    return {
+      customerId: c.body.id,
+      usd: fiat('USD'),
+      eur: fiat('EUR'),
+      wallet: await walletSession(api, c.body.id, 'USD'),
+    };
   }
 
   async function card(h: Holder, body: Record<string, unknown> = {}) {
-    const res = await api.post('/cards', { customerId: h.customerId, form: 'VIRTUAL', fundingSources: [h.usd, h.wallet.accountId], ...body });
+    const res = await api.post('/cards', {
+      customerId: h.customerId,
+      form: 'VIRTUAL',
+      fundingSources: [h.usd, h.wallet.accountId],
+      ...body,
+    });
     expect(res.status).toBe(201);
     return res.body;
   }
@@ -58,7 +75,11 @@ describe('cards over HTTP: lifecycle, funding sources, signed PATCH', () => {
   async function provision(id: string) {
     clock.advance(CARD_ISSUANCE_DELAY_MS);
     await t.service.infra.jobs.promoteDue();
-    return until(() => get(id), (c) => c.state !== 'PENDING_ISSUE', `card ${id} to leave PENDING_ISSUE`);
+    return until(
+      () => get(id),
+      (c) => c.state !== 'PENDING_ISSUE',
+      `card ${id} to leave PENDING_ISSUE`,
+    );
   }
 
   async function activeCard(h: Holder, body: Record<string, unknown> = {}) {
@@ -67,7 +88,8 @@ describe('cards over HTTP: lifecycle, funding sources, signed PATCH', () => {
     return get(c.id);
   }
 
-  const patch = (id: string, body: Record<string, unknown>, session: WalletSession) => signedRequest(api, 'PATCH', `/cards/${id}`, body, session);
+  const patch = (id: string, body: Record<string, unknown>, session: WalletSession) =>
+    signedRequest(api, 'PATCH', `/cards/${id}`, body, session);
   const cardEvents = async (id: string) => t.service.infra.eventStore.readStream(streams.card(id));
 
   it('requests a card PENDING_ISSUE and the sandbox issuer activates it when the timer is due', async () => {
@@ -99,14 +121,28 @@ describe('cards over HTTP: lifecycle, funding sources, signed PATCH', () => {
     expect((await get(c.id)).state).toBe('PENDING_ISSUE');
     clock.advance(1);
     await t.service.infra.jobs.promoteDue();
-    const active = await until(() => get(c.id), (x) => x.state === 'ACTIVE', 'activation');
-    expect(active).toMatchObject({ state: 'ACTIVE', stateReason: null, expMonth: 1, expYear: 2029, updatedAt: clock.now().toISOString() });
+    const active = await until(
+      () => get(c.id),
+      (x) => x.state === 'ACTIVE',
+      'activation',
+    );
+    expect(active).toMatchObject({
+      state: 'ACTIVE',
+      stateReason: null,
+      expMonth: 1,
+      expYear: 2029,
+      updatedAt: clock.now().toISOString(),
+    });
     expect(active.last4).toMatch(/^\d{4}$/);
     expect(active.panEmbedUrl).toMatch(/^https:\/\/.+\?token=[A-Za-z0-9_-]+$/);
     expect(JSON.stringify(active)).not.toMatch(/\d{13,19}/); // no PAN anywhere
     const events = await cardEvents(c.id);
     expect(events.map((e) => e.type)).toEqual(['CardCreated', 'CardStateChanged']);
-    expect(events[1].data).toMatchObject({ platformId: t.service.sandbox!.platformId, previousState: 'PENDING_ISSUE', card: active });
+    expect(events[1].data).toMatchObject({
+      platformId: t.service.sandbox!.platformId,
+      previousState: 'PENDING_ISSUE',
+      card: active,
+    });
   });
 
   it('generates a platformCardId when none is given', async () => {
@@ -118,7 +154,13 @@ describe('cards over HTTP: lifecycle, funding sources, signed PATCH', () => {
     const h = await holder();
     const c = await card(h, { platformCardId: 'reject-002' });
     const rejected = await provision(c.id);
-    expect(rejected).toMatchObject({ state: 'CLOSED', stateReason: 'ISSUER_REJECTED', fundingSources: [], last4: null, panEmbedUrl: null });
+    expect(rejected).toMatchObject({
+      state: 'CLOSED',
+      stateReason: 'ISSUER_REJECTED',
+      fundingSources: [],
+      last4: null,
+      panEmbedUrl: null,
+    });
     const refused = await api.patch(`/cards/${c.id}`, { state: 'ACTIVE' });
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('INVALID_STATE_TRANSITION');
@@ -129,7 +171,12 @@ describe('cards over HTTP: lifecycle, funding sources, signed PATCH', () => {
     const other = await holder();
     const before = (await api.get(`/cards?customerId=${encodeURIComponent(h.customerId)}`)).body.totalCount;
     const refuse = async (body: Record<string, unknown>, status: number, code: string, field?: string) => {
-      const res = await api.post('/cards', { customerId: h.customerId, form: 'VIRTUAL', fundingSources: [h.usd], ...body });
+      const res = await api.post('/cards', {
+        customerId: h.customerId,
+        form: 'VIRTUAL',
+        fundingSources: [h.usd],
+        ...body,
+      });
       expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
       if (field) expect(res.body.details.errors.map((e: any) => e.field)).toContain(field);
     };
@@ -145,7 +192,11 @@ describe('cards over HTTP: lifecycle, funding sources, signed PATCH', () => {
     await refuse({ fundingSources: [h.eur] }, 400, 'CARDHOLDER_WALLET_REQUIRED', 'customerId');
     await refuse({ customerId: 'Customer:00000000-0000-4000-8000-000000000000' }, 404, 'CUSTOMER_NOT_FOUND');
     const foreign = await t.otherPlatform();
-    const res = await foreign.api.post('/cards', { customerId: h.customerId, form: 'VIRTUAL', fundingSources: [h.usd] });
+    const res = await foreign.api.post('/cards', {
+      customerId: h.customerId,
+      form: 'VIRTUAL',
+      fundingSources: [h.usd],
+    });
     expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 'CUSTOMER_NOT_FOUND' });
     expect((await api.get(`/cards?customerId=${encodeURIComponent(h.customerId)}`)).body.totalCount).toBe(before);
   });
@@ -161,7 +212,12 @@ describe('cards over HTTP: lifecycle, funding sources, signed PATCH', () => {
       const freeze = await patch(c.id, { state: 'FROZEN' }, h.wallet);
       expect(freeze.challenge.status).toBe(202);
       expect(freeze.result.status).toBe(200);
-      expect(freeze.result.body).toMatchObject({ id: c.id, state: 'FROZEN', stateReason: null, fundingSources: c.fundingSources });
+      expect(freeze.result.body).toMatchObject({
+        id: c.id,
+        state: 'FROZEN',
+        stateReason: null,
+        fundingSources: c.fundingSources,
+      });
       const unfreeze = await patch(c.id, { state: 'ACTIVE' }, h.wallet);
       expect(unfreeze.result.status).toBe(200);
       expect(unfreeze.result.body.state).toBe('ACTIVE');
@@ -169,22 +225,40 @@ describe('cards over HTTP: lifecycle, funding sources, signed PATCH', () => {
       const changes = (await cardEvents(c.id)).filter((e) => e.type === 'CardStateChanged').slice(-2);
       expect(changes.map((e) => e.data)).toEqual([
         { platformId: t.service.sandbox!.platformId, cardId: c.id, previousState: 'ACTIVE', card: freeze.result.body },
-        { platformId: t.service.sandbox!.platformId, cardId: c.id, previousState: 'FROZEN', card: unfreeze.result.body },
+        {
+          platformId: t.service.sandbox!.platformId,
+          cardId: c.id,
+          previousState: 'FROZEN',
+          card: unfreeze.result.body,
+        },
       ]);
       expect(changes[0].metadata).toMatchObject({ walletSessionId: h.wallet.sessionId });
     });
 
-    it.each(['ACTIVE', 'FROZEN'])('%s -> CLOSED: CLOSED_BY_PLATFORM, bindings detached, card kept, terminal', async (from) => {
-      const c = await activeCard(h);
-      if (from === 'FROZEN') expect((await patch(c.id, { state: 'FROZEN' }, h.wallet)).result.status).toBe(200);
-      const closed = await patch(c.id, { state: 'CLOSED' }, h.wallet);
-      expect(closed.result.status).toBe(200);
-      expect(closed.result.body).toMatchObject({ state: 'CLOSED', stateReason: 'CLOSED_BY_PLATFORM', fundingSources: [], last4: c.last4 });
-      expect((await api.get(`/cards/${c.id}`)).status).toBe(200);
-      expect((await api.get(`/cards?accountId=${encodeURIComponent(h.usd)}&state=CLOSED`)).body.data.map((x: any) => x.id)).not.toContain(c.id);
-      const last = (await cardEvents(c.id)).at(-1)!;
-      expect(last).toMatchObject({ type: 'CardStateChanged', data: { previousState: from, card: { state: 'CLOSED' } } });
-    });
+    it.each(['ACTIVE', 'FROZEN'])(
+      '%s -> CLOSED: CLOSED_BY_PLATFORM, bindings detached, card kept, terminal',
+      async (from) => {
+        const c = await activeCard(h);
+        if (from === 'FROZEN') expect((await patch(c.id, { state: 'FROZEN' }, h.wallet)).result.status).toBe(200);
+        const closed = await patch(c.id, { state: 'CLOSED' }, h.wallet);
+        expect(closed.result.status).toBe(200);
+        expect(closed.result.body).toMatchObject({
+          state: 'CLOSED',
+          stateReason: 'CLOSED_BY_PLATFORM',
+          fundingSources: [],
+          last4: c.last4,
+        });
+        expect((await api.get(`/cards/${c.id}`)).status).toBe(200);
+        expect(
+          (await api.get(`/cards?accountId=${encodeURIComponent(h.usd)}&state=CLOSED`)).body.data.map((x: any) => x.id),
+        ).not.toContain(c.id);
+        const last = (await cardEvents(c.id)).at(-1)!;
+        expect(last).toMatchObject({
+          type: 'CardStateChanged',
+          data: { previousState: from, card: { state: 'CLOSED' } },
+        });
+      },
+    );
 
     it('answers 409 INVALID_STATE_TRANSITION for every other requested transition, before any challenge', async () => {
       const pendingKyc = await card(await holder('Lin Wu001'));
@@ -211,12 +285,20 @@ describe('cards over HTTP: lifecycle, funding sources, signed PATCH', () => {
       for (const [from, id, to] of cases) {
         const before = (await cardEvents(id)).length;
         const res = await api.patch(`/cards/${id}`, { state: to });
-        expect({ from, to, status: res.status, code: res.body.code }).toEqual({ from, to, status: 409, code: 'INVALID_STATE_TRANSITION' });
+        expect({ from, to, status: res.status, code: res.body.code }).toEqual({
+          from,
+          to,
+          status: 409,
+          code: 'INVALID_STATE_TRANSITION',
+        });
         expect((await cardEvents(id)).length).toBe(before);
         expect((await get(id)).state).toBe(from);
       }
       const fundingOnClosed = await api.patch(`/cards/${closed.id}`, { fundingSources: [h.usd] });
-      expect({ status: fundingOnClosed.status, code: fundingOnClosed.body.code }).toEqual({ status: 409, code: 'INVALID_STATE_TRANSITION' });
+      expect({ status: fundingOnClosed.status, code: fundingOnClosed.body.code }).toEqual({
+        status: 409,
+        code: 'INVALID_STATE_TRANSITION',
+      });
     });
 
     it('decides again on the signed step: a transition that became invalid after the challenge is a 409', async () => {
@@ -224,7 +306,14 @@ describe('cards over HTTP: lifecycle, funding sources, signed PATCH', () => {
       const first = await api.patch(`/cards/${c.id}`, { state: 'FROZEN' });
       expect(first.status).toBe(202);
       expect((await patch(c.id, { state: 'FROZEN' }, h.wallet)).result.status).toBe(200);
-      const late = await api.patch(`/cards/${c.id}`, { state: 'FROZEN' }, { 'service-wallet-signature': await h.wallet.stamp(first.body.payloadToSign), 'request-id': first.body.requestId });
+      const late = await api.patch(
+        `/cards/${c.id}`,
+        { state: 'FROZEN' },
+        {
+          'service-wallet-signature': await h.wallet.stamp(first.body.payloadToSign),
+          'request-id': first.body.requestId,
+        },
+      );
       expect({ status: late.status, code: late.body.code }).toEqual({ status: 409, code: 'INVALID_STATE_TRANSITION' });
       expect((await get(c.id)).state).toBe('FROZEN');
     });
@@ -241,10 +330,22 @@ describe('cards over HTTP: lifecycle, funding sources, signed PATCH', () => {
       expect(single.result.body.fundingSources).toEqual([h.wallet.accountId]);
       const changed = (await cardEvents(c.id)).filter((e) => e.type === 'CardFundingSourcesChanged');
       expect(changed.map((e) => e.data)).toEqual([
-        { platformId: t.service.sandbox!.platformId, cardId: c.id, previousFundingSources: [h.usd, h.wallet.accountId], card: res.result.body },
-        { platformId: t.service.sandbox!.platformId, cardId: c.id, previousFundingSources: [h.wallet.accountId, h.usd], card: single.result.body },
+        {
+          platformId: t.service.sandbox!.platformId,
+          cardId: c.id,
+          previousFundingSources: [h.usd, h.wallet.accountId],
+          card: res.result.body,
+        },
+        {
+          platformId: t.service.sandbox!.platformId,
+          cardId: c.id,
+          previousFundingSources: [h.wallet.accountId, h.usd],
+          card: single.result.body,
+        },
       ]);
-      expect((await api.get(`/cards?accountId=${encodeURIComponent(h.usd)}`)).body.data.map((x: any) => x.id)).not.toContain(c.id);
+      expect(
+        (await api.get(`/cards?accountId=${encodeURIComponent(h.usd)}`)).body.data.map((x: any) => x.id),
+      ).not.toContain(c.id);
       // State and funding sources together: both change.
       const both = await patch(c.id, { state: 'FROZEN', fundingSources: [h.usd] }, h.wallet);
       expect(both.result.body).toMatchObject({ state: 'FROZEN', fundingSources: [h.usd] });
@@ -257,14 +358,22 @@ describe('cards over HTTP: lifecycle, funding sources, signed PATCH', () => {
       const before = (await cardEvents(c.id)).length;
       const refuse = async (body: Record<string, unknown>, code: string, field: string) => {
         const res = await api.patch(`/cards/${c.id}`, body);
-        expect({ status: res.status, code: res.body.code, fields: res.body.details?.errors?.map((e: any) => e.field) }).toEqual({ status: 400, code, fields: expect.arrayContaining([field]) });
+        expect({
+          status: res.status,
+          code: res.body.code,
+          fields: res.body.details?.errors?.map((e: any) => e.field),
+        }).toEqual({ status: 400, code, fields: expect.arrayContaining([field]) });
       };
       await refuse({ fundingSources: [] }, 'INVALID_INPUT', 'fundingSources');
       await refuse({}, 'INVALID_INPUT', 'state');
       await refuse({ state: 'PENDING_ISSUE' }, 'INVALID_INPUT', 'state');
       await refuse({ state: 'CLOSED', fundingSources: [h.usd] }, 'INVALID_INPUT', 'fundingSources');
       await refuse({ fundingSources: [other.usd] }, 'FUNDING_SOURCE_NOT_OWNED', 'fundingSources[0]');
-      await refuse({ fundingSources: ['InternalAccount:00000000-0000-4000-8000-000000000000'] }, 'FUNDING_SOURCE_NOT_OWNED', 'fundingSources[0]');
+      await refuse(
+        { fundingSources: ['InternalAccount:00000000-0000-4000-8000-000000000000'] },
+        'FUNDING_SOURCE_NOT_OWNED',
+        'fundingSources[0]',
+      );
       await refuse({ fundingSources: [h.eur] }, 'FUNDING_SOURCE_CURRENCY_MISMATCH', 'fundingSources[0]');
       await refuse({ fundingSources: [h.usd, h.eur] }, 'FUNDING_SOURCE_CURRENCY_MISMATCH', 'fundingSources[1]');
       await refuse({ fundingSources: [h.usd, h.usd] }, 'DUPLICATE_FUNDING_SOURCE', 'fundingSources[1]');
@@ -280,12 +389,24 @@ describe('cards over HTTP: lifecycle, funding sources, signed PATCH', () => {
       const c = await activeCard(h);
       const challenge = await api.patch(`/cards/${c.id}`, { state: 'FROZEN' });
       expect(challenge.status).toBe(202);
-      expect(challenge.body).toEqual({ payloadToSign: expect.any(String), requestId: expect.stringMatching(/^Request:/), expiresAt: expect.any(String) });
+      expect(challenge.body).toEqual({
+        payloadToSign: expect.any(String),
+        requestId: expect.stringMatching(/^Request:/),
+        expiresAt: expect.any(String),
+      });
       const payload = JSON.parse(challenge.body.payloadToSign);
-      expect(payload).toMatchObject({ operation: `PATCH /cards/${c.id}`, targetId: c.id, accountId: h.wallet.accountId, body: { state: 'FROZEN' } });
+      expect(payload).toMatchObject({
+        operation: `PATCH /cards/${c.id}`,
+        targetId: c.id,
+        accountId: h.wallet.accountId,
+        body: { state: 'FROZEN' },
+      });
       expect((await get(c.id)).state).toBe('ACTIVE');
 
-      const headers = async (session: WalletSession, first = challenge) => ({ 'service-wallet-signature': await session.stamp(first.body.payloadToSign), 'request-id': first.body.requestId });
+      const headers = async (session: WalletSession, first = challenge) => ({
+        'service-wallet-signature': await session.stamp(first.body.payloadToSign),
+        'request-id': first.body.requestId,
+      });
       const foreign = await api.patch(`/cards/${c.id}`, { state: 'FROZEN' }, await headers(stranger.wallet));
       expect(foreign.status).toBe(401);
       expect(foreign.body.reason).toEqual(expect.any(String));
@@ -309,7 +430,10 @@ describe('cards over HTTP: lifecycle, funding sources, signed PATCH', () => {
       const h = await holder();
       const c = await card(h);
       const foreign = await t.otherPlatform();
-      for (const res of [await foreign.api.get(`/cards/${c.id}`), await foreign.api.patch(`/cards/${c.id}`, { state: 'FROZEN' })]) {
+      for (const res of [
+        await foreign.api.get(`/cards/${c.id}`),
+        await foreign.api.patch(`/cards/${c.id}`, { state: 'FROZEN' }),
+      ]) {
         expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 'CARD_NOT_FOUND' });
       }
       expect((await foreign.api.get('/cards')).body).toEqual({ data: [], hasMore: false, totalCount: 0 });
@@ -334,7 +458,10 @@ describe('cards over HTTP: lifecycle, funding sources, signed PATCH', () => {
     expect((await ids(q)).data.map((x: any) => x.id)).toEqual([c.id, b.id, a.id]);
     expect((await ids(`${q}&sortOrder=asc`)).data.map((x: any) => x.id)).toEqual([a.id, b.id, c.id]);
     expect((await ids(`${q}&accountId=${encodeURIComponent(h.usd)}`)).data.map((x: any) => x.id)).toEqual([c.id, a.id]);
-    expect((await ids(`${q}&accountId=${encodeURIComponent(h.wallet.accountId)}`)).data.map((x: any) => x.id)).toEqual([b.id, a.id]);
+    expect((await ids(`${q}&accountId=${encodeURIComponent(h.wallet.accountId)}`)).data.map((x: any) => x.id)).toEqual([
+      b.id,
+      a.id,
+    ]);
     expect((await ids('platformCardId=list-b')).data.map((x: any) => x.id)).toEqual([b.id]);
     expect((await ids(`${q}&state=ACTIVE`)).data.map((x: any) => x.id)).toEqual([a.id]);
     expect((await ids(`${q}&state=PENDING_ISSUE`)).totalCount).toBe(2);
@@ -344,14 +471,24 @@ describe('cards over HTTP: lifecycle, funding sources, signed PATCH', () => {
     const page2 = await ids(`${q}&limit=2&sortOrder=asc&cursor=${encodeURIComponent(page1.nextCursor)}`);
     expect(page2).toMatchObject({ hasMore: false, totalCount: 3 });
     expect(page2.data.map((x: any) => x.id)).toEqual([c.id]);
-    for (const bad of ['limit=0', 'limit=101', 'state=OPEN', 'sortOrder=up', 'customerId=abc', 'accountId=abc', 'color=red']) {
+    for (const bad of [
+      'limit=0',
+      'limit=101',
+      'state=OPEN',
+      'sortOrder=up',
+      'customerId=abc',
+      'accountId=abc',
+      'color=red',
+    ]) {
       expect((await api.get(`/cards?${bad}`)).status).toBe(400);
     }
   });
 
   it('documents the card routes and schemas in the OpenAPI document', async () => {
     const doc = (await t.anonymous.get('/openapi.json')).body;
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/cards', '/cards/{cardId}', '/sandbox/cards/{cardId}/simulate/authorization']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/cards', '/cards/{cardId}', '/sandbox/cards/{cardId}/simulate/authorization']),
+    );
     expect(doc.paths['/cards/{cardId}'].patch.responses['202']).toBeDefined();
     expect(doc.components.schemas.Card.properties.form.enum).toEqual(['VIRTUAL']);
   });

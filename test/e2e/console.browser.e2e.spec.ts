@@ -61,8 +61,14 @@ describe('operations console in a browser', () => {
 
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-        '--disable-component-update', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(10_000);
@@ -87,10 +93,13 @@ describe('operations console in a browser', () => {
     await page.fill('input[name=tokenId]', t.service.sandbox!.tokenId);
     await page.fill('input[name=secret]', t.service.sandbox!.clientSecret);
     await page.click('#signin button');
-    await page.locator('#console').waitFor({ state: 'visible' }).catch(async (e) => {
-      await shot('00-failed-sign-in');
-      throw new Error(`${e.message}; page errors: ${errors.join(' | ')}`);
-    });
+    await page
+      .locator('#console')
+      .waitFor({ state: 'visible' })
+      .catch(async (e) => {
+        await shot('00-failed-sign-in');
+        throw new Error(`${e.message}; page errors: ${errors.join(' | ')}`);
+      });
     expect(await page.textContent('#who')).toBe(t.service.sandbox!.tokenId);
     await shot('01-signed-in');
   });
@@ -193,7 +202,9 @@ describe('operations console in a browser', () => {
         return { labels: c.data.labels, series: c.data.datasets.map((d: any) => ({ label: d.label, data: d.data })) };
       }, id);
     const drawn = () =>
-      ['volume-chart', 'webhook-chart', 'failure-chart', 'latency-chart'].every((id) => (window as any).Chart?.getChart(id));
+      ['volume-chart', 'webhook-chart', 'failure-chart', 'latency-chart'].every((id) =>
+        (window as any).Chart?.getChart(id),
+      );
     await page.waitForFunction(drawn);
     // The platform's one transaction: the 70.00 USD incoming payment (fundings and card purchases are not).
     const volume = await chart('volume-chart');

@@ -33,7 +33,9 @@ describe('customers over HTTP (embedded stores)', () => {
     expect(none.status).toBe(401);
     expect(none.body).toMatchObject({ status: 401, code: 'UNAUTHORIZED', reason: 'missing Authorization header' });
     expect(typeof none.body.message).toBe('string');
-    const wrong = await t.anonymous.get('/customers', { authorization: `Basic ${Buffer.from(`${t.service.sandbox!.tokenId}:nope`).toString('base64')}` });
+    const wrong = await t.anonymous.get('/customers', {
+      authorization: `Basic ${Buffer.from(`${t.service.sandbox!.tokenId}:nope`).toString('base64')}`,
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.body.reason).toBe('invalid token id or secret');
     const scheme = await t.anonymous.get('/customers', { authorization: 'Bearer abc' });
@@ -41,9 +43,21 @@ describe('customers over HTTP (embedded stores)', () => {
   });
 
   it('creates, reads and lists a customer with one internal account per currency', async () => {
-    const c = await create({ platformCustomerId: 'user-1', fullName: 'Ada Lovelace', email: 'ada@example.com', region: 'GB', currencies: ['USD', 'EUR'] });
+    const c = await create({
+      platformCustomerId: 'user-1',
+      fullName: 'Ada Lovelace',
+      email: 'ada@example.com',
+      region: 'GB',
+      currencies: ['USD', 'EUR'],
+    });
     expect(c.id).toMatch(/^Customer:[0-9a-f-]{36}$/);
-    expect(c).toMatchObject({ platformCustomerId: 'user-1', customerType: 'INDIVIDUAL', kycStatus: 'APPROVED', isDeleted: false, currencies: ['USD', 'EUR'] });
+    expect(c).toMatchObject({
+      platformCustomerId: 'user-1',
+      customerType: 'INDIVIDUAL',
+      kycStatus: 'APPROVED',
+      isDeleted: false,
+      currencies: ['USD', 'EUR'],
+    });
     expect(c.umaAddress).toMatch(/^\$user-1@/);
     expect(c.platformId).toBeUndefined();
     const got = await api.get(`/customers/${c.id}`);
@@ -53,13 +67,18 @@ describe('customers over HTTP (embedded stores)', () => {
     expect(accounts.status).toBe(200);
     expect(accounts.body.totalCount).toBe(2);
     expect(accounts.body.data.map((a: any) => a.balance.currency.code).sort()).toEqual(['EUR', 'USD']);
-    for (const a of accounts.body.data) expect(a).toMatchObject({ type: 'INTERNAL_FIAT', status: 'ACTIVE', customerId: c.id, balance: { amount: 0 } });
+    for (const a of accounts.body.data)
+      expect(a).toMatchObject({ type: 'INTERNAL_FIAT', status: 'ACTIVE', customerId: c.id, balance: { amount: 0 } });
   });
 
   it('applies the sandbox KYC and KYB outcome rules', async () => {
     expect((await create({ platformCustomerId: 'k1', fullName: 'Pat Smith001' })).kycStatus).toBe('PENDING');
     expect((await create({ platformCustomerId: 'k2', fullName: 'Pat Smith002' })).kycStatus).toBe('REJECTED');
-    const business = await create({ platformCustomerId: 'b1', customerType: 'BUSINESS', businessInfo: { legalName: 'Acme', registrationNumber: 'REG-002' } });
+    const business = await create({
+      platformCustomerId: 'b1',
+      customerType: 'BUSINESS',
+      businessInfo: { legalName: 'Acme', registrationNumber: 'REG-002' },
+    });
     expect(business.kybStatus).toBe('REJECTED');
     const pending = await create({ platformCustomerId: 'k3', fullName: 'Pat Smith001' });
     const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(pending.id)}`);
@@ -67,7 +86,12 @@ describe('customers over HTTP (embedded stores)', () => {
   });
 
   it('filters by every documented parameter', async () => {
-    const mx = await create({ platformCustomerId: 'filter-mx', region: 'MX', currencies: ['MXN'], umaAddress: '$maria@example.com' });
+    const mx = await create({
+      platformCustomerId: 'filter-mx',
+      region: 'MX',
+      currencies: ['MXN'],
+      umaAddress: '$maria@example.com',
+    });
     const mid = new Date(clock.now().getTime() + 500).toISOString();
     const biz = await create({ platformCustomerId: 'filter-biz', customerType: 'BUSINESS', region: 'US' });
     const q = async (query: string) => {
@@ -87,7 +111,9 @@ describe('customers over HTTP (embedded stores)', () => {
     expect(await q(`updatedAfter=${encodeURIComponent(mid)}`)).toEqual([biz.id]);
     expect(await q(`updatedBefore=${encodeURIComponent(mx.createdAt)}`)).toContain(mx.id);
     // inclusive bounds
-    expect(await q(`createdAfter=${encodeURIComponent(biz.createdAt)}&createdBefore=${encodeURIComponent(biz.createdAt)}`)).toEqual([biz.id]);
+    expect(
+      await q(`createdAfter=${encodeURIComponent(biz.createdAt)}&createdBefore=${encodeURIComponent(biz.createdAt)}`),
+    ).toEqual([biz.id]);
   });
 
   it('paginates with cursors: no gaps, no duplicates, stable totalCount', async () => {
@@ -96,7 +122,9 @@ describe('customers over HTTP (embedded stores)', () => {
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const res = await api.get(`/customers?region=DE&limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const res = await api.get(
+        `/customers?region=DE&limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(res.status).toBe(200);
       expect(res.body.totalCount).toBe(23);
       seen.push(...res.body.data.map((c: any) => c.id));
@@ -119,11 +147,36 @@ describe('customers over HTTP (embedded stores)', () => {
     const before = (await api.get('/customers?isIncludingDeleted=true')).body.totalCount;
     const cases: [string, () => Promise<any>, string][] = [
       ['malformed JSON', () => api.request('POST', '/customers', '{"platformCustomerId": "x",', {}), 'body'],
-      ['wrong type', () => api.post('/customers', { platformCustomerId: 5, customerType: 'INDIVIDUAL' }), 'platformCustomerId'],
-      ['unknown enum', () => api.post('/customers', { platformCustomerId: 'x', customerType: 'ROBOT' }), 'customerType'],
-      ['unknown field', () => api.post('/customers', { platformCustomerId: 'x', customerType: 'INDIVIDUAL', favouriteColour: 'red' }), 'favouriteColour'],
-      ['bad nested field', () => api.post('/customers', { platformCustomerId: 'x', customerType: 'INDIVIDUAL', address: { country: 'Spain' } }), 'address.country'],
-      ['bad currency', () => api.post('/customers', { platformCustomerId: 'x', customerType: 'INDIVIDUAL', currencies: ['XYZ'] }), 'currencies'],
+      [
+        'wrong type',
+        () => api.post('/customers', { platformCustomerId: 5, customerType: 'INDIVIDUAL' }),
+        'platformCustomerId',
+      ],
+      [
+        'unknown enum',
+        () => api.post('/customers', { platformCustomerId: 'x', customerType: 'ROBOT' }),
+        'customerType',
+      ],
+      [
+        'unknown field',
+        () => api.post('/customers', { platformCustomerId: 'x', customerType: 'INDIVIDUAL', favouriteColour: 'red' }),
+        'favouriteColour',
+      ],
+      [
+        'bad nested field',
+        () =>
+          api.post('/customers', {
+            platformCustomerId: 'x',
+            customerType: 'INDIVIDUAL',
+            address: { country: 'Spain' },
+          }),
+        'address.country',
+      ],
+      [
+        'bad currency',
+        () => api.post('/customers', { platformCustomerId: 'x', customerType: 'INDIVIDUAL', currencies: ['XYZ'] }),
+        'currencies',
+      ],
       ['missing required', () => api.post('/customers', { customerType: 'INDIVIDUAL' }), 'platformCustomerId'],
       ['limit 0', () => api.get('/customers?limit=0'), 'limit'],
       ['limit 101', () => api.get('/customers?limit=101'), 'limit'],
@@ -139,7 +192,11 @@ describe('customers over HTTP (embedded stores)', () => {
       const res = await call();
       expect({ name, status: res.status }).toEqual({ name, status: 400 });
       expect(res.body.code).toBe('INVALID_INPUT');
-      if (field) expect({ name, fields: res.body.details.errors.map((e: any) => e.field) }).toEqual({ name, fields: expect.arrayContaining([field]) });
+      if (field)
+        expect({ name, fields: res.body.details.errors.map((e: any) => e.field) }).toEqual({
+          name,
+          fields: expect.arrayContaining([field]),
+        });
     }
     // a cursor from another query is refused too
     const page = await api.get('/customers?limit=1');
@@ -151,7 +208,11 @@ describe('customers over HTTP (embedded stores)', () => {
   it('updates a customer; adding a currency opens an account, removing one is refused', async () => {
     const c = await create({ platformCustomerId: 'upd', currencies: ['USD'] });
     clock.advance(1000);
-    const res = await api.patch(`/customers/${c.id}`, { region: 'FR', currencies: ['USD', 'EUR'], email: 'new@example.com' });
+    const res = await api.patch(`/customers/${c.id}`, {
+      region: 'FR',
+      currencies: ['USD', 'EUR'],
+      email: 'new@example.com',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ region: 'FR', currencies: ['USD', 'EUR'], email: 'new@example.com' });
     expect(res.body.updatedAt > c.updatedAt).toBe(true);
@@ -166,7 +227,8 @@ describe('customers over HTTP (embedded stores)', () => {
   it('soft-deletes: hidden from lists unless asked, refused while funds remain', async () => {
     const c = await create({ platformCustomerId: 'del' });
     const rich = await create({ platformCustomerId: 'rich' });
-    const account = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(rich.id)}`)).body.data[0];
+    const account = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(rich.id)}`)).body
+      .data[0];
     expect((await api.post(`/sandbox/internal-accounts/${account.id}/fund`, { amount: 500 })).status).toBe(200);
     const refused = await api.delete(`/customers/${rich.id}`);
     expect(refused.status).toBe(409);

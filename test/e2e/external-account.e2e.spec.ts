@@ -6,7 +6,12 @@ import { DomainError } from '../../libs/domain/src/errors.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 
 const START = Date.UTC(2026, 1, 2, 9);
-const usd = (accountNumber: string, extra: Record<string, unknown> = {}) => ({ accountType: 'USD_ACCOUNT', accountNumber, routingNumber: '021000021', ...extra });
+const usd = (accountNumber: string, extra: Record<string, unknown> = {}) => ({
+  accountType: 'USD_ACCOUNT',
+  accountNumber,
+  routingNumber: '021000021',
+  ...extra,
+});
 
 describe('external accounts over HTTP', () => {
   let t: TestService;
@@ -43,7 +48,12 @@ describe('external accounts over HTTP', () => {
       customerId: ada.id,
       currency: 'USD',
       status: 'ACTIVE',
-      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', bankName: 'First Bank' },
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        accountNumber: '000123456789',
+        routingNumber: '021000021',
+        bankName: 'First Bank',
+      },
       platformAccountId: 'bank-1',
       defaultUmaDepositAccount: false,
       beneficiaryVerificationStatus: 'MATCHED',
@@ -76,17 +86,34 @@ describe('external accounts over HTTP', () => {
     expect(upi.beneficiaryVerificationStatus).toBe('PARTIAL_MATCH');
     expect(upi.beneficiaryVerifiedData).toEqual({ fullName: 'A. Lovelace' });
     // IBANs, CLABEs and wallet addresses use their own last three characters.
-    expect((await add({ currency: 'EUR', accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013104' } })).beneficiaryVerificationStatus).toBe('PENDING');
-    expect((await add({ currency: 'MXN', accountInfo: { accountType: 'MXN_ACCOUNT', clabe: '032180000118359107' } })).beneficiaryVerificationStatus).toBe('CHECKED_BY_RECEIVING_FI');
+    expect(
+      (await add({ currency: 'EUR', accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013104' } }))
+        .beneficiaryVerificationStatus,
+    ).toBe('PENDING');
+    expect(
+      (await add({ currency: 'MXN', accountInfo: { accountType: 'MXN_ACCOUNT', clabe: '032180000118359107' } }))
+        .beneficiaryVerificationStatus,
+    ).toBe('CHECKED_BY_RECEIVING_FI');
   });
 
   it('refuses suffix 105 as an invalid account and creates nothing', async () => {
     const before = await count();
     const head = await t.service.infra.eventStore.headPosition();
-    const res = await api.post('/customers/external-accounts', { customerId: ada.id, currency: 'USD', accountInfo: usd('7777105') });
+    const res = await api.post('/customers/external-accounts', {
+      customerId: ada.id,
+      currency: 'USD',
+      accountInfo: usd('7777105'),
+    });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'INVALID_EXTERNAL_ACCOUNT', details: { errors: [{ field: 'accountInfo' }] } });
-    const upi = await api.post('/customers/external-accounts', { customerId: ada.id, currency: 'INR', accountInfo: { accountType: 'UPI', vpa: 'x105@bank' } });
+    expect(res.body).toMatchObject({
+      code: 'INVALID_EXTERNAL_ACCOUNT',
+      details: { errors: [{ field: 'accountInfo' }] },
+    });
+    const upi = await api.post('/customers/external-accounts', {
+      customerId: ada.id,
+      currency: 'INR',
+      accountInfo: { accountType: 'UPI', vpa: 'x105@bank' },
+    });
     expect(upi.status).toBe(400);
     expect(await count()).toBe(before);
     expect(await t.service.infra.eventStore.headPosition()).toBe(head);
@@ -100,12 +127,18 @@ describe('external accounts over HTTP', () => {
       ['AED', { accountType: 'AED_ACCOUNT', iban: 'AE070331234567890123456', swiftCode: 'EBILAEAD' }],
       ['GBP', { accountType: 'GBP_ACCOUNT', accountNumber: '31926819', sortCode: '601613' }],
       ['MXN', { accountType: 'MXN_ACCOUNT', clabe: '002010077777777771' }],
-      ['CAD', { accountType: 'CAD_ACCOUNT', accountNumber: '1234567', institutionNumber: '001', transitNumber: '12345' }],
+      [
+        'CAD',
+        { accountType: 'CAD_ACCOUNT', accountNumber: '1234567', institutionNumber: '001', transitNumber: '12345' },
+      ],
       ['INR', { accountType: 'UPI', vpa: 'ada.lovelace@okhdfc' }],
       ['BRL', { accountType: 'PIX', pixKey: 'ada@example.com', pixKeyType: 'EMAIL' }],
       ['PHP', { accountType: 'PHP_ACCOUNT', accountNumber: '1234567890', bankName: 'BDO Unibank' }],
       ['NGN', { accountType: 'NGN_ACCOUNT', accountNumber: '0123456789', bankName: 'Access Bank' }],
-      ['BTC', { accountType: 'SPARK_WALLET', address: 'sp1pgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjzkp0rqx6dj6mrhu' }],
+      [
+        'BTC',
+        { accountType: 'SPARK_WALLET', address: 'sp1pgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjzkp0rqx6dj6mrhu' },
+      ],
       ['BTC', { accountType: 'LIGHTNING', address: 'ada@wallet.example.com' }],
       ['USDC', { accountType: 'ETHEREUM_WALLET', address: '0x52908400098527886E0F7030069857D2E4169EE7' }],
       ['USDC', { accountType: 'SOLANA_WALLET', address: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV' }],
@@ -119,71 +152,166 @@ describe('external accounts over HTTP', () => {
 
   it('refuses invalid input with field errors and changes nothing', async () => {
     const before = await count();
-    const post = (body: Record<string, unknown>) => api.post('/customers/external-accounts', { customerId: ada.id, currency: 'USD', accountInfo: usd('5555'), ...body });
+    const post = (body: Record<string, unknown>) =>
+      api.post('/customers/external-accounts', {
+        customerId: ada.id,
+        currency: 'USD',
+        accountInfo: usd('5555'),
+        ...body,
+      });
     const cases: [string, () => Promise<any>, string][] = [
-      ['missing accountInfo field', () => post({ accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '12345' } }), 'accountInfo.routingNumber'],
-      ['bad routing number', () => post({ accountInfo: usd('12345', { routingNumber: '12' }) }), 'accountInfo.routingNumber'],
-      ['field of another type', () => post({ accountInfo: usd('12345', { iban: 'DE89370400440532013000' }) }), 'accountInfo.iban'],
+      [
+        'missing accountInfo field',
+        () => post({ accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '12345' } }),
+        'accountInfo.routingNumber',
+      ],
+      [
+        'bad routing number',
+        () => post({ accountInfo: usd('12345', { routingNumber: '12' }) }),
+        'accountInfo.routingNumber',
+      ],
+      [
+        'field of another type',
+        () => post({ accountInfo: usd('12345', { iban: 'DE89370400440532013000' }) }),
+        'accountInfo.iban',
+      ],
       ['non-string field', () => post({ accountInfo: usd('12345', { bankName: 7 }) }), 'accountInfo.bankName'],
       ['unknown account type', () => post({ accountInfo: { accountType: 'ZZZ_ACCOUNT' } }), 'accountInfo.accountType'],
       ['no account type', () => post({ accountInfo: { accountNumber: '1' } }), 'accountInfo.accountType'],
       ['currency the type cannot hold', () => post({ currency: 'EUR' }), 'currency'],
       ['accountInfo not an object', () => post({ accountInfo: 'USD_ACCOUNT' }), 'accountInfo'],
-      ['CLABE too short', () => post({ currency: 'MXN', accountInfo: { accountType: 'MXN_ACCOUNT', clabe: '1234' } }), 'accountInfo.clabe'],
-      ['AED without swift', () => post({ currency: 'AED', accountInfo: { accountType: 'AED_ACCOUNT', iban: 'AE070331234567890123456' } }), 'accountInfo.swiftCode'],
-      ['GBP sort code with dashes', () => post({ currency: 'GBP', accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '31926819', sortCode: '60-16-13' } }), 'accountInfo.sortCode'],
+      [
+        'CLABE too short',
+        () => post({ currency: 'MXN', accountInfo: { accountType: 'MXN_ACCOUNT', clabe: '1234' } }),
+        'accountInfo.clabe',
+      ],
+      [
+        'AED without swift',
+        () => post({ currency: 'AED', accountInfo: { accountType: 'AED_ACCOUNT', iban: 'AE070331234567890123456' } }),
+        'accountInfo.swiftCode',
+      ],
+      [
+        'GBP sort code with dashes',
+        () =>
+          post({
+            currency: 'GBP',
+            accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '31926819', sortCode: '60-16-13' },
+          }),
+        'accountInfo.sortCode',
+      ],
       ['UPI without vpa', () => post({ currency: 'INR', accountInfo: { accountType: 'UPI' } }), 'accountInfo.vpa'],
-      ['NGN without bank', () => post({ currency: 'NGN', accountInfo: { accountType: 'NGN_ACCOUNT', accountNumber: '0123456789' } }), 'accountInfo.bankName'],
-      ['bad wallet address', () => post({ currency: 'USDC', accountInfo: { accountType: 'ETHEREUM_WALLET', address: '0x123' } }), 'accountInfo.address'],
+      [
+        'NGN without bank',
+        () => post({ currency: 'NGN', accountInfo: { accountType: 'NGN_ACCOUNT', accountNumber: '0123456789' } }),
+        'accountInfo.bankName',
+      ],
+      [
+        'bad wallet address',
+        () => post({ currency: 'USDC', accountInfo: { accountType: 'ETHEREUM_WALLET', address: '0x123' } }),
+        'accountInfo.address',
+      ],
       ['unknown currency', () => post({ currency: 'XYZ' }), 'currency'],
       ['unknown top-level field', () => post({ nickname: 'x' }), 'nickname'],
       ['empty beneficiary name', () => post({ beneficiary: { fullName: '' } }), 'beneficiary.fullName'],
       ['unknown beneficiary field', () => post({ beneficiary: { fullName: 'A', age: 3 } }), 'beneficiary.age'],
       ['default flag not boolean', () => post({ defaultUmaDepositAccount: 'yes' }), 'defaultUmaDepositAccount'],
       ['bad customerId', () => post({ customerId: 'Customer:1' }), 'customerId'],
-      ['missing customerId', () => api.post('/customers/external-accounts', { currency: 'USD', accountInfo: usd('5555') }), 'customerId'],
-      ['customerId on the platform path', () => api.post('/platform/external-accounts', { customerId: ada.id, currency: 'USD', accountInfo: usd('5555') }), 'customerId'],
+      [
+        'missing customerId',
+        () => api.post('/customers/external-accounts', { currency: 'USD', accountInfo: usd('5555') }),
+        'customerId',
+      ],
+      [
+        'customerId on the platform path',
+        () =>
+          api.post('/platform/external-accounts', { customerId: ada.id, currency: 'USD', accountInfo: usd('5555') }),
+        'customerId',
+      ],
       ['bad currency filter', () => api.get('/customers/external-accounts?currency=XYZ'), 'currency'],
       ['bad customerId filter', () => api.get('/customers/external-accounts?customerId=nope'), 'customerId'],
       ['limit 0', () => api.get('/customers/external-accounts?limit=0'), 'limit'],
       ['limit 101', () => api.get('/platform/external-accounts?limit=101'), 'limit'],
       ['bad cursor', () => api.get('/customers/external-accounts?cursor=garbage'), 'cursor'],
-      ['bad path id', () => api.get('/customers/external-accounts/Customer:00000000-0000-4000-8000-000000000001'), 'externalAccountId'],
+      [
+        'bad path id',
+        () => api.get('/customers/external-accounts/Customer:00000000-0000-4000-8000-000000000001'),
+        'externalAccountId',
+      ],
       ['bad path id on delete', () => api.delete('/platform/external-accounts/x'), 'externalAccountId'],
     ];
     for (const [name, call, field] of cases) {
       const res = await call();
       expect({ name, status: res.status, code: res.body.code }).toEqual({ name, status: 400, code: 'INVALID_INPUT' });
-      expect({ name, fields: res.body.details.errors.map((e: any) => e.field) }).toEqual({ name, fields: expect.arrayContaining([field]) });
+      expect({ name, fields: res.body.details.errors.map((e: any) => e.field) }).toEqual({
+        name,
+        fields: expect.arrayContaining([field]),
+      });
     }
     expect(await count()).toBe(before);
   });
 
   it('refuses unknown, deleted and other platforms’ customers with 404, and duplicates with 409', async () => {
-    const unknown = await api.post('/customers/external-accounts', { customerId: 'Customer:00000000-0000-4000-8000-0000000fffff', currency: 'USD', accountInfo: usd('9999') });
+    const unknown = await api.post('/customers/external-accounts', {
+      customerId: 'Customer:00000000-0000-4000-8000-0000000fffff',
+      currency: 'USD',
+      accountInfo: usd('9999'),
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('CUSTOMER_NOT_FOUND');
     const gone = await customer({ platformCustomerId: 'gone' });
     expect((await api.delete(`/customers/${gone.id}`)).status).toBe(200);
-    expect((await api.post('/customers/external-accounts', { customerId: gone.id, currency: 'USD', accountInfo: usd('9999') })).status).toBe(404);
+    expect(
+      (
+        await api.post('/customers/external-accounts', {
+          customerId: gone.id,
+          currency: 'USD',
+          accountInfo: usd('9999'),
+        })
+      ).status,
+    ).toBe(404);
     const other = await t.otherPlatform();
-    const foreign = await other.api.post('/customers/external-accounts', { customerId: ada.id, currency: 'USD', accountInfo: usd('9999') });
+    const foreign = await other.api.post('/customers/external-accounts', {
+      customerId: ada.id,
+      currency: 'USD',
+      accountInfo: usd('9999'),
+    });
     expect(foreign.status).toBe(404);
     expect(foreign.body.code).toBe('CUSTOMER_NOT_FOUND');
 
     await add({ accountInfo: usd('31415926') });
-    const dup = await api.post('/customers/external-accounts', { customerId: ada.id, currency: 'USD', accountInfo: usd('31415926') });
+    const dup = await api.post('/customers/external-accounts', {
+      customerId: ada.id,
+      currency: 'USD',
+      accountInfo: usd('31415926'),
+    });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe('CONFLICT');
     // The same bank account may belong to another customer.
-    expect((await api.post('/customers/external-accounts', { customerId: bob.id, currency: 'USD', accountInfo: usd('31415926') })).status).toBe(201);
+    expect(
+      (
+        await api.post('/customers/external-accounts', {
+          customerId: bob.id,
+          currency: 'USD',
+          accountInfo: usd('31415926'),
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('keeps one default UMA deposit account per customer and currency', async () => {
     const first = await add({ accountInfo: usd('88880001'), defaultUmaDepositAccount: true });
     expect(first.defaultUmaDepositAccount).toBe(true);
-    const eur = await add({ currency: 'EUR', accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000' }, defaultUmaDepositAccount: true });
-    const bobs = await api.post('/customers/external-accounts', { customerId: bob.id, currency: 'USD', accountInfo: usd('88880002'), defaultUmaDepositAccount: true });
+    const eur = await add({
+      currency: 'EUR',
+      accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000' },
+      defaultUmaDepositAccount: true,
+    });
+    const bobs = await api.post('/customers/external-accounts', {
+      customerId: bob.id,
+      currency: 'USD',
+      accountInfo: usd('88880002'),
+      defaultUmaDepositAccount: true,
+    });
     const second = await add({ accountInfo: usd('88880003'), defaultUmaDepositAccount: true });
     expect(second.defaultUmaDepositAccount).toBe(true);
     const reread = (await api.get(`/customers/external-accounts/${first.id}`)).body;
@@ -194,10 +322,18 @@ describe('external accounts over HTTP', () => {
   });
 
   it('lists with the currency and customerId filters and cursor pagination', async () => {
-    const carol = await customer({ platformCustomerId: 'carol', fullName: 'Carol Danvers', currencies: ['USD', 'EUR'] });
+    const carol = await customer({
+      platformCustomerId: 'carol',
+      fullName: 'Carol Danvers',
+      currencies: ['USD', 'EUR'],
+    });
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await add({ customerId: carol.id, accountInfo: usd(`6000${i}00`) })).id);
-    const eur = await add({ customerId: carol.id, currency: 'EUR', accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013555' } });
+    const eur = await add({
+      customerId: carol.id,
+      currency: 'EUR',
+      accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013555' },
+    });
     const q = async (query: string) => {
       const res = await api.get(`/customers/external-accounts?${query}`);
       expect(res.status).toBe(200);
@@ -206,7 +342,9 @@ describe('external accounts over HTTP', () => {
     const mine = await q(`customerId=${encodeURIComponent(carol.id)}`);
     expect(mine.totalCount).toBe(6);
     expect(mine.data.map((a: any) => a.id)).toEqual([eur.id, ...[...ids].reverse()]);
-    expect((await q(`customerId=${encodeURIComponent(carol.id)}&currency=EUR`)).data.map((a: any) => a.id)).toEqual([eur.id]);
+    expect((await q(`customerId=${encodeURIComponent(carol.id)}&currency=EUR`)).data.map((a: any) => a.id)).toEqual([
+      eur.id,
+    ]);
     const usdOnly = await q('currency=USD&limit=100');
     expect(usdOnly.data.every((a: any) => a.currency === 'USD')).toBe(true);
     expect(usdOnly.data.map((a: any) => a.id)).toEqual(expect.arrayContaining(ids));
@@ -214,7 +352,9 @@ describe('external accounts over HTTP', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await q(`customerId=${encodeURIComponent(carol.id)}&limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page = await q(
+        `customerId=${encodeURIComponent(carol.id)}&limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(page.totalCount).toBe(6);
       seen.push(...page.data.map((a: any) => a.id));
       cursor = page.nextCursor;
@@ -235,23 +375,52 @@ describe('external accounts over HTTP', () => {
     expect(again.status).toBe(404);
     expect(again.body.code).toBe('EXTERNAL_ACCOUNT_NOT_FOUND');
     // A deleted account no longer blocks registering the same details again.
-    expect((await api.post('/customers/external-accounts', { customerId: ada.id, currency: 'USD', accountInfo: usd('24681012') })).status).toBe(201);
+    expect(
+      (
+        await api.post('/customers/external-accounts', {
+          customerId: ada.id,
+          currency: 'USD',
+          accountInfo: usd('24681012'),
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('manages the platform’s own accounts separately from customers’', async () => {
     clock.advance(1000);
-    const own = await api.post('/platform/external-accounts', { currency: 'EUR', accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'NL91ABNA0417164300' }, platformAccountId: 'treasury' });
+    const own = await api.post('/platform/external-accounts', {
+      currency: 'EUR',
+      accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'NL91ABNA0417164300' },
+      platformAccountId: 'treasury',
+    });
     expect(own.status).toBe(201);
     expect(own.body.customerId).toBeUndefined();
-    expect(own.body).toMatchObject({ currency: 'EUR', status: 'ACTIVE', platformAccountId: 'treasury', beneficiaryVerificationStatus: 'MATCHED', beneficiaryVerifiedData: { fullName: 'Sandbox' } });
+    expect(own.body).toMatchObject({
+      currency: 'EUR',
+      status: 'ACTIVE',
+      platformAccountId: 'treasury',
+      beneficiaryVerificationStatus: 'MATCHED',
+      beneficiaryVerifiedData: { fullName: 'Sandbox' },
+    });
     clock.advance(1000);
-    const named = await api.post('/platform/external-accounts', { currency: 'USD', accountInfo: usd('11110103'), beneficiary: { fullName: 'Sandbox Payments Inc' } });
-    expect(named.body).toMatchObject({ beneficiaryVerificationStatus: 'PARTIAL_MATCH', beneficiaryVerifiedData: { fullName: 'S. Inc' } });
-    expect((await api.post('/platform/external-accounts', { currency: 'USD', accountInfo: usd('11110105') })).status).toBe(400);
+    const named = await api.post('/platform/external-accounts', {
+      currency: 'USD',
+      accountInfo: usd('11110103'),
+      beneficiary: { fullName: 'Sandbox Payments Inc' },
+    });
+    expect(named.body).toMatchObject({
+      beneficiaryVerificationStatus: 'PARTIAL_MATCH',
+      beneficiaryVerifiedData: { fullName: 'S. Inc' },
+    });
+    expect(
+      (await api.post('/platform/external-accounts', { currency: 'USD', accountInfo: usd('11110105') })).status,
+    ).toBe(400);
 
     const list = await api.get('/platform/external-accounts');
     expect(list.body.data.map((a: any) => a.id)).toEqual([named.body.id, own.body.id]);
-    expect((await api.get('/platform/external-accounts?currency=EUR')).body.data.map((a: any) => a.id)).toEqual([own.body.id]);
+    expect((await api.get('/platform/external-accounts?currency=EUR')).body.data.map((a: any) => a.id)).toEqual([
+      own.body.id,
+    ]);
     const customers = await api.get('/customers/external-accounts?limit=100');
     expect(customers.body.data.map((a: any) => a.id)).not.toContain(own.body.id);
     // Each path sees only its own kind.
@@ -276,15 +445,29 @@ describe('external accounts over HTTP', () => {
       expect(res.body.code).toBe('EXTERNAL_ACCOUNT_NOT_FOUND');
       expect((await other.api.delete(path)).status).toBe(404);
     }
-    expect((await other.api.get('/customers/external-accounts')).body).toEqual({ data: [], hasMore: false, totalCount: 0 });
-    expect((await other.api.get('/platform/external-accounts')).body).toEqual({ data: [], hasMore: false, totalCount: 0 });
+    expect((await other.api.get('/customers/external-accounts')).body).toEqual({
+      data: [],
+      hasMore: false,
+      totalCount: 0,
+    });
+    expect((await other.api.get('/platform/external-accounts')).body).toEqual({
+      data: [],
+      hasMore: false,
+      totalCount: 0,
+    });
     expect((await api.get(`/customers/external-accounts/${a.id}`)).status).toBe(200);
   });
 
   it('leaves the name check PENDING on a production platform (no suffix rules)', async () => {
     const prod = await t.otherPlatform({ sandbox: false });
-    const c = (await prod.api.post('/customers', { platformCustomerId: 'p1', customerType: 'INDIVIDUAL', fullName: 'Pat Doe' })).body;
-    const res = await prod.api.post('/customers/external-accounts', { customerId: c.id, currency: 'USD', accountInfo: usd('5555105') });
+    const c = (
+      await prod.api.post('/customers', { platformCustomerId: 'p1', customerType: 'INDIVIDUAL', fullName: 'Pat Doe' })
+    ).body;
+    const res = await prod.api.post('/customers/external-accounts', {
+      customerId: c.id,
+      currency: 'USD',
+      accountInfo: usd('5555105'),
+    });
     expect(res.status).toBe(201);
     expect(res.body.beneficiaryVerificationStatus).toBe('PENDING');
     expect(res.body.beneficiaryVerifiedData).toBeUndefined();

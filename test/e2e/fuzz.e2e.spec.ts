@@ -59,8 +59,13 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
         CardAuthorization: [h.authorizationId],
         ExternalAccount: [external.body.id],
       },
-      foreign: [foreign.customerId, foreign.usd, foreign.wallet.accountId, foreign.wallet.authMethodId, foreign.wallet.sessionId]
-        .concat([foreign.cardId, foreign.authorizationId]),
+      foreign: [
+        foreign.customerId,
+        foreign.usd,
+        foreign.wallet.accountId,
+        foreign.wallet.authMethodId,
+        foreign.wallet.sessionId,
+      ].concat([foreign.cardId, foreign.authorizationId]),
     });
     // nothing of the setup may still be in flight when the state is first taken
     await t.service.infra.projections.waitForPosition(await t.service.infra.eventStore.headPosition(), 5000);
@@ -80,42 +85,56 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
     const goodId = (name: string) =>
       ownByParam[name] ? fc.constantFrom(...ownByParam[name]) : fc.uuid({ version: 4 }).map((u) => `Unknown:${u}`);
     const lastIsGet = (name: string) => op.method === 'GET' && op.path.endsWith(`{${name}}`);
-    const pathWith = (ids: Record<string, string>) => op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ids[name]));
+    const pathWith = (ids: Record<string, string>) =>
+      op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ids[name]));
     const validBody = op.body ? fuzzer.valid(op.body).map((v) => JSON.stringify(v)) : fc.constant(undefined);
     const validIds = fc.record(Object.fromEntries(op.pathParams.map((p) => [p, goodId(p)])));
     const garbage = fc.string({ maxLength: 40 });
-    const noise = fc.record({ 'service-wallet-signature': garbage, 'request-id': garbage }, { requiredKeys: [] })
-      .map((headers) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.replace(/[^\x20-\x7e]/g, '')])));
+    const noise = fc
+      .record({ 'service-wallet-signature': garbage, 'request-id': garbage }, { requiredKeys: [] })
+      .map((headers) =>
+        Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.replace(/[^\x20-\x7e]/g, '')])),
+      );
     const requiredQuery = op.query.filter((q) => q.required);
-    const validQuery = requiredQuery.length > 0
-      ? fc.tuple(...requiredQuery.map((q) => fuzzer.valid(q.schema)))
-        .map((vs) => vs.map((v, i) => `${requiredQuery[i].name}=${encodeURIComponent(String(v))}`).join('&'))
-      : fc.constant('');
+    const validQuery =
+      requiredQuery.length > 0
+        ? fc
+            .tuple(...requiredQuery.map((q) => fuzzer.valid(q.schema)))
+            .map((vs) => vs.map((v, i) => `${requiredQuery[i].name}=${encodeURIComponent(String(v))}`).join('&'))
+        : fc.constant('');
 
     return fc.constantFrom(...faultKinds(op)).chain((kind) => {
       if (kind === 'body') {
-        return fc.tuple(fuzzer.badBody(op), validIds, validQuery, noise).map(([b, ids, query, headers]): BadRequest => ({
-          fault: `body: ${b.fault}`,
-          path: pathWith(ids),
-          query,
-          headers: { ...headers, 'content-type': b.contentType },
-          body: b.body,
-        }));
+        return fc
+          .tuple(fuzzer.badBody(op), validIds, validQuery, noise)
+          .map(([b, ids, query, headers]): BadRequest => ({
+            fault: `body: ${b.fault}`,
+            path: pathWith(ids),
+            query,
+            headers: { ...headers, 'content-type': b.contentType },
+            body: b.body,
+          }));
       }
       if (kind === 'query') {
         return fc.tuple(fuzzer.badQuery(op), validIds, validBody, noise).map(([q, ids, body, headers]): BadRequest => ({
-          fault: `query: ${q.fault}`, path: pathWith(ids), query: q.query, headers: jsonHeaders(headers, body), body,
+          fault: `query: ${q.fault}`,
+          path: pathWith(ids),
+          query: q.query,
+          headers: jsonHeaders(headers, body),
+          body,
         }));
       }
       return fc
         .tuple(fc.constantFrom(...op.pathParams), validIds, validQuery, validBody, noise)
-        .chain(([param, ids, query, body, headers]) => fuzzer.badId(lastIsGet(param)).map((bad): BadRequest => ({
-          fault: `path: ${param}=${JSON.stringify(bad)}`,
-          path: pathWith({ ...ids, [param]: bad }),
-          query,
-          headers: jsonHeaders(headers, body),
-          body,
-        })));
+        .chain(([param, ids, query, body, headers]) =>
+          fuzzer.badId(lastIsGet(param)).map((bad): BadRequest => ({
+            fault: `path: ${param}=${JSON.stringify(bad)}`,
+            path: pathWith({ ...ids, [param]: bad }),
+            query,
+            headers: jsonHeaders(headers, body),
+            body,
+          })),
+        );
     });
   }
 
@@ -137,13 +156,18 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
           requests += 1;
           // FUZZ_TRACE=/cards/{cardId} prints the requests generated for that path
           const url = `${req.path}${req.query ? `?${req.query}` : ''}`;
-          if (process.env.FUZZ_TRACE === op.path) process.stderr.write(`${op.method} ${url} ${req.fault} ${req.body?.slice(0, 300)}\n`);
+          if (process.env.FUZZ_TRACE === op.path)
+            process.stderr.write(`${op.method} ${url} ${req.fault} ${req.body?.slice(0, 300)}\n`);
           const res = await api.request(op.method, url, req.body, req.headers).catch((e: Error) => {
             throw new Error(`${req.fault} (${req.body?.length} bytes) -> ${e.message} ${(e.cause as Error)?.message}`);
           });
           const body = res.body;
-          const shaped = typeof body === 'object' && body !== null && body.status === res.status
-            && typeof body.code === 'string' && typeof body.message === 'string';
+          const shaped =
+            typeof body === 'object' &&
+            body !== null &&
+            body.status === res.status &&
+            typeof body.code === 'string' &&
+            typeof body.message === 'string';
           if (res.status < 400 || res.status >= 500 || !shaped) {
             throw new Error(`${req.fault} -> ${res.status} ${JSON.stringify(res.body)?.slice(0, 300)}`);
           }

@@ -14,23 +14,36 @@ interface RawReply {
 }
 
 /** A request from a chosen local address (the whole 127/8 is loopback), so limits per address can be told apart. */
-function requestFrom(url: string, options: { localAddress?: string; headers?: Record<string, string>; method?: string } = {}): Promise<RawReply> {
+function requestFrom(
+  url: string,
+  options: { localAddress?: string; headers?: Record<string, string>; method?: string } = {},
+): Promise<RawReply> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers, localAddress: options.localAddress }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : undefined }));
-    });
+    const req = httpRequest(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers, localAddress: options.localAddress },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : undefined }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
 const wrongSecret = (tokenId: string) => basicAuth(tokenId, 'not-the-secret');
-const unknownToken = (n: number) => basicAuth(`ApiToken:00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, 'guess');
+const unknownToken = (n: number) =>
+  basicAuth(`ApiToken:00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, 'guess');
 
-function expectRateLimited(reply: { status: number; body: any }, retryAfter: string | string[] | null | undefined): void {
+function expectRateLimited(
+  reply: { status: number; body: any },
+  retryAfter: string | string[] | null | undefined,
+): void {
   expect(reply.status).toBe(429);
   expect(reply.body).toMatchObject({ status: 429, code: 'RATE_LIMITED', message: expect.any(String) });
   expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
@@ -48,7 +61,9 @@ describe('request and header timeouts', () => {
     const started = Date.now();
     const reply = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(port), hostname, () => {
-        socket.write(`POST /2025-10-13/customers HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"platformCustomerId":`);
+        socket.write(
+          `POST /2025-10-13/customers HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"platformCustomerId":`,
+        );
       });
       let text = '';
       socket.setEncoding('utf8');
@@ -60,7 +75,11 @@ describe('request and header timeouts', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(reply).toMatch(/^HTTP\/1\.1 408 /);
     expect(reply).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/);
-    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({ status: 408, code: 'REQUEST_TIMEOUT', message: expect.any(String) });
+    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({
+      status: 408,
+      code: 'REQUEST_TIMEOUT',
+      message: expect.any(String),
+    });
   });
 
   it('answers headers too large with 431 and a body too large with 413, both in the error shape', async () => {
@@ -68,7 +87,11 @@ describe('request and header timeouts', () => {
     expect(big.status).toBe(431);
     expect(big.body).toEqual({ status: 431, code: 'REQUEST_HEADERS_TOO_LARGE', message: expect.any(String) });
     expect(big.headers['x-request-id']).toEqual(expect.any(String));
-    const huge = await t.api.post('/customers', { platformCustomerId: 'big', customerType: 'INDIVIDUAL', fullName: 'x'.repeat(2_000_000) });
+    const huge = await t.api.post('/customers', {
+      platformCustomerId: 'big',
+      customerType: 'INDIVIDUAL',
+      fullName: 'x'.repeat(2_000_000),
+    });
     expect(huge.status).toBe(413);
     expect(huge.body).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE', message: expect.any(String) });
   });
@@ -77,7 +100,9 @@ describe('request and header timeouts', () => {
 describe('failed authentication limit per token id', () => {
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService({ env: { RATE_LIMIT_AUTH_FAILURES_PER_TOKEN: '3', RATE_LIMIT_AUTH_WINDOW_SECONDS: '120' } });
+    t = await startTestService({
+      env: { RATE_LIMIT_AUTH_FAILURES_PER_TOKEN: '3', RATE_LIMIT_AUTH_WINDOW_SECONDS: '120' },
+    });
   });
   afterAll(async () => t?.close());
 
@@ -93,25 +118,32 @@ describe('failed authentication limit per token id', () => {
     expectRateLimited(rightSecret, rightSecret.headers.get('retry-after'));
     expect((await other.api.get('/customers')).status).toBe(200);
   });
-
 });
 
 describe('failed authentication limit per address', () => {
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService({ env: { RATE_LIMIT_AUTH_FAILURES_PER_ADDRESS: '3', RATE_LIMIT_AUTH_WINDOW_SECONDS: '120' } });
+    t = await startTestService({
+      env: { RATE_LIMIT_AUTH_FAILURES_PER_ADDRESS: '3', RATE_LIMIT_AUTH_WINDOW_SECONDS: '120' },
+    });
   });
   afterAll(async () => t?.close());
 
   it('blocks an address after failures across token ids, and only that address', async () => {
     const url = `${t.url}/customers`;
-    for (let i = 1; i <= 3; i++) expect((await requestFrom(url, { headers: { authorization: unknownToken(i) }, localAddress: '127.0.0.1' })).status).toBe(401);
+    for (let i = 1; i <= 3; i++)
+      expect(
+        (await requestFrom(url, { headers: { authorization: unknownToken(i) }, localAddress: '127.0.0.1' })).status,
+      ).toBe(401);
     const blocked = await requestFrom(url, { headers: { authorization: unknownToken(4) }, localAddress: '127.0.0.1' });
     expectRateLimited(blocked, blocked.headers['retry-after']);
     const other = await t.otherPlatform();
     const fromHere = await other.api.get('/customers');
     expectRateLimited(fromHere, fromHere.headers.get('retry-after'));
-    const elsewhere = await requestFrom(url, { headers: { authorization: unknownToken(5) }, localAddress: '127.0.0.2' });
+    const elsewhere = await requestFrom(url, {
+      headers: { authorization: unknownToken(5) },
+      localAddress: '127.0.0.2',
+    });
     expect(elsewhere.status).toBe(401);
   });
 });
@@ -119,7 +151,9 @@ describe('failed authentication limit per address', () => {
 describe('webhook test rate limit', () => {
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService({ env: { RATE_LIMIT_WEBHOOK_TESTS: '2', RATE_LIMIT_WEBHOOK_TEST_WINDOW_SECONDS: '60' } });
+    t = await startTestService({
+      env: { RATE_LIMIT_WEBHOOK_TESTS: '2', RATE_LIMIT_WEBHOOK_TEST_WINDOW_SECONDS: '60' },
+    });
   });
   afterAll(async () => t?.close());
 
@@ -143,7 +177,12 @@ describe('EMAIL_OTP wrong-code lockout', () => {
 
   it(`refuses the right code after ${OTP_VERIFY_LIMIT.maxFailures} wrong ones until the window passes`, async () => {
     const w = await createWallet(t.api);
-    const verify = (otp: string) => t.api.post(`/auth/credentials/${w.emailOtpId}/verify`, { type: 'EMAIL_OTP', otp, clientPublicKey: generateP256KeyPair().publicKeyUncompressed });
+    const verify = (otp: string) =>
+      t.api.post(`/auth/credentials/${w.emailOtpId}/verify`, {
+        type: 'EMAIL_OTP',
+        otp,
+        clientPublicKey: generateP256KeyPair().publicKeyUncompressed,
+      });
     for (let i = 0; i < OTP_VERIFY_LIMIT.maxFailures; i++) {
       clock.advance(1000);
       expect((await verify(String(100000 + i))).body).toMatchObject({ status: 401, reason: 'Invalid OTP code' });

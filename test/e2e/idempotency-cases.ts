@@ -314,7 +314,7 @@ export const CASES: Case[] = [
       const c = await f.m.customer(['USD']);
       const sender = '$alice@other.example.com';
       const amount = { receivingCurrencyCode: 'USD', receivingCurrencyAmount: 7_000 };
-  const body = { senderUmaAddress: sender, customerId: c.id, ...amount };
+      const body = { senderUmaAddress: sender, customerId: c.id, ...amount };
       return {
         request: post('/sandbox/uma/receive', body),
         other: post('/sandbox/uma/receive', { ...body, receivingCurrencyAmount: 7_001 }),

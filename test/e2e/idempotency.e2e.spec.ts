@@ -27,7 +27,12 @@ describe('Idempotency-Key', () => {
     const ada = await m.customer(['USD']);
     const bob = await m.customer(['USD']);
     const headers = key('concurrent');
-    const body = { source: { sourceType: 'ACCOUNT', accountId: ada.accounts.USD }, destination: { destinationType: 'ACCOUNT', accountId: bob.accounts.USD }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_234 };
+    const body = {
+      source: { sourceType: 'ACCOUNT', accountId: ada.accounts.USD },
+      destination: { destinationType: 'ACCOUNT', accountId: bob.accounts.USD },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 1_234,
+    };
     const replies = await Promise.all(Array.from({ length: 20 }, () => m.quote(body, headers)));
     expect(replies.map((r) => r.status)).toEqual(Array(20).fill(201));
     const ids = new Set(replies.map((r) => r.body.id));
@@ -36,7 +41,9 @@ describe('Idempotency-Key', () => {
     expect(replies.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(19);
     const list = await api.get(`/quotes?customerId=${encodeURIComponent(ada.id)}`);
     expect(list.body.totalCount).toBe(1);
-    const events = await t.service.infra.eventStore.readStream(idempotencyStream(platformId(), headers['idempotency-key']));
+    const events = await t.service.infra.eventStore.readStream(
+      idempotencyStream(platformId(), headers['idempotency-key']),
+    );
     expect(events.map((e) => e.type)).toEqual(['IdempotencyKeyClaimed', 'IdempotentResponseRecorded']);
   });
 
@@ -44,13 +51,37 @@ describe('Idempotency-Key', () => {
     const ada = await m.customer(['USD']);
     const bob = await m.customer(['USD']);
     const headers = key('reuse');
-    const first = await m.quote({ source: { sourceType: 'ACCOUNT', accountId: ada.accounts.USD }, destination: { destinationType: 'ACCOUNT', accountId: bob.accounts.USD }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 500 }, headers);
+    const first = await m.quote(
+      {
+        source: { sourceType: 'ACCOUNT', accountId: ada.accounts.USD },
+        destination: { destinationType: 'ACCOUNT', accountId: bob.accounts.USD },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 500,
+      },
+      headers,
+    );
     expect(first.status).toBe(201);
-    const different = await m.quote({ source: { sourceType: 'ACCOUNT', accountId: ada.accounts.USD }, destination: { destinationType: 'ACCOUNT', accountId: bob.accounts.USD }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 501 }, headers);
+    const different = await m.quote(
+      {
+        source: { sourceType: 'ACCOUNT', accountId: ada.accounts.USD },
+        destination: { destinationType: 'ACCOUNT', accountId: bob.accounts.USD },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 501,
+      },
+      headers,
+    );
     expect(different.status).toBe(422);
     expect(different.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
     // Same body with another field order is the same request.
-    const reordered = await m.quote({ lockedCurrencyAmount: 500, lockedCurrencySide: 'SENDING', destination: { accountId: bob.accounts.USD, destinationType: 'ACCOUNT' }, source: { accountId: ada.accounts.USD, sourceType: 'ACCOUNT' } }, headers);
+    const reordered = await m.quote(
+      {
+        lockedCurrencyAmount: 500,
+        lockedCurrencySide: 'SENDING',
+        destination: { accountId: bob.accounts.USD, destinationType: 'ACCOUNT' },
+        source: { accountId: ada.accounts.USD, sourceType: 'ACCOUNT' },
+      },
+      headers,
+    );
     expect(reordered.status).toBe(201);
     expect(reordered.body).toEqual(first.body);
     // Another path with the key is a different request too.
@@ -79,7 +110,9 @@ describe('Idempotency-Key', () => {
     await m.fund(ada.accounts.USD, 10_000);
     const q = (await m.accountQuote(ada.accounts.USD, bob.accounts.USD, 1_000)).body;
     const headers = key('execute');
-    const runs = await Promise.all(Array.from({ length: 5 }, () => api.post(`/quotes/${q.id}/execute`, undefined, headers)));
+    const runs = await Promise.all(
+      Array.from({ length: 5 }, () => api.post(`/quotes/${q.id}/execute`, undefined, headers)),
+    );
     expect(runs.map((r) => r.status)).toEqual(Array(5).fill(200));
     expect(await m.balance(ada.accounts.USD)).toBe(9_000);
     const ext = await m.external(ada.id, 'USD', '777');
@@ -100,7 +133,12 @@ describe('Idempotency-Key', () => {
     const ada = await m.customer(['USD']);
     const bob = await m.customer(['USD']);
     const headers = key('retention');
-    const body = { source: { sourceType: 'ACCOUNT', accountId: ada.accounts.USD }, destination: { destinationType: 'ACCOUNT', accountId: bob.accounts.USD }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 700 };
+    const body = {
+      source: { sourceType: 'ACCOUNT', accountId: ada.accounts.USD },
+      destination: { destinationType: 'ACCOUNT', accountId: bob.accounts.USD },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 700,
+    };
     const first = await m.quote(body, headers);
     const other = await t.otherPlatform();
     const elsewhere = await other.api.post('/quotes', body, headers);
@@ -117,11 +155,17 @@ describe('Idempotency-Key', () => {
 
   it('does not record authentication failures', async () => {
     const c = await m.customer(['USD'], { email: 'w@example.com' });
-    const opened = await api.post('/customers/internal-accounts', { customerId: c.id, type: 'EMBEDDED_WALLET', currency: 'USD' });
+    const opened = await api.post('/customers/internal-accounts', {
+      customerId: c.id,
+      type: 'EMBEDDED_WALLET',
+      currency: 'USD',
+    });
     const q = (await m.accountQuote(opened.body.id, (await m.customer(['USD'])).accounts.USD, 100)).body;
     const headers = key('auth');
     expect((await api.post(`/quotes/${q.id}/execute`, undefined, headers)).status).toBe(401);
-    const events = await t.service.infra.eventStore.readStream(idempotencyStream(platformId(), headers['idempotency-key']));
+    const events = await t.service.infra.eventStore.readStream(
+      idempotencyStream(platformId(), headers['idempotency-key']),
+    );
     expect(events.map((e) => e.type)).toEqual(['IdempotencyKeyClaimed', 'IdempotencyKeyReleased']);
   });
 });

@@ -20,7 +20,14 @@ describe('invitations over HTTP', () => {
     t = await startTestService({ clock });
     api = t.api;
     other = await t.otherPlatform();
-    ada = (await api.post('/customers', { platformCustomerId: 'ada', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', currencies: ['MXN', 'USD'] })).body;
+    ada = (
+      await api.post('/customers', {
+        platformCustomerId: 'ada',
+        customerType: 'INDIVIDUAL',
+        fullName: 'Ada Lovelace',
+        currencies: ['MXN', 'USD'],
+      })
+    ).body;
     domain = ada.umaAddress.split('@')[1];
   });
   afterAll(async () => t?.close());
@@ -66,7 +73,12 @@ describe('invitations over HTTP', () => {
     clock.advance(5000);
     const claimed = await other.api.post(`/invitations/${inv.code}/claim`, { inviteeUma: '$grace@other.example.com' });
     expect(claimed.status).toBe(200);
-    expect(claimed.body).toEqual({ ...inv, status: 'CLAIMED', claimedAt: clock.now().toISOString(), inviteeUma: '$grace@other.example.com' });
+    expect(claimed.body).toEqual({
+      ...inv,
+      status: 'CLAIMED',
+      claimedAt: clock.now().toISOString(),
+      inviteeUma: '$grace@other.example.com',
+    });
     expect((await api.get(`/invitations/${inv.code}`)).body).toEqual(claimed.body);
 
     // The claim is one event on the invitation's stream: no ledger transfer, nothing else.
@@ -97,7 +109,10 @@ describe('invitations over HTTP', () => {
     });
     expect(event.metadata.platformId).toBe(other.platformId);
 
-    for (const call of [() => other.api.post(`/invitations/${inv.code}/claim`, { inviteeUma: '$zed@other.example.com' }), () => api.post(`/invitations/${inv.code}/cancel`)]) {
+    for (const call of [
+      () => other.api.post(`/invitations/${inv.code}/claim`, { inviteeUma: '$zed@other.example.com' }),
+      () => api.post(`/invitations/${inv.code}/cancel`),
+    ]) {
       const res = await call();
       expect(res.status).toBe(409);
       expect(res.body.code).toBe('INVALID_STATE_TRANSITION');
@@ -111,7 +126,10 @@ describe('invitations over HTTP', () => {
     const cancelled = await api.post(`/invitations/${inv.code}/cancel`);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body).toEqual({ ...inv, status: 'CANCELLED' });
-    for (const call of [() => api.post(`/invitations/${inv.code}/cancel`), () => other.api.post(`/invitations/${inv.code}/claim`, { inviteeUma: '$bo@other.example.com' })]) {
+    for (const call of [
+      () => api.post(`/invitations/${inv.code}/cancel`),
+      () => other.api.post(`/invitations/${inv.code}/claim`, { inviteeUma: '$bo@other.example.com' }),
+    ]) {
       const res = await call();
       expect(res.status).toBe(409);
       expect(res.body.code).toBe('INVALID_STATE_TRANSITION');
@@ -125,7 +143,10 @@ describe('invitations over HTTP', () => {
     clock.advance(1);
     const expired = await api.get(`/invitations/${inv.code}`);
     expect(expired.body).toEqual({ ...inv, status: 'EXPIRED' });
-    for (const call of [() => other.api.post(`/invitations/${inv.code}/claim`, { inviteeUma: '$late@other.example.com' }), () => api.post(`/invitations/${inv.code}/cancel`)]) {
+    for (const call of [
+      () => other.api.post(`/invitations/${inv.code}/claim`, { inviteeUma: '$late@other.example.com' }),
+      () => api.post(`/invitations/${inv.code}/cancel`),
+    ]) {
       const res = await call();
       expect(res.status).toBe(409);
       expect(res.body).toMatchObject({ code: 'INVALID_STATE_TRANSITION', message: expect.stringContaining('EXPIRED') });
@@ -133,7 +154,9 @@ describe('invitations over HTTP', () => {
     // An invitation still within its time can be claimed at its last moment.
     const last = await invite({ expiresAt: new Date(clock.now().getTime() + 1000 + HOUR).toISOString() });
     clock.set(new Date(last.expiresAt));
-    expect((await other.api.post(`/invitations/${last.code}/claim`, { inviteeUma: '$just@other.example.com' })).body.status).toBe('CLAIMED');
+    expect(
+      (await other.api.post(`/invitations/${last.code}/claim`, { inviteeUma: '$just@other.example.com' })).body.status,
+    ).toBe('CLAIMED');
   });
 
   it('refuses invalid create and claim input and changes nothing', async () => {
@@ -162,11 +185,27 @@ describe('invitations over HTTP', () => {
       ['expiresAt beyond a year', () => post({ expiresAt: new Date(now + 366 * DAY).toISOString() }), 'expiresAt'],
       ['unknown field', () => post({ message: 'hi' }), 'message'],
       ['claim without inviteeUma', () => other.api.post(`/invitations/${pending.code}/claim`, {}), 'inviteeUma'],
-      ['claim with malformed inviteeUma', () => other.api.post(`/invitations/${pending.code}/claim`, { inviteeUma: 'grace' }), 'inviteeUma'],
-      ['claim with unknown field', () => other.api.post(`/invitations/${pending.code}/claim`, { inviteeUma: '$g@o.example.com', note: 1 }), 'note'],
-      ['claim by the inviter', () => api.post(`/invitations/${pending.code}/claim`, { inviteeUma: ada.umaAddress }), 'inviteeUma'],
+      [
+        'claim with malformed inviteeUma',
+        () => other.api.post(`/invitations/${pending.code}/claim`, { inviteeUma: 'grace' }),
+        'inviteeUma',
+      ],
+      [
+        'claim with unknown field',
+        () => other.api.post(`/invitations/${pending.code}/claim`, { inviteeUma: '$g@o.example.com', note: 1 }),
+        'note',
+      ],
+      [
+        'claim by the inviter',
+        () => api.post(`/invitations/${pending.code}/claim`, { inviteeUma: ada.umaAddress }),
+        'inviteeUma',
+      ],
       ['malformed code', () => api.get('/invitations/short'), 'invitationCode'],
-      ['malformed code on claim', () => other.api.post('/invitations/ILLEGAL-ID/claim', { inviteeUma: '$g@o.example.com' }), 'invitationCode'],
+      [
+        'malformed code on claim',
+        () => other.api.post('/invitations/ILLEGAL-ID/claim', { inviteeUma: '$g@o.example.com' }),
+        'invitationCode',
+      ],
       ['bad status filter', () => api.get('/invitations?status=OPEN'), 'status'],
       ['limit 0', () => api.get('/invitations?limit=0'), 'limit'],
       ['bad cursor', () => api.get('/invitations?cursor=abc'), 'cursor'],
@@ -174,7 +213,10 @@ describe('invitations over HTTP', () => {
     for (const [name, call, field] of cases) {
       const res = await call();
       expect({ name, status: res.status, code: res.body.code }).toEqual({ name, status: 400, code: 'INVALID_INPUT' });
-      expect({ name, fields: [...new Set(res.body.details.errors.map((e: any) => e.field))] }).toEqual({ name, fields: [field] });
+      expect({ name, fields: [...new Set(res.body.details.errors.map((e: any) => e.field))] }).toEqual({
+        name,
+        fields: [field],
+      });
     }
     expect((await api.get('/invitations')).body.totalCount).toBe(before);
     expect((await api.get(`/invitations/${pending.code}`)).body.status).toBe('PENDING');
@@ -182,15 +224,22 @@ describe('invitations over HTTP', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('INVITATION_NOT_FOUND');
     expect((await api.get('/invitations/0000000000')).status).toBe(404);
-    expect((await t.anonymous.post(`/invitations/${pending.code}/claim`, { inviteeUma: '$g@o.example.com' })).status).toBe(401);
+    expect(
+      (await t.anonymous.post(`/invitations/${pending.code}/claim`, { inviteeUma: '$g@o.example.com' })).status,
+    ).toBe(401);
   });
 
   it('lists the platform’s invitations by status (EXPIRED derived from the clock) and inviterUma, with pagination', async () => {
-    const carol = (await api.post('/customers', { platformCustomerId: 'carol', customerType: 'INDIVIDUAL', currencies: ['USD'] })).body;
+    const carol = (
+      await api.post('/customers', { platformCustomerId: 'carol', customerType: 'INDIVIDUAL', currencies: ['USD'] })
+    ).body;
     const byCarol = async (body: Record<string, unknown> = {}) => invite({ inviterUma: carol.umaAddress, ...body });
     const soon = await byCarol({ expiresAt: new Date(clock.now().getTime() + 1000 + HOUR).toISOString() });
     const claimed = await byCarol({ amountToSend: 250 });
-    expect(claimed.amountToSend).toEqual({ amount: 250, currency: { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2 } });
+    expect(claimed.amountToSend).toEqual({
+      amount: 250,
+      currency: { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2 },
+    });
     await other.api.post(`/invitations/${claimed.code}/claim`, { inviteeUma: '$dan@other.example.com' });
     const cancelled = await byCarol();
     await api.post(`/invitations/${cancelled.code}/cancel`);
@@ -202,7 +251,12 @@ describe('invitations over HTTP', () => {
       expect(res.status).toBe(200);
       return res.body.data.map((i: any) => `${i.code}:${i.status}`);
     };
-    expect(await codes('')).toEqual([`${open.code}:PENDING`, `${cancelled.code}:CANCELLED`, `${claimed.code}:CLAIMED`, `${soon.code}:EXPIRED`]);
+    expect(await codes('')).toEqual([
+      `${open.code}:PENDING`,
+      `${cancelled.code}:CANCELLED`,
+      `${claimed.code}:CLAIMED`,
+      `${soon.code}:EXPIRED`,
+    ]);
     expect(await codes('&status=PENDING')).toEqual([`${open.code}:PENDING`]);
     expect(await codes('&status=EXPIRED')).toEqual([`${soon.code}:EXPIRED`]);
     expect(await codes('&status=CLAIMED')).toEqual([`${claimed.code}:CLAIMED`]);

@@ -15,7 +15,11 @@ function prng(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { next, int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)] };
+  return {
+    next,
+    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
+    pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)],
+  };
 }
 
 // MONEY_SEED replays another run; the default keeps CI deterministic.
@@ -49,7 +53,11 @@ describe('randomized money movement (seeded)', () => {
     for (let i = 0; i < 6; i++) {
       const c = await m.customer([...CURRENCIES]);
       const externals: Record<string, string[]> = {};
-      for (const code of CURRENCIES) externals[code] = [await m.external(c.id, code, rnd.pick(SUFFIXES)), await m.external(c.id, code, rnd.pick(SUFFIXES))];
+      for (const code of CURRENCIES)
+        externals[code] = [
+          await m.external(c.id, code, rnd.pick(SUFFIXES)),
+          await m.external(c.id, code, rnd.pick(SUFFIXES)),
+        ];
       customers.push({ ...c, externals });
       for (const code of CURRENCIES) await m.fund(c.accounts[code], rnd.int(10_000, 200_000));
     }
@@ -67,7 +75,12 @@ describe('randomized money movement (seeded)', () => {
       case 1: {
         // Internal payment, possibly cross-currency, executed now or later.
         if (from === to && code === other) return;
-        const q = check(await m.accountQuote(from.accounts[code], to.accounts[other], amount, { lockedCurrencySide: rnd.pick(['SENDING', 'RECEIVING']) }), 201);
+        const q = check(
+          await m.accountQuote(from.accounts[code], to.accounts[other], amount, {
+            lockedCurrencySide: rnd.pick(['SENDING', 'RECEIVING']),
+          }),
+          201,
+        );
         // 409: a concurrent clock advance may expire the quote first.
         if (rnd.next() < 0.7) check(await api.post(`/quotes/${q.body.id}/execute`), 200, 400, 409);
         else pendingQuotes.push(q.body.id);
@@ -86,14 +99,41 @@ describe('randomized money movement (seeded)', () => {
         return;
       }
       case 4:
-        check(await api.post('/transfer-out', { source: { accountId: from.accounts[code] }, destination: { accountId: rnd.pick(from.externals[code]) }, amount }), 201, 400);
+        check(
+          await api.post('/transfer-out', {
+            source: { accountId: from.accounts[code] },
+            destination: { accountId: rnd.pick(from.externals[code]) },
+            amount,
+          }),
+          201,
+          400,
+        );
         return;
       case 5:
-        check(await api.post('/transfer-in', { source: { accountId: rnd.pick(from.externals[code]) }, destination: { accountId: from.accounts[code] }, amount }), 201);
+        check(
+          await api.post('/transfer-in', {
+            source: { accountId: rnd.pick(from.externals[code]) },
+            destination: { accountId: from.accounts[code] },
+            amount,
+          }),
+          201,
+        );
         return;
       case 6: {
-        const sender = rnd.pick(['$alice@bank.example.com', '$pending.long.USD@bank.example.com', '$fail.compliance.USD@bank.example.com']);
-        const res = check(await api.post('/sandbox/uma/receive', { senderUmaAddress: sender, customerId: to.id, receivingCurrencyCode: code, receivingCurrencyAmount: amount }), 201);
+        const sender = rnd.pick([
+          '$alice@bank.example.com',
+          '$pending.long.USD@bank.example.com',
+          '$fail.compliance.USD@bank.example.com',
+        ]);
+        const res = check(
+          await api.post('/sandbox/uma/receive', {
+            senderUmaAddress: sender,
+            customerId: to.id,
+            receivingCurrencyCode: code,
+            receivingCurrencyAmount: amount,
+          }),
+          201,
+        );
         if (res.body.status === 'PENDING') awaitingApproval.push(res.body.id);
         return;
       }
@@ -114,7 +154,7 @@ describe('randomized money movement (seeded)', () => {
   };
 
   it(`runs ${OPERATIONS} operations in concurrent batches and keeps the ledger balanced`, async () => {
-    for (let done = 0; done < OPERATIONS; ) {
+    for (let done = 0; done < OPERATIONS;) {
       const batch = rnd.int(1, 6);
       await Promise.all(Array.from({ length: batch }, () => operation()));
       done += batch;

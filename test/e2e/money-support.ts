@@ -10,7 +10,13 @@ export interface Customer {
 
 export function money(t: TestService, api: Client = t.api) {
   const customer = async (currencies: string[] = ['USD'], extra: Record<string, unknown> = {}): Promise<Customer> => {
-    const res = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: uniqueValue('m'), fullName: 'Ada Lovelace', currencies, ...extra });
+    const res = await api.post('/customers', {
+      customerType: 'INDIVIDUAL',
+      platformCustomerId: uniqueValue('m'),
+      fullName: 'Ada Lovelace',
+      currencies,
+      ...extra,
+    });
     expect(res.status).toBe(201);
     const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(res.body.id)}`);
     const byCurrency: Record<string, string> = {};
@@ -39,12 +45,27 @@ export function money(t: TestService, api: Client = t.api) {
             : { accountType: 'GBP_ACCOUNT', accountNumber: digits.slice(-8).padStart(8, '0'), sortCode: '123456' };
     const path = customerId ? '/customers/external-accounts' : '/platform/external-accounts';
     const res = await api.post(path, { ...(customerId ? { customerId } : {}), currency, accountInfo });
-    expect({ status: res.status, body: res.body }).toEqual({ status: 201, body: expect.objectContaining({ id: expect.any(String) }) });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 201,
+      body: expect.objectContaining({ id: expect.any(String) }),
+    });
     return res.body.id;
   };
-  const quote = async (body: Record<string, unknown>, headers?: Record<string, string>) => api.post('/quotes', body, headers);
-  const accountQuote = (sourceAccountId: string, destinationAccountId: string, amount: number, extra: Record<string, unknown> = {}) =>
-    quote({ source: { sourceType: 'ACCOUNT', accountId: sourceAccountId }, destination: { destinationType: 'ACCOUNT', accountId: destinationAccountId }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount, ...extra });
+  const quote = async (body: Record<string, unknown>, headers?: Record<string, string>) =>
+    api.post('/quotes', body, headers);
+  const accountQuote = (
+    sourceAccountId: string,
+    destinationAccountId: string,
+    amount: number,
+    extra: Record<string, unknown> = {},
+  ) =>
+    quote({
+      source: { sourceType: 'ACCOUNT', accountId: sourceAccountId },
+      destination: { destinationType: 'ACCOUNT', accountId: destinationAccountId },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: amount,
+      ...extra,
+    });
   const transaction = async (id: string) => {
     const res = await api.get(`/transactions/${id}`);
     expect(res.status).toBe(200);

@@ -20,7 +20,9 @@ describe('HTTP defaults', () => {
 
   it('answers unknown paths inside and outside the base path with a JSON 404 in the error shape', async () => {
     for (const url of [`${t.url}/no-such-thing`, `${root}/no-such-thing`, `${root}/`, `${t.url}/customers/x/y/z`]) {
-      const res = await fetch(url, { headers: { authorization: basicAuth(t.service.sandbox!.tokenId, t.service.sandbox!.clientSecret) } });
+      const res = await fetch(url, {
+        headers: { authorization: basicAuth(t.service.sandbox!.tokenId, t.service.sandbox!.clientSecret) },
+      });
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(await res.json()).toEqual({ status: 404, code: 'NOT_FOUND', message: expect.any(String) });
@@ -39,12 +41,22 @@ describe('HTTP defaults', () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
       const res = await t.api.post('/customers', body, { 'content-type': type });
       expect(res.status).toBe(415);
-      expect(res.body).toEqual({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringContaining('application/json') });
+      expect(res.body).toEqual({
+        status: 415,
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        message: expect.stringContaining('application/json'),
+      });
     }
-    const untyped = await fetch(`${t.url}/customers`, { method: 'POST', body: new Blob([body]), headers: { authorization: basicAuth(t.service.sandbox!.tokenId, t.service.sandbox!.clientSecret) } });
+    const untyped = await fetch(`${t.url}/customers`, {
+      method: 'POST',
+      body: new Blob([body]),
+      headers: { authorization: basicAuth(t.service.sandbox!.tokenId, t.service.sandbox!.clientSecret) },
+    });
     expect(untyped.status).toBe(415);
     expect((await t.api.get('/customers')).body.totalCount).toBe(before);
-    expect((await t.api.post('/customers', body, { 'content-type': 'application/json; charset=utf-8' })).status).toBe(201);
+    expect((await t.api.post('/customers', body, { 'content-type': 'application/json; charset=utf-8' })).status).toBe(
+      201,
+    );
     // Requests without a body need no content type.
     expect((await t.api.request('POST', '/sandbox/webhooks/test')).status).toBe(400);
   });
@@ -53,7 +65,9 @@ describe('HTTP defaults', () => {
     expect((await t.api.get('/customers')).headers.get('x-request-id')).toMatch(UUID);
     expect((await t.anonymous.get('/customers')).headers.get('x-request-id')).toMatch(UUID);
     expect((await t.api.post('/customers', { customerType: 'NOPE' })).headers.get('x-request-id')).toMatch(UUID);
-    expect((await t.api.get('/customers', { 'x-request-id': 'trace-42.abc' })).headers.get('x-request-id')).toBe('trace-42.abc');
+    expect((await t.api.get('/customers', { 'x-request-id': 'trace-42.abc' })).headers.get('x-request-id')).toBe(
+      'trace-42.abc',
+    );
     for (const bad of ['has space', 'x'.repeat(200), '<script>']) {
       expect((await t.api.get('/customers', { 'x-request-id': bad })).headers.get('x-request-id')).toMatch(UUID);
     }
@@ -72,7 +86,9 @@ describe('request log', () => {
   let service: Awaited<ReturnType<typeof startService>>;
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'payments-log-'));
-    service = await startService(loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'log' }), { logDestination: destination });
+    service = await startService(loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'log' }), {
+      logDestination: destination,
+    });
   });
   afterAll(async () => {
     await service?.close();
@@ -84,19 +100,54 @@ describe('request log', () => {
     const api = client(service.url, basicAuth(tokenId, clientSecret));
     const stampValue = 'eyJzdGFtcCI6InNlY3JldC1zdGFtcC12YWx1ZSJ9';
     lines.length = 0;
-    const created = await api.post('/customers', { platformCustomerId: 'log-1', customerType: 'INDIVIDUAL', email: 'log@example.com' }, { cookie: 'session=cookie-secret-value', 'service-wallet-signature': stampValue, 'x-request-id': 'log-test-1' });
+    const created = await api.post(
+      '/customers',
+      { platformCustomerId: 'log-1', customerType: 'INDIVIDUAL', email: 'log@example.com' },
+      { cookie: 'session=cookie-secret-value', 'service-wallet-signature': stampValue, 'x-request-id': 'log-test-1' },
+    );
     expect(created.status).toBe(201);
-    const otp = await api.post('/auth/credentials/AuthMethod:00000000-0000-4000-8000-000000000001/verify', { type: 'EMAIL_OTP', otp: '987654', clientPublicKey: '04ab' });
+    const otp = await api.post('/auth/credentials/AuthMethod:00000000-0000-4000-8000-000000000001/verify', {
+      type: 'EMAIL_OTP',
+      otp: '987654',
+      clientPublicKey: '04ab',
+    });
     expect(otp.status).toBe(400);
     expect((await client(service.url).get('/nope?secret=query-secret')).status).toBe(404);
     await new Promise<void>((resolve) => setImmediate(resolve));
 
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatchObject({ method: 'POST', route: '/2025-10-13/customers', status: 201, duration: expect.any(Number), platform: platformId, requestId: 'log-test-1' });
-    expect(lines[1]).toMatchObject({ method: 'POST', route: '/2025-10-13/auth/credentials/:authMethodId/verify', status: 400, platform: platformId, requestId: otp.headers.get('x-request-id') });
-    expect(lines[2]).toMatchObject({ method: 'GET', route: null, status: 404, platform: null, requestId: expect.stringMatching(UUID) });
+    expect(lines[0]).toMatchObject({
+      method: 'POST',
+      route: '/2025-10-13/customers',
+      status: 201,
+      duration: expect.any(Number),
+      platform: platformId,
+      requestId: 'log-test-1',
+    });
+    expect(lines[1]).toMatchObject({
+      method: 'POST',
+      route: '/2025-10-13/auth/credentials/:authMethodId/verify',
+      status: 400,
+      platform: platformId,
+      requestId: otp.headers.get('x-request-id'),
+    });
+    expect(lines[2]).toMatchObject({
+      method: 'GET',
+      route: null,
+      status: 404,
+      platform: null,
+      requestId: expect.stringMatching(UUID),
+    });
     const text = JSON.stringify(lines);
-    for (const secret of [clientSecret, basicAuth(tokenId, clientSecret).slice(6), stampValue, 'cookie-secret-value', '987654', 'log@example.com', 'query-secret']) {
+    for (const secret of [
+      clientSecret,
+      basicAuth(tokenId, clientSecret).slice(6),
+      stampValue,
+      'cookie-secret-value',
+      '987654',
+      'log@example.com',
+      'query-secret',
+    ]) {
       expect(text).not.toContain(secret);
     }
   });

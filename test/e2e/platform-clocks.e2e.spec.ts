@@ -40,19 +40,49 @@ describe('a clock per platform', () => {
     await m.fund(payer.accounts.USD, 10_000);
     const quote = await m.accountQuote(payer.accounts.USD, payee.accounts.USD, 100);
     expect(quote.status).toBe(201);
-    const card = await api.post('/cards', { customerId: payer.id, form: 'VIRTUAL', fundingSources: [payer.accounts.USD] });
-    expect({ status: card.status, state: card.body.state, body: card.status === 201 ? undefined : card.body }).toEqual({ status: 201, state: 'PENDING_ISSUE', body: undefined });
+    const card = await api.post('/cards', {
+      customerId: payer.id,
+      form: 'VIRTUAL',
+      fundingSources: [payer.accounts.USD],
+    });
+    expect({ status: card.status, state: card.body.state, body: card.status === 201 ? undefined : card.body }).toEqual({
+      status: 201,
+      state: 'PENDING_ISSUE',
+      body: undefined,
+    });
     const challenge = await api.patch(`/internal-accounts/${session.accountId}`, { privateEnabled: true });
     expect(challenge.status).toBe(202);
     const inviter = (await api.get(`/customers/${payer.id}`)).body;
-    const invitation = await api.post('/invitations', { inviterUma: inviter.umaAddress, expiresAt: new Date(clock.now().getTime() + DAY).toISOString() });
+    const invitation = await api.post('/invitations', {
+      inviterUma: inviter.umaAddress,
+      expiresAt: new Date(clock.now().getTime() + DAY).toISOString(),
+    });
     expect(invitation.status).toBe(201);
-    return { api, session, challenge: challenge.body, quoteId: quote.body.id, cardId: card.body.id, invitationCode: invitation.body.code };
+    return {
+      api,
+      session,
+      challenge: challenge.body,
+      quoteId: quote.body.id,
+      cardId: card.body.id,
+      invitationCode: invitation.body.code,
+    };
   }
 
   const retryChallenge = async (h: Holdings) =>
-    h.api.patch(`/internal-accounts/${h.session.accountId}`, { privateEnabled: true }, { 'Service-Wallet-Signature': await h.session.stamp(h.challenge.payloadToSign), 'Request-Id': h.challenge.requestId });
-  const sessionIds = async (h: Holdings) => ((await h.api.get(`/auth/sessions?accountId=${encodeURIComponent(h.session.accountId)}`)).body.data as { id: string }[]).map((s) => s.id);
+    h.api.patch(
+      `/internal-accounts/${h.session.accountId}`,
+      { privateEnabled: true },
+      {
+        'Service-Wallet-Signature': await h.session.stamp(h.challenge.payloadToSign),
+        'Request-Id': h.challenge.requestId,
+      },
+    );
+  const sessionIds = async (h: Holdings) =>
+    (
+      (await h.api.get(`/auth/sessions?accountId=${encodeURIComponent(h.session.accountId)}`)).body.data as {
+        id: string;
+      }[]
+    ).map((s) => s.id);
   /** Timers run asynchronously once due: poll (bounded) for the state they produce. */
   const eventually = async (read: () => Promise<unknown>, expected: unknown) => {
     const deadline = Date.now() + 10_000;
@@ -79,14 +109,28 @@ describe('a clock per platform', () => {
     expect(advanced.status).toBe(200);
     expect(advanced.body).toMatchObject({ offsetMs: 2 * DAY, now: new Date(START + 2 * DAY).toISOString() });
 
-    expect((await b.api.get('/sandbox/clock')).body).toEqual({ now: new Date(START + 2 * DAY).toISOString(), offsetMs: 2 * DAY });
+    expect((await b.api.get('/sandbox/clock')).body).toEqual({
+      now: new Date(START + 2 * DAY).toISOString(),
+      offsetMs: 2 * DAY,
+    });
     expect((await a.api.get('/sandbox/clock')).body).toEqual({ now: new Date(START).toISOString(), offsetMs: 0 });
-    expect((await production.api.get('/sandbox/clock')).body).toEqual({ now: new Date(START).toISOString(), offsetMs: 0 });
+    expect((await production.api.get('/sandbox/clock')).body).toEqual({
+      now: new Date(START).toISOString(),
+      offsetMs: 0,
+    });
     // A production platform never moves its clock, and what it records is on real (base) time.
     expect((await production.api.post('/sandbox/clock/advance', { seconds: 60 })).status).toBe(403);
-    const created = await production.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'prod-1', fullName: 'Grace Hopper' });
+    const created = await production.api.post('/customers', {
+      customerType: 'INDIVIDUAL',
+      platformCustomerId: 'prod-1',
+      fullName: 'Grace Hopper',
+    });
     expect(created.body.createdAt).toBe(new Date(START).toISOString());
-    const bCustomer = await b.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'b-1', fullName: 'Grace Hopper' });
+    const bCustomer = await b.api.post('/customers', {
+      customerType: 'INDIVIDUAL',
+      platformCustomerId: 'b-1',
+      fullName: 'Grace Hopper',
+    });
     expect(bCustomer.body.createdAt).toBe(new Date(START + 2 * DAY).toISOString());
   });
 
@@ -97,7 +141,10 @@ describe('a clock per platform', () => {
     expect((await b.api.get(`/invitations/${b.invitationCode}`)).body.status).toBe('EXPIRED');
 
     const accepted = await retryChallenge(a);
-    expect({ status: accepted.status, privateEnabled: accepted.body.privateEnabled }).toEqual({ status: 200, privateEnabled: true });
+    expect({ status: accepted.status, privateEnabled: accepted.body.privateEnabled }).toEqual({
+      status: 200,
+      privateEnabled: true,
+    });
     expect(await sessionIds(a)).toEqual([a.session.sessionId]);
     expect((await a.api.get(`/invitations/${a.invitationCode}`)).body.status).toBe('PENDING');
     // Read through another platform, an invitation still expires on its inviter's clock.

@@ -24,7 +24,10 @@ describe('quotes over HTTP', () => {
     const ada = await m.customer(['USD']);
     const bob = await m.customer(['USD']);
     await m.fund(ada.accounts.USD, 50_000);
-    const created = await m.accountQuote(ada.accounts.USD, bob.accounts.USD, 10_000, { description: 'rent', purposeOfPayment: 'SELF' });
+    const created = await m.accountQuote(ada.accounts.USD, bob.accounts.USD, 10_000, {
+      description: 'rent',
+      purposeOfPayment: 'SELF',
+    });
     expect(created.status).toBe(201);
     const q = created.body;
     expect(q).toMatchObject({
@@ -47,7 +50,13 @@ describe('quotes over HTTP', () => {
     expect(q.paymentInstructions).toBeUndefined();
     expect((await api.get(`/quotes/${q.id}`)).body).toEqual(q);
     const pending = await m.transaction(q.transactionId);
-    expect(pending).toMatchObject({ status: 'PENDING', type: 'OUTGOING', quoteId: q.id, customerId: ada.id, reconciliationInstructions: { reference: expect.stringMatching(/^TX-/) } });
+    expect(pending).toMatchObject({
+      status: 'PENDING',
+      type: 'OUTGOING',
+      quoteId: q.id,
+      customerId: ada.id,
+      reconciliationInstructions: { reference: expect.stringMatching(/^TX-/) },
+    });
 
     const executed = await api.post(`/quotes/${q.id}/execute`);
     expect(executed.status).toBe(200);
@@ -55,7 +64,12 @@ describe('quotes over HTTP', () => {
     expect(await m.balance(ada.accounts.USD)).toBe(40_000);
     expect(await m.balance(bob.accounts.USD)).toBe(10_000);
     const tx = await m.transaction(q.transactionId);
-    expect(tx).toMatchObject({ status: 'COMPLETED', sentAmount: { amount: 10_000 }, receivedAmount: { amount: 10_000, currency: { code: 'USD' } }, fees: 0 });
+    expect(tx).toMatchObject({
+      status: 'COMPLETED',
+      sentAmount: { amount: 10_000 },
+      receivedAmount: { amount: 10_000, currency: { code: 'USD' } },
+      fees: 0,
+    });
     expect(tx.settledAt).toBeDefined();
     expect((await api.get(`/quotes/${q.id}`)).body.status).toBe('COMPLETED');
     const again = await api.post(`/quotes/${q.id}/execute`);
@@ -71,9 +85,20 @@ describe('quotes over HTTP', () => {
     const sending = await m.accountQuote(ada.accounts.USD, bob.accounts.EUR, 10_000);
     expect(sending.status).toBe(201);
     // 0.92 EUR per USD less 0.5% margin: 10000 cents -> floor(10000 * 0.92 * 0.995) = 9154 cents.
-    expect(sending.body).toMatchObject({ totalSendingAmount: 10_000, totalReceivingAmount: 9154, feesIncluded: 0, exchangeRate: 0.9154 });
-    const receiving = await m.accountQuote(ada.accounts.USD, bob.accounts.EUR, 9154, { lockedCurrencySide: 'RECEIVING' });
-    expect(receiving.body).toMatchObject({ totalSendingAmount: 10_000, totalReceivingAmount: 9154, lockedCurrencySide: 'RECEIVING' });
+    expect(sending.body).toMatchObject({
+      totalSendingAmount: 10_000,
+      totalReceivingAmount: 9154,
+      feesIncluded: 0,
+      exchangeRate: 0.9154,
+    });
+    const receiving = await m.accountQuote(ada.accounts.USD, bob.accounts.EUR, 9154, {
+      lockedCurrencySide: 'RECEIVING',
+    });
+    expect(receiving.body).toMatchObject({
+      totalSendingAmount: 10_000,
+      totalReceivingAmount: 9154,
+      lockedCurrencySide: 'RECEIVING',
+    });
     expect((await api.post(`/quotes/${sending.body.id}/execute`)).body.status).toBe('COMPLETED');
     expect(await m.balance(ada.accounts.USD)).toBe(90_000);
     expect(await m.balance(bob.accounts.EUR)).toBe(9154);
@@ -124,26 +149,67 @@ describe('quotes over HTTP', () => {
   it('documents every money-movement route in the OpenAPI document', async () => {
     const doc = (await t.anonymous.get('/openapi.json')).body;
     const routes: [string, string][] = [
-      ['/exchange-rates', 'get'], ['/receiver/uma/{receiverUmaAddress}', 'get'], ['/receiver/external-account/{accountId}', 'get'],
-      ['/quotes', 'post'], ['/quotes', 'get'], ['/quotes/{quoteId}', 'get'], ['/quotes/{quoteId}/execute', 'post'],
-      ['/transactions', 'get'], ['/transactions/{transactionId}', 'get'], ['/transactions/{transactionId}/approve', 'post'], ['/transactions/{transactionId}/reject', 'post'],
-      ['/transfer-in', 'post'], ['/transfer-out', 'post'], ['/sandbox/send', 'post'], ['/sandbox/uma/receive', 'post'], ['/sandbox/clock', 'get'], ['/sandbox/clock/advance', 'post'],
+      ['/exchange-rates', 'get'],
+      ['/receiver/uma/{receiverUmaAddress}', 'get'],
+      ['/receiver/external-account/{accountId}', 'get'],
+      ['/quotes', 'post'],
+      ['/quotes', 'get'],
+      ['/quotes/{quoteId}', 'get'],
+      ['/quotes/{quoteId}/execute', 'post'],
+      ['/transactions', 'get'],
+      ['/transactions/{transactionId}', 'get'],
+      ['/transactions/{transactionId}/approve', 'post'],
+      ['/transactions/{transactionId}/reject', 'post'],
+      ['/transfer-in', 'post'],
+      ['/transfer-out', 'post'],
+      ['/sandbox/send', 'post'],
+      ['/sandbox/uma/receive', 'post'],
+      ['/sandbox/clock', 'get'],
+      ['/sandbox/clock/advance', 'post'],
     ];
-    for (const [path, verb] of routes) expect({ path, verb, documented: Boolean(doc.paths[path]?.[verb]?.summary) }).toEqual({ path, verb, documented: true });
-    for (const [path, verb] of [['/quotes', 'post'], ['/quotes/{quoteId}/execute', 'post'], ['/transfer-in', 'post'], ['/transfer-out', 'post']]) {
+    for (const [path, verb] of routes)
+      expect({ path, verb, documented: Boolean(doc.paths[path]?.[verb]?.summary) }).toEqual({
+        path,
+        verb,
+        documented: true,
+      });
+    for (const [path, verb] of [
+      ['/quotes', 'post'],
+      ['/quotes/{quoteId}/execute', 'post'],
+      ['/transfer-in', 'post'],
+      ['/transfer-out', 'post'],
+    ]) {
       expect(doc.paths[path][verb].parameters.map((p: any) => p.name)).toContain('Idempotency-Key');
     }
     const refs = [...JSON.stringify(doc).matchAll(/"#\/components\/schemas\/([A-Za-z0-9_]+)"/g)].map((r) => r[1]);
-    for (const name of new Set(refs)) expect({ name, defined: Boolean(doc.components.schemas[name]) }).toEqual({ name, defined: true });
+    for (const name of new Set(refs))
+      expect({ name, defined: Boolean(doc.components.schemas[name]) }).toEqual({ name, defined: true });
     expect(doc.paths['/transactions'].get.parameters.map((p: any) => p.name)).toEqual(
-      expect.arrayContaining(['customerId', 'platformCustomerId', 'accountIdentifier', 'status', 'type', 'reference', 'startDate', 'endDate', 'limit', 'cursor', 'sortOrder']),
+      expect.arrayContaining([
+        'customerId',
+        'platformCustomerId',
+        'accountIdentifier',
+        'status',
+        'type',
+        'reference',
+        'startDate',
+        'endDate',
+        'limit',
+        'cursor',
+        'sortOrder',
+      ]),
     );
   });
 
   it('validates the body and the amounts', async () => {
     const ada = await m.customer(['USD']);
     const bob = await m.customer(['USD']);
-    const bad = await m.quote({ source: { sourceType: 'ACCOUNT', accountId: ada.accounts.USD }, destination: { destinationType: 'ACCOUNT', accountId: bob.accounts.USD }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 9_000_000_000_000_001 });
+    const bad = await m.quote({
+      source: { sourceType: 'ACCOUNT', accountId: ada.accounts.USD },
+      destination: { destinationType: 'ACCOUNT', accountId: bob.accounts.USD },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 9_000_000_000_000_001,
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.details.errors.map((e: any) => e.field)).toContain('lockedCurrencyAmount');
     const extra = await m.accountQuote(ada.accounts.USD, bob.accounts.USD, 100, { unknown: 1 });
@@ -153,7 +219,9 @@ describe('quotes over HTTP', () => {
     const purpose = await m.accountQuote(ada.accounts.USD, bob.accounts.USD, 100, { purposeOfPayment: 'BRIBE' });
     expect(purpose.status).toBe(400);
     const other = await t.otherPlatform();
-    const foreign = await other.api.get(`/quotes/${(await m.accountQuote(ada.accounts.USD, bob.accounts.USD, 100)).body.id}`);
+    const foreign = await other.api.get(
+      `/quotes/${(await m.accountQuote(ada.accounts.USD, bob.accounts.USD, 100)).body.id}`,
+    );
     expect(foreign.status).toBe(404);
     expect(foreign.body.code).toBe('QUOTE_NOT_FOUND');
   });

@@ -8,7 +8,12 @@ import type { Client } from '../support/service.js';
 
 async function snapshot(api: Client) {
   const lists: Record<string, unknown> = {};
-  for (const path of ['/customers?limit=100&isIncludingDeleted=true', '/customers/internal-accounts?limit=100', '/platform/internal-accounts?limit=100', '/tokens?limit=100']) {
+  for (const path of [
+    '/customers?limit=100&isIncludingDeleted=true',
+    '/customers/internal-accounts?limit=100',
+    '/platform/internal-accounts?limit=100',
+    '/tokens?limit=100',
+  ]) {
     const res = await api.get(path);
     expect(res.status).toBe(200);
     lists[path] = res.body;
@@ -29,12 +34,17 @@ describe('read models rebuilt from position 0 (CLI)', () => {
     const api = child.api;
     const ids: string[] = [];
     for (let i = 0; i < 15; i++) {
-      const res = await api.post('/customers', { platformCustomerId: `rb-${i}`, customerType: i % 3 ? 'INDIVIDUAL' : 'BUSINESS', currencies: i % 2 ? ['USD', 'EUR'] : ['MXN'] });
+      const res = await api.post('/customers', {
+        platformCustomerId: `rb-${i}`,
+        customerType: i % 3 ? 'INDIVIDUAL' : 'BUSINESS',
+        currencies: i % 2 ? ['USD', 'EUR'] : ['MXN'],
+      });
       expect(res.status).toBe(201);
       ids.push(res.body.id);
     }
     const accounts = (await api.get('/customers/internal-accounts?limit=100')).body.data;
-    for (const [i, a] of accounts.entries()) expect((await api.post(`/sandbox/internal-accounts/${a.id}/fund`, { amount: 100 + i })).status).toBe(200);
+    for (const [i, a] of accounts.entries())
+      expect((await api.post(`/sandbox/internal-accounts/${a.id}/fund`, { amount: 100 + i })).status).toBe(200);
     expect((await api.patch(`/customers/${ids[1]}`, { region: 'ES' })).status).toBe(200);
     const unfunded = (await api.post('/customers', { platformCustomerId: 'rb-gone', customerType: 'INDIVIDUAL' })).body;
     expect((await api.delete(`/customers/${unfunded.id}`)).status).toBe(200);
@@ -57,8 +67,11 @@ describe('read models rebuilt from position 0 (CLI)', () => {
     const live = await startChildService(liveDir);
     try {
       const api = live.api;
-      const customer = (await api.post('/customers', { platformCustomerId: 'rb-live', customerType: 'INDIVIDUAL' })).body;
-      const account: string = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}`)).body.data[0].id;
+      const customer = (await api.post('/customers', { platformCustomerId: 'rb-live', customerType: 'INDIVIDUAL' }))
+        .body;
+      const account: string = (
+        await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}`)
+      ).body.data[0].id;
       let funded = 0;
       const fund = async (n: number) => {
         for (let i = 0; i < n; i++) {
@@ -69,8 +82,11 @@ describe('read models rebuilt from position 0 (CLI)', () => {
       await fund(40);
       // The rebuild runs in its own process while the service keeps projecting fundings.
       const rebuilt = new Promise<string>((done, fail) =>
-        execFile(process.execPath, [resolve('dist/apps/api/src/cli.js'), 'read-models:rebuild'], { env: { ...process.env, NODE_OPTIONS: '', DATA_DIR: liveDir }, encoding: 'utf8' }, (error, out) =>
-          error ? fail(error) : done(out),
+        execFile(
+          process.execPath,
+          [resolve('dist/apps/api/src/cli.js'), 'read-models:rebuild'],
+          { env: { ...process.env, NODE_OPTIONS: '', DATA_DIR: liveDir }, encoding: 'utf8' },
+          (error, out) => (error ? fail(error) : done(out)),
         ),
       );
       await Promise.all([rebuilt, fund(60)]);

@@ -45,7 +45,14 @@ describe('sandbox clock', () => {
 
   it('validates the request and is for sandbox platforms only', async () => {
     const api = t!.api;
-    for (const body of [{}, { seconds: 1, milliseconds: 1 }, { seconds: 0 }, { seconds: 1.5 }, { seconds: 400 * 86_400 }, { minutes: 1 }]) {
+    for (const body of [
+      {},
+      { seconds: 1, milliseconds: 1 },
+      { seconds: 0 },
+      { seconds: 1.5 },
+      { seconds: 400 * 86_400 },
+      { minutes: 1 },
+    ]) {
       const res = await api.post('/sandbox/clock/advance', body);
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
     }

@@ -31,9 +31,18 @@ describe('sandbox outcomes', () => {
     const transferIn = async (suffix: string) => {
       const c = await funded(0);
       const ext = await m.external(c.id, 'USD', suffix);
-      const res = await api.post('/transfer-in', { source: { accountId: ext }, destination: { accountId: c.accounts.USD }, amount: 2_500 });
+      const res = await api.post('/transfer-in', {
+        source: { accountId: ext },
+        destination: { accountId: c.accounts.USD },
+        amount: 2_500,
+      });
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ type: 'INCOMING', source: { accountId: ext }, destination: { accountId: c.accounts.USD }, receivedAmount: { amount: 2_500 } });
+      expect(res.body).toMatchObject({
+        type: 'INCOMING',
+        source: { accountId: ext },
+        destination: { accountId: c.accounts.USD },
+        receivedAmount: { amount: 2_500 },
+      });
       return { c, tx: res.body };
     };
 
@@ -83,7 +92,11 @@ describe('sandbox outcomes', () => {
     const transferOut = async (suffix: string) => {
       const c = await funded(10_000);
       const ext = await m.external(c.id, 'USD', suffix);
-      const res = await api.post('/transfer-out', { source: { accountId: c.accounts.USD }, destination: { accountId: ext, paymentRail: 'ACH' }, amount: 4_000 });
+      const res = await api.post('/transfer-out', {
+        source: { accountId: c.accounts.USD },
+        destination: { accountId: ext, paymentRail: 'ACH' },
+        amount: 4_000,
+      });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ type: 'OUTGOING', destination: { accountId: ext, paymentRail: 'ACH' } });
       return { c, tx: res.body };
@@ -108,7 +121,11 @@ describe('sandbox outcomes', () => {
       expect(tx.status).toBe('PROCESSING');
       // The hold reserves the amount: a second transfer beyond the rest is refused.
       const ext = await m.external(c.id, 'USD', '111');
-      const over = await api.post('/transfer-out', { source: { accountId: c.accounts.USD }, destination: { accountId: ext }, amount: 6_001 });
+      const over = await api.post('/transfer-out', {
+        source: { accountId: c.accounts.USD },
+        destination: { accountId: ext },
+        amount: 6_001,
+      });
       expect(over.status).toBe(400);
       expect(over.body.code).toBe('INSUFFICIENT_FUNDS');
       await m.advance(10);
@@ -136,7 +153,11 @@ describe('sandbox outcomes', () => {
     it('refuses more than the balance before recording anything', async () => {
       const c = await funded(1_000);
       const ext = await m.external(c.id, 'USD', '999');
-      const res = await api.post('/transfer-out', { source: { accountId: c.accounts.USD }, destination: { accountId: ext }, amount: 1_001 });
+      const res = await api.post('/transfer-out', {
+        source: { accountId: c.accounts.USD },
+        destination: { accountId: ext },
+        amount: 1_001,
+      });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('INSUFFICIENT_FUNDS');
       const list = await api.get(`/transactions?accountIdentifier=${encodeURIComponent(ext)}`);
@@ -150,7 +171,11 @@ describe('sandbox outcomes', () => {
       const ext = await m.external(c.id, 'USD', suffix);
       const q = await m.accountQuote(c.accounts.USD, ext, 10_000);
       expect(q.status).toBe(201);
-      expect(q.body).toMatchObject({ destination: { paymentRail: 'RTP' }, feesIncluded: 50, totalReceivingAmount: 9_950 });
+      expect(q.body).toMatchObject({
+        destination: { paymentRail: 'RTP' },
+        feesIncluded: 50,
+        totalReceivingAmount: 9_950,
+      });
       const run = await api.post(`/quotes/${q.body.id}/execute`);
       expect(run.status).toBe(200);
       return { c, quote: run.body };
@@ -159,7 +184,10 @@ describe('sandbox outcomes', () => {
     it('002 execution failed: FAILED with QUOTE_EXECUTION_FAILED, nothing moves', async () => {
       const { c, quote } = await execute('002');
       expect(quote.status).toBe('FAILED');
-      expect(await m.transaction(quote.transactionId)).toMatchObject({ status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED' });
+      expect(await m.transaction(quote.transactionId)).toMatchObject({
+        status: 'FAILED',
+        failureReason: 'QUOTE_EXECUTION_FAILED',
+      });
       expect(await m.balance(c.accounts.USD)).toBe(100_000);
       await ledgerOk();
     });
@@ -191,7 +219,10 @@ describe('sandbox outcomes', () => {
       expect(quote.status).toBe('COMPLETED');
       expect(await m.balance(c.accounts.USD)).toBe(90_000);
       await m.advance(300);
-      expect(await m.eventually(quote.transactionId, 'FAILED')).toMatchObject({ failureReason: 'OFFRAMP_FAILED', failureDetail: 'RETURNED_BY_RECEIVING_BANK' });
+      expect(await m.eventually(quote.transactionId, 'FAILED')).toMatchObject({
+        failureReason: 'OFFRAMP_FAILED',
+        failureDetail: 'RETURNED_BY_RECEIVING_BANK',
+      });
       expect((await api.get(`/quotes/${quote.id}`)).body.status).toBe('FAILED');
       expect(await m.balance(c.accounts.USD)).toBe(100_000);
       await ledgerOk();
@@ -208,7 +239,10 @@ describe('sandbox outcomes', () => {
     it('007 payout and refund failed: FAILED, the money is not returned', async () => {
       const { c, quote } = await execute('007');
       await m.advance(30);
-      expect(await m.eventually(quote.transactionId, 'FAILED')).toMatchObject({ failureReason: 'OFFRAMP_FAILED', failureDetail: 'PAYOUT_AND_REFUND_FAILED' });
+      expect(await m.eventually(quote.transactionId, 'FAILED')).toMatchObject({
+        failureReason: 'OFFRAMP_FAILED',
+        failureDetail: 'PAYOUT_AND_REFUND_FAILED',
+      });
       expect(await m.balance(c.accounts.USD)).toBe(90_000);
       await ledgerOk();
     });

@@ -53,7 +53,10 @@ if (!redisAvailable) console.log('topology test skipped: redis-server is not on 
     workers.push(await startChildWorker(dataDir, env));
     // The first API creates the sandbox platform; the second API and worker start together after it.
     apis.push(await startChildService(dataDir, { ...env, RUN_WORKER: 'false' }));
-    const [secondApi, secondWorker] = await Promise.all([startChildService(dataDir, { ...env, RUN_WORKER: 'false' }), startChildWorker(dataDir, env)]);
+    const [secondApi, secondWorker] = await Promise.all([
+      startChildService(dataDir, { ...env, RUN_WORKER: 'false' }),
+      startChildWorker(dataDir, env),
+    ]);
     apis.push(secondApi);
     workers.push(secondWorker);
     const [a, b] = apis.map((s) => s.api) as [Client, Client];
@@ -64,7 +67,11 @@ if (!redisAvailable) console.log('topology test skipped: redis-server is not on 
     const accounts: string[] = [];
     const customers = new Map<string, string>(); // id -> platformCustomerId
     const createCustomer = async (api: Client, ref: string) => {
-      const res = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: ref, fullName: 'Topology Test' });
+      const res = await api.post('/customers', {
+        customerType: 'INDIVIDUAL',
+        platformCustomerId: ref,
+        fullName: 'Topology Test',
+      });
       expect({ ref, status: res.status }).toEqual({ ref, status: 201 });
       customers.set(res.body.id, ref);
       return res.body.id as string;
@@ -96,7 +103,10 @@ if (!redisAvailable) console.log('topology test skipped: redis-server is not on 
             lockedCurrencySide: 'SENDING',
             lockedCurrencyAmount: 1,
           });
-          expect({ status: res.status, body: res.body }).toEqual({ status: 201, body: expect.objectContaining({ id: expect.any(String) }) });
+          expect({ status: res.status, body: res.body }).toEqual({
+            status: 201,
+            body: expect.objectContaining({ id: expect.any(String) }),
+          });
           quotes.push(res.body.id);
         } else {
           const res = await api.post(`/sandbox/internal-accounts/${account}/fund`, { amount: 1 });
@@ -123,12 +133,18 @@ if (!redisAvailable) console.log('topology test skipped: redis-server is not on 
 
     const events = new SqliteEventStore(join(dataDir, 'service.db'));
     try {
-      const { platformId } = JSON.parse(readFileSync(join(dataDir, 'sandbox-credentials.json'), 'utf8')) as { platformId: string };
+      const { platformId } = JSON.parse(readFileSync(join(dataDir, 'sandbox-credentials.json'), 'utf8')) as {
+        platformId: string;
+      };
       // Every quote expired exactly once (its deadline timer ran, its effects once).
       const expiredOnce = async () => {
         for (const id of quotes) {
           const stream = await events.readStream(`quote-${id.split(':')[1]}`);
-          const expired = stream.filter((e) => e.type === 'TransactionStatusChanged' && (e.data as { transaction: { status: string } }).transaction.status === 'EXPIRED');
+          const expired = stream.filter(
+            (e) =>
+              e.type === 'TransactionStatusChanged' &&
+              (e.data as { transaction: { status: string } }).transaction.status === 'EXPIRED',
+          );
           if (expired.length !== 1) return false;
         }
         return true;
@@ -141,9 +157,15 @@ if (!redisAvailable) console.log('topology test skipped: redis-server is not on 
       expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
 
       const ledger = await expectBalancedLedger(events, platformId);
-      for (const [account, count] of fundings) expect({ account, posted: postedBalance(ledger.accounts.get(account)!) }).toEqual({ account, posted: BigInt(count) });
+      for (const [account, count] of fundings)
+        expect({ account, posted: postedBalance(ledger.accounts.get(account)!) }).toEqual({
+          account,
+          posted: BigInt(count),
+        });
       // Both APIs read every balance equal to the ledger once the projector caught up (never above it).
-      const platformAccounts = ((await a.get('/platform/internal-accounts')).body.data as { id: string }[]).map((x) => x.id);
+      const platformAccounts = ((await a.get('/platform/internal-accounts')).body.data as { id: string }[]).map(
+        (x) => x.id,
+      );
       const balancesMatch = async () => {
         for (const api of [a, b]) {
           for (const id of [...accounts, ...platformAccounts]) {
@@ -155,13 +177,23 @@ if (!redisAvailable) console.log('topology test skipped: redis-server is not on 
         return true;
       };
       const matched = await until(balancesMatch, 20_000);
-      const seen = await Promise.all(accounts.map(async (id) => [id, (await a.get(`/internal-accounts/${id}`)).body.balance.amount, fundings.get(id)]));
+      const seen = await Promise.all(
+        accounts.map(async (id) => [
+          id,
+          (await a.get(`/internal-accounts/${id}`)).body.balance.amount,
+          fundings.get(id),
+        ]),
+      );
       expect({ matched, seen }).toEqual({ matched: true, seen });
       expect(platformAccounts.length).toBeGreaterThan(0);
 
       // Every acknowledged customer, through both APIs, once.
       for (const [id, ref] of customers) {
-        for (const api of [a, b]) expect({ ref, body: (await api.get(`/customers/${id}`)).body.platformCustomerId }).toEqual({ ref, body: ref });
+        for (const api of [a, b])
+          expect({ ref, body: (await api.get(`/customers/${id}`)).body.platformCustomerId }).toEqual({
+            ref,
+            body: ref,
+          });
       }
 
       // One balance webhook per ledger event touching a customer account, each with one id (ids
@@ -172,7 +204,12 @@ if (!redisAvailable) console.log('topology test skipped: redis-server is not on 
       for (const e of await events.readStream(`ledger-${platformId.split(':')[1]}`)) {
         const d = e.data as { id: string; debitAccountId: string; creditAccountId: string; pendingId?: string };
         if (e.type === 'TransferCreated') transfers.set(d.id, [d.debitAccountId, d.creditAccountId]);
-        const touched = e.type === 'TransferCreated' ? [d.debitAccountId, d.creditAccountId] : d.pendingId ? transfers.get(d.pendingId) ?? [] : [];
+        const touched =
+          e.type === 'TransferCreated'
+            ? [d.debitAccountId, d.creditAccountId]
+            : d.pendingId
+              ? (transfers.get(d.pendingId) ?? [])
+              : [];
         for (const id of touched) if (expectedHooks.has(id)) expectedHooks.set(id, expectedHooks.get(id)! + 1);
       }
       const hookIds = () => {
@@ -190,7 +227,8 @@ if (!redisAvailable) console.log('topology test skipped: redis-server is not on 
       await sleep(500);
       expect(new Map([...hookIds()].map(([id, ids]) => [id, ids.size]))).toEqual(expectedHooks);
       const bodiesById = new Map<string, Set<string>>();
-      for (const r of receiver.requests.filter((x) => x.json)) bodiesById.set(r.json!.id, (bodiesById.get(r.json!.id) ?? new Set()).add(r.body));
+      for (const r of receiver.requests.filter((x) => x.json))
+        bodiesById.set(r.json!.id, (bodiesById.get(r.json!.id) ?? new Set()).add(r.body));
       expect([...bodiesById].filter(([, bodies]) => bodies.size > 1)).toEqual([]);
       expect(receiver.requests.every((r) => r.ecdsaValid && r.standardValid)).toBe(true);
     } finally {

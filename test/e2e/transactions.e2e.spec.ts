@@ -38,9 +38,22 @@ describe('transactions over HTTP', () => {
     clock.advance(1_000);
     middle = clock.now().toISOString();
     clock.advance(1_000);
-    ids.out = (await api.post('/transfer-out', { source: { accountId: ada.accounts.USD }, destination: { accountId: ext }, amount: 2_000 })).body.id;
+    ids.out = (
+      await api.post('/transfer-out', {
+        source: { accountId: ada.accounts.USD },
+        destination: { accountId: ext },
+        amount: 2_000,
+      })
+    ).body.id;
     clock.advance(1_000);
-    ids.in = (await api.post('/sandbox/uma/receive', { senderUmaAddress: '$carol@else.example.com', receiverUmaAddress: '$bob@sandbox.uma.local', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 300 })).body.id;
+    ids.in = (
+      await api.post('/sandbox/uma/receive', {
+        senderUmaAddress: '$carol@else.example.com',
+        receiverUmaAddress: '$bob@sandbox.uma.local',
+        receivingCurrencyCode: 'USD',
+        receivingCurrencyAmount: 300,
+      })
+    ).body.id;
     clock.advance(1_000);
     ids.pendingQuote = (await m.accountQuote(bob.accounts.USD, ada.accounts.USD, 100)).body.transactionId;
   });
@@ -50,12 +63,36 @@ describe('transactions over HTTP', () => {
     const tx = await m.transaction(ids.quote);
     expect(Object.keys(tx).sort()).toEqual(
       [
-        'id', 'status', 'type', 'source', 'destination', 'customerId', 'platformCustomerId', 'sentAmount', 'receivedAmount', 'exchangeRate', 'fees',
-        'reconciliationInstructions', 'rateDetails', 'quoteId', 'settledAt', 'createdAt', 'updatedAt',
+        'id',
+        'status',
+        'type',
+        'source',
+        'destination',
+        'customerId',
+        'platformCustomerId',
+        'sentAmount',
+        'receivedAmount',
+        'exchangeRate',
+        'fees',
+        'reconciliationInstructions',
+        'rateDetails',
+        'quoteId',
+        'settledAt',
+        'createdAt',
+        'updatedAt',
       ].sort(),
     );
-    expect(tx).toMatchObject({ platformCustomerId: 'ada-tx', source: { sourceType: 'ACCOUNT', accountId: ada.accounts.USD, currency: 'USD' }, destination: { destinationType: 'ACCOUNT', accountId: bob.accounts.USD, currency: 'USD' } });
-    expect(Object.keys(tx.rateDetails).sort()).toEqual(['gridApiFixedFee', 'gridApiMultiplier', 'gridApiVariableFeeAmount', 'gridApiVariableFeeRate']);
+    expect(tx).toMatchObject({
+      platformCustomerId: 'ada-tx',
+      source: { sourceType: 'ACCOUNT', accountId: ada.accounts.USD, currency: 'USD' },
+      destination: { destinationType: 'ACCOUNT', accountId: bob.accounts.USD, currency: 'USD' },
+    });
+    expect(Object.keys(tx.rateDetails).sort()).toEqual([
+      'gridApiFixedFee',
+      'gridApiMultiplier',
+      'gridApiVariableFeeAmount',
+      'gridApiVariableFeeRate',
+    ]);
     expect((await api.get('/transactions/Transaction:00000000-0000-4000-8000-000000000000')).status).toBe(404);
     expect((await api.get('/transactions/nope')).status).toBe(400);
   });
@@ -74,7 +111,11 @@ describe('transactions over HTTP', () => {
     expect(await listIds(`customerId=${encodeURIComponent(bob.id)}`)).toEqual([ids.pendingQuote, ids.in]);
     expect(await listIds('platformCustomerId=ada-tx')).toEqual([ids.out, ids.quote]);
     expect(await listIds(`accountIdentifier=${encodeURIComponent(ext)}`)).toEqual([ids.out]);
-    expect(await listIds(`accountIdentifier=${encodeURIComponent(bob.accounts.USD)}`)).toEqual([ids.pendingQuote, ids.in, ids.quote]);
+    expect(await listIds(`accountIdentifier=${encodeURIComponent(bob.accounts.USD)}`)).toEqual([
+      ids.pendingQuote,
+      ids.in,
+      ids.quote,
+    ]);
     expect(await listIds(`accountIdentifier=${encodeURIComponent('$carol@else.example.com')}`)).toEqual([ids.in]);
     expect(await listIds('status=PENDING')).toEqual([ids.pendingQuote]);
     expect(await listIds('type=INCOMING')).toEqual([ids.in]);
@@ -82,7 +123,14 @@ describe('transactions over HTTP', () => {
     expect(await listIds(`reference=${reference}`)).toEqual([ids.out]);
     expect(await listIds(`startDate=${encodeURIComponent(middle)}`)).toEqual([ids.pendingQuote, ids.in, ids.out]);
     expect(await listIds(`endDate=${encodeURIComponent(middle)}`)).toEqual([ids.quote]);
-    for (const bad of ['status=DONE', 'type=SIDEWAYS', 'startDate=yesterday', 'limit=0', 'sortOrder=up', 'customerId=ada']) {
+    for (const bad of [
+      'status=DONE',
+      'type=SIDEWAYS',
+      'startDate=yesterday',
+      'limit=0',
+      'sortOrder=up',
+      'customerId=ada',
+    ]) {
       expect((await api.get(`/transactions?${bad}`)).status).toBe(400);
     }
   });

@@ -30,7 +30,14 @@ describe('exchange rates, lookups, UMA payments and externally funded quotes', (
       expect(rails).toEqual(['EUR/SEPA', 'EUR/SEPA_INSTANT', 'INR/IMPS', 'INR/UPI']);
       const upi = res.body.data.find((r: any) => r.destinationPaymentRail === 'UPI');
       // (10000 - 20) cents * 83.12 * 0.995 = 825,389.9 paise, rounded down.
-      expect(upi).toMatchObject({ sourceCurrency: { code: 'USD' }, sendingAmount: 10_000, fees: { fixed: 20 }, minSendingAmount: 100, maxSendingAmount: 1_200_000, receivingAmount: 825_389 });
+      expect(upi).toMatchObject({
+        sourceCurrency: { code: 'USD' },
+        sendingAmount: 10_000,
+        fees: { fixed: 20 },
+        minSendingAmount: 100,
+        maxSendingAmount: 1_200_000,
+        receivingAmount: 825_389,
+      });
       expect(upi.exchangeRate).toBeCloseTo(82.7044, 4);
       expect(typeof upi.updatedAt).toBe('string');
     });
@@ -51,12 +58,20 @@ describe('exchange rates, lookups, UMA payments and externally funded quotes', (
     it('finds sandbox UMA receivers and stores the lookup', async () => {
       const res = await lookup('$success.EUR@sandbox.uma.local');
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ receiverUmaAddress: '$success.EUR@sandbox.uma.local', supportedCurrencies: [{ code: 'EUR' }], requiredPayerDataFields: ['FULL_NAME', 'BIRTH_DATE'] });
+      expect(res.body).toMatchObject({
+        receiverUmaAddress: '$success.EUR@sandbox.uma.local',
+        supportedCurrencies: [{ code: 'EUR' }],
+        requiredPayerDataFields: ['FULL_NAME', 'BIRTH_DATE'],
+      });
       expect(res.body.id).toMatch(/^Lookup:[0-9a-f-]{36}$/);
       expect(Date.parse(res.body.expiresAt) - Date.parse(res.body.createdAt)).toBe(15 * 60_000);
       const events = await t.service.infra.eventStore.readStream(`lookup-${res.body.id.split(':')[1]}`);
       expect(events.map((e) => e.type)).toEqual(['LookupCreated']);
-      expect((await lookup('$pending.long.MXN@any.example.com')).body.requiredPayerDataFields).toEqual(['FULL_NAME', 'BIRTH_DATE', 'NATIONALITY']);
+      expect((await lookup('$pending.long.MXN@any.example.com')).body.requiredPayerDataFields).toEqual([
+        'FULL_NAME',
+        'BIRTH_DATE',
+        'NATIONALITY',
+      ]);
     });
 
     it('answers 404 for unknown receivers', async () => {
@@ -96,13 +111,25 @@ describe('exchange rates, lookups, UMA payments and externally funded quotes', (
 
     it('needs a lookup and the payer data it names', async () => {
       const c = await m.customer(['USD']);
-      const noLookup = await m.quote({ source: { sourceType: 'ACCOUNT', accountId: c.accounts.USD }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$success.USD@x.com' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000 });
+      const noLookup = await m.quote({
+        source: { sourceType: 'ACCOUNT', accountId: c.accounts.USD },
+        destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$success.USD@x.com' },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 1000,
+      });
       expect(noLookup.status).toBe(400);
       expect(noLookup.body.code).toBe('LOOKUP_REQUIRED');
       const missing = await umaQuote('$success.EUR@x.com', 1000, { FULL_NAME: 'Ada Lovelace' });
       expect(missing.res.status).toBe(400);
-      expect(missing.res.body.details.errors).toEqual([expect.objectContaining({ field: 'senderCustomerInfo.BIRTH_DATE' })]);
-      const otherReceiver = await umaQuote('$success.USD@x.com', 1000, { FULL_NAME: 'A' }, (await lookup('$success.USD@y.com')).body.id);
+      expect(missing.res.body.details.errors).toEqual([
+        expect.objectContaining({ field: 'senderCustomerInfo.BIRTH_DATE' }),
+      ]);
+      const otherReceiver = await umaQuote(
+        '$success.USD@x.com',
+        1000,
+        { FULL_NAME: 'A' },
+        (await lookup('$success.USD@y.com')).body.id,
+      );
       expect(otherReceiver.res.body.code).toBe('LOOKUP_MISMATCH');
       const expiredLookup = (await lookup('$success.USD@x.com')).body.id;
       clock.advance(15 * 60_000);
@@ -111,12 +138,23 @@ describe('exchange rates, lookups, UMA payments and externally funded quotes', (
     });
 
     it('$success settles at once', async () => {
-      const { c, res } = await umaQuote('$success.MXN@x.com', 10_000, { FULL_NAME: 'Ada', BIRTH_DATE: '1815-12-10', NATIONALITY: 'GB' });
+      const { c, res } = await umaQuote('$success.MXN@x.com', 10_000, {
+        FULL_NAME: 'Ada',
+        BIRTH_DATE: '1815-12-10',
+        NATIONALITY: 'GB',
+      });
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$success.MXN@x.com', paymentRail: 'UMA' }, receivingCurrency: { code: 'MXN' }, feesIncluded: 10 });
+      expect(res.body).toMatchObject({
+        destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$success.MXN@x.com', paymentRail: 'UMA' },
+        receivingCurrency: { code: 'MXN' },
+        feesIncluded: 10,
+      });
       const run = await api.post(`/quotes/${res.body.id}/execute`);
       expect(run.body.status).toBe('COMPLETED');
-      expect(await m.transaction(res.body.transactionId)).toMatchObject({ status: 'COMPLETED', destination: { destinationType: 'UMA_ADDRESS', currency: 'MXN' } });
+      expect(await m.transaction(res.body.transactionId)).toMatchObject({
+        status: 'COMPLETED',
+        destination: { destinationType: 'UMA_ADDRESS', currency: 'MXN' },
+      });
       expect(await m.balance(c.accounts.USD)).toBe(90_000);
       await ledgerOk();
     });
@@ -135,20 +173,36 @@ describe('exchange rates, lookups, UMA payments and externally funded quotes', (
     it('$fail.compliance fails the pay request', async () => {
       const { c, res } = await umaQuote('$fail.compliance.USD@x.com', 5_000, { FULL_NAME: 'Ada' });
       expect((await api.post(`/quotes/${res.body.id}/execute`)).body.status).toBe('FAILED');
-      expect(await m.transaction(res.body.transactionId)).toMatchObject({ status: 'FAILED', failureReason: 'PAY_REQUEST_FAILED' });
+      expect(await m.transaction(res.body.transactionId)).toMatchObject({
+        status: 'FAILED',
+        failureReason: 'PAY_REQUEST_FAILED',
+      });
       expect(await m.balance(c.accounts.USD)).toBe(100_000);
       await ledgerOk();
     });
   });
 
   describe('incoming UMA payments (sandbox receive)', () => {
-    const receive = async (sender: string, body: Record<string, unknown>) => api.post('/sandbox/uma/receive', { senderUmaAddress: sender, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 7_000, ...body });
+    const receive = async (sender: string, body: Record<string, unknown>) =>
+      api.post('/sandbox/uma/receive', {
+        senderUmaAddress: sender,
+        receivingCurrencyCode: 'USD',
+        receivingCurrencyAmount: 7_000,
+        ...body,
+      });
 
     it('credits the receiver by UMA address', async () => {
       const c = await m.customer(['USD'], { umaAddress: '$grace@sandbox.uma.local' });
       const res = await receive('$alice@other.example.com', { receiverUmaAddress: '$grace@sandbox.uma.local' });
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ type: 'INCOMING', status: 'COMPLETED', customerId: c.id, source: { sourceType: 'UMA_ADDRESS', umaAddress: '$alice@other.example.com' }, destination: { accountId: c.accounts.USD }, receivedAmount: { amount: 7_000 } });
+      expect(res.body).toMatchObject({
+        type: 'INCOMING',
+        status: 'COMPLETED',
+        customerId: c.id,
+        source: { sourceType: 'UMA_ADDRESS', umaAddress: '$alice@other.example.com' },
+        destination: { accountId: c.accounts.USD },
+        receivedAmount: { amount: 7_000 },
+      });
       expect(await m.balance(c.accounts.USD)).toBe(7_000);
       await ledgerOk();
     });
@@ -156,7 +210,10 @@ describe('exchange rates, lookups, UMA payments and externally funded quotes', (
     it('waits for approval, then credits', async () => {
       const c = await m.customer(['USD']);
       const res = await receive('$pending.long.USD@bank.example.com', { customerId: c.id });
-      expect(res.body).toMatchObject({ status: 'PENDING', reconciliationInstructions: { reference: expect.any(String) } });
+      expect(res.body).toMatchObject({
+        status: 'PENDING',
+        reconciliationInstructions: { reference: expect.any(String) },
+      });
       expect(await m.balance(c.accounts.USD)).toBe(0);
       const approved = await api.post(`/transactions/${res.body.id}/approve`);
       expect(approved.status).toBe(200);
@@ -172,18 +229,25 @@ describe('exchange rates, lookups, UMA payments and externally funded quotes', (
       expect((await api.post(`/transactions/${rejected.body.id}/reject`)).body.status).toBe('REJECTED');
       const waiting = await receive('$pending.long.USD@bank.example.com', { customerId: c.id });
       await m.advance(3_600);
-      expect(await m.eventually(waiting.body.id, 'FAILED')).toMatchObject({ failureReason: 'PAYMENT_APPROVAL_TIMED_OUT' });
+      expect(await m.eventually(waiting.body.id, 'FAILED')).toMatchObject({
+        failureReason: 'PAYMENT_APPROVAL_TIMED_OUT',
+      });
       expect(await m.balance(c.accounts.USD)).toBe(0);
       await ledgerOk();
     });
 
     it('rejects senders failing compliance and refuses unknown receivers', async () => {
       const c = await m.customer(['USD']);
-      expect((await receive('$fail.compliance.USD@bank.example.com', { customerId: c.id })).body.status).toBe('REJECTED');
+      expect((await receive('$fail.compliance.USD@bank.example.com', { customerId: c.id })).body.status).toBe(
+        'REJECTED',
+      );
       expect((await receive('$a@b.com', { receiverUmaAddress: '$nobody@sandbox.uma.local' })).status).toBe(404);
-      expect((await receive('$a@b.com', { customerId: c.id, receivingCurrencyCode: 'EUR' })).body.code).toBe('UNSUPPORTED_CURRENCY');
+      expect((await receive('$a@b.com', { customerId: c.id, receivingCurrencyCode: 'EUR' })).body.code).toBe(
+        'UNSUPPORTED_CURRENCY',
+      );
       expect((await receive('$a@b.com', { customerId: c.id, receiverUmaAddress: '$x@y.com' })).status).toBe(400);
-      const quoteTx = (await m.accountQuote(c.accounts.USD, (await m.customer(['USD'])).accounts.USD, 100)).body.transactionId;
+      const quoteTx = (await m.accountQuote(c.accounts.USD, (await m.customer(['USD'])).accounts.USD, 100)).body
+        .transactionId;
       expect((await api.post(`/transactions/${quoteTx}/approve`)).status).toBe(409);
     });
   });
@@ -194,10 +258,18 @@ describe('exchange rates, lookups, UMA payments and externally funded quotes', (
       const ext = await m.external(c.id, 'USD', '444');
       const q = await m.accountQuote(ext, c.accounts.EUR, 20_000);
       expect(q.status).toBe(201);
-      expect(q.body.paymentInstructions[0].accountOrWalletInfo).toMatchObject({ accountType: 'USD_ACCOUNT', reference: expect.stringMatching(/^TX-/), paymentRails: ['RTP'] });
+      expect(q.body.paymentInstructions[0].accountOrWalletInfo).toMatchObject({
+        accountType: 'USD_ACCOUNT',
+        reference: expect.stringMatching(/^TX-/),
+        paymentRails: ['RTP'],
+      });
       expect((await api.post(`/quotes/${q.body.id}/execute`)).body.code).toBe('QUOTE_FUNDED_EXTERNALLY');
-      expect((await api.post('/sandbox/send', { quoteId: q.body.id, currencyCode: 'EUR' })).body.code).toBe('CURRENCY_MISMATCH');
-      expect((await api.post('/sandbox/send', { quoteId: q.body.id, currencyCode: 'USD', currencyAmount: 1 })).body.code).toBe('AMOUNT_MISMATCH');
+      expect((await api.post('/sandbox/send', { quoteId: q.body.id, currencyCode: 'EUR' })).body.code).toBe(
+        'CURRENCY_MISMATCH',
+      );
+      expect(
+        (await api.post('/sandbox/send', { quoteId: q.body.id, currencyCode: 'USD', currencyAmount: 1 })).body.code,
+      ).toBe('AMOUNT_MISMATCH');
       const paid = await api.post('/sandbox/send', { quoteId: q.body.id, currencyCode: 'USD' });
       expect(paid.status).toBe(200);
       expect(paid.body).toMatchObject({ id: q.body.transactionId, status: 'COMPLETED' });
@@ -230,22 +302,34 @@ describe('exchange rates, lookups, UMA payments and externally funded quotes', (
       const q = (await m.accountQuote(wallet, to, 1_000)).body;
       const info = q.paymentInstructions[0].accountOrWalletInfo;
       expect(info.accountType).toBe('EMBEDDED_WALLET');
-      expect(JSON.parse(info.payloadToSign)).toMatchObject({ operation: `POST /quotes/${q.id}/execute`, targetId: q.id, accountId: wallet, expiresAt: q.expiresAt, body: {} });
+      expect(JSON.parse(info.payloadToSign)).toMatchObject({
+        operation: `POST /quotes/${q.id}/execute`,
+        targetId: q.id,
+        accountId: wallet,
+        expiresAt: q.expiresAt,
+        body: {},
+      });
       const unsigned = await api.post(`/quotes/${q.id}/execute`);
       expect(unsigned.status).toBe(401);
       expect(unsigned.body.code).toBe('WALLET_SIGNATURE_MISSING');
-      const garbage = await api.post(`/quotes/${q.id}/execute`, undefined, { 'service-wallet-signature': 'not-a-stamp!' });
+      const garbage = await api.post(`/quotes/${q.id}/execute`, undefined, {
+        'service-wallet-signature': 'not-a-stamp!',
+      });
       expect(garbage.status).toBe(401);
       expect(garbage.body.code).toBe('WALLET_SIGNATURE_MALFORMED');
       // A valid stamp by a session of another wallet does not authorize this one.
       const stranger = await walletSession(api, (await m.customer(['USD'], { email: 'eve@example.com' })).id);
-      const foreign = await api.post(`/quotes/${q.id}/execute`, undefined, { 'service-wallet-signature': await stranger.stamp(info.payloadToSign) });
+      const foreign = await api.post(`/quotes/${q.id}/execute`, undefined, {
+        'service-wallet-signature': await stranger.stamp(info.payloadToSign),
+      });
       expect(foreign.status).toBe(401);
       expect(foreign.body.code).toBe('WALLET_SIGNATURE_INVALID');
       expect(await m.balance(wallet)).toBe(10_000);
       expect((await m.transaction(q.transactionId)).status).toBe('PENDING');
 
-      const signed = await api.post(`/quotes/${q.id}/execute`, undefined, { 'service-wallet-signature': await session.stamp(info.payloadToSign) });
+      const signed = await api.post(`/quotes/${q.id}/execute`, undefined, {
+        'service-wallet-signature': await session.stamp(info.payloadToSign),
+      });
       expect(signed.status).toBe(200);
       expect(signed.body.status).toBe('COMPLETED');
       expect(await m.balance(wallet)).toBe(9_000);

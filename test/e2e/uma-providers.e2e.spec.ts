@@ -78,7 +78,10 @@ describe('UMA providers over HTTP', () => {
     expect(await names('hasBlockedProviders=false&sortOrder=asc')).toEqual(ALL_ASC.filter((n) => !BLOCKED.includes(n)));
     expect(await names('hasBlockedProviders=true&sortOrder=asc')).toEqual(ALL_ASC);
     expect(await names('countryCode=US&sortOrder=asc')).toEqual(['Aurora Pay', 'Pacific Bridge', 'Satoshi Street']);
-    expect(await names('countryCode=US&hasBlockedProviders=false&sortOrder=asc')).toEqual(['Aurora Pay', 'Pacific Bridge']);
+    expect(await names('countryCode=US&hasBlockedProviders=false&sortOrder=asc')).toEqual([
+      'Aurora Pay',
+      'Pacific Bridge',
+    ]);
     expect(await names('countryCode=US&currencyCode=USDC')).toEqual(['Aurora Pay']);
     const counted = await api.get('/uma-providers?currencyCode=USD&hasBlockedProviders=false&limit=1');
     expect(counted.body.totalCount).toBe(5);
@@ -90,7 +93,9 @@ describe('UMA providers over HTTP', () => {
       let cursor: string | undefined;
       let pages = 0;
       do {
-        const res = await api.get(`/uma-providers?limit=5&sortOrder=${order}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const res = await api.get(
+          `/uma-providers?limit=5&sortOrder=${order}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         expect(res.status).toBe(200);
         expect(res.body.totalCount).toBe(12);
         seen.push(...res.body.data.map((p: any) => p.name));
@@ -102,8 +107,15 @@ describe('UMA providers over HTTP', () => {
       expect(seen).toEqual(order === 'asc' ? ALL_ASC : [...ALL_ASC].reverse());
     }
     const filtered = await api.get('/uma-providers?hasBlockedProviders=false&limit=4&sortOrder=asc');
-    const next = await api.get(`/uma-providers?hasBlockedProviders=false&limit=4&sortOrder=asc&cursor=${encodeURIComponent(filtered.body.nextCursor)}`);
-    expect(next.body.data.map((p: any) => p.name)).toEqual(['Lagos Link', 'Maple Transfer', 'Norte Dinero', 'Pacific Bridge']);
+    const next = await api.get(
+      `/uma-providers?hasBlockedProviders=false&limit=4&sortOrder=asc&cursor=${encodeURIComponent(filtered.body.nextCursor)}`,
+    );
+    expect(next.body.data.map((p: any) => p.name)).toEqual([
+      'Lagos Link',
+      'Maple Transfer',
+      'Norte Dinero',
+      'Pacific Bridge',
+    ]);
   });
 
   it('refuses invalid parameters, including cursors from another order', async () => {

@@ -25,7 +25,12 @@ describe('unique identities are claimed in the write path', () => {
   });
   afterAll(async () => t?.close());
 
-  const individual = (platformCustomerId: string, extra: Record<string, unknown> = {}) => ({ platformCustomerId, customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', ...extra });
+  const individual = (platformCustomerId: string, extra: Record<string, unknown> = {}) => ({
+    platformCustomerId,
+    customerType: 'INDIVIDUAL',
+    fullName: 'Ada Lovelace',
+    ...extra,
+  });
 
   async function create(client: Client, platformCustomerId: string, extra: Record<string, unknown> = {}) {
     const res = await client.post('/customers', individual(platformCustomerId, extra));
@@ -46,10 +51,13 @@ describe('unique identities are claimed in the write path', () => {
   it('creates one of 20 concurrent customers with one UMA address on two platforms; the rest are 409 UMA_ADDRESS_EXISTS', async () => {
     const address = '$shared@uniq.example';
     const replies = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? api : other.api).post('/customers', individual(`uma-race-${i}`, { umaAddress: address }))),
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 === 0 ? api : other.api).post('/customers', individual(`uma-race-${i}`, { umaAddress: address })),
+      ),
     );
     expectOneWinner(replies, 'UMA_ADDRESS_EXISTS');
-    const listed = async (client: Client) => (await client.get(`/customers?umaAddress=${encodeURIComponent(address)}`)).body.totalCount;
+    const listed = async (client: Client) =>
+      (await client.get(`/customers?umaAddress=${encodeURIComponent(address)}`)).body.totalCount;
     expect((await listed(api)) + (await listed(other.api))).toBe(1);
     // The losers released the platformCustomerIds they had claimed on the way.
     const loser = replies.findIndex((r) => r.status === 409);
@@ -63,7 +71,9 @@ describe('unique identities are claimed in the write path', () => {
   });
 
   it('creates one of 20 concurrent customers with one platformCustomerId; the rest are 409 CONFLICT; another platform may use it', async () => {
-    const replies = await Promise.all(Array.from({ length: 20 }, () => api.post('/customers', individual('same-pcid'))));
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => api.post('/customers', individual('same-pcid'))),
+    );
     expectOneWinner(replies, 'CONFLICT');
     expect((await api.get('/customers?platformCustomerId=same-pcid')).body.totalCount).toBe(1);
     const elsewhere = await create(other.api, 'same-pcid');
@@ -79,7 +89,9 @@ describe('unique identities are claimed in the write path', () => {
 
   it('releases both identities when a customer is deleted: they can be used again', async () => {
     const first = await create(api, 'reuse-1', { umaAddress: '$reuse@uniq.example' });
-    expect((await other.api.post('/customers', individual('x', { umaAddress: '$reuse@uniq.example' }))).status).toBe(409);
+    expect((await other.api.post('/customers', individual('x', { umaAddress: '$reuse@uniq.example' }))).status).toBe(
+      409,
+    );
     expect((await api.delete(`/customers/${first.id}`)).status).toBe(200);
     const again = await create(api, 'reuse-1', { umaAddress: '$reuse@uniq.example' });
     expect(again.id).not.toBe(first.id);
@@ -92,14 +104,25 @@ describe('unique identities are claimed in the write path', () => {
     const takeBobs = await api.patch(`/customers/${ada.id}`, { umaAddress: '$bob.patch@uniq.example' });
     expect(takeBobs.body).toMatchObject({ status: 409, code: 'UMA_ADDRESS_EXISTS' });
     const other2 = await create(api, 'patch-other');
-    expect((await api.patch(`/customers/${ada.id}`, { platformCustomerId: 'patch-other' })).body).toMatchObject({ status: 409, code: 'CONFLICT' });
-    expect((await api.get(`/customers/${ada.id}`)).body).toMatchObject({ umaAddress: '$ada.patch@uniq.example', platformCustomerId: 'patch-ada' });
+    expect((await api.patch(`/customers/${ada.id}`, { platformCustomerId: 'patch-other' })).body).toMatchObject({
+      status: 409,
+      code: 'CONFLICT',
+    });
+    expect((await api.get(`/customers/${ada.id}`)).body).toMatchObject({
+      umaAddress: '$ada.patch@uniq.example',
+      platformCustomerId: 'patch-ada',
+    });
 
-    const moved = await api.patch(`/customers/${ada.id}`, { umaAddress: '$ada.moved@uniq.example', platformCustomerId: 'patch-ada-2' });
+    const moved = await api.patch(`/customers/${ada.id}`, {
+      umaAddress: '$ada.moved@uniq.example',
+      platformCustomerId: 'patch-ada-2',
+    });
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ umaAddress: '$ada.moved@uniq.example', platformCustomerId: 'patch-ada-2' });
     // The old ones are free, the new ones taken.
-    expect((await other.api.post('/customers', individual('y', { umaAddress: '$ada.moved@uniq.example' }))).status).toBe(409);
+    expect(
+      (await other.api.post('/customers', individual('y', { umaAddress: '$ada.moved@uniq.example' }))).status,
+    ).toBe(409);
     expect((await api.post('/customers', individual('patch-ada-2'))).status).toBe(409);
     await create(api, 'patch-ada');
     const newOwner = await create(other.api, 'patch-carol', { umaAddress: '$ada.patch@uniq.example' });
@@ -110,7 +133,12 @@ describe('unique identities are claimed in the write path', () => {
 
     // Money sent to the address goes to its one owner: the new one, on the other platform.
     const receive = (client: Client) =>
-      client.post('/sandbox/uma/receive', { senderUmaAddress: '$alice@sender.example', receiverUmaAddress: '$ada.patch@uniq.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1_000 });
+      client.post('/sandbox/uma/receive', {
+        senderUmaAddress: '$alice@sender.example',
+        receiverUmaAddress: '$ada.patch@uniq.example',
+        receivingCurrencyCode: 'USD',
+        receivingCurrencyAmount: 1_000,
+      });
     const mine = await receive(api);
     expect(mine.status).toBe(404);
     const theirs = await receive(other.api);
@@ -120,26 +148,39 @@ describe('unique identities are claimed in the write path', () => {
 
   it('creates one of 20 concurrent cards with one platformCardId; the rest are 409 CONFLICT', async () => {
     const holder = await create(api, 'card-holder', { email: 'holder@example.com' });
-    const accounts = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(holder.id)}`)).body.data;
+    const accounts = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(holder.id)}`)).body
+      .data;
     const usdAccount = accounts.find((a: any) => a.balance.currency.code === 'USD').id;
     const wallet = await walletSession(api, holder.id, 'USD');
-    const body = { customerId: holder.id, form: 'VIRTUAL', fundingSources: [usdAccount, wallet.accountId], platformCardId: 'card-race-1' };
+    const body = {
+      customerId: holder.id,
+      form: 'VIRTUAL',
+      fundingSources: [usdAccount, wallet.accountId],
+      platformCardId: 'card-race-1',
+    };
     const replies = await Promise.all(Array.from({ length: 20 }, () => api.post('/cards', body)));
     expectOneWinner(replies, 'CONFLICT');
     expect((await api.get('/cards?platformCardId=card-race-1')).body.totalCount).toBe(1);
     // Unique per platform only.
     const elsewhere = await create(other.api, 'card-holder-2', { email: 'holder2@example.com' });
-    const elsewhereAccounts = (await other.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(elsewhere.id)}`)).body.data;
+    const elsewhereAccounts = (
+      await other.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(elsewhere.id)}`)
+    ).body.data;
     const elsewhereWallet = await walletSession(other.api, elsewhere.id, 'USD');
     const usd2 = elsewhereAccounts.find((a: any) => a.balance.currency.code === 'USD').id;
-    const card = await other.api.post('/cards', { ...body, customerId: elsewhere.id, fundingSources: [usd2, elsewhereWallet.accountId] });
+    const card = await other.api.post('/cards', {
+      ...body,
+      customerId: elsewhere.id,
+      fundingSources: [usd2, elsewhereWallet.accountId],
+    });
     expect(card.status).toBe(201);
   });
 
   it('refuses an external account twice for one customer, and frees it when deleted', async () => {
     const ada = await create(api, 'ext-ada');
     const bob = await create(api, 'ext-bob');
-    const add = (customerId: string) => api.post('/customers/external-accounts', { customerId, currency: 'USD', accountInfo: usd('55550001') });
+    const add = (customerId: string) =>
+      api.post('/customers/external-accounts', { customerId, currency: 'USD', accountInfo: usd('55550001') });
     const replies = await Promise.all(Array.from({ length: 10 }, () => add(ada.id)));
     expectOneWinner(replies, 'CONFLICT');
     expect((await add(bob.id)).status).toBe(201);
@@ -169,7 +210,17 @@ describe('unique identities are claimed in the write path', () => {
     const resurrect = runner.run(
       streams.customer(ghost),
       customerDecider,
-      { type: 'CreateCustomer', customerId: ghost, platformId: other.platformId, platformCustomerId: 'ghost-2', customerType: 'INDIVIDUAL', kycStatus: 'APPROVED', profile: { umaAddress: '$ghost@uniq.example' }, accounts: [], now: clock.now().toISOString() },
+      {
+        type: 'CreateCustomer',
+        customerId: ghost,
+        platformId: other.platformId,
+        platformCustomerId: 'ghost-2',
+        customerType: 'INDIVIDUAL',
+        kycStatus: 'APPROVED',
+        profile: { umaAddress: '$ghost@uniq.example' },
+        accounts: [],
+        now: clock.now().toISOString(),
+      },
       { metadata: actor },
     );
     await expect(resurrect).rejects.toBeInstanceOf(DomainError);

@@ -43,7 +43,8 @@ describe('verifications over HTTP', () => {
     expect(res.status).toBe(201);
     return res.body;
   };
-  const accounts = async (customerId: string) => (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}`)).body.data;
+  const accounts = async (customerId: string) =>
+    (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}`)).body.data;
 
   it('approves a pending individual: the customer becomes APPROVED and its PENDING accounts ACTIVE', async () => {
     const c = await customer(person('pending-1', 'Pat Smith001', { currencies: ['USD', 'EUR'] }));
@@ -70,8 +71,15 @@ describe('verifications over HTTP', () => {
     expect((await accounts(c.id)).map((a: any) => a.status)).toEqual(['ACTIVE', 'ACTIVE']);
     // The change went through the customer aggregate, in its own stream.
     const events = await t.service.infra.eventStore.readStream(streams.customer(c.id));
-    expect(events.slice(-3).map((e) => e.type)).toEqual(['CustomerKycStatusChanged', 'InternalAccountStatusChanged', 'InternalAccountStatusChanged']);
-    expect(events[events.length - 1].metadata).toMatchObject({ verificationId: approved.id, platformId: t.service.sandbox!.platformId });
+    expect(events.slice(-3).map((e) => e.type)).toEqual([
+      'CustomerKycStatusChanged',
+      'InternalAccountStatusChanged',
+      'InternalAccountStatusChanged',
+    ]);
+    expect(events[events.length - 1].metadata).toMatchObject({
+      verificationId: approved.id,
+      platformId: t.service.sandbox!.platformId,
+    });
     // An active account can now be funded.
     const account = (await accounts(c.id))[0];
     expect((await api.post(`/sandbox/internal-accounts/${account.id}/fund`, { amount: 100 })).status).toBe(200);
@@ -114,9 +122,22 @@ describe('verifications over HTTP', () => {
       { field: 'address', code: 'MISSING_FIELD', message: 'address is required for KYC' },
     ]);
     expect((await api.get(`/customers/${bare.id}`)).body.kycStatus).toBe('PENDING');
-    const noName = await customer({ platformCustomerId: 'noname', customerType: 'INDIVIDUAL', birthDate: '1980-02-02', address: { line1: '2 High St', country: 'GB' } });
-    expect((await verify(noName.id)).errors.map((e: any) => e.field)).toEqual(['fullName', 'address.city', 'address.postalCode']);
-    const biz = await customer({ platformCustomerId: 'biz-bare', customerType: 'BUSINESS', businessInfo: { registrationNumber: 'R-1' } });
+    const noName = await customer({
+      platformCustomerId: 'noname',
+      customerType: 'INDIVIDUAL',
+      birthDate: '1980-02-02',
+      address: { line1: '2 High St', country: 'GB' },
+    });
+    expect((await verify(noName.id)).errors.map((e: any) => e.field)).toEqual([
+      'fullName',
+      'address.city',
+      'address.postalCode',
+    ]);
+    const biz = await customer({
+      platformCustomerId: 'biz-bare',
+      customerType: 'BUSINESS',
+      businessInfo: { registrationNumber: 'R-1' },
+    });
     const bv = await verify(biz.id);
     expect(bv.verificationStatus).toBe('RESOLVE_ERRORS');
     expect(bv.errors.map((e: any) => e.field)).toEqual(['businessInfo.legalName', 'address']);
@@ -154,7 +175,11 @@ describe('verifications over HTTP', () => {
     const cases: [string, () => Promise<any>, string][] = [
       ['missing customerId', () => api.post('/verifications', {}), 'customerId'],
       ['bad customerId', () => api.post('/verifications', { customerId: 'Customer:nope' }), 'customerId'],
-      ['unknown field', () => api.post('/verifications', { customerId: 'Customer:00000000-0000-4000-8000-000000000001', level: 2 }), 'level'],
+      [
+        'unknown field',
+        () => api.post('/verifications', { customerId: 'Customer:00000000-0000-4000-8000-000000000001', level: 2 }),
+        'level',
+      ],
       ['bad filter', () => api.get('/verifications?customerId=x'), 'customerId'],
       ['limit 0', () => api.get('/verifications?limit=0'), 'limit'],
       ['bad cursor', () => api.get('/verifications?cursor=zzz'), 'cursor'],
@@ -171,7 +196,9 @@ describe('verifications over HTTP', () => {
     const gone = await customer(person('gone', 'Al Gone'));
     await api.delete(`/customers/${gone.id}`);
     expect((await api.post('/verifications', { customerId: gone.id })).status).toBe(404);
-    expect((await api.get('/verifications/Verification:00000000-0000-4000-8000-0000000fffff')).body.code).toBe('VERIFICATION_NOT_FOUND');
+    expect((await api.get('/verifications/Verification:00000000-0000-4000-8000-0000000fffff')).body.code).toBe(
+      'VERIFICATION_NOT_FOUND',
+    );
     expect((await api.get('/verifications')).body.totalCount).toBe(before);
   });
 

@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { decryptCredentialBundle, generateP256KeyPair } from '@turnkey/crypto';
 import { ManualClock } from '../../libs/domain/src/clock.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
-import { challengeFor, createWallet, emailOtpSession, signedCall, stamp, walletEventCount, type Wallet, type WalletSession } from './wallet-support.js';
+import {
+  challengeFor,
+  createWallet,
+  emailOtpSession,
+  signedCall,
+  stamp,
+  walletEventCount,
+  type Wallet,
+  type WalletSession,
+} from './wallet-support.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 
@@ -28,12 +37,28 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
       expect(challenge.type).toBeUndefined();
       expect((await api.get(path)).body.privateEnabled).toBe(false);
       clock.advance(1000);
-      const done = await api.patch(path, { privateEnabled: true }, { 'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign), 'Request-Id': challenge.requestId });
+      const done = await api.patch(
+        path,
+        { privateEnabled: true },
+        {
+          'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign),
+          'Request-Id': challenge.requestId,
+        },
+      );
       expect(done.status).toBe(200);
-      expect(done.body).toMatchObject({ id: wallet.accountId, type: 'EMBEDDED_WALLET', privateEnabled: true, updatedAt: clock.now().toISOString() });
-      const listed = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(wallet.customerId)}&type=EMBEDDED_WALLET`);
+      expect(done.body).toMatchObject({
+        id: wallet.accountId,
+        type: 'EMBEDDED_WALLET',
+        privateEnabled: true,
+        updatedAt: clock.now().toISOString(),
+      });
+      const listed = await api.get(
+        `/customers/internal-accounts?customerId=${encodeURIComponent(wallet.customerId)}&type=EMBEDDED_WALLET`,
+      );
       expect(listed.body.data[0].privateEnabled).toBe(true);
-      expect((await signedCall(api, session, 'PATCH', path, { privateEnabled: false })).body.privateEnabled).toBe(false);
+      expect((await signedCall(api, session, 'PATCH', path, { privateEnabled: false })).body.privateEnabled).toBe(
+        false,
+      );
     });
 
     it('validates the body and refuses non-wallet and foreign accounts', async () => {
@@ -41,13 +66,20 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
       expect((await api.patch(path, {})).status).toBe(400);
       expect((await api.patch(path, { privateEnabled: 'yes' })).status).toBe(400);
       expect((await api.patch(path, { privateEnabled: true, status: 'FROZEN' })).status).toBe(400);
-      const fiat = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(wallet.customerId)}&type=INTERNAL_FIAT`)).body.data[0];
+      const fiat = (
+        await api.get(
+          `/customers/internal-accounts?customerId=${encodeURIComponent(wallet.customerId)}&type=INTERNAL_FIAT`,
+        )
+      ).body.data[0];
       const notWallet = await api.patch(`/internal-accounts/${fiat.id}`, { privateEnabled: true });
       expect(notWallet.status).toBe(400);
       expect(notWallet.body.code).toBe('NOT_AN_EMBEDDED_WALLET');
       const other = await t.otherPlatform();
       expect((await other.api.patch(path, { privateEnabled: true })).status).toBe(404);
-      expect((await other.api.post(`${path}/export`, { clientPublicKey: generateP256KeyPair().publicKeyUncompressed })).status).toBe(404);
+      expect(
+        (await other.api.post(`${path}/export`, { clientPublicKey: generateP256KeyPair().publicKeyUncompressed }))
+          .status,
+      ).toBe(404);
     });
   });
 
@@ -69,11 +101,15 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
 
       const otherWallet = await createWallet(api);
       const otherSession = await emailOtpSession(api, otherWallet.emailOtpId);
-      const other = await signedCall(api, otherSession, 'POST', `/internal-accounts/${otherWallet.accountId}/export`, { clientPublicKey: client.publicKeyUncompressed });
+      const other = await signedCall(api, otherSession, 'POST', `/internal-accounts/${otherWallet.accountId}/export`, {
+        clientPublicKey: client.publicKeyUncompressed,
+      });
       expect(decryptCredentialBundle(other.body.encryptedWalletCredentials, client.privateKey)).not.toBe(seed);
 
       // The export is recorded with the signing session; the seed is nowhere in the log.
-      const log = JSON.stringify((await t.service.infra.eventStore.readAll()).map((e) => ({ type: e.type, data: e.data, metadata: e.metadata })));
+      const log = JSON.stringify(
+        (await t.service.infra.eventStore.readAll()).map((e) => ({ type: e.type, data: e.data, metadata: e.metadata })),
+      );
       expect(log).toContain(first.body.id);
       expect(log).not.toContain(seed);
     });
@@ -83,27 +119,55 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
       expect((await api.post(path, {})).status).toBe(400);
       const body = { clientPublicKey: generateP256KeyPair().publicKeyUncompressed };
       const challenge = await challengeFor(api, 'POST', path, body);
-      const res = await api.post(path, { clientPublicKey: generateP256KeyPair().publicKeyUncompressed }, { 'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign), 'Request-Id': challenge.requestId });
+      const res = await api.post(
+        path,
+        { clientPublicKey: generateP256KeyPair().publicKeyUncompressed },
+        {
+          'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign),
+          'Request-Id': challenge.requestId,
+        },
+      );
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('WALLET_SIGNATURE_BODY_MISMATCH');
     });
   });
 
   describe('PATCH /customers/{id} and the EMAIL_OTP credential', () => {
-    const emailCredential = async (w: Wallet) => (await api.get(`/auth/credentials?accountId=${encodeURIComponent(w.accountId)}`)).body.data.find((c: any) => c.type === 'EMAIL_OTP');
+    const emailCredential = async (w: Wallet) =>
+      (await api.get(`/auth/credentials?accountId=${encodeURIComponent(w.accountId)}`)).body.data.find(
+        (c: any) => c.type === 'EMAIL_OTP',
+      );
 
     it('changes the email by signed retry (stamped by the wallet’s session) and syncs the credential', async () => {
       const path = `/customers/${wallet.customerId}`;
       const challenge = await challengeFor(api, 'PATCH', path, { email: 'second@example.com' });
-      expect(JSON.parse(challenge.payloadToSign)).toMatchObject({ accountId: wallet.accountId, targetId: wallet.customerId, body: { email: 'second@example.com' } });
+      expect(JSON.parse(challenge.payloadToSign)).toMatchObject({
+        accountId: wallet.accountId,
+        targetId: wallet.customerId,
+        body: { email: 'second@example.com' },
+      });
       expect((await api.get(path)).body.email).toBe('first@example.com');
 
       const stranger = await emailOtpSession(api, (await createWallet(api)).emailOtpId);
-      const refused = await api.patch(path, { email: 'second@example.com' }, { 'Service-Wallet-Signature': await stamp(stranger, challenge.payloadToSign), 'Request-Id': challenge.requestId });
+      const refused = await api.patch(
+        path,
+        { email: 'second@example.com' },
+        {
+          'Service-Wallet-Signature': await stamp(stranger, challenge.payloadToSign),
+          'Request-Id': challenge.requestId,
+        },
+      );
       expect(refused.status).toBe(401);
       expect((await api.get(path)).body.email).toBe('first@example.com');
 
-      const done = await api.patch(path, { email: 'second@example.com' }, { 'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign), 'Request-Id': challenge.requestId });
+      const done = await api.patch(
+        path,
+        { email: 'second@example.com' },
+        {
+          'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign),
+          'Request-Id': challenge.requestId,
+        },
+      );
       expect(done.status).toBe(200);
       expect(done.body.email).toBe('second@example.com');
       expect(await emailCredential(wallet)).toMatchObject({ id: wallet.emailOtpId, nickname: 'second@example.com' });
@@ -115,11 +179,18 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
     it('refuses a reused requestId and a changed email on the customer retry, changing nothing', async () => {
       const path = `/customers/${wallet.customerId}`;
       const challenge = await challengeFor(api, 'PATCH', path, { email: 'third@example.com' });
-      const headers = { 'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign), 'Request-Id': challenge.requestId };
+      const headers = {
+        'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign),
+        'Request-Id': challenge.requestId,
+      };
       const changed = await api.patch(path, { email: 'elsewhere@example.com' }, headers);
       expect(changed.status).toBe(401);
       expect(changed.body.code).toBe('WALLET_SIGNATURE_BODY_MISMATCH');
-      const missing = await api.patch(path, { email: 'third@example.com' }, { 'Service-Wallet-Signature': headers['Service-Wallet-Signature'] });
+      const missing = await api.patch(
+        path,
+        { email: 'third@example.com' },
+        { 'Service-Wallet-Signature': headers['Service-Wallet-Signature'] },
+      );
       expect(missing.body.code).toBe('REQUEST_ID_MISSING');
       expect((await api.patch(path, { email: 'third@example.com' }, headers)).status).toBe(200);
       expect((await signedCall(api, session, 'PATCH', path, { email: 'second@example.com' })).status).toBe(200);
@@ -143,7 +214,11 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
     });
 
     it('stays a plain update for customers without EMAIL_OTP wallet credentials', async () => {
-      const customer = await api.post('/customers', { platformCustomerId: 'plain-1', customerType: 'INDIVIDUAL', email: 'plain@example.com' });
+      const customer = await api.post('/customers', {
+        platformCustomerId: 'plain-1',
+        customerType: 'INDIVIDUAL',
+        email: 'plain@example.com',
+      });
       const res = await api.patch(`/customers/${customer.body.id}`, { email: 'plain2@example.com' });
       expect(res.status).toBe(200);
       expect(res.body.email).toBe('plain2@example.com');

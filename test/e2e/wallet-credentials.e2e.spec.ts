@@ -6,7 +6,18 @@ import { ManualClock } from '../../libs/domain/src/clock.js';
 import { customerDecider } from '../../libs/domain/src/customer/customer.js';
 import { streams } from '../../libs/domain/src/ids.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
-import { challengeFor, createWallet, emailOtpSession, googleClaims, oidcNonce, openSession, sandboxToken, signedCall, stamp, walletEventCount } from './wallet-support.js';
+import {
+  challengeFor,
+  createWallet,
+  emailOtpSession,
+  googleClaims,
+  oidcNonce,
+  openSession,
+  sandboxToken,
+  signedCall,
+  stamp,
+  walletEventCount,
+} from './wallet-support.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 
@@ -21,53 +32,97 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
   });
   afterAll(async () => t?.close());
 
-  const credentials = async (accountId: string) => (await api.get(`/auth/credentials?accountId=${encodeURIComponent(accountId)}`)).body.data as any[];
+  const credentials = async (accountId: string) =>
+    (await api.get(`/auth/credentials?accountId=${encodeURIComponent(accountId)}`)).body.data as any[];
 
   describe('provisioning', () => {
     it('gives a new EMBEDDED_WALLET its EMAIL_OTP credential with the customer’s email', async () => {
       const w = await createWallet(api, { email: 'ann@example.com', currency: 'USD' });
       const list = await api.get(`/auth/credentials?accountId=${encodeURIComponent(w.accountId)}`);
       expect(list.status).toBe(200);
-      expect(list.body).toEqual({ data: [{ id: w.emailOtpId, accountId: w.accountId, type: 'EMAIL_OTP', nickname: 'ann@example.com', createdAt: expect.any(String), updatedAt: expect.any(String) }] });
+      expect(list.body).toEqual({
+        data: [
+          {
+            id: w.emailOtpId,
+            accountId: w.accountId,
+            type: 'EMAIL_OTP',
+            nickname: 'ann@example.com',
+            createdAt: expect.any(String),
+            updatedAt: expect.any(String),
+          },
+        ],
+      });
       expect(w.emailOtpId).toMatch(/^AuthMethod:[0-9a-f-]{36}$/);
       const account = await api.get(`/internal-accounts/${w.accountId}`);
       expect(account.body).toMatchObject({ type: 'EMBEDDED_WALLET', privateEnabled: false });
     });
 
     it('refuses an EMBEDDED_WALLET for a customer without email (400) and opens nothing', async () => {
-      const customer = await api.post('/customers', { platformCustomerId: 'no-email', customerType: 'INDIVIDUAL', fullName: 'No Mail' });
+      const customer = await api.post('/customers', {
+        platformCustomerId: 'no-email',
+        customerType: 'INDIVIDUAL',
+        fullName: 'No Mail',
+      });
       const before = await t.service.infra.eventStore.headPosition();
-      const res = await api.post('/customers/internal-accounts', { customerId: customer.body.id, type: 'EMBEDDED_WALLET', currency: 'USDC' });
+      const res = await api.post('/customers/internal-accounts', {
+        customerId: customer.body.id,
+        type: 'EMBEDDED_WALLET',
+        currency: 'USDC',
+      });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('CUSTOMER_EMAIL_REQUIRED');
       expect(await t.service.infra.eventStore.headPosition()).toBe(before);
-      const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}&type=EMBEDDED_WALLET`);
+      const accounts = await api.get(
+        `/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}&type=EMBEDDED_WALLET`,
+      );
       expect(accounts.body.totalCount).toBe(0);
     });
 
     it('provisions idempotently, and heals an EMBEDDED_WALLET account whose wallet was never provisioned', async () => {
-      const customer = await api.post('/customers', { platformCustomerId: 'heal-1', customerType: 'INDIVIDUAL', email: 'heal@example.com' });
+      const customer = await api.post('/customers', {
+        platformCustomerId: 'heal-1',
+        customerType: 'INDIVIDUAL',
+        email: 'heal@example.com',
+      });
       // The state a crash between opening the account and provisioning its wallet leaves behind.
       const accountId = 'InternalAccount:00000000-0000-4000-8000-00000000beef';
       const runner = t.service.app.get(CommandRunner);
       const actor = { platformId: t.service.sandbox!.platformId, actor: 'test', correlationId: 'heal' };
-      await runner.run(streams.customer(customer.body.id), customerDecider, { type: 'OpenInternalAccount', account: { accountId, type: 'EMBEDDED_WALLET', currency: 'USDC' }, now: clock.now().toISOString() }, { metadata: actor });
+      await runner.run(
+        streams.customer(customer.body.id),
+        customerDecider,
+        {
+          type: 'OpenInternalAccount',
+          account: { accountId, type: 'EMBEDDED_WALLET', currency: 'USDC' },
+          now: clock.now().toISOString(),
+        },
+        { metadata: actor },
+      );
       expect(await credentials(accountId)).toEqual([]);
       // The first wallet operation provisions it (here: step 1 of a privacy change).
       expect((await api.patch(`/internal-accounts/${accountId}`, { privateEnabled: true })).status).toBe(202);
       const healed = await credentials(accountId);
       expect(healed).toMatchObject([{ type: 'EMAIL_OTP', nickname: 'heal@example.com' }]);
       const wallets = t.service.app.get(WalletAccounts);
-      const again = await wallets.provision({ accountId, customerId: customer.body.id, email: 'other@example.com' }, actor);
+      const again = await wallets.provision(
+        { accountId, customerId: customer.body.id, email: 'other@example.com' },
+        actor,
+      );
       expect([...again.authMethods.keys()]).toEqual([healed[0].id]);
       expect(await credentials(accountId)).toEqual(healed);
     });
 
     it('does not give other account types credentials', async () => {
       const w = await createWallet(api);
-      const fiat = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(w.customerId)}&type=INTERNAL_FIAT`)).body.data[0];
+      const fiat = (
+        await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(w.customerId)}&type=INTERNAL_FIAT`)
+      ).body.data[0];
       expect(await credentials(fiat.id)).toEqual([]);
-      const add = await api.post('/auth/credentials', { type: 'OAUTH', accountId: fiat.id, oidcToken: sandboxToken(googleClaims(clock.now().getTime())) });
+      const add = await api.post('/auth/credentials', {
+        type: 'OAUTH',
+        accountId: fiat.id,
+        oidcToken: sandboxToken(googleClaims(clock.now().getTime())),
+      });
       expect(add.status).toBe(400);
       expect(add.body.code).toBe('NOT_AN_EMBEDDED_WALLET');
     });
@@ -80,8 +135,18 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
       expect(foreign.status).toBe(200);
       expect(foreign.body).toEqual({ data: [] });
       expect((await other.api.post(`/auth/credentials/${w.emailOtpId}/challenge`, {})).status).toBe(404);
-      expect((await other.api.post(`/auth/credentials/${w.emailOtpId}/verify`, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: generateP256KeyPair().publicKeyUncompressed })).status).toBe(404);
-      expect((await other.api.post('/auth/credentials', { type: 'EMAIL_OTP', accountId: w.accountId })).status).toBe(404);
+      expect(
+        (
+          await other.api.post(`/auth/credentials/${w.emailOtpId}/verify`, {
+            type: 'EMAIL_OTP',
+            otp: '000000',
+            clientPublicKey: generateP256KeyPair().publicKeyUncompressed,
+          })
+        ).status,
+      ).toBe(404);
+      expect((await other.api.post('/auth/credentials', { type: 'EMAIL_OTP', accountId: w.accountId })).status).toBe(
+        404,
+      );
       expect((await api.get('/auth/credentials?accountId=nope')).status).toBe(400);
     });
   });
@@ -93,12 +158,24 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
       expect(challenged.status).toBe(200);
       expect(challenged.body).toMatchObject({ id: w.emailOtpId, type: 'EMAIL_OTP' });
       const client = generateP256KeyPair();
-      const wrong = await api.post(`/auth/credentials/${w.emailOtpId}/verify`, { type: 'EMAIL_OTP', otp: '123456', clientPublicKey: client.publicKeyUncompressed });
+      const wrong = await api.post(`/auth/credentials/${w.emailOtpId}/verify`, {
+        type: 'EMAIL_OTP',
+        otp: '123456',
+        clientPublicKey: client.publicKeyUncompressed,
+      });
       expect(wrong.status).toBe(401);
       expect(wrong.body).toMatchObject({ code: 'UNAUTHORIZED', reason: 'Invalid OTP code' });
-      const ok = await api.post(`/auth/credentials/${w.emailOtpId}/verify`, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: client.publicKeyUncompressed });
+      const ok = await api.post(`/auth/credentials/${w.emailOtpId}/verify`, {
+        type: 'EMAIL_OTP',
+        otp: '000000',
+        clientPublicKey: client.publicKeyUncompressed,
+      });
       expect(ok.status).toBe(200);
-      expect(ok.body).toMatchObject({ accountId: w.accountId, type: 'EMAIL_OTP', nickname: expect.stringContaining('@example.com') });
+      expect(ok.body).toMatchObject({
+        accountId: w.accountId,
+        type: 'EMAIL_OTP',
+        nickname: expect.stringContaining('@example.com'),
+      });
       expect(ok.body.id).toMatch(/^Session:[0-9a-f-]{36}$/);
       expect(Date.parse(ok.body.expiresAt) - clock.now().getTime()).toBe(900_000);
       const session = openSession(ok.body, client.privateKey);
@@ -107,12 +184,24 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
 
     it('validates the verify body: clientPublicKey shape and type', async () => {
       const w = await createWallet(api);
-      const badKey = await api.post(`/auth/credentials/${w.emailOtpId}/verify`, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: '04abc' });
+      const badKey = await api.post(`/auth/credentials/${w.emailOtpId}/verify`, {
+        type: 'EMAIL_OTP',
+        otp: '000000',
+        clientPublicKey: '04abc',
+      });
       expect(badKey.status).toBe(400);
       expect(badKey.body.details.errors[0].field).toBe('clientPublicKey');
-      const offCurve = await api.post(`/auth/credentials/${w.emailOtpId}/verify`, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: `04${'11'.repeat(64)}` });
+      const offCurve = await api.post(`/auth/credentials/${w.emailOtpId}/verify`, {
+        type: 'EMAIL_OTP',
+        otp: '000000',
+        clientPublicKey: `04${'11'.repeat(64)}`,
+      });
       expect(offCurve.status).toBe(400);
-      const wrongType = await api.post(`/auth/credentials/${w.emailOtpId}/verify`, { type: 'OAUTH', oidcToken: 'x.y.z', clientPublicKey: generateP256KeyPair().publicKeyUncompressed });
+      const wrongType = await api.post(`/auth/credentials/${w.emailOtpId}/verify`, {
+        type: 'OAUTH',
+        oidcToken: 'x.y.z',
+        clientPublicKey: generateP256KeyPair().publicKeyUncompressed,
+      });
       expect(wrongType.status).toBe(400);
       const missing = await api.post(`/auth/credentials/${w.emailOtpId}/verify`, { type: 'EMAIL_OTP', otp: '000000' });
       expect(missing.status).toBe(400);
@@ -139,14 +228,22 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
       const challenge = await other.api.post(`/auth/credentials/${w.emailOtpId}/challenge`, {});
       expect(challenge.status).toBe(422);
       expect(challenge.body.code).toBe('EMAIL_DELIVERY_UNAVAILABLE');
-      const verify = await other.api.post(`/auth/credentials/${w.emailOtpId}/verify`, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: generateP256KeyPair().publicKeyUncompressed });
+      const verify = await other.api.post(`/auth/credentials/${w.emailOtpId}/verify`, {
+        type: 'EMAIL_OTP',
+        otp: '000000',
+        clientPublicKey: generateP256KeyPair().publicKeyUncompressed,
+      });
       expect(verify.status).toBe(401);
       expect(verify.body.reason).toBe('Invalid OTP code');
     });
   });
 
   describe('adding and revoking credentials', () => {
-    const oauthBody = (accountId: string, extra: Record<string, unknown> = {}) => ({ type: 'OAUTH', accountId, oidcToken: sandboxToken(googleClaims(clock.now().getTime(), extra)) });
+    const oauthBody = (accountId: string, extra: Record<string, unknown> = {}) => ({
+      type: 'OAUTH',
+      accountId,
+      oidcToken: sandboxToken(googleClaims(clock.now().getTime(), extra)),
+    });
 
     it('adds an OAUTH credential by signed retry (202 with type, then 201), nickname from the email claim', async () => {
       const w = await createWallet(api);
@@ -155,7 +252,10 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
       const challenge = await challengeFor(api, 'POST', '/auth/credentials', body);
       expect(challenge).toMatchObject({ type: 'OAUTH', requestId: expect.stringMatching(/^Request:[0-9a-f-]{36}$/) });
       expect(Date.parse(challenge.expiresAt) - clock.now().getTime()).toBe(300_000);
-      const added = await api.post('/auth/credentials', body, { 'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign), 'Request-Id': challenge.requestId });
+      const added = await api.post('/auth/credentials', body, {
+        'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign),
+        'Request-Id': challenge.requestId,
+      });
       expect(added.status).toBe(201);
       expect(added.body).toMatchObject({ accountId: w.accountId, type: 'OAUTH', nickname: 'holder@gmail.com' });
       expect((await credentials(w.accountId)).map((c) => c.type).sort()).toEqual(['EMAIL_OTP', 'OAUTH']);
@@ -168,7 +268,10 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
       const again = await api.post('/auth/credentials', oauthBody(w.accountId));
       expect(again.status).toBe(400);
       expect(again.body.code).toBe('OAUTH_CREDENTIAL_ALREADY_EXISTS');
-      expect((await signedCall(api, session, 'POST', '/auth/credentials', oauthBody(w.accountId, { sub: 'google-user-2' }))).status).toBe(201);
+      expect(
+        (await signedCall(api, session, 'POST', '/auth/credentials', oauthBody(w.accountId, { sub: 'google-user-2' })))
+          .status,
+      ).toBe(201);
       const emailOtp = await api.post('/auth/credentials', { type: 'EMAIL_OTP', accountId: w.accountId });
       expect(emailOtp.status).toBe(400);
       expect(emailOtp.body.code).toBe('EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS');
@@ -181,7 +284,10 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
       const strangerSession = await emailOtpSession(api, stranger.emailOtpId);
       const res = await signedCall(api, strangerSession, 'POST', '/auth/credentials', oauthBody(w.accountId));
       expect(res.status).toBe(401);
-      expect(res.body).toMatchObject({ code: 'WALLET_SIGNATURE_INVALID', reason: 'the signing key is not a session of this account' });
+      expect(res.body).toMatchObject({
+        code: 'WALLET_SIGNATURE_INVALID',
+        reason: 'the signing key is not a session of this account',
+      });
       expect((await credentials(w.accountId)).length).toBe(1);
     });
 
@@ -196,7 +302,9 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
       const oauthClient = generateP256KeyPair();
       const verified = await api.post(`/auth/credentials/${oauth.id}/verify`, {
         type: 'OAUTH',
-        oidcToken: sandboxToken(googleClaims(clock.now().getTime(), { nonce: oidcNonce(oauthClient.publicKeyUncompressed) })),
+        oidcToken: sandboxToken(
+          googleClaims(clock.now().getTime(), { nonce: oidcNonce(oauthClient.publicKeyUncompressed) }),
+        ),
         clientPublicKey: oauthClient.publicKeyUncompressed,
       });
       expect(verified.status).toBe(200);
@@ -209,7 +317,10 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
 
       const challenge = await challengeFor(api, 'DELETE', `/auth/credentials/${w.emailOtpId}`);
       expect(challenge.type).toBe('EMAIL_OTP');
-      const revoked = await api.delete(`/auth/credentials/${w.emailOtpId}`, { 'Service-Wallet-Signature': await stamp(oauthSession, challenge.payloadToSign), 'Request-Id': challenge.requestId });
+      const revoked = await api.delete(`/auth/credentials/${w.emailOtpId}`, {
+        'Service-Wallet-Signature': await stamp(oauthSession, challenge.payloadToSign),
+        'Request-Id': challenge.requestId,
+      });
       expect(revoked.status).toBe(204);
       expect(revoked.body).toBeUndefined();
       expect((await credentials(w.accountId)).map((c) => c.type)).toEqual(['OAUTH']);
@@ -219,7 +330,10 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
       expect((await api.post(`/auth/credentials/${w.emailOtpId}/challenge`, {})).status).toBe(404);
 
       // A new EMAIL_OTP may be added once the old one is gone; it takes the customer's email.
-      const readded = await signedCall(api, oauthSession, 'POST', '/auth/credentials', { type: 'EMAIL_OTP', accountId: w.accountId });
+      const readded = await signedCall(api, oauthSession, 'POST', '/auth/credentials', {
+        type: 'EMAIL_OTP',
+        accountId: w.accountId,
+      });
       expect(readded.status).toBe(201);
       expect(readded.body).toMatchObject({ type: 'EMAIL_OTP', nickname: expect.stringContaining('@example.com') });
     });

@@ -3,7 +3,18 @@ import { generateP256KeyPair } from '@turnkey/crypto';
 import { ManualClock } from '../../libs/domain/src/clock.js';
 import { startJwksServer, type JwksServer } from '../support/jwks-server.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
-import { createWallet, emailOtpSession, googleClaims, oidcNonce, openSession, sandboxToken, signedCall, walletEventCount, type Wallet, type WalletSession } from './wallet-support.js';
+import {
+  createWallet,
+  emailOtpSession,
+  googleClaims,
+  oidcNonce,
+  openSession,
+  sandboxToken,
+  signedCall,
+  walletEventCount,
+  type Wallet,
+  type WalletSession,
+} from './wallet-support.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 
@@ -18,7 +29,10 @@ describe('OAUTH in production mode: tokens verified against a real remote JWKS',
 
   beforeAll(async () => {
     jwks = await startJwksServer();
-    t = await startTestService({ clock, env: { OIDC_MODE: 'production', OIDC_ISSUERS: JSON.stringify({ [jwks.issuer]: jwks.jwksUri }) } });
+    t = await startTestService({
+      clock,
+      env: { OIDC_MODE: 'production', OIDC_ISSUERS: JSON.stringify({ [jwks.issuer]: jwks.jwksUri }) },
+    });
     api = t.api;
     wallet = await createWallet(api);
     emailSession = await emailOtpSession(api, wallet.emailOtpId);
@@ -34,7 +48,11 @@ describe('OAUTH in production mode: tokens verified against a real remote JWKS',
   };
 
   it('adds an OAUTH credential from a token signed by the issuer', async () => {
-    const added = await signedCall(api, emailSession, 'POST', '/auth/credentials', { type: 'OAUTH', accountId: wallet.accountId, oidcToken: await jwks.sign(claims()) });
+    const added = await signedCall(api, emailSession, 'POST', '/auth/credentials', {
+      type: 'OAUTH',
+      accountId: wallet.accountId,
+      oidcToken: await jwks.sign(claims()),
+    });
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ type: 'OAUTH', nickname: 'user1@idp.example' });
     oauthId = added.body.id;
@@ -44,7 +62,11 @@ describe('OAUTH in production mode: tokens verified against a real remote JWKS',
   it('verifies with a fresh token bound to clientPublicKey by its nonce; @turnkey/crypto opens the key', async () => {
     const client = generateP256KeyPair();
     const token = await jwks.sign(claims({ nonce: oidcNonce(client.publicKeyUncompressed) }));
-    const verified = await api.post(`/auth/credentials/${oauthId}/verify`, { type: 'OAUTH', oidcToken: token, clientPublicKey: client.publicKeyUncompressed });
+    const verified = await api.post(`/auth/credentials/${oauthId}/verify`, {
+      type: 'OAUTH',
+      oidcToken: token,
+      clientPublicKey: client.publicKeyUncompressed,
+    });
     expect(verified.status).toBe(200);
     expect(verified.body).toMatchObject({ type: 'OAUTH', nickname: 'user1@idp.example' });
     openSession(verified.body, client.privateKey);
@@ -54,7 +76,12 @@ describe('OAUTH in production mode: tokens verified against a real remote JWKS',
     const client = generateP256KeyPair();
     const nonce = oidcNonce(client.publicKeyUncompressed);
     const before = await walletEventCount(t.service.infra.eventStore, wallet.accountId);
-    const verify = (oidcToken: string) => api.post(`/auth/credentials/${oauthId}/verify`, { type: 'OAUTH', oidcToken, clientPublicKey: client.publicKeyUncompressed });
+    const verify = (oidcToken: string) =>
+      api.post(`/auth/credentials/${oauthId}/verify`, {
+        type: 'OAUTH',
+        oidcToken,
+        clientPublicKey: client.publicKeyUncompressed,
+      });
 
     const dummy = await verify(sandboxToken({ iss: jwks.issuer, ...claims({ nonce }) }));
     expect(dummy.status).toBe(401);
@@ -88,13 +115,18 @@ describe('OAUTH on a sandbox platform: dummy signatures, real claim checks', () 
     api = t.api;
     wallet = await createWallet(api);
     const session = await emailOtpSession(api, wallet.emailOtpId);
-    const added = await signedCall(api, session, 'POST', '/auth/credentials', { type: 'OAUTH', accountId: wallet.accountId, oidcToken: sandboxToken(googleClaims(now())) });
+    const added = await signedCall(api, session, 'POST', '/auth/credentials', {
+      type: 'OAUTH',
+      accountId: wallet.accountId,
+      oidcToken: sandboxToken(googleClaims(now())),
+    });
     expect(added.status).toBe(201);
     oauthId = added.body.id;
   });
   afterAll(async () => t?.close());
 
-  const add = (oidcToken: string) => api.post('/auth/credentials', { type: 'OAUTH', accountId: wallet.accountId, oidcToken });
+  const add = (oidcToken: string) =>
+    api.post('/auth/credentials', { type: 'OAUTH', accountId: wallet.accountId, oidcToken });
 
   it('answers a malformed token with 400 INVALID_INPUT', async () => {
     for (const token of ['not-a-jwt', 'a.b', `${Buffer.from('{}').toString('base64url')}.bm90LWpzb24.sig`]) {
@@ -105,9 +137,21 @@ describe('OAUTH on a sandbox platform: dummy signatures, real claim checks', () 
   });
 
   it.each<[string, (base: Record<string, unknown>) => Record<string, unknown>, string]>([
-    ['an unsupported issuer', (c) => ({ ...c, iss: 'https://idp.example' }), 'OIDC token iss is not a supported issuer'],
-    ['aud with two entries', (c) => ({ ...c, aud: ['a', 'b'] }), 'OIDC token aud must be a non-empty string or a one-element string array'],
-    ['an empty aud', (c) => ({ ...c, aud: '' }), 'OIDC token aud must be a non-empty string or a one-element string array'],
+    [
+      'an unsupported issuer',
+      (c) => ({ ...c, iss: 'https://idp.example' }),
+      'OIDC token iss is not a supported issuer',
+    ],
+    [
+      'aud with two entries',
+      (c) => ({ ...c, aud: ['a', 'b'] }),
+      'OIDC token aud must be a non-empty string or a one-element string array',
+    ],
+    [
+      'an empty aud',
+      (c) => ({ ...c, aud: '' }),
+      'OIDC token aud must be a non-empty string or a one-element string array',
+    ],
     ['no sub', ({ sub: _s, ...c }) => c, 'OIDC token sub is missing'],
     ['no iat', ({ iat: _i, ...c }) => c, 'OIDC token iat is missing or not numeric'],
     ['a textual iat', (c) => ({ ...c, iat: String(c.iat) }), 'OIDC token iat is missing or not numeric'],
@@ -121,19 +165,36 @@ describe('OAUTH on a sandbox platform: dummy signatures, real claim checks', () 
   });
 
   it('accepts an iat 64 s old and a one-element aud array (the sandbox skew)', async () => {
-    const res = await add(sandboxToken(googleClaims(now(), { sub: 'skewed', iat: seconds() - 64, aud: ['wallet-app'] })));
+    const res = await add(
+      sandboxToken(googleClaims(now(), { sub: 'skewed', iat: seconds() - 64, aud: ['wallet-app'] })),
+    );
     expect(res.status).toBe(202);
   });
 
   it('on verify also requires nonce = sha256(clientPublicKey) and the credential’s iss, aud and sub', async () => {
     const client = generateP256KeyPair();
     const nonce = oidcNonce(client.publicKeyUncompressed);
-    const verify = (claims: Record<string, unknown>) => api.post(`/auth/credentials/${oauthId}/verify`, { type: 'OAUTH', oidcToken: sandboxToken(claims), clientPublicKey: client.publicKeyUncompressed });
-    expect((await verify(googleClaims(now()))).body.reason).toBe('OIDC token nonce is not the sha256 of clientPublicKey');
-    expect((await verify(googleClaims(now(), { nonce: oidcNonce(client.publicKeyUncompressed.toUpperCase()) }))).body.reason).toBe('OIDC token nonce is not the sha256 of clientPublicKey');
-    expect((await verify(googleClaims(now(), { nonce, aud: 'other-app' }))).body.reason).toBe('OIDC token aud does not match the credential');
-    expect((await verify(googleClaims(now(), { nonce, sub: 'google-user-9' }))).body.reason).toBe('OIDC token sub does not match the credential');
-    expect((await verify({ ...googleClaims(now(), { nonce }), iss: 'https://appleid.apple.com' })).body.reason).toBe('OIDC token iss does not match the credential');
+    const verify = (claims: Record<string, unknown>) =>
+      api.post(`/auth/credentials/${oauthId}/verify`, {
+        type: 'OAUTH',
+        oidcToken: sandboxToken(claims),
+        clientPublicKey: client.publicKeyUncompressed,
+      });
+    expect((await verify(googleClaims(now()))).body.reason).toBe(
+      'OIDC token nonce is not the sha256 of clientPublicKey',
+    );
+    expect(
+      (await verify(googleClaims(now(), { nonce: oidcNonce(client.publicKeyUncompressed.toUpperCase()) }))).body.reason,
+    ).toBe('OIDC token nonce is not the sha256 of clientPublicKey');
+    expect((await verify(googleClaims(now(), { nonce, aud: 'other-app' }))).body.reason).toBe(
+      'OIDC token aud does not match the credential',
+    );
+    expect((await verify(googleClaims(now(), { nonce, sub: 'google-user-9' }))).body.reason).toBe(
+      'OIDC token sub does not match the credential',
+    );
+    expect((await verify({ ...googleClaims(now(), { nonce }), iss: 'https://appleid.apple.com' })).body.reason).toBe(
+      'OIDC token iss does not match the credential',
+    );
     const ok = await verify(googleClaims(now(), { nonce }));
     expect(ok.status).toBe(200);
     openSession(ok.body, client.privateKey);

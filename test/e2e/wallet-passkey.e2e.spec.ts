@@ -6,7 +6,15 @@ import { passkeyCredentialKey } from '../../libs/domain/src/claims/claim.js';
 import { ManualClock } from '../../libs/domain/src/clock.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { SoftwareAuthenticator } from '../support/webauthn-authenticator.js';
-import { createWallet, emailOtpSession, openSession, signedCall, walletEventCount, type Wallet, type WalletSession } from './wallet-support.js';
+import {
+  createWallet,
+  emailOtpSession,
+  openSession,
+  signedCall,
+  walletEventCount,
+  type Wallet,
+  type WalletSession,
+} from './wallet-support.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 const RP = { rpId: 'wallet.example.com', origin: 'https://wallet.example.com' };
@@ -46,10 +54,17 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
     firstRegistration = body;
     const added = await signedCall(api, emailSession, 'POST', '/auth/credentials', body);
     expect(added.status).toBe(201);
-    expect(added.body).toMatchObject({ accountId: wallet.accountId, type: 'PASSKEY', nickname: 'Laptop', credentialId: body.attestation.credentialId });
+    expect(added.body).toMatchObject({
+      accountId: wallet.accountId,
+      type: 'PASSKEY',
+      nickname: 'Laptop',
+      credentialId: body.attestation.credentialId,
+    });
     passkey = { id: added.body.id, credentialId: added.body.credentialId };
     // The credential id is claimed installation-wide by the new credential.
-    expect((await t.service.app.get(IdentityClaims).holder(passkeyCredentialKey(passkey.credentialId)))?.ownerId).toBe(passkey.id);
+    expect((await t.service.app.get(IdentityClaims).holder(passkeyCredentialKey(passkey.credentialId)))?.ownerId).toBe(
+      passkey.id,
+    );
   });
 
   it('refuses the same WebAuthn credentialId twice with PASSKEY_CREDENTIAL_ALREADY_EXISTS, changing nothing', async () => {
@@ -71,7 +86,10 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
 
   it('refuses an attestation whose credentialId claim is not the attested credential', async () => {
     const body = registration();
-    const res = await api.post('/auth/credentials', { ...body, attestation: { ...body.attestation, credentialId: passkey.credentialId } });
+    const res = await api.post('/auth/credentials', {
+      ...body,
+      attestation: { ...body.attestation, credentialId: passkey.credentialId },
+    });
     expect(res.status).toBe(401);
     expect(res.body.reason).toMatch(/^passkey registration failed/);
   });
@@ -81,7 +99,10 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
     expect(otherOrigin.status).toBe(401);
     expect(otherOrigin.body.reason).toMatch(/^passkey registration failed: .*origin/i);
     const body = registration();
-    const wrongChallenge = await api.post('/auth/credentials', { ...body, challenge: randomBytes(32).toString('base64url') });
+    const wrongChallenge = await api.post('/auth/credentials', {
+      ...body,
+      challenge: randomBytes(32).toString('base64url'),
+    });
     expect(wrongChallenge.status).toBe(401);
     expect(wrongChallenge.body.reason).toMatch(/challenge/i);
   });
@@ -91,10 +112,17 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
     const missingKey = await api.post(`/auth/credentials/${passkey.id}/challenge`, {});
     expect(missingKey.status).toBe(400);
     const challenge = await passkeyChallenge(client.publicKeyUncompressed);
-    expect(challenge).toMatchObject({ credentialId: passkey.credentialId, requestId: expect.stringMatching(/^Request:[0-9a-f-]{36}$/) });
+    expect(challenge).toMatchObject({
+      credentialId: passkey.credentialId,
+      requestId: expect.stringMatching(/^Request:[0-9a-f-]{36}$/),
+    });
     expect(Date.parse(challenge.expiresAt)).toBeGreaterThan(clock.now().getTime());
     const assertion = authenticator.assert(passkey.credentialId, { challenge: challenge.challenge, ...RP });
-    const verified = await api.post(`/auth/credentials/${passkey.id}/verify`, { type: 'PASSKEY', assertion }, { 'Request-Id': challenge.requestId });
+    const verified = await api.post(
+      `/auth/credentials/${passkey.id}/verify`,
+      { type: 'PASSKEY', assertion },
+      { 'Request-Id': challenge.requestId },
+    );
     expect(verified.status).toBe(200);
     expect(verified.body).toMatchObject({ type: 'PASSKEY', credentialId: passkey.credentialId, nickname: 'Laptop' });
     const session = openSession(verified.body, client.privateKey);
@@ -103,7 +131,11 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
     expect(revoked.status).toBe(204);
     emailSession = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
 
-    const replay = await api.post(`/auth/credentials/${passkey.id}/verify`, { type: 'PASSKEY', assertion }, { 'Request-Id': challenge.requestId });
+    const replay = await api.post(
+      `/auth/credentials/${passkey.id}/verify`,
+      { type: 'PASSKEY', assertion },
+      { 'Request-Id': challenge.requestId },
+    );
     expect(replay.status).toBe(401);
     expect(replay.body.reason).toMatch(/counter/);
   });
@@ -112,13 +144,28 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
     const counterless = new SoftwareAuthenticator({ counterStep: 0 });
     const challenge = randomBytes(32).toString('base64url');
     const attestation = counterless.register({ challenge, ...RP });
-    const added = await signedCall(api, emailSession, 'POST', '/auth/credentials', { type: 'PASSKEY', accountId: wallet.accountId, nickname: 'Key', challenge, attestation });
+    const added = await signedCall(api, emailSession, 'POST', '/auth/credentials', {
+      type: 'PASSKEY',
+      accountId: wallet.accountId,
+      nickname: 'Key',
+      challenge,
+      attestation,
+    });
     expect(added.status).toBe(201);
     const client = generateP256KeyPair();
-    const issued = (await api.post(`/auth/credentials/${added.body.id}/challenge`, { clientPublicKey: client.publicKeyUncompressed })).body;
+    const issued = (
+      await api.post(`/auth/credentials/${added.body.id}/challenge`, { clientPublicKey: client.publicKeyUncompressed })
+    ).body;
     const assertion = counterless.assert(attestation.credentialId, { challenge: issued.challenge, ...RP });
-    expect((await api.post(`/auth/credentials/${added.body.id}/verify`, { assertion }, { 'Request-Id': issued.requestId })).status).toBe(200);
-    const replay = await api.post(`/auth/credentials/${added.body.id}/verify`, { assertion }, { 'Request-Id': issued.requestId });
+    expect(
+      (await api.post(`/auth/credentials/${added.body.id}/verify`, { assertion }, { 'Request-Id': issued.requestId }))
+        .status,
+    ).toBe(200);
+    const replay = await api.post(
+      `/auth/credentials/${added.body.id}/verify`,
+      { assertion },
+      { 'Request-Id': issued.requestId },
+    );
     expect(replay.status).toBe(401);
     expect(replay.body.reason).toBe('the passkey challenge was already used');
   });
@@ -131,24 +178,42 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
 
     const signature = Buffer.from(assertion.signature, 'base64url');
     signature[signature.length - 1] ^= 0x01;
-    const badSignature = await api.post(`/auth/credentials/${passkey.id}/verify`, { assertion: { ...assertion, signature: signature.toString('base64url') } }, { 'Request-Id': challenge.requestId });
+    const badSignature = await api.post(
+      `/auth/credentials/${passkey.id}/verify`,
+      { assertion: { ...assertion, signature: signature.toString('base64url') } },
+      { 'Request-Id': challenge.requestId },
+    );
     expect(badSignature.status).toBe(401);
     expect(badSignature.body.reason).toMatch(/^passkey assertion refused/);
 
     const clientData = JSON.parse(Buffer.from(assertion.clientDataJson, 'base64url').toString('utf8'));
-    const otherChallenge = Buffer.from(JSON.stringify({ ...clientData, challenge: randomBytes(32).toString('base64url') })).toString('base64url');
-    const badChallenge = await api.post(`/auth/credentials/${passkey.id}/verify`, { assertion: { ...assertion, clientDataJson: otherChallenge } }, { 'Request-Id': challenge.requestId });
+    const otherChallenge = Buffer.from(
+      JSON.stringify({ ...clientData, challenge: randomBytes(32).toString('base64url') }),
+    ).toString('base64url');
+    const badChallenge = await api.post(
+      `/auth/credentials/${passkey.id}/verify`,
+      { assertion: { ...assertion, clientDataJson: otherChallenge } },
+      { 'Request-Id': challenge.requestId },
+    );
     expect(badChallenge.status).toBe(401);
 
     const noRequestId = await api.post(`/auth/credentials/${passkey.id}/verify`, { assertion });
     expect(noRequestId.status).toBe(401);
     expect(noRequestId.body.code).toBe('REQUEST_ID_MISSING');
 
-    const withKey = await api.post(`/auth/credentials/${passkey.id}/verify`, { assertion, clientPublicKey: client.publicKeyUncompressed }, { 'Request-Id': challenge.requestId });
+    const withKey = await api.post(
+      `/auth/credentials/${passkey.id}/verify`,
+      { assertion, clientPublicKey: client.publicKeyUncompressed },
+      { 'Request-Id': challenge.requestId },
+    );
     expect(withKey.status).toBe(400);
     expect(await walletEventCount(t.service.infra.eventStore, wallet.accountId)).toBe(before);
 
-    const genuine = await api.post(`/auth/credentials/${passkey.id}/verify`, { assertion }, { 'Request-Id': challenge.requestId });
+    const genuine = await api.post(
+      `/auth/credentials/${passkey.id}/verify`,
+      { assertion },
+      { 'Request-Id': challenge.requestId },
+    );
     expect(genuine.status).toBe(200);
     openSession(genuine.body, client.privateKey);
   });
@@ -156,14 +221,30 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
   it('requires user verification and an unexpired challenge', async () => {
     const client = generateP256KeyPair();
     const challenge = await passkeyChallenge(client.publicKeyUncompressed);
-    const unverified = authenticator.assert(passkey.credentialId, { challenge: challenge.challenge, ...RP, userVerified: false });
-    const noUv = await api.post(`/auth/credentials/${passkey.id}/verify`, { assertion: unverified }, { 'Request-Id': challenge.requestId });
+    const unverified = authenticator.assert(passkey.credentialId, {
+      challenge: challenge.challenge,
+      ...RP,
+      userVerified: false,
+    });
+    const noUv = await api.post(
+      `/auth/credentials/${passkey.id}/verify`,
+      { assertion: unverified },
+      { 'Request-Id': challenge.requestId },
+    );
     expect(noUv.status).toBe(401);
 
     const late = await passkeyChallenge(client.publicKeyUncompressed);
     clock.advance(301_000);
     const assertion = authenticator.assert(passkey.credentialId, { challenge: late.challenge, ...RP });
-    const expired = await api.post(`/auth/credentials/${passkey.id}/verify`, { assertion }, { 'Request-Id': late.requestId });
-    expect({ status: expired.status, code: expired.body.code, reason: expired.body.reason }).toEqual({ status: 401, code: 'CHALLENGE_EXPIRED', reason: 'the passkey challenge has expired' });
+    const expired = await api.post(
+      `/auth/credentials/${passkey.id}/verify`,
+      { assertion },
+      { 'Request-Id': late.requestId },
+    );
+    expect({ status: expired.status, code: expired.body.code, reason: expired.body.reason }).toEqual({
+      status: 401,
+      code: 'CHALLENGE_EXPIRED',
+      reason: 'the passkey challenge has expired',
+    });
   });
 });

@@ -7,7 +7,16 @@ import { join } from 'node:path';
 import { ManualClock } from '../../libs/domain/src/clock.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { SoftwareAuthenticator } from '../support/webauthn-authenticator.js';
-import { createWallet, emailOtpSession, googleClaims, oidcNonce, openSession, sandboxToken, signedCall, type WalletSession } from './wallet-support.js';
+import {
+  createWallet,
+  emailOtpSession,
+  googleClaims,
+  oidcNonce,
+  openSession,
+  sandboxToken,
+  signedCall,
+  type WalletSession,
+} from './wallet-support.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 const RP = { rpId: 'localhost', origin: 'http://localhost:3000' };
@@ -46,18 +55,28 @@ describe('wallet secrets never reach storage or logs', () => {
     const api = t.api;
     const wallet = await createWallet(api);
     for (const wrong of otps.slice(1)) {
-      const res = await api.post(`/auth/credentials/${wallet.emailOtpId}/verify`, { type: 'EMAIL_OTP', otp: wrong, clientPublicKey: generateP256KeyPair().publicKeyUncompressed });
+      const res = await api.post(`/auth/credentials/${wallet.emailOtpId}/verify`, {
+        type: 'EMAIL_OTP',
+        otp: wrong,
+        clientPublicKey: generateP256KeyPair().publicKeyUncompressed,
+      });
       expect(res.status).toBe(401);
     }
     const email = await emailOtpSession(api, wallet.emailOtpId);
     keep('email session', email);
 
-    const oauth = await signedCall(api, email, 'POST', '/auth/credentials', { type: 'OAUTH', accountId: wallet.accountId, oidcToken: sandboxToken(googleClaims(clock.now().getTime())) });
+    const oauth = await signedCall(api, email, 'POST', '/auth/credentials', {
+      type: 'OAUTH',
+      accountId: wallet.accountId,
+      oidcToken: sandboxToken(googleClaims(clock.now().getTime())),
+    });
     expect(oauth.status).toBe(201);
     const oauthClient = generateP256KeyPair();
     const oauthVerified = await api.post(`/auth/credentials/${oauth.body.id}/verify`, {
       type: 'OAUTH',
-      oidcToken: sandboxToken(googleClaims(clock.now().getTime(), { nonce: oidcNonce(oauthClient.publicKeyUncompressed) })),
+      oidcToken: sandboxToken(
+        googleClaims(clock.now().getTime(), { nonce: oidcNonce(oauthClient.publicKeyUncompressed) }),
+      ),
       clientPublicKey: oauthClient.publicKeyUncompressed,
     });
     const oauthSession = openSession(oauthVerified.body, oauthClient.privateKey);
@@ -66,27 +85,60 @@ describe('wallet secrets never reach storage or logs', () => {
     const authenticator = new SoftwareAuthenticator();
     const registrationChallenge = randomBytes(32).toString('base64url');
     const attestation = authenticator.register({ challenge: registrationChallenge, ...RP });
-    const passkey = await signedCall(api, oauthSession, 'POST', '/auth/credentials', { type: 'PASSKEY', accountId: wallet.accountId, nickname: 'Phone', challenge: registrationChallenge, attestation });
+    const passkey = await signedCall(api, oauthSession, 'POST', '/auth/credentials', {
+      type: 'PASSKEY',
+      accountId: wallet.accountId,
+      nickname: 'Phone',
+      challenge: registrationChallenge,
+      attestation,
+    });
     expect(passkey.status).toBe(201);
     const passkeyClient = generateP256KeyPair();
-    const challenge = (await api.post(`/auth/credentials/${passkey.body.id}/challenge`, { clientPublicKey: passkeyClient.publicKeyUncompressed })).body;
+    const challenge = (
+      await api.post(`/auth/credentials/${passkey.body.id}/challenge`, {
+        clientPublicKey: passkeyClient.publicKeyUncompressed,
+      })
+    ).body;
     const assertion = authenticator.assert(attestation.credentialId, { challenge: challenge.challenge, ...RP });
-    const passkeyVerified = await api.post(`/auth/credentials/${passkey.body.id}/verify`, { assertion }, { 'Request-Id': challenge.requestId });
+    const passkeyVerified = await api.post(
+      `/auth/credentials/${passkey.body.id}/verify`,
+      { assertion },
+      { 'Request-Id': challenge.requestId },
+    );
     const passkeySession = openSession(passkeyVerified.body, passkeyClient.privateKey);
     keep('passkey session', passkeySession);
 
     const refreshClient = generateP256KeyPair();
-    const refreshed = await signedCall(api, passkeySession, 'POST', `/auth/sessions/${email.id}/refresh`, { clientPublicKey: refreshClient.publicKeyUncompressed });
+    const refreshed = await signedCall(api, passkeySession, 'POST', `/auth/sessions/${email.id}/refresh`, {
+      clientPublicKey: refreshClient.publicKeyUncompressed,
+    });
     expect(refreshed.status).toBe(200);
     keep('refreshed session', openSession(refreshed.body, refreshClient.privateKey));
 
-    expect((await signedCall(api, passkeySession, 'PATCH', `/internal-accounts/${wallet.accountId}`, { privateEnabled: true })).status).toBe(200);
+    expect(
+      (
+        await signedCall(api, passkeySession, 'PATCH', `/internal-accounts/${wallet.accountId}`, {
+          privateEnabled: true,
+        })
+      ).status,
+    ).toBe(200);
     const exportClient = generateP256KeyPair();
-    const exported = await signedCall(api, passkeySession, 'POST', `/internal-accounts/${wallet.accountId}/export`, { clientPublicKey: exportClient.publicKeyUncompressed });
-    secrets.push({ label: 'wallet seed', hex: decryptCredentialBundle(exported.body.encryptedWalletCredentials, exportClient.privateKey) });
+    const exported = await signedCall(api, passkeySession, 'POST', `/internal-accounts/${wallet.accountId}/export`, {
+      clientPublicKey: exportClient.publicKeyUncompressed,
+    });
+    secrets.push({
+      label: 'wallet seed',
+      hex: decryptCredentialBundle(exported.body.encryptedWalletCredentials, exportClient.privateKey),
+    });
     expect((await signedCall(api, passkeySession, 'DELETE', `/auth/sessions/${oauthSession.id}`)).status).toBe(204);
     expect((await signedCall(api, passkeySession, 'DELETE', `/auth/credentials/${oauth.body.id}`)).status).toBe(204);
-    expect((await signedCall(api, passkeySession, 'PATCH', `/customers/${wallet.customerId}`, { email: 'moved@example.com' })).status).toBe(200);
+    expect(
+      (
+        await signedCall(api, passkeySession, 'PATCH', `/customers/${wallet.customerId}`, {
+          email: 'moved@example.com',
+        })
+      ).status,
+    ).toBe(200);
     expect(secrets).toHaveLength(5);
   });
 
@@ -100,7 +152,9 @@ describe('wallet secrets never reach storage or logs', () => {
     const events = await t.service.infra.eventStore.readAll();
     expect(events.some((e) => e.type === 'SessionIssued')).toBe(true);
     const text = JSON.stringify(events.map((e) => ({ type: e.type, data: e.data, metadata: e.metadata })));
-    for (const s of secrets) for (const form of encodings(s.hex)) expect({ secret: s.label, found: text.includes(form) }).toEqual({ secret: s.label, found: false });
+    for (const s of secrets)
+      for (const form of encodings(s.hex))
+        expect({ secret: s.label, found: text.includes(form) }).toEqual({ secret: s.label, found: false });
     for (const otp of otps) expect(text).not.toContain(`"${otp}"`);
     expect(text).not.toMatch(/"otp"/);
   });
@@ -116,8 +170,14 @@ describe('wallet secrets never reach storage or logs', () => {
         for (const { name } of tables) {
           for (const row of db.prepare(`SELECT * FROM "${name}"`).all() as Record<string, unknown>[]) {
             rows += 1;
-            const text = Object.values(row).map((v) => (Buffer.isBuffer(v) ? `${v.toString('utf8')} ${v.toString('hex')}` : String(v))).join(' ');
-            for (const s of secrets) for (const form of encodings(s.hex)) expect({ file, table: name, secret: s.label, found: text.includes(form) }).toMatchObject({ found: false });
+            const text = Object.values(row)
+              .map((v) => (Buffer.isBuffer(v) ? `${v.toString('utf8')} ${v.toString('hex')}` : String(v)))
+              .join(' ');
+            for (const s of secrets)
+              for (const form of encodings(s.hex))
+                expect({ file, table: name, secret: s.label, found: text.includes(form) }).toMatchObject({
+                  found: false,
+                });
             for (const otp of otps.slice(1)) expect(text).not.toContain(otp);
           }
         }
@@ -130,8 +190,11 @@ describe('wallet secrets never reach storage or logs', () => {
     for (const file of readdirSync(t.dataDir)) {
       const raw = readFileSync(join(t.dataDir, file));
       for (const s of secrets) {
-        expect({ file, secret: s.label, bytes: raw.includes(Buffer.from(s.hex, 'hex')) }).toMatchObject({ bytes: false });
-        for (const form of encodings(s.hex)) expect({ file, secret: s.label, found: raw.includes(Buffer.from(form)) }).toMatchObject({ found: false });
+        expect({ file, secret: s.label, bytes: raw.includes(Buffer.from(s.hex, 'hex')) }).toMatchObject({
+          bytes: false,
+        });
+        for (const form of encodings(s.hex))
+          expect({ file, secret: s.label, found: raw.includes(Buffer.from(form)) }).toMatchObject({ found: false });
       }
       for (const otp of otps.slice(1)) expect(raw.includes(Buffer.from(otp))).toBe(false);
     }
@@ -141,7 +204,9 @@ describe('wallet secrets never reach storage or logs', () => {
     const text = logged.join('');
     // The capture works: the debug line of the OTP issue is there, without any code.
     expect(text).toContain('sandbox OTP issued for AuthMethod:');
-    for (const s of secrets) for (const form of encodings(s.hex)) expect({ secret: s.label, found: text.includes(form) }).toEqual({ secret: s.label, found: false });
+    for (const s of secrets)
+      for (const form of encodings(s.hex))
+        expect({ secret: s.label, found: text.includes(form) }).toEqual({ secret: s.label, found: false });
     for (const otp of otps) expect(text).not.toContain(otp);
   });
 });

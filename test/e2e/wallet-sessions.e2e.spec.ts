@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { ManualClock } from '../../libs/domain/src/clock.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
-import { challengeFor, createWallet, emailOtpSession, openSession, signedCall, stamp, type Wallet } from './wallet-support.js';
+import {
+  challengeFor,
+  createWallet,
+  emailOtpSession,
+  openSession,
+  signedCall,
+  stamp,
+  type Wallet,
+} from './wallet-support.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 
@@ -19,16 +27,29 @@ describe('wallet sessions over HTTP', () => {
   });
   afterAll(async () => t?.close());
 
-  const sessions = async (accountId = wallet.accountId) => (await api.get(`/auth/sessions?accountId=${encodeURIComponent(accountId)}`)).body.data as any[];
+  const sessions = async (accountId = wallet.accountId) =>
+    (await api.get(`/auth/sessions?accountId=${encodeURIComponent(accountId)}`)).body.data as any[];
 
   it('lists active sessions without any key material, only to the account’s platform', async () => {
     const a = await emailOtpSession(api, wallet.emailOtpId);
     const list = await api.get(`/auth/sessions?accountId=${encodeURIComponent(wallet.accountId)}`);
     expect(list.status).toBe(200);
-    expect(list.body.data).toEqual([{ id: a.id, accountId: wallet.accountId, type: 'EMAIL_OTP', nickname: expect.any(String), createdAt: expect.any(String), updatedAt: expect.any(String), expiresAt: a.body.expiresAt }]);
+    expect(list.body.data).toEqual([
+      {
+        id: a.id,
+        accountId: wallet.accountId,
+        type: 'EMAIL_OTP',
+        nickname: expect.any(String),
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+        expiresAt: a.body.expiresAt,
+      },
+    ]);
     expect(JSON.stringify(list.body)).not.toContain('encryptedSessionSigningKey');
     const other = await t.otherPlatform();
-    expect((await other.api.get(`/auth/sessions?accountId=${encodeURIComponent(wallet.accountId)}`)).body).toEqual({ data: [] });
+    expect((await other.api.get(`/auth/sessions?accountId=${encodeURIComponent(wallet.accountId)}`)).body).toEqual({
+      data: [],
+    });
     expect((await other.api.delete(`/auth/sessions/${a.id}`)).status).toBe(404);
     expect((await api.get('/auth/sessions')).status).toBe(400);
     expect((await api.delete('/auth/sessions/Session:00000000-0000-4000-8000-000000000000')).status).toBe(404);
@@ -39,7 +60,10 @@ describe('wallet sessions over HTTP', () => {
     const target = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
     const challenge = await challengeFor(api, 'DELETE', `/auth/sessions/${target.id}`);
     expect(challenge.type).toBe('EMAIL_OTP');
-    const revoked = await api.delete(`/auth/sessions/${target.id}`, { 'Service-Wallet-Signature': await stamp(signer, challenge.payloadToSign), 'Request-Id': challenge.requestId });
+    const revoked = await api.delete(`/auth/sessions/${target.id}`, {
+      'Service-Wallet-Signature': await stamp(signer, challenge.payloadToSign),
+      'Request-Id': challenge.requestId,
+    });
     expect(revoked.status).toBe(204);
     expect((await sessions()).map((s) => s.id)).not.toContain(target.id);
     const again = await api.delete(`/auth/sessions/${target.id}`);
@@ -78,7 +102,10 @@ describe('wallet sessions over HTTP', () => {
 
     // A challenge obtained while active cannot be used once the session expired.
     const challenge = await challengeFor(api, 'POST', `/auth/sessions/${keeper.id}/refresh`, body);
-    const headers = { 'Service-Wallet-Signature': await stamp(keeper, challenge.payloadToSign), 'Request-Id': challenge.requestId };
+    const headers = {
+      'Service-Wallet-Signature': await stamp(keeper, challenge.payloadToSign),
+      'Request-Id': challenge.requestId,
+    };
     clock.advance(900_000);
     expect((await sessions()).map((s) => s.id)).not.toContain(keeper.id);
     const late = await api.post(`/auth/sessions/${keeper.id}/refresh`, body, headers);

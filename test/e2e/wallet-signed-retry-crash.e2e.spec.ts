@@ -54,7 +54,11 @@ describe('signed card PATCH killed between consumption and change', () => {
     const path = `/cards/${card.body.id}`;
     // The sandbox issuer answers 5 s (platform clock) after the request.
     expect((await api.post('/sandbox/clock/advance', { seconds: 6 })).status).toBe(200);
-    await until(async () => (await api.get(path)).body.state, (s) => s === 'ACTIVE', 'the card to be issued');
+    await until(
+      async () => (await api.get(path)).body.state,
+      (s) => s === 'ACTIVE',
+      'the card to be issued',
+    );
 
     const challenge = await api.patch(path, { state: 'FROZEN' });
     expect(challenge.status).toBe(202);

@@ -3,7 +3,16 @@ import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { ManualClock } from '../../libs/domain/src/clock.js';
 import { startTestService, type Client, type Reply, type TestService } from '../support/service.js';
-import { challengeFor, createWallet, emailOtpSession, signedCall, stamp, walletEventCount, type Wallet, type WalletSession } from './wallet-support.js';
+import {
+  challengeFor,
+  createWallet,
+  emailOtpSession,
+  signedCall,
+  stamp,
+  walletEventCount,
+  type Wallet,
+  type WalletSession,
+} from './wallet-support.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 
@@ -59,12 +68,21 @@ describe('signed retry: the negative matrix over HTTP', () => {
 
   it('refuses a retry without Request-Id', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
-    await refusedUnchanged(async () => retry({ privateEnabled: false }, { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign) }), 'REQUEST_ID_MISSING', 'Service-Wallet-Signature was sent without Request-Id');
+    await refusedUnchanged(
+      async () =>
+        retry({ privateEnabled: false }, { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign) }),
+      'REQUEST_ID_MISSING',
+      'Service-Wallet-Signature was sent without Request-Id',
+    );
   });
 
   it('refuses a retry without the stamp', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
-    await refusedUnchanged(() => retry({ privateEnabled: false }, { 'Request-Id': c.requestId }), 'WALLET_SIGNATURE_MISSING', 'Request-Id was sent without Service-Wallet-Signature');
+    await refusedUnchanged(
+      () => retry({ privateEnabled: false }, { 'Request-Id': c.requestId }),
+      'WALLET_SIGNATURE_MISSING',
+      'Request-Id was sent without Service-Wallet-Signature',
+    );
   });
 
   it('refuses malformed stamps', async () => {
@@ -74,11 +92,21 @@ describe('signed retry: the negative matrix over HTTP', () => {
     for (const [header, reason] of [
       ['not a stamp!', 'the stamp is not base64url without padding'],
       [Buffer.from('plain text').toString('base64url'), 'the stamp does not decode to JSON'],
-      [encode({ ...good, scheme: 'SIGNATURE_SCHEME_TK_API_ED25519' }), 'the stamp scheme must be SIGNATURE_SCHEME_TK_API_P256'],
-      [encode({ ...good, publicKey: `04${good.publicKey.slice(2)}` }), 'the stamp publicKey is not a compressed P-256 public key in hex'],
+      [
+        encode({ ...good, scheme: 'SIGNATURE_SCHEME_TK_API_ED25519' }),
+        'the stamp scheme must be SIGNATURE_SCHEME_TK_API_P256',
+      ],
+      [
+        encode({ ...good, publicKey: `04${good.publicKey.slice(2)}` }),
+        'the stamp publicKey is not a compressed P-256 public key in hex',
+      ],
       [encode({ ...good, extra: 1 }), 'the stamp must have exactly the fields publicKey, scheme and signature'],
     ] as const) {
-      await refusedUnchanged(() => retry({ privateEnabled: false }, { 'Service-Wallet-Signature': header, 'Request-Id': c.requestId }), 'WALLET_SIGNATURE_MALFORMED', reason);
+      await refusedUnchanged(
+        () => retry({ privateEnabled: false }, { 'Service-Wallet-Signature': header, 'Request-Id': c.requestId }),
+        'WALLET_SIGNATURE_MALFORMED',
+        reason,
+      );
     }
   });
 
@@ -87,19 +115,35 @@ describe('signed retry: the negative matrix over HTTP', () => {
     const modified = c.payloadToSign.replace('"privateEnabled":false', '"privateEnabled":true');
     expect(modified).not.toBe(c.payloadToSign);
     await refusedUnchanged(
-      async () => retry({ privateEnabled: false }, { 'Service-Wallet-Signature': await stamp(session, modified), 'Request-Id': c.requestId }),
+      async () =>
+        retry(
+          { privateEnabled: false },
+          { 'Service-Wallet-Signature': await stamp(session, modified), 'Request-Id': c.requestId },
+        ),
       'WALLET_SIGNATURE_INVALID',
       'the stamp signature does not verify over payloadToSign',
     );
     // Re-serializing the payload (here: with spaces) is a modification too.
     const reserialized = JSON.stringify(JSON.parse(c.payloadToSign), null, 1);
-    await refusedUnchanged(async () => retry({ privateEnabled: false }, { 'Service-Wallet-Signature': await stamp(session, reserialized), 'Request-Id': c.requestId }), 'WALLET_SIGNATURE_INVALID', /does not verify/);
+    await refusedUnchanged(
+      async () =>
+        retry(
+          { privateEnabled: false },
+          { 'Service-Wallet-Signature': await stamp(session, reserialized), 'Request-Id': c.requestId },
+        ),
+      'WALLET_SIGNATURE_INVALID',
+      /does not verify/,
+    );
   });
 
   it('refuses a body that does not echo the challenged fields', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
     const headers = { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign), 'Request-Id': c.requestId };
-    await refusedUnchanged(() => retry({ privateEnabled: true }, headers), 'WALLET_SIGNATURE_BODY_MISMATCH', 'body field privateEnabled differs from the signed payload');
+    await refusedUnchanged(
+      () => retry({ privateEnabled: true }, headers),
+      'WALLET_SIGNATURE_BODY_MISMATCH',
+      'body field privateEnabled differs from the signed payload',
+    );
   });
 
   it('refuses a refresh whose retried clientPublicKey is not the signed one', async () => {
@@ -107,7 +151,12 @@ describe('signed retry: the negative matrix over HTTP', () => {
     const first = generateP256KeyPair().publicKeyUncompressed;
     const c = await challengeFor(api, 'POST', refreshPath, { clientPublicKey: first });
     await refusedUnchanged(
-      async () => api.post(refreshPath, { clientPublicKey: generateP256KeyPair().publicKeyUncompressed }, { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign), 'Request-Id': c.requestId }),
+      async () =>
+        api.post(
+          refreshPath,
+          { clientPublicKey: generateP256KeyPair().publicKeyUncompressed },
+          { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign), 'Request-Id': c.requestId },
+        ),
       'WALLET_SIGNATURE_BODY_MISMATCH',
       'body field clientPublicKey differs from the signed payload',
     );
@@ -116,37 +165,84 @@ describe('signed retry: the negative matrix over HTTP', () => {
   it('refuses a payload signed by a session of another account', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
     await refusedUnchanged(
-      async () => retry({ privateEnabled: false }, { 'Service-Wallet-Signature': await stamp(stranger, c.payloadToSign), 'Request-Id': c.requestId }),
+      async () =>
+        retry(
+          { privateEnabled: false },
+          { 'Service-Wallet-Signature': await stamp(stranger, c.payloadToSign), 'Request-Id': c.requestId },
+        ),
       'WALLET_SIGNATURE_INVALID',
       'the signing key is not a session of this account',
     );
     // A valid stamp from a key that never was a session is refused the same way.
     const random = generateP256KeyPair();
     const outsider = new ApiKeyStamper({ apiPublicKey: random.publicKey, apiPrivateKey: random.privateKey });
-    await refusedUnchanged(async () => retry({ privateEnabled: false }, { 'Service-Wallet-Signature': await stamp({ stamper: outsider }, c.payloadToSign), 'Request-Id': c.requestId }), 'WALLET_SIGNATURE_INVALID', 'the signing key is not a session of this account');
+    await refusedUnchanged(
+      async () =>
+        retry(
+          { privateEnabled: false },
+          {
+            'Service-Wallet-Signature': await stamp({ stamper: outsider }, c.payloadToSign),
+            'Request-Id': c.requestId,
+          },
+        ),
+      'WALLET_SIGNATURE_INVALID',
+      'the signing key is not a session of this account',
+    );
   });
 
   it('refuses unknown requestIds and requestIds issued for another operation or account', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
     await refusedUnchanged(
-      async () => retry({ privateEnabled: false }, { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign), 'Request-Id': 'Request:00000000-0000-4000-8000-000000000000' }),
+      async () =>
+        retry(
+          { privateEnabled: false },
+          {
+            'Service-Wallet-Signature': await stamp(session, c.payloadToSign),
+            'Request-Id': 'Request:00000000-0000-4000-8000-000000000000',
+          },
+        ),
       'UNAUTHORIZED',
       'requestId is unknown or has expired',
     );
     const exportBody = { clientPublicKey: generateP256KeyPair().publicKeyUncompressed };
     const other = await challengeFor(api, 'POST', `${path}/export`, exportBody);
-    await refusedUnchanged(async () => retry({ privateEnabled: false }, { 'Service-Wallet-Signature': await stamp(session, other.payloadToSign), 'Request-Id': other.requestId }), 'UNAUTHORIZED', 'requestId was issued for another operation');
+    await refusedUnchanged(
+      async () =>
+        retry(
+          { privateEnabled: false },
+          { 'Service-Wallet-Signature': await stamp(session, other.payloadToSign), 'Request-Id': other.requestId },
+        ),
+      'UNAUTHORIZED',
+      'requestId was issued for another operation',
+    );
     const foreignWallet = await createWallet(api);
     const foreignSession = await emailOtpSession(api, foreignWallet.emailOtpId);
-    const foreign = await challengeFor(api, 'PATCH', `/internal-accounts/${foreignWallet.accountId}`, { privateEnabled: false });
-    await refusedUnchanged(async () => retry({ privateEnabled: false }, { 'Service-Wallet-Signature': await stamp(foreignSession, foreign.payloadToSign), 'Request-Id': foreign.requestId }), 'UNAUTHORIZED', 'requestId is unknown or has expired');
+    const foreign = await challengeFor(api, 'PATCH', `/internal-accounts/${foreignWallet.accountId}`, {
+      privateEnabled: false,
+    });
+    await refusedUnchanged(
+      async () =>
+        retry(
+          { privateEnabled: false },
+          {
+            'Service-Wallet-Signature': await stamp(foreignSession, foreign.payloadToSign),
+            'Request-Id': foreign.requestId,
+          },
+        ),
+      'UNAUTHORIZED',
+      'requestId is unknown or has expired',
+    );
   });
 
   it('refuses a reused requestId', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
     const headers = { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign), 'Request-Id': c.requestId };
     expect((await retry({ privateEnabled: false }, headers)).status).toBe(200);
-    await refusedUnchanged(() => retry({ privateEnabled: false }, headers), 'UNAUTHORIZED', 'requestId was already used');
+    await refusedUnchanged(
+      () => retry({ privateEnabled: false }, headers),
+      'UNAUTHORIZED',
+      'requestId was already used',
+    );
   });
 
   it('lets exactly one of two concurrent retries with one requestId succeed', async () => {
@@ -168,19 +264,39 @@ describe('signed retry: the negative matrix over HTTP', () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: true });
     const headers = { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign), 'Request-Id': c.requestId };
     clock.advance(300_000);
-    await refusedUnchanged(() => retry({ privateEnabled: true }, headers), 'CHALLENGE_EXPIRED', 'the signed-retry challenge has expired');
+    await refusedUnchanged(
+      () => retry({ privateEnabled: true }, headers),
+      'CHALLENGE_EXPIRED',
+      'the signed-retry challenge has expired',
+    );
   });
 
   it('refuses a revoked session', async () => {
     expect((await signedCall(api, session, 'DELETE', `/auth/sessions/${spare.id}`)).status).toBe(204);
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: true });
-    await refusedUnchanged(async () => retry({ privateEnabled: true }, { 'Service-Wallet-Signature': await stamp(spare, c.payloadToSign), 'Request-Id': c.requestId }), 'WALLET_SIGNATURE_INVALID', 'the signing session was revoked');
+    await refusedUnchanged(
+      async () =>
+        retry(
+          { privateEnabled: true },
+          { 'Service-Wallet-Signature': await stamp(spare, c.payloadToSign), 'Request-Id': c.requestId },
+        ),
+      'WALLET_SIGNATURE_INVALID',
+      'the signing session was revoked',
+    );
   });
 
   it('refuses an expired session', async () => {
     const fresh = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
     clock.advance(900_000);
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: true });
-    await refusedUnchanged(async () => retry({ privateEnabled: true }, { 'Service-Wallet-Signature': await stamp(fresh, c.payloadToSign), 'Request-Id': c.requestId }), 'SESSION_EXPIRED', 'the signing session has expired');
+    await refusedUnchanged(
+      async () =>
+        retry(
+          { privateEnabled: true },
+          { 'Service-Wallet-Signature': await stamp(fresh, c.payloadToSign), 'Request-Id': c.requestId },
+        ),
+      'SESSION_EXPIRED',
+      'the signing session has expired',
+    );
   });
 });

@@ -30,9 +30,18 @@ let customerCounter = 0;
 export async function createWallet(api: Client, options: { email?: string; currency?: string } = {}): Promise<Wallet> {
   customerCounter += 1;
   const email = options.email ?? `holder${customerCounter}@example.com`;
-  const customer = await api.post('/customers', { platformCustomerId: `wallet-holder-${customerCounter}-${Date.now()}`, customerType: 'INDIVIDUAL', fullName: 'Wallet Holder', email });
+  const customer = await api.post('/customers', {
+    platformCustomerId: `wallet-holder-${customerCounter}-${Date.now()}`,
+    customerType: 'INDIVIDUAL',
+    fullName: 'Wallet Holder',
+    email,
+  });
   expect(customer.status).toBe(201);
-  const account = await api.post('/customers/internal-accounts', { customerId: customer.body.id, type: 'EMBEDDED_WALLET', currency: options.currency ?? 'USDC' });
+  const account = await api.post('/customers/internal-accounts', {
+    customerId: customer.body.id,
+    type: 'EMBEDDED_WALLET',
+    currency: options.currency ?? 'USDC',
+  });
   expect(account.status).toBe(201);
   const credentials = await api.get(`/auth/credentials?accountId=${encodeURIComponent(account.body.id)}`);
   expect(credentials.status).toBe(200);
@@ -46,7 +55,13 @@ export function openSession(body: Record<string, any>, clientPrivateKey: string)
   expect(typeof body.encryptedSessionSigningKey).toBe('string');
   const privateKey = decryptCredentialBundle(body.encryptedSessionSigningKey, clientPrivateKey);
   const publicKey = publicKeyOf(privateKey);
-  return { id: body.id, publicKey, privateKey, stamper: new ApiKeyStamper({ apiPublicKey: publicKey, apiPrivateKey: privateKey }), body };
+  return {
+    id: body.id,
+    publicKey,
+    privateKey,
+    stamper: new ApiKeyStamper({ apiPublicKey: publicKey, apiPrivateKey: privateKey }),
+    body,
+  };
 }
 
 /** Compressed P-256 public key (hex) of a private key (hex), via node:crypto. */
@@ -57,13 +72,21 @@ export function publicKeyOf(privateKeyHex: string): string {
 }
 
 /** EMAIL_OTP: challenge, then verify with the sandbox code; returns the opened session. */
-export async function emailOtpSession(api: Client, authMethodId: string, options: { challenge?: boolean } = {}): Promise<WalletSession> {
+export async function emailOtpSession(
+  api: Client,
+  authMethodId: string,
+  options: { challenge?: boolean } = {},
+): Promise<WalletSession> {
   if (options.challenge !== false) {
     const challenged = await api.post(`/auth/credentials/${authMethodId}/challenge`, {});
     expect(challenged.status).toBe(200);
   }
   const client = generateP256KeyPair();
-  const verified = await api.post(`/auth/credentials/${authMethodId}/verify`, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: client.publicKeyUncompressed });
+  const verified = await api.post(`/auth/credentials/${authMethodId}/verify`, {
+    type: 'EMAIL_OTP',
+    otp: '000000',
+    clientPublicKey: client.publicKeyUncompressed,
+  });
   expect(verified.status).toBe(200);
   return openSession(verified.body, client.privateKey);
 }
@@ -73,7 +96,12 @@ export async function stamp(session: Pick<WalletSession, 'stamper'>, payloadToSi
 }
 
 /** Step 1 of a signed retry; expects the 202 challenge. */
-export async function challengeFor(api: Client, method: string, path: string, body?: unknown): Promise<{ payloadToSign: string; requestId: string; expiresAt: string; type?: string }> {
+export async function challengeFor(
+  api: Client,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ payloadToSign: string; requestId: string; expiresAt: string; type?: string }> {
   const first = await api.request(method, path, body);
   expect({ status: first.status, body: first.body }).toMatchObject({ status: 202 });
   expect(first.body.payloadToSign).toEqual(expect.any(String));
@@ -81,9 +109,18 @@ export async function challengeFor(api: Client, method: string, path: string, bo
 }
 
 /** Both steps of a signed retry, stamped by `session`; returns the step-2 reply. */
-export async function signedCall(api: Client, session: Pick<WalletSession, 'stamper'>, method: string, path: string, body?: unknown): Promise<Reply> {
+export async function signedCall(
+  api: Client,
+  session: Pick<WalletSession, 'stamper'>,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Reply> {
   const challenge = await challengeFor(api, method, path, body);
-  return api.request(method, path, body, { 'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign), 'Request-Id': challenge.requestId });
+  return api.request(method, path, body, {
+    'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign),
+    'Request-Id': challenge.requestId,
+  });
 }
 
 /** A JWT-shaped sandbox token: real claims, a dummy signature segment. */
@@ -95,11 +132,22 @@ export function sandboxToken(claims: Record<string, unknown>): string {
 /** Claims a sandbox OIDC token needs at `nowMs`, for the default Google issuer. */
 export function googleClaims(nowMs: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const iat = Math.floor(nowMs / 1000);
-  return { iss: 'https://accounts.google.com', aud: 'wallet-app', sub: 'google-user-1', email: 'holder@gmail.com', iat, exp: iat + 600, ...extra };
+  return {
+    iss: 'https://accounts.google.com',
+    aud: 'wallet-app',
+    sub: 'google-user-1',
+    email: 'holder@gmail.com',
+    iat,
+    exp: iat + 600,
+    ...extra,
+  };
 }
 
 /** Number of events in the wallet stream of `accountId` (to show a refused request changed nothing). */
-export async function walletEventCount(eventStore: { readStream(name: string): Promise<unknown[]> }, accountId: string): Promise<number> {
+export async function walletEventCount(
+  eventStore: { readStream(name: string): Promise<unknown[]> },
+  accountId: string,
+): Promise<number> {
   return (await eventStore.readStream(`wallet-${accountId.split(':')[1]}`)).length;
 }
 

@@ -25,9 +25,14 @@ describe('webhooks across a crash', () => {
     receiver = await startWebhookReceiver('slow');
     child = await startChildService(dataDir);
     const config = await pointWebhooksAt(child.api, receiver);
-    const customer = await child.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'crash-webhooks' });
+    const customer = await child.api.post('/customers', {
+      customerType: 'INDIVIDUAL',
+      platformCustomerId: 'crash-webhooks',
+    });
     expect(customer.status).toBe(201);
-    const accountId: string = (await child.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}`)).body.data[0].id;
+    const accountId: string = (
+      await child.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}`)
+    ).body.data[0].id;
 
     let acknowledged = 0;
     let attempted = 0;
@@ -65,7 +70,8 @@ describe('webhooks across a crash', () => {
       const seen = new Set<number>();
       for (const copies of receiver!.delivered().values()) {
         const hook = copies[0].json!;
-        if (hook.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED' && hook.data.id === accountId) seen.add(hook.data.balance.amount);
+        if (hook.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED' && hook.data.id === accountId)
+          seen.add(hook.data.balance.amount);
       }
       return seen;
     };

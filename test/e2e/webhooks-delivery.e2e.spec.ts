@@ -5,7 +5,12 @@ import { webhookDeliveryStream, webhookIdsFor } from '../../libs/domain/src/webh
 import { UNREACHABLE } from '../../libs/application/src/webhooks/webhook-sender.js';
 import { findRedisServer, startRedis, type RedisHandle } from '../support/redis-server.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
-import { pointWebhooksAt, startWebhookReceiver, type ReceiverMode, type WebhookReceiver } from '../support/webhook-receiver.js';
+import {
+  pointWebhooksAt,
+  startWebhookReceiver,
+  type ReceiverMode,
+  type WebhookReceiver,
+} from '../support/webhook-receiver.js';
 
 const START = Date.UTC(2026, 2, 2, 9);
 const MINUTE = 60_000;
@@ -18,7 +23,10 @@ if (redisMissing) console.warn('Skipping the BullMQ webhook delivery suite: redi
  * At-least-once delivery with retries driven by the sandbox clock: the clock is advanced and due
  * jobs promoted, never waited for. The same tests run on both job-queue adapters.
  */
-for (const [adapter, skip] of [['sqlite', false], ['bullmq', redisMissing]] as const) {
+for (const [adapter, skip] of [
+  ['sqlite', false],
+  ['bullmq', redisMissing],
+] as const) {
   (skip ? describe.skip : describe)(`webhook delivery through the ${adapter} job queue`, () => {
     const clock = new ManualClock(START);
     let redis: RedisHandle | undefined;
@@ -39,7 +47,8 @@ for (const [adapter, skip] of [['sqlite', false], ['bullmq', redisMissing]] as c
       receiver = await startWebhookReceiver();
       await pointWebhooksAt(api, receiver);
       const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'delivery' });
-      accountId = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}`)).body.data[0].id;
+      accountId = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}`))
+        .body.data[0].id;
     });
     afterAll(async () => {
       await receiver?.close();
@@ -52,7 +61,9 @@ for (const [adapter, skip] of [['sqlite', false], ['bullmq', redisMissing]] as c
       const out: any[] = [];
       let cursor: string | undefined;
       do {
-        const page = await api.get(`/webhooks/deliveries?limit=100${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const page = await api.get(
+          `/webhooks/deliveries?limit=100${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         out.push(...page.body.data);
         cursor = page.body.nextCursor;
       } while (cursor);
@@ -62,13 +73,19 @@ for (const [adapter, skip] of [['sqlite', false], ['bullmq', redisMissing]] as c
      * Polls (real time, bounded) for an async condition. Each round also promotes due jobs: a job
      * whose failure was still being recorded when the clock moved is promoted on the next round.
      */
-    const poll = async <T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> => {
+    const poll = async <T>(
+      what: string,
+      read: () => Promise<T>,
+      done: (value: T) => boolean,
+      timeoutMs = 15_000,
+    ): Promise<T> => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         await t.service.infra.jobs.promoteDue();
         const value = await read();
         if (done(value)) return value;
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value).slice(0, 500)}`);
+        if (Date.now() > deadline)
+          throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value).slice(0, 500)}`);
         await new Promise((resolve) => setTimeout(resolve, 15));
       }
     };
@@ -86,27 +103,44 @@ for (const [adapter, skip] of [['sqlite', false], ['bullmq', redisMissing]] as c
         clock.advance(1000);
         expect((await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 1 })).status).toBe(200);
       }
-      const fresh = await poll('scheduled deliveries', () => allDeliveries('&type=INTERNAL_ACCOUNT.BALANCE_UPDATED'), (list) => list.filter((d) => !before.has(d.id)).length >= count);
+      const fresh = await poll(
+        'scheduled deliveries',
+        () => allDeliveries('&type=INTERNAL_ACCOUNT.BALANCE_UPDATED'),
+        (list) => list.filter((d) => !before.has(d.id)).length >= count,
+      );
       return fresh.filter((d) => !before.has(d.id)).map((d) => d.id as string);
     };
     /** Advances the sandbox clock, runs what became due and waits until those attempts are recorded. */
     const advance = async (ms: number, ids: string[]) => {
       clock.advance(ms);
       const now = clock.now().toISOString();
-      await poll(`attempts due at ${now}`, () => Promise.all(ids.map(delivery)), (list) => list.every((d) => d.status !== 'PENDING' || (d.attemptCount > 0 && d.nextAttemptAt > now)));
+      await poll(
+        `attempts due at ${now}`,
+        () => Promise.all(ids.map(delivery)),
+        (list) => list.every((d) => d.status !== 'PENDING' || (d.attemptCount > 0 && d.nextAttemptAt > now)),
+      );
     };
 
     it('delivers every event once the receiver is back after refusing, failing and hanging for hours', async () => {
       await receiver.setMode('refuse');
       const ids = await fundAndSchedule(12);
-      await poll('first attempts', () => Promise.all(ids.map(delivery)), (list) => list.every((d) => d.attemptCount >= 1));
+      await poll(
+        'first attempts',
+        () => Promise.all(ids.map(delivery)),
+        (list) => list.every((d) => d.attemptCount >= 1),
+      );
       const phases: ReceiverMode[] = ['refuse', 'refuse', 'error', 'error', 'error', 'hang', 'hang', 'ok'];
       for (const mode of phases) {
         await receiver.setMode(mode);
         await advance(30 * MINUTE, ids);
       }
       // Up again: whatever an unlucky attempt still missed goes with the next ones.
-      for (let round = 0; round < 5 && (await Promise.all(ids.map(delivery))).some((d) => d.status !== 'DELIVERED'); round++) await advance(30 * MINUTE, ids);
+      for (
+        let round = 0;
+        round < 5 && (await Promise.all(ids.map(delivery))).some((d) => d.status !== 'DELIVERED');
+        round++
+      )
+        await advance(30 * MINUTE, ids);
       const done = await Promise.all(ids.map(delivery));
       expect(done.map((d) => d.status)).toEqual(ids.map(() => 'DELIVERED'));
       const delivered = receiver.delivered();
@@ -136,10 +170,20 @@ for (const [adapter, skip] of [['sqlite', false], ['bullmq', redisMissing]] as c
     it('stops retrying on 409: the receiver already has the webhook', async () => {
       await receiver.setMode('conflict');
       const [id] = await fundAndSchedule(1);
-      const d = await poll('the 409', () => delivery(id), (x) => x.status === 'DELIVERED');
+      const d = await poll(
+        'the 409',
+        () => delivery(id),
+        (x) => x.status === 'DELIVERED',
+      );
       expect(d).toMatchObject({ attemptCount: 1, lastStatusCode: 409 });
       // The job ended with that attempt: nothing is left to retry.
-      expect(await poll('the job to complete', () => jobOf(id), (job) => job?.state === 'completed')).toMatchObject({ attemptsMade: 1 });
+      expect(
+        await poll(
+          'the job to complete',
+          () => jobOf(id),
+          (job) => job?.state === 'completed',
+        ),
+      ).toMatchObject({ attemptsMade: 1 });
       await receiver.setMode('error');
       for (let i = 0; i < 3; i++) await advance(30 * MINUTE, [id]);
       expect(receiver.requests.filter((r) => r.json?.id === d.webhookId)).toHaveLength(1);
@@ -157,13 +201,19 @@ for (const [adapter, skip] of [['sqlite', false], ['bullmq', redisMissing]] as c
       expect(receiver.requests.filter((r) => r.json?.id === test.webhookId)).toHaveLength(1);
       expect((await delivery(test.id)).status).toBe('FAILED');
       // Sent synchronously, never queued.
-      expect((await t.service.infra.eventStore.readStream(webhookDeliveryStream(test.id)))[0].data).not.toHaveProperty('sourceEventId');
+      expect((await t.service.infra.eventStore.readStream(webhookDeliveryStream(test.id)))[0].data).not.toHaveProperty(
+        'sourceEventId',
+      );
     });
 
     it('sends retries to the current endpoint, and stops when webhooks are turned off', async () => {
       await receiver.setMode('error');
       const [moved] = await fundAndSchedule(1);
-      await poll('the first attempt', () => delivery(moved), (x) => x.attemptCount === 1);
+      await poll(
+        'the first attempt',
+        () => delivery(moved),
+        (x) => x.attemptCount === 1,
+      );
       const second = await startWebhookReceiver();
       try {
         await pointWebhooksAt(api, second);
@@ -178,30 +228,54 @@ for (const [adapter, skip] of [['sqlite', false], ['bullmq', redisMissing]] as c
       }
       await pointWebhooksAt(api, receiver);
       const [off] = await fundAndSchedule(1);
-      await poll('the first attempt', () => delivery(off), (x) => x.attemptCount === 1);
+      await poll(
+        'the first attempt',
+        () => delivery(off),
+        (x) => x.attemptCount === 1,
+      );
       expect((await api.patch('/config', { webhookEndpoint: null })).status).toBe(200);
       await receiver.setMode('ok');
       await advance(30 * MINUTE, [off]);
       const stopped = await delivery(off);
-      expect(stopped).toMatchObject({ status: 'FAILED', attemptCount: 2, lastError: expect.stringContaining('turned off') });
+      expect(stopped).toMatchObject({
+        status: 'FAILED',
+        attemptCount: 2,
+        lastError: expect.stringContaining('turned off'),
+      });
       expect(stopped.attempts[1].url).toBeUndefined();
       expect(receiver.requests.filter((r) => r.json?.id === stopped.webhookId)).toHaveLength(1);
-      expect(await poll('the job to end', () => jobOf(off), (job) => job?.state === 'dead')).toMatchObject({ attemptsMade: 2 });
+      expect(
+        await poll(
+          'the job to end',
+          () => jobOf(off),
+          (job) => job?.state === 'dead',
+        ),
+      ).toMatchObject({ attemptsMade: 2 });
       await pointWebhooksAt(api, receiver);
     });
 
     it('retries with capped exponential backoff for 7 days, dead-letters the job, and redelivers on request', async () => {
       await receiver.setMode('error');
       const [id] = await fundAndSchedule(1);
-      let d = await poll('the first attempt', () => delivery(id), (x) => x.attemptCount === 1);
+      let d = await poll(
+        'the first attempt',
+        () => delivery(id),
+        (x) => x.attemptCount === 1,
+      );
       while (d.status === 'PENDING') {
         const count = d.attemptCount;
         clock.set(new Date(d.nextAttemptAt));
-        d = await poll(`attempt ${count + 1}`, () => delivery(id), (x) => x.attemptCount > count);
+        d = await poll(
+          `attempt ${count + 1}`,
+          () => delivery(id),
+          (x) => x.attemptCount > count,
+        );
       }
       const budget = attemptBudget(WEBHOOK_RETRY_POLICY);
       expect(d).toMatchObject({ status: 'DEAD', attemptCount: budget, maxAttempts: budget });
-      const attempts = (await t.service.infra.eventStore.readStream(webhookDeliveryStream(id))).filter((e) => e.type === 'WebhookDeliveryAttempted').map((e) => e.data as any);
+      const attempts = (await t.service.infra.eventStore.readStream(webhookDeliveryStream(id)))
+        .filter((e) => e.type === 'WebhookDeliveryAttempted')
+        .map((e) => e.data as any);
       expect(attempts).toHaveLength(budget);
       attempts.slice(0, -1).forEach((a, i) => {
         expect(a.outcome).toBe('RETRYING');
@@ -209,15 +283,27 @@ for (const [adapter, skip] of [['sqlite', false], ['bullmq', redisMissing]] as c
         expect(Date.parse(attempts[i + 1].attemptedAt) - Date.parse(a.attemptedAt)).toBeLessThanOrEqual(30 * MINUTE);
       });
       expect(attempts.at(-1)).toMatchObject({ outcome: 'DEAD', statusCode: 500 });
-      expect(Date.parse(attempts.at(-1).attemptedAt) - Date.parse(attempts[0].attemptedAt)).toBeLessThanOrEqual(7 * 24 * 60 * MINUTE);
-      expect(await poll('the dead letter', () => jobOf(id), (job) => job?.state === 'dead')).toMatchObject({ attemptsMade: budget, maxAttempts: budget });
+      expect(Date.parse(attempts.at(-1).attemptedAt) - Date.parse(attempts[0].attemptedAt)).toBeLessThanOrEqual(
+        7 * 24 * 60 * MINUTE,
+      );
+      expect(
+        await poll(
+          'the dead letter',
+          () => jobOf(id),
+          (job) => job?.state === 'dead',
+        ),
+      ).toMatchObject({ attemptsMade: budget, maxAttempts: budget });
       const dead = await t.service.infra.jobs.deadLetters('webhooks', { limit: 1000 });
       expect(dead.map((j: any) => j.data.deliveryId)).toContain(id);
 
       await receiver.setMode('ok');
       const again = await api.post(`/webhooks/deliveries/${id}/redeliver`);
       expect(again.status).toBe(202);
-      const redelivered = await poll('the redelivery', () => delivery(id), (x) => x.status === 'DELIVERED');
+      const redelivered = await poll(
+        'the redelivery',
+        () => delivery(id),
+        (x) => x.status === 'DELIVERED',
+      );
       expect(redelivered).toMatchObject({ attemptCount: budget + 1, redeliveries: 1, lastStatusCode: 200 });
       const copies = receiver.requests.filter((r) => r.json?.id === d.webhookId);
       expect(copies).toHaveLength(budget + 1);

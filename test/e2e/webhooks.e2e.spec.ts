@@ -6,7 +6,12 @@ import { streams } from '../../libs/domain/src/ids.js';
 import { ManualClock } from '../../libs/domain/src/clock.js';
 import { UNREACHABLE } from '../../libs/application/src/webhooks/webhook-sender.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
-import { pointWebhooksAt, startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver.js';
+import {
+  pointWebhooksAt,
+  startWebhookReceiver,
+  type ReceivedRequest,
+  type WebhookReceiver,
+} from '../support/webhook-receiver.js';
 
 const START = Date.UTC(2026, 1, 2, 9);
 
@@ -29,7 +34,11 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   const ofType = (type: string) => (requests: ReceivedRequest[]) => requests.filter((r) => r.json?.type === type);
   const createCustomer = async (body: Record<string, unknown> = {}) => {
     clock.advance(1000);
-    const res = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `c-${clock.now().getTime()}`, ...body });
+    const res = await api.post('/customers', {
+      customerType: 'INDIVIDUAL',
+      platformCustomerId: `c-${clock.now().getTime()}`,
+      ...body,
+    });
     expect(res.status).toBe(201);
     const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(res.body.id)}`);
     return { customer: res.body, accountId: accounts.body.data[0].id as string };
@@ -49,7 +58,15 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   });
 
   it('validates PATCH /config and changes nothing on bad input', async () => {
-    const bad = [{}, { webhookEndpoint: 42 }, { webhookEndpoint: 'not a url' }, { webhookEndpoint: 'ftp://example.com/hook' }, { webhookEndpoint: 'https://user:pw@example.com/hook' }, { webhookEndpoint: 'https://example.com/#x' }, { webhookEndpoint: 'https://example.com', extra: true }];
+    const bad = [
+      {},
+      { webhookEndpoint: 42 },
+      { webhookEndpoint: 'not a url' },
+      { webhookEndpoint: 'ftp://example.com/hook' },
+      { webhookEndpoint: 'https://user:pw@example.com/hook' },
+      { webhookEndpoint: 'https://example.com/#x' },
+      { webhookEndpoint: 'https://example.com', extra: true },
+    ];
     for (const body of bad) {
       const res = await api.patch('/config', body);
       expect({ body, status: res.status, code: res.body.code }).toEqual({ body, status: 400, code: 'INVALID_INPUT' });
@@ -85,10 +102,17 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     const again = await api.patch('/config', { webhookEndpoint: receiver.url });
     expect(again.body).toEqual(first); // same endpoint: nothing changes
     const other = await api.patch('/config', { webhookEndpoint: `${receiver.url}?v=2` });
-    expect(other.body).toMatchObject({ webhookSigningPublicKey: first.webhookSigningPublicKey, webhookSecret: first.webhookSecret, createdAt: first.createdAt, updatedAt: clock.now().toISOString() });
+    expect(other.body).toMatchObject({
+      webhookSigningPublicKey: first.webhookSigningPublicKey,
+      webhookSecret: first.webhookSecret,
+      createdAt: first.createdAt,
+      updatedAt: clock.now().toISOString(),
+    });
     await pointWebhooksAt(api, receiver);
 
-    const log = JSON.stringify((await t.service.infra.eventStore.readStream(streams.webhooks(t.service.sandbox!.platformId))).map((e) => e.data));
+    const log = JSON.stringify(
+      (await t.service.infra.eventStore.readStream(streams.webhooks(t.service.sandbox!.platformId))).map((e) => e.data),
+    );
     expect(log).not.toContain(first.webhookSecret.slice('whsec_'.length));
     expect(log).not.toContain('PRIVATE KEY');
     expect(log).toContain('sealedPrivateKey');
@@ -98,18 +122,39 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   it('sends a TEST webhook synchronously, signed with both schemes, and records it', async () => {
     const res = await api.post('/sandbox/webhooks/test');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ response_status: 200, url: receiver.url, response_body: expect.stringContaining('"status":200') });
+    expect(res.body).toEqual({
+      response_status: 200,
+      url: receiver.url,
+      response_body: expect.stringContaining('"status":200'),
+    });
     const test = ofType('TEST')(receiver.requests);
     expect(test).toHaveLength(1);
     const [request] = test;
     expect(request).toMatchObject({ method: 'POST', ecdsaValid: true, standardValid: true });
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.headers['webhook-id']).toBe(request.json!.id);
-    expect(request.json).toEqual({ id: expect.stringMatching(/^Webhook:[0-9a-f-]{36}$/), type: 'TEST', timestamp: clock.now().toISOString(), data: expect.any(Object) });
+    expect(request.json).toEqual({
+      id: expect.stringMatching(/^Webhook:[0-9a-f-]{36}$/),
+      type: 'TEST',
+      timestamp: clock.now().toISOString(),
+      data: expect.any(Object),
+    });
     const listed = await api.get('/webhooks/deliveries?type=TEST');
     expect(listed.body.data).toHaveLength(1);
-    expect(listed.body.data[0]).toMatchObject({ webhookId: request.json!.id, status: 'DELIVERED', attemptCount: 1, maxAttempts: 1, url: receiver.url, lastStatusCode: 200 });
-    expect(listed.body.data[0].attempts[0]).toMatchObject({ attempt: 1, statusCode: 200, outcome: 'DELIVERED', responseBody: expect.any(String) });
+    expect(listed.body.data[0]).toMatchObject({
+      webhookId: request.json!.id,
+      status: 'DELIVERED',
+      attemptCount: 1,
+      maxAttempts: 1,
+      url: receiver.url,
+      lastStatusCode: 200,
+    });
+    expect(listed.body.data[0].attempts[0]).toMatchObject({
+      attempt: 1,
+      statusCode: 200,
+      outcome: 'DELIVERED',
+      responseBody: expect.any(String),
+    });
     expect(listed.body.data[0].payload).toEqual(request.json);
   });
 
@@ -132,7 +177,11 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     const again = await api.post(`/webhooks/deliveries/${first.id}/redeliver`);
     expect(again.status).toBe(202);
     expect(again.body.status).toBe('PENDING');
-    await receiver.waitFor((r) => r.some((x) => x.json?.id === first.webhookId && x.answered === 200), 10_000, 'the redelivered TEST');
+    await receiver.waitFor(
+      (r) => r.some((x) => x.json?.id === first.webhookId && x.answered === 200),
+      10_000,
+      'the redelivered TEST',
+    );
     const redelivered = receiver.requests.filter((x) => x.json?.id === first.webhookId);
     expect(redelivered.at(-1)!.body).toBe(JSON.stringify(first.payload));
     await waitForDelivery(api, first.id, 'DELIVERED');
@@ -155,7 +204,8 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   it('sends INTERNAL_ACCOUNT.BALANCE_UPDATED with the balance right after each transfer', async () => {
     const { customer, accountId } = await createCustomer();
     await Promise.all([fund(accountId, 100), fund(accountId, 250), fund(accountId, 50)]);
-    const mine = (r: ReceivedRequest[]) => ofType('INTERNAL_ACCOUNT.BALANCE_UPDATED')(r).filter((x) => x.json!.data.id === accountId && x.answered === 200);
+    const mine = (r: ReceivedRequest[]) =>
+      ofType('INTERNAL_ACCOUNT.BALANCE_UPDATED')(r).filter((x) => x.json!.data.id === accountId && x.answered === 200);
     await receiver.waitFor((r) => mine(r).length >= 3, 10_000, 'three balance webhooks');
     const received = mine(receiver.requests);
     const amounts = received.map((x) => x.json!.data.balance.amount).sort((a, b) => a - b);
@@ -166,46 +216,82 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     expect(steps).toEqual([50, 100, 250]);
     for (const x of received) {
       expect(x).toMatchObject({ ecdsaValid: true, standardValid: true });
-      expect(x.json!.data).toMatchObject({ id: accountId, customerId: customer.id, type: 'INTERNAL_FIAT', status: 'ACTIVE', balance: { currency: { code: 'USD' } } });
+      expect(x.json!.data).toMatchObject({
+        id: accountId,
+        customerId: customer.id,
+        type: 'INTERNAL_FIAT',
+        status: 'ACTIVE',
+        balance: { currency: { code: 'USD' } },
+      });
       expect(x.json!.data.platformId).toBeUndefined();
       expect(x.json!.timestamp).toBe(x.json!.data.updatedAt);
     }
     // The platform's settlement account is not a customer account: no webhook for it.
-    expect(ofType('INTERNAL_ACCOUNT.BALANCE_UPDATED')(receiver.requests).every((x) => x.json!.data.customerId)).toBe(true);
+    expect(ofType('INTERNAL_ACCOUNT.BALANCE_UPDATED')(receiver.requests).every((x) => x.json!.data.customerId)).toBe(
+      true,
+    );
   });
 
   it('sends CUSTOMER.KYC_<STATUS> when a verification changes the KYC status', async () => {
     const { customer } = await createCustomer({ fullName: 'Pat Smith001' });
     expect(customer.kycStatus).toBe('PENDING');
     clock.advance(1000);
-    const updated = await api.patch(`/customers/${customer.id}`, { fullName: 'Pat Smith', birthDate: '1990-01-01', address: { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' } });
+    const updated = await api.patch(`/customers/${customer.id}`, {
+      fullName: 'Pat Smith',
+      birthDate: '1990-01-01',
+      address: { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' },
+    });
     expect(updated.status).toBe(200);
     clock.advance(1000);
     const verification = await api.post('/verifications', { customerId: customer.id });
     expect(verification.status).toBe(201);
     expect(verification.body.verificationStatus).toBe('APPROVED');
-    await receiver.waitFor((r) => ofType('CUSTOMER.KYC_APPROVED')(r).some((x) => x.json!.data.id === customer.id), 10_000, 'CUSTOMER.KYC_APPROVED');
+    await receiver.waitFor(
+      (r) => ofType('CUSTOMER.KYC_APPROVED')(r).some((x) => x.json!.data.id === customer.id),
+      10_000,
+      'CUSTOMER.KYC_APPROVED',
+    );
     const [hook] = ofType('CUSTOMER.KYC_APPROVED')(receiver.requests).filter((x) => x.json!.data.id === customer.id);
-    expect(hook.json!.data).toMatchObject({ id: customer.id, kycStatus: 'APPROVED', fullName: 'Pat Smith', platformCustomerId: customer.platformCustomerId, updatedAt: clock.now().toISOString() });
+    expect(hook.json!.data).toMatchObject({
+      id: customer.id,
+      kycStatus: 'APPROVED',
+      fullName: 'Pat Smith',
+      platformCustomerId: customer.platformCustomerId,
+      updatedAt: clock.now().toISOString(),
+    });
     expect(hook.json!.timestamp).toBe(clock.now().toISOString());
     expect(hook).toMatchObject({ ecdsaValid: true, standardValid: true });
   });
 
   it('sends INVITATION_CLAIMED to the inviter platform only', async () => {
     const { customer } = await createCustomer();
-    const invitation = await api.post('/invitations', { inviterUma: customer.umaAddress, firstName: 'Ada', amountToSend: 500 });
+    const invitation = await api.post('/invitations', {
+      inviterUma: customer.umaAddress,
+      firstName: 'Ada',
+      amountToSend: 500,
+    });
     expect(invitation.status).toBe(201);
     const invitee = await t.otherPlatform();
     const inviteeReceiver = await startWebhookReceiver();
     try {
       await pointWebhooksAt(invitee.api, inviteeReceiver);
       clock.advance(1000);
-      const claimed = await invitee.api.post(`/invitations/${invitation.body.code}/claim`, { inviteeUma: '$bob@other.example.com' });
+      const claimed = await invitee.api.post(`/invitations/${invitation.body.code}/claim`, {
+        inviteeUma: '$bob@other.example.com',
+      });
       expect(claimed.status).toBe(200);
-      await receiver.waitFor((r) => ofType('INVITATION_CLAIMED')(r).some((x) => x.json!.data.code === invitation.body.code), 10_000, 'INVITATION_CLAIMED');
+      await receiver.waitFor(
+        (r) => ofType('INVITATION_CLAIMED')(r).some((x) => x.json!.data.code === invitation.body.code),
+        10_000,
+        'INVITATION_CLAIMED',
+      );
       const [hook] = ofType('INVITATION_CLAIMED')(receiver.requests);
       expect(hook.json!.data).toEqual(claimed.body);
-      expect(hook.json!.data).toMatchObject({ status: 'CLAIMED', inviteeUma: '$bob@other.example.com', amountToSend: { amount: 500 } });
+      expect(hook.json!.data).toMatchObject({
+        status: 'CLAIMED',
+        inviteeUma: '$bob@other.example.com',
+        amountToSend: { amount: 500 },
+      });
       expect(ofType('INVITATION_CLAIMED')(inviteeReceiver.requests)).toHaveLength(0);
     } finally {
       await inviteeReceiver.close();
@@ -215,7 +301,9 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   it('sends nothing for platforms without an endpoint, nor after the endpoint is removed', async () => {
     const other = await t.otherPlatform();
     const accounts = await other.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'quiet' });
-    const account = (await other.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(accounts.body.id)}`)).body.data[0];
+    const account = (
+      await other.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(accounts.body.id)}`)
+    ).body.data[0];
     await fund(account.id, 10, other.api);
     const cleared = await api.patch('/config', { webhookEndpoint: null });
     expect(cleared.body.webhookEndpoint).toBeNull();
@@ -227,7 +315,9 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     const { accountId: marker } = await createCustomer();
     await fund(marker, 1);
     await receiver.waitFor((r) => r.some((x) => x.json?.data?.id === marker), 10_000, 'the marker webhook');
-    expect(receiver.requests.some((x) => x.json?.data?.id === account.id || x.json?.data?.id === accountId)).toBe(false);
+    expect(receiver.requests.some((x) => x.json?.data?.id === account.id || x.json?.data?.id === accountId)).toBe(
+      false,
+    );
     expect((await other.api.get('/webhooks/deliveries')).body.totalCount).toBe(0);
   });
 
@@ -236,7 +326,10 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     // The operations dashboard counts the same deliveries by status.
     const counts = (await api.get('/dashboard/overview')).body.webhookDeliveries;
     for (const status of ['PENDING', 'DELIVERED', 'FAILED', 'DEAD']) {
-      expect({ status, count: counts[status] }).toEqual({ status, count: all.body.data.filter((d: { status: string }) => d.status === status).length });
+      expect({ status, count: counts[status] }).toEqual({
+        status,
+        count: all.body.data.filter((d: { status: string }) => d.status === status).length,
+      });
     }
     expect(counts.DELIVERED + counts.FAILED).toBeGreaterThan(0);
     expect(all.status).toBe(200);
@@ -246,7 +339,9 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await api.get(`/webhooks/deliveries?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page = await api.get(
+        `/webhooks/deliveries?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(page.status).toBe(200);
       seen.push(...page.body.data.map((d: any) => d.id));
       cursor = page.body.nextCursor;
@@ -254,7 +349,9 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     expect(seen).toEqual(all.body.data.map((d: any) => d.id));
     const balance = await api.get('/webhooks/deliveries?type=INTERNAL_ACCOUNT.BALANCE_UPDATED&status=DELIVERED');
     expect(balance.body.data.length).toBeGreaterThanOrEqual(4);
-    expect(balance.body.data.every((d: any) => d.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED' && d.status === 'DELIVERED')).toBe(true);
+    expect(
+      balance.body.data.every((d: any) => d.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED' && d.status === 'DELIVERED'),
+    ).toBe(true);
     expect((await api.get('/webhooks/deliveries?status=LOST')).status).toBe(400);
     expect((await api.get('/webhooks/deliveries?limit=0')).status).toBe(400);
 
@@ -287,7 +384,9 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
       expect(doc.components.schemas[schema]).toBeDefined();
     }
     expect(doc.components.schemas.WebhookEnvelope).toBeDefined();
-    expect(doc.paths['/webhooks/deliveries'].get.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['status', 'type', 'limit', 'cursor', 'sortOrder']));
+    expect(doc.paths['/webhooks/deliveries'].get.parameters.map((p: any) => p.name)).toEqual(
+      expect.arrayContaining(['status', 'type', 'limit', 'cursor', 'sortOrder']),
+    );
     expect(doc.components.schemas.PlatformConfig.properties.webhookSigningPublicKey.description).toMatch(/PEM/);
   });
 });

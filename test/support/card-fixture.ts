@@ -13,7 +13,8 @@ export interface Cardholder {
 }
 
 function expectStatus(reply: Reply, status: number, what: string): void {
-  if (reply.status !== status) throw new Error(`${what}: expected ${status}, got ${reply.status} ${JSON.stringify(reply.body)}`);
+  if (reply.status !== status)
+    throw new Error(`${what}: expected ${status}, got ${reply.status} ${JSON.stringify(reply.body)}`);
 }
 
 /** Builds a Cardholder over HTTP; `name` keeps platformCustomerId and email unique per call. */
@@ -22,7 +23,8 @@ export async function cardholder(t: TestService, api: Client, clock: ManualClock
   const customer = await api.post('/customers', { platformCustomerId: name, customerType: 'INDIVIDUAL', ...profile });
   expectStatus(customer, 201, 'create customer');
   const customerId = customer.body.id as string;
-  const usd = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}`)).body.data[0].id as string;
+  const usd = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}`)).body.data[0]
+    .id as string;
   expectStatus(await api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: 10_000 }), 200, 'fund');
   const wallet = await walletSession(api, customerId, 'USD');
   const card = await api.post('/cards', { customerId, form: 'VIRTUAL', fundingSources: [usd] });
@@ -37,7 +39,9 @@ export async function cardholder(t: TestService, api: Client, clock: ManualClock
   const authorization = await api.post(`/sandbox/cards/${card.body.id}/simulate/authorization`, purchase);
   expectStatus(authorization, 201, 'authorize');
   if (authorization.body.status !== 'APPROVED') throw new Error(`authorization ${authorization.body.status}`);
-  const clearing = await api.post(`/sandbox/cards/${card.body.id}/simulate/clearing`, { authorizationId: authorization.body.id });
+  const clearing = await api.post(`/sandbox/cards/${card.body.id}/simulate/clearing`, {
+    authorizationId: authorization.body.id,
+  });
   expectStatus(clearing, 200, 'clear');
   return { customerId, usd, wallet, cardId: card.body.id, authorizationId: authorization.body.id };
 }

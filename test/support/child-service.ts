@@ -17,8 +17,13 @@ export interface ChildService {
  * Runs the compiled service (`npm run build` output) as a child process on a data directory and
  * resolves once it listens. Used by crash tests, which must kill a real process.
  */
-export async function startChildService(dataDir: string, env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ChildService> {
-  if (!existsSync(COMPILED_MAIN)) throw new Error(`${COMPILED_MAIN} is missing: run \`npm run build\` first (npm test does)`);
+export async function startChildService(
+  dataDir: string,
+  env: Record<string, string> = {},
+  timeoutMs = 30_000,
+): Promise<ChildService> {
+  if (!existsSync(COMPILED_MAIN))
+    throw new Error(`${COMPILED_MAIN} is missing: run \`npm run build\` first (npm test does)`);
   const child = spawn(process.execPath, [COMPILED_MAIN], {
     env: {
       ...process.env,
@@ -36,7 +41,10 @@ export async function startChildService(dataDir: string, env: Record<string, str
   let out = '';
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start within ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`service did not start within ${timeoutMs} ms:\n${out}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       // eslint-disable-next-line no-control-regex -- an ANSI colour code ends the address in coloured logs
@@ -53,7 +61,10 @@ export async function startChildService(dataDir: string, env: Record<string, str
       reject(new Error(`service exited with ${code} before listening:\n${out}`));
     });
   });
-  const credentials = JSON.parse(readFileSync(join(dataDir, 'sandbox-credentials.json'), 'utf8')) as { tokenId: string; clientSecret: string };
+  const credentials = JSON.parse(readFileSync(join(dataDir, 'sandbox-credentials.json'), 'utf8')) as {
+    tokenId: string;
+    clientSecret: string;
+  };
   return {
     process: child,
     url,
@@ -78,8 +89,13 @@ export interface ChildWorker {
  * Runs the compiled worker (`dist/apps/worker/src/main.js`) on a data directory and resolves once
  * it started its duties (projections running, or standing by for another worker's leases).
  */
-export async function startChildWorker(dataDir: string, env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ChildWorker> {
-  if (!existsSync(COMPILED_WORKER)) throw new Error(`${COMPILED_WORKER} is missing: run \`npm run build\` first (npm test does)`);
+export async function startChildWorker(
+  dataDir: string,
+  env: Record<string, string> = {},
+  timeoutMs = 30_000,
+): Promise<ChildWorker> {
+  if (!existsSync(COMPILED_WORKER))
+    throw new Error(`${COMPILED_WORKER} is missing: run \`npm run build\` first (npm test does)`);
   const child = spawn(process.execPath, [COMPILED_WORKER], {
     env: { ...process.env, NODE_OPTIONS: '', DATA_DIR: dataDir, LOG_LEVEL: 'log', NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -87,7 +103,10 @@ export async function startChildWorker(dataDir: string, env: Record<string, stri
   let out = '';
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   await new Promise<void>((ready, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start within ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`worker did not start within ${timeoutMs} ms:\n${out}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       if (/projections running/.test(out)) {

@@ -55,7 +55,17 @@ export interface IdPools {
 
 export const UNKNOWN_FIELD = 'zzUnknownField';
 /** Id prefixes for well-formed ids that name nothing (fresh random uuids). */
-const KINDS = ['Customer', 'Card', 'InternalAccount', 'ExternalAccount', 'Quote', 'Transaction', 'Session', 'Token', 'Lookup'];
+const KINDS = [
+  'Customer',
+  'Card',
+  'InternalAccount',
+  'ExternalAccount',
+  'Quote',
+  'Transaction',
+  'Session',
+  'Token',
+  'Lookup',
+];
 const MAX_DEPTH_TOO_DEEP = 3000;
 
 export function operations(doc: { paths: Record<string, Record<string, any>> }): Operation[] {
@@ -67,7 +77,9 @@ export function operations(doc: { paths: Record<string, Record<string, any>> }):
         method: method.toUpperCase(),
         path,
         pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
-        query: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, required: Boolean(p.required), schema: p.schema })),
+        query: params
+          .filter((p) => p.in === 'query')
+          .map((p) => ({ name: p.name, required: Boolean(p.required), schema: p.schema })),
         body: op.requestBody?.content?.['application/json']?.schema,
       });
     }
@@ -81,7 +93,10 @@ export class SchemaFuzzer {
   private readonly badCache = new Map<Schema, fc.Arbitrary<unknown>>();
   private readonly patternCache = new Map<string, fc.Arbitrary<string>>();
 
-  constructor(private readonly components: Record<string, Schema>, private readonly ids: IdPools) {}
+  constructor(
+    private readonly components: Record<string, Schema>,
+    private readonly ids: IdPools,
+  ) {}
 
   /** Follows `$ref` and merges sibling keywords (`{$ref, not}`, `{type, $ref}`). */
   resolve(schema: Schema): Schema {
@@ -115,13 +130,19 @@ export class SchemaFuzzer {
       return fc.integer({ min, max: Math.min(s.maximum ?? min + 1000, min + 1000) });
     }
     if (type === 'boolean') return fc.boolean();
-    if (type === 'array') return fc.array(this.valid(s.items ?? {}), { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 3, 3) });
+    if (type === 'array')
+      return fc.array(this.valid(s.items ?? {}), {
+        minLength: s.minItems ?? 0,
+        maxLength: Math.min(s.maxItems ?? 3, 3),
+      });
     if (s.properties) {
       const props = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, this.valid(v)]));
       return fc.record(props, { requiredKeys: s.required ?? [] });
     }
     if (typeof s.additionalProperties === 'object') {
-      return fc.dictionary(fc.stringMatching(/^[A-Z_]{1,12}$/), this.valid(s.additionalProperties), { maxKeys: Math.min(s.maxProperties ?? 3, 3) });
+      return fc.dictionary(fc.stringMatching(/^[A-Z_]{1,12}$/), this.valid(s.additionalProperties), {
+        maxKeys: Math.min(s.maxProperties ?? 3, 3),
+      });
     }
     return fc.constant('x');
   }
@@ -150,7 +171,8 @@ export class SchemaFuzzer {
     let arbitrary = this.patternCache.get(key);
     if (!arbitrary) {
       const regex = new RegExp(s.pattern!, 'u');
-      const fits = (v: string) => regex.test(v) && v.length >= (s.minLength ?? 0) && v.length <= (s.maxLength ?? Infinity);
+      const fits = (v: string) =>
+        regex.test(v) && v.length >= (s.minLength ?? 0) && v.length <= (s.maxLength ?? Infinity);
       const samples = fc.sample(fc.stringMatching(new RegExp(s.pattern!)), { numRuns: 8, seed: 1 }).filter(fits);
       arbitrary = samples.length > 0 ? fc.constantFrom(...samples) : fc.constant('x');
       this.patternCache.set(key, arbitrary);
@@ -168,10 +190,18 @@ export class SchemaFuzzer {
   private buildBad(s: Schema): fc.Arbitrary<unknown> {
     const types = this.types(s);
     const others: [string, unknown][] = [
-      ['string', 'text'], ['integer', 7], ['number', 7.5], ['boolean', true],
-      ['object', {}], ['array', []], ['array', [{}]], ['null', null],
+      ['string', 'text'],
+      ['integer', 7],
+      ['number', 7.5],
+      ['boolean', true],
+      ['object', {}],
+      ['array', []],
+      ['array', [{}]],
+      ['null', null],
     ];
-    const wrong = others.filter(([t]) => !types.includes(t) && !(t === 'integer' && types.includes('number'))).map(([, v]) => v);
+    const wrong = others
+      .filter(([t]) => !types.includes(t) && !(t === 'integer' && types.includes('number')))
+      .map(([, v]) => v);
     if (types.length === 0) return deep();
     const choices: fc.Arbitrary<unknown>[] = [fc.constantFrom(...wrong), deep()];
     // null on its own too: optional fields that let it through as a value were the commonest 500
@@ -180,7 +210,8 @@ export class SchemaFuzzer {
       choices.push(this.valid(s).map((v) => (typeof v === 'string' ? `${v}\u0000` : '\u0000')));
     }
     if (s.enum || s.const !== undefined) choices.push(fc.constantFrom('UNKNOWN_VALUE', 'lowercase', ''));
-    if (s.maxLength !== undefined) choices.push(fc.integer({ min: 1, max: 5000 }).map((n) => 'a'.repeat(s.maxLength! + n)));
+    if (s.maxLength !== undefined)
+      choices.push(fc.integer({ min: 1, max: 5000 }).map((n) => 'a'.repeat(s.maxLength! + n)));
     if (s.minLength) choices.push(fc.constant(''));
     if (types.includes('integer') || types.includes('number')) {
       choices.push(fc.constantFrom(2 ** 53 + 2, 1e300, Number.MAX_VALUE, -1e300));
@@ -191,10 +222,12 @@ export class SchemaFuzzer {
     }
     if (types.includes('array')) {
       if (s.items) choices.push(this.bad(s.items).map((item) => [item]));
-      if (s.maxItems !== undefined) choices.push(fc.array(this.valid(s.items ?? {}), { minLength: s.maxItems + 1, maxLength: s.maxItems + 3 }));
+      if (s.maxItems !== undefined)
+        choices.push(fc.array(this.valid(s.items ?? {}), { minLength: s.maxItems + 1, maxLength: s.maxItems + 3 }));
       if (s.minItems) choices.push(fc.constant([]));
     }
-    if (s.properties || (s.oneOf && types.includes('object'))) choices.push(this.objectWithFault(s).map(([, value]) => value));
+    if (s.properties || (s.oneOf && types.includes('object')))
+      choices.push(this.objectWithFault(s).map(([, value]) => value));
     return fc.oneof(...choices);
   }
 
@@ -206,17 +239,26 @@ export class SchemaFuzzer {
     const names = Object.keys(s.properties ?? {});
     type Fault = [string, (o: Record<string, unknown>) => Record<string, unknown>];
     const faults: fc.WeightedArbitrary<Fault>[] = [
-      { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((v): Fault => ['unknown field', (o) => ({ ...o, [UNKNOWN_FIELD]: v })]) },
       {
         weight: 1,
-        arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype')
+        arbitrary: fc
+          .jsonValue({ maxDepth: 2 })
+          .map((v): Fault => ['unknown field', (o) => ({ ...o, [UNKNOWN_FIELD]: v })]),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .constantFrom('__proto__', 'constructor', 'prototype')
           .map((k): Fault => [`key ${k}`, (o) => withOwnKey(o, k, { polluted: true })]),
       },
     ];
     if (names.length > 0) {
       // most faults are one bad property value, so each property's checks are exercised
-      const one = fc.constantFrom(...names)
-        .chain((name) => this.bad(s.properties![name]).map((v): Fault => [`${name}=${preview(v)}`, (o) => ({ ...o, [name]: v })]));
+      const one = fc
+        .constantFrom(...names)
+        .chain((name) =>
+          this.bad(s.properties![name]).map((v): Fault => [`${name}=${preview(v)}`, (o) => ({ ...o, [name]: v })]),
+        );
       faults.push({ weight: 6, arbitrary: one });
     }
     return fc.tuple(base, fc.oneof(...faults)).map(([o, [name, apply]]) => [name, apply(o)]);
@@ -227,9 +269,12 @@ export class SchemaFuzzer {
     const json = (fault: string, body: string) => ({ fault, body, contentType: 'application/json' });
     const choices: fc.Arbitrary<{ fault: string; body: string; contentType: string }>[] = [
       fc.constantFrom('[]', '"text"', '5', 'null', 'true', '[{}]').map((b) => json(`top level ${b}`, b)),
-      fc.constantFrom('{', '{"a":}', "{'a':1}", '{"a":1,}', 'undefined', '{"a":"\\x"}', '\u0000')
+      fc
+        .constantFrom('{', '{"a":}', "{'a':1}", '{"a":1,}', 'undefined', '{"a":"\\x"}', '\u0000')
         .map((b) => json(`malformed ${JSON.stringify(b)}`, b)),
-      fc.integer({ min: 33, max: MAX_DEPTH_TOO_DEEP }).map((d) => json(`nested ${d} deep`, `{"a":${'['.repeat(d)}${']'.repeat(d)}}`)),
+      fc
+        .integer({ min: 33, max: MAX_DEPTH_TOO_DEEP })
+        .map((d) => json(`nested ${d} deep`, `{"a":${'['.repeat(d)}${']'.repeat(d)}}`)),
     ];
     if (op.body) {
       choices.push(this.objectWithFault(op.body).map(([fault, value]) => json(fault, JSON.stringify(value))));
@@ -237,8 +282,15 @@ export class SchemaFuzzer {
       if (this.resolve(op.body).required?.length) {
         // without a JSON content type the body is not read: the required fields are missing
         // (an empty content type: fetch would label a string body text/plain otherwise)
-        choices.push(fc.tuple(this.valid(op.body), fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', ''))
-          .map(([value, contentType]) => ({ fault: `content type ${contentType || 'none'}`, body: JSON.stringify(value), contentType })));
+        choices.push(
+          fc
+            .tuple(this.valid(op.body), fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', ''))
+            .map(([value, contentType]) => ({
+              fault: `content type ${contentType || 'none'}`,
+              body: JSON.stringify(value),
+              contentType,
+            })),
+        );
       }
     }
     return fc.oneof(...choices);
@@ -247,16 +299,23 @@ export class SchemaFuzzer {
   /** A query string with one refused value, or a missing required parameter, or an unknown one. */
   badQuery(op: Operation): fc.Arbitrary<{ fault: string; query: string }> {
     const choices: fc.Arbitrary<{ fault: string; query: string }>[] = [
-      fc.string({ minLength: 1, maxLength: 5 }).map((v) => ({ fault: 'unknown parameter', query: `${UNKNOWN_FIELD}=${encodeURIComponent(v)}` })),
+      fc
+        .string({ minLength: 1, maxLength: 5 })
+        .map((v) => ({ fault: 'unknown parameter', query: `${UNKNOWN_FIELD}=${encodeURIComponent(v)}` })),
     ];
     const required = op.query.filter((q) => q.required);
-    const validRequired = () => fc.tuple(...required.map((q) => this.valid(q.schema))).map((vs) => vs.map((v, i) => `${required[i].name}=${encodeURIComponent(String(v))}`));
+    const validRequired = () =>
+      fc
+        .tuple(...required.map((q) => this.valid(q.schema)))
+        .map((vs) => vs.map((v, i) => `${required[i].name}=${encodeURIComponent(String(v))}`));
     for (const q of op.query) {
       const others = () => (q.required ? fc.constant([] as string[]) : validRequired());
-      choices.push(fc.tuple(badQueryValue(q.name, this.resolve(q.schema)), others()).map(([values, rest]) => ({
-        fault: `${q.name}=${preview(values)}`,
-        query: [...rest, ...values.map((v) => `${q.name}=${encodeURIComponent(v)}`)].join('&'),
-      })));
+      choices.push(
+        fc.tuple(badQueryValue(q.name, this.resolve(q.schema)), others()).map(([values, rest]) => ({
+          fault: `${q.name}=${preview(values)}`,
+          query: [...rest, ...values.map((v) => `${q.name}=${encodeURIComponent(v)}`)].join('&'),
+        })),
+      );
     }
     if (required.length > 0) choices.push(fc.constant({ fault: `missing ${required.map((q) => q.name)}`, query: '' }));
     return fc.oneof(...choices);
@@ -265,8 +324,19 @@ export class SchemaFuzzer {
   /** A path segment that names nothing of the platform: malformed, unknown, or another platform's. */
   badId(lastSegmentOfGet: boolean): fc.Arbitrary<string> {
     const choices: fc.Arbitrary<string>[] = [
-      fc.constantFrom('../customers', '../../etc/passwd', '..%2F', 'not-an-id', ' ', '\u0000', 'Card:', 'Card:not-a-uuid'),
-      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }).filter((v) => v.trim() !== '' && v !== '.' && v !== '..'),
+      fc.constantFrom(
+        '../customers',
+        '../../etc/passwd',
+        '..%2F',
+        'not-an-id',
+        ' ',
+        '\u0000',
+        'Card:',
+        'Card:not-a-uuid',
+      ),
+      fc
+        .string({ unit: 'grapheme', minLength: 1, maxLength: 12 })
+        .filter((v) => v.trim() !== '' && v !== '.' && v !== '..'),
       fc.tuple(fc.constantFrom(...KINDS), fc.uuid({ version: 4 })).map(([k, u]) => `${k}:${u}`),
       fc.uuid({ version: 4 }),
     ];
@@ -280,7 +350,11 @@ export class SchemaFuzzer {
 function badQueryValue(name: string, s: Schema): fc.Arbitrary<string[]> {
   const oneOf = (...values: string[]) => fc.constantFrom(...values).map((v): string[] => [v]);
   const repeated = fc.constant<string[]>(['1', '2']);
-  if (name === 'cursor') return fc.oneof(oneOf('!not-a-cursor', 'eyJub3QiOiJhIGN1cnNvciJ9', '%'), fc.constant<string[]>(['a'.repeat((s.maxLength ?? 512) + 1)]));
+  if (name === 'cursor')
+    return fc.oneof(
+      oneOf('!not-a-cursor', 'eyJub3QiOiJhIGN1cnNvciJ9', '%'),
+      fc.constant<string[]>(['a'.repeat((s.maxLength ?? 512) + 1)]),
+    );
   if (s.type === 'array') return oneOf('UNKNOWN_VALUE', 'usd');
   const choices: fc.Arbitrary<string[]>[] = [repeated];
   if (s.enum) {
@@ -289,14 +363,17 @@ function badQueryValue(name: string, s: Schema): fc.Arbitrary<string[]> {
   }
   if (s.pattern) choices.push(oneOf('!not-a-match', 'Customer:xyz'));
   if (s.oneOf) choices.push(oneOf('yesterday', '2026-13-45', '12/31/2025'));
-  if (s.type === 'integer') choices.push(oneOf('abc', '1.5', 'Infinity', String((s.minimum ?? 0) - 1), String((s.maximum ?? 1e15) + 1)));
+  if (s.type === 'integer')
+    choices.push(oneOf('abc', '1.5', 'Infinity', String((s.minimum ?? 0) - 1), String((s.maximum ?? 1e15) + 1)));
   if (s.type === 'boolean') choices.push(oneOf('maybe', 'yes', 'TRUE'));
-  if (s.maxLength !== undefined) choices.push(fc.integer({ min: 1, max: 100 }).map((n) => ['a'.repeat(s.maxLength! + n)]));
+  if (s.maxLength !== undefined)
+    choices.push(fc.integer({ min: 1, max: 100 }).map((n) => ['a'.repeat(s.maxLength! + n)]));
   return fc.oneof(...choices);
 }
 
 /** JSON nested `depth` levels of arrays: past the body depth limit wherever it is placed. */
-const deep = () => fc.integer({ min: 33, max: MAX_DEPTH_TOO_DEEP }).map((d) => JSON.parse(`${'['.repeat(d)}${']'.repeat(d)}`));
+const deep = () =>
+  fc.integer({ min: 33, max: MAX_DEPTH_TOO_DEEP }).map((d) => JSON.parse(`${'['.repeat(d)}${']'.repeat(d)}`));
 
 /** An own `__proto__` key survives JSON.stringify only when defined as a property, never by assignment. */
 function withOwnKey(o: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {

@@ -35,7 +35,8 @@ export function findRedisServer(): string | undefined {
 export async function startRedis(): Promise<RedisHandle | undefined> {
   const binary = findRedisServer();
   if (!binary) {
-    if (process.env.CI) throw new Error('redis-server is not on PATH: .ci/run should have installed it (Debian package redis-server)');
+    if (process.env.CI)
+      throw new Error('redis-server is not on PATH: .ci/run should have installed it (Debian package redis-server)');
     return undefined;
   }
   let lastError: unknown;
@@ -54,7 +55,22 @@ async function startOn(binary: string, port: number): Promise<RedisHandle> {
   const dir = mkdtempSync(join(tmpdir(), 'redis-'));
   const child = spawn(
     binary,
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction', '--daemonize', 'no'],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--maxmemory-policy',
+      'noeviction',
+      '--daemonize',
+      'no',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -70,7 +86,9 @@ async function startOn(binary: string, port: number): Promise<RedisHandle> {
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
       cleanup();
-      throw new Error(`redis-server exited during start (code ${child.exitCode}, signal ${child.signalCode}):\n${output}`);
+      throw new Error(
+        `redis-server exited during start (code ${child.exitCode}, signal ${child.signalCode}):\n${output}`,
+      );
     }
     if (await answersPing(port)) break;
     if (Date.now() > deadline) {

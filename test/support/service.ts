@@ -25,11 +25,17 @@ export interface Client {
 /** Loopback hosts of the tests' local webhook receivers (`WEBHOOK_ALLOWED_HOSTS`). */
 export const TEST_ALLOWED_HOSTS = '127.0.0.1,localhost';
 
-export const basicAuth = (tokenId: string, secret: string) => `Basic ${Buffer.from(`${tokenId}:${secret}`).toString('base64')}`;
+export const basicAuth = (tokenId: string, secret: string) =>
+  `Basic ${Buffer.from(`${tokenId}:${secret}`).toString('base64')}`;
 
 /** An HTTP client for the versioned base URL; `auth` is the Authorization header, if any. */
 export function client(baseUrl: string, auth?: string): Client {
-  const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> => {
+  const request = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Reply> => {
     const init: RequestInit = { method, headers: { ...(auth ? { authorization: auth } : {}), ...headers } };
     if (body !== undefined) {
       (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
@@ -68,7 +74,9 @@ export interface TestService {
 }
 
 /** Starts the whole service in-process on a fresh embedded data directory and a loopback port. */
-export async function startTestService(options: { clock?: Clock; ids?: IdGenerator; env?: Record<string, string>; dataDir?: string } = {}): Promise<TestService> {
+export async function startTestService(
+  options: { clock?: Clock; ids?: IdGenerator; env?: Record<string, string>; dataDir?: string } = {},
+): Promise<TestService> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'payments-test-'));
   // Test webhook receivers listen on loopback, which the address policy refuses unless allow-listed.
   const config = loadConfig({
@@ -93,7 +101,10 @@ export async function startTestService(options: { clock?: Clock; ids?: IdGenerat
         .get(CommandBus)
         .execute(new CreatePlatformCommand({ name: 'Other', sandbox, umaDomain: 'other.example.com' }, 'test'));
       await service.infra.projections.waitForPosition(await service.infra.eventStore.headPosition(), 5000);
-      return { platformId: created.platformId, api: client(service.url, basicAuth(created.token.id, created.token.clientSecret)) };
+      return {
+        platformId: created.platformId,
+        api: client(service.url, basicAuth(created.token.id, created.token.clientSecret)),
+      };
     },
     async close() {
       await service.close();

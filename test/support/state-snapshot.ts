@@ -30,7 +30,8 @@ export async function snapshot(t: TestService, api: Client, platformId: string):
   const counts: Record<string, number> = {};
   for (const path of COUNTED_LISTS) {
     const res = await api.get(path);
-    if (res.status !== 200 || typeof res.body.totalCount !== 'number') throw new Error(`GET ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status !== 200 || typeof res.body.totalCount !== 'number')
+      throw new Error(`GET ${path}: ${res.status} ${JSON.stringify(res.body)}`);
     counts[path] = res.body.totalCount;
   }
   const ledger: Record<string, string> = {};

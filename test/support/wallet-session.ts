@@ -21,17 +21,23 @@ export interface WalletSession {
 }
 
 function expectStatus(reply: Reply, status: number, what: string): void {
-  if (reply.status !== status) throw new Error(`${what}: expected ${status}, got ${reply.status} ${JSON.stringify(reply.body)}`);
+  if (reply.status !== status)
+    throw new Error(`${what}: expected ${status}, got ${reply.status} ${JSON.stringify(reply.body)}`);
 }
 
 /** Opens an EMBEDDED_WALLET account for the customer (which provisions its EMAIL_OTP credential from the customer's email). */
-export async function openWalletAccount(api: Client, customerId: string, currency = 'USD'): Promise<{ accountId: string; emailOtpId: string }> {
+export async function openWalletAccount(
+  api: Client,
+  customerId: string,
+  currency = 'USD',
+): Promise<{ accountId: string; emailOtpId: string }> {
   const account = await api.post('/customers/internal-accounts', { customerId, type: 'EMBEDDED_WALLET', currency });
   expectStatus(account, 201, 'open EMBEDDED_WALLET account');
   const credentials = await api.get(`/auth/credentials?accountId=${encodeURIComponent(account.body.id)}`);
   expectStatus(credentials, 200, 'list credentials');
   const emailOtp = (credentials.body.data as { id: string; type: string }[]).find((c) => c.type === 'EMAIL_OTP');
-  if (!emailOtp) throw new Error(`account ${account.body.id} has no EMAIL_OTP credential (does the customer have an email?)`);
+  if (!emailOtp)
+    throw new Error(`account ${account.body.id} has no EMAIL_OTP credential (does the customer have an email?)`);
   return { accountId: account.body.id, emailOtpId: emailOtp.id };
 }
 
@@ -39,7 +45,11 @@ export async function openWalletAccount(api: Client, customerId: string, currenc
 export async function startWalletSession(api: Client, accountId: string, emailOtpId: string): Promise<WalletSession> {
   expectStatus(await api.post(`/auth/credentials/${emailOtpId}/challenge`, {}), 200, 'EMAIL_OTP challenge');
   const client = generateP256KeyPair();
-  const verified = await api.post(`/auth/credentials/${emailOtpId}/verify`, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: client.publicKeyUncompressed });
+  const verified = await api.post(`/auth/credentials/${emailOtpId}/verify`, {
+    type: 'EMAIL_OTP',
+    otp: '000000',
+    clientPublicKey: client.publicKeyUncompressed,
+  });
   expectStatus(verified, 200, 'EMAIL_OTP verify');
   const privateKey = decryptCredentialBundle(verified.body.encryptedSessionSigningKey, client.privateKey);
   const ecdh = createECDH('prime256v1');
@@ -63,10 +73,19 @@ export async function walletSession(api: Client, customerId: string, currency = 
 }
 
 /** Both steps of a signed retry: the 202 challenge, then the same request stamped by `session`. */
-export async function signedRequest(api: Client, method: string, path: string, body: unknown, session: Pick<WalletSession, 'stamp'>): Promise<{ challenge: Reply; result: Reply }> {
+export async function signedRequest(
+  api: Client,
+  method: string,
+  path: string,
+  body: unknown,
+  session: Pick<WalletSession, 'stamp'>,
+): Promise<{ challenge: Reply; result: Reply }> {
   const challenge = await api.request(method, path, body);
   if (challenge.status !== 202) return { challenge, result: challenge };
   const signature = await session.stamp(challenge.body.payloadToSign);
-  const result = await api.request(method, path, body, { 'service-wallet-signature': signature, 'request-id': challenge.body.requestId });
+  const result = await api.request(method, path, body, {
+    'service-wallet-signature': signature,
+    'request-id': challenge.body.requestId,
+  });
   return { challenge, result };
 }

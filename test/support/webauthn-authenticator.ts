@@ -69,8 +69,19 @@ export class SoftwareAuthenticator {
     const attestedData = Buffer.concat([Buffer.alloc(16), u16(id.length), id, coseKey]);
     const authData = this.authenticatorData(stored, FLAG_AT, attestedData);
     const clientData = clientDataJson('webauthn.create', input);
-    const attestationObject = cbor(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]));
-    return { credentialId, clientDataJson: clientData.toString('base64url'), attestationObject: attestationObject.toString('base64url'), transports: ['internal'] };
+    const attestationObject = cbor(
+      new Map<string, unknown>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', authData],
+      ]),
+    );
+    return {
+      credentialId,
+      clientDataJson: clientData.toString('base64url'),
+      attestationObject: attestationObject.toString('base64url'),
+      transports: ['internal'],
+    };
   }
 
   /** Signs an assertion; each call advances the credential's signature counter. */
@@ -90,7 +101,12 @@ export class SoftwareAuthenticator {
     };
   }
 
-  private authenticatorData(stored: StoredCredential, extraFlags: number, attestedData = Buffer.alloc(0), userVerified = this.options.userVerified): Buffer {
+  private authenticatorData(
+    stored: StoredCredential,
+    extraFlags: number,
+    attestedData = Buffer.alloc(0),
+    userVerified = this.options.userVerified,
+  ): Buffer {
     stored.signCount += this.options.counterStep ?? 1;
     const flags = FLAG_UP | (userVerified === false ? 0 : FLAG_UV) | extraFlags;
     const rpIdHash = createHash('sha256').update(stored.rpId).digest();
@@ -99,7 +115,10 @@ export class SoftwareAuthenticator {
 }
 
 function clientDataJson(type: 'webauthn.create' | 'webauthn.get', input: CeremonyInput): Buffer {
-  return Buffer.from(JSON.stringify({ type, challenge: input.challenge, origin: input.origin, crossOrigin: false }), 'utf8');
+  return Buffer.from(
+    JSON.stringify({ type, challenge: input.challenge, origin: input.origin, crossOrigin: false }),
+    'utf8',
+  );
 }
 
 const u16 = (n: number) => {
@@ -122,7 +141,8 @@ export function cbor(value: unknown): Buffer {
     return Buffer.concat([Buffer.from([(major << 5) | 26]), u32(n)]);
   };
   if (typeof value === 'number' && Number.isInteger(value)) return value >= 0 ? head(0, value) : head(1, -1 - value);
-  if (Buffer.isBuffer(value) || value instanceof Uint8Array) return Buffer.concat([head(2, value.length), Buffer.from(value)]);
+  if (Buffer.isBuffer(value) || value instanceof Uint8Array)
+    return Buffer.concat([head(2, value.length), Buffer.from(value)]);
   if (typeof value === 'string') {
     const bytes = Buffer.from(value, 'utf8');
     return Buffer.concat([head(3, bytes.length), bytes]);

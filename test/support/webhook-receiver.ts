@@ -47,7 +47,12 @@ export function verifyServiceSignature(publicKey: KeyObject, body: string, heade
   try {
     const parsed = JSON.parse(header) as { v?: string; s?: string };
     if (parsed.v !== '1' || typeof parsed.s !== 'string') return false;
-    return verify('sha256', Buffer.from(body, 'utf8'), { key: publicKey, dsaEncoding: 'der' }, Buffer.from(parsed.s, 'base64'));
+    return verify(
+      'sha256',
+      Buffer.from(body, 'utf8'),
+      { key: publicKey, dsaEncoding: 'der' },
+      Buffer.from(parsed.s, 'base64'),
+    );
   } catch {
     return false;
   }
@@ -69,14 +74,24 @@ export async function startWebhookReceiver(initial: ReceiverMode = 'ok'): Promis
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
-        const record: ReceivedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, receivedAt: Date.now() };
+        const record: ReceivedRequest = {
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          body,
+          receivedAt: Date.now(),
+        };
         try {
           record.json = JSON.parse(body);
         } catch {
           // not JSON: recorded as is
         }
         if (keys) {
-          record.ecdsaValid = verifyServiceSignature(keys.publicKey, body, req.headers['x-service-signature'] as string | undefined);
+          record.ecdsaValid = verifyServiceSignature(
+            keys.publicKey,
+            body,
+            req.headers['x-service-signature'] as string | undefined,
+          );
           try {
             keys.standard.verify(body, req.headers as Record<string, string>);
             record.standardValid = true;
@@ -85,12 +100,14 @@ export async function startWebhookReceiver(initial: ReceiverMode = 'ok'): Promis
           }
         }
         requests.push(record);
-        const status = mode === 'error' ? 500 : mode === 'conflict' ? 409 : mode === 'ok' || mode === 'slow' ? 200 : undefined;
+        const status =
+          mode === 'error' ? 500 : mode === 'conflict' ? 409 : mode === 'ok' || mode === 'slow' ? 200 : undefined;
         if (status === undefined) return; // hang: never answer
         const answer = () => {
           if (res.destroyed) return;
           record.answered = status;
-          if (record.json?.id && ((status >= 200 && status < 300) || status === 409)) deliveredById.set(record.json.id, [...(deliveredById.get(record.json.id) ?? []), record]);
+          if (record.json?.id && ((status >= 200 && status < 300) || status === 409))
+            deliveredById.set(record.json.id, [...(deliveredById.get(record.json.id) ?? []), record]);
           res.writeHead(status, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ received: record.json?.id ?? null, status }));
         };
@@ -146,7 +163,8 @@ export async function startWebhookReceiver(initial: ReceiverMode = 'ok'): Promis
     async waitFor(condition, timeoutMs = 15_000, what = 'condition') {
       const deadline = Date.now() + timeoutMs;
       while (!condition(requests)) {
-        if (Date.now() > deadline) throw new Error(`webhook receiver: timed out waiting for ${what} (${requests.length} requests so far)`);
+        if (Date.now() > deadline)
+          throw new Error(`webhook receiver: timed out waiting for ${what} (${requests.length} requests so far)`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },
@@ -162,7 +180,13 @@ export async function startWebhookReceiver(initial: ReceiverMode = 'ok'): Promis
 export async function pointWebhooksAt(
   api: { patch(path: string, body?: unknown): Promise<{ status: number; body: any }> },
   receiver: WebhookReceiver,
-): Promise<{ webhookEndpoint: string; webhookSigningPublicKey: string; webhookSecret: string; createdAt: string; updatedAt: string }> {
+): Promise<{
+  webhookEndpoint: string;
+  webhookSigningPublicKey: string;
+  webhookSecret: string;
+  createdAt: string;
+  updatedAt: string;
+}> {
   const res = await api.patch('/config', { webhookEndpoint: receiver.url });
   if (res.status !== 200) throw new Error(`PATCH /config answered ${res.status}: ${JSON.stringify(res.body)}`);
   receiver.verifyWith({ publicKeyPem: res.body.webhookSigningPublicKey, secret: res.body.webhookSecret });

@@ -16,7 +16,15 @@ import { VerificationsController } from './verifications/verifications.controlle
 import { DOCUMENTED_CONTROLLERS, DocsController } from './docs/docs.controller.js';
 import { PlatformAuthGuard } from './http/auth.js';
 import { ErrorFilter } from './http/errors.js';
-import { AuthFailureLimiter, RATE_LIMITS, RATE_LIMIT_POLICIES, RATE_LIMIT_STORAGE, RateLimitGuard, RateLimitStorageCloser, policiesOf } from './http/rate-limit.js';
+import {
+  AuthFailureLimiter,
+  RATE_LIMITS,
+  RATE_LIMIT_POLICIES,
+  RATE_LIMIT_STORAGE,
+  RateLimitGuard,
+  RateLimitStorageCloser,
+  policiesOf,
+} from './http/rate-limit.js';
 import { createRateLimitStorage } from './http/rate-limit-storage.js';
 import { PINO_LEVELS } from './http/request-log.js';
 import { SandboxController } from './sandbox/sandbox.controller.js';
@@ -42,7 +50,34 @@ import { AuditQueries } from '../../../libs/application/src/audit/audit-queries.
 import { OperationsOverview } from '../../../libs/application/src/audit/operations-overview.js';
 
 // Static paths (customers/internal-accounts, agents/me) must register before parameterised ones (customers/:customerId, agents/:agentId).
-export const API_CONTROLLERS = [InternalAccountsController, ExternalAccountsController, CustomersController, VerificationsController, UmaProvidersController, InvitationsController, AuthCredentialsController, AuthSessionsController, WalletAccountsController, TokensController, SandboxController, SandboxCardsController, CardsController, SandboxMoneyController, SandboxClockController, ExchangeRatesController, LookupsController, QuotesController, TransactionsController, TransfersController, AgentMeController, AgentsController, AuditController, WebhooksController, DocsController, ConsoleController];
+export const API_CONTROLLERS = [
+  InternalAccountsController,
+  ExternalAccountsController,
+  CustomersController,
+  VerificationsController,
+  UmaProvidersController,
+  InvitationsController,
+  AuthCredentialsController,
+  AuthSessionsController,
+  WalletAccountsController,
+  TokensController,
+  SandboxController,
+  SandboxCardsController,
+  CardsController,
+  SandboxMoneyController,
+  SandboxClockController,
+  ExchangeRatesController,
+  LookupsController,
+  QuotesController,
+  TransactionsController,
+  TransfersController,
+  AgentMeController,
+  AgentsController,
+  AuditController,
+  WebhooksController,
+  DocsController,
+  ConsoleController,
+];
 
 @Module({})
 export class ApiModule {

@@ -4,7 +4,11 @@ import { CommandBus } from '@nestjs/cqrs';
 import { parseArgs } from 'node:util';
 import { ApplicationModule } from '../../../libs/application/src/application.module.js';
 import { createInfrastructure } from '../../../libs/application/src/infrastructure.js';
-import { CreateApiTokenCommand, CreatePlatformCommand, type IssuedToken } from '../../../libs/application/src/platforms/platform-commands.js';
+import {
+  CreateApiTokenCommand,
+  CreatePlatformCommand,
+  type IssuedToken,
+} from '../../../libs/application/src/platforms/platform-commands.js';
 import { ConfigError, loadConfig } from '../../../libs/config/src/config.js';
 import { systemClock } from '../../../libs/domain/src/clock.js';
 import { isPublicId, randomIds } from '../../../libs/domain/src/ids.js';
@@ -58,22 +62,36 @@ async function main(argv: string[]) {
   const config = { ...loadConfig(), readYourWritesTimeoutMs: 0, logLevel: 'error' as const };
   const clock = systemClock;
   const infra = await createInfrastructure(config, clock);
-  const ctx = await NestFactory.createApplicationContext(ApplicationModule.register({ config, infra, clock, ids: randomIds }), { logger: ['fatal', 'error'] });
+  const ctx = await NestFactory.createApplicationContext(
+    ApplicationModule.register({ config, infra, clock, ids: randomIds }),
+    { logger: ['fatal', 'error'] },
+  );
   try {
     const commands = ctx.get(CommandBus);
     switch (command) {
       case 'platform:create': {
         if (!values.name) throw new UsageError('platform:create needs --name');
         const created: { platformId: string; token: IssuedToken } = await commands.execute(
-          new CreatePlatformCommand({ name: values.name, sandbox: values.sandbox ?? false, umaDomain: values['uma-domain'] ?? config.umaDomain }, 'cli'),
+          new CreatePlatformCommand(
+            {
+              name: values.name,
+              sandbox: values.sandbox ?? false,
+              umaDomain: values['uma-domain'] ?? config.umaDomain,
+            },
+            'cli',
+          ),
         );
         print({ platformId: created.platformId, tokenId: created.token.id, clientSecret: created.token.clientSecret });
         break;
       }
       case 'token:create': {
-        if (!values.platform || !isPublicId('Platform', values.platform)) throw new UsageError('token:create needs --platform Platform:<uuid>');
+        if (!values.platform || !isPublicId('Platform', values.platform))
+          throw new UsageError('token:create needs --platform Platform:<uuid>');
         const token: IssuedToken = await commands.execute(
-          new CreateApiTokenCommand({ name: values.name ?? 'cli' }, { platformId: values.platform, actor: 'cli', correlationId: randomIds.uuid() }),
+          new CreateApiTokenCommand(
+            { name: values.name ?? 'cli' },
+            { platformId: values.platform, actor: 'cli', correlationId: randomIds.uuid() },
+          ),
         );
         print({ platformId: values.platform, tokenId: token.id, clientSecret: token.clientSecret });
         break;
@@ -81,7 +99,10 @@ async function main(argv: string[]) {
       case 'read-models:rebuild': {
         const names = values.projection ?? allProjections.map((p) => p.name);
         const unknown = names.filter((n) => !allProjections.some((p) => p.name === n));
-        if (unknown.length) throw new UsageError(`unknown projection(s): ${unknown.join(', ')}; known: ${allProjections.map((p) => p.name).join(', ')}`);
+        if (unknown.length)
+          throw new UsageError(
+            `unknown projection(s): ${unknown.join(', ')}; known: ${allProjections.map((p) => p.name).join(', ')}`,
+          );
         const started = Date.now();
         await infra.projections.rebuild(names);
         await infra.projections.stop();
@@ -90,7 +111,12 @@ async function main(argv: string[]) {
       }
       case 'audit verify': {
         const progress = verifyProgress();
-        const report = await verifyAudit({ events: infra.eventStore, live: infra.readModels, projections: allProjections, progress }).finally(() => progress.stop());
+        const report = await verifyAudit({
+          events: infra.eventStore,
+          live: infra.readModels,
+          projections: allProjections,
+          progress,
+        }).finally(() => progress.stop());
         print({ ok: report.findings.length === 0, ...report });
         for (const finding of report.findings) console.error(`finding: ${finding}`);
         if (report.findings.length) process.exitCode = 1;
@@ -115,7 +141,11 @@ function print(value: unknown) {
 }
 
 main(process.argv.slice(2)).catch((error) => {
-  if (error instanceof UsageError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith?.('ERR_PARSE_ARGS')) {
+  if (
+    error instanceof UsageError ||
+    error instanceof ConfigError ||
+    (error as { code?: string }).code?.startsWith?.('ERR_PARSE_ARGS')
+  ) {
     console.error(`error: ${(error as Error).message}\n\n${USAGE}`);
     process.exit(2);
   }

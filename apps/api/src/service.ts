@@ -20,7 +20,6 @@ import { ServiceLogger } from './http/startup-logger.js';
 import { validationPipe } from './http/validation.js';
 import { ensureSandboxPlatform, type SandboxCredentials } from './sandbox/sandbox-platform.js';
 
-
 export interface RunningService {
   app: INestApplication;
   infra: Infrastructure;

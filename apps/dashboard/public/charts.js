@@ -55,7 +55,14 @@ export function drawFailureRate(transactions) {
     type: 'line',
     data: {
       labels,
-      datasets: [{ label: 'failed %', data: labels.map((d) => days[d].rate), borderColor: '#cf222e', backgroundColor: '#cf222e' }],
+      datasets: [
+        {
+          label: 'failed %',
+          data: labels.map((d) => days[d].rate),
+          borderColor: '#cf222e',
+          backgroundColor: '#cf222e',
+        },
+      ],
     },
     options: {
       scales: { y: { min: 0, max: 100, title: { display: true, text: '%' } } },

@@ -23,7 +23,14 @@ export const money = (m) => (m ? formatMoney(m.amount, m.currency) : '');
 export const status = (s) => `<span class="status status-${esc(s)}">${esc(s)}</span>`;
 
 /** A date-time shortened for tables. */
-export const when = (iso) => (iso ? esc(String(iso).replace('T', ' ').replace(/\.\d+Z$/, 'Z')) : '');
+export const when = (iso) =>
+  iso
+    ? esc(
+        String(iso)
+          .replace('T', ' ')
+          .replace(/\.\d+Z$/, 'Z'),
+      )
+    : '';
 
 /** Sums transactions into {day → {currency code → amount in major units}} for the volume chart. */
 export function volumePerDay(transactions) {
@@ -81,6 +88,7 @@ export function latencyPerDay(deliveries) {
     (byDay[d.createdAt.slice(0, 10)] ??= []).push(ms);
   }
   const out = {};
-  for (const [day, values] of Object.entries(byDay)) out[day] = { p50: percentile(values, 50), p95: percentile(values, 95) };
+  for (const [day, values] of Object.entries(byDay))
+    out[day] = { p50: percentile(values, 50), p95: percentile(values, 95) };
   return out;
 }

@@ -22,7 +22,6 @@ async function panel(id, load) {
   }
 }
 
-
 async function loadApprovals() {
   const [payments, actions] = await Promise.all([
     get('/transactions?status=PENDING&type=INCOMING&limit=50'),
@@ -30,47 +29,64 @@ async function loadApprovals() {
   ]);
   $('approvals-body').innerHTML =
     `<h3>Incoming payments</h3>` +
-    table(['transaction', 'customer', 'amount', 'received', ''], payments.data.map((t) =>
-      `<tr data-payment="${esc(t.id)}"><td><code>${esc(t.id)}</code></td><td><code>${esc(t.customerId)}</code></td>` +
-      `<td class="num">${esc(money(t.receivedAmount))}</td><td>${when(t.createdAt)}</td>` +
-      `<td><button data-act="approve">Approve</button> <button data-act="reject">Reject</button></td></tr>`)) +
+    table(
+      ['transaction', 'customer', 'amount', 'received', ''],
+      payments.data.map(
+        (t) =>
+          `<tr data-payment="${esc(t.id)}"><td><code>${esc(t.id)}</code></td><td><code>${esc(t.customerId)}</code></td>` +
+          `<td class="num">${esc(money(t.receivedAmount))}</td><td>${when(t.createdAt)}</td>` +
+          `<td><button data-act="approve">Approve</button> <button data-act="reject">Reject</button></td></tr>`,
+      ),
+    ) +
     `<h3>Agent actions</h3>` +
-    table(['action', 'agent', 'type', 'created', ''], actions.data.map((a) =>
-      `<tr data-agent="${esc(a.agentId)}" data-action="${esc(a.id)}">` +
-      cells(code(a.id), code(a.agentId), esc(a.type ?? a.actionType), when(a.createdAt)) +
-      `<td><button data-act="approve">Approve</button> <button data-act="reject">Reject</button></td></tr>`));
+    table(
+      ['action', 'agent', 'type', 'created', ''],
+      actions.data.map(
+        (a) =>
+          `<tr data-agent="${esc(a.agentId)}" data-action="${esc(a.id)}">` +
+          cells(code(a.id), code(a.agentId), esc(a.type ?? a.actionType), when(a.createdAt)) +
+          `<td><button data-act="approve">Approve</button> <button data-act="reject">Reject</button></td></tr>`,
+      ),
+    );
   for (const button of $('approvals-body').querySelectorAll('button')) {
     const row = button.closest('tr');
     const act = button.dataset.act;
     const path = row.dataset.payment
       ? `/transactions/${q(row.dataset.payment)}/${act}`
       : `/agents/${q(row.dataset.agent)}/actions/${q(row.dataset.action)}/${act}`;
-    button.addEventListener('click', () => panel('approvals-body', async () => {
-      const done = await post(path);
-      toast(`${act === 'approve' ? 'Approved' : 'Rejected'}: ${done.id} is ${done.status}`);
-      await loadApprovals();
-    }));
+    button.addEventListener('click', () =>
+      panel('approvals-body', async () => {
+        const done = await post(path);
+        toast(`${act === 'approve' ? 'Approved' : 'Rejected'}: ${done.id} is ${done.status}`);
+        await loadApprovals();
+      }),
+    );
   }
 }
 
 async function loadWebhooks() {
   const deliveries = { data: await all('/webhooks/deliveries?sortOrder=desc') };
   const head = ['delivery', 'type', 'status', 'attempts', 'last answer', 'created', ''];
-  $('webhooks-body').innerHTML = table(head, deliveries.data.map((d) => {
-    const redeliverable = d.status === 'FAILED' || d.status === 'DEAD';
-    const attempts = `${esc(d.attemptCount)}/${esc(d.maxAttempts)}`;
-    const answer = esc(d.lastStatusCode ?? d.lastError ?? '');
-    const action = redeliverable ? '<button>Redeliver</button>' : '';
-    const row = cells(code(d.id), esc(d.type), status(d.status), attempts, answer, when(d.createdAt), action);
-    return `<tr data-delivery="${esc(d.id)}">${row}</tr>`;
-  }));
+  $('webhooks-body').innerHTML = table(
+    head,
+    deliveries.data.map((d) => {
+      const redeliverable = d.status === 'FAILED' || d.status === 'DEAD';
+      const attempts = `${esc(d.attemptCount)}/${esc(d.maxAttempts)}`;
+      const answer = esc(d.lastStatusCode ?? d.lastError ?? '');
+      const action = redeliverable ? '<button>Redeliver</button>' : '';
+      const row = cells(code(d.id), esc(d.type), status(d.status), attempts, answer, when(d.createdAt), action);
+      return `<tr data-delivery="${esc(d.id)}">${row}</tr>`;
+    }),
+  );
   for (const button of $('webhooks-body').querySelectorAll('button')) {
     const id = button.closest('tr').dataset.delivery;
-    button.addEventListener('click', () => panel('webhooks-body', async () => {
-      const again = await post(`/webhooks/deliveries/${q(id)}/redeliver`);
-      toast(`Redelivery of ${id}: ${again.status}`);
-      await loadWebhooks();
-    }));
+    button.addEventListener('click', () =>
+      panel('webhooks-body', async () => {
+        const again = await post(`/webhooks/deliveries/${q(id)}/redeliver`);
+        toast(`Redelivery of ${id}: ${again.status}`);
+        await loadWebhooks();
+      }),
+    );
   }
   drawWebhookOutcomes(deliveries.data);
   drawWebhookLatency(deliveries.data);
@@ -163,22 +179,28 @@ $('search').addEventListener('submit', (e) => {
   panel('results', async () => {
     const found = await search(term);
     $('results').innerHTML = '';
-    if (found.customers.length > 0) renderResults(found.customers, (id) => panel('detail-body', () => showCustomer(id)));
-    if (found.cards.length > 0) $('results').insertAdjacentHTML('beforeend', '<h3>Cards</h3>' + renderCards(found.cards));
+    if (found.customers.length > 0)
+      renderResults(found.customers, (id) => panel('detail-body', () => showCustomer(id)));
+    if (found.cards.length > 0)
+      $('results').insertAdjacentHTML('beforeend', '<h3>Cards</h3>' + renderCards(found.cards));
     if (found.transactions.length > 0) {
       $('results').insertAdjacentHTML('beforeend', '<h3>Transactions</h3>' + renderTransactions(found.transactions));
     }
-    const show = (load) => panel('detail-body', async () => {
-      $('detail-body').innerHTML = '<div id="subdetail"></div>';
-      await load();
-    });
-    for (const row of $('results').querySelectorAll('tr[data-card]')) row.addEventListener('click', () => show(() => showCardHistory(row.dataset.card)));
-    for (const row of $('results').querySelectorAll('tr[data-tx]')) row.addEventListener('click', () => show(() => showTransaction(row.dataset.tx)));
+    const show = (load) =>
+      panel('detail-body', async () => {
+        $('detail-body').innerHTML = '<div id="subdetail"></div>';
+        await load();
+      });
+    for (const row of $('results').querySelectorAll('tr[data-card]'))
+      row.addEventListener('click', () => show(() => showCardHistory(row.dataset.card)));
+    for (const row of $('results').querySelectorAll('tr[data-tx]'))
+      row.addEventListener('click', () => show(() => showTransaction(row.dataset.tx)));
     const total = found.customers.length + found.cards.length + found.transactions.length;
     if (total === 0) $('results').innerHTML = '<span class="muted">Nothing found.</span>';
     else if (found.customers.length === 1 && total === 1) await showCustomer(found.customers[0].id);
     else if (found.cards.length === 1 && total === 1) await show(() => showCardHistory(found.cards[0].id));
-    else if (found.transactions.length === 1 && total === 1) await show(() => showTransaction(found.transactions[0].id));
+    else if (found.transactions.length === 1 && total === 1)
+      await show(() => showTransaction(found.transactions[0].id));
   });
 });
 start();

@@ -8,8 +8,9 @@ const $ = (id) => document.getElementById(id);
 /** Log head, projection lag, the platform's queue depth and counts (GET /audit/overview). */
 export async function loadHealth() {
   const o = await get('/audit/overview');
-  const queues = Object.entries(o.queues).map(([name, d]) =>
-    `<tr>${cells(esc(name), esc(d.waiting), esc(d.delayed), esc(d.active), esc(d.dead))}</tr>`);
+  const queues = Object.entries(o.queues).map(
+    ([name, d]) => `<tr>${cells(esc(name), esc(d.waiting), esc(d.delayed), esc(d.active), esc(d.dead))}</tr>`,
+  );
   $('health-body').innerHTML =
     `<p>Log head <strong id="log-head">${esc(o.eventLog.headPosition)}</strong>, ` +
     `read models at ${esc(o.projections.position)}, lag <strong id="projection-lag">${esc(o.projections.lag)}</strong> ` +
@@ -33,13 +34,15 @@ export async function loadWebhookConfig(onChange) {
       $('test-result').textContent = url === '' ? 'Webhooks turned off.' : `Endpoint set to ${url}.`;
     });
   });
-  $('test-send').addEventListener('click', () => guarded('test-result', async () => {
-    const answer = await post('/sandbox/webhooks/test');
-    $('test-result').textContent = answer.response_status
-      ? `The receiver answered ${answer.response_status}.`
-      : `No answer: ${answer.error ?? 'the delivery failed'}.`;
-    await onChange?.();
-  }));
+  $('test-send').addEventListener('click', () =>
+    guarded('test-result', async () => {
+      const answer = await post('/sandbox/webhooks/test');
+      $('test-result').textContent = answer.response_status
+        ? `The receiver answered ${answer.response_status}.`
+        : `No answer: ${answer.error ?? 'the delivery failed'}.`;
+      await onChange?.();
+    }),
+  );
 }
 
 async function guarded(id, work) {
@@ -106,23 +109,42 @@ const one = async (path) => {
 export async function search(text) {
   const term = text.trim();
   if (/^Card:/.test(term)) return { customers: [], cards: await one(`/cards/${q(term)}`), transactions: [] };
-  if (/^Transaction:/.test(term)) return { customers: [], cards: [], transactions: await one(`/transactions/${q(term)}`) };
-  if (/^\d{4}$/.test(term)) return { customers: [], cards: await scan('/cards', (c) => c.last4 === term), transactions: [] };
+  if (/^Transaction:/.test(term))
+    return { customers: [], cards: [], transactions: await one(`/transactions/${q(term)}`) };
+  if (/^\d{4}$/.test(term))
+    return { customers: [], cards: await scan('/cards', (c) => c.last4 === term), transactions: [] };
   const customers = await findCustomers(term);
-  const byReference = term.startsWith('$') || term.includes('@') ? [] : (await get(`/transactions?reference=${q(term)}&limit=50`)).data;
+  const byReference =
+    term.startsWith('$') || term.includes('@') ? [] : (await get(`/transactions?reference=${q(term)}&limit=50`)).data;
   return { customers, cards: [], transactions: byReference };
 }
 
 export function renderCards(cards) {
-  return table(['card', 'customer', 'last four', 'state'], cards.map((c) =>
-    `<tr class="pick" data-card="${esc(c.id)}">${cells(code(c.id), code(c.customerId), esc(c.last4), status(c.state))}</tr>`));
+  return table(
+    ['card', 'customer', 'last four', 'state'],
+    cards.map(
+      (c) =>
+        `<tr class="pick" data-card="${esc(c.id)}">${cells(code(c.id), code(c.customerId), esc(c.last4), status(c.state))}</tr>`,
+    ),
+  );
 }
 
 export function renderTransactions(transactions) {
-  return table(['transaction', 'type', 'status', 'sent', 'reference'], transactions.map((t) =>
-    `<tr class="pick" data-tx="${esc(t.id)}">` +
-    cells(code(t.id), esc(t.type), status(t.status), esc(money(t.sentAmount)), esc(t.reconciliationInstructions?.reference)) +
-    '</tr>'));
+  return table(
+    ['transaction', 'type', 'status', 'sent', 'reference'],
+    transactions.map(
+      (t) =>
+        `<tr class="pick" data-tx="${esc(t.id)}">` +
+        cells(
+          code(t.id),
+          esc(t.type),
+          status(t.status),
+          esc(money(t.sentAmount)),
+          esc(t.reconciliationInstructions?.reference),
+        ) +
+        '</tr>',
+    ),
+  );
 }
 
 /** Ledger postings of an internal account with the running balance (GET /audit/internal-accounts/{id}/history). */
@@ -130,27 +152,48 @@ export async function showPostings(account, target) {
   const history = await get(`/audit/internal-accounts/${q(account.id)}/history?limit=100`);
   const currency = account.balance?.currency ?? {};
   const amount = (n) => formatMoney(n, currency);
-  $(target).innerHTML = `<h3>Ledger postings of <code>${esc(account.id)}</code></h3><div id="postings">` +
-    table(['at', 'transfer', 'direction', 'kind', 'amount', 'balance', 'code'], history.data.map((e) => {
-      const p = e.posting;
-      return `<tr>${cells(when(e.occurredAt ?? e.recordedAt), code(p.transferId), esc(p.direction), esc(p.kind))}` +
-        `<td class="num">${esc(amount(p.amount))}</td><td class="num">${esc(amount(e.balance))}</td>` +
-        `${cells(esc(p.code))}</tr>`;
-    })) + '</div>';
+  $(target).innerHTML =
+    `<h3>Ledger postings of <code>${esc(account.id)}</code></h3><div id="postings">` +
+    table(
+      ['at', 'transfer', 'direction', 'kind', 'amount', 'balance', 'code'],
+      history.data.map((e) => {
+        const p = e.posting;
+        return (
+          `<tr>${cells(when(e.occurredAt ?? e.recordedAt), code(p.transferId), esc(p.direction), esc(p.kind))}` +
+          `<td class="num">${esc(amount(p.amount))}</td><td class="num">${esc(amount(e.balance))}</td>` +
+          `${cells(esc(p.code))}</tr>`
+        );
+      }),
+    ) +
+    '</div>';
 }
 
 /** A card's authorizations as its history last recorded each of them. */
 export function authorizationsOf(history) {
   const latest = new Map();
-  for (const e of history) if (e.changes?.authorization) latest.set(e.changes.authorization.id, e.changes.authorization);
+  for (const e of history)
+    if (e.changes?.authorization) latest.set(e.changes.authorization.id, e.changes.authorization);
   return [...latest.values()];
 }
 
 export function renderAuthorizations(authorizations) {
-  return `<div id="authorizations">` + table(['authorization', 'merchant', 'amount', 'status', 'cleared', 'returned', 'at'],
-    authorizations.map((a) => {
-      const m = (n) => `${esc(n)} ${esc(a.currency)}`;
-      return `<tr>${cells(code(a.id), esc(a.merchant?.descriptor), m(a.amount), status(a.status),
-        m(a.clearedAmount), m(a.returnedAmount), when(a.createdAt))}</tr>`;
-    })) + '</div>';
+  return (
+    `<div id="authorizations">` +
+    table(
+      ['authorization', 'merchant', 'amount', 'status', 'cleared', 'returned', 'at'],
+      authorizations.map((a) => {
+        const m = (n) => `${esc(n)} ${esc(a.currency)}`;
+        return `<tr>${cells(
+          code(a.id),
+          esc(a.merchant?.descriptor),
+          m(a.amount),
+          status(a.status),
+          m(a.clearedAmount),
+          m(a.returnedAmount),
+          when(a.createdAt),
+        )}</tr>`;
+      }),
+    ) +
+    '</div>'
+  );
 }

@@ -5,14 +5,19 @@ import { authorizationsOf, renderAuthorizations, showPostings } from './ops.js';
 
 const $ = (id) => document.getElementById(id);
 
-
 export function renderResults(customers, onPick) {
   $('results').innerHTML = table(
     ['customer', 'platformCustomerId', 'name', 'email', 'UMA address'],
     customers.map(
-      (c) => `<tr class="pick" data-id="${esc(c.id)}">` +
-        cells(code(c.id), esc(c.platformCustomerId), esc(c.fullName ?? c.businessInfo?.legalName), esc(c.email),
-          esc(c.umaAddress)) +
+      (c) =>
+        `<tr class="pick" data-id="${esc(c.id)}">` +
+        cells(
+          code(c.id),
+          esc(c.platformCustomerId),
+          esc(c.fullName ?? c.businessInfo?.legalName),
+          esc(c.email),
+          esc(c.umaAddress),
+        ) +
         '</tr>',
     ),
   );
@@ -34,19 +39,40 @@ export async function showCustomer(customerId) {
   body.innerHTML =
     `<h3>${esc(customer.fullName ?? customer.platformCustomerId)} <code>${esc(customer.id)}</code></h3>` +
     `<h3>Accounts</h3>` +
-    table(['account', 'type', 'balance'], accounts.data.map((a) =>
-      `<tr class="pick" data-account="${esc(a.id)}">${cells(code(a.id), esc(a.type))}` +
-      `<td class="num balance">${esc(money(a.balance))}</td></tr>`)) +
+    table(
+      ['account', 'type', 'balance'],
+      accounts.data.map(
+        (a) =>
+          `<tr class="pick" data-account="${esc(a.id)}">${cells(code(a.id), esc(a.type))}` +
+          `<td class="num balance">${esc(money(a.balance))}</td></tr>`,
+      ),
+    ) +
     `<h3>Cards</h3>` +
-    table(['card', 'last four', 'state', ''], cards.data.map((c) =>
-      `<tr><td><code>${esc(c.id)}</code></td><td>${esc(c.last4)}</td><td>${status(c.state)}</td>` +
-      `<td><a data-card="${esc(c.id)}">history</a></td></tr>`)) +
+    table(
+      ['card', 'last four', 'state', ''],
+      cards.data.map(
+        (c) =>
+          `<tr><td><code>${esc(c.id)}</code></td><td>${esc(c.last4)}</td><td>${status(c.state)}</td>` +
+          `<td><a data-card="${esc(c.id)}">history</a></td></tr>`,
+      ),
+    ) +
     `<h3>Transactions</h3>` +
-    table(['transaction', 'type', 'status', 'sent', 'received', 'created'], transactions.data.map((t) =>
-      `<tr class="pick" data-tx="${esc(t.id)}">` +
-      cells(code(t.id), esc(t.type), status(t.status), num(money(t.sentAmount)), num(money(t.receivedAmount)),
-        when(t.createdAt)) +
-      '</tr>')) +
+    table(
+      ['transaction', 'type', 'status', 'sent', 'received', 'created'],
+      transactions.data.map(
+        (t) =>
+          `<tr class="pick" data-tx="${esc(t.id)}">` +
+          cells(
+            code(t.id),
+            esc(t.type),
+            status(t.status),
+            num(money(t.sentAmount)),
+            num(money(t.receivedAmount)),
+            when(t.createdAt),
+          ) +
+          '</tr>',
+      ),
+    ) +
     `<div id="subdetail"></div>`;
   for (const r of body.querySelectorAll('tr[data-account]')) {
     const account = accounts.data.find((a) => a.id === r.dataset.account);
@@ -68,30 +94,60 @@ export async function showTransaction(id, target = 'subdetail') {
   ]);
   $(target).innerHTML =
     `<h3>Transaction <code>${esc(tx.id)}</code></h3>` +
-    table(['status', 'failure reason', 'sent', 'received', 'fees', 'reference'], [
-      `<tr><td id="tx-status">${status(tx.status)}</td><td id="tx-failure">${esc(tx.failureReason ?? '—')}</td>` +
-        `<td>${esc(money(tx.sentAmount))}</td><td>${esc(money(tx.receivedAmount))}</td><td>${esc(tx.fees)}</td>` +
-        `<td>${esc(tx.reconciliationInstructions?.reference)}</td></tr>`,
-    ]) +
+    table(
+      ['status', 'failure reason', 'sent', 'received', 'fees', 'reference'],
+      [
+        `<tr><td id="tx-status">${status(tx.status)}</td><td id="tx-failure">${esc(tx.failureReason ?? '—')}</td>` +
+          `<td>${esc(money(tx.sentAmount))}</td><td>${esc(money(tx.receivedAmount))}</td><td>${esc(tx.fees)}</td>` +
+          `<td>${esc(tx.reconciliationInstructions?.reference)}</td></tr>`,
+      ],
+    ) +
     historyTable(history.data) +
     `<h3>Ledger legs</h3><div id="ledger-legs">` +
-    table(['at', 'transfer', 'kind', 'debit', 'credit', 'amount', 'code'], ledger.data.map((e) =>
-      `<tr>${cells(when(e.occurredAt ?? e.recordedAt), code(e.leg.transferId), esc(e.leg.kind), code(e.leg.debitAccountId),
-        code(e.leg.creditAccountId))}<td class="num">${esc(e.leg.amount)} ${esc(e.leg.currency)}</td>${cells(esc(e.leg.code))}</tr>`)) +
+    table(
+      ['at', 'transfer', 'kind', 'debit', 'credit', 'amount', 'code'],
+      ledger.data.map(
+        (e) =>
+          `<tr>${cells(
+            when(e.occurredAt ?? e.recordedAt),
+            code(e.leg.transferId),
+            esc(e.leg.kind),
+            code(e.leg.debitAccountId),
+            code(e.leg.creditAccountId),
+          )}<td class="num">${esc(e.leg.amount)} ${esc(e.leg.currency)}</td>${cells(esc(e.leg.code))}</tr>`,
+      ),
+    ) +
     '</div>';
 }
 
 export async function showCardHistory(cardId, target = 'subdetail') {
   const history = await get(`/audit/cards/${q(cardId)}/history?limit=100`);
-  $(target).innerHTML = `<h3>Card <code>${esc(cardId)}</code> history</h3>` + historyTable(history.data) +
-    `<h3>Authorizations</h3>` + renderAuthorizations(authorizationsOf(history.data));
+  $(target).innerHTML =
+    `<h3>Card <code>${esc(cardId)}</code> history</h3>` +
+    historyTable(history.data) +
+    `<h3>Authorizations</h3>` +
+    renderAuthorizations(authorizationsOf(history.data));
 }
 
 function historyTable(events) {
-  return `<div class="history">` + table(['#', 'at', 'event', 'state', 'actor', 'correlation'], events.map((e) => {
-    const state = e.changes?.card?.state ?? e.changes?.transaction?.status ?? e.changes?.status ?? '';
-    const shown = state ? status(state) : '';
-    const row = cells(esc(e.revision), when(e.occurredAt), esc(e.type), shown, code(e.actor), code(e.correlationId));
-    return `<tr>${row}</tr>`;
-  })) + `</div>`;
+  return (
+    `<div class="history">` +
+    table(
+      ['#', 'at', 'event', 'state', 'actor', 'correlation'],
+      events.map((e) => {
+        const state = e.changes?.card?.state ?? e.changes?.transaction?.status ?? e.changes?.status ?? '';
+        const shown = state ? status(state) : '';
+        const row = cells(
+          esc(e.revision),
+          when(e.occurredAt),
+          esc(e.type),
+          shown,
+          code(e.actor),
+          code(e.correlationId),
+        );
+        return `<tr>${row}</tr>`;
+      }),
+    ) +
+    `</div>`
+  );
 }

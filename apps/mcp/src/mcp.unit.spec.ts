@@ -5,8 +5,9 @@ import { agentTools } from './tools.js';
 
 describe('MCP server configuration', () => {
   it('takes the base URL (trailing slash dropped) and the token from the environment', () => {
-    expect(loadMcpConfig({ PAYMENTS_API_URL: 'https://pay.example.com/2025-10-13/', AGENT_ACCESS_TOKEN: 'gat_abc' }))
-      .toEqual({ baseUrl: 'https://pay.example.com/2025-10-13', accessToken: 'gat_abc' });
+    expect(
+      loadMcpConfig({ PAYMENTS_API_URL: 'https://pay.example.com/2025-10-13/', AGENT_ACCESS_TOKEN: 'gat_abc' }),
+    ).toEqual({ baseUrl: 'https://pay.example.com/2025-10-13', accessToken: 'gat_abc' });
   });
 
   it('names every missing or invalid variable and never echoes the token', () => {
@@ -29,8 +30,12 @@ describe('MCP tools', () => {
 
   it('money-moving POSTs always carry an Idempotency-Key: the given one, else a fresh one', () => {
     const args = { source: { accountId: 'a' }, destination: { accountId: 'b' }, amount: 5 };
-    expect(tools.transfer_out.request({ ...args, idempotencyKey: 'k1' }, () => 'fresh'))
-      .toEqual({ method: 'POST', path: '/agents/me/transfer-out', body: args, headers: { 'Idempotency-Key': 'k1' } });
+    expect(tools.transfer_out.request({ ...args, idempotencyKey: 'k1' }, () => 'fresh')).toEqual({
+      method: 'POST',
+      path: '/agents/me/transfer-out',
+      body: args,
+      headers: { 'Idempotency-Key': 'k1' },
+    });
     expect(tools.transfer_in.request(args, () => 'fresh').headers).toEqual({ 'Idempotency-Key': 'fresh' });
     expect(tools.execute_quote.request({ quoteId: 'Quote:1', walletSignature: 's' }, () => 'fresh')).toEqual({
       method: 'POST',

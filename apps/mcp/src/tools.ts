@@ -49,10 +49,12 @@ function split(args: Record<string, unknown>, ...keys: string[]): [Record<string
 const enc = encodeURIComponent;
 
 /** A POST that moves money or creates a quote: always sent with an Idempotency-Key. */
-const idempotentPost = (path: string) => (args: Record<string, unknown>, newKey: () => string): ApiRequest => {
-  const [own, body] = split(args, 'idempotencyKey');
-  return { method: 'POST', path, body, headers: { 'Idempotency-Key': String(own.idempotencyKey ?? newKey()) } };
-};
+const idempotentPost =
+  (path: string) =>
+  (args: Record<string, unknown>, newKey: () => string): ApiRequest => {
+    const [own, body] = split(args, 'idempotencyKey');
+    return { method: 'POST', path, body, headers: { 'Idempotency-Key': String(own.idempotencyKey ?? newKey()) } };
+  };
 
 /**
  * The agent-side operations of the API as MCP tools. Input schemas come from the DTOs of
@@ -117,15 +119,19 @@ export function agentTools(): AgentTool[] {
       description:
         'Execute a quote. The policy decides: an action APPROVED with its transaction, PENDING_APPROVAL' +
         ' (poll get_action), or an error such as VELOCITY_LIMIT_EXCEEDED. Needs EXECUTE_QUOTES.',
-      inputSchema: withInputs(noInput, {
-        quoteId: id('Quote'),
-        idempotencyKey,
-        walletSignature: {
-          type: 'string',
-          minLength: 1,
-          description: 'Service-Wallet-Signature over the quote’s payloadToSign; only for an EMBEDDED_WALLET source.',
+      inputSchema: withInputs(
+        noInput,
+        {
+          quoteId: id('Quote'),
+          idempotencyKey,
+          walletSignature: {
+            type: 'string',
+            minLength: 1,
+            description: 'Service-Wallet-Signature over the quote’s payloadToSign; only for an EMBEDDED_WALLET source.',
+          },
         },
-      }, ['quoteId']),
+        ['quoteId'],
+      ),
       request: (a, newKey) => ({
         method: 'POST',
         path: `/agents/me/quotes/${enc(String(a.quoteId))}/execute`,

@@ -18,7 +18,13 @@ export async function startWorker(infra: Infrastructure): Promise<RunningWorker>
   logger.log(`projections running from position ${infra.projections.position}`);
   const webhooks = await startWebhooks(infra, infra.config);
   // Durable timers: quote deadlines and delayed payment outcomes, each on its platform's clock.
-  const timers = await startTimerProcessor({ eventStore: infra.eventStore, jobs: infra.jobs, clocks: infra.clocks, projections: infra.projections, readYourWritesTimeoutMs: infra.config.readYourWritesTimeoutMs });
+  const timers = await startTimerProcessor({
+    eventStore: infra.eventStore,
+    jobs: infra.jobs,
+    clocks: infra.clocks,
+    projections: infra.projections,
+    readYourWritesTimeoutMs: infra.config.readYourWritesTimeoutMs,
+  });
   // Card provisioning timers and reactions to holder KYC approvals.
   const cards = await startCardWorker(infra);
   return {

@@ -5,14 +5,26 @@ import type { Clock } from '../../domain/src/clock.js';
 import type { IdGenerator } from '../../domain/src/ids.js';
 import { CommandRunner } from './command-runner.js';
 import { PlatformClocks } from './platforms/platform-clocks.js';
-import { CreateCustomerHandler, DeleteCustomerHandler, OpenInternalAccountHandler, UpdateCustomerHandler } from './customers/customer-commands.js';
+import {
+  CreateCustomerHandler,
+  DeleteCustomerHandler,
+  OpenInternalAccountHandler,
+  UpdateCustomerHandler,
+} from './customers/customer-commands.js';
 import type { Infrastructure } from './infrastructure.js';
 import { FundInternalAccountHandler } from './ledger/fund-commands.js';
 import { CreateApiTokenHandler, CreatePlatformHandler, RevokeApiTokenHandler } from './platforms/platform-commands.js';
 import { Queries } from './queries/queries.js';
-import { CreateExternalAccountHandler, DeleteExternalAccountHandler } from './external-accounts/external-account-commands.js';
+import {
+  CreateExternalAccountHandler,
+  DeleteExternalAccountHandler,
+} from './external-accounts/external-account-commands.js';
 import { ExternalAccountQueries } from './external-accounts/external-account-queries.js';
-import { CancelInvitationHandler, ClaimInvitationHandler, CreateInvitationHandler } from './invitations/invitation-commands.js';
+import {
+  CancelInvitationHandler,
+  ClaimInvitationHandler,
+  CreateInvitationHandler,
+} from './invitations/invitation-commands.js';
 import { InvitationQueries } from './invitations/invitation-queries.js';
 import { UmaProviderQueries } from './uma-providers/uma-provider-queries.js';
 import { CreateVerificationHandler } from './verifications/verification-commands.js';
@@ -69,7 +81,10 @@ export class ApplicationModule {
         { provide: SECRET_BOX, useFactory: () => new SecretBox(loadSecretsKey(deps.config.secretsKey)) },
         {
           provide: CommandRunner,
-          useFactory: () => new CommandRunner(infra.eventStore, infra.projections, { readYourWritesTimeoutMs: deps.config.readYourWritesTimeoutMs }),
+          useFactory: () =>
+            new CommandRunner(infra.eventStore, infra.projections, {
+              readYourWritesTimeoutMs: deps.config.readYourWritesTimeoutMs,
+            }),
         },
         IdentityClaims,
         Queries,
@@ -84,7 +99,29 @@ export class ApplicationModule {
         ...moneyProviders,
         ...handlers,
       ],
-      exports: [APP_CONFIG, CLOCK, PlatformClocks, IDS, EVENT_STORE, READ_MODELS, JOB_QUEUE, PROJECTIONS, SECRET_BOX, CommandRunner, IdentityClaims, Queries, ExternalAccountQueries, VerificationQueries, UmaProviderQueries, InvitationQueries, WebhookQueries, ...walletProviders, ...cardProviders, ...moneyProviders, CqrsModule],
+      exports: [
+        APP_CONFIG,
+        CLOCK,
+        PlatformClocks,
+        IDS,
+        EVENT_STORE,
+        READ_MODELS,
+        JOB_QUEUE,
+        PROJECTIONS,
+        SECRET_BOX,
+        CommandRunner,
+        IdentityClaims,
+        Queries,
+        ExternalAccountQueries,
+        VerificationQueries,
+        UmaProviderQueries,
+        InvitationQueries,
+        WebhookQueries,
+        ...walletProviders,
+        ...cardProviders,
+        ...moneyProviders,
+        CqrsModule,
+      ],
     };
   }
 }

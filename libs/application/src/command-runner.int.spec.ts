@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Decider } from '../../domain/src/decider.js';
 import { DomainError } from '../../domain/src/errors.js';
-import { appendBytes, type EventStore, type ExpectedRevision, type NewEvent } from '../../event-store/src/event-store.js';
+import {
+  appendBytes,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+} from '../../event-store/src/event-store.js';
 import { SqliteEventStore } from '../../event-store/src/sqlite-event-store.js';
 import { CommandConflictError, CommandRunner } from './command-runner.js';
 
@@ -26,7 +31,8 @@ const counter: Decider<{ total: number }, CounterCommand, CounterEvent> = {
 };
 
 const metadata = { actor: 'test' };
-const total = async (store: SqliteEventStore, stream: string) => (await store.readStream(stream)).reduce((sum, e) => sum + Number((e.data as { by: number }).by), 0);
+const total = async (store: SqliteEventStore, stream: string) =>
+  (await store.readStream(stream)).reduce((sum, e) => sum + Number((e.data as { by: number }).by), 0);
 
 describe('CommandRunner', () => {
   let dir: string;
@@ -42,7 +48,9 @@ describe('CommandRunner', () => {
 
   it('decides queued commands on one stream together and appends them in few writes', async () => {
     const runner = new CommandRunner(store, undefined);
-    const results = await Promise.all(Array.from({ length: 50 }, () => runner.run('counter-a', counter, { type: 'Add', by: 1 }, { metadata })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => runner.run('counter-a', counter, { type: 'Add', by: 1 }, { metadata })),
+    );
     expect(results.every((r) => r.events.length === 1 && r.position !== undefined)).toBe(true);
     expect(await total(store, 'counter-a')).toBe(50);
     // the first command runs alone, the 49 queued behind it share one append
@@ -53,10 +61,21 @@ describe('CommandRunner', () => {
 
   it('refuses only the commands their decider refuses, on the state their predecessors leave', async () => {
     const runner = new CommandRunner(store, undefined);
-    const outcomes = await Promise.allSettled([60, 30, 20, 10, 0, 5].map((by) => runner.run('counter-b', counter, { type: 'Add', by }, { metadata })));
-    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'rejected']);
+    const outcomes = await Promise.allSettled(
+      [60, 30, 20, 10, 0, 5].map((by) => runner.run('counter-b', counter, { type: 'Add', by }, { metadata })),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+    ]);
     expect(((outcomes[2] as PromiseRejectedResult).reason as DomainError).code).toBe('OVER_LIMIT');
-    expect((outcomes[4] as PromiseFulfilledResult<{ events: unknown[]; position?: bigint }>).value).toMatchObject({ events: [] });
+    expect((outcomes[4] as PromiseFulfilledResult<{ events: unknown[]; position?: bigint }>).value).toMatchObject({
+      events: [],
+    });
     expect((outcomes[4] as PromiseFulfilledResult<{ position?: bigint }>).value.position).toBeUndefined();
     expect(await total(store, 'counter-b')).toBe(100);
   });
@@ -65,11 +84,17 @@ describe('CommandRunner', () => {
     const one = new CommandRunner(store, undefined);
     const two = new CommandRunner(store, undefined);
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 60 }, (_, i) => (i % 2 ? one : two).run('counter-c', counter, { type: 'Add', by: 2 }, { metadata })),
+      Array.from({ length: 60 }, (_, i) =>
+        (i % 2 ? one : two).run('counter-c', counter, { type: 'Add', by: 2 }, { metadata }),
+      ),
     );
     const accepted = outcomes.filter((o) => o.status === 'fulfilled').length;
     expect(accepted).toBe(LIMIT / 2);
-    expect(outcomes.filter((o) => o.status === 'rejected').every((o) => ((o as PromiseRejectedResult).reason as DomainError).code === 'OVER_LIMIT')).toBe(true);
+    expect(
+      outcomes
+        .filter((o) => o.status === 'rejected')
+        .every((o) => ((o as PromiseRejectedResult).reason as DomainError).code === 'OVER_LIMIT'),
+    ).toBe(true);
     expect(await total(store, 'counter-c')).toBe(LIMIT);
     expect((await one.load('counter-c', counter)).state.total).toBe(LIMIT);
     expect((await two.load('counter-c', counter)).state.total).toBe(LIMIT);
@@ -88,7 +113,9 @@ describe('CommandRunner', () => {
 
   it('decides the whole batch again on the fresh state after a revision conflict', async () => {
     const runner = new CommandRunner(racing(store, 1), undefined);
-    const outcomes = await Promise.allSettled([40, 40, 19, 1].map((by) => runner.run('counter-d', counter, { type: 'Add', by }, { metadata })));
+    const outcomes = await Promise.allSettled(
+      [40, 40, 19, 1].map((by) => runner.run('counter-d', counter, { type: 'Add', by }, { metadata })),
+    );
     // the competing +1 landed first, so the last +1 no longer fits
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected']);
     expect(await total(store, 'counter-d')).toBe(LIMIT);
@@ -107,7 +134,9 @@ describe('CommandRunner', () => {
 
   it('gives up with CommandConflictError when the stream keeps changing, committing nothing of the batch', async () => {
     const runner = new CommandRunner(racing(store, 1), undefined, { maxRetries: 0 });
-    const failed = await Promise.allSettled([5, 5].map((by) => runner.run('counter-e', counter, { type: 'Add', by }, { metadata })));
+    const failed = await Promise.allSettled(
+      [5, 5].map((by) => runner.run('counter-e', counter, { type: 'Add', by }, { metadata })),
+    );
     expect(failed.map((o) => o.status)).toEqual(['rejected', 'rejected']);
     expect((failed[0] as PromiseRejectedResult).reason).toBeInstanceOf(CommandConflictError);
     expect(await total(store, 'counter-e')).toBe(1);

@@ -127,7 +127,10 @@ export class CommandRunner {
   ) {}
 
   /** Current state of a stream (not to be mutated by the caller). */
-  async load<State, C, E extends Event>(streamName: string, decider: Decider<State, C, E>): Promise<{ state: State; revision: bigint }> {
+  async load<State, C, E extends Event>(
+    streamName: string,
+    decider: Decider<State, C, E>,
+  ): Promise<{ state: State; revision: bigint }> {
     return this.withLock(streamName, () => this.catchUp(streamName, decider));
   }
 
@@ -182,7 +185,10 @@ export class CommandRunner {
     await this.decideAndAppend(streamName, batch);
   }
 
-  private async decideAndAppend<State, C, E extends Event>(streamName: string, batch: Queued<State, C, E>[]): Promise<void> {
+  private async decideAndAppend<State, C, E extends Event>(
+    streamName: string,
+    batch: Queued<State, C, E>[],
+  ): Promise<void> {
     const decider = batch[0].decider;
     const maxRetries = this.options.maxRetries ?? 30;
     for (let attempt = 0; ; attempt++) {
@@ -244,14 +250,18 @@ export class CommandRunner {
           this.cache.delete(streamName);
           // Another process appended: decide the whole batch again on what it wrote.
           if (error instanceof WrongExpectedVersion && attempt < maxRetries) continue;
-          const final = error instanceof WrongExpectedVersion ? new CommandConflictError(`stream ${streamName} kept changing; gave up after ${attempt + 1} attempts`) : error;
+          const final =
+            error instanceof WrongExpectedVersion
+              ? new CommandConflictError(`stream ${streamName} kept changing; gave up after ${attempt + 1} attempts`)
+              : error;
           for (const item of batch) if (!deferred.includes(item)) item.reject(final);
           this.requeue(streamName, deferred);
           return;
         }
       }
       this.requeue(streamName, deferred);
-      for (const { item, events: own } of decided) item.resolve({ state, events: own, ...(own.length > 0 ? { position } : {}) });
+      for (const { item, events: own } of decided)
+        item.resolve({ state, events: own, ...(own.length > 0 ? { position } : {}) });
       for (const { item, error } of refused) item.reject(error);
       return;
     }
@@ -287,7 +297,10 @@ export class CommandRunner {
     }
   }
 
-  private async catchUp<State, C, E extends Event>(streamName: string, decider: Decider<State, C, E>): Promise<Folded<State>> {
+  private async catchUp<State, C, E extends Event>(
+    streamName: string,
+    decider: Decider<State, C, E>,
+  ): Promise<Folded<State>> {
     const cached = this.cache.get(streamName) as Folded<State> | undefined;
     let folded: Folded<State> = cached ?? { state: decider.initialState(), revision: -1n };
     const newer: RecordedEvent[] = await this.store.readStream(streamName, { fromRevision: folded.revision + 1n });

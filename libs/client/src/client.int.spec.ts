@@ -17,10 +17,17 @@ describe('PaymentsClient against the running service', () => {
   afterAll(async () => t?.close());
 
   const newCustomer = (ref: string, extra: Record<string, unknown> = {}) =>
-    client.post<{ id: string; platformCustomerId: string }>('/customers', { platformCustomerId: ref, customerType: 'INDIVIDUAL', fullName: 'Grace Hopper', ...extra });
+    client.post<{ id: string; platformCustomerId: string }>('/customers', {
+      platformCustomerId: ref,
+      customerType: 'INDIVIDUAL',
+      fullName: 'Grace Hopper',
+      ...extra,
+    });
 
   it('creates, reads and pages through every item of a list', async () => {
-    const created = await Promise.all(Array.from({ length: 23 }, (_, i) => newCustomer(`client-${i}`, { region: 'NL' })));
+    const created = await Promise.all(
+      Array.from({ length: 23 }, (_, i) => newCustomer(`client-${i}`, { region: 'NL' })),
+    );
     expect((await client.get<{ id: string }>(`/customers/${created[0].id}`)).id).toBe(created[0].id);
     const seen: string[] = [];
     for await (const c of client.paginate<{ id: string }>('/customers', { region: 'NL', limit: 10 })) seen.push(c.id);
@@ -28,36 +35,62 @@ describe('PaymentsClient against the running service', () => {
   });
 
   it('throws the service error shape, field errors and reasons included', async () => {
-    const invalid = await client.post('/customers', { platformCustomerId: 5, customerType: 'INDIVIDUAL' }).catch((e: unknown) => e);
+    const invalid = await client
+      .post('/customers', { platformCustomerId: 5, customerType: 'INDIVIDUAL' })
+      .catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(PaymentsApiError);
     expect(invalid).toMatchObject({ status: 400, code: 'INVALID_INPUT' });
     expect((invalid as PaymentsApiError).details?.errors?.map((e) => e.field)).toContain('platformCustomerId');
     const stranger = new PaymentsClient({ baseUrl: t.url, tokenId: t.service.sandbox!.tokenId, clientSecret: 'wrong' });
-    await expect(stranger.get('/customers')).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED', reason: 'invalid token id or secret' });
+    await expect(stranger.get('/customers')).rejects.toMatchObject({
+      status: 401,
+      code: 'UNAUTHORIZED',
+      reason: 'invalid token id or secret',
+    });
   });
 
   it('sends Idempotency-Keys: a different request under a used key is refused', async () => {
     const c = await newCustomer('client-idem', { currencies: ['USD', 'EUR'] });
-    const accounts = await client.get<{ data: { id: string; balance: { currency: { code: string } } }[] }>('/customers/internal-accounts', { customerId: c.id });
+    const accounts = await client.get<{ data: { id: string; balance: { currency: { code: string } } }[] }>(
+      '/customers/internal-accounts',
+      { customerId: c.id },
+    );
     const usd = accounts.data.find((a) => a.balance.currency.code === 'USD')!.id;
     const eur = accounts.data.find((a) => a.balance.currency.code === 'EUR')!.id;
-    const body = (amount: number) => ({ source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: eur }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount });
+    const body = (amount: number) => ({
+      source: { sourceType: 'ACCOUNT', accountId: usd },
+      destination: { destinationType: 'ACCOUNT', accountId: eur },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: amount,
+    });
     const first = await client.post<{ id: string }>('/quotes', body(1000), { idempotencyKey: 'client-key-1' });
     const again = await client.post<{ id: string }>('/quotes', body(1000), { idempotencyKey: 'client-key-1' });
     expect(again.id).toBe(first.id);
-    await expect(client.post('/quotes', body(2000), { idempotencyKey: 'client-key-1' })).rejects.toMatchObject({ status: 422, code: 'IDEMPOTENCY_KEY_REUSED' });
+    await expect(client.post('/quotes', body(2000), { idempotencyKey: 'client-key-1' })).rejects.toMatchObject({
+      status: 422,
+      code: 'IDEMPOTENCY_KEY_REUSED',
+    });
   });
 
   it('performs a signed retry end to end with an ApiKeyStamper holding the session key', async () => {
     const holder = await newCustomer('client-wallet', { email: 'grace@example.com' });
     const session = await walletSession(t.api, holder.id);
     const stamper = new ApiKeyStamper({ apiPublicKey: session.publicKey, apiPrivateKey: session.privateKey });
-    const account = await client.signed<{ id: string; privateEnabled: boolean }>('PATCH', `/internal-accounts/${session.accountId}`, { privateEnabled: true }, stamper);
+    const account = await client.signed<{ id: string; privateEnabled: boolean }>(
+      'PATCH',
+      `/internal-accounts/${session.accountId}`,
+      { privateEnabled: true },
+      stamper,
+    );
     expect(account).toMatchObject({ id: session.accountId, privateEnabled: true });
     // A stamp by a key that is no session of the account is refused with the reason.
     const stranger = generateP256KeyPair();
     const intruder = new ApiKeyStamper({ apiPublicKey: stranger.publicKey, apiPrivateKey: stranger.privateKey });
-    await expect(client.signed('PATCH', `/internal-accounts/${session.accountId}`, { privateEnabled: false }, intruder)).rejects.toMatchObject({ status: 401 });
-    expect((await client.get<{ privateEnabled: boolean }>(`/internal-accounts/${session.accountId}`)).privateEnabled).toBe(true);
+    await expect(
+      client.signed('PATCH', `/internal-accounts/${session.accountId}`, { privateEnabled: false }, intruder),
+    ).rejects.toMatchObject({ status: 401 });
+    expect(
+      (await client.get<{ privateEnabled: boolean }>(`/internal-accounts/${session.accountId}`)).privateEnabled,
+    ).toBe(true);
   });
 });

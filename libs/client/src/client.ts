@@ -71,7 +71,11 @@ export class PaymentsClient {
 
   /** One HTTP exchange; resolves with the status and body, throws PaymentsApiError for >= 400. */
   async exchange<T>(method: string, path: string, options: RequestOptions = {}): Promise<{ status: number; body: T }> {
-    const headers: Record<string, string> = { authorization: this.authorization, accept: 'application/json', ...options.headers };
+    const headers: Record<string, string> = {
+      authorization: this.authorization,
+      accept: 'application/json',
+      ...options.headers,
+    };
     if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     const res = await this.fetch(this.baseUrl + path + queryString(options.query), {
@@ -82,9 +86,21 @@ export class PaymentsClient {
     const text = await res.text();
     const body = text ? (JSON.parse(text) as unknown) : undefined;
     if (res.status >= 400) {
-      const e = (body ?? {}) as { code?: string; message?: string; reason?: string; details?: PaymentsApiError['details'] };
+      const e = (body ?? {}) as {
+        code?: string;
+        message?: string;
+        reason?: string;
+        details?: PaymentsApiError['details'];
+      };
       const retryAfter = res.headers.get('retry-after');
-      throw new PaymentsApiError(res.status, e.code ?? 'HTTP_ERROR', e.message ?? `HTTP ${res.status}`, e.reason, e.details, retryAfter ? Number(retryAfter) : undefined);
+      throw new PaymentsApiError(
+        res.status,
+        e.code ?? 'HTTP_ERROR',
+        e.message ?? `HTTP ${res.status}`,
+        e.reason,
+        e.details,
+        retryAfter ? Number(retryAfter) : undefined,
+      );
     }
     return { status: res.status, body: body as T };
   }
@@ -125,12 +141,22 @@ export class PaymentsClient {
    * request again with `Service-Wallet-Signature` and `Request-Id`. An operation that needs no
    * signature (e.g. the first credential of an account) resolves with its direct answer.
    */
-  async signed<T>(method: string, path: string, body: unknown, stamper: Stamper, options: Omit<RequestOptions, 'body'> = {}): Promise<T> {
+  async signed<T>(
+    method: string,
+    path: string,
+    body: unknown,
+    stamper: Stamper,
+    options: Omit<RequestOptions, 'body'> = {},
+  ): Promise<T> {
     const first = await this.exchange<T | SignedRetryChallenge>(method, path, { ...options, body });
     if (first.status !== 202) return first.body as T;
     const challenge = first.body as SignedRetryChallenge;
     const { stampHeaderValue } = await stamper.stamp(challenge.payloadToSign);
-    const headers = { ...options.headers, 'service-wallet-signature': stampHeaderValue, 'request-id': challenge.requestId };
+    const headers = {
+      ...options.headers,
+      'service-wallet-signature': stampHeaderValue,
+      'request-id': challenge.requestId,
+    };
     return this.request<T>(method, path, { ...options, body, headers });
   }
 }

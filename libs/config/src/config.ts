@@ -73,7 +73,10 @@ const DEFAULT_OIDC_ISSUERS = {
 function list(env: NodeJS.ProcessEnv, name: string, fallback: string[]): string[] {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  return raw.split(',').map((v) => v.trim()).filter((v) => v.length > 0);
+  return raw
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
 }
 
 function allowedHosts(env: NodeJS.ProcessEnv): AllowedHost[] {
@@ -94,9 +97,11 @@ function oidcIssuers(env: NodeJS.ProcessEnv): Record<string, string> {
   } catch {
     throw new ConfigError('OIDC_ISSUERS must be a JSON object of issuer to JWKS URI');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError('OIDC_ISSUERS must be a JSON object of issuer to JWKS URI');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new ConfigError('OIDC_ISSUERS must be a JSON object of issuer to JWKS URI');
   for (const [iss, uri] of Object.entries(parsed)) {
-    if (typeof uri !== 'string' || !URL.canParse(uri)) throw new ConfigError(`OIDC_ISSUERS: the JWKS URI of ${iss} is not a URL`);
+    if (typeof uri !== 'string' || !URL.canParse(uri))
+      throw new ConfigError(`OIDC_ISSUERS: the JWKS URI of ${iss} is not a URL`);
   }
   return parsed as Record<string, string>;
 }
@@ -104,7 +109,10 @@ function oidcIssuers(env: NodeJS.ProcessEnv): Record<string, string> {
 function walletConfig(env: NodeJS.ProcessEnv): WalletConfig {
   return {
     sessionLifetimeSeconds: integer(env, 'WALLET_SESSION_LIFETIME_SECONDS', 900, 60, 7 * 24 * 3600),
-    webauthn: { rpId: list(env, 'WEBAUTHN_RP_ID', ['localhost']), origins: list(env, 'WEBAUTHN_ORIGINS', ['http://localhost:3000']) },
+    webauthn: {
+      rpId: list(env, 'WEBAUTHN_RP_ID', ['localhost']),
+      origins: list(env, 'WEBAUTHN_ORIGINS', ['http://localhost:3000']),
+    },
     oidcMode: choice(env, 'OIDC_MODE', ['sandbox', 'production'] as const, 'sandbox'),
     oidcIssuers: oidcIssuers(env),
   };
@@ -117,7 +125,8 @@ function httpLimits(env: NodeJS.ProcessEnv): HttpLimits {
     keepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
   };
   // Node refuses a headers timeout longer than the request timeout.
-  if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs)
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
   return limits;
 }
 
@@ -138,7 +147,8 @@ export class ConfigError extends Error {
 function choice<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}; got "${raw}"`);
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}; got "${raw}"`);
   return raw as T;
 }
 
@@ -152,7 +162,8 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer between ${min} and ${max}; got "${raw}"`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}; got "${raw}"`);
   return n;
 }
 
@@ -168,10 +179,14 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
 function secretsKey(env: NodeJS.ProcessEnv, dataDir: string, embedded: boolean): AppConfig['secretsKey'] {
   const raw = env.SECRETS_KEY;
   if (raw) {
-    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(raw) || Buffer.from(raw, 'base64').length !== 32) throw new ConfigError('SECRETS_KEY must be 32 bytes in base64');
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(raw) || Buffer.from(raw, 'base64').length !== 32)
+      throw new ConfigError('SECRETS_KEY must be 32 bytes in base64');
     return { kind: 'env', base64: raw };
   }
-  if (!embedded) throw new ConfigError('SECRETS_KEY is required when EVENT_STORE=eventstoredb (every process must use the same key)');
+  if (!embedded)
+    throw new ConfigError(
+      'SECRETS_KEY is required when EVENT_STORE=eventstoredb (every process must use the same key)',
+    );
   return { kind: 'file', path: resolve(dataDir, 'secrets.key') };
 }
 
@@ -192,8 +207,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     readModels:
       readModelsKind === 'sqlite'
         ? { kind: 'sqlite', path: resolve(dataDir, 'read-models.db') }
-        : { kind: 'mongodb', url: required(env, 'MONGODB_URL', 'READ_MODELS=mongodb'), dbName: env.MONGODB_DB || 'payments' },
-    jobs: jobsKind === 'sqlite' ? { kind: 'sqlite', path: resolve(dataDir, 'jobs.db') } : { kind: 'bullmq', url: required(env, 'REDIS_URL', 'JOBS=bullmq') },
+        : {
+            kind: 'mongodb',
+            url: required(env, 'MONGODB_URL', 'READ_MODELS=mongodb'),
+            dbName: env.MONGODB_DB || 'payments',
+          },
+    jobs:
+      jobsKind === 'sqlite'
+        ? { kind: 'sqlite', path: resolve(dataDir, 'jobs.db') }
+        : { kind: 'bullmq', url: required(env, 'REDIS_URL', 'JOBS=bullmq') },
     runWorker: flag(env, 'RUN_WORKER', true),
     sandbox: flag(env, 'SANDBOX', true),
     umaDomain: env.UMA_DOMAIN || 'sandbox.uma.local',

@@ -15,7 +15,11 @@ describe('OIDC verification against a remote key set (production mode)', () => {
   beforeAll(async () => {
     issuer = await startJwksServer();
     clock = new ManualClock(start);
-    verifier = createOidcVerifier({ mode: 'production', issuers: { [issuer.issuer]: issuer.jwksUri, 'https://accounts.example.com': 'http://127.0.0.1:1/jwks' }, clock });
+    verifier = createOidcVerifier({
+      mode: 'production',
+      issuers: { [issuer.issuer]: issuer.jwksUri, 'https://accounts.example.com': 'http://127.0.0.1:1/jwks' },
+      clock,
+    });
   });
   afterAll(() => issuer.close());
 
@@ -33,7 +37,15 @@ describe('OIDC verification against a remote key set (production mode)', () => {
     const token = await issuer.sign(claims());
     expect(await verifier.verify(token, { clientPublicKey })).toEqual({
       ok: true,
-      identity: { iss: issuer.issuer, sub: 'user-123', aud: 'client-app', iat: now - 10, exp: now + 3600, email: 'alice@example.com', nonce: oidcNonceFor(clientPublicKey) },
+      identity: {
+        iss: issuer.issuer,
+        sub: 'user-123',
+        aud: 'client-app',
+        iat: now - 10,
+        exp: now + 3600,
+        email: 'alice@example.com',
+        nonce: oidcNonceFor(clientPublicKey),
+      },
     });
     expect(issuer.fetches).toBeGreaterThanOrEqual(1);
   });
@@ -45,23 +57,43 @@ describe('OIDC verification against a remote key set (production mode)', () => {
 
   it('refuses a token signed by a key the issuer did not publish', async () => {
     const token = await issuer.sign(claims(), { key: await issuer.strangerKey() });
-    expect(await verifier.verify(token, { clientPublicKey })).toEqual({ ok: false, code: 'UNAUTHORIZED', reason: OIDC_REASONS.signature });
+    expect(await verifier.verify(token, { clientPublicKey })).toEqual({
+      ok: false,
+      code: 'UNAUTHORIZED',
+      reason: OIDC_REASONS.signature,
+    });
   });
 
   it('refuses a token whose claims were changed after signing', async () => {
     const [h, , s] = (await issuer.sign(claims())).split('.');
-    const forged = [h, Buffer.from(JSON.stringify({ iss: issuer.issuer, ...claims({ sub: 'someone-else' }) })).toString('base64url'), s].join('.');
-    expect(await verifier.verify(forged, { clientPublicKey })).toEqual({ ok: false, code: 'UNAUTHORIZED', reason: OIDC_REASONS.signature });
+    const forged = [
+      h,
+      Buffer.from(JSON.stringify({ iss: issuer.issuer, ...claims({ sub: 'someone-else' }) })).toString('base64url'),
+      s,
+    ].join('.');
+    expect(await verifier.verify(forged, { clientPublicKey })).toEqual({
+      ok: false,
+      code: 'UNAUTHORIZED',
+      reason: OIDC_REASONS.signature,
+    });
   });
 
   it('refuses a token with an unsupported iss', async () => {
     const token = await issuer.sign(claims({ iss: 'https://evil.example.com' }));
-    expect(await verifier.verify(token, { clientPublicKey })).toEqual({ ok: false, code: 'UNAUTHORIZED', reason: OIDC_REASONS.issuer });
+    expect(await verifier.verify(token, { clientPublicKey })).toEqual({
+      ok: false,
+      code: 'UNAUTHORIZED',
+      reason: OIDC_REASONS.issuer,
+    });
   });
 
   it('reports an unreachable key set separately from a bad token', async () => {
     const token = await issuer.sign(claims({ iss: 'https://accounts.example.com' }));
-    expect(await verifier.verify(token, { clientPublicKey })).toEqual({ ok: false, code: 'ISSUER_KEYS_UNAVAILABLE', reason: OIDC_REASONS.keysUnavailable });
+    expect(await verifier.verify(token, { clientPublicKey })).toEqual({
+      ok: false,
+      code: 'ISSUER_KEYS_UNAVAILABLE',
+      reason: OIDC_REASONS.keysUnavailable,
+    });
   });
 
   it.each([
@@ -81,20 +113,38 @@ describe('OIDC verification against a remote key set (production mode)', () => {
   });
 
   it('accepts an iat exactly 60 seconds old in production (no sandbox skew)', async () => {
-    expect(await verifier.verify(await issuer.sign(claims({ iat: now - 60 })), { clientPublicKey })).toMatchObject({ ok: true });
-    expect(await verifier.verify(await issuer.sign(claims({ iat: now - 62 })), { clientPublicKey })).toMatchObject({ ok: false, reason: OIDC_REASONS.iatTooOld });
+    expect(await verifier.verify(await issuer.sign(claims({ iat: now - 60 })), { clientPublicKey })).toMatchObject({
+      ok: true,
+    });
+    expect(await verifier.verify(await issuer.sign(claims({ iat: now - 62 })), { clientPublicKey })).toMatchObject({
+      ok: false,
+      reason: OIDC_REASONS.iatTooOld,
+    });
   });
 
   it('follows the injected clock for expiry', async () => {
     const token = await issuer.sign(claims({ iat: now, exp: now + 30 }));
     const later = new ManualClock(clock.now());
-    const laterVerifier = createOidcVerifier({ mode: 'production', issuers: { [issuer.issuer]: issuer.jwksUri }, clock: later, maxTokenAgeSeconds: 3600 });
+    const laterVerifier = createOidcVerifier({
+      mode: 'production',
+      issuers: { [issuer.issuer]: issuer.jwksUri },
+      clock: later,
+      maxTokenAgeSeconds: 3600,
+    });
     expect(await laterVerifier.verify(token)).toMatchObject({ ok: true });
     later.advance(30_000);
-    expect(await laterVerifier.verify(token)).toEqual({ ok: false, code: 'UNAUTHORIZED', reason: OIDC_REASONS.expired });
+    expect(await laterVerifier.verify(token)).toEqual({
+      ok: false,
+      code: 'UNAUTHORIZED',
+      reason: OIDC_REASONS.expired,
+    });
   });
 
   it('treats a non-JWT as INVALID_INPUT', async () => {
-    expect(await verifier.verify('not-a-jwt', { clientPublicKey })).toEqual({ ok: false, code: 'INVALID_INPUT', reason: OIDC_REASONS.malformed });
+    expect(await verifier.verify('not-a-jwt', { clientPublicKey })).toEqual({
+      ok: false,
+      code: 'INVALID_INPUT',
+      reason: OIDC_REASONS.malformed,
+    });
   });
 });

@@ -58,7 +58,15 @@ const SEGMENT = /^[A-Za-z0-9_-]+$/;
 const FUTURE_IAT_TOLERANCE_SECONDS = 5;
 // jose's own time checks are replaced by ours, which name the failed claim.
 const CLAIM_ERRORS = new Set(['ERR_JWT_EXPIRED', 'ERR_JWT_CLAIM_VALIDATION_FAILED']);
-const SIGNATURE_ERRORS = new Set(['ERR_JWS_SIGNATURE_VERIFICATION_FAILED', 'ERR_JWKS_NO_MATCHING_KEY', 'ERR_JWKS_MULTIPLE_MATCHING_KEYS', 'ERR_JOSE_ALG_NOT_ALLOWED', 'ERR_JOSE_NOT_SUPPORTED', 'ERR_JWS_INVALID', 'ERR_JWT_INVALID']);
+const SIGNATURE_ERRORS = new Set([
+  'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
+  'ERR_JWKS_NO_MATCHING_KEY',
+  'ERR_JWKS_MULTIPLE_MATCHING_KEYS',
+  'ERR_JOSE_ALG_NOT_ALLOWED',
+  'ERR_JOSE_NOT_SUPPORTED',
+  'ERR_JWS_INVALID',
+  'ERR_JWT_INVALID',
+]);
 
 /** The `nonce` a token must carry on verify: lowercase hex sha256 of the exact `clientPublicKey` string. */
 export function oidcNonceFor(clientPublicKey: string): string {
@@ -70,14 +78,18 @@ const fail = (code: OidcFailureCode, reason: string): OidcResult => ({ ok: false
 function decodeSegment(segment: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
 }
 
 /** Header and claims of a compact JWT, or undefined when it is not one. */
-export function decodeJwt(token: unknown): { header: Record<string, unknown>; claims: Record<string, unknown> } | undefined {
+export function decodeJwt(
+  token: unknown,
+): { header: Record<string, unknown>; claims: Record<string, unknown> } | undefined {
   if (typeof token !== 'string') return undefined;
   const segments = token.split('.');
   if (segments.length !== 3 || !segments.every((s) => SEGMENT.test(s))) return undefined;
@@ -107,7 +119,8 @@ export class OidcVerifier {
     if (!decoded) return fail('INVALID_INPUT', OIDC_REASONS.malformed);
     const { claims } = decoded;
     const iss = claims.iss;
-    if (typeof iss !== 'string' || !Object.hasOwn(this.config.issuers, iss)) return fail('UNAUTHORIZED', OIDC_REASONS.issuer);
+    if (typeof iss !== 'string' || !Object.hasOwn(this.config.issuers, iss))
+      return fail('UNAUTHORIZED', OIDC_REASONS.issuer);
     const now = this.config.clock.now();
 
     if (this.config.mode === 'production') {
@@ -121,8 +134,10 @@ export class OidcVerifier {
     if (typeof claims.sub !== 'string' || claims.sub.length === 0) return fail('UNAUTHORIZED', OIDC_REASONS.subject);
     if (!isNumber(claims.iat)) return fail('UNAUTHORIZED', OIDC_REASONS.iatMissing);
     if (nowSeconds - claims.iat > this.maxAge + this.skew) return fail('UNAUTHORIZED', OIDC_REASONS.iatTooOld);
-    if (claims.iat - nowSeconds > Math.max(this.skew, FUTURE_IAT_TOLERANCE_SECONDS)) return fail('UNAUTHORIZED', OIDC_REASONS.iatInFuture);
-    if (claims.nbf !== undefined && (!isNumber(claims.nbf) || claims.nbf - nowSeconds > this.skew)) return fail('UNAUTHORIZED', OIDC_REASONS.notYetValid);
+    if (claims.iat - nowSeconds > Math.max(this.skew, FUTURE_IAT_TOLERANCE_SECONDS))
+      return fail('UNAUTHORIZED', OIDC_REASONS.iatInFuture);
+    if (claims.nbf !== undefined && (!isNumber(claims.nbf) || claims.nbf - nowSeconds > this.skew))
+      return fail('UNAUTHORIZED', OIDC_REASONS.notYetValid);
     if (!isNumber(claims.exp)) return fail('UNAUTHORIZED', OIDC_REASONS.expMissing);
     if (claims.exp <= nowSeconds) return fail('UNAUTHORIZED', OIDC_REASONS.expired);
     if (options.clientPublicKey !== undefined && claims.nonce !== oidcNonceFor(options.clientPublicKey)) {

@@ -12,31 +12,65 @@ const segment = (value: unknown) => Buffer.from(JSON.stringify(value)).toString(
 const sandboxToken = (overrides: Record<string, unknown> = {}) =>
   [
     segment({ alg: 'RS256', typ: 'JWT' }),
-    segment({ iss: ISSUER, sub: 'sandbox-user', aud: 'sandbox-app', iat: now, exp: now + 600, email: 'bob@example.com', nonce: oidcNonceFor(clientPublicKey), ...overrides }),
+    segment({
+      iss: ISSUER,
+      sub: 'sandbox-user',
+      aud: 'sandbox-app',
+      iat: now,
+      exp: now + 600,
+      email: 'bob@example.com',
+      nonce: oidcNonceFor(clientPublicKey),
+      ...overrides,
+    }),
     'sandbox-signature',
   ].join('.');
 
-const verifier = () => createOidcVerifier({ mode: 'sandbox', issuers: { [ISSUER]: 'https://www.googleapis.com/oauth2/v3/certs' }, clock: new ManualClock(start) });
+const verifier = () =>
+  createOidcVerifier({
+    mode: 'sandbox',
+    issuers: { [ISSUER]: 'https://www.googleapis.com/oauth2/v3/certs' },
+    clock: new ManualClock(start),
+  });
 
 describe('OIDC verification in the sandbox (dummy signatures, real claim checks)', () => {
   it('accepts a JWT-shaped token with a dummy signature and valid claims', async () => {
     expect(await verifier().verify(sandboxToken(), { clientPublicKey })).toEqual({
       ok: true,
-      identity: { iss: ISSUER, sub: 'sandbox-user', aud: 'sandbox-app', iat: now, exp: now + 600, email: 'bob@example.com', nonce: oidcNonceFor(clientPublicKey) },
+      identity: {
+        iss: ISSUER,
+        sub: 'sandbox-user',
+        aud: 'sandbox-app',
+        iat: now,
+        exp: now + 600,
+        email: 'bob@example.com',
+        nonce: oidcNonceFor(clientPublicKey),
+      },
     });
   });
 
   it('binds the nonce to the exact clientPublicKey string (case matters)', async () => {
     const upper = clientPublicKey.toUpperCase();
-    expect(await verifier().verify(sandboxToken(), { clientPublicKey: upper })).toEqual({ ok: false, code: 'UNAUTHORIZED', reason: OIDC_REASONS.nonce });
+    expect(await verifier().verify(sandboxToken(), { clientPublicKey: upper })).toEqual({
+      ok: false,
+      code: 'UNAUTHORIZED',
+      reason: OIDC_REASONS.nonce,
+    });
     expect(oidcNonceFor(clientPublicKey)).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('allows 5 seconds of skew on iat age in the sandbox', async () => {
     expect(await verifier().verify(sandboxToken({ iat: now - 65 }), { clientPublicKey })).toMatchObject({ ok: true });
-    expect(await verifier().verify(sandboxToken({ iat: now - 66 }), { clientPublicKey })).toEqual({ ok: false, code: 'UNAUTHORIZED', reason: OIDC_REASONS.iatTooOld });
+    expect(await verifier().verify(sandboxToken({ iat: now - 66 }), { clientPublicKey })).toEqual({
+      ok: false,
+      code: 'UNAUTHORIZED',
+      reason: OIDC_REASONS.iatTooOld,
+    });
     expect(await verifier().verify(sandboxToken({ iat: now + 5 }), { clientPublicKey })).toMatchObject({ ok: true });
-    expect(await verifier().verify(sandboxToken({ iat: now + 6 }), { clientPublicKey })).toEqual({ ok: false, code: 'UNAUTHORIZED', reason: OIDC_REASONS.iatInFuture });
+    expect(await verifier().verify(sandboxToken({ iat: now + 6 }), { clientPublicKey })).toEqual({
+      ok: false,
+      code: 'UNAUTHORIZED',
+      reason: OIDC_REASONS.iatInFuture,
+    });
   });
 
   it.each([
@@ -51,7 +85,11 @@ describe('OIDC verification in the sandbox (dummy signatures, real claim checks)
     ['an exp in the past', { exp: now - 1 }, OIDC_REASONS.expired],
     ['a wrong nonce', { nonce: 'abc' }, OIDC_REASONS.nonce],
   ])('refuses a token with %s', async (_name, overrides, reason) => {
-    expect(await verifier().verify(sandboxToken(overrides), { clientPublicKey })).toEqual({ ok: false, code: 'UNAUTHORIZED', reason });
+    expect(await verifier().verify(sandboxToken(overrides), { clientPublicKey })).toEqual({
+      ok: false,
+      code: 'UNAUTHORIZED',
+      reason,
+    });
   });
 
   it.each([
@@ -64,7 +102,11 @@ describe('OIDC verification in the sandbox (dummy signatures, real claim checks)
     ['claims that are a JSON array', `${segment({ alg: 'none' })}.${segment([1])}.sig`],
     ['the legacy fixed literal', 'sandbox-oidc-token'],
   ])('treats %s as a malformed JWT (INVALID_INPUT)', async (_name, token) => {
-    expect(await verifier().verify(token, { clientPublicKey })).toEqual({ ok: false, code: 'INVALID_INPUT', reason: OIDC_REASONS.malformed });
+    expect(await verifier().verify(token, { clientPublicKey })).toEqual({
+      ok: false,
+      code: 'INVALID_INPUT',
+      reason: OIDC_REASONS.malformed,
+    });
     expect(decodeJwt(token)).toBeUndefined();
   });
 });

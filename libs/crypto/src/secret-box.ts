@@ -20,8 +20,16 @@ export class SecretBox {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     cipher.setAAD(Buffer.from(context, 'utf8'));
-    const ciphertext = Buffer.concat([cipher.update(typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext), cipher.final()]);
-    return [VERSION, iv.toString('base64url'), ciphertext.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+    const ciphertext = Buffer.concat([
+      cipher.update(typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext),
+      cipher.final(),
+    ]);
+    return [
+      VERSION,
+      iv.toString('base64url'),
+      ciphertext.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+    ].join('.');
   }
 
   open(sealed: string, context: string): Buffer {
@@ -33,7 +41,9 @@ export class SecretBox {
     try {
       return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]);
     } catch {
-      throw new Error('a sealed secret could not be opened: the secrets key (SECRETS_KEY or secrets.key) is not the one it was sealed with');
+      throw new Error(
+        'a sealed secret could not be opened: the secrets key (SECRETS_KEY or secrets.key) is not the one it was sealed with',
+      );
     }
   }
 }

@@ -25,7 +25,11 @@ export interface IssuedSessionKey {
 function clientKeyBytes(clientPublicKeyHex: string): Buffer {
   const bytes = uncompressedPublicKeyBytes(clientPublicKeyHex);
   if (!bytes) {
-    throw invalid('INVALID_INPUT', 'clientPublicKey must be an uncompressed P-256 public key in hex (04 followed by 128 hex characters)', 'clientPublicKey');
+    throw invalid(
+      'INVALID_INPUT',
+      'clientPublicKey must be an uncompressed P-256 public key in hex (04 followed by 128 hex characters)',
+      'clientPublicKey',
+    );
   }
   return bytes;
 }

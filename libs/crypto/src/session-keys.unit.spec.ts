@@ -8,7 +8,7 @@ import { issueSessionKey, sealToClientPublicKey } from './session-keys.js';
 import { verifyStamp } from './stamp.js';
 
 describe('session signing keys', () => {
-  it('seals a fresh key that Turnkey\'s decryptCredentialBundle opens, and whose public key is returned', async () => {
+  it("seals a fresh key that Turnkey's decryptCredentialBundle opens, and whose public key is returned", async () => {
     const client = generateP256KeyPair();
     const issued = await issueSessionKey(client.publicKeyUncompressed);
 
@@ -43,7 +43,9 @@ describe('session signing keys', () => {
     const other = await issueSessionKey(client.publicKeyUncompressed);
     const otherKey = decryptCredentialBundle(other.encryptedSessionSigningKey, client.privateKey);
     const otherStamper = new ApiKeyStamper({ apiPublicKey: other.publicKey, apiPrivateKey: otherKey });
-    const otherStamp = JSON.parse(Buffer.from((await otherStamper.stamp(payload)).stampHeaderValue, 'base64url').toString());
+    const otherStamp = JSON.parse(
+      Buffer.from((await otherStamper.stamp(payload)).stampHeaderValue, 'base64url').toString(),
+    );
     const claimed = Buffer.from(JSON.stringify({ ...otherStamp, publicKey: issued.publicKey })).toString('base64url');
     expect(verifyStamp(claimed, payload)).toMatchObject({ ok: false, code: 'WALLET_SIGNATURE_INVALID' });
   });
@@ -64,9 +66,14 @@ describe('session signing keys', () => {
 
   it('seals arbitrary bytes for export the same way', async () => {
     const client = generateP256KeyPair();
-    const secret = Buffer.from('abandon ability able about above absent absorb abstract absurd abuse access accident', 'utf8');
+    const secret = Buffer.from(
+      'abandon ability able about above absent absorb abstract absurd abuse access accident',
+      'utf8',
+    );
     const bundle = await sealToClientPublicKey(secret, client.publicKeyUncompressed.toUpperCase());
-    expect(Buffer.from(decryptCredentialBundle(bundle, client.privateKey), 'hex').toString('utf8')).toBe(secret.toString('utf8'));
+    expect(Buffer.from(decryptCredentialBundle(bundle, client.privateKey), 'hex').toString('utf8')).toBe(
+      secret.toString('utf8'),
+    );
   });
 
   it.each([
@@ -77,6 +84,10 @@ describe('session signing keys', () => {
   ])('refuses a client key that is %s with INVALID_INPUT on clientPublicKey', async (_name, key) => {
     const error = await issueSessionKey(key()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
-    expect(error).toMatchObject({ kind: 'invalid', code: 'INVALID_INPUT', details: { errors: [{ field: 'clientPublicKey' }] } });
+    expect(error).toMatchObject({
+      kind: 'invalid',
+      code: 'INVALID_INPUT',
+      details: { errors: [{ field: 'clientPublicKey' }] },
+    });
   });
 });

@@ -26,9 +26,33 @@ describe('signed retry with real keys', () => {
   it('authorizes a retry stamped with the decrypted session key, once', async () => {
     const client = generateP256KeyPair();
     const issued = await issueSessionKey(client.publicKeyUncompressed);
-    let events = run([], { type: 'ProvisionWallet', accountId: ACCOUNT, platformId: 'Platform:00000000-0000-4000-8000-000000000009', emailOtp: { authMethodId: 'AuthMethod:00000000-0000-4000-8000-000000000004', email: 'a@example.com' }, now: at(0) });
-    events = run(events, { type: 'IssueSession', sessionId: 'Session:00000000-0000-4000-8000-000000000005', authMethodId: 'AuthMethod:00000000-0000-4000-8000-000000000004', publicKey: issued.publicKey, expiresAt: at(900), proof: { type: 'EMAIL_OTP' }, now: at(1) });
-    events = run(events, { type: 'IssueSignedRetryChallenge', requestId: REQUEST, intent: 'EXTERNAL', method: 'PATCH', path: `/cards/${CARD}`, targetId: CARD, body: { state: 'FROZEN' }, expiresAt: at(300), now: at(2) });
+    let events = run([], {
+      type: 'ProvisionWallet',
+      accountId: ACCOUNT,
+      platformId: 'Platform:00000000-0000-4000-8000-000000000009',
+      emailOtp: { authMethodId: 'AuthMethod:00000000-0000-4000-8000-000000000004', email: 'a@example.com' },
+      now: at(0),
+    });
+    events = run(events, {
+      type: 'IssueSession',
+      sessionId: 'Session:00000000-0000-4000-8000-000000000005',
+      authMethodId: 'AuthMethod:00000000-0000-4000-8000-000000000004',
+      publicKey: issued.publicKey,
+      expiresAt: at(900),
+      proof: { type: 'EMAIL_OTP' },
+      now: at(1),
+    });
+    events = run(events, {
+      type: 'IssueSignedRetryChallenge',
+      requestId: REQUEST,
+      intent: 'EXTERNAL',
+      method: 'PATCH',
+      path: `/cards/${CARD}`,
+      targetId: CARD,
+      body: { state: 'FROZEN' },
+      expiresAt: at(300),
+      now: at(2),
+    });
     const issuedChallenge = events.at(-1) as Extract<WalletAuthEvent, { type: 'SignedRetryChallengeIssued' }>;
 
     // Client side: open the bundle, stamp the payload byte for byte.
@@ -42,19 +66,35 @@ describe('signed retry with real keys', () => {
     const retryStampedBy = (stampPublicKey: string): WalletAuthCommand => ({
       type: 'ConsumeSignedRetry',
       targetId: CARD,
-      signedRetry: { requestId: REQUEST, stampPublicKey, method: 'PATCH', path: `/cards/${CARD}`, body: { state: 'FROZEN' } },
+      signedRetry: {
+        requestId: REQUEST,
+        stampPublicKey,
+        method: 'PATCH',
+        path: `/cards/${CARD}`,
+        body: { state: 'FROZEN' },
+      },
       now: at(3),
     });
     const consumed = run(events, retryStampedBy(verified.publicKey));
-    expect(consumed.at(-1)).toMatchObject({ type: 'SignedRetryConsumed', data: { requestId: REQUEST, sessionId: 'Session:00000000-0000-4000-8000-000000000005' } });
-    expect(() => run(consumed, retryStampedBy(verified.publicKey))).toThrow(expect.objectContaining({ code: 'UNAUTHORIZED' }) as never);
+    expect(consumed.at(-1)).toMatchObject({
+      type: 'SignedRetryConsumed',
+      data: { requestId: REQUEST, sessionId: 'Session:00000000-0000-4000-8000-000000000005' },
+    });
+    expect(() => run(consumed, retryStampedBy(verified.publicKey))).toThrow(
+      expect.objectContaining({ code: 'UNAUTHORIZED' }) as never,
+    );
 
     // A stranger's valid stamp verifies as a signature but is not a session of the account.
     const stranger = generateP256KeyPair();
-    const strangerStamp = await new ApiKeyStamper({ apiPublicKey: stranger.publicKey, apiPrivateKey: stranger.privateKey }).stamp(issuedChallenge.data.payloadToSign);
+    const strangerStamp = await new ApiKeyStamper({
+      apiPublicKey: stranger.publicKey,
+      apiPrivateKey: stranger.privateKey,
+    }).stamp(issuedChallenge.data.payloadToSign);
     const strangerKey = verifyStamp(strangerStamp.stampHeaderValue, issuedChallenge.data.payloadToSign);
     if (!strangerKey.ok) throw new Error(strangerKey.reason);
-    expect(() => run(events, retryStampedBy(strangerKey.publicKey))).toThrow(expect.objectContaining({ code: 'WALLET_SIGNATURE_INVALID' }) as never);
+    expect(() => run(events, retryStampedBy(strangerKey.publicKey))).toThrow(
+      expect.objectContaining({ code: 'WALLET_SIGNATURE_INVALID' }) as never,
+    );
   });
 
   it('names wallet resources and streams as the spec shows them', () => {

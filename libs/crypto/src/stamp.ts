@@ -21,7 +21,8 @@ export interface Stamp {
 
 export type StampFailureCode = 'WALLET_SIGNATURE_MALFORMED' | 'WALLET_SIGNATURE_INVALID';
 
-export type StampParseResult = { ok: true; stamp: Stamp } | { ok: false; code: 'WALLET_SIGNATURE_MALFORMED'; reason: string };
+export type StampParseResult =
+  { ok: true; stamp: Stamp } | { ok: false; code: 'WALLET_SIGNATURE_MALFORMED'; reason: string };
 
 export type StampVerification = { ok: true; publicKey: string } | { ok: false; code: StampFailureCode; reason: string };
 
@@ -43,14 +44,16 @@ const malformed = (reason: string): { ok: false; code: 'WALLET_SIGNATURE_MALFORM
 export function parseStamp(header: unknown): StampParseResult {
   if (typeof header !== 'string' || header.length === 0) return malformed('the stamp is empty');
   if (header.length > MAX_HEADER_LENGTH) return malformed('the stamp is too long');
-  if (!BASE64URL.test(header) || header.length % 4 === 1) return malformed('the stamp is not base64url without padding');
+  if (!BASE64URL.test(header) || header.length % 4 === 1)
+    return malformed('the stamp is not base64url without padding');
   let body: unknown;
   try {
     body = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
   } catch {
     return malformed('the stamp does not decode to JSON');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return malformed('the stamp is not a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return malformed('the stamp is not a JSON object');
   const fields = body as Record<string, unknown>;
   const keys = Object.keys(fields).sort();
   if (keys.length !== STAMP_FIELDS.length || keys.some((k, i) => k !== STAMP_FIELDS[i])) {
@@ -124,6 +127,11 @@ export function verifyStamp(header: unknown, payloadToSign: string): StampVerifi
     // OpenSSL rejects some malformed DER by throwing rather than returning false.
     valid = false;
   }
-  if (!valid) return { ok: false, code: 'WALLET_SIGNATURE_INVALID', reason: 'the stamp signature does not verify over payloadToSign' };
+  if (!valid)
+    return {
+      ok: false,
+      code: 'WALLET_SIGNATURE_INVALID',
+      reason: 'the stamp signature does not verify over payloadToSign',
+    };
   return { ok: true, publicKey };
 }

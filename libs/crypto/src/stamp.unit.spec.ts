@@ -21,7 +21,8 @@ async function turnkeyStamp(payload: string, key = keyPair()): Promise<string> {
 }
 
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
-const decode = (stamp: string) => JSON.parse(Buffer.from(stamp, 'base64url').toString('utf8')) as Record<string, string>;
+const decode = (stamp: string) =>
+  JSON.parse(Buffer.from(stamp, 'base64url').toString('utf8')) as Record<string, string>;
 
 /** Rewrites a DER signature with s replaced by n - s: the other valid signature for the same message. */
 function toHighS(derHex: string): string {
@@ -42,7 +43,7 @@ function toHighS(derHex: string): string {
 describe('Service-Wallet-Signature stamps', () => {
   const payload = '{"accountId":"InternalAccount:1","method":"DELETE","requestId":"Request:1"}';
 
-  it('verifies a stamp produced by Turnkey\'s ApiKeyStamper and returns the signing key', async () => {
+  it("verifies a stamp produced by Turnkey's ApiKeyStamper and returns the signing key", async () => {
     const key = keyPair();
     const result = verifyStamp(await turnkeyStamp(payload, key), payload);
     expect(result).toEqual({ ok: true, publicKey: key.publicKey });
@@ -72,14 +73,23 @@ describe('Service-Wallet-Signature stamps', () => {
   it('accepts high-S signatures', () => {
     const key = keyPair();
     const privateKey = createPrivateKey({
-      key: { kty: 'EC', crv: 'P-256', d: Buffer.from(key.privateKey, 'hex').toString('base64url'), x: Buffer.from(key.uncompressed.slice(2, 66), 'hex').toString('base64url'), y: Buffer.from(key.uncompressed.slice(66), 'hex').toString('base64url') },
+      key: {
+        kty: 'EC',
+        crv: 'P-256',
+        d: Buffer.from(key.privateKey, 'hex').toString('base64url'),
+        x: Buffer.from(key.uncompressed.slice(2, 66), 'hex').toString('base64url'),
+        y: Buffer.from(key.uncompressed.slice(66), 'hex').toString('base64url'),
+      },
       format: 'jwk',
     });
     const low = sign('sha256', Buffer.from(payload), { key: privateKey, dsaEncoding: 'der' }).toString('hex');
     const high = toHighS(low);
     expect(high).not.toBe(low);
     for (const signature of [low, high]) {
-      expect(verifyStamp(encode({ publicKey: key.publicKey, scheme: STAMP_SCHEME, signature }), payload)).toEqual({ ok: true, publicKey: key.publicKey });
+      expect(verifyStamp(encode({ publicKey: key.publicKey, scheme: STAMP_SCHEME, signature }), payload)).toEqual({
+        ok: true,
+        publicKey: key.publicKey,
+      });
     }
   });
 
@@ -120,7 +130,10 @@ describe('Service-Wallet-Signature stamps', () => {
     });
 
     it('garbage DER in a well-formed stamp is an invalid signature, not a malformed stamp', () => {
-      expect(verifyStamp(encode({ ...valid, signature: 'deadbeef' }), payload)).toMatchObject({ ok: false, code: 'WALLET_SIGNATURE_INVALID' });
+      expect(verifyStamp(encode({ ...valid, signature: 'deadbeef' }), payload)).toMatchObject({
+        ok: false,
+        code: 'WALLET_SIGNATURE_INVALID',
+      });
     });
   });
 

@@ -69,7 +69,8 @@ export async function verifyPasskeyRegistration(input: {
     if (!result.verified) return { ok: false, reason: 'the attestation did not verify' };
     const { credential } = result.registrationInfo;
     // The library reads the id from authenticatorData; the client's claim must be that same id.
-    if (credential.id !== attestation.credentialId) return { ok: false, reason: 'credentialId does not match the attested credential' };
+    if (credential.id !== attestation.credentialId)
+      return { ok: false, reason: 'credentialId does not match the attested credential' };
     return {
       ok: true,
       credential: {
@@ -95,7 +96,8 @@ export async function verifyPasskeyAuthentication(input: {
   credential: PasskeyCredential;
 }): Promise<PasskeyResult<{ credentialId: string; newCounter: number; userHandle?: string }>> {
   const { assertion, expectedChallenge, relyingParty, credential } = input;
-  if (assertion.credentialId !== credential.credentialId) return { ok: false, reason: 'the assertion is for another credential' };
+  if (assertion.credentialId !== credential.credentialId)
+    return { ok: false, reason: 'the assertion is for another credential' };
   try {
     const result = await verifyAuthenticationResponse({
       response: {

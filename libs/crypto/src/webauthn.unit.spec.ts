@@ -3,11 +3,16 @@ import { randomBytes } from 'node:crypto';
 import { SoftwareAuthenticator } from '../../../test/support/webauthn-authenticator.js';
 import { verifyPasskeyAuthentication, verifyPasskeyRegistration, type PasskeyCredential } from './webauthn.js';
 
-const relyingParty = { rpId: 'wallet.example.com', origins: ['https://wallet.example.com', 'android:apk-key-hash:abc'] };
+const relyingParty = {
+  rpId: 'wallet.example.com',
+  origins: ['https://wallet.example.com', 'android:apk-key-hash:abc'],
+};
 const origin = 'https://wallet.example.com';
 const challenge = () => randomBytes(32).toString('base64url');
 
-async function registered(authenticator = new SoftwareAuthenticator()): Promise<{ authenticator: SoftwareAuthenticator; credential: PasskeyCredential }> {
+async function registered(
+  authenticator = new SoftwareAuthenticator(),
+): Promise<{ authenticator: SoftwareAuthenticator; credential: PasskeyCredential }> {
   const c = challenge();
   const attestation = authenticator.register({ challenge: c, origin, rpId: relyingParty.rpId, userHandle: 'user-1' });
   const result = await verifyPasskeyRegistration({ attestation, expectedChallenge: c, relyingParty });
@@ -16,7 +21,9 @@ async function registered(authenticator = new SoftwareAuthenticator()): Promise<
 }
 
 const tamperJson = (b64: string, change: (v: Record<string, unknown>) => Record<string, unknown>) =>
-  Buffer.from(JSON.stringify(change(JSON.parse(Buffer.from(b64, 'base64url').toString('utf8')))), 'utf8').toString('base64url');
+  Buffer.from(JSON.stringify(change(JSON.parse(Buffer.from(b64, 'base64url').toString('utf8')))), 'utf8').toString(
+    'base64url',
+  );
 
 describe('passkey registration', () => {
   it('returns the credential id, COSE public key and counter of a valid attestation', async () => {
@@ -24,7 +31,10 @@ describe('passkey registration', () => {
     const c = challenge();
     const attestation = authenticator.register({ challenge: c, origin, rpId: relyingParty.rpId });
     const result = await verifyPasskeyRegistration({ attestation, expectedChallenge: c, relyingParty });
-    expect(result).toMatchObject({ ok: true, credential: { credentialId: attestation.credentialId, counter: 1, transports: ['internal'] } });
+    expect(result).toMatchObject({
+      ok: true,
+      credential: { credentialId: attestation.credentialId, counter: 1, transports: ['internal'] },
+    });
     expect(result.ok && result.credential.publicKey).toMatch(/^[A-Za-z0-9_-]+$/);
   });
 
@@ -32,25 +42,42 @@ describe('passkey registration', () => {
     const authenticator = new SoftwareAuthenticator();
     const c = challenge();
     const good = authenticator.register({ challenge: c, origin, rpId: relyingParty.rpId });
-    expect(await verifyPasskeyRegistration({ attestation: good, expectedChallenge: challenge(), relyingParty })).toMatchObject({ ok: false, reason: expect.stringContaining('challenge') });
-    const wrongOrigin = authenticator.register({ challenge: c, origin: 'https://evil.example', rpId: relyingParty.rpId });
-    expect(await verifyPasskeyRegistration({ attestation: wrongOrigin, expectedChallenge: c, relyingParty })).toMatchObject({ ok: false, reason: expect.stringContaining('origin') });
+    expect(
+      await verifyPasskeyRegistration({ attestation: good, expectedChallenge: challenge(), relyingParty }),
+    ).toMatchObject({ ok: false, reason: expect.stringContaining('challenge') });
+    const wrongOrigin = authenticator.register({
+      challenge: c,
+      origin: 'https://evil.example',
+      rpId: relyingParty.rpId,
+    });
+    expect(
+      await verifyPasskeyRegistration({ attestation: wrongOrigin, expectedChallenge: c, relyingParty }),
+    ).toMatchObject({ ok: false, reason: expect.stringContaining('origin') });
     const wrongRp = authenticator.register({ challenge: c, origin, rpId: 'evil.example' });
-    expect(await verifyPasskeyRegistration({ attestation: wrongRp, expectedChallenge: c, relyingParty })).toMatchObject({ ok: false, reason: expect.stringContaining('RP ID') });
+    expect(await verifyPasskeyRegistration({ attestation: wrongRp, expectedChallenge: c, relyingParty })).toMatchObject(
+      { ok: false, reason: expect.stringContaining('RP ID') },
+    );
   });
 
   it('requires user verification', async () => {
     const authenticator = new SoftwareAuthenticator({ userVerified: false });
     const c = challenge();
     const attestation = authenticator.register({ challenge: c, origin, rpId: relyingParty.rpId });
-    expect(await verifyPasskeyRegistration({ attestation, expectedChallenge: c, relyingParty })).toMatchObject({ ok: false, reason: expect.stringContaining('verification') });
+    expect(await verifyPasskeyRegistration({ attestation, expectedChallenge: c, relyingParty })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('verification'),
+    });
   });
 
   it('refuses a credentialId that differs from the attested one', async () => {
     const authenticator = new SoftwareAuthenticator();
     const c = challenge();
     const attestation = authenticator.register({ challenge: c, origin, rpId: relyingParty.rpId });
-    const result = await verifyPasskeyRegistration({ attestation: { ...attestation, credentialId: randomBytes(32).toString('base64url') }, expectedChallenge: c, relyingParty });
+    const result = await verifyPasskeyRegistration({
+      attestation: { ...attestation, credentialId: randomBytes(32).toString('base64url') },
+      expectedChallenge: c,
+      relyingParty,
+    });
     expect(result).toEqual({ ok: false, reason: 'credentialId does not match the attested credential' });
   });
 });
@@ -61,7 +88,12 @@ describe('passkey authentication', () => {
     const c = challenge();
     const assertion = authenticator.assert(credential.credentialId, { challenge: c, origin, rpId: relyingParty.rpId });
     const result = await verifyPasskeyAuthentication({ assertion, expectedChallenge: c, relyingParty, credential });
-    expect(result).toEqual({ ok: true, credentialId: credential.credentialId, newCounter: 2, userHandle: Buffer.from('user-1').toString('base64url') });
+    expect(result).toEqual({
+      ok: true,
+      credentialId: credential.credentialId,
+      newCounter: 2,
+      userHandle: Buffer.from('user-1').toString('base64url'),
+    });
   });
 
   it('refuses a replayed assertion because its counter no longer increases', async () => {
@@ -71,7 +103,12 @@ describe('passkey authentication', () => {
     const first = await verifyPasskeyAuthentication({ assertion, expectedChallenge: c, relyingParty, credential });
     if (!first.ok) throw new Error(first.reason);
     const afterFirst = { ...credential, counter: first.newCounter };
-    const replay = await verifyPasskeyAuthentication({ assertion, expectedChallenge: c, relyingParty, credential: afterFirst });
+    const replay = await verifyPasskeyAuthentication({
+      assertion,
+      expectedChallenge: c,
+      relyingParty,
+      credential: afterFirst,
+    });
     expect(replay).toMatchObject({ ok: false, reason: expect.stringContaining('counter') });
   });
 
@@ -80,21 +117,34 @@ describe('passkey authentication', () => {
     expect(credential.counter).toBe(0);
     const c = challenge();
     const assertion = authenticator.assert(credential.credentialId, { challenge: c, origin, rpId: relyingParty.rpId });
-    expect(await verifyPasskeyAuthentication({ assertion, expectedChallenge: c, relyingParty, credential })).toMatchObject({ ok: true, newCounter: 0 });
+    expect(
+      await verifyPasskeyAuthentication({ assertion, expectedChallenge: c, relyingParty, credential }),
+    ).toMatchObject({ ok: true, newCounter: 0 });
   });
 
   it('refuses an assertion for another challenge', async () => {
     const { authenticator, credential } = await registered();
-    const assertion = authenticator.assert(credential.credentialId, { challenge: challenge(), origin, rpId: relyingParty.rpId });
-    expect(await verifyPasskeyAuthentication({ assertion, expectedChallenge: challenge(), relyingParty, credential })).toMatchObject({ ok: false, reason: expect.stringContaining('challenge') });
+    const assertion = authenticator.assert(credential.credentialId, {
+      challenge: challenge(),
+      origin,
+      rpId: relyingParty.rpId,
+    });
+    expect(
+      await verifyPasskeyAuthentication({ assertion, expectedChallenge: challenge(), relyingParty, credential }),
+    ).toMatchObject({ ok: false, reason: expect.stringContaining('challenge') });
   });
 
   it('refuses tampered clientData (signature no longer covers it)', async () => {
     const { authenticator, credential } = await registered();
     const c = challenge();
     const assertion = authenticator.assert(credential.credentialId, { challenge: c, origin, rpId: relyingParty.rpId });
-    const tampered = { ...assertion, clientDataJson: tamperJson(assertion.clientDataJson, (v) => ({ ...v, crossOrigin: false, extra: 'x' })) };
-    expect(await verifyPasskeyAuthentication({ assertion: tampered, expectedChallenge: c, relyingParty, credential })).toEqual({ ok: false, reason: 'the assertion signature is invalid' });
+    const tampered = {
+      ...assertion,
+      clientDataJson: tamperJson(assertion.clientDataJson, (v) => ({ ...v, crossOrigin: false, extra: 'x' })),
+    };
+    expect(
+      await verifyPasskeyAuthentication({ assertion: tampered, expectedChallenge: c, relyingParty, credential }),
+    ).toEqual({ ok: false, reason: 'the assertion signature is invalid' });
   });
 
   it('refuses a tampered signature', async () => {
@@ -103,7 +153,12 @@ describe('passkey authentication', () => {
     const assertion = authenticator.assert(credential.credentialId, { challenge: c, origin, rpId: relyingParty.rpId });
     const sig = Buffer.from(assertion.signature, 'base64url');
     sig[sig.length - 1] ^= 0x01;
-    const result = await verifyPasskeyAuthentication({ assertion: { ...assertion, signature: sig.toString('base64url') }, expectedChallenge: c, relyingParty, credential });
+    const result = await verifyPasskeyAuthentication({
+      assertion: { ...assertion, signature: sig.toString('base64url') },
+      expectedChallenge: c,
+      relyingParty,
+      credential,
+    });
     expect(result.ok).toBe(false);
   });
 
@@ -111,15 +166,35 @@ describe('passkey authentication', () => {
     const { credential } = await registered();
     const other = await registered();
     const c = challenge();
-    const byOther = other.authenticator.assert(other.credential.credentialId, { challenge: c, origin, rpId: relyingParty.rpId });
-    expect(await verifyPasskeyAuthentication({ assertion: { ...byOther, credentialId: credential.credentialId }, expectedChallenge: c, relyingParty, credential })).toEqual({ ok: false, reason: 'the assertion signature is invalid' });
-    expect(await verifyPasskeyAuthentication({ assertion: byOther, expectedChallenge: c, relyingParty, credential })).toEqual({ ok: false, reason: 'the assertion is for another credential' });
+    const byOther = other.authenticator.assert(other.credential.credentialId, {
+      challenge: c,
+      origin,
+      rpId: relyingParty.rpId,
+    });
+    expect(
+      await verifyPasskeyAuthentication({
+        assertion: { ...byOther, credentialId: credential.credentialId },
+        expectedChallenge: c,
+        relyingParty,
+        credential,
+      }),
+    ).toEqual({ ok: false, reason: 'the assertion signature is invalid' });
+    expect(
+      await verifyPasskeyAuthentication({ assertion: byOther, expectedChallenge: c, relyingParty, credential }),
+    ).toEqual({ ok: false, reason: 'the assertion is for another credential' });
   });
 
   it('requires user verification on assertions', async () => {
     const { authenticator, credential } = await registered();
     const c = challenge();
-    const assertion = authenticator.assert(credential.credentialId, { challenge: c, origin, rpId: relyingParty.rpId, userVerified: false });
-    expect(await verifyPasskeyAuthentication({ assertion, expectedChallenge: c, relyingParty, credential })).toMatchObject({ ok: false, reason: expect.stringContaining('verification') });
+    const assertion = authenticator.assert(credential.credentialId, {
+      challenge: c,
+      origin,
+      rpId: relyingParty.rpId,
+      userVerified: false,
+    });
+    expect(
+      await verifyPasskeyAuthentication({ assertion, expectedChallenge: c, relyingParty, credential }),
+    ).toMatchObject({ ok: false, reason: expect.stringContaining('verification') });
   });
 });

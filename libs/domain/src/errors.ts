@@ -3,7 +3,8 @@
  * status codes (invalid 400, unauthorized 401, forbidden 403, not_found 404, conflict 409,
  * unprocessable 422, rate_limited 429 with `details.retryAfterSeconds`).
  */
-export type DomainErrorKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'unprocessable' | 'rate_limited';
+export type DomainErrorKind =
+  'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'unprocessable' | 'rate_limited';
 
 export interface FieldError {
   field: string;
@@ -26,5 +27,9 @@ export class DomainError extends Error {
 export const invalid = (code: string, message: string, field?: string) =>
   new DomainError('invalid', code, message, field ? { errors: [{ field, constraint: code, message }] } : undefined);
 export const notFound = (resource: string, id: string) =>
-  new DomainError('not_found', `${resource.toUpperCase()}_NOT_FOUND`, `${resource.toLowerCase().replace(/_/g, ' ')} ${id} not found`);
+  new DomainError(
+    'not_found',
+    `${resource.toUpperCase()}_NOT_FOUND`,
+    `${resource.toLowerCase().replace(/_/g, ' ')} ${id} not found`,
+  );
 export const conflict = (code: string, message: string) => new DomainError('conflict', code, message);

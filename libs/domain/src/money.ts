@@ -41,7 +41,8 @@ export function toAmount(value: number | string | bigint, field = 'amount'): big
   let n: bigint;
   if (typeof value === 'bigint') n = value;
   else if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value)) throw invalid('INVALID_AMOUNT', `${field} must be an integer no larger than 2^53-1`, field);
+    if (!Number.isSafeInteger(value))
+      throw invalid('INVALID_AMOUNT', `${field} must be an integer no larger than 2^53-1`, field);
     n = BigInt(value);
   } else {
     if (!/^-?\d+$/.test(value)) throw invalid('INVALID_AMOUNT', `${field} must be an integer`, field);

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { GENESIS_HASH, verifyChain } from './hash-chain.js';
-import { AppendTooLarge, SubscriptionEnded, WrongExpectedVersion, appendBytes, type EventStore, type ExpectedRevision, type NewEvent, type RecordedEvent } from './event-store.js';
+import {
+  AppendTooLarge,
+  SubscriptionEnded,
+  WrongExpectedVersion,
+  appendBytes,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+} from './event-store.js';
 
 /** Polls an asynchronous condition with a bounded deadline. */
 export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
@@ -21,7 +30,12 @@ const event = (n: number, extra: Partial<NewEvent> = {}): NewEvent => ({
 
 const newStream = () => `contract-${randomUUID()}`;
 
-async function expectWrongVersion(promise: Promise<unknown>, streamName: string, expected: ExpectedRevision, actual: bigint | 'no_stream') {
+async function expectWrongVersion(
+  promise: Promise<unknown>,
+  streamName: string,
+  expected: ExpectedRevision,
+  actual: bigint | 'no_stream',
+) {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
@@ -55,7 +69,9 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
     it('appends events and reads them back in revision order', async () => {
       const stream = newStream();
       const id = randomUUID();
-      const result = await store.appendToStream(stream, [event(0, { id }), event(1), event(2)], { expectedRevision: 'no_stream' });
+      const result = await store.appendToStream(stream, [event(0, { id }), event(1), event(2)], {
+        expectedRevision: 'no_stream',
+      });
       expect(result.nextExpectedRevision).toBe(2n);
       const events = await store.readStream(stream);
       expect(events.map((e) => e.revision)).toEqual([0n, 1n, 2n]);
@@ -80,13 +96,23 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
     it("'no_stream' succeeds only while the stream does not exist", async () => {
       const stream = newStream();
       await store.appendToStream(stream, [event(0)], { expectedRevision: 'no_stream' });
-      await expectWrongVersion(store.appendToStream(stream, [event(1)], { expectedRevision: 'no_stream' }), stream, 'no_stream', 0n);
+      await expectWrongVersion(
+        store.appendToStream(stream, [event(1)], { expectedRevision: 'no_stream' }),
+        stream,
+        'no_stream',
+        0n,
+      );
       expect(await store.readStream(stream)).toHaveLength(1);
     });
 
     it("'stream_exists' fails on a missing stream and succeeds on an existing one", async () => {
       const stream = newStream();
-      await expectWrongVersion(store.appendToStream(stream, [event(0)], { expectedRevision: 'stream_exists' }), stream, 'stream_exists', 'no_stream');
+      await expectWrongVersion(
+        store.appendToStream(stream, [event(0)], { expectedRevision: 'stream_exists' }),
+        stream,
+        'stream_exists',
+        'no_stream',
+      );
       expect(await store.readStream(stream)).toEqual([]);
       await store.appendToStream(stream, [event(0)], { expectedRevision: 'no_stream' });
       const result = await store.appendToStream(stream, [event(1)], { expectedRevision: 'stream_exists' });
@@ -95,7 +121,12 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
 
     it('an exact revision must match the last revision of the stream', async () => {
       const stream = newStream();
-      await expectWrongVersion(store.appendToStream(stream, [event(0)], { expectedRevision: 0n }), stream, 0n, 'no_stream');
+      await expectWrongVersion(
+        store.appendToStream(stream, [event(0)], { expectedRevision: 0n }),
+        stream,
+        0n,
+        'no_stream',
+      );
       await store.appendToStream(stream, [event(0)], { expectedRevision: 'no_stream' });
       const second = await store.appendToStream(stream, [event(1), event(2)], { expectedRevision: 0n });
       expect(second.nextExpectedRevision).toBe(2n);
@@ -108,8 +139,12 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
 
     it("'any' (and no expected revision) appends whatever the stream holds", async () => {
       const stream = newStream();
-      expect((await store.appendToStream(stream, [event(0)], { expectedRevision: 'any' })).nextExpectedRevision).toBe(0n);
-      expect((await store.appendToStream(stream, [event(1)], { expectedRevision: 'any' })).nextExpectedRevision).toBe(1n);
+      expect((await store.appendToStream(stream, [event(0)], { expectedRevision: 'any' })).nextExpectedRevision).toBe(
+        0n,
+      );
+      expect((await store.appendToStream(stream, [event(1)], { expectedRevision: 'any' })).nextExpectedRevision).toBe(
+        1n,
+      );
       expect((await store.appendToStream(stream, [event(2)])).nextExpectedRevision).toBe(2n);
     });
 
@@ -134,7 +169,9 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
     it('many concurrent appends to different streams all commit with distinct, ordered positions', async () => {
       const head = await store.headPosition();
       const streams = Array.from({ length: 100 }, newStream);
-      const results = await Promise.all(streams.map((s, i) => store.appendToStream(s, [event(i)], { expectedRevision: 'no_stream' })));
+      const results = await Promise.all(
+        streams.map((s, i) => store.appendToStream(s, [event(i)], { expectedRevision: 'no_stream' })),
+      );
       expect(new Set(results.map((r) => r.position)).size).toBe(100);
       const ours = new Set(streams);
       const logged = (await store.readAll({ after: head })).filter((e) => ours.has(e.streamName));

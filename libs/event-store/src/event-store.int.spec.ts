@@ -30,7 +30,11 @@ if (eventStoreUrl) {
 const event = (n: number) => ({ type: 'Tested', data: { n } });
 
 /** Runs an ES module in a separate node process; better-sqlite3 resolves from the project root. */
-function child(script: string, args: string[], onLine?: (line: string) => void): Promise<{ code: number | null; out: string; err: string }> {
+function child(
+  script: string,
+  args: string[],
+  onLine?: (line: string) => void,
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, ['--input-type=module', '-e', script, ...args], { cwd: process.cwd() });
     let out = '';
@@ -59,7 +63,9 @@ describe('SqliteEventStore', () => {
 
   it('commits appends issued in the same tick in one transaction', async () => {
     store = new SqliteEventStore(join(dir, 'events.db'));
-    const results = await Promise.all(Array.from({ length: 64 }, (_, i) => store.appendToStream(`s-${i}`, [event(i), event(i)])));
+    const results = await Promise.all(
+      Array.from({ length: 64 }, (_, i) => store.appendToStream(`s-${i}`, [event(i), event(i)])),
+    );
     expect(store.stats()).toEqual({ transactions: 1, appends: 64, events: 128 });
     // Positions follow the order in which appends were issued.
     const positions = results.map((r) => r.position);
@@ -80,7 +86,14 @@ describe('SqliteEventStore', () => {
       store.appendToStream('taken', [event(5)], { expectedRevision: 0n }),
       store.appendToStream('taken', [event(6)], { expectedRevision: 0n }),
     ]);
-    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled', 'rejected']);
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'rejected',
+    ]);
     expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedVersion);
     expect(String((outcomes[3] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/);
     expect((outcomes[5] as PromiseRejectedResult).reason).toMatchObject({ actual: 1n });
@@ -96,7 +109,10 @@ describe('SqliteEventStore', () => {
     clock.advance(60_000);
     await store.appendToStream('clocked', [event(1)]);
     const events = await store.readStream('clocked');
-    expect(events.map((e) => e.recordedAt.toISOString())).toEqual(['2030-01-02T03:04:05.000Z', '2030-01-02T03:05:05.000Z']);
+    expect(events.map((e) => e.recordedAt.toISOString())).toEqual([
+      '2030-01-02T03:04:05.000Z',
+      '2030-01-02T03:05:05.000Z',
+    ]);
   });
 
   it('settles accepted appends on close and rejects appends after it', async () => {

@@ -133,7 +133,11 @@ export interface EventStore {
    * Idempotent: repeating an append whose event ids are already in the stream at the expected position returns the
    * original result (so a retry after a transient error cannot write twice).
    */
-  appendToStream(streamName: string, events: NewEvent[], options?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
+  appendToStream(
+    streamName: string,
+    events: NewEvent[],
+    options?: { expectedRevision?: ExpectedRevision },
+  ): Promise<AppendResult>;
   /** Events of all streams in global order (user events only). */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /**

@@ -60,7 +60,8 @@ function toEsdbExpected(expected: ExpectedRevision): AppendExpectedRevision {
 
 function limitOf(maxCount: number | undefined): number {
   if (maxCount === undefined) return -1;
-  if (!Number.isInteger(maxCount) || maxCount < 0) throw new RangeError(`maxCount must be a non-negative integer; got ${maxCount}`);
+  if (!Number.isInteger(maxCount) || maxCount < 0)
+    throw new RangeError(`maxCount must be a non-negative integer; got ${maxCount}`);
   return maxCount;
 }
 
@@ -89,12 +90,16 @@ const isSystem = (e: EsdbRecordedEvent) => e.type.startsWith('$') || e.streamId.
 /** Exact read position of an event we saw; reading from it includes that event again. */
 const at = (position: bigint): ReadPosition => (position > 0n ? { commit: position, prepare: position } : START);
 
-const after = (p: Position, than: Position) => p.commit > than.commit || (p.commit === than.commit && p.prepare > than.prepare);
+const after = (p: Position, than: Position) =>
+  p.commit > than.commit || (p.commit === than.commit && p.prepare > than.prepare);
 
 function toRecorded(e: EsdbRecordedEvent, position: bigint): RecordedEvent {
   if (!e.isJson) throw new Error(`event ${e.id} in ${e.streamId} is not a JSON event`);
   const meta = e.metadata;
-  const metadata = meta && typeof meta === 'object' && !Array.isArray(meta) && !(meta instanceof Uint8Array) ? (meta as EventMetadata) : {};
+  const metadata =
+    meta && typeof meta === 'object' && !Array.isArray(meta) && !(meta instanceof Uint8Array)
+      ? (meta as EventMetadata)
+      : {};
   return {
     id: e.id,
     type: e.type,
@@ -124,7 +129,11 @@ export class EventStoreDbEventStore implements EventStore {
     this.maxAppendBytes = options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
   }
 
-  async appendToStream(streamName: string, events: NewEvent[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
+  async appendToStream(
+    streamName: string,
+    events: NewEvent[],
+    options: { expectedRevision?: ExpectedRevision } = {},
+  ): Promise<AppendResult> {
     if (!streamName) throw new TypeError('a stream name is required');
     if (events.length === 0) throw new TypeError('appendToStream needs at least one event');
     const expected = options.expectedRevision ?? 'any';
@@ -139,20 +148,29 @@ export class EventStoreDbEventStore implements EventStore {
           streamName,
           events.map((e, i) => {
             const revision = (last ? last.revision : -1n) + 1n + BigInt(i);
-            const base = { streamName, revision, type: e.type, data: stored(e.data), metadata: stored(e.metadata ?? {}) };
+            const base = {
+              streamName,
+              revision,
+              type: e.type,
+              data: stored(e.data),
+              metadata: stored(e.metadata ?? {}),
+            };
             const metadata = link.prevHashes ? link.prevHashes(i, base) : base.metadata;
             return jsonEvent({ id: e.id, type: e.type, data: base.data as JSONType, metadata: metadata as JSONType });
           }),
           { expectedRevision: link.expected },
         );
-        if (!result.position) throw new Error('EventStoreDB returned no log position for an append; a newer server is required');
+        if (!result.position)
+          throw new Error('EventStoreDB returned no log position for an append; a newer server is required');
         // The append result carries the position of the last event written.
         return { nextExpectedRevision: result.nextExpectedRevision, position: result.position.commit };
       } catch (error) {
         // Another writer appended between reading the last event and this append: link to the new last event.
         if (error instanceof WrongExpectedVersionError && link.relinked && attempt < LINK_ATTEMPTS) continue;
-        if (error instanceof WrongExpectedVersionError) throw new WrongExpectedVersion(streamName, expected, error.actualVersion);
-        if (error instanceof MaxAppendSizeExceededError) throw new AppendTooLarge(streamName, bytes, error.maxAppendSize);
+        if (error instanceof WrongExpectedVersionError)
+          throw new WrongExpectedVersion(streamName, expected, error.actualVersion);
+        if (error instanceof MaxAppendSizeExceededError)
+          throw new AppendTooLarge(streamName, bytes, error.maxAppendSize);
         throw error;
       }
     }
@@ -162,11 +180,14 @@ export class EventStoreDbEventStore implements EventStore {
   private async lastEvent(streamName: string): Promise<{ revision: bigint; id: string; hash: string } | undefined> {
     let last: { revision: bigint; id: string; hash: string } | undefined;
     try {
-      await consume(this.client.readStream(streamName, { direction: BACKWARDS, fromRevision: END, maxCount: 1 }), (resolved) => {
-        const e = resolved.event;
-        if (e) last = { revision: e.revision, id: e.id, hash: hashOf(toRecorded(e, -1n).metadata) ?? '' };
-        return false;
-      });
+      await consume(
+        this.client.readStream(streamName, { direction: BACKWARDS, fromRevision: END, maxCount: 1 }),
+        (resolved) => {
+          const e = resolved.event;
+          if (e) last = { revision: e.revision, id: e.id, hash: hashOf(toRecorded(e, -1n).metadata) ?? '' };
+          return false;
+        },
+      );
     } catch (error) {
       if (error instanceof StreamNotFoundError) return undefined;
       throw error;
@@ -185,9 +206,19 @@ export class EventStoreDbEventStore implements EventStore {
     expected: ExpectedRevision,
     last: { revision: bigint; id: string; hash: string } | undefined,
     events: NewEvent[],
-  ): { expected: AppendExpectedRevision; relinked: boolean; prevHashes?: (i: number, e: Parameters<typeof chainMetadata>[1]) => EventMetadata } {
+  ): {
+    expected: AppendExpectedRevision;
+    relinked: boolean;
+    prevHashes?: (i: number, e: Parameters<typeof chainMetadata>[1]) => EventMetadata;
+  } {
     const matches =
-      expected === 'any' ? true : expected === 'no_stream' ? !last : expected === 'stream_exists' ? !!last : last?.revision === expected;
+      expected === 'any'
+        ? true
+        : expected === 'no_stream'
+          ? !last
+          : expected === 'stream_exists'
+            ? !!last
+            : last?.revision === expected;
     // A retry of an append already in the stream: the server deduplicates it by event id.
     const retried = last !== undefined && events.some((e) => e.id === last.id);
     if (!matches || retried) return { expected: toEsdbExpected(expected), relinked: false };
@@ -209,10 +240,14 @@ export class EventStoreDbEventStore implements EventStore {
     const from = options.fromRevision ?? 0n;
     const out: RecordedEvent[] = [];
     try {
-      const read = this.client.readStream(streamName, { fromRevision: from > 0n ? from : START, ...(limit > 0 ? { maxCount: limit } : {}) });
+      const read = this.client.readStream(streamName, {
+        fromRevision: from > 0n ? from : START,
+        ...(limit > 0 ? { maxCount: limit } : {}),
+      });
       await consume(read, (resolved) => {
         // Servers older than 22.6 give no position on stream reads: -1n marks it unknown.
-        if (resolved.event) out.push(toRecorded(resolved.event, resolved.event.position?.commit ?? resolved.commitPosition ?? -1n));
+        if (resolved.event)
+          out.push(toRecorded(resolved.event, resolved.event.position?.commit ?? resolved.commitPosition ?? -1n));
         return true;
       });
     } catch (error) {
@@ -274,7 +309,10 @@ export class EventStoreDbEventStore implements EventStore {
     return newest?.position ?? 0n;
   }
 
-  subscribeToAll(handler: (event: RecordedEvent) => Promise<void> | void, options: { after?: bigint } = {}): Subscription {
+  subscribeToAll(
+    handler: (event: RecordedEvent) => Promise<void> | void,
+    options: { after?: bigint } = {},
+  ): Subscription {
     const floor = options.after ?? 0n;
     // A subscription from a position delivers what comes after it.
     const source = this.client.subscribeToAll({ fromPosition: at(floor), filter: excludeSystemEvents() });

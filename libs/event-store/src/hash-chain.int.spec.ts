@@ -22,7 +22,10 @@ describe('SqliteEventStore hash chain', () => {
 
   it('detects an event row modified in the file', async () => {
     store = new SqliteEventStore(file);
-    await store.appendToStream('card-1', [0, 1, 2].map((n) => ({ type: 'CardTested', data: { n }, metadata: { actor: 'a' } })));
+    await store.appendToStream(
+      'card-1',
+      [0, 1, 2].map((n) => ({ type: 'CardTested', data: { n }, metadata: { actor: 'a' } })),
+    );
     expect(verifyChain(await store.readStream('card-1'))).toBeUndefined();
     const db = new Database(file);
     db.prepare(`UPDATE events SET data = '{"n":42}' WHERE stream = 'card-1' AND revision = 1`).run();
@@ -34,7 +37,9 @@ describe('SqliteEventStore hash chain', () => {
     const { eventHash } = await import('./hash-chain.js');
     const e1 = forged[1]!;
     const hash = eventHash(String(e1.metadata.prevHash), e1);
-    db2.prepare('UPDATE events SET metadata = ? WHERE stream = ? AND revision = 1').run(JSON.stringify({ ...e1.metadata, hash }), 'card-1');
+    db2
+      .prepare('UPDATE events SET metadata = ? WHERE stream = ? AND revision = 1')
+      .run(JSON.stringify({ ...e1.metadata, hash }), 'card-1');
     db2.close();
     expect(verifyChain(await store.readStream('card-1'))).toMatchObject({ revision: 2n });
   });
@@ -44,8 +49,12 @@ describe('SqliteEventStore hash chain', () => {
     db.exec(`CREATE TABLE events (
       position INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, stream TEXT NOT NULL, revision INTEGER NOT NULL,
       type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, recorded_at TEXT NOT NULL, UNIQUE (stream, revision))`);
-    const insert = db.prepare(`INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, 'Old', ?, '{"actor":"a"}', '2026-01-01T00:00:00.000Z')`);
-    ['a', 'b', 'a', 'b', 'a'].forEach((stream, i) => insert.run(`id-${i}`, stream, Math.floor(i / 2), JSON.stringify({ i })));
+    const insert = db.prepare(
+      `INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, 'Old', ?, '{"actor":"a"}', '2026-01-01T00:00:00.000Z')`,
+    );
+    ['a', 'b', 'a', 'b', 'a'].forEach((stream, i) =>
+      insert.run(`id-${i}`, stream, Math.floor(i / 2), JSON.stringify({ i })),
+    );
     db.close();
     store = new SqliteEventStore(file);
     const a = await store.readStream('a');

@@ -66,10 +66,11 @@ export function verifyChain(
   let prevHash = start.prevHash;
   for (const event of events) {
     const at = (reason: string): ChainBreak => ({ streamName: event.streamName, revision: event.revision, reason });
-    if (event.revision !== expectedRevision) return at(`expected revision ${expectedRevision}, found ${event.revision}`);
+    if (event.revision !== expectedRevision)
+      return at(`expected revision ${expectedRevision}, found ${event.revision}`);
     const hash = hashOf(event.metadata);
     if (hash === undefined || typeof event.metadata.prevHash !== 'string') return at('the event carries no hash');
-    if (event.metadata.prevHash !== prevHash) return at('prevHash does not match the previous event\'s hash');
+    if (event.metadata.prevHash !== prevHash) return at("prevHash does not match the previous event's hash");
     if (eventHash(prevHash, event) !== hash) return at('the event does not match its hash (modified)');
     prevHash = hash;
     expectedRevision += 1n;

@@ -21,4 +21,11 @@ export async function createEventStore(config: EventStoreConfig, options: { cloc
       return new EventStoreDbEventStore(config.url);
   }
 }
-export { GENESIS_HASH, chainMetadata, eventHash, verifyChain, type ChainBreak, type ChainedFields } from './hash-chain.js';
+export {
+  GENESIS_HASH,
+  chainMetadata,
+  eventHash,
+  verifyChain,
+  type ChainBreak,
+  type ChainedFields,
+} from './hash-chain.js';

@@ -84,7 +84,10 @@ const COLUMNS = 'position, id, stream, revision, type, data, metadata, recorded_
 
 /** A constraint violation (e.g. a duplicate event id) fails only its own append; anything else fails the batch. */
 function isConstraintError(error: unknown): boolean {
-  return typeof (error as { code?: unknown })?.code === 'string' && (error as { code: string }).code.startsWith('SQLITE_CONSTRAINT');
+  return (
+    typeof (error as { code?: unknown })?.code === 'string' &&
+    (error as { code: string }).code.startsWith('SQLITE_CONSTRAINT')
+  );
 }
 
 function revisionMatches(expected: ExpectedRevision, current: bigint): boolean {
@@ -96,7 +99,8 @@ function revisionMatches(expected: ExpectedRevision, current: bigint): boolean {
 
 function limitOf(maxCount: number | undefined): number {
   if (maxCount === undefined) return -1;
-  if (!Number.isInteger(maxCount) || maxCount < 0) throw new RangeError(`maxCount must be a non-negative integer; got ${maxCount}`);
+  if (!Number.isInteger(maxCount) || maxCount < 0)
+    throw new RangeError(`maxCount must be a non-negative integer; got ${maxCount}`);
   return maxCount;
 }
 
@@ -145,10 +149,15 @@ export class SqliteEventStore implements EventStore {
     readLast: Database.Statement<[number], EventRow>;
     byId: Database.Statement<[string], { stream: string; revision: number; position: number }>;
   };
-  private readonly commitBatch: Database.Transaction<(batch: PendingAppend[], recordedAt: string, outcomes: AppendOutcome[]) => void>;
+  private readonly commitBatch: Database.Transaction<
+    (batch: PendingAppend[], recordedAt: string, outcomes: AppendOutcome[]) => void
+  >;
   private readonly appendOne: Database.Transaction<(append: PendingAppend, recordedAt: string) => AppendResult>;
 
-  constructor(readonly path: string, options: SqliteEventStoreOptions = {}) {
+  constructor(
+    readonly path: string,
+    options: SqliteEventStoreOptions = {},
+  ) {
     this.clock = options.clock ?? systemClock;
     this.pollIntervalMs = options.pollIntervalMs ?? 200;
     this.pageSize = options.subscriptionPageSize ?? 500;
@@ -164,9 +173,15 @@ export class SqliteEventStore implements EventStore {
       streamLast: this.db.prepare<[string], { revision: number; metadata: string }>(
         'SELECT revision, metadata FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
       ),
-      insert: this.db.prepare<[string, string, bigint, string, string, string, string]>('INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
-      readStream: this.db.prepare<[string, bigint, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`),
-      readAll: this.db.prepare<[bigint, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
+      insert: this.db.prepare<[string, string, bigint, string, string, string, string]>(
+        'INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      readStream: this.db.prepare<[string, bigint, number], EventRow>(
+        `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+      ),
+      readAll: this.db.prepare<[bigint, number], EventRow>(
+        `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
+      ),
       head: this.db.prepare<[], { position: number | null }>('SELECT MAX(position) AS position FROM events'),
       readLast: this.db.prepare<[number], EventRow>(`SELECT ${COLUMNS} FROM events ORDER BY position DESC LIMIT ?`),
       byId: this.db.prepare<[string], { stream: string; revision: number; position: number }>(
@@ -242,7 +257,9 @@ export class SqliteEventStore implements EventStore {
   private upgradeChain(): void {
     if ((this.db.pragma('user_version', { simple: true }) as number) >= CHAINED_VERSION) return;
     const streams = this.db.prepare<[], { stream: string }>('SELECT DISTINCT stream FROM events');
-    const events = this.db.prepare<[string], EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream = ? ORDER BY revision`);
+    const events = this.db.prepare<[string], EventRow>(
+      `SELECT ${COLUMNS} FROM events WHERE stream = ? ORDER BY revision`,
+    );
     const update = this.db.prepare<[string, number]>('UPDATE events SET metadata = ? WHERE position = ?');
     this.db
       .transaction(() => {
@@ -266,7 +283,11 @@ export class SqliteEventStore implements EventStore {
     return { ...this.counters };
   }
 
-  appendToStream(streamName: string, events: NewEvent[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
+  appendToStream(
+    streamName: string,
+    events: NewEvent[],
+    options: { expectedRevision?: ExpectedRevision } = {},
+  ): Promise<AppendResult> {
     if (this.closed) return Promise.reject(new Error('the event store is closed'));
     if (!streamName) return Promise.reject(new TypeError('a stream name is required'));
     if (events.length === 0) return Promise.reject(new TypeError('appendToStream needs at least one event'));
@@ -277,7 +298,12 @@ export class SqliteEventStore implements EventStore {
       // Serialized now so that a caller mutating its objects later cannot change what is stored.
       rows = events.map((e) => {
         if (!e.type) throw new TypeError('every event needs a type');
-        return { id: e.id ?? randomUUID(), type: e.type, data: JSON.stringify(e.data ?? {}), metadata: JSON.stringify(e.metadata ?? {}) };
+        return {
+          id: e.id ?? randomUUID(),
+          type: e.type,
+          data: JSON.stringify(e.data ?? {}),
+          metadata: JSON.stringify(e.metadata ?? {}),
+        };
       });
     } catch (error) {
       return Promise.reject(error);
@@ -343,7 +369,10 @@ export class SqliteEventStore implements EventStore {
     return position === null ? 0n : BigInt(position);
   }
 
-  subscribeToAll(handler: (event: RecordedEvent) => Promise<void> | void, options: { after?: bigint } = {}): Subscription {
+  subscribeToAll(
+    handler: (event: RecordedEvent) => Promise<void> | void,
+    options: { after?: bigint } = {},
+  ): Subscription {
     if (this.closed) throw new Error('the event store is closed');
     let stopped = false;
     let endedByStore = false;

@@ -15,14 +15,16 @@ export function backoffDelayMs(policy: BackoffPolicy | undefined, attemptsMade: 
 /** Validated attempt budget: at least one, whole attempts only. */
 export function attemptBudget(attempts: number | undefined): number {
   if (attempts === undefined) return 1;
-  if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError(`attempts must be a positive integer, got ${attempts}`);
+  if (!Number.isInteger(attempts) || attempts < 1)
+    throw new RangeError(`attempts must be a positive integer, got ${attempts}`);
   return attempts;
 }
 
 /** Validated delay: whole, non-negative milliseconds. */
 export function delayOf(delayMs: number | undefined): number {
   if (delayMs === undefined) return 0;
-  if (!Number.isFinite(delayMs) || delayMs < 0) throw new RangeError(`delayMs must be a non-negative number, got ${delayMs}`);
+  if (!Number.isFinite(delayMs) || delayMs < 0)
+    throw new RangeError(`delayMs must be a non-negative number, got ${delayMs}`);
   return Math.round(delayMs);
 }
 

@@ -1,9 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { DelayedError, Queue, UnrecoverableError, Worker as BullWorker, type Job as BullJob, type MinimalJob } from 'bullmq';
+import {
+  DelayedError,
+  Queue,
+  UnrecoverableError,
+  Worker as BullWorker,
+  type Job as BullJob,
+  type MinimalJob,
+} from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Clock } from '../../domain/src/clock.js';
 import { attemptBudget, backoffDelayMs, delayOf, errorMessage, isUnrecoverable } from './backoff.js';
-import { DEPTH_CAP, type BackoffPolicy, type Job, type JobInfo, type JobOptions, type JobQueue, type JobState, type QueueDepth, type Worker } from './job-queue.js';
+import {
+  DEPTH_CAP,
+  type BackoffPolicy,
+  type Job,
+  type JobInfo,
+  type JobOptions,
+  type JobQueue,
+  type JobState,
+  type QueueDepth,
+  type Worker,
+} from './job-queue.js';
 
 export interface BullmqJobQueueOptions {
   /** redis:// URL; the server must use `maxmemory-policy noeviction`. */
@@ -85,7 +102,10 @@ export class BullmqJobQueue implements JobQueue {
   constructor(options: BullmqJobQueueOptions) {
     this.clock = options.clock;
     this.prefix = options.prefix ?? 'bull';
-    this.keepCompleted = { age: options.keepCompletedSeconds ?? 30 * 24 * 3600, count: options.keepCompletedCount ?? 500_000 };
+    this.keepCompleted = {
+      age: options.keepCompletedSeconds ?? 30 * 24 * 3600,
+      count: options.keepCompletedCount ?? 500_000,
+    };
     this.maxStalledCount = options.maxStalledCount ?? 10;
     this.onError = options.onError ?? ((error) => console.error('job queue (bullmq) error', error));
     // Clients are built here and handed to BullMQ: in native ESM BullMQ cannot load ioredis itself.
@@ -122,7 +142,8 @@ export class BullmqJobQueue implements JobQueue {
   process<T>(queue: string, handler: (job: Job<T>) => Promise<void>, options: { concurrency?: number } = {}): Worker {
     if (this.closing) throw new Error('job queue is closed');
     const concurrency = options.concurrency ?? 1;
-    if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
+    if (!Number.isInteger(concurrency) || concurrency < 1)
+      throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
     this.queue(queue).catch(this.onError);
     const worker = new BullWorker(
       escapeName(queue),
@@ -154,7 +175,10 @@ export class BullmqJobQueue implements JobQueue {
         prefix: this.prefix,
         concurrency,
         maxStalledCount: this.maxStalledCount,
-        settings: { backoffStrategy: (attemptsMade: number, _type?: string, _error?: Error, job?: MinimalJob) => this.retryDelay(attemptsMade, job) },
+        settings: {
+          backoffStrategy: (attemptsMade: number, _type?: string, _error?: Error, job?: MinimalJob) =>
+            this.retryDelay(attemptsMade, job),
+        },
       },
     );
     worker.on('error', this.onError);
@@ -186,7 +210,12 @@ export class BullmqJobQueue implements JobQueue {
     if (group === undefined) {
       const counts = await q.getJobCounts('waiting', 'prioritized', 'delayed', 'active', 'failed');
       const cap = (n: number | undefined) => Math.min(n ?? 0, DEPTH_CAP);
-      return { waiting: cap((counts.waiting ?? 0) + (counts.prioritized ?? 0)), delayed: cap(counts.delayed), active: cap(counts.active), dead: cap(counts.failed) };
+      return {
+        waiting: cap((counts.waiting ?? 0) + (counts.prioritized ?? 0)),
+        delayed: cap(counts.delayed),
+        active: cap(counts.active),
+        dead: cap(counts.failed),
+      };
     }
     // Groups live in the job envelopes: count a state's jobs page by page, up to the cap.
     const count = async (types: ('waiting' | 'prioritized' | 'delayed' | 'active' | 'failed')[]) => {
@@ -198,7 +227,12 @@ export class BullmqJobQueue implements JobQueue {
       }
       return Math.min(n, DEPTH_CAP);
     };
-    return { waiting: await count(['waiting', 'prioritized']), delayed: await count(['delayed']), active: await count(['active']), dead: await count(['failed']) };
+    return {
+      waiting: await count(['waiting', 'prioritized']),
+      delayed: await count(['delayed']),
+      active: await count(['active']),
+      dead: await count(['failed']),
+    };
   }
 
   async retryDead(queue: string, id: string): Promise<boolean> {

@@ -4,7 +4,11 @@ import { ManualClock } from '../../domain/src/clock.js';
 import { UnrecoverableJobError, type Job, type JobQueue } from './job-queue.js';
 
 /** Polls a condition at short intervals; fails after a bounded real-time deadline. */
-export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
@@ -41,7 +45,8 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
       open.push(jobs);
       const queue = `q-${randomUUID().slice(0, 8)}`;
       const state = async (id: string) => (await jobs.getJob(queue, id))?.state;
-      const until = (id: string, expected: string) => waitFor(async () => (await state(id)) === expected, `${id} to be ${expected}`);
+      const until = (id: string, expected: string) =>
+        waitFor(async () => (await state(id)) === expected, `${id} to be ${expected}`);
       /**
        * Enqueues a job and waits for it to complete: with one handler at a time, everything that
        * was runnable before it has been looked at by the worker.
@@ -63,8 +68,21 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
       await until(id, 'completed');
       await sentinel();
       expect(seen).toHaveLength(1);
-      expect(seen[0]).toEqual({ id, queue, name: 'deliver', data: { amount: 125, to: 'Webhook:1' }, attemptsMade: 0, maxAttempts: 1 });
-      expect(await jobs.getJob(queue, id)).toMatchObject({ id, queue, name: 'deliver', state: 'completed', data: { amount: 125, to: 'Webhook:1' } });
+      expect(seen[0]).toEqual({
+        id,
+        queue,
+        name: 'deliver',
+        data: { amount: 125, to: 'Webhook:1' },
+        attemptsMade: 0,
+        maxAttempts: 1,
+      });
+      expect(await jobs.getJob(queue, id)).toMatchObject({
+        id,
+        queue,
+        name: 'deliver',
+        state: 'completed',
+        data: { amount: 125, to: 'Webhook:1' },
+      });
       expect(await jobs.getJob(queue, 'no-such-job')).toBeUndefined();
     });
 
@@ -112,7 +130,12 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
         if (job.name !== 'sentinel') seen.push(job.id);
       });
       const soon = await jobs.enqueue(queue, 'timer', {}, { id: 'b-soon', delayMs: 60_000, group: 'Platform:b' });
-      const later = await jobs.enqueue(queue, 'timer', {}, { id: 'b-later', delayMs: 3 * 86_400_000, group: 'Platform:b' });
+      const later = await jobs.enqueue(
+        queue,
+        'timer',
+        {},
+        { id: 'b-later', delayMs: 3 * 86_400_000, group: 'Platform:b' },
+      );
       const other = await jobs.enqueue(queue, 'timer', {}, { id: 'a-soon', delayMs: 60_000, group: 'Platform:a' });
       const ungrouped = await jobs.enqueue(queue, 'timer', {}, { id: 'none', delayMs: 60_000 });
 
@@ -156,9 +179,19 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
         attempts.push(job.attemptsMade);
         throw new Error(`endpoint answered 503 (attempt ${job.attemptsMade + 1})`);
       });
-      const id = await jobs.enqueue(queue, 'deliver', {}, { attempts: 4, backoff: { type: 'exponential', delayMs: 60_000, maxDelayMs: 90_000 } });
+      const id = await jobs.enqueue(
+        queue,
+        'deliver',
+        {},
+        { attempts: 4, backoff: { type: 'exponential', delayMs: 60_000, maxDelayMs: 90_000 } },
+      );
       await waitFor(async () => (await jobs.getJob(queue, id))?.attemptsMade === 1, 'first failure recorded');
-      expect(await jobs.getJob(queue, id)).toMatchObject({ state: 'delayed', attemptsMade: 1, maxAttempts: 4, lastError: 'endpoint answered 503 (attempt 1)' });
+      expect(await jobs.getJob(queue, id)).toMatchObject({
+        state: 'delayed',
+        attemptsMade: 1,
+        maxAttempts: 4,
+        lastError: 'endpoint answered 503 (attempt 1)',
+      });
 
       // 60 s, then 120 s capped to 90 s, then 240 s capped to 90 s.
       for (const [index, delay] of [60_000, 90_000, 90_000].entries()) {
@@ -168,11 +201,18 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
         expect(attempts).toHaveLength(index + 1);
         clock.advance(1);
         expect(await jobs.promoteDue()).toBe(1);
-        await waitFor(async () => (await jobs.getJob(queue, id))?.attemptsMade === index + 2, `failure ${index + 2} recorded`);
+        await waitFor(
+          async () => (await jobs.getJob(queue, id))?.attemptsMade === index + 2,
+          `failure ${index + 2} recorded`,
+        );
       }
       await until(id, 'dead');
       expect(attempts).toEqual([0, 1, 2, 3]);
-      expect(await jobs.getJob(queue, id)).toMatchObject({ state: 'dead', attemptsMade: 4, lastError: 'endpoint answered 503 (attempt 4)' });
+      expect(await jobs.getJob(queue, id)).toMatchObject({
+        state: 'dead',
+        attemptsMade: 4,
+        lastError: 'endpoint answered 503 (attempt 4)',
+      });
     });
 
     it('dead-letters a job after its last attempt', async () => {
@@ -187,7 +227,14 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
       await until(id, 'dead');
       await sentinel();
       expect(runs).toBe(2);
-      expect(await jobs.getJob(queue, id)).toMatchObject({ id, state: 'dead', attemptsMade: 2, maxAttempts: 2, lastError: 'connection refused', data: { to: 'a' } });
+      expect(await jobs.getJob(queue, id)).toMatchObject({
+        id,
+        state: 'dead',
+        attemptsMade: 2,
+        maxAttempts: 2,
+        lastError: 'connection refused',
+        data: { to: 'a' },
+      });
       const dead = await jobs.deadLetters(queue);
       expect(dead.map((job) => job.id)).toEqual([id]);
       expect(dead[0]).toMatchObject({ state: 'dead', name: 'deliver', lastError: 'connection refused' });
@@ -205,7 +252,12 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
       await until(id, 'dead');
       await sentinel();
       expect(runs).toBe(1);
-      expect(await jobs.getJob(queue, id)).toMatchObject({ state: 'dead', attemptsMade: 1, maxAttempts: 5, lastError: 'webhook endpoint not configured' });
+      expect(await jobs.getJob(queue, id)).toMatchObject({
+        state: 'dead',
+        attemptsMade: 1,
+        maxAttempts: 5,
+        lastError: 'webhook endpoint not configured',
+      });
     });
 
     it('counts waiting, delayed and dead jobs, all of them or one group’s', async () => {
@@ -275,7 +327,10 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
         for (let i = 0; i < total; i += 1) await jobs.enqueue(queue, 'deliver', { i });
         for (let released = 0; released < total; released += 1) {
           const expected = Math.min(3, total - released);
-          await waitFor(() => running === expected && gates.length === released + expected, `${expected} handlers running`);
+          await waitFor(
+            () => running === expected && gates.length === released + expected,
+            `${expected} handlers running`,
+          );
           gates[released]!.open();
         }
         await waitFor(() => done === total, 'all jobs done');

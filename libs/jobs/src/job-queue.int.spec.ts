@@ -43,7 +43,11 @@ describe('SqliteJobQueue across processes', () => {
       b.process('race', count, { concurrency: 4 });
       const ids: string[] = [];
       for (let i = 0; i < 60; i += 1) ids.push(await (i % 2 ? a : b).enqueue('race', 'deliver', { i }));
-      await waitFor(async () => (await Promise.all(ids.map((id) => a.getJob('race', id)))).every((job) => job?.state === 'completed'), 'all jobs completed');
+      await waitFor(
+        async () =>
+          (await Promise.all(ids.map((id) => a.getJob('race', id)))).every((job) => job?.state === 'completed'),
+        'all jobs completed',
+      );
       expect([...runs.keys()].sort()).toEqual([...ids].sort());
       expect([...runs.values()].every((n) => n === 1)).toBe(true);
     } finally {
@@ -68,7 +72,10 @@ describe('SqliteJobQueue across processes', () => {
       queue.process('crash', async (job) => {
         seen.push(job.attemptsMade);
       });
-      await waitFor(async () => (await queue.getJob('crash', id))?.state === 'completed', 'the job to run again after the lease expired');
+      await waitFor(
+        async () => (await queue.getJob('crash', id))?.state === 'completed',
+        'the job to run again after the lease expired',
+      );
       // A crash is not a failed attempt: the job keeps its budget.
       expect(seen).toEqual([0]);
     } finally {
@@ -128,7 +135,11 @@ queue.process('crash', async (job) => {
 
 describe('createJobQueue', () => {
   it('opens the embedded adapter on the configured file', async () => {
-    const jobs = await createJobQueue({ kind: 'sqlite', path: join(tempDir('jobs-'), 'nested', 'jobs.db'), clock: new ManualClock() });
+    const jobs = await createJobQueue({
+      kind: 'sqlite',
+      path: join(tempDir('jobs-'), 'nested', 'jobs.db'),
+      clock: new ManualClock(),
+    });
     try {
       expect(jobs).toBeInstanceOf(SqliteJobQueue);
     } finally {
@@ -143,7 +154,14 @@ describe('createJobQueue', () => {
         server.close(() => done(port));
       });
     });
-    await expect(createJobQueue({ kind: 'bullmq', url: `redis://127.0.0.1:${unused}`, clock: new ManualClock(), onError: () => {} })).rejects.toThrow();
+    await expect(
+      createJobQueue({
+        kind: 'bullmq',
+        url: `redis://127.0.0.1:${unused}`,
+        clock: new ManualClock(),
+        onError: () => {},
+      }),
+    ).rejects.toThrow();
   });
 });
 
@@ -176,5 +194,8 @@ if (redisMissing) console.warn('Skipping the BullMQ job-queue contract: redis-se
   });
 
   // A fresh key prefix per queue instance keeps tests apart in one Redis.
-  jobQueueContract('bullmq', async (clock) => new BullmqJobQueue({ url: redis!.url, clock, prefix: `t${randomUUID().slice(0, 8)}` }));
+  jobQueueContract(
+    'bullmq',
+    async (clock) => new BullmqJobQueue({ url: redis!.url, clock, prefix: `t${randomUUID().slice(0, 8)}` }),
+  );
 });

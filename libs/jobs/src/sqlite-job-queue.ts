@@ -4,7 +4,17 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Clock } from '../../domain/src/clock.js';
 import { attemptBudget, backoffDelayMs, delayOf, errorMessage, isUnrecoverable } from './backoff.js';
-import { DEPTH_CAP, type BackoffPolicy, type Job, type JobInfo, type JobOptions, type JobQueue, type JobState, type QueueDepth, type Worker } from './job-queue.js';
+import {
+  DEPTH_CAP,
+  type BackoffPolicy,
+  type Job,
+  type JobInfo,
+  type JobOptions,
+  type JobQueue,
+  type JobState,
+  type QueueDepth,
+  type Worker,
+} from './job-queue.js';
 
 export interface SqliteJobQueueOptions {
   /** Queue clock: delays and backoff are measured on it. */
@@ -133,12 +143,16 @@ export class SqliteJobQueue implements JobQueue {
         `SELECT state, COUNT(*) AS n FROM (SELECT state FROM jobs WHERE queue = @queue AND (@group IS NULL OR grp = @group) ` +
           `AND state IN ('waiting', 'delayed', 'active', 'dead') LIMIT @cap) GROUP BY state`,
       ),
-      dead: db.prepare(`SELECT * FROM jobs WHERE queue = ? AND state = 'dead' ORDER BY finished_at DESC, rowid DESC LIMIT ?`),
+      dead: db.prepare(
+        `SELECT * FROM jobs WHERE queue = ? AND state = 'dead' ORDER BY finished_at DESC, rowid DESC LIMIT ?`,
+      ),
       retryDead: db.prepare(
         `UPDATE jobs SET state = 'waiting', attempts_made = 0, due_at = @now, last_error = NULL, updated_at = @now, finished_at = NULL
          WHERE queue = @queue AND id = @id AND state = 'dead'`,
       ),
-      promote: db.prepare(`UPDATE jobs SET state = 'waiting', updated_at = @now WHERE state = 'delayed' AND due_at <= @now`),
+      promote: db.prepare(
+        `UPDATE jobs SET state = 'waiting', updated_at = @now WHERE state = 'delayed' AND due_at <= @now`,
+      ),
       advanceGroup: db.prepare(
         `UPDATE jobs SET due_at = due_at - @byMs,
            state = CASE WHEN due_at - @byMs <= @now THEN 'waiting' ELSE 'delayed' END, updated_at = @now
@@ -171,8 +185,15 @@ export class SqliteJobQueue implements JobQueue {
   process<T>(queue: string, handler: (job: Job<T>) => Promise<void>, options: { concurrency?: number } = {}): Worker {
     if (this.closing) throw new Error('job queue is closed');
     const concurrency = options.concurrency ?? 1;
-    if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
-    const worker = new SqliteWorker(this, queue, handler as (job: Job<unknown>) => Promise<void>, concurrency, this.pollMs);
+    if (!Number.isInteger(concurrency) || concurrency < 1)
+      throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
+    const worker = new SqliteWorker(
+      this,
+      queue,
+      handler as (job: Job<unknown>) => Promise<void>,
+      concurrency,
+      this.pollMs,
+    );
     this.workers.add(worker);
     worker.onClosed = () => this.workers.delete(worker);
     worker.start();
@@ -191,7 +212,10 @@ export class SqliteJobQueue implements JobQueue {
 
   async depth(queue: string, group?: string): Promise<QueueDepth> {
     const depth: QueueDepth = { waiting: 0, delayed: 0, active: 0, dead: 0 };
-    const rows = this.stmt.depth.all({ queue, group: group ?? null, cap: DEPTH_CAP * 4 }) as { state: keyof QueueDepth; n: number }[];
+    const rows = this.stmt.depth.all({ queue, group: group ?? null, cap: DEPTH_CAP * 4 }) as {
+      state: keyof QueueDepth;
+      n: number;
+    }[];
     for (const row of rows) depth[row.state] = Math.min(row.n, DEPTH_CAP);
     return depth;
   }
@@ -256,7 +280,9 @@ export class SqliteJobQueue implements JobQueue {
     const attemptsMade = row.attempts_made + 1;
     const now = this.clock.now().getTime();
     const dead = isUnrecoverable(error) || attemptsMade >= row.max_attempts;
-    const delay = dead ? 0 : backoffDelayMs(row.backoff ? (JSON.parse(row.backoff) as BackoffPolicy) : undefined, attemptsMade);
+    const delay = dead
+      ? 0
+      : backoffDelayMs(row.backoff ? (JSON.parse(row.backoff) as BackoffPolicy) : undefined, attemptsMade);
     this.stmt.fail.run({
       queue: row.queue,
       id: row.id,

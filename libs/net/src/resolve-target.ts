@@ -28,8 +28,7 @@ export const systemResolver: Resolver = async (hostname) =>
  * a second DNS answer cannot swap in another address between the check and the connect.
  */
 export type Target =
-  | { ok: true; hostname: string; addresses: ResolvedAddress[] }
-  | { ok: false; reason: RefusalReason | 'unresolved' };
+  { ok: true; hostname: string; addresses: ResolvedAddress[] } | { ok: false; reason: RefusalReason | 'unresolved' };
 
 /**
  * Resolves a URL's host and applies the address policy: an allow-listed host is trusted whatever

@@ -25,7 +25,8 @@ export class BufferedTransaction implements ProjectionTransaction {
   }
 
   put(collection: string, doc: Doc): void {
-    if (typeof doc?.id !== 'string' || doc.id === '') throw new TypeError(`a document in ${collection} needs a non-empty string id`);
+    if (typeof doc?.id !== 'string' || doc.id === '')
+      throw new TypeError(`a document in ${collection} needs a non-empty string id`);
     this.collection(collection).set(doc.id, JSON.stringify(doc));
   }
 

@@ -13,7 +13,13 @@ describe('LeaseKeeper and LeasedCheckpoint (single-active processors)', () => {
   let stores: SqliteReadModelStore[];
   let now: number;
   const keepers: { stop(): Promise<void> }[] = [];
-  const options = (holder: string) => ({ holder, ttlMs: 1000, renewEveryMs: 60_000, now: () => now, logger: { warn: () => undefined } });
+  const options = (holder: string) => ({
+    holder,
+    ttlMs: 1000,
+    renewEveryMs: 60_000,
+    now: () => now,
+    logger: { warn: () => undefined },
+  });
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'leases-'));
@@ -28,8 +34,18 @@ describe('LeaseKeeper and LeasedCheckpoint (single-active processors)', () => {
 
   it('one process is active; the other takes over when it stops, or when its lease lapses, and the old one is fenced', async () => {
     const changes: string[] = [];
-    const first = new LeasedCheckpoint(stores[0], 'dispatcher', (active) => changes.push(`first ${active}`), options('first'));
-    const second = new LeasedCheckpoint(stores[1], 'dispatcher', (active) => changes.push(`second ${active}`), options('second'));
+    const first = new LeasedCheckpoint(
+      stores[0],
+      'dispatcher',
+      (active) => changes.push(`first ${active}`),
+      options('first'),
+    );
+    const second = new LeasedCheckpoint(
+      stores[1],
+      'dispatcher',
+      (active) => changes.push(`second ${active}`),
+      options('second'),
+    );
     keepers.push(first, second);
     await first.start();
     await second.start();
@@ -69,14 +85,26 @@ describe('LeaseKeeper and LeasedCheckpoint (single-active processors)', () => {
 
   it('seize takes a live lease (a rebuild) and settle gives up on a live holder after one TTL', async () => {
     const worker = new LeaseKeeper(stores[0], ['projection:p'], () => undefined, options('worker'));
-    const cli = new LeaseKeeper(stores[1], ['projection:p'], () => undefined, { ...options('cli'), ttlMs: 50, renewEveryMs: 10, now: Date.now });
+    const cli = new LeaseKeeper(stores[1], ['projection:p'], () => undefined, {
+      ...options('cli'),
+      ttlMs: 50,
+      renewEveryMs: 10,
+      now: Date.now,
+    });
     keepers.push(worker, cli);
     now = Date.now();
     await worker.start();
     await cli.seize(['projection:p']);
     expect(cli.fence('projection:p')?.token).toBe(2n);
-    await expect(stores[0].commitBatch('p', undefined, 1n, async () => undefined, worker.fence('projection:p'))).rejects.toBeInstanceOf(LeaseLost);
-    const standby = new LeaseKeeper(stores[0], ['projection:p'], () => undefined, { ...options('standby'), ttlMs: 50, renewEveryMs: 10, now: Date.now });
+    await expect(
+      stores[0].commitBatch('p', undefined, 1n, async () => undefined, worker.fence('projection:p')),
+    ).rejects.toBeInstanceOf(LeaseLost);
+    const standby = new LeaseKeeper(stores[0], ['projection:p'], () => undefined, {
+      ...options('standby'),
+      ttlMs: 50,
+      renewEveryMs: 10,
+      now: Date.now,
+    });
     keepers.push(standby);
     await standby.start();
     expect(await standby.settle()).toBe(false);

@@ -66,7 +66,9 @@ export class LeaseKeeper {
     await this.serialized(async () => {
       const released = [...this.held];
       this.held.clear();
-      await Promise.all(released.map(([name, grant]) => this.store.releaseLease(name, this.holder, grant.token).catch(() => undefined)));
+      await Promise.all(
+        released.map(([name, grant]) => this.store.releaseLease(name, this.holder, grant.token).catch(() => undefined)),
+      );
     });
   }
 
@@ -76,7 +78,13 @@ export class LeaseKeeper {
       const gained: string[] = [];
       for (const name of names) {
         if (!this.names.includes(name)) throw new Error(`lease ${name} is not kept by this keeper`);
-        const grant = await this.store.acquireLease({ name, holder: this.holder, ttlMs: this.ttlMs, now: this.now(), force: true });
+        const grant = await this.store.acquireLease({
+          name,
+          holder: this.holder,
+          ttlMs: this.ttlMs,
+          now: this.now(),
+          force: true,
+        });
         if (!grant) throw new Error(`lease ${name} could not be seized`);
         if (!this.held.has(name)) gained.push(name);
         this.held.set(name, grant);
@@ -135,7 +143,12 @@ export class LeaseKeeper {
               lost.push(name);
             }
           } else {
-            const acquired = await this.store.acquireLease({ name, holder: this.holder, ttlMs: this.ttlMs, now: this.now() });
+            const acquired = await this.store.acquireLease({
+              name,
+              holder: this.holder,
+              ttlMs: this.ttlMs,
+              now: this.now(),
+            });
             if (acquired) {
               this.held.set(name, acquired);
               gained.push(name);

@@ -19,10 +19,15 @@ export class LeasedCheckpoint {
     onChange: (active: boolean) => void,
     options: LeaseKeeperOptions = {},
   ) {
-    this.keeper = new LeaseKeeper(store, [name], ({ gained, lost }) => {
-      if (lost.length) onChange(false);
-      if (gained.length) onChange(true);
-    }, options);
+    this.keeper = new LeaseKeeper(
+      store,
+      [name],
+      ({ gained, lost }) => {
+        if (lost.length) onChange(false);
+        if (gained.length) onChange(true);
+      },
+      options,
+    );
   }
 
   /** Whether this process is the active one. */

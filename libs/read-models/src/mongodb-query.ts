@@ -9,7 +9,9 @@ import type { After, PlanFilter, QueryPlan, Scalar } from './query-plan.js';
 const path = (field: string): string => (field === 'id' ? '_id' : field);
 
 /** Missing or null, but not an array holding null (which `{field: null}` would also match). */
-const isNull = (field: string): Document => ({ $or: [{ [field]: { $exists: false } }, { [field]: { $type: 'null' } }] });
+const isNull = (field: string): Document => ({
+  $or: [{ [field]: { $exists: false } }, { [field]: { $type: 'null' } }],
+});
 const notNull = (field: string): Document => ({ [field]: { $exists: true, $not: { $type: 'null' } } });
 
 function equals(field: string, value: Scalar): Document {

@@ -131,7 +131,9 @@ export class MongoReadModelStore implements ReadModelStore {
     return {
       data,
       hasMore,
-      ...(hasMore ? { nextCursor: encodeCursor(plan.fingerprint, { value: sortValueOf(last, plan.sortBy), id: last.id }) } : {}),
+      ...(hasMore
+        ? { nextCursor: encodeCursor(plan.fingerprint, { value: sortValueOf(last, plan.sortBy), id: last.id }) }
+        : {}),
       totalCount: total,
     };
   }
@@ -141,7 +143,10 @@ export class MongoReadModelStore implements ReadModelStore {
     const docs = this.collection(collection);
     const page = await docs.find(mongo.page, { sort: mongo.sort, limit: 1 }).explain('queryPlanner');
     const count = await docs.find(mongo.count).explain('queryPlanner');
-    const plan = [JSON.stringify(page.queryPlanner?.winningPlan ?? page), JSON.stringify(count.queryPlanner?.winningPlan ?? count)];
+    const plan = [
+      JSON.stringify(page.queryPlanner?.winningPlan ?? page),
+      JSON.stringify(count.queryPlanner?.winningPlan ?? count),
+    ];
     return { scans: plan.some((p) => p.includes('COLLSCAN')), plan };
   }
 
@@ -175,7 +180,10 @@ export class MongoReadModelStore implements ReadModelStore {
     await this.commitBatches([{ projection, expected, position, fence }], work);
   }
 
-  async commitBatches(commits: readonly CheckpointCommit[], work: (tx: ProjectionTransaction) => Promise<void>): Promise<void> {
+  async commitBatches(
+    commits: readonly CheckpointCommit[],
+    work: (tx: ProjectionTransaction) => Promise<void>,
+  ): Promise<void> {
     for (const c of commits) {
       if (c.fence) await this.checkFence(c.fence);
       const seen = await this.checkpoint(c.projection);
@@ -201,7 +209,13 @@ export class MongoReadModelStore implements ReadModelStore {
         // One bulk write per collection and batch: a replay sends thousands of documents per round trip.
         const ops: AnyBulkWriteOperation<StoredDoc>[] = [...docs].map(([id, text]) =>
           text
-            ? { replaceOne: { filter: { _id: id }, replacement: { ...(JSON.parse(text) as Doc), _id: id }, upsert: true } }
+            ? {
+                replaceOne: {
+                  filter: { _id: id },
+                  replacement: { ...(JSON.parse(text) as Doc), _id: id },
+                  upsert: true,
+                },
+              }
             : { deleteOne: { filter: { _id: id } } },
         );
         if (ops.length) await this.collection(collection).bulkWrite(ops, { session, ordered: false });
@@ -247,7 +261,13 @@ export class MongoReadModelStore implements ReadModelStore {
     }
   }
 
-  async acquireLease({ name, holder, ttlMs, now = Date.now(), force = false }: LeaseRequest): Promise<LeaseGrant | undefined> {
+  async acquireLease({
+    name,
+    holder,
+    ttlMs,
+    now = Date.now(),
+    force = false,
+  }: LeaseRequest): Promise<LeaseGrant | undefined> {
     const expiresAt = now + ttlMs;
     let grant: LeaseGrant | undefined;
     const attempt = this.inTransaction(async (session) => {
@@ -260,7 +280,11 @@ export class MongoReadModelStore implements ReadModelStore {
       }
       if (row && row.expiresAt > now && !force) return;
       const token = row ? toBigInt(row.token) + 1n : 1n;
-      await this.leases().updateOne({ _id: name }, { $set: { holder, token: Long.fromBigInt(token), expiresAt } }, { upsert: true, session });
+      await this.leases().updateOne(
+        { _id: name },
+        { $set: { holder, token: Long.fromBigInt(token), expiresAt } },
+        { upsert: true, session },
+      );
       grant = { token, expiresAt };
     });
     try {
@@ -273,9 +297,18 @@ export class MongoReadModelStore implements ReadModelStore {
     return grant;
   }
 
-  async renewLease(name: string, holder: string, token: bigint, ttlMs: number, now = Date.now()): Promise<LeaseGrant | undefined> {
+  async renewLease(
+    name: string,
+    holder: string,
+    token: bigint,
+    ttlMs: number,
+    now = Date.now(),
+  ): Promise<LeaseGrant | undefined> {
     const expiresAt = now + ttlMs;
-    const result = await this.leases().updateOne({ _id: name, holder, token: Long.fromBigInt(token) }, { $set: { expiresAt } });
+    const result = await this.leases().updateOne(
+      { _id: name, holder, token: Long.fromBigInt(token) },
+      { $set: { expiresAt } },
+    );
     return result.matchedCount === 1 ? { token, expiresAt } : undefined;
   }
 
@@ -297,7 +330,10 @@ export class MongoReadModelStore implements ReadModelStore {
     const session = this.client.startSession();
     try {
       // withTransaction retries the callback on transient errors (write conflicts), which re-reads the checkpoint.
-      await session.withTransaction(() => fn(session), { readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } });
+      await session.withTransaction(() => fn(session), {
+        readConcern: { level: 'snapshot' },
+        writeConcern: { w: 'majority' },
+      });
     } finally {
       await session.endSession();
     }
@@ -307,13 +343,19 @@ export class MongoReadModelStore implements ReadModelStore {
    * Compare-and-set of the checkpoint as a write, so two transactions moving the same checkpoint
    * conflict (one retries, re-reads and is refused) instead of both passing a read-only check.
    */
-  private async moveCheckpoint(projection: string, expected: bigint | undefined, position: bigint, session: ClientSession): Promise<void> {
+  private async moveCheckpoint(
+    projection: string,
+    expected: bigint | undefined,
+    position: bigint,
+    session: ClientSession,
+  ): Promise<void> {
     if (expected === undefined) {
       try {
         await this.checkpoints().insertOne({ _id: projection, position: Long.fromBigInt(position) }, { session });
       } catch (error) {
         // The failed write aborted the transaction: read the checkpoint outside it.
-        if (isDuplicateKey(error)) throw new ConcurrentProjectionUpdate(projection, expected, await this.checkpoint(projection));
+        if (isDuplicateKey(error))
+          throw new ConcurrentProjectionUpdate(projection, expected, await this.checkpoint(projection));
         throw error;
       }
       return;
@@ -323,12 +365,17 @@ export class MongoReadModelStore implements ReadModelStore {
       { $set: { position: Long.fromBigInt(position) } },
       { session },
     );
-    if (result.matchedCount !== 1) throw new ConcurrentProjectionUpdate(projection, expected, await this.checkpoint(projection, session));
+    if (result.matchedCount !== 1)
+      throw new ConcurrentProjectionUpdate(projection, expected, await this.checkpoint(projection, session));
   }
 
   /** A write on the lease document, so a takeover committed meanwhile makes this transaction conflict. */
   private async touchFence(fence: Fence, session: ClientSession): Promise<void> {
-    const result = await this.leases().updateOne({ _id: fence.lease, token: Long.fromBigInt(fence.token) }, { $inc: { fencedWrites: 1 } }, { session });
+    const result = await this.leases().updateOne(
+      { _id: fence.lease, token: Long.fromBigInt(fence.token) },
+      { $inc: { fencedWrites: 1 } },
+      { session },
+    );
     if (result.matchedCount !== 1) throw new LeaseLost(fence.lease, fence.token);
   }
 

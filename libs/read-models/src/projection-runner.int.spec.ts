@@ -8,7 +8,12 @@ import { createEventStore } from '../../event-store/src/index.js';
 import { SubscriptionEnded, type EventStore, type NewEvent } from '../../event-store/src/event-store.js';
 import { ProjectionRunner } from './projection-runner.js';
 import type { Projection } from './projection.js';
-import { allProjections, Collections, internalAccountProjection, type InternalAccountDoc } from './projections/index.js';
+import {
+  allProjections,
+  Collections,
+  internalAccountProjection,
+  type InternalAccountDoc,
+} from './projections/index.js';
 import type { Doc, ReadModelStore } from './read-model-store.js';
 import { SqliteReadModelStore } from './sqlite-read-model-store.js';
 
@@ -42,8 +47,26 @@ class Scenario {
     const createdAt = this.now();
     this.balances.set(this.settlementId, 0n);
     return this.append(streams.platform(this.platformId), [
-      { type: 'PlatformCreated', data: { platformId: this.platformId, name: 'Acme Payments', sandbox: true, umaDomain: 'sandbox.uma.local', createdAt } },
-      { type: 'PlatformAccountOpened', data: { platformId: this.platformId, accountId: this.settlementId, type: 'INTERNAL_FIAT', currency: 'USD', createdAt } },
+      {
+        type: 'PlatformCreated',
+        data: {
+          platformId: this.platformId,
+          name: 'Acme Payments',
+          sandbox: true,
+          umaDomain: 'sandbox.uma.local',
+          createdAt,
+        },
+      },
+      {
+        type: 'PlatformAccountOpened',
+        data: {
+          platformId: this.platformId,
+          accountId: this.settlementId,
+          type: 'INTERNAL_FIAT',
+          currency: 'USD',
+          createdAt,
+        },
+      },
     ]);
   }
 
@@ -60,11 +83,27 @@ class Scenario {
           platformCustomerId: `cust-${n}`,
           customerType: 'INDIVIDUAL',
           kycStatus: 'APPROVED',
-          profile: { fullName: `Customer ${n}`, email: `c${n}@example.com`, currencies: ['USD'], umaAddress: `$c${n}@sandbox.uma.local` },
+          profile: {
+            fullName: `Customer ${n}`,
+            email: `c${n}@example.com`,
+            currencies: ['USD'],
+            umaAddress: `$c${n}@sandbox.uma.local`,
+          },
           createdAt,
         },
       },
-      { type: 'InternalAccountOpened', data: { accountId, customerId, platformId: this.platformId, type: 'INTERNAL_FIAT', currency: 'USD', status: 'ACTIVE', createdAt } },
+      {
+        type: 'InternalAccountOpened',
+        data: {
+          accountId,
+          customerId,
+          platformId: this.platformId,
+          type: 'INTERNAL_FIAT',
+          currency: 'USD',
+          status: 'ACTIVE',
+          createdAt,
+        },
+      },
     ]);
     this.accounts.push(accountId);
     this.balances.set(accountId, 0n);
@@ -77,12 +116,24 @@ class Scenario {
     const events: NewEvent[] = [];
     if (this.ledgerRevision === 'no_stream') {
       for (const id of [this.settlementId, ...this.accounts]) {
-        events.push({ type: 'LedgerAccountOpened', data: { id, currency: 'USD', allowNegative: id === this.settlementId } });
+        events.push({
+          type: 'LedgerAccountOpened',
+          data: { id, currency: 'USD', allowNegative: id === this.settlementId },
+        });
       }
     }
     events.push({
       type: 'TransferCreated',
-      data: { id: publicId('Transfer', this.ids.uuid()), debitAccountId, creditAccountId, amount: amount.toString(), currency: 'USD', pending: false, code: 'SANDBOX_FUNDING', createdAt },
+      data: {
+        id: publicId('Transfer', this.ids.uuid()),
+        debitAccountId,
+        creditAccountId,
+        amount: amount.toString(),
+        currency: 'USD',
+        pending: false,
+        code: 'SANDBOX_FUNDING',
+        createdAt,
+      },
     });
     const result = await this.store.appendToStream(
       streams.ledger(this.platformId),
@@ -110,12 +161,16 @@ describe('ProjectionRunner with the embedded event store', () => {
   let readModels: ReadModelStore;
   let scenario: Scenario;
   const runners: ProjectionRunner[] = [];
-  const runner = (projections: Projection[] = allProjections, options: ConstructorParameters<typeof ProjectionRunner>[3] = {}) => {
+  const runner = (
+    projections: Projection[] = allProjections,
+    options: ConstructorParameters<typeof ProjectionRunner>[3] = {},
+  ) => {
     const r = new ProjectionRunner(eventStore, readModels, projections, options);
     runners.push(r);
     return r;
   };
-  const balance = async (accountId: string) => (await readModels.get<InternalAccountDoc>(Collections.internalAccounts, accountId))?.balance.amount;
+  const balance = async (accountId: string) =>
+    (await readModels.get<InternalAccountDoc>(Collections.internalAccounts, accountId))?.balance.amount;
   const expectBalances = async () => {
     for (const [accountId, amount] of scenario.balances) expect(await balance(accountId)).toBe(Number(amount));
   };
@@ -143,9 +198,17 @@ describe('ProjectionRunner with the embedded event store', () => {
 
     expect(await projections.waitForPosition(position, 5000)).toBe(true);
     expect(projections.position).toBeGreaterThanOrEqual(position);
-    expect(await readModels.get(Collections.platforms, scenario.platformId)).toMatchObject({ name: 'Acme Payments', platformId: scenario.platformId });
-    const customers = await readModels.find(Collections.customers, { filters: [{ field: 'platformId', op: 'eq', value: scenario.platformId }], limit: 10 });
-    expect(customers.data).toEqual([expect.objectContaining({ platformCustomerId: 'cust-1', kycStatus: 'APPROVED', isDeleted: false })]);
+    expect(await readModels.get(Collections.platforms, scenario.platformId)).toMatchObject({
+      name: 'Acme Payments',
+      platformId: scenario.platformId,
+    });
+    const customers = await readModels.find(Collections.customers, {
+      filters: [{ field: 'platformId', op: 'eq', value: scenario.platformId }],
+      limit: 10,
+    });
+    expect(customers.data).toEqual([
+      expect.objectContaining({ platformCustomerId: 'cust-1', kycStatus: 'APPROVED', isDeleted: false }),
+    ]);
     await expectBalances();
     // Checkpoints advance over events a projection does not handle (the ledger events here).
     for (const p of allProjections) expect(await readModels.getCheckpoint(p.name)).toBe(position);
@@ -195,11 +258,16 @@ describe('ProjectionRunner with the embedded event store', () => {
       async apply(event, tx) {
         await internalAccountProjection.apply(event, tx);
         // Fails the first time the third transfer is applied, after earlier writes in the same batch.
-        if (event.type === 'TransferCreated' && event.data.amount === '3' && failures++ === 0) throw new Error('simulated crash');
+        if (event.type === 'TransferCreated' && event.data.amount === '3' && failures++ === 0)
+          throw new Error('simulated crash');
       },
     };
     const errors: unknown[] = [];
-    const projections = runner([allProjections[0], allProjections[1], flaky], { batchSize: 2, retryDelayMs: 0, logger: { error: (_m, e) => errors.push(e) } });
+    const projections = runner([allProjections[0], allProjections[1], flaky], {
+      batchSize: 2,
+      retryDelayMs: 0,
+      logger: { error: (_m, e) => errors.push(e) },
+    });
     await projections.start();
     await scenario.createPlatform();
     const account = await scenario.createCustomer(1);
@@ -215,8 +283,17 @@ describe('ProjectionRunner with the embedded event store', () => {
     const projections = runner(allProjections, { batchSize: 5 });
     await projections.start();
     await scenario.createPlatform();
-    const accounts = [await scenario.createCustomer(1), await scenario.createCustomer(2), await scenario.createCustomer(3)];
-    for (let i = 0; i < 12; i++) await scenario.transfer(i % 4 === 0 ? scenario.settlementId : accounts[i % 3], accounts[(i + 1) % 3], BigInt(1000 + i));
+    const accounts = [
+      await scenario.createCustomer(1),
+      await scenario.createCustomer(2),
+      await scenario.createCustomer(3),
+    ];
+    for (let i = 0; i < 12; i++)
+      await scenario.transfer(
+        i % 4 === 0 ? scenario.settlementId : accounts[i % 3],
+        accounts[(i + 1) % 3],
+        BigInt(1000 + i),
+      );
     const head = await eventStore.headPosition();
     expect(await projections.waitForPosition(head, 5000)).toBe(true);
     const before = await snapshot(readModels);
@@ -228,7 +305,9 @@ describe('ProjectionRunner with the embedded event store', () => {
       tx.put(Collections.internalAccounts, { id: accounts[0], bogus: true });
       tx.put(Collections.ledgerTransfers, { id: 'Transfer:bogus' });
     });
-    await readModels.commitBatch('customers', head, head + 1000n, async (tx) => tx.delete(Collections.customers, (before.customers[0] as Doc).id));
+    await readModels.commitBatch('customers', head, head + 1000n, async (tx) =>
+      tx.delete(Collections.customers, (before.customers[0] as Doc).id),
+    );
 
     await projections.rebuild([internalAccountProjection.name]);
     expect((await snapshot(readModels))[Collections.internalAccounts]).toEqual(before[Collections.internalAccounts]);
@@ -270,12 +349,17 @@ describe('ProjectionRunner with the embedded event store', () => {
         delivered++;
         await handler(event);
       }, options);
-      const done = n === 1 ? ended.then(async () => (await inner.stop(), Promise.reject(new SubscriptionEnded()))) : inner.done;
+      const done =
+        n === 1 ? ended.then(async () => (await inner.stop(), Promise.reject(new SubscriptionEnded()))) : inner.done;
       done.catch(() => undefined);
       return { done, stop: () => inner.stop() };
     };
     const errors: unknown[] = [];
-    const projections = new ProjectionRunner(ending, readModels, allProjections, { batchSize: 1, retryDelayMs: 0, logger: { error: (_m, e) => errors.push(e) } });
+    const projections = new ProjectionRunner(ending, readModels, allProjections, {
+      batchSize: 1,
+      retryDelayMs: 0,
+      logger: { error: (_m, e) => errors.push(e) },
+    });
     runners.push(projections);
     await projections.start();
     await scenario.createPlatform();

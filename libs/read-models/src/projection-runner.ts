@@ -1,8 +1,19 @@
 import type { ProjectionWaiter } from './projection-waiter.js';
-import { SubscriptionEnded, type EventStore, type RecordedEvent, type Subscription } from '../../event-store/src/event-store.js';
+import {
+  SubscriptionEnded,
+  type EventStore,
+  type RecordedEvent,
+  type Subscription,
+} from '../../event-store/src/event-store.js';
 import { LeaseKeeper, type LeaseKeeperOptions } from './lease-keeper.js';
 import type { Projection } from './projection.js';
-import { ConcurrentProjectionUpdate, LeaseLost, type CheckpointCommit, type Fence, type ReadModelStore } from './read-model-store.js';
+import {
+  ConcurrentProjectionUpdate,
+  LeaseLost,
+  type CheckpointCommit,
+  type Fence,
+  type ReadModelStore,
+} from './read-model-store.js';
 
 export interface ProjectionRunnerOptions {
   /** Most events applied in one commit per projection (default 256). */
@@ -86,7 +97,8 @@ export class ProjectionRunner implements ProjectionWaiter {
     const names = new Set(projections.map((p) => p.name));
     if (names.size !== projections.length) throw new Error('projection names must be unique');
     this.batchSize = options.batchSize ?? 256;
-    if (!Number.isInteger(this.batchSize) || this.batchSize < 1) throw new RangeError('batchSize must be a positive integer');
+    if (!Number.isInteger(this.batchSize) || this.batchSize < 1)
+      throw new RangeError('batchSize must be a positive integer');
     this.retryDelayMs = options.retryDelayMs ?? 1000;
     this.pollIntervalMs = options.pollIntervalMs ?? 25;
     this.logger = options.logger ?? consoleLogger;
@@ -228,7 +240,8 @@ export class ProjectionRunner implements ProjectionWaiter {
     await this.stop();
     try {
       await this.leases?.seize(selected.map((p) => projectorLease(p.name)));
-      for (const projection of selected) await this.readModels.reset(projection.name, projection.collections, this.fenceFor(projection.name));
+      for (const projection of selected)
+        await this.readModels.reset(projection.name, projection.collections, this.fenceFor(projection.name));
     } catch (error) {
       await this.leases?.stop();
       throw error;
@@ -238,7 +251,10 @@ export class ProjectionRunner implements ProjectionWaiter {
     // The other projections' leases may stay with a worker: no waiting for them.
     await this.startRunning(false);
     try {
-      await this.reach(head, selected.map((p) => p.name));
+      await this.reach(
+        head,
+        selected.map((p) => p.name),
+      );
     } finally {
       if (!wasRunning) await this.stop();
     }
@@ -247,7 +263,9 @@ export class ProjectionRunner implements ProjectionWaiter {
   private async subscribe(): Promise<void> {
     const generation = ++this.generation;
     this.pending = [];
-    const loaded = await Promise.all(this.projections.map(async (p) => [p.name, await this.readModels.getCheckpoint(p.name)] as const));
+    const loaded = await Promise.all(
+      this.projections.map(async (p) => [p.name, await this.readModels.getCheckpoint(p.name)] as const),
+    );
     if (!this.running || generation !== this.generation) return;
     for (const [name, checkpoint] of loaded) this.checkpoints.set(name, checkpoint);
     const owned = loaded.filter(([name]) => this.owns(name));
@@ -265,7 +283,10 @@ export class ProjectionRunner implements ProjectionWaiter {
       }
       if (from === undefined || checkpoint < from) from = checkpoint;
     }
-    const subscription = this.store.subscribeToAll((event) => this.onEvent(event, generation), from === undefined ? {} : { after: from });
+    const subscription = this.store.subscribeToAll(
+      (event) => this.onEvent(event, generation),
+      from === undefined ? {} : { after: from },
+    );
     this.subscription = subscription;
     subscription.done.then(
       // An end without stop() is a failure too: the runner resubscribes from its checkpoints.
@@ -376,7 +397,6 @@ export class ProjectionRunner implements ProjectionWaiter {
     }
   }
 
-
   private async reloadCheckpoint(name: string): Promise<void> {
     const before = this.checkpoints.get(name);
     const stored = await this.readModels.getCheckpoint(name);
@@ -429,7 +449,9 @@ export class ProjectionRunner implements ProjectionWaiter {
   private notifyWaiters(): void {
     const position = this.position;
     for (const waiter of [...this.waiters]) {
-      const reached = waiter.names ? waiter.names.every((name) => (this.checkpoints.get(name) ?? 0n) >= waiter.position) : position >= waiter.position;
+      const reached = waiter.names
+        ? waiter.names.every((name) => (this.checkpoints.get(name) ?? 0n) >= waiter.position)
+        : position >= waiter.position;
       if (reached) waiter.reached();
     }
   }

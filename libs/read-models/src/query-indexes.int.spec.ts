@@ -24,7 +24,12 @@ const BY_UMA = 'by_platformId_umaAddress_createdAt';
 const ofCustomer: Filter = { field: 'customerId', op: 'eq', value: 'Customer:1' };
 /** Name, collection, query, and the index it must search. */
 const queries: [string, string, Query, string][] = [
-  ['customers by platform', Collections.customers, list([{ field: 'isDeleted', op: 'eq', value: false }]), 'by_platform_created'],
+  [
+    'customers by platform',
+    Collections.customers,
+    list([{ field: 'isDeleted', op: 'eq', value: false }]),
+    'by_platform_created',
+  ],
   ['customers by UMA address', Collections.customers, list([{ field: 'umaAddress', op: 'eq', value: '$a@x' }]), BY_UMA],
   ['transactions by platform and customer', Collections.transactions, list([ofCustomer]), BY_CUSTOMER],
   ['cards by customer', Collections.cards, list([ofCustomer]), BY_CUSTOMER],
@@ -73,15 +78,18 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each(queries)('%s uses its index once the projections declared theirs', async (_name, collection, query, index) => {
-    await store.ensureIndexes(allProjections.flatMap((p) => p.indexes ?? []));
-    const plan = store.explainFind(collection, query);
-    expect({ plan, indexed: searchesAnIndex(plan) }).toEqual({ plan, indexed: true });
-    // Both the page and its count search the index meant for them.
-    const searches = plan.filter((detail) => detail.startsWith('SEARCH docs'));
-    expect(searches.every((detail) => detail.includes(`INDEX docs_${index} `))).toBe(true);
-    expect(searches.length).toBeGreaterThanOrEqual(2);
-  });
+  it.each(queries)(
+    '%s uses its index once the projections declared theirs',
+    async (_name, collection, query, index) => {
+      await store.ensureIndexes(allProjections.flatMap((p) => p.indexes ?? []));
+      const plan = store.explainFind(collection, query);
+      expect({ plan, indexed: searchesAnIndex(plan) }).toEqual({ plan, indexed: true });
+      // Both the page and its count search the index meant for them.
+      const searches = plan.filter((detail) => detail.startsWith('SEARCH docs'));
+      expect(searches.every((detail) => detail.includes(`INDEX docs_${index} `))).toBe(true);
+      expect(searches.length).toBeGreaterThanOrEqual(2);
+    },
+  );
 
   it('the passkey lookup is a scan without the declared indexes (the test can fail)', async () => {
     const [, collection, query] = queries.find(([name]) => name.includes('passkey'))!;

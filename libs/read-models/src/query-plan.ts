@@ -37,7 +37,8 @@ const FIELD = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 const OPS: readonly FilterOp[] = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'exists'];
 
 function field(name: unknown): string {
-  if (typeof name !== 'string' || !FIELD.test(name)) throw new TypeError(`invalid read-model field name: ${String(name)}`);
+  if (typeof name !== 'string' || !FIELD.test(name))
+    throw new TypeError(`invalid read-model field name: ${String(name)}`);
   return name;
 }
 
@@ -84,7 +85,10 @@ function planFilter(f: { field: string; op: FilterOp; value: unknown }): PlanFil
 function fingerprintOf(collection: string, filters: PlanFilter[], sortBy: string, sortOrder: string): string {
   // Filter order does not change the result, so it does not change the fingerprint either.
   const canonical = filters.map((f) => JSON.stringify([f.field, f.op, f.value])).sort();
-  return createHash('sha256').update(JSON.stringify([collection, sortBy, sortOrder, canonical])).digest('base64url').slice(0, 12);
+  return createHash('sha256')
+    .update(JSON.stringify([collection, sortBy, sortOrder, canonical]))
+    .digest('base64url')
+    .slice(0, 12);
 }
 
 export function encodeCursor(fingerprint: string, after: After): string {
@@ -109,9 +113,11 @@ function decodeCursor(cursor: unknown, fingerprint: string): After {
 /** Validates a query and decodes its cursor; throws InvalidCursor for a bad or foreign cursor. */
 export function planQuery(collection: string, query: Query): QueryPlan {
   const limit = query.limit;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw new RangeError(`limit must be an integer from 1 to ${MAX_LIMIT}; got ${String(limit)}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw new RangeError(`limit must be an integer from 1 to ${MAX_LIMIT}; got ${String(limit)}`);
   const sortOrder = query.sortOrder ?? 'asc';
-  if (sortOrder !== 'asc' && sortOrder !== 'desc') throw new TypeError(`sortOrder must be asc or desc; got ${String(sortOrder)}`);
+  if (sortOrder !== 'asc' && sortOrder !== 'desc')
+    throw new TypeError(`sortOrder must be asc or desc; got ${String(sortOrder)}`);
   const sortBy = field(query.sortBy ?? DEFAULT_SORT);
   const filters = (query.filters ?? []).map(planFilter);
   const fingerprint = fingerprintOf(collection, filters, sortBy, sortOrder);

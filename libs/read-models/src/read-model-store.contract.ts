@@ -6,36 +6,107 @@ import { createEventStore } from '../../event-store/src/index.js';
 import type { EventStore } from '../../event-store/src/event-store.js';
 import { ProjectionRunner, projectorLease, type ProjectionRunnerOptions } from './projection-runner.js';
 import type { Projection } from './projection.js';
-import { COUNT_CAP, ConcurrentProjectionUpdate, InvalidCursor, LeaseLost, type Doc, type Filter, type Query, type ReadModelStore } from './read-model-store.js';
+import {
+  COUNT_CAP,
+  ConcurrentProjectionUpdate,
+  InvalidCursor,
+  LeaseLost,
+  type Doc,
+  type Filter,
+  type Query,
+  type ReadModelStore,
+} from './read-model-store.js';
 
 /**
  * Creates an empty store; `connect` opens another connection to the same data (as a second
  * process would); `dispose` closes the store and removes what it created.
  */
-export type ReadModelStoreFactory = () => Promise<{ store: ReadModelStore; connect(): Promise<ReadModelStore>; dispose(): Promise<void> }>;
+export type ReadModelStoreFactory = () => Promise<{
+  store: ReadModelStore;
+  connect(): Promise<ReadModelStore>;
+  dispose(): Promise<void>;
+}>;
 
 const ITEMS = 'items';
 
 /** Varied field types: numbers that sort differently as strings, ISO dates, booleans, arrays, nesting, missing and null fields. */
 const items: Doc[] = [
-  { id: 'i01', platformId: 'P1', n: 9, s: 'apple', b: true, tags: ['red', 'fruit'], nested: { x: 1 }, opt: 'here', createdAt: '2025-01-01T00:00:00.000Z' },
-  { id: 'i02', platformId: 'P1', n: 10, s: 'banana', b: false, tags: ['yellow', 'fruit'], nested: { x: 2 }, createdAt: '2025-01-02T00:00:00.000Z' },
-  { id: 'i03', platformId: 'P2', n: -1.5, s: 'cherry', b: true, tags: [], nested: { x: 3 }, opt: null, createdAt: '2025-01-03T00:00:00.000Z' },
-  { id: 'i04', platformId: 'P2', n: 100, s: 'Date', b: false, tags: ['brown'], nested: { x: 1 }, opt: 'also', createdAt: '2025-01-03T00:00:00.000Z' },
-  { id: 'i05', platformId: 'P1', n: 0, s: '10', b: true, tags: ['1', 'fruit'], nested: { x: 10 }, createdAt: '2025-01-05T00:00:00.000Z' },
+  {
+    id: 'i01',
+    platformId: 'P1',
+    n: 9,
+    s: 'apple',
+    b: true,
+    tags: ['red', 'fruit'],
+    nested: { x: 1 },
+    opt: 'here',
+    createdAt: '2025-01-01T00:00:00.000Z',
+  },
+  {
+    id: 'i02',
+    platformId: 'P1',
+    n: 10,
+    s: 'banana',
+    b: false,
+    tags: ['yellow', 'fruit'],
+    nested: { x: 2 },
+    createdAt: '2025-01-02T00:00:00.000Z',
+  },
+  {
+    id: 'i03',
+    platformId: 'P2',
+    n: -1.5,
+    s: 'cherry',
+    b: true,
+    tags: [],
+    nested: { x: 3 },
+    opt: null,
+    createdAt: '2025-01-03T00:00:00.000Z',
+  },
+  {
+    id: 'i04',
+    platformId: 'P2',
+    n: 100,
+    s: 'Date',
+    b: false,
+    tags: ['brown'],
+    nested: { x: 1 },
+    opt: 'also',
+    createdAt: '2025-01-03T00:00:00.000Z',
+  },
+  {
+    id: 'i05',
+    platformId: 'P1',
+    n: 0,
+    s: '10',
+    b: true,
+    tags: ['1', 'fruit'],
+    nested: { x: 10 },
+    createdAt: '2025-01-05T00:00:00.000Z',
+  },
   { id: 'i06', platformId: 'P3', n: 2, s: '9', tags: [1, 2], nested: {}, createdAt: '2025-01-06T00:00:00.000Z' },
 ];
 
 const ids = (docs: Doc[]) => docs.map((d) => d.id);
 
-async function commit(store: ReadModelStore, projection: string, position: bigint, docs: Doc[], collection = ITEMS): Promise<void> {
+async function commit(
+  store: ReadModelStore,
+  projection: string,
+  position: bigint,
+  docs: Doc[],
+  collection = ITEMS,
+): Promise<void> {
   await store.commitBatch(projection, await store.getCheckpoint(projection), position, async (tx) => {
     for (const doc of docs) tx.put(collection, doc);
   });
 }
 
 /** Follows nextCursor to the end; checks totalCount on every page. */
-async function allPages(store: ReadModelStore, collection: string, query: Query): Promise<{ pages: Doc[][]; total: number }> {
+async function allPages(
+  store: ReadModelStore,
+  collection: string,
+  query: Query,
+): Promise<{ pages: Doc[][]; total: number }> {
   const pages: Doc[][] = [];
   let cursor: string | undefined;
   let total: number | undefined;
@@ -52,7 +123,11 @@ async function allPages(store: ReadModelStore, collection: string, query: Query)
 }
 
 /** `describeFn` is `describe.skip` when the adapter's server is not reachable (the caller prints why). */
-export function readModelStoreContract(name: string, factory: ReadModelStoreFactory, describeFn: (name: string, fn: () => void) => void = describe): void {
+export function readModelStoreContract(
+  name: string,
+  factory: ReadModelStoreFactory,
+  describeFn: (name: string, fn: () => void) => void = describe,
+): void {
   describeFn(`ReadModelStore contract: ${name}`, () => {
     let store: ReadModelStore;
     let connect: () => Promise<ReadModelStore>;
@@ -77,7 +152,10 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
       });
 
       it('lets a batch read its own writes and committed documents, and delete', async () => {
-        await commit(store, 'p', 1n, [{ id: 'a', v: 1 }, { id: 'b', v: 1 }]);
+        await commit(store, 'p', 1n, [
+          { id: 'a', v: 1 },
+          { id: 'b', v: 1 },
+        ]);
         await store.commitBatch('p', 1n, 2n, async (tx) => {
           expect(await tx.get(ITEMS, 'a')).toEqual({ id: 'a', v: 1 });
           tx.put(ITEMS, { id: 'a', v: 2 });
@@ -149,7 +227,11 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
             ran++;
             tx.put(ITEMS, { id: 'a', v: 'stale' });
           });
-        for (const [expected, position] of [[5n, 12n], [undefined, 12n], [11n, 12n]] as const) {
+        for (const [expected, position] of [
+          [5n, 12n],
+          [undefined, 12n],
+          [11n, 12n],
+        ] as const) {
           const refused = await stale(expected, position).catch((error: unknown) => error);
           expect(refused).toBeInstanceOf(ConcurrentProjectionUpdate);
           expect(refused).toMatchObject({ projection: 'p', expected, actual: 10n });
@@ -157,7 +239,9 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
         expect(ran).toBe(0);
         expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', v: 1 });
         expect(await store.getCheckpoint('p')).toBe(10n);
-        await expect(store.advanceCheckpoints(new Map([['p', { expected: 4n, position: 20n }]]))).rejects.toBeInstanceOf(ConcurrentProjectionUpdate);
+        await expect(
+          store.advanceCheckpoints(new Map([['p', { expected: 4n, position: 20n }]])),
+        ).rejects.toBeInstanceOf(ConcurrentProjectionUpdate);
         expect(await store.getCheckpoint('p')).toBe(10n);
       });
 
@@ -266,7 +350,11 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
 
       it(`counts at most ${COUNT_CAP} matches`, async () => {
         const createdAt = '2025-01-01T00:00:00.000Z';
-        const many = Array.from({ length: COUNT_CAP + 5 }, (_, i) => ({ id: `m${String(i).padStart(6, '0')}`, platformId: 'P1', createdAt }));
+        const many = Array.from({ length: COUNT_CAP + 5 }, (_, i) => ({
+          id: `m${String(i).padStart(6, '0')}`,
+          platformId: 'P1',
+          createdAt,
+        }));
         await commit(store, 'p', 1n, many);
         const page = await store.find(ITEMS, { filters: [{ field: 'platformId', op: 'eq', value: 'P1' }], limit: 2 });
         expect(page.totalCount).toBe(COUNT_CAP);
@@ -284,7 +372,10 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
         expect(first).toEqual({ token: 1n, expiresAt: t0 + 100 });
         expect(await store.acquireLease({ name: 'L', holder: 'h2', ttlMs: 100, now: t0 + 50 })).toBeUndefined();
         // Re-acquiring a live lease keeps its token; renewing extends it.
-        expect(await store.acquireLease({ name: 'L', holder: 'h1', ttlMs: 100, now: t0 + 60 })).toEqual({ token: 1n, expiresAt: t0 + 160 });
+        expect(await store.acquireLease({ name: 'L', holder: 'h1', ttlMs: 100, now: t0 + 60 })).toEqual({
+          token: 1n,
+          expiresAt: t0 + 160,
+        });
         expect(await store.renewLease('L', 'h1', 1n, 100, t0 + 90)).toEqual({ token: 1n, expiresAt: t0 + 190 });
         expect(await store.acquireLease({ name: 'L', holder: 'h2', ttlMs: 100, now: t0 + 150 })).toBeUndefined();
 
@@ -294,15 +385,28 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
         expect(await store.readLease('L')).toEqual({ holder: 'h2', token: 2n, expiresAt: t0 + 300 });
         expect(await store.renewLease('L', 'h1', 1n, 100, t0 + 210)).toBeUndefined();
         let ran = 0;
-        const stale = store.commitBatch('p', undefined, 5n, async (tx) => {
-          ran++;
-          tx.put(ITEMS, { id: 'a', by: 'h1' });
-        }, { lease: 'L', token: 1n });
+        const stale = store.commitBatch(
+          'p',
+          undefined,
+          5n,
+          async (tx) => {
+            ran++;
+            tx.put(ITEMS, { id: 'a', by: 'h1' });
+          },
+          { lease: 'L', token: 1n },
+        );
         await expect(stale).rejects.toBeInstanceOf(LeaseLost);
-        await expect(store.advanceCheckpoints(new Map([['p', { expected: undefined, position: 5n, fence: { lease: 'L', token: 1n } }]]))).rejects.toBeInstanceOf(LeaseLost);
+        await expect(
+          store.advanceCheckpoints(
+            new Map([['p', { expected: undefined, position: 5n, fence: { lease: 'L', token: 1n } }]]),
+          ),
+        ).rejects.toBeInstanceOf(LeaseLost);
         expect(ran).toBe(0);
         expect(await store.getCheckpoint('p')).toBeUndefined();
-        await store.commitBatch('p', undefined, 5n, async (tx) => tx.put(ITEMS, { id: 'a', by: 'h2' }), { lease: 'L', token: 2n });
+        await store.commitBatch('p', undefined, 5n, async (tx) => tx.put(ITEMS, { id: 'a', by: 'h2' }), {
+          lease: 'L',
+          token: 2n,
+        });
         expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', by: 'h2' });
 
         // A released lease is free at once; a forced acquisition (a rebuild) preempts a live holder.
@@ -310,7 +414,9 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
         expect(await store.acquireLease({ name: 'L', holder: 'h1', ttlMs: 100, now: t0 + 220 })).toBeUndefined();
         await store.releaseLease('L', 'h2', 2n);
         expect((await store.acquireLease({ name: 'L', holder: 'h1', ttlMs: 100, now: t0 + 230 }))?.token).toBe(3n);
-        expect((await store.acquireLease({ name: 'L', holder: 'rebuild', ttlMs: 100, now: t0 + 240, force: true }))?.token).toBe(4n);
+        expect(
+          (await store.acquireLease({ name: 'L', holder: 'rebuild', ttlMs: 100, now: t0 + 240, force: true }))?.token,
+        ).toBe(4n);
         await expect(store.reset('p', [ITEMS], { lease: 'L', token: 3n })).rejects.toBeInstanceOf(LeaseLost);
         expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', by: 'h2' });
         await store.reset('p', [ITEMS], { lease: 'L', token: 4n });
@@ -339,25 +445,43 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
           collections: ['counts'],
           handles: ['Counted'],
           async apply(event, tx) {
-            const doc = (await tx.get<{ id: string; n: number; last: number }>('counts', 'total')) ?? { id: 'total', n: 0, last: 0 };
+            const doc = (await tx.get<{ id: string; n: number; last: number }>('counts', 'total')) ?? {
+              id: 'total',
+              n: 0,
+              last: 0,
+            };
             // Each event applied once, in order: `last` only ever grows by one.
-            tx.put('counts', { id: 'total', n: doc.n + 1, last: event.data.i as number, gaps: doc.last + 1 === event.data.i ? 0 : 1 });
+            tx.put('counts', {
+              id: 'total',
+              n: doc.n + 1,
+              last: event.data.i as number,
+              gaps: doc.last + 1 === event.data.i ? 0 : 1,
+            });
           },
         };
         const appendCounted = async (from: number, count: number) => {
           for (let i = from; i < from + count; i += 100) {
             const n = Math.min(100, from + count - i);
-            await events.appendToStream(`counted-${i}`, Array.from({ length: n }, (_, k) => ({ type: 'Counted', data: { i: i + k + 1 } })));
+            await events.appendToStream(
+              `counted-${i}`,
+              Array.from({ length: n }, (_, k) => ({ type: 'Counted', data: { i: i + k + 1 } })),
+            );
           }
         };
         const settle = async (...rs: ProjectionRunner[]) => {
           const head = await events.headPosition();
-          for (let i = 0; i < 500 && (await store.getCheckpoint('counter')) !== head; i++) await new Promise((r) => setTimeout(r, 20));
+          for (let i = 0; i < 500 && (await store.getCheckpoint('counter')) !== head; i++)
+            await new Promise((r) => setTimeout(r, 20));
           expect(await store.getCheckpoint('counter')).toBe(head);
           for (const r of rs) expect(await r.waitForPosition(head, 5000)).toBe(true);
         };
         const start = async (readModels: ReadModelStore, options: ProjectionRunnerOptions) => {
-          const r = new ProjectionRunner(events, readModels, [counter], { batchSize: 37, retryDelayMs: 5, logger: { error: () => undefined }, ...options });
+          const r = new ProjectionRunner(events, readModels, [counter], {
+            batchSize: 37,
+            retryDelayMs: 5,
+            logger: { error: () => undefined },
+            ...options,
+          });
           runners.push(r);
           await r.start();
           return r;
@@ -405,7 +529,8 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
       beforeEach(async () => {
         await commit(store, 'p', 1n, items);
       });
-      const match = async (...filters: Filter[]) => ids((await store.find(ITEMS, { filters, sortBy: 'id', limit: 100 })).data);
+      const match = async (...filters: Filter[]) =>
+        ids((await store.find(ITEMS, { filters, sortBy: 'id', limit: 100 })).data);
 
       it('eq on strings, numbers, booleans, nested paths, null and id', async () => {
         expect(await match({ field: 'platformId', op: 'eq', value: 'P1' })).toEqual(['i01', 'i02', 'i05']);
@@ -433,17 +558,20 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
         expect(await match({ field: 'n', op: 'gte', value: 9 })).toEqual(['i01', 'i02', 'i04']);
         expect(await match({ field: 'n', op: 'lt', value: 2 })).toEqual(['i03', 'i05']);
         expect(await match({ field: 'n', op: 'lte', value: 2 })).toEqual(['i03', 'i05', 'i06']);
-        expect(await match({ field: 'n', op: 'gt', value: -1.6 }, { field: 'n', op: 'lt', value: -1.4 })).toEqual(['i03']);
+        expect(await match({ field: 'n', op: 'gt', value: -1.6 }, { field: 'n', op: 'lt', value: -1.4 })).toEqual([
+          'i03',
+        ]);
         // '9' > '10' as strings; numbers are never compared with strings.
         expect(await match({ field: 's', op: 'gt', value: '1' })).toEqual(['i01', 'i02', 'i03', 'i04', 'i05', 'i06']);
         expect(await match({ field: 's', op: 'gte', value: '9' })).toEqual(['i01', 'i02', 'i03', 'i04', 'i06']);
         expect(await match({ field: 's', op: 'lt', value: 'a' })).toEqual(['i04', 'i05', 'i06']);
         expect(await match({ field: 'nested.x', op: 'gte', value: 3 })).toEqual(['i03', 'i05']);
-        expect(await match({ field: 'createdAt', op: 'gte', value: '2025-01-03T00:00:00.000Z' }, { field: 'createdAt', op: 'lt', value: '2025-01-06T00:00:00.000Z' })).toEqual([
-          'i03',
-          'i04',
-          'i05',
-        ]);
+        expect(
+          await match(
+            { field: 'createdAt', op: 'gte', value: '2025-01-03T00:00:00.000Z' },
+            { field: 'createdAt', op: 'lt', value: '2025-01-06T00:00:00.000Z' },
+          ),
+        ).toEqual(['i03', 'i04', 'i05']);
         expect(await match({ field: 'id', op: 'gt', value: 'i04' })).toEqual(['i05', 'i06']);
         expect(await match({ field: 'b', op: 'gt', value: false })).toEqual(['i01', 'i03', 'i05']);
       });
@@ -452,7 +580,13 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
         expect(await match({ field: 'platformId', op: 'in', value: ['P2', 'P3'] })).toEqual(['i03', 'i04', 'i06']);
         expect(await match({ field: 'n', op: 'in', value: [0, 100, 7] })).toEqual(['i04', 'i05']);
         expect(await match({ field: 'id', op: 'in', value: ['i01', 'i06', 'nope'] })).toEqual(['i01', 'i06']);
-        expect(await match({ field: 'opt', op: 'in', value: ['here', null] })).toEqual(['i01', 'i02', 'i03', 'i05', 'i06']);
+        expect(await match({ field: 'opt', op: 'in', value: ['here', null] })).toEqual([
+          'i01',
+          'i02',
+          'i03',
+          'i05',
+          'i06',
+        ]);
         expect(await match({ field: 'platformId', op: 'in', value: [] })).toEqual([]);
       });
 
@@ -487,10 +621,38 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
 
       it('sorts by createdAt by default, asc and desc, ties broken by id in the same direction', async () => {
         expect(ids((await store.find(ITEMS, { limit: 10 })).data)).toEqual(['i01', 'i02', 'i03', 'i04', 'i05', 'i06']);
-        expect(ids((await store.find(ITEMS, { limit: 10, sortOrder: 'desc' })).data)).toEqual(['i06', 'i05', 'i04', 'i03', 'i02', 'i01']);
-        expect(ids((await store.find(ITEMS, { limit: 10, sortBy: 'nested.x', sortOrder: 'asc' })).data)).toEqual(['i06', 'i01', 'i04', 'i02', 'i03', 'i05']);
-        expect(ids((await store.find(ITEMS, { limit: 10, sortBy: 'nested.x', sortOrder: 'desc' })).data)).toEqual(['i05', 'i03', 'i02', 'i04', 'i01', 'i06']);
-        expect(ids((await store.find(ITEMS, { limit: 10, sortBy: 'n', sortOrder: 'asc' })).data)).toEqual(['i03', 'i05', 'i06', 'i01', 'i02', 'i04']);
+        expect(ids((await store.find(ITEMS, { limit: 10, sortOrder: 'desc' })).data)).toEqual([
+          'i06',
+          'i05',
+          'i04',
+          'i03',
+          'i02',
+          'i01',
+        ]);
+        expect(ids((await store.find(ITEMS, { limit: 10, sortBy: 'nested.x', sortOrder: 'asc' })).data)).toEqual([
+          'i06',
+          'i01',
+          'i04',
+          'i02',
+          'i03',
+          'i05',
+        ]);
+        expect(ids((await store.find(ITEMS, { limit: 10, sortBy: 'nested.x', sortOrder: 'desc' })).data)).toEqual([
+          'i05',
+          'i03',
+          'i02',
+          'i04',
+          'i01',
+          'i06',
+        ]);
+        expect(ids((await store.find(ITEMS, { limit: 10, sortBy: 'n', sortOrder: 'asc' })).data)).toEqual([
+          'i03',
+          'i05',
+          'i06',
+          'i01',
+          'i02',
+          'i04',
+        ]);
       });
 
       it('applies the limit and reports hasMore', async () => {
@@ -510,15 +672,23 @@ export function readModelStoreContract(name: string, factory: ReadModelStoreFact
         const query: Query = { filters: [{ field: 'platformId', op: 'eq', value: 'P1' }], limit: 1, sortOrder: 'desc' };
         const { nextCursor } = await store.find(ITEMS, query);
         expect(nextCursor).toEqual(expect.any(String));
-        const garbage = ['', 'garbage!', 'bm90IGpzb24', Buffer.from('[1,2]').toString('base64url'), Buffer.from('["x",null,"i01"]').toString('base64url')];
-        for (const cursor of garbage) await expect(store.find(ITEMS, { ...query, cursor })).rejects.toBeInstanceOf(InvalidCursor);
+        const garbage = [
+          '',
+          'garbage!',
+          'bm90IGpzb24',
+          Buffer.from('[1,2]').toString('base64url'),
+          Buffer.from('["x",null,"i01"]').toString('base64url'),
+        ];
+        for (const cursor of garbage)
+          await expect(store.find(ITEMS, { ...query, cursor })).rejects.toBeInstanceOf(InvalidCursor);
         const foreign: Query[] = [
           { ...query, filters: [{ field: 'platformId', op: 'eq', value: 'P2' }] },
           { ...query, filters: [] },
           { ...query, sortOrder: 'asc' },
           { ...query, sortBy: 'n' },
         ];
-        for (const q of foreign) await expect(store.find(ITEMS, { ...q, cursor: nextCursor })).rejects.toBeInstanceOf(InvalidCursor);
+        for (const q of foreign)
+          await expect(store.find(ITEMS, { ...q, cursor: nextCursor })).rejects.toBeInstanceOf(InvalidCursor);
         await expect(store.find('other', { ...query, cursor: nextCursor })).rejects.toBeInstanceOf(InvalidCursor);
         // The limit is not part of the query's identity.
         const next = await store.find(ITEMS, { ...query, limit: 5, cursor: nextCursor });

@@ -161,7 +161,10 @@ export interface ReadModelStore {
    * condition throws and writes nothing. A replay folds thousands of events per call this way. The caller
    * applies to each projection only the events past its `expected` checkpoint.
    */
-  commitBatches(commits: readonly CheckpointCommit[], work: (tx: ProjectionTransaction) => Promise<void>): Promise<void>;
+  commitBatches(
+    commits: readonly CheckpointCommit[],
+    work: (tx: ProjectionTransaction) => Promise<void>,
+  ): Promise<void>;
   /**
    * Moves the checkpoints of projections that had nothing to write, all in one write (so idle
    * projections cost one transaction per batch together, not one each), each under the same

@@ -86,7 +86,10 @@ function afterSql(sort: Operand, order: 'asc' | 'desc', after: After): SqlFragme
     return { sql: `(${sort.value} > ? OR (${sort.value} = ? AND id > ?))`, params: [v, v, after.id] };
   }
   if (v === null) return { sql: `(${sort.value} IS NULL AND id < ?)`, params: [after.id] };
-  return { sql: `(${sort.value} < ? OR ${sort.value} IS NULL OR (${sort.value} = ? AND id < ?))`, params: [v, v, after.id] };
+  return {
+    sql: `(${sort.value} < ? OR ${sort.value} IS NULL OR (${sort.value} = ? AND id < ?))`,
+    params: [v, v, after.id],
+  };
 }
 
 export interface SqlQuery {

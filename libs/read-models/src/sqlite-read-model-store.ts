@@ -128,7 +128,10 @@ export class SqliteReadModelStore implements ReadModelStore {
     await this.commitBatches([{ projection, expected, position, fence }], work);
   }
 
-  async commitBatches(commits: readonly CheckpointCommit[], work: (tx: ProjectionTransaction) => Promise<void>): Promise<void> {
+  async commitBatches(
+    commits: readonly CheckpointCommit[],
+    work: (tx: ProjectionTransaction) => Promise<void>,
+  ): Promise<void> {
     for (const c of commits) this.check(c.projection, c.expected, c.fence);
     const moving = commits.filter((c) => c.expected === undefined || c.position > c.expected);
     if (moving.length === 0) return;
@@ -176,7 +179,13 @@ export class SqliteReadModelStore implements ReadModelStore {
       .immediate();
   }
 
-  async acquireLease({ name, holder, ttlMs, now = Date.now(), force = false }: LeaseRequest): Promise<LeaseGrant | undefined> {
+  async acquireLease({
+    name,
+    holder,
+    ttlMs,
+    now = Date.now(),
+    force = false,
+  }: LeaseRequest): Promise<LeaseGrant | undefined> {
     return this.db
       .transaction((): LeaseGrant | undefined => {
         const row = this.lease(name);
@@ -196,15 +205,30 @@ export class SqliteReadModelStore implements ReadModelStore {
       .immediate();
   }
 
-  async renewLease(name: string, holder: string, token: bigint, ttlMs: number, now = Date.now()): Promise<LeaseGrant | undefined> {
+  async renewLease(
+    name: string,
+    holder: string,
+    token: bigint,
+    ttlMs: number,
+    now = Date.now(),
+  ): Promise<LeaseGrant | undefined> {
     const expiresAt = now + ttlMs;
-    const info = this.statement('UPDATE leases SET expires_at = ? WHERE name = ? AND holder = ? AND token = ?').run(expiresAt, name, holder, token);
+    const info = this.statement('UPDATE leases SET expires_at = ? WHERE name = ? AND holder = ? AND token = ?').run(
+      expiresAt,
+      name,
+      holder,
+      token,
+    );
     return info.changes === 1 ? { token, expiresAt } : undefined;
   }
 
   async releaseLease(name: string, holder: string, token: bigint): Promise<void> {
     // The row stays (expired) so the next holder's token is higher than this one.
-    this.statement('UPDATE leases SET expires_at = 0 WHERE name = ? AND holder = ? AND token = ?').run(name, holder, token);
+    this.statement('UPDATE leases SET expires_at = 0 WHERE name = ? AND holder = ? AND token = ?').run(
+      name,
+      holder,
+      token,
+    );
   }
 
   async readLease(name: string): Promise<{ holder: string; token: bigint; expiresAt: number } | undefined> {
@@ -219,7 +243,8 @@ export class SqliteReadModelStore implements ReadModelStore {
   }
 
   private read<T extends Doc>(collection: string, id: string): T | undefined {
-    const row = this.statement('SELECT body FROM docs WHERE collection = ? AND id = ?').get(collection, id) as { body: string } | undefined;
+    const row = this.statement('SELECT body FROM docs WHERE collection = ? AND id = ?').get(collection, id) as
+      { body: string } | undefined;
     return row ? (JSON.parse(row.body) as T) : undefined;
   }
 
@@ -242,11 +267,13 @@ export class SqliteReadModelStore implements ReadModelStore {
   }
 
   private lease(name: string): LeaseRow | undefined {
-    return this.statement('SELECT holder, token, expires_at FROM leases WHERE name = ?').get(name) as LeaseRow | undefined;
+    return this.statement('SELECT holder, token, expires_at FROM leases WHERE name = ?').get(name) as
+      LeaseRow | undefined;
   }
 
   private checkpoint(projection: string): bigint | undefined {
-    const row = this.statement('SELECT position FROM checkpoints WHERE projection = ?').get(projection) as { position: string } | undefined;
+    const row = this.statement('SELECT position FROM checkpoints WHERE projection = ?').get(projection) as
+      { position: string } | undefined;
     return row ? BigInt(row.position) : undefined;
   }
 

@@ -71,15 +71,28 @@ async function drive(target: Target): Promise<Measured> {
  * stamper's JavaScript ECDSA costs about 1.4 ms per stamp and would make the in-process client,
  * not the servers, the bottleneck of both measurements.
  */
-function nodeStamper(session: Pick<WalletSession, 'publicKey' | 'privateKey'>): (payloadToSign: string) => Promise<string> {
+function nodeStamper(
+  session: Pick<WalletSession, 'publicKey' | 'privateKey'>,
+): (payloadToSign: string) => Promise<string> {
   const ecdh = createECDH('prime256v1');
   ecdh.setPrivateKey(Buffer.from(session.privateKey, 'hex'));
   const point = ecdh.getPublicKey();
   const b64 = (bytes: Buffer) => bytes.toString('base64url');
-  const key = createPrivateKey({ key: { kty: 'EC', crv: 'P-256', d: b64(ecdh.getPrivateKey()), x: b64(point.subarray(1, 33)), y: b64(point.subarray(33)) }, format: 'jwk' });
+  const key = createPrivateKey({
+    key: {
+      kty: 'EC',
+      crv: 'P-256',
+      d: b64(ecdh.getPrivateKey()),
+      x: b64(point.subarray(1, 33)),
+      y: b64(point.subarray(33)),
+    },
+    format: 'jwk',
+  });
   return async (payloadToSign) => {
     const signature = sign('sha256', Buffer.from(payloadToSign, 'utf8'), { key, dsaEncoding: 'der' }).toString('hex');
-    return Buffer.from(JSON.stringify({ publicKey: session.publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature })).toString('base64url');
+    return Buffer.from(
+      JSON.stringify({ publicKey: session.publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature }),
+    ).toString('base64url');
   };
 }
 
@@ -91,13 +104,26 @@ const percentile = (values: number[], p: number) => {
 /** The service, in-process on a fresh embedded data directory, with ACTIVE cards each owned by its own wallet session. */
 async function serviceTarget(dataDir: string) {
   const clock = new OffsetClock();
-  const service = await startService(loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' }), { clock });
+  const service = await startService(
+    loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' }),
+    { clock },
+  );
   const api = client(service.url, basicAuth(service.sandbox!.tokenId, service.sandbox!.clientSecret));
   const cards: Target['cards'] = [];
   for (let i = 0; i < CONCURRENCY; i++) {
-    const customer = await api.post('/customers', { platformCustomerId: `bench-${i}`, customerType: 'INDIVIDUAL', fullName: 'Bench Holder', email: `bench${i}@example.com`, currencies: ['USD'] });
+    const customer = await api.post('/customers', {
+      platformCustomerId: `bench-${i}`,
+      customerType: 'INDIVIDUAL',
+      fullName: 'Bench Holder',
+      email: `bench${i}@example.com`,
+      currencies: ['USD'],
+    });
     const session = await walletSession(api, customer.body.id, 'USD');
-    const card = await api.post('/cards', { customerId: customer.body.id, form: 'VIRTUAL', fundingSources: [session.accountId] });
+    const card = await api.post('/cards', {
+      customerId: customer.body.id,
+      form: 'VIRTUAL',
+      fundingSources: [session.accountId],
+    });
     if (card.status !== 201) throw new Error(`card: ${JSON.stringify(card.body)}`);
     cards.push({ id: card.body.id, session: { publicKey: session.publicKey, stamp: nodeStamper(session) } });
   }

@@ -63,7 +63,8 @@ async function concurrent(file: string): Promise<Measured & { batch: number }> {
     const stream = `bench-${randomUUID()}`;
     let expected: bigint | 'no_stream' = 'no_stream';
     while (performance.now() - started < CONCURRENT_MS) {
-      expected = (await store.appendToStream(stream, [ledgerEvent(events)], { expectedRevision: expected })).nextExpectedRevision;
+      expected = (await store.appendToStream(stream, [ledgerEvent(events)], { expectedRevision: expected }))
+        .nextExpectedRevision;
       events += 1;
     }
   };
@@ -82,11 +83,21 @@ function rawDatabase(file: string) {
   db.exec(`CREATE TABLE events (
     position INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, stream TEXT NOT NULL, revision INTEGER NOT NULL,
     type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, recorded_at TEXT NOT NULL, UNIQUE (stream, revision))`);
-  const insert = db.prepare('INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
   const rows = (count: number, offset: number) =>
     Array.from({ length: count }, (_, i) => {
       const e = ledgerEvent(offset + i);
-      return [randomUUID(), `bench-${randomUUID()}`, 0, e.type, JSON.stringify(e.data), JSON.stringify(e.metadata), new Date().toISOString()] as const;
+      return [
+        randomUUID(),
+        `bench-${randomUUID()}`,
+        0,
+        e.type,
+        JSON.stringify(e.data),
+        JSON.stringify(e.metadata),
+        new Date().toISOString(),
+      ] as const;
     });
   const write = db.transaction((batch: ReturnType<typeof rows>) => {
     for (const row of batch) insert.run(...row);
@@ -110,7 +121,8 @@ function raw(file: string, batchSize: number, maxEvents: number): Measured {
 
 export const eventAppend: Scenario = {
   name: 'event-append',
-  description: 'embedded event store appends (WAL, synchronous=FULL): sequential, group commit, raw better-sqlite3 references',
+  description:
+    'embedded event store appends (WAL, synchronous=FULL): sequential, group commit, raw better-sqlite3 references',
   async run() {
     const dir = mkdtempSync(join(tmpdir(), 'bench-event-append-'));
     try {
@@ -123,7 +135,11 @@ export const eventAppend: Scenario = {
         `${label.padEnd(50)} ${fmt(rate(m)).padStart(8)} events/s  (${m.events} events in ${m.seconds.toFixed(1)} s${detail})`;
       const lines = [
         line('(a) embedded, 1 event per request, sequential', a, ''),
-        line(`(b) embedded, group commit, ${CONCURRENCY} concurrent appenders`, b, `, ${b.batch.toFixed(1)} appends per transaction`),
+        line(
+          `(b) embedded, group commit, ${CONCURRENCY} concurrent appenders`,
+          b,
+          `, ${b.batch.toFixed(1)} appends per transaction`,
+        ),
         line(`(c) raw better-sqlite3, ${batch} rows per transaction`, c, ''),
         line('(d) raw better-sqlite3, 1 row per transaction', d, ''),
         `(b)/(c) = ${(rate(b) / rate(c)).toFixed(2)}  (group commit against raw inserts in transactions of the same size)`,

@@ -35,8 +35,20 @@ async function expectOk(res: Promise<{ status: number; body: any }>, status: num
 /** A payer and a payee per client, funded so no payment runs short. */
 async function preparePairs(api: Client, count: number): Promise<Pair[]> {
   const customer = async (name: string) => {
-    const c = await expectOk(api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `${name}-${randomUUID()}`, currencies: ['USD'] }), 201, 'create customer');
-    const accounts = await expectOk(api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.id)}`), 200, 'list accounts');
+    const c = await expectOk(
+      api.post('/customers', {
+        customerType: 'INDIVIDUAL',
+        platformCustomerId: `${name}-${randomUUID()}`,
+        currencies: ['USD'],
+      }),
+      201,
+      'create customer',
+    );
+    const accounts = await expectOk(
+      api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.id)}`),
+      200,
+      'list accounts',
+    );
     return accounts.data[0].id as string;
   };
   const pairs: Pair[] = [];
@@ -54,13 +66,22 @@ async function payOnce(api: Client, pair: Pair): Promise<number> {
   const quote = await expectOk(
     api.post(
       '/quotes',
-      { source: { sourceType: 'ACCOUNT', accountId: pair.from }, destination: { destinationType: 'ACCOUNT', accountId: pair.to }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100 },
+      {
+        source: { sourceType: 'ACCOUNT', accountId: pair.from },
+        destination: { destinationType: 'ACCOUNT', accountId: pair.to },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 100,
+      },
       { 'Idempotency-Key': randomUUID() },
     ),
     201,
     'create quote',
   );
-  const executed = await expectOk(api.post(`/quotes/${quote.id}/execute`, undefined, { 'Idempotency-Key': randomUUID() }), 200, 'execute quote');
+  const executed = await expectOk(
+    api.post(`/quotes/${quote.id}/execute`, undefined, { 'Idempotency-Key': randomUUID() }),
+    200,
+    'execute quote',
+  );
   if (executed.status !== 'COMPLETED') throw new Error(`quote ended ${executed.status}`);
   return performance.now() - started;
 }
@@ -73,12 +94,17 @@ async function measure(api: Client, pairs: Pair[], clients: number): Promise<Mea
       while (performance.now() - started < RUN_MS) latencies.push(await payOnce(api, pairs[i % pairs.length]));
     }),
   );
-  return { ops: latencies.length, seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b) };
+  return {
+    ops: latencies.length,
+    seconds: (performance.now() - started) / 1000,
+    latencies: latencies.sort((a, b) => a - b),
+  };
 }
 
 export const quotes: Scenario = {
   name: 'quotes',
-  description: 'quote create + execute over HTTP with Idempotency-Keys, in-process service on embedded stores: 1 vs 64 concurrent clients',
+  description:
+    'quote create + execute over HTTP with Idempotency-Keys, in-process service on embedded stores: 1 vs 64 concurrent clients',
   async run() {
     const dir = mkdtempSync(join(tmpdir(), 'bench-quotes-'));
     const service = await startService(loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' }));

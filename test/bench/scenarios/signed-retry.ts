@@ -44,16 +44,22 @@ async function prepare(target: Target): Promise<Prepared> {
   target.enabled = !target.enabled;
   const body = { privateEnabled: target.enabled };
   const challenge = await target.api.patch(target.path, body);
-  if (challenge.status !== 202) throw new Error(`step 1 answered ${challenge.status}: ${JSON.stringify(challenge.body)}`);
+  if (challenge.status !== 202)
+    throw new Error(`step 1 answered ${challenge.status}: ${JSON.stringify(challenge.body)}`);
   const { stampHeaderValue } = await target.stamper.stamp(challenge.body.payloadToSign);
-  return { path: target.path, body, headers: { 'Service-Wallet-Signature': stampHeaderValue, 'Request-Id': challenge.body.requestId } };
+  return {
+    path: target.path,
+    body,
+    headers: { 'Service-Wallet-Signature': stampHeaderValue, 'Request-Id': challenge.body.requestId },
+  };
 }
 
 async function step2(api: Client, prepared: Prepared): Promise<number> {
   const started = performance.now();
   const res = await api.patch(prepared.path, prepared.body, prepared.headers);
   const elapsed = performance.now() - started;
-  if (res.status !== 200 || res.body.privateEnabled !== prepared.body.privateEnabled) throw new Error(`step 2 answered ${res.status}: ${JSON.stringify(res.body)}`);
+  if (res.status !== 200 || res.body.privateEnabled !== prepared.body.privateEnabled)
+    throw new Error(`step 2 answered ${res.status}: ${JSON.stringify(res.body)}`);
   return elapsed;
 }
 
@@ -67,16 +73,20 @@ async function sequential(target: Target): Promise<Measured> {
 
 /** (b) one in-flight step 2 per wallet across many wallets; challenges are prepared ahead, outside the clock. */
 async function concurrent(targets: Target[], perTarget: number): Promise<Measured> {
-  const queues = await Promise.all(targets.map(async (t) => {
-    const q: Prepared[] = [];
-    for (let i = 0; i < perTarget; i++) q.push(await prepare(t));
-    return q;
-  }));
+  const queues = await Promise.all(
+    targets.map(async (t) => {
+      const q: Prepared[] = [];
+      for (let i = 0; i < perTarget; i++) q.push(await prepare(t));
+      return q;
+    }),
+  );
   const latencies: number[] = [];
   const started = performance.now();
-  await Promise.all(targets.map(async (t, i) => {
-    for (const p of queues[i]) latencies.push(await step2(t.api, p));
-  }));
+  await Promise.all(
+    targets.map(async (t, i) => {
+      for (const p of queues[i]) latencies.push(await step2(t.api, p));
+    }),
+  );
   return { ops: latencies.length, seconds: (performance.now() - started) / 1000, latencies };
 }
 
@@ -86,14 +96,32 @@ async function serviceTargets(dir: string): Promise<{ targets: Target[]; close()
   const api = client(service.url, basicAuth(service.sandbox!.tokenId, service.sandbox!.clientSecret));
   const targets: Target[] = [];
   for (let i = 0; i < WALLETS; i++) {
-    const customer = await api.post('/customers', { platformCustomerId: `bench-${i}`, customerType: 'INDIVIDUAL', email: `bench${i}@example.com` });
-    const account = await api.post('/customers/internal-accounts', { customerId: customer.body.id, type: 'EMBEDDED_WALLET', currency: 'USDC' });
-    const credential = (await api.get(`/auth/credentials?accountId=${encodeURIComponent(account.body.id)}`)).body.data[0];
+    const customer = await api.post('/customers', {
+      platformCustomerId: `bench-${i}`,
+      customerType: 'INDIVIDUAL',
+      email: `bench${i}@example.com`,
+    });
+    const account = await api.post('/customers/internal-accounts', {
+      customerId: customer.body.id,
+      type: 'EMBEDDED_WALLET',
+      currency: 'USDC',
+    });
+    const credential = (await api.get(`/auth/credentials?accountId=${encodeURIComponent(account.body.id)}`)).body
+      .data[0];
     const key = generateP256KeyPair();
-    const session = await api.post(`/auth/credentials/${credential.id}/verify`, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: key.publicKeyUncompressed });
+    const session = await api.post(`/auth/credentials/${credential.id}/verify`, {
+      type: 'EMAIL_OTP',
+      otp: '000000',
+      clientPublicKey: key.publicKeyUncompressed,
+    });
     if (session.status !== 200) throw new Error(`verify answered ${session.status}`);
     const privateKey = decryptCredentialBundle(session.body.encryptedSessionSigningKey, key.privateKey);
-    targets.push({ api, path: `/internal-accounts/${account.body.id}`, stamper: stamperFor(privateKey), enabled: false });
+    targets.push({
+      api,
+      path: `/internal-accounts/${account.body.id}`,
+      stamper: stamperFor(privateKey),
+      enabled: false,
+    });
   }
   return { targets, close: () => service.close() };
 }
@@ -113,7 +141,12 @@ async function rawTargets(): Promise<{ targets: Target[]; close(): Promise<void>
     const key = generateP256KeyPair();
     const account = `InternalAccount:${randomUUID()}`;
     raw.register(`/2025-10-13/internal-accounts/${account}`, key.publicKey, { id: account, privateEnabled: false });
-    targets.push({ api, path: `/internal-accounts/${account}`, stamper: new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }), enabled: false });
+    targets.push({
+      api,
+      path: `/internal-accounts/${account}`,
+      stamper: new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }),
+      enabled: false,
+    });
   }
   return { targets, close: raw.close };
 }
@@ -125,7 +158,8 @@ function describe(label: string, m: Measured): string {
 
 export const signedRetry: Scenario = {
   name: 'signed-retry',
-  description: 'signed-retry step 2 (stamp verification + privateEnabled toggle, fresh challenge each): the service vs a raw node:http + node:crypto server',
+  description:
+    'signed-retry step 2 (stamp verification + privateEnabled toggle, fresh challenge each): the service vs a raw node:http + node:crypto server',
   async run() {
     const dir = mkdtempSync(join(tmpdir(), 'bench-signed-retry-'));
     const svc = await serviceTargets(dir);
@@ -133,7 +167,10 @@ export const signedRetry: Scenario = {
     try {
       const a = await sequential(svc.targets[0]);
       const b = await sequential(raw.targets[0]);
-      const perTarget = Math.max(5, Math.ceil((a.ops / (SEQUENTIAL_MS / 1000)) * (CONCURRENT_MS / 1000) / WALLETS) * 2);
+      const perTarget = Math.max(
+        5,
+        Math.ceil(((a.ops / (SEQUENTIAL_MS / 1000)) * (CONCURRENT_MS / 1000)) / WALLETS) * 2,
+      );
       const c = await concurrent(svc.targets, perTarget);
       const d = await concurrent(raw.targets, perTarget);
       const rate = (m: Measured) => m.ops / m.seconds;
@@ -145,7 +182,11 @@ export const signedRetry: Scenario = {
         `(a)/(b) = ${(rate(a) / rate(b)).toFixed(3)}   (c)/(d) = ${(rate(c) / rate(d)).toFixed(3)}`,
         'the service also authenticates the platform, appends durably (synchronous=FULL) and waits for its read models; the raw server keeps state in memory',
       ];
-      const p99 = (m: Measured) => percentile([...m.latencies].sort((x, y) => x - y), 0.99);
+      const p99 = (m: Measured) =>
+        percentile(
+          [...m.latencies].sort((x, y) => x - y),
+          0.99,
+        );
       const figures = {
         serviceSequentialPerSecond: round(rate(a)),
         rawSequentialPerSecond: round(rate(b)),

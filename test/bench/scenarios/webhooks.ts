@@ -27,18 +27,27 @@ interface Target {
   accountId: string;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function setUp(service: RunningService, receiverUrl: string): Promise<Target[]> {
   const bus = service.app.get(CommandBus);
   const targets: Target[] = [];
   for (let i = 0; i < PLATFORMS; i++) {
-    const { platformId } = await bus.execute(new CreatePlatformCommand({ name: `bench-${i}`, sandbox: true, umaDomain: 'bench.example.com' }, 'bench'));
+    const { platformId } = await bus.execute(
+      new CreatePlatformCommand({ name: `bench-${i}`, sandbox: true, umaDomain: 'bench.example.com' }, 'bench'),
+    );
     const actor: Actor = { platformId, actor: 'bench', correlationId: `bench-${i}` };
     await bus.execute(new ConfigureWebhooksCommand(receiverUrl, actor));
-    const customerId: string = await bus.execute(new CreateCustomerCommand({ platformCustomerId: `bench-${i}`, customerType: 'INDIVIDUAL' }, actor));
-    const accounts = await service.infra.readModels.find(Collections.internalAccounts, { filters: [{ field: 'customerId', op: 'eq', value: customerId }], limit: 1, sortOrder: 'asc' });
+    const customerId: string = await bus.execute(
+      new CreateCustomerCommand({ platformCustomerId: `bench-${i}`, customerType: 'INDIVIDUAL' }, actor),
+    );
+    const accounts = await service.infra.readModels.find(Collections.internalAccounts, {
+      filters: [{ field: 'customerId', op: 'eq', value: customerId }],
+      limit: 1,
+      sortOrder: 'asc',
+    });
     targets.push({ actor, accountId: accounts.data[0].id });
   }
   return targets;
@@ -50,7 +59,8 @@ async function appendTimes(service: RunningService, targets: Target[]): Promise<
   for (const { actor, accountId } of targets) {
     let balance = 0;
     for (const event of await service.infra.eventStore.readStream(streams.ledger(actor.platformId))) {
-      if (event.type === 'TransferCreated' && event.data.creditAccountId === accountId) times.set(`${accountId}#${++balance}`, event.recordedAt.getTime());
+      if (event.type === 'TransferCreated' && event.data.creditAccountId === accountId)
+        times.set(`${accountId}#${++balance}`, event.recordedAt.getTime());
     }
   }
   return times;
@@ -95,7 +105,8 @@ export const webhookDelivery: Scenario = {
       service = await startService(config);
       const targets = await setUp(service, receiver.url);
       const bus = service.app.get(CommandBus);
-      const fund = (i: number) => bus.execute(new FundInternalAccountCommand(targets[i % PLATFORMS].accountId, 1n, targets[i % PLATFORMS].actor));
+      const fund = (i: number) =>
+        bus.execute(new FundInternalAccountCommand(targets[i % PLATFORMS].accountId, 1n, targets[i % PLATFORMS].actor));
 
       // (a) A burst: as many fundings as the service takes, CONCURRENCY at a time.
       const burstStart = Date.now();
@@ -123,7 +134,8 @@ export const webhookDelivery: Scenario = {
       const pacedDelays = delays(receiver, await appendTimes(service, targets), pacedStart);
 
       const duplicates = receiver.requests.length - receiver.delivered().size;
-      const line = (label: string, d: number[]) => `${label.padEnd(44)} delay append->delivery p50 ${fmt(percentile(d, 50))} ms, p99 ${fmt(percentile(d, 99))} ms, max ${fmt(d[d.length - 1])} ms (${d.length} webhooks)`;
+      const line = (label: string, d: number[]) =>
+        `${label.padEnd(44)} delay append->delivery p50 ${fmt(percentile(d, 50))} ms, p99 ${fmt(percentile(d, 99))} ms, max ${fmt(d[d.length - 1])} ms (${d.length} webhooks)`;
       const lines = [
         `(a) burst of ${BURST}: appended at ${fmt(BURST / ((appendedBy - burstStart) / 1000))} events/s, delivered at ${fmt(BURST / ((burstDone - burstStart) / 1000))} webhooks/s (all ${BURST} in ${((burstDone - burstStart) / 1000).toFixed(1)} s)`,
         line('(a) burst', burstDelays),

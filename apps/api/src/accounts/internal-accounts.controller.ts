@@ -41,30 +41,59 @@ function accountFilters(q: ListCustomerAccountsQuery, owner: 'customer' | 'platf
 /** Internal accounts: customers' (with balances) and the platform's own settlement accounts. */
 @Controller()
 export class InternalAccountsController {
-  constructor(private readonly commands: CommandBus, private readonly queries: Queries) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: Queries,
+  ) {}
 
   @Get('customers/internal-accounts')
-  @ApiDoc({ summary: 'List customers’ internal accounts', tag: 'InternalAccounts', responses: { 200: { description: 'A page of accounts', schema: 'list:InternalAccount' } } })
+  @ApiDoc({
+    summary: 'List customers’ internal accounts',
+    tag: 'InternalAccounts',
+    responses: { 200: { description: 'A page of accounts', schema: 'list:InternalAccount' } },
+  })
   listCustomerAccounts(@Query() query: ListCustomerAccountsQuery, @CurrentActor() actor: Actor) {
-    return this.queries.listInternalAccounts(actor.platformId, { filters: accountFilters(query, 'customer'), limit: query.limit, cursor: query.cursor });
+    return this.queries.listInternalAccounts(actor.platformId, {
+      filters: accountFilters(query, 'customer'),
+      limit: query.limit,
+      cursor: query.cursor,
+    });
   }
 
   @Post('customers/internal-accounts')
   @Idempotent()
-  @ApiDoc({ summary: 'Open an internal account for a customer', tag: 'InternalAccounts', responses: { 201: { description: 'The account', schema: 'InternalAccount' } }, errors: [404, 409] })
+  @ApiDoc({
+    summary: 'Open an internal account for a customer',
+    tag: 'InternalAccounts',
+    responses: { 201: { description: 'The account', schema: 'InternalAccount' } },
+    errors: [404, 409],
+  })
   async open(@Body() body: OpenInternalAccountDto, @CurrentActor() actor: Actor) {
     const id: string = await this.commands.execute(new OpenInternalAccountCommand(body, actor));
     return this.queries.internalAccount(actor.platformId, id);
   }
 
   @Get('platform/internal-accounts')
-  @ApiDoc({ summary: 'List the platform’s own (settlement) accounts', tag: 'InternalAccounts', responses: { 200: { description: 'A page of accounts', schema: 'list:InternalAccount' } } })
+  @ApiDoc({
+    summary: 'List the platform’s own (settlement) accounts',
+    tag: 'InternalAccounts',
+    responses: { 200: { description: 'A page of accounts', schema: 'list:InternalAccount' } },
+  })
   listPlatformAccounts(@Query() query: ListPlatformAccountsQuery, @CurrentActor() actor: Actor) {
-    return this.queries.listInternalAccounts(actor.platformId, { filters: accountFilters(query, 'platform'), limit: query.limit, cursor: query.cursor });
+    return this.queries.listInternalAccounts(actor.platformId, {
+      filters: accountFilters(query, 'platform'),
+      limit: query.limit,
+      cursor: query.cursor,
+    });
   }
 
   @Get('internal-accounts/:accountId')
-  @ApiDoc({ summary: 'Get an internal account', tag: 'InternalAccounts', responses: { 200: { description: 'The account', schema: 'InternalAccount' } }, errors: [404] })
+  @ApiDoc({
+    summary: 'Get an internal account',
+    tag: 'InternalAccounts',
+    responses: { 200: { description: 'The account', schema: 'InternalAccount' } },
+    errors: [404],
+  })
   get(@Param('accountId', idParam('InternalAccount', 'accountId')) id: string, @CurrentActor() actor: Actor) {
     return this.queries.internalAccount(actor.platformId, id);
   }

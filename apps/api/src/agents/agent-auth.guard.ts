@@ -26,4 +26,6 @@ export class AgentAuthGuard implements CanActivate {
 }
 
 /** The authenticated agent of the request. */
-export const CurrentAgent = createParamDecorator((_: unknown, ctx: ExecutionContext): AgentPrincipal => ctx.switchToHttp().getRequest<AgentRequest>().agent!);
+export const CurrentAgent = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): AgentPrincipal => ctx.switchToHttp().getRequest<AgentRequest>().agent!,
+);

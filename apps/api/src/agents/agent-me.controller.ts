@@ -3,7 +3,10 @@ import { CommandBus } from '@nestjs/cqrs';
 import { AgentAuthenticator, type AgentPrincipal } from '../../../../libs/application/src/agents/agent-access.js';
 import { AgentActions } from '../../../../libs/application/src/agents/agent-actions.js';
 import { AgentQueries } from '../../../../libs/application/src/agents/agent-queries.js';
-import { CreateExternalAccountCommand, DeleteExternalAccountCommand } from '../../../../libs/application/src/external-accounts/external-account-commands.js';
+import {
+  CreateExternalAccountCommand,
+  DeleteExternalAccountCommand,
+} from '../../../../libs/application/src/external-accounts/external-account-commands.js';
 import { ExternalAccountQueries } from '../../../../libs/application/src/external-accounts/external-account-queries.js';
 import { Queries } from '../../../../libs/application/src/queries/queries.js';
 import { toQuoteResource } from '../../../../libs/domain/src/quotes/quote.js';
@@ -31,7 +34,9 @@ import {
 } from './agent-me.dto.js';
 
 const identifierFilter = (side: 'source' | 'destination', value: string): Filter =>
-  value.startsWith('$') ? { field: `${side}.umaAddress`, op: 'eq', value } : { field: `${side}.accountId`, op: 'eq', value };
+  value.startsWith('$')
+    ? { field: `${side}.umaAddress`, op: 'eq', value }
+    : { field: `${side}.accountId`, op: 'eq', value };
 
 /**
  * The agent's own API (`Authorization: Bearer <accessToken>`): bound to the agent's customer
@@ -54,17 +59,30 @@ export class AgentMeController {
   /** Reads check only the permission (a paused agent may still look). */
   private async requirePermission(agent: AgentPrincipal, permission: AgentPermission): Promise<void> {
     const state = await this.authenticator.state(agent);
-    if (!state.agent!.policy.permissions.includes(permission)) throw forbidden(`the agent's policy does not grant ${permission}`);
+    if (!state.agent!.policy.permissions.includes(permission))
+      throw forbidden(`the agent's policy does not grant ${permission}`);
   }
 
   @Get()
-  @ApiDoc({ summary: 'The agent itself', description: 'Profile, policy and usage (as of the platform clock).', tag: 'Agent (self)', auth: 'bearer', responses: { 200: { description: 'The agent', schema: 'Agent' } } })
+  @ApiDoc({
+    summary: 'The agent itself',
+    description: 'Profile, policy and usage (as of the platform clock).',
+    tag: 'Agent (self)',
+    auth: 'bearer',
+    responses: { 200: { description: 'The agent', schema: 'Agent' } },
+  })
   me(@CurrentAgent() agent: AgentPrincipal) {
     return this.agents.agent(agent.platformId, agent.agentId);
   }
 
   @Get('actions')
-  @ApiDoc({ summary: 'The agent’s actions', description: 'Newest first. Poll an action for the platform’s decision.', tag: 'Agent (self)', auth: 'bearer', responses: { 200: { description: 'A page of actions', schema: 'list:AgentAction' } } })
+  @ApiDoc({
+    summary: 'The agent’s actions',
+    description: 'Newest first. Poll an action for the platform’s decision.',
+    tag: 'Agent (self)',
+    auth: 'bearer',
+    responses: { 200: { description: 'A page of actions', schema: 'list:AgentAction' } },
+  })
   listActions(@Query() q: AgentListActionsQuery, @CurrentAgent() agent: AgentPrincipal) {
     const filters: Filter[] = [{ field: 'agentId', op: 'eq', value: agent.agentId }];
     if (q.status) filters.push({ field: 'status', op: 'eq', value: q.status });
@@ -72,13 +90,26 @@ export class AgentMeController {
   }
 
   @Get('actions/:actionId')
-  @ApiDoc({ summary: 'One of the agent’s actions', tag: 'Agent (self)', auth: 'bearer', responses: { 200: { description: 'The action', schema: 'AgentAction' } }, errors: [404] })
+  @ApiDoc({
+    summary: 'One of the agent’s actions',
+    tag: 'Agent (self)',
+    auth: 'bearer',
+    responses: { 200: { description: 'The action', schema: 'AgentAction' } },
+    errors: [404],
+  })
   action(@Param('actionId', idParam('AgentAction', 'actionId')) id: string, @CurrentAgent() agent: AgentPrincipal) {
     return this.agents.action(agent.platformId, agent.agentId, id);
   }
 
   @Get('internal-accounts')
-  @ApiDoc({ summary: 'The customer’s internal accounts', description: 'With balances. Needs VIEW_TRANSACTIONS.', tag: 'Agent (self)', auth: 'bearer', responses: { 200: { description: 'A page of accounts', schema: 'list:InternalAccount' } }, errors: [403] })
+  @ApiDoc({
+    summary: 'The customer’s internal accounts',
+    description: 'With balances. Needs VIEW_TRANSACTIONS.',
+    tag: 'Agent (self)',
+    auth: 'bearer',
+    responses: { 200: { description: 'A page of accounts', schema: 'list:InternalAccount' } },
+    errors: [403],
+  })
   async internalAccounts(@Query() q: AgentListInternalAccountsQuery, @CurrentAgent() agent: AgentPrincipal) {
     await this.requirePermission(agent, 'VIEW_TRANSACTIONS');
     const filters: Filter[] = [{ field: 'customerId', op: 'eq', value: agent.customerId }];
@@ -88,24 +119,49 @@ export class AgentMeController {
   }
 
   @Get('transactions')
-  @ApiDoc({ summary: 'The customer’s transactions', description: 'Newest first unless sortOrder=asc; dates are inclusive; a customer filter is not accepted. Needs VIEW_TRANSACTIONS.', tag: 'Agent (self)', auth: 'bearer', responses: { 200: { description: 'A page of transactions', schema: 'list:Transaction' } }, errors: [403] })
+  @ApiDoc({
+    summary: 'The customer’s transactions',
+    description:
+      'Newest first unless sortOrder=asc; dates are inclusive; a customer filter is not accepted. Needs VIEW_TRANSACTIONS.',
+    tag: 'Agent (self)',
+    auth: 'bearer',
+    responses: { 200: { description: 'A page of transactions', schema: 'list:Transaction' } },
+    errors: [403],
+  })
   async transactions(@Query() q: AgentListTransactionsQuery, @CurrentAgent() agent: AgentPrincipal) {
     await this.requirePermission(agent, 'VIEW_TRANSACTIONS');
     const f: Filter[] = [{ field: 'customerId', op: 'eq', value: agent.customerId }];
-    if (q.accountIdentifier !== undefined) f.push({ field: 'accountIdentifiers', op: 'contains', value: q.accountIdentifier });
+    if (q.accountIdentifier !== undefined)
+      f.push({ field: 'accountIdentifiers', op: 'contains', value: q.accountIdentifier });
     if (q.senderAccountIdentifier !== undefined) f.push(identifierFilter('source', q.senderAccountIdentifier));
     if (q.receiverAccountIdentifier !== undefined) f.push(identifierFilter('destination', q.receiverAccountIdentifier));
     if (q.status) f.push({ field: 'status', op: 'eq', value: q.status });
     if (q.type) f.push({ field: 'type', op: 'eq', value: q.type });
-    if (q.reference !== undefined) f.push({ field: 'reconciliationInstructions.reference', op: 'eq', value: q.reference });
+    if (q.reference !== undefined)
+      f.push({ field: 'reconciliationInstructions.reference', op: 'eq', value: q.reference });
     if (q.startDate) f.push({ field: 'createdAt', op: 'gte', value: new Date(q.startDate).toISOString() });
     if (q.endDate) f.push({ field: 'createdAt', op: 'lte', value: new Date(q.endDate).toISOString() });
-    return this.money.listTransactions(agent.platformId, { filters: f, limit: q.limit, cursor: q.cursor, sortOrder: q.sortOrder ?? 'desc' });
+    return this.money.listTransactions(agent.platformId, {
+      filters: f,
+      limit: q.limit,
+      cursor: q.cursor,
+      sortOrder: q.sortOrder ?? 'desc',
+    });
   }
 
   @Get('transactions/:transactionId')
-  @ApiDoc({ summary: 'One of the customer’s transactions', description: 'Another customer’s answers 404. Needs VIEW_TRANSACTIONS.', tag: 'Agent (self)', auth: 'bearer', responses: { 200: { description: 'The transaction', schema: 'Transaction' } }, errors: [403, 404] })
-  async transaction(@Param('transactionId', idParam('Transaction', 'transactionId')) id: string, @CurrentAgent() agent: AgentPrincipal) {
+  @ApiDoc({
+    summary: 'One of the customer’s transactions',
+    description: 'Another customer’s answers 404. Needs VIEW_TRANSACTIONS.',
+    tag: 'Agent (self)',
+    auth: 'bearer',
+    responses: { 200: { description: 'The transaction', schema: 'Transaction' } },
+    errors: [403, 404],
+  })
+  async transaction(
+    @Param('transactionId', idParam('Transaction', 'transactionId')) id: string,
+    @CurrentAgent() agent: AgentPrincipal,
+  ) {
     await this.requirePermission(agent, 'VIEW_TRANSACTIONS');
     const tx = await this.money.transaction(agent.platformId, id);
     if (tx.customerId !== agent.customerId) throw notFound('TRANSACTION', id);
@@ -114,13 +170,28 @@ export class AgentMeController {
 
   @Post('quotes')
   @Idempotent()
-  @ApiDoc({ summary: 'Create a quote', description: 'From one of the customer’s accounts (another customer’s: 404). Needs CREATE_QUOTES (and EXECUTE_QUOTES with immediatelyExecute, which is then evaluated like an execute). 403 for a paused agent or an account the policy does not allow.', tag: 'Agent (self)', auth: 'bearer', responses: { 201: { description: 'The quote', schema: 'Quote' } }, errors: [403, 404, 409, 422] })
+  @ApiDoc({
+    summary: 'Create a quote',
+    description:
+      'From one of the customer’s accounts (another customer’s: 404). Needs CREATE_QUOTES (and EXECUTE_QUOTES with immediatelyExecute, which is then evaluated like an execute). 403 for a paused agent or an account the policy does not allow.',
+    tag: 'Agent (self)',
+    auth: 'bearer',
+    responses: { 201: { description: 'The quote', schema: 'Quote' } },
+    errors: [403, 404, 409, 422],
+  })
   createQuote(@Body() body: AgentCreateQuoteDto, @CurrentAgent() agent: AgentPrincipal) {
     return this.actions.createQuote(agent, toQuoteRequest(body));
   }
 
   @Get('quotes/:quoteId')
-  @ApiDoc({ summary: 'A quote this agent created', description: 'Any other quote answers 404.', tag: 'Agent (self)', auth: 'bearer', responses: { 200: { description: 'The quote', schema: 'Quote' } }, errors: [404] })
+  @ApiDoc({
+    summary: 'A quote this agent created',
+    description: 'Any other quote answers 404.',
+    tag: 'Agent (self)',
+    auth: 'bearer',
+    responses: { 200: { description: 'The quote', schema: 'Quote' } },
+    errors: [404],
+  })
   async quote(@Param('quoteId', idParam('Quote', 'quoteId')) id: string, @CurrentAgent() agent: AgentPrincipal) {
     const { quote, transaction } = await this.actions.ownQuote(agent, id);
     return toQuoteResource(quote, transaction.status);
@@ -131,7 +202,8 @@ export class AgentMeController {
   @Idempotent()
   @ApiDoc({
     summary: 'Execute a quote',
-    description: 'Evaluated by the policy (EXECUTE_QUOTES): APPROVED with its transaction, PENDING_APPROVAL without one, or 403. An EMBEDDED_WALLET source needs Service-Wallet-Signature over the quote’s payloadToSign (401 without it). 409 when expired or no longer pending.',
+    description:
+      'Evaluated by the policy (EXECUTE_QUOTES): APPROVED with its transaction, PENDING_APPROVAL without one, or 403. An EMBEDDED_WALLET source needs Service-Wallet-Signature over the quote’s payloadToSign (401 without it). 409 when expired or no longer pending.',
     tag: 'Agent (self)',
     auth: 'bearer',
 
@@ -144,51 +216,112 @@ export class AgentMeController {
     @Headers('request-id') requestId: string | undefined,
     @CurrentAgent() agent: AgentPrincipal,
   ) {
-    return this.actions.executeQuote(agent, id, { signature: signature || undefined, requestId: requestId || undefined });
+    return this.actions.executeQuote(agent, id, {
+      signature: signature || undefined,
+      requestId: requestId || undefined,
+    });
   }
 
   @Post('transfer-in')
   @Idempotent()
-  @ApiDoc({ summary: 'Transfer in', description: 'From one of the customer’s external accounts into one of its internal accounts. Evaluated by the policy (CREATE_TRANSFERS).', tag: 'Agent (self)', auth: 'bearer', responses: { 201: { description: 'The agent action', schema: 'AgentAction' } }, errors: [403, 404, 409, 422] })
+  @ApiDoc({
+    summary: 'Transfer in',
+    description:
+      'From one of the customer’s external accounts into one of its internal accounts. Evaluated by the policy (CREATE_TRANSFERS).',
+    tag: 'Agent (self)',
+    auth: 'bearer',
+    responses: { 201: { description: 'The agent action', schema: 'AgentAction' } },
+    errors: [403, 404, 409, 422],
+  })
   transferIn(@Body() body: AgentTransferInDto, @CurrentAgent() agent: AgentPrincipal) {
     return this.actions.transfer(agent, 'IN', body);
   }
 
   @Post('transfer-out')
   @Idempotent()
-  @ApiDoc({ summary: 'Transfer out', description: 'From one of the customer’s internal accounts to one of its external accounts. Evaluated by the policy (CREATE_TRANSFERS); 400 INSUFFICIENT_FUNDS when the balance does not cover it.', tag: 'Agent (self)', auth: 'bearer', responses: { 201: { description: 'The agent action', schema: 'AgentAction' } }, errors: [403, 404, 409, 422] })
+  @ApiDoc({
+    summary: 'Transfer out',
+    description:
+      'From one of the customer’s internal accounts to one of its external accounts. Evaluated by the policy (CREATE_TRANSFERS); 400 INSUFFICIENT_FUNDS when the balance does not cover it.',
+    tag: 'Agent (self)',
+    auth: 'bearer',
+    responses: { 201: { description: 'The agent action', schema: 'AgentAction' } },
+    errors: [403, 404, 409, 422],
+  })
   transferOut(@Body() body: AgentTransferOutDto, @CurrentAgent() agent: AgentPrincipal) {
     return this.actions.transfer(agent, 'OUT', body);
   }
 
   @Get('external-accounts')
-  @ApiDoc({ summary: 'The customer’s external accounts', description: 'Needs MANAGE_EXTERNAL_ACCOUNTS.', tag: 'Agent (self)', auth: 'bearer', responses: { 200: { description: 'A page of external accounts', schema: 'list:ExternalAccount' } }, errors: [403] })
+  @ApiDoc({
+    summary: 'The customer’s external accounts',
+    description: 'Needs MANAGE_EXTERNAL_ACCOUNTS.',
+    tag: 'Agent (self)',
+    auth: 'bearer',
+    responses: { 200: { description: 'A page of external accounts', schema: 'list:ExternalAccount' } },
+    errors: [403],
+  })
   async listExternalAccounts(@Query() q: AgentListExternalAccountsQuery, @CurrentAgent() agent: AgentPrincipal) {
     await this.requirePermission(agent, 'MANAGE_EXTERNAL_ACCOUNTS');
-    return this.externalAccounts.list(agent.platformId, 'customer', { customerId: agent.customerId, currency: q.currency, limit: q.limit, cursor: q.cursor });
+    return this.externalAccounts.list(agent.platformId, 'customer', {
+      customerId: agent.customerId,
+      currency: q.currency,
+      limit: q.limit,
+      cursor: q.cursor,
+    });
   }
 
   @Post('external-accounts')
   @Idempotent()
-  @ApiDoc({ summary: 'Add an external account', description: 'For the agent’s customer. Needs MANAGE_EXTERNAL_ACCOUNTS; 403 for a paused agent.', tag: 'Agent (self)', auth: 'bearer', responses: { 201: { description: 'The external account', schema: 'ExternalAccount' } }, errors: [403, 404, 409] })
+  @ApiDoc({
+    summary: 'Add an external account',
+    description: 'For the agent’s customer. Needs MANAGE_EXTERNAL_ACCOUNTS; 403 for a paused agent.',
+    tag: 'Agent (self)',
+    auth: 'bearer',
+    responses: { 201: { description: 'The external account', schema: 'ExternalAccount' } },
+    errors: [403, 404, 409],
+  })
   async createExternalAccount(@Body() body: AgentCreateExternalAccountDto, @CurrentAgent() agent: AgentPrincipal) {
     authorizeOperation(await this.authenticator.state(agent), 'MANAGE_EXTERNAL_ACCOUNTS');
-    if (body.customerId !== undefined && body.customerId !== agent.customerId) throw notFound('CUSTOMER', body.customerId);
-    const id: string = await this.commands.execute(new CreateExternalAccountCommand('customer', { ...body, customerId: agent.customerId }, agent.actor));
+    if (body.customerId !== undefined && body.customerId !== agent.customerId)
+      throw notFound('CUSTOMER', body.customerId);
+    const id: string = await this.commands.execute(
+      new CreateExternalAccountCommand('customer', { ...body, customerId: agent.customerId }, agent.actor),
+    );
     return this.externalAccounts.get(agent.platformId, 'customer', id);
   }
 
   @Get('external-accounts/:externalAccountId')
-  @ApiDoc({ summary: 'One of the customer’s external accounts', description: 'Another customer’s answers 404. Needs MANAGE_EXTERNAL_ACCOUNTS.', tag: 'Agent (self)', auth: 'bearer', responses: { 200: { description: 'The external account', schema: 'ExternalAccount' } }, errors: [403, 404] })
-  async externalAccount(@Param('externalAccountId', idParam('ExternalAccount', 'externalAccountId')) id: string, @CurrentAgent() agent: AgentPrincipal) {
+  @ApiDoc({
+    summary: 'One of the customer’s external accounts',
+    description: 'Another customer’s answers 404. Needs MANAGE_EXTERNAL_ACCOUNTS.',
+    tag: 'Agent (self)',
+    auth: 'bearer',
+    responses: { 200: { description: 'The external account', schema: 'ExternalAccount' } },
+    errors: [403, 404],
+  })
+  async externalAccount(
+    @Param('externalAccountId', idParam('ExternalAccount', 'externalAccountId')) id: string,
+    @CurrentAgent() agent: AgentPrincipal,
+  ) {
     await this.requirePermission(agent, 'MANAGE_EXTERNAL_ACCOUNTS');
     return this.ownExternalAccount(agent, id);
   }
 
   @Delete('external-accounts/:externalAccountId')
   @HttpCode(204)
-  @ApiDoc({ summary: 'Delete one of the customer’s external accounts', description: 'Needs MANAGE_EXTERNAL_ACCOUNTS; 403 for a paused agent.', tag: 'Agent (self)', auth: 'bearer', responses: { 204: { description: 'Deleted' } }, errors: [403, 404] })
-  async deleteExternalAccount(@Param('externalAccountId', idParam('ExternalAccount', 'externalAccountId')) id: string, @CurrentAgent() agent: AgentPrincipal): Promise<void> {
+  @ApiDoc({
+    summary: 'Delete one of the customer’s external accounts',
+    description: 'Needs MANAGE_EXTERNAL_ACCOUNTS; 403 for a paused agent.',
+    tag: 'Agent (self)',
+    auth: 'bearer',
+    responses: { 204: { description: 'Deleted' } },
+    errors: [403, 404],
+  })
+  async deleteExternalAccount(
+    @Param('externalAccountId', idParam('ExternalAccount', 'externalAccountId')) id: string,
+    @CurrentAgent() agent: AgentPrincipal,
+  ): Promise<void> {
     authorizeOperation(await this.authenticator.state(agent), 'MANAGE_EXTERNAL_ACCOUNTS');
     await this.ownExternalAccount(agent, id);
     await this.commands.execute(new DeleteExternalAccountCommand('customer', id, agent.actor));

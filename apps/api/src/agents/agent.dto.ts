@@ -28,7 +28,9 @@ import { Nullable } from '../http/validation.js';
 const INTERNAL_ACCOUNT = publicIdPattern('InternalAccount');
 const AGENT_ID = publicIdPattern('Agent');
 const MAX = Number.MAX_SAFE_INTEGER;
-const amountMessage = (field: string) => ({ message: `${field} must be an integer in the smallest unit, 0 to 9007199254740991` });
+const amountMessage = (field: string) => ({
+  message: `${field} must be an integer in the smallest unit, 0 to 9007199254740991`,
+});
 
 /** Spending limits, in the smallest unit of `currency`. */
 export class SpendingLimitsDto {
@@ -37,7 +39,11 @@ export class SpendingLimitsDto {
   /** null: no daily amount limit. */
   @Nullable('integer') @IsInt(amountMessage('dailyLimit')) @Min(0) @Max(MAX) dailyLimit?: number | null;
   /** Transactions per day. */
-  @ValidateIf((o: SpendingLimitsDto) => o.dailyTransactionLimit !== undefined) @IsInt() @Min(0) @Max(1_000_000) dailyTransactionLimit?: number;
+  @ValidateIf((o: SpendingLimitsDto) => o.dailyTransactionLimit !== undefined)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  dailyTransactionLimit?: number;
   /** null: no monthly amount limit. */
   @Nullable('integer') @IsInt(amountMessage('monthlyLimit')) @Min(0) @Max(MAX) monthlyLimit?: number | null;
 }
@@ -45,9 +51,17 @@ export class SpendingLimitsDto {
 /** Every field optional; null removes the daily or monthly limit; a new currency recasts the limits not given. */
 export class SpendingLimitsUpdateDto {
   @ValidateIf((o: SpendingLimitsUpdateDto) => o.currency !== undefined) @IsIn(CURRENCY_CODES) currency?: string;
-  @ValidateIf((o: SpendingLimitsUpdateDto) => o.perTransactionLimit !== undefined) @IsInt() @Min(0) @Max(MAX) perTransactionLimit?: number;
+  @ValidateIf((o: SpendingLimitsUpdateDto) => o.perTransactionLimit !== undefined)
+  @IsInt()
+  @Min(0)
+  @Max(MAX)
+  perTransactionLimit?: number;
   @Nullable('integer') @IsInt() @Min(0) @Max(MAX) dailyLimit?: number | null;
-  @ValidateIf((o: SpendingLimitsUpdateDto) => o.dailyTransactionLimit !== undefined) @IsInt() @Min(0) @Max(1_000_000) dailyTransactionLimit?: number;
+  @ValidateIf((o: SpendingLimitsUpdateDto) => o.dailyTransactionLimit !== undefined)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  dailyTransactionLimit?: number;
   @Nullable('integer') @IsInt() @Min(0) @Max(MAX) monthlyLimit?: number | null;
 }
 
@@ -61,13 +75,24 @@ export class AccountRuleDto {
 
 export class AccountRestrictionsDto {
   /** null: every internal account of the customer. */
-  @Nullable('array') @IsArray() @ArrayMaxSize(100) @Matches(INTERNAL_ACCOUNT, { each: true, message: 'allowedAccountIds must be InternalAccount:<uuid> ids' }) allowedAccountIds?: string[] | null;
-  @IsOptional() @IsArray() @ArrayMaxSize(100) @ValidateNested({ each: true }) @Type(() => AccountRuleDto) accountRules?: AccountRuleDto[];
+  @Nullable('array')
+  @IsArray()
+  @ArrayMaxSize(100)
+  @Matches(INTERNAL_ACCOUNT, { each: true, message: 'allowedAccountIds must be InternalAccount:<uuid> ids' })
+  allowedAccountIds?: string[] | null;
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => AccountRuleDto)
+  accountRules?: AccountRuleDto[];
 }
 
 /** A transaction above `amount` needs approval even in AUTO; `currency` is required with an amount. */
 export class ApprovalThresholdsDto {
-  @ValidateIf((o: ApprovalThresholdsDto) => o.amount != null || o.currency !== undefined) @IsIn(CURRENCY_CODES) currency?: string;
+  @ValidateIf((o: ApprovalThresholdsDto) => o.amount != null || o.currency !== undefined)
+  @IsIn(CURRENCY_CODES)
+  currency?: string;
   @Nullable('integer') @IsInt() @Min(0) @Max(MAX) amount?: number | null;
 }
 
@@ -75,17 +100,38 @@ export class AgentPolicyDto {
   @IsArray() @ArrayUnique() @IsIn(AGENT_PERMISSIONS, { each: true }) permissions!: (typeof AGENT_PERMISSIONS)[number][];
   @IsIn(EXECUTION_MODES) defaultExecutionMode!: (typeof EXECUTION_MODES)[number];
   @IsDefined() @ValidateNested() @Type(() => SpendingLimitsDto) spendingLimits!: SpendingLimitsDto;
-  @Nullable('object') @ValidateNested() @Type(() => AccountRestrictionsDto) accountRestrictions?: AccountRestrictionsDto | null;
-  @Nullable('object') @ValidateNested() @Type(() => ApprovalThresholdsDto) approvalThresholds?: ApprovalThresholdsDto | null;
+  @Nullable('object')
+  @ValidateNested()
+  @Type(() => AccountRestrictionsDto)
+  accountRestrictions?: AccountRestrictionsDto | null;
+  @Nullable('object')
+  @ValidateNested()
+  @Type(() => ApprovalThresholdsDto)
+  approvalThresholds?: ApprovalThresholdsDto | null;
 }
 
 /** Omitted fields are kept; `permissions`, `accountRestrictions` and `approvalThresholds` replace; `spendingLimits` merges. */
 export class AgentPolicyUpdateDto {
-  @ValidateIf((o: AgentPolicyUpdateDto) => o.permissions !== undefined) @IsArray() @ArrayUnique() @IsIn(AGENT_PERMISSIONS, { each: true }) permissions?: (typeof AGENT_PERMISSIONS)[number][];
-  @ValidateIf((o: AgentPolicyUpdateDto) => o.defaultExecutionMode !== undefined) @IsIn(EXECUTION_MODES) defaultExecutionMode?: (typeof EXECUTION_MODES)[number];
-  @ValidateIf((o: AgentPolicyUpdateDto) => o.spendingLimits !== undefined) @ValidateNested() @Type(() => SpendingLimitsUpdateDto) spendingLimits?: SpendingLimitsUpdateDto;
-  @Nullable('object') @ValidateNested() @Type(() => AccountRestrictionsDto) accountRestrictions?: AccountRestrictionsDto | null;
-  @Nullable('object') @ValidateNested() @Type(() => ApprovalThresholdsDto) approvalThresholds?: ApprovalThresholdsDto | null;
+  @ValidateIf((o: AgentPolicyUpdateDto) => o.permissions !== undefined)
+  @IsArray()
+  @ArrayUnique()
+  @IsIn(AGENT_PERMISSIONS, { each: true })
+  permissions?: (typeof AGENT_PERMISSIONS)[number][];
+  @ValidateIf((o: AgentPolicyUpdateDto) => o.defaultExecutionMode !== undefined)
+  @IsIn(EXECUTION_MODES)
+  defaultExecutionMode?: (typeof EXECUTION_MODES)[number];
+  @ValidateIf((o: AgentPolicyUpdateDto) => o.spendingLimits !== undefined)
+  @ValidateNested()
+  @Type(() => SpendingLimitsUpdateDto)
+  spendingLimits?: SpendingLimitsUpdateDto;
+  @Nullable('object')
+  @ValidateNested()
+  @Type(() => AccountRestrictionsDto)
+  accountRestrictions?: AccountRestrictionsDto | null;
+  @Nullable('object')
+  @ValidateNested()
+  @Type(() => ApprovalThresholdsDto)
+  approvalThresholds?: ApprovalThresholdsDto | null;
 }
 
 export class CreateAgentDto {

@@ -1,5 +1,20 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsPositive,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
 import { MAX_FUNDING_SOURCES } from '../../../../libs/domain/src/cards/card-funding.js';
 import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
 import { SortedPageParams } from '../http/list-params.js';
@@ -13,8 +28,14 @@ const REQUESTED_STATES = ['ACTIVE', 'FROZEN', 'CLOSED'] as const;
 const accountIds = () => (target: object, key: string) => {
   IsArray()(target, key);
   ArrayMinSize(1, { message: 'fundingSources must name at least one internal account' })(target, key);
-  ArrayMaxSize(MAX_FUNDING_SOURCES, { message: `fundingSources has at most ${MAX_FUNDING_SOURCES} entries` })(target, key);
-  Matches(idOf('InternalAccount'), { each: true, message: 'each funding source must have the form InternalAccount:<uuid>' })(target, key);
+  ArrayMaxSize(MAX_FUNDING_SOURCES, { message: `fundingSources has at most ${MAX_FUNDING_SOURCES} entries` })(
+    target,
+    key,
+  );
+  Matches(idOf('InternalAccount'), {
+    each: true,
+    message: 'each funding source must have the form InternalAccount:<uuid>',
+  })(target, key);
 };
 
 export class CreateCardDto {
@@ -30,8 +51,12 @@ export class UpdateCardDto {
 }
 
 export class ListCardsQuery extends SortedPageParams {
-  @IsOptional() @Matches(idOf('Customer'), { message: 'customerId must have the form Customer:<uuid>' }) customerId?: string;
-  @IsOptional() @Matches(idOf('InternalAccount'), { message: 'accountId must have the form InternalAccount:<uuid>' }) accountId?: string;
+  @IsOptional()
+  @Matches(idOf('Customer'), { message: 'customerId must have the form Customer:<uuid>' })
+  customerId?: string;
+  @IsOptional()
+  @Matches(idOf('InternalAccount'), { message: 'accountId must have the form InternalAccount:<uuid>' })
+  accountId?: string;
   @IsOptional() @IsString() @MaxLength(100) platformCardId?: string;
   @IsOptional() @IsIn(CARD_STATES) state?: (typeof CARD_STATES)[number];
 }
@@ -56,13 +81,15 @@ export class SimulateAuthorizationDto {
 }
 
 export class SimulateClearingDto {
-  @Matches(idOf('CardAuthorization'), { message: 'authorizationId must have the form CardAuthorization:<uuid>' }) authorizationId!: string;
+  @Matches(idOf('CardAuthorization'), { message: 'authorizationId must have the form CardAuthorization:<uuid>' })
+  authorizationId!: string;
   /** Defaults to the authorized amount; less releases the rest, more is an over-authorization. */
   @amount(true) amount?: number;
 }
 
 export class SimulateReturnDto {
-  @Matches(idOf('CardAuthorization'), { message: 'authorizationId must have the form CardAuthorization:<uuid>' }) authorizationId!: string;
+  @Matches(idOf('CardAuthorization'), { message: 'authorizationId must have the form CardAuthorization:<uuid>' })
+  authorizationId!: string;
   /** Defaults to everything cleared and not yet returned. */
   @amount(true) amount?: number;
 }

@@ -27,7 +27,11 @@ const OWNER =
 
 @Controller('cards')
 export class CardsController {
-  constructor(private readonly commands: CommandBus, private readonly cards: CardQueries, private readonly signedRetry: SignedRetryService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly cards: CardQueries,
+    private readonly signedRetry: SignedRetryService,
+  ) {}
 
   @Post()
   @Idempotent()
@@ -44,7 +48,8 @@ export class CardsController {
   @Get()
   @ApiDoc({
     summary: 'List cards',
-    description: 'Filters: customerId (holder), accountId (cards that internal account funds; closed cards have no bindings), platformCardId, state. Newest first unless sortOrder=asc.',
+    description:
+      'Filters: customerId (holder), accountId (cards that internal account funds; closed cards have no bindings), platformCardId, state. Newest first unless sortOrder=asc.',
     responses: { 200: { description: 'A page of cards', schema: 'list:Card' } },
   })
   list(@Query() q: ListCardsQuery, @CurrentActor() actor: Actor) {
@@ -52,7 +57,12 @@ export class CardsController {
   }
 
   @Get(':cardId')
-  @ApiDoc({ summary: 'Get a card', description: LIFECYCLE, responses: { 200: { description: 'The card', schema: 'Card' } }, errors: [404] })
+  @ApiDoc({
+    summary: 'Get a card',
+    description: LIFECYCLE,
+    responses: { 200: { description: 'The card', schema: 'Card' } },
+    errors: [404],
+  })
   get(@Param('cardId', idParam('Card', 'cardId')) id: string, @CurrentActor() actor: Actor) {
     return this.cards.card(actor.platformId, id);
   }
@@ -79,7 +89,13 @@ export class CardsController {
       throw invalidInput([{ field: 'state', constraint: 'atLeastOne', message: 'give state and/or fundingSources' }]);
     }
     if (body.state === 'CLOSED' && body.fundingSources !== undefined) {
-      throw invalidInput([{ field: 'fundingSources', constraint: 'notWithClosed', message: 'fundingSources cannot accompany state CLOSED' }]);
+      throw invalidInput([
+        {
+          field: 'fundingSources',
+          constraint: 'notWithClosed',
+          message: 'fundingSources cannot accompany state CLOSED',
+        },
+      ]);
     }
     const changes = {
       ...(body.state !== undefined ? { state: body.state } : {}),

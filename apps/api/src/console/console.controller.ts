@@ -15,14 +15,25 @@ export class ConsoleController {
   @Get()
   @Public()
   @Header('Content-Type', 'text/html; charset=utf-8')
-  @ApiDoc({ summary: 'Operations console (HTML; holds no data, asks for API credentials)', tag: 'Dashboard', auth: 'none', responses: { 200: { description: 'HTML page' } } })
+  @ApiDoc({
+    summary: 'Operations console (HTML; holds no data, asks for API credentials)',
+    tag: 'Dashboard',
+    auth: 'none',
+    responses: { 200: { description: 'HTML page' } },
+  })
   page() {
     return readConsoleFile('apps/dashboard/public/index.html');
   }
 
   @Get('assets/:name')
   @Public()
-  @ApiDoc({ summary: 'A static file of the operations console (its scripts, styles and Chart.js)', tag: 'Dashboard', auth: 'none', responses: { 200: { description: 'The file' } }, errors: [404] })
+  @ApiDoc({
+    summary: 'A static file of the operations console (its scripts, styles and Chart.js)',
+    tag: 'Dashboard',
+    auth: 'none',
+    responses: { 200: { description: 'The file' } },
+    errors: [404],
+  })
   asset(@Param('name') name: string, @Res() res: Response) {
     const asset = Object.hasOwn(CONSOLE_ASSETS, name) ? CONSOLE_ASSETS[name] : undefined;
     if (!asset) throw notFound('CONSOLE_FILE', name);

@@ -18,7 +18,6 @@ import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
 import { COUNTRY, DATE, UMA_ADDRESS } from '../http/formats.js';
 import { PageParams, ToBoolean } from '../http/list-params.js';
 
-
 export class AddressDto {
   @IsOptional() @IsString() @MaxLength(200) line1?: string;
   @IsOptional() @IsString() @MaxLength(200) line2?: string;
@@ -36,7 +35,10 @@ export class BusinessInfoDto {
 
 /** Fields shared by create and update. */
 export class CustomerProfileDto {
-  @IsOptional() @Matches(UMA_ADDRESS, { message: 'umaAddress must look like $name@domain.tld' }) @MaxLength(200) umaAddress?: string;
+  @IsOptional()
+  @Matches(UMA_ADDRESS, { message: 'umaAddress must look like $name@domain.tld' })
+  @MaxLength(200)
+  umaAddress?: string;
   @IsOptional() @Matches(COUNTRY, { message: 'region must be an ISO 3166-1 alpha-2 code' }) region?: string;
   @IsOptional()
   @IsArray()
@@ -71,5 +73,8 @@ export class ListCustomersQuery extends PageParams {
   @IsOptional() @Matches(COUNTRY, { message: 'region must be an ISO 3166-1 alpha-2 code' }) region?: string;
   @IsOptional() @IsIn(CURRENCY_CODES) currency?: string;
   @IsOptional() @IsString() @MaxLength(200) umaAddress?: string;
-  @IsOptional() @ToBoolean() @IsBoolean({ message: 'isIncludingDeleted must be true or false' }) isIncludingDeleted?: boolean;
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean({ message: 'isIncludingDeleted must be true or false' })
+  isIncludingDeleted?: boolean;
 }

@@ -1,6 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { CreateCustomerCommand, DeleteCustomerCommand, UpdateCustomerCommand } from '../../../../libs/application/src/customers/customer-commands.js';
+import {
+  CreateCustomerCommand,
+  DeleteCustomerCommand,
+  UpdateCustomerCommand,
+} from '../../../../libs/application/src/customers/customer-commands.js';
 import { Queries } from '../../../../libs/application/src/queries/queries.js';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
 import { WalletEmailSync } from '../../../../libs/application/src/wallet/customer-email.js';
@@ -19,7 +23,8 @@ const iso = (value: string) => new Date(value).toISOString();
 
 export function customerFilters(q: ListCustomersQuery): Filter[] {
   const f: Filter[] = [];
-  if (q.platformCustomerId !== undefined) f.push({ field: 'platformCustomerId', op: 'eq', value: q.platformCustomerId });
+  if (q.platformCustomerId !== undefined)
+    f.push({ field: 'platformCustomerId', op: 'eq', value: q.platformCustomerId });
   if (q.customerType) f.push({ field: 'customerType', op: 'eq', value: q.customerType });
   if (q.createdAfter) f.push({ field: 'createdAt', op: 'gte', value: iso(q.createdAfter) });
   if (q.createdBefore) f.push({ field: 'createdAt', op: 'lte', value: iso(q.createdBefore) });
@@ -43,20 +48,38 @@ export class CustomersController {
 
   @Post()
   @Idempotent()
-  @ApiDoc({ summary: 'Create a customer', description: 'Opens one internal account per enabled currency (USD when none given). In the sandbox the KYC/KYB outcome follows the last three characters of the last name or registration number: 001 PENDING, 002 REJECTED, otherwise APPROVED. platformCustomerId is unique per platform (409 CONFLICT) and umaAddress in the installation (409 UMA_ADDRESS_EXISTS).', responses: { 201: { description: 'The customer', schema: 'Customer' } }, errors: [409] })
+  @ApiDoc({
+    summary: 'Create a customer',
+    description:
+      'Opens one internal account per enabled currency (USD when none given). In the sandbox the KYC/KYB outcome follows the last three characters of the last name or registration number: 001 PENDING, 002 REJECTED, otherwise APPROVED. platformCustomerId is unique per platform (409 CONFLICT) and umaAddress in the installation (409 UMA_ADDRESS_EXISTS).',
+    responses: { 201: { description: 'The customer', schema: 'Customer' } },
+    errors: [409],
+  })
   async create(@Body() body: CreateCustomerDto, @CurrentActor() actor: Actor) {
     const id: string = await this.commands.execute(new CreateCustomerCommand(body, actor));
     return this.queries.customer(actor.platformId, id);
   }
 
   @Get()
-  @ApiDoc({ summary: 'List customers', description: 'Newest first. Date filters are inclusive.', responses: { 200: { description: 'A page of customers', schema: 'list:Customer' } } })
+  @ApiDoc({
+    summary: 'List customers',
+    description: 'Newest first. Date filters are inclusive.',
+    responses: { 200: { description: 'A page of customers', schema: 'list:Customer' } },
+  })
   list(@Query() query: ListCustomersQuery, @CurrentActor() actor: Actor) {
-    return this.queries.listCustomers(actor.platformId, { filters: customerFilters(query), limit: query.limit, cursor: query.cursor });
+    return this.queries.listCustomers(actor.platformId, {
+      filters: customerFilters(query),
+      limit: query.limit,
+      cursor: query.cursor,
+    });
   }
 
   @Get(':customerId')
-  @ApiDoc({ summary: 'Get a customer', responses: { 200: { description: 'The customer', schema: 'Customer' } }, errors: [404] })
+  @ApiDoc({
+    summary: 'Get a customer',
+    responses: { 200: { description: 'The customer', schema: 'Customer' } },
+    errors: [404],
+  })
   get(@Param('customerId', idParam('Customer', 'customerId')) id: string, @CurrentActor() actor: Actor) {
     return this.queries.customer(actor.platformId, id);
   }
@@ -64,7 +87,8 @@ export class CustomersController {
   @Patch(':customerId')
   @ApiDoc({
     summary: 'Update a customer',
-    description: 'Adding a currency opens an internal account in it; currencies cannot be removed. Changing the email of a customer whose embedded wallet has an EMAIL_OTP credential is a signed retry (stamped by a session of that wallet) and the credential follows the new email.',
+    description:
+      'Adding a currency opens an internal account in it; currencies cannot be removed. Changing the email of a customer whose embedded wallet has an EMAIL_OTP credential is a signed retry (stamped by a session of that wallet) and the credential follows the new email.',
     responses: { 200: { description: 'The updated customer', schema: 'Customer' } },
     errors: [404, 409],
     signedRetry: true,
@@ -102,7 +126,12 @@ export class CustomersController {
 
   @Delete(':customerId')
   @HttpCode(200)
-  @ApiDoc({ summary: 'Delete a customer (soft)', description: 'Closes the customer’s accounts; refused while they hold funds.', responses: { 200: { description: 'The customer with isDeleted true', schema: 'Customer' } }, errors: [404, 409] })
+  @ApiDoc({
+    summary: 'Delete a customer (soft)',
+    description: 'Closes the customer’s accounts; refused while they hold funds.',
+    responses: { 200: { description: 'The customer with isDeleted true', schema: 'Customer' } },
+    errors: [404, 409],
+  })
   async remove(@Param('customerId', idParam('Customer', 'customerId')) id: string, @CurrentActor() actor: Actor) {
     await this.commands.execute(new DeleteCustomerCommand(id, actor));
     return this.queries.customer(actor.platformId, id);

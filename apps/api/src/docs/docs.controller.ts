@@ -14,10 +14,17 @@ export const DOCUMENTED_CONTROLLERS = Symbol('DOCUMENTED_CONTROLLERS');
 export class DocsController {
   private document?: Record<string, unknown>;
 
-  constructor(@Inject(DOCUMENTED_CONTROLLERS) private readonly controllers: (abstract new (...args: never[]) => unknown)[]) {}
+  constructor(
+    @Inject(DOCUMENTED_CONTROLLERS) private readonly controllers: (abstract new (...args: never[]) => unknown)[],
+  ) {}
 
   @Get('openapi.json')
-  @ApiDoc({ summary: 'This OpenAPI document', tag: 'Meta', auth: 'none', responses: { 200: { description: 'OpenAPI 3.1 document' } } })
+  @ApiDoc({
+    summary: 'This OpenAPI document',
+    tag: 'Meta',
+    auth: 'none',
+    responses: { 200: { description: 'OpenAPI 3.1 document' } },
+  })
   openapi() {
     this.document ??= buildOpenApiDocument(this.controllers, BASE_PATH);
     return this.document;
@@ -25,13 +32,23 @@ export class DocsController {
 
   @Get('docs')
   @Header('Content-Type', 'text/html; charset=utf-8')
-  @ApiDoc({ summary: 'Human-readable API reference', tag: 'Meta', auth: 'none', responses: { 200: { description: 'HTML page' } } })
+  @ApiDoc({
+    summary: 'Human-readable API reference',
+    tag: 'Meta',
+    auth: 'none',
+    responses: { 200: { description: 'HTML page' } },
+  })
   docs() {
     return docsPage();
   }
 
   @Get('health')
-  @ApiDoc({ summary: 'Liveness', tag: 'Meta', auth: 'none', responses: { 200: { description: 'Service is up', schema: 'Health' } } })
+  @ApiDoc({
+    summary: 'Liveness',
+    tag: 'Meta',
+    auth: 'none',
+    responses: { 200: { description: 'Service is up', schema: 'Health' } },
+  })
   health() {
     return { status: 'ok' };
   }

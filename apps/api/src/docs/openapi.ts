@@ -100,7 +100,10 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
       const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
       if (routePath === undefined || method === undefined) continue;
       const doc = Reflect.getMetadata(API_DOC, handler) as ApiDocMeta | undefined;
-      const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<string, { index: number; data?: string }>;
+      const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<
+        string,
+        { index: number; data?: string }
+      >;
       const types = (Reflect.getMetadata('design:paramtypes', proto, name) ?? []) as (Function | undefined)[];
 
       const parameters: Schema[] = [];
@@ -108,7 +111,8 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
       for (const [key, arg] of Object.entries(args)) {
         const kind = Number(key.split(':')[0]);
         const type = types[arg.index];
-        if (kind === PARAM && arg.data) parameters.push({ name: arg.data, in: 'path', required: true, schema: { type: 'string' } });
+        if (kind === PARAM && arg.data)
+          parameters.push({ name: arg.data, in: 'path', required: true, schema: { type: 'string' } });
         const dto = schemaName(type);
         if (kind === QUERY && dto) parameters.push(...queryParameters(dtoSchemas[dto]));
         if (kind === BODY && dto) {
@@ -120,7 +124,9 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
       const httpCode = Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined;
       const idempotent = Reflect.getMetadata(IDEMPOTENT, handler) === true;
       const auth = doc?.auth ?? 'basic';
-      const successes = doc?.responses ?? { [httpCode ?? (method === RequestMethod.POST ? 201 : 200)]: { description: 'OK' } };
+      const successes = doc?.responses ?? {
+        [httpCode ?? (method === RequestMethod.POST ? 201 : 200)]: { description: 'OK' },
+      };
       const responses: Record<string, Schema> = {};
       for (const [status, r] of Object.entries(successes)) {
         const content = responseContent(r);
@@ -128,10 +134,25 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
         responses[status] = { description: r.description, ...(content ? { content } : {}), ...headers };
       }
       if (doc?.signedRetry) {
-        responses['202'] = { description: 'Signed-retry challenge: stamp `payloadToSign` and retry.', content: { 'application/json': { schema: schemaRef('SignedRetryChallenge') } } };
+        responses['202'] = {
+          description: 'Signed-retry challenge: stamp `payloadToSign` and retry.',
+          content: { 'application/json': { schema: schemaRef('SignedRetryChallenge') } },
+        };
         parameters.push(
-          { name: 'Service-Wallet-Signature', in: 'header', required: false, schema: { type: 'string' }, description: 'Stamp over payloadToSign (step 2).' },
-          { name: 'Request-Id', in: 'header', required: false, schema: { type: 'string' }, description: 'The challenge requestId (step 2).' },
+          {
+            name: 'Service-Wallet-Signature',
+            in: 'header',
+            required: false,
+            schema: { type: 'string' },
+            description: 'Stamp over payloadToSign (step 2).',
+          },
+          {
+            name: 'Request-Id',
+            in: 'header',
+            required: false,
+            schema: { type: 'string' },
+            description: 'The challenge requestId (step 2).',
+          },
         );
       }
       if (idempotent) parameters.push(IDEMPOTENCY_KEY_PARAMETER);
@@ -143,7 +164,10 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
         500,
       ]);
       for (const status of [...errorStatuses].sort()) {
-        responses[String(status)] = { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: schemaRef('Error') } } };
+        responses[String(status)] = {
+          description: ERROR_TEXT[status] ?? 'Error',
+          content: { 'application/json': { schema: schemaRef('Error') } },
+        };
       }
 
       const path = joinPath(base, routePath);
@@ -165,14 +189,16 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
   const components: Record<string, Schema> = { ...resourceSchemas };
   // Body DTOs and everything they reference (nested DTOs).
   for (const [name, schema] of Object.entries(dtoSchemas)) {
-    if (usedDtos.has(name) || JSON.stringify(dtoSchemas).includes(`"#/components/schemas/${name}"`)) components[name] = schema;
+    if (usedDtos.has(name) || JSON.stringify(dtoSchemas).includes(`"#/components/schemas/${name}"`))
+      components[name] = schema;
   }
   return {
     openapi: '3.1.0',
     info: {
       title: 'Payments Platform API',
       version: basePath,
-      description: 'Embedded-wallet authentication, signed-retry authorization, cards, money movement, webhooks and a sandbox. All amounts are integers in the smallest currency unit.',
+      description:
+        'Embedded-wallet authentication, signed-retry authorization, cards, money movement, webhooks and a sandbox. All amounts are integers in the smallest currency unit.',
     },
     servers: [{ url: `/${basePath}` }],
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),

@@ -24,7 +24,11 @@ export const resourceSchemas: Record<string, Schema> = {
         properties: {
           errors: {
             type: 'array',
-            items: { type: 'object', required: ['field', 'constraint', 'message'], properties: { field: str(), constraint: str(), message: str() } },
+            items: {
+              type: 'object',
+              required: ['field', 'constraint', 'message'],
+              properties: { field: str(), constraint: str(), message: str() },
+            },
           },
         },
       },
@@ -70,7 +74,11 @@ export const resourceSchemas: Record<string, Schema> = {
       customerId: str({ description: 'Absent for the platform’s own accounts.' }),
       type: str({ enum: ['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] }),
       status: str({ enum: ['PENDING', 'ACTIVE', 'CLOSED', 'FROZEN'] }),
-      balance: { type: 'object', required: ['amount', 'currency'], properties: { amount: { type: 'integer' }, currency: ref('Currency') } },
+      balance: {
+        type: 'object',
+        required: ['amount', 'currency'],
+        properties: { amount: { type: 'integer' }, currency: ref('Currency') },
+      },
       fundingPaymentInstructions: { type: 'array', items: { type: 'object' } },
       privateEnabled: { type: 'boolean' },
       createdAt: dateTime,
@@ -90,7 +98,14 @@ export const resourceSchemas: Record<string, Schema> = {
     },
   },
   ApiTokenWithSecret: {
-    allOf: [ref('ApiToken'), { type: 'object', required: ['clientSecret'], properties: { clientSecret: str({ description: 'Returned once.' }) } }],
+    allOf: [
+      ref('ApiToken'),
+      {
+        type: 'object',
+        required: ['clientSecret'],
+        properties: { clientSecret: str({ description: 'Returned once.' }) },
+      },
+    ],
   },
   Health: { type: 'object', properties: { status: str() } },
   SignedRetryChallenge: {

@@ -1,6 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { CreateExternalAccountCommand, DeleteExternalAccountCommand } from '../../../../libs/application/src/external-accounts/external-account-commands.js';
+import {
+  CreateExternalAccountCommand,
+  DeleteExternalAccountCommand,
+} from '../../../../libs/application/src/external-accounts/external-account-commands.js';
 import { ExternalAccountQueries } from '../../../../libs/application/src/external-accounts/external-account-queries.js';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
 import { ApiDoc } from '../docs/api-doc.js';
@@ -22,58 +25,103 @@ const accountId = () => idParam('ExternalAccount', 'externalAccountId');
 /** External accounts of customers and of the platform itself; each path sees only its own kind. */
 @Controller()
 export class ExternalAccountsController {
-  constructor(private readonly commands: CommandBus, private readonly queries: ExternalAccountQueries) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: ExternalAccountQueries,
+  ) {}
 
   @Post('customers/external-accounts')
   @Idempotent()
-  @ApiDoc({ summary: 'Add a customer’s external account', description: `The per-type fields of accountInfo are in the AccountInfo schema; the currency must be one the account type holds. ${SANDBOX_NOTE}`, tag, responses: { 201: { description: 'The external account', schema: 'ExternalAccount' } }, errors: [404, 409] })
+  @ApiDoc({
+    summary: 'Add a customer’s external account',
+    description: `The per-type fields of accountInfo are in the AccountInfo schema; the currency must be one the account type holds. ${SANDBOX_NOTE}`,
+    tag,
+    responses: { 201: { description: 'The external account', schema: 'ExternalAccount' } },
+    errors: [404, 409],
+  })
   async createForCustomer(@Body() body: CreateCustomerExternalAccountDto, @CurrentActor() actor: Actor) {
     const id: string = await this.commands.execute(new CreateExternalAccountCommand('customer', body, actor));
     return this.queries.get(actor.platformId, 'customer', id);
   }
 
   @Get('customers/external-accounts')
-  @ApiDoc({ summary: 'List customers’ external accounts', description: 'Newest first; deleted accounts are not listed.', tag, responses: { 200: { description: 'A page of external accounts', schema: 'list:ExternalAccount' } } })
+  @ApiDoc({
+    summary: 'List customers’ external accounts',
+    description: 'Newest first; deleted accounts are not listed.',
+    tag,
+    responses: { 200: { description: 'A page of external accounts', schema: 'list:ExternalAccount' } },
+  })
   listForCustomers(@Query() query: ListCustomerExternalAccountsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, 'customer', query);
   }
 
   @Get('customers/external-accounts/:externalAccountId')
-  @ApiDoc({ summary: 'Get a customer’s external account', tag, responses: { 200: { description: 'The external account', schema: 'ExternalAccount' } }, errors: [404] })
+  @ApiDoc({
+    summary: 'Get a customer’s external account',
+    tag,
+    responses: { 200: { description: 'The external account', schema: 'ExternalAccount' } },
+    errors: [404],
+  })
   getForCustomer(@Param('externalAccountId', accountId()) id: string, @CurrentActor() actor: Actor) {
     return this.queries.get(actor.platformId, 'customer', id);
   }
 
   @Delete('customers/external-accounts/:externalAccountId')
   @HttpCode(204)
-  @ApiDoc({ summary: 'Delete a customer’s external account', tag, responses: { 204: { description: 'Deleted' } }, errors: [404] })
+  @ApiDoc({
+    summary: 'Delete a customer’s external account',
+    tag,
+    responses: { 204: { description: 'Deleted' } },
+    errors: [404],
+  })
   async deleteForCustomer(@Param('externalAccountId', accountId()) id: string, @CurrentActor() actor: Actor) {
     await this.commands.execute(new DeleteExternalAccountCommand('customer', id, actor));
   }
 
   @Post('platform/external-accounts')
   @Idempotent()
-  @ApiDoc({ summary: 'Add one of the platform’s own external accounts', description: `As for customers, without customerId. ${SANDBOX_NOTE}`, tag, responses: { 201: { description: 'The external account', schema: 'ExternalAccount' } }, errors: [409] })
+  @ApiDoc({
+    summary: 'Add one of the platform’s own external accounts',
+    description: `As for customers, without customerId. ${SANDBOX_NOTE}`,
+    tag,
+    responses: { 201: { description: 'The external account', schema: 'ExternalAccount' } },
+    errors: [409],
+  })
   async createForPlatform(@Body() body: CreatePlatformExternalAccountDto, @CurrentActor() actor: Actor) {
     const id: string = await this.commands.execute(new CreateExternalAccountCommand('platform', body, actor));
     return this.queries.get(actor.platformId, 'platform', id);
   }
 
   @Get('platform/external-accounts')
-  @ApiDoc({ summary: 'List the platform’s own external accounts', description: 'Newest first; deleted accounts are not listed.', tag, responses: { 200: { description: 'A page of external accounts', schema: 'list:ExternalAccount' } } })
+  @ApiDoc({
+    summary: 'List the platform’s own external accounts',
+    description: 'Newest first; deleted accounts are not listed.',
+    tag,
+    responses: { 200: { description: 'A page of external accounts', schema: 'list:ExternalAccount' } },
+  })
   listForPlatform(@Query() query: ListPlatformExternalAccountsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, 'platform', query);
   }
 
   @Get('platform/external-accounts/:externalAccountId')
-  @ApiDoc({ summary: 'Get one of the platform’s own external accounts', tag, responses: { 200: { description: 'The external account', schema: 'ExternalAccount' } }, errors: [404] })
+  @ApiDoc({
+    summary: 'Get one of the platform’s own external accounts',
+    tag,
+    responses: { 200: { description: 'The external account', schema: 'ExternalAccount' } },
+    errors: [404],
+  })
   getForPlatform(@Param('externalAccountId', accountId()) id: string, @CurrentActor() actor: Actor) {
     return this.queries.get(actor.platformId, 'platform', id);
   }
 
   @Delete('platform/external-accounts/:externalAccountId')
   @HttpCode(204)
-  @ApiDoc({ summary: 'Delete one of the platform’s own external accounts', tag, responses: { 204: { description: 'Deleted' } }, errors: [404] })
+  @ApiDoc({
+    summary: 'Delete one of the platform’s own external accounts',
+    tag,
+    responses: { 204: { description: 'Deleted' } },
+    errors: [404],
+  })
   async deleteForPlatform(@Param('externalAccountId', accountId()) id: string, @CurrentActor() actor: Actor) {
     await this.commands.execute(new DeleteExternalAccountCommand('platform', id, actor));
   }

@@ -34,7 +34,11 @@ export function parseBasic(header: string | undefined): { id: string; secret: st
 
 @Injectable()
 export class PlatformAuthGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector, private readonly queries: Queries, private readonly failures: AuthFailureLimiter) {}
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly queries: Queries,
+    private readonly failures: AuthFailureLimiter,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC, [context.getHandler(), context.getClass()])) return true;
@@ -51,10 +55,16 @@ export class PlatformAuthGuard implements CanActivate {
     }
     if (token.status !== 'ACTIVE') throw unauthorized('the API token was revoked');
     const correlation = req.headers['x-correlation-id'];
-    req.actor = { platformId: token.platformId, actor: token.id, correlationId: typeof correlation === 'string' && correlation.length <= 100 ? correlation : randomUUID() };
+    req.actor = {
+      platformId: token.platformId,
+      actor: token.id,
+      correlationId: typeof correlation === 'string' && correlation.length <= 100 ? correlation : randomUUID(),
+    };
     return true;
   }
 }
 
 /** The authenticated platform and token of the request. */
-export const CurrentActor = createParamDecorator((_: unknown, ctx: ExecutionContext): Actor => ctx.switchToHttp().getRequest<AuthedRequest>().actor!);
+export const CurrentActor = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): Actor => ctx.switchToHttp().getRequest<AuthedRequest>().actor!,
+);

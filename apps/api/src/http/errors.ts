@@ -13,11 +13,22 @@ export interface ErrorBody {
   details?: Record<string, unknown>;
 }
 
-const STATUS: Record<DomainErrorKind, number> = { invalid: 400, unauthorized: 401, forbidden: 403, not_found: 404, conflict: 409, unprocessable: 422, rate_limited: 429 };
+const STATUS: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  unprocessable: 422,
+  rate_limited: 429,
+};
 
 /** An HTTP-level error raised by the edge (auth, validation, routing), already in our shape. */
 export class ApiError extends HttpException {
-  constructor(readonly body: ErrorBody, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly body: ErrorBody,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(body, body.status);
   }
 }
@@ -26,7 +37,10 @@ export const invalidInput = (errors: FieldError[], message = 'the request is not
   new ApiError({ status: 400, code: 'INVALID_INPUT', message, details: { errors } });
 
 export const unauthorized = (reason: string, code = 'UNAUTHORIZED') =>
-  new ApiError({ status: 401, code, message: 'authentication failed', reason }, code === 'UNAUTHORIZED' ? { 'WWW-Authenticate': 'Basic realm="api"' } : {});
+  new ApiError(
+    { status: 401, code, message: 'authentication failed', reason },
+    code === 'UNAUTHORIZED' ? { 'WWW-Authenticate': 'Basic realm="api"' } : {},
+  );
 
 export function toErrorBody(error: unknown): { body: ErrorBody; headers: Record<string, string> } {
   if (error instanceof ApiError) return { body: error.body, headers: error.headers };
@@ -37,15 +51,36 @@ export function toErrorBody(error: unknown): { body: ErrorBody; headers: Record<
     if (typeof reason === 'string') body.reason = reason;
     if (Object.keys(details).length > 0) body.details = details;
     const retryAfter = details.retryAfterSeconds;
-    return { body, headers: typeof retryAfter === 'number' ? { 'Retry-After': String(Math.max(1, Math.ceil(retryAfter))) } : {} };
+    return {
+      body,
+      headers: typeof retryAfter === 'number' ? { 'Retry-After': String(Math.max(1, Math.ceil(retryAfter))) } : {},
+    };
   }
   if (error instanceof InvalidCursor) {
-    return { body: { status: 400, code: 'INVALID_INPUT', message: error.message, details: { errors: [{ field: 'cursor', constraint: 'isValidCursor', message: error.message }] } }, headers: {} };
+    return {
+      body: {
+        status: 400,
+        code: 'INVALID_INPUT',
+        message: error.message,
+        details: { errors: [{ field: 'cursor', constraint: 'isValidCursor', message: error.message }] },
+      },
+      headers: {},
+    };
   }
-  if (error instanceof CommandConflictError) return { body: { status: 409, code: 'CONFLICT', message: error.message }, headers: {} };
+  if (error instanceof CommandConflictError)
+    return { body: { status: 409, code: 'CONFLICT', message: error.message }, headers: {} };
   if (error instanceof HttpException) {
     const status = error.getStatus();
-    const code = status === 404 ? 'NOT_FOUND' : status === 405 ? 'METHOD_NOT_ALLOWED' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status < 500 ? 'INVALID_INPUT' : 'INTERNAL_ERROR';
+    const code =
+      status === 404
+        ? 'NOT_FOUND'
+        : status === 405
+          ? 'METHOD_NOT_ALLOWED'
+          : status === 413
+            ? 'PAYLOAD_TOO_LARGE'
+            : status < 500
+              ? 'INVALID_INPUT'
+              : 'INTERNAL_ERROR';
     const message = status === 404 ? 'no such endpoint' : error.message;
     return { body: { status, code, message }, headers: {} };
   }
@@ -73,7 +108,11 @@ export class ErrorFilter implements ExceptionFilter {
 
 /** After every route: a path no route serves, inside or outside the base path, is a JSON 404. */
 export function unknownPath(req: Request, res: Response): void {
-  sendError(res, new ApiError({ status: 404, code: 'NOT_FOUND', message: `no such endpoint: ${req.method} ${req.path}` }), req);
+  sendError(
+    res,
+    new ApiError({ status: 404, code: 'NOT_FOUND', message: `no such endpoint: ${req.method} ${req.path}` }),
+    req,
+  );
 }
 
 /** Express error middleware for failures before routing: malformed JSON, oversized or wrongly typed bodies. */
@@ -84,11 +123,29 @@ export function bodyErrorMiddleware(error: unknown, req: Request, res: Response,
     // refused by the JSON body parser (too deep, unsafe values, charset): already in our shape
     send(res, error, new Logger('HTTP'), req);
   } else if (e.type === 'entity.parse.failed') {
-    send(res, invalidInput([{ field: 'body', constraint: 'isJson', message: 'the body is not valid JSON' }], 'malformed JSON body'), new Logger('HTTP'), req);
+    send(
+      res,
+      invalidInput(
+        [{ field: 'body', constraint: 'isJson', message: 'the body is not valid JSON' }],
+        'malformed JSON body',
+      ),
+      new Logger('HTTP'),
+      req,
+    );
   } else if (e.type === 'entity.too.large') {
-    send(res, new ApiError({ status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'the body is too large' }), new Logger('HTTP'), req);
+    send(
+      res,
+      new ApiError({ status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'the body is too large' }),
+      new Logger('HTTP'),
+      req,
+    );
   } else if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
-    send(res, new ApiError({ status: e.status, code: 'INVALID_INPUT', message: e.message ?? 'bad request' }), new Logger('HTTP'), req);
+    send(
+      res,
+      new ApiError({ status: e.status, code: 'INVALID_INPUT', message: e.message ?? 'bad request' }),
+      new Logger('HTTP'),
+      req,
+    );
   } else {
     send(res, error, new Logger('HTTP'), req);
   }

@@ -44,7 +44,10 @@ export function applyServerLimits(server: Server, limits: HttpLimits): void {
   server.headersTimeout = limits.headersTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   // Node checks those timeouts on an interval (30 s by default) read when the server starts listening.
-  const interval = Math.max(50, Math.min(1000, Math.floor(Math.min(limits.requestTimeoutMs, limits.headersTimeoutMs) / 4)));
+  const interval = Math.max(
+    50,
+    Math.min(1000, Math.floor(Math.min(limits.requestTimeoutMs, limits.headersTimeoutMs) / 4)),
+  );
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = interval;
   server.on('clientError', onClientError);
 }

@@ -5,10 +5,15 @@ import { invalidInput } from './errors.js';
 /** Path ids must have the resource's `<Kind>:<uuid>` form; anything else is a 400 naming the parameter. */
 @Injectable()
 export class IdPipe implements PipeTransform<string, string> {
-  constructor(private readonly kind: ResourceKind, private readonly field: string) {}
+  constructor(
+    private readonly kind: ResourceKind,
+    private readonly field: string,
+  ) {}
   transform(value: string): string {
     if (!isPublicId(this.kind, value)) {
-      throw invalidInput([{ field: this.field, constraint: 'isId', message: `${this.field} must have the form ${this.kind}:<uuid>` }]);
+      throw invalidInput([
+        { field: this.field, constraint: 'isId', message: `${this.field} must have the form ${this.kind}:<uuid>` },
+      ]);
     }
     return value;
   }

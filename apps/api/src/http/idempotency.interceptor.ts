@@ -54,11 +54,21 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const header = req.headers['idempotency-key'];
     if (header === undefined) return next.handle();
     if (typeof header !== 'string' || !KEY.test(header)) {
-      throw invalidInput([{ field: 'Idempotency-Key', constraint: 'isIdempotencyKey', message: 'Idempotency-Key must be 1-255 visible ASCII characters' }]);
+      throw invalidInput([
+        {
+          field: 'Idempotency-Key',
+          constraint: 'isIdempotencyKey',
+          message: 'Idempotency-Key must be 1-255 visible ASCII characters',
+        },
+      ]);
     }
     // Agent calls are scoped per agent: two agents of one platform never share a key.
     const key = req.agent ? `${req.agent.agentId}/${header}` : header;
-    const started = await this.service.begin(req.actor!, key, { method: req.method, path: req.originalUrl, body: req.body ?? null });
+    const started = await this.service.begin(req.actor!, key, {
+      method: req.method,
+      path: req.originalUrl,
+      body: req.body ?? null,
+    });
     if (started.kind === 'replay') {
       res.setHeader('Idempotent-Replayed', 'true');
       const { status, body } = started.response;

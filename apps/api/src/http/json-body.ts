@@ -92,7 +92,11 @@ class RefusedBody extends Error {
 function refuseDeepBodies(_req: Request, _res: Response, bytes: Buffer, encoding: string): void {
   // RFC 8259 §8.1: JSON exchanged between systems is UTF-8; the depth scan relies on it.
   if (encoding.toLowerCase() !== 'utf-8' && encoding.toLowerCase() !== 'utf8') {
-    const refusal = new ApiError({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'send the JSON body in UTF-8' });
+    const refusal = new ApiError({
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'send the JSON body in UTF-8',
+    });
     throw new RefusedBody(refusal);
   }
   if (nestsDeeperThan(bytes, MAX_BODY_DEPTH)) {

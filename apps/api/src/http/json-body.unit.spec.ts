@@ -30,13 +30,26 @@ describe('JSON body depth scan', () => {
 describe('unsafe body values', () => {
   it('names each prototype key and NUL character by its field path', () => {
     const body = JSON.parse('{"a":{"__proto__":1,"b":["ok","x\\u0000"]},"constructor":2,"c\\u0000":3,"prototype":{}}');
-    expect(unsafeBodyValues(body).map((e) => `${e.field}:${e.constraint}`).sort()).toEqual(
-      ['a.__proto__:forbiddenKey', 'a.b.1:noNulCharacter', 'c\u0000:noNulCharacter', 'constructor:forbiddenKey', 'prototype:forbiddenKey'].sort(),
+    expect(
+      unsafeBodyValues(body)
+        .map((e) => `${e.field}:${e.constraint}`)
+        .sort(),
+    ).toEqual(
+      [
+        'a.__proto__:forbiddenKey',
+        'a.b.1:noNulCharacter',
+        'c\u0000:noNulCharacter',
+        'constructor:forbiddenKey',
+        'prototype:forbiddenKey',
+      ].sort(),
     );
   });
 
   it('accepts plain objects and refuses any other top level', () => {
     expect(unsafeBodyValues({ a: [1, { b: 'text' }], nested: { constructorName: 'ok' } })).toEqual([]);
-    for (const body of [null, [], 'x', 5, true]) expect(unsafeBodyValues(body)).toEqual([{ field: 'body', constraint: 'isObject', message: 'the body must be a JSON object' }]);
+    for (const body of [null, [], 'x', 5, true])
+      expect(unsafeBodyValues(body)).toEqual([
+        { field: 'body', constraint: 'isObject', message: 'the body must be a JSON object' },
+      ]);
   });
 });

@@ -32,7 +32,13 @@ interface Window {
 export class MemoryRateLimitStorage implements RateLimitStorage {
   private readonly windows = new Map<string, Window>();
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, name: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    name: string,
+  ): Promise<ThrottlerStorageRecord> {
     const now = Date.now();
     const id = `${name}:${key}`;
     let w = this.windows.get(id);
@@ -51,7 +57,12 @@ export class MemoryRateLimitStorage implements RateLimitStorage {
 
   private record(totalHits: number, w: Window, now: number): ThrottlerStorageRecord {
     const isBlocked = w.blockedUntil > now;
-    return { totalHits, timeToExpire: seconds(w.expiresAt - now), isBlocked, timeToBlockExpire: isBlocked ? seconds(w.blockedUntil - now) : 0 };
+    return {
+      totalHits,
+      timeToExpire: seconds(w.expiresAt - now),
+      isBlocked,
+      timeToBlockExpire: isBlocked ? seconds(w.blockedUntil - now) : 0,
+    };
   }
 
   async blockedFor(key: string, throttlerName: string): Promise<number> {
@@ -88,7 +99,9 @@ return {hits, ttl, 0}
 `;
 
 type HitReply = [number, number, number];
-type ScriptedRedis = Redis & { rateLimitHit(hits: string, block: string, ttl: number, limit: number, blockMs: number): Promise<HitReply> };
+type ScriptedRedis = Redis & {
+  rateLimitHit(hits: string, block: string, ttl: number, limit: number, blockMs: number): Promise<HitReply>;
+};
 
 /**
  * Shared by every API instance, so a limit holds however many instances serve the caller.
@@ -99,7 +112,10 @@ export class RedisRateLimitStorage implements RateLimitStorage {
   private readonly logger = new Logger('RateLimit');
   private readonly redis: ScriptedRedis;
 
-  constructor(url: string, private readonly prefix = 'ratelimit') {
+  constructor(
+    url: string,
+    private readonly prefix = 'ratelimit',
+  ) {
     this.redis = new Redis(url, { maxRetriesPerRequest: 1 }) as ScriptedRedis;
     this.redis.defineCommand('rateLimitHit', { numberOfKeys: 2, lua: HIT_SCRIPT });
     this.redis.on('error', (e: Error) => this.logger.warn(`redis: ${e.message}`));
@@ -111,11 +127,22 @@ export class RedisRateLimitStorage implements RateLimitStorage {
     return { hits: `${base}:hits`, block: `${base}:block` };
   }
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, name: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    name: string,
+  ): Promise<ThrottlerStorageRecord> {
     const k = this.keys(key, name);
     try {
       const [hits, ttlMs, blockMs] = await this.redis.rateLimitHit(k.hits, k.block, ttl, limit, blockDuration);
-      return { totalHits: hits, timeToExpire: seconds(ttlMs), isBlocked: blockMs > 0, timeToBlockExpire: seconds(blockMs) };
+      return {
+        totalHits: hits,
+        timeToExpire: seconds(ttlMs),
+        isBlocked: blockMs > 0,
+        timeToBlockExpire: seconds(blockMs),
+      };
     } catch (e) {
       this.logger.error(`rate limit not applied: ${(e as Error).message}`);
       return { totalHits: 0, timeToExpire: seconds(ttl), isBlocked: false, timeToBlockExpire: 0 };

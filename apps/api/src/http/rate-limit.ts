@@ -28,7 +28,12 @@ export const RateLimit = (policy: string) => SetMetadata(POLICY, policy);
 /** 429 in the error shape with `Retry-After` in whole seconds (at least 1). */
 export const rateLimited = (retryAfterSeconds: number, message: string) => {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-  const body = { status: 429, code: 'RATE_LIMITED', message: `${message}; retry after ${seconds} seconds`, details: { retryAfterSeconds: seconds } };
+  const body = {
+    status: 429,
+    code: 'RATE_LIMITED',
+    message: `${message}; retry after ${seconds} seconds`,
+    details: { retryAfterSeconds: seconds },
+  };
   return new ApiError(body, { 'Retry-After': String(seconds) });
 };
 
@@ -38,7 +43,10 @@ export function clientAddress(req: Request): string {
   if (!ipaddr.isValid(raw)) return raw || 'unknown';
   const address = ipaddr.process(raw);
   if (address.kind() === 'ipv4') return address.toString();
-  return `${(address as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+  return `${(address as ipaddr.IPv6).parts
+    .slice(0, 4)
+    .map((p) => p.toString(16))
+    .join(':')}::/64`;
 }
 
 /**
@@ -89,7 +97,10 @@ export class RateLimitGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const name = this.reflector.getAllAndOverride<string | undefined>(POLICY, [context.getHandler(), context.getClass()]);
+    const name = this.reflector.getAllAndOverride<string | undefined>(POLICY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     const policy = name ? this.policies[name] : undefined;
     if (!name || !policy) return true;
     const req = context.switchToHttp().getRequest<Request & { actor?: { platformId: string } }>();

@@ -5,7 +5,12 @@ import { pinoHttp, type HttpLogger } from 'pino-http';
 import type { AppConfig } from '../../../../libs/config/src/config.js';
 
 /** The LOG_LEVEL names mapped to pino's. */
-export const PINO_LEVELS: Record<AppConfig['logLevel'], Level> = { error: 'error', warn: 'warn', log: 'info', debug: 'debug' };
+export const PINO_LEVELS: Record<AppConfig['logLevel'], Level> = {
+  error: 'error',
+  warn: 'warn',
+  log: 'info',
+  debug: 'debug',
+};
 
 /** A caller's own request id is kept when it is short and plain, so it can be searched for in logs. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -69,5 +74,6 @@ export function createRequestLogger(config: AppConfig, destination?: Destination
 }
 
 /** Express middleware: the request logger, which also stamps `X-Request-Id` on the response. */
-export const requestLogging = (logger: HttpLogger<Request, Response>) => (req: Request, res: Response, next: NextFunction) =>
-  logger(req, res, next);
+export const requestLogging =
+  (logger: HttpLogger<Request, Response>) => (req: Request, res: Response, next: NextFunction) =>
+    logger(req, res, next);

@@ -1,7 +1,13 @@
 import { ConsoleLogger, type LogLevel } from '@nestjs/common';
 
 /** Nest's start-up chatter (one line per module and route) that hides what matters on start. */
-const NOISY_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+const NOISY_CONTEXTS = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestFactory',
+  'NestApplication',
+]);
 
 /**
  * The console logger with Nest's per-module and per-route start-up lines shown only at

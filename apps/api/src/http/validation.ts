@@ -16,7 +16,11 @@ function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
   for (const e of errors) {
     const field = prefix ? `${prefix}.${e.property}` : e.property;
     for (const [constraint, message] of Object.entries(e.constraints ?? {})) {
-      out.push({ field, constraint, message: constraint === 'whitelistValidation' ? `${field} is not a known field` : message });
+      out.push({
+        field,
+        constraint,
+        message: constraint === 'whitelistValidation' ? `${field} is not a known field` : message,
+      });
     }
     if (e.children?.length) out.push(...flatten(e.children, field));
   }
@@ -55,7 +59,7 @@ export function nullWhereOnlyAbsenceIsAllowed(object: unknown, prefix = ''): Val
  */
 export const Nullable = (type: 'integer' | 'array' | 'object'): PropertyDecorator => {
   const validate = ValidateIf((_: unknown, value: unknown) => value !== null && value !== undefined);
-  const schema = JSONSchema(type === 'object' ? { nullable: true } : { type: [type, 'null'] } as never);
+  const schema = JSONSchema(type === 'object' ? { nullable: true } : ({ type: [type, 'null'] } as never));
   return (target, key) => {
     validate(target, key as string);
     schema(target, key as string);

@@ -1,7 +1,22 @@
 import { Body, Controller, Get, HttpCode, Injectable, Param, Post, Query, type PipeTransform } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { IsIn, IsInt, IsISO8601, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { CancelInvitationCommand, ClaimInvitationCommand, CreateInvitationCommand } from '../../../../libs/application/src/invitations/invitation-commands.js';
+import {
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import {
+  CancelInvitationCommand,
+  ClaimInvitationCommand,
+  CreateInvitationCommand,
+} from '../../../../libs/application/src/invitations/invitation-commands.js';
 import { InvitationQueries } from '../../../../libs/application/src/invitations/invitation-queries.js';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
 import { INVITATION_CODE } from '../../../../libs/domain/src/invitations/invitation.js';
@@ -40,7 +55,14 @@ export class ListInvitationsQuery extends PageParams {
 export class InvitationCodePipe implements PipeTransform<string, string> {
   transform(value: string): string {
     const code = value.toUpperCase();
-    if (!INVITATION_CODE.test(code)) throw invalidInput([{ field: 'invitationCode', constraint: 'isInvitationCode', message: 'invitationCode must be 10 base32 characters' }]);
+    if (!INVITATION_CODE.test(code))
+      throw invalidInput([
+        {
+          field: 'invitationCode',
+          constraint: 'isInvitationCode',
+          message: 'invitationCode must be 10 base32 characters',
+        },
+      ]);
     return code;
   }
 }
@@ -48,13 +70,17 @@ export class InvitationCodePipe implements PipeTransform<string, string> {
 /** Invite-by-link: the inviter's platform creates and cancels; the invitee's platform (any) reads and claims. */
 @Controller('invitations')
 export class InvitationsController {
-  constructor(private readonly commands: CommandBus, private readonly queries: InvitationQueries) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: InvitationQueries,
+  ) {}
 
   @Post()
   @Idempotent()
   @ApiDoc({
     summary: 'Create an invitation',
-    description: 'inviterUma must be the UMA address of one of the platform’s customers; amountToSend is in the smallest unit of that customer’s first currency. expiresAt defaults to 30 days ahead (at most 365).',
+    description:
+      'inviterUma must be the UMA address of one of the platform’s customers; amountToSend is in the smallest unit of that customer’s first currency. expiresAt defaults to 30 days ahead (at most 365).',
     responses: { 201: { description: 'The invitation', schema: 'Invitation' } },
   })
   async create(@Body() body: CreateInvitationDto, @CurrentActor() actor: Actor) {
@@ -63,13 +89,22 @@ export class InvitationsController {
   }
 
   @Get()
-  @ApiDoc({ summary: 'List the platform’s invitations', description: 'Newest first. EXPIRED: unclaimed and past expiresAt.', responses: { 200: { description: 'A page of invitations', schema: 'list:Invitation' } } })
+  @ApiDoc({
+    summary: 'List the platform’s invitations',
+    description: 'Newest first. EXPIRED: unclaimed and past expiresAt.',
+    responses: { 200: { description: 'A page of invitations', schema: 'list:Invitation' } },
+  })
   list(@Query() query: ListInvitationsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, query);
   }
 
   @Get(':invitationCode')
-  @ApiDoc({ summary: 'Get an invitation', description: 'Any platform holding the code may read it (the invitee’s platform shows it before claiming).', responses: { 200: { description: 'The invitation', schema: 'Invitation' } }, errors: [404] })
+  @ApiDoc({
+    summary: 'Get an invitation',
+    description: 'Any platform holding the code may read it (the invitee’s platform shows it before claiming).',
+    responses: { 200: { description: 'The invitation', schema: 'Invitation' } },
+    errors: [404],
+  })
   get(@Param('invitationCode', InvitationCodePipe) code: string) {
     return this.queries.get(code);
   }
@@ -77,7 +112,12 @@ export class InvitationsController {
   @Post(':invitationCode/cancel')
   @Idempotent()
   @HttpCode(200)
-  @ApiDoc({ summary: 'Cancel an invitation', description: 'Only PENDING invitations of this platform.', responses: { 200: { description: 'The cancelled invitation', schema: 'Invitation' } }, errors: [404, 409] })
+  @ApiDoc({
+    summary: 'Cancel an invitation',
+    description: 'Only PENDING invitations of this platform.',
+    responses: { 200: { description: 'The cancelled invitation', schema: 'Invitation' } },
+    errors: [404, 409],
+  })
   async cancel(@Param('invitationCode', InvitationCodePipe) code: string, @CurrentActor() actor: Actor) {
     await this.commands.execute(new CancelInvitationCommand(code, actor));
     return this.queries.get(code);
@@ -88,11 +128,16 @@ export class InvitationsController {
   @HttpCode(200)
   @ApiDoc({
     summary: 'Claim an invitation',
-    description: 'Called by the invitee’s platform (any platform). Only PENDING invitations; claimed, cancelled or expired ones answer 409 INVALID_STATE_TRANSITION. Emits INVITATION_CLAIMED to the inviter’s platform, which then sends amountToSend itself: claiming moves no money.',
+    description:
+      'Called by the invitee’s platform (any platform). Only PENDING invitations; claimed, cancelled or expired ones answer 409 INVALID_STATE_TRANSITION. Emits INVITATION_CLAIMED to the inviter’s platform, which then sends amountToSend itself: claiming moves no money.',
     responses: { 200: { description: 'The claimed invitation', schema: 'Invitation' } },
     errors: [404, 409],
   })
-  async claim(@Param('invitationCode', InvitationCodePipe) code: string, @Body() body: ClaimInvitationDto, @CurrentActor() actor: Actor) {
+  async claim(
+    @Param('invitationCode', InvitationCodePipe) code: string,
+    @Body() body: ClaimInvitationDto,
+    @CurrentActor() actor: Actor,
+  ) {
     await this.commands.execute(new ClaimInvitationCommand(code, body.inviteeUma, actor));
     return this.queries.get(code);
   }

@@ -1,6 +1,10 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { LookupExternalAccountReceiverCommand, LookupUmaReceiverCommand, toLookupResource } from '../../../../libs/application/src/lookups/lookup-commands.js';
+import {
+  LookupExternalAccountReceiverCommand,
+  LookupUmaReceiverCommand,
+  toLookupResource,
+} from '../../../../libs/application/src/lookups/lookup-commands.js';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
 import type { LookupRecord } from '../../../../libs/domain/src/lookups/lookup.js';
 import { ApiDoc } from '../docs/api-doc.js';
@@ -24,15 +28,32 @@ export class LookupsController {
     errors: [404],
   })
   async uma(@Param('receiverUmaAddress') address: string, @CurrentActor() actor: Actor) {
-    if (address.length > 255) throw invalidInput([{ field: 'receiverUmaAddress', constraint: 'maxLength', message: 'receiverUmaAddress must be at most 255 characters' }]);
+    if (address.length > 255)
+      throw invalidInput([
+        {
+          field: 'receiverUmaAddress',
+          constraint: 'maxLength',
+          message: 'receiverUmaAddress must be at most 255 characters',
+        },
+      ]);
     const lookup: LookupRecord = await this.commands.execute(new LookupUmaReceiverCommand(address, actor));
     return toLookupResource(lookup);
   }
 
   @Get('external-account/:accountId')
-  @ApiDoc({ summary: 'Look up an external account as a receiver', tag: 'Lookups', responses: { 200: { description: 'The lookup', schema: 'Lookup' } }, errors: [404] })
-  async externalAccount(@Param('accountId', idParam('ExternalAccount', 'accountId')) accountId: string, @CurrentActor() actor: Actor) {
-    const lookup: LookupRecord = await this.commands.execute(new LookupExternalAccountReceiverCommand(accountId, actor));
+  @ApiDoc({
+    summary: 'Look up an external account as a receiver',
+    tag: 'Lookups',
+    responses: { 200: { description: 'The lookup', schema: 'Lookup' } },
+    errors: [404],
+  })
+  async externalAccount(
+    @Param('accountId', idParam('ExternalAccount', 'accountId')) accountId: string,
+    @CurrentActor() actor: Actor,
+  ) {
+    const lookup: LookupRecord = await this.commands.execute(
+      new LookupExternalAccountReceiverCommand(accountId, actor),
+    );
     return toLookupResource(lookup);
   }
 }

@@ -36,12 +36,17 @@ export function IsStringMap(maxKeys = 20, maxLength = 500) {
       name: 'isStringMap',
       target: target.constructor,
       propertyName: property,
-      options: { message: `${property} must be an object of at most ${maxKeys} string values of at most ${maxLength} characters` },
+      options: {
+        message: `${property} must be an object of at most ${maxKeys} string values of at most ${maxLength} characters`,
+      },
       validator: {
         validate(value: unknown, _args: ValidationArguments) {
           if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
           const entries = Object.entries(value);
-          return entries.length <= maxKeys && entries.every(([k, v]) => /^[A-Za-z0-9_]{1,64}$/.test(k) && typeof v === 'string' && v.length <= maxLength);
+          return (
+            entries.length <= maxKeys &&
+            entries.every(([k, v]) => /^[A-Za-z0-9_]{1,64}$/.test(k) && typeof v === 'string' && v.length <= maxLength)
+          );
         },
       },
     });
@@ -49,7 +54,8 @@ export function IsStringMap(maxKeys = 20, maxLength = 500) {
 
 export class QuoteSourceDto {
   @IsIn(['ACCOUNT'], { message: 'sourceType must be ACCOUNT' }) sourceType!: 'ACCOUNT';
-  @Matches(ACCOUNT_ID, { message: 'accountId must be an InternalAccount:<uuid> or ExternalAccount:<uuid>' }) accountId!: string;
+  @Matches(ACCOUNT_ID, { message: 'accountId must be an InternalAccount:<uuid> or ExternalAccount:<uuid>' })
+  accountId!: string;
   @IsOptional() @Matches(CUSTOMER_ID, { message: 'customerId must have the form Customer:<uuid>' }) customerId?: string;
 }
 
@@ -84,7 +90,13 @@ export class CreateQuoteDto {
   @IsOptional()
   @IsStringMap()
   // A function replaces the schema generated for the custom validator (which would reference a class "Object").
-  @JSONSchema(() => ({ type: 'object', additionalProperties: { type: 'string', maxLength: 500 }, maxProperties: 20, description: 'Payer data the receiver asked for (requiredPayerDataFields), e.g. FULL_NAME, BIRTH_DATE, NATIONALITY.' }))
+  @JSONSchema(() => ({
+    type: 'object',
+    additionalProperties: { type: 'string', maxLength: 500 },
+    maxProperties: 20,
+    description:
+      'Payer data the receiver asked for (requiredPayerDataFields), e.g. FULL_NAME, BIRTH_DATE, NATIONALITY.',
+  }))
   senderCustomerInfo?: Record<string, string>;
   @IsOptional() @IsString() @MaxLength(500) description?: string;
   @IsOptional() @IsIn(PURPOSES_OF_PAYMENT) purposeOfPayment?: (typeof PURPOSES_OF_PAYMENT)[number];

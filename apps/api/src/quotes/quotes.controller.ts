@@ -17,19 +17,48 @@ export function toQuoteRequest(body: CreateQuoteDto): QuoteRequest {
   const d = body.destination;
   if (d.destinationType === 'ACCOUNT') {
     if (d.umaAddress !== undefined || d.lookupId !== undefined) {
-      throw invalidInput([{ field: 'destination.umaAddress', constraint: 'destinationType', message: 'umaAddress and destination.lookupId belong to UMA_ADDRESS destinations' }]);
+      throw invalidInput([
+        {
+          field: 'destination.umaAddress',
+          constraint: 'destinationType',
+          message: 'umaAddress and destination.lookupId belong to UMA_ADDRESS destinations',
+        },
+      ]);
     }
-    return { ...body, destination: { destinationType: 'ACCOUNT', accountId: d.accountId!, ...(d.paymentRail ? { paymentRail: d.paymentRail } : {}) } };
+    return {
+      ...body,
+      destination: {
+        destinationType: 'ACCOUNT',
+        accountId: d.accountId!,
+        ...(d.paymentRail ? { paymentRail: d.paymentRail } : {}),
+      },
+    };
   }
   if (d.accountId !== undefined || d.paymentRail !== undefined) {
-    throw invalidInput([{ field: 'destination.accountId', constraint: 'destinationType', message: 'accountId and paymentRail belong to ACCOUNT destinations' }]);
+    throw invalidInput([
+      {
+        field: 'destination.accountId',
+        constraint: 'destinationType',
+        message: 'accountId and paymentRail belong to ACCOUNT destinations',
+      },
+    ]);
   }
-  return { ...body, destination: { destinationType: 'UMA_ADDRESS', umaAddress: d.umaAddress!, ...(d.lookupId ? { lookupId: d.lookupId } : {}) } };
+  return {
+    ...body,
+    destination: {
+      destinationType: 'UMA_ADDRESS',
+      umaAddress: d.umaAddress!,
+      ...(d.lookupId ? { lookupId: d.lookupId } : {}),
+    },
+  };
 }
 
 @Controller('quotes')
 export class QuotesController {
-  constructor(private readonly commands: CommandBus, private readonly queries: MoneyQueries) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: MoneyQueries,
+  ) {}
 
   @Post()
   @Idempotent()
@@ -51,16 +80,31 @@ export class QuotesController {
   }
 
   @Get()
-  @ApiDoc({ summary: 'List quotes', description: 'Newest first unless sortOrder=asc.', tag: 'Quotes', responses: { 200: { description: 'A page of quotes', schema: 'list:Quote' } } })
+  @ApiDoc({
+    summary: 'List quotes',
+    description: 'Newest first unless sortOrder=asc.',
+    tag: 'Quotes',
+    responses: { 200: { description: 'A page of quotes', schema: 'list:Quote' } },
+  })
   list(@Query() query: ListQuotesQuery, @CurrentActor() actor: Actor) {
     const filters: Filter[] = [];
     if (query.status) filters.push({ field: 'status', op: 'eq', value: query.status });
     if (query.customerId) filters.push({ field: 'customerId', op: 'eq', value: query.customerId });
-    return this.queries.listQuotes(actor.platformId, { filters, limit: query.limit, cursor: query.cursor, sortOrder: query.sortOrder ?? 'desc' });
+    return this.queries.listQuotes(actor.platformId, {
+      filters,
+      limit: query.limit,
+      cursor: query.cursor,
+      sortOrder: query.sortOrder ?? 'desc',
+    });
   }
 
   @Get(':quoteId')
-  @ApiDoc({ summary: 'Get a quote', tag: 'Quotes', responses: { 200: { description: 'The quote', schema: 'Quote' } }, errors: [404] })
+  @ApiDoc({
+    summary: 'Get a quote',
+    tag: 'Quotes',
+    responses: { 200: { description: 'The quote', schema: 'Quote' } },
+    errors: [404],
+  })
   get(@Param('quoteId', idParam('Quote', 'quoteId')) id: string, @CurrentActor() actor: Actor) {
     return this.queries.quote(actor.platformId, id);
   }
@@ -83,6 +127,8 @@ export class QuotesController {
     @Headers('request-id') requestId: string | undefined,
     @CurrentActor() actor: Actor,
   ): Promise<Record<string, unknown>> {
-    return this.commands.execute(new ExecuteQuoteCommand(id, actor, { signature: signature || undefined, requestId: requestId || undefined }));
+    return this.commands.execute(
+      new ExecuteQuoteCommand(id, actor, { signature: signature || undefined, requestId: requestId || undefined }),
+    );
   }
 }

@@ -41,8 +41,12 @@ export class ExchangeRatesController {
   })
   async list(@Query() query: ExchangeRatesQuery, @CurrentActor() actor: Actor) {
     const data = listExchangeRates(
-      { sourceCurrency: query.sourceCurrency, destinationCurrency: query.destinationCurrency, sendingAmount: BigInt(query.sendingAmount ?? 10_000) },
-      (await this.clocks.now(actor.platformId)),
+      {
+        sourceCurrency: query.sourceCurrency,
+        destinationCurrency: query.destinationCurrency,
+        sendingAmount: BigInt(query.sendingAmount ?? 10_000),
+      },
+      await this.clocks.now(actor.platformId),
     );
     return { data };
   }

@@ -1,7 +1,10 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { AdvanceSandboxClockCommand, SandboxClockService } from '../../../../libs/application/src/sandbox-clock/sandbox-clock.js';
+import {
+  AdvanceSandboxClockCommand,
+  SandboxClockService,
+} from '../../../../libs/application/src/sandbox-clock/sandbox-clock.js';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
 import { MAX_CLOCK_ADVANCE_MS } from '../../../../libs/domain/src/sandbox-clock/sandbox-clock.js';
 import { ApiDoc } from '../docs/api-doc.js';
@@ -9,14 +12,25 @@ import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 
 export class AdvanceClockDto {
-  @IsOptional() @IsInt({ message: 'seconds must be an integer' }) @Min(1) @Max(MAX_CLOCK_ADVANCE_MS / 1000) seconds?: number;
-  @IsOptional() @IsInt({ message: 'milliseconds must be an integer' }) @Min(1) @Max(MAX_CLOCK_ADVANCE_MS) milliseconds?: number;
+  @IsOptional()
+  @IsInt({ message: 'seconds must be an integer' })
+  @Min(1)
+  @Max(MAX_CLOCK_ADVANCE_MS / 1000)
+  seconds?: number;
+  @IsOptional()
+  @IsInt({ message: 'milliseconds must be an integer' })
+  @Min(1)
+  @Max(MAX_CLOCK_ADVANCE_MS)
+  milliseconds?: number;
 }
 
 /** The sandbox clock: real time plus a persisted offset that only grows. */
 @Controller('sandbox/clock')
 export class SandboxClockController {
-  constructor(private readonly commands: CommandBus, private readonly clock: SandboxClockService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly clock: SandboxClockService,
+  ) {}
 
   @Get()
   @ApiDoc({
@@ -39,9 +53,14 @@ export class SandboxClockController {
     responses: { 200: { description: 'The new time', schema: 'SandboxClock' } },
     errors: [403],
   })
-  advance(@Body() body: AdvanceClockDto, @CurrentActor() actor: Actor): Promise<{ now: string; offsetMs: number; promotedJobs: number }> {
+  advance(
+    @Body() body: AdvanceClockDto,
+    @CurrentActor() actor: Actor,
+  ): Promise<{ now: string; offsetMs: number; promotedJobs: number }> {
     if ((body.seconds === undefined) === (body.milliseconds === undefined)) {
-      throw invalidInput([{ field: 'seconds', constraint: 'exactlyOne', message: 'give exactly one of seconds and milliseconds' }]);
+      throw invalidInput([
+        { field: 'seconds', constraint: 'exactlyOne', message: 'give exactly one of seconds and milliseconds' },
+      ]);
     }
     return this.commands.execute(new AdvanceSandboxClockCommand(body.milliseconds ?? body.seconds! * 1000, actor));
   }

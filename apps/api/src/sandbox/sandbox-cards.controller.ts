@@ -1,6 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { SimulateCardAuthorizationCommand, SimulateCardClearingCommand, SimulateCardReturnCommand } from '../../../../libs/application/src/cards/card-authorizations.js';
+import {
+  SimulateCardAuthorizationCommand,
+  SimulateCardClearingCommand,
+  SimulateCardReturnCommand,
+} from '../../../../libs/application/src/cards/card-authorizations.js';
 import { CardQueries } from '../../../../libs/application/src/cards/card-queries.js';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
 import { SimulateAuthorizationDto, SimulateClearingDto, SimulateReturnDto } from '../cards/card.dto.js';
@@ -14,7 +18,10 @@ const optionalAmount = (amount?: number) => (amount === undefined ? undefined : 
 /** The card network, simulated for sandbox platforms: authorizations, clearings and returns on the ledger. */
 @Controller('sandbox/cards')
 export class SandboxCardsController {
-  constructor(private readonly commands: CommandBus, private readonly cards: CardQueries) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly cards: CardQueries,
+  ) {}
 
   @Post(':cardId/simulate/authorization')
   @Idempotent()
@@ -27,8 +34,18 @@ export class SandboxCardsController {
     responses: { 201: { description: 'The authorization (APPROVED or DECLINED)', schema: 'CardAuthorization' } },
     errors: [403, 404],
   })
-  authorize(@Param('cardId', idParam('Card', 'cardId')) cardId: string, @Body() body: SimulateAuthorizationDto, @CurrentActor() actor: Actor) {
-    return this.commands.execute(new SimulateCardAuthorizationCommand(cardId, { amount: BigInt(body.amount), currency: body.currency, merchant: { ...body.merchant } }, actor));
+  authorize(
+    @Param('cardId', idParam('Card', 'cardId')) cardId: string,
+    @Body() body: SimulateAuthorizationDto,
+    @CurrentActor() actor: Actor,
+  ) {
+    return this.commands.execute(
+      new SimulateCardAuthorizationCommand(
+        cardId,
+        { amount: BigInt(body.amount), currency: body.currency, merchant: { ...body.merchant } },
+        actor,
+      ),
+    );
   }
 
   @Post(':cardId/simulate/clearing')
@@ -43,8 +60,18 @@ export class SandboxCardsController {
     responses: { 200: { description: 'The authorization', schema: 'CardAuthorization' } },
     errors: [403, 404, 409],
   })
-  clear(@Param('cardId', idParam('Card', 'cardId')) cardId: string, @Body() body: SimulateClearingDto, @CurrentActor() actor: Actor) {
-    return this.commands.execute(new SimulateCardClearingCommand(cardId, { authorizationId: body.authorizationId, amount: optionalAmount(body.amount) }, actor));
+  clear(
+    @Param('cardId', idParam('Card', 'cardId')) cardId: string,
+    @Body() body: SimulateClearingDto,
+    @CurrentActor() actor: Actor,
+  ) {
+    return this.commands.execute(
+      new SimulateCardClearingCommand(
+        cardId,
+        { authorizationId: body.authorizationId, amount: optionalAmount(body.amount) },
+        actor,
+      ),
+    );
   }
 
   @Post(':cardId/simulate/return')
@@ -52,17 +79,33 @@ export class SandboxCardsController {
   @HttpCode(200)
   @ApiDoc({
     summary: 'Simulate a return (refund) of a cleared authorization (sandbox)',
-    description: 'Moves the amount (default: all cleared and not yet returned) back from the settlement account to the funding source that paid; also after the card closed.',
+    description:
+      'Moves the amount (default: all cleared and not yet returned) back from the settlement account to the funding source that paid; also after the card closed.',
     tag: 'Sandbox',
     responses: { 200: { description: 'The authorization', schema: 'CardAuthorization' } },
     errors: [403, 404, 409],
   })
-  refund(@Param('cardId', idParam('Card', 'cardId')) cardId: string, @Body() body: SimulateReturnDto, @CurrentActor() actor: Actor) {
-    return this.commands.execute(new SimulateCardReturnCommand(cardId, { authorizationId: body.authorizationId, amount: optionalAmount(body.amount) }, actor));
+  refund(
+    @Param('cardId', idParam('Card', 'cardId')) cardId: string,
+    @Body() body: SimulateReturnDto,
+    @CurrentActor() actor: Actor,
+  ) {
+    return this.commands.execute(
+      new SimulateCardReturnCommand(
+        cardId,
+        { authorizationId: body.authorizationId, amount: optionalAmount(body.amount) },
+        actor,
+      ),
+    );
   }
 
   @Get(':cardId/authorizations/:authorizationId')
-  @ApiDoc({ summary: 'Get a simulated card authorization (sandbox)', tag: 'Sandbox', responses: { 200: { description: 'The authorization', schema: 'CardAuthorization' } }, errors: [403, 404] })
+  @ApiDoc({
+    summary: 'Get a simulated card authorization (sandbox)',
+    tag: 'Sandbox',
+    responses: { 200: { description: 'The authorization', schema: 'CardAuthorization' } },
+    errors: [403, 404],
+  })
   authorization(
     @Param('cardId', idParam('Card', 'cardId')) cardId: string,
     @Param('authorizationId', idParam('CardAuthorization', 'authorizationId')) authorizationId: string,

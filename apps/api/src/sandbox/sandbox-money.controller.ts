@@ -2,7 +2,10 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsIn, IsInt, IsOptional, Matches, Max, MaxLength, Min } from 'class-validator';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
-import { SandboxSendCommand, SandboxUmaReceiveCommand } from '../../../../libs/application/src/transactions/sandbox-payments.js';
+import {
+  SandboxSendCommand,
+  SandboxUmaReceiveCommand,
+} from '../../../../libs/application/src/transactions/sandbox-payments.js';
 import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
@@ -23,9 +26,14 @@ export class SandboxSendDto {
 }
 
 export class SandboxUmaReceiveDto {
-  @MaxLength(255) @Matches(UMA_ADDRESS, { message: 'senderUmaAddress must look like $name@domain' }) senderUmaAddress!: string;
+  @MaxLength(255)
+  @Matches(UMA_ADDRESS, { message: 'senderUmaAddress must look like $name@domain' })
+  senderUmaAddress!: string;
   /** The receiving customer's UMA address; or give customerId. */
-  @IsOptional() @MaxLength(255) @Matches(UMA_ADDRESS, { message: 'receiverUmaAddress must look like $name@domain' }) receiverUmaAddress?: string;
+  @IsOptional()
+  @MaxLength(255)
+  @Matches(UMA_ADDRESS, { message: 'receiverUmaAddress must look like $name@domain' })
+  receiverUmaAddress?: string;
   @IsOptional() @Matches(CUSTOMER_ID, { message: 'customerId must have the form Customer:<uuid>' }) customerId?: string;
   @IsIn(CURRENCY_CODES) receivingCurrencyCode!: string;
   @IsInt({ message: 'receivingCurrencyAmount must be an integer in the smallest unit' })
@@ -44,7 +52,8 @@ export class SandboxMoneyController {
   @HttpCode(200)
   @ApiDoc({
     summary: 'Pay a quote’s payment instructions (sandbox)',
-    description: 'For quotes funded from an external account: simulates the payer sending exactly totalSendingAmount in the sending currency before expiresAt; the quote then starts as if executed.',
+    description:
+      'For quotes funded from an external account: simulates the payer sending exactly totalSendingAmount in the sending currency before expiresAt; the quote then starts as if executed.',
     tag: 'Sandbox',
     responses: { 200: { description: 'The quote’s transaction', schema: 'Transaction' } },
     errors: [403, 404, 409],

@@ -2,7 +2,11 @@ import { Logger, type INestApplication } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CreateApiTokenCommand, CreatePlatformCommand, type IssuedToken } from '../../../../libs/application/src/platforms/platform-commands.js';
+import {
+  CreateApiTokenCommand,
+  CreatePlatformCommand,
+  type IssuedToken,
+} from '../../../../libs/application/src/platforms/platform-commands.js';
 import { Queries } from '../../../../libs/application/src/queries/queries.js';
 import type { AppConfig } from '../../../../libs/config/src/config.js';
 import { secretMatches } from '../../../../libs/crypto/src/secrets.js';
@@ -17,7 +21,12 @@ export const credentialsFile = (config: AppConfig) => join(config.dataDir, 'sand
 
 async function stillValid(queries: Queries, c: SandboxCredentials): Promise<boolean> {
   const token = await queries.tokenForAuth(c.tokenId);
-  return Boolean(token && token.status === 'ACTIVE' && token.platformId === c.platformId && secretMatches(c.clientSecret, token.secretHash));
+  return Boolean(
+    token &&
+    token.status === 'ACTIVE' &&
+    token.platformId === c.platformId &&
+    secretMatches(c.clientSecret, token.secretHash),
+  );
 }
 
 /**
@@ -39,18 +48,30 @@ export async function ensureSandboxPlatform(app: INestApplication, config: AppCo
     const existing = platforms.data.find((p) => p.sandbox === true);
     if (existing) {
       const platformId = existing.id;
-      const token: IssuedToken = await commands.execute(new CreateApiTokenCommand({ name: 'sandbox' }, { platformId, actor: 'system', correlationId: 'sandbox-bootstrap' }));
+      const token: IssuedToken = await commands.execute(
+        new CreateApiTokenCommand(
+          { name: 'sandbox' },
+          { platformId, actor: 'system', correlationId: 'sandbox-bootstrap' },
+        ),
+      );
       credentials = { platformId, tokenId: token.id, clientSecret: token.clientSecret };
     } else {
       const created: { platformId: string; token: IssuedToken } = await commands.execute(
         new CreatePlatformCommand({ name: 'Sandbox', sandbox: true, umaDomain: config.umaDomain }, 'system'),
       );
-      credentials = { platformId: created.platformId, tokenId: created.token.id, clientSecret: created.token.clientSecret };
+      credentials = {
+        platformId: created.platformId,
+        tokenId: created.token.id,
+        clientSecret: created.token.clientSecret,
+      };
     }
     writeFileSync(file, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
   } else {
     // The secret was printed when it was created; later starts only say where it is kept.
-    Logger.log(`sandbox platform ${credentials.platformId}, token ${credentials.tokenId}: credentials in ${file}`, 'Sandbox');
+    Logger.log(
+      `sandbox platform ${credentials.platformId}, token ${credentials.tokenId}: credentials in ${file}`,
+      'Sandbox',
+    );
     return credentials;
   }
   const basic = Buffer.from(`${credentials.tokenId}:${credentials.clientSecret}`).toString('base64');

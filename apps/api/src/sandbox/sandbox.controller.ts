@@ -20,13 +20,26 @@ export class FundDto {
 /** Sandbox helpers: available only to sandbox platforms. */
 @Controller('sandbox')
 export class SandboxController {
-  constructor(private readonly commands: CommandBus, private readonly queries: Queries) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: Queries,
+  ) {}
 
   @Post('internal-accounts/:accountId/fund')
   @Idempotent()
   @HttpCode(200)
-  @ApiDoc({ summary: 'Fund an internal account (sandbox)', description: 'A balanced ledger transfer from the platform’s settlement account in the account’s currency.', tag: 'Sandbox', responses: { 200: { description: 'The funded account', schema: 'InternalAccount' } }, errors: [403, 404, 409] })
-  async fund(@Param('accountId', idParam('InternalAccount', 'accountId')) accountId: string, @Body() body: FundDto, @CurrentActor() actor: Actor) {
+  @ApiDoc({
+    summary: 'Fund an internal account (sandbox)',
+    description: 'A balanced ledger transfer from the platform’s settlement account in the account’s currency.',
+    tag: 'Sandbox',
+    responses: { 200: { description: 'The funded account', schema: 'InternalAccount' } },
+    errors: [403, 404, 409],
+  })
+  async fund(
+    @Param('accountId', idParam('InternalAccount', 'accountId')) accountId: string,
+    @Body() body: FundDto,
+    @CurrentActor() actor: Actor,
+  ) {
     await this.commands.execute(new FundInternalAccountCommand(accountId, BigInt(body.amount), actor));
     return this.queries.internalAccount(actor.platformId, accountId);
   }

@@ -1,7 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { CreateApiTokenCommand, RevokeApiTokenCommand, type IssuedToken } from '../../../../libs/application/src/platforms/platform-commands.js';
+import {
+  CreateApiTokenCommand,
+  RevokeApiTokenCommand,
+  type IssuedToken,
+} from '../../../../libs/application/src/platforms/platform-commands.js';
 import { Queries } from '../../../../libs/application/src/queries/queries.js';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
 import { ApiDoc } from '../docs/api-doc.js';
@@ -17,30 +21,49 @@ export class CreateTokenDto {
 /** API token management. The client secret is returned once, on creation; only its hash is kept. */
 @Controller('tokens')
 export class TokensController {
-  constructor(private readonly commands: CommandBus, private readonly queries: Queries) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: Queries,
+  ) {}
 
   @Post()
   @Idempotent()
-  @ApiDoc({ summary: 'Create an API token', description: 'The client secret is returned once; only its hash is stored.', responses: { 201: { description: 'The token with its secret', schema: 'ApiTokenWithSecret' } } })
+  @ApiDoc({
+    summary: 'Create an API token',
+    description: 'The client secret is returned once; only its hash is stored.',
+    responses: { 201: { description: 'The token with its secret', schema: 'ApiTokenWithSecret' } },
+  })
   async create(@Body() body: CreateTokenDto, @CurrentActor() actor: Actor) {
     const issued: IssuedToken = await this.commands.execute(new CreateApiTokenCommand(body, actor));
     return { ...(await this.queries.apiToken(actor.platformId, issued.id)), clientSecret: issued.clientSecret };
   }
 
   @Get()
-  @ApiDoc({ summary: 'List API tokens', responses: { 200: { description: 'A page of tokens', schema: 'list:ApiToken' } } })
+  @ApiDoc({
+    summary: 'List API tokens',
+    responses: { 200: { description: 'A page of tokens', schema: 'list:ApiToken' } },
+  })
   list(@Query() query: PageParams, @CurrentActor() actor: Actor) {
     return this.queries.listApiTokens(actor.platformId, { filters: [], limit: query.limit, cursor: query.cursor });
   }
 
   @Get(':tokenId')
-  @ApiDoc({ summary: 'Get an API token', responses: { 200: { description: 'The token', schema: 'ApiToken' } }, errors: [404] })
+  @ApiDoc({
+    summary: 'Get an API token',
+    responses: { 200: { description: 'The token', schema: 'ApiToken' } },
+    errors: [404],
+  })
   get(@Param('tokenId', idParam('ApiToken', 'tokenId')) id: string, @CurrentActor() actor: Actor) {
     return this.queries.apiToken(actor.platformId, id);
   }
 
   @Delete(':tokenId')
-  @ApiDoc({ summary: 'Revoke an API token', description: 'The last active token cannot be revoked.', responses: { 204: { description: 'Revoked' } }, errors: [404, 409] })
+  @ApiDoc({
+    summary: 'Revoke an API token',
+    description: 'The last active token cannot be revoked.',
+    responses: { 204: { description: 'Revoked' } },
+    errors: [404, 409],
+  })
   @HttpCode(204)
   async revoke(@Param('tokenId', idParam('ApiToken', 'tokenId')) id: string, @CurrentActor() actor: Actor) {
     await this.queries.apiToken(actor.platformId, id);

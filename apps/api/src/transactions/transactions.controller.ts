@@ -3,7 +3,10 @@ import { CommandBus } from '@nestjs/cqrs';
 import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
 import { MoneyQueries } from '../../../../libs/application/src/transactions/money-queries.js';
-import { ApproveIncomingPaymentCommand, RejectIncomingPaymentCommand } from '../../../../libs/application/src/transactions/transaction-commands.js';
+import {
+  ApproveIncomingPaymentCommand,
+  RejectIncomingPaymentCommand,
+} from '../../../../libs/application/src/transactions/transaction-commands.js';
 import { TRANSACTION_STATUSES } from '../../../../libs/domain/src/transactions/transaction.js';
 import type { Filter } from '../../../../libs/read-models/src/read-model-store.js';
 import { ApiDoc } from '../docs/api-doc.js';
@@ -31,11 +34,14 @@ export class ListTransactionsQuery extends SortedPageParams {
 export function transactionFilters(q: ListTransactionsQuery): Filter[] {
   const f: Filter[] = [];
   if (q.customerId) f.push({ field: 'customerId', op: 'eq', value: q.customerId });
-  if (q.platformCustomerId !== undefined) f.push({ field: 'platformCustomerId', op: 'eq', value: q.platformCustomerId });
-  if (q.accountIdentifier !== undefined) f.push({ field: 'accountIdentifiers', op: 'contains', value: q.accountIdentifier });
+  if (q.platformCustomerId !== undefined)
+    f.push({ field: 'platformCustomerId', op: 'eq', value: q.platformCustomerId });
+  if (q.accountIdentifier !== undefined)
+    f.push({ field: 'accountIdentifiers', op: 'contains', value: q.accountIdentifier });
   if (q.status) f.push({ field: 'status', op: 'eq', value: q.status });
   if (q.type) f.push({ field: 'type', op: 'eq', value: q.type });
-  if (q.reference !== undefined) f.push({ field: 'reconciliationInstructions.reference', op: 'eq', value: q.reference });
+  if (q.reference !== undefined)
+    f.push({ field: 'reconciliationInstructions.reference', op: 'eq', value: q.reference });
   if (q.startDate) f.push({ field: 'createdAt', op: 'gte', value: new Date(q.startDate).toISOString() });
   if (q.endDate) f.push({ field: 'createdAt', op: 'lte', value: new Date(q.endDate).toISOString() });
   return f;
@@ -48,16 +54,35 @@ const STATUS_TEXT =
 
 @Controller('transactions')
 export class TransactionsController {
-  constructor(private readonly commands: CommandBus, private readonly queries: MoneyQueries) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: MoneyQueries,
+  ) {}
 
   @Get()
-  @ApiDoc({ summary: 'List transactions', description: `Newest first unless sortOrder=asc; dates are inclusive. ${STATUS_TEXT}`, tag: 'Transactions', responses: { 200: { description: 'A page of transactions', schema: 'list:Transaction' } } })
+  @ApiDoc({
+    summary: 'List transactions',
+    description: `Newest first unless sortOrder=asc; dates are inclusive. ${STATUS_TEXT}`,
+    tag: 'Transactions',
+    responses: { 200: { description: 'A page of transactions', schema: 'list:Transaction' } },
+  })
   list(@Query() query: ListTransactionsQuery, @CurrentActor() actor: Actor) {
-    return this.queries.listTransactions(actor.platformId, { filters: transactionFilters(query), limit: query.limit, cursor: query.cursor, sortOrder: query.sortOrder ?? 'desc' });
+    return this.queries.listTransactions(actor.platformId, {
+      filters: transactionFilters(query),
+      limit: query.limit,
+      cursor: query.cursor,
+      sortOrder: query.sortOrder ?? 'desc',
+    });
   }
 
   @Get(':transactionId')
-  @ApiDoc({ summary: 'Get a transaction', description: STATUS_TEXT, tag: 'Transactions', responses: { 200: { description: 'The transaction', schema: 'Transaction' } }, errors: [404] })
+  @ApiDoc({
+    summary: 'Get a transaction',
+    description: STATUS_TEXT,
+    tag: 'Transactions',
+    responses: { 200: { description: 'The transaction', schema: 'Transaction' } },
+    errors: [404],
+  })
   get(@Param('transactionId', idParam('Transaction', 'transactionId')) id: string, @CurrentActor() actor: Actor) {
     return this.queries.transaction(actor.platformId, id);
   }
@@ -65,16 +90,35 @@ export class TransactionsController {
   @Post(':transactionId/approve')
   @Idempotent()
   @HttpCode(200)
-  @ApiDoc({ summary: 'Approve an incoming payment', description: 'For INCOMING payments PENDING the platform’s approval: credits the receiver (PROCESSING, then COMPLETED).', tag: 'Transactions', responses: { 200: { description: 'The transaction', schema: 'Transaction' } }, errors: [404, 409] })
-  approve(@Param('transactionId', idParam('Transaction', 'transactionId')) id: string, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
+  @ApiDoc({
+    summary: 'Approve an incoming payment',
+    description:
+      'For INCOMING payments PENDING the platform’s approval: credits the receiver (PROCESSING, then COMPLETED).',
+    tag: 'Transactions',
+    responses: { 200: { description: 'The transaction', schema: 'Transaction' } },
+    errors: [404, 409],
+  })
+  approve(
+    @Param('transactionId', idParam('Transaction', 'transactionId')) id: string,
+    @CurrentActor() actor: Actor,
+  ): Promise<Record<string, unknown>> {
     return this.commands.execute(new ApproveIncomingPaymentCommand(id, actor));
   }
 
   @Post(':transactionId/reject')
   @Idempotent()
   @HttpCode(200)
-  @ApiDoc({ summary: 'Reject an incoming payment', description: 'For INCOMING payments PENDING the platform’s approval: REJECTED, nothing is credited.', tag: 'Transactions', responses: { 200: { description: 'The transaction', schema: 'Transaction' } }, errors: [404, 409] })
-  reject(@Param('transactionId', idParam('Transaction', 'transactionId')) id: string, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
+  @ApiDoc({
+    summary: 'Reject an incoming payment',
+    description: 'For INCOMING payments PENDING the platform’s approval: REJECTED, nothing is credited.',
+    tag: 'Transactions',
+    responses: { 200: { description: 'The transaction', schema: 'Transaction' } },
+    errors: [404, 409],
+  })
+  reject(
+    @Param('transactionId', idParam('Transaction', 'transactionId')) id: string,
+    @CurrentActor() actor: Actor,
+  ): Promise<Record<string, unknown>> {
     return this.commands.execute(new RejectIncomingPaymentCommand(id, actor));
   }
 }

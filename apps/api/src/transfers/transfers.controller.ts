@@ -19,7 +19,9 @@ export class ExternalEndDto {
   @Matches(EXTERNAL, { message: 'accountId must have the form ExternalAccount:<uuid>' }) accountId!: string;
 }
 export class ExternalDestinationDto extends ExternalEndDto {
-  @IsOptional() @Matches(/^[A-Z_]{2,30}$/, { message: 'paymentRail must be a rail name such as ACH, RTP or SEPA_INSTANT' }) paymentRail?: string;
+  @IsOptional()
+  @Matches(/^[A-Z_]{2,30}$/, { message: 'paymentRail must be a rail name such as ACH, RTP or SEPA_INSTANT' })
+  paymentRail?: string;
 }
 
 class AmountDto {
@@ -50,14 +52,26 @@ export class TransfersController {
 
   @Post('transfer-in')
   @Idempotent()
-  @ApiDoc({ summary: 'Transfer in from an external account', description: `Credits the internal account from the platform’s settlement account when the bank transfer settles (INCOMING transaction). ${OUTCOMES}`, tag: 'Transfers', responses: { 201: { description: 'The transaction', schema: 'Transaction' } }, errors: [404, 409, 422] })
+  @ApiDoc({
+    summary: 'Transfer in from an external account',
+    description: `Credits the internal account from the platform’s settlement account when the bank transfer settles (INCOMING transaction). ${OUTCOMES}`,
+    tag: 'Transfers',
+    responses: { 201: { description: 'The transaction', schema: 'Transaction' } },
+    errors: [404, 409, 422],
+  })
   transferIn(@Body() body: TransferInDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
     return this.commands.execute(new TransferInCommand(body, actor));
   }
 
   @Post('transfer-out')
   @Idempotent()
-  @ApiDoc({ summary: 'Transfer out to an external account', description: `Holds the amount on the internal account, posts it when the payout settles, releases it when it fails (OUTGOING transaction). 400 INSUFFICIENT_FUNDS when the balance does not cover it. ${OUTCOMES}`, tag: 'Transfers', responses: { 201: { description: 'The transaction', schema: 'Transaction' } }, errors: [404, 409, 422] })
+  @ApiDoc({
+    summary: 'Transfer out to an external account',
+    description: `Holds the amount on the internal account, posts it when the payout settles, releases it when it fails (OUTGOING transaction). 400 INSUFFICIENT_FUNDS when the balance does not cover it. ${OUTCOMES}`,
+    tag: 'Transfers',
+    responses: { 201: { description: 'The transaction', schema: 'Transaction' } },
+    errors: [404, 409, 422],
+  })
   transferOut(@Body() body: TransferOutDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
     return this.commands.execute(new TransferOutCommand(body, actor));
   }

@@ -5,10 +5,17 @@ import { ApiDoc } from '../docs/api-doc.js';
 import { SortedPageParams, ToBoolean } from '../http/list-params.js';
 
 export class ListUmaProvidersQuery extends SortedPageParams {
-  @IsOptional() @Matches(/^[A-Z]{2}$/, { message: 'countryCode must be an ISO 3166-1 alpha-2 code' }) countryCode?: string;
+  @IsOptional()
+  @Matches(/^[A-Z]{2}$/, { message: 'countryCode must be an ISO 3166-1 alpha-2 code' })
+  countryCode?: string;
   // Codes outside the service's own currency list are valid filters: they simply match nothing.
-  @IsOptional() @Matches(/^[A-Z]{3,4}$/, { message: 'currencyCode must be a currency code such as USD' }) currencyCode?: string;
-  @IsOptional() @ToBoolean() @IsBoolean({ message: 'hasBlockedProviders must be true or false' }) hasBlockedProviders?: boolean;
+  @IsOptional()
+  @Matches(/^[A-Z]{3,4}$/, { message: 'currencyCode must be a currency code such as USD' })
+  currencyCode?: string;
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean({ message: 'hasBlockedProviders must be true or false' })
+  hasBlockedProviders?: boolean;
 }
 
 /** UMA providers reachable from the service. */
@@ -19,7 +26,8 @@ export class UmaProvidersController {
   @Get()
   @ApiDoc({
     summary: 'List UMA providers',
-    description: 'Sorted by name, descending by default. Blocked providers (allowListStatus false) are included unless hasBlockedProviders=false.',
+    description:
+      'Sorted by name, descending by default. Blocked providers (allowListStatus false) are included unless hasBlockedProviders=false.',
     responses: { 200: { description: 'A page of providers', schema: 'list:UmaProvider' } },
   })
   list(@Query() query: ListUmaProvidersQuery) {

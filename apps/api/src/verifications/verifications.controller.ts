@@ -24,7 +24,10 @@ export class ListVerificationsQuery extends PageParams {
 /** KYC (individuals) and KYB (businesses) checks of customers. */
 @Controller('verifications')
 export class VerificationsController {
-  constructor(private readonly commands: CommandBus, private readonly queries: VerificationQueries) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: VerificationQueries,
+  ) {}
 
   @Post()
   @Idempotent()
@@ -41,13 +44,21 @@ export class VerificationsController {
   }
 
   @Get()
-  @ApiDoc({ summary: 'List verifications', description: 'Newest first.', responses: { 200: { description: 'A page of verifications', schema: 'list:Verification' } } })
+  @ApiDoc({
+    summary: 'List verifications',
+    description: 'Newest first.',
+    responses: { 200: { description: 'A page of verifications', schema: 'list:Verification' } },
+  })
   list(@Query() query: ListVerificationsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, query);
   }
 
   @Get(':verificationId')
-  @ApiDoc({ summary: 'Get a verification', responses: { 200: { description: 'The verification', schema: 'Verification' } }, errors: [404] })
+  @ApiDoc({
+    summary: 'Get a verification',
+    responses: { 200: { description: 'The verification', schema: 'Verification' } },
+    errors: [404],
+  })
   get(@Param('verificationId', idParam('Verification', 'verificationId')) id: string, @CurrentActor() actor: Actor) {
     return this.queries.get(actor.platformId, id);
   }

@@ -2,7 +2,11 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res }
 import { CommandBus } from '@nestjs/cqrs';
 import type { Request, Response } from 'express';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
-import { AddCredentialCommand, IssueCredentialChallengeCommand, RevokeCredentialCommand } from '../../../../libs/application/src/wallet/credential-commands.js';
+import {
+  AddCredentialCommand,
+  IssueCredentialChallengeCommand,
+  RevokeCredentialCommand,
+} from '../../../../libs/application/src/wallet/credential-commands.js';
 import { VerifyCredentialCommand } from '../../../../libs/application/src/wallet/session-commands.js';
 import type { SignedResult } from '../../../../libs/application/src/wallet/signed-retry.service.js';
 import { WalletQueries } from '../../../../libs/application/src/wallet/wallet-queries.js';
@@ -14,10 +18,15 @@ import { AddCredentialDto, CredentialChallengeDto, ListWalletQuery, VerifyCreden
 import { Idempotent } from '../http/idempotency.interceptor.js';
 
 /** The parsed JSON body exactly as sent: what a signed retry binds and compares. */
-export const rawBody = (req: Request): Record<string, unknown> => (typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>) : {});
+export const rawBody = (req: Request): Record<string, unknown> =>
+  typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>) : {};
 
 /** 202 with the challenge on step 1; otherwise `status` and the result. */
-export function signedResponse<T>(res: Response, outcome: SignedResult<T>, status: number): T | ReturnType<typeof respondChallenge> {
+export function signedResponse<T>(
+  res: Response,
+  outcome: SignedResult<T>,
+  status: number,
+): T | ReturnType<typeof respondChallenge> {
   if (outcome.kind === 'challenge') return respondChallenge(res, outcome);
   res.status(status);
   return outcome.result;
@@ -26,25 +35,41 @@ export function signedResponse<T>(res: Response, outcome: SignedResult<T>, statu
 /** Authentication credentials of embedded wallets (EMAIL_OTP, OAUTH, PASSKEY). */
 @Controller('auth/credentials')
 export class AuthCredentialsController {
-  constructor(private readonly commands: CommandBus, private readonly queries: WalletQueries) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: WalletQueries,
+  ) {}
 
   @Post()
   @Idempotent()
   @ApiDoc({
     summary: 'Add a credential to an embedded wallet',
-    description: 'Direct when the account has no credential; otherwise a signed retry stamped by a session of the account (step 1 answers 202 with `type`). OAUTH takes its nickname from the token’s email claim; EMAIL_OTP uses the customer’s email.',
+    description:
+      'Direct when the account has no credential; otherwise a signed retry stamped by a session of the account (step 1 answers 202 with `type`). OAUTH takes its nickname from the token’s email claim; EMAIL_OTP uses the customer’s email.',
     tag: 'Wallet',
     responses: { 201: { description: 'The credential', schema: 'AuthMethod' } },
     errors: [404, 429],
     signedRetry: true,
   })
-  async add(@Body() body: AddCredentialDto, @Req() req: Request, @Res({ passthrough: true }) res: Response, @CurrentActor() actor: Actor) {
-    const outcome = await this.commands.execute<AddCredentialCommand, SignedResult<unknown>>(new AddCredentialCommand(body, rawBody(req), signedRetryHeaders(req), actor));
+  async add(
+    @Body() body: AddCredentialDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @CurrentActor() actor: Actor,
+  ) {
+    const outcome = await this.commands.execute<AddCredentialCommand, SignedResult<unknown>>(
+      new AddCredentialCommand(body, rawBody(req), signedRetryHeaders(req), actor),
+    );
     return signedResponse(res, outcome, 201);
   }
 
   @Get()
-  @ApiDoc({ summary: 'List the credentials of an embedded wallet', description: 'Not paginated; empty when the account has none or is not visible to the caller.', tag: 'Wallet', responses: { 200: { description: 'The credentials', schema: 'AuthMethodList' } } })
+  @ApiDoc({
+    summary: 'List the credentials of an embedded wallet',
+    description: 'Not paginated; empty when the account has none or is not visible to the caller.',
+    tag: 'Wallet',
+    responses: { 200: { description: 'The credentials', schema: 'AuthMethodList' } },
+  })
   list(@Query() query: ListWalletQuery, @CurrentActor() actor: Actor) {
     return this.queries.listCredentials(actor.platformId, query.accountId);
   }
@@ -53,12 +78,22 @@ export class AuthCredentialsController {
   @HttpCode(200)
   @ApiDoc({
     summary: '(Re)issue an authentication challenge',
-    description: 'EMAIL_OTP: a new OTP is sent (sandbox: the code is always 000000 and no email is sent); answers the credential. PASSKEY: a WebAuthn challenge bound to `clientPublicKey`. Re-issues are rate limited (429 with Retry-After).',
+    description:
+      'EMAIL_OTP: a new OTP is sent (sandbox: the code is always 000000 and no email is sent); answers the credential. PASSKEY: a WebAuthn challenge bound to `clientPublicKey`. Re-issues are rate limited (429 with Retry-After).',
     tag: 'Wallet',
-    responses: { 200: { description: 'The credential (EMAIL_OTP) or a PasskeyAuthChallenge (PASSKEY)', schema: 'AuthChallengeResult' } },
+    responses: {
+      200: {
+        description: 'The credential (EMAIL_OTP) or a PasskeyAuthChallenge (PASSKEY)',
+        schema: 'AuthChallengeResult',
+      },
+    },
     errors: [404, 422, 429],
   })
-  challenge(@Param('authMethodId', idParam('AuthMethod', 'authMethodId')) id: string, @Body() body: CredentialChallengeDto, @CurrentActor() actor: Actor) {
+  challenge(
+    @Param('authMethodId', idParam('AuthMethod', 'authMethodId')) id: string,
+    @Body() body: CredentialChallengeDto,
+    @CurrentActor() actor: Actor,
+  ) {
     return this.commands.execute(new IssueCredentialChallengeCommand(id, body.clientPublicKey, actor));
   }
 
@@ -66,26 +101,40 @@ export class AuthCredentialsController {
   @HttpCode(200)
   @ApiDoc({
     summary: 'Verify a credential and issue a session',
-    description: 'EMAIL_OTP: `otp` and `clientPublicKey`. OAUTH: a fresh `oidcToken` whose nonce is sha256(clientPublicKey), and `clientPublicKey`. PASSKEY: `assertion` and the `Request-Id` header of the challenge. The session signing key is returned once, sealed to the client key.',
+    description:
+      'EMAIL_OTP: `otp` and `clientPublicKey`. OAUTH: a fresh `oidcToken` whose nonce is sha256(clientPublicKey), and `clientPublicKey`. PASSKEY: `assertion` and the `Request-Id` header of the challenge. The session signing key is returned once, sealed to the client key.',
     tag: 'Wallet',
     responses: { 200: { description: 'The session with its encrypted signing key', schema: 'AuthSessionWithKey' } },
     errors: [404],
   })
-  verify(@Param('authMethodId', idParam('AuthMethod', 'authMethodId')) id: string, @Body() body: VerifyCredentialDto, @Req() req: Request, @CurrentActor() actor: Actor) {
+  verify(
+    @Param('authMethodId', idParam('AuthMethod', 'authMethodId')) id: string,
+    @Body() body: VerifyCredentialDto,
+    @Req() req: Request,
+    @CurrentActor() actor: Actor,
+  ) {
     return this.commands.execute(new VerifyCredentialCommand(id, body, signedRetryHeaders(req).requestId, actor));
   }
 
   @Delete(':authMethodId')
   @ApiDoc({
     summary: 'Revoke a credential',
-    description: 'Signed retry stamped by a session of a different credential of the same account; the credential’s sessions end with it. The last credential of an account cannot be revoked (400).',
+    description:
+      'Signed retry stamped by a session of a different credential of the same account; the credential’s sessions end with it. The last credential of an account cannot be revoked (400).',
     tag: 'Wallet',
     responses: { 204: { description: 'Revoked' } },
     errors: [404],
     signedRetry: true,
   })
-  async revoke(@Param('authMethodId', idParam('AuthMethod', 'authMethodId')) id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response, @CurrentActor() actor: Actor) {
-    const outcome = await this.commands.execute<RevokeCredentialCommand, SignedResult<undefined>>(new RevokeCredentialCommand(id, signedRetryHeaders(req), actor));
+  async revoke(
+    @Param('authMethodId', idParam('AuthMethod', 'authMethodId')) id: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @CurrentActor() actor: Actor,
+  ) {
+    const outcome = await this.commands.execute<RevokeCredentialCommand, SignedResult<undefined>>(
+      new RevokeCredentialCommand(id, signedRetryHeaders(req), actor),
+    );
     return signedResponse(res, outcome, 204);
   }
 }

@@ -2,7 +2,11 @@ import { Body, Controller, Delete, Get, Param, Post, Query, Req, Res } from '@ne
 import { CommandBus } from '@nestjs/cqrs';
 import type { Request, Response } from 'express';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
-import { RefreshSessionCommand, RevokeSessionCommand, type IssuedAuthSession } from '../../../../libs/application/src/wallet/session-commands.js';
+import {
+  RefreshSessionCommand,
+  RevokeSessionCommand,
+  type IssuedAuthSession,
+} from '../../../../libs/application/src/wallet/session-commands.js';
 import type { SignedResult } from '../../../../libs/application/src/wallet/signed-retry.service.js';
 import { WalletQueries } from '../../../../libs/application/src/wallet/wallet-queries.js';
 import { ApiDoc } from '../docs/api-doc.js';
@@ -15,10 +19,18 @@ import { ClientPublicKeyDto, ListWalletQuery } from './wallet.dto.js';
 /** Sessions of embedded wallets: listed without key material, revoked and refreshed by signed retry. */
 @Controller('auth/sessions')
 export class AuthSessionsController {
-  constructor(private readonly commands: CommandBus, private readonly queries: WalletQueries) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: WalletQueries,
+  ) {}
 
   @Get()
-  @ApiDoc({ summary: 'List the active sessions of an embedded wallet', description: 'Not paginated; never includes encryptedSessionSigningKey.', tag: 'Wallet', responses: { 200: { description: 'The sessions', schema: 'AuthSessionList' } } })
+  @ApiDoc({
+    summary: 'List the active sessions of an embedded wallet',
+    description: 'Not paginated; never includes encryptedSessionSigningKey.',
+    tag: 'Wallet',
+    responses: { 200: { description: 'The sessions', schema: 'AuthSessionList' } },
+  })
   list(@Query() query: ListWalletQuery, @CurrentActor() actor: Actor) {
     return this.queries.listSessions(actor.platformId, query.accountId);
   }
@@ -32,22 +44,38 @@ export class AuthSessionsController {
     errors: [404, 409],
     signedRetry: true,
   })
-  async revoke(@Param('sessionId', idParam('Session', 'sessionId')) id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response, @CurrentActor() actor: Actor) {
-    const outcome = await this.commands.execute<RevokeSessionCommand, SignedResult<undefined>>(new RevokeSessionCommand(id, signedRetryHeaders(req), actor));
+  async revoke(
+    @Param('sessionId', idParam('Session', 'sessionId')) id: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @CurrentActor() actor: Actor,
+  ) {
+    const outcome = await this.commands.execute<RevokeSessionCommand, SignedResult<undefined>>(
+      new RevokeSessionCommand(id, signedRetryHeaders(req), actor),
+    );
     return signedResponse(res, outcome, 204);
   }
 
   @Post(':sessionId/refresh')
   @ApiDoc({
     summary: 'Refresh an active session',
-    description: 'Signed retry whose payload binds `clientPublicKey` (same body on both steps); answers the session with a new signing key sealed to that key. An expired session cannot be refreshed: verify the credential again.',
+    description:
+      'Signed retry whose payload binds `clientPublicKey` (same body on both steps); answers the session with a new signing key sealed to that key. An expired session cannot be refreshed: verify the credential again.',
     tag: 'Wallet',
     responses: { 200: { description: 'The session with its new encrypted signing key', schema: 'AuthSessionWithKey' } },
     errors: [404],
     signedRetry: true,
   })
-  async refresh(@Param('sessionId', idParam('Session', 'sessionId')) id: string, @Body() body: ClientPublicKeyDto, @Req() req: Request, @Res({ passthrough: true }) res: Response, @CurrentActor() actor: Actor) {
-    const outcome = await this.commands.execute<RefreshSessionCommand, SignedResult<IssuedAuthSession>>(new RefreshSessionCommand(id, body.clientPublicKey, rawBody(req), signedRetryHeaders(req), actor));
+  async refresh(
+    @Param('sessionId', idParam('Session', 'sessionId')) id: string,
+    @Body() body: ClientPublicKeyDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @CurrentActor() actor: Actor,
+  ) {
+    const outcome = await this.commands.execute<RefreshSessionCommand, SignedResult<IssuedAuthSession>>(
+      new RefreshSessionCommand(id, body.clientPublicKey, rawBody(req), signedRetryHeaders(req), actor),
+    );
     return signedResponse(res, outcome, 200);
   }
 }

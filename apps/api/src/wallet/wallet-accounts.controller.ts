@@ -3,7 +3,11 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { Request, Response } from 'express';
 import { Queries } from '../../../../libs/application/src/queries/queries.js';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
-import { ExportWalletCommand, SetPrivateEnabledCommand, type WalletExport } from '../../../../libs/application/src/wallet/account-commands.js';
+import {
+  ExportWalletCommand,
+  SetPrivateEnabledCommand,
+  type WalletExport,
+} from '../../../../libs/application/src/wallet/account-commands.js';
 import type { SignedResult } from '../../../../libs/application/src/wallet/signed-retry.service.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
@@ -15,7 +19,10 @@ import { ClientPublicKeyDto, UpdateWalletAccountDto } from './wallet.dto.js';
 /** Operations on an EMBEDDED_WALLET account that need a session signature. */
 @Controller('internal-accounts')
 export class WalletAccountsController {
-  constructor(private readonly commands: CommandBus, private readonly queries: Queries) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: Queries,
+  ) {}
 
   @Patch(':accountId')
   @ApiDoc({
@@ -26,8 +33,16 @@ export class WalletAccountsController {
     errors: [404],
     signedRetry: true,
   })
-  async update(@Param('accountId', idParam('InternalAccount', 'accountId')) id: string, @Body() body: UpdateWalletAccountDto, @Req() req: Request, @Res({ passthrough: true }) res: Response, @CurrentActor() actor: Actor) {
-    const outcome = await this.commands.execute<SetPrivateEnabledCommand, SignedResult<undefined>>(new SetPrivateEnabledCommand(id, body.privateEnabled, rawBody(req), signedRetryHeaders(req), actor));
+  async update(
+    @Param('accountId', idParam('InternalAccount', 'accountId')) id: string,
+    @Body() body: UpdateWalletAccountDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @CurrentActor() actor: Actor,
+  ) {
+    const outcome = await this.commands.execute<SetPrivateEnabledCommand, SignedResult<undefined>>(
+      new SetPrivateEnabledCommand(id, body.privateEnabled, rawBody(req), signedRetryHeaders(req), actor),
+    );
     if (outcome.kind === 'challenge') return respondChallenge(res, outcome);
     return this.queries.internalAccount(actor.platformId, id);
   }
@@ -35,14 +50,23 @@ export class WalletAccountsController {
   @Post(':accountId/export')
   @ApiDoc({
     summary: 'Export an embedded wallet',
-    description: 'Signed retry with `{clientPublicKey}` on both steps; answers the wallet seed sealed (HPKE, the session-key bundle format) to that key.',
+    description:
+      'Signed retry with `{clientPublicKey}` on both steps; answers the wallet seed sealed (HPKE, the session-key bundle format) to that key.',
     tag: 'InternalAccounts',
     responses: { 200: { description: 'The export', schema: 'WalletExport' } },
     errors: [404, 409],
     signedRetry: true,
   })
-  async export(@Param('accountId', idParam('InternalAccount', 'accountId')) id: string, @Body() body: ClientPublicKeyDto, @Req() req: Request, @Res({ passthrough: true }) res: Response, @CurrentActor() actor: Actor) {
-    const outcome = await this.commands.execute<ExportWalletCommand, SignedResult<WalletExport>>(new ExportWalletCommand(id, body.clientPublicKey, rawBody(req), signedRetryHeaders(req), actor));
+  async export(
+    @Param('accountId', idParam('InternalAccount', 'accountId')) id: string,
+    @Body() body: ClientPublicKeyDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @CurrentActor() actor: Actor,
+  ) {
+    const outcome = await this.commands.execute<ExportWalletCommand, SignedResult<WalletExport>>(
+      new ExportWalletCommand(id, body.clientPublicKey, rawBody(req), signedRetryHeaders(req), actor),
+    );
     return signedResponse(res, outcome, 200);
   }
 }

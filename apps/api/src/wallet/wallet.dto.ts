@@ -1,5 +1,17 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
 import { RequiredIf } from '../http/validation.js';
 
 const AUTH_METHOD_TYPES = ['OAUTH', 'EMAIL_OTP', 'PASSKEY'] as const;
@@ -7,7 +19,9 @@ type AuthMethodTypeName = (typeof AUTH_METHOD_TYPES)[number];
 const ACCOUNT_ID = /^InternalAccount:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const CLIENT_PUBLIC_KEY = /^04[0-9a-fA-F]{128}$/;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
-const clientKeyMessage = { message: 'clientPublicKey must be an uncompressed P-256 public key: 04 followed by 128 hex characters' };
+const clientKeyMessage = {
+  message: 'clientPublicKey must be an uncompressed P-256 public key: 04 followed by 128 hex characters',
+};
 const accountIdMessage = { message: 'accountId must have the form InternalAccount:<uuid>' };
 
 /** WebAuthn registration response, with the API's field names (`clientDataJson`, `credentialId`). */
@@ -15,7 +29,12 @@ export class PasskeyAttestationDto {
   @Matches(BASE64URL, { message: 'credentialId must be base64url' }) @MaxLength(1024) credentialId!: string;
   @Matches(BASE64URL, { message: 'clientDataJson must be base64url' }) @MaxLength(8192) clientDataJson!: string;
   @Matches(BASE64URL, { message: 'attestationObject must be base64url' }) @MaxLength(65536) attestationObject!: string;
-  @IsOptional() @IsArray() @ArrayMaxSize(10) @IsString({ each: true }) @MaxLength(32, { each: true }) transports?: string[];
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @IsString({ each: true })
+  @MaxLength(32, { each: true })
+  transports?: string[];
 }
 
 /** WebAuthn authentication response, with the API's field names. */
@@ -32,9 +51,20 @@ export class AddCredentialDto {
   @Matches(ACCOUNT_ID, accountIdMessage) accountId!: string;
   @IsOptional() @IsString() @IsNotEmpty() @MaxLength(100) nickname?: string;
   /** PASSKEY: the registration challenge issued by the integrator backend. */
-  @RequiredIf((o: AddCredentialDto) => o.type === 'PASSKEY') @Matches(BASE64URL, { message: 'challenge must be base64url' }) @MaxLength(1024) challenge?: string;
-  @RequiredIf((o: AddCredentialDto) => o.type === 'PASSKEY') @IsObject() @ValidateNested() @Type(() => PasskeyAttestationDto) attestation?: PasskeyAttestationDto;
-  @RequiredIf((o: AddCredentialDto) => o.type === 'OAUTH') @IsString() @IsNotEmpty() @MaxLength(16384) oidcToken?: string;
+  @RequiredIf((o: AddCredentialDto) => o.type === 'PASSKEY')
+  @Matches(BASE64URL, { message: 'challenge must be base64url' })
+  @MaxLength(1024)
+  challenge?: string;
+  @RequiredIf((o: AddCredentialDto) => o.type === 'PASSKEY')
+  @IsObject()
+  @ValidateNested()
+  @Type(() => PasskeyAttestationDto)
+  attestation?: PasskeyAttestationDto;
+  @RequiredIf((o: AddCredentialDto) => o.type === 'OAUTH')
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(16384)
+  oidcToken?: string;
 }
 
 export class ListWalletQuery {

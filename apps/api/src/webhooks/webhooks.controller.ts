@@ -1,7 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Actor } from '../../../../libs/application/src/tokens.js';
-import { ConfigureWebhooksCommand, RedeliverWebhookCommand, SendTestWebhookCommand, type TestWebhookResult } from '../../../../libs/application/src/webhooks/webhook-commands.js';
+import {
+  ConfigureWebhooksCommand,
+  RedeliverWebhookCommand,
+  SendTestWebhookCommand,
+  type TestWebhookResult,
+} from '../../../../libs/application/src/webhooks/webhook-commands.js';
 import { WebhookQueries } from '../../../../libs/application/src/webhooks/webhook-queries.js';
 import type { Filter } from '../../../../libs/read-models/src/read-model-store.js';
 import { ApiDoc } from '../docs/api-doc.js';
@@ -16,10 +21,18 @@ const SIGNATURES =
 /** Webhook configuration, the delivery log, redelivery and the sandbox test webhook. */
 @Controller()
 export class WebhooksController {
-  constructor(private readonly commands: CommandBus, private readonly queries: WebhookQueries) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: WebhookQueries,
+  ) {}
 
   @Get('config')
-  @ApiDoc({ summary: 'Get the platform configuration', description: `The webhook endpoint and the keys receivers verify deliveries with. ${SIGNATURES}`, tag: 'Webhooks', responses: { 200: { description: 'The configuration', schema: 'PlatformConfig' } } })
+  @ApiDoc({
+    summary: 'Get the platform configuration',
+    description: `The webhook endpoint and the keys receivers verify deliveries with. ${SIGNATURES}`,
+    tag: 'Webhooks',
+    responses: { 200: { description: 'The configuration', schema: 'PlatformConfig' } },
+  })
   config(@CurrentActor() actor: Actor) {
     return this.queries.config(actor.platformId);
   }
@@ -42,16 +55,32 @@ export class WebhooksController {
   }
 
   @Get('webhooks/deliveries')
-  @ApiDoc({ summary: 'List webhook deliveries', description: 'Newest first unless sortOrder=asc.', tag: 'Webhooks', responses: { 200: { description: 'A page of deliveries', schema: 'list:WebhookDelivery' } } })
+  @ApiDoc({
+    summary: 'List webhook deliveries',
+    description: 'Newest first unless sortOrder=asc.',
+    tag: 'Webhooks',
+    responses: { 200: { description: 'A page of deliveries', schema: 'list:WebhookDelivery' } },
+  })
   list(@Query() query: ListDeliveriesQuery, @CurrentActor() actor: Actor) {
     const filters: Filter[] = [];
     if (query.status) filters.push({ field: 'status', op: 'eq', value: query.status });
     if (query.type) filters.push({ field: 'type', op: 'eq', value: query.type });
-    return this.queries.listDeliveries(actor.platformId, { filters, limit: query.limit, cursor: query.cursor, sortOrder: query.sortOrder ?? 'desc' });
+    return this.queries.listDeliveries(actor.platformId, {
+      filters,
+      limit: query.limit,
+      cursor: query.cursor,
+      sortOrder: query.sortOrder ?? 'desc',
+    });
   }
 
   @Get('webhooks/deliveries/:deliveryId')
-  @ApiDoc({ summary: 'Get a webhook delivery', description: 'With its newest attempts (status code, latency, response excerpt, error).', tag: 'Webhooks', responses: { 200: { description: 'The delivery', schema: 'WebhookDelivery' } }, errors: [404] })
+  @ApiDoc({
+    summary: 'Get a webhook delivery',
+    description: 'With its newest attempts (status code, latency, response excerpt, error).',
+    tag: 'Webhooks',
+    responses: { 200: { description: 'The delivery', schema: 'WebhookDelivery' } },
+    errors: [404],
+  })
   get(@Param('deliveryId', idParam('WebhookDelivery', 'deliveryId')) id: string, @CurrentActor() actor: Actor) {
     return this.queries.delivery(actor.platformId, id);
   }
@@ -60,12 +89,16 @@ export class WebhooksController {
   @HttpCode(202)
   @ApiDoc({
     summary: 'Redeliver a failed or dead webhook',
-    description: 'Queues the same webhook (same id and body) again to the current endpoint with a fresh retry budget. 409 unless the delivery is FAILED or DEAD.',
+    description:
+      'Queues the same webhook (same id and body) again to the current endpoint with a fresh retry budget. 409 unless the delivery is FAILED or DEAD.',
     tag: 'Webhooks',
     responses: { 202: { description: 'The delivery, PENDING again', schema: 'WebhookDelivery' } },
     errors: [404, 409],
   })
-  async redeliver(@Param('deliveryId', idParam('WebhookDelivery', 'deliveryId')) id: string, @CurrentActor() actor: Actor) {
+  async redeliver(
+    @Param('deliveryId', idParam('WebhookDelivery', 'deliveryId')) id: string,
+    @CurrentActor() actor: Actor,
+  ) {
     await this.commands.execute(new RedeliverWebhookCommand(id, actor));
     return this.queries.delivery(actor.platformId, id);
   }

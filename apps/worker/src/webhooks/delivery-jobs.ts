@@ -16,4 +16,8 @@ export interface DeliveryJob {
 }
 
 /** The queue computes retry delays with the webhook retry policy (same formula, same clock). */
-export const WEBHOOK_BACKOFF: BackoffPolicy = { type: 'exponential', delayMs: WEBHOOK_RETRY_POLICY.firstDelayMs, maxDelayMs: WEBHOOK_RETRY_POLICY.maxDelayMs };
+export const WEBHOOK_BACKOFF: BackoffPolicy = {
+  type: 'exponential',
+  delayMs: WEBHOOK_RETRY_POLICY.firstDelayMs,
+  maxDelayMs: WEBHOOK_RETRY_POLICY.maxDelayMs,
+};

@@ -11,7 +11,12 @@ import { WEBHOOK_QUEUE, type DeliveryJob } from './delivery-jobs.js';
  * throws so that the queue retries it with the webhook backoff, or dead-letters it after the last
  * attempt; an attempt that must not be retried (TEST) ends the job at once.
  */
-export function startWebhookDelivery(deps: { jobs: JobQueue; runner: CommandRunner; deliverer: WebhookDeliverer; concurrency?: number }): Worker {
+export function startWebhookDelivery(deps: {
+  jobs: JobQueue;
+  runner: CommandRunner;
+  deliverer: WebhookDeliverer;
+  concurrency?: number;
+}): Worker {
   const logger = new Logger('WebhookDelivery');
   return deps.jobs.process<DeliveryJob>(
     WEBHOOK_QUEUE,
@@ -22,11 +27,17 @@ export function startWebhookDelivery(deps: { jobs: JobQueue; runner: CommandRunn
       if (state.status === 'DELIVERED') return;
       const attempt = job.attemptsMade + 1;
       const { url: _dispatchedTo, ...request } = data;
-      const { outcome, url, result } = await deps.deliverer.deliver({ ...request, attempt, maxAttempts: job.maxAttempts });
+      const { outcome, url, result } = await deps.deliverer.deliver({
+        ...request,
+        attempt,
+        maxAttempts: job.maxAttempts,
+      });
       if (outcome === 'DELIVERED') return;
       const reason = result.error ?? `HTTP ${result.statusCode}`;
-      if (outcome === 'FAILED') throw new UnrecoverableJobError(`${data.webhookType} ${data.webhookId}: ${reason} (not retried)`);
-      if (outcome === 'DEAD') logger.warn(`${data.webhookType} ${data.webhookId} to ${url}: last attempt failed (${reason}); dead-lettered`);
+      if (outcome === 'FAILED')
+        throw new UnrecoverableJobError(`${data.webhookType} ${data.webhookId}: ${reason} (not retried)`);
+      if (outcome === 'DEAD')
+        logger.warn(`${data.webhookType} ${data.webhookId} to ${url}: last attempt failed (${reason}); dead-lettered`);
       throw new Error(`${data.webhookType} ${data.webhookId}: attempt ${attempt} failed: ${reason}`);
     },
     { concurrency: deps.concurrency ?? 16 },

@@ -1,9 +1,20 @@
 import { Logger } from '@nestjs/common';
 import type { CommandRunner, ProjectionWaiter } from '../../../../libs/application/src/command-runner.js';
 import { WEBHOOK_EVENT_MAP, type WebhookSources } from '../../../../libs/application/src/webhooks/webhook-event-map.js';
-import { maxAttemptsFor, webhookDeliveryDecider, type WebhookDeliveryEvent, type WebhookEnvelope } from '../../../../libs/domain/src/webhooks/webhook-delivery.js';
+import {
+  maxAttemptsFor,
+  webhookDeliveryDecider,
+  type WebhookDeliveryEvent,
+  type WebhookEnvelope,
+} from '../../../../libs/domain/src/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream, webhookIdsFor } from '../../../../libs/domain/src/webhooks/webhook-ids.js';
-import { SubscriptionEnded, WrongExpectedVersion, type EventStore, type RecordedEvent, type Subscription } from '../../../../libs/event-store/src/event-store.js';
+import {
+  SubscriptionEnded,
+  WrongExpectedVersion,
+  type EventStore,
+  type RecordedEvent,
+  type Subscription,
+} from '../../../../libs/event-store/src/event-store.js';
 import type { JobQueue } from '../../../../libs/jobs/src/job-queue.js';
 import { LeasedCheckpoint } from '../../../../libs/read-models/src/leased-checkpoint.js';
 import type { LeaseKeeperOptions } from '../../../../libs/read-models/src/lease-keeper.js';
@@ -76,7 +87,12 @@ export class WebhookDispatcher {
     this.checkpointIntervalMs = deps.checkpointIntervalMs ?? 200;
     this.endpoints = new EndpointHistory(deps.eventStore);
     this.ledgers = new LedgerReplay(deps.eventStore);
-    this.checkpoint = new LeasedCheckpoint(deps.readModels, DISPATCHER_CHECKPOINT, (active) => this.leaseChanged(active), deps.lease);
+    this.checkpoint = new LeasedCheckpoint(
+      deps.readModels,
+      DISPATCHER_CHECKPOINT,
+      (active) => this.leaseChanged(active),
+      deps.lease,
+    );
   }
 
   /** Last committed position (undefined before the first batch). */
@@ -109,7 +125,13 @@ export class WebhookDispatcher {
     await this.flush(this.generation);
     clearTimeout(this.checkpointTimer);
     this.checkpointTimer = undefined;
-    await this.chain.then(() => this.commitCheckpoint()).catch((error: unknown) => this.logger.error(`webhook dispatcher checkpoint not saved; events after ${this.position} run again at start: ${String(error)}`));
+    await this.chain
+      .then(() => this.commitCheckpoint())
+      .catch((error: unknown) =>
+        this.logger.error(
+          `webhook dispatcher checkpoint not saved; events after ${this.position} run again at start: ${String(error)}`,
+        ),
+      );
     this.generation++;
     this.pending = [];
     await this.checkpoint.stop();
@@ -118,7 +140,9 @@ export class WebhookDispatcher {
   /** Gained: start from the stored checkpoint. Lost: stop at once (the successor resumes from the checkpoint). */
   private leaseChanged(active: boolean): void {
     if (!this.running) return;
-    this.logger.log(active ? 'this worker dispatches webhooks now' : 'another worker dispatches webhooks now; standing by');
+    this.logger.log(
+      active ? 'this worker dispatches webhooks now' : 'another worker dispatches webhooks now; standing by',
+    );
     this.generation++;
     this.pending = [];
     this.dispatched = undefined;
@@ -134,7 +158,10 @@ export class WebhookDispatcher {
     if (!this.checkpoint.active) return;
     const from = await this.checkpoint.load();
     if (!this.running || generation !== this.generation) return;
-    const subscription = this.deps.eventStore.subscribeToAll((event) => this.onEvent(event, generation), from === undefined ? {} : { after: from });
+    const subscription = this.deps.eventStore.subscribeToAll(
+      (event) => this.onEvent(event, generation),
+      from === undefined ? {} : { after: from },
+    );
     this.subscription = subscription;
     subscription.done.then(
       // An end without stop() is a failure too: resubscribe from the checkpoint.
@@ -161,7 +188,8 @@ export class WebhookDispatcher {
   private flush(generation: number): Promise<void> {
     this.chain = this.chain.then(async () => {
       try {
-        while (generation === this.generation && this.pending.length > 0) await this.dispatch(this.pending.splice(0, this.batchSize));
+        while (generation === this.generation && this.pending.length > 0)
+          await this.dispatch(this.pending.splice(0, this.batchSize));
       } catch (error) {
         this.fail(error, generation);
       }
@@ -187,14 +215,29 @@ export class WebhookDispatcher {
       if (event.type === 'WebhookRedeliveryRequested') planned.push(await this.planRedelivery(event));
       else planned.push(...(await this.plan(event, sources)));
     }
-    await Promise.all(planned.map((p) => (p.schedule ? this.record(p.job.data.deliveryId, p.schedule, p.job.data.platformId) : undefined)));
-    await Promise.all(planned.map((p) => this.deps.jobs.enqueue(WEBHOOK_QUEUE, DELIVER_JOB, p.job.data, { id: p.job.id, attempts: p.job.attempts, backoff: WEBHOOK_BACKOFF, group: p.job.data.platformId })));
+    await Promise.all(
+      planned.map((p) =>
+        p.schedule ? this.record(p.job.data.deliveryId, p.schedule, p.job.data.platformId) : undefined,
+      ),
+    );
+    await Promise.all(
+      planned.map((p) =>
+        this.deps.jobs.enqueue(WEBHOOK_QUEUE, DELIVER_JOB, p.job.data, {
+          id: p.job.id,
+          attempts: p.job.attempts,
+          backoff: WEBHOOK_BACKOFF,
+          group: p.job.data.platformId,
+        }),
+      ),
+    );
     // Only now may the checkpoint pass this batch.
     this.dispatched = last;
     this.checkpointTimer ??= setTimeout(() => {
       this.checkpointTimer = undefined;
       const generation = this.generation;
-      this.chain = this.chain.then(() => this.commitCheckpoint().catch((error: unknown) => this.fail(error, generation)));
+      this.chain = this.chain.then(() =>
+        this.commitCheckpoint().catch((error: unknown) => this.fail(error, generation)),
+      );
     }, this.checkpointIntervalMs);
   }
 
@@ -213,25 +256,56 @@ export class WebhookDispatcher {
     const drafts = await mapping.webhooks(event, sources);
     return drafts.map((draft, index) => {
       const { webhookId, deliveryId } = webhookIdsFor(event.id, index);
-      const payload: WebhookEnvelope = { id: webhookId, type: draft.type, timestamp: draft.timestamp, data: draft.data };
+      const payload: WebhookEnvelope = {
+        id: webhookId,
+        type: draft.type,
+        timestamp: draft.timestamp,
+        data: draft.data,
+      };
       const maxAttempts = maxAttemptsFor(draft.type);
       return {
         schedule: webhookDeliveryDecider.decide(
-          { type: 'ScheduleDelivery', deliveryId, platformId, url, payload, maxAttempts, sourceEventId: event.id, now: draft.timestamp },
+          {
+            type: 'ScheduleDelivery',
+            deliveryId,
+            platformId,
+            url,
+            payload,
+            maxAttempts,
+            sourceEventId: event.id,
+            now: draft.timestamp,
+          },
           webhookDeliveryDecider.initialState(),
         ),
-        job: { id: `webhook:${event.id}:${index}`, attempts: maxAttempts, data: { deliveryId, platformId, webhookId, webhookType: draft.type, url, body: JSON.stringify(payload) } },
+        job: {
+          id: `webhook:${event.id}:${index}`,
+          attempts: maxAttempts,
+          data: { deliveryId, platformId, webhookId, webhookType: draft.type, url, body: JSON.stringify(payload) },
+        },
       };
     });
   }
 
   /** A redelivery request becomes a job with a fresh attempt budget (same webhook id and body). */
   private async planRedelivery(event: RecordedEvent): Promise<Planned> {
-    const { deliveryId, platformId, url, maxAttempts } = (event as RecordedEvent<string, Extract<WebhookDeliveryEvent, { type: 'WebhookRedeliveryRequested' }>['data']>).data;
+    const { deliveryId, platformId, url, maxAttempts } = (
+      event as RecordedEvent<string, Extract<WebhookDeliveryEvent, { type: 'WebhookRedeliveryRequested' }>['data']>
+    ).data;
     const { state } = await this.deps.runner.load(webhookDeliveryStream(deliveryId), webhookDeliveryDecider);
     const payload = state.payload!;
     return {
-      job: { id: `webhook-redelivery:${event.id}`, attempts: maxAttempts, data: { deliveryId, platformId, webhookId: payload.id, webhookType: payload.type, url, body: JSON.stringify(payload) } },
+      job: {
+        id: `webhook-redelivery:${event.id}`,
+        attempts: maxAttempts,
+        data: {
+          deliveryId,
+          platformId,
+          webhookId: payload.id,
+          webhookType: payload.type,
+          url,
+          body: JSON.stringify(payload),
+        },
+      },
     };
   }
 
@@ -240,7 +314,11 @@ export class WebhookDispatcher {
     try {
       await this.deps.eventStore.appendToStream(
         webhookDeliveryStream(deliveryId),
-        events.map((e) => ({ type: e.type, data: e.data as unknown as Record<string, unknown>, metadata: { platformId, actor: 'webhook-dispatcher', correlationId: deliveryId } })),
+        events.map((e) => ({
+          type: e.type,
+          data: e.data as unknown as Record<string, unknown>,
+          metadata: { platformId, actor: 'webhook-dispatcher', correlationId: deliveryId },
+        })),
         { expectedRevision: 'no_stream' },
       );
     } catch (error) {
@@ -263,7 +341,9 @@ export class WebhookDispatcher {
     this.pending = [];
     // What was dispatched before the failure is checkpointed later or simply dispatched again.
     this.dispatched = undefined;
-    this.logger.error(`webhook dispatch failed; resuming from the checkpoint in ${this.retryDelayMs} ms: ${(error as Error)?.stack ?? String(error)}`);
+    this.logger.error(
+      `webhook dispatch failed; resuming from the checkpoint in ${this.retryDelayMs} ms: ${(error as Error)?.stack ?? String(error)}`,
+    );
     if (!this.running) return;
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => void this.resubscribe(), this.retryDelayMs);

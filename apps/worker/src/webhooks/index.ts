@@ -13,7 +13,10 @@ export interface RunningWebhooks {
 }
 
 /** The dispatcher (log -> jobs) and the delivery workers (jobs -> receivers). */
-export async function startWebhooks(infra: Pick<Infrastructure, 'eventStore' | 'readModels' | 'jobs' | 'projections' | 'clocks'>, config: AppConfig): Promise<RunningWebhooks> {
+export async function startWebhooks(
+  infra: Pick<Infrastructure, 'eventStore' | 'readModels' | 'jobs' | 'projections' | 'clocks'>,
+  config: AppConfig,
+): Promise<RunningWebhooks> {
   const runner = new CommandRunner(infra.eventStore, undefined);
   const deliverer = new WebhookDeliverer({
     runner,
@@ -23,7 +26,13 @@ export async function startWebhooks(infra: Pick<Infrastructure, 'eventStore' | '
     timeoutMs: config.webhookTimeoutMs,
     allowedHosts: config.webhookAllowedHosts,
   });
-  const dispatcher = new WebhookDispatcher({ eventStore: infra.eventStore, readModels: infra.readModels, jobs: infra.jobs, projections: infra.projections, runner });
+  const dispatcher = new WebhookDispatcher({
+    eventStore: infra.eventStore,
+    readModels: infra.readModels,
+    jobs: infra.jobs,
+    projections: infra.projections,
+    runner,
+  });
   const delivery = startWebhookDelivery({ jobs: infra.jobs, runner, deliverer });
   await dispatcher.start();
   return {

@@ -1,5 +1,10 @@
 import { streams } from '../../../../libs/domain/src/ids.js';
-import { evolveLedger, initialLedgerState, type LedgerEvent, type LedgerState } from '../../../../libs/domain/src/ledger/ledger.js';
+import {
+  evolveLedger,
+  initialLedgerState,
+  type LedgerEvent,
+  type LedgerState,
+} from '../../../../libs/domain/src/ledger/ledger.js';
 import { WEBHOOK_CONFIG_EVENTS, type WebhookConfigEvent } from '../../../../libs/domain/src/webhooks/webhook-config.js';
 import type { EventStore, RecordedEvent } from '../../../../libs/event-store/src/event-store.js';
 
@@ -59,7 +64,10 @@ export class LedgerReplay {
     // Ahead of this event (resubscribed from an older checkpoint): fold again from the start.
     if (!entry || entry.revision >= event.revision) entry = { state: initialLedgerState(), revision: -1n };
     if (entry.revision < event.revision - 1n) {
-      const missing = await this.store.readStream(event.streamName, { fromRevision: entry.revision + 1n, maxCount: Number(event.revision - entry.revision - 1n) });
+      const missing = await this.store.readStream(event.streamName, {
+        fromRevision: entry.revision + 1n,
+        maxCount: Number(event.revision - entry.revision - 1n),
+      });
       for (const e of missing) {
         evolveLedger(entry.state, { type: e.type, data: e.data } as LedgerEvent);
         entry.revision = e.revision;

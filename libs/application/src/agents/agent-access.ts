@@ -28,7 +28,8 @@ export async function loadOwnAgent(runner: CommandRunner, agentId: string, platf
   return state;
 }
 
-const refuse = (reason: string) => new DomainError('unauthorized', 'UNAUTHORIZED', 'agent authentication failed', { reason });
+const refuse = (reason: string) =>
+  new DomainError('unauthorized', 'UNAUTHORIZED', 'agent authentication failed', { reason });
 
 /**
  * Bearer authentication of agents: the token's hash names a claim stream that points to the
@@ -42,7 +43,8 @@ export class AgentAuthenticator {
   async authenticate(header: string | undefined, correlationId: string): Promise<AgentPrincipal> {
     if (!header) throw refuse('missing Authorization header');
     const [scheme, token, ...rest] = header.split(' ');
-    if (scheme?.toLowerCase() !== 'bearer' || !token || rest.length > 0) throw refuse('Authorization must use the Bearer scheme with the agent access token');
+    if (scheme?.toLowerCase() !== 'bearer' || !token || rest.length > 0)
+      throw refuse('Authorization must use the Bearer scheme with the agent access token');
     if (!ACCESS_TOKEN.test(token)) throw refuse('unknown access token');
     const hash = hashAccessToken(token);
     const { state: claim } = await this.runner.load(accessTokenStream(hash), agentClaimDecider);
@@ -51,7 +53,12 @@ export class AgentAuthenticator {
     if (!state.agent || state.deleted) throw refuse('the agent was deleted');
     if (state.tokenHash !== hash) throw refuse('the access token was revoked');
     const platformId = state.platformId!;
-    return { platformId, agentId: state.agent.id, customerId: state.agent.customerId, actor: { platformId, actor: state.agent.id, correlationId } };
+    return {
+      platformId,
+      agentId: state.agent.id,
+      customerId: state.agent.customerId,
+      actor: { platformId, actor: state.agent.id, correlationId },
+    };
   }
 
   /** The agent's current state (policy, usage, actions). */

@@ -2,7 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { authorizeOperation } from '../../../domain/src/agents/agent-policy.js';
 import { agentDecider, agentStream } from '../../../domain/src/agents/agent.js';
-import type { ActionRequest, AgentActionSnapshot, AgentCommand, AgentState } from '../../../domain/src/agents/agent-types.js';
+import type {
+  ActionRequest,
+  AgentActionSnapshot,
+  AgentCommand,
+  AgentState,
+} from '../../../domain/src/agents/agent-types.js';
 import { toAgentActionResource } from '../../../domain/src/agents/agent-views.js';
 import { DomainError, conflict, notFound } from '../../../domain/src/errors.js';
 import { isPublicId, publicId, streams, uuidOf, type IdGenerator } from '../../../domain/src/ids.js';
@@ -66,7 +71,11 @@ export class AgentActions {
     return account;
   }
 
-  async transfer(agent: AgentPrincipal, direction: 'IN' | 'OUT', input: TransferInput): Promise<Record<string, unknown>> {
+  async transfer(
+    agent: AgentPrincipal,
+    direction: 'IN' | 'OUT',
+    input: TransferInput,
+  ): Promise<Record<string, unknown>> {
     const internalId = direction === 'OUT' ? input.source.accountId : input.destination.accountId;
     const externalId = direction === 'OUT' ? input.destination.accountId : input.source.accountId;
     const field = direction === 'OUT' ? 'source.accountId' : 'destination.accountId';
@@ -75,7 +84,12 @@ export class AgentActions {
     const request: ActionRequest = {
       actionId: publicId('AgentAction', this.ids.uuid()),
       type: direction === 'OUT' ? 'TRANSFER_OUT' : 'TRANSFER_IN',
-      spend: { permission: 'CREATE_TRANSFERS', accountId: internal.id, amount: String(input.amount), currency: internal.currency },
+      spend: {
+        permission: 'CREATE_TRANSFERS',
+        accountId: internal.id,
+        amount: String(input.amount),
+        currency: internal.currency,
+      },
       transferDetails: {
         amount: input.amount,
         currency: internal.currency,
@@ -95,12 +109,20 @@ export class AgentActions {
     const source = isPublicId('ExternalAccount', sourceId)
       ? await this.ownExternal(agent, sourceId)
       : await this.ownInternal(agent, sourceId, 'source.accountId');
-    if (request.destination.destinationType === 'ACCOUNT' && isPublicId('ExternalAccount', request.destination.accountId)) {
+    if (
+      request.destination.destinationType === 'ACCOUNT' &&
+      isPublicId('ExternalAccount', request.destination.accountId)
+    ) {
       await this.ownExternal(agent, request.destination.accountId);
     }
     authorizeOperation(state, 'CREATE_QUOTES', source.id);
     if (request.immediatelyExecute) authorizeOperation(state, 'EXECUTE_QUOTES', source.id);
-    const own: QuoteRequest = { ...request, source: { ...request.source, customerId: agent.customerId }, immediatelyExecute: false, agentId: agent.agentId };
+    const own: QuoteRequest = {
+      ...request,
+      source: { ...request.source, customerId: agent.customerId },
+      immediatelyExecute: false,
+      agentId: agent.agentId,
+    };
     const quote = (await this.commands.execute(new CreateQuoteCommand(own, agent.actor))) as { id: string };
     if (!request.immediatelyExecute) return quote;
     await this.executeQuote(agent, quote.id, {});
@@ -121,10 +143,14 @@ export class AgentActions {
     const now = await this.clocks.now(agent.platformId);
     await requireExecutable(this.process, { quote, transaction }, now, metadata);
     if (quote.funding === 'EXTERNAL') {
-      throw conflict('QUOTE_FUNDED_EXTERNALLY', 'this quote starts when its paymentInstructions are paid, not by execute');
+      throw conflict(
+        'QUOTE_FUNDED_EXTERNALLY',
+        'this quote starts when its paymentInstructions are paid, not by execute',
+      );
     }
     // The wallet's owner signs before anything is decided, exactly as for platforms.
-    if (quote.funding === 'EMBEDDED_WALLET') await authorizeEmbeddedWalletExecution(this.runner, { quote, ...wallet, now });
+    if (quote.funding === 'EMBEDDED_WALLET')
+      await authorizeEmbeddedWalletExecution(this.runner, { quote, ...wallet, now });
     const action = await this.request(agent, {
       actionId: publicId('AgentAction', this.ids.uuid()),
       type: 'EXECUTE_QUOTE',
@@ -151,7 +177,11 @@ export class AgentActions {
    * Moves the money of a reserved (APPROVED) action and commits the spend; a failure releases
    * the reservation and ends the action FAILED (the agent's own request then hears the error).
    */
-  private async execute(action: AgentActionSnapshot, actor: Actor, options: { rethrow: boolean }): Promise<AgentActionSnapshot> {
+  private async execute(
+    action: AgentActionSnapshot,
+    actor: Actor,
+    options: { rethrow: boolean },
+  ): Promise<AgentActionSnapshot> {
     let transaction: Record<string, unknown>;
     try {
       transaction = await this.moveMoney(action, actor);
@@ -163,7 +193,11 @@ export class AgentActions {
       return state.actions.get(action.id)!;
     }
     const now = await this.now(actor.platformId);
-    const state = await this.decide(action.agentId, { type: 'CompleteAction', actionId: action.id, transaction, now }, actor);
+    const state = await this.decide(
+      action.agentId,
+      { type: 'CompleteAction', actionId: action.id, transaction, now },
+      actor,
+    );
     return state.actions.get(action.id)!;
   }
 
@@ -173,7 +207,13 @@ export class AgentActions {
       const { quote, transaction } = await loadOwnQuote(this.runner, quoteId, actor.platformId);
       const metadata = { ...actor };
       await requireExecutable(this.process, { quote, transaction }, await this.clocks.now(actor.platformId), metadata);
-      const source = await loadCustomerAccount(this.runner, this.readModels, quote.source.accountId, actor.platformId, 'source.accountId');
+      const source = await loadCustomerAccount(
+        this.runner,
+        this.readModels,
+        quote.source.accountId,
+        actor.platformId,
+        'source.accountId',
+      );
       requireActive(source);
       return toTransactionResource(await startQuote(this.process, quote, metadata));
     }
@@ -185,7 +225,8 @@ export class AgentActions {
       agentId: action.agentId,
       transactionId: transferTransactionId(action.id),
     };
-    const command = action.type === 'TRANSFER_OUT' ? new TransferOutCommand(input, actor) : new TransferInCommand(input, actor);
+    const command =
+      action.type === 'TRANSFER_OUT' ? new TransferOutCommand(input, actor) : new TransferInCommand(input, actor);
     return this.commands.execute(command);
   }
 
@@ -199,12 +240,20 @@ export class AgentActions {
     const action = state.actions.get(actionId);
     if (!action) throw notFound('AGENT_ACTION', actionId);
     if (action.status !== 'PENDING_APPROVAL') {
-      throw conflict('INVALID_STATE_TRANSITION', `action ${actionId} is ${action.status}; only a PENDING_APPROVAL action can be approved`);
+      throw conflict(
+        'INVALID_STATE_TRANSITION',
+        `action ${actionId} is ${action.status}; only a PENDING_APPROVAL action can be approved`,
+      );
     }
     await this.settleStale(agentId, actor);
-    const failure = action.type === 'EXECUTE_QUOTE' ? await this.quoteFailure(action.quote!.id as string, actor) : undefined;
+    const failure =
+      action.type === 'EXECUTE_QUOTE' ? await this.quoteFailure(action.quote!.id as string, actor) : undefined;
     const now = await this.now(actor.platformId);
-    const decided = await this.decide(agentId, { type: 'ApproveAction', actionId, now, ...(failure ? { failure } : {}) }, actor);
+    const decided = await this.decide(
+      agentId,
+      { type: 'ApproveAction', actionId, now, ...(failure ? { failure } : {}) },
+      actor,
+    );
     const approved = decided.actions.get(actionId)!;
     if (approved.status !== 'APPROVED') return toAgentActionResource(approved);
     return toAgentActionResource(await this.execute(approved, actor, { rethrow: false }));
@@ -253,13 +302,23 @@ export class AgentActions {
     if (action.type === 'EXECUTE_QUOTE') {
       return (await this.runner.load(streams.quote(action.quote!.id as string), quoteDecider)).state.transaction;
     }
-    return (await this.runner.load(streams.transaction(transferTransactionId(action.id)), transactionDecider)).state.transaction;
+    return (await this.runner.load(streams.transaction(transferTransactionId(action.id)), transactionDecider)).state
+      .transaction;
   }
 
-  async reject(agentId: string, actionId: string, reason: string | undefined, actor: Actor): Promise<Record<string, unknown>> {
+  async reject(
+    agentId: string,
+    actionId: string,
+    reason: string | undefined,
+    actor: Actor,
+  ): Promise<Record<string, unknown>> {
     await loadOwnAgent(this.runner, agentId, actor.platformId);
     const now = await this.now(actor.platformId);
-    const state = await this.decide(agentId, { type: 'RejectAction', actionId, ...(reason !== undefined ? { reason } : {}), now }, actor);
+    const state = await this.decide(
+      agentId,
+      { type: 'RejectAction', actionId, ...(reason !== undefined ? { reason } : {}), now },
+      actor,
+    );
     return toAgentActionResource(state.actions.get(actionId)!);
   }
 }

@@ -1,9 +1,21 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomBytes } from 'node:crypto';
-import { accessTokenStream, agentClaimDecider, DEVICE_CODE, DEVICE_CODE_LIFETIME_MS, deviceCodeFrom, deviceCodeStream } from '../../../domain/src/agents/agent-claims.js';
+import {
+  accessTokenStream,
+  agentClaimDecider,
+  DEVICE_CODE,
+  DEVICE_CODE_LIFETIME_MS,
+  deviceCodeFrom,
+  deviceCodeStream,
+} from '../../../domain/src/agents/agent-claims.js';
 import { agentDecider, agentStream } from '../../../domain/src/agents/agent.js';
-import type { AgentCommand, AgentPolicy, AgentPolicyUpdate, DeviceCode } from '../../../domain/src/agents/agent-types.js';
+import type {
+  AgentCommand,
+  AgentPolicy,
+  AgentPolicyUpdate,
+  DeviceCode,
+} from '../../../domain/src/agents/agent-types.js';
 import { toAgentResource } from '../../../domain/src/agents/agent-views.js';
 import { conflict, DomainError, notFound } from '../../../domain/src/errors.js';
 import { publicId, type IdGenerator } from '../../../domain/src/ids.js';
@@ -16,27 +28,50 @@ import { platformCustomerIdOf } from '../transactions/accounts.js';
 import { hashAccessToken, loadOwnAgent, newAccessToken } from './agent-access.js';
 
 export class CreateAgentCommand {
-  constructor(readonly input: { name: string; customerId: string; policy: AgentPolicy }, readonly actor: Actor) {}
+  constructor(
+    readonly input: { name: string; customerId: string; policy: AgentPolicy },
+    readonly actor: Actor,
+  ) {}
 }
 export class UpdateAgentCommand {
-  constructor(readonly agentId: string, readonly input: { name?: string; isPaused?: boolean }, readonly actor: Actor) {}
+  constructor(
+    readonly agentId: string,
+    readonly input: { name?: string; isPaused?: boolean },
+    readonly actor: Actor,
+  ) {}
 }
 export class UpdateAgentPolicyCommand {
-  constructor(readonly agentId: string, readonly update: AgentPolicyUpdate, readonly actor: Actor) {}
+  constructor(
+    readonly agentId: string,
+    readonly update: AgentPolicyUpdate,
+    readonly actor: Actor,
+  ) {}
 }
 export class DeleteAgentCommand {
-  constructor(readonly agentId: string, readonly actor: Actor) {}
+  constructor(
+    readonly agentId: string,
+    readonly actor: Actor,
+  ) {}
 }
 export class IssueDeviceCodeCommand {
-  constructor(readonly agentId: string, readonly actor: Actor) {}
+  constructor(
+    readonly agentId: string,
+    readonly actor: Actor,
+  ) {}
 }
 export class RedeemDeviceCodeCommand {
-  constructor(readonly code: string, readonly correlationId: string) {}
+  constructor(
+    readonly code: string,
+    readonly correlationId: string,
+  ) {}
 }
 
 /** Shared by the agent handlers: run one command on a live agent of the caller's platform. */
 abstract class AgentHandler {
-  constructor(protected readonly runner: CommandRunner, protected readonly clocks: PlatformClocks) {}
+  constructor(
+    protected readonly runner: CommandRunner,
+    protected readonly clocks: PlatformClocks,
+  ) {}
 
   protected async now(platformId: string): Promise<string> {
     return (await this.clocks.now(platformId)).toISOString();
@@ -45,7 +80,9 @@ abstract class AgentHandler {
   protected async apply(agentId: string, actor: Actor, command: (now: string) => AgentCommand) {
     await loadOwnAgent(this.runner, agentId, actor.platformId);
     const now = await this.now(actor.platformId);
-    const { state } = await this.runner.run(agentStream(agentId), agentDecider, command(now), { metadata: { ...actor } });
+    const { state } = await this.runner.run(agentStream(agentId), agentDecider, command(now), {
+      metadata: { ...actor },
+    });
     return { state, now };
   }
 
@@ -54,7 +91,12 @@ abstract class AgentHandler {
     for (let attempt = 0; ; attempt++) {
       const code = deviceCodeFrom(randomBytes(8));
       try {
-        await this.runner.run(deviceCodeStream(code), agentClaimDecider, { type: 'ClaimAgentKey', platformId, agentId, kind: 'DEVICE_CODE' }, { metadata: { platformId, actor: agentId, correlationId: agentId }, waitForReadModels: false });
+        await this.runner.run(
+          deviceCodeStream(code),
+          agentClaimDecider,
+          { type: 'ClaimAgentKey', platformId, agentId, kind: 'DEVICE_CODE' },
+          { metadata: { platformId, actor: agentId, correlationId: agentId }, waitForReadModels: false },
+        );
         return { code, expiresAt: new Date(Date.parse(now) + DEVICE_CODE_LIFETIME_MS).toISOString(), redeemed: false };
       } catch (error) {
         if (!(error instanceof DomainError && error.code === 'CONFLICT') || attempt >= 5) throw error;
@@ -65,7 +107,12 @@ abstract class AgentHandler {
 
 @CommandHandler(CreateAgentCommand)
 export class CreateAgentHandler extends AgentHandler implements ICommandHandler<CreateAgentCommand> {
-  constructor(runner: CommandRunner, clocks: PlatformClocks, @Inject(READ_MODELS) private readonly readModels: ReadModelStore, @Inject(IDS) private readonly ids: IdGenerator) {
+  constructor(
+    runner: CommandRunner,
+    clocks: PlatformClocks,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {
     super(runner, clocks);
   }
 
@@ -79,7 +126,17 @@ export class CreateAgentHandler extends AgentHandler implements ICommandHandler<
     const { state } = await this.runner.run(
       agentStream(agentId),
       agentDecider,
-      { type: 'CreateAgent', platformId: actor.platformId, agentId, name: input.name, customerId: input.customerId, platformCustomerId, policy: input.policy, deviceCode, now },
+      {
+        type: 'CreateAgent',
+        platformId: actor.platformId,
+        agentId,
+        name: input.name,
+        customerId: input.customerId,
+        platformCustomerId,
+        policy: input.policy,
+        deviceCode,
+        now,
+      },
       { metadata: { ...actor } },
     );
     return { agent: toAgentResource(state.agent!, now), deviceCode: { ...deviceCode, agentId } };
@@ -129,10 +186,19 @@ export class IssueDeviceCodeHandler extends AgentHandler implements ICommandHand
 
   async execute({ agentId, actor }: IssueDeviceCodeCommand) {
     const state = await loadOwnAgent(this.runner, agentId, actor.platformId);
-    if (state.agent!.isConnected) throw conflict('CONFLICT', 'the agent already has an active connection; a new device code is issued only before it connects');
+    if (state.agent!.isConnected)
+      throw conflict(
+        'CONFLICT',
+        'the agent already has an active connection; a new device code is issued only before it connects',
+      );
     const now = await this.now(actor.platformId);
     const deviceCode = await this.claimDeviceCode(agentId, actor.platformId, now);
-    await this.runner.run(agentStream(agentId), agentDecider, { type: 'IssueDeviceCode', deviceCode, now }, { metadata: { ...actor } });
+    await this.runner.run(
+      agentStream(agentId),
+      agentDecider,
+      { type: 'IssueDeviceCode', deviceCode, now },
+      { metadata: { ...actor } },
+    );
     return { ...deviceCode, agentId };
   }
 }
@@ -141,7 +207,8 @@ export class IssueDeviceCodeHandler extends AgentHandler implements ICommandHand
 export async function loadDeviceCode(runner: CommandRunner, code: string, platformId?: string) {
   if (!DEVICE_CODE.test(code)) throw notFound('DEVICE_CODE', code);
   const { state: claim } = await runner.load(deviceCodeStream(code), agentClaimDecider);
-  if (!claim.agentId || (platformId !== undefined && claim.platformId !== platformId)) throw notFound('DEVICE_CODE', code);
+  if (!claim.agentId || (platformId !== undefined && claim.platformId !== platformId))
+    throw notFound('DEVICE_CODE', code);
   const { state } = await runner.load(agentStream(claim.agentId), agentDecider);
   if (!state.agent || state.deleted) throw notFound('DEVICE_CODE', code);
   return { agentId: claim.agentId, platformId: claim.platformId!, state };
@@ -163,8 +230,18 @@ export class RedeemDeviceCodeHandler extends AgentHandler implements ICommandHan
     const accessToken = newAccessToken();
     const tokenHash = hashAccessToken(accessToken);
     const metadata = { platformId, actor: 'device-code', correlationId };
-    await this.runner.run(accessTokenStream(tokenHash), agentClaimDecider, { type: 'ClaimAgentKey', platformId, agentId, kind: 'ACCESS_TOKEN' }, { metadata, waitForReadModels: false });
-    const { state } = await this.runner.run(agentStream(agentId), agentDecider, { type: 'RedeemDeviceCode', code, tokenHash, now }, { metadata });
+    await this.runner.run(
+      accessTokenStream(tokenHash),
+      agentClaimDecider,
+      { type: 'ClaimAgentKey', platformId, agentId, kind: 'ACCESS_TOKEN' },
+      { metadata, waitForReadModels: false },
+    );
+    const { state } = await this.runner.run(
+      agentStream(agentId),
+      agentDecider,
+      { type: 'RedeemDeviceCode', code, tokenHash, now },
+      { metadata },
+    );
     const agent = state.agent!;
     return { agentId, agentName: agent.name, accessToken, policy: agent.policy };
   }

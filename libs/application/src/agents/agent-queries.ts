@@ -2,7 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { toAgentActionResource, toAgentResource } from '../../../domain/src/agents/agent-views.js';
 import { notFound } from '../../../domain/src/errors.js';
 import { Collections } from '../../../read-models/src/projections/collections.js';
-import { toAgentActionDocResource, toAgentSnapshot, type AgentDoc } from '../../../read-models/src/projections/agents/agent-projection.js';
+import {
+  toAgentActionDocResource,
+  toAgentSnapshot,
+  type AgentDoc,
+} from '../../../read-models/src/projections/agents/agent-projection.js';
 import type { Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
@@ -30,7 +34,9 @@ export class AgentQueries {
 
   async listAgents(platformId: string, request: ListRequest) {
     const now = (await this.clocks.now(platformId)).toISOString();
-    return listForPlatform<AgentDoc>(this.store, Collections.agents, platformId, request, (doc) => toAgentResource(toAgentSnapshot(doc), now));
+    return listForPlatform<AgentDoc>(this.store, Collections.agents, platformId, request, (doc) =>
+      toAgentResource(toAgentSnapshot(doc), now),
+    );
   }
 
   async action(platformId: string, agentId: string, actionId: string) {

@@ -11,7 +11,14 @@ import {
 } from './agent-commands.js';
 import { AgentQueries } from './agent-queries.js';
 
-const handlers = [CreateAgentHandler, UpdateAgentHandler, UpdateAgentPolicyHandler, DeleteAgentHandler, IssueDeviceCodeHandler, RedeemDeviceCodeHandler];
+const handlers = [
+  CreateAgentHandler,
+  UpdateAgentHandler,
+  UpdateAgentPolicyHandler,
+  DeleteAgentHandler,
+  IssueDeviceCodeHandler,
+  RedeemDeviceCodeHandler,
+];
 const services = [AgentAuthenticator, AgentActions, AgentQueries];
 
 /**

@@ -61,7 +61,11 @@ async function compareCollection(live: ReadModelStore, replay: ReadModelStore, c
     if (firstDifference === undefined && textA !== textB) {
       const id = (takeA ? idA : idB)!;
       const how =
-        textA === undefined ? 'only in the replay' : textB === undefined ? 'only in the live read model' : 'contents differ';
+        textA === undefined
+          ? 'only in the replay'
+          : textB === undefined
+            ? 'only in the live read model'
+            : 'contents differ';
       firstDifference = `${id} (${how})`;
     }
     if (takeB) count += 1;
@@ -140,7 +144,8 @@ async function checkLog(events: EventStore, head: bigint, findings: string[], pr
       const link = chains.get(e.streamName);
       if (link !== null) {
         const broken = verifyChain([e], link ?? { revision: 0n, prevHash: GENESIS_HASH });
-        if (broken) findings.push(`hash chain: stream ${e.streamName} broken at revision ${e.revision}: ${broken.reason}`);
+        if (broken)
+          findings.push(`hash chain: stream ${e.streamName} broken at revision ${e.revision}: ${broken.reason}`);
         chains.set(e.streamName, broken ? null : { revision: e.revision + 1n, prevHash: String(e.metadata.hash) });
       }
       if (!e.streamName.startsWith('ledger-')) continue;

@@ -59,10 +59,16 @@ export class OperationsOverview {
         internalAccounts: await count(Collections.internalAccounts),
         apiTokens: await count(Collections.apiTokens, [{ field: 'status', op: 'eq', value: 'ACTIVE' }]),
         agents: await count(Collections.agents),
-        pendingApprovals: await count(Collections.agentActions, [{ field: 'status', op: 'eq', value: 'PENDING_APPROVAL' }]),
+        pendingApprovals: await count(Collections.agentActions, [
+          { field: 'status', op: 'eq', value: 'PENDING_APPROVAL' },
+        ]),
       },
       webhookDeliveries: webhooks,
-      settlementBalances: settlement.data.map((a) => ({ accountId: a.id, currency: a.currency, amount: a.balance.amount })),
+      settlementBalances: settlement.data.map((a) => ({
+        accountId: a.id,
+        currency: a.currency,
+        amount: a.balance.amount,
+      })),
       recentEvents: mine.map((e) => ({
         position: e.position.toString(),
         type: e.type,

@@ -9,7 +9,12 @@ import {
   screenAuthorization,
   toCardAuthorization,
 } from '../../../domain/src/cards/card-authorization.js';
-import type { CardAuthorizationCommand, CardAuthorizationRecord, DeclineReason, Merchant } from '../../../domain/src/cards/card-types.js';
+import type {
+  CardAuthorizationCommand,
+  CardAuthorizationRecord,
+  DeclineReason,
+  Merchant,
+} from '../../../domain/src/cards/card-types.js';
 import { customerDecider } from '../../../domain/src/customer/customer.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
 import { CommandRunner } from '../command-runner.js';
@@ -23,13 +28,25 @@ import { CardLocks } from './card-locks.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class SimulateCardAuthorizationCommand {
-  constructor(readonly cardId: string, readonly input: { amount: bigint; currency: string; merchant: Merchant }, readonly actor: Actor) {}
+  constructor(
+    readonly cardId: string,
+    readonly input: { amount: bigint; currency: string; merchant: Merchant },
+    readonly actor: Actor,
+  ) {}
 }
 export class SimulateCardClearingCommand {
-  constructor(readonly cardId: string, readonly input: { authorizationId: string; amount?: bigint }, readonly actor: Actor) {}
+  constructor(
+    readonly cardId: string,
+    readonly input: { authorizationId: string; amount?: bigint },
+    readonly actor: Actor,
+  ) {}
 }
 export class SimulateCardReturnCommand {
-  constructor(readonly cardId: string, readonly input: { authorizationId: string; amount?: bigint }, readonly actor: Actor) {}
+  constructor(
+    readonly cardId: string,
+    readonly input: { authorizationId: string; amount?: bigint },
+    readonly actor: Actor,
+  ) {}
 }
 
 /** Shared plumbing of the three simulations: sandbox check, per-card lock, ledger, recording. */
@@ -45,10 +62,17 @@ abstract class CardNetworkHandler {
   protected async within<T>(cardId: string, actor: Actor, work: (ledger: CardLedger) => Promise<T>): Promise<T> {
     await requireSandbox(this.runner, actor);
     const clock = await this.clocks.forPlatform(actor.platformId);
-    return this.locks.run(cardId, () => work(new CardLedger(this.runner, clock, this.ids, actor.platformId, { ...actor })));
+    return this.locks.run(cardId, () =>
+      work(new CardLedger(this.runner, clock, this.ids, actor.platformId, { ...actor })),
+    );
   }
 
-  protected async record(cardId: string, command: CardAuthorizationCommand, actor: Actor, authorizationId: string): Promise<CardAuthorizationRecord> {
+  protected async record(
+    cardId: string,
+    command: CardAuthorizationCommand,
+    actor: Actor,
+    authorizationId: string,
+  ): Promise<CardAuthorizationRecord> {
     const { state } = await this.runner.run(streams.card(cardId), cardDecider, command, { metadata: { ...actor } });
     return state.authorizations.get(authorizationId)!;
   }
@@ -63,22 +87,43 @@ abstract class CardNetworkHandler {
  * not cleared within AUTHORIZATION_VALIDITY_MS expires: the worker reverses it and voids the hold.
  */
 @CommandHandler(SimulateCardAuthorizationCommand)
-export class SimulateCardAuthorizationHandler extends CardNetworkHandler implements ICommandHandler<SimulateCardAuthorizationCommand> {
+export class SimulateCardAuthorizationHandler
+  extends CardNetworkHandler
+  implements ICommandHandler<SimulateCardAuthorizationCommand>
+{
   execute({ cardId, input, actor }: SimulateCardAuthorizationCommand) {
     return this.within(cardId, actor, async (ledger) => {
       const { card } = await loadOwnCard(this.runner, cardId, actor);
       const authorizationId = publicId('CardAuthorization', this.ids.uuid());
-      const base = { type: 'RecordAuthorization' as const, authorizationId, amount: input.amount, currency: input.currency, merchant: input.merchant };
+      const base = {
+        type: 'RecordAuthorization' as const,
+        authorizationId,
+        amount: input.amount,
+        currency: input.currency,
+        merchant: input.merchant,
+      };
       let hold: { fundingSourceId: string; transferId: string } | undefined;
       let declineReason: DeclineReason | undefined = screenAuthorization(card, input.currency);
       if (!declineReason) {
-        await scheduleAuthorizationExpiry(this.jobs, { cardId, platformId: actor.platformId, authorizationId, at: await this.now(actor) });
+        await scheduleAuthorizationExpiry(this.jobs, {
+          cardId,
+          platformId: actor.platformId,
+          authorizationId,
+          at: await this.now(actor),
+        });
         const { state: holder } = await this.runner.load(streams.customer(card.customerId), customerDecider);
         const settlement = await ledger.settlement(card.currency);
         for (const fundingSourceId of card.fundingSources) {
           if (holder.accounts.get(fundingSourceId)?.status !== 'ACTIVE') continue;
           try {
-            const transferId = await ledger.transfer({ debit: customerAccount(fundingSourceId, card.currency), credit: settlement, amount: input.amount, pending: true, code: CardTransferCode.hold, reference: authorizationId });
+            const transferId = await ledger.transfer({
+              debit: customerAccount(fundingSourceId, card.currency),
+              credit: settlement,
+              amount: input.amount,
+              pending: true,
+              code: CardTransferCode.hold,
+              reference: authorizationId,
+            });
             hold = { fundingSourceId, transferId };
             break;
           } catch (error) {
@@ -87,7 +132,12 @@ export class SimulateCardAuthorizationHandler extends CardNetworkHandler impleme
         }
         if (!hold) declineReason = 'INSUFFICIENT_FUNDS';
       }
-      const recorded = await this.record(cardId, { ...base, ...(hold ? { hold } : { declineReason }), now: await this.now(actor) }, actor, authorizationId);
+      const recorded = await this.record(
+        cardId,
+        { ...base, ...(hold ? { hold } : { declineReason }), now: await this.now(actor) },
+        actor,
+        authorizationId,
+      );
       // The card closed while the hold was being placed: the authorization was declined, release the hold.
       if (hold && recorded.status === 'DECLINED') await ledger.void(hold.transferId);
       return toCardAuthorization(recorded);
@@ -102,7 +152,10 @@ export class SimulateCardAuthorizationHandler extends CardNetworkHandler impleme
  * late presentment, a new posted transfer from the same funding source if it still has the funds.
  */
 @CommandHandler(SimulateCardClearingCommand)
-export class SimulateCardClearingHandler extends CardNetworkHandler implements ICommandHandler<SimulateCardClearingCommand> {
+export class SimulateCardClearingHandler
+  extends CardNetworkHandler
+  implements ICommandHandler<SimulateCardClearingCommand>
+{
   execute({ cardId, input, actor }: SimulateCardClearingCommand) {
     return this.within(cardId, actor, async (ledger) => {
       const state = await loadOwnCard(this.runner, cardId, actor);
@@ -126,8 +179,14 @@ export class SimulateCardClearingHandler extends CardNetworkHandler implements I
       const amount = BigInt(intent.amount);
       const late = intent.latePresentment;
       const transferIds: string[] = [];
-      const leg = (code: string, legAmount: bigint) =>
-        ({ debit: funding, credit: settlement, amount: legAmount, pending: false, code, reference: a.id });
+      const leg = (code: string, legAmount: bigint) => ({
+        debit: funding,
+        credit: settlement,
+        amount: legAmount,
+        pending: false,
+        code,
+        reference: a.id,
+      });
       const outcome = async (o: Extract<CardAuthorizationCommand, { type: 'RecordClearing' }>['outcome']) => {
         const recordedAt = await this.now(actor);
         const command = { type: 'RecordClearing' as const, authorizationId: a.id, amount, outcome: o, now: recordedAt };
@@ -156,18 +215,37 @@ export class SimulateCardClearingHandler extends CardNetworkHandler implements I
 
 /** A return (merchant refund) of a cleared amount: settlement pays the funding source back, whatever the card's state. */
 @CommandHandler(SimulateCardReturnCommand)
-export class SimulateCardReturnHandler extends CardNetworkHandler implements ICommandHandler<SimulateCardReturnCommand> {
+export class SimulateCardReturnHandler
+  extends CardNetworkHandler
+  implements ICommandHandler<SimulateCardReturnCommand>
+{
   execute({ cardId, input, actor }: SimulateCardReturnCommand) {
     return this.within(cardId, actor, async (ledger) => {
       const state = await loadOwnCard(this.runner, cardId, actor);
       const plan = returnPlan(state, input.authorizationId, input.amount);
       const a = plan.authorization;
       const settlement = await ledger.settlement(a.currency);
-      const transferId = await ledger.transfer({ debit: settlement, credit: customerAccount(a.fundingSourceId!, a.currency), amount: plan.amount, pending: false, code: CardTransferCode.return, reference: a.id });
-      const returned = await this.record(cardId, { type: 'RecordReturn', authorizationId: a.id, amount: plan.amount, transferId, now: await this.now(actor) }, actor, a.id);
+      const transferId = await ledger.transfer({
+        debit: settlement,
+        credit: customerAccount(a.fundingSourceId!, a.currency),
+        amount: plan.amount,
+        pending: false,
+        code: CardTransferCode.return,
+        reference: a.id,
+      });
+      const returned = await this.record(
+        cardId,
+        { type: 'RecordReturn', authorizationId: a.id, amount: plan.amount, transferId, now: await this.now(actor) },
+        actor,
+        a.id,
+      );
       return toCardAuthorization(returned);
     });
   }
 }
 
-export const cardAuthorizationHandlers = [SimulateCardAuthorizationHandler, SimulateCardClearingHandler, SimulateCardReturnHandler];
+export const cardAuthorizationHandlers = [
+  SimulateCardAuthorizationHandler,
+  SimulateCardClearingHandler,
+  SimulateCardReturnHandler,
+];

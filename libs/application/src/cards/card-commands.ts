@@ -1,7 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { cardDecider } from '../../../domain/src/cards/card.js';
-import type { CardAggregate, CardCommand, CardSnapshot, HolderAccount, RequestedCardState } from '../../../domain/src/cards/card-types.js';
+import type {
+  CardAggregate,
+  CardCommand,
+  CardSnapshot,
+  HolderAccount,
+  RequestedCardState,
+} from '../../../domain/src/cards/card-types.js';
 import { platformCardIdKey } from '../../../domain/src/claims/claim.js';
 import { customerDecider } from '../../../domain/src/customer/customer.js';
 import { notFound } from '../../../domain/src/errors.js';
@@ -23,7 +29,10 @@ export interface CardChanges {
 }
 
 export class CreateCardCommand {
-  constructor(readonly input: { customerId: string; platformCardId?: string; form: 'VIRTUAL'; fundingSources: string[] }, readonly actor: Actor) {}
+  constructor(
+    readonly input: { customerId: string; platformCardId?: string; form: 'VIRTUAL'; fundingSources: string[] },
+    readonly actor: Actor,
+  ) {}
 }
 
 /**
@@ -41,7 +50,11 @@ export class UpdateCardCommand {
 }
 
 /** The card stream for an id of the caller's platform, or a 404 that does not reveal other platforms' cards. */
-export async function loadOwnCard(runner: CommandRunner, cardId: string, actor: Actor): Promise<CardAggregate & { card: CardSnapshot }> {
+export async function loadOwnCard(
+  runner: CommandRunner,
+  cardId: string,
+  actor: Actor,
+): Promise<CardAggregate & { card: CardSnapshot }> {
   if (!uuidOf('Card', cardId)) throw notFound('CARD', cardId);
   const { state } = await runner.load(streams.card(cardId), cardDecider);
   if (!state.exists || !state.card || state.platformId !== actor.platformId) throw notFound('CARD', cardId);
@@ -89,7 +102,8 @@ export class CreateCardHandler implements ICommandHandler<CreateCardCommand, Car
   async execute({ input, actor }: CreateCardCommand): Promise<CardSnapshot> {
     const { state: platform } = await this.runner.load(streams.platform(actor.platformId), platformDecider);
     const { state: holder } = await this.runner.load(customerStream(input.customerId), customerDecider);
-    if (!holder.exists || holder.isDeleted || holder.platformId !== actor.platformId) throw notFound('CUSTOMER', input.customerId);
+    if (!holder.exists || holder.isDeleted || holder.platformId !== actor.platformId)
+      throw notFound('CUSTOMER', input.customerId);
     const cardId = publicId('Card', this.ids.uuid());
     const now = (await this.clocks.now(actor.platformId)).toISOString();
     const command: CardCommand = {
@@ -99,7 +113,12 @@ export class CreateCardHandler implements ICommandHandler<CreateCardCommand, Car
       customerId: input.customerId,
       platformCardId: input.platformCardId ?? `card_${this.ids.uuid().replace(/-/g, '').slice(0, 20)}`,
       holderKycStatus: holder.kycStatus!,
-      holderAccounts: [...holder.accounts.values()].map(({ id, type, currency, status }) => ({ id, type, currency, status })),
+      holderAccounts: [...holder.accounts.values()].map(({ id, type, currency, status }) => ({
+        id,
+        type,
+        currency,
+        status,
+      })),
       fundingSources: input.fundingSources,
       // Everything the issuer returns derives from this secret seed (see card-issuer.ts).
       issuanceSeed: `${this.ids.uuid()}${this.ids.uuid()}`,
@@ -108,8 +127,11 @@ export class CreateCardHandler implements ICommandHandler<CreateCardCommand, Car
     };
     // platformCardId is unique per platform (a generated one too, so it can never be given later).
     const owner = { id: cardId, stream: streams.card(cardId) };
-    const { state } = await this.claims.holding([platformCardIdKey(actor.platformId, command.platformCardId)], owner, actor, () =>
-      this.runner.run(owner.stream, cardDecider, command, { metadata: { ...actor } }),
+    const { state } = await this.claims.holding(
+      [platformCardIdKey(actor.platformId, command.platformCardId)],
+      owner,
+      actor,
+      () => this.runner.run(owner.stream, cardDecider, command, { metadata: { ...actor } }),
     );
     if (state.card!.state === 'PENDING_ISSUE') await scheduleIssuance(this.jobs, cardId, actor.platformId, now);
     return state.card!;
@@ -143,10 +165,17 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Car
         { metadata },
       );
       // Closing reversed the open authorizations in the card stream; now release their holds.
-      const ledger = new CardLedger(this.runner, await this.clocks.forPlatform(actor.platformId), this.ids, actor.platformId, metadata);
+      const ledger = new CardLedger(
+        this.runner,
+        await this.clocks.forPlatform(actor.platformId),
+        this.ids,
+        actor.platformId,
+        metadata,
+      );
       for (const event of result.events) {
         if (event.type !== 'CardAuthorizationReversed' || !event.data.authorization.holdTransferId) continue;
-        if (await ledger.isHeld(event.data.authorization.holdTransferId)) await ledger.void(event.data.authorization.holdTransferId);
+        if (await ledger.isHeld(event.data.authorization.holdTransferId))
+          await ledger.void(event.data.authorization.holdTransferId);
       }
       if (ledger.lastPosition !== undefined) await this.runner.waitForReadModels(ledger.lastPosition);
       return result.state.card!;

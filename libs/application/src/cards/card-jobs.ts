@@ -15,7 +15,10 @@ export type CardJob =
   /** A holder was deleted: the service closes their open cards. */
   | { name: 'holder-deleted'; data: { platformId: string; customerId: string; position: string; at: string } }
   /** An authorization's validity ended: reverse it if still uncleared and release its hold. */
-  | { name: 'authorization-expiry'; data: { cardId: string; platformId: string; authorizationId: string; dueAt: string } };
+  | {
+      name: 'authorization-expiry';
+      data: { cardId: string; platformId: string; authorizationId: string; dueAt: string };
+    };
 
 /** Delays and retries are on the card's platform clock (`group`), so advancing it brings them forward. */
 const RETRIES = { attempts: 8, backoff: { type: 'exponential' as const, delayMs: 500, maxDelayMs: 60_000 } };
@@ -27,17 +30,33 @@ const RETRIES = { attempts: 8, backoff: { type: 'exponential' as const, delayMs:
 export function scheduleIssuance(jobs: JobQueue, cardId: string, platformId: string, since: string): Promise<string> {
   const dueAt = new Date(Date.parse(since) + CARD_ISSUANCE_DELAY_MS).toISOString();
   const job: CardJob = { name: 'issue', data: { cardId, platformId, dueAt } };
-  return jobs.enqueue(CARD_PROVISIONING_QUEUE, job.name, job.data, { id: `issue:${cardId}`, delayMs: CARD_ISSUANCE_DELAY_MS, group: platformId, ...RETRIES });
+  return jobs.enqueue(CARD_PROVISIONING_QUEUE, job.name, job.data, {
+    id: `issue:${cardId}`,
+    delayMs: CARD_ISSUANCE_DELAY_MS,
+    group: platformId,
+    ...RETRIES,
+  });
 }
 
 /**
  * Schedules the expiry of an authorization requested at `at`. Scheduled before the hold is placed,
  * so a hold whose authorization was never recorded (a crash in between) is released too.
  */
-export function scheduleAuthorizationExpiry(jobs: JobQueue, input: { cardId: string; platformId: string; authorizationId: string; at: string }): Promise<string> {
+export function scheduleAuthorizationExpiry(
+  jobs: JobQueue,
+  input: { cardId: string; platformId: string; authorizationId: string; at: string },
+): Promise<string> {
   const dueAt = new Date(Date.parse(input.at) + AUTHORIZATION_VALIDITY_MS).toISOString();
-  const job: CardJob = { name: 'authorization-expiry', data: { cardId: input.cardId, platformId: input.platformId, authorizationId: input.authorizationId, dueAt } };
-  return jobs.enqueue(CARD_PROVISIONING_QUEUE, job.name, job.data, { id: `expire:${input.authorizationId}`, delayMs: AUTHORIZATION_VALIDITY_MS, group: input.platformId, ...RETRIES });
+  const job: CardJob = {
+    name: 'authorization-expiry',
+    data: { cardId: input.cardId, platformId: input.platformId, authorizationId: input.authorizationId, dueAt },
+  };
+  return jobs.enqueue(CARD_PROVISIONING_QUEUE, job.name, job.data, {
+    id: `expire:${input.authorizationId}`,
+    delayMs: AUTHORIZATION_VALIDITY_MS,
+    group: input.platformId,
+    ...RETRIES,
+  });
 }
 
 export function enqueueCardJob(jobs: JobQueue, job: CardJob, id: string): Promise<string> {

@@ -38,7 +38,8 @@ export class CardLedger {
   async settlement(currency: string): Promise<LedgerAccountSpec> {
     const { state } = await this.runner.load(streams.platform(this.platformId), platformDecider);
     const id = state.settlementAccounts.get(currency);
-    if (!id) throw new DomainError('invalid', 'UNSUPPORTED_CURRENCY', `the platform has no settlement account in ${currency}`);
+    if (!id)
+      throw new DomainError('invalid', 'UNSUPPORTED_CURRENCY', `the platform has no settlement account in ${currency}`);
     return { id, currency, allowNegative: true };
   }
 
@@ -57,19 +58,40 @@ export class CardLedger {
     },
     id = this.newId(),
   ): Promise<string> {
-    this.track(await this.runner.run(this.stream(), ledgerDecider, { type: 'CreateTransfer', id, ...input, now: this.now() }, { metadata: this.metadata, waitForReadModels: false }));
+    this.track(
+      await this.runner.run(
+        this.stream(),
+        ledgerDecider,
+        { type: 'CreateTransfer', id, ...input, now: this.now() },
+        { metadata: this.metadata, waitForReadModels: false },
+      ),
+    );
     return id;
   }
 
   /** Posts a hold (partially: the rest is released); with a given `id`, posting it again is a no-op. */
   async post(pendingId: string, amount: bigint, id = this.newId()): Promise<string> {
-    this.track(await this.runner.run(this.stream(), ledgerDecider, { type: 'PostPendingTransfer', id, pendingId, amount, now: this.now() }, { metadata: this.metadata, waitForReadModels: false }));
+    this.track(
+      await this.runner.run(
+        this.stream(),
+        ledgerDecider,
+        { type: 'PostPendingTransfer', id, pendingId, amount, now: this.now() },
+        { metadata: this.metadata, waitForReadModels: false },
+      ),
+    );
     return id;
   }
 
   async void(pendingId: string): Promise<string> {
     const id = this.newId();
-    this.track(await this.runner.run(this.stream(), ledgerDecider, { type: 'VoidPendingTransfer', id, pendingId, now: this.now() }, { metadata: this.metadata, waitForReadModels: false }));
+    this.track(
+      await this.runner.run(
+        this.stream(),
+        ledgerDecider,
+        { type: 'VoidPendingTransfer', id, pendingId, now: this.now() },
+        { metadata: this.metadata, waitForReadModels: false },
+      ),
+    );
     return id;
   }
 
@@ -80,7 +102,9 @@ export class CardLedger {
   /** Holds still pending (neither posted nor voided) that were placed for `reference`. */
   async openHoldsFor(reference: string): Promise<string[]> {
     const { state } = await this.runner.load(this.stream(), ledgerDecider);
-    return [...state.transfers.values()].filter((t) => t.reference === reference && t.pending && t.resolution === undefined).map((t) => t.id);
+    return [...state.transfers.values()]
+      .filter((t) => t.reference === reference && t.pending && t.resolution === undefined)
+      .map((t) => t.id);
   }
 
   /** Whether a hold is still pending (neither posted nor voided). */
@@ -91,4 +115,8 @@ export class CardLedger {
   }
 }
 
-export const customerAccount = (id: string, currency: string): LedgerAccountSpec => ({ id, currency, allowNegative: false });
+export const customerAccount = (id: string, currency: string): LedgerAccountSpec => ({
+  id,
+  currency,
+  allowNegative: false,
+});

@@ -40,12 +40,25 @@ export class CardQueries {
     if (q.accountId) filters.push({ field: 'fundingSources', op: 'contains', value: q.accountId });
     if (q.platformCardId !== undefined) filters.push({ field: 'platformCardId', op: 'eq', value: q.platformCardId });
     if (q.state) filters.push({ field: 'state', op: 'eq', value: q.state });
-    return listForPlatform<CardDoc>(this.store, Collections.cards, platformId, { filters, limit: q.limit, cursor: q.cursor, sortOrder: q.sortOrder ?? 'desc' }, (doc) => ({ ...toCard(doc) }));
+    return listForPlatform<CardDoc>(
+      this.store,
+      Collections.cards,
+      platformId,
+      { filters, limit: q.limit, cursor: q.cursor, sortOrder: q.sortOrder ?? 'desc' },
+      (doc) => ({ ...toCard(doc) }),
+    );
   }
 
   /** Validates a PATCH against the card's current state and names the wallet account that must sign it. */
   async prepareUpdate(actor: Actor, cardId: string, changes: CardChanges, signed = false) {
-    return prepareCardUpdate(this.runner, cardId, changes, actor, (await this.clocks.now(actor.platformId)).toISOString(), signed);
+    return prepareCardUpdate(
+      this.runner,
+      cardId,
+      changes,
+      actor,
+      (await this.clocks.now(actor.platformId)).toISOString(),
+      signed,
+    );
   }
 
   /** One authorization of a card (sandbox), from the card stream. */

@@ -43,13 +43,17 @@ export class CardWorker {
   constructor(private readonly infra: Infrastructure) {
     this.runner = new CommandRunner(infra.eventStore, undefined);
     this.checkpoint = new LeasedCheckpoint(infra.readModels, REACTOR, (active) => {
-      this.logger.log(active ? 'this worker reacts to card events now' : 'another worker reacts to card events now; standing by');
+      this.logger.log(
+        active ? 'this worker reacts to card events now' : 'another worker reacts to card events now; standing by',
+      );
       this.resubscribe(0);
     });
   }
 
   async start(): Promise<void> {
-    this.worker = this.infra.jobs.process<unknown>(CARD_PROVISIONING_QUEUE, (job) => this.handle(job), { concurrency: 4 });
+    this.worker = this.infra.jobs.process<unknown>(CARD_PROVISIONING_QUEUE, (job) => this.handle(job), {
+      concurrency: 4,
+    });
     await this.checkpoint.start();
     this.resubscribe(0);
   }
@@ -68,7 +72,12 @@ export class CardWorker {
     switch (job.name as CardJob['name']) {
       case 'issue': {
         const d = job.data as Extract<CardJob, { name: 'issue' }>['data'];
-        await this.runner.run(streams.card(d.cardId), cardDecider, { type: 'CompleteIssuance', now: d.dueAt }, { metadata: meta(d.platformId) });
+        await this.runner.run(
+          streams.card(d.cardId),
+          cardDecider,
+          { type: 'CompleteIssuance', now: d.dueAt },
+          { metadata: meta(d.platformId) },
+        );
         return;
       }
       case 'card-awaiting-kyc': {
@@ -81,12 +90,14 @@ export class CardWorker {
       }
       case 'holder-kyc-approved': {
         const d = job.data as Extract<CardJob, { name: 'holder-kyc-approved' }>['data'];
-        for (const card of await this.holderCards(d, ['PENDING_KYC'])) await this.approve(card.id, d.platformId, d.at, meta(d.platformId));
+        for (const card of await this.holderCards(d, ['PENDING_KYC']))
+          await this.approve(card.id, d.platformId, d.at, meta(d.platformId));
         return;
       }
       case 'holder-deleted': {
         const d = job.data as Extract<CardJob, { name: 'holder-deleted' }>['data'];
-        for (const card of await this.holderCards(d, ['PENDING_KYC', 'PENDING_ISSUE', 'ACTIVE', 'FROZEN'])) await this.closeByService(card.id, d.platformId, d.at, meta(d.platformId));
+        for (const card of await this.holderCards(d, ['PENDING_KYC', 'PENDING_ISSUE', 'ACTIVE', 'FROZEN']))
+          await this.closeByService(card.id, d.platformId, d.at, meta(d.platformId));
         return;
       }
       case 'authorization-expiry': {
@@ -100,8 +111,12 @@ export class CardWorker {
   }
 
   /** The holder's cards in the given states, once the read models include everything up to the holder's event. */
-  private async holderCards(d: { platformId: string; customerId: string; position: string }, states: string[]): Promise<CardDoc[]> {
-    if (!(await this.infra.projections.waitForPosition(BigInt(d.position), 5000))) throw new Error(`read models have not reached position ${d.position} yet`);
+  private async holderCards(
+    d: { platformId: string; customerId: string; position: string },
+    states: string[],
+  ): Promise<CardDoc[]> {
+    if (!(await this.infra.projections.waitForPosition(BigInt(d.position), 5000)))
+      throw new Error(`read models have not reached position ${d.position} yet`);
     const page = await this.infra.readModels.find<CardDoc>(Collections.cards, {
       filters: [
         { field: 'platformId', op: 'eq', value: d.platformId },
@@ -116,9 +131,25 @@ export class CardWorker {
   }
 
   /** Deleting a customer needs every hold released first, so there is rarely one left; any that is gets voided. */
-  private async closeByService(cardId: string, platformId: string, at: string, metadata: Record<string, string>): Promise<void> {
-    const result = await this.runner.run(streams.card(cardId), cardDecider, { type: 'CloseCardByService', now: at }, { metadata });
-    const ledger = new CardLedger(this.runner, await this.infra.clocks.forPlatform(platformId), randomIds, platformId, metadata);
+  private async closeByService(
+    cardId: string,
+    platformId: string,
+    at: string,
+    metadata: Record<string, string>,
+  ): Promise<void> {
+    const result = await this.runner.run(
+      streams.card(cardId),
+      cardDecider,
+      { type: 'CloseCardByService', now: at },
+      { metadata },
+    );
+    const ledger = new CardLedger(
+      this.runner,
+      await this.infra.clocks.forPlatform(platformId),
+      randomIds,
+      platformId,
+      metadata,
+    );
     for (const event of result.events) {
       const hold = event.type === 'CardAuthorizationReversed' ? event.data.authorization.holdTransferId : null;
       if (hold && (await ledger.isHeld(hold))) await ledger.void(hold);
@@ -129,18 +160,42 @@ export class CardWorker {
    * Reverses the authorization if it still holds funds, then voids whatever hold carries its
    * reference: the recorded one, or one whose authorization a crash kept from being recorded.
    */
-  private async expire(d: { cardId: string; platformId: string; authorizationId: string; dueAt: string }, metadata: Record<string, string>): Promise<void> {
-    await this.runner.run(streams.card(d.cardId), cardDecider, { type: 'ExpireAuthorization', authorizationId: d.authorizationId, now: d.dueAt }, { metadata });
+  private async expire(
+    d: { cardId: string; platformId: string; authorizationId: string; dueAt: string },
+    metadata: Record<string, string>,
+  ): Promise<void> {
+    await this.runner.run(
+      streams.card(d.cardId),
+      cardDecider,
+      { type: 'ExpireAuthorization', authorizationId: d.authorizationId, now: d.dueAt },
+      { metadata },
+    );
     const { state: card } = await this.runner.load(streams.card(d.cardId), cardDecider);
     if (card.authorizations.get(d.authorizationId)?.status === 'CLEARED') return;
     // A clearing reserved on the card stream (possibly by another process) is about to post this hold.
     if (card.clearings.has(d.authorizationId)) return;
-    const ledger = new CardLedger(this.runner, await this.infra.clocks.forPlatform(d.platformId), randomIds, d.platformId, metadata);
+    const ledger = new CardLedger(
+      this.runner,
+      await this.infra.clocks.forPlatform(d.platformId),
+      randomIds,
+      d.platformId,
+      metadata,
+    );
     for (const hold of await ledger.openHoldsFor(d.authorizationId)) await ledger.void(hold);
   }
 
-  private async approve(cardId: string, platformId: string, at: string, metadata: Record<string, string>): Promise<void> {
-    const result = await this.runner.run(streams.card(cardId), cardDecider, { type: 'ApproveHolderKyc', now: at }, { metadata });
+  private async approve(
+    cardId: string,
+    platformId: string,
+    at: string,
+    metadata: Record<string, string>,
+  ): Promise<void> {
+    const result = await this.runner.run(
+      streams.card(cardId),
+      cardDecider,
+      { type: 'ApproveHolderKyc', now: at },
+      { metadata },
+    );
     if (result.events.length > 0) await scheduleIssuance(this.infra.jobs, cardId, platformId, at);
   }
 
@@ -170,7 +225,10 @@ export class CardWorker {
 
   /** Reacts to the log: KYC approvals, holder deletions, cards waiting for KYC or for the issuer. */
   private subscribe(generation: number): void {
-    const subscription = this.infra.eventStore.subscribeToAll((event) => this.react(event, generation), this.position === undefined ? {} : { after: this.position });
+    const subscription = this.infra.eventStore.subscribeToAll(
+      (event) => this.react(event, generation),
+      this.position === undefined ? {} : { after: this.position },
+    );
     this.subscription = subscription;
     subscription.done.then(
       () => {
@@ -201,12 +259,28 @@ export class CardWorker {
     switch (event.type) {
       case 'CustomerKycStatusChanged': {
         if (event.data.kycStatus !== 'APPROVED') return false;
-        const job: CardJob = { name: 'holder-kyc-approved', data: { platformId: event.data.platformId, customerId: event.data.customerId, position: recorded.position.toString(), at: event.data.updatedAt } };
+        const job: CardJob = {
+          name: 'holder-kyc-approved',
+          data: {
+            platformId: event.data.platformId,
+            customerId: event.data.customerId,
+            position: recorded.position.toString(),
+            at: event.data.updatedAt,
+          },
+        };
         await enqueueCardJob(this.infra.jobs, job, `kyc-approved:${recorded.id}`);
         return true;
       }
       case 'CustomerDeleted': {
-        const job: CardJob = { name: 'holder-deleted', data: { platformId: event.data.platformId, customerId: event.data.customerId, position: recorded.position.toString(), at: event.data.deletedAt } };
+        const job: CardJob = {
+          name: 'holder-deleted',
+          data: {
+            platformId: event.data.platformId,
+            customerId: event.data.customerId,
+            position: recorded.position.toString(),
+            at: event.data.deletedAt,
+          },
+        };
         await enqueueCardJob(this.infra.jobs, job, `holder-deleted:${recorded.id}`);
         return true;
       }
@@ -218,7 +292,14 @@ export class CardWorker {
           return true;
         }
         if (card.state === 'PENDING_KYC') {
-          await enqueueCardJob(this.infra.jobs, { name: 'card-awaiting-kyc', data: { cardId: card.id, platformId: event.data.platformId, at: card.createdAt } }, `awaiting-kyc:${card.id}`);
+          await enqueueCardJob(
+            this.infra.jobs,
+            {
+              name: 'card-awaiting-kyc',
+              data: { cardId: card.id, platformId: event.data.platformId, at: card.createdAt },
+            },
+            `awaiting-kyc:${card.id}`,
+          );
           return true;
         }
         return false;

@@ -1,7 +1,15 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { platformCustomerIdKey, umaAddressKey, type ClaimKey } from '../../../domain/src/claims/claim.js';
-import { customerDecider, type CustomerChanges, type CustomerProfile, type CustomerState, type CustomerType, type InternalAccountType, type NewAccount } from '../../../domain/src/customer/customer.js';
+import {
+  customerDecider,
+  type CustomerChanges,
+  type CustomerProfile,
+  type CustomerState,
+  type CustomerType,
+  type InternalAccountType,
+  type NewAccount,
+} from '../../../domain/src/customer/customer.js';
 import { sandboxKycStatus } from '../../../domain/src/customer/sandbox-kyc.js';
 import { DomainError, invalid, notFound } from '../../../domain/src/errors.js';
 import { publicId, streams, uuidOf, type IdGenerator } from '../../../domain/src/ids.js';
@@ -16,7 +24,10 @@ import { WalletAccounts, emailRequired } from '../wallet/wallet-accounts.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class CreateCustomerCommand {
-  constructor(readonly input: { platformCustomerId: string; customerType: CustomerType } & CustomerProfile, readonly actor: Actor) {}
+  constructor(
+    readonly input: { platformCustomerId: string; customerType: CustomerType } & CustomerProfile,
+    readonly actor: Actor,
+  ) {}
 }
 /** `requestId`: the signed retry that authorized an email change; applied at most once (see SignedRetryService). */
 export class UpdateCustomerCommand {
@@ -28,13 +39,20 @@ export class UpdateCustomerCommand {
   ) {}
 }
 export class DeleteCustomerCommand {
-  constructor(readonly customerId: string, readonly actor: Actor) {}
+  constructor(
+    readonly customerId: string,
+    readonly actor: Actor,
+  ) {}
 }
 export class OpenInternalAccountCommand {
-  constructor(readonly input: { customerId: string; type: InternalAccountType; currency: string }, readonly actor: Actor) {}
+  constructor(
+    readonly input: { customerId: string; type: InternalAccountType; currency: string },
+    readonly actor: Actor,
+  ) {}
 }
 
-const accountTypeFor = (code: string): InternalAccountType => (CRYPTO_CURRENCIES.has(code) ? 'INTERNAL_CRYPTO' : 'INTERNAL_FIAT');
+const accountTypeFor = (code: string): InternalAccountType =>
+  CRYPTO_CURRENCIES.has(code) ? 'INTERNAL_CRYPTO' : 'INTERNAL_FIAT';
 
 /** The customer stream for an id of this platform, or a 404 that does not reveal other platforms' ids. */
 export function customerStream(customerId: string): string {
@@ -51,18 +69,24 @@ export async function loadOwnCustomer(runner: CommandRunner, customerId: string,
 /** The unique identities a customer holds: its platformCustomerId (per platform) and UMA address (global). */
 function identityKeys(platformId: string, customer: { platformCustomerId?: string; umaAddress?: string }): ClaimKey[] {
   const keys: ClaimKey[] = [];
-  if (customer.platformCustomerId !== undefined) keys.push(platformCustomerIdKey(platformId, customer.platformCustomerId));
+  if (customer.platformCustomerId !== undefined)
+    keys.push(platformCustomerIdKey(platformId, customer.platformCustomerId));
   if (customer.umaAddress !== undefined) keys.push(umaAddressKey(customer.umaAddress));
   return keys;
 }
 
-const heldKeys = (state: CustomerState) => identityKeys(state.platformId!, { platformCustomerId: state.platformCustomerId, umaAddress: state.profile.umaAddress });
+const heldKeys = (state: CustomerState) =>
+  identityKeys(state.platformId!, {
+    platformCustomerId: state.platformCustomerId,
+    umaAddress: state.profile.umaAddress,
+  });
 
 const isUmaTaken = (error: unknown) => error instanceof DomainError && error.code === 'UMA_ADDRESS_EXISTS';
 
 function validateCurrencies(codes: string[] | undefined): void {
   for (const code of codes ?? []) currency(code);
-  if (codes && new Set(codes).size !== codes.length) throw invalid('DUPLICATE_CURRENCY', 'currencies must not repeat', 'currencies');
+  if (codes && new Set(codes).size !== codes.length)
+    throw invalid('DUPLICATE_CURRENCY', 'currencies must not repeat', 'currencies');
 }
 
 @CommandHandler(CreateCustomerCommand)
@@ -81,15 +105,25 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
     const currencies = profile.currencies ?? ['USD'];
     const customerId = publicId('Customer', this.ids.uuid());
     const kycStatus = platform.sandbox
-      ? sandboxKycStatus({ customerType, fullName: profile.fullName, registrationNumber: profile.businessInfo?.registrationNumber })
+      ? sandboxKycStatus({
+          customerType,
+          fullName: profile.fullName,
+          registrationNumber: profile.businessInfo?.registrationNumber,
+        })
       : 'PENDING';
-    const accounts: NewAccount[] = currencies.map((code) => ({ accountId: publicId('InternalAccount', this.ids.uuid()), type: accountTypeFor(code), currency: code }));
+    const accounts: NewAccount[] = currencies.map((code) => ({
+      accountId: publicId('InternalAccount', this.ids.uuid()),
+      type: accountTypeFor(code),
+      currency: code,
+    }));
     const owner = { id: customerId, stream: streams.customer(customerId) };
     // The platform's id first: a duplicate create is a CONFLICT before its address is looked at.
     await this.claims.claim(identityKeys(actor.platformId, { platformCustomerId }), owner, actor);
     let umaAddress: string;
     try {
-      umaAddress = profile.umaAddress ?? (await this.claimGeneratedUmaAddress(platformCustomerId, customerId, platform.umaDomain, owner, actor));
+      umaAddress =
+        profile.umaAddress ??
+        (await this.claimGeneratedUmaAddress(platformCustomerId, customerId, platform.umaDomain, owner, actor));
     } catch (error) {
       await this.claims.release(identityKeys(actor.platformId, { platformCustomerId }), customerId, actor);
       throw error;
@@ -100,7 +134,17 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
       this.runner.run(
         owner.stream,
         customerDecider,
-        { type: 'CreateCustomer', customerId, platformId: actor.platformId, platformCustomerId, customerType, kycStatus, profile: { ...profile, currencies, umaAddress }, accounts, now },
+        {
+          type: 'CreateCustomer',
+          customerId,
+          platformId: actor.platformId,
+          platformCustomerId,
+          customerType,
+          kycStatus,
+          profile: { ...profile, currencies, umaAddress },
+          accounts,
+          now,
+        },
         { metadata: { ...actor } },
       ),
     );
@@ -111,7 +155,13 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
    * `$<platformCustomerId>@<domain>`, unless another customer (another platform's, as the domain
    * may be shared) holds it: then the customer id's first characters make it unique.
    */
-  private async claimGeneratedUmaAddress(platformCustomerId: string, customerId: string, domain: string | undefined, owner: { id: string; stream: string }, actor: Actor) {
+  private async claimGeneratedUmaAddress(
+    platformCustomerId: string,
+    customerId: string,
+    domain: string | undefined,
+    owner: { id: string; stream: string },
+    actor: Actor,
+  ) {
     const suffix = customerId.slice(9, 17);
     const name = platformCustomerId.replace(/[^a-zA-Z0-9._-]/g, '').toLowerCase();
     const candidates = name ? [`$${name}@${domain}`, `$${name}-${suffix}@${domain}`] : [`$${suffix}@${domain}`];
@@ -157,7 +207,11 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
         customerDecider,
         (state) => {
           const added = (changes.currencies ?? []).filter((c) => !(state.profile.currencies ?? []).includes(c));
-          const newAccounts = added.map((code) => ({ accountId: publicId('InternalAccount', this.ids.uuid()), type: accountTypeFor(code), currency: code }));
+          const newAccounts = added.map((code) => ({
+            accountId: publicId('InternalAccount', this.ids.uuid()),
+            type: accountTypeFor(code),
+            currency: code,
+          }));
           return { type: 'UpdateCustomer' as const, changes, newAccounts, ...(requestId ? { requestId } : {}), now };
         },
         { metadata: { ...actor } },
@@ -171,16 +225,27 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
 
 @CommandHandler(DeleteCustomerCommand)
 export class DeleteCustomerHandler implements ICommandHandler<DeleteCustomerCommand> {
-  constructor(private readonly runner: CommandRunner, private readonly claims: IdentityClaims, private readonly clocks: PlatformClocks) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly claims: IdentityClaims,
+    private readonly clocks: PlatformClocks,
+  ) {}
 
   async execute({ customerId, actor }: DeleteCustomerCommand) {
     const customer = await loadOwnCustomer(this.runner, customerId, actor);
     const { state: ledger } = await this.runner.load(streams.ledger(actor.platformId), ledgerDecider);
     const hasFunds = [...customer.accounts.keys()].some((id) => {
       const a = ledger.accounts.get(id);
-      return a !== undefined && (a.creditsPosted !== a.debitsPosted || a.debitsPending !== 0n || a.creditsPending !== 0n);
+      return (
+        a !== undefined && (a.creditsPosted !== a.debitsPosted || a.debitsPending !== 0n || a.creditsPending !== 0n)
+      );
     });
-    const { state } = await this.runner.run(customerStream(customerId), customerDecider, { type: 'DeleteCustomer', hasFunds, now: (await this.clocks.now(actor.platformId)).toISOString() }, { metadata: { ...actor } });
+    const { state } = await this.runner.run(
+      customerStream(customerId),
+      customerDecider,
+      { type: 'DeleteCustomer', hasFunds, now: (await this.clocks.now(actor.platformId)).toISOString() },
+      { metadata: { ...actor } },
+    );
     // After the delete, so a crash in between leaves keys held by a deleted customer, which anyone may take.
     await this.claims.release(heldKeys(state), customerId, actor);
   }
@@ -200,7 +265,9 @@ export class OpenInternalAccountHandler implements ICommandHandler<OpenInternalA
     const crypto = CRYPTO_CURRENCIES.has(input.currency);
     if ((input.type === 'INTERNAL_FIAT' && crypto) || (input.type === 'INTERNAL_CRYPTO' && !crypto)) {
       throw new DomainError('invalid', 'INVALID_INPUT', `an ${input.type} account cannot hold ${input.currency}`, {
-        errors: [{ field: 'currency', constraint: 'accountType', message: `${input.currency} is not valid for ${input.type}` }],
+        errors: [
+          { field: 'currency', constraint: 'accountType', message: `${input.currency} is not valid for ${input.type}` },
+        ],
       });
     }
     const customer = await loadOwnCustomer(this.runner, input.customerId, actor);
@@ -210,10 +277,15 @@ export class OpenInternalAccountHandler implements ICommandHandler<OpenInternalA
     await this.runner.run(
       customerStream(input.customerId),
       customerDecider,
-      { type: 'OpenInternalAccount', account: { accountId, type: input.type, currency: input.currency }, now: (await this.clocks.now(actor.platformId)).toISOString() },
+      {
+        type: 'OpenInternalAccount',
+        account: { accountId, type: input.type, currency: input.currency },
+        now: (await this.clocks.now(actor.platformId)).toISOString(),
+      },
       { metadata: { ...actor } },
     );
-    if (input.type === 'EMBEDDED_WALLET') await this.wallets.provision({ accountId, customerId: input.customerId, email: customer.profile.email }, actor);
+    if (input.type === 'EMBEDDED_WALLET')
+      await this.wallets.provision({ accountId, customerId: input.customerId, email: customer.profile.email }, actor);
     return accountId;
   }
 }

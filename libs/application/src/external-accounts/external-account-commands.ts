@@ -3,8 +3,15 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { externalAccountKey } from '../../../domain/src/claims/claim.js';
 import { notFound } from '../../../domain/src/errors.js';
 import { validateAccountInfo } from '../../../domain/src/external-account/account-types.js';
-import { sandboxBeneficiaryCheck, type BeneficiaryCheck } from '../../../domain/src/external-account/beneficiary-check.js';
-import { externalAccountDecider, type Beneficiary, type ExternalAccountState } from '../../../domain/src/external-account/external-account.js';
+import {
+  sandboxBeneficiaryCheck,
+  type BeneficiaryCheck,
+} from '../../../domain/src/external-account/beneficiary-check.js';
+import {
+  externalAccountDecider,
+  type Beneficiary,
+  type ExternalAccountState,
+} from '../../../domain/src/external-account/external-account.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
 import { currency } from '../../../domain/src/money.js';
 import { platformDecider } from '../../../domain/src/platform/platform.js';
@@ -31,21 +38,36 @@ export interface NewExternalAccount {
 }
 
 export class CreateExternalAccountCommand {
-  constructor(readonly owner: ExternalAccountOwner, readonly input: NewExternalAccount, readonly actor: Actor) {}
+  constructor(
+    readonly owner: ExternalAccountOwner,
+    readonly input: NewExternalAccount,
+    readonly actor: Actor,
+  ) {}
 }
 export class DeleteExternalAccountCommand {
-  constructor(readonly owner: ExternalAccountOwner, readonly id: string, readonly actor: Actor) {}
+  constructor(
+    readonly owner: ExternalAccountOwner,
+    readonly id: string,
+    readonly actor: Actor,
+  ) {}
 }
 
 /** An external account of this platform seen through one path: the other kind answers 404. */
-export async function loadScopedExternalAccount(runner: CommandRunner, id: string, owner: ExternalAccountOwner, platformId: string): Promise<ExternalAccountState> {
+export async function loadScopedExternalAccount(
+  runner: CommandRunner,
+  id: string,
+  owner: ExternalAccountOwner,
+  platformId: string,
+): Promise<ExternalAccountState> {
   const state = await loadExternalAccount(runner, id, platformId);
   if ((owner === 'customer') !== Boolean(state.customerId)) throw notFound('EXTERNAL_ACCOUNT', id);
   return state;
 }
 
 const ownerFilter = (customerId: string | undefined): Filter =>
-  customerId ? { field: 'customerId', op: 'eq', value: customerId } : { field: 'customerId', op: 'exists', value: false };
+  customerId
+    ? { field: 'customerId', op: 'eq', value: customerId }
+    : { field: 'customerId', op: 'exists', value: false };
 
 @CommandHandler(CreateExternalAccountCommand)
 export class CreateExternalAccountHandler implements ICommandHandler<CreateExternalAccountCommand, string> {
@@ -71,38 +93,48 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
     }
     const customerId = owner === 'customer' ? input.customerId : undefined;
     // Without a verification provider (production here) the name check stays PENDING.
-    const check: BeneficiaryCheck = platform.sandbox ? sandboxBeneficiaryCheck(primaryIdentifier, input.beneficiary?.fullName ?? holderName) : { status: 'PENDING' };
+    const check: BeneficiaryCheck = platform.sandbox
+      ? sandboxBeneficiaryCheck(primaryIdentifier, input.beneficiary?.fullName ?? holderName)
+      : { status: 'PENDING' };
     const id = publicId('ExternalAccount', this.ids.uuid());
     const now = (await this.clocks.now(actor.platformId)).toISOString();
     const makeDefault = input.defaultUmaDepositAccount ?? false;
     // One account per owner and primary identifier: claimed before it is created.
     const key = externalAccountKey(actor.platformId, customerId, accountInfo.accountType, primaryIdentifier);
-    await this.claims.holding([key], { id, stream: externalAccountStream(id) }, actor, () => this.runner.run(
-      externalAccountStream(id),
-      externalAccountDecider,
-      {
-        type: 'CreateExternalAccount',
-        id,
-        platformId: actor.platformId,
-        ...(customerId ? { customerId } : {}),
-        currency: input.currency,
-        accountInfo,
-        primaryIdentifier,
-        ...(input.platformAccountId !== undefined ? { platformAccountId: input.platformAccountId } : {}),
-        defaultUmaDepositAccount: makeDefault,
-        ...(input.beneficiary ? { beneficiary: input.beneficiary } : {}),
-        beneficiaryVerificationStatus: check.status,
-        ...(check.verifiedData ? { beneficiaryVerifiedData: check.verifiedData } : {}),
-        now,
-      },
-      { metadata: { ...actor } },
-    ));
+    await this.claims.holding([key], { id, stream: externalAccountStream(id) }, actor, () =>
+      this.runner.run(
+        externalAccountStream(id),
+        externalAccountDecider,
+        {
+          type: 'CreateExternalAccount',
+          id,
+          platformId: actor.platformId,
+          ...(customerId ? { customerId } : {}),
+          currency: input.currency,
+          accountInfo,
+          primaryIdentifier,
+          ...(input.platformAccountId !== undefined ? { platformAccountId: input.platformAccountId } : {}),
+          defaultUmaDepositAccount: makeDefault,
+          ...(input.beneficiary ? { beneficiary: input.beneficiary } : {}),
+          beneficiaryVerificationStatus: check.status,
+          ...(check.verifiedData ? { beneficiaryVerifiedData: check.verifiedData } : {}),
+          now,
+        },
+        { metadata: { ...actor } },
+      ),
+    );
     if (makeDefault) await this.unsetOtherDefaults(id, actor, customerId, input.currency, now);
     return id;
   }
 
   /** One default UMA deposit account per owner and currency: the newest wins. */
-  private async unsetOtherDefaults(newId: string, actor: Actor, customerId: string | undefined, code: string, now: string) {
+  private async unsetOtherDefaults(
+    newId: string,
+    actor: Actor,
+    customerId: string | undefined,
+    code: string,
+    now: string,
+  ) {
     const others = await this.readModels.find<ExternalAccountDoc>(Collections.externalAccounts, {
       filters: [
         { field: 'platformId', op: 'eq', value: actor.platformId },
@@ -116,20 +148,39 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
       limit: 100,
     });
     for (const other of others.data) {
-      await this.runner.run(streams.externalAccount(other.id), externalAccountDecider, { type: 'SetDefaultUmaDepositAccount', value: false, now }, { metadata: { ...actor } });
+      await this.runner.run(
+        streams.externalAccount(other.id),
+        externalAccountDecider,
+        { type: 'SetDefaultUmaDepositAccount', value: false, now },
+        { metadata: { ...actor } },
+      );
     }
   }
 }
 
 @CommandHandler(DeleteExternalAccountCommand)
 export class DeleteExternalAccountHandler implements ICommandHandler<DeleteExternalAccountCommand> {
-  constructor(private readonly runner: CommandRunner, private readonly claims: IdentityClaims, private readonly clocks: PlatformClocks) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly claims: IdentityClaims,
+    private readonly clocks: PlatformClocks,
+  ) {}
 
   async execute({ owner, id, actor }: DeleteExternalAccountCommand) {
     const account = await loadScopedExternalAccount(this.runner, id, owner, actor.platformId);
-    await this.runner.run(externalAccountStream(id), externalAccountDecider, { type: 'DeleteExternalAccount', now: (await this.clocks.now(actor.platformId)).toISOString() }, { metadata: { ...actor } });
+    await this.runner.run(
+      externalAccountStream(id),
+      externalAccountDecider,
+      { type: 'DeleteExternalAccount', now: (await this.clocks.now(actor.platformId)).toISOString() },
+      { metadata: { ...actor } },
+    );
     // After the delete: a crash in between leaves the key with a deleted account, which anyone may take.
-    const key = externalAccountKey(actor.platformId, account.customerId, account.accountInfo!.accountType, account.primaryIdentifier!);
+    const key = externalAccountKey(
+      actor.platformId,
+      account.customerId,
+      account.accountInfo!.accountType,
+      account.primaryIdentifier!,
+    );
     await this.claims.release([key], id, actor);
   }
 }

@@ -1,7 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { notFound } from '../../../domain/src/errors.js';
 import { Collections } from '../../../read-models/src/projections/collections.js';
-import { toExternalAccount, type ExternalAccountDoc } from '../../../read-models/src/projections/external-account-projection.js';
+import {
+  toExternalAccount,
+  type ExternalAccountDoc,
+} from '../../../read-models/src/projections/external-account-projection.js';
 import type { Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
 import { listForPlatform } from '../queries/list-query.js';
 import { READ_MODELS } from '../tokens.js';
@@ -21,7 +24,13 @@ export class ExternalAccountQueries {
 
   async get(platformId: string, owner: ExternalAccountOwner, id: string) {
     const doc = await this.store.get<ExternalAccountDoc>(Collections.externalAccounts, id);
-    if (!doc || doc.platformId !== platformId || doc.status === 'DELETED' || (owner === 'customer') !== Boolean(doc.customerId)) throw notFound('EXTERNAL_ACCOUNT', id);
+    if (
+      !doc ||
+      doc.platformId !== platformId ||
+      doc.status === 'DELETED' ||
+      (owner === 'customer') !== Boolean(doc.customerId)
+    )
+      throw notFound('EXTERNAL_ACCOUNT', id);
     return toExternalAccount(doc);
   }
 
@@ -32,6 +41,12 @@ export class ExternalAccountQueries {
     ];
     if (q.customerId) filters.push({ field: 'customerId', op: 'eq', value: q.customerId });
     if (q.currency) filters.push({ field: 'currency', op: 'eq', value: q.currency });
-    return listForPlatform<ExternalAccountDoc>(this.store, Collections.externalAccounts, platformId, { filters, limit: q.limit, cursor: q.cursor, sortOrder: 'desc' }, toExternalAccount);
+    return listForPlatform<ExternalAccountDoc>(
+      this.store,
+      Collections.externalAccounts,
+      platformId,
+      { filters, limit: q.limit, cursor: q.cursor, sortOrder: 'desc' },
+      toExternalAccount,
+    );
   }
 }

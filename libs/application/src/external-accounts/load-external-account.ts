@@ -1,5 +1,8 @@
 import { notFound } from '../../../domain/src/errors.js';
-import { externalAccountDecider, type ExternalAccountState } from '../../../domain/src/external-account/external-account.js';
+import {
+  externalAccountDecider,
+  type ExternalAccountState,
+} from '../../../domain/src/external-account/external-account.js';
 import { streams, uuidOf } from '../../../domain/src/ids.js';
 import type { CommandRunner } from '../command-runner.js';
 
@@ -10,8 +13,13 @@ export function externalAccountStream(id: string): string {
 }
 
 /** A live external account of this platform (customer's or the platform's own); 404 otherwise. */
-export async function loadExternalAccount(runner: CommandRunner, id: string, platformId: string): Promise<ExternalAccountState> {
+export async function loadExternalAccount(
+  runner: CommandRunner,
+  id: string,
+  platformId: string,
+): Promise<ExternalAccountState> {
   const { state } = await runner.load(externalAccountStream(id), externalAccountDecider);
-  if (!state.exists || state.platformId !== platformId || state.status === 'DELETED') throw notFound('EXTERNAL_ACCOUNT', id);
+  if (!state.exists || state.platformId !== platformId || state.status === 'DELETED')
+    throw notFound('EXTERNAL_ACCOUNT', id);
   return state;
 }

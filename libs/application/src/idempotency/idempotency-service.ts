@@ -68,7 +68,11 @@ export class IdempotencyService {
       const outcome = claimOutcome(state, claimId, hash);
       switch (outcome.kind) {
         case 'mismatch':
-          throw new DomainError('unprocessable', 'IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used with a different request');
+          throw new DomainError(
+            'unprocessable',
+            'IDEMPOTENCY_KEY_REUSED',
+            'this Idempotency-Key was used with a different request',
+          );
         case 'replay':
           return { kind: 'replay', response: this.open(stream, outcome.response) };
         case 'owner':
@@ -79,10 +83,20 @@ export class IdempotencyService {
         }
       }
     }
-    throw new DomainError('conflict', 'IDEMPOTENCY_KEY_IN_PROGRESS', 'a request with this Idempotency-Key is still running; retry later');
+    throw new DomainError(
+      'conflict',
+      'IDEMPOTENCY_KEY_IN_PROGRESS',
+      'a request with this Idempotency-Key is still running; retry later',
+    );
   }
 
-  private ownerHandle(stream: string, platformId: string, claimId: string, metadata: EventMetadata, clock: Clock): IdempotencyStart {
+  private ownerHandle(
+    stream: string,
+    platformId: string,
+    claimId: string,
+    metadata: EventMetadata,
+    clock: Clock,
+  ): IdempotencyStart {
     let finish!: () => void;
     const done = new Promise<void>((resolve) => (finish = resolve));
     IdempotencyService.inFlight.set(stream, done);
@@ -112,7 +126,14 @@ export class IdempotencyService {
           ),
         ),
       release: () =>
-        settle(() => this.runner.run(stream, idempotencyDecider, { type: 'ReleaseKey', platformId, claimId, now: clock.now() }, { metadata, waitForReadModels: false })),
+        settle(() =>
+          this.runner.run(
+            stream,
+            idempotencyDecider,
+            { type: 'ReleaseKey', platformId, claimId, now: clock.now() },
+            { metadata, waitForReadModels: false },
+          ),
+        ),
     };
   }
 

@@ -2,7 +2,12 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, notFound } from '../../../domain/src/errors.js';
 import { streams, type IdGenerator } from '../../../domain/src/ids.js';
-import { INVITATION_CODE, invitationCode, invitationDecider, type InvitationState } from '../../../domain/src/invitations/invitation.js';
+import {
+  INVITATION_CODE,
+  invitationCode,
+  invitationDecider,
+  type InvitationState,
+} from '../../../domain/src/invitations/invitation.js';
 import { toAmount } from '../../../domain/src/money.js';
 import { platformDecider } from '../../../domain/src/platform/platform.js';
 import { Collections } from '../../../read-models/src/projections/collections.js';
@@ -17,16 +22,27 @@ export const DEFAULT_INVITATION_DAYS = 30;
 export const MAX_INVITATION_DAYS = 365;
 
 export class CreateInvitationCommand {
-  constructor(readonly input: { inviterUma: string; firstName?: string; amountToSend?: number; expiresAt?: string }, readonly actor: Actor) {}
+  constructor(
+    readonly input: { inviterUma: string; firstName?: string; amountToSend?: number; expiresAt?: string },
+    readonly actor: Actor,
+  ) {}
 }
 export class CancelInvitationCommand {
-  constructor(readonly code: string, readonly actor: Actor) {}
+  constructor(
+    readonly code: string,
+    readonly actor: Actor,
+  ) {}
 }
 export class ClaimInvitationCommand {
-  constructor(readonly code: string, readonly inviteeUma: string, readonly actor: Actor) {}
+  constructor(
+    readonly code: string,
+    readonly inviteeUma: string,
+    readonly actor: Actor,
+  ) {}
 }
 
-const badField = (field: string, constraint: string, message: string) => new DomainError('invalid', 'INVALID_INPUT', message, { errors: [{ field, constraint, message }] });
+const badField = (field: string, constraint: string, message: string) =>
+  new DomainError('invalid', 'INVALID_INPUT', message, { errors: [{ field, constraint, message }] });
 
 /** The invitation under a code, whoever owns it; 404 for codes that were never issued. */
 export async function loadInvitation(runner: CommandRunner, code: string): Promise<InvitationState> {
@@ -46,13 +62,20 @@ export class CreateInvitationHandler implements ICommandHandler<CreateInvitation
   ) {}
 
   async execute({ input, actor }: CreateInvitationCommand) {
-    const now = (await this.clocks.now(actor.platformId));
-    const expiresAt = input.expiresAt ? new Date(input.expiresAt) : new Date(now.getTime() + DEFAULT_INVITATION_DAYS * DAY_MS);
-    if (expiresAt.getTime() <= now.getTime()) throw badField('expiresAt', 'isFuture', 'expiresAt must be in the future');
-    if (expiresAt.getTime() > now.getTime() + MAX_INVITATION_DAYS * DAY_MS) throw badField('expiresAt', 'maxDate', `expiresAt must be within ${MAX_INVITATION_DAYS} days`);
+    const now = await this.clocks.now(actor.platformId);
+    const expiresAt = input.expiresAt
+      ? new Date(input.expiresAt)
+      : new Date(now.getTime() + DEFAULT_INVITATION_DAYS * DAY_MS);
+    if (expiresAt.getTime() <= now.getTime())
+      throw badField('expiresAt', 'isFuture', 'expiresAt must be in the future');
+    if (expiresAt.getTime() > now.getTime() + MAX_INVITATION_DAYS * DAY_MS)
+      throw badField('expiresAt', 'maxDate', `expiresAt must be within ${MAX_INVITATION_DAYS} days`);
     const inviter = await this.inviter(input.inviterUma, actor);
     const currencyCode = inviter.profile.currencies?.[0] ?? 'USD';
-    const amountToSend = input.amountToSend !== undefined ? { amount: toAmount(input.amountToSend, 'amountToSend'), currency: currencyCode } : undefined;
+    const amountToSend =
+      input.amountToSend !== undefined
+        ? { amount: toAmount(input.amountToSend, 'amountToSend'), currency: currencyCode }
+        : undefined;
     const { state: platform } = await this.runner.load(streams.platform(actor.platformId), platformDecider);
     // A 50-bit code collides rarely; an existing stream under the code just means: draw again.
     for (let attempt = 0; ; attempt++) {
@@ -93,7 +116,11 @@ export class CreateInvitationHandler implements ICommandHandler<CreateInvitation
       sortOrder: 'asc',
       limit: 1,
     });
-    const notOurs = badField('inviterUma', 'isCustomerUma', 'inviterUma must be the UMA address of one of the platform’s customers');
+    const notOurs = badField(
+      'inviterUma',
+      'isCustomerUma',
+      'inviterUma must be the UMA address of one of the platform’s customers',
+    );
     if (found.data.length === 0) throw notOurs;
     const customer = await loadOwnCustomer(this.runner, found.data[0].id, actor);
     if (customer.isDeleted || customer.profile.umaAddress !== umaAddress) throw notOurs;
@@ -103,19 +130,30 @@ export class CreateInvitationHandler implements ICommandHandler<CreateInvitation
 
 @CommandHandler(CancelInvitationCommand)
 export class CancelInvitationHandler implements ICommandHandler<CancelInvitationCommand> {
-  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly clocks: PlatformClocks,
+  ) {}
 
   async execute({ code, actor }: CancelInvitationCommand) {
     const state = await loadInvitation(this.runner, code);
     if (state.invitation!.platformId !== actor.platformId) throw notFound('INVITATION', code);
-    await this.runner.run(streams.invitation(code), invitationDecider, { type: 'CancelInvitation', now: (await this.clocks.now(actor.platformId)).toISOString() }, { metadata: { ...actor } });
+    await this.runner.run(
+      streams.invitation(code),
+      invitationDecider,
+      { type: 'CancelInvitation', now: (await this.clocks.now(actor.platformId)).toISOString() },
+      { metadata: { ...actor } },
+    );
   }
 }
 
 /** Called by the invitee's platform, which may be any platform: the code itself is the secret. */
 @CommandHandler(ClaimInvitationCommand)
 export class ClaimInvitationHandler implements ICommandHandler<ClaimInvitationCommand> {
-  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly clocks: PlatformClocks,
+  ) {}
 
   async execute({ code, inviteeUma, actor }: ClaimInvitationCommand) {
     const state = await loadInvitation(this.runner, code);

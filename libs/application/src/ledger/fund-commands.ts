@@ -13,13 +13,18 @@ import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class FundInternalAccountCommand {
-  constructor(readonly accountId: string, readonly amount: bigint, readonly actor: Actor) {}
+  constructor(
+    readonly accountId: string,
+    readonly amount: bigint,
+    readonly actor: Actor,
+  ) {}
 }
 
 /** The platform's sandbox check: sandbox endpoints never touch a production platform. */
 export async function requireSandbox(runner: CommandRunner, actor: Actor) {
   const { state } = await runner.load(streams.platform(actor.platformId), platformDecider);
-  if (!state.sandbox) throw new DomainError('forbidden', 'FORBIDDEN', 'sandbox endpoints are only available to sandbox platforms');
+  if (!state.sandbox)
+    throw new DomainError('forbidden', 'FORBIDDEN', 'sandbox endpoints are only available to sandbox platforms');
   return state;
 }
 
@@ -41,14 +46,21 @@ export class FundInternalAccountHandler implements ICommandHandler<FundInternalA
     if (!uuidOf('InternalAccount', accountId)) throw notFound('INTERNAL_ACCOUNT', accountId);
     const doc = await this.readModels.get<InternalAccountDoc>(Collections.internalAccounts, accountId);
     if (!doc || doc.platformId !== actor.platformId) throw notFound('INTERNAL_ACCOUNT', accountId);
-    if (!doc.customerId) throw new DomainError('invalid', 'INVALID_INPUT', 'platform settlement accounts cannot be funded; fund a customer account');
+    if (!doc.customerId)
+      throw new DomainError(
+        'invalid',
+        'INVALID_INPUT',
+        'platform settlement accounts cannot be funded; fund a customer account',
+      );
     // The account's status comes from its source of truth, not the read model.
     const { state: customer } = await this.runner.load(streams.customer(doc.customerId), customerDecider);
     const account = customer.accounts.get(accountId);
     if (!account) throw notFound('INTERNAL_ACCOUNT', accountId);
-    if (account.status !== 'ACTIVE') throw conflict('ACCOUNT_NOT_ACTIVE', `account ${accountId} is ${account.status} and cannot receive funds`);
+    if (account.status !== 'ACTIVE')
+      throw conflict('ACCOUNT_NOT_ACTIVE', `account ${accountId} is ${account.status} and cannot receive funds`);
     const settlement = platform.settlementAccounts.get(account.currency);
-    if (!settlement) throw new DomainError('invalid', 'UNSUPPORTED_CURRENCY', `no settlement account in ${account.currency}`);
+    if (!settlement)
+      throw new DomainError('invalid', 'UNSUPPORTED_CURRENCY', `no settlement account in ${account.currency}`);
     const transferId = publicId('Transfer', this.ids.uuid());
     await this.runner.run(
       streams.ledger(actor.platformId),

@@ -19,10 +19,16 @@ import { isSandboxPlatform, loadLiveExternalAccount } from '../transactions/acco
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class LookupUmaReceiverCommand {
-  constructor(readonly receiverUmaAddress: string, readonly actor: Actor) {}
+  constructor(
+    readonly receiverUmaAddress: string,
+    readonly actor: Actor,
+  ) {}
 }
 export class LookupExternalAccountReceiverCommand {
-  constructor(readonly accountId: string, readonly actor: Actor) {}
+  constructor(
+    readonly accountId: string,
+    readonly actor: Actor,
+  ) {}
 }
 
 /** The Lookup resource. */
@@ -40,23 +46,40 @@ export function toLookupResource(lookup: LookupRecord): Record<string, unknown> 
 }
 
 /** A stored lookup of this platform that has not expired. */
-export async function loadLiveLookup(runner: CommandRunner, lookupId: string, platformId: string, now: Date): Promise<LookupRecord> {
+export async function loadLiveLookup(
+  runner: CommandRunner,
+  lookupId: string,
+  platformId: string,
+  now: Date,
+): Promise<LookupRecord> {
   if (!isPublicId('Lookup', lookupId)) throw notFound('LOOKUP', lookupId);
   const { state } = await runner.load(lookupStream(lookupId), lookupDecider);
   if (!state.lookup || state.lookup.platformId !== platformId) throw notFound('LOOKUP', lookupId);
   if (isLookupExpired(state.lookup, now)) {
-    throw new DomainError('invalid', 'LOOKUP_EXPIRED', `lookup ${lookupId} expired at ${state.lookup.expiresAt}; look the receiver up again`, {
-      errors: [{ field: 'lookupId', constraint: 'LOOKUP_EXPIRED', message: 'the lookup has expired' }],
-    });
+    throw new DomainError(
+      'invalid',
+      'LOOKUP_EXPIRED',
+      `lookup ${lookupId} expired at ${state.lookup.expiresAt}; look the receiver up again`,
+      {
+        errors: [{ field: 'lookupId', constraint: 'LOOKUP_EXPIRED', message: 'the lookup has expired' }],
+      },
+    );
   }
   return state.lookup;
 }
 
 abstract class LookupHandler {
-  constructor(protected readonly runner: CommandRunner, protected readonly clocks: PlatformClocks, protected readonly ids: IdGenerator) {}
+  constructor(
+    protected readonly runner: CommandRunner,
+    protected readonly clocks: PlatformClocks,
+    protected readonly ids: IdGenerator,
+  ) {}
 
-  protected async store(actor: Actor, fields: Omit<LookupRecord, 'id' | 'platformId' | 'createdAt' | 'expiresAt'>): Promise<LookupRecord> {
-    const now = (await this.clocks.now(actor.platformId));
+  protected async store(
+    actor: Actor,
+    fields: Omit<LookupRecord, 'id' | 'platformId' | 'createdAt' | 'expiresAt'>,
+  ): Promise<LookupRecord> {
+    const now = await this.clocks.now(actor.platformId);
     const lookup: LookupRecord = {
       id: publicId('Lookup', this.ids.uuid()),
       platformId: actor.platformId,
@@ -64,7 +87,12 @@ abstract class LookupHandler {
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + LOOKUP_TTL_MS).toISOString(),
     };
-    await this.runner.run(lookupStream(lookup.id), lookupDecider, { type: 'CreateLookup', lookup }, { metadata: { ...actor }, waitForReadModels: false });
+    await this.runner.run(
+      lookupStream(lookup.id),
+      lookupDecider,
+      { type: 'CreateLookup', lookup },
+      { metadata: { ...actor }, waitForReadModels: false },
+    );
     return lookup;
   }
 }
@@ -75,14 +103,18 @@ abstract class LookupHandler {
  * address (and every address outside the sandbox, which has no UMA network) is not found.
  */
 @CommandHandler(LookupUmaReceiverCommand)
-export class LookupUmaReceiverHandler extends LookupHandler implements ICommandHandler<LookupUmaReceiverCommand, LookupRecord> {
+export class LookupUmaReceiverHandler
+  extends LookupHandler
+  implements ICommandHandler<LookupUmaReceiverCommand, LookupRecord>
+{
   constructor(runner: CommandRunner, clocks: PlatformClocks, @Inject(IDS) ids: IdGenerator) {
     super(runner, clocks, ids);
   }
 
   async execute({ receiverUmaAddress, actor }: LookupUmaReceiverCommand) {
     const parsed = parseSandboxUmaAddress(receiverUmaAddress);
-    if (!parsed || !(await isSandboxPlatform(this.runner, actor.platformId))) throw notFound('RECEIVER', receiverUmaAddress);
+    if (!parsed || !(await isSandboxPlatform(this.runner, actor.platformId)))
+      throw notFound('RECEIVER', receiverUmaAddress);
     return this.store(actor, {
       kind: 'UMA_ADDRESS',
       receiverUmaAddress,
@@ -96,7 +128,10 @@ export class LookupUmaReceiverHandler extends LookupHandler implements ICommandH
 
 /** Looks up an external account of this platform as a receiver. */
 @CommandHandler(LookupExternalAccountReceiverCommand)
-export class LookupExternalAccountReceiverHandler extends LookupHandler implements ICommandHandler<LookupExternalAccountReceiverCommand, LookupRecord> {
+export class LookupExternalAccountReceiverHandler
+  extends LookupHandler
+  implements ICommandHandler<LookupExternalAccountReceiverCommand, LookupRecord>
+{
   constructor(runner: CommandRunner, clocks: PlatformClocks, @Inject(IDS) ids: IdGenerator) {
     super(runner, clocks, ids);
   }

@@ -20,7 +20,10 @@ export class PlatformClocks {
   private readonly inFlight = new Map<string, Promise<Applied>>();
   private readonly views = new Map<string, Clock>();
 
-  constructor(private readonly store: EventStore, readonly base: Clock) {}
+  constructor(
+    private readonly store: EventStore,
+    readonly base: Clock,
+  ) {}
 
   /** The platform's current time. */
   async now(platformId: string): Promise<Date> {
@@ -58,7 +61,10 @@ export class PlatformClocks {
     const events = await this.store.readStream(streams.sandboxClock(platformId), { fromRevision: seen.revision + 1n });
     if (events.length === 0) return seen;
     const last = events[events.length - 1];
-    const next = { revision: last.revision, offsetMs: Math.max(seen.offsetMs, (last.data as SandboxClockEvent['data']).offsetMs) };
+    const next = {
+      revision: last.revision,
+      offsetMs: Math.max(seen.offsetMs, (last.data as SandboxClockEvent['data']).offsetMs),
+    };
     this.applied.set(platformId, next);
     return next;
   }

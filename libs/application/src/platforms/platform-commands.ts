@@ -17,21 +17,37 @@ export interface IssuedToken {
 }
 
 export class CreatePlatformCommand {
-  constructor(readonly input: { name: string; sandbox: boolean; umaDomain: string }, readonly actor: string) {}
+  constructor(
+    readonly input: { name: string; sandbox: boolean; umaDomain: string },
+    readonly actor: string,
+  ) {}
 }
 
 export class CreateApiTokenCommand {
-  constructor(readonly input: { name: string }, readonly actor: Actor) {}
+  constructor(
+    readonly input: { name: string },
+    readonly actor: Actor,
+  ) {}
 }
 
 export class RevokeApiTokenCommand {
-  constructor(readonly tokenId: string, readonly actor: Actor) {}
+  constructor(
+    readonly tokenId: string,
+    readonly actor: Actor,
+  ) {}
 }
 
 /** Creates a platform with a settlement account per supported currency and its first API token. */
 @CommandHandler(CreatePlatformCommand)
-export class CreatePlatformHandler implements ICommandHandler<CreatePlatformCommand, { platformId: string; token: IssuedToken }> {
-  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks, @Inject(IDS) private readonly ids: IdGenerator) {}
+export class CreatePlatformHandler implements ICommandHandler<
+  CreatePlatformCommand,
+  { platformId: string; token: IssuedToken }
+> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly clocks: PlatformClocks,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
 
   async execute({ input, actor }: CreatePlatformCommand) {
     const platformId = publicId('Platform', this.ids.uuid());
@@ -47,17 +63,32 @@ export class CreatePlatformHandler implements ICommandHandler<CreatePlatformComm
         name: input.name,
         sandbox: input.sandbox,
         umaDomain: input.umaDomain,
-        settlementAccounts: CURRENCY_CODES.map((code) => ({ accountId: publicId('InternalAccount', this.ids.uuid()), currency: code, crypto: CRYPTO_CURRENCIES.has(code) })),
+        settlementAccounts: CURRENCY_CODES.map((code) => ({
+          accountId: publicId('InternalAccount', this.ids.uuid()),
+          currency: code,
+          crypto: CRYPTO_CURRENCIES.has(code),
+        })),
         now,
       },
       { metadata, waitForReadModels: false },
     );
-    const token = await issueToken(this.runner, this.clocks, this.ids, platformId, 'default', { platformId, actor, correlationId: metadata.correlationId });
+    const token = await issueToken(this.runner, this.clocks, this.ids, platformId, 'default', {
+      platformId,
+      actor,
+      correlationId: metadata.correlationId,
+    });
     return { platformId, token };
   }
 }
 
-async function issueToken(runner: CommandRunner, clocks: PlatformClocks, ids: IdGenerator, platformId: string, name: string, actor: Actor): Promise<IssuedToken> {
+async function issueToken(
+  runner: CommandRunner,
+  clocks: PlatformClocks,
+  ids: IdGenerator,
+  platformId: string,
+  name: string,
+  actor: Actor,
+): Promise<IssuedToken> {
   const tokenId = publicId('ApiToken', ids.uuid());
   const clientSecret = newSecret();
   const now = (await clocks.now(platformId)).toISOString();
@@ -72,7 +103,11 @@ async function issueToken(runner: CommandRunner, clocks: PlatformClocks, ids: Id
 
 @CommandHandler(CreateApiTokenCommand)
 export class CreateApiTokenHandler implements ICommandHandler<CreateApiTokenCommand, IssuedToken> {
-  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks, @Inject(IDS) private readonly ids: IdGenerator) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly clocks: PlatformClocks,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
 
   execute({ input, actor }: CreateApiTokenCommand) {
     return issueToken(this.runner, this.clocks, this.ids, actor.platformId, input.name, actor);
@@ -81,7 +116,10 @@ export class CreateApiTokenHandler implements ICommandHandler<CreateApiTokenComm
 
 @CommandHandler(RevokeApiTokenCommand)
 export class RevokeApiTokenHandler implements ICommandHandler<RevokeApiTokenCommand, void> {
-  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly clocks: PlatformClocks,
+  ) {}
 
   async execute({ tokenId, actor }: RevokeApiTokenCommand) {
     await this.runner.run(

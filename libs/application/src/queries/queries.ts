@@ -1,7 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { notFound } from '../../../domain/src/errors.js';
 import { Collections } from '../../../read-models/src/projections/collections.js';
-import { toInternalAccount, type InternalAccountDoc } from '../../../read-models/src/projections/internal-account-docs.js';
+import {
+  toInternalAccount,
+  type InternalAccountDoc,
+} from '../../../read-models/src/projections/internal-account-docs.js';
 import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-store.js';
 import { READ_MODELS } from '../tokens.js';
 import { listForPlatform, stripPlatform, type ListRequest } from './list-query.js';
@@ -26,11 +29,19 @@ export class Queries {
   }
 
   async internalAccount(platformId: string, id: string) {
-    return toInternalAccount(await this.own<InternalAccountDoc>(Collections.internalAccounts, 'INTERNAL_ACCOUNT', platformId, id));
+    return toInternalAccount(
+      await this.own<InternalAccountDoc>(Collections.internalAccounts, 'INTERNAL_ACCOUNT', platformId, id),
+    );
   }
 
   listInternalAccounts(platformId: string, request: ListRequest) {
-    return listForPlatform<InternalAccountDoc>(this.store, Collections.internalAccounts, platformId, request, toInternalAccount);
+    return listForPlatform<InternalAccountDoc>(
+      this.store,
+      Collections.internalAccounts,
+      platformId,
+      request,
+      toInternalAccount,
+    );
   }
 
   async apiToken(platformId: string, id: string) {

@@ -3,7 +3,11 @@ import { DomainError } from '../../../domain/src/errors.js';
 import { streams } from '../../../domain/src/ids.js';
 import type { QuoteRecord } from '../../../domain/src/quotes/quote.js';
 import { buildPayloadToSign, operationOf, parsePayloadToSign } from '../../../domain/src/wallet/payload.js';
-import { isAuthMethodActive, isSessionActive, sessionByPublicKey } from '../../../domain/src/wallet/wallet-auth-state.js';
+import {
+  isAuthMethodActive,
+  isSessionActive,
+  sessionByPublicKey,
+} from '../../../domain/src/wallet/wallet-auth-state.js';
 import { walletAuthDecider } from '../../../domain/src/wallet/wallet-auth.js';
 import type { CommandRunner } from '../command-runner.js';
 
@@ -12,16 +16,30 @@ import type { CommandRunner } from '../command-runner.js';
  * the quote, the wallet account, a requestId and the quote's expiry. It is generated once, stored
  * with the quote and returned in `paymentInstructions[].accountOrWalletInfo`.
  */
-export function embeddedWalletPayload(quoteId: string, accountId: string, requestId: string, expiresAt: string): string {
-  return buildPayloadToSign({ operation: operationOf('POST', `/quotes/${quoteId}/execute`), targetId: quoteId, accountId, requestId, expiresAt, body: {} });
+export function embeddedWalletPayload(
+  quoteId: string,
+  accountId: string,
+  requestId: string,
+  expiresAt: string,
+): string {
+  return buildPayloadToSign({
+    operation: operationOf('POST', `/quotes/${quoteId}/execute`),
+    targetId: quoteId,
+    accountId,
+    requestId,
+    expiresAt,
+    body: {},
+  });
 }
 
 export function storedPayloadToSign(quote: QuoteRecord): string | undefined {
-  const info = quote.paymentInstructions?.[0]?.accountOrWalletInfo as { accountType?: string; payloadToSign?: string } | undefined;
+  const info = quote.paymentInstructions?.[0]?.accountOrWalletInfo as
+    { accountType?: string; payloadToSign?: string } | undefined;
   return info?.accountType === 'EMBEDDED_WALLET' ? info.payloadToSign : undefined;
 }
 
-const refuse = (code: string, reason: string) => new DomainError('unauthorized', code, 'wallet authentication failed', { reason });
+const refuse = (code: string, reason: string) =>
+  new DomainError('unauthorized', code, 'wallet authentication failed', { reason });
 
 export interface EmbeddedWalletExecution {
   quote: QuoteRecord;
@@ -38,10 +56,16 @@ export interface EmbeddedWalletExecution {
  * session of the source wallet. The quote itself is single use (it leaves PENDING on execution),
  * so the payload's requestId cannot be replayed into a second payment.
  */
-export async function authorizeEmbeddedWalletExecution(runner: CommandRunner, execution: EmbeddedWalletExecution): Promise<void> {
+export async function authorizeEmbeddedWalletExecution(
+  runner: CommandRunner,
+  execution: EmbeddedWalletExecution,
+): Promise<void> {
   const { quote, signature, requestId, now } = execution;
   if (!signature) {
-    throw refuse('WALLET_SIGNATURE_MISSING', 'executing a quote from an embedded wallet needs a Service-Wallet-Signature stamp over the quote’s payloadToSign');
+    throw refuse(
+      'WALLET_SIGNATURE_MISSING',
+      'executing a quote from an embedded wallet needs a Service-Wallet-Signature stamp over the quote’s payloadToSign',
+    );
   }
   const payload = storedPayloadToSign(quote);
   if (!payload) throw refuse('WALLET_SIGNATURE_INVALID', 'the quote has no payloadToSign');
@@ -52,7 +76,11 @@ export async function authorizeEmbeddedWalletExecution(runner: CommandRunner, ex
   if (!verified.ok) throw refuse(verified.code, verified.reason);
   const { state } = await runner.load(streams.wallet(quote.source.accountId), walletAuthDecider);
   const session = sessionByPublicKey(state, verified.publicKey);
-  if (!session || !isSessionActive(session, now.toISOString()) || !isAuthMethodActive(state.authMethods.get(session.authMethodId))) {
+  if (
+    !session ||
+    !isSessionActive(session, now.toISOString()) ||
+    !isAuthMethodActive(state.authMethods.get(session.authMethodId))
+  ) {
     throw refuse('WALLET_SIGNATURE_INVALID', 'the signing key is not an active session of the source wallet');
   }
 }

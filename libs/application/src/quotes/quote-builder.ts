@@ -3,20 +3,49 @@ import { DomainError, invalid, notFound } from '../../../domain/src/errors.js';
 import { isPublicId, publicId, type IdGenerator } from '../../../domain/src/ids.js';
 import type { LookupRecord } from '../../../domain/src/lookups/lookup.js';
 import { CRYPTO_CURRENCIES, toAmount } from '../../../domain/src/money.js';
-import type { LockedCurrencySide, QuoteDestination, QuoteFunding, QuoteRecord } from '../../../domain/src/quotes/quote.js';
-import { INTERNAL_RAIL, UMA_RAIL, assertQuotable, networkRail, priceByReceiving, priceBySending, railsFor, rateDetails, toDisplayNumber, type Rail } from '../../../domain/src/rates/rate-table.js';
+import type {
+  LockedCurrencySide,
+  QuoteDestination,
+  QuoteFunding,
+  QuoteRecord,
+} from '../../../domain/src/quotes/quote.js';
+import {
+  INTERNAL_RAIL,
+  UMA_RAIL,
+  assertQuotable,
+  networkRail,
+  priceByReceiving,
+  priceBySending,
+  railsFor,
+  rateDetails,
+  toDisplayNumber,
+  type Rail,
+} from '../../../domain/src/rates/rate-table.js';
 import { SUCCESS_PLAN, type PaymentPlan } from '../../../domain/src/transactions/payment-plan.js';
-import { referenceFor, type TransactionDestination, type TransactionRecord } from '../../../domain/src/transactions/transaction.js';
+import {
+  referenceFor,
+  type TransactionDestination,
+  type TransactionRecord,
+} from '../../../domain/src/transactions/transaction.js';
 import { quoteDestinationPlan, umaDestinationPlan } from '../../../domain/src/transfers/sandbox-outcomes.js';
 import type { ReadModelStore } from '../../../read-models/src/read-model-store.js';
 import type { CommandRunner } from '../command-runner.js';
 import { loadLiveLookup } from '../lookups/lookup-commands.js';
-import { isSandboxPlatform, loadCustomerAccount, loadLiveExternalAccount, platformCustomerIdOf, requireActive, requireSameOwner } from '../transactions/accounts.js';
+import {
+  isSandboxPlatform,
+  loadCustomerAccount,
+  loadLiveExternalAccount,
+  platformCustomerIdOf,
+  requireActive,
+  requireSameOwner,
+} from '../transactions/accounts.js';
 import { embeddedWalletPayload } from './embedded-wallet-authorization.js';
 
 export interface QuoteRequest {
   source: { sourceType: 'ACCOUNT'; accountId: string; customerId?: string };
-  destination: { destinationType: 'ACCOUNT'; accountId: string; paymentRail?: string } | { destinationType: 'UMA_ADDRESS'; umaAddress: string; lookupId?: string };
+  destination:
+    | { destinationType: 'ACCOUNT'; accountId: string; paymentRail?: string }
+    | { destinationType: 'UMA_ADDRESS'; umaAddress: string; lookupId?: string };
   lookupId?: string;
   lockedCurrencySide: LockedCurrencySide;
   lockedCurrencyAmount: number;
@@ -44,7 +73,8 @@ interface Destination {
   counterpartyInformation?: Record<string, string>;
 }
 
-const fieldError = (code: string, field: string, message: string) => new DomainError('invalid', code, message, { errors: [{ field, constraint: code, message }] });
+const fieldError = (code: string, field: string, message: string) =>
+  new DomainError('invalid', code, message, { errors: [{ field, constraint: code, message }] });
 
 /** Resolves, checks and prices a quote request into the quote and its transaction (not yet stored). */
 export class QuoteBuilder {
@@ -59,16 +89,38 @@ export class QuoteBuilder {
     let source: Source;
     if (isPublicId('ExternalAccount', accountId)) {
       const external = await loadLiveExternalAccount(this.runner, accountId, platformId);
-      if (!external.customerId) throw fieldError('INVALID_INPUT', 'source.accountId', 'a platform external account cannot fund a quote; use a customer’s account');
-      source = { accountId, customerId: external.customerId, platformCustomerId: await platformCustomerIdOf(this.readModels, external.customerId), currency: external.currency, funding: 'EXTERNAL' };
+      if (!external.customerId)
+        throw fieldError(
+          'INVALID_INPUT',
+          'source.accountId',
+          'a platform external account cannot fund a quote; use a customer’s account',
+        );
+      source = {
+        accountId,
+        customerId: external.customerId,
+        platformCustomerId: await platformCustomerIdOf(this.readModels, external.customerId),
+        currency: external.currency,
+        funding: 'EXTERNAL',
+      };
     } else if (isPublicId('InternalAccount', accountId)) {
-      const account = await loadCustomerAccount(this.runner, this.readModels, accountId, platformId, 'source.accountId');
+      const account = await loadCustomerAccount(
+        this.runner,
+        this.readModels,
+        accountId,
+        platformId,
+        'source.accountId',
+      );
       requireActive(account);
       source = { ...account, accountId, funding: account.type === 'EMBEDDED_WALLET' ? 'EMBEDDED_WALLET' : 'INTERNAL' };
     } else {
       throw notFound('INTERNAL_ACCOUNT', accountId);
     }
-    if (customerId !== undefined && customerId !== source.customerId) throw fieldError('ACCOUNT_OWNER_MISMATCH', 'source.customerId', 'the source account does not belong to this customer');
+    if (customerId !== undefined && customerId !== source.customerId)
+      throw fieldError(
+        'ACCOUNT_OWNER_MISMATCH',
+        'source.customerId',
+        'the source account does not belong to this customer',
+      );
     return source;
   }
 
@@ -77,48 +129,87 @@ export class QuoteBuilder {
     const sandbox = await isSandboxPlatform(this.runner, platformId);
     if (d.destinationType === 'UMA_ADDRESS') {
       const lookupId = d.lookupId ?? req.lookupId;
-      if (!lookupId) throw fieldError('LOOKUP_REQUIRED', 'lookupId', 'a UMA destination needs the lookupId of GET /receiver/uma/{receiverUmaAddress}');
-      if (d.lookupId && req.lookupId && d.lookupId !== req.lookupId) throw fieldError('INVALID_INPUT', 'lookupId', 'lookupId and destination.lookupId differ');
+      if (!lookupId)
+        throw fieldError(
+          'LOOKUP_REQUIRED',
+          'lookupId',
+          'a UMA destination needs the lookupId of GET /receiver/uma/{receiverUmaAddress}',
+        );
+      if (d.lookupId && req.lookupId && d.lookupId !== req.lookupId)
+        throw fieldError('INVALID_INPUT', 'lookupId', 'lookupId and destination.lookupId differ');
       const lookup = await loadLiveLookup(this.runner, lookupId, platformId, now);
-      if (lookup.kind !== 'UMA_ADDRESS' || lookup.receiverUmaAddress !== d.umaAddress) throw fieldError('LOOKUP_MISMATCH', 'lookupId', 'the lookup was made for another receiver');
+      if (lookup.kind !== 'UMA_ADDRESS' || lookup.receiverUmaAddress !== d.umaAddress)
+        throw fieldError('LOOKUP_MISMATCH', 'lookupId', 'the lookup was made for another receiver');
       const code = lookup.supportedCurrencies[0];
       return {
         quote: { destinationType: 'UMA_ADDRESS', umaAddress: d.umaAddress, lookupId, paymentRail: UMA_RAIL.name },
-        transaction: { destinationType: 'UMA_ADDRESS', umaAddress: d.umaAddress, currency: code, paymentRail: UMA_RAIL.name },
+        transaction: {
+          destinationType: 'UMA_ADDRESS',
+          umaAddress: d.umaAddress,
+          currency: code,
+          paymentRail: UMA_RAIL.name,
+        },
         rail: UMA_RAIL,
         plan: umaDestinationPlan(lookup.sandboxOutcome),
         lookup,
         counterpartyInformation: lookup.counterpartyInformation,
       };
     }
-    if (d.accountId === source.accountId) throw fieldError('SAME_ACCOUNT', 'destination.accountId', 'source and destination must differ');
+    if (d.accountId === source.accountId)
+      throw fieldError('SAME_ACCOUNT', 'destination.accountId', 'source and destination must differ');
     if (isPublicId('InternalAccount', d.accountId)) {
-      const account = await loadCustomerAccount(this.runner, this.readModels, d.accountId, platformId, 'destination.accountId');
+      const account = await loadCustomerAccount(
+        this.runner,
+        this.readModels,
+        d.accountId,
+        platformId,
+        'destination.accountId',
+      );
       requireActive(account);
       if (d.paymentRail !== undefined && d.paymentRail !== INTERNAL_RAIL.name) {
-        throw fieldError('UNSUPPORTED_PAYMENT_RAIL', 'destination.paymentRail', 'payments between internal accounts use the INTERNAL rail');
+        throw fieldError(
+          'UNSUPPORTED_PAYMENT_RAIL',
+          'destination.paymentRail',
+          'payments between internal accounts use the INTERNAL rail',
+        );
       }
       return {
         quote: { destinationType: 'ACCOUNT', accountId: d.accountId, paymentRail: INTERNAL_RAIL.name },
-        transaction: { destinationType: 'ACCOUNT', accountId: d.accountId, currency: account.currency, paymentRail: INTERNAL_RAIL.name },
+        transaction: {
+          destinationType: 'ACCOUNT',
+          accountId: d.accountId,
+          currency: account.currency,
+          paymentRail: INTERNAL_RAIL.name,
+        },
         rail: INTERNAL_RAIL,
         plan: SUCCESS_PLAN,
       };
     }
     if (!isPublicId('ExternalAccount', d.accountId)) throw notFound('EXTERNAL_ACCOUNT', d.accountId);
-    if (source.funding === 'EXTERNAL') throw fieldError('INVALID_INPUT', 'destination.accountId', 'a quote funded externally pays into an internal account or a UMA address');
+    if (source.funding === 'EXTERNAL')
+      throw fieldError(
+        'INVALID_INPUT',
+        'destination.accountId',
+        'a quote funded externally pays into an internal account or a UMA address',
+      );
     const external = await loadLiveExternalAccount(this.runner, d.accountId, platformId);
     requireSameOwner(external, source.customerId, 'destination.accountId');
     let lookup: LookupRecord | undefined;
     if (req.lookupId) {
       lookup = await loadLiveLookup(this.runner, req.lookupId, platformId, now);
-      if (lookup.kind !== 'EXTERNAL_ACCOUNT' || lookup.accountId !== d.accountId) throw fieldError('LOOKUP_MISMATCH', 'lookupId', 'the lookup was made for another receiver');
+      if (lookup.kind !== 'EXTERNAL_ACCOUNT' || lookup.accountId !== d.accountId)
+        throw fieldError('LOOKUP_MISMATCH', 'lookupId', 'the lookup was made for another receiver');
     }
     const rail = networkRail(external.currency, d.paymentRail);
     const name = external.beneficiaryVerifiedData?.fullName ?? external.beneficiary?.fullName;
     return {
       quote: { destinationType: 'ACCOUNT', accountId: d.accountId, paymentRail: rail.name },
-      transaction: { destinationType: 'ACCOUNT', accountId: d.accountId, currency: external.currency, paymentRail: rail.name },
+      transaction: {
+        destinationType: 'ACCOUNT',
+        accountId: d.accountId,
+        currency: external.currency,
+        paymentRail: rail.name,
+      },
       rail,
       plan: quoteDestinationPlan(external.primaryIdentifier, sandbox),
       lookup,
@@ -130,29 +221,69 @@ export class QuoteBuilder {
   private requirePayerData(lookup: LookupRecord | undefined, info: Record<string, string> | undefined): void {
     const missing = (lookup?.requiredPayerDataFields ?? []).filter((f) => !info?.[f]);
     if (missing.length > 0) {
-      throw new DomainError('invalid', 'INVALID_INPUT', `senderCustomerInfo must include ${missing.join(', ')} (the receiver’s requiredPayerDataFields)`, {
-        errors: missing.map((f) => ({ field: `senderCustomerInfo.${f}`, constraint: 'requiredPayerDataField', message: `${f} is required by the receiver` })),
-      });
+      throw new DomainError(
+        'invalid',
+        'INVALID_INPUT',
+        `senderCustomerInfo must include ${missing.join(', ')} (the receiver’s requiredPayerDataFields)`,
+        {
+          errors: missing.map((f) => ({
+            field: `senderCustomerInfo.${f}`,
+            constraint: 'requiredPayerDataField',
+            message: `${f} is required by the receiver`,
+          })),
+        },
+      );
     }
   }
 
-  private paymentInstructions(source: Source, quoteId: string, reference: string, expiresAt: string): Record<string, unknown>[] | undefined {
+  private paymentInstructions(
+    source: Source,
+    quoteId: string,
+    reference: string,
+    expiresAt: string,
+  ): Record<string, unknown>[] | undefined {
     if (source.funding === 'INTERNAL') return undefined;
     if (source.funding === 'EMBEDDED_WALLET') {
-      const payloadToSign = embeddedWalletPayload(quoteId, source.accountId, publicId('Request', this.ids.uuid()), expiresAt);
-      return [{ accountOrWalletInfo: { accountType: 'EMBEDDED_WALLET', payloadToSign }, instructionsNotes: 'Stamp payloadToSign with a session key of the wallet and send it as Service-Wallet-Signature on POST /quotes/{quoteId}/execute.' }];
+      const payloadToSign = embeddedWalletPayload(
+        quoteId,
+        source.accountId,
+        publicId('Request', this.ids.uuid()),
+        expiresAt,
+      );
+      return [
+        {
+          accountOrWalletInfo: { accountType: 'EMBEDDED_WALLET', payloadToSign },
+          instructionsNotes:
+            'Stamp payloadToSign with a session key of the wallet and send it as Service-Wallet-Signature on POST /quotes/{quoteId}/execute.',
+        },
+      ];
     }
     // Deterministic sandbox settlement details, so the same quote always shows the same instructions.
-    const digits = BigInt('0x' + createHash('sha256').update(quoteId).digest('hex').slice(0, 15)).toString().padStart(12, '0').slice(-12);
+    const digits = BigInt('0x' + createHash('sha256').update(quoteId).digest('hex').slice(0, 15))
+      .toString()
+      .padStart(12, '0')
+      .slice(-12);
     const note = `Pay exactly the totalSendingAmount before expiresAt and include the reference ${reference}. Sandbox: POST /sandbox/send.`;
     if (CRYPTO_CURRENCIES.has(source.currency)) {
-      return [{ accountOrWalletInfo: { accountType: 'SPARK_WALLET', assetType: source.currency, address: `sp1sandbox${digits}`, reference }, instructionsNotes: note }];
+      return [
+        {
+          accountOrWalletInfo: {
+            accountType: 'SPARK_WALLET',
+            assetType: source.currency,
+            address: `sp1sandbox${digits}`,
+            reference,
+          },
+          instructionsNotes: note,
+        },
+      ];
     }
     return [
       {
         accountOrWalletInfo: {
           accountType: `${source.currency}_ACCOUNT`,
-          paymentRails: railsFor(source.currency).filter((r) => r.instant).map((r) => r.name),
+          paymentRails: railsFor(source.currency)
+            .filter((r) => r.instant)
+            .map((r) => r.name),
           accountNumber: digits,
           routingNumber: '021000021',
           bankName: 'Sandbox Settlement Bank',
@@ -163,19 +294,31 @@ export class QuoteBuilder {
     ];
   }
 
-  async build(req: QuoteRequest, platformId: string, now: Date): Promise<{ quote: QuoteRecord; transaction: TransactionRecord }> {
+  async build(
+    req: QuoteRequest,
+    platformId: string,
+    now: Date,
+  ): Promise<{ quote: QuoteRecord; transaction: TransactionRecord }> {
     const source = await this.source(req, platformId);
     if (req.immediatelyExecute && source.funding !== 'INTERNAL') {
-      throw fieldError('IMMEDIATE_EXECUTION_NOT_SUPPORTED', 'immediatelyExecute', source.funding === 'EMBEDDED_WALLET'
-        ? 'an EMBEDDED_WALLET source cannot execute immediately: create the quote, then execute it with a wallet signature'
-        : 'an externally funded quote starts when its paymentInstructions are paid');
+      throw fieldError(
+        'IMMEDIATE_EXECUTION_NOT_SUPPORTED',
+        'immediatelyExecute',
+        source.funding === 'EMBEDDED_WALLET'
+          ? 'an EMBEDDED_WALLET source cannot execute immediately: create the quote, then execute it with a wallet signature'
+          : 'an externally funded quote starts when its paymentInstructions are paid',
+      );
     }
     const destination = await this.destination(req, source, platformId, now);
     this.requirePayerData(destination.lookup, req.senderCustomerInfo);
     const locked = toAmount(req.lockedCurrencyAmount, 'lockedCurrencyAmount');
-    if (locked <= 0n) throw invalid('INVALID_AMOUNT', 'lockedCurrencyAmount must be greater than zero', 'lockedCurrencyAmount');
+    if (locked <= 0n)
+      throw invalid('INVALID_AMOUNT', 'lockedCurrencyAmount must be greater than zero', 'lockedCurrencyAmount');
     const to = destination.transaction.currency;
-    const pricing = req.lockedCurrencySide === 'SENDING' ? priceBySending(source.currency, to, destination.rail, locked) : priceByReceiving(source.currency, to, destination.rail, locked);
+    const pricing =
+      req.lockedCurrencySide === 'SENDING'
+        ? priceBySending(source.currency, to, destination.rail, locked)
+        : priceByReceiving(source.currency, to, destination.rail, locked);
     assertQuotable(pricing);
 
     const quoteId = publicId('Quote', this.ids.uuid());

@@ -2,7 +2,14 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, conflict, notFound } from '../../../domain/src/errors.js';
 import { isPublicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
-import { isQuoteExpired, quoteDecider, quoteStatusOf, toQuoteResource, type QuoteRecord, type QuoteState } from '../../../domain/src/quotes/quote.js';
+import {
+  isQuoteExpired,
+  quoteDecider,
+  quoteStatusOf,
+  toQuoteResource,
+  type QuoteRecord,
+  type QuoteState,
+} from '../../../domain/src/quotes/quote.js';
 import type { PaymentRef } from '../../../domain/src/timers/timers.js';
 import type { EventMetadata } from '../../../event-store/src/event-store.js';
 import type { ReadModelStore } from '../../../read-models/src/read-model-store.js';
@@ -15,33 +22,58 @@ import { QuoteBuilder, type QuoteRequest } from './quote-builder.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class CreateQuoteCommand {
-  constructor(readonly request: QuoteRequest, readonly actor: Actor) {}
+  constructor(
+    readonly request: QuoteRequest,
+    readonly actor: Actor,
+  ) {}
 }
 
 export class ExecuteQuoteCommand {
-  constructor(readonly quoteId: string, readonly actor: Actor, readonly wallet: { signature?: string; requestId?: string } = {}) {}
+  constructor(
+    readonly quoteId: string,
+    readonly actor: Actor,
+    readonly wallet: { signature?: string; requestId?: string } = {},
+  ) {}
 }
 
 export const quoteRef = (quoteId: string): PaymentRef => ({ kind: 'quote', id: quoteId });
 
 /** A quote of this platform with its transaction; 404 otherwise. */
-export async function loadOwnQuote(runner: CommandRunner, quoteId: string, platformId: string): Promise<Required<QuoteState>> {
+export async function loadOwnQuote(
+  runner: CommandRunner,
+  quoteId: string,
+  platformId: string,
+): Promise<Required<QuoteState>> {
   if (!isPublicId('Quote', quoteId)) throw notFound('QUOTE', quoteId);
   const { state } = await runner.load(streams.quote(quoteId), quoteDecider);
   if (!state.quote || !state.transaction || state.quote.platformId !== platformId) throw notFound('QUOTE', quoteId);
   return state as Required<QuoteState>;
 }
 
-export const quoteExpiredError = (quote: QuoteRecord) => new DomainError('conflict', 'QUOTE_EXPIRED', `quote ${quote.id} expired at ${quote.expiresAt} and cannot be executed`);
+export const quoteExpiredError = (quote: QuoteRecord) =>
+  new DomainError(
+    'conflict',
+    'QUOTE_EXPIRED',
+    `quote ${quote.id} expired at ${quote.expiresAt} and cannot be executed`,
+  );
 
 /**
  * Checks that a quote can start now. A quote past expiresAt is expired on the spot (no money
  * moves) and the caller gets 409 QUOTE_EXPIRED.
  */
-export async function requireExecutable(process: PaymentProcess, state: Required<QuoteState>, now: Date, metadata: EventMetadata): Promise<void> {
+export async function requireExecutable(
+  process: PaymentProcess,
+  state: Required<QuoteState>,
+  now: Date,
+  metadata: EventMetadata,
+): Promise<void> {
   const { quote, transaction } = state;
   if (transaction.status === 'EXPIRED') throw quoteExpiredError(quote);
-  if (transaction.status !== 'PENDING') throw conflict('INVALID_STATE_TRANSITION', `quote ${quote.id} is ${quoteStatusOf(transaction.status)} and cannot be executed again`);
+  if (transaction.status !== 'PENDING')
+    throw conflict(
+      'INVALID_STATE_TRANSITION',
+      `quote ${quote.id} is ${quoteStatusOf(transaction.status)} and cannot be executed again`,
+    );
   if (isQuoteExpired(quote, now)) {
     await process.expire(quoteRef(quote.id), metadata);
     throw quoteExpiredError(quote);
@@ -53,7 +85,8 @@ export async function startQuote(process: PaymentProcess, quote: QuoteRecord, me
   try {
     return await process.start(quoteRef(quote.id), { from: ['PENDING'], notAfter: quote.expiresAt }, metadata);
   } catch (error) {
-    if (error instanceof DomainError && error.code === 'QUOTE_EXPIRED') await process.expire(quoteRef(quote.id), metadata);
+    if (error instanceof DomainError && error.code === 'QUOTE_EXPIRED')
+      await process.expire(quoteRef(quote.id), metadata);
     throw error;
   }
 }
@@ -74,11 +107,19 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuoteCommand, R
   }
 
   async execute({ request, actor }: CreateQuoteCommand) {
-    const now = (await this.clocks.now(actor.platformId));
+    const now = await this.clocks.now(actor.platformId);
     const { quote, transaction } = await this.builder.build(request, actor.platformId, now);
     const metadata = { ...actor };
-    const created = await this.runner.run(streams.quote(quote.id), quoteDecider, { type: 'CreateQuote', quote, transaction }, { metadata, waitForReadModels: !request.immediatelyExecute });
-    await this.process.schedule({ kind: 'QUOTE_DEADLINE', platformId: actor.platformId, quoteId: quote.id }, Date.parse(quote.expiresAt) - now.getTime());
+    const created = await this.runner.run(
+      streams.quote(quote.id),
+      quoteDecider,
+      { type: 'CreateQuote', quote, transaction },
+      { metadata, waitForReadModels: !request.immediatelyExecute },
+    );
+    await this.process.schedule(
+      { kind: 'QUOTE_DEADLINE', platformId: actor.platformId, quoteId: quote.id },
+      Date.parse(quote.expiresAt) - now.getTime(),
+    );
     if (!request.immediatelyExecute) return toQuoteResource(quote, created.state.transaction!.status);
     const started = await startQuote(this.process, quote, metadata);
     return toQuoteResource(quote, started.status);
@@ -99,13 +140,25 @@ export class ExecuteQuoteHandler implements ICommandHandler<ExecuteQuoteCommand,
     const state = await loadOwnQuote(this.runner, quoteId, actor.platformId);
     const { quote } = state;
     const metadata = { ...actor };
-    const now = (await this.clocks.now(actor.platformId));
+    const now = await this.clocks.now(actor.platformId);
     await requireExecutable(this.process, state, now, metadata);
     if (quote.funding === 'EXTERNAL') {
-      throw conflict('QUOTE_FUNDED_EXTERNALLY', 'this quote starts when its paymentInstructions are paid (sandbox: POST /sandbox/send), not by execute');
+      throw conflict(
+        'QUOTE_FUNDED_EXTERNALLY',
+        'this quote starts when its paymentInstructions are paid (sandbox: POST /sandbox/send), not by execute',
+      );
     }
-    if (quote.funding === 'EMBEDDED_WALLET') await authorizeEmbeddedWalletExecution(this.runner, { quote, ...wallet, now });
-    requireActive(await loadCustomerAccount(this.runner, this.readModels, quote.source.accountId, actor.platformId, 'source.accountId'));
+    if (quote.funding === 'EMBEDDED_WALLET')
+      await authorizeEmbeddedWalletExecution(this.runner, { quote, ...wallet, now });
+    requireActive(
+      await loadCustomerAccount(
+        this.runner,
+        this.readModels,
+        quote.source.accountId,
+        actor.platformId,
+        'source.accountId',
+      ),
+    );
     const started = await startQuote(this.process, quote, metadata);
     return toQuoteResource(quote, started.status);
   }

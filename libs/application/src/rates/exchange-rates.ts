@@ -14,11 +14,17 @@ export interface ExchangeRateQuery {
  */
 export function listExchangeRates(query: ExchangeRateQuery, now: Date): Record<string, unknown>[] {
   const sources = query.sourceCurrency ? [currency(query.sourceCurrency).code] : CURRENCY_CODES;
-  const destinations = query.destinationCurrency?.length ? [...new Set(query.destinationCurrency.map((c) => currency(c).code))] : CURRENCY_CODES;
+  const destinations = query.destinationCurrency?.length
+    ? [...new Set(query.destinationCurrency.map((c) => currency(c).code))]
+    : CURRENCY_CODES;
   const updatedAt = new Date(Math.floor(now.getTime() / 60_000) * 60_000).toISOString();
   const table = exchangeRateTable(sources, destinations, query.sendingAmount);
   if (table.some((p) => p.receivingAmount > MAX_JSON_AMOUNT)) {
-    throw invalid('AMOUNT_OUT_OF_RANGE', 'sendingAmount converts to more than 2^53-1 in a destination currency', 'sendingAmount');
+    throw invalid(
+      'AMOUNT_OUT_OF_RANGE',
+      'sendingAmount converts to more than 2^53-1 in a destination currency',
+      'sendingAmount',
+    );
   }
   return table.map((p) => ({
     sourceCurrency: currency(p.sourceCurrency),

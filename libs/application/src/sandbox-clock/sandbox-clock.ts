@@ -20,7 +20,10 @@ export class SandboxClockService {
 }
 
 export class AdvanceSandboxClockCommand {
-  constructor(readonly byMs: number, readonly actor: Actor) {}
+  constructor(
+    readonly byMs: number,
+    readonly actor: Actor,
+  ) {}
 }
 
 /**
@@ -29,7 +32,10 @@ export class AdvanceSandboxClockCommand {
  * those that became due run now. Other platforms' clocks and timers are untouched.
  */
 @CommandHandler(AdvanceSandboxClockCommand)
-export class AdvanceSandboxClockHandler implements ICommandHandler<AdvanceSandboxClockCommand, { now: string; offsetMs: number; promotedJobs: number }> {
+export class AdvanceSandboxClockHandler implements ICommandHandler<
+  AdvanceSandboxClockCommand,
+  { now: string; offsetMs: number; promotedJobs: number }
+> {
   constructor(
     private readonly runner: CommandRunner,
     private readonly clocks: PlatformClocks,

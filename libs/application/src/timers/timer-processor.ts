@@ -25,7 +25,12 @@ export interface RunningTimers {
  * Handles one timer job; business refusals (the payment moved on) end the job, anything else
  * retries. A payment busy with another step gets that step finished first, then this one is tried.
  */
-export async function handleTimer(process: PaymentProcess, job: TimerJob, jobId: string, clocks: PlatformClocks): Promise<void> {
+export async function handleTimer(
+  process: PaymentProcess,
+  job: TimerJob,
+  jobId: string,
+  clocks: PlatformClocks,
+): Promise<void> {
   try {
     await runTimer(process, job, jobId, clocks);
   } catch (error) {
@@ -65,7 +70,9 @@ async function runTimer(process: PaymentProcess, job: TimerJob, jobId: string, c
  */
 export async function startTimerProcessor(deps: TimerDeps): Promise<RunningTimers> {
   const logger = new Logger('Timers');
-  const runner = new CommandRunner(deps.eventStore, deps.projections, { readYourWritesTimeoutMs: deps.readYourWritesTimeoutMs });
+  const runner = new CommandRunner(deps.eventStore, deps.projections, {
+    readYourWritesTimeoutMs: deps.readYourWritesTimeoutMs,
+  });
   const process = new PaymentProcess(runner, deps.clocks, deps.jobs);
   const worker = deps.jobs.process<TimerJob>(
     TIMER_QUEUE,

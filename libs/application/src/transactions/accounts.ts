@@ -29,11 +29,22 @@ export async function platformCustomerIdOf(readModels: ReadModelStore, customerI
  * A customer's internal account of this platform. Platform settlement accounts are refused: they
  * mirror money outside the system and cannot take part in a payment.
  */
-export async function loadCustomerAccount(runner: CommandRunner, readModels: ReadModelStore, accountId: string, platformId: string, field: string): Promise<OwnedInternalAccount> {
+export async function loadCustomerAccount(
+  runner: CommandRunner,
+  readModels: ReadModelStore,
+  accountId: string,
+  platformId: string,
+  field: string,
+): Promise<OwnedInternalAccount> {
   if (!isPublicId('InternalAccount', accountId)) throw notFound('INTERNAL_ACCOUNT', accountId);
   const doc = await readModels.get<InternalAccountDoc>(Collections.internalAccounts, accountId);
   if (!doc || doc.platformId !== platformId) throw notFound('INTERNAL_ACCOUNT', accountId);
-  if (!doc.customerId) throw invalid('INVALID_INPUT', 'platform settlement accounts cannot send or receive payments; use a customer account', field);
+  if (!doc.customerId)
+    throw invalid(
+      'INVALID_INPUT',
+      'platform settlement accounts cannot send or receive payments; use a customer account',
+      field,
+    );
   const { state: customer } = await runner.load(streams.customer(doc.customerId), customerDecider);
   const account = customer.accounts.get(accountId);
   if (!account) throw notFound('INTERNAL_ACCOUNT', accountId);
@@ -48,12 +59,25 @@ export async function loadCustomerAccount(runner: CommandRunner, readModels: Rea
 }
 
 export function requireActive(account: { id: string; status?: string }): void {
-  if (account.status !== 'ACTIVE') throw conflict('ACCOUNT_NOT_ACTIVE', `account ${account.id} is ${account.status} and cannot send or receive payments`);
+  if (account.status !== 'ACTIVE')
+    throw conflict(
+      'ACCOUNT_NOT_ACTIVE',
+      `account ${account.id} is ${account.status} and cannot send or receive payments`,
+    );
 }
 
-export type LiveExternalAccount = ExternalAccountState & { id: string; currency: string; primaryIdentifier: string; platformId: string };
+export type LiveExternalAccount = ExternalAccountState & {
+  id: string;
+  currency: string;
+  primaryIdentifier: string;
+  platformId: string;
+};
 
-export async function loadLiveExternalAccount(runner: CommandRunner, accountId: string, platformId: string): Promise<LiveExternalAccount> {
+export async function loadLiveExternalAccount(
+  runner: CommandRunner,
+  accountId: string,
+  platformId: string,
+): Promise<LiveExternalAccount> {
   const account = await loadExternalAccount(runner, accountId, platformId);
   return account as LiveExternalAccount;
 }
@@ -61,16 +85,24 @@ export async function loadLiveExternalAccount(runner: CommandRunner, accountId: 
 /** An external account used together with a customer's account must be that customer's or the platform's own. */
 export function requireSameOwner(external: ExternalAccountState, customerId: string, field: string): void {
   if (external.customerId && external.customerId !== customerId) {
-    throw new DomainError('invalid', 'ACCOUNT_OWNER_MISMATCH', `external account ${external.id} belongs to another customer`, {
-      errors: [{ field, constraint: 'ACCOUNT_OWNER_MISMATCH', message: 'the external account belongs to another customer' }],
-    });
+    throw new DomainError(
+      'invalid',
+      'ACCOUNT_OWNER_MISMATCH',
+      `external account ${external.id} belongs to another customer`,
+      {
+        errors: [
+          { field, constraint: 'ACCOUNT_OWNER_MISMATCH', message: 'the external account belongs to another customer' },
+        ],
+      },
+    );
   }
 }
 
 export async function settlementAccountOf(runner: CommandRunner, platformId: string, code: string): Promise<string> {
   const { state } = await runner.load(streams.platform(platformId), platformDecider);
   const id = state.settlementAccounts.get(code);
-  if (!id) throw new DomainError('invalid', 'UNSUPPORTED_CURRENCY', `the platform has no settlement account in ${code}`);
+  if (!id)
+    throw new DomainError('invalid', 'UNSUPPORTED_CURRENCY', `the platform has no settlement account in ${code}`);
   return id;
 }
 

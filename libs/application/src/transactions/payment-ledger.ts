@@ -14,16 +14,33 @@ import { settlementAccountOf } from './accounts.js';
  * from the transaction so that repeating a leg is a no-op. A step's legs are appended together.
  */
 export class PaymentLedger {
-  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly clocks: PlatformClocks,
+  ) {}
 
   /** Appends the commands as one batch; the status change that follows waits for the read models. */
   async run(platformId: string, commands: LedgerCommand[], metadata: EventMetadata): Promise<void> {
     if (commands.length === 0) return;
-    await this.runner.run(streams.ledger(platformId), ledgerBatchDecider, commands, { metadata, waitForReadModels: false });
+    await this.runner.run(streams.ledger(platformId), ledgerBatchDecider, commands, {
+      metadata,
+      waitForReadModels: false,
+    });
   }
 
-  private async transfer(tx: TransactionRecord, leg: 'hold' | 'credit' | 'refund', toSettlement: boolean, accountId: string, code: string, amount: string): Promise<LedgerCommand> {
-    const settlement = { id: await settlementAccountOf(this.runner, tx.platformId, code), currency: code, allowNegative: true };
+  private async transfer(
+    tx: TransactionRecord,
+    leg: 'hold' | 'credit' | 'refund',
+    toSettlement: boolean,
+    accountId: string,
+    code: string,
+    amount: string,
+  ): Promise<LedgerCommand> {
+    const settlement = {
+      id: await settlementAccountOf(this.runner, tx.platformId, code),
+      currency: code,
+      allowNegative: true,
+    };
     const account = { id: accountId, currency: code, allowNegative: false };
     return {
       type: 'CreateTransfer',
@@ -47,7 +64,9 @@ export class PaymentLedger {
   /** Settlement account of the destination currency -> destination account. */
   async credit(tx: TransactionRecord): Promise<LedgerCommand[]> {
     if (!legsOf(tx).creditsDestination) return [];
-    return [await this.transfer(tx, 'credit', false, tx.destination.accountId!, tx.destination.currency, tx.receivedAmount)];
+    return [
+      await this.transfer(tx, 'credit', false, tx.destination.accountId!, tx.destination.currency, tx.receivedAmount),
+    ];
   }
 
   /** The reverse of a settled source debit: settlement account of the source currency -> source account. */
@@ -68,10 +87,18 @@ export class PaymentLedger {
     }
     if (hold.resolution) {
       if (hold.resolution === (how === 'post' ? 'POSTED' : 'VOIDED')) return [];
-      throw new DomainError('conflict', 'PENDING_TRANSFER_RESOLVED', `the hold of ${tx.id} is already ${hold.resolution.toLowerCase()}`);
+      throw new DomainError(
+        'conflict',
+        'PENDING_TRANSFER_RESOLVED',
+        `the hold of ${tx.id} is already ${hold.resolution.toLowerCase()}`,
+      );
     }
     const id = legTransferId(tx.id, how);
     const now = (await this.clocks.now(tx.platformId)).toISOString();
-    return [how === 'post' ? { type: 'PostPendingTransfer', id, pendingId, now } : { type: 'VoidPendingTransfer', id, pendingId, now }];
+    return [
+      how === 'post'
+        ? { type: 'PostPendingTransfer', id, pendingId, now }
+        : { type: 'VoidPendingTransfer', id, pendingId, now },
+    ];
   }
 }

@@ -8,7 +8,11 @@ import { ledgerDecider, postedBalance } from '../../../domain/src/ledger/ledger.
 import { platformDecider } from '../../../domain/src/platform/platform.js';
 import type { PaymentRef, TimerJob } from '../../../domain/src/timers/timers.js';
 import type { PaymentPlan } from '../../../domain/src/transactions/payment-plan.js';
-import { referenceFor, transactionDecider, type TransactionRecord } from '../../../domain/src/transactions/transaction.js';
+import {
+  referenceFor,
+  transactionDecider,
+  type TransactionRecord,
+} from '../../../domain/src/transactions/transaction.js';
 import { SqliteEventStore } from '../../../event-store/src/sqlite-event-store.js';
 import type { Job, JobOptions, JobQueue } from '../../../jobs/src/job-queue.js';
 import { expectBalancedLedger } from '../../../../test/support/ledger-check.js';
@@ -68,13 +72,29 @@ describe('payment process: steps, claims and recovery (embedded event store)', (
     await runner.run(
       streams.platform(PLATFORM),
       platformDecider,
-      { type: 'CreatePlatform', platformId: PLATFORM, name: 'p', sandbox: true, umaDomain: 'x.test', settlementAccounts: [{ accountId: SETTLEMENT, currency: 'USD', crypto: false }], now: clock.now().toISOString() },
+      {
+        type: 'CreatePlatform',
+        platformId: PLATFORM,
+        name: 'p',
+        sandbox: true,
+        umaDomain: 'x.test',
+        settlementAccounts: [{ accountId: SETTLEMENT, currency: 'USD', crypto: false }],
+        now: clock.now().toISOString(),
+      },
       { metadata },
     );
     await runner.run(
       streams.ledger(PLATFORM),
       ledgerDecider,
-      { type: 'CreateTransfer', id: 'Transfer:fund', debit: { id: SETTLEMENT, currency: 'USD', allowNegative: true }, credit: { id: SOURCE, currency: 'USD', allowNegative: false }, amount: 100_000n, code: 'SANDBOX_FUNDING', now: clock.now().toISOString() },
+      {
+        type: 'CreateTransfer',
+        id: 'Transfer:fund',
+        debit: { id: SETTLEMENT, currency: 'USD', allowNegative: true },
+        credit: { id: SOURCE, currency: 'USD', allowNegative: false },
+        amount: 100_000n,
+        code: 'SANDBOX_FUNDING',
+        now: clock.now().toISOString(),
+      },
       { metadata },
     );
   });
@@ -104,11 +124,17 @@ describe('payment process: steps, claims and recovery (embedded event store)', (
       createdAt: now,
       updatedAt: now,
     };
-    await runner.run(streams.transaction(id), transactionDecider, { type: 'CreateTransaction', transaction }, { metadata });
+    await runner.run(
+      streams.transaction(id),
+      transactionDecider,
+      { type: 'CreateTransaction', transaction },
+      { metadata },
+    );
     return { kind: 'transaction', id };
   }
 
-  const balance = async () => postedBalance((await runner.load(streams.ledger(PLATFORM), ledgerDecider)).state.accounts.get(SOURCE)!);
+  const balance = async () =>
+    postedBalance((await runner.load(streams.ledger(PLATFORM), ledgerDecider)).state.accounts.get(SOURCE)!);
   const ledgerEvents = async () => (await store.readStream(streams.ledger(PLATFORM))).length;
 
   it('finishes a step that was claimed but interrupted, once, however often recovery runs', async () => {
@@ -118,7 +144,12 @@ describe('payment process: steps, claims and recovery (embedded event store)', (
     const tx = await process.load(ref);
     await process.hold(tx, metadata);
     await process.transition(ref, { to: 'PROCESSING', from: ['PENDING'] }, metadata);
-    await runner.run(streams.transaction(ref.id), transactionDecider, { type: 'BeginPaymentStep', step: { type: 'COMPLETE' }, from: ['PROCESSING'], now: clock.now().toISOString() }, { metadata });
+    await runner.run(
+      streams.transaction(ref.id),
+      transactionDecider,
+      { type: 'BeginPaymentStep', step: { type: 'COMPLETE' }, from: ['PROCESSING'], now: clock.now().toISOString() },
+      { metadata },
+    );
     expect((await process.load(ref)).activeStep).toEqual({ type: 'COMPLETE' });
     expect(await balance()).toBe(before);
 
@@ -137,19 +168,32 @@ describe('payment process: steps, claims and recovery (embedded event store)', (
     const before = await balance();
     expect((await process.recover(ref, metadata))?.status).toBe('COMPLETED');
     expect(await balance()).toBe(before - 2_000n);
-    expect(await process.recover({ kind: 'transaction', id: 'Transaction:00000000-0000-4000-8000-999999999999' }, metadata)).toBeUndefined();
+    expect(
+      await process.recover({ kind: 'transaction', id: 'Transaction:00000000-0000-4000-8000-999999999999' }, metadata),
+    ).toBeUndefined();
   });
 
   it('lets a timer finish a step another runner claimed before applying its own', async () => {
-    const ref = await payout({ later: { afterMs: 30_000, step: { type: 'FAIL', status: 'FAILED', failureReason: 'OFFRAMP_FAILED' } } });
+    const ref = await payout({
+      later: { afterMs: 30_000, step: { type: 'FAIL', status: 'FAILED', failureReason: 'OFFRAMP_FAILED' } },
+    });
     const before = await balance();
     await process.start(ref, { from: ['PENDING'] }, metadata);
     expect(await balance()).toBe(before); // held, not posted
-    const scheduled = queue.enqueued.map((e) => e.data as TimerJob).find((j) => j.kind === 'PAYMENT_STEP' && j.ref.id === ref.id);
+    const scheduled = queue.enqueued
+      .map((e) => e.data as TimerJob)
+      .find((j) => j.kind === 'PAYMENT_STEP' && j.ref.id === ref.id);
     expect(scheduled).toBeDefined();
     // An approval-like COMPLETE claimed by another runner and left unfinished...
-    await runner.run(streams.transaction(ref.id), transactionDecider, { type: 'BeginPaymentStep', step: { type: 'COMPLETE' }, from: ['PROCESSING'], now: clock.now().toISOString() }, { metadata });
-    await expect(process.applyStep(ref, { type: 'FAIL', status: 'FAILED' }, metadata)).rejects.toMatchObject({ code: 'PAYMENT_BUSY' });
+    await runner.run(
+      streams.transaction(ref.id),
+      transactionDecider,
+      { type: 'BeginPaymentStep', step: { type: 'COMPLETE' }, from: ['PROCESSING'], now: clock.now().toISOString() },
+      { metadata },
+    );
+    await expect(process.applyStep(ref, { type: 'FAIL', status: 'FAILED' }, metadata)).rejects.toMatchObject({
+      code: 'PAYMENT_BUSY',
+    });
     // ...is finished by the timer, whose own step then no longer applies.
     await handleTimer(process, scheduled!, 'job-2', clocks);
     expect((await process.load(ref)).status).toBe('COMPLETED');
@@ -159,11 +203,19 @@ describe('payment process: steps, claims and recovery (embedded event store)', (
 
   it('schedules the later step only once the payment started, timed from the start', async () => {
     const ref = await payout({ later: { afterMs: 30_000, step: { type: 'COMPLETE' } } }, 10_000_000);
-    await expect(process.start(ref, { from: ['PENDING'] }, metadata)).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
-    expect(queue.enqueued.some((e) => (e.data as TimerJob).kind === 'PAYMENT_STEP' && (e.data as { ref: PaymentRef }).ref.id === ref.id)).toBe(false);
+    await expect(process.start(ref, { from: ['PENDING'] }, metadata)).rejects.toMatchObject({
+      code: 'INSUFFICIENT_FUNDS',
+    });
+    expect(
+      queue.enqueued.some(
+        (e) => (e.data as TimerJob).kind === 'PAYMENT_STEP' && (e.data as { ref: PaymentRef }).ref.id === ref.id,
+      ),
+    ).toBe(false);
     const ok = await payout({ later: { afterMs: 30_000, step: { type: 'COMPLETE' } } });
     await process.start(ok, { from: ['PENDING'] }, metadata);
-    const job = queue.enqueued.find((e) => (e.data as TimerJob).kind === 'PAYMENT_STEP' && (e.data as { ref: PaymentRef }).ref.id === ok.id)!;
+    const job = queue.enqueued.find(
+      (e) => (e.data as TimerJob).kind === 'PAYMENT_STEP' && (e.data as { ref: PaymentRef }).ref.id === ok.id,
+    )!;
     expect(job.options?.delayMs).toBe(30_000);
     await handleTimer(process, job.data as Job<TimerJob>['data'], 'job-3', clocks);
     expect((await process.load(ok)).status).toBe('COMPLETED');

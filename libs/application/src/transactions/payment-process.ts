@@ -2,9 +2,22 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DomainError, notFound } from '../../../domain/src/errors.js';
 import { streams } from '../../../domain/src/ids.js';
 import { isQuoteExpired, quoteDecider } from '../../../domain/src/quotes/quote.js';
-import { RECOVERY_DELAY_MS, TIMER_QUEUE, timerJobId, type PaymentRef, type TimerJob } from '../../../domain/src/timers/timers.js';
+import {
+  RECOVERY_DELAY_MS,
+  TIMER_QUEUE,
+  timerJobId,
+  type PaymentRef,
+  type TimerJob,
+} from '../../../domain/src/timers/timers.js';
 import type { PaymentStep } from '../../../domain/src/transactions/payment-plan.js';
-import { sameStep, transactionDecider, type LifecycleCommand, type TransactionRecord, type TransactionStatus, type TransitionCommand } from '../../../domain/src/transactions/transaction.js';
+import {
+  sameStep,
+  transactionDecider,
+  type LifecycleCommand,
+  type TransactionRecord,
+  type TransactionStatus,
+  type TransitionCommand,
+} from '../../../domain/src/transactions/transaction.js';
 import type { EventMetadata } from '../../../event-store/src/event-store.js';
 import type { JobQueue } from '../../../jobs/src/job-queue.js';
 import { CommandRunner } from '../command-runner.js';
@@ -52,12 +65,19 @@ export class PaymentProcess {
 
   async load(ref: PaymentRef): Promise<TransactionRecord> {
     const { state } =
-      ref.kind === 'quote' ? await this.runner.load(streams.quote(ref.id), quoteDecider) : await this.runner.load(streams.transaction(ref.id), transactionDecider);
+      ref.kind === 'quote'
+        ? await this.runner.load(streams.quote(ref.id), quoteDecider)
+        : await this.runner.load(streams.transaction(ref.id), transactionDecider);
     if (!state.transaction) throw notFound(ref.kind === 'quote' ? 'QUOTE' : 'TRANSACTION', ref.id);
     return state.transaction;
   }
 
-  private async lifecycle(ref: PaymentRef, command: LifecycleCommand, metadata: EventMetadata, waitForReadModels = true): Promise<TransactionRecord> {
+  private async lifecycle(
+    ref: PaymentRef,
+    command: LifecycleCommand,
+    metadata: EventMetadata,
+    waitForReadModels = true,
+  ): Promise<TransactionRecord> {
     const options = { metadata, waitForReadModels };
     const { state } =
       ref.kind === 'quote'
@@ -67,8 +87,18 @@ export class PaymentProcess {
   }
 
   /** A status change; by default the caller then reads its own write, so it waits for the read models. */
-  async transition(ref: PaymentRef, change: Transition, metadata: EventMetadata, waitForReadModels = true): Promise<TransactionRecord> {
-    return this.lifecycle(ref, { type: 'TransitionTransaction', now: await this.now(metadata), ...change }, metadata, waitForReadModels);
+  async transition(
+    ref: PaymentRef,
+    change: Transition,
+    metadata: EventMetadata,
+    waitForReadModels = true,
+  ): Promise<TransactionRecord> {
+    return this.lifecycle(
+      ref,
+      { type: 'TransitionTransaction', now: await this.now(metadata), ...change },
+      metadata,
+      waitForReadModels,
+    );
   }
 
   async schedule(job: TimerJob, delayMs: number): Promise<void> {
@@ -87,18 +117,28 @@ export class PaymentProcess {
    * schedules the plan's later step, moves to PROCESSING and applies the immediate step. A plan
    * that fails at once moves no money at all.
    */
-  async start(ref: PaymentRef, guard: { from: readonly TransactionStatus[]; notAfter?: string }, metadata: EventMetadata): Promise<TransactionRecord> {
+  async start(
+    ref: PaymentRef,
+    guard: { from: readonly TransactionStatus[]; notAfter?: string },
+    metadata: EventMetadata,
+  ): Promise<TransactionRecord> {
     const tx = await this.load(ref);
     const { immediate } = tx.plan;
     if (immediate?.type === 'FAIL') {
-      if (!guard.from.includes(tx.status)) return this.transition(ref, { to: immediate.status, from: guard.from }, metadata);
+      if (!guard.from.includes(tx.status))
+        return this.transition(ref, { to: immediate.status, from: guard.from }, metadata);
       return this.applyStep(ref, immediate, metadata);
     }
     await this.hold(tx, metadata);
     let started: TransactionRecord;
     try {
       // With an immediate step to follow, only the step's final status needs to wait for the read models.
-      started = await this.transition(ref, { to: 'PROCESSING', from: guard.from, notAfter: guard.notAfter }, metadata, !immediate);
+      started = await this.transition(
+        ref,
+        { to: 'PROCESSING', from: guard.from, notAfter: guard.notAfter },
+        metadata,
+        !immediate,
+      );
     } catch (error) {
       await this.releaseHold(tx, 'void', metadata);
       throw error;
@@ -115,7 +155,10 @@ export class PaymentProcess {
     const later = started.plan.later;
     if (!later) return;
     const due = Date.parse(started.updatedAt) + later.afterMs;
-    await this.schedule({ kind: 'PAYMENT_STEP', platformId: started.platformId, ref, step: later.step }, due - (await this.clocks.now(started.platformId)).getTime());
+    await this.schedule(
+      { kind: 'PAYMENT_STEP', platformId: started.platformId, ref, step: later.step },
+      due - (await this.clocks.now(started.platformId)).getTime(),
+    );
   }
 
   /**
@@ -123,17 +166,37 @@ export class PaymentProcess {
    * step is first claimed on the payment's stream, then the money moves, then the final status
    * ends the step; a claimed step that was interrupted is finished by running it again.
    */
-  applyStep(ref: PaymentRef, step: PaymentStep, metadata: EventMetadata, options: { from?: readonly TransactionStatus[] } = {}): Promise<TransactionRecord> {
+  applyStep(
+    ref: PaymentRef,
+    step: PaymentStep,
+    metadata: EventMetadata,
+    options: { from?: readonly TransactionStatus[] } = {},
+  ): Promise<TransactionRecord> {
     return this.serialized(ref.id, async () => {
       const from = options.from ?? STEP_FROM[step.type];
-      const tx = await this.lifecycle(ref, { type: 'BeginPaymentStep', step, from, now: await this.now(metadata) }, metadata, false);
+      const tx = await this.lifecycle(
+        ref,
+        { type: 'BeginPaymentStep', step, from, now: await this.now(metadata) },
+        metadata,
+        false,
+      );
       if (!sameStep(tx.activeStep, step)) return tx;
-      const end = { step, endsStep: true, ...('failureReason' in step && step.failureReason ? { failureReason: step.failureReason } : {}), ...('failureDetail' in step && step.failureDetail ? { failureDetail: step.failureDetail } : {}) };
+      const end = {
+        step,
+        endsStep: true,
+        ...('failureReason' in step && step.failureReason ? { failureReason: step.failureReason } : {}),
+        ...('failureDetail' in step && step.failureDetail ? { failureDetail: step.failureDetail } : {}),
+      };
       switch (step.type) {
         case 'COMPLETE': {
           // An incoming payment approved from PENDING passes through PROCESSING within the step.
-          const started = tx.status === 'PENDING' ? await this.transition(ref, { to: 'PROCESSING', step }, metadata, false) : tx;
-          await this.legs.run(tx.platformId, [...(await this.legs.release(started, 'post')), ...(await this.legs.credit(started))], metadata);
+          const started =
+            tx.status === 'PENDING' ? await this.transition(ref, { to: 'PROCESSING', step }, metadata, false) : tx;
+          await this.legs.run(
+            tx.platformId,
+            [...(await this.legs.release(started, 'post')), ...(await this.legs.credit(started))],
+            metadata,
+          );
           return this.transition(ref, { to: 'COMPLETED', ...end }, metadata);
         }
         case 'FAIL':
@@ -160,7 +223,11 @@ export class PaymentProcess {
     return this.serialized(ref.id, async () => {
       const tx = await this.load(ref);
       if (tx.status !== 'PENDING' && tx.status !== 'EXPIRED') return tx;
-      const expired = await this.transition(ref, { to: 'EXPIRED', from: ['PENDING'], failureReason: 'QUOTE_EXPIRED' }, metadata);
+      const expired = await this.transition(
+        ref,
+        { to: 'EXPIRED', from: ['PENDING'], failureReason: 'QUOTE_EXPIRED' },
+        metadata,
+      );
       // Only after EXPIRED is recorded: an execute racing with expiry can then no longer start.
       await this.releaseHold(tx, 'void', metadata);
       return expired;
@@ -171,7 +238,8 @@ export class PaymentProcess {
   async expireIfDue(ref: PaymentRef, now: Date, metadata: EventMetadata): Promise<void> {
     const { state } = await this.runner.load(streams.quote(ref.id), quoteDecider);
     if (!state.quote) return;
-    if (!isQuoteExpired(state.quote, now)) throw new Error(`quote ${ref.id} is not due before ${state.quote.expiresAt}`);
+    if (!isQuoteExpired(state.quote, now))
+      throw new Error(`quote ${ref.id} is not due before ${state.quote.expiresAt}`);
     await this.expire(ref, metadata);
   }
 
@@ -204,7 +272,8 @@ export class PaymentProcess {
       try {
         return await this.start(ref, { from: ['PENDING'] }, metadata);
       } catch (error) {
-        if (error instanceof DomainError && error.code === 'INSUFFICIENT_FUNDS') return this.failForFunds(ref, metadata);
+        if (error instanceof DomainError && error.code === 'INSUFFICIENT_FUNDS')
+          return this.failForFunds(ref, metadata);
         throw error;
       }
     }

@@ -6,7 +6,11 @@ import { DomainError, conflict, invalid, notFound } from '../../../domain/src/er
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
 import { currency } from '../../../domain/src/money.js';
 import type { PaymentRef } from '../../../domain/src/timers/timers.js';
-import { referenceFor, transactionDecider, type TransactionRecord } from '../../../domain/src/transactions/transaction.js';
+import {
+  referenceFor,
+  transactionDecider,
+  type TransactionRecord,
+} from '../../../domain/src/transactions/transaction.js';
 import { toTransactionResource } from '../../../domain/src/transactions/transaction-view.js';
 import { incomingPlan } from '../../../domain/src/transfers/sandbox-outcomes.js';
 import { Collections } from '../../../read-models/src/projections/collections.js';
@@ -20,33 +24,53 @@ import { PaymentProcess } from './payment-process.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class SandboxSendCommand {
-  constructor(readonly input: { quoteId: string; currencyCode: string; currencyAmount?: number }, readonly actor: Actor) {}
-}
-
-export class SandboxUmaReceiveCommand {
   constructor(
-    readonly input: { senderUmaAddress: string; receiverUmaAddress?: string; customerId?: string; receivingCurrencyCode: string; receivingCurrencyAmount: number },
+    readonly input: { quoteId: string; currencyCode: string; currencyAmount?: number },
     readonly actor: Actor,
   ) {}
 }
 
-const fieldError = (code: string, field: string, message: string) => new DomainError('invalid', code, message, { errors: [{ field, constraint: code, message }] });
+export class SandboxUmaReceiveCommand {
+  constructor(
+    readonly input: {
+      senderUmaAddress: string;
+      receiverUmaAddress?: string;
+      customerId?: string;
+      receivingCurrencyCode: string;
+      receivingCurrencyAmount: number;
+    },
+    readonly actor: Actor,
+  ) {}
+}
+
+const fieldError = (code: string, field: string, message: string) =>
+  new DomainError('invalid', code, message, { errors: [{ field, constraint: code, message }] });
 
 /** Simulates paying an externally funded quote's paymentInstructions: the quote starts as if the funds arrived. */
 @CommandHandler(SandboxSendCommand)
 export class SandboxSendHandler implements ICommandHandler<SandboxSendCommand, Record<string, unknown>> {
-  constructor(private readonly runner: CommandRunner, private readonly process: PaymentProcess, private readonly clocks: PlatformClocks) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly process: PaymentProcess,
+    private readonly clocks: PlatformClocks,
+  ) {}
 
   async execute({ input, actor }: SandboxSendCommand) {
     await requireSandbox(this.runner, actor);
     const state = await loadOwnQuote(this.runner, input.quoteId, actor.platformId);
     const { quote } = state;
-    if (quote.funding !== 'EXTERNAL') throw conflict('QUOTE_NOT_FUNDED_EXTERNALLY', 'only quotes funded by paymentInstructions are paid with /sandbox/send; execute this one instead');
+    if (quote.funding !== 'EXTERNAL')
+      throw conflict(
+        'QUOTE_NOT_FUNDED_EXTERNALLY',
+        'only quotes funded by paymentInstructions are paid with /sandbox/send; execute this one instead',
+      );
     const metadata = { ...actor };
-    await requireExecutable(this.process, state, (await this.clocks.now(actor.platformId)), metadata);
-    if (input.currencyCode !== quote.sendingCurrency) throw fieldError('CURRENCY_MISMATCH', 'currencyCode', `the quote is paid in ${quote.sendingCurrency}`);
+    await requireExecutable(this.process, state, await this.clocks.now(actor.platformId), metadata);
+    if (input.currencyCode !== quote.sendingCurrency)
+      throw fieldError('CURRENCY_MISMATCH', 'currencyCode', `the quote is paid in ${quote.sendingCurrency}`);
     const paid = input.currencyAmount === undefined ? BigInt(quote.totalSendingAmount) : BigInt(input.currencyAmount);
-    if (paid !== BigInt(quote.totalSendingAmount)) throw fieldError('AMOUNT_MISMATCH', 'currencyAmount', `the quote expects exactly ${quote.totalSendingAmount}`);
+    if (paid !== BigInt(quote.totalSendingAmount))
+      throw fieldError('AMOUNT_MISMATCH', 'currencyAmount', `the quote expects exactly ${quote.totalSendingAmount}`);
     return toTransactionResource(await startQuote(this.process, quote, metadata));
   }
 }
@@ -109,7 +133,12 @@ export class SandboxUmaReceiveHandler implements ICommandHandler<SandboxUmaRecei
     // Received into the customer's regular account in that currency, else an embedded wallet.
     const candidates = [...state.accounts.values()].filter((a) => a.currency === code && a.status === 'ACTIVE');
     const account = candidates.find((a) => a.type !== 'EMBEDDED_WALLET') ?? candidates[0];
-    if (!account) throw fieldError('UNSUPPORTED_CURRENCY', 'receivingCurrencyCode', `the receiver has no active account in ${code}`);
+    if (!account)
+      throw fieldError(
+        'UNSUPPORTED_CURRENCY',
+        'receivingCurrencyCode',
+        `the receiver has no active account in ${code}`,
+      );
 
     const id = publicId('Transaction', this.ids.uuid());
     const ref: PaymentRef = { kind: 'transaction', id };
@@ -137,13 +166,26 @@ export class SandboxUmaReceiveHandler implements ICommandHandler<SandboxUmaRecei
     };
     const metadata = { ...actor };
     if (needsApproval) {
-      await this.process.schedule({ kind: 'PAYMENT_STEP', platformId: actor.platformId, ref, step: plan.later!.step }, plan.later!.afterMs);
-      const { state: created } = await this.runner.run(streams.transaction(id), transactionDecider, { type: 'CreateTransaction', transaction, then: ['PENDING'] }, { metadata });
+      await this.process.schedule(
+        { kind: 'PAYMENT_STEP', platformId: actor.platformId, ref, step: plan.later!.step },
+        plan.later!.afterMs,
+      );
+      const { state: created } = await this.runner.run(
+        streams.transaction(id),
+        transactionDecider,
+        { type: 'CreateTransaction', transaction, then: ['PENDING'] },
+        { metadata },
+      );
       return toTransactionResource(created.transaction!);
     }
     await this.process.scheduleRecovery(actor.platformId, ref);
     // The receiver lookup (CREATED) and the pay request (PENDING) happen together in the simulation.
-    await this.runner.run(streams.transaction(id), transactionDecider, { type: 'CreateTransaction', transaction, then: ['PENDING'] }, { metadata, waitForReadModels: false });
+    await this.runner.run(
+      streams.transaction(id),
+      transactionDecider,
+      { type: 'CreateTransaction', transaction, then: ['PENDING'] },
+      { metadata, waitForReadModels: false },
+    );
     return toTransactionResource(await this.process.start(ref, { from: ['PENDING'] }, metadata));
   }
 }

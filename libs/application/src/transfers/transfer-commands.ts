@@ -5,13 +5,25 @@ import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js'
 import { available, ledgerDecider } from '../../../domain/src/ledger/ledger.js';
 import { networkRail } from '../../../domain/src/rates/rate-table.js';
 import type { PaymentRef } from '../../../domain/src/timers/timers.js';
-import { referenceFor, transactionDecider, type TransactionRecord } from '../../../domain/src/transactions/transaction.js';
+import {
+  referenceFor,
+  transactionDecider,
+  type TransactionRecord,
+} from '../../../domain/src/transactions/transaction.js';
 import { toTransactionResource } from '../../../domain/src/transactions/transaction-view.js';
 import { transferPlan } from '../../../domain/src/transfers/sandbox-outcomes.js';
 import type { ReadModelStore } from '../../../read-models/src/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
-import { isSandboxPlatform, loadCustomerAccount, loadLiveExternalAccount, requireActive, requireSameOwner, type LiveExternalAccount, type OwnedInternalAccount } from '../transactions/accounts.js';
+import {
+  isSandboxPlatform,
+  loadCustomerAccount,
+  loadLiveExternalAccount,
+  requireActive,
+  requireSameOwner,
+  type LiveExternalAccount,
+  type OwnedInternalAccount,
+} from '../transactions/accounts.js';
 import { PaymentProcess } from '../transactions/payment-process.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
@@ -26,13 +38,22 @@ export interface TransferInput {
 }
 
 export class TransferInCommand {
-  constructor(readonly input: TransferInput, readonly actor: Actor) {}
+  constructor(
+    readonly input: TransferInput,
+    readonly actor: Actor,
+  ) {}
 }
 export class TransferOutCommand {
-  constructor(readonly input: TransferInput, readonly actor: Actor) {}
+  constructor(
+    readonly input: TransferInput,
+    readonly actor: Actor,
+  ) {}
 }
 
-const mismatch = (field: string, message: string) => new DomainError('invalid', 'CURRENCY_MISMATCH', message, { errors: [{ field, constraint: 'CURRENCY_MISMATCH', message }] });
+const mismatch = (field: string, message: string) =>
+  new DomainError('invalid', 'CURRENCY_MISMATCH', message, {
+    errors: [{ field, constraint: 'CURRENCY_MISMATCH', message }],
+  });
 
 /**
  * Transfers between a customer's internal account and an external account in the same currency.
@@ -48,16 +69,39 @@ abstract class TransferHandler {
     protected readonly ids: IdGenerator,
   ) {}
 
-  protected async accounts(internalId: string, externalId: string, actor: Actor, fields: { internal: string; external: string }) {
-    const internal = await loadCustomerAccount(this.runner, this.readModels, internalId, actor.platformId, fields.internal);
+  protected async accounts(
+    internalId: string,
+    externalId: string,
+    actor: Actor,
+    fields: { internal: string; external: string },
+  ) {
+    const internal = await loadCustomerAccount(
+      this.runner,
+      this.readModels,
+      internalId,
+      actor.platformId,
+      fields.internal,
+    );
     requireActive(internal);
     const external = await loadLiveExternalAccount(this.runner, externalId, actor.platformId);
     requireSameOwner(external, internal.customerId, fields.external);
-    if (external.currency !== internal.currency) throw mismatch(fields.external, `the external account holds ${external.currency}, the internal account ${internal.currency}`);
+    if (external.currency !== internal.currency)
+      throw mismatch(
+        fields.external,
+        `the external account holds ${external.currency}, the internal account ${internal.currency}`,
+      );
     return { internal, external };
   }
 
-  protected async run(direction: 'IN' | 'OUT', internal: OwnedInternalAccount, external: LiveExternalAccount, amount: bigint, rail: string | undefined, actor: Actor, input?: TransferInput) {
+  protected async run(
+    direction: 'IN' | 'OUT',
+    internal: OwnedInternalAccount,
+    external: LiveExternalAccount,
+    amount: bigint,
+    rail: string | undefined,
+    actor: Actor,
+    input?: TransferInput,
+  ) {
     const id = input?.transactionId ?? publicId('Transaction', this.ids.uuid());
     const agentId = input?.agentId;
     const ref: PaymentRef = { kind: 'transaction', id };
@@ -70,7 +114,12 @@ abstract class TransferHandler {
       type: inbound ? 'INCOMING' : 'OUTGOING',
       status: 'PENDING',
       source: { sourceType: 'ACCOUNT', accountId: inbound ? external.id : internal.id, currency: code },
-      destination: { destinationType: 'ACCOUNT', accountId: inbound ? internal.id : external.id, currency: code, ...(rail ? { paymentRail: rail } : {}) },
+      destination: {
+        destinationType: 'ACCOUNT',
+        accountId: inbound ? internal.id : external.id,
+        currency: code,
+        ...(rail ? { paymentRail: rail } : {}),
+      },
       customerId: internal.customerId,
       platformCustomerId: internal.platformCustomerId,
       sentAmount: amount.toString(),
@@ -85,7 +134,12 @@ abstract class TransferHandler {
     };
     const metadata = { ...actor };
     await this.process.scheduleRecovery(actor.platformId, ref);
-    await this.runner.run(streams.transaction(id), transactionDecider, { type: 'CreateTransaction', transaction }, { metadata, waitForReadModels: false });
+    await this.runner.run(
+      streams.transaction(id),
+      transactionDecider,
+      { type: 'CreateTransaction', transaction },
+      { metadata, waitForReadModels: false },
+    );
     try {
       return toTransactionResource(await this.process.start(ref, { from: ['PENDING'] }, metadata));
     } catch (error) {
@@ -99,31 +153,56 @@ abstract class TransferHandler {
 }
 
 @CommandHandler(TransferInCommand)
-export class TransferInHandler extends TransferHandler implements ICommandHandler<TransferInCommand, Record<string, unknown>> {
-  constructor(runner: CommandRunner, process: PaymentProcess, @Inject(READ_MODELS) readModels: ReadModelStore, clocks: PlatformClocks, @Inject(IDS) ids: IdGenerator) {
+export class TransferInHandler
+  extends TransferHandler
+  implements ICommandHandler<TransferInCommand, Record<string, unknown>>
+{
+  constructor(
+    runner: CommandRunner,
+    process: PaymentProcess,
+    @Inject(READ_MODELS) readModels: ReadModelStore,
+    clocks: PlatformClocks,
+    @Inject(IDS) ids: IdGenerator,
+  ) {
     super(runner, process, readModels, clocks, ids);
   }
 
   async execute({ input, actor }: TransferInCommand) {
-    const { internal, external } = await this.accounts(input.destination.accountId, input.source.accountId, actor, { internal: 'destination.accountId', external: 'source.accountId' });
+    const { internal, external } = await this.accounts(input.destination.accountId, input.source.accountId, actor, {
+      internal: 'destination.accountId',
+      external: 'source.accountId',
+    });
     return this.run('IN', internal, external, BigInt(input.amount), undefined, actor, input);
   }
 }
 
 @CommandHandler(TransferOutCommand)
-export class TransferOutHandler extends TransferHandler implements ICommandHandler<TransferOutCommand, Record<string, unknown>> {
-  constructor(runner: CommandRunner, process: PaymentProcess, @Inject(READ_MODELS) readModels: ReadModelStore, clocks: PlatformClocks, @Inject(IDS) ids: IdGenerator) {
+export class TransferOutHandler
+  extends TransferHandler
+  implements ICommandHandler<TransferOutCommand, Record<string, unknown>>
+{
+  constructor(
+    runner: CommandRunner,
+    process: PaymentProcess,
+    @Inject(READ_MODELS) readModels: ReadModelStore,
+    clocks: PlatformClocks,
+    @Inject(IDS) ids: IdGenerator,
+  ) {
     super(runner, process, readModels, clocks, ids);
   }
 
   async execute({ input, actor }: TransferOutCommand) {
-    const { internal, external } = await this.accounts(input.source.accountId, input.destination.accountId, actor, { internal: 'source.accountId', external: 'destination.accountId' });
+    const { internal, external } = await this.accounts(input.source.accountId, input.destination.accountId, actor, {
+      internal: 'source.accountId',
+      external: 'destination.accountId',
+    });
     const rail = networkRail(external.currency, input.destination.paymentRail);
     const amount = BigInt(input.amount);
     // Refused before anything is recorded; the hold at start is the authoritative check.
     const { state: ledger } = await this.runner.load(streams.ledger(actor.platformId), ledgerDecider);
     const balance = ledger.accounts.get(internal.id);
-    if (!balance || available(balance) < amount) throw new DomainError('invalid', 'INSUFFICIENT_FUNDS', `account ${internal.id} has insufficient funds`);
+    if (!balance || available(balance) < amount)
+      throw new DomainError('invalid', 'INSUFFICIENT_FUNDS', `account ${internal.id} has insufficient funds`);
     return this.run('OUT', internal, external, amount, rail.name, actor, input);
   }
 }

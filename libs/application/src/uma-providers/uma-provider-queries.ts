@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { SANDBOX_UMA_PROVIDERS, matchesUmaProviderFilter, type UmaProvider, type UmaProviderFilter } from '../../../domain/src/uma-providers/uma-providers.js';
+import {
+  SANDBOX_UMA_PROVIDERS,
+  matchesUmaProviderFilter,
+  type UmaProvider,
+  type UmaProviderFilter,
+} from '../../../domain/src/uma-providers/uma-providers.js';
 import { InvalidCursor } from '../../../read-models/src/read-model-store.js';
 
 export interface UmaProviderListRequest extends UmaProviderFilter {
@@ -9,7 +14,8 @@ export interface UmaProviderListRequest extends UmaProviderFilter {
 }
 
 /** Cursor: the last name returned and the order it was taken in, base64url JSON. */
-const encodeCursor = (name: string, sortOrder: string) => Buffer.from(JSON.stringify({ n: name, o: sortOrder })).toString('base64url');
+const encodeCursor = (name: string, sortOrder: string) =>
+  Buffer.from(JSON.stringify({ n: name, o: sortOrder })).toString('base64url');
 
 function decodeCursor(cursor: string, sortOrder: string): string {
   let parsed: unknown;
@@ -29,11 +35,18 @@ function decodeCursor(cursor: string, sortOrder: string): string {
 export class UmaProviderQueries {
   private readonly providers: readonly UmaProvider[] = SANDBOX_UMA_PROVIDERS;
 
-  list(request: UmaProviderListRequest): { data: UmaProvider[]; hasMore: boolean; nextCursor?: string; totalCount: number } {
+  list(request: UmaProviderListRequest): {
+    data: UmaProvider[];
+    hasMore: boolean;
+    nextCursor?: string;
+    totalCount: number;
+  } {
     const sortOrder = request.sortOrder ?? 'desc';
     const limit = request.limit ?? 20;
     const direction = sortOrder === 'asc' ? 1 : -1;
-    const matching = this.providers.filter((p) => matchesUmaProviderFilter(p, request)).sort((a, b) => direction * a.name.localeCompare(b.name, 'en'));
+    const matching = this.providers
+      .filter((p) => matchesUmaProviderFilter(p, request))
+      .sort((a, b) => direction * a.name.localeCompare(b.name, 'en'));
     let start = 0;
     if (request.cursor !== undefined) {
       const after = decodeCursor(request.cursor, sortOrder);

@@ -4,14 +4,22 @@ import { customerDecider } from '../../../domain/src/customer/customer.js';
 import { notFound } from '../../../domain/src/errors.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
 import { platformDecider } from '../../../domain/src/platform/platform.js';
-import { kycStatusFrom, verificationDecider, verificationOutcome, verificationStream } from '../../../domain/src/verifications/verification.js';
+import {
+  kycStatusFrom,
+  verificationDecider,
+  verificationOutcome,
+  verificationStream,
+} from '../../../domain/src/verifications/verification.js';
 import { CommandRunner } from '../command-runner.js';
 import { customerStream, loadOwnCustomer } from '../customers/customer-commands.js';
 import { IDS, type Actor } from '../tokens.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class CreateVerificationCommand {
-  constructor(readonly customerId: string, readonly actor: Actor) {}
+  constructor(
+    readonly customerId: string,
+    readonly actor: Actor,
+  ) {}
 }
 
 /**
@@ -22,7 +30,11 @@ export class CreateVerificationCommand {
  */
 @CommandHandler(CreateVerificationCommand)
 export class CreateVerificationHandler implements ICommandHandler<CreateVerificationCommand, string> {
-  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks, @Inject(IDS) private readonly ids: IdGenerator) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly clocks: PlatformClocks,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
 
   async execute({ customerId, actor }: CreateVerificationCommand) {
     const customer = await loadOwnCustomer(this.runner, customerId, actor);
@@ -34,7 +46,12 @@ export class CreateVerificationHandler implements ICommandHandler<CreateVerifica
     const now = (await this.clocks.now(actor.platformId)).toISOString();
     const kycStatus = kycStatusFrom(outcome.verificationStatus);
     if (kycStatus) {
-      await this.runner.run(customerStream(customerId), customerDecider, { type: 'ChangeKycStatus', kycStatus, now }, { metadata: { ...actor, verificationId: id } });
+      await this.runner.run(
+        customerStream(customerId),
+        customerDecider,
+        { type: 'ChangeKycStatus', kycStatus, now },
+        { metadata: { ...actor, verificationId: id } },
+      );
     }
     await this.runner.run(
       verificationStream(id),

@@ -18,6 +18,12 @@ export class VerificationQueries {
 
   list(platformId: string, q: { customerId?: string; limit?: number; cursor?: string }) {
     const filters: Filter[] = q.customerId ? [{ field: 'customerId', op: 'eq', value: q.customerId }] : [];
-    return listForPlatform<Doc>(this.store, Collections.verifications, platformId, { filters, limit: q.limit, cursor: q.cursor, sortOrder: 'desc' }, toVerification);
+    return listForPlatform<Doc>(
+      this.store,
+      Collections.verifications,
+      platformId,
+      { filters, limit: q.limit, cursor: q.cursor, sortOrder: 'desc' },
+      toVerification,
+    );
   }
 }

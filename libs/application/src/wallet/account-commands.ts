@@ -12,10 +12,22 @@ import { WalletSeedVault } from './wallet-seed.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class SetPrivateEnabledCommand {
-  constructor(readonly accountId: string, readonly privateEnabled: boolean, readonly rawBody: Record<string, unknown>, readonly headers: SignedRetryHeaders, readonly actor: Actor) {}
+  constructor(
+    readonly accountId: string,
+    readonly privateEnabled: boolean,
+    readonly rawBody: Record<string, unknown>,
+    readonly headers: SignedRetryHeaders,
+    readonly actor: Actor,
+  ) {}
 }
 export class ExportWalletCommand {
-  constructor(readonly accountId: string, readonly clientPublicKey: string, readonly rawBody: Record<string, unknown>, readonly headers: SignedRetryHeaders, readonly actor: Actor) {}
+  constructor(
+    readonly accountId: string,
+    readonly clientPublicKey: string,
+    readonly rawBody: Record<string, unknown>,
+    readonly headers: SignedRetryHeaders,
+    readonly actor: Actor,
+  ) {}
 }
 
 export interface WalletExport {
@@ -33,12 +45,33 @@ export class SetPrivateEnabledHandler implements ICommandHandler<SetPrivateEnabl
     private readonly clocks: PlatformClocks,
   ) {}
 
-  async execute({ accountId, privateEnabled, rawBody, headers, actor }: SetPrivateEnabledCommand): Promise<SignedResult<undefined>> {
+  async execute({
+    accountId,
+    privateEnabled,
+    rawBody,
+    headers,
+    actor,
+  }: SetPrivateEnabledCommand): Promise<SignedResult<undefined>> {
     await this.wallets.own(accountId, actor);
     const request = { method: 'PATCH', path: `/internal-accounts/${accountId}`, body: rawBody };
-    const step = await this.signedRetry.step(accountId, { intent: 'EXTERNAL', ...request, targetId: accountId }, headers, actor);
+    const step = await this.signedRetry.step(
+      accountId,
+      { intent: 'EXTERNAL', ...request, targetId: accountId },
+      headers,
+      actor,
+    );
     if (step.kind === 'challenge') return step;
-    await this.runner.run(streams.wallet(accountId), walletAuthDecider, { type: 'SetPrivateEnabled', privateEnabled, signedRetry: step.proof, now: (await this.clocks.now(actor.platformId)).toISOString() }, { metadata: { ...actor } });
+    await this.runner.run(
+      streams.wallet(accountId),
+      walletAuthDecider,
+      {
+        type: 'SetPrivateEnabled',
+        privateEnabled,
+        signedRetry: step.proof,
+        now: (await this.clocks.now(actor.platformId)).toISOString(),
+      },
+      { metadata: { ...actor } },
+    );
     return { kind: 'done', result: undefined };
   }
 }
@@ -59,13 +92,25 @@ export class ExportWalletHandler implements ICommandHandler<ExportWalletCommand>
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
-  async execute({ accountId, clientPublicKey, rawBody, headers, actor }: ExportWalletCommand): Promise<SignedResult<WalletExport>> {
+  async execute({
+    accountId,
+    clientPublicKey,
+    rawBody,
+    headers,
+    actor,
+  }: ExportWalletCommand): Promise<SignedResult<WalletExport>> {
     const wallet = await this.wallets.own(accountId, actor);
     const request = { method: 'POST', path: `/internal-accounts/${accountId}/export`, body: rawBody };
-    const step = await this.signedRetry.step(accountId, { intent: 'EXTERNAL', ...request, targetId: accountId }, headers, actor);
+    const step = await this.signedRetry.step(
+      accountId,
+      { intent: 'EXTERNAL', ...request, targetId: accountId },
+      headers,
+      actor,
+    );
     if (step.kind === 'challenge') return step;
     const signedRetry = step.proof;
-    if (!wallet.encryptedSeed) throw conflict('WALLET_SEED_MISSING', `the wallet of ${accountId} has no seed to export`);
+    if (!wallet.encryptedSeed)
+      throw conflict('WALLET_SEED_MISSING', `the wallet of ${accountId} has no seed to export`);
     const seed = this.vault.openSeed(accountId, wallet.encryptedSeed);
     let encryptedWalletCredentials: string;
     try {
@@ -74,7 +119,12 @@ export class ExportWalletHandler implements ICommandHandler<ExportWalletCommand>
       seed.fill(0);
     }
     const exportId = publicId('Export', this.ids.uuid());
-    await this.runner.run(streams.wallet(accountId), walletAuthDecider, { type: 'ExportWallet', exportId, signedRetry, now: (await this.clocks.now(actor.platformId)).toISOString() }, { metadata: { ...actor }, waitForReadModels: false });
+    await this.runner.run(
+      streams.wallet(accountId),
+      walletAuthDecider,
+      { type: 'ExportWallet', exportId, signedRetry, now: (await this.clocks.now(actor.platformId)).toISOString() },
+      { metadata: { ...actor }, waitForReadModels: false },
+    );
     return { kind: 'done', result: { id: exportId, encryptedWalletCredentials } };
   }
 }

@@ -8,7 +8,12 @@ import { invalid, notFound } from '../../../domain/src/errors.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
 import { unauthorized, type SignedRetryProof } from '../../../domain/src/wallet/signed-retry.js';
 import { walletAuthDecider, type NewAuthMethod } from '../../../domain/src/wallet/wallet-auth.js';
-import { isAuthMethodActive, requiresSignedRetryToAddAuthMethod, type AuthMethodRecord, type AuthMethodType } from '../../../domain/src/wallet/wallet-auth-state.js';
+import {
+  isAuthMethodActive,
+  requiresSignedRetryToAddAuthMethod,
+  type AuthMethodRecord,
+  type AuthMethodType,
+} from '../../../domain/src/wallet/wallet-auth-state.js';
 import { toAuthMethodView, type AuthMethodView } from '../../../domain/src/wallet/wallet-views.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
@@ -30,13 +35,26 @@ export interface AddCredentialInput {
 }
 
 export class AddCredentialCommand {
-  constructor(readonly input: AddCredentialInput, readonly rawBody: Record<string, unknown>, readonly headers: SignedRetryHeaders, readonly actor: Actor) {}
+  constructor(
+    readonly input: AddCredentialInput,
+    readonly rawBody: Record<string, unknown>,
+    readonly headers: SignedRetryHeaders,
+    readonly actor: Actor,
+  ) {}
 }
 export class IssueCredentialChallengeCommand {
-  constructor(readonly authMethodId: string, readonly clientPublicKey: string | undefined, readonly actor: Actor) {}
+  constructor(
+    readonly authMethodId: string,
+    readonly clientPublicKey: string | undefined,
+    readonly actor: Actor,
+  ) {}
 }
 export class RevokeCredentialCommand {
-  constructor(readonly authMethodId: string, readonly headers: SignedRetryHeaders, readonly actor: Actor) {}
+  constructor(
+    readonly authMethodId: string,
+    readonly headers: SignedRetryHeaders,
+    readonly actor: Actor,
+  ) {}
 }
 
 export interface PasskeyAuthChallenge {
@@ -50,7 +68,12 @@ const PASSKEY_CHALLENGE_TTL_SECONDS = 300;
 const CREDENTIALS_PATH = '/auth/credentials';
 
 /** A credential of the caller's platform with its provisioned wallet, or 404. */
-export async function loadCredential(queries: WalletQueries, wallets: WalletAccounts, authMethodId: string, actor: Actor): Promise<{ wallet: ProvisionedWallet; method: AuthMethodRecord }> {
+export async function loadCredential(
+  queries: WalletQueries,
+  wallets: WalletAccounts,
+  authMethodId: string,
+  actor: Actor,
+): Promise<{ wallet: ProvisionedWallet; method: AuthMethodRecord }> {
   const doc = await queries.credential(actor.platformId, authMethodId);
   const wallet = await wallets.find(doc.accountId, actor);
   const method = wallet?.authMethods.get(authMethodId);
@@ -82,7 +105,12 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
     const request = { method: 'POST', path: CREDENTIALS_PATH, body: rawBody };
     let signedRetry: SignedRetryProof | undefined;
     if (requiresSignedRetryToAddAuthMethod(wallet)) {
-      const step = await this.signedRetry.step(wallet.accountId, { intent: 'ADD_AUTH_METHOD', ...request, targetId: wallet.accountId, authMethodType: input.type, authMethod }, headers, actor);
+      const step = await this.signedRetry.step(
+        wallet.accountId,
+        { intent: 'ADD_AUTH_METHOD', ...request, targetId: wallet.accountId, authMethodType: input.type, authMethod },
+        headers,
+        actor,
+      );
       if (step.kind === 'challenge') return step;
       signedRetry = step.proof;
     }
@@ -93,36 +121,73 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
       this.runner.run(
         owner.stream,
         walletAuthDecider,
-        { type: 'AddAuthMethod', accountId: wallet.accountId, platformId: wallet.platformId, authMethodId, authMethod, signedRetry, now },
+        {
+          type: 'AddAuthMethod',
+          accountId: wallet.accountId,
+          platformId: wallet.platformId,
+          authMethodId,
+          authMethod,
+          signedRetry,
+          now,
+        },
         { metadata: { ...actor } },
       );
     // A WebAuthn credential belongs to one wallet in the installation: claimed before it is added.
-    const { state } = authMethod.type === 'PASSKEY' ? await this.claims.holding([passkeyCredentialKey(authMethod.passkey.credentialId)], owner, actor, add) : await add();
+    const { state } =
+      authMethod.type === 'PASSKEY'
+        ? await this.claims.holding([passkeyCredentialKey(authMethod.passkey.credentialId)], owner, actor, add)
+        : await add();
     return { kind: 'done', result: toAuthMethodView(state, state.authMethods.get(authMethodId)!) };
   }
 
-  private async newAuthMethod(input: AddCredentialInput, wallet: ProvisionedWallet, actor: Actor): Promise<NewAuthMethod> {
+  private async newAuthMethod(
+    input: AddCredentialInput,
+    wallet: ProvisionedWallet,
+    actor: Actor,
+  ): Promise<NewAuthMethod> {
     switch (input.type) {
       case 'EMAIL_OTP': {
         // The address is the customer's email, kept in sync when it changes; it is not chosen here.
-        if (input.nickname !== undefined) throw invalid('INVALID_INPUT', 'an EMAIL_OTP credential uses the customer’s email; nickname is not accepted', 'nickname');
-        const email = wallet.customerId ? (await this.runner.load(streams.customer(wallet.customerId), customerDecider)).state.profile.email : undefined;
+        if (input.nickname !== undefined)
+          throw invalid(
+            'INVALID_INPUT',
+            'an EMAIL_OTP credential uses the customer’s email; nickname is not accepted',
+            'nickname',
+          );
+        const email = wallet.customerId
+          ? (await this.runner.load(streams.customer(wallet.customerId), customerDecider)).state.profile.email
+          : undefined;
         if (!email) throw emailRequired();
         return { type: 'EMAIL_OTP', email };
       }
       case 'OAUTH': {
-        if (!input.oidcToken) throw invalid('INVALID_INPUT', 'oidcToken is required for an OAUTH credential', 'oidcToken');
+        if (!input.oidcToken)
+          throw invalid('INVALID_INPUT', 'oidcToken is required for an OAUTH credential', 'oidcToken');
         const identity = await this.verifiers.verifyOidc(actor.platformId, input.oidcToken);
-        return { type: 'OAUTH', nickname: identity.email ?? input.nickname ?? identity.sub, oauth: { iss: identity.iss, sub: identity.sub, aud: identity.aud } };
+        return {
+          type: 'OAUTH',
+          nickname: identity.email ?? input.nickname ?? identity.sub,
+          oauth: { iss: identity.iss, sub: identity.sub, aud: identity.aud },
+        };
       }
       case 'PASSKEY': {
-        if (!input.attestation) throw invalid('INVALID_INPUT', 'attestation is required for a PASSKEY credential', 'attestation');
-        if (!input.challenge) throw invalid('INVALID_INPUT', 'challenge is required for a PASSKEY credential', 'challenge');
-        const registered = await verifyPasskeyRegistration({ attestation: input.attestation, expectedChallenge: input.challenge, relyingParty: this.verifiers.relyingParty });
+        if (!input.attestation)
+          throw invalid('INVALID_INPUT', 'attestation is required for a PASSKEY credential', 'attestation');
+        if (!input.challenge)
+          throw invalid('INVALID_INPUT', 'challenge is required for a PASSKEY credential', 'challenge');
+        const registered = await verifyPasskeyRegistration({
+          attestation: input.attestation,
+          expectedChallenge: input.challenge,
+          relyingParty: this.verifiers.relyingParty,
+        });
         if (!registered.ok) throw unauthorized(`passkey registration failed: ${registered.reason}`);
         // Refused before a challenge is issued; the claim at the write is what stands guard.
         if (await this.queries.passkeyRegistered(registered.credential.credentialId)) {
-          throw invalid('PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'this passkey credentialId is already registered', 'attestation.credentialId');
+          throw invalid(
+            'PASSKEY_CREDENTIAL_ALREADY_EXISTS',
+            'this passkey credentialId is already registered',
+            'attestation.credentialId',
+          );
         }
         return { type: 'PASSKEY', nickname: input.nickname ?? 'Passkey', passkey: registered.credential };
       }
@@ -145,25 +210,44 @@ export class IssueCredentialChallengeHandler implements ICommandHandler<IssueCre
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
-  async execute({ authMethodId, clientPublicKey, actor }: IssueCredentialChallengeCommand): Promise<AuthMethodView | PasskeyAuthChallenge> {
+  async execute({
+    authMethodId,
+    clientPublicKey,
+    actor,
+  }: IssueCredentialChallengeCommand): Promise<AuthMethodView | PasskeyAuthChallenge> {
     const { wallet, method } = await loadCredential(this.queries, this.wallets, authMethodId, actor);
     const stream = streams.wallet(wallet.accountId);
-    const now = (await this.clocks.now(actor.platformId));
+    const now = await this.clocks.now(actor.platformId);
     if (method.type === 'EMAIL_OTP') {
       await this.verifiers.assertOtpDelivery(actor.platformId);
-      const { state } = await this.runner.run(stream, walletAuthDecider, { type: 'RecordOtpChallenge', authMethodId, now: now.toISOString() }, { metadata: { ...actor }, waitForReadModels: false });
+      const { state } = await this.runner.run(
+        stream,
+        walletAuthDecider,
+        { type: 'RecordOtpChallenge', authMethodId, now: now.toISOString() },
+        { metadata: { ...actor }, waitForReadModels: false },
+      );
       this.verifiers.otpIssued(authMethodId);
       return toAuthMethodView(state, state.authMethods.get(authMethodId)!);
     }
-    if (method.type === 'OAUTH') throw invalid('INVALID_INPUT', 'OAUTH credentials take no challenge: call /verify with a fresh oidcToken');
-    if (!clientPublicKey) throw invalid('INVALID_INPUT', 'clientPublicKey is required for a PASSKEY challenge', 'clientPublicKey');
+    if (method.type === 'OAUTH')
+      throw invalid('INVALID_INPUT', 'OAUTH credentials take no challenge: call /verify with a fresh oidcToken');
+    if (!clientPublicKey)
+      throw invalid('INVALID_INPUT', 'clientPublicKey is required for a PASSKEY challenge', 'clientPublicKey');
     const requestId = publicId('Request', this.ids.uuid());
     const challenge = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now.getTime() + PASSKEY_CHALLENGE_TTL_SECONDS * 1000).toISOString();
     await this.runner.run(
       stream,
       walletAuthDecider,
-      { type: 'IssuePasskeyChallenge', authMethodId, requestId, challenge, clientPublicKey, expiresAt, now: now.toISOString() },
+      {
+        type: 'IssuePasskeyChallenge',
+        authMethodId,
+        requestId,
+        challenge,
+        clientPublicKey,
+        expiresAt,
+        now: now.toISOString(),
+      },
       { metadata: { ...actor }, waitForReadModels: false },
     );
     return { credentialId: method.passkey!.credentialId, challenge, requestId, expiresAt };
@@ -185,17 +269,28 @@ export class RevokeCredentialHandler implements ICommandHandler<RevokeCredential
   async execute({ authMethodId, headers, actor }: RevokeCredentialCommand): Promise<SignedResult<undefined>> {
     const { wallet, method } = await loadCredential(this.queries, this.wallets, authMethodId, actor);
     const request = { method: 'DELETE', path: `${CREDENTIALS_PATH}/${authMethodId}`, body: {} };
-    const step = await this.signedRetry.step(wallet.accountId, { intent: 'REVOKE_AUTH_METHOD', ...request, targetId: authMethodId }, headers, actor);
+    const step = await this.signedRetry.step(
+      wallet.accountId,
+      { intent: 'REVOKE_AUTH_METHOD', ...request, targetId: authMethodId },
+      headers,
+      actor,
+    );
     if (step.kind === 'challenge') return step;
     const signedRetry = step.proof;
     await this.runner.run(
       streams.wallet(wallet.accountId),
       walletAuthDecider,
-      { type: 'RevokeAuthMethod', authMethodId, signedRetry, now: (await this.clocks.now(actor.platformId)).toISOString() },
+      {
+        type: 'RevokeAuthMethod',
+        authMethodId,
+        signedRetry,
+        now: (await this.clocks.now(actor.platformId)).toISOString(),
+      },
       { metadata: { ...actor } },
     );
     // After the revocation: a crash in between leaves the claim with a revoked credential, which anyone may take.
-    if (method.passkey) await this.claims.release([passkeyCredentialKey(method.passkey.credentialId)], authMethodId, actor);
+    if (method.passkey)
+      await this.claims.release([passkeyCredentialKey(method.passkey.credentialId)], authMethodId, actor);
     return { kind: 'done', result: undefined };
   }
 }

@@ -13,7 +13,10 @@ import { PlatformClocks } from '../platforms/platform-clocks.js';
  */
 @Injectable()
 export class WalletEmailSync {
-  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly clocks: PlatformClocks,
+  ) {}
 
   /** The customer's EMBEDDED_WALLET accounts that have an active EMAIL_OTP credential, oldest first. */
   async tiedWallets(customerId: string, actor: Actor): Promise<string[]> {
@@ -35,7 +38,12 @@ export class WalletEmailSync {
    * 2 (`signed`) is checked even when the email is already the new one: its requestId may have
    * applied it, and a spent requestId is 401 whatever the customer's state.
    */
-  async signerFor(customerId: string, email: string | undefined, actor: Actor, signed = false): Promise<string | undefined> {
+  async signerFor(
+    customerId: string,
+    email: string | undefined,
+    actor: Actor,
+    signed = false,
+  ): Promise<string | undefined> {
     if (email === undefined || !isPublicId('Customer', customerId)) return undefined;
     const { state: customer } = await this.runner.load(streams.customer(customerId), customerDecider);
     if (!customer.exists || customer.platformId !== actor.platformId) return undefined;
@@ -46,7 +54,12 @@ export class WalletEmailSync {
   /** Points every tied EMAIL_OTP credential at the customer's new email (no-op where it already is). */
   async sync(customerId: string, email: string, actor: Actor): Promise<void> {
     for (const accountId of await this.tiedWallets(customerId, actor)) {
-      await this.runner.run(streams.wallet(accountId), walletAuthDecider, { type: 'UpdateEmailOtpAddress', email, now: (await this.clocks.now(actor.platformId)).toISOString() }, { metadata: { ...actor } });
+      await this.runner.run(
+        streams.wallet(accountId),
+        walletAuthDecider,
+        { type: 'UpdateEmailOtpAddress', email, now: (await this.clocks.now(actor.platformId)).toISOString() },
+        { metadata: { ...actor } },
+      );
     }
   }
 }

@@ -1,5 +1,9 @@
 import { ExportWalletHandler, SetPrivateEnabledHandler } from './account-commands.js';
-import { AddCredentialHandler, IssueCredentialChallengeHandler, RevokeCredentialHandler } from './credential-commands.js';
+import {
+  AddCredentialHandler,
+  IssueCredentialChallengeHandler,
+  RevokeCredentialHandler,
+} from './credential-commands.js';
 import { WalletEmailSync } from './customer-email.js';
 import { RefreshSessionHandler, RevokeSessionHandler, VerifyCredentialHandler } from './session-commands.js';
 import { SignedRetryService } from './signed-retry.service.js';
@@ -21,4 +25,11 @@ export const walletHandlers = [
 ];
 
 /** Services other areas use: the signed-retry engine, wallet lookups, queries and the email sync. */
-export const walletProviders = [SignedRetryService, WalletAccounts, WalletQueries, WalletVerifiers, WalletSeedVault, WalletEmailSync];
+export const walletProviders = [
+  SignedRetryService,
+  WalletAccounts,
+  WalletQueries,
+  WalletVerifiers,
+  WalletSeedVault,
+  WalletEmailSync,
+];

@@ -27,25 +27,46 @@ export interface VerifyCredentialInput {
 }
 
 export class VerifyCredentialCommand {
-  constructor(readonly authMethodId: string, readonly input: VerifyCredentialInput, readonly requestId: string | undefined, readonly actor: Actor) {}
+  constructor(
+    readonly authMethodId: string,
+    readonly input: VerifyCredentialInput,
+    readonly requestId: string | undefined,
+    readonly actor: Actor,
+  ) {}
 }
 export class RevokeSessionCommand {
-  constructor(readonly sessionId: string, readonly headers: SignedRetryHeaders, readonly actor: Actor) {}
+  constructor(
+    readonly sessionId: string,
+    readonly headers: SignedRetryHeaders,
+    readonly actor: Actor,
+  ) {}
 }
 export class RefreshSessionCommand {
-  constructor(readonly sessionId: string, readonly clientPublicKey: string, readonly rawBody: Record<string, unknown>, readonly headers: SignedRetryHeaders, readonly actor: Actor) {}
+  constructor(
+    readonly sessionId: string,
+    readonly clientPublicKey: string,
+    readonly rawBody: Record<string, unknown>,
+    readonly headers: SignedRetryHeaders,
+    readonly actor: Actor,
+  ) {}
 }
 
 /** A session-issuing response: the session plus its signing key, sealed to the client and returned once. */
 export type IssuedAuthSession = AuthSessionView & { encryptedSessionSigningKey: string };
 
 const required = <T>(value: T | undefined, field: string, type: string): T => {
-  if (value === undefined || value === '') throw invalid('INVALID_INPUT', `${field} is required to verify an ${type} credential`, field);
+  if (value === undefined || value === '')
+    throw invalid('INVALID_INPUT', `${field} is required to verify an ${type} credential`, field);
   return value;
 };
 
 /** A session of the caller's platform with its provisioned wallet, or 404. */
-async function loadSession(queries: WalletQueries, wallets: WalletAccounts, sessionId: string, actor: Actor): Promise<ProvisionedWallet> {
+async function loadSession(
+  queries: WalletQueries,
+  wallets: WalletAccounts,
+  sessionId: string,
+  actor: Actor,
+): Promise<ProvisionedWallet> {
   const doc = await queries.session(actor.platformId, sessionId);
   const wallet = await wallets.find(doc.accountId, actor);
   if (!wallet?.sessions.has(sessionId)) throw notFound('SESSION', sessionId);
@@ -70,10 +91,11 @@ export class VerifyCredentialHandler implements ICommandHandler<VerifyCredential
 
   async execute({ authMethodId, input, requestId, actor }: VerifyCredentialCommand): Promise<IssuedAuthSession> {
     const { wallet, method } = await loadCredential(this.queries, this.wallets, authMethodId, actor);
-    if (input.type !== undefined && input.type !== method.type) throw invalid('INVALID_INPUT', `credential ${authMethodId} is of type ${method.type}`, 'type');
+    if (input.type !== undefined && input.type !== method.type)
+      throw invalid('INVALID_INPUT', `credential ${authMethodId} is of type ${method.type}`, 'type');
     const { proof, clientPublicKey } = await this.proofFor(wallet, method, input, requestId, actor);
     const key = await issueSessionKey(clientPublicKey);
-    const now = (await this.clocks.now(actor.platformId));
+    const now = await this.clocks.now(actor.platformId);
     const sessionId = publicId('Session', this.ids.uuid());
     const { state } = await this.runner.run(
       streams.wallet(wallet.accountId),
@@ -89,18 +111,34 @@ export class VerifyCredentialHandler implements ICommandHandler<VerifyCredential
       },
       { metadata: { ...actor } },
     );
-    return { ...toAuthSessionView(state, state.sessions.get(sessionId)!), encryptedSessionSigningKey: key.encryptedSessionSigningKey };
+    return {
+      ...toAuthSessionView(state, state.sessions.get(sessionId)!),
+      encryptedSessionSigningKey: key.encryptedSessionSigningKey,
+    };
   }
 
-  private async proofFor(wallet: ProvisionedWallet, method: AuthMethodRecord, input: VerifyCredentialInput, requestId: string | undefined, actor: Actor): Promise<{ proof: SessionProof; clientPublicKey: string }> {
+  private async proofFor(
+    wallet: ProvisionedWallet,
+    method: AuthMethodRecord,
+    input: VerifyCredentialInput,
+    requestId: string | undefined,
+    actor: Actor,
+  ): Promise<{ proof: SessionProof; clientPublicKey: string }> {
     switch (method.type) {
       case 'EMAIL_OTP': {
         const otp = required(input.otp, 'otp', method.type);
         const clientPublicKey = required(input.clientPublicKey, 'clientPublicKey', method.type);
         if (!(await this.verifiers.otpMatches(actor.platformId, otp))) {
           // Counted in the wallet stream; past the limit this answers 429 instead of 401.
-          const failure = { type: 'RecordOtpFailure' as const, authMethodId: method.id, now: (await this.clocks.now(actor.platformId)).toISOString() };
-          await this.runner.run(streams.wallet(wallet.accountId), walletAuthDecider, failure, { metadata: { ...actor }, waitForReadModels: false });
+          const failure = {
+            type: 'RecordOtpFailure' as const,
+            authMethodId: method.id,
+            now: (await this.clocks.now(actor.platformId)).toISOString(),
+          };
+          await this.runner.run(streams.wallet(wallet.accountId), walletAuthDecider, failure, {
+            metadata: { ...actor },
+            waitForReadModels: false,
+          });
           throw unauthorized(INVALID_OTP);
         }
         return { proof: { type: 'EMAIL_OTP' }, clientPublicKey };
@@ -109,18 +147,36 @@ export class VerifyCredentialHandler implements ICommandHandler<VerifyCredential
         const token = required(input.oidcToken, 'oidcToken', method.type);
         const clientPublicKey = required(input.clientPublicKey, 'clientPublicKey', method.type);
         const identity = await this.verifiers.verifyOidc(actor.platformId, token, { clientPublicKey });
-        return { proof: { type: 'OAUTH', oauth: { iss: identity.iss, sub: identity.sub, aud: identity.aud } }, clientPublicKey };
+        return {
+          proof: { type: 'OAUTH', oauth: { iss: identity.iss, sub: identity.sub, aud: identity.aud } },
+          clientPublicKey,
+        };
       }
       case 'PASSKEY': {
         const assertion = required(input.assertion, 'assertion', method.type);
         // The key to seal to was bound when the challenge was issued.
-        if (input.clientPublicKey !== undefined) throw invalid('INVALID_INPUT', 'a PASSKEY verify takes no clientPublicKey: it was given on /challenge', 'clientPublicKey');
-        if (!requestId) throw unauthorized('a PASSKEY verify needs the Request-Id header of its challenge', 'REQUEST_ID_MISSING');
+        if (input.clientPublicKey !== undefined)
+          throw invalid(
+            'INVALID_INPUT',
+            'a PASSKEY verify takes no clientPublicKey: it was given on /challenge',
+            'clientPublicKey',
+          );
+        if (!requestId)
+          throw unauthorized('a PASSKEY verify needs the Request-Id header of its challenge', 'REQUEST_ID_MISSING');
         const challenge = wallet.passkeyChallenges.get(requestId);
-        if (!challenge || challenge.authMethodId !== method.id) throw unauthorized('requestId is not a passkey challenge of this credential');
-        const verified = await verifyPasskeyAuthentication({ assertion, expectedChallenge: challenge.challenge, relyingParty: this.verifiers.relyingParty, credential: method.passkey! });
+        if (!challenge || challenge.authMethodId !== method.id)
+          throw unauthorized('requestId is not a passkey challenge of this credential');
+        const verified = await verifyPasskeyAuthentication({
+          assertion,
+          expectedChallenge: challenge.challenge,
+          relyingParty: this.verifiers.relyingParty,
+          credential: method.passkey!,
+        });
         if (!verified.ok) throw unauthorized(`passkey assertion refused: ${verified.reason}`);
-        return { proof: { type: 'PASSKEY', requestId, credentialId: verified.credentialId, newCounter: verified.newCounter }, clientPublicKey: challenge.clientPublicKey };
+        return {
+          proof: { type: 'PASSKEY', requestId, credentialId: verified.credentialId, newCounter: verified.newCounter },
+          clientPublicKey: challenge.clientPublicKey,
+        };
       }
     }
   }
@@ -140,9 +196,24 @@ export class RevokeSessionHandler implements ICommandHandler<RevokeSessionComman
   async execute({ sessionId, headers, actor }: RevokeSessionCommand): Promise<SignedResult<undefined>> {
     const wallet = await loadSession(this.queries, this.wallets, sessionId, actor);
     const request = { method: 'DELETE', path: `/auth/sessions/${sessionId}`, body: {} };
-    const step = await this.signedRetry.step(wallet.accountId, { intent: 'REVOKE_SESSION', ...request, targetId: sessionId }, headers, actor);
+    const step = await this.signedRetry.step(
+      wallet.accountId,
+      { intent: 'REVOKE_SESSION', ...request, targetId: sessionId },
+      headers,
+      actor,
+    );
     if (step.kind === 'challenge') return step;
-    await this.runner.run(streams.wallet(wallet.accountId), walletAuthDecider, { type: 'RevokeSession', sessionId, signedRetry: step.proof, now: (await this.clocks.now(actor.platformId)).toISOString() }, { metadata: { ...actor } });
+    await this.runner.run(
+      streams.wallet(wallet.accountId),
+      walletAuthDecider,
+      {
+        type: 'RevokeSession',
+        sessionId,
+        signedRetry: step.proof,
+        now: (await this.clocks.now(actor.platformId)).toISOString(),
+      },
+      { metadata: { ...actor } },
+    );
     return { kind: 'done', result: undefined };
   }
 }
@@ -162,14 +233,25 @@ export class RefreshSessionHandler implements ICommandHandler<RefreshSessionComm
     private readonly clocks: PlatformClocks,
   ) {}
 
-  async execute({ sessionId, clientPublicKey, rawBody, headers, actor }: RefreshSessionCommand): Promise<SignedResult<IssuedAuthSession>> {
+  async execute({
+    sessionId,
+    clientPublicKey,
+    rawBody,
+    headers,
+    actor,
+  }: RefreshSessionCommand): Promise<SignedResult<IssuedAuthSession>> {
     const wallet = await loadSession(this.queries, this.wallets, sessionId, actor);
     const request = { method: 'POST', path: `/auth/sessions/${sessionId}/refresh`, body: rawBody };
-    const step = await this.signedRetry.step(wallet.accountId, { intent: 'REFRESH_SESSION', ...request, targetId: sessionId }, headers, actor);
+    const step = await this.signedRetry.step(
+      wallet.accountId,
+      { intent: 'REFRESH_SESSION', ...request, targetId: sessionId },
+      headers,
+      actor,
+    );
     if (step.kind === 'challenge') return step;
     const signedRetry = step.proof;
     const key = await issueSessionKey(clientPublicKey);
-    const now = (await this.clocks.now(actor.platformId));
+    const now = await this.clocks.now(actor.platformId);
     const { state } = await this.runner.run(
       streams.wallet(wallet.accountId),
       walletAuthDecider,
@@ -183,6 +265,12 @@ export class RefreshSessionHandler implements ICommandHandler<RefreshSessionComm
       },
       { metadata: { ...actor } },
     );
-    return { kind: 'done', result: { ...toAuthSessionView(state, state.sessions.get(sessionId)!), encryptedSessionSigningKey: key.encryptedSessionSigningKey } };
+    return {
+      kind: 'done',
+      result: {
+        ...toAuthSessionView(state, state.sessions.get(sessionId)!),
+        encryptedSessionSigningKey: key.encryptedSessionSigningKey,
+      },
+    };
   }
 }

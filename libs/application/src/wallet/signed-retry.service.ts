@@ -17,7 +17,15 @@ import { WalletAccounts } from './wallet-accounts.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export type SignedRetryOutcome =
-  | { kind: 'challenge'; challenge: { payloadToSign: string; requestId: string; expiresAt: string; type?: 'OAUTH' | 'EMAIL_OTP' | 'PASSKEY' } }
+  | {
+      kind: 'challenge';
+      challenge: {
+        payloadToSign: string;
+        requestId: string;
+        expiresAt: string;
+        type?: 'OAUTH' | 'EMAIL_OTP' | 'PASSKEY';
+      };
+    }
   | { kind: 'authorized'; sessionId: string; authMethodId: string; requestId: string };
 
 export type SignedRetryChallenge = Extract<SignedRetryOutcome, { kind: 'challenge' }>;
@@ -73,7 +81,8 @@ export const SIGNED_RETRY_TTL_SECONDS = 300;
 export function signedRetryStep(headers: SignedRetryHeaders): { signature: string; requestId: string } | undefined {
   const { signature, requestId } = headers;
   if (!signature && !requestId) return undefined;
-  if (!signature) throw unauthorized('Request-Id was sent without Service-Wallet-Signature', 'WALLET_SIGNATURE_MISSING');
+  if (!signature)
+    throw unauthorized('Request-Id was sent without Service-Wallet-Signature', 'WALLET_SIGNATURE_MISSING');
   if (!requestId) throw unauthorized('Service-Wallet-Signature was sent without Request-Id', 'REQUEST_ID_MISSING');
   return { signature, requestId };
 }
@@ -114,7 +123,13 @@ export class SignedRetryService {
    */
   async authorize(input: SignedRetryInput): Promise<SignedRetryOutcome> {
     await this.wallets.own(input.accountId, input.actor);
-    const spec: ChallengeSpec = { intent: 'EXTERNAL', method: input.method, path: input.path, targetId: input.targetId, body: input.body };
+    const spec: ChallengeSpec = {
+      intent: 'EXTERNAL',
+      method: input.method,
+      path: input.path,
+      targetId: input.targetId,
+      body: input.body,
+    };
     const step = await this.step(input.accountId, spec, input, input.actor);
     if (step.kind === 'challenge') return step;
     const signedRetry = step.proof;
@@ -143,7 +158,12 @@ export class SignedRetryService {
    * caller's): without the signature headers, the challenge to answer with; with them, the
    * verified proof for the wallet decider, which consumes it in the operation's own append.
    */
-  async step(accountId: string, spec: ChallengeSpec, headers: SignedRetryHeaders, actor: Actor): Promise<SignedRetryChallenge | { kind: 'proof'; proof: SignedRetryProof }> {
+  async step(
+    accountId: string,
+    spec: ChallengeSpec,
+    headers: SignedRetryHeaders,
+    actor: Actor,
+  ): Promise<SignedRetryChallenge | { kind: 'proof'; proof: SignedRetryProof }> {
     const step = signedRetryStep(headers);
     if (!step) return this.challenge(accountId, spec, actor);
     return { kind: 'proof', proof: await this.prove(accountId, step, spec) };
@@ -151,7 +171,7 @@ export class SignedRetryService {
 
   /** Step 1 of any signed operation on the wallet of `accountId` (already checked to be the caller's). */
   async challenge(accountId: string, spec: ChallengeSpec, actor: Actor): Promise<SignedRetryChallenge> {
-    const now = (await this.clocks.now(actor.platformId));
+    const now = await this.clocks.now(actor.platformId);
     const requestId = publicId('Request', this.ids.uuid());
     const { events } = await this.runner.run(
       streams.wallet(accountId),
@@ -174,7 +194,10 @@ export class SignedRetryService {
     );
     const issued = events[0] as Extract<WalletAuthEvent, { type: 'SignedRetryChallengeIssued' }>;
     const { payloadToSign, expiresAt, authMethodType } = issued.data;
-    return { kind: 'challenge', challenge: { payloadToSign, requestId, expiresAt, ...(authMethodType ? { type: authMethodType } : {}) } };
+    return {
+      kind: 'challenge',
+      challenge: { payloadToSign, requestId, expiresAt, ...(authMethodType ? { type: authMethodType } : {}) },
+    };
   }
 
   /**
@@ -182,12 +205,22 @@ export class SignedRetryService {
    * for the wallet decider, which checks everything else (single use, expiry, operation, target,
    * body echo, signing session) inside the append that performs the operation.
    */
-  async prove(accountId: string, step: { signature: string; requestId: string }, request: { method: string; path: string; body: unknown }): Promise<SignedRetryProof> {
+  async prove(
+    accountId: string,
+    step: { signature: string; requestId: string },
+    request: { method: string; path: string; body: unknown },
+  ): Promise<SignedRetryProof> {
     const { state } = await this.runner.load(streams.wallet(accountId), walletAuthDecider);
     const challenge = state.signedRetries.get(step.requestId);
     if (!challenge) throw unauthorized('requestId is unknown or has expired');
     const verified = verifyStamp(step.signature, challenge.payloadToSign);
     if (!verified.ok) throw unauthorized(verified.reason, verified.code);
-    return { requestId: step.requestId, stampPublicKey: verified.publicKey, method: request.method, path: request.path, body: request.body };
+    return {
+      requestId: step.requestId,
+      stampPublicKey: verified.publicKey,
+      method: request.method,
+      path: request.path,
+      body: request.body,
+    };
   }
 }

@@ -15,7 +15,11 @@ import { PlatformClocks } from '../platforms/platform-clocks.js';
 export type ProvisionedWallet = WalletAuthState & { provisioned: true; accountId: string; platformId: string };
 
 export const emailRequired = () =>
-  invalid('CUSTOMER_EMAIL_REQUIRED', 'an EMBEDDED_WALLET account needs the customer’s email for its EMAIL_OTP credential; set the customer’s email first', 'customerId');
+  invalid(
+    'CUSTOMER_EMAIL_REQUIRED',
+    'an EMBEDDED_WALLET account needs the customer’s email for its EMAIL_OTP credential; set the customer’s email first',
+    'customerId',
+  );
 
 /**
  * The wallet (auth state) of EMBEDDED_WALLET internal accounts: provisioning and loading, always
@@ -35,7 +39,10 @@ export class WalletAccounts {
    * Gives a newly opened EMBEDDED_WALLET its seed and its EMAIL_OTP credential (the customer's
    * email). Idempotent: an already provisioned wallet is returned as it is.
    */
-  async provision(input: { accountId: string; customerId: string; email: string | undefined }, actor: Actor): Promise<ProvisionedWallet> {
+  async provision(
+    input: { accountId: string; customerId: string; email: string | undefined },
+    actor: Actor,
+  ): Promise<ProvisionedWallet> {
     const stream = streams.wallet(input.accountId);
     const { state } = await this.runner.load(stream, walletAuthDecider);
     if (state.provisioned) return state as ProvisionedWallet;
@@ -58,7 +65,8 @@ export class WalletAccounts {
       return result.state as ProvisionedWallet;
     } catch (error) {
       // Another request provisioned it first: that wallet is the one.
-      if (error instanceof DomainError && error.code === 'WALLET_ALREADY_PROVISIONED') return (await this.runner.load(stream, walletAuthDecider)).state as ProvisionedWallet;
+      if (error instanceof DomainError && error.code === 'WALLET_ALREADY_PROVISIONED')
+        return (await this.runner.load(stream, walletAuthDecider)).state as ProvisionedWallet;
       throw error;
     }
   }
@@ -73,7 +81,11 @@ export class WalletAccounts {
     const account = await this.account(accountId, actor);
     if (!account) throw notFound('INTERNAL_ACCOUNT', accountId);
     if (account.type !== 'EMBEDDED_WALLET' || !account.customerId) {
-      throw invalid('NOT_AN_EMBEDDED_WALLET', `${accountId} is an ${account.type} account; wallet authentication applies only to EMBEDDED_WALLET accounts`, 'accountId');
+      throw invalid(
+        'NOT_AN_EMBEDDED_WALLET',
+        `${accountId} is an ${account.type} account; wallet authentication applies only to EMBEDDED_WALLET accounts`,
+        'accountId',
+      );
     }
     const { state: customer } = await this.runner.load(streams.customer(account.customerId), customerDecider);
     return this.provision({ accountId, customerId: account.customerId, email: customer.profile.email }, actor);

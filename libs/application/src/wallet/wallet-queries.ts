@@ -3,7 +3,10 @@ import { isPublicId, type ResourceKind } from '../../../domain/src/ids.js';
 import { notFound } from '../../../domain/src/errors.js';
 import type { AuthMethodView, AuthSessionView } from '../../../domain/src/wallet/wallet-views.js';
 import { Collections } from '../../../read-models/src/projections/collections.js';
-import type { AuthMethodDoc, AuthSessionDoc } from '../../../read-models/src/projections/wallet/wallet-auth-projection.js';
+import type {
+  AuthMethodDoc,
+  AuthSessionDoc,
+} from '../../../read-models/src/projections/wallet/wallet-auth-projection.js';
 import type { Doc, Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
 import { READ_MODELS } from '../tokens.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
@@ -40,7 +43,10 @@ export function toAuthSession(doc: AuthSessionDoc, method: AuthMethodDoc | undef
 /** Read side of wallet authentication, scoped to the caller's platform. */
 @Injectable()
 export class WalletQueries {
-  constructor(@Inject(READ_MODELS) private readonly store: ReadModelStore, private readonly clocks: PlatformClocks) {}
+  constructor(
+    @Inject(READ_MODELS) private readonly store: ReadModelStore,
+    private readonly clocks: PlatformClocks,
+  ) {}
 
   /** Active credentials of an account; empty when the account is unknown or another platform's. */
   async listCredentials(platformId: string, accountId: string): Promise<{ data: AuthMethodView[] }> {
@@ -59,7 +65,8 @@ export class WalletQueries {
       { field: 'expiresAt', op: 'gt', value: (await this.clocks.now(platformId)).toISOString() },
     ]);
     const methods = new Map<string, AuthMethodDoc | undefined>();
-    for (const id of new Set(docs.map((d) => d.authMethodId))) methods.set(id, await this.store.get<AuthMethodDoc>(Collections.authMethods, id));
+    for (const id of new Set(docs.map((d) => d.authMethodId)))
+      methods.set(id, await this.store.get<AuthMethodDoc>(Collections.authMethods, id));
     return { data: docs.map((d) => toAuthSession(d, methods.get(d.authMethodId))) };
   }
 
@@ -91,7 +98,13 @@ export class WalletQueries {
     return this.own<AuthSessionDoc>(Collections.authSessions, 'Session', 'SESSION', platformId, id);
   }
 
-  private async own<T extends Doc & { platformId: string }>(collection: string, kind: ResourceKind, resource: string, platformId: string, id: string): Promise<T> {
+  private async own<T extends Doc & { platformId: string }>(
+    collection: string,
+    kind: ResourceKind,
+    resource: string,
+    platformId: string,
+    id: string,
+  ): Promise<T> {
     const doc = isPublicId(kind, id) ? await this.store.get<T>(collection, id) : undefined;
     if (!doc || doc.platformId !== platformId) throw notFound(resource, id);
     return doc;

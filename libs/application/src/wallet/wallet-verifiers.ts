@@ -43,12 +43,20 @@ export class WalletVerifiers {
    * Sandbox platforms follow the sandbox token rules unless the installation runs OIDC in
    * production mode; production platforms always have token signatures verified.
    */
-  async verifyOidc(platformId: string, token: string, options: { clientPublicKey?: string } = {}): Promise<OidcIdentity> {
-    const mode = this.config.wallet.oidcMode === 'sandbox' && (await this.isSandbox(platformId)) ? 'sandbox' : 'production';
+  async verifyOidc(
+    platformId: string,
+    token: string,
+    options: { clientPublicKey?: string } = {},
+  ): Promise<OidcIdentity> {
+    const mode =
+      this.config.wallet.oidcMode === 'sandbox' && (await this.isSandbox(platformId)) ? 'sandbox' : 'production';
     const result = await this.oidc(mode).verify(token, options);
     if (result.ok) return result.identity;
     if (result.code === 'INVALID_INPUT') throw invalid('INVALID_INPUT', result.reason, 'oidcToken');
-    throw unauthorized(result.reason, result.code === 'ISSUER_KEYS_UNAVAILABLE' ? 'ISSUER_KEYS_UNAVAILABLE' : 'UNAUTHORIZED');
+    throw unauthorized(
+      result.reason,
+      result.code === 'ISSUER_KEYS_UNAVAILABLE' ? 'ISSUER_KEYS_UNAVAILABLE' : 'UNAUTHORIZED',
+    );
   }
 
   /**
@@ -58,7 +66,11 @@ export class WalletVerifiers {
    */
   async assertOtpDelivery(platformId: string): Promise<void> {
     if (!(await this.isSandbox(platformId))) {
-      throw new DomainError('unprocessable', 'EMAIL_DELIVERY_UNAVAILABLE', 'no email transport is configured; EMAIL_OTP codes can only be issued to sandbox platforms');
+      throw new DomainError(
+        'unprocessable',
+        'EMAIL_DELIVERY_UNAVAILABLE',
+        'no email transport is configured; EMAIL_OTP codes can only be issued to sandbox platforms',
+      );
     }
   }
 

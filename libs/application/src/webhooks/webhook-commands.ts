@@ -4,7 +4,11 @@ import { DomainError, notFound } from '../../../domain/src/errors.js';
 import { publicId, streams, uuidOf, type IdGenerator } from '../../../domain/src/ids.js';
 import { platformDecider } from '../../../domain/src/platform/platform.js';
 import { webhookConfigDecider } from '../../../domain/src/webhooks/webhook-config.js';
-import { maxAttemptsFor, webhookDeliveryDecider, type WebhookEnvelope } from '../../../domain/src/webhooks/webhook-delivery.js';
+import {
+  maxAttemptsFor,
+  webhookDeliveryDecider,
+  type WebhookEnvelope,
+} from '../../../domain/src/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream } from '../../../domain/src/webhooks/webhook-ids.js';
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../ledger/fund-commands.js';
@@ -19,17 +23,27 @@ import { refusedUrlHost } from '../../../net/src/address-policy.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class ConfigureWebhooksCommand {
-  constructor(readonly webhookEndpoint: string | null, readonly actor: Actor) {}
+  constructor(
+    readonly webhookEndpoint: string | null,
+    readonly actor: Actor,
+  ) {}
 }
 export class SendTestWebhookCommand {
   constructor(readonly actor: Actor) {}
 }
 export class RedeliverWebhookCommand {
-  constructor(readonly deliveryId: string, readonly actor: Actor) {}
+  constructor(
+    readonly deliveryId: string,
+    readonly actor: Actor,
+  ) {}
 }
 
 const notConfigured = () =>
-  new DomainError('invalid', 'WEBHOOK_ENDPOINT_NOT_CONFIGURED', 'no webhook endpoint is configured; set one with PATCH /config');
+  new DomainError(
+    'invalid',
+    'WEBHOOK_ENDPOINT_NOT_CONFIGURED',
+    'no webhook endpoint is configured; set one with PATCH /config',
+  );
 
 async function currentEndpoint(runner: CommandRunner, platformId: string): Promise<string> {
   const { state } = await runner.load(streams.webhooks(platformId), webhookConfigDecider);
@@ -94,7 +108,12 @@ export class SendTestWebhookHandler implements ICommandHandler<SendTestWebhookCo
     const uuid = this.ids.uuid();
     const deliveryId = publicId('WebhookDelivery', uuid);
     const now = (await this.clocks.now(actor.platformId)).toISOString();
-    const payload: WebhookEnvelope = { id: publicId('Webhook', uuid), type: 'TEST', timestamp: now, data: { message: 'This is a test webhook.' } };
+    const payload: WebhookEnvelope = {
+      id: publicId('Webhook', uuid),
+      type: 'TEST',
+      timestamp: now,
+      data: { message: 'This is a test webhook.' },
+    };
     await this.runner.run(
       webhookDeliveryStream(deliveryId),
       webhookDeliveryDecider,
@@ -102,7 +121,15 @@ export class SendTestWebhookHandler implements ICommandHandler<SendTestWebhookCo
       { metadata: { ...actor }, waitForReadModels: false },
     );
     const { result, url: sentTo } = await this.deliverer.deliver(
-      { deliveryId, platformId: actor.platformId, webhookId: payload.id, webhookType: payload.type, body: JSON.stringify(payload), attempt: 1, maxAttempts: 1 },
+      {
+        deliveryId,
+        platformId: actor.platformId,
+        webhookId: payload.id,
+        webhookType: payload.type,
+        body: JSON.stringify(payload),
+        attempt: 1,
+        maxAttempts: 1,
+      },
       { waitForReadModels: true },
     );
     const to = sentTo ?? url;
@@ -119,7 +146,10 @@ export class SendTestWebhookHandler implements ICommandHandler<SendTestWebhookCo
  */
 @CommandHandler(RedeliverWebhookCommand)
 export class RedeliverWebhookHandler implements ICommandHandler<RedeliverWebhookCommand, void> {
-  constructor(private readonly runner: CommandRunner, private readonly clocks: PlatformClocks) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly clocks: PlatformClocks,
+  ) {}
 
   async execute({ deliveryId, actor }: RedeliverWebhookCommand) {
     if (!uuidOf('WebhookDelivery', deliveryId)) throw notFound('WEBHOOK_DELIVERY', deliveryId);
@@ -130,7 +160,12 @@ export class RedeliverWebhookHandler implements ICommandHandler<RedeliverWebhook
     await this.runner.run(
       stream,
       webhookDeliveryDecider,
-      { type: 'RequestRedelivery', url, maxAttempts: maxAttemptsFor(state.payload!.type), now: (await this.clocks.now(actor.platformId)).toISOString() },
+      {
+        type: 'RequestRedelivery',
+        url,
+        maxAttempts: maxAttemptsFor(state.payload!.type),
+        now: (await this.clocks.now(actor.platformId)).toISOString(),
+      },
       { metadata: { ...actor } },
     );
   }

@@ -3,7 +3,12 @@ import type { Clock } from '../../../domain/src/clock.js';
 import { streams } from '../../../domain/src/ids.js';
 import { retryDelayMs, WEBHOOK_RETRY_POLICY } from '../../../domain/src/webhooks/retry-policy.js';
 import { webhookConfigDecider } from '../../../domain/src/webhooks/webhook-config.js';
-import { attemptOutcome, webhookDeliveryDecider, type AttemptOutcome, type DeliveryAttempt } from '../../../domain/src/webhooks/webhook-delivery.js';
+import {
+  attemptOutcome,
+  webhookDeliveryDecider,
+  type AttemptOutcome,
+  type DeliveryAttempt,
+} from '../../../domain/src/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream } from '../../../domain/src/webhooks/webhook-ids.js';
 import type { CommandRunner } from '../command-runner.js';
 import type { SecretBox } from '../../../crypto/src/secret-box.js';
@@ -66,7 +71,10 @@ export class WebhookDeliverer {
     return { url: state.webhookEndpoint, signer };
   }
 
-  async deliver(request: DeliveryRequest, options: { waitForReadModels?: boolean } = {}): Promise<{ outcome: AttemptOutcome; url: string | null; result: SendResult }> {
+  async deliver(
+    request: DeliveryRequest,
+    options: { waitForReadModels?: boolean } = {},
+  ): Promise<{ outcome: AttemptOutcome; url: string | null; result: SendResult }> {
     const { url, signer } = await this.target(request.platformId);
     let result: SendResult;
     let outcome: AttemptOutcome;
@@ -82,7 +90,12 @@ export class WebhookDeliverer {
       if (result.cause) {
         this.logger.warn(`delivery ${request.deliveryId} (${request.platformId}) got no answer: ${result.cause}`);
       }
-      outcome = attemptOutcome({ statusCode: result.statusCode, attempt: request.attempt, maxAttempts: request.maxAttempts, webhookType: request.webhookType });
+      outcome = attemptOutcome({
+        statusCode: result.statusCode,
+        attempt: request.attempt,
+        maxAttempts: request.maxAttempts,
+        webhookType: request.webhookType,
+      });
     }
     const now = await this.deps.clocks.now(request.platformId);
     const attempt: DeliveryAttempt = {
@@ -94,13 +107,18 @@ export class WebhookDeliverer {
       ...(result.responseBody !== undefined ? { responseBody: result.responseBody } : {}),
       ...(result.error !== undefined ? { error: result.error } : {}),
       outcome,
-      ...(outcome === 'RETRYING' ? { nextAttemptAt: new Date(now.getTime() + retryDelayMs(WEBHOOK_RETRY_POLICY, request.attempt)).toISOString() } : {}),
+      ...(outcome === 'RETRYING'
+        ? { nextAttemptAt: new Date(now.getTime() + retryDelayMs(WEBHOOK_RETRY_POLICY, request.attempt)).toISOString() }
+        : {}),
     };
     await this.deps.runner.run(
       webhookDeliveryStream(request.deliveryId),
       webhookDeliveryDecider,
       { type: 'RecordAttempt', attempt },
-      { metadata: { platformId: request.platformId, actor: 'webhook-delivery', correlationId: request.webhookId }, waitForReadModels: options.waitForReadModels ?? false },
+      {
+        metadata: { platformId: request.platformId, actor: 'webhook-delivery', correlationId: request.webhookId },
+        waitForReadModels: options.waitForReadModels ?? false,
+      },
     );
     return { outcome, url, result };
   }

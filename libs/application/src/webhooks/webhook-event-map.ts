@@ -9,7 +9,10 @@ import type { TransactionRecord } from '../../../domain/src/transactions/transac
 import { toTransactionResource } from '../../../domain/src/transactions/transaction-view.js';
 import type { RecordedEvent } from '../../../event-store/src/event-store.js';
 import { Collections } from '../../../read-models/src/projections/collections.js';
-import { toInternalAccount, type InternalAccountDoc } from '../../../read-models/src/projections/internal-account-docs.js';
+import {
+  toInternalAccount,
+  type InternalAccountDoc,
+} from '../../../read-models/src/projections/internal-account-docs.js';
 import type { Doc } from '../../../read-models/src/read-model-store.js';
 import { stripPlatform } from '../queries/list-query.js';
 
@@ -41,22 +44,32 @@ export interface WebhookMapping {
 }
 
 type Data<T> = RecordedEvent<string, T>;
-const dataPlatform = (event: RecordedEvent) => (typeof event.data.platformId === 'string' ? event.data.platformId : undefined);
+const dataPlatform = (event: RecordedEvent) =>
+  typeof event.data.platformId === 'string' ? event.data.platformId : undefined;
 
 /** `CUSTOMER.KYC_<STATUS>` with the customer as of this change (KYB status for businesses). */
 const customerKyc: WebhookMapping = {
   platform: dataPlatform,
   async webhooks(event, sources) {
-    const { customerId, kycStatus, updatedAt } = (event as Data<{ customerId: string; kycStatus: KycStatus; updatedAt: string }>).data;
+    const { customerId, kycStatus, updatedAt } = (
+      event as Data<{ customerId: string; kycStatus: KycStatus; updatedAt: string }>
+    ).data;
     const doc = await sources.readModel(Collections.customers, customerId);
     const statusField = doc?.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus';
     const customer = doc ? stripPlatform(doc) : { id: customerId };
-    return [{ type: `CUSTOMER.KYC_${kycStatus}`, timestamp: updatedAt, data: { ...customer, [statusField]: kycStatus, updatedAt } }];
+    return [
+      {
+        type: `CUSTOMER.KYC_${kycStatus}`,
+        timestamp: updatedAt,
+        data: { ...customer, [statusField]: kycStatus, updatedAt },
+      },
+    ];
   },
 };
 
 /** The ledger stream is `ledger-<platform uuid>`. */
-const ledgerPlatform = (event: RecordedEvent) => (event.streamName.startsWith('ledger-') ? `Platform:${event.streamName.slice('ledger-'.length)}` : undefined);
+const ledgerPlatform = (event: RecordedEvent) =>
+  event.streamName.startsWith('ledger-') ? `Platform:${event.streamName.slice('ledger-'.length)}` : undefined;
 
 /**
  * `INTERNAL_ACCOUNT.BALANCE_UPDATED` for each customer account a transfer touches (settlement
@@ -65,10 +78,19 @@ const ledgerPlatform = (event: RecordedEvent) => (event.streamName.startsWith('l
 const balanceUpdated: WebhookMapping = {
   platform: ledgerPlatform,
   async webhooks(event, sources) {
-    const data = event.data as { debitAccountId?: string; creditAccountId?: string; pendingId?: string; createdAt: string };
+    const data = event.data as {
+      debitAccountId?: string;
+      creditAccountId?: string;
+      pendingId?: string;
+      createdAt: string;
+    };
     const ledger = await sources.ledgerAfter(event);
     const held = data.pendingId ? ledger.transfers.get(data.pendingId) : undefined;
-    const touched = data.pendingId ? (held ? [held.debitAccountId, held.creditAccountId] : []) : [data.debitAccountId!, data.creditAccountId!];
+    const touched = data.pendingId
+      ? held
+        ? [held.debitAccountId, held.creditAccountId]
+        : []
+      : [data.debitAccountId!, data.creditAccountId!];
     // Balances are taken before any await: the ledger state moves on with the next event.
     const balances = touched.map((accountId) => {
       const account = ledger.accounts.get(accountId);
@@ -81,7 +103,11 @@ const balanceUpdated: WebhookMapping = {
       drafts.push({
         type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED',
         timestamp: data.createdAt,
-        data: { ...toInternalAccount(doc), balance: { ...doc.balance, amount: toJsonNumber(balance) }, updatedAt: data.createdAt },
+        data: {
+          ...toInternalAccount(doc),
+          balance: { ...doc.balance, amount: toJsonNumber(balance) },
+          updatedAt: data.createdAt,
+        },
       });
     }
     return drafts;
@@ -93,7 +119,9 @@ const invitationClaimed: WebhookMapping = {
   platform: dataPlatform,
   webhooks(event) {
     const { invitation, claimedAt } = (event as Data<{ invitation: InvitationSnapshot; claimedAt: string }>).data;
-    return [{ type: 'INVITATION_CLAIMED', timestamp: claimedAt, data: invitationResource(invitation, new Date(claimedAt)) }];
+    return [
+      { type: 'INVITATION_CLAIMED', timestamp: claimedAt, data: invitationResource(invitation, new Date(claimedAt)) },
+    ];
   },
 };
 
@@ -102,7 +130,13 @@ const paymentStatus: WebhookMapping = {
   platform: dataPlatform,
   webhooks(event) {
     const { transaction } = (event as Data<{ transaction: TransactionRecord }>).data;
-    return [{ type: `${transaction.type}_PAYMENT.${transaction.status}`, timestamp: transaction.updatedAt, data: toTransactionResource(transaction) }];
+    return [
+      {
+        type: `${transaction.type}_PAYMENT.${transaction.status}`,
+        timestamp: transaction.updatedAt,
+        data: toTransactionResource(transaction),
+      },
+    ];
   },
 };
 
@@ -120,7 +154,9 @@ const agentActionPendingApproval: WebhookMapping = {
   platform: dataPlatform,
   webhooks(event) {
     const { action } = (event as Data<{ action: AgentActionSnapshot }>).data;
-    return [{ type: 'AGENT_ACTION.PENDING_APPROVAL', timestamp: action.createdAt, data: toAgentActionResource(action) }];
+    return [
+      { type: 'AGENT_ACTION.PENDING_APPROVAL', timestamp: action.createdAt, data: toAgentActionResource(action) },
+    ];
   },
 };
 

@@ -31,12 +31,18 @@ export class WebhookSigner {
   private readonly standard: Webhook;
 
   constructor(box: SecretBox, platformId: string, keys: WebhookSigningMaterial) {
-    this.privateKey = createPrivateKey({ key: box.open(keys.sealedPrivateKey, keyContext(platformId)), format: 'der', type: 'pkcs8' });
+    this.privateKey = createPrivateKey({
+      key: box.open(keys.sealedPrivateKey, keyContext(platformId)),
+      format: 'der',
+      type: 'pkcs8',
+    });
     this.standard = new Webhook(openWebhookSecret(box, platformId, keys));
   }
 
   headers(webhookId: string, body: string, wallTime: Date): Record<string, string> {
-    const signature = sign('sha256', Buffer.from(body, 'utf8'), { key: this.privateKey, dsaEncoding: 'der' }).toString('base64');
+    const signature = sign('sha256', Buffer.from(body, 'utf8'), { key: this.privateKey, dsaEncoding: 'der' }).toString(
+      'base64',
+    );
     return {
       'content-type': 'application/json',
       'x-service-signature': JSON.stringify({ v: '1', s: signature }),

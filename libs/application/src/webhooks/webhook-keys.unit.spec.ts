@@ -44,7 +44,12 @@ describe('webhook signing', () => {
 
   it('signs the raw body with ECDSA P-256 (DER, base64) and with Standard Webhooks', () => {
     const signer = new WebhookSigner(box, platformId, keys);
-    const body = JSON.stringify({ id: 'Webhook:1', type: 'TEST', timestamp: '2026-01-01T00:00:00.000Z', data: { note: 'é' } });
+    const body = JSON.stringify({
+      id: 'Webhook:1',
+      type: 'TEST',
+      timestamp: '2026-01-01T00:00:00.000Z',
+      data: { note: 'é' },
+    });
     const now = new Date();
     const headers = signer.headers('Webhook:1', body, now);
     expect(headers['content-type']).toBe('application/json');
@@ -53,11 +58,27 @@ describe('webhook signing', () => {
     expect(header.v).toBe('1');
     const signature = Buffer.from(header.s, 'base64');
     expect(signature[0]).toBe(0x30); // DER SEQUENCE
-    expect(verify('sha256', Buffer.from(body, 'utf8'), { key: createPublicKey(keys.publicKeyPem), dsaEncoding: 'der' }, signature)).toBe(true);
-    expect(verify('sha256', Buffer.from(body + ' ', 'utf8'), { key: createPublicKey(keys.publicKeyPem), dsaEncoding: 'der' }, signature)).toBe(false);
+    expect(
+      verify(
+        'sha256',
+        Buffer.from(body, 'utf8'),
+        { key: createPublicKey(keys.publicKeyPem), dsaEncoding: 'der' },
+        signature,
+      ),
+    ).toBe(true);
+    expect(
+      verify(
+        'sha256',
+        Buffer.from(body + ' ', 'utf8'),
+        { key: createPublicKey(keys.publicKeyPem), dsaEncoding: 'der' },
+        signature,
+      ),
+    ).toBe(false);
     expect(headers['webhook-id']).toBe('Webhook:1');
     expect(headers['webhook-timestamp']).toBe(String(Math.floor(now.getTime() / 1000)));
     expect(new Webhook(openWebhookSecret(box, platformId, keys)).verify(body, headers)).toEqual(JSON.parse(body));
-    expect(() => new Webhook(openWebhookSecret(box, platformId, keys)).verify(body.replace('TEST', 'FAKE'), headers)).toThrow();
+    expect(() =>
+      new Webhook(openWebhookSecret(box, platformId, keys)).verify(body.replace('TEST', 'FAKE'), headers),
+    ).toThrow();
   });
 });

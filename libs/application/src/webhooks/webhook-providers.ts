@@ -15,6 +15,13 @@ export const webhookProviders: Provider[] = [
     provide: WebhookDeliverer,
     inject: [CommandRunner, SECRET_BOX, PlatformClocks, APP_CONFIG],
     useFactory: (runner: CommandRunner, box: SecretBox, clocks: PlatformClocks, config: AppConfig) =>
-      new WebhookDeliverer({ runner, box, clocks, wallClock: systemClock, timeoutMs: config.webhookTimeoutMs, allowedHosts: config.webhookAllowedHosts }),
+      new WebhookDeliverer({
+        runner,
+        box,
+        clocks,
+        wallClock: systemClock,
+        timeoutMs: config.webhookTimeoutMs,
+        allowedHosts: config.webhookAllowedHosts,
+      }),
   },
 ];

@@ -3,7 +3,10 @@ import { notFound } from '../../../domain/src/errors.js';
 import { streams } from '../../../domain/src/ids.js';
 import { webhookConfigDecider } from '../../../domain/src/webhooks/webhook-config.js';
 import { Collections } from '../../../read-models/src/projections/collections.js';
-import { toWebhookDelivery, type WebhookDeliveryDoc } from '../../../read-models/src/projections/webhooks/webhook-delivery-projection.js';
+import {
+  toWebhookDelivery,
+  type WebhookDeliveryDoc,
+} from '../../../read-models/src/projections/webhooks/webhook-delivery-projection.js';
 import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { listForPlatform, type ListRequest } from '../queries/list-query.js';
@@ -35,7 +38,13 @@ export class WebhookQueries {
       // Not configured yet: the platform's own dates, no endpoint and no key.
       const platform = await this.store.get<Doc & { createdAt: string }>(Collections.platforms, platformId);
       const at = platform?.createdAt ?? new Date(0).toISOString();
-      return { webhookEndpoint: null, webhookSigningPublicKey: null, webhookSecret: null, createdAt: at, updatedAt: at };
+      return {
+        webhookEndpoint: null,
+        webhookSigningPublicKey: null,
+        webhookSecret: null,
+        createdAt: at,
+        updatedAt: at,
+      };
     }
     return {
       webhookEndpoint: state.webhookEndpoint,
@@ -53,6 +62,12 @@ export class WebhookQueries {
   }
 
   listDeliveries(platformId: string, request: ListRequest) {
-    return listForPlatform<WebhookDeliveryDoc>(this.store, Collections.webhookDeliveries, platformId, request, toWebhookDelivery);
+    return listForPlatform<WebhookDeliveryDoc>(
+      this.store,
+      Collections.webhookDeliveries,
+      platformId,
+      request,
+      toWebhookDelivery,
+    );
   }
 }

@@ -31,10 +31,11 @@ async function listen(answer: (path: string) => Answer): Promise<Local> {
   return {
     port: (server.address() as AddressInfo).port,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -40,7 +40,11 @@ const agents = {
 /** Hands the socket exactly the vetted addresses instead of asking DNS again (no rebinding in between). */
 function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, addresses.map(({ address, family }) => ({ address, family })));
+    if (options?.all)
+      callback(
+        null,
+        addresses.map(({ address, family }) => ({ address, family })),
+      );
     else callback(null, addresses[0].address, addresses[0].family);
   }) as unknown as LookupFunction;
 }
@@ -99,42 +103,47 @@ export function postWebhook(
     if (target.protocol !== 'http:' && target.protocol !== 'https:') return fail(`protocol ${target.protocol}`);
     const { allowedHosts, resolve: resolver = systemResolver } = options;
     const resolving = resolveTarget(target, { allowedHosts, resolve: resolver });
-    resolving.then((vetted) => {
-      if (settled) return;
-      if (!vetted.ok) {
-        return fail(vetted.reason === 'unresolved' ? 'the host did not resolve' : `address refused: ${vetted.reason}`);
-      }
-      const https = target.protocol === 'https:';
-      const send = https ? httpsRequest : httpRequest;
-      const length = Buffer.byteLength(body);
-      const onResponse = (res: IncomingMessage) => {
-        response = { statusCode: res.statusCode ?? 0, latencyMs: latency(), chunks: [], size: 0 };
-        res.on('data', (chunk: Buffer) => {
-          response!.chunks.push(chunk);
-          response!.size += chunk.byteLength;
-          if (response!.size >= RESPONSE_EXCERPT_BYTES) {
-            res.destroy(); // the rest is not needed
-            answered();
-          }
-        });
-        res.on('end', answered);
-        res.on('close', answered);
-        res.on('error', answered);
-      };
-      request = send(
-        {
-          hostname: vetted.hostname,
-          port: effectivePort(target),
-          path: `${target.pathname}${target.search}`,
-          method: 'POST',
-          headers: { 'user-agent': 'payments-webhooks/1', ...headers, 'content-length': String(length) },
-          agent: https ? agents.https : agents.http,
-          lookup: pinnedLookup(vetted.addresses),
-        },
-        onResponse,
-      );
-      request.on('error', (error) => (response ? answered() : fail(socketCause(error))));
-      request.end(body);
-    }, (error: unknown) => fail(`resolving failed: ${socketCause(error)}`));
+    resolving.then(
+      (vetted) => {
+        if (settled) return;
+        if (!vetted.ok) {
+          return fail(
+            vetted.reason === 'unresolved' ? 'the host did not resolve' : `address refused: ${vetted.reason}`,
+          );
+        }
+        const https = target.protocol === 'https:';
+        const send = https ? httpsRequest : httpRequest;
+        const length = Buffer.byteLength(body);
+        const onResponse = (res: IncomingMessage) => {
+          response = { statusCode: res.statusCode ?? 0, latencyMs: latency(), chunks: [], size: 0 };
+          res.on('data', (chunk: Buffer) => {
+            response!.chunks.push(chunk);
+            response!.size += chunk.byteLength;
+            if (response!.size >= RESPONSE_EXCERPT_BYTES) {
+              res.destroy(); // the rest is not needed
+              answered();
+            }
+          });
+          res.on('end', answered);
+          res.on('close', answered);
+          res.on('error', answered);
+        };
+        request = send(
+          {
+            hostname: vetted.hostname,
+            port: effectivePort(target),
+            path: `${target.pathname}${target.search}`,
+            method: 'POST',
+            headers: { 'user-agent': 'payments-webhooks/1', ...headers, 'content-length': String(length) },
+            agent: https ? agents.https : agents.http,
+            lookup: pinnedLookup(vetted.addresses),
+          },
+          onResponse,
+        );
+        request.on('error', (error) => (response ? answered() : fail(socketCause(error))));
+        request.end(body);
+      },
+      (error: unknown) => fail(`resolving failed: ${socketCause(error)}`),
+    );
   });
 }

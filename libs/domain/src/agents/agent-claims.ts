@@ -11,8 +11,16 @@ export interface AgentClaimState {
   agentId?: string;
 }
 
-export type AgentClaimEvent = { type: 'AgentKeyClaimed'; data: { platformId: string; agentId: string; kind: 'DEVICE_CODE' | 'ACCESS_TOKEN' } };
-export type AgentClaimCommand = { type: 'ClaimAgentKey'; platformId: string; agentId: string; kind: 'DEVICE_CODE' | 'ACCESS_TOKEN' };
+export type AgentClaimEvent = {
+  type: 'AgentKeyClaimed';
+  data: { platformId: string; agentId: string; kind: 'DEVICE_CODE' | 'ACCESS_TOKEN' };
+};
+export type AgentClaimCommand = {
+  type: 'ClaimAgentKey';
+  platformId: string;
+  agentId: string;
+  kind: 'DEVICE_CODE' | 'ACCESS_TOKEN';
+};
 
 export const agentClaimDecider: Decider<AgentClaimState, AgentClaimCommand, AgentClaimEvent> = {
   initialState: () => ({}),

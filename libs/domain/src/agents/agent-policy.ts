@@ -3,7 +3,15 @@ import { CURRENCIES } from '../money.js';
 import { conversionRate } from '../rates/rate-table.js';
 import { pow10, scaleUp } from '../rates/ratio.js';
 import type {
-  AccountRule, AgentPermission, AgentPolicy, AgentPolicyUpdate, AgentState, ExecutionMode, Spend, SpendingLimits, UsageCounters,
+  AccountRule,
+  AgentPermission,
+  AgentPolicy,
+  AgentPolicyUpdate,
+  AgentState,
+  ExecutionMode,
+  Spend,
+  SpendingLimits,
+  UsageCounters,
 } from './agent-types.js';
 
 export const forbidden = (message: string) => new DomainError('forbidden', 'FORBIDDEN', message);
@@ -71,7 +79,12 @@ export type Evaluation = { outcome: 'EXECUTE'; amount: bigint } | { outcome: 'AP
  * the account's rule or by default, or above the approval threshold), or executes. Account rules
  * take precedence over the policy's mode and per-transaction limit. `amount` is in the limits' currency.
  */
-export function evaluateSpend(state: AgentState, spend: Spend, now: string, options: { approving?: boolean } = {}): Evaluation {
+export function evaluateSpend(
+  state: AgentState,
+  spend: Spend,
+  now: string,
+  options: { approving?: boolean } = {},
+): Evaluation {
   authorizeOperation(state, spend.permission, spend.accountId);
   const { policy } = state.agent!;
   const limits = policy.spendingLimits;
@@ -88,7 +101,8 @@ export function evaluateSpend(state: AgentState, spend: Spend, now: string, opti
   if (options.approving) return { outcome: 'EXECUTE', amount };
   const threshold = policy.approvalThresholds;
   const aboveThreshold =
-    threshold?.amount != null && convertAmount(raw, spend.currency, threshold.currency ?? limits.currency) > BigInt(threshold.amount);
+    threshold?.amount != null &&
+    convertAmount(raw, spend.currency, threshold.currency ?? limits.currency) > BigInt(threshold.amount);
   return { outcome: mode === 'APPROVAL_REQUIRED' || aboveThreshold ? 'APPROVAL' : 'EXECUTE', amount };
 }
 
@@ -107,10 +121,16 @@ function checkVelocity(state: AgentState, limits: SpendingLimits, amount: bigint
     if (r.month === usage.month) monthly += reserved;
   }
   if (limits.dailyTransactionLimit !== undefined && dailyCount + 1 > limits.dailyTransactionLimit) {
-    throw overLimit(`the daily limit of ${limits.dailyTransactionLimit} transactions is reached`, 'dailyTransactionLimit');
+    throw overLimit(
+      `the daily limit of ${limits.dailyTransactionLimit} transactions is reached`,
+      'dailyTransactionLimit',
+    );
   }
   if (limits.dailyLimit != null && daily + amount > BigInt(limits.dailyLimit)) {
-    throw overLimit(`${amount} ${limits.currency} passes the daily limit ${limits.dailyLimit} (${daily} used)`, 'dailyLimit');
+    throw overLimit(
+      `${amount} ${limits.currency} passes the daily limit ${limits.dailyLimit} (${daily} used)`,
+      'dailyLimit',
+    );
   }
   if (limits.monthlyLimit != null && monthly + amount > BigInt(limits.monthlyLimit)) {
     const message = `${amount} ${limits.currency} passes the monthly limit ${limits.monthlyLimit} (${monthly} used)`;
@@ -172,7 +192,8 @@ export function recastUsage(usage: UsageCounters, from: string, to: string): Usa
 export function authorizeOperation(state: AgentState, permission: AgentPermission, accountId?: string): void {
   const agent = state.agent!;
   if (agent.isPaused) throw forbidden('the agent is paused and cannot initiate actions');
-  if (!agent.policy.permissions.includes(permission)) throw forbidden(`the agent's policy does not grant ${permission}`);
+  if (!agent.policy.permissions.includes(permission))
+    throw forbidden(`the agent's policy does not grant ${permission}`);
   const allowed = agent.policy.accountRestrictions?.allowedAccountIds;
   if (accountId && allowed && !allowed.includes(accountId)) {
     throw forbidden(`the agent's policy does not allow account ${accountId}`);

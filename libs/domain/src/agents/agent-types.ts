@@ -1,6 +1,12 @@
 /** Types of the agent aggregate: an agent, its policy and usage, its device codes and its actions. */
 
-export const AGENT_PERMISSIONS = ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS', 'CREATE_QUOTES', 'EXECUTE_QUOTES', 'MANAGE_EXTERNAL_ACCOUNTS'] as const;
+export const AGENT_PERMISSIONS = [
+  'VIEW_TRANSACTIONS',
+  'CREATE_TRANSFERS',
+  'CREATE_QUOTES',
+  'EXECUTE_QUOTES',
+  'MANAGE_EXTERNAL_ACCOUNTS',
+] as const;
 export type AgentPermission = (typeof AGENT_PERMISSIONS)[number];
 export const EXECUTION_MODES = ['AUTO', 'APPROVAL_REQUIRED'] as const;
 export type ExecutionMode = (typeof EXECUTION_MODES)[number];
@@ -164,7 +170,17 @@ export interface ActionRequest {
 }
 
 export type AgentCommand =
-  | { type: 'CreateAgent'; platformId: string; agentId: string; name: string; customerId: string; platformCustomerId: string; policy: AgentPolicy; deviceCode: DeviceCode; now: string }
+  | {
+      type: 'CreateAgent';
+      platformId: string;
+      agentId: string;
+      name: string;
+      customerId: string;
+      platformCustomerId: string;
+      policy: AgentPolicy;
+      deviceCode: DeviceCode;
+      now: string;
+    }
   | { type: 'UpdateAgent'; name?: string; isPaused?: boolean; now: string }
   | { type: 'UpdateAgentPolicy'; update: AgentPolicyUpdate; now: string }
   | { type: 'DeleteAgent'; now: string }

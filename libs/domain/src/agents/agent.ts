@@ -1,7 +1,14 @@
 import type { Decider } from '../decider.js';
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import {
-  convertAmount, emptyUsage, evaluateSpend, recastUsage, updatePolicy, usageAt, utcDay, utcMonth,
+  convertAmount,
+  emptyUsage,
+  evaluateSpend,
+  recastUsage,
+  updatePolicy,
+  usageAt,
+  utcDay,
+  utcMonth,
 } from './agent-policy.js';
 import type { AgentActionSnapshot, AgentCommand, AgentEvent, AgentSnapshot, AgentState } from './agent-types.js';
 

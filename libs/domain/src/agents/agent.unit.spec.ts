@@ -15,7 +15,13 @@ const base = { platformId: P, agentId: A };
 const policy = (extra: Partial<AgentPolicy> = {}): AgentPolicy => ({
   permissions: ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS', 'CREATE_QUOTES', 'EXECUTE_QUOTES', 'MANAGE_EXTERNAL_ACCOUNTS'],
   defaultExecutionMode: 'AUTO',
-  spendingLimits: { currency: 'USD', perTransactionLimit: 1_000, dailyLimit: 5_000, dailyTransactionLimit: 10, monthlyLimit: 20_000 },
+  spendingLimits: {
+    currency: 'USD',
+    perTransactionLimit: 1_000,
+    dailyLimit: 5_000,
+    dailyTransactionLimit: 10,
+    monthlyLimit: 20_000,
+  },
   ...extra,
 });
 
@@ -35,17 +41,39 @@ const agentOf = (p: AgentPolicy, extra: Partial<AgentSnapshot> = {}): AgentSnaps
 
 const created = (p = policy(), extra: Partial<AgentSnapshot> = {}): AgentEvent[] => [
   { type: 'AgentCreated', data: { ...base, agent: agentOf(p, extra) } },
-  { type: 'AgentDeviceCodeIssued', data: { ...base, deviceCode: { code: 'PAY-AGENT-AAAA-BBBB', expiresAt: '2026-04-11T12:00:00.000Z', redeemed: false }, issuedAt: T0 } },
+  {
+    type: 'AgentDeviceCodeIssued',
+    data: {
+      ...base,
+      deviceCode: { code: 'PAY-AGENT-AAAA-BBBB', expiresAt: '2026-04-11T12:00:00.000Z', redeemed: false },
+      issuedAt: T0,
+    },
+  },
 ];
 
-const spend = (amount: number, extra: Partial<Spend> = {}): Spend => ({ permission: 'CREATE_TRANSFERS', accountId: ACC, amount: String(amount), currency: 'USD', ...extra });
+const spend = (amount: number, extra: Partial<Spend> = {}): Spend => ({
+  permission: 'CREATE_TRANSFERS',
+  accountId: ACC,
+  amount: String(amount),
+  currency: 'USD',
+  ...extra,
+});
 const request = (id: string, amount: number, extra: Partial<Spend> = {}): ActionRequest => ({
   actionId: `AgentAction:${id}`,
   type: 'TRANSFER_OUT',
   spend: spend(amount, extra),
-  transferDetails: { amount, currency: extra.currency ?? 'USD', sourceAccountId: ACC, destinationAccountId: 'ExternalAccount:e' },
+  transferDetails: {
+    amount,
+    currency: extra.currency ?? 'USD',
+    sourceAccountId: ACC,
+    destinationAccountId: 'ExternalAccount:e',
+  },
 });
-const requestAction = (id: string, amount: number, now = T0, extra: Partial<Spend> = {}): AgentCommand => ({ type: 'RequestAction', request: request(id, amount, extra), now });
+const requestAction = (id: string, amount: number, now = T0, extra: Partial<Spend> = {}): AgentCommand => ({
+  type: 'RequestAction',
+  request: request(id, amount, extra),
+  now,
+});
 
 /** Folds the given history plus the decisions of `commands`, in order. */
 function run(history: AgentEvent[], commands: AgentCommand[]): AgentEvent[] {
@@ -58,7 +86,10 @@ function run(history: AgentEvent[], commands: AgentCommand[]): AgentEvent[] {
 function executed(history: AgentEvent[], count: number, amount: number, now = T0): AgentEvent[] {
   let events = history;
   for (let i = 0; i < count; i++) {
-    events = run(events, [requestAction(`x${now}${i}`, amount, now), { type: 'CompleteAction', actionId: `AgentAction:x${now}${i}`, transaction: { id: `Transaction:${i}` }, now }]);
+    events = run(events, [
+      requestAction(`x${now}${i}`, amount, now),
+      { type: 'CompleteAction', actionId: `AgentAction:x${now}${i}`, transaction: { id: `Transaction:${i}` }, now },
+    ]);
   }
   return events;
 }
@@ -67,17 +98,26 @@ const lastAction = (events: AgentEvent[]) => (events.at(-1)!.data as { action: {
 
 describe('agent policy: each field', () => {
   it('permissions: a spend needs its permission (403 FORBIDDEN)', () => {
-    spec.given(created(policy({ permissions: ['CREATE_QUOTES'] }))).when(requestAction('1', 100)).thenFails({ kind: 'forbidden', code: 'FORBIDDEN' });
+    spec
+      .given(created(policy({ permissions: ['CREATE_QUOTES'] })))
+      .when(requestAction('1', 100))
+      .thenFails({ kind: 'forbidden', code: 'FORBIDDEN' });
   });
 
   it('perTransactionLimit: above it is VELOCITY_LIMIT_EXCEEDED; at it executes', () => {
-    spec.given(created()).when(requestAction('1', 1_001)).thenFails({ kind: 'forbidden', code: 'VELOCITY_LIMIT_EXCEEDED' });
+    spec
+      .given(created())
+      .when(requestAction('1', 1_001))
+      .thenFails({ kind: 'forbidden', code: 'VELOCITY_LIMIT_EXCEEDED' });
     expect(lastAction(run(created(), [requestAction('1', 1_000)])).status).toBe('APPROVED');
   });
 
   it('dailyLimit: counts executed and reserved spends of the day', () => {
     const history = executed(created(), 4, 1_000);
-    spec.given(run(history, [requestAction('r', 900)])).when(requestAction('2', 101)).thenFails({ kind: 'forbidden', code: 'VELOCITY_LIMIT_EXCEEDED' });
+    spec
+      .given(run(history, [requestAction('r', 900)]))
+      .when(requestAction('2', 101))
+      .thenFails({ kind: 'forbidden', code: 'VELOCITY_LIMIT_EXCEEDED' });
     expect(lastAction(run(history, [requestAction('r', 900), requestAction('2', 100)])).status).toBe('APPROVED');
   });
 
@@ -88,11 +128,16 @@ describe('agent policy: each field', () => {
 
   it('dailyTransactionLimit: the count of the day, reservations included', () => {
     const p = policy({ spendingLimits: { currency: 'USD', perTransactionLimit: 1_000, dailyTransactionLimit: 2 } });
-    spec.given(run(executed(created(p), 1, 10), [requestAction('r', 10)])).when(requestAction('3', 10)).thenFails({ kind: 'forbidden', code: 'VELOCITY_LIMIT_EXCEEDED' });
+    spec
+      .given(run(executed(created(p), 1, 10), [requestAction('r', 10)]))
+      .when(requestAction('3', 10))
+      .thenFails({ kind: 'forbidden', code: 'VELOCITY_LIMIT_EXCEEDED' });
   });
 
   it('monthlyLimit: spends of earlier days of the month count', () => {
-    const p = policy({ spendingLimits: { currency: 'USD', perTransactionLimit: 1_000, dailyLimit: 5_000, monthlyLimit: 2_500 } });
+    const p = policy({
+      spendingLimits: { currency: 'USD', perTransactionLimit: 1_000, dailyLimit: 5_000, monthlyLimit: 2_500 },
+    });
     const history = executed(created(p), 2, 1_000, '2026-04-09T10:00:00.000Z');
     spec.given(history).when(requestAction('m', 501)).thenFails({ kind: 'forbidden', code: 'VELOCITY_LIMIT_EXCEEDED' });
     expect(lastAction(run(history, [requestAction('m', 500)])).status).toBe('APPROVED');
@@ -101,29 +146,46 @@ describe('agent policy: each field', () => {
   it('spending limits in another currency: the amount is converted at the service rate', () => {
     // 1000 EUR cents are about 1081 USD cents: above a 1000 USD-cent limit.
     expect(convertAmount(1_000n, 'EUR', 'USD')).toBeGreaterThan(1_000n);
-    spec.given(created()).when(requestAction('e', 1_000, T0, { currency: 'EUR' })).thenFails({ kind: 'forbidden', code: 'VELOCITY_LIMIT_EXCEEDED' });
+    spec
+      .given(created())
+      .when(requestAction('e', 1_000, T0, { currency: 'EUR' }))
+      .thenFails({ kind: 'forbidden', code: 'VELOCITY_LIMIT_EXCEEDED' });
     expect(lastAction(run(created(), [requestAction('e', 900, T0, { currency: 'EUR' })])).status).toBe('APPROVED');
   });
 
   it('allowedAccountIds: another account of the customer is refused; null allows all', () => {
     const p = policy({ accountRestrictions: { allowedAccountIds: [OTHER] } });
     spec.given(created(p)).when(requestAction('1', 10)).thenFails({ kind: 'forbidden', code: 'FORBIDDEN' });
-    expect(lastAction(run(created(policy({ accountRestrictions: { allowedAccountIds: null } })), [requestAction('1', 10)])).status).toBe('APPROVED');
+    expect(
+      lastAction(run(created(policy({ accountRestrictions: { allowedAccountIds: null } })), [requestAction('1', 10)]))
+        .status,
+    ).toBe('APPROVED');
   });
 
   it('accountRules.perTransactionLimit takes precedence over the policy limit (both ways)', () => {
     const lower = policy({ accountRestrictions: { accountRules: [{ accountId: ACC, perTransactionLimit: 50 }] } });
-    spec.given(created(lower)).when(requestAction('1', 51)).thenFails({ kind: 'forbidden', code: 'VELOCITY_LIMIT_EXCEEDED' });
+    spec
+      .given(created(lower))
+      .when(requestAction('1', 51))
+      .thenFails({ kind: 'forbidden', code: 'VELOCITY_LIMIT_EXCEEDED' });
     const higher = policy({ accountRestrictions: { accountRules: [{ accountId: ACC, perTransactionLimit: 2_000 }] } });
     expect(lastAction(run(created(higher), [requestAction('1', 1_500)])).status).toBe('APPROVED');
     const inherit = policy({ accountRestrictions: { accountRules: [{ accountId: ACC, perTransactionLimit: null }] } });
-    spec.given(created(inherit)).when(requestAction('1', 1_001)).thenFails({ kind: 'forbidden', code: 'VELOCITY_LIMIT_EXCEEDED' });
+    spec
+      .given(created(inherit))
+      .when(requestAction('1', 1_001))
+      .thenFails({ kind: 'forbidden', code: 'VELOCITY_LIMIT_EXCEEDED' });
   });
 
   it('accountRules.executionMode takes precedence over the default mode', () => {
-    const ruleNeedsApproval = policy({ accountRestrictions: { accountRules: [{ accountId: ACC, executionMode: 'APPROVAL_REQUIRED' }] } });
+    const ruleNeedsApproval = policy({
+      accountRestrictions: { accountRules: [{ accountId: ACC, executionMode: 'APPROVAL_REQUIRED' }] },
+    });
     expect(lastAction(run(created(ruleNeedsApproval), [requestAction('1', 10)])).status).toBe('PENDING_APPROVAL');
-    const ruleAuto = policy({ defaultExecutionMode: 'APPROVAL_REQUIRED', accountRestrictions: { accountRules: [{ accountId: ACC, executionMode: 'AUTO' }] } });
+    const ruleAuto = policy({
+      defaultExecutionMode: 'APPROVAL_REQUIRED',
+      accountRestrictions: { accountRules: [{ accountId: ACC, executionMode: 'AUTO' }] },
+    });
     expect(lastAction(run(created(ruleAuto), [requestAction('1', 10)])).status).toBe('APPROVED');
   });
 
@@ -140,7 +202,10 @@ describe('agent policy: each field', () => {
   });
 
   it('a paused agent cannot initiate actions', () => {
-    spec.given(created(policy(), { isPaused: true })).when(requestAction('1', 10)).thenFails({ kind: 'forbidden', code: 'FORBIDDEN' });
+    spec
+      .given(created(policy(), { isPaused: true }))
+      .when(requestAction('1', 10))
+      .thenFails({ kind: 'forbidden', code: 'FORBIDDEN' });
   });
 });
 
@@ -151,7 +216,9 @@ describe('agent actions: every state', () => {
   it('AUTO: APPROVED with a reservation, then the spend is committed with its transaction', () => {
     const reserved = run(created(), [requestAction('1', 800)]);
     expect(reserved.at(-1)!.type).toBe('AgentSpendReserved');
-    const done = run(reserved, [{ type: 'CompleteAction', actionId: id, transaction: { id: 'Transaction:t' }, now: T0 }]);
+    const done = run(reserved, [
+      { type: 'CompleteAction', actionId: id, transaction: { id: 'Transaction:t' }, now: T0 },
+    ]);
     const state = spec.fold(done);
     expect(state.reservations.size).toBe(0);
     expect(state.actions.get(id)).toMatchObject({ status: 'APPROVED', transaction: { id: 'Transaction:t' } });
@@ -159,7 +226,10 @@ describe('agent actions: every state', () => {
   });
 
   it('execution fails: FAILED, the reservation released, usage unchanged', () => {
-    const failed = run(created(), [requestAction('1', 800), { type: 'FailAction', actionId: id, reason: 'INSUFFICIENT_FUNDS', now: T0 }]);
+    const failed = run(created(), [
+      requestAction('1', 800),
+      { type: 'FailAction', actionId: id, reason: 'INSUFFICIENT_FUNDS', now: T0 },
+    ]);
     const state = spec.fold(failed);
     expect(state.actions.get(id)).toMatchObject({ status: 'FAILED', failureReason: 'INSUFFICIENT_FUNDS' });
     expect(state.reservations.size).toBe(0);
@@ -167,9 +237,19 @@ describe('agent actions: every state', () => {
   });
 
   it('PENDING_APPROVAL -> approve -> APPROVED (reserved)', () => {
-    spec.given(pending()).when({ type: 'ApproveAction', actionId: id, now: T0 }).then([
-      { type: 'AgentSpendReserved', data: { ...base, action: expect.objectContaining({ status: 'APPROVED' }) as never, reservation: { amount: '800', currency: 'USD', day: '2026-04-10', month: '2026-04' } } },
-    ]);
+    spec
+      .given(pending())
+      .when({ type: 'ApproveAction', actionId: id, now: T0 })
+      .then([
+        {
+          type: 'AgentSpendReserved',
+          data: {
+            ...base,
+            action: expect.objectContaining({ status: 'APPROVED' }) as never,
+            reservation: { amount: '800', currency: 'USD', day: '2026-04-10', month: '2026-04' },
+          },
+        },
+      ]);
   });
 
   it('PENDING_APPROVAL -> reject -> REJECTED with the reason', () => {
@@ -178,9 +258,18 @@ describe('agent actions: every state', () => {
   });
 
   it('approve against the latest policy: limits now exceeded, paused, or a failure found by the caller -> FAILED', () => {
-    const lowered = run(pending(), [{ type: 'UpdateAgentPolicy', update: { spendingLimits: { perTransactionLimit: 100 } }, now: T0 }, { type: 'ApproveAction', actionId: id, now: T0 }]);
-    expect(lastAction(lowered)).toMatchObject({ status: 'FAILED', failureReason: expect.stringMatching(/^VELOCITY_LIMIT_EXCEEDED/) });
-    const paused = run(pending(), [{ type: 'UpdateAgent', isPaused: true, now: T0 }, { type: 'ApproveAction', actionId: id, now: T0 }]);
+    const lowered = run(pending(), [
+      { type: 'UpdateAgentPolicy', update: { spendingLimits: { perTransactionLimit: 100 } }, now: T0 },
+      { type: 'ApproveAction', actionId: id, now: T0 },
+    ]);
+    expect(lastAction(lowered)).toMatchObject({
+      status: 'FAILED',
+      failureReason: expect.stringMatching(/^VELOCITY_LIMIT_EXCEEDED/),
+    });
+    const paused = run(pending(), [
+      { type: 'UpdateAgent', isPaused: true, now: T0 },
+      { type: 'ApproveAction', actionId: id, now: T0 },
+    ]);
     expect(lastAction(paused)).toMatchObject({ status: 'FAILED', failureReason: expect.stringMatching(/^FORBIDDEN/) });
     const expired = run(pending(), [{ type: 'ApproveAction', actionId: id, now: T0, failure: 'QUOTE_EXPIRED' }]);
     expect(lastAction(expired)).toMatchObject({ status: 'FAILED', failureReason: 'QUOTE_EXPIRED' });
@@ -188,14 +277,29 @@ describe('agent actions: every state', () => {
 
   it('approve or reject anything but PENDING_APPROVAL: 409', () => {
     const rejected = run(pending(), [{ type: 'RejectAction', actionId: id, now: T0 }]);
-    spec.given(rejected).when({ type: 'ApproveAction', actionId: id, now: T0 }).thenFails({ kind: 'conflict', code: 'INVALID_STATE_TRANSITION' });
-    spec.given(run(created(), [requestAction('1', 10)])).when({ type: 'RejectAction', actionId: id, now: T0 }).thenFails({ kind: 'conflict', code: 'INVALID_STATE_TRANSITION' });
-    spec.given(created()).when({ type: 'ApproveAction', actionId: id, now: T0 }).thenFails({ kind: 'not_found', code: 'AGENT_ACTION_NOT_FOUND' });
+    spec
+      .given(rejected)
+      .when({ type: 'ApproveAction', actionId: id, now: T0 })
+      .thenFails({ kind: 'conflict', code: 'INVALID_STATE_TRANSITION' });
+    spec
+      .given(run(created(), [requestAction('1', 10)]))
+      .when({ type: 'RejectAction', actionId: id, now: T0 })
+      .thenFails({ kind: 'conflict', code: 'INVALID_STATE_TRANSITION' });
+    spec
+      .given(created())
+      .when({ type: 'ApproveAction', actionId: id, now: T0 })
+      .thenFails({ kind: 'not_found', code: 'AGENT_ACTION_NOT_FOUND' });
   });
 
   it('completing twice or after failure changes nothing', () => {
-    const done = run(created(), [requestAction('1', 10), { type: 'CompleteAction', actionId: id, transaction: { id: 't' }, now: T0 }]);
-    spec.given(done).when({ type: 'CompleteAction', actionId: id, transaction: { id: 't' }, now: T0 }).then([]);
+    const done = run(created(), [
+      requestAction('1', 10),
+      { type: 'CompleteAction', actionId: id, transaction: { id: 't' }, now: T0 },
+    ]);
+    spec
+      .given(done)
+      .when({ type: 'CompleteAction', actionId: id, transaction: { id: 't' }, now: T0 })
+      .then([]);
     spec.given(done).when({ type: 'FailAction', actionId: id, reason: 'x', now: T0 }).then([]);
   });
 });
@@ -219,18 +323,44 @@ describe('agent usage and reservations', () => {
   it('usage resets at the UTC day and month boundaries', () => {
     const history = executed(created(), 3, 1_000, '2026-04-30T23:00:00.000Z');
     const state = spec.fold(history);
-    expect(usageResource(state.agent!.usage, '2026-04-30T23:59:59.999Z')).toEqual({ dailyTransactionCount: 3, dailySpend: 3_000, monthlySpend: 3_000, dailyResetDate: '2026-05-01', monthlyResetMonth: '2026-05' });
-    expect(usageResource(state.agent!.usage, '2026-05-01T00:00:00.000Z')).toEqual({ dailyTransactionCount: 0, dailySpend: 0, monthlySpend: 0, dailyResetDate: '2026-05-02', monthlyResetMonth: '2026-06' });
+    expect(usageResource(state.agent!.usage, '2026-04-30T23:59:59.999Z')).toEqual({
+      dailyTransactionCount: 3,
+      dailySpend: 3_000,
+      monthlySpend: 3_000,
+      dailyResetDate: '2026-05-01',
+      monthlyResetMonth: '2026-05',
+    });
+    expect(usageResource(state.agent!.usage, '2026-05-01T00:00:00.000Z')).toEqual({
+      dailyTransactionCount: 0,
+      dailySpend: 0,
+      monthlySpend: 0,
+      dailyResetDate: '2026-05-02',
+      monthlyResetMonth: '2026-06',
+    });
     // Same month, next day: the daily counters start again, the monthly one keeps counting.
     const april = executed(created(), 2, 1_000, '2026-04-10T23:00:00.000Z');
-    expect(usageResource(spec.fold(april).agent!.usage, '2026-04-11T01:00:00.000Z')).toMatchObject({ dailyTransactionCount: 0, dailySpend: 0, monthlySpend: 2_000 });
+    expect(usageResource(spec.fold(april).agent!.usage, '2026-04-11T01:00:00.000Z')).toMatchObject({
+      dailyTransactionCount: 0,
+      dailySpend: 0,
+      monthlySpend: 2_000,
+    });
     const next = executed(april, 5, 1_000, '2026-04-11T01:00:00.000Z');
-    expect(spec.fold(next).agent!.usage).toMatchObject({ day: '2026-04-11', dailyTransactionCount: 5, dailySpend: '5000', monthlySpend: '7000' });
+    expect(spec.fold(next).agent!.usage).toMatchObject({
+      day: '2026-04-11',
+      dailyTransactionCount: 5,
+      dailySpend: '5000',
+      monthlySpend: '7000',
+    });
   });
 });
 
 describe('agent lifecycle and device codes', () => {
-  const redeem = (code = 'PAY-AGENT-AAAA-BBBB', now = T0): AgentCommand => ({ type: 'RedeemDeviceCode', code, tokenHash: 'h', now });
+  const redeem = (code = 'PAY-AGENT-AAAA-BBBB', now = T0): AgentCommand => ({
+    type: 'RedeemDeviceCode',
+    code,
+    tokenHash: 'h',
+    now,
+  });
 
   it('redeems once: connected, token hash kept; a second redeem is 400', () => {
     const events = run(created(), [redeem()]);
@@ -241,14 +371,26 @@ describe('agent lifecycle and device codes', () => {
   });
 
   it('an expired code is 400 (24 h on the platform clock)', () => {
-    spec.given(created()).when(redeem('PAY-AGENT-AAAA-BBBB', '2026-04-11T12:00:00.000Z')).thenFails({ kind: 'invalid', code: 'INVALID_INPUT' });
+    spec
+      .given(created())
+      .when(redeem('PAY-AGENT-AAAA-BBBB', '2026-04-11T12:00:00.000Z'))
+      .thenFails({ kind: 'invalid', code: 'INVALID_INPUT' });
   });
 
   it('a new code replaces the earlier one; none while connected (409)', () => {
-    const reissued = run(created(), [{ type: 'IssueDeviceCode', deviceCode: { code: 'PAY-AGENT-CCCC-DDDD', expiresAt: '2026-04-11T13:00:00.000Z', redeemed: false }, now: T0 }]);
+    const reissued = run(created(), [
+      {
+        type: 'IssueDeviceCode',
+        deviceCode: { code: 'PAY-AGENT-CCCC-DDDD', expiresAt: '2026-04-11T13:00:00.000Z', redeemed: false },
+        now: T0,
+      },
+    ]);
     spec.given(reissued).when(redeem()).thenFails({ kind: 'invalid', code: 'INVALID_INPUT' });
     expect(spec.fold(run(reissued, [redeem('PAY-AGENT-CCCC-DDDD')])).agent!.isConnected).toBe(true);
-    spec.given(run(created(), [redeem()])).when({ type: 'IssueDeviceCode', deviceCode: { code: 'X', expiresAt: T0, redeemed: false }, now: T0 }).thenFails({ kind: 'conflict', code: 'CONFLICT' });
+    spec
+      .given(run(created(), [redeem()]))
+      .when({ type: 'IssueDeviceCode', deviceCode: { code: 'X', expiresAt: T0, redeemed: false }, now: T0 })
+      .thenFails({ kind: 'conflict', code: 'CONFLICT' });
   });
 
   it('a deleted agent is gone: token dropped, every command 404', () => {
@@ -258,7 +400,10 @@ describe('agent lifecycle and device codes', () => {
   });
 
   it('pause and rename', () => {
-    spec.given(created()).when({ type: 'UpdateAgent', name: 'b2', isPaused: true, now: T0 }).then([{ type: 'AgentUpdated', data: { ...base, agent: agentOf(policy(), { name: 'b2', isPaused: true }) } }]);
+    spec
+      .given(created())
+      .when({ type: 'UpdateAgent', name: 'b2', isPaused: true, now: T0 })
+      .then([{ type: 'AgentUpdated', data: { ...base, agent: agentOf(policy(), { name: 'b2', isPaused: true }) } }]);
   });
 });
 
@@ -266,7 +411,13 @@ describe('policy update', () => {
   it('is partial: omitted fields kept, null removes a daily or monthly limit, permissions replaced', () => {
     const next = updatePolicy(policy(), { permissions: ['VIEW_TRANSACTIONS'], spendingLimits: { dailyLimit: null } });
     expect(next.permissions).toEqual(['VIEW_TRANSACTIONS']);
-    expect(next.spendingLimits).toEqual({ currency: 'USD', perTransactionLimit: 1_000, dailyLimit: null, dailyTransactionLimit: 10, monthlyLimit: 20_000 });
+    expect(next.spendingLimits).toEqual({
+      currency: 'USD',
+      perTransactionLimit: 1_000,
+      dailyLimit: null,
+      dailyTransactionLimit: 10,
+      monthlyLimit: 20_000,
+    });
     expect(next.defaultExecutionMode).toBe('AUTO');
   });
 

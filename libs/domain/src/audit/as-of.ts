@@ -130,7 +130,15 @@ export function ledgerLegs(events: readonly AuditSourceEvent[], reference: strin
     evolveLedger(state, event);
     if (event.type === 'TransferCreated' && event.data.reference === reference) {
       const d = event.data;
-      const leg = { transferId: d.id, debitAccountId: d.debitAccountId, creditAccountId: d.creditAccountId, amount: toJsonNumber(BigInt(d.amount)), currency: d.currency, kind: d.pending ? ('PENDING' as const) : ('SETTLED' as const), code: d.code };
+      const leg = {
+        transferId: d.id,
+        debitAccountId: d.debitAccountId,
+        creditAccountId: d.creditAccountId,
+        amount: toJsonNumber(BigInt(d.amount)),
+        currency: d.currency,
+        kind: d.pending ? ('PENDING' as const) : ('SETTLED' as const),
+        code: d.code,
+      };
       out.push({ ...toHistoryEntry(recorded), leg });
     } else if (event.type === 'PendingTransferPosted' || event.type === 'PendingTransferVoided') {
       const held = state.transfers.get(event.data.pendingId);

@@ -19,24 +19,25 @@ const recorded = (type: string, data: Data, metadata: Data = {}, at = T12): Audi
   recordedAt: new Date(at),
 });
 
-const card = (state: CardSnapshot['state'], updatedAt: string): CardSnapshot => ({
-  id: 'Card:1',
-  customerId: 'Customer:1',
-  state,
-  stateReason: null,
-  form: 'VIRTUAL',
-  fundingSources: ['InternalAccount:1'],
-  platformCardId: null,
-  brand: 'VISA',
-  last4: '4242',
-  expMonth: 1,
-  expYear: 2030,
-  panEmbedUrl: null,
-  currency: { code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 },
-  issuerRef: 'iss',
-  createdAt: '2026-01-05T12:00:00.000Z',
-  updatedAt,
-}) as unknown as CardSnapshot;
+const card = (state: CardSnapshot['state'], updatedAt: string): CardSnapshot =>
+  ({
+    id: 'Card:1',
+    customerId: 'Customer:1',
+    state,
+    stateReason: null,
+    form: 'VIRTUAL',
+    fundingSources: ['InternalAccount:1'],
+    platformCardId: null,
+    brand: 'VISA',
+    last4: '4242',
+    expMonth: 1,
+    expYear: 2030,
+    panEmbedUrl: null,
+    currency: { code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 },
+    issuerRef: 'iss',
+    createdAt: '2026-01-05T12:00:00.000Z',
+    updatedAt,
+  }) as unknown as CardSnapshot;
 
 describe('audit history entries', () => {
   it('redacts secrets at any depth and keeps what is not secret', () => {

@@ -2,7 +2,15 @@ import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import { publicId } from '../ids.js';
 import { toJsonNumber } from '../money.js';
 import { uuidFromName } from '../webhooks/webhook-ids.js';
-import type { AuthorizationActivity, CardAggregate, CardAuthorizationCommand, CardAuthorizationRecord, CardEvent, CardSnapshot, DeclineReason } from './card-types.js';
+import type {
+  AuthorizationActivity,
+  CardAggregate,
+  CardAuthorizationCommand,
+  CardAuthorizationRecord,
+  CardEvent,
+  CardSnapshot,
+  DeclineReason,
+} from './card-types.js';
 
 /** How long an approved authorization holds funds without a clearing before it expires (network practice: 7 days). */
 export const AUTHORIZATION_VALIDITY_MS = 7 * 24 * 3600 * 1000;
@@ -37,13 +45,20 @@ export function requireAuthorization(state: CardAggregate, authorizationId: stri
  * LATE: the hold was released when the card closed; the clearing is a late presentment, posted as a
  * new transfer if the funding source still has the funds.
  */
-export function clearingPlan(state: CardAggregate, authorizationId: string, amount?: bigint): { authorization: CardAuthorizationRecord; amount: bigint; kind: 'HOLD' | 'LATE' } {
+export function clearingPlan(
+  state: CardAggregate,
+  authorizationId: string,
+  amount?: bigint,
+): { authorization: CardAuthorizationRecord; amount: bigint; kind: 'HOLD' | 'LATE' } {
   const authorization = requireAuthorization(state, authorizationId);
   const clearing = amount ?? BigInt(authorization.amount);
   if (clearing <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
   switch (authorization.status) {
     case 'DECLINED':
-      throw conflict('AUTHORIZATION_NOT_CLEARABLE', `authorization ${authorizationId} was declined and cannot be cleared`);
+      throw conflict(
+        'AUTHORIZATION_NOT_CLEARABLE',
+        `authorization ${authorizationId} was declined and cannot be cleared`,
+      );
     case 'CLEARED':
       throw conflict('AUTHORIZATION_ALREADY_CLEARED', `authorization ${authorizationId} is already cleared`);
     case 'APPROVED':
@@ -62,20 +77,34 @@ export const clearingTransferId = (authorizationId: string, leg: 'overAuthorizat
   publicId('Transfer', uuidFromName(`card-clearing:${authorizationId}:${leg}`));
 
 /** A return refunds part or all of what was cleared and not yet returned (default: all of it). */
-export function returnPlan(state: CardAggregate, authorizationId: string, amount?: bigint): { authorization: CardAuthorizationRecord; amount: bigint } {
+export function returnPlan(
+  state: CardAggregate,
+  authorizationId: string,
+  amount?: bigint,
+): { authorization: CardAuthorizationRecord; amount: bigint } {
   const authorization = requireAuthorization(state, authorizationId);
-  if (authorization.status !== 'CLEARED') throw conflict('AUTHORIZATION_NOT_CLEARED', `authorization ${authorizationId} has not been cleared; only cleared amounts can be returned`);
+  if (authorization.status !== 'CLEARED')
+    throw conflict(
+      'AUTHORIZATION_NOT_CLEARED',
+      `authorization ${authorizationId} has not been cleared; only cleared amounts can be returned`,
+    );
   const remaining = BigInt(authorization.clearedAmount) - BigInt(authorization.returnedAmount);
-  if (remaining === 0n) throw conflict('AUTHORIZATION_FULLY_RETURNED', `authorization ${authorizationId} was already returned in full`);
+  if (remaining === 0n)
+    throw conflict('AUTHORIZATION_FULLY_RETURNED', `authorization ${authorizationId} was already returned in full`);
   const refund = amount ?? remaining;
   if (refund <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
-  if (refund > remaining) throw invalid('RETURN_EXCEEDS_CLEARED', `at most ${remaining} of the cleared amount is left to return`, 'amount');
+  if (refund > remaining)
+    throw invalid('RETURN_EXCEEDS_CLEARED', `at most ${remaining} of the cleared amount is left to return`, 'amount');
   return { authorization, amount: refund };
 }
 
 const activity = (entry: AuthorizationActivity): AuthorizationActivity => entry;
 
-function event(type: Extract<CardEvent, { data: { authorization: CardAuthorizationRecord } }>['type'], state: CardAggregate, authorization: CardAuthorizationRecord): CardEvent {
+function event(
+  type: Extract<CardEvent, { data: { authorization: CardAuthorizationRecord } }>['type'],
+  state: CardAggregate,
+  authorization: CardAuthorizationRecord,
+): CardEvent {
   return { type, data: { platformId: state.platformId!, cardId: state.card!.id, authorization } } as CardEvent;
 }
 
@@ -87,8 +116,15 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAg
       if (cmd.amount <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
       // A hold placed while the card was ACTIVE stands if the card was frozen meanwhile (it passed
       // before the freeze); if the card closed meanwhile it is declined and the caller voids the hold.
-      const lateDecline = cmd.hold && card.state === 'CLOSED' ? 'CARD_CLOSED' : cmd.hold && (card.state === 'PENDING_KYC' || card.state === 'PENDING_ISSUE') ? 'CARD_NOT_ACTIVE' : undefined;
-      const declineReason = cmd.hold ? lateDecline : (cmd.declineReason ?? screenAuthorization(card, cmd.currency) ?? 'INSUFFICIENT_FUNDS');
+      const lateDecline =
+        cmd.hold && card.state === 'CLOSED'
+          ? 'CARD_CLOSED'
+          : cmd.hold && (card.state === 'PENDING_KYC' || card.state === 'PENDING_ISSUE')
+            ? 'CARD_NOT_ACTIVE'
+            : undefined;
+      const declineReason = cmd.hold
+        ? lateDecline
+        : (cmd.declineReason ?? screenAuthorization(card, cmd.currency) ?? 'INSUFFICIENT_FUNDS');
       const approved = declineReason === undefined;
       const authorization: CardAuthorizationRecord = {
         id: cmd.authorizationId,
@@ -105,7 +141,15 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAg
         clearedAmount: '0',
         returnedAmount: '0',
         latePresentment: false,
-        activity: [activity({ type: 'AUTHORIZATION', amount: cmd.amount.toString(), result: approved ? 'APPROVED' : 'DECLINED', ...(declineReason ? { declineReason } : {}), createdAt: cmd.now })],
+        activity: [
+          activity({
+            type: 'AUTHORIZATION',
+            amount: cmd.amount.toString(),
+            result: approved ? 'APPROVED' : 'DECLINED',
+            ...(declineReason ? { declineReason } : {}),
+            createdAt: cmd.now,
+          }),
+        ],
         createdAt: cmd.now,
         updatedAt: cmd.now,
       };
@@ -133,7 +177,20 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAg
       const a = plan.authorization;
       const amount = cmd.amount.toString();
       if (!cmd.outcome.posted) {
-        const declined = { ...a, activity: [...a.activity, activity({ type: 'CLEARING', amount, result: 'DECLINED', declineReason: cmd.outcome.declineReason, createdAt: cmd.now })], updatedAt: cmd.now };
+        const declined = {
+          ...a,
+          activity: [
+            ...a.activity,
+            activity({
+              type: 'CLEARING',
+              amount,
+              result: 'DECLINED',
+              declineReason: cmd.outcome.declineReason,
+              createdAt: cmd.now,
+            }),
+          ],
+          updatedAt: cmd.now,
+        };
         return [event('CardClearingDeclined', state, declined)];
       }
       const late = cmd.outcome.latePresentment;
@@ -143,7 +200,16 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAg
         clearedAmount: amount,
         latePresentment: late,
         transferIds: [...a.transferIds, ...cmd.outcome.transferIds],
-        activity: [...a.activity, activity({ type: 'CLEARING', amount, result: 'APPROVED', ...(late ? { latePresentment: true } : {}), createdAt: cmd.now })],
+        activity: [
+          ...a.activity,
+          activity({
+            type: 'CLEARING',
+            amount,
+            result: 'APPROVED',
+            ...(late ? { latePresentment: true } : {}),
+            createdAt: cmd.now,
+          }),
+        ],
         updatedAt: cmd.now,
       };
       return [event('CardAuthorizationCleared', state, cleared)];
@@ -163,7 +229,10 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAg
         ...a,
         returnedAmount: (BigInt(a.returnedAmount) + plan.amount).toString(),
         transferIds: [...a.transferIds, cmd.transferId],
-        activity: [...a.activity, activity({ type: 'RETURN', amount: plan.amount.toString(), result: 'APPROVED', createdAt: cmd.now })],
+        activity: [
+          ...a.activity,
+          activity({ type: 'RETURN', amount: plan.amount.toString(), result: 'APPROVED', createdAt: cmd.now }),
+        ],
         updatedAt: cmd.now,
       };
       return [event('CardAuthorizationReturned', state, returned)];
@@ -171,11 +240,18 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAg
   }
 }
 
-function reversed(a: CardAuthorizationRecord, reversalReason: 'CARD_CLOSED' | 'EXPIRED', now: string): CardAuthorizationRecord {
+function reversed(
+  a: CardAuthorizationRecord,
+  reversalReason: 'CARD_CLOSED' | 'EXPIRED',
+  now: string,
+): CardAuthorizationRecord {
   return {
     ...a,
     status: 'REVERSED',
-    activity: [...a.activity, activity({ type: 'REVERSAL', amount: a.amount, result: 'APPROVED', reversalReason, createdAt: now })],
+    activity: [
+      ...a.activity,
+      activity({ type: 'REVERSAL', amount: a.amount, result: 'APPROVED', reversalReason, createdAt: now }),
+    ],
     updatedAt: now,
   };
 }
@@ -201,4 +277,5 @@ export function toCardAuthorization(record: CardAuthorizationRecord): Record<str
   };
 }
 
-export const isInsufficientFunds = (error: unknown): boolean => error instanceof DomainError && error.code === 'INSUFFICIENT_FUNDS';
+export const isInsufficientFunds = (error: unknown): boolean =>
+  error instanceof DomainError && error.code === 'INSUFFICIENT_FUNDS';

@@ -13,9 +13,19 @@ const fail = (code: string, message: string, field: string) =>
  * PENDING (holder KYC not yet approved) may be bound; authorization skips accounts that are not
  * ACTIVE at the time.
  */
-export function checkFundingSources(ids: readonly string[], holderAccounts: readonly HolderAccount[], cardCurrency?: string): string {
-  if (ids.length === 0) throw fail('FUNDING_SOURCES_REQUIRED', 'fundingSources must name at least one internal account', 'fundingSources');
-  if (ids.length > MAX_FUNDING_SOURCES) throw fail('TOO_MANY_FUNDING_SOURCES', `a card has at most ${MAX_FUNDING_SOURCES} funding sources`, 'fundingSources');
+export function checkFundingSources(
+  ids: readonly string[],
+  holderAccounts: readonly HolderAccount[],
+  cardCurrency?: string,
+): string {
+  if (ids.length === 0)
+    throw fail('FUNDING_SOURCES_REQUIRED', 'fundingSources must name at least one internal account', 'fundingSources');
+  if (ids.length > MAX_FUNDING_SOURCES)
+    throw fail(
+      'TOO_MANY_FUNDING_SOURCES',
+      `a card has at most ${MAX_FUNDING_SOURCES} funding sources`,
+      'fundingSources',
+    );
   const owned = new Map(holderAccounts.map((a) => [a.id, a]));
   const seen = new Set<string>();
   let currency = cardCurrency;
@@ -29,7 +39,11 @@ export function checkFundingSources(ids: readonly string[], holderAccounts: read
     if (account.status === 'CLOSED') throw fail('FUNDING_SOURCE_CLOSED', `${id} is closed`, field);
     currency ??= account.currency;
     if (account.currency !== currency) {
-      throw fail('FUNDING_SOURCE_CURRENCY_MISMATCH', `${id} is denominated in ${account.currency}; every funding source must be in ${currency}`, field);
+      throw fail(
+        'FUNDING_SOURCE_CURRENCY_MISMATCH',
+        `${id} is denominated in ${account.currency}; every funding source must be in ${currency}`,
+        field,
+      );
     }
   });
   return currency!;
@@ -37,7 +51,9 @@ export function checkFundingSources(ids: readonly string[], holderAccounts: read
 
 /** The card's owning wallet account: the holder's open EMBEDDED_WALLET account in the card currency. */
 export function owningWalletAccount(holderAccounts: readonly HolderAccount[], currency: string): string {
-  const wallet = holderAccounts.find((a) => a.type === 'EMBEDDED_WALLET' && a.currency === currency && a.status !== 'CLOSED');
+  const wallet = holderAccounts.find(
+    (a) => a.type === 'EMBEDDED_WALLET' && a.currency === currency && a.status !== 'CLOSED',
+  );
   if (!wallet) {
     throw fail(
       'CARDHOLDER_WALLET_REQUIRED',

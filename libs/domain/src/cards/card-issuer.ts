@@ -21,17 +21,28 @@ const digest = (seed: string, label: string) => createHash('sha256').update(`${l
 /** Assigned when the card is requested: the issuer's reference and the card network. */
 export function requestedCardDetails(seed: string): { issuerRef: string; brand: CardBrand } {
   const hash = digest(seed, 'request');
-  return { issuerRef: `iss_${hash.subarray(0, 12).toString('hex')}`, brand: hash[12] % 2 === 0 ? 'VISA' : 'MASTERCARD' };
+  return {
+    issuerRef: `iss_${hash.subarray(0, 12).toString('hex')}`,
+    brand: hash[12] % 2 === 0 ? 'VISA' : 'MASTERCARD',
+  };
 }
 
 /** Returned by the issuer once the card exists. The embed token is opaque and unguessable (it derives from the seed). */
-export function issuedCardDetails(seed: string, issuedAt: string): { last4: string; expMonth: number; expYear: number; panEmbedUrl: string } {
+export function issuedCardDetails(
+  seed: string,
+  issuedAt: string,
+): { last4: string; expMonth: number; expYear: number; panEmbedUrl: string } {
   const hash = digest(seed, 'issue');
   const last4 = (hash.readUInt32BE(0) % 10_000).toString().padStart(4, '0');
   const at = new Date(issuedAt);
   const { issuerRef } = requestedCardDetails(seed);
   const token = digest(seed, 'embed-token').toString('base64url');
-  return { last4, expMonth: at.getUTCMonth() + 1, expYear: at.getUTCFullYear() + VALIDITY_YEARS, panEmbedUrl: `${ISSUER_EMBED_BASE}/${issuerRef}?token=${token}` };
+  return {
+    last4,
+    expMonth: at.getUTCMonth() + 1,
+    expYear: at.getUTCFullYear() + VALIDITY_YEARS,
+    panEmbedUrl: `${ISSUER_EMBED_BASE}/${issuerRef}?token=${token}`,
+  };
 }
 
 /** Sandbox outcome rule: a platformCardId whose last three characters are 002 is rejected by the issuer. */

@@ -37,7 +37,8 @@ export interface CardSnapshot {
 export type HolderAccount = Pick<InternalAccountRecord, 'id' | 'type' | 'currency' | 'status'>;
 
 export type AuthorizationStatus = 'APPROVED' | 'DECLINED' | 'CLEARED' | 'REVERSED';
-export type DeclineReason = 'CARD_PAUSED' | 'CARD_CLOSED' | 'CARD_NOT_ACTIVE' | 'CURRENCY_MISMATCH' | 'INSUFFICIENT_FUNDS';
+export type DeclineReason =
+  'CARD_PAUSED' | 'CARD_CLOSED' | 'CARD_NOT_ACTIVE' | 'CURRENCY_MISMATCH' | 'INSUFFICIENT_FUNDS';
 
 export interface Merchant {
   descriptor: string;
@@ -112,16 +113,40 @@ export interface ClearingIntent {
   startedAt: string;
 }
 
-type AuthorizationEventType = 'CardAuthorizationRecorded' | 'CardAuthorizationCleared' | 'CardClearingDeclined' | 'CardAuthorizationReturned' | 'CardAuthorizationReversed';
+type AuthorizationEventType =
+  | 'CardAuthorizationRecorded'
+  | 'CardAuthorizationCleared'
+  | 'CardClearingDeclined'
+  | 'CardAuthorizationReturned'
+  | 'CardAuthorizationReversed';
 
 export type CardEvent =
-  | { type: 'CardCreated'; data: { platformId: string; cardId: string; walletAccountId: string; issuanceSeed: string; sandbox: boolean; card: CardSnapshot } }
-  | { type: 'CardStateChanged'; data: { platformId: string; cardId: string; previousState: CardState; card: CardSnapshot } }
-  | { type: 'CardFundingSourcesChanged'; data: { platformId: string; cardId: string; previousFundingSources: string[]; card: CardSnapshot } }
+  | {
+      type: 'CardCreated';
+      data: {
+        platformId: string;
+        cardId: string;
+        walletAccountId: string;
+        issuanceSeed: string;
+        sandbox: boolean;
+        card: CardSnapshot;
+      };
+    }
+  | {
+      type: 'CardStateChanged';
+      data: { platformId: string; cardId: string; previousState: CardState; card: CardSnapshot };
+    }
+  | {
+      type: 'CardFundingSourcesChanged';
+      data: { platformId: string; cardId: string; previousFundingSources: string[]; card: CardSnapshot };
+    }
   /** Appended with the changes of a signed PATCH (also when they change nothing). */
   | { type: 'SignedRequestApplied'; data: { platformId: string; cardId: string; requestId: string } }
   | { type: 'CardClearingStarted'; data: { platformId: string; cardId: string; clearing: ClearingIntent } }
-  | { type: AuthorizationEventType; data: { platformId: string; cardId: string; authorization: CardAuthorizationRecord } }
+  | {
+      type: AuthorizationEventType;
+      data: { platformId: string; cardId: string; authorization: CardAuthorizationRecord };
+    }
   | ResourceAbandoned;
 
 export type CardAuthorizationCommand =
@@ -142,7 +167,9 @@ export type CardAuthorizationCommand =
       type: 'RecordClearing';
       authorizationId: string;
       amount: bigint;
-      outcome: { posted: true; transferIds: string[]; latePresentment: boolean } | { posted: false; declineReason: 'INSUFFICIENT_FUNDS' };
+      outcome:
+        | { posted: true; transferIds: string[]; latePresentment: boolean }
+        | { posted: false; declineReason: 'INSUFFICIENT_FUNDS' };
       now: string;
     }
   | { type: 'RecordReturn'; authorizationId: string; amount: bigint; transferId: string; now: string }

@@ -4,7 +4,14 @@ import { decideAuthorization, reverseOpenAuthorizations } from './card-authoriza
 import { requestAlreadyUsed } from '../wallet/signed-retry.js';
 import { checkFundingSources, owningWalletAccount } from './card-funding.js';
 import { issuedCardDetails, requestedCardDetails, sandboxIssuerRejects } from './card-issuer.js';
-import type { CardAggregate, CardCommand, CardEvent, CardSnapshot, CardState, RequestedCardState } from './card-types.js';
+import type {
+  CardAggregate,
+  CardCommand,
+  CardEvent,
+  CardSnapshot,
+  CardState,
+  RequestedCardState,
+} from './card-types.js';
 
 /**
  * The card lifecycle:
@@ -24,7 +31,10 @@ const ALLOWED: Record<CardState, RequestedCardState[]> = {
 };
 
 export const invalidTransition = (from: CardState, to: string) =>
-  conflict('INVALID_STATE_TRANSITION', `a ${from} card cannot move to ${to}; allowed: ACTIVE <-> FROZEN and ACTIVE/FROZEN -> CLOSED`);
+  conflict(
+    'INVALID_STATE_TRANSITION',
+    `a ${from} card cannot move to ${to}; allowed: ACTIVE <-> FROZEN and ACTIVE/FROZEN -> CLOSED`,
+  );
 
 const initialState = (): CardAggregate => ({
   exists: false,
@@ -40,16 +50,30 @@ function requireCard(state: CardAggregate): CardSnapshot {
 }
 
 function stateChanged(state: CardAggregate, card: CardSnapshot): CardEvent {
-  return { type: 'CardStateChanged', data: { platformId: state.platformId!, cardId: card.id, previousState: state.card!.state, card } };
+  return {
+    type: 'CardStateChanged',
+    data: { platformId: state.platformId!, cardId: card.id, previousState: state.card!.state, card },
+  };
 }
 
 function decide(cmd: CardCommand, state: CardAggregate): CardEvent[] {
   if (cmd.type === 'CreateCard') {
     if (state.exists || state.abandoned) throw conflict('CARD_EXISTS', `card ${cmd.cardId} already exists`);
     if (cmd.holderKycStatus !== 'APPROVED' && cmd.holderKycStatus !== 'PENDING') {
-      throw new DomainError('invalid', 'CARDHOLDER_KYC_NOT_APPROVED', `the cardholder's KYC is ${cmd.holderKycStatus}; a card needs an approved (or pending) holder`, {
-        errors: [{ field: 'customerId', constraint: 'CARDHOLDER_KYC_NOT_APPROVED', message: `kycStatus is ${cmd.holderKycStatus}` }],
-      });
+      throw new DomainError(
+        'invalid',
+        'CARDHOLDER_KYC_NOT_APPROVED',
+        `the cardholder's KYC is ${cmd.holderKycStatus}; a card needs an approved (or pending) holder`,
+        {
+          errors: [
+            {
+              field: 'customerId',
+              constraint: 'CARDHOLDER_KYC_NOT_APPROVED',
+              message: `kycStatus is ${cmd.holderKycStatus}`,
+            },
+          ],
+        },
+      );
     }
     const currency = checkFundingSources(cmd.fundingSources, cmd.holderAccounts);
     const walletAccountId = owningWalletAccount(cmd.holderAccounts, currency);
@@ -72,7 +96,19 @@ function decide(cmd: CardCommand, state: CardAggregate): CardEvent[] {
       createdAt: cmd.now,
       updatedAt: cmd.now,
     };
-    return [{ type: 'CardCreated', data: { platformId: cmd.platformId, cardId: cmd.cardId, walletAccountId, issuanceSeed: cmd.issuanceSeed, sandbox: cmd.sandbox, card } }];
+    return [
+      {
+        type: 'CardCreated',
+        data: {
+          platformId: cmd.platformId,
+          cardId: cmd.cardId,
+          walletAccountId,
+          issuanceSeed: cmd.issuanceSeed,
+          sandbox: cmd.sandbox,
+          card,
+        },
+      },
+    ];
   }
   const card = requireCard(state);
   switch (cmd.type) {
@@ -83,13 +119,34 @@ function decide(cmd: CardCommand, state: CardAggregate): CardEvent[] {
     case 'CompleteIssuance': {
       if (card.state !== 'PENDING_ISSUE') return [];
       if (state.sandbox && sandboxIssuerRejects(card.platformCardId)) {
-        return [stateChanged(state, { ...card, state: 'CLOSED', stateReason: 'ISSUER_REJECTED', fundingSources: [], updatedAt: cmd.now })];
+        return [
+          stateChanged(state, {
+            ...card,
+            state: 'CLOSED',
+            stateReason: 'ISSUER_REJECTED',
+            fundingSources: [],
+            updatedAt: cmd.now,
+          }),
+        ];
       }
-      return [stateChanged(state, { ...card, ...issuedCardDetails(state.issuanceSeed!, cmd.now), state: 'ACTIVE', updatedAt: cmd.now })];
+      return [
+        stateChanged(state, {
+          ...card,
+          ...issuedCardDetails(state.issuanceSeed!, cmd.now),
+          state: 'ACTIVE',
+          updatedAt: cmd.now,
+        }),
+      ];
     }
     case 'CloseCardByService': {
       if (card.state === 'CLOSED') return [];
-      const closed: CardSnapshot = { ...card, state: 'CLOSED', stateReason: 'CLOSED_BY_SERVICE', fundingSources: [], updatedAt: cmd.now };
+      const closed: CardSnapshot = {
+        ...card,
+        state: 'CLOSED',
+        stateReason: 'CLOSED_BY_SERVICE',
+        fundingSources: [],
+        updatedAt: cmd.now,
+      };
       return [stateChanged(state, closed), ...reverseOpenAuthorizations(state, cmd.now)];
     }
     case 'UpdateCard':
@@ -99,16 +156,27 @@ function decide(cmd: CardCommand, state: CardAggregate): CardEvent[] {
   }
 }
 
-function decideUpdate(cmd: Extract<CardCommand, { type: 'UpdateCard' }>, state: CardAggregate, card: CardSnapshot): CardEvent[] {
+function decideUpdate(
+  cmd: Extract<CardCommand, { type: 'UpdateCard' }>,
+  state: CardAggregate,
+  card: CardSnapshot,
+): CardEvent[] {
   // A spent request is refused before the card's state is looked at (a replay must not learn it).
   if (cmd.requestId !== undefined && state.signedRequests.has(cmd.requestId)) throw requestAlreadyUsed();
-  if (cmd.state === undefined && cmd.fundingSources === undefined) throw invalid('INVALID_INPUT', 'give state and/or fundingSources', 'state');
+  if (cmd.state === undefined && cmd.fundingSources === undefined)
+    throw invalid('INVALID_INPUT', 'give state and/or fundingSources', 'state');
   if (cmd.state === 'CLOSED' && cmd.fundingSources !== undefined) {
-    throw invalid('INVALID_INPUT', 'fundingSources cannot be changed in the request that closes the card', 'fundingSources');
+    throw invalid(
+      'INVALID_INPUT',
+      'fundingSources cannot be changed in the request that closes the card',
+      'fundingSources',
+    );
   }
   // Every check runs before any event is produced, so a refused request changes nothing.
-  if (cmd.state !== undefined && !ALLOWED[card.state].includes(cmd.state)) throw invalidTransition(card.state, cmd.state);
-  if (cmd.fundingSources !== undefined && card.state === 'CLOSED') throw invalidTransition('CLOSED', 'new funding sources');
+  if (cmd.state !== undefined && !ALLOWED[card.state].includes(cmd.state))
+    throw invalidTransition(card.state, cmd.state);
+  if (cmd.fundingSources !== undefined && card.state === 'CLOSED')
+    throw invalidTransition('CLOSED', 'new funding sources');
   const events: CardEvent[] = [];
   if (cmd.requestId !== undefined) {
     const data = { platformId: state.platformId!, cardId: card.id, requestId: cmd.requestId };
@@ -117,10 +185,20 @@ function decideUpdate(cmd: Extract<CardCommand, { type: 'UpdateCard' }>, state: 
   let current = card;
   if (cmd.fundingSources !== undefined) {
     checkFundingSources(cmd.fundingSources, cmd.holderAccounts, card.currency);
-    const same = cmd.fundingSources.length === card.fundingSources.length && cmd.fundingSources.every((id, i) => id === card.fundingSources[i]);
+    const same =
+      cmd.fundingSources.length === card.fundingSources.length &&
+      cmd.fundingSources.every((id, i) => id === card.fundingSources[i]);
     if (!same) {
       current = { ...current, fundingSources: [...cmd.fundingSources], updatedAt: cmd.now };
-      events.push({ type: 'CardFundingSourcesChanged', data: { platformId: state.platformId!, cardId: card.id, previousFundingSources: card.fundingSources, card: current } });
+      events.push({
+        type: 'CardFundingSourcesChanged',
+        data: {
+          platformId: state.platformId!,
+          cardId: card.id,
+          previousFundingSources: card.fundingSources,
+          card: current,
+        },
+      });
     }
   }
   if (cmd.state !== undefined) {
@@ -128,7 +206,10 @@ function decideUpdate(cmd: Extract<CardCommand, { type: 'UpdateCard' }>, state: 
       cmd.state === 'CLOSED'
         ? { ...current, state: 'CLOSED', stateReason: 'CLOSED_BY_PLATFORM', fundingSources: [], updatedAt: cmd.now }
         : { ...current, state: cmd.state, updatedAt: cmd.now };
-    events.push({ type: 'CardStateChanged', data: { platformId: state.platformId!, cardId: card.id, previousState: card.state, card: next } });
+    events.push({
+      type: 'CardStateChanged',
+      data: { platformId: state.platformId!, cardId: card.id, previousState: card.state, card: next },
+    });
     if (cmd.state === 'CLOSED') events.push(...reverseOpenAuthorizations(state, cmd.now));
   }
   return events;

@@ -10,11 +10,7 @@ import { conflict, invalid, DomainError } from '../errors.js';
  * stream, after which the key can be claimed again at the stream's current revision.
  */
 export type ClaimKind =
-  | 'UMA_ADDRESS'
-  | 'PLATFORM_CUSTOMER_ID'
-  | 'PLATFORM_CARD_ID'
-  | 'EXTERNAL_ACCOUNT'
-  | 'PASSKEY_CREDENTIAL';
+  'UMA_ADDRESS' | 'PLATFORM_CUSTOMER_ID' | 'PLATFORM_CARD_ID' | 'EXTERNAL_ACCOUNT' | 'PASSKEY_CREDENTIAL';
 
 export interface ClaimKey {
   kind: ClaimKind;
@@ -25,14 +21,26 @@ export interface ClaimKey {
 }
 
 /** UMA addresses are case-insensitive and global: one address, one owner in the installation. */
-export const umaAddressKey = (address: string): ClaimKey =>
-  ({ kind: 'UMA_ADDRESS', scope: '*', value: address.trim().toLowerCase() });
-export const platformCustomerIdKey = (platformId: string, id: string): ClaimKey =>
-  ({ kind: 'PLATFORM_CUSTOMER_ID', scope: platformId, value: id });
-export const platformCardIdKey = (platformId: string, id: string): ClaimKey =>
-  ({ kind: 'PLATFORM_CARD_ID', scope: platformId, value: id });
-export const passkeyCredentialKey = (credentialId: string): ClaimKey =>
-  ({ kind: 'PASSKEY_CREDENTIAL', scope: '*', value: credentialId });
+export const umaAddressKey = (address: string): ClaimKey => ({
+  kind: 'UMA_ADDRESS',
+  scope: '*',
+  value: address.trim().toLowerCase(),
+});
+export const platformCustomerIdKey = (platformId: string, id: string): ClaimKey => ({
+  kind: 'PLATFORM_CUSTOMER_ID',
+  scope: platformId,
+  value: id,
+});
+export const platformCardIdKey = (platformId: string, id: string): ClaimKey => ({
+  kind: 'PLATFORM_CARD_ID',
+  scope: platformId,
+  value: id,
+});
+export const passkeyCredentialKey = (credentialId: string): ClaimKey => ({
+  kind: 'PASSKEY_CREDENTIAL',
+  scope: '*',
+  value: credentialId,
+});
 
 /**
  * An external account is identified within its owner (a customer, or the platform itself) by its

@@ -41,26 +41,39 @@ const releasedByA: ClaimEvent = { type: 'IdentityReleased', data: { ...key, owne
 describe('claim keys', () => {
   it('normalizes what names the same identity, and keeps scopes apart', () => {
     expect(claimStream(umaAddressKey('$ADA@sandbox.example'))).toBe(claimStream(umaAddressKey('$ada@sandbox.example')));
-    expect(claimStream(platformCustomerIdKey(PLATFORM, 'c-1'))).not.toBe(claimStream(platformCustomerIdKey(OTHER, 'c-1')));
-    expect(claimStream(platformCustomerIdKey(PLATFORM, 'c-1'))).not.toBe(claimStream(platformCardIdKey(PLATFORM, 'c-1')));
-    const iban = (id: string, customer?: string) => claimStream(externalAccountKey(PLATFORM, customer, 'EUR_ACCOUNT', id));
+    expect(claimStream(platformCustomerIdKey(PLATFORM, 'c-1'))).not.toBe(
+      claimStream(platformCustomerIdKey(OTHER, 'c-1')),
+    );
+    expect(claimStream(platformCustomerIdKey(PLATFORM, 'c-1'))).not.toBe(
+      claimStream(platformCardIdKey(PLATFORM, 'c-1')),
+    );
+    const iban = (id: string, customer?: string) =>
+      claimStream(externalAccountKey(PLATFORM, customer, 'EUR_ACCOUNT', id));
     expect(iban('DE89 3704 0044 0532 0130 00', A)).toBe(iban('de89370400440532013000', A));
     expect(iban('DE89370400440532013000', A)).not.toBe(iban('DE89370400440532013000', B));
     expect(iban('DE89370400440532013000', A)).not.toBe(iban('DE89370400440532013000'));
-    expect(claimStream(passkeyCredentialKey('cred-1'))).toMatch(/^claim-[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(claimStream(passkeyCredentialKey('cred-1'))).toMatch(
+      /^claim-[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
   });
 });
 
 describe('claim decider', () => {
   it('claims a free key, recording its holder', () => {
-    spec.given([]).when(claim(A, { now: T0 })).then([claimedByA]);
+    spec
+      .given([])
+      .when(claim(A, { now: T0 }))
+      .then([claimedByA]);
   });
 
   it('refuses a key held by another with the public code: UMA_ADDRESS_EXISTS, CONFLICT for the rest', () => {
     spec.given([claimedByA]).when(claim(B)).thenFails({ kind: 'conflict', code: 'UMA_ADDRESS_EXISTS' });
     const pcid = platformCustomerIdKey(PLATFORM, 'c-1');
     const byA: ClaimEvent = { type: 'IdentityClaimed', data: { ...pcid, ...holderA } };
-    spec.given([byA]).when(claim(B, { key: pcid })).thenFails({ kind: 'conflict', code: 'CONFLICT' });
+    spec
+      .given([byA])
+      .when(claim(B, { key: pcid }))
+      .thenFails({ kind: 'conflict', code: 'CONFLICT' });
   });
 
   it('is idempotent for the holder: claiming again changes nothing', () => {
@@ -68,11 +81,20 @@ describe('claim decider', () => {
   });
 
   it('takes over only from the holder the caller found gone', () => {
-    spec.given([claimedByA]).when(claim(B, { supersedes: A })).then([
-      { type: 'IdentityClaimed', data: { ...key, ownerId: B, platformId: OTHER, ownerStream: 'customer-b', claimedAt: T1, previousOwnerId: A } },
-    ]);
+    spec
+      .given([claimedByA])
+      .when(claim(B, { supersedes: A }))
+      .then([
+        {
+          type: 'IdentityClaimed',
+          data: { ...key, ownerId: B, platformId: OTHER, ownerStream: 'customer-b', claimedAt: T1, previousOwnerId: A },
+        },
+      ]);
     // The claim changed hands since it was looked at: superseding someone else is refused.
-    spec.given([claimedByA]).when(claim(B, { supersedes: 'Customer:00000000-0000-4000-8000-00000000000c' })).thenFails({ kind: 'conflict', code: 'UMA_ADDRESS_EXISTS' });
+    spec
+      .given([claimedByA])
+      .when(claim(B, { supersedes: 'Customer:00000000-0000-4000-8000-00000000000c' }))
+      .thenFails({ kind: 'conflict', code: 'UMA_ADDRESS_EXISTS' });
   });
 
   it('releases only for the holder; a released key can be claimed again', () => {
@@ -80,9 +102,15 @@ describe('claim decider', () => {
     spec.given([claimedByA]).when({ type: 'Release', key, ownerId: B, now: T1 }).then([]);
     spec.given([claimedByA, releasedByA]).when({ type: 'Release', key, ownerId: A, now: T1 }).then([]);
     expect(spec.fold([claimedByA, releasedByA])).toEqual({});
-    spec.given([claimedByA, releasedByA]).when(claim(B)).then([
-      { type: 'IdentityClaimed', data: { ...key, ownerId: B, platformId: OTHER, ownerStream: 'customer-b', claimedAt: T1 } },
-    ]);
+    spec
+      .given([claimedByA, releasedByA])
+      .when(claim(B))
+      .then([
+        {
+          type: 'IdentityClaimed',
+          data: { ...key, ownerId: B, platformId: OTHER, ownerStream: 'customer-b', claimedAt: T1 },
+        },
+      ]);
   });
 });
 
@@ -112,7 +140,10 @@ describe('taking over a claim', () => {
 describe('an abandoned resource', () => {
   it('can never be created under its id (the customer decider)', () => {
     const customers = deciderSpec(customerDecider);
-    const abandoned: CustomerEvent = { type: 'ResourceAbandoned', data: { resourceId: A, claimStream: claimStream(key), abandonedAt: T1 } };
+    const abandoned: CustomerEvent = {
+      type: 'ResourceAbandoned',
+      data: { resourceId: A, claimStream: claimStream(key), abandonedAt: T1 },
+    };
     const create: CustomerCommand = {
       type: 'CreateCustomer',
       customerId: A,

@@ -73,16 +73,47 @@ export interface NewAccount {
 export type CustomerEvent =
   | {
       type: 'CustomerCreated';
-      data: { customerId: string; platformId: string; platformCustomerId: string; customerType: CustomerType; kycStatus: KycStatus; profile: CustomerProfile; createdAt: string };
+      data: {
+        customerId: string;
+        platformId: string;
+        platformCustomerId: string;
+        customerType: CustomerType;
+        kycStatus: KycStatus;
+        profile: CustomerProfile;
+        createdAt: string;
+      };
     }
-  | { type: 'CustomerUpdated'; data: { customerId: string; platformId: string; changes: CustomerChanges; updatedAt: string } }
+  | {
+      type: 'CustomerUpdated';
+      data: { customerId: string; platformId: string; changes: CustomerChanges; updatedAt: string };
+    }
   | { type: 'CustomerDeleted'; data: { customerId: string; platformId: string; deletedAt: string } }
-  | { type: 'CustomerKycStatusChanged'; data: { customerId: string; platformId: string; kycStatus: KycStatus; updatedAt: string } }
+  | {
+      type: 'CustomerKycStatusChanged';
+      data: { customerId: string; platformId: string; kycStatus: KycStatus; updatedAt: string };
+    }
   | {
       type: 'InternalAccountOpened';
-      data: { accountId: string; customerId: string; platformId: string; type: InternalAccountType; currency: string; status: InternalAccountStatus; createdAt: string };
+      data: {
+        accountId: string;
+        customerId: string;
+        platformId: string;
+        type: InternalAccountType;
+        currency: string;
+        status: InternalAccountStatus;
+        createdAt: string;
+      };
     }
-  | { type: 'InternalAccountStatusChanged'; data: { accountId: string; customerId: string; platformId: string; status: InternalAccountStatus; updatedAt: string } }
+  | {
+      type: 'InternalAccountStatusChanged';
+      data: {
+        accountId: string;
+        customerId: string;
+        platformId: string;
+        status: InternalAccountStatus;
+        updatedAt: string;
+      };
+    }
   /** Appended with the update a signed retry authorized. */
   | { type: 'SignedRequestApplied'; data: { customerId: string; platformId: string; requestId: string } }
   | ResourceAbandoned;
@@ -117,14 +148,31 @@ const initialState = (): CustomerState => ({
 /** Accounts open ACTIVE once the holder is approved; until then they can neither send nor receive. */
 export const accountStatusFor = (kyc: KycStatus): InternalAccountStatus => (kyc === 'APPROVED' ? 'ACTIVE' : 'PENDING');
 
-function requireLive(state: CustomerState): asserts state is CustomerState & { id: string; platformId: string; kycStatus: KycStatus } {
+function requireLive(
+  state: CustomerState,
+): asserts state is CustomerState & { id: string; platformId: string; kycStatus: KycStatus } {
   if (!state.exists || state.isDeleted) throw notFound('CUSTOMER', state.id ?? 'unknown');
 }
 
-function openAccounts(state: CustomerState, accounts: NewAccount[], kyc: KycStatus, now: string, platformId: string, customerId: string): CustomerEvent[] {
+function openAccounts(
+  state: CustomerState,
+  accounts: NewAccount[],
+  kyc: KycStatus,
+  now: string,
+  platformId: string,
+  customerId: string,
+): CustomerEvent[] {
   return accounts.map((a) => ({
     type: 'InternalAccountOpened',
-    data: { accountId: a.accountId, customerId, platformId, type: a.type, currency: a.currency, status: accountStatusFor(kyc), createdAt: now },
+    data: {
+      accountId: a.accountId,
+      customerId,
+      platformId,
+      type: a.type,
+      currency: a.currency,
+      status: accountStatusFor(kyc),
+      createdAt: now,
+    },
   }));
 }
 
@@ -156,9 +204,15 @@ function decide(cmd: CustomerCommand, state: CustomerState): CustomerEvent[] {
       if (cmd.requestId !== undefined) {
         applied.push({ type: 'SignedRequestApplied', data: { ...ids, requestId: cmd.requestId } });
       }
-      const removed = (state.profile.currencies ?? []).filter((c) => cmd.changes.currencies && !cmd.changes.currencies.includes(c));
+      const removed = (state.profile.currencies ?? []).filter(
+        (c) => cmd.changes.currencies && !cmd.changes.currencies.includes(c),
+      );
       if (removed.length > 0) {
-        throw invalid('CURRENCY_REMOVAL_NOT_SUPPORTED', `currencies cannot be removed (${removed.join(', ')}); close the account instead`, 'currencies');
+        throw invalid(
+          'CURRENCY_REMOVAL_NOT_SUPPORTED',
+          `currencies cannot be removed (${removed.join(', ')}); close the account instead`,
+          'currencies',
+        );
       }
       return [
         ...applied,
@@ -167,10 +221,14 @@ function decide(cmd: CustomerCommand, state: CustomerState): CustomerEvent[] {
       ];
     }
     case 'DeleteCustomer': {
-      if (cmd.hasFunds) throw conflict('CUSTOMER_HAS_FUNDS', 'the customer still holds funds; move them out before deleting');
+      if (cmd.hasFunds)
+        throw conflict('CUSTOMER_HAS_FUNDS', 'the customer still holds funds; move them out before deleting');
       const closes: CustomerEvent[] = [...state.accounts.values()]
         .filter((a) => a.status !== 'CLOSED')
-        .map((a) => ({ type: 'InternalAccountStatusChanged', data: { ...ids, accountId: a.id, status: 'CLOSED', updatedAt: cmd.now } }));
+        .map((a) => ({
+          type: 'InternalAccountStatusChanged',
+          data: { ...ids, accountId: a.id, status: 'CLOSED', updatedAt: cmd.now },
+        }));
       return [...closes, { type: 'CustomerDeleted', data: { ...ids, deletedAt: cmd.now } }];
     }
     case 'OpenInternalAccount': {
@@ -178,16 +236,28 @@ function decide(cmd: CustomerCommand, state: CustomerState): CustomerEvent[] {
         (a) => a.type === cmd.account.type && a.currency === cmd.account.currency && a.status !== 'CLOSED',
       );
       if (duplicate) {
-        throw new DomainError('conflict', 'INTERNAL_ACCOUNT_EXISTS', `the customer already has an open ${cmd.account.type} account in ${cmd.account.currency} (${duplicate.id})`);
+        throw new DomainError(
+          'conflict',
+          'INTERNAL_ACCOUNT_EXISTS',
+          `the customer already has an open ${cmd.account.type} account in ${cmd.account.currency} (${duplicate.id})`,
+        );
       }
       return openAccounts(state, [cmd.account], state.kycStatus, cmd.now, state.platformId, state.id);
     }
     case 'ChangeKycStatus': {
       const events: CustomerEvent[] = [];
-      if (cmd.kycStatus !== state.kycStatus) events.push({ type: 'CustomerKycStatusChanged', data: { ...ids, kycStatus: cmd.kycStatus, updatedAt: cmd.now } });
+      if (cmd.kycStatus !== state.kycStatus)
+        events.push({
+          type: 'CustomerKycStatusChanged',
+          data: { ...ids, kycStatus: cmd.kycStatus, updatedAt: cmd.now },
+        });
       if (cmd.kycStatus === 'APPROVED') {
         for (const a of state.accounts.values()) {
-          if (a.status === 'PENDING') events.push({ type: 'InternalAccountStatusChanged', data: { ...ids, accountId: a.id, status: 'ACTIVE', updatedAt: cmd.now } });
+          if (a.status === 'PENDING')
+            events.push({
+              type: 'InternalAccountStatusChanged',
+              data: { ...ids, accountId: a.id, status: 'ACTIVE', updatedAt: cmd.now },
+            });
         }
       }
       return events;

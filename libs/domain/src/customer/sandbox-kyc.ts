@@ -15,7 +15,11 @@ export function sandboxOutcome(identifier: string | undefined): KycStatus {
 }
 
 /** Individuals: the last name (last word of fullName); businesses: the registration number. */
-export function sandboxKycStatus(input: { customerType: 'INDIVIDUAL' | 'BUSINESS'; fullName?: string; registrationNumber?: string }): KycStatus {
+export function sandboxKycStatus(input: {
+  customerType: 'INDIVIDUAL' | 'BUSINESS';
+  fullName?: string;
+  registrationNumber?: string;
+}): KycStatus {
   if (input.customerType === 'BUSINESS') return sandboxOutcome(input.registrationNumber);
   const lastName = input.fullName?.trim().split(/\s+/).pop();
   return sandboxOutcome(lastName);

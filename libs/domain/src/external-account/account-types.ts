@@ -44,25 +44,41 @@ export const ACCOUNT_TYPES: Readonly<Record<string, AccountTypeSpec>> = {
     description: 'SEPA bank account in euros.',
     currencies: ['EUR'],
     primaryIdentifier: 'iban',
-    fields: { iban: req(/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/, 'an IBAN without spaces'), swiftCode: opt(SWIFT, SWIFT_TEXT), bankName: BANK_NAME },
+    fields: {
+      iban: req(/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/, 'an IBAN without spaces'),
+      swiftCode: opt(SWIFT, SWIFT_TEXT),
+      bankName: BANK_NAME,
+    },
   },
   IBAN_ACCOUNT: {
     description: 'Any IBAN bank account, in a currency its country uses.',
     currencies: ['EUR', 'GBP', 'AED'],
     primaryIdentifier: 'iban',
-    fields: { iban: req(/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/, 'an IBAN without spaces'), swiftCode: opt(SWIFT, SWIFT_TEXT), bankName: BANK_NAME },
+    fields: {
+      iban: req(/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/, 'an IBAN without spaces'),
+      swiftCode: opt(SWIFT, SWIFT_TEXT),
+      bankName: BANK_NAME,
+    },
   },
   AED_ACCOUNT: {
     description: 'UAE bank account.',
     currencies: ['AED'],
     primaryIdentifier: 'iban',
-    fields: { iban: req(/^AE\d{21}$/, 'a UAE IBAN: AE and 21 digits'), swiftCode: req(SWIFT, SWIFT_TEXT), bankName: BANK_NAME },
+    fields: {
+      iban: req(/^AE\d{21}$/, 'a UAE IBAN: AE and 21 digits'),
+      swiftCode: req(SWIFT, SWIFT_TEXT),
+      bankName: BANK_NAME,
+    },
   },
   GBP_ACCOUNT: {
     description: 'UK bank account (Faster Payments).',
     currencies: ['GBP'],
     primaryIdentifier: 'accountNumber',
-    fields: { accountNumber: req(/^\d{8}$/, '8 digits'), sortCode: req(/^\d{6}$/, '6 digits without dashes'), bankName: BANK_NAME },
+    fields: {
+      accountNumber: req(/^\d{8}$/, '8 digits'),
+      sortCode: req(/^\d{6}$/, '6 digits without dashes'),
+      bankName: BANK_NAME,
+    },
   },
   MXN_ACCOUNT: {
     description: 'Mexican bank account (SPEI).',
@@ -118,7 +134,9 @@ export const ACCOUNT_TYPES: Readonly<Record<string, AccountTypeSpec>> = {
     description: 'Lightning address for BTC.',
     currencies: ['BTC'],
     primaryIdentifier: 'address',
-    fields: { address: req(/^[a-z0-9._-]{1,64}@[a-z0-9.-]+\.[a-z]{2,}$/, 'a Lightning address such as name@domain.com') },
+    fields: {
+      address: req(/^[a-z0-9._-]{1,64}@[a-z0-9.-]+\.[a-z]{2,}$/, 'a Lightning address such as name@domain.com'),
+    },
   },
   ETHEREUM_WALLET: {
     description: 'EVM wallet for USDC (Ethereum, Base).',
@@ -140,31 +158,45 @@ export const ACCOUNT_TYPE_NAMES = Object.keys(ACCOUNT_TYPES);
  * Checks `accountInfo` against its type and the account's currency: every field known, required
  * fields present, formats respected. Returns the validated copy and its primary identifier.
  */
-export function validateAccountInfo(info: Record<string, unknown>, currency: string): { accountInfo: AccountInfo; primaryIdentifier: string } {
+export function validateAccountInfo(
+  info: Record<string, unknown>,
+  currency: string,
+): { accountInfo: AccountInfo; primaryIdentifier: string } {
   const errors: FieldError[] = [];
-  const fail = (field: string, constraint: string, message: string) => errors.push({ field: `accountInfo.${field}`, constraint, message });
+  const fail = (field: string, constraint: string, message: string) =>
+    errors.push({ field: `accountInfo.${field}`, constraint, message });
   const spec = typeof info.accountType === 'string' ? ACCOUNT_TYPES[info.accountType] : undefined;
   if (!spec) {
     fail('accountType', 'isIn', `accountType must be one of ${ACCOUNT_TYPE_NAMES.join(', ')}`);
     throw invalidAccountInfo(errors);
   }
   if (!spec.currencies.includes(currency)) {
-    errors.push({ field: 'currency', constraint: 'accountType', message: `${info.accountType} accounts hold ${spec.currencies.join(' or ')}, not ${currency}` });
+    errors.push({
+      field: 'currency',
+      constraint: 'accountType',
+      message: `${info.accountType} accounts hold ${spec.currencies.join(' or ')}, not ${currency}`,
+    });
   }
   for (const [name, value] of Object.entries(info)) {
-    if (name !== 'accountType' && !spec.fields[name]) fail(name, 'whitelistValidation', `accountInfo.${name} is not a field of ${info.accountType}`);
-    else if (name !== 'accountType' && typeof value !== 'string') fail(name, 'isString', `accountInfo.${name} must be a string`);
+    if (name !== 'accountType' && !spec.fields[name])
+      fail(name, 'whitelistValidation', `accountInfo.${name} is not a field of ${info.accountType}`);
+    else if (name !== 'accountType' && typeof value !== 'string')
+      fail(name, 'isString', `accountInfo.${name} must be a string`);
   }
   for (const [name, field] of Object.entries(spec.fields)) {
     const value = info[name];
     if (value === undefined) {
-      if (field.required) fail(name, 'isDefined', `accountInfo.${name} is required for ${info.accountType}: ${field.description}`);
+      if (field.required)
+        fail(name, 'isDefined', `accountInfo.${name} is required for ${info.accountType}: ${field.description}`);
     } else if (typeof value === 'string' && !field.pattern.test(value)) {
       fail(name, 'matches', `accountInfo.${name} must be ${field.description}`);
     }
   }
   if (errors.length > 0) throw invalidAccountInfo(errors);
-  return { accountInfo: { ...info, accountType: info.accountType as string }, primaryIdentifier: info[spec.primaryIdentifier] as string };
+  return {
+    accountInfo: { ...info, accountType: info.accountType as string },
+    primaryIdentifier: info[spec.primaryIdentifier] as string,
+  };
 }
 
 function invalidAccountInfo(errors: FieldError[]): DomainError {

@@ -27,12 +27,26 @@ export interface BeneficiaryCheck {
  * the outcome (102-107, see the spec's outcome table; anything else matches). 105 means the
  * receiving institution does not know the account, so it cannot be added at all.
  */
-export function sandboxBeneficiaryCheck(primaryIdentifier: string, submittedName: string | undefined): BeneficiaryCheck {
+export function sandboxBeneficiaryCheck(
+  primaryIdentifier: string,
+  submittedName: string | undefined,
+): BeneficiaryCheck {
   const outcome = BY_SUFFIX[outcomeSuffix(primaryIdentifier)] ?? 'MATCHED';
   if (outcome === 'INVALID_ACCOUNT') {
-    throw new DomainError('invalid', 'INVALID_EXTERNAL_ACCOUNT', 'the receiving institution reports that this account does not exist or cannot receive payments', {
-      errors: [{ field: 'accountInfo', constraint: 'accountExists', message: 'the account identifier is not valid at the receiving institution' }],
-    });
+    throw new DomainError(
+      'invalid',
+      'INVALID_EXTERNAL_ACCOUNT',
+      'the receiving institution reports that this account does not exist or cannot receive payments',
+      {
+        errors: [
+          {
+            field: 'accountInfo',
+            constraint: 'accountExists',
+            message: 'the account identifier is not valid at the receiving institution',
+          },
+        ],
+      },
+    );
   }
   const name = submittedName?.trim();
   if (!name) return { status: outcome };

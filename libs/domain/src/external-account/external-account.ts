@@ -8,7 +8,8 @@ import { conflict, notFound } from '../errors.js';
  * check runs once, when the account is added, so its outcome is part of the creation event.
  */
 export type ExternalAccountStatus = 'ACTIVE' | 'DELETED';
-export type BeneficiaryVerificationStatus = 'MATCHED' | 'NOT_MATCHED' | 'PARTIAL_MATCH' | 'PENDING' | 'UNSUPPORTED' | 'CHECKED_BY_RECEIVING_FI';
+export type BeneficiaryVerificationStatus =
+  'MATCHED' | 'NOT_MATCHED' | 'PARTIAL_MATCH' | 'PENDING' | 'UNSUPPORTED' | 'CHECKED_BY_RECEIVING_FI';
 
 export interface AccountInfo {
   accountType: string;
@@ -60,9 +61,31 @@ export interface ExternalAccountState {
 }
 
 export type ExternalAccountEvent =
-  | { type: 'ExternalAccountCreated'; data: { externalAccountId: string; platformId: string; account: ExternalAccountSnapshot } }
-  | { type: 'ExternalAccountUpdated'; data: { externalAccountId: string; platformId: string; customerId?: string; changes: { defaultUmaDepositAccount: boolean }; account: ExternalAccountSnapshot; updatedAt: string } }
-  | { type: 'ExternalAccountDeleted'; data: { externalAccountId: string; platformId: string; customerId?: string; account: ExternalAccountSnapshot; deletedAt: string } }
+  | {
+      type: 'ExternalAccountCreated';
+      data: { externalAccountId: string; platformId: string; account: ExternalAccountSnapshot };
+    }
+  | {
+      type: 'ExternalAccountUpdated';
+      data: {
+        externalAccountId: string;
+        platformId: string;
+        customerId?: string;
+        changes: { defaultUmaDepositAccount: boolean };
+        account: ExternalAccountSnapshot;
+        updatedAt: string;
+      };
+    }
+  | {
+      type: 'ExternalAccountDeleted';
+      data: {
+        externalAccountId: string;
+        platformId: string;
+        customerId?: string;
+        account: ExternalAccountSnapshot;
+        deletedAt: string;
+      };
+    }
   | ResourceAbandoned;
 
 export type ExternalAccountCommand =
@@ -112,7 +135,8 @@ const owner = (state: ExternalAccountState) => (state.customerId ? { customerId:
 function decide(cmd: ExternalAccountCommand, state: ExternalAccountState): ExternalAccountEvent[] {
   switch (cmd.type) {
     case 'CreateExternalAccount': {
-      if (state.exists || state.abandoned) throw conflict('EXTERNAL_ACCOUNT_EXISTS', `external account ${cmd.id} already exists`);
+      if (state.exists || state.abandoned)
+        throw conflict('EXTERNAL_ACCOUNT_EXISTS', `external account ${cmd.id} already exists`);
       const account: ExternalAccountSnapshot = {
         id: cmd.id,
         platformId: cmd.platformId,
@@ -129,14 +153,28 @@ function decide(cmd: ExternalAccountCommand, state: ExternalAccountState): Exter
         createdAt: cmd.now,
         updatedAt: cmd.now,
       };
-      return [{ type: 'ExternalAccountCreated', data: { externalAccountId: cmd.id, platformId: cmd.platformId, account } }];
+      return [
+        { type: 'ExternalAccountCreated', data: { externalAccountId: cmd.id, platformId: cmd.platformId, account } },
+      ];
     }
     case 'SetDefaultUmaDepositAccount': {
       if (!state.exists || state.status === 'DELETED') throw notFound('EXTERNAL_ACCOUNT', state.id ?? 'unknown');
       if ((state.defaultUmaDepositAccount ?? false) === cmd.value) return [];
       const changes = { defaultUmaDepositAccount: cmd.value };
       const account = { ...externalAccountSnapshot(state), ...changes, updatedAt: cmd.now };
-      return [{ type: 'ExternalAccountUpdated', data: { externalAccountId: state.id!, platformId: state.platformId!, ...owner(state), changes, account, updatedAt: cmd.now } }];
+      return [
+        {
+          type: 'ExternalAccountUpdated',
+          data: {
+            externalAccountId: state.id!,
+            platformId: state.platformId!,
+            ...owner(state),
+            changes,
+            account,
+            updatedAt: cmd.now,
+          },
+        },
+      ];
     }
     case 'DeleteExternalAccount': {
       if (!state.exists || state.status === 'DELETED') throw notFound('EXTERNAL_ACCOUNT', state.id ?? 'unknown');
@@ -144,7 +182,13 @@ function decide(cmd: ExternalAccountCommand, state: ExternalAccountState): Exter
       return [
         {
           type: 'ExternalAccountDeleted',
-          data: { externalAccountId: state.id!, platformId: state.platformId!, ...owner(state), account, deletedAt: cmd.now },
+          data: {
+            externalAccountId: state.id!,
+            platformId: state.platformId!,
+            ...owner(state),
+            account,
+            deletedAt: cmd.now,
+          },
         },
       ];
     }
@@ -164,4 +208,8 @@ function evolve(state: ExternalAccountState, event: ExternalAccountEvent): Exter
   }
 }
 
-export const externalAccountDecider: Decider<ExternalAccountState, ExternalAccountCommand, ExternalAccountEvent> = { initialState, evolve, decide };
+export const externalAccountDecider: Decider<ExternalAccountState, ExternalAccountCommand, ExternalAccountEvent> = {
+  initialState,
+  evolve,
+  decide,
+};

@@ -1,6 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { deciderSpec } from '../testing/decider-spec.js';
-import { externalAccountDecider, type ExternalAccountCommand, type ExternalAccountEvent, type ExternalAccountSnapshot } from './external-account.js';
+import {
+  externalAccountDecider,
+  type ExternalAccountCommand,
+  type ExternalAccountEvent,
+  type ExternalAccountSnapshot,
+} from './external-account.js';
 
 const spec = deciderSpec(externalAccountDecider);
 const ID = 'ExternalAccount:00000000-0000-4000-8000-000000000001';
@@ -10,7 +15,9 @@ const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-02T00:00:00.000Z';
 const accountInfo = { accountType: 'USD_ACCOUNT', accountNumber: '12345678', routingNumber: '021000021' };
 
-const create = (extra: Partial<Extract<ExternalAccountCommand, { type: 'CreateExternalAccount' }>> = {}): ExternalAccountCommand => ({
+const create = (
+  extra: Partial<Extract<ExternalAccountCommand, { type: 'CreateExternalAccount' }>> = {},
+): ExternalAccountCommand => ({
   type: 'CreateExternalAccount',
   id: ID,
   platformId: PLATFORM,
@@ -43,7 +50,10 @@ const snapshot: ExternalAccountSnapshot = {
   createdAt: T0,
   updatedAt: T0,
 };
-const created: ExternalAccountEvent = { type: 'ExternalAccountCreated', data: { externalAccountId: ID, platformId: PLATFORM, account: snapshot } };
+const created: ExternalAccountEvent = {
+  type: 'ExternalAccountCreated',
+  data: { externalAccountId: ID, platformId: PLATFORM, account: snapshot },
+};
 
 describe('external account decider', () => {
   it('creates an ACTIVE account whose event carries the whole snapshot', () => {
@@ -54,8 +64,25 @@ describe('external account decider', () => {
     const { customerId: _c, platformAccountId: _p, beneficiary: _b, beneficiaryVerifiedData: _v, ...rest } = snapshot;
     spec
       .given([])
-      .when(create({ customerId: undefined, platformAccountId: undefined, beneficiary: undefined, beneficiaryVerifiedData: undefined, beneficiaryVerificationStatus: 'PENDING' }))
-      .then([{ type: 'ExternalAccountCreated', data: { externalAccountId: ID, platformId: PLATFORM, account: { ...rest, beneficiaryVerificationStatus: 'PENDING' } } }]);
+      .when(
+        create({
+          customerId: undefined,
+          platformAccountId: undefined,
+          beneficiary: undefined,
+          beneficiaryVerifiedData: undefined,
+          beneficiaryVerificationStatus: 'PENDING',
+        }),
+      )
+      .then([
+        {
+          type: 'ExternalAccountCreated',
+          data: {
+            externalAccountId: ID,
+            platformId: PLATFORM,
+            account: { ...rest, beneficiaryVerificationStatus: 'PENDING' },
+          },
+        },
+      ]);
   });
 
   it('folds into the state other features read', () => {
@@ -69,23 +96,48 @@ describe('external account decider', () => {
   it('deletes an active account once', () => {
     const deleted: ExternalAccountEvent = {
       type: 'ExternalAccountDeleted',
-      data: { externalAccountId: ID, platformId: PLATFORM, customerId: CUSTOMER, account: { ...snapshot, status: 'DELETED', updatedAt: T1 }, deletedAt: T1 },
+      data: {
+        externalAccountId: ID,
+        platformId: PLATFORM,
+        customerId: CUSTOMER,
+        account: { ...snapshot, status: 'DELETED', updatedAt: T1 },
+        deletedAt: T1,
+      },
     };
     spec.given([created]).when({ type: 'DeleteExternalAccount', now: T1 }).then([deleted]);
     expect(spec.fold([created, deleted])).toMatchObject({ status: 'DELETED', updatedAt: T1 });
-    spec.given([created, deleted]).when({ type: 'DeleteExternalAccount', now: T1 }).thenFails({ kind: 'not_found', code: 'EXTERNAL_ACCOUNT_NOT_FOUND' });
-    spec.given([]).when({ type: 'DeleteExternalAccount', now: T1 }).thenFails({ kind: 'not_found', code: 'EXTERNAL_ACCOUNT_NOT_FOUND' });
+    spec
+      .given([created, deleted])
+      .when({ type: 'DeleteExternalAccount', now: T1 })
+      .thenFails({ kind: 'not_found', code: 'EXTERNAL_ACCOUNT_NOT_FOUND' });
+    spec
+      .given([])
+      .when({ type: 'DeleteExternalAccount', now: T1 })
+      .thenFails({ kind: 'not_found', code: 'EXTERNAL_ACCOUNT_NOT_FOUND' });
   });
 
   it('sets and clears the default UMA deposit flag only when it changes', () => {
     const set: ExternalAccountEvent = {
       type: 'ExternalAccountUpdated',
-      data: { externalAccountId: ID, platformId: PLATFORM, customerId: CUSTOMER, changes: { defaultUmaDepositAccount: true }, account: { ...snapshot, defaultUmaDepositAccount: true, updatedAt: T1 }, updatedAt: T1 },
+      data: {
+        externalAccountId: ID,
+        platformId: PLATFORM,
+        customerId: CUSTOMER,
+        changes: { defaultUmaDepositAccount: true },
+        account: { ...snapshot, defaultUmaDepositAccount: true, updatedAt: T1 },
+        updatedAt: T1,
+      },
     };
     spec.given([created]).when({ type: 'SetDefaultUmaDepositAccount', value: true, now: T1 }).then([set]);
     spec.given([created]).when({ type: 'SetDefaultUmaDepositAccount', value: false, now: T1 }).then([]);
     expect(spec.fold([created, set]).defaultUmaDepositAccount).toBe(true);
-    const deleted: ExternalAccountEvent = { type: 'ExternalAccountDeleted', data: { externalAccountId: ID, platformId: PLATFORM, account: snapshot, deletedAt: T1 } };
-    spec.given([created, deleted]).when({ type: 'SetDefaultUmaDepositAccount', value: true, now: T1 }).thenFails({ kind: 'not_found', code: 'EXTERNAL_ACCOUNT_NOT_FOUND' });
+    const deleted: ExternalAccountEvent = {
+      type: 'ExternalAccountDeleted',
+      data: { externalAccountId: ID, platformId: PLATFORM, account: snapshot, deletedAt: T1 },
+    };
+    spec
+      .given([created, deleted])
+      .when({ type: 'SetDefaultUmaDepositAccount', value: true, now: T1 })
+      .thenFails({ kind: 'not_found', code: 'EXTERNAL_ACCOUNT_NOT_FOUND' });
   });
 });

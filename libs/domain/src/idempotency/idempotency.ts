@@ -14,7 +14,8 @@ import { derivedUuid } from '../transfers/payment-legs.js';
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60_000;
 export const IDEMPOTENCY_LEASE_MS = 5 * 60_000;
 
-export const idempotencyStream = (platformId: string, key: string) => `idempotency-${derivedUuid(`${platformId}\n${key}`)}`;
+export const idempotencyStream = (platformId: string, key: string) =>
+  `idempotency-${derivedUuid(`${platformId}\n${key}`)}`;
 
 /** Key-order independent JSON, so equal bodies hash equally whatever their field order. */
 export function stableJson(value: unknown): string {
@@ -28,7 +29,9 @@ export function stableJson(value: unknown): string {
 }
 
 export function requestHash(request: { platformId: string; method: string; path: string; body: unknown }): string {
-  return createHash('sha256').update(stableJson({ ...request, method: request.method.toUpperCase() })).digest('hex');
+  return createHash('sha256')
+    .update(stableJson({ ...request, method: request.method.toUpperCase() }))
+    .digest('hex');
 }
 
 /**
@@ -43,13 +46,33 @@ export interface StoredResponse {
 }
 
 export interface IdempotencyState {
-  claim?: { claimId: string; requestHash: string; claimedAt: string; leaseUntil: string; expiresAt: string; released?: boolean };
+  claim?: {
+    claimId: string;
+    requestHash: string;
+    claimedAt: string;
+    leaseUntil: string;
+    expiresAt: string;
+    released?: boolean;
+  };
   response?: StoredResponse;
 }
 
 export type IdempotencyEvent =
-  | { type: 'IdempotencyKeyClaimed'; data: { platformId: string; claimId: string; requestHash: string; claimedAt: string; leaseUntil: string; expiresAt: string } }
-  | { type: 'IdempotentResponseRecorded'; data: { platformId: string; claimId: string; response: StoredResponse; recordedAt: string } }
+  | {
+      type: 'IdempotencyKeyClaimed';
+      data: {
+        platformId: string;
+        claimId: string;
+        requestHash: string;
+        claimedAt: string;
+        leaseUntil: string;
+        expiresAt: string;
+      };
+    }
+  | {
+      type: 'IdempotentResponseRecorded';
+      data: { platformId: string; claimId: string; response: StoredResponse; recordedAt: string };
+    }
   | { type: 'IdempotencyKeyReleased'; data: { platformId: string; claimId: string; releasedAt: string } };
 
 export type IdempotencyCommand =
@@ -65,7 +88,8 @@ function claimable(state: IdempotencyState, now: Date): boolean {
   return now.getTime() >= Date.parse(c.leaseUntil);
 }
 
-export type ClaimOutcome = { kind: 'owner' } | { kind: 'replay'; response: StoredResponse } | { kind: 'mismatch' } | { kind: 'in_progress' };
+export type ClaimOutcome =
+  { kind: 'owner' } | { kind: 'replay'; response: StoredResponse } | { kind: 'mismatch' } | { kind: 'in_progress' };
 
 /** What a request with `claimId` and `hash` should do, given the state after its claim attempt. */
 export function claimOutcome(state: IdempotencyState, claimId: string, hash: string): ClaimOutcome {
@@ -99,12 +123,23 @@ export const idempotencyDecider: Decider<IdempotencyState, IdempotencyCommand, I
         ];
       }
       case 'RecordResponse':
-        if (state.claim?.claimId !== cmd.claimId || state.claim.released) throw conflict('IDEMPOTENCY_CLAIM_LOST', 'the idempotency key was claimed by another request');
+        if (state.claim?.claimId !== cmd.claimId || state.claim.released)
+          throw conflict('IDEMPOTENCY_CLAIM_LOST', 'the idempotency key was claimed by another request');
         if (state.response) return [];
-        return [{ type: 'IdempotentResponseRecorded', data: { platformId: cmd.platformId, claimId: cmd.claimId, response: cmd.response, recordedAt: at } }];
+        return [
+          {
+            type: 'IdempotentResponseRecorded',
+            data: { platformId: cmd.platformId, claimId: cmd.claimId, response: cmd.response, recordedAt: at },
+          },
+        ];
       case 'ReleaseKey':
         if (state.claim?.claimId !== cmd.claimId || state.response || state.claim.released) return [];
-        return [{ type: 'IdempotencyKeyReleased', data: { platformId: cmd.platformId, claimId: cmd.claimId, releasedAt: at } }];
+        return [
+          {
+            type: 'IdempotencyKeyReleased',
+            data: { platformId: cmd.platformId, claimId: cmd.claimId, releasedAt: at },
+          },
+        ];
     }
   },
   evolve(state, event) {

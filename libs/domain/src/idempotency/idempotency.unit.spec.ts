@@ -1,5 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
-import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, claimOutcome, idempotencyDecider, idempotencyStream, requestHash, stableJson, type IdempotencyCommand, type IdempotencyState } from './idempotency.js';
+import {
+  IDEMPOTENCY_LEASE_MS,
+  IDEMPOTENCY_RETENTION_MS,
+  claimOutcome,
+  idempotencyDecider,
+  idempotencyStream,
+  requestHash,
+  stableJson,
+  type IdempotencyCommand,
+  type IdempotencyState,
+} from './idempotency.js';
 
 const P = 'Platform:11111111-2222-4333-8444-555555555555';
 const T0 = Date.UTC(2026, 0, 1);
@@ -8,13 +18,24 @@ const at = (ms: number) => new Date(T0 + ms);
 function run(state: IdempotencyState, cmd: IdempotencyCommand): IdempotencyState {
   return idempotencyDecider.decide(cmd, state).reduce(idempotencyDecider.evolve, state);
 }
-const claim = (state: IdempotencyState, claimId: string, hash: string, ms = 0) => run(state, { type: 'ClaimKey', platformId: P, claimId, requestHash: hash, now: at(ms) });
+const claim = (state: IdempotencyState, claimId: string, hash: string, ms = 0) =>
+  run(state, { type: 'ClaimKey', platformId: P, claimId, requestHash: hash, now: at(ms) });
 
 describe('idempotency keys', () => {
   it('hashes requests independently of key order, and per platform, method, path and body', () => {
-    const base = { platformId: P, method: 'post', path: '/2025-10-13/quotes', body: { a: 1, b: { c: [1, 2], d: 'x' } } };
+    const base = {
+      platformId: P,
+      method: 'post',
+      path: '/2025-10-13/quotes',
+      body: { a: 1, b: { c: [1, 2], d: 'x' } },
+    };
     expect(requestHash(base)).toBe(requestHash({ ...base, method: 'POST', body: { b: { d: 'x', c: [1, 2] }, a: 1 } }));
-    for (const change of [{ platformId: 'Platform:other' }, { path: '/2025-10-13/quotes/x/execute' }, { body: { a: 2, b: { c: [1, 2], d: 'x' } } }, { body: { a: 1, b: { c: [2, 1], d: 'x' } } }]) {
+    for (const change of [
+      { platformId: 'Platform:other' },
+      { path: '/2025-10-13/quotes/x/execute' },
+      { body: { a: 2, b: { c: [1, 2], d: 'x' } } },
+      { body: { a: 1, b: { c: [2, 1], d: 'x' } } },
+    ]) {
       expect(requestHash({ ...base, ...change })).not.toBe(requestHash(base));
     }
     expect(stableJson({ b: 1, a: undefined, c: null })).toBe('{"b":1,"c":null}');
@@ -28,14 +49,37 @@ describe('idempotency keys', () => {
     state = claim(state, 'c2', 'h1');
     expect(claimOutcome(state, 'c2', 'h1')).toEqual({ kind: 'in_progress' });
     expect(claimOutcome(claim(state, 'c3', 'h2'), 'c3', 'h2')).toEqual({ kind: 'mismatch' });
-    state = run(state, { type: 'RecordResponse', platformId: P, claimId: 'c1', response: { status: 201, body: { id: 'Quote:1' } }, now: at(10) });
-    expect(claimOutcome(claim(state, 'c4', 'h1', 20), 'c4', 'h1')).toEqual({ kind: 'replay', response: { status: 201, body: { id: 'Quote:1' } } });
-    expect(() => run(state, { type: 'RecordResponse', platformId: P, claimId: 'c2', response: { status: 500, body: {} }, now: at(10) })).toThrow();
+    state = run(state, {
+      type: 'RecordResponse',
+      platformId: P,
+      claimId: 'c1',
+      response: { status: 201, body: { id: 'Quote:1' } },
+      now: at(10),
+    });
+    expect(claimOutcome(claim(state, 'c4', 'h1', 20), 'c4', 'h1')).toEqual({
+      kind: 'replay',
+      response: { status: 201, body: { id: 'Quote:1' } },
+    });
+    expect(() =>
+      run(state, {
+        type: 'RecordResponse',
+        platformId: P,
+        claimId: 'c2',
+        response: { status: 500, body: {} },
+        now: at(10),
+      }),
+    ).toThrow();
   });
 
   it('keeps a response for the retention period, then frees the key', () => {
     let state = claim({}, 'c1', 'h1');
-    state = run(state, { type: 'RecordResponse', platformId: P, claimId: 'c1', response: { status: 200, body: 1 }, now: at(0) });
+    state = run(state, {
+      type: 'RecordResponse',
+      platformId: P,
+      claimId: 'c1',
+      response: { status: 200, body: 1 },
+      now: at(0),
+    });
     expect(claimOutcome(claim(state, 'c2', 'h2', IDEMPOTENCY_RETENTION_MS - 1), 'c2', 'h2').kind).toBe('mismatch');
     expect(claimOutcome(claim(state, 'c2', 'h2', IDEMPOTENCY_RETENTION_MS), 'c2', 'h2').kind).toBe('owner');
   });

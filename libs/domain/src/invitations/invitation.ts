@@ -39,8 +39,14 @@ export interface InvitationState {
 
 export type InvitationEvent =
   | { type: 'InvitationCreated'; data: { code: string; platformId: string; invitation: InvitationSnapshot } }
-  | { type: 'InvitationCancelled'; data: { code: string; platformId: string; invitation: InvitationSnapshot; cancelledAt: string } }
-  | { type: 'InvitationClaimed'; data: { code: string; platformId: string; invitation: InvitationSnapshot; claimedAt: string } };
+  | {
+      type: 'InvitationCancelled';
+      data: { code: string; platformId: string; invitation: InvitationSnapshot; cancelledAt: string };
+    }
+  | {
+      type: 'InvitationClaimed';
+      data: { code: string; platformId: string; invitation: InvitationSnapshot; claimedAt: string };
+    };
 
 export type InvitationCommand =
   | {
@@ -84,7 +90,9 @@ export const INVITATION_CODE = /^[0-9A-HJKMNP-TV-Z]{10}$/;
 /** The API resource at a given time (EXPIRED derived from the clock). */
 export function invitationResource(invitation: InvitationSnapshot, now: Date): Record<string, unknown> {
   const amount = invitation.amountToSend;
-  const amountToSend: { amount: number; currency: Currency } | undefined = amount ? { amount: toJsonNumber(BigInt(amount.amount)), currency: currency(amount.currency) } : undefined;
+  const amountToSend: { amount: number; currency: Currency } | undefined = amount
+    ? { amount: toJsonNumber(BigInt(amount.amount)), currency: currency(amount.currency) }
+    : undefined;
   return {
     code: invitation.code,
     createdAt: invitation.createdAt,
@@ -102,7 +110,8 @@ export function invitationResource(invitation: InvitationSnapshot, now: Date): R
 function requirePending(state: InvitationState, now: string, action: string): InvitationSnapshot {
   if (!state.exists || !state.invitation) throw notFound('INVITATION', 'unknown');
   const status = invitationStatus(state.invitation, new Date(now));
-  if (status !== 'PENDING') throw conflict('INVALID_STATE_TRANSITION', `the invitation is ${status} and cannot be ${action}`);
+  if (status !== 'PENDING')
+    throw conflict('INVALID_STATE_TRANSITION', `the invitation is ${status} and cannot be ${action}`);
   return state.invitation;
 }
 
@@ -110,8 +119,10 @@ function decide(cmd: InvitationCommand, state: InvitationState): InvitationEvent
   switch (cmd.type) {
     case 'CreateInvitation': {
       if (state.exists) throw conflict('INVITATION_EXISTS', `invitation ${cmd.code} already exists`);
-      if (Date.parse(cmd.expiresAt) <= Date.parse(cmd.now)) throw invalid('INVALID_INPUT', 'expiresAt must be in the future', 'expiresAt');
-      if (cmd.amountToSend && cmd.amountToSend.amount <= 0n) throw invalid('INVALID_INPUT', 'amountToSend must be greater than zero', 'amountToSend');
+      if (Date.parse(cmd.expiresAt) <= Date.parse(cmd.now))
+        throw invalid('INVALID_INPUT', 'expiresAt must be in the future', 'expiresAt');
+      if (cmd.amountToSend && cmd.amountToSend.amount <= 0n)
+        throw invalid('INVALID_INPUT', 'amountToSend must be greater than zero', 'amountToSend');
       const invitation: InvitationSnapshot = {
         code: cmd.code,
         platformId: cmd.platformId,
@@ -120,7 +131,9 @@ function decide(cmd: InvitationCommand, state: InvitationState): InvitationEvent
         url: cmd.url,
         status: 'PENDING',
         ...(cmd.firstName !== undefined ? { firstName: cmd.firstName } : {}),
-        ...(cmd.amountToSend ? { amountToSend: { amount: cmd.amountToSend.amount.toString(), currency: cmd.amountToSend.currency } } : {}),
+        ...(cmd.amountToSend
+          ? { amountToSend: { amount: cmd.amountToSend.amount.toString(), currency: cmd.amountToSend.currency } }
+          : {}),
         createdAt: cmd.now,
         expiresAt: cmd.expiresAt,
         updatedAt: cmd.now,
@@ -129,14 +142,26 @@ function decide(cmd: InvitationCommand, state: InvitationState): InvitationEvent
     }
     case 'CancelInvitation': {
       const current = requirePending(state, cmd.now, 'cancelled');
-      const invitation: InvitationSnapshot = { ...current, status: 'CANCELLED', cancelledAt: cmd.now, updatedAt: cmd.now };
-      return [{ type: 'InvitationCancelled', data: { code: current.code, platformId: current.platformId, invitation, cancelledAt: cmd.now } }];
+      const invitation: InvitationSnapshot = {
+        ...current,
+        status: 'CANCELLED',
+        cancelledAt: cmd.now,
+        updatedAt: cmd.now,
+      };
+      return [
+        {
+          type: 'InvitationCancelled',
+          data: { code: current.code, platformId: current.platformId, invitation, cancelledAt: cmd.now },
+        },
+      ];
     }
     case 'ClaimInvitation': {
       const current = requirePending(state, cmd.now, 'claimed');
       if (cmd.inviteeUma.toLowerCase() === current.inviterUma.toLowerCase()) {
         throw new DomainError('invalid', 'INVALID_INPUT', 'an invitation cannot be claimed by its inviter', {
-          errors: [{ field: 'inviteeUma', constraint: 'notInviter', message: 'inviteeUma must differ from inviterUma' }],
+          errors: [
+            { field: 'inviteeUma', constraint: 'notInviter', message: 'inviteeUma must differ from inviterUma' },
+          ],
         });
       }
       const invitation: InvitationSnapshot = {
@@ -147,7 +172,12 @@ function decide(cmd: InvitationCommand, state: InvitationState): InvitationEvent
         claimedByPlatformId: cmd.claimingPlatformId,
         updatedAt: cmd.now,
       };
-      return [{ type: 'InvitationClaimed', data: { code: current.code, platformId: current.platformId, invitation, claimedAt: cmd.now } }];
+      return [
+        {
+          type: 'InvitationClaimed',
+          data: { code: current.code, platformId: current.platformId, invitation, claimedAt: cmd.now },
+        },
+      ];
     }
   }
 }
@@ -156,4 +186,8 @@ function evolve(_state: InvitationState, event: InvitationEvent): InvitationStat
   return { exists: true, invitation: event.data.invitation };
 }
 
-export const invitationDecider: Decider<InvitationState, InvitationCommand, InvitationEvent> = { initialState: () => ({ exists: false }), evolve, decide };
+export const invitationDecider: Decider<InvitationState, InvitationCommand, InvitationEvent> = {
+  initialState: () => ({ exists: false }),
+  evolve,
+  decide,
+};

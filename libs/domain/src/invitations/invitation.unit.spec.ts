@@ -1,6 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import { deciderSpec } from '../testing/decider-spec.js';
-import { INVITATION_CODE, invitationCode, invitationDecider, invitationResource, invitationStatus, type InvitationCommand, type InvitationEvent, type InvitationSnapshot } from './invitation.js';
+import {
+  INVITATION_CODE,
+  invitationCode,
+  invitationDecider,
+  invitationResource,
+  invitationStatus,
+  type InvitationCommand,
+  type InvitationEvent,
+  type InvitationSnapshot,
+} from './invitation.js';
 
 const spec = deciderSpec(invitationDecider);
 const PLATFORM = 'Platform:00000000-0000-4000-8000-000000000001';
@@ -37,11 +46,37 @@ const pending: InvitationSnapshot = {
   expiresAt: EXPIRES,
   updatedAt: T0,
 };
-const created: InvitationEvent = { type: 'InvitationCreated', data: { code: CODE, platformId: PLATFORM, invitation: pending } };
-const claim = (now = T1, inviteeUma = '$grace@other.example'): InvitationCommand => ({ type: 'ClaimInvitation', inviteeUma, claimingPlatformId: OTHER, now });
-const claimedSnapshot: InvitationSnapshot = { ...pending, status: 'CLAIMED', claimedAt: T1, inviteeUma: '$grace@other.example', claimedByPlatformId: OTHER, updatedAt: T1 };
-const claimed: InvitationEvent = { type: 'InvitationClaimed', data: { code: CODE, platformId: PLATFORM, invitation: claimedSnapshot, claimedAt: T1 } };
-const cancelled: InvitationEvent = { type: 'InvitationCancelled', data: { code: CODE, platformId: PLATFORM, invitation: { ...pending, status: 'CANCELLED', cancelledAt: T1, updatedAt: T1 }, cancelledAt: T1 } };
+const created: InvitationEvent = {
+  type: 'InvitationCreated',
+  data: { code: CODE, platformId: PLATFORM, invitation: pending },
+};
+const claim = (now = T1, inviteeUma = '$grace@other.example'): InvitationCommand => ({
+  type: 'ClaimInvitation',
+  inviteeUma,
+  claimingPlatformId: OTHER,
+  now,
+});
+const claimedSnapshot: InvitationSnapshot = {
+  ...pending,
+  status: 'CLAIMED',
+  claimedAt: T1,
+  inviteeUma: '$grace@other.example',
+  claimedByPlatformId: OTHER,
+  updatedAt: T1,
+};
+const claimed: InvitationEvent = {
+  type: 'InvitationClaimed',
+  data: { code: CODE, platformId: PLATFORM, invitation: claimedSnapshot, claimedAt: T1 },
+};
+const cancelled: InvitationEvent = {
+  type: 'InvitationCancelled',
+  data: {
+    code: CODE,
+    platformId: PLATFORM,
+    invitation: { ...pending, status: 'CANCELLED', cancelledAt: T1, updatedAt: T1 },
+    cancelledAt: T1,
+  },
+};
 
 describe('invitation decider', () => {
   it('creates a PENDING invitation with the amount as a decimal string', () => {
@@ -50,14 +85,23 @@ describe('invitation decider', () => {
   });
 
   it('refuses an expiry that is not in the future and amounts that are not positive', () => {
-    spec.given([]).when({ ...create, expiresAt: T0 }).thenFails({ kind: 'invalid', code: 'INVALID_INPUT' });
-    spec.given([]).when({ ...create, amountToSend: { amount: 0n, currency: 'MXN' } }).thenFails({ kind: 'invalid', code: 'INVALID_INPUT' });
+    spec
+      .given([])
+      .when({ ...create, expiresAt: T0 })
+      .thenFails({ kind: 'invalid', code: 'INVALID_INPUT' });
+    spec
+      .given([])
+      .when({ ...create, amountToSend: { amount: 0n, currency: 'MXN' } })
+      .thenFails({ kind: 'invalid', code: 'INVALID_INPUT' });
   });
 
   it('is claimed once by any platform, with the full snapshot in the event', () => {
     spec.given([created]).when(claim()).then([claimed]);
     spec.given([created, claimed]).when(claim()).thenFails({ kind: 'conflict', code: 'INVALID_STATE_TRANSITION' });
-    spec.given([created, claimed]).when({ type: 'CancelInvitation', now: T1 }).thenFails({ kind: 'conflict', code: 'INVALID_STATE_TRANSITION' });
+    spec
+      .given([created, claimed])
+      .when({ type: 'CancelInvitation', now: T1 })
+      .thenFails({ kind: 'conflict', code: 'INVALID_STATE_TRANSITION' });
   });
 
   it('cannot be claimed by its inviter (UMA addresses compare case-insensitively)', () => {
@@ -66,14 +110,32 @@ describe('invitation decider', () => {
 
   it('is cancelled only while PENDING', () => {
     spec.given([created]).when({ type: 'CancelInvitation', now: T1 }).then([cancelled]);
-    spec.given([created, cancelled]).when({ type: 'CancelInvitation', now: T1 }).thenFails({ kind: 'conflict', code: 'INVALID_STATE_TRANSITION' });
+    spec
+      .given([created, cancelled])
+      .when({ type: 'CancelInvitation', now: T1 })
+      .thenFails({ kind: 'conflict', code: 'INVALID_STATE_TRANSITION' });
     spec.given([created, cancelled]).when(claim()).thenFails({ kind: 'conflict', code: 'INVALID_STATE_TRANSITION' });
   });
 
   it('expires once the clock is past expiresAt, not before', () => {
-    spec.given([created]).when(claim(EXPIRES)).then([{ ...claimed, data: { ...claimed.data, claimedAt: EXPIRES, invitation: { ...claimedSnapshot, claimedAt: EXPIRES, updatedAt: EXPIRES } } }]);
+    spec
+      .given([created])
+      .when(claim(EXPIRES))
+      .then([
+        {
+          ...claimed,
+          data: {
+            ...claimed.data,
+            claimedAt: EXPIRES,
+            invitation: { ...claimedSnapshot, claimedAt: EXPIRES, updatedAt: EXPIRES },
+          },
+        },
+      ]);
     spec.given([created]).when(claim(AFTER)).thenFails({ kind: 'conflict', code: 'INVALID_STATE_TRANSITION' });
-    spec.given([created]).when({ type: 'CancelInvitation', now: AFTER }).thenFails({ kind: 'conflict', code: 'INVALID_STATE_TRANSITION' });
+    spec
+      .given([created])
+      .when({ type: 'CancelInvitation', now: AFTER })
+      .thenFails({ kind: 'conflict', code: 'INVALID_STATE_TRANSITION' });
   });
 
   it('answers not found for a code never issued', () => {

@@ -45,7 +45,17 @@ export type LedgerEvent =
   | { type: 'LedgerAccountOpened'; data: LedgerAccountSpec }
   | {
       type: 'TransferCreated';
-      data: { id: string; debitAccountId: string; creditAccountId: string; amount: string; currency: string; pending: boolean; code: string; reference?: string; createdAt: string };
+      data: {
+        id: string;
+        debitAccountId: string;
+        creditAccountId: string;
+        amount: string;
+        currency: string;
+        pending: boolean;
+        code: string;
+        reference?: string;
+        createdAt: string;
+      };
     }
   | { type: 'PendingTransferPosted'; data: { id: string; pendingId: string; amount: string; createdAt: string } }
   | { type: 'PendingTransferVoided'; data: { id: string; pendingId: string; createdAt: string } };
@@ -83,7 +93,10 @@ function account(state: LedgerState, spec: LedgerAccountSpec): { account: Ledger
   const existing = state.accounts.get(spec.id);
   if (existing) {
     if (existing.currency !== spec.currency) {
-      throw invalid('CURRENCY_MISMATCH', `account ${spec.id} is denominated in ${existing.currency}, not ${spec.currency}`);
+      throw invalid(
+        'CURRENCY_MISMATCH',
+        `account ${spec.id} is denominated in ${existing.currency}, not ${spec.currency}`,
+      );
     }
     return { account: existing };
   }
@@ -146,15 +159,29 @@ export function decideLedger(cmd: LedgerCommand, state: LedgerState): LedgerEven
     case 'PostPendingTransfer': {
       const t = pendingTransfer(state, cmd.pendingId);
       if (t.resolution === 'POSTED' && state.transfers.has(cmd.id)) return [];
-      if (t.resolution) throw conflict('PENDING_TRANSFER_RESOLVED', `pending transfer ${cmd.pendingId} is already ${t.resolution.toLowerCase()}`);
+      if (t.resolution)
+        throw conflict(
+          'PENDING_TRANSFER_RESOLVED',
+          `pending transfer ${cmd.pendingId} is already ${t.resolution.toLowerCase()}`,
+        );
       const amount = cmd.amount ?? t.amount;
-      if (amount <= 0n || amount > t.amount) throw invalid('INVALID_AMOUNT', 'posted amount must be between 1 and the pending amount', 'amount');
-      return [{ type: 'PendingTransferPosted', data: { id: cmd.id, pendingId: cmd.pendingId, amount: amount.toString(), createdAt: cmd.now } }];
+      if (amount <= 0n || amount > t.amount)
+        throw invalid('INVALID_AMOUNT', 'posted amount must be between 1 and the pending amount', 'amount');
+      return [
+        {
+          type: 'PendingTransferPosted',
+          data: { id: cmd.id, pendingId: cmd.pendingId, amount: amount.toString(), createdAt: cmd.now },
+        },
+      ];
     }
     case 'VoidPendingTransfer': {
       const t = pendingTransfer(state, cmd.pendingId);
       if (t.resolution === 'VOIDED' && state.transfers.has(cmd.id)) return [];
-      if (t.resolution) throw conflict('PENDING_TRANSFER_RESOLVED', `pending transfer ${cmd.pendingId} is already ${t.resolution.toLowerCase()}`);
+      if (t.resolution)
+        throw conflict(
+          'PENDING_TRANSFER_RESOLVED',
+          `pending transfer ${cmd.pendingId} is already ${t.resolution.toLowerCase()}`,
+        );
       return [{ type: 'PendingTransferVoided', data: { id: cmd.id, pendingId: cmd.pendingId, createdAt: cmd.now } }];
     }
   }
@@ -164,7 +191,13 @@ export function decideLedger(cmd: LedgerCommand, state: LedgerState): LedgerEven
 export function evolveLedger(state: LedgerState, event: LedgerEvent): LedgerState {
   switch (event.type) {
     case 'LedgerAccountOpened':
-      state.accounts.set(event.data.id, { ...event.data, debitsPosted: 0n, creditsPosted: 0n, debitsPending: 0n, creditsPending: 0n });
+      state.accounts.set(event.data.id, {
+        ...event.data,
+        debitsPosted: 0n,
+        creditsPosted: 0n,
+        debitsPending: 0n,
+        creditsPending: 0n,
+      });
       break;
     case 'TransferCreated': {
       const d = event.data;

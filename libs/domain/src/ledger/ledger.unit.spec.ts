@@ -1,7 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { deciderSpec } from '../testing/decider-spec.js';
-import { available, ledgerDecider, postedBalance, type LedgerAccountSpec, type LedgerCommand, type LedgerEvent } from './ledger.js';
+import {
+  available,
+  ledgerDecider,
+  postedBalance,
+  type LedgerAccountSpec,
+  type LedgerCommand,
+  type LedgerEvent,
+} from './ledger.js';
 
 const spec = deciderSpec(ledgerDecider);
 const NOW = '2026-01-05T00:00:00.000Z';
@@ -10,7 +17,13 @@ const ALICE: LedgerAccountSpec = { id: 'alice-usd', currency: 'USD', allowNegati
 const BOB: LedgerAccountSpec = { id: 'bob-usd', currency: 'USD', allowNegative: false };
 const BOB_EUR: LedgerAccountSpec = { id: 'bob-eur', currency: 'EUR', allowNegative: false };
 
-const transfer = (id: string, debit: LedgerAccountSpec, credit: LedgerAccountSpec, amount: bigint, pending = false): LedgerCommand => ({
+const transfer = (
+  id: string,
+  debit: LedgerAccountSpec,
+  credit: LedgerAccountSpec,
+  amount: bigint,
+  pending = false,
+): LedgerCommand => ({
   type: 'CreateTransfer',
   id,
   debit,
@@ -20,8 +33,19 @@ const transfer = (id: string, debit: LedgerAccountSpec, credit: LedgerAccountSpe
   code: 'TEST',
   now: NOW,
 });
-const post = (id: string, pendingId: string, amount?: bigint): LedgerCommand => ({ type: 'PostPendingTransfer', id, pendingId, amount, now: NOW });
-const voidIt = (id: string, pendingId: string): LedgerCommand => ({ type: 'VoidPendingTransfer', id, pendingId, now: NOW });
+const post = (id: string, pendingId: string, amount?: bigint): LedgerCommand => ({
+  type: 'PostPendingTransfer',
+  id,
+  pendingId,
+  amount,
+  now: NOW,
+});
+const voidIt = (id: string, pendingId: string): LedgerCommand => ({
+  type: 'VoidPendingTransfer',
+  id,
+  pendingId,
+  now: NOW,
+});
 
 /** Alice funded with 1,000 from the settlement account. */
 const funded = () => spec.history(transfer('fund', SETTLEMENT, ALICE, 1000n));
@@ -29,14 +53,26 @@ const accountOf = (events: LedgerEvent[], id: string) => spec.fold(events).accou
 
 describe('ledger decider', () => {
   it('opens both accounts on their first transfer and records the amount as a decimal string', () => {
-    spec.given([]).when(transfer('fund', SETTLEMENT, ALICE, 1000n)).then([
-      { type: 'LedgerAccountOpened', data: SETTLEMENT },
-      { type: 'LedgerAccountOpened', data: ALICE },
-      {
-        type: 'TransferCreated',
-        data: { id: 'fund', debitAccountId: SETTLEMENT.id, creditAccountId: ALICE.id, amount: '1000', currency: 'USD', pending: false, code: 'TEST', createdAt: NOW },
-      },
-    ]);
+    spec
+      .given([])
+      .when(transfer('fund', SETTLEMENT, ALICE, 1000n))
+      .then([
+        { type: 'LedgerAccountOpened', data: SETTLEMENT },
+        { type: 'LedgerAccountOpened', data: ALICE },
+        {
+          type: 'TransferCreated',
+          data: {
+            id: 'fund',
+            debitAccountId: SETTLEMENT.id,
+            creditAccountId: ALICE.id,
+            amount: '1000',
+            currency: 'USD',
+            pending: false,
+            code: 'TEST',
+            createdAt: NOW,
+          },
+        },
+      ]);
   });
 
   it('lets a settlement account go negative and keeps every transfer balanced', () => {
@@ -46,33 +82,73 @@ describe('ledger decider', () => {
   });
 
   it('refuses to overdraw an account that may not go negative', () => {
-    spec.given(funded()).when(transfer('t1', ALICE, BOB, 1001n)).thenFails({ kind: 'invalid', code: 'INSUFFICIENT_FUNDS' });
-    spec.given([]).when(transfer('t1', ALICE, BOB, 1n)).thenFails({ code: 'INSUFFICIENT_FUNDS' });
+    spec
+      .given(funded())
+      .when(transfer('t1', ALICE, BOB, 1001n))
+      .thenFails({ kind: 'invalid', code: 'INSUFFICIENT_FUNDS' });
+    spec
+      .given([])
+      .when(transfer('t1', ALICE, BOB, 1n))
+      .thenFails({ code: 'INSUFFICIENT_FUNDS' });
   });
 
   it('is idempotent by transfer id and refuses a different transfer under the same id', () => {
-    spec.given(funded()).when(transfer('fund', SETTLEMENT, ALICE, 1000n)).then([]);
-    spec.given(funded()).when(transfer('fund', SETTLEMENT, ALICE, 999n)).thenFails({ kind: 'conflict', code: 'TRANSFER_EXISTS' });
+    spec
+      .given(funded())
+      .when(transfer('fund', SETTLEMENT, ALICE, 1000n))
+      .then([]);
+    spec
+      .given(funded())
+      .when(transfer('fund', SETTLEMENT, ALICE, 999n))
+      .thenFails({ kind: 'conflict', code: 'TRANSFER_EXISTS' });
   });
 
   it('refuses a zero or negative amount, one account on both sides, and mixed currencies', () => {
-    spec.given(funded()).when(transfer('t1', ALICE, BOB, 0n)).thenFails({ code: 'INVALID_AMOUNT' });
-    spec.given(funded()).when(transfer('t1', ALICE, BOB, -5n)).thenFails({ code: 'INVALID_AMOUNT' });
-    spec.given(funded()).when(transfer('t1', ALICE, ALICE, 5n)).thenFails({ code: 'SAME_ACCOUNT' });
-    spec.given(funded()).when(transfer('t1', ALICE, BOB_EUR, 5n)).thenFails({ code: 'CURRENCY_MISMATCH' });
-    spec.given(funded()).when(transfer('t1', { ...ALICE, currency: 'EUR' }, BOB_EUR, 5n)).thenFails({ code: 'CURRENCY_MISMATCH' });
+    spec
+      .given(funded())
+      .when(transfer('t1', ALICE, BOB, 0n))
+      .thenFails({ code: 'INVALID_AMOUNT' });
+    spec
+      .given(funded())
+      .when(transfer('t1', ALICE, BOB, -5n))
+      .thenFails({ code: 'INVALID_AMOUNT' });
+    spec
+      .given(funded())
+      .when(transfer('t1', ALICE, ALICE, 5n))
+      .thenFails({ code: 'SAME_ACCOUNT' });
+    spec
+      .given(funded())
+      .when(transfer('t1', ALICE, BOB_EUR, 5n))
+      .thenFails({ code: 'CURRENCY_MISMATCH' });
+    spec
+      .given(funded())
+      .when(transfer('t1', { ...ALICE, currency: 'EUR' }, BOB_EUR, 5n))
+      .thenFails({ code: 'CURRENCY_MISMATCH' });
   });
 
   it('reserves funds with a pending transfer: available drops, the posted balance does not', () => {
-    const events = [...funded(), ...spec.given(funded()).when(transfer('hold', ALICE, BOB, 400n, true)).thenEmits()];
+    const events = [
+      ...funded(),
+      ...spec
+        .given(funded())
+        .when(transfer('hold', ALICE, BOB, 400n, true))
+        .thenEmits(),
+    ];
     const alice = accountOf(events, ALICE.id);
     expect(available(alice)).toBe(600n);
     expect(postedBalance(alice)).toBe(1000n);
-    spec.given(events).when(transfer('t2', ALICE, BOB, 601n)).thenFails({ code: 'INSUFFICIENT_FUNDS' });
+    spec
+      .given(events)
+      .when(transfer('t2', ALICE, BOB, 601n))
+      .thenFails({ code: 'INSUFFICIENT_FUNDS' });
   });
 
   it('posts part of a hold and releases the rest', () => {
-    const events = spec.history(transfer('fund', SETTLEMENT, ALICE, 1000n), transfer('hold', ALICE, BOB, 400n, true), post('post', 'hold', 150n));
+    const events = spec.history(
+      transfer('fund', SETTLEMENT, ALICE, 1000n),
+      transfer('hold', ALICE, BOB, 400n, true),
+      post('post', 'hold', 150n),
+    );
     expect(postedBalance(accountOf(events, ALICE.id))).toBe(850n);
     expect(available(accountOf(events, ALICE.id))).toBe(850n);
     expect(postedBalance(accountOf(events, BOB.id))).toBe(150n);
@@ -92,7 +168,10 @@ describe('ledger decider', () => {
 
   it('refuses to post more than the hold, or to resolve a transfer that is not pending', () => {
     const held = spec.history(transfer('fund', SETTLEMENT, ALICE, 1000n), transfer('hold', ALICE, BOB, 400n, true));
-    spec.given(held).when(post('post', 'hold', 401n)).thenFails({ code: 'INVALID_AMOUNT' });
+    spec
+      .given(held)
+      .when(post('post', 'hold', 401n))
+      .thenFails({ code: 'INVALID_AMOUNT' });
     spec.given(held).when(post('post', 'fund')).thenFails({ code: 'PENDING_TRANSFER_NOT_FOUND' });
     spec.given(held).when(voidIt('void', 'missing')).thenFails({ code: 'PENDING_TRANSFER_NOT_FOUND' });
   });
@@ -100,8 +179,18 @@ describe('ledger decider', () => {
   it('keeps the books balanced and no restricted account below zero over any sequence of commands', () => {
     const accounts = [SETTLEMENT, ALICE, BOB];
     const command = fc.oneof(
-      fc.record({ kind: fc.constant('transfer' as const), from: fc.nat(2), to: fc.nat(2), amount: fc.bigInt(1n, 1500n), pending: fc.boolean() }),
-      fc.record({ kind: fc.constantFrom('post' as const, 'void' as const), target: fc.nat(30), amount: fc.option(fc.bigInt(1n, 1500n)) }),
+      fc.record({
+        kind: fc.constant('transfer' as const),
+        from: fc.nat(2),
+        to: fc.nat(2),
+        amount: fc.bigInt(1n, 1500n),
+        pending: fc.boolean(),
+      }),
+      fc.record({
+        kind: fc.constantFrom('post' as const, 'void' as const),
+        target: fc.nat(30),
+        amount: fc.option(fc.bigInt(1n, 1500n)),
+      }),
     );
     fc.assert(
       fc.property(fc.array(command, { maxLength: 40 }), (commands) => {

@@ -15,9 +15,15 @@ export type SandboxUmaOutcome = 'SUCCESS' | 'PENDING_LONG' | 'FAIL_COMPLIANCE';
 export const SANDBOX_UMA_CURRENCIES = ['USD', 'EUR', 'MXN'] as const;
 
 const SANDBOX_UMA = /^\$(success|pending\.long|fail\.compliance)\.(USD|EUR|MXN)@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)$/;
-const OUTCOMES: Record<string, SandboxUmaOutcome> = { success: 'SUCCESS', 'pending.long': 'PENDING_LONG', 'fail.compliance': 'FAIL_COMPLIANCE' };
+const OUTCOMES: Record<string, SandboxUmaOutcome> = {
+  success: 'SUCCESS',
+  'pending.long': 'PENDING_LONG',
+  'fail.compliance': 'FAIL_COMPLIANCE',
+};
 
-export function parseSandboxUmaAddress(address: string): { outcome: SandboxUmaOutcome; currency: string; domain: string } | undefined {
+export function parseSandboxUmaAddress(
+  address: string,
+): { outcome: SandboxUmaOutcome; currency: string; domain: string } | undefined {
   const m = SANDBOX_UMA.exec(address);
   return m ? { outcome: OUTCOMES[m[1]], currency: m[2], domain: m[3].toLowerCase() } : undefined;
 }

@@ -25,13 +25,36 @@ export interface PlatformState {
 }
 
 export type PlatformEvent =
-  | { type: 'PlatformCreated'; data: { platformId: string; name: string; sandbox: boolean; umaDomain: string; createdAt: string } }
-  | { type: 'ApiTokenCreated'; data: { platformId: string; tokenId: string; name: string; secretHash: string; createdAt: string } }
+  | {
+      type: 'PlatformCreated';
+      data: { platformId: string; name: string; sandbox: boolean; umaDomain: string; createdAt: string };
+    }
+  | {
+      type: 'ApiTokenCreated';
+      data: { platformId: string; tokenId: string; name: string; secretHash: string; createdAt: string };
+    }
   | { type: 'ApiTokenRevoked'; data: { platformId: string; tokenId: string; revokedAt: string } }
-  | { type: 'PlatformAccountOpened'; data: { platformId: string; accountId: string; type: 'INTERNAL_FIAT' | 'INTERNAL_CRYPTO'; currency: string; createdAt: string } };
+  | {
+      type: 'PlatformAccountOpened';
+      data: {
+        platformId: string;
+        accountId: string;
+        type: 'INTERNAL_FIAT' | 'INTERNAL_CRYPTO';
+        currency: string;
+        createdAt: string;
+      };
+    };
 
 export type PlatformCommand =
-  | { type: 'CreatePlatform'; platformId: string; name: string; sandbox: boolean; umaDomain: string; settlementAccounts: { accountId: string; currency: string; crypto: boolean }[]; now: string }
+  | {
+      type: 'CreatePlatform';
+      platformId: string;
+      name: string;
+      sandbox: boolean;
+      umaDomain: string;
+      settlementAccounts: { accountId: string; currency: string; crypto: boolean }[];
+      now: string;
+    }
   | { type: 'CreateApiToken'; tokenId: string; name: string; secretHash: string; now: string }
   | { type: 'RevokeApiToken'; tokenId: string; now: string };
 
@@ -42,13 +65,20 @@ function decide(cmd: PlatformCommand, state: PlatformState): PlatformEvent[] {
     if (state.exists) throw conflict('PLATFORM_EXISTS', `platform ${cmd.platformId} already exists`);
     const base = { platformId: cmd.platformId };
     return [
-      { type: 'PlatformCreated', data: { ...base, name: cmd.name, sandbox: cmd.sandbox, umaDomain: cmd.umaDomain, createdAt: cmd.now } },
-      ...cmd.settlementAccounts.map(
-        (a): PlatformEvent => ({
-          type: 'PlatformAccountOpened',
-          data: { ...base, accountId: a.accountId, type: a.crypto ? 'INTERNAL_CRYPTO' : 'INTERNAL_FIAT', currency: a.currency, createdAt: cmd.now },
-        }),
-      ),
+      {
+        type: 'PlatformCreated',
+        data: { ...base, name: cmd.name, sandbox: cmd.sandbox, umaDomain: cmd.umaDomain, createdAt: cmd.now },
+      },
+      ...cmd.settlementAccounts.map((a): PlatformEvent => ({
+        type: 'PlatformAccountOpened',
+        data: {
+          ...base,
+          accountId: a.accountId,
+          type: a.crypto ? 'INTERNAL_CRYPTO' : 'INTERNAL_FIAT',
+          currency: a.currency,
+          createdAt: cmd.now,
+        },
+      })),
     ];
   }
   if (!state.exists) throw new DomainError('not_found', 'PLATFORM_NOT_FOUND', 'platform not found');
@@ -56,7 +86,12 @@ function decide(cmd: PlatformCommand, state: PlatformState): PlatformEvent[] {
   switch (cmd.type) {
     case 'CreateApiToken':
       if (state.tokens.has(cmd.tokenId)) throw conflict('TOKEN_EXISTS', `token ${cmd.tokenId} already exists`);
-      return [{ type: 'ApiTokenCreated', data: { platformId, tokenId: cmd.tokenId, name: cmd.name, secretHash: cmd.secretHash, createdAt: cmd.now } }];
+      return [
+        {
+          type: 'ApiTokenCreated',
+          data: { platformId, tokenId: cmd.tokenId, name: cmd.name, secretHash: cmd.secretHash, createdAt: cmd.now },
+        },
+      ];
     case 'RevokeApiToken': {
       const token = state.tokens.get(cmd.tokenId);
       if (!token || token.revokedAt) throw notFound('API_TOKEN', cmd.tokenId);
@@ -72,9 +107,21 @@ function decide(cmd: PlatformCommand, state: PlatformState): PlatformEvent[] {
 function evolve(state: PlatformState, event: PlatformEvent): PlatformState {
   switch (event.type) {
     case 'PlatformCreated':
-      return { ...state, exists: true, id: event.data.platformId, name: event.data.name, sandbox: event.data.sandbox, umaDomain: event.data.umaDomain };
+      return {
+        ...state,
+        exists: true,
+        id: event.data.platformId,
+        name: event.data.name,
+        sandbox: event.data.sandbox,
+        umaDomain: event.data.umaDomain,
+      };
     case 'ApiTokenCreated':
-      state.tokens.set(event.data.tokenId, { id: event.data.tokenId, name: event.data.name, secretHash: event.data.secretHash, createdAt: event.data.createdAt });
+      state.tokens.set(event.data.tokenId, {
+        id: event.data.tokenId,
+        name: event.data.name,
+        secretHash: event.data.secretHash,
+        createdAt: event.data.createdAt,
+      });
       return state;
     case 'ApiTokenRevoked': {
       const t = state.tokens.get(event.data.tokenId);

@@ -17,7 +17,13 @@ const create: PlatformCommand = {
   ],
   now: NOW,
 };
-const token = (tokenId: string): PlatformCommand => ({ type: 'CreateApiToken', tokenId, name: tokenId, secretHash: `hash-${tokenId}`, now: NOW });
+const token = (tokenId: string): PlatformCommand => ({
+  type: 'CreateApiToken',
+  tokenId,
+  name: tokenId,
+  secretHash: `hash-${tokenId}`,
+  now: NOW,
+});
 const revoke = (tokenId: string): PlatformCommand => ({ type: 'RevokeApiToken', tokenId, now: NOW });
 
 describe('platform decider', () => {

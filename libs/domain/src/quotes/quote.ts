@@ -2,7 +2,14 @@ import type { Decider } from '../decider.js';
 import { conflict } from '../errors.js';
 import { currency, toJsonNumber } from '../money.js';
 import type { RateDetails } from '../rates/rate-table.js';
-import { decideLifecycle, evolveTransaction, type LifecycleCommand, type TransactionEvent, type TransactionRecord, type TransactionStatus } from '../transactions/transaction.js';
+import {
+  decideLifecycle,
+  evolveTransaction,
+  type LifecycleCommand,
+  type TransactionEvent,
+  type TransactionRecord,
+  type TransactionStatus,
+} from '../transactions/transaction.js';
 import { compact } from '../transactions/transaction-view.js';
 
 /**
@@ -67,7 +74,8 @@ export interface QuoteState {
 
 export type QuoteEvent = { type: 'QuoteCreated'; data: { platformId: string; quote: QuoteRecord } } | TransactionEvent;
 
-export type QuoteCommand = { type: 'CreateQuote'; quote: QuoteRecord; transaction: TransactionRecord } | LifecycleCommand;
+export type QuoteCommand =
+  { type: 'CreateQuote'; quote: QuoteRecord; transaction: TransactionRecord } | LifecycleCommand;
 
 export function quoteStatusOf(status: TransactionStatus): QuoteStatus {
   switch (status) {

@@ -1,6 +1,17 @@
 import { DomainError, invalid } from '../errors.js';
 import { CURRENCIES, CURRENCY_CODES, MAX_JSON_AMOUNT, currency } from '../money.js';
-import { ONE, divCeil, divide, multiply, parseRatio, pow10, scaleDown, scaleUp, toDisplayNumber, type Ratio } from './ratio.js';
+import {
+  ONE,
+  divCeil,
+  divide,
+  multiply,
+  parseRatio,
+  pow10,
+  scaleDown,
+  scaleUp,
+  toDisplayNumber,
+  type Ratio,
+} from './ratio.js';
 
 /**
  * The sandbox rate table: fixed mid-market rates against USD, a margin on cross-currency
@@ -43,7 +54,15 @@ export interface Rail {
   quoteWindowSeconds: number;
 }
 
-const rail = (name: string, currencies: readonly string[], instant: boolean, fee: number, min: number, max: number, window?: number): Rail => ({
+const rail = (
+  name: string,
+  currencies: readonly string[],
+  instant: boolean,
+  fee: number,
+  min: number,
+  max: number,
+  window?: number,
+): Rail => ({
   name,
   currencies,
   instant,
@@ -94,7 +113,11 @@ export function networkRail(code: string, name?: string): Rail {
   if (name !== undefined) {
     const found = rails.find((r) => r.name === name);
     if (!found) {
-      throw invalid('UNSUPPORTED_PAYMENT_RAIL', `payment rail ${name} does not serve ${code}; use one of ${rails.map((r) => r.name).join(', ')}`, 'paymentRail');
+      throw invalid(
+        'UNSUPPORTED_PAYMENT_RAIL',
+        `payment rail ${name} does not serve ${code}; use one of ${rails.map((r) => r.name).join(', ')}`,
+        'paymentRail',
+      );
     }
     return found;
   }
@@ -183,12 +206,21 @@ export function priceByReceiving(source: string, destination: string, r: Rail, r
   return priced(source, destination, r, net + fee, receivingAmount);
 }
 
-const outOfRange = (message: string) => new DomainError('invalid', 'AMOUNT_OUT_OF_RANGE', message, { errors: [{ field: 'lockedCurrencyAmount', constraint: 'AMOUNT_OUT_OF_RANGE', message }] });
+const outOfRange = (message: string) =>
+  new DomainError('invalid', 'AMOUNT_OUT_OF_RANGE', message, {
+    errors: [{ field: 'lockedCurrencyAmount', constraint: 'AMOUNT_OUT_OF_RANGE', message }],
+  });
 
 /** A quote may only be priced within the rail's limits and must deliver something. */
 export function assertQuotable(p: Pricing): void {
-  if (p.sendingAmount < p.minSendingAmount) throw outOfRange(`the sending amount ${p.sendingAmount} is below the minimum ${p.minSendingAmount} for ${p.rail.name}`);
-  if (p.sendingAmount > p.maxSendingAmount) throw outOfRange(`the sending amount ${p.sendingAmount} is above the maximum ${p.maxSendingAmount} for ${p.rail.name}`);
+  if (p.sendingAmount < p.minSendingAmount)
+    throw outOfRange(
+      `the sending amount ${p.sendingAmount} is below the minimum ${p.minSendingAmount} for ${p.rail.name}`,
+    );
+  if (p.sendingAmount > p.maxSendingAmount)
+    throw outOfRange(
+      `the sending amount ${p.sendingAmount} is above the maximum ${p.maxSendingAmount} for ${p.rail.name}`,
+    );
   if (p.receivingAmount <= 0n) throw outOfRange('the amount does not cover the fees');
   if (p.receivingAmount > MAX_JSON_AMOUNT) throw outOfRange('the receiving amount is too large');
 }
@@ -208,7 +240,11 @@ export function rateDetails(p: Pricing) {
 export type RateDetails = ReturnType<typeof rateDetails>;
 
 /** The exchange-rate table for the given corridors, one entry per destination rail. */
-export function exchangeRateTable(sources: readonly string[], destinations: readonly string[], sendingAmount: bigint): Pricing[] {
+export function exchangeRateTable(
+  sources: readonly string[],
+  destinations: readonly string[],
+  sendingAmount: bigint,
+): Pricing[] {
   const out: Pricing[] = [];
   for (const source of sources) {
     for (const destination of destinations) {

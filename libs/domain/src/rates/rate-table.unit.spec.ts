@@ -1,7 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import { DomainError } from '../errors.js';
 import { CURRENCY_CODES } from '../money.js';
-import { INTERNAL_RAIL, assertQuotable, conversionRate, exchangeRateTable, networkRail, priceByReceiving, priceBySending, railsFor, rateDetails } from './rate-table.js';
+import {
+  INTERNAL_RAIL,
+  assertQuotable,
+  conversionRate,
+  exchangeRateTable,
+  networkRail,
+  priceByReceiving,
+  priceBySending,
+  railsFor,
+  rateDetails,
+} from './rate-table.js';
 import { parseRatio, toDisplayNumber } from './ratio.js';
 
 describe('sandbox rate table', () => {
@@ -15,7 +25,8 @@ describe('sandbox rate table', () => {
   it('serves every currency with at least one rail and the rails the spec names', () => {
     for (const code of CURRENCY_CODES) expect(railsFor(code).length).toBeGreaterThan(0);
     const names = new Set(CURRENCY_CODES.flatMap((c) => railsFor(c).map((r) => r.name)));
-    for (const rail of ['UPI', 'SEPA_INSTANT', 'SPEI', 'PIX', 'FASTER_PAYMENTS', 'ACH', 'RTP']) expect(names.has(rail)).toBe(true);
+    for (const rail of ['UPI', 'SEPA_INSTANT', 'SPEI', 'PIX', 'FASTER_PAYMENTS', 'ACH', 'RTP'])
+      expect(names.has(rail)).toBe(true);
     expect(networkRail('USD').name).toBe('RTP');
     expect(networkRail('USD', 'ACH').name).toBe('ACH');
     expect(() => networkRail('USD', 'UPI')).toThrow(DomainError);
@@ -56,7 +67,9 @@ describe('sandbox rate table', () => {
         expect(p.receivingAmount).toBe(wanted);
         expect(priceBySending(from, to, networkRail(to, rail), p.sendingAmount).receivingAmount >= wanted).toBe(true);
         // One unit less would not be enough (the sending amount is the smallest that works).
-        expect(priceBySending(from, to, networkRail(to, rail), p.sendingAmount - 1n).receivingAmount < wanted).toBe(true);
+        expect(priceBySending(from, to, networkRail(to, rail), p.sendingAmount - 1n).receivingAmount < wanted).toBe(
+          true,
+        );
       }
     }
   });
@@ -66,18 +79,34 @@ describe('sandbox rate table', () => {
     expect(toDisplayNumber(conversionRate('USD', 'EUR'))).toBe(0.9154);
     const internal = priceBySending('USD', 'USD', INTERNAL_RAIL, 5_000n);
     expect(internal).toMatchObject({ fees: 0n, receivingAmount: 5_000n });
-    expect(rateDetails(internal)).toEqual({ counterpartyMultiplier: 1, counterpartyFixedFee: 0, gridApiMultiplier: 1, gridApiFixedFee: 0, gridApiVariableFeeRate: 0, gridApiVariableFeeAmount: 0 });
+    expect(rateDetails(internal)).toEqual({
+      counterpartyMultiplier: 1,
+      counterpartyFixedFee: 0,
+      gridApiMultiplier: 1,
+      gridApiFixedFee: 0,
+      gridApiVariableFeeRate: 0,
+      gridApiVariableFeeAmount: 0,
+    });
   });
 
   it('refuses quotes outside the rail limits or that deliver nothing', () => {
     const rtp = networkRail('USD', 'RTP');
-    expect(() => assertQuotable(priceBySending('USD', 'USD', rtp, 99n))).toThrow(expect.objectContaining({ code: 'AMOUNT_OUT_OF_RANGE' }));
-    expect(() => assertQuotable(priceBySending('USD', 'USD', rtp, 10_000_001n))).toThrow(expect.objectContaining({ code: 'AMOUNT_OUT_OF_RANGE' }));
+    expect(() => assertQuotable(priceBySending('USD', 'USD', rtp, 99n))).toThrow(
+      expect.objectContaining({ code: 'AMOUNT_OUT_OF_RANGE' }),
+    );
+    expect(() => assertQuotable(priceBySending('USD', 'USD', rtp, 10_000_001n))).toThrow(
+      expect.objectContaining({ code: 'AMOUNT_OUT_OF_RANGE' }),
+    );
     expect(() => assertQuotable(priceBySending('USD', 'USD', rtp, 10_000n))).not.toThrow();
   });
 
   it('lists one entry per destination rail', () => {
     const table = exchangeRateTable(['USD'], ['EUR', 'INR'], 10_000n);
-    expect(table.map((p) => `${p.destinationCurrency}/${p.rail.name}`)).toEqual(['EUR/SEPA_INSTANT', 'EUR/SEPA', 'INR/UPI', 'INR/IMPS']);
+    expect(table.map((p) => `${p.destinationCurrency}/${p.rail.name}`)).toEqual([
+      'EUR/SEPA_INSTANT',
+      'EUR/SEPA',
+      'INR/UPI',
+      'INR/IMPS',
+    ]);
   });
 });

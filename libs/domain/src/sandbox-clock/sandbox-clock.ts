@@ -24,9 +24,18 @@ export const sandboxClockDecider: Decider<SandboxClockState, SandboxClockCommand
   initialState: () => ({ offsetMs: 0 }),
   decide(cmd, state) {
     if (!Number.isSafeInteger(cmd.byMs) || cmd.byMs <= 0 || cmd.byMs > MAX_CLOCK_ADVANCE_MS) {
-      throw invalid('INVALID_INPUT', `the clock advances by 1 ms to ${MAX_CLOCK_ADVANCE_MS} ms at a time`, 'milliseconds');
+      throw invalid(
+        'INVALID_INPUT',
+        `the clock advances by 1 ms to ${MAX_CLOCK_ADVANCE_MS} ms at a time`,
+        'milliseconds',
+      );
     }
-    return [{ type: 'SandboxClockAdvanced', data: { platformId: cmd.platformId, byMs: cmd.byMs, offsetMs: state.offsetMs + cmd.byMs, advancedAt: cmd.now } }];
+    return [
+      {
+        type: 'SandboxClockAdvanced',
+        data: { platformId: cmd.platformId, byMs: cmd.byMs, offsetMs: state.offsetMs + cmd.byMs, advancedAt: cmd.now },
+      },
+    ];
   },
   evolve: (_state, event) => ({ offsetMs: event.data.offsetMs }),
 };

@@ -26,13 +26,25 @@ export const FAILURE_REASONS: readonly FailureReason[] = [
 ];
 
 /** Why a bank leg failed, where the spec's failure reasons have no matching value. */
-export type FailureDetail = 'INSUFFICIENT_FUNDS' | 'ACCOUNT_CLOSED_OR_INVALID' | 'REJECTED_BY_BANK' | 'BANK_TIMEOUT' | 'USER_CANCELLED' | 'RETURNED_BY_RECEIVING_BANK' | 'PAYOUT_AND_REFUND_FAILED';
+export type FailureDetail =
+  | 'INSUFFICIENT_FUNDS'
+  | 'ACCOUNT_CLOSED_OR_INVALID'
+  | 'REJECTED_BY_BANK'
+  | 'BANK_TIMEOUT'
+  | 'USER_CANCELLED'
+  | 'RETURNED_BY_RECEIVING_BANK'
+  | 'PAYOUT_AND_REFUND_FAILED';
 
 export type PaymentStep =
   /** Settle: post the source hold, credit an internal destination, COMPLETED. */
   | { type: 'COMPLETE' }
   /** Stop before settlement: release the hold, end in `status`. */
-  | { type: 'FAIL'; status: 'FAILED' | 'REJECTED' | 'REFUNDED'; failureReason?: FailureReason; failureDetail?: FailureDetail }
+  | {
+      type: 'FAIL';
+      status: 'FAILED' | 'REJECTED' | 'REFUNDED';
+      failureReason?: FailureReason;
+      failureDetail?: FailureDetail;
+    }
   /** After completion the money comes back: a reverse transfer to the source, end in `status`. */
   | { type: 'RETURN'; status: 'FAILED' | 'REFUNDED'; failureReason?: FailureReason; failureDetail?: FailureDetail }
   /** The payout failed and so did the refund: the hold is posted (the money is gone), FAILED. */

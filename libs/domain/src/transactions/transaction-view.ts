@@ -29,7 +29,8 @@ export function toTransactionResource(tx: TransactionRecord): Record<string, unk
     description: tx.description,
     purposeOfPayment: tx.purposeOfPayment,
     counterpartyInformation: tx.counterpartyInformation,
-    reconciliationInstructions: tx.status === 'CREATED' ? undefined : compact({ reference: tx.reference, transactionHash: tx.transactionHash }),
+    reconciliationInstructions:
+      tx.status === 'CREATED' ? undefined : compact({ reference: tx.reference, transactionHash: tx.transactionHash }),
     rateDetails: rate
       ? {
           gridApiMultiplier: rate.gridApiMultiplier,

@@ -5,7 +5,8 @@ import { CRYPTO_CURRENCIES } from '../money.js';
 import type { RateDetails } from '../rates/rate-table.js';
 import type { FailureDetail, FailureReason, PaymentPlan, PaymentStep } from './payment-plan.js';
 
-export type TransactionStatus = 'CREATED' | 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'REJECTED' | 'FAILED' | 'REFUNDED' | 'EXPIRED';
+export type TransactionStatus =
+  'CREATED' | 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'REJECTED' | 'FAILED' | 'REFUNDED' | 'EXPIRED';
 export type TransactionType = 'INCOMING' | 'OUTGOING';
 
 /** Every status and what it means (the spec's wording). */
@@ -90,11 +91,15 @@ export interface TransactionRecord {
 }
 
 /** The reconciliation reference: short, stable, derived from the id. */
-export const referenceFor = (transactionId: string) => `TX-${transactionId.split(':')[1].replace(/-/g, '').slice(0, 12).toUpperCase()}`;
+export const referenceFor = (transactionId: string) =>
+  `TX-${transactionId.split(':')[1].replace(/-/g, '').slice(0, 12).toUpperCase()}`;
 
 export type TransactionEvent =
   | { type: 'TransactionCreated'; data: { platformId: string; transaction: TransactionRecord } }
-  | { type: 'TransactionStatusChanged'; data: { platformId: string; transaction: TransactionRecord; previousStatus: TransactionStatus } }
+  | {
+      type: 'TransactionStatusChanged';
+      data: { platformId: string; transaction: TransactionRecord; previousStatus: TransactionStatus };
+    }
   | { type: 'TransactionStepStarted'; data: { platformId: string; transaction: TransactionRecord } };
 
 export interface TransitionCommand {
@@ -123,11 +128,18 @@ export interface BeginStepCommand {
 
 export function sameStep(a: PaymentStep | undefined, b: PaymentStep | undefined): boolean {
   if (!a || !b) return false;
-  const key = (s: PaymentStep) => [s.type, 'status' in s ? s.status : '', 'failureReason' in s ? (s.failureReason ?? '') : '', 'failureDetail' in s ? (s.failureDetail ?? '') : ''].join('/');
+  const key = (s: PaymentStep) =>
+    [
+      s.type,
+      'status' in s ? s.status : '',
+      'failureReason' in s ? (s.failureReason ?? '') : '',
+      'failureDetail' in s ? (s.failureDetail ?? '') : '',
+    ].join('/');
   return key(a) === key(b);
 }
 
-const busy = (tx: TransactionRecord) => conflict('PAYMENT_BUSY', `transaction ${tx.id} is applying another step (${tx.activeStep?.type}); retry later`);
+const busy = (tx: TransactionRecord) =>
+  conflict('PAYMENT_BUSY', `transaction ${tx.id} is applying another step (${tx.activeStep?.type}); retry later`);
 
 const invalidTransition = (from: TransactionStatus, to: TransactionStatus) =>
   conflict('INVALID_STATE_TRANSITION', `the transaction is ${from} and cannot become ${to}`);
@@ -148,7 +160,8 @@ export function transition(tx: TransactionRecord, cmd: TransitionCommand): Trans
   if (cmd.to === 'COMPLETED') {
     next.settledAt = cmd.now;
     // On-chain and Lightning payouts have a hash to reconcile against.
-    if (CRYPTO_CURRENCIES.has(tx.destination.currency)) next.transactionHash = createHash('sha256').update(tx.id).digest('hex');
+    if (CRYPTO_CURRENCIES.has(tx.destination.currency))
+      next.transactionHash = createHash('sha256').update(tx.id).digest('hex');
   }
   return next;
 }
@@ -156,7 +169,14 @@ export function transition(tx: TransactionRecord, cmd: TransitionCommand): Trans
 export function transitionEvents(tx: TransactionRecord | undefined, cmd: TransitionCommand): TransactionEvent[] {
   if (!tx) throw new DomainError('not_found', 'TRANSACTION_NOT_FOUND', 'transaction not found');
   const next = transition(tx, cmd);
-  return next ? [{ type: 'TransactionStatusChanged', data: { platformId: tx.platformId, transaction: next, previousStatus: tx.status } }] : [];
+  return next
+    ? [
+        {
+          type: 'TransactionStatusChanged',
+          data: { platformId: tx.platformId, transaction: next, previousStatus: tx.status },
+        },
+      ]
+    : [];
 }
 
 /** The status a step ends in. */
@@ -186,7 +206,12 @@ export function beginStepEvents(tx: TransactionRecord | undefined, cmd: BeginSte
   }
   // Claiming a step that cannot end would block the payment: such a step is simply not applied.
   if (!cmd.from.includes(tx.status) || !stepApplies(cmd.step, tx.status)) return [];
-  return [{ type: 'TransactionStepStarted', data: { platformId: tx.platformId, transaction: { ...tx, activeStep: cmd.step } } }];
+  return [
+    {
+      type: 'TransactionStepStarted',
+      data: { platformId: tx.platformId, transaction: { ...tx, activeStep: cmd.step } },
+    },
+  ];
 }
 
 /** The lifecycle commands every payment stream accepts. */
@@ -197,7 +222,10 @@ export function decideLifecycle(tx: TransactionRecord | undefined, cmd: Lifecycl
 }
 
 /** Every transaction event carries the whole record. */
-export function evolveTransaction(_current: TransactionRecord | undefined, event: TransactionEvent): TransactionRecord | undefined {
+export function evolveTransaction(
+  _current: TransactionRecord | undefined,
+  event: TransactionEvent,
+): TransactionRecord | undefined {
   return event.data.transaction;
 }
 
@@ -207,7 +235,11 @@ export interface TransactionState {
 }
 
 export type TransactionCommand =
-  | { type: 'CreateTransaction'; transaction: TransactionRecord; /** Statuses passed through at once, in order. */ then?: TransactionStatus[] }
+  | {
+      type: 'CreateTransaction';
+      transaction: TransactionRecord;
+      /** Statuses passed through at once, in order. */ then?: TransactionStatus[];
+    }
   | LifecycleCommand;
 
 export const transactionDecider: Decider<TransactionState, TransactionCommand, TransactionEvent> = {
@@ -218,7 +250,9 @@ export const transactionDecider: Decider<TransactionState, TransactionCommand, T
         if (state.transaction.id === cmd.transaction.id) return [];
         throw conflict('TRANSACTION_EXISTS', `transaction ${cmd.transaction.id} already exists`);
       }
-      const events: TransactionEvent[] = [{ type: 'TransactionCreated', data: { platformId: cmd.transaction.platformId, transaction: cmd.transaction } }];
+      const events: TransactionEvent[] = [
+        { type: 'TransactionCreated', data: { platformId: cmd.transaction.platformId, transaction: cmd.transaction } },
+      ];
       let tx = cmd.transaction;
       for (const to of cmd.then ?? []) {
         const [changed] = transitionEvents(tx, { type: 'TransitionTransaction', to, now: tx.createdAt });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { quoteDecider, quoteStatusOf, toQuoteResource, type QuoteRecord } from '../quotes/quote.js';
 import type { PaymentStep } from './payment-plan.js';
-import { TRANSACTION_STATUSES, referenceFor, transactionDecider, transition, type TransactionRecord, type TransactionStatus } from './transaction.js';
+import {
+  TRANSACTION_STATUSES,
+  referenceFor,
+  transactionDecider,
+  transition,
+  type TransactionRecord,
+  type TransactionStatus,
+} from './transaction.js';
 import { toTransactionResource } from './transaction-view.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
@@ -14,8 +21,16 @@ function tx(overrides: Partial<TransactionRecord> = {}): TransactionRecord {
     platformId: 'Platform:11111111-2222-4333-8444-000000000000',
     type: 'OUTGOING',
     status: 'PENDING',
-    source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:11111111-2222-4333-8444-000000000001', currency: 'USD' },
-    destination: { destinationType: 'ACCOUNT', accountId: 'InternalAccount:11111111-2222-4333-8444-000000000002', currency: 'EUR' },
+    source: {
+      sourceType: 'ACCOUNT',
+      accountId: 'InternalAccount:11111111-2222-4333-8444-000000000001',
+      currency: 'USD',
+    },
+    destination: {
+      destinationType: 'ACCOUNT',
+      accountId: 'InternalAccount:11111111-2222-4333-8444-000000000002',
+      currency: 'EUR',
+    },
     customerId: 'Customer:11111111-2222-4333-8444-000000000003',
     platformCustomerId: 'c-1',
     sentAmount: '1000',
@@ -29,7 +44,8 @@ function tx(overrides: Partial<TransactionRecord> = {}): TransactionRecord {
   };
 }
 
-const move = (from: TransactionStatus, to: TransactionStatus) => transition(tx({ status: from }), { type: 'TransitionTransaction', to, now: LATER });
+const move = (from: TransactionStatus, to: TransactionStatus) =>
+  transition(tx({ status: from }), { type: 'TransitionTransaction', to, now: LATER });
 
 describe('transaction lifecycle', () => {
   it('allows exactly the documented moves', () => {
@@ -53,20 +69,38 @@ describe('transaction lifecycle', () => {
   });
 
   it('refuses to start a quote at or after its expiry', () => {
-    expect(() => transition(tx(), { type: 'TransitionTransaction', to: 'PROCESSING', now: LATER, notAfter: LATER })).toThrow(expect.objectContaining({ code: 'QUOTE_EXPIRED' }));
-    expect(transition(tx(), { type: 'TransitionTransaction', to: 'PROCESSING', now: NOW, notAfter: LATER })?.status).toBe('PROCESSING');
+    expect(() =>
+      transition(tx(), { type: 'TransitionTransaction', to: 'PROCESSING', now: LATER, notAfter: LATER }),
+    ).toThrow(expect.objectContaining({ code: 'QUOTE_EXPIRED' }));
+    expect(
+      transition(tx(), { type: 'TransitionTransaction', to: 'PROCESSING', now: NOW, notAfter: LATER })?.status,
+    ).toBe('PROCESSING');
   });
 
   it('stamps settledAt on completion and a hash for crypto payouts', () => {
-    const fiat = transition(tx({ status: 'PROCESSING' }), { type: 'TransitionTransaction', to: 'COMPLETED', now: LATER })!;
+    const fiat = transition(tx({ status: 'PROCESSING' }), {
+      type: 'TransitionTransaction',
+      to: 'COMPLETED',
+      now: LATER,
+    })!;
     expect(fiat).toMatchObject({ settledAt: LATER });
     expect(fiat.transactionHash).toBeUndefined();
-    const btc = transition(tx({ status: 'PROCESSING', destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$a@b.com', currency: 'BTC' } }), { type: 'TransitionTransaction', to: 'COMPLETED', now: LATER })!;
+    const btc = transition(
+      tx({
+        status: 'PROCESSING',
+        destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$a@b.com', currency: 'BTC' },
+      }),
+      { type: 'TransitionTransaction', to: 'COMPLETED', now: LATER },
+    )!;
     expect(btc.transactionHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('lets one step at a time claim a payment', () => {
-    const decide = (state: TransactionRecord, step: PaymentStep) => transactionDecider.decide({ type: 'BeginPaymentStep', step, from: ['PROCESSING'], now: LATER }, { transaction: state });
+    const decide = (state: TransactionRecord, step: PaymentStep) =>
+      transactionDecider.decide(
+        { type: 'BeginPaymentStep', step, from: ['PROCESSING'], now: LATER },
+        { transaction: state },
+      );
     const complete: PaymentStep = { type: 'COMPLETE' };
     const fail: PaymentStep = { type: 'FAIL', status: 'FAILED', failureReason: 'OFFRAMP_FAILED' };
     const [started] = decide(tx({ status: 'PROCESSING' }), complete);
@@ -74,16 +108,29 @@ describe('transaction lifecycle', () => {
     const claimed = started.data.transaction;
     expect(decide(claimed, complete)).toEqual([]);
     expect(() => decide(claimed, fail)).toThrow(expect.objectContaining({ code: 'PAYMENT_BUSY' }));
-    expect(() => transactionDecider.decide({ type: 'TransitionTransaction', to: 'FAILED', now: LATER }, { transaction: claimed })).toThrow(expect.objectContaining({ code: 'PAYMENT_BUSY' }));
-    const [done] = transactionDecider.decide({ type: 'TransitionTransaction', to: 'COMPLETED', now: LATER, step: complete, endsStep: true }, { transaction: claimed });
+    expect(() =>
+      transactionDecider.decide({ type: 'TransitionTransaction', to: 'FAILED', now: LATER }, { transaction: claimed }),
+    ).toThrow(expect.objectContaining({ code: 'PAYMENT_BUSY' }));
+    const [done] = transactionDecider.decide(
+      { type: 'TransitionTransaction', to: 'COMPLETED', now: LATER, step: complete, endsStep: true },
+      { transaction: claimed },
+    );
     expect(done.data.transaction.activeStep).toBeUndefined();
     // A step that cannot end from the current status is not claimed at all.
     expect(decide(tx({ status: 'PENDING' }), complete)).toEqual([]);
-    expect(transactionDecider.decide({ type: 'BeginPaymentStep', step: { type: 'FAIL', status: 'REFUNDED' }, from: ['PENDING'], now: LATER }, { transaction: tx() })).toEqual([]);
+    expect(
+      transactionDecider.decide(
+        { type: 'BeginPaymentStep', step: { type: 'FAIL', status: 'REFUNDED' }, from: ['PENDING'], now: LATER },
+        { transaction: tx() },
+      ),
+    ).toEqual([]);
   });
 
   it('creates a transaction and passes it through statuses in one decision', () => {
-    const events = transactionDecider.decide({ type: 'CreateTransaction', transaction: tx({ status: 'CREATED' }), then: ['PENDING'] }, {});
+    const events = transactionDecider.decide(
+      { type: 'CreateTransaction', transaction: tx({ status: 'CREATED' }), then: ['PENDING'] },
+      {},
+    );
     expect(events.map((e) => e.type)).toEqual(['TransactionCreated', 'TransactionStatusChanged']);
     const state = events.reduce((s, e) => transactionDecider.evolve(s, e), transactionDecider.initialState());
     expect(state.transaction?.status).toBe('PENDING');
@@ -91,27 +138,66 @@ describe('transaction lifecycle', () => {
   });
 
   it('shows reconciliation instructions for every status but CREATED and only the gridApi rate fields', () => {
-    const rateDetails = { counterpartyMultiplier: 1, counterpartyFixedFee: 0, gridApiMultiplier: 0.9, gridApiFixedFee: 5, gridApiVariableFeeRate: 0, gridApiVariableFeeAmount: 0 };
+    const rateDetails = {
+      counterpartyMultiplier: 1,
+      counterpartyFixedFee: 0,
+      gridApiMultiplier: 0.9,
+      gridApiFixedFee: 5,
+      gridApiVariableFeeRate: 0,
+      gridApiVariableFeeAmount: 0,
+    };
     expect(toTransactionResource(tx({ status: 'CREATED' })).reconciliationInstructions).toBeUndefined();
     const shown = toTransactionResource(tx({ rateDetails }));
     expect(shown.reconciliationInstructions).toEqual({ reference: referenceFor(tx().id) });
-    expect(shown.rateDetails).toEqual({ gridApiMultiplier: 0.9, gridApiFixedFee: 5, gridApiVariableFeeRate: 0, gridApiVariableFeeAmount: 0 });
-    expect(shown).toMatchObject({ sentAmount: { amount: 1000, currency: { code: 'USD' } }, receivedAmount: { amount: 915, currency: { code: 'EUR' } } });
+    expect(shown.rateDetails).toEqual({
+      gridApiMultiplier: 0.9,
+      gridApiFixedFee: 5,
+      gridApiVariableFeeRate: 0,
+      gridApiVariableFeeAmount: 0,
+    });
+    expect(shown).toMatchObject({
+      sentAmount: { amount: 1000, currency: { code: 'USD' } },
+      receivedAmount: { amount: 915, currency: { code: 'EUR' } },
+    });
     expect(shown.plan).toBeUndefined();
   });
 });
 
 describe('quote', () => {
   it('derives its status from its transaction', () => {
-    expect(TRANSACTION_STATUSES.map(quoteStatusOf)).toEqual(['PENDING', 'PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'FAILED', 'FAILED', 'EXPIRED']);
+    expect(TRANSACTION_STATUSES.map(quoteStatusOf)).toEqual([
+      'PENDING',
+      'PENDING',
+      'PROCESSING',
+      'COMPLETED',
+      'FAILED',
+      'FAILED',
+      'FAILED',
+      'EXPIRED',
+    ]);
   });
 
   it('is created once, with its transaction, in one decision', () => {
-    const quote = { id: 'Quote:11111111-2222-4333-8444-555555555555', platformId: tx().platformId, totalSendingAmount: '1000', totalReceivingAmount: '915', feesIncluded: '0', lockedCurrencyAmount: '1000', sendingCurrency: 'USD', receivingCurrency: 'EUR' } as QuoteRecord;
+    const quote = {
+      id: 'Quote:11111111-2222-4333-8444-555555555555',
+      platformId: tx().platformId,
+      totalSendingAmount: '1000',
+      totalReceivingAmount: '915',
+      feesIncluded: '0',
+      lockedCurrencyAmount: '1000',
+      sendingCurrency: 'USD',
+      receivingCurrency: 'EUR',
+    } as QuoteRecord;
     const events = quoteDecider.decide({ type: 'CreateQuote', quote, transaction: tx({ quoteId: quote.id }) }, {});
     expect(events.map((e) => e.type)).toEqual(['QuoteCreated', 'TransactionCreated']);
     const state = events.reduce((s, e) => quoteDecider.evolve(s, e), quoteDecider.initialState());
-    expect(() => quoteDecider.decide({ type: 'CreateQuote', quote, transaction: tx() }, state)).toThrow(expect.objectContaining({ code: 'QUOTE_EXISTS' }));
-    expect(toQuoteResource(quote, 'PROCESSING')).toMatchObject({ status: 'PROCESSING', totalSendingAmount: 1000, sendingCurrency: { code: 'USD' } });
+    expect(() => quoteDecider.decide({ type: 'CreateQuote', quote, transaction: tx() }, state)).toThrow(
+      expect.objectContaining({ code: 'QUOTE_EXISTS' }),
+    );
+    expect(toQuoteResource(quote, 'PROCESSING')).toMatchObject({
+      status: 'PROCESSING',
+      totalSendingAmount: 1000,
+      sendingCurrency: { code: 'USD' },
+    });
   });
 });

@@ -1,5 +1,12 @@
 import type { Decider } from '../decider.js';
-import { decideLedger, evolveLedger, initialLedgerState, type LedgerCommand, type LedgerEvent, type LedgerState } from '../ledger/ledger.js';
+import {
+  decideLedger,
+  evolveLedger,
+  initialLedgerState,
+  type LedgerCommand,
+  type LedgerEvent,
+  type LedgerState,
+} from '../ledger/ledger.js';
 
 /**
  * A map that reads through to a base map and copies each value on first access, so evolving the
@@ -32,7 +39,10 @@ export const ledgerBatchDecider: Decider<LedgerState, LedgerCommand[], LedgerEve
   evolve: evolveLedger,
   decide(commands, state) {
     if (commands.length === 1) return decideLedger(commands[0], state);
-    const view: LedgerState = { accounts: new CopyOnReadMap(state.accounts), transfers: new CopyOnReadMap(state.transfers) };
+    const view: LedgerState = {
+      accounts: new CopyOnReadMap(state.accounts),
+      transfers: new CopyOnReadMap(state.transfers),
+    };
     const events: LedgerEvent[] = [];
     for (const command of commands) {
       for (const event of decideLedger(command, view)) {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { evolveLedger, initialLedgerState, postedBalance, type LedgerCommand, type LedgerState } from '../ledger/ledger.js';
+import {
+  evolveLedger,
+  initialLedgerState,
+  postedBalance,
+  type LedgerCommand,
+  type LedgerState,
+} from '../ledger/ledger.js';
 import { ledgerBatchDecider } from './ledger-batch.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
@@ -13,9 +19,33 @@ function apply(state: LedgerState, commands: LedgerCommand[]): LedgerState {
 
 describe('ledger batches', () => {
   it('decides each command on the state the previous ones leave, without touching the committed state', () => {
-    let state = apply(initialLedgerState(), [{ type: 'CreateTransfer', id: 'fund', debit: settlement, credit: alice, amount: 1_000n, code: 'FUND', now: NOW }]);
-    state = apply(state, [{ type: 'CreateTransfer', id: 'hold', debit: alice, credit: settlement, amount: 600n, pending: true, code: 'HOLD', now: NOW }]);
-    const before = JSON.stringify([...state.accounts.entries()].map(([k, v]) => [k, { ...v, debitsPosted: String(v.debitsPosted), debitsPending: String(v.debitsPending), creditsPosted: String(v.creditsPosted), creditsPending: String(v.creditsPending) }]));
+    let state = apply(initialLedgerState(), [
+      { type: 'CreateTransfer', id: 'fund', debit: settlement, credit: alice, amount: 1_000n, code: 'FUND', now: NOW },
+    ]);
+    state = apply(state, [
+      {
+        type: 'CreateTransfer',
+        id: 'hold',
+        debit: alice,
+        credit: settlement,
+        amount: 600n,
+        pending: true,
+        code: 'HOLD',
+        now: NOW,
+      },
+    ]);
+    const before = JSON.stringify(
+      [...state.accounts.entries()].map(([k, v]) => [
+        k,
+        {
+          ...v,
+          debitsPosted: String(v.debitsPosted),
+          debitsPending: String(v.debitsPending),
+          creditsPosted: String(v.creditsPosted),
+          creditsPending: String(v.creditsPending),
+        },
+      ]),
+    );
     const batch: LedgerCommand[] = [
       { type: 'PostPendingTransfer', id: 'post', pendingId: 'hold', now: NOW },
       { type: 'CreateTransfer', id: 'credit', debit: settlement, credit: bob, amount: 600n, code: 'CREDIT', now: NOW },
@@ -23,8 +53,24 @@ describe('ledger batches', () => {
       { type: 'CreateTransfer', id: 'more', debit: alice, credit: bob, amount: 400n, code: 'MORE', now: NOW },
     ];
     const events = ledgerBatchDecider.decide(batch, state);
-    expect(events.map((e) => e.type)).toEqual(['PendingTransferPosted', 'LedgerAccountOpened', 'TransferCreated', 'TransferCreated']);
-    const after = JSON.stringify([...state.accounts.entries()].map(([k, v]) => [k, { ...v, debitsPosted: String(v.debitsPosted), debitsPending: String(v.debitsPending), creditsPosted: String(v.creditsPosted), creditsPending: String(v.creditsPending) }]));
+    expect(events.map((e) => e.type)).toEqual([
+      'PendingTransferPosted',
+      'LedgerAccountOpened',
+      'TransferCreated',
+      'TransferCreated',
+    ]);
+    const after = JSON.stringify(
+      [...state.accounts.entries()].map(([k, v]) => [
+        k,
+        {
+          ...v,
+          debitsPosted: String(v.debitsPosted),
+          debitsPending: String(v.debitsPending),
+          creditsPosted: String(v.creditsPosted),
+          creditsPending: String(v.creditsPending),
+        },
+      ]),
+    );
     expect(after).toBe(before);
     expect(state.transfers.get('hold')?.resolution).toBeUndefined();
     const final = events.reduce(evolveLedger, state);
@@ -33,7 +79,9 @@ describe('ledger batches', () => {
   });
 
   it('refuses the whole batch when one command is refused', () => {
-    const state = apply(initialLedgerState(), [{ type: 'CreateTransfer', id: 'fund', debit: settlement, credit: alice, amount: 100n, code: 'FUND', now: NOW }]);
+    const state = apply(initialLedgerState(), [
+      { type: 'CreateTransfer', id: 'fund', debit: settlement, credit: alice, amount: 100n, code: 'FUND', now: NOW },
+    ]);
     expect(() =>
       ledgerBatchDecider.decide(
         [

@@ -20,7 +20,8 @@ export function derivedUuid(seed: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-export const legTransferId = (transactionId: string, leg: PaymentLeg) => `Transfer:${derivedUuid(`${transactionId}/${leg}`)}`;
+export const legTransferId = (transactionId: string, leg: PaymentLeg) =>
+  `Transfer:${derivedUuid(`${transactionId}/${leg}`)}`;
 
 export const LEG_CODES: Record<Exclude<PaymentLeg, 'post' | 'void'>, string> = {
   hold: 'PAYMENT_HOLD',
@@ -32,6 +33,7 @@ export const LEG_CODES: Record<Exclude<PaymentLeg, 'post' | 'void'>, string> = {
 export function legsOf(tx: TransactionRecord): { holdsSource: boolean; creditsDestination: boolean } {
   return {
     holdsSource: tx.source.sourceType === 'ACCOUNT' && isPublicId('InternalAccount', tx.source.accountId),
-    creditsDestination: tx.destination.destinationType === 'ACCOUNT' && isPublicId('InternalAccount', tx.destination.accountId),
+    creditsDestination:
+      tx.destination.destinationType === 'ACCOUNT' && isPublicId('InternalAccount', tx.destination.accountId),
   };
 }

@@ -37,9 +37,19 @@ export function transferPlan(primaryIdentifier: string, sandbox: boolean): Payme
     case '003':
       return { immediate: { type: 'FAIL', status: 'FAILED', failureDetail: 'ACCOUNT_CLOSED_OR_INVALID' } };
     case '004':
-      return { later: { afterMs: SANDBOX_DELAYS.bankRejectionMs, step: { type: 'FAIL', status: 'REJECTED', failureDetail: 'REJECTED_BY_BANK' } } };
+      return {
+        later: {
+          afterMs: SANDBOX_DELAYS.bankRejectionMs,
+          step: { type: 'FAIL', status: 'REJECTED', failureDetail: 'REJECTED_BY_BANK' },
+        },
+      };
     case '005':
-      return { later: { afterMs: SANDBOX_DELAYS.transferPendingMs, step: { type: 'FAIL', status: 'FAILED', failureDetail: 'BANK_TIMEOUT' } } };
+      return {
+        later: {
+          afterMs: SANDBOX_DELAYS.transferPendingMs,
+          step: { type: 'FAIL', status: 'FAILED', failureDetail: 'BANK_TIMEOUT' },
+        },
+      };
     default:
       return SUCCESS_PLAN;
   }
@@ -55,16 +65,31 @@ export function quoteDestinationPlan(primaryIdentifier: string, sandbox: boolean
     case '003':
       return { later: { afterMs: SANDBOX_DELAYS.slowCompletionMs, step: { type: 'COMPLETE' } } };
     case '004':
-      return { later: { afterMs: SANDBOX_DELAYS.payoutFailureMs, step: { type: 'FAIL', status: 'FAILED', ...failed } } };
+      return {
+        later: { afterMs: SANDBOX_DELAYS.payoutFailureMs, step: { type: 'FAIL', status: 'FAILED', ...failed } },
+      };
     case '005':
       return {
         immediate: { type: 'COMPLETE' },
-        later: { afterMs: SANDBOX_DELAYS.returnAfterMs, step: { type: 'RETURN', status: 'FAILED', ...failed, failureDetail: 'RETURNED_BY_RECEIVING_BANK' } },
+        later: {
+          afterMs: SANDBOX_DELAYS.returnAfterMs,
+          step: { type: 'RETURN', status: 'FAILED', ...failed, failureDetail: 'RETURNED_BY_RECEIVING_BANK' },
+        },
       };
     case '006':
-      return { later: { afterMs: SANDBOX_DELAYS.payoutFailureMs, step: { type: 'FAIL', status: 'REFUNDED', failureDetail: 'USER_CANCELLED' } } };
+      return {
+        later: {
+          afterMs: SANDBOX_DELAYS.payoutFailureMs,
+          step: { type: 'FAIL', status: 'REFUNDED', failureDetail: 'USER_CANCELLED' },
+        },
+      };
     case '007':
-      return { later: { afterMs: SANDBOX_DELAYS.payoutFailureMs, step: { type: 'LOSE', ...failed, failureDetail: 'PAYOUT_AND_REFUND_FAILED' } } };
+      return {
+        later: {
+          afterMs: SANDBOX_DELAYS.payoutFailureMs,
+          step: { type: 'LOSE', ...failed, failureDetail: 'PAYOUT_AND_REFUND_FAILED' },
+        },
+      };
     default:
       return SUCCESS_PLAN;
   }
@@ -91,9 +116,15 @@ export function incomingPlan(senderUmaAddress: string): { needsApproval: boolean
   if (/^\$pending\.long[.@]/.test(senderUmaAddress)) {
     return {
       needsApproval: true,
-      plan: { later: { afterMs: SANDBOX_DELAYS.incomingApprovalMs, step: { type: 'FAIL', status: 'FAILED', failureReason: 'PAYMENT_APPROVAL_TIMED_OUT' } } },
+      plan: {
+        later: {
+          afterMs: SANDBOX_DELAYS.incomingApprovalMs,
+          step: { type: 'FAIL', status: 'FAILED', failureReason: 'PAYMENT_APPROVAL_TIMED_OUT' },
+        },
+      },
     };
   }
-  if (/^\$fail\.compliance[.@]/.test(senderUmaAddress)) return { needsApproval: false, plan: { immediate: { type: 'FAIL', status: 'REJECTED' } } };
+  if (/^\$fail\.compliance[.@]/.test(senderUmaAddress))
+    return { needsApproval: false, plan: { immediate: { type: 'FAIL', status: 'REJECTED' } } };
   return { needsApproval: false, plan: SUCCESS_PLAN };
 }

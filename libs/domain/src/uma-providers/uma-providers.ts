@@ -16,7 +16,14 @@ export interface UmaProvider {
   allowListStatus: boolean;
 }
 
-const provider = (name: string, slug: string, regions: string[], currencies: string[], lei: string, allowListStatus = true): UmaProvider => ({
+const provider = (
+  name: string,
+  slug: string,
+  regions: string[],
+  currencies: string[],
+  lei: string,
+  allowListStatus = true,
+): UmaProvider => ({
   name,
   supportedRegions: regions,
   domain: `${slug}.example`,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { SANDBOX_UMA_PROVIDERS, matchesUmaProviderFilter } from './uma-providers.js';
 
-const names = (filter: Parameters<typeof matchesUmaProviderFilter>[1]) => SANDBOX_UMA_PROVIDERS.filter((p) => matchesUmaProviderFilter(p, filter)).map((p) => p.name);
+const names = (filter: Parameters<typeof matchesUmaProviderFilter>[1]) =>
+  SANDBOX_UMA_PROVIDERS.filter((p) => matchesUmaProviderFilter(p, filter)).map((p) => p.name);
 
 describe('UMA provider table and filter', () => {
   it('has a dozen providers with unique names and domains', () => {

@@ -33,7 +33,10 @@ export interface VerificationState {
   verification?: VerificationSnapshot;
 }
 
-export type VerificationEvent = { type: 'VerificationCreated'; data: { verificationId: string; platformId: string; customerId: string; verification: VerificationSnapshot } };
+export type VerificationEvent = {
+  type: 'VerificationCreated';
+  data: { verificationId: string; platformId: string; customerId: string; verification: VerificationSnapshot };
+};
 
 export type VerificationCommand = {
   type: 'CreateVerification';
@@ -49,7 +52,11 @@ export type VerificationCommand = {
 /** Verifications have their own streams; the kind is not one the customer stream could hold. */
 export const verificationStream = (verificationId: string) => `verification-${verificationId.split(':')[1]}`;
 
-const missing = (field: string, what: string): VerificationError => ({ field, code: 'MISSING_FIELD', message: `${field} is required for ${what}` });
+const missing = (field: string, what: string): VerificationError => ({
+  field,
+  code: 'MISSING_FIELD',
+  message: `${field} is required for ${what}`,
+});
 
 const ADDRESS_PARTS = ['line1', 'city', 'postalCode', 'country'] as const;
 
@@ -66,7 +73,8 @@ export function missingVerificationFields(customerType: CustomerType, profile: C
     if (blank(profile.birthDate)) errors.push(missing('birthDate', what));
   }
   if (!profile.address) errors.push(missing('address', what));
-  else for (const part of ADDRESS_PARTS) if (blank(profile.address[part])) errors.push(missing(`address.${part}`, what));
+  else
+    for (const part of ADDRESS_PARTS) if (blank(profile.address[part])) errors.push(missing(`address.${part}`, what));
   return errors;
 }
 
@@ -74,15 +82,26 @@ export function missingVerificationFields(customerType: CustomerType, profile: C
  * The outcome of a check. Without a provider (production platforms here) a complete submission
  * waits in PENDING; the sandbox answers at once from the registration number or last name suffix.
  */
-export function verificationOutcome(customerType: CustomerType, profile: CustomerProfile, sandbox: boolean): { verificationStatus: VerificationStatus; errors: VerificationError[] } {
+export function verificationOutcome(
+  customerType: CustomerType,
+  profile: CustomerProfile,
+  sandbox: boolean,
+): { verificationStatus: VerificationStatus; errors: VerificationError[] } {
   const errors = missingVerificationFields(customerType, profile);
   if (errors.length > 0) return { verificationStatus: 'RESOLVE_ERRORS', errors };
-  const verificationStatus = sandbox ? sandboxKycStatus({ customerType, fullName: profile.fullName, registrationNumber: profile.businessInfo?.registrationNumber }) : 'PENDING';
+  const verificationStatus = sandbox
+    ? sandboxKycStatus({
+        customerType,
+        fullName: profile.fullName,
+        registrationNumber: profile.businessInfo?.registrationNumber,
+      })
+    : 'PENDING';
   return { verificationStatus, errors };
 }
 
 /** The status the customer takes over from a verification, if any. */
-export const kycStatusFrom = (status: VerificationStatus): KycStatus | undefined => (status === 'RESOLVE_ERRORS' ? undefined : status);
+export const kycStatusFrom = (status: VerificationStatus): KycStatus | undefined =>
+  status === 'RESOLVE_ERRORS' ? undefined : status;
 
 function decide(cmd: VerificationCommand, state: VerificationState): VerificationEvent[] {
   if (state.exists) throw conflict('VERIFICATION_EXISTS', `verification ${cmd.id} already exists`);
@@ -96,11 +115,20 @@ function decide(cmd: VerificationCommand, state: VerificationState): Verificatio
     createdAt: cmd.now,
     updatedAt: cmd.now,
   };
-  return [{ type: 'VerificationCreated', data: { verificationId: cmd.id, platformId: cmd.platformId, customerId: cmd.customerId, verification } }];
+  return [
+    {
+      type: 'VerificationCreated',
+      data: { verificationId: cmd.id, platformId: cmd.platformId, customerId: cmd.customerId, verification },
+    },
+  ];
 }
 
 function evolve(_state: VerificationState, event: VerificationEvent): VerificationState {
   return { exists: true, verification: event.data.verification };
 }
 
-export const verificationDecider: Decider<VerificationState, VerificationCommand, VerificationEvent> = { initialState: () => ({ exists: false }), evolve, decide };
+export const verificationDecider: Decider<VerificationState, VerificationCommand, VerificationEvent> = {
+  initialState: () => ({ exists: false }),
+  evolve,
+  decide,
+};

@@ -1,7 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { customerDecider, type CustomerEvent } from '../customer/customer.js';
 import { deciderSpec } from '../testing/decider-spec.js';
-import { kycStatusFrom, missingVerificationFields, verificationDecider, verificationOutcome, verificationStream, type VerificationEvent } from './verification.js';
+import {
+  kycStatusFrom,
+  missingVerificationFields,
+  verificationDecider,
+  verificationOutcome,
+  verificationStream,
+  type VerificationEvent,
+} from './verification.js';
 
 const PLATFORM = 'Platform:00000000-0000-4000-8000-000000000001';
 const CUSTOMER = 'Customer:00000000-0000-4000-8000-000000000002';
@@ -14,19 +21,31 @@ const ADDRESS = { line1: '1 Main St', city: 'Springfield', postalCode: '12345', 
 
 describe('what a verification needs', () => {
   it('asks individuals for fullName, birthDate and a full address', () => {
-    expect(missingVerificationFields('INDIVIDUAL', {}).map((e) => e.field)).toEqual(['fullName', 'birthDate', 'address']);
-    expect(missingVerificationFields('INDIVIDUAL', { fullName: ' ', birthDate: '1990-01-01', address: { line1: 'x', country: 'US' } }).map((e) => e.field)).toEqual([
+    expect(missingVerificationFields('INDIVIDUAL', {}).map((e) => e.field)).toEqual([
       'fullName',
-      'address.city',
-      'address.postalCode',
+      'birthDate',
+      'address',
     ]);
-    expect(missingVerificationFields('INDIVIDUAL', { fullName: 'A B', birthDate: '1990-01-01', address: ADDRESS })).toEqual([]);
+    expect(
+      missingVerificationFields('INDIVIDUAL', {
+        fullName: ' ',
+        birthDate: '1990-01-01',
+        address: { line1: 'x', country: 'US' },
+      }).map((e) => e.field),
+    ).toEqual(['fullName', 'address.city', 'address.postalCode']);
+    expect(
+      missingVerificationFields('INDIVIDUAL', { fullName: 'A B', birthDate: '1990-01-01', address: ADDRESS }),
+    ).toEqual([]);
   });
 
   it('asks businesses for legal name, registration number and address', () => {
     expect(missingVerificationFields('BUSINESS', { fullName: 'ignored' })).toEqual([
       { field: 'businessInfo.legalName', code: 'MISSING_FIELD', message: 'businessInfo.legalName is required for KYB' },
-      { field: 'businessInfo.registrationNumber', code: 'MISSING_FIELD', message: 'businessInfo.registrationNumber is required for KYB' },
+      {
+        field: 'businessInfo.registrationNumber',
+        code: 'MISSING_FIELD',
+        message: 'businessInfo.registrationNumber is required for KYB',
+      },
       { field: 'address', code: 'MISSING_FIELD', message: 'address is required for KYB' },
     ]);
   });
@@ -34,7 +53,10 @@ describe('what a verification needs', () => {
 
 describe('verification outcome', () => {
   const person = (fullName: string) => ({ fullName, birthDate: '1990-01-01', address: ADDRESS });
-  const company = (registrationNumber: string) => ({ businessInfo: { legalName: 'Acme', registrationNumber }, address: ADDRESS });
+  const company = (registrationNumber: string) => ({
+    businessInfo: { legalName: 'Acme', registrationNumber },
+    address: ADDRESS,
+  });
 
   it('follows the sandbox suffix rules for last names and registration numbers', () => {
     expect(verificationOutcome('INDIVIDUAL', person('Pat Smith001'), true).verificationStatus).toBe('PENDING');
@@ -46,8 +68,14 @@ describe('verification outcome', () => {
   });
 
   it('resolves to RESOLVE_ERRORS when fields are missing, and to PENDING without a provider', () => {
-    expect(verificationOutcome('INDIVIDUAL', { fullName: 'Pat Smith' }, true)).toMatchObject({ verificationStatus: 'RESOLVE_ERRORS', errors: [{ field: 'birthDate' }, { field: 'address' }] });
-    expect(verificationOutcome('INDIVIDUAL', person('Pat Smith002'), false)).toEqual({ verificationStatus: 'PENDING', errors: [] });
+    expect(verificationOutcome('INDIVIDUAL', { fullName: 'Pat Smith' }, true)).toMatchObject({
+      verificationStatus: 'RESOLVE_ERRORS',
+      errors: [{ field: 'birthDate' }, { field: 'address' }],
+    });
+    expect(verificationOutcome('INDIVIDUAL', person('Pat Smith002'), false)).toEqual({
+      verificationStatus: 'PENDING',
+      errors: [],
+    });
     expect(kycStatusFrom('RESOLVE_ERRORS')).toBeUndefined();
     expect(kycStatusFrom('REJECTED')).toBe('REJECTED');
   });
@@ -55,14 +83,32 @@ describe('verification outcome', () => {
 
 describe('verification decider', () => {
   const spec = deciderSpec(verificationDecider);
-  const create = { type: 'CreateVerification' as const, id: VERIFICATION, platformId: PLATFORM, customerId: CUSTOMER, customerType: 'INDIVIDUAL' as const, verificationStatus: 'APPROVED' as const, errors: [], now: T0 };
+  const create = {
+    type: 'CreateVerification' as const,
+    id: VERIFICATION,
+    platformId: PLATFORM,
+    customerId: CUSTOMER,
+    customerType: 'INDIVIDUAL' as const,
+    verificationStatus: 'APPROVED' as const,
+    errors: [],
+    now: T0,
+  };
   const created: VerificationEvent = {
     type: 'VerificationCreated',
     data: {
       verificationId: VERIFICATION,
       platformId: PLATFORM,
       customerId: CUSTOMER,
-      verification: { id: VERIFICATION, platformId: PLATFORM, customerId: CUSTOMER, customerType: 'INDIVIDUAL', verificationStatus: 'APPROVED', errors: [], createdAt: T0, updatedAt: T0 },
+      verification: {
+        id: VERIFICATION,
+        platformId: PLATFORM,
+        customerId: CUSTOMER,
+        customerType: 'INDIVIDUAL',
+        verificationStatus: 'APPROVED',
+        errors: [],
+        createdAt: T0,
+        updatedAt: T0,
+      },
     },
   };
 
@@ -77,36 +123,86 @@ describe('customer takes over a verification outcome (ChangeKycStatus)', () => {
   const spec = deciderSpec(customerDecider);
   const ids = { customerId: CUSTOMER, platformId: PLATFORM };
   const history = (kycStatus: 'PENDING' | 'APPROVED'): CustomerEvent[] => [
-    { type: 'CustomerCreated', data: { ...ids, platformCustomerId: 'p', customerType: 'INDIVIDUAL', kycStatus, profile: {}, createdAt: T0 } },
-    { type: 'InternalAccountOpened', data: { ...ids, accountId: ACCOUNT_A, type: 'INTERNAL_FIAT', currency: 'USD', status: kycStatus === 'APPROVED' ? 'ACTIVE' : 'PENDING', createdAt: T0 } },
-    { type: 'InternalAccountOpened', data: { ...ids, accountId: ACCOUNT_B, type: 'INTERNAL_FIAT', currency: 'EUR', status: kycStatus === 'APPROVED' ? 'ACTIVE' : 'PENDING', createdAt: T0 } },
+    {
+      type: 'CustomerCreated',
+      data: { ...ids, platformCustomerId: 'p', customerType: 'INDIVIDUAL', kycStatus, profile: {}, createdAt: T0 },
+    },
+    {
+      type: 'InternalAccountOpened',
+      data: {
+        ...ids,
+        accountId: ACCOUNT_A,
+        type: 'INTERNAL_FIAT',
+        currency: 'USD',
+        status: kycStatus === 'APPROVED' ? 'ACTIVE' : 'PENDING',
+        createdAt: T0,
+      },
+    },
+    {
+      type: 'InternalAccountOpened',
+      data: {
+        ...ids,
+        accountId: ACCOUNT_B,
+        type: 'INTERNAL_FIAT',
+        currency: 'EUR',
+        status: kycStatus === 'APPROVED' ? 'ACTIVE' : 'PENDING',
+        createdAt: T0,
+      },
+    },
   ];
 
   it('approval changes the status and activates the PENDING accounts', () => {
-    spec.given(history('PENDING')).when({ type: 'ChangeKycStatus', kycStatus: 'APPROVED', now: T1 }).then([
-      { type: 'CustomerKycStatusChanged', data: { ...ids, kycStatus: 'APPROVED', updatedAt: T1 } },
-      { type: 'InternalAccountStatusChanged', data: { ...ids, accountId: ACCOUNT_A, status: 'ACTIVE', updatedAt: T1 } },
-      { type: 'InternalAccountStatusChanged', data: { ...ids, accountId: ACCOUNT_B, status: 'ACTIVE', updatedAt: T1 } },
-    ]);
+    spec
+      .given(history('PENDING'))
+      .when({ type: 'ChangeKycStatus', kycStatus: 'APPROVED', now: T1 })
+      .then([
+        { type: 'CustomerKycStatusChanged', data: { ...ids, kycStatus: 'APPROVED', updatedAt: T1 } },
+        {
+          type: 'InternalAccountStatusChanged',
+          data: { ...ids, accountId: ACCOUNT_A, status: 'ACTIVE', updatedAt: T1 },
+        },
+        {
+          type: 'InternalAccountStatusChanged',
+          data: { ...ids, accountId: ACCOUNT_B, status: 'ACTIVE', updatedAt: T1 },
+        },
+      ]);
   });
 
   it('leaves closed accounts closed and changes nothing that is already so', () => {
-    const closed: CustomerEvent = { type: 'InternalAccountStatusChanged', data: { ...ids, accountId: ACCOUNT_B, status: 'CLOSED', updatedAt: T0 } };
-    spec.given([...history('PENDING'), closed]).when({ type: 'ChangeKycStatus', kycStatus: 'APPROVED', now: T1 }).then([
-      { type: 'CustomerKycStatusChanged', data: { ...ids, kycStatus: 'APPROVED', updatedAt: T1 } },
-      { type: 'InternalAccountStatusChanged', data: { ...ids, accountId: ACCOUNT_A, status: 'ACTIVE', updatedAt: T1 } },
-    ]);
+    const closed: CustomerEvent = {
+      type: 'InternalAccountStatusChanged',
+      data: { ...ids, accountId: ACCOUNT_B, status: 'CLOSED', updatedAt: T0 },
+    };
+    spec
+      .given([...history('PENDING'), closed])
+      .when({ type: 'ChangeKycStatus', kycStatus: 'APPROVED', now: T1 })
+      .then([
+        { type: 'CustomerKycStatusChanged', data: { ...ids, kycStatus: 'APPROVED', updatedAt: T1 } },
+        {
+          type: 'InternalAccountStatusChanged',
+          data: { ...ids, accountId: ACCOUNT_A, status: 'ACTIVE', updatedAt: T1 },
+        },
+      ]);
     spec.given(history('APPROVED')).when({ type: 'ChangeKycStatus', kycStatus: 'APPROVED', now: T1 }).then([]);
     spec.given(history('PENDING')).when({ type: 'ChangeKycStatus', kycStatus: 'PENDING', now: T1 }).then([]);
   });
 
   it('rejection changes only the status', () => {
-    spec.given(history('PENDING')).when({ type: 'ChangeKycStatus', kycStatus: 'REJECTED', now: T1 }).then([{ type: 'CustomerKycStatusChanged', data: { ...ids, kycStatus: 'REJECTED', updatedAt: T1 } }]);
+    spec
+      .given(history('PENDING'))
+      .when({ type: 'ChangeKycStatus', kycStatus: 'REJECTED', now: T1 })
+      .then([{ type: 'CustomerKycStatusChanged', data: { ...ids, kycStatus: 'REJECTED', updatedAt: T1 } }]);
   });
 
   it('refuses unknown and deleted customers', () => {
-    spec.given([]).when({ type: 'ChangeKycStatus', kycStatus: 'APPROVED', now: T1 }).thenFails({ kind: 'not_found', code: 'CUSTOMER_NOT_FOUND' });
+    spec
+      .given([])
+      .when({ type: 'ChangeKycStatus', kycStatus: 'APPROVED', now: T1 })
+      .thenFails({ kind: 'not_found', code: 'CUSTOMER_NOT_FOUND' });
     const deleted: CustomerEvent = { type: 'CustomerDeleted', data: { ...ids, deletedAt: T0 } };
-    spec.given([...history('PENDING'), deleted]).when({ type: 'ChangeKycStatus', kycStatus: 'APPROVED', now: T1 }).thenFails({ kind: 'not_found', code: 'CUSTOMER_NOT_FOUND' });
+    spec
+      .given([...history('PENDING'), deleted])
+      .when({ type: 'ChangeKycStatus', kycStatus: 'APPROVED', now: T1 })
+      .thenFails({ kind: 'not_found', code: 'CUSTOMER_NOT_FOUND' });
   });
 });

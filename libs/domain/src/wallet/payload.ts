@@ -50,7 +50,12 @@ export function parsePayloadToSign(payloadToSign: string): SignedPayloadFields {
 }
 
 const bodyMismatch = (reason: string) =>
-  new DomainError('unauthorized', 'WALLET_SIGNATURE_BODY_MISMATCH', 'the retried body does not repeat the fields of the signed payload', { reason });
+  new DomainError(
+    'unauthorized',
+    'WALLET_SIGNATURE_BODY_MISMATCH',
+    'the retried body does not repeat the fields of the signed payload',
+    { reason },
+  );
 
 /**
  * The retry must carry exactly the body that was bound into payloadToSign: a changed, missing or
@@ -67,6 +72,7 @@ export function assertRetryBodyMatches(payloadToSign: string, retryBody: unknown
     const inRetry = retried[key] !== undefined;
     if (inSigned && !inRetry) throw bodyMismatch(`body field ${key} is missing from the retry`);
     if (!inSigned && inRetry) throw bodyMismatch(`body field ${key} is not part of the signed payload`);
-    if (inSigned && canonicalJson(signed[key]) !== canonicalJson(retried[key])) throw bodyMismatch(`body field ${key} differs from the signed payload`);
+    if (inSigned && canonicalJson(signed[key]) !== canonicalJson(retried[key]))
+      throw bodyMismatch(`body field ${key} differs from the signed payload`);
   }
 }

@@ -1,6 +1,12 @@
 import { describe, it, expect } from '@jest/globals';
 import { DomainError } from '../errors.js';
-import { assertRetryBodyMatches, buildPayloadToSign, canonicalJson, operationOf, parsePayloadToSign } from './payload.js';
+import {
+  assertRetryBodyMatches,
+  buildPayloadToSign,
+  canonicalJson,
+  operationOf,
+  parsePayloadToSign,
+} from './payload.js';
 
 const fields = {
   operation: operationOf('patch', '/cards/Card:00000000-0000-4000-8000-000000000001'),
@@ -33,13 +39,22 @@ describe('payloadToSign', () => {
   });
 
   it('does not depend on the order in which fields were given', () => {
-    const reordered = { body: { fundingSources: fields.body.fundingSources, state: 'FROZEN' }, expiresAt: fields.expiresAt, requestId: fields.requestId, accountId: fields.accountId, targetId: fields.targetId, operation: fields.operation };
+    const reordered = {
+      body: { fundingSources: fields.body.fundingSources, state: 'FROZEN' },
+      expiresAt: fields.expiresAt,
+      requestId: fields.requestId,
+      accountId: fields.accountId,
+      targetId: fields.targetId,
+      operation: fields.operation,
+    };
     expect(buildPayloadToSign(reordered)).toBe(buildPayloadToSign(fields));
     expect(parsePayloadToSign(buildPayloadToSign(fields))).toEqual(fields);
   });
 
   it('keeps array order, escapes strings like JSON and drops undefined members', () => {
-    expect(canonicalJson({ b: [3, 1, { z: 1, a: null }], a: 'é"\n', c: undefined, d: true })).toBe('{"a":"é\\"\\n","b":[3,1,{"a":null,"z":1}],"d":true}');
+    expect(canonicalJson({ b: [3, 1, { z: 1, a: null }], a: 'é"\n', c: undefined, d: true })).toBe(
+      '{"a":"é\\"\\n","b":[3,1,{"a":null,"z":1}],"d":true}',
+    );
   });
 
   it('refuses values JSON cannot carry', () => {
@@ -50,7 +65,12 @@ describe('payloadToSign', () => {
 
 describe('retry body echo', () => {
   it('accepts the same fields in any order', () => {
-    expect(() => assertRetryBodyMatches(buildPayloadToSign(fields), { fundingSources: ['InternalAccount:b', 'InternalAccount:a'], state: 'FROZEN' })).not.toThrow();
+    expect(() =>
+      assertRetryBodyMatches(buildPayloadToSign(fields), {
+        fundingSources: ['InternalAccount:b', 'InternalAccount:a'],
+        state: 'FROZEN',
+      }),
+    ).not.toThrow();
   });
 
   it('treats a missing body like an empty one when nothing was bound', () => {
@@ -59,7 +79,11 @@ describe('retry body echo', () => {
 
   it.each([
     ['a changed field', { ...fields.body, state: 'ACTIVE' }, 'body field state differs from the signed payload'],
-    ['a reordered array', { ...fields.body, fundingSources: ['InternalAccount:a', 'InternalAccount:b'] }, 'body field fundingSources differs from the signed payload'],
+    [
+      'a reordered array',
+      { ...fields.body, fundingSources: ['InternalAccount:a', 'InternalAccount:b'] },
+      'body field fundingSources differs from the signed payload',
+    ],
     ['a missing field', { state: 'FROZEN' }, 'body field fundingSources is missing from the retry'],
     ['an added field', { ...fields.body, nickname: 'x' }, 'body field nickname is not part of the signed payload'],
     ['a number given as a string', { ...fields.body, state: 1 }, 'body field state differs from the signed payload'],

@@ -26,7 +26,8 @@ export interface SignedRetryProof {
   body: unknown;
 }
 
-export const unauthorized = (reason: string, code = 'UNAUTHORIZED') => new DomainError('unauthorized', code, 'wallet authentication failed', { reason });
+export const unauthorized = (reason: string, code = 'UNAUTHORIZED') =>
+  new DomainError('unauthorized', code, 'wallet authentication failed', { reason });
 
 /** A spent requestId: also what a target stream answers when the change it authorized is already there. */
 export const requestAlreadyUsed = () => unauthorized('requestId was already used');
@@ -70,11 +71,16 @@ export function authorizeSignedRetry(
   expected: { intent: SignedRetryIntent; targetId: string; authorizes?: SignedChange },
   now: string,
 ): { challenge: SignedRetryChallengeRecord; session: SessionRecord; resumed: boolean } {
-  if (!proof) throw unauthorized('this operation needs a signed retry: send Service-Wallet-Signature and Request-Id', 'WALLET_SIGNATURE_MISSING');
+  if (!proof)
+    throw unauthorized(
+      'this operation needs a signed retry: send Service-Wallet-Signature and Request-Id',
+      'WALLET_SIGNATURE_MISSING',
+    );
   const challenge = state.signedRetries.get(proof.requestId);
   if (!challenge) throw unauthorized('requestId is unknown or has expired');
   const resumed = challenge.consumedAt !== undefined;
-  const resumable = challenge.authorizes && expected.authorizes && sameChange(challenge.authorizes, expected.authorizes);
+  const resumable =
+    challenge.authorizes && expected.authorizes && sameChange(challenge.authorizes, expected.authorizes);
   if (resumed && !resumable) throw requestAlreadyUsed();
   if (ms(challenge.expiresAt) <= ms(now)) throw challengeExpired();
   if (challenge.intent !== expected.intent || challenge.operation !== operationOf(proof.method, proof.path)) {
@@ -85,7 +91,8 @@ export function authorizeSignedRetry(
 
   const session = sessionByPublicKey(state, proof.stampPublicKey);
   if (!session) throw unauthorized('the signing key is not a session of this account', 'WALLET_SIGNATURE_INVALID');
-  if (session.revokedAt !== undefined) throw unauthorized('the signing session was revoked', 'WALLET_SIGNATURE_INVALID');
+  if (session.revokedAt !== undefined)
+    throw unauthorized('the signing session was revoked', 'WALLET_SIGNATURE_INVALID');
   if (ms(session.expiresAt) <= ms(now)) throw sessionExpired();
   // Sessions of a revoked credential are revoked with it; this guards state written before that rule.
   if (!isAuthMethodActive(state.authMethods.get(session.authMethodId))) {

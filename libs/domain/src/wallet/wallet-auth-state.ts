@@ -44,7 +44,8 @@ export interface SessionRecord {
 }
 
 /** What a signed retry is for: step 2 must be the same kind of command on the same target. */
-export type SignedRetryIntent = 'ADD_AUTH_METHOD' | 'REVOKE_AUTH_METHOD' | 'REVOKE_SESSION' | 'REFRESH_SESSION' | 'EXTERNAL';
+export type SignedRetryIntent =
+  'ADD_AUTH_METHOD' | 'REVOKE_AUTH_METHOD' | 'REVOKE_SESSION' | 'REFRESH_SESSION' | 'EXTERNAL';
 
 /**
  * What a consumed requestId authorized in another stream (a card or customer PATCH): the target
@@ -113,28 +114,69 @@ export type WalletAuthEvent =
   | { type: 'WalletExported'; data: Scope & { exportId: string; sessionId: string; exportedAt: string } }
   | {
       type: 'AuthMethodAdded';
-      data: Scope & { authMethodId: string; authMethodType: AuthMethodType; nickname: string; createdAt: string; passkey?: PasskeyPublicKey; oauth?: OAuthIdentity };
+      data: Scope & {
+        authMethodId: string;
+        authMethodType: AuthMethodType;
+        nickname: string;
+        createdAt: string;
+        passkey?: PasskeyPublicKey;
+        oauth?: OAuthIdentity;
+      };
     }
   | { type: 'AuthMethodUpdated'; data: Scope & { authMethodId: string; nickname: string; updatedAt: string } }
   | { type: 'AuthMethodRevoked'; data: Scope & { authMethodId: string; revokedAt: string } }
   | {
       type: 'SignedRetryChallengeIssued';
-      data: Scope & { requestId: string; intent: SignedRetryIntent; operation: string; targetId: string; payloadToSign: string; authMethodType?: AuthMethodType; issuedAt: string; expiresAt: string };
+      data: Scope & {
+        requestId: string;
+        intent: SignedRetryIntent;
+        operation: string;
+        targetId: string;
+        payloadToSign: string;
+        authMethodType?: AuthMethodType;
+        issuedAt: string;
+        expiresAt: string;
+      };
     }
   | {
       type: 'SignedRetryConsumed';
       data: Scope & { requestId: string; sessionId: string; consumedAt: string; authorizes?: SignedChange };
     }
-  | { type: 'SessionIssued'; data: Scope & { sessionId: string; authMethodId: string; publicKey: string; createdAt: string; expiresAt: string } }
-  | { type: 'SessionRefreshed'; data: Scope & { sessionId: string; publicKey: string; refreshedAt: string; expiresAt: string } }
-  | { type: 'SessionRevoked'; data: Scope & { sessionId: string; revokedAt: string; cause: 'REQUESTED' | 'CREDENTIAL_REVOKED' } }
+  | {
+      type: 'SessionIssued';
+      data: Scope & {
+        sessionId: string;
+        authMethodId: string;
+        publicKey: string;
+        createdAt: string;
+        expiresAt: string;
+      };
+    }
+  | {
+      type: 'SessionRefreshed';
+      data: Scope & { sessionId: string; publicKey: string; refreshedAt: string; expiresAt: string };
+    }
+  | {
+      type: 'SessionRevoked';
+      data: Scope & { sessionId: string; revokedAt: string; cause: 'REQUESTED' | 'CREDENTIAL_REVOKED' };
+    }
   | { type: 'OtpChallengeIssued'; data: Scope & { authMethodId: string; issuedAt: string } }
   | { type: 'OtpVerificationFailed'; data: Scope & { authMethodId: string; failedAt: string } }
   | {
       type: 'PasskeyChallengeIssued';
-      data: Scope & { authMethodId: string; requestId: string; challenge: string; clientPublicKey: string; issuedAt: string; expiresAt: string };
+      data: Scope & {
+        authMethodId: string;
+        requestId: string;
+        challenge: string;
+        clientPublicKey: string;
+        issuedAt: string;
+        expiresAt: string;
+      };
     }
-  | { type: 'PasskeyChallengeConsumed'; data: Scope & { authMethodId: string; requestId: string; counter: number; consumedAt: string } };
+  | {
+      type: 'PasskeyChallengeConsumed';
+      data: Scope & { authMethodId: string; requestId: string; counter: number; consumedAt: string };
+    };
 
 export const OTP_RATE_LIMIT = { minIntervalSeconds: 30, windowSeconds: 600, maxPerWindow: 5 } as const;
 /** Wrong OTP codes a credential may take in the window before its verification is locked. */
@@ -199,7 +241,14 @@ export function evolveWalletAuth(state: WalletAuthState, event: WalletAuthEvent)
   switch (event.type) {
     case 'WalletProvisioned': {
       const d = event.data;
-      return { ...state, provisioned: true, accountId: d.accountId, platformId: d.platformId, customerId: d.customerId, ...(d.encryptedSeed ? { encryptedSeed: d.encryptedSeed } : {}) };
+      return {
+        ...state,
+        provisioned: true,
+        accountId: d.accountId,
+        platformId: d.platformId,
+        customerId: d.customerId,
+        ...(d.encryptedSeed ? { encryptedSeed: d.encryptedSeed } : {}),
+      };
     }
     case 'WalletPrivacyChanged':
       state.privateEnabled = event.data.privateEnabled;
@@ -253,14 +302,26 @@ export function evolveWalletAuth(state: WalletAuthState, event: WalletAuthEvent)
     case 'SessionIssued': {
       const d = event.data;
       prune(state, d.createdAt);
-      state.sessions.set(d.sessionId, { id: d.sessionId, authMethodId: d.authMethodId, publicKey: d.publicKey, createdAt: d.createdAt, updatedAt: d.createdAt, expiresAt: d.expiresAt });
+      state.sessions.set(d.sessionId, {
+        id: d.sessionId,
+        authMethodId: d.authMethodId,
+        publicKey: d.publicKey,
+        createdAt: d.createdAt,
+        updatedAt: d.createdAt,
+        expiresAt: d.expiresAt,
+      });
       // A successful verification starts the credential's wrong-code count afresh.
       state.otpFailedAt.delete(d.authMethodId);
       return state;
     }
     case 'SessionRefreshed': {
       const s = state.sessions.get(event.data.sessionId);
-      if (s) Object.assign(s, { publicKey: event.data.publicKey, expiresAt: event.data.expiresAt, updatedAt: event.data.refreshedAt });
+      if (s)
+        Object.assign(s, {
+          publicKey: event.data.publicKey,
+          expiresAt: event.data.expiresAt,
+          updatedAt: event.data.refreshedAt,
+        });
       return state;
     }
     case 'SessionRevoked': {
@@ -276,7 +337,10 @@ export function evolveWalletAuth(state: WalletAuthState, event: WalletAuthEvent)
     case 'OtpVerificationFailed': {
       const d = event.data;
       const since = ms(d.failedAt) - OTP_VERIFY_LIMIT.windowSeconds * 1000;
-      state.otpFailedAt.set(d.authMethodId, [...(state.otpFailedAt.get(d.authMethodId) ?? []).filter((t) => ms(t) > since), d.failedAt]);
+      state.otpFailedAt.set(d.authMethodId, [
+        ...(state.otpFailedAt.get(d.authMethodId) ?? []).filter((t) => ms(t) > since),
+        d.failedAt,
+      ]);
       return state;
     }
     case 'PasskeyChallengeIssued': {

@@ -27,9 +27,19 @@ export const history: (...commands: WalletAuthCommand[]) => WalletAuthEvent[] = 
 export const given = spec.given;
 
 // Command builders with sensible defaults.
-export const provision = (now = at(0)): WalletAuthCommand => ({ type: 'ProvisionWallet', ...scope, emailOtp: { authMethodId: EMAIL_METHOD, email: 'ann@example.com' }, now });
+export const provision = (now = at(0)): WalletAuthCommand => ({
+  type: 'ProvisionWallet',
+  ...scope,
+  emailOtp: { authMethodId: EMAIL_METHOD, email: 'ann@example.com' },
+  now,
+});
 
-export const issueSession = (n: number, authMethodId = EMAIL_METHOD, now = at(10), lifetimeSeconds = 900): WalletAuthCommand => ({
+export const issueSession = (
+  n: number,
+  authMethodId = EMAIL_METHOD,
+  now = at(10),
+  lifetimeSeconds = 900,
+): WalletAuthCommand => ({
   type: 'IssueSession',
   sessionId: sessionId(n),
   authMethodId,
@@ -41,7 +51,15 @@ export const issueSession = (n: number, authMethodId = EMAIL_METHOD, now = at(10
 
 /** A passkey challenge and the session its assertion earns (counter n on credential `cred-1`). */
 export const passkeySession = (n: number, now = at(36), authMethodId = PASSKEY_METHOD): WalletAuthCommand[] => [
-  { type: 'IssuePasskeyChallenge', authMethodId, requestId: requestId(900 + n), challenge: `challenge-${n}`, clientPublicKey: CLIENT_KEY, expiresAt: new Date(Date.parse(now) + 300_000).toISOString(), now },
+  {
+    type: 'IssuePasskeyChallenge',
+    authMethodId,
+    requestId: requestId(900 + n),
+    challenge: `challenge-${n}`,
+    clientPublicKey: CLIENT_KEY,
+    expiresAt: new Date(Date.parse(now) + 300_000).toISOString(),
+    now,
+  },
   {
     type: 'IssueSession',
     sessionId: sessionId(n),
@@ -53,11 +71,20 @@ export const passkeySession = (n: number, now = at(36), authMethodId = PASSKEY_M
   },
 ];
 
-export const addPasskey = (signedRetry?: SignedRetryProof, credentialId = 'cred-1', now = at(20), authMethodId = PASSKEY_METHOD): WalletAuthCommand => ({
+export const addPasskey = (
+  signedRetry?: SignedRetryProof,
+  credentialId = 'cred-1',
+  now = at(20),
+  authMethodId = PASSKEY_METHOD,
+): WalletAuthCommand => ({
   type: 'AddAuthMethod',
   ...scope,
   authMethodId,
-  authMethod: { type: 'PASSKEY', nickname: 'Laptop', passkey: { credentialId, publicKey: 'pQECAyYgASFYIA', counter: 0 } },
+  authMethod: {
+    type: 'PASSKEY',
+    nickname: 'Laptop',
+    passkey: { credentialId, publicKey: 'pQECAyYgASFYIA', counter: 0 },
+  },
   signedRetry,
   now,
 });
@@ -91,7 +118,11 @@ export const challenge = (c: ChallengeSpec): WalletAuthCommand => {
 };
 
 /** The step-2 proof matching `challenge(c)`, stamped by session `signer`. */
-export const proof = (c: ChallengeSpec, signer: number, overrides: Partial<SignedRetryProof> = {}): SignedRetryProof => ({
+export const proof = (
+  c: ChallengeSpec,
+  signer: number,
+  overrides: Partial<SignedRetryProof> = {},
+): SignedRetryProof => ({
   requestId: requestId(c.n),
   stampPublicKey: sessionKey(signer),
   method: c.method,

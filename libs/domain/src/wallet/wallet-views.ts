@@ -1,4 +1,11 @@
-import { activeAuthMethods, activeSessions, type AuthMethodRecord, type AuthMethodType, type SessionRecord, type WalletAuthState } from './wallet-auth-state.js';
+import {
+  activeAuthMethods,
+  activeSessions,
+  type AuthMethodRecord,
+  type AuthMethodType,
+  type SessionRecord,
+  type WalletAuthState,
+} from './wallet-auth-state.js';
 
 /** The API shapes of the wallet-auth resources (AuthMethod, AuthSession without the sealed key). */
 export interface AuthMethodView {
@@ -43,6 +50,8 @@ export function toAuthSessionView(state: WalletAuthState, s: SessionRecord): Aut
   };
 }
 
-export const listAuthMethods = (state: WalletAuthState): AuthMethodView[] => activeAuthMethods(state).map((m) => toAuthMethodView(state, m));
+export const listAuthMethods = (state: WalletAuthState): AuthMethodView[] =>
+  activeAuthMethods(state).map((m) => toAuthMethodView(state, m));
 
-export const listAuthSessions = (state: WalletAuthState, now: string): AuthSessionView[] => activeSessions(state, now).map((s) => toAuthSessionView(state, s));
+export const listAuthSessions = (state: WalletAuthState, now: string): AuthSessionView[] =>
+  activeSessions(state, now).map((s) => toAuthSessionView(state, s));

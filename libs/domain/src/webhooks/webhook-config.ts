@@ -25,7 +25,10 @@ export interface WebhookConfigState {
 }
 
 export type WebhookConfigEvent =
-  | { type: 'WebhookSigningKeyGenerated'; data: { platformId: string; keys: WebhookSigningMaterial; createdAt: string } }
+  | {
+      type: 'WebhookSigningKeyGenerated';
+      data: { platformId: string; keys: WebhookSigningMaterial; createdAt: string };
+    }
   | { type: 'WebhookEndpointChanged'; data: { platformId: string; webhookEndpoint: string | null; updatedAt: string } };
 
 export type WebhookConfigCommand = {
@@ -56,24 +59,23 @@ const endpointError = (message: string, constraint = 'isWebhookEndpoint') =>
  * metadata or otherwise non-public address in any spelling, unless the operator allow-listed it.
  * Names are resolved and checked again at every delivery.
  */
-export function checkWebhookEndpoint(
-  value: string,
-  options: { sandbox: boolean; hosts: HostPolicy },
-): string {
+export function checkWebhookEndpoint(value: string, options: { sandbox: boolean; hosts: HostPolicy }): string {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     throw endpointError('webhookEndpoint must be an absolute URL');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw endpointError('webhookEndpoint must be an https URL');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw endpointError('webhookEndpoint must be an https URL');
   if (url.username || url.password) throw endpointError('webhookEndpoint must not contain credentials');
   if (url.hash) throw endpointError('webhookEndpoint must not contain a fragment');
   if (url.protocol === 'http:' && !options.sandbox) {
     throw endpointError('webhookEndpoint must use https (http is accepted only on sandbox platforms)');
   }
   if (options.hosts.refuses(url)) {
-    const message = 'webhookEndpoint must be a public host: loopback, private, link-local, metadata and other ' +
+    const message =
+      'webhookEndpoint must be a public host: loopback, private, link-local, metadata and other ' +
       'non-public addresses are refused';
     throw endpointError(message, 'isPublicHost');
   }
@@ -88,10 +90,16 @@ function decide(cmd: WebhookConfigCommand, state: WebhookConfigState): WebhookCo
   const events: WebhookConfigEvent[] = [];
   if (!state.keys) {
     if (!cmd.newKeys) throw new Error('the first webhook configuration needs signing material');
-    events.push({ type: 'WebhookSigningKeyGenerated', data: { platformId: cmd.platformId, keys: cmd.newKeys, createdAt: cmd.now } });
+    events.push({
+      type: 'WebhookSigningKeyGenerated',
+      data: { platformId: cmd.platformId, keys: cmd.newKeys, createdAt: cmd.now },
+    });
   }
   if (endpoint !== state.webhookEndpoint || events.length > 0) {
-    events.push({ type: 'WebhookEndpointChanged', data: { platformId: cmd.platformId, webhookEndpoint: endpoint, updatedAt: cmd.now } });
+    events.push({
+      type: 'WebhookEndpointChanged',
+      data: { platformId: cmd.platformId, webhookEndpoint: endpoint, updatedAt: cmd.now },
+    });
   }
   return events;
 }
@@ -99,15 +107,34 @@ function decide(cmd: WebhookConfigCommand, state: WebhookConfigState): WebhookCo
 function evolve(state: WebhookConfigState, event: WebhookConfigEvent): WebhookConfigState {
   switch (event.type) {
     case 'WebhookSigningKeyGenerated':
-      return { ...state, configured: true, platformId: event.data.platformId, keys: event.data.keys, createdAt: event.data.createdAt, updatedAt: event.data.createdAt };
+      return {
+        ...state,
+        configured: true,
+        platformId: event.data.platformId,
+        keys: event.data.keys,
+        createdAt: event.data.createdAt,
+        updatedAt: event.data.createdAt,
+      };
     case 'WebhookEndpointChanged':
-      return { ...state, platformId: event.data.platformId, webhookEndpoint: event.data.webhookEndpoint, updatedAt: event.data.updatedAt };
+      return {
+        ...state,
+        platformId: event.data.platformId,
+        webhookEndpoint: event.data.webhookEndpoint,
+        updatedAt: event.data.updatedAt,
+      };
   }
 }
 
 export const initialWebhookConfig = (): WebhookConfigState => ({ configured: false, webhookEndpoint: null });
 
-export const webhookConfigDecider: Decider<WebhookConfigState, WebhookConfigCommand, WebhookConfigEvent> = { initialState: initialWebhookConfig, evolve, decide };
+export const webhookConfigDecider: Decider<WebhookConfigState, WebhookConfigCommand, WebhookConfigEvent> = {
+  initialState: initialWebhookConfig,
+  evolve,
+  decide,
+};
 
 /** Event types of the configuration stream (the dispatcher follows them in the log). */
-export const WEBHOOK_CONFIG_EVENTS: ReadonlySet<string> = new Set(['WebhookSigningKeyGenerated', 'WebhookEndpointChanged']);
+export const WEBHOOK_CONFIG_EVENTS: ReadonlySet<string> = new Set([
+  'WebhookSigningKeyGenerated',
+  'WebhookEndpointChanged',
+]);

@@ -49,13 +49,40 @@ export interface WebhookDeliveryState {
 export type WebhookDeliveryEvent =
   | {
       type: 'WebhookDeliveryScheduled';
-      data: { deliveryId: string; platformId: string; url: string; payload: WebhookEnvelope; maxAttempts: number; sourceEventId?: string; createdAt: string };
+      data: {
+        deliveryId: string;
+        platformId: string;
+        url: string;
+        payload: WebhookEnvelope;
+        maxAttempts: number;
+        sourceEventId?: string;
+        createdAt: string;
+      };
     }
   | { type: 'WebhookDeliveryAttempted'; data: DeliveryAttempt & { deliveryId: string; platformId: string } }
-  | { type: 'WebhookRedeliveryRequested'; data: { deliveryId: string; platformId: string; url: string; maxAttempts: number; redelivery: number; requestedAt: string } };
+  | {
+      type: 'WebhookRedeliveryRequested';
+      data: {
+        deliveryId: string;
+        platformId: string;
+        url: string;
+        maxAttempts: number;
+        redelivery: number;
+        requestedAt: string;
+      };
+    };
 
 export type WebhookDeliveryCommand =
-  | { type: 'ScheduleDelivery'; deliveryId: string; platformId: string; url: string; payload: WebhookEnvelope; maxAttempts: number; sourceEventId?: string; now: string }
+  | {
+      type: 'ScheduleDelivery';
+      deliveryId: string;
+      platformId: string;
+      url: string;
+      payload: WebhookEnvelope;
+      maxAttempts: number;
+      sourceEventId?: string;
+      now: string;
+    }
   | { type: 'RecordAttempt'; attempt: DeliveryAttempt }
   | { type: 'RequestRedelivery'; url: string; maxAttempts: number; now: string };
 
@@ -66,14 +93,24 @@ export const isRetried = (webhookType: string) => webhookType !== 'TEST';
 export const maxAttemptsFor = (webhookType: string) => (isRetried(webhookType) ? WEBHOOK_MAX_ATTEMPTS : 1);
 
 /** The outcome of attempt `attempt` of `maxAttempts` given the receiver's status (undefined: no reply). */
-export function attemptOutcome(input: { statusCode?: number; attempt: number; maxAttempts: number; webhookType: string }): AttemptOutcome {
+export function attemptOutcome(input: {
+  statusCode?: number;
+  attempt: number;
+  maxAttempts: number;
+  webhookType: string;
+}): AttemptOutcome {
   const { statusCode } = input;
   if (statusCode !== undefined && ((statusCode >= 200 && statusCode < 300) || statusCode === 409)) return 'DELIVERED';
   if (!isRetried(input.webhookType)) return 'FAILED';
   return input.attempt >= input.maxAttempts ? 'DEAD' : 'RETRYING';
 }
 
-const statusAfter: Record<AttemptOutcome, WebhookDeliveryStatus> = { DELIVERED: 'DELIVERED', RETRYING: 'PENDING', FAILED: 'FAILED', DEAD: 'DEAD' };
+const statusAfter: Record<AttemptOutcome, WebhookDeliveryStatus> = {
+  DELIVERED: 'DELIVERED',
+  RETRYING: 'PENDING',
+  FAILED: 'FAILED',
+  DEAD: 'DEAD',
+};
 
 function decide(cmd: WebhookDeliveryCommand, state: WebhookDeliveryState): WebhookDeliveryEvent[] {
   if (cmd.type === 'ScheduleDelivery') {
@@ -89,9 +126,23 @@ function decide(cmd: WebhookDeliveryCommand, state: WebhookDeliveryState): Webho
       return [{ type: 'WebhookDeliveryAttempted', data: { ...ids, ...cmd.attempt } }];
     case 'RequestRedelivery':
       if (state.status !== 'FAILED' && state.status !== 'DEAD') {
-        throw conflict('INVALID_STATE_TRANSITION', `the delivery is ${state.status}; only FAILED or DEAD deliveries can be redelivered`);
+        throw conflict(
+          'INVALID_STATE_TRANSITION',
+          `the delivery is ${state.status}; only FAILED or DEAD deliveries can be redelivered`,
+        );
       }
-      return [{ type: 'WebhookRedeliveryRequested', data: { ...ids, url: cmd.url, maxAttempts: cmd.maxAttempts, redelivery: state.redeliveries + 1, requestedAt: cmd.now } }];
+      return [
+        {
+          type: 'WebhookRedeliveryRequested',
+          data: {
+            ...ids,
+            url: cmd.url,
+            maxAttempts: cmd.maxAttempts,
+            redelivery: state.redeliveries + 1,
+            requestedAt: cmd.now,
+          },
+        },
+      ];
   }
 }
 
@@ -99,13 +150,32 @@ function evolve(state: WebhookDeliveryState, event: WebhookDeliveryEvent): Webho
   switch (event.type) {
     case 'WebhookDeliveryScheduled': {
       const d = event.data;
-      return { ...state, exists: true, deliveryId: d.deliveryId, platformId: d.platformId, payload: d.payload, url: d.url, maxAttempts: d.maxAttempts, status: 'PENDING' };
+      return {
+        ...state,
+        exists: true,
+        deliveryId: d.deliveryId,
+        platformId: d.platformId,
+        payload: d.payload,
+        url: d.url,
+        maxAttempts: d.maxAttempts,
+        status: 'PENDING',
+      };
     }
     case 'WebhookDeliveryAttempted':
       // Delivered stays delivered: a late duplicate attempt (a job run again after a crash) does not undo it.
-      return { ...state, attemptCount: state.attemptCount + 1, status: state.status === 'DELIVERED' ? 'DELIVERED' : statusAfter[event.data.outcome] };
+      return {
+        ...state,
+        attemptCount: state.attemptCount + 1,
+        status: state.status === 'DELIVERED' ? 'DELIVERED' : statusAfter[event.data.outcome],
+      };
     case 'WebhookRedeliveryRequested':
-      return { ...state, status: 'PENDING', url: event.data.url, maxAttempts: event.data.maxAttempts, redeliveries: event.data.redelivery };
+      return {
+        ...state,
+        status: 'PENDING',
+        url: event.data.url,
+        maxAttempts: event.data.maxAttempts,
+        redeliveries: event.data.redelivery,
+      };
   }
 }
 
@@ -115,4 +185,8 @@ export const webhookDeliveryDecider: Decider<WebhookDeliveryState, WebhookDelive
   decide,
 };
 
-export const WEBHOOK_DELIVERY_EVENTS = ['WebhookDeliveryScheduled', 'WebhookDeliveryAttempted', 'WebhookRedeliveryRequested'] as const;
+export const WEBHOOK_DELIVERY_EVENTS = [
+  'WebhookDeliveryScheduled',
+  'WebhookDeliveryAttempted',
+  'WebhookRedeliveryRequested',
+] as const;

@@ -15,7 +15,10 @@ export function uuidFromName(name: string): string {
 }
 
 /** The webhook and its delivery share one uuid: one webhook goes to one platform's endpoint. */
-export function webhookIdsFor(sourceEventId: string, index: number): { uuid: string; webhookId: string; deliveryId: string } {
+export function webhookIdsFor(
+  sourceEventId: string,
+  index: number,
+): { uuid: string; webhookId: string; deliveryId: string } {
   const uuid = uuidFromName(`webhook:${sourceEventId}:${index}`);
   return { uuid, webhookId: publicId('Webhook', uuid), deliveryId: publicId('WebhookDelivery', uuid) };
 }

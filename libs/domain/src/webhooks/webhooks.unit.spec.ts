@@ -2,14 +2,25 @@ import { describe, expect, it } from '@jest/globals';
 import { parseAllowedHosts, refusedUrlHost } from '../../../net/src/address-policy.js';
 import { DomainError } from '../errors.js';
 import { attemptBudget, lastAttemptOffsetMs, retryDelayMs, WEBHOOK_RETRY_POLICY } from './retry-policy.js';
-import { checkWebhookEndpoint, webhookConfigDecider, type WebhookConfigEvent, type WebhookSigningMaterial } from './webhook-config.js';
-import { attemptOutcome, webhookDeliveryDecider, type WebhookDeliveryEvent, type WebhookDeliveryState } from './webhook-delivery.js';
+import {
+  checkWebhookEndpoint,
+  webhookConfigDecider,
+  type WebhookConfigEvent,
+  type WebhookSigningMaterial,
+} from './webhook-config.js';
+import {
+  attemptOutcome,
+  webhookDeliveryDecider,
+  type WebhookDeliveryEvent,
+  type WebhookDeliveryState,
+} from './webhook-delivery.js';
 import { uuidFromName, webhookIdsFor } from './webhook-ids.js';
 
 const keys: WebhookSigningMaterial = { publicKeyPem: 'PEM', sealedPrivateKey: 'v1.a.b.c', sealedSecret: 'v1.d.e.f' };
 const platformId = 'Platform:00000000-0000-4000-8000-000000000001';
 
-const fold = <S, E>(decider: { initialState(): S; evolve(s: S, e: E): S }, events: E[]) => events.reduce((s, e) => decider.evolve(s, e), decider.initialState());
+const fold = <S, E>(decider: { initialState(): S; evolve(s: S, e: E): S }, events: E[]) =>
+  events.reduce((s, e) => decider.evolve(s, e), decider.initialState());
 const invalidField = (fn: () => unknown) => {
   try {
     fn();
@@ -51,7 +62,14 @@ describe('webhook endpoint rules', () => {
   });
 
   it('refuses what is not an absolute http(s) URL, credentials and fragments', () => {
-    for (const url of ['hooks.example.com', '/relative', 'ftp://example.com', 'javascript:alert(1)', 'https://u:p@example.com', 'https://example.com/#frag']) {
+    for (const url of [
+      'hooks.example.com',
+      '/relative',
+      'ftp://example.com',
+      'javascript:alert(1)',
+      'https://u:p@example.com',
+      'https://example.com/#frag',
+    ]) {
       expect(invalidField(() => checkWebhookEndpoint(url, { sandbox: true, ...none }))).toBe('webhookEndpoint');
     }
   });
@@ -72,27 +90,57 @@ describe('webhook configuration decider', () => {
     const first = webhookConfigDecider.decide(set('https://a.example.com', 't1'), webhookConfigDecider.initialState());
     expect(first.map((e) => e.type)).toEqual(['WebhookSigningKeyGenerated', 'WebhookEndpointChanged']);
     const state = fold(webhookConfigDecider, first);
-    expect(state).toMatchObject({ configured: true, webhookEndpoint: 'https://a.example.com', keys, createdAt: 't1', updatedAt: 't1' });
+    expect(state).toMatchObject({
+      configured: true,
+      webhookEndpoint: 'https://a.example.com',
+      keys,
+      createdAt: 't1',
+      updatedAt: 't1',
+    });
     const next = webhookConfigDecider.decide(set('https://b.example.com', 't2', false), state);
-    expect(next).toEqual([{ type: 'WebhookEndpointChanged', data: { platformId, webhookEndpoint: 'https://b.example.com', updatedAt: 't2' } }]);
-    expect(fold(webhookConfigDecider, [...first, ...next] as WebhookConfigEvent[])).toMatchObject({ keys, createdAt: 't1', updatedAt: 't2' });
+    expect(next).toEqual([
+      {
+        type: 'WebhookEndpointChanged',
+        data: { platformId, webhookEndpoint: 'https://b.example.com', updatedAt: 't2' },
+      },
+    ]);
+    expect(fold(webhookConfigDecider, [...first, ...next] as WebhookConfigEvent[])).toMatchObject({
+      keys,
+      createdAt: 't1',
+      updatedAt: 't2',
+    });
   });
 
   it('changes nothing for the same endpoint, and clears it with null', () => {
-    const state = fold(webhookConfigDecider, webhookConfigDecider.decide(set('https://a.example.com', 't1'), webhookConfigDecider.initialState()));
+    const state = fold(
+      webhookConfigDecider,
+      webhookConfigDecider.decide(set('https://a.example.com', 't1'), webhookConfigDecider.initialState()),
+    );
     expect(webhookConfigDecider.decide(set('https://a.example.com', 't2'), state)).toEqual([]);
     const cleared = webhookConfigDecider.decide(set(null, 't3'), state);
-    expect(fold(webhookConfigDecider, [...webhookConfigDecider.decide(set('https://a.example.com', 't1'), webhookConfigDecider.initialState()), ...cleared]).webhookEndpoint).toBeNull();
+    expect(
+      fold(webhookConfigDecider, [
+        ...webhookConfigDecider.decide(set('https://a.example.com', 't1'), webhookConfigDecider.initialState()),
+        ...cleared,
+      ]).webhookEndpoint,
+    ).toBeNull();
   });
 
   it('validates the endpoint before anything is recorded', () => {
-    expect(() => webhookConfigDecider.decide({ ...set('http://example.com', 't1'), sandbox: false }, webhookConfigDecider.initialState())).toThrow(DomainError);
+    expect(() =>
+      webhookConfigDecider.decide(
+        { ...set('http://example.com', 't1'), sandbox: false },
+        webhookConfigDecider.initialState(),
+      ),
+    ).toThrow(DomainError);
   });
 });
 
 describe('webhook retry policy', () => {
   it('doubles from 30 s up to 30 minutes apart', () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 8, 100].map((n) => retryDelayMs(WEBHOOK_RETRY_POLICY, n) / 1000)).toEqual([30, 60, 120, 240, 480, 960, 1800, 1800, 1800]);
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 100].map((n) => retryDelayMs(WEBHOOK_RETRY_POLICY, n) / 1000)).toEqual([
+      30, 60, 120, 240, 480, 960, 1800, 1800, 1800,
+    ]);
   });
 
   it('fits every attempt in 7 days, and one more would not fit', () => {
@@ -110,7 +158,8 @@ describe('webhook retry policy', () => {
 });
 
 describe('attempt outcomes', () => {
-  const outcome = (statusCode: number | undefined, attempt = 1, webhookType = 'CUSTOMER.KYC_APPROVED') => attemptOutcome({ statusCode, attempt, maxAttempts: 3, webhookType });
+  const outcome = (statusCode: number | undefined, attempt = 1, webhookType = 'CUSTOMER.KYC_APPROVED') =>
+    attemptOutcome({ statusCode, attempt, maxAttempts: 3, webhookType });
   it('counts 2xx and 409 as delivered, retries the rest until the last attempt', () => {
     expect([200, 201, 204, 299, 409].map((s) => outcome(s))).toEqual(Array(5).fill('DELIVERED'));
     expect([undefined, 301, 400, 404, 410, 429, 500, 503].map((s) => outcome(s))).toEqual(Array(8).fill('RETRYING'));
@@ -125,9 +174,25 @@ describe('attempt outcomes', () => {
 
 describe('webhook delivery decider', () => {
   const deliveryId = 'WebhookDelivery:00000000-0000-4000-8000-000000000009';
-  const payload = { id: 'Webhook:00000000-0000-4000-8000-000000000009', type: 'CUSTOMER.KYC_APPROVED', timestamp: 't0', data: {} };
-  const schedule = { type: 'ScheduleDelivery' as const, deliveryId, platformId, url: 'https://a.example.com', payload, maxAttempts: 3, now: 't0' };
-  const attempt = (outcome: 'DELIVERED' | 'RETRYING' | 'FAILED' | 'DEAD', n = 1) => ({ type: 'RecordAttempt' as const, attempt: { attempt: n, attemptedAt: `t${n}`, url: 'https://a.example.com', latencyMs: 5, outcome } });
+  const payload = {
+    id: 'Webhook:00000000-0000-4000-8000-000000000009',
+    type: 'CUSTOMER.KYC_APPROVED',
+    timestamp: 't0',
+    data: {},
+  };
+  const schedule = {
+    type: 'ScheduleDelivery' as const,
+    deliveryId,
+    platformId,
+    url: 'https://a.example.com',
+    payload,
+    maxAttempts: 3,
+    now: 't0',
+  };
+  const attempt = (outcome: 'DELIVERED' | 'RETRYING' | 'FAILED' | 'DEAD', n = 1) => ({
+    type: 'RecordAttempt' as const,
+    attempt: { attempt: n, attemptedAt: `t${n}`, url: 'https://a.example.com', latencyMs: 5, outcome },
+  });
   const run = (state: WebhookDeliveryState, ...cmds: Parameters<typeof webhookDeliveryDecider.decide>[0][]) => {
     const events: WebhookDeliveryEvent[] = [];
     for (const cmd of cmds) {
@@ -152,14 +217,18 @@ describe('webhook delivery decider', () => {
     const again = run(dead, { type: 'RequestRedelivery', url: 'https://b.example.com', maxAttempts: 3, now: 't9' });
     expect(again.events[0].data).toMatchObject({ redelivery: 1, url: 'https://b.example.com' });
     expect(again.state).toMatchObject({ status: 'PENDING', url: 'https://b.example.com', redeliveries: 1 });
-    expect(() => run(again.state, { type: 'RequestRedelivery', url: 'x', maxAttempts: 3, now: 't10' })).toThrow(expect.objectContaining({ code: 'INVALID_STATE_TRANSITION' }));
+    expect(() => run(again.state, { type: 'RequestRedelivery', url: 'x', maxAttempts: 3, now: 't10' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_STATE_TRANSITION' }),
+    );
     const delivered = run(scheduled, attempt('DELIVERED'), attempt('RETRYING', 2)).state;
     expect(delivered.status).toBe('DELIVERED');
     expect(run(scheduled, attempt('FAILED')).state.status).toBe('FAILED');
   });
 
   it('refuses attempts on a delivery that was never scheduled', () => {
-    expect(() => webhookDeliveryDecider.decide(attempt('RETRYING'), webhookDeliveryDecider.initialState())).toThrow(expect.objectContaining({ code: 'WEBHOOK_DELIVERY_NOT_FOUND' }));
+    expect(() => webhookDeliveryDecider.decide(attempt('RETRYING'), webhookDeliveryDecider.initialState())).toThrow(
+      expect.objectContaining({ code: 'WEBHOOK_DELIVERY_NOT_FOUND' }),
+    );
   });
 });
 

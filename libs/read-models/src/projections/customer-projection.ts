@@ -8,9 +8,7 @@ import { Collections } from './collections.js';
 export const customerProjection: Projection = {
   name: 'customers',
   collections: [Collections.customers],
-  indexes: [
-    { collection: Collections.customers, fields: ['platformId', 'umaAddress', 'createdAt'] },
-  ],
+  indexes: [{ collection: Collections.customers, fields: ['platformId', 'umaAddress', 'createdAt'] }],
   handles: ['CustomerCreated', 'CustomerUpdated', 'CustomerDeleted', 'CustomerKycStatusChanged'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as CustomerEvent;
@@ -46,7 +44,11 @@ export const customerProjection: Projection = {
         const doc = await tx.get<Doc>(Collections.customers, event.data.customerId);
         if (doc) {
           const statusField = doc.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus';
-          tx.put(Collections.customers, { ...doc, [statusField]: event.data.kycStatus, updatedAt: event.data.updatedAt });
+          tx.put(Collections.customers, {
+            ...doc,
+            [statusField]: event.data.kycStatus,
+            updatedAt: event.data.updatedAt,
+          });
         }
         break;
       }

@@ -1,4 +1,7 @@
-import type { ExternalAccountEvent, ExternalAccountSnapshot } from '../../../domain/src/external-account/external-account.js';
+import type {
+  ExternalAccountEvent,
+  ExternalAccountSnapshot,
+} from '../../../domain/src/external-account/external-account.js';
 import type { RecordedEvent } from '../../../event-store/src/event-store.js';
 import type { Projection } from '../projection.js';
 import type { Doc, ProjectionTransaction } from '../read-model-store.js';
@@ -16,13 +19,14 @@ export function toExternalAccount(doc: ExternalAccountDoc): Record<string, unkno
 export const externalAccountProjection: Projection = {
   name: 'external-accounts',
   collections: [Collections.externalAccounts],
-  indexes: [
-    { collection: Collections.externalAccounts, fields: ['platformId', 'customerId', 'createdAt'] },
-  ],
+  indexes: [{ collection: Collections.externalAccounts, fields: ['platformId', 'customerId', 'createdAt'] }],
   handles: ['ExternalAccountCreated', 'ExternalAccountUpdated', 'ExternalAccountDeleted'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     // Every event carries the full snapshot, so the document is simply replaced.
-    const event = { type: recorded.type, data: recorded.data } as Exclude<ExternalAccountEvent, { type: 'ResourceAbandoned' }>;
+    const event = { type: recorded.type, data: recorded.data } as Exclude<
+      ExternalAccountEvent,
+      { type: 'ResourceAbandoned' }
+    >;
     tx.put(Collections.externalAccounts, { ...event.data.account } as ExternalAccountDoc);
   },
 };

@@ -16,4 +16,17 @@ export * from './internal-account-docs.js';
 export { customerProjection, internalAccountProjection, platformProjection };
 
 /** Every projection the service runs, in the order they are registered. */
-export const allProjections = [platformProjection, customerProjection, internalAccountProjection, externalAccountProjection, verificationProjection, invitationProjection, walletAuthProjection, webhookDeliveryProjection, cardProjection, quoteProjection, transactionProjection, agentProjection];
+export const allProjections = [
+  platformProjection,
+  customerProjection,
+  internalAccountProjection,
+  externalAccountProjection,
+  verificationProjection,
+  invitationProjection,
+  walletAuthProjection,
+  webhookDeliveryProjection,
+  cardProjection,
+  quoteProjection,
+  transactionProjection,
+  agentProjection,
+];

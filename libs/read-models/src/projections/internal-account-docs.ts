@@ -23,10 +23,18 @@ export interface InternalAccountDoc extends Doc {
 
 /** Deterministic sandbox bank details derived from the account id, so a rebuild yields the same. */
 function fundingInstructions(accountId: string, code: string): unknown[] {
-  const digits = BigInt('0x' + createHash('sha256').update(accountId).digest('hex').slice(0, 15)).toString().padStart(12, '0').slice(-12);
+  const digits = BigInt('0x' + createHash('sha256').update(accountId).digest('hex').slice(0, 15))
+    .toString()
+    .padStart(12, '0')
+    .slice(-12);
   const reference = `FUND-${accountId.split(':')[1].slice(0, 8).toUpperCase()}`;
   if (code === 'BTC') {
-    return [{ accountOrWalletInfo: { accountType: 'SPARK_WALLET', assetType: 'BTC', address: `sp1sandbox${digits}` }, instructionsNotes: 'Sandbox: use POST /sandbox/internal-accounts/{accountId}/fund' }];
+    return [
+      {
+        accountOrWalletInfo: { accountType: 'SPARK_WALLET', assetType: 'BTC', address: `sp1sandbox${digits}` },
+        instructionsNotes: 'Sandbox: use POST /sandbox/internal-accounts/{accountId}/fund',
+      },
+    ];
   }
   return [
     {

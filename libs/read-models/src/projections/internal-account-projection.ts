@@ -10,12 +10,22 @@ import { WALLET_ACCOUNT_EVENTS, applyWalletAccountEvent } from './wallet/wallet-
 
 type Totals = InternalAccountDoc['ledger'];
 
-async function adjust(tx: ProjectionTransaction, accountId: string, at: string, change: (t: Totals) => Totals): Promise<void> {
+async function adjust(
+  tx: ProjectionTransaction,
+  accountId: string,
+  at: string,
+  change: (t: Totals) => Totals,
+): Promise<void> {
   const doc = await tx.get<InternalAccountDoc>(Collections.internalAccounts, accountId);
   if (!doc) return;
   const ledger = change(doc.ledger);
   const amount = BigInt(ledger.creditsPosted) - BigInt(ledger.debitsPosted);
-  tx.put(Collections.internalAccounts, { ...doc, ledger, balance: { ...doc.balance, amount: Number(amount) }, updatedAt: at });
+  tx.put(Collections.internalAccounts, {
+    ...doc,
+    ledger,
+    balance: { ...doc.balance, amount: Number(amount) },
+    updatedAt: at,
+  });
 }
 
 const add = (a: string, b: bigint) => (BigInt(a) + b).toString();
@@ -28,10 +38,16 @@ const add = (a: string, b: bigint) => (BigInt(a) + b).toString();
 export const internalAccountProjection: Projection = {
   name: 'internal-accounts',
   collections: [Collections.internalAccounts, Collections.ledgerTransfers],
-  indexes: [
-    { collection: Collections.internalAccounts, fields: ['platformId', 'customerId', 'createdAt'] },
+  indexes: [{ collection: Collections.internalAccounts, fields: ['platformId', 'customerId', 'createdAt'] }],
+  handles: [
+    'PlatformAccountOpened',
+    'InternalAccountOpened',
+    'InternalAccountStatusChanged',
+    'TransferCreated',
+    'PendingTransferPosted',
+    'PendingTransferVoided',
+    ...WALLET_ACCOUNT_EVENTS,
   ],
-  handles: ['PlatformAccountOpened', 'InternalAccountOpened', 'InternalAccountStatusChanged', 'TransferCreated', 'PendingTransferPosted', 'PendingTransferVoided', ...WALLET_ACCOUNT_EVENTS],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     if (WALLET_ACCOUNT_EVENTS.includes(recorded.type)) return applyWalletAccountEvent(recorded, tx);
     const event = { type: recorded.type, data: recorded.data } as LedgerEvent | CustomerEvent | PlatformEvent;
@@ -44,26 +60,46 @@ export const internalAccountProjection: Projection = {
         break;
       case 'InternalAccountStatusChanged': {
         const doc = await tx.get<InternalAccountDoc>(Collections.internalAccounts, event.data.accountId);
-        if (doc) tx.put(Collections.internalAccounts, { ...doc, status: event.data.status, updatedAt: event.data.updatedAt });
+        if (doc)
+          tx.put(Collections.internalAccounts, { ...doc, status: event.data.status, updatedAt: event.data.updatedAt });
         break;
       }
       case 'TransferCreated': {
         const d = event.data;
         const amount = BigInt(d.amount);
         tx.put(Collections.ledgerTransfers, { ...d, platformId: String(recorded.metadata.platformId ?? '') });
-        await adjust(tx, d.debitAccountId, d.createdAt, (t) => (d.pending ? { ...t, debitsPending: add(t.debitsPending, amount) } : { ...t, debitsPosted: add(t.debitsPosted, amount) }));
-        await adjust(tx, d.creditAccountId, d.createdAt, (t) => (d.pending ? { ...t, creditsPending: add(t.creditsPending, amount) } : { ...t, creditsPosted: add(t.creditsPosted, amount) }));
+        await adjust(tx, d.debitAccountId, d.createdAt, (t) =>
+          d.pending
+            ? { ...t, debitsPending: add(t.debitsPending, amount) }
+            : { ...t, debitsPosted: add(t.debitsPosted, amount) },
+        );
+        await adjust(tx, d.creditAccountId, d.createdAt, (t) =>
+          d.pending
+            ? { ...t, creditsPending: add(t.creditsPending, amount) }
+            : { ...t, creditsPosted: add(t.creditsPosted, amount) },
+        );
         break;
       }
       case 'PendingTransferPosted':
       case 'PendingTransferVoided': {
-        const pending = await tx.get<{ id: string; amount: string; debitAccountId: string; creditAccountId: string }>(Collections.ledgerTransfers, event.data.pendingId);
+        const pending = await tx.get<{ id: string; amount: string; debitAccountId: string; creditAccountId: string }>(
+          Collections.ledgerTransfers,
+          event.data.pendingId,
+        );
         if (!pending) return;
         const held = BigInt(pending.amount);
         const posted = event.type === 'PendingTransferPosted' ? BigInt(event.data.amount) : 0n;
         const at = event.data.createdAt;
-        await adjust(tx, pending.debitAccountId, at, (t) => ({ ...t, debitsPending: add(t.debitsPending, -held), debitsPosted: add(t.debitsPosted, posted) }));
-        await adjust(tx, pending.creditAccountId, at, (t) => ({ ...t, creditsPending: add(t.creditsPending, -held), creditsPosted: add(t.creditsPosted, posted) }));
+        await adjust(tx, pending.debitAccountId, at, (t) => ({
+          ...t,
+          debitsPending: add(t.debitsPending, -held),
+          debitsPosted: add(t.debitsPosted, posted),
+        }));
+        await adjust(tx, pending.creditAccountId, at, (t) => ({
+          ...t,
+          creditsPending: add(t.creditsPending, -held),
+          creditsPosted: add(t.creditsPosted, posted),
+        }));
         tx.put(Collections.ledgerTransfers, {
           ...pending,
           status: event.type === 'PendingTransferPosted' ? 'POSTED' : 'VOIDED',

@@ -36,7 +36,13 @@ export const platformProjection: Projection = {
         break;
       case 'ApiTokenRevoked': {
         const token = await tx.get<Doc>(Collections.apiTokens, event.data.tokenId);
-        if (token) tx.put(Collections.apiTokens, { ...token, status: 'REVOKED', revokedAt: event.data.revokedAt, updatedAt: event.data.revokedAt });
+        if (token)
+          tx.put(Collections.apiTokens, {
+            ...token,
+            status: 'REVOKED',
+            revokedAt: event.data.revokedAt,
+            updatedAt: event.data.revokedAt,
+          });
         break;
       }
     }

@@ -4,7 +4,13 @@ const int = (extra: Schema = {}): Schema => ({ type: 'integer', ...extra });
 const dateTime = str({ format: 'date-time' });
 const nullable = (schema: Schema): Schema => ({ oneOf: [schema, { type: 'null' }] });
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const PERMISSIONS = ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS', 'CREATE_QUOTES', 'EXECUTE_QUOTES', 'MANAGE_EXTERNAL_ACCOUNTS'];
+const PERMISSIONS = [
+  'VIEW_TRANSACTIONS',
+  'CREATE_TRANSFERS',
+  'CREATE_QUOTES',
+  'EXECUTE_QUOTES',
+  'MANAGE_EXTERNAL_ACCOUNTS',
+];
 const MODES = ['AUTO', 'APPROVAL_REQUIRED'];
 
 /** Agents and their actions (the public API's Agent* schemas). */
@@ -13,32 +19,71 @@ export const agentSchemas: Record<string, Schema> = {
     type: 'object',
     required: ['permissions', 'defaultExecutionMode', 'spendingLimits'],
     properties: {
-      permissions: { type: 'array', items: str({ enum: PERMISSIONS }), description: 'VIEW_TRANSACTIONS: transactions and balances; CREATE_TRANSFERS: transfer-in/out (same currency); CREATE_QUOTES; EXECUTE_QUOTES; MANAGE_EXTERNAL_ACCOUNTS.' },
-      defaultExecutionMode: str({ enum: MODES, description: 'APPROVAL_REQUIRED: every action needs explicit approval.' }),
+      permissions: {
+        type: 'array',
+        items: str({ enum: PERMISSIONS }),
+        description:
+          'VIEW_TRANSACTIONS: transactions and balances; CREATE_TRANSFERS: transfer-in/out (same currency); CREATE_QUOTES; EXECUTE_QUOTES; MANAGE_EXTERNAL_ACCOUNTS.',
+      },
+      defaultExecutionMode: str({
+        enum: MODES,
+        description: 'APPROVAL_REQUIRED: every action needs explicit approval.',
+      }),
       spendingLimits: {
         type: 'object',
         required: ['currency', 'perTransactionLimit'],
-        description: 'Smallest units of `currency`; amounts in other currencies are converted at the service rate when evaluated.',
-        properties: { currency: str(), perTransactionLimit: int(), dailyLimit: nullable(int()), dailyTransactionLimit: int(), monthlyLimit: nullable(int()) },
+        description:
+          'Smallest units of `currency`; amounts in other currencies are converted at the service rate when evaluated.',
+        properties: {
+          currency: str(),
+          perTransactionLimit: int(),
+          dailyLimit: nullable(int()),
+          dailyTransactionLimit: int(),
+          monthlyLimit: nullable(int()),
+        },
       },
       accountRestrictions: nullable({
         type: 'object',
         properties: {
-          allowedAccountIds: nullable({ type: 'array', items: str(), description: 'null: every internal account of the customer.' }),
+          allowedAccountIds: nullable({
+            type: 'array',
+            items: str(),
+            description: 'null: every internal account of the customer.',
+          }),
           accountRules: {
             type: 'array',
-            items: { type: 'object', required: ['accountId'], description: 'Takes precedence over the default policy.', properties: { accountId: str(), executionMode: str({ enum: MODES }), perTransactionLimit: nullable(int()) } },
+            items: {
+              type: 'object',
+              required: ['accountId'],
+              description: 'Takes precedence over the default policy.',
+              properties: {
+                accountId: str(),
+                executionMode: str({ enum: MODES }),
+                perTransactionLimit: nullable(int()),
+              },
+            },
           },
         },
       }),
-      approvalThresholds: nullable({ type: 'object', description: 'A transaction above `amount` needs approval even in AUTO.', properties: { currency: str(), amount: nullable(int()) } }),
+      approvalThresholds: nullable({
+        type: 'object',
+        description: 'A transaction above `amount` needs approval even in AUTO.',
+        properties: { currency: str(), amount: nullable(int()) },
+      }),
     },
   },
   AgentUsage: {
     type: 'object',
     required: ['dailyTransactionCount', 'dailySpend', 'monthlySpend'],
-    description: 'Executed spends, in spendingLimits.currency; reset at the UTC day and month boundaries of the platform clock.',
-    properties: { dailyTransactionCount: int(), dailySpend: int(), monthlySpend: int(), dailyResetDate: str({ format: 'date', description: 'When the daily counters reset.' }), monthlyResetMonth: str({ pattern: '^\\d{4}-\\d{2}$', description: 'When the monthly counter resets.' }) },
+    description:
+      'Executed spends, in spendingLimits.currency; reset at the UTC day and month boundaries of the platform clock.',
+    properties: {
+      dailyTransactionCount: int(),
+      dailySpend: int(),
+      monthlySpend: int(),
+      dailyResetDate: str({ format: 'date', description: 'When the daily counters reset.' }),
+      monthlyResetMonth: str({ pattern: '^\\d{4}-\\d{2}$', description: 'When the monthly counter resets.' }),
+    },
   },
   Agent: {
     type: 'object',
@@ -58,14 +103,35 @@ export const agentSchemas: Record<string, Schema> = {
   AgentDeviceCode: {
     type: 'object',
     required: ['code', 'agentId', 'expiresAt', 'redeemed'],
-    properties: { code: str({ example: 'PAY-AGENT-X7K9-M2P4' }), agentId: str(), expiresAt: dateTime, redeemed: { type: 'boolean' } },
+    properties: {
+      code: str({ example: 'PAY-AGENT-X7K9-M2P4' }),
+      agentId: str(),
+      expiresAt: dateTime,
+      redeemed: { type: 'boolean' },
+    },
   },
-  AgentCreateResponse: { type: 'object', required: ['agent', 'deviceCode'], properties: { agent: ref('Agent'), deviceCode: ref('AgentDeviceCode') } },
-  AgentDeviceCodeStatus: { type: 'object', required: ['code', 'redeemed'], properties: { code: str(), redeemed: { type: 'boolean' } } },
+  AgentCreateResponse: {
+    type: 'object',
+    required: ['agent', 'deviceCode'],
+    properties: { agent: ref('Agent'), deviceCode: ref('AgentDeviceCode') },
+  },
+  AgentDeviceCodeStatus: {
+    type: 'object',
+    required: ['code', 'redeemed'],
+    properties: { code: str(), redeemed: { type: 'boolean' } },
+  },
   AgentDeviceCodeRedeemResponse: {
     type: 'object',
     required: ['agentId', 'agentName', 'accessToken', 'policy'],
-    properties: { agentId: str(), agentName: str(), accessToken: str({ pattern: '^gat_[0-9a-f]{40}$', description: 'Returned only once; it cannot be retrieved again.' }), policy: ref('AgentPolicy') },
+    properties: {
+      agentId: str(),
+      agentName: str(),
+      accessToken: str({
+        pattern: '^gat_[0-9a-f]{40}$',
+        description: 'Returned only once; it cannot be retrieved again.',
+      }),
+      policy: ref('AgentPolicy'),
+    },
   },
   AgentAction: {
     type: 'object',
@@ -75,10 +141,18 @@ export const agentSchemas: Record<string, Schema> = {
       agentId: str(),
       customerId: str(),
       platformCustomerId: str(),
-      status: str({ enum: ['PENDING_APPROVAL', 'APPROVED', 'REJECTED', 'FAILED'], description: 'APPROVED: execution in progress or completed; FAILED: approved but execution failed (quote expired, insufficient funds, limits now exceeded, agent paused).' }),
+      status: str({
+        enum: ['PENDING_APPROVAL', 'APPROVED', 'REJECTED', 'FAILED'],
+        description:
+          'APPROVED: execution in progress or completed; FAILED: approved but execution failed (quote expired, insufficient funds, limits now exceeded, agent paused).',
+      }),
       type: str({ enum: ['EXECUTE_QUOTE', 'TRANSFER_OUT', 'TRANSFER_IN'] }),
       quote: { ...ref('Quote'), description: 'EXECUTE_QUOTE only: the quote as it was when the action was requested.' },
-      transferDetails: { type: 'object', required: ['amount', 'currency', 'sourceAccountId', 'destinationAccountId'], properties: { amount: int(), currency: str(), sourceAccountId: str(), destinationAccountId: str() } },
+      transferDetails: {
+        type: 'object',
+        required: ['amount', 'currency', 'sourceAccountId', 'destinationAccountId'],
+        properties: { amount: int(), currency: str(), sourceAccountId: str(), destinationAccountId: str() },
+      },
       transaction: { ...ref('Transaction'), description: 'Once approved and execution began.' },
       rejectionReason: str({ description: 'REJECTED only.' }),
       failureReason: str({ description: 'FAILED only: why execution failed.' }),

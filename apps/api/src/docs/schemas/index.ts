@@ -18,4 +18,19 @@ import { auditSchemas } from './audit.js';
  * Schemas may reference each other and the shared ones (Error, Currency, Address, Customer,
  * InternalAccount, SignedRetryChallenge) with `{ $ref: '#/components/schemas/<Name>' }`.
  */
-export const areaSchemas: Record<string, Record<string, unknown>>[] = [externalAccountSchemas, verificationSchemas, umaProviderSchemas, invitationSchemas, walletSchemas, webhookSchemas, cardSchemas, rateSchemas, lookupSchemas, quoteSchemas, transactionSchemas, sandboxClockSchemas, agentSchemas, auditSchemas];
+export const areaSchemas: Record<string, Record<string, unknown>>[] = [
+  externalAccountSchemas,
+  verificationSchemas,
+  umaProviderSchemas,
+  invitationSchemas,
+  walletSchemas,
+  webhookSchemas,
+  cardSchemas,
+  rateSchemas,
+  lookupSchemas,
+  quoteSchemas,
+  transactionSchemas,
+  sandboxClockSchemas,
+  agentSchemas,
+  auditSchemas,
+];

@@ -11,7 +11,10 @@ export const invitationSchemas: Record<string, Schema> = {
       createdAt: dateTime,
       url: str({ format: 'uri', description: 'https://<platform UMA domain>/invite/<code>' }),
       inviterUma: str(),
-      status: str({ enum: ['PENDING', 'CLAIMED', 'EXPIRED', 'CANCELLED'], description: 'EXPIRED: unclaimed and past expiresAt.' }),
+      status: str({
+        enum: ['PENDING', 'CLAIMED', 'EXPIRED', 'CANCELLED'],
+        description: 'EXPIRED: unclaimed and past expiresAt.',
+      }),
       claimedAt: dateTime,
       expiresAt: dateTime,
       inviteeUma: str(),

@@ -5,19 +5,44 @@ const int = (description?: string): Schema => ({ type: 'integer', ...(descriptio
 export const rateSchemas: Record<string, Schema> = {
   ExchangeRate: {
     type: 'object',
-    required: ['sourceCurrency', 'sendingAmount', 'minSendingAmount', 'maxSendingAmount', 'destinationCurrency', 'destinationPaymentRail', 'receivingAmount', 'exchangeRate', 'fees', 'updatedAt'],
+    required: [
+      'sourceCurrency',
+      'sendingAmount',
+      'minSendingAmount',
+      'maxSendingAmount',
+      'destinationCurrency',
+      'destinationPaymentRail',
+      'receivingAmount',
+      'exchangeRate',
+      'fees',
+      'updatedAt',
+    ],
     properties: {
       sourceCurrency: ref('Currency'),
       sendingAmount: int('Smallest unit of the source currency (echoed).'),
       minSendingAmount: int('Rounded up.'),
       maxSendingAmount: int('Rounded down.'),
       destinationCurrency: ref('Currency'),
-      destinationPaymentRail: { type: 'string', description: 'e.g. UPI, SEPA_INSTANT, SPEI, PIX, FASTER_PAYMENTS, ACH, RTP.' },
+      destinationPaymentRail: {
+        type: 'string',
+        description: 'e.g. UPI, SEPA_INSTANT, SPEI, PIX, FASTER_PAYMENTS, ACH, RTP.',
+      },
       receivingAmount: int('(sendingAmount − fees.fixed) converted, rounded down; 0 when the fees exceed the amount.'),
-      exchangeRate: { type: 'number', description: 'Units of the destination currency per unit of the source currency, after the margin.' },
-      fees: { type: 'object', required: ['fixed'], properties: { fixed: int('Smallest unit of the source currency, rounded up.') } },
+      exchangeRate: {
+        type: 'number',
+        description: 'Units of the destination currency per unit of the source currency, after the margin.',
+      },
+      fees: {
+        type: 'object',
+        required: ['fixed'],
+        properties: { fixed: int('Smallest unit of the source currency, rounded up.') },
+      },
       updatedAt: { type: 'string', format: 'date-time' },
     },
   },
-  ExchangeRateList: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('ExchangeRate') } } },
+  ExchangeRateList: {
+    type: 'object',
+    required: ['data'],
+    properties: { data: { type: 'array', items: ref('ExchangeRate') } },
+  },
 };

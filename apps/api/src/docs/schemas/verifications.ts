@@ -9,10 +9,21 @@ export const verificationSchemas: Record<string, Schema> = {
     properties: {
       id: str({ pattern: '^Verification:[0-9a-f-]{36}$' }),
       customerId: str({ pattern: '^Customer:[0-9a-f-]{36}$' }),
-      verificationStatus: str({ enum: ['APPROVED', 'PENDING', 'REJECTED', 'RESOLVE_ERRORS'], description: 'RESOLVE_ERRORS: the customer lacks the fields in `errors`; update it and verify again.' }),
+      verificationStatus: str({
+        enum: ['APPROVED', 'PENDING', 'REJECTED', 'RESOLVE_ERRORS'],
+        description: 'RESOLVE_ERRORS: the customer lacks the fields in `errors`; update it and verify again.',
+      }),
       errors: {
         type: 'array',
-        items: { type: 'object', required: ['field', 'code', 'message'], properties: { field: str({ description: 'Customer field, dotted for nested ones.' }), code: str({ enum: ['MISSING_FIELD'] }), message: str() } },
+        items: {
+          type: 'object',
+          required: ['field', 'code', 'message'],
+          properties: {
+            field: str({ description: 'Customer field, dotted for nested ones.' }),
+            code: str({ enum: ['MISSING_FIELD'] }),
+            message: str(),
+          },
+        },
       },
       createdAt: dateTime,
       updatedAt: dateTime,

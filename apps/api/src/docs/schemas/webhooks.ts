@@ -10,14 +10,22 @@ export const webhookSchemas: Record<string, Schema> = {
     type: 'object',
     required: ['webhookEndpoint', 'webhookSigningPublicKey', 'webhookSecret', 'createdAt', 'updatedAt'],
     properties: {
-      webhookEndpoint: nullable(str({ format: 'uri', description: 'Where webhooks are POSTed; null: webhooks are off.' })),
+      webhookEndpoint: nullable(
+        str({ format: 'uri', description: 'Where webhooks are POSTed; null: webhooks are off.' }),
+      ),
       webhookSigningPublicKey: nullable(
         str({
           description:
             'P-256 public key as SPKI PEM (`-----BEGIN PUBLIC KEY-----`). Verify `X-Service-Signature` `{"v":"1","s":"<base64 DER>"}`: ECDSA with SHA-256 over the raw body bytes. Null until the first configuration.',
         }),
       ),
-      webhookSecret: nullable(str({ pattern: '^whsec_', description: 'Standard Webhooks secret for `webhook-signature` (HMAC-SHA256 over `webhook-id.webhook-timestamp.body`). Null until the first configuration.' })),
+      webhookSecret: nullable(
+        str({
+          pattern: '^whsec_',
+          description:
+            'Standard Webhooks secret for `webhook-signature` (HMAC-SHA256 over `webhook-id.webhook-timestamp.body`). Null until the first configuration.',
+        }),
+      ),
       createdAt: dateTime,
       updatedAt: dateTime,
     },
@@ -25,7 +33,8 @@ export const webhookSchemas: Record<string, Schema> = {
   WebhookEnvelope: {
     type: 'object',
     required: ['id', 'type', 'timestamp', 'data'],
-    description: 'The body of every webhook. Delivery is at least once: receivers dedupe on `id` (the same on every retry).',
+    description:
+      'The body of every webhook. Delivery is at least once: receivers dedupe on `id` (the same on every retry).',
     properties: {
       id: str({ pattern: '^Webhook:[0-9a-f-]{36}$' }),
       type: str({
@@ -33,7 +42,10 @@ export const webhookSchemas: Record<string, Schema> = {
           'CUSTOMER.KYC_<STATUS>, INTERNAL_ACCOUNT.BALANCE_UPDATED, INVITATION_CLAIMED, OUTGOING_PAYMENT.<STATUS>, INCOMING_PAYMENT.<STATUS>, card.state_change, card.funding_source_change, TEST.',
       }),
       timestamp: dateTime,
-      data: { type: 'object', description: 'The resource snapshot (Customer, InternalAccount, Invitation, Transaction, Card).' },
+      data: {
+        type: 'object',
+        description: 'The resource snapshot (Customer, InternalAccount, Invitation, Transaction, Card).',
+      },
     },
   },
   WebhookDeliveryAttempt: {
@@ -42,7 +54,10 @@ export const webhookSchemas: Record<string, Schema> = {
     properties: {
       attempt: { type: 'integer', minimum: 1, description: 'Within the current run; a redelivery starts at 1 again.' },
       attemptedAt: dateTime,
-      url: str({ format: 'uri', description: 'The platform’s endpoint at the time of the attempt; absent when webhooks were turned off.' }),
+      url: str({
+        format: 'uri',
+        description: 'The platform’s endpoint at the time of the attempt; absent when webhooks were turned off.',
+      }),
       statusCode: { type: 'integer', description: 'Absent when no response arrived.' },
       latencyMs: { type: 'integer' },
       responseBody: str({ description: 'At most 1 KB of the response body.' }),
@@ -53,14 +68,28 @@ export const webhookSchemas: Record<string, Schema> = {
   },
   WebhookDelivery: {
     type: 'object',
-    required: ['id', 'webhookId', 'type', 'status', 'url', 'payload', 'attemptCount', 'maxAttempts', 'redeliveries', 'attempts', 'createdAt', 'updatedAt'],
+    required: [
+      'id',
+      'webhookId',
+      'type',
+      'status',
+      'url',
+      'payload',
+      'attemptCount',
+      'maxAttempts',
+      'redeliveries',
+      'attempts',
+      'createdAt',
+      'updatedAt',
+    ],
     properties: {
       id: str({ pattern: '^WebhookDelivery:[0-9a-f-]{36}$' }),
       webhookId: str({ pattern: '^Webhook:[0-9a-f-]{36}$' }),
       type: str(),
       status: str({
         enum: ['PENDING', 'DELIVERED', 'FAILED', 'DEAD'],
-        description: 'PENDING: queued or retrying. DELIVERED: a 2xx reply, or 409 (the receiver already had it). FAILED: failed and not retried (TEST, or webhooks turned off meanwhile). DEAD: every attempt failed (exponential backoff, at most 30 minutes apart, for 7 days).',
+        description:
+          'PENDING: queued or retrying. DELIVERED: a 2xx reply, or 409 (the receiver already had it). FAILED: failed and not retried (TEST, or webhooks turned off meanwhile). DEAD: every attempt failed (exponential backoff, at most 30 minutes apart, for 7 days).',
       }),
       url: str({ format: 'uri' }),
       payload: { $ref: '#/components/schemas/WebhookEnvelope' },
@@ -71,7 +100,11 @@ export const webhookSchemas: Record<string, Schema> = {
       deliveredAt: dateTime,
       lastStatusCode: { type: 'integer' },
       lastError: str(),
-      attempts: { type: 'array', description: 'The newest 50 attempts, oldest first.', items: { $ref: '#/components/schemas/WebhookDeliveryAttempt' } },
+      attempts: {
+        type: 'array',
+        description: 'The newest 50 attempts, oldest first.',
+        items: { $ref: '#/components/schemas/WebhookDeliveryAttempt' },
+      },
       createdAt: dateTime,
       updatedAt: dateTime,
     },
@@ -84,7 +117,8 @@ export const webhookSchemas: Record<string, Schema> = {
       url: str({ format: 'uri' }),
       response_body: str({ description: 'At most 256 characters of the receiver’s body.' }),
       error: str({
-        description: 'Set when no response arrived: one generic message whether the address was refused, ' +
+        description:
+          'Set when no response arrived: one generic message whether the address was refused, ' +
           'the connection failed or it timed out.',
       }),
     },

@@ -20,8 +20,21 @@ export function toAgentActionDocResource(doc: Doc): Record<string, unknown> {
   return action;
 }
 
-const AGENT_EVENTS = ['AgentCreated', 'AgentUpdated', 'AgentPolicyUpdated', 'AgentDeviceCodeRedeemed', 'AgentSpendCommitted', 'AgentDeleted'];
-const ACTION_EVENTS = ['AgentActionPendingApproval', 'AgentSpendReserved', 'AgentSpendCommitted', 'AgentActionRejected', 'AgentActionFailed'];
+const AGENT_EVENTS = [
+  'AgentCreated',
+  'AgentUpdated',
+  'AgentPolicyUpdated',
+  'AgentDeviceCodeRedeemed',
+  'AgentSpendCommitted',
+  'AgentDeleted',
+];
+const ACTION_EVENTS = [
+  'AgentActionPendingApproval',
+  'AgentSpendReserved',
+  'AgentSpendCommitted',
+  'AgentActionRejected',
+  'AgentActionFailed',
+];
 
 /**
  * Agents and their actions. Every event carries the full snapshot of what it changed, so
@@ -39,7 +52,13 @@ export const agentProjection: Projection = {
     const event = { type: recorded.type, data: recorded.data } as AgentEvent;
     const data = event.data as { platformId: string; agent?: AgentSnapshot; action?: AgentActionSnapshot };
     if (event.type === 'AgentDeleted') tx.delete(Collections.agents, event.data.agentId);
-    else if (data.agent && AGENT_EVENTS.includes(event.type)) tx.put(Collections.agents, { ...data.agent, platformId: data.platformId } as AgentDoc);
-    if (data.action) tx.put(Collections.agentActions, { ...toAgentActionResource(data.action), id: data.action.id, platformId: data.platformId });
+    else if (data.agent && AGENT_EVENTS.includes(event.type))
+      tx.put(Collections.agents, { ...data.agent, platformId: data.platformId } as AgentDoc);
+    if (data.action)
+      tx.put(Collections.agentActions, {
+        ...toAgentActionResource(data.action),
+        id: data.action.id,
+        platformId: data.platformId,
+      });
   },
 };

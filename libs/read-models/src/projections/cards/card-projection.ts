@@ -16,13 +16,12 @@ export function toCard(doc: CardDoc): CardSnapshot {
 export const cardProjection: Projection = {
   name: 'cards',
   collections: [Collections.cards],
-  indexes: [
-    { collection: Collections.cards, fields: ['platformId', 'customerId', 'createdAt'] },
-  ],
+  indexes: [{ collection: Collections.cards, fields: ['platformId', 'customerId', 'createdAt'] }],
   handles: ['CardCreated', 'CardStateChanged', 'CardFundingSourcesChanged'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as CardEvent;
-    if (event.type !== 'CardCreated' && event.type !== 'CardStateChanged' && event.type !== 'CardFundingSourcesChanged') return;
+    if (event.type !== 'CardCreated' && event.type !== 'CardStateChanged' && event.type !== 'CardFundingSourcesChanged')
+      return;
     tx.put(Collections.cards, { ...event.data.card, platformId: event.data.platformId } as CardDoc);
   },
 };

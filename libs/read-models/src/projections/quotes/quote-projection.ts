@@ -8,15 +8,19 @@ import { Collections } from '../collections.js';
 export const quoteProjection: Projection = {
   name: 'quotes',
   collections: [Collections.quotes],
-  indexes: [
-    { collection: Collections.quotes, fields: ['platformId', 'customerId', 'createdAt'] },
-  ],
+  indexes: [{ collection: Collections.quotes, fields: ['platformId', 'customerId', 'createdAt'] }],
   handles: ['QuoteCreated', 'TransactionCreated', 'TransactionStatusChanged'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as QuoteEvent;
     if (event.type === 'QuoteCreated') {
       const q = event.data.quote;
-      tx.put(Collections.quotes, { ...toQuoteResource(q, 'PENDING'), id: q.id, platformId: q.platformId, customerId: q.source.customerId, updatedAt: q.createdAt });
+      tx.put(Collections.quotes, {
+        ...toQuoteResource(q, 'PENDING'),
+        id: q.id,
+        platformId: q.platformId,
+        customerId: q.source.customerId,
+        updatedAt: q.createdAt,
+      });
       return;
     }
     const t = event.data.transaction;

@@ -13,14 +13,22 @@ import { Collections } from '../collections.js';
 export const transactionProjection: Projection = {
   name: 'transactions',
   collections: [Collections.transactions],
-  indexes: [
-    { collection: Collections.transactions, fields: ['platformId', 'customerId', 'createdAt'] },
-  ],
+  indexes: [{ collection: Collections.transactions, fields: ['platformId', 'customerId', 'createdAt'] }],
   handles: ['TransactionCreated', 'TransactionStatusChanged'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const t = (recorded.data as TransactionEvent['data']).transaction;
-    const accountIdentifiers = [t.source.accountId, t.source.umaAddress, t.destination.accountId, t.destination.umaAddress].filter((v): v is string => typeof v === 'string');
-    tx.put(Collections.transactions, { ...toTransactionResource(t), id: t.id, platformId: t.platformId, accountIdentifiers });
+    const accountIdentifiers = [
+      t.source.accountId,
+      t.source.umaAddress,
+      t.destination.accountId,
+      t.destination.umaAddress,
+    ].filter((v): v is string => typeof v === 'string');
+    tx.put(Collections.transactions, {
+      ...toTransactionResource(t),
+      id: t.id,
+      platformId: t.platformId,
+      accountIdentifiers,
+    });
   },
 };
 

@@ -11,5 +11,10 @@ export async function applyWalletAccountEvent(recorded: RecordedEvent, tx: Proje
   const event = { type: recorded.type, data: recorded.data } as unknown as WalletAuthEvent;
   if (event.type !== 'WalletPrivacyChanged') return;
   const doc = await tx.get<InternalAccountDoc>(Collections.internalAccounts, event.data.accountId);
-  if (doc) tx.put(Collections.internalAccounts, { ...doc, privateEnabled: event.data.privateEnabled, updatedAt: event.data.updatedAt });
+  if (doc)
+    tx.put(Collections.internalAccounts, {
+      ...doc,
+      privateEnabled: event.data.privateEnabled,
+      updatedAt: event.data.updatedAt,
+    });
 }

@@ -36,7 +36,14 @@ export const walletAuthProjection: Projection = {
     { collection: Collections.authMethods, fields: ['platformId', 'accountId', 'createdAt'] },
     { collection: Collections.authSessions, fields: ['platformId', 'accountId', 'createdAt'] },
   ],
-  handles: ['AuthMethodAdded', 'AuthMethodUpdated', 'AuthMethodRevoked', 'SessionIssued', 'SessionRefreshed', 'SessionRevoked'],
+  handles: [
+    'AuthMethodAdded',
+    'AuthMethodUpdated',
+    'AuthMethodRevoked',
+    'SessionIssued',
+    'SessionRefreshed',
+    'SessionRevoked',
+  ],
   async apply(recorded: RecordedEvent, tx) {
     const event = { type: recorded.type, data: recorded.data } as unknown as WalletAuthEvent;
     switch (event.type) {
@@ -58,7 +65,8 @@ export const walletAuthProjection: Projection = {
       }
       case 'AuthMethodUpdated': {
         const doc = await tx.get<AuthMethodDoc>(Collections.authMethods, event.data.authMethodId);
-        if (doc) tx.put(Collections.authMethods, { ...doc, nickname: event.data.nickname, updatedAt: event.data.updatedAt });
+        if (doc)
+          tx.put(Collections.authMethods, { ...doc, nickname: event.data.nickname, updatedAt: event.data.updatedAt });
         break;
       }
       case 'AuthMethodRevoked': {
@@ -83,7 +91,12 @@ export const walletAuthProjection: Projection = {
       }
       case 'SessionRefreshed': {
         const doc = await tx.get<AuthSessionDoc>(Collections.authSessions, event.data.sessionId);
-        if (doc) tx.put(Collections.authSessions, { ...doc, expiresAt: event.data.expiresAt, updatedAt: event.data.refreshedAt });
+        if (doc)
+          tx.put(Collections.authSessions, {
+            ...doc,
+            expiresAt: event.data.expiresAt,
+            updatedAt: event.data.refreshedAt,
+          });
         break;
       }
       case 'SessionRevoked': {

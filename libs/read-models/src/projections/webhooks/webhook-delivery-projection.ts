@@ -1,4 +1,9 @@
-import type { DeliveryAttempt, WebhookDeliveryEvent, WebhookDeliveryStatus, WebhookEnvelope } from '../../../../domain/src/webhooks/webhook-delivery.js';
+import type {
+  DeliveryAttempt,
+  WebhookDeliveryEvent,
+  WebhookDeliveryStatus,
+  WebhookEnvelope,
+} from '../../../../domain/src/webhooks/webhook-delivery.js';
 import type { RecordedEvent } from '../../../../event-store/src/event-store.js';
 import type { Projection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
@@ -59,12 +64,23 @@ export const webhookDeliveryProjection: Projection = {
     if (!doc) return;
     if (event.type === 'WebhookRedeliveryRequested') {
       const { nextAttemptAt: _n, ...rest } = doc;
-      tx.put(Collections.webhookDeliveries, { ...rest, status: 'PENDING', url: event.data.url, maxAttempts: event.data.maxAttempts, redeliveries: event.data.redelivery, updatedAt: event.data.requestedAt });
+      tx.put(Collections.webhookDeliveries, {
+        ...rest,
+        status: 'PENDING',
+        url: event.data.url,
+        maxAttempts: event.data.maxAttempts,
+        redeliveries: event.data.redelivery,
+        updatedAt: event.data.requestedAt,
+      });
       return;
     }
     const { deliveryId: _d, platformId: _p, ...attempt } = event.data;
     const delivered = doc.status === 'DELIVERED' || attempt.outcome === 'DELIVERED';
-    const status: WebhookDeliveryStatus = delivered ? 'DELIVERED' : attempt.outcome === 'RETRYING' ? 'PENDING' : attempt.outcome;
+    const status: WebhookDeliveryStatus = delivered
+      ? 'DELIVERED'
+      : attempt.outcome === 'RETRYING'
+        ? 'PENDING'
+        : attempt.outcome;
     const { nextAttemptAt: _n, lastStatusCode: _s, lastError: _e, ...rest } = doc;
     const next: WebhookDeliveryDoc = {
       ...rest,
