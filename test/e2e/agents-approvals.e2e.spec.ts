@@ -42,51 +42,55 @@ describe('agents: approvals', () => {
     return res.body;
   };
 
-  it('above the approval threshold: PENDING_APPROVAL without a transaction, the webhook arrives signed, approve executes it', async () => {
-    const agent = await a.connected(policy({ approvalThresholds: { currency: 'USD', amount: 500 } }), 10_000);
-    const pending = await a.transferOut(agent, 800);
-    expect(pending.status).toBe(201);
-    expect(pending.body).toMatchObject({
-      status: 'PENDING_APPROVAL',
-      type: 'TRANSFER_OUT',
-      transferDetails: { amount: 800 },
-    });
-    expect(pending.body).not.toHaveProperty('transaction');
-    expect(await a.m.balance(agent.customer.accounts.USD)).toBe(10_000);
-    expect(await a.usage(agent)).toMatchObject({ dailyTransactionCount: 0, dailySpend: 0 });
+  it(
+    'above the approval threshold: PENDING_APPROVAL without a transaction, the webhook arrives ' +
+      'signed, approve executes it',
+    async () => {
+      const agent = await a.connected(policy({ approvalThresholds: { currency: 'USD', amount: 500 } }), 10_000);
+      const pending = await a.transferOut(agent, 800);
+      expect(pending.status).toBe(201);
+      expect(pending.body).toMatchObject({
+        status: 'PENDING_APPROVAL',
+        type: 'TRANSFER_OUT',
+        transferDetails: { amount: 800 },
+      });
+      expect(pending.body).not.toHaveProperty('transaction');
+      expect(await a.m.balance(agent.customer.accounts.USD)).toBe(10_000);
+      expect(await a.usage(agent)).toMatchObject({ dailyTransactionCount: 0, dailySpend: 0 });
 
-    await receiver.waitFor(
-      (rs) => rs.some((r) => r.json?.type === 'AGENT_ACTION.PENDING_APPROVAL' && r.json.data.id === pending.body.id),
-      15_000,
-      'the pending-approval webhook',
-    );
-    const hook = receiver.requests.find((r) => r.json?.data.id === pending.body.id)!;
-    expect({ ecdsa: hook.ecdsaValid, standard: hook.standardValid }).toEqual({ ecdsa: true, standard: true });
-    expect(hook.json).toEqual({
-      id: expect.stringMatching(/^Webhook:/),
-      type: 'AGENT_ACTION.PENDING_APPROVAL',
-      timestamp: pending.body.createdAt,
-      data: pending.body,
-    });
+      await receiver.waitFor(
+        (rs) => rs.some((r) => r.json?.type === 'AGENT_ACTION.PENDING_APPROVAL' && r.json.data.id === pending.body.id),
+        15_000,
+        'the pending-approval webhook',
+      );
+      const hook = receiver.requests.find((r) => r.json?.data.id === pending.body.id)!;
+      expect({ ecdsa: hook.ecdsaValid, standard: hook.standardValid }).toEqual({ ecdsa: true, standard: true });
+      expect(hook.json).toEqual({
+        id: expect.stringMatching(/^Webhook:/),
+        type: 'AGENT_ACTION.PENDING_APPROVAL',
+        timestamp: pending.body.createdAt,
+        data: pending.body,
+      });
 
-    const approvals = await api.get(`/agents/approvals?agentId=${agent.id}`);
-    expect(approvals.body.data.map((x: any) => x.id)).toEqual([pending.body.id]);
-    const approved = await approve(agent, pending.body.id);
-    expect(approved.status).toBe(200);
-    expect(approved.body).toMatchObject({
-      id: pending.body.id,
-      status: 'APPROVED',
-      transaction: { agentId: agent.id, status: 'COMPLETED' },
-    });
-    expect(await a.m.balance(agent.customer.accounts.USD)).toBe(9_200);
-    expect(await a.usage(agent)).toMatchObject({ dailyTransactionCount: 1, dailySpend: 800 });
-    expect((await agent.me.get(`/agents/me/actions/${pending.body.id}`)).body.status).toBe('APPROVED');
-    expect((await approve(agent, pending.body.id)).status).toBe(409);
-    expect((await api.post(`/agents/${agent.id}/actions/${pending.body.id}/reject`, {})).status).toBe(409);
-    expect((await api.get(`/agents/approvals?agentId=${agent.id}`)).body.data).toEqual([]);
-    // Under the threshold it executes at once.
-    expect((await a.transferOut(agent, 500)).body.status).toBe('APPROVED');
-  });
+      const approvals = await api.get(`/agents/approvals?agentId=${agent.id}`);
+      expect(approvals.body.data.map((x: any) => x.id)).toEqual([pending.body.id]);
+      const approved = await approve(agent, pending.body.id);
+      expect(approved.status).toBe(200);
+      expect(approved.body).toMatchObject({
+        id: pending.body.id,
+        status: 'APPROVED',
+        transaction: { agentId: agent.id, status: 'COMPLETED' },
+      });
+      expect(await a.m.balance(agent.customer.accounts.USD)).toBe(9_200);
+      expect(await a.usage(agent)).toMatchObject({ dailyTransactionCount: 1, dailySpend: 800 });
+      expect((await agent.me.get(`/agents/me/actions/${pending.body.id}`)).body.status).toBe('APPROVED');
+      expect((await approve(agent, pending.body.id)).status).toBe(409);
+      expect((await api.post(`/agents/${agent.id}/actions/${pending.body.id}/reject`, {})).status).toBe(409);
+      expect((await api.get(`/agents/approvals?agentId=${agent.id}`)).body.data).toEqual([]);
+      // Under the threshold it executes at once.
+      expect((await a.transferOut(agent, 500)).body.status).toBe('APPROVED');
+    },
+  );
 
   it('reject stores the reason and executes nothing; a second decision is 409', async () => {
     const agent = await a.connected(approvalRequired(), 10_000);

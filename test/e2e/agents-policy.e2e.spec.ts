@@ -142,22 +142,25 @@ describe('agents: policy enforced at the moment of each action', () => {
     expect(await a.m.balance(count.customer.accounts.USD)).toBe(9_998);
   });
 
-  it('monthlyLimit counts the earlier days of the month; the daily counters reset at the UTC day boundary', async () => {
-    const agent = await a.connected(policy({}, { dailyLimit: 1_000, monthlyLimit: 1_500 }), 10_000);
-    expect((await a.transferOut(agent, 1_000)).status).toBe(201);
-    await refused(await a.transferOut(agent, 1), 'VELOCITY_LIMIT_EXCEEDED');
-    const now = Date.parse((await api.get('/sandbox/clock')).body.now);
-    const midnight = Date.UTC(
-      new Date(now).getUTCFullYear(),
-      new Date(now).getUTCMonth(),
-      new Date(now).getUTCDate() + 1,
-    );
-    await a.m.advance(Math.ceil((midnight - now) / 1000));
-    expect(await a.usage(agent)).toMatchObject({ dailyTransactionCount: 0, dailySpend: 0, monthlySpend: 1_000 });
-    await refused(await a.transferOut(agent, 501), 'VELOCITY_LIMIT_EXCEEDED');
-    expect((await a.transferOut(agent, 500)).status).toBe(201);
-    expect(await a.usage(agent)).toMatchObject({ dailyTransactionCount: 1, dailySpend: 500, monthlySpend: 1_500 });
-  });
+  it(
+    'monthlyLimit counts the earlier days of the month; the daily counters reset at the UTC day ' + 'boundary',
+    async () => {
+      const agent = await a.connected(policy({}, { dailyLimit: 1_000, monthlyLimit: 1_500 }), 10_000);
+      expect((await a.transferOut(agent, 1_000)).status).toBe(201);
+      await refused(await a.transferOut(agent, 1), 'VELOCITY_LIMIT_EXCEEDED');
+      const now = Date.parse((await api.get('/sandbox/clock')).body.now);
+      const midnight = Date.UTC(
+        new Date(now).getUTCFullYear(),
+        new Date(now).getUTCMonth(),
+        new Date(now).getUTCDate() + 1,
+      );
+      await a.m.advance(Math.ceil((midnight - now) / 1000));
+      expect(await a.usage(agent)).toMatchObject({ dailyTransactionCount: 0, dailySpend: 0, monthlySpend: 1_000 });
+      await refused(await a.transferOut(agent, 501), 'VELOCITY_LIMIT_EXCEEDED');
+      expect((await a.transferOut(agent, 500)).status).toBe(201);
+      expect(await a.usage(agent)).toMatchObject({ dailyTransactionCount: 1, dailySpend: 500, monthlySpend: 1_500 });
+    },
+  );
 
   it('the monthly counter resets at the UTC month boundary', async () => {
     const agent = await a.connected(policy({}, { monthlyLimit: 1_000 }), 10_000);

@@ -19,71 +19,74 @@ describe('agents: platform side, device codes and bearer authentication', () => 
     await t?.close();
   });
 
-  it('creates an agent with its first device code; redeeming it returns a gat_ token once and connects the agent', async () => {
-    const customer = await a.m.customer();
-    const created = await a.create(
-      customer.id,
-      policy({}, { dailyLimit: 5_000, dailyTransactionLimit: 3, monthlyLimit: null }),
-    );
-    expect(created.agent).toMatchObject({
-      id: expect.stringMatching(/^Agent:/),
-      name: 'assistant',
-      customerId: customer.id,
-      isPaused: false,
-      isConnected: false,
-      policy: {
-        spendingLimits: {
-          currency: 'USD',
-          perTransactionLimit: 100_000,
-          dailyLimit: 5_000,
-          dailyTransactionLimit: 3,
-          monthlyLimit: null,
+  it(
+    'creates an agent with its first device code; redeeming it returns a gat_ token once and ' + 'connects the agent',
+    async () => {
+      const customer = await a.m.customer();
+      const created = await a.create(
+        customer.id,
+        policy({}, { dailyLimit: 5_000, dailyTransactionLimit: 3, monthlyLimit: null }),
+      );
+      expect(created.agent).toMatchObject({
+        id: expect.stringMatching(/^Agent:/),
+        name: 'assistant',
+        customerId: customer.id,
+        isPaused: false,
+        isConnected: false,
+        policy: {
+          spendingLimits: {
+            currency: 'USD',
+            perTransactionLimit: 100_000,
+            dailyLimit: 5_000,
+            dailyTransactionLimit: 3,
+            monthlyLimit: null,
+          },
         },
-      },
-      usage: {
-        dailyTransactionCount: 0,
-        dailySpend: 0,
-        monthlySpend: 0,
-        dailyResetDate: '2026-04-11',
-        monthlyResetMonth: '2026-05',
-      },
-    });
-    const code = created.deviceCode;
-    expect(code).toEqual({
-      code: expect.stringMatching(/^PAY-AGENT-[A-Z2-9]{4}-[A-Z2-9]{4}$/),
-      agentId: created.agent.id,
-      expiresAt: new Date(START + 86_400_000).toISOString(),
-      redeemed: false,
-    });
-    expect((await api.get(`/agents/device-codes/${code.code}/status`)).body).toEqual({
-      code: code.code,
-      redeemed: false,
-    });
+        usage: {
+          dailyTransactionCount: 0,
+          dailySpend: 0,
+          monthlySpend: 0,
+          dailyResetDate: '2026-04-11',
+          monthlyResetMonth: '2026-05',
+        },
+      });
+      const code = created.deviceCode;
+      expect(code).toEqual({
+        code: expect.stringMatching(/^PAY-AGENT-[A-Z2-9]{4}-[A-Z2-9]{4}$/),
+        agentId: created.agent.id,
+        expiresAt: new Date(START + 86_400_000).toISOString(),
+        redeemed: false,
+      });
+      expect((await api.get(`/agents/device-codes/${code.code}/status`)).body).toEqual({
+        code: code.code,
+        redeemed: false,
+      });
 
-    const redeemed = await a.redeem(code.code);
-    expect(redeemed.status).toBe(200);
-    expect(redeemed.body).toEqual({
-      agentId: created.agent.id,
-      agentName: 'assistant',
-      accessToken: expect.stringMatching(/^gat_[0-9a-f]{40}$/),
-      policy: created.agent.policy,
-    });
-    expect((await api.get(`/agents/device-codes/${code.code}/status`)).body).toEqual({
-      code: code.code,
-      redeemed: true,
-    });
-    expect((await a.redeem(code.code)).status).toBe(400);
-    expect((await a.redeem('PAY-AGENT-2222-2222')).status).toBe(404);
-    expect((await api.get(`/agents/${created.agent.id}`)).body.isConnected).toBe(true);
-    // Connected: no new code (409).
-    expect((await api.post(`/agents/${created.agent.id}/device-codes`)).status).toBe(409);
+      const redeemed = await a.redeem(code.code);
+      expect(redeemed.status).toBe(200);
+      expect(redeemed.body).toEqual({
+        agentId: created.agent.id,
+        agentName: 'assistant',
+        accessToken: expect.stringMatching(/^gat_[0-9a-f]{40}$/),
+        policy: created.agent.policy,
+      });
+      expect((await api.get(`/agents/device-codes/${code.code}/status`)).body).toEqual({
+        code: code.code,
+        redeemed: true,
+      });
+      expect((await a.redeem(code.code)).status).toBe(400);
+      expect((await a.redeem('PAY-AGENT-2222-2222')).status).toBe(404);
+      expect((await api.get(`/agents/${created.agent.id}`)).body.isConnected).toBe(true);
+      // Connected: no new code (409).
+      expect((await api.post(`/agents/${created.agent.id}/device-codes`)).status).toBe(409);
 
-    const me = a.bearer(redeemed.body.accessToken);
-    expect((await me.get('/agents/me')).body).toMatchObject({ id: created.agent.id, isConnected: true });
-    // The token is not a platform credential, and platform credentials are not an agent token.
-    expect((await me.get('/customers')).status).toBe(401);
-    expect((await api.get('/agents/me')).status).toBe(401);
-  });
+      const me = a.bearer(redeemed.body.accessToken);
+      expect((await me.get('/agents/me')).body).toMatchObject({ id: created.agent.id, isConnected: true });
+      // The token is not a platform credential, and platform credentials are not an agent token.
+      expect((await me.get('/customers')).status).toBe(401);
+      expect((await api.get('/agents/me')).status).toBe(401);
+    },
+  );
 
   it('a new device code replaces the unredeemed one; codes expire after 24 hours of the platform clock', async () => {
     const customer = await a.m.customer();

@@ -107,7 +107,8 @@ describe('audit verify: replay into scratch read models, compare, prove the ledg
     expect(report.streams).toBeGreaterThan(1);
     const chain = report.findings.filter((f) => f.startsWith('hash chain'));
     expect(chain).toEqual([
-      `hash chain: stream ${cardStream} broken at revision ${last.revision}: the event does not match its hash (modified)`,
+      `hash chain: stream ${cardStream} broken at revision ${last.revision}: the event does not ` +
+        `match its hash (modified)`,
     ]);
     expect(tampered.stderr).toContain(`finding: hash chain: stream ${cardStream} broken at revision ${last.revision}`);
   });

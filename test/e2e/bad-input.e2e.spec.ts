@@ -30,13 +30,15 @@ describe('bad input at the edge: 400 with field errors, never 5xx, nothing chang
 
   it('refuses JSON nested 2,400 levels deep (was 500: stack overflow in validation)', async () => {
     const before = await snapshot(t, api, t.service.sandbox!.platformId);
-    const deepArray = `{"platformCustomerId":"deep","customerType":"INDIVIDUAL","address":${'['.repeat(2400)}${']'.repeat(2400)}}`;
+    const brackets = `${'['.repeat(2400)}${']'.repeat(2400)}`;
+    const deepArray = `{"platformCustomerId":"deep","customerType":"INDIVIDUAL","address":${brackets}}`;
     const deepObject = `${'{"a":'.repeat(2400)}1${'}'.repeat(2400)}`;
     for (const body of [deepArray, deepObject])
       expectInvalid(await api.request('POST', '/customers', body), 'body:maxDepth');
     // the limit is exact: brackets inside strings do not count, one level more than the limit is refused
     const nested = (depth: number) =>
-      `{"platformCustomerId":"[[[{{{","customerType":"INDIVIDUAL","x":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+      `{"platformCustomerId":"[[[{{{","customerType":"INDIVIDUAL",` +
+      `"x":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
     expectInvalid(await api.request('POST', '/customers', nested(MAX_BODY_DEPTH)), 'x:whitelistValidation');
     expectInvalid(await api.request('POST', '/customers', nested(MAX_BODY_DEPTH + 1)), 'body:maxDepth');
     expect(await snapshot(t, api, t.service.sandbox!.platformId)).toEqual(before);
@@ -144,12 +146,18 @@ describe('bad input at the edge: 400 with field errors, never 5xx, nothing chang
     expect(await snapshot(t, api, t.service.sandbox!.platformId)).toEqual(before);
   });
 
-  it('still accepts what is valid: null where a field means something by null, bodies without a JSON content type', async () => {
-    const config = await api.patch('/config', { webhookEndpoint: null });
-    expect(config.status).toBe(200);
-    const token = await api.post('/tokens', { name: 'ci [x] {y}' });
-    expect(token.status).toBe(201);
-    const execute = await api.request('POST', `/transactions/Transaction:00000000-0000-4000-8000-000000000000/approve`);
-    expect(execute.status).toBe(404);
-  });
+  it(
+    'still accepts what is valid: null where a field means something by null, bodies without a ' + 'JSON content type',
+    async () => {
+      const config = await api.patch('/config', { webhookEndpoint: null });
+      expect(config.status).toBe(200);
+      const token = await api.post('/tokens', { name: 'ci [x] {y}' });
+      expect(token.status).toBe(201);
+      const execute = await api.request(
+        'POST',
+        `/transactions/Transaction:00000000-0000-4000-8000-000000000000/approve`,
+      );
+      expect(execute.status).toBe(404);
+    },
+  );
 });

@@ -7,7 +7,9 @@ import { walletSession } from '../support/wallet-session.js';
 
 const ADDRESS = { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
 
-/** Cards follow their holder: PENDING_KYC until the holder is approved, CLOSED_BY_SERVICE once the holder is deleted. */
+/**
+ * Cards follow their holder: PENDING_KYC until the holder is approved, CLOSED_BY_SERVICE once the holder is deleted.
+ */
 describe('cards and their holder', () => {
   let t: TestService;
   let api: Client;

@@ -144,83 +144,92 @@ describe('sandbox card network: authorizations, clearings and returns on the led
     expect(available(await ledgerAccount(h.usd))).toBe(1000n);
   });
 
-  it('freezes between authorization and clearing: new authorizations CARD_PAUSED, the earlier one still clears', async () => {
-    const h = await holder({ usd: 1000 });
-    const card = await activeCard(h);
-    const earlier = await authorize(card.id, 300);
-    expect(earlier.status).toBe('APPROVED');
-    await setState(card.id, 'FROZEN', h.wallet);
-    const paused = await authorize(card.id, 50);
-    expect(paused).toMatchObject({ status: 'DECLINED', declineReason: 'CARD_PAUSED' });
-    const cleared = await clear(card.id, earlier.id);
-    expect(cleared.status).toBe(200);
-    expect(cleared.body).toMatchObject({ status: 'CLEARED', clearedAmount: 300, latePresentment: false });
-    expect(await balance(h.usd)).toBe(700);
-    await setState(card.id, 'ACTIVE', h.wallet);
-    expect((await authorize(card.id, 50)).status).toBe('APPROVED');
-  });
+  it(
+    'freezes between authorization and clearing: new authorizations CARD_PAUSED, the earlier one ' + 'still clears',
+    async () => {
+      const h = await holder({ usd: 1000 });
+      const card = await activeCard(h);
+      const earlier = await authorize(card.id, 300);
+      expect(earlier.status).toBe('APPROVED');
+      await setState(card.id, 'FROZEN', h.wallet);
+      const paused = await authorize(card.id, 50);
+      expect(paused).toMatchObject({ status: 'DECLINED', declineReason: 'CARD_PAUSED' });
+      const cleared = await clear(card.id, earlier.id);
+      expect(cleared.status).toBe(200);
+      expect(cleared.body).toMatchObject({ status: 'CLEARED', clearedAmount: 300, latePresentment: false });
+      expect(await balance(h.usd)).toBe(700);
+      await setState(card.id, 'ACTIVE', h.wallet);
+      expect((await authorize(card.id, 50)).status).toBe('APPROVED');
+    },
+  );
 
-  it('expires an authorization left uncleared for seven days: reversed, hold voided, a late clearing still posts', async () => {
-    const h = await holder({ usd: 1000 });
-    const card = await activeCard(h);
-    const stale = await authorize(card.id, 300);
-    clock.advance(AUTHORIZATION_VALIDITY_MS - 1000);
-    const fresh = await authorize(card.id, 200);
-    await t.service.infra.jobs.promoteDue();
-    expect(available(await ledgerAccount(h.usd))).toBe(500n);
-    clock.advance(1000);
-    await t.service.infra.jobs.promoteDue();
-    const expired = await until(
-      async () => (await api.get(`/sandbox/cards/${card.id}/authorizations/${stale.id}`)).body,
-      (a) => a.status === 'REVERSED',
-    );
-    expect(expired.status).toBe('REVERSED');
-    expect(expired.activity[expired.activity.length - 1]).toMatchObject({
-      type: 'REVERSAL',
-      reversalReason: 'EXPIRED',
-      amount: 300,
-    });
-    expect(
-      await until(
-        async () => available(await ledgerAccount(h.usd)),
-        (v) => v === 800n,
-      ),
-    ).toBe(800n);
-    expect((await api.get(`/sandbox/cards/${card.id}/authorizations/${fresh.id}`)).body.status).toBe('APPROVED');
-    const late = await clear(card.id, stale.id);
-    expect(late.status).toBe(200);
-    expect(late.body).toMatchObject({ status: 'CLEARED', latePresentment: true });
-    expect(await balance(h.usd)).toBe(700);
-    await expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
-  });
+  it(
+    'expires an authorization left uncleared for seven days: reversed, hold voided, a late ' + 'clearing still posts',
+    async () => {
+      const h = await holder({ usd: 1000 });
+      const card = await activeCard(h);
+      const stale = await authorize(card.id, 300);
+      clock.advance(AUTHORIZATION_VALIDITY_MS - 1000);
+      const fresh = await authorize(card.id, 200);
+      await t.service.infra.jobs.promoteDue();
+      expect(available(await ledgerAccount(h.usd))).toBe(500n);
+      clock.advance(1000);
+      await t.service.infra.jobs.promoteDue();
+      const expired = await until(
+        async () => (await api.get(`/sandbox/cards/${card.id}/authorizations/${stale.id}`)).body,
+        (a) => a.status === 'REVERSED',
+      );
+      expect(expired.status).toBe('REVERSED');
+      expect(expired.activity[expired.activity.length - 1]).toMatchObject({
+        type: 'REVERSAL',
+        reversalReason: 'EXPIRED',
+        amount: 300,
+      });
+      expect(
+        await until(
+          async () => available(await ledgerAccount(h.usd)),
+          (v) => v === 800n,
+        ),
+      ).toBe(800n);
+      expect((await api.get(`/sandbox/cards/${card.id}/authorizations/${fresh.id}`)).body.status).toBe('APPROVED');
+      const late = await clear(card.id, stale.id);
+      expect(late.status).toBe(200);
+      expect(late.body).toMatchObject({ status: 'CLEARED', latePresentment: true });
+      expect(await balance(h.usd)).toBe(700);
+      await expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
+    },
+  );
 
-  it('clears partially (releasing the rest), over-authorizations when funds allow, declines them otherwise', async () => {
-    const h = await holder({ usd: 1000 });
-    const card = await activeCard(h, [h.usd]);
-    const partial = await authorize(card.id, 400);
-    expect((await clear(card.id, partial.id, 250)).body).toMatchObject({ status: 'CLEARED', clearedAmount: 250 });
-    expect(available(await ledgerAccount(h.usd))).toBe(750n);
-    const over = await authorize(card.id, 100);
-    expect((await clear(card.id, over.id, 150)).body).toMatchObject({
-      status: 'CLEARED',
-      amount: 100,
-      clearedAmount: 150,
-    });
-    expect(await balance(h.usd)).toBe(600);
-    const tooMuch = await authorize(card.id, 100);
-    const declined = await clear(card.id, tooMuch.id, 5000);
-    expect(declined.status).toBe(200);
-    expect(declined.body).toMatchObject({ status: 'APPROVED', clearedAmount: 0 });
-    expect(declined.body.activity.at(-1)).toMatchObject({
-      type: 'CLEARING',
-      amount: 5000,
-      result: 'DECLINED',
-      declineReason: 'INSUFFICIENT_FUNDS',
-    });
-    expect(available(await ledgerAccount(h.usd))).toBe(500n);
-    expect((await clear(card.id, tooMuch.id)).body.status).toBe('CLEARED');
-    await expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
-  });
+  it(
+    'clears partially (releasing the rest), over-authorizations when funds allow, declines them ' + 'otherwise',
+    async () => {
+      const h = await holder({ usd: 1000 });
+      const card = await activeCard(h, [h.usd]);
+      const partial = await authorize(card.id, 400);
+      expect((await clear(card.id, partial.id, 250)).body).toMatchObject({ status: 'CLEARED', clearedAmount: 250 });
+      expect(available(await ledgerAccount(h.usd))).toBe(750n);
+      const over = await authorize(card.id, 100);
+      expect((await clear(card.id, over.id, 150)).body).toMatchObject({
+        status: 'CLEARED',
+        amount: 100,
+        clearedAmount: 150,
+      });
+      expect(await balance(h.usd)).toBe(600);
+      const tooMuch = await authorize(card.id, 100);
+      const declined = await clear(card.id, tooMuch.id, 5000);
+      expect(declined.status).toBe(200);
+      expect(declined.body).toMatchObject({ status: 'APPROVED', clearedAmount: 0 });
+      expect(declined.body.activity.at(-1)).toMatchObject({
+        type: 'CLEARING',
+        amount: 5000,
+        result: 'DECLINED',
+        declineReason: 'INSUFFICIENT_FUNDS',
+      });
+      expect(available(await ledgerAccount(h.usd))).toBe(500n);
+      expect((await clear(card.id, tooMuch.id)).body.status).toBe('CLEARED');
+      await expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
+    },
+  );
 
   it('refuses clearings and returns that do not fit the authorization', async () => {
     const h = await holder({ usd: 1000 });
@@ -280,88 +289,91 @@ describe('sandbox card network: authorizations, clearings and returns on the led
     ).toEqual([404, 'CARD_NOT_FOUND']);
   });
 
-  it('keeps the ledger balanced through a scripted sequence of authorizations, clearings, returns and a close', async () => {
-    const h = await holder({ usd: 10_000, wallet: 5_000 });
-    const card = await activeCard(h);
-    const a1 = await authorize(card.id, 3000);
-    const a2 = await authorize(card.id, 6000);
-    const a3 = await authorize(card.id, 2000);
-    expect([a1.fundingSourceId, a2.fundingSourceId, a3.fundingSourceId]).toEqual([h.usd, h.usd, h.wallet.accountId]);
-    expect((await authorize(card.id, 9000)).declineReason).toBe('INSUFFICIENT_FUNDS');
-    await setState(card.id, 'FROZEN', h.wallet);
-    expect((await authorize(card.id, 100)).declineReason).toBe('CARD_PAUSED');
-    expect((await clear(card.id, a1.id, 2500)).body.status).toBe('CLEARED');
-    await setState(card.id, 'ACTIVE', h.wallet);
-    expect((await clear(card.id, a2.id, 6500)).body.clearedAmount).toBe(6500);
-    expect((await clear(card.id, a3.id, 10_000)).body.status).toBe('APPROVED');
-    expect((await refund(card.id, a1.id, 1000)).body.returnedAmount).toBe(1000);
-    const a6 = await authorize(card.id, 400);
-    expect(a6.fundingSourceId).toBe(h.usd);
+  it(
+    'keeps the ledger balanced through a scripted sequence of authorizations, clearings, returns ' + 'and a close',
+    async () => {
+      const h = await holder({ usd: 10_000, wallet: 5_000 });
+      const card = await activeCard(h);
+      const a1 = await authorize(card.id, 3000);
+      const a2 = await authorize(card.id, 6000);
+      const a3 = await authorize(card.id, 2000);
+      expect([a1.fundingSourceId, a2.fundingSourceId, a3.fundingSourceId]).toEqual([h.usd, h.usd, h.wallet.accountId]);
+      expect((await authorize(card.id, 9000)).declineReason).toBe('INSUFFICIENT_FUNDS');
+      await setState(card.id, 'FROZEN', h.wallet);
+      expect((await authorize(card.id, 100)).declineReason).toBe('CARD_PAUSED');
+      expect((await clear(card.id, a1.id, 2500)).body.status).toBe('CLEARED');
+      await setState(card.id, 'ACTIVE', h.wallet);
+      expect((await clear(card.id, a2.id, 6500)).body.clearedAmount).toBe(6500);
+      expect((await clear(card.id, a3.id, 10_000)).body.status).toBe('APPROVED');
+      expect((await refund(card.id, a1.id, 1000)).body.returnedAmount).toBe(1000);
+      const a6 = await authorize(card.id, 400);
+      expect(a6.fundingSourceId).toBe(h.usd);
 
-    const closed = await setState(card.id, 'CLOSED', h.wallet);
-    expect(closed).toMatchObject({ state: 'CLOSED', stateReason: 'CLOSED_BY_PLATFORM', fundingSources: [] });
-    // Pending authorizations reconciled to a terminal state, their holds released.
-    for (const a of [a3, a6]) {
-      const got = (await api.get(`/sandbox/cards/${card.id}/authorizations/${a.id}`)).body;
-      expect(got).toMatchObject({ status: 'REVERSED' });
-      expect(got.activity.at(-1)).toMatchObject({ type: 'REVERSAL', amount: a.amount });
-    }
-    expect((await ledgerAccount(h.usd)).debitsPending).toBe(0n);
-    expect((await ledgerAccount(h.wallet.accountId)).debitsPending).toBe(0n);
-    expect((await authorize(card.id, 10)).declineReason).toBe('CARD_CLOSED');
-    // Late presentment: posts as a new transfer if the funding source still has the money.
-    expect((await clear(card.id, a6.id)).body).toMatchObject({
-      status: 'CLEARED',
-      clearedAmount: 400,
-      latePresentment: true,
-    });
-    const short = await clear(card.id, a3.id, 6000);
-    expect(short.body).toMatchObject({ status: 'REVERSED' });
-    expect(short.body.activity.at(-1)).toMatchObject({
-      type: 'CLEARING',
-      result: 'DECLINED',
-      declineReason: 'INSUFFICIENT_FUNDS',
-    });
-    expect((await clear(card.id, a3.id)).body).toMatchObject({
-      status: 'CLEARED',
-      clearedAmount: 2000,
-      latePresentment: true,
-    });
-    // In-flight refunds still complete after the close.
-    expect((await refund(card.id, a2.id)).body).toMatchObject({ returnedAmount: 6500 });
-
-    const ledger = await expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
-    const expected = { [h.usd]: 10_000 - 2500 + 1000 - 6500 - 400 + 6500, [h.wallet.accountId]: 5000 - 2000 };
-    for (const [id, amount] of Object.entries(expected)) {
-      const account = ledger.accounts.get(id)!;
-      expect({ id, posted: postedBalance(account), pending: account.debitsPending }).toEqual({
-        id,
-        posted: BigInt(amount),
-        pending: 0n,
+      const closed = await setState(card.id, 'CLOSED', h.wallet);
+      expect(closed).toMatchObject({ state: 'CLOSED', stateReason: 'CLOSED_BY_PLATFORM', fundingSources: [] });
+      // Pending authorizations reconciled to a terminal state, their holds released.
+      for (const a of [a3, a6]) {
+        const got = (await api.get(`/sandbox/cards/${card.id}/authorizations/${a.id}`)).body;
+        expect(got).toMatchObject({ status: 'REVERSED' });
+        expect(got.activity.at(-1)).toMatchObject({ type: 'REVERSAL', amount: a.amount });
+      }
+      expect((await ledgerAccount(h.usd)).debitsPending).toBe(0n);
+      expect((await ledgerAccount(h.wallet.accountId)).debitsPending).toBe(0n);
+      expect((await authorize(card.id, 10)).declineReason).toBe('CARD_CLOSED');
+      // Late presentment: posts as a new transfer if the funding source still has the money.
+      expect((await clear(card.id, a6.id)).body).toMatchObject({
+        status: 'CLEARED',
+        clearedAmount: 400,
+        latePresentment: true,
       });
-      expect(await balance(id)).toBe(amount);
-    }
-    // Every transfer of the card references one of its authorizations.
-    const transfers = (
-      await t.service.infra.eventStore.readStream(`ledger-${t.service.sandbox!.platformId.split(':')[1]}`)
-    ).filter(
-      (e) =>
-        e.type === 'TransferCreated' &&
-        String(e.data.code).startsWith('CARD_') &&
-        [a1, a2, a3, a6].some((a) => a.id === e.data.reference),
-    );
-    expect(transfers.map((e) => e.data.code).sort()).toEqual(
-      [
-        'CARD_AUTHORIZATION',
-        'CARD_AUTHORIZATION',
-        'CARD_AUTHORIZATION',
-        'CARD_AUTHORIZATION',
-        'CARD_CLEARING_OVER_AUTHORIZATION',
-        'CARD_LATE_PRESENTMENT',
-        'CARD_LATE_PRESENTMENT',
-        'CARD_RETURN',
-        'CARD_RETURN',
-      ].sort(),
-    );
-  });
+      const short = await clear(card.id, a3.id, 6000);
+      expect(short.body).toMatchObject({ status: 'REVERSED' });
+      expect(short.body.activity.at(-1)).toMatchObject({
+        type: 'CLEARING',
+        result: 'DECLINED',
+        declineReason: 'INSUFFICIENT_FUNDS',
+      });
+      expect((await clear(card.id, a3.id)).body).toMatchObject({
+        status: 'CLEARED',
+        clearedAmount: 2000,
+        latePresentment: true,
+      });
+      // In-flight refunds still complete after the close.
+      expect((await refund(card.id, a2.id)).body).toMatchObject({ returnedAmount: 6500 });
+
+      const ledger = await expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
+      const expected = { [h.usd]: 10_000 - 2500 + 1000 - 6500 - 400 + 6500, [h.wallet.accountId]: 5000 - 2000 };
+      for (const [id, amount] of Object.entries(expected)) {
+        const account = ledger.accounts.get(id)!;
+        expect({ id, posted: postedBalance(account), pending: account.debitsPending }).toEqual({
+          id,
+          posted: BigInt(amount),
+          pending: 0n,
+        });
+        expect(await balance(id)).toBe(amount);
+      }
+      // Every transfer of the card references one of its authorizations.
+      const transfers = (
+        await t.service.infra.eventStore.readStream(`ledger-${t.service.sandbox!.platformId.split(':')[1]}`)
+      ).filter(
+        (e) =>
+          e.type === 'TransferCreated' &&
+          String(e.data.code).startsWith('CARD_') &&
+          [a1, a2, a3, a6].some((a) => a.id === e.data.reference),
+      );
+      expect(transfers.map((e) => e.data.code).sort()).toEqual(
+        [
+          'CARD_AUTHORIZATION',
+          'CARD_AUTHORIZATION',
+          'CARD_AUTHORIZATION',
+          'CARD_AUTHORIZATION',
+          'CARD_CLEARING_OVER_AUTHORIZATION',
+          'CARD_LATE_PRESENTMENT',
+          'CARD_LATE_PRESENTMENT',
+          'CARD_RETURN',
+          'CARD_RETURN',
+        ].sort(),
+      );
+    },
+  );
 });

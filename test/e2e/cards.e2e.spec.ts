@@ -150,21 +150,24 @@ describe('cards over HTTP: lifecycle, funding sources, signed PATCH', () => {
     expect(c.platformCardId).toMatch(/^card_[0-9a-f]{20}$/);
   });
 
-  it('closes the card with ISSUER_REJECTED when the sandbox issuer rejects it (platformCardId ending in 002)', async () => {
-    const h = await holder();
-    const c = await card(h, { platformCardId: 'reject-002' });
-    const rejected = await provision(c.id);
-    expect(rejected).toMatchObject({
-      state: 'CLOSED',
-      stateReason: 'ISSUER_REJECTED',
-      fundingSources: [],
-      last4: null,
-      panEmbedUrl: null,
-    });
-    const refused = await api.patch(`/cards/${c.id}`, { state: 'ACTIVE' });
-    expect(refused.status).toBe(409);
-    expect(refused.body.code).toBe('INVALID_STATE_TRANSITION');
-  });
+  it(
+    'closes the card with ISSUER_REJECTED when the sandbox issuer rejects it (platformCardId ' + 'ending in 002)',
+    async () => {
+      const h = await holder();
+      const c = await card(h, { platformCardId: 'reject-002' });
+      const rejected = await provision(c.id);
+      expect(rejected).toMatchObject({
+        state: 'CLOSED',
+        stateReason: 'ISSUER_REJECTED',
+        fundingSources: [],
+        last4: null,
+        panEmbedUrl: null,
+      });
+      const refused = await api.patch(`/cards/${c.id}`, { state: 'ACTIVE' });
+      expect(refused.status).toBe(409);
+      expect(refused.body.code).toBe('INVALID_STATE_TRANSITION');
+    },
+  );
 
   it('validates POST /cards and changes nothing when it refuses', async () => {
     const h = await holder();
@@ -383,48 +386,52 @@ describe('cards over HTTP: lifecycle, funding sources, signed PATCH', () => {
   });
 
   describe('PATCH /cards/{id} as a signed retry', () => {
-    it('answers 202 without a signature, 200 with a stamp from the owning wallet, 401 with another account’s session', async () => {
-      const h = await holder();
-      const stranger = await holder();
-      const c = await activeCard(h);
-      const challenge = await api.patch(`/cards/${c.id}`, { state: 'FROZEN' });
-      expect(challenge.status).toBe(202);
-      expect(challenge.body).toEqual({
-        payloadToSign: expect.any(String),
-        requestId: expect.stringMatching(/^Request:/),
-        expiresAt: expect.any(String),
-      });
-      const payload = JSON.parse(challenge.body.payloadToSign);
-      expect(payload).toMatchObject({
-        operation: `PATCH /cards/${c.id}`,
-        targetId: c.id,
-        accountId: h.wallet.accountId,
-        body: { state: 'FROZEN' },
-      });
-      expect((await get(c.id)).state).toBe('ACTIVE');
+    it(
+      'answers 202 without a signature, 200 with a stamp from the owning wallet, 401 with another ' +
+        'account’s session',
+      async () => {
+        const h = await holder();
+        const stranger = await holder();
+        const c = await activeCard(h);
+        const challenge = await api.patch(`/cards/${c.id}`, { state: 'FROZEN' });
+        expect(challenge.status).toBe(202);
+        expect(challenge.body).toEqual({
+          payloadToSign: expect.any(String),
+          requestId: expect.stringMatching(/^Request:/),
+          expiresAt: expect.any(String),
+        });
+        const payload = JSON.parse(challenge.body.payloadToSign);
+        expect(payload).toMatchObject({
+          operation: `PATCH /cards/${c.id}`,
+          targetId: c.id,
+          accountId: h.wallet.accountId,
+          body: { state: 'FROZEN' },
+        });
+        expect((await get(c.id)).state).toBe('ACTIVE');
 
-      const headers = async (session: WalletSession, first = challenge) => ({
-        'service-wallet-signature': await session.stamp(first.body.payloadToSign),
-        'request-id': first.body.requestId,
-      });
-      const foreign = await api.patch(`/cards/${c.id}`, { state: 'FROZEN' }, await headers(stranger.wallet));
-      expect(foreign.status).toBe(401);
-      expect(foreign.body.reason).toEqual(expect.any(String));
-      expect((await get(c.id)).state).toBe('ACTIVE');
+        const headers = async (session: WalletSession, first = challenge) => ({
+          'service-wallet-signature': await session.stamp(first.body.payloadToSign),
+          'request-id': first.body.requestId,
+        });
+        const foreign = await api.patch(`/cards/${c.id}`, { state: 'FROZEN' }, await headers(stranger.wallet));
+        expect(foreign.status).toBe(401);
+        expect(foreign.body.reason).toEqual(expect.any(String));
+        expect((await get(c.id)).state).toBe('ACTIVE');
 
-      const second = await api.patch(`/cards/${c.id}`, { state: 'FROZEN' });
-      const mismatch = await api.patch(`/cards/${c.id}`, { state: 'CLOSED' }, await headers(h.wallet, second));
-      expect(mismatch.status).toBe(401);
-      expect((await get(c.id)).state).toBe('ACTIVE');
+        const second = await api.patch(`/cards/${c.id}`, { state: 'FROZEN' });
+        const mismatch = await api.patch(`/cards/${c.id}`, { state: 'CLOSED' }, await headers(h.wallet, second));
+        expect(mismatch.status).toBe(401);
+        expect((await get(c.id)).state).toBe('ACTIVE');
 
-      const third = await api.patch(`/cards/${c.id}`, { state: 'FROZEN' });
-      const ok = await api.patch(`/cards/${c.id}`, { state: 'FROZEN' }, await headers(h.wallet, third));
-      expect(ok.status).toBe(200);
-      expect(ok.body).toMatchObject({ id: c.id, state: 'FROZEN' });
-      const replay = await api.patch(`/cards/${c.id}`, { state: 'ACTIVE' }, await headers(h.wallet, third));
-      expect(replay.status).toBe(401);
-      expect((await get(c.id)).state).toBe('FROZEN');
-    });
+        const third = await api.patch(`/cards/${c.id}`, { state: 'FROZEN' });
+        const ok = await api.patch(`/cards/${c.id}`, { state: 'FROZEN' }, await headers(h.wallet, third));
+        expect(ok.status).toBe(200);
+        expect(ok.body).toMatchObject({ id: c.id, state: 'FROZEN' });
+        const replay = await api.patch(`/cards/${c.id}`, { state: 'ACTIVE' }, await headers(h.wallet, third));
+        expect(replay.status).toBe(401);
+        expect((await get(c.id)).state).toBe('FROZEN');
+      },
+    );
 
     it('keeps cards of other platforms invisible', async () => {
       const h = await holder();

@@ -473,34 +473,37 @@ describe('external accounts over HTTP', () => {
     expect(res.body.beneficiaryVerifiedData).toBeUndefined();
   });
 
-  it('loadExternalAccount gives the aggregate state to other features, 404 when missing, deleted or foreign', async () => {
-    const runner = t.service.app.get(CommandRunner);
-    const platformId = t.service.sandbox!.platformId;
-    const a = await add({ accountInfo: usd('44440102'), platformAccountId: 'p-44' });
-    const state = await loadExternalAccount(runner, a.id, platformId);
-    expect(state).toMatchObject({
-      exists: true,
-      id: a.id,
-      platformId,
-      customerId: ada.id,
-      currency: 'USD',
-      status: 'ACTIVE',
-      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '44440102' },
-      primaryIdentifier: '44440102',
-      beneficiaryVerificationStatus: 'NOT_MATCHED',
-      platformAccountId: 'p-44',
-    });
-    const own = (await api.get('/platform/external-accounts')).body.data[0];
-    expect((await loadExternalAccount(runner, own.id, platformId)).customerId).toBeUndefined();
-    const notFound = async (id: string, platform = platformId) => {
-      const error = await loadExternalAccount(runner, id, platform).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(DomainError);
-      expect((error as DomainError).code).toBe('EXTERNAL_ACCOUNT_NOT_FOUND');
-    };
-    await notFound(a.id, 'Platform:00000000-0000-4000-8000-0000000000aa');
-    await notFound('ExternalAccount:00000000-0000-4000-8000-0000000fffff');
-    await notFound('not-an-id');
-    expect((await api.delete(`/customers/external-accounts/${a.id}`)).status).toBe(204);
-    await notFound(a.id);
-  });
+  it(
+    'loadExternalAccount gives the aggregate state to other features, 404 when missing, deleted or ' + 'foreign',
+    async () => {
+      const runner = t.service.app.get(CommandRunner);
+      const platformId = t.service.sandbox!.platformId;
+      const a = await add({ accountInfo: usd('44440102'), platformAccountId: 'p-44' });
+      const state = await loadExternalAccount(runner, a.id, platformId);
+      expect(state).toMatchObject({
+        exists: true,
+        id: a.id,
+        platformId,
+        customerId: ada.id,
+        currency: 'USD',
+        status: 'ACTIVE',
+        accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '44440102' },
+        primaryIdentifier: '44440102',
+        beneficiaryVerificationStatus: 'NOT_MATCHED',
+        platformAccountId: 'p-44',
+      });
+      const own = (await api.get('/platform/external-accounts')).body.data[0];
+      expect((await loadExternalAccount(runner, own.id, platformId)).customerId).toBeUndefined();
+      const notFound = async (id: string, platform = platformId) => {
+        const error = await loadExternalAccount(runner, id, platform).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(DomainError);
+        expect((error as DomainError).code).toBe('EXTERNAL_ACCOUNT_NOT_FOUND');
+      };
+      await notFound(a.id, 'Platform:00000000-0000-4000-8000-0000000000aa');
+      await notFound('ExternalAccount:00000000-0000-4000-8000-0000000fffff');
+      await notFound('not-an-id');
+      expect((await api.delete(`/customers/external-accounts/${a.id}`)).status).toBe(204);
+      await notFound(a.id);
+    },
+  );
 });

@@ -62,7 +62,8 @@ describe('request and header timeouts', () => {
     const reply = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(port), hostname, () => {
         socket.write(
-          `POST /2025-10-13/customers HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"platformCustomerId":`,
+          `POST /2025-10-13/customers HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: ` +
+            `application/json\r\nContent-Length: 1000\r\n\r\n{"platformCustomerId":`,
         );
       });
       let text = '';

@@ -66,58 +66,65 @@ describe('invitations over HTTP', () => {
     expect(minimal.code).not.toBe(inv.code);
   });
 
-  it('lets any platform read and claim; the claim records the invitee and emits the full snapshot, moving no money', async () => {
-    const inv = await invite({ firstName: 'Ada', amountToSend: 12345 });
-    expect((await other.api.get(`/invitations/${inv.code}`)).body).toEqual(inv);
-    const head = await t.service.infra.eventStore.headPosition();
-    clock.advance(5000);
-    const claimed = await other.api.post(`/invitations/${inv.code}/claim`, { inviteeUma: '$grace@other.example.com' });
-    expect(claimed.status).toBe(200);
-    expect(claimed.body).toEqual({
-      ...inv,
-      status: 'CLAIMED',
-      claimedAt: clock.now().toISOString(),
-      inviteeUma: '$grace@other.example.com',
-    });
-    expect((await api.get(`/invitations/${inv.code}`)).body).toEqual(claimed.body);
-
-    // The claim is one event on the invitation's stream: no ledger transfer, nothing else.
-    const appended = await t.service.infra.eventStore.readAll({ after: head });
-    expect(appended.map((e) => [e.streamName, e.type])).toEqual([[streams.invitation(inv.code), 'InvitationClaimed']]);
-    const [event] = await t.service.infra.eventStore.readStream(streams.invitation(inv.code), { fromRevision: 1n });
-    expect(event.type).toBe('InvitationClaimed');
-    expect(event.data).toEqual({
-      code: inv.code,
-      platformId: t.service.sandbox!.platformId,
-      claimedAt: clock.now().toISOString(),
-      invitation: {
-        code: inv.code,
-        platformId: t.service.sandbox!.platformId,
-        inviterCustomerId: ada.id,
-        inviterUma: ada.umaAddress,
-        url: inv.url,
+  it(
+    'lets any platform read and claim; the claim records the invitee and emits the full snapshot, ' + 'moving no money',
+    async () => {
+      const inv = await invite({ firstName: 'Ada', amountToSend: 12345 });
+      expect((await other.api.get(`/invitations/${inv.code}`)).body).toEqual(inv);
+      const head = await t.service.infra.eventStore.headPosition();
+      clock.advance(5000);
+      const claimed = await other.api.post(`/invitations/${inv.code}/claim`, {
+        inviteeUma: '$grace@other.example.com',
+      });
+      expect(claimed.status).toBe(200);
+      expect(claimed.body).toEqual({
+        ...inv,
         status: 'CLAIMED',
-        firstName: 'Ada',
-        amountToSend: { amount: '12345', currency: 'MXN' },
-        createdAt: inv.createdAt,
-        expiresAt: inv.expiresAt,
-        updatedAt: clock.now().toISOString(),
         claimedAt: clock.now().toISOString(),
         inviteeUma: '$grace@other.example.com',
-        claimedByPlatformId: other.platformId,
-      },
-    });
-    expect(event.metadata.platformId).toBe(other.platformId);
+      });
+      expect((await api.get(`/invitations/${inv.code}`)).body).toEqual(claimed.body);
 
-    for (const call of [
-      () => other.api.post(`/invitations/${inv.code}/claim`, { inviteeUma: '$zed@other.example.com' }),
-      () => api.post(`/invitations/${inv.code}/cancel`),
-    ]) {
-      const res = await call();
-      expect(res.status).toBe(409);
-      expect(res.body.code).toBe('INVALID_STATE_TRANSITION');
-    }
-  });
+      // The claim is one event on the invitation's stream: no ledger transfer, nothing else.
+      const appended = await t.service.infra.eventStore.readAll({ after: head });
+      expect(appended.map((e) => [e.streamName, e.type])).toEqual([
+        [streams.invitation(inv.code), 'InvitationClaimed'],
+      ]);
+      const [event] = await t.service.infra.eventStore.readStream(streams.invitation(inv.code), { fromRevision: 1n });
+      expect(event.type).toBe('InvitationClaimed');
+      expect(event.data).toEqual({
+        code: inv.code,
+        platformId: t.service.sandbox!.platformId,
+        claimedAt: clock.now().toISOString(),
+        invitation: {
+          code: inv.code,
+          platformId: t.service.sandbox!.platformId,
+          inviterCustomerId: ada.id,
+          inviterUma: ada.umaAddress,
+          url: inv.url,
+          status: 'CLAIMED',
+          firstName: 'Ada',
+          amountToSend: { amount: '12345', currency: 'MXN' },
+          createdAt: inv.createdAt,
+          expiresAt: inv.expiresAt,
+          updatedAt: clock.now().toISOString(),
+          claimedAt: clock.now().toISOString(),
+          inviteeUma: '$grace@other.example.com',
+          claimedByPlatformId: other.platformId,
+        },
+      });
+      expect(event.metadata.platformId).toBe(other.platformId);
+
+      for (const call of [
+        () => other.api.post(`/invitations/${inv.code}/claim`, { inviteeUma: '$zed@other.example.com' }),
+        () => api.post(`/invitations/${inv.code}/cancel`),
+      ]) {
+        const res = await call();
+        expect(res.status).toBe(409);
+        expect(res.body.code).toBe('INVALID_STATE_TRANSITION');
+      }
+    },
+  );
 
   it('cancels a pending invitation of the platform; cancelled ones cannot be claimed or cancelled again', async () => {
     const inv = await invite();
@@ -136,28 +143,36 @@ describe('invitations over HTTP', () => {
     }
   });
 
-  it('expires on the injected clock: PENDING up to expiresAt, EXPIRED after, then neither claimable nor cancellable', async () => {
-    const inv = await invite({ expiresAt: new Date(clock.now().getTime() + 1001 + HOUR).toISOString() });
-    clock.set(new Date(inv.expiresAt));
-    expect((await api.get(`/invitations/${inv.code}`)).body.status).toBe('PENDING');
-    clock.advance(1);
-    const expired = await api.get(`/invitations/${inv.code}`);
-    expect(expired.body).toEqual({ ...inv, status: 'EXPIRED' });
-    for (const call of [
-      () => other.api.post(`/invitations/${inv.code}/claim`, { inviteeUma: '$late@other.example.com' }),
-      () => api.post(`/invitations/${inv.code}/cancel`),
-    ]) {
-      const res = await call();
-      expect(res.status).toBe(409);
-      expect(res.body).toMatchObject({ code: 'INVALID_STATE_TRANSITION', message: expect.stringContaining('EXPIRED') });
-    }
-    // An invitation still within its time can be claimed at its last moment.
-    const last = await invite({ expiresAt: new Date(clock.now().getTime() + 1000 + HOUR).toISOString() });
-    clock.set(new Date(last.expiresAt));
-    expect(
-      (await other.api.post(`/invitations/${last.code}/claim`, { inviteeUma: '$just@other.example.com' })).body.status,
-    ).toBe('CLAIMED');
-  });
+  it(
+    'expires on the injected clock: PENDING up to expiresAt, EXPIRED after, then neither claimable ' +
+      'nor cancellable',
+    async () => {
+      const inv = await invite({ expiresAt: new Date(clock.now().getTime() + 1001 + HOUR).toISOString() });
+      clock.set(new Date(inv.expiresAt));
+      expect((await api.get(`/invitations/${inv.code}`)).body.status).toBe('PENDING');
+      clock.advance(1);
+      const expired = await api.get(`/invitations/${inv.code}`);
+      expect(expired.body).toEqual({ ...inv, status: 'EXPIRED' });
+      for (const call of [
+        () => other.api.post(`/invitations/${inv.code}/claim`, { inviteeUma: '$late@other.example.com' }),
+        () => api.post(`/invitations/${inv.code}/cancel`),
+      ]) {
+        const res = await call();
+        expect(res.status).toBe(409);
+        expect(res.body).toMatchObject({
+          code: 'INVALID_STATE_TRANSITION',
+          message: expect.stringContaining('EXPIRED'),
+        });
+      }
+      // An invitation still within its time can be claimed at its last moment.
+      const last = await invite({ expiresAt: new Date(clock.now().getTime() + 1000 + HOUR).toISOString() });
+      clock.set(new Date(last.expiresAt));
+      expect(
+        (await other.api.post(`/invitations/${last.code}/claim`, { inviteeUma: '$just@other.example.com' })).body
+          .status,
+      ).toBe('CLAIMED');
+    },
+  );
 
   it('refuses invalid create and claim input and changes nothing', async () => {
     const bob = (await api.post('/customers', { platformCustomerId: 'bob', customerType: 'INDIVIDUAL' })).body;
@@ -229,52 +244,56 @@ describe('invitations over HTTP', () => {
     ).toBe(401);
   });
 
-  it('lists the platform’s invitations by status (EXPIRED derived from the clock) and inviterUma, with pagination', async () => {
-    const carol = (
-      await api.post('/customers', { platformCustomerId: 'carol', customerType: 'INDIVIDUAL', currencies: ['USD'] })
-    ).body;
-    const byCarol = async (body: Record<string, unknown> = {}) => invite({ inviterUma: carol.umaAddress, ...body });
-    const soon = await byCarol({ expiresAt: new Date(clock.now().getTime() + 1000 + HOUR).toISOString() });
-    const claimed = await byCarol({ amountToSend: 250 });
-    expect(claimed.amountToSend).toEqual({
-      amount: 250,
-      currency: { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2 },
-    });
-    await other.api.post(`/invitations/${claimed.code}/claim`, { inviteeUma: '$dan@other.example.com' });
-    const cancelled = await byCarol();
-    await api.post(`/invitations/${cancelled.code}/cancel`);
-    const open = await byCarol();
-    clock.advance(2 * HOUR);
+  it(
+    'lists the platform’s invitations by status (EXPIRED derived from the clock) and inviterUma, ' + 'with pagination',
+    async () => {
+      const carol = (
+        await api.post('/customers', { platformCustomerId: 'carol', customerType: 'INDIVIDUAL', currencies: ['USD'] })
+      ).body;
+      const byCarol = async (body: Record<string, unknown> = {}) => invite({ inviterUma: carol.umaAddress, ...body });
+      const soon = await byCarol({ expiresAt: new Date(clock.now().getTime() + 1000 + HOUR).toISOString() });
+      const claimed = await byCarol({ amountToSend: 250 });
+      expect(claimed.amountToSend).toEqual({
+        amount: 250,
+        currency: { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2 },
+      });
+      await other.api.post(`/invitations/${claimed.code}/claim`, { inviteeUma: '$dan@other.example.com' });
+      const cancelled = await byCarol();
+      await api.post(`/invitations/${cancelled.code}/cancel`);
+      const open = await byCarol();
+      clock.advance(2 * HOUR);
 
-    const codes = async (query: string) => {
-      const res = await api.get(`/invitations?inviterUma=${encodeURIComponent(carol.umaAddress)}${query}`);
-      expect(res.status).toBe(200);
-      return res.body.data.map((i: any) => `${i.code}:${i.status}`);
-    };
-    expect(await codes('')).toEqual([
-      `${open.code}:PENDING`,
-      `${cancelled.code}:CANCELLED`,
-      `${claimed.code}:CLAIMED`,
-      `${soon.code}:EXPIRED`,
-    ]);
-    expect(await codes('&status=PENDING')).toEqual([`${open.code}:PENDING`]);
-    expect(await codes('&status=EXPIRED')).toEqual([`${soon.code}:EXPIRED`]);
-    expect(await codes('&status=CLAIMED')).toEqual([`${claimed.code}:CLAIMED`]);
-    expect(await codes('&status=CANCELLED')).toEqual([`${cancelled.code}:CANCELLED`]);
+      const codes = async (query: string) => {
+        const res = await api.get(`/invitations?inviterUma=${encodeURIComponent(carol.umaAddress)}${query}`);
+        expect(res.status).toBe(200);
+        return res.body.data.map((i: any) => `${i.code}:${i.status}`);
+      };
+      expect(await codes('')).toEqual([
+        `${open.code}:PENDING`,
+        `${cancelled.code}:CANCELLED`,
+        `${claimed.code}:CLAIMED`,
+        `${soon.code}:EXPIRED`,
+      ]);
+      expect(await codes('&status=PENDING')).toEqual([`${open.code}:PENDING`]);
+      expect(await codes('&status=EXPIRED')).toEqual([`${soon.code}:EXPIRED`]);
+      expect(await codes('&status=CLAIMED')).toEqual([`${claimed.code}:CLAIMED`]);
+      expect(await codes('&status=CANCELLED')).toEqual([`${cancelled.code}:CANCELLED`]);
 
-    const all = (await api.get('/invitations?limit=100')).body;
-    expect(all.data.some((i: any) => i.inviterUma === ada.umaAddress)).toBe(true);
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = (await api.get(`/invitations?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).body;
-      expect(page.totalCount).toBe(all.totalCount);
-      seen.push(...page.data.map((i: any) => i.code));
-      cursor = page.nextCursor;
-      expect(Boolean(cursor)).toBe(page.hasMore);
-    } while (cursor);
-    expect(seen).toEqual(all.data.map((i: any) => i.code));
-    // Claiming someone else's invitation does not make it the claimer's.
-    expect((await other.api.get('/invitations')).body).toEqual({ data: [], hasMore: false, totalCount: 0 });
-  });
+      const all = (await api.get('/invitations?limit=100')).body;
+      expect(all.data.some((i: any) => i.inviterUma === ada.umaAddress)).toBe(true);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = (await api.get(`/invitations?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`))
+          .body;
+        expect(page.totalCount).toBe(all.totalCount);
+        seen.push(...page.data.map((i: any) => i.code));
+        cursor = page.nextCursor;
+        expect(Boolean(cursor)).toBe(page.hasMore);
+      } while (cursor);
+      expect(seen).toEqual(all.data.map((i: any) => i.code));
+      // Claiming someone else's invitation does not make it the claimer's.
+      expect((await other.api.get('/invitations')).body).toEqual({ data: [], hasMore: false, totalCount: 0 });
+    },
+  );
 });

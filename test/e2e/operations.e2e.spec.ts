@@ -95,62 +95,65 @@ describe('request log', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('writes one line per request with method, route, status, duration, platform and request id, and no secret', async () => {
-    const { tokenId, clientSecret, platformId } = service.sandbox!;
-    const api = client(service.url, basicAuth(tokenId, clientSecret));
-    const stampValue = 'eyJzdGFtcCI6InNlY3JldC1zdGFtcC12YWx1ZSJ9';
-    lines.length = 0;
-    const created = await api.post(
-      '/customers',
-      { platformCustomerId: 'log-1', customerType: 'INDIVIDUAL', email: 'log@example.com' },
-      { cookie: 'session=cookie-secret-value', 'service-wallet-signature': stampValue, 'x-request-id': 'log-test-1' },
-    );
-    expect(created.status).toBe(201);
-    const otp = await api.post('/auth/credentials/AuthMethod:00000000-0000-4000-8000-000000000001/verify', {
-      type: 'EMAIL_OTP',
-      otp: '987654',
-      clientPublicKey: '04ab',
-    });
-    expect(otp.status).toBe(400);
-    expect((await client(service.url).get('/nope?secret=query-secret')).status).toBe(404);
-    await new Promise<void>((resolve) => setImmediate(resolve));
+  it(
+    'writes one line per request with method, route, status, duration, platform and request id, ' + 'and no secret',
+    async () => {
+      const { tokenId, clientSecret, platformId } = service.sandbox!;
+      const api = client(service.url, basicAuth(tokenId, clientSecret));
+      const stampValue = 'eyJzdGFtcCI6InNlY3JldC1zdGFtcC12YWx1ZSJ9';
+      lines.length = 0;
+      const created = await api.post(
+        '/customers',
+        { platformCustomerId: 'log-1', customerType: 'INDIVIDUAL', email: 'log@example.com' },
+        { cookie: 'session=cookie-secret-value', 'service-wallet-signature': stampValue, 'x-request-id': 'log-test-1' },
+      );
+      expect(created.status).toBe(201);
+      const otp = await api.post('/auth/credentials/AuthMethod:00000000-0000-4000-8000-000000000001/verify', {
+        type: 'EMAIL_OTP',
+        otp: '987654',
+        clientPublicKey: '04ab',
+      });
+      expect(otp.status).toBe(400);
+      expect((await client(service.url).get('/nope?secret=query-secret')).status).toBe(404);
+      await new Promise<void>((resolve) => setImmediate(resolve));
 
-    expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatchObject({
-      method: 'POST',
-      route: '/2025-10-13/customers',
-      status: 201,
-      duration: expect.any(Number),
-      platform: platformId,
-      requestId: 'log-test-1',
-    });
-    expect(lines[1]).toMatchObject({
-      method: 'POST',
-      route: '/2025-10-13/auth/credentials/:authMethodId/verify',
-      status: 400,
-      platform: platformId,
-      requestId: otp.headers.get('x-request-id'),
-    });
-    expect(lines[2]).toMatchObject({
-      method: 'GET',
-      route: null,
-      status: 404,
-      platform: null,
-      requestId: expect.stringMatching(UUID),
-    });
-    const text = JSON.stringify(lines);
-    for (const secret of [
-      clientSecret,
-      basicAuth(tokenId, clientSecret).slice(6),
-      stampValue,
-      'cookie-secret-value',
-      '987654',
-      'log@example.com',
-      'query-secret',
-    ]) {
-      expect(text).not.toContain(secret);
-    }
-  });
+      expect(lines).toHaveLength(3);
+      expect(lines[0]).toMatchObject({
+        method: 'POST',
+        route: '/2025-10-13/customers',
+        status: 201,
+        duration: expect.any(Number),
+        platform: platformId,
+        requestId: 'log-test-1',
+      });
+      expect(lines[1]).toMatchObject({
+        method: 'POST',
+        route: '/2025-10-13/auth/credentials/:authMethodId/verify',
+        status: 400,
+        platform: platformId,
+        requestId: otp.headers.get('x-request-id'),
+      });
+      expect(lines[2]).toMatchObject({
+        method: 'GET',
+        route: null,
+        status: 404,
+        platform: null,
+        requestId: expect.stringMatching(UUID),
+      });
+      const text = JSON.stringify(lines);
+      for (const secret of [
+        clientSecret,
+        basicAuth(tokenId, clientSecret).slice(6),
+        stampValue,
+        'cookie-secret-value',
+        '987654',
+        'log@example.com',
+        'query-secret',
+      ]) {
+        expect(text).not.toContain(secret);
+      }
+    },
+  );
 });
 
 describe('start-up output', () => {

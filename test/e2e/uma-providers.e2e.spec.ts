@@ -108,7 +108,8 @@ describe('UMA providers over HTTP', () => {
     }
     const filtered = await api.get('/uma-providers?hasBlockedProviders=false&limit=4&sortOrder=asc');
     const next = await api.get(
-      `/uma-providers?hasBlockedProviders=false&limit=4&sortOrder=asc&cursor=${encodeURIComponent(filtered.body.nextCursor)}`,
+      '/uma-providers?hasBlockedProviders=false&limit=4&sortOrder=asc' +
+        `&cursor=${encodeURIComponent(filtered.body.nextCursor)}`,
     );
     expect(next.body.data.map((p: any) => p.name)).toEqual([
       'Lagos Link',

@@ -48,21 +48,25 @@ describe('unique identities are claimed in the write path', () => {
     for (const loser of losers) expect(loser.body).toMatchObject({ status: 409, code });
   }
 
-  it('creates one of 20 concurrent customers with one UMA address on two platforms; the rest are 409 UMA_ADDRESS_EXISTS', async () => {
-    const address = '$shared@uniq.example';
-    const replies = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        (i % 2 === 0 ? api : other.api).post('/customers', individual(`uma-race-${i}`, { umaAddress: address })),
-      ),
-    );
-    expectOneWinner(replies, 'UMA_ADDRESS_EXISTS');
-    const listed = async (client: Client) =>
-      (await client.get(`/customers?umaAddress=${encodeURIComponent(address)}`)).body.totalCount;
-    expect((await listed(api)) + (await listed(other.api))).toBe(1);
-    // The losers released the platformCustomerIds they had claimed on the way.
-    const loser = replies.findIndex((r) => r.status === 409);
-    await create(loser % 2 === 0 ? api : other.api, `uma-race-${loser}`);
-  });
+  it(
+    'creates one of 20 concurrent customers with one UMA address on two platforms; the rest are ' +
+      '409 UMA_ADDRESS_EXISTS',
+    async () => {
+      const address = '$shared@uniq.example';
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 === 0 ? api : other.api).post('/customers', individual(`uma-race-${i}`, { umaAddress: address })),
+        ),
+      );
+      expectOneWinner(replies, 'UMA_ADDRESS_EXISTS');
+      const listed = async (client: Client) =>
+        (await client.get(`/customers?umaAddress=${encodeURIComponent(address)}`)).body.totalCount;
+      expect((await listed(api)) + (await listed(other.api))).toBe(1);
+      // The losers released the platformCustomerIds they had claimed on the way.
+      const loser = replies.findIndex((r) => r.status === 409);
+      await create(loser % 2 === 0 ? api : other.api, `uma-race-${loser}`);
+    },
+  );
 
   it('treats UMA addresses case-insensitively', async () => {
     await create(api, 'case-1', { umaAddress: '$Grace@uniq.example' });
@@ -70,15 +74,19 @@ describe('unique identities are claimed in the write path', () => {
     expect(dup.body).toMatchObject({ status: 409, code: 'UMA_ADDRESS_EXISTS' });
   });
 
-  it('creates one of 20 concurrent customers with one platformCustomerId; the rest are 409 CONFLICT; another platform may use it', async () => {
-    const replies = await Promise.all(
-      Array.from({ length: 20 }, () => api.post('/customers', individual('same-pcid'))),
-    );
-    expectOneWinner(replies, 'CONFLICT');
-    expect((await api.get('/customers?platformCustomerId=same-pcid')).body.totalCount).toBe(1);
-    const elsewhere = await create(other.api, 'same-pcid');
-    expect(elsewhere.platformCustomerId).toBe('same-pcid');
-  });
+  it(
+    'creates one of 20 concurrent customers with one platformCustomerId; the rest are 409 ' +
+      'CONFLICT; another platform may use it',
+    async () => {
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, () => api.post('/customers', individual('same-pcid'))),
+      );
+      expectOneWinner(replies, 'CONFLICT');
+      expect((await api.get('/customers?platformCustomerId=same-pcid')).body.totalCount).toBe(1);
+      const elsewhere = await create(other.api, 'same-pcid');
+      expect(elsewhere.platformCustomerId).toBe('same-pcid');
+    },
+  );
 
   it('generates another UMA address when the generated one is taken', async () => {
     const taken = await create(other.api, 'gen-1', { umaAddress: '$taken@sandbox.uma.local' });
@@ -192,40 +200,43 @@ describe('unique identities are claimed in the write path', () => {
     expect(statuses([await add(ada.id)])).toEqual([409]);
   });
 
-  it('takes over a claim whose customer was never created, once it is old enough, and abandons that customer id', async () => {
-    // As if a process died between claiming the address and creating the customer.
-    const claims = t.service.app.get(IdentityClaims);
-    const ghost = 'Customer:00000000-0000-4000-8000-0000000dead1';
-    const actor = { platformId: other.platformId, actor: 'test', correlationId: 'ghost' };
-    await claims.claim([umaAddressKey('$ghost@uniq.example')], { id: ghost, stream: streams.customer(ghost) }, actor);
+  it(
+    'takes over a claim whose customer was never created, once it is old enough, and abandons that ' + 'customer id',
+    async () => {
+      // As if a process died between claiming the address and creating the customer.
+      const claims = t.service.app.get(IdentityClaims);
+      const ghost = 'Customer:00000000-0000-4000-8000-0000000dead1';
+      const actor = { platformId: other.platformId, actor: 'test', correlationId: 'ghost' };
+      await claims.claim([umaAddressKey('$ghost@uniq.example')], { id: ghost, stream: streams.customer(ghost) }, actor);
 
-    const early = await api.post('/customers', individual('ghost-1', { umaAddress: '$ghost@uniq.example' }));
-    expect(early.body).toMatchObject({ status: 409, code: 'UMA_ADDRESS_EXISTS' });
-    clock.advance(PENDING_CLAIM_GRACE_MS);
-    const late = await create(api, 'ghost-1', { umaAddress: '$ghost@uniq.example' });
-    expect((await claims.holder(umaAddressKey('$ghost@uniq.example')))?.ownerId).toBe(late.id);
+      const early = await api.post('/customers', individual('ghost-1', { umaAddress: '$ghost@uniq.example' }));
+      expect(early.body).toMatchObject({ status: 409, code: 'UMA_ADDRESS_EXISTS' });
+      clock.advance(PENDING_CLAIM_GRACE_MS);
+      const late = await create(api, 'ghost-1', { umaAddress: '$ghost@uniq.example' });
+      expect((await claims.holder(umaAddressKey('$ghost@uniq.example')))?.ownerId).toBe(late.id);
 
-    // The stalled creator can no longer create the customer it had claimed for.
-    const runner = t.service.app.get(CommandRunner);
-    const resurrect = runner.run(
-      streams.customer(ghost),
-      customerDecider,
-      {
-        type: 'CreateCustomer',
-        customerId: ghost,
-        platformId: other.platformId,
-        platformCustomerId: 'ghost-2',
-        customerType: 'INDIVIDUAL',
-        kycStatus: 'APPROVED',
-        profile: { umaAddress: '$ghost@uniq.example' },
-        accounts: [],
-        now: clock.now().toISOString(),
-      },
-      { metadata: actor },
-    );
-    await expect(resurrect).rejects.toBeInstanceOf(DomainError);
-    expect((await other.api.get(`/customers/${ghost}`)).status).toBe(404);
-  });
+      // The stalled creator can no longer create the customer it had claimed for.
+      const runner = t.service.app.get(CommandRunner);
+      const resurrect = runner.run(
+        streams.customer(ghost),
+        customerDecider,
+        {
+          type: 'CreateCustomer',
+          customerId: ghost,
+          platformId: other.platformId,
+          platformCustomerId: 'ghost-2',
+          customerType: 'INDIVIDUAL',
+          kycStatus: 'APPROVED',
+          profile: { umaAddress: '$ghost@uniq.example' },
+          accounts: [],
+          now: clock.now().toISOString(),
+        },
+        { metadata: actor },
+      );
+      await expect(resurrect).rejects.toBeInstanceOf(DomainError);
+      expect((await other.api.get(`/customers/${ghost}`)).status).toBe(404);
+    },
+  );
 
   it('lets a retry of the same claim through: the holder claiming again is no conflict', async () => {
     const claims = t.service.app.get(IdentityClaims);

@@ -84,35 +84,48 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
   });
 
   describe('POST /internal-accounts/{id}/export', () => {
-    it('exports the wallet seed sealed to clientPublicKey: the same seed every time, another for another wallet', async () => {
-      const path = `/internal-accounts/${wallet.accountId}/export`;
-      const client = generateP256KeyPair();
-      const first = await signedCall(api, session, 'POST', path, { clientPublicKey: client.publicKeyUncompressed });
-      expect(first.status).toBe(200);
-      expect(first.body.id).toMatch(/^Export:[0-9a-f-]{36}$/);
-      const seed = decryptCredentialBundle(first.body.encryptedWalletCredentials, client.privateKey);
-      expect(seed).toMatch(/^[0-9a-f]{64}$/);
+    it(
+      'exports the wallet seed sealed to clientPublicKey: the same seed every time, another for ' + 'another wallet',
+      async () => {
+        const path = `/internal-accounts/${wallet.accountId}/export`;
+        const client = generateP256KeyPair();
+        const first = await signedCall(api, session, 'POST', path, { clientPublicKey: client.publicKeyUncompressed });
+        expect(first.status).toBe(200);
+        expect(first.body.id).toMatch(/^Export:[0-9a-f-]{36}$/);
+        const seed = decryptCredentialBundle(first.body.encryptedWalletCredentials, client.privateKey);
+        expect(seed).toMatch(/^[0-9a-f]{64}$/);
 
-      const client2 = generateP256KeyPair();
-      const second = await signedCall(api, session, 'POST', path, { clientPublicKey: client2.publicKeyUncompressed });
-      expect(second.body.id).not.toBe(first.body.id);
-      expect(decryptCredentialBundle(second.body.encryptedWalletCredentials, client2.privateKey)).toBe(seed);
-      expect(() => decryptCredentialBundle(second.body.encryptedWalletCredentials, client.privateKey)).toThrow();
+        const client2 = generateP256KeyPair();
+        const second = await signedCall(api, session, 'POST', path, { clientPublicKey: client2.publicKeyUncompressed });
+        expect(second.body.id).not.toBe(first.body.id);
+        expect(decryptCredentialBundle(second.body.encryptedWalletCredentials, client2.privateKey)).toBe(seed);
+        expect(() => decryptCredentialBundle(second.body.encryptedWalletCredentials, client.privateKey)).toThrow();
 
-      const otherWallet = await createWallet(api);
-      const otherSession = await emailOtpSession(api, otherWallet.emailOtpId);
-      const other = await signedCall(api, otherSession, 'POST', `/internal-accounts/${otherWallet.accountId}/export`, {
-        clientPublicKey: client.publicKeyUncompressed,
-      });
-      expect(decryptCredentialBundle(other.body.encryptedWalletCredentials, client.privateKey)).not.toBe(seed);
+        const otherWallet = await createWallet(api);
+        const otherSession = await emailOtpSession(api, otherWallet.emailOtpId);
+        const other = await signedCall(
+          api,
+          otherSession,
+          'POST',
+          `/internal-accounts/${otherWallet.accountId}/export`,
+          {
+            clientPublicKey: client.publicKeyUncompressed,
+          },
+        );
+        expect(decryptCredentialBundle(other.body.encryptedWalletCredentials, client.privateKey)).not.toBe(seed);
 
-      // The export is recorded with the signing session; the seed is nowhere in the log.
-      const log = JSON.stringify(
-        (await t.service.infra.eventStore.readAll()).map((e) => ({ type: e.type, data: e.data, metadata: e.metadata })),
-      );
-      expect(log).toContain(first.body.id);
-      expect(log).not.toContain(seed);
-    });
+        // The export is recorded with the signing session; the seed is nowhere in the log.
+        const log = JSON.stringify(
+          (await t.service.infra.eventStore.readAll()).map((e) => ({
+            type: e.type,
+            data: e.data,
+            metadata: e.metadata,
+          })),
+        );
+        expect(log).toContain(first.body.id);
+        expect(log).not.toContain(seed);
+      },
+    );
 
     it('requires the clientPublicKey on both steps, and a signature', async () => {
       const path = `/internal-accounts/${wallet.accountId}/export`;

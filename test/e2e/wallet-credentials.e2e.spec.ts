@@ -245,21 +245,24 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
       oidcToken: sandboxToken(googleClaims(clock.now().getTime(), extra)),
     });
 
-    it('adds an OAUTH credential by signed retry (202 with type, then 201), nickname from the email claim', async () => {
-      const w = await createWallet(api);
-      const session = await emailOtpSession(api, w.emailOtpId);
-      const body = oauthBody(w.accountId);
-      const challenge = await challengeFor(api, 'POST', '/auth/credentials', body);
-      expect(challenge).toMatchObject({ type: 'OAUTH', requestId: expect.stringMatching(/^Request:[0-9a-f-]{36}$/) });
-      expect(Date.parse(challenge.expiresAt) - clock.now().getTime()).toBe(300_000);
-      const added = await api.post('/auth/credentials', body, {
-        'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign),
-        'Request-Id': challenge.requestId,
-      });
-      expect(added.status).toBe(201);
-      expect(added.body).toMatchObject({ accountId: w.accountId, type: 'OAUTH', nickname: 'holder@gmail.com' });
-      expect((await credentials(w.accountId)).map((c) => c.type).sort()).toEqual(['EMAIL_OTP', 'OAUTH']);
-    });
+    it(
+      'adds an OAUTH credential by signed retry (202 with type, then 201), nickname from the email ' + 'claim',
+      async () => {
+        const w = await createWallet(api);
+        const session = await emailOtpSession(api, w.emailOtpId);
+        const body = oauthBody(w.accountId);
+        const challenge = await challengeFor(api, 'POST', '/auth/credentials', body);
+        expect(challenge).toMatchObject({ type: 'OAUTH', requestId: expect.stringMatching(/^Request:[0-9a-f-]{36}$/) });
+        expect(Date.parse(challenge.expiresAt) - clock.now().getTime()).toBe(300_000);
+        const added = await api.post('/auth/credentials', body, {
+          'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign),
+          'Request-Id': challenge.requestId,
+        });
+        expect(added.status).toBe(201);
+        expect(added.body).toMatchObject({ accountId: w.accountId, type: 'OAUTH', nickname: 'holder@gmail.com' });
+        expect((await credentials(w.accountId)).map((c) => c.type).sort()).toEqual(['EMAIL_OTP', 'OAUTH']);
+      },
+    );
 
     it('adds OAUTH once per provider identity, and at most one EMAIL_OTP', async () => {
       const w = await createWallet(api);
@@ -291,51 +294,54 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
       expect((await credentials(w.accountId)).length).toBe(1);
     });
 
-    it('refuses to revoke the last credential (400) and revokes by a session of another credential (202, 204)', async () => {
-      const w = await createWallet(api);
-      const emailSession = await emailOtpSession(api, w.emailOtpId);
-      const only = await api.delete(`/auth/credentials/${w.emailOtpId}`);
-      expect(only.status).toBe(400);
-      expect(only.body.code).toBe('LAST_CREDENTIAL');
+    it(
+      'refuses to revoke the last credential (400) and revokes by a session of another credential ' + '(202, 204)',
+      async () => {
+        const w = await createWallet(api);
+        const emailSession = await emailOtpSession(api, w.emailOtpId);
+        const only = await api.delete(`/auth/credentials/${w.emailOtpId}`);
+        expect(only.status).toBe(400);
+        expect(only.body.code).toBe('LAST_CREDENTIAL');
 
-      const oauth = (await signedCall(api, emailSession, 'POST', '/auth/credentials', oauthBody(w.accountId))).body;
-      const oauthClient = generateP256KeyPair();
-      const verified = await api.post(`/auth/credentials/${oauth.id}/verify`, {
-        type: 'OAUTH',
-        oidcToken: sandboxToken(
-          googleClaims(clock.now().getTime(), { nonce: oidcNonce(oauthClient.publicKeyUncompressed) }),
-        ),
-        clientPublicKey: oauthClient.publicKeyUncompressed,
-      });
-      expect(verified.status).toBe(200);
-      const oauthSession = openSession(verified.body, oauthClient.privateKey);
+        const oauth = (await signedCall(api, emailSession, 'POST', '/auth/credentials', oauthBody(w.accountId))).body;
+        const oauthClient = generateP256KeyPair();
+        const verified = await api.post(`/auth/credentials/${oauth.id}/verify`, {
+          type: 'OAUTH',
+          oidcToken: sandboxToken(
+            googleClaims(clock.now().getTime(), { nonce: oidcNonce(oauthClient.publicKeyUncompressed) }),
+          ),
+          clientPublicKey: oauthClient.publicKeyUncompressed,
+        });
+        expect(verified.status).toBe(200);
+        const oauthSession = openSession(verified.body, oauthClient.privateKey);
 
-      // The credential's own session cannot revoke it.
-      const own = await signedCall(api, emailSession, 'DELETE', `/auth/credentials/${w.emailOtpId}`);
-      expect(own.status).toBe(401);
-      expect(own.body.reason).toBe('the stamp must come from a session of a different credential');
+        // The credential's own session cannot revoke it.
+        const own = await signedCall(api, emailSession, 'DELETE', `/auth/credentials/${w.emailOtpId}`);
+        expect(own.status).toBe(401);
+        expect(own.body.reason).toBe('the stamp must come from a session of a different credential');
 
-      const challenge = await challengeFor(api, 'DELETE', `/auth/credentials/${w.emailOtpId}`);
-      expect(challenge.type).toBe('EMAIL_OTP');
-      const revoked = await api.delete(`/auth/credentials/${w.emailOtpId}`, {
-        'Service-Wallet-Signature': await stamp(oauthSession, challenge.payloadToSign),
-        'Request-Id': challenge.requestId,
-      });
-      expect(revoked.status).toBe(204);
-      expect(revoked.body).toBeUndefined();
-      expect((await credentials(w.accountId)).map((c) => c.type)).toEqual(['OAUTH']);
-      // Its sessions ended with it.
-      const sessions = await api.get(`/auth/sessions?accountId=${encodeURIComponent(w.accountId)}`);
-      expect(sessions.body.data.map((s: any) => s.id)).toEqual([oauthSession.id]);
-      expect((await api.post(`/auth/credentials/${w.emailOtpId}/challenge`, {})).status).toBe(404);
+        const challenge = await challengeFor(api, 'DELETE', `/auth/credentials/${w.emailOtpId}`);
+        expect(challenge.type).toBe('EMAIL_OTP');
+        const revoked = await api.delete(`/auth/credentials/${w.emailOtpId}`, {
+          'Service-Wallet-Signature': await stamp(oauthSession, challenge.payloadToSign),
+          'Request-Id': challenge.requestId,
+        });
+        expect(revoked.status).toBe(204);
+        expect(revoked.body).toBeUndefined();
+        expect((await credentials(w.accountId)).map((c) => c.type)).toEqual(['OAUTH']);
+        // Its sessions ended with it.
+        const sessions = await api.get(`/auth/sessions?accountId=${encodeURIComponent(w.accountId)}`);
+        expect(sessions.body.data.map((s: any) => s.id)).toEqual([oauthSession.id]);
+        expect((await api.post(`/auth/credentials/${w.emailOtpId}/challenge`, {})).status).toBe(404);
 
-      // A new EMAIL_OTP may be added once the old one is gone; it takes the customer's email.
-      const readded = await signedCall(api, oauthSession, 'POST', '/auth/credentials', {
-        type: 'EMAIL_OTP',
-        accountId: w.accountId,
-      });
-      expect(readded.status).toBe(201);
-      expect(readded.body).toMatchObject({ type: 'EMAIL_OTP', nickname: expect.stringContaining('@example.com') });
-    });
+        // A new EMAIL_OTP may be added once the old one is gone; it takes the customer's email.
+        const readded = await signedCall(api, oauthSession, 'POST', '/auth/credentials', {
+          type: 'EMAIL_OTP',
+          accountId: w.accountId,
+        });
+        expect(readded.status).toBe(201);
+        expect(readded.body).toMatchObject({ type: 'EMAIL_OTP', nickname: expect.stringContaining('@example.com') });
+      },
+    );
   });
 });

@@ -67,13 +67,16 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
     );
   });
 
-  it('refuses the same WebAuthn credentialId twice with PASSKEY_CREDENTIAL_ALREADY_EXISTS, changing nothing', async () => {
-    const before = await walletEventCount(t.service.infra.eventStore, wallet.accountId);
-    const twice = await api.post('/auth/credentials', firstRegistration);
-    expect(twice.status).toBe(400);
-    expect(twice.body.code).toBe('PASSKEY_CREDENTIAL_ALREADY_EXISTS');
-    expect(await walletEventCount(t.service.infra.eventStore, wallet.accountId)).toBe(before);
-  });
+  it(
+    'refuses the same WebAuthn credentialId twice with PASSKEY_CREDENTIAL_ALREADY_EXISTS, changing ' + 'nothing',
+    async () => {
+      const before = await walletEventCount(t.service.infra.eventStore, wallet.accountId);
+      const twice = await api.post('/auth/credentials', firstRegistration);
+      expect(twice.status).toBe(400);
+      expect(twice.body.code).toBe('PASSKEY_CREDENTIAL_ALREADY_EXISTS');
+      expect(await walletEventCount(t.service.infra.eventStore, wallet.accountId)).toBe(before);
+    },
+  );
 
   it('refuses the same credentialId on another account too', async () => {
     const other = await createWallet(api, { email: 'second-holder@example.com' });

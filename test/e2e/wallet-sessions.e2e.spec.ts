@@ -72,24 +72,27 @@ describe('wallet sessions over HTTP', () => {
     expect((await signedCall(api, signer, 'DELETE', `/auth/sessions/${signer.id}`)).status).toBe(204);
   });
 
-  it('refreshes an active session with a new key sealed to the new clientPublicKey; the old key stops working', async () => {
-    const session = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
-    clock.advance(60_000);
-    const client = generateP256KeyPair();
-    const body = { clientPublicKey: client.publicKeyUncompressed };
-    const refreshed = await signedCall(api, session, 'POST', `/auth/sessions/${session.id}/refresh`, body);
-    expect(refreshed.status).toBe(200);
-    expect(refreshed.body).toMatchObject({ id: session.id, accountId: wallet.accountId, type: 'EMAIL_OTP' });
-    expect(Date.parse(refreshed.body.expiresAt)).toBe(clock.now().getTime() + 900_000);
-    const renewed = openSession(refreshed.body, client.privateKey);
-    expect(renewed.publicKey).not.toBe(session.publicKey);
+  it(
+    'refreshes an active session with a new key sealed to the new clientPublicKey; the old key ' + 'stops working',
+    async () => {
+      const session = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
+      clock.advance(60_000);
+      const client = generateP256KeyPair();
+      const body = { clientPublicKey: client.publicKeyUncompressed };
+      const refreshed = await signedCall(api, session, 'POST', `/auth/sessions/${session.id}/refresh`, body);
+      expect(refreshed.status).toBe(200);
+      expect(refreshed.body).toMatchObject({ id: session.id, accountId: wallet.accountId, type: 'EMAIL_OTP' });
+      expect(Date.parse(refreshed.body.expiresAt)).toBe(clock.now().getTime() + 900_000);
+      const renewed = openSession(refreshed.body, client.privateKey);
+      expect(renewed.publicKey).not.toBe(session.publicKey);
 
-    const path = `/internal-accounts/${wallet.accountId}`;
-    const old = await signedCall(api, session, 'PATCH', path, { privateEnabled: true });
-    expect(old.status).toBe(401);
-    expect(old.body.reason).toBe('the signing key is not a session of this account');
-    expect((await signedCall(api, renewed, 'PATCH', path, { privateEnabled: true })).status).toBe(200);
-  });
+      const path = `/internal-accounts/${wallet.accountId}`;
+      const old = await signedCall(api, session, 'PATCH', path, { privateEnabled: true });
+      expect(old.status).toBe(401);
+      expect(old.body.reason).toBe('the signing key is not a session of this account');
+      expect((await signedCall(api, renewed, 'PATCH', path, { privateEnabled: true })).status).toBe(200);
+    },
+  );
 
   it('refreshes only an active session: expired or revoked ones answer 401 at step 1', async () => {
     const keeper = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });

@@ -126,7 +126,8 @@ export async function signedCall(
 /** A JWT-shaped sandbox token: real claims, a dummy signature segment. */
 export function sandboxToken(claims: Record<string, unknown>): string {
   const segment = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  return `${segment({ alg: 'RS256', typ: 'JWT' })}.${segment(claims)}.${Buffer.from('dummy-signature').toString('base64url')}`;
+  const signature = Buffer.from('dummy-signature').toString('base64url');
+  return `${segment({ alg: 'RS256', typ: 'JWT' })}.${segment(claims)}.${signature}`;
 }
 
 /** Claims a sandbox OIDC token needs at `nowMs`, for the default Google issuer. */

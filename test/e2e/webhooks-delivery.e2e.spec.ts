@@ -254,61 +254,67 @@ for (const [adapter, skip] of [
       await pointWebhooksAt(api, receiver);
     });
 
-    it('retries with capped exponential backoff for 7 days, dead-letters the job, and redelivers on request', async () => {
-      await receiver.setMode('error');
-      const [id] = await fundAndSchedule(1);
-      let d = await poll(
-        'the first attempt',
-        () => delivery(id),
-        (x) => x.attemptCount === 1,
-      );
-      while (d.status === 'PENDING') {
-        const count = d.attemptCount;
-        clock.set(new Date(d.nextAttemptAt));
-        d = await poll(
-          `attempt ${count + 1}`,
+    it(
+      'retries with capped exponential backoff for 7 days, dead-letters the job, and redelivers on ' + 'request',
+      async () => {
+        await receiver.setMode('error');
+        const [id] = await fundAndSchedule(1);
+        let d = await poll(
+          'the first attempt',
           () => delivery(id),
-          (x) => x.attemptCount > count,
+          (x) => x.attemptCount === 1,
         );
-      }
-      const budget = attemptBudget(WEBHOOK_RETRY_POLICY);
-      expect(d).toMatchObject({ status: 'DEAD', attemptCount: budget, maxAttempts: budget });
-      const attempts = (await t.service.infra.eventStore.readStream(webhookDeliveryStream(id)))
-        .filter((e) => e.type === 'WebhookDeliveryAttempted')
-        .map((e) => e.data as any);
-      expect(attempts).toHaveLength(budget);
-      attempts.slice(0, -1).forEach((a, i) => {
-        expect(a.outcome).toBe('RETRYING');
-        expect(Date.parse(a.nextAttemptAt) - Date.parse(a.attemptedAt)).toBe(retryDelayMs(WEBHOOK_RETRY_POLICY, i + 1));
-        expect(Date.parse(attempts[i + 1].attemptedAt) - Date.parse(a.attemptedAt)).toBeLessThanOrEqual(30 * MINUTE);
-      });
-      expect(attempts.at(-1)).toMatchObject({ outcome: 'DEAD', statusCode: 500 });
-      expect(Date.parse(attempts.at(-1).attemptedAt) - Date.parse(attempts[0].attemptedAt)).toBeLessThanOrEqual(
-        7 * 24 * 60 * MINUTE,
-      );
-      expect(
-        await poll(
-          'the dead letter',
-          () => jobOf(id),
-          (job) => job?.state === 'dead',
-        ),
-      ).toMatchObject({ attemptsMade: budget, maxAttempts: budget });
-      const dead = await t.service.infra.jobs.deadLetters('webhooks', { limit: 1000 });
-      expect(dead.map((j: any) => j.data.deliveryId)).toContain(id);
+        while (d.status === 'PENDING') {
+          const count = d.attemptCount;
+          clock.set(new Date(d.nextAttemptAt));
+          d = await poll(
+            `attempt ${count + 1}`,
+            () => delivery(id),
+            (x) => x.attemptCount > count,
+          );
+        }
+        const budget = attemptBudget(WEBHOOK_RETRY_POLICY);
+        expect(d).toMatchObject({ status: 'DEAD', attemptCount: budget, maxAttempts: budget });
+        const attempts = (await t.service.infra.eventStore.readStream(webhookDeliveryStream(id)))
+          .filter((e) => e.type === 'WebhookDeliveryAttempted')
+          .map((e) => e.data as any);
+        expect(attempts).toHaveLength(budget);
+        attempts.slice(0, -1).forEach((a, i) => {
+          expect(a.outcome).toBe('RETRYING');
+          expect(Date.parse(a.nextAttemptAt) - Date.parse(a.attemptedAt)).toBe(
+            retryDelayMs(WEBHOOK_RETRY_POLICY, i + 1),
+          );
+          expect(Date.parse(attempts[i + 1].attemptedAt) - Date.parse(a.attemptedAt)).toBeLessThanOrEqual(30 * MINUTE);
+        });
+        expect(attempts.at(-1)).toMatchObject({ outcome: 'DEAD', statusCode: 500 });
+        expect(Date.parse(attempts.at(-1).attemptedAt) - Date.parse(attempts[0].attemptedAt)).toBeLessThanOrEqual(
+          7 * 24 * 60 * MINUTE,
+        );
+        expect(
+          await poll(
+            'the dead letter',
+            () => jobOf(id),
+            (job) => job?.state === 'dead',
+          ),
+        ).toMatchObject({ attemptsMade: budget, maxAttempts: budget });
+        const dead = await t.service.infra.jobs.deadLetters('webhooks', { limit: 1000 });
+        expect(dead.map((j: any) => j.data.deliveryId)).toContain(id);
 
-      await receiver.setMode('ok');
-      const again = await api.post(`/webhooks/deliveries/${id}/redeliver`);
-      expect(again.status).toBe(202);
-      const redelivered = await poll(
-        'the redelivery',
-        () => delivery(id),
-        (x) => x.status === 'DELIVERED',
-      );
-      expect(redelivered).toMatchObject({ attemptCount: budget + 1, redeliveries: 1, lastStatusCode: 200 });
-      const copies = receiver.requests.filter((r) => r.json?.id === d.webhookId);
-      expect(copies).toHaveLength(budget + 1);
-      expect(new Set(copies.map((r) => r.body)).size).toBe(1);
-      expect(copies.at(-1)!.answered).toBe(200);
-    }, 120_000);
+        await receiver.setMode('ok');
+        const again = await api.post(`/webhooks/deliveries/${id}/redeliver`);
+        expect(again.status).toBe(202);
+        const redelivered = await poll(
+          'the redelivery',
+          () => delivery(id),
+          (x) => x.status === 'DELIVERED',
+        );
+        expect(redelivered).toMatchObject({ attemptCount: budget + 1, redeliveries: 1, lastStatusCode: 200 });
+        const copies = receiver.requests.filter((r) => r.json?.id === d.webhookId);
+        expect(copies).toHaveLength(budget + 1);
+        expect(new Set(copies.map((r) => r.body)).size).toBe(1);
+        expect(copies.at(-1)!.answered).toBe(200);
+      },
+      120_000,
+    );
   });
 }

@@ -41,38 +41,41 @@ describe('webhooks: SSRF guard on endpoints and the sandbox test webhook', () =>
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('refuses loopback, private and metadata endpoints in any spelling at configuration, recording nothing', async () => {
-    const other = await t.otherPlatform();
-    const spellings = [
-      'http://169.254.169.254/latest/meta-data/',
-      'http://127.1/',
-      'http://2130706433/',
-      'http://0x7f000001/',
-      'http://[::ffff:a9fe:a9fe]/',
-      'http://0177.0.0.1/',
-      'http://[::1]/',
-      'http://[::ffff:127.0.0.1]/',
-      'http://10.0.0.1/',
-      'http://100.64.0.1/',
-      'http://[fd00:ec2::254]/',
-      'http://metadata.google.internal/computeMetadata/v1/',
-      'http://0.0.0.0:3000/',
-    ];
-    for (const webhookEndpoint of spellings) {
-      const res = await other.api.patch('/config', { webhookEndpoint });
-      const seen = { webhookEndpoint, status: res.status, code: res.body.code, error: res.body.details?.errors?.[0] };
-      expect(seen).toEqual({
-        webhookEndpoint,
-        status: 400,
-        code: 'INVALID_INPUT',
-        error: { field: 'webhookEndpoint', constraint: 'isPublicHost', message: expect.any(String) },
-      });
-    }
-    expect(await t.service.infra.eventStore.readStream(streams.webhooks(other.platformId))).toEqual([]);
-    // The allow-listed name passes.
-    const named = await other.api.patch('/config', { webhookEndpoint: `http://localhost:${unused}/hooks` });
-    expect(named.status).toBe(200);
-  });
+  it(
+    'refuses loopback, private and metadata endpoints in any spelling at configuration, recording ' + 'nothing',
+    async () => {
+      const other = await t.otherPlatform();
+      const spellings = [
+        'http://169.254.169.254/latest/meta-data/',
+        'http://127.1/',
+        'http://2130706433/',
+        'http://0x7f000001/',
+        'http://[::ffff:a9fe:a9fe]/',
+        'http://0177.0.0.1/',
+        'http://[::1]/',
+        'http://[::ffff:127.0.0.1]/',
+        'http://10.0.0.1/',
+        'http://100.64.0.1/',
+        'http://[fd00:ec2::254]/',
+        'http://metadata.google.internal/computeMetadata/v1/',
+        'http://0.0.0.0:3000/',
+      ];
+      for (const webhookEndpoint of spellings) {
+        const res = await other.api.patch('/config', { webhookEndpoint });
+        const seen = { webhookEndpoint, status: res.status, code: res.body.code, error: res.body.details?.errors?.[0] };
+        expect(seen).toEqual({
+          webhookEndpoint,
+          status: 400,
+          code: 'INVALID_INPUT',
+          error: { field: 'webhookEndpoint', constraint: 'isPublicHost', message: expect.any(String) },
+        });
+      }
+      expect(await t.service.infra.eventStore.readStream(streams.webhooks(other.platformId))).toEqual([]);
+      // The allow-listed name passes.
+      const named = await other.api.patch('/config', { webhookEndpoint: `http://localhost:${unused}/hooks` });
+      expect(named.status).toBe(200);
+    },
+  );
 
   it('answers a refused address and a closed port alike, revealing nothing, and records them alike', async () => {
     const refused = await t.api.post('/sandbox/webhooks/test');

@@ -89,35 +89,40 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     expect((await sandbox.api.patch('/config', { webhookEndpoint: 'http://example.com/hook' })).status).toBe(200);
   });
 
-  it('generates the signing material on first configuration, keeps it, and stores private parts only sealed', async () => {
-    clock.advance(1000);
-    const first = await pointWebhooksAt(api, receiver);
-    expect(first.webhookEndpoint).toBe(receiver.url);
-    const key = createPublicKey(first.webhookSigningPublicKey);
-    expect(key.asymmetricKeyType).toBe('ec');
-    expect(key.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
-    expect(first.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
-    expect(first.createdAt).toBe(clock.now().toISOString());
-    clock.advance(1000);
-    const again = await api.patch('/config', { webhookEndpoint: receiver.url });
-    expect(again.body).toEqual(first); // same endpoint: nothing changes
-    const other = await api.patch('/config', { webhookEndpoint: `${receiver.url}?v=2` });
-    expect(other.body).toMatchObject({
-      webhookSigningPublicKey: first.webhookSigningPublicKey,
-      webhookSecret: first.webhookSecret,
-      createdAt: first.createdAt,
-      updatedAt: clock.now().toISOString(),
-    });
-    await pointWebhooksAt(api, receiver);
+  it(
+    'generates the signing material on first configuration, keeps it, and stores private parts ' + 'only sealed',
+    async () => {
+      clock.advance(1000);
+      const first = await pointWebhooksAt(api, receiver);
+      expect(first.webhookEndpoint).toBe(receiver.url);
+      const key = createPublicKey(first.webhookSigningPublicKey);
+      expect(key.asymmetricKeyType).toBe('ec');
+      expect(key.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
+      expect(first.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+      expect(first.createdAt).toBe(clock.now().toISOString());
+      clock.advance(1000);
+      const again = await api.patch('/config', { webhookEndpoint: receiver.url });
+      expect(again.body).toEqual(first); // same endpoint: nothing changes
+      const other = await api.patch('/config', { webhookEndpoint: `${receiver.url}?v=2` });
+      expect(other.body).toMatchObject({
+        webhookSigningPublicKey: first.webhookSigningPublicKey,
+        webhookSecret: first.webhookSecret,
+        createdAt: first.createdAt,
+        updatedAt: clock.now().toISOString(),
+      });
+      await pointWebhooksAt(api, receiver);
 
-    const log = JSON.stringify(
-      (await t.service.infra.eventStore.readStream(streams.webhooks(t.service.sandbox!.platformId))).map((e) => e.data),
-    );
-    expect(log).not.toContain(first.webhookSecret.slice('whsec_'.length));
-    expect(log).not.toContain('PRIVATE KEY');
-    expect(log).toContain('sealedPrivateKey');
-    expect(statSync(join(t.dataDir, 'secrets.key')).mode & 0o777).toBe(0o600);
-  });
+      const log = JSON.stringify(
+        (await t.service.infra.eventStore.readStream(streams.webhooks(t.service.sandbox!.platformId))).map(
+          (e) => e.data,
+        ),
+      );
+      expect(log).not.toContain(first.webhookSecret.slice('whsec_'.length));
+      expect(log).not.toContain('PRIVATE KEY');
+      expect(log).toContain('sealedPrivateKey');
+      expect(statSync(join(t.dataDir, 'secrets.key')).mode & 0o777).toBe(0o600);
+    },
+  );
 
   it('sends a TEST webhook synchronously, signed with both schemes, and records it', async () => {
     const res = await api.post('/sandbox/webhooks/test');

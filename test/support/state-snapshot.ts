@@ -19,7 +19,9 @@ export const COUNTED_LISTS = [
 
 export interface StateSnapshot {
   counts: Record<string, number>;
-  /** Per ledger account: posted and pending debits and credits, as strings (bigints do not compare in toEqual output). */
+  /**
+   * Per ledger account: posted and pending debits and credits, as strings (bigints do not compare in toEqual output).
+   */
   ledger: Record<string, string>;
   /** Position of the last event in the log: any change at all moves it. */
   head: string;

@@ -25,7 +25,10 @@ function expectStatus(reply: Reply, status: number, what: string): void {
     throw new Error(`${what}: expected ${status}, got ${reply.status} ${JSON.stringify(reply.body)}`);
 }
 
-/** Opens an EMBEDDED_WALLET account for the customer (which provisions its EMAIL_OTP credential from the customer's email). */
+/**
+ * Opens an EMBEDDED_WALLET account for the customer (which provisions its EMAIL_OTP credential from the customer's
+ * email).
+ */
 export async function openWalletAccount(
   api: Client,
   customerId: string,

@@ -49,7 +49,8 @@ import { AuditController } from './audit/audit.controller.js';
 import { AuditQueries } from '../../../libs/application/src/audit/audit-queries.js';
 import { OperationsOverview } from '../../../libs/application/src/audit/operations-overview.js';
 
-// Static paths (customers/internal-accounts, agents/me) must register before parameterised ones (customers/:customerId, agents/:agentId).
+// Static paths (customers/internal-accounts, agents/me) must register before parameterised ones (customers/:customerId,
+// agents/:agentId).
 export const API_CONTROLLERS = [
   InternalAccountsController,
   ExternalAccountsController,

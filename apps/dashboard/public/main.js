@@ -33,7 +33,8 @@ async function loadApprovals() {
       ['transaction', 'customer', 'amount', 'received', ''],
       payments.data.map(
         (t) =>
-          `<tr data-payment="${esc(t.id)}"><td><code>${esc(t.id)}</code></td><td><code>${esc(t.customerId)}</code></td>` +
+          `<tr ` +
+          `data-payment="${esc(t.id)}"><td><code>${esc(t.id)}</code></td><td><code>${esc(t.customerId)}</code></td>` +
           `<td class="num">${esc(money(t.receivedAmount))}</td><td>${when(t.createdAt)}</td>` +
           `<td><button data-act="approve">Approve</button> <button data-act="reject">Reject</button></td></tr>`,
       ),

@@ -13,7 +13,8 @@ export async function loadHealth() {
   );
   $('health-body').innerHTML =
     `<p>Log head <strong id="log-head">${esc(o.eventLog.headPosition)}</strong>, ` +
-    `read models at ${esc(o.projections.position)}, lag <strong id="projection-lag">${esc(o.projections.lag)}</strong> ` +
+    `read models at ${esc(o.projections.position)}, lag <strong ` +
+    `id="projection-lag">${esc(o.projections.lag)}</strong> ` +
     `events; ${esc(o.counts.customers)} customers, ${esc(o.counts.internalAccounts)} accounts, ` +
     `${esc(o.counts.pendingApprovals)} agent actions pending.</p>` +
     `<div id="queue-depth">${table(['queue', 'waiting', 'delayed', 'running', 'dead'], queues)}</div>`;
@@ -124,7 +125,8 @@ export function renderCards(cards) {
     ['card', 'customer', 'last four', 'state'],
     cards.map(
       (c) =>
-        `<tr class="pick" data-card="${esc(c.id)}">${cells(code(c.id), code(c.customerId), esc(c.last4), status(c.state))}</tr>`,
+        `<tr class="pick" ` +
+        `data-card="${esc(c.id)}">${cells(code(c.id), code(c.customerId), esc(c.last4), status(c.state))}</tr>`,
     ),
   );
 }

@@ -21,7 +21,8 @@ export interface AppConfig {
   wallet: WalletConfig;
   /**
    * The service secrets key (AES-256-GCM) sealing secrets kept in the event log (webhook signing
-   * keys and secrets, wallet seeds): `SECRETS_KEY` (32 bytes, base64), or on the embedded default a key generated once into
+   * keys and secrets, wallet seeds): `SECRETS_KEY` (32 bytes, base64), or on the embedded default a key generated once
+   * into
    * `<DATA_DIR>/secrets.key` (mode 0600).
    */
   secretsKey: { kind: 'env'; base64: string } | { kind: 'file'; path: string };

@@ -42,7 +42,8 @@ export class SecretBox {
       return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]);
     } catch {
       throw new Error(
-        'a sealed secret could not be opened: the secrets key (SECRETS_KEY or secrets.key) is not the one it was sealed with',
+        'a sealed secret could not be opened: the secrets key (SECRETS_KEY or secrets.key) is not ' +
+          'the one it was sealed with',
       );
     }
   }

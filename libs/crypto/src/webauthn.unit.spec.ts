@@ -112,15 +112,22 @@ describe('passkey authentication', () => {
     expect(replay).toMatchObject({ ok: false, reason: expect.stringContaining('counter') });
   });
 
-  it('accepts authenticators that never count (counter 0): challenge single use is what stops replays there', async () => {
-    const { authenticator, credential } = await registered(new SoftwareAuthenticator({ counterStep: 0 }));
-    expect(credential.counter).toBe(0);
-    const c = challenge();
-    const assertion = authenticator.assert(credential.credentialId, { challenge: c, origin, rpId: relyingParty.rpId });
-    expect(
-      await verifyPasskeyAuthentication({ assertion, expectedChallenge: c, relyingParty, credential }),
-    ).toMatchObject({ ok: true, newCounter: 0 });
-  });
+  it(
+    'accepts authenticators that never count (counter 0): challenge single use is what stops ' + 'replays there',
+    async () => {
+      const { authenticator, credential } = await registered(new SoftwareAuthenticator({ counterStep: 0 }));
+      expect(credential.counter).toBe(0);
+      const c = challenge();
+      const assertion = authenticator.assert(credential.credentialId, {
+        challenge: c,
+        origin,
+        rpId: relyingParty.rpId,
+      });
+      expect(
+        await verifyPasskeyAuthentication({ assertion, expectedChallenge: c, relyingParty, credential }),
+      ).toMatchObject({ ok: true, newCounter: 0 });
+    },
+  );
 
   it('refuses an assertion for another challenge', async () => {
     const { authenticator, credential } = await registered();

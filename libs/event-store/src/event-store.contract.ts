@@ -280,20 +280,23 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
       await subscription.stop();
     });
 
-    it('an ended subscription rejects: done fails with SubscriptionEnded when the store ends it without stop()', async () => {
-      const own = await open();
-      const stream = newStream();
-      const head = (await own.appendToStream(stream, [event(0)])).position;
-      const seen: number[] = [];
-      const ended = own.subscribeToAll((e) => void seen.push((e.data as { n: number }).n), { after: head - 1n });
-      const stopped = own.subscribeToAll(() => undefined, { after: head });
-      await eventually(() => seen.length === 1);
-      await stopped.stop();
-      await expect(stopped.done).resolves.toBeUndefined();
-      await own.close();
-      await expect(ended.done).rejects.toBeInstanceOf(SubscriptionEnded);
-      expect(seen).toEqual([0]);
-    });
+    it(
+      'an ended subscription rejects: done fails with SubscriptionEnded when the store ends it ' + 'without stop()',
+      async () => {
+        const own = await open();
+        const stream = newStream();
+        const head = (await own.appendToStream(stream, [event(0)])).position;
+        const seen: number[] = [];
+        const ended = own.subscribeToAll((e) => void seen.push((e.data as { n: number }).n), { after: head - 1n });
+        const stopped = own.subscribeToAll(() => undefined, { after: head });
+        await eventually(() => seen.length === 1);
+        await stopped.stop();
+        await expect(stopped.done).resolves.toBeUndefined();
+        await own.close();
+        await expect(ended.done).rejects.toBeInstanceOf(SubscriptionEnded);
+        expect(seen).toEqual([0]);
+      },
+    );
 
     it('reads a large stream whole and from a revision', async () => {
       const stream = newStream();
@@ -314,21 +317,24 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
       expect(window.map((e) => e.revision)).toEqual([5_000n, 5_001n, 5_002n]);
     });
 
-    it('a repeated event id is appended once: a repeated append at its expected revision returns the first result', async () => {
-      const stream = newStream();
-      const first = [event(0, { id: randomUUID() }), event(1, { id: randomUUID() })];
-      const original = await store.appendToStream(stream, first, { expectedRevision: 'no_stream' });
-      // A retry after a transient error (the first attempt was committed, its answer lost) sends the same ids again.
-      expect(await store.appendToStream(stream, first, { expectedRevision: 'no_stream' })).toEqual(original);
-      const next = [event(2, { id: randomUUID() })];
-      const second = await store.appendToStream(stream, next, { expectedRevision: 1n });
-      expect(await store.appendToStream(stream, next, { expectedRevision: 1n })).toEqual(second);
-      const events = await store.readStream(stream);
-      expect(events.map((e) => e.id)).toEqual([...first, ...next].map((e) => e.id));
-      expect(await store.headPosition()).toBe(second.position);
-      // At another expected revision the same events are a conflict, not a success.
-      await expectWrongVersion(store.appendToStream(stream, next, { expectedRevision: 5n }), stream, 5n, 2n);
-    });
+    it(
+      'a repeated event id is appended once: a repeated append at its expected revision returns ' + 'the first result',
+      async () => {
+        const stream = newStream();
+        const first = [event(0, { id: randomUUID() }), event(1, { id: randomUUID() })];
+        const original = await store.appendToStream(stream, first, { expectedRevision: 'no_stream' });
+        // A retry after a transient error (the first attempt was committed, its answer lost) sends the same ids again.
+        expect(await store.appendToStream(stream, first, { expectedRevision: 'no_stream' })).toEqual(original);
+        const next = [event(2, { id: randomUUID() })];
+        const second = await store.appendToStream(stream, next, { expectedRevision: 1n });
+        expect(await store.appendToStream(stream, next, { expectedRevision: 1n })).toEqual(second);
+        const events = await store.readStream(stream);
+        expect(events.map((e) => e.id)).toEqual([...first, ...next].map((e) => e.id));
+        expect(await store.headPosition()).toBe(second.position);
+        // At another expected revision the same events are a conflict, not a success.
+        await expectWrongVersion(store.appendToStream(stream, next, { expectedRevision: 5n }), stream, 5n, 2n);
+      },
+    );
 
     it('refuses an append over maxAppendBytes whole, and accepts one at the limit', async () => {
       const stream = newStream();

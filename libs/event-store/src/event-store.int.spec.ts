@@ -49,7 +49,9 @@ function child(
   });
 }
 
-const INSERT = `INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, 'WrittenElsewhere', '{}', '{}', ?)`;
+const INSERT =
+  `INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES ` +
+  `(?, ?, ?, 'WrittenElsewhere', '{}', '{}', ?)`;
 
 describe('SqliteEventStore', () => {
   let dir: string;

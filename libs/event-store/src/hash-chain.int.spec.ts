@@ -47,10 +47,13 @@ describe('SqliteEventStore hash chain', () => {
   it('chains a log written before the hash chain from its first event, once, when the file is opened', async () => {
     const db = new Database(file);
     db.exec(`CREATE TABLE events (
-      position INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, stream TEXT NOT NULL, revision INTEGER NOT NULL,
-      type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, recorded_at TEXT NOT NULL, UNIQUE (stream, revision))`);
+      position INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, stream TEXT NOT NULL,
+      revision INTEGER NOT NULL,
+      type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, recorded_at TEXT NOT NULL,
+      UNIQUE (stream, revision))`);
     const insert = db.prepare(
-      `INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, 'Old', ?, '{"actor":"a"}', '2026-01-01T00:00:00.000Z')`,
+      `INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ` +
+        `?, 'Old', ?, '{"actor":"a"}', '2026-01-01T00:00:00.000Z')`,
     );
     ['a', 'b', 'a', 'b', 'a'].forEach((stream, i) =>
       insert.run(`id-${i}`, stream, Math.floor(i / 2), JSON.stringify({ i })),

@@ -275,7 +275,10 @@ export class BullmqJobQueue implements JobQueue {
     return promoted;
   }
 
-  /** Delayed jobs of every queue (in any process) whose envelope matches; collected before any is moved, so pages do not shift. */
+  /**
+   * Delayed jobs of every queue (in any process) whose envelope matches; collected before any is moved, so pages do not
+   * shift.
+   */
   private async delayedJobs(matches: (envelope: Envelope) => boolean): Promise<BullJob[]> {
     const names = await this.client.smembers(this.registryKey);
     const found: BullJob[] = [];

@@ -101,7 +101,8 @@ function spawnClaimingChild(dir: string, dbPath: string, clockMs: number, leaseM
     join(dir, 'child.js'),
     `const { SqliteJobQueue } = require('./sqlite-job-queue.js');
 const [path, at, leaseMs] = process.argv.slice(2);
-const queue = new SqliteJobQueue(path, { clock: { now: () => new Date(Number(at)) }, leaseMs: Number(leaseMs), pollMs: 10 });
+const clock = { now: () => new Date(Number(at)) };
+const queue = new SqliteJobQueue(path, { clock, leaseMs: Number(leaseMs), pollMs: 10 });
 queue.process('crash', async (job) => {
   process.stdout.write('claimed ' + job.id + '\\n');
   await new Promise(() => {});

@@ -120,13 +120,15 @@ export class SqliteJobQueue implements JobQueue {
          WHERE rowid IN (
            SELECT rowid FROM jobs
            WHERE queue = @queue
-             AND ((state IN ('waiting', 'delayed') AND due_at <= @now) OR (state = 'active' AND lease_until <= @realNow))
+             AND ((state IN ('waiting', 'delayed') AND due_at <= @now)
+               OR (state = 'active' AND lease_until <= @realNow))
            ORDER BY due_at, created_at
            LIMIT @limit)
          RETURNING *`,
       ),
       renew: db.prepare(
-        `UPDATE jobs SET lease_until = @leaseUntil WHERE queue = @queue AND id = @id AND lease_token = @token AND state = 'active'`,
+        `UPDATE jobs SET lease_until = @leaseUntil WHERE queue = @queue AND id = @id AND ` +
+          `lease_token = @token AND state = 'active'`,
       ),
       complete: db.prepare(
         `UPDATE jobs SET state = 'completed', attempts_made = attempts_made + 1, lease_until = NULL, lease_token = NULL,
@@ -140,14 +142,16 @@ export class SqliteJobQueue implements JobQueue {
       ),
       get: db.prepare(`SELECT * FROM jobs WHERE queue = ? AND id = ?`),
       depth: db.prepare(
-        `SELECT state, COUNT(*) AS n FROM (SELECT state FROM jobs WHERE queue = @queue AND (@group IS NULL OR grp = @group) ` +
+        `SELECT state, COUNT(*) AS n FROM (SELECT state FROM jobs WHERE queue = @queue AND (@group ` +
+          `IS NULL OR grp = @group) ` +
           `AND state IN ('waiting', 'delayed', 'active', 'dead') LIMIT @cap) GROUP BY state`,
       ),
       dead: db.prepare(
         `SELECT * FROM jobs WHERE queue = ? AND state = 'dead' ORDER BY finished_at DESC, rowid DESC LIMIT ?`,
       ),
       retryDead: db.prepare(
-        `UPDATE jobs SET state = 'waiting', attempts_made = 0, due_at = @now, last_error = NULL, updated_at = @now, finished_at = NULL
+        `UPDATE jobs SET state = 'waiting', attempts_made = 0, due_at = @now, last_error = NULL, updated_at = @now,
+           finished_at = NULL
          WHERE queue = @queue AND id = @id AND state = 'dead'`,
       ),
       promote: db.prepare(

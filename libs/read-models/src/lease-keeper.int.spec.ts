@@ -32,46 +32,50 @@ describe('LeaseKeeper and LeasedCheckpoint (single-active processors)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('one process is active; the other takes over when it stops, or when its lease lapses, and the old one is fenced', async () => {
-    const changes: string[] = [];
-    const first = new LeasedCheckpoint(
-      stores[0],
-      'dispatcher',
-      (active) => changes.push(`first ${active}`),
-      options('first'),
-    );
-    const second = new LeasedCheckpoint(
-      stores[1],
-      'dispatcher',
-      (active) => changes.push(`second ${active}`),
-      options('second'),
-    );
-    keepers.push(first, second);
-    await first.start();
-    await second.start();
-    expect([first.active, second.active]).toEqual([true, false]);
-    expect(await first.load()).toBeUndefined();
-    await first.save(10n);
-    await expect(second.save(20n)).rejects.toBeInstanceOf(LeaseLost);
+  it(
+    'one process is active; the other takes over when it stops, or when its lease lapses, and the ' +
+      'old one is fenced',
+    async () => {
+      const changes: string[] = [];
+      const first = new LeasedCheckpoint(
+        stores[0],
+        'dispatcher',
+        (active) => changes.push(`first ${active}`),
+        options('first'),
+      );
+      const second = new LeasedCheckpoint(
+        stores[1],
+        'dispatcher',
+        (active) => changes.push(`second ${active}`),
+        options('second'),
+      );
+      keepers.push(first, second);
+      await first.start();
+      await second.start();
+      expect([first.active, second.active]).toEqual([true, false]);
+      expect(await first.load()).toBeUndefined();
+      await first.save(10n);
+      await expect(second.save(20n)).rejects.toBeInstanceOf(LeaseLost);
 
-    // The first process hangs past its TTL: the second takes over from the stored checkpoint.
-    now += 1001;
-    await second.start(); // competes again: a renewal tick
-    expect(second.active).toBe(true);
-    expect(await second.load()).toBe(10n);
-    await second.save(30n);
-    // The first one wakes up: its write is refused, and it learns it is no longer active.
-    await expect(first.save(40n)).rejects.toBeInstanceOf(LeaseLost);
-    expect(first.active).toBe(false);
-    expect(await stores[0].getCheckpoint('dispatcher')).toBe(30n);
+      // The first process hangs past its TTL: the second takes over from the stored checkpoint.
+      now += 1001;
+      await second.start(); // competes again: a renewal tick
+      expect(second.active).toBe(true);
+      expect(await second.load()).toBe(10n);
+      await second.save(30n);
+      // The first one wakes up: its write is refused, and it learns it is no longer active.
+      await expect(first.save(40n)).rejects.toBeInstanceOf(LeaseLost);
+      expect(first.active).toBe(false);
+      expect(await stores[0].getCheckpoint('dispatcher')).toBe(30n);
 
-    // A graceful stop hands over at once.
-    await second.stop();
-    await first.start();
-    expect(first.active).toBe(true);
-    expect(await first.load()).toBe(30n);
-    expect(changes).toEqual(['first true', 'second true', 'first false', 'first true']);
-  });
+      // A graceful stop hands over at once.
+      await second.stop();
+      await first.start();
+      expect(first.active).toBe(true);
+      expect(await first.load()).toBe(30n);
+      expect(changes).toEqual(['first true', 'second true', 'first false', 'first true']);
+    },
+  );
 
   it('refuses a save from a stale checkpoint even while holding the lease', async () => {
     const checkpoint = new LeasedCheckpoint(stores[0], 'reactor', () => undefined, options('only'));

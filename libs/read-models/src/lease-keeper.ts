@@ -5,7 +5,10 @@ import type { Fence, LeaseGrant, ReadModelStore } from './read-model-store.js';
 export interface LeaseKeeperOptions {
   /** Unique per keeper (default host, pid and a random suffix). */
   holder?: string;
-  /** How long a lease outlives its holder's last renewal, i.e. how soon a standby takes over from a dead one (default 5000 ms). */
+  /**
+   * How long a lease outlives its holder's last renewal, i.e. how soon a standby takes over from a dead one (default
+   * 5000 ms).
+   */
   ttlMs?: number;
   /** How often held leases are renewed and free ones sought (default a fifth of the TTL). */
   renewEveryMs?: number;

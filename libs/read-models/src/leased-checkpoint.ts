@@ -56,7 +56,9 @@ export class LeasedCheckpoint {
     return this.committed;
   }
 
-  /** Moves the checkpoint from the loaded one; throws (ConcurrentProjectionUpdate, LeaseLost) when this process may not. */
+  /**
+   * Moves the checkpoint from the loaded one; throws (ConcurrentProjectionUpdate, LeaseLost) when this process may not.
+   */
   async save(position: bigint): Promise<void> {
     if (this.committed !== undefined && position <= this.committed) return;
     const fence = this.keeper.fence(this.name);

@@ -110,7 +110,9 @@ class Scenario {
     return accountId;
   }
 
-  /** A posted transfer on the platform's ledger stream (opening ledger accounts the first time, as the decider does). */
+  /**
+   * A posted transfer on the platform's ledger stream (opening ledger accounts the first time, as the decider does).
+   */
   async transfer(debitAccountId: string, creditAccountId: string, amount: bigint): Promise<bigint> {
     const createdAt = this.now();
     const events: NewEvent[] = [];

@@ -29,7 +29,10 @@ export type ReadModelStoreFactory = () => Promise<{
 
 const ITEMS = 'items';
 
-/** Varied field types: numbers that sort differently as strings, ISO dates, booleans, arrays, nesting, missing and null fields. */
+/**
+ * Varied field types: numbers that sort differently as strings, ISO dates, booleans, arrays, nesting, missing and null
+ * fields.
+ */
 const items: Doc[] = [
   {
     id: 'i01',
@@ -366,62 +369,65 @@ export function readModelStoreContract(
     });
 
     describe('single active writer', () => {
-      it('fences a lease: one holder at a time, a higher token for every new holder, stale tokens refused', async () => {
-        const t0 = 1_000_000;
-        const first = await store.acquireLease({ name: 'L', holder: 'h1', ttlMs: 100, now: t0 });
-        expect(first).toEqual({ token: 1n, expiresAt: t0 + 100 });
-        expect(await store.acquireLease({ name: 'L', holder: 'h2', ttlMs: 100, now: t0 + 50 })).toBeUndefined();
-        // Re-acquiring a live lease keeps its token; renewing extends it.
-        expect(await store.acquireLease({ name: 'L', holder: 'h1', ttlMs: 100, now: t0 + 60 })).toEqual({
-          token: 1n,
-          expiresAt: t0 + 160,
-        });
-        expect(await store.renewLease('L', 'h1', 1n, 100, t0 + 90)).toEqual({ token: 1n, expiresAt: t0 + 190 });
-        expect(await store.acquireLease({ name: 'L', holder: 'h2', ttlMs: 100, now: t0 + 150 })).toBeUndefined();
+      it(
+        'fences a lease: one holder at a time, a higher token for every new holder, stale tokens ' + 'refused',
+        async () => {
+          const t0 = 1_000_000;
+          const first = await store.acquireLease({ name: 'L', holder: 'h1', ttlMs: 100, now: t0 });
+          expect(first).toEqual({ token: 1n, expiresAt: t0 + 100 });
+          expect(await store.acquireLease({ name: 'L', holder: 'h2', ttlMs: 100, now: t0 + 50 })).toBeUndefined();
+          // Re-acquiring a live lease keeps its token; renewing extends it.
+          expect(await store.acquireLease({ name: 'L', holder: 'h1', ttlMs: 100, now: t0 + 60 })).toEqual({
+            token: 1n,
+            expiresAt: t0 + 160,
+          });
+          expect(await store.renewLease('L', 'h1', 1n, 100, t0 + 90)).toEqual({ token: 1n, expiresAt: t0 + 190 });
+          expect(await store.acquireLease({ name: 'L', holder: 'h2', ttlMs: 100, now: t0 + 150 })).toBeUndefined();
 
-        // h1 stops renewing; after expiry h2 takes over with a higher token and h1 is fenced off.
-        const second = await store.acquireLease({ name: 'L', holder: 'h2', ttlMs: 100, now: t0 + 200 });
-        expect(second?.token).toBe(2n);
-        expect(await store.readLease('L')).toEqual({ holder: 'h2', token: 2n, expiresAt: t0 + 300 });
-        expect(await store.renewLease('L', 'h1', 1n, 100, t0 + 210)).toBeUndefined();
-        let ran = 0;
-        const stale = store.commitBatch(
-          'p',
-          undefined,
-          5n,
-          async (tx) => {
-            ran++;
-            tx.put(ITEMS, { id: 'a', by: 'h1' });
-          },
-          { lease: 'L', token: 1n },
-        );
-        await expect(stale).rejects.toBeInstanceOf(LeaseLost);
-        await expect(
-          store.advanceCheckpoints(
-            new Map([['p', { expected: undefined, position: 5n, fence: { lease: 'L', token: 1n } }]]),
-          ),
-        ).rejects.toBeInstanceOf(LeaseLost);
-        expect(ran).toBe(0);
-        expect(await store.getCheckpoint('p')).toBeUndefined();
-        await store.commitBatch('p', undefined, 5n, async (tx) => tx.put(ITEMS, { id: 'a', by: 'h2' }), {
-          lease: 'L',
-          token: 2n,
-        });
-        expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', by: 'h2' });
+          // h1 stops renewing; after expiry h2 takes over with a higher token and h1 is fenced off.
+          const second = await store.acquireLease({ name: 'L', holder: 'h2', ttlMs: 100, now: t0 + 200 });
+          expect(second?.token).toBe(2n);
+          expect(await store.readLease('L')).toEqual({ holder: 'h2', token: 2n, expiresAt: t0 + 300 });
+          expect(await store.renewLease('L', 'h1', 1n, 100, t0 + 210)).toBeUndefined();
+          let ran = 0;
+          const stale = store.commitBatch(
+            'p',
+            undefined,
+            5n,
+            async (tx) => {
+              ran++;
+              tx.put(ITEMS, { id: 'a', by: 'h1' });
+            },
+            { lease: 'L', token: 1n },
+          );
+          await expect(stale).rejects.toBeInstanceOf(LeaseLost);
+          await expect(
+            store.advanceCheckpoints(
+              new Map([['p', { expected: undefined, position: 5n, fence: { lease: 'L', token: 1n } }]]),
+            ),
+          ).rejects.toBeInstanceOf(LeaseLost);
+          expect(ran).toBe(0);
+          expect(await store.getCheckpoint('p')).toBeUndefined();
+          await store.commitBatch('p', undefined, 5n, async (tx) => tx.put(ITEMS, { id: 'a', by: 'h2' }), {
+            lease: 'L',
+            token: 2n,
+          });
+          expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', by: 'h2' });
 
-        // A released lease is free at once; a forced acquisition (a rebuild) preempts a live holder.
-        await store.releaseLease('L', 'h1', 1n); // no longer its lease: changes nothing
-        expect(await store.acquireLease({ name: 'L', holder: 'h1', ttlMs: 100, now: t0 + 220 })).toBeUndefined();
-        await store.releaseLease('L', 'h2', 2n);
-        expect((await store.acquireLease({ name: 'L', holder: 'h1', ttlMs: 100, now: t0 + 230 }))?.token).toBe(3n);
-        expect(
-          (await store.acquireLease({ name: 'L', holder: 'rebuild', ttlMs: 100, now: t0 + 240, force: true }))?.token,
-        ).toBe(4n);
-        await expect(store.reset('p', [ITEMS], { lease: 'L', token: 3n })).rejects.toBeInstanceOf(LeaseLost);
-        expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', by: 'h2' });
-        await store.reset('p', [ITEMS], { lease: 'L', token: 4n });
-        expect(await store.get(ITEMS, 'a')).toBeUndefined();
-      });
+          // A released lease is free at once; a forced acquisition (a rebuild) preempts a live holder.
+          await store.releaseLease('L', 'h1', 1n); // no longer its lease: changes nothing
+          expect(await store.acquireLease({ name: 'L', holder: 'h1', ttlMs: 100, now: t0 + 220 })).toBeUndefined();
+          await store.releaseLease('L', 'h2', 2n);
+          expect((await store.acquireLease({ name: 'L', holder: 'h1', ttlMs: 100, now: t0 + 230 }))?.token).toBe(3n);
+          expect(
+            (await store.acquireLease({ name: 'L', holder: 'rebuild', ttlMs: 100, now: t0 + 240, force: true }))?.token,
+          ).toBe(4n);
+          await expect(store.reset('p', [ITEMS], { lease: 'L', token: 3n })).rejects.toBeInstanceOf(LeaseLost);
+          expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', by: 'h2' });
+          await store.reset('p', [ITEMS], { lease: 'L', token: 4n });
+          expect(await store.get(ITEMS, 'a')).toBeUndefined();
+        },
+      );
 
       describe('two runners on one store (separate connections, as two processes)', () => {
         let dir: string;
@@ -495,20 +501,24 @@ export function readModelStoreContract(
           expect(await store.get('counts', 'total')).toMatchObject({ n: 2000, gaps: 0 });
         });
 
-        it('two runners counting 2,000 events exactly with leases: one projects, the other takes over when it stops', async () => {
-          const lease = { ttlMs: 400, renewEveryMs: 40 };
-          const a = await start(store, { lease });
-          const b = await start(other, { lease });
-          expect((await store.readLease(projectorLease('counter')))?.holder).toBe(a.leaseHolder);
-          await appendCounted(0, 1000);
-          await settle(a, b);
-          expect(await store.get('counts', 'total')).toMatchObject({ n: 1000, gaps: 0 });
-          await a.stop();
-          await appendCounted(1000, 1000);
-          await settle(b);
-          expect((await store.readLease(projectorLease('counter')))?.holder).toBe(b.leaseHolder);
-          expect(await store.get('counts', 'total')).toMatchObject({ n: 2000, gaps: 0 });
-        });
+        it(
+          'two runners counting 2,000 events exactly with leases: one projects, the other takes ' +
+            'over when it stops',
+          async () => {
+            const lease = { ttlMs: 400, renewEveryMs: 40 };
+            const a = await start(store, { lease });
+            const b = await start(other, { lease });
+            expect((await store.readLease(projectorLease('counter')))?.holder).toBe(a.leaseHolder);
+            await appendCounted(0, 1000);
+            await settle(a, b);
+            expect(await store.get('counts', 'total')).toMatchObject({ n: 1000, gaps: 0 });
+            await a.stop();
+            await appendCounted(1000, 1000);
+            await settle(b);
+            expect((await store.readLease(projectorLease('counter')))?.holder).toBe(b.leaseHolder);
+            expect(await store.get('counts', 'total')).toMatchObject({ n: 2000, gaps: 0 });
+          },
+        );
 
         it('a rebuild takes the lease from a projecting runner and replays to the same count', async () => {
           const lease = { ttlMs: 400, renewEveryMs: 40 };

@@ -72,7 +72,9 @@ export class ConcurrentProjectionUpdate extends Error {
   }
 }
 
-/** Thrown, writing nothing, when a write carries a fencing token its lease no longer has (another holder took it over). */
+/**
+ * Thrown, writing nothing, when a write carries a fencing token its lease no longer has (another holder took it over).
+ */
 export class LeaseLost extends Error {
   override readonly name = 'LeaseLost';
   constructor(
@@ -171,7 +173,9 @@ export interface ReadModelStore {
    * conditions as `commitBatch`: one failed condition throws and moves none of them.
    */
   advanceCheckpoints(advances: ReadonlyMap<string, CheckpointAdvance>): Promise<void>;
-  /** Drops the given collections and the projection's checkpoint (rebuild from zero); with a fence, only while it holds. */
+  /**
+   * Drops the given collections and the projection's checkpoint (rebuild from zero); with a fence, only while it holds.
+   */
   reset(projection: string, collections: string[], fence?: Fence): Promise<void>;
   /**
    * Grants the named lease when it is free, expired, already this holder's, or `force`d. A new

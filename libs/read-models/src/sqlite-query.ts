@@ -70,7 +70,9 @@ function filterSql(f: PlanFilter): SqlFragment {
     case 'contains': {
       if (f.field === 'id') return { sql: '0', params: [] };
       const element = equals({ value: 'e.value', type: 'e.type' }, f.value);
-      const sql = `(${o.type} = 'array' AND EXISTS (SELECT 1 FROM json_each(body, '$.${f.field}') AS e WHERE ${element.sql}))`;
+      const sql =
+        `(${o.type} = 'array' AND EXISTS (SELECT 1 FROM json_each(body, '$.${f.field}') ` +
+        `AS e WHERE ${element.sql}))`;
       return { sql, params: element.params };
     }
     case 'exists':

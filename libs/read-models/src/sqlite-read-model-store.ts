@@ -26,7 +26,8 @@ CREATE TABLE IF NOT EXISTS docs (
   PRIMARY KEY (collection, id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS docs_by_created ON docs (collection, json_extract(body, '$.createdAt'), id);
-CREATE INDEX IF NOT EXISTS docs_by_platform_created ON docs (collection, json_extract(body, '$.platformId'), json_extract(body, '$.createdAt'), id);
+CREATE INDEX IF NOT EXISTS docs_by_platform_created
+  ON docs (collection, json_extract(body, '$.platformId'), json_extract(body, '$.createdAt'), id);
 CREATE TABLE IF NOT EXISTS checkpoints (
   projection TEXT PRIMARY KEY,
   position TEXT NOT NULL
@@ -138,7 +139,8 @@ export class SqliteReadModelStore implements ReadModelStore {
     const tx = new BufferedTransaction((collection, id) => Promise.resolve(this.read(collection, id)));
     await work(tx);
     const upsert = this.statement(
-      'INSERT INTO docs (collection, id, body) VALUES (?, ?, ?) ON CONFLICT (collection, id) DO UPDATE SET body = excluded.body',
+      'INSERT INTO docs (collection, id, body) VALUES (?, ?, ?) ON CONFLICT (collection, id) DO ' +
+        'UPDATE SET body = excluded.body',
     );
     const remove = this.statement('DELETE FROM docs WHERE collection = ? AND id = ?');
     const commit = this.db.transaction(() => {
@@ -198,7 +200,8 @@ export class SqliteReadModelStore implements ReadModelStore {
         const token = row ? BigInt(row.token) + 1n : 1n;
         this.statement(
           'INSERT INTO leases (name, holder, token, expires_at) VALUES (?, ?, ?, ?) ' +
-            'ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, token = excluded.token, expires_at = excluded.expires_at',
+            'ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, token = excluded.token, ' +
+            'expires_at = excluded.expires_at',
         ).run(name, holder, token, expiresAt);
         return { token, expiresAt };
       })
@@ -262,7 +265,8 @@ export class SqliteReadModelStore implements ReadModelStore {
 
   private saveCheckpoint(projection: string, position: bigint): void {
     this.statement(
-      'INSERT INTO checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position',
+      'INSERT INTO checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO ' +
+        'UPDATE SET position = excluded.position',
     ).run(projection, position.toString());
   }
 

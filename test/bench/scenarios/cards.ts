@@ -101,7 +101,9 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 };
 
-/** The service, in-process on a fresh embedded data directory, with ACTIVE cards each owned by its own wallet session. */
+/**
+ * The service, in-process on a fresh embedded data directory, with ACTIVE cards each owned by its own wallet session.
+ */
 async function serviceTarget(dataDir: string) {
   const clock = new OffsetClock();
   const service = await startService(
@@ -151,7 +153,9 @@ async function referenceTarget(sessions: Pick<WalletSession, 'stamp' | 'publicKe
 
 export const cardsFreezeUnfreeze: Scenario = {
   name: 'cards-freeze',
-  description: `card freeze/unfreeze round trips, both signed-retry steps with real stamps, ${CONCURRENCY} cards at once, against a raw node:http + node:crypto reference`,
+  description:
+    `card freeze/unfreeze round trips, both signed-retry steps with real stamps, ` +
+    `${CONCURRENCY} cards at once, against a raw node:http + node:crypto reference`,
   async run() {
     const dir = mkdtempSync(join(tmpdir(), 'bench-cards-'));
     try {
@@ -172,12 +176,18 @@ export const cardsFreezeUnfreeze: Scenario = {
         await reference.close();
       }
       const line = (label: string, m: Measured) =>
-        `${label.padEnd(34)} ${(m.roundTrips / m.seconds).toFixed(0).padStart(6)} round trips/s  ${((m.roundTrips * 4) / m.seconds).toFixed(0).padStart(6)} requests/s  signed op p50 ${percentile(m.latencies, 50).toFixed(1)} ms, p99 ${percentile(m.latencies, 99).toFixed(1)} ms  (${m.roundTrips} in ${m.seconds.toFixed(1)} s)`;
+        `${label.padEnd(34)} ${(m.roundTrips / m.seconds).toFixed(0).padStart(6)} round trips/s  ` +
+        `${((m.roundTrips * 4) / m.seconds).toFixed(0).padStart(6)} requests/s  signed op p50 ` +
+        `${percentile(m.latencies, 50).toFixed(1)} ms, p99 ` +
+        `${percentile(m.latencies, 99).toFixed(1)} ms  (${m.roundTrips} in ${m.seconds.toFixed(1)} s)`;
       const lines = [
         line('service (embedded stores)', ours),
         line('raw node:http + node:crypto', raw),
-        `service/raw throughput = ${(ours.roundTrips / ours.seconds / (raw.roundTrips / raw.seconds)).toFixed(2)}; p99 ratio = ${(percentile(ours.latencies, 99) / percentile(raw.latencies, 99)).toFixed(1)}x`,
-        'a round trip = freeze + unfreeze = 2 signed operations = 4 HTTP requests; client, stamping (node:crypto) and server share one process in both',
+        `service/raw throughput = ` +
+          `${(ours.roundTrips / ours.seconds / (raw.roundTrips / raw.seconds)).toFixed(2)}; p99 ` +
+          `ratio = ${(percentile(ours.latencies, 99) / percentile(raw.latencies, 99)).toFixed(1)}x`,
+        'a round trip = freeze + unfreeze = 2 signed operations = 4 HTTP requests; client, stamping ' +
+          '(node:crypto) and server share one process in both',
       ];
       const perSecond = (m: Measured) => m.roundTrips / m.seconds;
       const figures = {

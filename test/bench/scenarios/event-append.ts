@@ -81,8 +81,10 @@ function rawDatabase(file: string) {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.exec(`CREATE TABLE events (
-    position INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, stream TEXT NOT NULL, revision INTEGER NOT NULL,
-    type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, recorded_at TEXT NOT NULL, UNIQUE (stream, revision))`);
+    position INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, stream TEXT NOT NULL,
+      revision INTEGER NOT NULL,
+    type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, recorded_at TEXT NOT NULL,
+      UNIQUE (stream, revision))`);
   const insert = db.prepare(
     'INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
@@ -132,7 +134,8 @@ export const eventAppend: Scenario = {
       const c = raw(join(dir, 'c.db'), batch, b.events);
       const d = raw(join(dir, 'd.db'), 1, Number.POSITIVE_INFINITY);
       const line = (label: string, m: Measured, detail: string) =>
-        `${label.padEnd(50)} ${fmt(rate(m)).padStart(8)} events/s  (${m.events} events in ${m.seconds.toFixed(1)} s${detail})`;
+        `${label.padEnd(50)} ${fmt(rate(m)).padStart(8)} events/s  (${m.events} events in ` +
+        `${m.seconds.toFixed(1)} s${detail})`;
       const lines = [
         line('(a) embedded, 1 event per request, sequential', a, ''),
         line(
@@ -142,7 +145,8 @@ export const eventAppend: Scenario = {
         ),
         line(`(c) raw better-sqlite3, ${batch} rows per transaction`, c, ''),
         line('(d) raw better-sqlite3, 1 row per transaction', d, ''),
-        `(b)/(c) = ${(rate(b) / rate(c)).toFixed(2)}  (group commit against raw inserts in transactions of the same size)`,
+        `(b)/(c) = ${(rate(b) / rate(c)).toFixed(2)}  (group commit against raw inserts in ` +
+          `transactions of the same size)`,
         `(b)/(d) = ${(rate(b) / rate(d)).toFixed(2)}  (group commit against one transaction per row)`,
       ];
       const figures = {

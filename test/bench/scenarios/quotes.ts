@@ -104,7 +104,8 @@ async function measure(api: Client, pairs: Pair[], clients: number): Promise<Mea
 export const quotes: Scenario = {
   name: 'quotes',
   description:
-    'quote create + execute over HTTP with Idempotency-Keys, in-process service on embedded stores: 1 vs 64 concurrent clients',
+    'quote create + execute over HTTP with Idempotency-Keys, in-process service on embedded stores: ' +
+    '1 vs 64 concurrent clients',
   async run() {
     const dir = mkdtempSync(join(tmpdir(), 'bench-quotes-'));
     const service = await startService(loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' }));
@@ -116,11 +117,14 @@ export const quotes: Scenario = {
       const one = await measure(api, pairs, 1);
       const many = await measure(api, pairs, CONCURRENCY);
       const line = (label: string, m: Measured) =>
-        `${label.padEnd(34)} ${fmt(m.ops / m.seconds).padStart(6)} payments/s  p50 ${percentile(m.latencies, 0.5).toFixed(1)} ms  p99 ${percentile(m.latencies, 0.99).toFixed(1)} ms  (${m.ops} in ${m.seconds.toFixed(1)} s)`;
+        `${label.padEnd(34)} ${fmt(m.ops / m.seconds).padStart(6)} payments/s  p50 ` +
+        `${percentile(m.latencies, 0.5).toFixed(1)} ms  p99 ` +
+        `${percentile(m.latencies, 0.99).toFixed(1)} ms  (${m.ops} in ${m.seconds.toFixed(1)} s)`;
       const lines = [
         line('1 client (create + execute)', one),
         line(`${CONCURRENCY} concurrent clients`, many),
-        'each payment: POST /quotes + POST /quotes/{id}/execute, both with an Idempotency-Key; execute holds, posts and credits in the platform ledger',
+        'each payment: POST /quotes + POST /quotes/{id}/execute, both with an Idempotency-Key; ' +
+          'execute holds, posts and credits in the platform ledger',
       ];
       const figures = {
         oneClientPerSecond: round(one.ops / one.seconds),

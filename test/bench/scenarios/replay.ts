@@ -110,7 +110,8 @@ function rebuild(dataDir: string): { seconds: number; wallSeconds: number; rssMb
   const run = spawnSync(
     process.execPath,
     [
-      // REPLAY_CPU_PROFILE=DIR writes a V8 CPU profile of each rebuild there (open it in Chrome DevTools or speedscope).
+      // REPLAY_CPU_PROFILE=DIR writes a V8 CPU profile of each rebuild there (open it in Chrome DevTools or
+      // speedscope).
       ...(process.env.REPLAY_CPU_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.REPLAY_CPU_PROFILE] : []),
       '--import',
       `data:text/javascript,${encodeURIComponent(reportRss)}`,

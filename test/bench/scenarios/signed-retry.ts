@@ -153,13 +153,18 @@ async function rawTargets(): Promise<{ targets: Target[]; close(): Promise<void>
 
 function describe(label: string, m: Measured): string {
   const sorted = [...m.latencies].sort((a, b) => a - b);
-  return `${label.padEnd(44)} ${fmt(m.ops / m.seconds).padStart(7)} step-2/s  p50 ${percentile(sorted, 0.5).toFixed(2)} ms  p99 ${percentile(sorted, 0.99).toFixed(2)} ms  (${m.ops} in ${m.seconds.toFixed(1)} s)`;
+  return (
+    `${label.padEnd(44)} ${fmt(m.ops / m.seconds).padStart(7)} step-2/s  p50 ` +
+    `${percentile(sorted, 0.5).toFixed(2)} ms  p99 ${percentile(sorted, 0.99).toFixed(2)} ms  ` +
+    `(${m.ops} in ${m.seconds.toFixed(1)} s)`
+  );
 }
 
 export const signedRetry: Scenario = {
   name: 'signed-retry',
   description:
-    'signed-retry step 2 (stamp verification + privateEnabled toggle, fresh challenge each): the service vs a raw node:http + node:crypto server',
+    'signed-retry step 2 (stamp verification + privateEnabled toggle, fresh challenge each): the ' +
+    'service vs a raw node:http + node:crypto server',
   async run() {
     const dir = mkdtempSync(join(tmpdir(), 'bench-signed-retry-'));
     const svc = await serviceTargets(dir);
@@ -180,7 +185,8 @@ export const signedRetry: Scenario = {
         describe(`(c) service, ${WALLETS} wallets concurrently`, c),
         describe(`(d) raw node:http, ${WALLETS} wallets concurrently`, d),
         `(a)/(b) = ${(rate(a) / rate(b)).toFixed(3)}   (c)/(d) = ${(rate(c) / rate(d)).toFixed(3)}`,
-        'the service also authenticates the platform, appends durably (synchronous=FULL) and waits for its read models; the raw server keeps state in memory',
+        'the service also authenticates the platform, appends durably (synchronous=FULL) and waits ' +
+          'for its read models; the raw server keeps state in memory',
       ];
       const p99 = (m: Measured) =>
         percentile(

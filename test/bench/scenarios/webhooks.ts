@@ -84,7 +84,9 @@ async function waitForDeliveries(receiver: WebhookReceiver, count: number, timeo
 
 export const webhookDelivery: Scenario = {
   name: 'webhooks',
-  description: `events -> signed webhooks delivered through BullMQ to a local receiver (${PLATFORMS} platforms, embedded event store and read models)`,
+  description:
+    `events -> signed webhooks delivered through BullMQ to a local receiver ` +
+    `(${PLATFORMS} platforms, embedded event store and read models)`,
   async run() {
     const redis = await startRedis();
     if (!redis) throw new Error('redis-server is not on PATH: the webhook scenario needs it for BullMQ');
@@ -135,9 +137,12 @@ export const webhookDelivery: Scenario = {
 
       const duplicates = receiver.requests.length - receiver.delivered().size;
       const line = (label: string, d: number[]) =>
-        `${label.padEnd(44)} delay append->delivery p50 ${fmt(percentile(d, 50))} ms, p99 ${fmt(percentile(d, 99))} ms, max ${fmt(d[d.length - 1])} ms (${d.length} webhooks)`;
+        `${label.padEnd(44)} delay append->delivery p50 ${fmt(percentile(d, 50))} ms, p99 ` +
+        `${fmt(percentile(d, 99))} ms, max ${fmt(d[d.length - 1])} ms (${d.length} webhooks)`;
       const lines = [
-        `(a) burst of ${BURST}: appended at ${fmt(BURST / ((appendedBy - burstStart) / 1000))} events/s, delivered at ${fmt(BURST / ((burstDone - burstStart) / 1000))} webhooks/s (all ${BURST} in ${((burstDone - burstStart) / 1000).toFixed(1)} s)`,
+        `(a) burst of ${BURST}: appended at ${fmt(BURST / ((appendedBy - burstStart) / 1000))} ` +
+          `events/s, delivered at ${fmt(BURST / ((burstDone - burstStart) / 1000))} webhooks/s (all ` +
+          `${BURST} in ${((burstDone - burstStart) / 1000).toFixed(1)} s)`,
         line('(a) burst', burstDelays),
         line(`(b) paced at ${PACED_RATE} events/s for ${PACED_SECONDS} s`, pacedDelays),
         `every delivery signed (ECDSA P-256 + Standard Webhooks); ${duplicates} duplicate deliveries`,

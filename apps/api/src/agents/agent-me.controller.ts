@@ -122,7 +122,8 @@ export class AgentMeController {
   @ApiDoc({
     summary: 'The customer’s transactions',
     description:
-      'Newest first unless sortOrder=asc; dates are inclusive; a customer filter is not accepted. Needs VIEW_TRANSACTIONS.',
+      'Newest first unless sortOrder=asc; dates are inclusive; a customer filter is not accepted. ' +
+      'Needs VIEW_TRANSACTIONS.',
     tag: 'Agent (self)',
     auth: 'bearer',
     responses: { 200: { description: 'A page of transactions', schema: 'list:Transaction' } },
@@ -173,7 +174,9 @@ export class AgentMeController {
   @ApiDoc({
     summary: 'Create a quote',
     description:
-      'From one of the customer’s accounts (another customer’s: 404). Needs CREATE_QUOTES (and EXECUTE_QUOTES with immediatelyExecute, which is then evaluated like an execute). 403 for a paused agent or an account the policy does not allow.',
+      'From one of the customer’s accounts (another customer’s: 404). Needs CREATE_QUOTES (and ' +
+      'EXECUTE_QUOTES with immediatelyExecute, which is then evaluated like an execute). 403 for ' +
+      'a paused agent or an account the policy does not allow.',
     tag: 'Agent (self)',
     auth: 'bearer',
     responses: { 201: { description: 'The quote', schema: 'Quote' } },
@@ -203,7 +206,9 @@ export class AgentMeController {
   @ApiDoc({
     summary: 'Execute a quote',
     description:
-      'Evaluated by the policy (EXECUTE_QUOTES): APPROVED with its transaction, PENDING_APPROVAL without one, or 403. An EMBEDDED_WALLET source needs Service-Wallet-Signature over the quote’s payloadToSign (401 without it). 409 when expired or no longer pending.',
+      'Evaluated by the policy (EXECUTE_QUOTES): APPROVED with its transaction, PENDING_APPROVAL ' +
+      'without one, or 403. An EMBEDDED_WALLET source needs Service-Wallet-Signature over the ' +
+      'quote’s payloadToSign (401 without it). 409 when expired or no longer pending.',
     tag: 'Agent (self)',
     auth: 'bearer',
 
@@ -227,7 +232,8 @@ export class AgentMeController {
   @ApiDoc({
     summary: 'Transfer in',
     description:
-      'From one of the customer’s external accounts into one of its internal accounts. Evaluated by the policy (CREATE_TRANSFERS).',
+      'From one of the customer’s external accounts into one of its internal accounts. Evaluated by ' +
+      'the policy (CREATE_TRANSFERS).',
     tag: 'Agent (self)',
     auth: 'bearer',
     responses: { 201: { description: 'The agent action', schema: 'AgentAction' } },
@@ -242,7 +248,8 @@ export class AgentMeController {
   @ApiDoc({
     summary: 'Transfer out',
     description:
-      'From one of the customer’s internal accounts to one of its external accounts. Evaluated by the policy (CREATE_TRANSFERS); 400 INSUFFICIENT_FUNDS when the balance does not cover it.',
+      'From one of the customer’s internal accounts to one of its external accounts. Evaluated by ' +
+      'the policy (CREATE_TRANSFERS); 400 INSUFFICIENT_FUNDS when the balance does not cover it.',
     tag: 'Agent (self)',
     auth: 'bearer',
     responses: { 201: { description: 'The agent action', schema: 'AgentAction' } },

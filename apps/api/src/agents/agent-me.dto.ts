@@ -20,17 +20,25 @@ export class AgentCreateQuoteDto extends CreateQuoteDto {
   @IsDefined() @ValidateNested() @Type(() => QuoteSourceDto) declare source: QuoteSourceDto;
 }
 
-/** From one of the customer's external accounts into one of its internal accounts (same currency). Needs CREATE_TRANSFERS. */
+/**
+ * From one of the customer's external accounts into one of its internal accounts (same currency). Needs
+ * CREATE_TRANSFERS.
+ */
 export class AgentTransferInDto extends TransferInDto {
   @IsDefined() @ValidateNested() @Type(() => ExternalEndDto) declare source: ExternalEndDto;
 }
 
-/** From one of the customer's internal accounts to one of its external accounts (same currency). Needs CREATE_TRANSFERS. */
+/**
+ * From one of the customer's internal accounts to one of its external accounts (same currency). Needs CREATE_TRANSFERS.
+ */
 export class AgentTransferOutDto extends TransferOutDto {
   @IsDefined() @ValidateNested() @Type(() => InternalEndDto) declare source: InternalEndDto;
 }
 
-/** An external account of the agent's customer; `customerId` is inferred (if given it must be that customer). Needs MANAGE_EXTERNAL_ACCOUNTS. */
+/**
+ * An external account of the agent's customer; `customerId` is inferred (if given it must be that customer). Needs
+ * MANAGE_EXTERNAL_ACCOUNTS.
+ */
 export class AgentCreateExternalAccountDto extends CreatePlatformExternalAccountDto {
   @IsOptional() @Matches(CUSTOMER_ID, { message: 'customerId must have the form Customer:<uuid>' }) customerId?: string;
 }

@@ -110,7 +110,10 @@ export class AgentPolicyDto {
   approvalThresholds?: ApprovalThresholdsDto | null;
 }
 
-/** Omitted fields are kept; `permissions`, `accountRestrictions` and `approvalThresholds` replace; `spendingLimits` merges. */
+/**
+ * Omitted fields are kept; `permissions`, `accountRestrictions` and `approvalThresholds` replace; `spendingLimits`
+ * merges.
+ */
 export class AgentPolicyUpdateDto {
   @ValidateIf((o: AgentPolicyUpdateDto) => o.permissions !== undefined)
   @IsArray()

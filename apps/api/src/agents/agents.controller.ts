@@ -31,10 +31,14 @@ import {
 } from './agent.dto.js';
 
 const POLICY_TEXT =
-  'Policy evaluation, at the moment of each action: a paused agent, a missing permission or an account outside allowedAccountIds answer 403 FORBIDDEN; ' +
-  'an amount (converted into spendingLimits.currency at the service rate) above the per-transaction limit (an account rule’s takes precedence), or past the daily count, ' +
-  'daily amount or monthly amount (executed spends plus spends in flight, UTC day and month of the platform clock) answers 403 VELOCITY_LIMIT_EXCEEDED; ' +
-  'APPROVAL_REQUIRED (the account rule’s mode, else the default) or an amount above approvalThresholds makes the action PENDING_APPROVAL.';
+  'Policy evaluation, at the moment of each action: a paused agent, a missing permission or an ' +
+  'account outside allowedAccountIds answer 403 FORBIDDEN; ' +
+  'an amount (converted into spendingLimits.currency at the service rate) above the per-transaction ' +
+  'limit (an account rule’s takes precedence), or past the daily count, ' +
+  'daily amount or monthly amount (executed spends plus spends in flight, UTC day and month of the ' +
+  'platform clock) answers 403 VELOCITY_LIMIT_EXCEEDED; ' +
+  'APPROVAL_REQUIRED (the account rule’s mode, else the default) or an amount above ' +
+  'approvalThresholds makes the action PENDING_APPROVAL.';
 
 const dates = (field: string, after?: string, before?: string): Filter[] => [
   ...(after ? [{ field, op: 'gte' as const, value: new Date(after).toISOString() }] : []),
@@ -55,7 +59,9 @@ export class AgentsController {
   @Idempotent()
   @ApiDoc({
     summary: 'Create an agent',
-    description: `Creates an agent for a customer with a policy and returns its first device code (valid 24 hours on the platform clock). ${POLICY_TEXT}`,
+    description:
+      `Creates an agent for a customer with a policy and returns its first device code ` +
+      `(valid 24 hours on the platform clock). ${POLICY_TEXT}`,
     tag: 'Agents',
     responses: { 201: { description: 'The agent and its device code', schema: 'AgentCreateResponse' } },
     errors: [404],
@@ -121,7 +127,9 @@ export class AgentsController {
   @ApiDoc({
     summary: 'Redeem a device code',
     description:
-      'No authentication. Returns the agent’s access token once (only its hash is kept; it cannot be retrieved again) and marks the agent connected. 400 when the code was already redeemed, replaced by a newer one or expired; 404 when unknown.',
+      'No authentication. Returns the agent’s access token once (only its hash is kept; it cannot ' +
+      'be retrieved again) and marks the agent connected. 400 when the code was already redeemed, ' +
+      'replaced by a newer one or expired; 404 when unknown.',
     tag: 'Agents',
     auth: 'none',
     responses: {
@@ -179,7 +187,11 @@ export class AgentsController {
   @Patch(':agentId/policy')
   @ApiDoc({
     summary: 'Update an agent’s policy',
-    description: `Partial and effective immediately. Omitted fields are kept; permissions, accountRestrictions and approvalThresholds replace (null removes); spendingLimits merges field by field (null removes the daily or monthly limit; a new currency recasts the limits not given). ${POLICY_TEXT}`,
+    description:
+      `Partial and effective immediately. Omitted fields are kept; permissions, ` +
+      `accountRestrictions and approvalThresholds replace (null removes); spendingLimits merges ` +
+      `field by field (null removes the daily or monthly limit; a new currency recasts the limits ` +
+      `not given). ${POLICY_TEXT}`,
     tag: 'Agents',
     responses: { 200: { description: 'The agent', schema: 'Agent' } },
     errors: [404],
@@ -211,7 +223,8 @@ export class AgentsController {
   @ApiDoc({
     summary: 'Approve an agent action',
     description:
-      'Executes against the latest policy, usage and balances: APPROVED with its transaction, or FAILED (quote expired, funds short, limits now exceeded, agent paused). 409 unless PENDING_APPROVAL.',
+      'Executes against the latest policy, usage and balances: APPROVED with its transaction, or ' +
+      'FAILED (quote expired, funds short, limits now exceeded, agent paused). 409 unless PENDING_APPROVAL.',
     tag: 'Agents',
     responses: { 200: { description: 'The action', schema: 'AgentAction' } },
     errors: [404, 409],

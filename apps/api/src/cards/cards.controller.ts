@@ -16,13 +16,19 @@ import { respondChallenge, signedRetryHeaders } from '../http/signed-retry.js';
 import { CreateCardDto, ListCardsQuery, UpdateCardDto } from './card.dto.js';
 
 const LIFECYCLE =
-  'States: a card requested for a holder whose KYC is PENDING starts PENDING_KYC and moves to PENDING_ISSUE when the holder is approved (a REJECTED holder gets 400 CARDHOLDER_KYC_NOT_APPROVED); ' +
-  'PENDING_ISSUE lasts while the issuer provisions the card (sandbox: 5 seconds on the sandbox clock), then ACTIVE, or CLOSED with stateReason ISSUER_REJECTED when the issuer refuses it ' +
-  '(sandbox: a platformCardId ending in 002). brand and issuerRef are set on request; last4, expMonth, expYear and panEmbedUrl (the issuer iframe that shows PAN, CVV and expiry; the full PAN and CVV never pass through this service) once issued. ' +
-  'The service closes the open cards of a deleted holder (stateReason CLOSED_BY_SERVICE). The form factor is the field `form` (only VIRTUAL). The currency derives from the funding sources.';
+  'States: a card requested for a holder whose KYC is PENDING starts PENDING_KYC and moves to ' +
+  'PENDING_ISSUE when the holder is approved (a REJECTED holder gets 400 CARDHOLDER_KYC_NOT_APPROVED); ' +
+  'PENDING_ISSUE lasts while the issuer provisions the card (sandbox: 5 seconds on the sandbox ' +
+  'clock), then ACTIVE, or CLOSED with stateReason ISSUER_REJECTED when the issuer refuses it ' +
+  '(sandbox: a platformCardId ending in 002). brand and issuerRef are set on request; last4, ' +
+  'expMonth, expYear and panEmbedUrl (the issuer iframe that shows PAN, CVV and expiry; the full ' +
+  'PAN and CVV never pass through this service) once issued. ' +
+  'The service closes the open cards of a deleted holder (stateReason CLOSED_BY_SERVICE). The form ' +
+  'factor is the field `form` (only VIRTUAL). The currency derives from the funding sources.';
 
 const OWNER =
-  'The card’s owning internal account is the holder’s EMBEDDED_WALLET account in the card’s currency, recorded when the card is created (a holder without one gets 400 CARDHOLDER_WALLET_REQUIRED); ' +
+  'The card’s owning internal account is the holder’s EMBEDDED_WALLET account in the card’s ' +
+  'currency, recorded when the card is created (a holder without one gets 400 CARDHOLDER_WALLET_REQUIRED); ' +
   'changes are a signed retry stamped by an active session of that account.';
 
 @Controller('cards')
@@ -37,7 +43,9 @@ export class CardsController {
   @Idempotent()
   @ApiDoc({
     summary: 'Request a card',
-    description: `${LIFECYCLE} Funding sources: at least one, each an open internal account of the holder, all in one currency, tried in the given order by authorization. ${OWNER}`,
+    description:
+      `${LIFECYCLE} Funding sources: at least one, each an open internal account of the ` +
+      `holder, all in one currency, tried in the given order by authorization. ${OWNER}`,
     responses: { 201: { description: 'The card (PENDING_KYC or PENDING_ISSUE)', schema: 'Card' } },
     errors: [404, 409],
   })
@@ -49,7 +57,8 @@ export class CardsController {
   @ApiDoc({
     summary: 'List cards',
     description:
-      'Filters: customerId (holder), accountId (cards that internal account funds; closed cards have no bindings), platformCardId, state. Newest first unless sortOrder=asc.',
+      'Filters: customerId (holder), accountId (cards that internal account funds; closed cards ' +
+      'have no bindings), platformCardId, state. Newest first unless sortOrder=asc.',
     responses: { 200: { description: 'A page of cards', schema: 'list:Card' } },
   })
   list(@Query() q: ListCardsQuery, @CurrentActor() actor: Actor) {
@@ -71,9 +80,13 @@ export class CardsController {
   @ApiDoc({
     summary: 'Change a card’s state and/or funding sources',
     description:
-      'state: ACTIVE <-> FROZEN, ACTIVE/FROZEN -> CLOSED (stateReason CLOSED_BY_PLATFORM, funding sources detached, open authorizations reversed and their holds released; CLOSED is terminal); any other transition is 409 INVALID_STATE_TRANSITION. ' +
-      'fundingSources replaces the whole ordered binding (at least one, the holder’s, in the card currency) and cannot accompany state CLOSED. ' +
-      `Emits card.state_change / card.funding_source_change (events CardStateChanged / CardFundingSourcesChanged). ${OWNER} A request that would be refused is refused before a challenge is issued.`,
+      'state: ACTIVE <-> FROZEN, ACTIVE/FROZEN -> CLOSED (stateReason CLOSED_BY_PLATFORM, funding ' +
+      'sources detached, open authorizations reversed and their holds released; CLOSED is ' +
+      'terminal); any other transition is 409 INVALID_STATE_TRANSITION. ' +
+      'fundingSources replaces the whole ordered binding (at least one, the holder’s, in the card ' +
+      'currency) and cannot accompany state CLOSED. ' +
+      `Emits card.state_change / card.funding_source_change (events CardStateChanged / ` +
+      `CardFundingSourcesChanged). ${OWNER} A request that would be refused is refused before a challenge is issued.`,
     responses: { 200: { description: 'The card', schema: 'Card' } },
     errors: [404, 409],
     signedRetry: true,

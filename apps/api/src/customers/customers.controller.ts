@@ -51,7 +51,10 @@ export class CustomersController {
   @ApiDoc({
     summary: 'Create a customer',
     description:
-      'Opens one internal account per enabled currency (USD when none given). In the sandbox the KYC/KYB outcome follows the last three characters of the last name or registration number: 001 PENDING, 002 REJECTED, otherwise APPROVED. platformCustomerId is unique per platform (409 CONFLICT) and umaAddress in the installation (409 UMA_ADDRESS_EXISTS).',
+      'Opens one internal account per enabled currency (USD when none given). In the sandbox the ' +
+      'KYC/KYB outcome follows the last three characters of the last name or registration number: ' +
+      '001 PENDING, 002 REJECTED, otherwise APPROVED. platformCustomerId is unique per platform ' +
+      '(409 CONFLICT) and umaAddress in the installation (409 UMA_ADDRESS_EXISTS).',
     responses: { 201: { description: 'The customer', schema: 'Customer' } },
     errors: [409],
   })
@@ -88,7 +91,9 @@ export class CustomersController {
   @ApiDoc({
     summary: 'Update a customer',
     description:
-      'Adding a currency opens an internal account in it; currencies cannot be removed. Changing the email of a customer whose embedded wallet has an EMAIL_OTP credential is a signed retry (stamped by a session of that wallet) and the credential follows the new email.',
+      'Adding a currency opens an internal account in it; currencies cannot be removed. Changing ' +
+      'the email of a customer whose embedded wallet has an EMAIL_OTP credential is a signed ' +
+      'retry (stamped by a session of that wallet) and the credential follows the new email.',
     responses: { 200: { description: 'The updated customer', schema: 'Customer' } },
     errors: [404, 409],
     signedRetry: true,

@@ -21,19 +21,27 @@ const esc=(s)=>String(s??'').replace(/[&<>"]/g,c=>({'&':'&amp;','<':'&lt;','>':'
 fetch('openapi.json').then(r=>r.json()).then(doc=>{
   document.getElementById('sub').textContent=doc.info.description+' Version '+doc.info.version+'.';
   const byTag={};
-  for(const [path,ops] of Object.entries(doc.paths))for(const [verb,op] of Object.entries(ops))(byTag[op.tags[0]]??=[]).push({path,verb,op});
+  for(const [path,ops] of Object.entries(doc.paths))
+    for(const [verb,op] of Object.entries(ops))(byTag[op.tags[0]]??=[]).push({path,verb,op});
   let html='';
   for(const tag of Object.keys(byTag).sort()){
     html+='<h2>'+esc(tag)+'</h2>';
     for(const {path,verb,op} of byTag[tag]){
-      html+='<details><summary><span class="m '+verb+'">'+verb.toUpperCase()+'</span>'+esc(path)+' — '+esc(op.summary)+'</summary>';
+      html+='<details><summary><span class="m '+verb+'">'+verb.toUpperCase()+'</span>'+esc(path)+
+        ' — '+esc(op.summary)+'</summary>';
       if(op.description)html+='<p>'+esc(op.description)+'</p>';
-      if(op.parameters)html+='<table><tr><th>parameter</th><th>in</th><th>required</th><th>schema</th></tr>'+op.parameters.map(p=>'<tr><td>'+esc(p.name)+'</td><td>'+p.in+'</td><td>'+(p.required?'yes':'')+'</td><td><code>'+esc(JSON.stringify(p.schema))+'</code></td></tr>').join('')+'</table>';
-      if(op.requestBody)html+='<p>Body</p><pre>'+esc(JSON.stringify(op.requestBody.content['application/json'].schema,null,1))+'</pre>';
-      html+='<p>Responses</p><table>'+Object.entries(op.responses).map(([s,r])=>'<tr><td>'+s+'</td><td>'+esc(r.description)+'</td><td><code>'+esc(r.content?JSON.stringify(r.content['application/json'].schema):'')+'</code></td></tr>').join('')+'</table></details>';
+      if(op.parameters)html+='<table><tr><th>parameter</th><th>in</th><th>required</th><th>schema</th></tr>'+
+        op.parameters.map(p=>'<tr><td>'+esc(p.name)+'</td><td>'+p.in+'</td><td>'+(p.required?'yes':'')+
+          '</td><td><code>'+esc(JSON.stringify(p.schema))+'</code></td></tr>').join('')+'</table>';
+      if(op.requestBody)
+        html+='<p>Body</p><pre>'+esc(JSON.stringify(op.requestBody.content['application/json'].schema,null,1))+'</pre>';
+      html+='<p>Responses</p><table>'+Object.entries(op.responses).map(([s,r])=>'<tr><td>'+s+'</td><td>'+
+        esc(r.description)+'</td><td><code>'+esc(r.content?JSON.stringify(r.content['application/json'].schema):'')+
+        '</code></td></tr>').join('')+'</table></details>';
     }
   }
-  html+='<h2>Schemas</h2>'+Object.entries(doc.components.schemas).map(([n,s])=>'<details id="'+esc(n)+'"><summary>'+esc(n)+'</summary><pre>'+esc(JSON.stringify(s,null,1))+'</pre></details>').join('');
+  html+='<h2>Schemas</h2>'+Object.entries(doc.components.schemas).map(([n,s])=>'<details id="'+esc(n)+
+    '"><summary>'+esc(n)+'</summary><pre>'+esc(JSON.stringify(s,null,1))+'</pre></details>').join('');
   document.getElementById('root').innerHTML=html;
 }).catch(e=>{document.getElementById('root').textContent='Could not load openapi.json: '+e});
 </script></body></html>`;

@@ -198,7 +198,8 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
       title: 'Payments Platform API',
       version: basePath,
       description:
-        'Embedded-wallet authentication, signed-retry authorization, cards, money movement, webhooks and a sandbox. All amounts are integers in the smallest currency unit.',
+        'Embedded-wallet authentication, signed-retry authorization, cards, money movement, ' +
+        'webhooks and a sandbox. All amounts are integers in the smallest currency unit.',
     },
     servers: [{ url: `/${basePath}` }],
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),

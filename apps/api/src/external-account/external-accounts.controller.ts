@@ -19,7 +19,10 @@ import { Idempotent } from '../http/idempotency.interceptor.js';
 
 const tag = 'ExternalAccounts';
 const SANDBOX_NOTE =
-  'In the sandbox the beneficiary name check follows the last three characters of the primary identifier (account number, IBAN, CLABE, VPA name, PIX key, address): 102 NOT_MATCHED, 103 PARTIAL_MATCH, 104 PENDING, 105 refused as an invalid account (400, nothing created), 106 UNSUPPORTED, 107 CHECKED_BY_RECEIVING_FI, otherwise MATCHED.';
+  'In the sandbox the beneficiary name check follows the last three characters of the primary ' +
+  'identifier (account number, IBAN, CLABE, VPA name, PIX key, address): 102 NOT_MATCHED, 103 ' +
+  'PARTIAL_MATCH, 104 PENDING, 105 refused as an invalid account (400, nothing created), 106 ' +
+  'UNSUPPORTED, 107 CHECKED_BY_RECEIVING_FI, otherwise MATCHED.';
 const accountId = () => idParam('ExternalAccount', 'externalAccountId');
 
 /** External accounts of customers and of the platform itself; each path sees only its own kind. */
@@ -34,7 +37,9 @@ export class ExternalAccountsController {
   @Idempotent()
   @ApiDoc({
     summary: 'Add a customer’s external account',
-    description: `The per-type fields of accountInfo are in the AccountInfo schema; the currency must be one the account type holds. ${SANDBOX_NOTE}`,
+    description:
+      `The per-type fields of accountInfo are in the AccountInfo schema; the currency ` +
+      `must be one the account type holds. ${SANDBOX_NOTE}`,
     tag,
     responses: { 201: { description: 'The external account', schema: 'ExternalAccount' } },
     errors: [404, 409],

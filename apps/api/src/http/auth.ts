@@ -13,7 +13,9 @@ const PUBLIC = 'isPublic';
 export const Public = () => SetMetadata(PUBLIC, true);
 
 const AGENT_ROUTE = 'isAgentRoute';
-/** Routes authenticated with an agent's bearer token by their own guard (AgentAuthGuard), not with platform credentials. */
+/**
+ * Routes authenticated with an agent's bearer token by their own guard (AgentAuthGuard), not with platform credentials.
+ */
 export const AgentRoute = () => SetMetadata(AGENT_ROUTE, true);
 
 type AuthedRequest = Request & { actor?: Actor };

@@ -80,7 +80,8 @@ export class InvitationsController {
   @ApiDoc({
     summary: 'Create an invitation',
     description:
-      'inviterUma must be the UMA address of one of the platform’s customers; amountToSend is in the smallest unit of that customer’s first currency. expiresAt defaults to 30 days ahead (at most 365).',
+      'inviterUma must be the UMA address of one of the platform’s customers; amountToSend is in ' +
+      'the smallest unit of that customer’s first currency. expiresAt defaults to 30 days ahead (at most 365).',
     responses: { 201: { description: 'The invitation', schema: 'Invitation' } },
   })
   async create(@Body() body: CreateInvitationDto, @CurrentActor() actor: Actor) {
@@ -129,7 +130,9 @@ export class InvitationsController {
   @ApiDoc({
     summary: 'Claim an invitation',
     description:
-      'Called by the invitee’s platform (any platform). Only PENDING invitations; claimed, cancelled or expired ones answer 409 INVALID_STATE_TRANSITION. Emits INVITATION_CLAIMED to the inviter’s platform, which then sends amountToSend itself: claiming moves no money.',
+      'Called by the invitee’s platform (any platform). Only PENDING invitations; claimed, ' +
+      'cancelled or expired ones answer 409 INVALID_STATE_TRANSITION. Emits INVITATION_CLAIMED to ' +
+      'the inviter’s platform, which then sends amountToSend itself: claiming moves no money.',
     responses: { 200: { description: 'The claimed invitation', schema: 'Invitation' } },
     errors: [404, 409],
   })

@@ -21,8 +21,11 @@ export class LookupsController {
   @ApiDoc({
     summary: 'Look up a UMA receiver',
     description:
-      'Returns a Lookup:<uuid> with the receiver’s supported currencies and requiredPayerDataFields (USD: FULL_NAME; EUR: FULL_NAME, BIRTH_DATE; others: FULL_NAME, BIRTH_DATE, NATIONALITY). ' +
-      'Sandbox receivers: $success.<USD|EUR|MXN>@<any domain> (settles at once), $pending.long.<currency>@<domain> (settles after an hour), $fail.compliance.<currency>@<domain> (the pay request fails). Unknown addresses answer 404.',
+      'Returns a Lookup:<uuid> with the receiver’s supported currencies and requiredPayerDataFields ' +
+      '(USD: FULL_NAME; EUR: FULL_NAME, BIRTH_DATE; others: FULL_NAME, BIRTH_DATE, NATIONALITY). ' +
+      'Sandbox receivers: $success.<USD|EUR|MXN>@<any domain> (settles at once), ' +
+      '$pending.long.<currency>@<domain> (settles after an hour), ' +
+      '$fail.compliance.<currency>@<domain> (the pay request fails). Unknown addresses answer 404.',
     tag: 'Lookups',
     responses: { 200: { description: 'The lookup', schema: 'Lookup' } },
     errors: [404],

@@ -86,7 +86,9 @@ export class CreateQuoteDto {
   @Max(MAX_LOCKED_AMOUNT, { message: 'lockedCurrencyAmount must be at most 9000000000000000' })
   lockedCurrencyAmount!: number;
   @IsOptional() @IsBoolean() immediatelyExecute?: boolean;
-  /** Payer data the receiver asked for (the lookup's requiredPayerDataFields), e.g. FULL_NAME, BIRTH_DATE, NATIONALITY. */
+  /**
+   * Payer data the receiver asked for (the lookup's requiredPayerDataFields), e.g. FULL_NAME, BIRTH_DATE, NATIONALITY.
+   */
   @IsOptional()
   @IsStringMap()
   // A function replaces the schema generated for the custom validator (which would reference a class "Object").

@@ -65,11 +65,18 @@ export class QuotesController {
   @ApiDoc({
     summary: 'Create a quote',
     description:
-      'Locks the exchange rate and fees until expiresAt (5 minutes on instant rails, 15 on others, 2 on Lightning/Spark/stablecoin rails). ' +
-      'Source: a customer’s internal account (held on execute), an EMBEDDED_WALLET (execute needs a Service-Wallet-Signature over paymentInstructions[0].accountOrWalletInfo.payloadToSign) ' +
-      'or a customer’s external account (funded by paying paymentInstructions; sandbox: POST /sandbox/send). Destination: an internal or external account, or a UMA address with the lookupId of ' +
-      'GET /receiver/uma/{receiverUmaAddress}; fields named by the lookup’s requiredPayerDataFields must be in senderCustomerInfo. Receiving amounts round down; a RECEIVING-locked quote rounds the sending amount up. ' +
-      'Sandbox external-account destinations select the outcome by their last three digits: 002 execution fails, 003 completes after about 6 minutes, 004 delivery fails, 005 completes then is returned (FAILED, refunded), ' +
+      'Locks the exchange rate and fees until expiresAt (5 minutes on instant rails, 15 on others, ' +
+      '2 on Lightning/Spark/stablecoin rails). ' +
+      'Source: a customer’s internal account (held on execute), an EMBEDDED_WALLET (execute needs a ' +
+      'Service-Wallet-Signature over paymentInstructions[0].accountOrWalletInfo.payloadToSign) ' +
+      'or a customer’s external account (funded by paying paymentInstructions; sandbox: POST ' +
+      '/sandbox/send). Destination: an internal or external account, or a UMA address with the lookupId of ' +
+      'GET /receiver/uma/{receiverUmaAddress}; fields named by the lookup’s requiredPayerDataFields ' +
+      'must be in senderCustomerInfo. Receiving amounts round down; a RECEIVING-locked quote ' +
+      'rounds the sending amount up. ' +
+      'Sandbox external-account destinations select the outcome by their last three digits: 002 ' +
+      'execution fails, 003 completes after about 6 minutes, 004 delivery fails, 005 completes ' +
+      'then is returned (FAILED, refunded), ' +
       '006 user cancellation (REFUNDED), 007 payout and refund fail (FAILED, money not returned), other success.',
     tag: 'Quotes',
     responses: { 201: { description: 'The quote', schema: 'Quote' } },
@@ -115,8 +122,11 @@ export class QuotesController {
   @ApiDoc({
     summary: 'Execute a quote',
     description:
-      'Holds the source amount and starts the payment. A quote past expiresAt cannot execute: it becomes EXPIRED (transaction EXPIRED, failureReason QUOTE_EXPIRED), nothing moves, and the answer is 409 QUOTE_EXPIRED. ' +
-      'Insufficient funds answer 400 INSUFFICIENT_FUNDS and leave the quote PENDING. An EMBEDDED_WALLET source needs Service-Wallet-Signature (401 WALLET_SIGNATURE_MISSING without it).',
+      'Holds the source amount and starts the payment. A quote past expiresAt cannot execute: it ' +
+      'becomes EXPIRED (transaction EXPIRED, failureReason QUOTE_EXPIRED), nothing moves, and the ' +
+      'answer is 409 QUOTE_EXPIRED. ' +
+      'Insufficient funds answer 400 INSUFFICIENT_FUNDS and leave the quote PENDING. An ' +
+      'EMBEDDED_WALLET source needs Service-Wallet-Signature (401 WALLET_SIGNATURE_MISSING without it).',
     tag: 'Quotes',
     responses: { 200: { description: 'The quote, PROCESSING or in its final status', schema: 'Quote' } },
     errors: [404, 409, 422],

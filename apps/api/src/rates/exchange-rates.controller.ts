@@ -34,8 +34,10 @@ export class ExchangeRatesController {
   @ApiDoc({
     summary: 'List exchange rates',
     description:
-      'The sandbox rate table: one entry per corridor and destination rail. Fees are fixed per rail and charged in the source currency; the rest converts at the rate ' +
-      '(receiving units per sending unit after a 0.5% margin on cross-currency corridors) and the receiving amount is rounded down. sendingAmount defaults to 10000.',
+      'The sandbox rate table: one entry per corridor and destination rail. Fees are fixed per rail ' +
+      'and charged in the source currency; the rest converts at the rate ' +
+      '(receiving units per sending unit after a 0.5% margin on cross-currency corridors) and the ' +
+      'receiving amount is rounded down. sendingAmount defaults to 10000.',
     tag: 'ExchangeRates',
     responses: { 200: { description: 'The rates', schema: 'ExchangeRateList' } },
   })

@@ -48,7 +48,12 @@ export class SandboxClockController {
   @ApiDoc({
     summary: 'Advance the sandbox clock (sandbox)',
     description:
-      'Moves this sandbox platform’s clock forward by `seconds` or `milliseconds` (exactly one, at most a year); other platforms keep their own time. Every process follows the persisted offset. This platform’s challenges, sessions, quotes, lookups and invitations expire on it, and its timers (quote expiries, delayed sandbox outcomes, card provisioning and authorization expiry, webhook retries) that became due run at once (promotedJobs counts them); poll the resources for their new status.',
+      'Moves this sandbox platform’s clock forward by `seconds` or `milliseconds` (exactly one, at ' +
+      'most a year); other platforms keep their own time. Every process follows the persisted ' +
+      'offset. This platform’s challenges, sessions, quotes, lookups and invitations expire on ' +
+      'it, and its timers (quote expiries, delayed sandbox outcomes, card provisioning and ' +
+      'authorization expiry, webhook retries) that became due run at once (promotedJobs ' +
+      'counts them); poll the resources for their new status.',
     tag: 'Sandbox',
     responses: { 200: { description: 'The new time', schema: 'SandboxClock' } },
     errors: [403],

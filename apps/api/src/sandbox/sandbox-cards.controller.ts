@@ -28,8 +28,13 @@ export class SandboxCardsController {
   @ApiDoc({
     summary: 'Simulate a card authorization (sandbox)',
     description:
-      'Declined with CARD_PAUSED (FROZEN), CARD_CLOSED, CARD_NOT_ACTIVE (PENDING_KYC, PENDING_ISSUE) or CURRENCY_MISMATCH before funds are checked; otherwise the funding sources are tried in order and the first ACTIVE one with the funds gets a hold ' +
-      '(a pending ledger transfer to the platform’s settlement account of the currency); none -> INSUFFICIENT_FUNDS. Declined authorizations are recorded too. An approval not cleared within 7 days (sandbox clock) expires: it becomes REVERSED (reversalReason EXPIRED) and its hold is released; a later clearing is a late presentment.',
+      'Declined with CARD_PAUSED (FROZEN), CARD_CLOSED, CARD_NOT_ACTIVE (PENDING_KYC, ' +
+      'PENDING_ISSUE) or CURRENCY_MISMATCH before funds are checked; otherwise the funding ' +
+      'sources are tried in order and the first ACTIVE one with the funds gets a hold ' +
+      '(a pending ledger transfer to the platform’s settlement account of the currency); none -> ' +
+      'INSUFFICIENT_FUNDS. Declined authorizations are recorded too. An approval not cleared ' +
+      'within 7 days (sandbox clock) expires: it becomes REVERSED (reversalReason EXPIRED) and ' +
+      'its hold is released; a later clearing is a late presentment.',
     tag: 'Sandbox',
     responses: { 201: { description: 'The authorization (APPROVED or DECLINED)', schema: 'CardAuthorization' } },
     errors: [403, 404],
@@ -54,8 +59,13 @@ export class SandboxCardsController {
   @ApiDoc({
     summary: 'Simulate the clearing of an authorization (sandbox)',
     description:
-      'Posts the hold: amount defaults to the authorized amount; less posts part and releases the rest; more (over-authorization) also moves the extra as a separate posted transfer when the funding source has it, otherwise the clearing is declined (activity entry DECLINED, the hold stays). ' +
-      'Clears whatever the card’s state (a frozen card’s earlier authorizations still clear). Late presentment: after the card closed (authorization REVERSED, hold released) the clearing posts a new transfer from the same funding source if the funds are there (latePresentment true), otherwise it is declined.',
+      'Posts the hold: amount defaults to the authorized amount; less posts part and releases the ' +
+      'rest; more (over-authorization) also moves the extra as a separate posted transfer when ' +
+      'the funding source has it, otherwise the clearing is declined (activity entry DECLINED, the hold stays). ' +
+      'Clears whatever the card’s state (a frozen card’s earlier authorizations still clear). Late ' +
+      'presentment: after the card closed (authorization REVERSED, hold released) the clearing ' +
+      'posts a new transfer from the same funding source if the funds are there ' +
+      '(latePresentment true), otherwise it is declined.',
     tag: 'Sandbox',
     responses: { 200: { description: 'The authorization', schema: 'CardAuthorization' } },
     errors: [403, 404, 409],
@@ -80,7 +90,8 @@ export class SandboxCardsController {
   @ApiDoc({
     summary: 'Simulate a return (refund) of a cleared authorization (sandbox)',
     description:
-      'Moves the amount (default: all cleared and not yet returned) back from the settlement account to the funding source that paid; also after the card closed.',
+      'Moves the amount (default: all cleared and not yet returned) back from the settlement ' +
+      'account to the funding source that paid; also after the card closed.',
     tag: 'Sandbox',
     responses: { 200: { description: 'The authorization', schema: 'CardAuthorization' } },
     errors: [403, 404, 409],

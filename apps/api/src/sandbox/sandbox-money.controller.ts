@@ -53,7 +53,8 @@ export class SandboxMoneyController {
   @ApiDoc({
     summary: 'Pay a quote’s payment instructions (sandbox)',
     description:
-      'For quotes funded from an external account: simulates the payer sending exactly totalSendingAmount in the sending currency before expiresAt; the quote then starts as if executed.',
+      'For quotes funded from an external account: simulates the payer sending exactly ' +
+      'totalSendingAmount in the sending currency before expiresAt; the quote then starts as if executed.',
     tag: 'Sandbox',
     responses: { 200: { description: 'The quote’s transaction', schema: 'Transaction' } },
     errors: [403, 404, 409],
@@ -67,8 +68,11 @@ export class SandboxMoneyController {
   @ApiDoc({
     summary: 'Receive a UMA payment (sandbox)',
     description:
-      'An incoming payment to a customer (by receiverUmaAddress or customerId), credited from the platform’s settlement account into the customer’s account in receivingCurrencyCode (INCOMING transaction). ' +
-      'Senders $pending.long.…@… wait for POST /transactions/{id}/approve or /reject (FAILED with PAYMENT_APPROVAL_TIMED_OUT after an hour); $fail.compliance.…@… are REJECTED; any other sender is credited at once.',
+      'An incoming payment to a customer (by receiverUmaAddress or customerId), credited from the ' +
+      'platform’s settlement account into the customer’s account in receivingCurrencyCode (INCOMING transaction). ' +
+      'Senders $pending.long.…@… wait for POST /transactions/{id}/approve or /reject (FAILED with ' +
+      'PAYMENT_APPROVAL_TIMED_OUT after an hour); $fail.compliance.…@… are REJECTED; any other ' +
+      'sender is credited at once.',
     tag: 'Sandbox',
     responses: { 201: { description: 'The incoming transaction', schema: 'Transaction' } },
     errors: [403, 404],

@@ -48,8 +48,10 @@ export function transactionFilters(q: ListTransactionsQuery): Filter[] {
 }
 
 const STATUS_TEXT =
-  'Statuses: CREATED (initial lookup created), PENDING (quote created; incoming: awaiting the platform’s approval), PROCESSING (funding received, payment initiated), ' +
-  'COMPLETED (converted and sent, or credited), REJECTED (receiving side rejected, refunded), FAILED (see failureReason), REFUNDED, EXPIRED (quote expired). ' +
+  'Statuses: CREATED (initial lookup created), PENDING (quote created; incoming: awaiting the ' +
+  'platform’s approval), PROCESSING (funding received, payment initiated), ' +
+  'COMPLETED (converted and sent, or credited), REJECTED (receiving side rejected, refunded), ' +
+  'FAILED (see failureReason), REFUNDED, EXPIRED (quote expired). ' +
   'reconciliationInstructions are present for every status but CREATED.';
 
 @Controller('transactions')

@@ -42,8 +42,10 @@ export class TransferOutDto extends AmountDto {
 }
 
 const OUTCOMES =
-  'In the sandbox the external account’s last three digits select the outcome: 002 fails at once (insufficient funds), 003 fails at once (account closed or invalid), ' +
-  '004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then FAILED, anything else completes at once.';
+  'In the sandbox the external account’s last three digits select the outcome: 002 fails at once ' +
+  '(insufficient funds), 003 fails at once (account closed or invalid), ' +
+  '004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then ' +
+  'FAILED, anything else completes at once.';
 
 /** Transfers between a customer's internal account and an external account in one currency. */
 @Controller()
@@ -54,7 +56,9 @@ export class TransfersController {
   @Idempotent()
   @ApiDoc({
     summary: 'Transfer in from an external account',
-    description: `Credits the internal account from the platform’s settlement account when the bank transfer settles (INCOMING transaction). ${OUTCOMES}`,
+    description:
+      `Credits the internal account from the platform’s settlement account when the bank ` +
+      `transfer settles (INCOMING transaction). ${OUTCOMES}`,
     tag: 'Transfers',
     responses: { 201: { description: 'The transaction', schema: 'Transaction' } },
     errors: [404, 409, 422],
@@ -67,7 +71,10 @@ export class TransfersController {
   @Idempotent()
   @ApiDoc({
     summary: 'Transfer out to an external account',
-    description: `Holds the amount on the internal account, posts it when the payout settles, releases it when it fails (OUTGOING transaction). 400 INSUFFICIENT_FUNDS when the balance does not cover it. ${OUTCOMES}`,
+    description:
+      `Holds the amount on the internal account, posts it when the payout settles, ` +
+      `releases it when it fails (OUTGOING transaction). 400 INSUFFICIENT_FUNDS when the balance ` +
+      `does not cover it. ${OUTCOMES}`,
     tag: 'Transfers',
     responses: { 201: { description: 'The transaction', schema: 'Transaction' } },
     errors: [404, 409, 422],

@@ -27,7 +27,8 @@ export class UmaProvidersController {
   @ApiDoc({
     summary: 'List UMA providers',
     description:
-      'Sorted by name, descending by default. Blocked providers (allowListStatus false) are included unless hasBlockedProviders=false.',
+      'Sorted by name, descending by default. Blocked providers (allowListStatus false) are ' +
+      'included unless hasBlockedProviders=false.',
     responses: { 200: { description: 'A page of providers', schema: 'list:UmaProvider' } },
   })
   list(@Query() query: ListUmaProvidersQuery) {

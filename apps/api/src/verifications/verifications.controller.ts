@@ -34,7 +34,13 @@ export class VerificationsController {
   @ApiDoc({
     summary: 'Verify a customer (KYC/KYB)',
     description:
-      'Fields the check needs and the customer lacks are listed in `errors` and the verification is RESOLVE_ERRORS (the customer is unchanged): individuals need fullName, birthDate and address (line1, city, postalCode, country); businesses need businessInfo.legalName, businessInfo.registrationNumber and address. Otherwise the outcome becomes the customer’s kycStatus (kybStatus for businesses) and approval activates its PENDING internal accounts. Sandbox: the last three characters of the registration number (businesses) or last name (individuals) select 001 PENDING, 002 REJECTED, otherwise APPROVED.',
+      'Fields the check needs and the customer lacks are listed in `errors` and the verification is ' +
+      'RESOLVE_ERRORS (the customer is unchanged): individuals need fullName, birthDate and ' +
+      'address (line1, city, postalCode, country); businesses need businessInfo.legalName, ' +
+      'businessInfo.registrationNumber and address. Otherwise the outcome becomes the ' +
+      'customer’s kycStatus (kybStatus for businesses) and approval activates its PENDING ' +
+      'internal accounts. Sandbox: the last three characters of the registration number ' +
+      '(businesses) or last name (individuals) select 001 PENDING, 002 REJECTED, otherwise APPROVED.',
     responses: { 201: { description: 'The verification', schema: 'Verification' } },
     errors: [404],
   })

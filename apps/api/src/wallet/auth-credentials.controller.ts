@@ -45,7 +45,9 @@ export class AuthCredentialsController {
   @ApiDoc({
     summary: 'Add a credential to an embedded wallet',
     description:
-      'Direct when the account has no credential; otherwise a signed retry stamped by a session of the account (step 1 answers 202 with `type`). OAUTH takes its nickname from the token’s email claim; EMAIL_OTP uses the customer’s email.',
+      'Direct when the account has no credential; otherwise a signed retry stamped by a session of ' +
+      'the account (step 1 answers 202 with `type`). OAUTH takes its nickname from the token’s ' +
+      'email claim; EMAIL_OTP uses the customer’s email.',
     tag: 'Wallet',
     responses: { 201: { description: 'The credential', schema: 'AuthMethod' } },
     errors: [404, 429],
@@ -79,7 +81,9 @@ export class AuthCredentialsController {
   @ApiDoc({
     summary: '(Re)issue an authentication challenge',
     description:
-      'EMAIL_OTP: a new OTP is sent (sandbox: the code is always 000000 and no email is sent); answers the credential. PASSKEY: a WebAuthn challenge bound to `clientPublicKey`. Re-issues are rate limited (429 with Retry-After).',
+      'EMAIL_OTP: a new OTP is sent (sandbox: the code is always 000000 and no email is sent); ' +
+      'answers the credential. PASSKEY: a WebAuthn challenge bound to `clientPublicKey`. ' +
+      'Re-issues are rate limited (429 with Retry-After).',
     tag: 'Wallet',
     responses: {
       200: {
@@ -102,7 +106,9 @@ export class AuthCredentialsController {
   @ApiDoc({
     summary: 'Verify a credential and issue a session',
     description:
-      'EMAIL_OTP: `otp` and `clientPublicKey`. OAUTH: a fresh `oidcToken` whose nonce is sha256(clientPublicKey), and `clientPublicKey`. PASSKEY: `assertion` and the `Request-Id` header of the challenge. The session signing key is returned once, sealed to the client key.',
+      'EMAIL_OTP: `otp` and `clientPublicKey`. OAUTH: a fresh `oidcToken` whose nonce is ' +
+      'sha256(clientPublicKey), and `clientPublicKey`. PASSKEY: `assertion` and the `Request-Id` ' +
+      'header of the challenge. The session signing key is returned once, sealed to the client key.',
     tag: 'Wallet',
     responses: { 200: { description: 'The session with its encrypted signing key', schema: 'AuthSessionWithKey' } },
     errors: [404],
@@ -120,7 +126,8 @@ export class AuthCredentialsController {
   @ApiDoc({
     summary: 'Revoke a credential',
     description:
-      'Signed retry stamped by a session of a different credential of the same account; the credential’s sessions end with it. The last credential of an account cannot be revoked (400).',
+      'Signed retry stamped by a session of a different credential of the same account; the ' +
+      'credential’s sessions end with it. The last credential of an account cannot be revoked (400).',
     tag: 'Wallet',
     responses: { 204: { description: 'Revoked' } },
     errors: [404],

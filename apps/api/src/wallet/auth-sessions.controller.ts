@@ -60,7 +60,9 @@ export class AuthSessionsController {
   @ApiDoc({
     summary: 'Refresh an active session',
     description:
-      'Signed retry whose payload binds `clientPublicKey` (same body on both steps); answers the session with a new signing key sealed to that key. An expired session cannot be refreshed: verify the credential again.',
+      'Signed retry whose payload binds `clientPublicKey` (same body on both steps); answers the ' +
+      'session with a new signing key sealed to that key. An expired session cannot be refreshed: ' +
+      'verify the credential again.',
     tag: 'Wallet',
     responses: { 200: { description: 'The session with its new encrypted signing key', schema: 'AuthSessionWithKey' } },
     errors: [404],

@@ -51,7 +51,8 @@ export class WalletAccountsController {
   @ApiDoc({
     summary: 'Export an embedded wallet',
     description:
-      'Signed retry with `{clientPublicKey}` on both steps; answers the wallet seed sealed (HPKE, the session-key bundle format) to that key.',
+      'Signed retry with `{clientPublicKey}` on both steps; answers the wallet seed sealed (HPKE, ' +
+      'the session-key bundle format) to that key.',
     tag: 'InternalAccounts',
     responses: { 200: { description: 'The export', schema: 'WalletExport' } },
     errors: [404, 409],

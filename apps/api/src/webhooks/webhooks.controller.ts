@@ -16,7 +16,10 @@ import { RateLimit, RateLimitGuard, WEBHOOK_TEST_POLICY } from '../http/rate-lim
 import { ListDeliveriesQuery, UpdateConfigDto } from './webhook.dto.js';
 
 const SIGNATURES =
-  'Each delivery is a POST of the JSON envelope `{id, type, timestamp, data}` signed twice: `X-Service-Signature: {"v":"1","s":"<base64 DER>"}` (ECDSA P-256, SHA-256 over the raw body, verify with `webhookSigningPublicKey`), and Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature` (HMAC with `webhookSecret`).';
+  'Each delivery is a POST of the JSON envelope `{id, type, timestamp, data}` signed twice: ' +
+  '`X-Service-Signature: {"v":"1","s":"<base64 DER>"}` (ECDSA P-256, SHA-256 over the raw body, ' +
+  'verify with `webhookSigningPublicKey`), and Standard Webhooks headers `webhook-id`, ' +
+  '`webhook-timestamp`, `webhook-signature` (HMAC with `webhookSecret`).';
 
 /** Webhook configuration, the delivery log, redelivery and the sandbox test webhook. */
 @Controller()
@@ -90,7 +93,8 @@ export class WebhooksController {
   @ApiDoc({
     summary: 'Redeliver a failed or dead webhook',
     description:
-      'Queues the same webhook (same id and body) again to the current endpoint with a fresh retry budget. 409 unless the delivery is FAILED or DEAD.',
+      'Queues the same webhook (same id and body) again to the current endpoint with a fresh retry ' +
+      'budget. 409 unless the delivery is FAILED or DEAD.',
     tag: 'Webhooks',
     responses: { 202: { description: 'The delivery, PENDING again', schema: 'WebhookDelivery' } },
     errors: [404, 409],

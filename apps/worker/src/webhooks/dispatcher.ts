@@ -342,7 +342,8 @@ export class WebhookDispatcher {
     // What was dispatched before the failure is checkpointed later or simply dispatched again.
     this.dispatched = undefined;
     this.logger.error(
-      `webhook dispatch failed; resuming from the checkpoint in ${this.retryDelayMs} ms: ${(error as Error)?.stack ?? String(error)}`,
+      `webhook dispatch failed; resuming from the checkpoint in ${this.retryDelayMs} ms: ` +
+        `${(error as Error)?.stack ?? String(error)}`,
     );
     if (!this.running) return;
     clearTimeout(this.retryTimer);

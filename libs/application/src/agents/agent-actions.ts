@@ -102,7 +102,10 @@ export class AgentActions {
     return toAgentActionResource(await this.execute(action, agent.actor, { rethrow: true }));
   }
 
-  /** Creates a quote for the agent's customer (CREATE_QUOTES); `immediatelyExecute` goes through the policy as an execute. */
+  /**
+   * Creates a quote for the agent's customer (CREATE_QUOTES); `immediatelyExecute` goes through the policy as an
+   * execute.
+   */
   async createQuote(agent: AgentPrincipal, request: QuoteRequest): Promise<Record<string, unknown>> {
     const state = await loadOwnAgent(this.runner, agent.agentId, agent.platformId);
     const sourceId = request.source.accountId;

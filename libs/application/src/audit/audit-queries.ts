@@ -57,7 +57,9 @@ export class AuditQueries {
     return pageOf<HistoryEntry>(events.map(toHistoryEntry), page);
   }
 
-  /** The ledger legs a transaction moved (holds, posts, voids and settled transfers referencing it), in ledger order. */
+  /**
+   * The ledger legs a transaction moved (holds, posts, voids and settled transfers referencing it), in ledger order.
+   */
   async transactionLedger(platformId: string, id: string, page: PageRequest) {
     await this.ownStream(platformId, 'transactions', id);
     return pageOf(ledgerLegs(await this.events.readStream(streams.ledger(platformId)), id), page);

@@ -213,7 +213,9 @@ export class SimulateCardClearingHandler
   }
 }
 
-/** A return (merchant refund) of a cleared amount: settlement pays the funding source back, whatever the card's state. */
+/**
+ * A return (merchant refund) of a cleared amount: settlement pays the funding source back, whatever the card's state.
+ */
 @CommandHandler(SimulateCardReturnCommand)
 export class SimulateCardReturnHandler
   extends CardNetworkHandler

@@ -47,7 +47,9 @@ export class PlatformClocks {
     return (await this.sync(platformId)).offsetMs;
   }
 
-  /** Reads the advances appended to the platform's clock stream since the last read; concurrent callers share one read. */
+  /**
+   * Reads the advances appended to the platform's clock stream since the last read; concurrent callers share one read.
+   */
   sync(platformId: string): Promise<Applied> {
     const running = this.inFlight.get(platformId);
     if (running) return running;

@@ -254,7 +254,8 @@ export class QuoteBuilder {
         {
           accountOrWalletInfo: { accountType: 'EMBEDDED_WALLET', payloadToSign },
           instructionsNotes:
-            'Stamp payloadToSign with a session key of the wallet and send it as Service-Wallet-Signature on POST /quotes/{quoteId}/execute.',
+            'Stamp payloadToSign with a session key of the wallet and send it as ' +
+            'Service-Wallet-Signature on POST /quotes/{quoteId}/execute.',
         },
       ];
     }
@@ -263,7 +264,9 @@ export class QuoteBuilder {
       .toString()
       .padStart(12, '0')
       .slice(-12);
-    const note = `Pay exactly the totalSendingAmount before expiresAt and include the reference ${reference}. Sandbox: POST /sandbox/send.`;
+    const note =
+      `Pay exactly the totalSendingAmount before expiresAt and include the reference ` +
+      `${reference}. Sandbox: POST /sandbox/send.`;
     if (CRYPTO_CURRENCIES.has(source.currency)) {
       return [
         {
@@ -305,7 +308,8 @@ export class QuoteBuilder {
         'IMMEDIATE_EXECUTION_NOT_SUPPORTED',
         'immediatelyExecute',
         source.funding === 'EMBEDDED_WALLET'
-          ? 'an EMBEDDED_WALLET source cannot execute immediately: create the quote, then execute it with a wallet signature'
+          ? 'an EMBEDDED_WALLET source cannot execute immediately: create the quote, then execute ' +
+              'it with a wallet signature'
           : 'an externally funded quote starts when its paymentInstructions are paid',
       );
     }

@@ -234,7 +234,10 @@ export class PaymentProcess {
     });
   }
 
-  /** Expires a PENDING quote once its expiresAt has passed on this process's clock; before that it throws (the timer retries). */
+  /**
+   * Expires a PENDING quote once its expiresAt has passed on this process's clock; before that it throws (the timer
+   * retries).
+   */
   async expireIfDue(ref: PaymentRef, now: Date, metadata: EventMetadata): Promise<void> {
     const { state } = await this.runner.load(streams.quote(ref.id), quoteDecider);
     if (!state.quote) return;

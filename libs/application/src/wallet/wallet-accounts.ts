@@ -17,7 +17,8 @@ export type ProvisionedWallet = WalletAuthState & { provisioned: true; accountId
 export const emailRequired = () =>
   invalid(
     'CUSTOMER_EMAIL_REQUIRED',
-    'an EMBEDDED_WALLET account needs the customer’s email for its EMAIL_OTP credential; set the customer’s email first',
+    'an EMBEDDED_WALLET account needs the customer’s email for its EMAIL_OTP credential; set the ' +
+      'customer’s email first',
     'customerId',
   );
 

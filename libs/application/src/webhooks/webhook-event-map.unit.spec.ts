@@ -143,79 +143,82 @@ describe('the event -> webhook table', () => {
     expect(hook.data).not.toHaveProperty('kycStatus');
   });
 
-  it('INTERNAL_ACCOUNT.BALANCE_UPDATED for each customer account, with the balance right after the transfer', async () => {
-    const stream = `ledger-${platformUuid}`;
-    const open = (id: string, allowNegative = false) =>
-      recorded('LedgerAccountOpened', { id, currency: 'USD', allowNegative }, stream);
-    const transfer = (id: string, debit: string, credit: string, amount: number, pending = false) =>
-      recorded(
-        'TransferCreated',
-        {
-          id,
-          debitAccountId: debit,
-          creditAccountId: credit,
-          amount: String(amount),
-          currency: 'USD',
-          pending,
-          code: 'TEST',
-          createdAt: `at-${id}`,
-        },
+  it(
+    'INTERNAL_ACCOUNT.BALANCE_UPDATED for each customer account, with the balance right after the ' + 'transfer',
+    async () => {
+      const stream = `ledger-${platformUuid}`;
+      const open = (id: string, allowNegative = false) =>
+        recorded('LedgerAccountOpened', { id, currency: 'USD', allowNegative }, stream);
+      const transfer = (id: string, debit: string, credit: string, amount: number, pending = false) =>
+        recorded(
+          'TransferCreated',
+          {
+            id,
+            debitAccountId: debit,
+            creditAccountId: credit,
+            amount: String(amount),
+            currency: 'USD',
+            pending,
+            code: 'TEST',
+            createdAt: `at-${id}`,
+          },
+          stream,
+        );
+      const events = [
+        open(settlement, true),
+        open(alice),
+        open(bob),
+        transfer('t1', settlement, alice, 100),
+        transfer('t2', alice, bob, 30),
+        transfer('t3', alice, bob, 50, true),
+      ];
+      const posted = recorded(
+        'PendingTransferPosted',
+        { id: 't4', pendingId: 't3', amount: '20', createdAt: 'at-t4' },
         stream,
       );
-    const events = [
-      open(settlement, true),
-      open(alice),
-      open(bob),
-      transfer('t1', settlement, alice, 100),
-      transfer('t2', alice, bob, 30),
-      transfer('t3', alice, bob, 50, true),
-    ];
-    const posted = recorded(
-      'PendingTransferPosted',
-      { id: 't4', pendingId: 't3', amount: '20', createdAt: 'at-t4' },
-      stream,
-    );
-    const hold = transfer('t5', alice, bob, 10, true);
-    const voided = recorded('PendingTransferVoided', { id: 't6', pendingId: 't5', createdAt: 'at-t6' }, stream);
-    const src = sources(
-      [accountDoc(alice, customerId), accountDoc(bob, customerId), accountDoc(settlement)],
-      [...events, posted, hold, voided],
-    );
+      const hold = transfer('t5', alice, bob, 10, true);
+      const voided = recorded('PendingTransferVoided', { id: 't6', pendingId: 't5', createdAt: 'at-t6' }, stream);
+      const src = sources(
+        [accountDoc(alice, customerId), accountDoc(bob, customerId), accountDoc(settlement)],
+        [...events, posted, hold, voided],
+      );
 
-    const funding = await map(events[3], src);
-    expect(funding.platform).toBe(platformId);
-    expect(funding.webhooks).toHaveLength(1); // the settlement account is the platform's own
-    expect(funding.webhooks[0]).toMatchObject({
-      type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED',
-      timestamp: 'at-t1',
-      data: { id: alice, customerId, balance: { amount: 100, currency: { code: 'USD' } }, updatedAt: 'at-t1' },
-    });
-    expect(funding.webhooks[0].data).not.toHaveProperty('ledger');
-    expect(funding.webhooks[0].data).not.toHaveProperty('platformId');
+      const funding = await map(events[3], src);
+      expect(funding.platform).toBe(platformId);
+      expect(funding.webhooks).toHaveLength(1); // the settlement account is the platform's own
+      expect(funding.webhooks[0]).toMatchObject({
+        type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED',
+        timestamp: 'at-t1',
+        data: { id: alice, customerId, balance: { amount: 100, currency: { code: 'USD' } }, updatedAt: 'at-t1' },
+      });
+      expect(funding.webhooks[0].data).not.toHaveProperty('ledger');
+      expect(funding.webhooks[0].data).not.toHaveProperty('platformId');
 
-    const between = await map(events[4], src);
-    expect(between.webhooks.map((w) => [w.data.id, (w.data.balance as { amount: number }).amount])).toEqual([
-      [alice, 70],
-      [bob, 30],
-    ]);
-    const held = await map(events[5], src);
-    expect(held.webhooks.map((w) => [w.data.id, (w.data.balance as { amount: number }).amount])).toEqual([
-      [alice, 70],
-      [bob, 30],
-    ]);
-    const post = await map(posted, src);
-    expect(post.webhooks.map((w) => [w.data.id, (w.data.balance as { amount: number }).amount])).toEqual([
-      [alice, 50],
-      [bob, 50],
-    ]);
-    const released = await map(voided, src);
-    expect(
-      released.webhooks.map((w) => [w.data.id, (w.data.balance as { amount: number }).amount, w.timestamp]),
-    ).toEqual([
-      [alice, 50, 'at-t6'],
-      [bob, 50, 'at-t6'],
-    ]);
-  });
+      const between = await map(events[4], src);
+      expect(between.webhooks.map((w) => [w.data.id, (w.data.balance as { amount: number }).amount])).toEqual([
+        [alice, 70],
+        [bob, 30],
+      ]);
+      const held = await map(events[5], src);
+      expect(held.webhooks.map((w) => [w.data.id, (w.data.balance as { amount: number }).amount])).toEqual([
+        [alice, 70],
+        [bob, 30],
+      ]);
+      const post = await map(posted, src);
+      expect(post.webhooks.map((w) => [w.data.id, (w.data.balance as { amount: number }).amount])).toEqual([
+        [alice, 50],
+        [bob, 50],
+      ]);
+      const released = await map(voided, src);
+      expect(
+        released.webhooks.map((w) => [w.data.id, (w.data.balance as { amount: number }).amount, w.timestamp]),
+      ).toEqual([
+        [alice, 50, 'at-t6'],
+        [bob, 50, 'at-t6'],
+      ]);
+    },
+  );
 
   it('INVITATION_CLAIMED goes to the inviter platform with the claimed invitation', async () => {
     const invitation = {

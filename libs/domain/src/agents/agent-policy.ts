@@ -188,7 +188,10 @@ export function recastUsage(usage: UsageCounters, from: string, to: string): Usa
   return { ...usage, dailySpend: convert(usage.dailySpend), monthlySpend: convert(usage.monthlySpend) };
 }
 
-/** Paused, permission and allowed account: every spend, and the operations that spend nothing (quotes, external accounts). */
+/**
+ * Paused, permission and allowed account: every spend, and the operations that spend nothing (quotes, external
+ * accounts).
+ */
 export function authorizeOperation(state: AgentState, permission: AgentPermission, accountId?: string): void {
   const agent = state.agent!;
   if (agent.isPaused) throw forbidden('the agent is paused and cannot initiate actions');

@@ -51,7 +51,10 @@ export interface AgentPolicy {
   approvalThresholds?: ApprovalThresholds | null;
 }
 
-/** Partial update: omitted fields are kept; `spendingLimits` merges field by field (null removes a daily or monthly limit). */
+/**
+ * Partial update: omitted fields are kept; `spendingLimits` merges field by field (null removes a daily or monthly
+ * limit).
+ */
 export interface AgentPolicyUpdate {
   permissions?: AgentPermission[];
   defaultExecutionMode?: ExecutionMode;

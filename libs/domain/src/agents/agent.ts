@@ -161,7 +161,10 @@ function decideRequest(cmd: Of<'RequestAction'>, state: AgentState, agent: Agent
   return [{ type: 'AgentSpendReserved', data: { ...base, action, reservation: reserved } }];
 }
 
-/** An approval is not a guarantee: the latest policy and usage decide again; the caller may report a failure (quote expired). */
+/**
+ * An approval is not a guarantee: the latest policy and usage decide again; the caller may report a failure (quote
+ * expired).
+ */
 function decideApprove(cmd: Of<'ApproveAction'>, state: AgentState, agent: AgentSnapshot, base: Base): AgentEvent[] {
   const action = requireAction(state, cmd.actionId);
   if (action.status !== 'PENDING_APPROVAL') throw notPending(action);

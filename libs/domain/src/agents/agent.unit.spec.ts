@@ -257,23 +257,29 @@ describe('agent actions: every state', () => {
     expect(lastAction(events)).toMatchObject({ status: 'REJECTED', rejectionReason: 'not today' });
   });
 
-  it('approve against the latest policy: limits now exceeded, paused, or a failure found by the caller -> FAILED', () => {
-    const lowered = run(pending(), [
-      { type: 'UpdateAgentPolicy', update: { spendingLimits: { perTransactionLimit: 100 } }, now: T0 },
-      { type: 'ApproveAction', actionId: id, now: T0 },
-    ]);
-    expect(lastAction(lowered)).toMatchObject({
-      status: 'FAILED',
-      failureReason: expect.stringMatching(/^VELOCITY_LIMIT_EXCEEDED/),
-    });
-    const paused = run(pending(), [
-      { type: 'UpdateAgent', isPaused: true, now: T0 },
-      { type: 'ApproveAction', actionId: id, now: T0 },
-    ]);
-    expect(lastAction(paused)).toMatchObject({ status: 'FAILED', failureReason: expect.stringMatching(/^FORBIDDEN/) });
-    const expired = run(pending(), [{ type: 'ApproveAction', actionId: id, now: T0, failure: 'QUOTE_EXPIRED' }]);
-    expect(lastAction(expired)).toMatchObject({ status: 'FAILED', failureReason: 'QUOTE_EXPIRED' });
-  });
+  it(
+    'approve against the latest policy: limits now exceeded, paused, or a failure found by the ' + 'caller -> FAILED',
+    () => {
+      const lowered = run(pending(), [
+        { type: 'UpdateAgentPolicy', update: { spendingLimits: { perTransactionLimit: 100 } }, now: T0 },
+        { type: 'ApproveAction', actionId: id, now: T0 },
+      ]);
+      expect(lastAction(lowered)).toMatchObject({
+        status: 'FAILED',
+        failureReason: expect.stringMatching(/^VELOCITY_LIMIT_EXCEEDED/),
+      });
+      const paused = run(pending(), [
+        { type: 'UpdateAgent', isPaused: true, now: T0 },
+        { type: 'ApproveAction', actionId: id, now: T0 },
+      ]);
+      expect(lastAction(paused)).toMatchObject({
+        status: 'FAILED',
+        failureReason: expect.stringMatching(/^FORBIDDEN/),
+      });
+      const expired = run(pending(), [{ type: 'ApproveAction', actionId: id, now: T0, failure: 'QUOTE_EXPIRED' }]);
+      expect(lastAction(expired)).toMatchObject({ status: 'FAILED', failureReason: 'QUOTE_EXPIRED' });
+    },
+  );
 
   it('approve or reject anything but PENDING_APPROVAL: 409', () => {
     const rejected = run(pending(), [{ type: 'RejectAction', actionId: id, now: T0 }]);

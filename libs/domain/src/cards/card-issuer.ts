@@ -27,7 +27,9 @@ export function requestedCardDetails(seed: string): { issuerRef: string; brand: 
   };
 }
 
-/** Returned by the issuer once the card exists. The embed token is opaque and unguessable (it derives from the seed). */
+/**
+ * Returned by the issuer once the card exists. The embed token is opaque and unguessable (it derives from the seed).
+ */
 export function issuedCardDetails(
   seed: string,
   issuedAt: string,

@@ -68,22 +68,26 @@ const update = (body: { state?: RequestedCardState; fundingSources?: string[] })
 const cardOf = (events: CardEvent[]) => given(events).state().card!;
 
 describe('card lifecycle (decider)', () => {
-  it('starts PENDING_ISSUE for an approved holder with currency from the funding sources and the wallet account recorded', () => {
-    const [e] = created();
-    expect(e.type).toBe('CardCreated');
-    const s = given(created()).state();
-    expect(s.card).toMatchObject({
-      state: 'PENDING_ISSUE',
-      stateReason: null,
-      form: 'VIRTUAL',
-      currency: 'USD',
-      fundingSources: [USD, USD_WALLET],
-      last4: null,
-      panEmbedUrl: null,
-    });
-    expect(['VISA', 'MASTERCARD']).toContain(s.card!.brand);
-    expect(s.walletAccountId).toBe(USD_WALLET);
-  });
+  it(
+    'starts PENDING_ISSUE for an approved holder with currency from the funding sources and the ' +
+      'wallet account recorded',
+    () => {
+      const [e] = created();
+      expect(e.type).toBe('CardCreated');
+      const s = given(created()).state();
+      expect(s.card).toMatchObject({
+        state: 'PENDING_ISSUE',
+        stateReason: null,
+        form: 'VIRTUAL',
+        currency: 'USD',
+        fundingSources: [USD, USD_WALLET],
+        last4: null,
+        panEmbedUrl: null,
+      });
+      expect(['VISA', 'MASTERCARD']).toContain(s.card!.brand);
+      expect(s.walletAccountId).toBe(USD_WALLET);
+    },
+  );
 
   it('starts PENDING_KYC for a pending holder and refuses a rejected one', () => {
     expect(cardOf(inState('PENDING_KYC')).state).toBe('PENDING_KYC');

@@ -19,7 +19,10 @@ import { compact } from '../transactions/transaction-view.js';
  */
 export type QuoteStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'EXPIRED';
 export type LockedCurrencySide = 'SENDING' | 'RECEIVING';
-/** How the source is funded: an internal balance (held on execute), an embedded wallet (signed execute), or externally (paymentInstructions). */
+/**
+ * How the source is funded: an internal balance (held on execute), an embedded wallet (signed execute), or externally
+ * (paymentInstructions).
+ */
 export type QuoteFunding = 'INTERNAL' | 'EMBEDDED_WALLET' | 'EXTERNAL';
 
 export const PURPOSES_OF_PAYMENT = [

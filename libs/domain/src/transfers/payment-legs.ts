@@ -17,7 +17,8 @@ export type PaymentLeg = 'hold' | 'post' | 'void' | 'credit' | 'refund';
 export function derivedUuid(seed: string): string {
   const h = createHash('sha256').update(seed).digest('hex');
   // Version 4 / RFC 4122 variant bits, so the result is shaped like every other id.
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 export const legTransferId = (transactionId: string, leg: PaymentLeg) =>

@@ -27,16 +27,20 @@ function mismatch(body: unknown): DomainError {
 }
 
 describe('payloadToSign', () => {
-  it('is compact JSON with keys sorted at every level, binding operation, target, account, requestId, expiry and body', () => {
-    expect(buildPayloadToSign(fields)).toBe(
-      '{"accountId":"InternalAccount:00000000-0000-4000-8000-000000000002",' +
-        '"body":{"fundingSources":["InternalAccount:b","InternalAccount:a"],"state":"FROZEN"},' +
-        '"expiresAt":"2025-10-13T12:05:00.000Z",' +
-        '"operation":"PATCH /cards/Card:00000000-0000-4000-8000-000000000001",' +
-        '"requestId":"Request:00000000-0000-4000-8000-000000000003",' +
-        '"targetId":"Card:00000000-0000-4000-8000-000000000001"}',
-    );
-  });
+  it(
+    'is compact JSON with keys sorted at every level, binding operation, target, account, ' +
+      'requestId, expiry and body',
+    () => {
+      expect(buildPayloadToSign(fields)).toBe(
+        '{"accountId":"InternalAccount:00000000-0000-4000-8000-000000000002",' +
+          '"body":{"fundingSources":["InternalAccount:b","InternalAccount:a"],"state":"FROZEN"},' +
+          '"expiresAt":"2025-10-13T12:05:00.000Z",' +
+          '"operation":"PATCH /cards/Card:00000000-0000-4000-8000-000000000001",' +
+          '"requestId":"Request:00000000-0000-4000-8000-000000000003",' +
+          '"targetId":"Card:00000000-0000-4000-8000-000000000001"}',
+      );
+    },
+  );
 
   it('does not depend on the order in which fields were given', () => {
     const reordered = {

@@ -159,27 +159,31 @@ describe('adding credentials', () => {
     expect(events.map((e) => e.type)).toEqual(['SignedRetryConsumed', 'AuthMethodAdded']);
   });
 
-  it('refuses a PASSKEY credentialId that is already registered (400 PASSKEY_CREDENTIAL_ALREADY_EXISTS), at step 1 and step 2', () => {
-    const state = history(...withPasskeyCommands(), challenge(addSpec(2)));
-    given(state)
-      .when(addPasskey(proof(addSpec(2), 1), 'cred-1', at(40), 'AuthMethod:00000000-0000-4000-8000-0000000000bb'))
-      .thenFails({ kind: 'invalid', code: 'PASSKEY_CREDENTIAL_ALREADY_EXISTS' });
-    const step1 = {
-      ...(challenge(addSpec(3)) as Extract<WalletAuthCommand, { type: 'IssueSignedRetryChallenge' }>),
-      authMethod: {
-        type: 'PASSKEY' as const,
-        nickname: 'x',
-        passkey: { credentialId: 'cred-1', publicKey: 'k', counter: 0 },
-      },
-    };
-    given(history(...withPasskeyCommands()))
-      .when(step1)
-      .thenFails({ kind: 'invalid', code: 'PASSKEY_CREDENTIAL_ALREADY_EXISTS' });
-    const other = given(state)
-      .when(addPasskey(proof(addSpec(2), 1), 'cred-2', at(40), 'AuthMethod:00000000-0000-4000-8000-0000000000bb'))
-      .thenEmits();
-    expect(other.at(-1)).toMatchObject({ type: 'AuthMethodAdded', data: { passkey: { credentialId: 'cred-2' } } });
-  });
+  it(
+    'refuses a PASSKEY credentialId that is already registered (400 ' +
+      'PASSKEY_CREDENTIAL_ALREADY_EXISTS), at step 1 and step 2',
+    () => {
+      const state = history(...withPasskeyCommands(), challenge(addSpec(2)));
+      given(state)
+        .when(addPasskey(proof(addSpec(2), 1), 'cred-1', at(40), 'AuthMethod:00000000-0000-4000-8000-0000000000bb'))
+        .thenFails({ kind: 'invalid', code: 'PASSKEY_CREDENTIAL_ALREADY_EXISTS' });
+      const step1 = {
+        ...(challenge(addSpec(3)) as Extract<WalletAuthCommand, { type: 'IssueSignedRetryChallenge' }>),
+        authMethod: {
+          type: 'PASSKEY' as const,
+          nickname: 'x',
+          passkey: { credentialId: 'cred-1', publicKey: 'k', counter: 0 },
+        },
+      };
+      given(history(...withPasskeyCommands()))
+        .when(step1)
+        .thenFails({ kind: 'invalid', code: 'PASSKEY_CREDENTIAL_ALREADY_EXISTS' });
+      const other = given(state)
+        .when(addPasskey(proof(addSpec(2), 1), 'cred-2', at(40), 'AuthMethod:00000000-0000-4000-8000-0000000000bb'))
+        .thenEmits();
+      expect(other.at(-1)).toMatchObject({ type: 'AuthMethodAdded', data: { passkey: { credentialId: 'cred-2' } } });
+    },
+  );
 
   it('adds OAUTH once per provider identity (iss + sub)', () => {
     const once = history(provision(), issueSession(1), challenge(addSpec(2)), addOauth(), challenge(addSpec(3)));

@@ -40,19 +40,23 @@ describe('EMAIL_OTP wrong-code lockout', () => {
       .then([{ type: 'OtpVerificationFailed', data: { ...scope, authMethodId: EMAIL_METHOD, failedAt: at(5) } }]);
   });
 
-  it(`locks verification after ${OTP_VERIFY_LIMIT.maxFailures} wrong codes, even for the right code, until the window passes`, () => {
-    const four = history(provision(), ...fiveWrong().slice(0, 4));
-    expect(lockedFor(four, 150)).toBe(0);
-    const five = history(provision(), ...fiveWrong());
-    // The oldest counted failure (at 100 s) leaves the window at 100 + 900 s.
-    expect(lockedFor(five, 150)).toBe(850);
-    expect(lockedFor(five, 999)).toBe(1);
-    expect(lockedFor(five, 1000)).toBe(0);
-    const error = given(five)
-      .when(wrong(160))
-      .thenFails({ code: 'RATE_LIMITED', details: { retryAfterSeconds: 840 } });
-    expect(error).toBeInstanceOf(RateLimitedError);
-  });
+  it(
+    `locks verification after ${OTP_VERIFY_LIMIT.maxFailures} wrong codes, even for the right ` +
+      `code, until the window passes`,
+    () => {
+      const four = history(provision(), ...fiveWrong().slice(0, 4));
+      expect(lockedFor(four, 150)).toBe(0);
+      const five = history(provision(), ...fiveWrong());
+      // The oldest counted failure (at 100 s) leaves the window at 100 + 900 s.
+      expect(lockedFor(five, 150)).toBe(850);
+      expect(lockedFor(five, 999)).toBe(1);
+      expect(lockedFor(five, 1000)).toBe(0);
+      const error = given(five)
+        .when(wrong(160))
+        .thenFails({ code: 'RATE_LIMITED', details: { retryAfterSeconds: 840 } });
+      expect(error).toBeInstanceOf(RateLimitedError);
+    },
+  );
 
   it('starts the count afresh after a successful verification', () => {
     const afterSession = history(

@@ -198,23 +198,27 @@ describe('issuing sessions', () => {
         .thenFails({ kind: 'unauthorized', code: 'UNAUTHORIZED', reason: 'the passkey challenge was already used' });
     });
 
-    it('refuses an expired challenge, one of another credential, another credentialId and a counter that did not grow', () => {
-      const [issued] = passkeySession(1, at(30));
-      const h = history(addPasskey(), issued);
-      given(h)
-        .when(passkey({}, at(330)))
-        .thenFails({ kind: 'unauthorized', reason: 'the passkey challenge has expired' });
-      given(h)
-        .when(passkey({ requestId: requestId(999) }))
-        .thenFails({ kind: 'unauthorized', reason: 'requestId is not a passkey challenge of this credential' });
-      given(h)
-        .when(passkey({ credentialId: 'cred-other' }))
-        .thenFails({ kind: 'unauthorized', reason: 'the assertion is for another passkey' });
-      const counted = history(addPasskey(), ...passkeySession(3, at(30)), passkeySession(4, at(31))[0]);
-      given(counted)
-        .when(passkey({ requestId: requestId(904), newCounter: 3 }, at(40), sessionId(5)))
-        .thenFails({ kind: 'unauthorized', reason: 'the authenticator counter did not increase' });
-    });
+    it(
+      'refuses an expired challenge, one of another credential, another credentialId and a counter ' +
+        'that did not grow',
+      () => {
+        const [issued] = passkeySession(1, at(30));
+        const h = history(addPasskey(), issued);
+        given(h)
+          .when(passkey({}, at(330)))
+          .thenFails({ kind: 'unauthorized', reason: 'the passkey challenge has expired' });
+        given(h)
+          .when(passkey({ requestId: requestId(999) }))
+          .thenFails({ kind: 'unauthorized', reason: 'requestId is not a passkey challenge of this credential' });
+        given(h)
+          .when(passkey({ credentialId: 'cred-other' }))
+          .thenFails({ kind: 'unauthorized', reason: 'the assertion is for another passkey' });
+        const counted = history(addPasskey(), ...passkeySession(3, at(30)), passkeySession(4, at(31))[0]);
+        given(counted)
+          .when(passkey({ requestId: requestId(904), newCounter: 3 }, at(40), sessionId(5)))
+          .thenFails({ kind: 'unauthorized', reason: 'the authenticator counter did not increase' });
+      },
+    );
 
     it('accepts authenticators whose counter stays 0', () => {
       const [issued] = passkeySession(1, at(30));

@@ -58,7 +58,8 @@ describe('issuing a signed-retry challenge', () => {
       expiresAt: at(330),
     });
     expect(event.data.payloadToSign).toBe(
-      `{"accountId":"${ACCOUNT}","body":{"state":"FROZEN"},"expiresAt":"${at(330)}","operation":"PATCH /cards/${CARD}","requestId":"${requestId(1)}","targetId":"${CARD}"}`,
+      `{"accountId":"${ACCOUNT}","body":{"state":"FROZEN"},"expiresAt":"${at(330)}","operation":"PATCH ` +
+        `/cards/${CARD}","requestId":"${requestId(1)}","targetId":"${CARD}"}`,
     );
     expect(parsePayloadToSign(event.data.payloadToSign).body).toEqual({ state: 'FROZEN' });
   });
@@ -179,23 +180,26 @@ describe('consuming a signed retry', () => {
       .thenFails({ reason: 'requestId was issued for another operation' });
   });
 
-  it('refuses a spent or unknown requestId before looking at the target (401, not the 409 of a revoked session)', () => {
-    const path = `/auth/sessions/${sessionId(2)}`;
-    const revoke: ChallengeSpec = { n: 6, intent: 'REVOKE_SESSION', method: 'DELETE', path, targetId: sessionId(2) };
-    const revokeWith = (p: ReturnType<typeof proof>, now: string): WalletAuthCommand => ({
-      type: 'RevokeSession',
-      sessionId: sessionId(2),
-      signedRetry: p,
-      now,
-    });
-    const revoked = ready(challenge(revoke), revokeWith(proof(revoke, 1), at(40)));
-    given(revoked)
-      .when(revokeWith(proof(revoke, 1), at(41)))
-      .thenFails({ kind: 'unauthorized', code: 'UNAUTHORIZED', reason: 'requestId was already used' });
-    given(revoked)
-      .when(revokeWith(proof(revoke, 1, { requestId: requestId(77) }), at(41)))
-      .thenFails({ kind: 'unauthorized', reason: 'requestId is unknown or has expired' });
-  });
+  it(
+    'refuses a spent or unknown requestId before looking at the target (401, not the 409 of a ' + 'revoked session)',
+    () => {
+      const path = `/auth/sessions/${sessionId(2)}`;
+      const revoke: ChallengeSpec = { n: 6, intent: 'REVOKE_SESSION', method: 'DELETE', path, targetId: sessionId(2) };
+      const revokeWith = (p: ReturnType<typeof proof>, now: string): WalletAuthCommand => ({
+        type: 'RevokeSession',
+        sessionId: sessionId(2),
+        signedRetry: p,
+        now,
+      });
+      const revoked = ready(challenge(revoke), revokeWith(proof(revoke, 1), at(40)));
+      given(revoked)
+        .when(revokeWith(proof(revoke, 1), at(41)))
+        .thenFails({ kind: 'unauthorized', code: 'UNAUTHORIZED', reason: 'requestId was already used' });
+      given(revoked)
+        .when(revokeWith(proof(revoke, 1, { requestId: requestId(77) }), at(41)))
+        .thenFails({ kind: 'unauthorized', reason: 'requestId is unknown or has expired' });
+    },
+  );
 
   it('compares stamp keys case-insensitively', () => {
     expect(
@@ -205,16 +209,23 @@ describe('consuming a signed retry', () => {
     ).toHaveLength(1);
   });
 
-  it('says an expired challenge expired for a day, then forgets it once a newer one is issued; refused either way', () => {
-    const later = ready(challenge(cardSpec(9, at(400))));
-    given(later)
-      .when(consume(cardSpec(), 1, at(401)))
-      .thenFails({ kind: 'unauthorized', code: 'CHALLENGE_EXPIRED', reason: 'the signed-retry challenge has expired' });
-    const dayLater = ready(challenge(cardSpec(9, at(330 + 86_400))));
-    given(dayLater)
-      .when(consume(cardSpec(), 1, at(330 + 86_401)))
-      .thenFails({ kind: 'unauthorized', code: 'UNAUTHORIZED', reason: 'requestId is unknown or has expired' });
-  });
+  it(
+    'says an expired challenge expired for a day, then forgets it once a newer one is issued; ' + 'refused either way',
+    () => {
+      const later = ready(challenge(cardSpec(9, at(400))));
+      given(later)
+        .when(consume(cardSpec(), 1, at(401)))
+        .thenFails({
+          kind: 'unauthorized',
+          code: 'CHALLENGE_EXPIRED',
+          reason: 'the signed-retry challenge has expired',
+        });
+      const dayLater = ready(challenge(cardSpec(9, at(330 + 86_400))));
+      given(dayLater)
+        .when(consume(cardSpec(), 1, at(330 + 86_401)))
+        .thenFails({ kind: 'unauthorized', code: 'UNAUTHORIZED', reason: 'requestId is unknown or has expired' });
+    },
+  );
 });
 
 describe('an identical retry of a request consumed for a change in another stream', () => {

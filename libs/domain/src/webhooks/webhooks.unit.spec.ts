@@ -152,7 +152,8 @@ describe('webhook retry policy', () => {
   });
 
   it('derives the budget from the policy', () => {
-    expect(attemptBudget({ firstDelayMs: 1000, maxDelayMs: 4000, windowMs: 10_000 })).toBe(4); // 1 s, 2 s, 4 s; 4 s more would pass 10 s
+    // 1 s, 2 s, 4 s; 4 s more would pass 10 s
+    expect(attemptBudget({ firstDelayMs: 1000, maxDelayMs: 4000, windowMs: 10_000 })).toBe(4);
     expect(attemptBudget({ firstDelayMs: 1000, maxDelayMs: 1000, windowMs: 500 })).toBe(1);
   });
 });

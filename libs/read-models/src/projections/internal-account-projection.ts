@@ -32,7 +32,8 @@ const add = (a: string, b: bigint) => (BigInt(a) + b).toString();
 
 /**
  * Internal accounts (customer and platform) with their balances from ledger transfers: one
- * projection owns the collection, so an account always exists before its first transfer is applied. The pending transfer's amount is looked
+ * projection owns the collection, so an account always exists before its first transfer is applied. The pending
+ * transfer's amount is looked
  * up from its own TransferCreated document (`ledger_transfers`) so posts and voids can release it.
  */
 export const internalAccountProjection: Projection = {

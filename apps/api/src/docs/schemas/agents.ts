@@ -23,7 +23,8 @@ export const agentSchemas: Record<string, Schema> = {
         type: 'array',
         items: str({ enum: PERMISSIONS }),
         description:
-          'VIEW_TRANSACTIONS: transactions and balances; CREATE_TRANSFERS: transfer-in/out (same currency); CREATE_QUOTES; EXECUTE_QUOTES; MANAGE_EXTERNAL_ACCOUNTS.',
+          'VIEW_TRANSACTIONS: transactions and balances; CREATE_TRANSFERS: transfer-in/out (same ' +
+          'currency); CREATE_QUOTES; EXECUTE_QUOTES; MANAGE_EXTERNAL_ACCOUNTS.',
       },
       defaultExecutionMode: str({
         enum: MODES,
@@ -144,7 +145,8 @@ export const agentSchemas: Record<string, Schema> = {
       status: str({
         enum: ['PENDING_APPROVAL', 'APPROVED', 'REJECTED', 'FAILED'],
         description:
-          'APPROVED: execution in progress or completed; FAILED: approved but execution failed (quote expired, insufficient funds, limits now exceeded, agent paused).',
+          'APPROVED: execution in progress or completed; FAILED: approved but execution failed ' +
+          '(quote expired, insufficient funds, limits now exceeded, agent paused).',
       }),
       type: str({ enum: ['EXECUTE_QUOTE', 'TRANSFER_OUT', 'TRANSFER_IN'] }),
       quote: { ...ref('Quote'), description: 'EXECUTE_QUOTE only: the quote as it was when the action was requested.' },

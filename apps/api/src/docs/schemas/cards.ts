@@ -8,7 +8,8 @@ export const cardSchemas: Record<string, Schema> = {
   Card: {
     type: 'object',
     description:
-      'A card. The spec’s form factor is the field `form`. Owning internal account (whose sessions sign PATCH): the holder’s EMBEDDED_WALLET account in the card currency, recorded at creation.',
+      'A card. The spec’s form factor is the field `form`. Owning internal account (whose sessions ' +
+      'sign PATCH): the holder’s EMBEDDED_WALLET account in the card currency, recorded at creation.',
     required: [
       'id',
       'customerId',

@@ -7,7 +7,9 @@ const dateTime = str({ format: 'date-time' });
 /** One variant per account type, generated from the same table that validates requests. */
 const accountInfoVariants: Schema[] = Object.entries(ACCOUNT_TYPES).map(([accountType, spec]) => ({
   title: accountType,
-  description: `${spec.description} Currencies: ${spec.currencies.join(', ')}. Primary identifier: ${spec.primaryIdentifier}.`,
+  description:
+    `${spec.description} Currencies: ${spec.currencies.join(', ')}. Primary identifier: ` +
+    `${spec.primaryIdentifier}.`,
   type: 'object',
   additionalProperties: false,
   required: [

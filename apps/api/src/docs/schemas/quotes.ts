@@ -70,7 +70,9 @@ export const quoteSchemas: Record<string, Schema> = {
       paymentInstructions: {
         type: 'array',
         description:
-          'Absent for internal-account sources. EMBEDDED_WALLET sources: accountOrWalletInfo {accountType: EMBEDDED_WALLET, payloadToSign}. External sources: bank (or wallet) details with the reference to quote.',
+          'Absent for internal-account sources. EMBEDDED_WALLET sources: accountOrWalletInfo ' +
+          '{accountType: EMBEDDED_WALLET, payloadToSign}. External sources: bank (or wallet) ' +
+          'details with the reference to quote.',
         items: { type: 'object', properties: { accountOrWalletInfo: { type: 'object' }, instructionsNotes: str() } },
       },
       counterpartyInformation: { type: 'object', additionalProperties: { type: 'string' } },

@@ -11,7 +11,8 @@ const authMethodProperties: Schema = {
   type: str({ enum: AUTH_TYPES }),
   nickname: str({
     description:
-      'EMAIL_OTP: the email address. OAUTH: usually the token’s email claim. PASSKEY: the nickname given at registration.',
+      'EMAIL_OTP: the email address. OAUTH: usually the token’s email claim. PASSKEY: the nickname ' +
+      'given at registration.',
   }),
   createdAt: dateTime,
   updatedAt: dateTime,
@@ -43,7 +44,8 @@ export const walletSchemas: Record<string, Schema> = {
         properties: {
           encryptedSessionSigningKey: str({
             description:
-              'Returned once. base58check of the 33-byte compressed encapsulated P-256 key followed by the AES-256-GCM ciphertext (HPKE-sealed to clientPublicKey).',
+              'Returned once. base58check of the 33-byte compressed encapsulated P-256 key followed ' +
+              'by the AES-256-GCM ciphertext (HPKE-sealed to clientPublicKey).',
           }),
         },
       },

@@ -16,14 +16,17 @@ export const webhookSchemas: Record<string, Schema> = {
       webhookSigningPublicKey: nullable(
         str({
           description:
-            'P-256 public key as SPKI PEM (`-----BEGIN PUBLIC KEY-----`). Verify `X-Service-Signature` `{"v":"1","s":"<base64 DER>"}`: ECDSA with SHA-256 over the raw body bytes. Null until the first configuration.',
+            'P-256 public key as SPKI PEM (`-----BEGIN PUBLIC KEY-----`). Verify ' +
+            '`X-Service-Signature` `{"v":"1","s":"<base64 DER>"}`: ECDSA with SHA-256 over the ' +
+            'raw body bytes. Null until the first configuration.',
         }),
       ),
       webhookSecret: nullable(
         str({
           pattern: '^whsec_',
           description:
-            'Standard Webhooks secret for `webhook-signature` (HMAC-SHA256 over `webhook-id.webhook-timestamp.body`). Null until the first configuration.',
+            'Standard Webhooks secret for `webhook-signature` (HMAC-SHA256 over ' +
+            '`webhook-id.webhook-timestamp.body`). Null until the first configuration.',
         }),
       ),
       createdAt: dateTime,
@@ -39,7 +42,9 @@ export const webhookSchemas: Record<string, Schema> = {
       id: str({ pattern: '^Webhook:[0-9a-f-]{36}$' }),
       type: str({
         description:
-          'CUSTOMER.KYC_<STATUS>, INTERNAL_ACCOUNT.BALANCE_UPDATED, INVITATION_CLAIMED, OUTGOING_PAYMENT.<STATUS>, INCOMING_PAYMENT.<STATUS>, card.state_change, card.funding_source_change, TEST.',
+          'CUSTOMER.KYC_<STATUS>, INTERNAL_ACCOUNT.BALANCE_UPDATED, INVITATION_CLAIMED, ' +
+          'OUTGOING_PAYMENT.<STATUS>, INCOMING_PAYMENT.<STATUS>, card.state_change, ' +
+          'card.funding_source_change, TEST.',
       }),
       timestamp: dateTime,
       data: {
@@ -89,7 +94,9 @@ export const webhookSchemas: Record<string, Schema> = {
       status: str({
         enum: ['PENDING', 'DELIVERED', 'FAILED', 'DEAD'],
         description:
-          'PENDING: queued or retrying. DELIVERED: a 2xx reply, or 409 (the receiver already had it). FAILED: failed and not retried (TEST, or webhooks turned off meanwhile). DEAD: every attempt failed (exponential backoff, at most 30 minutes apart, for 7 days).',
+          'PENDING: queued or retrying. DELIVERED: a 2xx reply, or 409 (the receiver already had ' +
+          'it). FAILED: failed and not retried (TEST, or webhooks turned off meanwhile). DEAD: ' +
+          'every attempt failed (exponential backoff, at most 30 minutes apart, for 7 days).',
       }),
       url: str({ format: 'uri' }),
       payload: { $ref: '#/components/schemas/WebhookEnvelope' },

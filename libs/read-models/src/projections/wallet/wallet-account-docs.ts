@@ -4,7 +4,9 @@ import type { ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
 import type { InternalAccountDoc } from '../internal-account-docs.js';
 
-/** Wallet events that change the InternalAccount resource (applied by the internal-account projection, which owns it). */
+/**
+ * Wallet events that change the InternalAccount resource (applied by the internal-account projection, which owns it).
+ */
 export const WALLET_ACCOUNT_EVENTS = ['WalletPrivacyChanged'];
 
 export async function applyWalletAccountEvent(recorded: RecordedEvent, tx: ProjectionTransaction): Promise<void> {
