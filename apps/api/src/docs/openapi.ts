@@ -5,6 +5,9 @@ import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
 import { API_DOC, IDEMPOTENT, type ApiDocMeta, type DocResponse } from './api-doc.js';
 import { listSchema, resourceSchemas, schemaRef } from './resource-schemas.js';
 
+/** A class as the parameter types Nest records: any constructor. */
+type Ctor = abstract new (...args: never[]) => unknown;
+
 type Schema = Record<string, unknown>;
 type Controller = abstract new (...args: never[]) => unknown;
 
@@ -81,8 +84,8 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
     classTransformerMetadataStorage: defaultMetadataStorage,
   }) as Record<string, Schema>;
   // A DTO that only extends another (UpdateCustomerDto) has no metadata of its own: it validates as its parent.
-  const schemaName = (type: Function | undefined): string | undefined => {
-    for (let t = type; t && t !== Function.prototype; t = Object.getPrototypeOf(t) as Function) {
+  const schemaName = (type: Ctor | undefined): string | undefined => {
+    for (let t = type; t && t !== Function.prototype; t = Object.getPrototypeOf(t) as Ctor) {
       if (dtoSchemas[t.name]) return t.name;
     }
     return undefined;
@@ -104,7 +107,7 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
         string,
         { index: number; data?: string }
       >;
-      const types = (Reflect.getMetadata('design:paramtypes', proto, name) ?? []) as (Function | undefined)[];
+      const types = (Reflect.getMetadata('design:paramtypes', proto, name) ?? []) as (Ctor | undefined)[];
 
       const parameters: Schema[] = [];
       let requestBody: Schema | undefined;
