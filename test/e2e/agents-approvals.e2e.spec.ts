@@ -190,11 +190,11 @@ describe('agents: approvals', () => {
   });
 
   it('the dashboard overview counts agents and pending approvals', async () => {
-    const before = (await api.get('/dashboard/overview')).body.counts;
+    const before = (await api.get('/audit/overview')).body.counts;
     const agent = await a.connected(approvalRequired(), 10_000);
     await a.transferOut(agent, 10);
     await a.transferOut(agent, 20);
-    const after = (await api.get('/dashboard/overview')).body.counts;
+    const after = (await api.get('/audit/overview')).body.counts;
     expect({
       agents: after.agents - before.agents,
       pendingApprovals: after.pendingApprovals - before.pendingApprovals,

@@ -329,7 +329,7 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   it('lists with filters, sort and cursor, gets one, and hides other platforms’ deliveries', async () => {
     const all = await api.get('/webhooks/deliveries?limit=100');
     // The operations dashboard counts the same deliveries by status.
-    const counts = (await api.get('/dashboard/overview')).body.webhookDeliveries;
+    const counts = (await api.get('/audit/overview')).body.webhookDeliveries;
     for (const status of ['PENDING', 'DELIVERED', 'FAILED', 'DEAD']) {
       expect({ status, count: counts[status] }).toEqual({
         status,
