@@ -17,6 +17,16 @@ import {
   type RecordedEvent,
   type Subscription,
 } from './event-store.js';
+import {
+  CHAINED_VERSION,
+  COLUMNS,
+  SCHEMA,
+  isConstraintError,
+  limitOf,
+  revisionMatches,
+  toRecorded,
+  type EventRow,
+} from './sqlite-event-rows.js';
 import { GENESIS_HASH, chainMetadata, hashOf } from './hash-chain.js';
 
 export interface SqliteEventStoreOptions {
@@ -52,70 +62,6 @@ interface PendingAppend {
  * another realm (a different `Error` constructor), which `instanceof` would not recognise.
  */
 type AppendOutcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
-
-interface EventRow {
-  position: number;
-  id: string;
-  stream: string;
-  revision: number;
-  type: string;
-  data: string;
-  metadata: string;
-  recorded_at: string;
-}
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS events (
-  position INTEGER PRIMARY KEY AUTOINCREMENT,
-  id TEXT NOT NULL UNIQUE,
-  stream TEXT NOT NULL,
-  revision INTEGER NOT NULL,
-  type TEXT NOT NULL,
-  data TEXT NOT NULL,
-  metadata TEXT NOT NULL,
-  recorded_at TEXT NOT NULL,
-  UNIQUE (stream, revision)
-)`;
-
-/** `PRAGMA user_version` from which every event carries the hash chain (earlier files are upgraded on open). */
-const CHAINED_VERSION = 1;
-
-const COLUMNS = 'position, id, stream, revision, type, data, metadata, recorded_at';
-
-/** A constraint violation (e.g. a duplicate event id) fails only its own append; anything else fails the batch. */
-function isConstraintError(error: unknown): boolean {
-  return (
-    typeof (error as { code?: unknown })?.code === 'string' &&
-    (error as { code: string }).code.startsWith('SQLITE_CONSTRAINT')
-  );
-}
-
-function revisionMatches(expected: ExpectedRevision, current: bigint): boolean {
-  if (expected === 'any') return true;
-  if (expected === 'no_stream') return current < 0n;
-  if (expected === 'stream_exists') return current >= 0n;
-  return current === expected;
-}
-
-function limitOf(maxCount: number | undefined): number {
-  if (maxCount === undefined) return -1;
-  if (!Number.isInteger(maxCount) || maxCount < 0)
-    throw new RangeError(`maxCount must be a non-negative integer; got ${maxCount}`);
-  return maxCount;
-}
-
-function toRecorded(row: EventRow): RecordedEvent {
-  return {
-    id: row.id,
-    type: row.type,
-    data: JSON.parse(row.data) as Record<string, unknown>,
-    metadata: JSON.parse(row.metadata) as EventMetadata,
-    streamName: row.stream,
-    revision: BigInt(row.revision),
-    position: BigInt(row.position),
-    recordedAt: new Date(row.recorded_at),
-  };
-}
 
 /**
  * The embedded event store: one SQLite file in WAL mode with `synchronous=FULL`.
