@@ -5,13 +5,15 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe } from '@jest/globals';
 import { MongoClient } from 'mongodb';
 import { MongoReadModelStore } from './mongodb-read-model-store.js';
-import { readModelStoreContract } from './read-model-store.contract.js';
+import { readModelLeaseContract } from './read-model-store-leases.contract.js';
+import { readModelQueryContract } from './read-model-store-queries.contract.js';
+import { readModelStoreContract, type ReadModelStoreFactory } from './read-model-store.contract.js';
 import { SqliteReadModelStore } from './sqlite-read-model-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'read-models-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-readModelStoreContract('sqlite', async () => {
+const sqlite: ReadModelStoreFactory = async () => {
   const path = join(dir, `${randomUUID()}.db`);
   const store = new SqliteReadModelStore(path);
   return {
@@ -24,30 +26,32 @@ readModelStoreContract('sqlite', async () => {
       rmSync(`${path}-shm`, { force: true });
     },
   };
-});
+};
+readModelStoreContract('sqlite', sqlite);
+readModelQueryContract('sqlite', sqlite);
+readModelLeaseContract('sqlite', sqlite);
 
 const mongoUrl = process.env.MONGODB_URL;
 if (!mongoUrl) console.log('MongoDB contract suite skipped: MONGODB_URL is not set');
 
-readModelStoreContract(
-  'mongodb',
-  async () => {
-    // A database per test keeps tests independent; it is dropped afterwards.
-    const dbName = `read_models_contract_${randomUUID().replace(/-/g, '')}`;
-    const store = await MongoReadModelStore.connect(mongoUrl!, dbName);
-    return {
-      store,
-      connect: () => MongoReadModelStore.connect(mongoUrl!, dbName),
-      dispose: async () => {
-        await store.close();
-        const client = await MongoClient.connect(mongoUrl!);
-        try {
-          await client.db(dbName).dropDatabase();
-        } finally {
-          await client.close();
-        }
-      },
-    };
-  },
-  mongoUrl ? describe : describe.skip,
-);
+const mongodb: ReadModelStoreFactory = async () => {
+  // A database per test keeps tests independent; it is dropped afterwards.
+  const dbName = `read_models_contract_${randomUUID().replace(/-/g, '')}`;
+  const store = await MongoReadModelStore.connect(mongoUrl!, dbName);
+  return {
+    store,
+    connect: () => MongoReadModelStore.connect(mongoUrl!, dbName),
+    dispose: async () => {
+      await store.close();
+      const client = await MongoClient.connect(mongoUrl!);
+      try {
+        await client.db(dbName).dropDatabase();
+      } finally {
+        await client.close();
+      }
+    },
+  };
+};
+readModelStoreContract('mongodb', mongodb, mongoUrl ? describe : describe.skip);
+readModelQueryContract('mongodb', mongodb, mongoUrl ? describe : describe.skip);
+readModelLeaseContract('mongodb', mongodb, mongoUrl ? describe : describe.skip);

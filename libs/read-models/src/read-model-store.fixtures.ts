@@ -1,0 +1,102 @@
+import { expect } from '@jest/globals';
+import type { Doc, Query, ReadModelStore } from './read-model-store.js';
+
+/** Documents, helpers and expectations shared by the read-model store contract suites. */
+
+export const ITEMS = 'items';
+
+/**
+ * Varied field types: numbers that sort differently as strings, ISO dates, booleans, arrays, nesting, missing and null
+ * fields.
+ */
+export const items: Doc[] = [
+  {
+    id: 'i01',
+    platformId: 'P1',
+    n: 9,
+    s: 'apple',
+    b: true,
+    tags: ['red', 'fruit'],
+    nested: { x: 1 },
+    opt: 'here',
+    createdAt: '2025-01-01T00:00:00.000Z',
+  },
+  {
+    id: 'i02',
+    platformId: 'P1',
+    n: 10,
+    s: 'banana',
+    b: false,
+    tags: ['yellow', 'fruit'],
+    nested: { x: 2 },
+    createdAt: '2025-01-02T00:00:00.000Z',
+  },
+  {
+    id: 'i03',
+    platformId: 'P2',
+    n: -1.5,
+    s: 'cherry',
+    b: true,
+    tags: [],
+    nested: { x: 3 },
+    opt: null,
+    createdAt: '2025-01-03T00:00:00.000Z',
+  },
+  {
+    id: 'i04',
+    platformId: 'P2',
+    n: 100,
+    s: 'Date',
+    b: false,
+    tags: ['brown'],
+    nested: { x: 1 },
+    opt: 'also',
+    createdAt: '2025-01-03T00:00:00.000Z',
+  },
+  {
+    id: 'i05',
+    platformId: 'P1',
+    n: 0,
+    s: '10',
+    b: true,
+    tags: ['1', 'fruit'],
+    nested: { x: 10 },
+    createdAt: '2025-01-05T00:00:00.000Z',
+  },
+  { id: 'i06', platformId: 'P3', n: 2, s: '9', tags: [1, 2], nested: {}, createdAt: '2025-01-06T00:00:00.000Z' },
+];
+
+export const ids = (docs: Doc[]) => docs.map((d) => d.id);
+
+export async function commit(
+  store: ReadModelStore,
+  projection: string,
+  position: bigint,
+  docs: Doc[],
+  collection = ITEMS,
+): Promise<void> {
+  await store.commitBatch(projection, await store.getCheckpoint(projection), position, async (tx) => {
+    for (const doc of docs) tx.put(collection, doc);
+  });
+}
+
+/** Follows nextCursor to the end; checks totalCount on every page. */
+export async function allPages(
+  store: ReadModelStore,
+  collection: string,
+  query: Query,
+): Promise<{ pages: Doc[][]; total: number }> {
+  const pages: Doc[][] = [];
+  let cursor: string | undefined;
+  let total: number | undefined;
+  for (let i = 0; i < 100; i++) {
+    const page = await store.find(collection, { ...query, cursor });
+    total ??= page.totalCount;
+    expect(page.totalCount).toBe(total);
+    pages.push(page.data);
+    expect(page.hasMore).toBe(page.nextCursor !== undefined);
+    if (!page.hasMore) return { pages, total };
+    cursor = page.nextCursor;
+  }
+  throw new Error('pagination did not end');
+}
