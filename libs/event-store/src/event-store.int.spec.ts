@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../domain/src/clock.js';
 import { WrongExpectedVersion, type RecordedEvent } from './event-store.js';
+import { eventStoreReadContract } from './event-store-reads.contract.js';
 import { eventStoreContract, eventually } from './event-store.contract.js';
 import { EventStoreDbEventStore } from './eventstoredb-event-store.js';
 import { createEventStore } from './index.js';
@@ -16,10 +17,12 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const contractFile = join(root, 'contract.db');
 eventStoreContract('sqlite', async () => new SqliteEventStore(contractFile));
+eventStoreReadContract('sqlite', async () => new SqliteEventStore(contractFile));
 
 const eventStoreUrl = process.env.EVENTSTORE_URL;
 if (eventStoreUrl) {
   eventStoreContract('eventstoredb', async () => new EventStoreDbEventStore(eventStoreUrl));
+  eventStoreReadContract('eventstoredb', async () => new EventStoreDbEventStore(eventStoreUrl));
 } else {
   console.log('EventStoreDB contract suite skipped: EVENTSTORE_URL is not set');
   describe.skip('EventStoreDB contract suite skipped: EVENTSTORE_URL is not set', () => {
