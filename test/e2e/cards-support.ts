@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, expect } from '@jest/globals';
+import { CARD_ISSUANCE_DELAY_MS } from '../../libs/domain/src/cards/card-issuer.js';
+import { ManualClock } from '../../libs/domain/src/clock.js';
+import { streams } from '../../libs/domain/src/ids.js';
+import { startTestService, type Client, type TestService } from '../support/service.js';
+import { signedRequest, walletSession, type WalletSession } from '../support/wallet-session.js';
+
+export interface Holder {
+  customerId: string;
+  usd: string;
+  eur: string;
+  wallet: WalletSession;
+}
+
+/**
+ * A service of its own for a cards e2e file (started before its tests, closed after), with the helpers those
+ * tests share: holders with USD and EUR accounts and a wallet session, cards, provisioning, signed PATCHes.
+ */
+export function cardsHarness(start: number) {
+  const clock = new ManualClock(start);
+  let t: TestService;
+  let n = 0;
+  beforeAll(async () => {
+    t = await startTestService({ clock });
+  });
+  afterAll(async () => t?.close());
+
+  const harness = {
+    clock,
+    get t(): TestService {
+      return t;
+    },
+    get api(): Client {
+      return t.api;
+    },
+    async holder(fullName = 'Ada Lovelace'): Promise<Holder> {
+      n += 1;
+      const c = await t.api.post('/customers', {
+        platformCustomerId: `holder-${n}`,
+        customerType: 'INDIVIDUAL',
+        fullName,
+        email: `holder${n}@example.com`,
+        currencies: ['USD', 'EUR'],
+      });
+      expect(c.status).toBe(201);
+      const path = `/customers/internal-accounts?customerId=${encodeURIComponent(c.body.id)}`;
+      const accounts = (await t.api.get(path)).body.data;
+      const fiat = (code: string) => accounts.find((a: any) => a.balance.currency.code === code).id;
+      return {
+        customerId: c.body.id,
+        usd: fiat('USD'),
+        eur: fiat('EUR'),
+        wallet: await walletSession(t.api, c.body.id, 'USD'),
+      };
+    },
+    async card(h: Holder, body: Record<string, unknown> = {}) {
+      const res = await t.api.post('/cards', {
+        customerId: h.customerId,
+        form: 'VIRTUAL',
+        fundingSources: [h.usd, h.wallet.accountId],
+        ...body,
+      });
+      expect(res.status).toBe(201);
+      return res.body;
+    },
+    async until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string): Promise<T> {
+      const deadline = Date.now() + 5000;
+      for (;;) {
+        const value = await read();
+        if (done(value)) return value;
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+    get: async (id: string) => (await t.api.get(`/cards/${id}`)).body,
+    /** Lets the sandbox issuer answer: the provisioning timer is due after the delay on the clock. */
+    async provision(id: string) {
+      clock.advance(CARD_ISSUANCE_DELAY_MS);
+      await t.service.infra.jobs.promoteDue();
+      return harness.until(
+        () => harness.get(id),
+        (c) => c.state !== 'PENDING_ISSUE',
+        `card ${id} to leave PENDING_ISSUE`,
+      );
+    },
+    async activeCard(h: Holder, body: Record<string, unknown> = {}) {
+      const c = await harness.card(h, body);
+      expect((await harness.provision(c.id)).state).toBe('ACTIVE');
+      return harness.get(c.id);
+    },
+    patch: (id: string, body: Record<string, unknown>, session: WalletSession) =>
+      signedRequest(t.api, 'PATCH', `/cards/${id}`, body, session),
+    cardEvents: async (id: string) => t.service.infra.eventStore.readStream(streams.card(id)),
+  };
+  return harness;
+}
