@@ -1,51 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CommandRunner } from '../../libs/application/src/command-runner.js';
-import { loadExternalAccount } from '../../libs/application/src/external-accounts/load-external-account.js';
-import { ManualClock } from '../../libs/domain/src/clock.js';
-import { DomainError } from '../../libs/domain/src/errors.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { describe, expect, it } from '@jest/globals';
+import { externalAccountsHarness, usd } from './external-account-support.js';
 
 const START = Date.UTC(2026, 1, 2, 9);
-const usd = (accountNumber: string, extra: Record<string, unknown> = {}) => ({
-  accountType: 'USD_ACCOUNT',
-  accountNumber,
-  routingNumber: '021000021',
-  ...extra,
-});
 
 describe('external accounts over HTTP', () => {
-  let t: TestService;
-  let api: Client;
-  const clock = new ManualClock(START);
-  let ada: { id: string };
-  let bob: { id: string };
-
-  const customer = async (body: Record<string, unknown>) => {
-    const res = await api.post('/customers', { customerType: 'INDIVIDUAL', ...body });
-    expect(res.status).toBe(201);
-    return res.body;
-  };
-  const add = async (body: Record<string, unknown>, expected = 201) => {
-    clock.advance(1000);
-    const res = await api.post('/customers/external-accounts', { customerId: ada.id, currency: 'USD', ...body });
-    expect({ status: res.status, body: res.body }).toEqual({ status: expected, body: expect.anything() });
-    return res.body;
-  };
-  const count = async (path = '/customers/external-accounts') => (await api.get(path)).body.totalCount as number;
-
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-    ada = await customer({ platformCustomerId: 'ada', fullName: 'Ada Lovelace', currencies: ['USD', 'EUR', 'MXN'] });
-    bob = await customer({ platformCustomerId: 'bob', fullName: 'Bob Marley', currencies: ['USD'] });
-  });
-  afterAll(async () => t?.close());
+  const kit = externalAccountsHarness(START);
 
   it('adds an account with exactly the resource fields and reads it back', async () => {
-    const a = await add({ accountInfo: usd('000123456789', { bankName: 'First Bank' }), platformAccountId: 'bank-1' });
+    const a = await kit.add({
+      accountInfo: usd('000123456789', { bankName: 'First Bank' }),
+      platformAccountId: 'bank-1',
+    });
     expect(a).toEqual({
       id: expect.stringMatching(/^ExternalAccount:[0-9a-f-]{36}$/),
-      customerId: ada.id,
+      customerId: kit.ada.id,
       currency: 'USD',
       status: 'ACTIVE',
       accountInfo: {
@@ -58,10 +26,10 @@ describe('external accounts over HTTP', () => {
       defaultUmaDepositAccount: false,
       beneficiaryVerificationStatus: 'MATCHED',
       beneficiaryVerifiedData: { fullName: 'Ada Lovelace' },
-      createdAt: new Date(clock.now()).toISOString(),
-      updatedAt: new Date(clock.now()).toISOString(),
+      createdAt: new Date(kit.clock.now()).toISOString(),
+      updatedAt: new Date(kit.clock.now()).toISOString(),
     });
-    const got = await api.get(`/customers/external-accounts/${a.id}`);
+    const got = await kit.api.get(`/customers/external-accounts/${a.id}`);
     expect(got.status).toBe(200);
     expect(got.body).toEqual(a);
   });
@@ -77,30 +45,30 @@ describe('external accounts over HTTP', () => {
       ['4444001', 'MATCHED', { fullName: 'Grace Brewster Hopper' }],
     ];
     for (const [accountNumber, status, verified] of cases) {
-      const a = await add({ accountInfo: usd(accountNumber), beneficiary: { fullName: 'Grace Brewster Hopper' } });
+      const a = await kit.add({ accountInfo: usd(accountNumber), beneficiary: { fullName: 'Grace Brewster Hopper' } });
       expect({ accountNumber, status: a.beneficiaryVerificationStatus }).toEqual({ accountNumber, status });
       expect(a.beneficiaryVerifiedData).toEqual(verified);
     }
     // The digits of identifiers with a domain part go in the name part.
-    const upi = await add({ currency: 'INR', accountInfo: { accountType: 'UPI', vpa: 'ada103@okbank' } });
+    const upi = await kit.add({ currency: 'INR', accountInfo: { accountType: 'UPI', vpa: 'ada103@okbank' } });
     expect(upi.beneficiaryVerificationStatus).toBe('PARTIAL_MATCH');
     expect(upi.beneficiaryVerifiedData).toEqual({ fullName: 'A. Lovelace' });
     // IBANs, CLABEs and wallet addresses use their own last three characters.
     expect(
-      (await add({ currency: 'EUR', accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013104' } }))
+      (await kit.add({ currency: 'EUR', accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013104' } }))
         .beneficiaryVerificationStatus,
     ).toBe('PENDING');
     expect(
-      (await add({ currency: 'MXN', accountInfo: { accountType: 'MXN_ACCOUNT', clabe: '032180000118359107' } }))
+      (await kit.add({ currency: 'MXN', accountInfo: { accountType: 'MXN_ACCOUNT', clabe: '032180000118359107' } }))
         .beneficiaryVerificationStatus,
     ).toBe('CHECKED_BY_RECEIVING_FI');
   });
 
   it('refuses suffix 105 as an invalid account and creates nothing', async () => {
-    const before = await count();
-    const head = await t.service.infra.eventStore.headPosition();
-    const res = await api.post('/customers/external-accounts', {
-      customerId: ada.id,
+    const before = await kit.count();
+    const head = await kit.t.service.infra.eventStore.headPosition();
+    const res = await kit.api.post('/customers/external-accounts', {
+      customerId: kit.ada.id,
       currency: 'USD',
       accountInfo: usd('7777105'),
     });
@@ -109,14 +77,14 @@ describe('external accounts over HTTP', () => {
       code: 'INVALID_EXTERNAL_ACCOUNT',
       details: { errors: [{ field: 'accountInfo' }] },
     });
-    const upi = await api.post('/customers/external-accounts', {
-      customerId: ada.id,
+    const upi = await kit.api.post('/customers/external-accounts', {
+      customerId: kit.ada.id,
       currency: 'INR',
       accountInfo: { accountType: 'UPI', vpa: 'x105@bank' },
     });
     expect(upi.status).toBe(400);
-    expect(await count()).toBe(before);
-    expect(await t.service.infra.eventStore.headPosition()).toBe(head);
+    expect(await kit.count()).toBe(before);
+    expect(await kit.t.service.infra.eventStore.headPosition()).toBe(head);
   });
 
   it('accepts every account type with its own fields', async () => {
@@ -131,7 +99,7 @@ describe('external accounts over HTTP', () => {
         'CAD',
         { accountType: 'CAD_ACCOUNT', accountNumber: '1234567', institutionNumber: '001', transitNumber: '12345' },
       ],
-      ['INR', { accountType: 'UPI', vpa: 'ada.lovelace@okhdfc' }],
+      ['INR', { accountType: 'UPI', vpa: 'kit.ada.lovelace@okhdfc' }],
       ['BRL', { accountType: 'PIX', pixKey: 'ada@example.com', pixKeyType: 'EMAIL' }],
       ['PHP', { accountType: 'PHP_ACCOUNT', accountNumber: '1234567890', bankName: 'BDO Unibank' }],
       ['NGN', { accountType: 'NGN_ACCOUNT', accountNumber: '0123456789', bankName: 'Access Bank' }],
@@ -144,17 +112,17 @@ describe('external accounts over HTTP', () => {
       ['USDC', { accountType: 'SOLANA_WALLET', address: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV' }],
     ];
     for (const [currency, accountInfo] of valid) {
-      const a = await add({ currency, accountInfo });
+      const a = await kit.add({ currency, accountInfo });
       expect(a.accountInfo).toEqual(accountInfo);
       expect(a.currency).toBe(currency);
     }
   });
 
   it('refuses invalid input with field errors and changes nothing', async () => {
-    const before = await count();
+    const before = await kit.count();
     const post = (body: Record<string, unknown>) =>
-      api.post('/customers/external-accounts', {
-        customerId: ada.id,
+      kit.api.post('/customers/external-accounts', {
+        customerId: kit.ada.id,
         currency: 'USD',
         accountInfo: usd('5555'),
         ...body,
@@ -218,26 +186,30 @@ describe('external accounts over HTTP', () => {
       ['bad customerId', () => post({ customerId: 'Customer:1' }), 'customerId'],
       [
         'missing customerId',
-        () => api.post('/customers/external-accounts', { currency: 'USD', accountInfo: usd('5555') }),
+        () => kit.api.post('/customers/external-accounts', { currency: 'USD', accountInfo: usd('5555') }),
         'customerId',
       ],
       [
         'customerId on the platform path',
         () =>
-          api.post('/platform/external-accounts', { customerId: ada.id, currency: 'USD', accountInfo: usd('5555') }),
+          kit.api.post('/platform/external-accounts', {
+            customerId: kit.ada.id,
+            currency: 'USD',
+            accountInfo: usd('5555'),
+          }),
         'customerId',
       ],
-      ['bad currency filter', () => api.get('/customers/external-accounts?currency=XYZ'), 'currency'],
-      ['bad customerId filter', () => api.get('/customers/external-accounts?customerId=nope'), 'customerId'],
-      ['limit 0', () => api.get('/customers/external-accounts?limit=0'), 'limit'],
-      ['limit 101', () => api.get('/platform/external-accounts?limit=101'), 'limit'],
-      ['bad cursor', () => api.get('/customers/external-accounts?cursor=garbage'), 'cursor'],
+      ['bad currency filter', () => kit.api.get('/customers/external-accounts?currency=XYZ'), 'currency'],
+      ['bad customerId filter', () => kit.api.get('/customers/external-accounts?customerId=nope'), 'customerId'],
+      ['limit 0', () => kit.api.get('/customers/external-accounts?limit=0'), 'limit'],
+      ['limit 101', () => kit.api.get('/platform/external-accounts?limit=101'), 'limit'],
+      ['bad cursor', () => kit.api.get('/customers/external-accounts?cursor=garbage'), 'cursor'],
       [
         'bad path id',
-        () => api.get('/customers/external-accounts/Customer:00000000-0000-4000-8000-000000000001'),
+        () => kit.api.get('/customers/external-accounts/Customer:00000000-0000-4000-8000-000000000001'),
         'externalAccountId',
       ],
-      ['bad path id on delete', () => api.delete('/platform/external-accounts/x'), 'externalAccountId'],
+      ['bad path id on delete', () => kit.api.delete('/platform/external-accounts/x'), 'externalAccountId'],
     ];
     for (const [name, call, field] of cases) {
       const res = await call();
@@ -247,263 +219,6 @@ describe('external accounts over HTTP', () => {
         fields: expect.arrayContaining([field]),
       });
     }
-    expect(await count()).toBe(before);
+    expect(await kit.count()).toBe(before);
   });
-
-  it('refuses unknown, deleted and other platforms’ customers with 404, and duplicates with 409', async () => {
-    const unknown = await api.post('/customers/external-accounts', {
-      customerId: 'Customer:00000000-0000-4000-8000-0000000fffff',
-      currency: 'USD',
-      accountInfo: usd('9999'),
-    });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.code).toBe('CUSTOMER_NOT_FOUND');
-    const gone = await customer({ platformCustomerId: 'gone' });
-    expect((await api.delete(`/customers/${gone.id}`)).status).toBe(200);
-    expect(
-      (
-        await api.post('/customers/external-accounts', {
-          customerId: gone.id,
-          currency: 'USD',
-          accountInfo: usd('9999'),
-        })
-      ).status,
-    ).toBe(404);
-    const other = await t.otherPlatform();
-    const foreign = await other.api.post('/customers/external-accounts', {
-      customerId: ada.id,
-      currency: 'USD',
-      accountInfo: usd('9999'),
-    });
-    expect(foreign.status).toBe(404);
-    expect(foreign.body.code).toBe('CUSTOMER_NOT_FOUND');
-
-    await add({ accountInfo: usd('31415926') });
-    const dup = await api.post('/customers/external-accounts', {
-      customerId: ada.id,
-      currency: 'USD',
-      accountInfo: usd('31415926'),
-    });
-    expect(dup.status).toBe(409);
-    expect(dup.body.code).toBe('CONFLICT');
-    // The same bank account may belong to another customer.
-    expect(
-      (
-        await api.post('/customers/external-accounts', {
-          customerId: bob.id,
-          currency: 'USD',
-          accountInfo: usd('31415926'),
-        })
-      ).status,
-    ).toBe(201);
-  });
-
-  it('keeps one default UMA deposit account per customer and currency', async () => {
-    const first = await add({ accountInfo: usd('88880001'), defaultUmaDepositAccount: true });
-    expect(first.defaultUmaDepositAccount).toBe(true);
-    const eur = await add({
-      currency: 'EUR',
-      accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000' },
-      defaultUmaDepositAccount: true,
-    });
-    const bobs = await api.post('/customers/external-accounts', {
-      customerId: bob.id,
-      currency: 'USD',
-      accountInfo: usd('88880002'),
-      defaultUmaDepositAccount: true,
-    });
-    const second = await add({ accountInfo: usd('88880003'), defaultUmaDepositAccount: true });
-    expect(second.defaultUmaDepositAccount).toBe(true);
-    const reread = (await api.get(`/customers/external-accounts/${first.id}`)).body;
-    expect(reread.defaultUmaDepositAccount).toBe(false);
-    expect(reread.updatedAt).toBe(second.createdAt);
-    expect((await api.get(`/customers/external-accounts/${eur.id}`)).body.defaultUmaDepositAccount).toBe(true);
-    expect((await api.get(`/customers/external-accounts/${bobs.body.id}`)).body.defaultUmaDepositAccount).toBe(true);
-  });
-
-  it('lists with the currency and customerId filters and cursor pagination', async () => {
-    const carol = await customer({
-      platformCustomerId: 'carol',
-      fullName: 'Carol Danvers',
-      currencies: ['USD', 'EUR'],
-    });
-    const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await add({ customerId: carol.id, accountInfo: usd(`6000${i}00`) })).id);
-    const eur = await add({
-      customerId: carol.id,
-      currency: 'EUR',
-      accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013555' },
-    });
-    const q = async (query: string) => {
-      const res = await api.get(`/customers/external-accounts?${query}`);
-      expect(res.status).toBe(200);
-      return res.body;
-    };
-    const mine = await q(`customerId=${encodeURIComponent(carol.id)}`);
-    expect(mine.totalCount).toBe(6);
-    expect(mine.data.map((a: any) => a.id)).toEqual([eur.id, ...[...ids].reverse()]);
-    expect((await q(`customerId=${encodeURIComponent(carol.id)}&currency=EUR`)).data.map((a: any) => a.id)).toEqual([
-      eur.id,
-    ]);
-    const usdOnly = await q('currency=USD&limit=100');
-    expect(usdOnly.data.every((a: any) => a.currency === 'USD')).toBe(true);
-    expect(usdOnly.data.map((a: any) => a.id)).toEqual(expect.arrayContaining(ids));
-    expect(usdOnly.data.some((a: any) => a.customerId === bob.id)).toBe(true);
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await q(
-        `customerId=${encodeURIComponent(carol.id)}&limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      );
-      expect(page.totalCount).toBe(6);
-      seen.push(...page.data.map((a: any) => a.id));
-      cursor = page.nextCursor;
-      expect(Boolean(cursor)).toBe(page.hasMore);
-    } while (cursor);
-    expect(seen).toEqual(mine.data.map((a: any) => a.id));
-    expect((await q('limit=1')).data).toHaveLength(1);
-  });
-
-  it('deletes: gone from reads and lists, a second delete is 404', async () => {
-    const a = await add({ accountInfo: usd('24681012') });
-    const before = await count();
-    const del = await api.delete(`/customers/external-accounts/${a.id}`);
-    expect(del.status).toBe(204);
-    expect((await api.get(`/customers/external-accounts/${a.id}`)).status).toBe(404);
-    expect(await count()).toBe(before - 1);
-    const again = await api.delete(`/customers/external-accounts/${a.id}`);
-    expect(again.status).toBe(404);
-    expect(again.body.code).toBe('EXTERNAL_ACCOUNT_NOT_FOUND');
-    // A deleted account no longer blocks registering the same details again.
-    expect(
-      (
-        await api.post('/customers/external-accounts', {
-          customerId: ada.id,
-          currency: 'USD',
-          accountInfo: usd('24681012'),
-        })
-      ).status,
-    ).toBe(201);
-  });
-
-  it('manages the platform’s own accounts separately from customers’', async () => {
-    clock.advance(1000);
-    const own = await api.post('/platform/external-accounts', {
-      currency: 'EUR',
-      accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'NL91ABNA0417164300' },
-      platformAccountId: 'treasury',
-    });
-    expect(own.status).toBe(201);
-    expect(own.body.customerId).toBeUndefined();
-    expect(own.body).toMatchObject({
-      currency: 'EUR',
-      status: 'ACTIVE',
-      platformAccountId: 'treasury',
-      beneficiaryVerificationStatus: 'MATCHED',
-      beneficiaryVerifiedData: { fullName: 'Sandbox' },
-    });
-    clock.advance(1000);
-    const named = await api.post('/platform/external-accounts', {
-      currency: 'USD',
-      accountInfo: usd('11110103'),
-      beneficiary: { fullName: 'Sandbox Payments Inc' },
-    });
-    expect(named.body).toMatchObject({
-      beneficiaryVerificationStatus: 'PARTIAL_MATCH',
-      beneficiaryVerifiedData: { fullName: 'S. Inc' },
-    });
-    expect(
-      (await api.post('/platform/external-accounts', { currency: 'USD', accountInfo: usd('11110105') })).status,
-    ).toBe(400);
-
-    const list = await api.get('/platform/external-accounts');
-    expect(list.body.data.map((a: any) => a.id)).toEqual([named.body.id, own.body.id]);
-    expect((await api.get('/platform/external-accounts?currency=EUR')).body.data.map((a: any) => a.id)).toEqual([
-      own.body.id,
-    ]);
-    const customers = await api.get('/customers/external-accounts?limit=100');
-    expect(customers.body.data.map((a: any) => a.id)).not.toContain(own.body.id);
-    // Each path sees only its own kind.
-    expect((await api.get(`/customers/external-accounts/${own.body.id}`)).status).toBe(404);
-    const customerAccount = (await api.get('/customers/external-accounts?limit=1')).body.data[0];
-    expect((await api.get(`/platform/external-accounts/${customerAccount.id}`)).status).toBe(404);
-    expect((await api.delete(`/platform/external-accounts/${customerAccount.id}`)).status).toBe(404);
-    expect((await api.delete(`/customers/external-accounts/${own.body.id}`)).status).toBe(404);
-
-    expect((await api.get(`/platform/external-accounts/${own.body.id}`)).body).toEqual(own.body);
-    expect((await api.delete(`/platform/external-accounts/${named.body.id}`)).status).toBe(204);
-    expect((await api.get('/platform/external-accounts')).body.totalCount).toBe(1);
-  });
-
-  it('answers 404 to another platform and never lists its accounts', async () => {
-    const a = await add({ accountInfo: usd('13579111') });
-    const own = (await api.get('/platform/external-accounts')).body.data[0];
-    const other = await t.otherPlatform();
-    for (const path of [`/customers/external-accounts/${a.id}`, `/platform/external-accounts/${own.id}`]) {
-      const res = await other.api.get(path);
-      expect(res.status).toBe(404);
-      expect(res.body.code).toBe('EXTERNAL_ACCOUNT_NOT_FOUND');
-      expect((await other.api.delete(path)).status).toBe(404);
-    }
-    expect((await other.api.get('/customers/external-accounts')).body).toEqual({
-      data: [],
-      hasMore: false,
-      totalCount: 0,
-    });
-    expect((await other.api.get('/platform/external-accounts')).body).toEqual({
-      data: [],
-      hasMore: false,
-      totalCount: 0,
-    });
-    expect((await api.get(`/customers/external-accounts/${a.id}`)).status).toBe(200);
-  });
-
-  it('leaves the name check PENDING on a production platform (no suffix rules)', async () => {
-    const prod = await t.otherPlatform({ sandbox: false });
-    const c = (
-      await prod.api.post('/customers', { platformCustomerId: 'p1', customerType: 'INDIVIDUAL', fullName: 'Pat Doe' })
-    ).body;
-    const res = await prod.api.post('/customers/external-accounts', {
-      customerId: c.id,
-      currency: 'USD',
-      accountInfo: usd('5555105'),
-    });
-    expect(res.status).toBe(201);
-    expect(res.body.beneficiaryVerificationStatus).toBe('PENDING');
-    expect(res.body.beneficiaryVerifiedData).toBeUndefined();
-  });
-
-  it(
-    'loadExternalAccount gives the aggregate state to other features, 404 when missing, deleted or ' + 'foreign',
-    async () => {
-      const runner = t.service.app.get(CommandRunner);
-      const platformId = t.service.sandbox!.platformId;
-      const a = await add({ accountInfo: usd('44440102'), platformAccountId: 'p-44' });
-      const state = await loadExternalAccount(runner, a.id, platformId);
-      expect(state).toMatchObject({
-        exists: true,
-        id: a.id,
-        platformId,
-        customerId: ada.id,
-        currency: 'USD',
-        status: 'ACTIVE',
-        accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '44440102' },
-        primaryIdentifier: '44440102',
-        beneficiaryVerificationStatus: 'NOT_MATCHED',
-        platformAccountId: 'p-44',
-      });
-      const own = (await api.get('/platform/external-accounts')).body.data[0];
-      expect((await loadExternalAccount(runner, own.id, platformId)).customerId).toBeUndefined();
-      const notFound = async (id: string, platform = platformId) => {
-        const error = await loadExternalAccount(runner, id, platform).catch((e: unknown) => e);
-        expect(error).toBeInstanceOf(DomainError);
-        expect((error as DomainError).code).toBe('EXTERNAL_ACCOUNT_NOT_FOUND');
-      };
-      await notFound(a.id, 'Platform:00000000-0000-4000-8000-0000000000aa');
-      await notFound('ExternalAccount:00000000-0000-4000-8000-0000000fffff');
-      await notFound('not-an-id');
-      expect((await api.delete(`/customers/external-accounts/${a.id}`)).status).toBe(204);
-      await notFound(a.id);
-    },
-  );
 });

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, expect } from '@jest/globals';
+import { ManualClock } from '../../libs/domain/src/clock.js';
+import { startTestService, type Client, type TestService } from '../support/service.js';
+
+export const usd = (accountNumber: string, extra: Record<string, unknown> = {}) => ({
+  accountType: 'USD_ACCOUNT',
+  accountNumber,
+  routingNumber: '021000021',
+  ...extra,
+});
+
+/**
+ * A service of its own for an external-accounts e2e file, with two customers (Ada: USD, EUR and MXN; Bob: USD)
+ * and the helpers its tests share.
+ */
+export function externalAccountsHarness(start: number) {
+  const clock = new ManualClock(start);
+  let t: TestService;
+  let ada: { id: string };
+  let bob: { id: string };
+  const customer = async (body: Record<string, unknown>) => {
+    const res = await t.api.post('/customers', { customerType: 'INDIVIDUAL', ...body });
+    expect(res.status).toBe(201);
+    return res.body;
+  };
+  beforeAll(async () => {
+    t = await startTestService({ clock });
+    ada = await customer({ platformCustomerId: 'ada', fullName: 'Ada Lovelace', currencies: ['USD', 'EUR', 'MXN'] });
+    bob = await customer({ platformCustomerId: 'bob', fullName: 'Bob Marley', currencies: ['USD'] });
+  });
+  afterAll(async () => t?.close());
+
+  return {
+    clock,
+    get t(): TestService {
+      return t;
+    },
+    get api(): Client {
+      return t.api;
+    },
+    get ada() {
+      return ada;
+    },
+    get bob() {
+      return bob;
+    },
+    customer,
+    async add(body: Record<string, unknown>, expected = 201) {
+      clock.advance(1000);
+      const res = await t.api.post('/customers/external-accounts', { customerId: ada.id, currency: 'USD', ...body });
+      expect({ status: res.status, body: res.body }).toEqual({ status: expected, body: expect.anything() });
+      return res.body;
+    },
+    count: async (path = '/customers/external-accounts') => (await t.api.get(path)).body.totalCount as number,
+  };
+}
