@@ -27,36 +27,7 @@ export interface Case {
   setup(f: Fixtures): Promise<Prepared>;
 }
 
-/**
- * POSTs deliberately without Idempotency-Key, and why. Every other POST of the document must be
- * in the table, so a new POST cannot be added without deciding.
- */
-export const EXCLUDED: Record<string, string> = {
-  '/auth/credentials/{authMethodId}/challenge': 'each call issues a fresh OTP or WebAuthn challenge',
-  '/auth/credentials/{authMethodId}/verify': 'spends a one-time OTP, WebAuthn challenge or OIDC nonce',
-  '/auth/sessions/{sessionId}/refresh': 'signed retry whose result is a new session key sealed to a new client key',
-  '/internal-accounts/{accountId}/export': 'signed retry returning wallet key material sealed to the client key',
-  '/sandbox/clock/advance': 'advancing the sandbox clock is relative by design',
-  '/webhooks/deliveries/{deliveryId}/redeliver': 'a redelivery is a new delivery attempt by design',
-  '/sandbox/webhooks/test': 'sends a test webhook and reports the receiver; nothing is created or moved',
-  '/agents/device-codes/{code}/redeem': 'unauthenticated, and a device code is redeemed once by design (400 after)',
-};
-
-/**
- * Operations that honour the key through the same decorator but are exercised elsewhere: the agent
- * side needs an agent and its bearer token (test/e2e/agents-quotes.e2e.spec.ts replays keys per agent).
- */
-export const DECLARED_ELSEWHERE: Record<string, string> = {
-  '/agents': 'agent creation',
-  '/agents/{agentId}/device-codes': 'a new device code',
-  '/agents/{agentId}/actions/{actionId}/approve': 'approving an agent action',
-  '/agents/{agentId}/actions/{actionId}/reject': 'rejecting an agent action',
-  '/agents/me/quotes': 'agent quote, key scoped per agent',
-  '/agents/me/quotes/{quoteId}/execute': 'agent execute, key scoped per agent',
-  '/agents/me/transfer-in': 'agent transfer-in, key scoped per agent',
-  '/agents/me/transfer-out': 'agent transfer-out, key scoped per agent',
-  '/agents/me/external-accounts': 'agent external account, key scoped per agent',
-};
+export { DECLARED_ELSEWHERE, EXCLUDED } from './idempotency-exclusions.js';
 
 const enc = encodeURIComponent;
 const post = (path: string, body?: unknown): Req => ({ path, body });

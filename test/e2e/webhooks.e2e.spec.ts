@@ -11,6 +11,7 @@ import {
   startWebhookReceiver,
   type ReceivedRequest,
   type WebhookReceiver,
+  waitForDelivery,
 } from '../support/webhook-receiver.js';
 
 const START = Date.UTC(2026, 1, 2, 9);
@@ -395,13 +396,3 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     expect(doc.components.schemas.PlatformConfig.properties.webhookSigningPublicKey.description).toMatch(/PEM/);
   });
 });
-
-async function waitForDelivery(api: Client, id: string, status: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await api.get(`/webhooks/deliveries/${id}`);
-    if (res.body.status === status) return res.body;
-    if (Date.now() > deadline) throw new Error(`delivery ${id} is ${res.body.status}, not ${status}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -192,3 +192,19 @@ export async function pointWebhooksAt(
   receiver.verifyWith({ publicKeyPem: res.body.webhookSigningPublicKey, secret: res.body.webhookSecret });
   return res.body;
 }
+
+/** Polls GET /webhooks/deliveries/{id} until the delivery has `status`. */
+export async function waitForDelivery(
+  api: { get(path: string): Promise<{ status: number; body: any }> },
+  id: string,
+  status: string,
+  timeoutMs = 10_000,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await api.get(`/webhooks/deliveries/${id}`);
+    if (res.body.status === status) return res.body;
+    if (Date.now() > deadline) throw new Error(`delivery ${id} is ${res.body.status}, not ${status}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
