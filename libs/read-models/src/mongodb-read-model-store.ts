@@ -1,6 +1,5 @@
 import {
   Long,
-  MongoBulkWriteError,
   MongoClient,
   MongoServerError,
   type AnyBulkWriteOperation,
@@ -29,64 +28,19 @@ import {
   type ReadModelStore,
 } from './read-model-store.js';
 
-interface StoredDoc {
-  _id: string;
-  [field: string]: unknown;
-}
-
-interface CheckpointDoc {
-  _id: string;
-  /** Int64, so checkpoints order numerically in the database too. */
-  position: Long | number | bigint | string;
-}
-
-interface LeaseDoc {
-  _id: string;
-  holder: string;
-  token: Long | number | bigint | string;
-  /** Epoch milliseconds. */
-  expiresAt: number;
-  /** Bumped by every fenced write, so a write and a takeover of its lease conflict in MongoDB. */
-  fencedWrites?: number;
-}
-
-/** Not read-model collection names (those are plain identifiers without a leading underscore). */
-const CHECKPOINTS = '_projection_checkpoints';
-const LEASES = '_leases';
-
-/** How long a count may run on the server before the query fails instead of scanning on. */
-const COUNT_MAX_TIME_MS = 2_000;
-
-/** The indexes every collection has: queries default to `createdAt` order, most filter by platform. */
-const DEFAULT_INDEXES: IndexDescription[] = [
-  { key: { createdAt: 1, _id: 1 }, name: 'by_created' },
-  { key: { platformId: 1, createdAt: 1, _id: 1 }, name: 'by_platform_created' },
-];
-
-/** MongoDB's "namespace not found": dropping a collection that does not exist. */
-const NAMESPACE_NOT_FOUND = 26;
-
-/**
- * A duplicate key and nothing else: any other error (a write concern failure reported along with it, a
- * failed write in the same bulk) must reach the caller rather than pass for a lost race.
- */
-function isDuplicateKey(error: unknown): boolean {
-  if (!(error instanceof MongoServerError) || error.code !== 11000 || error.writeConcernError) return false;
-  if (error instanceof MongoBulkWriteError) {
-    return !error.err && [error.writeErrors].flat().every((e) => e.code === 11000);
-  }
-  return true;
-}
-
-function toBigInt(value: CheckpointDoc['position']): bigint {
-  if (value instanceof Long) return value.toBigInt();
-  return BigInt(value);
-}
-
-function fromStored<T extends Doc>(stored: StoredDoc): T {
-  const { _id: _ignored, ...doc } = stored;
-  return doc as T;
-}
+import {
+  StoredDoc,
+  CheckpointDoc,
+  LeaseDoc,
+  CHECKPOINTS,
+  LEASES,
+  COUNT_MAX_TIME_MS,
+  DEFAULT_INDEXES,
+  NAMESPACE_NOT_FOUND,
+  isDuplicateKey,
+  toBigInt,
+  fromStored,
+} from './mongodb-docs.js';
 
 /**
  * The MongoDB ReadModelStore: one MongoDB collection per read-model collection with `_id` = id,
