@@ -5,7 +5,16 @@ import {
   type RecordedEvent,
   type Subscription,
 } from '../../event-store/src/event-store.js';
-import { LeaseKeeper, type LeaseKeeperOptions } from './lease-keeper.js';
+import { CheckpointWaiters } from './checkpoint-waiters.js';
+import { LeaseKeeper } from './lease-keeper.js';
+import {
+  CheckpointMovedBack,
+  consoleLogger,
+  projectorLease,
+  type ProjectionRunnerOptions,
+} from './projection-runner-options.js';
+
+export { projectorLease, type ProjectionRunnerOptions };
 import type { Projection } from './projection.js';
 import {
   ConcurrentProjectionUpdate,
@@ -15,46 +24,13 @@ import {
   type ReadModelStore,
 } from './read-model-store.js';
 
-export interface ProjectionRunnerOptions {
-  /** Most events applied in one commit per projection (default 256). */
-  batchSize?: number;
-  /** Wait before resubscribing after a failed batch (default 1000 ms). */
-  retryDelayMs?: number;
-  /** How often stored checkpoints are read when this process runs no projector (default 25 ms). */
-  pollIntervalMs?: number;
-  logger?: { error(message: string, error?: unknown): void };
-  /**
-   * One active projector per projection across processes: a lease per projection (named
-   * `projection:<name>`) in the read-model store, its fencing token checked with every batch.
-   * `false` runs without leases (the checkpoint comparison alone still prevents double applies).
-   */
-  lease?: LeaseKeeperOptions | false;
-}
-
-interface Waiter {
-  position: bigint;
-  /** Only these projections count (default all). */
-  names?: string[];
-  reached(): void;
-}
-
-/** Lease name of a projection's projector. */
-export const projectorLease = (projection: string) => `projection:${projection}`;
-
-/** A checkpoint reads lower than before: a rebuild reset it, and events before this batch are needed again. */
-class CheckpointMovedBack extends Error {
-  override readonly name = 'CheckpointMovedBack';
-}
-
 /** Events per page and store transaction when a rebuild replays the log. */
 const REPLAY_PAGE = 5000;
 
-const consoleLogger = { error: (message: string, error?: unknown) => console.error(message, error) };
-
 /**
  * Feeds the global event log to the projections. Events delivered by the subscription are
- * collected into batches; each projection commits a batch with its checkpoint in one store
- * transaction, applying only events past its own checkpoint and of types it handles (its
+ * collected into batches; every projection's part of a batch commits with its checkpoint in one
+ * store transaction for all of them, each applying only events past its own checkpoint and of types it handles (its
  * checkpoint still advances over the rest). The store commits a batch only if the checkpoint is
  * still the one the batch was filtered by; otherwise the runner re-reads it and filters again, so
  * two runners on one store never apply an event twice. With leases (the default) only the holder
@@ -70,12 +46,7 @@ export class ProjectionRunner implements ProjectionWaiter {
   private readonly handled: Map<string, Set<string>>;
   /** Last committed position per projection; undefined when it never ran. */
   private readonly checkpoints = new Map<string, bigint | undefined>();
-  private readonly waiters = new Set<Waiter>();
-  private readonly failureListeners = new Set<(error: unknown) => void>();
-  /** The shared checkpoint poller: one pending tick at most, whatever the number of waiters. */
-  private pollTimer?: NodeJS.Timeout;
-  private polling = false;
-  private pollStarted = false;
+  private readonly waiting: CheckpointWaiters;
   private running = false;
   private subscription?: Subscription;
   /** Bumped on every (re)subscription and failure: work of an older generation is ignored. */
@@ -103,6 +74,14 @@ export class ProjectionRunner implements ProjectionWaiter {
     this.pollIntervalMs = options.pollIntervalMs ?? 25;
     this.logger = options.logger ?? consoleLogger;
     this.handled = new Map(projections.map((p) => [p.name, new Set(p.handles)]));
+    this.waiting = new CheckpointWaiters({
+      checkpoints: this.checkpoints,
+      names: () => this.projections.map((p) => p.name),
+      polled: (name) => this.polled(name),
+      readCheckpoint: (name) => this.readModels.getCheckpoint(name),
+      pollIntervalMs: this.pollIntervalMs,
+      logger: this.logger,
+    });
     if (options.lease !== false) {
       this.leases = new LeaseKeeper(
         readModels,
@@ -132,12 +111,7 @@ export class ProjectionRunner implements ProjectionWaiter {
 
   /** The highest position every projection has processed (0n before any). */
   get position(): bigint {
-    let lowest: bigint | undefined;
-    for (const p of this.projections) {
-      const checkpoint = this.checkpoints.get(p.name) ?? 0n;
-      if (lowest === undefined || checkpoint < lowest) lowest = checkpoint;
-    }
-    return lowest ?? 0n;
+    return this.waiting.position;
   }
 
   /**
@@ -191,30 +165,7 @@ export class ProjectionRunner implements ProjectionWaiter {
    */
   async waitForPosition(position: bigint, timeoutMs: number, projections?: string[]): Promise<boolean> {
     for (const name of projections ?? []) if (!this.handled.has(name)) throw new Error(`unknown projection ${name}`);
-    const names = projections ?? this.projections.map((p) => p.name);
-    if (names.length === 0) return true;
-    if (this.reachedBy(names, position)) return true;
-    return new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiters.delete(waiter);
-        resolve(false);
-      }, timeoutMs);
-      const waiter: Waiter = {
-        position,
-        names,
-        reached: () => {
-          clearTimeout(timer);
-          this.waiters.delete(waiter);
-          resolve(true);
-        },
-      };
-      this.waiters.add(waiter);
-      this.schedulePoll();
-    });
-  }
-
-  private reachedBy(names: string[], position: bigint): boolean {
-    return names.every((name) => (this.checkpoints.get(name) ?? 0n) >= position);
+    return this.waiting.wait(position, timeoutMs, projections ?? this.projections.map((p) => p.name));
   }
 
   /** Projections whose checkpoints only the store knows here (another process projects them). */
@@ -251,7 +202,7 @@ export class ProjectionRunner implements ProjectionWaiter {
     // The other projections' leases may stay with a worker: no waiting for them.
     await this.startRunning(false);
     try {
-      await this.reach(
+      await this.waiting.reach(
         head,
         selected.map((p) => p.name),
       );
@@ -271,7 +222,7 @@ export class ProjectionRunner implements ProjectionWaiter {
     const owned = loaded.filter(([name]) => this.owns(name));
     if (owned.length === 0) {
       // A standby: nothing to project until a lease is gained (which resubscribes).
-      this.notifyWaiters();
+      this.waiting.notify();
       return;
     }
     // From the lowest checkpoint; from the beginning when any projection never ran.
@@ -295,7 +246,7 @@ export class ProjectionRunner implements ProjectionWaiter {
       },
       (error: unknown) => this.fail(error, generation),
     );
-    this.notifyWaiters();
+    this.waiting.notify();
   }
 
   private async onEvent(event: RecordedEvent, generation: number): Promise<void> {
@@ -371,7 +322,7 @@ export class ProjectionRunner implements ProjectionWaiter {
       });
       for (const { projection, position } of commits) this.checkpoints.set(projection, position);
     }
-    this.notifyWaiters();
+    this.waiting.notify();
   }
 
   /**
@@ -424,7 +375,7 @@ export class ProjectionRunner implements ProjectionWaiter {
     this.generation++;
     this.pending = [];
     this.logger.error(`projection batch failed; resubscribing from checkpoints in ${this.retryDelayMs} ms`, error);
-    for (const listener of [...this.failureListeners]) listener(error);
+    this.waiting.failed(error);
     if (!this.running) return;
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => {
@@ -444,67 +395,5 @@ export class ProjectionRunner implements ProjectionWaiter {
     } catch (error) {
       this.fail(error, this.generation);
     }
-  }
-
-  private notifyWaiters(): void {
-    const position = this.position;
-    for (const waiter of [...this.waiters]) {
-      const reached = waiter.names
-        ? waiter.names.every((name) => (this.checkpoints.get(name) ?? 0n) >= waiter.position)
-        : position >= waiter.position;
-      if (reached) waiter.reached();
-    }
-  }
-
-  /** Resolves once the named projections passed `target`; rejects on the first failed batch. */
-  private reach(target: bigint, names: string[]): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const cleanup = () => {
-        this.waiters.delete(waiter);
-        this.failureListeners.delete(onFailure);
-      };
-      const waiter: Waiter = { position: target, names, reached: () => (cleanup(), resolve()) };
-      const onFailure = (error: unknown) => (cleanup(), reject(error));
-      this.waiters.add(waiter);
-      this.failureListeners.add(onFailure);
-      this.notifyWaiters();
-    });
-  }
-
-  /** Starts the shared poller when a waiter needs a checkpoint another process advances. */
-  private schedulePoll(): void {
-    if (this.pollTimer || this.polling) return;
-    if (!this.polledNames().length) return;
-    // The first tick comes at once (a write usually is projected already); later ones every pollIntervalMs.
-    this.pollTimer = setTimeout(() => void this.pollTick(), this.pollStarted ? this.pollIntervalMs : 0);
-    this.pollStarted = true;
-  }
-
-  private polledNames(): string[] {
-    const needed = new Set<string>();
-    for (const waiter of this.waiters) {
-      for (const name of waiter.names ?? this.projections.map((p) => p.name)) if (this.polled(name)) needed.add(name);
-    }
-    return [...needed];
-  }
-
-  private async pollTick(): Promise<void> {
-    this.pollTimer = undefined;
-    this.polling = true;
-    try {
-      const names = this.polledNames();
-      const read = await Promise.all(names.map((name) => this.readModels.getCheckpoint(name)));
-      names.forEach((name, i) => {
-        // Keeps `position` meaningful in a process that only waits (an API without a local projector).
-        if (this.polled(name)) this.checkpoints.set(name, read[i]);
-      });
-      this.notifyWaiters();
-    } catch (error) {
-      this.logger.error('reading projection checkpoints failed', error);
-    } finally {
-      this.polling = false;
-    }
-    if (this.waiters.size > 0) this.schedulePoll();
-    else this.pollStarted = false;
   }
 }

@@ -1,0 +1,27 @@
+import type { LeaseKeeperOptions } from './lease-keeper.js';
+
+export interface ProjectionRunnerOptions {
+  /** Most events applied in one commit per projection (default 256). */
+  batchSize?: number;
+  /** Wait before resubscribing after a failed batch (default 1000 ms). */
+  retryDelayMs?: number;
+  /** How often stored checkpoints are read when this process runs no projector (default 25 ms). */
+  pollIntervalMs?: number;
+  logger?: { error(message: string, error?: unknown): void };
+  /**
+   * One active projector per projection across processes: a lease per projection (named
+   * `projection:<name>`) in the read-model store, its fencing token checked with every batch.
+   * `false` runs without leases (the checkpoint comparison alone still prevents double applies).
+   */
+  lease?: LeaseKeeperOptions | false;
+}
+
+/** Lease name of a projection's projector. */
+export const projectorLease = (projection: string) => `projection:${projection}`;
+
+/** A checkpoint reads lower than before: a rebuild reset it, and events before this batch are needed again. */
+export class CheckpointMovedBack extends Error {
+  override readonly name = 'CheckpointMovedBack';
+}
+
+export const consoleLogger = { error: (message: string, error?: unknown) => console.error(message, error) };
