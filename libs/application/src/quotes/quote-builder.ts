@@ -73,9 +73,6 @@ interface Destination {
   counterpartyInformation?: Record<string, string>;
 }
 
-const fieldError = (code: string, field: string, message: string) =>
-  new DomainError('invalid', code, message, { errors: [{ field, constraint: code, message }] });
-
 /** Resolves, checks and prices a quote request into the quote and its transaction (not yet stored). */
 export class QuoteBuilder {
   constructor(
@@ -90,10 +87,10 @@ export class QuoteBuilder {
     if (isPublicId('ExternalAccount', accountId)) {
       const external = await loadLiveExternalAccount(this.runner, accountId, platformId);
       if (!external.customerId)
-        throw fieldError(
+        throw invalid(
           'INVALID_INPUT',
-          'source.accountId',
           'a platform external account cannot fund a quote; use a customer’s account',
+          'source.accountId',
         );
       source = {
         accountId,
@@ -116,10 +113,10 @@ export class QuoteBuilder {
       throw notFound('INTERNAL_ACCOUNT', accountId);
     }
     if (customerId !== undefined && customerId !== source.customerId)
-      throw fieldError(
+      throw invalid(
         'ACCOUNT_OWNER_MISMATCH',
-        'source.customerId',
         'the source account does not belong to this customer',
+        'source.customerId',
       );
     return source;
   }
@@ -130,16 +127,16 @@ export class QuoteBuilder {
     if (d.destinationType === 'UMA_ADDRESS') {
       const lookupId = d.lookupId ?? req.lookupId;
       if (!lookupId)
-        throw fieldError(
+        throw invalid(
           'LOOKUP_REQUIRED',
-          'lookupId',
           'a UMA destination needs the lookupId of GET /receiver/uma/{receiverUmaAddress}',
+          'lookupId',
         );
       if (d.lookupId && req.lookupId && d.lookupId !== req.lookupId)
-        throw fieldError('INVALID_INPUT', 'lookupId', 'lookupId and destination.lookupId differ');
+        throw invalid('INVALID_INPUT', 'lookupId and destination.lookupId differ', 'lookupId');
       const lookup = await loadLiveLookup(this.runner, lookupId, platformId, now);
       if (lookup.kind !== 'UMA_ADDRESS' || lookup.receiverUmaAddress !== d.umaAddress)
-        throw fieldError('LOOKUP_MISMATCH', 'lookupId', 'the lookup was made for another receiver');
+        throw invalid('LOOKUP_MISMATCH', 'the lookup was made for another receiver', 'lookupId');
       const code = lookup.supportedCurrencies[0];
       return {
         quote: { destinationType: 'UMA_ADDRESS', umaAddress: d.umaAddress, lookupId, paymentRail: UMA_RAIL.name },
@@ -156,7 +153,7 @@ export class QuoteBuilder {
       };
     }
     if (d.accountId === source.accountId)
-      throw fieldError('SAME_ACCOUNT', 'destination.accountId', 'source and destination must differ');
+      throw invalid('SAME_ACCOUNT', 'source and destination must differ', 'destination.accountId');
     if (isPublicId('InternalAccount', d.accountId)) {
       const account = await loadCustomerAccount(
         this.runner,
@@ -167,10 +164,10 @@ export class QuoteBuilder {
       );
       requireActive(account);
       if (d.paymentRail !== undefined && d.paymentRail !== INTERNAL_RAIL.name) {
-        throw fieldError(
+        throw invalid(
           'UNSUPPORTED_PAYMENT_RAIL',
-          'destination.paymentRail',
           'payments between internal accounts use the INTERNAL rail',
+          'destination.paymentRail',
         );
       }
       return {
@@ -187,10 +184,10 @@ export class QuoteBuilder {
     }
     if (!isPublicId('ExternalAccount', d.accountId)) throw notFound('EXTERNAL_ACCOUNT', d.accountId);
     if (source.funding === 'EXTERNAL')
-      throw fieldError(
+      throw invalid(
         'INVALID_INPUT',
-        'destination.accountId',
         'a quote funded externally pays into an internal account or a UMA address',
+        'destination.accountId',
       );
     const external = await loadLiveExternalAccount(this.runner, d.accountId, platformId);
     requireSameOwner(external, source.customerId, 'destination.accountId');
@@ -198,7 +195,7 @@ export class QuoteBuilder {
     if (req.lookupId) {
       lookup = await loadLiveLookup(this.runner, req.lookupId, platformId, now);
       if (lookup.kind !== 'EXTERNAL_ACCOUNT' || lookup.accountId !== d.accountId)
-        throw fieldError('LOOKUP_MISMATCH', 'lookupId', 'the lookup was made for another receiver');
+        throw invalid('LOOKUP_MISMATCH', 'the lookup was made for another receiver', 'lookupId');
     }
     const rail = networkRail(external.currency, d.paymentRail);
     const name = external.beneficiaryVerifiedData?.fullName ?? external.beneficiary?.fullName;
@@ -304,13 +301,13 @@ export class QuoteBuilder {
   ): Promise<{ quote: QuoteRecord; transaction: TransactionRecord }> {
     const source = await this.source(req, platformId);
     if (req.immediatelyExecute && source.funding !== 'INTERNAL') {
-      throw fieldError(
+      throw invalid(
         'IMMEDIATE_EXECUTION_NOT_SUPPORTED',
-        'immediatelyExecute',
         source.funding === 'EMBEDDED_WALLET'
           ? 'an EMBEDDED_WALLET source cannot execute immediately: create the quote, then execute ' +
               'it with a wallet signature'
           : 'an externally funded quote starts when its paymentInstructions are paid',
+        'immediatelyExecute',
       );
     }
     const destination = await this.destination(req, source, platformId, now);

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { umaAddressKey } from '../../../domain/src/claims/claim.js';
 import { customerDecider } from '../../../domain/src/customer/customer.js';
-import { DomainError, conflict, invalid, notFound } from '../../../domain/src/errors.js';
+import { conflict, invalid, notFound } from '../../../domain/src/errors.js';
 import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
 import { currency } from '../../../domain/src/money.js';
 import type { PaymentRef } from '../../../domain/src/timers/timers.js';
@@ -43,9 +43,6 @@ export class SandboxUmaReceiveCommand {
   ) {}
 }
 
-const fieldError = (code: string, field: string, message: string) =>
-  new DomainError('invalid', code, message, { errors: [{ field, constraint: code, message }] });
-
 /** Simulates paying an externally funded quote's paymentInstructions: the quote starts as if the funds arrived. */
 @CommandHandler(SandboxSendCommand)
 export class SandboxSendHandler implements ICommandHandler<SandboxSendCommand, Record<string, unknown>> {
@@ -67,10 +64,10 @@ export class SandboxSendHandler implements ICommandHandler<SandboxSendCommand, R
     const metadata = { ...actor };
     await requireExecutable(this.process, state, await this.clocks.now(actor.platformId), metadata);
     if (input.currencyCode !== quote.sendingCurrency)
-      throw fieldError('CURRENCY_MISMATCH', 'currencyCode', `the quote is paid in ${quote.sendingCurrency}`);
+      throw invalid('CURRENCY_MISMATCH', `the quote is paid in ${quote.sendingCurrency}`, 'currencyCode');
     const paid = input.currencyAmount === undefined ? BigInt(quote.totalSendingAmount) : BigInt(input.currencyAmount);
     if (paid !== BigInt(quote.totalSendingAmount))
-      throw fieldError('AMOUNT_MISMATCH', 'currencyAmount', `the quote expects exactly ${quote.totalSendingAmount}`);
+      throw invalid('AMOUNT_MISMATCH', `the quote expects exactly ${quote.totalSendingAmount}`, 'currencyAmount');
     return toTransactionResource(await startQuote(this.process, quote, metadata));
   }
 }
@@ -134,11 +131,7 @@ export class SandboxUmaReceiveHandler implements ICommandHandler<SandboxUmaRecei
     const candidates = [...state.accounts.values()].filter((a) => a.currency === code && a.status === 'ACTIVE');
     const account = candidates.find((a) => a.type !== 'EMBEDDED_WALLET') ?? candidates[0];
     if (!account)
-      throw fieldError(
-        'UNSUPPORTED_CURRENCY',
-        'receivingCurrencyCode',
-        `the receiver has no active account in ${code}`,
-      );
+      throw invalid('UNSUPPORTED_CURRENCY', `the receiver has no active account in ${code}`, 'receivingCurrencyCode');
 
     const id = publicId('Transaction', this.ids.uuid());
     const ref: PaymentRef = { kind: 'transaction', id };
