@@ -45,6 +45,6 @@ module.exports = {
     exclude: { path: '^(dist|node_modules)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'], conditionNames: ['types', 'import', 'node', 'default'] },
   },
 };

@@ -4,7 +4,11 @@ export default {
   roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts'],
   extensionsToTreatAsEsm: ['.ts'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  moduleNameMapper: {
+    // The package.json subpath imports (#domain/…) point at dist for Node; tests run the sources.
+    '^#([a-z-]+)/(.*)\\.js$': '<rootDir>/libs/$1/src/$2',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',

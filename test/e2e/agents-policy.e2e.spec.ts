@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CommandRunner } from '../../libs/application/src/command-runner.js';
-import { agentDecider, agentStream } from '../../libs/domain/src/agents/agent.js';
-import { ManualClock } from '../../libs/domain/src/clock.js';
+import { CommandRunner } from '#application/command-runner.js';
+import { agentDecider, agentStream } from '#domain/agents/agent.js';
+import { ManualClock } from '#domain/clock.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { ALL_PERMISSIONS, agents, policy, type ConnectedAgent } from './agents-support.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ManualClock } from '../../libs/domain/src/clock.js';
+import { ManualClock } from '#domain/clock.js';
 const MAX_BODY_DEPTH = 32;
 import { cardholder, type Cardholder } from '../support/card-fixture.js';
 import { startTestService, type Client, type Reply, type TestService } from '../support/service.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CARD_ISSUANCE_DELAY_MS } from '../../libs/domain/src/cards/card-issuer.js';
-import { ManualClock } from '../../libs/domain/src/clock.js';
-import { streams } from '../../libs/domain/src/ids.js';
+import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
+import { ManualClock } from '#domain/clock.js';
+import { streams } from '#domain/ids.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { walletSession } from '../support/wallet-session.js';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CARD_ISSUANCE_DELAY_MS } from '../../libs/domain/src/cards/card-issuer.js';
-import { ManualClock } from '../../libs/domain/src/clock.js';
-import { available, postedBalance } from '../../libs/domain/src/ledger/ledger.js';
+import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
+import { ManualClock } from '#domain/clock.js';
+import { available, postedBalance } from '#domain/ledger/ledger.js';
 import { expectBalancedLedger, loadLedger } from '../support/ledger-check.js';
-import { AUTHORIZATION_VALIDITY_MS } from '../../libs/domain/src/cards/card-authorization.js';
+import { AUTHORIZATION_VALIDITY_MS } from '#domain/cards/card-authorization.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { signedRequest, walletSession, type WalletSession } from '../support/wallet-session.js';
 

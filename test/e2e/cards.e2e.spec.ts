@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { CARD_ISSUANCE_DELAY_MS } from '../../libs/domain/src/cards/card-issuer.js';
+import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
 import { cardsHarness } from './cards-support.js';
 
 const START = Date.UTC(2026, 0, 5, 12);

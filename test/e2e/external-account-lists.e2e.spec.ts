@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { CommandRunner } from '../../libs/application/src/command-runner.js';
-import { loadExternalAccount } from '../../libs/application/src/external-accounts/load-external-account.js';
-import { DomainError } from '../../libs/domain/src/errors.js';
+import { CommandRunner } from '#application/command-runner.js';
+import { loadExternalAccount } from '#application/external-accounts/load-external-account.js';
+import { DomainError } from '#domain/errors.js';
 import { externalAccountsHarness, usd } from './external-account-support.js';
 
 const START = Date.UTC(2026, 1, 2, 9);

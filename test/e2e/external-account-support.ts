@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect } from '@jest/globals';
-import { ManualClock } from '../../libs/domain/src/clock.js';
+import { ManualClock } from '#domain/clock.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 
 export const usd = (accountNumber: string, extra: Record<string, unknown> = {}) => ({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { ManualClock } from '../../libs/domain/src/clock.js';
+import { ManualClock } from '#domain/clock.js';
 import { cardholder, type Cardholder } from '../support/card-fixture.js';
 import { operations, SchemaFuzzer, type BadRequest, type Operation } from '../support/openapi-fuzz.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { ManualClock } from '../../libs/domain/src/clock.js';
-import { OTP_VERIFY_LIMIT } from '../../libs/domain/src/wallet/wallet-auth-state.js';
+import { ManualClock } from '#domain/clock.js';
+import { OTP_VERIFY_LIMIT } from '#domain/wallet/wallet-auth-state.js';
 import { basicAuth, client, startTestService, type TestService } from '../support/service.js';
 import { createWallet } from './wallet-support.js';
 

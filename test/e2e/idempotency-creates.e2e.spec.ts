@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ManualClock } from '../../libs/domain/src/clock.js';
-import { idempotencyStream } from '../../libs/domain/src/idempotency/idempotency.js';
+import { ManualClock } from '#domain/clock.js';
+import { idempotencyStream } from '#domain/idempotency/idempotency.js';
 import { expectBalancedLedger } from '../support/ledger-check.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { startWalletSession } from '../support/wallet-session.js';

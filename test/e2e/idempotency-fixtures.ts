@@ -1,7 +1,7 @@
 import { expect } from '@jest/globals';
-import { CARD_ISSUANCE_DELAY_MS } from '../../libs/domain/src/cards/card-issuer.js';
-import type { ManualClock } from '../../libs/domain/src/clock.js';
-import { available } from '../../libs/domain/src/ledger/ledger.js';
+import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
+import type { ManualClock } from '#domain/clock.js';
+import { available } from '#domain/ledger/ledger.js';
 import { loadLedger } from '../support/ledger-check.js';
 import type { Client, TestService } from '../support/service.js';
 import { openWalletAccount } from '../support/wallet-session.js';

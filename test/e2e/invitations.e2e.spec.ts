@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ManualClock } from '../../libs/domain/src/clock.js';
-import { streams } from '../../libs/domain/src/ids.js';
+import { ManualClock } from '#domain/clock.js';
+import { streams } from '#domain/ids.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 
 const START = Date.UTC(2026, 3, 6, 8);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ManualClock } from '../../libs/domain/src/clock.js';
-import { postedBalance } from '../../libs/domain/src/ledger/ledger.js';
+import { ManualClock } from '#domain/clock.js';
+import { postedBalance } from '#domain/ledger/ledger.js';
 import { expectBalancedLedger } from '../support/ledger-check.js';
 import { startTestService, type Client, type Reply, type TestService } from '../support/service.js';
 import { money, type Customer } from './money-support.js';

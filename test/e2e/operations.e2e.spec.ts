@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { startService } from '../../apps/api/src/service.js';
-import { loadConfig } from '../../libs/config/src/config.js';
+import { loadConfig } from '#config/config.js';
 import { basicAuth, client, startTestService, type TestService } from '../support/service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ManualClock } from '../../libs/domain/src/clock.js';
-import { PlatformClocks } from '../../libs/application/src/platforms/platform-clocks.js';
+import { ManualClock } from '#domain/clock.js';
+import { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { money } from './money-support.js';
 import { walletSession, type WalletSession } from '../support/wallet-session.js';

@@ -2,9 +2,9 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PlatformClocks } from '../../libs/application/src/platforms/platform-clocks.js';
-import { systemClock } from '../../libs/domain/src/clock.js';
-import { streams } from '../../libs/domain/src/ids.js';
+import { PlatformClocks } from '#application/platforms/platform-clocks.js';
+import { systemClock } from '#domain/clock.js';
+import { streams } from '#domain/ids.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const HOUR = 3_600_000;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ManualClock } from '../../libs/domain/src/clock.js';
+import { ManualClock } from '#domain/clock.js';
 import { expectBalancedLedger } from '../support/ledger-check.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { money, type Customer } from './money-support.js';

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { IdentityClaims } from '../../libs/application/src/claims/identity-claims.js';
-import { CommandRunner } from '../../libs/application/src/command-runner.js';
-import { PENDING_CLAIM_GRACE_MS, umaAddressKey } from '../../libs/domain/src/claims/claim.js';
-import { ManualClock } from '../../libs/domain/src/clock.js';
-import { customerDecider } from '../../libs/domain/src/customer/customer.js';
-import { DomainError } from '../../libs/domain/src/errors.js';
-import { streams } from '../../libs/domain/src/ids.js';
+import { IdentityClaims } from '#application/claims/identity-claims.js';
+import { CommandRunner } from '#application/command-runner.js';
+import { PENDING_CLAIM_GRACE_MS, umaAddressKey } from '#domain/claims/claim.js';
+import { ManualClock } from '#domain/clock.js';
+import { customerDecider } from '#domain/customer/customer.js';
+import { DomainError } from '#domain/errors.js';
+import { streams } from '#domain/ids.js';
 import { startTestService, type Client, type Reply, type TestService } from '../support/service.js';
 import { walletSession } from '../support/wallet-session.js';
 

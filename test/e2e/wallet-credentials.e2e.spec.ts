@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateP256KeyPair } from '@turnkey/crypto';
-import { CommandRunner } from '../../libs/application/src/command-runner.js';
-import { WalletAccounts } from '../../libs/application/src/wallet/wallet-accounts.js';
-import { ManualClock } from '../../libs/domain/src/clock.js';
-import { customerDecider } from '../../libs/domain/src/customer/customer.js';
-import { streams } from '../../libs/domain/src/ids.js';
+import { CommandRunner } from '#application/command-runner.js';
+import { WalletAccounts } from '#application/wallet/wallet-accounts.js';
+import { ManualClock } from '#domain/clock.js';
+import { customerDecider } from '#domain/customer/customer.js';
+import { streams } from '#domain/ids.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import {
   challengeFor,

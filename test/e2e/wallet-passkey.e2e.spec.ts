@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { randomBytes } from 'node:crypto';
-import { IdentityClaims } from '../../libs/application/src/claims/identity-claims.js';
-import { passkeyCredentialKey } from '../../libs/domain/src/claims/claim.js';
-import { ManualClock } from '../../libs/domain/src/clock.js';
+import { IdentityClaims } from '#application/claims/identity-claims.js';
+import { passkeyCredentialKey } from '#domain/claims/claim.js';
+import { ManualClock } from '#domain/clock.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { SoftwareAuthenticator } from '../support/webauthn-authenticator.js';
 import {

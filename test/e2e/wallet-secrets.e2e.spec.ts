@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ManualClock } from '../../libs/domain/src/clock.js';
+import { ManualClock } from '#domain/clock.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { SoftwareAuthenticator } from '../support/webauthn-authenticator.js';
 import {

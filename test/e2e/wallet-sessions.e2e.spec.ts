@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateP256KeyPair } from '@turnkey/crypto';
-import { ManualClock } from '../../libs/domain/src/clock.js';
+import { ManualClock } from '#domain/clock.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import {
   challengeFor,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { SignedRetryService } from '../../libs/application/src/wallet/signed-retry.service.js';
-import type { Actor } from '../../libs/application/src/tokens.js';
-import { CARD_ISSUANCE_DELAY_MS } from '../../libs/domain/src/cards/card-issuer.js';
-import { ManualClock } from '../../libs/domain/src/clock.js';
-import { streams } from '../../libs/domain/src/ids.js';
+import { SignedRetryService } from '#application/wallet/signed-retry.service.js';
+import type { Actor } from '#application/tokens.js';
+import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
+import { ManualClock } from '#domain/clock.js';
+import { streams } from '#domain/ids.js';
 import { startTestService, type Client, type Reply, type TestService } from '../support/service.js';
 import { startWalletSession, walletSession, type WalletSession } from '../support/wallet-session.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { generateP256KeyPair } from '@turnkey/crypto';
-import { ManualClock } from '../../libs/domain/src/clock.js';
+import { ManualClock } from '#domain/clock.js';
 import { startTestService, type Client, type Reply, type TestService } from '../support/service.js';
 import {
   challengeFor,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ManualClock } from '../../libs/domain/src/clock.js';
-import { attemptBudget, retryDelayMs, WEBHOOK_RETRY_POLICY } from '../../libs/domain/src/webhooks/retry-policy.js';
-import { webhookDeliveryStream, webhookIdsFor } from '../../libs/domain/src/webhooks/webhook-ids.js';
-import { UNREACHABLE } from '../../libs/application/src/webhooks/webhook-sender.js';
+import { ManualClock } from '#domain/clock.js';
+import { attemptBudget, retryDelayMs, WEBHOOK_RETRY_POLICY } from '#domain/webhooks/retry-policy.js';
+import { webhookDeliveryStream, webhookIdsFor } from '#domain/webhooks/webhook-ids.js';
+import { UNREACHABLE } from '#application/webhooks/webhook-sender.js';
 import { findRedisServer, startRedis, type RedisHandle } from '../support/redis-server.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import {

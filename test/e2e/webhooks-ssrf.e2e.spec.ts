@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UNREACHABLE } from '../../libs/application/src/webhooks/webhook-sender.js';
-import { streams } from '../../libs/domain/src/ids.js';
+import { UNREACHABLE } from '#application/webhooks/webhook-sender.js';
+import { streams } from '#domain/ids.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 

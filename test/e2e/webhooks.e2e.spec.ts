@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createPublicKey } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { streams } from '../../libs/domain/src/ids.js';
-import { ManualClock } from '../../libs/domain/src/clock.js';
-import { UNREACHABLE } from '../../libs/application/src/webhooks/webhook-sender.js';
+import { streams } from '#domain/ids.js';
+import { ManualClock } from '#domain/clock.js';
+import { UNREACHABLE } from '#application/webhooks/webhook-sender.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import {
   pointWebhooksAt,

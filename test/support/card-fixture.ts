@@ -1,5 +1,5 @@
-import { CARD_ISSUANCE_DELAY_MS } from '../../libs/domain/src/cards/card-issuer.js';
-import type { ManualClock } from '../../libs/domain/src/clock.js';
+import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
+import type { ManualClock } from '#domain/clock.js';
 import type { Client, Reply, TestService } from './service.js';
 import { walletSession, type WalletSession } from './wallet-session.js';
 

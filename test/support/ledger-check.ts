@@ -1,13 +1,8 @@
 import { expect } from '@jest/globals';
-import type { EventStore } from '../../libs/event-store/src/event-store.js';
-import { streams } from '../../libs/domain/src/ids.js';
-import {
-  initialLedgerState,
-  evolveLedger,
-  type LedgerEvent,
-  type LedgerState,
-} from '../../libs/domain/src/ledger/ledger.js';
-import { LedgerInvariants } from '../../libs/domain/src/ledger/ledger-invariants.js';
+import type { EventStore } from '#event-store/event-store.js';
+import { streams } from '#domain/ids.js';
+import { initialLedgerState, evolveLedger, type LedgerEvent, type LedgerState } from '#domain/ledger/ledger.js';
+import { LedgerInvariants } from '#domain/ledger/ledger-invariants.js';
 
 /** Folds a platform's ledger stream from the event log (the source of truth, not a read model). */
 export async function loadLedger(store: EventStore, platformId: string): Promise<LedgerState> {

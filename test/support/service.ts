@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService, type RunningService } from '../../apps/api/src/service.js';
-import { CreatePlatformCommand, type IssuedToken } from '../../libs/application/src/platforms/platform-commands.js';
-import { loadConfig } from '../../libs/config/src/config.js';
-import type { Clock } from '../../libs/domain/src/clock.js';
-import type { IdGenerator } from '../../libs/domain/src/ids.js';
+import { CreatePlatformCommand, type IssuedToken } from '#application/platforms/platform-commands.js';
+import { loadConfig } from '#config/config.js';
+import type { Clock } from '#domain/clock.js';
+import type { IdGenerator } from '#domain/ids.js';
 
 export interface Reply<T = any> {
   status: number;

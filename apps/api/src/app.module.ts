@@ -1,11 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
-import { ApplicationModule } from '../../../libs/application/src/application.module.js';
-import type { Infrastructure } from '../../../libs/application/src/infrastructure.js';
-import type { AppConfig } from '../../../libs/config/src/config.js';
-import type { Clock } from '../../../libs/domain/src/clock.js';
-import type { IdGenerator } from '../../../libs/domain/src/ids.js';
+import { ApplicationModule } from '#application/application.module.js';
+import type { Infrastructure } from '#application/infrastructure.js';
+import type { AppConfig } from '#config/config.js';
+import type { Clock } from '#domain/clock.js';
+import type { IdGenerator } from '#domain/ids.js';
 import { ConsoleController } from './console/console.controller.js';
 import { InternalAccountsController } from './accounts/internal-accounts.controller.js';
 import { CustomersController } from './customers/customers.controller.js';
@@ -42,12 +42,12 @@ import { SandboxMoneyController } from './sandbox/sandbox-money.controller.js';
 import { SandboxClockController } from './sandbox-clock/sandbox-clock.controller.js';
 import { CardsController } from './cards/cards.controller.js';
 import { SandboxCardsController } from './sandbox/sandbox-cards.controller.js';
-import { AgentsModule } from '../../../libs/application/src/agents/agents.module.js';
+import { AgentsModule } from '#application/agents/agents.module.js';
 import { AgentMeController } from './agents/agent-me.controller.js';
 import { AgentsController } from './agents/agents.controller.js';
 import { AuditController } from './audit/audit.controller.js';
-import { AuditQueries } from '../../../libs/application/src/audit/audit-queries.js';
-import { OperationsOverview } from '../../../libs/application/src/audit/operations-overview.js';
+import { AuditQueries } from '#application/audit/audit-queries.js';
+import { OperationsOverview } from '#application/audit/operations-overview.js';
 
 // Static paths (customers/internal-accounts, agents/me) must register before parameterised ones (customers/:customerId,
 // agents/:agentId).

@@ -2,18 +2,18 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
 import { parseArgs } from 'node:util';
-import { ApplicationModule } from '../../../libs/application/src/application.module.js';
-import { createInfrastructure } from '../../../libs/application/src/infrastructure.js';
+import { ApplicationModule } from '#application/application.module.js';
+import { createInfrastructure } from '#application/infrastructure.js';
 import {
   CreateApiTokenCommand,
   CreatePlatformCommand,
   type IssuedToken,
-} from '../../../libs/application/src/platforms/platform-commands.js';
-import { ConfigError, loadConfig } from '../../../libs/config/src/config.js';
-import { systemClock } from '../../../libs/domain/src/clock.js';
-import { isPublicId, randomIds } from '../../../libs/domain/src/ids.js';
-import { allProjections } from '../../../libs/read-models/src/projections/index.js';
-import { verifyAudit } from '../../../libs/application/src/audit/audit-verify.js';
+} from '#application/platforms/platform-commands.js';
+import { ConfigError, loadConfig } from '#config/config.js';
+import { systemClock } from '#domain/clock.js';
+import { isPublicId, randomIds } from '#domain/ids.js';
+import { allProjections } from '#read-models/projections/index.js';
+import { verifyAudit } from '#application/audit/audit-verify.js';
 import { verifyProgress } from './audit/verify-progress.js';
 
 const USAGE = `usage: npm run cli -- <command> [options]

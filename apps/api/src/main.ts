@@ -1,5 +1,5 @@
-import { loadConfig } from '../../../libs/config/src/config.js';
-import { runProcess } from '../../../libs/config/src/run-process.js';
+import { loadConfig } from '#config/config.js';
+import { runProcess } from '#config/run-process.js';
 import { startService } from './service.js';
 
 /** `npm start`: API, worker duties and dashboard in one process (embedded defaults unless configured otherwise). */

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
-import { createInfrastructure } from '../../../libs/application/src/infrastructure.js';
-import { loadConfig } from '../../../libs/config/src/config.js';
-import { runProcess } from '../../../libs/config/src/run-process.js';
-import { systemClock } from '../../../libs/domain/src/clock.js';
+import { createInfrastructure } from '#application/infrastructure.js';
+import { loadConfig } from '#config/config.js';
+import { runProcess } from '#config/run-process.js';
+import { systemClock } from '#domain/clock.js';
 import { startWorker } from './worker.js';
 
 /** `npm run start:worker`: projections, webhooks, timers and card provisioning as their own process. */

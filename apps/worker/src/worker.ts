@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
-import type { Infrastructure } from '../../../libs/application/src/infrastructure.js';
+import type { Infrastructure } from '#application/infrastructure.js';
 import { startWebhooks } from './webhooks/index.js';
-import { startTimerProcessor } from '../../../libs/application/src/timers/timer-processor.js';
-import { startCardWorker } from '../../../libs/application/src/cards/card-worker.js';
+import { startTimerProcessor } from '#application/timers/timer-processor.js';
+import { startCardWorker } from '#application/cards/card-worker.js';
 
 export interface RunningWorker {
   close(): Promise<void>;

@@ -1,8 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import type { AppConfig } from '../../config/src/config.js';
-import type { Clock } from '../../domain/src/clock.js';
-import type { IdGenerator } from '../../domain/src/ids.js';
+import type { AppConfig } from '#config/config.js';
+import type { Clock } from '#domain/clock.js';
+import type { IdGenerator } from '#domain/ids.js';
 import { CommandRunner } from './command-runner.js';
 import { PlatformClocks } from './platforms/platform-clocks.js';
 import {
@@ -34,7 +34,7 @@ import { webhookProviders } from './webhooks/webhook-providers.js';
 import { WebhookQueries } from './webhooks/webhook-queries.js';
 import { IdentityClaims } from './claims/identity-claims.js';
 import { APP_CONFIG, CLOCK, EVENT_STORE, IDS, JOB_QUEUE, PROJECTIONS, READ_MODELS, SECRET_BOX } from './tokens.js';
-import { loadSecretsKey, SecretBox } from '../../crypto/src/secret-box.js';
+import { loadSecretsKey, SecretBox } from '#crypto/secret-box.js';
 import { walletHandlers, walletProviders } from './wallet/index.js';
 import { cardHandlers, cardProviders } from './cards/card-providers.js';
 import { moneyHandlers, moneyProviders } from './transactions/money-providers.js';

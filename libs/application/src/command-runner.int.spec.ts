@@ -2,15 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Decider } from '../../domain/src/decider.js';
-import { DomainError } from '../../domain/src/errors.js';
-import {
-  appendBytes,
-  type EventStore,
-  type ExpectedRevision,
-  type NewEvent,
-} from '../../event-store/src/event-store.js';
-import { SqliteEventStore } from '../../event-store/src/sqlite-event-store.js';
+import type { Decider } from '#domain/decider.js';
+import { DomainError } from '#domain/errors.js';
+import { appendBytes, type EventStore, type ExpectedRevision, type NewEvent } from '#event-store/event-store.js';
+import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
 import { CommandConflictError, CommandRunner } from './command-runner.js';
 
 /** A bounded counter: a small decider with an invariant that batching must keep. */

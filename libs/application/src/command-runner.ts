@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import type { Decider, Event } from '../../domain/src/decider.js';
-import { DomainError } from '../../domain/src/errors.js';
+import type { Decider, Event } from '#domain/decider.js';
+import { DomainError } from '#domain/errors.js';
 import {
   AppendTooLarge,
   WrongExpectedVersion,
@@ -10,11 +10,11 @@ import {
   type EventStore,
   type NewEvent,
   type RecordedEvent,
-} from '../../event-store/src/event-store.js';
+} from '#event-store/event-store.js';
 
 /** Something that can tell when the local read models have caught up with a position. */
 import { KeyedLock } from './keyed-lock.js';
-import type { ProjectionWaiter } from '../../read-models/src/projection-waiter.js';
+import type { ProjectionWaiter } from '#read-models/projection-waiter.js';
 export type { ProjectionWaiter };
 
 export interface RunOptions {

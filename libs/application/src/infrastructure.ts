@@ -1,15 +1,15 @@
 import { mkdirSync } from 'node:fs';
-import type { AppConfig } from '../../config/src/config.js';
-import type { Clock } from '../../domain/src/clock.js';
-import { createEventStore } from '../../event-store/src/index.js';
-import type { EventStore } from '../../event-store/src/event-store.js';
-import { createJobQueue } from '../../jobs/src/index.js';
-import type { JobQueue } from '../../jobs/src/job-queue.js';
+import type { AppConfig } from '#config/config.js';
+import type { Clock } from '#domain/clock.js';
+import { createEventStore } from '#event-store/index.js';
+import type { EventStore } from '#event-store/event-store.js';
+import { createJobQueue } from '#jobs/index.js';
+import type { JobQueue } from '#jobs/job-queue.js';
 import { PlatformClocks } from './platforms/platform-clocks.js';
-import { ProjectionRunner } from '../../read-models/src/projection-runner.js';
-import { allProjections } from '../../read-models/src/projections/index.js';
-import { createReadModelStore } from '../../read-models/src/index.js';
-import type { ReadModelStore } from '../../read-models/src/read-model-store.js';
+import { ProjectionRunner } from '#read-models/projection-runner.js';
+import { allProjections } from '#read-models/projections/index.js';
+import { createReadModelStore } from '#read-models/index.js';
+import type { ReadModelStore } from '#read-models/read-model-store.js';
 
 /** The storage adapters selected by configuration, plus the local projector. */
 export interface Infrastructure {

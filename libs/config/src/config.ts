@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseAllowedHosts, type AllowedHost } from '../../net/src/address-policy.js';
+import { parseAllowedHosts, type AllowedHost } from '#net/address-policy.js';
 
 /** Typed configuration read from the environment and validated at start. */
 export interface AppConfig {

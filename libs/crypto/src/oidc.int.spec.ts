@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { ManualClock } from '../../domain/src/clock.js';
+import { ManualClock } from '#domain/clock.js';
 import { startJwksServer, type JwksServer } from '../../../test/support/jwks-server.js';
 import { OIDC_REASONS, createOidcVerifier, oidcNonceFor, type OidcVerifier } from './oidc.js';
 

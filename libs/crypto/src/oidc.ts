@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify, type RemoteJWKSetOptions } from 'jose';
-import type { Clock } from '../../domain/src/clock.js';
+import type { Clock } from '#domain/clock.js';
 
 /**
  * OIDC tokens for OAUTH credentials. Production verifies the signature against each supported

@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { ManualClock } from '../../domain/src/clock.js';
+import { ManualClock } from '#domain/clock.js';
 import { OIDC_REASONS, createOidcVerifier, decodeJwt, oidcNonceFor } from './oidc.js';
 
 const start = Date.UTC(2025, 9, 13, 12);

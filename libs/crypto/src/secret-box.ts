@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AppConfig } from '../../config/src/config.js';
+import type { AppConfig } from '#config/config.js';
 
 const VERSION = 'v1';
 

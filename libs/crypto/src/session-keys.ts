@@ -1,7 +1,7 @@
 import { createECDH } from 'node:crypto';
 import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
 import bs58check from 'bs58check';
-import { invalid } from '../../domain/src/errors.js';
+import { invalid } from '#domain/errors.js';
 import { compressPublicKey, uncompressedPublicKeyBytes } from './p256.js';
 
 /**

@@ -3,7 +3,7 @@ import { createECDH } from 'node:crypto';
 import { decryptCredentialBundle, generateP256KeyPair } from '@turnkey/crypto';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import bs58check from 'bs58check';
-import { DomainError } from '../../domain/src/errors.js';
+import { DomainError } from '#domain/errors.js';
 import { issueSessionKey, sealToClientPublicKey } from './session-keys.js';
 import { verifyStamp } from './stamp.js';
 

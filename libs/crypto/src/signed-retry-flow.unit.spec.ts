@@ -1,9 +1,9 @@
 import { describe, it, expect } from '@jest/globals';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { decryptCredentialBundle, generateP256KeyPair } from '@turnkey/crypto';
-import { walletAuthDecider, type WalletAuthCommand } from '../../domain/src/wallet/wallet-auth.js';
-import type { WalletAuthEvent } from '../../domain/src/wallet/wallet-auth-state.js';
-import { isWalletPublicId, walletPublicId, walletStream } from '../../domain/src/wallet/wallet-ids.js';
+import { walletAuthDecider, type WalletAuthCommand } from '#domain/wallet/wallet-auth.js';
+import type { WalletAuthEvent } from '#domain/wallet/wallet-auth-state.js';
+import { isWalletPublicId, walletPublicId, walletStream } from '#domain/wallet/wallet-ids.js';
 import { issueSessionKey } from './session-keys.js';
 import { verifyStamp } from './stamp.js';
 

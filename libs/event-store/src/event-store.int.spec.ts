@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { ManualClock } from '../../domain/src/clock.js';
+import { ManualClock } from '#domain/clock.js';
 import { WrongExpectedVersion, type RecordedEvent } from './event-store.js';
 import { eventStoreReadContract } from './event-store-reads.contract.js';
 import { eventStoreContract, eventually } from './event-store.contract.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../domain/src/clock.js';
+import type { Clock } from '#domain/clock.js';
 import type { EventStore } from './event-store.js';
 import { EventStoreDbEventStore } from './eventstoredb-event-store.js';
 import { SqliteEventStore } from './sqlite-event-store.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { systemClock, type Clock } from '../../domain/src/clock.js';
+import { systemClock, type Clock } from '#domain/clock.js';
 import {
   AppendTooLarge,
   DEFAULT_MAX_APPEND_BYTES,

@@ -8,7 +8,7 @@ import {
   type MinimalJob,
 } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { Clock } from '../../domain/src/clock.js';
+import type { Clock } from '#domain/clock.js';
 import { attemptBudget, backoffDelayMs, delayOf, errorMessage, isUnrecoverable } from './backoff.js';
 import {
   DEPTH_CAP,

@@ -1,4 +1,4 @@
-import type { Clock } from '../../domain/src/clock.js';
+import type { Clock } from '#domain/clock.js';
 import { BullmqJobQueue } from './bullmq-job-queue.js';
 import type { JobQueue } from './job-queue.js';
 import { SqliteJobQueue } from './sqlite-job-queue.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { ManualClock } from '../../domain/src/clock.js';
+import { ManualClock } from '#domain/clock.js';
 import { UnrecoverableJobError, type Job, type JobQueue } from './job-queue.js';
 
 /** Polls a condition at short intervals; fails after a bounded real-time deadline. */

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { transformFileSync } from '@swc/core';
-import { ManualClock } from '../../domain/src/clock.js';
+import { ManualClock } from '#domain/clock.js';
 import { findRedisServer, startRedis, type RedisHandle } from '../../../test/support/redis-server.js';
 import { BullmqJobQueue, decodeJobId, encodeJobId } from './bullmq-job-queue.js';
 import { createJobQueue } from './index.js';

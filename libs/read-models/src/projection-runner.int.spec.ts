@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { ManualClock } from '../../domain/src/clock.js';
-import { SequentialIds, publicId, streams } from '../../domain/src/ids.js';
-import { createEventStore } from '../../event-store/src/index.js';
-import { SubscriptionEnded, type EventStore, type NewEvent } from '../../event-store/src/event-store.js';
+import { ManualClock } from '#domain/clock.js';
+import { SequentialIds, publicId, streams } from '#domain/ids.js';
+import { createEventStore } from '#event-store/index.js';
+import { SubscriptionEnded, type EventStore, type NewEvent } from '#event-store/event-store.js';
 import { ProjectionRunner } from './projection-runner.js';
 import type { Projection } from './projection.js';
 import {

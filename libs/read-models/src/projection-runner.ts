@@ -1,10 +1,5 @@
 import type { ProjectionWaiter } from './projection-waiter.js';
-import {
-  SubscriptionEnded,
-  type EventStore,
-  type RecordedEvent,
-  type Subscription,
-} from '../../event-store/src/event-store.js';
+import { SubscriptionEnded, type EventStore, type RecordedEvent, type Subscription } from '#event-store/event-store.js';
 import { CheckpointWaiters } from './checkpoint-waiters.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import {

@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../../event-store/src/event-store.js';
+import type { RecordedEvent } from '#event-store/event-store.js';
 import type { IndexSpec, ProjectionTransaction } from './read-model-store.js';
 
 /**

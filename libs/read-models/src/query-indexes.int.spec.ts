@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteEventStore } from '../../event-store/src/sqlite-event-store.js';
+import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
 import { ProjectionRunner } from './projection-runner.js';
 import { allProjections, Collections } from './projections/index.js';
 import type { Filter, Query } from './read-model-store.js';

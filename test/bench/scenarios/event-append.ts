@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import type { NewEvent } from '../../../libs/event-store/src/event-store.js';
-import { SqliteEventStore } from '../../../libs/event-store/src/sqlite-event-store.js';
+import type { NewEvent } from '#event-store/event-store.js';
+import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
 import { round, type Scenario } from '../scenario.js';
 
 /** Time budget per measurement; the whole scenario stays well under 30 s. */

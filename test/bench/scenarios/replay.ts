@@ -6,9 +6,9 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { startService } from '../../../apps/api/src/service.js';
-import { loadConfig } from '../../../libs/config/src/config.js';
-import type { EventMetadata } from '../../../libs/event-store/src/event-store.js';
-import { GENESIS_HASH, chainMetadata } from '../../../libs/event-store/src/hash-chain.js';
+import { loadConfig } from '#config/config.js';
+import type { EventMetadata } from '#event-store/event-store.js';
+import { GENESIS_HASH, chainMetadata } from '#event-store/hash-chain.js';
 import { basicAuth, client, type Client } from '../../support/service.js';
 import type { Scenario } from '../scenario.js';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startService } from '../../../apps/api/src/service.js';
-import { loadConfig } from '../../../libs/config/src/config.js';
+import { loadConfig } from '#config/config.js';
 import { basicAuth, client, type Client } from '../../support/service.js';
 import { startRawSignedRetryServer } from '../raw-signed-retry.js';
 import { round, type Scenario } from '../scenario.js';

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsIn, IsOptional, Matches } from 'class-validator';
-import { OpenInternalAccountCommand } from '../../../../libs/application/src/customers/customer-commands.js';
-import { Queries } from '../../../../libs/application/src/queries/queries.js';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
-import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
-import type { Filter } from '../../../../libs/read-models/src/read-model-store.js';
+import { OpenInternalAccountCommand } from '#application/customers/customer-commands.js';
+import { Queries } from '#application/queries/queries.js';
+import type { Actor } from '#application/tokens.js';
+import { CURRENCY_CODES } from '#domain/money.js';
+import type { Filter } from '#read-models/read-model-store.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';

@@ -1,8 +1,8 @@
 import { Injectable, createParamDecorator, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { randomUUID } from 'node:crypto';
-import { AgentAuthenticator, type AgentPrincipal } from '../../../../libs/application/src/agents/agent-access.js';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
+import { AgentAuthenticator, type AgentPrincipal } from '#application/agents/agent-access.js';
+import type { Actor } from '#application/tokens.js';
 
 type AgentRequest = Request & { agent?: AgentPrincipal; actor?: Actor };
 

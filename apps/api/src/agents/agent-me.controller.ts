@@ -1,21 +1,21 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { AgentAuthenticator, type AgentPrincipal } from '../../../../libs/application/src/agents/agent-access.js';
-import { AgentActions } from '../../../../libs/application/src/agents/agent-actions.js';
-import { AgentQueries } from '../../../../libs/application/src/agents/agent-queries.js';
+import { AgentAuthenticator, type AgentPrincipal } from '#application/agents/agent-access.js';
+import { AgentActions } from '#application/agents/agent-actions.js';
+import { AgentQueries } from '#application/agents/agent-queries.js';
 import {
   CreateExternalAccountCommand,
   DeleteExternalAccountCommand,
-} from '../../../../libs/application/src/external-accounts/external-account-commands.js';
-import { ExternalAccountQueries } from '../../../../libs/application/src/external-accounts/external-account-queries.js';
-import { Queries } from '../../../../libs/application/src/queries/queries.js';
-import { toQuoteResource } from '../../../../libs/domain/src/quotes/quote.js';
-import { MoneyQueries } from '../../../../libs/application/src/transactions/money-queries.js';
-import { authorizeOperation } from '../../../../libs/domain/src/agents/agent-policy.js';
-import type { AgentPermission } from '../../../../libs/domain/src/agents/agent-types.js';
-import { forbidden } from '../../../../libs/domain/src/agents/agent-policy.js';
-import { notFound } from '../../../../libs/domain/src/errors.js';
-import type { Filter } from '../../../../libs/read-models/src/read-model-store.js';
+} from '#application/external-accounts/external-account-commands.js';
+import { ExternalAccountQueries } from '#application/external-accounts/external-account-queries.js';
+import { Queries } from '#application/queries/queries.js';
+import { toQuoteResource } from '#domain/quotes/quote.js';
+import { MoneyQueries } from '#application/transactions/money-queries.js';
+import { authorizeOperation } from '#domain/agents/agent-policy.js';
+import type { AgentPermission } from '#domain/agents/agent-types.js';
+import { forbidden } from '#domain/agents/agent-policy.js';
+import { notFound } from '#domain/errors.js';
+import type { Filter } from '#read-models/read-model-store.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { AgentRoute } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';

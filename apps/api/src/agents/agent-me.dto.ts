@@ -1,8 +1,8 @@
 import { Type } from 'class-transformer';
 import { IsDefined, IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { AGENT_ACTION_STATUSES } from '../../../../libs/domain/src/agents/agent-types.js';
-import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
-import { TRANSACTION_STATUSES } from '../../../../libs/domain/src/transactions/transaction.js';
+import { AGENT_ACTION_STATUSES } from '#domain/agents/agent-types.js';
+import { CURRENCY_CODES } from '#domain/money.js';
+import { TRANSACTION_STATUSES } from '#domain/transactions/transaction.js';
 import { CreatePlatformExternalAccountDto } from '../external-account/external-account.dto.js';
 import { CUSTOMER_ID } from '../http/formats.js';
 import { PageParams, SortedPageParams } from '../http/list-params.js';

@@ -18,9 +18,9 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { AGENT_PERMISSIONS, EXECUTION_MODES } from '../../../../libs/domain/src/agents/agent-types.js';
-import { publicIdPattern } from '../../../../libs/domain/src/ids.js';
-import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
+import { AGENT_PERMISSIONS, EXECUTION_MODES } from '#domain/agents/agent-types.js';
+import { publicIdPattern } from '#domain/ids.js';
+import { CURRENCY_CODES } from '#domain/money.js';
 import { CUSTOMER_ID } from '../http/formats.js';
 import { PageParams, SortedPageParams, ToBoolean } from '../http/list-params.js';
 import { Nullable } from '../http/validation.js';

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { AgentActions } from '../../../../libs/application/src/agents/agent-actions.js';
+import { AgentActions } from '#application/agents/agent-actions.js';
 import {
   CreateAgentCommand,
   DeleteAgentCommand,
@@ -10,12 +10,12 @@ import {
   RedeemDeviceCodeCommand,
   UpdateAgentCommand,
   UpdateAgentPolicyCommand,
-} from '../../../../libs/application/src/agents/agent-commands.js';
-import { AgentQueries } from '../../../../libs/application/src/agents/agent-queries.js';
-import { CommandRunner } from '../../../../libs/application/src/command-runner.js';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
-import type { AgentPolicy, AgentPolicyUpdate } from '../../../../libs/domain/src/agents/agent-types.js';
-import type { Filter } from '../../../../libs/read-models/src/read-model-store.js';
+} from '#application/agents/agent-commands.js';
+import { AgentQueries } from '#application/agents/agent-queries.js';
+import { CommandRunner } from '#application/command-runner.js';
+import type { Actor } from '#application/tokens.js';
+import type { AgentPolicy, AgentPolicyUpdate } from '#domain/agents/agent-types.js';
+import type { Filter } from '#read-models/read-model-store.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor, Public } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';

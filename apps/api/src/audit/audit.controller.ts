@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { AuditQueries, type AuditResource } from '../../../../libs/application/src/audit/audit-queries.js';
-import { OperationsOverview } from '../../../../libs/application/src/audit/operations-overview.js';
-import { PlatformClocks } from '../../../../libs/application/src/platforms/platform-clocks.js';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
-import { isPublicId, type ResourceKind } from '../../../../libs/domain/src/ids.js';
+import { AuditQueries, type AuditResource } from '#application/audit/audit-queries.js';
+import { OperationsOverview } from '#application/audit/operations-overview.js';
+import { PlatformClocks } from '#application/platforms/platform-clocks.js';
+import type { Actor } from '#application/tokens.js';
+import { isPublicId, type ResourceKind } from '#domain/ids.js';
 import { ApiDoc, type ApiDocMeta } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';

@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { VerifyProgress } from '../../../../libs/application/src/audit/audit-verify.js';
+import type { VerifyProgress } from '#application/audit/audit-verify.js';
 
 /**
  * Progress of `audit verify`: a bar with rate and ETA per phase on a terminal, otherwise plain

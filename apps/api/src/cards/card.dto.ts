@@ -15,8 +15,8 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { MAX_FUNDING_SOURCES } from '../../../../libs/domain/src/cards/card-funding.js';
-import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
+import { MAX_FUNDING_SOURCES } from '#domain/cards/card-funding.js';
+import { CURRENCY_CODES } from '#domain/money.js';
 import { SortedPageParams } from '../http/list-params.js';
 import { COUNTRY } from '../http/formats.js';
 

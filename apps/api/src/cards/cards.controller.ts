@@ -1,12 +1,12 @@
 import { Body, Controller, Get, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Request, Response } from 'express';
-import { CreateCardCommand, UpdateCardCommand } from '../../../../libs/application/src/cards/card-commands.js';
-import { CardQueries } from '../../../../libs/application/src/cards/card-queries.js';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
-import { SignedRetryService, signedRetryStep } from '../../../../libs/application/src/wallet/signed-retry.service.js';
-import { streams } from '../../../../libs/domain/src/ids.js';
-import type { CardSnapshot } from '../../../../libs/domain/src/cards/card-types.js';
+import { CreateCardCommand, UpdateCardCommand } from '#application/cards/card-commands.js';
+import { CardQueries } from '#application/cards/card-queries.js';
+import type { Actor } from '#application/tokens.js';
+import { SignedRetryService, signedRetryStep } from '#application/wallet/signed-retry.service.js';
+import { streams } from '#domain/ids.js';
+import type { CardSnapshot } from '#domain/cards/card-types.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';

@@ -2,7 +2,7 @@ import { Controller, Get, Header, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiDoc } from '../docs/api-doc.js';
 import { Public } from '../http/auth.js';
-import { notFound } from '../../../../libs/domain/src/errors.js';
+import { notFound } from '#domain/errors.js';
 import { CONSOLE_ASSETS, readConsoleFile } from './console-assets.js';
 
 /**

@@ -14,7 +14,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
+import { CURRENCY_CODES } from '#domain/money.js';
 import { COUNTRY, DATE, UMA_ADDRESS } from '../http/formats.js';
 import { PageParams, ToBoolean } from '../http/list-params.js';
 

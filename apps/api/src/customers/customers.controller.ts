@@ -4,14 +4,14 @@ import {
   CreateCustomerCommand,
   DeleteCustomerCommand,
   UpdateCustomerCommand,
-} from '../../../../libs/application/src/customers/customer-commands.js';
-import { Queries } from '../../../../libs/application/src/queries/queries.js';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
-import { WalletEmailSync } from '../../../../libs/application/src/wallet/customer-email.js';
-import { SignedRetryService, signedRetryStep } from '../../../../libs/application/src/wallet/signed-retry.service.js';
-import { streams } from '../../../../libs/domain/src/ids.js';
+} from '#application/customers/customer-commands.js';
+import { Queries } from '#application/queries/queries.js';
+import type { Actor } from '#application/tokens.js';
+import { WalletEmailSync } from '#application/wallet/customer-email.js';
+import { SignedRetryService, signedRetryStep } from '#application/wallet/signed-retry.service.js';
+import { streams } from '#domain/ids.js';
 import type { Request, Response } from 'express';
-import type { Filter } from '../../../../libs/read-models/src/read-model-store.js';
+import type { Filter } from '#read-models/read-model-store.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';

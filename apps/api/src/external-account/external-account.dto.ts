@@ -11,7 +11,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
-import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
+import { CURRENCY_CODES } from '#domain/money.js';
 import { PageParams } from '../http/list-params.js';
 import { CUSTOMER_ID } from '../http/formats.js';
 

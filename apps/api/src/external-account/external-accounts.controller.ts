@@ -3,9 +3,9 @@ import { CommandBus } from '@nestjs/cqrs';
 import {
   CreateExternalAccountCommand,
   DeleteExternalAccountCommand,
-} from '../../../../libs/application/src/external-accounts/external-account-commands.js';
-import { ExternalAccountQueries } from '../../../../libs/application/src/external-accounts/external-account-queries.js';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
+} from '#application/external-accounts/external-account-commands.js';
+import { ExternalAccountQueries } from '#application/external-accounts/external-account-queries.js';
+import type { Actor } from '#application/tokens.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';

@@ -2,9 +2,9 @@ import { CanActivate, ExecutionContext, Injectable, SetMetadata, createParamDeco
 import { Reflector } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
-import { secretMatches } from '../../../../libs/crypto/src/secrets.js';
-import { Queries } from '../../../../libs/application/src/queries/queries.js';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
+import { secretMatches } from '#crypto/secrets.js';
+import { Queries } from '#application/queries/queries.js';
+import type { Actor } from '#application/tokens.js';
 import { unauthorized } from './errors.js';
 import { AuthFailureLimiter, clientAddress } from './rate-limit.js';
 

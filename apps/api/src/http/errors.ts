@@ -1,8 +1,8 @@
 import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
 import type { Request, Response, NextFunction } from 'express';
-import { DomainError, type DomainErrorKind, type FieldError } from '../../../../libs/domain/src/errors.js';
-import { InvalidCursor } from '../../../../libs/read-models/src/read-model-store.js';
-import { CommandConflictError } from '../../../../libs/application/src/command-runner.js';
+import { DomainError, type DomainErrorKind, type FieldError } from '#domain/errors.js';
+import { InvalidCursor } from '#read-models/read-model-store.js';
+import { CommandConflictError } from '#application/command-runner.js';
 
 /** The error body of every failed request: `{status, code, message, details?}` plus `reason` on 401. */
 export interface ErrorBody {

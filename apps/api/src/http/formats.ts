@@ -1,4 +1,4 @@
-import { publicIdPattern } from '../../../../libs/domain/src/ids.js';
+import { publicIdPattern } from '#domain/ids.js';
 
 /** Input formats shared by the DTOs. */
 export const CUSTOMER_ID = publicIdPattern('Customer');

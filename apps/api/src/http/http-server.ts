@@ -1,6 +1,6 @@
 import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { HttpLimits } from '../../../../libs/config/src/config.js';
+import type { HttpLimits } from '#config/config.js';
 import type { ErrorBody } from './errors.js';
 import { requestIdOf } from './request-log.js';
 

@@ -1,5 +1,5 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
-import { isPublicId, type ResourceKind } from '../../../../libs/domain/src/ids.js';
+import { isPublicId, type ResourceKind } from '#domain/ids.js';
 import { invalidInput } from './errors.js';
 
 /** Path ids must have the resource's `<Kind>:<uuid>` form; anything else is a 400 naming the parameter. */

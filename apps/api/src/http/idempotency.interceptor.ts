@@ -10,14 +10,14 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
-import { CommandRunner } from '../../../../libs/application/src/command-runner.js';
-import { IdempotencyService } from '../../../../libs/application/src/idempotency/idempotency-service.js';
-import { IDS, SECRET_BOX, type Actor } from '../../../../libs/application/src/tokens.js';
-import type { SecretBox } from '../../../../libs/crypto/src/secret-box.js';
-import type { IdGenerator } from '../../../../libs/domain/src/ids.js';
+import { CommandRunner } from '#application/command-runner.js';
+import { IdempotencyService } from '#application/idempotency/idempotency-service.js';
+import { IDS, SECRET_BOX, type Actor } from '#application/tokens.js';
+import type { SecretBox } from '#crypto/secret-box.js';
+import type { IdGenerator } from '#domain/ids.js';
 import { IDEMPOTENT } from '../docs/api-doc.js';
 import { ApiError, invalidInput, toErrorBody, type ErrorBody } from './errors.js';
-import { PlatformClocks } from '../../../../libs/application/src/platforms/platform-clocks.js';
+import { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import { isChallenge } from './signed-retry.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;

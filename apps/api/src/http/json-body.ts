@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import type { FieldError } from '../../../../libs/domain/src/errors.js';
+import type { FieldError } from '#domain/errors.js';
 import { ApiError, invalidInput } from './errors.js';
 
 /** Deepest nesting a body may have. The deepest body the API defines has 4 levels; 32 leaves room. */

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 // under Jest on Node 20, so the guard is ours; the storages keep the throttler's contract.
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
-import type { AppConfig } from '../../../../libs/config/src/config.js';
+import type { AppConfig } from '#config/config.js';
 
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 

@@ -3,7 +3,7 @@ import type { CanActivate, ExecutionContext, OnModuleDestroy } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import ipaddr from 'ipaddr.js';
-import type { RateLimits } from '../../../../libs/config/src/config.js';
+import type { RateLimits } from '#config/config.js';
 import { ApiError } from './errors.js';
 import type { RateLimitStorage } from './rate-limit-storage.js';
 

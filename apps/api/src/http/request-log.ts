@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { pino, type DestinationStream, type Level } from 'pino';
 import { pinoHttp, type HttpLogger } from 'pino-http';
-import type { AppConfig } from '../../../../libs/config/src/config.js';
+import type { AppConfig } from '#config/config.js';
 
 /** The LOG_LEVEL names mapped to pino's. */
 export const PINO_LEVELS: Record<AppConfig['logLevel'], Level> = {

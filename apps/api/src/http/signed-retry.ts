@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { SignedRetryOutcome } from '../../../../libs/application/src/wallet/signed-retry.service.js';
+import type { SignedRetryOutcome } from '#application/wallet/signed-retry.service.js';
 
 /** The two signed-retry headers as received (absent or non-string values are treated as missing). */
 export function signedRetryHeaders(req: Request): { signature?: string; requestId?: string } {

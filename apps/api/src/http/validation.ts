@@ -8,7 +8,7 @@ import {
   ValidationTypes,
   type ValidatorOptions,
 } from 'class-validator';
-import type { FieldError } from '../../../../libs/domain/src/errors.js';
+import type { FieldError } from '#domain/errors.js';
 import { invalidInput } from './errors.js';
 
 function flatten(errors: ValidationError[], prefix = ''): FieldError[] {

@@ -16,10 +16,10 @@ import {
   CancelInvitationCommand,
   ClaimInvitationCommand,
   CreateInvitationCommand,
-} from '../../../../libs/application/src/invitations/invitation-commands.js';
-import { InvitationQueries } from '../../../../libs/application/src/invitations/invitation-queries.js';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
-import { INVITATION_CODE } from '../../../../libs/domain/src/invitations/invitation.js';
+} from '#application/invitations/invitation-commands.js';
+import { InvitationQueries } from '#application/invitations/invitation-queries.js';
+import type { Actor } from '#application/tokens.js';
+import { INVITATION_CODE } from '#domain/invitations/invitation.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';

@@ -4,9 +4,9 @@ import {
   LookupExternalAccountReceiverCommand,
   LookupUmaReceiverCommand,
   toLookupResource,
-} from '../../../../libs/application/src/lookups/lookup-commands.js';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
-import type { LookupRecord } from '../../../../libs/domain/src/lookups/lookup.js';
+} from '#application/lookups/lookup-commands.js';
+import type { Actor } from '#application/tokens.js';
+import type { LookupRecord } from '#domain/lookups/lookup.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';

@@ -16,7 +16,7 @@ import {
   type ValidationArguments,
 } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
-import { PURPOSES_OF_PAYMENT } from '../../../../libs/domain/src/quotes/quote.js';
+import { PURPOSES_OF_PAYMENT } from '#domain/quotes/quote.js';
 import { CUSTOMER_ID, UMA_ADDRESS } from '../http/formats.js';
 import { RequiredIf } from '../http/validation.js';
 import { SortedPageParams } from '../http/list-params.js';

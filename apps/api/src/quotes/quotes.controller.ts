@@ -1,10 +1,10 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { CreateQuoteCommand, ExecuteQuoteCommand } from '../../../../libs/application/src/quotes/quote-commands.js';
-import type { QuoteRequest } from '../../../../libs/application/src/quotes/quote-builder.js';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
-import { MoneyQueries } from '../../../../libs/application/src/transactions/money-queries.js';
-import type { Filter } from '../../../../libs/read-models/src/read-model-store.js';
+import { CreateQuoteCommand, ExecuteQuoteCommand } from '#application/quotes/quote-commands.js';
+import type { QuoteRequest } from '#application/quotes/quote-builder.js';
+import type { Actor } from '#application/tokens.js';
+import { MoneyQueries } from '#application/transactions/money-queries.js';
+import type { Filter } from '#read-models/read-model-store.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';

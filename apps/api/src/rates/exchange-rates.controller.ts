@@ -1,12 +1,12 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { listExchangeRates } from '../../../../libs/application/src/rates/exchange-rates.js';
-import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
+import { listExchangeRates } from '#application/rates/exchange-rates.js';
+import { CURRENCY_CODES } from '#domain/money.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { MAX_LOCKED_AMOUNT } from '../quotes/quote.dto.js';
-import { PlatformClocks } from '../../../../libs/application/src/platforms/platform-clocks.js';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
+import { PlatformClocks } from '#application/platforms/platform-clocks.js';
+import type { Actor } from '#application/tokens.js';
 import { CurrentActor } from '../http/auth.js';
 
 export class ExchangeRatesQuery {

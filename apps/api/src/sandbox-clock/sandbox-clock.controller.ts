@@ -1,12 +1,9 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import {
-  AdvanceSandboxClockCommand,
-  SandboxClockService,
-} from '../../../../libs/application/src/sandbox-clock/sandbox-clock.js';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
-import { MAX_CLOCK_ADVANCE_MS } from '../../../../libs/domain/src/sandbox-clock/sandbox-clock.js';
+import { AdvanceSandboxClockCommand, SandboxClockService } from '#application/sandbox-clock/sandbox-clock.js';
+import type { Actor } from '#application/tokens.js';
+import { MAX_CLOCK_ADVANCE_MS } from '#domain/sandbox-clock/sandbox-clock.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';

@@ -4,9 +4,9 @@ import {
   SimulateCardAuthorizationCommand,
   SimulateCardClearingCommand,
   SimulateCardReturnCommand,
-} from '../../../../libs/application/src/cards/card-authorizations.js';
-import { CardQueries } from '../../../../libs/application/src/cards/card-queries.js';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
+} from '#application/cards/card-authorizations.js';
+import { CardQueries } from '#application/cards/card-queries.js';
+import type { Actor } from '#application/tokens.js';
 import { SimulateAuthorizationDto, SimulateClearingDto, SimulateReturnDto } from '../cards/card.dto.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';

@@ -1,12 +1,9 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsIn, IsInt, IsOptional, Matches, Max, MaxLength, Min } from 'class-validator';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
-import {
-  SandboxSendCommand,
-  SandboxUmaReceiveCommand,
-} from '../../../../libs/application/src/transactions/sandbox-payments.js';
-import { CURRENCY_CODES } from '../../../../libs/domain/src/money.js';
+import type { Actor } from '#application/tokens.js';
+import { SandboxSendCommand, SandboxUmaReceiveCommand } from '#application/transactions/sandbox-payments.js';
+import { CURRENCY_CODES } from '#domain/money.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { CUSTOMER_ID, UMA_ADDRESS } from '../quotes/quote.dto.js';

@@ -6,10 +6,10 @@ import {
   CreateApiTokenCommand,
   CreatePlatformCommand,
   type IssuedToken,
-} from '../../../../libs/application/src/platforms/platform-commands.js';
-import { Queries } from '../../../../libs/application/src/queries/queries.js';
-import type { AppConfig } from '../../../../libs/config/src/config.js';
-import { secretMatches } from '../../../../libs/crypto/src/secrets.js';
+} from '#application/platforms/platform-commands.js';
+import { Queries } from '#application/queries/queries.js';
+import type { AppConfig } from '#config/config.js';
+import { secretMatches } from '#crypto/secrets.js';
 
 export interface SandboxCredentials {
   platformId: string;

@@ -1,9 +1,9 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsInt, IsPositive, Max } from 'class-validator';
-import { FundInternalAccountCommand } from '../../../../libs/application/src/ledger/fund-commands.js';
-import { Queries } from '../../../../libs/application/src/queries/queries.js';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
+import { FundInternalAccountCommand } from '#application/ledger/fund-commands.js';
+import { Queries } from '#application/queries/queries.js';
+import type { Actor } from '#application/tokens.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';

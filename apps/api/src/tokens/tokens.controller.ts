@@ -5,9 +5,9 @@ import {
   CreateApiTokenCommand,
   RevokeApiTokenCommand,
   type IssuedToken,
-} from '../../../../libs/application/src/platforms/platform-commands.js';
-import { Queries } from '../../../../libs/application/src/queries/queries.js';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
+} from '#application/platforms/platform-commands.js';
+import { Queries } from '#application/queries/queries.js';
+import type { Actor } from '#application/tokens.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';

@@ -1,14 +1,14 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
-import { MoneyQueries } from '../../../../libs/application/src/transactions/money-queries.js';
+import type { Actor } from '#application/tokens.js';
+import { MoneyQueries } from '#application/transactions/money-queries.js';
 import {
   ApproveIncomingPaymentCommand,
   RejectIncomingPaymentCommand,
-} from '../../../../libs/application/src/transactions/transaction-commands.js';
-import { TRANSACTION_STATUSES } from '../../../../libs/domain/src/transactions/transaction.js';
-import type { Filter } from '../../../../libs/read-models/src/read-model-store.js';
+} from '#application/transactions/transaction-commands.js';
+import { TRANSACTION_STATUSES } from '#domain/transactions/transaction.js';
+import type { Filter } from '#read-models/read-model-store.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';

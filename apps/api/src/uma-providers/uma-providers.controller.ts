@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { IsBoolean, IsOptional, Matches } from 'class-validator';
-import { UmaProviderQueries } from '../../../../libs/application/src/uma-providers/uma-provider-queries.js';
+import { UmaProviderQueries } from '#application/uma-providers/uma-provider-queries.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { SortedPageParams, ToBoolean } from '../http/list-params.js';
 

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsOptional, Matches } from 'class-validator';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
-import { CreateVerificationCommand } from '../../../../libs/application/src/verifications/verification-commands.js';
-import { VerificationQueries } from '../../../../libs/application/src/verifications/verification-queries.js';
+import type { Actor } from '#application/tokens.js';
+import { CreateVerificationCommand } from '#application/verifications/verification-commands.js';
+import { VerificationQueries } from '#application/verifications/verification-queries.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';

@@ -1,14 +1,14 @@
 import { Body, Controller, Delete, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Request, Response } from 'express';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
+import type { Actor } from '#application/tokens.js';
 import {
   RefreshSessionCommand,
   RevokeSessionCommand,
   type IssuedAuthSession,
-} from '../../../../libs/application/src/wallet/session-commands.js';
-import type { SignedResult } from '../../../../libs/application/src/wallet/signed-retry.service.js';
-import { WalletQueries } from '../../../../libs/application/src/wallet/wallet-queries.js';
+} from '#application/wallet/session-commands.js';
+import type { SignedResult } from '#application/wallet/signed-retry.service.js';
+import { WalletQueries } from '#application/wallet/wallet-queries.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';

@@ -1,14 +1,14 @@
 import { Body, Controller, Param, Patch, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Request, Response } from 'express';
-import { Queries } from '../../../../libs/application/src/queries/queries.js';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
+import { Queries } from '#application/queries/queries.js';
+import type { Actor } from '#application/tokens.js';
 import {
   ExportWalletCommand,
   SetPrivateEnabledCommand,
   type WalletExport,
-} from '../../../../libs/application/src/wallet/account-commands.js';
-import type { SignedResult } from '../../../../libs/application/src/wallet/signed-retry.service.js';
+} from '#application/wallet/account-commands.js';
+import type { SignedResult } from '#application/wallet/signed-retry.service.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';

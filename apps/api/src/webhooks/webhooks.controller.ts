@@ -1,14 +1,14 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { Actor } from '../../../../libs/application/src/tokens.js';
+import type { Actor } from '#application/tokens.js';
 import {
   ConfigureWebhooksCommand,
   RedeliverWebhookCommand,
   SendTestWebhookCommand,
   type TestWebhookResult,
-} from '../../../../libs/application/src/webhooks/webhook-commands.js';
-import { WebhookQueries } from '../../../../libs/application/src/webhooks/webhook-queries.js';
-import type { Filter } from '../../../../libs/read-models/src/read-model-store.js';
+} from '#application/webhooks/webhook-commands.js';
+import { WebhookQueries } from '#application/webhooks/webhook-queries.js';
+import type { Filter } from '#read-models/read-model-store.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';

@@ -1,7 +1,7 @@
-import type { BackoffPolicy } from '../../../../libs/jobs/src/job-queue.js';
-import { WEBHOOK_RETRY_POLICY } from '../../../../libs/domain/src/webhooks/retry-policy.js';
+import type { BackoffPolicy } from '#jobs/job-queue.js';
+import { WEBHOOK_RETRY_POLICY } from '#domain/webhooks/retry-policy.js';
 
-export { WEBHOOK_QUEUE } from '../../../../libs/domain/src/webhooks/retry-policy.js';
+export { WEBHOOK_QUEUE } from '#domain/webhooks/retry-policy.js';
 export const DELIVER_JOB = 'deliver';
 
 export interface DeliveryJob {

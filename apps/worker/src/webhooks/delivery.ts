@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
-import type { CommandRunner } from '../../../../libs/application/src/command-runner.js';
-import type { WebhookDeliverer } from '../../../../libs/application/src/webhooks/webhook-deliverer.js';
-import { webhookDeliveryDecider } from '../../../../libs/domain/src/webhooks/webhook-delivery.js';
-import { webhookDeliveryStream } from '../../../../libs/domain/src/webhooks/webhook-ids.js';
-import { UnrecoverableJobError, type Job, type JobQueue, type Worker } from '../../../../libs/jobs/src/job-queue.js';
+import type { CommandRunner } from '#application/command-runner.js';
+import type { WebhookDeliverer } from '#application/webhooks/webhook-deliverer.js';
+import { webhookDeliveryDecider } from '#domain/webhooks/webhook-delivery.js';
+import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
+import { UnrecoverableJobError, type Job, type JobQueue, type Worker } from '#jobs/job-queue.js';
 import { WEBHOOK_QUEUE, type DeliveryJob } from './delivery-jobs.js';
 
 /**

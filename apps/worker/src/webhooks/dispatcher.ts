@@ -1,24 +1,24 @@
 import { Logger } from '@nestjs/common';
-import type { CommandRunner, ProjectionWaiter } from '../../../../libs/application/src/command-runner.js';
-import { WEBHOOK_EVENT_MAP, type WebhookSources } from '../../../../libs/application/src/webhooks/webhook-event-map.js';
+import type { CommandRunner, ProjectionWaiter } from '#application/command-runner.js';
+import { WEBHOOK_EVENT_MAP, type WebhookSources } from '#application/webhooks/webhook-event-map.js';
 import {
   maxAttemptsFor,
   webhookDeliveryDecider,
   type WebhookDeliveryEvent,
   type WebhookEnvelope,
-} from '../../../../libs/domain/src/webhooks/webhook-delivery.js';
-import { webhookDeliveryStream, webhookIdsFor } from '../../../../libs/domain/src/webhooks/webhook-ids.js';
+} from '#domain/webhooks/webhook-delivery.js';
+import { webhookDeliveryStream, webhookIdsFor } from '#domain/webhooks/webhook-ids.js';
 import {
   SubscriptionEnded,
   WrongExpectedVersion,
   type EventStore,
   type RecordedEvent,
   type Subscription,
-} from '../../../../libs/event-store/src/event-store.js';
-import type { JobQueue } from '../../../../libs/jobs/src/job-queue.js';
-import { LeasedCheckpoint } from '../../../../libs/read-models/src/leased-checkpoint.js';
-import type { LeaseKeeperOptions } from '../../../../libs/read-models/src/lease-keeper.js';
-import type { ReadModelStore } from '../../../../libs/read-models/src/read-model-store.js';
+} from '#event-store/event-store.js';
+import type { JobQueue } from '#jobs/job-queue.js';
+import { LeasedCheckpoint } from '#read-models/leased-checkpoint.js';
+import type { LeaseKeeperOptions } from '#read-models/lease-keeper.js';
+import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { DELIVER_JOB, WEBHOOK_BACKOFF, WEBHOOK_QUEUE, type DeliveryJob } from './delivery-jobs.js';
 import { EndpointHistory, LedgerReplay } from './sources.js';
 

@@ -1,9 +1,9 @@
-import { CommandRunner } from '../../../../libs/application/src/command-runner.js';
-import type { Infrastructure } from '../../../../libs/application/src/infrastructure.js';
-import { loadSecretsKey, SecretBox } from '../../../../libs/crypto/src/secret-box.js';
-import { WebhookDeliverer } from '../../../../libs/application/src/webhooks/webhook-deliverer.js';
-import type { AppConfig } from '../../../../libs/config/src/config.js';
-import { systemClock } from '../../../../libs/domain/src/clock.js';
+import { CommandRunner } from '#application/command-runner.js';
+import type { Infrastructure } from '#application/infrastructure.js';
+import { loadSecretsKey, SecretBox } from '#crypto/secret-box.js';
+import { WebhookDeliverer } from '#application/webhooks/webhook-deliverer.js';
+import type { AppConfig } from '#config/config.js';
+import { systemClock } from '#domain/clock.js';
 import { startWebhookDelivery } from './delivery.js';
 import { WebhookDispatcher } from './dispatcher.js';
 

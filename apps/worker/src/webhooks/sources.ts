@@ -1,12 +1,7 @@
-import { streams } from '../../../../libs/domain/src/ids.js';
-import {
-  evolveLedger,
-  initialLedgerState,
-  type LedgerEvent,
-  type LedgerState,
-} from '../../../../libs/domain/src/ledger/ledger.js';
-import { WEBHOOK_CONFIG_EVENTS, type WebhookConfigEvent } from '../../../../libs/domain/src/webhooks/webhook-config.js';
-import type { EventStore, RecordedEvent } from '../../../../libs/event-store/src/event-store.js';
+import { streams } from '#domain/ids.js';
+import { evolveLedger, initialLedgerState, type LedgerEvent, type LedgerState } from '#domain/ledger/ledger.js';
+import { WEBHOOK_CONFIG_EVENTS, type WebhookConfigEvent } from '#domain/webhooks/webhook-config.js';
+import type { EventStore, RecordedEvent } from '#event-store/event-store.js';
 
 const CACHE_LIMIT = 1000;
 

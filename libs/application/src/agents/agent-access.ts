@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
-import { accessTokenStream, agentClaimDecider, ACCESS_TOKEN } from '../../../domain/src/agents/agent-claims.js';
-import { agentDecider, agentStream } from '../../../domain/src/agents/agent.js';
-import type { AgentState } from '../../../domain/src/agents/agent-types.js';
-import { DomainError, notFound } from '../../../domain/src/errors.js';
-import { isPublicId } from '../../../domain/src/ids.js';
+import { accessTokenStream, agentClaimDecider, ACCESS_TOKEN } from '#domain/agents/agent-claims.js';
+import { agentDecider, agentStream } from '#domain/agents/agent.js';
+import type { AgentState } from '#domain/agents/agent-types.js';
+import { DomainError, notFound } from '#domain/errors.js';
+import { isPublicId } from '#domain/ids.js';
 import { CommandRunner } from '../command-runner.js';
 import type { Actor } from '../tokens.js';
 

@@ -1,20 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { authorizeOperation } from '../../../domain/src/agents/agent-policy.js';
-import { agentDecider, agentStream } from '../../../domain/src/agents/agent.js';
-import type {
-  ActionRequest,
-  AgentActionSnapshot,
-  AgentCommand,
-  AgentState,
-} from '../../../domain/src/agents/agent-types.js';
-import { toAgentActionResource } from '../../../domain/src/agents/agent-views.js';
-import { DomainError, conflict, notFound } from '../../../domain/src/errors.js';
-import { isPublicId, publicId, streams, uuidOf, type IdGenerator } from '../../../domain/src/ids.js';
-import { isQuoteExpired, quoteDecider, toQuoteResource, type QuoteRecord } from '../../../domain/src/quotes/quote.js';
-import { transactionDecider, type TransactionRecord } from '../../../domain/src/transactions/transaction.js';
-import { toTransactionResource } from '../../../domain/src/transactions/transaction-view.js';
-import type { ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { authorizeOperation } from '#domain/agents/agent-policy.js';
+import { agentDecider, agentStream } from '#domain/agents/agent.js';
+import type { ActionRequest, AgentActionSnapshot, AgentCommand, AgentState } from '#domain/agents/agent-types.js';
+import { toAgentActionResource } from '#domain/agents/agent-views.js';
+import { DomainError, conflict, notFound } from '#domain/errors.js';
+import { isPublicId, publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
+import { isQuoteExpired, quoteDecider, toQuoteResource, type QuoteRecord } from '#domain/quotes/quote.js';
+import { transactionDecider, type TransactionRecord } from '#domain/transactions/transaction.js';
+import { toTransactionResource } from '#domain/transactions/transaction-view.js';
+import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { authorizeEmbeddedWalletExecution } from '../quotes/embedded-wallet-authorization.js';

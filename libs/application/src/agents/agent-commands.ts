@@ -8,18 +8,13 @@ import {
   DEVICE_CODE_LIFETIME_MS,
   deviceCodeFrom,
   deviceCodeStream,
-} from '../../../domain/src/agents/agent-claims.js';
-import { agentDecider, agentStream } from '../../../domain/src/agents/agent.js';
-import type {
-  AgentCommand,
-  AgentPolicy,
-  AgentPolicyUpdate,
-  DeviceCode,
-} from '../../../domain/src/agents/agent-types.js';
-import { toAgentResource } from '../../../domain/src/agents/agent-views.js';
-import { conflict, DomainError, notFound } from '../../../domain/src/errors.js';
-import { publicId, type IdGenerator } from '../../../domain/src/ids.js';
-import type { ReadModelStore } from '../../../read-models/src/read-model-store.js';
+} from '#domain/agents/agent-claims.js';
+import { agentDecider, agentStream } from '#domain/agents/agent.js';
+import type { AgentCommand, AgentPolicy, AgentPolicyUpdate, DeviceCode } from '#domain/agents/agent-types.js';
+import { toAgentResource } from '#domain/agents/agent-views.js';
+import { conflict, DomainError, notFound } from '#domain/errors.js';
+import { publicId, type IdGenerator } from '#domain/ids.js';
+import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { loadOwnCustomer } from '../customers/customer-commands.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { toAgentActionResource, toAgentResource } from '../../../domain/src/agents/agent-views.js';
-import { notFound } from '../../../domain/src/errors.js';
-import { Collections } from '../../../read-models/src/projections/collections.js';
+import { toAgentActionResource, toAgentResource } from '#domain/agents/agent-views.js';
+import { notFound } from '#domain/errors.js';
+import { Collections } from '#read-models/projections/collections.js';
 import {
   toAgentActionDocResource,
   toAgentSnapshot,
   type AgentDoc,
-} from '../../../read-models/src/projections/agents/agent-projection.js';
-import type { Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+} from '#read-models/projections/agents/agent-projection.js';
+import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { listForPlatform, type ListRequest } from '../queries/list-query.js';

@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LedgerInvariants } from '../../../domain/src/ledger/ledger-invariants.js';
-import type { EventStore } from '../../../event-store/src/event-store.js';
-import { GENESIS_HASH, verifyChain } from '../../../event-store/src/hash-chain.js';
-import { ProjectionRunner } from '../../../read-models/src/projection-runner.js';
-import type { Projection } from '../../../read-models/src/projection.js';
-import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-store.js';
-import { SqliteReadModelStore } from '../../../read-models/src/sqlite-read-model-store.js';
-import { canonicalJson } from '../../../domain/src/wallet/payload.js';
+import { LedgerInvariants } from '#domain/ledger/ledger-invariants.js';
+import type { EventStore } from '#event-store/event-store.js';
+import { GENESIS_HASH, verifyChain } from '#event-store/hash-chain.js';
+import { ProjectionRunner } from '#read-models/projection-runner.js';
+import type { Projection } from '#read-models/projection.js';
+import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
+import { SqliteReadModelStore } from '#read-models/sqlite-read-model-store.js';
+import { canonicalJson } from '#domain/wallet/payload.js';
 
 export interface VerifyProgress {
   /** phase: replay (position of head), compare (collections), ledger (events read). */

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { TIMER_QUEUE } from '../../../domain/src/timers/timers.js';
-import { WEBHOOK_QUEUE } from '../../../domain/src/webhooks/retry-policy.js';
-import type { EventStore } from '../../../event-store/src/event-store.js';
-import type { JobQueue, QueueDepth } from '../../../jobs/src/job-queue.js';
-import type { ProjectionRunner } from '../../../read-models/src/projection-runner.js';
-import { Collections } from '../../../read-models/src/projections/collections.js';
-import type { InternalAccountDoc } from '../../../read-models/src/projections/internal-account-docs.js';
-import type { Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { TIMER_QUEUE } from '#domain/timers/timers.js';
+import { WEBHOOK_QUEUE } from '#domain/webhooks/retry-policy.js';
+import type { EventStore } from '#event-store/event-store.js';
+import type { JobQueue, QueueDepth } from '#jobs/job-queue.js';
+import type { ProjectionRunner } from '#read-models/projection-runner.js';
+import { Collections } from '#read-models/projections/collections.js';
+import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
+import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { CARD_PROVISIONING_QUEUE } from '../cards/card-jobs.js';
 import { EVENT_STORE, JOB_QUEUE, PROJECTIONS, READ_MODELS } from '../tokens.js';
 

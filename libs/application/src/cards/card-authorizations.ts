@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { cardDecider } from '../../../domain/src/cards/card.js';
+import { cardDecider } from '#domain/cards/card.js';
 import {
   clearingPlan,
   clearingTransferId,
@@ -8,18 +8,18 @@ import {
   returnPlan,
   screenAuthorization,
   toCardAuthorization,
-} from '../../../domain/src/cards/card-authorization.js';
+} from '#domain/cards/card-authorization.js';
 import type {
   CardAuthorizationCommand,
   CardAuthorizationRecord,
   DeclineReason,
   Merchant,
-} from '../../../domain/src/cards/card-types.js';
-import { customerDecider } from '../../../domain/src/customer/customer.js';
-import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
+} from '#domain/cards/card-types.js';
+import { customerDecider } from '#domain/customer/customer.js';
+import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../ledger/fund-commands.js';
-import type { JobQueue } from '../../../jobs/src/job-queue.js';
+import type { JobQueue } from '#jobs/job-queue.js';
 import { IDS, JOB_QUEUE, type Actor } from '../tokens.js';
 import { scheduleAuthorizationExpiry } from './card-jobs.js';
 import { loadOwnCard } from './card-commands.js';

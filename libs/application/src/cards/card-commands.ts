@@ -1,19 +1,19 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { cardDecider } from '../../../domain/src/cards/card.js';
+import { cardDecider } from '#domain/cards/card.js';
 import type {
   CardAggregate,
   CardCommand,
   CardSnapshot,
   HolderAccount,
   RequestedCardState,
-} from '../../../domain/src/cards/card-types.js';
-import { platformCardIdKey } from '../../../domain/src/claims/claim.js';
-import { customerDecider } from '../../../domain/src/customer/customer.js';
-import { notFound } from '../../../domain/src/errors.js';
-import { publicId, streams, uuidOf, type IdGenerator } from '../../../domain/src/ids.js';
-import { platformDecider } from '../../../domain/src/platform/platform.js';
-import type { JobQueue } from '../../../jobs/src/job-queue.js';
+} from '#domain/cards/card-types.js';
+import { platformCardIdKey } from '#domain/claims/claim.js';
+import { customerDecider } from '#domain/customer/customer.js';
+import { notFound } from '#domain/errors.js';
+import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
+import { platformDecider } from '#domain/platform/platform.js';
+import type { JobQueue } from '#jobs/job-queue.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
 import { customerStream } from '../customers/customer-commands.js';

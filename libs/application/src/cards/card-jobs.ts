@@ -1,6 +1,6 @@
-import { AUTHORIZATION_VALIDITY_MS } from '../../../domain/src/cards/card-authorization.js';
-import { CARD_ISSUANCE_DELAY_MS } from '../../../domain/src/cards/card-issuer.js';
-import type { JobQueue } from '../../../jobs/src/job-queue.js';
+import { AUTHORIZATION_VALIDITY_MS } from '#domain/cards/card-authorization.js';
+import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
+import type { JobQueue } from '#jobs/job-queue.js';
 
 /** The queue of card timers and reactions, processed by the worker. */
 export const CARD_PROVISIONING_QUEUE = 'card-provisioning';

@@ -1,9 +1,9 @@
-import type { Clock } from '../../../domain/src/clock.js';
-import { DomainError } from '../../../domain/src/errors.js';
-import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
-import { ledgerDecider, type LedgerAccountSpec } from '../../../domain/src/ledger/ledger.js';
-import { platformDecider } from '../../../domain/src/platform/platform.js';
-import type { EventMetadata } from '../../../event-store/src/event-store.js';
+import type { Clock } from '#domain/clock.js';
+import { DomainError } from '#domain/errors.js';
+import { publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { ledgerDecider, type LedgerAccountSpec } from '#domain/ledger/ledger.js';
+import { platformDecider } from '#domain/platform/platform.js';
+import type { EventMetadata } from '#event-store/event-store.js';
 import type { CommandRunner } from '../command-runner.js';
 
 /** Ledger transfer codes of card money movements. */

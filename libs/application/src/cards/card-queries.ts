@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { requireAuthorization, toCardAuthorization } from '../../../domain/src/cards/card-authorization.js';
-import { notFound } from '../../../domain/src/errors.js';
-import { toCard, type CardDoc } from '../../../read-models/src/projections/cards/card-projection.js';
-import { Collections } from '../../../read-models/src/projections/collections.js';
-import type { Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { requireAuthorization, toCardAuthorization } from '#domain/cards/card-authorization.js';
+import { notFound } from '#domain/errors.js';
+import { toCard, type CardDoc } from '#read-models/projections/cards/card-projection.js';
+import { Collections } from '#read-models/projections/collections.js';
+import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { listForPlatform } from '../queries/list-query.js';
 import { READ_MODELS, type Actor } from '../tokens.js';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { cardDecider } from '../../../domain/src/cards/card.js';
+import { cardDecider } from '#domain/cards/card.js';
 import {
   claimDecider,
   claimStream,
@@ -10,12 +10,12 @@ import {
   type ClaimKey,
   type HolderStatus,
   type ResourceAbandoned,
-} from '../../../domain/src/claims/claim.js';
-import { customerDecider } from '../../../domain/src/customer/customer.js';
-import { DomainError } from '../../../domain/src/errors.js';
-import { externalAccountDecider } from '../../../domain/src/external-account/external-account.js';
-import { walletAuthDecider } from '../../../domain/src/wallet/wallet-auth.js';
-import { WrongExpectedVersion, type EventStore } from '../../../event-store/src/event-store.js';
+} from '#domain/claims/claim.js';
+import { customerDecider } from '#domain/customer/customer.js';
+import { DomainError } from '#domain/errors.js';
+import { externalAccountDecider } from '#domain/external-account/external-account.js';
+import { walletAuthDecider } from '#domain/wallet/wallet-auth.js';
+import { WrongExpectedVersion, type EventStore } from '#event-store/event-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { EVENT_STORE, type Actor } from '../tokens.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';

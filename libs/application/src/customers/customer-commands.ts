@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { platformCustomerIdKey, umaAddressKey, type ClaimKey } from '../../../domain/src/claims/claim.js';
+import { platformCustomerIdKey, umaAddressKey, type ClaimKey } from '#domain/claims/claim.js';
 import {
   customerDecider,
   type CustomerChanges,
@@ -9,13 +9,13 @@ import {
   type CustomerType,
   type InternalAccountType,
   type NewAccount,
-} from '../../../domain/src/customer/customer.js';
-import { sandboxKycStatus } from '../../../domain/src/customer/sandbox-kyc.js';
-import { DomainError, invalid, notFound } from '../../../domain/src/errors.js';
-import { publicId, streams, uuidOf, type IdGenerator } from '../../../domain/src/ids.js';
-import { ledgerDecider } from '../../../domain/src/ledger/ledger.js';
-import { CRYPTO_CURRENCIES, currency } from '../../../domain/src/money.js';
-import { platformDecider } from '../../../domain/src/platform/platform.js';
+} from '#domain/customer/customer.js';
+import { sandboxKycStatus } from '#domain/customer/sandbox-kyc.js';
+import { DomainError, invalid, notFound } from '#domain/errors.js';
+import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
+import { ledgerDecider } from '#domain/ledger/ledger.js';
+import { CRYPTO_CURRENCIES, currency } from '#domain/money.js';
+import { platformDecider } from '#domain/platform/platform.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, type Actor } from '../tokens.js';

@@ -1,23 +1,20 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { externalAccountKey } from '../../../domain/src/claims/claim.js';
-import { notFound } from '../../../domain/src/errors.js';
-import { validateAccountInfo } from '../../../domain/src/external-account/account-types.js';
-import {
-  sandboxBeneficiaryCheck,
-  type BeneficiaryCheck,
-} from '../../../domain/src/external-account/beneficiary-check.js';
+import { externalAccountKey } from '#domain/claims/claim.js';
+import { notFound } from '#domain/errors.js';
+import { validateAccountInfo } from '#domain/external-account/account-types.js';
+import { sandboxBeneficiaryCheck, type BeneficiaryCheck } from '#domain/external-account/beneficiary-check.js';
 import {
   externalAccountDecider,
   type Beneficiary,
   type ExternalAccountState,
-} from '../../../domain/src/external-account/external-account.js';
-import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
-import { currency } from '../../../domain/src/money.js';
-import { platformDecider } from '../../../domain/src/platform/platform.js';
-import { Collections } from '../../../read-models/src/projections/collections.js';
-import type { ExternalAccountDoc } from '../../../read-models/src/projections/external-account-projection.js';
-import type { Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+} from '#domain/external-account/external-account.js';
+import { publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { currency } from '#domain/money.js';
+import { platformDecider } from '#domain/platform/platform.js';
+import { Collections } from '#read-models/projections/collections.js';
+import type { ExternalAccountDoc } from '#read-models/projections/external-account-projection.js';
+import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
 import { loadOwnCustomer } from '../customers/customer-commands.js';

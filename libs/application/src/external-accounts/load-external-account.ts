@@ -1,9 +1,6 @@
-import { notFound } from '../../../domain/src/errors.js';
-import {
-  externalAccountDecider,
-  type ExternalAccountState,
-} from '../../../domain/src/external-account/external-account.js';
-import { streams, uuidOf } from '../../../domain/src/ids.js';
+import { notFound } from '#domain/errors.js';
+import { externalAccountDecider, type ExternalAccountState } from '#domain/external-account/external-account.js';
+import { streams, uuidOf } from '#domain/ids.js';
 import type { CommandRunner } from '../command-runner.js';
 
 /** The stream of an external account id, or a 404 that does not reveal whether the id exists elsewhere. */

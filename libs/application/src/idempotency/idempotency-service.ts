@@ -1,15 +1,15 @@
-import type { SecretBox } from '../../../crypto/src/secret-box.js';
-import { DomainError } from '../../../domain/src/errors.js';
-import type { Clock } from '../../../domain/src/clock.js';
-import type { IdGenerator } from '../../../domain/src/ids.js';
+import type { SecretBox } from '#crypto/secret-box.js';
+import { DomainError } from '#domain/errors.js';
+import type { Clock } from '#domain/clock.js';
+import type { IdGenerator } from '#domain/ids.js';
 import {
   claimOutcome,
   idempotencyDecider,
   idempotencyStream,
   requestHash,
   type StoredResponse,
-} from '../../../domain/src/idempotency/idempotency.js';
-import type { EventMetadata } from '../../../event-store/src/event-store.js';
+} from '#domain/idempotency/idempotency.js';
+import type { EventMetadata } from '#event-store/event-store.js';
 import type { CommandRunner } from '../command-runner.js';
 import type { Actor } from '../tokens.js';
 import type { PlatformClocks } from '../platforms/platform-clocks.js';

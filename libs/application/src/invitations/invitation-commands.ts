@@ -1,17 +1,17 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DomainError, notFound } from '../../../domain/src/errors.js';
-import { streams, type IdGenerator } from '../../../domain/src/ids.js';
+import { DomainError, notFound } from '#domain/errors.js';
+import { streams, type IdGenerator } from '#domain/ids.js';
 import {
   INVITATION_CODE,
   invitationCode,
   invitationDecider,
   type InvitationState,
-} from '../../../domain/src/invitations/invitation.js';
-import { toAmount } from '../../../domain/src/money.js';
-import { platformDecider } from '../../../domain/src/platform/platform.js';
-import { Collections } from '../../../read-models/src/projections/collections.js';
-import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+} from '#domain/invitations/invitation.js';
+import { toAmount } from '#domain/money.js';
+import { platformDecider } from '#domain/platform/platform.js';
+import { Collections } from '#read-models/projections/collections.js';
+import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { loadOwnCustomer } from '../customers/customer-commands.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';

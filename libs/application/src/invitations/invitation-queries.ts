@@ -1,13 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { notFound } from '../../../domain/src/errors.js';
-import {
-  INVITATION_CODE,
-  invitationResource,
-  type InvitationStatus,
-} from '../../../domain/src/invitations/invitation.js';
-import { Collections } from '../../../read-models/src/projections/collections.js';
-import type { InvitationDoc } from '../../../read-models/src/projections/invitation-projection.js';
-import type { Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { notFound } from '#domain/errors.js';
+import { INVITATION_CODE, invitationResource, type InvitationStatus } from '#domain/invitations/invitation.js';
+import { Collections } from '#read-models/projections/collections.js';
+import type { InvitationDoc } from '#read-models/projections/invitation-projection.js';
+import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { listForPlatform } from '../queries/list-query.js';
 import { READ_MODELS } from '../tokens.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';

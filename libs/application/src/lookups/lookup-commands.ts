@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DomainError, notFound } from '../../../domain/src/errors.js';
-import { isPublicId, publicId, type IdGenerator } from '../../../domain/src/ids.js';
+import { DomainError, notFound } from '#domain/errors.js';
+import { isPublicId, publicId, type IdGenerator } from '#domain/ids.js';
 import {
   LOOKUP_TTL_MS,
   isLookupExpired,
@@ -10,9 +10,9 @@ import {
   parseSandboxUmaAddress,
   requiredPayerDataFieldsFor,
   type LookupRecord,
-} from '../../../domain/src/lookups/lookup.js';
-import { currency } from '../../../domain/src/money.js';
-import { compact } from '../../../domain/src/transactions/transaction-view.js';
+} from '#domain/lookups/lookup.js';
+import { currency } from '#domain/money.js';
+import { compact } from '#domain/transactions/transaction-view.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, type Actor } from '../tokens.js';
 import { isSandboxPlatform, loadLiveExternalAccount } from '../transactions/accounts.js';

@@ -1,7 +1,7 @@
-import type { Clock } from '../../../domain/src/clock.js';
-import { streams } from '../../../domain/src/ids.js';
-import type { SandboxClockEvent } from '../../../domain/src/sandbox-clock/sandbox-clock.js';
-import type { EventStore } from '../../../event-store/src/event-store.js';
+import type { Clock } from '#domain/clock.js';
+import { streams } from '#domain/ids.js';
+import type { SandboxClockEvent } from '#domain/sandbox-clock/sandbox-clock.js';
+import type { EventStore } from '#event-store/event-store.js';
 
 interface Applied {
   /** Revision of the platform's clock stream read so far (-1: none). */

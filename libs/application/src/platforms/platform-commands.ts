@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
-import { CRYPTO_CURRENCIES, CURRENCY_CODES } from '../../../domain/src/money.js';
-import { platformDecider } from '../../../domain/src/platform/platform.js';
-import { hashSecret, newSecret } from '../../../crypto/src/secrets.js';
+import { publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { CRYPTO_CURRENCIES, CURRENCY_CODES } from '#domain/money.js';
+import { platformDecider } from '#domain/platform/platform.js';
+import { hashSecret, newSecret } from '#crypto/secrets.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, type Actor } from '../tokens.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';

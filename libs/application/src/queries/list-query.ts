@@ -1,4 +1,4 @@
-import type { Doc, Filter, Page, Query, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import type { Doc, Filter, Page, Query, ReadModelStore } from '#read-models/read-model-store.js';
 
 /** A list request as the API takes it: filters on top of the platform scope, limit and cursor. */
 export interface ListRequest {

@@ -1,11 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { notFound } from '../../../domain/src/errors.js';
-import { Collections } from '../../../read-models/src/projections/collections.js';
-import {
-  toInternalAccount,
-  type InternalAccountDoc,
-} from '../../../read-models/src/projections/internal-account-docs.js';
-import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { notFound } from '#domain/errors.js';
+import { Collections } from '#read-models/projections/collections.js';
+import { toInternalAccount, type InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
+import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { READ_MODELS } from '../tokens.js';
 import { listForPlatform, stripPlatform, type ListRequest } from './list-query.js';
 

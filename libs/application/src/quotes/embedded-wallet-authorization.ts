@@ -1,14 +1,10 @@
-import { verifyStamp } from '../../../crypto/src/stamp.js';
-import { DomainError } from '../../../domain/src/errors.js';
-import { streams } from '../../../domain/src/ids.js';
-import type { QuoteRecord } from '../../../domain/src/quotes/quote.js';
-import { buildPayloadToSign, operationOf, parsePayloadToSign } from '../../../domain/src/wallet/payload.js';
-import {
-  isAuthMethodActive,
-  isSessionActive,
-  sessionByPublicKey,
-} from '../../../domain/src/wallet/wallet-auth-state.js';
-import { walletAuthDecider } from '../../../domain/src/wallet/wallet-auth.js';
+import { verifyStamp } from '#crypto/stamp.js';
+import { DomainError } from '#domain/errors.js';
+import { streams } from '#domain/ids.js';
+import type { QuoteRecord } from '#domain/quotes/quote.js';
+import { buildPayloadToSign, operationOf, parsePayloadToSign } from '#domain/wallet/payload.js';
+import { isAuthMethodActive, isSessionActive, sessionByPublicKey } from '#domain/wallet/wallet-auth-state.js';
+import { walletAuthDecider } from '#domain/wallet/wallet-auth.js';
 import type { CommandRunner } from '../command-runner.js';
 
 /**

@@ -1,14 +1,9 @@
 import { createHash } from 'node:crypto';
-import { DomainError, invalid, notFound } from '../../../domain/src/errors.js';
-import { isPublicId, publicId, type IdGenerator } from '../../../domain/src/ids.js';
-import type { LookupRecord } from '../../../domain/src/lookups/lookup.js';
-import { CRYPTO_CURRENCIES, toAmount } from '../../../domain/src/money.js';
-import type {
-  LockedCurrencySide,
-  QuoteDestination,
-  QuoteFunding,
-  QuoteRecord,
-} from '../../../domain/src/quotes/quote.js';
+import { DomainError, invalid, notFound } from '#domain/errors.js';
+import { isPublicId, publicId, type IdGenerator } from '#domain/ids.js';
+import type { LookupRecord } from '#domain/lookups/lookup.js';
+import { CRYPTO_CURRENCIES, toAmount } from '#domain/money.js';
+import type { LockedCurrencySide, QuoteDestination, QuoteFunding, QuoteRecord } from '#domain/quotes/quote.js';
 import {
   INTERNAL_RAIL,
   UMA_RAIL,
@@ -20,15 +15,11 @@ import {
   rateDetails,
   toDisplayNumber,
   type Rail,
-} from '../../../domain/src/rates/rate-table.js';
-import { SUCCESS_PLAN, type PaymentPlan } from '../../../domain/src/transactions/payment-plan.js';
-import {
-  referenceFor,
-  type TransactionDestination,
-  type TransactionRecord,
-} from '../../../domain/src/transactions/transaction.js';
-import { quoteDestinationPlan, umaDestinationPlan } from '../../../domain/src/transfers/sandbox-outcomes.js';
-import type { ReadModelStore } from '../../../read-models/src/read-model-store.js';
+} from '#domain/rates/rate-table.js';
+import { SUCCESS_PLAN, type PaymentPlan } from '#domain/transactions/payment-plan.js';
+import { referenceFor, type TransactionDestination, type TransactionRecord } from '#domain/transactions/transaction.js';
+import { quoteDestinationPlan, umaDestinationPlan } from '#domain/transfers/sandbox-outcomes.js';
+import type { ReadModelStore } from '#read-models/read-model-store.js';
 import type { CommandRunner } from '../command-runner.js';
 import { loadLiveLookup } from '../lookups/lookup-commands.js';
 import {

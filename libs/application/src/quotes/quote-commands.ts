@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DomainError, conflict, notFound } from '../../../domain/src/errors.js';
-import { isPublicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
+import { DomainError, conflict, notFound } from '#domain/errors.js';
+import { isPublicId, streams, type IdGenerator } from '#domain/ids.js';
 import {
   isQuoteExpired,
   quoteDecider,
@@ -9,10 +9,10 @@ import {
   toQuoteResource,
   type QuoteRecord,
   type QuoteState,
-} from '../../../domain/src/quotes/quote.js';
-import type { PaymentRef } from '../../../domain/src/timers/timers.js';
-import type { EventMetadata } from '../../../event-store/src/event-store.js';
-import type { ReadModelStore } from '../../../read-models/src/read-model-store.js';
+} from '#domain/quotes/quote.js';
+import type { PaymentRef } from '#domain/timers/timers.js';
+import type { EventMetadata } from '#event-store/event-store.js';
+import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { loadCustomerAccount, requireActive } from '../transactions/accounts.js';

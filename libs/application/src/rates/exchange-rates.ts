@@ -1,6 +1,6 @@
-import { invalid } from '../../../domain/src/errors.js';
-import { currency, CURRENCY_CODES, MAX_JSON_AMOUNT, toJsonNumber } from '../../../domain/src/money.js';
-import { exchangeRateTable, toDisplayNumber } from '../../../domain/src/rates/rate-table.js';
+import { invalid } from '#domain/errors.js';
+import { currency, CURRENCY_CODES, MAX_JSON_AMOUNT, toJsonNumber } from '#domain/money.js';
+import { exchangeRateTable, toDisplayNumber } from '#domain/rates/rate-table.js';
 
 export interface ExchangeRateQuery {
   sourceCurrency?: string;

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { streams } from '../../../domain/src/ids.js';
-import { sandboxClockDecider } from '../../../domain/src/sandbox-clock/sandbox-clock.js';
-import type { JobQueue } from '../../../jobs/src/job-queue.js';
+import { streams } from '#domain/ids.js';
+import { sandboxClockDecider } from '#domain/sandbox-clock/sandbox-clock.js';
+import type { JobQueue } from '#jobs/job-queue.js';
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../ledger/fund-commands.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';

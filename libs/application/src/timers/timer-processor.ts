@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
-import { DomainError } from '../../../domain/src/errors.js';
-import { TIMER_QUEUE, type TimerJob } from '../../../domain/src/timers/timers.js';
-import type { EventStore } from '../../../event-store/src/event-store.js';
-import type { Job, JobQueue } from '../../../jobs/src/job-queue.js';
+import { DomainError } from '#domain/errors.js';
+import { TIMER_QUEUE, type TimerJob } from '#domain/timers/timers.js';
+import type { EventStore } from '#event-store/event-store.js';
+import type { Job, JobQueue } from '#jobs/job-queue.js';
 import { CommandRunner, type ProjectionWaiter } from '../command-runner.js';
 import type { PlatformClocks } from '../platforms/platform-clocks.js';
 import { PaymentProcess } from '../transactions/payment-process.js';

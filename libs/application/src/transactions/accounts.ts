@@ -1,11 +1,11 @@
-import { customerDecider, type InternalAccountType } from '../../../domain/src/customer/customer.js';
-import { DomainError, conflict, invalid, notFound } from '../../../domain/src/errors.js';
-import type { ExternalAccountState } from '../../../domain/src/external-account/external-account.js';
-import { isPublicId, streams } from '../../../domain/src/ids.js';
-import { platformDecider } from '../../../domain/src/platform/platform.js';
-import { Collections } from '../../../read-models/src/projections/collections.js';
-import type { InternalAccountDoc } from '../../../read-models/src/projections/internal-account-docs.js';
-import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { customerDecider, type InternalAccountType } from '#domain/customer/customer.js';
+import { DomainError, conflict, invalid, notFound } from '#domain/errors.js';
+import type { ExternalAccountState } from '#domain/external-account/external-account.js';
+import { isPublicId, streams } from '#domain/ids.js';
+import { platformDecider } from '#domain/platform/platform.js';
+import { Collections } from '#read-models/projections/collections.js';
+import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
+import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import type { CommandRunner } from '../command-runner.js';
 import { loadExternalAccount } from '../external-accounts/load-external-account.js';
 

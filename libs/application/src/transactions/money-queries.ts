@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { notFound } from '../../../domain/src/errors.js';
-import { Collections } from '../../../read-models/src/projections/collections.js';
-import { toQuoteDocResource } from '../../../read-models/src/projections/quotes/quote-projection.js';
-import { toTransactionDocResource } from '../../../read-models/src/projections/transactions/transaction-projection.js';
-import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { notFound } from '#domain/errors.js';
+import { Collections } from '#read-models/projections/collections.js';
+import { toQuoteDocResource } from '#read-models/projections/quotes/quote-projection.js';
+import { toTransactionDocResource } from '#read-models/projections/transactions/transaction-projection.js';
+import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { listForPlatform, type ListRequest } from '../queries/list-query.js';
 import { READ_MODELS } from '../tokens.js';
 

@@ -1,10 +1,10 @@
-import { DomainError } from '../../../domain/src/errors.js';
-import { streams } from '../../../domain/src/ids.js';
-import { ledgerDecider, type LedgerCommand } from '../../../domain/src/ledger/ledger.js';
-import type { TransactionRecord } from '../../../domain/src/transactions/transaction.js';
-import { ledgerBatchDecider } from '../../../domain/src/transfers/ledger-batch.js';
-import { LEG_CODES, legTransferId, legsOf } from '../../../domain/src/transfers/payment-legs.js';
-import type { EventMetadata } from '../../../event-store/src/event-store.js';
+import { DomainError } from '#domain/errors.js';
+import { streams } from '#domain/ids.js';
+import { ledgerDecider, type LedgerCommand } from '#domain/ledger/ledger.js';
+import type { TransactionRecord } from '#domain/transactions/transaction.js';
+import { ledgerBatchDecider } from '#domain/transfers/ledger-batch.js';
+import { LEG_CODES, legTransferId, legsOf } from '#domain/transfers/payment-legs.js';
+import type { EventMetadata } from '#event-store/event-store.js';
 import type { CommandRunner } from '../command-runner.js';
 import type { PlatformClocks } from '../platforms/platform-clocks.js';
 import { settlementAccountOf } from './accounts.js';

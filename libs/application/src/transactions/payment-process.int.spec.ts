@@ -2,19 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '../../../domain/src/clock.js';
-import { streams } from '../../../domain/src/ids.js';
-import { ledgerDecider, postedBalance } from '../../../domain/src/ledger/ledger.js';
-import { platformDecider } from '../../../domain/src/platform/platform.js';
-import type { PaymentRef, TimerJob } from '../../../domain/src/timers/timers.js';
-import type { PaymentPlan } from '../../../domain/src/transactions/payment-plan.js';
-import {
-  referenceFor,
-  transactionDecider,
-  type TransactionRecord,
-} from '../../../domain/src/transactions/transaction.js';
-import { SqliteEventStore } from '../../../event-store/src/sqlite-event-store.js';
-import type { Job, JobOptions, JobQueue } from '../../../jobs/src/job-queue.js';
+import { ManualClock } from '#domain/clock.js';
+import { streams } from '#domain/ids.js';
+import { ledgerDecider, postedBalance } from '#domain/ledger/ledger.js';
+import { platformDecider } from '#domain/platform/platform.js';
+import type { PaymentRef, TimerJob } from '#domain/timers/timers.js';
+import type { PaymentPlan } from '#domain/transactions/payment-plan.js';
+import { referenceFor, transactionDecider, type TransactionRecord } from '#domain/transactions/transaction.js';
+import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
+import type { Job, JobOptions, JobQueue } from '#jobs/job-queue.js';
 import { expectBalancedLedger } from '../../../../test/support/ledger-check.js';
 import { CommandRunner } from '../command-runner.js';
 import { handleTimer } from '../timers/timer-processor.js';

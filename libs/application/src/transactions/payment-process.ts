@@ -1,15 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DomainError, notFound } from '../../../domain/src/errors.js';
-import { streams } from '../../../domain/src/ids.js';
-import { isQuoteExpired, quoteDecider } from '../../../domain/src/quotes/quote.js';
-import {
-  RECOVERY_DELAY_MS,
-  TIMER_QUEUE,
-  timerJobId,
-  type PaymentRef,
-  type TimerJob,
-} from '../../../domain/src/timers/timers.js';
-import type { PaymentStep } from '../../../domain/src/transactions/payment-plan.js';
+import { DomainError, notFound } from '#domain/errors.js';
+import { streams } from '#domain/ids.js';
+import { isQuoteExpired, quoteDecider } from '#domain/quotes/quote.js';
+import { RECOVERY_DELAY_MS, TIMER_QUEUE, timerJobId, type PaymentRef, type TimerJob } from '#domain/timers/timers.js';
+import type { PaymentStep } from '#domain/transactions/payment-plan.js';
 import {
   sameStep,
   transactionDecider,
@@ -17,9 +11,9 @@ import {
   type TransactionRecord,
   type TransactionStatus,
   type TransitionCommand,
-} from '../../../domain/src/transactions/transaction.js';
-import type { EventMetadata } from '../../../event-store/src/event-store.js';
-import type { JobQueue } from '../../../jobs/src/job-queue.js';
+} from '#domain/transactions/transaction.js';
+import type { EventMetadata } from '#event-store/event-store.js';
+import type { JobQueue } from '#jobs/job-queue.js';
 import { CommandRunner } from '../command-runner.js';
 import { JOB_QUEUE } from '../tokens.js';
 import { PaymentLedger } from './payment-ledger.js';

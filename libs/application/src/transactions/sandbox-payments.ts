@@ -1,20 +1,16 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { umaAddressKey } from '../../../domain/src/claims/claim.js';
-import { customerDecider } from '../../../domain/src/customer/customer.js';
-import { conflict, invalid, notFound } from '../../../domain/src/errors.js';
-import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
-import { currency } from '../../../domain/src/money.js';
-import type { PaymentRef } from '../../../domain/src/timers/timers.js';
-import {
-  referenceFor,
-  transactionDecider,
-  type TransactionRecord,
-} from '../../../domain/src/transactions/transaction.js';
-import { toTransactionResource } from '../../../domain/src/transactions/transaction-view.js';
-import { incomingPlan } from '../../../domain/src/transfers/sandbox-outcomes.js';
-import { Collections } from '../../../read-models/src/projections/collections.js';
-import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { umaAddressKey } from '#domain/claims/claim.js';
+import { customerDecider } from '#domain/customer/customer.js';
+import { conflict, invalid, notFound } from '#domain/errors.js';
+import { publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { currency } from '#domain/money.js';
+import type { PaymentRef } from '#domain/timers/timers.js';
+import { referenceFor, transactionDecider, type TransactionRecord } from '#domain/transactions/transaction.js';
+import { toTransactionResource } from '#domain/transactions/transaction-view.js';
+import { incomingPlan } from '#domain/transfers/sandbox-outcomes.js';
+import { Collections } from '#read-models/projections/collections.js';
+import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../ledger/fund-commands.js';

@@ -1,18 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DomainError } from '../../../domain/src/errors.js';
-import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
-import { available, ledgerDecider } from '../../../domain/src/ledger/ledger.js';
-import { networkRail } from '../../../domain/src/rates/rate-table.js';
-import type { PaymentRef } from '../../../domain/src/timers/timers.js';
-import {
-  referenceFor,
-  transactionDecider,
-  type TransactionRecord,
-} from '../../../domain/src/transactions/transaction.js';
-import { toTransactionResource } from '../../../domain/src/transactions/transaction-view.js';
-import { transferPlan } from '../../../domain/src/transfers/sandbox-outcomes.js';
-import type { ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { DomainError } from '#domain/errors.js';
+import { publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { available, ledgerDecider } from '#domain/ledger/ledger.js';
+import { networkRail } from '#domain/rates/rate-table.js';
+import type { PaymentRef } from '#domain/timers/timers.js';
+import { referenceFor, transactionDecider, type TransactionRecord } from '#domain/transactions/transaction.js';
+import { toTransactionResource } from '#domain/transactions/transaction-view.js';
+import { transferPlan } from '#domain/transfers/sandbox-outcomes.js';
+import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import {

@@ -4,8 +4,8 @@ import {
   matchesUmaProviderFilter,
   type UmaProvider,
   type UmaProviderFilter,
-} from '../../../domain/src/uma-providers/uma-providers.js';
-import { InvalidCursor } from '../../../read-models/src/read-model-store.js';
+} from '#domain/uma-providers/uma-providers.js';
+import { InvalidCursor } from '#read-models/read-model-store.js';
 
 export interface UmaProviderListRequest extends UmaProviderFilter {
   limit?: number;

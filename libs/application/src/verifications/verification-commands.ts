@@ -1,15 +1,15 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { customerDecider } from '../../../domain/src/customer/customer.js';
-import { notFound } from '../../../domain/src/errors.js';
-import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
-import { platformDecider } from '../../../domain/src/platform/platform.js';
+import { customerDecider } from '#domain/customer/customer.js';
+import { notFound } from '#domain/errors.js';
+import { publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { platformDecider } from '#domain/platform/platform.js';
 import {
   kycStatusFrom,
   verificationDecider,
   verificationOutcome,
   verificationStream,
-} from '../../../domain/src/verifications/verification.js';
+} from '#domain/verifications/verification.js';
 import { CommandRunner } from '../command-runner.js';
 import { customerStream, loadOwnCustomer } from '../customers/customer-commands.js';
 import { IDS, type Actor } from '../tokens.js';

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { notFound } from '../../../domain/src/errors.js';
-import { Collections } from '../../../read-models/src/projections/collections.js';
-import { toVerification } from '../../../read-models/src/projections/verification-projection.js';
-import type { Doc, Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { notFound } from '#domain/errors.js';
+import { Collections } from '#read-models/projections/collections.js';
+import { toVerification } from '#read-models/projections/verification-projection.js';
+import type { Doc, Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { listForPlatform } from '../queries/list-query.js';
 import { READ_MODELS } from '../tokens.js';
 

@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { sealToClientPublicKey } from '../../../crypto/src/session-keys.js';
-import { conflict } from '../../../domain/src/errors.js';
-import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
-import { walletAuthDecider } from '../../../domain/src/wallet/wallet-auth.js';
+import { sealToClientPublicKey } from '#crypto/session-keys.js';
+import { conflict } from '#domain/errors.js';
+import { publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { walletAuthDecider } from '#domain/wallet/wallet-auth.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, type Actor } from '../tokens.js';
 import { SignedRetryService, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';

@@ -1,20 +1,20 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomBytes } from 'node:crypto';
-import { verifyPasskeyRegistration, type PasskeyAttestation } from '../../../crypto/src/webauthn.js';
-import { passkeyCredentialKey } from '../../../domain/src/claims/claim.js';
-import { customerDecider } from '../../../domain/src/customer/customer.js';
-import { invalid, notFound } from '../../../domain/src/errors.js';
-import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
-import { unauthorized, type SignedRetryProof } from '../../../domain/src/wallet/signed-retry.js';
-import { walletAuthDecider, type NewAuthMethod } from '../../../domain/src/wallet/wallet-auth.js';
+import { verifyPasskeyRegistration, type PasskeyAttestation } from '#crypto/webauthn.js';
+import { passkeyCredentialKey } from '#domain/claims/claim.js';
+import { customerDecider } from '#domain/customer/customer.js';
+import { invalid, notFound } from '#domain/errors.js';
+import { publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { unauthorized, type SignedRetryProof } from '#domain/wallet/signed-retry.js';
+import { walletAuthDecider, type NewAuthMethod } from '#domain/wallet/wallet-auth.js';
 import {
   isAuthMethodActive,
   requiresSignedRetryToAddAuthMethod,
   type AuthMethodRecord,
   type AuthMethodType,
-} from '../../../domain/src/wallet/wallet-auth-state.js';
-import { toAuthMethodView, type AuthMethodView } from '../../../domain/src/wallet/wallet-views.js';
+} from '#domain/wallet/wallet-auth-state.js';
+import { toAuthMethodView, type AuthMethodView } from '#domain/wallet/wallet-views.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, type Actor } from '../tokens.js';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { customerDecider } from '../../../domain/src/customer/customer.js';
-import { isPublicId, streams } from '../../../domain/src/ids.js';
-import { walletAuthDecider } from '../../../domain/src/wallet/wallet-auth.js';
-import { activeAuthMethods } from '../../../domain/src/wallet/wallet-auth-state.js';
+import { customerDecider } from '#domain/customer/customer.js';
+import { isPublicId, streams } from '#domain/ids.js';
+import { walletAuthDecider } from '#domain/wallet/wallet-auth.js';
+import { activeAuthMethods } from '#domain/wallet/wallet-auth-state.js';
 import { CommandRunner } from '../command-runner.js';
 import { type Actor } from '../tokens.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';

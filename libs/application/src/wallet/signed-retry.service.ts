@@ -1,15 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { verifyStamp } from '../../../crypto/src/stamp.js';
-import { publicId, streams, type IdGenerator } from '../../../domain/src/ids.js';
-import { unauthorized, type SignedRetryProof } from '../../../domain/src/wallet/signed-retry.js';
-import { walletAuthDecider, type NewAuthMethod } from '../../../domain/src/wallet/wallet-auth.js';
+import { verifyStamp } from '#crypto/stamp.js';
+import { publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { unauthorized, type SignedRetryProof } from '#domain/wallet/signed-retry.js';
+import { walletAuthDecider, type NewAuthMethod } from '#domain/wallet/wallet-auth.js';
 import {
   sessionByPublicKey,
   type AuthMethodType,
   type SignedChange,
   type SignedRetryIntent,
   type WalletAuthEvent,
-} from '../../../domain/src/wallet/wallet-auth-state.js';
+} from '#domain/wallet/wallet-auth-state.js';
 import { CommandRunner } from '../command-runner.js';
 import { faultPoint } from '../fault-injection.js';
 import { IDS, type Actor } from '../tokens.js';

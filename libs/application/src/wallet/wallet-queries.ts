@@ -1,13 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isPublicId, type ResourceKind } from '../../../domain/src/ids.js';
-import { notFound } from '../../../domain/src/errors.js';
-import type { AuthMethodView, AuthSessionView } from '../../../domain/src/wallet/wallet-views.js';
-import { Collections } from '../../../read-models/src/projections/collections.js';
-import type {
-  AuthMethodDoc,
-  AuthSessionDoc,
-} from '../../../read-models/src/projections/wallet/wallet-auth-projection.js';
-import type { Doc, Filter, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+import { isPublicId, type ResourceKind } from '#domain/ids.js';
+import { notFound } from '#domain/errors.js';
+import type { AuthMethodView, AuthSessionView } from '#domain/wallet/wallet-views.js';
+import { Collections } from '#read-models/projections/collections.js';
+import type { AuthMethodDoc, AuthSessionDoc } from '#read-models/projections/wallet/wallet-auth-projection.js';
+import type { Doc, Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { READ_MODELS } from '../tokens.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import type { SecretBox } from '../../../crypto/src/secret-box.js';
+import type { SecretBox } from '#crypto/secret-box.js';
 import { SECRET_BOX } from '../tokens.js';
 
 const SEED_BYTES = 32;

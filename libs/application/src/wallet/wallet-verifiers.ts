@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { createOidcVerifier, type OidcIdentity, type OidcVerifier } from '../../../crypto/src/oidc.js';
-import type { RelyingParty } from '../../../crypto/src/webauthn.js';
-import type { AppConfig } from '../../../config/src/config.js';
-import type { Clock } from '../../../domain/src/clock.js';
-import { DomainError, invalid } from '../../../domain/src/errors.js';
-import { streams } from '../../../domain/src/ids.js';
-import { platformDecider } from '../../../domain/src/platform/platform.js';
-import { unauthorized } from '../../../domain/src/wallet/signed-retry.js';
+import { createOidcVerifier, type OidcIdentity, type OidcVerifier } from '#crypto/oidc.js';
+import type { RelyingParty } from '#crypto/webauthn.js';
+import type { AppConfig } from '#config/config.js';
+import type { Clock } from '#domain/clock.js';
+import { DomainError, invalid } from '#domain/errors.js';
+import { streams } from '#domain/ids.js';
+import { platformDecider } from '#domain/platform/platform.js';
+import { unauthorized } from '#domain/wallet/signed-retry.js';
 import { CommandRunner } from '../command-runner.js';
 import { APP_CONFIG, CLOCK } from '../tokens.js';
 

@@ -1,25 +1,21 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DomainError, notFound } from '../../../domain/src/errors.js';
-import { publicId, streams, uuidOf, type IdGenerator } from '../../../domain/src/ids.js';
-import { platformDecider } from '../../../domain/src/platform/platform.js';
-import { webhookConfigDecider } from '../../../domain/src/webhooks/webhook-config.js';
-import {
-  maxAttemptsFor,
-  webhookDeliveryDecider,
-  type WebhookEnvelope,
-} from '../../../domain/src/webhooks/webhook-delivery.js';
-import { webhookDeliveryStream } from '../../../domain/src/webhooks/webhook-ids.js';
+import { DomainError, notFound } from '#domain/errors.js';
+import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
+import { platformDecider } from '#domain/platform/platform.js';
+import { webhookConfigDecider } from '#domain/webhooks/webhook-config.js';
+import { maxAttemptsFor, webhookDeliveryDecider, type WebhookEnvelope } from '#domain/webhooks/webhook-delivery.js';
+import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../ledger/fund-commands.js';
 import { APP_CONFIG, IDS, type Actor } from '../tokens.js';
-import type { AppConfig } from '../../../config/src/config.js';
-import type { SecretBox } from '../../../crypto/src/secret-box.js';
+import type { AppConfig } from '#config/config.js';
+import type { SecretBox } from '#crypto/secret-box.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
 import { UNREACHABLE } from './webhook-sender.js';
 import { generateWebhookKeys } from './webhook-keys.js';
 import { SECRET_BOX } from './webhook-providers.js';
-import { refusedUrlHost } from '../../../net/src/address-policy.js';
+import { refusedUrlHost } from '#net/address-policy.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class ConfigureWebhooksCommand {

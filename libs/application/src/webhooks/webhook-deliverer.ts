@@ -1,19 +1,19 @@
 import { Logger } from '@nestjs/common';
-import type { Clock } from '../../../domain/src/clock.js';
-import { streams } from '../../../domain/src/ids.js';
-import { retryDelayMs, WEBHOOK_RETRY_POLICY } from '../../../domain/src/webhooks/retry-policy.js';
-import { webhookConfigDecider } from '../../../domain/src/webhooks/webhook-config.js';
+import type { Clock } from '#domain/clock.js';
+import { streams } from '#domain/ids.js';
+import { retryDelayMs, WEBHOOK_RETRY_POLICY } from '#domain/webhooks/retry-policy.js';
+import { webhookConfigDecider } from '#domain/webhooks/webhook-config.js';
 import {
   attemptOutcome,
   webhookDeliveryDecider,
   type AttemptOutcome,
   type DeliveryAttempt,
-} from '../../../domain/src/webhooks/webhook-delivery.js';
-import { webhookDeliveryStream } from '../../../domain/src/webhooks/webhook-ids.js';
+} from '#domain/webhooks/webhook-delivery.js';
+import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
 import type { CommandRunner } from '../command-runner.js';
-import type { SecretBox } from '../../../crypto/src/secret-box.js';
-import type { AllowedHost } from '../../../net/src/address-policy.js';
-import type { Resolver } from '../../../net/src/resolve-target.js';
+import type { SecretBox } from '#crypto/secret-box.js';
+import type { AllowedHost } from '#net/address-policy.js';
+import type { Resolver } from '#net/resolve-target.js';
 import { WebhookSigner } from './webhook-keys.js';
 import { postWebhook, type SendResult } from './webhook-sender.js';
 import type { PlatformClocks } from '../platforms/platform-clocks.js';

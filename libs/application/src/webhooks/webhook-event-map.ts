@@ -1,19 +1,16 @@
-import type { AgentActionSnapshot } from '../../../domain/src/agents/agent-types.js';
-import { toAgentActionResource } from '../../../domain/src/agents/agent-views.js';
-import type { CardSnapshot } from '../../../domain/src/cards/card-types.js';
-import type { KycStatus } from '../../../domain/src/customer/customer.js';
-import { invitationResource, type InvitationSnapshot } from '../../../domain/src/invitations/invitation.js';
-import { postedBalance, type LedgerState } from '../../../domain/src/ledger/ledger.js';
-import { toJsonNumber } from '../../../domain/src/money.js';
-import type { TransactionRecord } from '../../../domain/src/transactions/transaction.js';
-import { toTransactionResource } from '../../../domain/src/transactions/transaction-view.js';
-import type { RecordedEvent } from '../../../event-store/src/event-store.js';
-import { Collections } from '../../../read-models/src/projections/collections.js';
-import {
-  toInternalAccount,
-  type InternalAccountDoc,
-} from '../../../read-models/src/projections/internal-account-docs.js';
-import type { Doc } from '../../../read-models/src/read-model-store.js';
+import type { AgentActionSnapshot } from '#domain/agents/agent-types.js';
+import { toAgentActionResource } from '#domain/agents/agent-views.js';
+import type { CardSnapshot } from '#domain/cards/card-types.js';
+import type { KycStatus } from '#domain/customer/customer.js';
+import { invitationResource, type InvitationSnapshot } from '#domain/invitations/invitation.js';
+import { postedBalance, type LedgerState } from '#domain/ledger/ledger.js';
+import { toJsonNumber } from '#domain/money.js';
+import type { TransactionRecord } from '#domain/transactions/transaction.js';
+import { toTransactionResource } from '#domain/transactions/transaction-view.js';
+import type { RecordedEvent } from '#event-store/event-store.js';
+import { Collections } from '#read-models/projections/collections.js';
+import { toInternalAccount, type InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
+import type { Doc } from '#read-models/read-model-store.js';
 import { stripPlatform } from '../queries/list-query.js';
 
 /**

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { evolveLedger, initialLedgerState, type LedgerEvent } from '../../../domain/src/ledger/ledger.js';
-import { currency } from '../../../domain/src/money.js';
-import type { RecordedEvent } from '../../../event-store/src/event-store.js';
-import { Collections } from '../../../read-models/src/projections/collections.js';
-import type { Doc } from '../../../read-models/src/read-model-store.js';
+import { evolveLedger, initialLedgerState, type LedgerEvent } from '#domain/ledger/ledger.js';
+import { currency } from '#domain/money.js';
+import type { RecordedEvent } from '#event-store/event-store.js';
+import { Collections } from '#read-models/projections/collections.js';
+import type { Doc } from '#read-models/read-model-store.js';
 import { WEBHOOK_EVENT_MAP, type WebhookSources } from './webhook-event-map.js';
 
 const platformUuid = '00000000-0000-4000-8000-0000000000aa';

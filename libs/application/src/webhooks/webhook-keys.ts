@@ -1,7 +1,7 @@
 import { createPrivateKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import type { WebhookSigningMaterial } from '../../../domain/src/webhooks/webhook-config.js';
-import type { SecretBox } from '../../../crypto/src/secret-box.js';
+import type { WebhookSigningMaterial } from '#domain/webhooks/webhook-config.js';
+import type { SecretBox } from '#crypto/secret-box.js';
 
 const keyContext = (platformId: string) => `webhook-signing-key:${platformId}`;
 const secretContext = (platformId: string) => `webhook-secret:${platformId}`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createPublicKey, randomBytes, verify } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { SecretBox } from '../../../crypto/src/secret-box.js';
+import { SecretBox } from '#crypto/secret-box.js';
 import { generateWebhookKeys, openWebhookSecret, WebhookSigner } from './webhook-keys.js';
 
 const platformId = 'Platform:00000000-0000-4000-8000-000000000001';

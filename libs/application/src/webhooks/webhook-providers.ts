@@ -1,10 +1,10 @@
 import type { Provider } from '@nestjs/common';
-import type { AppConfig } from '../../../config/src/config.js';
-import { systemClock } from '../../../domain/src/clock.js';
+import type { AppConfig } from '#config/config.js';
+import { systemClock } from '#domain/clock.js';
 import { CommandRunner } from '../command-runner.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { APP_CONFIG, SECRET_BOX } from '../tokens.js';
-import type { SecretBox } from '../../../crypto/src/secret-box.js';
+import type { SecretBox } from '#crypto/secret-box.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
 
 export { SECRET_BOX };

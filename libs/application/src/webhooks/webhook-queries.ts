@@ -1,17 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { notFound } from '../../../domain/src/errors.js';
-import { streams } from '../../../domain/src/ids.js';
-import { webhookConfigDecider } from '../../../domain/src/webhooks/webhook-config.js';
-import { Collections } from '../../../read-models/src/projections/collections.js';
+import { notFound } from '#domain/errors.js';
+import { streams } from '#domain/ids.js';
+import { webhookConfigDecider } from '#domain/webhooks/webhook-config.js';
+import { Collections } from '#read-models/projections/collections.js';
 import {
   toWebhookDelivery,
   type WebhookDeliveryDoc,
-} from '../../../read-models/src/projections/webhooks/webhook-delivery-projection.js';
-import type { Doc, ReadModelStore } from '../../../read-models/src/read-model-store.js';
+} from '#read-models/projections/webhooks/webhook-delivery-projection.js';
+import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { listForPlatform, type ListRequest } from '../queries/list-query.js';
 import { READ_MODELS } from '../tokens.js';
-import type { SecretBox } from '../../../crypto/src/secret-box.js';
+import type { SecretBox } from '#crypto/secret-box.js';
 import { openWebhookSecret } from './webhook-keys.js';
 import { SECRET_BOX } from './webhook-providers.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseAllowedHosts } from '../../../net/src/address-policy.js';
-import type { ResolvedAddress, Resolver } from '../../../net/src/resolve-target.js';
+import { parseAllowedHosts } from '#net/address-policy.js';
+import type { ResolvedAddress, Resolver } from '#net/resolve-target.js';
 import { postWebhook, RESPONSE_EXCERPT_BYTES, UNREACHABLE } from './webhook-sender.js';
 
 interface Local {

@@ -2,8 +2,8 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { effectivePort, type AllowedHost } from '../../../net/src/address-policy.js';
-import { resolveTarget, systemResolver, type ResolvedAddress, type Resolver } from '../../../net/src/resolve-target.js';
+import { effectivePort, type AllowedHost } from '#net/address-policy.js';
+import { resolveTarget, systemResolver, type ResolvedAddress, type Resolver } from '#net/resolve-target.js';
 
 export interface SendResult {
   /** The receiver's HTTP status; absent when no response arrived. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseAllowedHosts, refusedUrlHost } from '../../../net/src/address-policy.js';
+import { parseAllowedHosts, refusedUrlHost } from '#net/address-policy.js';
 import { DomainError } from '../errors.js';
 import { attemptBudget, lastAttemptOffsetMs, retryDelayMs, WEBHOOK_RETRY_POLICY } from './retry-policy.js';
 import {

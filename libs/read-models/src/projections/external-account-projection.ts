@@ -1,8 +1,5 @@
-import type {
-  ExternalAccountEvent,
-  ExternalAccountSnapshot,
-} from '../../../domain/src/external-account/external-account.js';
-import type { RecordedEvent } from '../../../event-store/src/event-store.js';
+import type { ExternalAccountEvent, ExternalAccountSnapshot } from '#domain/external-account/external-account.js';
+import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../projection.js';
 import type { Doc, ProjectionTransaction } from '../read-model-store.js';
 import { Collections } from './collections.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { currency } from '../../../domain/src/money.js';
-import type { InternalAccountStatus, InternalAccountType } from '../../../domain/src/customer/customer.js';
+import { currency } from '#domain/money.js';
+import type { InternalAccountStatus, InternalAccountType } from '#domain/customer/customer.js';
 import type { Doc } from '../read-model-store.js';
 
 /**

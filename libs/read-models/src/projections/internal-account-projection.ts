@@ -1,7 +1,7 @@
-import type { LedgerEvent } from '../../../domain/src/ledger/ledger.js';
-import type { CustomerEvent } from '../../../domain/src/customer/customer.js';
-import type { PlatformEvent } from '../../../domain/src/platform/platform.js';
-import type { RecordedEvent } from '../../../event-store/src/event-store.js';
+import type { LedgerEvent } from '#domain/ledger/ledger.js';
+import type { CustomerEvent } from '#domain/customer/customer.js';
+import type { PlatformEvent } from '#domain/platform/platform.js';
+import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../projection.js';
 import type { ProjectionTransaction } from '../read-model-store.js';
 import { Collections } from './collections.js';

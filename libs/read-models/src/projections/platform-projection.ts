@@ -1,5 +1,5 @@
-import type { PlatformEvent } from '../../../domain/src/platform/platform.js';
-import type { RecordedEvent } from '../../../event-store/src/event-store.js';
+import type { PlatformEvent } from '#domain/platform/platform.js';
+import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../projection.js';
 import type { Doc, ProjectionTransaction } from '../read-model-store.js';
 import { Collections } from './collections.js';

@@ -1,5 +1,5 @@
-import type { VerificationEvent } from '../../../domain/src/verifications/verification.js';
-import type { RecordedEvent } from '../../../event-store/src/event-store.js';
+import type { VerificationEvent } from '#domain/verifications/verification.js';
+import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../projection.js';
 import type { Doc, ProjectionTransaction } from '../read-model-store.js';
 import { Collections } from './collections.js';

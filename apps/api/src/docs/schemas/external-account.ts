@@ -1,4 +1,4 @@
-import { ACCOUNT_TYPES } from '../../../../../libs/domain/src/external-account/account-types.js';
+import { ACCOUNT_TYPES } from '#domain/external-account/account-types.js';
 
 type Schema = Record<string, unknown>;
 const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });

@@ -1,6 +1,6 @@
-import type { AgentActionSnapshot, AgentEvent, AgentSnapshot } from '../../../../domain/src/agents/agent-types.js';
-import { toAgentActionResource } from '../../../../domain/src/agents/agent-views.js';
-import type { RecordedEvent } from '../../../../event-store/src/event-store.js';
+import type { AgentActionSnapshot, AgentEvent, AgentSnapshot } from '#domain/agents/agent-types.js';
+import { toAgentActionResource } from '#domain/agents/agent-views.js';
+import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';

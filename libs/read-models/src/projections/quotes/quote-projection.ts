@@ -1,5 +1,5 @@
-import { quoteStatusOf, toQuoteResource, type QuoteEvent } from '../../../../domain/src/quotes/quote.js';
-import type { RecordedEvent } from '../../../../event-store/src/event-store.js';
+import { quoteStatusOf, toQuoteResource, type QuoteEvent } from '#domain/quotes/quote.js';
+import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';

@@ -1,6 +1,6 @@
-import type { TransactionEvent } from '../../../../domain/src/transactions/transaction.js';
-import { toTransactionResource } from '../../../../domain/src/transactions/transaction-view.js';
-import type { RecordedEvent } from '../../../../event-store/src/event-store.js';
+import type { TransactionEvent } from '#domain/transactions/transaction.js';
+import { toTransactionResource } from '#domain/transactions/transaction-view.js';
+import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';

@@ -1,5 +1,5 @@
-import type { WalletAuthEvent } from '../../../../domain/src/wallet/wallet-auth-state.js';
-import type { RecordedEvent } from '../../../../event-store/src/event-store.js';
+import type { WalletAuthEvent } from '#domain/wallet/wallet-auth-state.js';
+import type { RecordedEvent } from '#event-store/event-store.js';
 import type { ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
 import type { InternalAccountDoc } from '../internal-account-docs.js';

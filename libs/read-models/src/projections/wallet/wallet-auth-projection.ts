@@ -1,5 +1,5 @@
-import type { AuthMethodType, WalletAuthEvent } from '../../../../domain/src/wallet/wallet-auth-state.js';
-import type { RecordedEvent } from '../../../../event-store/src/event-store.js';
+import type { AuthMethodType, WalletAuthEvent } from '#domain/wallet/wallet-auth-state.js';
+import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../../projection.js';
 import type { Doc } from '../../read-model-store.js';
 import { Collections } from '../collections.js';

@@ -3,8 +3,8 @@ import type {
   WebhookDeliveryEvent,
   WebhookDeliveryStatus,
   WebhookEnvelope,
-} from '../../../../domain/src/webhooks/webhook-delivery.js';
-import type { RecordedEvent } from '../../../../event-store/src/event-store.js';
+} from '#domain/webhooks/webhook-delivery.js';
+import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
