@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '#domain/wallet/payload.js';
+import { canonicalJson } from '#domain/canonical-json.js';
 import type { EventMetadata } from './event-store.js';
 
 /**

@@ -9,7 +9,7 @@ import { ProjectionRunner } from '#read-models/projection-runner.js';
 import type { Projection } from '#read-models/projection.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { SqliteReadModelStore } from '#read-models/sqlite-read-model-store.js';
-import { canonicalJson } from '#domain/wallet/payload.js';
+import { canonicalJson } from '#domain/canonical-json.js';
 
 export interface VerifyProgress {
   /** phase: replay (position of head), compare (collections), ledger (events read). */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Decider } from '../decider.js';
 import { conflict } from '../errors.js';
 import { derivedUuid } from '../transfers/payment-legs.js';
+import { canonicalJson } from '../canonical-json.js';
 
 /**
  * Idempotency keys live in the write path: one stream per platform and key. The first request
@@ -18,15 +19,7 @@ export const idempotencyStream = (platformId: string, key: string) =>
   `idempotency-${derivedUuid(`${platformId}\n${key}`)}`;
 
 /** Key-order independent JSON, so equal bodies hash equally whatever their field order. */
-export function stableJson(value: unknown): string {
-  if (value === undefined) return 'null';
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
-}
+export const stableJson = canonicalJson;
 
 export function requestHash(request: { platformId: string; method: string; path: string; body: unknown }): string {
   return createHash('sha256')

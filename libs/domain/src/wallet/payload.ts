@@ -1,4 +1,7 @@
-import { DomainError, invalid } from '../errors.js';
+import { DomainError } from '../errors.js';
+import { canonicalJson } from '../canonical-json.js';
+
+export { canonicalJson };
 
 /**
  * The signed-retry `payloadToSign`: compact JSON with keys sorted at every level, generated and
@@ -18,23 +21,6 @@ export interface SignedPayloadFields {
 
 export function operationOf(method: string, path: string): string {
   return `${method.toUpperCase()} ${path}`;
-}
-
-/** JSON with object keys sorted (by UTF-16 code units) and no whitespace. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw invalid('INVALID_INPUT', 'numbers in a signed payload must be finite');
-    return JSON.stringify(value);
-  }
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  throw invalid('INVALID_INPUT', `a ${typeof value} cannot be part of a signed payload`);
 }
 
 export function buildPayloadToSign(fields: SignedPayloadFields): string {
