@@ -42,7 +42,6 @@ import { SandboxMoneyController } from './sandbox/sandbox-money.controller.js';
 import { SandboxClockController } from './sandbox-clock/sandbox-clock.controller.js';
 import { CardsController } from './cards/cards.controller.js';
 import { SandboxCardsController } from './sandbox/sandbox-cards.controller.js';
-import { AgentsModule } from '#application/agents/agents.module.js';
 import { AgentMeController } from './agents/agent-me.controller.js';
 import { AgentsController } from './agents/agents.controller.js';
 import { AuditController } from './audit/audit.controller.js';
@@ -89,7 +88,6 @@ export class ApiModule {
       module: ApiModule,
       imports: [
         ApplicationModule.register(deps),
-        AgentsModule,
         // The request logger runs as the first Express middleware (service.ts); this binds it for PinoLogger.
         LoggerModule.forRoot({ useExisting: true, pinoHttp: { level: PINO_LEVELS[deps.config.logLevel] } }),
       ],

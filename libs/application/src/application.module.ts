@@ -5,62 +5,39 @@ import type { Clock } from '#domain/clock.js';
 import type { IdGenerator } from '#domain/ids.js';
 import { CommandRunner } from './command-runner.js';
 import { PlatformClocks } from './platforms/platform-clocks.js';
-import {
-  CreateCustomerHandler,
-  DeleteCustomerHandler,
-  OpenInternalAccountHandler,
-  UpdateCustomerHandler,
-} from './customers/customer-commands.js';
 import type { Infrastructure } from './infrastructure.js';
-import { FundInternalAccountHandler } from './ledger/fund-commands.js';
-import { CreateApiTokenHandler, CreatePlatformHandler, RevokeApiTokenHandler } from './platforms/platform-commands.js';
 import { Queries } from './queries/queries.js';
-import {
-  CreateExternalAccountHandler,
-  DeleteExternalAccountHandler,
-} from './external-accounts/external-account-commands.js';
-import { ExternalAccountQueries } from './external-accounts/external-account-queries.js';
-import {
-  CancelInvitationHandler,
-  ClaimInvitationHandler,
-  CreateInvitationHandler,
-} from './invitations/invitation-commands.js';
-import { InvitationQueries } from './invitations/invitation-queries.js';
-import { UmaProviderQueries } from './uma-providers/uma-provider-queries.js';
-import { CreateVerificationHandler } from './verifications/verification-commands.js';
-import { VerificationQueries } from './verifications/verification-queries.js';
-import { webhookHandlers } from './webhooks/webhook-commands.js';
-import { webhookProviders } from './webhooks/webhook-providers.js';
-import { WebhookQueries } from './webhooks/webhook-queries.js';
 import { IdentityClaims } from './claims/identity-claims.js';
 import { APP_CONFIG, CLOCK, EVENT_STORE, IDS, JOB_QUEUE, PROJECTIONS, READ_MODELS, SECRET_BOX } from './tokens.js';
 import { loadSecretsKey, SecretBox } from '#crypto/secret-box.js';
-import { walletHandlers, walletProviders } from './wallet/index.js';
-import { cardHandlers, cardProviders } from './cards/card-providers.js';
-import { moneyHandlers, moneyProviders } from './transactions/money-providers.js';
+import { AgentsModule } from './agents/agents.module.js';
+import { CardsModule } from './cards/cards.module.js';
+import { CustomersModule } from './customers/customers.module.js';
+import { ExternalAccountsModule } from './external-accounts/external-accounts.module.js';
+import { InvitationsModule } from './invitations/invitations.module.js';
+import { PlatformsModule } from './platforms/platforms.module.js';
+import { PaymentsModule } from './transactions/payments.module.js';
+import { UmaProvidersModule } from './uma-providers/uma-providers.module.js';
+import { VerificationsModule } from './verifications/verifications.module.js';
+import { WalletModule } from './wallet/wallet.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 
-const handlers = [
-  CreatePlatformHandler,
-  CreateApiTokenHandler,
-  RevokeApiTokenHandler,
-  CreateCustomerHandler,
-  UpdateCustomerHandler,
-  DeleteCustomerHandler,
-  OpenInternalAccountHandler,
-  FundInternalAccountHandler,
-  CreateExternalAccountHandler,
-  DeleteExternalAccountHandler,
-  CreateVerificationHandler,
-  CreateInvitationHandler,
-  CancelInvitationHandler,
-  ClaimInvitationHandler,
-  ...webhookHandlers,
-  ...walletHandlers,
-  ...cardHandlers,
-  ...moneyHandlers,
+/** One module per area; each exports the services other areas and the HTTP edge use. */
+const AREAS = [
+  PlatformsModule,
+  CustomersModule,
+  ExternalAccountsModule,
+  VerificationsModule,
+  InvitationsModule,
+  UmaProvidersModule,
+  WebhooksModule,
+  WalletModule,
+  CardsModule,
+  PaymentsModule,
+  AgentsModule,
 ];
 
-/** Command handlers, queries and the ports they use, wired to the given infrastructure. */
+/** The ports, the command runner and the shared queries, wired to the given infrastructure, and every area module. */
 @Module({})
 export class ApplicationModule {
   static register(deps: { config: AppConfig; infra: Infrastructure; clock: Clock; ids: IdGenerator }): DynamicModule {
@@ -68,7 +45,7 @@ export class ApplicationModule {
     return {
       module: ApplicationModule,
       global: true,
-      imports: [CqrsModule.forRoot()],
+      imports: [CqrsModule.forRoot(), ...AREAS],
       providers: [
         { provide: APP_CONFIG, useValue: deps.config },
         { provide: CLOCK, useValue: deps.clock },
@@ -88,16 +65,6 @@ export class ApplicationModule {
         },
         IdentityClaims,
         Queries,
-        ExternalAccountQueries,
-        VerificationQueries,
-        UmaProviderQueries,
-        InvitationQueries,
-        WebhookQueries,
-        ...webhookProviders,
-        ...walletProviders,
-        ...cardProviders,
-        ...moneyProviders,
-        ...handlers,
       ],
       exports: [
         APP_CONFIG,
@@ -112,15 +79,8 @@ export class ApplicationModule {
         CommandRunner,
         IdentityClaims,
         Queries,
-        ExternalAccountQueries,
-        VerificationQueries,
-        UmaProviderQueries,
-        InvitationQueries,
-        WebhookQueries,
-        ...walletProviders,
-        ...cardProviders,
-        ...moneyProviders,
         CqrsModule,
+        ...AREAS,
       ],
     };
   }
