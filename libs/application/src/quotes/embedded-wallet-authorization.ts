@@ -2,31 +2,10 @@ import { verifyStamp } from '#crypto/stamp.js';
 import { DomainError } from '#domain/errors.js';
 import { streams } from '#domain/ids.js';
 import type { QuoteRecord } from '#domain/quotes/quote.js';
-import { buildPayloadToSign, operationOf, parsePayloadToSign } from '#domain/wallet/payload.js';
+import { parsePayloadToSign } from '#domain/wallet/payload.js';
 import { isAuthMethodActive, isSessionActive, sessionByPublicKey } from '#domain/wallet/wallet-auth-state.js';
 import { walletAuthDecider } from '#domain/wallet/wallet-auth.js';
 import type { CommandRunner } from '../command-runner.js';
-
-/**
- * The `payloadToSign` of a quote funded from an EMBEDDED_WALLET: it binds the execute operation,
- * the quote, the wallet account, a requestId and the quote's expiry. It is generated once, stored
- * with the quote and returned in `paymentInstructions[].accountOrWalletInfo`.
- */
-export function embeddedWalletPayload(
-  quoteId: string,
-  accountId: string,
-  requestId: string,
-  expiresAt: string,
-): string {
-  return buildPayloadToSign({
-    operation: operationOf('POST', `/quotes/${quoteId}/execute`),
-    targetId: quoteId,
-    accountId,
-    requestId,
-    expiresAt,
-    body: {},
-  });
-}
 
 export function storedPayloadToSign(quote: QuoteRecord): string | undefined {
   const info = quote.paymentInstructions?.[0]?.accountOrWalletInfo as
