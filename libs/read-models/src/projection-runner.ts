@@ -16,6 +16,7 @@ import {
   LeaseLost,
   type CheckpointCommit,
   type Fence,
+  type ProjectionTransaction,
   type ReadModelStore,
 } from './read-model-store.js';
 
@@ -312,9 +313,11 @@ export class ProjectionRunner implements ProjectionWaiter {
       if (relevant.length > 0) work.push({ projection, events: relevant });
     }
     if (commits.length > 0) {
-      await this.readModels.commitBatches(commits, async (tx) => {
+      const apply = async (tx: ProjectionTransaction) => {
         for (const { projection, events } of work) for (const event of events) await projection.apply(event, tx);
-      });
+      };
+      // Only a rebuild names its projections: its pages are a replay.
+      await this.readModels.commitBatches(commits, apply, { replay: only !== undefined });
       for (const { projection, position } of commits) this.checkpoints.set(projection, position);
     }
     this.waiting.notify();

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
 import { ProjectionRunner } from './projection-runner.js';
 import { allProjections, Collections } from './projections/index.js';
@@ -62,7 +63,7 @@ const queries: [string, string, Query, string][] = [
  */
 function searchesAnIndex(plan: string[]): boolean {
   const steps = plan.filter((detail) => /\bdocs\b/.test(detail));
-  const searchesValues = /^SEARCH docs USING (COVERING )?INDEX docs_by_\w+ \(collection=\? AND <expr>=\?/;
+  const searchesValues = /^SEARCH docs USING (COVERING )?INDEX docs_\w+ \(collection=\? AND <expr>=\?/;
   return steps.length > 0 && steps.every((detail) => searchesValues.test(detail));
 }
 
@@ -86,7 +87,8 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
       expect({ plan, indexed: searchesAnIndex(plan) }).toEqual({ plan, indexed: true });
       // Both the page and its count search the index meant for them.
       const searches = plan.filter((detail) => detail.startsWith('SEARCH docs'));
-      expect(searches.every((detail) => detail.includes(`INDEX docs_${index} `))).toBe(true);
+      const name = index === 'by_platform_created' ? `docs_${index}` : `docs_${collection}_${index}`;
+      expect(searches.every((detail) => detail.includes(`INDEX ${name} `))).toBe(true);
       expect(searches.length).toBeGreaterThanOrEqual(2);
     },
   );
@@ -102,11 +104,32 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
     const runner = new ProjectionRunner(events, store, allProjections, { retryDelayMs: 0 });
     try {
       await runner.start();
-      expect(store.explainFind(collection, query).some((detail) => detail.includes(`INDEX docs_${index} `))).toBe(true);
+      const plan = store.explainFind(collection, query);
+      expect(plan.some((detail) => detail.includes(`INDEX docs_${collection}_${index} `))).toBe(true);
     } finally {
       await runner.stop();
       await events.close();
     }
+  });
+
+  it('declared indexes are partial indexes of their collection, and the earlier layout is dropped', async () => {
+    const file = join(dir, 'read-models.db');
+    const other = new Database(file);
+    other.exec(
+      'CREATE INDEX docs_by_platformId_customerId_createdAt ' +
+        "ON docs (collection, json_extract(body, '$.platformId'), id)",
+    );
+    await store.ensureIndexes(allProjections.flatMap((p) => p.indexes ?? []));
+    const listed = other.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'docs'");
+    const indexes = listed.all() as { name: string; sql: string }[];
+    other.close();
+    const names = indexes.map((i) => i.name);
+    expect(names).not.toContain('docs_by_platformId_customerId_createdAt');
+    const kept = ['docs_by_created', 'docs_by_platform_created', 'docs_quotes_by_platformId_customerId_createdAt'];
+    expect(names).toEqual(expect.arrayContaining(kept));
+    const quotes = indexes.find((i) => i.name === 'docs_quotes_by_platformId_customerId_createdAt')!;
+    expect(quotes.sql).toMatch(/WHERE collection = 'quotes'$/);
+    await expect(store.ensureIndexes([{ collection: "x' OR 1", fields: ['a'] }])).rejects.toThrow(TypeError);
   });
 
   it('creating the indexes is idempotent, and an index names only valid fields', async () => {

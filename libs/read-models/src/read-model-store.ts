@@ -166,6 +166,8 @@ export interface ReadModelStore {
   commitBatches(
     commits: readonly CheckpointCommit[],
     work: (tx: ProjectionTransaction) => Promise<void>,
+    /** `replay`: a rebuild's batch; the store may tune itself for a long run of large writes. */
+    options?: { replay?: boolean },
   ): Promise<void>;
   /**
    * Moves the checkpoints of projections that had nothing to write, all in one write (so idle

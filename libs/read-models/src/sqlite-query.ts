@@ -4,7 +4,8 @@ import { COUNT_CAP } from './read-model-store.js';
 /**
  * Translates a QueryPlan into SQL over `docs(collection, id, body)`. Field paths are inlined as
  * `json_extract(body, '$.field')` (field names are validated in query-plan.ts) so that the
- * expression indexes on platformId and createdAt match. Values are bound parameters.
+ * expression indexes on platformId and createdAt match. Values are bound parameters; the collection is a quoted
+ * literal, so that its partial indexes (`WHERE collection = '<name>'`) match.
  *
  * json_extract yields SQL values without affinity: JSON numbers as INTEGER/REAL, strings as
  * TEXT, true/false as 1/0. Type checks via json_type keep a number from matching a boolean and
@@ -70,9 +71,8 @@ function filterSql(f: PlanFilter): SqlFragment {
     case 'contains': {
       if (f.field === 'id') return { sql: '0', params: [] };
       const element = equals({ value: 'e.value', type: 'e.type' }, f.value);
-      const sql =
-        `(${o.type} = 'array' AND EXISTS (SELECT 1 FROM json_each(body, '$.${f.field}') ` +
-        `AS e WHERE ${element.sql}))`;
+      const each = `SELECT 1 FROM json_each(body, '$.${f.field}') AS e WHERE ${element.sql}`;
+      const sql = `(${o.type} = 'array' AND EXISTS (${each}))`;
       return { sql, params: element.params };
     }
     case 'exists':
@@ -103,8 +103,9 @@ export interface SqlQuery {
 
 export function buildSqlQuery(collection: string, plan: QueryPlan): SqlQuery {
   const filters = plan.filters.map(filterSql);
-  const where = ['collection = ?', ...filters.map((f) => f.sql)];
-  const params: unknown[] = [collection, ...filters.flatMap((f) => f.params)];
+  // The collection is a literal, not a parameter: the planner can then use the collection's partial indexes.
+  const where = [`collection = '${collection.replace(/'/g, "''")}'`, ...filters.map((f) => f.sql)];
+  const params: unknown[] = [...filters.flatMap((f) => f.params)];
   const sort = operand(plan.sortBy);
   const dir = plan.sortOrder === 'asc' ? 'ASC' : 'DESC';
   const orderBy = plan.sortBy === 'id' ? `id ${dir}` : `${sort.value} ${dir}, id ${dir}`;

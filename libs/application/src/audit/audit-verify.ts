@@ -90,10 +90,10 @@ export async function verifyAudit(deps: {
   const findings: string[] = [];
   const head = await events.headPosition();
   const dir = mkdtempSync(join(tmpdir(), 'audit-verify-'));
-  const scratch = new SqliteReadModelStore(join(dir, 'read-models.sqlite'));
+  const scratch = new SqliteReadModelStore(join(dir, 'read-models.sqlite'), { scratch: true });
   const collections: VerifyReport['collections'] = {};
   try {
-    const runner = new ProjectionRunner(events, scratch, projections, { lease: false, batchSize: 1000 });
+    const runner = new ProjectionRunner(events, scratch, projections, { lease: false });
     const ticker = setInterval(() => progress?.update('replay', Number(runner.position), Number(head)), 200);
     try {
       await runner.rebuild();

@@ -112,7 +112,10 @@ export function requirePayerData(lookup: LookupRecord | undefined, info: Record<
   }
 }
 
-/** How the source pays in: nothing for an internal balance, a payload to sign for an embedded wallet, else bank or wallet details. */
+/**
+ * How the source pays in: nothing for an internal balance, a payload to sign for an embedded wallet, else bank or
+ * wallet details.
+ */
 export function paymentInstructions(
   source: QuoteSource,
   quoteId: string,
