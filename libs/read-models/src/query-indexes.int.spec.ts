@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
 import { ProjectionRunner } from './projection-runner.js';
 import { allProjections, Collections } from './projections/index.js';
-import type { Filter, Query } from './read-model-store.js';
+import type { Filter, ProjectionTransaction, Query } from './read-model-store.js';
 import { SqliteReadModelStore } from './sqlite-read-model-store.js';
 
 /**
@@ -29,7 +29,7 @@ const queries: [string, string, Query, string][] = [
     'customers by platform',
     Collections.customers,
     list([{ field: 'isDeleted', op: 'eq', value: false }]),
-    'by_platform_created',
+    'by_platformId_createdAt',
   ],
   ['customers by UMA address', Collections.customers, list([{ field: 'umaAddress', op: 'eq', value: '$a@x' }]), BY_UMA],
   ['transactions by platform and customer', Collections.transactions, list([ofCustomer]), BY_CUSTOMER],
@@ -87,7 +87,7 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
       expect({ plan, indexed: searchesAnIndex(plan) }).toEqual({ plan, indexed: true });
       // Both the page and its count search the index meant for them.
       const searches = plan.filter((detail) => detail.startsWith('SEARCH docs'));
-      const name = index === 'by_platform_created' ? `docs_${index}` : `docs_${collection}_${index}`;
+      const name = `docs_${collection}_${index}`;
       expect(searches.every((detail) => detail.includes(`INDEX ${name} `))).toBe(true);
       expect(searches.length).toBeGreaterThanOrEqual(2);
     },
@@ -117,7 +117,8 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
     const other = new Database(file);
     other.exec(
       'CREATE INDEX docs_by_platformId_customerId_createdAt ' +
-        "ON docs (collection, json_extract(body, '$.platformId'), id)",
+        "ON docs (collection, json_extract(body, '$.platformId'), id);" +
+        "CREATE INDEX docs_by_created ON docs (collection, json_extract(body, '$.createdAt'), id)",
     );
     await store.ensureIndexes(allProjections.flatMap((p) => p.indexes ?? []));
     const listed = other.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'docs'");
@@ -125,7 +126,12 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
     other.close();
     const names = indexes.map((i) => i.name);
     expect(names).not.toContain('docs_by_platformId_customerId_createdAt');
-    const kept = ['docs_by_created', 'docs_by_platform_created', 'docs_quotes_by_platformId_customerId_createdAt'];
+    expect(names).not.toContain('docs_by_created');
+    const kept = [
+      'docs_quotes_by_createdAt',
+      'docs_quotes_by_platformId_createdAt',
+      'docs_quotes_by_platformId_customerId_createdAt',
+    ];
     expect(names).toEqual(expect.arrayContaining(kept));
     const quotes = indexes.find((i) => i.name === 'docs_quotes_by_platformId_customerId_createdAt')!;
     expect(quotes.sql).toMatch(/WHERE collection = 'quotes'$/);
@@ -137,5 +143,49 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
     await store.ensureIndexes(indexes);
     await store.ensureIndexes(indexes);
     await expect(store.ensureIndexes([{ collection: 'x', fields: ["a') --"] }])).rejects.toThrow(TypeError);
+  });
+
+  const indexNames = (file: string): string[] => {
+    const db = new Database(file, { readonly: true });
+    const listed = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'docs'");
+    const names = (listed.all() as { name: string }[]).map((r) => r.name).sort();
+    db.close();
+    return names;
+  };
+  const put = (id: string) => async (tx: ProjectionTransaction) =>
+    tx.put('ledger', { id, platformId: 'Platform:1', createdAt: '2026-01-01T00:00:00.000Z' });
+
+  it('a collection gets its default indexes with its first write; a replay builds them once it ends', async () => {
+    const file = join(dir, 'read-models.db');
+    await store.commitBatch('p', undefined, 1n, put('a'));
+    expect(indexNames(file)).toEqual(['docs_key', 'docs_ledger_by_createdAt', 'docs_ledger_by_platformId_createdAt']);
+    await store.reset('p', ['ledger']);
+    expect(indexNames(file)).toEqual(['docs_key']);
+    await store.commitBatches([{ projection: 'p', expected: undefined, position: 2n }], put('b'), { replay: true });
+    expect(indexNames(file)).toEqual(['docs_key']);
+    await store.commitBatches([{ projection: 'p', expected: 2n, position: 3n }], put('c'));
+    expect(indexNames(file)).toEqual(['docs_key', 'docs_ledger_by_createdAt', 'docs_ledger_by_platformId_createdAt']);
+    const plan = store.explainFind('ledger', list([]));
+    expect(plan.every((d) => !/\bdocs\b/.test(d) || d.includes('docs_ledger_by_platformId_createdAt'))).toBe(true);
+  });
+
+  it('a store of the clustered layout is copied into the rowid table once, documents kept', async () => {
+    await store.close();
+    const file = join(dir, 'old.db');
+    const old = new Database(file);
+    old.exec(
+      'CREATE TABLE docs (collection TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, ' +
+        'PRIMARY KEY (collection, id)) WITHOUT ROWID;' +
+        `INSERT INTO docs VALUES ('ledger', 'a', '{"id":"a","createdAt":"2026-01-01"}')`,
+    );
+    old.close();
+    store = new SqliteReadModelStore(file);
+    expect(await store.get('ledger', 'a')).toEqual({ id: 'a', createdAt: '2026-01-01' });
+    const db = new Database(file, { readonly: true });
+    const { sql } = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'docs'").get() as { sql: string };
+    db.close();
+    expect(sql).not.toMatch(/WITHOUT ROWID/i);
+    await store.commitBatch('p', undefined, 1n, put('a'));
+    expect((await store.find('ledger', { limit: 10 })).totalCount).toBe(1);
   });
 });

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { BufferedTransaction } from './buffered-transaction.js';
-import { encodeCursor, indexNameOf, planQuery, type Scalar } from './query-plan.js';
+import { encodeCursor, planQuery, type Scalar } from './query-plan.js';
+import { SqliteDocIndexes } from './sqlite-doc-indexes.js';
 import {
   ConcurrentProjectionUpdate,
   LeaseLost,
@@ -22,12 +23,9 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (
   collection TEXT NOT NULL,
   id TEXT NOT NULL,
-  body TEXT NOT NULL,
-  PRIMARY KEY (collection, id)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS docs_by_created ON docs (collection, json_extract(body, '$.createdAt'), id);
-CREATE INDEX IF NOT EXISTS docs_by_platform_created
-  ON docs (collection, json_extract(body, '$.platformId'), json_extract(body, '$.createdAt'), id);
+  body TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS docs_key ON docs (collection, id);
 CREATE TABLE IF NOT EXISTS checkpoints (
   projection TEXT PRIMARY KEY,
   position TEXT NOT NULL
@@ -40,9 +38,17 @@ CREATE TABLE IF NOT EXISTS leases (
 );
 `;
 
-/** The indexes every collection has (in SCHEMA); other `docs_by_*` indexes are of an earlier layout. */
-const DEFAULT_INDEXES = new Set(['docs_by_created', 'docs_by_platform_created']);
-const COLLECTION_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * The documents table of an earlier layout was clustered on its key (`WITHOUT ROWID`): documents of about 1 KB
+ * then fill the key's B-tree leaves, a random key splits them, and a replay spent most of its time there. A rowid
+ * table appends rows and keeps the key in a narrow unique index. A store of that layout is copied over once.
+ */
+const MIGRATE_CLUSTERED_DOCS = `
+ALTER TABLE docs RENAME TO docs_clustered;
+CREATE TABLE docs (collection TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL);
+INSERT INTO docs (collection, id, body) SELECT collection, id, body FROM docs_clustered;
+DROP TABLE docs_clustered;
+`;
 
 interface LeaseRow {
   holder: string;
@@ -62,6 +68,7 @@ export class SqliteReadModelStore implements ReadModelStore {
   private readonly statements = new Map<string, Database.Statement>();
   private closed = false;
   private replayTuned = false;
+  private readonly indexes: SqliteDocIndexes;
 
   /**
    * `scratch`: a throw-away store (audit verify's replay into a temporary file) that nothing reads after a crash:
@@ -72,7 +79,11 @@ export class SqliteReadModelStore implements ReadModelStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.scratch ? 'OFF' : 'NORMAL'}`);
     this.db.pragma('busy_timeout = 5000');
+    const docs = this.db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'docs'`).get() as
+      { sql: string } | undefined;
+    if (docs && /WITHOUT ROWID/i.test(docs.sql)) this.db.transaction(() => this.db.exec(MIGRATE_CLUSTERED_DOCS))();
     this.db.exec(SCHEMA);
+    this.indexes = new SqliteDocIndexes(this.db);
   }
 
   async get<T extends Doc = Doc>(collection: string, id: string): Promise<T | undefined> {
@@ -99,30 +110,9 @@ export class SqliteReadModelStore implements ReadModelStore {
     };
   }
 
-  /**
-   * Each declared index is a partial index of its own collection (`WHERE collection = '<name>'`), so a document
-   * pays only for its own collection's indexes when written, not for every collection's (queries name their
-   * collection as a literal, which lets the planner use them). Indexes of the earlier layout, one per field list
-   * over every collection, are dropped.
-   */
+  /** See SqliteDocIndexes: partial indexes per collection, the defaults and the declared ones. */
   async ensureIndexes(indexes: readonly IndexSpec[]): Promise<void> {
-    const wanted = new Set<string>();
-    for (const { collection, fields } of indexes) {
-      if (!COLLECTION_NAME.test(collection)) {
-        throw new TypeError(`collection name ${JSON.stringify(collection)} is not valid`);
-      }
-      const name = `docs_${collection}_${indexNameOf(fields)}`;
-      const columns = fields.map((f) => `json_extract(body, '$.${f}')`).join(', ');
-      wanted.add(name);
-      // `collection` leads even so: the planner then prefers it to an index over every collection on fewer fields.
-      const where = `WHERE collection = '${collection}'`;
-      this.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON docs (collection, ${columns}, id) ${where}`);
-    }
-    const listed = this.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'docs'`);
-    const existing = listed.all() as { name: string }[];
-    for (const { name } of existing) {
-      if (name.startsWith('docs_by_') && !DEFAULT_INDEXES.has(name)) this.db.exec(`DROP INDEX IF EXISTS ${name}`);
-    }
+    this.indexes.ensure(indexes);
   }
 
   /** The query plan SQLite chooses for a find (for tests that check that queries use an index). */
@@ -164,9 +154,12 @@ export class SqliteReadModelStore implements ReadModelStore {
     for (const c of commits) this.check(c.projection, c.expected, c.fence);
     const moving = commits.filter((c) => c.expected === undefined || c.position > c.expected);
     if (moving.length === 0) return;
-    this.tuneFor(options.replay === true);
+    const replay = options.replay === true;
+    this.tuneFor(replay);
+    if (!replay) this.indexes.buildDeferred();
     const tx = new BufferedTransaction((collection, id) => Promise.resolve(this.read(collection, id)));
     await work(tx);
+    for (const collection of tx.writes.keys()) this.indexes.beforeWrite(collection, replay);
     const upsert = this.statement(
       'INSERT INTO docs (collection, id, body) VALUES (?, ?, ?) ON CONFLICT (collection, id) DO ' +
         'UPDATE SET body = excluded.body',
@@ -206,6 +199,7 @@ export class SqliteReadModelStore implements ReadModelStore {
         if (fence) this.checkFence(fence);
         for (const collection of collections) removeCollection.run(collection);
         removeCheckpoint.run(projection);
+        this.indexes.drop(collections);
       })
       .immediate();
   }
