@@ -1,5 +1,6 @@
 import type { ProjectionWaiter } from './projection-waiter.js';
-import { SubscriptionEnded, type EventStore, type RecordedEvent, type Subscription } from '#event-store/event-store.js';
+import { CheckpointedSubscription } from '#event-store/checkpointed-subscription.js';
+import type { EventStore, RecordedEvent } from '#event-store/event-store.js';
 import { CheckpointWaiters } from './checkpoint-waiters.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import {
@@ -35,7 +36,6 @@ const REPLAY_PAGE = 5000;
  * a delay, and so resumes exactly where each projection stopped, as after a crash.
  */
 export class ProjectionRunner implements ProjectionWaiter {
-  private readonly batchSize: number;
   private readonly retryDelayMs: number;
   private readonly pollIntervalMs: number;
   private readonly logger: NonNullable<ProjectionRunnerOptions['logger']>;
@@ -44,13 +44,8 @@ export class ProjectionRunner implements ProjectionWaiter {
   private readonly checkpoints = new Map<string, bigint | undefined>();
   private readonly waiting: CheckpointWaiters;
   private running = false;
-  private subscription?: Subscription;
-  /** Bumped on every (re)subscription and failure: work of an older generation is ignored. */
-  private generation = 0;
-  private pending: RecordedEvent[] = [];
-  private flushChain: Promise<void> = Promise.resolve();
-  private scheduled?: NodeJS.Immediate;
-  private retryTimer?: NodeJS.Timeout;
+  /** The log from the lowest owned checkpoint, in batches. */
+  private readonly feed: CheckpointedSubscription;
   private readonly leases?: LeaseKeeper;
   /** Leases gained while starting are picked up by the first subscription itself. */
   private leasesStarted = false;
@@ -63,10 +58,18 @@ export class ProjectionRunner implements ProjectionWaiter {
   ) {
     const names = new Set(projections.map((p) => p.name));
     if (names.size !== projections.length) throw new Error('projection names must be unique');
-    this.batchSize = options.batchSize ?? 256;
-    if (!Number.isInteger(this.batchSize) || this.batchSize < 1)
-      throw new RangeError('batchSize must be a positive integer');
     this.retryDelayMs = options.retryDelayMs ?? 1000;
+    this.feed = new CheckpointedSubscription(store, {
+      resume: () => this.resume(),
+      handle: (batch) => this.applyBatch(batch),
+      batchSize: options.batchSize,
+      retryDelayMs: this.retryDelayMs,
+      onFailure: (error, delay) => {
+        this.logger.error(`projection batch failed; resubscribing from checkpoints in ${delay} ms`, error);
+        this.waiting.failed(error);
+      },
+      onSubscribed: () => this.waiting.notify(),
+    });
     this.pollIntervalMs = options.pollIntervalMs ?? 25;
     this.logger = options.logger ?? consoleLogger;
     this.handled = new Map(projections.map((p) => [p.name, new Set(p.handles)]));
@@ -84,7 +87,7 @@ export class ProjectionRunner implements ProjectionWaiter {
         projections.map((p) => projectorLease(p.name)),
         ({ gained }) => {
           // A projection taken over starts from its stored checkpoint: resubscribe from the new lowest.
-          if (gained.length && this.leasesStarted) this.restartSoon();
+          if (gained.length && this.leasesStarted) this.feed.restart();
         },
         { logger: { warn: (message) => this.logger.error(message) }, ...options.lease },
       );
@@ -128,7 +131,7 @@ export class ProjectionRunner implements ProjectionWaiter {
       await this.leases?.start();
       if (settle) await this.leases?.settle();
       this.leasesStarted = true;
-      await this.subscribe();
+      await this.feed.start();
     } catch (error) {
       this.running = false;
       throw error;
@@ -139,16 +142,7 @@ export class ProjectionRunner implements ProjectionWaiter {
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
-    clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
-    clearImmediate(this.scheduled);
-    this.scheduled = undefined;
-    const subscription = this.subscription;
-    this.subscription = undefined;
-    await subscription?.stop();
-    await this.flush(this.generation);
-    this.generation++;
-    this.pending = [];
+    await this.feed.stop();
     this.leasesStarted = false;
     await this.leases?.stop();
   }
@@ -207,74 +201,21 @@ export class ProjectionRunner implements ProjectionWaiter {
     }
   }
 
-  private async subscribe(): Promise<void> {
-    const generation = ++this.generation;
-    this.pending = [];
+  /** From the lowest owned checkpoint (from the start when one never ran); a standby owns none and waits. */
+  private async resume(): Promise<{ after?: bigint } | undefined> {
     const loaded = await Promise.all(
       this.projections.map(async (p) => [p.name, await this.readModels.getCheckpoint(p.name)] as const),
     );
-    if (!this.running || generation !== this.generation) return;
     for (const [name, checkpoint] of loaded) this.checkpoints.set(name, checkpoint);
     const owned = loaded.filter(([name]) => this.owns(name));
-    if (owned.length === 0) {
-      // A standby: nothing to project until a lease is gained (which resubscribes).
-      this.waiting.notify();
-      return;
-    }
-    // From the lowest checkpoint; from the beginning when any projection never ran.
+    // A standby: nothing to project until a lease is gained (which resubscribes).
+    if (owned.length === 0) return undefined;
     let from: bigint | undefined;
     for (const [, checkpoint] of owned) {
-      if (checkpoint === undefined) {
-        from = undefined;
-        break;
-      }
+      if (checkpoint === undefined) return {};
       if (from === undefined || checkpoint < from) from = checkpoint;
     }
-    const subscription = this.store.subscribeToAll(
-      (event) => this.onEvent(event, generation),
-      from === undefined ? {} : { after: from },
-    );
-    this.subscription = subscription;
-    subscription.done.then(
-      // An end without stop() is a failure too: the runner resubscribes from its checkpoints.
-      () => {
-        if (this.subscription === subscription) this.fail(new SubscriptionEnded(), generation);
-      },
-      (error: unknown) => this.fail(error, generation),
-    );
-    this.waiting.notify();
-  }
-
-  private async onEvent(event: RecordedEvent, generation: number): Promise<void> {
-    if (generation !== this.generation) return;
-    this.pending.push(event);
-    // A full batch is applied before more is accepted; a partial one once the delivery burst ends.
-    if (this.pending.length >= this.batchSize) await this.flush(generation);
-    else this.scheduleFlush();
-  }
-
-  private scheduleFlush(): void {
-    if (this.scheduled) return;
-    this.scheduled = setImmediate(() => {
-      this.scheduled = undefined;
-      void this.flush(this.generation);
-    });
-  }
-
-  /** Serialized: batches are applied one at a time, in order. Never rejects (failures go to fail()). */
-  private flush(generation: number): Promise<void> {
-    this.flushChain = this.flushChain.then(() => this.drain(generation));
-    return this.flushChain;
-  }
-
-  private async drain(generation: number): Promise<void> {
-    try {
-      while (generation === this.generation && this.pending.length > 0) {
-        await this.applyBatch(this.pending.splice(0, this.batchSize));
-      }
-    } catch (error) {
-      this.fail(error, generation);
-    }
+    return { after: from };
   }
 
   private async applyBatch(batch: RecordedEvent[], only?: ReadonlySet<string>): Promise<void> {
@@ -353,45 +294,5 @@ export class ProjectionRunner implements ProjectionWaiter {
       throw new CheckpointMovedBack(`checkpoint of ${name} moved back from ${before} to ${stored ?? 'unset'}`);
     }
     this.checkpoints.set(name, stored);
-  }
-
-  /** Resubscribes at once from the stored checkpoints (a lease was gained). */
-  private restartSoon(): void {
-    if (!this.running) return;
-    this.generation++;
-    this.pending = [];
-    clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      void this.resubscribe();
-    }, 0);
-  }
-
-  private fail(error: unknown, generation: number): void {
-    if (generation !== this.generation) return;
-    // Whatever was buffered after the failed batch is dropped: it is read again from the checkpoints.
-    this.generation++;
-    this.pending = [];
-    this.logger.error(`projection batch failed; resubscribing from checkpoints in ${this.retryDelayMs} ms`, error);
-    this.waiting.failed(error);
-    if (!this.running) return;
-    clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      void this.resubscribe();
-    }, this.retryDelayMs);
-  }
-
-  private async resubscribe(): Promise<void> {
-    const failed = this.subscription;
-    this.subscription = undefined;
-    await failed?.stop();
-    await this.flushChain;
-    if (!this.running) return;
-    try {
-      await this.subscribe();
-    } catch (error) {
-      this.fail(error, this.generation);
-    }
   }
 }

@@ -8,13 +8,8 @@ import {
   type WebhookEnvelope,
 } from '#domain/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream, webhookIdsFor } from '#domain/webhooks/webhook-ids.js';
-import {
-  SubscriptionEnded,
-  WrongExpectedVersion,
-  type EventStore,
-  type RecordedEvent,
-  type Subscription,
-} from '#event-store/event-store.js';
+import { CheckpointedSubscription } from '#event-store/checkpointed-subscription.js';
+import { WrongExpectedVersion, type EventStore, type RecordedEvent } from '#event-store/event-store.js';
 import type { JobQueue } from '#jobs/job-queue.js';
 import { LeasedCheckpoint } from '#read-models/leased-checkpoint.js';
 import type { LeaseKeeperOptions } from '#read-models/lease-keeper.js';
@@ -63,27 +58,20 @@ interface Planned {
  */
 export class WebhookDispatcher {
   private readonly logger = new Logger('WebhookDispatcher');
-  private readonly batchSize: number;
-  private readonly retryDelayMs: number;
   private readonly checkpointIntervalMs: number;
   private readonly endpoints: EndpointHistory;
   private readonly ledgers: LedgerReplay;
   private running = false;
-  private subscription?: Subscription;
-  /** Bumped on every (re)subscription and failure: work of an older generation is dropped. */
-  private generation = 0;
-  private pending: RecordedEvent[] = [];
-  private chain: Promise<void> = Promise.resolve();
-  private scheduled?: NodeJS.Immediate;
-  private retryTimer?: NodeJS.Timeout;
+  /** The log after the checkpoint, in batches; serialises the checkpoint writes with them. */
+  private readonly feed: CheckpointedSubscription;
+  /** Checkpoint writes queued behind the batches. */
+  private saving: Promise<void> = Promise.resolve();
   private readonly checkpoint: LeasedCheckpoint;
   /** Dispatched (enqueued) but not yet checkpointed. */
   private dispatched: bigint | undefined;
   private checkpointTimer?: NodeJS.Timeout;
 
   constructor(private readonly deps: DispatcherDeps) {
-    this.batchSize = deps.batchSize ?? 256;
-    this.retryDelayMs = deps.retryDelayMs ?? 1000;
     this.checkpointIntervalMs = deps.checkpointIntervalMs ?? 200;
     this.endpoints = new EndpointHistory(deps.eventStore);
     this.ledgers = new LedgerReplay(deps.eventStore);
@@ -93,6 +81,24 @@ export class WebhookDispatcher {
       (active) => this.leaseChanged(active),
       deps.lease,
     );
+    this.feed = new CheckpointedSubscription(deps.eventStore, {
+      resume: async () => {
+        this.dispatched = undefined;
+        // A standby subscribes once it gains the lease.
+        return this.checkpoint.active ? { after: await this.checkpoint.load() } : undefined;
+      },
+      handle: (batch) => this.dispatch(batch),
+      batchSize: deps.batchSize ?? 256,
+      retryDelayMs: deps.retryDelayMs ?? 1000,
+      onFailure: (error, delay) => {
+        // What was dispatched before the failure is checkpointed later or simply dispatched again.
+        this.dispatched = undefined;
+        this.logger.error(
+          `webhook dispatch failed; resuming from the checkpoint in ${delay} ms: ` +
+            `${(error as Error)?.stack ?? String(error)}`,
+        );
+      },
+    });
   }
 
   /** Last committed position (undefined before the first batch). */
@@ -107,33 +113,26 @@ export class WebhookDispatcher {
 
   async start(): Promise<void> {
     if (this.running) return;
-    // Gaining the lease here is picked up by the first subscribe (leaseChanged ignores it while not running).
+    // Gaining the lease here is picked up by the first subscription (leaseChanged ignores it while not running).
     await this.checkpoint.start();
     this.running = true;
-    await this.subscribe();
+    await this.feed.start();
   }
 
   /** Stops and commits what was already delivered to it. Call before the projections stop. */
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
-    clearTimeout(this.retryTimer);
-    clearImmediate(this.scheduled);
-    const subscription = this.subscription;
-    this.subscription = undefined;
-    await subscription?.stop();
-    await this.flush(this.generation);
+    await this.feed.stop();
     clearTimeout(this.checkpointTimer);
     this.checkpointTimer = undefined;
-    await this.chain
+    await this.saving
       .then(() => this.commitCheckpoint())
       .catch((error: unknown) =>
         this.logger.error(
           `webhook dispatcher checkpoint not saved; events after ${this.position} run again at start: ${String(error)}`,
         ),
       );
-    this.generation++;
-    this.pending = [];
     await this.checkpoint.stop();
   }
 
@@ -143,58 +142,8 @@ export class WebhookDispatcher {
     this.logger.log(
       active ? 'this worker dispatches webhooks now' : 'another worker dispatches webhooks now; standing by',
     );
-    this.generation++;
-    this.pending = [];
     this.dispatched = undefined;
-    clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => void this.resubscribe(), 0);
-  }
-
-  private async subscribe(): Promise<void> {
-    const generation = ++this.generation;
-    this.pending = [];
-    this.dispatched = undefined;
-    // A standby subscribes once it gains the lease.
-    if (!this.checkpoint.active) return;
-    const from = await this.checkpoint.load();
-    if (!this.running || generation !== this.generation) return;
-    const subscription = this.deps.eventStore.subscribeToAll(
-      (event) => this.onEvent(event, generation),
-      from === undefined ? {} : { after: from },
-    );
-    this.subscription = subscription;
-    subscription.done.then(
-      // An end without stop() is a failure too: resubscribe from the checkpoint.
-      () => {
-        if (this.subscription === subscription) this.fail(new SubscriptionEnded(), generation);
-      },
-      (error: unknown) => this.fail(error, generation),
-    );
-  }
-
-  private async onEvent(event: RecordedEvent, generation: number): Promise<void> {
-    if (generation !== this.generation) return;
-    this.pending.push(event);
-    if (this.pending.length >= this.batchSize) await this.flush(generation);
-    else if (!this.scheduled) {
-      this.scheduled = setImmediate(() => {
-        this.scheduled = undefined;
-        void this.flush(this.generation);
-      });
-    }
-  }
-
-  /** Batches run one at a time, in log order; never rejects (failures go to fail()). */
-  private flush(generation: number): Promise<void> {
-    this.chain = this.chain.then(async () => {
-      try {
-        while (generation === this.generation && this.pending.length > 0)
-          await this.dispatch(this.pending.splice(0, this.batchSize));
-      } catch (error) {
-        this.fail(error, generation);
-      }
-    });
-    return this.chain;
+    this.feed.restart();
   }
 
   private async dispatch(batch: RecordedEvent[]): Promise<void> {
@@ -234,9 +183,12 @@ export class WebhookDispatcher {
     this.dispatched = last;
     this.checkpointTimer ??= setTimeout(() => {
       this.checkpointTimer = undefined;
-      const generation = this.generation;
-      this.chain = this.chain.then(() =>
-        this.commitCheckpoint().catch((error: unknown) => this.fail(error, generation)),
+      // After the batches queued so far; a failed write resumes from the stored checkpoint.
+      this.saving = this.feed.drained().then(() =>
+        this.commitCheckpoint().catch((error: unknown) => {
+          this.logger.error(`webhook dispatcher checkpoint not saved: ${String(error)}`);
+          this.feed.restart(this.deps.retryDelayMs ?? 1000);
+        }),
       );
     }, this.checkpointIntervalMs);
   }
@@ -332,35 +284,6 @@ export class WebhookDispatcher {
       if (await this.deps.projections.waitForPosition(position, 1000)) return;
       if (!this.running) throw new Error('webhook dispatcher stopped while waiting for the read models');
       this.logger.warn(`read models have not reached position ${position} yet; webhooks wait for them`);
-    }
-  }
-
-  private fail(error: unknown, generation: number): void {
-    if (generation !== this.generation) return;
-    this.generation++;
-    this.pending = [];
-    // What was dispatched before the failure is checkpointed later or simply dispatched again.
-    this.dispatched = undefined;
-    this.logger.error(
-      `webhook dispatch failed; resuming from the checkpoint in ${this.retryDelayMs} ms: ` +
-        `${(error as Error)?.stack ?? String(error)}`,
-    );
-    if (!this.running) return;
-    clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => void this.resubscribe(), this.retryDelayMs);
-  }
-
-  private async resubscribe(): Promise<void> {
-    this.retryTimer = undefined;
-    const failed = this.subscription;
-    this.subscription = undefined;
-    await failed?.stop();
-    await this.chain;
-    if (!this.running) return;
-    try {
-      await this.subscribe();
-    } catch (error) {
-      this.fail(error, this.generation);
     }
   }
 }

@@ -3,7 +3,8 @@ import { cardDecider } from '#domain/cards/card.js';
 import type { CardEvent } from '#domain/cards/card-types.js';
 import { customerDecider, type CustomerEvent } from '#domain/customer/customer.js';
 import { randomIds, streams } from '#domain/ids.js';
-import { SubscriptionEnded, type RecordedEvent, type Subscription } from '#event-store/event-store.js';
+import { CheckpointedSubscription } from '#event-store/checkpointed-subscription.js';
+import type { RecordedEvent } from '#event-store/event-store.js';
 import { UnrecoverableJobError, type Job, type Worker } from '#jobs/job-queue.js';
 import { LeasedCheckpoint } from '#read-models/leased-checkpoint.js';
 import type { CardDoc } from '#read-models/projections/cards/card-projection.js';
@@ -31,14 +32,10 @@ export class CardWorker {
   private readonly logger = new Logger('CardWorker');
   private readonly runner: CommandRunner;
   private worker?: Worker;
-  private subscription?: Subscription;
-  private retryTimer?: NodeJS.Timeout;
-  private stopped = false;
   private position?: bigint;
   private sinceCheckpoint = 0;
   private readonly checkpoint: LeasedCheckpoint;
-  /** Bumped on every (re)subscription: reactions of an older one are dropped. */
-  private generation = 0;
+  private readonly feed: CheckpointedSubscription;
 
   constructor(private readonly infra: Infrastructure) {
     this.runner = new CommandRunner(infra.eventStore, undefined);
@@ -46,7 +43,22 @@ export class CardWorker {
       this.logger.log(
         active ? 'this worker reacts to card events now' : 'another worker reacts to card events now; standing by',
       );
-      this.resubscribe(0);
+      this.feed.restart();
+    });
+    this.feed = new CheckpointedSubscription(infra.eventStore, {
+      resume: async () => {
+        if (!this.checkpoint.active) return undefined;
+        this.position = await this.checkpoint.load();
+        this.sinceCheckpoint = 0;
+        return { after: this.position };
+      },
+      handle: async (batch) => {
+        for (const event of batch) await this.react(event);
+      },
+      batchSize: 64,
+      retryDelayMs: RESUBSCRIBE_MS,
+      onFailure: (error, delay) =>
+        this.logger.error(`card reactor failed; resubscribing from its checkpoint in ${delay} ms: ${String(error)}`),
     });
   }
 
@@ -55,13 +67,11 @@ export class CardWorker {
       concurrency: 4,
     });
     await this.checkpoint.start();
-    this.resubscribe(0);
+    await this.feed.start();
   }
 
   async close(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.retryTimer);
-    await this.subscription?.stop();
+    await this.feed.stop();
     await this.saveCheckpoint();
     await this.checkpoint.stop();
     await this.worker?.close();
@@ -199,54 +209,7 @@ export class CardWorker {
     if (result.events.length > 0) await scheduleIssuance(this.infra.jobs, cardId, platformId, at);
   }
 
-  /** Drops the current subscription and, while this process holds the lease, subscribes again from the checkpoint. */
-  private resubscribe(delayMs: number): void {
-    if (this.stopped) return;
-    const generation = ++this.generation;
-    const previous = this.subscription;
-    this.subscription = undefined;
-    clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => {
-      void (async () => {
-        await previous?.stop();
-        if (this.stopped || generation !== this.generation || !this.checkpoint.active) return;
-        try {
-          this.position = await this.checkpoint.load();
-          this.sinceCheckpoint = 0;
-          if (this.stopped || generation !== this.generation) return;
-          this.subscribe(generation);
-        } catch (error) {
-          this.logger.error(`card reactor could not resume; retrying in ${RESUBSCRIBE_MS} ms: ${String(error)}`);
-          this.resubscribe(RESUBSCRIBE_MS);
-        }
-      })();
-    }, delayMs);
-  }
-
-  /** Reacts to the log: KYC approvals, holder deletions, cards waiting for KYC or for the issuer. */
-  private subscribe(generation: number): void {
-    const subscription = this.infra.eventStore.subscribeToAll(
-      (event) => this.react(event, generation),
-      this.position === undefined ? {} : { after: this.position },
-    );
-    this.subscription = subscription;
-    subscription.done.then(
-      () => {
-        // Ended by the store without stop(): resume from the checkpoint.
-        if (this.subscription === subscription) this.failed(new SubscriptionEnded(), generation);
-      },
-      (error: unknown) => this.failed(error, generation),
-    );
-  }
-
-  private failed(error: unknown, generation: number): void {
-    if (this.stopped || generation !== this.generation) return;
-    this.logger.error(`card reactor failed; resubscribing in ${RESUBSCRIBE_MS} ms: ${String(error)}`);
-    this.resubscribe(RESUBSCRIBE_MS);
-  }
-
-  private async react(recorded: RecordedEvent, generation: number): Promise<void> {
-    if (generation !== this.generation) return;
+  private async react(recorded: RecordedEvent): Promise<void> {
     if (!this.checkpoint.active) throw new Error('the card reactor lease was lost');
     const enqueued = await this.jobFor(recorded);
     this.position = recorded.position;
