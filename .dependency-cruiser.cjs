@@ -26,12 +26,27 @@ module.exports = {
     {
       name: 'apps-not-each-other',
       comment:
-        'Each app is its own entry point; shared code lives in libs. Two exceptions: the single-process ' +
-        'server (apps/api/src/service.ts) runs the worker in its process, and the API request DTOs are the ' +
+        'Each app is its own entry point; shared code lives in libs. Three exceptions: apps/host is the ' +
+        'composition root every process assembles its adapters with, the single-process server ' +
+        '(apps/api/src/service.ts) runs the worker in its process, and the API request DTOs are the ' +
         'published contract other apps (the MCP server) describe their inputs with.',
       severity: 'error',
       from: { path: '^apps/([^/]+)/', pathNot: '^apps/api/src/service\\.ts$' },
-      to: { path: '^apps/', pathNot: ['^apps/$1/', '^apps/api/src/.+\\.dto\\.ts$'] },
+      to: { path: '^apps/', pathNot: ['^apps/$1/', '^apps/host/', '^apps/api/src/.+\\.dto\\.ts$'] },
+    },
+    {
+      name: 'application-uses-ports',
+      comment:
+        'The application names ports; which adapter serves them (SQLite, MongoDB, EventStoreDB, BullMQ) is ' +
+        'chosen and built in apps/host. Tests may build adapters.',
+      severity: 'error',
+      from: { path: '^libs/application/', pathNot: '\\.spec\\.ts$' },
+      to: {
+        path: [
+          '^libs/(event-store|jobs|read-models)/src/index\\.ts$',
+          '^libs/(event-store|jobs|read-models)/src/(sqlite|mongodb|eventstoredb|bullmq)-[^/]*\\.ts$',
+        ],
+      },
     },
     {
       name: 'no-cycles',

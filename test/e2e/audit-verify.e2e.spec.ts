@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { verifyAudit } from '#application/audit/audit-verify.js';
 import { ManualClock } from '#domain/clock.js';
 import { SequentialIds } from '#domain/ids.js';
+import { createScratchReadModelStore } from '#read-models/index.js';
 import { allProjections } from '#read-models/projections/index.js';
 import { cardholder, type Cardholder } from '../support/card-fixture.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -52,7 +53,12 @@ describe('audit verify: replay into scratch read models, compare, prove the ledg
 
   it('replays the same history twice into identical read models that match the live ones', async () => {
     const { eventStore, readModels } = t!.service.infra;
-    const deps = { events: eventStore, live: readModels, projections: allProjections };
+    const deps = {
+      events: eventStore,
+      live: readModels,
+      projections: allProjections,
+      scratch: createScratchReadModelStore,
+    };
     const first = await verifyAudit(deps);
     const second = await verifyAudit(deps);
     expect(first.findings).toEqual([]);

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
 import { parseArgs } from 'node:util';
 import { ApplicationModule } from '#application/application.module.js';
-import { createInfrastructure } from '#application/infrastructure.js';
+import { createInfrastructure } from '../../host/src/infrastructure.js';
 import {
   CreateApiTokenCommand,
   CreatePlatformCommand,
@@ -12,6 +12,7 @@ import {
 import { ConfigError, loadConfig } from '#config/config.js';
 import { systemClock } from '#domain/clock.js';
 import { isPublicId, randomIds } from '#domain/ids.js';
+import { createScratchReadModelStore } from '#read-models/index.js';
 import { allProjections } from '#read-models/projections/index.js';
 import { verifyAudit } from '#application/audit/audit-verify.js';
 import { verifyProgress } from './audit/verify-progress.js';
@@ -115,6 +116,7 @@ async function main(argv: string[]) {
           events: infra.eventStore,
           live: infra.readModels,
           projections: allProjections,
+          scratch: createScratchReadModelStore,
           progress,
         }).finally(() => progress.stop());
         print({ ok: report.findings.length === 0, ...report });

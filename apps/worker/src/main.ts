@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { createInfrastructure } from '#application/infrastructure.js';
+import { createInfrastructure } from '../../host/src/infrastructure.js';
 import { loadConfig } from '#config/config.js';
 import { runProcess } from '#config/run-process.js';
 import { systemClock } from '#domain/clock.js';

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { Infrastructure } from '#application/infrastructure.js';
 import { startWebhooks } from './webhooks/index.js';
-import { startTimerProcessor } from '#application/timers/timer-processor.js';
-import { startCardWorker } from '#application/cards/card-worker.js';
+import { startTimerProcessor } from './timers/timer-processor.js';
+import { startCardWorker } from './cards/card-worker.js';
 
 export interface RunningWorker {
   close(): Promise<void>;

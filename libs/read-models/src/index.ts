@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MongoReadModelStore } from './mongodb-read-model-store.js';
-import type { ReadModelStore } from './read-model-store.js';
+import type { ReadModelStore, ScratchReadModels } from './read-model-store.js';
 import { SqliteReadModelStore } from './sqlite-read-model-store.js';
 
 export * from './read-model-store.js';
@@ -18,4 +21,17 @@ export async function createReadModelStore(config: ReadModelStoreConfig): Promis
     case 'mongodb':
       return MongoReadModelStore.connect(config.url, config.dbName);
   }
+}
+
+/** An embedded store in a temporary file that is not synced to disk, removed on dispose. */
+export async function createScratchReadModelStore(): Promise<ScratchReadModels> {
+  const dir = mkdtempSync(join(tmpdir(), 'scratch-read-models-'));
+  const store = new SqliteReadModelStore(join(dir, 'read-models.sqlite'), { scratch: true });
+  return {
+    store,
+    async dispose() {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

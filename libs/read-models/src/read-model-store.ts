@@ -193,3 +193,9 @@ export interface ReadModelStore {
   readLease(name: string): Promise<{ holder: string; token: bigint; expiresAt: number } | undefined>;
   close(): Promise<void>;
 }
+
+/** A throw-away store and how to dispose of it (audit verify replays the log into one). */
+export interface ScratchReadModels {
+  store: ReadModelStore;
+  dispose(): Promise<void>;
+}

@@ -1,14 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { LedgerInvariants } from '#domain/ledger/ledger-invariants.js';
 import type { EventStore } from '#event-store/event-store.js';
 import { GENESIS_HASH, verifyChain } from '#event-store/hash-chain.js';
 import { ProjectionRunner } from '#read-models/projection-runner.js';
 import type { Projection } from '#read-models/projection.js';
-import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
-import { SqliteReadModelStore } from '#read-models/sqlite-read-model-store.js';
+import type { Doc, ReadModelStore, ScratchReadModels } from '#read-models/read-model-store.js';
 import { canonicalJson } from '#domain/canonical-json.js';
 
 export interface VerifyProgress {
@@ -75,8 +71,8 @@ async function compareCollection(live: ReadModelStore, replay: ReadModelStore, c
 }
 
 /**
- * `audit verify`: replays the whole log from position 0 into scratch read models (a fresh SQLite
- * store in a temporary file, with the service's ProjectionRunner and projections), compares them
+ * `audit verify`: replays the whole log from position 0 into scratch read models (a fresh store from
+ * `deps.scratch`, with the service's ProjectionRunner and projections), compares them
  * with the live ones (a digest per collection, then the first differing document), and proves
  * every ledger stream's invariants in one streamed pass over the log. Findings name what failed.
  */
@@ -84,13 +80,15 @@ export async function verifyAudit(deps: {
   events: EventStore;
   live: ReadModelStore;
   projections: Projection[];
+  /** Where the replay goes: a fresh, empty store (the embedded one in a temporary file, say). */
+  scratch: () => Promise<ScratchReadModels>;
   progress?: VerifyProgress;
 }): Promise<VerifyReport> {
   const { events, live, projections, progress } = deps;
   const findings: string[] = [];
   const head = await events.headPosition();
-  const dir = mkdtempSync(join(tmpdir(), 'audit-verify-'));
-  const scratch = new SqliteReadModelStore(join(dir, 'read-models.sqlite'), { scratch: true });
+  const replayed = await deps.scratch();
+  const scratch = replayed.store;
   const collections: VerifyReport['collections'] = {};
   try {
     const runner = new ProjectionRunner(events, scratch, projections, { lease: false });
@@ -119,8 +117,7 @@ export async function verifyAudit(deps: {
       progress?.update('compare', i + 1, names.length);
     }
   } finally {
-    await scratch.close();
-    rmSync(dir, { recursive: true, force: true });
+    await replayed.dispose();
   }
   const { ledgers, streams, count } = await checkLog(events, head, findings, progress);
   return { head: head.toString(), collections, ledgers, streams, events: count, findings };

@@ -13,7 +13,7 @@ import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
 import type { Job, JobOptions, JobQueue } from '#jobs/job-queue.js';
 import { expectBalancedLedger } from '../../../../test/support/ledger-check.js';
 import { CommandRunner } from '../command-runner.js';
-import { handleTimer } from '../timers/timer-processor.js';
+import { handleTimer } from '../timers/timer-handler.js';
 import { PaymentProcess } from './payment-process.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 

@@ -1,25 +1,7 @@
-import { Logger } from '@nestjs/common';
 import { DomainError } from '#domain/errors.js';
-import { TIMER_QUEUE, type TimerJob } from '#domain/timers/timers.js';
-import type { EventStore } from '#event-store/event-store.js';
-import type { Job, JobQueue } from '#jobs/job-queue.js';
-import { CommandRunner, type ProjectionWaiter } from '../command-runner.js';
+import type { TimerJob } from '#domain/timers/timers.js';
 import type { PlatformClocks } from '../platforms/platform-clocks.js';
 import { PaymentProcess } from '../transactions/payment-process.js';
-
-export interface TimerDeps {
-  eventStore: EventStore;
-  jobs: JobQueue;
-  clocks: PlatformClocks;
-  /** The local projector, so a timer's writes are visible to reads once it finishes. */
-  projections?: ProjectionWaiter;
-  readYourWritesTimeoutMs?: number;
-  concurrency?: number;
-}
-
-export interface RunningTimers {
-  close(): Promise<void>;
-}
 
 /**
  * Handles one timer job; business refusals (the payment moved on) end the job, anything else
@@ -62,36 +44,4 @@ async function runTimer(process: PaymentProcess, job: TimerJob, jobId: string, c
       await process.recover(job.ref, metadata);
       return;
   }
-}
-
-/**
- * The worker's timer processor: runs the `timers` queue (quote deadlines, delayed sandbox
- * outcomes, recovery), each on the clock of the platform it belongs to.
- */
-export async function startTimerProcessor(deps: TimerDeps): Promise<RunningTimers> {
-  const logger = new Logger('Timers');
-  const runner = new CommandRunner(deps.eventStore, deps.projections, {
-    readYourWritesTimeoutMs: deps.readYourWritesTimeoutMs,
-  });
-  const process = new PaymentProcess(runner, deps.clocks, deps.jobs);
-  const worker = deps.jobs.process<TimerJob>(
-    TIMER_QUEUE,
-    async (job: Job<TimerJob>) => {
-      try {
-        await handleTimer(process, job.data, job.id, deps.clocks);
-      } catch (error) {
-        if (error instanceof DomainError) {
-          logger.warn(`timer ${job.id} ended without effect: ${error.code} ${error.message}`);
-          return;
-        }
-        throw error;
-      }
-    },
-    { concurrency: deps.concurrency ?? 8 },
-  );
-  return {
-    async close() {
-      await worker.close();
-    },
-  };
 }

@@ -9,10 +9,18 @@ import { UnrecoverableJobError, type Job, type Worker } from '#jobs/job-queue.js
 import { LeasedCheckpoint } from '#read-models/leased-checkpoint.js';
 import type { CardDoc } from '#read-models/projections/cards/card-projection.js';
 import { Collections } from '#read-models/projections/collections.js';
-import { CommandRunner } from '../command-runner.js';
-import type { Infrastructure } from '../infrastructure.js';
-import { CARD_PROVISIONING_QUEUE, enqueueCardJob, scheduleIssuance, type CardJob } from './card-jobs.js';
-import { CardLedger } from './card-ledger.js';
+import { CommandRunner } from '#application/command-runner.js';
+import type { Infrastructure } from '#application/infrastructure.js';
+import {
+  CARD_PROVISIONING_QUEUE,
+  enqueueCardJob,
+  scheduleIssuance,
+  type CardJob,
+} from '#application/cards/card-jobs.js';
+import { CardLedger } from '#application/cards/card-ledger.js';
+
+/** What the card worker runs on: the ports, the local projector and the platforms' clocks. */
+export type CardWorkerDeps = Pick<Infrastructure, 'eventStore' | 'readModels' | 'jobs' | 'projections' | 'clocks'>;
 
 /** Checkpoint key of the card reactor in the read-model store. */
 const REACTOR = 'reactor:cards';
@@ -37,7 +45,7 @@ export class CardWorker {
   private readonly checkpoint: LeasedCheckpoint;
   private readonly feed: CheckpointedSubscription;
 
-  constructor(private readonly infra: Infrastructure) {
+  constructor(private readonly infra: CardWorkerDeps) {
     this.runner = new CommandRunner(infra.eventStore, undefined);
     this.checkpoint = new LeasedCheckpoint(infra.readModels, REACTOR, (active) => {
       this.logger.log(
@@ -286,7 +294,7 @@ export class CardWorker {
 }
 
 /** Starts the card timers and reactions on the given infrastructure; closing stops both. */
-export async function startCardWorker(infra: Infrastructure): Promise<CardWorker> {
+export async function startCardWorker(infra: CardWorkerDeps): Promise<CardWorker> {
   const worker = new CardWorker(infra);
   await worker.start();
   return worker;

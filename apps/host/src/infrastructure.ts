@@ -1,0 +1,37 @@
+import { mkdirSync } from 'node:fs';
+import type { Infrastructure } from '#application/infrastructure.js';
+import { PlatformClocks } from '#application/platforms/platform-clocks.js';
+import type { AppConfig } from '#config/config.js';
+import type { Clock } from '#domain/clock.js';
+import { createEventStore } from '#event-store/index.js';
+import { createJobQueue } from '#jobs/index.js';
+import { ProjectionRunner } from '#read-models/projection-runner.js';
+import { allProjections } from '#read-models/projections/index.js';
+import { createReadModelStore } from '#read-models/index.js';
+
+/**
+ * The composition root every process shares (API, worker, CLI): builds the adapters configuration selects
+ * (EVENT_STORE, READ_MODELS, JOBS) and the projector over them. Closing stops the projector first.
+ */
+export async function createInfrastructure(config: AppConfig, clock: Clock): Promise<Infrastructure> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const eventStore = await createEventStore(config.eventStore);
+  const readModels = await createReadModelStore(config.readModels);
+  const jobs = await createJobQueue({ ...config.jobs, clock });
+  const projections = new ProjectionRunner(eventStore, readModels, allProjections);
+  return {
+    eventStore,
+    readModels,
+    jobs,
+    projections,
+    config,
+    clock,
+    clocks: new PlatformClocks(eventStore, clock),
+    async close() {
+      await projections.stop();
+      await jobs.close();
+      await readModels.close();
+      await eventStore.close();
+    },
+  };
+}
