@@ -93,4 +93,24 @@ describe('PaymentsClient against the running service', () => {
       (await client.get<{ privateEnabled: boolean }>(`/internal-accounts/${session.accountId}`)).privateEnabled,
     ).toBe(true);
   });
+
+  it('authenticates as an agent with its access token (Bearer)', async () => {
+    const customer = await newCustomer('client-agent');
+    const policy = {
+      permissions: ['VIEW_TRANSACTIONS'],
+      defaultExecutionMode: 'AUTO',
+      spendingLimits: { currency: 'USD', perTransactionLimit: 1_000 },
+    };
+    const created = await client.post<{ agent: { id: string }; deviceCode: { code: string } }>('/agents', {
+      name: 'client-agent',
+      customerId: customer.id,
+      policy,
+    });
+    const redeemed = await client.post<{ accessToken: string }>(
+      `/agents/device-codes/${created.deviceCode.code}/redeem`,
+    );
+    const agent = new PaymentsClient({ baseUrl: t.url, accessToken: redeemed.accessToken });
+    expect((await agent.get<{ id: string }>('/agents/me')).id).toBe(created.agent.id);
+    await expect(agent.get('/customers')).rejects.toMatchObject({ status: 401 });
+  });
 });

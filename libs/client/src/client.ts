@@ -1,7 +1,7 @@
 /**
- * A small typed client for the Payments Platform API: Basic authentication, the error shape as an
- * exception, Idempotency-Keys, cursor pagination, and the signed retry performed end to end
- * (step 1, stamp, step 2). It has no dependencies beyond `fetch`; stamps come from any stamper
+ * A small typed client for the Payments Platform API: Basic (platform) or Bearer (agent) authentication,
+ * the error shape as an exception, Idempotency-Keys, cursor pagination, and the signed retry performed
+ * end to end (step 1, stamp, step 2). It has no dependencies beyond `fetch`; stamps come from any stamper
  * with the shape of `@turnkey/api-key-stamper`'s `ApiKeyStamper` holding the session key.
  */
 
@@ -50,13 +50,14 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-export interface ClientOptions {
+/** A platform's API token (HTTP Basic) or an agent's access token (`gat_…`, sent as a Bearer token). */
+export type ClientCredentials = { tokenId: string; clientSecret: string } | { accessToken: string };
+
+export type ClientOptions = ClientCredentials & {
   /** Up to and including the version segment, e.g. `https://payments.example.com/2025-10-13`. */
   baseUrl: string;
-  tokenId: string;
-  clientSecret: string;
   fetch?: typeof fetch;
-}
+};
 
 export class PaymentsClient {
   private readonly baseUrl: string;
@@ -65,7 +66,10 @@ export class PaymentsClient {
 
   constructor(options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.authorization = `Basic ${Buffer.from(`${options.tokenId}:${options.clientSecret}`).toString('base64')}`;
+    this.authorization =
+      'accessToken' in options
+        ? `Bearer ${options.accessToken}`
+        : `Basic ${Buffer.from(`${options.tokenId}:${options.clientSecret}`).toString('base64')}`;
     this.fetch = options.fetch ?? fetch;
   }
 
