@@ -49,6 +49,15 @@ module.exports = {
       },
     },
     {
+      name: 'examples-public-api-only',
+      comment:
+        'The examples use the service over HTTP only, as an integrator does: of this repository they import ' +
+        'only the client library and each other.',
+      severity: 'error',
+      from: { path: '^examples/' },
+      to: { path: '^(apps|libs|test)/', pathNot: '^libs/client/' },
+    },
+    {
       name: 'no-cycles',
       severity: 'error',
       from: {},
