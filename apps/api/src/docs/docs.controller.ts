@@ -1,8 +1,10 @@
-import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Param, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { notFound } from '#domain/errors.js';
 import { Public } from '../http/auth.js';
 import { BASE_PATH } from '../http/base-path.js';
 import { ApiDoc } from './api-doc.js';
-import { docsPage } from './docs-page.js';
+import { docsAsset, guidePage, referencePage } from './docs-site.js';
 import { buildOpenApiDocument } from './openapi.js';
 
 /** Injection token for the list of controllers the OpenAPI document describes. */
@@ -39,7 +41,36 @@ export class DocsController {
     responses: { 200: { description: 'HTML page' } },
   })
   docs() {
-    return docsPage();
+    return referencePage(BASE_PATH);
+  }
+
+  @Get('docs/guides/:name')
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  @ApiDoc({
+    summary: 'A guide (getting started, wallet sessions, signed retry, webhooks, sandbox, agents)',
+    tag: 'Meta',
+    auth: 'none',
+    responses: { 200: { description: 'HTML page' } },
+    errors: [404],
+  })
+  guide(@Param('name') name: string) {
+    const page = guidePage(BASE_PATH, name);
+    if (!page) throw notFound('GUIDE', name);
+    return page;
+  }
+
+  @Get('docs/assets/:name')
+  @ApiDoc({
+    summary: 'A static file of the docs pages (Swagger UI from the installed package, styles, scripts)',
+    tag: 'Meta',
+    auth: 'none',
+    responses: { 200: { description: 'The file' } },
+    errors: [404],
+  })
+  asset(@Param('name') name: string, @Res() res: Response) {
+    const asset = docsAsset(name);
+    if (!asset) throw notFound('DOCS_FILE', name);
+    res.type(asset.type).set('Cache-Control', 'public, max-age=3600').send(asset.body);
   }
 
   @Get('health')

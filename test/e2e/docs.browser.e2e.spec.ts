@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startTestService, type TestService } from '../support/service.js';
+
+/** Debian's chromium (installed by .ci/run with apt-get); the tests never download a browser. */
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = join(process.cwd(), 'test-output', 'docs');
+const VERBS = ['get', 'post', 'put', 'patch', 'delete'];
+
+describe('API reference and guides in a browser', () => {
+  let t: TestService;
+  let browser: Browser;
+  let page: Page;
+  let openapi: { paths: Record<string, Record<string, { summary?: string }>>; components: { schemas: object } };
+  const errors: string[] = [];
+  const outside: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium); .ci/run does this`,
+      );
+    }
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    t = await startTestService();
+    openapi = (await t.anonymous.get('/openapi.json')).body;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => (m.type() === 'error' ? errors.push(m.text()) : undefined));
+    // Everything comes from the service itself: a request anywhere else is recorded and refused.
+    const origin = new URL(t.url).origin;
+    await page.route('**/*', (route) => {
+      if (route.request().url().startsWith(origin)) return route.continue();
+      outside.push(route.request().url());
+      return route.abort();
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('renders every operation of the document, each with its request and response schemas', async () => {
+    await page.goto(`${t.url}/docs`);
+    await page.locator('.opblock').first().waitFor();
+    const operations = Object.entries(openapi.paths).flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((verb) => VERBS.includes(verb))
+        .map((verb) => ({ path, verb })),
+    );
+    expect(await page.locator('.opblock').count()).toBe(operations.length);
+    // Every operation is listed under its tag with its method, path and summary.
+    const listed = await page.locator('.opblock').evaluateAll((blocks) =>
+      blocks.map((b: any) => ({
+        path: b.querySelector('.opblock-summary-path')?.textContent?.replace(/\u200b/g, ''),
+        verb: b.querySelector('.opblock-summary-method')?.textContent?.toLowerCase(),
+      })),
+    );
+    expect(listed.map((o) => `${o.verb} ${o.path}`).sort()).toEqual(
+      operations.map((o) => `${o.verb} ${o.path}`).sort(),
+    );
+    // The first operation of every tag opened: parameters, body and responses render, no reference left raw.
+    const tags = page.locator('.opblock-tag-section');
+    const tagCount = await tags.count();
+    expect(tagCount).toBeGreaterThan(10);
+    for (let i = 0; i < tagCount; i++) {
+      const block = tags.nth(i).locator('.opblock').first();
+      await block.locator('.opblock-summary-control').click();
+      await block.locator('.responses-table .response').first().waitFor();
+      expect(await block.innerText()).not.toContain('$ref');
+      await block.locator('.opblock-summary-control').click();
+    }
+    const create = page.locator('.opblock-post', {
+      has: page.locator('.opblock-summary-path', { hasText: /^\/customers$/ }),
+    });
+    await create.locator('.opblock-summary-control').click();
+    await create.locator('.opblock-section-request-body').getByRole('tab', { name: 'Schema' }).click();
+    await create.locator('.opblock-section-request-body .model-box').first().waitFor();
+    expect(await create.locator('.opblock-section-request-body').innerText()).toContain('customerType');
+    await create.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOTS, 'create-customer.png') });
+    await page.locator('.models').scrollIntoViewIfNeeded();
+    // The Schemas section opens (Swagger UI renders the schemas in view, so only the first few are counted).
+    await page.locator('.models-control').click();
+    await page.locator('.models .models-virtual-item').first().waitFor();
+    expect(await page.locator('.models .models-virtual-item').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: join(SCREENSHOTS, 'reference.png') });
+    expect({ errors, outside }).toEqual({ errors: [], outside: [] });
+  }, 120_000);
+
+  it('serves every guide with the navigation, and a missing guide answers 404 JSON', async () => {
+    await page.goto(`${t.url}/docs`);
+    const links = await page.locator('header.site nav a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(links).toHaveLength(7);
+    for (const href of links.slice(1)) {
+      await page.goto(new URL(href!, t.url).toString());
+      await page.locator('main.guide h1').waitFor();
+      expect(await page.locator('header.site nav a[aria-current=page]').getAttribute('href')).toBe(href);
+      expect(await page.locator('main.guide pre').count()).toBeGreaterThan(0);
+    }
+    await page.goto(`${t.url}/docs/guides/wallet-sessions`);
+    expect(await page.locator('main.guide').innerText()).toContain('decryptCredentialBundle');
+    await page.screenshot({ path: join(SCREENSHOTS, 'guide-wallet-sessions.png'), fullPage: true });
+    const missing = await t.anonymous.get('/docs/guides/nope');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ code: 'GUIDE_NOT_FOUND' });
+    expect((await t.anonymous.get('/docs/assets/..%2Fpackage.json')).status).toBe(404);
+    expect({ errors, outside }).toEqual({ errors: [], outside: [] });
+  });
+});
