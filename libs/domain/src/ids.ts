@@ -33,6 +33,7 @@ export type ResourceKind =
   | 'CardAuthorization'
   | 'ExternalAccount'
   | 'Verification'
+  | 'BeneficialOwner'
   | 'Quote'
   | 'Transaction'
   | 'Lookup'
@@ -69,6 +70,7 @@ export const streams = {
   wallet: (accountId: string) => `wallet-${accountId.split(':')[1]}`,
   card: (cardId: string) => `card-${cardId.split(':')[1]}`,
   externalAccount: (id: string) => `externalaccount-${id.split(':')[1]}`,
+  beneficialOwner: (id: string) => `beneficialowner-${id.split(':')[1]}`,
   quote: (quoteId: string) => `quote-${quoteId.split(':')[1]}`,
   transaction: (transactionId: string) => `transaction-${transactionId.split(':')[1]}`,
   invitation: (code: string) => `invitation-${code}`,

@@ -2,10 +2,12 @@ import type { ResourceAbandoned } from '../claims/claim.js';
 import type { Decider } from '../decider.js';
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import { requestAlreadyUsed } from '../wallet/signed-retry.js';
+import { kybStatusWith, newOutcomes, notABusiness, type KycStatus, type OwnerOutcome } from './kyb.js';
+
+export type { KycStatus, OwnerOutcome } from './kyb.js';
 
 /** The customer aggregate also owns the customer's internal accounts, so both open in one append. */
 export type CustomerType = 'INDIVIDUAL' | 'BUSINESS';
-export type KycStatus = 'APPROVED' | 'PENDING' | 'REJECTED';
 export type InternalAccountType = 'INTERNAL_FIAT' | 'INTERNAL_CRYPTO' | 'EMBEDDED_WALLET';
 export type InternalAccountStatus = 'PENDING' | 'ACTIVE' | 'CLOSED' | 'FROZEN';
 
@@ -57,7 +59,12 @@ export interface CustomerState {
   isDeleted: boolean;
   /** A claim this id made was taken over before the customer was created: it never will be. */
   abandoned?: boolean;
+  /** Individuals: their KYC status. Businesses: their KYB status, own check and owners together (kyb.ts). */
   kycStatus?: KycStatus;
+  /** A business's own check, before its owners are taken into account. */
+  ownKycStatus?: KycStatus;
+  /** The KYC outcomes of a business's beneficial owners, by owner id. */
+  owners: Map<string, { kycStatus: KycStatus; version: number }>;
   profile: CustomerProfile;
   accounts: Map<string, InternalAccountRecord>;
   /** requestIds of the signed updates applied (an email change with wallet credentials): each at most once. */
@@ -116,6 +123,22 @@ export type CustomerEvent =
     }
   /** Appended with the update a signed retry authorized. */
   | { type: 'SignedRequestApplied'; data: { customerId: string; platformId: string; requestId: string } }
+  /** A business's own check; its KYB status changes (CustomerKycStatusChanged) only if the owners allow it. */
+  | {
+      type: 'BusinessCheckRecorded';
+      data: { customerId: string; platformId: string; kycStatus: KycStatus; updatedAt: string };
+    }
+  | {
+      type: 'BeneficialOwnerKycRecorded';
+      data: {
+        customerId: string;
+        platformId: string;
+        beneficialOwnerId: string;
+        kycStatus: KycStatus;
+        version: number;
+        updatedAt: string;
+      };
+    }
   | ResourceAbandoned;
 
 export type CustomerCommand =
@@ -134,13 +157,20 @@ export type CustomerCommand =
   | { type: 'UpdateCustomer'; changes: CustomerChanges; newAccounts: NewAccount[]; requestId?: string; now: string }
   | { type: 'DeleteCustomer'; now: string; hasFunds: boolean }
   | { type: 'OpenInternalAccount'; account: NewAccount; now: string }
-  /** A verification's outcome; approval activates the accounts that waited for it. */
-  | { type: 'ChangeKycStatus'; kycStatus: KycStatus; now: string };
+  /**
+   * A verification's outcome; approval activates the accounts that waited for it. For a business
+   * it is the business's own check, taken together with its owners (`owners`: as read again by the
+   * verification, recorded first).
+   */
+  | { type: 'ChangeKycStatus'; kycStatus: KycStatus; owners?: OwnerOutcome[]; now: string }
+  /** A beneficial owner of this business was created or changed: its KYC outcome counts towards the KYB. */
+  | { type: 'RecordBeneficialOwnerKyc'; owner: OwnerOutcome; now: string };
 
 const initialState = (): CustomerState => ({
   exists: false,
   isDeleted: false,
   profile: {},
+  owners: new Map(),
   accounts: new Map(),
   signedRequests: new Set(),
 });
@@ -245,25 +275,50 @@ function decide(cmd: CustomerCommand, state: CustomerState): CustomerEvent[] {
       return openAccounts(state, [cmd.account], state.kycStatus, cmd.now, state.platformId, state.id);
     }
     case 'ChangeKycStatus': {
-      const events: CustomerEvent[] = [];
-      if (cmd.kycStatus !== state.kycStatus)
-        events.push({
-          type: 'CustomerKycStatusChanged',
-          data: { ...ids, kycStatus: cmd.kycStatus, updatedAt: cmd.now },
-        });
-      if (cmd.kycStatus === 'APPROVED') {
-        for (const a of state.accounts.values()) {
-          if (a.status === 'PENDING')
-            events.push({
-              type: 'InternalAccountStatusChanged',
-              data: { ...ids, accountId: a.id, status: 'ACTIVE', updatedAt: cmd.now },
-            });
-        }
-      }
-      return events;
+      if (state.customerType !== 'BUSINESS') return statusChange(state, cmd.kycStatus, cmd.now);
+      const recorded = newOutcomes(state.owners, cmd.owners ?? []);
+      const own: CustomerEvent[] =
+        cmd.kycStatus === state.ownKycStatus
+          ? []
+          : [{ type: 'BusinessCheckRecorded', data: { ...ids, kycStatus: cmd.kycStatus, updatedAt: cmd.now } }];
+      const target = kybStatusWith(cmd.kycStatus, state.owners, recorded);
+      return [...ownerEvents(state, recorded, cmd.now), ...own, ...statusChange(state, target, cmd.now)];
+    }
+    case 'RecordBeneficialOwnerKyc': {
+      if (state.customerType !== 'BUSINESS') throw notABusiness(state.id, state.customerType);
+      const recorded = newOutcomes(state.owners, [cmd.owner]);
+      if (recorded.length === 0) return [];
+      const target = kybStatusWith(state.ownKycStatus ?? state.kycStatus, state.owners, recorded);
+      return [...ownerEvents(state, recorded, cmd.now), ...statusChange(state, target, cmd.now)];
     }
   }
 }
+
+type LiveState = CustomerState & { id: string; platformId: string; kycStatus: KycStatus };
+
+/** The status change to `target` (nothing if already so); approval activates the PENDING accounts. */
+function statusChange(state: LiveState, target: KycStatus, now: string): CustomerEvent[] {
+  const ids = { customerId: state.id, platformId: state.platformId };
+  const events: CustomerEvent[] = [];
+  if (target !== state.kycStatus)
+    events.push({ type: 'CustomerKycStatusChanged', data: { ...ids, kycStatus: target, updatedAt: now } });
+  if (target === 'APPROVED') {
+    for (const a of state.accounts.values()) {
+      if (a.status === 'PENDING')
+        events.push({
+          type: 'InternalAccountStatusChanged',
+          data: { ...ids, accountId: a.id, status: 'ACTIVE', updatedAt: now },
+        });
+    }
+  }
+  return events;
+}
+
+const ownerEvents = (state: LiveState, outcomes: OwnerOutcome[], now: string): CustomerEvent[] =>
+  outcomes.map((o) => ({
+    type: 'BeneficialOwnerKycRecorded',
+    data: { customerId: state.id, platformId: state.platformId, ...o, updatedAt: now },
+  }));
 
 function evolve(state: CustomerState, event: CustomerEvent): CustomerState {
   switch (event.type) {
@@ -277,6 +332,7 @@ function evolve(state: CustomerState, event: CustomerEvent): CustomerState {
         platformCustomerId: d.platformCustomerId,
         customerType: d.customerType,
         kycStatus: d.kycStatus,
+        ownKycStatus: d.kycStatus,
         profile: { ...d.profile },
       };
     }
@@ -294,7 +350,17 @@ function evolve(state: CustomerState, event: CustomerEvent): CustomerState {
       return state;
     case 'CustomerKycStatusChanged':
       state.kycStatus = event.data.kycStatus;
+      // Without owners the KYB status is the business's own check (logs from before owners record no check).
+      if (state.owners.size === 0) state.ownKycStatus = event.data.kycStatus;
       return state;
+    case 'BusinessCheckRecorded':
+      state.ownKycStatus = event.data.kycStatus;
+      return state;
+    case 'BeneficialOwnerKycRecorded': {
+      const { beneficialOwnerId, kycStatus, version } = event.data;
+      state.owners.set(beneficialOwnerId, { kycStatus, version });
+      return state;
+    }
     case 'InternalAccountOpened': {
       const d = event.data;
       state.accounts.set(d.accountId, { id: d.accountId, type: d.type, currency: d.currency, status: d.status });
