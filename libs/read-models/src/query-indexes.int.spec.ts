@@ -35,6 +35,7 @@ const queries: [string, string, Query, string][] = [
   ['transactions by platform and customer', Collections.transactions, list([ofCustomer]), BY_CUSTOMER],
   ['cards by customer', Collections.cards, list([ofCustomer]), BY_CUSTOMER],
   ['quotes by customer', Collections.quotes, list([ofCustomer]), BY_CUSTOMER],
+  ['beneficial owners of a business', Collections.beneficialOwners, list([ofCustomer]), BY_CUSTOMER],
   [
     'auth methods of an account',
     Collections.authMethods,

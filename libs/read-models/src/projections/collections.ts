@@ -7,6 +7,7 @@ export const Collections = {
   ledgerTransfers: 'ledger_transfers',
   externalAccounts: 'external_accounts',
   verifications: 'verifications',
+  beneficialOwners: 'beneficial_owners',
   invitations: 'invitations',
   authMethods: 'auth_methods',
   authSessions: 'auth_sessions',

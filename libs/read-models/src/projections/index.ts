@@ -2,6 +2,7 @@ import { customerProjection } from './customer-projection.js';
 import { externalAccountProjection } from './external-account-projection.js';
 import { invitationProjection } from './invitation-projection.js';
 import { verificationProjection } from './verification-projection.js';
+import { beneficialOwnerProjection } from './beneficial-owner-projection.js';
 import { internalAccountProjection } from './internal-account-projection.js';
 import { platformProjection } from './platform-projection.js';
 import { walletAuthProjection } from './wallet/wallet-auth-projection.js';
@@ -22,6 +23,7 @@ export const allProjections = [
   internalAccountProjection,
   externalAccountProjection,
   verificationProjection,
+  beneficialOwnerProjection,
   invitationProjection,
   walletAuthProjection,
   webhookDeliveryProjection,
