@@ -11,6 +11,7 @@ import { IdentityClaims } from './claims/identity-claims.js';
 import { APP_CONFIG, CLOCK, EVENT_STORE, IDS, JOB_QUEUE, PROJECTIONS, READ_MODELS, SECRET_BOX } from './tokens.js';
 import { loadSecretsKey, SecretBox } from '#crypto/secret-box.js';
 import { AgentsModule } from './agents/agents.module.js';
+import { BeneficialOwnersModule } from './beneficial-owners/beneficial-owners.module.js';
 import { CardsModule } from './cards/cards.module.js';
 import { CustomersModule } from './customers/customers.module.js';
 import { ExternalAccountsModule } from './external-accounts/external-accounts.module.js';
@@ -28,6 +29,7 @@ const AREAS = [
   CustomersModule,
   ExternalAccountsModule,
   VerificationsModule,
+  BeneficialOwnersModule,
   InvitationsModule,
   UmaProvidersModule,
   WebhooksModule,

@@ -39,8 +39,11 @@ export class VerificationsController {
       'address (line1, city, postalCode, country); businesses need businessInfo.legalName, ' +
       'businessInfo.registrationNumber and address. Otherwise the outcome becomes the ' +
       'customer’s kycStatus (kybStatus for businesses) and approval activates its PENDING ' +
-      'internal accounts. Sandbox: the last three characters of the registration number ' +
-      '(businesses) or last name (individuals) select 001 PENDING, 002 REJECTED, otherwise APPROVED.',
+      'internal accounts. A business is approved only when its beneficial owners are too: it takes ' +
+      'the worst of its own check and their KYC, and each owner that is REJECTED or PENDING is listed ' +
+      'in `errors` (APPLICANT_REJECTED / APPLICANT_PENDING with its `resourceId`). Sandbox: the last three ' +
+      'characters of the registration number (businesses) or last name (individuals) select 001 PENDING, ' +
+      '002 REJECTED, otherwise APPROVED.',
     responses: { 201: { description: 'The verification', schema: 'Verification' } },
     errors: [404],
   })

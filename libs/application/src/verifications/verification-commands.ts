@@ -9,7 +9,9 @@ import {
   verificationDecider,
   verificationOutcome,
   verificationStream,
+  withOwners,
 } from '#domain/verifications/verification.js';
+import { BeneficialOwnerQueries } from '../beneficial-owners/beneficial-owner-queries.js';
 import { CommandRunner } from '../command-runner.js';
 import { customerStream, loadOwnCustomer } from '../customers/customer-commands.js';
 import { IDS, type Actor } from '../tokens.js';
@@ -24,7 +26,9 @@ export class CreateVerificationCommand {
 
 /**
  * Submits a customer for KYC/KYB. The customer takes the outcome first (approval activates the
- * customer's pending accounts), then the verification is recorded. A crash in between leaves no
+ * customer's pending accounts), then the verification is recorded. A business's outcome is its own
+ * check together with its beneficial owners' KYC, each owner read again from its stream; the owners
+ * that keep it from approval are listed in the verification's errors. A crash in between leaves no
  * recorded verification whose outcome the customer lacks: the caller got no answer, submits again,
  * and the customer command changes nothing that is already so.
  */
@@ -33,6 +37,7 @@ export class CreateVerificationHandler implements ICommandHandler<CreateVerifica
   constructor(
     private readonly runner: CommandRunner,
     private readonly clocks: PlatformClocks,
+    private readonly owners: BeneficialOwnerQueries,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
@@ -41,18 +46,22 @@ export class CreateVerificationHandler implements ICommandHandler<CreateVerifica
     if (customer.isDeleted) throw notFound('CUSTOMER', customerId);
     const { state: platform } = await this.runner.load(streams.platform(actor.platformId), platformDecider);
     const customerType = customer.customerType!;
-    const outcome = verificationOutcome(customerType, customer.profile, Boolean(platform.sandbox));
+    const business = customerType === 'BUSINESS';
+    let outcome = verificationOutcome(customerType, customer.profile, Boolean(platform.sandbox));
     const id = publicId('Verification', this.ids.uuid());
     const now = (await this.clocks.now(actor.platformId)).toISOString();
     const kycStatus = kycStatusFrom(outcome.verificationStatus);
+    let decided = customer;
     if (kycStatus) {
-      await this.runner.run(
+      const owners = business ? await this.owners.outcomesOf(actor.platformId, customerId) : undefined;
+      ({ state: decided } = await this.runner.run(
         customerStream(customerId),
         customerDecider,
-        { type: 'ChangeKycStatus', kycStatus, now },
+        { type: 'ChangeKycStatus', kycStatus, ...(owners ? { owners } : {}), now },
         { metadata: { ...actor, verificationId: id } },
-      );
+      ));
     }
+    if (business) outcome = withOwners(outcome, decided);
     await this.runner.run(
       verificationStream(id),
       verificationDecider,

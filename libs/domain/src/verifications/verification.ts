@@ -1,6 +1,7 @@
 import type { Decider } from '../decider.js';
 import { conflict } from '../errors.js';
 import type { CustomerProfile, CustomerType, KycStatus } from '../customer/customer.js';
+import type { OwnerRecords } from '../customer/kyb.js';
 import { sandboxKycStatus } from '../customer/sandbox-kyc.js';
 
 /**
@@ -12,9 +13,13 @@ import { sandboxKycStatus } from '../customer/sandbox-kyc.js';
 export type VerificationStatus = KycStatus | 'RESOLVE_ERRORS';
 
 export interface VerificationError {
+  /** A field of the customer, or of the resource `resourceId` names. */
   field: string;
-  code: 'MISSING_FIELD';
+  /** MISSING_FIELD: the customer lacks it; APPLICANT_*: a beneficial owner's KYC keeps a business from approval. */
+  code: 'MISSING_FIELD' | 'APPLICANT_REJECTED' | 'APPLICANT_PENDING';
   message: string;
+  /** The resource with the issue when it is not the customer: a beneficial owner. */
+  resourceId?: string;
 }
 
 export interface VerificationSnapshot {
@@ -97,6 +102,41 @@ export function verificationOutcome(
       })
     : 'PENDING';
   return { verificationStatus, errors };
+}
+
+/** The beneficial owners whose KYC keeps a business from approval (REJECTED or PENDING), as errors. */
+export function blockingOwners(owners: OwnerRecords): VerificationError[] {
+  return [...owners]
+    .filter(([, o]) => o.kycStatus !== 'APPROVED')
+    .map(([resourceId, o]) =>
+      o.kycStatus === 'REJECTED'
+        ? {
+            resourceId,
+            field: 'kycStatus',
+            code: 'APPLICANT_REJECTED' as const,
+            message: `beneficial owner ${resourceId} was rejected by KYC; correct its personalInfo to have it checked again`,
+          }
+        : {
+            resourceId,
+            field: 'kycStatus',
+            code: 'APPLICANT_PENDING' as const,
+            message: `beneficial owner ${resourceId} is still pending KYC`,
+          },
+    );
+}
+
+/**
+ * A business's verification once its owners are counted: the KYB status the business took (its
+ * own check together with its owners), and the owners that block it listed with the missing fields.
+ */
+export function withOwners(
+  outcome: { verificationStatus: VerificationStatus; errors: VerificationError[] },
+  business: { kycStatus?: KycStatus; owners: OwnerRecords },
+): { verificationStatus: VerificationStatus; errors: VerificationError[] } {
+  const errors = [...outcome.errors, ...blockingOwners(business.owners)];
+  if (outcome.verificationStatus === 'RESOLVE_ERRORS' || !business.kycStatus)
+    return { verificationStatus: outcome.verificationStatus, errors };
+  return { verificationStatus: business.kycStatus, errors };
 }
 
 /** The status the customer takes over from a verification, if any. */

@@ -2,11 +2,13 @@ import { describe, expect, it } from '@jest/globals';
 import { customerDecider, type CustomerEvent } from '../customer/customer.js';
 import { deciderSpec } from '../testing/decider-spec.js';
 import {
+  blockingOwners,
   kycStatusFrom,
   missingVerificationFields,
   verificationDecider,
   verificationOutcome,
   verificationStream,
+  withOwners,
   type VerificationEvent,
 } from './verification.js';
 
@@ -78,6 +80,48 @@ describe('verification outcome', () => {
     });
     expect(kycStatusFrom('RESOLVE_ERRORS')).toBeUndefined();
     expect(kycStatusFrom('REJECTED')).toBe('REJECTED');
+  });
+});
+
+describe('a business verification with beneficial owners', () => {
+  const OWNER_A = 'BeneficialOwner:00000000-0000-4000-8000-0000000000a1';
+  const OWNER_B = 'BeneficialOwner:00000000-0000-4000-8000-0000000000b2';
+  const OWNER_C = 'BeneficialOwner:00000000-0000-4000-8000-0000000000c3';
+  const owners = new Map([
+    [OWNER_A, { kycStatus: 'APPROVED' as const, version: 1 }],
+    [OWNER_B, { kycStatus: 'REJECTED' as const, version: 2 }],
+    [OWNER_C, { kycStatus: 'PENDING' as const, version: 1 }],
+  ]);
+
+  it('lists the owners that block the business, rejected and pending, by id', () => {
+    expect(blockingOwners(owners)).toEqual([
+      {
+        resourceId: OWNER_B,
+        field: 'kycStatus',
+        code: 'APPLICANT_REJECTED',
+        message: expect.stringContaining(OWNER_B),
+      },
+      { resourceId: OWNER_C, field: 'kycStatus', code: 'APPLICANT_PENDING', message: expect.stringContaining(OWNER_C) },
+    ]);
+    expect(blockingOwners(new Map([[OWNER_A, { kycStatus: 'APPROVED', version: 1 }]]))).toEqual([]);
+  });
+
+  it('reports the KYB status the business took, and keeps RESOLVE_ERRORS when fields are missing', () => {
+    const approvedCheck = { verificationStatus: 'APPROVED' as const, errors: [] };
+    expect(withOwners(approvedCheck, { kycStatus: 'REJECTED', owners })).toMatchObject({
+      verificationStatus: 'REJECTED',
+      errors: [{ resourceId: OWNER_B }, { resourceId: OWNER_C }],
+    });
+    const missing = verificationOutcome('BUSINESS', {}, true);
+    const result = withOwners(missing, { kycStatus: 'APPROVED', owners });
+    expect(result.verificationStatus).toBe('RESOLVE_ERRORS');
+    expect(result.errors.map((e) => e.code)).toEqual([
+      'MISSING_FIELD',
+      'MISSING_FIELD',
+      'MISSING_FIELD',
+      'APPLICANT_REJECTED',
+      'APPLICANT_PENDING',
+    ]);
   });
 });
 

@@ -19,9 +19,15 @@ export const verificationSchemas: Record<string, Schema> = {
           type: 'object',
           required: ['field', 'code', 'message'],
           properties: {
-            field: str({ description: 'Customer field, dotted for nested ones.' }),
-            code: str({ enum: ['MISSING_FIELD'] }),
+            field: str({ description: 'Field of the customer, or of the resource `resourceId` names; dotted.' }),
+            code: str({
+              enum: ['MISSING_FIELD', 'APPLICANT_REJECTED', 'APPLICANT_PENDING'],
+              description:
+                'MISSING_FIELD: the customer lacks `field`. APPLICANT_REJECTED / APPLICANT_PENDING: the KYC of ' +
+                'the beneficial owner `resourceId` is REJECTED / PENDING, which keeps the business from approval.',
+            }),
             message: str(),
+            resourceId: str({ description: 'The beneficial owner with the issue (absent for the customer’s own).' }),
           },
         },
       },

@@ -1,0 +1,72 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  beneficialOwnerDecider,
+  ownerOutcome,
+  toBeneficialOwnerResource,
+} from '#domain/beneficial-owners/beneficial-owner.js';
+import { notABusiness, type OwnerOutcome } from '#domain/customer/kyb.js';
+import { notFound } from '#domain/errors.js';
+import { streams } from '#domain/ids.js';
+import { Collections } from '#read-models/projections/collections.js';
+import type { BeneficialOwnerDoc } from '#read-models/projections/beneficial-owner-projection.js';
+import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
+import { CommandRunner } from '../command-runner.js';
+import { Queries } from '../queries/queries.js';
+import { listForPlatform } from '../queries/list-query.js';
+import { READ_MODELS } from '../tokens.js';
+
+/** Reads of beneficial owners, scoped to the platform; lists are per business customer. */
+@Injectable()
+export class BeneficialOwnerQueries {
+  constructor(
+    @Inject(READ_MODELS) private readonly store: ReadModelStore,
+    private readonly queries: Queries,
+    private readonly runner: CommandRunner,
+  ) {}
+
+  async get(platformId: string, id: string) {
+    const doc = await this.store.get<BeneficialOwnerDoc>(Collections.beneficialOwners, id);
+    if (!doc || doc.platformId !== platformId) throw notFound('BENEFICIAL_OWNER', id);
+    return toBeneficialOwnerResource(doc);
+  }
+
+  /** Newest first. The customer must be a business of this platform (404, or 400 for an individual). */
+  async list(platformId: string, q: { customerId: string; limit?: number; cursor?: string }) {
+    const customer = await this.queries.customer(platformId, q.customerId);
+    if (customer.customerType !== 'BUSINESS') throw notABusiness(q.customerId, String(customer.customerType));
+    const filters: Filter[] = [{ field: 'customerId', op: 'eq', value: q.customerId }];
+    return listForPlatform<BeneficialOwnerDoc>(
+      this.store,
+      Collections.beneficialOwners,
+      platformId,
+      { filters, limit: q.limit, cursor: q.cursor, sortOrder: 'desc' },
+      toBeneficialOwnerResource,
+    );
+  }
+
+  /** The current KYC outcome of every owner of a business, read from the owners' own streams. */
+  async outcomesOf(platformId: string, customerId: string): Promise<OwnerOutcome[]> {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.store.find<BeneficialOwnerDoc>(Collections.beneficialOwners, {
+        filters: [
+          { field: 'platformId', op: 'eq', value: platformId },
+          { field: 'customerId', op: 'eq', value: customerId },
+        ],
+        sortBy: 'createdAt',
+        sortOrder: 'asc',
+        limit: 100,
+        cursor,
+      });
+      ids.push(...page.data.map((d) => d.id));
+      cursor = page.hasMore ? page.nextCursor : undefined;
+    } while (cursor);
+    const outcomes: OwnerOutcome[] = [];
+    for (const id of ids) {
+      const { state } = await this.runner.load(streams.beneficialOwner(id), beneficialOwnerDecider);
+      if (state.exists && state.owner!.customerId === customerId) outcomes.push(ownerOutcome(state));
+    }
+    return outcomes;
+  }
+}
