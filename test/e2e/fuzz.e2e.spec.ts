@@ -5,6 +5,7 @@ import { cardholder, type Cardholder } from '../support/card-fixture.js';
 import { operations, SchemaFuzzer, type BadRequest, type Operation } from '../support/openapi-fuzz.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { snapshot } from '../support/state-snapshot.js';
+import { ownerBody } from './idempotency-fixtures.js';
 
 /** Fixed, so a failure reproduces; the seed of each operation is SEED + its index in the sorted document. */
 const SEED = 20251013;
@@ -38,6 +39,7 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
     expect(token.status).toBe(201);
     const other = await t.otherPlatform();
     const foreign = await cardholder(t, other.api, clock, 'fuzz-foreign');
+    const [owner, foreignOwner] = [await beneficialOwner(api, 'fuzz-b'), await beneficialOwner(other.api, 'fuzz-fb')];
     const doc = await api.get('/openapi.json');
     expect(doc.status).toBe(200);
     ops = operations(doc.body);
@@ -50,6 +52,7 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
       sessionId: [h.wallet.sessionId],
       externalAccountId: [external.body.id],
       tokenId: [token.body.id],
+      beneficialOwnerId: [owner],
     });
     fuzzer = new SchemaFuzzer(doc.body.components.schemas, {
       own: {
@@ -58,6 +61,7 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
         Card: [h.cardId],
         CardAuthorization: [h.authorizationId],
         ExternalAccount: [external.body.id],
+        BeneficialOwner: [owner],
       },
       foreign: [
         foreign.customerId,
@@ -65,7 +69,7 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
         foreign.wallet.accountId,
         foreign.wallet.authMethodId,
         foreign.wallet.sessionId,
-      ].concat([foreign.cardId, foreign.authorizationId]),
+      ].concat([foreign.cardId, foreign.authorizationId, foreignOwner]),
     });
     // nothing of the setup may still be in flight when the state is first taken
     await t.service.infra.projections.waitForPosition(await t.service.infra.eventStore.headPosition(), 5000);
@@ -185,6 +189,16 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
     expect(requests).toBeGreaterThan(1000);
   }, 120_000); // bounded by the runs; the timeout only guards against a server that stops answering
 });
+
+/** A business customer of the platform and one beneficial owner of it; the owner's id. */
+async function beneficialOwner(api: Client, platformCustomerId: string): Promise<string> {
+  const legal = { legalName: 'Fuzz Ltd', registrationNumber: 'REG-9' };
+  const business = await api.post('/customers', { customerType: 'BUSINESS', platformCustomerId, businessInfo: legal });
+  expect(business.status).toBe(201);
+  const owner = await api.post('/beneficial-owners', ownerBody(business.body.id));
+  expect(owner.status).toBe(201);
+  return owner.body.id;
+}
 
 function jsonHeaders(headers: Record<string, string>, body: string | undefined): Record<string, string> {
   return body === undefined ? headers : { ...headers, 'content-type': 'application/json' };

@@ -1,7 +1,7 @@
 import { expect } from '@jest/globals';
 import type { Reply } from '../support/service.js';
 import { signedRequest, startWalletSession } from '../support/wallet-session.js';
-import { keyed, merchant, unique, type Fixtures } from './idempotency-fixtures.js';
+import { keyed, merchant, ownerBody, unique, type Fixtures } from './idempotency-fixtures.js';
 
 /** A request of a case: path under the base path, and its JSON body (none for action endpoints). */
 export interface Req {
@@ -127,6 +127,19 @@ export const CASES: Case[] = [
         request: post('/verifications', { customerId: c.id }),
         other: post('/verifications', { customerId: d.id }),
         effect: () => f.total(`/verifications?customerId=${enc(c.id)}`),
+        delta: 1,
+      };
+    },
+  },
+  {
+    op: '/beneficial-owners',
+    status: 201,
+    setup: async (f) => {
+      const body = ownerBody(await f.business());
+      return {
+        request: post('/beneficial-owners', body),
+        other: post('/beneficial-owners', { ...body, ownershipPercentage: 40 }),
+        effect: () => f.total(`/beneficial-owners?customerId=${enc(body.customerId)}`),
         delta: 1,
       };
     },

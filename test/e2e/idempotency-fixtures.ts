@@ -15,6 +15,22 @@ export const merchant = { descriptor: 'CORNER COFFEE', mcc: '5814', country: 'US
 
 export const unique = (name: string) => uniqueValue(name);
 
+/** A beneficial owner of `customerId` whose sandbox KYC is APPROVED. */
+export const ownerBody = (customerId: string) => ({
+  customerId,
+  roles: ['UBO'],
+  ownershipPercentage: 60,
+  personalInfo: {
+    firstName: 'Jane',
+    lastName: 'Smith',
+    birthDate: '1978-06-15',
+    nationality: 'US',
+    address: { line1: '1 Main St', postalCode: '94105', country: 'US' },
+    idType: 'SSN',
+    identifier: '123-45-6789',
+  },
+});
+
 /** The platform's client with `headers` added to every request (for the signed-retry helper). */
 export const keyed = (api: Client, headers: Record<string, string>): Client => ({
   ...api,
@@ -64,6 +80,11 @@ export function fixtures(t: TestService, clock: ManualClock) {
     expect([one.body.status, two.body.status]).toEqual(['PENDING', 'PENDING']);
     return { c, one: one.body.id as string, two: two.body.id as string };
   };
+  /** A business customer of the platform (KYB APPROVED in the sandbox). */
+  const business = async () => {
+    const legal = { businessInfo: { legalName: 'Acme Ltd', registrationNumber: 'REG-123' } };
+    return (await m.customer(['USD'], { customerType: 'BUSINESS', ...legal })).id;
+  };
   const inviter = async () => {
     const uma = `$${unique('inviter').replace(/-/g, '')}@sandbox.uma.local`;
     await m.customer(['USD'], { umaAddress: uma });
@@ -83,7 +104,7 @@ export function fixtures(t: TestService, clock: ManualClock) {
     const ledger = await loadLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
     return Number(available(ledger.accounts.get(accountId)!));
   };
-  return { api, m, total, holder, activeCard, authorize, pendingIncoming, inviter, oauthBody, freeBalance };
+  return { api, m, total, holder, activeCard, authorize, pendingIncoming, business, inviter, oauthBody, freeBalance };
 }
 
 export type Fixtures = ReturnType<typeof fixtures>;

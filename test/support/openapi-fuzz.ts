@@ -65,6 +65,7 @@ const KINDS = [
   'Session',
   'Token',
   'Lookup',
+  'BeneficialOwner',
 ];
 const MAX_DEPTH_TOO_DEEP = 3000;
 

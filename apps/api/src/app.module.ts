@@ -13,6 +13,7 @@ import { ExternalAccountsController } from './external-account/external-accounts
 import { InvitationsController } from './invitations/invitations.controller.js';
 import { UmaProvidersController } from './uma-providers/uma-providers.controller.js';
 import { VerificationsController } from './verifications/verifications.controller.js';
+import { BeneficialOwnersController } from './beneficial-owners/beneficial-owners.controller.js';
 import { DOCUMENTED_CONTROLLERS, DocsController } from './docs/docs.controller.js';
 import { PlatformAuthGuard } from './http/auth.js';
 import { ErrorFilter } from './http/errors.js';
@@ -55,6 +56,7 @@ export const API_CONTROLLERS = [
   ExternalAccountsController,
   CustomersController,
   VerificationsController,
+  BeneficialOwnersController,
   UmaProvidersController,
   InvitationsController,
   AuthCredentialsController,

@@ -12,6 +12,7 @@ import { sandboxClockSchemas } from './sandbox-clock.js';
 import { transactionSchemas } from './transactions.js';
 import { agentSchemas } from './agents.js';
 import { auditSchemas } from './audit.js';
+import { beneficialOwnerSchemas } from './beneficial-owners.js';
 /**
  * Response schemas contributed by each API area (one file per area, each exporting a
  * `Record<name, JSON Schema>`), merged into the OpenAPI document's components.
@@ -21,6 +22,7 @@ import { auditSchemas } from './audit.js';
 export const areaSchemas: Record<string, Record<string, unknown>>[] = [
   externalAccountSchemas,
   verificationSchemas,
+  beneficialOwnerSchemas,
   umaProviderSchemas,
   invitationSchemas,
   walletSchemas,

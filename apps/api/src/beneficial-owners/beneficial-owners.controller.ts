@@ -1,0 +1,95 @@
+import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import {
+  CreateBeneficialOwnerCommand,
+  UpdateBeneficialOwnerCommand,
+} from '#application/beneficial-owners/beneficial-owner-commands.js';
+import { BeneficialOwnerQueries } from '#application/beneficial-owners/beneficial-owner-queries.js';
+import type { Actor } from '#application/tokens.js';
+import type { BeneficialOwnerChanges } from '#domain/beneficial-owners/beneficial-owner.js';
+import { ApiDoc } from '../docs/api-doc.js';
+import { CurrentActor } from '../http/auth.js';
+import { idParam } from '../http/id-pipe.js';
+import { Idempotent } from '../http/idempotency.interceptor.js';
+import {
+  CreateBeneficialOwnerDto,
+  ListBeneficialOwnersQuery,
+  UpdateBeneficialOwnerDto,
+} from './beneficial-owner.dto.js';
+
+/** A validated body as plain JSON: what is recorded in the owner's events. */
+const plain = <T>(body: object): T => JSON.parse(JSON.stringify(body)) as T;
+
+const ownerId = () => idParam('BeneficialOwner', 'beneficialOwnerId');
+
+const KYB =
+  'The business’s KYB status (kybStatus) takes its owners into account: it is APPROVED only when its own ' +
+  'check and every owner are, otherwise the worst of them (REJECTED before PENDING); each change of it ' +
+  'sends CUSTOMER.KYB_<STATUS>.';
+
+/** People who own or control a business customer, each with a KYC of their own. */
+@Controller('beneficial-owners')
+export class BeneficialOwnersController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: BeneficialOwnerQueries,
+  ) {}
+
+  @Post()
+  @Idempotent()
+  @ApiDoc({
+    summary: 'Create a beneficial owner',
+    description:
+      'Adds an owner, director or officer to a BUSINESS customer of the platform (another platform’s or ' +
+      'an unknown customer: 404; an INDIVIDUAL: 400 INVALID_INPUT on customerId). The owner goes through ' +
+      'KYC at once. Sandbox: the last three characters of personalInfo.lastName select 001 PENDING, ' +
+      `002 REJECTED, otherwise APPROVED; production platforms start PENDING. ${KYB}`,
+    responses: { 201: { description: 'The beneficial owner', schema: 'BeneficialOwner' } },
+    errors: [404],
+  })
+  async create(@Body() body: CreateBeneficialOwnerDto, @CurrentActor() actor: Actor) {
+    const input = plain<CreateBeneficialOwnerCommand['input']>(body);
+    const id: string = await this.commands.execute(new CreateBeneficialOwnerCommand(input, actor));
+    return this.queries.get(actor.platformId, id);
+  }
+
+  @Get()
+  @ApiDoc({
+    summary: 'List the beneficial owners of a business customer',
+    description: 'Newest first. An unknown or another platform’s customer is 404; an INDIVIDUAL is 400.',
+    responses: { 200: { description: 'A page of beneficial owners', schema: 'list:BeneficialOwner' } },
+    errors: [404],
+  })
+  list(@Query() query: ListBeneficialOwnersQuery, @CurrentActor() actor: Actor) {
+    return this.queries.list(actor.platformId, query);
+  }
+
+  @Get(':beneficialOwnerId')
+  @ApiDoc({
+    summary: 'Get a beneficial owner',
+    responses: { 200: { description: 'The beneficial owner', schema: 'BeneficialOwner' } },
+    errors: [404],
+  })
+  get(@Param('beneficialOwnerId', ownerId()) id: string, @CurrentActor() actor: Actor) {
+    return this.queries.get(actor.platformId, id);
+  }
+
+  @Patch(':beneficialOwnerId')
+  @ApiDoc({
+    summary: 'Update a beneficial owner',
+    description:
+      'Only the fields given change; personalInfo field by field (an address as a whole). Changed ' +
+      'personal information is checked again (sandbox: by the last name’s suffix; production: PENDING); ' +
+      `roles and ownershipPercentage alone keep the KYC status. ${KYB}`,
+    responses: { 200: { description: 'The updated beneficial owner', schema: 'BeneficialOwner' } },
+    errors: [404],
+  })
+  async update(
+    @Param('beneficialOwnerId', ownerId()) id: string,
+    @Body() body: UpdateBeneficialOwnerDto,
+    @CurrentActor() actor: Actor,
+  ) {
+    await this.commands.execute(new UpdateBeneficialOwnerCommand(id, plain<BeneficialOwnerChanges>(body), actor));
+    return this.queries.get(actor.platformId, id);
+  }
+}

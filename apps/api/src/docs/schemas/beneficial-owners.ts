@@ -1,0 +1,49 @@
+import { BENEFICIAL_OWNER_ROLES, IDENTIFICATION_TYPES } from '#domain/beneficial-owners/beneficial-owner.js';
+
+type Schema = Record<string, unknown>;
+const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
+const dateTime = str({ format: 'date-time' });
+const country = str({ pattern: '^[A-Z]{2}$' });
+
+export const beneficialOwnerSchemas: Record<string, Schema> = {
+  BeneficialOwnerPersonalInfo: {
+    type: 'object',
+    required: ['firstName', 'lastName', 'birthDate', 'nationality', 'address', 'idType', 'identifier'],
+    properties: {
+      firstName: str(),
+      middleName: str(),
+      lastName: str({ description: 'Sandbox: its last three characters select the KYC outcome.' }),
+      birthDate: str({ format: 'date' }),
+      nationality: country,
+      email: str({ format: 'email' }),
+      phoneNumber: str({ pattern: '^\\+[1-9]\\d{1,14}$' }),
+      address: { $ref: '#/components/schemas/Address' },
+      idType: str({ enum: [...IDENTIFICATION_TYPES] }),
+      identifier: str(),
+      countryOfIssuance: country,
+    },
+  },
+  BeneficialOwner: {
+    type: 'object',
+    required: [
+      'id',
+      'customerId',
+      'roles',
+      'ownershipPercentage',
+      'personalInfo',
+      'kycStatus',
+      'createdAt',
+      'updatedAt',
+    ],
+    properties: {
+      id: str({ pattern: '^BeneficialOwner:[0-9a-f-]{36}$' }),
+      customerId: str({ pattern: '^Customer:[0-9a-f-]{36}$', description: 'The business customer.' }),
+      roles: { type: 'array', items: str({ enum: [...BENEFICIAL_OWNER_ROLES] }) },
+      ownershipPercentage: { type: 'integer', minimum: 0, maximum: 100 },
+      personalInfo: { $ref: '#/components/schemas/BeneficialOwnerPersonalInfo' },
+      kycStatus: str({ enum: ['APPROVED', 'PENDING', 'REJECTED'] }),
+      createdAt: dateTime,
+      updatedAt: dateTime,
+    },
+  },
+};
