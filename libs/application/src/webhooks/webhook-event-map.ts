@@ -44,7 +44,10 @@ type Data<T> = RecordedEvent<string, T>;
 const dataPlatform = (event: RecordedEvent) =>
   typeof event.data.platformId === 'string' ? event.data.platformId : undefined;
 
-/** `CUSTOMER.KYC_<STATUS>` with the customer as of this change (KYB status for businesses). */
+/**
+ * `CUSTOMER.KYC_<STATUS>` for individuals and `CUSTOMER.KYB_<STATUS>` for businesses (whose status
+ * also follows their beneficial owners), with the customer as of this change.
+ */
 const customerKyc: WebhookMapping = {
   platform: dataPlatform,
   async webhooks(event, sources) {
@@ -52,11 +55,12 @@ const customerKyc: WebhookMapping = {
       event as Data<{ customerId: string; kycStatus: KycStatus; updatedAt: string }>
     ).data;
     const doc = await sources.readModel(Collections.customers, customerId);
-    const statusField = doc?.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus';
+    const business = doc?.customerType === 'BUSINESS';
+    const statusField = business ? 'kybStatus' : 'kycStatus';
     const customer = doc ? stripPlatform(doc) : { id: customerId };
     return [
       {
-        type: `CUSTOMER.KYC_${kycStatus}`,
+        type: `CUSTOMER.${business ? 'KYB' : 'KYC'}_${kycStatus}`,
         timestamp: updatedAt,
         data: { ...customer, [statusField]: kycStatus, updatedAt },
       },

@@ -107,7 +107,7 @@ describe('the event -> webhook table', () => {
     expect(webhooks).toEqual([{ type: 'AGENT_ACTION.PENDING_APPROVAL', timestamp: 't1', data: resource }]);
   });
 
-  it('CUSTOMER.KYC_<STATUS> carries the customer with the new status (kybStatus for businesses)', async () => {
+  it('CUSTOMER.KYC_<STATUS> / KYB_<STATUS> carries the customer with the new status', async () => {
     const individual = {
       id: customerId,
       platformId,
@@ -139,7 +139,7 @@ describe('the event -> webhook table', () => {
         sources([business], []),
       )
     ).webhooks;
-    expect(hook).toMatchObject({ type: 'CUSTOMER.KYC_APPROVED', data: { kybStatus: 'APPROVED' } });
+    expect(hook).toMatchObject({ type: 'CUSTOMER.KYB_APPROVED', data: { kybStatus: 'APPROVED' } });
     expect(hook.data).not.toHaveProperty('kycStatus');
   });
 

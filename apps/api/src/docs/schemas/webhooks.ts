@@ -42,7 +42,8 @@ export const webhookSchemas: Record<string, Schema> = {
       id: str({ pattern: '^Webhook:[0-9a-f-]{36}$' }),
       type: str({
         description:
-          'CUSTOMER.KYC_<STATUS>, INTERNAL_ACCOUNT.BALANCE_UPDATED, INVITATION_CLAIMED, ' +
+          'CUSTOMER.KYC_<STATUS> (individuals), CUSTOMER.KYB_<STATUS> (businesses), ' +
+          'INTERNAL_ACCOUNT.BALANCE_UPDATED, INVITATION_CLAIMED, ' +
           'OUTGOING_PAYMENT.<STATUS>, INCOMING_PAYMENT.<STATUS>, card.state_change, ' +
           'card.funding_source_change, TEST.',
       }),
