@@ -114,7 +114,9 @@ export function blockingOwners(owners: OwnerRecords): VerificationError[] {
             resourceId,
             field: 'kycStatus',
             code: 'APPLICANT_REJECTED' as const,
-            message: `beneficial owner ${resourceId} was rejected by KYC; correct its personalInfo to have it checked again`,
+            message:
+              `beneficial owner ${resourceId} was rejected by KYC; ` +
+              'correct its personalInfo to have it checked again',
           }
         : {
             resourceId,
