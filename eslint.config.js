@@ -25,7 +25,7 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },
   {
-    files: ['apps/dashboard/public/**/*.js', 'docs/site/**/*.js'],
+    files: ['apps/dashboard/public/**/*.js', 'docs/site/**/*.js', 'apps/api/public/**/*.js'],
     languageOptions: {
       globals: Object.fromEntries(
         [

@@ -11,6 +11,7 @@ export const EXCLUDED: Record<string, string> = {
   '/webhooks/deliveries/{deliveryId}/redeliver': 'a redelivery is a new delivery attempt by design',
   '/sandbox/webhooks/test': 'sends a test webhook and reports the receiver; nothing is created or moved',
   '/agents/device-codes/{code}/redeem': 'unauthenticated, and a device code is redeemed once by design (400 after)',
+  '/kyc/{token}': 'unauthenticated submission of a hosted KYC page; the link is single-use by design (409 after)',
 };
 
 /**
@@ -27,4 +28,5 @@ export const DECLARED_ELSEWHERE: Record<string, string> = {
   '/agents/me/transfer-in': 'agent transfer-in, key scoped per agent',
   '/agents/me/transfer-out': 'agent transfer-out, key scoped per agent',
   '/agents/me/external-accounts': 'agent external account, key scoped per agent',
+  '/customers/{customerId}/kyc-link': 'a KYC link (test/e2e/kyc-link.browser.e2e.spec.ts replays the key)',
 };

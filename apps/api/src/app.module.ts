@@ -14,6 +14,7 @@ import { InvitationsController } from './invitations/invitations.controller.js';
 import { UmaProvidersController } from './uma-providers/uma-providers.controller.js';
 import { VerificationsController } from './verifications/verifications.controller.js';
 import { BeneficialOwnersController } from './beneficial-owners/beneficial-owners.controller.js';
+import { KycLinksController } from './kyc-links/kyc-links.controller.js';
 import { DOCUMENTED_CONTROLLERS, DocsController } from './docs/docs.controller.js';
 import { PlatformAuthGuard } from './http/auth.js';
 import { ErrorFilter } from './http/errors.js';
@@ -57,6 +58,7 @@ export const API_CONTROLLERS = [
   CustomersController,
   VerificationsController,
   BeneficialOwnersController,
+  KycLinksController,
   UmaProvidersController,
   InvitationsController,
   AuthCredentialsController,

@@ -16,6 +16,7 @@ import { CardsModule } from './cards/cards.module.js';
 import { CustomersModule } from './customers/customers.module.js';
 import { ExternalAccountsModule } from './external-accounts/external-accounts.module.js';
 import { InvitationsModule } from './invitations/invitations.module.js';
+import { KycLinksModule } from './kyc-links/kyc-links.module.js';
 import { PlatformsModule } from './platforms/platforms.module.js';
 import { PaymentsModule } from './transactions/payments.module.js';
 import { UmaProvidersModule } from './uma-providers/uma-providers.module.js';
@@ -30,6 +31,7 @@ const AREAS = [
   ExternalAccountsModule,
   VerificationsModule,
   BeneficialOwnersModule,
+  KycLinksModule,
   InvitationsModule,
   UmaProvidersModule,
   WebhooksModule,

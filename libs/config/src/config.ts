@@ -33,6 +33,11 @@ export interface AppConfig {
    * loopback, private, link-local and metadata destinations (`WEBHOOK_ALLOWED_HOSTS`, comma-separated).
    */
   webhookAllowedHosts: AllowedHost[];
+  /**
+   * The service's public origin (`PUBLIC_URL`, e.g. `https://pay.example.com`), used in links it hands out to end
+   * users (hosted KYC links); without it, the origin the request came to.
+   */
+  publicUrl?: string;
   http: HttpLimits;
   rateLimits: RateLimits;
 }
@@ -228,5 +233,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     http: httpLimits(env),
     rateLimits: rateLimits(env),
     webhookAllowedHosts: allowedHosts(env),
+    ...(env.PUBLIC_URL ? { publicUrl: publicUrl(env.PUBLIC_URL) } : {}),
   };
+}
+
+function publicUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL: ${value}`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.hash) {
+    throw new ConfigError(`PUBLIC_URL must be an origin such as https://pay.example.com: ${value}`);
+  }
+  return url.origin;
 }

@@ -74,6 +74,8 @@ export const streams = {
   quote: (quoteId: string) => `quote-${quoteId.split(':')[1]}`,
   transaction: (transactionId: string) => `transaction-${transactionId.split(':')[1]}`,
   invitation: (code: string) => `invitation-${code}`,
+  /** A hosted KYC link handed to a customer. */
+  kycLink: (linkId: string) => `kyclink-${linkId}`,
   /** Webhook configuration and signing key of one platform. */
   webhooks: (platformId: string) => `webhooks-${platformId.split(':')[1]}`,
   /** The sandbox clock offset of one platform (production platforms have none: they run on real time). */

@@ -13,6 +13,7 @@ import { transactionSchemas } from './transactions.js';
 import { agentSchemas } from './agents.js';
 import { auditSchemas } from './audit.js';
 import { beneficialOwnerSchemas } from './beneficial-owners.js';
+import { kycLinkSchemas } from './kyc-links.js';
 /**
  * Response schemas contributed by each API area (one file per area, each exporting a
  * `Record<name, JSON Schema>`), merged into the OpenAPI document's components.
@@ -23,6 +24,7 @@ export const areaSchemas: Record<string, Record<string, unknown>>[] = [
   externalAccountSchemas,
   verificationSchemas,
   beneficialOwnerSchemas,
+  kycLinkSchemas,
   umaProviderSchemas,
   invitationSchemas,
   walletSchemas,

@@ -1,0 +1,47 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const FILES: Record<string, { file: string; type: string }> = {
+  'kyc.js': { file: 'apps/api/public/kyc/kyc.js', type: 'text/javascript; charset=utf-8' },
+  'kyc.css': { file: 'apps/api/public/kyc/kyc.css', type: 'text/css; charset=utf-8' },
+};
+
+/** The repository root: the nearest ancestor holding the page's files (the code runs from apps/… and dist/apps/…). */
+function repositoryRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(dir, FILES['kyc.js'].file))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('apps/api/public/kyc not found');
+    dir = parent;
+  }
+}
+
+const cache = new Map<string, string>();
+
+/** A file of the hosted KYC page by public name (an allow-list), or undefined. */
+export function kycAsset(name: string): { body: string; type: string } | undefined {
+  const asset = Object.hasOwn(FILES, name) ? FILES[name] : undefined;
+  if (!asset) return undefined;
+  if (!cache.has(name)) cache.set(name, readFileSync(join(repositoryRoot(), asset.file), 'utf8'));
+  return { body: cache.get(name)!, type: asset.type };
+}
+
+/** The page: no customer data in it; its script reads what is missing with the link's token. */
+export function kycPage(base: string): string {
+  return `<!doctype html>
+<html lang="en" data-base="${base}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Identity verification</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/${base}/kyc/assets/kyc.css">
+</head><body><main>
+<h1>Identity verification</h1>
+<p id="message" role="status"></p>
+<form id="kyc-form" hidden><div id="fields"></div><button type="submit">Submit</button></form>
+</main>
+<script src="/${base}/kyc/assets/kyc.js"></script>
+</body></html>`;
+}

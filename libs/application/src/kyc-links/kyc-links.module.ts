@@ -1,0 +1,7 @@
+import { Global, Module } from '@nestjs/common';
+import { KycLinks } from './kyc-links.js';
+
+/** Hosted KYC links: issued to a platform's customer, completed on the service's own page. */
+@Global()
+@Module({ providers: [KycLinks], exports: [KycLinks] })
+export class KycLinksModule {}

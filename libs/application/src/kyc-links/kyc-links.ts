@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { Address, BusinessInfo, CustomerType, KycStatus } from '#domain/customer/customer.js';
+import { DomainError, notFound } from '#domain/errors.js';
+import { streams, type IdGenerator } from '#domain/ids.js';
+import {
+  KYC_LINK_PROVIDER,
+  hashKycSecret,
+  kycLinkDecider,
+  kycLinkStatus,
+  kycSecretMatches,
+  kycToken,
+  parseKycToken,
+  type KycLinkState,
+  type KycLinkStatus,
+} from '#domain/kyc-links/kyc-link.js';
+import { missingVerificationFields } from '#domain/verifications/verification.js';
+import { CommandRunner } from '../command-runner.js';
+import { UpdateCustomerCommand, loadOwnCustomer } from '../customers/customer-commands.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { IDS, type Actor } from '../tokens.js';
+import { CreateVerificationCommand } from '../verifications/verification-commands.js';
+
+/** What the hosted page may fill in: the fields a verification needs. */
+export interface KycSubmission {
+  fullName?: string;
+  birthDate?: string;
+  nationality?: string;
+  address?: Address;
+  businessInfo?: BusinessInfo;
+}
+
+/** What the page shows its holder: never more of the customer than which fields are missing. */
+export interface KycLinkView {
+  customerType: CustomerType;
+  linkStatus: KycLinkStatus;
+  kycStatus: KycStatus;
+  expiresAt: string;
+  /** Field paths a verification still lacks (`fullName`, `address.postalCode`, ...). */
+  missing: string[];
+}
+
+const linkNotFound = () => new DomainError('not_found', 'KYC_LINK_NOT_FOUND', 'this verification link is not valid');
+
+/**
+ * Hosted KYC links: the platform asks for a link for its customer (`POST /customers/{id}/kyc-link`), the customer
+ * opens it on the service's page, which shows what the verification lacks and takes it. A submission is one
+ * customer update and one verification, made as the platform would make them (same validation, events and
+ * webhooks), with the link's id as the actor; in the sandbox the outcome follows the suffix rules on the platform's
+ * clock at once. The link is spent before anything else, so it acts at most once; a submission cut off by a crash
+ * after that needs a new link.
+ */
+@Injectable()
+export class KycLinks {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly commands: CommandBus,
+    private readonly clocks: PlatformClocks,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
+
+  /** A new link for the platform's customer: its token (the secret part of the URL), expiry and provider. */
+  async issue(customerId: string, redirectUri: string | undefined, actor: Actor) {
+    const customer = await loadOwnCustomer(this.runner, customerId, actor);
+    if (customer.isDeleted) throw notFound('CUSTOMER', customerId);
+    const linkId = this.ids.uuid();
+    const secret = randomBytes(32).toString('base64url');
+    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const { state } = await this.runner.run(
+      streams.kycLink(linkId),
+      kycLinkDecider,
+      {
+        type: 'IssueKycLink',
+        linkId,
+        platformId: actor.platformId,
+        customerId,
+        secretHash: hashKycSecret(secret),
+        ...(redirectUri ? { redirectUri } : {}),
+        now,
+      },
+      { metadata: { ...actor } },
+    );
+    return { token: kycToken(linkId, secret), expiresAt: state.expiresAt!, provider: KYC_LINK_PROVIDER };
+  }
+
+  async view(token: string): Promise<KycLinkView> {
+    const { link, secretHash } = await this.load(token);
+    if (!kycSecretMatches(link, secretHash)) throw linkNotFound();
+    const actor = this.actorOf(link);
+    const customer = await loadOwnCustomer(this.runner, link.customerId!, actor);
+    const now = (await this.clocks.now(link.platformId!)).toISOString();
+    return {
+      customerType: customer.customerType!,
+      linkStatus: customer.isDeleted ? 'EXPIRED' : kycLinkStatus(link, now),
+      kycStatus: customer.kycStatus ?? 'PENDING',
+      expiresAt: link.expiresAt!,
+      missing: missingVerificationFields(customer.customerType!, customer.profile).map((e) => e.field),
+    };
+  }
+
+  /** Spends the link, records the fields, submits the customer for verification; the outcome and where to go. */
+  async submit(token: string, fields: KycSubmission): Promise<{ kycStatus: KycStatus; redirectUri?: string }> {
+    const { link, secretHash } = await this.load(token);
+    const actor = this.actorOf(link);
+    const customer = await loadOwnCustomer(this.runner, link.customerId!, actor);
+    if (customer.isDeleted) throw linkNotFound();
+    const now = (await this.clocks.now(link.platformId!)).toISOString();
+    await this.runner.run(
+      streams.kycLink(link.linkId!),
+      kycLinkDecider,
+      { type: 'CompleteKycLink', secretHash, now },
+      { metadata: { ...actor } },
+    );
+    const changes = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+    if (Object.keys(changes).length > 0) {
+      await this.commands.execute(new UpdateCustomerCommand(link.customerId!, changes, actor));
+    }
+    await this.commands.execute(new CreateVerificationCommand(link.customerId!, actor));
+    const { kycStatus } = await loadOwnCustomer(this.runner, link.customerId!, actor);
+    return { kycStatus: kycStatus ?? 'PENDING', ...(link.redirectUri ? { redirectUri: link.redirectUri } : {}) };
+  }
+
+  private async load(token: string): Promise<{ link: KycLinkState; secretHash: string }> {
+    const parsed = parseKycToken(token);
+    if (!parsed) throw linkNotFound();
+    const { state } = await this.runner.load(streams.kycLink(parsed.linkId), kycLinkDecider);
+    if (!state.exists) throw linkNotFound();
+    return { link: state, secretHash: hashKycSecret(parsed.secret) };
+  }
+
+  private actorOf(link: KycLinkState): Actor {
+    return { platformId: link.platformId!, actor: `KycLink:${link.linkId}`, correlationId: link.linkId! };
+  }
+}
