@@ -1,5 +1,5 @@
 import { CommandBus } from '@nestjs/cqrs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService, type RunningService } from '../../apps/api/src/service.js';
@@ -7,6 +7,7 @@ import { CreatePlatformCommand, type IssuedToken } from '#application/platforms/
 import { loadConfig } from '#config/config.js';
 import type { Clock } from '#domain/clock.js';
 import type { IdGenerator } from '#domain/ids.js';
+import { responseChecker } from './response-check.js';
 
 export interface Reply<T = any> {
   status: number;
@@ -48,6 +49,17 @@ export function client(baseUrl: string, auth?: string): Client {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
       // not JSON: keep the text
+    }
+    const finding = (await responseChecker(baseUrl)).check(
+      method,
+      path,
+      res.status,
+      parsed,
+      res.headers.get('content-type'),
+    );
+    if (finding) {
+      if (process.env.RESPONSE_CHECK === 'report') appendFileSync(process.env.RESPONSE_CHECK_FILE!, finding + '\n');
+      else throw new Error(`the answer does not match the OpenAPI document: ${finding}`);
     }
     return { status: res.status, body: parsed, headers: res.headers };
   };
