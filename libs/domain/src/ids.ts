@@ -41,7 +41,9 @@ export type ResourceKind =
   | 'Agent'
   | 'AgentAction'
   | 'Webhook'
-  | 'WebhookDelivery';
+  | 'WebhookDelivery'
+  /** A bulk customer import (the public API's `Job:<uuid>`). */
+  | 'Job';
 
 export function publicId(kind: ResourceKind, uuid: string): string {
   return `${kind}:${uuid}`;
@@ -80,4 +82,6 @@ export const streams = {
   webhooks: (platformId: string) => `webhooks-${platformId.split(':')[1]}`,
   /** The sandbox clock offset of one platform (production platforms have none: they run on real time). */
   sandboxClock: (platformId: string) => `sandboxclock-${platformId.split(':')[1]}`,
+  /** One bulk customer import: its rows as uploaded, then the outcome of each. */
+  bulkImport: (jobId: string) => `bulkimport-${jobId.split(':')[1]}`,
 };
