@@ -194,7 +194,12 @@ describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
     expect(positions.length).toBeGreaterThan(0);
     expect(overview.body.webhookDeliveries).toEqual({ PENDING: 0, DELIVERED: 0, FAILED: 0, DEAD: 0 });
     const idle = { waiting: 0, delayed: 0, active: 0, dead: 0 };
-    expect(Object.keys(overview.body.queues).sort()).toEqual(['card-provisioning', 'timers', 'webhooks']);
+    expect(Object.keys(overview.body.queues).sort()).toEqual([
+      'bulk-imports',
+      'card-provisioning',
+      'timers',
+      'webhooks',
+    ]);
     for (const depth of Object.values(overview.body.queues))
       expect(Object.keys(depth as object).sort()).toEqual(Object.keys(idle).sort());
     // Another platform sees its own counts and none of this platform's events.

@@ -3,6 +3,8 @@ import type { Infrastructure } from '#application/infrastructure.js';
 import { startWebhooks } from './webhooks/index.js';
 import { startTimerProcessor } from './timers/timer-processor.js';
 import { startCardWorker } from './cards/card-worker.js';
+import { startBulkImports } from '#application/customers/bulk-import-worker.js';
+import { validateCreateCustomer } from '../../api/src/customers/customer.dto.js';
 
 export interface RunningWorker {
   close(): Promise<void>;
@@ -27,9 +29,12 @@ export async function startWorker(infra: Infrastructure): Promise<RunningWorker>
   });
   // Card provisioning timers and reactions to holder KYC approvals.
   const cards = await startCardWorker(infra);
+  // Bulk customer imports: each row validated as POST /customers validates its body.
+  const imports = await startBulkImports(infra, validateCreateCustomer);
   return {
     async close() {
       // Before the projections: the dispatcher and timers may be waiting for them.
+      await imports.close();
       await cards.close();
       await timers.close();
       await webhooks.close();

@@ -56,6 +56,28 @@ const queries: [string, string, Query, string][] = [
     },
     'by_credentialId_createdAt',
   ],
+  [
+    'failed rows of a bulk import, in line order',
+    Collections.bulkImportErrors,
+    {
+      filters: [{ field: 'jobId', op: 'eq', value: 'Job:1' }],
+      sortBy: 'line',
+      sortOrder: 'asc',
+      limit: 1000,
+    },
+    'by_jobId_line',
+  ],
+  [
+    'unfinished bulk imports (the worker’s sweep)',
+    Collections.bulkImports,
+    {
+      filters: [{ field: 'status', op: 'eq', value: 'PROCESSING' }],
+      sortBy: 'createdAt',
+      sortOrder: 'asc',
+      limit: 1000,
+    },
+    'by_status_createdAt',
+  ],
 ];
 
 /**

@@ -17,6 +17,7 @@ import {
 import { CURRENCY_CODES } from '#domain/money.js';
 import { COUNTRY, DATE, UMA_ADDRESS } from '../http/formats.js';
 import { PageParams, ToBoolean } from '../http/list-params.js';
+import { bodyErrors } from '../http/validation.js';
 
 export class AddressDto {
   @IsOptional() @IsString() @MaxLength(200) line1?: string;
@@ -57,6 +58,12 @@ export class CreateCustomerDto extends CustomerProfileDto {
   @IsString() @IsNotEmpty() @MaxLength(200) platformCustomerId!: string;
   @IsIn(['INDIVIDUAL', 'BUSINESS']) customerType!: 'INDIVIDUAL' | 'BUSINESS';
 }
+
+/**
+ * The checks of POST /customers on a body that arrives another way: each row of a bulk import is
+ * validated by exactly these (libs/application's CustomerBodyValidator).
+ */
+export const validateCreateCustomer = (body: Record<string, unknown>) => bodyErrors(CreateCustomerDto, body);
 
 export class UpdateCustomerDto extends CustomerProfileDto {
   /** Unique per platform, like on create: a taken one is 409 CONFLICT. */

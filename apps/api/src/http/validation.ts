@@ -9,7 +9,7 @@ import {
   type ValidatorOptions,
 } from 'class-validator';
 import type { FieldError } from '#domain/errors.js';
-import { invalidInput } from './errors.js';
+import { ApiError, invalidInput } from './errors.js';
 
 function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
   const out: FieldError[] = [];
@@ -76,6 +76,23 @@ export const RequiredIf = <T>(condition: (o: T) => boolean) =>
 class StrictValidationPipe extends ValidationPipe {
   protected override async validate(object: object, options?: ValidatorOptions): Promise<ValidationError[]> {
     return [...(await super.validate(object, options)), ...nullWhereOnlyAbsenceIsAllowed(object)];
+  }
+}
+
+let bodyPipe: ValidationPipe | undefined;
+
+/**
+ * The field errors the API would answer for `body` sent to a route taking `dto` (none when valid):
+ * the request validation itself, for bodies that arrive another way (the rows of a bulk import).
+ */
+export async function bodyErrors(dto: new () => object, body: Record<string, unknown>): Promise<FieldError[]> {
+  try {
+    await (bodyPipe ??= validationPipe()).transform(body, { type: 'body', metatype: dto });
+    return [];
+  } catch (error) {
+    if (error instanceof ApiError && Array.isArray(error.body.details?.errors))
+      return error.body.details.errors as FieldError[];
+    throw error;
   }
 }
 

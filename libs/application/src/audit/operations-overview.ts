@@ -8,12 +8,13 @@ import { Collections } from '#read-models/projections/collections.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { CARD_PROVISIONING_QUEUE } from '../cards/card-jobs.js';
+import { BULK_IMPORT_QUEUE } from '../customers/bulk-imports.js';
 import { EVENT_STORE, JOB_QUEUE, PROJECTIONS, READ_MODELS } from '../tokens.js';
 
 /** How many of the newest events of the global log the activity feed looks through. */
 const RECENT_WINDOW = 500;
 /** The queues a platform's work waits in; each job carries its platform as its group. */
-const QUEUES = [WEBHOOK_QUEUE, TIMER_QUEUE, CARD_PROVISIONING_QUEUE];
+const QUEUES = [WEBHOOK_QUEUE, TIMER_QUEUE, CARD_PROVISIONING_QUEUE, BULK_IMPORT_QUEUE];
 
 /**
  * The operations console's health view of one platform: how far the read models trail the log, how many of the

@@ -11,7 +11,7 @@ import {
   type NewAccount,
 } from '#domain/customer/customer.js';
 import { sandboxKycStatus } from '#domain/customer/sandbox-kyc.js';
-import { DomainError, invalid, notFound } from '#domain/errors.js';
+import { DomainError, conflict, invalid, notFound } from '#domain/errors.js';
 import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
 import { ledgerDecider } from '#domain/ledger/ledger.js';
 import { CRYPTO_CURRENCIES, currency } from '#domain/money.js';
@@ -23,10 +23,15 @@ import { WalletEmailSync } from '../wallet/customer-email.js';
 import { WalletAccounts, emailRequired } from '../wallet/wallet-accounts.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
+/**
+ * `customerId`: the id to create the customer under, when the caller derives it (a bulk import's
+ * row): running the command again then finds the customer it created instead of making another.
+ */
 export class CreateCustomerCommand {
   constructor(
     readonly input: { platformCustomerId: string; customerType: CustomerType } & CustomerProfile,
     readonly actor: Actor,
+    readonly customerId?: string,
   ) {}
 }
 /** `requestId`: the signed retry that authorized an email change; applied at most once (see SignedRetryService). */
@@ -82,6 +87,7 @@ const heldKeys = (state: CustomerState) =>
   });
 
 const isUmaTaken = (error: unknown) => error instanceof DomainError && error.code === 'UMA_ADDRESS_EXISTS';
+const isCustomerExists = (error: unknown) => error instanceof DomainError && error.code === 'CUSTOMER_EXISTS';
 
 function validateCurrencies(codes: string[] | undefined): void {
   for (const code of codes ?? []) currency(code);
@@ -98,12 +104,13 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
-  async execute({ input, actor }: CreateCustomerCommand) {
+  async execute({ input, actor, customerId: given }: CreateCustomerCommand) {
     const { platformCustomerId, customerType, ...profile } = input;
     validateCurrencies(profile.currencies);
+    if (given !== undefined && (await this.createdBefore(given, actor))) return given;
     const { state: platform } = await this.runner.load(streams.platform(actor.platformId), platformDecider);
     const currencies = profile.currencies ?? ['USD'];
-    const customerId = publicId('Customer', this.ids.uuid());
+    const customerId = given ?? publicId('Customer', this.ids.uuid());
     const kycStatus = platform.sandbox
       ? sandboxKycStatus({
           customerType,
@@ -131,24 +138,38 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
     // An address given by the platform is claimed here (again a no-op for a generated one).
     const now = (await this.clocks.now(actor.platformId)).toISOString();
     await this.claims.holding(identityKeys(actor.platformId, { platformCustomerId, umaAddress }), owner, actor, () =>
-      this.runner.run(
-        owner.stream,
-        customerDecider,
-        {
-          type: 'CreateCustomer',
-          customerId,
-          platformId: actor.platformId,
-          platformCustomerId,
-          customerType,
-          kycStatus,
-          profile: { ...profile, currencies, umaAddress },
-          accounts,
-          now,
-        },
-        { metadata: { ...actor } },
-      ),
+      this.runner
+        .run(
+          owner.stream,
+          customerDecider,
+          {
+            type: 'CreateCustomer',
+            customerId,
+            platformId: actor.platformId,
+            platformCustomerId,
+            customerType,
+            kycStatus,
+            profile: { ...profile, currencies, umaAddress },
+            accounts,
+            now,
+          },
+          { metadata: { ...actor } },
+        )
+        .catch(async (error: unknown) => {
+          // The same command ran meanwhile (a job run twice at once): its customer holds these keys, keep them.
+          if (given !== undefined && isCustomerExists(error) && (await this.createdBefore(given, actor))) return;
+          throw error;
+        }),
     );
     return customerId;
+  }
+
+  /** Whether a customer with this caller-derived id exists already (of the caller's platform: else a 409). */
+  private async createdBefore(customerId: string, actor: Actor): Promise<boolean> {
+    const { state } = await this.runner.load(customerStream(customerId), customerDecider);
+    if (!state.exists) return false;
+    if (state.platformId !== actor.platformId) throw conflict('CONFLICT', `customer ${customerId} already exists`);
+    return true;
   }
 
   /**

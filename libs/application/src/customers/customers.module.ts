@@ -5,13 +5,22 @@ import {
   OpenInternalAccountHandler,
   UpdateCustomerHandler,
 } from './customer-commands.js';
+import { BulkImportQueries } from './bulk-import-queries.js';
+import { BulkImports } from './bulk-imports.js';
 
 /**
- * Customers and the internal accounts opened for them.
+ * Customers and the internal accounts opened for them; bulk imports of customers from CSV files.
  */
 @Global()
 @Module({
-  providers: [CreateCustomerHandler, UpdateCustomerHandler, DeleteCustomerHandler, OpenInternalAccountHandler],
-  exports: [],
+  providers: [
+    CreateCustomerHandler,
+    UpdateCustomerHandler,
+    DeleteCustomerHandler,
+    OpenInternalAccountHandler,
+    BulkImports,
+    BulkImportQueries,
+  ],
+  exports: [BulkImports, BulkImportQueries],
 })
 export class CustomersModule {}

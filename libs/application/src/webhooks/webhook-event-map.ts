@@ -1,6 +1,7 @@
 import type { AgentActionSnapshot } from '#domain/agents/agent-types.js';
 import { toAgentActionResource } from '#domain/agents/agent-views.js';
 import type { CardSnapshot } from '#domain/cards/card-types.js';
+import { finishedJobResource, type BulkImportEvent } from '#domain/customer/bulk-import.js';
 import type { KycStatus } from '#domain/customer/customer.js';
 import { invitationResource, type InvitationSnapshot } from '#domain/invitations/invitation.js';
 import { postedBalance, type LedgerState } from '#domain/ledger/ledger.js';
@@ -161,6 +162,21 @@ const agentActionPendingApproval: WebhookMapping = {
   },
 };
 
+/**
+ * A bulk customer import ended: `BULK_UPLOAD.COMPLETED` (some customers created) or
+ * `BULK_UPLOAD.FAILED` (none), with the job, its progress and its first errors (all of them unless
+ * `errorsTruncated`; GET /customers/bulk/jobs/{jobId} lists every one).
+ */
+const bulkUploadFinished: WebhookMapping = {
+  platform: dataPlatform,
+  webhooks(event) {
+    const { data } = event as unknown as Extract<BulkImportEvent, { type: 'BulkImportFinished' }>;
+    return [
+      { type: `BULK_UPLOAD.${data.status}`, timestamp: data.completedAt, data: { ...finishedJobResource(data) } },
+    ];
+  },
+};
+
 export const WEBHOOK_EVENT_MAP: Readonly<Record<string, WebhookMapping>> = {
   CustomerKycStatusChanged: customerKyc,
   TransferCreated: balanceUpdated,
@@ -172,4 +188,5 @@ export const WEBHOOK_EVENT_MAP: Readonly<Record<string, WebhookMapping>> = {
   CardStateChanged: cardEvent('card.state_change'),
   CardFundingSourcesChanged: cardEvent('card.funding_source_change'),
   AgentActionPendingApproval: agentActionPendingApproval,
+  BulkImportFinished: bulkUploadFinished,
 };

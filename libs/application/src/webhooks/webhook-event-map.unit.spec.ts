@@ -68,6 +68,7 @@ describe('the event -> webhook table', () => {
     expect(Object.keys(WEBHOOK_EVENT_MAP).sort()).toEqual(
       [
         'AgentActionPendingApproval',
+        'BulkImportFinished',
         'CardFundingSourcesChanged',
         'CardStateChanged',
         'CustomerKycStatusChanged',
@@ -325,5 +326,41 @@ describe('the event -> webhook table', () => {
       recorded('CardFundingSourcesChanged', { platformId, cardId: card.id, previousFundingSources: [], card }),
     );
     expect(funding.webhooks[0]).toMatchObject({ type: 'card.funding_source_change', data: card });
+  });
+
+  it('BULK_UPLOAD.<COMPLETED|FAILED> carries the finished job with its first errors', async () => {
+    const jobId = 'Job:00000000-0000-4000-8000-000000000061';
+    const error = { correlationId: 'c-2', line: 3, code: 'CONFLICT', message: 'taken' };
+    const finished = (status: string, errorsTruncated: boolean) =>
+      recorded('BulkImportFinished', {
+        jobId,
+        platformId,
+        status,
+        progress: { total: 2, processed: 2, successful: 1, failed: 1 },
+        errors: [error],
+        errorsTruncated,
+        createdAt: 't1',
+        completedAt: 't2',
+      });
+    expect(await map(finished('COMPLETED', false))).toEqual({
+      platform: platformId,
+      webhooks: [
+        {
+          type: 'BULK_UPLOAD.COMPLETED',
+          timestamp: 't2',
+          data: {
+            id: jobId,
+            status: 'COMPLETED',
+            progress: { total: 2, processed: 2, successful: 1, failed: 1 },
+            errors: [error],
+            completedAt: 't2',
+            createdAt: 't1',
+            updatedAt: 't2',
+          },
+        },
+      ],
+    });
+    const failed = await map(finished('FAILED', true));
+    expect(failed.webhooks[0]).toMatchObject({ type: 'BULK_UPLOAD.FAILED', data: { errorsTruncated: true } });
   });
 });

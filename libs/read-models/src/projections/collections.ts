@@ -17,4 +17,6 @@ export const Collections = {
   transactions: 'transactions',
   agents: 'agents',
   agentActions: 'agent_actions',
+  bulkImports: 'bulk_imports',
+  bulkImportErrors: 'bulk_import_errors',
 } as const;

@@ -11,6 +11,7 @@ import { cardProjection } from './cards/card-projection.js';
 import { quoteProjection } from './quotes/quote-projection.js';
 import { transactionProjection } from './transactions/transaction-projection.js';
 import { agentProjection } from './agents/agent-projection.js';
+import { bulkImportProjection } from './bulk-import-projection.js';
 
 export * from './collections.js';
 export * from './internal-account-docs.js';
@@ -31,4 +32,5 @@ export const allProjections = [
   quoteProjection,
   transactionProjection,
   agentProjection,
+  bulkImportProjection,
 ];
