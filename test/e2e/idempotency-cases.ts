@@ -1,6 +1,7 @@
 import { expect } from '@jest/globals';
 import type { Reply } from '../support/service.js';
 import { signedRequest, startWalletSession } from '../support/wallet-session.js';
+import { bulkUploadCase } from './idempotency-upload-case.js';
 import { keyed, merchant, ownerBody, unique, type Fixtures } from './idempotency-fixtures.js';
 
 /** A request of a case: path under the base path, and its JSON body (none for action endpoints). */
@@ -48,6 +49,7 @@ export const CASES: Case[] = [
       };
     },
   },
+  bulkUploadCase,
   {
     op: '/customers/internal-accounts',
     status: 201,

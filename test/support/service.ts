@@ -38,7 +38,10 @@ export function client(baseUrl: string, auth?: string): Client {
     headers: Record<string, string> = {},
   ): Promise<Reply> => {
     const init: RequestInit = { method, headers: { ...(auth ? { authorization: auth } : {}), ...headers } };
-    if (body !== undefined) {
+    if (body instanceof FormData) {
+      // fetch writes the multipart content type with its boundary
+      init.body = body;
+    } else if (body !== undefined) {
       (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
     }

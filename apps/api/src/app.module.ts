@@ -9,6 +9,7 @@ import type { IdGenerator } from '#domain/ids.js';
 import { ConsoleController } from './console/console.controller.js';
 import { InternalAccountsController } from './accounts/internal-accounts.controller.js';
 import { CustomersController } from './customers/customers.controller.js';
+import { CustomersBulkController } from './customers/customers-bulk.controller.js';
 import { ExternalAccountsController } from './external-account/external-accounts.controller.js';
 import { InvitationsController } from './invitations/invitations.controller.js';
 import { UmaProvidersController } from './uma-providers/uma-providers.controller.js';
@@ -18,6 +19,7 @@ import { KycLinksController } from './kyc-links/kyc-links.controller.js';
 import { DOCUMENTED_CONTROLLERS, DocsController } from './docs/docs.controller.js';
 import { PlatformAuthGuard } from './http/auth.js';
 import { ErrorFilter } from './http/errors.js';
+import { UploadIdempotency } from './http/idempotency.interceptor.js';
 import {
   AuthFailureLimiter,
   RATE_LIMITS,
@@ -55,6 +57,7 @@ import { OperationsOverview } from '#application/audit/operations-overview.js';
 export const API_CONTROLLERS = [
   InternalAccountsController,
   ExternalAccountsController,
+  CustomersBulkController,
   CustomersController,
   VerificationsController,
   BeneficialOwnersController,
@@ -105,6 +108,7 @@ export class ApiModule {
         AuthFailureLimiter,
         RateLimitGuard,
         RateLimitStorageCloser,
+        UploadIdempotency,
         { provide: APP_GUARD, useClass: PlatformAuthGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: DOCUMENTED_CONTROLLERS, useValue: API_CONTROLLERS },

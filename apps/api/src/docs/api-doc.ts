@@ -20,6 +20,8 @@ export interface ApiDocMeta {
   auth?: 'basic' | 'bearer' | 'none';
   /** Two-step signed retry: documents the 202 challenge and the signature headers. */
   signedRetry?: boolean;
+  /** A `multipart/form-data` body carrying one file in `field` (the route reads it itself). */
+  upload?: { field: string; description: string };
 }
 
 export const API_DOC = 'apiDoc';

@@ -21,6 +21,8 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'Not allowed for this platform.',
   404: 'Not found (or owned by another platform).',
   409: 'Conflicts with the resource’s current state.',
+  413: 'The body is too large.',
+  415: 'The body is not of the media type the route takes.',
   422: 'Idempotency key reused with a different request.',
   429: 'Rate limited; see `Retry-After`.',
   500: 'Unexpected error.',
@@ -124,6 +126,15 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
         }
       }
 
+      if (doc?.upload) {
+        const { field, description } = doc.upload;
+        const schema = {
+          type: 'object',
+          required: [field],
+          properties: { [field]: { type: 'string', format: 'binary', description } },
+        };
+        requestBody = { required: true, content: { 'multipart/form-data': { schema } } };
+      }
       const httpCode = Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined;
       const idempotent = Reflect.getMetadata(IDEMPOTENT, handler) === true;
       const auth = doc?.auth ?? 'basic';

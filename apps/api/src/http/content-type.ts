@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { BASE_PATH } from './base-path.js';
 import { ApiError, sendError } from './errors.js';
 
 const JSON_MEDIA_TYPE = /^application\/(?:[a-z0-9.+-]+\+)?json$/;
@@ -8,14 +9,19 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
+/** Routes that read a `multipart/form-data` upload themselves (paths under the base path). */
+const UPLOAD_ROUTES = new Set([`/${BASE_PATH}/customers/bulk/csv`]);
+
 /**
  * Bodies are JSON only: a POST, PUT or PATCH with a body of another (or no) content type is
- * refused with 415 before any parser reads it, rather than arriving as an empty body.
+ * refused with 415 before any parser reads it, rather than arriving as an empty body. The upload
+ * routes take multipart bodies instead (and refuse the rest themselves).
  */
 export function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
   if (!['POST', 'PUT', 'PATCH'].includes(req.method) || !hasBody(req)) return next();
   const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (JSON_MEDIA_TYPE.test(mediaType)) return next();
+  if (mediaType === 'multipart/form-data' && req.method === 'POST' && UPLOAD_ROUTES.has(req.path)) return next();
   const message = 'the body must be JSON: send it with Content-Type: application/json';
   sendError(res, new ApiError({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message }), req);
 }

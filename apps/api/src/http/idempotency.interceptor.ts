@@ -49,21 +49,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const http = context.switchToHttp();
-    const req = http.getRequest<Request & { actor?: Actor; agent?: { agentId: string } }>();
+    const req = http.getRequest<KeyedRequest>();
     const res = http.getResponse<Response>();
-    const header = req.headers['idempotency-key'];
-    if (header === undefined) return next.handle();
-    if (typeof header !== 'string' || !KEY.test(header)) {
-      throw invalidInput([
-        {
-          field: 'Idempotency-Key',
-          constraint: 'isIdempotencyKey',
-          message: 'Idempotency-Key must be 1-255 visible ASCII characters',
-        },
-      ]);
-    }
-    // Agent calls are scoped per agent: two agents of one platform never share a key.
-    const key = req.agent ? `${req.agent.agentId}/${header}` : header;
+    const key = idempotencyKeyOf(req);
+    if (key === undefined) return next.handle();
     const started = await this.service.begin(req.actor!, key, {
       method: req.method,
       path: req.originalUrl,
@@ -92,6 +81,73 @@ export class IdempotencyInterceptor implements NestInterceptor {
         return from(settled).pipe(mergeMap(() => throwError(() => error)));
       }),
     );
+  }
+}
+
+type KeyedRequest = Request & { actor?: Actor; agent?: { agentId: string } };
+
+/** The request's Idempotency-Key (scoped per agent for agent calls), undefined without one; 400 when malformed. */
+export function idempotencyKeyOf(req: KeyedRequest): string | undefined {
+  const header = req.headers['idempotency-key'];
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !KEY.test(header)) {
+    throw invalidInput([
+      {
+        field: 'Idempotency-Key',
+        constraint: 'isIdempotencyKey',
+        message: 'Idempotency-Key must be 1-255 visible ASCII characters',
+      },
+    ]);
+  }
+  // Agent calls are scoped per agent: two agents of one platform never share a key.
+  return req.agent ? `${req.agent.agentId}/${header}` : header;
+}
+
+/**
+ * `Idempotency-Key` for a route that reads its own body (a file upload, which the interceptor
+ * cannot hash before the route reads it): the same rules, with the request described by what the
+ * route read (`request.body`, e.g. the file's digest). `work` runs at most once per key.
+ */
+@Injectable()
+export class UploadIdempotency {
+  private readonly service: IdempotencyService;
+
+  constructor(
+    runner: CommandRunner,
+    clocks: PlatformClocks,
+    @Inject(IDS) ids: IdGenerator,
+    @Inject(SECRET_BOX) box: SecretBox,
+  ) {
+    this.service = new IdempotencyService(runner, clocks, ids, box);
+  }
+
+  /** `described`: what identifies the request besides method and path; `status`: the answer's when `work` succeeds. */
+  async run<T>(req: KeyedRequest, res: Response, described: unknown, status: number, work: () => Promise<T>) {
+    const key = idempotencyKeyOf(req);
+    if (key === undefined) return work();
+    const started = await this.service.begin(req.actor!, key, {
+      method: req.method,
+      path: req.originalUrl,
+      body: described,
+    });
+    if (started.kind === 'replay') {
+      res.setHeader('Idempotent-Replayed', 'true');
+      const { status, body } = started.response;
+      if (status >= 400) throw new ApiError(body as ErrorBody);
+      res.status(status);
+      return body as T;
+    }
+    let result: T;
+    try {
+      result = await work();
+    } catch (error) {
+      const { body } = toErrorBody(error);
+      if (recordable(body.status)) await started.complete({ status: body.status, body });
+      else await started.release();
+      throw error;
+    }
+    await started.complete({ status, body: result ?? null });
+    return result;
   }
 }
 

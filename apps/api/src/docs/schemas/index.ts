@@ -14,6 +14,7 @@ import { agentSchemas } from './agents.js';
 import { auditSchemas } from './audit.js';
 import { beneficialOwnerSchemas } from './beneficial-owners.js';
 import { kycLinkSchemas } from './kyc-links.js';
+import { customersBulkSchemas } from './customers-bulk.js';
 /**
  * Response schemas contributed by each API area (one file per area, each exporting a
  * `Record<name, JSON Schema>`), merged into the OpenAPI document's components.
@@ -37,4 +38,5 @@ export const areaSchemas: Record<string, Record<string, unknown>>[] = [
   sandboxClockSchemas,
   agentSchemas,
   auditSchemas,
+  customersBulkSchemas,
 ];

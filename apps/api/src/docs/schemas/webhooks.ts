@@ -45,12 +45,16 @@ export const webhookSchemas: Record<string, Schema> = {
           'CUSTOMER.KYC_<STATUS> (individuals), CUSTOMER.KYB_<STATUS> (businesses), ' +
           'INTERNAL_ACCOUNT.BALANCE_UPDATED, INVITATION_CLAIMED, ' +
           'OUTGOING_PAYMENT.<STATUS>, INCOMING_PAYMENT.<STATUS>, card.state_change, ' +
-          'card.funding_source_change, TEST.',
+          'card.funding_source_change, AGENT_ACTION.PENDING_APPROVAL, BULK_UPLOAD.COMPLETED, ' +
+          'BULK_UPLOAD.FAILED, TEST.',
       }),
       timestamp: dateTime,
       data: {
         type: 'object',
-        description: 'The resource snapshot (Customer, InternalAccount, Invitation, Transaction, Card).',
+        description:
+          'The resource snapshot (Customer, InternalAccount, Invitation, Transaction, Card, AgentAction; ' +
+          'for BULK_UPLOAD.* the BulkCustomerImportJob with its first errors, `errorsTruncated: true` when ' +
+          'more were left out: GET /customers/bulk/jobs/{jobId} lists them all).',
       },
     },
   },

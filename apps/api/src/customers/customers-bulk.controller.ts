@@ -1,0 +1,82 @@
+import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res, SetMetadata } from '@nestjs/common';
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
+import type { Request, Response } from 'express';
+import { BulkImportQueries } from '#application/customers/bulk-import-queries.js';
+import { BulkImports } from '#application/customers/bulk-imports.js';
+import { APP_CONFIG, type Actor } from '#application/tokens.js';
+import type { AppConfig } from '#config/config.js';
+import { ApiDoc, IDEMPOTENT } from '../docs/api-doc.js';
+import { CurrentActor } from '../http/auth.js';
+import { idParam } from '../http/id-pipe.js';
+import { idempotencyKeyOf, UploadIdempotency } from '../http/idempotency.interceptor.js';
+import { receiveFile, removeStaleUploads } from '../http/multipart.js';
+
+/** Largest CSV file an upload may carry. */
+export const MAX_CSV_BYTES = 32 * 1024 * 1024;
+/** Uploads still on disk after this long were left by a process that died reading them. */
+const STALE_UPLOAD_MS = 3_600_000;
+
+const CSV_FORMAT =
+  'One customer per row, columns named in the header, in any order. Required in the header: umaAddress, ' +
+  'platformCustomerId, customerType (INDIVIDUAL or BUSINESS), addressLine1, city, state, postalCode, country ' +
+  '(ISO 3166-1 alpha-2). Individuals also need fullName and birthDate (YYYY-MM-DD), businesses ' +
+  'businessLegalName. Optional: addressLine2, email, businessRegistrationNumber, businessTaxId, and ' +
+  'platformAccountId and description (accepted, not kept). A UMA address may be written without its `$`.';
+
+/** Bulk customer imports from CSV files, as the public API shapes them. */
+@Controller('customers/bulk')
+export class CustomersBulkController {
+  private readonly uploads: string;
+
+  constructor(
+    private readonly imports: BulkImports,
+    private readonly queries: BulkImportQueries,
+    private readonly idempotency: UploadIdempotency,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.uploads = join(config.dataDir, 'uploads');
+    removeStaleUploads(this.uploads, STALE_UPLOAD_MS);
+  }
+
+  @Post('csv')
+  @HttpCode(202)
+  @SetMetadata(IDEMPOTENT, true)
+  @ApiDoc({
+    summary: 'Upload customers in a CSV file',
+    description:
+      `${CSV_FORMAT} The file is checked whole before anything is stored: a header with a missing, ` +
+      'unknown or repeated column, a file that is not CSV, without rows or with more than 100,000 is a ' +
+      '400 INVALID_INPUT whose `details.errors` say why. Then a job creates the customers in the background, ' +
+      'each row exactly as POST /customers would (same checks, uniqueness and sandbox KYC outcome); follow it ' +
+      'with GET /customers/bulk/jobs/{jobId} or the BULK_UPLOAD webhook. Idempotency-Key identifies the ' +
+      'file by its bytes.',
+    upload: { field: 'file', description: `The CSV file, at most ${MAX_CSV_BYTES} bytes.` },
+    responses: { 202: { description: 'Accepted: the import job', schema: 'BulkCustomerImportJobAccepted' } },
+    errors: [413, 415],
+  })
+  async uploadCsv(@Req() req: Request, @Res({ passthrough: true }) res: Response, @CurrentActor() actor: Actor) {
+    // A malformed key is refused before the file is read.
+    idempotencyKeyOf(req);
+    const file = await receiveFile(req, { field: 'file', maxBytes: MAX_CSV_BYTES, dir: this.uploads });
+    try {
+      const described = { file: { sha256: file.sha256, bytes: file.bytes } };
+      return await this.idempotency.run(req, res, described, 202, () =>
+        this.imports.submit(() => createReadStream(file.path), actor),
+      );
+    } finally {
+      file.discard();
+    }
+  }
+
+  @Get('jobs/:jobId')
+  @ApiDoc({
+    summary: 'Get a bulk import job',
+    description: 'Status, progress counts and every failed row with its line. Another platform’s job is 404.',
+    responses: { 200: { description: 'The job', schema: 'BulkCustomerImportJob' } },
+    errors: [404],
+  })
+  job(@Param('jobId', idParam('Job', 'jobId')) jobId: string, @CurrentActor() actor: Actor) {
+    return this.queries.job(actor.platformId, jobId);
+  }
+}
