@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { parse, type CsvError } from 'csv-parse';
-import { headerProblems } from '#domain/customer/bulk-import-csv.js';
+import { KNOWN_COLUMNS, headerProblems } from '#domain/customer/bulk-import-csv.js';
 import type { BulkImportRow } from '#domain/customer/bulk-import.js';
 import { DomainError } from '#domain/errors.js';
 
@@ -65,7 +65,11 @@ export function checkHeader(header: BulkImportRow | undefined): string[] {
   const problems = headerProblems(header.values);
   if (problems.length > 0) {
     const message = `the CSV header is not valid: ${problems[0].message}`;
-    throw new DomainError('invalid', 'INVALID_INPUT', message, { errors: problems });
+    const unknown = problems.some((p) => p.constraint === 'unknown_column');
+    throw new DomainError('invalid', 'INVALID_INPUT', message, {
+      errors: problems,
+      ...(unknown ? { knownColumns: [...KNOWN_COLUMNS] } : {}),
+    });
   }
   return header.values;
 }

@@ -72,8 +72,7 @@ export function headerProblems(columns: string[]): FieldError[] {
   for (const [index, column] of columns.entries()) {
     if (column === '') problem('empty_column', `header column ${index + 1} has no name`);
     else if (seen.has(column)) problem('duplicate_column', `the header names the column ${column} twice`);
-    else if (!KNOWN_COLUMNS.includes(column))
-      problem('unknown_column', `the header names an unknown column ${column}; known: ${KNOWN_COLUMNS.join(', ')}`);
+    else if (!KNOWN_COLUMNS.includes(column)) problem('unknown_column', `the header names an unknown column ${column}`);
     seen.add(column);
   }
   for (const column of REQUIRED_COLUMNS)
