@@ -1,8 +1,14 @@
 import 'reflect-metadata';
+import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
+import { createReadStream, existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ApplicationModule } from '#application/application.module.js';
+import { CommandRunner } from '#application/command-runner.js';
+import { BulkImportProcessor } from '#application/customers/bulk-import-processor.js';
+import { BulkImports } from '#application/customers/bulk-imports.js';
+import type { Infrastructure } from '#application/infrastructure.js';
 import { createInfrastructure } from '../../host/src/infrastructure.js';
 import {
   CreateApiTokenCommand,
@@ -11,11 +17,16 @@ import {
 } from '#application/platforms/platform-commands.js';
 import { ConfigError, loadConfig } from '#config/config.js';
 import { systemClock } from '#domain/clock.js';
-import { isPublicId, randomIds } from '#domain/ids.js';
+import { progressOf } from '#domain/customer/bulk-import.js';
+import { DomainError } from '#domain/errors.js';
+import { isPublicId, randomIds, streams } from '#domain/ids.js';
+import { platformDecider } from '#domain/platform/platform.js';
 import { createScratchReadModelStore } from '#read-models/index.js';
 import { allProjections } from '#read-models/projections/index.js';
 import { verifyAudit } from '#application/audit/audit-verify.js';
 import { verifyProgress } from './audit/verify-progress.js';
+import { importProgress } from './customers/import-progress.js';
+import { validateCreateCustomer } from './customers/customer.dto.js';
 
 const USAGE = `usage: npm run cli -- <command> [options]
 
@@ -30,6 +41,10 @@ commands:
       hands them back when done
   platforms:list
       lists platforms known to the read models
+  customers:import --platform Platform:<uuid> FILE
+      imports the customers of a CSV file (the format of POST /customers/bulk/csv) as a bulk import job
+      of that platform, run in this process; progress on stderr, the job's outcome as JSON on stdout
+      (exit 1 when no row created a customer)
   audit verify
       replays the whole log into scratch read models and compares them with the live ones (a digest per
       collection, then the first differing document), and proves the ledger invariants; exits 1 naming
@@ -38,6 +53,8 @@ commands:
 Configuration comes from the same environment variables as the service (DATA_DIR, EVENT_STORE, ...).`;
 
 class UsageError extends Error {}
+/** A command that could not do its work (exit 1, no usage text). */
+class CommandError extends Error {}
 
 async function main(argv: string[]) {
   const [first, ...args] = argv;
@@ -48,7 +65,7 @@ async function main(argv: string[]) {
     console.log(USAGE);
     return;
   }
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: rest,
     options: {
       name: { type: 'string' },
@@ -58,7 +75,10 @@ async function main(argv: string[]) {
       projection: { type: 'string', multiple: true },
     },
     strict: true,
+    allowPositionals: true,
   });
+  if (positionals.length > (command === 'customers:import' ? 1 : 0))
+    throw new UsageError(`unexpected argument ${positionals[positionals.length - 1]}`);
   // Commands append to the log and return; the service's projector picks the events up.
   const config = { ...loadConfig(), readYourWritesTimeoutMs: 0, logLevel: 'error' as const };
   const clock = systemClock;
@@ -124,6 +144,15 @@ async function main(argv: string[]) {
         if (report.findings.length) process.exitCode = 1;
         break;
       }
+      case 'customers:import': {
+        const [file] = positionals;
+        if (!values.platform || !isPublicId('Platform', values.platform) || !file)
+          throw new UsageError('customers:import needs --platform Platform:<uuid> and a FILE');
+        const outcome = await importCustomers(ctx, infra, values.platform, file);
+        print(outcome);
+        if (outcome.status === 'FAILED') process.exitCode = 1;
+        break;
+      }
       case 'platforms:list': {
         const page = await infra.readModels.find('platforms', { limit: 1000, sortBy: 'createdAt', sortOrder: 'asc' });
         print(page.data);
@@ -138,6 +167,37 @@ async function main(argv: string[]) {
   }
 }
 
+/** Runs a bulk import of `file` in this process (the same job a POST /customers/bulk/csv queues) with progress. */
+async function importCustomers(ctx: INestApplicationContext, infra: Infrastructure, platformId: string, file: string) {
+  const { state: platform } = await ctx.get(CommandRunner).load(streams.platform(platformId), platformDecider);
+  if (!platform.exists) throw new CommandError(`no platform ${platformId}`);
+  if (!existsSync(file)) throw new CommandError(`no file ${file}`);
+  const actor = { platformId, actor: 'cli', correlationId: randomIds.uuid() };
+  let jobId: string;
+  try {
+    ({ jobId } = await ctx.get(BulkImports).submit(() => createReadStream(file), actor, { enqueue: false }));
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    const reasons = error.details?.errors?.map((e) => e.message) ?? [];
+    throw new CommandError([`${file} cannot be imported: ${error.message}`, ...reasons.slice(1)].join('\n  '));
+  }
+  console.error(`customers:import: job ${jobId}`);
+  const progress = importProgress();
+  const processor = new BulkImportProcessor({
+    eventStore: infra.eventStore,
+    clocks: infra.clocks,
+    validate: validateCreateCustomer,
+  });
+  const job = await processor.run(jobId, (p) => progress.update(p)).finally(() => progress.stop());
+  return {
+    jobId,
+    status: job.status,
+    progress: progressOf(job),
+    errors: job.errorSample,
+    ...(job.errorsTruncated ? { errorsTruncated: true, allErrors: `GET /customers/bulk/jobs/${jobId}` } : {}),
+  };
+}
+
 function print(value: unknown) {
   console.log(JSON.stringify(value, null, 2));
 }
@@ -150,6 +210,10 @@ main(process.argv.slice(2)).catch((error) => {
   ) {
     console.error(`error: ${(error as Error).message}\n\n${USAGE}`);
     process.exit(2);
+  }
+  if (error instanceof CommandError) {
+    console.error(`error: ${error.message}`);
+    process.exit(1);
   }
   console.error(error);
   process.exit(1);
