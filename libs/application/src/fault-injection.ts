@@ -5,7 +5,11 @@
  */
 const FAULT_INJECT = process.env.FAULT_INJECT;
 
-export type FaultPoint = 'after-consume';
+export type FaultPoint =
+  /** A signed retry's requestId was consumed; the change it authorizes is not applied yet. */
+  | 'after-consume'
+  /** A bulk import created the customers of the window holding its middle row; their outcomes are not recorded yet. */
+  | 'bulk-import-halfway';
 
 export function faultPoint(name: FaultPoint): void {
   if (FAULT_INJECT === name) process.kill(process.pid, 'SIGKILL');

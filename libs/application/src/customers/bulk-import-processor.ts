@@ -15,6 +15,7 @@ import type { EventStore } from '#event-store/event-store.js';
 import { UnrecoverableJobError } from '#jobs/job-queue.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
+import { faultPoint } from '../fault-injection.js';
 import type { PlatformClocks } from '../platforms/platform-clocks.js';
 import type { Actor } from '../tokens.js';
 import { CreateCustomerCommand, CreateCustomerHandler } from './customer-commands.js';
@@ -99,6 +100,7 @@ export class BulkImportProcessor {
     let first = job.processed;
     for await (const rows of this.windows(stream, job)) {
       const outcomes = await this.runWindow(jobId, job.columns, rows, actor);
+      if (first <= job.total / 2 && job.total / 2 < first + rows.length) faultPoint('bulk-import-halfway');
       const command = { type: 'RecordOutcomes' as const, first, outcomes, now: await now() };
       const { state } = await this.runner.run(stream, bulkImportDecider, command, options);
       first += rows.length;
