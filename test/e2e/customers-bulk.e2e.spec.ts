@@ -151,6 +151,7 @@ describe('bulk customer import: the upload and the job resource', () => {
     });
     const unknown = await upload(api, csvOf([individual('h-2')], [...COLUMNS, 'nickname', 'city']));
     expect(unknown.body.details.errors.map((e: any) => e.constraint)).toEqual(['unknown_column', 'duplicate_column']);
+    expect(unknown.body.details.knownColumns).toEqual(expect.arrayContaining(['umaAddress', 'businessTaxId']));
     const empty = await upload(api, '');
     expect(empty.body).toMatchObject({ status: 400, details: { errors: [{ constraint: 'empty_file' }] } });
     const noRows = await upload(api, `${COLUMNS.join(',')}\n\n`);

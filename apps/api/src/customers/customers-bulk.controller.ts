@@ -44,6 +44,7 @@ export class CustomersBulkController {
   @SetMetadata(IDEMPOTENT, true)
   @ApiDoc({
     summary: 'Upload customers in a CSV file',
+    tag: 'Customers',
     description:
       `${CSV_FORMAT} The file is checked whole before anything is stored: a header with a missing, ` +
       'unknown or repeated column, a file that is not CSV, without rows or with more than 100,000 is a ' +
@@ -72,6 +73,7 @@ export class CustomersBulkController {
   @Get('jobs/:jobId')
   @ApiDoc({
     summary: 'Get a bulk import job',
+    tag: 'Customers',
     description: 'Status, progress counts and every failed row with its line. Another platform’s job is 404.',
     responses: { 200: { description: 'The job', schema: 'BulkCustomerImportJob' } },
     errors: [404],
