@@ -24,6 +24,8 @@ export default {
       },
     ],
   },
+  // Webhooks received by a test's receivers must match the OpenAPI document (test/support/webhook-receiver.ts).
+  setupFilesAfterEnv: ['<rootDir>/test/support/check-webhooks.ts'],
   testTimeout: 60000,
   maxWorkers: 2,
 };

@@ -237,6 +237,14 @@ describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
     expect(doc.body.paths['/customers'].get.parameters.map((p: any) => p.name)).toEqual(
       expect.arrayContaining(['limit', 'cursor', 'platformCustomerId', 'isIncludingDeleted']),
     );
+    // What the service POSTs to endpoints: each family of webhook types with its payload schema.
+    expect(Object.keys(doc.body.webhooks).sort()).toEqual(
+      ['agent-action', 'bulk-upload', 'card', 'customer', 'incoming-payment', 'internal-account', 'invitation']
+        .concat(['outgoing-payment', 'test'])
+        .sort(),
+    );
+    const card = doc.body.webhooks.card.post.requestBody.content['application/json'].schema;
+    expect(card.allOf[1].properties.data).toEqual({ $ref: '#/components/schemas/Card' });
     const page = await t.anonymous.get('/docs');
     expect(page.status).toBe(200);
     // Swagger UI from the installed package, started by docs.js over the document (test/e2e/docs.browser renders it).

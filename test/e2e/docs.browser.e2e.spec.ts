@@ -13,7 +13,11 @@ describe('API reference and guides in a browser', () => {
   let t: TestService;
   let browser: Browser;
   let page: Page;
-  let openapi: { paths: Record<string, Record<string, { summary?: string }>>; components: { schemas: object } };
+  let openapi: {
+    paths: Record<string, Record<string, { summary?: string }>>;
+    webhooks: Record<string, object>;
+    components: { schemas: object };
+  };
   const errors: string[] = [];
   const outside: string[] = [];
 
@@ -62,6 +66,10 @@ describe('API reference and guides in a browser', () => {
         .filter((verb) => VERBS.includes(verb))
         .map((verb) => ({ path, verb })),
     );
+    // The webhooks section is rendered after the paths, one block per webhook family.
+    const webhooks = Object.keys(openapi.webhooks).map((name) => ({ path: name, verb: 'post' }));
+    expect(webhooks.length).toBeGreaterThan(5);
+    operations.push(...webhooks);
     expect(await page.locator('.opblock').count()).toBe(operations.length);
     // Every operation is listed under its tag with its method, path and summary.
     const listed = await page.locator('.opblock').evaluateAll((blocks) =>

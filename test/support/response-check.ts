@@ -2,7 +2,11 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
 type Operation = { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };
-type Document = { paths: Record<string, Record<string, Operation>> };
+type Document = {
+  paths: Record<string, Record<string, Operation>>;
+  webhooks?: Record<string, { post: { requestBody: { content: { 'application/json': { schema: WebhookBody } } } } }>;
+};
+type WebhookBody = { allOf: [unknown, { properties: { type: { enum: string[] } } }] };
 
 const VERBS = new Set(['get', 'post', 'put', 'patch', 'delete']);
 
@@ -54,6 +58,24 @@ export class ResponseChecker {
     return `${method} ${route.template} ${status}: ${errors.join('; ')}`;
   }
 
+  /** What is wrong with a webhook's body, checked against the document's `webhooks:` entry for its type. */
+  checkWebhook(envelope: { type?: unknown } | undefined): string | undefined {
+    const type = String(envelope?.type);
+    const entry = Object.entries(this.document.webhooks ?? {}).find(([, hook]) =>
+      hook.post.requestBody.content['application/json'].schema.allOf[1].properties.type.enum.includes(type),
+    );
+    if (!entry) return `webhook type ${type} is not in the document's webhooks`;
+    const key = `webhook ${entry[0]}`;
+    if (!this.compiled.has(key)) {
+      const path = `doc#/webhooks/${pointer(entry[0])}/post/requestBody/content/application~1json/schema`;
+      this.compiled.set(key, this.ajv.compile({ $ref: path }));
+    }
+    const validate = this.compiled.get(key)!;
+    if (validate(envelope)) return undefined;
+    const errors = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`);
+    return `webhook ${type}: ${errors.join('; ')}`;
+  }
+
   private validator(verb: string, template: string, status: number): ValidateFunction | null {
     const key = `${verb} ${template} ${status}`;
     if (!this.compiled.has(key)) {
@@ -72,11 +94,15 @@ function specificity(template: string): number {
 }
 
 let shared: Promise<ResponseChecker> | undefined;
+let loaded: ResponseChecker | undefined;
+
+/** The checker, once a test client has loaded the document (webhook receivers check what they receive with it). */
+export const loadedChecker = (): ResponseChecker | undefined => loaded;
 
 /** The checker for the service at `baseUrl` (the document is the same build for every service of a test run). */
 export function responseChecker(baseUrl: string): Promise<ResponseChecker> {
   shared ??= fetch(`${baseUrl}/openapi.json`)
     .then((r) => r.json())
-    .then((doc) => new ResponseChecker(doc as Document));
+    .then((doc) => (loaded = new ResponseChecker(doc as Document)));
   return shared;
 }

@@ -1,5 +1,7 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { loadedChecker } from './response-check.js';
+import { webhookFindings } from './webhook-findings.js';
 import type { AddressInfo, Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
@@ -98,6 +100,12 @@ export async function startWebhookReceiver(initial: ReceiverMode = 'ok'): Promis
           } catch {
             record.standardValid = false;
           }
+        }
+        // What the service sends is checked against the document's webhooks section (once a client loaded it).
+        const checker = loadedChecker();
+        if (checker && req.headers['webhook-id'] && record.json) {
+          const finding = checker.checkWebhook(record.json);
+          if (finding) webhookFindings.push(finding);
         }
         requests.push(record);
         const status =

@@ -4,6 +4,7 @@ import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
 import { API_DOC, IDEMPOTENT, type ApiDocMeta, type DocResponse } from './api-doc.js';
 import { listSchema, resourceSchemas, schemaRef } from './resource-schemas.js';
+import { webhookDocs } from './webhook-docs.js';
 
 /** A class as the parameter types Nest records: any constructor. */
 type Ctor = abstract new (...args: never[]) => unknown;
@@ -217,6 +218,7 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
     },
     servers: [{ url: `/${basePath}` }],
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    webhooks: webhookDocs(components),
     components: {
       schemas: components,
       securitySchemes: {
