@@ -58,6 +58,15 @@ module.exports = {
       to: { path: '^(apps|libs|test)/', pathNot: '^libs/client/' },
     },
     {
+      name: 'controllers-ask-the-application',
+      comment:
+        "Controllers pass the API's criteria to the application's queries; how a list becomes a read-model " +
+        "query (filters, indexes) is the application's business.",
+      severity: 'error',
+      from: { path: '^apps/api/src/.+\\.controller\\.ts$' },
+      to: { path: '^libs/read-models/' },
+    },
+    {
       name: 'no-cycles',
       severity: 'error',
       from: {},

@@ -5,7 +5,6 @@ import { OpenInternalAccountCommand } from '#application/customers/customer-comm
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
 import { CURRENCY_CODES } from '#domain/money.js';
-import type { Filter } from '#read-models/read-model-store.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
@@ -30,14 +29,6 @@ export class OpenInternalAccountDto {
   @IsIn(CURRENCY_CODES) currency!: string;
 }
 
-function accountFilters(q: ListCustomerAccountsQuery, owner: 'customer' | 'platform'): Filter[] {
-  const f: Filter[] = [{ field: 'customerId', op: 'exists', value: owner === 'customer' }];
-  if (q.customerId) f.push({ field: 'customerId', op: 'eq', value: q.customerId });
-  if (q.type) f.push({ field: 'type', op: 'eq', value: q.type });
-  if (q.currency) f.push({ field: 'currency', op: 'eq', value: q.currency });
-  return f;
-}
-
 /** Internal accounts: customers' (with balances) and the platform's own settlement accounts. */
 @Controller()
 export class InternalAccountsController {
@@ -53,11 +44,7 @@ export class InternalAccountsController {
     responses: { 200: { description: 'A page of accounts', schema: 'list:InternalAccount' } },
   })
   listCustomerAccounts(@Query() query: ListCustomerAccountsQuery, @CurrentActor() actor: Actor) {
-    return this.queries.listInternalAccounts(actor.platformId, {
-      filters: accountFilters(query, 'customer'),
-      limit: query.limit,
-      cursor: query.cursor,
-    });
+    return this.queries.listInternalAccounts(actor.platformId, { ...query, owner: 'customer' });
   }
 
   @Post('customers/internal-accounts')
@@ -80,11 +67,7 @@ export class InternalAccountsController {
     responses: { 200: { description: 'A page of accounts', schema: 'list:InternalAccount' } },
   })
   listPlatformAccounts(@Query() query: ListPlatformAccountsQuery, @CurrentActor() actor: Actor) {
-    return this.queries.listInternalAccounts(actor.platformId, {
-      filters: accountFilters(query, 'platform'),
-      limit: query.limit,
-      cursor: query.cursor,
-    });
+    return this.queries.listInternalAccounts(actor.platformId, { ...query, owner: 'platform' });
   }
 
   @Get('internal-accounts/:accountId')

@@ -15,7 +15,6 @@ import { authorizeOperation } from '#domain/agents/agent-policy.js';
 import type { AgentPermission } from '#domain/agents/agent-types.js';
 import { forbidden } from '#domain/agents/agent-policy.js';
 import { notFound } from '#domain/errors.js';
-import type { Filter } from '#read-models/read-model-store.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { AgentRoute } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
@@ -32,11 +31,6 @@ import {
   AgentTransferInDto,
   AgentTransferOutDto,
 } from './agent-me.dto.js';
-
-const identifierFilter = (side: 'source' | 'destination', value: string): Filter =>
-  value.startsWith('$')
-    ? { field: `${side}.umaAddress`, op: 'eq', value }
-    : { field: `${side}.accountId`, op: 'eq', value };
 
 /**
  * The agent's own API (`Authorization: Bearer <accessToken>`): bound to the agent's customer
@@ -84,9 +78,8 @@ export class AgentMeController {
     responses: { 200: { description: 'A page of actions', schema: 'list:AgentAction' } },
   })
   listActions(@Query() q: AgentListActionsQuery, @CurrentAgent() agent: AgentPrincipal) {
-    const filters: Filter[] = [{ field: 'agentId', op: 'eq', value: agent.agentId }];
-    if (q.status) filters.push({ field: 'status', op: 'eq', value: q.status });
-    return this.agents.listActions(agent.platformId, { filters, limit: q.limit, cursor: q.cursor, sortOrder: 'desc' });
+    const { limit, cursor, status } = q;
+    return this.agents.listActions(agent.platformId, { agentId: agent.agentId, status, limit, cursor });
   }
 
   @Get('actions/:actionId')
@@ -112,10 +105,8 @@ export class AgentMeController {
   })
   async internalAccounts(@Query() q: AgentListInternalAccountsQuery, @CurrentAgent() agent: AgentPrincipal) {
     await this.requirePermission(agent, 'VIEW_TRANSACTIONS');
-    const filters: Filter[] = [{ field: 'customerId', op: 'eq', value: agent.customerId }];
-    if (q.type) filters.push({ field: 'type', op: 'eq', value: q.type });
-    if (q.currency) filters.push({ field: 'currency', op: 'eq', value: q.currency });
-    return this.queries.listInternalAccounts(agent.platformId, { filters, limit: q.limit, cursor: q.cursor });
+    const scope = { owner: 'customer', customerId: agent.customerId } as const;
+    return this.queries.listInternalAccounts(agent.platformId, { ...q, ...scope });
   }
 
   @Get('transactions')
@@ -131,23 +122,7 @@ export class AgentMeController {
   })
   async transactions(@Query() q: AgentListTransactionsQuery, @CurrentAgent() agent: AgentPrincipal) {
     await this.requirePermission(agent, 'VIEW_TRANSACTIONS');
-    const f: Filter[] = [{ field: 'customerId', op: 'eq', value: agent.customerId }];
-    if (q.accountIdentifier !== undefined)
-      f.push({ field: 'accountIdentifiers', op: 'contains', value: q.accountIdentifier });
-    if (q.senderAccountIdentifier !== undefined) f.push(identifierFilter('source', q.senderAccountIdentifier));
-    if (q.receiverAccountIdentifier !== undefined) f.push(identifierFilter('destination', q.receiverAccountIdentifier));
-    if (q.status) f.push({ field: 'status', op: 'eq', value: q.status });
-    if (q.type) f.push({ field: 'type', op: 'eq', value: q.type });
-    if (q.reference !== undefined)
-      f.push({ field: 'reconciliationInstructions.reference', op: 'eq', value: q.reference });
-    if (q.startDate) f.push({ field: 'createdAt', op: 'gte', value: new Date(q.startDate).toISOString() });
-    if (q.endDate) f.push({ field: 'createdAt', op: 'lte', value: new Date(q.endDate).toISOString() });
-    return this.money.listTransactions(agent.platformId, {
-      filters: f,
-      limit: q.limit,
-      cursor: q.cursor,
-      sortOrder: q.sortOrder ?? 'desc',
-    });
+    return this.money.listTransactions(agent.platformId, { ...q, customerId: agent.customerId });
   }
 
   @Get('transactions/:transactionId')

@@ -15,7 +15,6 @@ import { AgentQueries } from '#application/agents/agent-queries.js';
 import { CommandRunner } from '#application/command-runner.js';
 import type { Actor } from '#application/tokens.js';
 import type { AgentPolicy, AgentPolicyUpdate } from '#domain/agents/agent-types.js';
-import type { Filter } from '#read-models/read-model-store.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor, Public } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
@@ -39,11 +38,6 @@ const POLICY_TEXT =
   'platform clock) answers 403 VELOCITY_LIMIT_EXCEEDED; ' +
   'APPROVAL_REQUIRED (the account rule’s mode, else the default) or an amount above ' +
   'approvalThresholds makes the action PENDING_APPROVAL.';
-
-const dates = (field: string, after?: string, before?: string): Filter[] => [
-  ...(after ? [{ field, op: 'gte' as const, value: new Date(after).toISOString() }] : []),
-  ...(before ? [{ field, op: 'lte' as const, value: new Date(before).toISOString() }] : []),
-];
 
 /** Agents as the platform manages them (Basic auth); device-code redemption needs no auth. */
 @Controller('agents')
@@ -78,14 +72,7 @@ export class AgentsController {
     responses: { 200: { description: 'A page of agents', schema: 'list:Agent' } },
   })
   list(@Query() q: ListAgentsQuery, @CurrentActor() actor: Actor) {
-    const filters: Filter[] = [
-      ...dates('createdAt', q.createdAfter, q.createdBefore),
-      ...dates('updatedAt', q.updatedAfter, q.updatedBefore),
-    ];
-    if (q.customerId) filters.push({ field: 'customerId', op: 'eq', value: q.customerId });
-    if (q.isPaused !== undefined) filters.push({ field: 'isPaused', op: 'eq', value: q.isPaused });
-    if (q.isConnected !== undefined) filters.push({ field: 'isConnected', op: 'eq', value: q.isConnected });
-    return this.queries.listAgents(actor.platformId, { filters, limit: q.limit, cursor: q.cursor });
+    return this.queries.listAgents(actor.platformId, q);
   }
 
   @Get('approvals')
@@ -97,15 +84,7 @@ export class AgentsController {
     responses: { 200: { description: 'A page of agent actions', schema: 'list:AgentAction' } },
   })
   approvals(@Query() q: ListApprovalsQuery, @CurrentActor() actor: Actor) {
-    const filters: Filter[] = dates('createdAt', q.startDate, q.endDate);
-    if (q.agentId) filters.push({ field: 'agentId', op: 'eq', value: q.agentId });
-    if (q.customerId) filters.push({ field: 'customerId', op: 'eq', value: q.customerId });
-    return this.queries.listApprovals(actor.platformId, {
-      filters,
-      limit: q.limit,
-      cursor: q.cursor,
-      sortOrder: q.sortOrder ?? 'desc',
-    });
+    return this.queries.listApprovals(actor.platformId, q);
   }
 
   @Get('device-codes/:code/status')

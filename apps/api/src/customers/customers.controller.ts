@@ -11,31 +11,12 @@ import { WalletEmailSync } from '#application/wallet/customer-email.js';
 import { SignedRetryService, signedRetryStep } from '#application/wallet/signed-retry.service.js';
 import { streams } from '#domain/ids.js';
 import type { Request, Response } from 'express';
-import type { Filter } from '#read-models/read-model-store.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
 import { respondChallenge, signedRetryHeaders } from '../http/signed-retry.js';
 import { CreateCustomerDto, ListCustomersQuery, UpdateCustomerDto } from './customer.dto.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
-
-const iso = (value: string) => new Date(value).toISOString();
-
-export function customerFilters(q: ListCustomersQuery): Filter[] {
-  const f: Filter[] = [];
-  if (q.platformCustomerId !== undefined)
-    f.push({ field: 'platformCustomerId', op: 'eq', value: q.platformCustomerId });
-  if (q.customerType) f.push({ field: 'customerType', op: 'eq', value: q.customerType });
-  if (q.createdAfter) f.push({ field: 'createdAt', op: 'gte', value: iso(q.createdAfter) });
-  if (q.createdBefore) f.push({ field: 'createdAt', op: 'lte', value: iso(q.createdBefore) });
-  if (q.updatedAfter) f.push({ field: 'updatedAt', op: 'gte', value: iso(q.updatedAfter) });
-  if (q.updatedBefore) f.push({ field: 'updatedAt', op: 'lte', value: iso(q.updatedBefore) });
-  if (q.region) f.push({ field: 'region', op: 'eq', value: q.region });
-  if (q.currency) f.push({ field: 'currencies', op: 'contains', value: q.currency });
-  if (q.umaAddress !== undefined) f.push({ field: 'umaAddress', op: 'eq', value: q.umaAddress });
-  if (!q.isIncludingDeleted) f.push({ field: 'isDeleted', op: 'eq', value: false });
-  return f;
-}
 
 @Controller('customers')
 export class CustomersController {
@@ -70,11 +51,7 @@ export class CustomersController {
     responses: { 200: { description: 'A page of customers', schema: 'list:Customer' } },
   })
   list(@Query() query: ListCustomersQuery, @CurrentActor() actor: Actor) {
-    return this.queries.listCustomers(actor.platformId, {
-      filters: customerFilters(query),
-      limit: query.limit,
-      cursor: query.cursor,
-    });
+    return this.queries.listCustomers(actor.platformId, query);
   }
 
   @Get(':customerId')

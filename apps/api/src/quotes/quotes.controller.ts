@@ -4,7 +4,6 @@ import { CreateQuoteCommand, ExecuteQuoteCommand } from '#application/quotes/quo
 import type { QuoteRequest } from '#application/quotes/quote-builder.js';
 import type { Actor } from '#application/tokens.js';
 import { MoneyQueries } from '#application/transactions/money-queries.js';
-import type { Filter } from '#read-models/read-model-store.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
@@ -94,15 +93,7 @@ export class QuotesController {
     responses: { 200: { description: 'A page of quotes', schema: 'list:Quote' } },
   })
   list(@Query() query: ListQuotesQuery, @CurrentActor() actor: Actor) {
-    const filters: Filter[] = [];
-    if (query.status) filters.push({ field: 'status', op: 'eq', value: query.status });
-    if (query.customerId) filters.push({ field: 'customerId', op: 'eq', value: query.customerId });
-    return this.queries.listQuotes(actor.platformId, {
-      filters,
-      limit: query.limit,
-      cursor: query.cursor,
-      sortOrder: query.sortOrder ?? 'desc',
-    });
+    return this.queries.listQuotes(actor.platformId, query);
   }
 
   @Get(':quoteId')

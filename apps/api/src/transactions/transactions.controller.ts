@@ -8,7 +8,6 @@ import {
   RejectIncomingPaymentCommand,
 } from '#application/transactions/transaction-commands.js';
 import { TRANSACTION_STATUSES } from '#domain/transactions/transaction.js';
-import type { Filter } from '#read-models/read-model-store.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
@@ -29,22 +28,6 @@ export class ListTransactionsQuery extends SortedPageParams {
   @IsOptional() @IsISO8601({ strict: true }) startDate?: string;
   /** createdAt at or before (inclusive). */
   @IsOptional() @IsISO8601({ strict: true }) endDate?: string;
-}
-
-export function transactionFilters(q: ListTransactionsQuery): Filter[] {
-  const f: Filter[] = [];
-  if (q.customerId) f.push({ field: 'customerId', op: 'eq', value: q.customerId });
-  if (q.platformCustomerId !== undefined)
-    f.push({ field: 'platformCustomerId', op: 'eq', value: q.platformCustomerId });
-  if (q.accountIdentifier !== undefined)
-    f.push({ field: 'accountIdentifiers', op: 'contains', value: q.accountIdentifier });
-  if (q.status) f.push({ field: 'status', op: 'eq', value: q.status });
-  if (q.type) f.push({ field: 'type', op: 'eq', value: q.type });
-  if (q.reference !== undefined)
-    f.push({ field: 'reconciliationInstructions.reference', op: 'eq', value: q.reference });
-  if (q.startDate) f.push({ field: 'createdAt', op: 'gte', value: new Date(q.startDate).toISOString() });
-  if (q.endDate) f.push({ field: 'createdAt', op: 'lte', value: new Date(q.endDate).toISOString() });
-  return f;
 }
 
 const STATUS_TEXT =
@@ -69,12 +52,7 @@ export class TransactionsController {
     responses: { 200: { description: 'A page of transactions', schema: 'list:Transaction' } },
   })
   list(@Query() query: ListTransactionsQuery, @CurrentActor() actor: Actor) {
-    return this.queries.listTransactions(actor.platformId, {
-      filters: transactionFilters(query),
-      limit: query.limit,
-      cursor: query.cursor,
-      sortOrder: query.sortOrder ?? 'desc',
-    });
+    return this.queries.listTransactions(actor.platformId, query);
   }
 
   @Get(':transactionId')

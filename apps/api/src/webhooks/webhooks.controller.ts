@@ -8,7 +8,6 @@ import {
   type TestWebhookResult,
 } from '#application/webhooks/webhook-commands.js';
 import { WebhookQueries } from '#application/webhooks/webhook-queries.js';
-import type { Filter } from '#read-models/read-model-store.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
@@ -65,15 +64,7 @@ export class WebhooksController {
     responses: { 200: { description: 'A page of deliveries', schema: 'list:WebhookDelivery' } },
   })
   list(@Query() query: ListDeliveriesQuery, @CurrentActor() actor: Actor) {
-    const filters: Filter[] = [];
-    if (query.status) filters.push({ field: 'status', op: 'eq', value: query.status });
-    if (query.type) filters.push({ field: 'type', op: 'eq', value: query.type });
-    return this.queries.listDeliveries(actor.platformId, {
-      filters,
-      limit: query.limit,
-      cursor: query.cursor,
-      sortOrder: query.sortOrder ?? 'desc',
-    });
+    return this.queries.listDeliveries(actor.platformId, query);
   }
 
   @Get('webhooks/deliveries/:deliveryId')

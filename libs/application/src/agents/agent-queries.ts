@@ -7,12 +7,13 @@ import {
   toAgentSnapshot,
   type AgentDoc,
 } from '#read-models/projections/agents/agent-projection.js';
-import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
+import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
-import { listForPlatform, type ListRequest } from '../queries/list-query.js';
+import { listForPlatform } from '../queries/list-query.js';
 import { READ_MODELS } from '../tokens.js';
 import { loadOwnAgent } from './agent-access.js';
+import { agentActionList, agentList, type AgentActionCriteria, type AgentCriteria } from '../queries/list-criteria.js';
 
 /**
  * Reads of agents and their actions. Lists are read-model queries; a single agent or action is
@@ -32,9 +33,9 @@ export class AgentQueries {
     return toAgentResource(state.agent!, (await this.clocks.now(platformId)).toISOString());
   }
 
-  async listAgents(platformId: string, request: ListRequest) {
+  async listAgents(platformId: string, criteria: AgentCriteria) {
     const now = (await this.clocks.now(platformId)).toISOString();
-    return listForPlatform<AgentDoc>(this.store, Collections.agents, platformId, request, (doc) =>
+    return listForPlatform<AgentDoc>(this.store, Collections.agents, platformId, agentList(criteria), (doc) =>
       toAgentResource(toAgentSnapshot(doc), now),
     );
   }
@@ -46,13 +47,13 @@ export class AgentQueries {
     return toAgentActionResource(action);
   }
 
-  listActions(platformId: string, request: ListRequest) {
+  listActions(platformId: string, criteria: AgentActionCriteria) {
+    const request = agentActionList(criteria);
     return listForPlatform(this.store, Collections.agentActions, platformId, request, toAgentActionDocResource);
   }
 
   /** Actions waiting for the platform's decision. */
-  listApprovals(platformId: string, request: ListRequest) {
-    const filters: Filter[] = [{ field: 'status', op: 'eq', value: 'PENDING_APPROVAL' }, ...request.filters];
-    return this.listActions(platformId, { ...request, filters });
+  listApprovals(platformId: string, criteria: Omit<AgentActionCriteria, 'status'>) {
+    return this.listActions(platformId, { ...criteria, status: 'PENDING_APPROVAL' });
   }
 }

@@ -5,6 +5,12 @@ import { toInternalAccount, type InternalAccountDoc } from '#read-models/project
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { READ_MODELS } from '../tokens.js';
 import { listForPlatform, stripPlatform, type ListRequest } from './list-query.js';
+import {
+  customerList,
+  internalAccountList,
+  type CustomerCriteria,
+  type InternalAccountCriteria,
+} from './list-criteria.js';
 
 /** Read side for the first slice: every lookup is scoped to the caller's platform. */
 @Injectable()
@@ -21,8 +27,8 @@ export class Queries {
     return stripPlatform(await this.own(Collections.customers, 'CUSTOMER', platformId, id));
   }
 
-  listCustomers(platformId: string, request: ListRequest) {
-    return listForPlatform(this.store, Collections.customers, platformId, request, stripPlatform);
+  listCustomers(platformId: string, criteria: CustomerCriteria) {
+    return listForPlatform(this.store, Collections.customers, platformId, customerList(criteria), stripPlatform);
   }
 
   async internalAccount(platformId: string, id: string) {
@@ -31,12 +37,12 @@ export class Queries {
     );
   }
 
-  listInternalAccounts(platformId: string, request: ListRequest) {
+  listInternalAccounts(platformId: string, criteria: InternalAccountCriteria) {
     return listForPlatform<InternalAccountDoc>(
       this.store,
       Collections.internalAccounts,
       platformId,
-      request,
+      internalAccountList(criteria),
       toInternalAccount,
     );
   }

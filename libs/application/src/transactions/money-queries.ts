@@ -4,8 +4,9 @@ import { Collections } from '#read-models/projections/collections.js';
 import { toQuoteDocResource } from '#read-models/projections/quotes/quote-projection.js';
 import { toTransactionDocResource } from '#read-models/projections/transactions/transaction-projection.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
-import { listForPlatform, type ListRequest } from '../queries/list-query.js';
+import { listForPlatform } from '../queries/list-query.js';
 import { READ_MODELS } from '../tokens.js';
+import { quoteList, transactionList, type QuoteCriteria, type TransactionCriteria } from '../queries/list-criteria.js';
 
 /** Read side of quotes and transactions, scoped to the caller's platform. */
 @Injectable()
@@ -22,15 +23,16 @@ export class MoneyQueries {
     return toQuoteDocResource(await this.own(Collections.quotes, 'QUOTE', platformId, id));
   }
 
-  listQuotes(platformId: string, request: ListRequest) {
-    return listForPlatform(this.store, Collections.quotes, platformId, request, toQuoteDocResource);
+  listQuotes(platformId: string, criteria: QuoteCriteria) {
+    return listForPlatform(this.store, Collections.quotes, platformId, quoteList(criteria), toQuoteDocResource);
   }
 
   async transaction(platformId: string, id: string) {
     return toTransactionDocResource(await this.own(Collections.transactions, 'TRANSACTION', platformId, id));
   }
 
-  listTransactions(platformId: string, request: ListRequest) {
+  listTransactions(platformId: string, criteria: TransactionCriteria) {
+    const request = transactionList(criteria);
     return listForPlatform(this.store, Collections.transactions, platformId, request, toTransactionDocResource);
   }
 }

@@ -9,11 +9,12 @@ import {
 } from '#read-models/projections/webhooks/webhook-delivery-projection.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
-import { listForPlatform, type ListRequest } from '../queries/list-query.js';
+import { listForPlatform } from '../queries/list-query.js';
 import { READ_MODELS } from '../tokens.js';
 import type { SecretBox } from '#crypto/secret-box.js';
 import { openWebhookSecret } from './webhook-keys.js';
 import { SECRET_BOX } from './webhook-providers.js';
+import { deliveryList, type DeliveryCriteria } from '../queries/list-criteria.js';
 
 export interface PlatformConfigResource {
   webhookEndpoint: string | null;
@@ -61,12 +62,12 @@ export class WebhookQueries {
     return toWebhookDelivery(doc);
   }
 
-  listDeliveries(platformId: string, request: ListRequest) {
+  listDeliveries(platformId: string, criteria: DeliveryCriteria) {
     return listForPlatform<WebhookDeliveryDoc>(
       this.store,
       Collections.webhookDeliveries,
       platformId,
-      request,
+      deliveryList(criteria),
       toWebhookDelivery,
     );
   }
