@@ -18,9 +18,10 @@ module.exports = {
     },
     {
       name: 'ports-not-application',
-      comment: 'Event store, read models and jobs are ports and adapters the application uses; they do not use it.',
+      comment:
+        'Event store, read models, jobs and blobs are ports and adapters the application uses; they do not use it.',
       severity: 'error',
-      from: { path: '^libs/(read-models|event-store|jobs)/' },
+      from: { path: '^libs/(read-models|event-store|jobs|blob-store)/' },
       to: { path: '^libs/application/' },
     },
     {
