@@ -43,7 +43,8 @@ export type ResourceKind =
   | 'Webhook'
   | 'WebhookDelivery'
   /** A bulk customer import (the public API's `Job:<uuid>`). */
-  | 'Job';
+  | 'Job'
+  | 'Document';
 
 export function publicId(kind: ResourceKind, uuid: string): string {
   return `${kind}:${uuid}`;
@@ -71,6 +72,7 @@ export const streams = {
   /** Wallet authentication state of one EMBEDDED_WALLET internal account. */
   wallet: (accountId: string) => `wallet-${accountId.split(':')[1]}`,
   card: (cardId: string) => `card-${cardId.split(':')[1]}`,
+  document: (documentId: string) => `document-${documentId.split(':')[1]}`,
   externalAccount: (id: string) => `externalaccount-${id.split(':')[1]}`,
   beneficialOwner: (id: string) => `beneficialowner-${id.split(':')[1]}`,
   quote: (quoteId: string) => `quote-${quoteId.split(':')[1]}`,
