@@ -3,6 +3,7 @@ import type { Infrastructure } from '#application/infrastructure.js';
 import { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import type { AppConfig } from '#config/config.js';
 import type { Clock } from '#domain/clock.js';
+import { createBlobStore } from '#blob-store/index.js';
 import { createEventStore } from '#event-store/index.js';
 import { createJobQueue } from '#jobs/index.js';
 import { ProjectionRunner } from '#read-models/projection-runner.js';
@@ -18,11 +19,13 @@ export async function createInfrastructure(config: AppConfig, clock: Clock): Pro
   const eventStore = await createEventStore(config.eventStore);
   const readModels = await createReadModelStore(config.readModels);
   const jobs = await createJobQueue({ ...config.jobs, clock });
+  const blobs = await createBlobStore(config.documents.store);
   const projections = new ProjectionRunner(eventStore, readModels, allProjections);
   return {
     eventStore,
     readModels,
     jobs,
+    blobs,
     projections,
     config,
     clock,
@@ -30,6 +33,7 @@ export async function createInfrastructure(config: AppConfig, clock: Clock): Pro
     async close() {
       await projections.stop();
       await jobs.close();
+      await blobs.close();
       await readModels.close();
       await eventStore.close();
     },

@@ -8,12 +8,23 @@ import { PlatformClocks } from './platforms/platform-clocks.js';
 import type { Infrastructure } from './infrastructure.js';
 import { Queries } from './queries/queries.js';
 import { IdentityClaims } from './claims/identity-claims.js';
-import { APP_CONFIG, CLOCK, EVENT_STORE, IDS, JOB_QUEUE, PROJECTIONS, READ_MODELS, SECRET_BOX } from './tokens.js';
+import {
+  APP_CONFIG,
+  BLOB_STORE,
+  CLOCK,
+  EVENT_STORE,
+  IDS,
+  JOB_QUEUE,
+  PROJECTIONS,
+  READ_MODELS,
+  SECRET_BOX,
+} from './tokens.js';
 import { loadSecretsKey, SecretBox } from '#crypto/secret-box.js';
 import { AgentsModule } from './agents/agents.module.js';
 import { BeneficialOwnersModule } from './beneficial-owners/beneficial-owners.module.js';
 import { CardsModule } from './cards/cards.module.js';
 import { CustomersModule } from './customers/customers.module.js';
+import { DocumentsModule } from './documents/documents.module.js';
 import { ExternalAccountsModule } from './external-accounts/external-accounts.module.js';
 import { InvitationsModule } from './invitations/invitations.module.js';
 import { KycLinksModule } from './kyc-links/kyc-links.module.js';
@@ -32,6 +43,7 @@ const AREAS = [
   VerificationsModule,
   BeneficialOwnersModule,
   KycLinksModule,
+  DocumentsModule,
   InvitationsModule,
   UmaProvidersModule,
   WebhooksModule,
@@ -58,6 +70,7 @@ export class ApplicationModule {
         { provide: EVENT_STORE, useValue: infra.eventStore },
         { provide: READ_MODELS, useValue: infra.readModels },
         { provide: JOB_QUEUE, useValue: infra.jobs },
+        { provide: BLOB_STORE, useValue: infra.blobs },
         { provide: PROJECTIONS, useValue: infra.projections },
         { provide: SECRET_BOX, useFactory: () => new SecretBox(loadSecretsKey(deps.config.secretsKey)) },
         {
@@ -78,6 +91,7 @@ export class ApplicationModule {
         EVENT_STORE,
         READ_MODELS,
         JOB_QUEUE,
+        BLOB_STORE,
         PROJECTIONS,
         SECRET_BOX,
         CommandRunner,

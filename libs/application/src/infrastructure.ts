@@ -1,3 +1,4 @@
+import type { BlobStore } from '#blob-store/blob-store.js';
 import type { AppConfig } from '#config/config.js';
 import type { Clock } from '#domain/clock.js';
 import type { EventStore } from '#event-store/event-store.js';
@@ -14,6 +15,8 @@ export interface Infrastructure {
   eventStore: EventStore;
   readModels: ReadModelStore;
   jobs: JobQueue;
+  /** Files of uploaded documents, by content hash. */
+  blobs: BlobStore;
   projections: ProjectionRunner;
   /** What the infrastructure was built with; worker duties (webhooks, timers) need both. */
   config: AppConfig;

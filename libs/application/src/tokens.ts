@@ -2,6 +2,7 @@
 export const EVENT_STORE = Symbol('EVENT_STORE');
 export const READ_MODELS = Symbol('READ_MODELS');
 export const JOB_QUEUE = Symbol('JOB_QUEUE');
+export const BLOB_STORE = Symbol('BLOB_STORE');
 export const CLOCK = Symbol('CLOCK');
 export const IDS = Symbol('IDS');
 export const APP_CONFIG = Symbol('APP_CONFIG');

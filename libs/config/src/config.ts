@@ -40,7 +40,19 @@ export interface AppConfig {
   publicUrl?: string;
   http: HttpLimits;
   rateLimits: RateLimits;
+  documents: DocumentsConfig;
 }
+
+/** Uploaded verification documents: where their files are kept and how large one may be. */
+export interface DocumentsConfig {
+  /** The blob store of document files: the embedded file-system store under `<DATA_DIR>/documents`. */
+  store: { kind: 'fs'; path: string };
+  /** Largest file accepted, in bytes (`DOCUMENT_MAX_BYTES`); a larger upload answers 413. */
+  maxFileBytes: number;
+}
+
+/** 25 MiB. */
+export const DEFAULT_DOCUMENT_MAX_BYTES = 25 * 1024 * 1024;
 
 /** HTTP server timeouts, in ms: a request whose headers or body never complete is cut off. */
 export interface HttpLimits {
@@ -234,6 +246,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimits: rateLimits(env),
     webhookAllowedHosts: allowedHosts(env),
     ...(env.PUBLIC_URL ? { publicUrl: publicUrl(env.PUBLIC_URL) } : {}),
+    documents: {
+      store: { kind: 'fs', path: resolve(dataDir, 'documents') },
+      maxFileBytes: integer(env, 'DOCUMENT_MAX_BYTES', DEFAULT_DOCUMENT_MAX_BYTES, 1, 2 ** 30),
+    },
   };
 }
 

@@ -24,3 +24,21 @@ describe('configuration: WEBHOOK_ALLOWED_HOSTS', () => {
     }
   });
 });
+
+describe('configuration: documents', () => {
+  const env = { DATA_DIR: '/tmp/payments-config-test' };
+
+  it('keeps files under DATA_DIR/documents and accepts 25 MiB by default', () => {
+    expect(loadConfig(env).documents).toEqual({
+      store: { kind: 'fs', path: '/tmp/payments-config-test/documents' },
+      maxFileBytes: 25 * 1024 * 1024,
+    });
+    expect(loadConfig({ ...env, DOCUMENT_MAX_BYTES: '1048576' }).documents.maxFileBytes).toBe(1048576);
+  });
+
+  it('stops the start on a size limit that is not a positive integer up to 1 GiB', () => {
+    for (const bad of ['0', '-1', '1.5', '25MB', String(2 ** 30 + 1)]) {
+      expect(() => loadConfig({ ...env, DOCUMENT_MAX_BYTES: bad })).toThrow(/DOCUMENT_MAX_BYTES/);
+    }
+  });
+});

@@ -8,6 +8,7 @@ export const Collections = {
   externalAccounts: 'external_accounts',
   verifications: 'verifications',
   beneficialOwners: 'beneficial_owners',
+  documents: 'documents',
   invitations: 'invitations',
   authMethods: 'auth_methods',
   authSessions: 'auth_sessions',

@@ -3,6 +3,7 @@ import { externalAccountProjection } from './external-account-projection.js';
 import { invitationProjection } from './invitation-projection.js';
 import { verificationProjection } from './verification-projection.js';
 import { beneficialOwnerProjection } from './beneficial-owner-projection.js';
+import { documentProjection } from './document-projection.js';
 import { internalAccountProjection } from './internal-account-projection.js';
 import { platformProjection } from './platform-projection.js';
 import { walletAuthProjection } from './wallet/wallet-auth-projection.js';
@@ -25,6 +26,7 @@ export const allProjections = [
   externalAccountProjection,
   verificationProjection,
   beneficialOwnerProjection,
+  documentProjection,
   invitationProjection,
   walletAuthProjection,
   webhookDeliveryProjection,
