@@ -6,6 +6,7 @@ import { operations, SchemaFuzzer, type BadRequest, type Operation } from '../su
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { snapshot } from '../support/state-snapshot.js';
 import { ownerBody } from './idempotency-fixtures.js';
+import { passportFields, upload } from './documents-support.js';
 
 /** Fixed, so a failure reproduces; the seed of each operation is SEED + its index in the sorted document. */
 const SEED = 20251013;
@@ -37,9 +38,13 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
     expect(external.status).toBe(201);
     const token = await api.post('/tokens', { name: 'fuzzed' });
     expect(token.status).toBe(201);
+    const document = await upload(api, passportFields(h.customerId));
+    expect(document.status).toBe(201);
     const other = await t.otherPlatform();
     const foreign = await cardholder(t, other.api, clock, 'fuzz-foreign');
     const [owner, foreignOwner] = [await beneficialOwner(api, 'fuzz-b'), await beneficialOwner(other.api, 'fuzz-fb')];
+    const foreignDocument = await upload(other.api, passportFields(foreign.customerId));
+    expect(foreignDocument.status).toBe(201);
     const doc = await api.get('/openapi.json');
     expect(doc.status).toBe(200);
     ops = operations(doc.body);
@@ -53,6 +58,7 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
       externalAccountId: [external.body.id],
       tokenId: [token.body.id],
       beneficialOwnerId: [owner],
+      documentId: [document.body.id],
     });
     fuzzer = new SchemaFuzzer(doc.body.components.schemas, {
       own: {
@@ -69,7 +75,7 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
         foreign.wallet.accountId,
         foreign.wallet.authMethodId,
         foreign.wallet.sessionId,
-      ].concat([foreign.cardId, foreign.authorizationId, foreignOwner]),
+      ].concat([foreign.cardId, foreign.authorizationId, foreignOwner, foreignDocument.body.id]),
     });
     // nothing of the setup may still be in flight when the state is first taken
     await t.service.infra.projections.waitForPosition(await t.service.infra.eventStore.headPosition(), 5000);

@@ -29,6 +29,7 @@ export interface Case {
 }
 
 export { DECLARED_ELSEWHERE, EXCLUDED } from './idempotency-exclusions.js';
+import { UPLOAD_CASES } from './idempotency-upload-cases.js';
 
 const enc = encodeURIComponent;
 const post = (path: string, body?: unknown): Req => ({ path, body });
@@ -390,4 +391,5 @@ export const CASES: Case[] = [
       };
     },
   },
+  ...UPLOAD_CASES,
 ];

@@ -66,6 +66,7 @@ const KINDS = [
   'Token',
   'Lookup',
   'BeneficialOwner',
+  'Document',
 ];
 const MAX_DEPTH_TOO_DEEP = 3000;
 

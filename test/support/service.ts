@@ -13,6 +13,8 @@ export interface Reply<T = any> {
   status: number;
   body: T;
   headers: Headers;
+  /** The body as received (files are not text). */
+  bytes?: Buffer;
 }
 
 export interface Client {
@@ -29,6 +31,10 @@ export const TEST_ALLOWED_HOSTS = '127.0.0.1,localhost';
 export const basicAuth = (tokenId: string, secret: string) =>
   `Basic ${Buffer.from(`${tokenId}:${secret}`).toString('base64')}`;
 
+/** A streamed request body (sent chunked, without Content-Length). */
+const isStream = (body: unknown): boolean =>
+  typeof body === 'object' && body !== null && Symbol.asyncIterator in body && !(body instanceof FormData);
+
 /** An HTTP client for the versioned base URL; `auth` is the Authorization header, if any. */
 export function client(baseUrl: string, auth?: string): Client {
   const request = async (
@@ -37,16 +43,23 @@ export function client(baseUrl: string, auth?: string): Client {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<Reply> => {
-    const init: RequestInit = { method, headers: { ...(auth ? { authorization: auth } : {}), ...headers } };
-    if (body instanceof FormData) {
-      // fetch writes the multipart content type with its boundary
-      init.body = body;
+    const init: RequestInit & { duplex?: 'half' } = {
+      method,
+      headers: { ...(auth ? { authorization: auth } : {}), ...headers },
+    };
+    if (body instanceof FormData || body instanceof Uint8Array) {
+      // multipart forms (fetch sets their content type) and raw bytes go as they are
+      init.body = body as BodyInit;
+    } else if (isStream(body)) {
+      init.body = body as AsyncIterable<Uint8Array> as BodyInit;
+      init.duplex = 'half';
     } else if (body !== undefined) {
       (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
     }
     const res = await fetch(baseUrl + path, init);
-    const text = await res.text();
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const text = bytes.toString('utf8');
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : undefined;
@@ -64,7 +77,7 @@ export function client(baseUrl: string, auth?: string): Client {
       if (process.env.RESPONSE_CHECK === 'report') appendFileSync(process.env.RESPONSE_CHECK_FILE!, finding + '\n');
       else throw new Error(`the answer does not match the OpenAPI document: ${finding}`);
     }
-    return { status: res.status, body: parsed, headers: res.headers };
+    return { status: res.status, body: parsed, headers: res.headers, bytes };
   };
   return {
     request,

@@ -14,6 +14,7 @@ export const COUNTED_LISTS = [
   '/invitations',
   '/tokens',
   '/verifications',
+  '/documents',
   '/webhooks/deliveries',
 ] as const;
 

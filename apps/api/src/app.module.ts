@@ -16,6 +16,7 @@ import { UmaProvidersController } from './uma-providers/uma-providers.controller
 import { VerificationsController } from './verifications/verifications.controller.js';
 import { BeneficialOwnersController } from './beneficial-owners/beneficial-owners.controller.js';
 import { KycLinksController } from './kyc-links/kyc-links.controller.js';
+import { DocumentsController } from './documents/documents.controller.js';
 import { DOCUMENTED_CONTROLLERS, DocsController } from './docs/docs.controller.js';
 import { PlatformAuthGuard } from './http/auth.js';
 import { ErrorFilter } from './http/errors.js';
@@ -62,6 +63,7 @@ export const API_CONTROLLERS = [
   VerificationsController,
   BeneficialOwnersController,
   KycLinksController,
+  DocumentsController,
   UmaProvidersController,
   InvitationsController,
   AuthCredentialsController,

@@ -5,6 +5,8 @@ export interface DocResponse {
   description: string;
   /** Component schema name; `list:` prefix for a paginated `{data, hasMore, nextCursor, totalCount}` wrapper. */
   schema?: string;
+  /** A file in one of these media types instead of JSON. */
+  binary?: readonly string[];
 }
 
 /** What a route tells the OpenAPI document beyond what Nest and class-validator already know. */
@@ -22,6 +24,11 @@ export interface ApiDocMeta {
   signedRetry?: boolean;
   /** A `multipart/form-data` body carrying one file in `field` (the route reads it itself). */
   upload?: { field: string; description: string };
+  /**
+   * The body is multipart/form-data: the `@Body()` DTO's fields as text parts plus one file part,
+   * required, named `fileField`.
+   */
+  multipart?: { fileField: string; description: string };
 }
 
 export const API_DOC = 'apiDoc';

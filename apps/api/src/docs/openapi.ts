@@ -22,8 +22,8 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'Not allowed for this platform.',
   404: 'Not found (or owned by another platform).',
   409: 'Conflicts with the resource’s current state.',
-  413: 'The body is too large.',
-  415: 'The body is not of the media type the route takes.',
+  413: 'The body or its file is larger than the service accepts (`details.maxFileBytes` for a file).',
+  415: 'The body or the file is of a media type this operation does not accept.',
   422: 'Idempotency key reused with a different request.',
   429: 'Rate limited; see `Retry-After`.',
   500: 'Unexpected error.',
@@ -49,6 +49,19 @@ const REPLAYED_HEADER: Schema = {
   },
 };
 
+const BINARY: Schema = { type: 'string', format: 'binary' };
+
+/** A multipart/form-data body: the DTO's fields as text parts and one required file part. */
+function multipartBody(dto: Schema, multipart: NonNullable<ApiDocMeta['multipart']>): Schema {
+  const file = { ...BINARY, description: multipart.description };
+  const schema = {
+    type: 'object',
+    required: [multipart.fileField, ...((dto.required as string[] | undefined) ?? [])],
+    properties: { [multipart.fileField]: file, ...((dto.properties as Schema | undefined) ?? {}) },
+  };
+  return { required: true, content: { 'multipart/form-data': { schema } } };
+}
+
 function joinPath(...parts: (string | undefined)[]): string {
   const path = parts
     .filter((p): p is string => Boolean(p) && p !== '/')
@@ -59,6 +72,7 @@ function joinPath(...parts: (string | undefined)[]): string {
 }
 
 function responseContent(r: DocResponse): Schema | undefined {
+  if (r.binary) return Object.fromEntries(r.binary.map((type) => [type, { schema: BINARY }]));
   if (!r.schema) return undefined;
   const schema = r.schema.startsWith('list:') ? listSchema(r.schema.slice(5)) : schemaRef(r.schema);
   return { 'application/json': { schema } };
@@ -121,7 +135,9 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
           parameters.push({ name: arg.data, in: 'path', required: true, schema: { type: 'string' } });
         const dto = schemaName(type);
         if (kind === QUERY && dto) parameters.push(...queryParameters(dtoSchemas[dto]));
-        if (kind === BODY && dto) {
+        if (kind === BODY && dto && doc?.multipart) {
+          requestBody = multipartBody(dtoSchemas[dto], doc.multipart);
+        } else if (kind === BODY && dto) {
           usedDtos.add(dto);
           requestBody = { required: true, content: { 'application/json': { schema: schemaRef(dto) } } };
         }

@@ -9,19 +9,33 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-/** Routes that read a `multipart/form-data` upload themselves (paths under the base path). */
-const UPLOAD_ROUTES = new Set([`/${BASE_PATH}/customers/bulk/csv`]);
+/** A route that takes multipart/form-data instead (document uploads), by method and path. */
+export interface MultipartRoute {
+  method: string;
+  path: RegExp;
+}
+
+/** The bulk customer import reads its CSV upload itself. */
+export const BULK_UPLOAD_ROUTES: MultipartRoute[] = [
+  { method: 'POST', path: new RegExp(`^/${BASE_PATH}/customers/bulk/csv$`) },
+];
 
 /**
  * Bodies are JSON only: a POST, PUT or PATCH with a body of another (or no) content type is
- * refused with 415 before any parser reads it, rather than arriving as an empty body. The upload
- * routes take multipart bodies instead (and refuse the rest themselves).
+ * refused with 415 before any parser reads it, rather than arriving as an empty body. The given
+ * multipart routes also take multipart/form-data, which their own reader checks.
  */
-export function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
-  if (!['POST', 'PUT', 'PATCH'].includes(req.method) || !hasBody(req)) return next();
-  const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (JSON_MEDIA_TYPE.test(mediaType)) return next();
-  if (mediaType === 'multipart/form-data' && req.method === 'POST' && UPLOAD_ROUTES.has(req.path)) return next();
-  const message = 'the body must be JSON: send it with Content-Type: application/json';
-  sendError(res, new ApiError({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message }), req);
+export function requireJsonBody(multipartRoutes: MultipartRoute[] = []) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (!['POST', 'PUT', 'PATCH'].includes(req.method) || !hasBody(req)) return next();
+    const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (JSON_MEDIA_TYPE.test(mediaType)) return next();
+    if (
+      mediaType === 'multipart/form-data' &&
+      multipartRoutes.some((r) => r.method === req.method && r.path.test(req.path))
+    )
+      return next();
+    const message = 'the body must be JSON: send it with Content-Type: application/json';
+    sendError(res, new ApiError({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message }), req);
+  };
 }

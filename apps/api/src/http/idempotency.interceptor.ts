@@ -5,6 +5,7 @@ import {
   SetMetadata,
   UseInterceptors,
   type CallHandler,
+  type Type,
   type ExecutionContext,
   type NestInterceptor,
 } from '@nestjs/common';
@@ -19,6 +20,7 @@ import { IDEMPOTENT } from '../docs/api-doc.js';
 import { ApiError, invalidInput, toErrorBody, type ErrorBody } from './errors.js';
 import { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import { isChallenge } from './signed-retry.js';
+import { requestBodyForKey } from './multipart-form.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -56,7 +58,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const started = await this.service.begin(req.actor!, key, {
       method: req.method,
       path: req.originalUrl,
-      body: req.body ?? null,
+      body: requestBodyForKey(req),
     });
     if (started.kind === 'replay') {
       res.setHeader('Idempotent-Replayed', 'true');
@@ -153,6 +155,8 @@ export class UploadIdempotency {
 
 /**
  * Makes a POST honour `Idempotency-Key` (see IdempotencyInterceptor) and declares the header in
- * the OpenAPI document. Use it on every POST that creates or moves something.
+ * the OpenAPI document. Use it on every POST that creates or moves something. `before`: interceptors
+ * that must run first (one that reads a multipart body into the request).
  */
-export const Idempotent = () => applyDecorators(SetMetadata(IDEMPOTENT, true), UseInterceptors(IdempotencyInterceptor));
+export const Idempotent = (...before: Type<NestInterceptor>[]) =>
+  applyDecorators(SetMetadata(IDEMPOTENT, true), UseInterceptors(...before, IdempotencyInterceptor));

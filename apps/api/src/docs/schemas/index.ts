@@ -2,6 +2,7 @@ import { externalAccountSchemas } from './external-account.js';
 import { invitationSchemas } from './invitations.js';
 import { umaProviderSchemas } from './uma-providers.js';
 import { verificationSchemas } from './verifications.js';
+import { documentSchemas } from './documents.js';
 import { walletSchemas } from './wallet.js';
 import { webhookSchemas } from './webhooks.js';
 import { cardSchemas } from './cards.js';
@@ -26,6 +27,7 @@ export const areaSchemas: Record<string, Record<string, unknown>>[] = [
   verificationSchemas,
   beneficialOwnerSchemas,
   kycLinkSchemas,
+  documentSchemas,
   umaProviderSchemas,
   invitationSchemas,
   walletSchemas,

@@ -1,0 +1,57 @@
+import {
+  createParamDecorator,
+  Inject,
+  Injectable,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
+import type { Request } from 'express';
+import { finalize, type Observable } from 'rxjs';
+import type { BlobStore } from '#blob-store/blob-store.js';
+import type { ReceivedFile } from '#application/documents/document-commands.js';
+import { APP_CONFIG, BLOB_STORE } from '#application/tokens.js';
+import type { AppConfig } from '#config/config.js';
+import { documentMediaType, SIGNATURE_BYTES } from '#domain/documents/document-types.js';
+import { BASE_PATH } from '../http/base-path.js';
+import { receiveMultipart, type RequestWithUpload } from '../http/multipart-form.js';
+
+/** The routes whose bodies are multipart/form-data (the JSON-only middleware lets them through). */
+export const DOCUMENT_UPLOAD_ROUTES = [
+  { method: 'POST', path: new RegExp(`^/${BASE_PATH}/documents/?$`) },
+  { method: 'PUT', path: new RegExp(`^/${BASE_PATH}/documents/[^/]+/?$`) },
+];
+
+/**
+ * Reads a document upload before anything else looks at the body: the text fields become the
+ * request body (validated by the route's DTO), the file is staged in the blob store. An
+ * Idempotency-Key then compares fields and file hash. Whatever the route does not publish is
+ * discarded when the request ends.
+ */
+@Injectable()
+export class DocumentUploadInterceptor implements NestInterceptor {
+  constructor(
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const req = context.switchToHttp().getRequest<RequestWithUpload>();
+    const form = await receiveMultipart(req, {
+      blobs: this.blobs,
+      maxFileBytes: this.config.documents.maxFileBytes,
+      fileField: 'file',
+      headBytes: SIGNATURE_BYTES,
+      check: documentMediaType,
+    });
+    req.body = form.fields;
+    req.uploadedFile = form.file;
+    return next.handle().pipe(finalize(() => void form.file.blob.discard().catch(() => undefined)));
+  }
+}
+
+/** The file of a document upload, staged by DocumentUploadInterceptor. */
+export const UploadedDocumentFile = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): ReceivedFile =>
+    (ctx.switchToHttp().getRequest<Request>() as RequestWithUpload).uploadedFile as ReceivedFile,
+);

@@ -1,0 +1,35 @@
+import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import {
+  DOCUMENT_SIDES,
+  DOCUMENT_TYPES,
+  type DocumentSide,
+  type DocumentType,
+} from '#domain/documents/document-types.js';
+import { COUNTRY, CUSTOMER_ID } from '../http/formats.js';
+import { PageParams } from '../http/list-params.js';
+
+const documentTypeMessage = { message: `documentType must be one of ${DOCUMENT_TYPES.join(', ')}` };
+const holderMessage = {
+  message: 'documentHolder must be a customer id (Customer:<uuid>); beneficial owners cannot hold documents here',
+};
+
+/** The text fields of a document upload or replacement (multipart/form-data, beside the file part). */
+export class DocumentDetailsDto {
+  @IsIn(DOCUMENT_TYPES, documentTypeMessage) documentType!: DocumentType;
+  @IsOptional() @IsIn(DOCUMENT_SIDES, { message: 'side must be FRONT or BACK' }) side?: DocumentSide;
+  @Matches(COUNTRY, { message: 'country must be an ISO 3166-1 alpha-2 code' }) country!: string;
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(100) documentNumber?: string;
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) issuingAuthority?: string;
+}
+
+export class UploadDocumentDto extends DocumentDetailsDto {
+  @Matches(CUSTOMER_ID, holderMessage) documentHolder!: string;
+}
+
+/** A replacement states file and details again; the holder stays. */
+export class ReplaceDocumentDto extends DocumentDetailsDto {}
+
+export class ListDocumentsQuery extends PageParams {
+  @IsOptional() @Matches(CUSTOMER_ID, holderMessage) documentHolder?: string;
+  @IsOptional() @IsIn(DOCUMENT_TYPES, documentTypeMessage) documentType?: DocumentType;
+}
