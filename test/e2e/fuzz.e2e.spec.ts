@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { ManualClock } from '#domain/clock.js';
 import { cardholder, type Cardholder } from '../support/card-fixture.js';
 import { operations, SchemaFuzzer, type BadRequest, type Operation } from '../support/openapi-fuzz.js';
+import { badForm } from '../support/openapi-fuzz-form.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { snapshot } from '../support/state-snapshot.js';
 import { ownerBody } from './idempotency-fixtures.js';
@@ -115,15 +116,14 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
 
     return fc.constantFrom(...faultKinds(op)).chain((kind) => {
       if (kind === 'body') {
-        return fc
-          .tuple(fuzzer.badBody(op), validIds, validQuery, noise)
-          .map(([b, ids, query, headers]): BadRequest => ({
-            fault: `body: ${b.fault}`,
-            path: pathWith(ids),
-            query,
-            headers: { ...headers, 'content-type': b.contentType },
-            body: b.body,
-          }));
+        const bodies = op.form ? fc.oneof(fuzzer.badBody(op), badForm(fuzzer, op.form)) : fuzzer.badBody(op);
+        return fc.tuple(bodies, validIds, validQuery, noise).map(([b, ids, query, headers]): BadRequest => ({
+          fault: `body: ${b.fault}`,
+          path: pathWith(ids),
+          query,
+          headers: { ...headers, 'content-type': b.contentType },
+          body: b.body,
+        }));
       }
       if (kind === 'query') {
         return fc.tuple(fuzzer.badQuery(op), validIds, validBody, noise).map(([q, ids, body, headers]): BadRequest => ({

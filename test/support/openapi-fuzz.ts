@@ -36,6 +36,8 @@ export interface Operation {
   pathParams: string[];
   query: { name: string; required: boolean; schema: Schema }[];
   body?: Schema;
+  /** A multipart/form-data body (see openapi-fuzz-form.ts). */
+  form?: Schema;
 }
 
 export interface BadRequest {
@@ -83,6 +85,7 @@ export function operations(doc: { paths: Record<string, Record<string, any>> }):
           .filter((p) => p.in === 'query')
           .map((p) => ({ name: p.name, required: Boolean(p.required), schema: p.schema })),
         body: op.requestBody?.content?.['application/json']?.schema,
+        form: op.requestBody?.content?.['multipart/form-data']?.schema,
       });
     }
   }
