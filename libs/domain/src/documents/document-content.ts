@@ -30,7 +30,8 @@ export type DocumentContentCommand =
 /** `documentcontent-<uuid-shaped prefix of the hash>`: streams keep the `<aggregate>-<uuid>` form. */
 export function documentContentStream(sha256: string): string {
   const h = sha256;
-  return `documentcontent-${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  const uuid = `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return `documentcontent-${uuid}`;
 }
 
 function decide(cmd: DocumentContentCommand, state: DocumentContentState): DocumentContentEvent[] {
