@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type Reply, type TestService } from '../support/service.js';
+import { request } from 'node:http';
+import { waitFor } from '#jobs/job-queue.contract.js';
+import { basicAuth, startTestService, type Client, type Reply, type TestService } from '../support/service.js';
 import { fileOf, form, holder, passportFields, pdfPart, streamedForm, upload } from './documents-support.js';
 
 const LIMIT = 64 * 1024;
@@ -179,6 +181,21 @@ describe('document uploads that are refused', () => {
     expectError(replaced, 413, 'PAYLOAD_TOO_LARGE');
     // The connection is still good for the next request.
     expect((await api.get(`/documents/${doc.id}`)).body.sha256).toBe(doc.sha256);
+  });
+
+  it('a client that goes away in the middle of the file leaves nothing staged', async () => {
+    const staging = join(t.dataDir, 'documents', 'staging');
+    const req = request(`${t.url}/documents`, {
+      method: 'POST',
+      headers: { ...multipart, authorization: basicAuth(t.service.sandbox!.tokenId, t.service.sandbox!.clientSecret) },
+    });
+    req.on('error', () => undefined);
+    const head = [field('documentHolder', customerId), field('documentType', 'PASSPORT'), field('country', 'US')];
+    req.write(rawForm([...head, filePart('file', '%PDF-1.7 ')], true).subarray(0, -2));
+    req.write(Buffer.alloc(32 * 1024, 1));
+    await waitFor(() => readdirSync(staging).length > 0, 'the file being staged');
+    req.destroy();
+    await waitFor(() => readdirSync(staging).length === 0, 'the staged file to be dropped');
   });
 
   it('refusals change nothing: only the accepted uploads are listed', async () => {
