@@ -3,7 +3,7 @@ import { decryptCredentialBundle, generateP256KeyPair } from '@turnkey/crypto';
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { ManualClock } from '#domain/clock.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { SoftwareAuthenticator } from '../support/webauthn-authenticator.js';
@@ -186,8 +186,9 @@ describe('wallet secrets never reach storage or logs', () => {
         db.close();
       }
     }
-    // Raw pages, including write-ahead logs: the secrets as text and as raw bytes.
-    for (const file of readdirSync(t.dataDir)) {
+    // Raw pages, including write-ahead logs, and every other file (document files): secrets as text and raw bytes.
+    const entries = readdirSync(t.dataDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    for (const file of entries.map((e) => relative(t.dataDir, join(e.parentPath, e.name)))) {
       const raw = readFileSync(join(t.dataDir, file));
       for (const s of secrets) {
         expect({ file, secret: s.label, bytes: raw.includes(Buffer.from(s.hex, 'hex')) }).toMatchObject({
