@@ -63,6 +63,21 @@ describe('FsBlobStore on disk', () => {
     expect(files(root)).toEqual([]);
   });
 
+  it('leaves no staging file behind when the source fails on its first chunk, before the file is open', async () => {
+    const root = tempDir();
+    const s = new FsBlobStore(root);
+    async function* refused() {
+      throw new Error('not a PDF');
+      yield Buffer.alloc(0);
+    }
+    // Many at once, so that the file system's thread pool finishes their opens and unlinks in any order.
+    const failures = Array.from({ length: 100 }, (_, i) =>
+      i % 2 ? s.stage(refused(), { maxBytes: 1024 }) : s.stage([Buffer.alloc(2048)], { maxBytes: 1024 }),
+    );
+    for (const failure of await Promise.allSettled(failures)) expect(failure.status).toBe('rejected');
+    expect(files(root)).toEqual([]);
+  });
+
   it('verifies the checksum on read: a changed byte fails the stream at its end', async () => {
     const s = new FsBlobStore(tempDir());
     const bytes = Buffer.alloc(300_000, 7);

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { link, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline, Transform, type Readable } from 'node:stream';
@@ -67,6 +67,9 @@ export class FsBlobStore implements BlobStore {
     const path = join(this.staging, randomUUID());
     const hash = createHash('sha256');
     let size = 0;
+    // The file exists before any byte is read, so that a failure at any point removes it (a stream that
+    // opened it lazily could create it after the cleanup).
+    const file = await open(path, 'wx', 0o600);
     try {
       await pipelineAsync(
         source,
@@ -78,16 +81,17 @@ export class FsBlobStore implements BlobStore {
             yield chunk;
           }
         },
-        createWriteStream(path, { flags: 'wx', mode: 0o600 }),
+        file.createWriteStream(),
       );
-      // fsync applies to the file, whichever descriptor asks for it.
-      const file = await open(path, 'r');
+      // The stream closed the file; fsync applies to the file, whichever descriptor asks for it.
+      const written = await open(path, 'r');
       try {
-        await file.sync();
+        await written.sync();
       } finally {
-        await file.close();
+        await written.close();
       }
     } catch (error) {
+      await file.close().catch(() => undefined);
       await unlink(path).catch(() => undefined);
       throw error;
     }
