@@ -7,7 +7,7 @@ import {
   type NestInterceptor,
 } from '@nestjs/common';
 import type { Request } from 'express';
-import { finalize, type Observable } from 'rxjs';
+import { catchError, concatMap, finalize, from, mergeMap, throwError, type Observable } from 'rxjs';
 import type { BlobStore } from '#blob-store/blob-store.js';
 import type { ReceivedFile } from '#application/documents/document-commands.js';
 import { APP_CONFIG, BLOB_STORE } from '#application/tokens.js';
@@ -26,7 +26,7 @@ export const DOCUMENT_UPLOAD_ROUTES = [
  * Reads a document upload before anything else looks at the body: the text fields become the
  * request body (validated by the route's DTO), the file is staged in the blob store. An
  * Idempotency-Key then compares fields and file hash. Whatever the route does not publish is
- * discarded when the request ends.
+ * discarded before the answer is sent.
  */
 @Injectable()
 export class DocumentUploadInterceptor implements NestInterceptor {
@@ -46,7 +46,16 @@ export class DocumentUploadInterceptor implements NestInterceptor {
     });
     req.body = form.fields;
     req.uploadedFile = form.file;
-    return next.handle().pipe(finalize(() => void form.file.blob.discard().catch(() => undefined)));
+    // Dropped before the answer goes out (a no-op once published); on any other ending as well.
+    const drop = () => form.file.blob.discard().catch(() => undefined);
+    return next.handle().pipe(
+      concatMap(async (body) => {
+        await drop();
+        return body;
+      }),
+      catchError((error: unknown) => from(drop()).pipe(mergeMap(() => throwError(() => error)))),
+      finalize(() => void drop()),
+    );
   }
 }
 
