@@ -166,6 +166,9 @@ export async function receiveMultipart<T extends string>(
       }
     });
     parser.on('file', (name, stream, info) => {
+      // A form cut off mid-file errors the part too; the parser's own error and close handlers answer for it, and a
+      // part no longer read (refused, or drained) must not turn that into an unhandled error.
+      stream.on('error', () => undefined);
       if (name !== options.fileField || staging) {
         const message = staging
           ? 'send one file only'
