@@ -16,9 +16,9 @@ import { money } from './money-support.js';
 
 const START = Date.UTC(2026, 3, 1, 8);
 
-/** `npm run cli -- audit verify` on a data directory (the build is current: jest runs after it). */
+/** `npm run cli -- audit verify --json` on a data directory (the build is current: jest runs after it). */
 function cliVerify(dataDir: string) {
-  const run = spawnSync(process.execPath, [resolve('dist/apps/api/src/cli.js'), 'audit', 'verify'], {
+  const run = spawnSync(process.execPath, [resolve('dist/apps/api/src/cli.js'), 'audit', 'verify', '--json'], {
     env: { ...process.env, NODE_OPTIONS: '', DATA_DIR: dataDir },
     encoding: 'utf8',
   });

@@ -24,7 +24,7 @@ describe('customers:import from the CLI', () => {
   });
 
   it('imports a file as the platform’s job with progress lines; the API shows the job and customers', async () => {
-    const created = cli(dataDir, 'platform:create', '--name', 'Importer', '--sandbox');
+    const created = cli(dataDir, 'platform:create', '--name', 'Importer', '--sandbox', '--json');
     expect(created.status).toBe(0);
     const { platformId, tokenId, clientSecret } = JSON.parse(created.stdout);
     const bad = new Set([3, 17]);
@@ -34,7 +34,7 @@ describe('customers:import from the CLI', () => {
     const file = join(dataDir, 'customers.csv');
     writeFileSync(file, csvOf(rows));
 
-    const run = cli(dataDir, 'customers:import', '--platform', platformId, file);
+    const run = cli(dataDir, 'customers:import', '--platform', platformId, file, '--json');
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: expect.any(String) });
     const outcome = JSON.parse(run.stdout);
     expect(outcome).toMatchObject({

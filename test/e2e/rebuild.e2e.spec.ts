@@ -52,7 +52,7 @@ describe('read models rebuilt from position 0 (CLI)', () => {
     const before = await snapshot(api);
     await child.kill('SIGTERM');
 
-    const out = execFileSync(process.execPath, [resolve('dist/apps/api/src/cli.js'), 'read-models:rebuild'], {
+    const out = execFileSync(process.execPath, [resolve('dist/apps/api/src/cli.js'), 'read-models:rebuild', '--json'], {
       env: { ...process.env, NODE_OPTIONS: '', DATA_DIR: dataDir },
       encoding: 'utf8',
     });
@@ -84,7 +84,7 @@ describe('read models rebuilt from position 0 (CLI)', () => {
       const rebuilt = new Promise<string>((done, fail) =>
         execFile(
           process.execPath,
-          [resolve('dist/apps/api/src/cli.js'), 'read-models:rebuild'],
+          [resolve('dist/apps/api/src/cli.js'), 'read-models:rebuild', '--json'],
           { env: { ...process.env, NODE_OPTIONS: '', DATA_DIR: liveDir }, encoding: 'utf8' },
           (error, out) => (error ? fail(error) : done(out)),
         ),

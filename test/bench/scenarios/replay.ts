@@ -147,6 +147,7 @@ function rebuild(dataDir: string): { seconds: number; wallSeconds: number; rssMb
       `data:text/javascript,${encodeURIComponent(reportRss)}`,
       resolve('dist/apps/api/src/cli.js'),
       'read-models:rebuild',
+      '--json',
     ],
     { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
