@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { uniqueValue } from '../support/sequence.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 
 interface Run {
@@ -43,11 +44,13 @@ async function failure(dataDir: string, ...args: string[]): Promise<{ status: nu
 describe('the operators’ CLI', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'payments-cli-'));
   let t: TestService;
+  let api: Client;
   let platformA: string;
   let other: { platformId: string; api: Client };
 
   beforeAll(async () => {
     t = await startTestService({ dataDir });
+    api = t.api;
     platformA = t.service.sandbox!.platformId;
     other = await t.otherPlatform();
   });
@@ -85,5 +88,97 @@ describe('the operators’ CLI', () => {
     const usage = await cli(dataDir, 'token:create');
     expect(usage.status).toBe(2);
     expect(usage.stderr).toMatch(/^error: token:create needs --platform Platform:<uuid>\n\nusage:/);
+  });
+
+  it('lists customers as GET /customers does, with its filters, limit and cursor, within the platform', async () => {
+    const ids: string[] = [];
+    for (const region of ['NL', 'ES', 'NL']) {
+      const res = await api.post('/customers', {
+        customerType: 'INDIVIDUAL',
+        platformCustomerId: uniqueValue('cli-list'),
+        region,
+      });
+      expect(res.status).toBe(201);
+      ids.push(res.body.id);
+    }
+    expect(
+      (await other.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'elsewhere' })).status,
+    ).toBe(201);
+
+    const first = await json(dataDir, 'customers:list', '--platform', platformA, '--limit', '2');
+    expect(first).toEqual((await api.get('/customers?limit=2')).body);
+    expect(first).toMatchObject({ hasMore: true, totalCount: 3 });
+    const next = await json(
+      dataDir,
+      'customers:list',
+      '--platform',
+      platformA,
+      '--limit',
+      '2',
+      '--cursor',
+      first.nextCursor,
+    );
+    expect(next).toEqual((await api.get(`/customers?limit=2&cursor=${encodeURIComponent(first.nextCursor)}`)).body);
+    const spanish = await json(
+      dataDir,
+      'customers:list',
+      '--platform',
+      platformA,
+      '--region',
+      'ES',
+      '--customer-type',
+      'INDIVIDUAL',
+    );
+    expect(spanish).toEqual((await api.get('/customers?region=ES&customerType=INDIVIDUAL')).body);
+    expect(spanish.data.map((c: any) => c.id)).toEqual([ids[1]]);
+
+    const elsewhere = await json(
+      dataDir,
+      'customers:list',
+      '--platform',
+      platformA,
+      '--platform-customer-id',
+      'elsewhere',
+    );
+    expect(elsewhere).toMatchObject({ data: [], hasMore: false, totalCount: 0 });
+
+    const refused = await failure(dataDir, 'customers:list', '--platform', platformA, '--limit', '0');
+    expect(refused.status).toBe(1);
+    expect(refused.error).toEqual((await api.get('/customers?limit=0')).body);
+    expect(refused.error.code).toBe('INVALID_INPUT');
+
+    const text = await cli(dataDir, 'customers:list', '--platform', platformA, '--limit', '2');
+    expect(text.stdout).toContain(ids[2]);
+    expect(text.stdout.trim().split('\n').pop()).toBe(
+      `2 of ${first.totalCount}; next page: --cursor ${first.nextCursor}`,
+    );
+  });
+
+  it('searches customers by id, platformCustomerId, email (any case) or UMA address, on one platform', async () => {
+    const platformCustomerId = uniqueValue('cli-search');
+    const created = await api.post('/customers', {
+      customerType: 'INDIVIDUAL',
+      platformCustomerId,
+      email: 'Grace.Hopper@Example.com',
+      umaAddress: `$${platformCustomerId}@sandbox.uma.local`,
+    });
+    expect(created.status).toBe(201);
+    const customer = (await api.get(`/customers/${created.body.id}`)).body;
+    const search = (term: string) => json(dataDir, 'customers:search', '--platform', platformA, term);
+    for (const term of [customer.id, platformCustomerId, 'grace.hopper@example.COM', customer.umaAddress])
+      expect(await search(term)).toEqual({ data: [customer] });
+    expect(await search('nobody@example.com')).toEqual({ data: [] });
+
+    const theirs = (
+      await other.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: uniqueValue('x') })
+    ).body;
+    expect(await failure(dataDir, 'customers:search', '--platform', platformA, theirs.id)).toEqual({
+      status: 1,
+      error: (await api.get(`/customers/${theirs.id}`)).body,
+    });
+    expect(await search(theirs.platformCustomerId)).toEqual({ data: [] });
+    const text = await cli(dataDir, 'customers:search', '--platform', platformA, theirs.id);
+    expect({ status: text.status, stdout: text.stdout }).toEqual({ status: 1, stdout: '' });
+    expect(text.stderr).toBe(`error: CUSTOMER_NOT_FOUND: customer ${theirs.id} not found\n`);
   });
 });

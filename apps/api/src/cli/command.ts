@@ -7,6 +7,7 @@ import type { AppConfig } from '#config/config.js';
 import { notFound } from '#domain/errors.js';
 import { isPublicId, randomIds, streams } from '#domain/ids.js';
 import { platformDecider } from '#domain/platform/platform.js';
+import { validationPipe } from '../http/validation.js';
 
 export type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
 export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
@@ -69,3 +70,19 @@ export async function platformActor(ctx: CliContext, command: string): Promise<A
 }
 
 export const platformOption: OptionSpecs = { platform: { type: 'string' } };
+
+/** `platformCustomerId` → `platform-customer-id`: the CLI spelling of an API query parameter. */
+export const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/**
+ * Checks `input` as the API checks a request's query or body for `dto`: the same validation pipe, so the same
+ * conversions and the same INVALID_INPUT field errors.
+ */
+export async function asRequest<T extends object>(
+  dto: new () => T,
+  input: Record<string, unknown>,
+  type: 'query' | 'body',
+): Promise<T> {
+  return (await (pipe ??= validationPipe()).transform(input, { type, metatype: dto })) as T;
+}
+let pipe: ReturnType<typeof validationPipe> | undefined;

@@ -3,16 +3,92 @@ import { createReadStream, existsSync } from 'node:fs';
 import { BulkImportProcessor } from '#application/customers/bulk-import-processor.js';
 import { BulkImports } from '#application/customers/bulk-imports.js';
 import type { Infrastructure } from '#application/infrastructure.js';
+import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
 import { progressOf } from '#domain/customer/bulk-import.js';
 import { DomainError } from '#domain/errors.js';
-import { validateCreateCustomer } from '../customers/customer.dto.js';
+import type { Doc } from '#read-models/read-model-store.js';
+import { customerFilters, ListCustomersQuery, validateCreateCustomer } from '../customers/customer.dto.js';
 import { importProgress } from '../customers/import-progress.js';
-import { platformActor, platformOption, type CliCommand } from './command.js';
-import { fields } from './format.js';
+import { idParam } from '../http/id-pipe.js';
+import { asRequest, kebab, platformActor, platformOption, type CliCommand, type OptionSpecs } from './command.js';
+import { fields, pageFooter, table } from './format.js';
 
-/** Customers: the bulk import. */
+/** The query parameters of GET /customers, as options spelled in kebab case (`--platform-customer-id`). */
+const LIST_PARAMETERS = [
+  'platformCustomerId',
+  'customerType',
+  'createdAfter',
+  'createdBefore',
+  'updatedAfter',
+  'updatedBefore',
+  'region',
+  'currency',
+  'umaAddress',
+  'limit',
+  'cursor',
+];
+const listOptions: OptionSpecs = {
+  ...Object.fromEntries(LIST_PARAMETERS.map((name) => [kebab(name), { type: 'string' as const }])),
+  'is-including-deleted': { type: 'boolean' },
+};
+
+const customerTable = (customers: Record<string, unknown>[]) =>
+  table(
+    ['customer', 'platformCustomerId', 'type', 'kyc/kyb', 'email', 'umaAddress', 'created', 'deleted'],
+    customers.map((c) => [
+      c.id as string,
+      c.platformCustomerId as string,
+      c.customerType as string,
+      (c.kycStatus ?? c.kybStatus) as string,
+      c.email as string,
+      c.umaAddress as string,
+      c.createdAt as string,
+      c.isDeleted ? 'yes' : '',
+    ]),
+  );
+
+/** Customers: the bulk import, the list with the API's filters, and the console's search. */
 export const customerCommands: CliCommand[] = [
+  {
+    name: 'customers:list',
+    synopsis: '--platform Platform:<uuid> [--limit N] [--cursor C] [FILTERS]',
+    description:
+      'one page of the platform’s customers, newest first, as GET /customers answers it (the query validated\n' +
+      'as the API validates it; limit 1-100, default 20). FILTERS are its query parameters in kebab case:\n' +
+      '--platform-customer-id ID, --customer-type INDIVIDUAL|BUSINESS, --created-after/--created-before T,\n' +
+      '--updated-after/--updated-before T (RFC 3339), --region CC, --currency CODE, --uma-address ADDRESS,\n' +
+      '--is-including-deleted',
+    options: { ...platformOption, ...listOptions },
+    async run(ctx) {
+      const actor = await platformActor(ctx, 'customers:list');
+      const query: Record<string, unknown> = {};
+      for (const name of LIST_PARAMETERS)
+        if (ctx.values[kebab(name)] !== undefined) query[name] = ctx.values[kebab(name)];
+      if (ctx.values['is-including-deleted']) query.isIncludingDeleted = 'true';
+      const q = await asRequest(ListCustomersQuery, query, 'query');
+      const page = await ctx.app
+        .get(Queries)
+        .listCustomers(actor.platformId, { filters: customerFilters(q), limit: q.limit, cursor: q.cursor });
+      return { data: page, text: () => `${customerTable(page.data)}\n\n${pageFooter(page)}` };
+    },
+  },
+  {
+    name: 'customers:search',
+    synopsis: '--platform Platform:<uuid> TEXT',
+    description:
+      'the operations console’s customer search: a Customer:<uuid> id (CUSTOMER_NOT_FOUND unless it is the\n' +
+      'platform’s), a UMA address ($…), an email (any case; every page of the platform’s customers) or a\n' +
+      'platformCustomerId; deleted customers only by id',
+    options: platformOption,
+    positionals: 1,
+    async run(ctx) {
+      const actor = await platformActor(ctx, 'customers:search');
+      const [term = ''] = ctx.positionals;
+      const data = await searchCustomers(ctx.app.get(Queries), actor.platformId, term.trim());
+      return { data: { data }, text: () => (data.length ? customerTable(data) : `no customer matches ${term}`) };
+    },
+  },
   {
     name: 'customers:import',
     synopsis: '--platform Platform:<uuid> FILE',
@@ -44,6 +120,35 @@ export const customerCommands: CliCommand[] = [
     },
   },
 ];
+
+/** What the console's search finds for a term (apps/dashboard/public/ops.js), through the query service. */
+async function searchCustomers(queries: Queries, platformId: string, term: string) {
+  if (term.startsWith('Customer:')) {
+    return [await queries.customer(platformId, idParam('Customer', 'customerId').transform(term))];
+  }
+  const filter = (field: string, value: string) => ({
+    filters: [
+      { field, op: 'eq' as const, value },
+      { field: 'isDeleted', op: 'eq' as const, value: false },
+    ],
+    limit: 100,
+  });
+  if (term.startsWith('$')) return (await queries.listCustomers(platformId, filter('umaAddress', term))).data;
+  if (!term.includes('@')) return (await queries.listCustomers(platformId, filter('platformCustomerId', term))).data;
+  // No email filter (emails compare in any case): every page of the platform's customers.
+  const found: Doc[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await queries.listCustomers(platformId, {
+      filters: [{ field: 'isDeleted', op: 'eq', value: false }],
+      limit: 1000,
+      cursor,
+    });
+    found.push(...page.data.filter((c) => String(c.email ?? '').toLowerCase() === term.toLowerCase()));
+    cursor = page.hasMore ? page.nextCursor : undefined;
+  } while (cursor);
+  return found;
+}
 
 /** Runs a bulk import of `file` in this process (the same job a POST /customers/bulk/csv queues) with progress. */
 async function importCustomers(app: INestApplicationContext, infra: Infrastructure, actor: Actor, file: string) {
