@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { uniqueValue } from '../support/sequence.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
+import { money } from './money-support.js';
 
 interface Run {
   status: number | null;
@@ -180,5 +181,28 @@ describe('the operators’ CLI', () => {
     const text = await cli(dataDir, 'customers:search', '--platform', platformA, theirs.id);
     expect({ status: text.status, stdout: text.stdout }).toEqual({ status: 1, stdout: '' });
     expect(text.stderr).toBe(`error: CUSTOMER_NOT_FOUND: customer ${theirs.id} not found\n`);
+  });
+
+  it('shows a transaction as the API renders it with its ledger legs; another platform’s is not found', async () => {
+    const m = money(t);
+    const [alice, bob] = [await m.customer(['USD']), await m.customer(['USD'])];
+    await m.fund(alice.accounts.USD, 5_000);
+    const quote = (await m.accountQuote(alice.accounts.USD, bob.accounts.USD, 1_200)).body;
+    expect((await api.post(`/quotes/${quote.id}/execute`)).status).toBe(200);
+    const completed = await m.eventually(quote.transactionId, 'COMPLETED');
+
+    const shown = await json(dataDir, 'transactions:show', '--platform', platformA, completed.id);
+    expect(shown.transaction).toEqual((await api.get(`/transactions/${completed.id}`)).body);
+    expect(shown.ledger).toEqual((await api.get(`/audit/transactions/${completed.id}/ledger?limit=100`)).body.data);
+    expect(shown.ledger.length).toBeGreaterThan(0);
+    expect(shown.ledger.map((l: any) => l.leg.kind)).toContain('PENDING');
+
+    expect(await failure(dataDir, 'transactions:show', '--platform', other.platformId, completed.id)).toEqual({
+      status: 1,
+      error: (await other.api.get(`/transactions/${completed.id}`)).body,
+    });
+    const text = await cli(dataDir, 'transactions:show', '--platform', platformA, completed.id);
+    expect(text.stdout).toMatch(new RegExp(`^id\\s+${completed.id}$`, 'm'));
+    expect(text.stdout).toContain('ledger legs:');
   });
 });

@@ -1,7 +1,9 @@
 import 'reflect-metadata';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
 import { ApplicationModule } from '#application/application.module.js';
+import { AuditQueries } from '#application/audit/audit-queries.js';
 import { loadConfig } from '#config/config.js';
 import { systemClock } from '#domain/clock.js';
 import { randomIds } from '#domain/ids.js';
@@ -11,9 +13,15 @@ import { customerCommands } from './cli/customers.js';
 import { operationsCommands } from './cli/operations.js';
 import { printResult, reportError } from './cli/output.js';
 import { platformCommands } from './cli/platforms.js';
+import { transactionCommands } from './cli/transactions.js';
 
 /** Every command, one file per area under cli/. */
-const COMMANDS: CliCommand[] = [...platformCommands, ...operationsCommands, ...customerCommands];
+const COMMANDS: CliCommand[] = [
+  ...platformCommands,
+  ...operationsCommands,
+  ...customerCommands,
+  ...transactionCommands,
+];
 
 const USAGE = `usage: npm run cli -- <command> [options] [--json]
 
@@ -27,6 +35,14 @@ error shape): 1 for an error of the service (PLATFORM_NOT_FOUND, CUSTOMER_NOT_FO
 Platform-scoped commands act as the platform --platform names, through the same commands and queries as the API:
 another platform's resources are not found.
 Configuration comes from the same environment variables as the service (DATA_DIR, EVENT_STORE, ...).`;
+
+/** The application the API runs on, plus the API's audit queries (the API module provides those). */
+@Module({})
+class CliModule {
+  static register(deps: Parameters<typeof ApplicationModule.register>[0]): DynamicModule {
+    return { module: CliModule, imports: [ApplicationModule.register(deps)], providers: [AuditQueries] };
+  }
+}
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...args] = argv;
@@ -61,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
   };
   const infra = await createInfrastructure(config, systemClock);
   const app = await NestFactory.createApplicationContext(
-    ApplicationModule.register({ config, infra, clock: systemClock, ids: randomIds }),
+    CliModule.register({ config, infra, clock: systemClock, ids: randomIds }),
     { logger: ['fatal', 'error'] },
   );
   try {
