@@ -5,6 +5,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { uniqueValue } from '../support/sequence.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
+import {
+  pointWebhooksAt,
+  startWebhookReceiver,
+  waitForDelivery,
+  type WebhookReceiver,
+} from '../support/webhook-receiver.js';
 import { money } from './money-support.js';
 
 interface Run {
@@ -204,5 +210,41 @@ describe('the operators’ CLI', () => {
     const text = await cli(dataDir, 'transactions:show', '--platform', platformA, completed.id);
     expect(text.stdout).toMatch(new RegExp(`^id\\s+${completed.id}$`, 'm'));
     expect(text.stdout).toContain('ledger legs:');
+  });
+
+  describe('webhooks:redeliver', () => {
+    let receiver: WebhookReceiver;
+    beforeAll(async () => {
+      receiver = await startWebhookReceiver('error');
+    });
+    afterAll(async () => receiver?.close());
+
+    it('queues a failed delivery again: a new attempt reaches the endpoint; not another platform’s', async () => {
+      await pointWebhooksAt(api, receiver);
+      expect((await api.post('/sandbox/webhooks/test')).body).toMatchObject({ response_status: 500 });
+      const [failed] = (await api.get('/webhooks/deliveries?type=TEST&status=FAILED')).body.data;
+      expect(failed).toMatchObject({ attemptCount: 1, redeliveries: 0 });
+      await receiver.setMode('ok');
+
+      expect(await failure(dataDir, 'webhooks:redeliver', '--platform', other.platformId, failed.id)).toEqual({
+        status: 1,
+        error: { status: 404, code: 'WEBHOOK_DELIVERY_NOT_FOUND', message: `webhook delivery ${failed.id} not found` },
+      });
+      const redelivered = await json(dataDir, 'webhooks:redeliver', '--platform', platformA, failed.id);
+      expect(redelivered).toMatchObject({ id: failed.id, webhookId: failed.webhookId, redeliveries: 1 });
+      const delivered = await waitForDelivery(api, failed.id, 'DELIVERED');
+      expect(delivered).toMatchObject({ attemptCount: 2, redeliveries: 1, lastStatusCode: 200 });
+      expect(delivered.attempts.map((a: any) => [a.attempt, a.outcome])).toEqual([
+        [1, 'FAILED'],
+        [1, 'DELIVERED'],
+      ]);
+      expect(receiver.requests.filter((r) => r.json?.id === failed.webhookId).map((r) => r.answered)).toEqual([
+        500, 200,
+      ]);
+
+      const again = await failure(dataDir, 'webhooks:redeliver', '--platform', platformA, failed.id);
+      expect(again).toEqual({ status: 1, error: (await api.post(`/webhooks/deliveries/${failed.id}/redeliver`)).body });
+      expect(again.error.code).toBe('INVALID_STATE_TRANSITION');
+    });
   });
 });

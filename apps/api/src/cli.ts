@@ -14,6 +14,7 @@ import { operationsCommands } from './cli/operations.js';
 import { printResult, reportError } from './cli/output.js';
 import { platformCommands } from './cli/platforms.js';
 import { transactionCommands } from './cli/transactions.js';
+import { webhookCommands } from './cli/webhooks.js';
 
 /** Every command, one file per area under cli/. */
 const COMMANDS: CliCommand[] = [
@@ -21,6 +22,7 @@ const COMMANDS: CliCommand[] = [
   ...operationsCommands,
   ...customerCommands,
   ...transactionCommands,
+  ...webhookCommands,
 ];
 
 const USAGE = `usage: npm run cli -- <command> [options] [--json]
