@@ -54,12 +54,14 @@ describe('the operators’ CLI', () => {
   let api: Client;
   let platformA: string;
   let other: { platformId: string; api: Client };
+  let production: { platformId: string; api: Client };
 
   beforeAll(async () => {
     t = await startTestService({ dataDir });
     api = t.api;
     platformA = t.service.sandbox!.platformId;
     other = await t.otherPlatform();
+    production = await t.otherPlatform({ sandbox: false });
   });
   afterAll(async () => {
     await t?.close();
@@ -246,5 +248,37 @@ describe('the operators’ CLI', () => {
       expect(again).toEqual({ status: 1, error: (await api.post(`/webhooks/deliveries/${failed.id}/redeliver`)).body });
       expect(again.error.code).toBe('INVALID_STATE_TRANSITION');
     });
+  });
+
+  it('reads and advances a sandbox platform’s clock; refuses a production platform as the API does', async () => {
+    const before = await json(dataDir, 'sandbox:clock', '--platform', other.platformId);
+    expect(before).toEqual({ now: expect.any(String), offsetMs: 0 });
+    const advanced = await json(dataDir, 'sandbox:clock:advance', '--platform', other.platformId, '--seconds', '3600');
+    expect(advanced).toEqual({ now: expect.any(String), offsetMs: 3_600_000, promotedJobs: expect.any(Number) });
+    expect((await other.api.get('/sandbox/clock')).body.offsetMs).toBe(3_600_000);
+    expect((await api.get('/sandbox/clock')).body.offsetMs).toBe(0);
+
+    const refused = await failure(
+      dataDir,
+      'sandbox:clock:advance',
+      '--platform',
+      production.platformId,
+      '--seconds',
+      '60',
+    );
+    expect(refused).toEqual({
+      status: 1,
+      error: (await production.api.post('/sandbox/clock/advance', { seconds: 60 })).body,
+    });
+    expect(refused.error).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    expect(await json(dataDir, 'sandbox:clock', '--platform', production.platformId)).toEqual({
+      now: expect.any(String),
+      offsetMs: 0,
+    });
+    const invalid = await failure(dataDir, 'sandbox:clock:advance', '--platform', other.platformId, '--seconds', '1.5');
+    expect(invalid.error).toEqual((await other.api.post('/sandbox/clock/advance', { seconds: 1.5 })).body);
+    const text = await cli(dataDir, 'sandbox:clock:advance', '--platform', production.platformId, '--seconds', '60');
+    expect({ status: text.status, stdout: text.stdout }).toEqual({ status: 1, stdout: '' });
+    expect(text.stderr).toBe(`error: FORBIDDEN: ${refused.error.message}\n`);
   });
 });

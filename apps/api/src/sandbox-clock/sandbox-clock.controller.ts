@@ -1,25 +1,10 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { AdvanceSandboxClockCommand, SandboxClockService } from '#application/sandbox-clock/sandbox-clock.js';
 import type { Actor } from '#application/tokens.js';
-import { MAX_CLOCK_ADVANCE_MS } from '#domain/sandbox-clock/sandbox-clock.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
-import { invalidInput } from '../http/errors.js';
-
-export class AdvanceClockDto {
-  @IsOptional()
-  @IsInt({ message: 'seconds must be an integer' })
-  @Min(1)
-  @Max(MAX_CLOCK_ADVANCE_MS / 1000)
-  seconds?: number;
-  @IsOptional()
-  @IsInt({ message: 'milliseconds must be an integer' })
-  @Min(1)
-  @Max(MAX_CLOCK_ADVANCE_MS)
-  milliseconds?: number;
-}
+import { AdvanceClockDto, advanceMs } from './sandbox-clock.dto.js';
 
 /** The sandbox clock: real time plus a persisted offset that only grows. */
 @Controller('sandbox/clock')
@@ -59,11 +44,6 @@ export class SandboxClockController {
     @Body() body: AdvanceClockDto,
     @CurrentActor() actor: Actor,
   ): Promise<{ now: string; offsetMs: number; promotedJobs: number }> {
-    if ((body.seconds === undefined) === (body.milliseconds === undefined)) {
-      throw invalidInput([
-        { field: 'seconds', constraint: 'exactlyOne', message: 'give exactly one of seconds and milliseconds' },
-      ]);
-    }
-    return this.commands.execute(new AdvanceSandboxClockCommand(body.milliseconds ?? body.seconds! * 1000, actor));
+    return this.commands.execute(new AdvanceSandboxClockCommand(advanceMs(body), actor));
   }
 }
