@@ -8,7 +8,7 @@ import type { Actor } from '#application/tokens.js';
 import { progressOf } from '#domain/customer/bulk-import.js';
 import { DomainError } from '#domain/errors.js';
 import type { Doc } from '#read-models/read-model-store.js';
-import { customerFilters, ListCustomersQuery, validateCreateCustomer } from '../customers/customer.dto.js';
+import { ListCustomersQuery, validateCreateCustomer } from '../customers/customer.dto.js';
 import { importProgress } from '../customers/import-progress.js';
 import { idParam } from '../http/id-pipe.js';
 import { asRequest, kebab, platformActor, platformOption, type CliCommand, type OptionSpecs } from './command.js';
@@ -67,9 +67,7 @@ export const customerCommands: CliCommand[] = [
         if (ctx.values[kebab(name)] !== undefined) query[name] = ctx.values[kebab(name)];
       if (ctx.values['is-including-deleted']) query.isIncludingDeleted = 'true';
       const q = await asRequest(ListCustomersQuery, query, 'query');
-      const page = await ctx.app
-        .get(Queries)
-        .listCustomers(actor.platformId, { filters: customerFilters(q), limit: q.limit, cursor: q.cursor });
+      const page = await ctx.app.get(Queries).listCustomers(actor.platformId, q);
       return { data: page, text: () => `${customerTable(page.data)}\n\n${pageFooter(page)}` };
     },
   },
@@ -126,24 +124,15 @@ async function searchCustomers(queries: Queries, platformId: string, term: strin
   if (term.startsWith('Customer:')) {
     return [await queries.customer(platformId, idParam('Customer', 'customerId').transform(term))];
   }
-  const filter = (field: string, value: string) => ({
-    filters: [
-      { field, op: 'eq' as const, value },
-      { field: 'isDeleted', op: 'eq' as const, value: false },
-    ],
-    limit: 100,
-  });
-  if (term.startsWith('$')) return (await queries.listCustomers(platformId, filter('umaAddress', term))).data;
-  if (!term.includes('@')) return (await queries.listCustomers(platformId, filter('platformCustomerId', term))).data;
+  if (term.startsWith('$')) return (await queries.listCustomers(platformId, { umaAddress: term, limit: 100 })).data;
+  if (!term.includes('@')) {
+    return (await queries.listCustomers(platformId, { platformCustomerId: term, limit: 100 })).data;
+  }
   // No email filter (emails compare in any case): every page of the platform's customers.
   const found: Doc[] = [];
   let cursor: string | undefined;
   do {
-    const page = await queries.listCustomers(platformId, {
-      filters: [{ field: 'isDeleted', op: 'eq', value: false }],
-      limit: 1000,
-      cursor,
-    });
+    const page = await queries.listCustomers(platformId, { limit: 1000, cursor });
     found.push(...page.data.filter((c) => String(c.email ?? '').toLowerCase() === term.toLowerCase()));
     cursor = page.hasMore ? page.nextCursor : undefined;
   } while (cursor);

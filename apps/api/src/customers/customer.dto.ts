@@ -15,7 +15,6 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { CURRENCY_CODES } from '#domain/money.js';
-import type { Filter } from '#read-models/read-model-store.js';
 import { COUNTRY, DATE, UMA_ADDRESS } from '../http/formats.js';
 import { PageParams, ToBoolean } from '../http/list-params.js';
 import { bodyErrors } from '../http/validation.js';
@@ -87,21 +86,4 @@ export class ListCustomersQuery extends PageParams {
   isIncludingDeleted?: boolean;
 }
 
-const iso = (value: string) => new Date(value).toISOString();
-
 /** The read-model filters of a GET /customers query (the CLI's customers:list takes the same). */
-export function customerFilters(q: ListCustomersQuery): Filter[] {
-  const f: Filter[] = [];
-  if (q.platformCustomerId !== undefined)
-    f.push({ field: 'platformCustomerId', op: 'eq', value: q.platformCustomerId });
-  if (q.customerType) f.push({ field: 'customerType', op: 'eq', value: q.customerType });
-  if (q.createdAfter) f.push({ field: 'createdAt', op: 'gte', value: iso(q.createdAfter) });
-  if (q.createdBefore) f.push({ field: 'createdAt', op: 'lte', value: iso(q.createdBefore) });
-  if (q.updatedAfter) f.push({ field: 'updatedAt', op: 'gte', value: iso(q.updatedAfter) });
-  if (q.updatedBefore) f.push({ field: 'updatedAt', op: 'lte', value: iso(q.updatedBefore) });
-  if (q.region) f.push({ field: 'region', op: 'eq', value: q.region });
-  if (q.currency) f.push({ field: 'currencies', op: 'contains', value: q.currency });
-  if (q.umaAddress !== undefined) f.push({ field: 'umaAddress', op: 'eq', value: q.umaAddress });
-  if (!q.isIncludingDeleted) f.push({ field: 'isDeleted', op: 'eq', value: false });
-  return f;
-}

@@ -15,7 +15,7 @@ import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
 import { respondChallenge, signedRetryHeaders } from '../http/signed-retry.js';
-import { CreateCustomerDto, customerFilters, ListCustomersQuery, UpdateCustomerDto } from './customer.dto.js';
+import { CreateCustomerDto, ListCustomersQuery, UpdateCustomerDto } from './customer.dto.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
 
 @Controller('customers')
