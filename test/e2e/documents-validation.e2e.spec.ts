@@ -54,7 +54,12 @@ describe('document uploads that are refused', () => {
     const unknown = await upload(api, passportFields(customerId, { color: 'blue' }));
     expect(fieldsOf(unknown)).toEqual(['color']);
     const owner = await upload(api, passportFields('BeneficialOwner:019542f5-b3e7-1d02-0000-000000000001'));
-    expect(owner.body.details.errors[0].message).toContain('beneficial owners cannot hold documents here');
+    expect({ status: owner.status, code: owner.body.code }).toEqual({
+      status: 404,
+      code: 'BENEFICIAL_OWNER_NOT_FOUND',
+    });
+    const neither = await upload(api, passportFields('Card:019542f5-b3e7-1d02-0000-000000000001'));
+    expect(neither.body.details.errors[0].message).toContain('beneficial owner (BeneficialOwner:<uuid>)');
     expect(fieldsOf(await upload(api, passportFields(customerId, { documentNumber: 'A\u0000B' })))).toEqual([
       'documentNumber',
     ]);

@@ -4,6 +4,7 @@ import { FsBlobStore } from '#blob-store/fs-blob-store.js';
 import { ManualClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
+import { ownerBody } from './idempotency-fixtures.js';
 import {
   download,
   fileOf,
@@ -204,5 +205,26 @@ describe('documents over HTTP', () => {
     // Ours is untouched.
     expect((await api.get(`/documents/${doc.id}`)).body).toEqual(doc);
     expect((await download(api, doc.id)).status).toBe(200);
+  });
+
+  it('a beneficial owner of the platform holds documents too; another platform’s owner is not found', async () => {
+    const business = await api.post('/customers', {
+      customerType: 'BUSINESS',
+      platformCustomerId: 'documents-business',
+      businessInfo: { legalName: 'Docs Ltd', registrationNumber: 'REG-77' },
+    });
+    const owner = await api.post('/beneficial-owners', ownerBody(business.body.id));
+    expect(owner.status).toBe(201);
+    const created = await upload(api, passportFields(owner.body.id));
+    expect(created.status).toBe(201);
+    expect(created.body.documentHolder).toBe(owner.body.id);
+    const listed = await api.get(`/documents?documentHolder=${q(owner.body.id)}`);
+    expect(listed.body.data.map((d: { id: string }) => d.id)).toEqual([created.body.id]);
+    const other = await t.otherPlatform();
+    const foreign = await upload(other.api, passportFields(owner.body.id));
+    expect({ status: foreign.status, code: foreign.body.code }).toEqual({
+      status: 404,
+      code: 'BENEFICIAL_OWNER_NOT_FOUND',
+    });
   });
 });

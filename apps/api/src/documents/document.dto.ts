@@ -5,12 +5,14 @@ import {
   type DocumentSide,
   type DocumentType,
 } from '#domain/documents/document-types.js';
-import { COUNTRY, CUSTOMER_ID } from '../http/formats.js';
+import { BENEFICIAL_OWNER_ID, COUNTRY, CUSTOMER_ID } from '../http/formats.js';
 import { PageParams } from '../http/list-params.js';
 
 const documentTypeMessage = { message: `documentType must be one of ${DOCUMENT_TYPES.join(', ')}` };
+/** A customer or a beneficial owner of the platform, as in the public API. */
+const HOLDER = new RegExp(`(${CUSTOMER_ID.source})|(${BENEFICIAL_OWNER_ID.source})`);
 const holderMessage = {
-  message: 'documentHolder must be a customer id (Customer:<uuid>); beneficial owners cannot hold documents here',
+  message: 'documentHolder must be a customer (Customer:<uuid>) or beneficial owner (BeneficialOwner:<uuid>) id',
 };
 
 /** The text fields of a document upload or replacement (multipart/form-data, beside the file part). */
@@ -23,13 +25,13 @@ export class DocumentDetailsDto {
 }
 
 export class UploadDocumentDto extends DocumentDetailsDto {
-  @Matches(CUSTOMER_ID, holderMessage) documentHolder!: string;
+  @Matches(HOLDER, holderMessage) documentHolder!: string;
 }
 
 /** A replacement states file and details again; the holder stays. */
 export class ReplaceDocumentDto extends DocumentDetailsDto {}
 
 export class ListDocumentsQuery extends PageParams {
-  @IsOptional() @Matches(CUSTOMER_ID, holderMessage) documentHolder?: string;
+  @IsOptional() @Matches(HOLDER, holderMessage) documentHolder?: string;
   @IsOptional() @IsIn(DOCUMENT_TYPES, documentTypeMessage) documentType?: DocumentType;
 }

@@ -59,7 +59,7 @@ export class DocumentsController {
     summary: 'Upload a document',
     description:
       'multipart/form-data: the file in the `file` part, the other fields as text parts. The ' +
-      `documentHolder is a customer of the platform (not deleted; 404 otherwise). ${FILE_RULES}`,
+      `documentHolder is a customer (not deleted) or a beneficial owner of the platform (404 otherwise). ${FILE_RULES}`,
     responses: { 201: { description: 'The document', schema: 'Document' } },
     errors: [404, 413, 415],
     multipart: { fileField: 'file', description: 'The document file: PDF, JPEG or PNG.' },

@@ -2,6 +2,7 @@ import { publicIdPattern } from '#domain/ids.js';
 
 /** Input formats shared by the DTOs. */
 export const CUSTOMER_ID = publicIdPattern('Customer');
+export const BENEFICIAL_OWNER_ID = publicIdPattern('BeneficialOwner');
 /** ISO 3166-1 alpha-2. */
 export const COUNTRY = /^[A-Z]{2}$/;
 /** A calendar date, YYYY-MM-DD. */

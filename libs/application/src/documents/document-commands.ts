@@ -5,6 +5,7 @@ import { documentDecider, type DocumentDetails, type DocumentFile } from '#domai
 import type { DocumentMediaType } from '#domain/documents/document-types.js';
 import { DomainError, notFound } from '#domain/errors.js';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { loadOwnBeneficialOwner } from '../beneficial-owners/beneficial-owner-commands.js';
 import { CommandRunner } from '../command-runner.js';
 import { loadOwnCustomer } from '../customers/customer-commands.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
@@ -75,6 +76,16 @@ async function recordWithFile(
 }
 
 /** Uploads a document of one of the platform's customers (not deleted). */
+/** A document's holder: a customer of the platform (not deleted) or one of its beneficial owners; 404 otherwise. */
+async function loadHolder(runner: CommandRunner, holder: string, actor: Actor): Promise<void> {
+  if (holder.startsWith('BeneficialOwner:')) {
+    await loadOwnBeneficialOwner(runner, holder, actor.platformId);
+    return;
+  }
+  const customer = await loadOwnCustomer(runner, holder, actor);
+  if (customer.isDeleted) throw notFound('CUSTOMER', holder);
+}
+
 @CommandHandler(UploadDocumentCommand)
 export class UploadDocumentHandler implements ICommandHandler<UploadDocumentCommand, string> {
   constructor(
@@ -85,8 +96,7 @@ export class UploadDocumentHandler implements ICommandHandler<UploadDocumentComm
   ) {}
 
   async execute({ documentHolder, details, file, actor }: UploadDocumentCommand) {
-    const holder = await loadOwnCustomer(this.runner, documentHolder, actor);
-    if (holder.isDeleted) throw notFound('CUSTOMER', documentHolder);
+    await loadHolder(this.runner, documentHolder, actor);
     const id = publicId('Document', this.ids.uuid());
     const now = (await this.clocks.now(actor.platformId)).toISOString();
     await recordWithFile(this.files, file, id, actor, now, async (documentFile) => {

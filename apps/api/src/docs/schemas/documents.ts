@@ -31,8 +31,8 @@ export const documentSchemas: Record<string, Schema> = {
     properties: {
       id: str({ pattern: '^Document:[0-9a-f-]{36}$' }),
       documentHolder: str({
-        pattern: '^Customer:[0-9a-f-]{36}$',
-        description: 'The customer the document belongs to.',
+        pattern: '^(Customer|BeneficialOwner):[0-9a-f-]{36}$',
+        description: 'The customer or beneficial owner the document belongs to.',
       }),
       documentType: { $ref: '#/components/schemas/DocumentType' },
       side: str({ enum: [...DOCUMENT_SIDES], description: 'Which side of a two-sided document the file shows.' }),
