@@ -12,4 +12,24 @@ export interface Decider<State, Command, E extends Event> {
   initialState(): State;
   evolve(state: State, event: E): State;
   decide(command: Command, state: State): E[];
+  /**
+   * Opt-in snapshots of the folded state (for long streams): only deciders that declare a codec are snapshotted.
+   * Deciders that share a stream and a state (the ledger's) share one codec.
+   */
+  snapshot?: SnapshotCodec<State>;
+}
+
+/**
+ * How a decider's state is written to and read from a snapshot. `decode(encode(s))` must give a state that every
+ * later `evolve` and `decide` treat exactly as `s`: folding from a snapshot plus the events after it must equal
+ * folding the whole stream. Bump `version` whenever `evolve`, the state or the encoding changes: a snapshot of
+ * another name or version is ignored, and the stream is folded from its start (and snapshotted again).
+ */
+export interface SnapshotCodec<State> {
+  /** Names the state's shape (not the decider): `ledger`, `wallet-auth`. */
+  name: string;
+  version: number;
+  /** A JSON value (Maps, Sets and bigints spelled out). */
+  encode(state: State): unknown;
+  decode(encoded: unknown): State;
 }

@@ -7,6 +7,7 @@ import {
   type LedgerEvent,
   type LedgerState,
 } from '../ledger/ledger.js';
+import { ledgerSnapshot } from '../ledger/ledger-snapshot.js';
 
 /**
  * A map that reads through to a base map and copies each value on first access, so evolving the
@@ -37,6 +38,7 @@ class CopyOnReadMap<K, V extends object> extends Map<K, V> {
 export const ledgerBatchDecider: Decider<LedgerState, LedgerCommand[], LedgerEvent> = {
   initialState: initialLedgerState,
   evolve: evolveLedger,
+  snapshot: ledgerSnapshot,
   decide(commands, state) {
     if (commands.length === 1) return decideLedger(commands[0], state);
     const view: LedgerState = {

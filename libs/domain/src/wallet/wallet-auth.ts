@@ -10,6 +10,7 @@ import {
   type WalletAuthEvent,
   type WalletAuthState,
 } from './wallet-auth-state.js';
+import { walletAuthSnapshot } from './wallet-auth-snapshot.js';
 
 import type { NewAuthMethod, SessionProof, WalletAuthCommand } from './wallet-auth-commands.js';
 import {
@@ -271,4 +272,5 @@ export const walletAuthDecider: Decider<WalletAuthState, WalletAuthCommand, Wall
   initialState: initialWalletAuthState,
   evolve: evolveWalletAuth,
   decide: decideWalletAuth,
+  snapshot: walletAuthSnapshot,
 };

@@ -1,0 +1,39 @@
+/**
+ * A double-entry ledger in the TigerBeetle style: accounts keep posted and pending debits and
+ * credits; transfers move one amount between two accounts of one currency and never change.
+ * Pending transfers reserve funds (two-phase) and are later posted or voided.
+ * One ledger stream per platform keeps every balance check strongly consistent.
+ */
+export interface LedgerAccountSpec {
+  id: string;
+  currency: string;
+  /** Platform settlement accounts may go negative: they mirror money outside the system. */
+  allowNegative: boolean;
+}
+
+export interface LedgerAccount extends LedgerAccountSpec {
+  debitsPosted: bigint;
+  creditsPosted: bigint;
+  debitsPending: bigint;
+  creditsPending: bigint;
+}
+
+export interface TransferRecord {
+  id: string;
+  debitAccountId: string;
+  creditAccountId: string;
+  amount: bigint;
+  currency: string;
+  pending: boolean;
+  /** For pending transfers: POSTED or VOIDED once resolved. */
+  resolution?: 'POSTED' | 'VOIDED';
+  postedAmount?: bigint;
+  code: string;
+  /** What the transfer belongs to (an authorization, a transaction...), as given on creation. */
+  reference?: string;
+}
+
+export interface LedgerState {
+  accounts: Map<string, LedgerAccount>;
+  transfers: Map<string, TransferRecord>;
+}
