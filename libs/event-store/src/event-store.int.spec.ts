@@ -11,6 +11,7 @@ import { eventStoreContract, eventually } from './event-store.contract.js';
 import { EventStoreDbEventStore } from './eventstoredb-event-store.js';
 import { createEventStore } from './index.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
+import { snapshotStoreContract } from './snapshot-store.contract.js';
 
 const root = mkdtempSync(join(tmpdir(), 'event-store-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -18,11 +19,13 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const contractFile = join(root, 'contract.db');
 eventStoreContract('sqlite', async () => new SqliteEventStore(contractFile));
 eventStoreReadContract('sqlite', async () => new SqliteEventStore(contractFile));
+snapshotStoreContract('sqlite', async () => new SqliteEventStore(contractFile));
 
 const eventStoreUrl = process.env.EVENTSTORE_URL;
 if (eventStoreUrl) {
   eventStoreContract('eventstoredb', async () => new EventStoreDbEventStore(eventStoreUrl));
   eventStoreReadContract('eventstoredb', async () => new EventStoreDbEventStore(eventStoreUrl));
+  snapshotStoreContract('eventstoredb', async () => new EventStoreDbEventStore(eventStoreUrl));
 } else {
   console.log('EventStoreDB contract suite skipped: EVENTSTORE_URL is not set');
   describe.skip('EventStoreDB contract suite skipped: EVENTSTORE_URL is not set', () => {

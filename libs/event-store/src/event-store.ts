@@ -1,3 +1,5 @@
+import type { SnapshotStore } from './snapshot-store.js';
+
 /**
  * The EventStore port. Streams are named `<aggregate>-<uuid>`; revisions count from 0 within a
  * stream; positions are global, strictly increasing in commit order, and opaque beyond ordering
@@ -128,6 +130,8 @@ export interface EventStore {
   readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** The most bytes (by `appendBytes`) one append may carry; larger appends throw AppendTooLarge. */
   readonly maxAppendBytes: number;
+  /** Where the store keeps snapshots of folded state beside its streams (see SnapshotStore); absent if it keeps none. */
+  readonly snapshots?: SnapshotStore;
   /**
    * Appends atomically to one stream; throws WrongExpectedVersion when the check fails. Acknowledged only once durable.
    * Idempotent: repeating an append whose event ids are already in the stream at the expected position returns the

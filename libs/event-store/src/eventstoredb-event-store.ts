@@ -16,7 +16,6 @@ import {
   type Position,
   type ReadPosition,
   type RecordedEvent as EsdbRecordedEvent,
-  type StreamingRead,
 } from '@eventstore/db-client';
 import {
   AppendTooLarge,
@@ -34,6 +33,8 @@ import {
   type RecordedEvent,
   type Subscription,
 } from './event-store.js';
+import { consume } from './eventstoredb-reads.js';
+import { EventStoreDbSnapshotStore } from './eventstoredb-snapshots.js';
 import { GENESIS_HASH, chainMetadata, hashOf } from './hash-chain.js';
 
 /** How often an append with a loose expected revision re-links after another writer got in first. */
@@ -65,26 +66,7 @@ function limitOf(maxCount: number | undefined): number {
   return maxCount;
 }
 
-/**
- * Visits a read until `visit` returns false, then cancels the gRPC call: leaving a `for await` early only destroys
- * the client's Transform, while the server would go on streaming the rest of the page into it.
- */
-async function consume<E>(read: StreamingRead<E>, visit: (resolved: E) => boolean): Promise<number> {
-  let seen = 0;
-  let complete = false;
-  try {
-    for await (const resolved of read) {
-      seen += 1;
-      if (!visit(resolved)) return seen;
-    }
-    complete = true;
-    return seen;
-  } finally {
-    if (!complete) await read.cancel().catch(() => undefined);
-  }
-}
-
-/** System events ($stats, $metadata, links, ...) belong to the server, not to our log. */
+/** System events ($stats, $metadata, links, ...) belong to the server, not to our log; nor do our `$snapshot-` streams. */
 const isSystem = (e: EsdbRecordedEvent) => e.type.startsWith('$') || e.streamId.startsWith('$');
 
 /** Exact read position of an event we saw; reading from it includes that event again. */
@@ -123,10 +105,13 @@ export class EventStoreDbEventStore implements EventStore {
 
   /** Must not exceed the server's `MaxAppendSize` (1 MiB unless the server was configured otherwise). */
   readonly maxAppendBytes: number;
+  /** Snapshots of folded state, in a `$snapshot-<stream>` stream beside each stream. */
+  readonly snapshots: EventStoreDbSnapshotStore;
 
   constructor(connectionString: string, options: { maxAppendBytes?: number } = {}) {
     this.client = EventStoreDBClient.connectionString(connectionString);
     this.maxAppendBytes = options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
+    this.snapshots = new EventStoreDbSnapshotStore(this.client, this.maxAppendBytes);
   }
 
   async appendToStream(

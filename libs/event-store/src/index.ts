@@ -4,6 +4,7 @@ import { EventStoreDbEventStore } from './eventstoredb-event-store.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
 
 export * from './event-store.js';
+export * from './snapshot-store.js';
 export { SqliteEventStore, type SqliteEventStoreOptions, type GroupCommitStats } from './sqlite-event-store.js';
 export { EventStoreDbEventStore } from './eventstoredb-event-store.js';
 

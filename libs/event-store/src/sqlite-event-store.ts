@@ -28,6 +28,7 @@ import {
   type EventRow,
 } from './sqlite-event-rows.js';
 import { GENESIS_HASH, chainMetadata, hashOf } from './hash-chain.js';
+import { SqliteSnapshotStore } from './sqlite-snapshots.js';
 
 export interface SqliteEventStoreOptions {
   /** Source of `recordedAt`; the system clock by default. */
@@ -77,6 +78,8 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly pageSize: number;
   readonly maxAppendBytes: number;
+  /** Snapshots of folded state, in a table of the same file. */
+  readonly snapshots: SqliteSnapshotStore;
   private queue: PendingAppend[] = [];
   private flushHandle: NodeJS.Immediate | undefined;
   private closed = false;
@@ -115,6 +118,7 @@ export class SqliteEventStore implements EventStore {
     this.db.pragma('synchronous = FULL');
     this.db.exec(SCHEMA);
     this.upgradeChain();
+    this.snapshots = new SqliteSnapshotStore(this.db, () => this.clock.now());
     this.stmt = {
       streamLast: this.db.prepare<[string], { revision: number; metadata: string }>(
         'SELECT revision, metadata FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
