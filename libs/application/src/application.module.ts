@@ -78,6 +78,7 @@ export class ApplicationModule {
           useFactory: () =>
             new CommandRunner(infra.eventStore, infra.projections, {
               readYourWritesTimeoutMs: deps.config.readYourWritesTimeoutMs,
+              snapshots: { every: deps.config.snapshotEvery },
             }),
         },
         IdentityClaims,

@@ -14,6 +14,7 @@ import {
 
 /** Something that can tell when the local read models have caught up with a position. */
 import { KeyedLock } from './keyed-lock.js';
+import { StreamSnapshots, type Folded, type SnapshotOptions } from './stream-snapshots.js';
 import type { ProjectionWaiter } from '#read-models/projection-waiter.js';
 export type { ProjectionWaiter };
 
@@ -30,12 +31,6 @@ export interface RunResult<State, E> {
   events: E[];
   /** Global position of the last appended event; undefined when the decision produced no events. */
   position?: bigint;
-}
-
-interface Folded<State> {
-  state: State;
-  /** Revision of the last folded event, -1n for a stream that does not exist yet. */
-  revision: bigint;
 }
 
 export class CommandConflictError extends Error {
@@ -82,6 +77,8 @@ export interface CommandRunnerOptions {
   transientRetries?: number;
   /** Waits before the nth transient retry (from 1); exponential from 50 ms by default. */
   backoff?: (retry: number) => Promise<void>;
+  /** When deciders that declare a snapshot codec have their state snapshotted (see StreamSnapshots). */
+  snapshots?: SnapshotOptions;
 }
 
 const defaultBackoff = (retry: number) => new Promise<void>((resolve) => setTimeout(resolve, 50 * 2 ** (retry - 1)));
@@ -119,19 +116,25 @@ export class CommandRunner {
   private readonly cache = new Map<string, Folded<unknown>>();
   private readonly locks = new KeyedLock();
   private readonly queues = new Map<string, AnyQueued[]>();
+  private readonly snapshots: StreamSnapshots;
+  /** Snapshots being taken or written, one per stream at most. */
+  private readonly snapshotting = new Map<string, Promise<void>>();
 
   constructor(
     private readonly store: EventStore,
     private readonly waiter: ProjectionWaiter | undefined,
     private readonly options: CommandRunnerOptions = {},
-  ) {}
+  ) {
+    this.snapshots = new StreamSnapshots(store, this.logger, options.snapshots);
+  }
 
   /** Current state of a stream (not to be mutated by the caller). */
   async load<State, C, E extends Event>(
     streamName: string,
     decider: Decider<State, C, E>,
   ): Promise<{ state: State; revision: bigint }> {
-    return this.withLock(streamName, () => this.catchUp(streamName, decider));
+    const { state, revision } = await this.withLock(streamName, () => this.catchUp(streamName, decider));
+    return { state, revision };
   }
 
   /**
@@ -244,7 +247,9 @@ export class CommandRunner {
         try {
           const appended = await this.appendWithRetries(streamName, events, folded.revision);
           position = appended.position;
-          this.remember(streamName, { state, revision: appended.nextExpectedRevision });
+          const next = { ...folded, state, revision: appended.nextExpectedRevision, eventId: events.at(-1)!.id };
+          this.remember(streamName, next);
+          this.considerSnapshot(streamName, decider, next);
         } catch (error) {
           // The cached state already holds this batch's events: forget it, fold again from the store.
           this.cache.delete(streamName);
@@ -297,20 +302,62 @@ export class CommandRunner {
     }
   }
 
+  /**
+   * The stream's current state: the cached one, else the newest valid snapshot's, else the initial state; brought up
+   * to date with the events after it.
+   */
   private async catchUp<State, C, E extends Event>(
     streamName: string,
     decider: Decider<State, C, E>,
   ): Promise<Folded<State>> {
     const cached = this.cache.get(streamName) as Folded<State> | undefined;
-    let folded: Folded<State> = cached ?? { state: decider.initialState(), revision: -1n };
+    let folded: Folded<State> = cached ??
+      (await this.snapshots.restore(streamName, decider)) ?? { state: decider.initialState(), revision: -1n };
     const newer: RecordedEvent[] = await this.store.readStream(streamName, { fromRevision: folded.revision + 1n });
     if (newer.length > 0) {
       let state = folded.state;
       for (const e of newer) state = decider.evolve(state, { type: e.type, data: e.data } as E);
-      folded = { state, revision: newer[newer.length - 1].revision };
+      const last = newer[newer.length - 1];
+      folded = { ...folded, state, revision: last.revision, eventId: last.id };
     }
     this.remember(streamName, folded);
+    if (newer.length > 0) this.considerSnapshot(streamName, decider, folded);
     return folded;
+  }
+
+  /**
+   * Takes a snapshot of a stream that has grown enough, off the path of the commands that made it grow: on a later
+   * turn of the event loop (their replies go first), under the stream's lock (so the state is encoded as of one
+   * revision: the cached state, which may by then be newer), and written after the lock is released. A failure is
+   * logged and changes nothing else; the stream is snapshotted again once it has grown by as much again.
+   */
+  private considerSnapshot<State, C, E extends Event>(
+    streamName: string,
+    decider: Decider<State, C, E>,
+    folded: Folded<State>,
+  ): void {
+    const any = decider as unknown as Decider<unknown, unknown, Event>;
+    if (this.snapshotting.has(streamName) || !this.snapshots.due(any, folded)) return;
+    const work = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() =>
+        this.withLock(streamName, async () => {
+          const current = this.cache.get(streamName);
+          return current && this.snapshots.due(any, current)
+            ? this.snapshots.take(streamName, any, current)
+            : undefined;
+        }),
+      )
+      .then((snapshot) => snapshot && this.snapshots.write(snapshot))
+      .catch((error: unknown) =>
+        this.logger.warn(`snapshot of ${streamName} not written: ${(error as Error)?.message ?? String(error)}`),
+      )
+      .finally(() => this.snapshotting.delete(streamName));
+    this.snapshotting.set(streamName, work);
+  }
+
+  /** Settles once the snapshots under way are written or have failed (for tests and an orderly shutdown). */
+  async snapshotsSettled(): Promise<void> {
+    while (this.snapshotting.size > 0) await Promise.all([...this.snapshotting.values()]);
   }
 
   private remember(streamName: string, folded: Folded<unknown>): void {

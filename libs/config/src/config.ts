@@ -17,6 +17,11 @@ export interface AppConfig {
   umaDomain: string;
   /** Bounded wait for the local projector after a write, in ms. */
   readYourWritesTimeoutMs: number;
+  /**
+   * Events a long stream grows by between snapshots of its folded state (`SNAPSHOT_EVERY`, default 1000; 0 turns
+   * snapshots off: every load then folds the whole stream).
+   */
+  snapshotEvery: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
   wallet: WalletConfig;
   /**
@@ -238,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     sandbox: flag(env, 'SANDBOX', true),
     umaDomain: env.UMA_DOMAIN || 'sandbox.uma.local',
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 0, 60000),
+    snapshotEvery: integer(env, 'SNAPSHOT_EVERY', 1000, 0, 100_000_000),
     logLevel: choice(env, 'LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log'),
     wallet: walletConfig(env),
     secretsKey: secretsKey(env, dataDir, eventStoreKind === 'sqlite'),

@@ -1,0 +1,95 @@
+import type { Logger } from '@nestjs/common';
+import type { Decider, Event } from '#domain/decider.js';
+import type { EventStore } from '#event-store/event-store.js';
+import type { Snapshot } from '#event-store/snapshot-store.js';
+
+/** A stream's state folded up to `revision`, as the command runner caches it. */
+export interface Folded<State> {
+  state: State;
+  /** Revision of the last folded event, -1n for a stream that does not exist yet. */
+  revision: bigint;
+  /** Id of the event at `revision` (what a snapshot of this state is bound to); unknown for an empty stream. */
+  eventId?: string;
+  /** The stream's newest snapshot known here: its revision and size in bytes. */
+  snapshot?: { revision: bigint; bytes: number };
+}
+
+export interface SnapshotOptions {
+  /** Events a stream must have grown by since its last snapshot before another is taken (default 1000; 0: none). */
+  every?: number;
+  /**
+   * ...and at least one event per this many bytes of the last snapshot (default 4096): a state that grows with its
+   * stream (a ledger keeps every transfer) is encoded again only once folding what was added since would cost about
+   * as much as encoding it, rather than every `every` events.
+   */
+  bytesPerEvent?: number;
+}
+
+/**
+ * Snapshots for the command runner: restores a stream's state from its newest valid snapshot, says when a folded
+ * state is due for a new one and encodes it. Only deciders that declare a codec take part. A snapshot is used only
+ * when its codec name and version are the decider's and the stream still has the snapshot's event at its revision;
+ * anything else (none, stale, unreadable, a store that fails) falls back to folding the whole stream.
+ */
+export class StreamSnapshots {
+  private readonly every: number;
+  private readonly bytesPerEvent: number;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly logger: Logger,
+    options: SnapshotOptions = {},
+  ) {
+    this.every = options.every ?? 1000;
+    this.bytesPerEvent = options.bytesPerEvent ?? 4096;
+  }
+
+  private enabled(decider: Decider<unknown, unknown, Event>): boolean {
+    return this.every > 0 && decider.snapshot !== undefined && this.store.snapshots !== undefined;
+  }
+
+  /** The state of the stream's newest valid snapshot, or undefined (then the stream is folded from its start). */
+  async restore<State, C, E extends Event>(
+    streamName: string,
+    decider: Decider<State, C, E>,
+  ): Promise<Folded<State> | undefined> {
+    const codec = decider.snapshot;
+    if (!codec || !this.enabled(decider as Decider<unknown, unknown, Event>)) return undefined;
+    try {
+      const snapshot = await this.store.snapshots!.readSnapshot(streamName);
+      if (!snapshot || snapshot.decider !== codec.name || snapshot.version !== codec.version) return undefined;
+      const [at] = await this.store.readStream(streamName, { fromRevision: snapshot.revision, maxCount: 1 });
+      if (at?.revision !== snapshot.revision || at.id !== snapshot.eventId) {
+        this.logger.warn(`snapshot of ${streamName} at revision ${snapshot.revision} is not of this stream; ignored`);
+        return undefined;
+      }
+      const state = codec.decode(JSON.parse(snapshot.state));
+      const { revision, eventId } = snapshot;
+      return { state, revision, eventId, snapshot: { revision, bytes: snapshot.state.length } };
+    } catch (error) {
+      this.logger.warn(`snapshot of ${streamName} could not be read (${(error as Error)?.message}); folding it whole`);
+      return undefined;
+    }
+  }
+
+  /** Whether the stream has grown enough since its last snapshot for a new one. */
+  due(decider: Decider<unknown, unknown, Event>, folded: Folded<unknown>): boolean {
+    if (!this.enabled(decider) || folded.eventId === undefined) return false;
+    const grown = folded.revision - (folded.snapshot?.revision ?? -1n);
+    const bytes = folded.snapshot?.bytes ?? 0;
+    return grown >= BigInt(this.every) && grown * BigInt(this.bytesPerEvent) >= BigInt(bytes);
+  }
+
+  /** Encodes the folded state (synchronously: the caller holds the stream, so nothing evolves it meanwhile). */
+  take<State>(streamName: string, decider: Decider<State, unknown, Event>, folded: Folded<State>): Snapshot {
+    const codec = decider.snapshot!;
+    const state = JSON.stringify(codec.encode(folded.state));
+    folded.snapshot = { revision: folded.revision, bytes: state.length };
+    const { revision, eventId } = folded;
+    return { streamName, decider: codec.name, version: codec.version, revision, eventId: eventId!, state };
+  }
+
+  write(snapshot: Snapshot): Promise<void> {
+    return this.store.snapshots!.writeSnapshot(snapshot);
+  }
+}
