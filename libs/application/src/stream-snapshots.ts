@@ -1,7 +1,11 @@
+import { performance } from 'node:perf_hooks';
 import type { Logger } from '@nestjs/common';
 import type { Decider, Event } from '#domain/decider.js';
 import type { EventStore } from '#event-store/event-store.js';
 import type { Snapshot } from '#event-store/snapshot-store.js';
+
+/** Encodings at least this long are logged at the default level. */
+const SLOW_ENCODE_MS = 100;
 
 /** A stream's state folded up to `revision`, as the command runner caches it. */
 export interface Folded<State> {
@@ -83,9 +87,15 @@ export class StreamSnapshots {
   /** Encodes the folded state (synchronously: the caller holds the stream, so nothing evolves it meanwhile). */
   take<State>(streamName: string, decider: Decider<State, unknown, Event>, folded: Folded<State>): Snapshot {
     const codec = decider.snapshot!;
+    const started = performance.now();
     const state = JSON.stringify(codec.encode(folded.state));
     folded.snapshot = { revision: folded.revision, bytes: state.length };
     const { revision, eventId } = folded;
+    const ms = Math.round(performance.now() - started);
+    // A long encoding held the whole process: worth a line at the default level (a large ledger's takes seconds).
+    const line = `snapshot of ${streamName} at revision ${revision}: ${state.length} bytes encoded in ${ms} ms`;
+    if (ms >= SLOW_ENCODE_MS) this.logger.log(line);
+    else this.logger.debug(line);
     return { streamName, decider: codec.name, version: codec.version, revision, eventId: eventId!, state };
   }
 

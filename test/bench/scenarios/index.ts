@@ -5,8 +5,17 @@ import { cardsFreezeUnfreeze } from './cards.js';
 import { webhookDelivery } from './webhooks.js';
 import { quotes } from './quotes.js';
 import { replay } from './replay.js';
+import { coldStart } from './cold-start.js';
 
 export type { Scenario } from '../scenario.js';
 
 /** Every registered scenario, in the order `npm run bench` runs them. A new scenario adds itself here. */
-export const scenarios: Scenario[] = [eventAppend, signedRetry, cardsFreezeUnfreeze, webhookDelivery, quotes, replay];
+export const scenarios: Scenario[] = [
+  eventAppend,
+  signedRetry,
+  cardsFreezeUnfreeze,
+  webhookDelivery,
+  quotes,
+  replay,
+  coldStart,
+];
