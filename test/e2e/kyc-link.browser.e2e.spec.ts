@@ -105,6 +105,15 @@ describe('hosted KYC link, completed through the page in a browser', () => {
     await page.fill('input[name="address.city"]', 'London');
     await page.fill('input[name="address.postalCode"]', 'SW1Y 4JH');
     await page.fill('input[name="address.country"]', 'GB');
+    // An identity document added on the page goes to the customer's documents.
+    await page.selectOption('select[name=documentType]', 'PASSPORT');
+    await page.fill('input[name=documentCountry]', 'gb');
+    const pdf = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+    await page.setInputFiles('input[name=documentFile]', {
+      name: 'passport.pdf',
+      mimeType: 'application/pdf',
+      buffer: pdf,
+    });
     await page.click('#kyc-form button');
     await page.locator('#message.done', { hasText: 'approved' }).waitFor();
     expect(await page.locator('#message a').getAttribute('href')).toBe('https://app.example.com/onboarding/done');
@@ -113,6 +122,15 @@ describe('hosted KYC link, completed through the page in a browser', () => {
     const after = (await api.get(`/customers/${c.id}`)).body;
     expect(after).toMatchObject({ kycStatus: 'APPROVED', fullName: 'Ada Lovelace', birthDate: '1815-12-10' });
     expect(after.address).toMatchObject({ city: 'London', country: 'GB' });
+    const documents = (await api.get(`/documents?documentHolder=${encodeURIComponent(c.id)}`)).body;
+    expect(documents.data).toEqual([
+      expect.objectContaining({
+        documentType: 'PASSPORT',
+        country: 'GB',
+        fileName: 'passport.pdf',
+        fileSize: pdf.length,
+      }),
+    ]);
     const verifications = (await api.get(`/verifications?customerId=${encodeURIComponent(c.id)}`)).body;
     expect(verifications.data[0]).toMatchObject({ verificationStatus: 'APPROVED' });
     await receiver.waitFor((r) => kycHooks(c.id)(r).length >= 1, 10_000, 'CUSTOMER.KYC_APPROVED');
@@ -124,6 +142,15 @@ describe('hosted KYC link, completed through the page in a browser', () => {
     const again = await t.anonymous.post(pathOf(created.body.kycUrl), { fullName: 'Someone Else002' });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('KYC_LINK_USED');
+    const late = new FormData();
+    late.append('documentType', 'PASSPORT');
+    late.append('country', 'GB');
+    late.append('file', new Blob([pdf], { type: 'application/pdf' }), 'late.pdf');
+    const lateDocument = await t.anonymous.post(`${pathOf(created.body.kycUrl)}/documents`, late);
+    expect({ status: lateDocument.status, code: lateDocument.body.code }).toEqual({
+      status: 409,
+      code: 'KYC_LINK_USED',
+    });
     expect((await api.get(`/customers/${c.id}`)).body.fullName).toBe('Ada Lovelace');
     expect(errors).toEqual([]);
   });

@@ -52,7 +52,7 @@ async function load() {
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
   const submission = {};
-  for (const input of form.querySelectorAll('input')) {
+  for (const input of document.getElementById('fields').querySelectorAll('input')) {
     const [head, tail] = input.name.split('.');
     const value = input.value.trim();
     if (!value) continue;
@@ -60,6 +60,21 @@ form.addEventListener('submit', async (event) => {
     else submission[head] = value;
   }
   form.querySelector('button').disabled = true;
+  // A document, when one was chosen, is added first: a refused file leaves the link unused.
+  const file = form.querySelector('input[name=documentFile]').files[0];
+  if (file) {
+    const upload = new FormData();
+    upload.append('documentType', form.querySelector('select[name=documentType]').value);
+    upload.append('country', form.querySelector('input[name=documentCountry]').value.trim().toUpperCase());
+    upload.append('file', file, file.name);
+    const added = await fetch(`${endpoint}/documents`, { method: 'POST', body: upload });
+    if (!added.ok) {
+      form.querySelector('button').disabled = false;
+      const refused = await added.json();
+      const errors = refused.details?.errors?.map((e) => e.message).join('; ');
+      return show(errors || refused.message || 'The document was refused.', 'error');
+    }
+  }
   const reply = await fetch(endpoint, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -20,6 +20,8 @@ import { receiveMultipart, type RequestWithUpload } from '../http/multipart-form
 export const DOCUMENT_UPLOAD_ROUTES = [
   { method: 'POST', path: new RegExp(`^/${BASE_PATH}/documents/?$`) },
   { method: 'PUT', path: new RegExp(`^/${BASE_PATH}/documents/[^/]+/?$`) },
+  // A document the customer adds on a hosted KYC link's page.
+  { method: 'POST', path: new RegExp(`^/${BASE_PATH}/kyc/[^/]+/documents/?$`) },
 ];
 
 /**

@@ -1,4 +1,17 @@
-import { Body, Controller, Get, Header, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Req,
+  Res,
+  UseInterceptors,
+} from '@nestjs/common';
+import type { ReceivedFile } from '#application/documents/document-commands.js';
 import type { Request, Response } from 'express';
 import type { Actor } from '#application/tokens.js';
 import { APP_CONFIG } from '#application/tokens.js';
@@ -10,6 +23,8 @@ import { CurrentActor, Public } from '../http/auth.js';
 import { BASE_PATH } from '../http/base-path.js';
 import { idParam } from '../http/id-pipe.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
+import { DocumentDetailsDto } from '../documents/document.dto.js';
+import { DocumentUploadInterceptor, UploadedDocumentFile } from '../documents/document-upload.interceptor.js';
 import { CreateKycLinkDto, KycSubmissionDto } from './kyc-link.dto.js';
 import { kycAsset, kycPage } from './kyc-page.js';
 
@@ -90,6 +105,28 @@ export class KycLinksController {
   })
   submit(@Param('token') token: string, @Body() body: KycSubmissionDto) {
     return this.links.submit(token, body);
+  }
+
+  @Post('kyc/:token/documents')
+  @Public()
+  @UseInterceptors(DocumentUploadInterceptor)
+  @ApiDoc({
+    summary: 'Add a document on the page of a KYC link (an identity or proof-of-address document)',
+    tag: 'Verifications',
+    auth: 'none',
+    description:
+      'multipart/form-data as `POST /documents` takes it, without documentHolder: the document belongs to the ' +
+      'link’s customer. Only while the link is active (409 KYC_LINK_USED or KYC_LINK_EXPIRED otherwise).',
+    responses: { 201: { description: 'The document added', schema: 'KycLinkDocument' } },
+    errors: [404, 409, 413, 415],
+    multipart: { fileField: 'file', description: 'The document file: PDF, JPEG or PNG.' },
+  })
+  addDocument(
+    @Param('token') token: string,
+    @Body() body: DocumentDetailsDto,
+    @UploadedDocumentFile() file: ReceivedFile,
+  ) {
+    return this.links.addDocument(token, body, file);
   }
 
   @Get('kyc/assets/:name')

@@ -40,7 +40,14 @@ export function kycPage(base: string): string {
 </head><body><main>
 <h1>Identity verification</h1>
 <p id="message" role="status"></p>
-<form id="kyc-form" hidden><div id="fields"></div><button type="submit">Submit</button></form>
+<form id="kyc-form" hidden><div id="fields"></div>
+<fieldset id="document"><legend>Identity document (optional)</legend>
+<label>Type <select name="documentType"><option value="PASSPORT">Passport</option>
+<option value="DRIVERS_LICENSE">Driver's license</option><option value="NATIONAL_ID">National ID</option></select></label>
+<label>Issuing country (2-letter code) <input name="documentCountry" maxlength="2"></label>
+<label>File (PDF, JPEG or PNG) <input name="documentFile" type="file" accept="application/pdf,image/jpeg,image/png"></label>
+</fieldset>
+<button type="submit">Submit</button></form>
 </main>
 <script src="/${base}/kyc/assets/kyc.js"></script>
 </body></html>`;

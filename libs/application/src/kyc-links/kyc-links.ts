@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Address, BusinessInfo, CustomerType, KycStatus } from '#domain/customer/customer.js';
+import type { DocumentDetails } from '#domain/documents/document.js';
 import { DomainError, notFound } from '#domain/errors.js';
 import { streams, type IdGenerator } from '#domain/ids.js';
 import {
@@ -17,6 +18,7 @@ import {
 } from '#domain/kyc-links/kyc-link.js';
 import { missingVerificationFields } from '#domain/verifications/verification.js';
 import { CommandRunner } from '../command-runner.js';
+import { UploadDocumentCommand, type ReceivedFile } from '../documents/document-commands.js';
 import { UpdateCustomerCommand, loadOwnCustomer } from '../customers/customer-commands.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { IDS, type Actor } from '../tokens.js';
@@ -97,6 +99,25 @@ export class KycLinks {
       expiresAt: link.expiresAt!,
       missing: missingVerificationFields(customer.customerType!, customer.profile).map((e) => e.field),
     };
+  }
+
+  /**
+   * A document the customer adds on the page (an identity document, say), held by the link's customer and made as
+   * the platform's `POST /documents` would make it. Only while the link is active; the answer names the document
+   * and nothing else.
+   */
+  async addDocument(token: string, details: DocumentDetails, file: ReceivedFile) {
+    const { link, secretHash } = await this.load(token);
+    if (!kycSecretMatches(link, secretHash)) throw linkNotFound();
+    const actor = this.actorOf(link);
+    const now = (await this.clocks.now(link.platformId!)).toISOString();
+    const status = kycLinkStatus(link, now);
+    if (status !== 'ACTIVE') {
+      const code = status === 'COMPLETED' ? 'KYC_LINK_USED' : 'KYC_LINK_EXPIRED';
+      throw new DomainError('conflict', code, `this verification link is ${status.toLowerCase()}; ask for a new one`);
+    }
+    const id: string = await this.commands.execute(new UploadDocumentCommand(link.customerId!, details, file, actor));
+    return { id, documentType: details.documentType };
   }
 
   /** Spends the link, records the fields, submits the customer for verification; the outcome and where to go. */

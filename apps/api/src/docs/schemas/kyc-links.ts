@@ -32,6 +32,14 @@ export const kycLinkSchemas: Record<string, Schema> = {
       missing: { type: 'array', items: str(), description: 'Fields the verification still lacks.' },
     },
   },
+  KycLinkDocument: {
+    type: 'object',
+    required: ['id', 'documentType'],
+    properties: {
+      id: str({ pattern: '^Document:[0-9a-f-]{36}$' }),
+      documentType: { $ref: '#/components/schemas/DocumentType' },
+    },
+  },
   KycLinkResult: {
     type: 'object',
     required: ['kycStatus'],
