@@ -25,9 +25,11 @@ class PeakMemory {
   rss = 0;
   buffers = 0;
   private timer?: NodeJS.Timeout;
+  private baseBuffers = 0;
 
-  /** Samples every 10 ms until `stop`. */
-  start(): this {
+  /** Samples every 10 ms until `stop`; `baseBuffers`: the live Buffers before. */
+  start(baseBuffers: number): this {
+    this.baseBuffers = baseBuffers;
     this.timer = setInterval(() => this.sample(), 10);
     return this;
   }
@@ -39,7 +41,13 @@ class PeakMemory {
 
   private sample(): void {
     gc({ type: 'minor' });
-    const { rss, arrayBuffers } = process.memoryUsage();
+    let { rss, arrayBuffers } = process.memoryUsage();
+    // On a busy machine samples come late and chunks survive long enough to be promoted, where only a full
+    // collection frees them: before counting a high figure, make sure it is memory the process still holds.
+    if (arrayBuffers - this.baseBuffers > MAX_GROWTH / 2) {
+      gc({ type: 'major' });
+      ({ rss, arrayBuffers } = process.memoryUsage());
+    }
     this.rss = Math.max(this.rss, rss);
     this.buffers = Math.max(this.buffers, arrayBuffers);
   }
@@ -105,7 +113,7 @@ describe('a 20 MB document goes through the service without being held in memory
     gc();
     const before = process.memoryUsage();
 
-    const peak = new PeakMemory().start();
+    const peak = new PeakMemory().start(before.arrayBuffers);
     const { res, digest } = await send(FILE_BYTES, customerId);
     expect(res.status).toBe(201);
     expect({ fileSize: res.body.fileSize, sha256: res.body.sha256 }).toEqual({ fileSize: FILE_BYTES, sha256: digest });
