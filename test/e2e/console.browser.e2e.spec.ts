@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser.js';
 import { ManualClock } from '#domain/clock.js';
 import { cardholder, type Cardholder } from '../support/card-fixture.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
@@ -9,8 +10,6 @@ import { signedRequest } from '../support/wallet-session.js';
 import { pointWebhooksAt, startWebhookReceiver } from '../support/webhook-receiver.js';
 import type { ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver.js';
 
-/** Debian's chromium (installed by .ci/run with apt-get); the tests never download a browser. */
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = join(process.cwd(), 'test-output', 'console');
 const START = Date.UTC(2026, 2, 16, 8);
 const HOUR = 3_600_000;
@@ -29,10 +28,6 @@ describe('operations console in a browser', () => {
   const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      const hint = "install Debian's chromium (apt-get install chromium); .ci/run does this";
-      throw new Error(`${CHROMIUM} is missing: ${hint}`);
-    }
     mkdirSync(SCREENSHOTS, { recursive: true });
     t = await startTestService({ clock });
     api = t.api;
@@ -59,17 +54,7 @@ describe('operations console in a browser', () => {
     const failed = await api.get('/webhooks/deliveries?type=TEST&status=FAILED');
     failedDeliveryId = failed.body.data[0].id;
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(10_000);
     page.on('pageerror', (e) => errors.push(e.message));

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser.js';
 import { startTestService, type TestService } from '../support/service.js';
 
-/** Debian's chromium (installed by .ci/run with apt-get); the tests never download a browser. */
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = join(process.cwd(), 'test-output', 'docs');
 const VERBS = ['get', 'post', 'put', 'patch', 'delete'];
 
@@ -22,25 +21,10 @@ describe('API reference and guides in a browser', () => {
   const outside: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium); .ci/run does this`,
-      );
-    }
     mkdirSync(SCREENSHOTS, { recursive: true });
     t = await startTestService();
     openapi = (await t.anonymous.get('/openapi.json')).body;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(15_000);
     page.on('pageerror', (e) => errors.push(e.message));

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser.js';
 import { ManualClock } from '#domain/clock.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { pointWebhooksAt, startWebhookReceiver, type ReceivedRequest } from '../support/webhook-receiver.js';
 import type { WebhookReceiver } from '../support/webhook-receiver.js';
 
-/** Debian's chromium (installed by .ci/run with apt-get); the tests never download a browser. */
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = join(process.cwd(), 'test-output', 'kyc');
 const HOUR = 3_600_000;
 
@@ -39,27 +38,12 @@ describe('hosted KYC link, completed through the page in a browser', () => {
     requests.filter((r) => r.json?.type.startsWith('CUSTOMER.KYC_') && r.json.data.id === customerId);
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium); .ci/run does this`,
-      );
-    }
     mkdirSync(SCREENSHOTS, { recursive: true });
     t = await startTestService({ clock });
     api = t.api;
     receiver = await startWebhookReceiver();
     await pointWebhooksAt(api, receiver);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 900, height: 900 } });
     page.setDefaultTimeout(10_000);
     page.on('pageerror', (e) => errors.push(e.message));
