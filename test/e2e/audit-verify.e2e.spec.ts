@@ -79,7 +79,7 @@ describe('audit verify: replay into scratch read models, compare, prove the ledg
 
     const db = new Database(join(dataDir, 'read-models.db'));
     const changed = db
-      .prepare("UPDATE docs SET body = json_set(body, '$.state', 'ACTIVE') WHERE collection = 'cards' AND id = ?")
+      .prepare("UPDATE docs_cards SET body = json_set(body, '$.state', 'ACTIVE') WHERE id = ?")
       .run(holder.cardId).changes;
     db.close();
     expect(changed).toBe(1);

@@ -1,14 +1,16 @@
 import type { Doc, ProjectionTransaction } from './read-model-store.js';
 
-/** Document changes of one batch: per collection, id to the new document's JSON or null for a delete. */
-export type BufferedWrites = Map<string, Map<string, string | null>>;
+/** Document changes of one batch: per collection, id to the new document or null for a delete. */
+export type BufferedWrites = Map<string, Map<string, Readonly<Doc> | null>>;
 
 /**
- * The ProjectionTransaction both adapters hand to `work`: writes are kept in memory until the
- * adapter commits them, and reads see the batch's own earlier writes before the committed state.
- * A document is kept as its JSON text from the moment it is put: stores keep exactly what JSON can
- * say, later mutation of the object cannot leak in, each read gets its own copy, and the SQLite
- * adapter writes the text as it is (one serialisation per put instead of three).
+ * The ProjectionTransaction both adapters hand to `work`: writes are kept in memory until the adapter commits
+ * them, and reads see the batch's own earlier writes before the committed state.
+ *
+ * A document is kept as the object that was put, deeply frozen (projections build a new document for every change,
+ * so a change to one already put fails loudly instead of leaking in), and serialised once when the batch is
+ * committed: a document changed by many events of a batch (a platform's settlement account) is written once, and
+ * reading it back costs nothing. Stores keep exactly what JSON can say: `texts` gives each document's JSON text.
  */
 export class BufferedTransaction implements ProjectionTransaction {
   readonly writes: BufferedWrites = new Map();
@@ -17,17 +19,14 @@ export class BufferedTransaction implements ProjectionTransaction {
 
   async get<T extends Doc = Doc>(collection: string, id: string): Promise<T | undefined> {
     const pending = this.writes.get(collection);
-    if (pending?.has(id)) {
-      const text = pending.get(id);
-      return text ? (JSON.parse(text) as T) : undefined;
-    }
+    if (pending?.has(id)) return (pending.get(id) ?? undefined) as T | undefined;
     return (await this.read(collection, id)) as T | undefined;
   }
 
   put(collection: string, doc: Doc): void {
     if (typeof doc?.id !== 'string' || doc.id === '')
       throw new TypeError(`a document in ${collection} needs a non-empty string id`);
-    this.collection(collection).set(doc.id, JSON.stringify(doc));
+    this.collection(collection).set(doc.id, deepFreeze(doc));
   }
 
   delete(collection: string, id: string): void {
@@ -41,7 +40,12 @@ export class BufferedTransaction implements ProjectionTransaction {
     return n;
   }
 
-  private collection(name: string): Map<string, string | null> {
+  /** The batch's changes of one collection: each document's JSON text, or null for a delete. */
+  *texts(collection: string): Generator<[id: string, text: string | null]> {
+    for (const [id, doc] of this.writes.get(collection) ?? []) yield [id, doc ? JSON.stringify(doc) : null];
+  }
+
+  private collection(name: string): Map<string, Readonly<Doc> | null> {
     let docs = this.writes.get(name);
     if (!docs) {
       docs = new Map();
@@ -49,4 +53,12 @@ export class BufferedTransaction implements ProjectionTransaction {
     }
     return docs;
   }
+}
+
+/** Freezes an object and everything it holds (parts already frozen, such as those of a document read back, stop it). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value) || ArrayBuffer.isView(value)) return value;
+  Object.freeze(value);
+  for (const part of Object.values(value)) deepFreeze(part);
+  return value;
 }

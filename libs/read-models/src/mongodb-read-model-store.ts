@@ -159,9 +159,9 @@ export class MongoReadModelStore implements ReadModelStore {
           if (stored !== c.expected) throw new ConcurrentProjectionUpdate(c.projection, c.expected, stored);
         }
       }
-      for (const [collection, docs] of tx.writes) {
+      for (const collection of tx.writes.keys()) {
         // One bulk write per collection and batch: a replay sends thousands of documents per round trip.
-        const ops: AnyBulkWriteOperation<StoredDoc>[] = [...docs].map(([id, text]) =>
+        const ops: AnyBulkWriteOperation<StoredDoc>[] = [...tx.texts(collection)].map(([id, text]) =>
           text
             ? {
                 replaceOne: {

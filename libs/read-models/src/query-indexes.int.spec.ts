@@ -81,12 +81,12 @@ const queries: [string, string, Query, string][] = [
 ];
 
 /**
- * Every step that reads the documents table searches an index on a field's value, beyond the collection:
- * `SCAN docs` reads the table, and a search on `collection=?` alone reads a whole collection.
+ * Every step that reads the collection's table searches an index on a field's value: `SCAN docs_<collection>` reads
+ * the whole collection.
  */
 function searchesAnIndex(plan: string[]): boolean {
-  const steps = plan.filter((detail) => /\bdocs\b/.test(detail));
-  const searchesValues = /^SEARCH docs USING (COVERING )?INDEX docs_\w+ \(collection=\? AND <expr>=\?/;
+  const steps = plan.filter((detail) => /\bdocs_\w+\b/.test(detail));
+  const searchesValues = /^SEARCH docs_\w+ USING (COVERING )?INDEX docs_\w+ \(<expr>=\?/;
   return steps.length > 0 && steps.every((detail) => searchesValues.test(detail));
 }
 
@@ -109,7 +109,7 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
       const plan = store.explainFind(collection, query);
       expect({ plan, indexed: searchesAnIndex(plan) }).toEqual({ plan, indexed: true });
       // Both the page and its count search the index meant for them.
-      const searches = plan.filter((detail) => detail.startsWith('SEARCH docs'));
+      const searches = plan.filter((detail) => detail.startsWith(`SEARCH docs_${collection} `));
       const name = `docs_${collection}_${index}`;
       expect(searches.every((detail) => detail.includes(`INDEX ${name} `))).toBe(true);
       expect(searches.length).toBeGreaterThanOrEqual(2);
@@ -135,29 +135,35 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
     }
   });
 
-  it('declared indexes are partial indexes of their collection, and the earlier layout is dropped', async () => {
-    const file = join(dir, 'read-models.db');
-    const other = new Database(file);
-    other.exec(
-      'CREATE INDEX docs_by_platformId_customerId_createdAt ' +
-        "ON docs (collection, json_extract(body, '$.platformId'), id);" +
-        "CREATE INDEX docs_by_created ON docs (collection, json_extract(body, '$.createdAt'), id)",
+  it('a store of the shared-table layout is split into one table per collection, documents kept', async () => {
+    await store.close();
+    const file = join(dir, 'shared.db');
+    const old = new Database(file);
+    old.exec(
+      'CREATE TABLE docs (collection TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL);' +
+        'CREATE UNIQUE INDEX docs_key ON docs (collection, id);' +
+        "CREATE INDEX docs_quotes_by_createdAt ON docs (collection, json_extract(body, '$.createdAt'), id) " +
+        "WHERE collection = 'quotes';" +
+        `INSERT INTO docs VALUES ('quotes', 'q1', '{"id":"q1","createdAt":"2026-01-02"}');` +
+        `INSERT INTO docs VALUES ('ledger', 'a', '{"id":"a","createdAt":"2026-01-01"}')`,
     );
+    old.close();
+    store = new SqliteReadModelStore(file);
     await store.ensureIndexes(allProjections.flatMap((p) => p.indexes ?? []));
-    const listed = other.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'docs'");
-    const indexes = listed.all() as { name: string; sql: string }[];
-    other.close();
-    const names = indexes.map((i) => i.name);
-    expect(names).not.toContain('docs_by_platformId_customerId_createdAt');
-    expect(names).not.toContain('docs_by_created');
-    const kept = [
-      'docs_quotes_by_createdAt',
-      'docs_quotes_by_platformId_createdAt',
-      'docs_quotes_by_platformId_customerId_createdAt',
-    ];
-    expect(names).toEqual(expect.arrayContaining(kept));
-    const quotes = indexes.find((i) => i.name === 'docs_quotes_by_platformId_customerId_createdAt')!;
-    expect(quotes.sql).toMatch(/WHERE collection = 'quotes'$/);
+    expect(await store.get('ledger', 'a')).toEqual({ id: 'a', createdAt: '2026-01-01' });
+    expect((await store.find('quotes', { limit: 10 })).data).toEqual([{ id: 'q1', createdAt: '2026-01-02' }]);
+    const db = new Database(file, { readonly: true });
+    const listed = db.prepare("SELECT type, name, tbl_name AS tbl FROM sqlite_master WHERE name LIKE 'docs%'");
+    const objects = listed.all() as { type: string; name: string; tbl: string }[];
+    db.close();
+    expect(objects.filter((o) => o.name === 'docs' || o.tbl === 'docs')).toEqual([]);
+    expect(objects).toEqual(
+      expect.arrayContaining([
+        { type: 'table', name: 'docs_quotes', tbl: 'docs_quotes' },
+        { type: 'table', name: 'docs_ledger', tbl: 'docs_ledger' },
+        { type: 'index', name: 'docs_quotes_by_platformId_customerId_createdAt', tbl: 'docs_quotes' },
+      ]),
+    );
     await expect(store.ensureIndexes([{ collection: "x' OR 1", fields: ['a'] }])).rejects.toThrow(TypeError);
   });
 
@@ -170,29 +176,33 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
 
   const indexNames = (file: string): string[] => {
     const db = new Database(file, { readonly: true });
-    const listed = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'docs'");
+    const listed = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'docs_ledger'");
     const names = (listed.all() as { name: string }[]).map((r) => r.name).sort();
     db.close();
     return names;
   };
+  const IDS = ['sqlite_autoindex_docs_ledger_1'];
+  const IDS_AND_DEFAULTS = [...IDS, 'docs_ledger_by_createdAt', 'docs_ledger_by_platformId_createdAt'].sort();
   const put = (id: string) => async (tx: ProjectionTransaction) =>
     tx.put('ledger', { id, platformId: 'Platform:1', createdAt: '2026-01-01T00:00:00.000Z' });
 
   it('a collection gets its default indexes with its first write; a replay builds them once it ends', async () => {
     const file = join(dir, 'read-models.db');
     await store.commitBatch('p', undefined, 1n, put('a'));
-    expect(indexNames(file)).toEqual(['docs_key', 'docs_ledger_by_createdAt', 'docs_ledger_by_platformId_createdAt']);
+    expect(indexNames(file)).toEqual(IDS_AND_DEFAULTS);
     await store.reset('p', ['ledger']);
-    expect(indexNames(file)).toEqual(['docs_key']);
+    expect(indexNames(file)).toEqual(IDS);
     await store.commitBatches([{ projection: 'p', expected: undefined, position: 2n }], put('b'), { replay: true });
-    expect(indexNames(file)).toEqual(['docs_key']);
+    expect(indexNames(file)).toEqual(IDS);
     await store.commitBatches([{ projection: 'p', expected: 2n, position: 3n }], put('c'));
-    expect(indexNames(file)).toEqual(['docs_key', 'docs_ledger_by_createdAt', 'docs_ledger_by_platformId_createdAt']);
+    expect(indexNames(file)).toEqual(IDS_AND_DEFAULTS);
     const plan = store.explainFind('ledger', list([]));
-    expect(plan.every((d) => !/\bdocs\b/.test(d) || d.includes('docs_ledger_by_platformId_createdAt'))).toBe(true);
+    expect(plan.every((d) => !/\bdocs_ledger\b/.test(d) || d.includes('docs_ledger_by_platformId_createdAt'))).toBe(
+      true,
+    );
   });
 
-  it('a store of the clustered layout is copied into the rowid table once, documents kept', async () => {
+  it('a store of the clustered layout is split as well', async () => {
     await store.close();
     const file = join(dir, 'old.db');
     const old = new Database(file);
@@ -204,11 +214,7 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
     old.close();
     store = new SqliteReadModelStore(file);
     expect(await store.get('ledger', 'a')).toEqual({ id: 'a', createdAt: '2026-01-01' });
-    const db = new Database(file, { readonly: true });
-    const { sql } = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'docs'").get() as { sql: string };
-    db.close();
-    expect(sql).not.toMatch(/WITHOUT ROWID/i);
-    await store.commitBatch('p', undefined, 1n, put('a'));
-    expect((await store.find('ledger', { limit: 10 })).totalCount).toBe(1);
+    await store.commitBatch('p', undefined, 1n, put('b'));
+    expect((await store.find('ledger', { limit: 10 })).totalCount).toBe(2);
   });
 });

@@ -68,14 +68,24 @@ export function readModelStoreContract(
         expect(await store.get(ITEMS, 'c')).toEqual({ id: 'c', v: 4 });
       });
 
-      it('stores a copy: mutating a document after put changes nothing', async () => {
-        const doc: Doc = { id: 'a', v: 1, list: [1] };
+      it('freezes a document put: changing it afterwards throws, and what is stored is what was put', async () => {
+        const doc: Doc = { id: 'a', v: 1, list: [1], nested: { n: 1 } };
         await store.commitBatch('p', undefined, 1n, async (tx) => {
           tx.put(ITEMS, doc);
-          doc.v = 99;
-          (doc.list as number[]).push(2);
+          expect(() => (doc.v = 99)).toThrow(TypeError);
+          expect(() => (doc.list as number[]).push(2)).toThrow(TypeError);
+          expect(() => ((doc.nested as { n: number }).n = 2)).toThrow(TypeError);
+          expect(await tx.get(ITEMS, 'a')).toEqual({ id: 'a', v: 1, list: [1], nested: { n: 1 } });
         });
-        expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', v: 1, list: [1] });
+        expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', v: 1, list: [1], nested: { n: 1 } });
+      });
+
+      it('keeps exactly what JSON can say', async () => {
+        const at = new Date('2026-01-01T00:00:00.000Z');
+        await store.commitBatch('p', undefined, 1n, async (tx) => {
+          tx.put(ITEMS, { id: 'a', at, gone: undefined });
+        });
+        expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', at: '2026-01-01T00:00:00.000Z' });
       });
 
       it('keeps collections apart', async () => {

@@ -13,19 +13,27 @@ export function checkCollectionName(collection: string): void {
   }
 }
 
+/** The table of a collection's documents: `docs_<collection>` (names are checked, so it needs no quoting). */
+export function tableOf(collection: string): string {
+  checkCollectionName(collection);
+  return `docs_${collection}`;
+}
+
 /**
- * The secondary indexes of the documents table. Each is a partial index of one collection
- * (`WHERE collection = '<name>'`, with `collection` leading so the planner prefers it to a shorter one), so a
- * document pays only for its own collection's indexes when written; queries name their collection as a literal,
- * which lets the planner use them. A collection has the two default indexes (by `createdAt`, by `platformId` then
- * `createdAt`) and the ones its projections declare.
+ * The tables of the documents, one per collection, and their secondary indexes. A collection's table is a rowid
+ * table `(id PRIMARY KEY, body)`: rows are appended and the key lives in a narrow index. Each collection has the
+ * two default indexes (by `createdAt`, by `platformId` then `createdAt`) and the ones its projections declare, as
+ * expression indexes over its own table: a document pays only for its own collection's indexes when written, and
+ * building an index reads only its collection.
  *
  * While a rebuild replays into reset collections they have no secondary index at all: a replay writes each
- * document several times in random key order, and maintaining a dozen expression indexes on every write costs
- * more than building each index once, sorted, when the replay ends (`buildDeferred`).
+ * document several times in random key order, and maintaining expression indexes on every write costs more than
+ * building each index once, sorted, when the replay ends (`buildDeferred`).
  */
 export class SqliteDocIndexes {
   private readonly declared = new Map<string, Map<string, readonly string[]>>();
+  /** Collections whose table exists (checked or created by this process). */
+  private readonly tables = new Set<string>();
   /** Collections whose indexes exist (checked or created by this process). */
   private readonly indexed = new Set<string>();
   /** Collections written by a replay whose indexes are built once it ends. */
@@ -33,10 +41,7 @@ export class SqliteDocIndexes {
 
   constructor(private readonly db: Database.Database) {}
 
-  /**
-   * Records the declared indexes and creates every index of every collection the store holds or declares.
-   * Indexes of earlier layouts (`docs_by_*`, over every collection at once) are dropped.
-   */
+  /** Records the declared indexes and creates the table and every index of every collection stored or declared. */
   ensure(specs: readonly IndexSpec[]): void {
     for (const { collection, fields } of specs) {
       checkCollectionName(collection);
@@ -45,13 +50,25 @@ export class SqliteDocIndexes {
       if (!ofCollection) this.declared.set(collection, (ofCollection = new Map()));
       ofCollection.set(name, fields);
     }
-    const listed = this.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'docs'`);
-    for (const { name } of listed.all() as { name: string }[]) {
-      if (name.startsWith('docs_by_')) this.db.exec(`DROP INDEX IF EXISTS ${name}`);
-    }
     this.indexed.clear();
     this.deferred.clear();
-    for (const collection of new Set([...this.declared.keys(), ...this.storedCollections()])) this.create(collection);
+    for (const collection of new Set([...this.declared.keys(), ...this.storedCollections()])) {
+      this.table(collection);
+      this.create(collection);
+    }
+  }
+
+  /**
+   * The collection's table, created the first time it is named (an unknown collection reads as empty).
+   * Creating it outside the caller's transaction keeps reads from taking the write lock inside one.
+   */
+  table(collection: string): string {
+    const table = tableOf(collection);
+    if (!this.tables.has(collection)) {
+      this.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, body TEXT NOT NULL)`);
+      this.tables.add(collection);
+    }
+    return table;
   }
 
   /**
@@ -59,62 +76,49 @@ export class SqliteDocIndexes {
    * `buildDeferred` or the next live batch).
    */
   beforeWrite(collection: string, replay: boolean): void {
+    this.table(collection);
     if (this.indexed.has(collection)) return;
     if (replay) this.deferred.add(collection);
     else this.create(collection);
   }
 
-  /** Builds the indexes a replay deferred (each in one sorted pass over its collection). */
+  /** Builds the indexes a replay deferred (each in one sorted pass over its collection's table). */
   buildDeferred(): void {
     for (const collection of this.deferred) this.create(collection);
     this.deferred.clear();
   }
 
-  /** A reset collection is empty: its indexes go with its documents, and its next writes create them again. */
-  drop(collections: readonly string[]): void {
-    const listed = this.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'docs'`);
-    const names = (listed.all() as { name: string }[]).map((r) => r.name);
+  /**
+   * Empties the collections: each table is dropped with its indexes and created again (inside the caller's
+   * transaction), and their next writes create the indexes again.
+   */
+  reset(collections: readonly string[]): void {
     for (const collection of collections) {
-      checkCollectionName(collection);
-      const prefix = `docs_${collection}_by_`;
-      for (const name of names) {
-        if (name.startsWith(prefix) && this.isIndexOf(name, collection)) this.db.exec(`DROP INDEX IF EXISTS ${name}`);
-      }
+      const table = tableOf(collection);
+      this.db.exec(`DROP TABLE IF EXISTS ${table}`);
+      this.db.exec(`CREATE TABLE ${table} (id TEXT PRIMARY KEY, body TEXT NOT NULL)`);
+      this.tables.add(collection);
       this.indexed.delete(collection);
       this.deferred.delete(collection);
     }
   }
 
   private create(collection: string): void {
-    checkCollectionName(collection);
+    const table = this.table(collection);
     const specs = new Map<string, readonly string[]>(DEFAULT_FIELDS.map((fields) => [indexNameOf(fields), fields]));
     for (const [name, fields] of this.declared.get(collection) ?? []) specs.set(name, fields);
     for (const [name, fields] of specs) {
       const columns = fields.map((f) => `json_extract(body, '$.${f}')`).join(', ');
-      this.db.exec(
-        `CREATE INDEX IF NOT EXISTS docs_${collection}_${name} ON docs (collection, ${columns}, id) ` +
-          `WHERE collection = '${collection}'`,
-      );
+      this.db.exec(`CREATE INDEX IF NOT EXISTS ${table}_${name} ON ${table} (${columns}, id)`);
     }
     this.indexed.add(collection);
   }
 
-  /** `docs_a_by_x` is an index of collection `a`, not of `a_by` (names are checked against the stored SQL). */
-  private isIndexOf(name: string, collection: string): boolean {
-    const row = this.db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?`).get(name) as
-      { sql: string | null } | undefined;
-    return row?.sql?.endsWith(`WHERE collection = '${collection}'`) ?? false;
-  }
-
-  /** The distinct collections of the documents table, one index seek each. */
+  /** The collections that have a table. */
   private storedCollections(): string[] {
     const rows = this.db
-      .prepare(
-        'WITH RECURSIVE c(name) AS (SELECT min(collection) FROM docs UNION ALL ' +
-          'SELECT (SELECT min(collection) FROM docs WHERE collection > c.name) FROM c WHERE c.name IS NOT NULL) ' +
-          'SELECT name FROM c WHERE name IS NOT NULL',
-      )
+      .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'docs\\_%' ESCAPE '\\'`)
       .all() as { name: string }[];
-    return rows.map((r) => r.name).filter((name) => COLLECTION_NAME.test(name));
+    return rows.map((r) => r.name.slice('docs_'.length)).filter((name) => COLLECTION_NAME.test(name));
   }
 }

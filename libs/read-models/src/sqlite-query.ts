@@ -2,10 +2,9 @@ import type { After, PlanFilter, QueryPlan, Scalar } from './query-plan.js';
 import { COUNT_CAP } from './read-model-store.js';
 
 /**
- * Translates a QueryPlan into SQL over `docs(collection, id, body)`. Field paths are inlined as
+ * Translates a QueryPlan into SQL over a collection's table `(id, body)`. Field paths are inlined as
  * `json_extract(body, '$.field')` (field names are validated in query-plan.ts) so that the
- * expression indexes on platformId and createdAt match. Values are bound parameters; the collection is a quoted
- * literal, so that its partial indexes (`WHERE collection = '<name>'`) match.
+ * collection's expression indexes match. Values are bound parameters.
  *
  * json_extract yields SQL values without affinity: JSON numbers as INTEGER/REAL, strings as
  * TEXT, true/false as 1/0. Type checks via json_type keep a number from matching a boolean and
@@ -101,10 +100,10 @@ export interface SqlQuery {
   count: SqlFragment;
 }
 
-export function buildSqlQuery(collection: string, plan: QueryPlan): SqlQuery {
+/** `table` is the collection's table, a checked name (sqlite-doc-indexes.ts `tableOf`). */
+export function buildSqlQuery(table: string, plan: QueryPlan): SqlQuery {
   const filters = plan.filters.map(filterSql);
-  // The collection is a literal, not a parameter: the planner can then use the collection's partial indexes.
-  const where = [`collection = '${collection.replace(/'/g, "''")}'`, ...filters.map((f) => f.sql)];
+  const where = ['1', ...filters.map((f) => f.sql)];
   const params: unknown[] = [...filters.flatMap((f) => f.params)];
   const sort = operand(plan.sortBy);
   const dir = plan.sortOrder === 'asc' ? 'ASC' : 'DESC';
@@ -112,7 +111,7 @@ export function buildSqlQuery(collection: string, plan: QueryPlan): SqlQuery {
   // Bounded: a count goes through at most COUNT_CAP matches. Ordered like the page, so the planner picks the same
   // index for both (unordered, it preferred walking the collection's primary key range).
   const count = {
-    sql: `SELECT count(*) AS n FROM (SELECT 1 FROM docs WHERE ${where.join(' AND ')} ORDER BY ${orderBy} LIMIT ?)`,
+    sql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${orderBy} LIMIT ?)`,
     params: [...params, COUNT_CAP],
   };
 
@@ -122,7 +121,7 @@ export function buildSqlQuery(collection: string, plan: QueryPlan): SqlQuery {
     params.push(...after.params);
   }
   const page = {
-    sql: `SELECT id, body, ${sort.value} AS sv FROM docs WHERE ${where.join(' AND ')} ORDER BY ${orderBy} LIMIT ?`,
+    sql: `SELECT id, body, ${sort.value} AS sv FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${orderBy} LIMIT ?`,
     params: [...params, plan.limit + 1],
   };
   return { page, count };

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { BufferedTransaction } from './buffered-transaction.js';
 import { encodeCursor, planQuery, type Scalar } from './query-plan.js';
-import { SqliteDocIndexes } from './sqlite-doc-indexes.js';
+import { SqliteDocIndexes, tableOf } from './sqlite-doc-indexes.js';
 import {
   ConcurrentProjectionUpdate,
   LeaseLost,
@@ -20,12 +20,6 @@ import {
 import { buildSqlQuery } from './sqlite-query.js';
 
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS docs (
-  collection TEXT NOT NULL,
-  id TEXT NOT NULL,
-  body TEXT NOT NULL
-);
-CREATE UNIQUE INDEX IF NOT EXISTS docs_key ON docs (collection, id);
 CREATE TABLE IF NOT EXISTS checkpoints (
   projection TEXT PRIMARY KEY,
   position TEXT NOT NULL
@@ -39,16 +33,23 @@ CREATE TABLE IF NOT EXISTS leases (
 `;
 
 /**
- * The documents table of an earlier layout was clustered on its key (`WITHOUT ROWID`): documents of about 1 KB
- * then fill the key's B-tree leaves, a random key splits them, and a replay spent most of its time there. A rowid
- * table appends rows and keeps the key in a narrow unique index. A store of that layout is copied over once.
+ * Earlier layouts kept every collection in one `docs (collection, id, body)` table with partial indexes per
+ * collection. Building one of them read the whole table, whatever the size of its collection, and a rebuild built
+ * a couple of dozen. Such a store is split into one table per collection once, when it is opened.
  */
-const MIGRATE_CLUSTERED_DOCS = `
-ALTER TABLE docs RENAME TO docs_clustered;
-CREATE TABLE docs (collection TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL);
-INSERT INTO docs (collection, id, body) SELECT collection, id, body FROM docs_clustered;
-DROP TABLE docs_clustered;
-`;
+function splitSharedDocsTable(db: Database.Database): void {
+  const shared = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'docs'`).get();
+  if (!shared) return;
+  db.transaction(() => {
+    const rows = db.prepare('SELECT DISTINCT collection FROM docs').all() as { collection: string }[];
+    for (const { collection } of rows) {
+      const table = tableOf(collection);
+      db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, body TEXT NOT NULL)`);
+      db.prepare(`INSERT INTO ${table} (id, body) SELECT id, body FROM docs WHERE collection = ?`).run(collection);
+    }
+    db.exec('DROP TABLE docs');
+  })();
+}
 
 interface LeaseRow {
   holder: string;
@@ -57,7 +58,7 @@ interface LeaseRow {
 }
 
 /**
- * The embedded ReadModelStore: JSON documents in one SQLite table (better-sqlite3, WAL),
+ * The embedded ReadModelStore: JSON documents in one SQLite table per collection (better-sqlite3, WAL),
  * queried through json_extract. A batch's documents and its checkpoint are written in one
  * transaction. `synchronous=NORMAL`: in WAL mode every commit stays atomic, and a power loss can
  * only drop the newest commits, documents and checkpoint together; the projections then replay
@@ -79,9 +80,7 @@ export class SqliteReadModelStore implements ReadModelStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.scratch ? 'OFF' : 'NORMAL'}`);
     this.db.pragma('busy_timeout = 5000');
-    const docs = this.db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'docs'`).get() as
-      { sql: string } | undefined;
-    if (docs && /WITHOUT ROWID/i.test(docs.sql)) this.db.transaction(() => this.db.exec(MIGRATE_CLUSTERED_DOCS))();
+    splitSharedDocsTable(this.db);
     this.db.exec(SCHEMA);
     this.indexes = new SqliteDocIndexes(this.db);
   }
@@ -92,7 +91,7 @@ export class SqliteReadModelStore implements ReadModelStore {
 
   async find<T extends Doc = Doc>(collection: string, query: Query): Promise<Page<T>> {
     const plan = planQuery(collection, query);
-    const sql = buildSqlQuery(collection, plan);
+    const sql = buildSqlQuery(this.indexes.table(collection), plan);
     const read = this.db.transaction(() => ({
       rows: this.statement(sql.page.sql).all(...sql.page.params) as { id: string; body: string; sv: Scalar }[],
       total: (this.statement(sql.count.sql).get(...sql.count.params) as { n: number }).n,
@@ -117,7 +116,7 @@ export class SqliteReadModelStore implements ReadModelStore {
 
   /** The query plan SQLite chooses for a find (for tests that check that queries use an index). */
   explainFind(collection: string, query: Query): string[] {
-    const sql = buildSqlQuery(collection, planQuery(collection, query));
+    const sql = buildSqlQuery(this.indexes.table(collection), planQuery(collection, query));
     const explain = (q: { sql: string; params: unknown[] }) =>
       (this.db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as { detail: string }[]).map((r) => r.detail);
     return [...explain(sql.page), ...explain(sql.count)];
@@ -127,8 +126,9 @@ export class SqliteReadModelStore implements ReadModelStore {
     const plan = this.explainFind(collection, query);
     // Every step on the documents table must SEARCH an index by a document value; SCAN, or a search
     // by the collection alone, reads the whole collection.
-    const steps = plan.filter((detail) => /\bdocs\b/.test(detail));
-    const byValue = /^SEARCH docs USING (COVERING )?INDEX \w+ \(collection=\? AND <expr>/;
+    const table = tableOf(collection);
+    const steps = plan.filter((detail) => new RegExp(`\\b${table}\\b`).test(detail));
+    const byValue = new RegExp(`^SEARCH ${table} USING (COVERING )?INDEX \\w+ \\(<expr>`);
     return { scans: steps.length === 0 || steps.some((detail) => !byValue.test(detail)), plan };
   }
 
@@ -160,18 +160,18 @@ export class SqliteReadModelStore implements ReadModelStore {
     const tx = new BufferedTransaction((collection, id) => Promise.resolve(this.read(collection, id)));
     await work(tx);
     for (const collection of tx.writes.keys()) this.indexes.beforeWrite(collection, replay);
-    const upsert = this.statement(
-      'INSERT INTO docs (collection, id, body) VALUES (?, ?, ?) ON CONFLICT (collection, id) DO ' +
-        'UPDATE SET body = excluded.body',
-    );
-    const remove = this.statement('DELETE FROM docs WHERE collection = ? AND id = ?');
     const commit = this.db.transaction(() => {
       // Checked again inside the write lock: another process may have committed meanwhile.
       for (const c of commits) this.check(c.projection, c.expected, c.fence);
-      for (const [collection, docs] of tx.writes) {
-        for (const [id, text] of docs) {
-          if (text) upsert.run(collection, id, text);
-          else remove.run(collection, id);
+      for (const collection of tx.writes.keys()) {
+        const table = tableOf(collection);
+        const upsert = this.statement(
+          `INSERT INTO ${table} (id, body) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body`,
+        );
+        const remove = this.statement(`DELETE FROM ${table} WHERE id = ?`);
+        for (const [id, text] of tx.texts(collection)) {
+          if (text) upsert.run(id, text);
+          else remove.run(id);
         }
       }
       for (const c of moving) this.saveCheckpoint(c.projection, c.position);
@@ -192,14 +192,12 @@ export class SqliteReadModelStore implements ReadModelStore {
   }
 
   async reset(projection: string, collections: string[], fence?: Fence): Promise<void> {
-    const removeCollection = this.statement('DELETE FROM docs WHERE collection = ?');
     const removeCheckpoint = this.statement('DELETE FROM checkpoints WHERE projection = ?');
     this.db
       .transaction(() => {
         if (fence) this.checkFence(fence);
-        for (const collection of collections) removeCollection.run(collection);
+        this.indexes.reset(collections);
         removeCheckpoint.run(projection);
-        this.indexes.drop(collections);
       })
       .immediate();
   }
@@ -269,8 +267,8 @@ export class SqliteReadModelStore implements ReadModelStore {
   }
 
   private read<T extends Doc>(collection: string, id: string): T | undefined {
-    const row = this.statement('SELECT body FROM docs WHERE collection = ? AND id = ?').get(collection, id) as
-      { body: string } | undefined;
+    const table = this.indexes.table(collection);
+    const row = this.statement(`SELECT body FROM ${table} WHERE id = ?`).get(id) as { body: string } | undefined;
     return row ? (JSON.parse(row.body) as T) : undefined;
   }
 
