@@ -32,7 +32,37 @@ const queries: [string, string, Query, string][] = [
     'by_platformId_createdAt',
   ],
   ['customers by UMA address', Collections.customers, list([{ field: 'umaAddress', op: 'eq', value: '$a@x' }]), BY_UMA],
+  [
+    'customers by platform customer id',
+    Collections.customers,
+    list([
+      { field: 'platformCustomerId', op: 'eq', value: 'c-1' },
+      { field: 'isDeleted', op: 'eq', value: false },
+    ]),
+    'by_platformId_platformCustomerId_createdAt',
+  ],
+  [
+    'customers by type',
+    Collections.customers,
+    list([
+      { field: 'customerType', op: 'eq', value: 'BUSINESS' },
+      { field: 'isDeleted', op: 'eq', value: false },
+    ]),
+    'by_platformId_customerType_createdAt',
+  ],
   ['transactions by platform and customer', Collections.transactions, list([ofCustomer]), BY_CUSTOMER],
+  [
+    'transactions by status',
+    Collections.transactions,
+    list([{ field: 'status', op: 'eq', value: 'FAILED' }]),
+    'by_platformId_status_createdAt',
+  ],
+  [
+    'transactions by reconciliation reference',
+    Collections.transactions,
+    list([{ field: 'reconciliationInstructions.reference', op: 'eq', value: 'TX-1' }]),
+    'by_platformId_reconciliationInstructions__reference_createdAt',
+  ],
   ['cards by customer', Collections.cards, list([ofCustomer]), BY_CUSTOMER],
   ['quotes by customer', Collections.quotes, list([ofCustomer]), BY_CUSTOMER],
   ['beneficial owners of a business', Collections.beneficialOwners, list([ofCustomer]), BY_CUSTOMER],

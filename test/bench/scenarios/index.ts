@@ -6,6 +6,7 @@ import { webhookDelivery } from './webhooks.js';
 import { quotes } from './quotes.js';
 import { replay } from './replay.js';
 import { coldStart } from './cold-start.js';
+import { lists } from './lists.js';
 
 export type { Scenario } from '../scenario.js';
 
@@ -18,4 +19,5 @@ export const scenarios: Scenario[] = [
   quotes,
   replay,
   coldStart,
+  lists,
 ];

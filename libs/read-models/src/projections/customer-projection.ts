@@ -8,7 +8,12 @@ import { Collections } from './collections.js';
 export const customerProjection: Projection = {
   name: 'customers',
   collections: [Collections.customers],
-  indexes: [{ collection: Collections.customers, fields: ['platformId', 'umaAddress', 'createdAt'] }],
+  // The list's selective filters (bench `lists`): a lookup by key or a rare type never walks the whole collection.
+  indexes: [
+    { collection: Collections.customers, fields: ['platformId', 'umaAddress', 'createdAt'] },
+    { collection: Collections.customers, fields: ['platformId', 'platformCustomerId', 'createdAt'] },
+    { collection: Collections.customers, fields: ['platformId', 'customerType', 'createdAt'] },
+  ],
   handles: ['CustomerCreated', 'CustomerUpdated', 'CustomerDeleted', 'CustomerKycStatusChanged'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as CustomerEvent;

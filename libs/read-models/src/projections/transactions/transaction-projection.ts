@@ -13,7 +13,15 @@ import { Collections } from '../collections.js';
 export const transactionProjection: Projection = {
   name: 'transactions',
   collections: [Collections.transactions],
-  indexes: [{ collection: Collections.transactions, fields: ['platformId', 'customerId', 'createdAt'] }],
+  // The list's selective filters (bench `lists`): a customer, a status, a reconciliation reference.
+  indexes: [
+    { collection: Collections.transactions, fields: ['platformId', 'customerId', 'createdAt'] },
+    { collection: Collections.transactions, fields: ['platformId', 'status', 'createdAt'] },
+    {
+      collection: Collections.transactions,
+      fields: ['platformId', 'reconciliationInstructions.reference', 'createdAt'],
+    },
+  ],
   handles: ['TransactionCreated', 'TransactionStatusChanged'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const t = (recorded.data as TransactionEvent['data']).transaction;

@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import { startChildService } from '../../support/child-service.js';
+import type { Client } from '../../support/service.js';
+import { round, type Scenario } from '../scenario.js';
+
+/** Collection sizes (customers and transactions each); `LISTS_SIZES=1000,10000` gives a quick run. */
+const SIZES = (process.env.LISTS_SIZES ?? '10000,100000,1000000').split(',').map(Number);
+/** Requests per case and size (sequential, one client). */
+const REQUESTS = Number(process.env.LISTS_REQUESTS ?? 200);
+/** Transactions are spread over this many customers (a customer filter matches size / CUSTOMERS_WITH_PAYMENTS). */
+const CUSTOMERS_WITH_PAYMENTS = 1000;
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const API_ONLY = { RUN_WORKER: 'false' };
+
+type Doc = Record<string, unknown> & { id: string };
+
+async function ok(reply: Promise<{ status: number; body: any }>, status: number, what: string) {
+  const r = await reply;
+  if (r.status !== status) throw new Error(`${what} answered ${r.status}: ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+/** One customer paying another through a quote: the read models then hold a customer and a transaction to copy. */
+async function script(api: Client): Promise<void> {
+  const accountOf = async (name: string) => {
+    const body = { customerType: 'INDIVIDUAL', platformCustomerId: `${name}-${randomUUID()}`, currencies: ['USD'] };
+    const c = await ok(api.post('/customers', body), 201, 'create customer');
+    const accounts = await ok(api.get(`/customers/internal-accounts?customerId=${c.id}`), 200, 'list accounts');
+    return accounts.data[0].id as string;
+  };
+  const from = await accountOf('payer');
+  const to = await accountOf('payee');
+  await ok(api.post(`/sandbox/internal-accounts/${from}/fund`, { amount: 1_000_000 }), 200, 'fund');
+  const quote = await ok(
+    api.post('/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: from },
+      destination: { destinationType: 'ACCOUNT', accountId: to },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 100,
+    }),
+    201,
+    'create quote',
+  );
+  await ok(api.post(`/quotes/${quote.id}/execute`, undefined, {}), 200, 'execute quote');
+  await ok(api.get(`/transactions?limit=1`), 200, 'list transactions');
+}
+
+const BASE = Date.parse('2020-01-01T00:00:00.000Z');
+/** The i-th copy's creation time: one a second, so a size's documents span its own range. */
+const at = (i: number) => new Date(BASE + i * 1000).toISOString();
+
+/**
+ * Copies of the scripted documents written straight into the read-model tables (ids, keys, times and the filtered
+ * fields varied), up to `size` customers and `size` transactions. Indexes are in place: the service created them.
+ */
+function grow(file: string, templates: { customer: Doc; transaction: Doc }, from: number, size: number): void {
+  const db = new Database(file);
+  const customers = db.prepare('INSERT INTO docs_customers (id, body) VALUES (?, ?)');
+  const transactions = db.prepare('INSERT INTO docs_transactions (id, body) VALUES (?, ?)');
+  const { customer, transaction } = templates;
+  const write = db.transaction((start: number, end: number) => {
+    for (let i = start; i < end; i++) {
+      const id = `Customer:${uuidOf(i)}`;
+      const c = {
+        ...customer,
+        id,
+        platformCustomerId: `bench-${i}`,
+        umaAddress: `$bench-${i}@sandbox.uma.local`,
+        customerType: i % 10 === 0 ? 'BUSINESS' : 'INDIVIDUAL',
+        createdAt: at(i),
+        updatedAt: at(i),
+      };
+      if (c.customerType === 'BUSINESS') Object.assign(c, { businessInfo: { legalName: `Bench ${i} Ltd` } });
+      customers.run(id, JSON.stringify(c));
+      const payer = i % CUSTOMERS_WITH_PAYMENTS;
+      const t = {
+        ...transaction,
+        id: `Transaction:${uuidOf(i)}`,
+        customerId: `Customer:${uuidOf(payer)}`,
+        platformCustomerId: `bench-${payer}`,
+        status: i % 10 === 0 ? 'FAILED' : 'COMPLETED',
+        reconciliationInstructions: { reference: `TX-BENCH-${i}` },
+        createdAt: at(i),
+        updatedAt: at(i),
+        settledAt: at(i),
+      };
+      transactions.run(t.id, JSON.stringify(t));
+    }
+  });
+  for (let start = from; start < size; start += 20_000) write(start, Math.min(size, start + 20_000));
+  db.close();
+}
+
+/** A UUID-shaped id for the i-th copy (unique, and recognisably a bench document). */
+function uuidOf(i: number): string {
+  const hex = i.toString(16).padStart(12, '0');
+  return `00000000-0000-4000-8000-${hex}`;
+}
+
+interface Case {
+  name: string;
+  /** The path of one request (given the size), or a function that finds it (a cursor is fetched first). */
+  path: (size: number, api: Client) => Promise<string>;
+}
+
+const mid = (size: number) => Math.floor(size / 2);
+const direct = (f: (size: number) => string) => async (size: number) => f(size);
+/** The second page of a list that starts halfway through the collection: a cursor deep in it. */
+const deep = (list: string, before: string) => async (size: number, api: Client) => {
+  const query = `${list}?limit=20&${before}=${at(mid(size))}`;
+  const first = await ok(api.get(query), 200, 'deep page');
+  if (!first.nextCursor) throw new Error(`${list}: no cursor halfway through`);
+  return `${query}&cursor=${first.nextCursor}`;
+};
+
+const CASES: Case[] = [
+  { name: 'customers, first page', path: direct(() => '/customers?limit=20') },
+  { name: 'customers, platformCustomerId', path: direct((n) => `/customers?platformCustomerId=bench-${mid(n)}`) },
+  { name: 'customers, customerType=BUSINESS', path: direct(() => '/customers?customerType=BUSINESS&limit=20') },
+  { name: 'customers, createdAfter', path: direct((n) => `/customers?createdAfter=${at(mid(n))}&limit=20`) },
+  { name: 'customers, deep cursor', path: deep('/customers', 'createdBefore') },
+  { name: 'transactions, first page', path: direct(() => '/transactions?limit=20') },
+  {
+    name: 'transactions, customerId',
+    path: direct((n) => `/transactions?customerId=Customer:${uuidOf(mid(n) % CUSTOMERS_WITH_PAYMENTS)}&limit=20`),
+  },
+  { name: 'transactions, status=FAILED', path: direct(() => '/transactions?status=FAILED&limit=20') },
+  { name: 'transactions, reference', path: direct((n) => `/transactions?reference=TX-BENCH-${mid(n) + 1}`) },
+  { name: 'transactions, deep cursor', path: deep('/transactions', 'endDate') },
+];
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+
+async function measure(api: Client, size: number, c: Case): Promise<{ p50: number; p99: number; total: number }> {
+  const path = await c.path(size, api);
+  let total = 0;
+  for (let i = 0; i < 10; i++) total = (await ok(api.get(path), 200, c.name)).totalCount;
+  const latencies: number[] = [];
+  for (let i = 0; i < REQUESTS; i++) {
+    const started = performance.now();
+    await ok(api.get(path), 200, c.name);
+    latencies.push(performance.now() - started);
+  }
+  latencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), total };
+}
+
+export const lists: Scenario = {
+  name: 'lists',
+  description:
+    `GET /customers and GET /transactions at ${SIZES.map(fmt).join(', ')} documents each: first page, common ` +
+    'filters and a deep cursor page, totalCount included',
+  async run() {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-lists-'));
+    try {
+      const setup = await startChildService(dir);
+      try {
+        await script(setup.api);
+      } finally {
+        await setup.kill('SIGTERM');
+      }
+      const file = join(dir, 'read-models.db');
+      const db = new Database(file);
+      const one = (table: string) =>
+        JSON.parse((db.prepare(`SELECT body FROM ${table} LIMIT 1`).get() as { body: string }).body) as Doc;
+      const templates = { customer: one('docs_customers'), transaction: one('docs_transactions') };
+      db.close();
+
+      const results = new Map<string, { p50: number; p99: number; total: number }[]>();
+      let built = 0;
+      for (const size of SIZES) {
+        grow(file, templates, built, size);
+        built = size;
+        const service = await startChildService(dir, API_ONLY, 600_000);
+        try {
+          for (const c of CASES) {
+            const list = results.get(c.name) ?? [];
+            list.push(await measure(service.api, size, c));
+            results.set(c.name, list);
+          }
+        } finally {
+          await service.kill('SIGTERM');
+        }
+      }
+
+      const lines = [
+        `p50 / p99 in ms (one client, ${REQUESTS} requests per case and size); totalCount as answered`,
+        `case | ${SIZES.map((s) => `${fmt(s)} p50 / p99 (totalCount)`).join(' | ')} | p99 largest / smallest`,
+        `---|${SIZES.map(() => '---:').join('|')}|---:`,
+      ];
+      const figures: Record<string, number> = {};
+      let worst = 0;
+      for (const c of CASES) {
+        const r = results.get(c.name)!;
+        const growth = r[r.length - 1].p99 / r[0].p99;
+        worst = Math.max(worst, growth);
+        const key = c.name.replace(/[^A-Za-z]+(.)?/g, (_, ch: string | undefined) => (ch ?? '').toUpperCase());
+        r.forEach((m, i) => {
+          figures[`${key}${SIZES[i]}P99Ms`] = round(m.p99, 2);
+        });
+        figures[`${key}P99Growth`] = round(growth, 2);
+        lines.push(
+          `${c.name} | ${r.map((m) => `${m.p50.toFixed(2)} / ${m.p99.toFixed(2)} (${fmt(m.total)})`).join(' | ')} | ` +
+            `${growth.toFixed(2)}x`,
+        );
+      }
+      figures.worstP99Growth = round(worst, 2);
+      lines.push(
+        `worst p99 growth from ${fmt(SIZES[0])} to ${fmt(SIZES[SIZES.length - 1])}: ${worst.toFixed(2)}x ` +
+          `(target at most 2x: ${worst <= 2 ? 'met' : 'NOT met'}); totalCount counts at most 10,000 matches`,
+      );
+      return { lines, ratio: null, figures };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
