@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startService } from '../../../apps/api/src/service.js';
 import { loadConfig } from '#config/config.js';
-import { basicAuth, client, type Client } from '../../support/service.js';
+import { basicAuth } from '../../support/service.js';
+import { startRawPaymentsServer } from '../raw-payments.js';
 import { round, type Scenario } from '../scenario.js';
 
 /** Time budget per measurement; the whole scenario stays well under 30 s. */
@@ -26,6 +27,28 @@ interface Measured {
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
+/**
+ * A bare fetch client for the service and the raw reference alike (the tests' client also checks every answer
+ * against the OpenAPI document, work that would run in the measured process).
+ */
+interface Http {
+  get(path: string): Promise<{ status: number; body: any }>;
+  post(path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+}
+
+function http(base: string, authorization: string): Http {
+  const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  return { get: (path) => send('GET', path), post: (path, body, headers) => send('POST', path, body, headers) };
+}
+
 async function expectOk(res: Promise<{ status: number; body: any }>, status: number, what: string) {
   const reply = await res;
   if (reply.status !== status) throw new Error(`${what} answered ${reply.status}: ${JSON.stringify(reply.body)}`);
@@ -33,7 +56,7 @@ async function expectOk(res: Promise<{ status: number; body: any }>, status: num
 }
 
 /** A payer and a payee per client, funded so no payment runs short. */
-async function preparePairs(api: Client, count: number): Promise<Pair[]> {
+async function preparePairs(api: Http, count: number): Promise<Pair[]> {
   const customer = async (name: string) => {
     const c = await expectOk(
       api.post('/customers', {
@@ -61,7 +84,7 @@ async function preparePairs(api: Client, count: number): Promise<Pair[]> {
 }
 
 /** One operation: create a quote and execute it, each with its own Idempotency-Key, as a client would. */
-async function payOnce(api: Client, pair: Pair): Promise<number> {
+async function payOnce(api: Http, pair: Pair): Promise<number> {
   const started = performance.now();
   const quote = await expectOk(
     api.post(
@@ -86,7 +109,7 @@ async function payOnce(api: Client, pair: Pair): Promise<number> {
   return performance.now() - started;
 }
 
-async function measure(api: Client, pairs: Pair[], clients: number): Promise<Measured> {
+async function measure(api: Http, pairs: Pair[], clients: number): Promise<Measured> {
   const latencies: number[] = [];
   const started = performance.now();
   await Promise.all(
@@ -101,40 +124,78 @@ async function measure(api: Client, pairs: Pair[], clients: number): Promise<Mea
   };
 }
 
+/** The same payments against the raw reference: `count` funded payers and as many payees. */
+async function measureRaw(dir: string, auth: string): Promise<{ one: Measured; many: Measured; balanced: boolean }> {
+  const raw = await startRawPaymentsServer(dir, auth);
+  try {
+    const api = http(raw.origin, auth);
+    const pairs = Array.from({ length: CONCURRENCY }, () => ({
+      from: raw.openAccount(1_000_000_000),
+      to: raw.openAccount(0),
+    }));
+    for (let i = 0; i < 20; i++) await payOnce(api, pairs[i % pairs.length]);
+    const one = await measure(api, pairs, 1);
+    const many = await measure(api, pairs, CONCURRENCY);
+    const totals = raw.totals();
+    return { one, many, balanced: totals.balances === CONCURRENCY * 1_000_000_000 && totals.entries === 0 };
+  } finally {
+    await raw.close();
+  }
+}
+
 export const quotes: Scenario = {
   name: 'quotes',
   description:
     'quote create + execute over HTTP with Idempotency-Keys, in-process service on embedded stores: ' +
-    '1 vs 64 concurrent clients',
+    `1 vs ${CONCURRENCY} concurrent clients across ${CONCURRENCY} payers, against a raw node:http + better-sqlite3 ` +
+    'payments server in the same run',
   async run() {
     const dir = mkdtempSync(join(tmpdir(), 'bench-quotes-'));
     const service = await startService(loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' }));
+    let one: Measured;
+    let many: Measured;
+    const auth = basicAuth(service.sandbox!.tokenId, service.sandbox!.clientSecret);
     try {
-      const api = client(service.url, basicAuth(service.sandbox!.tokenId, service.sandbox!.clientSecret));
+      const api = http(service.url, auth);
       const pairs = await preparePairs(api, CONCURRENCY);
       // Warm up code paths and caches before timing.
       for (let i = 0; i < 20; i++) await payOnce(api, pairs[i % pairs.length]);
-      const one = await measure(api, pairs, 1);
-      const many = await measure(api, pairs, CONCURRENCY);
-      const line = (label: string, m: Measured) =>
-        `${label.padEnd(34)} ${fmt(m.ops / m.seconds).padStart(6)} payments/s  p50 ` +
-        `${percentile(m.latencies, 0.5).toFixed(1)} ms  p99 ` +
-        `${percentile(m.latencies, 0.99).toFixed(1)} ms  (${m.ops} in ${m.seconds.toFixed(1)} s)`;
-      const lines = [
-        line('1 client (create + execute)', one),
-        line(`${CONCURRENCY} concurrent clients`, many),
-        'each payment: POST /quotes + POST /quotes/{id}/execute, both with an Idempotency-Key; ' +
-          'execute holds, posts and credits in the platform ledger',
-      ];
-      const figures = {
-        oneClientPerSecond: round(one.ops / one.seconds),
-        oneClientP99Ms: round(percentile(one.latencies, 0.99)),
-        concurrentPerSecond: round(many.ops / many.seconds),
-        concurrentP99Ms: round(percentile(many.latencies, 0.99)),
-      };
-      return { lines, ratio: null, figures };
+      one = await measure(api, pairs, 1);
+      many = await measure(api, pairs, CONCURRENCY);
     } finally {
       await service.close();
+    }
+    try {
+      const raw = await measureRaw(dir, auth);
+      if (!raw.balanced) throw new Error('the raw reference lost or created money');
+      const rate = (m: Measured) => m.ops / m.seconds;
+      const line = (label: string, m: Measured) =>
+        `${label.padEnd(40)} ${fmt(rate(m)).padStart(6)} payments/s  p50 ` +
+        `${percentile(m.latencies, 0.5).toFixed(1)} ms  p99 ` +
+        `${percentile(m.latencies, 0.99).toFixed(1)} ms  (${m.ops} in ${m.seconds.toFixed(1)} s)`;
+      const ratio = rate(many) / rate(raw.many);
+      const lines = [
+        line('service, 1 client (create + execute)', one),
+        line(`service, ${CONCURRENCY} concurrent clients`, many),
+        line('raw, 1 client', raw.one),
+        line(`raw, ${CONCURRENCY} concurrent clients`, raw.many),
+        `service/raw at ${CONCURRENCY} clients: ${ratio.toFixed(2)}x (target at least 0.5x: ` +
+          `${ratio >= 0.5 ? 'met' : 'NOT met'}); at 1 client: ${(rate(one) / rate(raw.one)).toFixed(2)}x`,
+        'each payment: POST /quotes + POST /quotes/{id}/execute, both with an Idempotency-Key; the service holds, ' +
+          'posts and credits in the platform ledger; the raw server checks, writes two ledger entries and moves two ' +
+          'balances in one SQLite transaction (synchronous=FULL, requests of one event-loop turn committed together)',
+      ];
+      const figures = {
+        oneClientPerSecond: round(rate(one)),
+        oneClientP99Ms: round(percentile(one.latencies, 0.99)),
+        concurrentPerSecond: round(rate(many)),
+        concurrentP99Ms: round(percentile(many.latencies, 0.99)),
+        rawOneClientPerSecond: round(rate(raw.one)),
+        rawConcurrentPerSecond: round(rate(raw.many)),
+        rawConcurrentP99Ms: round(percentile(raw.many.latencies, 0.99)),
+      };
+      return { lines, ratio: round(ratio, 3), figures };
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   },

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+export interface RawPaymentsServer {
+  /** Origin, e.g. http://127.0.0.1:1234; routes are `/quotes` and `/quotes/{id}/execute`. */
+  origin: string;
+  /** Opens an account with `balance` (smallest unit) and returns its id. */
+  openAccount(balance: number): string;
+  /** Sum of all balances and of all ledger entries (both must stay what the accounts were opened with). */
+  totals(): { balances: number; entries: number };
+  close(): Promise<void>;
+}
+
+const SCHEMA = `
+CREATE TABLE accounts (id TEXT PRIMARY KEY, currency TEXT NOT NULL, balance INTEGER NOT NULL);
+CREATE TABLE quotes (id TEXT PRIMARY KEY, body TEXT NOT NULL);
+CREATE TABLE entries (id INTEGER PRIMARY KEY, transfer TEXT NOT NULL, account TEXT NOT NULL, amount INTEGER NOT NULL);
+CREATE TABLE idempotency (key TEXT PRIMARY KEY, status INTEGER NOT NULL, body TEXT NOT NULL);
+`;
+
+interface Reply {
+  status: number;
+  body: string;
+}
+
+interface Quote {
+  id: string;
+  status: 'PENDING' | 'COMPLETED';
+  source: { sourceType: 'ACCOUNT'; accountId: string; currency: string };
+  destination: { destinationType: 'ACCOUNT'; accountId: string; currency: string };
+  sendingAmount: { amount: number; currency: string };
+  receivingAmount: { amount: number; currency: string };
+  exchangeRate: number;
+  fees: number;
+  createdAt: string;
+  expiresAt: string;
+  transactionId?: string;
+}
+
+function read(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req
+      .on('data', (chunk: Buffer) => chunks.push(chunk))
+      .on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+/**
+ * The raw reference of the payments benchmark: a bare node:http server with one better-sqlite3 file (WAL,
+ * `synchronous=FULL`, as the service's event log) doing what a payment needs and nothing else. `POST /quotes`
+ * checks both accounts and stores a priced quote; `POST /quotes/{id}/execute` checks the payer's balance, writes a
+ * balanced pair of ledger entries, moves both balances and completes the quote. Each request's Idempotency-Key
+ * stores its answer in the same transaction. Requests that arrive together are committed together (one
+ * transaction and one sync per turn of the event loop), so the reference is not bound by a sync per payment. No
+ * framework, no validation library, no events, no read models.
+ */
+export async function startRawPaymentsServer(dir: string, auth: string): Promise<RawPaymentsServer> {
+  const db = new Database(join(dir, 'raw-payments.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec(SCHEMA);
+  const statements = {
+    account: db.prepare<[string], { id: string; currency: string; balance: number }>(
+      'SELECT id, currency, balance FROM accounts WHERE id = ?',
+    ),
+    open: db.prepare('INSERT INTO accounts (id, currency, balance) VALUES (?, ?, ?)'),
+    move: db.prepare('UPDATE accounts SET balance = balance + ? WHERE id = ?'),
+    entry: db.prepare('INSERT INTO entries (transfer, account, amount) VALUES (?, ?, ?)'),
+    quote: db.prepare<[string], { body: string }>('SELECT body FROM quotes WHERE id = ?'),
+    saveQuote: db.prepare(
+      'INSERT INTO quotes (id, body) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body',
+    ),
+    replay: db.prepare<[string], { status: number; body: string }>(
+      'SELECT status, body FROM idempotency WHERE key = ?',
+    ),
+    remember: db.prepare('INSERT INTO idempotency (key, status, body) VALUES (?, ?, ?)'),
+  };
+  const error = (status: number, code: string): Reply => ({ status, body: JSON.stringify({ status, code }) });
+
+  const createQuote = (body: string): Reply => {
+    let input: {
+      source?: { accountId?: unknown };
+      destination?: { accountId?: unknown };
+      lockedCurrencyAmount?: unknown;
+    };
+    try {
+      input = JSON.parse(body);
+    } catch {
+      return error(400, 'INVALID_INPUT');
+    }
+    const amount = input.lockedCurrencyAmount;
+    if (!Number.isSafeInteger(amount) || (amount as number) <= 0) return error(400, 'INVALID_INPUT');
+    const from =
+      typeof input.source?.accountId === 'string' ? statements.account.get(input.source.accountId) : undefined;
+    const to =
+      typeof input.destination?.accountId === 'string'
+        ? statements.account.get(input.destination.accountId)
+        : undefined;
+    if (!from || !to) return error(404, 'ACCOUNT_NOT_FOUND');
+    const now = new Date();
+    const quote: Quote = {
+      id: `Quote:${randomUUID()}`,
+      status: 'PENDING',
+      source: { sourceType: 'ACCOUNT', accountId: from.id, currency: from.currency },
+      destination: { destinationType: 'ACCOUNT', accountId: to.id, currency: to.currency },
+      sendingAmount: { amount: amount as number, currency: from.currency },
+      receivingAmount: { amount: amount as number, currency: to.currency },
+      exchangeRate: 1,
+      fees: 0,
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + 5 * 60_000).toISOString(),
+    };
+    const text = JSON.stringify(quote);
+    statements.saveQuote.run(quote.id, text);
+    return { status: 201, body: text };
+  };
+
+  const execute = (id: string): Reply => {
+    const row = statements.quote.get(id);
+    if (!row) return error(404, 'QUOTE_NOT_FOUND');
+    const quote = JSON.parse(row.body) as Quote;
+    if (quote.status !== 'PENDING') return error(409, 'QUOTE_ALREADY_EXECUTED');
+    const amount = quote.sendingAmount.amount;
+    const payer = statements.account.get(quote.source.accountId)!;
+    if (payer.balance < amount) return error(422, 'INSUFFICIENT_BALANCE');
+    const transfer = `Transaction:${randomUUID()}`;
+    statements.entry.run(transfer, quote.source.accountId, -amount);
+    statements.entry.run(transfer, quote.destination.accountId, amount);
+    statements.move.run(-amount, quote.source.accountId);
+    statements.move.run(amount, quote.destination.accountId);
+    const done: Quote = { ...quote, status: 'COMPLETED', transactionId: transfer };
+    const text = JSON.stringify(done);
+    statements.saveQuote.run(id, text);
+    return { status: 200, body: text };
+  };
+
+  /** One request's work inside the turn's transaction: the stored answer of its key, or its own. */
+  const handle = (method: string, url: string, key: string | undefined, body: string): Reply => {
+    if (!key) return error(400, 'IDEMPOTENCY_KEY_REQUIRED');
+    const stored = statements.replay.get(`${method} ${url} ${key}`);
+    if (stored) return { status: stored.status, body: stored.body };
+    let reply: Reply;
+    const executeMatch = /^\/quotes\/([^/]+)\/execute$/.exec(url);
+    if (method === 'POST' && url === '/quotes') reply = createQuote(body);
+    else if (method === 'POST' && executeMatch) reply = execute(decodeURIComponent(executeMatch[1]));
+    else return error(404, 'NOT_FOUND');
+    if (reply.status < 500) statements.remember.run(`${method} ${url} ${key}`, reply.status, reply.body);
+    return reply;
+  };
+
+  let queue: { req: IncomingMessage; res: ServerResponse; body: string }[] = [];
+  const commitTurn = db.transaction((turn: typeof queue) =>
+    turn.map(({ req, body }) => {
+      const key = req.headers['idempotency-key'];
+      return handle(req.method ?? '', req.url ?? '', typeof key === 'string' ? key : undefined, body);
+    }),
+  );
+  const flush = () => {
+    const turn = queue;
+    queue = [];
+    const replies = commitTurn(turn);
+    turn.forEach(({ res }, i) =>
+      res.writeHead(replies[i].status, { 'content-type': 'application/json' }).end(replies[i].body),
+    );
+  };
+
+  const server = createServer(async (req, res) => {
+    const body = await read(req);
+    if (req.headers.authorization !== auth) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"status":401,"code":"UNAUTHORIZED"}');
+      return;
+    }
+    if (queue.length === 0) setImmediate(flush);
+    queue.push({ req, res, body });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    openAccount(balance) {
+      const id = `InternalAccount:${randomUUID()}`;
+      statements.open.run(id, 'USD', balance);
+      return id;
+    },
+    totals() {
+      const balances = (db.prepare('SELECT coalesce(sum(balance), 0) AS n FROM accounts').get() as { n: number }).n;
+      const entries = (db.prepare('SELECT coalesce(sum(amount), 0) AS n FROM entries').get() as { n: number }).n;
+      return { balances, entries };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          db.close();
+          resolve();
+        });
+      }),
+  };
+}
