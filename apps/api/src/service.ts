@@ -12,8 +12,7 @@ import { randomIds, type IdGenerator } from '#domain/ids.js';
 import { startWorker } from '../../worker/src/worker.js';
 import { ApiModule } from './app.module.js';
 import { BASE_PATH } from './http/base-path.js';
-import { BULK_UPLOAD_ROUTES, requireJsonBody } from './http/content-type.js';
-import { DOCUMENT_UPLOAD_ROUTES } from './documents/document-upload.interceptor.js';
+import { requireJsonBody } from './http/content-type.js';
 import { bodyErrorMiddleware, unknownPath } from './http/errors.js';
 import { applyServerLimits } from './http/http-server.js';
 import { createRequestLogger, requestLogging } from './http/request-log.js';
@@ -57,7 +56,7 @@ export async function createApp(config: AppConfig, deps: ServiceDeps = {}) {
   app.disable('x-powered-by');
   // First, so every response (body errors, unknown paths included) carries X-Request-Id and is logged.
   app.use(requestLogging(createRequestLogger(config, deps.logDestination)));
-  app.use(requireJsonBody([...DOCUMENT_UPLOAD_ROUTES, ...BULK_UPLOAD_ROUTES]));
+  app.use(requireJsonBody());
   app.use(jsonBody());
   app.use(bodyErrorMiddleware);
   app.setGlobalPrefix(BASE_PATH);

@@ -49,6 +49,16 @@ export function blobStoreContract(name: string, make: () => Promise<BlobStore>):
       expect(sha256Of(read)).toBe(staged.sha256);
     });
 
+    it('reads staged content back to its uploader until it is published or discarded', async () => {
+      const s = await store();
+      const bytes = Buffer.from('name,amount\nA,1\n');
+      const staged = await s.stage([bytes], { maxBytes: 1024 });
+      expect(await readAll(staged.read())).toEqual(bytes);
+      expect(await readAll(staged.read())).toEqual(bytes);
+      await staged.discard();
+      expect(() => staged.read()).toThrow();
+    });
+
     it('discards staged content: it never becomes readable', async () => {
       const s = await store();
       const staged = await s.stage([Buffer.from('draft')], { maxBytes: 1024 });

@@ -19,6 +19,11 @@ export interface BlobRef {
 }
 
 export interface StagedBlob extends BlobRef {
+  /**
+   * The staged bytes, for a caller that inspects them before deciding (a CSV checked whole before it is
+   * accepted). Fails once the blob is published or discarded.
+   */
+  read(): Readable;
   /** Makes the content readable under its hash (atomic, durable when it resolves). */
   publish(): Promise<void>;
   /** Drops the staged bytes; a no-op after `publish` or a first `discard`. */

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { createReadStream, mkdirSync } from 'node:fs';
 import { link, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline, Transform, type Readable } from 'node:stream';
@@ -33,7 +33,7 @@ async function syncDir(path: string): Promise<void> {
 /**
  * The embedded blob store: files under one directory (`<DATA_DIR>/documents` by default).
  *
- * - `staging/<uuid>`: content being received. Written through a hash, fsynced, never read.
+ * - `staging/<uuid>`: content being received. Written through a hash, fsynced; read back only by its uploader.
  * - `objects/<first two hex>/<sha256>`: published content, renamed in from staging (atomic on
  *   one file system) and its directory fsynced, so a crash leaves either the whole file or none.
  * - `erasing/<sha256>.<uuid>`: content moved aside by `erase` while it asks whether it is still
@@ -103,6 +103,10 @@ export class FsBlobStore implements BlobStore {
     return {
       sha256,
       size,
+      read: () => {
+        if (settled) throw new Error(`staged content ${sha256} was already published or discarded`);
+        return createReadStream(path);
+      },
       publish: async () => {
         if (settled) return;
         const target = this.objectPath(sha256);

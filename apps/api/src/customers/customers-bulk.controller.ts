@@ -1,21 +1,18 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res, SetMetadata } from '@nestjs/common';
-import { createReadStream } from 'node:fs';
-import { join } from 'node:path';
 import type { Request, Response } from 'express';
+import type { BlobStore } from '#blob-store/blob-store.js';
 import { BulkImportQueries } from '#application/customers/bulk-import-queries.js';
 import { BulkImports } from '#application/customers/bulk-imports.js';
-import { APP_CONFIG, type Actor } from '#application/tokens.js';
-import type { AppConfig } from '#config/config.js';
+import { BLOB_STORE, type Actor } from '#application/tokens.js';
 import { ApiDoc, IDEMPOTENT } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
+import { invalidInput } from '../http/errors.js';
 import { idempotencyKeyOf, UploadIdempotency } from '../http/idempotency.interceptor.js';
-import { receiveFile, removeStaleUploads } from '../http/multipart.js';
+import { receiveMultipart } from '../http/multipart-form.js';
 
 /** Largest CSV file an upload may carry. */
 export const MAX_CSV_BYTES = 32 * 1024 * 1024;
-/** Uploads still on disk after this long were left by a process that died reading them. */
-const STALE_UPLOAD_MS = 3_600_000;
 
 const CSV_FORMAT =
   'One customer per row, columns named in the header, in any order. Required in the header: umaAddress, ' +
@@ -27,17 +24,12 @@ const CSV_FORMAT =
 /** Bulk customer imports from CSV files, as the public API shapes them. */
 @Controller('customers/bulk')
 export class CustomersBulkController {
-  private readonly uploads: string;
-
   constructor(
     private readonly imports: BulkImports,
     private readonly queries: BulkImportQueries,
     private readonly idempotency: UploadIdempotency,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
-    this.uploads = join(config.dataDir, 'uploads');
-    removeStaleUploads(this.uploads, STALE_UPLOAD_MS);
-  }
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+  ) {}
 
   @Post('csv')
   @HttpCode(202)
@@ -59,14 +51,30 @@ export class CustomersBulkController {
   async uploadCsv(@Req() req: Request, @Res({ passthrough: true }) res: Response, @CurrentActor() actor: Actor) {
     // A malformed key is refused before the file is read.
     idempotencyKeyOf(req);
-    const file = await receiveFile(req, { field: 'file', maxBytes: MAX_CSV_BYTES, dir: this.uploads });
+    // The file is staged in the blob store (streamed, hashed) and read back from there; it is never published.
+    const form = await receiveMultipart(req, {
+      blobs: this.blobs,
+      maxFileBytes: MAX_CSV_BYTES,
+      fileField: 'file',
+      fileDescription: 'the CSV file',
+      headBytes: 0,
+      // Any declared type: whether the bytes are CSV is for the import's own check to say, row by row.
+      check: () => ({ mediaType: 'text/csv' }),
+    });
+    const { blob } = form.file;
     try {
-      const described = { file: { sha256: file.sha256, bytes: file.bytes } };
-      return await this.idempotency.run(req, res, described, 202, () =>
-        this.imports.submit(() => createReadStream(file.path), actor),
-      );
+      const extra = Object.keys(form.fields);
+      if (extra.length > 0) {
+        const message = 'send only the file, as file';
+        throw invalidInput(
+          extra.map((field) => ({ field, constraint: 'unknownField', message })),
+          message,
+        );
+      }
+      const described = { file: { sha256: blob.sha256, bytes: blob.size } };
+      return await this.idempotency.run(req, res, described, 202, () => this.imports.submit(() => blob.read(), actor));
     } finally {
-      file.discard();
+      await blob.discard();
     }
   }
 

@@ -13,16 +13,7 @@ import type { ReceivedFile } from '#application/documents/document-commands.js';
 import { APP_CONFIG, BLOB_STORE } from '#application/tokens.js';
 import type { AppConfig } from '#config/config.js';
 import { documentMediaType, SIGNATURE_BYTES } from '#domain/documents/document-types.js';
-import { BASE_PATH } from '../http/base-path.js';
 import { receiveMultipart, type RequestWithUpload } from '../http/multipart-form.js';
-
-/** The routes whose bodies are multipart/form-data (the JSON-only middleware lets them through). */
-export const DOCUMENT_UPLOAD_ROUTES = [
-  { method: 'POST', path: new RegExp(`^/${BASE_PATH}/documents/?$`) },
-  { method: 'PUT', path: new RegExp(`^/${BASE_PATH}/documents/[^/]+/?$`) },
-  // A document the customer adds on a hosted KYC link's page.
-  { method: 'POST', path: new RegExp(`^/${BASE_PATH}/kyc/[^/]+/documents/?$`) },
-];
 
 /**
  * Reads a document upload before anything else looks at the body: the text fields become the
@@ -43,6 +34,7 @@ export class DocumentUploadInterceptor implements NestInterceptor {
       blobs: this.blobs,
       maxFileBytes: this.config.documents.maxFileBytes,
       fileField: 'file',
+      fileDescription: 'the document',
       headBytes: SIGNATURE_BYTES,
       check: documentMediaType,
     });

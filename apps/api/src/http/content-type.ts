@@ -9,23 +9,29 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-/** A route that takes multipart/form-data instead (document uploads), by method and path. */
+/** A route that takes multipart/form-data instead, by method and path. */
 export interface MultipartRoute {
   method: string;
   path: RegExp;
 }
 
-/** The bulk customer import reads its CSV upload itself. */
-export const BULK_UPLOAD_ROUTES: MultipartRoute[] = [
+/** Every route whose body is a multipart/form-data upload, read by `receiveMultipart` (multipart-form.ts). */
+export const UPLOAD_ROUTES: MultipartRoute[] = [
+  // Documents (DocumentUploadInterceptor).
+  { method: 'POST', path: new RegExp(`^/${BASE_PATH}/documents/?$`) },
+  { method: 'PUT', path: new RegExp(`^/${BASE_PATH}/documents/[^/]+/?$`) },
+  // A document the customer adds on a hosted KYC link's page.
+  { method: 'POST', path: new RegExp(`^/${BASE_PATH}/kyc/[^/]+/documents/?$`) },
+  // The bulk customer import's CSV file.
   { method: 'POST', path: new RegExp(`^/${BASE_PATH}/customers/bulk/csv$`) },
 ];
 
 /**
  * Bodies are JSON only: a POST, PUT or PATCH with a body of another (or no) content type is
- * refused with 415 before any parser reads it, rather than arriving as an empty body. The given
- * multipart routes also take multipart/form-data, which their own reader checks.
+ * refused with 415 before any parser reads it, rather than arriving as an empty body. The upload
+ * routes also take multipart/form-data, which their reader checks.
  */
-export function requireJsonBody(multipartRoutes: MultipartRoute[] = []) {
+export function requireJsonBody(multipartRoutes: MultipartRoute[] = UPLOAD_ROUTES) {
   return (req: Request, res: Response, next: NextFunction): void => {
     if (!['POST', 'PUT', 'PATCH'].includes(req.method) || !hasBody(req)) return next();
     const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();

@@ -18,6 +18,8 @@ export interface MultipartOptions<T extends string> {
   maxFileBytes: number;
   /** Name of the one file part. */
   fileField: string;
+  /** What the file is, for messages ("the document", "the CSV file"). */
+  fileDescription: string;
   /** How many leading bytes `check` needs. */
   headBytes: number;
   check: FileCheck<T>;
@@ -82,7 +84,7 @@ class Refused extends Error {
 class PartFailed extends Error {}
 
 /**
- * Reads a multipart/form-data request: text fields into an object, the one file part streamed
+ * The one reader of multipart/form-data requests (document uploads, bulk CSV imports). Reads the request: text fields into an object, the one file part streamed
  * straight into the blob store's staging area (hashed on the way, never held in memory), its type
  * decided from its first bytes. A refusal answers in the error shape: no or another content type
  * 415, a file of a refused type 415, a file past the limit 413 (at once when the declared length
@@ -139,7 +141,7 @@ export async function receiveMultipart<T extends string>(
       settled = true;
       const file = await staging;
       if (!refusal && !broken && !file && !errors.some((e) => e.field === options.fileField)) {
-        const message = `${options.fileField} is required: send the document in it`;
+        const message = `${options.fileField} is required: send ${options.fileDescription} in it`;
         errors.push(fieldError(options.fileField, 'isFile', message));
       }
       const unsafe = unsafeBodyValues(fields);
