@@ -77,6 +77,7 @@ describe('the event -> webhook table', () => {
         'PendingTransferVoided',
         'TransactionCreated',
         'TransactionStatusChanged',
+        'TransactionStepStarted',
         'TransferCreated',
       ].sort(),
     );
@@ -260,7 +261,7 @@ describe('the event -> webhook table', () => {
     ]);
   });
 
-  it('OUTGOING_PAYMENT.<STATUS> / INCOMING_PAYMENT.<STATUS> carry the Transaction resource', async () => {
+  it('payment webhooks use the public API types and carry the Transaction resource', async () => {
     const transaction = {
       id: 'Transaction:00000000-0000-4000-8000-000000000031',
       platformId,
@@ -298,13 +299,58 @@ describe('the event -> webhook table', () => {
         }),
       },
     ]);
-    const created = await map(
-      recorded('TransactionCreated', {
+    // Returned after completion: FAILED, then the refund that brought the money back.
+    const returned = await map(
+      recorded('TransactionStatusChanged', {
         platformId,
-        transaction: { ...transaction, type: 'INCOMING', status: 'PENDING', updatedAt: 't1' },
+        transaction: { ...transaction, status: 'FAILED', failureDetail: 'RETURNED_BY_RECEIVING_BANK', updatedAt: 't9' },
+        previousStatus: 'COMPLETED',
       }),
     );
-    expect(created.webhooks[0]).toMatchObject({ type: 'INCOMING_PAYMENT.PENDING', timestamp: 't1' });
+    expect(returned.webhooks.map((w) => w.type)).toEqual([
+      'OUTGOING_PAYMENT.FAILED',
+      'OUTGOING_PAYMENT.REFUND_COMPLETED',
+    ]);
+    expect(returned.webhooks[1].data.refund).toEqual({
+      reference: 'TX-1-REFUND',
+      initiatedAt: 't9',
+      settledAt: 't9',
+      status: 'COMPLETED',
+      reason: 'TRANSACTION_FAILED',
+    });
+    const started = await map(
+      recorded('TransactionStepStarted', {
+        platformId,
+        transaction: { ...transaction, status: 'PROCESSING', activeStep: { type: 'FAIL', status: 'REFUNDED' } },
+      }),
+    );
+    expect(started.webhooks).toEqual([
+      expect.objectContaining({ type: 'OUTGOING_PAYMENT.REFUND_PENDING', timestamp: new Date(0).toISOString() }),
+    ]);
+    expect(started.webhooks[0].data.refund).toMatchObject({ status: 'PENDING' });
+    // An incoming payment waiting for approval asks for what the receiver's registration lacks.
+    const receiver = { id: customerId, platformId, customerType: 'INDIVIDUAL', fullName: 'Ann Lee' };
+    const incoming = {
+      ...transaction,
+      type: 'INCOMING',
+      status: 'PENDING',
+      source: { sourceType: 'UMA_ADDRESS', umaAddress: '$s@x.example', currency: 'USD' },
+      updatedAt: 't1',
+    };
+    const pending = await map(
+      recorded('TransactionStatusChanged', { platformId, transaction: incoming, previousStatus: 'CREATED' }),
+      sources([receiver], []),
+    );
+    expect(pending.webhooks).toHaveLength(1);
+    expect(pending.webhooks[0]).toMatchObject({ type: 'INCOMING_PAYMENT.PENDING', timestamp: 't1' });
+    expect(pending.webhooks[0].data.requestedReceiverCustomerInfoFields).toEqual([
+      { name: 'BIRTH_DATE', mandatory: true },
+      { name: 'NATIONALITY', mandatory: true },
+      { name: 'POSTAL_ADDRESS', mandatory: false },
+    ]);
+    // Credited at once (no approval): nothing while PENDING.
+    const credited = { ...incoming, plan: { immediate: { type: 'COMPLETE' } } };
+    expect((await map(recorded('TransactionCreated', { platformId, transaction: credited }))).webhooks).toEqual([]);
   });
 
   it('card events carry the Card resource from data.card', async () => {

@@ -44,7 +44,8 @@ export const webhookSchemas: Record<string, Schema> = {
         description:
           'CUSTOMER.KYC_<STATUS> (individuals), CUSTOMER.KYB_<STATUS> (businesses), ' +
           'INTERNAL_ACCOUNT.BALANCE_UPDATED, INVITATION_CLAIMED, ' +
-          'OUTGOING_PAYMENT.<STATUS>, INCOMING_PAYMENT.<STATUS>, card.state_change, ' +
+          'OUTGOING_PAYMENT.PENDING|PROCESSING|COMPLETED|FAILED|EXPIRED|REFUND_PENDING|REFUND_COMPLETED|' +
+          'REFUND_FAILED, INCOMING_PAYMENT.PENDING|COMPLETED|FAILED, card.state_change, ' +
           'card.funding_source_change, AGENT_ACTION.PENDING_APPROVAL, BULK_UPLOAD.COMPLETED, ' +
           'BULK_UPLOAD.FAILED, TEST.',
       }),
