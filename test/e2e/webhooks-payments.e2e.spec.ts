@@ -114,7 +114,7 @@ describe('payment webhooks: the public API types for every status change', () =>
     });
   });
 
-  it('user cancellation: REFUND_PENDING, REFUND_COMPLETED (USER_CANCELLATION); payout and refund failed: REFUND_FAILED', async () => {
+  it('user cancellation: REFUND_COMPLETED (USER_CANCELLATION); payout and refund failed: REFUND_FAILED', async () => {
     const cancelled = await execute('006');
     const lost = await execute('007');
     await m.advance(30);

@@ -250,7 +250,7 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     expect(updated.status).toBe(200);
     clock.advance(1000);
     const verification = await api.post('/verifications', { customerId: customer.id });
-    expect(verification.status).toBe(201);
+    expect(verification.status).toBe(200);
     expect(verification.body.verificationStatus).toBe('APPROVED');
     await receiver.waitFor(
       (r) => ofType('CUSTOMER.KYC_APPROVED')(r).some((x) => x.json!.data.id === customer.id),

@@ -47,6 +47,15 @@ const SIGNATURE_HEADERS: Schema[] = [
   },
 ];
 
+/** The public API's verification webhook types (READY_FOR_VERIFICATION is a status but no webhook). */
+const VERIFICATION_WEBHOOK_STATUSES = [
+  'APPROVED',
+  'REJECTED',
+  'RESOLVE_ERRORS',
+  'IN_PROGRESS',
+  'PENDING_MANUAL_REVIEW',
+];
+
 const REFUND: Schema = {
   type: 'object',
   required: ['reference', 'initiatedAt', 'status'],
@@ -150,10 +159,17 @@ export function webhookDocs(components: Record<string, Schema>): Record<string, 
       ref('Customer'),
     ),
     'internal-account': webhook(
-      'Internal account balance updated',
-      'A posting changed the balance of an internal account.',
-      ['INTERNAL_ACCOUNT.BALANCE_UPDATED'],
+      'Internal account balance or status updated',
+      'A posting changed the balance of an internal account (`INTERNAL_ACCOUNT.BALANCE_UPDATED`), or its status ' +
+        'changed (`INTERNAL_ACCOUNT.STATUS_UPDATED`: activated by KYC approval, closed with its deleted customer).',
+      ['INTERNAL_ACCOUNT.BALANCE_UPDATED', 'INTERNAL_ACCOUNT.STATUS_UPDATED'],
       ref('InternalAccount'),
+    ),
+    verification: webhook(
+      'Verification recorded',
+      'A verification of a customer was recorded: `VERIFICATION.<verificationStatus>` with the Verification.',
+      VERIFICATION_WEBHOOK_STATUSES.map((s) => `VERIFICATION.${s}`),
+      ref('Verification'),
     ),
     'outgoing-payment': webhook(
       'Outgoing payment status',

@@ -17,6 +17,8 @@ import {
   type ReceiverProfile,
 } from '#domain/webhooks/payment-webhooks.js';
 import { toTransactionResource } from '#domain/transactions/transaction-view.js';
+import { toVerificationResource } from '#domain/verifications/verification-view.js';
+import type { VerificationSnapshot } from '#domain/verifications/verification.js';
 import type { RecordedEvent } from '#event-store/event-store.js';
 import { Collections } from '#read-models/projections/collections.js';
 import { toInternalAccount, type InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
@@ -125,6 +127,40 @@ const balanceUpdated: WebhookMapping = {
   },
 };
 
+/** `INTERNAL_ACCOUNT.STATUS_UPDATED` when an account is activated or closed (a deleted customer's accounts close). */
+const accountStatusUpdated: WebhookMapping = {
+  platform: dataPlatform,
+  async webhooks(event, sources) {
+    const { accountId, status, updatedAt } = (event as Data<{ accountId: string; status: string; updatedAt: string }>)
+      .data;
+    const doc = await sources.readModel<InternalAccountDoc>(Collections.internalAccounts, accountId);
+    if (!doc) return [];
+    return [
+      {
+        type: 'INTERNAL_ACCOUNT.STATUS_UPDATED',
+        timestamp: updatedAt,
+        data: { ...toInternalAccount(doc), status, updatedAt },
+      },
+    ];
+  },
+};
+
+/** `VERIFICATION.<verificationStatus>` with the Verification resource, when a verification is recorded. */
+const verificationUpdated: WebhookMapping = {
+  platform: dataPlatform,
+  webhooks(event) {
+    const { verification } = (event as Data<{ verification: VerificationSnapshot }>).data;
+    const resource = toVerificationResource(verification);
+    return [
+      {
+        type: `VERIFICATION.${resource.verificationStatus}`,
+        timestamp: verification.updatedAt,
+        data: { ...resource },
+      },
+    ];
+  },
+};
+
 /** The inviter's platform learns of the claim (it then sends any `amountToSend`). */
 const invitationClaimed: WebhookMapping = {
   platform: dataPlatform,
@@ -217,6 +253,8 @@ export const WEBHOOK_EVENT_MAP: Readonly<Record<string, WebhookMapping>> = {
   PendingTransferPosted: balanceUpdated,
   PendingTransferVoided: balanceUpdated,
   InvitationClaimed: invitationClaimed,
+  InternalAccountStatusChanged: accountStatusUpdated,
+  VerificationCreated: verificationUpdated,
   TransactionCreated: paymentChange('created'),
   TransactionStatusChanged: paymentChange('status'),
   TransactionStepStarted: paymentChange('step'),

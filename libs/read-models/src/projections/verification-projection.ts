@@ -1,4 +1,5 @@
 import type { VerificationEvent } from '#domain/verifications/verification.js';
+import { toVerificationResource } from '#domain/verifications/verification-view.js';
 import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../projection.js';
 import type { Doc, ProjectionTransaction } from '../read-model-store.js';
@@ -16,6 +17,12 @@ export const verificationProjection: Projection = {
   handles: ['VerificationCreated'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as VerificationEvent;
-    tx.put(Collections.verifications, { ...event.data.verification });
+    // Stored in the public API's shape (older verifications are converted), scoping fields beside it.
+    const { platformId, customerType } = event.data.verification;
+    tx.put(Collections.verifications, {
+      ...toVerificationResource(event.data.verification),
+      platformId,
+      customerType,
+    });
   },
 };

@@ -43,7 +43,8 @@ export const webhookSchemas: Record<string, Schema> = {
       type: str({
         description:
           'CUSTOMER.KYC_<STATUS> (individuals), CUSTOMER.KYB_<STATUS> (businesses), ' +
-          'INTERNAL_ACCOUNT.BALANCE_UPDATED, INVITATION_CLAIMED, ' +
+          'INTERNAL_ACCOUNT.BALANCE_UPDATED, INTERNAL_ACCOUNT.STATUS_UPDATED, VERIFICATION.<STATUS>, ' +
+          'INVITATION_CLAIMED, ' +
           'OUTGOING_PAYMENT.PENDING|PROCESSING|COMPLETED|FAILED|EXPIRED|REFUND_PENDING|REFUND_COMPLETED|' +
           'REFUND_FAILED, INCOMING_PAYMENT.PENDING|COMPLETED|FAILED, card.state_change, ' +
           'card.funding_source_change, AGENT_ACTION.PENDING_APPROVAL, BULK_UPLOAD.COMPLETED, ' +
@@ -53,7 +54,8 @@ export const webhookSchemas: Record<string, Schema> = {
       data: {
         type: 'object',
         description:
-          'The resource snapshot (Customer, InternalAccount, Invitation, Transaction, Card, AgentAction; ' +
+          'The resource snapshot (Customer, InternalAccount, Verification, Invitation, Transaction, Card, ' +
+          'AgentAction; ' +
           'for BULK_UPLOAD.* the BulkCustomerImportJob with its first errors, `errorsTruncated: true` when ' +
           'more were left out: GET /customers/bulk/jobs/{jobId} lists them all).',
       },
