@@ -77,6 +77,22 @@ export const webhookSchemas: Record<string, Schema> = {
       error: str({ description: 'Why no response arrived (refused, timeout, ...).' }),
       outcome: str({ enum: OUTCOMES }),
       nextAttemptAt: dateTime,
+      approval: {
+        type: 'object',
+        required: ['decision'],
+        description:
+          'An incoming-payment approval request’s reply: APPROVE (2xx, with the `receiverCustomerInfo` given), ' +
+          'WAIT (202), REJECT (403 with its `reason`, 422 with its `requiredFields`), FAIL (a mandatory ' +
+          'requested receiver field missing: `MISSING_MANDATORY_PAYEE_DATA`).',
+        properties: {
+          decision: str({ enum: ['APPROVE', 'WAIT', 'REJECT', 'FAIL'] }),
+          receiverCustomerInfo: { type: 'object', additionalProperties: true },
+          reason: str(),
+          requiredFields: { type: 'array', items: str() },
+          failureReason: str({ enum: ['MISSING_MANDATORY_PAYEE_DATA'] }),
+          missingFields: { type: 'array', items: str() },
+        },
+      },
     },
   },
   WebhookDelivery: {
