@@ -7,7 +7,8 @@ import { APPROVAL_WEBHOOK_TYPE } from './payment-webhooks.js';
 /**
  * One webhook's delivery to a platform's endpoint: scheduled once, then one record per attempt.
  * PENDING until an attempt succeeds (DELIVERED; a 409 reply counts: the receiver already has
- * it; so do 403 and 422 to an incoming-payment approval request, which reject the payment), FAILED when it was not to be retried (TEST), DEAD when the retry budget ran out. A failed
+ * it; so do 403 and 422 to an incoming-payment approval request, which reject the payment),
+ * FAILED when it was not to be retried (TEST), DEAD when the retry budget ran out. A failed
  * or dead delivery can be requested again (back to PENDING).
  */
 export type WebhookDeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'DEAD';
