@@ -168,22 +168,13 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     await receiver.setMode('error');
     clock.advance(1000);
     const failed = await api.post('/sandbox/webhooks/test');
-    expect(failed.status).toBe(400);
-    expect(failed.body).toMatchObject({
-      status: 400,
-      code: 'WEBHOOK_DELIVERY_ERROR',
-      details: { response_status: 500, url: receiver.url },
-    });
+    const answer = { status: 400, code: 'WEBHOOK_DELIVERY_ERROR' };
+    expect(failed.body).toMatchObject({ ...answer, details: { response_status: 500, url: receiver.url } });
     await receiver.setMode('refuse');
     clock.advance(1000);
     const refused = await api.post('/sandbox/webhooks/test');
-    expect(refused.status).toBe(400);
-    expect(refused.body.details).toEqual({
-      response_status: 0,
-      url: receiver.url,
-      response_body: '',
-      error: UNREACHABLE,
-    });
+    const unreachable = { response_status: 0, url: receiver.url, response_body: '', error: UNREACHABLE };
+    expect(refused.body).toMatchObject({ ...answer, details: unreachable });
     await receiver.setMode('ok');
 
     const list = await api.get('/webhooks/deliveries?type=TEST&status=FAILED&sortOrder=asc');
