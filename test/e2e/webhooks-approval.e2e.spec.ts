@@ -168,6 +168,18 @@ describe('incoming payments approved or rejected by the reply to INCOMING_PAYMEN
     expect((await m.transaction(id)).status).toBe('PENDING');
     await m.advance(3_600);
     expect(await m.eventually(id, 'FAILED')).toMatchObject({ failureReason: 'PAYMENT_APPROVAL_TIMED_OUT' });
+    // Decided: the next retry is not sent, and the delivery ends FAILED.
+    await m.advance(1_800);
+    const deadline = Date.now() + 10_000;
+    let ended = await delivery(request.id);
+    while (ended.status !== 'FAILED' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 25));
+      ended = await delivery(request.id);
+    }
+    expect(ended).toMatchObject({ status: 'FAILED', lastError: expect.stringContaining('decided') });
+    const sent = requestsFor(id, 'INCOMING_PAYMENT.PENDING').length;
+    expect(ended.attempts.at(-1)).toMatchObject({ outcome: 'FAILED', latencyMs: 0 });
+    expect(ended.attemptCount).toBe(sent + 1);
   });
 
   it('a reply after the payment was decided changes nothing', async () => {

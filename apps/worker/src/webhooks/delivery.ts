@@ -1,6 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { CommandRunner } from '#application/command-runner.js';
-import type { WebhookDeliverer } from '#application/webhooks/webhook-deliverer.js';
+import { recordUnsent, type WebhookDeliverer } from '#application/webhooks/webhook-deliverer.js';
+import type { PlatformClocks } from '#application/platforms/platform-clocks.js';
+import { APPROVAL_WEBHOOK_TYPE } from '#domain/webhooks/payment-webhooks.js';
 import type { PaymentApprovals } from '#application/webhooks/payment-approvals.js';
 import { webhookDeliveryDecider } from '#domain/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
@@ -19,6 +21,8 @@ export function startWebhookDelivery(deps: {
   deliverer: WebhookDeliverer;
   /** Carries out what replies to incoming-payment approval requests decide. */
   approvals?: PaymentApprovals;
+  /** The platforms' clocks (attempt times of approval requests not sent again). */
+  clocks?: PlatformClocks;
   concurrency?: number;
 }): Worker {
   const logger = new Logger('WebhookDelivery');
@@ -35,6 +39,14 @@ export function startWebhookDelivery(deps: {
       }
       const attempt = job.attemptsMade + 1;
       const { url: _dispatchedTo, ...request } = data;
+      // An approval request is not sent again once the payment was decided (approved, rejected, timed out).
+      if (data.webhookType === APPROVAL_WEBHOOK_TYPE && attempt > 1 && deps.approvals && deps.clocks) {
+        if (!(await deps.approvals.awaited(data.body))) {
+          const reason = 'the payment was decided meanwhile: the approval request is not sent again';
+          await recordUnsent(deps.runner, deps.clocks, { ...request, attempt, maxAttempts: job.maxAttempts }, reason);
+          return;
+        }
+      }
       const { outcome, url, result, approval } = await deps.deliverer.deliver({
         ...request,
         attempt,

@@ -40,7 +40,13 @@ export async function startWebhooks(
     new PaymentProcess(runner, infra.clocks, infra.jobs),
     infra.readModels,
   );
-  const delivery = startWebhookDelivery({ jobs: infra.jobs, runner, deliverer, approvals });
+  const delivery = startWebhookDelivery({
+    jobs: infra.jobs,
+    runner,
+    deliverer,
+    approvals,
+    clocks: infra.clocks,
+  });
   await dispatcher.start();
   return {
     dispatcher,

@@ -33,6 +33,18 @@ export class PaymentApprovals {
     this.reject = new RejectIncomingPaymentHandler(runner, process, readModels);
   }
 
+  /** Whether the payment an approval request (its body) asks about still waits for the platform's decision. */
+  async awaited(body: string): Promise<boolean> {
+    const transactionId = (JSON.parse(body) as { data?: { id?: string } }).data?.id;
+    if (!transactionId) return false;
+    try {
+      return awaitsApproval(await this.process.load({ kind: 'transaction', id: transactionId }));
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === 'not_found') return false;
+      throw error;
+    }
+  }
+
   /** `body` is the approval request sent (its `data.id` names the payment). */
   async apply(platformId: string, webhookId: string, body: string, reply: ApprovalReply): Promise<void> {
     if (reply.decision === 'WAIT') return;

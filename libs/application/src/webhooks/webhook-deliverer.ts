@@ -131,6 +131,32 @@ export class WebhookDeliverer {
   }
 }
 
+/** Records an attempt that was not sent because it no longer matters; the delivery ends FAILED. */
+export async function recordUnsent(
+  runner: CommandRunner,
+  clocks: PlatformClocks,
+  request: DeliveryRequest,
+  reason: string,
+): Promise<void> {
+  const now = await clocks.now(request.platformId);
+  const attempt: DeliveryAttempt = {
+    attempt: request.attempt,
+    attemptedAt: now.toISOString(),
+    latencyMs: 0,
+    error: reason,
+    outcome: 'FAILED',
+  };
+  await runner.run(
+    webhookDeliveryStream(request.deliveryId),
+    webhookDeliveryDecider,
+    { type: 'RecordAttempt', attempt },
+    {
+      metadata: { platformId: request.platformId, actor: 'webhook-delivery', correlationId: request.webhookId },
+      waitForReadModels: false,
+    },
+  );
+}
+
 /** The receiver fields an approval request asked for (in the body sent). */
 function requestedFields(body: string): RequestedField[] {
   try {
