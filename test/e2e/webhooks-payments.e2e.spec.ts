@@ -98,6 +98,10 @@ describe('payment webhooks: the public API types for every status change', () =>
       'OUTGOING_PAYMENT.FAILED',
       'OUTGOING_PAYMENT.REFUND_COMPLETED',
     ]);
+    // On the platform's clock: the return starts once it was advanced, before the payment ends FAILED.
+    const at = (type: string) => Date.parse(hookOf(tx, type).timestamp);
+    expect(at('OUTGOING_PAYMENT.REFUND_PENDING')).toBeGreaterThanOrEqual(at('OUTGOING_PAYMENT.COMPLETED') + 300_000);
+    expect(at('OUTGOING_PAYMENT.REFUND_PENDING')).toBeLessThanOrEqual(at('OUTGOING_PAYMENT.FAILED'));
     expect(hookOf(tx, 'OUTGOING_PAYMENT.REFUND_PENDING').data.refund).toMatchObject({
       status: 'PENDING',
       reason: 'TRANSACTION_FAILED',

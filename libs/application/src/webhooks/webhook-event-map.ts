@@ -180,7 +180,9 @@ const invitationClaimed: WebhookMapping = {
 const paymentChange = (kind: PaymentChange['kind']): WebhookMapping => ({
   platform: dataPlatform,
   async webhooks(event, sources) {
-    const data = (event as Data<{ transaction: TransactionRecord; previousStatus?: TransactionStatus }>).data;
+    const data = (
+      event as Data<{ transaction: TransactionRecord; previousStatus?: TransactionStatus; startedAt?: string }>
+    ).data;
     const tx = data.transaction;
     const change: PaymentChange =
       kind === 'step'
@@ -191,8 +193,8 @@ const paymentChange = (kind: PaymentChange['kind']): WebhookMapping => ({
     if (kind === 'step' && !tx.activeStep) return [];
     const types = paymentWebhookTypes(change);
     if (types.length === 0) return [];
-    // A step has not changed the record yet: it started when the event was recorded.
-    const timestamp = kind === 'step' ? event.recordedAt.toISOString() : tx.updatedAt;
+    // A step has not changed the record yet: it started at `startedAt` (on the platform's clock).
+    const timestamp = kind === 'step' ? (data.startedAt ?? event.recordedAt.toISOString()) : tx.updatedAt;
     const resource = toTransactionResource(tx);
     const refund = refundOutcome(change);
     if (refund && resource.refund === undefined) {
