@@ -223,7 +223,7 @@ describe('the operators’ CLI', () => {
 
     it('queues a failed delivery again: a new attempt reaches the endpoint; not another platform’s', async () => {
       await pointWebhooksAt(api, receiver);
-      expect((await api.post('/sandbox/webhooks/test')).body).toMatchObject({ response_status: 500 });
+      expect((await api.post('/sandbox/webhooks/test')).body).toMatchObject({ details: { response_status: 500 } });
       const [failed] = (await api.get('/webhooks/deliveries?type=TEST&status=FAILED')).body.data;
       expect(failed).toMatchObject({ attemptCount: 1, redeliveries: 0 });
       await receiver.setMode('ok');

@@ -49,7 +49,7 @@ describe('operations console in a browser', () => {
     receiver = await startWebhookReceiver();
     await pointWebhooksAt(api, receiver);
     await receiver.setMode('error');
-    expect((await api.post('/sandbox/webhooks/test')).body.response_status).toBe(500);
+    expect((await api.post('/sandbox/webhooks/test')).body.details.response_status).toBe(500);
     await receiver.setMode('ok');
     const failed = await api.get('/webhooks/deliveries?type=TEST&status=FAILED');
     failedDeliveryId = failed.body.data[0].id;

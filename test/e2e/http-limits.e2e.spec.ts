@@ -164,7 +164,7 @@ describe('webhook test rate limit', () => {
     expectRateLimited(limited, limited.headers.get('retry-after'));
     expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
     const other = await t.otherPlatform();
-    expect((await other.api.post('/sandbox/webhooks/test', {})).body.code).toBe('WEBHOOK_ENDPOINT_NOT_CONFIGURED');
+    expect((await other.api.post('/sandbox/webhooks/test', {})).body.code).toBe('WEBHOOK_ENDPOINT_NOT_SET');
   });
 });
 

@@ -123,7 +123,7 @@ export const CASES: Case[] = [
   },
   {
     op: '/verifications',
-    status: 201,
+    status: 200,
     setup: async (f) => {
       const [c, d] = [await f.m.customer(['USD']), await f.m.customer(['USD'])];
       return {

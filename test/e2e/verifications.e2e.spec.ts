@@ -40,7 +40,7 @@ describe('verifications over HTTP', () => {
   const verify = async (customerId: string, client = api) => {
     clock.advance(1000);
     const res = await client.post('/verifications', { customerId });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     return res.body;
   };
   const accounts = async (customerId: string) =>
@@ -55,7 +55,7 @@ describe('verifications over HTTP', () => {
     expect(stillPending).toEqual({
       id: expect.stringMatching(/^Verification:[0-9a-f-]{36}$/),
       customerId: c.id,
-      verificationStatus: 'PENDING',
+      verificationStatus: 'IN_PROGRESS',
       errors: [],
       createdAt: clock.now().toISOString(),
       updatedAt: clock.now().toISOString(),
@@ -96,17 +96,20 @@ describe('verifications over HTTP', () => {
   });
 
   it('verifies businesses by the registration number suffix into kybStatus', async () => {
-    const cases: [string, string][] = [
-      ['REG-001', 'PENDING'],
-      ['REG-002', 'REJECTED'],
-      ['REG-777', 'APPROVED'],
+    const cases: [string, string, string][] = [
+      ['REG-001', 'PENDING', 'IN_PROGRESS'],
+      ['REG-002', 'REJECTED', 'REJECTED'],
+      ['REG-777', 'APPROVED', 'APPROVED'],
     ];
-    for (const [registrationNumber, status] of cases) {
+    for (const [registrationNumber, status, verificationStatus] of cases) {
       const b = await customer(business(`biz-${registrationNumber}`, 'REG-000'));
       expect(b.kybStatus).toBe('APPROVED');
       await api.patch(`/customers/${b.id}`, { businessInfo: { legalName: 'Acme Ltd', registrationNumber } });
       const v = await verify(b.id);
-      expect({ registrationNumber, status: v.verificationStatus }).toEqual({ registrationNumber, status });
+      expect({ registrationNumber, status: v.verificationStatus }).toEqual({
+        registrationNumber,
+        status: verificationStatus,
+      });
       const after = (await api.get(`/customers/${b.id}`)).body;
       expect(after.kybStatus).toBe(status);
       expect(after.kycStatus).toBeUndefined();
@@ -118,8 +121,8 @@ describe('verifications over HTTP', () => {
     const v = await verify(bare.id);
     expect(v.verificationStatus).toBe('RESOLVE_ERRORS');
     expect(v.errors).toEqual([
-      { field: 'birthDate', code: 'MISSING_FIELD', message: 'birthDate is required for KYC' },
-      { field: 'address', code: 'MISSING_FIELD', message: 'address is required for KYC' },
+      { resourceId: bare.id, type: 'MISSING_FIELD', field: 'birthDate', reason: 'birthDate is required for KYC' },
+      { resourceId: bare.id, type: 'MISSING_FIELD', field: 'address', reason: 'address is required for KYC' },
     ]);
     expect((await api.get(`/customers/${bare.id}`)).body.kycStatus).toBe('PENDING');
     const noName = await customer({
@@ -141,7 +144,7 @@ describe('verifications over HTTP', () => {
     const bv = await verify(biz.id);
     expect(bv.verificationStatus).toBe('RESOLVE_ERRORS');
     expect(bv.errors.map((e: any) => e.field)).toEqual(['businessInfo.legalName', 'address']);
-    expect(bv.errors[0].message).toBe('businessInfo.legalName is required for KYB');
+    expect(bv.errors[0].reason).toBe('businessInfo.legalName is required for KYB');
     // Once the fields are there, the next verification decides.
     await api.patch(`/customers/${bare.id}`, { birthDate: '1985-05-05', address: ADDRESS, fullName: 'Lee Park' });
     expect((await verify(bare.id)).verificationStatus).toBe('APPROVED');
@@ -213,12 +216,12 @@ describe('verifications over HTTP', () => {
     expect((await other.api.get('/verifications')).body).toEqual({ data: [], hasMore: false, totalCount: 0 });
   });
 
-  it('leaves a complete submission PENDING on a production platform', async () => {
+  it('leaves a complete submission IN_PROGRESS on a production platform', async () => {
     const prod = await t.otherPlatform({ sandbox: false });
     const c = await customer(person('prod', 'Pat Prod'), prod.api);
     expect(c.kycStatus).toBe('PENDING');
     const v = await verify(c.id, prod.api);
-    expect(v.verificationStatus).toBe('PENDING');
+    expect(v.verificationStatus).toBe('IN_PROGRESS');
     expect((await prod.api.get(`/customers/${c.id}`)).body.kycStatus).toBe('PENDING');
   });
 });

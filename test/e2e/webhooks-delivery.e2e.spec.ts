@@ -193,7 +193,7 @@ for (const [adapter, skip] of [
     it('never retries a TEST webhook', async () => {
       await receiver.setMode('error');
       const res = await api.post('/sandbox/webhooks/test');
-      expect(res.body.response_status).toBe(500);
+      expect(res.body.details.response_status).toBe(500);
       const [test] = await allDeliveries('&type=TEST');
       expect(test).toMatchObject({ status: 'FAILED', attemptCount: 1, maxAttempts: 1 });
       await receiver.setMode('ok');

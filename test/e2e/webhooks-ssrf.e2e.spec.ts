@@ -79,15 +79,22 @@ describe('webhooks: SSRF guard on endpoints and the sandbox test webhook', () =>
 
   it('answers a refused address and a closed port alike, revealing nothing, and records them alike', async () => {
     const refused = await t.api.post('/sandbox/webhooks/test');
-    expect(refused.status).toBe(200);
-    expect(refused.body).toEqual({ response_status: 0, url: receiver.url, response_body: '', error: UNREACHABLE });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('WEBHOOK_DELIVERY_ERROR');
+    expect(refused.body.details).toEqual({
+      response_status: 0,
+      url: receiver.url,
+      response_body: '',
+      error: UNREACHABLE,
+    });
     expect(receiver.requests).toHaveLength(0); // never contacted
 
     const closedUrl = `http://localhost:${unused}/hooks`;
     expect((await t.api.patch('/config', { webhookEndpoint: closedUrl })).status).toBe(200);
     const closed = await t.api.post('/sandbox/webhooks/test');
-    expect(closed.status).toBe(200);
-    expect(closed.body).toEqual({ response_status: 0, url: closedUrl, response_body: '', error: UNREACHABLE });
+    expect(closed.status).toBe(400);
+    expect(closed.body.details).toEqual({ response_status: 0, url: closedUrl, response_body: '', error: UNREACHABLE });
+    expect(closed.body.message).toBe(refused.body.message);
     expect(Object.keys(closed.headers)).toEqual(Object.keys(refused.headers));
 
     const list = await t.api.get('/webhooks/deliveries?type=TEST&sortOrder=asc');
@@ -109,7 +116,8 @@ describe('webhooks: SSRF guard on endpoints and the sandbox test webhook', () =>
     expect(set.status).toBe(200);
     const statuses: number[] = [];
     for (let i = 0; i < 10; i++) statuses.push((await platform.api.post('/sandbox/webhooks/test')).status);
-    expect(statuses).toEqual(Array(10).fill(200));
+    // Each one is sent (the port is closed: a failed delivery, 400) and counted.
+    expect(statuses).toEqual(Array(10).fill(400));
     const limited = await platform.api.post('/sandbox/webhooks/test');
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({

@@ -168,11 +168,13 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     await receiver.setMode('error');
     clock.advance(1000);
     const failed = await api.post('/sandbox/webhooks/test');
-    expect(failed.body).toMatchObject({ response_status: 500, url: receiver.url });
+    const answer = { status: 400, code: 'WEBHOOK_DELIVERY_ERROR' };
+    expect(failed.body).toMatchObject({ ...answer, details: { response_status: 500, url: receiver.url } });
     await receiver.setMode('refuse');
     clock.advance(1000);
     const refused = await api.post('/sandbox/webhooks/test');
-    expect(refused.body).toEqual({ response_status: 0, url: receiver.url, response_body: '', error: UNREACHABLE });
+    const unreachable = { response_status: 0, url: receiver.url, response_body: '', error: UNREACHABLE };
+    expect(refused.body).toMatchObject({ ...answer, details: unreachable });
     await receiver.setMode('ok');
 
     const list = await api.get('/webhooks/deliveries?type=TEST&status=FAILED&sortOrder=asc');
@@ -200,7 +202,7 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     const sandbox = await t.otherPlatform();
     const none = await sandbox.api.post('/sandbox/webhooks/test');
     expect(none.status).toBe(400);
-    expect(none.body.code).toBe('WEBHOOK_ENDPOINT_NOT_CONFIGURED');
+    expect(none.body.code).toBe('WEBHOOK_ENDPOINT_NOT_SET');
     const production = await t.otherPlatform({ sandbox: false });
     const https = receiver.url.replace('http:', 'https:');
     expect((await production.api.patch('/config', { webhookEndpoint: https })).status).toBe(200);
@@ -250,7 +252,7 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     expect(updated.status).toBe(200);
     clock.advance(1000);
     const verification = await api.post('/verifications', { customerId: customer.id });
-    expect(verification.status).toBe(201);
+    expect(verification.status).toBe(200);
     expect(verification.body.verificationStatus).toBe('APPROVED');
     await receiver.waitFor(
       (r) => ofType('CUSTOMER.KYC_APPROVED')(r).some((x) => x.json!.data.id === customer.id),

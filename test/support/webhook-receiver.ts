@@ -36,6 +36,8 @@ export interface WebhookReceiver {
   setMode(mode: ReceiverMode): Promise<void>;
   /** Verifies every later request with the platform's public key (PEM) and Standard Webhooks secret. */
   verifyWith(keys: { publicKeyPem: string; secret: string }): void;
+  /** Answers requests the function picks (a status and a JSON body) instead of the mode; undefined: the mode. */
+  replyWith(reply?: (request: ReceivedRequest) => { status: number; body?: unknown } | undefined): void;
   /** Requests answered 2xx or 409 (delivered), by webhook id. */
   delivered(): Map<string, ReceivedRequest[]>;
   /** Polls (real time, bounded) until `condition` holds. */
@@ -66,6 +68,7 @@ export async function startWebhookReceiver(initial: ReceiverMode = 'ok'): Promis
   const deliveredById = new Map<string, ReceivedRequest[]>();
   const sockets = new Set<Socket>();
   let keys: { publicKey: KeyObject; standard: Webhook } | undefined;
+  let replier: ((request: ReceivedRequest) => { status: number; body?: unknown } | undefined) | undefined;
   let mode: ReceiverMode = 'ok';
   let server: Server | undefined;
   let port = 0;
@@ -108,8 +111,10 @@ export async function startWebhookReceiver(initial: ReceiverMode = 'ok'): Promis
           if (finding) webhookFindings.push(finding);
         }
         requests.push(record);
+        const custom = replier?.(record);
         const status =
-          mode === 'error' ? 500 : mode === 'conflict' ? 409 : mode === 'ok' || mode === 'slow' ? 200 : undefined;
+          custom?.status ??
+          (mode === 'error' ? 500 : mode === 'conflict' ? 409 : mode === 'ok' || mode === 'slow' ? 200 : undefined);
         if (status === undefined) return; // hang: never answer
         const answer = () => {
           if (res.destroyed) return;
@@ -117,9 +122,9 @@ export async function startWebhookReceiver(initial: ReceiverMode = 'ok'): Promis
           if (record.json?.id && ((status >= 200 && status < 300) || status === 409))
             deliveredById.set(record.json.id, [...(deliveredById.get(record.json.id) ?? []), record]);
           res.writeHead(status, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ received: record.json?.id ?? null, status }));
+          res.end(JSON.stringify(custom ? (custom.body ?? {}) : { received: record.json?.id ?? null, status }));
         };
-        if (mode === 'slow') setTimeout(answer, SLOW_MS);
+        if (mode === 'slow' && !custom) setTimeout(answer, SLOW_MS);
         else answer();
       });
     });
@@ -161,6 +166,9 @@ export async function startWebhookReceiver(initial: ReceiverMode = 'ok'): Promis
       if (mode === 'hang') for (const socket of sockets) socket.destroy();
       mode = next;
       if (!server) await listen();
+    },
+    replyWith(reply) {
+      replier = reply;
     },
     verifyWith({ publicKeyPem, secret }) {
       keys = { publicKey: createPublicKey(publicKeyPem), standard: new Webhook(secret) };

@@ -1,3 +1,5 @@
+import { INCOMING_PAYMENT_WEBHOOK_TYPES, OUTGOING_PAYMENT_WEBHOOK_TYPES } from '#domain/webhooks/payment-webhooks.js';
+
 type Schema = Record<string, unknown>;
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -45,8 +47,74 @@ const SIGNATURE_HEADERS: Schema[] = [
   },
 ];
 
+/** The public API's verification webhook types (READY_FOR_VERIFICATION is a status but no webhook). */
+const VERIFICATION_WEBHOOK_STATUSES = [
+  'APPROVED',
+  'REJECTED',
+  'RESOLVE_ERRORS',
+  'IN_PROGRESS',
+  'PENDING_MANUAL_REVIEW',
+];
+
+const REFUND: Schema = {
+  type: 'object',
+  required: ['reference', 'initiatedAt', 'status'],
+  properties: {
+    reference: { type: 'string' },
+    initiatedAt: { type: 'string', format: 'date-time' },
+    settledAt: { type: 'string', format: 'date-time' },
+    status: { type: 'string', enum: ['PENDING', 'COMPLETED', 'FAILED'] },
+    reason: { type: 'string', enum: ['TRANSACTION_FAILED', 'USER_CANCELLATION', 'TIMEOUT'] },
+  },
+};
+
+const replyError = (extra: Record<string, Schema>): Schema => ({
+  type: 'object',
+  properties: {
+    code: { type: 'string' },
+    message: { type: 'string' },
+    details: { type: 'object', additionalProperties: true },
+    ...extra,
+  },
+});
+
+/** What the platform may answer an incoming-payment webhook (the reply to `INCOMING_PAYMENT.PENDING` decides). */
+const APPROVAL_REPLIES: Record<string, Schema> = {
+  '200': {
+    description: 'Received; for `INCOMING_PAYMENT.PENDING` the payment is approved.',
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          properties: { receiverCustomerInfo: { type: 'object', additionalProperties: true } },
+        },
+      },
+    },
+  },
+  '202': { description: 'Received; the payment stays PENDING until approved or rejected through the API.' },
+  '403': {
+    description: 'The payment is rejected (`INCOMING_PAYMENT.PENDING` only).',
+    content: { 'application/json': { schema: replyError({ reason: { type: 'string' } }) } },
+  },
+  '409': { description: 'Already processed (a duplicate `id`).' },
+  '422': {
+    description: 'Counterparty information is missing: the payment is rejected (`INCOMING_PAYMENT.PENDING` only).',
+    content: {
+      'application/json': {
+        schema: replyError({ requiredFields: { type: 'array', items: { type: 'string' } } }),
+      },
+    },
+  },
+};
+
 /** One webhook family: the envelope with its `type` values and the resource `data` carries. */
-function webhook(summary: string, description: string, types: string[], data: Schema): Schema {
+function webhook(
+  summary: string,
+  description: string,
+  types: string[],
+  data: Schema,
+  responses?: Record<string, Schema>,
+): Schema {
   return {
     post: {
       summary,
@@ -68,7 +136,7 @@ function webhook(summary: string, description: string, types: string[], data: Sc
           },
         },
       },
-      responses: {
+      responses: responses ?? {
         '200': { description: 'Received (any 2xx, or 409 for a webhook already processed).' },
       },
     },
@@ -82,7 +150,6 @@ function webhook(summary: string, description: string, types: string[], data: Sc
  */
 export function webhookDocs(components: Record<string, Schema>): Record<string, Schema> {
   const kyc = statuses(components, 'Customer', 'kycStatus');
-  const payment = statuses(components, 'Transaction', 'status');
   return {
     customer: webhook(
       'Customer KYC or KYB status changed',
@@ -92,23 +159,58 @@ export function webhookDocs(components: Record<string, Schema>): Record<string, 
       ref('Customer'),
     ),
     'internal-account': webhook(
-      'Internal account balance updated',
-      'A posting changed the balance of an internal account.',
-      ['INTERNAL_ACCOUNT.BALANCE_UPDATED'],
+      'Internal account balance or status updated',
+      'A posting changed the balance of an internal account (`INTERNAL_ACCOUNT.BALANCE_UPDATED`), or its status ' +
+        'changed (`INTERNAL_ACCOUNT.STATUS_UPDATED`: activated by KYC approval, closed with its deleted customer).',
+      ['INTERNAL_ACCOUNT.BALANCE_UPDATED', 'INTERNAL_ACCOUNT.STATUS_UPDATED'],
       ref('InternalAccount'),
+    ),
+    verification: webhook(
+      'Verification recorded',
+      'A verification of a customer was recorded: `VERIFICATION.<verificationStatus>` with the Verification.',
+      VERIFICATION_WEBHOOK_STATUSES.map((s) => `VERIFICATION.${s}`),
+      ref('Verification'),
     ),
     'outgoing-payment': webhook(
       'Outgoing payment status',
-      'A payment the platform sent (a quote executed, a transfer out) changed status.',
-      payment.map((s) => `OUTGOING_PAYMENT.${s}`),
-      ref('Transaction'),
+      'A payment the platform sent (a quote executed, a transfer out) changed status: `PENDING`, `PROCESSING`, ' +
+        '`COMPLETED`, `FAILED`, `EXPIRED` follow the status (nothing for CREATED); `REFUND_PENDING` when money ' +
+        'starts going back to the source, `REFUND_COMPLETED` when it is back (a payment returned after completion, ' +
+        'or ending REJECTED or REFUNDED), `REFUND_FAILED` when payout and refund both failed; these carry `refund`.',
+      [...OUTGOING_PAYMENT_WEBHOOK_TYPES],
+      { allOf: [ref('Transaction'), { type: 'object', properties: { refund: REFUND } }] },
     ),
     'incoming-payment': webhook(
-      'Incoming payment status',
-      'A payment to one of the platform’s customers (UMA receive, transfer in) changed status; `PENDING` ones ' +
-        'wait for `POST /transactions/{id}/approve` or `/reject`.',
-      payment.map((s) => `INCOMING_PAYMENT.${s}`),
-      ref('Transaction'),
+      'Incoming payment: approval request and status',
+      'A payment to one of the platform’s customers changed status: `COMPLETED`, or `FAILED` for every way of not ' +
+        'completing (FAILED, REJECTED, REFUNDED, EXPIRED). `INCOMING_PAYMENT.PENDING` asks the platform to approve ' +
+        'an UMA payment, with `requestedReceiverCustomerInfoFields` (what the sender’s side wants to know about ' +
+        'the receiver and the customer’s registration lacks). The reply decides: 200 approves (give the requested ' +
+        'fields in `receiverCustomerInfo`; a mandatory one missing fails the payment with ' +
+        '`MISSING_MANDATORY_PAYEE_DATA`), 202 leaves it pending for `POST /transactions/{id}/approve` or ' +
+        '`/reject`, 403 rejects it (REJECTED), 422 (`requiredFields`: counterparty information the platform ' +
+        'needs and did not get) rejects it as well. Any other reply is a failed delivery, retried until the ' +
+        'payment is decided or times out (`PAYMENT_APPROVAL_TIMED_OUT`).',
+      [...INCOMING_PAYMENT_WEBHOOK_TYPES],
+      {
+        allOf: [
+          ref('Transaction'),
+          {
+            type: 'object',
+            properties: {
+              requestedReceiverCustomerInfoFields: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['name', 'mandatory'],
+                  properties: { name: { type: 'string' }, mandatory: { type: 'boolean' } },
+                },
+              },
+            },
+          },
+        ],
+      },
+      APPROVAL_REPLIES,
     ),
     invitation: webhook(
       'Invitation claimed',

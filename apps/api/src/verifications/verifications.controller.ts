@@ -1,6 +1,7 @@
-import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { IsOptional, Matches } from 'class-validator';
+import { IsIn, IsOptional, Matches } from 'class-validator';
+import { VERIFICATION_STATUSES } from '#domain/verifications/verification.js';
 import type { Actor } from '#application/tokens.js';
 import { CreateVerificationCommand } from '#application/verifications/verification-commands.js';
 import { VerificationQueries } from '#application/verifications/verification-queries.js';
@@ -19,6 +20,9 @@ export class CreateVerificationDto {
 
 export class ListVerificationsQuery extends PageParams {
   @IsOptional() @Matches(CUSTOMER_ID, customerIdMessage) customerId?: string;
+  @IsOptional()
+  @IsIn(VERIFICATION_STATUSES, { message: `verificationStatus must be one of ${VERIFICATION_STATUSES.join(', ')}` })
+  verificationStatus?: string;
 }
 
 /** KYC (individuals) and KYB (businesses) checks of customers. */
@@ -30,21 +34,23 @@ export class VerificationsController {
   ) {}
 
   @Post()
+  @HttpCode(200)
   @Idempotent()
   @ApiDoc({
     summary: 'Verify a customer (KYC/KYB)',
     description:
-      'Fields the check needs and the customer lacks are listed in `errors` and the verification is ' +
-      'RESOLVE_ERRORS (the customer is unchanged): individuals need fullName, birthDate and ' +
+      'Fields the check needs and the customer lacks are listed in `errors` (MISSING_FIELD with its `field`) and ' +
+      'the verification is RESOLVE_ERRORS (the customer is unchanged): individuals need fullName, birthDate and ' +
       'address (line1, city, postalCode, country); businesses need businessInfo.legalName, ' +
-      'businessInfo.registrationNumber and address. Otherwise the outcome becomes the ' +
-      'customer’s kycStatus (kybStatus for businesses) and approval activates its PENDING ' +
-      'internal accounts. A business is approved only when its beneficial owners are too: it takes ' +
-      'the worst of its own check and their KYC, and each owner that is REJECTED or PENDING is listed ' +
-      'in `errors` (APPLICANT_REJECTED / APPLICANT_PENDING with its `resourceId`). Sandbox: the last three ' +
-      'characters of the registration number (businesses) or last name (individuals) select 001 PENDING, ' +
-      '002 REJECTED, otherwise APPROVED.',
-    responses: { 201: { description: 'The verification', schema: 'Verification' } },
+      'businessInfo.registrationNumber and address. Documents and beneficial owners the check needs are listed the ' +
+      'same way (MISSING_*_DOCUMENT with `acceptedDocumentTypes`, MISSING_BENEFICIAL_OWNER); see the README for ' +
+      'when the sandbox asks for them. Otherwise the outcome becomes the customer’s kycStatus (kybStatus for ' +
+      'businesses): IN_PROGRESS while undecided (kycStatus PENDING), APPROVED (its PENDING internal accounts ' +
+      'become ACTIVE) or REJECTED. A business is approved only when its beneficial owners are too: it takes ' +
+      'the worst of its own check and their KYC, and each REJECTED owner is an APPLICANT_REJECTED error with its ' +
+      '`resourceId`. Sandbox: the last three characters of the registration number (businesses) or last name ' +
+      '(individuals) select 001 IN_PROGRESS, 002 REJECTED, 003 documents and owners required, otherwise APPROVED.',
+    responses: { 200: { description: 'The verification', schema: 'Verification' } },
     errors: [404],
   })
   async create(@Body() body: CreateVerificationDto, @CurrentActor() actor: Actor) {

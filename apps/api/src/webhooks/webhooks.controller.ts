@@ -107,12 +107,14 @@ export class WebhooksController {
     summary: 'Send a test webhook (sandbox)',
     description:
       'Sends a TEST webhook to the configured endpoint now and reports the receiver’s status and the first 256 ' +
-      'characters of its body; never retried. `response_status` is 0 when no response arrived, with one generic ' +
-      '`error` (a refused address, a failed connection and a timeout look alike). 400 ' +
-      'WEBHOOK_ENDPOINT_NOT_CONFIGURED without an endpoint; at most 10 per platform per minute (429).',
+      'characters of its body; never retried. A delivery that failed (no 2xx or 409 reply) is 400 ' +
+      '`WEBHOOK_DELIVERY_ERROR` with `response_status`, `url`, `response_body` in `details` (`response_status` ' +
+      '0 when no response arrived, with one generic `error`: a refused address, a failed connection and a ' +
+      'timeout look alike). 400 `WEBHOOK_ENDPOINT_NOT_SET` without an endpoint; at most 10 per platform per ' +
+      'minute (429).',
     tag: 'Sandbox',
     responses: { 200: { description: 'The receiver’s answer', schema: 'WebhookTestResult' } },
-    errors: [403, 429],
+    errors: [400, 403, 429],
   })
   test(@CurrentActor() actor: Actor): Promise<TestWebhookResult> {
     return this.commands.execute(new SendTestWebhookCommand(actor));

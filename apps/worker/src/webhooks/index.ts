@@ -2,6 +2,8 @@ import { CommandRunner } from '#application/command-runner.js';
 import type { Infrastructure } from '#application/infrastructure.js';
 import { loadSecretsKey, SecretBox } from '#crypto/secret-box.js';
 import { WebhookDeliverer } from '#application/webhooks/webhook-deliverer.js';
+import { PaymentApprovals } from '#application/webhooks/payment-approvals.js';
+import { PaymentProcess } from '#application/transactions/payment-process.js';
 import type { AppConfig } from '#config/config.js';
 import { systemClock } from '#domain/clock.js';
 import { startWebhookDelivery } from './delivery.js';
@@ -33,7 +35,18 @@ export async function startWebhooks(
     projections: infra.projections,
     runner,
   });
-  const delivery = startWebhookDelivery({ jobs: infra.jobs, runner, deliverer });
+  const approvals = new PaymentApprovals(
+    runner,
+    new PaymentProcess(runner, infra.clocks, infra.jobs),
+    infra.readModels,
+  );
+  const delivery = startWebhookDelivery({
+    jobs: infra.jobs,
+    runner,
+    deliverer,
+    approvals,
+    clocks: infra.clocks,
+  });
   await dispatcher.start();
   return {
     dispatcher,

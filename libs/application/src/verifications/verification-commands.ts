@@ -14,7 +14,10 @@ import {
 import { BeneficialOwnerQueries } from '../beneficial-owners/beneficial-owner-queries.js';
 import { CommandRunner } from '../command-runner.js';
 import { customerStream, loadOwnCustomer } from '../customers/customer-commands.js';
-import { IDS, type Actor } from '../tokens.js';
+import { IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { documentsRequired, verificationRequirements } from '#domain/verifications/requirements.js';
+import { Collections } from '#read-models/projections/collections.js';
+import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class CreateVerificationCommand {
@@ -39,7 +42,29 @@ export class CreateVerificationHandler implements ICommandHandler<CreateVerifica
     private readonly clocks: PlatformClocks,
     private readonly owners: BeneficialOwnerQueries,
     @Inject(IDS) private readonly ids: IdGenerator,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
   ) {}
+
+  /** Types of the documents the customer holds. */
+  private async documentTypes(platformId: string, customerId: string): Promise<string[]> {
+    const types: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.readModels.find(Collections.documents, {
+        filters: [
+          { field: 'platformId', op: 'eq', value: platformId },
+          { field: 'documentHolder', op: 'eq', value: customerId },
+        ],
+        sortBy: 'createdAt',
+        sortOrder: 'asc',
+        limit: 100,
+        cursor,
+      });
+      types.push(...page.data.map((d) => String(d.documentType)));
+      cursor = page.hasMore ? page.nextCursor : undefined;
+    } while (cursor);
+    return types;
+  }
 
   async execute({ customerId, actor }: CreateVerificationCommand) {
     const customer = await loadOwnCustomer(this.runner, customerId, actor);
@@ -47,7 +72,18 @@ export class CreateVerificationHandler implements ICommandHandler<CreateVerifica
     const { state: platform } = await this.runner.load(streams.platform(actor.platformId), platformDecider);
     const customerType = customer.customerType!;
     const business = customerType === 'BUSINESS';
-    let outcome = verificationOutcome(customerType, customer.profile, Boolean(platform.sandbox));
+    const sandbox = Boolean(platform.sandbox);
+    const requirements = documentsRequired(customerType, customer.profile, sandbox)
+      ? verificationRequirements({
+          customerId,
+          customerType,
+          profile: customer.profile,
+          sandbox,
+          documents: await this.documentTypes(actor.platformId, customerId),
+          beneficialOwners: business ? (await this.owners.outcomesOf(actor.platformId, customerId)).length : 0,
+        })
+      : [];
+    let outcome = verificationOutcome(customerType, customer.profile, sandbox, customerId, requirements);
     const id = publicId('Verification', this.ids.uuid());
     const now = (await this.clocks.now(actor.platformId)).toISOString();
     const kycStatus = kycStatusFrom(outcome.verificationStatus);

@@ -16,8 +16,10 @@ export class VerificationQueries {
     return toVerification(doc);
   }
 
-  list(platformId: string, q: { customerId?: string; limit?: number; cursor?: string }) {
-    const filters: Filter[] = q.customerId ? [{ field: 'customerId', op: 'eq', value: q.customerId }] : [];
+  list(platformId: string, q: { customerId?: string; verificationStatus?: string; limit?: number; cursor?: string }) {
+    const filters: Filter[] = [];
+    if (q.customerId) filters.push({ field: 'customerId', op: 'eq', value: q.customerId });
+    if (q.verificationStatus) filters.push({ field: 'verificationStatus', op: 'eq', value: q.verificationStatus });
     return listForPlatform<Doc>(
       this.store,
       Collections.verifications,

@@ -37,7 +37,7 @@ export class RedeliverWebhookCommand {
 const notConfigured = () =>
   new DomainError(
     'invalid',
-    'WEBHOOK_ENDPOINT_NOT_CONFIGURED',
+    'WEBHOOK_ENDPOINT_NOT_SET',
     'no webhook endpoint is configured; set one with PATCH /config',
   );
 
@@ -116,7 +116,11 @@ export class SendTestWebhookHandler implements ICommandHandler<SendTestWebhookCo
       { type: 'ScheduleDelivery', deliveryId, platformId: actor.platformId, url, payload, maxAttempts: 1, now },
       { metadata: { ...actor }, waitForReadModels: false },
     );
-    const { result, url: sentTo } = await this.deliverer.deliver(
+    const {
+      result,
+      url: sentTo,
+      outcome,
+    } = await this.deliverer.deliver(
       {
         deliveryId,
         platformId: actor.platformId,
@@ -129,9 +133,24 @@ export class SendTestWebhookHandler implements ICommandHandler<SendTestWebhookCo
       { waitForReadModels: true },
     );
     const to = sentTo ?? url;
-    if (result.statusCode === undefined) return { response_status: 0, url: to, response_body: '', error: UNREACHABLE };
-    const excerpt = [...(result.responseBody ?? '')].slice(0, TEST_RESPONSE_CHARS).join('');
-    return { response_status: result.statusCode, url: to, response_body: excerpt };
+    const answer: TestWebhookResult =
+      result.statusCode === undefined
+        ? { response_status: 0, url: to, response_body: '', error: UNREACHABLE }
+        : {
+            response_status: result.statusCode,
+            url: to,
+            response_body: [...(result.responseBody ?? '')].slice(0, TEST_RESPONSE_CHARS).join(''),
+          };
+    if (outcome === 'DELIVERED') return answer;
+    // As the public API: a failed delivery is a 400, with what the receiver answered in the details.
+    throw new DomainError(
+      'invalid',
+      'WEBHOOK_DELIVERY_ERROR',
+      answer.response_status === 0
+        ? 'the test webhook was not delivered: no answer from the endpoint'
+        : `the test webhook was not delivered: the endpoint answered ${answer.response_status}`,
+      { ...answer },
+    );
   }
 }
 

@@ -10,6 +10,8 @@ import {
   type DeliveryAttempt,
 } from '#domain/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
+import { approvalReply, type ApprovalReply } from '#domain/webhooks/payment-approval.js';
+import { APPROVAL_WEBHOOK_TYPE, type RequestedField } from '#domain/webhooks/payment-webhooks.js';
 import type { CommandRunner } from '../command-runner.js';
 import type { SecretBox } from '#crypto/secret-box.js';
 import type { AllowedHost } from '#net/address-policy.js';
@@ -74,7 +76,7 @@ export class WebhookDeliverer {
   async deliver(
     request: DeliveryRequest,
     options: { waitForReadModels?: boolean } = {},
-  ): Promise<{ outcome: AttemptOutcome; url: string | null; result: SendResult }> {
+  ): Promise<{ outcome: AttemptOutcome; url: string | null; result: SendResult; approval?: ApprovalReply }> {
     const { url, signer } = await this.target(request.platformId);
     let result: SendResult;
     let outcome: AttemptOutcome;
@@ -97,6 +99,10 @@ export class WebhookDeliverer {
         webhookType: request.webhookType,
       });
     }
+    const approval =
+      request.webhookType === APPROVAL_WEBHOOK_TYPE && outcome === 'DELIVERED'
+        ? approvalReply(result.statusCode, result.reply, requestedFields(request.body))
+        : undefined;
     const now = await this.deps.clocks.now(request.platformId);
     const attempt: DeliveryAttempt = {
       attempt: request.attempt,
@@ -107,6 +113,7 @@ export class WebhookDeliverer {
       ...(result.responseBody !== undefined ? { responseBody: result.responseBody } : {}),
       ...(result.error !== undefined ? { error: result.error } : {}),
       outcome,
+      ...(approval ? { approval } : {}),
       ...(outcome === 'RETRYING'
         ? { nextAttemptAt: new Date(now.getTime() + retryDelayMs(WEBHOOK_RETRY_POLICY, request.attempt)).toISOString() }
         : {}),
@@ -120,6 +127,43 @@ export class WebhookDeliverer {
         waitForReadModels: options.waitForReadModels ?? false,
       },
     );
-    return { outcome, url, result };
+    return { outcome, url, result, ...(approval ? { approval } : {}) };
+  }
+}
+
+/** Records an attempt that was not sent because it no longer matters; the delivery ends FAILED. */
+export async function recordUnsent(
+  runner: CommandRunner,
+  clocks: PlatformClocks,
+  request: DeliveryRequest,
+  reason: string,
+): Promise<void> {
+  const now = await clocks.now(request.platformId);
+  const attempt: DeliveryAttempt = {
+    attempt: request.attempt,
+    attemptedAt: now.toISOString(),
+    latencyMs: 0,
+    error: reason,
+    outcome: 'FAILED',
+  };
+  await runner.run(
+    webhookDeliveryStream(request.deliveryId),
+    webhookDeliveryDecider,
+    { type: 'RecordAttempt', attempt },
+    {
+      metadata: { platformId: request.platformId, actor: 'webhook-delivery', correlationId: request.webhookId },
+      waitForReadModels: false,
+    },
+  );
+}
+
+/** The receiver fields an approval request asked for (in the body sent). */
+function requestedFields(body: string): RequestedField[] {
+  try {
+    const fields = (JSON.parse(body) as { data?: { requestedReceiverCustomerInfoFields?: unknown } }).data
+      ?.requestedReceiverCustomerInfoFields;
+    return Array.isArray(fields) ? (fields as RequestedField[]) : [];
+  } catch {
+    return [];
   }
 }

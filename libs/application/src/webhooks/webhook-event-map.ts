@@ -6,8 +6,19 @@ import type { KycStatus } from '#domain/customer/customer.js';
 import { invitationResource, type InvitationSnapshot } from '#domain/invitations/invitation.js';
 import { postedBalance, type LedgerState } from '#domain/ledger/ledger.js';
 import { toJsonNumber } from '#domain/money.js';
-import type { TransactionRecord } from '#domain/transactions/transaction.js';
+import type { TransactionRecord, TransactionStatus } from '#domain/transactions/transaction.js';
+import {
+  APPROVAL_WEBHOOK_TYPE,
+  paymentWebhookTypes,
+  refundOutcome,
+  refundReason,
+  requestedReceiverFields,
+  type PaymentChange,
+  type ReceiverProfile,
+} from '#domain/webhooks/payment-webhooks.js';
 import { toTransactionResource } from '#domain/transactions/transaction-view.js';
+import { toVerificationResource } from '#domain/verifications/verification-view.js';
+import type { VerificationSnapshot } from '#domain/verifications/verification.js';
 import type { RecordedEvent } from '#event-store/event-store.js';
 import { Collections } from '#read-models/projections/collections.js';
 import { toInternalAccount, type InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
@@ -116,6 +127,40 @@ const balanceUpdated: WebhookMapping = {
   },
 };
 
+/** `INTERNAL_ACCOUNT.STATUS_UPDATED` when an account is activated or closed (a deleted customer's accounts close). */
+const accountStatusUpdated: WebhookMapping = {
+  platform: dataPlatform,
+  async webhooks(event, sources) {
+    const { accountId, status, updatedAt } = (event as Data<{ accountId: string; status: string; updatedAt: string }>)
+      .data;
+    const doc = await sources.readModel<InternalAccountDoc>(Collections.internalAccounts, accountId);
+    if (!doc) return [];
+    return [
+      {
+        type: 'INTERNAL_ACCOUNT.STATUS_UPDATED',
+        timestamp: updatedAt,
+        data: { ...toInternalAccount(doc), status, updatedAt },
+      },
+    ];
+  },
+};
+
+/** `VERIFICATION.<verificationStatus>` with the Verification resource, when a verification is recorded. */
+const verificationUpdated: WebhookMapping = {
+  platform: dataPlatform,
+  webhooks(event) {
+    const { verification } = (event as Data<{ verification: VerificationSnapshot }>).data;
+    const resource = toVerificationResource(verification);
+    return [
+      {
+        type: `VERIFICATION.${resource.verificationStatus}`,
+        timestamp: verification.updatedAt,
+        data: { ...resource },
+      },
+    ];
+  },
+};
+
 /** The inviter's platform learns of the claim (it then sends any `amountToSend`). */
 const invitationClaimed: WebhookMapping = {
   platform: dataPlatform,
@@ -127,20 +172,47 @@ const invitationClaimed: WebhookMapping = {
   },
 };
 
-/** `OUTGOING_PAYMENT.<STATUS>` / `INCOMING_PAYMENT.<STATUS>` with the Transaction resource. */
-const paymentStatus: WebhookMapping = {
+/**
+ * The public API's payment webhook types (paymentWebhookTypes decides which a change sends), with
+ * the Transaction resource. An outgoing change that refunds carries `refund`; the incoming
+ * approval request (`INCOMING_PAYMENT.PENDING`) carries `requestedReceiverCustomerInfoFields`.
+ */
+const paymentChange = (kind: PaymentChange['kind']): WebhookMapping => ({
   platform: dataPlatform,
-  webhooks(event) {
-    const { transaction } = (event as Data<{ transaction: TransactionRecord }>).data;
-    return [
-      {
-        type: `${transaction.type}_PAYMENT.${transaction.status}`,
-        timestamp: transaction.updatedAt,
-        data: toTransactionResource(transaction),
-      },
-    ];
+  async webhooks(event, sources) {
+    const data = (
+      event as Data<{ transaction: TransactionRecord; previousStatus?: TransactionStatus; startedAt?: string }>
+    ).data;
+    const tx = data.transaction;
+    const change: PaymentChange =
+      kind === 'step'
+        ? { kind, transaction: tx, step: tx.activeStep! }
+        : kind === 'status'
+          ? { kind, transaction: tx, previousStatus: data.previousStatus! }
+          : { kind, transaction: tx };
+    if (kind === 'step' && !tx.activeStep) return [];
+    const types = paymentWebhookTypes(change);
+    if (types.length === 0) return [];
+    // A step has not changed the record yet: it started at `startedAt` (on the platform's clock).
+    const timestamp = kind === 'step' ? (data.startedAt ?? event.recordedAt.toISOString()) : tx.updatedAt;
+    const resource = toTransactionResource(tx);
+    const refund = refundOutcome(change);
+    if (refund && resource.refund === undefined) {
+      resource.refund = {
+        reference: `${tx.reference}-REFUND`,
+        initiatedAt: timestamp,
+        ...(refund === 'COMPLETED' ? { settledAt: timestamp } : {}),
+        status: refund,
+        reason: refundReason(tx),
+      };
+    }
+    if (types.includes(APPROVAL_WEBHOOK_TYPE)) {
+      const receiver = await sources.readModel(Collections.customers, tx.customerId);
+      resource.requestedReceiverCustomerInfoFields = requestedReceiverFields(receiver as ReceiverProfile);
+    }
+    return types.map((type) => ({ type, timestamp, data: resource }));
   },
-};
+});
 
 /** Card events carry the Card resource as `data.card`. */
 const cardEvent = (type: string): WebhookMapping => ({
@@ -183,8 +255,11 @@ export const WEBHOOK_EVENT_MAP: Readonly<Record<string, WebhookMapping>> = {
   PendingTransferPosted: balanceUpdated,
   PendingTransferVoided: balanceUpdated,
   InvitationClaimed: invitationClaimed,
-  TransactionCreated: paymentStatus,
-  TransactionStatusChanged: paymentStatus,
+  InternalAccountStatusChanged: accountStatusUpdated,
+  VerificationCreated: verificationUpdated,
+  TransactionCreated: paymentChange('created'),
+  TransactionStatusChanged: paymentChange('status'),
+  TransactionStepStarted: paymentChange('step'),
   CardStateChanged: cardEvent('card.state_change'),
   CardFundingSourcesChanged: cardEvent('card.funding_source_change'),
   AgentActionPendingApproval: agentActionPendingApproval,

@@ -9,8 +9,10 @@ export interface SendResult {
   /** The receiver's HTTP status; absent when no response arrived. */
   statusCode?: number;
   latencyMs: number;
-  /** At most RESPONSE_EXCERPT_BYTES of the response body (UTF-8). */
+  /** At most RESPONSE_EXCERPT_BYTES of the response body (UTF-8): what is recorded and shown. */
   responseBody?: string;
+  /** At most REPLY_MAX_BYTES of the response body: what an approval reply is read from (never recorded). */
+  reply?: string;
   /**
    * Shown to the platform when no response arrived: always UNREACHABLE, so a refused address, a
    * closed port and a timeout cannot be told apart (no probing of networks through webhooks).
@@ -21,6 +23,8 @@ export interface SendResult {
 }
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
+/** Replies are read up to this size (an approval reply's `receiverCustomerInfo`); the rest is not read. */
+export const REPLY_MAX_BYTES = 16 * 1024;
 export const UNREACHABLE = 'the webhook endpoint could not be reached or did not answer in time';
 
 export interface SendOptions {
@@ -83,9 +87,10 @@ export function postWebhook(
     const answered = () => {
       const { statusCode, latencyMs, chunks } = response!;
       // Cutting at a byte boundary may split a character: drop the partial one.
-      const excerpt = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES);
+      const whole = Buffer.concat(chunks).subarray(0, REPLY_MAX_BYTES);
+      const excerpt = whole.subarray(0, RESPONSE_EXCERPT_BYTES);
       const responseBody = excerpt.toString('utf8').replace(/\uFFFD$/, '');
-      finish({ statusCode, latencyMs, responseBody });
+      finish({ statusCode, latencyMs, responseBody, reply: whole.toString('utf8') });
     };
     const timer = setTimeout(() => {
       request?.destroy();
@@ -119,7 +124,7 @@ export function postWebhook(
           res.on('data', (chunk: Buffer) => {
             response!.chunks.push(chunk);
             response!.size += chunk.byteLength;
-            if (response!.size >= RESPONSE_EXCERPT_BYTES) {
+            if (response!.size >= REPLY_MAX_BYTES) {
               res.destroy(); // the rest is not needed
               answered();
             }

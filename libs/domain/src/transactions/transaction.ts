@@ -100,7 +100,11 @@ export type TransactionEvent =
       type: 'TransactionStatusChanged';
       data: { platformId: string; transaction: TransactionRecord; previousStatus: TransactionStatus };
     }
-  | { type: 'TransactionStepStarted'; data: { platformId: string; transaction: TransactionRecord } };
+  | {
+      type: 'TransactionStepStarted';
+      /** `startedAt`: when the step was claimed (absent in events recorded before it was kept). */
+      data: { platformId: string; transaction: TransactionRecord; startedAt?: string };
+    };
 
 export interface TransitionCommand {
   type: 'TransitionTransaction';
@@ -209,7 +213,7 @@ export function beginStepEvents(tx: TransactionRecord | undefined, cmd: BeginSte
   return [
     {
       type: 'TransactionStepStarted',
-      data: { platformId: tx.platformId, transaction: { ...tx, activeStep: cmd.step } },
+      data: { platformId: tx.platformId, transaction: { ...tx, activeStep: cmd.step }, startedAt: cmd.now },
     },
   ];
 }

@@ -3,22 +3,66 @@ import { conflict } from '../errors.js';
 import type { CustomerProfile, CustomerType, KycStatus } from '../customer/customer.js';
 import type { OwnerRecords } from '../customer/kyb.js';
 import { sandboxKycStatus } from '../customer/sandbox-kyc.js';
+import type { DocumentType } from '../documents/document-types.js';
 
 /**
  * A verification is one KYC (individuals) or KYB (businesses) check of a customer. Its outcome is
- * decided when it is submitted: RESOLVE_ERRORS when the customer lacks fields the check needs
- * (listed in `errors`, the customer's status is left alone), otherwise the provider's answer,
- * which the customer aggregate then takes over as its kycStatus.
+ * decided when it is submitted: RESOLVE_ERRORS when the customer lacks fields, documents or
+ * beneficial owners the check needs (listed in `errors`, the customer's status is left alone),
+ * otherwise the provider's answer (IN_PROGRESS while it has not decided, APPROVED, REJECTED), which
+ * the customer aggregate then takes over as its kycStatus. The statuses and error types are the
+ * public API's.
  */
-export type VerificationStatus = KycStatus | 'RESOLVE_ERRORS';
+export const VERIFICATION_STATUSES = [
+  'RESOLVE_ERRORS',
+  'PENDING_MANUAL_REVIEW',
+  'IN_PROGRESS',
+  'APPROVED',
+  'REJECTED',
+  'READY_FOR_VERIFICATION',
+] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+
+export const VERIFICATION_ERROR_TYPES = [
+  'MISSING_FIELD',
+  'INVALID_FIELD',
+  'MISSING_LEGAL_PRESENCE_DOCUMENT',
+  'MISSING_CONTROL_STRUCTURE_DOCUMENT',
+  'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT',
+  'MISSING_PROOF_OF_ADDRESS_DOCUMENT',
+  'MISSING_IDENTITY_DOCUMENT',
+  'INVALID_DOCUMENT',
+  'EXPIRED_DOCUMENT',
+  'POOR_QUALITY_DOCUMENT',
+  'SUSPECTED_FRAUD_DOCUMENT',
+  'WRONG_DOCUMENT_TYPE',
+  'INCOMPLETE_DOCUMENT',
+  'UNREADABLE_DOCUMENT',
+  'DOCUMENT_VERIFICATION_FAILED',
+  'APPLICANT_SANCTIONED',
+  'APPLICANT_FRAUD',
+  'APPLICANT_CRIMINAL_RECORD',
+  'APPLICANT_REJECTED',
+  'MISSING_BENEFICIAL_OWNER',
+] as const;
+export type VerificationErrorType = (typeof VERIFICATION_ERROR_TYPES)[number];
 
 export interface VerificationError {
-  /** A field of the customer, or of the resource `resourceId` names. */
+  /** The resource with the issue: the customer, or one of its beneficial owners. */
+  resourceId: string;
+  type: VerificationErrorType;
+  reason: string;
+  /** MISSING_FIELD / INVALID_FIELD: the field of the resource, dotted. */
+  field?: string;
+  /** MISSING_*_DOCUMENT: any one of these document types satisfies the requirement. */
+  acceptedDocumentTypes?: DocumentType[];
+}
+
+/** How verifications recorded before the public API's shapes were adopted stored an error. */
+export interface LegacyVerificationError {
   field: string;
-  /** MISSING_FIELD: the customer lacks it; APPLICANT_*: a beneficial owner's KYC keeps a business from approval. */
-  code: 'MISSING_FIELD' | 'APPLICANT_REJECTED' | 'APPLICANT_PENDING';
+  code: string;
   message: string;
-  /** The resource with the issue when it is not the customer: a beneficial owner. */
   resourceId?: string;
 }
 
@@ -27,8 +71,9 @@ export interface VerificationSnapshot {
   platformId: string;
   customerId: string;
   customerType: CustomerType;
-  verificationStatus: VerificationStatus;
-  errors: VerificationError[];
+  /** `PENDING` in verifications recorded before IN_PROGRESS replaced it. */
+  verificationStatus: VerificationStatus | 'PENDING';
+  errors: (VerificationError | LegacyVerificationError)[];
   createdAt: string;
   updatedAt: string;
 }
@@ -57,74 +102,85 @@ export type VerificationCommand = {
 /** Verifications have their own streams; the kind is not one the customer stream could hold. */
 export const verificationStream = (verificationId: string) => `verification-${verificationId.split(':')[1]}`;
 
-const missing = (field: string, what: string): VerificationError => ({
+/** A MISSING_FIELD error: it always names its field. */
+export type FieldError = VerificationError & { field: string };
+
+const missing = (resourceId: string, field: string, what: string): FieldError => ({
+  resourceId,
+  type: 'MISSING_FIELD',
   field,
-  code: 'MISSING_FIELD',
-  message: `${field} is required for ${what}`,
+  reason: `${field} is required for ${what}`,
 });
 
 const ADDRESS_PARTS = ['line1', 'city', 'postalCode', 'country'] as const;
 
 /** Fields a KYC (individual) or KYB (business) check needs that the customer does not have yet. */
-export function missingVerificationFields(customerType: CustomerType, profile: CustomerProfile): VerificationError[] {
+export function missingVerificationFields(
+  customerType: CustomerType,
+  profile: CustomerProfile,
+  customerId = '',
+): FieldError[] {
   const what = customerType === 'BUSINESS' ? 'KYB' : 'KYC';
-  const errors: VerificationError[] = [];
+  const errors: FieldError[] = [];
   const blank = (v: string | undefined) => v === undefined || v.trim() === '';
+  const need = (field: string) => errors.push(missing(customerId, field, what));
   if (customerType === 'BUSINESS') {
-    if (blank(profile.businessInfo?.legalName)) errors.push(missing('businessInfo.legalName', what));
-    if (blank(profile.businessInfo?.registrationNumber)) errors.push(missing('businessInfo.registrationNumber', what));
+    if (blank(profile.businessInfo?.legalName)) need('businessInfo.legalName');
+    if (blank(profile.businessInfo?.registrationNumber)) need('businessInfo.registrationNumber');
   } else {
-    if (blank(profile.fullName)) errors.push(missing('fullName', what));
-    if (blank(profile.birthDate)) errors.push(missing('birthDate', what));
+    if (blank(profile.fullName)) need('fullName');
+    if (blank(profile.birthDate)) need('birthDate');
   }
-  if (!profile.address) errors.push(missing('address', what));
-  else
-    for (const part of ADDRESS_PARTS) if (blank(profile.address[part])) errors.push(missing(`address.${part}`, what));
+  if (!profile.address) need('address');
+  else for (const part of ADDRESS_PARTS) if (blank(profile.address[part])) need(`address.${part}`);
   return errors;
 }
 
+/** The customer's status as a verification status (PENDING: the provider has not decided yet). */
+export const verificationStatusOf = (status: KycStatus): VerificationStatus =>
+  status === 'PENDING' ? 'IN_PROGRESS' : status;
+
 /**
  * The outcome of a check. Without a provider (production platforms here) a complete submission
- * waits in PENDING; the sandbox answers at once from the registration number or last name suffix.
+ * stays IN_PROGRESS; the sandbox answers at once from the registration number or last name suffix.
+ * `requirements` are the documents and owners still missing (verificationRequirements), which
+ * keep the check from starting like missing fields do.
  */
 export function verificationOutcome(
   customerType: CustomerType,
   profile: CustomerProfile,
   sandbox: boolean,
+  customerId = '',
+  requirements: VerificationError[] = [],
 ): { verificationStatus: VerificationStatus; errors: VerificationError[] } {
-  const errors = missingVerificationFields(customerType, profile);
+  const errors = [...missingVerificationFields(customerType, profile, customerId), ...requirements];
   if (errors.length > 0) return { verificationStatus: 'RESOLVE_ERRORS', errors };
   const verificationStatus = sandbox
-    ? sandboxKycStatus({
-        customerType,
-        fullName: profile.fullName,
-        registrationNumber: profile.businessInfo?.registrationNumber,
-      })
-    : 'PENDING';
+    ? verificationStatusOf(
+        sandboxKycStatus({
+          customerType,
+          fullName: profile.fullName,
+          registrationNumber: profile.businessInfo?.registrationNumber,
+        }),
+      )
+    : 'IN_PROGRESS';
   return { verificationStatus, errors };
 }
 
-/** The beneficial owners whose KYC keeps a business from approval (REJECTED or PENDING), as errors. */
+/**
+ * The beneficial owners whose KYC keeps a business from approval: a REJECTED owner is an
+ * APPLICANT_REJECTED error. An owner still PENDING keeps the business IN_PROGRESS, which lists no
+ * errors.
+ */
 export function blockingOwners(owners: OwnerRecords): VerificationError[] {
   return [...owners]
-    .filter(([, o]) => o.kycStatus !== 'APPROVED')
-    .map(([resourceId, o]) =>
-      o.kycStatus === 'REJECTED'
-        ? {
-            resourceId,
-            field: 'kycStatus',
-            code: 'APPLICANT_REJECTED' as const,
-            message:
-              `beneficial owner ${resourceId} was rejected by KYC; ` +
-              'correct its personalInfo to have it checked again',
-          }
-        : {
-            resourceId,
-            field: 'kycStatus',
-            code: 'APPLICANT_PENDING' as const,
-            message: `beneficial owner ${resourceId} is still pending KYC`,
-          },
-    );
+    .filter(([, o]) => o.kycStatus === 'REJECTED')
+    .map(([resourceId]) => ({
+      resourceId,
+      type: 'APPLICANT_REJECTED' as const,
+      reason:
+        `beneficial owner ${resourceId} was rejected by KYC; ` + 'correct its personalInfo to have it checked again',
+    }));
 }
 
 /**
@@ -138,12 +194,22 @@ export function withOwners(
   const errors = [...outcome.errors, ...blockingOwners(business.owners)];
   if (outcome.verificationStatus === 'RESOLVE_ERRORS' || !business.kycStatus)
     return { verificationStatus: outcome.verificationStatus, errors };
-  return { verificationStatus: business.kycStatus, errors };
+  return { verificationStatus: verificationStatusOf(business.kycStatus), errors };
 }
 
 /** The status the customer takes over from a verification, if any. */
-export const kycStatusFrom = (status: VerificationStatus): KycStatus | undefined =>
-  status === 'RESOLVE_ERRORS' ? undefined : status;
+export function kycStatusFrom(status: VerificationStatus): KycStatus | undefined {
+  switch (status) {
+    case 'APPROVED':
+    case 'REJECTED':
+      return status;
+    case 'IN_PROGRESS':
+    case 'PENDING_MANUAL_REVIEW':
+      return 'PENDING';
+    default:
+      return undefined;
+  }
+}
 
 function decide(cmd: VerificationCommand, state: VerificationState): VerificationEvent[] {
   if (state.exists) throw conflict('VERIFICATION_EXISTS', `verification ${cmd.id} already exists`);

@@ -41,14 +41,20 @@ describe('what a verification needs', () => {
   });
 
   it('asks businesses for legal name, registration number and address', () => {
-    expect(missingVerificationFields('BUSINESS', { fullName: 'ignored' })).toEqual([
-      { field: 'businessInfo.legalName', code: 'MISSING_FIELD', message: 'businessInfo.legalName is required for KYB' },
+    expect(missingVerificationFields('BUSINESS', { fullName: 'ignored' }, CUSTOMER)).toEqual([
       {
-        field: 'businessInfo.registrationNumber',
-        code: 'MISSING_FIELD',
-        message: 'businessInfo.registrationNumber is required for KYB',
+        resourceId: CUSTOMER,
+        type: 'MISSING_FIELD',
+        field: 'businessInfo.legalName',
+        reason: 'businessInfo.legalName is required for KYB',
       },
-      { field: 'address', code: 'MISSING_FIELD', message: 'address is required for KYB' },
+      {
+        resourceId: CUSTOMER,
+        type: 'MISSING_FIELD',
+        field: 'businessInfo.registrationNumber',
+        reason: 'businessInfo.registrationNumber is required for KYB',
+      },
+      { resourceId: CUSTOMER, type: 'MISSING_FIELD', field: 'address', reason: 'address is required for KYB' },
     ]);
   });
 });
@@ -61,25 +67,26 @@ describe('verification outcome', () => {
   });
 
   it('follows the sandbox suffix rules for last names and registration numbers', () => {
-    expect(verificationOutcome('INDIVIDUAL', person('Pat Smith001'), true).verificationStatus).toBe('PENDING');
+    expect(verificationOutcome('INDIVIDUAL', person('Pat Smith001'), true).verificationStatus).toBe('IN_PROGRESS');
     expect(verificationOutcome('INDIVIDUAL', person('Pat Smith002'), true).verificationStatus).toBe('REJECTED');
     expect(verificationOutcome('INDIVIDUAL', person('Pat 002 Smith'), true).verificationStatus).toBe('APPROVED');
-    expect(verificationOutcome('BUSINESS', company('R-001'), true).verificationStatus).toBe('PENDING');
+    expect(verificationOutcome('BUSINESS', company('R-001'), true).verificationStatus).toBe('IN_PROGRESS');
     expect(verificationOutcome('BUSINESS', company('R-002'), true).verificationStatus).toBe('REJECTED');
     expect(verificationOutcome('BUSINESS', company('R-003'), true).verificationStatus).toBe('APPROVED');
   });
 
-  it('resolves to RESOLVE_ERRORS when fields are missing, and to PENDING without a provider', () => {
+  it('resolves to RESOLVE_ERRORS when fields are missing, and to IN_PROGRESS without a provider', () => {
     expect(verificationOutcome('INDIVIDUAL', { fullName: 'Pat Smith' }, true)).toMatchObject({
       verificationStatus: 'RESOLVE_ERRORS',
       errors: [{ field: 'birthDate' }, { field: 'address' }],
     });
     expect(verificationOutcome('INDIVIDUAL', person('Pat Smith002'), false)).toEqual({
-      verificationStatus: 'PENDING',
+      verificationStatus: 'IN_PROGRESS',
       errors: [],
     });
     expect(kycStatusFrom('RESOLVE_ERRORS')).toBeUndefined();
     expect(kycStatusFrom('REJECTED')).toBe('REJECTED');
+    expect(kycStatusFrom('IN_PROGRESS')).toBe('PENDING');
   });
 });
 
@@ -93,15 +100,9 @@ describe('a business verification with beneficial owners', () => {
     [OWNER_C, { kycStatus: 'PENDING' as const, version: 1 }],
   ]);
 
-  it('lists the owners that block the business, rejected and pending, by id', () => {
+  it('lists the rejected owners that block the business by id (a pending owner is no error)', () => {
     expect(blockingOwners(owners)).toEqual([
-      {
-        resourceId: OWNER_B,
-        field: 'kycStatus',
-        code: 'APPLICANT_REJECTED',
-        message: expect.stringContaining(OWNER_B),
-      },
-      { resourceId: OWNER_C, field: 'kycStatus', code: 'APPLICANT_PENDING', message: expect.stringContaining(OWNER_C) },
+      { resourceId: OWNER_B, type: 'APPLICANT_REJECTED', reason: expect.stringContaining(OWNER_B) },
     ]);
     expect(blockingOwners(new Map([[OWNER_A, { kycStatus: 'APPROVED', version: 1 }]]))).toEqual([]);
   });
@@ -110,18 +111,18 @@ describe('a business verification with beneficial owners', () => {
     const approvedCheck = { verificationStatus: 'APPROVED' as const, errors: [] };
     expect(withOwners(approvedCheck, { kycStatus: 'REJECTED', owners })).toMatchObject({
       verificationStatus: 'REJECTED',
-      errors: [{ resourceId: OWNER_B }, { resourceId: OWNER_C }],
+      errors: [{ resourceId: OWNER_B }],
     });
     const missing = verificationOutcome('BUSINESS', {}, true);
     const result = withOwners(missing, { kycStatus: 'APPROVED', owners });
     expect(result.verificationStatus).toBe('RESOLVE_ERRORS');
-    expect(result.errors.map((e) => e.code)).toEqual([
+    expect(result.errors.map((e) => e.type)).toEqual([
       'MISSING_FIELD',
       'MISSING_FIELD',
       'MISSING_FIELD',
       'APPLICANT_REJECTED',
-      'APPLICANT_PENDING',
     ]);
+    expect(withOwners(approvedCheck, { kycStatus: 'PENDING', owners }).verificationStatus).toBe('IN_PROGRESS');
   });
 });
 

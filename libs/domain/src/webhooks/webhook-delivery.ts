@@ -1,11 +1,14 @@
 import type { Decider } from '../decider.js';
 import { conflict, notFound } from '../errors.js';
 import { WEBHOOK_MAX_ATTEMPTS } from './retry-policy.js';
+import { APPROVAL_ANSWERS, type ApprovalReply } from './payment-approval.js';
+import { APPROVAL_WEBHOOK_TYPE } from './payment-webhooks.js';
 
 /**
  * One webhook's delivery to a platform's endpoint: scheduled once, then one record per attempt.
  * PENDING until an attempt succeeds (DELIVERED; a 409 reply counts: the receiver already has
- * it), FAILED when it was not to be retried (TEST), DEAD when the retry budget ran out. A failed
+ * it; so do 403 and 422 to an incoming-payment approval request, which reject the payment),
+ * FAILED when it was not to be retried (TEST), DEAD when the retry budget ran out. A failed
  * or dead delivery can be requested again (back to PENDING).
  */
 export type WebhookDeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'DEAD';
@@ -32,6 +35,8 @@ export interface DeliveryAttempt {
   error?: string;
   outcome: AttemptOutcome;
   nextAttemptAt?: string;
+  /** An approval request's reply: what it decided for the payment. */
+  approval?: ApprovalReply;
 }
 
 export interface WebhookDeliveryState {
@@ -44,6 +49,8 @@ export interface WebhookDeliveryState {
   status?: WebhookDeliveryStatus;
   attemptCount: number;
   redeliveries: number;
+  /** What the reply that delivered an approval request decided (applied again if the worker stopped before). */
+  approval?: ApprovalReply;
 }
 
 export type WebhookDeliveryEvent =
@@ -101,6 +108,10 @@ export function attemptOutcome(input: {
 }): AttemptOutcome {
   const { statusCode } = input;
   if (statusCode !== undefined && ((statusCode >= 200 && statusCode < 300) || statusCode === 409)) return 'DELIVERED';
+  // An approval request answered 403 (rejected) or 422 (information missing) was received and decided.
+  const answers: readonly number[] = APPROVAL_ANSWERS;
+  if (input.webhookType === APPROVAL_WEBHOOK_TYPE && statusCode !== undefined && answers.includes(statusCode))
+    return 'DELIVERED';
   if (!isRetried(input.webhookType)) return 'FAILED';
   return input.attempt >= input.maxAttempts ? 'DEAD' : 'RETRYING';
 }
@@ -167,6 +178,7 @@ function evolve(state: WebhookDeliveryState, event: WebhookDeliveryEvent): Webho
         ...state,
         attemptCount: state.attemptCount + 1,
         status: state.status === 'DELIVERED' ? 'DELIVERED' : statusAfter[event.data.outcome],
+        ...(state.status !== 'DELIVERED' && event.data.approval ? { approval: event.data.approval } : {}),
       };
     case 'WebhookRedeliveryRequested':
       return {

@@ -1,3 +1,6 @@
+import { DOCUMENT_TYPES } from '#domain/documents/document-types.js';
+import { VERIFICATION_ERROR_TYPES, VERIFICATION_STATUSES } from '#domain/verifications/verification.js';
+
 type Schema = Record<string, unknown>;
 const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
 const dateTime = str({ format: 'date-time' });
@@ -10,24 +13,33 @@ export const verificationSchemas: Record<string, Schema> = {
       id: str({ pattern: '^Verification:[0-9a-f-]{36}$' }),
       customerId: str({ pattern: '^Customer:[0-9a-f-]{36}$' }),
       verificationStatus: str({
-        enum: ['APPROVED', 'PENDING', 'REJECTED', 'RESOLVE_ERRORS'],
-        description: 'RESOLVE_ERRORS: the customer lacks the fields in `errors`; update it and verify again.',
+        enum: [...VERIFICATION_STATUSES],
+        description:
+          'RESOLVE_ERRORS: the customer lacks what `errors` lists; provide it and verify again. IN_PROGRESS: ' +
+          'the check has not decided yet. APPROVED / REJECTED: the outcome (the customer’s kycStatus or kybStatus).',
       }),
       errors: {
         type: 'array',
+        description: 'What keeps the verification from going on; empty when APPROVED or IN_PROGRESS.',
         items: {
           type: 'object',
-          required: ['field', 'code', 'message'],
+          required: ['resourceId', 'type', 'reason'],
           properties: {
-            field: str({ description: 'Field of the customer, or of the resource `resourceId` names; dotted.' }),
-            code: str({
-              enum: ['MISSING_FIELD', 'APPLICANT_REJECTED', 'APPLICANT_PENDING'],
+            resourceId: str({ description: 'The resource with the issue: the customer or a beneficial owner.' }),
+            type: str({
+              enum: [...VERIFICATION_ERROR_TYPES],
               description:
-                'MISSING_FIELD: the customer lacks `field`. APPLICANT_REJECTED / APPLICANT_PENDING: the KYC of ' +
-                'the beneficial owner `resourceId` is REJECTED / PENDING, which keeps the business from approval.',
+                'MISSING_FIELD: `field` is missing. MISSING_*_DOCUMENT: upload one of `acceptedDocumentTypes` ' +
+                '(POST /documents). MISSING_BENEFICIAL_OWNER: the business has no beneficial owner. ' +
+                'APPLICANT_REJECTED: the KYC of the beneficial owner `resourceId` was rejected.',
             }),
-            message: str(),
-            resourceId: str({ description: 'The beneficial owner with the issue (absent for the customer’s own).' }),
+            field: str({ description: 'Dotted path of the missing or invalid field (field errors only).' }),
+            acceptedDocumentTypes: {
+              type: 'array',
+              items: str({ enum: [...DOCUMENT_TYPES] }),
+              description: 'Document types any one of which satisfies a MISSING_*_DOCUMENT error.',
+            },
+            reason: str(),
           },
         },
       },

@@ -43,8 +43,10 @@ export const webhookSchemas: Record<string, Schema> = {
       type: str({
         description:
           'CUSTOMER.KYC_<STATUS> (individuals), CUSTOMER.KYB_<STATUS> (businesses), ' +
-          'INTERNAL_ACCOUNT.BALANCE_UPDATED, INVITATION_CLAIMED, ' +
-          'OUTGOING_PAYMENT.<STATUS>, INCOMING_PAYMENT.<STATUS>, card.state_change, ' +
+          'INTERNAL_ACCOUNT.BALANCE_UPDATED, INTERNAL_ACCOUNT.STATUS_UPDATED, VERIFICATION.<STATUS>, ' +
+          'INVITATION_CLAIMED, ' +
+          'OUTGOING_PAYMENT.PENDING|PROCESSING|COMPLETED|FAILED|EXPIRED|REFUND_PENDING|REFUND_COMPLETED|' +
+          'REFUND_FAILED, INCOMING_PAYMENT.PENDING|COMPLETED|FAILED, card.state_change, ' +
           'card.funding_source_change, AGENT_ACTION.PENDING_APPROVAL, BULK_UPLOAD.COMPLETED, ' +
           'BULK_UPLOAD.FAILED, TEST.',
       }),
@@ -52,7 +54,8 @@ export const webhookSchemas: Record<string, Schema> = {
       data: {
         type: 'object',
         description:
-          'The resource snapshot (Customer, InternalAccount, Invitation, Transaction, Card, AgentAction; ' +
+          'The resource snapshot (Customer, InternalAccount, Verification, Invitation, Transaction, Card, ' +
+          'AgentAction; ' +
           'for BULK_UPLOAD.* the BulkCustomerImportJob with its first errors, `errorsTruncated: true` when ' +
           'more were left out: GET /customers/bulk/jobs/{jobId} lists them all).',
       },
@@ -74,6 +77,22 @@ export const webhookSchemas: Record<string, Schema> = {
       error: str({ description: 'Why no response arrived (refused, timeout, ...).' }),
       outcome: str({ enum: OUTCOMES }),
       nextAttemptAt: dateTime,
+      approval: {
+        type: 'object',
+        required: ['decision'],
+        description:
+          'An incoming-payment approval request’s reply: APPROVE (2xx, with the `receiverCustomerInfo` given), ' +
+          'WAIT (202), REJECT (403 with its `reason`, 422 with its `requiredFields`), FAIL (a mandatory ' +
+          'requested receiver field missing: `MISSING_MANDATORY_PAYEE_DATA`).',
+        properties: {
+          decision: str({ enum: ['APPROVE', 'WAIT', 'REJECT', 'FAIL'] }),
+          receiverCustomerInfo: { type: 'object', additionalProperties: true },
+          reason: str(),
+          requiredFields: { type: 'array', items: str() },
+          failureReason: str({ enum: ['MISSING_MANDATORY_PAYEE_DATA'] }),
+          missingFields: { type: 'array', items: str() },
+        },
+      },
     },
   },
   WebhookDelivery: {
