@@ -133,6 +133,8 @@ export function paymentInstructions(
         instructionsNotes:
           'Stamp payloadToSign with a session key of the wallet and send it as ' +
           'Service-Wallet-Signature on POST /quotes/{quoteId}/execute.',
+        // The customer's own wallet signs; nothing is paid into another account.
+        isPlatformAccount: false,
       },
     ];
   }
@@ -154,6 +156,7 @@ export function paymentInstructions(
           reference,
         },
         instructionsNotes: note,
+        isPlatformAccount: true,
       },
     ];
   }
@@ -170,6 +173,8 @@ export function paymentInstructions(
         reference,
       },
       instructionsNotes: note,
+      // The payer pays into the platform's settlement account, which then funds the payment.
+      isPlatformAccount: true,
     },
   ];
 }
@@ -243,6 +248,7 @@ export function priceQuote(
     rateDetails: details,
     reference,
     quoteId,
+    ...(instructions ? { paymentInstructions: instructions } : {}),
     plan: destination.plan,
     createdAt,
     updatedAt: createdAt,

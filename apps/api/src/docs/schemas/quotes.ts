@@ -4,7 +4,54 @@ const int = (description: string): Schema => ({ type: 'integer', description });
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const num = { type: 'number' };
 
+const bankAccount: Schema = {
+  type: 'object',
+  title: 'Bank account',
+  required: ['accountType', 'accountNumber', 'bankName', 'reference'],
+  properties: {
+    accountType: str({ pattern: '^[A-Z]{3}_ACCOUNT$', description: '<currency>_ACCOUNT, e.g. USD_ACCOUNT.' }),
+    paymentRails: { type: 'array', items: str() },
+    accountNumber: str(),
+    routingNumber: str(),
+    bankName: str(),
+    reference: str({ description: 'Include it with the payment so it is matched.' }),
+  },
+};
+const sparkWallet: Schema = {
+  type: 'object',
+  title: 'Spark wallet',
+  required: ['accountType', 'assetType', 'address'],
+  properties: {
+    accountType: str({ enum: ['SPARK_WALLET'] }),
+    assetType: str({ description: 'BTC or USDC.' }),
+    address: str(),
+    invoice: str(),
+    reference: str(),
+  },
+};
+const embeddedWallet: Schema = {
+  type: 'object',
+  title: 'Embedded wallet',
+  required: ['accountType', 'payloadToSign'],
+  properties: {
+    accountType: str({ enum: ['EMBEDDED_WALLET'] }),
+    payloadToSign: str({ description: 'Stamp these exact bytes; send the stamp as Service-Wallet-Signature.' }),
+  },
+};
+
 export const quoteSchemas: Record<string, Schema> = {
+  PaymentInstructions: {
+    type: 'object',
+    required: ['accountOrWalletInfo'],
+    properties: {
+      accountOrWalletInfo: { oneOf: [bankAccount, sparkWallet, embeddedWallet] },
+      instructionsNotes: str(),
+      isPlatformAccount: {
+        type: 'boolean',
+        description: 'Whether the money lands in a platform-owned account (true) or a customer’s (false).',
+      },
+    },
+  },
   RateDetails: {
     type: 'object',
     properties: {
@@ -71,9 +118,9 @@ export const quoteSchemas: Record<string, Schema> = {
         type: 'array',
         description:
           'Absent for internal-account sources. EMBEDDED_WALLET sources: accountOrWalletInfo ' +
-          '{accountType: EMBEDDED_WALLET, payloadToSign}. External sources: bank (or wallet) ' +
+          '{accountType: EMBEDDED_WALLET, payloadToSign}. External and REALTIME_FUNDING sources: bank (or wallet) ' +
           'details with the reference to quote.',
-        items: { type: 'object', properties: { accountOrWalletInfo: { type: 'object' }, instructionsNotes: str() } },
+        items: ref('PaymentInstructions'),
       },
       counterpartyInformation: { type: 'object', additionalProperties: { type: 'string' } },
       rateDetails: ref('RateDetails'),

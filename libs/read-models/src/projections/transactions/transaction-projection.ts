@@ -13,8 +13,13 @@ import { Collections } from '../collections.js';
 export const transactionProjection: Projection = {
   name: 'transactions',
   collections: [Collections.transactions],
-  indexes: [{ collection: Collections.transactions, fields: ['platformId', 'customerId', 'createdAt'] }],
-  handles: ['TransactionCreated', 'TransactionStatusChanged'],
+  indexes: [
+    { collection: Collections.transactions, fields: ['platformId', 'customerId', 'createdAt'] },
+    // senderAccountIdentifier / receiverAccountIdentifier (an account id; UMA addresses are rarer and scan the platform).
+    { collection: Collections.transactions, fields: ['platformId', 'source.accountId', 'createdAt'] },
+    { collection: Collections.transactions, fields: ['platformId', 'destination.accountId', 'createdAt'] },
+  ],
+  handles: ['TransactionCreated', 'TransactionStatusChanged', 'TransactionAnnotated'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const t = (recorded.data as TransactionEvent['data']).transaction;
     const accountIdentifiers = [
