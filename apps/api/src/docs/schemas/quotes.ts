@@ -87,8 +87,15 @@ export const quoteSchemas: Record<string, Schema> = {
       expiresAt: str({ format: 'date-time', description: 'After this instant the quote cannot be executed.' }),
       source: {
         type: 'object',
-        required: ['sourceType', 'accountId', 'customerId'],
-        properties: { sourceType: str({ enum: ['ACCOUNT'] }), accountId: str(), customerId: str() },
+        description: 'ACCOUNT: accountId and its owner. REALTIME_FUNDING: the paying customer and currency.',
+        required: ['sourceType', 'customerId'],
+        properties: {
+          sourceType: str({ enum: ['ACCOUNT', 'REALTIME_FUNDING'] }),
+          accountId: str(),
+          customerId: str(),
+          currency: str({ description: 'REALTIME_FUNDING: the currency paid in.' }),
+          cryptoNetwork: str({ description: 'REALTIME_FUNDING in a stablecoin: the deposit network.' }),
+        },
       },
       destination: {
         type: 'object',
@@ -98,6 +105,7 @@ export const quoteSchemas: Record<string, Schema> = {
           accountId: str(),
           umaAddress: str(),
           lookupId: str(),
+          currency: str({ description: 'UMA_ADDRESS: the receiving currency.' }),
           paymentRail: str({ description: 'INTERNAL between internal accounts, UMA for UMA addresses.' }),
         },
       },
