@@ -1,6 +1,6 @@
 import { invalid, notFound } from '#domain/errors.js';
 import { isPublicId, publicId, type IdGenerator } from '#domain/ids.js';
-import type { LookupRecord } from '#domain/lookups/lookup.js';
+import { requireLookupSender, type LookupRecord } from '#domain/lookups/lookup.js';
 import type { QuoteRecord } from '#domain/quotes/quote.js';
 import { INTERNAL_RAIL, UMA_RAIL, networkRail } from '#domain/rates/rate-table.js';
 import { SUCCESS_PLAN } from '#domain/transactions/payment-plan.js';
@@ -130,6 +130,7 @@ export class QuoteBuilder {
       const lookup = await loadLiveLookup(this.runner, lookupId, platformId, now);
       if (lookup.kind !== 'UMA_ADDRESS' || lookup.receiverUmaAddress !== d.umaAddress)
         throw invalid('LOOKUP_MISMATCH', 'the lookup was made for another receiver', 'lookupId');
+      if (source.customerId) requireLookupSender(lookup, source.customerId);
       const code = d.currency?.toUpperCase() ?? lookup.supportedCurrencies[0];
       if (!lookup.supportedCurrencies.includes(code))
         throw invalid(
@@ -208,6 +209,7 @@ export class QuoteBuilder {
       lookup = await loadLiveLookup(this.runner, req.lookupId, platformId, now);
       if (lookup.kind !== 'EXTERNAL_ACCOUNT' || lookup.accountId !== d.accountId)
         throw invalid('LOOKUP_MISMATCH', 'the lookup was made for another receiver', 'lookupId');
+      requireLookupSender(lookup, source.customerId);
     }
     const rail = networkRail(external.currency, d.paymentRail);
     const name = external.beneficiaryVerifiedData?.fullName ?? external.beneficiary?.fullName;
