@@ -51,9 +51,13 @@ describe('OpenAPI document of quotes, transactions, lookups and account funding'
     expect(instructions.required).toEqual(['accountOrWalletInfo']);
     expect(instructions.properties.isPlatformAccount).toMatchObject({ type: 'boolean' });
     const types = instructions.properties.accountOrWalletInfo.oneOf.map(
-      (v: Schema) => v.properties.accountType.enum?.[0] ?? v.properties.accountType.pattern,
+      (v: Schema) => v.properties.accountType.enum ?? v.properties.accountType.pattern,
     );
-    expect(types).toEqual(['^[A-Z]{3}_ACCOUNT$', 'SPARK_WALLET', 'EMBEDDED_WALLET']);
+    expect(types).toEqual([
+      '^[A-Z]{3}_ACCOUNT$',
+      ['SPARK_WALLET', 'SOLANA_WALLET', 'BASE_WALLET', 'ETHEREUM_WALLET', 'POLYGON_WALLET'],
+      ['EMBEDDED_WALLET'],
+    ]);
   });
 
   it('declares the optional bodies of confirm, approve and reject, and the new operations', () => {
@@ -74,7 +78,7 @@ describe('OpenAPI document of quotes, transactions, lookups and account funding'
 
   it('serves funding instructions that match their schema, telling platform accounts from customers’', async () => {
     const m = money(t);
-    const ada = await m.customer(['USD', 'BTC']);
+    const ada = await m.customer(['USD', 'BTC', 'USDC']);
     const usd = (await t.api.get(`/internal-accounts/${ada.accounts.USD}`)).body;
     expect(usd.fundingPaymentInstructions).toEqual([
       expect.objectContaining({
@@ -89,6 +93,11 @@ describe('OpenAPI document of quotes, transactions, lookups and account funding'
     expect(btc.fundingPaymentInstructions[0].accountOrWalletInfo).toMatchObject({
       accountType: 'SPARK_WALLET',
       assetType: 'BTC',
+    });
+    const usdc = (await t.api.get(`/internal-accounts/${ada.accounts.USDC}`)).body;
+    expect(usdc.fundingPaymentInstructions[0].accountOrWalletInfo).toMatchObject({
+      accountType: 'SOLANA_WALLET',
+      assetType: 'USDC',
     });
     const platform = (await t.api.get('/platform/internal-accounts')).body.data;
     expect(platform.length).toBeGreaterThan(0);

@@ -96,6 +96,32 @@ describe('quotes, transactions and transfers shaped like the public API', () => 
       expect(mixed.status).toBe(400);
     });
 
+    it('asks a stablecoin REALTIME_FUNDING source for its network and names that network’s wallet', async () => {
+      const payer = await m.customer(['USD']);
+      const body = (source: Record<string, unknown>) => ({
+        source: { sourceType: 'REALTIME_FUNDING', customerId: payer.id, currency: 'USDC', ...source },
+        destination: { destinationType: 'ACCOUNT', accountId: payer.accounts.USD },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 5_000_000,
+      });
+      const missing = await m.quote(body({}));
+      expect({ status: missing.status, code: missing.body.code }).toEqual({ status: 400, code: 'INVALID_INPUT' });
+      expect(missing.body.details.errors[0].field).toBe('cryptoNetwork');
+      expect((await m.quote(body({ cryptoNetwork: 'LIGHTNING' }))).status).toBe(400);
+      const res = await m.quote(body({ cryptoNetwork: 'SOLANA' }));
+      expect(res.status).toBe(201);
+      expect(res.body.source).toEqual({
+        sourceType: 'REALTIME_FUNDING',
+        customerId: payer.id,
+        currency: 'USDC',
+        cryptoNetwork: 'SOLANA',
+      });
+      expect(res.body.paymentInstructions[0]).toMatchObject({
+        accountOrWalletInfo: { accountType: 'SOLANA_WALLET', assetType: 'USDC', address: expect.any(String) },
+        isPlatformAccount: true,
+      });
+    });
+
     it('takes a UMA destination’s currency and shows it on the quote', async () => {
       const ada = await m.customer(['USD']);
       await m.fund(ada.accounts.USD, 50_000);

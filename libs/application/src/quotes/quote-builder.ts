@@ -26,7 +26,8 @@ import {
   type QuoteSource,
   type RealtimeFundingSource,
 } from '#domain/quotes/price-quote.js';
-import { currency as currencyOf } from '#domain/money.js';
+import { depositNetwork } from '#domain/crypto/deposit-networks.js';
+import { CRYPTO_CURRENCIES, currency as currencyOf } from '#domain/money.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { Doc } from '#read-models/read-model-store.js';
 
@@ -57,6 +58,9 @@ export class QuoteBuilder {
   private async realtimeSource(s: RealtimeFundingSource, platformId: string): Promise<QuoteSource> {
     const code = s.currency.toUpperCase();
     currencyOf(code);
+    const network = CRYPTO_CURRENCIES.has(code) ? depositNetwork(code, s.cryptoNetwork, true) : undefined;
+    if (!network && s.cryptoNetwork !== undefined)
+      throw invalid('INVALID_INPUT', `${code} is not paid in on a crypto network`, 'source.cryptoNetwork');
     const owner = s.customerId ? await this.customer(s.customerId, platformId) : undefined;
     return {
       sourceType: 'REALTIME_FUNDING',
@@ -64,7 +68,7 @@ export class QuoteBuilder {
       platformCustomerId: owner?.platformCustomerId ?? '',
       currency: code,
       funding: 'EXTERNAL',
-      ...(s.cryptoNetwork ? { cryptoNetwork: s.cryptoNetwork } : {}),
+      ...(network ? { cryptoNetwork: network } : {}),
     };
   }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { depositNetwork, depositWallet } from '../crypto/deposit-networks.js';
 import { DomainError, invalid } from '../errors.js';
 import type { LookupRecord } from '../lookups/lookup.js';
 import { CRYPTO_CURRENCIES, toAmount } from '../money.js';
@@ -168,12 +169,11 @@ export function paymentInstructions(
     `Pay exactly the totalSendingAmount before expiresAt and include the reference ` +
     `${reference}. Sandbox: POST /sandbox/send.`;
   if (CRYPTO_CURRENCIES.has(source.currency)) {
+    const network = depositNetwork(source.currency, source.cryptoNetwork);
     return [
       {
         accountOrWalletInfo: {
-          accountType: 'SPARK_WALLET',
-          assetType: source.currency,
-          address: `sp1sandbox${digits}`,
+          ...depositWallet(source.currency, network, `${network.toLowerCase()}sandbox${digits}`),
           reference,
         },
         instructionsNotes: note,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { depositNetwork, depositWallet } from '#domain/crypto/deposit-networks.js';
 import { CRYPTO_CURRENCIES, currency } from '#domain/money.js';
 import type { InternalAccountStatus, InternalAccountType } from '#domain/customer/customer.js';
 import type { Doc } from '../read-model-store.js';
@@ -32,9 +33,10 @@ function fundingInstructions(accountId: string, code: string, isPlatformAccount:
     .slice(-12);
   const reference = `FUND-${accountId.split(':')[1].slice(0, 8).toUpperCase()}`;
   if (CRYPTO_CURRENCIES.has(code)) {
+    const network = depositNetwork(code, undefined);
     return [
       {
-        accountOrWalletInfo: { accountType: 'SPARK_WALLET', assetType: code, address: `sp1sandbox${digits}` },
+        accountOrWalletInfo: depositWallet(code, network, `${network.toLowerCase()}sandbox${digits}`),
         instructionsNotes: 'Sandbox: use POST /sandbox/internal-accounts/{accountId}/fund',
         isPlatformAccount,
       },

@@ -1,3 +1,5 @@
+import { DEPOSIT_WALLET_TYPES } from '#domain/crypto/deposit-networks.js';
+
 type Schema = Record<string, unknown>;
 const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
 const int = (description: string): Schema => ({ type: 'integer', description });
@@ -17,13 +19,13 @@ const bankAccount: Schema = {
     reference: str({ description: 'Include it with the payment so it is matched.' }),
   },
 };
-const sparkWallet: Schema = {
+const cryptoWallet: Schema = {
   type: 'object',
-  title: 'Spark wallet',
+  title: 'Crypto wallet',
   required: ['accountType', 'assetType', 'address'],
   properties: {
-    accountType: str({ enum: ['SPARK_WALLET'] }),
-    assetType: str({ description: 'BTC or USDC.' }),
+    accountType: str({ enum: [...DEPOSIT_WALLET_TYPES] }),
+    assetType: str({ description: 'BTC (SPARK_WALLET) or USDC (SOLANA, BASE, ETHEREUM, POLYGON wallets).' }),
     address: str(),
     invoice: str(),
     reference: str(),
@@ -44,7 +46,7 @@ export const quoteSchemas: Record<string, Schema> = {
     type: 'object',
     required: ['accountOrWalletInfo'],
     properties: {
-      accountOrWalletInfo: { oneOf: [bankAccount, sparkWallet, embeddedWallet] },
+      accountOrWalletInfo: { oneOf: [bankAccount, cryptoWallet, embeddedWallet] },
       instructionsNotes: str(),
       isPlatformAccount: {
         type: 'boolean',
