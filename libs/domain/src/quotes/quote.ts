@@ -135,14 +135,11 @@ export function toQuoteResource(quote: QuoteRecord, status: TransactionStatus): 
     status: quoteStatusOf(status),
     createdAt: quote.createdAt,
     expiresAt: quote.expiresAt,
+    // A real-time funded source has no account: its empty accountId is not shown.
     source:
-      quote.source.sourceType === 'REALTIME_FUNDING'
+      quote.source?.sourceType === 'REALTIME_FUNDING'
         ? compact({ ...quote.source, accountId: undefined })
-        : {
-            sourceType: quote.source.sourceType,
-            accountId: quote.source.accountId,
-            customerId: quote.source.customerId,
-          },
+        : { ...quote.source },
     destination: { ...quote.destination },
     sendingCurrency: currency(quote.sendingCurrency),
     receivingCurrency: currency(quote.receivingCurrency),
