@@ -52,5 +52,7 @@ export const lookupSchemas: Record<string, Schema> = {
         description: 'A quote cannot use the lookup afterwards (400 LOOKUP_EXPIRED).',
       },
     },
+    // A UMA lookup always names its address, an external-account lookup its account.
+    oneOf: [{ required: ['receiverUmaAddress'] }, { required: ['accountId'] }],
   },
 };

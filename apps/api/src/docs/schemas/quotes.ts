@@ -5,6 +5,11 @@ const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
 const int = (description: string): Schema => ({ type: 'integer', description });
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const num = { type: 'number' };
+/** One variant of a union told apart by `field`: the fields it always carries. */
+const variant = (field: string, value: string, required: string[]): Schema => ({
+  properties: { [field]: { const: value } },
+  required: [field, ...required],
+});
 
 const bankAccount: Schema = {
   type: 'object',
@@ -56,6 +61,14 @@ export const quoteSchemas: Record<string, Schema> = {
   },
   RateDetails: {
     type: 'object',
+    required: [
+      'counterpartyMultiplier',
+      'counterpartyFixedFee',
+      'gridApiMultiplier',
+      'gridApiFixedFee',
+      'gridApiVariableFeeRate',
+      'gridApiVariableFeeAmount',
+    ],
     properties: {
       counterpartyMultiplier: num,
       counterpartyFixedFee: num,
@@ -98,6 +111,10 @@ export const quoteSchemas: Record<string, Schema> = {
           currency: str({ description: 'REALTIME_FUNDING: the currency paid in.' }),
           cryptoNetwork: str({ description: 'REALTIME_FUNDING in a stablecoin: the deposit network.' }),
         },
+        oneOf: [
+          variant('sourceType', 'ACCOUNT', ['accountId']),
+          variant('sourceType', 'REALTIME_FUNDING', ['currency']),
+        ],
       },
       destination: {
         type: 'object',
@@ -110,6 +127,10 @@ export const quoteSchemas: Record<string, Schema> = {
           currency: str({ description: 'UMA_ADDRESS: the receiving currency.' }),
           paymentRail: str({ description: 'INTERNAL between internal accounts, UMA for UMA addresses.' }),
         },
+        oneOf: [
+          variant('destinationType', 'ACCOUNT', ['accountId']),
+          variant('destinationType', 'UMA_ADDRESS', ['umaAddress', 'lookupId']),
+        ],
       },
       sendingCurrency: ref('Currency'),
       receivingCurrency: ref('Currency'),

@@ -5,6 +5,10 @@ const amount: Schema = {
   required: ['amount', 'currency'],
   properties: { amount: { type: 'integer' }, currency: { $ref: '#/components/schemas/Currency' } },
 };
+const variant = (field: string, value: string, identifier: string): Schema => ({
+  properties: { [field]: { const: value } },
+  required: [field, identifier],
+});
 const party = (kind: 'source' | 'destination'): Schema => ({
   type: 'object',
   required: [`${kind}Type`, 'currency'],
@@ -18,6 +22,12 @@ const party = (kind: 'source' | 'destination'): Schema => ({
     currency: str(),
     ...(kind === 'destination' ? { paymentRail: str() } : {}),
   },
+  // Each type always carries what identifies it.
+  oneOf: [
+    variant(`${kind}Type`, 'ACCOUNT', 'accountId'),
+    variant(`${kind}Type`, 'UMA_ADDRESS', 'umaAddress'),
+    ...(kind === 'source' ? [variant(`${kind}Type`, 'REALTIME_FUNDING', 'customerId')] : []),
+  ],
 });
 
 export const transactionSchemas: Record<string, Schema> = {
