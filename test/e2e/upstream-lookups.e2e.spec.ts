@@ -86,6 +86,19 @@ describe('receiver lookups shaped like the public API', () => {
     const theirs = await quote(bob.accounts.USD);
     expect({ status: theirs.status, code: theirs.body.code }).toEqual({ status: 400, code: 'LOOKUP_MISMATCH' });
     expect((await quote(ada.accounts.USD)).status).toBe(201);
+    const other = await t.otherPlatform();
+    const foreign = await money(t, other.api).customer(['USD']);
+    const elsewhere = await money(t, other.api).quote({
+      lookupId,
+      source: { sourceType: 'ACCOUNT', accountId: foreign.accounts.USD },
+      destination: { destinationType: 'UMA_ADDRESS', umaAddress: receiver },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 1_000,
+    });
+    expect({ status: elsewhere.status, code: elsewhere.body.code }).toEqual({
+      status: 404,
+      code: 'LOOKUP_REQUEST_NOT_FOUND',
+    });
   });
 
   it('looks up an external account with the same shapes', async () => {

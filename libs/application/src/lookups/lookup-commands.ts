@@ -79,9 +79,10 @@ export async function loadLiveLookup(
   platformId: string,
   now: Date,
 ): Promise<LookupRecord> {
-  if (!isPublicId('Lookup', lookupId)) throw notFound('LOOKUP', lookupId);
+  // The public API's code for an unknown lookup.
+  if (!isPublicId('Lookup', lookupId)) throw notFound('LOOKUP_REQUEST', lookupId);
   const { state } = await runner.load(lookupStream(lookupId), lookupDecider);
-  if (!state.lookup || state.lookup.platformId !== platformId) throw notFound('LOOKUP', lookupId);
+  if (!state.lookup || state.lookup.platformId !== platformId) throw notFound('LOOKUP_REQUEST', lookupId);
   if (isLookupExpired(state.lookup, now)) {
     throw new DomainError(
       'invalid',
