@@ -1,6 +1,7 @@
 import { expect } from '@jest/globals';
 import type { Reply } from '../support/service.js';
 import { signedRequest, startWalletSession } from '../support/wallet-session.js';
+import { confirmCase } from './idempotency-confirm-case.js';
 import { bulkUploadCase } from './idempotency-upload-case.js';
 import { keyed, merchant, ownerBody, unique, type Fixtures } from './idempotency-fixtures.js';
 
@@ -264,25 +265,7 @@ export const CASES: Case[] = [
       };
     },
   },
-  {
-    op: '/transactions/{transactionId}/confirm',
-    status: 200,
-    setup: async (f) => {
-      const { one } = await f.pendingIncoming();
-      const at = (await f.api.get(`/transactions/${one}`)).body.createdAt as string;
-      /** The confirmation time in milliseconds, 0 before any. */
-      const confirmedAt = async () => {
-        const tx = (await f.api.get(`/transactions/${one}`)).body;
-        return tx.receiptDeliveryConfirmedAt ? Date.parse(tx.receiptDeliveryConfirmedAt) : 0;
-      };
-      return {
-        request: post(`/transactions/${one}/confirm`, { receiptDeliveryConfirmedAt: at }),
-        other: post(`/transactions/${one}/confirm`, {}),
-        effect: confirmedAt,
-        delta: Date.parse(at),
-      };
-    },
-  },
+  confirmCase,
   {
     op: '/sandbox/internal-accounts/{accountId}/fund',
     status: 200,
