@@ -1,6 +1,7 @@
 import { expect } from '@jest/globals';
 import type { Reply } from '../support/service.js';
 import { signedRequest, startWalletSession } from '../support/wallet-session.js';
+import { confirmCase } from './idempotency-confirm-case.js';
 import { bulkUploadCase } from './idempotency-upload-case.js';
 import { keyed, merchant, ownerBody, unique, type Fixtures } from './idempotency-fixtures.js';
 
@@ -264,6 +265,7 @@ export const CASES: Case[] = [
       };
     },
   },
+  confirmCase,
   {
     op: '/sandbox/internal-accounts/{accountId}/fund',
     status: 200,

@@ -60,25 +60,27 @@ describe('exchange rates, lookups, UMA payments and externally funded quotes', (
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
         receiverUmaAddress: '$success.EUR@sandbox.uma.local',
-        supportedCurrencies: [{ code: 'EUR' }],
-        requiredPayerDataFields: ['FULL_NAME', 'BIRTH_DATE'],
+        supportedCurrencies: [{ currency: { code: 'EUR' } }],
+        requiredPayerDataFields: [
+          { name: 'FULL_NAME', mandatory: true },
+          { name: 'BIRTH_DATE', mandatory: true },
+        ],
       });
       expect(res.body.id).toMatch(/^Lookup:[0-9a-f-]{36}$/);
       expect(Date.parse(res.body.expiresAt) - Date.parse(res.body.createdAt)).toBe(15 * 60_000);
       const events = await t.service.infra.eventStore.readStream(`lookup-${res.body.id.split(':')[1]}`);
       expect(events.map((e) => e.type)).toEqual(['LookupCreated']);
-      expect((await lookup('$pending.long.MXN@any.example.com')).body.requiredPayerDataFields).toEqual([
-        'FULL_NAME',
-        'BIRTH_DATE',
-        'NATIONALITY',
-      ]);
+      const names = (await lookup('$pending.long.MXN@any.example.com')).body.requiredPayerDataFields.map(
+        (f: { name: string }) => f.name,
+      );
+      expect(names).toEqual(['FULL_NAME', 'BIRTH_DATE', 'NATIONALITY']);
     });
 
     it('answers 404 for unknown receivers', async () => {
       for (const address of ['$someone@sandbox.uma.local', '$success.JPY@sandbox.uma.local', 'success.USD@x.com']) {
         const res = await lookup(address);
         expect(res.status).toBe(404);
-        expect(res.body.code).toBe('RECEIVER_NOT_FOUND');
+        expect(res.body.code).toBe('UMA_NOT_FOUND');
       }
     });
 
@@ -87,7 +89,7 @@ describe('exchange rates, lookups, UMA payments and externally funded quotes', (
       const ext = await m.external(c.id, 'EUR', '000');
       const res = await api.get(`/receiver/external-account/${ext}`);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ accountId: ext, supportedCurrencies: [{ code: 'EUR' }] });
+      expect(res.body).toMatchObject({ accountId: ext, supportedCurrencies: [{ currency: { code: 'EUR' } }] });
       const other = await t.otherPlatform();
       expect((await other.api.get(`/receiver/external-account/${ext}`)).status).toBe(404);
     });

@@ -43,6 +43,8 @@ import { LookupsController } from './lookups/lookups.controller.js';
 import { QuotesController } from './quotes/quotes.controller.js';
 import { TransactionsController } from './transactions/transactions.controller.js';
 import { TransfersController } from './transfers/transfers.controller.js';
+import { CryptoController } from './crypto/crypto.controller.js';
+import { DiscoveriesController } from './discoveries/discoveries.controller.js';
 import { SandboxMoneyController } from './sandbox/sandbox-money.controller.js';
 import { SandboxClockController } from './sandbox-clock/sandbox-clock.controller.js';
 import { CardsController } from './cards/cards.controller.js';
@@ -80,6 +82,8 @@ export const API_CONTROLLERS = [
   QuotesController,
   TransactionsController,
   TransfersController,
+  DiscoveriesController,
+  CryptoController,
   AgentMeController,
   AgentsController,
   AuditController,

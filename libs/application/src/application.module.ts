@@ -23,7 +23,9 @@ import { loadSecretsKey, SecretBox } from '#crypto/secret-box.js';
 import { AgentsModule } from './agents/agents.module.js';
 import { BeneficialOwnersModule } from './beneficial-owners/beneficial-owners.module.js';
 import { CardsModule } from './cards/cards.module.js';
+import { CryptoModule } from './crypto/crypto.module.js';
 import { CustomersModule } from './customers/customers.module.js';
+import { DiscoveriesModule } from './discoveries/discoveries.module.js';
 import { DocumentsModule } from './documents/documents.module.js';
 import { ExternalAccountsModule } from './external-accounts/external-accounts.module.js';
 import { InvitationsModule } from './invitations/invitations.module.js';
@@ -50,6 +52,8 @@ const AREAS = [
   WalletModule,
   CardsModule,
   PaymentsModule,
+  DiscoveriesModule,
+  CryptoModule,
   AgentsModule,
 ];
 

@@ -20,6 +20,10 @@ export interface ApiDocMeta {
   errors?: number[];
   /** `basic` (default), `bearer` (agent token) or `none`. */
   auth?: 'basic' | 'bearer' | 'none';
+  /** The JSON body may be left out (an empty body means every field absent). */
+  optionalBody?: boolean;
+  /** Request headers the route reads, besides those `signedRetry` and `@Idempotent()` declare. */
+  headers?: { name: string; description: string; required?: boolean }[];
   /** Two-step signed retry: documents the 202 challenge and the signature headers. */
   signedRetry?: boolean;
   /** A `multipart/form-data` body carrying one file in `field` (the route reads it itself). */

@@ -139,7 +139,8 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
           requestBody = multipartBody(dtoSchemas[dto], doc.multipart);
         } else if (kind === BODY && dto) {
           usedDtos.add(dto);
-          requestBody = { required: true, content: { 'application/json': { schema: schemaRef(dto) } } };
+          const required = !doc?.optionalBody;
+          requestBody = { required, content: { 'application/json': { schema: schemaRef(dto) } } };
         }
       }
 
@@ -185,6 +186,10 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
             description: 'The challenge requestId (step 2).',
           },
         );
+      }
+      for (const h of doc?.headers ?? []) {
+        const { name: header, description, required = false } = h;
+        parameters.push({ name: header, in: 'header', required, schema: { type: 'string' }, description });
       }
       if (idempotent) parameters.push(IDEMPOTENCY_KEY_PARAMETER);
       const errorStatuses = new Set<number>([

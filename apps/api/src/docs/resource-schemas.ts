@@ -79,7 +79,12 @@ export const resourceSchemas: Record<string, Schema> = {
         required: ['amount', 'currency'],
         properties: { amount: { type: 'integer' }, currency: ref('Currency') },
       },
-      fundingPaymentInstructions: { type: 'array', items: { type: 'object' } },
+      fundingPaymentInstructions: {
+        type: 'array',
+        description:
+          'Where to deposit to fund the account (sandbox: POST /sandbox/internal-accounts/{accountId}/fund).',
+        items: ref('PaymentInstructions'),
+      },
       privateEnabled: { type: 'boolean' },
       createdAt: dateTime,
       updatedAt: dateTime,

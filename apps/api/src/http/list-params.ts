@@ -1,5 +1,6 @@
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
 
 /** Query strings carry text: booleans accept only the words true and false. */
 export const ToBoolean = () =>
@@ -7,6 +8,8 @@ export const ToBoolean = () =>
 
 /** Shared pagination parameters: limit 1-100 (default 20) and an opaque cursor. */
 export class PageParams {
+  // Declared as applied (queries/list-query.ts and the lists' criteria): 20 per page, newest first.
+  @JSONSchema({ default: 20 })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'limit must be an integer between 1 and 100' })
@@ -21,6 +24,7 @@ export class PageParams {
 }
 
 export class SortedPageParams extends PageParams {
+  @JSONSchema({ default: 'desc' })
   @IsOptional()
   @IsIn(['asc', 'desc'])
   sortOrder?: 'asc' | 'desc';

@@ -1,5 +1,6 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { IsOptional, Matches, MaxLength } from 'class-validator';
 import {
   LookupExternalAccountReceiverCommand,
   LookupUmaReceiverCommand,
@@ -10,7 +11,25 @@ import type { LookupRecord } from '#domain/lookups/lookup.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
+import { CUSTOMER_ID, UMA_ADDRESS } from '../http/formats.js';
 import { idParam } from '../http/id-pipe.js';
+
+/** The sender, as the public API names it; either, both or neither. */
+export class ReceiverLookupQuery {
+  /** The sender's UMA address; when it is a customer of the platform, that customer is the sender. */
+  @IsOptional()
+  @MaxLength(255)
+  @Matches(UMA_ADDRESS, { message: 'senderUmaAddress must look like $name@domain' })
+  senderUmaAddress?: string;
+  /** The sending customer (its first currency prices estimatedExchangeRate; USD otherwise). */
+  @IsOptional() @Matches(CUSTOMER_ID, { message: 'customerId must have the form Customer:<uuid>' }) customerId?: string;
+}
+
+const SENDER =
+  'With ?customerId (or ?senderUmaAddress of a customer) the lookup belongs to that sender: a quote of another ' +
+  'customer cannot use it (400 LOOKUP_MISMATCH), and estimatedExchangeRate is from the sender’s first currency ' +
+  '(USD otherwise). supportedCurrencies[] carry the rate (not locked) and the min and max receivable amounts ' +
+  '(smallest unit); every requiredPayerDataFields[] entry is mandatory. ';
 
 /** Receiver lookups: stored, valid for 15 minutes, required before quoting to a UMA address. */
 @Controller('receiver')
@@ -21,16 +40,22 @@ export class LookupsController {
   @ApiDoc({
     summary: 'Look up a UMA receiver',
     description:
-      'Returns a Lookup:<uuid> with the receiver’s supported currencies and requiredPayerDataFields ' +
+      'Returns lookupId (Lookup:<uuid>) with the receiver’s supported currencies and requiredPayerDataFields ' +
       '(USD: FULL_NAME; EUR: FULL_NAME, BIRTH_DATE; others: FULL_NAME, BIRTH_DATE, NATIONALITY). ' +
       'Sandbox receivers: $success.<USD|EUR|MXN>@<any domain> (settles at once), ' +
       '$pending.long.<currency>@<domain> (settles after an hour), ' +
-      '$fail.compliance.<currency>@<domain> (the pay request fails). Unknown addresses answer 404.',
+      '$fail.compliance.<currency>@<domain> (the pay request fails). Unknown addresses answer 404; the ' +
+      'sender’s own address 400 SELF_PAYMENT. ' +
+      SENDER,
     tag: 'Lookups',
     responses: { 200: { description: 'The lookup', schema: 'Lookup' } },
     errors: [404],
   })
-  async uma(@Param('receiverUmaAddress') address: string, @CurrentActor() actor: Actor) {
+  async uma(
+    @Param('receiverUmaAddress') address: string,
+    @Query() query: ReceiverLookupQuery,
+    @CurrentActor() actor: Actor,
+  ) {
     if (address.length > 255)
       throw invalidInput([
         {
@@ -39,23 +64,25 @@ export class LookupsController {
           message: 'receiverUmaAddress must be at most 255 characters',
         },
       ]);
-    const lookup: LookupRecord = await this.commands.execute(new LookupUmaReceiverCommand(address, actor));
+    const lookup: LookupRecord = await this.commands.execute(new LookupUmaReceiverCommand(address, actor, query));
     return toLookupResource(lookup);
   }
 
   @Get('external-account/:accountId')
   @ApiDoc({
     summary: 'Look up an external account as a receiver',
+    description: SENDER,
     tag: 'Lookups',
     responses: { 200: { description: 'The lookup', schema: 'Lookup' } },
     errors: [404],
   })
   async externalAccount(
     @Param('accountId', idParam('ExternalAccount', 'accountId')) accountId: string,
+    @Query() query: ReceiverLookupQuery,
     @CurrentActor() actor: Actor,
   ) {
     const lookup: LookupRecord = await this.commands.execute(
-      new LookupExternalAccountReceiverCommand(accountId, actor),
+      new LookupExternalAccountReceiverCommand(accountId, actor, query),
     );
     return toLookupResource(lookup);
   }

@@ -59,6 +59,25 @@ export class QuoteSourceDto {
   @IsOptional() @Matches(CUSTOMER_ID, { message: 'customerId must have the form Customer:<uuid>' }) customerId?: string;
 }
 
+/**
+ * The platform's quote source: `ACCOUNT` (a customer's internal or external account) or `REALTIME_FUNDING` (the
+ * customer pays in `currency` by the quote's paymentInstructions; without customerId, the destination's owner).
+ */
+export class QuoteFundingSourceDto {
+  @IsIn(['ACCOUNT', 'REALTIME_FUNDING']) sourceType!: 'ACCOUNT' | 'REALTIME_FUNDING';
+  @RequiredIf((o: QuoteFundingSourceDto) => o.sourceType === 'ACCOUNT')
+  @Matches(ACCOUNT_ID, { message: 'accountId must be an InternalAccount:<uuid> or ExternalAccount:<uuid>' })
+  accountId?: string;
+  @IsOptional() @Matches(CUSTOMER_ID, { message: 'customerId must have the form Customer:<uuid>' }) customerId?: string;
+  /** REALTIME_FUNDING: the currency the customer pays in, e.g. USD or USDC. */
+  @RequiredIf((o: QuoteFundingSourceDto) => o.sourceType === 'REALTIME_FUNDING')
+  @IsString()
+  @MaxLength(16)
+  currency?: string;
+  /** REALTIME_FUNDING in a stablecoin: the network the customer deposits on (SOLANA, ETHEREUM, BASE, ...). */
+  @IsOptional() @IsString() @MaxLength(32) cryptoNetwork?: string;
+}
+
 /** `ACCOUNT` (internal or external account id) or `UMA_ADDRESS` (address plus the lookup made for it). */
 export class QuoteDestinationDto {
   @IsIn(['ACCOUNT', 'UMA_ADDRESS']) destinationType!: 'ACCOUNT' | 'UMA_ADDRESS';
@@ -73,10 +92,12 @@ export class QuoteDestinationDto {
   @Matches(UMA_ADDRESS, { message: 'umaAddress must look like $name@domain' })
   umaAddress?: string;
   @IsOptional() @Matches(LOOKUP_ID, { message: 'lookupId must have the form Lookup:<uuid>' }) lookupId?: string;
+  /** UMA_ADDRESS: the receiving currency, one of the lookup's supportedCurrencies (default: the first). */
+  @IsOptional() @IsString() @MaxLength(16) currency?: string;
 }
 
 export class CreateQuoteDto {
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => QuoteSourceDto) source!: QuoteSourceDto;
+  @IsDefined() @IsObject() @ValidateNested() @Type(() => QuoteFundingSourceDto) source!: QuoteFundingSourceDto;
   @IsDefined() @IsObject() @ValidateNested() @Type(() => QuoteDestinationDto) destination!: QuoteDestinationDto;
   /** Required for UMA destinations (also accepted as destination.lookupId). */
   @IsOptional() @Matches(LOOKUP_ID, { message: 'lookupId must have the form Lookup:<uuid>' }) lookupId?: string;

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateQuoteCommand, ExecuteQuoteCommand } from '#application/quotes/quote-commands.js';
-import type { QuoteRequest } from '#application/quotes/quote-builder.js';
+import type { PlatformQuoteRequest, QuoteRequest } from '#application/quotes/quote-builder.js';
 import type { Actor } from '#application/tokens.js';
 import { MoneyQueries } from '#application/transactions/money-queries.js';
 import { ApiDoc } from '../docs/api-doc.js';
@@ -9,12 +9,47 @@ import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { idParam } from '../http/id-pipe.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
-import { CreateQuoteDto, ListQuotesQuery } from './quote.dto.js';
+import { CreateQuoteDto, ListQuotesQuery, type QuoteSourceDto } from './quote.dto.js';
+
+const wrongField = (field: string, message: string) => invalidInput([{ field, constraint: 'sourceType', message }]);
+
+/** The platform's DTO as the application takes it: a source carries only the fields of its type. */
+export function toPlatformQuoteRequest(body: CreateQuoteDto): PlatformQuoteRequest {
+  const s = body.source;
+  if (s.sourceType === 'ACCOUNT') {
+    if (s.currency !== undefined || s.cryptoNetwork !== undefined)
+      throw wrongField('source.currency', 'currency and cryptoNetwork belong to REALTIME_FUNDING sources');
+    return toQuoteRequest({
+      ...body,
+      source: { sourceType: 'ACCOUNT', accountId: s.accountId!, customerId: s.customerId },
+    });
+  }
+  if (s.accountId !== undefined) throw wrongField('source.accountId', 'accountId belongs to ACCOUNT sources');
+  const { destination, ...rest } = toQuoteRequest({ ...body, source: { sourceType: 'ACCOUNT', accountId: '' } });
+  return {
+    ...rest,
+    destination,
+    source: {
+      sourceType: 'REALTIME_FUNDING',
+      currency: s.currency!,
+      ...(s.customerId ? { customerId: s.customerId } : {}),
+      ...(s.cryptoNetwork ? { cryptoNetwork: s.cryptoNetwork } : {}),
+    },
+  };
+}
 
 /** The DTO as the application takes it; a destination carries only the fields of its type. */
-export function toQuoteRequest(body: CreateQuoteDto): QuoteRequest {
+export function toQuoteRequest(body: Omit<CreateQuoteDto, 'source'> & { source: QuoteSourceDto }): QuoteRequest {
   const d = body.destination;
   if (d.destinationType === 'ACCOUNT') {
+    if (d.currency !== undefined)
+      throw invalidInput([
+        {
+          field: 'destination.currency',
+          constraint: 'destinationType',
+          message: 'currency belongs to UMA_ADDRESS destinations',
+        },
+      ]);
     if (d.umaAddress !== undefined || d.lookupId !== undefined) {
       throw invalidInput([
         {
@@ -48,6 +83,7 @@ export function toQuoteRequest(body: CreateQuoteDto): QuoteRequest {
       destinationType: 'UMA_ADDRESS',
       umaAddress: d.umaAddress!,
       ...(d.lookupId ? { lookupId: d.lookupId } : {}),
+      ...(d.currency ? { currency: d.currency } : {}),
     },
   };
 }
@@ -69,8 +105,12 @@ export class QuotesController {
       'Source: a customer’s internal account (held on execute), an EMBEDDED_WALLET (execute needs a ' +
       'Service-Wallet-Signature over paymentInstructions[0].accountOrWalletInfo.payloadToSign) ' +
       'or a customer’s external account (funded by paying paymentInstructions; sandbox: POST ' +
-      '/sandbox/send). Destination: an internal or external account, or a UMA address with the lookupId of ' +
-      'GET /receiver/uma/{receiverUmaAddress}; fields named by the lookup’s requiredPayerDataFields ' +
+      '/sandbox/send). REALTIME_FUNDING {customerId?, currency, cryptoNetwork?}: the customer pays `currency` ' +
+      'by paymentInstructions and the payment starts when the funds arrive (sandbox: POST /sandbox/send; ' +
+      'immediatelyExecute changes nothing); without customerId the destination account’s owner pays. ' +
+      'Destination: an internal or external account, or a UMA address with the lookupId of ' +
+      'GET /receiver/uma/{receiverUmaAddress} and optionally `currency`, one of the lookup’s supportedCurrencies ' +
+      '(default: the first); fields named by the lookup’s requiredPayerDataFields ' +
       'must be in senderCustomerInfo. Receiving amounts round down; a RECEIVING-locked quote ' +
       'rounds the sending amount up. ' +
       'Sandbox external-account destinations select the outcome by their last three digits: 002 ' +
@@ -82,7 +122,7 @@ export class QuotesController {
     errors: [404, 409, 422],
   })
   create(@Body() body: CreateQuoteDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
-    return this.commands.execute(new CreateQuoteCommand(toQuoteRequest(body), actor));
+    return this.commands.execute(new CreateQuoteCommand(toPlatformQuoteRequest(body), actor));
   }
 
   @Get()
@@ -119,6 +159,18 @@ export class QuotesController {
       'Insufficient funds answer 400 INSUFFICIENT_FUNDS and leave the quote PENDING. An ' +
       'EMBEDDED_WALLET source needs Service-Wallet-Signature (401 WALLET_SIGNATURE_MISSING without it).',
     tag: 'Quotes',
+    headers: [
+      {
+        name: 'Service-Wallet-Signature',
+        description:
+          'EMBEDDED_WALLET sources: the stamp over paymentInstructions[].accountOrWalletInfo.payloadToSign made with ' +
+          'a session key of the wallet. Ignored for other sources.',
+      },
+      {
+        name: 'Request-Id',
+        description: 'Optional; when sent it must be the requestId bound into that payloadToSign.',
+      },
+    ],
     responses: { 200: { description: 'The quote, PROCESSING or in its final status', schema: 'Quote' } },
     errors: [404, 409, 422],
   })

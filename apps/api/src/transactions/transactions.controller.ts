@@ -1,10 +1,12 @@
-import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, registerDecorator } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
 import type { Actor } from '#application/tokens.js';
 import { MoneyQueries } from '#application/transactions/money-queries.js';
 import {
   ApproveIncomingPaymentCommand,
+  ConfirmReceiptDeliveryCommand,
   RejectIncomingPaymentCommand,
 } from '#application/transactions/transaction-commands.js';
 import { TRANSACTION_STATUSES } from '#domain/transactions/transaction.js';
@@ -20,6 +22,10 @@ export class ListTransactionsQuery extends SortedPageParams {
   @IsOptional() @IsString() @MaxLength(200) platformCustomerId?: string;
   /** An internal or external account id, or a UMA address, on either side of the transaction. */
   @IsOptional() @IsString() @MaxLength(255) accountIdentifier?: string;
+  /** The source's account id, or its UMA address (starting with `$`). */
+  @IsOptional() @IsString() @MaxLength(255) senderAccountIdentifier?: string;
+  /** The destination's account id, or its UMA address (starting with `$`). */
+  @IsOptional() @IsString() @MaxLength(255) receiverAccountIdentifier?: string;
   @IsOptional() @IsIn(TRANSACTION_STATUSES) status?: string;
   @IsOptional() @IsIn(['INCOMING', 'OUTGOING']) type?: 'INCOMING' | 'OUTGOING';
   /** reconciliationInstructions.reference */
@@ -28,6 +34,49 @@ export class ListTransactionsQuery extends SortedPageParams {
   @IsOptional() @IsISO8601({ strict: true }) startDate?: string;
   /** createdAt at or before (inclusive). */
   @IsOptional() @IsISO8601({ strict: true }) endDate?: string;
+}
+
+/** A JSON object of at most 50 members and 8 KiB, any values. */
+function IsSmallObject() {
+  return (target: object, property: string) =>
+    registerDecorator({
+      name: 'isSmallObject',
+      target: target.constructor,
+      propertyName: property,
+      options: { message: `${property} must be an object of at most 50 members and 8192 bytes` },
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'object' &&
+          value !== null &&
+          !Array.isArray(value) &&
+          Object.keys(value).length <= 50 &&
+          JSON.stringify(value).length <= 8192,
+      },
+    });
+}
+
+export class ApprovePaymentDto {
+  @IsOptional()
+  @IsSmallObject()
+  @JSONSchema(() => ({
+    type: 'object',
+    additionalProperties: true,
+    maxProperties: 50,
+    description:
+      'The receiver data the sender’s side asked for (requestedReceiverCustomerInfoFields of the ' +
+      'incoming-payment webhook); kept on the transaction as receiverCustomerInfo.',
+  }))
+  receiverCustomerInfo?: Record<string, unknown>;
+}
+
+export class RejectPaymentDto {
+  /** Why the platform refuses the payment, for its own records (kept as rejectionReason), e.g. RESTRICTED_JURISDICTION. */
+  @IsOptional() @IsString() @MaxLength(1000) reason?: string;
+}
+
+export class ConfirmReceiptDeliveryDto {
+  /** When the platform delivered the receipt to its customer; the platform's current time when absent. */
+  @IsOptional() @IsISO8601({ strict: true }) receiptDeliveryConfirmedAt?: string;
 }
 
 const STATUS_TEXT =
@@ -67,22 +116,50 @@ export class TransactionsController {
     return this.queries.transaction(actor.platformId, id);
   }
 
+  @Post(':transactionId/confirm')
+  @Idempotent()
+  @HttpCode(200)
+  @ApiDoc({
+    summary: 'Confirm receipt delivery',
+    description:
+      'Records that the platform delivered the transaction’s receipt to its customer (needed only where the ' +
+      'platform must send receipts): receiptDeliveryConfirmedAt, the platform’s current time when the body ' +
+      'leaves it out. Confirming again moves the stored time. Any status; the time cannot be in the future ' +
+      'or before the transaction was created (400).',
+    tag: 'Transactions',
+    optionalBody: true,
+    responses: { 200: { description: 'The transaction', schema: 'Transaction' } },
+    errors: [404],
+  })
+  confirm(
+    @Param('transactionId', idParam('Transaction', 'transactionId')) id: string,
+    @Body() body: ConfirmReceiptDeliveryDto,
+    @CurrentActor() actor: Actor,
+  ): Promise<Record<string, unknown>> {
+    return this.commands.execute(new ConfirmReceiptDeliveryCommand(id, actor, body?.receiptDeliveryConfirmedAt));
+  }
+
   @Post(':transactionId/approve')
   @Idempotent()
   @HttpCode(200)
   @ApiDoc({
     summary: 'Approve an incoming payment',
     description:
-      'For INCOMING payments PENDING the platform’s approval: credits the receiver (PROCESSING, then COMPLETED).',
+      'For INCOMING payments PENDING the platform’s approval: credits the receiver (PROCESSING, then COMPLETED). ' +
+      'receiverCustomerInfo, when given, is kept on the transaction. 409 ' +
+      'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL when the payment does not wait for the platform.',
     tag: 'Transactions',
+    optionalBody: true,
     responses: { 200: { description: 'The transaction', schema: 'Transaction' } },
     errors: [404, 409],
   })
   approve(
     @Param('transactionId', idParam('Transaction', 'transactionId')) id: string,
+    @Body() body: ApprovePaymentDto,
     @CurrentActor() actor: Actor,
   ): Promise<Record<string, unknown>> {
-    return this.commands.execute(new ApproveIncomingPaymentCommand(id, actor));
+    const details = body?.receiverCustomerInfo ? { receiverCustomerInfo: body.receiverCustomerInfo } : {};
+    return this.commands.execute(new ApproveIncomingPaymentCommand(id, actor, details));
   }
 
   @Post(':transactionId/reject')
@@ -90,15 +167,21 @@ export class TransactionsController {
   @HttpCode(200)
   @ApiDoc({
     summary: 'Reject an incoming payment',
-    description: 'For INCOMING payments PENDING the platform’s approval: REJECTED, nothing is credited.',
+    description:
+      'For INCOMING payments PENDING the platform’s approval: REJECTED, nothing is credited. `reason`, when ' +
+      'given, is kept on the transaction as rejectionReason. 409 TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL ' +
+      'when the payment does not wait for the platform.',
     tag: 'Transactions',
+    optionalBody: true,
     responses: { 200: { description: 'The transaction', schema: 'Transaction' } },
     errors: [404, 409],
   })
   reject(
     @Param('transactionId', idParam('Transaction', 'transactionId')) id: string,
+    @Body() body: RejectPaymentDto,
     @CurrentActor() actor: Actor,
   ): Promise<Record<string, unknown>> {
-    return this.commands.execute(new RejectIncomingPaymentCommand(id, actor));
+    const details = body?.reason !== undefined ? { reason: body.reason } : {};
+    return this.commands.execute(new RejectIncomingPaymentCommand(id, actor, details));
   }
 }

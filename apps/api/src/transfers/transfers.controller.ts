@@ -41,6 +41,27 @@ export class TransferOutDto extends AmountDto {
   @IsDefined() @IsObject() @ValidateNested() @Type(() => ExternalDestinationDto) destination!: ExternalDestinationDto;
 }
 
+/** `amount` as the public API defines it: optional. */
+class OptionalAmountDto {
+  @IsOptional()
+  @IsInt({ message: 'amount must be an integer in the smallest unit' })
+  @Min(1, { message: 'amount must be greater than zero' })
+  @Max(Number.MAX_SAFE_INTEGER, { message: 'amount must be at most 9007199254740991' })
+  amount?: number;
+}
+
+/** The platform's transfer-in: `amount` is required in practice (400 INVALID_AMOUNT without it). */
+export class CreateTransferInDto extends OptionalAmountDto {
+  @IsDefined() @IsObject() @ValidateNested() @Type(() => ExternalEndDto) source!: ExternalEndDto;
+  @IsDefined() @IsObject() @ValidateNested() @Type(() => InternalEndDto) destination!: InternalEndDto;
+}
+
+/** The platform's transfer-out: without `amount` the whole available balance is sent. */
+export class CreateTransferOutDto extends OptionalAmountDto {
+  @IsDefined() @IsObject() @ValidateNested() @Type(() => InternalEndDto) source!: InternalEndDto;
+  @IsDefined() @IsObject() @ValidateNested() @Type(() => ExternalDestinationDto) destination!: ExternalDestinationDto;
+}
+
 const OUTCOMES =
   'In the sandbox the external account’s last three digits select the outcome: 002 fails at once ' +
   '(insufficient funds), 003 fails at once (account closed or invalid), ' +
@@ -58,12 +79,13 @@ export class TransfersController {
     summary: 'Transfer in from an external account',
     description:
       `Credits the internal account from the platform’s settlement account when the bank ` +
-      `transfer settles (INCOMING transaction). ${OUTCOMES}`,
+      `transfer settles (INCOMING transaction). amount is optional in the schema, as in the public API, but a ` +
+      `pull needs it: 400 INVALID_AMOUNT without it. ${OUTCOMES}`,
     tag: 'Transfers',
     responses: { 201: { description: 'The transaction', schema: 'Transaction' } },
     errors: [404, 409, 422],
   })
-  transferIn(@Body() body: TransferInDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
+  transferIn(@Body() body: CreateTransferInDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
     return this.commands.execute(new TransferInCommand(body, actor));
   }
 
@@ -74,12 +96,13 @@ export class TransfersController {
     description:
       `Holds the amount on the internal account, posts it when the payout settles, ` +
       `releases it when it fails (OUTGOING transaction). 400 INSUFFICIENT_FUNDS when the balance ` +
-      `does not cover it. ${OUTCOMES}`,
+      `does not cover it. Without amount the source account's whole available balance is sent (400 ` +
+      `INVALID_AMOUNT when it is empty). ${OUTCOMES}`,
     tag: 'Transfers',
     responses: { 201: { description: 'The transaction', schema: 'Transaction' } },
     errors: [404, 409, 422],
   })
-  transferOut(@Body() body: TransferOutDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
+  transferOut(@Body() body: CreateTransferOutDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
     return this.commands.execute(new TransferOutCommand(body, actor));
   }
 }

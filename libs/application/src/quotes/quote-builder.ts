@@ -1,6 +1,6 @@
 import { invalid, notFound } from '#domain/errors.js';
 import { isPublicId, publicId, type IdGenerator } from '#domain/ids.js';
-import type { LookupRecord } from '#domain/lookups/lookup.js';
+import { requireLookupSender, type LookupRecord } from '#domain/lookups/lookup.js';
 import type { QuoteRecord } from '#domain/quotes/quote.js';
 import { INTERNAL_RAIL, UMA_RAIL, networkRail } from '#domain/rates/rate-table.js';
 import { SUCCESS_PLAN } from '#domain/transactions/payment-plan.js';
@@ -20,12 +20,18 @@ import {
 import {
   assertImmediateExecution,
   priceQuote,
+  type PlatformQuoteRequest,
   type QuoteDestinationFacts,
   type QuoteRequest,
   type QuoteSource,
+  type RealtimeFundingSource,
 } from '#domain/quotes/price-quote.js';
+import { depositNetwork } from '#domain/crypto/deposit-networks.js';
+import { CRYPTO_CURRENCIES, currency as currencyOf } from '#domain/money.js';
+import { Collections } from '#read-models/projections/collections.js';
+import type { Doc } from '#read-models/read-model-store.js';
 
-export type { QuoteRequest };
+export type { PlatformQuoteRequest, QuoteRequest };
 
 /** Resolves, checks and prices a quote request into the quote and its transaction (not yet stored). */
 export class QuoteBuilder {
@@ -35,7 +41,39 @@ export class QuoteBuilder {
     private readonly ids: IdGenerator,
   ) {}
 
-  private async source(req: QuoteRequest, platformId: string): Promise<QuoteSource> {
+  /** A live customer of this platform, with its platform id; 404 otherwise. */
+  private async customer(customerId: string, platformId: string): Promise<{ id: string; platformCustomerId: string }> {
+    const doc = await this.readModels.get<Doc & { platformCustomerId?: string; isDeleted?: boolean }>(
+      Collections.customers,
+      customerId,
+    );
+    if (!doc || doc.platformId !== platformId || doc.isDeleted) throw notFound('CUSTOMER', customerId);
+    return { id: customerId, platformCustomerId: doc.platformCustomerId ?? '' };
+  }
+
+  /**
+   * Real-time funding: the customer pays in by paymentInstructions. Without customerId the payer is the
+   * destination's owner (resolved once the destination is known; `customerId` is empty until then).
+   */
+  private async realtimeSource(s: RealtimeFundingSource, platformId: string): Promise<QuoteSource> {
+    const code = s.currency.toUpperCase();
+    currencyOf(code);
+    const network = CRYPTO_CURRENCIES.has(code) ? depositNetwork(code, s.cryptoNetwork, true) : undefined;
+    if (!network && s.cryptoNetwork !== undefined)
+      throw invalid('INVALID_INPUT', `${code} is not paid in on a crypto network`, 'source.cryptoNetwork');
+    const owner = s.customerId ? await this.customer(s.customerId, platformId) : undefined;
+    return {
+      sourceType: 'REALTIME_FUNDING',
+      customerId: owner?.id ?? '',
+      platformCustomerId: owner?.platformCustomerId ?? '',
+      currency: code,
+      funding: 'EXTERNAL',
+      ...(network ? { cryptoNetwork: network } : {}),
+    };
+  }
+
+  private async source(req: PlatformQuoteRequest, platformId: string): Promise<QuoteSource> {
+    if (req.source.sourceType === 'REALTIME_FUNDING') return this.realtimeSource(req.source, platformId);
     const { accountId, customerId } = req.source;
     let source: QuoteSource;
     if (isPublicId('ExternalAccount', accountId)) {
@@ -76,7 +114,7 @@ export class QuoteBuilder {
   }
 
   private async destination(
-    req: QuoteRequest,
+    req: PlatformQuoteRequest,
     source: QuoteSource,
     platformId: string,
     now: Date,
@@ -96,9 +134,22 @@ export class QuoteBuilder {
       const lookup = await loadLiveLookup(this.runner, lookupId, platformId, now);
       if (lookup.kind !== 'UMA_ADDRESS' || lookup.receiverUmaAddress !== d.umaAddress)
         throw invalid('LOOKUP_MISMATCH', 'the lookup was made for another receiver', 'lookupId');
-      const code = lookup.supportedCurrencies[0];
+      if (source.customerId) requireLookupSender(lookup, source.customerId);
+      const code = d.currency?.toUpperCase() ?? lookup.supportedCurrencies[0];
+      if (!lookup.supportedCurrencies.includes(code))
+        throw invalid(
+          'INVALID_CURRENCY',
+          `the receiver accepts ${lookup.supportedCurrencies.join(', ')}, not ${d.currency}`,
+          'destination.currency',
+        );
       return {
-        quote: { destinationType: 'UMA_ADDRESS', umaAddress: d.umaAddress, lookupId, paymentRail: UMA_RAIL.name },
+        quote: {
+          destinationType: 'UMA_ADDRESS',
+          umaAddress: d.umaAddress,
+          lookupId,
+          paymentRail: UMA_RAIL.name,
+          currency: code,
+        },
         transaction: {
           destinationType: 'UMA_ADDRESS',
           umaAddress: d.umaAddress,
@@ -122,6 +173,8 @@ export class QuoteBuilder {
         'destination.accountId',
       );
       requireActive(account);
+      if (source.sourceType === 'REALTIME_FUNDING' && !source.customerId)
+        Object.assign(source, { customerId: account.customerId, platformCustomerId: account.platformCustomerId });
       if (d.paymentRail !== undefined && d.paymentRail !== INTERNAL_RAIL.name) {
         throw invalid(
           'UNSUPPORTED_PAYMENT_RAIL',
@@ -142,19 +195,25 @@ export class QuoteBuilder {
       };
     }
     if (!isPublicId('ExternalAccount', d.accountId)) throw notFound('EXTERNAL_ACCOUNT', d.accountId);
-    if (source.funding === 'EXTERNAL')
+    // Real-time funding may pay out to an external account (an on-ramp); an external account source may not.
+    if (source.funding === 'EXTERNAL' && source.sourceType !== 'REALTIME_FUNDING')
       throw invalid(
         'INVALID_INPUT',
         'a quote funded externally pays into an internal account or a UMA address',
         'destination.accountId',
       );
     const external = await loadLiveExternalAccount(this.runner, d.accountId, platformId);
-    requireSameOwner(external, source.customerId, 'destination.accountId');
+    if (source.customerId) requireSameOwner(external, source.customerId, 'destination.accountId');
+    else if (external.customerId) {
+      const owner = await this.customer(external.customerId, platformId);
+      Object.assign(source, { customerId: owner.id, platformCustomerId: owner.platformCustomerId });
+    }
     let lookup: LookupRecord | undefined;
     if (req.lookupId) {
       lookup = await loadLiveLookup(this.runner, req.lookupId, platformId, now);
       if (lookup.kind !== 'EXTERNAL_ACCOUNT' || lookup.accountId !== d.accountId)
         throw invalid('LOOKUP_MISMATCH', 'the lookup was made for another receiver', 'lookupId');
+      requireLookupSender(lookup, source.customerId);
     }
     const rail = networkRail(external.currency, d.paymentRail);
     const name = external.beneficiaryVerifiedData?.fullName ?? external.beneficiary?.fullName;
@@ -174,13 +233,19 @@ export class QuoteBuilder {
   }
 
   async build(
-    req: QuoteRequest,
+    req: PlatformQuoteRequest,
     platformId: string,
     now: Date,
   ): Promise<{ quote: QuoteRecord; transaction: TransactionRecord }> {
     const source = await this.source(req, platformId);
     assertImmediateExecution(req, source.funding);
     const destination = await this.destination(req, source, platformId, now);
+    if (!source.customerId)
+      throw invalid(
+        'INVALID_INPUT',
+        'source.customerId is required when the destination does not belong to a customer',
+        'source.customerId',
+      );
     const quoteId = publicId('Quote', this.ids.uuid());
     const transactionId = publicId('Transaction', this.ids.uuid());
     const requestId = source.funding === 'EMBEDDED_WALLET' ? publicId('Request', this.ids.uuid()) : undefined;

@@ -18,12 +18,12 @@ import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { loadCustomerAccount, requireActive } from '../transactions/accounts.js';
 import { PaymentProcess } from '../transactions/payment-process.js';
 import { authorizeEmbeddedWalletExecution } from './embedded-wallet-authorization.js';
-import { QuoteBuilder, type QuoteRequest } from './quote-builder.js';
+import { QuoteBuilder, type PlatformQuoteRequest } from './quote-builder.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class CreateQuoteCommand {
   constructor(
-    readonly request: QuoteRequest,
+    readonly request: PlatformQuoteRequest,
     readonly actor: Actor,
   ) {}
 }
@@ -110,17 +110,19 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuoteCommand, R
     const now = await this.clocks.now(actor.platformId);
     const { quote, transaction } = await this.builder.build(request, actor.platformId, now);
     const metadata = { ...actor };
+    // A real-time funded quote starts when its funds arrive (sandbox: POST /sandbox/send), even with immediatelyExecute.
+    const executeNow = request.immediatelyExecute === true && quote.funding !== 'EXTERNAL';
     const created = await this.runner.run(
       streams.quote(quote.id),
       quoteDecider,
       { type: 'CreateQuote', quote, transaction },
-      { metadata, waitForReadModels: !request.immediatelyExecute },
+      { metadata, waitForReadModels: !executeNow },
     );
     await this.process.schedule(
       { kind: 'QUOTE_DEADLINE', platformId: actor.platformId, quoteId: quote.id },
       Date.parse(quote.expiresAt) - now.getTime(),
     );
-    if (!request.immediatelyExecute) return toQuoteResource(quote, created.state.transaction!.status);
+    if (!executeNow) return toQuoteResource(quote, created.state.transaction!.status);
     const started = await startQuote(this.process, quote, metadata);
     return toQuoteResource(quote, started.status);
   }

@@ -5,7 +5,11 @@ import { TransferInHandler, TransferOutHandler } from '../transfers/transfer-com
 import { MoneyQueries } from './money-queries.js';
 import { PaymentProcess } from './payment-process.js';
 import { SandboxSendHandler, SandboxUmaReceiveHandler } from './sandbox-payments.js';
-import { ApproveIncomingPaymentHandler, RejectIncomingPaymentHandler } from './transaction-commands.js';
+import {
+  ApproveIncomingPaymentHandler,
+  ConfirmReceiptDeliveryHandler,
+  RejectIncomingPaymentHandler,
+} from './transaction-commands.js';
 
 /** Command handlers of money movement: lookups, quotes, transfers, incoming payments, the sandbox clock. */
 export const moneyHandlers = [
@@ -19,6 +23,7 @@ export const moneyHandlers = [
   SandboxUmaReceiveHandler,
   ApproveIncomingPaymentHandler,
   RejectIncomingPaymentHandler,
+  ConfirmReceiptDeliveryHandler,
   AdvanceSandboxClockHandler,
 ];
 

@@ -3,6 +3,7 @@ import { DomainError, notFound } from '#domain/errors.js';
 import { streams } from '#domain/ids.js';
 import { isQuoteExpired, quoteDecider } from '#domain/quotes/quote.js';
 import { RECOVERY_DELAY_MS, TIMER_QUEUE, timerJobId, type PaymentRef, type TimerJob } from '#domain/timers/timers.js';
+import type { AnnotateCommand } from '#domain/transactions/annotations.js';
 import type { PaymentStep } from '#domain/transactions/payment-plan.js';
 import {
   sameStep,
@@ -78,6 +79,11 @@ export class PaymentProcess {
         ? await this.runner.run(streams.quote(ref.id), quoteDecider, command, options)
         : await this.runner.run(streams.transaction(ref.id), transactionDecider, command, options);
     return state.transaction!;
+  }
+
+  /** Records facts beside the status (receipt confirmation, the platform's decision details); waits for the read models. */
+  async annotate(ref: PaymentRef, command: AnnotateCommand, metadata: EventMetadata): Promise<TransactionRecord> {
+    return this.lifecycle(ref, command, metadata);
   }
 
   /** A status change; by default the caller then reads its own write, so it waits for the read models. */

@@ -8,6 +8,7 @@ import type { PaymentRef } from '#domain/timers/timers.js';
 import { referenceFor, transactionDecider, type TransactionRecord } from '#domain/transactions/transaction.js';
 import { toTransactionResource } from '#domain/transactions/transaction-view.js';
 import { transferPlan } from '#domain/transfers/sandbox-outcomes.js';
+import { transferAmount } from '#domain/transfers/transfer-amount.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
@@ -33,15 +34,21 @@ export interface TransferInput {
   transactionId?: string;
 }
 
+/**
+ * The platform's transfer: `amount` may be left out (see transferAmount: a transfer-out sends the whole available
+ * balance, a transfer-in answers 400 INVALID_AMOUNT).
+ */
+export type PlatformTransferInput = Omit<TransferInput, 'amount'> & { amount?: number };
+
 export class TransferInCommand {
   constructor(
-    readonly input: TransferInput,
+    readonly input: PlatformTransferInput,
     readonly actor: Actor,
   ) {}
 }
 export class TransferOutCommand {
   constructor(
-    readonly input: TransferInput,
+    readonly input: PlatformTransferInput,
     readonly actor: Actor,
   ) {}
 }
@@ -96,7 +103,7 @@ abstract class TransferHandler {
     amount: bigint,
     rail: string | undefined,
     actor: Actor,
-    input?: TransferInput,
+    input?: PlatformTransferInput,
   ) {
     const id = input?.transactionId ?? publicId('Transaction', this.ids.uuid());
     const agentId = input?.agentId;
@@ -168,7 +175,8 @@ export class TransferInHandler
       internal: 'destination.accountId',
       external: 'source.accountId',
     });
-    return this.run('IN', internal, external, BigInt(input.amount), undefined, actor, input);
+    const amount = transferAmount('IN', input.amount, 0n);
+    return this.run('IN', internal, external, amount, undefined, actor, input);
   }
 }
 
@@ -193,10 +201,10 @@ export class TransferOutHandler
       external: 'destination.accountId',
     });
     const rail = networkRail(external.currency, input.destination.paymentRail);
-    const amount = BigInt(input.amount);
     // Refused before anything is recorded; the hold at start is the authoritative check.
     const { state: ledger } = await this.runner.load(streams.ledger(actor.platformId), ledgerDecider);
     const balance = ledger.accounts.get(internal.id);
+    const amount = transferAmount('OUT', input.amount, balance ? available(balance) : 0n);
     if (!balance || available(balance) < amount)
       throw new DomainError('invalid', 'INSUFFICIENT_FUNDS', `account ${internal.id} has insufficient funds`);
     return this.run('OUT', internal, external, amount, rail.name, actor, input);

@@ -1,5 +1,6 @@
 import type { Decider } from '../decider.js';
-import { conflict } from '../errors.js';
+import { conflict, invalid } from '../errors.js';
+import { conversionRate, priceBySending, toDisplayNumber, type Rail } from '../rates/rate-table.js';
 
 /**
  * A receiver lookup: what the receiving side accepts (currencies) and which payer data it needs
@@ -50,6 +51,11 @@ export interface LookupRecord {
   supportedCurrencies: string[];
   requiredPayerDataFields: string[];
   counterpartyInformation: Record<string, string>;
+  /** The sender named on the lookup (`?customerId`, or the customer holding `?senderUmaAddress`). */
+  senderCustomerId?: string;
+  senderUmaAddress?: string;
+  /** What each receiving currency costs from the sender's currency, at lookup time (amounts as decimal strings). */
+  currencyPreferences?: CurrencyPreference[];
   sandboxOutcome?: SandboxUmaOutcome;
   createdAt: string;
   expiresAt: string;
@@ -74,3 +80,47 @@ export const lookupDecider: Decider<LookupState, LookupCommand, LookupEvent> = {
 };
 
 export const isLookupExpired = (lookup: LookupRecord, now: Date) => Date.parse(lookup.expiresAt) <= now.getTime();
+
+/** A receiving currency with the estimated rate from the sender's currency and the amounts that can be received. */
+export interface CurrencyPreference {
+  code: string;
+  estimatedExchangeRate: number;
+  /** Smallest unit of `code`. */
+  min: string;
+  max: string;
+}
+
+/**
+ * What the receiver can be paid in on `rail`, from `senderCurrency`: the rate (after the margin, not locked) and the
+ * receiving amounts the rail's sending limits allow (at least 1 unit).
+ */
+export function currencyPreferences(
+  senderCurrency: string,
+  codes: readonly string[],
+  rail: Rail,
+): CurrencyPreference[] {
+  return codes.map((code) => {
+    const { minSendingAmount, maxSendingAmount } = priceBySending(senderCurrency, code, rail, 0n);
+    const min = priceBySending(senderCurrency, code, rail, minSendingAmount).receivingAmount;
+    const max = priceBySending(senderCurrency, code, rail, maxSendingAmount).receivingAmount;
+    return {
+      code,
+      estimatedExchangeRate: toDisplayNumber(conversionRate(senderCurrency, code)),
+      min: (min > 0n ? min : 1n).toString(),
+      max: (max > min ? max : min + 1n).toString(),
+    };
+  });
+}
+
+/** A UMA receiver cannot be the sender itself. */
+export function requireOtherReceiver(receiverUmaAddress: string, senderUmaAddresses: (string | undefined)[]): void {
+  const receiver = receiverUmaAddress.toLowerCase();
+  if (senderUmaAddresses.some((a) => a !== undefined && a.toLowerCase() === receiver))
+    throw invalid('SELF_PAYMENT', 'the sender cannot pay its own UMA address', 'receiverUmaAddress');
+}
+
+/** A lookup made for a sender can only be used by a quote of that sender. */
+export function requireLookupSender(lookup: LookupRecord, customerId: string): void {
+  if (lookup.senderCustomerId !== undefined && lookup.senderCustomerId !== customerId)
+    throw invalid('LOOKUP_MISMATCH', 'the lookup was made for another sender', 'lookupId');
+}

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { depositNetwork, depositWallet } from '../crypto/deposit-networks.js';
 import { DomainError, invalid } from '../errors.js';
 import type { LookupRecord } from '../lookups/lookup.js';
 import { CRYPTO_CURRENCIES, toAmount } from '../money.js';
@@ -25,7 +26,7 @@ export interface QuoteRequest {
   source: { sourceType: 'ACCOUNT'; accountId: string; customerId?: string };
   destination:
     | { destinationType: 'ACCOUNT'; accountId: string; paymentRail?: string }
-    | { destinationType: 'UMA_ADDRESS'; umaAddress: string; lookupId?: string };
+    | { destinationType: 'UMA_ADDRESS'; umaAddress: string; lookupId?: string; currency?: string };
   lookupId?: string;
   lockedCurrencySide: LockedCurrencySide;
   lockedCurrencyAmount: number;
@@ -36,9 +37,25 @@ export interface QuoteRequest {
   agentId?: string;
 }
 
-/** What the source account turned out to be (loaded by the application). */
+/** The customer pays in `currency` by the quote's paymentInstructions, in real time. */
+export interface RealtimeFundingSource {
+  sourceType: 'REALTIME_FUNDING';
+  currency: string;
+  customerId?: string;
+  cryptoNetwork?: string;
+}
+
+/** A platform's quote request: from an account, or funded in real time. */
+export type PlatformQuoteRequest = Omit<QuoteRequest, 'source'> & {
+  source: QuoteRequest['source'] | RealtimeFundingSource;
+};
+
+/** What the source turned out to be (loaded by the application); no account for real-time funding. */
 export interface QuoteSource {
-  accountId: string;
+  /** ACCOUNT when absent. */
+  sourceType?: 'ACCOUNT' | 'REALTIME_FUNDING';
+  accountId?: string;
+  cryptoNetwork?: string;
   customerId: string;
   platformCustomerId: string;
   currency: string;
@@ -80,7 +97,12 @@ export function embeddedWalletPayload(
 }
 
 /** Only a quote funded from an internal balance may execute at once. */
-export function assertImmediateExecution(req: Pick<QuoteRequest, 'immediatelyExecute'>, funding: QuoteFunding): void {
+export function assertImmediateExecution(
+  req: { immediatelyExecute?: boolean; source?: { sourceType: string } },
+  funding: QuoteFunding,
+): void {
+  // Real-time funding executes as soon as the funds arrive: immediatelyExecute asks for nothing more.
+  if (req.source?.sourceType === 'REALTIME_FUNDING') return;
   if (req.immediatelyExecute && funding !== 'INTERNAL') {
     throw invalid(
       'IMMEDIATE_EXECUTION_NOT_SUPPORTED',
@@ -126,13 +148,15 @@ export function paymentInstructions(
   if (source.funding === 'INTERNAL') return undefined;
   if (source.funding === 'EMBEDDED_WALLET') {
     if (!requestId) throw new Error('a quote from an embedded wallet needs a request id to sign');
-    const payloadToSign = embeddedWalletPayload(quoteId, source.accountId, requestId, expiresAt);
+    const payloadToSign = embeddedWalletPayload(quoteId, source.accountId!, requestId, expiresAt);
     return [
       {
         accountOrWalletInfo: { accountType: 'EMBEDDED_WALLET', payloadToSign },
         instructionsNotes:
           'Stamp payloadToSign with a session key of the wallet and send it as ' +
           'Service-Wallet-Signature on POST /quotes/{quoteId}/execute.',
+        // The customer's own wallet signs; nothing is paid into another account.
+        isPlatformAccount: false,
       },
     ];
   }
@@ -145,15 +169,15 @@ export function paymentInstructions(
     `Pay exactly the totalSendingAmount before expiresAt and include the reference ` +
     `${reference}. Sandbox: POST /sandbox/send.`;
   if (CRYPTO_CURRENCIES.has(source.currency)) {
+    const network = depositNetwork(source.currency, source.cryptoNetwork);
     return [
       {
         accountOrWalletInfo: {
-          accountType: 'SPARK_WALLET',
-          assetType: source.currency,
-          address: `sp1sandbox${digits}`,
+          ...depositWallet(source.currency, network, `${network.toLowerCase()}sandbox${digits}`),
           reference,
         },
         instructionsNotes: note,
+        isPlatformAccount: true,
       },
     ];
   }
@@ -170,13 +194,15 @@ export function paymentInstructions(
         reference,
       },
       instructionsNotes: note,
+      // The payer pays into the platform's settlement account, which then funds the payment.
+      isPlatformAccount: true,
     },
   ];
 }
 
 /** The quote and its transaction (not yet stored), priced on the rate table at `now`. */
 export function priceQuote(
-  req: QuoteRequest,
+  req: PlatformQuoteRequest,
   facts: { platformId: string; source: QuoteSource; destination: QuoteDestinationFacts; ids: QuoteIds },
   now: Date,
 ): { quote: QuoteRecord; transaction: TransactionRecord } {
@@ -210,7 +236,16 @@ export function priceQuote(
     platformId,
     createdAt,
     expiresAt,
-    source: { sourceType: 'ACCOUNT', accountId: source.accountId, customerId: source.customerId },
+    source:
+      source.sourceType === 'REALTIME_FUNDING'
+        ? {
+            sourceType: 'REALTIME_FUNDING',
+            accountId: '',
+            customerId: source.customerId,
+            currency: source.currency,
+            ...(source.cryptoNetwork ? { cryptoNetwork: source.cryptoNetwork } : {}),
+          }
+        : { sourceType: 'ACCOUNT', accountId: source.accountId!, customerId: source.customerId },
     funding: source.funding,
     destination: destination.quote,
     sendingCurrency: source.currency,
@@ -232,7 +267,10 @@ export function priceQuote(
     platformId,
     type: 'OUTGOING',
     status: 'PENDING',
-    source: { sourceType: 'ACCOUNT', accountId: source.accountId, currency: source.currency },
+    source:
+      source.sourceType === 'REALTIME_FUNDING'
+        ? { sourceType: 'REALTIME_FUNDING', customerId: source.customerId, currency: source.currency }
+        : { sourceType: 'ACCOUNT', accountId: source.accountId!, currency: source.currency },
     destination: destination.transaction,
     customerId: source.customerId,
     platformCustomerId: source.platformCustomerId,
@@ -243,6 +281,7 @@ export function priceQuote(
     rateDetails: details,
     reference,
     quoteId,
+    ...(instructions ? { paymentInstructions: instructions } : {}),
     plan: destination.plan,
     createdAt,
     updatedAt: createdAt,

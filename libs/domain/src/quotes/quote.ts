@@ -42,14 +42,26 @@ export const PURPOSES_OF_PAYMENT = [
 
 export type QuoteDestination =
   | { destinationType: 'ACCOUNT'; accountId: string; paymentRail: string }
-  | { destinationType: 'UMA_ADDRESS'; umaAddress: string; lookupId: string; paymentRail: string };
+  | { destinationType: 'UMA_ADDRESS'; umaAddress: string; lookupId: string; paymentRail: string; currency?: string };
+
+/**
+ * Where the money comes from. REALTIME_FUNDING: the customer pays `currency` by paymentInstructions; such a
+ * source has no account (`accountId` is empty and never shown).
+ */
+export interface QuoteRecordSource {
+  sourceType: 'ACCOUNT' | 'REALTIME_FUNDING';
+  accountId: string;
+  customerId: string;
+  currency?: string;
+  cryptoNetwork?: string;
+}
 
 export interface QuoteRecord {
   id: string;
   platformId: string;
   createdAt: string;
   expiresAt: string;
-  source: { sourceType: 'ACCOUNT'; accountId: string; customerId: string };
+  source: QuoteRecordSource;
   funding: QuoteFunding;
   destination: QuoteDestination;
   sendingCurrency: string;
@@ -123,7 +135,11 @@ export function toQuoteResource(quote: QuoteRecord, status: TransactionStatus): 
     status: quoteStatusOf(status),
     createdAt: quote.createdAt,
     expiresAt: quote.expiresAt,
-    source: { ...quote.source },
+    // A real-time funded source has no account: its empty accountId is not shown.
+    source:
+      quote.source?.sourceType === 'REALTIME_FUNDING'
+        ? compact({ ...quote.source, accountId: undefined })
+        : { ...quote.source },
     destination: { ...quote.destination },
     sendingCurrency: currency(quote.sendingCurrency),
     receivingCurrency: currency(quote.receivingCurrency),

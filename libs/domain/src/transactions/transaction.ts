@@ -3,6 +3,7 @@ import type { Decider } from '../decider.js';
 import { DomainError, conflict } from '../errors.js';
 import { CRYPTO_CURRENCIES } from '../money.js';
 import type { RateDetails } from '../rates/rate-table.js';
+import { annotate, refundFor, type AnnotateCommand, type Refund } from './annotations.js';
 import type { FailureDetail, FailureReason, PaymentPlan, PaymentStep } from './payment-plan.js';
 
 export type TransactionStatus =
@@ -38,8 +39,10 @@ const NEXT: Record<TransactionStatus, readonly TransactionStatus[]> = {
 export const isFinal = (s: TransactionStatus) => NEXT[s].length === 0;
 
 export interface TransactionSource {
-  sourceType: 'ACCOUNT' | 'UMA_ADDRESS';
+  sourceType: 'ACCOUNT' | 'UMA_ADDRESS' | 'REALTIME_FUNDING';
   accountId?: string;
+  /** REALTIME_FUNDING: the customer paying in. */
+  customerId?: string;
   umaAddress?: string;
   currency: string;
 }
@@ -79,6 +82,16 @@ export interface TransactionRecord {
   failureDetail?: FailureDetail;
   quoteId?: string;
   agentId?: string;
+  /** How the payer funds it (externally funded and embedded-wallet quotes), as on the quote. */
+  paymentInstructions?: Record<string, unknown>[];
+  /** Set when an outgoing payment ends with its money coming back (or failing to). */
+  refund?: Refund;
+  /** When the platform delivered the receipt to its customer (POST /transactions/{id}/confirm). */
+  receiptDeliveryConfirmedAt?: string;
+  /** The receiver data the platform supplied when approving an incoming payment. */
+  receiverCustomerInfo?: Record<string, unknown>;
+  /** The platform's reason when rejecting an incoming payment. */
+  rejectionReason?: string;
   plan: PaymentPlan;
   /**
    * The step being applied, claimed on this stream before its ledger legs move: while it is set,
@@ -104,7 +117,8 @@ export type TransactionEvent =
       type: 'TransactionStepStarted';
       /** `startedAt`: when the step was claimed (absent in events recorded before it was kept). */
       data: { platformId: string; transaction: TransactionRecord; startedAt?: string };
-    };
+    }
+  | { type: 'TransactionAnnotated'; data: { platformId: string; transaction: TransactionRecord } };
 
 export interface TransitionCommand {
   type: 'TransitionTransaction';
@@ -161,6 +175,10 @@ export function transition(tx: TransactionRecord, cmd: TransitionCommand): Trans
   if (cmd.endsStep) delete next.activeStep;
   if (cmd.failureReason) next.failureReason = cmd.failureReason;
   if (cmd.failureDetail) next.failureDetail = cmd.failureDetail;
+  if (isFinal(cmd.to)) {
+    const refund = refundFor(next, cmd.now);
+    if (refund) next.refund = refund;
+  }
   if (cmd.to === 'COMPLETED') {
     next.settledAt = cmd.now;
     // On-chain and Lightning payouts have a hash to reconcile against.
@@ -218,11 +236,19 @@ export function beginStepEvents(tx: TransactionRecord | undefined, cmd: BeginSte
   ];
 }
 
+export function annotateEvents(tx: TransactionRecord | undefined, cmd: AnnotateCommand): TransactionEvent[] {
+  if (!tx) throw new DomainError('not_found', 'TRANSACTION_NOT_FOUND', 'transaction not found');
+  const next = annotate(tx, cmd);
+  return next ? [{ type: 'TransactionAnnotated', data: { platformId: tx.platformId, transaction: next } }] : [];
+}
+
 /** The lifecycle commands every payment stream accepts. */
-export type LifecycleCommand = TransitionCommand | BeginStepCommand;
+export type LifecycleCommand = TransitionCommand | BeginStepCommand | AnnotateCommand;
 
 export function decideLifecycle(tx: TransactionRecord | undefined, cmd: LifecycleCommand): TransactionEvent[] {
-  return cmd.type === 'BeginPaymentStep' ? beginStepEvents(tx, cmd) : transitionEvents(tx, cmd);
+  if (cmd.type === 'BeginPaymentStep') return beginStepEvents(tx, cmd);
+  if (cmd.type === 'TransitionTransaction') return transitionEvents(tx, cmd);
+  return annotateEvents(tx, cmd);
 }
 
 /** Every transaction event carries the whole record. */

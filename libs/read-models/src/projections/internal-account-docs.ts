@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { currency } from '#domain/money.js';
+import { depositNetwork, depositWallet } from '#domain/crypto/deposit-networks.js';
+import { CRYPTO_CURRENCIES, currency } from '#domain/money.js';
 import type { InternalAccountStatus, InternalAccountType } from '#domain/customer/customer.js';
 import type { Doc } from '../read-model-store.js';
 
@@ -21,18 +22,23 @@ export interface InternalAccountDoc extends Doc {
   updatedAt: string;
 }
 
-/** Deterministic sandbox bank details derived from the account id, so a rebuild yields the same. */
-function fundingInstructions(accountId: string, code: string): unknown[] {
+/**
+ * Deterministic sandbox bank details derived from the account id, so a rebuild yields the same.
+ * `isPlatformAccount` tells whether the deposit lands in a platform-owned account or a customer's.
+ */
+function fundingInstructions(accountId: string, code: string, isPlatformAccount: boolean): unknown[] {
   const digits = BigInt('0x' + createHash('sha256').update(accountId).digest('hex').slice(0, 15))
     .toString()
     .padStart(12, '0')
     .slice(-12);
   const reference = `FUND-${accountId.split(':')[1].slice(0, 8).toUpperCase()}`;
-  if (code === 'BTC') {
+  if (CRYPTO_CURRENCIES.has(code)) {
+    const network = depositNetwork(code, undefined);
     return [
       {
-        accountOrWalletInfo: { accountType: 'SPARK_WALLET', assetType: 'BTC', address: `sp1sandbox${digits}` },
+        accountOrWalletInfo: depositWallet(code, network, `${network.toLowerCase()}sandbox${digits}`),
         instructionsNotes: 'Sandbox: use POST /sandbox/internal-accounts/{accountId}/fund',
+        isPlatformAccount,
       },
     ];
   }
@@ -47,6 +53,7 @@ function fundingInstructions(accountId: string, code: string): unknown[] {
         reference,
       },
       instructionsNotes: 'Include the reference so the deposit is credited to this account.',
+      isPlatformAccount,
     },
   ];
 }
@@ -69,7 +76,7 @@ export function openAccountDoc(input: {
     currency: input.currency,
     balance: { amount: 0, currency: currency(input.currency) },
     ledger: { debitsPosted: '0', creditsPosted: '0', debitsPending: '0', creditsPending: '0' },
-    fundingPaymentInstructions: fundingInstructions(input.accountId, input.currency),
+    fundingPaymentInstructions: fundingInstructions(input.accountId, input.currency, !input.customerId),
     ...(input.type === 'EMBEDDED_WALLET' ? { privateEnabled: false } : {}),
     createdAt: input.createdAt,
     updatedAt: input.createdAt,

@@ -1,12 +1,74 @@
+import { DEPOSIT_WALLET_TYPES } from '#domain/crypto/deposit-networks.js';
+
 type Schema = Record<string, unknown>;
 const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
 const int = (description: string): Schema => ({ type: 'integer', description });
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const num = { type: 'number' };
+/** One variant of a union told apart by `field`: the fields it always carries. */
+const variant = (field: string, value: string, required: string[]): Schema => ({
+  properties: { [field]: { const: value } },
+  required: [field, ...required],
+});
+
+const bankAccount: Schema = {
+  type: 'object',
+  title: 'Bank account',
+  required: ['accountType', 'accountNumber', 'bankName', 'reference'],
+  properties: {
+    accountType: str({ pattern: '^[A-Z]{3}_ACCOUNT$', description: '<currency>_ACCOUNT, e.g. USD_ACCOUNT.' }),
+    paymentRails: { type: 'array', items: str() },
+    accountNumber: str(),
+    routingNumber: str(),
+    bankName: str(),
+    reference: str({ description: 'Include it with the payment so it is matched.' }),
+  },
+};
+const cryptoWallet: Schema = {
+  type: 'object',
+  title: 'Crypto wallet',
+  required: ['accountType', 'assetType', 'address'],
+  properties: {
+    accountType: str({ enum: [...DEPOSIT_WALLET_TYPES] }),
+    assetType: str({ description: 'BTC (SPARK_WALLET) or USDC (SOLANA, BASE, ETHEREUM, POLYGON wallets).' }),
+    address: str(),
+    invoice: str(),
+    reference: str(),
+  },
+};
+const embeddedWallet: Schema = {
+  type: 'object',
+  title: 'Embedded wallet',
+  required: ['accountType', 'payloadToSign'],
+  properties: {
+    accountType: str({ enum: ['EMBEDDED_WALLET'] }),
+    payloadToSign: str({ description: 'Stamp these exact bytes; send the stamp as Service-Wallet-Signature.' }),
+  },
+};
 
 export const quoteSchemas: Record<string, Schema> = {
+  PaymentInstructions: {
+    type: 'object',
+    required: ['accountOrWalletInfo'],
+    properties: {
+      accountOrWalletInfo: { oneOf: [bankAccount, cryptoWallet, embeddedWallet] },
+      instructionsNotes: str(),
+      isPlatformAccount: {
+        type: 'boolean',
+        description: 'Whether the money lands in a platform-owned account (true) or a customer’s (false).',
+      },
+    },
+  },
   RateDetails: {
     type: 'object',
+    required: [
+      'counterpartyMultiplier',
+      'counterpartyFixedFee',
+      'gridApiMultiplier',
+      'gridApiFixedFee',
+      'gridApiVariableFeeRate',
+      'gridApiVariableFeeAmount',
+    ],
     properties: {
       counterpartyMultiplier: num,
       counterpartyFixedFee: num,
@@ -40,8 +102,19 @@ export const quoteSchemas: Record<string, Schema> = {
       expiresAt: str({ format: 'date-time', description: 'After this instant the quote cannot be executed.' }),
       source: {
         type: 'object',
-        required: ['sourceType', 'accountId', 'customerId'],
-        properties: { sourceType: str({ enum: ['ACCOUNT'] }), accountId: str(), customerId: str() },
+        description: 'ACCOUNT: accountId and its owner. REALTIME_FUNDING: the paying customer and currency.',
+        required: ['sourceType', 'customerId'],
+        properties: {
+          sourceType: str({ enum: ['ACCOUNT', 'REALTIME_FUNDING'] }),
+          accountId: str(),
+          customerId: str(),
+          currency: str({ description: 'REALTIME_FUNDING: the currency paid in.' }),
+          cryptoNetwork: str({ description: 'REALTIME_FUNDING in a stablecoin: the deposit network.' }),
+        },
+        oneOf: [
+          variant('sourceType', 'ACCOUNT', ['accountId']),
+          variant('sourceType', 'REALTIME_FUNDING', ['currency']),
+        ],
       },
       destination: {
         type: 'object',
@@ -51,8 +124,13 @@ export const quoteSchemas: Record<string, Schema> = {
           accountId: str(),
           umaAddress: str(),
           lookupId: str(),
+          currency: str({ description: 'UMA_ADDRESS: the receiving currency.' }),
           paymentRail: str({ description: 'INTERNAL between internal accounts, UMA for UMA addresses.' }),
         },
+        oneOf: [
+          variant('destinationType', 'ACCOUNT', ['accountId']),
+          variant('destinationType', 'UMA_ADDRESS', ['umaAddress', 'lookupId']),
+        ],
       },
       sendingCurrency: ref('Currency'),
       receivingCurrency: ref('Currency'),
@@ -71,9 +149,9 @@ export const quoteSchemas: Record<string, Schema> = {
         type: 'array',
         description:
           'Absent for internal-account sources. EMBEDDED_WALLET sources: accountOrWalletInfo ' +
-          '{accountType: EMBEDDED_WALLET, payloadToSign}. External sources: bank (or wallet) ' +
+          '{accountType: EMBEDDED_WALLET, payloadToSign}. External and REALTIME_FUNDING sources: bank (or wallet) ' +
           'details with the reference to quote.',
-        items: { type: 'object', properties: { accountOrWalletInfo: { type: 'object' }, instructionsNotes: str() } },
+        items: ref('PaymentInstructions'),
       },
       counterpartyInformation: { type: 'object', additionalProperties: { type: 'string' } },
       rateDetails: ref('RateDetails'),

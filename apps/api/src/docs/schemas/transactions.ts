@@ -5,16 +5,29 @@ const amount: Schema = {
   required: ['amount', 'currency'],
   properties: { amount: { type: 'integer' }, currency: { $ref: '#/components/schemas/Currency' } },
 };
+const variant = (field: string, value: string, identifier: string): Schema => ({
+  properties: { [field]: { const: value } },
+  required: [field, identifier],
+});
 const party = (kind: 'source' | 'destination'): Schema => ({
   type: 'object',
   required: [`${kind}Type`, 'currency'],
   properties: {
-    [`${kind}Type`]: str({ enum: ['ACCOUNT', 'UMA_ADDRESS'] }),
+    [`${kind}Type`]: str({
+      enum: kind === 'source' ? ['ACCOUNT', 'UMA_ADDRESS', 'REALTIME_FUNDING'] : ['ACCOUNT', 'UMA_ADDRESS'],
+    }),
     accountId: str(),
+    ...(kind === 'source' ? { customerId: str({ description: 'REALTIME_FUNDING: the customer paying in.' }) } : {}),
     umaAddress: str(),
     currency: str(),
     ...(kind === 'destination' ? { paymentRail: str() } : {}),
   },
+  // Each type always carries what identifies it.
+  oneOf: [
+    variant(`${kind}Type`, 'ACCOUNT', 'accountId'),
+    variant(`${kind}Type`, 'UMA_ADDRESS', 'umaAddress'),
+    ...(kind === 'source' ? [variant(`${kind}Type`, 'REALTIME_FUNDING', 'customerId')] : []),
+  ],
 });
 
 export const transactionSchemas: Record<string, Schema> = {
@@ -89,6 +102,36 @@ export const transactionSchemas: Record<string, Schema> = {
         description: 'Bank-level detail where failureReason has no matching value.',
       }),
       quoteId: str({ description: 'Transactions created from a quote.' }),
+      paymentInstructions: {
+        type: 'array',
+        description: 'OUTGOING payments of externally funded or embedded-wallet quotes: how the payer funds it.',
+        items: { $ref: '#/components/schemas/PaymentInstructions' },
+      },
+      refund: {
+        type: 'object',
+        description:
+          'OUTGOING payments that ended with their money coming back: COMPLETED when it did, FAILED when the ' +
+          'payout and its refund both failed.',
+        required: ['reference', 'initiatedAt', 'status'],
+        properties: {
+          reference: str(),
+          initiatedAt: str({ format: 'date-time' }),
+          settledAt: str({ format: 'date-time' }),
+          status: str({ enum: ['PENDING', 'COMPLETED', 'FAILED'] }),
+          reason: str({ enum: ['TRANSACTION_FAILED', 'USER_CANCELLATION', 'TIMEOUT'] }),
+        },
+      },
+      receiptDeliveryConfirmedAt: str({
+        format: 'date-time',
+        description: 'When the platform delivered the receipt (POST /transactions/{transactionId}/confirm).',
+      }),
+      receiverCustomerInfo: {
+        type: 'object',
+        additionalProperties: true,
+        description: 'INCOMING: the receiver data the platform gave when approving.',
+      },
+      rejectionReason: str({ description: 'INCOMING: the platform’s reason when rejecting.' }),
+      agentId: str({ description: 'Set when an agent initiated it.' }),
       settledAt: str({ format: 'date-time' }),
       createdAt: str({ format: 'date-time' }),
       updatedAt: str({ format: 'date-time' }),

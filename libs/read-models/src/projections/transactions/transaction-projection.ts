@@ -13,7 +13,8 @@ import { Collections } from '../collections.js';
 export const transactionProjection: Projection = {
   name: 'transactions',
   collections: [Collections.transactions],
-  // The list's selective filters (bench `lists`): a customer, a status, a reconciliation reference.
+  // The list's selective filters (bench `lists`): a customer, a status, a reconciliation reference, and
+  // senderAccountIdentifier / receiverAccountIdentifier (an account id; UMA addresses are rarer and scan the platform).
   indexes: [
     { collection: Collections.transactions, fields: ['platformId', 'customerId', 'createdAt'] },
     { collection: Collections.transactions, fields: ['platformId', 'status', 'createdAt'] },
@@ -21,8 +22,10 @@ export const transactionProjection: Projection = {
       collection: Collections.transactions,
       fields: ['platformId', 'reconciliationInstructions.reference', 'createdAt'],
     },
+    { collection: Collections.transactions, fields: ['platformId', 'source.accountId', 'createdAt'] },
+    { collection: Collections.transactions, fields: ['platformId', 'destination.accountId', 'createdAt'] },
   ],
-  handles: ['TransactionCreated', 'TransactionStatusChanged'],
+  handles: ['TransactionCreated', 'TransactionStatusChanged', 'TransactionAnnotated'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const t = (recorded.data as TransactionEvent['data']).transaction;
     const accountIdentifiers = [

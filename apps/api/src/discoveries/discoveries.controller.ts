@@ -1,0 +1,31 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { DiscoveryQueries } from '#application/discoveries/discovery-queries.js';
+import { ApiDoc } from '../docs/api-doc.js';
+
+export class ListDiscoveriesQuery {
+  /** ISO 3166-1 alpha-2 country code, e.g. PH (any case). */
+  @IsOptional() @IsString() @MaxLength(8) country?: string;
+  /** ISO 4217 currency code, e.g. PHP (any case). */
+  @IsOptional() @IsString() @MaxLength(8) currency?: string;
+}
+
+/** Receiving institutions by corridor. */
+@Controller('discoveries')
+export class DiscoveriesController {
+  constructor(private readonly queries: DiscoveryQueries) {}
+
+  @Get()
+  @ApiDoc({
+    summary: 'List receiving institutions',
+    description:
+      'The banks and payment providers that can receive in a corridor, filtered by country and/or currency ' +
+      '(neither: every corridor; an unknown corridor: an empty list). Give an entry’s bankName as ' +
+      '`bankName` when creating an external account. Not paginated.',
+    tag: 'Discoveries',
+    responses: { 200: { description: 'The matching institutions', schema: 'DiscoveryList' } },
+  })
+  list(@Query() query: ListDiscoveriesQuery) {
+    return this.queries.list(query);
+  }
+}

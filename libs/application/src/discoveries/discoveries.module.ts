@@ -1,0 +1,9 @@
+import { Global, Module } from '@nestjs/common';
+import { DiscoveryQueries } from './discovery-queries.js';
+
+/**
+ * The catalogue of receiving institutions by corridor.
+ */
+@Global()
+@Module({ providers: [DiscoveryQueries], exports: [DiscoveryQueries] })
+export class DiscoveriesModule {}
