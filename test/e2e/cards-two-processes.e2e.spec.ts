@@ -2,6 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { authorizationIdOf } from '#domain/cards/card-transaction.js';
 import { postedBalance } from '#domain/ledger/ledger.js';
 import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
 import { startChildService, type ChildService } from '../support/child-service.js';
@@ -64,24 +65,28 @@ describe('cards and fundings through two service processes on the same embedded 
 
     const authorizations: string[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      const authorization = { amount: HELD, currency: 'USD', merchant };
+      const authorization = { amount: HELD, currency: { code: 'USD' }, merchant };
       const auth = await apis[i % 2].post(`/sandbox/cards/${cardId}/simulate/authorization`, authorization);
-      expect(auth.body).toMatchObject({ status: 'APPROVED' });
-      authorizations.push(auth.body.id);
+      expect(auth.body).toMatchObject({ status: 'AUTHORIZED' });
+      authorizations.push(authorizationIdOf(auth.body.id));
       // An over-authorization cleared from both processes at the same moment.
-      const clearing = { authorizationId: auth.body.id, amount: CLEARED };
+      const clearing = { cardTransactionId: auth.body.id, amount: CLEARED };
       const clear = (api: Client) => api.post(`/sandbox/cards/${cardId}/simulate/clearing`, clearing);
       const replies = await Promise.all(apis.map(clear));
       const ok = replies.filter((r) => r.status === 200);
       expect(ok.length).toBeGreaterThanOrEqual(1);
-      for (const r of ok) expect(r.body).toMatchObject({ status: 'CLEARED', clearedAmount: CLEARED });
+      for (const r of ok)
+        expect(r.body).toMatchObject({
+          status: 'SETTLED',
+          settledAmount: { amount: CLEARED },
+          pullSummary: { count: 2 },
+        });
       // The other one lost the race and was refused like any later clearing of a cleared authorization.
       for (const r of replies.filter((x) => x.status !== 200)) {
-        expect({ status: r.status, code: r.body.code }).toEqual({ status: 409, code: 'AUTHORIZATION_ALREADY_CLEARED' });
+        expect({ status: r.status, code: r.body.code }).toEqual({ status: 400, code: 'INVALID_INPUT' });
       }
-      const after = (await second.api.get(`/sandbox/cards/${cardId}/authorizations/${auth.body.id}`)).body;
-      const clearings = after.activity.filter((a: { type: string }) => a.type === 'CLEARING');
-      expect(clearings).toEqual([expect.objectContaining({ result: 'APPROVED', amount: CLEARED })]);
+      const after = (await second.api.get(`/card-transactions/${auth.body.id}`)).body;
+      expect(after.settlementSummary).toEqual({ count: 1, totalAmount: CLEARED });
     }
 
     // Fundings of one account through both processes: the ledger stream is hot from two writers.

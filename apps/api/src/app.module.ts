@@ -46,6 +46,7 @@ import { TransfersController } from './transfers/transfers.controller.js';
 import { SandboxMoneyController } from './sandbox/sandbox-money.controller.js';
 import { SandboxClockController } from './sandbox-clock/sandbox-clock.controller.js';
 import { CardsController } from './cards/cards.controller.js';
+import { CardTransactionsController } from './cards/card-transactions.controller.js';
 import { SandboxCardsController } from './sandbox/sandbox-cards.controller.js';
 import { AgentMeController } from './agents/agent-me.controller.js';
 import { AgentsController } from './agents/agents.controller.js';
@@ -73,6 +74,7 @@ export const API_CONTROLLERS = [
   SandboxController,
   SandboxCardsController,
   CardsController,
+  CardTransactionsController,
   SandboxMoneyController,
   SandboxClockController,
   ExchangeRatesController,

@@ -34,6 +34,21 @@ const queries: [string, string, Query, string][] = [
   ['customers by UMA address', Collections.customers, list([{ field: 'umaAddress', op: 'eq', value: '$a@x' }]), BY_UMA],
   ['transactions by platform and customer', Collections.transactions, list([ofCustomer]), BY_CUSTOMER],
   ['cards by customer', Collections.cards, list([ofCustomer]), BY_CUSTOMER],
+  [
+    'transactions of a card',
+    Collections.cardTransactions,
+    list([{ field: 'cardId', op: 'eq', value: 'Card:1' }]),
+    'by_platformId_cardId_createdAt',
+  ],
+  [
+    'transactions of a card by status',
+    Collections.cardTransactions,
+    list([
+      { field: 'cardId', op: 'eq', value: 'Card:1' },
+      { field: 'status', op: 'eq', value: 'SETTLED' },
+    ]),
+    'by_platformId_cardId_status_createdAt',
+  ],
   ['quotes by customer', Collections.quotes, list([ofCustomer]), BY_CUSTOMER],
   ['beneficial owners of a business', Collections.beneficialOwners, list([ofCustomer]), BY_CUSTOMER],
   [

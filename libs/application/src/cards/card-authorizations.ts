@@ -4,17 +4,15 @@ import { cardDecider } from '#domain/cards/card.js';
 import {
   clearingPlan,
   clearingTransferId,
+  declined,
   isInsufficientFunds,
+  requireTransaction,
   returnPlan,
+  sandboxDecline,
   screenAuthorization,
-  toCardAuthorization,
 } from '#domain/cards/card-authorization.js';
-import type {
-  CardAuthorizationCommand,
-  CardAuthorizationRecord,
-  DeclineReason,
-  Merchant,
-} from '#domain/cards/card-types.js';
+import { authorizationIdOf, checkExpiry, toCardTransaction } from '#domain/cards/card-transaction.js';
+import type { CardAggregate, CardAuthorizationCommand, DeclineReason, Merchant } from '#domain/cards/card-types.js';
 import { customerDecider } from '#domain/customer/customer.js';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { CommandRunner } from '../command-runner.js';
@@ -37,14 +35,14 @@ export class SimulateCardAuthorizationCommand {
 export class SimulateCardClearingCommand {
   constructor(
     readonly cardId: string,
-    readonly input: { authorizationId: string; amount?: bigint },
+    readonly input: { cardTransactionId: string; amount?: bigint },
     readonly actor: Actor,
   ) {}
 }
 export class SimulateCardReturnCommand {
   constructor(
     readonly cardId: string,
-    readonly input: { authorizationId: string; amount?: bigint },
+    readonly input: { cardTransactionId: string; amount?: bigint },
     readonly actor: Actor,
   ) {}
 }
@@ -67,15 +65,14 @@ abstract class CardNetworkHandler {
     );
   }
 
-  protected async record(
-    cardId: string,
-    command: CardAuthorizationCommand,
-    actor: Actor,
-    authorizationId: string,
-  ): Promise<CardAuthorizationRecord> {
+  protected async record(cardId: string, command: CardAuthorizationCommand, actor: Actor): Promise<CardAggregate> {
     const { state } = await this.runner.run(streams.card(cardId), cardDecider, command, { metadata: { ...actor } });
-    return state.authorizations.get(authorizationId)!;
+    return state;
   }
+
+  /** The CardTransaction the authorization opened, as the network's message left it. */
+  protected transaction = (state: CardAggregate, authorizationId: string) =>
+    toCardTransaction(requireTransaction(state, authorizationId));
 
   protected now = async (actor: Actor) => (await this.clocks.now(actor.platformId)).toISOString();
 }
@@ -103,7 +100,8 @@ export class SimulateCardAuthorizationHandler
         merchant: input.merchant,
       };
       let hold: { fundingSourceId: string; transferId: string } | undefined;
-      let declineReason: DeclineReason | undefined = screenAuthorization(card, input.currency);
+      let declineReason: DeclineReason | undefined =
+        screenAuthorization(card, input.currency) ?? sandboxDecline(input.merchant.descriptor);
       if (!declineReason) {
         await scheduleAuthorizationExpiry(this.jobs, {
           cardId,
@@ -132,15 +130,17 @@ export class SimulateCardAuthorizationHandler
         }
         if (!hold) declineReason = 'INSUFFICIENT_FUNDS';
       }
-      const recorded = await this.record(
+      const state = await this.record(
         cardId,
         { ...base, ...(hold ? { hold } : { declineReason }), now: await this.now(actor) },
         actor,
-        authorizationId,
       );
+      const recorded = state.authorizations.get(authorizationId)!;
       // The card closed while the hold was being placed: the authorization was declined, release the hold.
       if (hold && recorded.status === 'DECLINED') await ledger.void(hold.transferId);
-      return toCardAuthorization(recorded);
+      // A declined authorization stays in the card's history; it opens no transaction.
+      if (recorded.status === 'DECLINED') throw declined(recorded);
+      return this.transaction(state, authorizationId);
     });
   }
 }
@@ -159,7 +159,9 @@ export class SimulateCardClearingHandler
   execute({ cardId, input, actor }: SimulateCardClearingCommand) {
     return this.within(cardId, actor, async (ledger) => {
       const state = await loadOwnCard(this.runner, cardId, actor);
-      const plan = clearingPlan(state, input.authorizationId, input.amount);
+      const authorizationId = authorizationIdOf(input.cardTransactionId);
+      if (input.amount === 0n) return this.expire(cardId, state, authorizationId, ledger, actor);
+      const plan = clearingPlan(state, authorizationId, input.amount);
       const a = plan.authorization;
       const funding = customerAccount(a.fundingSourceId!, a.currency);
       const held = BigInt(a.amount);
@@ -175,7 +177,7 @@ export class SimulateCardClearingHandler
       const { state: started } = await this.runner.run(streams.card(cardId), cardDecider, reserve, options);
       const intent = started.clearings.get(a.id);
       // Recorded meanwhile by another process: the state says how it ended.
-      if (!intent) return toCardAuthorization(started.authorizations.get(a.id)!);
+      if (!intent) return this.transaction(started, a.id);
       const amount = BigInt(intent.amount);
       const late = intent.latePresentment;
       const transferIds: string[] = [];
@@ -190,7 +192,7 @@ export class SimulateCardClearingHandler
       const outcome = async (o: Extract<CardAuthorizationCommand, { type: 'RecordClearing' }>['outcome']) => {
         const recordedAt = await this.now(actor);
         const command = { type: 'RecordClearing' as const, authorizationId: a.id, amount, outcome: o, now: recordedAt };
-        return toCardAuthorization(await this.record(cardId, command, actor, a.id));
+        return this.transaction(await this.record(cardId, command, actor), a.id);
       };
       try {
         if (late) {
@@ -211,6 +213,25 @@ export class SimulateCardClearingHandler
       return outcome({ posted: true, transferIds, latePresentment: late });
     });
   }
+
+  /**
+   * A clearing of 0: the authorization expires now with nothing cleared (the worker's expiry, brought
+   * forward): reversed on the card stream, then every open hold carrying its reference is voided.
+   */
+  private async expire(
+    cardId: string,
+    state: CardAggregate,
+    authorizationId: string,
+    ledger: CardLedger,
+    actor: Actor,
+  ) {
+    checkExpiry(requireTransaction(state, authorizationId));
+    const command = { type: 'ExpireAuthorization' as const, authorizationId, now: await this.now(actor) };
+    const expired = await this.record(cardId, command, actor);
+    if (expired.authorizations.get(authorizationId)?.status === 'REVERSED' && !expired.clearings.has(authorizationId))
+      for (const hold of await ledger.openHoldsFor(authorizationId)) await ledger.void(hold);
+    return this.transaction(expired, authorizationId);
+  }
 }
 
 /**
@@ -224,7 +245,7 @@ export class SimulateCardReturnHandler
   execute({ cardId, input, actor }: SimulateCardReturnCommand) {
     return this.within(cardId, actor, async (ledger) => {
       const state = await loadOwnCard(this.runner, cardId, actor);
-      const plan = returnPlan(state, input.authorizationId, input.amount);
+      const plan = returnPlan(state, authorizationIdOf(input.cardTransactionId), input.amount);
       const a = plan.authorization;
       const settlement = await ledger.settlement(a.currency);
       const transferId = await ledger.transfer({
@@ -239,9 +260,8 @@ export class SimulateCardReturnHandler
         cardId,
         { type: 'RecordReturn', authorizationId: a.id, amount: plan.amount, transferId, now: await this.now(actor) },
         actor,
-        a.id,
       );
-      return toCardAuthorization(returned);
+      return this.transaction(returned, a.id);
     });
   }
 }

@@ -1,6 +1,6 @@
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
+import { cardTransactionIdOf, checkClearing, checkReturn, type CardTransactionState } from './card-transaction.js';
 import { publicId } from '../ids.js';
-import { toJsonNumber } from '../money.js';
 import { uuidFromName } from '../webhooks/webhook-ids.js';
 import type {
   AuthorizationActivity,
@@ -33,6 +33,25 @@ export function screenAuthorization(card: CardSnapshot, currency: string): Decli
   }
 }
 
+/**
+ * The sandbox's decisioning outcomes by the last three characters of the merchant descriptor, as the
+ * public API documents them: `002` the pull on the funding source fails, `003` the card refuses as if frozen.
+ */
+export function sandboxDecline(descriptor: string): DeclineReason | undefined {
+  if (descriptor.endsWith('002')) return 'INSUFFICIENT_FUNDS';
+  if (descriptor.endsWith('003')) return 'CARD_PAUSED';
+  return undefined;
+}
+
+/** A declined authorization as the simulator answers it: 400 with the decline reason as the code. */
+export function declined(a: CardAuthorizationRecord): DomainError {
+  return new DomainError('invalid', a.declineReason!, `authorization declined: ${a.declineReason}`, {
+    reason: a.declineReason!,
+    declineReason: a.declineReason,
+    authorizationId: a.id,
+  });
+}
+
 export function requireAuthorization(state: CardAggregate, authorizationId: string): CardAuthorizationRecord {
   const authorization = state.authorizations.get(authorizationId);
   if (!authorization) throw notFound('CARD_AUTHORIZATION', authorizationId);
@@ -50,22 +69,20 @@ export function clearingPlan(
   authorizationId: string,
   amount?: bigint,
 ): { authorization: CardAuthorizationRecord; amount: bigint; kind: 'HOLD' | 'LATE' } {
+  const transaction = requireTransaction(state, authorizationId);
+  checkClearing(transaction);
   const authorization = requireAuthorization(state, authorizationId);
   const clearing = amount ?? BigInt(authorization.amount);
   if (clearing <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
-  switch (authorization.status) {
-    case 'DECLINED':
-      throw conflict(
-        'AUTHORIZATION_NOT_CLEARABLE',
-        `authorization ${authorizationId} was declined and cannot be cleared`,
-      );
-    case 'CLEARED':
-      throw conflict('AUTHORIZATION_ALREADY_CLEARED', `authorization ${authorizationId} is already cleared`);
-    case 'APPROVED':
-      return { authorization, amount: clearing, kind: 'HOLD' };
-    case 'REVERSED':
-      return { authorization, amount: clearing, kind: 'LATE' };
-  }
+  return { authorization, amount: clearing, kind: authorization.status === 'REVERSED' ? 'LATE' : 'HOLD' };
+}
+
+/** The card transaction an approved authorization opened; a declined or unknown one is not found. */
+export function requireTransaction(state: CardAggregate, authorizationId: string): CardTransactionState {
+  const id = cardTransactionIdOf(authorizationId);
+  const transaction = state.transactions.get(id);
+  if (!transaction) throw notFound('CARD_TRANSACTION', id);
+  return transaction;
 }
 
 /**
@@ -76,25 +93,18 @@ export function clearingPlan(
 export const clearingTransferId = (authorizationId: string, leg: 'overAuthorization' | 'post' | 'latePresentment') =>
   publicId('Transfer', uuidFromName(`card-clearing:${authorizationId}:${leg}`));
 
-/** A return refunds part or all of what was cleared and not yet returned (default: all of it). */
+/** A return refunds part or all of what was settled and not yet returned (default: all of it). */
 export function returnPlan(
   state: CardAggregate,
   authorizationId: string,
   amount?: bigint,
 ): { authorization: CardAuthorizationRecord; amount: bigint } {
+  const transaction = requireTransaction(state, authorizationId);
   const authorization = requireAuthorization(state, authorizationId);
-  if (authorization.status !== 'CLEARED')
-    throw conflict(
-      'AUTHORIZATION_NOT_CLEARED',
-      `authorization ${authorizationId} has not been cleared; only cleared amounts can be returned`,
-    );
   const remaining = BigInt(authorization.clearedAmount) - BigInt(authorization.returnedAmount);
-  if (remaining === 0n)
-    throw conflict('AUTHORIZATION_FULLY_RETURNED', `authorization ${authorizationId} was already returned in full`);
-  const refund = amount ?? remaining;
+  const refund = amount ?? (remaining > 0n ? remaining : 1n);
   if (refund <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
-  if (refund > remaining)
-    throw invalid('RETURN_EXCEEDS_CLEARED', `at most ${remaining} of the cleared amount is left to return`, 'amount');
+  checkReturn(transaction, refund);
   return { authorization, amount: refund };
 }
 
@@ -263,18 +273,6 @@ function reversed(
 export function reverseOpenAuthorizations(state: CardAggregate, now: string): CardEvent[] {
   const open = [...state.authorizations.values()].filter((a) => a.status === 'APPROVED' && !state.clearings.has(a.id));
   return open.map((a) => event('CardAuthorizationReversed', state, reversed(a, 'CARD_CLOSED', now)));
-}
-
-/** The CardAuthorization resource: amounts as JSON integers, ledger ids kept inside. */
-export function toCardAuthorization(record: CardAuthorizationRecord): Record<string, unknown> {
-  const { holdTransferId: _h, transferIds: _t, ...rest } = record;
-  return {
-    ...rest,
-    amount: toJsonNumber(BigInt(record.amount)),
-    clearedAmount: toJsonNumber(BigInt(record.clearedAmount)),
-    returnedAmount: toJsonNumber(BigInt(record.returnedAmount)),
-    activity: record.activity.map((a) => ({ ...a, amount: toJsonNumber(BigInt(a.amount)) })),
-  };
 }
 
 export const isInsufficientFunds = (error: unknown): boolean =>

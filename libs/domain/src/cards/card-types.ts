@@ -83,6 +83,35 @@ export interface CardAuthorizationRecord {
   updatedAt: string;
 }
 
+/** A card transaction as folded from the card stream (see card-transaction.ts). */
+export interface Tally {
+  count: number;
+  total: bigint;
+}
+
+export interface CardTransactionState {
+  id: string;
+  authorizationId: string;
+  cardId: string;
+  customerId: string;
+  /** The funding source that approved the authorization: it holds, pays and is refunded. */
+  accountId: string;
+  currency: string;
+  merchant: Merchant;
+  authorizedAmount: bigint;
+  /** What the authorization's hold still reserves on the funding source (0 once posted or released). */
+  held: bigint;
+  /** Debits of the funding source: the hold (cut to what posted, or to 0 when released) and post-hoc pulls. */
+  pulls: Tally;
+  settlements: Tally;
+  refunds: Tally;
+  /** The network cleared it but the funding source could not pay (no clearing posted since). */
+  exception: boolean;
+  authorizedAt: string;
+  lastEventAt?: string;
+  updatedAt: string;
+}
+
 export interface CardAggregate {
   exists: boolean;
   /** A claim this id made was taken over before the card was created: it never will be. */
@@ -94,6 +123,8 @@ export interface CardAggregate {
   issuanceSeed?: string;
   card?: CardSnapshot;
   authorizations: Map<string, CardAuthorizationRecord>;
+  /** The approved authorizations as the public API's CardTransactions, by `CardTransaction:<uuid>`. */
+  transactions: Map<string, CardTransactionState>;
   /** requestIds of the signed PATCHes applied to this card: each applies at most once. */
   signedRequests: Set<string>;
   /** Clearings decided on this stream whose ledger legs may not be posted yet, by authorization id. */
