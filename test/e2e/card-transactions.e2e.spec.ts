@@ -149,6 +149,8 @@ describe('card transactions: the sandbox simulators and the reads a card stateme
     }
     expect((await simulate(cardId, 'clearing', { cardTransactionId: ids[1] })).status).toBe(200);
     expect((await simulate(cardId, 'clearing', { cardTransactionId: ids[3] })).status).toBe(200);
+    const part = await simulate(cardId, 'clearing', { cardTransactionId: ids[4], amount: 50 });
+    expect(part.body).toMatchObject({ status: 'PARTIALLY_SETTLED', settledAmount: money(50) });
     const list = (query = '') => api().get(`/cards/${cardId}/transactions${query}`);
 
     const all = await list();
@@ -164,7 +166,8 @@ describe('card transactions: the sandbox simulators and the reads a card stateme
     const settled = await list('?status=SETTLED');
     expect(settled.body.totalCount).toBe(2);
     expect(settled.body.data.map((t: any) => t.id).sort()).toEqual([ids[1], ids[3]].sort());
-    expect((await list('?status=AUTHORIZED')).body.totalCount).toBe(3);
+    expect((await list('?status=AUTHORIZED')).body.totalCount).toBe(2);
+    expect((await list('?status=PARTIALLY_SETTLED')).body.data.map((t: any) => t.id)).toEqual([ids[4]]);
     const q = encodeURIComponent;
     const window = await list(`?createdAfter=${q(times[1])}&createdBefore=${q(times[3])}`);
     expect(window.body.data.map((t: any) => t.id)).toEqual([ids[3], ids[2], ids[1]]);

@@ -216,17 +216,28 @@ describe('sandbox card network: authorizations, clearings and returns on the led
   );
 
   it(
-    'clears partially (releasing the rest), over-authorizations when funds allow, declines them ' + 'otherwise',
+    'clears in parts (the rest held again until it clears), over-authorizations when funds allow, ' +
+      'EXCEPTION otherwise',
     async () => {
       const h = await holder({ usd: 1000 });
       const card = await activeCard(h, [h.usd]);
       const partial = await authorize(card.id, 400);
       expect((await clear(card.id, partial.id, 250)).body).toMatchObject({
-        status: 'SETTLED',
+        status: 'PARTIALLY_SETTLED',
         settledAmount: money(250),
-        pullSummary: { count: 1, totalAmount: 250 },
+        pullSummary: { count: 1, totalAmount: 400 },
+        settlementSummary: { count: 1, totalAmount: 250 },
       });
-      expect(available(await ledgerAccount(h.usd))).toBe(750n);
+      // 250 posted, the other 150 still held for the next clearing.
+      expect(await balance(h.usd)).toBe(750);
+      expect(available(await ledgerAccount(h.usd))).toBe(600n);
+      expect((await clear(card.id, partial.id, 150)).body).toMatchObject({
+        status: 'SETTLED',
+        settledAmount: money(400),
+        pullSummary: { count: 1, totalAmount: 400 },
+        settlementSummary: { count: 2, totalAmount: 400 },
+      });
+      expect(available(await ledgerAccount(h.usd))).toBe(600n);
       const over = await authorize(card.id, 100);
       expect((await clear(card.id, over.id, 150)).body).toMatchObject({
         status: 'SETTLED',
@@ -234,21 +245,29 @@ describe('sandbox card network: authorizations, clearings and returns on the led
         settledAmount: money(150),
         pullSummary: { count: 2, totalAmount: 150 },
       });
-      expect(await balance(h.usd)).toBe(600);
+      expect(await balance(h.usd)).toBe(450);
       const tooMuch = await authorize(card.id, 100);
       const declined = await clear(card.id, tooMuch.id, 5000);
       expect(declined.status).toBe(200);
       expect(declined.body).toMatchObject({ status: 'EXCEPTION', settledAmount: money(0) });
-      expect(available(await ledgerAccount(h.usd))).toBe(500n);
+      expect(available(await ledgerAccount(h.usd))).toBe(350n);
       expect((await clear(card.id, tooMuch.id)).body.status).toBe('SETTLED');
-      // A clearing of 0: the authorization expires at once and its hold is released.
+      // A clearing of 0: the authorization expires at once and its hold is released, a partial one's rest too.
       const dropped = await authorize(card.id, 70);
       expect((await clear(card.id, dropped.id, 0)).body).toMatchObject({
         status: 'SETTLED',
         settledAmount: money(0),
         pullSummary: { count: 1, totalAmount: 0 },
       });
-      expect(available(await ledgerAccount(h.usd))).toBe(500n);
+      const split = await authorize(card.id, 90);
+      expect((await clear(card.id, split.id, 40)).body.status).toBe('PARTIALLY_SETTLED');
+      expect((await clear(card.id, split.id, 0)).body).toMatchObject({
+        status: 'SETTLED',
+        settledAmount: money(40),
+        pullSummary: { count: 1, totalAmount: 40 },
+      });
+      expect(available(await ledgerAccount(h.usd))).toBe(310n);
+      expect((await ledgerAccount(h.usd)).debitsPending).toBe(0n);
       await expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
     },
   );
@@ -331,7 +350,8 @@ describe('sandbox card network: authorizations, clearings and returns on the led
       expect(await decline(card.id, 9000)).toBe('INSUFFICIENT_FUNDS');
       await setState(card.id, 'FROZEN', h.wallet);
       expect(await decline(card.id, 100)).toBe('CARD_PAUSED');
-      expect((await clear(card.id, a1.id, 2500)).body.status).toBe('SETTLED');
+      // 2500 of 3000: the other 500 stays held (released when the card closes below).
+      expect((await clear(card.id, a1.id, 2500)).body.status).toBe('PARTIALLY_SETTLED');
       await setState(card.id, 'ACTIVE', h.wallet);
       expect((await clear(card.id, a2.id, 6500)).body.settledAmount).toEqual(money(6500));
       expect((await clear(card.id, a3.id, 10_000)).body.status).toBe('EXCEPTION');
@@ -343,6 +363,7 @@ describe('sandbox card network: authorizations, clearings and returns on the led
       expect(closed).toMatchObject({ state: 'CLOSED', stateReason: 'CLOSED_BY_PLATFORM', fundingSources: [] });
       // Pending authorizations reconciled to a terminal state, their holds released.
       expect(await read(a6.id)).toMatchObject({ status: 'SETTLED', pullSummary: { totalAmount: 0 } });
+      expect(await read(a1.id)).toMatchObject({ status: 'SETTLED', pullSummary: { totalAmount: 2500 } });
       expect(await read(a3.id)).toMatchObject({ status: 'EXCEPTION', pullSummary: { totalAmount: 0 } });
       expect((await ledgerAccount(h.usd)).debitsPending).toBe(0n);
       expect((await ledgerAccount(h.wallet.accountId)).debitsPending).toBe(0n);
@@ -385,6 +406,7 @@ describe('sandbox card network: authorizations, clearings and returns on the led
       );
       expect(transfers.map((e) => e.data.code).sort()).toEqual(
         [
+          'CARD_AUTHORIZATION',
           'CARD_AUTHORIZATION',
           'CARD_AUTHORIZATION',
           'CARD_AUTHORIZATION',

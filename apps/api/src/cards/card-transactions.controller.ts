@@ -7,11 +7,10 @@ import { idParam } from '../http/id-pipe.js';
 import { ListCardTransactionsQuery } from './card.dto.js';
 
 const STATUSES =
-  'status: AUTHORIZED (funds held, nothing cleared), SETTLED (cleared and closed against the ' +
-  'funding source; also an authorization that expired or whose card closed, with nothing settled), ' +
-  'REFUNDED (everything settled was returned), EXCEPTION (a clearing arrived that the funding source ' +
-  'could not pay). PARTIALLY_SETTLED is part of the enum but not produced: a clearing closes the ' +
-  'authorization (a smaller amount releases the rest of the hold).';
+  'status: AUTHORIZED (funds held, nothing cleared), PARTIALLY_SETTLED (a clearing posted part and the ' +
+  'rest is still held for more), SETTLED (closed against the funding source: cleared, or what was held ' +
+  'released when the authorization expired or the card closed), REFUNDED (everything settled was ' +
+  'returned), EXCEPTION (a clearing arrived that the funding source could not pay).';
 
 /** Card transactions (the public API's CardTransaction), readable so a platform can build a card statement. */
 @Controller()

@@ -63,12 +63,14 @@ export class SandboxCardsController {
   @ApiDoc({
     summary: 'Simulate the clearing of a card transaction (sandbox)',
     description:
-      'Needs an AUTHORIZED transaction (or one in EXCEPTION, presented again). amount defaults to ' +
-      'the authorized amount; less posts part of the hold and releases the rest; more ' +
+      'Needs an AUTHORIZED or PARTIALLY_SETTLED transaction (or one in EXCEPTION, presented again). ' +
+      'amount defaults to what is held; less posts that part of the hold and holds the rest again ' +
+      '(PARTIALLY_SETTLED: later clearings take from it; if the funding source spent the rest ' +
+      'meanwhile, nothing stays held and it is SETTLED); more ' +
       '(over-authorization) also pulls the extra from the funding source as a separate posted ' +
       'transfer (pullSummary.count 2); without the funds nothing moves and the transaction is in ' +
-      'EXCEPTION (the hold stays). 0 lets the authorization expire now: the hold is released and ' +
-      'the transaction is SETTLED with nothing settled. Clears whatever the card’s state. Late ' +
+      'EXCEPTION (the hold stays). 0 lets the authorization expire now: what is held is released ' +
+      'and the transaction is SETTLED. Clears whatever the card’s state. Late ' +
       'presentment: after the hold was released (card closed, authorization expired) a clearing ' +
       'pulls the amount anew from the same funding source, EXCEPTION without the funds. ' +
       STATE_ERRORS,

@@ -3,7 +3,9 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { cardDecider } from '#domain/cards/card.js';
 import {
   clearingPlan,
+  clearingsPosted,
   clearingTransferId,
+  heldAmount,
   declined,
   isInsufficientFunds,
   requireTransaction,
@@ -12,7 +14,13 @@ import {
   screenAuthorization,
 } from '#domain/cards/card-authorization.js';
 import { authorizationIdOf, checkExpiry, toCardTransaction } from '#domain/cards/card-transaction.js';
-import type { CardAggregate, CardAuthorizationCommand, DeclineReason, Merchant } from '#domain/cards/card-types.js';
+import type {
+  CardAggregate,
+  CardAuthorizationCommand,
+  CardAuthorizationRecord,
+  DeclineReason,
+  Merchant,
+} from '#domain/cards/card-types.js';
 import { customerDecider } from '#domain/customer/customer.js';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { CommandRunner } from '../command-runner.js';
@@ -164,7 +172,6 @@ export class SimulateCardClearingHandler
       const plan = clearingPlan(state, authorizationId, input.amount);
       const a = plan.authorization;
       const funding = customerAccount(a.fundingSourceId!, a.currency);
-      const held = BigInt(a.amount);
       const settlement = await ledger.settlement(a.currency);
       // A hold that a crash kept from being released is still the money to clear.
       const lateKind = plan.kind === 'LATE' && !(await ledger.isHeld(a.holdTransferId!));
@@ -178,6 +185,10 @@ export class SimulateCardClearingHandler
       const intent = started.clearings.get(a.id);
       // Recorded meanwhile by another process: the state says how it ended.
       if (!intent) return this.transaction(started, a.id);
+      // The authorization as the reservation found it (another process may have recorded a clearing before).
+      const current = started.authorizations.get(a.id)!;
+      const held = heldAmount(current);
+      const sequence = clearingsPosted(current);
       const amount = BigInt(intent.amount);
       const late = intent.latePresentment;
       const transferIds: string[] = [];
@@ -191,27 +202,62 @@ export class SimulateCardClearingHandler
       });
       const outcome = async (o: Extract<CardAuthorizationCommand, { type: 'RecordClearing' }>['outcome']) => {
         const recordedAt = await this.now(actor);
-        const command = { type: 'RecordClearing' as const, authorizationId: a.id, amount, outcome: o, now: recordedAt };
+        const command = {
+          type: 'RecordClearing' as const,
+          authorizationId: a.id,
+          amount,
+          sequence,
+          outcome: o,
+          now: recordedAt,
+        };
         return this.transaction(await this.record(cardId, command, actor), a.id);
       };
+      let rehold: { transferId: string; amount: bigint } | undefined;
       try {
         if (late) {
-          const id = clearingTransferId(a.id, 'latePresentment');
+          const id = clearingTransferId(a.id, 'latePresentment', sequence);
           transferIds.push(await ledger.transfer(leg(CardTransferCode.latePresentment, amount), id));
         } else {
           if (amount > held) {
-            const id = clearingTransferId(a.id, 'overAuthorization');
+            const id = clearingTransferId(a.id, 'overAuthorization', sequence);
             transferIds.push(await ledger.transfer(leg(CardTransferCode.overAuthorization, amount - held), id));
           }
           const posted = amount < held ? amount : held;
-          transferIds.push(await ledger.post(a.holdTransferId!, posted, clearingTransferId(a.id, 'post')));
+          const post = clearingTransferId(a.id, 'post', sequence);
+          transferIds.push(await ledger.post(current.holdTransferId!, posted, post));
+          if (amount < held) rehold = await this.holdRest(ledger, current, held - amount, sequence);
         }
       } catch (error) {
         if (!isInsufficientFunds(error)) throw error;
         return outcome({ posted: false, declineReason: 'INSUFFICIENT_FUNDS' });
       }
-      return outcome({ posted: true, transferIds, latePresentment: late });
+      return outcome({ posted: true, transferIds, latePresentment: late, ...(rehold ? { rehold } : {}) });
     });
+  }
+
+  /**
+   * A clearing below the hold posts part of it and releases the rest; the rest is held again at once (a new
+   * pending transfer with an id derived from the clearing) so that later clearings of the same authorization
+   * find it: the transaction is PARTIALLY_SETTLED until the rest clears, expires or the card closes. If the
+   * funding source spent the released rest meanwhile, nothing is held and the transaction is SETTLED.
+   */
+  private async holdRest(ledger: CardLedger, a: CardAuthorizationRecord, rest: bigint, sequence: number) {
+    const settlement = await ledger.settlement(a.currency);
+    const transfer = {
+      debit: customerAccount(a.fundingSourceId!, a.currency),
+      credit: settlement,
+      amount: rest,
+      pending: true,
+      code: CardTransferCode.hold,
+      reference: a.id,
+    };
+    try {
+      const transferId = await ledger.transfer(transfer, clearingTransferId(a.id, 'rehold', sequence));
+      return { transferId, amount: rest };
+    } catch (error) {
+      if (!isInsufficientFunds(error)) throw error;
+      return undefined;
+    }
   }
 
   /**

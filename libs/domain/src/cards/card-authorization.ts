@@ -72,10 +72,17 @@ export function clearingPlan(
   const transaction = requireTransaction(state, authorizationId);
   checkClearing(transaction);
   const authorization = requireAuthorization(state, authorizationId);
-  const clearing = amount ?? BigInt(authorization.amount);
+  const clearing = amount ?? heldAmount(authorization);
   if (clearing <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
   return { authorization, amount: clearing, kind: authorization.status === 'REVERSED' ? 'LATE' : 'HOLD' };
 }
+
+/** What the authorization's hold reserves: the authorized amount, or the rest a partial clearing held again. */
+export const heldAmount = (a: CardAuthorizationRecord): bigint => BigInt(a.heldAmount ?? a.amount);
+
+/** Clearings that posted so far (numbers the ledger legs of the next one). */
+export const clearingsPosted = (a: CardAuthorizationRecord): number =>
+  a.activity.filter((x) => x.type === 'CLEARING' && x.result === 'APPROVED').length;
 
 /** The card transaction an approved authorization opened; a declined or unknown one is not found. */
 export function requireTransaction(state: CardAggregate, authorizationId: string): CardTransactionState {
@@ -90,8 +97,11 @@ export function requireTransaction(state: CardAggregate, authorizationId: string
  * process that repeats a leg (it joined another's clearing, or resumes after a crash) writes the same
  * transfer again, which the ledger treats as done, so a leg is never posted twice.
  */
-export const clearingTransferId = (authorizationId: string, leg: 'overAuthorization' | 'post' | 'latePresentment') =>
-  publicId('Transfer', uuidFromName(`card-clearing:${authorizationId}:${leg}`));
+export const clearingTransferId = (
+  authorizationId: string,
+  leg: 'overAuthorization' | 'post' | 'latePresentment' | 'rehold',
+  sequence = 0,
+) => publicId('Transfer', uuidFromName(`card-clearing:${authorizationId}:${leg}${sequence ? `:${sequence}` : ''}`));
 
 /** A return refunds part or all of what was settled and not yet returned (default: all of it). */
 export function returnPlan(
@@ -186,6 +196,8 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAg
       const plan = clearingPlan(state, cmd.authorizationId, cmd.amount);
       const a = plan.authorization;
       const amount = cmd.amount.toString();
+      if (cmd.sequence !== undefined && cmd.sequence !== clearingsPosted(a))
+        throw invalid('INVALID_INPUT', `this clearing of ${a.id} was already recorded`, 'cardTransactionId');
       if (!cmd.outcome.posted) {
         const declined = {
           ...a,
@@ -204,12 +216,17 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAg
         return [event('CardClearingDeclined', state, declined)];
       }
       const late = cmd.outcome.latePresentment;
+      const rehold = cmd.outcome.rehold;
+      if (rehold && (late || rehold.amount <= 0n || cmd.amount + rehold.amount !== heldAmount(a)))
+        throw invalid('INVALID_INPUT', 'only the rest of a hold can be held again', 'amount');
       const cleared: CardAuthorizationRecord = {
         ...a,
-        status: 'CLEARED',
-        clearedAmount: amount,
-        latePresentment: late,
-        transferIds: [...a.transferIds, ...cmd.outcome.transferIds],
+        // Re-held rest: more clearings may follow (the hold expires or is released as before).
+        status: rehold ? 'APPROVED' : 'CLEARED',
+        clearedAmount: (BigInt(a.clearedAmount) + cmd.amount).toString(),
+        ...(rehold ? { holdTransferId: rehold.transferId, heldAmount: rehold.amount.toString() } : {}),
+        latePresentment: a.latePresentment || late,
+        transferIds: [...a.transferIds, ...cmd.outcome.transferIds, ...(rehold ? [rehold.transferId] : [])],
         activity: [
           ...a.activity,
           activity({
@@ -260,7 +277,13 @@ function reversed(
     status: 'REVERSED',
     activity: [
       ...a.activity,
-      activity({ type: 'REVERSAL', amount: a.amount, result: 'APPROVED', reversalReason, createdAt: now }),
+      activity({
+        type: 'REVERSAL',
+        amount: heldAmount(a).toString(),
+        result: 'APPROVED',
+        reversalReason,
+        createdAt: now,
+      }),
     ],
     updatedAt: now,
   };

@@ -58,6 +58,7 @@ function opened(a: CardAuthorizationRecord): CardTransactionState {
     settlements: { count: 0, total: 0n },
     refunds: { count: 0, total: 0n },
     exception: false,
+    released: false,
     authorizedAt: a.createdAt,
     updatedAt: a.createdAt,
   };
@@ -79,15 +80,19 @@ export function evolveCardTransaction(
       return a.status === 'APPROVED' ? opened(a) : undefined;
     case 'CardAuthorizationCleared': {
       if (!t) return t;
-      const cleared = BigInt(last(a).amount);
+      const entry = last(a);
+      const cleared = BigInt(entry.amount);
+      // Still APPROVED: a partial clearing posted and the rest is held again (the pull stands whole).
+      const held = a.status === 'APPROVED' ? BigInt(a.heldAmount ?? '0') : 0n;
       // Within the hold the pull shrinks to what posted (the rest is released); above it, the
       // difference is a second, post-hoc pull; a late presentment (hold already released) is a new pull.
       let pulls = t.pulls;
-      if (a.latePresentment) pulls = tally(pulls, cleared);
+      if (entry.latePresentment) pulls = tally(pulls, cleared);
       else if (cleared > t.held) pulls = tally(pulls, cleared - t.held);
-      else pulls = { ...pulls, total: pulls.total - (t.held - cleared) };
+      else pulls = { ...pulls, total: pulls.total - (t.held - cleared - held) };
       const settlements = tally(t.settlements, cleared);
-      return { ...t, held: 0n, pulls, settlements, exception: false, lastEventAt: at, updatedAt: at };
+      const next = { ...t, held, pulls, settlements, exception: false, released: false };
+      return { ...next, lastEventAt: at, updatedAt: at };
     }
     case 'CardClearingDeclined':
       return t && { ...t, exception: true, lastEventAt: at, updatedAt: at };
@@ -97,7 +102,7 @@ export function evolveCardTransaction(
       // Expired or the card closed: the hold is released, nothing was pulled in the end.
       if (!t) return t;
       const pulls = { ...t.pulls, total: t.pulls.total - t.held };
-      return { ...t, held: 0n, pulls, lastEventAt: at, updatedAt: at };
+      return { ...t, held: 0n, pulls, released: true, lastEventAt: at, updatedAt: at };
     }
   }
   return t;
@@ -123,7 +128,7 @@ export function evolveCardTransactions(
 export function checkClearing(t: CardTransactionState): void {
   const status = cardTransactionStatus(t);
   if (status === 'AUTHORIZED' || status === 'PARTIALLY_SETTLED' || status === 'EXCEPTION') return;
-  if (t.settlements.count === 0 && t.pulls.total === 0n) return; // released hold: a late presentment
+  if (t.released) return; // the hold was released: a late presentment
   throw stateError(`card transaction ${t.id} is ${status}; clearings need AUTHORIZED or PARTIALLY_SETTLED`);
 }
 
@@ -207,6 +212,7 @@ export function decodeCardTransaction(doc: Record<string, unknown>): CardTransac
     settlements: tallyOf(d.settlements),
     refunds: tallyOf(d.refunds),
     exception: d.exception,
+    released: d.released ?? false,
     authorizedAt: d.authorizedAt,
     ...(d.lastEventAt ? { lastEventAt: d.lastEventAt } : {}),
     updatedAt: d.updatedAt,

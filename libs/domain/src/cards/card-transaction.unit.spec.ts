@@ -130,6 +130,64 @@ describe('card transactions (folded from the card stream’s authorization event
     });
   });
 
+  it('is PARTIALLY_SETTLED while a partial clearing’s rest is held again, until it clears or expires', () => {
+    const partial = (amount: bigint, sequence: number, rest: bigint): CardCommand => ({
+      type: 'RecordClearing',
+      authorizationId: A1,
+      amount,
+      sequence,
+      outcome: {
+        posted: true,
+        transferIds: [`post-${sequence}`],
+        latePresentment: false,
+        rehold: { transferId: `rehold-${sequence}`, amount: rest },
+      },
+      now: at(30 + sequence),
+    });
+    const first = run(authorize(A1), partial(500n, 0, 750n));
+    expect(transaction(first)).toMatchObject({
+      status: 'PARTIALLY_SETTLED',
+      settledAmount: money(500),
+      pullSummary: { count: 1, totalAmount: 1250 },
+      settlementSummary: { count: 1, totalAmount: 500 },
+    });
+    expect(spec.fold(first).authorizations.get(A1)).toMatchObject({
+      status: 'APPROVED',
+      holdTransferId: 'rehold-0',
+      heldAmount: '750',
+      clearedAmount: '500',
+    });
+    // The same clearing recorded again (another process joined it) is refused; the rest must match the hold.
+    spec
+      .given(first)
+      .when(partial(500n, 0, 250n))
+      .thenFails({ code: 'INVALID_INPUT' });
+    spec
+      .given(first)
+      .when(partial(100n, 1, 100n))
+      .thenFails({ code: 'INVALID_INPUT' });
+    const second = [
+      ...first,
+      ...spec
+        .given(first)
+        .when({ ...clear(A1, 700n), sequence: 1 } as CardCommand)
+        .thenEmits(),
+    ];
+    expect(transaction(second)).toMatchObject({
+      status: 'SETTLED',
+      settledAmount: money(1200),
+      pullSummary: { count: 1, totalAmount: 1200 },
+      settlementSummary: { count: 2, totalAmount: 1200 },
+    });
+    const expire: CardCommand = { type: 'ExpireAuthorization', authorizationId: A1, now: at(60) };
+    const expired = [...first, ...spec.given(first).when(expire).thenEmits()];
+    expect(spec.fold(expired).authorizations.get(A1)!.activity.at(-1)).toMatchObject({
+      type: 'REVERSAL',
+      amount: '750',
+    });
+    expect(transaction(expired)).toMatchObject({ status: 'SETTLED', pullSummary: { count: 1, totalAmount: 500 } });
+  });
+
   it('is in EXCEPTION while a clearing the funding source could not pay stands, and leaves it when one posts', () => {
     const failed = run(authorize(A1), clear(A1, 9000n, false));
     expect(transaction(failed)).toMatchObject({

@@ -71,8 +71,10 @@ export interface CardAuthorizationRecord {
   merchant: Merchant;
   /** The funding source that approved it (holds, pays and receives refunds). */
   fundingSourceId: string | null;
-  /** The pending ledger transfer placed on approval. */
+  /** The pending ledger transfer placed on approval (after a partial clearing: the one holding the rest). */
   holdTransferId: string | null;
+  /** What `holdTransferId` holds when a partial clearing re-held the rest (absent: the authorized amount). */
+  heldAmount?: string;
   /** Every ledger transfer this authorization created, for audit. */
   transferIds: string[];
   clearedAmount: string;
@@ -107,6 +109,8 @@ export interface CardTransactionState {
   refunds: Tally;
   /** The network cleared it but the funding source could not pay (no clearing posted since). */
   exception: boolean;
+  /** The hold was released (expired, card closed) with no clearing since: a clearing is a late presentment. */
+  released: boolean;
   authorizedAt: string;
   lastEventAt?: string;
   updatedAt: string;
@@ -198,8 +202,16 @@ export type CardAuthorizationCommand =
       type: 'RecordClearing';
       authorizationId: string;
       amount: bigint;
+      /** Clearings posted before this one when it was reserved: a clearing already recorded is not recorded twice. */
+      sequence?: number;
       outcome:
-        | { posted: true; transferIds: string[]; latePresentment: boolean }
+        | {
+            posted: true;
+            transferIds: string[];
+            latePresentment: boolean;
+            /** A clearing below the hold: the rest held again by a new pending transfer, for later clearings. */
+            rehold?: { transferId: string; amount: bigint };
+          }
         | { posted: false; declineReason: 'INSUFFICIENT_FUNDS' };
       now: string;
     }
