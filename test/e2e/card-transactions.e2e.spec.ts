@@ -136,6 +136,21 @@ describe('card transactions: the sandbox simulators and the reads a card stateme
       status: 'SETTLED',
       refundedAmount: money(250),
     });
+    // Without an amount a return takes everything left; after that nothing is.
+    expect(await reply('return', { cardTransactionId: id })).toEqual([200, undefined]);
+    expect(await reply('return', { cardTransactionId: id })).toEqual([400, 'INVALID_INPUT']);
+    // Malformed authorizations: a fraction, no merchant, an empty descriptor.
+    expect(await reply('authorization', { ...coffee, amount: 1.5 })).toEqual([400, 'INVALID_INPUT']);
+    expect(await reply('authorization', { amount: 10, currency: { code: 'USD' } })).toEqual([400, 'INVALID_INPUT']);
+    const empty = { ...coffee, merchant: { descriptor: '' } };
+    expect(await reply('authorization', empty)).toEqual([400, 'INVALID_INPUT']);
+    // A production platform has no sandbox (403); another sandbox platform does not see the card (404).
+    const production = await kit.t.otherPlatform({ sandbox: false });
+    const prod = await production.api.post(`/sandbox/cards/${cardId}/simulate/authorization`, coffee);
+    expect([prod.status, prod.body.code]).toEqual([403, 'FORBIDDEN']);
+    const stranger = await kit.t.otherPlatform();
+    const foreign = await stranger.api.post(`/sandbox/cards/${cardId}/simulate/authorization`, coffee);
+    expect([foreign.status, foreign.body.code]).toEqual([404, 'CARD_NOT_FOUND']);
   });
 
   it('lists a card’s transactions with cursor pagination, totalCount, status and createdAt filters', async () => {

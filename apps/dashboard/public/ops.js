@@ -187,6 +187,8 @@ export function cardSpend(transactions) {
   return [...totals.values()].map((s) => ({ ...s, net: s.settled - s.refunded }));
 }
 
+const pulls = (t) => `${t.pullSummary.count} · ${formatMoney(t.pullSummary.totalAmount, t.authorizedAmount.currency)}`;
+
 export function renderCardTransactions(page) {
   const m = (x) => esc(money(x));
   const spend = cardSpend(page.data)
@@ -207,7 +209,7 @@ export function renderCardTransactions(page) {
           `<tr data-card-transaction="${esc(t.id)}">${cells(code(t.id), esc(t.merchant?.descriptor))}` +
           `<td class="num">${m(t.authorizedAmount)}</td><td class="num">${m(t.settledAmount)}</td>` +
           `<td class="num">${m(t.refundedAmount)}</td>` +
-          `${cells(esc(`${t.pullSummary.count} · ${formatMoney(t.pullSummary.totalAmount, t.authorizedAmount.currency)}`))}` +
+          `${cells(esc(pulls(t)))}` +
           `${cells(status(t.status), when(t.authorizedAt))}</tr>`,
       ),
     ) +
