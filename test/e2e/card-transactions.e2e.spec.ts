@@ -110,6 +110,16 @@ describe('card transactions: the sandbox simulators and the reads a card stateme
     expect({ status: bare.status, code: bare.body.code }).toEqual({ status: 400, code: 'INVALID_INPUT' });
     const full = { ...coffee, currency: { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2 } };
     expect((await simulate(cardId, 'authorization', full)).status).toBe(200);
+    // Descriptor suffix 006: approved, then the pull is reported failed: released and in EXCEPTION.
+    const failing = { ...coffee, amount: 300, merchant: { descriptor: 'CORNER DELI-006' } };
+    const failed = await simulate(cardId, 'authorization', failing);
+    expect(failed.status).toBe(200);
+    expect(failed.body).toMatchObject({ status: 'EXCEPTION', pullSummary: { count: 1, totalAmount: 0 } });
+    expect((await api().get(`/internal-accounts/${h.usd}`)).body.balance.amount).toBe(10_000);
+    // Its clearing pulls anew from the funding source and settles it.
+    const recovered = await simulate(cardId, 'clearing', { cardTransactionId: failed.body.id });
+    expect(recovered.body).toMatchObject({ status: 'SETTLED', pullSummary: { count: 2, totalAmount: 300 } });
+    expect((await api().get(`/internal-accounts/${h.usd}`)).body.balance.amount).toBe(10_000 - 300);
   });
 
   it('refuses clearings and returns that do not fit: status codes and error codes', async () => {

@@ -36,7 +36,9 @@ export class SandboxCardsController {
       '(currency.code other than the card’s), INSUFFICIENT_FUNDS (descriptor ending in 002, or no ' +
       'funding source has the funds). Otherwise the funding sources are tried in order and the first ' +
       'ACTIVE one with the funds gets a hold (a pending ledger transfer to the platform’s settlement ' +
-      'account of the currency) and the answer is the AUTHORIZED CardTransaction. An approval not ' +
+      'account of the currency) and the answer is the AUTHORIZED CardTransaction; with a descriptor ' +
+      'ending in 006 the pull is then reported failed: the hold is released and the transaction is ' +
+      'in EXCEPTION (a later clearing pulls anew, as a late presentment). An approval not ' +
       'cleared within 7 days (sandbox clock) expires: its hold is released and it ends SETTLED with ' +
       'nothing settled; a later clearing is a late presentment.',
     tag: 'Sandbox',

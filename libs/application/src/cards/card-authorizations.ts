@@ -11,6 +11,7 @@ import {
   requireTransaction,
   returnPlan,
   sandboxDecline,
+  sandboxPullFails,
   screenAuthorization,
 } from '#domain/cards/card-authorization.js';
 import { authorizationIdOf, checkExpiry, toCardTransaction } from '#domain/cards/card-transaction.js';
@@ -148,6 +149,12 @@ export class SimulateCardAuthorizationHandler
       if (hold && recorded.status === 'DECLINED') await ledger.void(hold.transferId);
       // A declined authorization stays in the card's history; it opens no transaction.
       if (recorded.status === 'DECLINED') throw declined(recorded);
+      if (sandboxPullFails(input.merchant.descriptor)) {
+        const failure = { type: 'ExpireAuthorization' as const, authorizationId, reason: 'PULL_FAILED' as const };
+        const failed = await this.record(cardId, { ...failure, now: await this.now(actor) }, actor);
+        for (const open of await ledger.openHoldsFor(authorizationId)) await ledger.void(open);
+        return this.transaction(failed, authorizationId);
+      }
       return this.transaction(state, authorizationId);
     });
   }

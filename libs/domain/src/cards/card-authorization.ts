@@ -10,6 +10,7 @@ import type {
   CardEvent,
   CardSnapshot,
   DeclineReason,
+  ReversalReason,
 } from './card-types.js';
 
 /** How long an approved authorization holds funds without a clearing before it expires (network practice: 7 days). */
@@ -42,6 +43,12 @@ export function sandboxDecline(descriptor: string): DeclineReason | undefined {
   if (descriptor.endsWith('003')) return 'CARD_PAUSED';
   return undefined;
 }
+
+/**
+ * `006`: approved, then the pull's confirmation reports it failed: the hold is released and the transaction is
+ * in EXCEPTION (the network approved what the funding source did not pay).
+ */
+export const sandboxPullFails = (descriptor: string): boolean => descriptor.endsWith('006');
 
 /** A declined authorization as the simulator answers it: 400 with the decline reason as the code. */
 export function declined(a: CardAuthorizationRecord): DomainError {
@@ -247,7 +254,7 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAg
       if (!a || a.status !== 'APPROVED') return [];
       // A clearing in progress takes the hold; reversing would void what it is posting.
       if (state.clearings.has(cmd.authorizationId)) return [];
-      return [event('CardAuthorizationReversed', state, reversed(a, 'EXPIRED', cmd.now))];
+      return [event('CardAuthorizationReversed', state, reversed(a, cmd.reason ?? 'EXPIRED', cmd.now))];
     }
     case 'RecordReturn': {
       const plan = returnPlan(state, cmd.authorizationId, cmd.amount);
@@ -267,11 +274,7 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAg
   }
 }
 
-function reversed(
-  a: CardAuthorizationRecord,
-  reversalReason: 'CARD_CLOSED' | 'EXPIRED',
-  now: string,
-): CardAuthorizationRecord {
+function reversed(a: CardAuthorizationRecord, reversalReason: ReversalReason, now: string): CardAuthorizationRecord {
   return {
     ...a,
     status: 'REVERSED',

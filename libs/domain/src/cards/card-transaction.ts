@@ -99,10 +99,12 @@ export function evolveCardTransaction(
     case 'CardAuthorizationReturned':
       return t && { ...t, refunds: tally(t.refunds, BigInt(last(a).amount)), lastEventAt: at, updatedAt: at };
     case 'CardAuthorizationReversed': {
-      // Expired or the card closed: the hold is released, nothing was pulled in the end.
+      // Expired or the card closed: the hold is released, nothing was pulled in the end. A pull reported
+      // failed after the approval releases it too, but the network approved: an EXCEPTION.
       if (!t) return t;
       const pulls = { ...t.pulls, total: t.pulls.total - t.held };
-      return { ...t, held: 0n, pulls, released: true, lastEventAt: at, updatedAt: at };
+      const exception = t.exception || last(a).reversalReason === 'PULL_FAILED';
+      return { ...t, held: 0n, pulls, released: true, exception, lastEventAt: at, updatedAt: at };
     }
   }
   return t;

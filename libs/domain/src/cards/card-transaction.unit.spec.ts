@@ -220,6 +220,21 @@ describe('card transactions (folded from the card stream’s authorization event
     });
   });
 
+  it('is in EXCEPTION when the pull is reported failed after the approval (hold released)', () => {
+    const failed: CardCommand = {
+      type: 'ExpireAuthorization',
+      authorizationId: A1,
+      reason: 'PULL_FAILED',
+      now: at(21),
+    };
+    const events = run(authorize(A1), failed);
+    expect(transaction(events)).toMatchObject({ status: 'EXCEPTION', pullSummary: { count: 1, totalAmount: 0 } });
+    expect(transaction(run(authorize(A1), failed, clear(A1, 1250n, true, true)))).toMatchObject({
+      status: 'SETTLED',
+      pullSummary: { count: 2, totalAmount: 1250 },
+    });
+  });
+
   it('encodes for read models without losing anything', () => {
     const t = spec.fold(run(authorize(A1), clear(A1, 1500n), refund(A1, 200n))).transactions.get(T1)!;
     const copy = decodeCardTransaction(JSON.parse(JSON.stringify(encodeCardTransaction(t))));

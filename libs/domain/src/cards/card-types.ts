@@ -36,6 +36,7 @@ export interface CardSnapshot {
 /** What the card needs to know about the holder's accounts, read from the customer stream. */
 export type HolderAccount = Pick<InternalAccountRecord, 'id' | 'type' | 'currency' | 'status'>;
 
+export type ReversalReason = 'CARD_CLOSED' | 'EXPIRED' | 'PULL_FAILED';
 export type AuthorizationStatus = 'APPROVED' | 'DECLINED' | 'CLEARED' | 'REVERSED';
 export type DeclineReason =
   'CARD_PAUSED' | 'CARD_CLOSED' | 'CARD_NOT_ACTIVE' | 'CURRENCY_MISMATCH' | 'INSUFFICIENT_FUNDS';
@@ -54,8 +55,11 @@ export interface AuthorizationActivity {
   declineReason?: DeclineReason;
   /** A clearing that arrived after the hold was released (card closed): posted as a new transfer. */
   latePresentment?: boolean;
-  /** Why a REVERSAL happened: the card closed, or the authorization expired uncleared. */
-  reversalReason?: 'CARD_CLOSED' | 'EXPIRED';
+  /**
+   * Why a REVERSAL happened: the card closed, the authorization expired uncleared, or (sandbox) the pull on
+   * the funding source was reported failed after the approval.
+   */
+  reversalReason?: ReversalReason;
   createdAt: string;
 }
 
@@ -217,7 +221,7 @@ export type CardAuthorizationCommand =
     }
   | { type: 'RecordReturn'; authorizationId: string; amount: bigint; transferId: string; now: string }
   /** An authorization still holding funds when its validity ends is reversed (the caller voids the hold). */
-  | { type: 'ExpireAuthorization'; authorizationId: string; now: string };
+  | { type: 'ExpireAuthorization'; authorizationId: string; reason?: 'EXPIRED' | 'PULL_FAILED'; now: string };
 
 export type CardCommand =
   | {
