@@ -16,6 +16,8 @@ const ROUNDS = 6;
 const HELD = 1_000;
 const CLEARED = 1_500;
 const FUNDINGS = 40;
+const PARTIAL_ROUNDS = 3;
+const PART = 300;
 
 /** Polls a read until it is done or 20 s passed (card issuance runs on the worker's real clock). */
 async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
@@ -89,11 +91,33 @@ describe('cards and fundings through two service processes on the same embedded 
       expect(after.settlementSummary).toEqual({ count: 1, totalAmount: CLEARED });
     }
 
+    // A partial clearing sent by both at once: recorded once (the joiner is refused) or twice (it came after
+    // and took a second part from the rest held again), never posted without being recorded.
+    for (let i = 0; i < PARTIAL_ROUNDS; i++) {
+      const authorization = { amount: HELD, currency: { code: 'USD' }, merchant };
+      const auth = await apis[i % 2].post(`/sandbox/cards/${cardId}/simulate/authorization`, authorization);
+      expect(auth.body).toMatchObject({ status: 'AUTHORIZED' });
+      const part = { cardTransactionId: auth.body.id, amount: PART };
+      const replies = await Promise.all(
+        apis.map((api) => api.post(`/sandbox/cards/${cardId}/simulate/clearing`, part)),
+      );
+      expect(replies.some((r) => r.status === 200)).toBe(true);
+      for (const r of replies.filter((x) => x.status !== 200))
+        expect({ status: r.status, code: r.body.code }).toEqual({ status: 400, code: 'INVALID_INPUT' });
+      const read = async () => (await second.api.get(`/card-transactions/${auth.body.id}`)).body;
+      const after = await until(read, (t) => t.settlementSummary.count >= 1);
+      expect(after.status).toBe('PARTIALLY_SETTLED');
+      expect(after.settledAmount.amount).toBe(PART * after.settlementSummary.count);
+      const rest = { cardTransactionId: auth.body.id, amount: HELD - after.settledAmount.amount };
+      const closed = await first.api.post(`/sandbox/cards/${cardId}/simulate/clearing`, rest);
+      expect(closed.body).toMatchObject({ status: 'SETTLED', settledAmount: { amount: HELD } });
+    }
+
     // Fundings of one account through both processes: the ledger stream is hot from two writers.
     const fund = (i: number) => apis[i % 2].post(`/sandbox/internal-accounts/${usd}/fund`, { amount: 1 });
     const fundings = await Promise.all(Array.from({ length: FUNDINGS }, (_, i) => fund(i)));
     expect(fundings.map((r) => r.status)).toEqual(Array(FUNDINGS).fill(200));
-    const expected = FUNDS - ROUNDS * CLEARED + FUNDINGS;
+    const expected = FUNDS - ROUNDS * CLEARED - PARTIAL_ROUNDS * HELD + FUNDINGS;
     for (const api of apis) expect((await api.get(`/internal-accounts/${usd}`)).body.balance.amount).toBe(expected);
 
     const credentials = readFileSync(join(dataDir, 'sandbox-credentials.json'), 'utf8');
@@ -103,6 +127,7 @@ describe('cards and fundings through two service processes on the same embedded 
     try {
       const ledger = await expectBalancedLedger(store, platformId);
       expect(postedBalance(ledger.accounts.get(usd)!)).toBe(BigInt(expected));
+      expect(ledger.accounts.get(usd)!.debitsPending).toBe(0n);
       for (const id of authorizations) {
         const legs = [...ledger.transfers.values()].filter((t) => t.reference === id && !t.pending);
         // The hold posted once and one over-authorization transfer, never two.
