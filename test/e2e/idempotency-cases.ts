@@ -312,7 +312,7 @@ export const CASES: Case[] = [
   },
   {
     op: '/sandbox/cards/{cardId}/simulate/authorization',
-    status: 201,
+    status: 200,
     setup: async (f) => {
       const { card, usd } = await f.activeCard(5_000);
       const path = `/sandbox/cards/${card}/simulate/authorization`;
