@@ -10,7 +10,7 @@
  *
  * Run: node dist/examples/freeze-card.js   (sandbox platform; environment: see setup.ts)
  */
-import type { Page, PaymentsClient } from '../libs/client/src/index.js';
+import { PaymentsApiError, type Page, type PaymentsClient } from '../libs/client/src/index.js';
 import { check, platformClient, run, show, step, uniqueRef } from './setup.js';
 import { openEmbeddedWallet, startEmailOtpSession, type InternalAccount } from './wallet.js';
 
@@ -20,13 +20,14 @@ interface Card {
   stateReason: string | null;
   fundingSources: string[];
   brand?: string;
-  last4: string | null;
+  /** Absent until the issuer has issued the card. */
+  last4?: string;
 }
 
-interface Authorization {
+interface CardTransaction {
   id: string;
-  status: 'APPROVED' | 'DECLINED' | 'CLEARED' | 'REVERSED';
-  declineReason?: string | null;
+  status: 'AUTHORIZED' | 'PARTIALLY_SETTLED' | 'SETTLED' | 'REFUNDED' | 'EXCEPTION';
+  authorizedAmount: { amount: number; currency: { code: string } };
 }
 
 /** The sandbox issuer's answer time (platform clock). */
@@ -71,19 +72,22 @@ run('freeze-card', async () => {
   const frozen = await client.signed<Card>('PATCH', `/cards/${card.id}`, { state: 'FROZEN' }, session.stamper);
   check(frozen.state === 'FROZEN', `expected FROZEN, got ${frozen.state}`);
   show('state', frozen.state);
-  const declined = await purchase(client, card.id);
-  check(declined.status === 'DECLINED', `a frozen card's purchase was ${declined.status}`);
-  show('purchase', `${declined.status} ${declined.declineReason}`);
+  const declined = await purchase(client, card.id).then(
+    (t) => `${t.status}`,
+    (error: unknown) => (error instanceof PaymentsApiError ? error.code : String(error)),
+  );
+  check(declined === 'CARD_PAUSED', `a frozen card's purchase was ${declined}`);
+  show('purchase', `declined ${declined}`);
 
   step('Unfreeze the card (signed retry)');
   const active = await client.signed<Card>('PATCH', `/cards/${card.id}`, { state: 'ACTIVE' }, session.stamper);
   check(active.state === 'ACTIVE', `expected ACTIVE, got ${active.state}`);
   show('state', active.state);
   const approved = await purchase(client, card.id);
-  check(approved.status === 'APPROVED', `an active card's purchase was ${approved.status}`);
-  show('purchase', approved.status);
+  check(approved.status === 'AUTHORIZED', `an active card's purchase was ${approved.status}`);
+  show('purchase', `${approved.status} ${approved.id}`);
 
-  return { customerId: customer.id, cardId: card.id, state: active.state, authorizationId: approved.id };
+  return { customerId: customer.id, cardId: card.id, state: active.state, cardTransactionId: approved.id };
 });
 
 /** Moves the sandbox clock past the issuer's delay, then reads the card until it leaves PENDING_ISSUE. */
@@ -100,11 +104,11 @@ async function untilIssued(client: PaymentsClient, cardId: string): Promise<Card
   throw new Error(`card ${cardId} is still PENDING_ISSUE`);
 }
 
-/** A sandbox purchase of 5.00 USD at a coffee shop, as the card network would send it. */
-function purchase(client: PaymentsClient, cardId: string): Promise<Authorization> {
-  return client.post<Authorization>(`/sandbox/cards/${cardId}/simulate/authorization`, {
+/** A sandbox purchase of 5.00 USD at a coffee shop, as the card network would send it (declined: an error). */
+function purchase(client: PaymentsClient, cardId: string): Promise<CardTransaction> {
+  return client.post<CardTransaction>(`/sandbox/cards/${cardId}/simulate/authorization`, {
     amount: 500,
-    currency: 'USD',
+    currency: { code: 'USD' },
     merchant: { descriptor: 'CORNER COFFEE', mcc: '5814' },
   });
 }

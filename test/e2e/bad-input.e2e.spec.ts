@@ -62,7 +62,7 @@ describe('bad input at the edge: 400 with field errors, never 5xx, nothing chang
     const before = await snapshot(t, api, t.service.sandbox!.platformId);
     for (const action of ['clearing', 'return']) {
       const res = await api.post(`/sandbox/cards/${h.cardId}/simulate/${action}`, {
-        authorizationId: h.authorizationId,
+        cardTransactionId: h.cardTransactionId,
         amount: null,
       });
       expectInvalid(res, 'amount:isNotNull');
@@ -70,10 +70,10 @@ describe('bad input at the edge: 400 with field errors, never 5xx, nothing chang
     expect(await snapshot(t, api, t.service.sandbox!.platformId)).toEqual(before);
     // leaving the amount out still means "all of it"
     const returned = await api.post(`/sandbox/cards/${h.cardId}/simulate/return`, {
-      authorizationId: h.authorizationId,
+      cardTransactionId: h.cardTransactionId,
     });
     expect(returned.status).toBe(200);
-    expect(returned.body.returnedAmount).toBe(500);
+    expect(returned.body).toMatchObject({ status: 'REFUNDED', refundedAmount: { amount: 500 } });
   });
 
   it('refuses null for any optional field, and arrays where objects are expected', async () => {

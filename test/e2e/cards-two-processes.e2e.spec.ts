@@ -2,6 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { authorizationIdOf } from '#domain/cards/card-transaction.js';
 import { postedBalance } from '#domain/ledger/ledger.js';
 import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
 import { startChildService, type ChildService } from '../support/child-service.js';
@@ -15,6 +16,8 @@ const ROUNDS = 6;
 const HELD = 1_000;
 const CLEARED = 1_500;
 const FUNDINGS = 40;
+const PARTIAL_ROUNDS = 3;
+const PART = 300;
 
 /** Polls a read until it is done or 20 s passed (card issuance runs on the worker's real clock). */
 async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
@@ -64,31 +67,57 @@ describe('cards and fundings through two service processes on the same embedded 
 
     const authorizations: string[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      const authorization = { amount: HELD, currency: 'USD', merchant };
+      const authorization = { amount: HELD, currency: { code: 'USD' }, merchant };
       const auth = await apis[i % 2].post(`/sandbox/cards/${cardId}/simulate/authorization`, authorization);
-      expect(auth.body).toMatchObject({ status: 'APPROVED' });
-      authorizations.push(auth.body.id);
+      expect(auth.body).toMatchObject({ status: 'AUTHORIZED' });
+      authorizations.push(authorizationIdOf(auth.body.id));
       // An over-authorization cleared from both processes at the same moment.
-      const clearing = { authorizationId: auth.body.id, amount: CLEARED };
+      const clearing = { cardTransactionId: auth.body.id, amount: CLEARED };
       const clear = (api: Client) => api.post(`/sandbox/cards/${cardId}/simulate/clearing`, clearing);
       const replies = await Promise.all(apis.map(clear));
       const ok = replies.filter((r) => r.status === 200);
       expect(ok.length).toBeGreaterThanOrEqual(1);
-      for (const r of ok) expect(r.body).toMatchObject({ status: 'CLEARED', clearedAmount: CLEARED });
+      for (const r of ok)
+        expect(r.body).toMatchObject({
+          status: 'SETTLED',
+          settledAmount: { amount: CLEARED },
+          pullSummary: { count: 2 },
+        });
       // The other one lost the race and was refused like any later clearing of a cleared authorization.
       for (const r of replies.filter((x) => x.status !== 200)) {
-        expect({ status: r.status, code: r.body.code }).toEqual({ status: 409, code: 'AUTHORIZATION_ALREADY_CLEARED' });
+        expect({ status: r.status, code: r.body.code }).toEqual({ status: 400, code: 'INVALID_INPUT' });
       }
-      const after = (await second.api.get(`/sandbox/cards/${cardId}/authorizations/${auth.body.id}`)).body;
-      const clearings = after.activity.filter((a: { type: string }) => a.type === 'CLEARING');
-      expect(clearings).toEqual([expect.objectContaining({ result: 'APPROVED', amount: CLEARED })]);
+      const after = (await second.api.get(`/card-transactions/${auth.body.id}`)).body;
+      expect(after.settlementSummary).toEqual({ count: 1, totalAmount: CLEARED });
+    }
+
+    // A partial clearing sent by both at once: recorded once (the joiner is refused) or twice (it came after
+    // and took a second part from the rest held again), never posted without being recorded.
+    for (let i = 0; i < PARTIAL_ROUNDS; i++) {
+      const authorization = { amount: HELD, currency: { code: 'USD' }, merchant };
+      const auth = await apis[i % 2].post(`/sandbox/cards/${cardId}/simulate/authorization`, authorization);
+      expect(auth.body).toMatchObject({ status: 'AUTHORIZED' });
+      const part = { cardTransactionId: auth.body.id, amount: PART };
+      const replies = await Promise.all(
+        apis.map((api) => api.post(`/sandbox/cards/${cardId}/simulate/clearing`, part)),
+      );
+      expect(replies.some((r) => r.status === 200)).toBe(true);
+      for (const r of replies.filter((x) => x.status !== 200))
+        expect({ status: r.status, code: r.body.code }).toEqual({ status: 400, code: 'INVALID_INPUT' });
+      const read = async () => (await second.api.get(`/card-transactions/${auth.body.id}`)).body;
+      const after = await until(read, (t) => t.settlementSummary.count >= 1);
+      expect(after.status).toBe('PARTIALLY_SETTLED');
+      expect(after.settledAmount.amount).toBe(PART * after.settlementSummary.count);
+      const rest = { cardTransactionId: auth.body.id, amount: HELD - after.settledAmount.amount };
+      const closed = await first.api.post(`/sandbox/cards/${cardId}/simulate/clearing`, rest);
+      expect(closed.body).toMatchObject({ status: 'SETTLED', settledAmount: { amount: HELD } });
     }
 
     // Fundings of one account through both processes: the ledger stream is hot from two writers.
     const fund = (i: number) => apis[i % 2].post(`/sandbox/internal-accounts/${usd}/fund`, { amount: 1 });
     const fundings = await Promise.all(Array.from({ length: FUNDINGS }, (_, i) => fund(i)));
     expect(fundings.map((r) => r.status)).toEqual(Array(FUNDINGS).fill(200));
-    const expected = FUNDS - ROUNDS * CLEARED + FUNDINGS;
+    const expected = FUNDS - ROUNDS * CLEARED - PARTIAL_ROUNDS * HELD + FUNDINGS;
     for (const api of apis) expect((await api.get(`/internal-accounts/${usd}`)).body.balance.amount).toBe(expected);
 
     const credentials = readFileSync(join(dataDir, 'sandbox-credentials.json'), 'utf8');
@@ -98,6 +127,7 @@ describe('cards and fundings through two service processes on the same embedded 
     try {
       const ledger = await expectBalancedLedger(store, platformId);
       expect(postedBalance(ledger.accounts.get(usd)!)).toBe(BigInt(expected));
+      expect(ledger.accounts.get(usd)!.debitsPending).toBe(0n);
       for (const id of authorizations) {
         const legs = [...ledger.transfers.values()].filter((t) => t.reference === id && !t.pending);
         // The hold posted once and one over-authorization transfer, never two.

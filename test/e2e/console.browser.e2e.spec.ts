@@ -33,6 +33,16 @@ describe('operations console in a browser', () => {
     api = t.api;
     // A cardholder whose card is frozen through the signed-retry flow.
     holder = await cardholder(t, api, clock, 'console-holder');
+    // Besides the fixture's settled 5.00 purchase: a 12.50 one still held and one the network declines.
+    const simulate = (descriptor: string, amount: number) =>
+      api.post(`/sandbox/cards/${holder.cardId}/simulate/authorization`, {
+        amount,
+        currency: { code: 'USD' },
+        merchant: { descriptor, mcc: '5814', country: 'US' },
+      });
+    clock.advance(30_000);
+    expect((await simulate('BLUE BOTTLE COFFEE SF', 1250)).body.status).toBe('AUTHORIZED');
+    expect((await simulate('AMAZON RETAIL US-002', 50_000)).body.code).toBe('INSUFFICIENT_FUNDS');
     clock.advance(60_000);
     const frozen = await signedRequest(api, 'PATCH', `/cards/${holder.cardId}`, { state: 'FROZEN' }, holder.wallet);
     expect(frozen.result.status).toBe(200);
@@ -105,8 +115,19 @@ describe('operations console in a browser', () => {
     const history = page.locator('#subdetail .history');
     await history.locator('tr', { hasText: 'CardStateChanged' }).locator('.status-FROZEN').waitFor();
     expect(await history.locator('tr', { hasText: 'CardCreated' }).count()).toBe(1);
-    // The fixture's 5.00 purchase, authorized and cleared, in the card's authorizations.
+    // The card's spend from GET /cards/{id}/transactions: the settled 5.00 purchase and the held 12.50 one.
+    const spend = page.locator('#card-transactions');
+    await spend.locator('tr', { hasText: 'CORNER COFFEE' }).locator('.status-SETTLED').waitFor();
+    const held = spend.locator('tr', { hasText: 'BLUE BOTTLE COFFEE SF' });
+    await held.locator('.status-AUTHORIZED').waitFor();
+    expect(await held.locator('td.num').first().textContent()).toBe('$12.50 USD');
+    expect(await spend.locator('tr[data-card-transaction]').count()).toBe(2);
+    expect(await spend.locator('p').textContent()).toContain(
+      '2 transaction(s): spent $5.00 USD net (settled $5.00 USD, refunded $0.00 USD, held $12.50 USD)',
+    );
+    // The audit view still lists every authorization, the declined one included.
     await page.locator('#authorizations tr', { hasText: '500 USD' }).first().waitFor();
+    await page.locator('#authorizations tr', { hasText: 'AMAZON RETAIL US-002' }).locator('.status-DECLINED').waitFor();
     await shot('03-card-history');
   });
 
@@ -117,6 +138,7 @@ describe('operations console in a browser', () => {
     await page.click('#search button');
     await page.locator(`#results tr[data-card="${holder.cardId}"]`).waitFor();
     await page.locator('#detail-body #authorizations').waitFor();
+    await page.locator('#detail-body #card-transactions tr[data-card-transaction]').first().waitFor();
     await shot('03b-card-by-last-four');
   });
 

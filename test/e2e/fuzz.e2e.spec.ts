@@ -53,7 +53,7 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
       customerId: [h.customerId],
       cardId: [h.cardId],
       accountId: [h.usd, h.wallet.accountId],
-      authorizationId: [h.authorizationId],
+      cardTransactionId: [h.cardTransactionId],
       authMethodId: [h.wallet.authMethodId],
       sessionId: [h.wallet.sessionId],
       externalAccountId: [external.body.id],
@@ -66,7 +66,7 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
         Customer: [h.customerId],
         InternalAccount: [h.usd, h.wallet.accountId],
         Card: [h.cardId],
-        CardAuthorization: [h.authorizationId],
+        CardTransaction: [h.cardTransactionId],
         ExternalAccount: [external.body.id],
         BeneficialOwner: [owner],
       },
@@ -76,7 +76,7 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
         foreign.wallet.accountId,
         foreign.wallet.authMethodId,
         foreign.wallet.sessionId,
-      ].concat([foreign.cardId, foreign.authorizationId, foreignOwner, foreignDocument.body.id]),
+      ].concat([foreign.cardId, foreign.cardTransactionId, foreignOwner, foreignDocument.body.id]),
     });
     // nothing of the setup may still be in flight when the state is first taken
     await t.service.infra.projections.waitForPosition(await t.service.infra.eventStore.headPosition(), 5000);

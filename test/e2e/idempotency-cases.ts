@@ -314,13 +314,13 @@ export const CASES: Case[] = [
   },
   {
     op: '/sandbox/cards/{cardId}/simulate/authorization',
-    status: 201,
+    status: 200,
     setup: async (f) => {
       const { card, usd } = await f.activeCard(5_000);
       const path = `/sandbox/cards/${card}/simulate/authorization`;
       return {
-        request: post(path, { amount: 800, currency: 'USD', merchant }),
-        other: post(path, { amount: 801, currency: 'USD', merchant }),
+        request: post(path, { amount: 800, currency: { code: 'USD' }, merchant }),
+        other: post(path, { amount: 801, currency: { code: 'USD' }, merchant }),
         effect: () => f.freeBalance(usd),
         delta: -800,
       };
@@ -331,11 +331,11 @@ export const CASES: Case[] = [
     status: 200,
     setup: async (f) => {
       const { card, usd } = await f.activeCard(5_000);
-      const authorizationId = await f.authorize(card, 800);
+      const cardTransactionId = await f.authorize(card, 800);
       const path = `/sandbox/cards/${card}/simulate/clearing`;
       return {
-        request: post(path, { authorizationId }),
-        other: post(path, { authorizationId, amount: 700 }),
+        request: post(path, { cardTransactionId }),
+        other: post(path, { cardTransactionId, amount: 700 }),
         effect: () => f.m.balance(usd),
         delta: -800,
       };
@@ -346,13 +346,13 @@ export const CASES: Case[] = [
     status: 200,
     setup: async (f) => {
       const { card, usd } = await f.activeCard(5_000);
-      const authorizationId = await f.authorize(card, 800);
-      const cleared = await f.api.post(`/sandbox/cards/${card}/simulate/clearing`, { authorizationId });
+      const cardTransactionId = await f.authorize(card, 800);
+      const cleared = await f.api.post(`/sandbox/cards/${card}/simulate/clearing`, { cardTransactionId });
       expect(cleared.status).toBe(200);
       const path = `/sandbox/cards/${card}/simulate/return`;
       return {
-        request: post(path, { authorizationId, amount: 300 }),
-        other: post(path, { authorizationId, amount: 200 }),
+        request: post(path, { cardTransactionId, amount: 300 }),
+        other: post(path, { cardTransactionId, amount: 200 }),
         effect: () => f.m.balance(usd),
         delta: 300,
       };

@@ -65,9 +65,9 @@ export function fixtures(t: TestService, clock: ManualClock) {
     return { card: created.body.id as string, usd: h.accounts.USD };
   };
   const authorize = async (card: string, amount: number) => {
-    const body = { amount, currency: 'USD', merchant };
+    const body = { amount, currency: { code: 'USD' }, merchant };
     const res = await api.post(`/sandbox/cards/${card}/simulate/authorization`, body);
-    expect(res.body.status).toBe('APPROVED');
+    expect(res.body.status).toBe('AUTHORIZED');
     return res.body.id as string;
   };
   /** Two incoming payments PENDING the platform's approval. */

@@ -3,13 +3,13 @@ import type { ManualClock } from '#domain/clock.js';
 import type { Client, Reply, TestService } from './service.js';
 import { walletSession, type WalletSession } from './wallet-session.js';
 
-/** A KYC-approved holder with a funded USD account, a wallet session, an ACTIVE card and one cleared authorization. */
+/** A KYC-approved holder with a funded USD account, a wallet session, an ACTIVE card and one settled transaction. */
 export interface Cardholder {
   customerId: string;
   usd: string;
   wallet: WalletSession;
   cardId: string;
-  authorizationId: string;
+  cardTransactionId: string;
 }
 
 function expectStatus(reply: Reply, status: number, what: string): void {
@@ -35,13 +35,13 @@ export async function cardholder(t: TestService, api: Client, clock: ManualClock
   for (let i = 0; i < 500 && (await api.get(`/cards/${card.body.id}`)).body.state !== 'ACTIVE'; i++) {
     await new Promise((r) => setTimeout(r, 10));
   }
-  const purchase = { amount: 500, currency: 'USD', merchant: { descriptor: 'CORNER COFFEE' } };
+  const purchase = { amount: 500, currency: { code: 'USD' }, merchant: { descriptor: 'CORNER COFFEE' } };
   const authorization = await api.post(`/sandbox/cards/${card.body.id}/simulate/authorization`, purchase);
-  expectStatus(authorization, 201, 'authorize');
-  if (authorization.body.status !== 'APPROVED') throw new Error(`authorization ${authorization.body.status}`);
+  expectStatus(authorization, 200, 'authorize');
+  if (authorization.body.status !== 'AUTHORIZED') throw new Error(`authorization ${authorization.body.status}`);
   const clearing = await api.post(`/sandbox/cards/${card.body.id}/simulate/clearing`, {
-    authorizationId: authorization.body.id,
+    cardTransactionId: authorization.body.id,
   });
   expectStatus(clearing, 200, 'clear');
-  return { customerId, usd, wallet, cardId: card.body.id, authorizationId: authorization.body.id };
+  return { customerId, usd, wallet, cardId: card.body.id, cardTransactionId: authorization.body.id };
 }

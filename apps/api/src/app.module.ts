@@ -48,6 +48,7 @@ import { DiscoveriesController } from './discoveries/discoveries.controller.js';
 import { SandboxMoneyController } from './sandbox/sandbox-money.controller.js';
 import { SandboxClockController } from './sandbox-clock/sandbox-clock.controller.js';
 import { CardsController } from './cards/cards.controller.js';
+import { CardTransactionsController } from './cards/card-transactions.controller.js';
 import { SandboxCardsController } from './sandbox/sandbox-cards.controller.js';
 import { AgentMeController } from './agents/agent-me.controller.js';
 import { AgentsController } from './agents/agents.controller.js';
@@ -75,6 +76,7 @@ export const API_CONTROLLERS = [
   SandboxController,
   SandboxCardsController,
   CardsController,
+  CardTransactionsController,
   SandboxMoneyController,
   SandboxClockController,
   ExchangeRatesController,

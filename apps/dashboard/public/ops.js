@@ -170,7 +170,54 @@ export async function showPostings(account, target) {
     '</div>';
 }
 
-/** A card's authorizations as its history last recorded each of them. */
+/**
+ * A card's spend from its transactions (GET /cards/{id}/transactions): what is held, settled and
+ * refunded, and the net the holder paid, per currency.
+ */
+export function cardSpend(transactions) {
+  const totals = new Map();
+  for (const t of transactions) {
+    const currency = t.authorizedAmount.currency;
+    const sum = totals.get(currency.code) ?? { currency, held: 0, settled: 0, refunded: 0 };
+    if (t.status === 'AUTHORIZED' || t.status === 'PARTIALLY_SETTLED') sum.held += t.authorizedAmount.amount;
+    sum.settled += t.settledAmount?.amount ?? 0;
+    sum.refunded += t.refundedAmount?.amount ?? 0;
+    totals.set(currency.code, sum);
+  }
+  return [...totals.values()].map((s) => ({ ...s, net: s.settled - s.refunded }));
+}
+
+const pulls = (t) => `${t.pullSummary.count} · ${formatMoney(t.pullSummary.totalAmount, t.authorizedAmount.currency)}`;
+
+export function renderCardTransactions(page) {
+  const m = (x) => esc(money(x));
+  const spend = cardSpend(page.data)
+    .map(
+      (s) =>
+        `<span class="spend">spent <b>${esc(formatMoney(s.net, s.currency))}</b> net ` +
+        `(settled ${esc(formatMoney(s.settled, s.currency))}, refunded ${esc(formatMoney(s.refunded, s.currency))}, ` +
+        `held ${esc(formatMoney(s.held, s.currency))})</span>`,
+    )
+    .join(' ');
+  return (
+    `<div id="card-transactions"><p>${esc(page.totalCount)} transaction(s)${page.hasMore ? ' (first page)' : ''}` +
+    `${spend ? ': ' + spend : ''}</p>` +
+    table(
+      ['transaction', 'merchant', 'authorized', 'settled', 'refunded', 'pulls', 'status', 'authorized at'],
+      page.data.map(
+        (t) =>
+          `<tr data-card-transaction="${esc(t.id)}">${cells(code(t.id), esc(t.merchant?.descriptor))}` +
+          `<td class="num">${m(t.authorizedAmount)}</td><td class="num">${m(t.settledAmount)}</td>` +
+          `<td class="num">${m(t.refundedAmount)}</td>` +
+          `${cells(esc(pulls(t)))}` +
+          `${cells(status(t.status), when(t.authorizedAt))}</tr>`,
+      ),
+    ) +
+    '</div>'
+  );
+}
+
+/** A card's authorizations (declined ones included) as its history last recorded each of them. */
 export function authorizationsOf(history) {
   const latest = new Map();
   for (const e of history)

@@ -1,7 +1,7 @@
 // Customer search and drill-down: customer → accounts → transactions → detail; card → history.
 import { get, q } from './api.js';
 import { cells, code, esc, money, num, status, table, when } from './format.js';
-import { authorizationsOf, renderAuthorizations, showPostings } from './ops.js';
+import { authorizationsOf, renderAuthorizations, renderCardTransactions, showPostings } from './ops.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -121,11 +121,16 @@ export async function showTransaction(id, target = 'subdetail') {
 }
 
 export async function showCardHistory(cardId, target = 'subdetail') {
-  const history = await get(`/audit/cards/${q(cardId)}/history?limit=100`);
+  const [history, transactions] = await Promise.all([
+    get(`/audit/cards/${q(cardId)}/history?limit=100`),
+    get(`/cards/${q(cardId)}/transactions?limit=100`),
+  ]);
   $(target).innerHTML =
+    `<h3>Card <code>${esc(cardId)}</code> transactions (spend)</h3>` +
+    renderCardTransactions(transactions) +
     `<h3>Card <code>${esc(cardId)}</code> history</h3>` +
     historyTable(history.data) +
-    `<h3>Authorizations</h3>` +
+    `<h3>Authorizations, declined ones included</h3>` +
     renderAuthorizations(authorizationsOf(history.data));
 }
 

@@ -31,6 +31,7 @@ export type ResourceKind =
   | 'Export'
   | 'Card'
   | 'CardAuthorization'
+  | 'CardTransaction'
   | 'ExternalAccount'
   | 'Verification'
   | 'BeneficialOwner'

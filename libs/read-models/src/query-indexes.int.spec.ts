@@ -64,6 +64,21 @@ const queries: [string, string, Query, string][] = [
     'by_platformId_reconciliationInstructions__reference_createdAt',
   ],
   ['cards by customer', Collections.cards, list([ofCustomer]), BY_CUSTOMER],
+  [
+    'transactions of a card',
+    Collections.cardTransactions,
+    list([{ field: 'cardId', op: 'eq', value: 'Card:1' }]),
+    'by_platformId_cardId_createdAt',
+  ],
+  [
+    'transactions of a card by status',
+    Collections.cardTransactions,
+    list([
+      { field: 'cardId', op: 'eq', value: 'Card:1' },
+      { field: 'status', op: 'eq', value: 'SETTLED' },
+    ]),
+    'by_platformId_cardId_status_createdAt',
+  ],
   ['quotes by customer', Collections.quotes, list([ofCustomer]), BY_CUSTOMER],
   ['beneficial owners of a business', Collections.beneficialOwners, list([ofCustomer]), BY_CUSTOMER],
   [

@@ -8,14 +8,17 @@ import {
   IsNotEmpty,
   IsObject,
   IsOptional,
+  IsISO8601,
   IsPositive,
   IsString,
   Matches,
   Max,
   MaxLength,
+  Min,
   ValidateNested,
 } from 'class-validator';
 import { MAX_FUNDING_SOURCES } from '#domain/cards/card-funding.js';
+import { CARD_TRANSACTION_STATUSES, type CardTransactionStatus } from '#domain/cards/card-transaction.js';
 import { CURRENCY_CODES } from '#domain/money.js';
 import { SortedPageParams } from '../http/list-params.js';
 import { COUNTRY } from '../http/formats.js';
@@ -74,22 +77,44 @@ const amount = (optional: boolean) => (target: object, key: string) => {
   Max(Number.MAX_SAFE_INTEGER, { message: `${key} must be at most 9007199254740991` })(target, key);
 };
 
+/** The public API's Currency object; only `code` selects the currency, the rest is accepted as given. */
+export class CurrencyRefDto {
+  @IsIn(CURRENCY_CODES, { message: `currency.code must be one of ${CURRENCY_CODES.join(', ')}` }) code!: string;
+  @IsOptional() @IsString() @MaxLength(100) name?: string;
+  @IsOptional() @IsString() @MaxLength(20) symbol?: string;
+  @IsOptional() @IsInt() @Min(0) @Max(18) decimals?: number;
+}
+
 export class SimulateAuthorizationDto {
   @amount(false) amount!: number;
-  @IsIn(CURRENCY_CODES) currency!: string;
+  @IsObject() @ValidateNested() @Type(() => CurrencyRefDto) currency!: CurrencyRefDto;
   @IsObject() @ValidateNested() @Type(() => MerchantDto) merchant!: MerchantDto;
 }
 
+const transactionId = () =>
+  Matches(idOf('CardTransaction'), { message: 'cardTransactionId must have the form CardTransaction:<uuid>' });
+
 export class SimulateClearingDto {
-  @Matches(idOf('CardAuthorization'), { message: 'authorizationId must have the form CardAuthorization:<uuid>' })
-  authorizationId!: string;
-  /** Defaults to the authorized amount; less releases the rest, more is an over-authorization. */
-  @amount(true) amount?: number;
+  @transactionId() cardTransactionId!: string;
+  /**
+   * Defaults to the authorized amount; less releases the rest, more is an over-authorization, 0 lets the
+   * authorization expire with nothing cleared.
+   */
+  @IsOptional()
+  @IsInt({ message: 'amount must be an integer in the smallest unit' })
+  @Min(0, { message: 'amount must be zero or more' })
+  @Max(Number.MAX_SAFE_INTEGER, { message: 'amount must be at most 9007199254740991' })
+  amount?: number;
 }
 
 export class SimulateReturnDto {
-  @Matches(idOf('CardAuthorization'), { message: 'authorizationId must have the form CardAuthorization:<uuid>' })
-  authorizationId!: string;
-  /** Defaults to everything cleared and not yet returned. */
+  @transactionId() cardTransactionId!: string;
+  /** Defaults to everything settled and not yet returned. */
   @amount(true) amount?: number;
+}
+
+export class ListCardTransactionsQuery extends SortedPageParams {
+  @IsOptional() @IsIn(CARD_TRANSACTION_STATUSES) status?: CardTransactionStatus;
+  @IsOptional() @IsISO8601({ strict: true }) createdAfter?: string;
+  @IsOptional() @IsISO8601({ strict: true }) createdBefore?: string;
 }

@@ -1,11 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   SimulateCardAuthorizationCommand,
   SimulateCardClearingCommand,
   SimulateCardReturnCommand,
 } from '#application/cards/card-authorizations.js';
-import { CardQueries } from '#application/cards/card-queries.js';
 import type { Actor } from '#application/tokens.js';
 import { SimulateAuthorizationDto, SimulateClearingDto, SimulateReturnDto } from '../cards/card.dto.js';
 import { ApiDoc } from '../docs/api-doc.js';
@@ -15,28 +14,35 @@ import { Idempotent } from '../http/idempotency.interceptor.js';
 
 const optionalAmount = (amount?: number) => (amount === undefined ? undefined : BigInt(amount));
 
+const STATE_ERRORS =
+  'A transaction in the wrong status for the message is 400 INVALID_INPUT; an amount past what is ' +
+  'left is 400 INVALID_AMOUNT; a transaction of another card or platform (or a declined ' +
+  'authorization, which opens none) is 404 CARD_TRANSACTION_NOT_FOUND.';
+
 /** The card network, simulated for sandbox platforms: authorizations, clearings and returns on the ledger. */
 @Controller('sandbox/cards')
 export class SandboxCardsController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly cards: CardQueries,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post(':cardId/simulate/authorization')
   @Idempotent()
+  @HttpCode(200)
   @ApiDoc({
     summary: 'Simulate a card authorization (sandbox)',
     description:
-      'Declined with CARD_PAUSED (FROZEN), CARD_CLOSED, CARD_NOT_ACTIVE (PENDING_KYC, ' +
-      'PENDING_ISSUE) or CURRENCY_MISMATCH before funds are checked; otherwise the funding ' +
-      'sources are tried in order and the first ACTIVE one with the funds gets a hold ' +
-      '(a pending ledger transfer to the platform’s settlement account of the currency); none -> ' +
-      'INSUFFICIENT_FUNDS. Declined authorizations are recorded too. An approval not cleared ' +
-      'within 7 days (sandbox clock) expires: it becomes REVERSED (reversalReason EXPIRED) and ' +
-      'its hold is released; a later clearing is a late presentment.',
+      'Declined with 400 and the decline reason as `code` (the authorization is kept in the card’s ' +
+      'audit history; it opens no transaction): CARD_PAUSED (FROZEN card, or a merchant descriptor ' +
+      'ending in 003), CARD_CLOSED, CARD_NOT_ACTIVE (PENDING_KYC, PENDING_ISSUE), CURRENCY_MISMATCH ' +
+      '(currency.code other than the card’s), INSUFFICIENT_FUNDS (descriptor ending in 002, or no ' +
+      'funding source has the funds). Otherwise the funding sources are tried in order and the first ' +
+      'ACTIVE one with the funds gets a hold (a pending ledger transfer to the platform’s settlement ' +
+      'account of the currency) and the answer is the AUTHORIZED CardTransaction; with a descriptor ' +
+      'ending in 006 the pull is then reported failed: the hold is released and the transaction is ' +
+      'in EXCEPTION (a later clearing pulls anew, as a late presentment). An approval not ' +
+      'cleared within 7 days (sandbox clock) expires: its hold is released and it ends SETTLED with ' +
+      'nothing settled; a later clearing is a late presentment.',
     tag: 'Sandbox',
-    responses: { 201: { description: 'The authorization (APPROVED or DECLINED)', schema: 'CardAuthorization' } },
+    responses: { 200: { description: 'The card transaction (AUTHORIZED)', schema: 'CardTransaction' } },
     errors: [403, 404],
   })
   authorize(
@@ -47,7 +53,7 @@ export class SandboxCardsController {
     return this.commands.execute(
       new SimulateCardAuthorizationCommand(
         cardId,
-        { amount: BigInt(body.amount), currency: body.currency, merchant: { ...body.merchant } },
+        { amount: BigInt(body.amount), currency: body.currency.code, merchant: { ...body.merchant } },
         actor,
       ),
     );
@@ -57,18 +63,22 @@ export class SandboxCardsController {
   @Idempotent()
   @HttpCode(200)
   @ApiDoc({
-    summary: 'Simulate the clearing of an authorization (sandbox)',
+    summary: 'Simulate the clearing of a card transaction (sandbox)',
     description:
-      'Posts the hold: amount defaults to the authorized amount; less posts part and releases the ' +
-      'rest; more (over-authorization) also moves the extra as a separate posted transfer when ' +
-      'the funding source has it, otherwise the clearing is declined (activity entry DECLINED, the hold stays). ' +
-      'Clears whatever the card’s state (a frozen card’s earlier authorizations still clear). Late ' +
-      'presentment: after the card closed (authorization REVERSED, hold released) the clearing ' +
-      'posts a new transfer from the same funding source if the funds are there ' +
-      '(latePresentment true), otherwise it is declined.',
+      'Needs an AUTHORIZED or PARTIALLY_SETTLED transaction (or one in EXCEPTION, presented again). ' +
+      'amount defaults to what is held; less posts that part of the hold and holds the rest again ' +
+      '(PARTIALLY_SETTLED: later clearings take from it; if the funding source spent the rest ' +
+      'meanwhile, nothing stays held and it is SETTLED); more ' +
+      '(over-authorization) also pulls the extra from the funding source as a separate posted ' +
+      'transfer (pullSummary.count 2); without the funds nothing moves and the transaction is in ' +
+      'EXCEPTION (the hold stays). 0 lets the authorization expire now: what is held is released ' +
+      'and the transaction is SETTLED. Clears whatever the card’s state. Late ' +
+      'presentment: after the hold was released (card closed, authorization expired) a clearing ' +
+      'pulls the amount anew from the same funding source, EXCEPTION without the funds. ' +
+      STATE_ERRORS,
     tag: 'Sandbox',
-    responses: { 200: { description: 'The authorization', schema: 'CardAuthorization' } },
-    errors: [403, 404, 409],
+    responses: { 200: { description: 'The card transaction', schema: 'CardTransaction' } },
+    errors: [403, 404],
   })
   clear(
     @Param('cardId', idParam('Card', 'cardId')) cardId: string,
@@ -78,7 +88,7 @@ export class SandboxCardsController {
     return this.commands.execute(
       new SimulateCardClearingCommand(
         cardId,
-        { authorizationId: body.authorizationId, amount: optionalAmount(body.amount) },
+        { cardTransactionId: body.cardTransactionId, amount: optionalAmount(body.amount) },
         actor,
       ),
     );
@@ -88,13 +98,15 @@ export class SandboxCardsController {
   @Idempotent()
   @HttpCode(200)
   @ApiDoc({
-    summary: 'Simulate a return (refund) of a cleared authorization (sandbox)',
+    summary: 'Simulate a return (refund) of a settled card transaction (sandbox)',
     description:
-      'Moves the amount (default: all cleared and not yet returned) back from the settlement ' +
-      'account to the funding source that paid; also after the card closed.',
+      'Moves the amount (default: all settled and not yet returned) back from the settlement ' +
+      'account to the funding source that paid, also after the card closed. The transaction is ' +
+      'REFUNDED once everything settled was returned, SETTLED with a refundedAmount before. ' +
+      STATE_ERRORS,
     tag: 'Sandbox',
-    responses: { 200: { description: 'The authorization', schema: 'CardAuthorization' } },
-    errors: [403, 404, 409],
+    responses: { 200: { description: 'The card transaction', schema: 'CardTransaction' } },
+    errors: [403, 404],
   })
   refund(
     @Param('cardId', idParam('Card', 'cardId')) cardId: string,
@@ -104,24 +116,9 @@ export class SandboxCardsController {
     return this.commands.execute(
       new SimulateCardReturnCommand(
         cardId,
-        { authorizationId: body.authorizationId, amount: optionalAmount(body.amount) },
+        { cardTransactionId: body.cardTransactionId, amount: optionalAmount(body.amount) },
         actor,
       ),
     );
-  }
-
-  @Get(':cardId/authorizations/:authorizationId')
-  @ApiDoc({
-    summary: 'Get a simulated card authorization (sandbox)',
-    tag: 'Sandbox',
-    responses: { 200: { description: 'The authorization', schema: 'CardAuthorization' } },
-    errors: [403, 404],
-  })
-  authorization(
-    @Param('cardId', idParam('Card', 'cardId')) cardId: string,
-    @Param('authorizationId', idParam('CardAuthorization', 'authorizationId')) authorizationId: string,
-    @CurrentActor() actor: Actor,
-  ) {
-    return this.cards.authorization(actor, cardId, authorizationId);
   }
 }

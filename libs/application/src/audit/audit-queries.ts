@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ledgerLegs, ledgerPostings, ledgerTotals, toCustomerResource } from '#domain/audit/as-of.js';
 import { effectiveTimes, eventsUpTo, fold, pageOf, toHistoryEntry } from '#domain/audit/history.js';
 import type { HistoryEntry } from '#domain/audit/history.js';
-import { cardDecider } from '#domain/cards/card.js';
+import { cardDecider, toCardResource } from '#domain/cards/card.js';
 import type { CardEvent } from '#domain/cards/card-types.js';
 import { customerDecider, type CustomerEvent } from '#domain/customer/customer.js';
 import { notFound } from '#domain/errors.js';
@@ -73,7 +73,7 @@ export class AuditQueries {
       case 'cards': {
         const state = fold(cardDecider.initialState(), cardDecider.evolve, typed<CardEvent>(events));
         if (!state.card) throw missing();
-        return { ...state.card };
+        return { ...toCardResource(state.card) };
       }
       case 'customers': {
         const state = fold(customerDecider.initialState(), customerDecider.evolve, typed<CustomerEvent>(events));

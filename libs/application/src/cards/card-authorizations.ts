@@ -3,13 +3,20 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { cardDecider } from '#domain/cards/card.js';
 import {
   clearingPlan,
+  clearingsPosted,
   clearingTransferId,
+  heldAmount,
+  declined,
   isInsufficientFunds,
+  requireTransaction,
   returnPlan,
+  sandboxDecline,
+  sandboxPullFails,
   screenAuthorization,
-  toCardAuthorization,
 } from '#domain/cards/card-authorization.js';
+import { authorizationIdOf, checkExpiry, toCardTransaction } from '#domain/cards/card-transaction.js';
 import type {
+  CardAggregate,
   CardAuthorizationCommand,
   CardAuthorizationRecord,
   DeclineReason,
@@ -37,14 +44,14 @@ export class SimulateCardAuthorizationCommand {
 export class SimulateCardClearingCommand {
   constructor(
     readonly cardId: string,
-    readonly input: { authorizationId: string; amount?: bigint },
+    readonly input: { cardTransactionId: string; amount?: bigint },
     readonly actor: Actor,
   ) {}
 }
 export class SimulateCardReturnCommand {
   constructor(
     readonly cardId: string,
-    readonly input: { authorizationId: string; amount?: bigint },
+    readonly input: { cardTransactionId: string; amount?: bigint },
     readonly actor: Actor,
   ) {}
 }
@@ -67,15 +74,14 @@ abstract class CardNetworkHandler {
     );
   }
 
-  protected async record(
-    cardId: string,
-    command: CardAuthorizationCommand,
-    actor: Actor,
-    authorizationId: string,
-  ): Promise<CardAuthorizationRecord> {
+  protected async record(cardId: string, command: CardAuthorizationCommand, actor: Actor): Promise<CardAggregate> {
     const { state } = await this.runner.run(streams.card(cardId), cardDecider, command, { metadata: { ...actor } });
-    return state.authorizations.get(authorizationId)!;
+    return state;
   }
+
+  /** The CardTransaction the authorization opened, as the network's message left it. */
+  protected transaction = (state: CardAggregate, authorizationId: string) =>
+    toCardTransaction(requireTransaction(state, authorizationId));
 
   protected now = async (actor: Actor) => (await this.clocks.now(actor.platformId)).toISOString();
 }
@@ -103,7 +109,8 @@ export class SimulateCardAuthorizationHandler
         merchant: input.merchant,
       };
       let hold: { fundingSourceId: string; transferId: string } | undefined;
-      let declineReason: DeclineReason | undefined = screenAuthorization(card, input.currency);
+      let declineReason: DeclineReason | undefined =
+        screenAuthorization(card, input.currency) ?? sandboxDecline(input.merchant.descriptor);
       if (!declineReason) {
         await scheduleAuthorizationExpiry(this.jobs, {
           cardId,
@@ -132,15 +139,23 @@ export class SimulateCardAuthorizationHandler
         }
         if (!hold) declineReason = 'INSUFFICIENT_FUNDS';
       }
-      const recorded = await this.record(
+      const state = await this.record(
         cardId,
         { ...base, ...(hold ? { hold } : { declineReason }), now: await this.now(actor) },
         actor,
-        authorizationId,
       );
+      const recorded = state.authorizations.get(authorizationId)!;
       // The card closed while the hold was being placed: the authorization was declined, release the hold.
       if (hold && recorded.status === 'DECLINED') await ledger.void(hold.transferId);
-      return toCardAuthorization(recorded);
+      // A declined authorization stays in the card's history; it opens no transaction.
+      if (recorded.status === 'DECLINED') throw declined(recorded);
+      if (sandboxPullFails(input.merchant.descriptor)) {
+        const failure = { type: 'ExpireAuthorization' as const, authorizationId, reason: 'PULL_FAILED' as const };
+        const failed = await this.record(cardId, { ...failure, now: await this.now(actor) }, actor);
+        for (const open of await ledger.openHoldsFor(authorizationId)) await ledger.void(open);
+        return this.transaction(failed, authorizationId);
+      }
+      return this.transaction(state, authorizationId);
     });
   }
 }
@@ -159,10 +174,11 @@ export class SimulateCardClearingHandler
   execute({ cardId, input, actor }: SimulateCardClearingCommand) {
     return this.within(cardId, actor, async (ledger) => {
       const state = await loadOwnCard(this.runner, cardId, actor);
-      const plan = clearingPlan(state, input.authorizationId, input.amount);
+      const authorizationId = authorizationIdOf(input.cardTransactionId);
+      if (input.amount === 0n) return this.expire(cardId, state, authorizationId, ledger, actor);
+      const plan = clearingPlan(state, authorizationId, input.amount);
       const a = plan.authorization;
       const funding = customerAccount(a.fundingSourceId!, a.currency);
-      const held = BigInt(a.amount);
       const settlement = await ledger.settlement(a.currency);
       // A hold that a crash kept from being released is still the money to clear.
       const lateKind = plan.kind === 'LATE' && !(await ledger.isHeld(a.holdTransferId!));
@@ -175,7 +191,11 @@ export class SimulateCardClearingHandler
       const { state: started } = await this.runner.run(streams.card(cardId), cardDecider, reserve, options);
       const intent = started.clearings.get(a.id);
       // Recorded meanwhile by another process: the state says how it ended.
-      if (!intent) return toCardAuthorization(started.authorizations.get(a.id)!);
+      if (!intent) return this.transaction(started, a.id);
+      // The authorization as the reservation found it (another process may have recorded a clearing before).
+      const current = started.authorizations.get(a.id)!;
+      const held = heldAmount(current);
+      const sequence = clearingsPosted(current);
       const amount = BigInt(intent.amount);
       const late = intent.latePresentment;
       const transferIds: string[] = [];
@@ -189,27 +209,81 @@ export class SimulateCardClearingHandler
       });
       const outcome = async (o: Extract<CardAuthorizationCommand, { type: 'RecordClearing' }>['outcome']) => {
         const recordedAt = await this.now(actor);
-        const command = { type: 'RecordClearing' as const, authorizationId: a.id, amount, outcome: o, now: recordedAt };
-        return toCardAuthorization(await this.record(cardId, command, actor, a.id));
+        const command = {
+          type: 'RecordClearing' as const,
+          authorizationId: a.id,
+          amount,
+          sequence,
+          outcome: o,
+          now: recordedAt,
+        };
+        return this.transaction(await this.record(cardId, command, actor), a.id);
       };
+      let rehold: { transferId: string; amount: bigint } | undefined;
       try {
         if (late) {
-          const id = clearingTransferId(a.id, 'latePresentment');
+          const id = clearingTransferId(a.id, 'latePresentment', sequence);
           transferIds.push(await ledger.transfer(leg(CardTransferCode.latePresentment, amount), id));
         } else {
           if (amount > held) {
-            const id = clearingTransferId(a.id, 'overAuthorization');
+            const id = clearingTransferId(a.id, 'overAuthorization', sequence);
             transferIds.push(await ledger.transfer(leg(CardTransferCode.overAuthorization, amount - held), id));
           }
           const posted = amount < held ? amount : held;
-          transferIds.push(await ledger.post(a.holdTransferId!, posted, clearingTransferId(a.id, 'post')));
+          const post = clearingTransferId(a.id, 'post', sequence);
+          transferIds.push(await ledger.post(current.holdTransferId!, posted, post));
+          if (amount < held) rehold = await this.holdRest(ledger, current, held - amount, sequence);
         }
       } catch (error) {
         if (!isInsufficientFunds(error)) throw error;
         return outcome({ posted: false, declineReason: 'INSUFFICIENT_FUNDS' });
       }
-      return outcome({ posted: true, transferIds, latePresentment: late });
+      return outcome({ posted: true, transferIds, latePresentment: late, ...(rehold ? { rehold } : {}) });
     });
+  }
+
+  /**
+   * A clearing below the hold posts part of it and releases the rest; the rest is held again at once (a new
+   * pending transfer with an id derived from the clearing) so that later clearings of the same authorization
+   * find it: the transaction is PARTIALLY_SETTLED until the rest clears, expires or the card closes. If the
+   * funding source spent the released rest meanwhile, nothing is held and the transaction is SETTLED.
+   */
+  private async holdRest(ledger: CardLedger, a: CardAuthorizationRecord, rest: bigint, sequence: number) {
+    const settlement = await ledger.settlement(a.currency);
+    const transfer = {
+      debit: customerAccount(a.fundingSourceId!, a.currency),
+      credit: settlement,
+      amount: rest,
+      pending: true,
+      code: CardTransferCode.hold,
+      reference: a.id,
+    };
+    try {
+      const transferId = await ledger.transfer(transfer, clearingTransferId(a.id, 'rehold', sequence));
+      return { transferId, amount: rest };
+    } catch (error) {
+      if (!isInsufficientFunds(error)) throw error;
+      return undefined;
+    }
+  }
+
+  /**
+   * A clearing of 0: the authorization expires now with nothing cleared (the worker's expiry, brought
+   * forward): reversed on the card stream, then every open hold carrying its reference is voided.
+   */
+  private async expire(
+    cardId: string,
+    state: CardAggregate,
+    authorizationId: string,
+    ledger: CardLedger,
+    actor: Actor,
+  ) {
+    checkExpiry(requireTransaction(state, authorizationId));
+    const command = { type: 'ExpireAuthorization' as const, authorizationId, now: await this.now(actor) };
+    const expired = await this.record(cardId, command, actor);
+    if (expired.authorizations.get(authorizationId)?.status === 'REVERSED' && !expired.clearings.has(authorizationId))
+      for (const hold of await ledger.openHoldsFor(authorizationId)) await ledger.void(hold);
+    return this.transaction(expired, authorizationId);
   }
 }
 
@@ -224,7 +298,7 @@ export class SimulateCardReturnHandler
   execute({ cardId, input, actor }: SimulateCardReturnCommand) {
     return this.within(cardId, actor, async (ledger) => {
       const state = await loadOwnCard(this.runner, cardId, actor);
-      const plan = returnPlan(state, input.authorizationId, input.amount);
+      const plan = returnPlan(state, authorizationIdOf(input.cardTransactionId), input.amount);
       const a = plan.authorization;
       const settlement = await ledger.settlement(a.currency);
       const transferId = await ledger.transfer({
@@ -239,9 +313,8 @@ export class SimulateCardReturnHandler
         cardId,
         { type: 'RecordReturn', authorizationId: a.id, amount: plan.amount, transferId, now: await this.now(actor) },
         actor,
-        a.id,
       );
-      return toCardAuthorization(returned);
+      return this.transaction(returned, a.id);
     });
   }
 }

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { cardDecider } from '#domain/cards/card.js';
+import { cardDecider, toCardResource, type CardResource } from '#domain/cards/card.js';
 import type {
   CardAggregate,
   CardCommand,
@@ -90,7 +90,7 @@ export async function prepareCardUpdate(
 }
 
 @CommandHandler(CreateCardCommand)
-export class CreateCardHandler implements ICommandHandler<CreateCardCommand, CardSnapshot> {
+export class CreateCardHandler implements ICommandHandler<CreateCardCommand, CardResource> {
   constructor(
     private readonly runner: CommandRunner,
     private readonly claims: IdentityClaims,
@@ -99,7 +99,7 @@ export class CreateCardHandler implements ICommandHandler<CreateCardCommand, Car
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
-  async execute({ input, actor }: CreateCardCommand): Promise<CardSnapshot> {
+  async execute({ input, actor }: CreateCardCommand): Promise<CardResource> {
     const { state: platform } = await this.runner.load(streams.platform(actor.platformId), platformDecider);
     const { state: holder } = await this.runner.load(customerStream(input.customerId), customerDecider);
     if (!holder.exists || holder.isDeleted || holder.platformId !== actor.platformId)
@@ -134,12 +134,12 @@ export class CreateCardHandler implements ICommandHandler<CreateCardCommand, Car
       () => this.runner.run(owner.stream, cardDecider, command, { metadata: { ...actor } }),
     );
     if (state.card!.state === 'PENDING_ISSUE') await scheduleIssuance(this.jobs, cardId, actor.platformId, now);
-    return state.card!;
+    return toCardResource(state.card!);
   }
 }
 
 @CommandHandler(UpdateCardCommand)
-export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, CardSnapshot> {
+export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, CardResource> {
   constructor(
     private readonly runner: CommandRunner,
     private readonly locks: CardLocks,
@@ -147,7 +147,7 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Car
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
-  execute({ cardId, changes, actor, walletSessionId, requestId }: UpdateCardCommand): Promise<CardSnapshot> {
+  execute({ cardId, changes, actor, walletSessionId, requestId }: UpdateCardCommand): Promise<CardResource> {
     const metadata = { ...actor, ...(walletSessionId ? { walletSessionId } : {}) };
     return this.locks.run(cardId, async () => {
       const current = await loadOwnCard(this.runner, cardId, actor);
@@ -178,7 +178,7 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Car
           await ledger.void(event.data.authorization.holdTransferId);
       }
       if (ledger.lastPosition !== undefined) await this.runner.waitForReadModels(ledger.lastPosition);
-      return result.state.card!;
+      return toCardResource(result.state.card!);
     });
   }
 }

@@ -1,15 +1,26 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { requireAuthorization, toCardAuthorization } from '#domain/cards/card-authorization.js';
 import { notFound } from '#domain/errors.js';
 import { toCard, type CardDoc } from '#read-models/projections/cards/card-projection.js';
+import {
+  toCardTransactionResource,
+  type CardTransactionDoc,
+} from '#read-models/projections/cards/card-transaction-projection.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { listForPlatform } from '../queries/list-query.js';
 import { READ_MODELS, type Actor } from '../tokens.js';
-import { loadOwnCard, prepareCardUpdate, type CardChanges } from './card-commands.js';
-import { requireSandbox } from '../ledger/fund-commands.js';
+import { prepareCardUpdate, type CardChanges } from './card-commands.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
+
+export interface CardTransactionFilters {
+  status?: string;
+  /** Inclusive bounds on `createdAt` (the authorization time). */
+  createdAfter?: string;
+  createdBefore?: string;
+}
+
+const iso = (value: string) => new Date(value).toISOString();
 
 export interface CardListFilters {
   customerId?: string;
@@ -61,10 +72,29 @@ export class CardQueries {
     );
   }
 
-  /** One authorization of a card (sandbox), from the card stream. */
-  async authorization(actor: Actor, cardId: string, authorizationId: string) {
-    await requireSandbox(this.runner, actor);
-    const state = await loadOwnCard(this.runner, cardId, actor);
-    return toCardAuthorization(requireAuthorization(state, authorizationId));
+  /** A card's transactions (approved authorizations and what reconciled against them), for a statement. */
+  async transactions(
+    platformId: string,
+    cardId: string,
+    q: CardTransactionFilters & { limit?: number; cursor?: string; sortOrder?: 'asc' | 'desc' },
+  ) {
+    await this.card(platformId, cardId);
+    const filters: Filter[] = [{ field: 'cardId', op: 'eq', value: cardId }];
+    if (q.status) filters.push({ field: 'status', op: 'eq', value: q.status });
+    if (q.createdAfter) filters.push({ field: 'createdAt', op: 'gte', value: iso(q.createdAfter) });
+    if (q.createdBefore) filters.push({ field: 'createdAt', op: 'lte', value: iso(q.createdBefore) });
+    return listForPlatform<CardTransactionDoc>(
+      this.store,
+      Collections.cardTransactions,
+      platformId,
+      { filters, limit: q.limit, cursor: q.cursor, sortOrder: q.sortOrder ?? 'desc' },
+      toCardTransactionResource,
+    );
+  }
+
+  async transaction(platformId: string, id: string) {
+    const doc = await this.store.get<CardTransactionDoc>(Collections.cardTransactions, id);
+    if (!doc || doc.platformId !== platformId) throw notFound('CARD_TRANSACTION', id);
+    return toCardTransactionResource(doc);
   }
 }

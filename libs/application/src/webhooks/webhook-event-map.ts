@@ -1,6 +1,7 @@
 import type { AgentActionSnapshot } from '#domain/agents/agent-types.js';
 import { toAgentActionResource } from '#domain/agents/agent-views.js';
 import type { CardSnapshot } from '#domain/cards/card-types.js';
+import { toCardResource } from '#domain/cards/card.js';
 import { finishedJobResource, type BulkImportEvent } from '#domain/customer/bulk-import.js';
 import type { KycStatus } from '#domain/customer/customer.js';
 import { invitationResource, type InvitationSnapshot } from '#domain/invitations/invitation.js';
@@ -219,7 +220,7 @@ const cardEvent = (type: string): WebhookMapping => ({
   platform: dataPlatform,
   webhooks(event) {
     const { card } = (event as Data<{ card: CardSnapshot }>).data;
-    return [{ type, timestamp: card.updatedAt, data: { ...card } }];
+    return [{ type, timestamp: card.updatedAt, data: { ...toCardResource(card) } }];
   },
 });
 

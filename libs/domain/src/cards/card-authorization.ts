@@ -1,6 +1,6 @@
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
+import { cardTransactionIdOf, checkClearing, checkReturn, type CardTransactionState } from './card-transaction.js';
 import { publicId } from '../ids.js';
-import { toJsonNumber } from '../money.js';
 import { uuidFromName } from '../webhooks/webhook-ids.js';
 import type {
   AuthorizationActivity,
@@ -10,6 +10,7 @@ import type {
   CardEvent,
   CardSnapshot,
   DeclineReason,
+  ReversalReason,
 } from './card-types.js';
 
 /** How long an approved authorization holds funds without a clearing before it expires (network practice: 7 days). */
@@ -33,6 +34,31 @@ export function screenAuthorization(card: CardSnapshot, currency: string): Decli
   }
 }
 
+/**
+ * The sandbox's decisioning outcomes by the last three characters of the merchant descriptor, as the
+ * public API documents them: `002` the pull on the funding source fails, `003` the card refuses as if frozen.
+ */
+export function sandboxDecline(descriptor: string): DeclineReason | undefined {
+  if (descriptor.endsWith('002')) return 'INSUFFICIENT_FUNDS';
+  if (descriptor.endsWith('003')) return 'CARD_PAUSED';
+  return undefined;
+}
+
+/**
+ * `006`: approved, then the pull's confirmation reports it failed: the hold is released and the transaction is
+ * in EXCEPTION (the network approved what the funding source did not pay).
+ */
+export const sandboxPullFails = (descriptor: string): boolean => descriptor.endsWith('006');
+
+/** A declined authorization as the simulator answers it: 400 with the decline reason as the code. */
+export function declined(a: CardAuthorizationRecord): DomainError {
+  return new DomainError('invalid', a.declineReason!, `authorization declined: ${a.declineReason}`, {
+    reason: a.declineReason!,
+    declineReason: a.declineReason,
+    authorizationId: a.id,
+  });
+}
+
 export function requireAuthorization(state: CardAggregate, authorizationId: string): CardAuthorizationRecord {
   const authorization = state.authorizations.get(authorizationId);
   if (!authorization) throw notFound('CARD_AUTHORIZATION', authorizationId);
@@ -50,22 +76,27 @@ export function clearingPlan(
   authorizationId: string,
   amount?: bigint,
 ): { authorization: CardAuthorizationRecord; amount: bigint; kind: 'HOLD' | 'LATE' } {
+  const transaction = requireTransaction(state, authorizationId);
+  checkClearing(transaction);
   const authorization = requireAuthorization(state, authorizationId);
-  const clearing = amount ?? BigInt(authorization.amount);
+  const clearing = amount ?? heldAmount(authorization);
   if (clearing <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
-  switch (authorization.status) {
-    case 'DECLINED':
-      throw conflict(
-        'AUTHORIZATION_NOT_CLEARABLE',
-        `authorization ${authorizationId} was declined and cannot be cleared`,
-      );
-    case 'CLEARED':
-      throw conflict('AUTHORIZATION_ALREADY_CLEARED', `authorization ${authorizationId} is already cleared`);
-    case 'APPROVED':
-      return { authorization, amount: clearing, kind: 'HOLD' };
-    case 'REVERSED':
-      return { authorization, amount: clearing, kind: 'LATE' };
-  }
+  return { authorization, amount: clearing, kind: authorization.status === 'REVERSED' ? 'LATE' : 'HOLD' };
+}
+
+/** What the authorization's hold reserves: the authorized amount, or the rest a partial clearing held again. */
+export const heldAmount = (a: CardAuthorizationRecord): bigint => BigInt(a.heldAmount ?? a.amount);
+
+/** Clearings that posted so far (numbers the ledger legs of the next one). */
+export const clearingsPosted = (a: CardAuthorizationRecord): number =>
+  a.activity.filter((x) => x.type === 'CLEARING' && x.result === 'APPROVED').length;
+
+/** The card transaction an approved authorization opened; a declined or unknown one is not found. */
+export function requireTransaction(state: CardAggregate, authorizationId: string): CardTransactionState {
+  const id = cardTransactionIdOf(authorizationId);
+  const transaction = state.transactions.get(id);
+  if (!transaction) throw notFound('CARD_TRANSACTION', id);
+  return transaction;
 }
 
 /**
@@ -73,28 +104,24 @@ export function clearingPlan(
  * process that repeats a leg (it joined another's clearing, or resumes after a crash) writes the same
  * transfer again, which the ledger treats as done, so a leg is never posted twice.
  */
-export const clearingTransferId = (authorizationId: string, leg: 'overAuthorization' | 'post' | 'latePresentment') =>
-  publicId('Transfer', uuidFromName(`card-clearing:${authorizationId}:${leg}`));
+export const clearingTransferId = (
+  authorizationId: string,
+  leg: 'overAuthorization' | 'post' | 'latePresentment' | 'rehold',
+  sequence = 0,
+) => publicId('Transfer', uuidFromName(`card-clearing:${authorizationId}:${leg}${sequence ? `:${sequence}` : ''}`));
 
-/** A return refunds part or all of what was cleared and not yet returned (default: all of it). */
+/** A return refunds part or all of what was settled and not yet returned (default: all of it). */
 export function returnPlan(
   state: CardAggregate,
   authorizationId: string,
   amount?: bigint,
 ): { authorization: CardAuthorizationRecord; amount: bigint } {
+  const transaction = requireTransaction(state, authorizationId);
   const authorization = requireAuthorization(state, authorizationId);
-  if (authorization.status !== 'CLEARED')
-    throw conflict(
-      'AUTHORIZATION_NOT_CLEARED',
-      `authorization ${authorizationId} has not been cleared; only cleared amounts can be returned`,
-    );
   const remaining = BigInt(authorization.clearedAmount) - BigInt(authorization.returnedAmount);
-  if (remaining === 0n)
-    throw conflict('AUTHORIZATION_FULLY_RETURNED', `authorization ${authorizationId} was already returned in full`);
-  const refund = amount ?? remaining;
+  const refund = amount ?? (remaining > 0n ? remaining : 1n);
   if (refund <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
-  if (refund > remaining)
-    throw invalid('RETURN_EXCEEDS_CLEARED', `at most ${remaining} of the cleared amount is left to return`, 'amount');
+  checkReturn(transaction, refund);
   return { authorization, amount: refund };
 }
 
@@ -176,6 +203,8 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAg
       const plan = clearingPlan(state, cmd.authorizationId, cmd.amount);
       const a = plan.authorization;
       const amount = cmd.amount.toString();
+      if (cmd.sequence !== undefined && cmd.sequence !== clearingsPosted(a))
+        throw invalid('INVALID_INPUT', `this clearing of ${a.id} was already recorded`, 'cardTransactionId');
       if (!cmd.outcome.posted) {
         const declined = {
           ...a,
@@ -194,12 +223,17 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAg
         return [event('CardClearingDeclined', state, declined)];
       }
       const late = cmd.outcome.latePresentment;
+      const rehold = cmd.outcome.rehold;
+      if (rehold && (late || rehold.amount <= 0n || cmd.amount + rehold.amount !== heldAmount(a)))
+        throw invalid('INVALID_INPUT', 'only the rest of a hold can be held again', 'amount');
       const cleared: CardAuthorizationRecord = {
         ...a,
-        status: 'CLEARED',
-        clearedAmount: amount,
-        latePresentment: late,
-        transferIds: [...a.transferIds, ...cmd.outcome.transferIds],
+        // Re-held rest: more clearings may follow (the hold expires or is released as before).
+        status: rehold ? 'APPROVED' : 'CLEARED',
+        clearedAmount: (BigInt(a.clearedAmount) + cmd.amount).toString(),
+        ...(rehold ? { holdTransferId: rehold.transferId, heldAmount: rehold.amount.toString() } : {}),
+        latePresentment: a.latePresentment || late,
+        transferIds: [...a.transferIds, ...cmd.outcome.transferIds, ...(rehold ? [rehold.transferId] : [])],
         activity: [
           ...a.activity,
           activity({
@@ -220,7 +254,7 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAg
       if (!a || a.status !== 'APPROVED') return [];
       // A clearing in progress takes the hold; reversing would void what it is posting.
       if (state.clearings.has(cmd.authorizationId)) return [];
-      return [event('CardAuthorizationReversed', state, reversed(a, 'EXPIRED', cmd.now))];
+      return [event('CardAuthorizationReversed', state, reversed(a, cmd.reason ?? 'EXPIRED', cmd.now))];
     }
     case 'RecordReturn': {
       const plan = returnPlan(state, cmd.authorizationId, cmd.amount);
@@ -240,17 +274,19 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAg
   }
 }
 
-function reversed(
-  a: CardAuthorizationRecord,
-  reversalReason: 'CARD_CLOSED' | 'EXPIRED',
-  now: string,
-): CardAuthorizationRecord {
+function reversed(a: CardAuthorizationRecord, reversalReason: ReversalReason, now: string): CardAuthorizationRecord {
   return {
     ...a,
     status: 'REVERSED',
     activity: [
       ...a.activity,
-      activity({ type: 'REVERSAL', amount: a.amount, result: 'APPROVED', reversalReason, createdAt: now }),
+      activity({
+        type: 'REVERSAL',
+        amount: heldAmount(a).toString(),
+        result: 'APPROVED',
+        reversalReason,
+        createdAt: now,
+      }),
     ],
     updatedAt: now,
   };
@@ -263,18 +299,6 @@ function reversed(
 export function reverseOpenAuthorizations(state: CardAggregate, now: string): CardEvent[] {
   const open = [...state.authorizations.values()].filter((a) => a.status === 'APPROVED' && !state.clearings.has(a.id));
   return open.map((a) => event('CardAuthorizationReversed', state, reversed(a, 'CARD_CLOSED', now)));
-}
-
-/** The CardAuthorization resource: amounts as JSON integers, ledger ids kept inside. */
-export function toCardAuthorization(record: CardAuthorizationRecord): Record<string, unknown> {
-  const { holdTransferId: _h, transferIds: _t, ...rest } = record;
-  return {
-    ...rest,
-    amount: toJsonNumber(BigInt(record.amount)),
-    clearedAmount: toJsonNumber(BigInt(record.clearedAmount)),
-    returnedAmount: toJsonNumber(BigInt(record.returnedAmount)),
-    activity: record.activity.map((a) => ({ ...a, amount: toJsonNumber(BigInt(a.amount)) })),
-  };
 }
 
 export const isInsufficientFunds = (error: unknown): boolean =>

@@ -36,6 +36,7 @@ export interface CardSnapshot {
 /** What the card needs to know about the holder's accounts, read from the customer stream. */
 export type HolderAccount = Pick<InternalAccountRecord, 'id' | 'type' | 'currency' | 'status'>;
 
+export type ReversalReason = 'CARD_CLOSED' | 'EXPIRED' | 'PULL_FAILED';
 export type AuthorizationStatus = 'APPROVED' | 'DECLINED' | 'CLEARED' | 'REVERSED';
 export type DeclineReason =
   'CARD_PAUSED' | 'CARD_CLOSED' | 'CARD_NOT_ACTIVE' | 'CURRENCY_MISMATCH' | 'INSUFFICIENT_FUNDS';
@@ -54,8 +55,11 @@ export interface AuthorizationActivity {
   declineReason?: DeclineReason;
   /** A clearing that arrived after the hold was released (card closed): posted as a new transfer. */
   latePresentment?: boolean;
-  /** Why a REVERSAL happened: the card closed, or the authorization expired uncleared. */
-  reversalReason?: 'CARD_CLOSED' | 'EXPIRED';
+  /**
+   * Why a REVERSAL happened: the card closed, the authorization expired uncleared, or (sandbox) the pull on
+   * the funding source was reported failed after the approval.
+   */
+  reversalReason?: ReversalReason;
   createdAt: string;
 }
 
@@ -71,8 +75,10 @@ export interface CardAuthorizationRecord {
   merchant: Merchant;
   /** The funding source that approved it (holds, pays and receives refunds). */
   fundingSourceId: string | null;
-  /** The pending ledger transfer placed on approval. */
+  /** The pending ledger transfer placed on approval (after a partial clearing: the one holding the rest). */
   holdTransferId: string | null;
+  /** What `holdTransferId` holds when a partial clearing re-held the rest (absent: the authorized amount). */
+  heldAmount?: string;
   /** Every ledger transfer this authorization created, for audit. */
   transferIds: string[];
   clearedAmount: string;
@@ -80,6 +86,37 @@ export interface CardAuthorizationRecord {
   latePresentment: boolean;
   activity: AuthorizationActivity[];
   createdAt: string;
+  updatedAt: string;
+}
+
+/** A card transaction as folded from the card stream (see card-transaction.ts). */
+export interface Tally {
+  count: number;
+  total: bigint;
+}
+
+export interface CardTransactionState {
+  id: string;
+  authorizationId: string;
+  cardId: string;
+  customerId: string;
+  /** The funding source that approved the authorization: it holds, pays and is refunded. */
+  accountId: string;
+  currency: string;
+  merchant: Merchant;
+  authorizedAmount: bigint;
+  /** What the authorization's hold still reserves on the funding source (0 once posted or released). */
+  held: bigint;
+  /** Debits of the funding source: the hold (cut to what posted, or to 0 when released) and post-hoc pulls. */
+  pulls: Tally;
+  settlements: Tally;
+  refunds: Tally;
+  /** The network cleared it but the funding source could not pay (no clearing posted since). */
+  exception: boolean;
+  /** The hold was released (expired, card closed) with no clearing since: a clearing is a late presentment. */
+  released: boolean;
+  authorizedAt: string;
+  lastEventAt?: string;
   updatedAt: string;
 }
 
@@ -94,6 +131,8 @@ export interface CardAggregate {
   issuanceSeed?: string;
   card?: CardSnapshot;
   authorizations: Map<string, CardAuthorizationRecord>;
+  /** The approved authorizations as the public API's CardTransactions, by `CardTransaction:<uuid>`. */
+  transactions: Map<string, CardTransactionState>;
   /** requestIds of the signed PATCHes applied to this card: each applies at most once. */
   signedRequests: Set<string>;
   /** Clearings decided on this stream whose ledger legs may not be posted yet, by authorization id. */
@@ -167,14 +206,22 @@ export type CardAuthorizationCommand =
       type: 'RecordClearing';
       authorizationId: string;
       amount: bigint;
+      /** Clearings posted before this one when it was reserved: a clearing already recorded is not recorded twice. */
+      sequence?: number;
       outcome:
-        | { posted: true; transferIds: string[]; latePresentment: boolean }
+        | {
+            posted: true;
+            transferIds: string[];
+            latePresentment: boolean;
+            /** A clearing below the hold: the rest held again by a new pending transfer, for later clearings. */
+            rehold?: { transferId: string; amount: bigint };
+          }
         | { posted: false; declineReason: 'INSUFFICIENT_FUNDS' };
       now: string;
     }
   | { type: 'RecordReturn'; authorizationId: string; amount: bigint; transferId: string; now: string }
   /** An authorization still holding funds when its validity ends is reversed (the caller voids the hold). */
-  | { type: 'ExpireAuthorization'; authorizationId: string; now: string };
+  | { type: 'ExpireAuthorization'; authorizationId: string; reason?: 'EXPIRED' | 'PULL_FAILED'; now: string };
 
 export type CardCommand =
   | {

@@ -1,6 +1,7 @@
 import type { Decider } from '../decider.js';
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import { decideAuthorization, reverseOpenAuthorizations } from './card-authorization.js';
+import { evolveCardTransactions } from './card-transaction.js';
 import { requestAlreadyUsed } from '../wallet/signed-retry.js';
 import { checkFundingSources, owningWalletAccount } from './card-funding.js';
 import { issuedCardDetails, requestedCardDetails, sandboxIssuerRejects } from './card-issuer.js';
@@ -40,6 +41,7 @@ const initialState = (): CardAggregate => ({
   exists: false,
   sandbox: false,
   authorizations: new Map(),
+  transactions: new Map(),
   signedRequests: new Set(),
   clearings: new Map(),
 });
@@ -215,6 +217,20 @@ function decideUpdate(
   return events;
 }
 
+type IssuedField = 'last4' | 'expMonth' | 'expYear' | 'panEmbedUrl';
+const ISSUED_FIELDS: IssuedField[] = ['last4', 'expMonth', 'expYear', 'panEmbedUrl'];
+
+/** The Card resource as the API and webhooks show it: the issuer's details are absent (not null) until issued. */
+export type CardResource = Omit<CardSnapshot, IssuedField> & {
+  [K in IssuedField]?: NonNullable<CardSnapshot[K]>;
+};
+
+export function toCardResource(card: CardSnapshot): CardResource {
+  const resource: Record<string, unknown> = { ...card };
+  for (const field of ISSUED_FIELDS) if (resource[field] === null) delete resource[field];
+  return resource as CardResource;
+}
+
 /** Mutates in place (see Decider): every event carries the full snapshot it leaves behind. */
 function evolve(state: CardAggregate, event: CardEvent): CardAggregate {
   switch (event.type) {
@@ -243,6 +259,7 @@ function evolve(state: CardAggregate, event: CardEvent): CardAggregate {
       return state;
     default:
       state.authorizations.set(event.data.authorization.id, event.data.authorization);
+      evolveCardTransactions(state.transactions, event);
       // A clearing's outcome (posted or declined) ends its intent.
       if (event.type === 'CardAuthorizationCleared' || event.type === 'CardClearingDeclined') {
         state.clearings.delete(event.data.authorization.id);

@@ -14,6 +14,7 @@ export const Collections = {
   authSessions: 'auth_sessions',
   webhookDeliveries: 'webhook_deliveries',
   cards: 'cards',
+  cardTransactions: 'card_transactions',
   quotes: 'quotes',
   transactions: 'transactions',
   agents: 'agents',

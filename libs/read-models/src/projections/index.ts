@@ -9,6 +9,7 @@ import { platformProjection } from './platform-projection.js';
 import { walletAuthProjection } from './wallet/wallet-auth-projection.js';
 import { webhookDeliveryProjection } from './webhooks/webhook-delivery-projection.js';
 import { cardProjection } from './cards/card-projection.js';
+import { cardTransactionProjection } from './cards/card-transaction-projection.js';
 import { quoteProjection } from './quotes/quote-projection.js';
 import { transactionProjection } from './transactions/transaction-projection.js';
 import { agentProjection } from './agents/agent-projection.js';
@@ -31,6 +32,7 @@ export const allProjections = [
   walletAuthProjection,
   webhookDeliveryProjection,
   cardProjection,
+  cardTransactionProjection,
   quoteProjection,
   transactionProjection,
   agentProjection,

@@ -2,7 +2,8 @@ type Schema = Record<string, unknown>;
 const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
 const dateTime = str({ format: 'date-time' });
 const nullable = (schema: Schema): Schema => ({ oneOf: [schema, { type: 'null' }] });
-const DECLINES = ['CARD_PAUSED', 'CARD_CLOSED', 'CARD_NOT_ACTIVE', 'CURRENCY_MISMATCH', 'INSUFFICIENT_FUNDS'];
+const int = (description: string): Schema => ({ type: 'integer', description });
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
 export const cardSchemas: Record<string, Schema> = {
   Card: {
@@ -19,10 +20,6 @@ export const cardSchemas: Record<string, Schema> = {
       'fundingSources',
       'platformCardId',
       'brand',
-      'last4',
-      'expMonth',
-      'expYear',
-      'panEmbedUrl',
       'currency',
       'issuerRef',
       'createdAt',
@@ -46,82 +43,90 @@ export const cardSchemas: Record<string, Schema> = {
       },
       platformCardId: str({ description: 'Given on create or generated.' }),
       brand: str({ enum: ['VISA', 'MASTERCARD'] }),
-      last4: nullable(str({ pattern: '^[0-9]{4}$', description: 'Null until issued.' })),
-      expMonth: nullable({ type: 'integer', minimum: 1, maximum: 12 }),
-      expYear: nullable({ type: 'integer', description: 'Four digits.' }),
-      panEmbedUrl: nullable(
-        str({
-          format: 'uri',
-          description: 'Issuer iframe URL with an opaque token showing PAN, CVV and expiry; null until issued.',
-        }),
-      ),
+      last4: str({ pattern: '^[0-9]{4}$', description: 'Absent until issued.' }),
+      expMonth: { type: 'integer', minimum: 1, maximum: 12, description: 'Absent until issued.' },
+      expYear: { type: 'integer', description: 'Four digits; absent until issued.' },
+      panEmbedUrl: str({
+        format: 'uri',
+        description: 'Issuer iframe URL with an opaque token showing PAN, CVV and expiry; absent until issued.',
+      }),
       currency: str({ description: 'Derived from the funding sources.' }),
       issuerRef: str({ description: 'Opaque issuer card id.' }),
       createdAt: dateTime,
       updatedAt: dateTime,
     },
   },
-  CardAuthorization: {
+  CardMerchant: {
     type: 'object',
-    description: 'A simulated card-network authorization and what happened to it since (sandbox).',
+    required: ['descriptor'],
+    properties: {
+      descriptor: str({ description: 'As the card network presented it.' }),
+      mcc: str({ description: 'Merchant category code (ISO 18245), four digits.' }),
+      country: str({ description: 'ISO 3166-1 alpha-2.' }),
+    },
+  },
+  CurrencyAmount: {
+    type: 'object',
+    required: ['amount', 'currency'],
+    properties: { amount: int('Smallest unit of the currency.'), currency: ref('Currency') },
+  },
+  CardPullSummary: {
+    type: 'object',
+    required: ['count', 'totalAmount'],
+    properties: {
+      count: int(
+        'Debits of the funding source for this transaction: the authorization’s hold, plus one per post-hoc pull.',
+      ),
+      totalAmount: int('What those debits amount to (a hold cut to what posted, or to 0 when released).'),
+      pendingCount: int('Pulls not yet final (always 0: every pull here is final when the call answers).'),
+    },
+  },
+  CardRefundSummary: {
+    type: 'object',
+    required: ['count', 'totalAmount'],
+    properties: { count: int('Returns received.'), totalAmount: int('Sum of the returns.') },
+  },
+  CardSettlementSummary: {
+    type: 'object',
+    required: ['count', 'totalAmount'],
+    properties: { count: int('Clearings posted.'), totalAmount: int('Sum of the clearings posted.') },
+  },
+  CardTransaction: {
+    type: 'object',
+    description:
+      'An approved card authorization and every pull, clearing and return reconciled against it. Amounts are ' +
+      'in the card’s currency.',
     required: [
       'id',
       'cardId',
-      'customerId',
       'status',
-      'declineReason',
-      'amount',
-      'currency',
       'merchant',
-      'fundingSourceId',
-      'clearedAmount',
-      'returnedAmount',
-      'latePresentment',
-      'activity',
+      'authorizedAmount',
+      'accountId',
+      'pullSummary',
+      'refundSummary',
+      'settlementSummary',
+      'authorizedAt',
       'createdAt',
       'updatedAt',
     ],
     properties: {
-      id: str({ pattern: '^CardAuthorization:[0-9a-f-]{36}$' }),
+      id: str({ pattern: '^CardTransaction:[0-9a-f-]{36}$' }),
       cardId: str(),
-      customerId: str(),
-      status: str({
-        enum: ['APPROVED', 'DECLINED', 'CLEARED', 'REVERSED'],
-        description:
-          'APPROVED: funds held. CLEARED: posted. REVERSED: the card closed before clearing and the hold was released.',
-      }),
-      declineReason: nullable(str({ enum: DECLINES })),
-      amount: { type: 'integer', description: 'Authorized amount, smallest unit.' },
-      currency: str(),
-      merchant: {
-        type: 'object',
-        required: ['descriptor'],
-        properties: { descriptor: str(), mcc: str(), country: str() },
-      },
-      fundingSourceId: nullable(str({ description: 'The funding source that holds, pays and is refunded.' })),
-      clearedAmount: { type: 'integer' },
-      returnedAmount: { type: 'integer' },
-      latePresentment: {
-        type: 'boolean',
-        description: 'Cleared after the hold was released (card closed or authorization expired).',
-      },
-      activity: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['type', 'amount', 'result', 'createdAt'],
-          properties: {
-            type: str({ enum: ['AUTHORIZATION', 'CLEARING', 'RETURN', 'REVERSAL'] }),
-            amount: { type: 'integer' },
-            result: str({ enum: ['APPROVED', 'DECLINED'] }),
-            declineReason: str({ enum: DECLINES }),
-            latePresentment: { type: 'boolean' },
-            reversalReason: str({ enum: ['CARD_CLOSED', 'EXPIRED'], description: 'REVERSAL only.' }),
-            createdAt: dateTime,
-          },
-        },
-      },
-      createdAt: dateTime,
+      customerId: str({ description: 'The cardholder.' }),
+      issuerTransactionToken: str({ description: 'Opaque id of the transaction at the issuer.' }),
+      status: str({ enum: ['AUTHORIZED', 'PARTIALLY_SETTLED', 'SETTLED', 'REFUNDED', 'EXCEPTION'] }),
+      merchant: ref('CardMerchant'),
+      authorizedAmount: ref('CurrencyAmount'),
+      settledAmount: ref('CurrencyAmount'),
+      refundedAmount: ref('CurrencyAmount'),
+      accountId: str({ description: 'The funding source (internal account) that approved and pays it.' }),
+      pullSummary: ref('CardPullSummary'),
+      refundSummary: ref('CardRefundSummary'),
+      settlementSummary: ref('CardSettlementSummary'),
+      authorizedAt: dateTime,
+      lastEventAt: str({ format: 'date-time', description: 'The latest clearing, return or release; absent before.' }),
+      createdAt: str({ format: 'date-time', description: 'Equals authorizedAt.' }),
       updatedAt: dateTime,
     },
   },

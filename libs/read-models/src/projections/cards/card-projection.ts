@@ -1,4 +1,5 @@
 import type { CardEvent, CardSnapshot } from '#domain/cards/card-types.js';
+import { toCardResource, type CardResource } from '#domain/cards/card.js';
 import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
@@ -7,9 +8,9 @@ import { Collections } from '../collections.js';
 /** The card read model: the Card resource plus `platformId` for scoping. */
 export type CardDoc = Doc & CardSnapshot & { platformId: string };
 
-export function toCard(doc: CardDoc): CardSnapshot {
+export function toCard(doc: CardDoc): CardResource {
   const { platformId: _p, ...card } = doc;
-  return card;
+  return toCardResource(card);
 }
 
 /** Every lifecycle event carries the full card snapshot, so the document is simply replaced. */
