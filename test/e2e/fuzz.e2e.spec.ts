@@ -193,7 +193,7 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
     // only operations without any input are skipped (health, docs, dashboards, reads of singletons)
     expect(skipped.every((s) => s.startsWith('GET '))).toBe(true);
     expect(requests).toBeGreaterThan(1000);
-  }, 120_000); // bounded by the runs; the timeout only guards against a server that stops answering
+  }, 300_000); // bounded by the runs; the timeout only guards against a server that stops answering
 });
 
 /** A business customer of the platform and one beneficial owner of it; the owner's id. */

@@ -39,6 +39,7 @@ export async function startWebhooks(
     runner,
     new PaymentProcess(runner, infra.clocks, infra.jobs),
     infra.readModels,
+    infra.clocks,
   );
   const delivery = startWebhookDelivery({
     jobs: infra.jobs,

@@ -5,6 +5,7 @@ import type { ApprovalReply } from '#domain/webhooks/payment-approval.js';
 import { awaitsApproval } from '#domain/webhooks/payment-webhooks.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import type { CommandRunner } from '../command-runner.js';
+import type { PlatformClocks } from '../platforms/platform-clocks.js';
 import type { Actor } from '../tokens.js';
 import {
   ApproveIncomingPaymentCommand,
@@ -28,9 +29,10 @@ export class PaymentApprovals {
     runner: CommandRunner,
     private readonly process: PaymentProcess,
     readModels: ReadModelStore,
+    clocks: PlatformClocks,
   ) {
-    this.approve = new ApproveIncomingPaymentHandler(runner, process, readModels);
-    this.reject = new RejectIncomingPaymentHandler(runner, process, readModels);
+    this.approve = new ApproveIncomingPaymentHandler(runner, process, readModels, clocks);
+    this.reject = new RejectIncomingPaymentHandler(runner, process, readModels, clocks);
   }
 
   /** Whether the payment an approval request (its body) asks about still waits for the platform's decision. */
@@ -54,10 +56,18 @@ export class PaymentApprovals {
     try {
       switch (reply.decision) {
         case 'APPROVE':
-          await this.approve.execute(new ApproveIncomingPaymentCommand(transactionId, actor));
+          await this.approve.execute(
+            new ApproveIncomingPaymentCommand(
+              transactionId,
+              actor,
+              reply.receiverCustomerInfo ? { receiverCustomerInfo: reply.receiverCustomerInfo } : {},
+            ),
+          );
           return;
         case 'REJECT':
-          await this.reject.execute(new RejectIncomingPaymentCommand(transactionId, actor));
+          await this.reject.execute(
+            new RejectIncomingPaymentCommand(transactionId, actor, reply.reason ? { reason: reply.reason } : {}),
+          );
           return;
         case 'FAIL': {
           const ref: PaymentRef = { kind: 'transaction', id: transactionId };
