@@ -70,7 +70,12 @@ export const CASES: Case[] = [
     status: 201,
     setup: async (f) => {
       const c = await f.m.customer(['USD']);
-      const info = { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021' };
+      const info = {
+        accountType: 'USD_ACCOUNT',
+        accountNumber: '123456789',
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+      };
       const body = { customerId: c.id, currency: 'USD', accountInfo: info };
       return {
         request: post('/customers/external-accounts', body),
@@ -85,7 +90,12 @@ export const CASES: Case[] = [
     status: 201,
     setup: async (f) => {
       const accountNumber = `${Date.now()}`.slice(-9);
-      const info = { accountType: 'USD_ACCOUNT', accountNumber, routingNumber: '021000021' };
+      const info = {
+        accountType: 'USD_ACCOUNT',
+        accountNumber,
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+      };
       const body = { currency: 'USD', accountInfo: info };
       return {
         request: post('/platform/external-accounts', body),
