@@ -174,7 +174,7 @@ describe('customers over HTTP (embedded stores)', () => {
       ],
       [
         'bad currency',
-        () => api.post('/customers', { platformCustomerId: 'x', customerType: 'INDIVIDUAL', currencies: ['XYZ'] }),
+        () => api.post('/customers', { platformCustomerId: 'x', customerType: 'INDIVIDUAL', currencies: ['usd'] }),
         'currencies',
       ],
       ['missing required', () => api.post('/customers', { customerType: 'INDIVIDUAL' }), 'platformCustomerId'],

@@ -40,11 +40,22 @@ export function requireCurrencyCode(code: string, field = 'currency'): string {
   return code;
 }
 
-export function currency(code: string): Currency {
+/**
+ * A currency the service moves money in. Codes are free strings at the edge (as in the public API); where
+ * money moves, one outside the supported set is refused with the public API's 400 `INVALID_CURRENCY`.
+ */
+export function currency(code: string, field = 'currency'): Currency {
   const c = CURRENCIES.get(code);
-  if (!c) throw invalid('UNSUPPORTED_CURRENCY', `currency ${code} is not supported`, 'currency');
+  if (!c)
+    throw invalid(
+      'INVALID_CURRENCY',
+      `currency ${code} is not supported (supported: ${CURRENCY_CODES.join(', ')})`,
+      field,
+    );
   return c;
 }
+
+export const isSupportedCurrency = (code: string): boolean => CURRENCIES.has(code);
 
 /** Largest amount accepted at the JSON edge (2^53 - 1): beyond it a JSON number loses precision. */
 export const MAX_JSON_AMOUNT = BigInt(Number.MAX_SAFE_INTEGER);

@@ -14,7 +14,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { CURRENCY_CODES } from '#domain/money.js';
+import { IsCurrencyCode } from '../http/currency-code.js';
 import { COUNTRY, DATE, UMA_ADDRESS } from '../http/formats.js';
 import { PageParams, ToBoolean } from '../http/list-params.js';
 import { bodyErrors } from '../http/validation.js';
@@ -44,7 +44,7 @@ export class CustomerProfileDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(20)
-  @IsIn(CURRENCY_CODES, { each: true, message: `each currency must be one of ${CURRENCY_CODES.join(', ')}` })
+  @IsCurrencyCode('currency', true)
   currencies?: string[];
   @IsOptional() @IsEmail() @MaxLength(254) email?: string;
   @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) fullName?: string;
@@ -78,7 +78,7 @@ export class ListCustomersQuery extends PageParams {
   @IsOptional() @IsISO8601({ strict: true }) updatedAfter?: string;
   @IsOptional() @IsISO8601({ strict: true }) updatedBefore?: string;
   @IsOptional() @Matches(COUNTRY, { message: 'region must be an ISO 3166-1 alpha-2 code' }) region?: string;
-  @IsOptional() @IsIn(CURRENCY_CODES) currency?: string;
+  @IsOptional() @IsCurrencyCode('currency') currency?: string;
   @IsOptional() @IsString() @MaxLength(200) umaAddress?: string;
   @IsOptional()
   @ToBoolean()

@@ -90,7 +90,7 @@ const isUmaTaken = (error: unknown) => error instanceof DomainError && error.cod
 const isCustomerExists = (error: unknown) => error instanceof DomainError && error.code === 'CUSTOMER_EXISTS';
 
 function validateCurrencies(codes: string[] | undefined): void {
-  for (const code of codes ?? []) currency(code);
+  for (const [i, code] of (codes ?? []).entries()) currency(code, `currencies[${i}]`);
   if (codes && new Set(codes).size !== codes.length)
     throw invalid('DUPLICATE_CURRENCY', 'currencies must not repeat', 'currencies');
 }
