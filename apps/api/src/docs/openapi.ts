@@ -22,6 +22,7 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'Not allowed for this platform.',
   404: 'Not found (or owned by another platform).',
   409: 'Conflicts with the resource’s current state.',
+  410: 'Gone: the resource was deleted before.',
   413: 'The body or its file is larger than the service accepts (`details.maxFileBytes` for a file).',
   415: 'The body or the file is of a media type this operation does not accept.',
   422: 'Idempotency key reused with a different request.',

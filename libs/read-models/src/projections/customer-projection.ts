@@ -9,7 +9,13 @@ export const customerProjection: Projection = {
   name: 'customers',
   collections: [Collections.customers],
   indexes: [{ collection: Collections.customers, fields: ['platformId', 'umaAddress', 'createdAt'] }],
-  handles: ['CustomerCreated', 'CustomerUpdated', 'CustomerDeleted', 'CustomerKycStatusChanged'],
+  handles: [
+    'CustomerCreated',
+    'CustomerUpdated',
+    'CustomerDeleted',
+    'CustomerKycStatusChanged',
+    'CustomerKycStatusCleared',
+  ],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as CustomerEvent;
     switch (event.type) {
@@ -40,7 +46,8 @@ export const customerProjection: Projection = {
         if (doc) tx.put(Collections.customers, { ...doc, isDeleted: true, updatedAt: event.data.deletedAt });
         break;
       }
-      case 'CustomerKycStatusChanged': {
+      case 'CustomerKycStatusChanged':
+      case 'CustomerKycStatusCleared': {
         const doc = await tx.get<Doc>(Collections.customers, event.data.customerId);
         if (doc) {
           const statusField = doc.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus';
