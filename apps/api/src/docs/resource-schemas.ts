@@ -120,18 +120,6 @@ export const resourceSchemas: Record<string, Schema> = {
       updatedAt: dateTime,
     },
   },
-  ApiToken: {
-    type: 'object',
-    required: ['id', 'name', 'status', 'createdAt', 'updatedAt'],
-    properties: {
-      id: str({ pattern: '^ApiToken:[0-9a-f-]{36}$' }),
-      name: str(),
-      status: str({ enum: ['ACTIVE', 'REVOKED'] }),
-      revokedAt: dateTime,
-      createdAt: dateTime,
-      updatedAt: dateTime,
-    },
-  },
   ApiTokenWithSecret: {
     allOf: [
       ref('ApiToken'),

@@ -16,6 +16,7 @@ import { auditSchemas } from './audit.js';
 import { beneficialOwnerSchemas } from './beneficial-owners.js';
 import { kycLinkSchemas } from './kyc-links.js';
 import { customersBulkSchemas } from './customers-bulk.js';
+import { platformConfigSchemas } from './platform-config.js';
 /**
  * Response schemas contributed by each API area (one file per area, each exporting a
  * `Record<name, JSON Schema>`), merged into the OpenAPI document's components.
@@ -41,4 +42,5 @@ export const areaSchemas: Record<string, Record<string, unknown>>[] = [
   agentSchemas,
   auditSchemas,
   customersBulkSchemas,
+  platformConfigSchemas,
 ];
