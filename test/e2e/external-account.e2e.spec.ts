@@ -187,6 +187,44 @@ describe('external accounts over HTTP', () => {
     }
   });
 
+  it('accepts requests shaped as the public API’s examples (bank account and Spark wallet)', async () => {
+    const bank = {
+      accountType: 'USD_ACCOUNT',
+      accountNumber: '98765432101',
+      routingNumber: '021000021',
+      bankAccountType: 'SAVINGS',
+      bankName: 'Hudson Savings',
+      platformAccountId: 'ext-usd-77',
+      beneficiary: {
+        beneficiaryType: 'INDIVIDUAL',
+        fullName: 'Ada Lovelace',
+        birthDate: '1815-12-10',
+        nationality: 'GB',
+        address: { line1: '12 St James Square', city: 'London', state: 'LDN', postalCode: 'SW1Y 4JH', country: 'GB' },
+      },
+    };
+    const customer = await kit.add({ currency: 'USD', accountInfo: bank });
+    expect(customer).toMatchObject({
+      customerId: kit.ada.id,
+      currency: 'USD',
+      status: 'ACTIVE',
+      platformAccountId: 'ext-usd-77',
+      accountInfo: { ...bank, paymentRails: USD_RAILS },
+      beneficiaryVerificationStatus: 'MATCHED',
+    });
+    const platform = await kit.api.post('/platform/external-accounts', {
+      currency: 'USD',
+      accountInfo: { ...bank, accountNumber: '98765432102' },
+    });
+    expect(platform.status).toBe(201);
+    expect(platform.body.customerId).toBeUndefined();
+    const spark = { accountType: 'SPARK_WALLET', address: 'spark1qq9z8kq7m3vw6r2l0t4d8x5c7n2h6j9p3s4a5' };
+    const wallet = await kit.add({ currency: 'BTC', accountInfo: spark });
+    expect(wallet.accountInfo).toEqual(spark);
+    const platformWallet = await kit.api.post('/platform/external-accounts', { currency: 'BTC', accountInfo: spark });
+    expect(platformWallet.status).toBe(201);
+  });
+
   it('takes a customer-path account without customerId as the platform’s own', async () => {
     const res = await kit.api.post('/customers/external-accounts', { currency: 'USD', accountInfo: usd('24242424') });
     expect(res.status).toBe(201);

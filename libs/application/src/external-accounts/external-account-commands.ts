@@ -94,6 +94,9 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
     const id = publicId('ExternalAccount', this.ids.uuid());
     const now = (await this.clocks.now(actor.platformId)).toISOString();
     const makeDefault = input.defaultUmaDepositAccount ?? false;
+    const platformAccountId =
+      input.platformAccountId ??
+      (typeof accountInfo.platformAccountId === 'string' ? accountInfo.platformAccountId : undefined);
     // One account per owner and primary identifier: claimed before it is created (none to claim without one).
     const keys = primaryIdentifier
       ? [externalAccountKey(actor.platformId, customerId, accountInfo.accountType, primaryIdentifier)]
@@ -110,7 +113,7 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
           currency: input.currency,
           accountInfo,
           primaryIdentifier,
-          ...(input.platformAccountId !== undefined ? { platformAccountId: input.platformAccountId } : {}),
+          ...(platformAccountId !== undefined ? { platformAccountId } : {}),
           defaultUmaDepositAccount: makeDefault,
           beneficiaryVerificationStatus: check.status,
           ...(check.verifiedData ? { beneficiaryVerifiedData: check.verifiedData } : {}),

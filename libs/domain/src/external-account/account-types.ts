@@ -268,6 +268,7 @@ export const ACCOUNT_TYPES: Readonly<Record<string, AccountTypeSpec>> = Object.f
     {
       accountNumber: accountNumber(),
       routingNumber: digits(9)(),
+      bankAccountType: bankAccountType(false),
       accountCategory: bankAccountType(false),
       bankName: bankName(false),
     },

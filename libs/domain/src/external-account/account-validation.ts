@@ -15,6 +15,14 @@ export const BENEFICIARY_TEXT_MAX = 255;
 
 type Fail = (field: string, constraint: string, message: string) => void;
 
+/**
+ * Taken in any type's accountInfo: the public API's own examples send the platform's reference there (it
+ * belongs beside accountInfo; given only there, it is the account's platformAccountId).
+ */
+export const ANY_TYPE_FIELDS: Readonly<Record<string, AccountField>> = {
+  platformAccountId: { required: false, description: '1-200 characters', minLength: 1, maxLength: 200 },
+};
+
 /** The reason a value does not fit its field, or undefined when it does. */
 export function fieldProblem(value: unknown, f: AccountField): { constraint: string; message: string } | undefined {
   if (typeof value !== 'string') return { constraint: 'isString', message: 'must be a string' };
@@ -116,7 +124,7 @@ export function validateAccountInfo(
   const special = new Set(['accountType', ...(spec.beneficiary ? ['beneficiary', 'paymentRails'] : [])]);
   for (const [name, value] of Object.entries(info)) {
     if (special.has(name)) continue;
-    const f = spec.fields[name];
+    const f = spec.fields[name] ?? ANY_TYPE_FIELDS[name];
     if (!f)
       fail(`accountInfo.${name}`, 'whitelistValidation', `accountInfo.${name} is not a field of ${info.accountType}`);
     else {

@@ -6,7 +6,7 @@ import {
   type AccountField,
   type AccountTypeSpec,
 } from '#domain/external-account/account-types.js';
-import { BENEFICIARY_TEXT_MAX } from '#domain/external-account/account-validation.js';
+import { ANY_TYPE_FIELDS, BENEFICIARY_TEXT_MAX } from '#domain/external-account/account-validation.js';
 import { CURRENCY_CODE_PATTERN } from '#domain/money.js';
 
 type Schema = Record<string, unknown>;
@@ -79,7 +79,9 @@ const accountInfoVariants = (kind: 'create' | 'response'): Schema[] =>
       ],
       properties: {
         accountType: str({ enum: [accountType] }),
-        ...Object.fromEntries(Object.entries(spec.fields).map(([name, f]) => [name, fieldSchema(f)])),
+        ...Object.fromEntries(
+          Object.entries({ ...spec.fields, ...ANY_TYPE_FIELDS }).map(([name, f]) => [name, fieldSchema(f)]),
+        ),
         ...(bank ? { beneficiary: beneficiary(spec), paymentRails: rails } : {}),
       },
     };
