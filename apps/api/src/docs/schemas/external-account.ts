@@ -23,34 +23,49 @@ const fieldSchema = (f: AccountField): Schema =>
   });
 const text = str({ minLength: 1, maxLength: BENEFICIARY_TEXT_MAX });
 const texts = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, text]));
-const address: Schema = {
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const individual = (rules: { required: readonly string[]; extra: readonly string[] }): Schema => ({
+  title: 'Individual beneficiary',
   type: 'object',
   additionalProperties: false,
-  required: ADDRESS_FIELDS.required,
-  properties: texts([...ADDRESS_FIELDS.required, ...ADDRESS_FIELDS.optional]),
-};
-const business: Schema = {
-  title: 'Business beneficiary',
-  type: 'object',
-  additionalProperties: false,
-  required: ['beneficiaryType', 'legalName'],
-  properties: { beneficiaryType: str({ enum: ['BUSINESS'] }), ...texts(BUSINESS_BENEFICIARY_FIELDS), address },
-};
-const beneficiary = (spec: AccountTypeSpec): Schema => {
-  const rules = spec.beneficiary!;
-  const individual: Schema = {
-    title: 'Individual beneficiary',
+  required: ['beneficiaryType', 'fullName', ...rules.required],
+  properties: {
+    beneficiaryType: str({ enum: ['INDIVIDUAL'] }),
+    ...texts([...INDIVIDUAL_BENEFICIARY_FIELDS, ...rules.extra]),
+    address: ref('BeneficiaryAddress'),
+  },
+});
+const plain = (rules: { required: readonly string[]; extra: readonly string[] }) =>
+  rules.required.length === 0 && rules.extra.length === 0;
+/** Shared parts of the beneficiary schemas (most account types take the plain one). */
+const beneficiarySchemas: Record<string, Schema> = {
+  BeneficiaryAddress: {
     type: 'object',
     additionalProperties: false,
-    required: ['beneficiaryType', 'fullName', ...rules.required],
+    required: ADDRESS_FIELDS.required,
+    properties: texts([...ADDRESS_FIELDS.required, ...ADDRESS_FIELDS.optional]),
+  },
+  BusinessBeneficiary: {
+    title: 'Business beneficiary',
+    type: 'object',
+    additionalProperties: false,
+    required: ['beneficiaryType', 'legalName'],
     properties: {
-      beneficiaryType: str({ enum: ['INDIVIDUAL'] }),
-      ...texts([...INDIVIDUAL_BENEFICIARY_FIELDS, ...rules.extra]),
-      address,
+      beneficiaryType: str({ enum: ['BUSINESS'] }),
+      ...texts(BUSINESS_BENEFICIARY_FIELDS),
+      address: ref('BeneficiaryAddress'),
     },
-  };
-  return { description: 'Who holds the account.', oneOf: [individual, business] };
+  },
+  IndividualBeneficiary: individual({ required: [], extra: [] }),
+  Beneficiary: {
+    description: 'Who holds the account.',
+    oneOf: [ref('IndividualBeneficiary'), ref('BusinessBeneficiary')],
+  },
 };
+const beneficiary = (spec: AccountTypeSpec): Schema =>
+  plain(spec.beneficiary!)
+    ? ref('Beneficiary')
+    : { description: 'Who holds the account.', oneOf: [individual(spec.beneficiary!), ref('BusinessBeneficiary')] };
 
 /**
  * One variant per account type, generated from the same table that validates requests: `create` is the
@@ -88,6 +103,7 @@ const accountInfoVariants = (kind: 'create' | 'response'): Schema[] =>
   });
 
 export const externalAccountSchemas: Record<string, Schema> = {
+  ...beneficiarySchemas,
   ExternalAccountCreateInfo: { oneOf: accountInfoVariants('create'), discriminator: { propertyName: 'accountType' } },
   ExternalAccountInfo: { oneOf: accountInfoVariants('response'), discriminator: { propertyName: 'accountType' } },
   ExternalAccount: {
