@@ -70,7 +70,7 @@ describe('customers shaped as the public API', () => {
     expect(badStatus.status).toBe(400);
   });
 
-  it('creates a business with every businessInfo field and returns them all; its KYB webhook carries them', async () => {
+  it('creates a business with every businessInfo field, returned everywhere, KYB webhook included', async () => {
     await pointWebhooksAt(t.api, receiver);
     const res = await t.api.post('/customers', {
       customerType: 'BUSINESS',
