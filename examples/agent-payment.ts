@@ -65,7 +65,12 @@ run('agent-payment', async () => {
   const bank = await platform.post<{ id: string }>('/customers/external-accounts', {
     customerId: customer.id,
     currency: 'USD',
-    accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000987654321', routingNumber: '021000021' },
+    accountInfo: {
+      accountType: 'USD_ACCOUNT',
+      accountNumber: '000987654321',
+      routingNumber: '021000021',
+      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+    },
   });
   show('customer', customer.id);
   show('account', `${account.id} (${usd(100_000)})`);

@@ -83,8 +83,12 @@ run('pay-external-account', async () => {
     {
       customerId: customer.id,
       currency: 'USD',
-      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021' },
-      beneficiary: { fullName: 'Katherine Johnson' },
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        accountNumber: '000123456789',
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Katherine Johnson' },
+      },
     },
     { idempotencyKey: uniqueRef('bank') },
   );

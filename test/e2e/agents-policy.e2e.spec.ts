@@ -233,7 +233,12 @@ describe('agents: policy enforced at the moment of each action', () => {
     await refused(
       await agent.me.post('/agents/me/external-accounts', {
         currency: 'USD',
-        accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021' },
+        accountInfo: {
+          accountType: 'USD_ACCOUNT',
+          accountNumber: '123456789',
+          routingNumber: '021000021',
+          beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+        },
       }),
       'FORBIDDEN',
     );
@@ -283,7 +288,12 @@ describe('agents: policy enforced at the moment of each action', () => {
     const agent = await a.connected(policy(), 0);
     const created = await agent.me.post('/agents/me/external-accounts', {
       currency: 'USD',
-      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '55501234888', routingNumber: '021000021' },
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        accountNumber: '55501234888',
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+      },
     });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ customerId: agent.customer.id, currency: 'USD' });

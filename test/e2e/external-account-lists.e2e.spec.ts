@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { CommandRunner } from '#application/command-runner.js';
 import { loadExternalAccount } from '#application/external-accounts/load-external-account.js';
 import { DomainError } from '#domain/errors.js';
-import { externalAccountsHarness, usd } from './external-account-support.js';
+import { ADDRESS, eur as eurInfo, externalAccountsHarness, person, usd } from './external-account-support.js';
 
 const START = Date.UTC(2026, 1, 2, 9);
 
@@ -62,7 +62,7 @@ describe('external accounts over HTTP: ownership, defaults, lists, deletes and t
     expect(first.defaultUmaDepositAccount).toBe(true);
     const eur = await kit.add({
       currency: 'EUR',
-      accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000' },
+      accountInfo: eurInfo('DE89370400440532013000'),
       defaultUmaDepositAccount: true,
     });
     const bobs = await kit.api.post('/customers/external-accounts', {
@@ -93,7 +93,7 @@ describe('external accounts over HTTP: ownership, defaults, lists, deletes and t
     const eur = await kit.add({
       customerId: carol.id,
       currency: 'EUR',
-      accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013555' },
+      accountInfo: eurInfo('DE89370400440532013555'),
     });
     const q = async (query: string) => {
       const res = await kit.api.get(`/customers/external-accounts?${query}`);
@@ -151,7 +151,7 @@ describe('external accounts over HTTP: ownership, defaults, lists, deletes and t
     kit.clock.advance(1000);
     const own = await kit.api.post('/platform/external-accounts', {
       currency: 'EUR',
-      accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'NL91ABNA0417164300' },
+      accountInfo: eurInfo('NL91ABNA0417164300', { beneficiary: person('Sandbox', { address: ADDRESS }) }),
       platformAccountId: 'treasury',
     });
     expect(own.status).toBe(201);
@@ -166,8 +166,7 @@ describe('external accounts over HTTP: ownership, defaults, lists, deletes and t
     kit.clock.advance(1000);
     const named = await kit.api.post('/platform/external-accounts', {
       currency: 'USD',
-      accountInfo: usd('11110103'),
-      beneficiary: { fullName: 'Sandbox Payments Inc' },
+      accountInfo: usd('11110103', { beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Sandbox Payments Inc' } }),
     });
     expect(named.body).toMatchObject({
       beneficiaryVerificationStatus: 'PARTIAL_MATCH',

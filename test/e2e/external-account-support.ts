@@ -2,12 +2,28 @@ import { afterAll, beforeAll, expect } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 
+/** An individual beneficiary (accountInfo.beneficiary), Ada by default. */
+export const person = (fullName = 'Ada Lovelace', extra: Record<string, unknown> = {}) => ({
+  beneficiaryType: 'INDIVIDUAL',
+  fullName,
+  ...extra,
+});
+export const ADDRESS = { line1: 'Unter den Linden 1', postalCode: '10117', country: 'DE' };
+
 export const usd = (accountNumber: string, extra: Record<string, unknown> = {}) => ({
   accountType: 'USD_ACCOUNT',
   accountNumber,
   routingNumber: '021000021',
+  beneficiary: person(),
   ...extra,
 });
+export const eur = (iban: string, extra: Record<string, unknown> = {}) => ({
+  accountType: 'EUR_ACCOUNT',
+  iban,
+  beneficiary: person('Ada Lovelace', { address: ADDRESS }),
+  ...extra,
+});
+export const USD_RAILS = ['ACH', 'WIRE', 'RTP', 'FEDNOW'];
 
 /**
  * A service of its own for an external-accounts e2e file, with two customers (Ada: USD, EUR and MXN; Bob: USD)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { externalAccountsHarness, usd } from './external-account-support.js';
+import { ADDRESS, externalAccountsHarness, person, usd, USD_RAILS } from './external-account-support.js';
 
 const START = Date.UTC(2026, 1, 2, 9);
 
@@ -21,6 +21,8 @@ describe('external accounts over HTTP', () => {
         accountNumber: '000123456789',
         routingNumber: '021000021',
         bankName: 'First Bank',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+        paymentRails: USD_RAILS,
       },
       platformAccountId: 'bank-1',
       defaultUmaDepositAccount: false,
@@ -45,23 +47,29 @@ describe('external accounts over HTTP', () => {
       ['4444001', 'MATCHED', { fullName: 'Grace Brewster Hopper' }],
     ];
     for (const [accountNumber, status, verified] of cases) {
-      const a = await kit.add({ accountInfo: usd(accountNumber), beneficiary: { fullName: 'Grace Brewster Hopper' } });
+      const a = await kit.add({ accountInfo: usd(accountNumber, { beneficiary: person('Grace Brewster Hopper') }) });
       expect({ accountNumber, status: a.beneficiaryVerificationStatus }).toEqual({ accountNumber, status });
       expect(a.beneficiaryVerifiedData).toEqual(verified);
     }
     // The digits of identifiers with a domain part go in the name part.
-    const upi = await kit.add({ currency: 'INR', accountInfo: { accountType: 'UPI', vpa: 'ada103@okbank' } });
+    const upi = await kit.add({
+      currency: 'INR',
+      accountInfo: { accountType: 'INR_ACCOUNT', vpa: 'ada103@okbank', beneficiary: person() },
+    });
     expect(upi.beneficiaryVerificationStatus).toBe('PARTIAL_MATCH');
     expect(upi.beneficiaryVerifiedData).toEqual({ fullName: 'A. Lovelace' });
-    // IBANs, CLABEs and wallet addresses use their own last three characters.
+    // IBANs, CLABEs, phone numbers and wallet addresses use their own last three characters.
+    const outcome = async (currency: string, accountInfo: Record<string, unknown>) =>
+      (await kit.add({ currency, accountInfo })).beneficiaryVerificationStatus;
+    const adaAt = person('Ada Lovelace', { address: ADDRESS });
     expect(
-      (await kit.add({ currency: 'EUR', accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013104' } }))
-        .beneficiaryVerificationStatus,
+      await outcome('EUR', { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013104', beneficiary: adaAt }),
     ).toBe('PENDING');
     expect(
-      (await kit.add({ currency: 'MXN', accountInfo: { accountType: 'MXN_ACCOUNT', clabe: '032180000118359107' } }))
-        .beneficiaryVerificationStatus,
+      await outcome('MXN', { accountType: 'MXN_ACCOUNT', clabeNumber: '032180000118359107', beneficiary: person() }),
     ).toBe('CHECKED_BY_RECEIVING_FI');
+    const kes = { accountType: 'KES_ACCOUNT', phoneNumber: '+254712345106', provider: 'M-PESA', beneficiary: person() };
+    expect(await outcome('KES', kes)).toBe('UNSUPPORTED');
   });
 
   it('refuses suffix 105 as an invalid account and creates nothing', async () => {
@@ -80,42 +88,148 @@ describe('external accounts over HTTP', () => {
     const upi = await kit.api.post('/customers/external-accounts', {
       customerId: kit.ada.id,
       currency: 'INR',
-      accountInfo: { accountType: 'UPI', vpa: 'x105@bank' },
+      accountInfo: { accountType: 'INR_ACCOUNT', vpa: 'x105@bank', beneficiary: person() },
     });
     expect(upi.status).toBe(400);
     expect(await kit.count()).toBe(before);
     expect(await kit.t.service.infra.eventStore.headPosition()).toBe(head);
   });
 
-  it('accepts every account type with its own fields', async () => {
-    const valid: [string, Record<string, unknown>][] = [
-      ['USD', usd('12345678', { accountCategory: 'SAVINGS' })],
-      ['EUR', { accountType: 'EUR_ACCOUNT', iban: 'FR1420041010050500013M02606', swiftCode: 'BNPAFRPP' }],
-      ['GBP', { accountType: 'IBAN_ACCOUNT', iban: 'GB29NWBK60161331926819' }],
-      ['AED', { accountType: 'AED_ACCOUNT', iban: 'AE070331234567890123456', swiftCode: 'EBILAEAD' }],
-      ['GBP', { accountType: 'GBP_ACCOUNT', accountNumber: '31926819', sortCode: '601613' }],
-      ['MXN', { accountType: 'MXN_ACCOUNT', clabe: '002010077777777771' }],
+  it('accepts the public API’s account types with their own fields and shows their payment rails', async () => {
+    const ada = person();
+    const adaAt = person('Ada Lovelace', { address: ADDRESS });
+    const valid: [string, Record<string, unknown>, string[] | undefined][] = [
+      ['USD', usd('12345678', { accountCategory: 'SAVINGS' }), USD_RAILS],
+      [
+        'EUR',
+        { accountType: 'EUR_ACCOUNT', iban: 'FR1420041010050500013M02606', swiftCode: 'BNPAFRPP', beneficiary: adaAt },
+        ['SEPA', 'SEPA_INSTANT'],
+      ],
+      ['AED', { accountType: 'AED_ACCOUNT', iban: 'AE070331234567890123456', beneficiary: adaAt }, ['BANK_TRANSFER']],
+      [
+        'GBP',
+        { accountType: 'GBP_ACCOUNT', accountNumber: '31926819', sortCode: '601613', beneficiary: ada },
+        ['FASTER_PAYMENTS'],
+      ],
+      ['MXN', { accountType: 'MXN_ACCOUNT', clabeNumber: '002010077777777771', beneficiary: ada }, ['SPEI']],
       [
         'CAD',
-        { accountType: 'CAD_ACCOUNT', accountNumber: '1234567', institutionNumber: '001', transitNumber: '12345' },
+        {
+          accountType: 'CAD_ACCOUNT',
+          accountNumber: '1234567',
+          bankCode: '001',
+          branchCode: '12345',
+          beneficiary: person('Ada Lovelace', { registrationNumber: 'R-1' }),
+        },
+        ['BANK_TRANSFER'],
       ],
-      ['INR', { accountType: 'UPI', vpa: 'kit.ada.lovelace@okhdfc' }],
-      ['BRL', { accountType: 'PIX', pixKey: 'ada@example.com', pixKeyType: 'EMAIL' }],
-      ['PHP', { accountType: 'PHP_ACCOUNT', accountNumber: '1234567890', bankName: 'BDO Unibank' }],
-      ['NGN', { accountType: 'NGN_ACCOUNT', accountNumber: '0123456789', bankName: 'Access Bank' }],
+      ['INR', { accountType: 'INR_ACCOUNT', vpa: 'kit.ada.lovelace@okhdfc', beneficiary: ada }, ['UPI']],
+      [
+        'BRL',
+        {
+          accountType: 'BRL_ACCOUNT',
+          pixKey: 'ada@example.com',
+          pixKeyType: 'EMAIL',
+          taxId: '12345678901',
+          beneficiary: ada,
+        },
+        ['PIX'],
+      ],
+      [
+        'PHP',
+        { accountType: 'PHP_ACCOUNT', accountNumber: '12345678', bankName: 'BDO Unibank', beneficiary: ada },
+        ['BANK_TRANSFER'],
+      ],
+      [
+        'NGN',
+        { accountType: 'NGN_ACCOUNT', accountNumber: '0123456789', bankName: 'Access Bank', beneficiary: ada },
+        ['BANK_TRANSFER'],
+      ],
+      [
+        'XOF',
+        {
+          accountType: 'XOF_ACCOUNT',
+          phoneNumber: '+221771234567',
+          provider: 'Orange Money',
+          region: 'SN',
+          beneficiary: ada,
+        },
+        ['MOBILE_MONEY'],
+      ],
+      [
+        'JPY',
+        {
+          accountType: 'SWIFT_ACCOUNT',
+          country: 'JP',
+          swiftCode: 'MHCBJPJT',
+          bankName: 'Mizuho Bank',
+          accountNumber: '1234567',
+          beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Ada Analytical Engines KK' },
+        },
+        ['SWIFT'],
+      ],
       [
         'BTC',
-        { accountType: 'SPARK_WALLET', address: 'sp1pgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjzkp0rqx6dj6mrhu' },
+        { accountType: 'SPARK_WALLET', address: 'sp1pgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjz' },
+        undefined,
       ],
-      ['BTC', { accountType: 'LIGHTNING', address: 'ada@wallet.example.com' }],
-      ['USDC', { accountType: 'ETHEREUM_WALLET', address: '0x52908400098527886E0F7030069857D2E4169EE7' }],
-      ['USDC', { accountType: 'SOLANA_WALLET', address: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV' }],
+      ['BTC', { accountType: 'LIGHTNING', lightningAddress: 'ada@wallet.example.com' }, undefined],
+      ['USDC', { accountType: 'ETHEREUM_WALLET', address: '0x52908400098527886E0F7030069857D2E4169EE7' }, undefined],
+      ['USDC', { accountType: 'BASE_WALLET', address: '0x52908400098527886E0F7030069857D2E4169EE8' }, undefined],
+      ['USDC', { accountType: 'POLYGON_WALLET', address: '0x52908400098527886E0F7030069857D2E4169EE9' }, undefined],
+      ['USDC', { accountType: 'SOLANA_WALLET', address: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV' }, undefined],
+      ['USDT', { accountType: 'TRON_WALLET', address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE' }, undefined],
     ];
-    for (const [currency, accountInfo] of valid) {
+    for (const [currency, accountInfo, rails] of valid) {
       const a = await kit.add({ currency, accountInfo });
-      expect(a.accountInfo).toEqual(accountInfo);
+      expect(a.accountInfo).toEqual(rails ? { ...accountInfo, paymentRails: rails } : accountInfo);
       expect(a.currency).toBe(currency);
     }
+  });
+
+  it('accepts requests shaped as the public API’s examples (bank account and Spark wallet)', async () => {
+    const bank = {
+      accountType: 'USD_ACCOUNT',
+      accountNumber: '98765432101',
+      routingNumber: '021000021',
+      bankAccountType: 'SAVINGS',
+      bankName: 'Hudson Savings',
+      platformAccountId: 'ext-usd-77',
+      beneficiary: {
+        beneficiaryType: 'INDIVIDUAL',
+        fullName: 'Ada Lovelace',
+        birthDate: '1815-12-10',
+        nationality: 'GB',
+        address: { line1: '12 St James Square', city: 'London', state: 'LDN', postalCode: 'SW1Y 4JH', country: 'GB' },
+      },
+    };
+    const customer = await kit.add({ currency: 'USD', accountInfo: bank });
+    expect(customer).toMatchObject({
+      customerId: kit.ada.id,
+      currency: 'USD',
+      status: 'ACTIVE',
+      platformAccountId: 'ext-usd-77',
+      accountInfo: { ...bank, paymentRails: USD_RAILS },
+      beneficiaryVerificationStatus: 'MATCHED',
+    });
+    const platform = await kit.api.post('/platform/external-accounts', {
+      currency: 'USD',
+      accountInfo: { ...bank, accountNumber: '98765432102' },
+    });
+    expect(platform.status).toBe(201);
+    expect(platform.body.customerId).toBeUndefined();
+    const spark = { accountType: 'SPARK_WALLET', address: 'spark1qq9z8kq7m3vw6r2l0t4d8x5c7n2h6j9p3s4a5' };
+    const wallet = await kit.add({ currency: 'BTC', accountInfo: spark });
+    expect(wallet.accountInfo).toEqual(spark);
+    const platformWallet = await kit.api.post('/platform/external-accounts', { currency: 'BTC', accountInfo: spark });
+    expect(platformWallet.status).toBe(201);
+  });
+
+  it('takes a customer-path account without customerId as the platform’s own', async () => {
+    const res = await kit.api.post('/customers/external-accounts', { currency: 'USD', accountInfo: usd('24242424') });
+    expect(res.status).toBe(201);
+    expect(res.body.customerId).toBeUndefined();
+    expect((await kit.api.get(`/platform/external-accounts/${res.body.id}`)).body).toEqual(res.body);
   });
 
   it('refuses invalid input with field errors and changes nothing', async () => {
@@ -150,45 +264,85 @@ describe('external accounts over HTTP', () => {
       ['accountInfo not an object', () => post({ accountInfo: 'USD_ACCOUNT' }), 'accountInfo'],
       [
         'CLABE too short',
-        () => post({ currency: 'MXN', accountInfo: { accountType: 'MXN_ACCOUNT', clabe: '1234' } }),
+        () =>
+          post({
+            currency: 'MXN',
+            accountInfo: { accountType: 'MXN_ACCOUNT', clabeNumber: '1234', beneficiary: person() },
+          }),
+        'accountInfo.clabeNumber',
+      ],
+      [
+        'retired field name',
+        () => post({ currency: 'MXN', accountInfo: { accountType: 'MXN_ACCOUNT', clabe: '002010077777777771' } }),
         'accountInfo.clabe',
       ],
       [
-        'AED without swift',
-        () => post({ currency: 'AED', accountInfo: { accountType: 'AED_ACCOUNT', iban: 'AE070331234567890123456' } }),
-        'accountInfo.swiftCode',
+        'bank account without beneficiary',
+        () => post({ accountInfo: usd('5555', { beneficiary: undefined }) }),
+        'accountInfo.beneficiary',
+      ],
+      [
+        'EUR beneficiary without address',
+        () =>
+          post({
+            currency: 'EUR',
+            accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000', beneficiary: person() },
+          }),
+        'accountInfo.beneficiary.address',
       ],
       [
         'GBP sort code with dashes',
         () =>
           post({
             currency: 'GBP',
-            accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '31926819', sortCode: '60-16-13' },
+            accountInfo: {
+              accountType: 'GBP_ACCOUNT',
+              accountNumber: '31926819',
+              sortCode: '60-16-13',
+              beneficiary: person(),
+            },
           }),
         'accountInfo.sortCode',
       ],
-      ['UPI without vpa', () => post({ currency: 'INR', accountInfo: { accountType: 'UPI' } }), 'accountInfo.vpa'],
+      [
+        'retired type',
+        () => post({ currency: 'INR', accountInfo: { accountType: 'UPI', vpa: 'a@b' } }),
+        'accountInfo.accountType',
+      ],
+      [
+        'INR without vpa',
+        () => post({ currency: 'INR', accountInfo: { accountType: 'INR_ACCOUNT', beneficiary: person() } }),
+        'accountInfo.vpa',
+      ],
       [
         'NGN without bank',
-        () => post({ currency: 'NGN', accountInfo: { accountType: 'NGN_ACCOUNT', accountNumber: '0123456789' } }),
+        () =>
+          post({
+            currency: 'NGN',
+            accountInfo: { accountType: 'NGN_ACCOUNT', accountNumber: '0123456789', beneficiary: person() },
+          }),
         'accountInfo.bankName',
       ],
       [
-        'bad wallet address',
-        () => post({ currency: 'USDC', accountInfo: { accountType: 'ETHEREUM_WALLET', address: '0x123' } }),
+        'empty wallet address',
+        () => post({ currency: 'USDC', accountInfo: { accountType: 'ETHEREUM_WALLET', address: '' } }),
         'accountInfo.address',
       ],
-      ['unknown currency', () => post({ currency: 'XYZ' }), 'currency'],
+      ['currency not ISO 4217-shaped', () => post({ currency: 'usd' }), 'currency'],
       ['unknown top-level field', () => post({ nickname: 'x' }), 'nickname'],
-      ['empty beneficiary name', () => post({ beneficiary: { fullName: '' } }), 'beneficiary.fullName'],
-      ['unknown beneficiary field', () => post({ beneficiary: { fullName: 'A', age: 3 } }), 'beneficiary.age'],
+      ['beneficiary beside accountInfo', () => post({ beneficiary: { fullName: 'A' } }), 'beneficiary'],
+      [
+        'empty beneficiary name',
+        () => post({ accountInfo: usd('5555', { beneficiary: person('') }) }),
+        'accountInfo.beneficiary.fullName',
+      ],
+      [
+        'unknown beneficiary field',
+        () => post({ accountInfo: usd('5555', { beneficiary: person('A', { age: '3' }) }) }),
+        'accountInfo.beneficiary.age',
+      ],
       ['default flag not boolean', () => post({ defaultUmaDepositAccount: 'yes' }), 'defaultUmaDepositAccount'],
       ['bad customerId', () => post({ customerId: 'Customer:1' }), 'customerId'],
-      [
-        'missing customerId',
-        () => kit.api.post('/customers/external-accounts', { currency: 'USD', accountInfo: usd('5555') }),
-        'customerId',
-      ],
       [
         'customerId on the platform path',
         () =>
@@ -199,7 +353,7 @@ describe('external accounts over HTTP', () => {
           }),
         'customerId',
       ],
-      ['bad currency filter', () => kit.api.get('/customers/external-accounts?currency=XYZ'), 'currency'],
+      ['bad currency filter', () => kit.api.get('/customers/external-accounts?currency=us'), 'currency'],
       ['bad customerId filter', () => kit.api.get('/customers/external-accounts?customerId=nope'), 'customerId'],
       ['limit 0', () => kit.api.get('/customers/external-accounts?limit=0'), 'limit'],
       ['limit 101', () => kit.api.get('/platform/external-accounts?limit=101'), 'limit'],

@@ -34,7 +34,12 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
     const external = await api.post('/customers/external-accounts', {
       customerId: h.customerId,
       currency: 'USD',
-      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '12345678', routingNumber: '021000021' },
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        accountNumber: '12345678',
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+      },
     });
     expect(external.status).toBe(201);
     const token = await api.post('/tokens', { name: 'fuzzed' });

@@ -4,6 +4,7 @@ import { signedRequest, startWalletSession } from '../support/wallet-session.js'
 import { confirmCase } from './idempotency-confirm-case.js';
 import { bulkUploadCase } from './idempotency-upload-case.js';
 import { keyed, merchant, ownerBody, unique, type Fixtures } from './idempotency-fixtures.js';
+import { usd } from './external-account-support.js';
 
 /** A request of a case: path under the base path, and its JSON body (none for action endpoints). */
 export interface Req {
@@ -71,7 +72,7 @@ export const CASES: Case[] = [
     status: 201,
     setup: async (f) => {
       const c = await f.m.customer(['USD']);
-      const info = { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021' };
+      const info = usd('123456789');
       const body = { customerId: c.id, currency: 'USD', accountInfo: info };
       return {
         request: post('/customers/external-accounts', body),
@@ -86,7 +87,7 @@ export const CASES: Case[] = [
     status: 201,
     setup: async (f) => {
       const accountNumber = `${Date.now()}`.slice(-9);
-      const info = { accountType: 'USD_ACCOUNT', accountNumber, routingNumber: '021000021' };
+      const info = usd(accountNumber);
       const body = { currency: 'USD', accountInfo: info };
       return {
         request: post('/platform/external-accounts', body),

@@ -35,14 +35,25 @@ export function money(t: TestService, api: Client = t.api) {
   /** An external account whose primary identifier ends with `suffix` (sandbox outcomes). */
   const external = async (customerId: string | undefined, currency: string, suffix: string): Promise<string> => {
     const digits = uniqueDigits('external', 6) + suffix;
+    const beneficiary = { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' };
+    const address = { line1: 'Unter den Linden 1', postalCode: '10117', country: 'DE' };
     const accountInfo: Record<string, unknown> =
       currency === 'USD'
-        ? { accountType: 'USD_ACCOUNT', accountNumber: digits, routingNumber: '021000021' }
+        ? { accountType: 'USD_ACCOUNT', accountNumber: digits, routingNumber: '021000021', beneficiary }
         : currency === 'EUR'
-          ? { accountType: 'EUR_ACCOUNT', iban: `DE89370400440532${digits.slice(-9).padStart(9, '0')}` }
+          ? {
+              accountType: 'EUR_ACCOUNT',
+              iban: `DE89370400440532${digits.slice(-9).padStart(9, '0')}`,
+              beneficiary: { ...beneficiary, address },
+            }
           : currency === 'MXN'
-            ? { accountType: 'MXN_ACCOUNT', clabe: digits.padStart(18, '0') }
-            : { accountType: 'GBP_ACCOUNT', accountNumber: digits.slice(-8).padStart(8, '0'), sortCode: '123456' };
+            ? { accountType: 'MXN_ACCOUNT', clabeNumber: digits.padStart(18, '0'), beneficiary }
+            : {
+                accountType: 'GBP_ACCOUNT',
+                accountNumber: digits.slice(-8).padStart(8, '0'),
+                sortCode: '123456',
+                beneficiary,
+              };
     const path = customerId ? '/customers/external-accounts' : '/platform/external-accounts';
     const res = await api.post(path, { ...(customerId ? { customerId } : {}), currency, accountInfo });
     expect({ status: res.status, body: res.body }).toEqual({

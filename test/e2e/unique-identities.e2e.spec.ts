@@ -10,7 +10,12 @@ import { startTestService, type Client, type Reply, type TestService } from '../
 import { walletSession } from '../support/wallet-session.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
-const usd = (accountNumber: string) => ({ accountType: 'USD_ACCOUNT', accountNumber, routingNumber: '021000021' });
+const usd = (accountNumber: string) => ({
+  accountType: 'USD_ACCOUNT',
+  accountNumber,
+  routingNumber: '021000021',
+  beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+});
 
 describe('unique identities are claimed in the write path', () => {
   let t: TestService;

@@ -54,13 +54,14 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   it('has no endpoint and no keys before the first configuration', async () => {
     const res = await api.get('/config');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ webhookEndpoint: null, webhookSigningPublicKey: null, webhookSecret: null });
+    // As in the public API, an unset endpoint is absent rather than null.
+    expect(res.body).not.toHaveProperty('webhookEndpoint');
+    expect(res.body).toMatchObject({ webhookSigningPublicKey: null, webhookSecret: null });
     expect(typeof res.body.createdAt).toBe('string');
   });
 
   it('validates PATCH /config and changes nothing on bad input', async () => {
     const bad = [
-      {},
       { webhookEndpoint: 42 },
       { webhookEndpoint: 'not a url' },
       { webhookEndpoint: 'ftp://example.com/hook' },
@@ -73,7 +74,7 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
       expect({ body, status: res.status, code: res.body.code }).toEqual({ body, status: 400, code: 'INVALID_INPUT' });
       expect(res.body.details.errors.length).toBeGreaterThan(0);
     }
-    expect((await api.get('/config')).body.webhookEndpoint).toBeNull();
+    expect((await api.get('/config')).body.webhookEndpoint).toBeUndefined();
     expect(await t.service.infra.eventStore.readStream(streams.webhooks(t.service.sandbox!.platformId))).toEqual([]);
   });
 
@@ -314,7 +315,7 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     ).body.data[0];
     await fund(account.id, 10, other.api);
     const cleared = await api.patch('/config', { webhookEndpoint: null });
-    expect(cleared.body.webhookEndpoint).toBeNull();
+    expect(cleared.body.webhookEndpoint).toBeUndefined();
     expect(cleared.body.webhookSigningPublicKey).toEqual(expect.any(String));
     const { accountId } = await createCustomer();
     await fund(accountId, 7);

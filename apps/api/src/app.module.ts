@@ -34,6 +34,7 @@ import { createRateLimitStorage } from './http/rate-limit-storage.js';
 import { PINO_LEVELS } from './http/request-log.js';
 import { SandboxController } from './sandbox/sandbox.controller.js';
 import { TokensController } from './tokens/tokens.controller.js';
+import { PlatformConfigController } from './platform-config/platform-config.controller.js';
 import { AuthCredentialsController } from './wallet/auth-credentials.controller.js';
 import { AuthSessionsController } from './wallet/auth-sessions.controller.js';
 import { WalletAccountsController } from './wallet/wallet-accounts.controller.js';
@@ -73,6 +74,7 @@ export const API_CONTROLLERS = [
   AuthSessionsController,
   WalletAccountsController,
   TokensController,
+  PlatformConfigController,
   SandboxController,
   SandboxCardsController,
   CardsController,

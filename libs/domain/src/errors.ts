@@ -1,10 +1,10 @@
 /**
  * Business rule failures. The domain names the kind of failure; the HTTP edge maps kinds to
- * status codes (invalid 400, unauthorized 401, forbidden 403, not_found 404, conflict 409,
+ * status codes (invalid 400, unauthorized 401, forbidden 403, not_found 404, conflict 409, gone 410,
  * unprocessable 422, rate_limited 429 with `details.retryAfterSeconds`).
  */
 export type DomainErrorKind =
-  'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'unprocessable' | 'rate_limited';
+  'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'gone' | 'unprocessable' | 'rate_limited';
 
 export interface FieldError {
   field: string;

@@ -27,11 +27,35 @@ export const CURRENCIES: ReadonlyMap<string, Currency> = new Map(table.map((c) =
 export const CURRENCY_CODES: readonly string[] = table.map((c) => c.code);
 export const CRYPTO_CURRENCIES: ReadonlySet<string> = new Set(['BTC', 'USDC']);
 
-export function currency(code: string): Currency {
+/**
+ * The shape of a currency code at the API's edge: an ISO 4217 code (three capital letters) or a
+ * crypto asset code such as USDC. Whether the service moves money in it is `currency()`'s question.
+ */
+export const CURRENCY_CODE_PATTERN = /^[A-Z]{3,4}$/;
+export const CURRENCY_CODE_TEXT = 'an ISO 4217 currency code such as USD (or a crypto code such as USDC)';
+
+export function requireCurrencyCode(code: string, field = 'currency'): string {
+  if (!CURRENCY_CODE_PATTERN.test(code))
+    throw invalid('INVALID_INPUT', `${field} must be ${CURRENCY_CODE_TEXT}`, field);
+  return code;
+}
+
+/**
+ * A currency the service moves money in. Codes are free strings at the edge (as in the public API); where
+ * money moves, one outside the supported set is refused with the public API's 400 `INVALID_CURRENCY`.
+ */
+export function currency(code: string, field = 'currency'): Currency {
   const c = CURRENCIES.get(code);
-  if (!c) throw invalid('UNSUPPORTED_CURRENCY', `currency ${code} is not supported`, 'currency');
+  if (!c)
+    throw invalid(
+      'INVALID_CURRENCY',
+      `currency ${code} is not supported (supported: ${CURRENCY_CODES.join(', ')})`,
+      field,
+    );
   return c;
 }
+
+export const isSupportedCurrency = (code: string): boolean => CURRENCIES.has(code);
 
 /** Largest amount accepted at the JSON edge (2^53 - 1): beyond it a JSON number loses precision. */
 export const MAX_JSON_AMOUNT = BigInt(Number.MAX_SAFE_INTEGER);

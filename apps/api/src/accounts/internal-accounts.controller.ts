@@ -11,12 +11,13 @@ import { idParam } from '../http/id-pipe.js';
 import { PageParams } from '../http/list-params.js';
 import { CUSTOMER_ID } from '../http/formats.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
+import { IsCurrencyCode } from '../http/currency-code.js';
 
 const ACCOUNT_TYPES = ['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] as const;
 
 export class ListPlatformAccountsQuery extends PageParams {
   @IsOptional() @IsIn(ACCOUNT_TYPES) type?: (typeof ACCOUNT_TYPES)[number];
-  @IsOptional() @IsIn(CURRENCY_CODES) currency?: string;
+  @IsOptional() @IsCurrencyCode('currency') currency?: string;
 }
 
 export class ListCustomerAccountsQuery extends ListPlatformAccountsQuery {

@@ -14,7 +14,15 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { CURRENCY_CODES } from '#domain/money.js';
+import {
+  BUSINESS_TYPES,
+  ENTITY_TYPES,
+  MONTHLY_TRANSACTION_COUNTS,
+  MONTHLY_TRANSACTION_VOLUMES,
+  PURPOSES_OF_ACCOUNT,
+  type BusinessInfo,
+} from '#domain/customer/business-info.js';
+import { IsCurrencyCode } from '../http/currency-code.js';
 import { COUNTRY, DATE, UMA_ADDRESS } from '../http/formats.js';
 import { PageParams, ToBoolean } from '../http/list-params.js';
 import { bodyErrors } from '../http/validation.js';
@@ -28,11 +36,42 @@ export class AddressDto {
   @IsOptional() @Matches(COUNTRY, { message: 'country must be an ISO 3166-1 alpha-2 code' }) country?: string;
 }
 
+const countries = (field: string) => ({ each: true, message: `each ${field} must be an ISO 3166-1 alpha-2 code` });
+const oneOf = (values: readonly string[]) =>
+  IsIn(values as string[], { message: `$property must be one of ${values.join(', ')}` });
+
+/** A business's information, as the public API names it; every field optional (on update: kept when omitted). */
 export class BusinessInfoDto {
   @IsOptional() @IsString() @MaxLength(200) legalName?: string;
+  @IsOptional() @IsString() @MaxLength(200) doingBusinessAs?: string;
+  @IsOptional() @Matches(COUNTRY, { message: 'country must be an ISO 3166-1 alpha-2 code' }) country?: string;
   @IsOptional() @IsString() @MaxLength(100) registrationNumber?: string;
+  @IsOptional() @Matches(DATE, { message: 'incorporatedOn must be a date YYYY-MM-DD' }) incorporatedOn?: string;
+  @IsOptional() @oneOf(ENTITY_TYPES) entityType?: BusinessInfo['entityType'];
   @IsOptional() @IsString() @MaxLength(100) taxId?: string;
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(250)
+  @Matches(COUNTRY, countries('countriesOfOperation'))
+  countriesOfOperation?: string[];
+  @IsOptional() @oneOf(BUSINESS_TYPES) businessType?: BusinessInfo['businessType'];
+  @IsOptional() @oneOf(PURPOSES_OF_ACCOUNT) purposeOfAccount?: BusinessInfo['purposeOfAccount'];
+  @IsOptional() @IsString() @MaxLength(500) sourceOfFunds?: string;
+  @IsOptional()
+  @oneOf(MONTHLY_TRANSACTION_COUNTS)
+  expectedMonthlyTransactionCount?: BusinessInfo['expectedMonthlyTransactionCount'];
+  @IsOptional()
+  @oneOf(MONTHLY_TRANSACTION_VOLUMES)
+  expectedMonthlyTransactionVolume?: BusinessInfo['expectedMonthlyTransactionVolume'];
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(250)
+  @Matches(COUNTRY, countries('expectedRecipientJurisdictions'))
+  expectedRecipientJurisdictions?: string[];
 }
+
+const KYC_STATUSES = ['UNVERIFIED', 'PENDING', 'APPROVED', 'REJECTED'] as const;
+type DeclaredKycStatus = (typeof KYC_STATUSES)[number];
 
 /** Fields shared by create and update. */
 export class CustomerProfileDto {
@@ -44,7 +83,7 @@ export class CustomerProfileDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(20)
-  @IsIn(CURRENCY_CODES, { each: true, message: `each currency must be one of ${CURRENCY_CODES.join(', ')}` })
+  @IsCurrencyCode('currency', true)
   currencies?: string[];
   @IsOptional() @IsEmail() @MaxLength(254) email?: string;
   @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) fullName?: string;
@@ -52,10 +91,15 @@ export class CustomerProfileDto {
   @IsOptional() @Matches(COUNTRY, { message: 'nationality must be an ISO 3166-1 alpha-2 code' }) nationality?: string;
   @IsOptional() @IsObject() @ValidateNested() @Type(() => AddressDto) address?: AddressDto;
   @IsOptional() @IsObject() @ValidateNested() @Type(() => BusinessInfoDto) businessInfo?: BusinessInfoDto;
+  /** Individuals: the platform's own KYC result (the sandbox rule decides when omitted). */
+  @IsOptional() @oneOf(KYC_STATUSES) kycStatus?: DeclaredKycStatus;
+  /** Businesses: the platform's own KYB result. */
+  @IsOptional() @oneOf(KYC_STATUSES) kybStatus?: DeclaredKycStatus;
 }
 
 export class CreateCustomerDto extends CustomerProfileDto {
-  @IsString() @IsNotEmpty() @MaxLength(200) platformCustomerId!: string;
+  /** Unique per platform (409 CONFLICT); the customer's own uuid when omitted. */
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) platformCustomerId?: string;
   @IsIn(['INDIVIDUAL', 'BUSINESS']) customerType!: 'INDIVIDUAL' | 'BUSINESS';
 }
 
@@ -66,6 +110,8 @@ export class CreateCustomerDto extends CustomerProfileDto {
 export const validateCreateCustomer = (body: Record<string, unknown>) => bodyErrors(CreateCustomerDto, body);
 
 export class UpdateCustomerDto extends CustomerProfileDto {
+  /** The public API requires it; here optional, and it must be the customer's (a type never changes). */
+  @IsOptional() @IsIn(['INDIVIDUAL', 'BUSINESS']) customerType?: 'INDIVIDUAL' | 'BUSINESS';
   /** Unique per platform, like on create: a taken one is 409 CONFLICT. */
   @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) platformCustomerId?: string;
 }
@@ -78,7 +124,7 @@ export class ListCustomersQuery extends PageParams {
   @IsOptional() @IsISO8601({ strict: true }) updatedAfter?: string;
   @IsOptional() @IsISO8601({ strict: true }) updatedBefore?: string;
   @IsOptional() @Matches(COUNTRY, { message: 'region must be an ISO 3166-1 alpha-2 code' }) region?: string;
-  @IsOptional() @IsIn(CURRENCY_CODES) currency?: string;
+  @IsOptional() @IsCurrencyCode('currency') currency?: string;
   @IsOptional() @IsString() @MaxLength(200) umaAddress?: string;
   @IsOptional()
   @ToBoolean()

@@ -32,9 +32,11 @@ export class CustomersController {
   @ApiDoc({
     summary: 'Create a customer',
     description:
-      'Opens one internal account per enabled currency (USD when none given). In the sandbox the ' +
-      'KYC/KYB outcome follows the last three characters of the last name or registration number: ' +
-      '001 PENDING, 002 REJECTED, otherwise APPROVED. platformCustomerId is unique per platform ' +
+      'Opens one internal account per enabled currency (USD when none given; a currency the service ' +
+      'does not support is 400 INVALID_CURRENCY). kycStatus (individuals) or kybStatus (businesses) ' +
+      'records the platform’s own result; without it, in the sandbox the outcome follows the last three ' +
+      'characters of the last name or registration number: 001 PENDING, 002 REJECTED, otherwise ' +
+      'APPROVED. platformCustomerId (the customer’s uuid when omitted) is unique per platform ' +
       '(409 CONFLICT) and umaAddress in the installation (409 UMA_ADDRESS_EXISTS).',
     responses: { 201: { description: 'The customer', schema: 'Customer' } },
     errors: [409],
@@ -68,6 +70,8 @@ export class CustomersController {
   @ApiDoc({
     summary: 'Update a customer',
     description:
+      'customerType, when given, must be the customer’s. Fields of businessInfo not given are kept. ' +
+      'kycStatus/kybStatus records the platform’s own result (APPROVED activates the accounts). ' +
       'Adding a currency opens an internal account in it; currencies cannot be removed. Changing ' +
       'the email of a customer whose embedded wallet has an EMAIL_OTP credential is a signed ' +
       'retry (stamped by a session of that wallet) and the credential follows the new email.',
@@ -110,9 +114,11 @@ export class CustomersController {
   @HttpCode(200)
   @ApiDoc({
     summary: 'Delete a customer (soft)',
-    description: 'Closes the customer’s accounts; refused while they hold funds.',
+    description:
+      'Closes the customer’s accounts; refused while they hold funds (409). A customer deleted before ' +
+      'answers 410 CUSTOMER_DELETED.',
     responses: { 200: { description: 'The customer with isDeleted true', schema: 'Customer' } },
-    errors: [404, 409],
+    errors: [404, 409, 410],
   })
   async remove(@Param('customerId', idParam('Customer', 'customerId')) id: string, @CurrentActor() actor: Actor) {
     await this.commands.execute(new DeleteCustomerCommand(id, actor));

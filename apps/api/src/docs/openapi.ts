@@ -19,9 +19,10 @@ const PARAM = 5;
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid input: `details.errors` lists each field.',
   401: 'Authentication failed: `reason` names the failed check.',
-  403: 'Not allowed for this platform.',
+  403: 'Not allowed: the API token lacks the permission, or the platform may not do this.',
   404: 'Not found (or owned by another platform).',
   409: 'Conflicts with the resource’s current state.',
+  410: 'Gone: the resource was deleted before.',
   413: 'The body or its file is larger than the service accepts (`details.maxFileBytes` for a file).',
   415: 'The body or the file is of a media type this operation does not accept.',
   422: 'Idempotency key reused with a different request.',
@@ -195,6 +196,8 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
       const errorStatuses = new Set<number>([
         ...(requestBody || parameters.length ? [400] : []),
         ...(auth !== 'none' ? [401] : []),
+        // A platform token without the permission the operation needs (VIEW, TRANSACT or MANAGE).
+        ...(auth === 'basic' ? [403] : []),
         ...(idempotent ? [422] : []),
         ...(doc?.errors ?? []),
         500,

@@ -2,6 +2,13 @@
  * JSON Schemas of the API's resources (responses). Request bodies and query parameters are
  * generated from the DTO classes; these describe what the service returns.
  */
+import {
+  BUSINESS_TYPES,
+  ENTITY_TYPES,
+  MONTHLY_TRANSACTION_COUNTS,
+  MONTHLY_TRANSACTION_VOLUMES,
+  PURPOSES_OF_ACCOUNT,
+} from '#domain/customer/business-info.js';
 import { areaSchemas } from './schemas/index.js';
 
 type Schema = Record<string, unknown>;
@@ -9,6 +16,7 @@ type Schema = Record<string, unknown>;
 const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
 const dateTime = str({ format: 'date-time' });
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const KYC_STATUSES = ['UNVERIFIED', 'PENDING', 'APPROVED', 'REJECTED'];
 
 export const resourceSchemas: Record<string, Schema> = {
   Error: {
@@ -45,7 +53,16 @@ export const resourceSchemas: Record<string, Schema> = {
   },
   Customer: {
     type: 'object',
-    required: ['id', 'platformCustomerId', 'customerType', 'currencies', 'isDeleted', 'createdAt', 'updatedAt'],
+    required: [
+      'id',
+      'platformCustomerId',
+      'customerType',
+      'umaAddress',
+      'currencies',
+      'isDeleted',
+      'createdAt',
+      'updatedAt',
+    ],
     properties: {
       id: str({ pattern: '^Customer:[0-9a-f-]{36}$' }),
       platformCustomerId: str(),
@@ -54,13 +71,31 @@ export const resourceSchemas: Record<string, Schema> = {
       region: str(),
       currencies: { type: 'array', items: str() },
       email: str({ format: 'email' }),
-      kycStatus: str({ enum: ['APPROVED', 'PENDING', 'REJECTED'], description: 'Individuals.' }),
-      kybStatus: str({ enum: ['APPROVED', 'PENDING', 'REJECTED'], description: 'Businesses.' }),
+      kycStatus: str({ enum: KYC_STATUSES, description: 'Individuals.' }),
+      kybStatus: str({ enum: KYC_STATUSES, description: 'Businesses.' }),
       fullName: str(),
       birthDate: str({ format: 'date' }),
       nationality: str(),
       address: ref('Address'),
-      businessInfo: { type: 'object', properties: { legalName: str(), registrationNumber: str(), taxId: str() } },
+      businessInfo: {
+        type: 'object',
+        properties: {
+          legalName: str(),
+          doingBusinessAs: str(),
+          country: str(),
+          registrationNumber: str(),
+          incorporatedOn: str({ format: 'date' }),
+          entityType: str({ enum: [...ENTITY_TYPES] }),
+          taxId: str(),
+          countriesOfOperation: { type: 'array', items: str() },
+          businessType: str({ enum: [...BUSINESS_TYPES] }),
+          purposeOfAccount: str({ enum: [...PURPOSES_OF_ACCOUNT] }),
+          sourceOfFunds: str(),
+          expectedMonthlyTransactionCount: str({ enum: [...MONTHLY_TRANSACTION_COUNTS] }),
+          expectedMonthlyTransactionVolume: str({ enum: [...MONTHLY_TRANSACTION_VOLUMES] }),
+          expectedRecipientJurisdictions: { type: 'array', items: str() },
+        },
+      },
       isDeleted: { type: 'boolean' },
       createdAt: dateTime,
       updatedAt: dateTime,
@@ -86,18 +121,6 @@ export const resourceSchemas: Record<string, Schema> = {
         items: ref('PaymentInstructions'),
       },
       privateEnabled: { type: 'boolean' },
-      createdAt: dateTime,
-      updatedAt: dateTime,
-    },
-  },
-  ApiToken: {
-    type: 'object',
-    required: ['id', 'name', 'status', 'createdAt', 'updatedAt'],
-    properties: {
-      id: str({ pattern: '^ApiToken:[0-9a-f-]{36}$' }),
-      name: str(),
-      status: str({ enum: ['ACTIVE', 'REVOKED'] }),
-      revokedAt: dateTime,
       createdAt: dateTime,
       updatedAt: dateTime,
     },

@@ -20,7 +20,7 @@ import { Idempotent } from '../http/idempotency.interceptor.js';
 const tag = 'ExternalAccounts';
 const SANDBOX_NOTE =
   'In the sandbox the beneficiary name check follows the last three characters of the primary ' +
-  'identifier (account number, IBAN, CLABE, VPA name, PIX key, address): 102 NOT_MATCHED, 103 ' +
+  'identifier (account number, IBAN, CLABE, phone number, VPA name, PIX key, address): 102 NOT_MATCHED, 103 ' +
   'PARTIAL_MATCH, 104 PENDING, 105 refused as an invalid account (400, nothing created), 106 ' +
   'UNSUPPORTED, 107 CHECKED_BY_RECEIVING_FI, otherwise MATCHED.';
 const accountId = () => idParam('ExternalAccount', 'externalAccountId');
@@ -38,15 +38,17 @@ export class ExternalAccountsController {
   @ApiDoc({
     summary: 'Add a customer’s external account',
     description:
-      `The per-type fields of accountInfo are in the AccountInfo schema; the currency ` +
-      `must be one the account type holds. ${SANDBOX_NOTE}`,
+      `The per-type fields of accountInfo are in the ExternalAccountCreateInfo schema; the currency ` +
+      `must be one the account type holds. Without customerId the account is the platform’s own ` +
+      `(listed under /platform/external-accounts). ${SANDBOX_NOTE}`,
     tag,
     responses: { 201: { description: 'The external account', schema: 'ExternalAccount' } },
     errors: [404, 409],
   })
   async createForCustomer(@Body() body: CreateCustomerExternalAccountDto, @CurrentActor() actor: Actor) {
-    const id: string = await this.commands.execute(new CreateExternalAccountCommand('customer', body, actor));
-    return this.queries.get(actor.platformId, 'customer', id);
+    const owner = body.customerId ? 'customer' : 'platform';
+    const id: string = await this.commands.execute(new CreateExternalAccountCommand(owner, body, actor));
+    return this.queries.get(actor.platformId, owner, id);
   }
 
   @Get('customers/external-accounts')

@@ -5,7 +5,8 @@ import type { Request } from 'express';
 import { secretMatches } from '#crypto/secrets.js';
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
-import { unauthorized } from './errors.js';
+import { acceptedPermissions, permits } from '#domain/platform/permissions.js';
+import { ApiError, unauthorized } from './errors.js';
 import { AuthFailureLimiter, clientAddress } from './rate-limit.js';
 
 const PUBLIC = 'isPublic';
@@ -56,6 +57,15 @@ export class PlatformAuthGuard implements CanActivate {
       throw unauthorized('invalid token id or secret');
     }
     if (token.status !== 'ACTIVE') throw unauthorized('the API token was revoked');
+    // The token's permissions (VIEW, TRANSACT, MANAGE) must allow this request (permissions.ts).
+    const path = (req.originalUrl ?? req.url).split('?')[0].replace(/^\/\d{4}-\d{2}-\d{2}(?=\/|$)/, '');
+    const accepted = acceptedPermissions(req.method, path);
+    if (!permits(token.permissions, accepted))
+      throw new ApiError({
+        status: 403,
+        code: 'FORBIDDEN',
+        message: `the API token lacks the ${accepted.join(' or ')} permission this request needs`,
+      });
     const correlation = req.headers['x-correlation-id'];
     req.actor = {
       platformId: token.platformId,

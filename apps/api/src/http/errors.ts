@@ -19,6 +19,7 @@ const STATUS: Record<DomainErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  gone: 410,
   unprocessable: 422,
   rate_limited: 429,
 };

@@ -1,8 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { listExchangeRates } from '#application/rates/exchange-rates.js';
-import { CURRENCY_CODES } from '#domain/money.js';
+import { IsCurrencyCode } from '../http/currency-code.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { MAX_LOCKED_AMOUNT } from '../quotes/quote.dto.js';
 import { PlatformClocks } from '#application/platforms/platform-clocks.js';
@@ -10,13 +10,13 @@ import type { Actor } from '#application/tokens.js';
 import { CurrentActor } from '../http/auth.js';
 
 export class ExchangeRatesQuery {
-  @IsOptional() @IsIn(CURRENCY_CODES) sourceCurrency?: string;
+  @IsOptional() @IsCurrencyCode('sourceCurrency') sourceCurrency?: string;
   /** Repeatable: `?destinationCurrency=EUR&destinationCurrency=INR`. */
   @IsOptional()
   @Transform(({ value }) => (typeof value === 'string' ? [value] : value), { toClassOnly: true })
   @IsArray()
   @ArrayMaxSize(20)
-  @IsIn(CURRENCY_CODES, { each: true, message: `each destinationCurrency must be one of ${CURRENCY_CODES.join(', ')}` })
+  @IsCurrencyCode('destinationCurrency', true)
   destinationCurrency?: string[];
   @IsOptional()
   @Type(() => Number)

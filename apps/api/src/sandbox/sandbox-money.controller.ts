@@ -1,9 +1,10 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { IsIn, IsInt, IsOptional, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, Matches, Max, MaxLength, Min } from 'class-validator';
 import type { Actor } from '#application/tokens.js';
 import { SandboxSendCommand, SandboxUmaReceiveCommand } from '#application/transactions/sandbox-payments.js';
-import { CURRENCY_CODES } from '#domain/money.js';
+import { currency } from '#domain/money.js';
+import { IsCurrencyCode } from '../http/currency-code.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { CUSTOMER_ID, UMA_ADDRESS } from '../quotes/quote.dto.js';
@@ -13,7 +14,7 @@ const QUOTE_ID = /^Quote:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 
 export class SandboxSendDto {
   @Matches(QUOTE_ID, { message: 'quoteId must have the form Quote:<uuid>' }) quoteId!: string;
-  @IsIn(CURRENCY_CODES) currencyCode!: string;
+  @IsCurrencyCode('currencyCode') currencyCode!: string;
   /** Defaults to the quote's totalSendingAmount; any other amount is refused. */
   @IsOptional()
   @IsInt({ message: 'currencyAmount must be an integer in the smallest unit' })
@@ -32,7 +33,7 @@ export class SandboxUmaReceiveDto {
   @Matches(UMA_ADDRESS, { message: 'receiverUmaAddress must look like $name@domain' })
   receiverUmaAddress?: string;
   @IsOptional() @Matches(CUSTOMER_ID, { message: 'customerId must have the form Customer:<uuid>' }) customerId?: string;
-  @IsIn(CURRENCY_CODES) receivingCurrencyCode!: string;
+  @IsCurrencyCode('receivingCurrencyCode') receivingCurrencyCode!: string;
   @IsInt({ message: 'receivingCurrencyAmount must be an integer in the smallest unit' })
   @Min(1, { message: 'receivingCurrencyAmount must be greater than zero' })
   @Max(Number.MAX_SAFE_INTEGER)
@@ -57,6 +58,7 @@ export class SandboxMoneyController {
     errors: [403, 404, 409],
   })
   send(@Body() body: SandboxSendDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
+    currency(body.currencyCode, 'currencyCode'); // money moves: only a supported currency (400 INVALID_CURRENCY)
     return this.commands.execute(new SandboxSendCommand(body, actor));
   }
 
@@ -75,6 +77,7 @@ export class SandboxMoneyController {
     errors: [403, 404],
   })
   receive(@Body() body: SandboxUmaReceiveDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
+    currency(body.receivingCurrencyCode, 'receivingCurrencyCode'); // money moves: 400 INVALID_CURRENCY otherwise
     return this.commands.execute(new SandboxUmaReceiveCommand(body, actor));
   }
 }

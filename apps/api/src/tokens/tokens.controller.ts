@@ -1,12 +1,25 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsISO8601,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  MaxLength,
+} from 'class-validator';
+import { PERMISSIONS, type Permission } from '#domain/platform/permissions.js';
 import {
   CreateApiTokenCommand,
   RevokeApiTokenCommand,
   type IssuedToken,
 } from '#application/platforms/platform-commands.js';
 import { Queries } from '#application/queries/queries.js';
+import { apiTokenList } from '#application/queries/list-criteria.js';
 import type { Actor } from '#application/tokens.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
@@ -16,6 +29,25 @@ import { Idempotent } from '../http/idempotency.interceptor.js';
 
 export class CreateTokenDto {
   @IsString() @IsNotEmpty() @MaxLength(100) name!: string;
+  /** Required by the public API; here all three when omitted. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(PERMISSIONS.length)
+  @ArrayUnique()
+  @IsIn(PERMISSIONS as unknown as string[], {
+    each: true,
+    message: `each permission must be one of ${PERMISSIONS.join(', ')}`,
+  })
+  permissions?: Permission[];
+}
+
+export class ListTokensQuery extends PageParams {
+  @IsOptional() @IsString() @MaxLength(100) name?: string;
+  @IsOptional() @IsISO8601({ strict: true }) createdAfter?: string;
+  @IsOptional() @IsISO8601({ strict: true }) createdBefore?: string;
+  @IsOptional() @IsISO8601({ strict: true }) updatedAfter?: string;
+  @IsOptional() @IsISO8601({ strict: true }) updatedBefore?: string;
 }
 
 /** API token management. The client secret is returned once, on creation; only its hash is kept. */
@@ -30,7 +62,10 @@ export class TokensController {
   @Idempotent()
   @ApiDoc({
     summary: 'Create an API token',
-    description: 'The client secret is returned once; only its hash is stored.',
+    description:
+      'The client secret is returned once; only its hash is stored. permissions limit what the token may do ' +
+      '(VIEW: reads; TRANSACT: payments; MANAGE: all other changes; 403 FORBIDDEN otherwise); all three when ' +
+      'omitted. clientId (the token id) and the secret are the HTTP Basic credentials.',
     responses: { 201: { description: 'The token with its secret', schema: 'ApiTokenWithSecret' } },
   })
   async create(@Body() body: CreateTokenDto, @CurrentActor() actor: Actor) {
@@ -41,10 +76,11 @@ export class TokensController {
   @Get()
   @ApiDoc({
     summary: 'List API tokens',
+    description: 'Newest first. name matches exactly; date filters are inclusive.',
     responses: { 200: { description: 'A page of tokens', schema: 'list:ApiToken' } },
   })
-  list(@Query() query: PageParams, @CurrentActor() actor: Actor) {
-    return this.queries.listApiTokens(actor.platformId, { filters: [], limit: query.limit, cursor: query.cursor });
+  list(@Query() query: ListTokensQuery, @CurrentActor() actor: Actor) {
+    return this.queries.listApiTokens(actor.platformId, apiTokenList(query));
   }
 
   @Get(':tokenId')

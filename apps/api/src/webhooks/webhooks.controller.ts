@@ -1,8 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Actor } from '#application/tokens.js';
 import {
-  ConfigureWebhooksCommand,
   RedeliverWebhookCommand,
   SendTestWebhookCommand,
   type TestWebhookResult,
@@ -12,49 +11,15 @@ import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
 import { RateLimit, RateLimitGuard, WEBHOOK_TEST_POLICY } from '../http/rate-limit.js';
-import { ListDeliveriesQuery, UpdateConfigDto } from './webhook.dto.js';
+import { ListDeliveriesQuery } from './webhook.dto.js';
 
-const SIGNATURES =
-  'Each delivery is a POST of the JSON envelope `{id, type, timestamp, data}` signed twice: ' +
-  '`X-Service-Signature: {"v":"1","s":"<base64 DER>"}` (ECDSA P-256, SHA-256 over the raw body, ' +
-  'verify with `webhookSigningPublicKey`), and Standard Webhooks headers `webhook-id`, ' +
-  '`webhook-timestamp`, `webhook-signature` (HMAC with `webhookSecret`).';
-
-/** Webhook configuration, the delivery log, redelivery and the sandbox test webhook. */
+/** The webhook delivery log, redelivery and the sandbox test webhook (the endpoint is set with PATCH /config). */
 @Controller()
 export class WebhooksController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: WebhookQueries,
   ) {}
-
-  @Get('config')
-  @ApiDoc({
-    summary: 'Get the platform configuration',
-    description: `The webhook endpoint and the keys receivers verify deliveries with. ${SIGNATURES}`,
-    tag: 'Webhooks',
-    responses: { 200: { description: 'The configuration', schema: 'PlatformConfig' } },
-  })
-  config(@CurrentActor() actor: Actor) {
-    return this.queries.config(actor.platformId);
-  }
-
-  @Patch('config')
-  @ApiDoc({
-    summary: 'Set the webhook endpoint',
-    description:
-      'An https URL (http is accepted on sandbox platforms) on a public host: loopback, private, link-local, CGNAT, ' +
-      'multicast, reserved and cloud metadata addresses are refused in every spelling (400), and names are resolved ' +
-      'and checked again at every delivery, unless the operator allow-listed the host (`WEBHOOK_ALLOWED_HOSTS`). ' +
-      'null turns webhooks off. The first configuration generates the platform’s webhook signing key pair and ' +
-      'secret.',
-    tag: 'Webhooks',
-    responses: { 200: { description: 'The configuration', schema: 'PlatformConfig' } },
-  })
-  async updateConfig(@Body() body: UpdateConfigDto, @CurrentActor() actor: Actor) {
-    await this.commands.execute(new ConfigureWebhooksCommand(body.webhookEndpoint, actor));
-    return this.queries.config(actor.platformId);
-  }
 
   @Get('webhooks/deliveries')
   @ApiDoc({

@@ -8,6 +8,7 @@ import {
   type CustomerState,
   type CustomerType,
   type InternalAccountType,
+  type KycStatus,
   type NewAccount,
 } from '#domain/customer/customer.js';
 import { sandboxKycStatus } from '#domain/customer/sandbox-kyc.js';
@@ -27,9 +28,15 @@ import { PlatformClocks } from '../platforms/platform-clocks.js';
  * `customerId`: the id to create the customer under, when the caller derives it (a bulk import's
  * row): running the command again then finds the customer it created instead of making another.
  */
+/** A status the platform declares (public API: `kycStatus` for individuals, `kybStatus` for businesses). */
+export interface DeclaredStatus {
+  kycStatus?: KycStatus;
+  kybStatus?: KycStatus;
+}
+
 export class CreateCustomerCommand {
   constructor(
-    readonly input: { platformCustomerId: string; customerType: CustomerType } & CustomerProfile,
+    readonly input: { platformCustomerId?: string; customerType: CustomerType } & CustomerProfile & DeclaredStatus,
     readonly actor: Actor,
     readonly customerId?: string,
   ) {}
@@ -38,7 +45,7 @@ export class CreateCustomerCommand {
 export class UpdateCustomerCommand {
   constructor(
     readonly customerId: string,
-    readonly changes: CustomerChanges,
+    readonly changes: CustomerChanges & DeclaredStatus & { customerType?: CustomerType },
     readonly actor: Actor,
     readonly requestId?: string,
   ) {}
@@ -89,8 +96,19 @@ const heldKeys = (state: CustomerState) =>
 const isUmaTaken = (error: unknown) => error instanceof DomainError && error.code === 'UMA_ADDRESS_EXISTS';
 const isCustomerExists = (error: unknown) => error instanceof DomainError && error.code === 'CUSTOMER_EXISTS';
 
+/**
+ * The status a platform declares, if any: `kycStatus` is an individual's, `kybStatus` a business's; the
+ * other one is refused.
+ */
+function declaredStatus(customerType: CustomerType, input: DeclaredStatus): KycStatus | undefined {
+  const [own, other] = customerType === 'BUSINESS' ? ['kybStatus', 'kycStatus'] : ['kycStatus', 'kybStatus'];
+  if (input[other as keyof DeclaredStatus] !== undefined)
+    throw invalid('INVALID_INPUT', `${other} does not apply to ${customerType} customers; use ${own}`, other);
+  return input[own as keyof DeclaredStatus];
+}
+
 function validateCurrencies(codes: string[] | undefined): void {
-  for (const code of codes ?? []) currency(code);
+  for (const [i, code] of (codes ?? []).entries()) currency(code, `currencies[${i}]`);
   if (codes && new Set(codes).size !== codes.length)
     throw invalid('DUPLICATE_CURRENCY', 'currencies must not repeat', 'currencies');
 }
@@ -105,19 +123,24 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
   ) {}
 
   async execute({ input, actor, customerId: given }: CreateCustomerCommand) {
-    const { platformCustomerId, customerType, ...profile } = input;
+    const { platformCustomerId: givenPlatformId, customerType, kycStatus: _kyc, kybStatus: _kyb, ...profile } = input;
+    const declared = declaredStatus(customerType, input);
     validateCurrencies(profile.currencies);
     if (given !== undefined && (await this.createdBefore(given, actor))) return given;
     const { state: platform } = await this.runner.load(streams.platform(actor.platformId), platformDecider);
     const currencies = profile.currencies ?? ['USD'];
     const customerId = given ?? publicId('Customer', this.ids.uuid());
-    const kycStatus = platform.sandbox
-      ? sandboxKycStatus({
-          customerType,
-          fullName: profile.fullName,
-          registrationNumber: profile.businessInfo?.registrationNumber,
-        })
-      : 'PENDING';
+    // Optional, as in the public API: without one the customer's own uuid serves (unique by construction).
+    const platformCustomerId = givenPlatformId ?? uuidOf('Customer', customerId)!;
+    const kycStatus =
+      declared ??
+      (platform.sandbox
+        ? sandboxKycStatus({
+            customerType,
+            fullName: profile.fullName,
+            registrationNumber: profile.businessInfo?.registrationNumber,
+          })
+        : 'PENDING');
     const accounts: NewAccount[] = currencies.map((code) => ({
       accountId: publicId('InternalAccount', this.ids.uuid()),
       type: accountTypeFor(code),
@@ -208,9 +231,18 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
-  async execute({ customerId, changes, actor, requestId }: UpdateCustomerCommand) {
+  async execute({ customerId, changes: request, actor, requestId }: UpdateCustomerCommand) {
+    const { customerType, kycStatus: _kyc, kybStatus: _kyb, ...changes } = request;
     validateCurrencies(changes.currencies);
     const current = await loadOwnCustomer(this.runner, customerId, actor);
+    if (current.isDeleted) throw notFound('CUSTOMER', customerId);
+    if (customerType !== undefined && customerType !== current.customerType)
+      throw invalid(
+        'INVALID_INPUT',
+        `customer ${customerId} is ${current.customerType}; its customerType cannot change`,
+        'customerType',
+      );
+    const declared = declaredStatus(current.customerType!, request);
     // A new platformCustomerId or UMA address is claimed before it is recorded; the old one is
     // released after. A retry of the same change finds the new key already its own.
     const before = heldKeys(current);
@@ -239,6 +271,14 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
       ),
     );
     await this.claims.release(dropped, customerId, actor);
+    // A declared status is recorded like a verification's outcome (approval activates the accounts).
+    if (declared !== undefined)
+      await this.runner.run(
+        customerStream(customerId),
+        customerDecider,
+        { type: 'ChangeKycStatus', kycStatus: declared, now },
+        { metadata: { ...actor } },
+      );
     // The EMAIL_OTP credentials of the customer's wallets follow the customer's email.
     if (changes.email !== undefined) await this.walletEmails.sync(customerId, changes.email, actor);
   }

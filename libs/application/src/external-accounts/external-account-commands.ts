@@ -2,15 +2,12 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { externalAccountKey } from '#domain/claims/claim.js';
 import { notFound } from '#domain/errors.js';
-import { validateAccountInfo } from '#domain/external-account/account-types.js';
+import { beneficiaryName } from '#domain/external-account/account-info-view.js';
+import { validateAccountInfo } from '#domain/external-account/account-validation.js';
 import { sandboxBeneficiaryCheck, type BeneficiaryCheck } from '#domain/external-account/beneficiary-check.js';
-import {
-  externalAccountDecider,
-  type Beneficiary,
-  type ExternalAccountState,
-} from '#domain/external-account/external-account.js';
+import { externalAccountDecider, type ExternalAccountState } from '#domain/external-account/external-account.js';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
-import { currency } from '#domain/money.js';
+import { requireCurrencyCode } from '#domain/money.js';
 import { platformDecider } from '#domain/platform/platform.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { ExternalAccountDoc } from '#read-models/projections/external-account-projection.js';
@@ -31,7 +28,6 @@ export interface NewExternalAccount {
   platformAccountId?: string;
   defaultUmaDepositAccount?: boolean;
   accountInfo: Record<string, unknown>;
-  beneficiary?: Beneficiary;
 }
 
 export class CreateExternalAccountCommand {
@@ -77,11 +73,12 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
   ) {}
 
   async execute({ owner, input, actor }: CreateExternalAccountCommand) {
-    currency(input.currency);
+    requireCurrencyCode(input.currency, 'currency');
     const { accountInfo, primaryIdentifier } = validateAccountInfo(input.accountInfo, input.currency);
     const { state: platform } = await this.runner.load(streams.platform(actor.platformId), platformDecider);
     let holderName: string | undefined;
-    if (owner === 'customer') {
+    // Without customerId the account is the platform's own, on either path.
+    if (owner === 'customer' && input.customerId) {
       const customer = await loadOwnCustomer(this.runner, input.customerId!, actor);
       if (customer.isDeleted) throw notFound('CUSTOMER', input.customerId!);
       holderName = customer.profile.fullName ?? customer.profile.businessInfo?.legalName;
@@ -89,16 +86,22 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
       holderName = platform.name;
     }
     const customerId = owner === 'customer' ? input.customerId : undefined;
+    const submittedName = beneficiaryName(accountInfo);
     // Without a verification provider (production here) the name check stays PENDING.
     const check: BeneficiaryCheck = platform.sandbox
-      ? sandboxBeneficiaryCheck(primaryIdentifier, input.beneficiary?.fullName ?? holderName)
+      ? sandboxBeneficiaryCheck(primaryIdentifier, submittedName ?? holderName)
       : { status: 'PENDING' };
     const id = publicId('ExternalAccount', this.ids.uuid());
     const now = (await this.clocks.now(actor.platformId)).toISOString();
     const makeDefault = input.defaultUmaDepositAccount ?? false;
-    // One account per owner and primary identifier: claimed before it is created.
-    const key = externalAccountKey(actor.platformId, customerId, accountInfo.accountType, primaryIdentifier);
-    await this.claims.holding([key], { id, stream: externalAccountStream(id) }, actor, () =>
+    const platformAccountId =
+      input.platformAccountId ??
+      (typeof accountInfo.platformAccountId === 'string' ? accountInfo.platformAccountId : undefined);
+    // One account per owner and primary identifier: claimed before it is created (none to claim without one).
+    const keys = primaryIdentifier
+      ? [externalAccountKey(actor.platformId, customerId, accountInfo.accountType, primaryIdentifier)]
+      : [];
+    await this.claims.holding(keys, { id, stream: externalAccountStream(id) }, actor, () =>
       this.runner.run(
         externalAccountStream(id),
         externalAccountDecider,
@@ -110,9 +113,8 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
           currency: input.currency,
           accountInfo,
           primaryIdentifier,
-          ...(input.platformAccountId !== undefined ? { platformAccountId: input.platformAccountId } : {}),
+          ...(platformAccountId !== undefined ? { platformAccountId } : {}),
           defaultUmaDepositAccount: makeDefault,
-          ...(input.beneficiary ? { beneficiary: input.beneficiary } : {}),
           beneficiaryVerificationStatus: check.status,
           ...(check.verifiedData ? { beneficiaryVerifiedData: check.verifiedData } : {}),
           now,
@@ -172,6 +174,8 @@ export class DeleteExternalAccountHandler implements ICommandHandler<DeleteExter
       { metadata: { ...actor } },
     );
     // After the delete: a crash in between leaves the key with a deleted account, which anyone may take.
+    // The key is the one claimed at creation: the stored (possibly retired) type name.
+    if (!account.primaryIdentifier) return;
     const key = externalAccountKey(
       actor.platformId,
       account.customerId,

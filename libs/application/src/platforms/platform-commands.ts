@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { CRYPTO_CURRENCIES, CURRENCY_CODES } from '#domain/money.js';
+import { PERMISSIONS, tokenPermissions, type Permission } from '#domain/platform/permissions.js';
 import { platformDecider } from '#domain/platform/platform.js';
 import { hashSecret, newSecret } from '#crypto/secrets.js';
 import { CommandRunner } from '../command-runner.js';
@@ -11,6 +12,7 @@ import { PlatformClocks } from '../platforms/platform-clocks.js';
 export interface IssuedToken {
   id: string;
   name: string;
+  permissions: Permission[];
   /** Returned once; only its hash is kept. */
   clientSecret: string;
   createdAt: string;
@@ -25,7 +27,7 @@ export class CreatePlatformCommand {
 
 export class CreateApiTokenCommand {
   constructor(
-    readonly input: { name: string },
+    readonly input: { name: string; permissions?: string[] },
     readonly actor: Actor,
   ) {}
 }
@@ -72,7 +74,7 @@ export class CreatePlatformHandler implements ICommandHandler<
       },
       { metadata, waitForReadModels: false },
     );
-    const token = await issueToken(this.runner, this.clocks, this.ids, platformId, 'default', {
+    const token = await issueToken(this.runner, this.clocks, this.ids, platformId, 'default', [...PERMISSIONS], {
       platformId,
       actor,
       correlationId: metadata.correlationId,
@@ -87,6 +89,7 @@ async function issueToken(
   ids: IdGenerator,
   platformId: string,
   name: string,
+  permissions: Permission[],
   actor: Actor,
 ): Promise<IssuedToken> {
   const tokenId = publicId('ApiToken', ids.uuid());
@@ -95,10 +98,10 @@ async function issueToken(
   await runner.run(
     streams.platform(platformId),
     platformDecider,
-    { type: 'CreateApiToken', tokenId, name, secretHash: hashSecret(clientSecret), now },
+    { type: 'CreateApiToken', tokenId, name, secretHash: hashSecret(clientSecret), permissions, now },
     { metadata: { ...actor } },
   );
-  return { id: tokenId, name, clientSecret, createdAt: now };
+  return { id: tokenId, name, permissions, clientSecret, createdAt: now };
 }
 
 @CommandHandler(CreateApiTokenCommand)
@@ -110,7 +113,8 @@ export class CreateApiTokenHandler implements ICommandHandler<CreateApiTokenComm
   ) {}
 
   execute({ input, actor }: CreateApiTokenCommand) {
-    return issueToken(this.runner, this.clocks, this.ids, actor.platformId, input.name, actor);
+    const permissions = tokenPermissions(input.permissions);
+    return issueToken(this.runner, this.clocks, this.ids, actor.platformId, input.name, permissions, actor);
   }
 }
 

@@ -170,3 +170,19 @@ export function agentActionList(c: AgentActionCriteria): ListRequest {
     .eq('status', c.status)
     .request({ ...c, sortOrder: c.sortOrder ?? 'desc' });
 }
+
+export interface ApiTokenCriteria extends Paging {
+  name?: string;
+  createdAfter?: string;
+  createdBefore?: string;
+  updatedAfter?: string;
+  updatedBefore?: string;
+}
+
+export function apiTokenList(c: ApiTokenCriteria): ListRequest {
+  return new Filters()
+    .eq('name', c.name)
+    .range('createdAt', c.createdAfter, c.createdBefore)
+    .range('updatedAt', c.updatedAfter, c.updatedBefore)
+    .request(c);
+}

@@ -1,3 +1,4 @@
+import { PERMISSIONS, type Permission } from '#domain/platform/permissions.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { notFound } from '#domain/errors.js';
 import { Collections } from '#read-models/projections/collections.js';
@@ -57,7 +58,10 @@ export class Queries {
 
   /** For authentication: the token document including its hash, whatever its platform. */
   tokenForAuth(id: string) {
-    return this.store.get<Doc & { platformId: string; secretHash: string; status: string }>(Collections.apiTokens, id);
+    return this.store.get<Doc & { platformId: string; secretHash: string; status: string; permissions?: Permission[] }>(
+      Collections.apiTokens,
+      id,
+    );
   }
 
   platform(id: string) {
@@ -69,7 +73,8 @@ export class Queries {
   }
 }
 
+/** The ApiToken resource: clientId is the Basic username (the id); tokens from before permissions hold all. */
 function toApiToken(doc: Doc): Record<string, unknown> {
   const { platformId: _p, secretHash: _h, ...rest } = doc;
-  return rest;
+  return { ...rest, clientId: doc.id, permissions: doc.permissions ?? [...PERMISSIONS] };
 }

@@ -1,5 +1,5 @@
 import { invalid } from '#domain/errors.js';
-import { currency, CURRENCY_CODES, MAX_JSON_AMOUNT, toJsonNumber } from '#domain/money.js';
+import { currency, CURRENCY_CODES, isSupportedCurrency, MAX_JSON_AMOUNT, toJsonNumber } from '#domain/money.js';
 import { exchangeRateTable, toDisplayNumber } from '#domain/rates/rate-table.js';
 
 export interface ExchangeRateQuery {
@@ -13,9 +13,10 @@ export interface ExchangeRateQuery {
  * The table is fixed, so `updatedAt` is the current minute (when the figures were last confirmed).
  */
 export function listExchangeRates(query: ExchangeRateQuery, now: Date): Record<string, unknown>[] {
-  const sources = query.sourceCurrency ? [currency(query.sourceCurrency).code] : CURRENCY_CODES;
+  // Codes are free strings (as in the public API): one the service does not trade in has no rates.
+  const sources = query.sourceCurrency ? [query.sourceCurrency].filter(isSupportedCurrency) : CURRENCY_CODES;
   const destinations = query.destinationCurrency?.length
-    ? [...new Set(query.destinationCurrency.map((c) => currency(c).code))]
+    ? [...new Set(query.destinationCurrency.filter(isSupportedCurrency))]
     : CURRENCY_CODES;
   const updatedAt = new Date(Math.floor(now.getTime() / 60_000) * 60_000).toISOString();
   const table = exchangeRateTable(sources, destinations, query.sendingAmount);

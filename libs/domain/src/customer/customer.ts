@@ -2,6 +2,7 @@ import type { ResourceAbandoned } from '../claims/claim.js';
 import type { Decider } from '../decider.js';
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import { requestAlreadyUsed } from '../wallet/signed-retry.js';
+import { mergeBusinessInfo, type BusinessInfo } from './business-info.js';
 import { kybStatusWith, newOutcomes, notABusiness, type KycStatus, type OwnerOutcome } from './kyb.js';
 
 export type { KycStatus, OwnerOutcome } from './kyb.js';
@@ -20,11 +21,7 @@ export interface Address {
   country?: string;
 }
 
-export interface BusinessInfo {
-  legalName?: string;
-  registrationNumber?: string;
-  taxId?: string;
-}
+export type { BusinessInfo } from './business-info.js';
 
 /** Fields a platform may set on create and change on update. */
 export interface CustomerProfile {
@@ -96,7 +93,7 @@ export type CustomerEvent =
     }
   | { type: 'CustomerDeleted'; data: { customerId: string; platformId: string; deletedAt: string } }
   | {
-      type: 'CustomerKycStatusChanged';
+      type: 'CustomerKycStatusChanged' | 'CustomerKycStatusCleared';
       data: { customerId: string; platformId: string; kycStatus: KycStatus; updatedAt: string };
     }
   | {
@@ -184,6 +181,9 @@ function requireLive(
   if (!state.exists || state.isDeleted) throw notFound('CUSTOMER', state.id ?? 'unknown');
 }
 
+/** Deleting a deleted customer: the public API's 410 CUSTOMER_DELETED. */
+const customerDeleted = (id: string) => new DomainError('gone', 'CUSTOMER_DELETED', `customer ${id} has been deleted`);
+
 function openAccounts(
   state: CustomerState,
   accounts: NewAccount[],
@@ -225,6 +225,7 @@ function decide(cmd: CustomerCommand, state: CustomerState): CustomerEvent[] {
       ...openAccounts(state, cmd.accounts, cmd.kycStatus, cmd.now, cmd.platformId, cmd.customerId),
     ];
   }
+  if (cmd.type === 'DeleteCustomer' && state.exists && state.isDeleted) throw customerDeleted(state.id!);
   requireLive(state);
   const ids = { customerId: state.id, platformId: state.platformId };
   switch (cmd.type) {
@@ -244,9 +245,13 @@ function decide(cmd: CustomerCommand, state: CustomerState): CustomerEvent[] {
           'currencies',
         );
       }
+      // Business information given in part keeps the fields not given; the event carries the whole of it.
+      const changes = cmd.changes.businessInfo
+        ? { ...cmd.changes, businessInfo: mergeBusinessInfo(state.profile.businessInfo, cmd.changes.businessInfo) }
+        : cmd.changes;
       return [
         ...applied,
-        { type: 'CustomerUpdated', data: { ...ids, changes: cmd.changes, updatedAt: cmd.now } },
+        { type: 'CustomerUpdated', data: { ...ids, changes, updatedAt: cmd.now } },
         ...openAccounts(state, cmd.newAccounts, state.kycStatus, cmd.now, state.platformId, state.id),
       ];
     }
@@ -300,7 +305,10 @@ type LiveState = CustomerState & { id: string; platformId: string; kycStatus: Ky
 function statusChange(state: LiveState, target: KycStatus, now: string): CustomerEvent[] {
   const ids = { customerId: state.id, platformId: state.platformId };
   const events: CustomerEvent[] = [];
-  if (target !== state.kycStatus)
+  // Back to UNVERIFIED (a platform's PATCH) is recorded apart: it is no verification outcome (no webhook).
+  if (target !== state.kycStatus && target === 'UNVERIFIED')
+    events.push({ type: 'CustomerKycStatusCleared', data: { ...ids, kycStatus: target, updatedAt: now } });
+  else if (target !== state.kycStatus)
     events.push({ type: 'CustomerKycStatusChanged', data: { ...ids, kycStatus: target, updatedAt: now } });
   if (target === 'APPROVED') {
     for (const a of state.accounts.values()) {
@@ -349,6 +357,7 @@ function evolve(state: CustomerState, event: CustomerEvent): CustomerState {
       state.isDeleted = true;
       return state;
     case 'CustomerKycStatusChanged':
+    case 'CustomerKycStatusCleared':
       state.kycStatus = event.data.kycStatus;
       // Without owners the KYB status is the business's own check (logs from before owners record no check).
       if (state.owners.size === 0) state.ownKycStatus = event.data.kycStatus;

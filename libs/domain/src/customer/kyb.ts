@@ -1,6 +1,7 @@
 import { DomainError } from '../errors.js';
 
-export type KycStatus = 'APPROVED' | 'PENDING' | 'REJECTED';
+/** UNVERIFIED: no check has started (a platform may create or set a customer so). */
+export type KycStatus = 'UNVERIFIED' | 'APPROVED' | 'PENDING' | 'REJECTED';
 
 /**
  * KYB of a business takes two kinds of outcome into account: the business's own check (its
@@ -8,7 +9,7 @@ export type KycStatus = 'APPROVED' | 'PENDING' | 'REJECTED';
  * is APPROVED only when all of them are; otherwise it takes the worst of them, REJECTED before
  * PENDING. Individuals have no owners: their status is their own check's.
  */
-const RANK: Record<KycStatus, number> = { APPROVED: 0, PENDING: 1, REJECTED: 2 };
+const RANK: Record<KycStatus, number> = { APPROVED: 0, PENDING: 1, UNVERIFIED: 2, REJECTED: 3 };
 
 export function kybStatus(own: KycStatus, owners: Iterable<KycStatus>): KycStatus {
   let worst = own;

@@ -1,204 +1,333 @@
-import { DomainError, type FieldError } from '../errors.js';
-import type { AccountInfo } from './external-account.js';
-
 /**
- * The external account types the service accepts, with their fields. One table drives request
- * validation, the OpenAPI schema and which field is the account's primary identifier (the one
- * whose last three characters select sandbox outcomes).
+ * The external account types the service accepts, with their fields, as the public API names them. One table
+ * drives request validation, the OpenAPI schemas, the payment rails a response lists and which field is the
+ * account's primary identifier (the one whose last three characters select sandbox outcomes).
  */
 export interface AccountField {
-  pattern: RegExp;
-  /** What the pattern means, for error messages and documentation. */
-  description: string;
   required: boolean;
+  /** What the value must look like, for error messages and documentation. */
+  description: string;
+  minLength: number;
+  maxLength: number;
+  pattern?: RegExp;
+  enum?: readonly string[];
 }
 
 export interface AccountTypeSpec {
-  currencies: readonly string[];
-  primaryIdentifier: string;
-  fields: Record<string, AccountField>;
   description: string;
+  /** The currencies the account holds; `any`: every supported-shaped code (SWIFT accounts, wallets). */
+  currencies: readonly string[] | 'any';
+  /** Fields tried in order for the primary identifier; an account may have none of them. */
+  identifiers: readonly string[];
+  fields: Readonly<Record<string, AccountField>>;
+  /** The rails a payment to the account can take (bank accounts; wallets have none). */
+  paymentRails: readonly string[];
+  /**
+   * Bank accounts name their holder in `accountInfo.beneficiary`; the individual variant's fields beyond
+   * `fullName` that this type also requires, and extra fields it takes.
+   */
+  beneficiary?: { required: readonly string[]; extra: readonly string[] };
 }
 
-const req = (pattern: RegExp, description: string): AccountField => ({ pattern, description, required: true });
-const opt = (pattern: RegExp, description: string): AccountField => ({ pattern, description, required: false });
+const field = (required: boolean, description: string, minLength: number, maxLength: number, pattern?: RegExp) => ({
+  required,
+  description,
+  minLength,
+  maxLength,
+  ...(pattern ? { pattern } : {}),
+});
+const oneOf = (required: boolean, values: readonly string[]): AccountField => ({
+  required,
+  description: `one of ${values.join(', ')}`,
+  minLength: 1,
+  maxLength: 32,
+  enum: values,
+});
+type Maker = (required?: boolean) => AccountField;
+const text =
+  (max: number, min = 1): Maker =>
+  (r = true) =>
+    field(r, `${min}-${max} characters`, min, max);
+const digits =
+  (min: number, max = min): Maker =>
+  (r = true) =>
+    field(r, min === max ? `${min} digits` : `${min}-${max} digits`, min, max, new RegExp(`^[0-9]{${min},${max}}$`));
+const shaped =
+  (pattern: RegExp, description: string, min: number, max: number): Maker =>
+  (r = true) =>
+    field(r, description, min, max, pattern);
 
-const BANK_NAME = opt(/^[\p{L}\p{N} .,'&()-]{2,100}$/u, '2-100 letters, digits, spaces or punctuation');
-const BANK_NAME_REQUIRED = { ...BANK_NAME, required: true };
-const SWIFT = /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/;
-const SWIFT_TEXT = 'a BIC: 8 or 11 characters, e.g. DEUTDEFF';
+const accountNumber = text(34);
+const bankName = text(255);
+const provider = text(255);
+const swiftCode = shaped(/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/, 'a BIC: 8 or 11 characters', 8, 11);
+const phone = shaped(/^\+[0-9]{6,14}$/, '+ and 6-14 digits', 7, 15);
+const phoneOf = (prefix: string, n: string) =>
+  shaped(new RegExp(`^\\+${prefix}[0-9]{${n}}$`), `+${prefix} and ${n} digits`, 7, 15);
+const iban = shaped(/^[A-Z]{2}[0-9]{2}[A-Za-z0-9]{11,30}$/, 'an IBAN without spaces', 15, 34);
+const ibanOf = (country: string, rest: string, length: number) =>
+  shaped(new RegExp(`^${country}${rest}$`), `a ${country} IBAN (${length} characters)`, length, length);
+const bankAccountType = (r = true) => oneOf(r, ['CHECKING', 'SAVINGS']);
+const region = (values: string[]) => oneOf(true, values);
+const address = text(512);
 
-export const ACCOUNT_TYPES: Readonly<Record<string, AccountTypeSpec>> = {
-  USD_ACCOUNT: {
-    description: 'US bank account (ACH, wire, RTP).',
-    currencies: ['USD'],
-    primaryIdentifier: 'accountNumber',
-    fields: {
-      accountNumber: req(/^\d{4,17}$/, '4-17 digits'),
-      routingNumber: req(/^\d{9}$/, 'the 9-digit ABA routing number'),
-      accountCategory: opt(/^(CHECKING|SAVINGS)$/, 'CHECKING or SAVINGS'),
-      bankName: BANK_NAME,
+const BANK = ['BANK_TRANSFER'];
+const BANK_OR_MOBILE = ['BANK_TRANSFER', 'MOBILE_MONEY'];
+const MOBILE = ['MOBILE_MONEY'];
+const SEPA = ['SEPA', 'SEPA_INSTANT'];
+const NO_EXTRA = { required: [], extra: [] };
+
+function local(
+  currency: string,
+  description: string,
+  paymentRails: string[],
+  fields: Record<string, AccountField>,
+  identifiers: string[],
+  beneficiary: { required: readonly string[]; extra: readonly string[] } = NO_EXTRA,
+): [string, AccountTypeSpec] {
+  return [
+    `${currency}_ACCOUNT`,
+    { description, currencies: [currency], identifiers, fields, paymentRails, beneficiary },
+  ];
+}
+const wallet = (
+  name: string,
+  description: string,
+  fields: Record<string, AccountField> = { address: address() },
+): [string, AccountTypeSpec] => [
+  name,
+  { description, currencies: 'any', identifiers: Object.keys(fields), fields, paymentRails: [] },
+];
+const mobile = (currency: string, country: string, phoneNumber: AccountField, extra = {}) =>
+  local(currency, `Mobile money wallet (${country}).`, MOBILE, { phoneNumber, provider: provider(), ...extra }, [
+    'phoneNumber',
+  ]);
+const swiftBank = (currency: string, country: string, rails = BANK) =>
+  local(
+    currency,
+    `Bank account in ${country}.`,
+    rails,
+    { accountNumber: accountNumber(), bankName: bankName(), swiftCode: swiftCode() },
+    ['accountNumber'],
+  );
+
+export const ACCOUNT_TYPES: Readonly<Record<string, AccountTypeSpec>> = Object.fromEntries([
+  local('AED', 'UAE bank account.', BANK, { iban: ibanOf('AE', '[0-9]{21}', 23)(), swiftCode: swiftCode(false) }, [
+    'iban',
+  ]),
+  local(
+    'BDT',
+    'Bangladeshi bank account or mobile wallet.',
+    BANK_OR_MOBILE,
+    {
+      accountNumber: accountNumber(false),
+      bankName: bankName(),
+      branchCode: digits(5)(false),
+      swiftCode: swiftCode(false),
+      phoneNumber: phone(false),
     },
-  },
-  EUR_ACCOUNT: {
-    description: 'SEPA bank account in euros.',
-    currencies: ['EUR'],
-    primaryIdentifier: 'iban',
-    fields: {
-      iban: req(/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/, 'an IBAN without spaces'),
-      swiftCode: opt(SWIFT, SWIFT_TEXT),
-      bankName: BANK_NAME,
+    ['accountNumber', 'phoneNumber'],
+  ),
+  local(
+    'BRL',
+    'Brazilian PIX key.',
+    ['PIX'],
+    {
+      pixKey: text(77)(),
+      pixKeyType: oneOf(true, ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'RANDOM']),
+      taxId: digits(11, 14)(),
     },
-  },
-  IBAN_ACCOUNT: {
-    description: 'Any IBAN bank account, in a currency its country uses.',
-    currencies: ['EUR', 'GBP', 'AED'],
-    primaryIdentifier: 'iban',
-    fields: {
-      iban: req(/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/, 'an IBAN without spaces'),
-      swiftCode: opt(SWIFT, SWIFT_TEXT),
-      bankName: BANK_NAME,
+    ['pixKey'],
+  ),
+  mobile('BWP', 'Botswana', phone()),
+  local(
+    'CAD',
+    'Canadian bank account.',
+    BANK,
+    { accountNumber: digits(7, 12)(), bankCode: digits(3)(), branchCode: digits(5)() },
+    ['accountNumber'],
+    { required: [], extra: ['registrationNumber'] },
+  ),
+  local(
+    'COP',
+    'Colombian bank account or mobile wallet.',
+    BANK_OR_MOBILE,
+    {
+      accountNumber: accountNumber(false),
+      bankAccountType: bankAccountType(false),
+      bankName: bankName(),
+      phoneNumber: phone(false),
     },
-  },
-  AED_ACCOUNT: {
-    description: 'UAE bank account.',
-    currencies: ['AED'],
-    primaryIdentifier: 'iban',
-    fields: {
-      iban: req(/^AE\d{21}$/, 'a UAE IBAN: AE and 21 digits'),
-      swiftCode: req(SWIFT, SWIFT_TEXT),
-      bankName: BANK_NAME,
+    ['accountNumber', 'phoneNumber'],
+    { required: [], extra: ['documentType', 'documentNumber'] },
+  ),
+  local('DKK', 'Danish bank account.', SEPA, { iban: ibanOf('DK', '[0-9]{16}', 18)(), swiftCode: swiftCode(false) }, [
+    'iban',
+  ]),
+  local(
+    'EGP',
+    'Egyptian bank account or mobile wallet.',
+    BANK_OR_MOBILE,
+    { iban: ibanOf('EG', '[0-9]{27}', 29)(false), bankName: bankName(), phoneNumber: phone(false) },
+    ['iban', 'phoneNumber'],
+  ),
+  local('EUR', 'SEPA bank account in euros.', SEPA, { iban: iban(), swiftCode: swiftCode(false) }, ['iban'], {
+    required: ['address'],
+    extra: [],
+  }),
+  local('GBP', 'UK bank account.', ['FASTER_PAYMENTS'], { accountNumber: digits(8)(), sortCode: digits(6)() }, [
+    'accountNumber',
+  ]),
+  local(
+    'GHS',
+    'Ghanaian bank account or mobile wallet.',
+    BANK_OR_MOBILE,
+    { accountNumber: accountNumber(false), bankName: bankName(), phoneNumber: phone(false) },
+    ['accountNumber', 'phoneNumber'],
+  ),
+  local(
+    'GTQ',
+    'Guatemalan bank account.',
+    BANK,
+    { accountNumber: accountNumber(), bankAccountType: bankAccountType() },
+    ['accountNumber'],
+    { required: ['countryOfResidence', 'phoneNumber'], extra: [] },
+  ),
+  swiftBank('HKD', 'Hong Kong'),
+  local('HTG', 'Haitian mobile wallet.', MOBILE, { phoneNumber: phone() }, ['phoneNumber']),
+  local(
+    'IDR',
+    'Indonesian bank account.',
+    BANK,
+    {
+      accountNumber: accountNumber(),
+      bankName: bankName(),
+      swiftCode: swiftCode(),
+      phoneNumber: phoneOf('62', '9,12')(),
     },
-  },
-  GBP_ACCOUNT: {
-    description: 'UK bank account (Faster Payments).',
-    currencies: ['GBP'],
-    primaryIdentifier: 'accountNumber',
-    fields: {
-      accountNumber: req(/^\d{8}$/, '8 digits'),
-      sortCode: req(/^\d{6}$/, '6 digits without dashes'),
-      bankName: BANK_NAME,
+    ['accountNumber'],
+  ),
+  local(
+    'INR',
+    'Indian UPI address.',
+    ['UPI'],
+    { vpa: shaped(/^[a-zA-Z0-9.\-_]+@[a-zA-Z0-9]+$/, 'a UPI address such as name@bank', 3, 255)() },
+    ['vpa'],
+  ),
+  local(
+    'JMD',
+    'Jamaican bank account.',
+    BANK,
+    { accountNumber: accountNumber(), branchCode: digits(5)(), bankAccountType: bankAccountType() },
+    ['accountNumber'],
+    { required: ['address', 'phoneNumber'], extra: [] },
+  ),
+  mobile('KES', 'Kenya', phoneOf('254', '9')()),
+  mobile('MWK', 'Malawi', phone()),
+  local('MXN', 'Mexican bank account (SPEI).', ['SPEI'], { clabeNumber: digits(18)() }, ['clabeNumber']),
+  swiftBank('MYR', 'Malaysia'),
+  local('NGN', 'Nigerian bank account.', BANK, { accountNumber: digits(10)(), bankName: bankName() }, [
+    'accountNumber',
+  ]),
+  local('PHP', 'Philippine bank account.', BANK, { accountNumber: digits(8, 16)(), bankName: bankName() }, [
+    'accountNumber',
+  ]),
+  local(
+    'PKR',
+    'Pakistani bank account or mobile wallet.',
+    BANK_OR_MOBILE,
+    {
+      bankName: bankName(),
+      accountNumber: accountNumber(false),
+      iban: ibanOf('PK', '[0-9]{2}[A-Z]{4}[0-9]{16}', 24)(false),
+      phoneNumber: phone(false),
     },
-  },
-  MXN_ACCOUNT: {
-    description: 'Mexican bank account (SPEI).',
-    currencies: ['MXN'],
-    primaryIdentifier: 'clabe',
-    fields: { clabe: req(/^\d{18}$/, 'an 18-digit CLABE'), bankName: BANK_NAME },
-  },
-  CAD_ACCOUNT: {
-    description: 'Canadian bank account (EFT).',
-    currencies: ['CAD'],
-    primaryIdentifier: 'accountNumber',
-    fields: {
-      accountNumber: req(/^\d{7,12}$/, '7-12 digits'),
-      institutionNumber: req(/^\d{3}$/, '3 digits'),
-      transitNumber: req(/^\d{5}$/, '5 digits'),
-      bankName: BANK_NAME,
+    ['accountNumber', 'iban', 'phoneNumber'],
+  ),
+  mobile('RWF', 'Rwanda', phoneOf('250', '9')()),
+  swiftBank('SGD', 'Singapore', ['PAYNOW', 'FAST', 'BANK_TRANSFER']),
+  local(
+    'SLV',
+    'Salvadoran bank account or mobile wallet.',
+    BANK_OR_MOBILE,
+    {
+      bankName: bankName(false),
+      accountNumber: accountNumber(false),
+      bankAccountType: bankAccountType(false),
+      phoneNumber: phone(false),
     },
-  },
-  UPI: {
-    description: 'Indian UPI virtual payment address.',
-    currencies: ['INR'],
-    primaryIdentifier: 'vpa',
-    fields: { vpa: req(/^[a-zA-Z0-9._-]{2,256}@[a-zA-Z][a-zA-Z0-9.-]{1,63}$/, 'a UPI address such as name@bank') },
-  },
-  PIX: {
-    description: 'Brazilian PIX key.',
-    currencies: ['BRL'],
-    primaryIdentifier: 'pixKey',
-    fields: {
-      pixKey: req(/^.{1,77}$/, 'a PIX key (CPF/CNPJ, email, phone or random key), at most 77 characters'),
-      pixKeyType: opt(/^(CPF|CNPJ|EMAIL|PHONE|RANDOM)$/, 'CPF, CNPJ, EMAIL, PHONE or RANDOM'),
+    ['accountNumber', 'phoneNumber'],
+  ),
+  swiftBank('THB', 'Thailand'),
+  mobile('TZS', 'Tanzania', phoneOf('255', '9')()),
+  mobile('UGX', 'Uganda', phone()),
+  local(
+    'USD',
+    'US bank account.',
+    ['ACH', 'WIRE', 'RTP', 'FEDNOW'],
+    {
+      accountNumber: accountNumber(),
+      routingNumber: digits(9)(),
+      bankAccountType: bankAccountType(false),
+      accountCategory: bankAccountType(false),
+      bankName: bankName(false),
     },
-  },
-  PHP_ACCOUNT: {
-    description: 'Philippine bank account (InstaPay, PESONet).',
-    currencies: ['PHP'],
-    primaryIdentifier: 'accountNumber',
-    fields: { accountNumber: req(/^\d{10,16}$/, '10-16 digits'), bankName: BANK_NAME_REQUIRED },
-  },
-  NGN_ACCOUNT: {
-    description: 'Nigerian bank account (NUBAN).',
-    currencies: ['NGN'],
-    primaryIdentifier: 'accountNumber',
-    fields: { accountNumber: req(/^\d{10}$/, 'a 10-digit NUBAN'), bankName: BANK_NAME_REQUIRED },
-  },
-  SPARK_WALLET: {
-    description: 'Spark wallet (BTC or USDC).',
-    currencies: ['BTC', 'USDC'],
-    primaryIdentifier: 'address',
-    fields: { address: req(/^sp(rt)?1[02-9ac-hj-np-z]{20,120}$/, 'a Spark address (sp1...)') },
-  },
-  LIGHTNING: {
-    description: 'Lightning address for BTC.',
-    currencies: ['BTC'],
-    primaryIdentifier: 'address',
-    fields: {
-      address: req(/^[a-z0-9._-]{1,64}@[a-z0-9.-]+\.[a-z]{2,}$/, 'a Lightning address such as name@domain.com'),
+    ['accountNumber'],
+  ),
+  swiftBank('VND', 'Vietnam'),
+  mobile('XAF', 'Central Africa (CEMAC)', phone(), { region: region(['CM', 'CG']) }),
+  mobile('XOF', 'West Africa (UEMOA)', phone(), { region: region(['BJ', 'CI', 'SN', 'TG']) }),
+  local('ZAR', 'South African bank account.', BANK, { accountNumber: digits(9, 13)(), bankName: bankName() }, [
+    'accountNumber',
+  ]),
+  mobile('ZMW', 'Zambia', phoneOf('260', '9')()),
+  [
+    'SWIFT_ACCOUNT',
+    {
+      description: 'Bank account reached over SWIFT, in any currency.',
+      currencies: 'any',
+      identifiers: ['iban', 'accountNumber'],
+      fields: {
+        country: shaped(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 country code', 2, 2)(),
+        swiftCode: swiftCode(),
+        bankName: bankName(),
+        accountNumber: accountNumber(false),
+        iban: iban(false),
+      },
+      paymentRails: ['SWIFT'],
+      beneficiary: NO_EXTRA,
     },
-  },
-  ETHEREUM_WALLET: {
-    description: 'EVM wallet for USDC (Ethereum, Base).',
-    currencies: ['USDC'],
-    primaryIdentifier: 'address',
-    fields: { address: req(/^0x[0-9a-fA-F]{40}$/, '0x and 40 hex digits') },
-  },
-  SOLANA_WALLET: {
-    description: 'Solana wallet for USDC.',
-    currencies: ['USDC'],
-    primaryIdentifier: 'address',
-    fields: { address: req(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, '32-44 base58 characters') },
-  },
-};
+  ],
+  wallet('BASE_WALLET', 'Wallet on Base.'),
+  wallet('ETHEREUM_WALLET', 'Wallet on Ethereum.'),
+  wallet('LIGHTNING', 'Lightning: an invoice, a BOLT12 offer or a Lightning address.', {
+    invoice: text(4096)(false),
+    bolt12: text(4096)(false),
+    lightningAddress: text(512)(false),
+  }),
+  wallet('POLYGON_WALLET', 'Wallet on Polygon.'),
+  wallet('SOLANA_WALLET', 'Wallet on Solana.'),
+  wallet('SPARK_WALLET', 'Spark wallet.'),
+  wallet('TRON_WALLET', 'Wallet on Tron.'),
+]);
 
 export const ACCOUNT_TYPE_NAMES = Object.keys(ACCOUNT_TYPES);
 
-/**
- * Checks `accountInfo` against its type and the account's currency: every field known, required
- * fields present, formats respected. Returns the validated copy and its primary identifier.
- */
-export function validateAccountInfo(
-  info: Record<string, unknown>,
-  currency: string,
-): { accountInfo: AccountInfo; primaryIdentifier: string } {
-  const errors: FieldError[] = [];
-  const fail = (field: string, constraint: string, message: string) =>
-    errors.push({ field: `accountInfo.${field}`, constraint, message });
-  const spec = typeof info.accountType === 'string' ? ACCOUNT_TYPES[info.accountType] : undefined;
-  if (!spec) {
-    fail('accountType', 'isIn', `accountType must be one of ${ACCOUNT_TYPE_NAMES.join(', ')}`);
-    throw invalidAccountInfo(errors);
-  }
-  if (!spec.currencies.includes(currency)) {
-    errors.push({
-      field: 'currency',
-      constraint: 'accountType',
-      message: `${info.accountType} accounts hold ${spec.currencies.join(' or ')}, not ${currency}`,
-    });
-  }
-  for (const [name, value] of Object.entries(info)) {
-    if (name !== 'accountType' && !spec.fields[name])
-      fail(name, 'whitelistValidation', `accountInfo.${name} is not a field of ${info.accountType}`);
-    else if (name !== 'accountType' && typeof value !== 'string')
-      fail(name, 'isString', `accountInfo.${name} must be a string`);
-  }
-  for (const [name, field] of Object.entries(spec.fields)) {
-    const value = info[name];
-    if (value === undefined) {
-      if (field.required)
-        fail(name, 'isDefined', `accountInfo.${name} is required for ${info.accountType}: ${field.description}`);
-    } else if (typeof value === 'string' && !field.pattern.test(value)) {
-      fail(name, 'matches', `accountInfo.${name} must be ${field.description}`);
-    }
-  }
-  if (errors.length > 0) throw invalidAccountInfo(errors);
-  return {
-    accountInfo: { ...info, accountType: info.accountType as string },
-    primaryIdentifier: info[spec.primaryIdentifier] as string,
-  };
-}
-
-function invalidAccountInfo(errors: FieldError[]): DomainError {
-  return new DomainError('invalid', 'INVALID_INPUT', 'the account details are not valid', { errors });
-}
+/** Individual beneficiary fields every bank account type takes; some types add or require more. */
+export const INDIVIDUAL_BENEFICIARY_FIELDS = [
+  'fullName',
+  'birthDate',
+  'nationality',
+  'email',
+  'phoneNumber',
+  'countryOfResidence',
+] as const;
+export const BUSINESS_BENEFICIARY_FIELDS = [
+  'legalName',
+  'registrationNumber',
+  'taxId',
+  'email',
+  'phoneNumber',
+  'countryOfResidence',
+] as const;
+export const ADDRESS_FIELDS = { required: ['line1', 'postalCode', 'country'], optional: ['line2', 'city', 'state'] };

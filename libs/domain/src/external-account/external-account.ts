@@ -16,7 +16,10 @@ export interface AccountInfo {
   [field: string]: unknown;
 }
 
-/** Who the platform says holds the account; checked against the receiving institution's records. */
+/**
+ * Before the holder moved into `accountInfo.beneficiary`, accounts stored it beside accountInfo; such
+ * events keep it (see account-info-view.ts).
+ */
 export interface Beneficiary {
   fullName: string;
 }
@@ -49,7 +52,10 @@ export interface ExternalAccountState {
   currency?: string;
   status?: ExternalAccountStatus;
   accountInfo?: AccountInfo;
-  /** The identifier whose last three digits select sandbox outcomes (account number, IBAN, CLABE, address...). */
+  /**
+   * The identifier whose last three digits select sandbox outcomes (account number, IBAN, CLABE, phone,
+   * address...); empty when the account type's identifying fields are optional and none was given.
+   */
   primaryIdentifier?: string;
   beneficiaryVerificationStatus?: string;
   platformAccountId?: string;
@@ -99,7 +105,6 @@ export type ExternalAccountCommand =
       primaryIdentifier: string;
       platformAccountId?: string;
       defaultUmaDepositAccount: boolean;
-      beneficiary?: Beneficiary;
       beneficiaryVerificationStatus: BeneficiaryVerificationStatus;
       beneficiaryVerifiedData?: { fullName: string };
       now: string;
@@ -147,7 +152,6 @@ function decide(cmd: ExternalAccountCommand, state: ExternalAccountState): Exter
         primaryIdentifier: cmd.primaryIdentifier,
         ...(cmd.platformAccountId !== undefined ? { platformAccountId: cmd.platformAccountId } : {}),
         defaultUmaDepositAccount: cmd.defaultUmaDepositAccount,
-        ...(cmd.beneficiary ? { beneficiary: cmd.beneficiary } : {}),
         beneficiaryVerificationStatus: cmd.beneficiaryVerificationStatus,
         ...(cmd.beneficiaryVerifiedData ? { beneficiaryVerifiedData: cmd.beneficiaryVerifiedData } : {}),
         createdAt: cmd.now,

@@ -13,7 +13,12 @@ const PLATFORM = 'Platform:00000000-0000-4000-8000-000000000002';
 const CUSTOMER = 'Customer:00000000-0000-4000-8000-000000000003';
 const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-02T00:00:00.000Z';
-const accountInfo = { accountType: 'USD_ACCOUNT', accountNumber: '12345678', routingNumber: '021000021' };
+const accountInfo = {
+  accountType: 'USD_ACCOUNT',
+  accountNumber: '12345678',
+  routingNumber: '021000021',
+  beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+};
 
 const create = (
   extra: Partial<Extract<ExternalAccountCommand, { type: 'CreateExternalAccount' }>> = {},
@@ -27,7 +32,6 @@ const create = (
   primaryIdentifier: '12345678',
   platformAccountId: 'bank-1',
   defaultUmaDepositAccount: false,
-  beneficiary: { fullName: 'Ada Lovelace' },
   beneficiaryVerificationStatus: 'MATCHED',
   beneficiaryVerifiedData: { fullName: 'Ada Lovelace' },
   now: T0,
@@ -44,7 +48,6 @@ const snapshot: ExternalAccountSnapshot = {
   primaryIdentifier: '12345678',
   platformAccountId: 'bank-1',
   defaultUmaDepositAccount: false,
-  beneficiary: { fullName: 'Ada Lovelace' },
   beneficiaryVerificationStatus: 'MATCHED',
   beneficiaryVerifiedData: { fullName: 'Ada Lovelace' },
   createdAt: T0,
@@ -61,14 +64,13 @@ describe('external account decider', () => {
   });
 
   it('creates the platform’s own account without customerId, platformAccountId or verified data when absent', () => {
-    const { customerId: _c, platformAccountId: _p, beneficiary: _b, beneficiaryVerifiedData: _v, ...rest } = snapshot;
+    const { customerId: _c, platformAccountId: _p, beneficiaryVerifiedData: _v, ...rest } = snapshot;
     spec
       .given([])
       .when(
         create({
           customerId: undefined,
           platformAccountId: undefined,
-          beneficiary: undefined,
           beneficiaryVerifiedData: undefined,
           beneficiaryVerificationStatus: 'PENDING',
         }),
@@ -87,6 +89,33 @@ describe('external account decider', () => {
 
   it('folds into the state other features read', () => {
     expect(spec.fold([created])).toEqual({ exists: true, ...snapshot });
+  });
+
+  it('keeps an account stored with the retired shape (beneficiary beside accountInfo) as it was', () => {
+    const old: ExternalAccountSnapshot = {
+      ...snapshot,
+      accountInfo: { accountType: 'MXN_ACCOUNT', clabe: '002010077777777771' },
+      primaryIdentifier: '002010077777777771',
+      currency: 'MXN',
+      beneficiary: { fullName: 'Ada Lovelace' },
+    };
+    const oldCreated: ExternalAccountEvent = { ...created, data: { ...created.data, account: old } };
+    expect(spec.fold([oldCreated])).toEqual({ exists: true, ...old });
+    spec
+      .given([oldCreated])
+      .when({ type: 'DeleteExternalAccount', now: T1 })
+      .then([
+        {
+          type: 'ExternalAccountDeleted',
+          data: {
+            externalAccountId: ID,
+            platformId: PLATFORM,
+            customerId: CUSTOMER,
+            account: { ...old, status: 'DELETED', updatedAt: T1 },
+            deletedAt: T1,
+          },
+        },
+      ]);
   });
 
   it('refuses to create the same account twice', () => {

@@ -1,5 +1,13 @@
 import type { Decider } from '../decider.js';
 import { DomainError, conflict, notFound } from '../errors.js';
+import type { Permission } from './permissions.js';
+import {
+  mergeEmbeddedWalletConfig,
+  validateSupportedCurrencies,
+  type EmbeddedWalletConfig,
+  type PlatformConfigChanges,
+  type PlatformCurrencyConfig,
+} from './platform-config.js';
 
 /**
  * A platform is a tenant: it owns API tokens, settlement accounts (one per currency, allowed to
@@ -9,6 +17,8 @@ export interface ApiTokenState {
   id: string;
   name: string;
   secretHash: string;
+  /** Absent on tokens from before permissions: they hold all. */
+  permissions?: Permission[];
   createdAt: string;
   revokedAt?: string;
 }
@@ -19,6 +29,11 @@ export interface PlatformState {
   name?: string;
   sandbox?: boolean;
   umaDomain?: string;
+  /** Set by PATCH /config; absent: the service's defaults. */
+  supportedCurrencies?: PlatformCurrencyConfig[];
+  embeddedWalletConfig?: EmbeddedWalletConfig;
+  createdAt?: string;
+  configUpdatedAt?: string;
   tokens: Map<string, ApiTokenState>;
   /** Settlement account id by currency. */
   settlementAccounts: Map<string, string>;
@@ -31,8 +46,17 @@ export type PlatformEvent =
     }
   | {
       type: 'ApiTokenCreated';
-      data: { platformId: string; tokenId: string; name: string; secretHash: string; createdAt: string };
+      data: {
+        platformId: string;
+        tokenId: string;
+        name: string;
+        secretHash: string;
+        permissions?: Permission[];
+        createdAt: string;
+      };
     }
+  /** `changes` holds whole values (embeddedWalletConfig already merged with the stored one). */
+  | { type: 'PlatformConfigUpdated'; data: { platformId: string; changes: PlatformConfigChanges; updatedAt: string } }
   | { type: 'ApiTokenRevoked'; data: { platformId: string; tokenId: string; revokedAt: string } }
   | {
       type: 'PlatformAccountOpened';
@@ -55,7 +79,15 @@ export type PlatformCommand =
       settlementAccounts: { accountId: string; currency: string; crypto: boolean }[];
       now: string;
     }
-  | { type: 'CreateApiToken'; tokenId: string; name: string; secretHash: string; now: string }
+  | {
+      type: 'CreateApiToken';
+      tokenId: string;
+      name: string;
+      secretHash: string;
+      permissions: Permission[];
+      now: string;
+    }
+  | { type: 'UpdatePlatformConfig'; changes: PlatformConfigChanges; now: string }
   | { type: 'RevokeApiToken'; tokenId: string; now: string };
 
 const initialState = (): PlatformState => ({ exists: false, tokens: new Map(), settlementAccounts: new Map() });
@@ -89,9 +121,29 @@ function decide(cmd: PlatformCommand, state: PlatformState): PlatformEvent[] {
       return [
         {
           type: 'ApiTokenCreated',
-          data: { platformId, tokenId: cmd.tokenId, name: cmd.name, secretHash: cmd.secretHash, createdAt: cmd.now },
+          data: {
+            platformId,
+            tokenId: cmd.tokenId,
+            name: cmd.name,
+            secretHash: cmd.secretHash,
+            permissions: cmd.permissions,
+            createdAt: cmd.now,
+          },
         },
       ];
+    case 'UpdatePlatformConfig': {
+      const { umaDomain, supportedCurrencies, embeddedWalletConfig } = cmd.changes;
+      if (supportedCurrencies) validateSupportedCurrencies(supportedCurrencies);
+      const changes: PlatformConfigChanges = {
+        ...(umaDomain !== undefined ? { umaDomain } : {}),
+        ...(supportedCurrencies ? { supportedCurrencies } : {}),
+        ...(embeddedWalletConfig
+          ? { embeddedWalletConfig: mergeEmbeddedWalletConfig(state.embeddedWalletConfig, embeddedWalletConfig) }
+          : {}),
+      };
+      if (Object.keys(changes).length === 0) return [];
+      return [{ type: 'PlatformConfigUpdated', data: { platformId, changes, updatedAt: cmd.now } }];
+    }
     case 'RevokeApiToken': {
       const token = state.tokens.get(cmd.tokenId);
       if (!token || token.revokedAt) throw notFound('API_TOKEN', cmd.tokenId);
@@ -114,15 +166,19 @@ function evolve(state: PlatformState, event: PlatformEvent): PlatformState {
         name: event.data.name,
         sandbox: event.data.sandbox,
         umaDomain: event.data.umaDomain,
+        createdAt: event.data.createdAt,
       };
     case 'ApiTokenCreated':
       state.tokens.set(event.data.tokenId, {
         id: event.data.tokenId,
         name: event.data.name,
         secretHash: event.data.secretHash,
+        ...(event.data.permissions ? { permissions: event.data.permissions } : {}),
         createdAt: event.data.createdAt,
       });
       return state;
+    case 'PlatformConfigUpdated':
+      return { ...state, ...event.data.changes, configUpdatedAt: event.data.updatedAt };
     case 'ApiTokenRevoked': {
       const t = state.tokens.get(event.data.tokenId);
       if (t) t.revokedAt = event.data.revokedAt;

@@ -22,6 +22,7 @@ const token = (tokenId: string): PlatformCommand => ({
   tokenId,
   name: tokenId,
   secretHash: `hash-${tokenId}`,
+  permissions: ['VIEW', 'TRANSACT', 'MANAGE'],
   now: NOW,
 });
 const revoke = (tokenId: string): PlatformCommand => ({ type: 'RevokeApiToken', tokenId, now: NOW });
@@ -58,5 +59,54 @@ describe('platform decider', () => {
     spec.given(two).when(revoke('t1')).thenFails({ kind: 'not_found' });
     spec.given(two).when(revoke('nope')).thenFails({ kind: 'not_found' });
     spec.given(two).when(revoke('t2')).thenFails({ code: 'LAST_TOKEN' });
+  });
+
+  it('keeps a token’s permissions; tokens from before permissions hold none of their own (all)', () => {
+    const limited: PlatformCommand = { ...token('t1'), permissions: ['VIEW'] } as PlatformCommand;
+    expect(spec.fold(spec.history(create, limited)).tokens.get('t1')?.permissions).toEqual(['VIEW']);
+    const legacy = spec
+      .history(create, token('t2'))
+      .map((e) => (e.type === 'ApiTokenCreated' ? { ...e, data: { ...e.data, permissions: undefined } } : e));
+    expect(spec.fold(legacy).tokens.get('t2')?.permissions).toBeUndefined();
+  });
+
+  it('updates the configuration: given fields only, embedded wallet settings merged, currencies checked', () => {
+    const later = '2026-01-06T00:00:00.000Z';
+    const usd = {
+      currencyCode: 'USD',
+      minAmount: 100,
+      maxAmount: 1_000_000,
+      requiredCounterpartyFields: [{ name: 'FULL_NAME' as const, mandatory: true }],
+      enabledTransactionTypes: ['OUTGOING' as const],
+    };
+    const first = spec.history(create, {
+      type: 'UpdatePlatformConfig',
+      changes: { embeddedWalletConfig: { appName: 'Acme', otpLength: 6 }, supportedCurrencies: [usd] },
+      now: NOW,
+    });
+    spec
+      .given(first)
+      .when({ type: 'UpdatePlatformConfig', changes: { embeddedWalletConfig: { otpLength: 8 } }, now: later })
+      .then([
+        {
+          type: 'PlatformConfigUpdated',
+          data: {
+            platformId: PLATFORM,
+            changes: { embeddedWalletConfig: { appName: 'Acme', otpLength: 8 } },
+            updatedAt: later,
+          },
+        },
+      ]);
+    expect(spec.fold(first)).toMatchObject({
+      supportedCurrencies: [usd],
+      configUpdatedAt: NOW,
+      umaDomain: 'acme.example',
+    });
+    spec.given(first).when({ type: 'UpdatePlatformConfig', changes: {}, now: later }).then([]);
+    const bad = (supportedCurrencies: (typeof usd)[]) =>
+      spec.given(first).when({ type: 'UpdatePlatformConfig', changes: { supportedCurrencies }, now: later });
+    bad([{ ...usd, currencyCode: 'JPY' }]).thenFails({ kind: 'invalid', code: 'INVALID_CURRENCY' });
+    bad([usd, usd]).thenFails({ kind: 'invalid', code: 'INVALID_INPUT' });
+    bad([{ ...usd, minAmount: 10, maxAmount: 1 }]).thenFails({ kind: 'invalid', code: 'INVALID_INPUT' });
   });
 });

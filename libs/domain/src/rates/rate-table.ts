@@ -109,6 +109,7 @@ export function railsFor(code: string): Rail[] {
 
 /** The rail named for a destination currency; without a name the first instant rail (else the first). */
 export function networkRail(code: string, name?: string): Rail {
+  currency(code); // an account held in a currency the service does not trade in: 400 INVALID_CURRENCY
   const rails = railsFor(code);
   if (name !== undefined) {
     const found = rails.find((r) => r.name === name);

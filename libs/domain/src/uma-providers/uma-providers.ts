@@ -28,7 +28,7 @@ const provider = (
   supportedRegions: regions,
   domain: `${slug}.example`,
   logoUrl: `https://${slug}.example/assets/logo.svg`,
-  supportedCurrencies: currencies.map(currency),
+  supportedCurrencies: currencies.map((code) => currency(code)),
   lei,
   allowListStatus,
 });

@@ -14,7 +14,13 @@ export const customerProjection: Projection = {
     { collection: Collections.customers, fields: ['platformId', 'platformCustomerId', 'createdAt'] },
     { collection: Collections.customers, fields: ['platformId', 'customerType', 'createdAt'] },
   ],
-  handles: ['CustomerCreated', 'CustomerUpdated', 'CustomerDeleted', 'CustomerKycStatusChanged'],
+  handles: [
+    'CustomerCreated',
+    'CustomerUpdated',
+    'CustomerDeleted',
+    'CustomerKycStatusChanged',
+    'CustomerKycStatusCleared',
+  ],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as CustomerEvent;
     switch (event.type) {
@@ -45,7 +51,8 @@ export const customerProjection: Projection = {
         if (doc) tx.put(Collections.customers, { ...doc, isDeleted: true, updatedAt: event.data.deletedAt });
         break;
       }
-      case 'CustomerKycStatusChanged': {
+      case 'CustomerKycStatusChanged':
+      case 'CustomerKycStatusCleared': {
         const doc = await tx.get<Doc>(Collections.customers, event.data.customerId);
         if (doc) {
           const statusField = doc.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus';

@@ -1,3 +1,4 @@
+import { accountInfoView } from '#domain/external-account/account-info-view.js';
 import type { ExternalAccountEvent, ExternalAccountSnapshot } from '#domain/external-account/external-account.js';
 import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../projection.js';
@@ -7,10 +8,13 @@ import { Collections } from './collections.js';
 /** The external-account read model: the latest snapshot, keyed by id, deleted ones kept with status DELETED. */
 export type ExternalAccountDoc = Doc & ExternalAccountSnapshot;
 
-/** The ExternalAccount resource: scoping, matching and beneficiary input fields stay inside. */
+/**
+ * The ExternalAccount resource: scoping and matching fields stay inside; accountInfo is read through the
+ * upcaster, so documents of accounts stored under retired type or field names show today's.
+ */
 export function toExternalAccount(doc: ExternalAccountDoc): Record<string, unknown> {
   const { platformId: _p, primaryIdentifier: _i, beneficiary: _b, ...resource } = doc;
-  return resource;
+  return { ...resource, accountInfo: accountInfoView(doc) };
 }
 
 export const externalAccountProjection: Projection = {

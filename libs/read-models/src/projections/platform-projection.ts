@@ -8,6 +8,7 @@ import { Collections } from './collections.js';
 export const platformProjection: Projection = {
   name: 'platforms',
   collections: [Collections.platforms, Collections.apiTokens],
+  indexes: [{ collection: Collections.apiTokens, fields: ['platformId', 'name', 'createdAt'] }],
   handles: ['PlatformCreated', 'ApiTokenCreated', 'ApiTokenRevoked'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as PlatformEvent;
@@ -29,6 +30,7 @@ export const platformProjection: Projection = {
           platformId: event.data.platformId,
           name: event.data.name,
           secretHash: event.data.secretHash,
+          ...(event.data.permissions ? { permissions: event.data.permissions } : {}),
           status: 'ACTIVE',
           createdAt: event.data.createdAt,
           updatedAt: event.data.createdAt,

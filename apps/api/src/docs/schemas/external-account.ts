@@ -1,36 +1,111 @@
-import { ACCOUNT_TYPES } from '#domain/external-account/account-types.js';
+import {
+  ACCOUNT_TYPES,
+  ADDRESS_FIELDS,
+  BUSINESS_BENEFICIARY_FIELDS,
+  INDIVIDUAL_BENEFICIARY_FIELDS,
+  type AccountField,
+  type AccountTypeSpec,
+} from '#domain/external-account/account-types.js';
+import { ANY_TYPE_FIELDS, BENEFICIARY_TEXT_MAX } from '#domain/external-account/account-validation.js';
+import { CURRENCY_CODE_PATTERN } from '#domain/money.js';
 
 type Schema = Record<string, unknown>;
 const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
 const dateTime = str({ format: 'date-time' });
 
-/** One variant per account type, generated from the same table that validates requests. */
-const accountInfoVariants: Schema[] = Object.entries(ACCOUNT_TYPES).map(([accountType, spec]) => ({
-  title: accountType,
-  description:
-    `${spec.description} Currencies: ${spec.currencies.join(', ')}. Primary identifier: ` +
-    `${spec.primaryIdentifier}.`,
+const fieldSchema = (f: AccountField): Schema =>
+  str({
+    minLength: f.minLength,
+    maxLength: f.maxLength,
+    ...(f.pattern ? { pattern: f.pattern.source } : {}),
+    ...(f.enum ? { enum: [...f.enum] } : {}),
+    description: f.description,
+  });
+const text = str({ minLength: 1, maxLength: BENEFICIARY_TEXT_MAX });
+const texts = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, text]));
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const individual = (rules: { required: readonly string[]; extra: readonly string[] }): Schema => ({
+  title: 'Individual beneficiary',
   type: 'object',
   additionalProperties: false,
-  required: [
-    'accountType',
-    ...Object.entries(spec.fields)
-      .filter(([, f]) => f.required)
-      .map(([name]) => name),
-  ],
+  required: ['beneficiaryType', 'fullName', ...rules.required],
   properties: {
-    accountType: { const: accountType },
-    ...Object.fromEntries(
-      Object.entries(spec.fields).map(([name, f]) => [
-        name,
-        str({ pattern: f.pattern.source, description: f.description }),
-      ]),
-    ),
+    beneficiaryType: str({ enum: ['INDIVIDUAL'] }),
+    ...texts([...INDIVIDUAL_BENEFICIARY_FIELDS, ...rules.extra]),
+    address: ref('BeneficiaryAddress'),
   },
-}));
+});
+const plain = (rules: { required: readonly string[]; extra: readonly string[] }) =>
+  rules.required.length === 0 && rules.extra.length === 0;
+/** Shared parts of the beneficiary schemas (most account types take the plain one). */
+const beneficiarySchemas: Record<string, Schema> = {
+  BeneficiaryAddress: {
+    type: 'object',
+    additionalProperties: false,
+    required: ADDRESS_FIELDS.required,
+    properties: texts([...ADDRESS_FIELDS.required, ...ADDRESS_FIELDS.optional]),
+  },
+  BusinessBeneficiary: {
+    title: 'Business beneficiary',
+    type: 'object',
+    additionalProperties: false,
+    required: ['beneficiaryType', 'legalName'],
+    properties: {
+      beneficiaryType: str({ enum: ['BUSINESS'] }),
+      ...texts(BUSINESS_BENEFICIARY_FIELDS),
+      address: ref('BeneficiaryAddress'),
+    },
+  },
+  IndividualBeneficiary: individual({ required: [], extra: [] }),
+  Beneficiary: {
+    description: 'Who holds the account.',
+    oneOf: [ref('IndividualBeneficiary'), ref('BusinessBeneficiary')],
+  },
+};
+const beneficiary = (spec: AccountTypeSpec): Schema =>
+  plain(spec.beneficiary!)
+    ? ref('Beneficiary')
+    : { description: 'Who holds the account.', oneOf: [individual(spec.beneficiary!), ref('BusinessBeneficiary')] };
+
+/**
+ * One variant per account type, generated from the same table that validates requests: `create` is the
+ * request shape; the response adds `paymentRails` (always present for bank accounts).
+ */
+const accountInfoVariants = (kind: 'create' | 'response'): Schema[] =>
+  Object.entries(ACCOUNT_TYPES).map(([accountType, spec]) => {
+    const bank = spec.beneficiary !== undefined;
+    const rails: Schema = { type: 'array', minItems: 1, items: str({ enum: [...spec.paymentRails] }) };
+    const required = Object.entries(spec.fields)
+      .filter(([, f]) => f.required)
+      .map(([name]) => name);
+    const currencies = spec.currencies === 'any' ? 'any' : spec.currencies.join(', ');
+    return {
+      title: accountType,
+      description:
+        `${spec.description} Currencies: ${currencies}.` +
+        (spec.identifiers.length ? ` Primary identifier: ${spec.identifiers.join(' or ')}.` : ''),
+      type: 'object',
+      ...(kind === 'create' ? { additionalProperties: false } : {}),
+      required: [
+        'accountType',
+        ...required,
+        ...(bank ? ['beneficiary'] : []),
+        ...(bank && kind === 'response' ? ['paymentRails'] : []),
+      ],
+      properties: {
+        accountType: str({ enum: [accountType] }),
+        ...Object.fromEntries(
+          Object.entries({ ...spec.fields, ...ANY_TYPE_FIELDS }).map(([name, f]) => [name, fieldSchema(f)]),
+        ),
+        ...(bank ? { beneficiary: beneficiary(spec), paymentRails: rails } : {}),
+      },
+    };
+  });
 
 export const externalAccountSchemas: Record<string, Schema> = {
-  AccountInfo: { oneOf: accountInfoVariants, discriminator: { propertyName: 'accountType' } },
+  ...beneficiarySchemas,
+  ExternalAccountCreateInfo: { oneOf: accountInfoVariants('create'), discriminator: { propertyName: 'accountType' } },
+  ExternalAccountInfo: { oneOf: accountInfoVariants('response'), discriminator: { propertyName: 'accountType' } },
   ExternalAccount: {
     type: 'object',
     required: [
@@ -45,9 +120,9 @@ export const externalAccountSchemas: Record<string, Schema> = {
     ],
     properties: {
       id: str({ pattern: '^ExternalAccount:[0-9a-f-]{36}$' }),
-      status: str({ enum: ['ACTIVE'] }),
-      currency: str(),
-      accountInfo: { $ref: '#/components/schemas/AccountInfo' },
+      status: str({ enum: ['PENDING', 'ACTIVE', 'UNDER_REVIEW', 'INACTIVE'] }),
+      currency: str({ pattern: CURRENCY_CODE_PATTERN.source }),
+      accountInfo: { $ref: '#/components/schemas/ExternalAccountInfo' },
       customerId: str({ description: 'Absent for the platform’s own accounts.' }),
       platformAccountId: str({ description: 'The platform’s own reference, when given.' }),
       defaultUmaDepositAccount: {

@@ -17,6 +17,7 @@ import { beneficialOwnerSchemas } from './beneficial-owners.js';
 import { kycLinkSchemas } from './kyc-links.js';
 import { customersBulkSchemas } from './customers-bulk.js';
 import { discoverySchemas } from './discoveries.js';
+import { platformConfigSchemas } from './platform-config.js';
 /**
  * Response schemas contributed by each API area (one file per area, each exporting a
  * `Record<name, JSON Schema>`), merged into the OpenAPI document's components.
@@ -43,4 +44,5 @@ export const areaSchemas: Record<string, Record<string, unknown>>[] = [
   auditSchemas,
   customersBulkSchemas,
   discoverySchemas,
+  platformConfigSchemas,
 ];

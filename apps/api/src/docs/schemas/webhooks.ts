@@ -1,38 +1,10 @@
 type Schema = Record<string, unknown>;
 const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
 const dateTime = str({ format: 'date-time' });
-const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type as string, 'null'] });
 
 const OUTCOMES = ['DELIVERED', 'RETRYING', 'FAILED', 'DEAD'];
 
 export const webhookSchemas: Record<string, Schema> = {
-  PlatformConfig: {
-    type: 'object',
-    required: ['webhookEndpoint', 'webhookSigningPublicKey', 'webhookSecret', 'createdAt', 'updatedAt'],
-    properties: {
-      webhookEndpoint: nullable(
-        str({ format: 'uri', description: 'Where webhooks are POSTed; null: webhooks are off.' }),
-      ),
-      webhookSigningPublicKey: nullable(
-        str({
-          description:
-            'P-256 public key as SPKI PEM (`-----BEGIN PUBLIC KEY-----`). Verify ' +
-            '`X-Service-Signature` `{"v":"1","s":"<base64 DER>"}`: ECDSA with SHA-256 over the ' +
-            'raw body bytes. Null until the first configuration.',
-        }),
-      ),
-      webhookSecret: nullable(
-        str({
-          pattern: '^whsec_',
-          description:
-            'Standard Webhooks secret for `webhook-signature` (HMAC-SHA256 over ' +
-            '`webhook-id.webhook-timestamp.body`). Null until the first configuration.',
-        }),
-      ),
-      createdAt: dateTime,
-      updatedAt: dateTime,
-    },
-  },
   WebhookEnvelope: {
     type: 'object',
     required: ['id', 'type', 'timestamp', 'data'],

@@ -1,0 +1,111 @@
+import { COUNTERPARTY_FIELD_NAMES, TRANSACTION_TYPES } from '#domain/platform/platform-config.js';
+import { PERMISSIONS } from '#domain/platform/permissions.js';
+
+type Schema = Record<string, unknown>;
+const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
+const int = (extra: Schema = {}): Schema => ({ type: 'integer', ...extra });
+const dateTime = str({ format: 'date-time' });
+const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type as string, 'null'] });
+
+/** The platform's configuration (GET/PATCH /config) and its API tokens. */
+export const platformConfigSchemas: Record<string, Schema> = {
+  PlatformCurrencyConfig: {
+    type: 'object',
+    required: ['currencyCode', 'minAmount', 'maxAmount', 'requiredCounterpartyFields', 'enabledTransactionTypes'],
+    properties: {
+      currencyCode: str(),
+      minAmount: int({ minimum: 0, description: 'Smallest unit of the currency.' }),
+      maxAmount: int({ minimum: 0, description: 'Smallest unit of the currency.' }),
+      requiredCounterpartyFields: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['name', 'mandatory'],
+          properties: { name: str({ enum: [...COUNTERPARTY_FIELD_NAMES] }), mandatory: { type: 'boolean' } },
+        },
+      },
+      enabledTransactionTypes: { type: 'array', items: str({ enum: [...TRANSACTION_TYPES] }) },
+    },
+  },
+  EmbeddedWalletConfig: {
+    type: 'object',
+    properties: {
+      appName: str({ maxLength: 255 }),
+      otpLength: int({ minimum: 4, maximum: 12 }),
+      alphanumeric: { type: 'boolean' },
+      expirationSeconds: int({ minimum: 1, maximum: 86400 }),
+      sendFromEmailAddress: str({ format: 'email', maxLength: 255 }),
+      sendFromEmailSenderName: str({ maxLength: 255 }),
+      replyToEmailAddress: str({ format: 'email', maxLength: 255 }),
+      logoUrl: str({ format: 'uri', maxLength: 512 }),
+    },
+  },
+  PlatformConfig: {
+    type: 'object',
+    required: [
+      'id',
+      'umaDomain',
+      'proxyUmaSubdomain',
+      'supportedCurrencies',
+      'isRegulatedFinancialInstitution',
+      'webhookSigningPublicKey',
+      'webhookSecret',
+      'createdAt',
+      'updatedAt',
+    ],
+    properties: {
+      id: str({ pattern: '^Platform:[0-9a-f-]{36}$' }),
+      umaDomain: str({ description: 'The domain new customers’ UMA addresses are generated in.' }),
+      proxyUmaSubdomain: str({ description: 'The subdomain incoming UMA requests for the platform are proxied to.' }),
+      supportedCurrencies: { type: 'array', items: { $ref: '#/components/schemas/PlatformCurrencyConfig' } },
+      isRegulatedFinancialInstitution: {
+        type: 'boolean',
+        description: 'Set by the service’s operators when the platform is created; read-only.',
+      },
+      embeddedWalletConfig: {
+        $ref: '#/components/schemas/EmbeddedWalletConfig',
+        description: 'Present once the platform has set it.',
+      },
+      webhookEndpoint: str({ format: 'uri', description: 'Where webhooks are POSTed; absent while webhooks are off.' }),
+      webhookSigningPublicKey: nullable(
+        str({
+          description:
+            'P-256 public key as SPKI PEM (`-----BEGIN PUBLIC KEY-----`). Verify ' +
+            '`X-Service-Signature` `{"v":"1","s":"<base64 DER>"}`: ECDSA with SHA-256 over the ' +
+            'raw body bytes. Null until the first configuration.',
+        }),
+      ),
+      webhookSecret: nullable(
+        str({
+          pattern: '^whsec_',
+          description:
+            'Standard Webhooks secret for `webhook-signature` (HMAC-SHA256 over ' +
+            '`webhook-id.webhook-timestamp.body`). Null until the first configuration.',
+        }),
+      ),
+      createdAt: dateTime,
+      updatedAt: dateTime,
+    },
+  },
+  ApiToken: {
+    type: 'object',
+    required: ['id', 'name', 'permissions', 'clientId', 'status', 'createdAt', 'updatedAt'],
+    properties: {
+      id: str({ pattern: '^ApiToken:[0-9a-f-]{36}$' }),
+      name: str(),
+      permissions: {
+        type: 'array',
+        items: str({ enum: [...PERMISSIONS] }),
+        description:
+          'VIEW: every GET. TRANSACT: payments (quotes, transfers, payment approvals, sandbox money). MANAGE: ' +
+          'everything else that changes something (configuration, tokens, customers, accounts, cards). ' +
+          'Wallet authentication (/auth/...) takes TRANSACT or MANAGE. Missing: 403 FORBIDDEN.',
+      },
+      clientId: str({ description: 'The username of HTTP Basic authentication (the token id).' }),
+      status: str({ enum: ['ACTIVE', 'REVOKED'] }),
+      revokedAt: dateTime,
+      createdAt: dateTime,
+      updatedAt: dateTime,
+    },
+  },
+};

@@ -1,0 +1,85 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
+import { COUNTERPARTY_FIELD_NAMES, TRANSACTION_TYPES } from '#domain/platform/platform-config.js';
+import { IsCurrencyCode } from '../http/currency-code.js';
+
+const DOMAIN = /^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
+export class CounterpartyFieldDto {
+  @IsIn(COUNTERPARTY_FIELD_NAMES as unknown as string[]) name!: (typeof COUNTERPARTY_FIELD_NAMES)[number];
+  @IsBoolean() mandatory!: boolean;
+}
+
+/** One currency the platform offers, with the public API's fields (all required). */
+export class PlatformCurrencyConfigDto {
+  @IsCurrencyCode('currencyCode') currencyCode!: string;
+  @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) minAmount!: number;
+  @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) maxAmount!: number;
+  @IsArray()
+  @ArrayMaxSize(COUNTERPARTY_FIELD_NAMES.length)
+  @ValidateNested({ each: true })
+  @Type(() => CounterpartyFieldDto)
+  requiredCounterpartyFields!: CounterpartyFieldDto[];
+  @IsArray()
+  @ArrayMaxSize(2)
+  @IsIn(TRANSACTION_TYPES as unknown as string[], { each: true })
+  enabledTransactionTypes!: (typeof TRANSACTION_TYPES)[number][];
+}
+
+/** The embedded wallet's OTP email settings; fields omitted are left as they are. */
+export class EmbeddedWalletConfigDto {
+  @IsOptional() @IsString() @MaxLength(255) appName?: string;
+  @IsOptional() @IsInt() @Min(4) @Max(12) otpLength?: number;
+  @IsOptional() @IsBoolean() alphanumeric?: boolean;
+  @IsOptional() @IsInt() @Min(1) @Max(86400) expirationSeconds?: number;
+  @IsOptional() @IsEmail() @MaxLength(255) sendFromEmailAddress?: string;
+  @IsOptional() @IsString() @MaxLength(255) sendFromEmailSenderName?: string;
+  @IsOptional() @IsEmail() @MaxLength(255) replyToEmailAddress?: string;
+  @IsOptional() @IsUrl({ protocols: ['https', 'http'], require_protocol: true }) @MaxLength(512) logoUrl?: string;
+}
+
+/** PATCH /config: every field optional; only those given change. */
+export class UpdateConfigDto {
+  /** https URL (http for loopback hosts and sandbox platforms); null turns webhooks off. */
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString({ message: 'webhookEndpoint must be a URL or null' })
+  @MaxLength(2048)
+  @JSONSchema({ type: ['string', 'null'] })
+  webhookEndpoint?: string | null;
+  @IsOptional()
+  @MaxLength(253)
+  @Matches(DOMAIN, { message: 'umaDomain must be a domain name such as example.com' })
+  umaDomain?: string;
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(50)
+  @ValidateNested({ each: true })
+  @Type(() => PlatformCurrencyConfigDto)
+  supportedCurrencies?: PlatformCurrencyConfigDto[];
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => EmbeddedWalletConfigDto)
+  embeddedWalletConfig?: EmbeddedWalletConfigDto;
+}

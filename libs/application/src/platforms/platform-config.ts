@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { streams } from '#domain/ids.js';
+import { platformDecider } from '#domain/platform/platform.js';
+import {
+  defaultSupportedCurrencies,
+  proxyUmaSubdomain,
+  type PlatformConfigChanges,
+} from '#domain/platform/platform-config.js';
+import { CommandRunner } from '../command-runner.js';
+import type { Actor } from '../tokens.js';
+import { WebhookQueries } from '../webhooks/webhook-queries.js';
+import { PlatformClocks } from './platform-clocks.js';
+
+/** PATCH /config's fields besides the webhook endpoint (which the webhooks area records). */
+export class UpdatePlatformConfigCommand {
+  constructor(
+    readonly changes: PlatformConfigChanges,
+    readonly actor: Actor,
+  ) {}
+}
+
+@CommandHandler(UpdatePlatformConfigCommand)
+export class UpdatePlatformConfigHandler implements ICommandHandler<UpdatePlatformConfigCommand, void> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly clocks: PlatformClocks,
+  ) {}
+
+  async execute({ changes, actor }: UpdatePlatformConfigCommand) {
+    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    await this.runner.run(
+      streams.platform(actor.platformId),
+      platformDecider,
+      { type: 'UpdatePlatformConfig', changes, now },
+      { metadata: { ...actor } },
+    );
+  }
+}
+
+/**
+ * GET /config: the public API's PlatformConfig (id, UMA domain and its proxy subdomain, supported currencies,
+ * regulated-institution flag, embedded wallet settings when set) with the webhook configuration; the
+ * endpoint is absent, not null, while none is set.
+ */
+@Injectable()
+export class PlatformConfigQueries {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly webhooks: WebhookQueries,
+  ) {}
+
+  async config(platformId: string): Promise<Record<string, unknown>> {
+    const { state } = await this.runner.load(streams.platform(platformId), platformDecider);
+    const { webhookEndpoint, updatedAt, ...webhook } = await this.webhooks.config(platformId);
+    const umaDomain = state.umaDomain ?? '';
+    const latest = [updatedAt, state.configUpdatedAt].filter((t): t is string => Boolean(t)).sort();
+    return {
+      id: platformId,
+      umaDomain,
+      proxyUmaSubdomain: proxyUmaSubdomain(platformId, umaDomain),
+      supportedCurrencies: state.supportedCurrencies ?? defaultSupportedCurrencies(),
+      // Set only by the service's operators when a platform is created; none is, here.
+      isRegulatedFinancialInstitution: false,
+      ...(state.embeddedWalletConfig ? { embeddedWalletConfig: state.embeddedWalletConfig } : {}),
+      ...(webhookEndpoint ? { webhookEndpoint } : {}),
+      ...webhook,
+      updatedAt: latest[latest.length - 1],
+    };
+  }
+}
