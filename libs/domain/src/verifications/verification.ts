@@ -136,9 +136,9 @@ export function missingVerificationFields(
   return errors;
 }
 
-/** The customer's status as a verification status (PENDING: the provider has not decided yet). */
+/** The customer's status as a verification status (PENDING or UNVERIFIED: nobody has decided yet). */
 export const verificationStatusOf = (status: KycStatus): VerificationStatus =>
-  status === 'PENDING' ? 'IN_PROGRESS' : status;
+  status === 'PENDING' || status === 'UNVERIFIED' ? 'IN_PROGRESS' : status;
 
 /**
  * The outcome of a check. Without a provider (production platforms here) a complete submission
@@ -192,7 +192,7 @@ export function withOwners(
   business: { kycStatus?: KycStatus; owners: OwnerRecords },
 ): { verificationStatus: VerificationStatus; errors: VerificationError[] } {
   const errors = [...outcome.errors, ...blockingOwners(business.owners)];
-  if (outcome.verificationStatus === 'RESOLVE_ERRORS' || !business.kycStatus)
+  if (outcome.verificationStatus === 'RESOLVE_ERRORS' || !business.kycStatus || business.kycStatus === 'UNVERIFIED')
     return { verificationStatus: outcome.verificationStatus, errors };
   return { verificationStatus: verificationStatusOf(business.kycStatus), errors };
 }
