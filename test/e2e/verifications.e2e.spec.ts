@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
+import { form, pdfPart } from './documents-support.js';
 
 const START = Date.UTC(2026, 2, 3, 10);
 const ADDRESS = { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
@@ -216,12 +217,22 @@ describe('verifications over HTTP', () => {
     expect((await other.api.get('/verifications')).body).toEqual({ data: [], hasMore: false, totalCount: 0 });
   });
 
-  it('leaves a complete submission IN_PROGRESS on a production platform', async () => {
+  it('asks a production customer for its documents, then leaves the complete file IN_PROGRESS', async () => {
     const prod = await t.otherPlatform({ sandbox: false });
     const c = await customer(person('prod', 'Pat Prod'), prod.api);
     expect(c.kycStatus).toBe('PENDING');
+    const missing = await verify(c.id, prod.api);
+    expect(missing.verificationStatus).toBe('RESOLVE_ERRORS');
+    expect(missing.errors.map((e: { type: string }) => e.type)).toEqual([
+      'MISSING_IDENTITY_DOCUMENT',
+      'MISSING_PROOF_OF_ADDRESS_DOCUMENT',
+    ]);
+    for (const documentType of ['PASSPORT', 'UTILITY_BILL']) {
+      const fields = { documentHolder: c.id, documentType, country: 'US' };
+      expect((await prod.api.request('POST', '/documents', form(fields, pdfPart()))).status).toBe(201);
+    }
     const v = await verify(c.id, prod.api);
-    expect(v.verificationStatus).toBe('IN_PROGRESS');
+    expect({ status: v.verificationStatus, errors: v.errors }).toEqual({ status: 'IN_PROGRESS', errors: [] });
     expect((await prod.api.get(`/customers/${c.id}`)).body.kycStatus).toBe('PENDING');
   });
 });

@@ -51,13 +51,13 @@ export const REQUIRED_DOCUMENTS: Record<CustomerType, readonly DocumentRequireme
 export const DOCUMENTS_REQUIRED_SUFFIX = '003';
 
 /**
- * Whether a check asks for documents (and, for a business, a beneficial owner). Only sandbox
- * customers whose last name (individuals) or registration number (businesses) ends in `003` are
- * asked, so that the other sandbox outcomes (001, 002, anything else) keep working on fields alone;
- * without a KYC provider, production checks look at fields only and stay IN_PROGRESS.
+ * Whether a check asks for documents (and, for a business, a beneficial owner). A production check always does
+ * (a complete file then stays IN_PROGRESS: there is no KYC provider here to decide it). In the sandbox only customers
+ * whose last name (individuals) or registration number (businesses) ends in `003` are asked, so that the other
+ * sandbox outcomes (001, 002, anything else) keep working on fields alone.
  */
 export function documentsRequired(customerType: CustomerType, profile: CustomerProfile, sandbox: boolean): boolean {
-  if (!sandbox) return false;
+  if (!sandbox) return true;
   const identifier =
     customerType === 'BUSINESS'
       ? profile.businessInfo?.registrationNumber

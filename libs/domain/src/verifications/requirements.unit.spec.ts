@@ -12,9 +12,10 @@ const company = (registrationNumber: string) => ({
 });
 
 describe('documents and owners a verification needs', () => {
-  it('asks only sandbox customers whose last name or registration number ends in 003', () => {
+  it('asks every production customer, and sandbox customers whose last name or registration number ends in 003', () => {
     expect(documentsRequired('INDIVIDUAL', person('Pat Smith003'), true)).toBe(true);
-    expect(documentsRequired('INDIVIDUAL', person('Pat Smith003'), false)).toBe(false);
+    expect(documentsRequired('INDIVIDUAL', person('Pat Smith'), false)).toBe(true);
+    expect(documentsRequired('BUSINESS', company('R-001'), false)).toBe(true);
     for (const name of ['Pat Smith', 'Pat Smith001', 'Pat Smith002', 'Pat 003 Smith'])
       expect(documentsRequired('INDIVIDUAL', person(name), true)).toBe(false);
     expect(documentsRequired('BUSINESS', company('R-003'), true)).toBe(true);
