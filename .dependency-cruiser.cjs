@@ -53,10 +53,19 @@ module.exports = {
       name: 'examples-public-api-only',
       comment:
         'The examples use the service over HTTP only, as an integrator does: of this repository they import ' +
-        'only the client library and each other.',
+        'only the client package (@payments-platform/client) and each other.',
       severity: 'error',
       from: { path: '^examples/' },
-      to: { path: '^(apps|libs|test)/', pathNot: '^libs/client/' },
+      to: { path: '^(apps|libs|packages|test)/', pathNot: '^packages/client/' },
+    },
+    {
+      name: 'client-package-stands-alone',
+      comment:
+        'packages/client is published on its own: its sources import only themselves and npm packages ' +
+        '(its tests may start the service).',
+      severity: 'error',
+      from: { path: '^packages/client/src/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^(apps|libs|test|scripts|examples)/' },
     },
     {
       name: 'controllers-ask-the-application',

@@ -3,6 +3,8 @@ FROM node:20-bookworm-slim
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# The client package is an npm workspace: its manifest is part of the install.
+COPY packages/client/package.json packages/client/
 RUN npm install --no-audit --no-fund
 COPY . .
 RUN npm run build

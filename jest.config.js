@@ -1,12 +1,14 @@
 /** Jest 30 in ESM mode; TypeScript compiled by SWC with legacy decorators and metadata (NestJS DI). */
 export default {
   testEnvironment: 'node',
-  roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test'],
+  roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/packages', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
     // The package.json subpath imports (#domain/…) point at dist for Node; tests run the sources.
     '^#([a-z-]+)/(.*)\\.js$': '<rootDir>/libs/$1/src/$2',
+    // The workspace package resolves to its build for Node; tests run its sources.
+    '^@payments-platform/client$': '<rootDir>/packages/client/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: {

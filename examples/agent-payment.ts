@@ -13,7 +13,7 @@
  *
  * Run: node dist/examples/agent-payment.js   (sandbox platform; environment: see setup.ts)
  */
-import type { Page } from '../libs/client/src/index.js';
+import type { Page } from '@payments-platform/client';
 import {
   check,
   PaymentsApiError,

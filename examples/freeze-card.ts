@@ -10,7 +10,7 @@
  *
  * Run: node dist/examples/freeze-card.js   (sandbox platform; environment: see setup.ts)
  */
-import { PaymentsApiError, type Page, type PaymentsClient } from '../libs/client/src/index.js';
+import { PaymentsApiError, type Page, type PaymentsClient } from '@payments-platform/client';
 import { check, platformClient, run, show, step, uniqueRef } from './setup.js';
 import { openEmbeddedWallet, startEmailOtpSession, type InternalAccount } from './wallet.js';
 

@@ -9,7 +9,7 @@
  *
  * Run: node dist/examples/onboard-customer.js   (environment: see setup.ts)
  */
-import type { Page, SignedRetryChallenge } from '../libs/client/src/index.js';
+import type { Page, SignedRetryChallenge } from '@payments-platform/client';
 import { check, platformClient, run, show, step, uniqueRef } from './setup.js';
 import { openEmbeddedWallet, startEmailOtpSession, type AuthSession, type InternalAccount } from './wallet.js';
 

@@ -12,7 +12,7 @@
  *
  * Run: node dist/examples/pay-external-account.js   (sandbox platform; environment: see setup.ts)
  */
-import type { Page } from '../libs/client/src/index.js';
+import type { Page } from '@payments-platform/client';
 import { check, platformClient, run, show, step, uniqueRef } from './setup.js';
 import type { InternalAccount } from './wallet.js';
 

@@ -6,10 +6,10 @@
  *   PAYMENTS_TOKEN_ID       the platform's API token id      (`npm start` prints the sandbox's)
  *   PAYMENTS_CLIENT_SECRET  the platform's API token secret
  *
- * In your own code, import the client from wherever you vendored `libs/client`.
+ * The client is the `@payments-platform/client` package (packages/client); your own code imports it the same way.
  */
 import { randomUUID } from 'node:crypto';
-import { PaymentsApiError, PaymentsClient } from '../libs/client/src/index.js';
+import { PaymentsApiError, PaymentsClient } from '@payments-platform/client';
 
 export { PaymentsApiError, PaymentsClient };
 

@@ -1,16 +1,16 @@
 /**
  * Embedded wallets, as a client holds them: open a wallet account for a customer, sign in with EMAIL_OTP and
- * keep the session signing key to stamp signed retries. It uses only the public HTTP API and Turnkey's public
- * client libraries (`npm install @turnkey/crypto @turnkey/api-key-stamper`):
+ * keep the session signing key to stamp signed retries. It uses only the public HTTP API and the wallet helpers
+ * of `@payments-platform/client` (built on Turnkey's public client libraries):
  *
- * - `generateP256KeyPair` makes the client key the session key is sealed to (the private half never leaves you);
- * - `decryptCredentialBundle` opens `encryptedSessionSigningKey` (HPKE, base58check) with that private key;
- * - `ApiKeyStamper` stamps a `payloadToSign` with the session key: the `Service-Wallet-Signature` header value.
+ * - `generateClientKeyPair` makes the client key the session key is sealed to (the private half never leaves you);
+ * - `openSessionKey` opens `encryptedSessionSigningKey` (HPKE, base58check) with that private key;
+ * - the resulting `SessionKey` stamps a `payloadToSign`: the `Service-Wallet-Signature` header value.
+ *
+ * (`startWalletSession(client, credentialId, { type: 'EMAIL_OTP', otp })` does steps 2 to 5 below in one call.)
  */
-import { createECDH } from 'node:crypto';
-import { ApiKeyStamper } from '@turnkey/api-key-stamper';
-import { decryptCredentialBundle, generateP256KeyPair } from '@turnkey/crypto';
-import type { Page, PaymentsClient } from '../libs/client/src/index.js';
+import { generateClientKeyPair, openSessionKey, type SessionKey } from '@payments-platform/client';
+import type { Page, PaymentsClient } from '@payments-platform/client';
 import { check, show } from './setup.js';
 
 export interface InternalAccount {
@@ -43,7 +43,7 @@ export interface WalletSession {
   /** Compressed P-256 public key (hex) of the session signing key: what the service knows of it. */
   publicKey: string;
   /** Holds the decrypted session signing key and stamps payloads with it. */
-  stamper: ApiKeyStamper;
+  stamper: SessionKey;
 }
 
 /**
@@ -81,7 +81,7 @@ export async function startEmailOtpSession(
 
   // 2. A fresh P-256 key pair on the client. The service seals the new session's signing key to its
   //    public half (uncompressed, 04…), so only this client can open it.
-  const clientKey = generateP256KeyPair();
+  const clientKey = generateClientKeyPair();
 
   // 3. Verify the code, handing over the client public key.
   const session = await client.post<AuthSession>(`/auth/credentials/${emailOtp.id}/verify`, {
@@ -91,19 +91,15 @@ export async function startEmailOtpSession(
   });
   check(session.encryptedSessionSigningKey, 'verify answered without encryptedSessionSigningKey');
 
-  // 4. Open the sealed session signing key (a 32-byte P-256 private key, hex) with the client private key.
-  const sessionPrivateKey = decryptCredentialBundle(session.encryptedSessionSigningKey, clientKey.privateKey);
-
-  // 5. Its compressed public key identifies the session in every stamp.
-  const ecdh = createECDH('prime256v1');
-  ecdh.setPrivateKey(Buffer.from(sessionPrivateKey, 'hex'));
-  const publicKey = ecdh.getPublicKey('hex', 'compressed');
+  // 4. Open the sealed session signing key (a 32-byte P-256 private key) with the client private key; its
+  //    compressed public key identifies the session in every stamp.
+  const sessionKey = openSessionKey(session.encryptedSessionSigningKey, clientKey.privateKey);
 
   return {
     accountId: session.accountId,
     sessionId: session.id,
     expiresAt: session.expiresAt,
-    publicKey,
-    stamper: new ApiKeyStamper({ apiPublicKey: publicKey, apiPrivateKey: sessionPrivateKey }),
+    publicKey: sessionKey.publicKey,
+    stamper: sessionKey,
   };
 }

@@ -7,7 +7,7 @@
  *   `webhookSecret`: the `standardwebhooks` package checks them and refuses stale timestamps (replays);
  * - `X-Service-Signature: {"v":"1","s":"<base64 DER>"}`, ECDSA P-256 with SHA-256 over the raw body,
  *   checked with `webhookSigningPublicKey` (PEM) by node:crypto.
- * Verify the raw bytes as received, before parsing. Delivery is at least once: dedupe on the envelope `id`
+ * `WebhookVerifier` of `@payments-platform/client` checks both. Verify the raw bytes as received, before parsing. Delivery is at least once: dedupe on the envelope `id`
  * and answer 2xx (or 409) quickly; anything else is retried with backoff.
  *
  * On start it sends itself the sandbox test webhook (`POST /sandbox/webhooks/test`) and stops with exit code 1
@@ -22,10 +22,9 @@
  *
  * Run: node dist/examples/webhook-receiver.js   (environment: see setup.ts)
  */
-import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
+import { WebhookVerifier, type WebhookEvent } from '@payments-platform/client';
 import { check, errorMessage, PaymentsApiError, platformClient, show, step } from './setup.js';
 
 interface WebhookConfig {
@@ -34,41 +33,7 @@ interface WebhookConfig {
   webhookSecret: string;
 }
 
-interface Envelope {
-  id: string;
-  type: string;
-  timestamp: string;
-  data: { id?: string; [field: string]: unknown };
-}
-
 const MAX_BODY_BYTES = 1024 * 1024;
-
-/** Checks `X-Service-Signature` over the raw body. */
-function serviceSignatureValid(publicKey: KeyObject, rawBody: Buffer, header: string | undefined): boolean {
-  if (!header) return false;
-  try {
-    const { v, s } = JSON.parse(header) as { v?: unknown; s?: unknown };
-    if (v !== '1' || typeof s !== 'string') return false;
-    return verify('sha256', rawBody, { key: publicKey, dsaEncoding: 'der' }, Buffer.from(s, 'base64'));
-  } catch {
-    return false;
-  }
-}
-
-interface Keys {
-  publicKey: KeyObject;
-  standard: Webhook;
-}
-
-/** Verifies a delivery both ways; returns the envelope, or throws saying which check failed. */
-function verifyDelivery(keys: Keys, rawBody: Buffer, req: IncomingMessage): Envelope {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers[name] = value;
-  if (!serviceSignatureValid(keys.publicKey, rawBody, headers['x-service-signature']))
-    throw new Error('X-Service-Signature does not match');
-  // Throws WebhookVerificationError for a wrong signature, missing headers or a timestamp too far off.
-  return keys.standard.verify(rawBody.toString('utf8'), headers) as Envelope;
-}
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -88,7 +53,7 @@ function answer(res: ServerResponse, status: number, body: Record<string, unknow
 
 async function main(): Promise<void> {
   const client = platformClient();
-  let keys: Keys | undefined;
+  let verifier: WebhookVerifier | undefined;
   const seen = new Set<string>(); // webhook ids already handled (keep them in your database)
   let verifiedTests = 0;
 
@@ -96,10 +61,11 @@ async function main(): Promise<void> {
     if (req.method !== 'POST') return answer(res, 405, { error: 'POST only' });
     readBody(req).then(
       (rawBody) => {
-        if (!keys) return answer(res, 503, { error: 'not configured yet' });
-        let event: Envelope;
+        if (!verifier) return answer(res, 503, { error: 'not configured yet' });
+        let event: WebhookEvent<{ id?: string }>;
         try {
-          event = verifyDelivery(keys, rawBody, req);
+          // Throws WebhookVerificationError for a wrong signature, missing headers or a timestamp too far off.
+          event = verifier.verify(rawBody, req.headers);
         } catch (error) {
           console.log(`✗ rejected a delivery: ${errorMessage(error)}`);
           return answer(res, 400, { error: 'invalid signature' });
@@ -133,7 +99,7 @@ async function main(): Promise<void> {
     step('Register as the platform’s webhook endpoint');
     const config = await client.patch<WebhookConfig>('/config', { webhookEndpoint: url });
     check(config.webhookEndpoint === url, `the endpoint is ${config.webhookEndpoint}`);
-    keys = { publicKey: createPublicKey(config.webhookSigningPublicKey), standard: new Webhook(config.webhookSecret) };
+    verifier = new WebhookVerifier(config);
     show('endpoint', url);
 
     step('Send the sandbox test webhook to this receiver');

@@ -3,7 +3,9 @@ import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { startTestService, type TestService } from '../../../test/support/service.js';
 import { walletSession } from '../../../test/support/wallet-session.js';
-import { PaymentsApiError, PaymentsClient } from './client.js';
+import { PaymentsClient } from './client.js';
+import { isPaymentsApiError, PaymentsApiError } from './errors.js';
+import type { Customer } from './types.js';
 
 describe('PaymentsClient against the running service', () => {
   let t: TestService;
@@ -24,14 +26,31 @@ describe('PaymentsClient against the running service', () => {
       ...extra,
     });
 
-  it('creates, reads and pages through every item of a list', async () => {
+  it('creates, reads and iterates every item of a list over several pages, following nextCursor', async () => {
     const created = await Promise.all(
       Array.from({ length: 23 }, (_, i) => newCustomer(`client-${i}`, { region: 'NL' })),
     );
-    expect((await client.get<{ id: string }>(`/customers/${created[0].id}`)).id).toBe(created[0].id);
+    expect((await client.get<Customer>(`/customers/${created[0].id}`)).id).toBe(created[0].id);
     const seen: string[] = [];
-    for await (const c of client.paginate<{ id: string }>('/customers', { region: 'NL', limit: 10 })) seen.push(c.id);
+    for await (const c of client.list<Customer>('/customers', { query: { region: 'NL' }, pageSize: 10 }))
+      seen.push(c.id);
     expect(seen.sort()).toEqual(created.map((c) => c.id).sort());
+    const pages = [];
+    for await (const page of client.pages<Customer>('/customers', { query: { region: 'NL' }, pageSize: 10 }))
+      pages.push(page);
+    expect(pages.map((p) => [p.data.length, p.hasMore])).toEqual([
+      [10, true],
+      [10, true],
+      [3, false],
+    ]);
+    // paginate: the query's limit is the page size; leaving the loop early stops fetching.
+    const firstTwelve: string[] = [];
+    for await (const c of client.paginate<Customer>('/customers', { region: 'NL', limit: 5 })) {
+      firstTwelve.push(c.id);
+      if (firstTwelve.length === 12) break;
+    }
+    expect(new Set(firstTwelve).size).toBe(12);
+    expect(firstTwelve.every((id) => seen.includes(id))).toBe(true);
   });
 
   it('throws the service error shape, field errors and reasons included', async () => {
@@ -40,7 +59,12 @@ describe('PaymentsClient against the running service', () => {
       .catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(PaymentsApiError);
     expect(invalid).toMatchObject({ status: 400, code: 'INVALID_INPUT' });
-    expect((invalid as PaymentsApiError).details?.errors?.map((e) => e.field)).toContain('platformCustomerId');
+    if (!isPaymentsApiError(invalid, 'INVALID_INPUT')) throw new Error('expected INVALID_INPUT');
+    expect(invalid.fieldErrors.map((e) => e.field)).toContain('platformCustomerId');
+    const missing = await client.get('/customers/Customer:00000000-0000-4000-8000-000000000000').catch((e) => e);
+    expect(isPaymentsApiError(missing, 'CUSTOMER_NOT_FOUND')).toBe(true);
+    expect(isPaymentsApiError(missing, 'INVALID_INPUT')).toBe(false);
+    expect(missing).toMatchObject({ status: 404, code: 'CUSTOMER_NOT_FOUND' });
     const stranger = new PaymentsClient({ baseUrl: t.url, tokenId: t.service.sandbox!.tokenId, clientSecret: 'wrong' });
     await expect(stranger.get('/customers')).rejects.toMatchObject({
       status: 401,

@@ -1,29 +1,15 @@
 /**
  * A small typed client for the Payments Platform API: Basic (platform) or Bearer (agent) authentication,
  * the error shape as an exception, Idempotency-Keys, cursor pagination, and the signed retry performed
- * end to end (step 1, stamp, step 2). It has no dependencies beyond `fetch`; stamps come from any stamper
- * with the shape of `@turnkey/api-key-stamper`'s `ApiKeyStamper` holding the session key.
+ * end to end (step 1, stamp, step 2). It needs only `fetch`; stamps come from any stamper with the shape of
+ * `@turnkey/api-key-stamper`'s `ApiKeyStamper` holding the session key (see `wallet.ts` for one).
  */
+import { PaymentsApiError, type ErrorDetails } from './errors.js';
+import type { components } from './generated/openapi.js';
 
 /** Anything that stamps a payload with a session signing key (e.g. `new ApiKeyStamper({...})`). */
 export interface Stamper {
   stamp(payload: string): Promise<{ stampHeaderValue: string }>;
-}
-
-/** The service's error body, thrown for every 4xx/5xx answer. */
-export class PaymentsApiError extends Error {
-  override readonly name = 'PaymentsApiError';
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly reason?: string,
-    readonly details?: { errors?: { field: string; constraint: string; message: string }[]; [key: string]: unknown },
-    /** Seconds to wait, from `Retry-After` (429). */
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(message);
-  }
 }
 
 export interface Page<T> {
@@ -33,12 +19,8 @@ export interface Page<T> {
   totalCount: number;
 }
 
-export interface SignedRetryChallenge {
-  payloadToSign: string;
-  requestId: string;
-  expiresAt: string;
-  type?: 'OAUTH' | 'EMAIL_OTP' | 'PASSKEY';
-}
+/** The 202 answer of a signed operation: stamp `payloadToSign`, send the request again with `requestId`. */
+export type SignedRetryChallenge = components['schemas']['SignedRetryChallenge'];
 
 export type Query = Record<string, string | number | boolean | string[] | undefined>;
 
@@ -90,12 +72,7 @@ export class PaymentsClient {
     const text = await res.text();
     const body = text ? (JSON.parse(text) as unknown) : undefined;
     if (res.status >= 400) {
-      const e = (body ?? {}) as {
-        code?: string;
-        message?: string;
-        reason?: string;
-        details?: PaymentsApiError['details'];
-      };
+      const e = (body ?? {}) as { code?: string; message?: string; reason?: string; details?: ErrorDetails };
       const retryAfter = res.headers.get('retry-after');
       throw new PaymentsApiError(
         res.status,
@@ -129,14 +106,29 @@ export class PaymentsClient {
     return this.request<T>('DELETE', path);
   }
 
-  /** Every item of a list endpoint, page after page (`limit` per page, default 100). */
-  async *paginate<T>(path: string, query: Query = {}): AsyncGenerator<T> {
+  /**
+   * Every item of a list endpoint, page after page, following `nextCursor` while `hasMore`:
+   * `for await (const c of client.list<Customer>('/customers', { query: { region: 'NL' } }))`.
+   * `pageSize` is sent as `limit` (default 100); breaking out of the loop stops fetching.
+   */
+  async *list<T>(path: string, options: { query?: Query; pageSize?: number } = {}): AsyncGenerator<T, void, undefined> {
+    for await (const page of this.pages<T>(path, options)) yield* page.data;
+  }
+
+  /** The pages of a list endpoint, one request each, following `nextCursor`. */
+  async *pages<T>(path: string, options: { query?: Query; pageSize?: number } = {}): AsyncGenerator<Page<T>> {
     let cursor: string | undefined;
     do {
-      const page = await this.get<Page<T>>(path, { limit: 100, ...query, ...(cursor ? { cursor } : {}) });
-      yield* page.data;
+      const query = { limit: options.pageSize ?? 100, ...options.query, ...(cursor ? { cursor } : {}) };
+      const page = await this.get<Page<T>>(path, query);
+      yield page;
       cursor = page.hasMore ? page.nextCursor : undefined;
     } while (cursor);
+  }
+
+  /** `list` with the query as the second argument (a `limit` in it sets the page size). */
+  paginate<T>(path: string, query: Query = {}): AsyncGenerator<T, void, undefined> {
+    return this.list<T>(path, { query });
   }
 
   /**
