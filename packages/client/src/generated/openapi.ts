@@ -791,6 +791,26 @@ export interface paths {
         patch: operations["BeneficialOwners_update"];
         trace?: never;
     };
+    "/card-transactions/{cardTransactionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a card transaction
+         * @description status: AUTHORIZED (funds held, nothing cleared), PARTIALLY_SETTLED (a clearing posted part and the rest is still held for more), SETTLED (closed against the funding source: cleared, or what was held released when the authorization expired or the card closed), REFUNDED (everything settled was returned), EXCEPTION (a clearing arrived that the funding source could not pay). Another platform’s transaction answers 404 CARD_TRANSACTION_NOT_FOUND.
+         */
+        get: operations["CardTransactions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/cards": {
         parameters: {
             query?: never;
@@ -839,6 +859,26 @@ export interface paths {
         patch: operations["Cards_update"];
         trace?: never;
     };
+    "/cards/{cardId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a card’s transactions
+         * @description Every approved authorization of the card with what reconciled against it (declined authorizations open none; they are in the card’s audit history). Filters: status, createdAfter and createdBefore (inclusive bounds on the authorization time). Newest first unless sortOrder=asc. status: AUTHORIZED (funds held, nothing cleared), PARTIALLY_SETTLED (a clearing posted part and the rest is still held for more), SETTLED (closed against the funding source: cleared, or what was held released when the authorization expired or the card closed), REFUNDED (everything settled was returned), EXCEPTION (a clearing arrived that the funding source could not pay). Another platform’s card answers 404.
+         */
+        get: operations["CardTransactions_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/config": {
         parameters: {
             query?: never;
@@ -848,19 +888,39 @@ export interface paths {
         };
         /**
          * Get the platform configuration
-         * @description The webhook endpoint and the keys receivers verify deliveries with. Each delivery is a POST of the JSON envelope `{id, type, timestamp, data}` signed twice: `X-Service-Signature: {"v":"1","s":"<base64 DER>"}` (ECDSA P-256, SHA-256 over the raw body, verify with `webhookSigningPublicKey`), and Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature` (HMAC with `webhookSecret`).
+         * @description UMA domain, supported currencies (the service’s defaults until set), embedded wallet settings (when set), the webhook endpoint (absent while none is set) and the keys receivers verify webhooks with. Each delivery is a POST of the JSON envelope `{id, type, timestamp, data}` signed twice: `X-Service-Signature: {"v":"1","s":"<base64 DER>"}` (ECDSA P-256, SHA-256 over the raw body, verify with `webhookSigningPublicKey`), and Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature` (HMAC with `webhookSecret`).
          */
-        get: operations["Webhooks_config"];
+        get: operations["PlatformConfig_config"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /**
-         * Set the webhook endpoint
-         * @description An https URL (http is accepted on sandbox platforms) on a public host: loopback, private, link-local, CGNAT, multicast, reserved and cloud metadata addresses are refused in every spelling (400), and names are resolved and checked again at every delivery, unless the operator allow-listed the host (`WEBHOOK_ALLOWED_HOSTS`). null turns webhooks off. The first configuration generates the platform’s webhook signing key pair and secret.
+         * Update the platform configuration
+         * @description Only the fields given change. webhookEndpoint: an https URL (http is accepted on sandbox platforms) on a public host: loopback, private, link-local, CGNAT, multicast, reserved and cloud metadata addresses are refused in every spelling (400), and names are resolved and checked again at every delivery, unless the operator allow-listed the host (`WEBHOOK_ALLOWED_HOSTS`); null turns webhooks off; the first one generates the webhook signing key pair and secret. umaDomain: where new customers’ UMA addresses are generated. supportedCurrencies replaces the list (each a currency the service supports: 400 INVALID_CURRENCY otherwise). embeddedWalletConfig: fields omitted are left as they are.
          */
-        patch: operations["Webhooks_updateConfig"];
+        patch: operations["PlatformConfig_update"];
+        trace?: never;
+    };
+    "/crypto/estimate-withdrawal-fee": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate a crypto withdrawal fee
+         * @description What withdrawing `amount` from a crypto internal account to an external address would cost; nothing is recorded or moved. networkFee is in the smallest unit of networkFeeAsset (informational); totalFee (the network fee converted to the withdrawal currency plus applicationFee) and netAmount (what the recipient would receive) are in the smallest unit of the withdrawal currency. 400 INVALID_CURRENCY when the account does not hold `currency`, INVALID_INPUT for a network that does not carry it, AMOUNT_OUT_OF_RANGE when the fee would take the whole amount.
+         */
+        post: operations["Crypto_estimate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/customers": {
@@ -878,7 +938,7 @@ export interface paths {
         put?: never;
         /**
          * Create a customer
-         * @description Opens one internal account per enabled currency (USD when none given). In the sandbox the KYC/KYB outcome follows the last three characters of the last name or registration number: 001 PENDING, 002 REJECTED, otherwise APPROVED. platformCustomerId is unique per platform (409 CONFLICT) and umaAddress in the installation (409 UMA_ADDRESS_EXISTS).
+         * @description Opens one internal account per enabled currency (USD when none given; a currency the service does not support is 400 INVALID_CURRENCY). kycStatus (individuals) or kybStatus (businesses) records the platform’s own result; without it, in the sandbox the outcome follows the last three characters of the last name or registration number: 001 PENDING, 002 REJECTED, otherwise APPROVED. platformCustomerId (the customer’s uuid when omitted) is unique per platform (409 CONFLICT) and umaAddress in the installation (409 UMA_ADDRESS_EXISTS).
          */
         post: operations["Customers_create"];
         delete?: never;
@@ -900,14 +960,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a customer (soft)
-         * @description Closes the customer’s accounts; refused while they hold funds.
+         * @description Closes the customer’s accounts; refused while they hold funds (409). A customer deleted before answers 410 CUSTOMER_DELETED.
          */
         delete: operations["Customers_remove"];
         options?: never;
         head?: never;
         /**
          * Update a customer
-         * @description Adding a currency opens an internal account in it; currencies cannot be removed. Changing the email of a customer whose embedded wallet has an EMAIL_OTP credential is a signed retry (stamped by a session of that wallet) and the credential follows the new email.
+         * @description customerType, when given, must be the customer’s. Fields of businessInfo not given are kept. kycStatus/kybStatus records the platform’s own result (APPROVED activates the accounts). Adding a currency opens an internal account in it; currencies cannot be removed. Changing the email of a customer whose embedded wallet has an EMAIL_OTP credential is a signed retry (stamped by a session of that wallet) and the credential follows the new email.
          */
         patch: operations["Customers_update"];
         trace?: never;
@@ -987,7 +1047,7 @@ export interface paths {
         put?: never;
         /**
          * Add a customer’s external account
-         * @description The per-type fields of accountInfo are in the AccountInfo schema; the currency must be one the account type holds. In the sandbox the beneficiary name check follows the last three characters of the primary identifier (account number, IBAN, CLABE, VPA name, PIX key, address): 102 NOT_MATCHED, 103 PARTIAL_MATCH, 104 PENDING, 105 refused as an invalid account (400, nothing created), 106 UNSUPPORTED, 107 CHECKED_BY_RECEIVING_FI, otherwise MATCHED.
+         * @description The per-type fields of accountInfo are in the ExternalAccountCreateInfo schema; the currency must be one the account type holds. Without customerId the account is the platform’s own (listed under /platform/external-accounts). In the sandbox the beneficiary name check follows the last three characters of the primary identifier (account number, IBAN, CLABE, phone number, VPA name, PIX key, address): 102 NOT_MATCHED, 103 PARTIAL_MATCH, 104 PENDING, 105 refused as an invalid account (400, nothing created), 106 UNSUPPORTED, 107 CHECKED_BY_RECEIVING_FI, otherwise MATCHED.
          */
         post: operations["ExternalAccounts_createForCustomer"];
         delete?: never;
@@ -1058,6 +1118,26 @@ export interface paths {
         };
         /** A static file of the operations console (its scripts, styles and Chart.js) */
         get: operations["Console_asset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/discoveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List receiving institutions
+         * @description The banks and payment providers that can receive in a corridor, filtered by country and/or currency (neither: every corridor; an unknown corridor: an empty list). Give an entry’s bankName as `bankName` when creating an external account. Not paginated.
+         */
+        get: operations["Discoveries_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1452,7 +1532,7 @@ export interface paths {
         put?: never;
         /**
          * Add one of the platform’s own external accounts
-         * @description As for customers, without customerId. In the sandbox the beneficiary name check follows the last three characters of the primary identifier (account number, IBAN, CLABE, VPA name, PIX key, address): 102 NOT_MATCHED, 103 PARTIAL_MATCH, 104 PENDING, 105 refused as an invalid account (400, nothing created), 106 UNSUPPORTED, 107 CHECKED_BY_RECEIVING_FI, otherwise MATCHED.
+         * @description As for customers, without customerId. In the sandbox the beneficiary name check follows the last three characters of the primary identifier (account number, IBAN, CLABE, phone number, VPA name, PIX key, address): 102 NOT_MATCHED, 103 PARTIAL_MATCH, 104 PENDING, 105 refused as an invalid account (400, nothing created), 106 UNSUPPORTED, 107 CHECKED_BY_RECEIVING_FI, otherwise MATCHED.
          */
         post: operations["ExternalAccounts_createForPlatform"];
         delete?: never;
@@ -1511,7 +1591,7 @@ export interface paths {
         put?: never;
         /**
          * Create a quote
-         * @description Locks the exchange rate and fees until expiresAt (5 minutes on instant rails, 15 on others, 2 on Lightning/Spark/stablecoin rails). Source: a customer’s internal account (held on execute), an EMBEDDED_WALLET (execute needs a Service-Wallet-Signature over paymentInstructions[0].accountOrWalletInfo.payloadToSign) or a customer’s external account (funded by paying paymentInstructions; sandbox: POST /sandbox/send). Destination: an internal or external account, or a UMA address with the lookupId of GET /receiver/uma/{receiverUmaAddress}; fields named by the lookup’s requiredPayerDataFields must be in senderCustomerInfo. Receiving amounts round down; a RECEIVING-locked quote rounds the sending amount up. Sandbox external-account destinations select the outcome by their last three digits: 002 execution fails, 003 completes after about 6 minutes, 004 delivery fails, 005 completes then is returned (FAILED, refunded), 006 user cancellation (REFUNDED), 007 payout and refund fail (FAILED, money not returned), other success.
+         * @description Locks the exchange rate and fees until expiresAt (5 minutes on instant rails, 15 on others, 2 on Lightning/Spark/stablecoin rails). Source: a customer’s internal account (held on execute), an EMBEDDED_WALLET (execute needs a Service-Wallet-Signature over paymentInstructions[0].accountOrWalletInfo.payloadToSign) or a customer’s external account (funded by paying paymentInstructions; sandbox: POST /sandbox/send). REALTIME_FUNDING {customerId?, currency, cryptoNetwork?}: the customer pays `currency` by paymentInstructions and the payment starts when the funds arrive (sandbox: POST /sandbox/send; immediatelyExecute changes nothing); without customerId the destination account’s owner pays. Destination: an internal or external account, or a UMA address with the lookupId of GET /receiver/uma/{receiverUmaAddress} and optionally `currency`, one of the lookup’s supportedCurrencies (default: the first); fields named by the lookup’s requiredPayerDataFields must be in senderCustomerInfo. Receiving amounts round down; a RECEIVING-locked quote rounds the sending amount up. Sandbox external-account destinations select the outcome by their last three digits: 002 execution fails, 003 completes after about 6 minutes, 004 delivery fails, 005 completes then is returned (FAILED, refunded), 006 user cancellation (REFUNDED), 007 payout and refund fail (FAILED, money not returned), other success.
          */
         post: operations["Quotes_create"];
         delete?: never;
@@ -1564,7 +1644,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Look up an external account as a receiver */
+        /**
+         * Look up an external account as a receiver
+         * @description With ?customerId (or ?senderUmaAddress of a customer) the lookup belongs to that sender: a quote of another customer cannot use it (400 LOOKUP_MISMATCH), and estimatedExchangeRate is from the sender’s first currency (USD otherwise). supportedCurrencies[] carry the rate (not locked) and the min and max receivable amounts (smallest unit); every requiredPayerDataFields[] entry is mandatory.
+         */
         get: operations["Lookups_externalAccount"];
         put?: never;
         post?: never;
@@ -1583,26 +1666,9 @@ export interface paths {
         };
         /**
          * Look up a UMA receiver
-         * @description Returns a Lookup:<uuid> with the receiver’s supported currencies and requiredPayerDataFields (USD: FULL_NAME; EUR: FULL_NAME, BIRTH_DATE; others: FULL_NAME, BIRTH_DATE, NATIONALITY). Sandbox receivers: $success.<USD|EUR|MXN>@<any domain> (settles at once), $pending.long.<currency>@<domain> (settles after an hour), $fail.compliance.<currency>@<domain> (the pay request fails). Unknown addresses answer 404.
+         * @description Returns lookupId (Lookup:<uuid>) with the receiver’s supported currencies and requiredPayerDataFields (USD: FULL_NAME; EUR: FULL_NAME, BIRTH_DATE; others: FULL_NAME, BIRTH_DATE, NATIONALITY). Sandbox receivers: $success.<USD|EUR|MXN>@<any domain> (settles at once), $pending.long.<currency>@<domain> (settles after an hour), $fail.compliance.<currency>@<domain> (the pay request fails). Unknown addresses answer 404; the sender’s own address 400 SELF_PAYMENT. With ?customerId (or ?senderUmaAddress of a customer) the lookup belongs to that sender: a quote of another customer cannot use it (400 LOOKUP_MISMATCH), and estimatedExchangeRate is from the sender’s first currency (USD otherwise). supportedCurrencies[] carry the rate (not locked) and the min and max receivable amounts (smallest unit); every requiredPayerDataFields[] entry is mandatory.
          */
         get: operations["Lookups_uma"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/sandbox/cards/{cardId}/authorizations/{authorizationId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get a simulated card authorization (sandbox) */
-        get: operations["SandboxCards_authorization"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1622,7 +1688,7 @@ export interface paths {
         put?: never;
         /**
          * Simulate a card authorization (sandbox)
-         * @description Declined with CARD_PAUSED (FROZEN), CARD_CLOSED, CARD_NOT_ACTIVE (PENDING_KYC, PENDING_ISSUE) or CURRENCY_MISMATCH before funds are checked; otherwise the funding sources are tried in order and the first ACTIVE one with the funds gets a hold (a pending ledger transfer to the platform’s settlement account of the currency); none -> INSUFFICIENT_FUNDS. Declined authorizations are recorded too. An approval not cleared within 7 days (sandbox clock) expires: it becomes REVERSED (reversalReason EXPIRED) and its hold is released; a later clearing is a late presentment.
+         * @description Declined with 400 and the decline reason as `code` (the authorization is kept in the card’s audit history; it opens no transaction): CARD_PAUSED (FROZEN card, or a merchant descriptor ending in 003), CARD_CLOSED, CARD_NOT_ACTIVE (PENDING_KYC, PENDING_ISSUE), CURRENCY_MISMATCH (currency.code other than the card’s), INSUFFICIENT_FUNDS (descriptor ending in 002, or no funding source has the funds). Otherwise the funding sources are tried in order and the first ACTIVE one with the funds gets a hold (a pending ledger transfer to the platform’s settlement account of the currency) and the answer is the AUTHORIZED CardTransaction; with a descriptor ending in 006 the pull is then reported failed: the hold is released and the transaction is in EXCEPTION (a later clearing pulls anew, as a late presentment). An approval not cleared within 7 days (sandbox clock) expires: its hold is released and it ends SETTLED with nothing settled; a later clearing is a late presentment.
          */
         post: operations["SandboxCards_authorize"];
         delete?: never;
@@ -1641,8 +1707,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Simulate the clearing of an authorization (sandbox)
-         * @description Posts the hold: amount defaults to the authorized amount; less posts part and releases the rest; more (over-authorization) also moves the extra as a separate posted transfer when the funding source has it, otherwise the clearing is declined (activity entry DECLINED, the hold stays). Clears whatever the card’s state (a frozen card’s earlier authorizations still clear). Late presentment: after the card closed (authorization REVERSED, hold released) the clearing posts a new transfer from the same funding source if the funds are there (latePresentment true), otherwise it is declined.
+         * Simulate the clearing of a card transaction (sandbox)
+         * @description Needs an AUTHORIZED or PARTIALLY_SETTLED transaction (or one in EXCEPTION, presented again). amount defaults to what is held; less posts that part of the hold and holds the rest again (PARTIALLY_SETTLED: later clearings take from it; if the funding source spent the rest meanwhile, nothing stays held and it is SETTLED); more (over-authorization) also pulls the extra from the funding source as a separate posted transfer (pullSummary.count 2); without the funds nothing moves and the transaction is in EXCEPTION (the hold stays). 0 lets the authorization expire now: what is held is released and the transaction is SETTLED. Clears whatever the card’s state. Late presentment: after the hold was released (card closed, authorization expired) a clearing pulls the amount anew from the same funding source, EXCEPTION without the funds. A transaction in the wrong status for the message is 400 INVALID_INPUT; an amount past what is left is 400 INVALID_AMOUNT; a transaction of another card or platform (or a declined authorization, which opens none) is 404 CARD_TRANSACTION_NOT_FOUND.
          */
         post: operations["SandboxCards_clear"];
         delete?: never;
@@ -1661,8 +1727,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Simulate a return (refund) of a cleared authorization (sandbox)
-         * @description Moves the amount (default: all cleared and not yet returned) back from the settlement account to the funding source that paid; also after the card closed.
+         * Simulate a return (refund) of a settled card transaction (sandbox)
+         * @description Moves the amount (default: all settled and not yet returned) back from the settlement account to the funding source that paid, also after the card closed. The transaction is REFUNDED once everything settled was returned, SETTLED with a refundedAmount before. A transaction in the wrong status for the message is 400 INVALID_INPUT; an amount past what is left is 400 INVALID_AMOUNT; a transaction of another card or platform (or a declined authorization, which opens none) is 404 CARD_TRANSACTION_NOT_FOUND.
          */
         post: operations["SandboxCards_refund"];
         delete?: never;
@@ -1782,7 +1848,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test webhook (sandbox)
-         * @description Sends a TEST webhook to the configured endpoint now and reports the receiver’s status and the first 256 characters of its body; never retried. `response_status` is 0 when no response arrived, with one generic `error` (a refused address, a failed connection and a timeout look alike). 400 WEBHOOK_ENDPOINT_NOT_CONFIGURED without an endpoint; at most 10 per platform per minute (429).
+         * @description Sends a TEST webhook to the configured endpoint now and reports the receiver’s status and the first 256 characters of its body; never retried. A delivery that failed (no 2xx or 409 reply) is 400 `WEBHOOK_DELIVERY_ERROR` with `response_status`, `url`, `response_body` in `details` (`response_status` 0 when no response arrived, with one generic `error`: a refused address, a failed connection and a timeout look alike). 400 `WEBHOOK_ENDPOINT_NOT_SET` without an endpoint; at most 10 per platform per minute (429).
          */
         post: operations["Webhooks_test"];
         delete?: never;
@@ -1798,12 +1864,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List API tokens */
+        /**
+         * List API tokens
+         * @description Newest first. name matches exactly; date filters are inclusive.
+         */
         get: operations["Tokens_list"];
         put?: never;
         /**
          * Create an API token
-         * @description The client secret is returned once; only its hash is stored.
+         * @description The client secret is returned once; only its hash is stored. permissions limit what the token may do (VIEW: reads; TRANSACT: payments; MANAGE: all other changes; 403 FORBIDDEN otherwise); all three when omitted. clientId (the token id) and the secret are the HTTP Basic credentials.
          */
         post: operations["Tokens_create"];
         delete?: never;
@@ -1884,9 +1953,29 @@ export interface paths {
         put?: never;
         /**
          * Approve an incoming payment
-         * @description For INCOMING payments PENDING the platform’s approval: credits the receiver (PROCESSING, then COMPLETED).
+         * @description For INCOMING payments PENDING the platform’s approval: credits the receiver (PROCESSING, then COMPLETED). receiverCustomerInfo, when given, is kept on the transaction. 409 TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL when the payment does not wait for the platform.
          */
         post: operations["Transactions_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transactionId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm receipt delivery
+         * @description Records that the platform delivered the transaction’s receipt to its customer (needed only where the platform must send receipts): receiptDeliveryConfirmedAt, the platform’s current time when the body leaves it out. Confirming again moves the stored time. Any status; the time cannot be in the future or before the transaction was created (400).
+         */
+        post: operations["Transactions_confirm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1904,7 +1993,7 @@ export interface paths {
         put?: never;
         /**
          * Reject an incoming payment
-         * @description For INCOMING payments PENDING the platform’s approval: REJECTED, nothing is credited.
+         * @description For INCOMING payments PENDING the platform’s approval: REJECTED, nothing is credited. `reason`, when given, is kept on the transaction as rejectionReason. 409 TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL when the payment does not wait for the platform.
          */
         post: operations["Transactions_reject"];
         delete?: never;
@@ -1924,7 +2013,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer in from an external account
-         * @description Credits the internal account from the platform’s settlement account when the bank transfer settles (INCOMING transaction). In the sandbox the external account’s last three digits select the outcome: 002 fails at once (insufficient funds), 003 fails at once (account closed or invalid), 004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then FAILED, anything else completes at once.
+         * @description Credits the internal account from the platform’s settlement account when the bank transfer settles (INCOMING transaction). amount is optional in the schema, as in the public API, but a pull needs it: 400 INVALID_AMOUNT without it. In the sandbox the external account’s last three digits select the outcome: 002 fails at once (insufficient funds), 003 fails at once (account closed or invalid), 004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then FAILED, anything else completes at once.
          */
         post: operations["Transfers_transferIn"];
         delete?: never;
@@ -1944,7 +2033,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer out to an external account
-         * @description Holds the amount on the internal account, posts it when the payout settles, releases it when it fails (OUTGOING transaction). 400 INSUFFICIENT_FUNDS when the balance does not cover it. In the sandbox the external account’s last three digits select the outcome: 002 fails at once (insufficient funds), 003 fails at once (account closed or invalid), 004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then FAILED, anything else completes at once.
+         * @description Holds the amount on the internal account, posts it when the payout settles, releases it when it fails (OUTGOING transaction). 400 INSUFFICIENT_FUNDS when the balance does not cover it. Without amount the source account's whole available balance is sent (400 INVALID_AMOUNT when it is empty). In the sandbox the external account’s last three digits select the outcome: 002 fails at once (insufficient funds), 003 fails at once (account closed or invalid), 004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then FAILED, anything else completes at once.
          */
         post: operations["Transfers_transferOut"];
         delete?: never;
@@ -1988,7 +2077,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a customer (KYC/KYB)
-         * @description Fields the check needs and the customer lacks are listed in `errors` and the verification is RESOLVE_ERRORS (the customer is unchanged): individuals need fullName, birthDate and address (line1, city, postalCode, country); businesses need businessInfo.legalName, businessInfo.registrationNumber and address. Otherwise the outcome becomes the customer’s kycStatus (kybStatus for businesses) and approval activates its PENDING internal accounts. A business is approved only when its beneficial owners are too: it takes the worst of its own check and their KYC, and each owner that is REJECTED or PENDING is listed in `errors` (APPLICANT_REJECTED / APPLICANT_PENDING with its `resourceId`). Sandbox: the last three characters of the registration number (businesses) or last name (individuals) select 001 PENDING, 002 REJECTED, otherwise APPROVED.
+         * @description Fields the check needs and the customer lacks are listed in `errors` (MISSING_FIELD with its `field`) and the verification is RESOLVE_ERRORS (the customer is unchanged): individuals need fullName, birthDate and address (line1, city, postalCode, country); businesses need businessInfo.legalName, businessInfo.registrationNumber and address. Documents and beneficial owners the check needs are listed the same way (MISSING_*_DOCUMENT with `acceptedDocumentTypes`, MISSING_BENEFICIAL_OWNER); see the README for when the sandbox asks for them. Otherwise the outcome becomes the customer’s kycStatus (kybStatus for businesses): IN_PROGRESS while undecided (kycStatus PENDING), APPROVED (its PENDING internal accounts become ACTIVE) or REJECTED. A business is approved only when its beneficial owners are too: it takes the worst of its own check and their KYC, and each REJECTED owner is an APPLICANT_REJECTED error with its `resourceId`. Sandbox: the last three characters of the registration number (businesses) or last name (individuals) select 001 IN_PROGRESS, 002 REJECTED, 003 documents and owners required, otherwise APPROVED.
          */
         post: operations["Verifications_create"];
         delete?: never;
@@ -2109,7 +2198,7 @@ export interface webhooks {
                 content: {
                     "application/json": components["schemas"]["WebhookEnvelope"] & {
                         /** @enum {string} */
-                        type?: "CUSTOMER.KYC_APPROVED" | "CUSTOMER.KYC_PENDING" | "CUSTOMER.KYC_REJECTED" | "CUSTOMER.KYB_APPROVED" | "CUSTOMER.KYB_PENDING" | "CUSTOMER.KYB_REJECTED";
+                        type?: "CUSTOMER.KYC_UNVERIFIED" | "CUSTOMER.KYC_PENDING" | "CUSTOMER.KYC_APPROVED" | "CUSTOMER.KYC_REJECTED" | "CUSTOMER.KYB_UNVERIFIED" | "CUSTOMER.KYB_PENDING" | "CUSTOMER.KYB_APPROVED" | "CUSTOMER.KYB_REJECTED";
                         data?: components["schemas"]["Customer"];
                     };
                 };
@@ -2140,8 +2229,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Internal account balance updated
-         * @description A posting changed the balance of an internal account. Delivered at least once (deduplicate on `id`), retried with backoff for up to 7 days; answer 2xx (or 409) to acknowledge.
+         * Internal account balance or status updated
+         * @description A posting changed the balance of an internal account (`INTERNAL_ACCOUNT.BALANCE_UPDATED`), or its status changed (`INTERNAL_ACCOUNT.STATUS_UPDATED`: activated by KYC approval, closed with its deleted customer). Delivered at least once (deduplicate on `id`), retried with backoff for up to 7 days; answer 2xx (or 409) to acknowledge.
          */
         post: {
             parameters: {
@@ -2163,8 +2252,62 @@ export interface webhooks {
                 content: {
                     "application/json": components["schemas"]["WebhookEnvelope"] & {
                         /** @enum {string} */
-                        type?: "INTERNAL_ACCOUNT.BALANCE_UPDATED";
+                        type?: "INTERNAL_ACCOUNT.BALANCE_UPDATED" | "INTERNAL_ACCOUNT.STATUS_UPDATED";
                         data?: components["schemas"]["InternalAccount"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received (any 2xx, or 409 for a webhook already processed). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    verification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verification recorded
+         * @description A verification of a customer was recorded: `VERIFICATION.<verificationStatus>` with the Verification. Delivered at least once (deduplicate on `id`), retried with backoff for up to 7 days; answer 2xx (or 409) to acknowledge.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `{"v":"1","s":"<base64 DER>"}`: ECDSA P-256 with SHA-256 over the raw body, verified with `webhookSigningPublicKey` (PEM) from `GET /config`. */
+                    "X-Service-Signature": string;
+                    /** @description Standard Webhooks: the envelope id (the same on every retry). */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: seconds since the epoch of this attempt. */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEnvelope"] & {
+                        /** @enum {string} */
+                        type?: "VERIFICATION.APPROVED" | "VERIFICATION.REJECTED" | "VERIFICATION.RESOLVE_ERRORS" | "VERIFICATION.IN_PROGRESS" | "VERIFICATION.PENDING_MANUAL_REVIEW";
+                        data?: components["schemas"]["Verification"];
                     };
                 };
             };
@@ -2195,7 +2338,7 @@ export interface webhooks {
         put?: never;
         /**
          * Outgoing payment status
-         * @description A payment the platform sent (a quote executed, a transfer out) changed status. Delivered at least once (deduplicate on `id`), retried with backoff for up to 7 days; answer 2xx (or 409) to acknowledge.
+         * @description A payment the platform sent (a quote executed, a transfer out) changed status: `PENDING`, `PROCESSING`, `COMPLETED`, `FAILED`, `EXPIRED` follow the status (nothing for CREATED); `REFUND_PENDING` when money starts going back to the source, `REFUND_COMPLETED` when it is back (a payment returned after completion, or ending REJECTED or REFUNDED), `REFUND_FAILED` when payout and refund both failed; these carry `refund`. Delivered at least once (deduplicate on `id`), retried with backoff for up to 7 days; answer 2xx (or 409) to acknowledge.
          */
         post: {
             parameters: {
@@ -2217,8 +2360,20 @@ export interface webhooks {
                 content: {
                     "application/json": components["schemas"]["WebhookEnvelope"] & {
                         /** @enum {string} */
-                        type?: "OUTGOING_PAYMENT.CREATED" | "OUTGOING_PAYMENT.PENDING" | "OUTGOING_PAYMENT.PROCESSING" | "OUTGOING_PAYMENT.COMPLETED" | "OUTGOING_PAYMENT.REJECTED" | "OUTGOING_PAYMENT.FAILED" | "OUTGOING_PAYMENT.REFUNDED" | "OUTGOING_PAYMENT.EXPIRED";
-                        data?: components["schemas"]["Transaction"];
+                        type?: "OUTGOING_PAYMENT.PENDING" | "OUTGOING_PAYMENT.PROCESSING" | "OUTGOING_PAYMENT.COMPLETED" | "OUTGOING_PAYMENT.FAILED" | "OUTGOING_PAYMENT.EXPIRED" | "OUTGOING_PAYMENT.REFUND_PENDING" | "OUTGOING_PAYMENT.REFUND_COMPLETED" | "OUTGOING_PAYMENT.REFUND_FAILED";
+                        data?: components["schemas"]["Transaction"] & {
+                            refund?: {
+                                reference: string;
+                                /** Format: date-time */
+                                initiatedAt: string;
+                                /** Format: date-time */
+                                settledAt?: string;
+                                /** @enum {string} */
+                                status: "PENDING" | "COMPLETED" | "FAILED";
+                                /** @enum {string} */
+                                reason?: "TRANSACTION_FAILED" | "USER_CANCELLATION" | "TIMEOUT";
+                            };
+                        };
                     };
                 };
             };
@@ -2248,8 +2403,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Incoming payment status
-         * @description A payment to one of the platform’s customers (UMA receive, transfer in) changed status; `PENDING` ones wait for `POST /transactions/{id}/approve` or `/reject`. Delivered at least once (deduplicate on `id`), retried with backoff for up to 7 days; answer 2xx (or 409) to acknowledge.
+         * Incoming payment: approval request and status
+         * @description A payment to one of the platform’s customers changed status: `COMPLETED`, or `FAILED` for every way of not completing (FAILED, REJECTED, REFUNDED, EXPIRED). `INCOMING_PAYMENT.PENDING` asks the platform to approve an UMA payment, with `requestedReceiverCustomerInfoFields` (what the sender’s side wants to know about the receiver and the customer’s registration lacks). The reply decides: 200 approves (give the requested fields in `receiverCustomerInfo`; a mandatory one missing fails the payment with `MISSING_MANDATORY_PAYEE_DATA`), 202 leaves it pending for `POST /transactions/{id}/approve` or `/reject`, 403 rejects it (REJECTED), 422 (`requiredFields`: counterparty information the platform needs and did not get) rejects it as well. Any other reply is a failed delivery, retried until the payment is decided or times out (`PAYMENT_APPROVAL_TIMED_OUT`). Delivered at least once (deduplicate on `id`), retried with backoff for up to 7 days; answer 2xx (or 409) to acknowledge.
          */
         post: {
             parameters: {
@@ -2271,18 +2426,75 @@ export interface webhooks {
                 content: {
                     "application/json": components["schemas"]["WebhookEnvelope"] & {
                         /** @enum {string} */
-                        type?: "INCOMING_PAYMENT.CREATED" | "INCOMING_PAYMENT.PENDING" | "INCOMING_PAYMENT.PROCESSING" | "INCOMING_PAYMENT.COMPLETED" | "INCOMING_PAYMENT.REJECTED" | "INCOMING_PAYMENT.FAILED" | "INCOMING_PAYMENT.REFUNDED" | "INCOMING_PAYMENT.EXPIRED";
-                        data?: components["schemas"]["Transaction"];
+                        type?: "INCOMING_PAYMENT.PENDING" | "INCOMING_PAYMENT.COMPLETED" | "INCOMING_PAYMENT.FAILED";
+                        data?: components["schemas"]["Transaction"] & {
+                            requestedReceiverCustomerInfoFields?: {
+                                name: string;
+                                mandatory: boolean;
+                            }[];
+                        };
                     };
                 };
             };
             responses: {
-                /** @description Received (any 2xx, or 409 for a webhook already processed). */
+                /** @description Received; for `INCOMING_PAYMENT.PENDING` the payment is approved. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
+                    content: {
+                        "application/json": {
+                            receiverCustomerInfo?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Received; the payment stays PENDING until approved or rejected through the API. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
                     content?: never;
+                };
+                /** @description The payment is rejected (`INCOMING_PAYMENT.PENDING` only). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            message?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            reason?: string;
+                        };
+                    };
+                };
+                /** @description Already processed (a duplicate `id`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Counterparty information is missing: the payment is rejected (`INCOMING_PAYMENT.PENDING` only). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            message?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            requiredFields?: string[];
+                        };
+                    };
                 };
             };
         };
@@ -2599,7 +2811,7 @@ export interface components {
             platformCustomerId: string;
             /** @enum {string} */
             customerType: "INDIVIDUAL" | "BUSINESS";
-            umaAddress?: string;
+            umaAddress: string;
             region?: string;
             currencies: string[];
             /** Format: email */
@@ -2608,12 +2820,12 @@ export interface components {
              * @description Individuals.
              * @enum {string}
              */
-            kycStatus?: "APPROVED" | "PENDING" | "REJECTED";
+            kycStatus?: "UNVERIFIED" | "PENDING" | "APPROVED" | "REJECTED";
             /**
              * @description Businesses.
              * @enum {string}
              */
-            kybStatus?: "APPROVED" | "PENDING" | "REJECTED";
+            kybStatus?: "UNVERIFIED" | "PENDING" | "APPROVED" | "REJECTED";
             fullName?: string;
             /** Format: date */
             birthDate?: string;
@@ -2621,8 +2833,25 @@ export interface components {
             address?: components["schemas"]["Address"];
             businessInfo?: {
                 legalName?: string;
+                doingBusinessAs?: string;
+                country?: string;
                 registrationNumber?: string;
+                /** Format: date */
+                incorporatedOn?: string;
+                /** @enum {string} */
+                entityType?: "SOLE_PROPRIETORSHIP" | "PARTNERSHIP" | "LLC" | "CORPORATION" | "S_CORPORATION" | "NON_PROFIT" | "OTHER";
                 taxId?: string;
+                countriesOfOperation?: string[];
+                /** @enum {string} */
+                businessType?: "AGRICULTURE_FORESTRY_FISHING_AND_HUNTING" | "MINING_QUARRYING_AND_OIL_AND_GAS_EXTRACTION" | "UTILITIES" | "CONSTRUCTION" | "MANUFACTURING" | "WHOLESALE_TRADE" | "RETAIL_TRADE" | "TRANSPORTATION_AND_WAREHOUSING" | "INFORMATION" | "FINANCE_AND_INSURANCE" | "REAL_ESTATE_AND_RENTAL_AND_LEASING" | "PROFESSIONAL_SCIENTIFIC_AND_TECHNICAL_SERVICES" | "MANAGEMENT_OF_COMPANIES_AND_ENTERPRISES" | "ADMINISTRATIVE_AND_SUPPORT_AND_WASTE_MANAGEMENT_AND_REMEDIATION_SERVICES" | "EDUCATIONAL_SERVICES" | "HEALTH_CARE_AND_SOCIAL_ASSISTANCE" | "ARTS_ENTERTAINMENT_AND_RECREATION" | "ACCOMMODATION_AND_FOOD_SERVICES" | "OTHER_SERVICES" | "PUBLIC_ADMINISTRATION";
+                /** @enum {string} */
+                purposeOfAccount?: "CONTRACTOR_PAYOUTS" | "CREATOR_PAYOUTS" | "EMPLOYEE_PAYOUTS" | "MARKETPLACE_SELLER_PAYOUTS" | "SUPPLIER_PAYMENTS" | "CROSS_BORDER_B2B" | "AR_AUTOMATION" | "AP_AUTOMATION" | "EMBEDDED_PAYMENTS" | "PLATFORM_FEE_COLLECTION" | "P2P_TRANSFERS" | "CHARITABLE_DONATIONS" | "OTHER";
+                sourceOfFunds?: string;
+                /** @enum {string} */
+                expectedMonthlyTransactionCount?: "COUNT_UNDER_10" | "COUNT_10_TO_100" | "COUNT_100_TO_500" | "COUNT_500_TO_1000" | "COUNT_OVER_1000";
+                /** @enum {string} */
+                expectedMonthlyTransactionVolume?: "VOLUME_UNDER_10K" | "VOLUME_10K_TO_100K" | "VOLUME_100K_TO_1M" | "VOLUME_1M_TO_10M" | "VOLUME_OVER_10M";
+                expectedRecipientJurisdictions?: string[];
             };
             isDeleted: boolean;
             /** Format: date-time */
@@ -2642,20 +2871,9 @@ export interface components {
                 amount: number;
                 currency: components["schemas"]["Currency"];
             };
-            fundingPaymentInstructions: Record<string, never>[];
+            /** @description Where to deposit to fund the account (sandbox: POST /sandbox/internal-accounts/{accountId}/fund). */
+            fundingPaymentInstructions: components["schemas"]["PaymentInstructions"][];
             privateEnabled?: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        ApiToken: {
-            id: string;
-            name: string;
-            /** @enum {string} */
-            status: "ACTIVE" | "REVOKED";
-            /** Format: date-time */
-            revokedAt?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2677,124 +2895,1242 @@ export interface components {
             /** @enum {string} */
             type?: "OAUTH" | "EMAIL_OTP" | "PASSKEY";
         };
-        AccountInfo: {
-            /** @constant */
-            accountType: "USD_ACCOUNT";
-            /** @description 4-17 digits */
-            accountNumber: string;
-            /** @description the 9-digit ABA routing number */
-            routingNumber: string;
-            /** @description CHECKING or SAVINGS */
-            accountCategory?: string;
-            /** @description 2-100 letters, digits, spaces or punctuation */
-            bankName?: string;
-        } | {
-            /** @constant */
-            accountType: "EUR_ACCOUNT";
-            /** @description an IBAN without spaces */
-            iban: string;
-            /** @description a BIC: 8 or 11 characters, e.g. DEUTDEFF */
-            swiftCode?: string;
-            /** @description 2-100 letters, digits, spaces or punctuation */
-            bankName?: string;
-        } | {
-            /** @constant */
-            accountType: "IBAN_ACCOUNT";
-            /** @description an IBAN without spaces */
-            iban: string;
-            /** @description a BIC: 8 or 11 characters, e.g. DEUTDEFF */
-            swiftCode?: string;
-            /** @description 2-100 letters, digits, spaces or punctuation */
-            bankName?: string;
-        } | {
-            /** @constant */
+        BeneficiaryAddress: {
+            line1: string;
+            postalCode: string;
+            country: string;
+            line2?: string;
+            city?: string;
+            state?: string;
+        };
+        /** Business beneficiary */
+        BusinessBeneficiary: {
+            /** @enum {string} */
+            beneficiaryType: "BUSINESS";
+            legalName: string;
+            registrationNumber?: string;
+            taxId?: string;
+            email?: string;
+            phoneNumber?: string;
+            countryOfResidence?: string;
+            address?: components["schemas"]["BeneficiaryAddress"];
+        };
+        /** Individual beneficiary */
+        IndividualBeneficiary: {
+            /** @enum {string} */
+            beneficiaryType: "INDIVIDUAL";
+            fullName: string;
+            birthDate?: string;
+            nationality?: string;
+            email?: string;
+            phoneNumber?: string;
+            countryOfResidence?: string;
+            address?: components["schemas"]["BeneficiaryAddress"];
+        };
+        /** @description Who holds the account. */
+        Beneficiary: components["schemas"]["IndividualBeneficiary"] | components["schemas"]["BusinessBeneficiary"];
+        ExternalAccountCreateInfo: {
+            /** @enum {string} */
             accountType: "AED_ACCOUNT";
-            /** @description a UAE IBAN: AE and 21 digits */
+            /** @description a AE IBAN (23 characters) */
             iban: string;
-            /** @description a BIC: 8 or 11 characters, e.g. DEUTDEFF */
-            swiftCode: string;
-            /** @description 2-100 letters, digits, spaces or punctuation */
-            bankName?: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "BANK_TRANSFER"[];
         } | {
-            /** @constant */
-            accountType: "GBP_ACCOUNT";
-            /** @description 8 digits */
-            accountNumber: string;
-            /** @description 6 digits without dashes */
-            sortCode: string;
-            /** @description 2-100 letters, digits, spaces or punctuation */
-            bankName?: string;
+            /** @enum {string} */
+            accountType: "BDT_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber?: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description 5 digits */
+            branchCode?: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode?: string;
+            /** @description + and 6-14 digits */
+            phoneNumber?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
         } | {
-            /** @constant */
-            accountType: "MXN_ACCOUNT";
-            /** @description an 18-digit CLABE */
-            clabe: string;
-            /** @description 2-100 letters, digits, spaces or punctuation */
-            bankName?: string;
+            /** @enum {string} */
+            accountType: "BRL_ACCOUNT";
+            /** @description 1-77 characters */
+            pixKey: string;
+            /**
+             * @description one of CPF, CNPJ, EMAIL, PHONE, RANDOM
+             * @enum {string}
+             */
+            pixKeyType: "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "RANDOM";
+            /** @description 11-14 digits */
+            taxId: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "PIX"[];
         } | {
-            /** @constant */
+            /** @enum {string} */
+            accountType: "BWP_ACCOUNT";
+            /** @description + and 6-14 digits */
+            phoneNumber: string;
+            /** @description 1-255 characters */
+            provider: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "MOBILE_MONEY"[];
+        } | {
+            /** @enum {string} */
             accountType: "CAD_ACCOUNT";
             /** @description 7-12 digits */
             accountNumber: string;
             /** @description 3 digits */
-            institutionNumber: string;
+            bankCode: string;
             /** @description 5 digits */
-            transitNumber: string;
-            /** @description 2-100 letters, digits, spaces or punctuation */
-            bankName?: string;
+            branchCode: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            /** @description Who holds the account. */
+            beneficiary: {
+                /** @enum {string} */
+                beneficiaryType: "INDIVIDUAL";
+                fullName: string;
+                birthDate?: string;
+                nationality?: string;
+                email?: string;
+                phoneNumber?: string;
+                countryOfResidence?: string;
+                registrationNumber?: string;
+                address?: components["schemas"]["BeneficiaryAddress"];
+            } | components["schemas"]["BusinessBeneficiary"];
+            paymentRails?: "BANK_TRANSFER"[];
         } | {
-            /** @constant */
-            accountType: "UPI";
+            /** @enum {string} */
+            accountType: "COP_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber?: string;
+            /**
+             * @description one of CHECKING, SAVINGS
+             * @enum {string}
+             */
+            bankAccountType?: "CHECKING" | "SAVINGS";
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description + and 6-14 digits */
+            phoneNumber?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            /** @description Who holds the account. */
+            beneficiary: {
+                /** @enum {string} */
+                beneficiaryType: "INDIVIDUAL";
+                fullName: string;
+                birthDate?: string;
+                nationality?: string;
+                email?: string;
+                phoneNumber?: string;
+                countryOfResidence?: string;
+                documentType?: string;
+                documentNumber?: string;
+                address?: components["schemas"]["BeneficiaryAddress"];
+            } | components["schemas"]["BusinessBeneficiary"];
+            paymentRails?: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+        } | {
+            /** @enum {string} */
+            accountType: "DKK_ACCOUNT";
+            /** @description a DK IBAN (18 characters) */
+            iban: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: ("SEPA" | "SEPA_INSTANT")[];
+        } | {
+            /** @enum {string} */
+            accountType: "EGP_ACCOUNT";
+            /** @description a EG IBAN (29 characters) */
+            iban?: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description + and 6-14 digits */
+            phoneNumber?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+        } | {
+            /** @enum {string} */
+            accountType: "EUR_ACCOUNT";
+            /** @description an IBAN without spaces */
+            iban: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            /** @description Who holds the account. */
+            beneficiary: {
+                /** @enum {string} */
+                beneficiaryType: "INDIVIDUAL";
+                fullName: string;
+                birthDate?: string;
+                nationality?: string;
+                email?: string;
+                phoneNumber?: string;
+                countryOfResidence?: string;
+                address: components["schemas"]["BeneficiaryAddress"];
+            } | components["schemas"]["BusinessBeneficiary"];
+            paymentRails?: ("SEPA" | "SEPA_INSTANT")[];
+        } | {
+            /** @enum {string} */
+            accountType: "GBP_ACCOUNT";
+            /** @description 8 digits */
+            accountNumber: string;
+            /** @description 6 digits */
+            sortCode: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "FASTER_PAYMENTS"[];
+        } | {
+            /** @enum {string} */
+            accountType: "GHS_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber?: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description + and 6-14 digits */
+            phoneNumber?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+        } | {
+            /** @enum {string} */
+            accountType: "GTQ_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber: string;
+            /**
+             * @description one of CHECKING, SAVINGS
+             * @enum {string}
+             */
+            bankAccountType: "CHECKING" | "SAVINGS";
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            /** @description Who holds the account. */
+            beneficiary: {
+                /** @enum {string} */
+                beneficiaryType: "INDIVIDUAL";
+                fullName: string;
+                birthDate?: string;
+                nationality?: string;
+                email?: string;
+                phoneNumber: string;
+                countryOfResidence: string;
+                address?: components["schemas"]["BeneficiaryAddress"];
+            } | components["schemas"]["BusinessBeneficiary"];
+            paymentRails?: "BANK_TRANSFER"[];
+        } | {
+            /** @enum {string} */
+            accountType: "HKD_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "BANK_TRANSFER"[];
+        } | {
+            /** @enum {string} */
+            accountType: "HTG_ACCOUNT";
+            /** @description + and 6-14 digits */
+            phoneNumber: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "MOBILE_MONEY"[];
+        } | {
+            /** @enum {string} */
+            accountType: "IDR_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode: string;
+            /** @description +62 and 9,12 digits */
+            phoneNumber: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "BANK_TRANSFER"[];
+        } | {
+            /** @enum {string} */
+            accountType: "INR_ACCOUNT";
             /** @description a UPI address such as name@bank */
             vpa: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "UPI"[];
         } | {
-            /** @constant */
-            accountType: "PIX";
-            /** @description a PIX key (CPF/CNPJ, email, phone or random key), at most 77 characters */
-            pixKey: string;
-            /** @description CPF, CNPJ, EMAIL, PHONE or RANDOM */
-            pixKeyType?: string;
-        } | {
-            /** @constant */
-            accountType: "PHP_ACCOUNT";
-            /** @description 10-16 digits */
+            /** @enum {string} */
+            accountType: "JMD_ACCOUNT";
+            /** @description 1-34 characters */
             accountNumber: string;
-            /** @description 2-100 letters, digits, spaces or punctuation */
-            bankName: string;
+            /** @description 5 digits */
+            branchCode: string;
+            /**
+             * @description one of CHECKING, SAVINGS
+             * @enum {string}
+             */
+            bankAccountType: "CHECKING" | "SAVINGS";
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            /** @description Who holds the account. */
+            beneficiary: {
+                /** @enum {string} */
+                beneficiaryType: "INDIVIDUAL";
+                fullName: string;
+                birthDate?: string;
+                nationality?: string;
+                email?: string;
+                phoneNumber: string;
+                countryOfResidence?: string;
+                address: components["schemas"]["BeneficiaryAddress"];
+            } | components["schemas"]["BusinessBeneficiary"];
+            paymentRails?: "BANK_TRANSFER"[];
         } | {
-            /** @constant */
+            /** @enum {string} */
+            accountType: "KES_ACCOUNT";
+            /** @description +254 and 9 digits */
+            phoneNumber: string;
+            /** @description 1-255 characters */
+            provider: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "MOBILE_MONEY"[];
+        } | {
+            /** @enum {string} */
+            accountType: "MWK_ACCOUNT";
+            /** @description + and 6-14 digits */
+            phoneNumber: string;
+            /** @description 1-255 characters */
+            provider: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "MOBILE_MONEY"[];
+        } | {
+            /** @enum {string} */
+            accountType: "MXN_ACCOUNT";
+            /** @description 18 digits */
+            clabeNumber: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "SPEI"[];
+        } | {
+            /** @enum {string} */
+            accountType: "MYR_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "BANK_TRANSFER"[];
+        } | {
+            /** @enum {string} */
             accountType: "NGN_ACCOUNT";
-            /** @description a 10-digit NUBAN */
+            /** @description 10 digits */
             accountNumber: string;
-            /** @description 2-100 letters, digits, spaces or punctuation */
+            /** @description 1-255 characters */
             bankName: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "BANK_TRANSFER"[];
         } | {
-            /** @constant */
-            accountType: "SPARK_WALLET";
-            /** @description a Spark address (sp1...) */
+            /** @enum {string} */
+            accountType: "PHP_ACCOUNT";
+            /** @description 8-16 digits */
+            accountNumber: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "BANK_TRANSFER"[];
+        } | {
+            /** @enum {string} */
+            accountType: "PKR_ACCOUNT";
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description 1-34 characters */
+            accountNumber?: string;
+            /** @description a PK IBAN (24 characters) */
+            iban?: string;
+            /** @description + and 6-14 digits */
+            phoneNumber?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+        } | {
+            /** @enum {string} */
+            accountType: "RWF_ACCOUNT";
+            /** @description +250 and 9 digits */
+            phoneNumber: string;
+            /** @description 1-255 characters */
+            provider: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "MOBILE_MONEY"[];
+        } | {
+            /** @enum {string} */
+            accountType: "SGD_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: ("PAYNOW" | "FAST" | "BANK_TRANSFER")[];
+        } | {
+            /** @enum {string} */
+            accountType: "SLV_ACCOUNT";
+            /** @description 1-255 characters */
+            bankName?: string;
+            /** @description 1-34 characters */
+            accountNumber?: string;
+            /**
+             * @description one of CHECKING, SAVINGS
+             * @enum {string}
+             */
+            bankAccountType?: "CHECKING" | "SAVINGS";
+            /** @description + and 6-14 digits */
+            phoneNumber?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+        } | {
+            /** @enum {string} */
+            accountType: "THB_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "BANK_TRANSFER"[];
+        } | {
+            /** @enum {string} */
+            accountType: "TZS_ACCOUNT";
+            /** @description +255 and 9 digits */
+            phoneNumber: string;
+            /** @description 1-255 characters */
+            provider: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "MOBILE_MONEY"[];
+        } | {
+            /** @enum {string} */
+            accountType: "UGX_ACCOUNT";
+            /** @description + and 6-14 digits */
+            phoneNumber: string;
+            /** @description 1-255 characters */
+            provider: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "MOBILE_MONEY"[];
+        } | {
+            /** @enum {string} */
+            accountType: "USD_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber: string;
+            /** @description 9 digits */
+            routingNumber: string;
+            /**
+             * @description one of CHECKING, SAVINGS
+             * @enum {string}
+             */
+            bankAccountType?: "CHECKING" | "SAVINGS";
+            /**
+             * @description one of CHECKING, SAVINGS
+             * @enum {string}
+             */
+            accountCategory?: "CHECKING" | "SAVINGS";
+            /** @description 1-255 characters */
+            bankName?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: ("ACH" | "WIRE" | "RTP" | "FEDNOW")[];
+        } | {
+            /** @enum {string} */
+            accountType: "VND_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "BANK_TRANSFER"[];
+        } | {
+            /** @enum {string} */
+            accountType: "XAF_ACCOUNT";
+            /** @description + and 6-14 digits */
+            phoneNumber: string;
+            /** @description 1-255 characters */
+            provider: string;
+            /**
+             * @description one of CM, CG
+             * @enum {string}
+             */
+            region: "CM" | "CG";
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "MOBILE_MONEY"[];
+        } | {
+            /** @enum {string} */
+            accountType: "XOF_ACCOUNT";
+            /** @description + and 6-14 digits */
+            phoneNumber: string;
+            /** @description 1-255 characters */
+            provider: string;
+            /**
+             * @description one of BJ, CI, SN, TG
+             * @enum {string}
+             */
+            region: "BJ" | "CI" | "SN" | "TG";
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "MOBILE_MONEY"[];
+        } | {
+            /** @enum {string} */
+            accountType: "ZAR_ACCOUNT";
+            /** @description 9-13 digits */
+            accountNumber: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "BANK_TRANSFER"[];
+        } | {
+            /** @enum {string} */
+            accountType: "ZMW_ACCOUNT";
+            /** @description +260 and 9 digits */
+            phoneNumber: string;
+            /** @description 1-255 characters */
+            provider: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "MOBILE_MONEY"[];
+        } | {
+            /** @enum {string} */
+            accountType: "SWIFT_ACCOUNT";
+            /** @description an ISO 3166-1 alpha-2 country code */
+            country: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description 1-34 characters */
+            accountNumber?: string;
+            /** @description an IBAN without spaces */
+            iban?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails?: "SWIFT"[];
+        } | {
+            /** @enum {string} */
+            accountType: "BASE_WALLET";
+            /** @description 1-512 characters */
             address: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
         } | {
-            /** @constant */
-            accountType: "LIGHTNING";
-            /** @description a Lightning address such as name@domain.com */
-            address: string;
-        } | {
-            /** @constant */
+            /** @enum {string} */
             accountType: "ETHEREUM_WALLET";
-            /** @description 0x and 40 hex digits */
+            /** @description 1-512 characters */
             address: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
         } | {
-            /** @constant */
-            accountType: "SOLANA_WALLET";
-            /** @description 32-44 base58 characters */
+            /** @enum {string} */
+            accountType: "LIGHTNING";
+            /** @description 1-4096 characters */
+            invoice?: string;
+            /** @description 1-4096 characters */
+            bolt12?: string;
+            /** @description 1-512 characters */
+            lightningAddress?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+        } | {
+            /** @enum {string} */
+            accountType: "POLYGON_WALLET";
+            /** @description 1-512 characters */
             address: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+        } | {
+            /** @enum {string} */
+            accountType: "SOLANA_WALLET";
+            /** @description 1-512 characters */
+            address: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+        } | {
+            /** @enum {string} */
+            accountType: "SPARK_WALLET";
+            /** @description 1-512 characters */
+            address: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+        } | {
+            /** @enum {string} */
+            accountType: "TRON_WALLET";
+            /** @description 1-512 characters */
+            address: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+        };
+        ExternalAccountInfo: {
+            /** @enum {string} */
+            accountType: "AED_ACCOUNT";
+            /** @description a AE IBAN (23 characters) */
+            iban: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "BANK_TRANSFER"[];
+        } | {
+            /** @enum {string} */
+            accountType: "BDT_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber?: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description 5 digits */
+            branchCode?: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode?: string;
+            /** @description + and 6-14 digits */
+            phoneNumber?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+        } | {
+            /** @enum {string} */
+            accountType: "BRL_ACCOUNT";
+            /** @description 1-77 characters */
+            pixKey: string;
+            /**
+             * @description one of CPF, CNPJ, EMAIL, PHONE, RANDOM
+             * @enum {string}
+             */
+            pixKeyType: "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "RANDOM";
+            /** @description 11-14 digits */
+            taxId: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "PIX"[];
+        } | {
+            /** @enum {string} */
+            accountType: "BWP_ACCOUNT";
+            /** @description + and 6-14 digits */
+            phoneNumber: string;
+            /** @description 1-255 characters */
+            provider: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "MOBILE_MONEY"[];
+        } | {
+            /** @enum {string} */
+            accountType: "CAD_ACCOUNT";
+            /** @description 7-12 digits */
+            accountNumber: string;
+            /** @description 3 digits */
+            bankCode: string;
+            /** @description 5 digits */
+            branchCode: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            /** @description Who holds the account. */
+            beneficiary: {
+                /** @enum {string} */
+                beneficiaryType: "INDIVIDUAL";
+                fullName: string;
+                birthDate?: string;
+                nationality?: string;
+                email?: string;
+                phoneNumber?: string;
+                countryOfResidence?: string;
+                registrationNumber?: string;
+                address?: components["schemas"]["BeneficiaryAddress"];
+            } | components["schemas"]["BusinessBeneficiary"];
+            paymentRails: "BANK_TRANSFER"[];
+        } | {
+            /** @enum {string} */
+            accountType: "COP_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber?: string;
+            /**
+             * @description one of CHECKING, SAVINGS
+             * @enum {string}
+             */
+            bankAccountType?: "CHECKING" | "SAVINGS";
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description + and 6-14 digits */
+            phoneNumber?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            /** @description Who holds the account. */
+            beneficiary: {
+                /** @enum {string} */
+                beneficiaryType: "INDIVIDUAL";
+                fullName: string;
+                birthDate?: string;
+                nationality?: string;
+                email?: string;
+                phoneNumber?: string;
+                countryOfResidence?: string;
+                documentType?: string;
+                documentNumber?: string;
+                address?: components["schemas"]["BeneficiaryAddress"];
+            } | components["schemas"]["BusinessBeneficiary"];
+            paymentRails: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+        } | {
+            /** @enum {string} */
+            accountType: "DKK_ACCOUNT";
+            /** @description a DK IBAN (18 characters) */
+            iban: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: ("SEPA" | "SEPA_INSTANT")[];
+        } | {
+            /** @enum {string} */
+            accountType: "EGP_ACCOUNT";
+            /** @description a EG IBAN (29 characters) */
+            iban?: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description + and 6-14 digits */
+            phoneNumber?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+        } | {
+            /** @enum {string} */
+            accountType: "EUR_ACCOUNT";
+            /** @description an IBAN without spaces */
+            iban: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            /** @description Who holds the account. */
+            beneficiary: {
+                /** @enum {string} */
+                beneficiaryType: "INDIVIDUAL";
+                fullName: string;
+                birthDate?: string;
+                nationality?: string;
+                email?: string;
+                phoneNumber?: string;
+                countryOfResidence?: string;
+                address: components["schemas"]["BeneficiaryAddress"];
+            } | components["schemas"]["BusinessBeneficiary"];
+            paymentRails: ("SEPA" | "SEPA_INSTANT")[];
+        } | {
+            /** @enum {string} */
+            accountType: "GBP_ACCOUNT";
+            /** @description 8 digits */
+            accountNumber: string;
+            /** @description 6 digits */
+            sortCode: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "FASTER_PAYMENTS"[];
+        } | {
+            /** @enum {string} */
+            accountType: "GHS_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber?: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description + and 6-14 digits */
+            phoneNumber?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+        } | {
+            /** @enum {string} */
+            accountType: "GTQ_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber: string;
+            /**
+             * @description one of CHECKING, SAVINGS
+             * @enum {string}
+             */
+            bankAccountType: "CHECKING" | "SAVINGS";
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            /** @description Who holds the account. */
+            beneficiary: {
+                /** @enum {string} */
+                beneficiaryType: "INDIVIDUAL";
+                fullName: string;
+                birthDate?: string;
+                nationality?: string;
+                email?: string;
+                phoneNumber: string;
+                countryOfResidence: string;
+                address?: components["schemas"]["BeneficiaryAddress"];
+            } | components["schemas"]["BusinessBeneficiary"];
+            paymentRails: "BANK_TRANSFER"[];
+        } | {
+            /** @enum {string} */
+            accountType: "HKD_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "BANK_TRANSFER"[];
+        } | {
+            /** @enum {string} */
+            accountType: "HTG_ACCOUNT";
+            /** @description + and 6-14 digits */
+            phoneNumber: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "MOBILE_MONEY"[];
+        } | {
+            /** @enum {string} */
+            accountType: "IDR_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode: string;
+            /** @description +62 and 9,12 digits */
+            phoneNumber: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "BANK_TRANSFER"[];
+        } | {
+            /** @enum {string} */
+            accountType: "INR_ACCOUNT";
+            /** @description a UPI address such as name@bank */
+            vpa: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "UPI"[];
+        } | {
+            /** @enum {string} */
+            accountType: "JMD_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber: string;
+            /** @description 5 digits */
+            branchCode: string;
+            /**
+             * @description one of CHECKING, SAVINGS
+             * @enum {string}
+             */
+            bankAccountType: "CHECKING" | "SAVINGS";
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            /** @description Who holds the account. */
+            beneficiary: {
+                /** @enum {string} */
+                beneficiaryType: "INDIVIDUAL";
+                fullName: string;
+                birthDate?: string;
+                nationality?: string;
+                email?: string;
+                phoneNumber: string;
+                countryOfResidence?: string;
+                address: components["schemas"]["BeneficiaryAddress"];
+            } | components["schemas"]["BusinessBeneficiary"];
+            paymentRails: "BANK_TRANSFER"[];
+        } | {
+            /** @enum {string} */
+            accountType: "KES_ACCOUNT";
+            /** @description +254 and 9 digits */
+            phoneNumber: string;
+            /** @description 1-255 characters */
+            provider: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "MOBILE_MONEY"[];
+        } | {
+            /** @enum {string} */
+            accountType: "MWK_ACCOUNT";
+            /** @description + and 6-14 digits */
+            phoneNumber: string;
+            /** @description 1-255 characters */
+            provider: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "MOBILE_MONEY"[];
+        } | {
+            /** @enum {string} */
+            accountType: "MXN_ACCOUNT";
+            /** @description 18 digits */
+            clabeNumber: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "SPEI"[];
+        } | {
+            /** @enum {string} */
+            accountType: "MYR_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "BANK_TRANSFER"[];
+        } | {
+            /** @enum {string} */
+            accountType: "NGN_ACCOUNT";
+            /** @description 10 digits */
+            accountNumber: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "BANK_TRANSFER"[];
+        } | {
+            /** @enum {string} */
+            accountType: "PHP_ACCOUNT";
+            /** @description 8-16 digits */
+            accountNumber: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "BANK_TRANSFER"[];
+        } | {
+            /** @enum {string} */
+            accountType: "PKR_ACCOUNT";
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description 1-34 characters */
+            accountNumber?: string;
+            /** @description a PK IBAN (24 characters) */
+            iban?: string;
+            /** @description + and 6-14 digits */
+            phoneNumber?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+        } | {
+            /** @enum {string} */
+            accountType: "RWF_ACCOUNT";
+            /** @description +250 and 9 digits */
+            phoneNumber: string;
+            /** @description 1-255 characters */
+            provider: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "MOBILE_MONEY"[];
+        } | {
+            /** @enum {string} */
+            accountType: "SGD_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: ("PAYNOW" | "FAST" | "BANK_TRANSFER")[];
+        } | {
+            /** @enum {string} */
+            accountType: "SLV_ACCOUNT";
+            /** @description 1-255 characters */
+            bankName?: string;
+            /** @description 1-34 characters */
+            accountNumber?: string;
+            /**
+             * @description one of CHECKING, SAVINGS
+             * @enum {string}
+             */
+            bankAccountType?: "CHECKING" | "SAVINGS";
+            /** @description + and 6-14 digits */
+            phoneNumber?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+        } | {
+            /** @enum {string} */
+            accountType: "THB_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "BANK_TRANSFER"[];
+        } | {
+            /** @enum {string} */
+            accountType: "TZS_ACCOUNT";
+            /** @description +255 and 9 digits */
+            phoneNumber: string;
+            /** @description 1-255 characters */
+            provider: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "MOBILE_MONEY"[];
+        } | {
+            /** @enum {string} */
+            accountType: "UGX_ACCOUNT";
+            /** @description + and 6-14 digits */
+            phoneNumber: string;
+            /** @description 1-255 characters */
+            provider: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "MOBILE_MONEY"[];
+        } | {
+            /** @enum {string} */
+            accountType: "USD_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber: string;
+            /** @description 9 digits */
+            routingNumber: string;
+            /**
+             * @description one of CHECKING, SAVINGS
+             * @enum {string}
+             */
+            bankAccountType?: "CHECKING" | "SAVINGS";
+            /**
+             * @description one of CHECKING, SAVINGS
+             * @enum {string}
+             */
+            accountCategory?: "CHECKING" | "SAVINGS";
+            /** @description 1-255 characters */
+            bankName?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: ("ACH" | "WIRE" | "RTP" | "FEDNOW")[];
+        } | {
+            /** @enum {string} */
+            accountType: "VND_ACCOUNT";
+            /** @description 1-34 characters */
+            accountNumber: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "BANK_TRANSFER"[];
+        } | {
+            /** @enum {string} */
+            accountType: "XAF_ACCOUNT";
+            /** @description + and 6-14 digits */
+            phoneNumber: string;
+            /** @description 1-255 characters */
+            provider: string;
+            /**
+             * @description one of CM, CG
+             * @enum {string}
+             */
+            region: "CM" | "CG";
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "MOBILE_MONEY"[];
+        } | {
+            /** @enum {string} */
+            accountType: "XOF_ACCOUNT";
+            /** @description + and 6-14 digits */
+            phoneNumber: string;
+            /** @description 1-255 characters */
+            provider: string;
+            /**
+             * @description one of BJ, CI, SN, TG
+             * @enum {string}
+             */
+            region: "BJ" | "CI" | "SN" | "TG";
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "MOBILE_MONEY"[];
+        } | {
+            /** @enum {string} */
+            accountType: "ZAR_ACCOUNT";
+            /** @description 9-13 digits */
+            accountNumber: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "BANK_TRANSFER"[];
+        } | {
+            /** @enum {string} */
+            accountType: "ZMW_ACCOUNT";
+            /** @description +260 and 9 digits */
+            phoneNumber: string;
+            /** @description 1-255 characters */
+            provider: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "MOBILE_MONEY"[];
+        } | {
+            /** @enum {string} */
+            accountType: "SWIFT_ACCOUNT";
+            /** @description an ISO 3166-1 alpha-2 country code */
+            country: string;
+            /** @description a BIC: 8 or 11 characters */
+            swiftCode: string;
+            /** @description 1-255 characters */
+            bankName: string;
+            /** @description 1-34 characters */
+            accountNumber?: string;
+            /** @description an IBAN without spaces */
+            iban?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+            beneficiary: components["schemas"]["Beneficiary"];
+            paymentRails: "SWIFT"[];
+        } | {
+            /** @enum {string} */
+            accountType: "BASE_WALLET";
+            /** @description 1-512 characters */
+            address: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+        } | {
+            /** @enum {string} */
+            accountType: "ETHEREUM_WALLET";
+            /** @description 1-512 characters */
+            address: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+        } | {
+            /** @enum {string} */
+            accountType: "LIGHTNING";
+            /** @description 1-4096 characters */
+            invoice?: string;
+            /** @description 1-4096 characters */
+            bolt12?: string;
+            /** @description 1-512 characters */
+            lightningAddress?: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+        } | {
+            /** @enum {string} */
+            accountType: "POLYGON_WALLET";
+            /** @description 1-512 characters */
+            address: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+        } | {
+            /** @enum {string} */
+            accountType: "SOLANA_WALLET";
+            /** @description 1-512 characters */
+            address: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+        } | {
+            /** @enum {string} */
+            accountType: "SPARK_WALLET";
+            /** @description 1-512 characters */
+            address: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
+        } | {
+            /** @enum {string} */
+            accountType: "TRON_WALLET";
+            /** @description 1-512 characters */
+            address: string;
+            /** @description 1-200 characters */
+            platformAccountId?: string;
         };
         ExternalAccount: {
             id: string;
             /** @enum {string} */
-            status: "ACTIVE";
+            status: "PENDING" | "ACTIVE" | "UNDER_REVIEW" | "INACTIVE";
             currency: string;
-            accountInfo: components["schemas"]["AccountInfo"];
+            accountInfo: components["schemas"]["ExternalAccountInfo"];
             /** @description Absent for the platform’s own accounts. */
             customerId?: string;
             /** @description The platform’s own reference, when given. */
@@ -2816,21 +4152,24 @@ export interface components {
             id: string;
             customerId: string;
             /**
-             * @description RESOLVE_ERRORS: the customer lacks the fields in `errors`; update it and verify again.
+             * @description RESOLVE_ERRORS: the customer lacks what `errors` lists; provide it and verify again. IN_PROGRESS: the check has not decided yet. APPROVED / REJECTED: the outcome (the customer’s kycStatus or kybStatus).
              * @enum {string}
              */
-            verificationStatus: "APPROVED" | "PENDING" | "REJECTED" | "RESOLVE_ERRORS";
+            verificationStatus: "RESOLVE_ERRORS" | "PENDING_MANUAL_REVIEW" | "IN_PROGRESS" | "APPROVED" | "REJECTED" | "READY_FOR_VERIFICATION";
+            /** @description What keeps the verification from going on; empty when APPROVED or IN_PROGRESS. */
             errors: {
-                /** @description Field of the customer, or of the resource `resourceId` names; dotted. */
-                field: string;
+                /** @description The resource with the issue: the customer or a beneficial owner. */
+                resourceId: string;
                 /**
-                 * @description MISSING_FIELD: the customer lacks `field`. APPLICANT_REJECTED / APPLICANT_PENDING: the KYC of the beneficial owner `resourceId` is REJECTED / PENDING, which keeps the business from approval.
+                 * @description MISSING_FIELD: `field` is missing. MISSING_*_DOCUMENT: upload one of `acceptedDocumentTypes` (POST /documents). MISSING_BENEFICIAL_OWNER: the business has no beneficial owner. APPLICANT_REJECTED: the KYC of the beneficial owner `resourceId` was rejected.
                  * @enum {string}
                  */
-                code: "MISSING_FIELD" | "APPLICANT_REJECTED" | "APPLICANT_PENDING";
-                message: string;
-                /** @description The beneficial owner with the issue (absent for the customer’s own). */
-                resourceId?: string;
+                type: "MISSING_FIELD" | "INVALID_FIELD" | "MISSING_LEGAL_PRESENCE_DOCUMENT" | "MISSING_CONTROL_STRUCTURE_DOCUMENT" | "MISSING_OWNERSHIP_STRUCTURE_DOCUMENT" | "MISSING_PROOF_OF_ADDRESS_DOCUMENT" | "MISSING_IDENTITY_DOCUMENT" | "INVALID_DOCUMENT" | "EXPIRED_DOCUMENT" | "POOR_QUALITY_DOCUMENT" | "SUSPECTED_FRAUD_DOCUMENT" | "WRONG_DOCUMENT_TYPE" | "INCOMPLETE_DOCUMENT" | "UNREADABLE_DOCUMENT" | "DOCUMENT_VERIFICATION_FAILED" | "APPLICANT_SANCTIONED" | "APPLICANT_FRAUD" | "APPLICANT_CRIMINAL_RECORD" | "APPLICANT_REJECTED" | "MISSING_BENEFICIAL_OWNER";
+                /** @description Dotted path of the missing or invalid field (field errors only). */
+                field?: string;
+                /** @description Document types any one of which satisfies a MISSING_*_DOCUMENT error. */
+                acceptedDocumentTypes?: ("PASSPORT" | "DRIVERS_LICENSE" | "NATIONAL_ID" | "PROOF_OF_ADDRESS" | "BANK_STATEMENT" | "TAX_RETURN" | "CERTIFICATE_OF_INCORPORATION" | "ARTICLES_OF_INCORPORATION" | "ARTICLES_OF_ASSOCIATION" | "STATE_REGISTRY_EXCERPT" | "GOOD_STANDING_CERTIFICATE" | "INFORMATION_STATEMENT" | "INCUMBENCY_CERTIFICATE" | "BUSINESS_LICENSE" | "SHAREHOLDER_REGISTER" | "POWER_OF_ATTORNEY" | "UTILITY_BILL" | "ELECTRICITY_BILL" | "RENT_OR_LEASE_AGREEMENT" | "DIRECTOR_REGISTRY" | "TRUST_AGREEMENT" | "STATE_COMPANY_REGISTRY" | "PARTNERSHIP_CONTROL_AGREEMENT" | "PARTNERSHIP_AGREEMENT" | "SELFIE" | "OTHER")[];
+                reason: string;
             }[];
             /** Format: date-time */
             createdAt: string;
@@ -3033,29 +4372,14 @@ export interface components {
             /** @description The 32-byte wallet seed, HPKE-sealed to clientPublicKey in the encryptedSessionSigningKey bundle format. */
             encryptedWalletCredentials: string;
         };
-        PlatformConfig: {
-            /**
-             * Format: uri
-             * @description Where webhooks are POSTed; null: webhooks are off.
-             */
-            webhookEndpoint: string | null;
-            /** @description P-256 public key as SPKI PEM (`-----BEGIN PUBLIC KEY-----`). Verify `X-Service-Signature` `{"v":"1","s":"<base64 DER>"}`: ECDSA with SHA-256 over the raw body bytes. Null until the first configuration. */
-            webhookSigningPublicKey: string | null;
-            /** @description Standard Webhooks secret for `webhook-signature` (HMAC-SHA256 over `webhook-id.webhook-timestamp.body`). Null until the first configuration. */
-            webhookSecret: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
         /** @description The body of every webhook. Delivery is at least once: receivers dedupe on `id` (the same on every retry). */
         WebhookEnvelope: {
             id: string;
-            /** @description CUSTOMER.KYC_<STATUS> (individuals), CUSTOMER.KYB_<STATUS> (businesses), INTERNAL_ACCOUNT.BALANCE_UPDATED, INVITATION_CLAIMED, OUTGOING_PAYMENT.<STATUS>, INCOMING_PAYMENT.<STATUS>, card.state_change, card.funding_source_change, AGENT_ACTION.PENDING_APPROVAL, BULK_UPLOAD.COMPLETED, BULK_UPLOAD.FAILED, TEST. */
+            /** @description CUSTOMER.KYC_<STATUS> (individuals), CUSTOMER.KYB_<STATUS> (businesses), INTERNAL_ACCOUNT.BALANCE_UPDATED, INTERNAL_ACCOUNT.STATUS_UPDATED, VERIFICATION.<STATUS>, INVITATION_CLAIMED, OUTGOING_PAYMENT.PENDING|PROCESSING|COMPLETED|FAILED|EXPIRED|REFUND_PENDING|REFUND_COMPLETED|REFUND_FAILED, INCOMING_PAYMENT.PENDING|COMPLETED|FAILED, card.state_change, card.funding_source_change, AGENT_ACTION.PENDING_APPROVAL, BULK_UPLOAD.COMPLETED, BULK_UPLOAD.FAILED, TEST. */
             type: string;
             /** Format: date-time */
             timestamp: string;
-            /** @description The resource snapshot (Customer, InternalAccount, Invitation, Transaction, Card, AgentAction; for BULK_UPLOAD.* the BulkCustomerImportJob with its first errors, `errorsTruncated: true` when more were left out: GET /customers/bulk/jobs/{jobId} lists them all). */
+            /** @description The resource snapshot (Customer, InternalAccount, Verification, Invitation, Transaction, Card, AgentAction; for BULK_UPLOAD.* the BulkCustomerImportJob with its first errors, `errorsTruncated: true` when more were left out: GET /customers/bulk/jobs/{jobId} lists them all). */
             data: Record<string, never>;
         };
         WebhookDeliveryAttempt: {
@@ -3079,6 +4403,19 @@ export interface components {
             outcome: "DELIVERED" | "RETRYING" | "FAILED" | "DEAD";
             /** Format: date-time */
             nextAttemptAt?: string;
+            /** @description An incoming-payment approval request’s reply: APPROVE (2xx, with the `receiverCustomerInfo` given), WAIT (202), REJECT (403 with its `reason`, 422 with its `requiredFields`), FAIL (a mandatory requested receiver field missing: `MISSING_MANDATORY_PAYEE_DATA`). */
+            approval?: {
+                /** @enum {string} */
+                decision: "APPROVE" | "WAIT" | "REJECT" | "FAIL";
+                receiverCustomerInfo?: {
+                    [key: string]: unknown;
+                };
+                reason?: string;
+                requiredFields?: string[];
+                /** @enum {string} */
+                failureReason?: "MISSING_MANDATORY_PAYEE_DATA";
+                missingFields?: string[];
+            };
         };
         WebhookDelivery: {
             id: string;
@@ -3135,10 +4472,17 @@ export interface components {
             platformCardId: string;
             /** @enum {string} */
             brand: "VISA" | "MASTERCARD";
-            last4: string | null;
-            expMonth: number | null;
-            expYear: number | null;
-            panEmbedUrl: string | null;
+            /** @description Absent until issued. */
+            last4?: string;
+            /** @description Absent until issued. */
+            expMonth?: number;
+            /** @description Four digits; absent until issued. */
+            expYear?: number;
+            /**
+             * Format: uri
+             * @description Issuer iframe URL with an opaque token showing PAN, CVV and expiry; absent until issued.
+             */
+            panEmbedUrl?: string;
             /** @description Derived from the funding sources. */
             currency: string;
             /** @description Opaque issuer card id. */
@@ -3148,48 +4492,69 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** @description A simulated card-network authorization and what happened to it since (sandbox). */
-        CardAuthorization: {
+        CardMerchant: {
+            /** @description As the card network presented it. */
+            descriptor: string;
+            /** @description Merchant category code (ISO 18245), four digits. */
+            mcc?: string;
+            /** @description ISO 3166-1 alpha-2. */
+            country?: string;
+        };
+        CurrencyAmount: {
+            /** @description Smallest unit of the currency. */
+            amount: number;
+            currency: components["schemas"]["Currency"];
+        };
+        CardPullSummary: {
+            /** @description Debits of the funding source for this transaction: the authorization’s hold, plus one per post-hoc pull. */
+            count: number;
+            /** @description What those debits amount to (a hold cut to what posted, or to 0 when released). */
+            totalAmount: number;
+            /** @description Pulls not yet final (always 0: every pull here is final when the call answers). */
+            pendingCount?: number;
+        };
+        CardRefundSummary: {
+            /** @description Returns received. */
+            count: number;
+            /** @description Sum of the returns. */
+            totalAmount: number;
+        };
+        CardSettlementSummary: {
+            /** @description Clearings posted. */
+            count: number;
+            /** @description Sum of the clearings posted. */
+            totalAmount: number;
+        };
+        /** @description An approved card authorization and every pull, clearing and return reconciled against it. Amounts are in the card’s currency. */
+        CardTransaction: {
             id: string;
             cardId: string;
-            customerId: string;
-            /**
-             * @description APPROVED: funds held. CLEARED: posted. REVERSED: the card closed before clearing and the hold was released.
-             * @enum {string}
-             */
-            status: "APPROVED" | "DECLINED" | "CLEARED" | "REVERSED";
-            declineReason: ("CARD_PAUSED" | "CARD_CLOSED" | "CARD_NOT_ACTIVE" | "CURRENCY_MISMATCH" | "INSUFFICIENT_FUNDS") | null;
-            /** @description Authorized amount, smallest unit. */
-            amount: number;
-            currency: string;
-            merchant: {
-                descriptor: string;
-                mcc?: string;
-                country?: string;
-            };
-            fundingSourceId: string | null;
-            clearedAmount: number;
-            returnedAmount: number;
-            /** @description Cleared after the hold was released (card closed or authorization expired). */
-            latePresentment: boolean;
-            activity: {
-                /** @enum {string} */
-                type: "AUTHORIZATION" | "CLEARING" | "RETURN" | "REVERSAL";
-                amount: number;
-                /** @enum {string} */
-                result: "APPROVED" | "DECLINED";
-                /** @enum {string} */
-                declineReason?: "CARD_PAUSED" | "CARD_CLOSED" | "CARD_NOT_ACTIVE" | "CURRENCY_MISMATCH" | "INSUFFICIENT_FUNDS";
-                latePresentment?: boolean;
-                /**
-                 * @description REVERSAL only.
-                 * @enum {string}
-                 */
-                reversalReason?: "CARD_CLOSED" | "EXPIRED";
-                /** Format: date-time */
-                createdAt: string;
-            }[];
+            /** @description The cardholder. */
+            customerId?: string;
+            /** @description Opaque id of the transaction at the issuer. */
+            issuerTransactionToken?: string;
+            /** @enum {string} */
+            status: "AUTHORIZED" | "PARTIALLY_SETTLED" | "SETTLED" | "REFUNDED" | "EXCEPTION";
+            merchant: components["schemas"]["CardMerchant"];
+            authorizedAmount: components["schemas"]["CurrencyAmount"];
+            settledAmount?: components["schemas"]["CurrencyAmount"];
+            refundedAmount?: components["schemas"]["CurrencyAmount"];
+            /** @description The funding source (internal account) that approved and pays it. */
+            accountId: string;
+            pullSummary: components["schemas"]["CardPullSummary"];
+            refundSummary: components["schemas"]["CardRefundSummary"];
+            settlementSummary: components["schemas"]["CardSettlementSummary"];
             /** Format: date-time */
+            authorizedAt: string;
+            /**
+             * Format: date-time
+             * @description The latest clearing, return or release; absent before.
+             */
+            lastEventAt?: string;
+            /**
+             * Format: date-time
+             * @description Equals authorizedAt.
+             */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
@@ -3220,17 +4585,36 @@ export interface components {
             data: components["schemas"]["ExchangeRate"][];
         };
         Lookup: {
+            /** @description Give it as lookupId on POST /quotes. */
+            lookupId: string;
+            /** @description The same as lookupId. */
             id: string;
             /** @description UMA lookups. */
             receiverUmaAddress?: string;
             /** @description External-account lookups. */
             accountId?: string;
-            supportedCurrencies: components["schemas"]["Currency"][];
-            /** @description Keys that senderCustomerInfo must carry on POST /quotes. */
-            requiredPayerDataFields: ("FULL_NAME" | "BIRTH_DATE" | "NATIONALITY")[];
+            supportedCurrencies: {
+                currency: components["schemas"]["Currency"];
+                /** @description Units of this currency per unit of the sender’s currency; not locked. */
+                estimatedExchangeRate: number;
+                /** @description Smallest receivable amount (smallest unit). */
+                min: number;
+                /** @description Largest receivable amount (smallest unit). */
+                max: number;
+            }[];
+            /** @description Fields that senderCustomerInfo must carry on POST /quotes. */
+            requiredPayerDataFields: {
+                /** @enum {string} */
+                name: "FULL_NAME" | "BIRTH_DATE" | "NATIONALITY";
+                mandatory: boolean;
+            }[];
             counterpartyInformation?: {
                 [key: string]: string;
             };
+            /** @description The sender the lookup was made for, when named. */
+            senderCustomerId?: string;
+            /** @description As given on the lookup. */
+            senderUmaAddress?: string;
             /** Format: date-time */
             createdAt: string;
             /**
@@ -3238,14 +4622,42 @@ export interface components {
              * @description A quote cannot use the lookup afterwards (400 LOOKUP_EXPIRED).
              */
             expiresAt: string;
+        } & (unknown | unknown);
+        PaymentInstructions: {
+            accountOrWalletInfo: {
+                /** @description <currency>_ACCOUNT, e.g. USD_ACCOUNT. */
+                accountType: string;
+                paymentRails?: string[];
+                accountNumber: string;
+                routingNumber?: string;
+                bankName: string;
+                /** @description Include it with the payment so it is matched. */
+                reference: string;
+            } | {
+                /** @enum {string} */
+                accountType: "SPARK_WALLET" | "SOLANA_WALLET" | "BASE_WALLET" | "ETHEREUM_WALLET" | "POLYGON_WALLET";
+                /** @description BTC (SPARK_WALLET) or USDC (SOLANA, BASE, ETHEREUM, POLYGON wallets). */
+                assetType: string;
+                address: string;
+                invoice?: string;
+                reference?: string;
+            } | {
+                /** @enum {string} */
+                accountType: "EMBEDDED_WALLET";
+                /** @description Stamp these exact bytes; send the stamp as Service-Wallet-Signature. */
+                payloadToSign: string;
+            };
+            instructionsNotes?: string;
+            /** @description Whether the money lands in a platform-owned account (true) or a customer’s (false). */
+            isPlatformAccount?: boolean;
         };
         RateDetails: {
-            counterpartyMultiplier?: number;
-            counterpartyFixedFee?: number;
-            gridApiMultiplier?: number;
-            gridApiFixedFee?: number;
-            gridApiVariableFeeRate?: number;
-            gridApiVariableFeeAmount?: number;
+            counterpartyMultiplier: number;
+            counterpartyFixedFee: number;
+            gridApiMultiplier: number;
+            gridApiFixedFee: number;
+            gridApiVariableFeeRate: number;
+            gridApiVariableFeeAmount: number;
         };
         Quote: {
             id: string;
@@ -3258,21 +4670,40 @@ export interface components {
              * @description After this instant the quote cannot be executed.
              */
             expiresAt: string;
+            /** @description ACCOUNT: accountId and its owner. REALTIME_FUNDING: the paying customer and currency. */
             source: {
                 /** @enum {string} */
-                sourceType: "ACCOUNT";
-                accountId: string;
+                sourceType: "ACCOUNT" | "REALTIME_FUNDING";
+                accountId?: string;
                 customerId: string;
-            };
+                /** @description REALTIME_FUNDING: the currency paid in. */
+                currency?: string;
+                /** @description REALTIME_FUNDING in a stablecoin: the deposit network. */
+                cryptoNetwork?: string;
+            } & ({
+                /** @constant */
+                sourceType: "ACCOUNT";
+            } | {
+                /** @constant */
+                sourceType: "REALTIME_FUNDING";
+            });
             destination: {
                 /** @enum {string} */
                 destinationType: "ACCOUNT" | "UMA_ADDRESS";
                 accountId?: string;
                 umaAddress?: string;
                 lookupId?: string;
+                /** @description UMA_ADDRESS: the receiving currency. */
+                currency?: string;
                 /** @description INTERNAL between internal accounts, UMA for UMA addresses. */
                 paymentRail: string;
-            };
+            } & ({
+                /** @constant */
+                destinationType: "ACCOUNT";
+            } | {
+                /** @constant */
+                destinationType: "UMA_ADDRESS";
+            });
             sendingCurrency: components["schemas"]["Currency"];
             receivingCurrency: components["schemas"]["Currency"];
             /** @description Smallest unit of the sending currency, fees included. */
@@ -3288,11 +4719,8 @@ export interface components {
             /** @description As requested. */
             lockedCurrencyAmount?: number;
             transactionId: string;
-            /** @description Absent for internal-account sources. EMBEDDED_WALLET sources: accountOrWalletInfo {accountType: EMBEDDED_WALLET, payloadToSign}. External sources: bank (or wallet) details with the reference to quote. */
-            paymentInstructions?: {
-                accountOrWalletInfo?: Record<string, never>;
-                instructionsNotes?: string;
-            }[];
+            /** @description Absent for internal-account sources. EMBEDDED_WALLET sources: accountOrWalletInfo {accountType: EMBEDDED_WALLET, payloadToSign}. External and REALTIME_FUNDING sources: bank (or wallet) details with the reference to quote. */
+            paymentInstructions?: components["schemas"]["PaymentInstructions"][];
             counterpartyInformation?: {
                 [key: string]: string;
             };
@@ -3308,11 +4736,22 @@ export interface components {
             type: "INCOMING" | "OUTGOING";
             source: {
                 /** @enum {string} */
-                sourceType: "ACCOUNT" | "UMA_ADDRESS";
+                sourceType: "ACCOUNT" | "UMA_ADDRESS" | "REALTIME_FUNDING";
                 accountId?: string;
+                /** @description REALTIME_FUNDING: the customer paying in. */
+                customerId?: string;
                 umaAddress?: string;
                 currency: string;
-            };
+            } & ({
+                /** @constant */
+                sourceType: "ACCOUNT";
+            } | {
+                /** @constant */
+                sourceType: "UMA_ADDRESS";
+            } | {
+                /** @constant */
+                sourceType: "REALTIME_FUNDING";
+            });
             destination: {
                 /** @enum {string} */
                 destinationType: "ACCOUNT" | "UMA_ADDRESS";
@@ -3320,7 +4759,13 @@ export interface components {
                 umaAddress?: string;
                 currency: string;
                 paymentRail?: string;
-            };
+            } & ({
+                /** @constant */
+                destinationType: "ACCOUNT";
+            } | {
+                /** @constant */
+                destinationType: "UMA_ADDRESS";
+            });
             customerId: string;
             platformCustomerId: string;
             sentAmount?: {
@@ -3360,6 +4805,33 @@ export interface components {
             failureDetail?: "INSUFFICIENT_FUNDS" | "ACCOUNT_CLOSED_OR_INVALID" | "REJECTED_BY_BANK" | "BANK_TIMEOUT" | "USER_CANCELLED" | "RETURNED_BY_RECEIVING_BANK" | "PAYOUT_AND_REFUND_FAILED";
             /** @description Transactions created from a quote. */
             quoteId?: string;
+            /** @description OUTGOING payments of externally funded or embedded-wallet quotes: how the payer funds it. */
+            paymentInstructions?: components["schemas"]["PaymentInstructions"][];
+            /** @description OUTGOING payments that ended with their money coming back: COMPLETED when it did, FAILED when the payout and its refund both failed. */
+            refund?: {
+                reference: string;
+                /** Format: date-time */
+                initiatedAt: string;
+                /** Format: date-time */
+                settledAt?: string;
+                /** @enum {string} */
+                status: "PENDING" | "COMPLETED" | "FAILED";
+                /** @enum {string} */
+                reason?: "TRANSACTION_FAILED" | "USER_CANCELLATION" | "TIMEOUT";
+            };
+            /**
+             * Format: date-time
+             * @description When the platform delivered the receipt (POST /transactions/{transactionId}/confirm).
+             */
+            receiptDeliveryConfirmedAt?: string;
+            /** @description INCOMING: the receiver data the platform gave when approving. */
+            receiverCustomerInfo?: {
+                [key: string]: unknown;
+            };
+            /** @description INCOMING: the platform’s reason when rejecting. */
+            rejectionReason?: string;
+            /** @description Set when an agent initiated it. */
+            agentId?: string;
             /** Format: date-time */
             settledAt?: string;
             /** Format: date-time */
@@ -3621,6 +5093,98 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        Discovery: {
+            /** @description Canonical name: give it as `bankName` when creating an external account. */
+            bankName: string;
+            /** @description Name to show people. */
+            displayName: string;
+            /** @description ISO 3166-1 alpha-2. */
+            country: string;
+            /** @description ISO 4217. */
+            currency: string;
+        };
+        DiscoveryList: {
+            data: components["schemas"]["Discovery"][];
+        };
+        EstimateCryptoWithdrawalFeeResponse: {
+            /** @description Smallest unit of networkFeeAsset (informational). */
+            networkFee: number;
+            /** @description The asset the network charges in, e.g. SOL, ETH, BTC. */
+            networkFeeAsset: string;
+            /** @description Smallest unit of the withdrawal currency; 0 when none. */
+            applicationFee: number;
+            /** @description The network fee in the withdrawal currency plus applicationFee (smallest unit). */
+            totalFee: number;
+            /** @description What the recipient would receive (smallest unit). */
+            netAmount: number;
+        };
+        PlatformCurrencyConfig: {
+            currencyCode: string;
+            /** @description Smallest unit of the currency. */
+            minAmount: number;
+            /** @description Smallest unit of the currency. */
+            maxAmount: number;
+            requiredCounterpartyFields: {
+                /** @enum {string} */
+                name: "FULL_NAME" | "BIRTH_DATE" | "NATIONALITY" | "PHONE_NUMBER" | "EMAIL" | "POSTAL_ADDRESS" | "TAX_ID" | "REGISTRATION_NUMBER" | "USER_TYPE" | "COUNTRY_OF_RESIDENCE" | "ACCOUNT_IDENTIFIER" | "FI_LEGAL_ENTITY_NAME" | "FI_ADDRESS" | "PURPOSE_OF_PAYMENT" | "ULTIMATE_INSTITUTION_COUNTRY" | "IDENTIFIER" | "BUSINESS_TYPE" | "COMPANY_LEGAL_NAME" | "ID_TYPE" | "ID_NUMBER";
+                mandatory: boolean;
+            }[];
+            enabledTransactionTypes: ("INCOMING" | "OUTGOING")[];
+        };
+        EmbeddedWalletConfig: {
+            appName?: string;
+            otpLength?: number;
+            alphanumeric?: boolean;
+            expirationSeconds?: number;
+            /** Format: email */
+            sendFromEmailAddress?: string;
+            sendFromEmailSenderName?: string;
+            /** Format: email */
+            replyToEmailAddress?: string;
+            /** Format: uri */
+            logoUrl?: string;
+        };
+        PlatformConfig: {
+            id: string;
+            /** @description The domain new customers’ UMA addresses are generated in. */
+            umaDomain: string;
+            /** @description The subdomain incoming UMA requests for the platform are proxied to. */
+            proxyUmaSubdomain: string;
+            supportedCurrencies: components["schemas"]["PlatformCurrencyConfig"][];
+            /** @description Set by the service’s operators when the platform is created; read-only. */
+            isRegulatedFinancialInstitution: boolean;
+            /** @description Present once the platform has set it. */
+            embeddedWalletConfig?: components["schemas"]["EmbeddedWalletConfig"];
+            /**
+             * Format: uri
+             * @description Where webhooks are POSTed; absent while webhooks are off.
+             */
+            webhookEndpoint?: string;
+            /** @description P-256 public key as SPKI PEM (`-----BEGIN PUBLIC KEY-----`). Verify `X-Service-Signature` `{"v":"1","s":"<base64 DER>"}`: ECDSA with SHA-256 over the raw body bytes. Null until the first configuration. */
+            webhookSigningPublicKey: string | null;
+            /** @description Standard Webhooks secret for `webhook-signature` (HMAC-SHA256 over `webhook-id.webhook-timestamp.body`). Null until the first configuration. */
+            webhookSecret: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ApiToken: {
+            id: string;
+            name: string;
+            /** @description VIEW: every GET. TRANSACT: payments (quotes, transfers, payment approvals, sandbox money). MANAGE: everything else that changes something (configuration, tokens, customers, accounts, cards). Wallet authentication (/auth/...) takes TRANSACT or MANAGE. Missing: 403 FORBIDDEN. */
+            permissions: ("VIEW" | "TRANSACT" | "MANAGE")[];
+            /** @description The username of HTTP Basic authentication (the token id). */
+            clientId: string;
+            /** @enum {string} */
+            status: "ACTIVE" | "REVOKED";
+            /** Format: date-time */
+            revokedAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         AddressDto: {
             line1?: string;
             line2?: string;
@@ -3631,16 +5195,32 @@ export interface components {
         };
         BusinessInfoDto: {
             legalName?: string;
+            doingBusinessAs?: string;
+            country?: string;
             registrationNumber?: string;
+            incorporatedOn?: string;
+            /** @enum {string} */
+            entityType?: "SOLE_PROPRIETORSHIP" | "PARTNERSHIP" | "LLC" | "CORPORATION" | "S_CORPORATION" | "NON_PROFIT" | "OTHER";
             taxId?: string;
+            countriesOfOperation?: string[];
+            /** @enum {string} */
+            businessType?: "AGRICULTURE_FORESTRY_FISHING_AND_HUNTING" | "MINING_QUARRYING_AND_OIL_AND_GAS_EXTRACTION" | "UTILITIES" | "CONSTRUCTION" | "MANUFACTURING" | "WHOLESALE_TRADE" | "RETAIL_TRADE" | "TRANSPORTATION_AND_WAREHOUSING" | "INFORMATION" | "FINANCE_AND_INSURANCE" | "REAL_ESTATE_AND_RENTAL_AND_LEASING" | "PROFESSIONAL_SCIENTIFIC_AND_TECHNICAL_SERVICES" | "MANAGEMENT_OF_COMPANIES_AND_ENTERPRISES" | "ADMINISTRATIVE_AND_SUPPORT_AND_WASTE_MANAGEMENT_AND_REMEDIATION_SERVICES" | "EDUCATIONAL_SERVICES" | "HEALTH_CARE_AND_SOCIAL_ASSISTANCE" | "ARTS_ENTERTAINMENT_AND_RECREATION" | "ACCOMMODATION_AND_FOOD_SERVICES" | "OTHER_SERVICES" | "PUBLIC_ADMINISTRATION";
+            /** @enum {string} */
+            purposeOfAccount?: "CONTRACTOR_PAYOUTS" | "CREATOR_PAYOUTS" | "EMPLOYEE_PAYOUTS" | "MARKETPLACE_SELLER_PAYOUTS" | "SUPPLIER_PAYMENTS" | "CROSS_BORDER_B2B" | "AR_AUTOMATION" | "AP_AUTOMATION" | "EMBEDDED_PAYMENTS" | "PLATFORM_FEE_COLLECTION" | "P2P_TRANSFERS" | "CHARITABLE_DONATIONS" | "OTHER";
+            sourceOfFunds?: string;
+            /** @enum {string} */
+            expectedMonthlyTransactionCount?: "COUNT_UNDER_10" | "COUNT_10_TO_100" | "COUNT_100_TO_500" | "COUNT_500_TO_1000" | "COUNT_OVER_1000";
+            /** @enum {string} */
+            expectedMonthlyTransactionVolume?: "VOLUME_UNDER_10K" | "VOLUME_10K_TO_100K" | "VOLUME_100K_TO_1M" | "VOLUME_1M_TO_10M" | "VOLUME_OVER_10M";
+            expectedRecipientJurisdictions?: string[];
         };
         CreateCustomerDto: {
-            platformCustomerId: string;
+            platformCustomerId?: string;
             /** @enum {string} */
             customerType: "INDIVIDUAL" | "BUSINESS";
             umaAddress?: string;
             region?: string;
-            currencies?: ("USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC")[];
+            currencies?: string[];
             /** Format: email */
             email?: string;
             fullName?: string;
@@ -3648,12 +5228,18 @@ export interface components {
             nationality?: string;
             address?: components["schemas"]["AddressDto"];
             businessInfo?: components["schemas"]["BusinessInfoDto"];
+            /** @enum {string} */
+            kycStatus?: "UNVERIFIED" | "PENDING" | "APPROVED" | "REJECTED";
+            /** @enum {string} */
+            kybStatus?: "UNVERIFIED" | "PENDING" | "APPROVED" | "REJECTED";
         };
         UpdateCustomerDto: {
+            /** @enum {string} */
+            customerType?: "INDIVIDUAL" | "BUSINESS";
             platformCustomerId?: string;
             umaAddress?: string;
             region?: string;
-            currencies?: ("USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC")[];
+            currencies?: string[];
             /** Format: email */
             email?: string;
             fullName?: string;
@@ -3661,6 +5247,10 @@ export interface components {
             nationality?: string;
             address?: components["schemas"]["AddressDto"];
             businessInfo?: components["schemas"]["BusinessInfoDto"];
+            /** @enum {string} */
+            kycStatus?: "UNVERIFIED" | "PENDING" | "APPROVED" | "REJECTED";
+            /** @enum {string} */
+            kybStatus?: "UNVERIFIED" | "PENDING" | "APPROVED" | "REJECTED";
         };
         OpenInternalAccountDto: {
             customerId: string;
@@ -3669,25 +5259,18 @@ export interface components {
             /** @enum {string} */
             currency: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
         };
-        BeneficiaryDto: {
-            fullName: string;
-        };
         CreatePlatformExternalAccountDto: {
-            /** @enum {string} */
-            currency: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            currency: string;
             platformAccountId?: string;
             defaultUmaDepositAccount?: boolean;
-            accountInfo: components["schemas"]["AccountInfo"];
-            beneficiary?: components["schemas"]["BeneficiaryDto"];
+            accountInfo: components["schemas"]["ExternalAccountCreateInfo"];
         };
         CreateCustomerExternalAccountDto: {
-            customerId: string;
-            /** @enum {string} */
-            currency: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            customerId?: string;
+            currency: string;
             platformAccountId?: string;
             defaultUmaDepositAccount?: boolean;
-            accountInfo: components["schemas"]["AccountInfo"];
-            beneficiary?: components["schemas"]["BeneficiaryDto"];
+            accountInfo: components["schemas"]["ExternalAccountCreateInfo"];
         };
         CreateInvitationDto: {
             inviterUma: string;
@@ -3766,6 +5349,38 @@ export interface components {
         };
         CreateTokenDto: {
             name: string;
+            permissions?: ("VIEW" | "TRANSACT" | "MANAGE")[];
+        };
+        CounterpartyFieldDto: {
+            /** @enum {string} */
+            name: "FULL_NAME" | "BIRTH_DATE" | "NATIONALITY" | "PHONE_NUMBER" | "EMAIL" | "POSTAL_ADDRESS" | "TAX_ID" | "REGISTRATION_NUMBER" | "USER_TYPE" | "COUNTRY_OF_RESIDENCE" | "ACCOUNT_IDENTIFIER" | "FI_LEGAL_ENTITY_NAME" | "FI_ADDRESS" | "PURPOSE_OF_PAYMENT" | "ULTIMATE_INSTITUTION_COUNTRY" | "IDENTIFIER" | "BUSINESS_TYPE" | "COMPANY_LEGAL_NAME" | "ID_TYPE" | "ID_NUMBER";
+            mandatory: boolean;
+        };
+        PlatformCurrencyConfigDto: {
+            currencyCode: string;
+            minAmount: number;
+            maxAmount: number;
+            requiredCounterpartyFields: components["schemas"]["CounterpartyFieldDto"][];
+            enabledTransactionTypes: ("INCOMING" | "OUTGOING")[];
+        };
+        EmbeddedWalletConfigDto: {
+            appName?: string;
+            otpLength?: number;
+            alphanumeric?: boolean;
+            expirationSeconds?: number;
+            /** Format: email */
+            sendFromEmailAddress?: string;
+            sendFromEmailSenderName?: string;
+            /** Format: email */
+            replyToEmailAddress?: string;
+            /** Format: url */
+            logoUrl?: string;
+        };
+        UpdateConfigDto: {
+            webhookEndpoint?: string | null;
+            umaDomain?: string;
+            supportedCurrencies?: components["schemas"]["PlatformCurrencyConfigDto"][];
+            embeddedWalletConfig?: components["schemas"]["EmbeddedWalletConfigDto"];
         };
         PasskeyAttestationDto: {
             credentialId: string;
@@ -3806,14 +5421,19 @@ export interface components {
         UpdateWalletAccountDto: {
             privateEnabled: boolean;
         };
-        UpdateConfigDto: {
-            webhookEndpoint?: string | null;
-        };
         QuoteSourceDto: {
             /** @enum {string} */
             sourceType: "ACCOUNT";
             accountId: string;
             customerId?: string;
+        };
+        QuoteFundingSourceDto: {
+            /** @enum {string} */
+            sourceType: "ACCOUNT" | "REALTIME_FUNDING";
+            accountId?: string;
+            customerId?: string;
+            currency?: string;
+            cryptoNetwork?: string;
         };
         QuoteDestinationDto: {
             /** @enum {string} */
@@ -3822,9 +5442,10 @@ export interface components {
             paymentRail?: string;
             umaAddress?: string;
             lookupId?: string;
+            currency?: string;
         };
         CreateQuoteDto: {
-            source: components["schemas"]["QuoteSourceDto"];
+            source: components["schemas"]["QuoteFundingSourceDto"];
             destination: components["schemas"]["QuoteDestinationDto"];
             lookupId?: string;
             /** @enum {string} */
@@ -3839,6 +5460,18 @@ export interface components {
             /** @enum {string} */
             purposeOfPayment?: "GIFT" | "SELF" | "GOODS_OR_SERVICES" | "EDUCATION" | "HEALTH_OR_MEDICAL" | "REAL_ESTATE_PURCHASE" | "TAX_PAYMENT" | "LOAN_PAYMENT" | "UTILITY_BILL" | "DONATION" | "TRAVEL" | "OTHER";
         };
+        ApprovePaymentDto: {
+            /** @description The receiver data the sender’s side asked for (requestedReceiverCustomerInfoFields of the incoming-payment webhook); kept on the transaction as receiverCustomerInfo. */
+            receiverCustomerInfo?: {
+                [key: string]: unknown;
+            };
+        };
+        RejectPaymentDto: {
+            reason?: string;
+        };
+        ConfirmReceiptDeliveryDto: {
+            receiptDeliveryConfirmedAt?: string;
+        };
         InternalEndDto: {
             accountId: string;
         };
@@ -3849,28 +5482,33 @@ export interface components {
             paymentRail?: string;
             accountId: string;
         };
-        TransferInDto: {
+        CreateTransferInDto: {
             source: components["schemas"]["ExternalEndDto"];
             destination: components["schemas"]["InternalEndDto"];
-            amount: number;
+            amount?: number;
         };
-        TransferOutDto: {
+        CreateTransferOutDto: {
             source: components["schemas"]["InternalEndDto"];
             destination: components["schemas"]["ExternalDestinationDto"];
+            amount?: number;
+        };
+        EstimateWithdrawalFeeDto: {
+            internalAccountId: string;
+            currency: string;
+            cryptoNetwork: string;
             amount: number;
+            destinationAddress: string;
         };
         SandboxSendDto: {
             quoteId: string;
-            /** @enum {string} */
-            currencyCode: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            currencyCode: string;
             currencyAmount?: number;
         };
         SandboxUmaReceiveDto: {
             senderUmaAddress: string;
             receiverUmaAddress?: string;
             customerId?: string;
-            /** @enum {string} */
-            receivingCurrencyCode: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            receivingCurrencyCode: string;
             receivingCurrencyAmount: number;
         };
         AdvanceClockDto: {
@@ -3894,18 +5532,24 @@ export interface components {
             mcc?: string;
             country?: string;
         };
+        CurrencyRefDto: {
+            /** @enum {string} */
+            code: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            name?: string;
+            symbol?: string;
+            decimals?: number;
+        };
         SimulateAuthorizationDto: {
             amount: number;
-            /** @enum {string} */
-            currency: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            currency: components["schemas"]["CurrencyRefDto"];
             merchant: components["schemas"]["MerchantDto"];
         };
         SimulateClearingDto: {
-            authorizationId: string;
+            cardTransactionId: string;
             amount?: number;
         };
         SimulateReturnDto: {
-            authorizationId: string;
+            cardTransactionId: string;
             amount?: number;
         };
         AgentCreateQuoteDto: {
@@ -3936,12 +5580,10 @@ export interface components {
         };
         AgentCreateExternalAccountDto: {
             customerId?: string;
-            /** @enum {string} */
-            currency: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            currency: string;
             platformAccountId?: string;
             defaultUmaDepositAccount?: boolean;
-            accountInfo: components["schemas"]["AccountInfo"];
-            beneficiary?: components["schemas"]["BeneficiaryDto"];
+            accountInfo: components["schemas"]["ExternalAccountCreateInfo"];
         };
         SpendingLimitsDto: {
             /** @enum {string} */
@@ -4064,6 +5706,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -4113,6 +5764,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4187,6 +5847,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -4236,6 +5905,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4305,6 +5983,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -4362,6 +6049,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4455,6 +6151,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -4529,6 +6234,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4616,6 +6330,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -4680,6 +6403,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4778,6 +6510,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5006,7 +6747,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this platform. */
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5071,7 +6812,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this platform. */
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5156,7 +6897,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this platform. */
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5221,7 +6962,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this platform. */
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5298,7 +7039,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this platform. */
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5363,7 +7104,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this platform. */
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5511,7 +7252,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this platform. */
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5613,7 +7354,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this platform. */
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5671,7 +7412,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this platform. */
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5745,7 +7486,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this platform. */
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5837,7 +7578,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this platform. */
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5925,6 +7666,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -5986,6 +7736,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6061,6 +7820,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -6129,6 +7897,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -6167,6 +7944,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6226,6 +8012,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6301,6 +8096,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -6352,6 +8156,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6421,6 +8234,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6516,6 +8338,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -6571,6 +8402,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6658,6 +8498,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -6709,6 +8558,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6770,6 +8628,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6862,6 +8729,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -6929,6 +8805,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -6987,6 +8872,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7061,6 +8955,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -7116,6 +9019,82 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    CardTransactions_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cardTransactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card transaction */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardTransaction"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7194,6 +9173,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -7243,6 +9231,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7326,6 +9323,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -7402,6 +9408,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -7431,7 +9446,88 @@ export interface operations {
             };
         };
     };
-    Webhooks_config: {
+    CardTransactions_list: {
+        parameters: {
+            query?: {
+                status?: "AUTHORIZED" | "PARTIALLY_SETTLED" | "SETTLED" | "REFUNDED" | "EXCEPTION";
+                createdAfter?: string;
+                createdBefore?: string;
+                limit?: number;
+                cursor?: string;
+                sortOrder?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                cardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of card transactions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CardTransaction"][];
+                        hasMore: boolean;
+                        /** @description Present only when hasMore. */
+                        nextCursor?: string;
+                        /** @description All matches, regardless of pagination. */
+                        totalCount: number;
+                    };
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    PlatformConfig_config: {
         parameters: {
             query?: never;
             header?: never;
@@ -7458,6 +9554,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -7469,7 +9574,7 @@ export interface operations {
             };
         };
     };
-    Webhooks_updateConfig: {
+    PlatformConfig_update: {
         parameters: {
             query?: never;
             header?: never;
@@ -7509,6 +9614,84 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Crypto_estimate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EstimateWithdrawalFeeDto"];
+            };
+        };
+        responses: {
+            /** @description The estimate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EstimateCryptoWithdrawalFeeResponse"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -7530,7 +9713,7 @@ export interface operations {
                 updatedAfter?: string;
                 updatedBefore?: string;
                 region?: string;
-                currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+                currency?: string;
                 umaAddress?: string;
                 isIncludingDeleted?: boolean;
                 limit?: number;
@@ -7569,6 +9752,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7625,6 +9817,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7699,6 +9900,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -7757,6 +9967,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -7768,6 +9987,15 @@ export interface operations {
             };
             /** @description Conflicts with the resource’s current state. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone: the resource was deleted before. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7835,6 +10063,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7911,6 +10148,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7998,6 +10244,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body or its file is larger than the service accepts (`details.maxFileBytes` for a file). */
             413: {
                 headers: {
@@ -8074,6 +10329,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -8100,7 +10364,7 @@ export interface operations {
                 customerId?: string;
                 limit?: number;
                 cursor?: string;
-                currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+                currency?: string;
             };
             header?: never;
             path?: never;
@@ -8135,6 +10399,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8191,6 +10464,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8274,6 +10556,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -8330,6 +10621,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -8357,7 +10657,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 type?: "INTERNAL_FIAT" | "INTERNAL_CRYPTO" | "EMBEDDED_WALLET";
-                currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+                currency?: string;
             };
             header?: never;
             path?: never;
@@ -8392,6 +10692,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8448,6 +10757,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8549,6 +10867,65 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Discoveries_list: {
+        parameters: {
+            query?: {
+                country?: string;
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching institutions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscoveryList"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8736,6 +11113,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -8799,6 +11185,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8891,6 +11286,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -8959,6 +11363,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9040,6 +11453,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -9100,6 +11522,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -9123,8 +11554,8 @@ export interface operations {
     ExchangeRates_list: {
         parameters: {
             query?: {
-                sourceCurrency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
-                destinationCurrency?: ("USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC")[];
+                sourceCurrency?: string;
+                destinationCurrency?: string[];
                 sendingAmount?: number;
             };
             header?: never;
@@ -9153,6 +11584,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9238,6 +11678,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -9314,6 +11763,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -9383,6 +11841,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9467,6 +11934,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -9516,6 +11992,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9581,6 +12066,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -9637,6 +12131,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9722,6 +12225,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10075,7 +12587,7 @@ export interface operations {
     ExternalAccounts_listForPlatform: {
         parameters: {
             query?: {
-                currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+                currency?: string;
                 limit?: number;
                 cursor?: string;
             };
@@ -10112,6 +12624,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10168,6 +12689,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10242,6 +12772,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -10298,6 +12837,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -10322,7 +12870,7 @@ export interface operations {
         parameters: {
             query?: {
                 type?: "INTERNAL_FIAT" | "INTERNAL_CRYPTO" | "EMBEDDED_WALLET";
-                currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+                currency?: string;
                 limit?: number;
                 cursor?: string;
             };
@@ -10359,6 +12907,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10426,6 +12983,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -10475,6 +13041,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10558,6 +13133,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -10582,6 +13166,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description EMBEDDED_WALLET sources: the stamp over paymentInstructions[].accountOrWalletInfo.payloadToSign made with a session key of the wallet. Ignored for other sources. */
+                "Service-Wallet-Signature"?: string;
+                /** @description Optional; when sent it must be the requestId bound into that payloadToSign. */
+                "Request-Id"?: string;
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
             };
@@ -10614,6 +13202,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10661,7 +13258,10 @@ export interface operations {
     };
     Lookups_externalAccount: {
         parameters: {
-            query?: never;
+            query?: {
+                senderUmaAddress?: string;
+                customerId?: string;
+            };
             header?: never;
             path: {
                 accountId: string;
@@ -10697,6 +13297,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -10719,7 +13328,10 @@ export interface operations {
     };
     Lookups_uma: {
         parameters: {
-            query?: never;
+            query?: {
+                senderUmaAddress?: string;
+                customerId?: string;
+            };
             header?: never;
             path: {
                 receiverUmaAddress: string;
@@ -10755,66 +13367,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found (or owned by another platform). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    SandboxCards_authorization: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                authorizationId: string;
-                cardId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The authorization */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CardAuthorization"];
-                };
-            };
-            /** @description Invalid input: `details.errors` lists each field. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Authentication failed: `reason` names the failed check. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed for this platform. */
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10861,15 +13414,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The authorization (APPROVED or DECLINED) */
-            201: {
+            /** @description The card transaction (AUTHORIZED) */
+            200: {
                 headers: {
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CardAuthorization"];
+                    "application/json": components["schemas"]["CardTransaction"];
                 };
             };
             /** @description Invalid input: `details.errors` lists each field. */
@@ -10890,7 +13443,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this platform. */
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10946,7 +13499,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The authorization */
+            /** @description The card transaction */
             200: {
                 headers: {
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
@@ -10954,7 +13507,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CardAuthorization"];
+                    "application/json": components["schemas"]["CardTransaction"];
                 };
             };
             /** @description Invalid input: `details.errors` lists each field. */
@@ -10975,7 +13528,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this platform. */
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10986,15 +13539,6 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with the resource’s current state. */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11040,7 +13584,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The authorization */
+            /** @description The card transaction */
             200: {
                 headers: {
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
@@ -11048,7 +13592,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CardAuthorization"];
+                    "application/json": components["schemas"]["CardTransaction"];
                 };
             };
             /** @description Invalid input: `details.errors` lists each field. */
@@ -11069,7 +13613,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this platform. */
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11080,15 +13624,6 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with the resource’s current state. */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11136,6 +13671,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11194,7 +13738,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this platform. */
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11261,7 +13805,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this platform. */
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11353,7 +13897,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this platform. */
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11445,7 +13989,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this platform. */
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11501,6 +14045,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookTestResult"];
                 };
             };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
@@ -11510,7 +14063,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this platform. */
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11542,6 +14095,11 @@ export interface operations {
     Tokens_list: {
         parameters: {
             query?: {
+                name?: string;
+                createdAfter?: string;
+                createdBefore?: string;
+                updatedAfter?: string;
+                updatedBefore?: string;
                 limit?: number;
                 cursor?: string;
             };
@@ -11578,6 +14136,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11634,6 +14201,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11699,6 +14275,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -11755,6 +14340,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -11790,6 +14384,8 @@ export interface operations {
                 customerId?: string;
                 platformCustomerId?: string;
                 accountIdentifier?: string;
+                senderAccountIdentifier?: string;
+                receiverAccountIdentifier?: string;
                 status?: "CREATED" | "PENDING" | "PROCESSING" | "COMPLETED" | "REJECTED" | "FAILED" | "REFUNDED" | "EXPIRED";
                 type?: "INCOMING" | "OUTGOING";
                 reference?: string;
@@ -11832,6 +14428,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11888,6 +14493,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
@@ -11920,7 +14534,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ApprovePaymentDto"];
+            };
+        };
         responses: {
             /** @description The transaction */
             200: {
@@ -11944,6 +14562,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11989,7 +14616,7 @@ export interface operations {
             };
         };
     };
-    Transactions_reject: {
+    Transactions_confirm: {
         parameters: {
             query?: never;
             header?: {
@@ -12001,7 +14628,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ConfirmReceiptDeliveryDto"];
+            };
+        };
         responses: {
             /** @description The transaction */
             200: {
@@ -12025,6 +14656,100 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Transactions_reject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RejectPaymentDto"];
+            };
+        };
+        responses: {
+            /** @description The transaction */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored first response to the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12082,7 +14807,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TransferInDto"];
+                "application/json": components["schemas"]["CreateTransferInDto"];
             };
         };
         responses: {
@@ -12108,6 +14833,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12165,7 +14899,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TransferOutDto"];
+                "application/json": components["schemas"]["CreateTransferOutDto"];
             };
         };
         responses: {
@@ -12191,6 +14925,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12286,6 +15029,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -12301,6 +15053,7 @@ export interface operations {
         parameters: {
             query?: {
                 customerId?: string;
+                verificationStatus?: "RESOLVE_ERRORS" | "PENDING_MANUAL_REVIEW" | "IN_PROGRESS" | "APPROVED" | "REJECTED" | "READY_FOR_VERIFICATION";
                 limit?: number;
                 cursor?: string;
             };
@@ -12344,6 +15097,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -12372,7 +15134,7 @@ export interface operations {
         };
         responses: {
             /** @description The verification */
-            201: {
+            200: {
                 headers: {
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -12393,6 +15155,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12460,6 +15231,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12536,6 +15316,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -12578,6 +15367,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12636,6 +15434,15 @@ export interface operations {
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
