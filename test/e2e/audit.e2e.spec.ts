@@ -171,7 +171,7 @@ describe('audit: histories and point-in-time state from the event log', () => {
       receivingCurrencyCode: 'USD',
       receivingCurrencyAmount: 300,
     });
-    expect(incoming.status).toBe(201);
+    expect(incoming.status).toBe(200);
     const own = (await api.get(`/audit/transactions/${q(incoming.body.id)}/history`)).body.data;
     expect(own[0]).toMatchObject({ type: 'TransactionCreated', changes: { transaction: { id: incoming.body.id } } });
     const now = (await state('transactions', incoming.body.id, clock.now().getTime())).body;

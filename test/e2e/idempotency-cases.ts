@@ -299,7 +299,7 @@ export const CASES: Case[] = [
   },
   {
     op: '/sandbox/uma/receive',
-    status: 201,
+    status: 200,
     setup: async (f) => {
       const c = await f.m.customer(['USD']);
       const sender = '$alice@other.example.com';

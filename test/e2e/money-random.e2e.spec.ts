@@ -132,7 +132,7 @@ describe('randomized money movement (seeded)', () => {
             receivingCurrencyCode: code,
             receivingCurrencyAmount: amount,
           }),
-          201,
+          200,
         );
         if (res.body.status === 'PENDING') awaitingApproval.push(res.body.id);
         return;

@@ -198,7 +198,7 @@ describe('exchange rates, lookups, UMA payments and externally funded quotes', (
     it('credits the receiver by UMA address', async () => {
       const c = await m.customer(['USD'], { umaAddress: '$grace@sandbox.uma.local' });
       const res = await receive('$alice@other.example.com', { receiverUmaAddress: '$grace@sandbox.uma.local' });
-      expect(res.status).toBe(201);
+      expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
         type: 'INCOMING',
         status: 'COMPLETED',

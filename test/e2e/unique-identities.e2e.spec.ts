@@ -155,7 +155,7 @@ describe('unique identities are claimed in the write path', () => {
     const mine = await receive(api);
     expect(mine.status).toBe(404);
     const theirs = await receive(other.api);
-    expect(theirs.status).toBe(201);
+    expect(theirs.status).toBe(200);
     expect(theirs.body.customerId).toBe(newOwner.id);
   });
 

@@ -80,11 +80,13 @@ describe('PaymentsClient: a signed card freeze', () => {
     const frozen = await client.signed<Card>('PATCH', `/cards/${created.id}`, { state: 'FROZEN' }, h.wallet.key);
     expect(frozen).toMatchObject({ id: created.id, state: 'FROZEN' });
     expect((await client.get<Card>(`/cards/${created.id}`)).state).toBe('FROZEN');
-    const purchase = await client.post<{ status: string; declineReason?: string | null }>(
-      `/sandbox/cards/${created.id}/simulate/authorization`,
-      { amount: 500, currency: 'USD', merchant: { descriptor: 'CORNER COFFEE', mcc: '5814' } },
-    );
-    expect(purchase).toMatchObject({ status: 'DECLINED', declineReason: 'CARD_PAUSED' });
+    // A purchase on the frozen card is declined: the simulator answers 400 with the decline reason as the code.
+    const purchase = client.post(`/sandbox/cards/${created.id}/simulate/authorization`, {
+      amount: 500,
+      currency: { code: 'USD' },
+      merchant: { descriptor: 'CORNER COFFEE', mcc: '5814' },
+    });
+    await expect(purchase).rejects.toMatchObject({ status: 400, code: 'CARD_PAUSED' });
 
     // Unfreezing is the same one signed call.
     const active = await client.signed<Card>('PATCH', `/cards/${created.id}`, { state: 'ACTIVE' }, h.wallet.key);

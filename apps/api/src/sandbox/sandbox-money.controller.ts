@@ -63,6 +63,7 @@ export class SandboxMoneyController {
   }
 
   @Post('uma/receive')
+  @HttpCode(200)
   @Idempotent()
   @ApiDoc({
     summary: 'Receive a UMA payment (sandbox)',
@@ -73,7 +74,7 @@ export class SandboxMoneyController {
       'PAYMENT_APPROVAL_TIMED_OUT after an hour); $fail.compliance.…@… are REJECTED; any other ' +
       'sender is credited at once.',
     tag: 'Sandbox',
-    responses: { 201: { description: 'The incoming transaction', schema: 'Transaction' } },
+    responses: { 200: { description: 'The incoming transaction', schema: 'Transaction' } },
     errors: [403, 404],
   })
   receive(@Body() body: SandboxUmaReceiveDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {

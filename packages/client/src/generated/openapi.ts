@@ -13961,7 +13961,7 @@ export interface operations {
         };
         responses: {
             /** @description The incoming transaction */
-            201: {
+            200: {
                 headers: {
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
