@@ -19,6 +19,11 @@ export function tableOf(collection: string): string {
   return `docs_${collection}`;
 }
 
+/** Creates a collection's table (`table` from tableOf): a rowid table keyed by the document's id. */
+export function createDocsTable(db: Database.Database, table: string): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, body TEXT NOT NULL)`);
+}
+
 /**
  * The tables of the documents, one per collection, and their secondary indexes. A collection's table is a rowid
  * table `(id PRIMARY KEY, body)`: rows are appended and the key lives in a narrow index. Each collection has the
@@ -32,8 +37,8 @@ export function tableOf(collection: string): string {
  */
 export class SqliteDocIndexes {
   private readonly declared = new Map<string, Map<string, readonly string[]>>();
-  /** Collections whose table exists (checked or created by this process). */
-  private readonly tables = new Set<string>();
+  /** Collections whose table exists (checked or created by this process), with the table's name. */
+  private readonly tables = new Map<string, string>();
   /** Collections whose indexes exist (checked or created by this process). */
   private readonly indexed = new Set<string>();
   /** Collections written by a replay whose indexes are built once it ends. */
@@ -63,10 +68,11 @@ export class SqliteDocIndexes {
    * Creating it outside the caller's transaction keeps reads from taking the write lock inside one.
    */
   table(collection: string): string {
-    const table = tableOf(collection);
-    if (!this.tables.has(collection)) {
-      this.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, body TEXT NOT NULL)`);
-      this.tables.add(collection);
+    let table = this.tables.get(collection);
+    if (table === undefined) {
+      table = tableOf(collection);
+      createDocsTable(this.db, table);
+      this.tables.set(collection, table);
     }
     return table;
   }
@@ -96,8 +102,8 @@ export class SqliteDocIndexes {
     for (const collection of collections) {
       const table = tableOf(collection);
       this.db.exec(`DROP TABLE IF EXISTS ${table}`);
-      this.db.exec(`CREATE TABLE ${table} (id TEXT PRIMARY KEY, body TEXT NOT NULL)`);
-      this.tables.add(collection);
+      createDocsTable(this.db, table);
+      this.tables.set(collection, table);
       this.indexed.delete(collection);
       this.deferred.delete(collection);
     }

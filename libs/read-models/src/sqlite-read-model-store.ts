@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { BufferedTransaction } from './buffered-transaction.js';
 import { encodeCursor, planQuery, type Scalar } from './query-plan.js';
-import { SqliteDocIndexes, tableOf } from './sqlite-doc-indexes.js';
+import { createDocsTable, SqliteDocIndexes, tableOf } from './sqlite-doc-indexes.js';
 import {
   ConcurrentProjectionUpdate,
   LeaseLost,
@@ -44,7 +44,7 @@ function splitSharedDocsTable(db: Database.Database): void {
     const rows = db.prepare('SELECT DISTINCT collection FROM docs').all() as { collection: string }[];
     for (const { collection } of rows) {
       const table = tableOf(collection);
-      db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, body TEXT NOT NULL)`);
+      createDocsTable(db, table);
       db.prepare(`INSERT INTO ${table} (id, body) SELECT id, body FROM docs WHERE collection = ?`).run(collection);
     }
     db.exec('DROP TABLE docs');
@@ -164,7 +164,7 @@ export class SqliteReadModelStore implements ReadModelStore {
       // Checked again inside the write lock: another process may have committed meanwhile.
       for (const c of commits) this.check(c.projection, c.expected, c.fence);
       for (const collection of tx.writes.keys()) {
-        const table = tableOf(collection);
+        const table = this.indexes.table(collection);
         const upsert = this.statement(
           `INSERT INTO ${table} (id, body) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body`,
         );
