@@ -16,3 +16,17 @@ export interface Scenario {
 
 /** A number rounded to `digits` decimals, for figures. */
 export const round = (value: number, digits = 1): number => Number(value.toFixed(digits));
+
+/** A count for a table: rounded, with thousands separators. */
+export const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/** The `p` quantile (0 to 1) of ascending `sorted` values. */
+export const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+
+/** The body of an answer with the expected status; otherwise an error naming `what` and the answer. */
+export async function expectStatus(reply: Promise<{ status: number; body: any }>, status: number, what: string) {
+  const r = await reply;
+  if (r.status !== status) throw new Error(`${what} answered ${r.status}: ${JSON.stringify(r.body)}`);
+  return r.body;
+}

@@ -9,12 +9,11 @@ import { chainMetadata } from '#event-store/hash-chain.js';
 import { startChildService, type ChildService } from '../../support/child-service.js';
 import type { Client } from '../../support/service.js';
 import { signedRequest, walletSession, type WalletSession } from '../../support/wallet-session.js';
-import { round, type Scenario } from '../scenario.js';
+import { expectStatus, fmt, round, type Scenario } from '../scenario.js';
 
 /** Stream sizes; `COLD_START_LEDGER_EVENTS` / `COLD_START_WALLET_EVENTS` give smaller ones for a quick run. */
 const LEDGER_EVENTS = Number(process.env.COLD_START_LEDGER_EVENTS ?? 1_000_000);
 const WALLET_EVENTS = Number(process.env.COLD_START_WALLET_EVENTS ?? 100_000);
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const DAY = 24 * 3600 * 1000;
 
 /**
@@ -23,12 +22,6 @@ const DAY = 24 * 3600 * 1000;
  */
 const API_ONLY = { RUN_WORKER: 'false', READ_YOUR_WRITES_TIMEOUT_MS: '0', LOG_LEVEL: 'log' };
 const SESSION = { WALLET_SESSION_LIFETIME_SECONDS: String(7 * 24 * 3600) };
-
-async function ok(reply: Promise<{ status: number; body: any }>, status: number, what: string) {
-  const r = await reply;
-  if (r.status !== status) throw new Error(`${what} answered ${r.status}: ${JSON.stringify(r.body)}`);
-  return r.body;
-}
 
 interface Fixture {
   accountId: string;
@@ -40,9 +33,9 @@ interface Fixture {
 /** A customer with an EMBEDDED_WALLET account, a verified session, one funding and one signed operation. */
 async function script(api: Client): Promise<Omit<Fixture, 'ledgerStream' | 'walletStream'>> {
   const body = { customerType: 'INDIVIDUAL', platformCustomerId: `cs-${randomUUID()}`, email: 'cold@example.com' };
-  const customer = await ok(api.post('/customers', body), 201, 'customer');
+  const customer = await expectStatus(api.post('/customers', body), 201, 'customer');
   const session = await walletSession(api, customer.id, 'USD');
-  await ok(api.post(`/sandbox/internal-accounts/${session.accountId}/fund`, { amount: 1_000 }), 200, 'fund');
+  await expectStatus(api.post(`/sandbox/internal-accounts/${session.accountId}/fund`, { amount: 1_000 }), 200, 'fund');
   await signed(api, session, true);
   return { accountId: session.accountId, session };
 }
@@ -166,7 +159,7 @@ async function restart(
       return performance.now() - t;
     };
     const fund = () =>
-      ok(service.api.post(`/sandbox/internal-accounts/${f.accountId}/fund`, { amount: 1 }), 200, 'fund');
+      expectStatus(service.api.post(`/sandbox/internal-accounts/${f.accountId}/fund`, { amount: 1 }), 200, 'fund');
     const ledgerMs = await timed(fund);
     const ledgerWarmMs = await timed(fund);
     const walletMs = await timed(() => signed(service.api, f.session, flip()));

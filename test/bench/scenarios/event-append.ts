@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import type { NewEvent } from '#event-store/event-store.js';
 import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
-import { round, type Scenario } from '../scenario.js';
+import { fmt, round, type Scenario } from '../scenario.js';
 
 /** Time budget per measurement; the whole scenario stays well under 30 s. */
 const SEQUENTIAL_MS = 2_500;
@@ -38,7 +38,6 @@ interface Measured {
 }
 
 const rate = (m: Measured) => m.events / m.seconds;
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** (a) One request at a time, each awaiting its acknowledgement. */
 async function sequential(file: string): Promise<Measured> {

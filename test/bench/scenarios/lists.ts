@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { startChildService } from '../../support/child-service.js';
 import type { Client } from '../../support/service.js';
-import { round, type Scenario } from '../scenario.js';
+import { expectStatus, fmt, percentile, round, type Scenario } from '../scenario.js';
 
 /** Collection sizes (customers and transactions each); `LISTS_SIZES=1000,10000` gives a quick run. */
 const SIZES = (process.env.LISTS_SIZES ?? '10000,100000,1000000').split(',').map(Number);
@@ -14,29 +14,26 @@ const SIZES = (process.env.LISTS_SIZES ?? '10000,100000,1000000').split(',').map
 const REQUESTS = Number(process.env.LISTS_REQUESTS ?? 200);
 /** Transactions are spread over this many customers (a customer filter matches size / CUSTOMERS_WITH_PAYMENTS). */
 const CUSTOMERS_WITH_PAYMENTS = 1000;
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const API_ONLY = { RUN_WORKER: 'false' };
 
 type Doc = Record<string, unknown> & { id: string };
-
-async function ok(reply: Promise<{ status: number; body: any }>, status: number, what: string) {
-  const r = await reply;
-  if (r.status !== status) throw new Error(`${what} answered ${r.status}: ${JSON.stringify(r.body)}`);
-  return r.body;
-}
 
 /** One customer paying another through a quote: the read models then hold a customer and a transaction to copy. */
 async function script(api: Client): Promise<void> {
   const accountOf = async (name: string) => {
     const body = { customerType: 'INDIVIDUAL', platformCustomerId: `${name}-${randomUUID()}`, currencies: ['USD'] };
-    const c = await ok(api.post('/customers', body), 201, 'create customer');
-    const accounts = await ok(api.get(`/customers/internal-accounts?customerId=${c.id}`), 200, 'list accounts');
+    const c = await expectStatus(api.post('/customers', body), 201, 'create customer');
+    const accounts = await expectStatus(
+      api.get(`/customers/internal-accounts?customerId=${c.id}`),
+      200,
+      'list accounts',
+    );
     return accounts.data[0].id as string;
   };
   const from = await accountOf('payer');
   const to = await accountOf('payee');
-  await ok(api.post(`/sandbox/internal-accounts/${from}/fund`, { amount: 1_000_000 }), 200, 'fund');
-  const quote = await ok(
+  await expectStatus(api.post(`/sandbox/internal-accounts/${from}/fund`, { amount: 1_000_000 }), 200, 'fund');
+  const quote = await expectStatus(
     api.post('/quotes', {
       source: { sourceType: 'ACCOUNT', accountId: from },
       destination: { destinationType: 'ACCOUNT', accountId: to },
@@ -46,8 +43,8 @@ async function script(api: Client): Promise<void> {
     201,
     'create quote',
   );
-  await ok(api.post(`/quotes/${quote.id}/execute`, undefined, {}), 200, 'execute quote');
-  await ok(api.get(`/transactions?limit=1`), 200, 'list transactions');
+  await expectStatus(api.post(`/quotes/${quote.id}/execute`, undefined, {}), 200, 'execute quote');
+  await expectStatus(api.get(`/transactions?limit=1`), 200, 'list transactions');
 }
 
 const BASE = Date.parse('2020-01-01T00:00:00.000Z');
@@ -113,7 +110,7 @@ const direct = (f: (size: number) => string) => async (size: number) => f(size);
 /** The second page of a list that starts halfway through the collection: a cursor deep in it. */
 const deep = (list: string, before: string) => async (size: number, api: Client) => {
   const query = `${list}?limit=20&${before}=${at(mid(size))}`;
-  const first = await ok(api.get(query), 200, 'deep page');
+  const first = await expectStatus(api.get(query), 200, 'deep page');
   if (!first.nextCursor) throw new Error(`${list}: no cursor halfway through`);
   return `${query}&cursor=${first.nextCursor}`;
 };
@@ -134,16 +131,14 @@ const CASES: Case[] = [
   { name: 'transactions, deep cursor', path: deep('/transactions', 'endDate') },
 ];
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-
 async function measure(api: Client, size: number, c: Case): Promise<{ p50: number; p99: number; total: number }> {
   const path = await c.path(size, api);
   let total = 0;
-  for (let i = 0; i < 10; i++) total = (await ok(api.get(path), 200, c.name)).totalCount;
+  for (let i = 0; i < 10; i++) total = (await expectStatus(api.get(path), 200, c.name)).totalCount;
   const latencies: number[] = [];
   for (let i = 0; i < REQUESTS; i++) {
     const started = performance.now();
-    await ok(api.get(path), 200, c.name);
+    await expectStatus(api.get(path), 200, c.name);
     latencies.push(performance.now() - started);
   }
   latencies.sort((a, b) => a - b);

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startService } from '../../../apps/api/src/service.js';
 import { loadConfig } from '#config/config.js';
-import { basicAuth } from '../../support/service.js';
+import { basicAuth, client, type Client } from '../../support/service.js';
 import { startRawPaymentsServer } from '../raw-payments.js';
-import { round, type Scenario } from '../scenario.js';
+import { expectStatus, fmt, percentile, round, type Scenario } from '../scenario.js';
 
 /** Time budget per measurement; the whole scenario stays well under 30 s. */
 const RUN_MS = 4_000;
@@ -24,41 +24,13 @@ interface Measured {
   latencies: number[];
 }
 
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-
-/**
- * A bare fetch client for the service and the raw reference alike (the tests' client also checks every answer
- * against the OpenAPI document, work that would run in the measured process).
- */
-interface Http {
-  get(path: string): Promise<{ status: number; body: any }>;
-  post(path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
-}
-
-function http(base: string, authorization: string): Http {
-  const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(base + path, {
-      method,
-      headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
-  return { get: (path) => send('GET', path), post: (path, body, headers) => send('POST', path, body, headers) };
-}
-
-async function expectOk(res: Promise<{ status: number; body: any }>, status: number, what: string) {
-  const reply = await res;
-  if (reply.status !== status) throw new Error(`${what} answered ${reply.status}: ${JSON.stringify(reply.body)}`);
-  return reply.body;
-}
+/** Benchmarks measure speed: answers are checked by the tests, not here (a raw reference is not the service). */
+const NO_CHECK = { check: false };
 
 /** A payer and a payee per client, funded so no payment runs short. */
-async function preparePairs(api: Http, count: number): Promise<Pair[]> {
+async function preparePairs(api: Client, count: number): Promise<Pair[]> {
   const customer = async (name: string) => {
-    const c = await expectOk(
+    const c = await expectStatus(
       api.post('/customers', {
         customerType: 'INDIVIDUAL',
         platformCustomerId: `${name}-${randomUUID()}`,
@@ -67,7 +39,7 @@ async function preparePairs(api: Http, count: number): Promise<Pair[]> {
       201,
       'create customer',
     );
-    const accounts = await expectOk(
+    const accounts = await expectStatus(
       api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.id)}`),
       200,
       'list accounts',
@@ -77,16 +49,16 @@ async function preparePairs(api: Http, count: number): Promise<Pair[]> {
   const pairs: Pair[] = [];
   for (let i = 0; i < count; i++) {
     const from = await customer('payer');
-    await expectOk(api.post(`/sandbox/internal-accounts/${from}/fund`, { amount: 1_000_000_000 }), 200, 'fund');
+    await expectStatus(api.post(`/sandbox/internal-accounts/${from}/fund`, { amount: 1_000_000_000 }), 200, 'fund');
     pairs.push({ from, to: await customer('payee') });
   }
   return pairs;
 }
 
 /** One operation: create a quote and execute it, each with its own Idempotency-Key, as a client would. */
-async function payOnce(api: Http, pair: Pair): Promise<number> {
+async function payOnce(api: Client, pair: Pair): Promise<number> {
   const started = performance.now();
-  const quote = await expectOk(
+  const quote = await expectStatus(
     api.post(
       '/quotes',
       {
@@ -100,7 +72,7 @@ async function payOnce(api: Http, pair: Pair): Promise<number> {
     201,
     'create quote',
   );
-  const executed = await expectOk(
+  const executed = await expectStatus(
     api.post(`/quotes/${quote.id}/execute`, undefined, { 'Idempotency-Key': randomUUID() }),
     200,
     'execute quote',
@@ -109,7 +81,7 @@ async function payOnce(api: Http, pair: Pair): Promise<number> {
   return performance.now() - started;
 }
 
-async function measure(api: Http, pairs: Pair[], clients: number): Promise<Measured> {
+async function measure(api: Client, pairs: Pair[], clients: number): Promise<Measured> {
   const latencies: number[] = [];
   const started = performance.now();
   await Promise.all(
@@ -128,7 +100,7 @@ async function measure(api: Http, pairs: Pair[], clients: number): Promise<Measu
 async function measureRaw(dir: string, auth: string): Promise<{ one: Measured; many: Measured; balanced: boolean }> {
   const raw = await startRawPaymentsServer(dir, auth);
   try {
-    const api = http(raw.origin, auth);
+    const api = client(raw.origin, auth, NO_CHECK);
     const pairs = Array.from({ length: CONCURRENCY }, () => ({
       from: raw.openAccount(1_000_000_000),
       to: raw.openAccount(0),
@@ -156,7 +128,7 @@ export const quotes: Scenario = {
     let many: Measured;
     const auth = basicAuth(service.sandbox!.tokenId, service.sandbox!.clientSecret);
     try {
-      const api = http(service.url, auth);
+      const api = client(service.url, auth, NO_CHECK);
       const pairs = await preparePairs(api, CONCURRENCY);
       // Warm up code paths and caches before timing.
       for (let i = 0; i < 20; i++) await payOnce(api, pairs[i % pairs.length]);

@@ -13,12 +13,11 @@ import type { EventMetadata } from '#event-store/event-store.js';
 import { GENESIS_HASH, chainMetadata } from '#event-store/hash-chain.js';
 import { basicAuth, client, type Client } from '../../support/service.js';
 import { signedRequest, walletSession, type WalletSession } from '../../support/wallet-session.js';
-import { round, type Scenario } from '../scenario.js';
+import { expectStatus, fmt, round, type Scenario } from '../scenario.js';
 
 /** Events in the full log; `REPLAY_EVENTS` gives a smaller one for a quick run. Measured at a quarter and at all. */
 const TOTAL = Number(process.env.REPLAY_EVENTS ?? 1_000_000);
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 interface TemplateRow {
   id: string;
@@ -26,12 +25,6 @@ interface TemplateRow {
   type: string;
   data: string;
   metadata: string;
-}
-
-async function ok(res: Promise<{ status: number; body: any }>, status: number, what: string) {
-  const reply = await res;
-  if (reply.status !== status) throw new Error(`${what} answered ${reply.status}: ${JSON.stringify(reply.body)}`);
-  return reply.body;
 }
 
 /** Cards of customers with embedded-wallet accounts: issued, provisioned (the clock moved past the delay), frozen. */
@@ -44,14 +37,18 @@ async function scriptCards(api: Client, clock: OffsetClock, promoteDue: () => Pr
       email: `r${i}@example.com`,
       currencies: ['USD'],
     };
-    const customer = await ok(api.post('/customers', body), 201, 'card customer');
+    const customer = await expectStatus(api.post('/customers', body), 201, 'card customer');
     const session = await walletSession(api, customer.id, 'USD');
     const card = { customerId: customer.id, form: 'VIRTUAL', fundingSources: [session.accountId] };
-    cards.push({ id: (await ok(api.post('/cards', card), 201, 'card')).id, session });
+    cards.push({ id: (await expectStatus(api.post('/cards', card), 201, 'card')).id, session });
   }
   clock.advance(CARD_ISSUANCE_DELAY_MS);
   await promoteDue();
-  for (let tries = 0; (await ok(api.get('/cards?state=ACTIVE'), 200, 'cards')).totalCount < cards.length; tries++) {
+  for (
+    let tries = 0;
+    (await expectStatus(api.get('/cards?state=ACTIVE'), 200, 'cards')).totalCount < cards.length;
+    tries++
+  ) {
     if (tries > 500) throw new Error('cards were not provisioned');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -65,15 +62,15 @@ async function scriptCards(api: Client, clock: OffsetClock, promoteDue: () => Pr
 async function scriptHistory(api: Client): Promise<void> {
   const account = async () => {
     const body = { customerType: 'INDIVIDUAL', platformCustomerId: `r-${randomUUID()}`, currencies: ['USD'] };
-    const c = await ok(api.post('/customers', body), 201, 'customer');
+    const c = await expectStatus(api.post('/customers', body), 201, 'customer');
     const path = `/customers/internal-accounts?customerId=${encodeURIComponent(c.id)}`;
-    const accounts = await ok(api.get(path), 200, 'accounts');
+    const accounts = await expectStatus(api.get(path), 200, 'accounts');
     return accounts.data[0].id as string;
   };
   const ids = [] as string[];
   for (let i = 0; i < 6; i++) ids.push(await account());
   for (const id of ids.slice(0, 3)) {
-    await ok(api.post(`/sandbox/internal-accounts/${id}/fund`, { amount: 1_000_000 }), 200, 'fund');
+    await expectStatus(api.post(`/sandbox/internal-accounts/${id}/fund`, { amount: 1_000_000 }), 200, 'fund');
   }
   for (let i = 0; i < 6; i++) {
     const body = {
@@ -82,8 +79,12 @@ async function scriptHistory(api: Client): Promise<void> {
       lockedCurrencySide: 'SENDING',
       lockedCurrencyAmount: 100 + i,
     };
-    const quote = await ok(api.post('/quotes', body, { 'Idempotency-Key': randomUUID() }), 201, 'quote');
-    await ok(api.post(`/quotes/${quote.id}/execute`, undefined, { 'Idempotency-Key': randomUUID() }), 200, 'execute');
+    const quote = await expectStatus(api.post('/quotes', body, { 'Idempotency-Key': randomUUID() }), 201, 'quote');
+    await expectStatus(
+      api.post(`/quotes/${quote.id}/execute`, undefined, { 'Idempotency-Key': randomUUID() }),
+      200,
+      'execute',
+    );
   }
 }
 

@@ -9,7 +9,7 @@ import { startService } from '../../../apps/api/src/service.js';
 import { loadConfig } from '#config/config.js';
 import { basicAuth, client, type Client } from '../../support/service.js';
 import { startRawSignedRetryServer } from '../raw-signed-retry.js';
-import { round, type Scenario } from '../scenario.js';
+import { fmt, percentile, round, type Scenario } from '../scenario.js';
 
 /** Benchmarks measure speed: answers are checked by the tests, not here (a raw reference is not the service). */
 const NO_CHECK = { check: false };
@@ -38,9 +38,6 @@ interface Measured {
   seconds: number;
   latencies: number[];
 }
-
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
 /** Step 1 (untimed) and the client's stamp (untimed): what step 2 then sends. */
 async function prepare(target: Target): Promise<Prepared> {

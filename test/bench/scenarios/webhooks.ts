@@ -13,7 +13,7 @@ import { streams } from '#domain/ids.js';
 import { Collections } from '#read-models/projections/collections.js';
 import { startRedis } from '../../support/redis-server.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.js';
-import { round, type Scenario } from '../scenario.js';
+import { fmt, round, type Scenario } from '../scenario.js';
 
 /** Platforms, each with its own ledger stream (one ledger serializes its transfers). */
 const PLATFORMS = 8;
@@ -32,7 +32,6 @@ interface Target {
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function setUp(service: RunningService, receiverUrl: string): Promise<Target[]> {
   const bus = service.app.get(CommandBus);
