@@ -48,6 +48,37 @@ export function eventStoreReadContract(name: string, open: () => Promise<EventSt
       expect(await store.readAll({ after: head, maxCount: 0 })).toEqual([]);
     });
 
+    it('readAll with types returns only events of those types, maxCount counting only them', async () => {
+      const head = await store.headPosition();
+      const stream = newStream();
+      const kinds = ['Kept', 'Skipped', 'Skipped', 'Also', 'Kept', 'Skipped', 'Also'];
+      for (const [n, type] of kinds.entries()) await store.appendToStream(stream, [event(n, { type })]);
+      const kept = (events: RecordedEvent[]) =>
+        events.filter((e) => e.streamName === stream).map((e) => [e.type, (e.data as { n: number }).n]);
+      const all = await store.readAll({ after: head, types: ['Kept', 'Also'] });
+      expect(all.every((e) => e.type === 'Kept' || e.type === 'Also')).toBe(true);
+      expect(kept(all)).toEqual([
+        ['Kept', 0],
+        ['Also', 3],
+        ['Kept', 4],
+        ['Also', 6],
+      ]);
+      expectIncreasing(all.map((e) => e.position));
+
+      const first = await store.readAll({ after: head, types: ['Kept', 'Also'], maxCount: 2 });
+      expect(kept(first)).toEqual([
+        ['Kept', 0],
+        ['Also', 3],
+      ]);
+      const rest = await store.readAll({ after: first[1]!.position, types: ['Kept', 'Also'], maxCount: 10 });
+      expect(kept(rest)).toEqual([
+        ['Kept', 4],
+        ['Also', 6],
+      ]);
+      expect(await store.readAll({ after: head, types: [] })).toEqual([]);
+      expect(await store.readAll({ after: rest[1]!.position, types: ['Kept'] })).toEqual([]);
+    });
+
     it('a catch-up subscription delivers events after a position, then live events, one at a time', async () => {
       const stream = newStream();
       const first = await store.appendToStream(stream, [event(0)]);

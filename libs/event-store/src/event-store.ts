@@ -112,7 +112,13 @@ export interface ReadStreamOptions {
 export interface ReadAllOptions {
   /** Return events strictly after this position; absent means from the beginning. */
   after?: bigint;
+  /** At most this many events (of `types`, when given). */
   maxCount?: number;
+  /**
+   * Only events of these types: the others are stepped over without being decoded (a replay of projections that
+   * handle a few types reads the rest of the log for nothing). Absent means every type.
+   */
+  types?: readonly string[];
 }
 
 export interface Subscription {

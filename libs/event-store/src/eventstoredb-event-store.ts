@@ -245,6 +245,7 @@ export class EventStoreDbEventStore implements EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const limit = limitOf(options.maxCount);
     const floor = options.after ?? 0n;
+    const types = options.types && new Set(options.types);
     const out: RecordedEvent[] = [];
     let from = at(floor);
     let last: Position | undefined;
@@ -255,7 +256,7 @@ export class EventStoreDbEventStore implements EventStore {
         // Reading from a position includes the event at it: skip what the caller or the previous page already has.
         if (e.position.commit <= floor || (last && !after(e.position, last))) return true;
         last = e.position;
-        if (isSystem(e)) return true;
+        if (isSystem(e) || (types && !types.has(e.type))) return true;
         out.push(toRecorded(e, e.position.commit));
         return out.length !== limit;
       });

@@ -94,6 +94,7 @@ export class SqliteEventStore implements EventStore {
     insert: Database.Statement<[string, string, bigint, string, string, string, string]>;
     readStream: Database.Statement<[string, bigint, number], EventRow>;
     readAll: Database.Statement<[bigint, number], EventRow>;
+    readAllOfTypes: Database.Statement<[bigint, string, number], EventRow>;
     head: Database.Statement<[], { position: number | null }>;
     readLast: Database.Statement<[number], EventRow>;
     byId: Database.Statement<[string], { stream: string; revision: number; position: number }>;
@@ -131,6 +132,11 @@ export class SqliteEventStore implements EventStore {
       ),
       readAll: this.db.prepare<[bigint, number], EventRow>(
         `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
+      ),
+      // The types as one JSON array: the subquery is evaluated once into a lookup table, each row is checked in it.
+      readAllOfTypes: this.db.prepare<[bigint, string, number], EventRow>(
+        `SELECT ${COLUMNS} FROM events WHERE position > ? AND type IN (SELECT value FROM json_each(?)) ` +
+          'ORDER BY position LIMIT ?',
       ),
       head: this.db.prepare<[], { position: number | null }>('SELECT MAX(position) AS position FROM events'),
       readLast: this.db.prepare<[number], EventRow>(`SELECT ${COLUMNS} FROM events ORDER BY position DESC LIMIT ?`),
@@ -302,7 +308,10 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    return this.readAllSync(options.after ?? 0n, limitOf(options.maxCount));
+    const after = options.after ?? 0n;
+    const limit = limitOf(options.maxCount);
+    if (options.types === undefined) return this.readAllSync(after, limit);
+    return this.stmt.readAllOfTypes.all(after, JSON.stringify(options.types), limit).map(toRecorded);
   }
 
   async readLast(maxCount: number): Promise<RecordedEvent[]> {

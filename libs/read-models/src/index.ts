@@ -7,7 +7,7 @@ import { SqliteReadModelStore } from './sqlite-read-model-store.js';
 
 export * from './read-model-store.js';
 export type { Projection } from './projection.js';
-export { ProjectionRunner, type ProjectionRunnerOptions } from './projection-runner.js';
+export { ProjectionRunner, type ProjectionRunnerOptions, type ReplayDelegate } from './projection-runner.js';
 export { SqliteReadModelStore } from './sqlite-read-model-store.js';
 export { MongoReadModelStore } from './mongodb-read-model-store.js';
 

@@ -104,9 +104,11 @@ export class MongoReadModelStore implements ReadModelStore {
     return { scans: plan.some((p) => p.includes('COLLSCAN')), plan };
   }
 
-  async ensureIndexes(indexes: readonly IndexSpec[]): Promise<void> {
+  async ensureIndexes(indexes: readonly IndexSpec[], collections?: readonly string[]): Promise<void> {
     const touched = new Set<string>();
+    const scope = collections && new Set(collections);
     for (const { collection, fields } of indexes) {
+      if (scope && !scope.has(collection)) continue;
       const name = indexNameOf(fields);
       const key: Record<string, 1> = {};
       for (const field of fields) key[field === 'id' ? '_id' : field] = 1;

@@ -325,6 +325,55 @@ describe('ProjectionRunner with the embedded event store', () => {
     await expectBalances();
   });
 
+  it('rebuilds with half of the projections replayed by a delegate to the same documents and checkpoints', async () => {
+    const projections = runner(allProjections, { batchSize: 5 });
+    await projections.start();
+    await scenario.createPlatform();
+    const accounts = [await scenario.createCustomer(1), await scenario.createCustomer(2)];
+    for (let i = 0; i < 8; i++) await scenario.transfer(scenario.settlementId, accounts[i % 2], BigInt(100 + i));
+    const head = await eventStore.headPosition();
+    expect(await projections.waitForPosition(head, 5000)).toBe(true);
+    const before = await snapshot(readModels);
+
+    // The delegate's side: its own runner (and connection), writing under the fences it is handed.
+    const delegated: string[][] = [];
+    const otherModels = new SqliteReadModelStore(join(dir, 'read-models.db'));
+    try {
+      await projections.rebuild(undefined, {
+        delegate: {
+          replay: async (names, at, fences) => {
+            delegated.push(names);
+            expect(at).toBe(head);
+            expect([...fences.keys()].sort()).toEqual([...names].sort());
+            await new ProjectionRunner(eventStore, otherModels, allProjections, { lease: false }).replayDelegated(
+              names,
+              at,
+              fences,
+            );
+          },
+        },
+      });
+    } finally {
+      await otherModels.close();
+    }
+    expect(delegated).toHaveLength(1);
+    // The heaviest projection stays here; the delegate takes about half of the weight.
+    expect(delegated[0]).not.toContain(internalAccountProjection.name);
+    expect(delegated[0].length).toBeGreaterThan(0);
+    expect(await snapshot(readModels)).toEqual(before);
+    for (const p of allProjections) expect(await readModels.getCheckpoint(p.name)).toBe(head);
+
+    // A failed delegate fails the rebuild (after the local half has ended).
+    await expect(
+      projections.rebuild(undefined, {
+        delegate: { replay: () => Promise.reject(new Error('replay thread died')) },
+      }),
+    ).rejects.toThrow('replay thread died');
+    // Running again, the next rebuild repairs what the failed one left.
+    await projections.rebuild();
+    expect(await snapshot(readModels)).toEqual(before);
+  });
+
   it('rebuilds while stopped and stays stopped', async () => {
     await scenario.createPlatform();
     const account = await scenario.createCustomer(1);

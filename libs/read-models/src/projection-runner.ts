@@ -15,11 +15,21 @@ import type { Projection } from './projection.js';
 import {
   ConcurrentProjectionUpdate,
   LeaseLost,
+  type CheckpointAdvance,
   type CheckpointCommit,
   type Fence,
   type ProjectionTransaction,
   type ReadModelStore,
 } from './read-model-store.js';
+
+/**
+ * Replays some of a rebuild's projections elsewhere (another thread) while the runner replays the others: the
+ * named projections are already reset; it resolves once their checkpoints are at `head` (their writes carry
+ * `fences`, the leases the rebuild took), and rejects if that replay fails.
+ */
+export interface ReplayDelegate {
+  replay(names: string[], head: bigint, fences: ReadonlyMap<string, Fence>): Promise<void>;
+}
 
 /** Events per page and store transaction when a rebuild replays the log. */
 const REPLAY_PAGE = 5000;
@@ -49,6 +59,8 @@ export class ProjectionRunner implements ProjectionWaiter {
   private readonly leases?: LeaseKeeper;
   /** Leases gained while starting are picked up by the first subscription itself. */
   private leasesStarted = false;
+  /** The fences a delegated replay writes under (another runner's rebuild holds the leases). */
+  private delegatedFences?: ReadonlyMap<string, Fence>;
 
   constructor(
     private readonly store: EventStore,
@@ -105,7 +117,7 @@ export class ProjectionRunner implements ProjectionWaiter {
   }
 
   private fenceFor(name: string): Fence | undefined {
-    return this.leases?.fence(projectorLease(name));
+    return this.delegatedFences?.get(name) ?? this.leases?.fence(projectorLease(name));
   }
 
   /** The highest position every projection has processed (0n before any). */
@@ -168,9 +180,10 @@ export class ProjectionRunner implements ProjectionWaiter {
    * replays the log from position 0 up to the current head, then resumes as before: running
    * if it was running, stopped otherwise. Rejects if a batch fails during the replay. With
    * leases it first takes theirs from whoever projects them (their later writes are refused), so
-   * it is safe while workers run; they take the projections back once this runner stops.
+   * it is safe while workers run; they take the projections back once this runner stops. With a
+   * `delegate`, half of the projections (by replay weight) are replayed by it at the same time.
    */
-  async rebuild(names?: string[]): Promise<void> {
+  async rebuild(names?: string[], options: { delegate?: ReplayDelegate } = {}): Promise<void> {
     const targets = names ?? this.projections.map((p) => p.name);
     const selected = targets.map((name) => {
       const projection = this.projections.find((p) => p.name === name);
@@ -188,16 +201,38 @@ export class ProjectionRunner implements ProjectionWaiter {
       throw error;
     }
     const head = await this.store.headPosition();
-    await this.replay(head, new Set(selected.map((p) => p.name)));
+    const [here, there] = options.delegate ? halves(selected) : [selected, []];
+    const fences = new Map<string, Fence>();
+    for (const { name } of there) {
+      const fence = this.fenceFor(name);
+      if (fence) fences.set(name, fence);
+    }
+    const elsewhere = there.length ? options.delegate!.replay(namesOf(there), head, fences) : Promise.resolve();
+    // Both halves run to their end before either failure is reported.
+    const [local, delegated] = await Promise.allSettled([this.replay(head, new Set(namesOf(here))), elsewhere]);
+    if (local.status === 'rejected') throw local.reason;
+    if (delegated.status === 'rejected') throw delegated.reason;
+    for (const { name } of there) this.checkpoints.set(name, await this.readModels.getCheckpoint(name));
     // The other projections' leases may stay with a worker: no waiting for them.
     await this.startRunning(false);
     try {
-      await this.waiting.reach(
-        head,
-        selected.map((p) => p.name),
-      );
+      await this.waiting.reach(head, namesOf(selected));
     } finally {
       if (!wasRunning) await this.stop();
+    }
+  }
+
+  /**
+   * The other side of a ReplayDelegate: replays the named projections (reset by the rebuild that delegated them) up
+   * to `head` without subscribing, writing under the given fences.
+   */
+  async replayDelegated(names: string[], head: bigint, fences: ReadonlyMap<string, Fence>): Promise<void> {
+    for (const name of names) if (!this.handled.has(name)) throw new Error(`unknown projection ${name}`);
+    this.delegatedFences = fences;
+    try {
+      await this.replay(head, new Set(names));
+    } finally {
+      this.delegatedFences = undefined;
     }
   }
 
@@ -267,10 +302,13 @@ export class ProjectionRunner implements ProjectionWaiter {
   /**
    * Folds the log up to `head` into the named projections directly from the store, in pages of REPLAY_PAGE
    * events with one store transaction per page (a rebuild; the subscription then continues from there).
-   * Memory holds one page and its documents, whatever the length of the log.
+   * Only the types the named projections handle are read (the store steps over the rest without decoding them);
+   * once no more of them are left, every named checkpoint moves on to `head`, since nothing up to there concerns
+   * them; then their indexes are built. Memory holds one page and its documents, whatever the length of the log.
    */
   private async replay(head: bigint, names: ReadonlySet<string>): Promise<void> {
     for (const name of names) this.checkpoints.set(name, await this.readModels.getCheckpoint(name));
+    const types = [...new Set([...names].flatMap((name) => [...this.handled.get(name)!]))];
     const lowest = () => {
       let low: bigint | undefined;
       for (const name of names) {
@@ -281,10 +319,26 @@ export class ProjectionRunner implements ProjectionWaiter {
       return low;
     };
     for (let after = lowest(); after === undefined || after < head; after = lowest()) {
-      const page = await this.store.readAll({ ...(after === undefined ? {} : { after }), maxCount: REPLAY_PAGE });
-      if (page.length === 0) return;
+      const from = after === undefined ? {} : { after };
+      const page = await this.store.readAll({ ...from, maxCount: REPLAY_PAGE, types });
+      if (page.length === 0) break;
       await this.applyBatch(page, names);
     }
+    const advances = new Map<string, CheckpointAdvance>();
+    for (const name of names) {
+      const expected = this.checkpoints.get(name);
+      if (head === 0n || (expected !== undefined && expected >= head)) continue;
+      const fence = this.fenceFor(name);
+      advances.set(name, { expected, position: head, ...(fence ? { fence } : {}) });
+    }
+    await this.readModels.advanceCheckpoints(advances);
+    for (const [name, { position }] of advances) this.checkpoints.set(name, position);
+    // Their indexes now, each sorted once (a replay defers them), while another thread may still be replaying.
+    const replayed = this.projections.filter((p) => names.has(p.name));
+    await this.readModels.ensureIndexes(
+      replayed.flatMap((p) => p.indexes ?? []),
+      replayed.flatMap((p) => p.collections),
+    );
   }
 
   private async reloadCheckpoint(name: string): Promise<void> {
@@ -295,4 +349,21 @@ export class ProjectionRunner implements ProjectionWaiter {
     }
     this.checkpoints.set(name, stored);
   }
+}
+
+function namesOf(projections: readonly Projection[]): string[] {
+  return projections.map((p) => p.name);
+}
+
+/** Splits projections into two halves of about equal replay weight (the heaviest first, each to the lighter half). */
+function halves(projections: readonly Projection[]): [Projection[], Projection[]] {
+  const sides: [Projection[], Projection[]] = [[], []];
+  const weights = [0, 0];
+  const weight = (p: Projection) => p.replayWeight ?? 1;
+  for (const projection of [...projections].sort((a, b) => weight(b) - weight(a))) {
+    const side = weights[0] <= weights[1] ? 0 : 1;
+    sides[side].push(projection);
+    weights[side] += weight(projection);
+  }
+  return sides;
 }

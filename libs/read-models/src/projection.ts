@@ -19,5 +19,10 @@ export interface Projection {
    * every collection has), created when a runner starts, so that no query scans a whole collection.
    */
   indexes?: IndexSpec[];
+  /**
+   * How costly replaying it is next to the others (documents written per event of the log; 1 when absent): a
+   * rebuild that replays in two threads splits its projections into halves of about equal weight.
+   */
+  replayWeight?: number;
   apply(event: RecordedEvent, tx: ProjectionTransaction): Promise<void>;
 }

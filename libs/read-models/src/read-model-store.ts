@@ -133,8 +133,11 @@ export interface ProjectionTransaction {
 export interface ReadModelStore {
   get<T extends Doc = Doc>(collection: string, id: string): Promise<T | undefined>;
   find<T extends Doc = Doc>(collection: string, query: Query): Promise<Page<T>>;
-  /** Creates the indexes that do not exist yet (idempotent; every process may call it at start). */
-  ensureIndexes(indexes: readonly IndexSpec[]): Promise<void>;
+  /**
+   * Creates the indexes that do not exist yet (idempotent; every process may call it at start). With `collections`,
+   * only those collections' (a replay that filled them builds their indexes while others are still being filled).
+   */
+  ensureIndexes(indexes: readonly IndexSpec[], collections?: readonly string[]): Promise<void>;
   /**
    * How the store would answer `find` (the page and its count): `scans` is true when either reads
    * the whole collection instead of searching an index; `plan` is the store's own description.

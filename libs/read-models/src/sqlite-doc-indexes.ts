@@ -46,14 +46,25 @@ export class SqliteDocIndexes {
 
   constructor(private readonly db: Database.Database) {}
 
-  /** Records the declared indexes and creates the table and every index of every collection stored or declared. */
-  ensure(specs: readonly IndexSpec[]): void {
+  /**
+   * Records the declared indexes and creates the table and every index of every collection stored or declared (of
+   * `only` those collections, when given).
+   */
+  ensure(specs: readonly IndexSpec[], only?: readonly string[]): void {
     for (const { collection, fields } of specs) {
       checkCollectionName(collection);
       const name = indexNameOf(fields);
       let ofCollection = this.declared.get(collection);
       if (!ofCollection) this.declared.set(collection, (ofCollection = new Map()));
       ofCollection.set(name, fields);
+    }
+    if (only) {
+      for (const collection of only) {
+        checkCollectionName(collection);
+        this.deferred.delete(collection);
+        this.create(collection);
+      }
+      return;
     }
     this.indexed.clear();
     this.deferred.clear();

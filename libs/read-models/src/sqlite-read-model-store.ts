@@ -110,8 +110,8 @@ export class SqliteReadModelStore implements ReadModelStore {
   }
 
   /** See SqliteDocIndexes: partial indexes per collection, the defaults and the declared ones. */
-  async ensureIndexes(indexes: readonly IndexSpec[]): Promise<void> {
-    this.indexes.ensure(indexes);
+  async ensureIndexes(indexes: readonly IndexSpec[], collections?: readonly string[]): Promise<void> {
+    this.indexes.ensure(indexes, collections);
   }
 
   /** The query plan SQLite chooses for a find (for tests that check that queries use an index). */

@@ -1,6 +1,7 @@
 import { verifyAudit } from '#application/audit/audit-verify.js';
 import { createScratchReadModelStore } from '#read-models/index.js';
 import { allProjections } from '#read-models/projections/index.js';
+import { replayThread } from '../../../host/src/replay-thread.js';
 import { verifyProgress } from '../audit/verify-progress.js';
 import { UsageError, type CliCommand } from './command.js';
 import { fields, table } from './format.js';
@@ -15,7 +16,7 @@ export const operationsCommands: CliCommand[] = [
       'safe while workers run: it takes their projector leases (their later writes are refused) and\n' +
       'hands them back when done',
     options: { projection: { type: 'string', multiple: true } },
-    async run({ infra, values }) {
+    async run({ infra, config, values }) {
       const names = (values.projection as string[] | undefined) ?? allProjections.map((p) => p.name);
       const unknown = names.filter((n) => !allProjections.some((p) => p.name === n));
       if (unknown.length)
@@ -23,7 +24,7 @@ export const operationsCommands: CliCommand[] = [
           `unknown projection(s): ${unknown.join(', ')}; known: ${allProjections.map((p) => p.name).join(', ')}`,
         );
       const started = Date.now();
-      await infra.projections.rebuild(names);
+      await infra.projections.rebuild(names, { delegate: replayThread(config) });
       await infra.projections.stop();
       const data = { rebuilt: names, position: infra.projections.position.toString(), ms: Date.now() - started };
       return {

@@ -8,6 +8,7 @@ import { Collections } from './collections.js';
 export const customerProjection: Projection = {
   name: 'customers',
   collections: [Collections.customers],
+  replayWeight: 2,
   // The list's selective filters (bench `lists`): a lookup by key or a rare type never walks the whole collection.
   indexes: [
     { collection: Collections.customers, fields: ['platformId', 'umaAddress', 'createdAt'] },

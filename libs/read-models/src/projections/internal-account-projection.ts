@@ -39,6 +39,8 @@ const add = (a: string, b: bigint) => (BigInt(a) + b).toString();
 export const internalAccountProjection: Projection = {
   name: 'internal-accounts',
   collections: [Collections.internalAccounts, Collections.ledgerTransfers],
+  // Every transfer writes a ledger transfer and two balances.
+  replayWeight: 12,
   indexes: [{ collection: Collections.internalAccounts, fields: ['platformId', 'customerId', 'createdAt'] }],
   handles: [
     'PlatformAccountOpened',

@@ -8,6 +8,8 @@ import { Collections } from '../collections.js';
 export const quoteProjection: Projection = {
   name: 'quotes',
   collections: [Collections.quotes],
+  // A quote written on creation, again on execution and with every transfer.
+  replayWeight: 8,
   indexes: [{ collection: Collections.quotes, fields: ['platformId', 'customerId', 'createdAt'] }],
   handles: ['QuoteCreated', 'TransactionCreated', 'TransactionStatusChanged'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {

@@ -13,6 +13,8 @@ import { Collections } from '../collections.js';
 export const transactionProjection: Projection = {
   name: 'transactions',
   collections: [Collections.transactions],
+  // Every status change rewrites the whole transaction.
+  replayWeight: 10,
   // The list's selective filters (bench `lists`): a customer, a status, a reconciliation reference, and
   // senderAccountIdentifier / receiverAccountIdentifier (an account id; UMA addresses are rarer and scan the platform).
   indexes: [
