@@ -1,3 +1,7 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
+
 /** What a scenario measured: lines to print, and the figures `--json` writes. */
 export interface ScenarioReport {
   lines: string[];
@@ -29,4 +33,27 @@ export async function expectStatus(reply: Promise<{ status: number; body: any }>
   const r = await reply;
   if (r.status !== status) throw new Error(`${what} answered ${r.status}: ${JSON.stringify(r.body)}`);
   return r.body;
+}
+
+/**
+ * Runs `measure`; with BENCH_CPU_PROFILE=DIR it also writes a V8 CPU profile of exactly that window to
+ * DIR/<label>.cpuprofile (summarise it with `node dist/test/bench/profile-summary.js FILE`, or open it in Chrome
+ * DevTools or speedscope). The benchmark's clients run in the same process: the summary sets their share apart.
+ */
+export async function profiled<T>(label: string, measure: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_CPU_PROFILE;
+  if (!dir) return measure();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 250 });
+  await session.post('Profiler.start');
+  try {
+    return await measure();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${label}.cpuprofile`), JSON.stringify(profile));
+  }
 }

@@ -59,6 +59,7 @@ export class BufferedTransaction implements ProjectionTransaction {
 function deepFreeze<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value) || ArrayBuffer.isView(value)) return value;
   Object.freeze(value);
-  for (const part of Object.values(value)) deepFreeze(part);
+  // for…in over a plain object or an array visits its own members without building an array of them.
+  for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
   return value;
 }

@@ -10,7 +10,7 @@ import { OffsetClock } from '#domain/clock.js';
 import { basicAuth, client, type Client } from '../../support/service.js';
 import { signedRequest, walletSession, type WalletSession } from '../../support/wallet-session.js';
 import { startRawSignedRetryServer } from '../raw-signed-retry.js';
-import { round, type Scenario } from '../scenario.js';
+import { profiled, round, type Scenario } from '../scenario.js';
 
 /** Benchmarks measure speed: answers are checked by the tests, not here (a raw reference is not the service). */
 const NO_CHECK = { check: false };
@@ -166,7 +166,7 @@ export const cardsFreezeUnfreeze: Scenario = {
       let ours: Measured;
       let sessions: Pick<WalletSession, 'stamp' | 'publicKey'>[];
       try {
-        ours = await drive(service.target);
+        ours = await profiled('cards', () => drive(service.target));
         sessions = service.target.cards.map((c) => c.session);
       } finally {
         await service.close();

@@ -7,7 +7,7 @@ import { startService } from '../../../apps/api/src/service.js';
 import { loadConfig } from '#config/config.js';
 import { basicAuth, client, type Client } from '../../support/service.js';
 import { startRawPaymentsServer } from '../raw-payments.js';
-import { expectStatus, fmt, percentile, round, type Scenario } from '../scenario.js';
+import { expectStatus, fmt, percentile, profiled, round, type Scenario } from '../scenario.js';
 
 /** Time budget per measurement; the whole scenario stays well under 30 s. */
 const RUN_MS = 4_000;
@@ -133,7 +133,7 @@ export const quotes: Scenario = {
       // Warm up code paths and caches before timing.
       for (let i = 0; i < 20; i++) await payOnce(api, pairs[i % pairs.length]);
       one = await measure(api, pairs, 1);
-      many = await measure(api, pairs, CONCURRENCY);
+      many = await profiled('quotes-concurrent', () => measure(api, pairs, CONCURRENCY));
     } finally {
       await service.close();
     }

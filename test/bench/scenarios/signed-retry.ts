@@ -9,7 +9,7 @@ import { startService } from '../../../apps/api/src/service.js';
 import { loadConfig } from '#config/config.js';
 import { basicAuth, client, type Client } from '../../support/service.js';
 import { startRawSignedRetryServer } from '../raw-signed-retry.js';
-import { fmt, percentile, round, type Scenario } from '../scenario.js';
+import { fmt, percentile, profiled, round, type Scenario } from '../scenario.js';
 
 /** Benchmarks measure speed: answers are checked by the tests, not here (a raw reference is not the service). */
 const NO_CHECK = { check: false };
@@ -170,13 +170,13 @@ export const signedRetry: Scenario = {
     const svc = await serviceTargets(dir);
     const raw = await rawTargets();
     try {
-      const a = await sequential(svc.targets[0]);
+      const a = await profiled('signed-retry-sequential', () => sequential(svc.targets[0]));
       const b = await sequential(raw.targets[0]);
       const perTarget = Math.max(
         5,
         Math.ceil(((a.ops / (SEQUENTIAL_MS / 1000)) * (CONCURRENT_MS / 1000)) / WALLETS) * 2,
       );
-      const c = await concurrent(svc.targets, perTarget);
+      const c = await profiled('signed-retry-concurrent', () => concurrent(svc.targets, perTarget));
       const d = await concurrent(raw.targets, perTarget);
       const rate = (m: Measured) => m.ops / m.seconds;
       const lines = [

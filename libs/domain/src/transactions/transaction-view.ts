@@ -5,7 +5,10 @@ const amount = (value: string, code: string) => ({ amount: toJsonNumber(BigInt(v
 
 /** Drops undefined members so resources and snapshots carry only what is set. */
 export function compact<T extends Record<string, unknown>>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+  // A loop rather than entries/filter/fromEntries: a replay builds a resource for every transaction event.
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) if (value[key] !== undefined) out[key] = value[key];
+  return out as T;
 }
 
 /**

@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * Where a benchmark's measured window spent its time: `node dist/test/bench/profile-summary.js FILE.cpuprofile`
+ * (written by `BENCH_CPU_PROFILE=DIR npm run bench -- <scenario>`). Each sample's time goes to the innermost frame
+ * of the call stack that belongs to a named part (a better-sqlite3 call counts for the code that made it, so a
+ * commit's fsync is the event store's); the benchmark's own clients are set apart, and the shares are also given
+ * of the service's time alone.
+ */
+
+interface Frame {
+  functionName: string;
+  url: string;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: Frame;
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Parts of the service, innermost first wins; the order matters only where a frame could match two. */
+const PARTS: [part: string, test: (frame: Frame) => boolean][] = [
+  ['benchmark clients (HTTP client, stamping)', (f) => /\/test\/|undici|@turnkey|@noble|@hpke/.test(f.url)],
+  ['stamp verification (wallet)', (f) => /libs\/(domain|application)\/src\/wallet\/.*(stamp|signed)/.test(f.url)],
+  ['event store: append, commit (fsync), reads', (f) => /libs\/event-store\//.test(f.url)],
+  ['read models: projection writes, queries', (f) => /libs\/read-models\//.test(f.url)],
+  ['jobs', (f) => /libs\/jobs\//.test(f.url)],
+  ['authentication (Basic, tokens)', (f) => /apps\/api\/src\/http\/auth/.test(f.url)],
+  [
+    'validation (class-validator, class-transformer)',
+    (f) => /class-validator|class-transformer|validator\/lib/.test(f.url),
+  ],
+  ['command runner, deciders, handlers', (f) => /libs\/(domain|application)\//.test(f.url)],
+  ['API edge: controllers, pipes, filters, interceptors', (f) => /apps\/api\//.test(f.url)],
+  [
+    'HTTP framework (Express, Nest routing)',
+    (f) => /express|router|@nestjs|body-parser|raw-body|finalhandler|on-finished|path-to-regexp|\/qs\//.test(f.url),
+  ],
+  ['logging (pino)', (f) => /pino/.test(f.url)],
+  ['node:crypto', (f) => /crypto/.test(f.url)],
+  [
+    'node HTTP and streams',
+    (f) => /node:(_http|http|net|stream|events)|internal\/(http|streams|stream_base)/.test(f.url),
+  ],
+];
+const SPECIAL = new Map<string, string>([
+  ['(garbage collector)', 'garbage collection'],
+  ['(idle)', 'idle (waiting for I/O: fsync by the OS, sockets)'],
+  ['(program)', 'V8 and native, unattributed'],
+]);
+
+export function summarise(profile: Profile): { part: string; ms: number }[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const partOf = new Map<number, string>();
+  const classify = (id: number): string => {
+    const known = partOf.get(id);
+    if (known) return known;
+    const frame = byId.get(id)!.callFrame;
+    let part = SPECIAL.get(frame.functionName) ?? PARTS.find(([, test]) => test(frame))?.[0];
+    if (!part) {
+      const up = parent.get(id);
+      part = up === undefined ? 'other (JSON, timers, promises)' : classify(up);
+      // Builtins such as JSON.parse have no URL and count for their caller; the root's direct work is "other".
+    }
+    partOf.set(id, part);
+    return part;
+  };
+  const totals = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const part = classify(id);
+    totals.set(part, (totals.get(part) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  return [...totals].map(([part, ms]) => ({ part, ms })).sort((a, b) => b.ms - a.ms);
+}
+
+if (process.argv[1]?.endsWith('profile-summary.js')) {
+  for (const file of process.argv.slice(2)) {
+    const rows = summarise(JSON.parse(readFileSync(file, 'utf8')) as Profile);
+    const total = rows.reduce((sum, r) => sum + r.ms, 0);
+    const clients = rows.filter((r) => r.part.startsWith('benchmark clients')).reduce((sum, r) => sum + r.ms, 0);
+    const idle = rows.filter((r) => r.part.startsWith('idle')).reduce((sum, r) => sum + r.ms, 0);
+    const service = total - clients - idle;
+    console.log(`${file}: ${total.toFixed(0)} ms sampled, of which the service ${service.toFixed(0)} ms`);
+    console.log('      ms | of all | of service | part');
+    for (const { part, ms } of rows) {
+      const ofService =
+        part.startsWith('benchmark clients') || part.startsWith('idle') ? '' : `${((100 * ms) / service).toFixed(1)}%`;
+      console.log(
+        `${ms.toFixed(0).padStart(8)} | ${((100 * ms) / total).toFixed(1).padStart(5)}% | ${ofService.padStart(10)} | ${part}`,
+      );
+    }
+  }
+}
