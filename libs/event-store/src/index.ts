@@ -1,12 +1,10 @@
 import type { Clock } from '#domain/clock.js';
 import type { EventStore } from './event-store.js';
-import { EventStoreDbEventStore } from './eventstoredb-event-store.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
 
 export * from './event-store.js';
 export * from './snapshot-store.js';
 export { SqliteEventStore, type SqliteEventStoreOptions, type GroupCommitStats } from './sqlite-event-store.js';
-export { EventStoreDbEventStore } from './eventstoredb-event-store.js';
 
 export type EventStoreConfig = { kind: 'sqlite'; path: string } | { kind: 'eventstoredb'; url: string };
 
@@ -19,7 +17,8 @@ export async function createEventStore(config: EventStoreConfig, options: { cloc
     case 'sqlite':
       return new SqliteEventStore(config.path, { clock: options.clock });
     case 'eventstoredb':
-      return new EventStoreDbEventStore(config.url);
+      // Loaded only when configured: the gRPC client weighs tens of megabytes in every process that loads it.
+      return new (await import('./eventstoredb-event-store.js')).EventStoreDbEventStore(config.url);
   }
 }
 export {

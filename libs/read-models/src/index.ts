@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoReadModelStore } from './mongodb-read-model-store.js';
 import type { ReadModelStore, ScratchReadModels } from './read-model-store.js';
 import { SqliteReadModelStore } from './sqlite-read-model-store.js';
 
@@ -9,7 +8,6 @@ export * from './read-model-store.js';
 export type { Projection } from './projection.js';
 export { ProjectionRunner, type ProjectionRunnerOptions, type ReplayDelegate } from './projection-runner.js';
 export { SqliteReadModelStore } from './sqlite-read-model-store.js';
-export { MongoReadModelStore } from './mongodb-read-model-store.js';
 
 export type ReadModelStoreConfig = { kind: 'sqlite'; path: string } | { kind: 'mongodb'; url: string; dbName: string };
 
@@ -19,7 +17,8 @@ export async function createReadModelStore(config: ReadModelStoreConfig): Promis
     case 'sqlite':
       return new SqliteReadModelStore(config.path);
     case 'mongodb':
-      return MongoReadModelStore.connect(config.url, config.dbName);
+      // Loaded only when configured (the driver weighs tens of megabytes in every process that loads it).
+      return (await import('./mongodb-read-model-store.js')).MongoReadModelStore.connect(config.url, config.dbName);
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -145,6 +145,15 @@ async function measure(api: Client, size: number, c: Case): Promise<{ p50: numbe
   return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), total };
 }
 
+/** The resident set of a process once it has been idle for a while (its timers and GC settled), in MB. */
+async function settledRssMb(pid: number): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = /^VmRSS:\s+(\d+) kB/m.exec(status);
+  if (!kb) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(kb[1]) / 1024;
+}
+
 export const lists: Scenario = {
   name: 'lists',
   description:
@@ -167,6 +176,7 @@ export const lists: Scenario = {
       db.close();
 
       const results = new Map<string, { p50: number; p99: number; total: number }[]>();
+      const idleRss: number[] = [];
       let built = 0;
       for (const size of SIZES) {
         grow(file, templates, built, size);
@@ -178,6 +188,7 @@ export const lists: Scenario = {
             list.push(await measure(service.api, size, c));
             results.set(c.name, list);
           }
+          idleRss.push(await settledRssMb(service.process.pid!));
         } finally {
           await service.kill('SIGTERM');
         }
@@ -205,6 +216,13 @@ export const lists: Scenario = {
         );
       }
       figures.worstP99Growth = round(worst, 2);
+      SIZES.forEach((size, i) => (figures[`idleRss${size}Mb`] = round(idleRss[i])));
+      const largest = idleRss[idleRss.length - 1];
+      lines.push(
+        `idle RSS of the service (API process) after its lists were read: ` +
+          `${SIZES.map((s, i) => `${fmt(idleRss[i])} MB at ${fmt(s)}`).join(', ')} ` +
+          `(target under 200 MB at ${fmt(SIZES[SIZES.length - 1])}: ${largest < 200 ? 'met' : 'NOT met'})`,
+      );
       lines.push(
         `worst p99 growth from ${fmt(SIZES[0])} to ${fmt(SIZES[SIZES.length - 1])}: ${worst.toFixed(2)}x ` +
           `(target at most 2x: ${worst <= 2 ? 'met' : 'NOT met'}); totalCount counts at most 10,000 matches`,

@@ -2,7 +2,8 @@ import { Logger } from '@nestjs/common';
 // Types only: at run time @nestjs/throttler 6 (CommonJS) cannot load the ESM-only @nestjs/common 12
 // under Jest on Node 20, so the guard is ours; the storages keep the throttler's contract.
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import type { AppConfig } from '#config/config.js';
 
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
@@ -116,7 +117,9 @@ export class RedisRateLimitStorage implements RateLimitStorage {
     url: string,
     private readonly prefix = 'ratelimit',
   ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 1 }) as ScriptedRedis;
+    // Required here, not imported: ioredis is loaded only by an installation that runs Redis.
+    const { Redis: Client } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+    this.redis = new Client(url, { maxRetriesPerRequest: 1 }) as ScriptedRedis;
     this.redis.defineCommand('rateLimitHit', { numberOfKeys: 2, lua: HIT_SCRIPT });
     this.redis.on('error', (e: Error) => this.logger.warn(`redis: ${e.message}`));
   }
