@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { WrongExpectedVersion, type RecordedEvent } from './event-store.js';
@@ -20,6 +21,13 @@ const contractFile = join(root, 'contract.db');
 eventStoreContract('sqlite', async () => new SqliteEventStore(contractFile));
 eventStoreReadContract('sqlite', async () => new SqliteEventStore(contractFile));
 snapshotStoreContract('sqlite', async () => new SqliteEventStore(contractFile));
+
+// The same contract with appends committed on the append thread (its compiled entry: `npm test` builds first).
+const appendThread = pathToFileURL(resolve('dist/libs/event-store/src/sqlite-append-thread.js'));
+if (!existsSync(appendThread)) throw new Error(`${fileURLToPath(appendThread)} is missing: run npm run build first`);
+const threadFile = join(root, 'contract-thread.db');
+eventStoreContract('sqlite, append thread', async () => new SqliteEventStore(threadFile, { appendThread }));
+eventStoreReadContract('sqlite, append thread', async () => new SqliteEventStore(threadFile, { appendThread }));
 
 const eventStoreUrl = process.env.EVENTSTORE_URL;
 if (eventStoreUrl) {

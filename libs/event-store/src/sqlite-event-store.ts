@@ -6,9 +6,7 @@ import {
   DEFAULT_MAX_APPEND_BYTES,
   SubscriptionEnded,
   appendBytes,
-  WrongExpectedVersion,
   type AppendResult,
-  type EventMetadata,
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
@@ -17,17 +15,10 @@ import {
   type RecordedEvent,
   type Subscription,
 } from './event-store.js';
-import {
-  CHAINED_VERSION,
-  COLUMNS,
-  SCHEMA,
-  isConstraintError,
-  limitOf,
-  revisionMatches,
-  toRecorded,
-  type EventRow,
-} from './sqlite-event-rows.js';
-import { GENESIS_HASH, chainMetadata, hashOf } from './hash-chain.js';
+import { CHAINED_VERSION, COLUMNS, SCHEMA, limitOf, toRecorded, type EventRow } from './sqlite-event-rows.js';
+import { GENESIS_HASH, chainMetadata } from './hash-chain.js';
+import { refusal, type AppendReply, type AppendRequest } from './sqlite-appender.js';
+import { appendWriter, openForAppends, type AppendWriter } from './sqlite-append-writer.js';
 import { SqliteSnapshotStore } from './sqlite-snapshots.js';
 
 export interface SqliteEventStoreOptions {
@@ -41,6 +32,11 @@ export interface SqliteEventStoreOptions {
   subscriptionPageSize?: number;
   /** The most bytes one append may carry; EventStoreDB's default (1 MiB) unless set. */
   maxAppendBytes?: number;
+  /**
+   * Commit on a thread of its own (the default where the compiled thread exists) or, with false, on the event-loop
+   * thread; a URL names the thread's entry (tests run the compiled one).
+   */
+  appendThread?: boolean | URL;
 }
 
 /** Counters that show how well group commit batches appends. */
@@ -50,27 +46,21 @@ export interface GroupCommitStats {
   events: number;
 }
 
-interface PendingAppend {
-  streamName: string;
-  expected: ExpectedRevision;
-  rows: { id: string; type: string; data: string; metadata: string }[];
+interface PendingAppend extends AppendRequest {
   resolve(result: AppendResult): void;
   reject(error: unknown): void;
 }
 
 /**
- * A tagged outcome rather than `instanceof Error`: errors raised by the native driver may come from
- * another realm (a different `Error` constructor), which `instanceof` would not recognise.
- */
-type AppendOutcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
-
-/**
  * The embedded event store: one SQLite file in WAL mode with `synchronous=FULL`.
  * Appends issued in the same tick are group-committed: they are queued and written on the next
- * macrotask in one `BEGIN IMMEDIATE` transaction, so many appends share one fsync. Each append
- * runs in its own savepoint and checks its expected revision against the database inside that
- * transaction, so a failed check rejects only that append, and the check holds even when other
- * processes write to the same file. Every promise settles only after COMMIT has returned.
+ * macrotask in one `BEGIN IMMEDIATE` transaction (SqliteAppender), so many appends share one fsync;
+ * the transaction runs on the append thread while the event loop goes on, and appends made
+ * meanwhile form the next group. Each append runs in its own savepoint and checks its expected
+ * revision against the database inside that transaction, so a failed check rejects only that
+ * append, and the check holds even when other processes write to the same file. Every promise
+ * settles only after COMMIT has returned. Reads use the event-loop thread's own connection and see
+ * every commit that has settled.
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
@@ -90,19 +80,15 @@ export class SqliteEventStore implements EventStore {
   private readonly counters: GroupCommitStats = { transactions: 0, appends: 0, events: 0 };
 
   private readonly stmt: {
-    streamLast: Database.Statement<[string], { revision: number; metadata: string }>;
-    insert: Database.Statement<[string, string, bigint, string, string, string, string]>;
     readStream: Database.Statement<[string, bigint, number], EventRow>;
     readAll: Database.Statement<[bigint, number], EventRow>;
     readAllOfTypes: Database.Statement<[bigint, string, number], EventRow>;
     head: Database.Statement<[], { position: number | null }>;
     readLast: Database.Statement<[number], EventRow>;
-    byId: Database.Statement<[string], { stream: string; revision: number; position: number }>;
   };
-  private readonly commitBatch: Database.Transaction<
-    (batch: PendingAppend[], recordedAt: string, outcomes: AppendOutcome[]) => void
-  >;
-  private readonly appendOne: Database.Transaction<(append: PendingAppend, recordedAt: string) => AppendResult>;
+  private readonly writer: AppendWriter;
+  /** The group being committed; the next one waits for it (and grows meanwhile). */
+  private committing: Promise<void> | undefined;
 
   constructor(
     readonly path: string,
@@ -112,21 +98,11 @@ export class SqliteEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 200;
     this.pageSize = options.subscriptionPageSize ?? 500;
     this.maxAppendBytes = options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
-    this.db = new Database(path);
-    // The busy timeout comes first so that opening next to another process's write waits instead of failing.
-    this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
+    this.db = openForAppends(path, options.busyTimeoutMs ?? 5000);
     this.db.exec(SCHEMA);
     this.upgradeChain();
     this.snapshots = new SqliteSnapshotStore(this.db, () => this.clock.now());
     this.stmt = {
-      streamLast: this.db.prepare<[string], { revision: number; metadata: string }>(
-        'SELECT revision, metadata FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
-      ),
-      insert: this.db.prepare<[string, string, bigint, string, string, string, string]>(
-        'INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ),
       readStream: this.db.prepare<[string, bigint, number], EventRow>(
         `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
       ),
@@ -140,69 +116,11 @@ export class SqliteEventStore implements EventStore {
       ),
       head: this.db.prepare<[], { position: number | null }>('SELECT MAX(position) AS position FROM events'),
       readLast: this.db.prepare<[number], EventRow>(`SELECT ${COLUMNS} FROM events ORDER BY position DESC LIMIT ?`),
-      byId: this.db.prepare<[string], { stream: string; revision: number; position: number }>(
-        'SELECT stream, revision, position FROM events WHERE id = ?',
-      ),
     };
-    // Called inside commitBatch, better-sqlite3 runs this in a SAVEPOINT: a throw undoes only this append.
-    this.appendOne = this.db.transaction((append: PendingAppend, recordedAt: string): AppendResult => {
-      const original = this.alreadyAppended(append);
-      if (original) return original;
-      const last = this.stmt.streamLast.get(append.streamName);
-      const current = last ? BigInt(last.revision) : -1n;
-      if (!revisionMatches(append.expected, current)) {
-        throw new WrongExpectedVersion(append.streamName, append.expected, current < 0n ? 'no_stream' : current);
-      }
-      let next = current;
-      let position = 0n;
-      // The previous event is read in this transaction, so the link cannot race another writer.
-      let prevHash = last ? (hashOf(JSON.parse(last.metadata) as EventMetadata) ?? '') : GENESIS_HASH;
-      for (const row of append.rows) {
-        next += 1n;
-        const metadata = chainMetadata(prevHash, {
-          streamName: append.streamName,
-          revision: next,
-          type: row.type,
-          data: JSON.parse(row.data),
-          metadata: JSON.parse(row.metadata) as EventMetadata,
-        });
-        prevHash = metadata.hash as string;
-        const stored = JSON.stringify(metadata);
-        const info = this.stmt.insert.run(row.id, append.streamName, next, row.type, row.data, stored, recordedAt);
-        position = BigInt(info.lastInsertRowid);
-      }
-      return { nextExpectedRevision: next, position };
+    this.writer = appendWriter(this.db, path, {
+      thread: options.appendThread,
+      busyTimeoutMs: options.busyTimeoutMs ?? 5000,
     });
-    this.commitBatch = this.db.transaction((batch: PendingAppend[], recordedAt: string, outcomes: AppendOutcome[]) => {
-      for (const append of batch) {
-        try {
-          outcomes.push({ ok: true, result: this.appendOne(append, recordedAt) });
-        } catch (error) {
-          if (!(error instanceof WrongExpectedVersion) && !isConstraintError(error)) throw error;
-          outcomes.push({ ok: false, error });
-        }
-      }
-    });
-  }
-
-  /**
-   * The result of an earlier identical append, as EventStoreDB gives for a repeated one: every event id is already
-   * in this stream, in order, starting right after the expected revision (anywhere for 'any' / 'stream_exists').
-   */
-  private alreadyAppended(append: PendingAppend): AppendResult | undefined {
-    const first = this.stmt.byId.get(append.rows[0]!.id);
-    if (!first || first.stream !== append.streamName) return undefined;
-    const start = BigInt(first.revision);
-    const { expected } = append;
-    if (expected === 'no_stream' && start !== 0n) return undefined;
-    if (typeof expected === 'bigint' && start !== expected + 1n) return undefined;
-    let position = BigInt(first.position);
-    for (let i = 1; i < append.rows.length; i++) {
-      const row = this.stmt.byId.get(append.rows[i]!.id);
-      if (!row || row.stream !== append.streamName || BigInt(row.revision) !== start + BigInt(i)) return undefined;
-      position = BigInt(row.position);
-    }
-    return { nextExpectedRevision: start + BigInt(append.rows.length - 1), position };
   }
 
   /**
@@ -270,29 +188,41 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
+  /**
+   * Commits the queued appends as one group. While a group is being committed (on the append thread) the next
+   * appends queue up and go together as soon as it is done.
+   */
   private flush(): void {
     this.flushHandle = undefined;
+    if (this.committing || this.queue.length === 0) return;
     const batch = this.queue;
     this.queue = [];
-    if (batch.length === 0) return;
-    const outcomes: AppendOutcome[] = [];
-    try {
-      // Synchronous: while another process holds the write lock this waits (up to busy_timeout) in place.
-      this.commitBatch.immediate(batch, this.clock.now().toISOString(), outcomes);
-    } catch (error) {
-      // The transaction was rolled back: nothing in this batch is durable.
-      for (const append of batch) append.reject(error);
-      return;
-    }
+    this.committing = this.writer
+      .commit(
+        batch.map(({ streamName, expected, rows }) => ({ streamName, expected, rows })),
+        this.clock.now().toISOString(),
+      )
+      .then(
+        (replies) => this.settle(batch, replies),
+        // The transaction was rolled back: nothing in this group is durable.
+        (error: unknown) => batch.forEach((append) => append.reject(error)),
+      )
+      .finally(() => {
+        this.committing = undefined;
+        if (this.queue.length > 0) this.flush();
+      });
+  }
+
+  private settle(batch: PendingAppend[], replies: AppendReply[]): void {
     this.counters.transactions += 1;
     let committed = 0;
     batch.forEach((append, i) => {
-      const outcome = outcomes[i]!;
-      if (!outcome.ok) return append.reject(outcome.error);
+      const reply = replies[i]!;
+      if (!reply.ok) return append.reject(refusal(append, reply));
       committed += 1;
       this.counters.appends += 1;
       this.counters.events += append.rows.length;
-      append.resolve(outcome.result);
+      append.resolve(reply.result);
     });
     if (committed > 0) this.notify();
   }
@@ -399,6 +329,8 @@ export class SqliteEventStore implements EventStore {
       clearImmediate(this.flushHandle);
       this.flush();
     }
+    while (this.committing) await this.committing;
+    await this.writer.close();
     // Subscribers learn of it through a rejected `done` (they did not stop them).
     await Promise.all([...this.subscriptions].map((s) => s.end()));
     this.db.close();
