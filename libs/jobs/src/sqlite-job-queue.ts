@@ -17,6 +17,23 @@ import {
 } from './job-queue.js';
 import { GROUP_INDEX, SCHEMA, prepareStatements, type JobRow, type Statements } from './sqlite-job-store.js';
 
+interface PendingInsert {
+  row: {
+    queue: string;
+    id: string;
+    name: string;
+    data: string;
+    state: 'delayed' | 'waiting';
+    maxAttempts: number;
+    backoff: string | null;
+    dueAt: number;
+    now: number;
+    group: string | null;
+  };
+  resolve(id: string): void;
+  reject(error: unknown): void;
+}
+
 export interface SqliteJobQueueOptions {
   /** Queue clock: delays and backoff are measured on it. */
   clock: Clock;
@@ -46,6 +63,9 @@ export class SqliteJobQueue implements JobQueue {
   private readonly workers = new Set<SqliteWorker>();
   private closing: Promise<void> | undefined;
   private readonly stmt: Statements;
+  private inserts: PendingInsert[] = [];
+  private insertHandle: NodeJS.Immediate | undefined;
+  private readonly insertAll: Database.Transaction<(batch: PendingInsert[], woken: Set<string>) => void>;
 
   constructor(path: string, options: SqliteJobQueueOptions) {
     this.clock = options.clock;
@@ -63,26 +83,61 @@ export class SqliteJobQueue implements JobQueue {
     if (!columns.some((column) => column.name === 'grp')) this.db.exec(`ALTER TABLE jobs ADD COLUMN grp TEXT`);
     this.db.exec(GROUP_INDEX);
     this.stmt = prepareStatements(this.db);
+    this.insertAll = this.db.transaction((batch: PendingInsert[], woken: Set<string>) => {
+      for (const { row } of batch) {
+        const inserted = this.stmt.insert.run(row);
+        if (inserted.changes > 0 && row.state === 'waiting') woken.add(row.queue);
+      }
+    });
   }
 
-  async enqueue<T>(queue: string, name: string, data: T, options: JobOptions = {}): Promise<string> {
-    const id = options.id ?? randomUUID();
-    const delayMs = delayOf(options.delayMs);
-    const now = this.clock.now().getTime();
-    const inserted = this.stmt.insert.run({
-      queue,
-      id,
-      name,
-      data: JSON.stringify(data ?? null),
-      state: delayMs > 0 ? 'delayed' : 'waiting',
-      maxAttempts: attemptBudget(options.attempts),
-      backoff: options.backoff ? JSON.stringify(options.backoff) : null,
-      dueAt: now + delayMs,
-      now,
-      group: options.group ?? null,
+  /**
+   * Enqueues made in the same turn of the event loop are inserted together in one transaction on the next one (one
+   * fsync for all); each resolves once that transaction has committed.
+   */
+  enqueue<T>(queue: string, name: string, data: T, options: JobOptions = {}): Promise<string> {
+    if (this.closing) return Promise.reject(new Error('job queue is closed'));
+    let row: PendingInsert['row'];
+    try {
+      const id = options.id ?? randomUUID();
+      const delayMs = delayOf(options.delayMs);
+      const now = this.clock.now().getTime();
+      row = {
+        queue,
+        id,
+        name,
+        data: JSON.stringify(data ?? null),
+        state: delayMs > 0 ? 'delayed' : 'waiting',
+        maxAttempts: attemptBudget(options.attempts),
+        backoff: options.backoff ? JSON.stringify(options.backoff) : null,
+        dueAt: now + delayMs,
+        now,
+        group: options.group ?? null,
+      };
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise<string>((resolve, reject) => {
+      this.inserts.push({ row, resolve, reject });
+      this.insertHandle ??= setImmediate(() => this.insertPending());
     });
-    if (inserted.changes > 0 && delayMs === 0) this.wake(queue);
-    return id;
+  }
+
+  private insertPending(): void {
+    this.insertHandle = undefined;
+    const batch = this.inserts;
+    this.inserts = [];
+    if (batch.length === 0) return;
+    const woken = new Set<string>();
+    try {
+      this.insertAll(batch, woken);
+    } catch (error) {
+      // Rolled back: none of them is stored.
+      for (const pending of batch) pending.reject(error);
+      return;
+    }
+    for (const pending of batch) pending.resolve(pending.row.id);
+    for (const queue of woken) this.wake(queue);
   }
 
   process<T>(queue: string, handler: (job: Job<T>) => Promise<void>, options: { concurrency?: number } = {}): Worker {
@@ -146,6 +201,9 @@ export class SqliteJobQueue implements JobQueue {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
+      // Enqueues already accepted are inserted before the file is closed.
+      if (this.insertHandle) clearImmediate(this.insertHandle);
+      this.insertPending();
       await Promise.all([...this.workers].map((worker) => worker.close()));
       this.db.close();
     })();
