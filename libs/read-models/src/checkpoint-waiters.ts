@@ -24,7 +24,11 @@ export interface CheckpointWaitersDeps {
  * once, whatever the number of waiters, and releases every waiter whose own projections are past its position.
  */
 export class CheckpointWaiters {
-  private readonly waiters = new Set<Waiter>();
+  /**
+   * Waiters grouped by the projections they wait for (few distinct sets), each group ordered by position: a commit
+   * releases a group's waiters from its front, without looking at the ones still behind.
+   */
+  private readonly groups = new Map<string, { names?: string[]; waiters: Waiter[] }>();
   private readonly failureListeners = new Set<(error: unknown) => void>();
   /** The shared checkpoint poller: one pending tick at most, whatever the number of waiters. */
   private pollTimer?: NodeJS.Timeout;
@@ -38,7 +42,7 @@ export class CheckpointWaiters {
     if (names.length === 0 || this.reachedBy(names, position)) return Promise.resolve(true);
     return new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => {
-        this.waiters.delete(waiter);
+        this.remove(waiter);
         resolve(false);
       }, timeoutMs);
       const waiter: Waiter = {
@@ -46,25 +50,28 @@ export class CheckpointWaiters {
         names,
         reached: () => {
           clearTimeout(timer);
-          this.waiters.delete(waiter);
           resolve(true);
         },
       };
-      this.waiters.add(waiter);
-      this.schedulePoll();
+      this.add(waiter);
+      if (names.some((name) => this.deps.polled(name))) this.schedulePoll();
     });
   }
 
   /** Resolves once the named projections passed `target`; rejects on the first failure reported. */
   reach(target: bigint, names: string[]): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const cleanup = () => {
-        this.waiters.delete(waiter);
-        this.failureListeners.delete(onFailure);
+      const waiter: Waiter = {
+        position: target,
+        names,
+        reached: () => (this.failureListeners.delete(onFailure), resolve()),
       };
-      const waiter: Waiter = { position: target, names, reached: () => (cleanup(), resolve()) };
-      const onFailure = (error: unknown) => (cleanup(), reject(error));
-      this.waiters.add(waiter);
+      const onFailure = (error: unknown) => (
+        this.remove(waiter),
+        this.failureListeners.delete(onFailure),
+        reject(error)
+      );
+      this.add(waiter);
       this.failureListeners.add(onFailure);
       this.notify();
     });
@@ -75,13 +82,46 @@ export class CheckpointWaiters {
     for (const listener of [...this.failureListeners]) listener(error);
   }
 
-  /** Releases the waiters the checkpoints now satisfy. */
+  /** Releases the waiters the checkpoints now satisfy (a released waiter is removed before it is told). */
   notify(): void {
-    const position = this.position;
-    for (const waiter of [...this.waiters]) {
-      const reached = waiter.names ? this.reachedBy(waiter.names, waiter.position) : position >= waiter.position;
-      if (reached) waiter.reached();
+    for (const [key, group] of [...this.groups]) {
+      const passed = group.names ? this.lowest(group.names) : this.position;
+      let released = 0;
+      while (released < group.waiters.length && group.waiters[released]!.position <= passed) released++;
+      if (released === 0) continue;
+      const done = group.waiters.splice(0, released);
+      if (group.waiters.length === 0) this.groups.delete(key);
+      for (const waiter of done) waiter.reached();
     }
+  }
+
+  private add(waiter: Waiter): void {
+    const key = waiter.names ? waiter.names.join('\u0000') : '*';
+    let group = this.groups.get(key);
+    if (!group) this.groups.set(key, (group = { ...(waiter.names ? { names: waiter.names } : {}), waiters: [] }));
+    // Positions mostly arrive in order: search from the back for the place that keeps the group ordered.
+    const list = group.waiters;
+    let at = list.length;
+    while (at > 0 && list[at - 1]!.position > waiter.position) at--;
+    list.splice(at, 0, waiter);
+  }
+
+  private remove(waiter: Waiter): void {
+    const key = waiter.names ? waiter.names.join('\u0000') : '*';
+    const group = this.groups.get(key);
+    const at = group ? group.waiters.indexOf(waiter) : -1;
+    if (at < 0) return;
+    group!.waiters.splice(at, 1);
+    if (group!.waiters.length === 0) this.groups.delete(key);
+  }
+
+  private lowest(names: string[]): bigint {
+    let low: bigint | undefined;
+    for (const name of names) {
+      const c = this.deps.checkpoints.get(name) ?? 0n;
+      if (low === undefined || c < low) low = c;
+    }
+    return low ?? 0n;
   }
 
   private reachedBy(names: string[], position: bigint): boolean {
@@ -109,8 +149,8 @@ export class CheckpointWaiters {
 
   private polledNames(): string[] {
     const needed = new Set<string>();
-    for (const waiter of this.waiters) {
-      for (const name of waiter.names ?? this.deps.names()) if (this.deps.polled(name)) needed.add(name);
+    for (const group of this.groups.values()) {
+      for (const name of group.names ?? this.deps.names()) if (this.deps.polled(name)) needed.add(name);
     }
     return [...needed];
   }
@@ -131,7 +171,7 @@ export class CheckpointWaiters {
     } finally {
       this.polling = false;
     }
-    if (this.waiters.size > 0) this.schedulePoll();
+    if (this.groups.size > 0) this.schedulePoll();
     else this.pollStarted = false;
   }
 }
