@@ -10,7 +10,7 @@ import {
 } from 'mongodb';
 import { BufferedTransaction } from './buffered-transaction.js';
 import { buildMongoQuery } from './mongodb-query.js';
-import { encodeCursor, indexNameOf, planQuery, sortValueOf } from './query-plan.js';
+import { encodeCursor, indexKeysOf, indexNameOf, planQuery, sortValueOf } from './query-plan.js';
 import {
   COUNT_CAP,
   ConcurrentProjectionUpdate,
@@ -107,11 +107,11 @@ export class MongoReadModelStore implements ReadModelStore {
   async ensureIndexes(indexes: readonly IndexSpec[], collections?: readonly string[]): Promise<void> {
     const touched = new Set<string>();
     const scope = collections && new Set(collections);
-    for (const { collection, fields } of indexes) {
+    for (const { collection, fields, flags } of indexes) {
       if (scope && !scope.has(collection)) continue;
-      const name = indexNameOf(fields);
+      const name = indexNameOf(fields, flags);
       const key: Record<string, 1> = {};
-      for (const field of fields) key[field === 'id' ? '_id' : field] = 1;
+      for (const field of indexKeysOf(fields, flags)) key[field === 'id' ? '_id' : field] = 1;
       key._id = 1;
       const byName = this.declared.get(collection) ?? new Map<string, IndexDescription>();
       byName.set(name, { key, name });

@@ -29,7 +29,7 @@ const queries: [string, string, Query, string][] = [
     'customers by platform',
     Collections.customers,
     list([{ field: 'isDeleted', op: 'eq', value: false }]),
-    'by_platformId_createdAt',
+    'by_platformId_createdAt_flags_isDeleted',
   ],
   ['customers by UMA address', Collections.customers, list([{ field: 'umaAddress', op: 'eq', value: '$a@x' }]), BY_UMA],
   [
@@ -39,7 +39,7 @@ const queries: [string, string, Query, string][] = [
       { field: 'platformCustomerId', op: 'eq', value: 'c-1' },
       { field: 'isDeleted', op: 'eq', value: false },
     ]),
-    'by_platformId_platformCustomerId_createdAt',
+    'by_platformId_platformCustomerId_createdAt_flags_isDeleted',
   ],
   [
     'customers by type',
@@ -48,7 +48,7 @@ const queries: [string, string, Query, string][] = [
       { field: 'customerType', op: 'eq', value: 'BUSINESS' },
       { field: 'isDeleted', op: 'eq', value: false },
     ]),
-    'by_platformId_customerType_createdAt',
+    'by_platformId_customerType_createdAt_flags_isDeleted',
   ],
   ['transactions by platform and customer', Collections.transactions, list([ofCustomer]), BY_CUSTOMER],
   [
@@ -160,6 +160,37 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
       expect(searches.length).toBeGreaterThanOrEqual(2);
     },
   );
+
+  it('the count of a customer list, with a type or a creation range, reads the index alone (no document)', async () => {
+    await store.ensureIndexes(allProjections.flatMap((p) => p.indexes ?? []));
+    const live: Filter = { field: 'isDeleted', op: 'eq', value: false };
+    const before: Filter = { field: 'createdAt', op: 'lte', value: '2026-01-01T00:00:00.000Z' };
+    const business: Filter = { field: 'customerType', op: 'eq', value: 'BUSINESS' };
+    for (const filters of [[live], [business, live], [before, live], [business, before, live]]) {
+      const plan = store.explainFind(Collections.customers, list(filters));
+      const searches = plan.filter((detail) => detail.startsWith(`SEARCH docs_${Collections.customers} `));
+      // The page reads its 21 documents; the count (planned last) only walks the index.
+      expect({ filters, count: searches.at(-1) }).toEqual({
+        filters,
+        count: expect.stringContaining('USING COVERING INDEX'),
+      });
+    }
+  });
+
+  it('an index a projection no longer declares is dropped', async () => {
+    const db = new Database(join(dir, 'read-models.db'));
+    db.exec(`CREATE TABLE IF NOT EXISTS docs_customers (id TEXT PRIMARY KEY, body TEXT NOT NULL)`);
+    db.exec(`CREATE INDEX docs_customers_by_platformId_retired_createdAt ON docs_customers (id)`);
+    db.close();
+    await store.ensureIndexes(allProjections.flatMap((p) => p.indexes ?? []));
+    const check = new Database(join(dir, 'read-models.db'), { readonly: true });
+    const names = (check.prepare(`SELECT name FROM sqlite_master WHERE type = 'index'`).all() as { name: string }[])
+      .map((r) => r.name)
+      .filter((name) => name.startsWith('docs_customers_'));
+    check.close();
+    expect(names).not.toContain('docs_customers_by_platformId_retired_createdAt');
+    expect(names).toContain('docs_customers_by_platformId_customerType_createdAt_flags_isDeleted');
+  });
 
   it('the passkey lookup is a scan without the declared indexes (the test can fail)', async () => {
     const [, collection, query] = queries.find(([name]) => name.includes('passkey'))!;

@@ -43,9 +43,15 @@ function field(name: unknown): string {
 }
 
 /** Validates an index's field names (the SQLite store inlines them) and names the index after them. */
-export function indexNameOf(fields: readonly string[]): string {
+export function indexNameOf(fields: readonly string[], flags: readonly string[] = []): string {
   if (fields.length === 0) throw new TypeError('an index needs at least one field');
-  return `by_${fields.map((f) => field(f).replace(/\./g, '__')).join('_')}`;
+  const part = (names: readonly string[]) => names.map((f) => field(f).replace(/\./g, '__')).join('_');
+  return `by_${part(fields)}${flags.length ? `_flags_${part(flags)}` : ''}`;
+}
+
+/** An index's keys in order: its fields but the last, its flags, then its last field (the sort). */
+export function indexKeysOf(fields: readonly string[], flags: readonly string[] = []): string[] {
+  return [...fields.slice(0, -1), ...flags, ...fields.slice(-1)];
 }
 
 function scalar(value: unknown, what: string): Scalar {

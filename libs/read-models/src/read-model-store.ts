@@ -35,7 +35,14 @@ export interface Query {
  */
 export interface IndexSpec {
   collection: string;
+  /** The fields in order: equality filters first, the sort field (`createdAt`) last. */
   fields: string[];
+  /**
+   * Boolean fields the collection's queries compare with true or false (a customer's `isDeleted`), kept in the index
+   * between the equality fields and the sort field, so that neither a page nor its count reads documents to check
+   * them.
+   */
+  flags?: string[];
 }
 
 /** The most documents a count goes through: `totalCount` is exact up to this number and this number beyond it. */

@@ -1,8 +1,16 @@
 import type Database from 'better-sqlite3';
-import { indexNameOf } from './query-plan.js';
+import { indexKeysOf, indexNameOf } from './query-plan.js';
 import type { IndexSpec } from './read-model-store.js';
 
 const COLLECTION_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** An index's key expressions: `json_extract` of each field (the queries' operands), a flag's `json_type`. */
+function keyExpressions(fields: readonly string[], flags: readonly string[] = []): string[] {
+  const flagSet = new Set(flags);
+  return indexKeysOf(fields, flags).map((f) =>
+    flagSet.has(f) ? `json_type(body, '$.${f}')` : `json_extract(body, '$.${f}')`,
+  );
+}
 
 /** Every collection can be listed by creation, across the store and per platform. */
 const DEFAULT_FIELDS: readonly (readonly string[])[] = [['createdAt'], ['platformId', 'createdAt']];
@@ -36,6 +44,7 @@ export function createDocsTable(db: Database.Database, table: string): void {
  * building each index once, sorted, when the replay ends (`buildDeferred`).
  */
 export class SqliteDocIndexes {
+  /** Per collection, index name to its key expressions in order. */
   private readonly declared = new Map<string, Map<string, readonly string[]>>();
   /** Collections whose table exists (checked or created by this process), with the table's name. */
   private readonly tables = new Map<string, string>();
@@ -51,12 +60,11 @@ export class SqliteDocIndexes {
    * `only` those collections, when given).
    */
   ensure(specs: readonly IndexSpec[], only?: readonly string[]): void {
-    for (const { collection, fields } of specs) {
+    for (const { collection, fields, flags } of specs) {
       checkCollectionName(collection);
-      const name = indexNameOf(fields);
       let ofCollection = this.declared.get(collection);
       if (!ofCollection) this.declared.set(collection, (ofCollection = new Map()));
-      ofCollection.set(name, fields);
+      ofCollection.set(indexNameOf(fields, flags), keyExpressions(fields, flags));
     }
     if (only) {
       for (const collection of only) {
@@ -122,11 +130,18 @@ export class SqliteDocIndexes {
 
   private create(collection: string): void {
     const table = this.table(collection);
-    const specs = new Map<string, readonly string[]>(DEFAULT_FIELDS.map((fields) => [indexNameOf(fields), fields]));
-    for (const [name, fields] of this.declared.get(collection) ?? []) specs.set(name, fields);
-    for (const [name, fields] of specs) {
-      const columns = fields.map((f) => `json_extract(body, '$.${f}')`).join(', ');
-      this.db.exec(`CREATE INDEX IF NOT EXISTS ${table}_${name} ON ${table} (${columns}, id)`);
+    const specs = new Map<string, readonly string[]>(
+      DEFAULT_FIELDS.map((fields) => [indexNameOf(fields), keyExpressions(fields)]),
+    );
+    for (const [name, columns] of this.declared.get(collection) ?? []) specs.set(name, columns);
+    for (const [name, columns] of specs) {
+      this.db.exec(`CREATE INDEX IF NOT EXISTS ${table}_${name} ON ${table} (${columns.join(', ')}, id)`);
+    }
+    // An index no longer declared (a projection's indexes changed) only costs writes: it goes.
+    const wanted = new Set([...specs.keys()].map((name) => `${table}_${name}`));
+    const existing = this.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?`).all(table);
+    for (const { name } of existing as { name: string }[]) {
+      if (name.startsWith(`${table}_by_`) && !wanted.has(name)) this.db.exec(`DROP INDEX IF EXISTS ${name}`);
     }
     this.indexed.add(collection);
   }

@@ -31,7 +31,9 @@ function operand(field: string): Operand {
 const bind = (v: Scalar): unknown => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
 
 function typeCheck(o: Operand, v: Exclude<Scalar, null>): string {
-  if (typeof v === 'string') return `${o.type} = 'text'`;
+  // Every TEXT sorts at or after '' and every number before it: the check stays inside an index on the value, so a
+  // date range (createdAt) is answered, and counted, from the index alone.
+  if (typeof v === 'string') return `${o.value} >= ''`;
   if (typeof v === 'number') return `${o.type} IN ('integer', 'real')`;
   return `${o.type} IN ('true', 'false')`;
 }

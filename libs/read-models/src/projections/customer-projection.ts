@@ -10,10 +10,17 @@ export const customerProjection: Projection = {
   collections: [Collections.customers],
   replayWeight: 2,
   // The list's selective filters (bench `lists`): a lookup by key or a rare type never walks the whole collection.
+  // Lists leave deleted customers out (`isDeleted` false), so the list indexes hold that flag: a page and its count
+  // are answered from the index alone.
   indexes: [
+    { collection: Collections.customers, fields: ['platformId', 'createdAt'], flags: ['isDeleted'] },
     { collection: Collections.customers, fields: ['platformId', 'umaAddress', 'createdAt'] },
-    { collection: Collections.customers, fields: ['platformId', 'platformCustomerId', 'createdAt'] },
-    { collection: Collections.customers, fields: ['platformId', 'customerType', 'createdAt'] },
+    {
+      collection: Collections.customers,
+      fields: ['platformId', 'platformCustomerId', 'createdAt'],
+      flags: ['isDeleted'],
+    },
+    { collection: Collections.customers, fields: ['platformId', 'customerType', 'createdAt'], flags: ['isDeleted'] },
   ],
   handles: [
     'CustomerCreated',
