@@ -33,7 +33,6 @@ export const COUNT_MAX_TIME_MS = 2_000;
 
 /** The indexes every collection has: queries default to `createdAt` order, most filter by platform. */
 export const DEFAULT_INDEXES: IndexDescription[] = [
-  { key: { createdAt: 1, _id: 1 }, name: 'by_created' },
   { key: { platformId: 1, createdAt: 1, _id: 1 }, name: 'by_platform_created' },
 ];
 

@@ -15,8 +15,8 @@ export interface Projection {
   /** Event types passed to `apply`; the checkpoint still advances over all other events. */
   handles: string[];
   /**
-   * Indexes the API's queries on these collections need (beyond `createdAt` and `platformId` + `createdAt`, which
-   * every collection has), created when a runner starts, so that no query scans a whole collection.
+   * Indexes the API's queries on these collections need (beyond `platformId` + `createdAt`, which every collection
+   * has), created when a runner starts, so that no query scans a whole collection.
    */
   indexes?: IndexSpec[];
   /**

@@ -258,7 +258,7 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
     return names;
   };
   const IDS = ['sqlite_autoindex_docs_ledger_1'];
-  const IDS_AND_DEFAULTS = [...IDS, 'docs_ledger_by_createdAt', 'docs_ledger_by_platformId_createdAt'].sort();
+  const IDS_AND_DEFAULTS = [...IDS, 'docs_ledger_by_platformId_createdAt'].sort();
   const put = (id: string) => async (tx: ProjectionTransaction) =>
     tx.put('ledger', { id, platformId: 'Platform:1', createdAt: '2026-01-01T00:00:00.000Z' });
 

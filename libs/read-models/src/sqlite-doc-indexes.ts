@@ -12,8 +12,12 @@ function keyExpressions(fields: readonly string[], flags: readonly string[] = []
   );
 }
 
-/** Every collection can be listed by creation, across the store and per platform. */
-const DEFAULT_FIELDS: readonly (readonly string[])[] = [['createdAt'], ['platformId', 'createdAt']];
+/**
+ * Every collection can be listed by creation per platform. A list across platforms declares its own index (the
+ * platforms, bulk imports by status): a store-wide index by creation on every collection cost each write and a
+ * rebuild's index builds while nothing read it.
+ */
+const DEFAULT_FIELDS: readonly (readonly string[])[] = [['platformId', 'createdAt']];
 
 export function checkCollectionName(collection: string): void {
   if (!COLLECTION_NAME.test(collection)) {
@@ -35,7 +39,7 @@ export function createDocsTable(db: Database.Database, table: string): void {
 /**
  * The tables of the documents, one per collection, and their secondary indexes. A collection's table is a rowid
  * table `(id PRIMARY KEY, body)`: rows are appended and the key lives in a narrow index. Each collection has the
- * two default indexes (by `createdAt`, by `platformId` then `createdAt`) and the ones its projections declare, as
+ * default index (by `platformId` then `createdAt`) and the ones its projections declare, as
  * expression indexes over its own table: a document pays only for its own collection's indexes when written, and
  * building an index reads only its collection.
  *

@@ -8,7 +8,10 @@ import { Collections } from './collections.js';
 export const platformProjection: Projection = {
   name: 'platforms',
   collections: [Collections.platforms, Collections.apiTokens],
-  indexes: [{ collection: Collections.apiTokens, fields: ['platformId', 'name', 'createdAt'] }],
+  indexes: [
+    { collection: Collections.platforms, fields: ['createdAt'] },
+    { collection: Collections.apiTokens, fields: ['platformId', 'name', 'createdAt'] },
+  ],
   handles: ['PlatformCreated', 'ApiTokenCreated', 'ApiTokenRevoked'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as PlatformEvent;
