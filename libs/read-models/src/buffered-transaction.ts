@@ -15,7 +15,14 @@ export type BufferedWrites = Map<string, Map<string, Readonly<Doc> | null>>;
 export class BufferedTransaction implements ProjectionTransaction {
   readonly writes: BufferedWrites = new Map();
 
-  constructor(private readonly read: (collection: string, id: string) => Promise<Doc | undefined>) {}
+  /**
+   * `freeze: false` (a rebuild's replay) keeps documents as put without freezing them: the projections are the live
+   * ones, whose batches freeze, and a replay that differed would show in `audit verify`.
+   */
+  constructor(
+    private readonly read: (collection: string, id: string) => Promise<Doc | undefined>,
+    private readonly options: { freeze?: boolean } = {},
+  ) {}
 
   async get<T extends Doc = Doc>(collection: string, id: string): Promise<T | undefined> {
     const pending = this.writes.get(collection);
@@ -26,7 +33,7 @@ export class BufferedTransaction implements ProjectionTransaction {
   put(collection: string, doc: Doc): void {
     if (typeof doc?.id !== 'string' || doc.id === '')
       throw new TypeError(`a document in ${collection} needs a non-empty string id`);
-    this.collection(collection).set(doc.id, deepFreeze(doc));
+    this.collection(collection).set(doc.id, this.options.freeze === false ? doc : deepFreeze(doc));
   }
 
   delete(collection: string, id: string): void {

@@ -139,6 +139,7 @@ export class MongoReadModelStore implements ReadModelStore {
   async commitBatches(
     commits: readonly CheckpointCommit[],
     work: (tx: ProjectionTransaction) => Promise<void>,
+    options: { replay?: boolean } = {},
   ): Promise<void> {
     for (const c of commits) {
       if (c.fence) await this.checkFence(c.fence);
@@ -147,7 +148,7 @@ export class MongoReadModelStore implements ReadModelStore {
     }
     const moving = commits.filter((c) => c.expected === undefined || c.position > c.expected);
     if (moving.length === 0) return;
-    const tx = new BufferedTransaction((collection, id) => this.get(collection, id));
+    const tx = new BufferedTransaction((collection, id) => this.get(collection, id), { freeze: !options.replay });
     await work(tx);
     // Index builds cannot run inside a transaction: make sure they exist first.
     await Promise.all([...tx.writes.keys()].map((c) => this.ensureIndexesOf(c)));

@@ -176,7 +176,10 @@ export interface ReadModelStore {
   commitBatches(
     commits: readonly CheckpointCommit[],
     work: (tx: ProjectionTransaction) => Promise<void>,
-    /** `replay`: a rebuild's batch; the store may tune itself for a long run of large writes. */
+    /**
+     * `replay`: a rebuild's batch; the store may tune itself for a long run of large writes, and need not freeze the
+     * documents put (live batches do).
+     */
     options?: { replay?: boolean },
   ): Promise<void>;
   /**

@@ -157,7 +157,9 @@ export class SqliteReadModelStore implements ReadModelStore {
     const replay = options.replay === true;
     this.tuneFor(replay);
     if (!replay) this.indexes.buildDeferred();
-    const tx = new BufferedTransaction((collection, id) => Promise.resolve(this.read(collection, id)));
+    const tx = new BufferedTransaction((collection, id) => Promise.resolve(this.read(collection, id)), {
+      freeze: !replay,
+    });
     await work(tx);
     for (const collection of tx.writes.keys()) this.indexes.beforeWrite(collection, replay);
     const commit = this.db.transaction(() => {
