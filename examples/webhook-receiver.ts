@@ -7,7 +7,8 @@
  *   `webhookSecret`: the `standardwebhooks` package checks them and refuses stale timestamps (replays);
  * - `X-Service-Signature: {"v":"1","s":"<base64 DER>"}`, ECDSA P-256 with SHA-256 over the raw body,
  *   checked with `webhookSigningPublicKey` (PEM) by node:crypto.
- * `WebhookVerifier` of `@payments-platform/client` checks both. Verify the raw bytes as received, before parsing. Delivery is at least once: dedupe on the envelope `id`
+ * `WebhookVerifier` of `@payments-platform/client` checks both. Verify the raw bytes as received, before parsing.
+ * Delivery is at least once: dedupe on the envelope `id`
  * and answer 2xx (or 409) quickly; anything else is retried with backoff.
  *
  * On start it sends itself the sandbox test webhook (`POST /sandbox/webhooks/test`) and stops with exit code 1

@@ -92,9 +92,8 @@ if (process.argv[1]?.endsWith('profile-summary.js')) {
     for (const { part, ms } of rows) {
       const ofService =
         part.startsWith('benchmark clients') || part.startsWith('idle') ? '' : `${((100 * ms) / service).toFixed(1)}%`;
-      console.log(
-        `${ms.toFixed(0).padStart(8)} | ${((100 * ms) / total).toFixed(1).padStart(5)}% | ${ofService.padStart(10)} | ${part}`,
-      );
+      const ofAll = `${((100 * ms) / total).toFixed(1).padStart(5)}%`;
+      console.log(`${ms.toFixed(0).padStart(8)} | ${ofAll} | ${ofService.padStart(10)} | ${part}`);
     }
   }
 }

@@ -62,7 +62,7 @@ describe('CommandRunner snapshots', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('snapshots a stream that grew by `every` events; after a restart a load reads only the events after it', async () => {
+  it('snapshots a stream that grew by `every` events; after a restart a load reads only what follows', async () => {
     const runner = new CommandRunner(counted, undefined, { snapshots: { every: 10 } });
     await add(runner, 'tally-a', 25);
     await runner.snapshotsSettled();

@@ -136,7 +136,7 @@ export interface EventStore {
   readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** The most bytes (by `appendBytes`) one append may carry; larger appends throw AppendTooLarge. */
   readonly maxAppendBytes: number;
-  /** Where the store keeps snapshots of folded state beside its streams (see SnapshotStore); absent if it keeps none. */
+  /** Where the store keeps snapshots of folded state beside its streams (see SnapshotStore); absent if none. */
   readonly snapshots?: SnapshotStore;
   /**
    * Appends atomically to one stream; throws WrongExpectedVersion when the check fails. Acknowledged only once durable.

@@ -66,7 +66,7 @@ function limitOf(maxCount: number | undefined): number {
   return maxCount;
 }
 
-/** System events ($stats, $metadata, links, ...) belong to the server, not to our log; nor do our `$snapshot-` streams. */
+/** System events ($stats, $metadata, links, ...) belong to the server, not to our log; nor do `$snapshot-` streams. */
 const isSystem = (e: EsdbRecordedEvent) => e.type.startsWith('$') || e.streamId.startsWith('$');
 
 /** Exact read position of an event we saw; reading from it includes that event again. */

@@ -69,7 +69,7 @@ describe('WebhookVerifier in a receiver of real deliveries', () => {
       body: typeof body === 'string' ? body : new Uint8Array(body),
     });
 
-  it('accepts a real delivery with both signatures and rejects tampered copies, saying which check failed', async () => {
+  it('accepts a real delivery with both signatures, rejects tampered copies and says which check failed', async () => {
     const config = await client.patch<{ webhookSigningPublicKey: string; webhookSecret: string }>('/config', {
       webhookEndpoint: receiver.url,
     });

@@ -63,7 +63,7 @@ export class PaymentsApiError<C extends ErrorCode = ErrorCode> extends Error {
   }
 }
 
-/** Narrows an unknown error to a PaymentsApiError, optionally of one code: `if (isPaymentsApiError(e, 'NOT_FOUND'))`. */
+/** Narrows an unknown error to a PaymentsApiError, maybe of one code: `if (isPaymentsApiError(e, 'NOT_FOUND'))`. */
 export function isPaymentsApiError<C extends ErrorCode>(error: unknown, code?: C): error is PaymentsApiError<C> {
   return error instanceof PaymentsApiError && (code === undefined || error.code === code);
 }

@@ -68,7 +68,10 @@ export interface WalletSession {
   key: SessionKey;
 }
 
-/** The verify body without `clientPublicKey` (added here): `{ type: 'EMAIL_OTP', otp }`, `{ type: 'OAUTH', oidcToken }`, … */
+/**
+ * The verify body without `clientPublicKey` (added here): `{ type: 'EMAIL_OTP', otp }`,
+ * `{ type: 'OAUTH', oidcToken }`, …
+ */
 export type VerifyCredentialBody = { type: 'EMAIL_OTP' | 'OAUTH' | 'PASSKEY'; [field: string]: unknown };
 
 /**

@@ -190,7 +190,7 @@ async function snapshotsOf(file: string, f: Fixture, min: Record<string, number>
   }
 }
 
-/** The reference: better-sqlite3 reading rows of one stream after a revision, parsing each event's data and metadata. */
+/** The reference: better-sqlite3 reading one stream's rows after a revision, parsing each event's data and metadata. */
 function rawRead(file: string, stream: string, after: number): { ms: number; events: number; snapshotMs: number } {
   const db = new Database(file, { readonly: true });
   let t = performance.now();

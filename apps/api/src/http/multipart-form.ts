@@ -84,7 +84,8 @@ class Refused extends Error {
 class PartFailed extends Error {}
 
 /**
- * The one reader of multipart/form-data requests (document uploads, bulk CSV imports). Reads the request: text fields into an object, the one file part streamed
+ * The one reader of multipart/form-data requests (document uploads, bulk CSV imports). Reads the request: text
+ * fields into an object, the one file part streamed
  * straight into the blob store's staging area (hashed on the way, never held in memory), its type
  * decided from its first bytes. A refusal answers in the error shape: no or another content type
  * 415, a file of a refused type 415, a file past the limit 413 (at once when the declared length

@@ -43,9 +43,11 @@ export function kycPage(base: string): string {
 <form id="kyc-form" hidden><div id="fields"></div>
 <fieldset id="document"><legend>Identity document (optional)</legend>
 <label>Type <select name="documentType"><option value="PASSPORT">Passport</option>
-<option value="DRIVERS_LICENSE">Driver's license</option><option value="NATIONAL_ID">National ID</option></select></label>
+<option value="DRIVERS_LICENSE">Driver's license</option>
+<option value="NATIONAL_ID">National ID</option></select></label>
 <label>Issuing country (2-letter code) <input name="documentCountry" maxlength="2"></label>
-<label>File (PDF, JPEG or PNG) <input name="documentFile" type="file" accept="application/pdf,image/jpeg,image/png"></label>
+<label>File (PDF, JPEG or PNG)
+<input name="documentFile" type="file" accept="application/pdf,image/jpeg,image/png"></label>
 </fieldset>
 <button type="submit">Submit</button></form>
 </main>

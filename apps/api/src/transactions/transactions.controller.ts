@@ -70,7 +70,10 @@ export class ApprovePaymentDto {
 }
 
 export class RejectPaymentDto {
-  /** Why the platform refuses the payment, for its own records (kept as rejectionReason), e.g. RESTRICTED_JURISDICTION. */
+  /**
+   * Why the platform refuses the payment, for its own records (kept as rejectionReason), e.g.
+   * RESTRICTED_JURISDICTION.
+   */
   @IsOptional() @IsString() @MaxLength(1000) reason?: string;
 }
 

@@ -110,7 +110,8 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuoteCommand, R
     const now = await this.clocks.now(actor.platformId);
     const { quote, transaction } = await this.builder.build(request, actor.platformId, now);
     const metadata = { ...actor };
-    // A real-time funded quote starts when its funds arrive (sandbox: POST /sandbox/send), even with immediatelyExecute.
+    // A real-time funded quote starts when its funds arrive (sandbox: POST /sandbox/send), even with
+    // immediatelyExecute.
     const executeNow = request.immediatelyExecute === true && quote.funding !== 'EXTERNAL';
     const created = await this.runner.run(
       streams.quote(quote.id),

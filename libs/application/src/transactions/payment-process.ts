@@ -81,7 +81,10 @@ export class PaymentProcess {
     return state.transaction!;
   }
 
-  /** Records facts beside the status (receipt confirmation, the platform's decision details); waits for the read models. */
+  /**
+   * Records facts beside the status (receipt confirmation, the platform's decision details); waits for the read
+   * models.
+   */
   async annotate(ref: PaymentRef, command: AnnotateCommand, metadata: EventMetadata): Promise<TransactionRecord> {
     return this.lifecycle(ref, command, metadata);
   }
