@@ -24,23 +24,6 @@ export class ExternalDestinationDto extends ExternalEndDto {
   paymentRail?: string;
 }
 
-class AmountDto {
-  @IsInt({ message: 'amount must be an integer in the smallest unit' })
-  @Min(1, { message: 'amount must be greater than zero' })
-  @Max(Number.MAX_SAFE_INTEGER, { message: 'amount must be at most 9007199254740991' })
-  amount!: number;
-}
-
-export class TransferInDto extends AmountDto {
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => ExternalEndDto) source!: ExternalEndDto;
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => InternalEndDto) destination!: InternalEndDto;
-}
-
-export class TransferOutDto extends AmountDto {
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => InternalEndDto) source!: InternalEndDto;
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => ExternalDestinationDto) destination!: ExternalDestinationDto;
-}
-
 /** `amount` as the public API defines it: optional. */
 class OptionalAmountDto {
   @IsOptional()

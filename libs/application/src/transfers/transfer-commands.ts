@@ -53,6 +53,13 @@ export class TransferOutCommand {
   ) {}
 }
 
+/** The account's available balance (posted credits less debits and pending holds); 0 for an unknown account. */
+export async function availableBalance(runner: CommandRunner, platformId: string, accountId: string): Promise<bigint> {
+  const { state: ledger } = await runner.load(streams.ledger(platformId), ledgerDecider);
+  const balance = ledger.accounts.get(accountId);
+  return balance ? available(balance) : 0n;
+}
+
 const mismatch = (field: string, message: string) =>
   new DomainError('invalid', 'CURRENCY_MISMATCH', message, {
     errors: [{ field, constraint: 'CURRENCY_MISMATCH', message }],
@@ -202,10 +209,9 @@ export class TransferOutHandler
     });
     const rail = networkRail(external.currency, input.destination.paymentRail);
     // Refused before anything is recorded; the hold at start is the authoritative check.
-    const { state: ledger } = await this.runner.load(streams.ledger(actor.platformId), ledgerDecider);
-    const balance = ledger.accounts.get(internal.id);
-    const amount = transferAmount('OUT', input.amount, balance ? available(balance) : 0n);
-    if (!balance || available(balance) < amount)
+    const balance = await availableBalance(this.runner, actor.platformId, internal.id);
+    const amount = transferAmount('OUT', input.amount, balance);
+    if (balance < amount)
       throw new DomainError('invalid', 'INSUFFICIENT_FUNDS', `account ${internal.id} has insufficient funds`);
     return this.run('OUT', internal, external, amount, rail.name, actor, input);
   }

@@ -333,7 +333,7 @@ export interface paths {
         put?: never;
         /**
          * Create a quote
-         * @description From one of the customer’s accounts (another customer’s: 404). Needs CREATE_QUOTES (and EXECUTE_QUOTES with immediatelyExecute, which is then evaluated like an execute). 403 for a paused agent or an account the policy does not allow.
+         * @description From one of the customer’s accounts (another customer’s: 404), or REALTIME_FUNDING: the customer pays in by the quote’s paymentInstructions and the quote starts when the funds arrive (source.customerId, if given, must be the agent’s customer). Needs CREATE_QUOTES (and EXECUTE_QUOTES with immediatelyExecute, which for an account source is then evaluated like an execute). 403 for a paused agent or an account the policy does not allow.
          */
         post: operations["AgentMe_createQuote"];
         delete?: never;
@@ -433,7 +433,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer in
-         * @description From one of the customer’s external accounts into one of its internal accounts. Evaluated by the policy (CREATE_TRANSFERS).
+         * @description From one of the customer’s external accounts into one of its internal accounts. Evaluated by the policy (CREATE_TRANSFERS). amount is optional in the schema, as in the public API, but a pull needs it: 400 INVALID_AMOUNT without it.
          */
         post: operations["AgentMe_transferIn"];
         delete?: never;
@@ -453,7 +453,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer out
-         * @description From one of the customer’s internal accounts to one of its external accounts. Evaluated by the policy (CREATE_TRANSFERS); 400 INSUFFICIENT_FUNDS when the balance does not cover it.
+         * @description From one of the customer’s internal accounts to one of its external accounts. Evaluated by the policy (CREATE_TRANSFERS); 400 INSUFFICIENT_FUNDS when the balance does not cover it. Without amount the account’s whole available balance is sent, and the policy judges that amount (400 INVALID_AMOUNT when the balance is empty).
          */
         post: operations["AgentMe_transferOut"];
         delete?: never;
@@ -5421,12 +5421,6 @@ export interface components {
         UpdateWalletAccountDto: {
             privateEnabled: boolean;
         };
-        QuoteSourceDto: {
-            /** @enum {string} */
-            sourceType: "ACCOUNT";
-            accountId: string;
-            customerId?: string;
-        };
         QuoteFundingSourceDto: {
             /** @enum {string} */
             sourceType: "ACCOUNT" | "REALTIME_FUNDING";
@@ -5553,7 +5547,7 @@ export interface components {
             amount?: number;
         };
         AgentCreateQuoteDto: {
-            source: components["schemas"]["QuoteSourceDto"];
+            source: components["schemas"]["QuoteFundingSourceDto"];
             destination: components["schemas"]["QuoteDestinationDto"];
             lookupId?: string;
             /** @enum {string} */
@@ -5570,12 +5564,12 @@ export interface components {
         };
         AgentTransferInDto: {
             source: components["schemas"]["ExternalEndDto"];
-            amount: number;
+            amount?: number;
             destination: components["schemas"]["InternalEndDto"];
         };
         AgentTransferOutDto: {
             source: components["schemas"]["InternalEndDto"];
-            amount: number;
+            amount?: number;
             destination: components["schemas"]["ExternalDestinationDto"];
         };
         AgentCreateExternalAccountDto: {
