@@ -12,6 +12,7 @@ import { toTransactionResource } from '#domain/transactions/transaction-view.js'
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { requireSupportedCurrencies } from '../platforms/platform-config.js';
 import { authorizeEmbeddedWalletExecution } from '../quotes/embedded-wallet-authorization.js';
 import type { PlatformQuoteRequest } from '../quotes/quote-builder.js';
 import { CreateQuoteCommand, loadOwnQuote, quoteRef, requireExecutable, startQuote } from '../quotes/quote-commands.js';
@@ -83,6 +84,8 @@ export class AgentActions {
     const field = direction === 'OUT' ? 'source.accountId' : 'destination.accountId';
     const internal = await this.ownInternal(agent, internalId, field);
     await this.ownExternal(agent, externalId);
+    // Refused before the policy reserves anything (the transfer itself checks again).
+    await requireSupportedCurrencies(this.runner, agent.platformId, [{ code: internal.currency, field }]);
     // Without an amount a transfer-out sends the whole available balance: the policy judges that amount.
     const balance = direction === 'OUT' ? await availableBalance(this.runner, agent.platformId, internal.id) : 0n;
     const amount = Number(transferAmount(direction, input.amount, balance));

@@ -23,6 +23,7 @@ import {
 } from '../transactions/accounts.js';
 import { PaymentProcess } from '../transactions/payment-process.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { requireSupportedCurrencies } from '../platforms/platform-config.js';
 
 export interface TransferInput {
   source: { accountId: string };
@@ -100,6 +101,9 @@ abstract class TransferHandler {
         fields.external,
         `the external account holds ${external.currency}, the internal account ${internal.currency}`,
       );
+    await requireSupportedCurrencies(this.runner, actor.platformId, [
+      { code: internal.currency, field: fields.internal },
+    ]);
     return { internal, external };
   }
 
