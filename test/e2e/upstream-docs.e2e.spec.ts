@@ -48,7 +48,7 @@ describe('OpenAPI document of quotes, transactions, lookups and account funding'
     expect(schemas.Transaction.properties.paymentInstructions.items).toEqual(ref);
     expect(schemas.InternalAccount.properties.fundingPaymentInstructions.items).toEqual(ref);
     const instructions = schemas.PaymentInstructions;
-    expect(instructions.required).toEqual(['accountOrWalletInfo']);
+    expect(instructions.required).toEqual(['accountOrWalletInfo', 'instructionsNotes']);
     expect(instructions.properties.isPlatformAccount).toMatchObject({ type: 'boolean' });
     const types = instructions.properties.accountOrWalletInfo.oneOf.map(
       (v: Schema) => v.properties.accountType.enum ?? v.properties.accountType.pattern,

@@ -4308,7 +4308,7 @@ export interface components {
             /** Format: date-time */
             claimedAt?: string;
             /** Format: date-time */
-            expiresAt?: string;
+            expiresAt: string;
             inviteeUma?: string;
             firstName?: string;
             /** @description Display amount; the inviter’s platform sends it after the claim. */
@@ -4511,7 +4511,7 @@ export interface components {
             /** @description What those debits amount to (a hold cut to what posted, or to 0 when released). */
             totalAmount: number;
             /** @description Pulls not yet final (always 0: every pull here is final when the call answers). */
-            pendingCount?: number;
+            pendingCount: number;
         };
         CardRefundSummary: {
             /** @description Returns received. */
@@ -4530,15 +4530,15 @@ export interface components {
             id: string;
             cardId: string;
             /** @description The cardholder. */
-            customerId?: string;
+            customerId: string;
             /** @description Opaque id of the transaction at the issuer. */
-            issuerTransactionToken?: string;
+            issuerTransactionToken: string;
             /** @enum {string} */
             status: "AUTHORIZED" | "PARTIALLY_SETTLED" | "SETTLED" | "REFUNDED" | "EXCEPTION";
             merchant: components["schemas"]["CardMerchant"];
             authorizedAmount: components["schemas"]["CurrencyAmount"];
-            settledAmount?: components["schemas"]["CurrencyAmount"];
-            refundedAmount?: components["schemas"]["CurrencyAmount"];
+            settledAmount: components["schemas"]["CurrencyAmount"];
+            refundedAmount: components["schemas"]["CurrencyAmount"];
             /** @description The funding source (internal account) that approved and pays it. */
             accountId: string;
             pullSummary: components["schemas"]["CardPullSummary"];
@@ -4608,7 +4608,7 @@ export interface components {
                 name: "FULL_NAME" | "BIRTH_DATE" | "NATIONALITY";
                 mandatory: boolean;
             }[];
-            counterpartyInformation?: {
+            counterpartyInformation: {
                 [key: string]: string;
             };
             /** @description The sender the lookup was made for, when named. */
@@ -4647,7 +4647,7 @@ export interface components {
                 /** @description Stamp these exact bytes; send the stamp as Service-Wallet-Signature. */
                 payloadToSign: string;
             };
-            instructionsNotes?: string;
+            instructionsNotes: string;
             /** @description Whether the money lands in a platform-owned account (true) or a customer’s (false). */
             isPlatformAccount?: boolean;
         };
@@ -4715,16 +4715,16 @@ export interface components {
             /** @description Smallest unit of the sending currency. */
             feesIncluded: number;
             /** @enum {string} */
-            lockedCurrencySide?: "SENDING" | "RECEIVING";
+            lockedCurrencySide: "SENDING" | "RECEIVING";
             /** @description As requested. */
-            lockedCurrencyAmount?: number;
+            lockedCurrencyAmount: number;
             transactionId: string;
             /** @description Absent for internal-account sources. EMBEDDED_WALLET sources: accountOrWalletInfo {accountType: EMBEDDED_WALLET, payloadToSign}. External and REALTIME_FUNDING sources: bank (or wallet) details with the reference to quote. */
             paymentInstructions?: components["schemas"]["PaymentInstructions"][];
             counterpartyInformation?: {
                 [key: string]: string;
             };
-            rateDetails?: components["schemas"]["RateDetails"];
+            rateDetails: components["schemas"]["RateDetails"];
             description?: string;
             purposeOfPayment?: string;
         };
@@ -4768,7 +4768,7 @@ export interface components {
             });
             customerId: string;
             platformCustomerId: string;
-            sentAmount?: {
+            sentAmount: {
                 amount: number;
                 currency: components["schemas"]["Currency"];
             };
@@ -4776,7 +4776,7 @@ export interface components {
                 amount: number;
                 currency: components["schemas"]["Currency"];
             };
-            exchangeRate?: number;
+            exchangeRate: number;
             /** @description Smallest unit of the receiving currency. */
             fees: number;
             description?: string;
@@ -4786,15 +4786,15 @@ export interface components {
             };
             /** @description All statuses but CREATED. */
             reconciliationInstructions?: {
-                reference?: string;
+                reference: string;
                 /** @description Crypto destinations, once completed. */
                 transactionHash?: string;
             };
             rateDetails?: {
-                gridApiMultiplier?: number;
-                gridApiFixedFee?: number;
-                gridApiVariableFeeRate?: number;
-                gridApiVariableFeeAmount?: number;
+                gridApiMultiplier: number;
+                gridApiFixedFee: number;
+                gridApiVariableFeeRate: number;
+                gridApiVariableFeeAmount: number;
             };
             /** @enum {string} */
             failureReason?: "LNURLP_FAILED" | "PAY_REQUEST_FAILED" | "PAYMENT_APPROVAL_WEBHOOK_ERROR" | "PAYMENT_APPROVAL_TIMED_OUT" | "OFFRAMP_FAILED" | "MISSING_MANDATORY_PAYEE_DATA" | "QUOTE_EXPIRED" | "QUOTE_EXECUTION_FAILED";
@@ -4886,9 +4886,9 @@ export interface components {
              * Format: date
              * @description When the daily counters reset.
              */
-            dailyResetDate?: string;
+            dailyResetDate: string;
             /** @description When the monthly counter resets. */
-            monthlyResetMonth?: string;
+            monthlyResetMonth: string;
         };
         Agent: {
             id: string;
