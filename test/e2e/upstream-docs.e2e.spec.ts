@@ -25,6 +25,33 @@ describe('OpenAPI document of quotes, transactions, lookups and account funding'
     });
   });
 
+  it('names path parameters as the public API does where it has the operation', async () => {
+    for (const [path, verbs] of [
+      ['/cards/{id}', ['get', 'patch']],
+      ['/sandbox/cards/{id}/simulate/authorization', ['post']],
+      ['/sandbox/cards/{id}/simulate/clearing', ['post']],
+      ['/sandbox/cards/{id}/simulate/return', ['post']],
+      ['/auth/credentials/{id}', ['delete']],
+      ['/auth/credentials/{id}/challenge', ['post']],
+      ['/auth/credentials/{id}/verify', ['post']],
+      ['/auth/sessions/{id}', ['delete']],
+      ['/auth/sessions/{id}/refresh', ['post']],
+      ['/internal-accounts/{id}', ['get', 'patch']],
+      ['/internal-accounts/{id}/export', ['post']],
+      ['/sandbox/internal-accounts/{accountId}/fund', ['post']],
+    ] as const) {
+      for (const verb of verbs)
+        expect({ path, verb, id: param(path, verb, path.match(/\{(\w+)\}/)![1])?.in }).toEqual({
+          path,
+          verb,
+          id: 'path',
+        });
+    }
+    // The wire is the same: a malformed id is a 400 naming the parameter as the document does.
+    const bad = await t.api.get('/cards/not-a-card');
+    expect({ status: bad.status, field: bad.body.details.errors[0].field }).toEqual({ status: 400, field: 'id' });
+  });
+
   it('declares the list defaults and the transaction filters by side', () => {
     for (const path of ['/transactions', '/quotes']) {
       expect(param(path, 'get', 'limit')!.schema).toMatchObject({

@@ -626,7 +626,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/credentials/{authMethodId}": {
+    "/auth/credentials/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -646,7 +646,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/credentials/{authMethodId}/challenge": {
+    "/auth/credentials/{id}/challenge": {
         parameters: {
             query?: never;
             header?: never;
@@ -666,7 +666,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/credentials/{authMethodId}/verify": {
+    "/auth/credentials/{id}/verify": {
         parameters: {
             query?: never;
             header?: never;
@@ -706,7 +706,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/sessions/{sessionId}": {
+    "/auth/sessions/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -726,7 +726,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/sessions/{sessionId}/refresh": {
+    "/auth/sessions/{id}/refresh": {
         parameters: {
             query?: never;
             header?: never;
@@ -835,7 +835,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/cards/{cardId}": {
+    "/cards/{cardId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a card’s transactions
+         * @description Every approved authorization of the card with what reconciled against it (declined authorizations open none; they are in the card’s audit history). Filters: status, createdAfter and createdBefore (inclusive bounds on the authorization time). Newest first unless sortOrder=asc. status: AUTHORIZED (funds held, nothing cleared), PARTIALLY_SETTLED (a clearing posted part and the rest is still held for more), SETTLED (closed against the funding source: cleared, or what was held released when the authorization expired or the card closed), REFUNDED (everything settled was returned), EXCEPTION (a clearing arrived that the funding source could not pay). Another platform’s card answers 404.
+         */
+        get: operations["CardTransactions_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cards/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -857,26 +877,6 @@ export interface paths {
          * @description state: ACTIVE <-> FROZEN, ACTIVE/FROZEN -> CLOSED (stateReason CLOSED_BY_PLATFORM, funding sources detached, open authorizations reversed and their holds released; CLOSED is terminal); any other transition is 409 INVALID_STATE_TRANSITION. fundingSources replaces the whole ordered binding (at least one, the holder’s, in the card currency) and cannot accompany state CLOSED. Emits card.state_change / card.funding_source_change (events CardStateChanged / CardFundingSourcesChanged). The card’s owning internal account is the holder’s EMBEDDED_WALLET account in the card’s currency, recorded when the card is created (a holder without one gets 400 CARDHOLDER_WALLET_REQUIRED); changes are a signed retry stamped by an active session of that account. A request that would be refused is refused before a challenge is issued.
          */
         patch: operations["Cards_update"];
-        trace?: never;
-    };
-    "/cards/{cardId}/transactions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List a card’s transactions
-         * @description Every approved authorization of the card with what reconciled against it (declined authorizations open none; they are in the card’s audit history). Filters: status, createdAfter and createdBefore (inclusive bounds on the authorization time). Newest first unless sortOrder=asc. status: AUTHORIZED (funds held, nothing cleared), PARTIALLY_SETTLED (a clearing posted part and the rest is still held for more), SETTLED (closed against the funding source: cleared, or what was held released when the authorization expired or the card closed), REFUNDED (everything settled was returned), EXCEPTION (a clearing arrived that the funding source could not pay). Another platform’s card answers 404.
-         */
-        get: operations["CardTransactions_list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
         trace?: never;
     };
     "/config": {
@@ -1303,7 +1303,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/internal-accounts/{accountId}": {
+    "/internal-accounts/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1324,7 +1324,7 @@ export interface paths {
         patch: operations["WalletAccounts_update"];
         trace?: never;
     };
-    "/internal-accounts/{accountId}/export": {
+    "/internal-accounts/{id}/export": {
         parameters: {
             query?: never;
             header?: never;
@@ -1677,7 +1677,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/sandbox/cards/{cardId}/simulate/authorization": {
+    "/sandbox/cards/{id}/simulate/authorization": {
         parameters: {
             query?: never;
             header?: never;
@@ -1697,7 +1697,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/sandbox/cards/{cardId}/simulate/clearing": {
+    "/sandbox/cards/{id}/simulate/clearing": {
         parameters: {
             query?: never;
             header?: never;
@@ -1717,7 +1717,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/sandbox/cards/{cardId}/simulate/return": {
+    "/sandbox/cards/{id}/simulate/return": {
         parameters: {
             query?: never;
             header?: never;
@@ -8292,7 +8292,7 @@ export interface operations {
                 "Request-Id"?: string;
             };
             path: {
-                authMethodId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -8366,7 +8366,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                authMethodId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -8455,7 +8455,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                authMethodId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -8589,7 +8589,7 @@ export interface operations {
                 "Request-Id"?: string;
             };
             path: {
-                sessionId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -8677,7 +8677,7 @@ export interface operations {
                 "Request-Id"?: string;
             };
             path: {
-                sessionId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -9279,12 +9279,93 @@ export interface operations {
             };
         };
     };
+    CardTransactions_list: {
+        parameters: {
+            query?: {
+                status?: "AUTHORIZED" | "PARTIALLY_SETTLED" | "SETTLED" | "REFUNDED" | "EXCEPTION";
+                createdAfter?: string;
+                createdBefore?: string;
+                limit?: number;
+                cursor?: string;
+                sortOrder?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                cardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of card transactions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CardTransaction"][];
+                        hasMore: boolean;
+                        /** @description Present only when hasMore. */
+                        nextCursor?: string;
+                        /** @description All matches, regardless of pagination. */
+                        totalCount: number;
+                    };
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     Cards_get: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                cardId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -9356,7 +9437,7 @@ export interface operations {
                 "Request-Id"?: string;
             };
             path: {
-                cardId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -9422,87 +9503,6 @@ export interface operations {
             };
             /** @description Conflicts with the resource’s current state. */
             409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    CardTransactions_list: {
-        parameters: {
-            query?: {
-                status?: "AUTHORIZED" | "PARTIALLY_SETTLED" | "SETTLED" | "REFUNDED" | "EXCEPTION";
-                createdAfter?: string;
-                createdBefore?: string;
-                limit?: number;
-                cursor?: string;
-                sortOrder?: "asc" | "desc";
-            };
-            header?: never;
-            path: {
-                cardId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of card transactions */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["CardTransaction"][];
-                        hasMore: boolean;
-                        /** @description Present only when hasMore. */
-                        nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
-                        totalCount: number;
-                    };
-                };
-            };
-            /** @description Invalid input: `details.errors` lists each field. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Authentication failed: `reason` names the failed check. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found (or owned by another platform). */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11639,7 +11639,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                accountId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -11711,7 +11711,7 @@ export interface operations {
                 "Request-Id"?: string;
             };
             path: {
-                accountId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -11796,7 +11796,7 @@ export interface operations {
                 "Request-Id"?: string;
             };
             path: {
-                accountId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -13398,7 +13398,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                cardId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -13483,7 +13483,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                cardId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -13568,7 +13568,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                cardId: string;
+                id: string;
             };
             cookie?: never;
         };
