@@ -52,6 +52,17 @@ describe('OpenAPI document of quotes, transactions, lookups and account funding'
     expect({ status: bad.status, field: bad.body.details.errors[0].field }).toEqual({ status: 400, field: 'id' });
   });
 
+  it('declares the idempotency conflicts on every operation taking Idempotency-Key, and 429 on verify', () => {
+    for (const [path, item] of Object.entries<Schema>(doc.paths)) {
+      for (const [verb, op] of Object.entries<Schema>(item)) {
+        if (!(op.parameters ?? []).some((p: Schema) => p.name === 'Idempotency-Key')) continue;
+        const statuses = Object.keys(op.responses);
+        expect({ path, verb, statuses }).toEqual({ path, verb, statuses: expect.arrayContaining(['409', '422']) });
+      }
+    }
+    expect(Object.keys(doc.paths['/auth/credentials/{id}/verify'].post.responses)).toContain('429');
+  });
+
   it('declares the list defaults and the transaction filters by side', () => {
     for (const path of ['/transactions', '/quotes']) {
       expect(param(path, 'get', 'limit')!.schema).toMatchObject({

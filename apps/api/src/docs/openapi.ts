@@ -198,7 +198,8 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
         ...(auth !== 'none' ? [401] : []),
         // A platform token without the permission the operation needs (VIEW, TRANSACT or MANAGE).
         ...(auth === 'basic' ? [403] : []),
-        ...(idempotent ? [422] : []),
+        // 409 IDEMPOTENCY_KEY_IN_PROGRESS while the first request with the key still runs; 422 IDEMPOTENCY_KEY_REUSED.
+        ...(idempotent ? [409, 422] : []),
         ...(doc?.errors ?? []),
         500,
       ]);

@@ -111,7 +111,8 @@ export class AuthCredentialsController {
       'header of the challenge. The session signing key is returned once, sealed to the client key.',
     tag: 'Wallet',
     responses: { 200: { description: 'The session with its encrypted signing key', schema: 'AuthSessionWithKey' } },
-    errors: [404],
+    // 429 once an EMAIL_OTP credential took too many wrong codes (until the oldest leaves the window).
+    errors: [404, 429],
   })
   verify(
     @Param('id', idParam('AuthMethod', 'id')) id: string,
