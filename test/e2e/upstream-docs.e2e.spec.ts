@@ -52,7 +52,7 @@ describe('OpenAPI document of quotes, transactions, lookups and account funding'
     expect({ status: bad.status, field: bad.body.details.errors[0].field }).toEqual({ status: 400, field: 'id' });
   });
 
-  it('declares the idempotency conflicts on every operation taking Idempotency-Key, and 429 on verify', () => {
+  it('declares the idempotency conflicts on every operation taking Idempotency-Key, and the 429s', () => {
     for (const [path, item] of Object.entries<Schema>(doc.paths)) {
       for (const [verb, op] of Object.entries<Schema>(item)) {
         if (!(op.parameters ?? []).some((p: Schema) => p.name === 'Idempotency-Key')) continue;
@@ -61,6 +61,8 @@ describe('OpenAPI document of quotes, transactions, lookups and account funding'
       }
     }
     expect(Object.keys(doc.paths['/auth/credentials/{id}/verify'].post.responses)).toContain('429');
+    // Basic-auth operations: blocked token ids and addresses after repeated authentication failures.
+    expect(Object.keys(doc.paths['/customers'].get.responses)).toContain('429');
   });
 
   it('declares the list defaults and the transaction filters by side', () => {
