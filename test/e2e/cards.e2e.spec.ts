@@ -163,9 +163,9 @@ describe('cards over HTTP: lifecycle, funding sources, signed PATCH', () => {
   it('documents the card routes and schemas in the OpenAPI document', async () => {
     const doc = (await kit.t.anonymous.get('/openapi.json')).body;
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/cards', '/cards/{cardId}', '/sandbox/cards/{cardId}/simulate/authorization']),
+      expect.arrayContaining(['/cards', '/cards/{id}', '/sandbox/cards/{id}/simulate/authorization']),
     );
-    expect(doc.paths['/cards/{cardId}'].patch.responses['202']).toBeDefined();
+    expect(doc.paths['/cards/{id}'].patch.responses['202']).toBeDefined();
     expect(doc.components.schemas.Card.properties.form.enum).toEqual(['VIRTUAL']);
   });
 });

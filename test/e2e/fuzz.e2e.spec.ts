@@ -65,6 +65,8 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
       tokenId: [token.body.id],
       beneficialOwnerId: [owner],
       documentId: [document.body.id],
+      // `{id}` as the public API names it on cards, credentials, sessions and internal accounts.
+      id: [h.cardId, h.wallet.authMethodId, h.wallet.sessionId, h.usd, h.wallet.accountId],
     });
     fuzzer = new SchemaFuzzer(doc.body.components.schemas, {
       own: {
@@ -169,7 +171,7 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
       const details = await fc.check(
         fc.asyncProperty(badRequests(op), async (req) => {
           requests += 1;
-          // FUZZ_TRACE=/cards/{cardId} prints the requests generated for that path
+          // FUZZ_TRACE=/cards/{id} prints the requests generated for that path
           const url = `${req.path}${req.query ? `?${req.query}` : ''}`;
           if (process.env.FUZZ_TRACE === op.path)
             process.stderr.write(`${op.method} ${url} ${req.fault} ${req.body?.slice(0, 300)}\n`);

@@ -314,7 +314,7 @@ export const CASES: Case[] = [
     },
   },
   {
-    op: '/sandbox/cards/{cardId}/simulate/authorization',
+    op: '/sandbox/cards/{id}/simulate/authorization',
     status: 200,
     setup: async (f) => {
       const { card, usd } = await f.activeCard(5_000);
@@ -328,7 +328,7 @@ export const CASES: Case[] = [
     },
   },
   {
-    op: '/sandbox/cards/{cardId}/simulate/clearing',
+    op: '/sandbox/cards/{id}/simulate/clearing',
     status: 200,
     setup: async (f) => {
       const { card, usd } = await f.activeCard(5_000);
@@ -343,7 +343,7 @@ export const CASES: Case[] = [
     },
   },
   {
-    op: '/sandbox/cards/{cardId}/simulate/return',
+    op: '/sandbox/cards/{id}/simulate/return',
     status: 200,
     setup: async (f) => {
       const { card, usd } = await f.activeCard(5_000);

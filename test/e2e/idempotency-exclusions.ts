@@ -3,10 +3,10 @@
  * in the table, so a new POST cannot be added without deciding.
  */
 export const EXCLUDED: Record<string, string> = {
-  '/auth/credentials/{authMethodId}/challenge': 'each call issues a fresh OTP or WebAuthn challenge',
-  '/auth/credentials/{authMethodId}/verify': 'spends a one-time OTP, WebAuthn challenge or OIDC nonce',
-  '/auth/sessions/{sessionId}/refresh': 'signed retry whose result is a new session key sealed to a new client key',
-  '/internal-accounts/{accountId}/export': 'signed retry returning wallet key material sealed to the client key',
+  '/auth/credentials/{id}/challenge': 'each call issues a fresh OTP or WebAuthn challenge',
+  '/auth/credentials/{id}/verify': 'spends a one-time OTP, WebAuthn challenge or OIDC nonce',
+  '/auth/sessions/{id}/refresh': 'signed retry whose result is a new session key sealed to a new client key',
+  '/internal-accounts/{id}/export': 'signed retry returning wallet key material sealed to the client key',
   '/sandbox/clock/advance': 'advancing the sandbox clock is relative by design',
   '/webhooks/deliveries/{deliveryId}/redeliver': 'a redelivery is a new delivery attempt by design',
   '/sandbox/webhooks/test': 'sends a test webhook and reports the receiver; nothing is created or moved',

@@ -128,7 +128,7 @@ describe('request log', () => {
       });
       expect(lines[1]).toMatchObject({
         method: 'POST',
-        route: '/2025-10-13/auth/credentials/:authMethodId/verify',
+        route: '/2025-10-13/auth/credentials/:id/verify',
         status: 400,
         platform: platformId,
         requestId: otp.headers.get('x-request-id'),

@@ -25,6 +25,46 @@ describe('OpenAPI document of quotes, transactions, lookups and account funding'
     });
   });
 
+  it('names path parameters as the public API does where it has the operation', async () => {
+    for (const [path, verbs] of [
+      ['/cards/{id}', ['get', 'patch']],
+      ['/sandbox/cards/{id}/simulate/authorization', ['post']],
+      ['/sandbox/cards/{id}/simulate/clearing', ['post']],
+      ['/sandbox/cards/{id}/simulate/return', ['post']],
+      ['/auth/credentials/{id}', ['delete']],
+      ['/auth/credentials/{id}/challenge', ['post']],
+      ['/auth/credentials/{id}/verify', ['post']],
+      ['/auth/sessions/{id}', ['delete']],
+      ['/auth/sessions/{id}/refresh', ['post']],
+      ['/internal-accounts/{id}', ['get', 'patch']],
+      ['/internal-accounts/{id}/export', ['post']],
+      ['/sandbox/internal-accounts/{accountId}/fund', ['post']],
+    ] as const) {
+      for (const verb of verbs)
+        expect({ path, verb, id: param(path, verb, path.match(/\{(\w+)\}/)![1])?.in }).toEqual({
+          path,
+          verb,
+          id: 'path',
+        });
+    }
+    // The wire is the same: a malformed id is a 400 naming the parameter as the document does.
+    const bad = await t.api.get('/cards/not-a-card');
+    expect({ status: bad.status, field: bad.body.details.errors[0].field }).toEqual({ status: 400, field: 'id' });
+  });
+
+  it('declares the idempotency conflicts on every operation taking Idempotency-Key, and the 429s', () => {
+    for (const [path, item] of Object.entries<Schema>(doc.paths)) {
+      for (const [verb, op] of Object.entries<Schema>(item)) {
+        if (!(op.parameters ?? []).some((p: Schema) => p.name === 'Idempotency-Key')) continue;
+        const statuses = Object.keys(op.responses);
+        expect({ path, verb, statuses }).toEqual({ path, verb, statuses: expect.arrayContaining(['409', '422']) });
+      }
+    }
+    expect(Object.keys(doc.paths['/auth/credentials/{id}/verify'].post.responses)).toContain('429');
+    // Basic-auth operations: blocked token ids and addresses after repeated authentication failures.
+    expect(Object.keys(doc.paths['/customers'].get.responses)).toContain('429');
+  });
+
   it('declares the list defaults and the transaction filters by side', () => {
     for (const path of ['/transactions', '/quotes']) {
       expect(param(path, 'get', 'limit')!.schema).toMatchObject({
@@ -48,7 +88,7 @@ describe('OpenAPI document of quotes, transactions, lookups and account funding'
     expect(schemas.Transaction.properties.paymentInstructions.items).toEqual(ref);
     expect(schemas.InternalAccount.properties.fundingPaymentInstructions.items).toEqual(ref);
     const instructions = schemas.PaymentInstructions;
-    expect(instructions.required).toEqual(['accountOrWalletInfo']);
+    expect(instructions.required).toEqual(['accountOrWalletInfo', 'instructionsNotes']);
     expect(instructions.properties.isPlatformAccount).toMatchObject({ type: 'boolean' });
     const types = instructions.properties.accountOrWalletInfo.oneOf.map(
       (v: Schema) => v.properties.accountType.enum ?? v.properties.accountType.pattern,

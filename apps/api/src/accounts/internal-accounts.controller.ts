@@ -71,14 +71,14 @@ export class InternalAccountsController {
     return this.queries.listInternalAccounts(actor.platformId, { ...query, owner: 'platform' });
   }
 
-  @Get('internal-accounts/:accountId')
+  @Get('internal-accounts/:id')
   @ApiDoc({
     summary: 'Get an internal account',
     tag: 'InternalAccounts',
     responses: { 200: { description: 'The account', schema: 'InternalAccount' } },
     errors: [404],
   })
-  get(@Param('accountId', idParam('InternalAccount', 'accountId')) id: string, @CurrentActor() actor: Actor) {
+  get(@Param('id', idParam('InternalAccount', 'id')) id: string, @CurrentActor() actor: Actor) {
     return this.queries.internalAccount(actor.platformId, id);
   }
 }

@@ -19,7 +19,7 @@ import { ApiDoc } from '../docs/api-doc.js';
 import { AgentRoute } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
-import { toQuoteRequest } from '../quotes/quotes.controller.js';
+import { toPlatformQuoteRequest } from '../quotes/quotes.controller.js';
 import { AgentAuthGuard, CurrentAgent } from './agent-auth.guard.js';
 import {
   AgentCreateExternalAccountDto,
@@ -149,16 +149,18 @@ export class AgentMeController {
   @ApiDoc({
     summary: 'Create a quote',
     description:
-      'From one of the customer’s accounts (another customer’s: 404). Needs CREATE_QUOTES (and ' +
-      'EXECUTE_QUOTES with immediatelyExecute, which is then evaluated like an execute). 403 for ' +
-      'a paused agent or an account the policy does not allow.',
+      'From one of the customer’s accounts (another customer’s: 404), or REALTIME_FUNDING: the customer pays ' +
+      'in by the quote’s paymentInstructions and the quote starts when the funds arrive (source.customerId, ' +
+      'if given, must be the agent’s customer). Needs CREATE_QUOTES (and EXECUTE_QUOTES with ' +
+      'immediatelyExecute, which for an account source is then evaluated like an execute). 403 for a paused ' +
+      'agent or an account the policy does not allow.',
     tag: 'Agent (self)',
     auth: 'bearer',
     responses: { 201: { description: 'The quote', schema: 'Quote' } },
     errors: [403, 404, 409, 422],
   })
   createQuote(@Body() body: AgentCreateQuoteDto, @CurrentAgent() agent: AgentPrincipal) {
-    return this.actions.createQuote(agent, toQuoteRequest(body));
+    return this.actions.createQuote(agent, toPlatformQuoteRequest(body));
   }
 
   @Get('quotes/:quoteId')
@@ -208,7 +210,8 @@ export class AgentMeController {
     summary: 'Transfer in',
     description:
       'From one of the customer’s external accounts into one of its internal accounts. Evaluated by ' +
-      'the policy (CREATE_TRANSFERS).',
+      'the policy (CREATE_TRANSFERS). amount is optional in the schema, as in the public API, but a pull ' +
+      'needs it: 400 INVALID_AMOUNT without it.',
     tag: 'Agent (self)',
     auth: 'bearer',
     responses: { 201: { description: 'The agent action', schema: 'AgentAction' } },
@@ -224,7 +227,9 @@ export class AgentMeController {
     summary: 'Transfer out',
     description:
       'From one of the customer’s internal accounts to one of its external accounts. Evaluated by ' +
-      'the policy (CREATE_TRANSFERS); 400 INSUFFICIENT_FUNDS when the balance does not cover it.',
+      'the policy (CREATE_TRANSFERS); 400 INSUFFICIENT_FUNDS when the balance does not cover it. Without ' +
+      'amount the account’s whole available balance is sent, and the policy judges that amount (400 ' +
+      'INVALID_AMOUNT when the balance is empty).',
     tag: 'Agent (self)',
     auth: 'bearer',
     responses: { 201: { description: 'The agent action', schema: 'AgentAction' } },

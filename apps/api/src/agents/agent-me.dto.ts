@@ -6,32 +6,41 @@ import { TRANSACTION_STATUSES } from '#domain/transactions/transaction.js';
 import { CreatePlatformExternalAccountDto } from '../external-account/external-account.dto.js';
 import { CUSTOMER_ID } from '../http/formats.js';
 import { PageParams, SortedPageParams } from '../http/list-params.js';
-import { CreateQuoteDto, QuoteSourceDto } from '../quotes/quote.dto.js';
-import { ExternalEndDto, InternalEndDto, TransferInDto, TransferOutDto } from '../transfers/transfers.controller.js';
+import { CreateQuoteDto, QuoteFundingSourceDto } from '../quotes/quote.dto.js';
+import {
+  CreateTransferInDto,
+  CreateTransferOutDto,
+  ExternalEndDto,
+  InternalEndDto,
+} from '../transfers/transfers.controller.js';
 
 /**
  * Request DTOs of the agent side (`/agents/me/*`, bearer auth). They are the single source of the
  * agent operations' input schemas: the OpenAPI document and agent tooling derive them from here.
  */
 
-/** A quote from one of the agent customer's accounts; `source.customerId` is inferred. Needs CREATE_QUOTES. */
+/**
+ * A quote for the agent's customer, from one of its accounts or funded in real time by it (REALTIME_FUNDING, paid by
+ * the quote's paymentInstructions); `source.customerId` is inferred. Needs CREATE_QUOTES.
+ */
 export class AgentCreateQuoteDto extends CreateQuoteDto {
   // Restated so the schema generator gives the agent DTO a schema of its own (inherited fields included).
-  @IsDefined() @ValidateNested() @Type(() => QuoteSourceDto) declare source: QuoteSourceDto;
+  @IsDefined() @ValidateNested() @Type(() => QuoteFundingSourceDto) declare source: QuoteFundingSourceDto;
 }
 
 /**
  * From one of the customer's external accounts into one of its internal accounts (same currency). Needs
- * CREATE_TRANSFERS.
+ * CREATE_TRANSFERS. `amount` is optional in the schema, as in the public API, but a pull needs it (400 INVALID_AMOUNT).
  */
-export class AgentTransferInDto extends TransferInDto {
+export class AgentTransferInDto extends CreateTransferInDto {
   @IsDefined() @ValidateNested() @Type(() => ExternalEndDto) declare source: ExternalEndDto;
 }
 
 /**
  * From one of the customer's internal accounts to one of its external accounts (same currency). Needs CREATE_TRANSFERS.
+ * Without `amount` the account's whole available balance is sent (and checked against the policy as that amount).
  */
-export class AgentTransferOutDto extends TransferOutDto {
+export class AgentTransferOutDto extends CreateTransferOutDto {
   @IsDefined() @ValidateNested() @Type(() => InternalEndDto) declare source: InternalEndDto;
 }
 

@@ -65,18 +65,18 @@ export class CardsController {
     return this.cards.list(actor.platformId, q);
   }
 
-  @Get(':cardId')
+  @Get(':id')
   @ApiDoc({
     summary: 'Get a card',
     description: LIFECYCLE,
     responses: { 200: { description: 'The card', schema: 'Card' } },
     errors: [404],
   })
-  get(@Param('cardId', idParam('Card', 'cardId')) id: string, @CurrentActor() actor: Actor) {
+  get(@Param('id', idParam('Card', 'id')) id: string, @CurrentActor() actor: Actor) {
     return this.cards.card(actor.platformId, id);
   }
 
-  @Patch(':cardId')
+  @Patch(':id')
   @ApiDoc({
     summary: 'Change a card’s state and/or funding sources',
     description:
@@ -92,7 +92,7 @@ export class CardsController {
     signedRetry: true,
   })
   async update(
-    @Param('cardId', idParam('Card', 'cardId')) id: string,
+    @Param('id', idParam('Card', 'id')) id: string,
     @Body() body: UpdateCardDto,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,

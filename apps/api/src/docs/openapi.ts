@@ -197,8 +197,10 @@ export function buildOpenApiDocument(controllers: Controller[], basePath: string
         ...(requestBody || parameters.length ? [400] : []),
         ...(auth !== 'none' ? [401] : []),
         // A platform token without the permission the operation needs (VIEW, TRANSACT or MANAGE).
-        ...(auth === 'basic' ? [403] : []),
-        ...(idempotent ? [422] : []),
+        // 429: the token id or address is blocked after too many failed authentications (AuthFailureLimiter).
+        ...(auth === 'basic' ? [403, 429] : []),
+        // 409 IDEMPOTENCY_KEY_IN_PROGRESS while the first request with the key still runs; 422 IDEMPOTENCY_KEY_REUSED.
+        ...(idempotent ? [409, 422] : []),
         ...(doc?.errors ?? []),
         500,
       ]);

@@ -112,7 +112,8 @@ export class QuotesController {
       'GET /receiver/uma/{receiverUmaAddress} and optionally `currency`, one of the lookup’s supportedCurrencies ' +
       '(default: the first); fields named by the lookup’s requiredPayerDataFields ' +
       'must be in senderCustomerInfo. Receiving amounts round down; a RECEIVING-locked quote ' +
-      'rounds the sending amount up. ' +
+      'rounds the sending amount up. Both currencies must be among the platform’s supportedCurrencies ' +
+      '(GET /config): 400 INVALID_CURRENCY otherwise, nothing recorded. ' +
       'Sandbox external-account destinations select the outcome by their last three digits: 002 ' +
       'execution fails, 003 completes after about 6 minutes, 004 delivery fails, 005 completes ' +
       'then is returned (FAILED, refunded), ' +

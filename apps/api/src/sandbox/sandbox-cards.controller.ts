@@ -24,7 +24,7 @@ const STATE_ERRORS =
 export class SandboxCardsController {
   constructor(private readonly commands: CommandBus) {}
 
-  @Post(':cardId/simulate/authorization')
+  @Post(':id/simulate/authorization')
   @Idempotent()
   @HttpCode(200)
   @ApiDoc({
@@ -46,7 +46,7 @@ export class SandboxCardsController {
     errors: [403, 404],
   })
   authorize(
-    @Param('cardId', idParam('Card', 'cardId')) cardId: string,
+    @Param('id', idParam('Card', 'id')) cardId: string,
     @Body() body: SimulateAuthorizationDto,
     @CurrentActor() actor: Actor,
   ) {
@@ -59,7 +59,7 @@ export class SandboxCardsController {
     );
   }
 
-  @Post(':cardId/simulate/clearing')
+  @Post(':id/simulate/clearing')
   @Idempotent()
   @HttpCode(200)
   @ApiDoc({
@@ -81,7 +81,7 @@ export class SandboxCardsController {
     errors: [403, 404],
   })
   clear(
-    @Param('cardId', idParam('Card', 'cardId')) cardId: string,
+    @Param('id', idParam('Card', 'id')) cardId: string,
     @Body() body: SimulateClearingDto,
     @CurrentActor() actor: Actor,
   ) {
@@ -94,7 +94,7 @@ export class SandboxCardsController {
     );
   }
 
-  @Post(':cardId/simulate/return')
+  @Post(':id/simulate/return')
   @Idempotent()
   @HttpCode(200)
   @ApiDoc({
@@ -109,7 +109,7 @@ export class SandboxCardsController {
     errors: [403, 404],
   })
   refund(
-    @Param('cardId', idParam('Card', 'cardId')) cardId: string,
+    @Param('id', idParam('Card', 'id')) cardId: string,
     @Body() body: SimulateReturnDto,
     @CurrentActor() actor: Actor,
   ) {

@@ -24,23 +24,6 @@ export class ExternalDestinationDto extends ExternalEndDto {
   paymentRail?: string;
 }
 
-class AmountDto {
-  @IsInt({ message: 'amount must be an integer in the smallest unit' })
-  @Min(1, { message: 'amount must be greater than zero' })
-  @Max(Number.MAX_SAFE_INTEGER, { message: 'amount must be at most 9007199254740991' })
-  amount!: number;
-}
-
-export class TransferInDto extends AmountDto {
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => ExternalEndDto) source!: ExternalEndDto;
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => InternalEndDto) destination!: InternalEndDto;
-}
-
-export class TransferOutDto extends AmountDto {
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => InternalEndDto) source!: InternalEndDto;
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => ExternalDestinationDto) destination!: ExternalDestinationDto;
-}
-
 /** `amount` as the public API defines it: optional. */
 class OptionalAmountDto {
   @IsOptional()
@@ -63,7 +46,8 @@ export class CreateTransferOutDto extends OptionalAmountDto {
 }
 
 const OUTCOMES =
-  'In the sandbox the external account’s last three digits select the outcome: 002 fails at once ' +
+  'The accounts’ currency must be among the platform’s supportedCurrencies (GET /config): 400 ' +
+  'INVALID_CURRENCY otherwise, nothing recorded. In the sandbox the external account’s last three digits select the outcome: 002 fails at once ' +
   '(insufficient funds), 003 fails at once (account closed or invalid), ' +
   '004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then ' +
   'FAILED, anything else completes at once.';

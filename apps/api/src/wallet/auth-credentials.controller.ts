@@ -76,7 +76,7 @@ export class AuthCredentialsController {
     return this.queries.listCredentials(actor.platformId, query.accountId);
   }
 
-  @Post(':authMethodId/challenge')
+  @Post(':id/challenge')
   @HttpCode(200)
   @ApiDoc({
     summary: '(Re)issue an authentication challenge',
@@ -94,14 +94,14 @@ export class AuthCredentialsController {
     errors: [404, 422, 429],
   })
   challenge(
-    @Param('authMethodId', idParam('AuthMethod', 'authMethodId')) id: string,
+    @Param('id', idParam('AuthMethod', 'id')) id: string,
     @Body() body: CredentialChallengeDto,
     @CurrentActor() actor: Actor,
   ) {
     return this.commands.execute(new IssueCredentialChallengeCommand(id, body.clientPublicKey, actor));
   }
 
-  @Post(':authMethodId/verify')
+  @Post(':id/verify')
   @HttpCode(200)
   @ApiDoc({
     summary: 'Verify a credential and issue a session',
@@ -111,10 +111,11 @@ export class AuthCredentialsController {
       'header of the challenge. The session signing key is returned once, sealed to the client key.',
     tag: 'Wallet',
     responses: { 200: { description: 'The session with its encrypted signing key', schema: 'AuthSessionWithKey' } },
-    errors: [404],
+    // 429 once an EMAIL_OTP credential took too many wrong codes (until the oldest leaves the window).
+    errors: [404, 429],
   })
   verify(
-    @Param('authMethodId', idParam('AuthMethod', 'authMethodId')) id: string,
+    @Param('id', idParam('AuthMethod', 'id')) id: string,
     @Body() body: VerifyCredentialDto,
     @Req() req: Request,
     @CurrentActor() actor: Actor,
@@ -122,7 +123,7 @@ export class AuthCredentialsController {
     return this.commands.execute(new VerifyCredentialCommand(id, body, signedRetryHeaders(req).requestId, actor));
   }
 
-  @Delete(':authMethodId')
+  @Delete(':id')
   @ApiDoc({
     summary: 'Revoke a credential',
     description:
@@ -134,7 +135,7 @@ export class AuthCredentialsController {
     signedRetry: true,
   })
   async revoke(
-    @Param('authMethodId', idParam('AuthMethod', 'authMethodId')) id: string,
+    @Param('id', idParam('AuthMethod', 'id')) id: string,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
     @CurrentActor() actor: Actor,

@@ -35,7 +35,7 @@ export class AuthSessionsController {
     return this.queries.listSessions(actor.platformId, query.accountId);
   }
 
-  @Delete(':sessionId')
+  @Delete(':id')
   @ApiDoc({
     summary: 'Revoke a session',
     description: 'Signed retry; step 1 answers 202 with `type` = the type of the credential that issued the session.',
@@ -45,7 +45,7 @@ export class AuthSessionsController {
     signedRetry: true,
   })
   async revoke(
-    @Param('sessionId', idParam('Session', 'sessionId')) id: string,
+    @Param('id', idParam('Session', 'id')) id: string,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
     @CurrentActor() actor: Actor,
@@ -56,7 +56,7 @@ export class AuthSessionsController {
     return signedResponse(res, outcome, 204);
   }
 
-  @Post(':sessionId/refresh')
+  @Post(':id/refresh')
   @ApiDoc({
     summary: 'Refresh an active session',
     description:
@@ -69,7 +69,7 @@ export class AuthSessionsController {
     signedRetry: true,
   })
   async refresh(
-    @Param('sessionId', idParam('Session', 'sessionId')) id: string,
+    @Param('id', idParam('Session', 'id')) id: string,
     @Body() body: ClientPublicKeyDto,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,

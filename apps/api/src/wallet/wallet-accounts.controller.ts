@@ -24,7 +24,7 @@ export class WalletAccountsController {
     private readonly queries: Queries,
   ) {}
 
-  @Patch(':accountId')
+  @Patch(':id')
   @ApiDoc({
     summary: 'Update embedded wallet privacy',
     description: 'Signed retry stamped by a session of the account; step 2 repeats the body.',
@@ -34,7 +34,7 @@ export class WalletAccountsController {
     signedRetry: true,
   })
   async update(
-    @Param('accountId', idParam('InternalAccount', 'accountId')) id: string,
+    @Param('id', idParam('InternalAccount', 'id')) id: string,
     @Body() body: UpdateWalletAccountDto,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
@@ -47,7 +47,7 @@ export class WalletAccountsController {
     return this.queries.internalAccount(actor.platformId, id);
   }
 
-  @Post(':accountId/export')
+  @Post(':id/export')
   @ApiDoc({
     summary: 'Export an embedded wallet',
     description:
@@ -59,7 +59,7 @@ export class WalletAccountsController {
     signedRetry: true,
   })
   async export(
-    @Param('accountId', idParam('InternalAccount', 'accountId')) id: string,
+    @Param('id', idParam('InternalAccount', 'id')) id: string,
     @Body() body: ClientPublicKeyDto,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,

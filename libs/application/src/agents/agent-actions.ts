@@ -12,13 +12,21 @@ import { toTransactionResource } from '#domain/transactions/transaction-view.js'
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { requireSupportedCurrencies } from '../platforms/platform-config.js';
 import { authorizeEmbeddedWalletExecution } from '../quotes/embedded-wallet-authorization.js';
-import type { QuoteRequest } from '../quotes/quote-builder.js';
+import type { PlatformQuoteRequest } from '../quotes/quote-builder.js';
 import { CreateQuoteCommand, loadOwnQuote, quoteRef, requireExecutable, startQuote } from '../quotes/quote-commands.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { loadCustomerAccount, loadLiveExternalAccount, requireActive } from '../transactions/accounts.js';
 import { PaymentProcess } from '../transactions/payment-process.js';
-import { TransferInCommand, TransferOutCommand, type TransferInput } from '../transfers/transfer-commands.js';
+import { transferAmount } from '#domain/transfers/transfer-amount.js';
+import {
+  TransferInCommand,
+  TransferOutCommand,
+  availableBalance,
+  type PlatformTransferInput,
+  type TransferInput,
+} from '../transfers/transfer-commands.js';
 import { loadOwnAgent, type AgentPrincipal } from './agent-access.js';
 
 /** How long a reserved spend may stay unsettled before the next decision settles it (its process died mid-way). */
@@ -69,24 +77,29 @@ export class AgentActions {
   async transfer(
     agent: AgentPrincipal,
     direction: 'IN' | 'OUT',
-    input: TransferInput,
+    input: PlatformTransferInput,
   ): Promise<Record<string, unknown>> {
     const internalId = direction === 'OUT' ? input.source.accountId : input.destination.accountId;
     const externalId = direction === 'OUT' ? input.destination.accountId : input.source.accountId;
     const field = direction === 'OUT' ? 'source.accountId' : 'destination.accountId';
     const internal = await this.ownInternal(agent, internalId, field);
     await this.ownExternal(agent, externalId);
+    // Refused before the policy reserves anything (the transfer itself checks again).
+    await requireSupportedCurrencies(this.runner, agent.platformId, [{ code: internal.currency, field }]);
+    // Without an amount a transfer-out sends the whole available balance: the policy judges that amount.
+    const balance = direction === 'OUT' ? await availableBalance(this.runner, agent.platformId, internal.id) : 0n;
+    const amount = Number(transferAmount(direction, input.amount, balance));
     const request: ActionRequest = {
       actionId: publicId('AgentAction', this.ids.uuid()),
       type: direction === 'OUT' ? 'TRANSFER_OUT' : 'TRANSFER_IN',
       spend: {
         permission: 'CREATE_TRANSFERS',
         accountId: internal.id,
-        amount: String(input.amount),
+        amount: String(amount),
         currency: internal.currency,
       },
       transferDetails: {
-        amount: input.amount,
+        amount,
         currency: internal.currency,
         sourceAccountId: input.source.accountId,
         destinationAccountId: input.destination.accountId,
@@ -99,9 +112,11 @@ export class AgentActions {
 
   /**
    * Creates a quote for the agent's customer (CREATE_QUOTES); `immediatelyExecute` goes through the policy as an
-   * execute.
+   * execute. A REALTIME_FUNDING quote is paid by the customer from outside (its paymentInstructions): no balance
+   * the agent controls is spent, and it starts when the funds arrive.
    */
-  async createQuote(agent: AgentPrincipal, request: QuoteRequest): Promise<Record<string, unknown>> {
+  async createQuote(agent: AgentPrincipal, request: PlatformQuoteRequest): Promise<Record<string, unknown>> {
+    if (request.source.sourceType === 'REALTIME_FUNDING') return this.createRealtimeQuote(agent, request);
     const state = await loadOwnAgent(this.runner, agent.agentId, agent.platformId);
     const sourceId = request.source.accountId;
     const source = isPublicId('ExternalAccount', sourceId)
@@ -115,7 +130,7 @@ export class AgentActions {
     }
     authorizeOperation(state, 'CREATE_QUOTES', source.id);
     if (request.immediatelyExecute) authorizeOperation(state, 'EXECUTE_QUOTES', source.id);
-    const own: QuoteRequest = {
+    const own: PlatformQuoteRequest = {
       ...request,
       source: { ...request.source, customerId: agent.customerId },
       immediatelyExecute: false,
@@ -126,6 +141,23 @@ export class AgentActions {
     await this.executeQuote(agent, quote.id, {});
     const executed = await loadOwnQuote(this.runner, quote.id, agent.platformId);
     return toQuoteResource(executed.quote, executed.transaction.status);
+  }
+
+  private async createRealtimeQuote(agent: AgentPrincipal, request: PlatformQuoteRequest) {
+    const state = await loadOwnAgent(this.runner, agent.agentId, agent.platformId);
+    const { customerId } = request.source;
+    if (customerId !== undefined && customerId !== agent.customerId) throw notFound('CUSTOMER', customerId);
+    const d = request.destination;
+    if (d.destinationType === 'ACCOUNT' && isPublicId('ExternalAccount', d.accountId))
+      await this.ownExternal(agent, d.accountId);
+    authorizeOperation(state, 'CREATE_QUOTES');
+    if (request.immediatelyExecute) authorizeOperation(state, 'EXECUTE_QUOTES');
+    const own: PlatformQuoteRequest = {
+      ...request,
+      source: { ...request.source, customerId: agent.customerId },
+      agentId: agent.agentId,
+    };
+    return (await this.commands.execute(new CreateQuoteCommand(own, agent.actor))) as Record<string, unknown>;
   }
 
   /** A quote this agent created (404 for any other, including another agent's of the same customer). */

@@ -5,12 +5,26 @@ import { platformDecider } from '#domain/platform/platform.js';
 import {
   defaultSupportedCurrencies,
   proxyUmaSubdomain,
+  requireSupportedCurrency,
   type PlatformConfigChanges,
 } from '#domain/platform/platform-config.js';
 import { CommandRunner } from '../command-runner.js';
 import type { Actor } from '../tokens.js';
 import { WebhookQueries } from '../webhooks/webhook-queries.js';
 import { PlatformClocks } from './platform-clocks.js';
+
+/**
+ * Checks that the platform offers each currency (400 INVALID_CURRENCY naming the field otherwise); quotes and
+ * transfers call it before anything is recorded.
+ */
+export async function requireSupportedCurrencies(
+  runner: CommandRunner,
+  platformId: string,
+  currencies: { code: string; field: string }[],
+): Promise<void> {
+  const { state } = await runner.load(streams.platform(platformId), platformDecider);
+  for (const { code, field } of currencies) requireSupportedCurrency(state.supportedCurrencies, code, field);
+}
 
 /** PATCH /config's fields besides the webhook endpoint (which the webhooks area records). */
 export class UpdatePlatformConfigCommand {

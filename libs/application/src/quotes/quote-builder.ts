@@ -9,6 +9,7 @@ import { quoteDestinationPlan, umaDestinationPlan } from '#domain/transfers/sand
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import type { CommandRunner } from '../command-runner.js';
 import { loadLiveLookup } from '../lookups/lookup-commands.js';
+import { requireSupportedCurrencies } from '../platforms/platform-config.js';
 import {
   isSandboxPlatform,
   loadCustomerAccount,
@@ -246,6 +247,16 @@ export class QuoteBuilder {
         'source.customerId is required when the destination does not belong to a customer',
         'source.customerId',
       );
+    await requireSupportedCurrencies(this.runner, platformId, [
+      {
+        code: source.currency,
+        field: source.sourceType === 'REALTIME_FUNDING' ? 'source.currency' : 'source.accountId',
+      },
+      {
+        code: destination.transaction.currency,
+        field: req.destination.destinationType === 'UMA_ADDRESS' ? 'destination.currency' : 'destination.accountId',
+      },
+    ]);
     const quoteId = publicId('Quote', this.ids.uuid());
     const transactionId = publicId('Transaction', this.ids.uuid());
     const requestId = source.funding === 'EMBEDDED_WALLET' ? publicId('Request', this.ids.uuid()) : undefined;

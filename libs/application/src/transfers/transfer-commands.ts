@@ -23,6 +23,7 @@ import {
 } from '../transactions/accounts.js';
 import { PaymentProcess } from '../transactions/payment-process.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { requireSupportedCurrencies } from '../platforms/platform-config.js';
 
 export interface TransferInput {
   source: { accountId: string };
@@ -51,6 +52,13 @@ export class TransferOutCommand {
     readonly input: PlatformTransferInput,
     readonly actor: Actor,
   ) {}
+}
+
+/** The account's available balance (posted credits less debits and pending holds); 0 for an unknown account. */
+export async function availableBalance(runner: CommandRunner, platformId: string, accountId: string): Promise<bigint> {
+  const { state: ledger } = await runner.load(streams.ledger(platformId), ledgerDecider);
+  const balance = ledger.accounts.get(accountId);
+  return balance ? available(balance) : 0n;
 }
 
 const mismatch = (field: string, message: string) =>
@@ -93,6 +101,9 @@ abstract class TransferHandler {
         fields.external,
         `the external account holds ${external.currency}, the internal account ${internal.currency}`,
       );
+    await requireSupportedCurrencies(this.runner, actor.platformId, [
+      { code: internal.currency, field: fields.internal },
+    ]);
     return { internal, external };
   }
 
@@ -202,10 +213,9 @@ export class TransferOutHandler
     });
     const rail = networkRail(external.currency, input.destination.paymentRail);
     // Refused before anything is recorded; the hold at start is the authoritative check.
-    const { state: ledger } = await this.runner.load(streams.ledger(actor.platformId), ledgerDecider);
-    const balance = ledger.accounts.get(internal.id);
-    const amount = transferAmount('OUT', input.amount, balance ? available(balance) : 0n);
-    if (!balance || available(balance) < amount)
+    const balance = await availableBalance(this.runner, actor.platformId, internal.id);
+    const amount = transferAmount('OUT', input.amount, balance);
+    if (balance < amount)
       throw new DomainError('invalid', 'INSUFFICIENT_FUNDS', `account ${internal.id} has insufficient funds`);
     return this.run('OUT', internal, external, amount, rail.name, actor, input);
   }

@@ -88,6 +88,20 @@ export function validateSupportedCurrencies(list: PlatformCurrencyConfig[]): voi
   }
 }
 
+/**
+ * Money moves only in the currencies the platform offers (its `supportedCurrencies`, every service currency until it
+ * sets them): another one is 400 INVALID_CURRENCY on `field`, before anything is recorded.
+ */
+export function requireSupportedCurrency(
+  list: readonly PlatformCurrencyConfig[] | undefined,
+  code: string,
+  field: string,
+): void {
+  if (!list || list.some((c) => c.currencyCode === code)) return;
+  const offered = list.map((c) => c.currencyCode).join(', ') || 'none';
+  throw invalid('INVALID_CURRENCY', `${code} is not among the platform's supportedCurrencies (${offered})`, field);
+}
+
 /** The embedded wallet settings after an update: given fields replace, omitted ones stay. */
 export function mergeEmbeddedWalletConfig(
   stored: EmbeddedWalletConfig | undefined,

@@ -75,7 +75,7 @@ export const agentSchemas: Record<string, Schema> = {
   },
   AgentUsage: {
     type: 'object',
-    required: ['dailyTransactionCount', 'dailySpend', 'monthlySpend'],
+    required: ['dailyTransactionCount', 'dailySpend', 'monthlySpend', 'dailyResetDate', 'monthlyResetMonth'],
     description:
       'Executed spends, in spendingLimits.currency; reset at the UTC day and month boundaries of the platform clock.',
     properties: {

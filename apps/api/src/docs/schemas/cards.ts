@@ -72,7 +72,7 @@ export const cardSchemas: Record<string, Schema> = {
   },
   CardPullSummary: {
     type: 'object',
-    required: ['count', 'totalAmount'],
+    required: ['count', 'totalAmount', 'pendingCount'],
     properties: {
       count: int(
         'Debits of the funding source for this transaction: the authorization’s hold, plus one per post-hoc pull.',
@@ -99,9 +99,13 @@ export const cardSchemas: Record<string, Schema> = {
     required: [
       'id',
       'cardId',
+      'customerId',
+      'issuerTransactionToken',
       'status',
       'merchant',
       'authorizedAmount',
+      'settledAmount',
+      'refundedAmount',
       'accountId',
       'pullSummary',
       'refundSummary',

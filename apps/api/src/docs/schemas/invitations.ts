@@ -5,7 +5,7 @@ const dateTime = str({ format: 'date-time' });
 export const invitationSchemas: Record<string, Schema> = {
   Invitation: {
     type: 'object',
-    required: ['code', 'createdAt', 'url', 'inviterUma', 'status'],
+    required: ['code', 'createdAt', 'url', 'inviterUma', 'status', 'expiresAt'],
     properties: {
       code: str({ pattern: '^[0-9A-HJKMNP-TV-Z]{10}$' }),
       createdAt: dateTime,

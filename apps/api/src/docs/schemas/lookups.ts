@@ -3,7 +3,15 @@ type Schema = Record<string, unknown>;
 export const lookupSchemas: Record<string, Schema> = {
   Lookup: {
     type: 'object',
-    required: ['lookupId', 'id', 'supportedCurrencies', 'requiredPayerDataFields', 'createdAt', 'expiresAt'],
+    required: [
+      'lookupId',
+      'id',
+      'supportedCurrencies',
+      'requiredPayerDataFields',
+      'counterpartyInformation',
+      'createdAt',
+      'expiresAt',
+    ],
     properties: {
       lookupId: {
         type: 'string',

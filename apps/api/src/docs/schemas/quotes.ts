@@ -49,7 +49,8 @@ const embeddedWallet: Schema = {
 export const quoteSchemas: Record<string, Schema> = {
   PaymentInstructions: {
     type: 'object',
-    required: ['accountOrWalletInfo'],
+    // isPlatformAccount stays optional: quotes stored before it existed do not have it.
+    required: ['accountOrWalletInfo', 'instructionsNotes'],
     properties: {
       accountOrWalletInfo: { oneOf: [bankAccount, cryptoWallet, embeddedWallet] },
       instructionsNotes: str(),
@@ -93,7 +94,10 @@ export const quoteSchemas: Record<string, Schema> = {
       'totalReceivingAmount',
       'exchangeRate',
       'feesIncluded',
+      'lockedCurrencySide',
+      'lockedCurrencyAmount',
       'transactionId',
+      'rateDetails',
     ],
     properties: {
       id: str({ pattern: '^Quote:[0-9a-f-]{36}$' }),

@@ -41,7 +41,9 @@ export const transactionSchemas: Record<string, Schema> = {
       'destination',
       'customerId',
       'platformCustomerId',
+      'sentAmount',
       'receivedAmount',
+      'exchangeRate',
       'fees',
       'createdAt',
       'updatedAt',
@@ -66,10 +68,12 @@ export const transactionSchemas: Record<string, Schema> = {
       reconciliationInstructions: {
         type: 'object',
         description: 'All statuses but CREATED.',
+        required: ['reference'],
         properties: { reference: str(), transactionHash: str({ description: 'Crypto destinations, once completed.' }) },
       },
       rateDetails: {
         type: 'object',
+        required: ['gridApiMultiplier', 'gridApiFixedFee', 'gridApiVariableFeeRate', 'gridApiVariableFeeAmount'],
         properties: {
           gridApiMultiplier: { type: 'number' },
           gridApiFixedFee: { type: 'number' },
