@@ -5185,6 +5185,26 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        OpenInternalAccountDto: {
+            customerId: string;
+            /** @enum {string} */
+            type: "INTERNAL_FIAT" | "INTERNAL_CRYPTO" | "EMBEDDED_WALLET";
+            /** @enum {string} */
+            currency: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+        };
+        CreateCustomerExternalAccountDto: {
+            customerId?: string;
+            currency: string;
+            platformAccountId?: string;
+            defaultUmaDepositAccount?: boolean;
+            accountInfo: components["schemas"]["ExternalAccountCreateInfo"];
+        };
+        CreatePlatformExternalAccountDto: {
+            currency: string;
+            platformAccountId?: string;
+            defaultUmaDepositAccount?: boolean;
+            accountInfo: components["schemas"]["ExternalAccountCreateInfo"];
+        };
         AddressDto: {
             line1?: string;
             line2?: string;
@@ -5252,35 +5272,6 @@ export interface components {
             /** @enum {string} */
             kybStatus?: "UNVERIFIED" | "PENDING" | "APPROVED" | "REJECTED";
         };
-        OpenInternalAccountDto: {
-            customerId: string;
-            /** @enum {string} */
-            type: "INTERNAL_FIAT" | "INTERNAL_CRYPTO" | "EMBEDDED_WALLET";
-            /** @enum {string} */
-            currency: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
-        };
-        CreatePlatformExternalAccountDto: {
-            currency: string;
-            platformAccountId?: string;
-            defaultUmaDepositAccount?: boolean;
-            accountInfo: components["schemas"]["ExternalAccountCreateInfo"];
-        };
-        CreateCustomerExternalAccountDto: {
-            customerId?: string;
-            currency: string;
-            platformAccountId?: string;
-            defaultUmaDepositAccount?: boolean;
-            accountInfo: components["schemas"]["ExternalAccountCreateInfo"];
-        };
-        CreateInvitationDto: {
-            inviterUma: string;
-            firstName?: string;
-            amountToSend?: number;
-            expiresAt?: string;
-        };
-        ClaimInvitationDto: {
-            inviteeUma: string;
-        };
         CreateVerificationDto: {
             customerId: string;
         };
@@ -5307,6 +5298,12 @@ export interface components {
             identifier: string;
             countryOfIssuance?: string;
         };
+        CreateBeneficialOwnerDto: {
+            customerId: string;
+            roles: ("UBO" | "DIRECTOR" | "COMPANY_OFFICER" | "CONTROL_PERSON" | "TRUSTEE" | "GENERAL_PARTNER")[];
+            ownershipPercentage: number;
+            personalInfo: components["schemas"]["BeneficialOwnerPersonalInfoDto"];
+        };
         BeneficialOwnerPersonalInfoUpdateDto: {
             firstName?: string;
             middleName?: string;
@@ -5321,12 +5318,6 @@ export interface components {
             idType?: "SSN" | "ITIN" | "EIN" | "NON_US_TAX_ID";
             identifier?: string;
             countryOfIssuance?: string;
-        };
-        CreateBeneficialOwnerDto: {
-            customerId: string;
-            roles: ("UBO" | "DIRECTOR" | "COMPANY_OFFICER" | "CONTROL_PERSON" | "TRUSTEE" | "GENERAL_PARTNER")[];
-            ownershipPercentage: number;
-            personalInfo: components["schemas"]["BeneficialOwnerPersonalInfoDto"];
         };
         UpdateBeneficialOwnerDto: {
             roles?: ("UBO" | "DIRECTOR" | "COMPANY_OFFICER" | "CONTROL_PERSON" | "TRUSTEE" | "GENERAL_PARTNER")[];
@@ -5344,8 +5335,53 @@ export interface components {
             address?: components["schemas"]["AddressDto"];
             businessInfo?: components["schemas"]["BusinessInfoDto"];
         };
-        FundDto: {
-            amount: number;
+        CreateInvitationDto: {
+            inviterUma: string;
+            firstName?: string;
+            amountToSend?: number;
+            expiresAt?: string;
+        };
+        ClaimInvitationDto: {
+            inviteeUma: string;
+        };
+        PasskeyAttestationDto: {
+            credentialId: string;
+            clientDataJson: string;
+            attestationObject: string;
+            transports?: string[];
+        };
+        AddCredentialDto: {
+            /** @enum {string} */
+            type: "OAUTH" | "EMAIL_OTP" | "PASSKEY";
+            accountId: string;
+            nickname?: string;
+            challenge?: string;
+            attestation?: components["schemas"]["PasskeyAttestationDto"];
+            oidcToken?: string;
+        };
+        CredentialChallengeDto: {
+            clientPublicKey?: string;
+        };
+        PasskeyAssertionDto: {
+            credentialId: string;
+            clientDataJson: string;
+            authenticatorData: string;
+            signature: string;
+            userHandle?: string;
+        };
+        VerifyCredentialDto: {
+            /** @enum {string} */
+            type?: "OAUTH" | "EMAIL_OTP" | "PASSKEY";
+            otp?: string;
+            oidcToken?: string;
+            clientPublicKey?: string;
+            assertion?: components["schemas"]["PasskeyAssertionDto"];
+        };
+        ClientPublicKeyDto: {
+            clientPublicKey: string;
+        };
+        UpdateWalletAccountDto: {
+            privateEnabled: boolean;
         };
         CreateTokenDto: {
             name: string;
@@ -5382,50 +5418,61 @@ export interface components {
             supportedCurrencies?: components["schemas"]["PlatformCurrencyConfigDto"][];
             embeddedWalletConfig?: components["schemas"]["EmbeddedWalletConfigDto"];
         };
-        PasskeyAttestationDto: {
-            credentialId: string;
-            clientDataJson: string;
-            attestationObject: string;
-            transports?: string[];
+        FundDto: {
+            amount: number;
         };
-        PasskeyAssertionDto: {
-            credentialId: string;
-            clientDataJson: string;
-            authenticatorData: string;
-            signature: string;
-            userHandle?: string;
-        };
-        AddCredentialDto: {
+        CurrencyRefDto: {
             /** @enum {string} */
-            type: "OAUTH" | "EMAIL_OTP" | "PASSKEY";
-            accountId: string;
-            nickname?: string;
-            challenge?: string;
-            attestation?: components["schemas"]["PasskeyAttestationDto"];
-            oidcToken?: string;
+            code: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            name?: string;
+            symbol?: string;
+            decimals?: number;
         };
-        CredentialChallengeDto: {
-            clientPublicKey?: string;
+        MerchantDto: {
+            descriptor: string;
+            mcc?: string;
+            country?: string;
         };
-        VerifyCredentialDto: {
+        SimulateAuthorizationDto: {
+            amount: number;
+            currency: components["schemas"]["CurrencyRefDto"];
+            merchant: components["schemas"]["MerchantDto"];
+        };
+        SimulateClearingDto: {
+            cardTransactionId: string;
+            amount?: number;
+        };
+        SimulateReturnDto: {
+            cardTransactionId: string;
+            amount?: number;
+        };
+        CreateCardDto: {
+            customerId: string;
+            platformCardId?: string;
             /** @enum {string} */
-            type?: "OAUTH" | "EMAIL_OTP" | "PASSKEY";
-            otp?: string;
-            oidcToken?: string;
-            clientPublicKey?: string;
-            assertion?: components["schemas"]["PasskeyAssertionDto"];
+            form: "VIRTUAL";
+            fundingSources: string[];
         };
-        ClientPublicKeyDto: {
-            clientPublicKey: string;
-        };
-        UpdateWalletAccountDto: {
-            privateEnabled: boolean;
-        };
-        QuoteSourceDto: {
+        UpdateCardDto: {
             /** @enum {string} */
-            sourceType: "ACCOUNT";
-            accountId: string;
+            state?: "ACTIVE" | "FROZEN" | "CLOSED";
+            fundingSources?: string[];
+        };
+        SandboxSendDto: {
+            quoteId: string;
+            currencyCode: string;
+            currencyAmount?: number;
+        };
+        SandboxUmaReceiveDto: {
+            senderUmaAddress: string;
+            receiverUmaAddress?: string;
             customerId?: string;
+            receivingCurrencyCode: string;
+            receivingCurrencyAmount: number;
+        };
+        AdvanceClockDto: {
+            seconds?: number;
+            milliseconds?: number;
         };
         QuoteFundingSourceDto: {
             /** @enum {string} */
@@ -5460,6 +5507,9 @@ export interface components {
             /** @enum {string} */
             purposeOfPayment?: "GIFT" | "SELF" | "GOODS_OR_SERVICES" | "EDUCATION" | "HEALTH_OR_MEDICAL" | "REAL_ESTATE_PURCHASE" | "TAX_PAYMENT" | "LOAN_PAYMENT" | "UTILITY_BILL" | "DONATION" | "TRAVEL" | "OTHER";
         };
+        ConfirmReceiptDeliveryDto: {
+            receiptDeliveryConfirmedAt?: string;
+        };
         ApprovePaymentDto: {
             /** @description The receiver data the sender’s side asked for (requestedReceiverCustomerInfoFields of the incoming-payment webhook); kept on the transaction as receiverCustomerInfo. */
             receiverCustomerInfo?: {
@@ -5469,23 +5519,20 @@ export interface components {
         RejectPaymentDto: {
             reason?: string;
         };
-        ConfirmReceiptDeliveryDto: {
-            receiptDeliveryConfirmedAt?: string;
-        };
-        InternalEndDto: {
-            accountId: string;
-        };
         ExternalEndDto: {
             accountId: string;
         };
-        ExternalDestinationDto: {
-            paymentRail?: string;
+        InternalEndDto: {
             accountId: string;
         };
         CreateTransferInDto: {
             source: components["schemas"]["ExternalEndDto"];
             destination: components["schemas"]["InternalEndDto"];
             amount?: number;
+        };
+        ExternalDestinationDto: {
+            paymentRail?: string;
+            accountId: string;
         };
         CreateTransferOutDto: {
             source: components["schemas"]["InternalEndDto"];
@@ -5498,59 +5545,6 @@ export interface components {
             cryptoNetwork: string;
             amount: number;
             destinationAddress: string;
-        };
-        SandboxSendDto: {
-            quoteId: string;
-            currencyCode: string;
-            currencyAmount?: number;
-        };
-        SandboxUmaReceiveDto: {
-            senderUmaAddress: string;
-            receiverUmaAddress?: string;
-            customerId?: string;
-            receivingCurrencyCode: string;
-            receivingCurrencyAmount: number;
-        };
-        AdvanceClockDto: {
-            seconds?: number;
-            milliseconds?: number;
-        };
-        CreateCardDto: {
-            customerId: string;
-            platformCardId?: string;
-            /** @enum {string} */
-            form: "VIRTUAL";
-            fundingSources: string[];
-        };
-        UpdateCardDto: {
-            /** @enum {string} */
-            state?: "ACTIVE" | "FROZEN" | "CLOSED";
-            fundingSources?: string[];
-        };
-        MerchantDto: {
-            descriptor: string;
-            mcc?: string;
-            country?: string;
-        };
-        CurrencyRefDto: {
-            /** @enum {string} */
-            code: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
-            name?: string;
-            symbol?: string;
-            decimals?: number;
-        };
-        SimulateAuthorizationDto: {
-            amount: number;
-            currency: components["schemas"]["CurrencyRefDto"];
-            merchant: components["schemas"]["MerchantDto"];
-        };
-        SimulateClearingDto: {
-            cardTransactionId: string;
-            amount?: number;
-        };
-        SimulateReturnDto: {
-            cardTransactionId: string;
-            amount?: number;
         };
         AgentCreateQuoteDto: {
             source: components["schemas"]["QuoteSourceDto"];
@@ -5593,14 +5587,6 @@ export interface components {
             dailyTransactionLimit?: number;
             monthlyLimit?: number | null;
         };
-        SpendingLimitsUpdateDto: {
-            /** @enum {string} */
-            currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
-            perTransactionLimit?: number;
-            dailyLimit?: number | null;
-            dailyTransactionLimit?: number;
-            monthlyLimit?: number | null;
-        };
         AccountRuleDto: {
             accountId: string;
             /** @enum {string} */
@@ -5624,14 +5610,6 @@ export interface components {
             accountRestrictions?: components["schemas"]["AccountRestrictionsDto"];
             approvalThresholds?: components["schemas"]["ApprovalThresholdsDto"];
         };
-        AgentPolicyUpdateDto: {
-            permissions?: ("VIEW_TRANSACTIONS" | "CREATE_TRANSFERS" | "CREATE_QUOTES" | "EXECUTE_QUOTES" | "MANAGE_EXTERNAL_ACCOUNTS")[];
-            /** @enum {string} */
-            defaultExecutionMode?: "AUTO" | "APPROVAL_REQUIRED";
-            spendingLimits?: components["schemas"]["SpendingLimitsUpdateDto"];
-            accountRestrictions?: components["schemas"]["AccountRestrictionsDto"];
-            approvalThresholds?: components["schemas"]["ApprovalThresholdsDto"];
-        };
         CreateAgentDto: {
             name: string;
             customerId: string;
@@ -5641,8 +5619,30 @@ export interface components {
             name?: string;
             isPaused?: boolean;
         };
+        SpendingLimitsUpdateDto: {
+            /** @enum {string} */
+            currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            perTransactionLimit?: number;
+            dailyLimit?: number | null;
+            dailyTransactionLimit?: number;
+            monthlyLimit?: number | null;
+        };
+        AgentPolicyUpdateDto: {
+            permissions?: ("VIEW_TRANSACTIONS" | "CREATE_TRANSFERS" | "CREATE_QUOTES" | "EXECUTE_QUOTES" | "MANAGE_EXTERNAL_ACCOUNTS")[];
+            /** @enum {string} */
+            defaultExecutionMode?: "AUTO" | "APPROVAL_REQUIRED";
+            spendingLimits?: components["schemas"]["SpendingLimitsUpdateDto"];
+            accountRestrictions?: components["schemas"]["AccountRestrictionsDto"];
+            approvalThresholds?: components["schemas"]["ApprovalThresholdsDto"];
+        };
         RejectAgentActionDto: {
             reason?: string;
+        };
+        QuoteSourceDto: {
+            /** @enum {string} */
+            sourceType: "ACCOUNT";
+            accountId: string;
+            customerId?: string;
         };
     };
     responses: never;
@@ -5659,6 +5659,7 @@ export interface operations {
                 customerId?: string;
                 isPaused?: boolean;
                 isConnected?: boolean;
+                /** @description createdAt at or after (inclusive). */
                 createdAfter?: string;
                 createdBefore?: string;
                 updatedAfter?: string;
@@ -6020,8 +6021,8 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                actionId: string;
                 agentId: string;
+                actionId: string;
             };
             cookie?: never;
         };
@@ -6111,8 +6112,8 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                actionId: string;
                 agentId: string;
+                actionId: string;
             };
             cookie?: never;
         };
@@ -6364,11 +6365,13 @@ export interface operations {
             query?: {
                 agentId?: string;
                 customerId?: string;
+                /** @description createdAt at or after (inclusive). */
                 startDate?: string;
+                /** @description createdAt at or before (inclusive). */
                 endDate?: string;
+                sortOrder?: "asc" | "desc";
                 limit?: number;
                 cursor?: string;
-                sortOrder?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -7302,6 +7305,7 @@ export interface operations {
     AgentMe_transactions: {
         parameters: {
             query?: {
+                /** @description An account id or UMA address on either side. */
                 accountIdentifier?: string;
                 senderAccountIdentifier?: string;
                 receiverAccountIdentifier?: string;
@@ -7310,9 +7314,9 @@ export interface operations {
                 reference?: string;
                 startDate?: string;
                 endDate?: string;
+                sortOrder?: "asc" | "desc";
                 limit?: number;
                 cursor?: string;
-                sortOrder?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -7628,12 +7632,13 @@ export interface operations {
     Audit_state: {
         parameters: {
             query: {
+                /** @description RFC 3339 date-time: the instant to show the resource at (compared with each event's business time). */
                 asOf: string;
             };
             header?: never;
             path: {
-                id: string;
                 resource: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -9129,9 +9134,9 @@ export interface operations {
                 accountId?: string;
                 platformCardId?: string;
                 state?: "PENDING_KYC" | "PENDING_ISSUE" | "ACTIVE" | "FROZEN" | "CLOSED";
+                sortOrder?: "asc" | "desc";
                 limit?: number;
                 cursor?: string;
-                sortOrder?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -9452,9 +9457,9 @@ export interface operations {
                 status?: "AUTHORIZED" | "PARTIALLY_SETTLED" | "SETTLED" | "REFUNDED" | "EXCEPTION";
                 createdAfter?: string;
                 createdBefore?: string;
+                sortOrder?: "asc" | "desc";
                 limit?: number;
                 cursor?: string;
-                sortOrder?: "asc" | "desc";
             };
             header?: never;
             path: {
@@ -10362,9 +10367,9 @@ export interface operations {
         parameters: {
             query?: {
                 customerId?: string;
+                currency?: string;
                 limit?: number;
                 cursor?: string;
-                currency?: string;
             };
             header?: never;
             path?: never;
@@ -10654,10 +10659,10 @@ export interface operations {
         parameters: {
             query?: {
                 customerId?: string;
-                limit?: number;
-                cursor?: string;
                 type?: "INTERNAL_FIAT" | "INTERNAL_CRYPTO" | "EMBEDDED_WALLET";
                 currency?: string;
+                limit?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -10888,7 +10893,9 @@ export interface operations {
     Discoveries_list: {
         parameters: {
             query?: {
+                /** @description ISO 3166-1 alpha-2 country code, e.g. PH (any case). */
                 country?: string;
+                /** @description ISO 4217 currency code, e.g. PHP (any case). */
                 currency?: string;
             };
             header?: never;
@@ -11555,6 +11562,7 @@ export interface operations {
         parameters: {
             query?: {
                 sourceCurrency?: string;
+                /** @description Repeatable: `?destinationCurrency=EUR&destinationCurrency=INR`. */
                 destinationCurrency?: string[];
                 sendingAmount?: number;
             };
@@ -12939,9 +12947,9 @@ export interface operations {
             query?: {
                 status?: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "EXPIRED";
                 customerId?: string;
+                sortOrder?: "asc" | "desc";
                 limit?: number;
                 cursor?: string;
-                sortOrder?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -13259,7 +13267,9 @@ export interface operations {
     Lookups_externalAccount: {
         parameters: {
             query?: {
+                /** @description The sender's UMA address; when it is a customer of the platform, that customer is the sender. */
                 senderUmaAddress?: string;
+                /** @description The sending customer (its first currency prices estimatedExchangeRate; USD otherwise). */
                 customerId?: string;
             };
             header?: never;
@@ -13329,7 +13339,9 @@ export interface operations {
     Lookups_uma: {
         parameters: {
             query?: {
+                /** @description The sender's UMA address; when it is a customer of the platform, that customer is the sender. */
                 senderUmaAddress?: string;
+                /** @description The sending customer (its first currency prices estimatedExchangeRate; USD otherwise). */
                 customerId?: string;
             };
             header?: never;
@@ -14383,17 +14395,23 @@ export interface operations {
             query?: {
                 customerId?: string;
                 platformCustomerId?: string;
+                /** @description An internal or external account id, or a UMA address, on either side of the transaction. */
                 accountIdentifier?: string;
+                /** @description The source's account id, or its UMA address (starting with `$`). */
                 senderAccountIdentifier?: string;
+                /** @description The destination's account id, or its UMA address (starting with `$`). */
                 receiverAccountIdentifier?: string;
                 status?: "CREATED" | "PENDING" | "PROCESSING" | "COMPLETED" | "REJECTED" | "FAILED" | "REFUNDED" | "EXPIRED";
                 type?: "INCOMING" | "OUTGOING";
+                /** @description reconciliationInstructions.reference */
                 reference?: string;
+                /** @description createdAt at or after (inclusive). */
                 startDate?: string;
+                /** @description createdAt at or before (inclusive). */
                 endDate?: string;
+                sortOrder?: "asc" | "desc";
                 limit?: number;
                 cursor?: string;
-                sortOrder?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -14985,9 +15003,9 @@ export interface operations {
                 countryCode?: string;
                 currencyCode?: string;
                 hasBlockedProviders?: boolean;
+                sortOrder?: "asc" | "desc";
                 limit?: number;
                 cursor?: string;
-                sortOrder?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -15272,9 +15290,9 @@ export interface operations {
             query?: {
                 status?: "PENDING" | "DELIVERED" | "FAILED" | "DEAD";
                 type?: string;
+                sortOrder?: "asc" | "desc";
                 limit?: number;
                 cursor?: string;
-                sortOrder?: "asc" | "desc";
             };
             header?: never;
             path?: never;
