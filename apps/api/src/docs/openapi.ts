@@ -4,6 +4,7 @@ import { ERROR_TEXT, MULTIPART_FILE, OPTIONAL_BODY } from './api-doc.js';
 import { resourceSchemas, schemaRef } from './resource-schemas.js';
 import { webhookDocs } from './webhook-docs.js';
 import { loadDtoMetadata, useValidatorSchemas } from './dto-schemas.js';
+import { addRecordedExamples } from './recorded-examples.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON document, walked by key
 type Schema = Record<string, any>;
@@ -58,6 +59,7 @@ export async function buildOpenApiDocument(app: INestApplication, basePath: stri
   useValidatorSchemas(document.components.schemas, resourceSchemas);
   completeOperations(document);
   dropUnused(document.components.schemas, document);
+  addRecordedExamples(document);
   if (!document.tags?.length) delete document.tags;
   document.paths = Object.fromEntries(Object.entries(document.paths).sort(([a], [b]) => a.localeCompare(b)));
   return document;
