@@ -69,7 +69,7 @@ export async function buildOpenApiDocument(app: INestApplication, basePath: stri
  * What follows from an operation itself rather than from one route's decorators: the error responses every
  * operation of its kind can answer (400 with input, 401 and 403 with credentials, 422 with an Idempotency-Key,
  * 500), `Idempotent-Replayed` on the responses a key can replay, an optional or multipart body (ApiDoc's
- * extensions), the tag and the empty security of public routes.
+ * extensions), the tag and the empty security of public routes, and `X-Request-Id` on every request and answer.
  */
 function completeOperations(document: Schema): void {
   const components = document.components.schemas as Record<string, Schema>;
@@ -106,9 +106,26 @@ function completeOperations(document: Schema): void {
         };
       }
       op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
+      // every request may name itself, every answer carries its id (http/request-log.ts)
+      op.parameters = [...parameters, { $ref: '#/components/parameters/X-Request-Id' }];
+      for (const r of Object.values(op.responses as Record<string, Schema>))
+        r.headers = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' }, ...r.headers };
     }
   }
+  document.components.parameters = { 'X-Request-Id': { in: 'header', ...REQUEST_ID } };
+  document.components.headers = {
+    'X-Request-Id': { description: 'The request’s id: the one it sent, or a new UUID.', schema: REQUEST_ID.schema },
+  };
 }
+
+const REQUEST_ID = {
+  name: 'X-Request-Id',
+  required: false,
+  description:
+    'Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of ' +
+    '`A-Z a-z 0-9 . _ : -` is replaced by a new UUID.',
+  schema: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' },
+};
 
 /** A multipart/form-data body: the DTO's fields as text parts and one required file part. */
 function multipartBody(

@@ -5646,9 +5646,15 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+        "X-Request-Id": string;
+    };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request’s id: the one it sent, or a new UUID. */
+        "X-Request-Id": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -5667,7 +5673,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5676,6 +5685,7 @@ export interface operations {
             /** @description A page of agents */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5692,6 +5702,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5701,6 +5712,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5710,6 +5722,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5719,6 +5732,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5733,6 +5747,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -5746,6 +5762,7 @@ export interface operations {
             /** @description The agent and its device code */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -5757,6 +5774,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5766,6 +5784,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5775,6 +5794,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5784,6 +5804,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5793,6 +5814,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5802,6 +5824,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5813,7 +5836,10 @@ export interface operations {
     Agents_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 agentId: string;
             };
@@ -5824,6 +5850,7 @@ export interface operations {
             /** @description The agent */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5833,6 +5860,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5842,6 +5870,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5851,6 +5880,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5860,6 +5890,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5869,6 +5900,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5880,7 +5912,10 @@ export interface operations {
     Agents_delete: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 agentId: string;
             };
@@ -5891,6 +5926,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5898,6 +5934,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5907,6 +5944,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5916,6 +5954,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5925,6 +5964,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5934,6 +5974,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5945,7 +5986,10 @@ export interface operations {
     Agents_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 agentId: string;
             };
@@ -5960,6 +6004,7 @@ export interface operations {
             /** @description The agent */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5969,6 +6014,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5978,6 +6024,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5987,6 +6034,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5996,6 +6044,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6005,6 +6054,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6019,6 +6069,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 agentId: string;
@@ -6031,6 +6083,7 @@ export interface operations {
             /** @description The action */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -6042,6 +6095,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6051,6 +6105,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6060,6 +6115,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6069,6 +6125,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6078,6 +6135,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6087,6 +6145,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6096,6 +6155,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6110,6 +6170,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 agentId: string;
@@ -6126,6 +6188,7 @@ export interface operations {
             /** @description The action */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -6137,6 +6200,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6146,6 +6210,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6155,6 +6220,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6164,6 +6230,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6173,6 +6240,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6182,6 +6250,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6191,6 +6260,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6205,6 +6275,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 agentId: string;
@@ -6216,6 +6288,7 @@ export interface operations {
             /** @description The device code */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -6227,6 +6300,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6236,6 +6310,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6245,6 +6320,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6254,6 +6330,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6263,6 +6340,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6272,6 +6350,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6281,6 +6360,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6292,7 +6372,10 @@ export interface operations {
     Agents_updatePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 agentId: string;
             };
@@ -6307,6 +6390,7 @@ export interface operations {
             /** @description The agent */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6316,6 +6400,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6325,6 +6410,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6334,6 +6420,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6343,6 +6430,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6352,6 +6440,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6373,7 +6462,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6382,6 +6474,7 @@ export interface operations {
             /** @description A page of agent actions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6398,6 +6491,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6407,6 +6501,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6416,6 +6511,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6425,6 +6521,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6436,7 +6533,10 @@ export interface operations {
     Agents_redeem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 code: string;
             };
@@ -6447,6 +6547,7 @@ export interface operations {
             /** @description The access token and the agent’s policy */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6456,6 +6557,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6465,6 +6567,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6474,6 +6577,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6485,7 +6589,10 @@ export interface operations {
     Agents_deviceCodeStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 code: string;
             };
@@ -6496,6 +6603,7 @@ export interface operations {
             /** @description The code and whether it was redeemed */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6505,6 +6613,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6514,6 +6623,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6523,6 +6633,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6532,6 +6643,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6541,6 +6653,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6552,7 +6665,10 @@ export interface operations {
     AgentMe_me: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6561,6 +6677,7 @@ export interface operations {
             /** @description The agent */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6570,6 +6687,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6579,6 +6697,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6594,7 +6713,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6603,6 +6725,7 @@ export interface operations {
             /** @description A page of actions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6619,6 +6742,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6628,6 +6752,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6637,6 +6762,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6648,7 +6774,10 @@ export interface operations {
     AgentMe_action: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 actionId: string;
             };
@@ -6659,6 +6788,7 @@ export interface operations {
             /** @description The action */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6668,6 +6798,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6677,6 +6808,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6686,6 +6818,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6695,6 +6828,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6710,7 +6844,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6719,6 +6856,7 @@ export interface operations {
             /** @description A page of external accounts */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6735,6 +6873,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6744,6 +6883,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6753,6 +6893,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6762,6 +6903,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6776,6 +6918,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -6789,6 +6933,7 @@ export interface operations {
             /** @description The external account */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -6800,6 +6945,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6809,6 +6955,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6818,6 +6965,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6827,6 +6975,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6836,6 +6985,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6845,6 +6995,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6854,6 +7005,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6865,7 +7017,10 @@ export interface operations {
     AgentMe_externalAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 externalAccountId: string;
             };
@@ -6876,6 +7031,7 @@ export interface operations {
             /** @description The external account */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6885,6 +7041,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6894,6 +7051,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6903,6 +7061,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6912,6 +7071,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6921,6 +7081,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6932,7 +7093,10 @@ export interface operations {
     AgentMe_deleteExternalAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 externalAccountId: string;
             };
@@ -6943,6 +7107,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6950,6 +7115,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6959,6 +7125,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6968,6 +7135,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6977,6 +7145,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6986,6 +7155,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7002,7 +7172,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7011,6 +7184,7 @@ export interface operations {
             /** @description A page of accounts */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7027,6 +7201,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7036,6 +7211,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7045,6 +7221,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7054,6 +7231,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7068,6 +7246,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -7081,6 +7261,7 @@ export interface operations {
             /** @description The quote */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -7092,6 +7273,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7101,6 +7283,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7110,6 +7293,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7119,6 +7303,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7128,6 +7313,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7137,6 +7323,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7146,6 +7333,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7157,7 +7345,10 @@ export interface operations {
     AgentMe_quote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 quoteId: string;
             };
@@ -7168,6 +7359,7 @@ export interface operations {
             /** @description The quote */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7177,6 +7369,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7186,6 +7379,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7195,6 +7389,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7204,6 +7399,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7218,6 +7414,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 quoteId: string;
@@ -7229,6 +7427,7 @@ export interface operations {
             /** @description The agent action */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -7240,6 +7439,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7249,6 +7449,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7258,6 +7459,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7267,6 +7469,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7276,6 +7479,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7285,6 +7489,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7294,6 +7499,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7318,7 +7524,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7327,6 +7536,7 @@ export interface operations {
             /** @description A page of transactions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7343,6 +7553,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7352,6 +7563,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7361,6 +7573,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7370,6 +7583,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7381,7 +7595,10 @@ export interface operations {
     AgentMe_transaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 transactionId: string;
             };
@@ -7392,6 +7609,7 @@ export interface operations {
             /** @description The transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7401,6 +7619,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7410,6 +7629,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7419,6 +7639,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7428,6 +7649,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7437,6 +7659,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7451,6 +7674,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -7464,6 +7689,7 @@ export interface operations {
             /** @description The agent action */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -7475,6 +7701,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7484,6 +7711,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7493,6 +7721,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7502,6 +7731,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7511,6 +7741,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7520,6 +7751,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7529,6 +7761,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7543,6 +7776,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -7556,6 +7791,7 @@ export interface operations {
             /** @description The agent action */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -7567,6 +7803,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7576,6 +7813,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7585,6 +7823,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7594,6 +7833,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7603,6 +7843,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7612,6 +7853,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7621,6 +7863,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7635,7 +7878,10 @@ export interface operations {
                 /** @description RFC 3339 date-time: the instant to show the resource at (compared with each event's business time). */
                 asOf: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 resource: string;
                 id: string;
@@ -7647,6 +7893,7 @@ export interface operations {
             /** @description The resource at asOf */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7656,6 +7903,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7665,6 +7913,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7674,6 +7923,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7683,6 +7933,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7692,6 +7943,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7706,7 +7958,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 cardId: string;
             };
@@ -7717,6 +7972,7 @@ export interface operations {
             /** @description A page of events, oldest first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7733,6 +7989,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7742,6 +7999,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7751,6 +8009,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7760,6 +8019,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7769,6 +8029,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7783,7 +8044,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 customerId: string;
             };
@@ -7794,6 +8058,7 @@ export interface operations {
             /** @description A page of events, oldest first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7810,6 +8075,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7819,6 +8085,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7828,6 +8095,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7837,6 +8105,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7846,6 +8115,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7860,7 +8130,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 accountId: string;
             };
@@ -7871,6 +8144,7 @@ export interface operations {
             /** @description A page of events, oldest first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7887,6 +8161,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7896,6 +8171,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7905,6 +8181,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7914,6 +8191,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7923,6 +8201,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7934,7 +8213,10 @@ export interface operations {
     Audit_overview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7943,6 +8225,7 @@ export interface operations {
             /** @description Overview */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7950,6 +8233,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7959,6 +8243,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7968,6 +8253,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7982,7 +8268,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 transactionId: string;
             };
@@ -7993,6 +8282,7 @@ export interface operations {
             /** @description A page of events, oldest first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8009,6 +8299,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8018,6 +8309,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8027,6 +8319,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8036,6 +8329,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8045,6 +8339,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8059,7 +8354,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 transactionId: string;
             };
@@ -8070,6 +8368,7 @@ export interface operations {
             /** @description A page of events, oldest first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8086,6 +8385,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8095,6 +8395,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8104,6 +8405,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8113,6 +8415,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8122,6 +8425,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8135,7 +8439,10 @@ export interface operations {
             query: {
                 accountId: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8144,6 +8451,7 @@ export interface operations {
             /** @description The credentials */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8153,6 +8461,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8162,6 +8471,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8171,6 +8481,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8180,6 +8491,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8198,6 +8510,8 @@ export interface operations {
                 "Request-Id"?: string;
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -8211,6 +8525,7 @@ export interface operations {
             /** @description The credential */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -8222,6 +8537,7 @@ export interface operations {
             /** @description Signed-retry challenge: stamp `payloadToSign` and retry. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8231,6 +8547,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8240,6 +8557,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8249,6 +8567,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8258,6 +8577,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8267,6 +8587,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8276,6 +8597,7 @@ export interface operations {
             /** @description Rate limited; see `Retry-After`. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8285,6 +8607,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8301,6 +8624,8 @@ export interface operations {
                 "Service-Wallet-Signature"?: string;
                 /** @description The challenge requestId (step 2). */
                 "Request-Id"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 authMethodId: string;
@@ -8312,6 +8637,7 @@ export interface operations {
             /** @description Signed-retry challenge: stamp `payloadToSign` and retry. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8321,6 +8647,7 @@ export interface operations {
             /** @description Revoked */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8328,6 +8655,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8337,6 +8665,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8346,6 +8675,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8355,6 +8685,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8364,6 +8695,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8375,7 +8707,10 @@ export interface operations {
     AuthCredentials_challenge: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 authMethodId: string;
             };
@@ -8390,6 +8725,7 @@ export interface operations {
             /** @description The credential (EMAIL_OTP) or a PasskeyAuthChallenge (PASSKEY) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8399,6 +8735,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8408,6 +8745,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8417,6 +8755,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8426,6 +8765,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8435,6 +8775,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8444,6 +8785,7 @@ export interface operations {
             /** @description Rate limited; see `Retry-After`. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8453,6 +8795,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8464,7 +8807,10 @@ export interface operations {
     AuthCredentials_verify: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 authMethodId: string;
             };
@@ -8479,6 +8825,7 @@ export interface operations {
             /** @description The session with its encrypted signing key */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8488,6 +8835,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8497,6 +8845,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8506,6 +8855,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8515,6 +8865,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8524,6 +8875,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8537,7 +8889,10 @@ export interface operations {
             query: {
                 accountId: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8546,6 +8901,7 @@ export interface operations {
             /** @description The sessions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8555,6 +8911,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8564,6 +8921,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8573,6 +8931,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8582,6 +8941,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8598,6 +8958,8 @@ export interface operations {
                 "Service-Wallet-Signature"?: string;
                 /** @description The challenge requestId (step 2). */
                 "Request-Id"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 sessionId: string;
@@ -8609,6 +8971,7 @@ export interface operations {
             /** @description Signed-retry challenge: stamp `payloadToSign` and retry. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8618,6 +8981,7 @@ export interface operations {
             /** @description Revoked */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8625,6 +8989,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8634,6 +8999,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8643,6 +9009,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8652,6 +9019,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8661,6 +9029,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8670,6 +9039,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8686,6 +9056,8 @@ export interface operations {
                 "Service-Wallet-Signature"?: string;
                 /** @description The challenge requestId (step 2). */
                 "Request-Id"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 sessionId: string;
@@ -8701,6 +9073,7 @@ export interface operations {
             /** @description The session with its new encrypted signing key */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8710,6 +9083,7 @@ export interface operations {
             /** @description Signed-retry challenge: stamp `payloadToSign` and retry. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8719,6 +9093,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8728,6 +9103,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8737,6 +9113,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8746,6 +9123,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8755,6 +9133,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8770,7 +9149,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8779,6 +9161,7 @@ export interface operations {
             /** @description A page of beneficial owners */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8795,6 +9178,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8804,6 +9188,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8813,6 +9198,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8822,6 +9208,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8831,6 +9218,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8845,6 +9233,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -8858,6 +9248,7 @@ export interface operations {
             /** @description The beneficial owner */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -8869,6 +9260,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8878,6 +9270,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8887,6 +9280,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8896,6 +9290,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8905,6 +9300,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8914,6 +9310,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8925,7 +9322,10 @@ export interface operations {
     BeneficialOwners_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 beneficialOwnerId: string;
             };
@@ -8936,6 +9336,7 @@ export interface operations {
             /** @description The beneficial owner */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8945,6 +9346,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8954,6 +9356,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8963,6 +9366,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8972,6 +9376,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8981,6 +9386,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8992,7 +9398,10 @@ export interface operations {
     BeneficialOwners_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 beneficialOwnerId: string;
             };
@@ -9007,6 +9416,7 @@ export interface operations {
             /** @description The updated beneficial owner */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9016,6 +9426,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9025,6 +9436,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9034,6 +9446,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9043,6 +9456,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9052,6 +9466,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9063,7 +9478,10 @@ export interface operations {
     CardTransactions_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 cardTransactionId: string;
             };
@@ -9074,6 +9492,7 @@ export interface operations {
             /** @description The card transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9083,6 +9502,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9092,6 +9512,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9101,6 +9522,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9110,6 +9532,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9119,6 +9542,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9138,7 +9562,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9147,6 +9574,7 @@ export interface operations {
             /** @description A page of cards */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9163,6 +9591,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9172,6 +9601,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9181,6 +9611,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9190,6 +9621,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9204,6 +9636,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -9217,6 +9651,7 @@ export interface operations {
             /** @description The card (PENDING_KYC or PENDING_ISSUE) */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -9228,6 +9663,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9237,6 +9673,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9246,6 +9683,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9255,6 +9693,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9264,6 +9703,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9273,6 +9713,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9282,6 +9723,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9293,7 +9735,10 @@ export interface operations {
     Cards_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 cardId: string;
             };
@@ -9304,6 +9749,7 @@ export interface operations {
             /** @description The card */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9313,6 +9759,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9322,6 +9769,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9331,6 +9779,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9340,6 +9789,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9349,6 +9799,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9365,6 +9816,8 @@ export interface operations {
                 "Service-Wallet-Signature"?: string;
                 /** @description The challenge requestId (step 2). */
                 "Request-Id"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 cardId: string;
@@ -9380,6 +9833,7 @@ export interface operations {
             /** @description The card */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9389,6 +9843,7 @@ export interface operations {
             /** @description Signed-retry challenge: stamp `payloadToSign` and retry. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9398,6 +9853,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9407,6 +9863,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9416,6 +9873,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9425,6 +9883,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9434,6 +9893,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9443,6 +9903,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9461,7 +9922,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 cardId: string;
             };
@@ -9472,6 +9936,7 @@ export interface operations {
             /** @description A page of card transactions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9488,6 +9953,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9497,6 +9963,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9506,6 +9973,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9515,6 +9983,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9524,6 +9993,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9535,7 +10005,10 @@ export interface operations {
     PlatformConfig_config: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9544,6 +10017,7 @@ export interface operations {
             /** @description The configuration */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9553,6 +10027,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9562,6 +10037,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9571,6 +10047,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9582,7 +10059,10 @@ export interface operations {
     PlatformConfig_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9595,6 +10075,7 @@ export interface operations {
             /** @description The configuration */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9604,6 +10085,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9613,6 +10095,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9622,6 +10105,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9631,6 +10115,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9642,7 +10127,10 @@ export interface operations {
     Crypto_estimate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9655,6 +10143,7 @@ export interface operations {
             /** @description The estimate */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9664,6 +10153,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9673,6 +10163,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9682,6 +10173,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9691,6 +10183,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9700,6 +10193,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9724,7 +10218,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9733,6 +10230,7 @@ export interface operations {
             /** @description A page of customers */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9749,6 +10247,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9758,6 +10257,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9767,6 +10267,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9776,6 +10277,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9790,6 +10292,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -9803,6 +10307,7 @@ export interface operations {
             /** @description The customer */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -9814,6 +10319,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9823,6 +10329,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9832,6 +10339,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9841,6 +10349,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9850,6 +10359,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9859,6 +10369,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9870,7 +10381,10 @@ export interface operations {
     Customers_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 customerId: string;
             };
@@ -9881,6 +10395,7 @@ export interface operations {
             /** @description The customer */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9890,6 +10405,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9899,6 +10415,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9908,6 +10425,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9917,6 +10435,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9926,6 +10445,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9937,7 +10457,10 @@ export interface operations {
     Customers_remove: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 customerId: string;
             };
@@ -9948,6 +10471,7 @@ export interface operations {
             /** @description The customer with isDeleted true */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9957,6 +10481,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9966,6 +10491,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9975,6 +10501,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9984,6 +10511,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9993,6 +10521,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10002,6 +10531,7 @@ export interface operations {
             /** @description Gone: the resource was deleted before. */
             410: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10011,6 +10541,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10027,6 +10558,8 @@ export interface operations {
                 "Service-Wallet-Signature"?: string;
                 /** @description The challenge requestId (step 2). */
                 "Request-Id"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 customerId: string;
@@ -10042,6 +10575,7 @@ export interface operations {
             /** @description The updated customer */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10051,6 +10585,7 @@ export interface operations {
             /** @description Signed-retry challenge: stamp `payloadToSign` and retry. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10060,6 +10595,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10069,6 +10605,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10078,6 +10615,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10087,6 +10625,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10096,6 +10635,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10105,6 +10645,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10119,6 +10660,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 customerId: string;
@@ -10134,6 +10677,7 @@ export interface operations {
             /** @description The link */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -10145,6 +10689,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10154,6 +10699,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10163,6 +10709,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10172,6 +10719,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10181,6 +10729,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10190,6 +10739,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10204,6 +10754,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -10223,6 +10775,7 @@ export interface operations {
             /** @description Accepted: the import job */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -10234,6 +10787,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10243,6 +10797,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10252,6 +10807,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10261,6 +10817,7 @@ export interface operations {
             /** @description The body or its file is larger than the service accepts (`details.maxFileBytes` for a file). */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10270,6 +10827,7 @@ export interface operations {
             /** @description The body or the file is of a media type this operation does not accept. */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10279,6 +10837,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10288,6 +10847,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10299,7 +10859,10 @@ export interface operations {
     CustomersBulk_job: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 jobId: string;
             };
@@ -10310,6 +10873,7 @@ export interface operations {
             /** @description The job */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10319,6 +10883,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10328,6 +10893,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10337,6 +10903,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10346,6 +10913,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10355,6 +10923,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10371,7 +10940,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10380,6 +10952,7 @@ export interface operations {
             /** @description A page of external accounts */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10396,6 +10969,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10405,6 +10979,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10414,6 +10989,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10423,6 +10999,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10437,6 +11014,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -10450,6 +11029,7 @@ export interface operations {
             /** @description The external account */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -10461,6 +11041,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10470,6 +11051,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10479,6 +11061,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10488,6 +11071,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10497,6 +11081,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10506,6 +11091,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10515,6 +11101,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10526,7 +11113,10 @@ export interface operations {
     ExternalAccounts_getForCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 externalAccountId: string;
             };
@@ -10537,6 +11127,7 @@ export interface operations {
             /** @description The external account */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10546,6 +11137,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10555,6 +11147,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10564,6 +11157,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10573,6 +11167,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10582,6 +11177,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10593,7 +11189,10 @@ export interface operations {
     ExternalAccounts_deleteForCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 externalAccountId: string;
             };
@@ -10604,6 +11203,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10611,6 +11211,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10620,6 +11221,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10629,6 +11231,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10638,6 +11241,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10647,6 +11251,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10664,7 +11269,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10673,6 +11281,7 @@ export interface operations {
             /** @description A page of accounts */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10689,6 +11298,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10698,6 +11308,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10707,6 +11318,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10716,6 +11328,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10730,6 +11343,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -10743,6 +11358,7 @@ export interface operations {
             /** @description The account */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -10754,6 +11370,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10763,6 +11380,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10772,6 +11390,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10781,6 +11400,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10790,6 +11410,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10799,6 +11420,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10808,6 +11430,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10819,7 +11442,10 @@ export interface operations {
     Console_page: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10828,6 +11454,7 @@ export interface operations {
             /** @description HTML page */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10835,6 +11462,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10846,7 +11474,10 @@ export interface operations {
     Console_asset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 name: string;
             };
@@ -10857,6 +11488,7 @@ export interface operations {
             /** @description The file */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10864,6 +11496,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10873,6 +11506,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10882,6 +11516,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10898,7 +11533,10 @@ export interface operations {
                 /** @description ISO 4217 currency code, e.g. PHP (any case). */
                 currency?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10907,6 +11545,7 @@ export interface operations {
             /** @description The matching institutions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10916,6 +11555,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10925,6 +11565,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10934,6 +11575,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10943,6 +11585,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10954,7 +11597,10 @@ export interface operations {
     Docs_docs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10963,6 +11609,7 @@ export interface operations {
             /** @description HTML page */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10970,6 +11617,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10981,7 +11629,10 @@ export interface operations {
     Docs_asset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 name: string;
             };
@@ -10992,6 +11643,7 @@ export interface operations {
             /** @description The file */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10999,6 +11651,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11008,6 +11661,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11017,6 +11671,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11028,7 +11683,10 @@ export interface operations {
     Docs_guide: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 name: string;
             };
@@ -11039,6 +11697,7 @@ export interface operations {
             /** @description HTML page */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11046,6 +11705,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11055,6 +11715,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11064,6 +11725,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11080,7 +11742,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11089,6 +11754,7 @@ export interface operations {
             /** @description A page of documents */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11105,6 +11771,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11114,6 +11781,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11123,6 +11791,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11132,6 +11801,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11146,6 +11816,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -11173,6 +11845,7 @@ export interface operations {
             /** @description The document */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -11184,6 +11857,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11193,6 +11867,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11202,6 +11877,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11211,6 +11887,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11220,6 +11897,7 @@ export interface operations {
             /** @description The body or its file is larger than the service accepts (`details.maxFileBytes` for a file). */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11229,6 +11907,7 @@ export interface operations {
             /** @description The body or the file is of a media type this operation does not accept. */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11238,6 +11917,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11247,6 +11927,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11258,7 +11939,10 @@ export interface operations {
     Documents_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 documentId: string;
             };
@@ -11269,6 +11953,7 @@ export interface operations {
             /** @description The document */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11278,6 +11963,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11287,6 +11973,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11296,6 +11983,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11305,6 +11993,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11314,6 +12003,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11325,7 +12015,10 @@ export interface operations {
     Documents_replace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 documentId: string;
             };
@@ -11353,6 +12046,7 @@ export interface operations {
             /** @description The document */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11362,6 +12056,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11371,6 +12066,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11380,6 +12076,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11389,6 +12086,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11398,6 +12096,7 @@ export interface operations {
             /** @description The body or its file is larger than the service accepts (`details.maxFileBytes` for a file). */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11407,6 +12106,7 @@ export interface operations {
             /** @description The body or the file is of a media type this operation does not accept. */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11416,6 +12116,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11427,7 +12128,10 @@ export interface operations {
     Documents_delete: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 documentId: string;
             };
@@ -11438,6 +12142,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11445,6 +12150,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11454,6 +12160,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11463,6 +12170,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11472,6 +12180,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11481,6 +12190,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11492,7 +12202,10 @@ export interface operations {
     Documents_content: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 documentId: string;
             };
@@ -11503,6 +12216,7 @@ export interface operations {
             /** @description The file */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11514,6 +12228,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11523,6 +12238,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11532,6 +12248,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11541,6 +12258,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11550,6 +12268,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11566,7 +12285,10 @@ export interface operations {
                 destinationCurrency?: string[];
                 sendingAmount?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11575,6 +12297,7 @@ export interface operations {
             /** @description The rates */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11584,6 +12307,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11593,6 +12317,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11602,6 +12327,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11611,6 +12337,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11622,7 +12349,10 @@ export interface operations {
     Docs_health: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11631,6 +12361,7 @@ export interface operations {
             /** @description Service is up */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11640,6 +12371,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11651,7 +12383,10 @@ export interface operations {
     InternalAccounts_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 accountId: string;
             };
@@ -11662,6 +12397,7 @@ export interface operations {
             /** @description The account */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11671,6 +12407,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11680,6 +12417,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11689,6 +12427,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11698,6 +12437,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11707,6 +12447,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11723,6 +12464,8 @@ export interface operations {
                 "Service-Wallet-Signature"?: string;
                 /** @description The challenge requestId (step 2). */
                 "Request-Id"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 accountId: string;
@@ -11738,6 +12481,7 @@ export interface operations {
             /** @description The account */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11747,6 +12491,7 @@ export interface operations {
             /** @description Signed-retry challenge: stamp `payloadToSign` and retry. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11756,6 +12501,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11765,6 +12511,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11774,6 +12521,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11783,6 +12531,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11792,6 +12541,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11808,6 +12558,8 @@ export interface operations {
                 "Service-Wallet-Signature"?: string;
                 /** @description The challenge requestId (step 2). */
                 "Request-Id"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 accountId: string;
@@ -11823,6 +12575,7 @@ export interface operations {
             /** @description The export */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11832,6 +12585,7 @@ export interface operations {
             /** @description Signed-retry challenge: stamp `payloadToSign` and retry. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11841,6 +12595,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11850,6 +12605,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11859,6 +12615,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11868,6 +12625,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11877,6 +12635,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11886,6 +12645,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11902,7 +12662,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11911,6 +12674,7 @@ export interface operations {
             /** @description A page of invitations */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11927,6 +12691,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11936,6 +12701,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11945,6 +12711,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11954,6 +12721,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11968,6 +12736,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -11981,6 +12751,7 @@ export interface operations {
             /** @description The invitation */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -11992,6 +12763,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12001,6 +12773,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12010,6 +12783,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12019,6 +12793,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12028,6 +12803,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12039,7 +12815,10 @@ export interface operations {
     Invitations_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 invitationCode: string;
             };
@@ -12050,6 +12829,7 @@ export interface operations {
             /** @description The invitation */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12059,6 +12839,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12068,6 +12849,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12077,6 +12859,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12086,6 +12869,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12095,6 +12879,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12109,6 +12894,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 invitationCode: string;
@@ -12120,6 +12907,7 @@ export interface operations {
             /** @description The cancelled invitation */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -12131,6 +12919,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12140,6 +12929,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12149,6 +12939,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12158,6 +12949,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12167,6 +12959,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12176,6 +12969,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12185,6 +12979,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12199,6 +12994,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 invitationCode: string;
@@ -12214,6 +13011,7 @@ export interface operations {
             /** @description The claimed invitation */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -12225,6 +13023,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12234,6 +13033,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12243,6 +13043,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12252,6 +13053,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12261,6 +13063,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12270,6 +13073,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12279,6 +13083,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12290,7 +13095,10 @@ export interface operations {
     KycLinks_page: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12299,6 +13107,7 @@ export interface operations {
             /** @description HTML page */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12306,6 +13115,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12317,7 +13127,10 @@ export interface operations {
     KycLinks_submit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 token: string;
             };
@@ -12332,6 +13145,7 @@ export interface operations {
             /** @description The verification outcome */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12341,6 +13155,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12350,6 +13165,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12359,6 +13175,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12368,6 +13185,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12379,7 +13197,10 @@ export interface operations {
     KycLinks_addDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 token: string;
             };
@@ -12407,6 +13228,7 @@ export interface operations {
             /** @description The document added */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12416,6 +13238,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12425,6 +13248,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12434,6 +13258,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12443,6 +13268,7 @@ export interface operations {
             /** @description The body or its file is larger than the service accepts (`details.maxFileBytes` for a file). */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12452,6 +13278,7 @@ export interface operations {
             /** @description The body or the file is of a media type this operation does not accept. */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12461,6 +13288,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12472,7 +13300,10 @@ export interface operations {
     KycLinks_state: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 token: string;
             };
@@ -12483,6 +13314,7 @@ export interface operations {
             /** @description The link’s state */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12492,6 +13324,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12501,6 +13334,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12510,6 +13344,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12521,7 +13356,10 @@ export interface operations {
     KycLinks_asset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 name: string;
             };
@@ -12532,6 +13370,7 @@ export interface operations {
             /** @description The file */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12539,6 +13378,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12548,6 +13388,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12557,6 +13398,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12568,7 +13410,10 @@ export interface operations {
     Docs_openapi: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12577,6 +13422,7 @@ export interface operations {
             /** @description OpenAPI 3.1 document */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12584,6 +13430,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12599,7 +13446,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12608,6 +13458,7 @@ export interface operations {
             /** @description A page of external accounts */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12624,6 +13475,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12633,6 +13485,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12642,6 +13495,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12651,6 +13505,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12665,6 +13520,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -12678,6 +13535,7 @@ export interface operations {
             /** @description The external account */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -12689,6 +13547,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12698,6 +13557,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12707,6 +13567,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12716,6 +13577,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12725,6 +13587,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12734,6 +13597,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12745,7 +13609,10 @@ export interface operations {
     ExternalAccounts_getForPlatform: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 externalAccountId: string;
             };
@@ -12756,6 +13623,7 @@ export interface operations {
             /** @description The external account */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12765,6 +13633,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12774,6 +13643,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12783,6 +13653,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12792,6 +13663,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12801,6 +13673,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12812,7 +13685,10 @@ export interface operations {
     ExternalAccounts_deleteForPlatform: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 externalAccountId: string;
             };
@@ -12823,6 +13699,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12830,6 +13707,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12839,6 +13717,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12848,6 +13727,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12857,6 +13737,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12866,6 +13747,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12882,7 +13764,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12891,6 +13776,7 @@ export interface operations {
             /** @description A page of accounts */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12907,6 +13793,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12916,6 +13803,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12925,6 +13813,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12934,6 +13823,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12951,7 +13841,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12960,6 +13853,7 @@ export interface operations {
             /** @description A page of quotes */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12976,6 +13870,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12985,6 +13880,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12994,6 +13890,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13003,6 +13900,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13017,6 +13915,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -13030,6 +13930,7 @@ export interface operations {
             /** @description The quote */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -13041,6 +13942,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13050,6 +13952,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13059,6 +13962,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13068,6 +13972,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13077,6 +13982,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13086,6 +13992,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13095,6 +14002,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13106,7 +14014,10 @@ export interface operations {
     Quotes_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 quoteId: string;
             };
@@ -13117,6 +14028,7 @@ export interface operations {
             /** @description The quote */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13126,6 +14038,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13135,6 +14048,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13144,6 +14058,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13153,6 +14068,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13162,6 +14078,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13180,6 +14097,8 @@ export interface operations {
                 "Request-Id"?: string;
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 quoteId: string;
@@ -13191,6 +14110,7 @@ export interface operations {
             /** @description The quote, PROCESSING or in its final status */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -13202,6 +14122,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13211,6 +14132,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13220,6 +14142,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13229,6 +14152,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13238,6 +14162,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13247,6 +14172,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13256,6 +14182,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13272,7 +14199,10 @@ export interface operations {
                 /** @description The sending customer (its first currency prices estimatedExchangeRate; USD otherwise). */
                 customerId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 accountId: string;
             };
@@ -13283,6 +14213,7 @@ export interface operations {
             /** @description The lookup */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13292,6 +14223,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13301,6 +14233,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13310,6 +14243,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13319,6 +14253,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13328,6 +14263,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13344,7 +14280,10 @@ export interface operations {
                 /** @description The sending customer (its first currency prices estimatedExchangeRate; USD otherwise). */
                 customerId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 receiverUmaAddress: string;
             };
@@ -13355,6 +14294,7 @@ export interface operations {
             /** @description The lookup */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13364,6 +14304,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13373,6 +14314,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13382,6 +14324,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13391,6 +14334,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13400,6 +14344,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13414,6 +14359,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 cardId: string;
@@ -13429,6 +14376,7 @@ export interface operations {
             /** @description The card transaction (AUTHORIZED) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -13440,6 +14388,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13449,6 +14398,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13458,6 +14408,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13467,6 +14418,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13476,6 +14428,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13485,6 +14438,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13499,6 +14453,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 cardId: string;
@@ -13514,6 +14470,7 @@ export interface operations {
             /** @description The card transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -13525,6 +14482,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13534,6 +14492,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13543,6 +14502,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13552,6 +14512,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13561,6 +14522,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13570,6 +14532,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13584,6 +14547,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 cardId: string;
@@ -13599,6 +14564,7 @@ export interface operations {
             /** @description The card transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -13610,6 +14576,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13619,6 +14586,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13628,6 +14596,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13637,6 +14606,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13646,6 +14616,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13655,6 +14626,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13666,7 +14638,10 @@ export interface operations {
     SandboxClock_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13675,6 +14650,7 @@ export interface operations {
             /** @description Now and the offset from real time */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13684,6 +14660,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13693,6 +14670,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13702,6 +14680,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13713,7 +14692,10 @@ export interface operations {
     SandboxClock_advance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13726,6 +14708,7 @@ export interface operations {
             /** @description The new time */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13735,6 +14718,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13744,6 +14728,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13753,6 +14738,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13762,6 +14748,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13776,6 +14763,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 accountId: string;
@@ -13791,6 +14780,7 @@ export interface operations {
             /** @description The funded account */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -13802,6 +14792,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13811,6 +14802,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13820,6 +14812,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13829,6 +14822,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13838,6 +14832,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13847,6 +14842,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13856,6 +14852,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13870,6 +14867,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -13883,6 +14882,7 @@ export interface operations {
             /** @description The quote’s transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -13894,6 +14894,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13903,6 +14904,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13912,6 +14914,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13921,6 +14924,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13930,6 +14934,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13939,6 +14944,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13948,6 +14954,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13962,6 +14969,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -13975,6 +14984,7 @@ export interface operations {
             /** @description The incoming transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -13986,6 +14996,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13995,6 +15006,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14004,6 +15016,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14013,6 +15026,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14022,6 +15036,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14031,6 +15046,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14042,7 +15058,10 @@ export interface operations {
     Webhooks_test: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14051,6 +15070,7 @@ export interface operations {
             /** @description The receiver’s answer */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14060,6 +15080,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14069,6 +15090,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14078,6 +15100,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14087,6 +15110,7 @@ export interface operations {
             /** @description Rate limited; see `Retry-After`. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14096,6 +15120,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14115,7 +15140,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14124,6 +15152,7 @@ export interface operations {
             /** @description A page of tokens */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14140,6 +15169,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14149,6 +15179,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14158,6 +15189,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14167,6 +15199,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14181,6 +15214,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -14194,6 +15229,7 @@ export interface operations {
             /** @description The token with its secret */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -14205,6 +15241,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14214,6 +15251,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14223,6 +15261,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14232,6 +15271,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14241,6 +15281,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14252,7 +15293,10 @@ export interface operations {
     Tokens_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 tokenId: string;
             };
@@ -14263,6 +15307,7 @@ export interface operations {
             /** @description The token */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14272,6 +15317,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14281,6 +15327,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14290,6 +15337,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14299,6 +15347,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14308,6 +15357,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14319,7 +15369,10 @@ export interface operations {
     Tokens_revoke: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 tokenId: string;
             };
@@ -14330,6 +15383,7 @@ export interface operations {
             /** @description Revoked */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14337,6 +15391,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14346,6 +15401,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14355,6 +15411,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14364,6 +15421,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14373,6 +15431,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14382,6 +15441,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14413,7 +15473,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14422,6 +15485,7 @@ export interface operations {
             /** @description A page of transactions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14438,6 +15502,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14447,6 +15512,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14456,6 +15522,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14465,6 +15532,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14476,7 +15544,10 @@ export interface operations {
     Transactions_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 transactionId: string;
             };
@@ -14487,6 +15558,7 @@ export interface operations {
             /** @description The transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14496,6 +15568,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14505,6 +15578,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14514,6 +15588,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14523,6 +15598,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14532,6 +15608,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14546,6 +15623,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 transactionId: string;
@@ -14561,6 +15640,7 @@ export interface operations {
             /** @description The transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -14572,6 +15652,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14581,6 +15662,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14590,6 +15672,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14599,6 +15682,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14608,6 +15692,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14617,6 +15702,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14626,6 +15712,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14640,6 +15727,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 transactionId: string;
@@ -14655,6 +15744,7 @@ export interface operations {
             /** @description The transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -14666,6 +15756,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14675,6 +15766,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14684,6 +15776,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14693,6 +15786,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14702,6 +15796,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14711,6 +15806,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14725,6 +15821,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 transactionId: string;
@@ -14740,6 +15838,7 @@ export interface operations {
             /** @description The transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -14751,6 +15850,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14760,6 +15860,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14769,6 +15870,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14778,6 +15880,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14787,6 +15890,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14796,6 +15900,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14805,6 +15910,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14819,6 +15925,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -14832,6 +15940,7 @@ export interface operations {
             /** @description The transaction */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -14843,6 +15952,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14852,6 +15962,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14861,6 +15972,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14870,6 +15982,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14879,6 +15992,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14888,6 +16002,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14897,6 +16012,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14911,6 +16027,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -14924,6 +16042,7 @@ export interface operations {
             /** @description The transaction */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -14935,6 +16054,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14944,6 +16064,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14953,6 +16074,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14962,6 +16084,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14971,6 +16094,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14980,6 +16104,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14989,6 +16114,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15007,7 +16133,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15016,6 +16145,7 @@ export interface operations {
             /** @description A page of providers */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15032,6 +16162,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15041,6 +16172,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15050,6 +16182,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15059,6 +16192,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15075,7 +16209,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15084,6 +16221,7 @@ export interface operations {
             /** @description A page of verifications */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15100,6 +16238,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15109,6 +16248,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15118,6 +16258,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15127,6 +16268,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15141,6 +16283,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -15154,6 +16298,7 @@ export interface operations {
             /** @description The verification */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -15165,6 +16310,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15174,6 +16320,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15183,6 +16330,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15192,6 +16340,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15201,6 +16350,7 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15210,6 +16360,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15221,7 +16372,10 @@ export interface operations {
     Verifications_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 verificationId: string;
             };
@@ -15232,6 +16386,7 @@ export interface operations {
             /** @description The verification */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15241,6 +16396,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15250,6 +16406,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15259,6 +16416,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15268,6 +16426,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15277,6 +16436,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15294,7 +16454,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15303,6 +16466,7 @@ export interface operations {
             /** @description A page of deliveries */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15319,6 +16483,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15328,6 +16493,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15337,6 +16503,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15346,6 +16513,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15357,7 +16525,10 @@ export interface operations {
     Webhooks_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 deliveryId: string;
             };
@@ -15368,6 +16539,7 @@ export interface operations {
             /** @description The delivery */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15377,6 +16549,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15386,6 +16559,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15395,6 +16569,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15404,6 +16579,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15413,6 +16589,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15424,7 +16601,10 @@ export interface operations {
     Webhooks_redeliver: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 deliveryId: string;
             };
@@ -15435,6 +16615,7 @@ export interface operations {
             /** @description The delivery, PENDING again */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15444,6 +16625,7 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15453,6 +16635,7 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15462,6 +16645,7 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15471,6 +16655,7 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15480,6 +16665,7 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15489,6 +16675,7 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
