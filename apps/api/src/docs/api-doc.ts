@@ -1,4 +1,4 @@
-import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { applyDecorators } from '@nestjs/common';
 import {
   ApiBasicAuth,
   ApiBearerAuth,
@@ -47,8 +47,6 @@ export interface ApiDocMeta {
   multipart?: { fileField: string; description: string };
 }
 
-export const API_DOC = 'apiDoc';
-
 /** Marks an operation whose JSON body may be absent; openapi.ts turns it into `requestBody.required: false`. */
 export const OPTIONAL_BODY = 'x-optional-body';
 /** The file part of a multipart body whose other parts are the `@Body()` DTO's fields (openapi.ts inlines them). */
@@ -71,10 +69,10 @@ export const ERROR_TEXT: Record<number, string> = {
 };
 
 /** An error response in the shared error shape. */
-export const errorResponse = (status: number) =>
+const errorResponse = (status: number) =>
   ApiResponse({ status, description: ERROR_TEXT[status] ?? 'Error', schema: schemaRef('Error') });
 
-export const IDEMPOTENCY_KEY_HEADER = {
+const IDEMPOTENCY_KEY_HEADER = {
   name: 'Idempotency-Key',
   required: false,
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
@@ -87,15 +85,11 @@ export const IDEMPOTENCY_KEY_HEADER = {
 } as const;
 
 /**
- * Set by `@Idempotent()` (http/idempotency.interceptor.ts), which also attaches the interceptor: the
- * OpenAPI document declares the `Idempotency-Key` header exactly where the service honours it (and openapi.ts
- * adds the 422 and the `Idempotent-Replayed` response header wherever that header is declared).
+ * Declares the `Idempotency-Key` header of a route that honours it; `@Idempotent()` (http/idempotency.interceptor.ts)
+ * applies it with the interceptor, so the document declares the header exactly where the service honours it
+ * (openapi.ts adds the 422 and the `Idempotent-Replayed` response header wherever it is declared).
  */
-export const IDEMPOTENT = 'idempotent';
-
-/** Declares the `Idempotency-Key` header of a route that honours it. */
-export const IdempotencyKeyHeader = () =>
-  applyDecorators(SetMetadata(IDEMPOTENT, true), ApiHeader(IDEMPOTENCY_KEY_HEADER));
+export const IdempotencyKeyHeader = () => ApiHeader(IDEMPOTENCY_KEY_HEADER);
 
 function successResponse(status: number, r: DocResponse) {
   if (r.binary) {
@@ -119,13 +113,12 @@ function requestBodyDecorators(meta: ApiDocMeta): MethodDecorator[] {
 
 /**
  * The one documentation decorator of a route: applies `@nestjs/swagger`'s decorators (operation, tag, security,
- * responses, headers, request body) from one description, and keeps it as metadata for the docs page.
+ * responses, headers, request body) from one description.
  */
 export const ApiDoc = (meta: ApiDocMeta) => {
   const auth = meta.auth ?? 'basic';
   const decorators: (MethodDecorator & ClassDecorator)[] = [];
   const method: MethodDecorator[] = [
-    SetMetadata(API_DOC, meta),
     ApiOperation({ summary: meta.summary, ...(meta.description ? { description: meta.description } : {}) }),
     ...requestBodyDecorators(meta),
   ];
