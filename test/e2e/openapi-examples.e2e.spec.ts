@@ -52,11 +52,14 @@ describe('OpenAPI examples recorded from real runs', () => {
   let t: TestService;
   let document: any;
   let receiver: WebhookReceiver;
+  let shown: RecordedExamples;
   const clock = new ManualClock(Date.UTC(2026, 3, 6, 9));
 
   beforeAll(async () => {
     t = await startTestService({ clock });
     document = (await t.api.get('/openapi.json')).body;
+    // what the served document was built from (a recording run rewrites the file after)
+    shown = readExamples();
     receiver = await startWebhookReceiver('ok');
   });
   afterAll(async () => {
@@ -88,6 +91,11 @@ describe('OpenAPI examples recorded from real runs', () => {
       `webhooks of ${MAIN_WEBHOOKS.join(', ')}`,
     );
     expect((await api.get('/webhooks/deliveries?limit=2')).status).toBe(200);
+
+    // answers in the error shape, after the good requests (an operation's request example is its first body)
+    expect((await api.post('/customers', { customerType: 'ROBOT', platformCustomerId: '' })).status).toBe(400);
+    expect((await api.get('/customers/Customer:00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await recorder.wrap(t.anonymous).get('/customers')).status).toBe(401);
 
     const missing = MAIN_OPERATIONS.filter((op) => !recorder.recorded.operations[op]);
     expect(missing).toEqual([]);
@@ -129,7 +137,7 @@ describe('OpenAPI examples recorded from real runs', () => {
   });
 
   it('the served document shows each checked-in example on its operation', () => {
-    const examples = readExamples();
+    const examples = shown;
     const missing: string[] = [];
     for (const [key, example] of Object.entries(examples.operations)) {
       const [method, path] = key.split(' ');
