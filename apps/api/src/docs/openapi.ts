@@ -32,7 +32,8 @@ export async function buildOpenApiDocument(app: INestApplication, basePath: stri
     .setVersion(basePath)
     .setDescription(
       'Embedded-wallet authentication, signed-retry authorization, cards, money movement, ' +
-        'webhooks and a sandbox. All amounts are integers in the smallest currency unit.',
+        'webhooks and a sandbox. All amounts are integers in the smallest currency unit. Every answer, errors ' +
+        'included, carries `X-Request-Id`: the one the request sent, or a new UUID.',
     )
     .addServer(`/${basePath}`)
     .addBasicAuth({ type: 'http', scheme: 'basic', description: '`<api token id>:<client secret>`' }, 'platformBasic')
@@ -70,7 +71,7 @@ export async function buildOpenApiDocument(app: INestApplication, basePath: stri
  * What follows from an operation itself rather than from one route's decorators: the error responses every
  * operation of its kind can answer (400 with input, 401 and 403 with credentials, 422 with an Idempotency-Key,
  * 500), `Idempotent-Replayed` on the responses a key can replay, an optional or multipart body (ApiDoc's
- * extensions), the tag and the empty security of public routes, and `X-Request-Id` on every request and answer.
+ * extensions), the tag and the empty security of public routes, and `X-Request-Id` on every request and success.
  */
 function completeOperations(document: Schema): void {
   const components = document.components.schemas as Record<string, Schema>;
@@ -107,10 +108,13 @@ function completeOperations(document: Schema): void {
         };
       }
       op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
-      // every request may name itself, every answer carries its id (http/request-log.ts)
+      // every request may name itself, every answer carries its id (http/request-log.ts); declared on the
+      // successes only (the error answers carry it too, as info.description says: a header table on each of
+      // them would add a tenth to the reference page's rendering for one repeated line)
       op.parameters = [...parameters, { $ref: '#/components/parameters/X-Request-Id' }];
-      for (const r of Object.values(op.responses as Record<string, Schema>))
-        r.headers = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' }, ...r.headers };
+      for (const [status, r] of Object.entries(op.responses as Record<string, Schema>))
+        if (status.startsWith('2'))
+          r.headers = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' }, ...r.headers };
     }
   }
   document.components.parameters = { 'X-Request-Id': { in: 'header', ...REQUEST_ID } };

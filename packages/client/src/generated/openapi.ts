@@ -5702,7 +5702,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5712,7 +5711,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5722,7 +5720,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5732,7 +5729,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5774,7 +5770,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5784,7 +5779,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5794,7 +5788,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5804,7 +5797,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5814,7 +5806,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5824,7 +5815,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5860,7 +5850,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5870,7 +5859,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5880,7 +5868,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5890,7 +5877,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5900,7 +5886,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5934,7 +5919,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5944,7 +5928,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5954,7 +5937,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5964,7 +5946,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5974,7 +5955,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6014,7 +5994,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6024,7 +6003,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6034,7 +6012,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6044,7 +6021,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6054,7 +6030,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6095,7 +6070,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6105,7 +6079,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6115,7 +6088,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6125,7 +6097,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6135,7 +6106,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6145,7 +6115,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6155,7 +6124,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6200,7 +6168,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6210,7 +6177,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6220,7 +6186,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6230,7 +6195,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6240,7 +6204,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6250,7 +6213,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6260,7 +6222,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6300,7 +6261,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6310,7 +6270,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6320,7 +6279,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6330,7 +6288,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6340,7 +6297,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6350,7 +6306,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6360,7 +6315,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6400,7 +6354,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6410,7 +6363,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6420,7 +6372,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6430,7 +6381,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6440,7 +6390,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6491,7 +6440,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6501,7 +6449,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6511,7 +6458,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6521,7 +6467,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6557,7 +6502,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6567,7 +6511,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6577,7 +6520,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6613,7 +6555,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6623,7 +6564,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6633,7 +6573,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6643,7 +6582,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6653,7 +6591,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6687,7 +6624,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6697,7 +6633,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6742,7 +6677,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6752,7 +6686,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6762,7 +6695,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6798,7 +6730,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6808,7 +6739,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6818,7 +6748,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6828,7 +6757,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6873,7 +6801,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6883,7 +6810,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6893,7 +6819,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6903,7 +6828,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6945,7 +6869,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6955,7 +6878,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6965,7 +6887,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6975,7 +6896,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6985,7 +6905,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6995,7 +6914,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7005,7 +6923,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7041,7 +6958,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7051,7 +6967,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7061,7 +6976,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7071,7 +6985,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7081,7 +6994,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7115,7 +7027,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7125,7 +7036,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7135,7 +7045,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7145,7 +7054,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7155,7 +7063,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7201,7 +7108,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7211,7 +7117,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7221,7 +7126,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7231,7 +7135,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7273,7 +7176,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7283,7 +7185,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7293,7 +7194,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7303,7 +7203,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7313,7 +7212,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7323,7 +7221,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7333,7 +7230,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7369,7 +7265,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7379,7 +7274,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7389,7 +7283,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7399,7 +7292,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7439,7 +7331,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7449,7 +7340,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7459,7 +7349,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7469,7 +7358,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7479,7 +7367,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7489,7 +7376,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7499,7 +7385,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7553,7 +7438,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7563,7 +7447,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7573,7 +7456,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7583,7 +7465,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7619,7 +7500,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7629,7 +7509,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7639,7 +7518,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7649,7 +7527,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7659,7 +7536,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7701,7 +7577,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7711,7 +7586,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7721,7 +7595,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7731,7 +7604,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7741,7 +7613,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7751,7 +7622,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7761,7 +7631,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7803,7 +7672,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7813,7 +7681,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7823,7 +7690,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7833,7 +7699,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7843,7 +7708,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7853,7 +7717,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7863,7 +7726,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7903,7 +7765,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7913,7 +7774,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7923,7 +7783,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7933,7 +7792,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7943,7 +7801,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7989,7 +7846,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7999,7 +7855,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8009,7 +7864,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8019,7 +7873,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8029,7 +7882,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8075,7 +7927,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8085,7 +7936,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8095,7 +7945,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8105,7 +7954,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8115,7 +7963,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8161,7 +8008,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8171,7 +8017,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8181,7 +8026,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8191,7 +8035,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8201,7 +8044,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8233,7 +8075,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8243,7 +8084,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8253,7 +8093,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8299,7 +8138,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8309,7 +8147,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8319,7 +8156,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8329,7 +8165,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8339,7 +8174,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8385,7 +8219,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8395,7 +8228,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8405,7 +8237,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8415,7 +8246,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8425,7 +8255,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8461,7 +8290,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8471,7 +8299,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8481,7 +8308,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8491,7 +8317,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8547,7 +8372,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8557,7 +8381,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8567,7 +8390,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8577,7 +8399,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8587,7 +8408,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8597,7 +8417,6 @@ export interface operations {
             /** @description Rate limited; see `Retry-After`. */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8607,7 +8426,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8655,7 +8473,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8665,7 +8482,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8675,7 +8491,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8685,7 +8500,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8695,7 +8509,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8735,7 +8548,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8745,7 +8557,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8755,7 +8566,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8765,7 +8575,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8775,7 +8584,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8785,7 +8593,6 @@ export interface operations {
             /** @description Rate limited; see `Retry-After`. */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8795,7 +8602,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8835,7 +8641,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8845,7 +8650,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8855,7 +8659,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8865,7 +8668,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8875,7 +8677,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8911,7 +8712,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8921,7 +8721,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8931,7 +8730,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8941,7 +8739,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8989,7 +8786,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8999,7 +8795,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9009,7 +8804,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9019,7 +8813,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9029,7 +8822,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9039,7 +8831,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9093,7 +8884,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9103,7 +8893,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9113,7 +8902,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9123,7 +8911,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9133,7 +8920,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9178,7 +8964,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9188,7 +8973,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9198,7 +8982,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9208,7 +8991,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9218,7 +9000,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9260,7 +9041,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9270,7 +9050,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9280,7 +9059,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9290,7 +9068,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9300,7 +9077,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9310,7 +9086,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9346,7 +9121,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9356,7 +9130,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9366,7 +9139,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9376,7 +9148,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9386,7 +9157,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9426,7 +9196,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9436,7 +9205,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9446,7 +9214,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9456,7 +9223,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9466,7 +9232,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9502,7 +9267,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9512,7 +9276,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9522,7 +9285,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9532,7 +9294,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9542,7 +9303,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9591,7 +9351,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9601,7 +9360,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9611,7 +9369,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9621,7 +9378,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9663,7 +9419,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9673,7 +9428,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9683,7 +9437,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9693,7 +9446,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9703,7 +9455,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9713,7 +9464,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9723,7 +9473,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9759,7 +9508,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9769,7 +9517,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9779,7 +9526,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9789,7 +9535,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9799,7 +9544,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9853,7 +9597,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9863,7 +9606,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9873,7 +9615,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9883,7 +9624,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9893,7 +9633,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9903,7 +9642,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9953,7 +9691,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9963,7 +9700,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9973,7 +9709,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9983,7 +9718,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9993,7 +9727,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10027,7 +9760,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10037,7 +9769,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10047,7 +9778,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10085,7 +9815,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10095,7 +9824,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10105,7 +9833,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10115,7 +9842,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10153,7 +9879,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10163,7 +9888,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10173,7 +9897,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10183,7 +9906,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10193,7 +9915,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10247,7 +9968,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10257,7 +9977,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10267,7 +9986,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10277,7 +9995,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10319,7 +10036,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10329,7 +10045,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10339,7 +10054,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10349,7 +10063,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10359,7 +10072,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10369,7 +10081,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10405,7 +10116,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10415,7 +10125,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10425,7 +10134,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10435,7 +10143,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10445,7 +10152,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10481,7 +10187,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10491,7 +10196,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10501,7 +10205,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10511,7 +10214,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10521,7 +10223,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10531,7 +10232,6 @@ export interface operations {
             /** @description Gone: the resource was deleted before. */
             410: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10541,7 +10241,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10595,7 +10294,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10605,7 +10303,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10615,7 +10312,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10625,7 +10321,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10635,7 +10330,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10645,7 +10339,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10689,7 +10382,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10699,7 +10391,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10709,7 +10400,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10719,7 +10409,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10729,7 +10418,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10739,7 +10427,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10787,7 +10474,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10797,7 +10483,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10807,7 +10492,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10817,7 +10501,6 @@ export interface operations {
             /** @description The body or its file is larger than the service accepts (`details.maxFileBytes` for a file). */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10827,7 +10510,6 @@ export interface operations {
             /** @description The body or the file is of a media type this operation does not accept. */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10837,7 +10519,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10847,7 +10528,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10883,7 +10563,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10893,7 +10572,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10903,7 +10581,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10913,7 +10590,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10923,7 +10599,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10969,7 +10644,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10979,7 +10653,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10989,7 +10662,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10999,7 +10671,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11041,7 +10712,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11051,7 +10721,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11061,7 +10730,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11071,7 +10739,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11081,7 +10748,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11091,7 +10757,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11101,7 +10766,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11137,7 +10801,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11147,7 +10810,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11157,7 +10819,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11167,7 +10828,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11177,7 +10837,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11211,7 +10870,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11221,7 +10879,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11231,7 +10888,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11241,7 +10897,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11251,7 +10906,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11298,7 +10952,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11308,7 +10961,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11318,7 +10970,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11328,7 +10979,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11370,7 +11020,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11380,7 +11029,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11390,7 +11038,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11400,7 +11047,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11410,7 +11056,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11420,7 +11065,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11430,7 +11074,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11462,7 +11105,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11496,7 +11138,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11506,7 +11147,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11516,7 +11156,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11555,7 +11194,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11565,7 +11203,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11575,7 +11212,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11585,7 +11221,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11617,7 +11252,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11651,7 +11285,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11661,7 +11294,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11671,7 +11303,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11705,7 +11336,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11715,7 +11345,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11725,7 +11354,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11771,7 +11399,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11781,7 +11408,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11791,7 +11417,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11801,7 +11426,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11857,7 +11481,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11867,7 +11490,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11877,7 +11499,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11887,7 +11508,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11897,7 +11517,6 @@ export interface operations {
             /** @description The body or its file is larger than the service accepts (`details.maxFileBytes` for a file). */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11907,7 +11526,6 @@ export interface operations {
             /** @description The body or the file is of a media type this operation does not accept. */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11917,7 +11535,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11927,7 +11544,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11963,7 +11579,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11973,7 +11588,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11983,7 +11597,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11993,7 +11606,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12003,7 +11615,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12056,7 +11667,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12066,7 +11676,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12076,7 +11685,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12086,7 +11694,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12096,7 +11703,6 @@ export interface operations {
             /** @description The body or its file is larger than the service accepts (`details.maxFileBytes` for a file). */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12106,7 +11712,6 @@ export interface operations {
             /** @description The body or the file is of a media type this operation does not accept. */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12116,7 +11721,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12150,7 +11754,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12160,7 +11763,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12170,7 +11772,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12180,7 +11781,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12190,7 +11790,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12228,7 +11827,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12238,7 +11836,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12248,7 +11845,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12258,7 +11854,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12268,7 +11863,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12307,7 +11901,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12317,7 +11910,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12327,7 +11919,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12337,7 +11928,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12371,7 +11961,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12407,7 +11996,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12417,7 +12005,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12427,7 +12014,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12437,7 +12023,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12447,7 +12032,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12501,7 +12085,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12511,7 +12094,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12521,7 +12103,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12531,7 +12112,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12541,7 +12121,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12595,7 +12174,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12605,7 +12183,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12615,7 +12192,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12625,7 +12201,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12635,7 +12210,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12645,7 +12219,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12691,7 +12264,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12701,7 +12273,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12711,7 +12282,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12721,7 +12291,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12763,7 +12332,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12773,7 +12341,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12783,7 +12350,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12793,7 +12359,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12803,7 +12368,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12839,7 +12403,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12849,7 +12412,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12859,7 +12421,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12869,7 +12430,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12879,7 +12439,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12919,7 +12478,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12929,7 +12487,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12939,7 +12496,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12949,7 +12505,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12959,7 +12514,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12969,7 +12523,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12979,7 +12532,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13023,7 +12575,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13033,7 +12584,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13043,7 +12593,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13053,7 +12602,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13063,7 +12611,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13073,7 +12620,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13083,7 +12629,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13115,7 +12660,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13155,7 +12699,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13165,7 +12708,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13175,7 +12717,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13185,7 +12726,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13238,7 +12778,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13248,7 +12787,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13258,7 +12796,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13268,7 +12805,6 @@ export interface operations {
             /** @description The body or its file is larger than the service accepts (`details.maxFileBytes` for a file). */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13278,7 +12814,6 @@ export interface operations {
             /** @description The body or the file is of a media type this operation does not accept. */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13288,7 +12823,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13324,7 +12858,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13334,7 +12867,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13344,7 +12876,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13378,7 +12909,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13388,7 +12918,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13398,7 +12927,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13430,7 +12958,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13475,7 +13002,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13485,7 +13011,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13495,7 +13020,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13505,7 +13029,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13547,7 +13070,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13557,7 +13079,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13567,7 +13088,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13577,7 +13097,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13587,7 +13106,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13597,7 +13115,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13633,7 +13150,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13643,7 +13159,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13653,7 +13168,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13663,7 +13177,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13673,7 +13186,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13707,7 +13219,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13717,7 +13228,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13727,7 +13237,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13737,7 +13246,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13747,7 +13255,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13793,7 +13300,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13803,7 +13309,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13813,7 +13318,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13823,7 +13327,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13870,7 +13373,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13880,7 +13382,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13890,7 +13391,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13900,7 +13400,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13942,7 +13441,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13952,7 +13450,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13962,7 +13459,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13972,7 +13468,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13982,7 +13477,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13992,7 +13486,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14002,7 +13495,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14038,7 +13530,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14048,7 +13539,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14058,7 +13548,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14068,7 +13557,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14078,7 +13566,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14122,7 +13609,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14132,7 +13618,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14142,7 +13627,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14152,7 +13636,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14162,7 +13645,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14172,7 +13654,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14182,7 +13663,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14223,7 +13703,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14233,7 +13712,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14243,7 +13721,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14253,7 +13730,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14263,7 +13739,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14304,7 +13779,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14314,7 +13788,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14324,7 +13797,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14334,7 +13806,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14344,7 +13815,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14388,7 +13858,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14398,7 +13867,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14408,7 +13876,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14418,7 +13885,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14428,7 +13894,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14438,7 +13903,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14482,7 +13946,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14492,7 +13955,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14502,7 +13964,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14512,7 +13973,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14522,7 +13982,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14532,7 +13991,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14576,7 +14034,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14586,7 +14043,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14596,7 +14052,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14606,7 +14061,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14616,7 +14070,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14626,7 +14079,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14660,7 +14112,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14670,7 +14121,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14680,7 +14130,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14718,7 +14167,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14728,7 +14176,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14738,7 +14185,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14748,7 +14194,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14792,7 +14237,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14802,7 +14246,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14812,7 +14255,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14822,7 +14264,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14832,7 +14273,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14842,7 +14282,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14852,7 +14291,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14894,7 +14332,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14904,7 +14341,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14914,7 +14350,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14924,7 +14359,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14934,7 +14368,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14944,7 +14377,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14954,7 +14386,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14996,7 +14427,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15006,7 +14436,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15016,7 +14445,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15026,7 +14454,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15036,7 +14463,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15046,7 +14472,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15080,7 +14505,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15090,7 +14514,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15100,7 +14523,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15110,7 +14532,6 @@ export interface operations {
             /** @description Rate limited; see `Retry-After`. */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15120,7 +14541,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15169,7 +14589,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15179,7 +14598,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15189,7 +14607,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15199,7 +14616,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15241,7 +14657,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15251,7 +14666,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15261,7 +14675,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15271,7 +14684,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15281,7 +14693,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15317,7 +14728,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15327,7 +14737,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15337,7 +14746,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15347,7 +14755,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15357,7 +14764,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15391,7 +14797,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15401,7 +14806,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15411,7 +14815,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15421,7 +14824,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15431,7 +14833,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15441,7 +14842,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15502,7 +14902,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15512,7 +14911,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15522,7 +14920,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15532,7 +14929,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15568,7 +14964,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15578,7 +14973,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15588,7 +14982,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15598,7 +14991,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15608,7 +15000,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15652,7 +15043,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15662,7 +15052,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15672,7 +15061,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15682,7 +15070,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15692,7 +15079,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15702,7 +15088,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15712,7 +15097,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15756,7 +15140,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15766,7 +15149,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15776,7 +15158,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15786,7 +15167,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15796,7 +15176,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15806,7 +15185,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15850,7 +15228,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15860,7 +15237,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15870,7 +15246,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15880,7 +15255,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15890,7 +15264,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15900,7 +15273,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15910,7 +15282,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15952,7 +15323,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15962,7 +15332,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15972,7 +15341,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15982,7 +15350,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15992,7 +15359,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16002,7 +15368,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16012,7 +15377,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16054,7 +15418,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16064,7 +15427,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16074,7 +15436,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16084,7 +15445,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16094,7 +15454,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16104,7 +15463,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16114,7 +15472,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16162,7 +15519,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16172,7 +15528,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16182,7 +15537,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16192,7 +15546,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16238,7 +15591,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16248,7 +15600,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16258,7 +15609,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16268,7 +15618,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16310,7 +15659,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16320,7 +15668,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16330,7 +15677,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16340,7 +15686,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16350,7 +15695,6 @@ export interface operations {
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16360,7 +15704,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16396,7 +15739,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16406,7 +15748,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16416,7 +15757,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16426,7 +15766,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16436,7 +15775,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16483,7 +15821,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16493,7 +15830,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16503,7 +15839,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16513,7 +15848,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16549,7 +15883,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16559,7 +15892,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16569,7 +15901,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16579,7 +15910,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16589,7 +15919,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16625,7 +15954,6 @@ export interface operations {
             /** @description Invalid input: `details.errors` lists each field. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16635,7 +15963,6 @@ export interface operations {
             /** @description Authentication failed: `reason` names the failed check. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16645,7 +15972,6 @@ export interface operations {
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16655,7 +15981,6 @@ export interface operations {
             /** @description Not found (or owned by another platform). */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16665,7 +15990,6 @@ export interface operations {
             /** @description Conflicts with the resource’s current state. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16675,7 +15999,6 @@ export interface operations {
             /** @description Unexpected error. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
