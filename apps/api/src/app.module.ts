@@ -17,7 +17,7 @@ import { VerificationsController } from './verifications/verifications.controlle
 import { BeneficialOwnersController } from './beneficial-owners/beneficial-owners.controller.js';
 import { KycLinksController } from './kyc-links/kyc-links.controller.js';
 import { DocumentsController } from './documents/documents.controller.js';
-import { DOCUMENTED_CONTROLLERS, DocsController } from './docs/docs.controller.js';
+import { DocsController } from './docs/docs.controller.js';
 import { PlatformAuthGuard } from './http/auth.js';
 import { ErrorFilter } from './http/errors.js';
 import { UploadIdempotency } from './http/idempotency.interceptor.js';
@@ -121,7 +121,6 @@ export class ApiModule {
         UploadIdempotency,
         { provide: APP_GUARD, useClass: PlatformAuthGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
-        { provide: DOCUMENTED_CONTROLLERS, useValue: API_CONTROLLERS },
       ],
     };
   }

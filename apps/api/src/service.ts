@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger, type INestApplication, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { DocsController } from './docs/docs.controller.js';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AddressInfo } from 'node:net';
 import type { DestinationStream } from 'pino';
@@ -61,6 +62,7 @@ export async function createApp(config: AppConfig, deps: ServiceDeps = {}) {
   app.use(bodyErrorMiddleware);
   app.setGlobalPrefix(BASE_PATH);
   app.useGlobalPipes(validationPipe());
+  app.get(DocsController).describe(app);
   return { app, infra, clock };
 }
 

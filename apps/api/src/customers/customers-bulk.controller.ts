@@ -1,10 +1,10 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res, SetMetadata } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { BlobStore } from '#blob-store/blob-store.js';
 import { BulkImportQueries } from '#application/customers/bulk-import-queries.js';
 import { BulkImports } from '#application/customers/bulk-imports.js';
 import { BLOB_STORE, type Actor } from '#application/tokens.js';
-import { ApiDoc, IDEMPOTENT } from '../docs/api-doc.js';
+import { ApiDoc, IdempotencyKeyHeader } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
 import { invalidInput } from '../http/errors.js';
@@ -33,7 +33,7 @@ export class CustomersBulkController {
 
   @Post('csv')
   @HttpCode(202)
-  @SetMetadata(IDEMPOTENT, true)
+  @IdempotencyKeyHeader()
   @ApiDoc({
     summary: 'Upload customers in a CSV file',
     tag: 'Customers',

@@ -1,4 +1,16 @@
-import { SetMetadata } from '@nestjs/common';
+import { applyDecorators } from '@nestjs/common';
+import {
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiExtension,
+  ApiHeader,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { listSchema, schemaRef } from './resource-schemas.js';
 
 /** A response as the OpenAPI document shows it: a component schema, a list of one, or none. */
 export interface DocResponse {
@@ -35,12 +47,102 @@ export interface ApiDocMeta {
   multipart?: { fileField: string; description: string };
 }
 
-export const API_DOC = 'apiDoc';
+/** Marks an operation whose JSON body may be absent; openapi.ts turns it into `requestBody.required: false`. */
+export const OPTIONAL_BODY = 'x-optional-body';
+/** The file part of a multipart body whose other parts are the `@Body()` DTO's fields (openapi.ts inlines them). */
+export const MULTIPART_FILE = 'x-multipart-file';
+
+const BINARY = { type: 'string', format: 'binary' } as const;
+
+export const ERROR_TEXT: Record<number, string> = {
+  400: 'Invalid input: `details.errors` lists each field.',
+  401: 'Authentication failed: `reason` names the failed check.',
+  403: 'Not allowed: the API token lacks the permission, or the platform may not do this.',
+  404: 'Not found (or owned by another platform).',
+  409: 'Conflicts with the resource’s current state.',
+  410: 'Gone: the resource was deleted before.',
+  413: 'The body or its file is larger than the service accepts (`details.maxFileBytes` for a file).',
+  415: 'The body or the file is of a media type this operation does not accept.',
+  422: 'Idempotency key reused with a different request.',
+  429: 'Rate limited; see `Retry-After`.',
+  500: 'Unexpected error.',
+};
+
+/** An error response in the shared error shape. */
+const errorResponse = (status: number) =>
+  ApiResponse({ status, description: ERROR_TEXT[status] ?? 'Error', schema: schemaRef('Error') });
+
+const IDEMPOTENCY_KEY_HEADER = {
+  name: 'Idempotency-Key',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+  description:
+    'Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours ' +
+    'with a hash of the request; the same key with the same request answers it again with ' +
+    '`Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. ' +
+    'Keys are per platform. Authentication failures, rate limits, server errors and signed-retry ' +
+    'challenges (202) are not kept: the signed step is, and its replay runs nothing.',
+} as const;
 
 /**
- * Set by `@Idempotent()` (http/idempotency.interceptor.ts), which also attaches the interceptor: the
- * OpenAPI document declares the `Idempotency-Key` header exactly where the service honours it.
+ * Declares the `Idempotency-Key` header of a route that honours it; `@Idempotent()` (http/idempotency.interceptor.ts)
+ * applies it with the interceptor, so the document declares the header exactly where the service honours it
+ * (openapi.ts adds the 422 and the `Idempotent-Replayed` response header wherever it is declared).
  */
-export const IDEMPOTENT = 'idempotent';
+export const IdempotencyKeyHeader = () => ApiHeader(IDEMPOTENCY_KEY_HEADER);
 
-export const ApiDoc = (meta: ApiDocMeta) => SetMetadata(API_DOC, meta);
+function successResponse(status: number, r: DocResponse) {
+  if (r.binary) {
+    const content = Object.fromEntries(r.binary.map((type) => [type, { schema: BINARY }]));
+    return ApiResponse({ status, description: r.description, content });
+  }
+  if (!r.schema) return ApiResponse({ status, description: r.description });
+  const schema = r.schema.startsWith('list:') ? listSchema(r.schema.slice(5)) : schemaRef(r.schema);
+  return ApiResponse({ status, description: r.description, schema });
+}
+
+function requestBodyDecorators(meta: ApiDocMeta): MethodDecorator[] {
+  if (meta.upload) {
+    const { field, description } = meta.upload;
+    const schema = { type: 'object', required: [field], properties: { [field]: { ...BINARY, description } } };
+    return [ApiConsumes('multipart/form-data'), ApiBody({ required: true, schema })];
+  }
+  if (meta.multipart) return [ApiConsumes('multipart/form-data'), ApiExtension(MULTIPART_FILE, meta.multipart)];
+  return meta.optionalBody ? [ApiExtension(OPTIONAL_BODY, true)] : [];
+}
+
+/**
+ * The one documentation decorator of a route: applies `@nestjs/swagger`'s decorators (operation, tag, security,
+ * responses, headers, request body) from one description.
+ */
+export const ApiDoc = (meta: ApiDocMeta) => {
+  const auth = meta.auth ?? 'basic';
+  const decorators: (MethodDecorator & ClassDecorator)[] = [];
+  const method: MethodDecorator[] = [
+    ApiOperation({ summary: meta.summary, ...(meta.description ? { description: meta.description } : {}) }),
+    ...requestBodyDecorators(meta),
+  ];
+  if (meta.tag) decorators.push(ApiTags(meta.tag));
+  if (auth === 'basic') decorators.push(ApiBasicAuth('platformBasic'));
+  if (auth === 'bearer') decorators.push(ApiBearerAuth('agentBearer'));
+  for (const [status, r] of Object.entries(meta.responses)) decorators.push(successResponse(Number(status), r));
+  if (meta.signedRetry) {
+    decorators.push(
+      ApiResponse({
+        status: 202,
+        description: 'Signed-retry challenge: stamp `payloadToSign` and retry.',
+        schema: schemaRef('SignedRetryChallenge'),
+      }),
+      ApiHeader({
+        name: 'Service-Wallet-Signature',
+        required: false,
+        description: 'Stamp over payloadToSign (step 2).',
+      }),
+      ApiHeader({ name: 'Request-Id', required: false, description: 'The challenge requestId (step 2).' }),
+    );
+  }
+  for (const { name, description, required = false } of meta.headers ?? [])
+    decorators.push(ApiHeader({ name, description, required }));
+  for (const status of meta.errors ?? []) decorators.push(errorResponse(status));
+  return applyDecorators(...method, ...decorators);
+};

@@ -24,7 +24,7 @@ export const GUIDES: readonly (readonly [name: string, title: string])[] = [
 ];
 
 /** The repository root: the nearest ancestor holding docs/guides (the code runs from apps/… and dist/apps/…). */
-function repositoryRoot(): string {
+export function repositoryRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     if (existsSync(join(dir, 'docs/guides/getting-started.md'))) return dir;

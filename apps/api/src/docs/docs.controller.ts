@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Inject, Param, Res } from '@nestjs/common';
+import { Controller, Get, Header, Param, Res, type INestApplication } from '@nestjs/common';
 import type { Response } from 'express';
 import { notFound } from '#domain/errors.js';
 import { Public } from '../http/auth.js';
@@ -7,18 +7,17 @@ import { ApiDoc } from './api-doc.js';
 import { docsAsset, guidePage, referencePage } from './docs-site.js';
 import { buildOpenApiDocument } from './openapi.js';
 
-/** Injection token for the list of controllers the OpenAPI document describes. */
-export const DOCUMENTED_CONTROLLERS = Symbol('DOCUMENTED_CONTROLLERS');
-
 /** The OpenAPI document and a readable page generated from it. Public: no credentials needed. */
 @Controller()
 @Public()
 export class DocsController {
-  private document?: Record<string, unknown>;
+  private document?: Promise<Record<string, unknown>>;
+  private app?: INestApplication;
 
-  constructor(
-    @Inject(DOCUMENTED_CONTROLLERS) private readonly controllers: (abstract new (...args: never[]) => unknown)[],
-  ) {}
+  /** The application the document describes (set by createApp in service.ts: swagger scans the whole app). */
+  describe(app: INestApplication): void {
+    this.app = app;
+  }
 
   @Get('openapi.json')
   @ApiDoc({
@@ -28,7 +27,8 @@ export class DocsController {
     responses: { 200: { description: 'OpenAPI 3.1 document' } },
   })
   openapi() {
-    this.document ??= buildOpenApiDocument(this.controllers, BASE_PATH);
+    if (!this.app) throw new Error('DocsController.describe(app) was not called');
+    this.document ??= buildOpenApiDocument(this.app, BASE_PATH);
     return this.document;
   }
 

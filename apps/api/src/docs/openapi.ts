@@ -1,47 +1,13 @@
-import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
-import { RequestMethod } from '@nestjs/common';
-import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
-import { API_DOC, IDEMPOTENT, type ApiDocMeta, type DocResponse } from './api-doc.js';
-import { listSchema, resourceSchemas, schemaRef } from './resource-schemas.js';
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { ERROR_TEXT, MULTIPART_FILE, OPTIONAL_BODY } from './api-doc.js';
+import { resourceSchemas, schemaRef } from './resource-schemas.js';
 import { webhookDocs } from './webhook-docs.js';
+import { loadDtoMetadata, useValidatorSchemas } from './dto-schemas.js';
+import { addRecordedExamples } from './recorded-examples.js';
 
-/** A class as the parameter types Nest records: any constructor. */
-type Ctor = abstract new (...args: never[]) => unknown;
-
-type Schema = Record<string, unknown>;
-type Controller = abstract new (...args: never[]) => unknown;
-
-const BODY = 3;
-const QUERY = 4;
-const PARAM = 5;
-
-const ERROR_TEXT: Record<number, string> = {
-  400: 'Invalid input: `details.errors` lists each field.',
-  401: 'Authentication failed: `reason` names the failed check.',
-  403: 'Not allowed: the API token lacks the permission, or the platform may not do this.',
-  404: 'Not found (or owned by another platform).',
-  409: 'Conflicts with the resource’s current state.',
-  410: 'Gone: the resource was deleted before.',
-  413: 'The body or its file is larger than the service accepts (`details.maxFileBytes` for a file).',
-  415: 'The body or the file is of a media type this operation does not accept.',
-  422: 'Idempotency key reused with a different request.',
-  429: 'Rate limited; see `Retry-After`.',
-  500: 'Unexpected error.',
-};
-
-const IDEMPOTENCY_KEY_PARAMETER: Schema = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: false,
-  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
-  description:
-    'Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours ' +
-    'with a hash of the request; the same key with the same request answers it again with ' +
-    '`Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. ' +
-    'Keys are per platform. Authentication failures, rate limits, server errors and signed-retry ' +
-    'challenges (202) are not kept: the signed step is, and its replay runs nothing.',
-};
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON document, walked by key
+type Schema = Record<string, any>;
 
 const REPLAYED_HEADER: Schema = {
   'Idempotent-Replayed': {
@@ -50,11 +16,133 @@ const REPLAYED_HEADER: Schema = {
   },
 };
 
-const BINARY: Schema = { type: 'string', format: 'binary' };
+/**
+ * Builds the OpenAPI 3.1 document with `@nestjs/swagger` from the running application: routes, parameters and
+ * request bodies from Nest and the plugin's DTO metadata, operations, responses and headers from `@ApiDoc`,
+ * response schemas and the `webhooks:` section from resource-schemas.ts and webhook-docs.ts (given to swagger as
+ * the document's starting components and webhooks). `completeOperations` then adds what follows from each
+ * operation itself (see there), and the DTO schemas are the ones class-validator enforces (README, "How the
+ * OpenAPI document is made").
+ */
+export async function buildOpenApiDocument(app: INestApplication, basePath: string): Promise<Schema> {
+  await loadDtoMetadata();
+  const config = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
+    .setTitle('Payments Platform API')
+    .setVersion(basePath)
+    .setDescription(
+      'Embedded-wallet authentication, signed-retry authorization, cards, money movement, ' +
+        'webhooks and a sandbox. All amounts are integers in the smallest currency unit. Every answer, errors ' +
+        'included, carries `X-Request-Id`: the one the request sent, or a new UUID.',
+    )
+    .addServer(`/${basePath}`)
+    .addBasicAuth({ type: 'http', scheme: 'basic', description: '`<api token id>:<client secret>`' }, 'platformBasic')
+    .addBearerAuth(
+      // opaque (`gat_…`), not the JWT swagger assumes by default
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: undefined,
+        description: 'Agent access token from device-code redemption.',
+      },
+      'agentBearer',
+    )
+    .build();
+  const start: Omit<OpenAPIObject, 'paths'> = {
+    ...config,
+    components: { ...config.components, schemas: { ...resourceSchemas } },
+    webhooks: webhookDocs(resourceSchemas),
+  };
+  const document = SwaggerModule.createDocument(app, start, {
+    ignoreGlobalPrefix: true,
+    autoTagControllers: false,
+    operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
+  }) as Schema;
+  useValidatorSchemas(document.components.schemas, resourceSchemas);
+  completeOperations(document);
+  dropUnused(document.components.schemas, document);
+  addRecordedExamples(document);
+  if (!document.tags?.length) delete document.tags;
+  document.paths = Object.fromEntries(Object.entries(document.paths).sort(([a], [b]) => a.localeCompare(b)));
+  return document;
+}
+
+/**
+ * What follows from an operation itself rather than from one route's decorators: the error responses every
+ * operation of its kind can answer (400 with input, 401 with credentials, 403 and 429 with Basic auth, 409 and 422
+ * with an Idempotency-Key, 500), `Idempotent-Replayed` on the responses a key can replay, an optional or multipart body (ApiDoc's
+ * extensions), the tag and the empty security of public routes, and `X-Request-Id` on every request and success.
+ */
+function completeOperations(document: Schema): void {
+  const components = document.components.schemas as Record<string, Schema>;
+  for (const byMethod of Object.values(document.paths as Record<string, Record<string, Schema>>)) {
+    for (const op of Object.values(byMethod)) {
+      op.tags = op.tags?.length ? op.tags : [String(op.operationId).split('_')[0]];
+      op.security ??= [];
+      const parameters = (op.parameters ?? []) as Schema[];
+      for (const p of parameters) if (p.in === 'header') p.schema ??= { type: 'string' };
+      const idempotent = parameters.some((p) => p.name === 'Idempotency-Key');
+      if (op[OPTIONAL_BODY] && op.requestBody) op.requestBody.required = false;
+      if (op[MULTIPART_FILE]) op.requestBody = multipartBody(op.requestBody, op[MULTIPART_FILE], components);
+      delete op[OPTIONAL_BODY];
+      delete op[MULTIPART_FILE];
+      const responses = op.responses as Record<string, Schema>;
+      if (idempotent) {
+        for (const [status, r] of Object.entries(responses)) {
+          const challenge = r.content?.['application/json']?.schema?.$ref?.endsWith('/SignedRetryChallenge');
+          if (status.startsWith('2') && !challenge) r.headers = { ...r.headers, ...REPLAYED_HEADER };
+        }
+      }
+      const basic = op.security.some((s: Schema) => 'platformBasic' in s);
+      const statuses = [
+        ...(op.requestBody || parameters.length ? [400] : []),
+        ...(op.security.length ? [401] : []),
+        // A platform token without the permission (403); its id or address blocked after failed authentications (429).
+        ...(basic ? [403, 429] : []),
+        // 409 IDEMPOTENCY_KEY_IN_PROGRESS while the first request with the key still runs; 422 IDEMPOTENCY_KEY_REUSED.
+        ...(idempotent ? [409, 422] : []),
+        500,
+      ];
+      for (const status of statuses) {
+        responses[status] ??= {
+          description: ERROR_TEXT[status],
+          content: { 'application/json': { schema: schemaRef('Error') } },
+        };
+      }
+      op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
+      // every request may name itself, every answer carries its id (http/request-log.ts); declared on the
+      // successes only (the error answers carry it too, as info.description says: a header table on each of
+      // them would add a tenth to the reference page's rendering for one repeated line)
+      op.parameters = [...parameters, { $ref: '#/components/parameters/X-Request-Id' }];
+      for (const [status, r] of Object.entries(op.responses as Record<string, Schema>))
+        if (status.startsWith('2'))
+          r.headers = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' }, ...r.headers };
+    }
+  }
+  document.components.parameters = { 'X-Request-Id': { in: 'header', ...REQUEST_ID } };
+  document.components.headers = {
+    'X-Request-Id': { description: 'The request’s id: the one it sent, or a new UUID.', schema: REQUEST_ID.schema },
+  };
+}
+
+const REQUEST_ID = {
+  name: 'X-Request-Id',
+  required: false,
+  description:
+    'Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of ' +
+    '`A-Z a-z 0-9 . _ : -` is replaced by a new UUID.',
+  schema: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' },
+};
 
 /** A multipart/form-data body: the DTO's fields as text parts and one required file part. */
-function multipartBody(dto: Schema, multipart: NonNullable<ApiDocMeta['multipart']>): Schema {
-  const file = { ...BINARY, description: multipart.description };
+function multipartBody(
+  body: Schema | undefined,
+  multipart: { fileField: string; description: string },
+  components: Record<string, Schema>,
+): Schema {
+  const ref = body?.content?.['multipart/form-data']?.schema?.$ref as string | undefined;
+  const dto = (ref ? components[ref.split('/').pop()!] : undefined) ?? {};
+  const file = { type: 'string', format: 'binary', description: multipart.description };
   const schema = {
     type: 'object',
     required: [multipart.fileField, ...((dto.required as string[] | undefined) ?? [])],
@@ -63,194 +151,12 @@ function multipartBody(dto: Schema, multipart: NonNullable<ApiDocMeta['multipart
   return { required: true, content: { 'multipart/form-data': { schema } } };
 }
 
-function joinPath(...parts: (string | undefined)[]): string {
-  const path = parts
-    .filter((p): p is string => Boolean(p) && p !== '/')
-    .map((p) => p.replace(/^\/+|\/+$/g, ''))
-    .filter(Boolean)
-    .join('/');
-  return '/' + path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-}
-
-function responseContent(r: DocResponse): Schema | undefined {
-  if (r.binary) return Object.fromEntries(r.binary.map((type) => [type, { schema: BINARY }]));
-  if (!r.schema) return undefined;
-  const schema = r.schema.startsWith('list:') ? listSchema(r.schema.slice(5)) : schemaRef(r.schema);
-  return { 'application/json': { schema } };
-}
-
-/** Turns a query DTO's JSON Schema into OpenAPI query parameters. */
-function queryParameters(schema: Schema | undefined): Schema[] {
-  if (!schema) return [];
-  const required = new Set((schema.required as string[] | undefined) ?? []);
-  return Object.entries((schema.properties as Record<string, Schema>) ?? {}).map(([name, s]) => ({
-    name,
-    in: 'query',
-    required: required.has(name),
-    schema: s,
-  }));
-}
-
-/**
- * Builds the OpenAPI 3.1 document from the controllers themselves: routes from Nest's metadata,
- * request bodies and query parameters from the class-validator DTOs, responses from `@ApiDoc`.
- * The document can never drift from what the service actually routes and validates.
- */
-export function buildOpenApiDocument(controllers: Controller[], basePath: string): Schema {
-  const dtoSchemas = validationMetadatasToSchemas({
-    refPointerPrefix: '#/components/schemas/',
-    classTransformerMetadataStorage: defaultMetadataStorage,
-  }) as Record<string, Schema>;
-  // A DTO that only extends another (UpdateCustomerDto) has no metadata of its own: it validates as its parent.
-  const schemaName = (type: Ctor | undefined): string | undefined => {
-    for (let t = type; t && t !== Function.prototype; t = Object.getPrototypeOf(t) as Ctor) {
-      if (dtoSchemas[t.name]) return t.name;
-    }
-    return undefined;
-  };
-  const paths: Record<string, Record<string, Schema>> = {};
-  const usedDtos = new Set<string>();
-
-  for (const controller of controllers) {
-    const base = Reflect.getMetadata(PATH_METADATA, controller) as string | undefined;
-    const proto = controller.prototype as Record<string, unknown>;
-    for (const name of Object.getOwnPropertyNames(proto)) {
-      const handler = proto[name];
-      if (name === 'constructor' || typeof handler !== 'function') continue;
-      const routePath = Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
-      const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
-      if (routePath === undefined || method === undefined) continue;
-      const doc = Reflect.getMetadata(API_DOC, handler) as ApiDocMeta | undefined;
-      const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<
-        string,
-        { index: number; data?: string }
-      >;
-      const types = (Reflect.getMetadata('design:paramtypes', proto, name) ?? []) as (Ctor | undefined)[];
-
-      const parameters: Schema[] = [];
-      let requestBody: Schema | undefined;
-      for (const [key, arg] of Object.entries(args)) {
-        const kind = Number(key.split(':')[0]);
-        const type = types[arg.index];
-        if (kind === PARAM && arg.data)
-          parameters.push({ name: arg.data, in: 'path', required: true, schema: { type: 'string' } });
-        const dto = schemaName(type);
-        if (kind === QUERY && dto) parameters.push(...queryParameters(dtoSchemas[dto]));
-        if (kind === BODY && dto && doc?.multipart) {
-          requestBody = multipartBody(dtoSchemas[dto], doc.multipart);
-        } else if (kind === BODY && dto) {
-          usedDtos.add(dto);
-          const required = !doc?.optionalBody;
-          requestBody = { required, content: { 'application/json': { schema: schemaRef(dto) } } };
-        }
-      }
-
-      if (doc?.upload) {
-        const { field, description } = doc.upload;
-        const schema = {
-          type: 'object',
-          required: [field],
-          properties: { [field]: { type: 'string', format: 'binary', description } },
-        };
-        requestBody = { required: true, content: { 'multipart/form-data': { schema } } };
-      }
-      const httpCode = Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined;
-      const idempotent = Reflect.getMetadata(IDEMPOTENT, handler) === true;
-      const auth = doc?.auth ?? 'basic';
-      const successes = doc?.responses ?? {
-        [httpCode ?? (method === RequestMethod.POST ? 201 : 200)]: { description: 'OK' },
-      };
-      const responses: Record<string, Schema> = {};
-      for (const [status, r] of Object.entries(successes)) {
-        const content = responseContent(r);
-        const headers = idempotent ? { headers: REPLAYED_HEADER } : {};
-        responses[status] = { description: r.description, ...(content ? { content } : {}), ...headers };
-      }
-      if (doc?.signedRetry) {
-        responses['202'] = {
-          description: 'Signed-retry challenge: stamp `payloadToSign` and retry.',
-          content: { 'application/json': { schema: schemaRef('SignedRetryChallenge') } },
-        };
-        parameters.push(
-          {
-            name: 'Service-Wallet-Signature',
-            in: 'header',
-            required: false,
-            schema: { type: 'string' },
-            description: 'Stamp over payloadToSign (step 2).',
-          },
-          {
-            name: 'Request-Id',
-            in: 'header',
-            required: false,
-            schema: { type: 'string' },
-            description: 'The challenge requestId (step 2).',
-          },
-        );
-      }
-      for (const h of doc?.headers ?? []) {
-        const { name: header, description, required = false } = h;
-        parameters.push({ name: header, in: 'header', required, schema: { type: 'string' }, description });
-      }
-      if (idempotent) parameters.push(IDEMPOTENCY_KEY_PARAMETER);
-      const errorStatuses = new Set<number>([
-        ...(requestBody || parameters.length ? [400] : []),
-        ...(auth !== 'none' ? [401] : []),
-        // A platform token without the permission the operation needs (VIEW, TRANSACT or MANAGE).
-        // 429: the token id or address is blocked after too many failed authentications (AuthFailureLimiter).
-        ...(auth === 'basic' ? [403, 429] : []),
-        // 409 IDEMPOTENCY_KEY_IN_PROGRESS while the first request with the key still runs; 422 IDEMPOTENCY_KEY_REUSED.
-        ...(idempotent ? [409, 422] : []),
-        ...(doc?.errors ?? []),
-        500,
-      ]);
-      for (const status of [...errorStatuses].sort()) {
-        responses[String(status)] = {
-          description: ERROR_TEXT[status] ?? 'Error',
-          content: { 'application/json': { schema: schemaRef('Error') } },
-        };
-      }
-
-      const path = joinPath(base, routePath);
-      const verb = RequestMethod[method].toLowerCase();
-      paths[path] ??= {};
-      paths[path][verb] = {
-        operationId: `${controller.name.replace(/Controller$/, '')}_${name}`,
-        summary: doc?.summary ?? name,
-        ...(doc?.description ? { description: doc.description } : {}),
-        tags: [doc?.tag ?? controller.name.replace(/Controller$/, '')],
-        security: auth === 'none' ? [] : auth === 'bearer' ? [{ agentBearer: [] }] : [{ platformBasic: [] }],
-        ...(parameters.length ? { parameters } : {}),
-        ...(requestBody ? { requestBody } : {}),
-        responses,
-      };
-    }
+/** DTO schemas nothing refers to any more (a multipart body's DTO, inlined into its form). */
+function dropUnused(components: Record<string, Schema>, document: Schema): void {
+  for (const name of Object.keys(components)) {
+    if (resourceSchemas[name]) continue;
+    const { [name]: _own, ...rest } = components;
+    if (!JSON.stringify({ ...document, components: { schemas: rest } }).includes(`"#/components/schemas/${name}"`))
+      delete components[name];
   }
-
-  const components: Record<string, Schema> = { ...resourceSchemas };
-  // Body DTOs and everything they reference (nested DTOs).
-  for (const [name, schema] of Object.entries(dtoSchemas)) {
-    if (usedDtos.has(name) || JSON.stringify(dtoSchemas).includes(`"#/components/schemas/${name}"`))
-      components[name] = schema;
-  }
-  return {
-    openapi: '3.1.0',
-    info: {
-      title: 'Payments Platform API',
-      version: basePath,
-      description:
-        'Embedded-wallet authentication, signed-retry authorization, cards, money movement, ' +
-        'webhooks and a sandbox. All amounts are integers in the smallest currency unit.',
-    },
-    servers: [{ url: `/${basePath}` }],
-    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
-    webhooks: webhookDocs(components),
-    components: {
-      schemas: components,
-      securitySchemes: {
-        platformBasic: { type: 'http', scheme: 'basic', description: '`<api token id>:<client secret>`' },
-        agentBearer: { type: 'http', scheme: 'bearer', description: 'Agent access token from device-code redemption.' },
-      },
-    },
-  };
 }

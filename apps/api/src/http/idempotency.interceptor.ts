@@ -2,7 +2,6 @@ import {
   applyDecorators,
   Inject,
   Injectable,
-  SetMetadata,
   UseInterceptors,
   type CallHandler,
   type Type,
@@ -16,7 +15,7 @@ import { IdempotencyService } from '#application/idempotency/idempotency-service
 import { IDS, SECRET_BOX, type Actor } from '#application/tokens.js';
 import type { SecretBox } from '#crypto/secret-box.js';
 import type { IdGenerator } from '#domain/ids.js';
-import { IDEMPOTENT } from '../docs/api-doc.js';
+import { IdempotencyKeyHeader } from '../docs/api-doc.js';
 import { ApiError, invalidInput, toErrorBody, type ErrorBody } from './errors.js';
 import { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import { isChallenge } from './signed-retry.js';
@@ -159,4 +158,4 @@ export class UploadIdempotency {
  * that must run first (one that reads a multipart body into the request).
  */
 export const Idempotent = (...before: Type<NestInterceptor>[]) =>
-  applyDecorators(SetMetadata(IDEMPOTENT, true), UseInterceptors(...before, IdempotencyInterceptor));
+  applyDecorators(IdempotencyKeyHeader(), UseInterceptors(...before, IdempotencyInterceptor));

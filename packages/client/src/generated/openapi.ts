@@ -333,7 +333,7 @@ export interface paths {
         put?: never;
         /**
          * Create a quote
-         * @description From one of the customer’s accounts (another customer’s: 404), or REALTIME_FUNDING: the customer pays in by the quote’s paymentInstructions and the quote starts when the funds arrive (source.customerId, if given, must be the agent’s customer). Needs CREATE_QUOTES (and EXECUTE_QUOTES with immediatelyExecute, which for an account source is then evaluated like an execute). 403 for a paused agent or an account the policy does not allow.
+         * @description From one of the customer’s accounts (another customer’s: 404). Needs CREATE_QUOTES (and EXECUTE_QUOTES with immediatelyExecute, which is then evaluated like an execute). 403 for a paused agent or an account the policy does not allow.
          */
         post: operations["AgentMe_createQuote"];
         delete?: never;
@@ -433,7 +433,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer in
-         * @description From one of the customer’s external accounts into one of its internal accounts. Evaluated by the policy (CREATE_TRANSFERS). amount is optional in the schema, as in the public API, but a pull needs it: 400 INVALID_AMOUNT without it.
+         * @description From one of the customer’s external accounts into one of its internal accounts. Evaluated by the policy (CREATE_TRANSFERS).
          */
         post: operations["AgentMe_transferIn"];
         delete?: never;
@@ -453,7 +453,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer out
-         * @description From one of the customer’s internal accounts to one of its external accounts. Evaluated by the policy (CREATE_TRANSFERS); 400 INSUFFICIENT_FUNDS when the balance does not cover it. Without amount the account’s whole available balance is sent, and the policy judges that amount (400 INVALID_AMOUNT when the balance is empty).
+         * @description From one of the customer’s internal accounts to one of its external accounts. Evaluated by the policy (CREATE_TRANSFERS); 400 INSUFFICIENT_FUNDS when the balance does not cover it.
          */
         post: operations["AgentMe_transferOut"];
         delete?: never;
@@ -626,7 +626,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/credentials/{id}": {
+    "/auth/credentials/{authMethodId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -646,7 +646,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/credentials/{id}/challenge": {
+    "/auth/credentials/{authMethodId}/challenge": {
         parameters: {
             query?: never;
             header?: never;
@@ -666,7 +666,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/credentials/{id}/verify": {
+    "/auth/credentials/{authMethodId}/verify": {
         parameters: {
             query?: never;
             header?: never;
@@ -706,7 +706,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/sessions/{id}": {
+    "/auth/sessions/{sessionId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -726,7 +726,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/sessions/{id}/refresh": {
+    "/auth/sessions/{sessionId}/refresh": {
         parameters: {
             query?: never;
             header?: never;
@@ -835,27 +835,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/cards/{cardId}/transactions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List a card’s transactions
-         * @description Every approved authorization of the card with what reconciled against it (declined authorizations open none; they are in the card’s audit history). Filters: status, createdAfter and createdBefore (inclusive bounds on the authorization time). Newest first unless sortOrder=asc. status: AUTHORIZED (funds held, nothing cleared), PARTIALLY_SETTLED (a clearing posted part and the rest is still held for more), SETTLED (closed against the funding source: cleared, or what was held released when the authorization expired or the card closed), REFUNDED (everything settled was returned), EXCEPTION (a clearing arrived that the funding source could not pay). Another platform’s card answers 404.
-         */
-        get: operations["CardTransactions_list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/cards/{id}": {
+    "/cards/{cardId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -877,6 +857,26 @@ export interface paths {
          * @description state: ACTIVE <-> FROZEN, ACTIVE/FROZEN -> CLOSED (stateReason CLOSED_BY_PLATFORM, funding sources detached, open authorizations reversed and their holds released; CLOSED is terminal); any other transition is 409 INVALID_STATE_TRANSITION. fundingSources replaces the whole ordered binding (at least one, the holder’s, in the card currency) and cannot accompany state CLOSED. Emits card.state_change / card.funding_source_change (events CardStateChanged / CardFundingSourcesChanged). The card’s owning internal account is the holder’s EMBEDDED_WALLET account in the card’s currency, recorded when the card is created (a holder without one gets 400 CARDHOLDER_WALLET_REQUIRED); changes are a signed retry stamped by an active session of that account. A request that would be refused is refused before a challenge is issued.
          */
         patch: operations["Cards_update"];
+        trace?: never;
+    };
+    "/cards/{cardId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a card’s transactions
+         * @description Every approved authorization of the card with what reconciled against it (declined authorizations open none; they are in the card’s audit history). Filters: status, createdAfter and createdBefore (inclusive bounds on the authorization time). Newest first unless sortOrder=asc. status: AUTHORIZED (funds held, nothing cleared), PARTIALLY_SETTLED (a clearing posted part and the rest is still held for more), SETTLED (closed against the funding source: cleared, or what was held released when the authorization expired or the card closed), REFUNDED (everything settled was returned), EXCEPTION (a clearing arrived that the funding source could not pay). Another platform’s card answers 404.
+         */
+        get: operations["CardTransactions_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/config": {
@@ -1303,7 +1303,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/internal-accounts/{id}": {
+    "/internal-accounts/{accountId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1324,7 +1324,7 @@ export interface paths {
         patch: operations["WalletAccounts_update"];
         trace?: never;
     };
-    "/internal-accounts/{id}/export": {
+    "/internal-accounts/{accountId}/export": {
         parameters: {
             query?: never;
             header?: never;
@@ -1591,7 +1591,7 @@ export interface paths {
         put?: never;
         /**
          * Create a quote
-         * @description Locks the exchange rate and fees until expiresAt (5 minutes on instant rails, 15 on others, 2 on Lightning/Spark/stablecoin rails). Source: a customer’s internal account (held on execute), an EMBEDDED_WALLET (execute needs a Service-Wallet-Signature over paymentInstructions[0].accountOrWalletInfo.payloadToSign) or a customer’s external account (funded by paying paymentInstructions; sandbox: POST /sandbox/send). REALTIME_FUNDING {customerId?, currency, cryptoNetwork?}: the customer pays `currency` by paymentInstructions and the payment starts when the funds arrive (sandbox: POST /sandbox/send; immediatelyExecute changes nothing); without customerId the destination account’s owner pays. Destination: an internal or external account, or a UMA address with the lookupId of GET /receiver/uma/{receiverUmaAddress} and optionally `currency`, one of the lookup’s supportedCurrencies (default: the first); fields named by the lookup’s requiredPayerDataFields must be in senderCustomerInfo. Receiving amounts round down; a RECEIVING-locked quote rounds the sending amount up. Both currencies must be among the platform’s supportedCurrencies (GET /config): 400 INVALID_CURRENCY otherwise, nothing recorded. Sandbox external-account destinations select the outcome by their last three digits: 002 execution fails, 003 completes after about 6 minutes, 004 delivery fails, 005 completes then is returned (FAILED, refunded), 006 user cancellation (REFUNDED), 007 payout and refund fail (FAILED, money not returned), other success.
+         * @description Locks the exchange rate and fees until expiresAt (5 minutes on instant rails, 15 on others, 2 on Lightning/Spark/stablecoin rails). Source: a customer’s internal account (held on execute), an EMBEDDED_WALLET (execute needs a Service-Wallet-Signature over paymentInstructions[0].accountOrWalletInfo.payloadToSign) or a customer’s external account (funded by paying paymentInstructions; sandbox: POST /sandbox/send). REALTIME_FUNDING {customerId?, currency, cryptoNetwork?}: the customer pays `currency` by paymentInstructions and the payment starts when the funds arrive (sandbox: POST /sandbox/send; immediatelyExecute changes nothing); without customerId the destination account’s owner pays. Destination: an internal or external account, or a UMA address with the lookupId of GET /receiver/uma/{receiverUmaAddress} and optionally `currency`, one of the lookup’s supportedCurrencies (default: the first); fields named by the lookup’s requiredPayerDataFields must be in senderCustomerInfo. Receiving amounts round down; a RECEIVING-locked quote rounds the sending amount up. Sandbox external-account destinations select the outcome by their last three digits: 002 execution fails, 003 completes after about 6 minutes, 004 delivery fails, 005 completes then is returned (FAILED, refunded), 006 user cancellation (REFUNDED), 007 payout and refund fail (FAILED, money not returned), other success.
          */
         post: operations["Quotes_create"];
         delete?: never;
@@ -1677,7 +1677,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/sandbox/cards/{id}/simulate/authorization": {
+    "/sandbox/cards/{cardId}/simulate/authorization": {
         parameters: {
             query?: never;
             header?: never;
@@ -1697,7 +1697,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/sandbox/cards/{id}/simulate/clearing": {
+    "/sandbox/cards/{cardId}/simulate/clearing": {
         parameters: {
             query?: never;
             header?: never;
@@ -1717,7 +1717,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/sandbox/cards/{id}/simulate/return": {
+    "/sandbox/cards/{cardId}/simulate/return": {
         parameters: {
             query?: never;
             header?: never;
@@ -2013,7 +2013,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer in from an external account
-         * @description Credits the internal account from the platform’s settlement account when the bank transfer settles (INCOMING transaction). amount is optional in the schema, as in the public API, but a pull needs it: 400 INVALID_AMOUNT without it. The accounts’ currency must be among the platform’s supportedCurrencies (GET /config): 400 INVALID_CURRENCY otherwise, nothing recorded. In the sandbox the external account’s last three digits select the outcome: 002 fails at once (insufficient funds), 003 fails at once (account closed or invalid), 004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then FAILED, anything else completes at once.
+         * @description Credits the internal account from the platform’s settlement account when the bank transfer settles (INCOMING transaction). amount is optional in the schema, as in the public API, but a pull needs it: 400 INVALID_AMOUNT without it. In the sandbox the external account’s last three digits select the outcome: 002 fails at once (insufficient funds), 003 fails at once (account closed or invalid), 004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then FAILED, anything else completes at once.
          */
         post: operations["Transfers_transferIn"];
         delete?: never;
@@ -2033,7 +2033,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer out to an external account
-         * @description Holds the amount on the internal account, posts it when the payout settles, releases it when it fails (OUTGOING transaction). 400 INSUFFICIENT_FUNDS when the balance does not cover it. Without amount the source account's whole available balance is sent (400 INVALID_AMOUNT when it is empty). The accounts’ currency must be among the platform’s supportedCurrencies (GET /config): 400 INVALID_CURRENCY otherwise, nothing recorded. In the sandbox the external account’s last three digits select the outcome: 002 fails at once (insufficient funds), 003 fails at once (account closed or invalid), 004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then FAILED, anything else completes at once.
+         * @description Holds the amount on the internal account, posts it when the payout settles, releases it when it fails (OUTGOING transaction). 400 INSUFFICIENT_FUNDS when the balance does not cover it. Without amount the source account's whole available balance is sent (400 INVALID_AMOUNT when it is empty). In the sandbox the external account’s last three digits select the outcome: 002 fails at once (insufficient funds), 003 fails at once (account closed or invalid), 004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then FAILED, anything else completes at once.
          */
         post: operations["Transfers_transferOut"];
         delete?: never;
@@ -4308,7 +4308,7 @@ export interface components {
             /** Format: date-time */
             claimedAt?: string;
             /** Format: date-time */
-            expiresAt: string;
+            expiresAt?: string;
             inviteeUma?: string;
             firstName?: string;
             /** @description Display amount; the inviter’s platform sends it after the claim. */
@@ -4511,7 +4511,7 @@ export interface components {
             /** @description What those debits amount to (a hold cut to what posted, or to 0 when released). */
             totalAmount: number;
             /** @description Pulls not yet final (always 0: every pull here is final when the call answers). */
-            pendingCount: number;
+            pendingCount?: number;
         };
         CardRefundSummary: {
             /** @description Returns received. */
@@ -4530,15 +4530,15 @@ export interface components {
             id: string;
             cardId: string;
             /** @description The cardholder. */
-            customerId: string;
+            customerId?: string;
             /** @description Opaque id of the transaction at the issuer. */
-            issuerTransactionToken: string;
+            issuerTransactionToken?: string;
             /** @enum {string} */
             status: "AUTHORIZED" | "PARTIALLY_SETTLED" | "SETTLED" | "REFUNDED" | "EXCEPTION";
             merchant: components["schemas"]["CardMerchant"];
             authorizedAmount: components["schemas"]["CurrencyAmount"];
-            settledAmount: components["schemas"]["CurrencyAmount"];
-            refundedAmount: components["schemas"]["CurrencyAmount"];
+            settledAmount?: components["schemas"]["CurrencyAmount"];
+            refundedAmount?: components["schemas"]["CurrencyAmount"];
             /** @description The funding source (internal account) that approved and pays it. */
             accountId: string;
             pullSummary: components["schemas"]["CardPullSummary"];
@@ -4608,7 +4608,7 @@ export interface components {
                 name: "FULL_NAME" | "BIRTH_DATE" | "NATIONALITY";
                 mandatory: boolean;
             }[];
-            counterpartyInformation: {
+            counterpartyInformation?: {
                 [key: string]: string;
             };
             /** @description The sender the lookup was made for, when named. */
@@ -4647,7 +4647,7 @@ export interface components {
                 /** @description Stamp these exact bytes; send the stamp as Service-Wallet-Signature. */
                 payloadToSign: string;
             };
-            instructionsNotes: string;
+            instructionsNotes?: string;
             /** @description Whether the money lands in a platform-owned account (true) or a customer’s (false). */
             isPlatformAccount?: boolean;
         };
@@ -4715,16 +4715,16 @@ export interface components {
             /** @description Smallest unit of the sending currency. */
             feesIncluded: number;
             /** @enum {string} */
-            lockedCurrencySide: "SENDING" | "RECEIVING";
+            lockedCurrencySide?: "SENDING" | "RECEIVING";
             /** @description As requested. */
-            lockedCurrencyAmount: number;
+            lockedCurrencyAmount?: number;
             transactionId: string;
             /** @description Absent for internal-account sources. EMBEDDED_WALLET sources: accountOrWalletInfo {accountType: EMBEDDED_WALLET, payloadToSign}. External and REALTIME_FUNDING sources: bank (or wallet) details with the reference to quote. */
             paymentInstructions?: components["schemas"]["PaymentInstructions"][];
             counterpartyInformation?: {
                 [key: string]: string;
             };
-            rateDetails: components["schemas"]["RateDetails"];
+            rateDetails?: components["schemas"]["RateDetails"];
             description?: string;
             purposeOfPayment?: string;
         };
@@ -4768,7 +4768,7 @@ export interface components {
             });
             customerId: string;
             platformCustomerId: string;
-            sentAmount: {
+            sentAmount?: {
                 amount: number;
                 currency: components["schemas"]["Currency"];
             };
@@ -4776,7 +4776,7 @@ export interface components {
                 amount: number;
                 currency: components["schemas"]["Currency"];
             };
-            exchangeRate: number;
+            exchangeRate?: number;
             /** @description Smallest unit of the receiving currency. */
             fees: number;
             description?: string;
@@ -4786,15 +4786,15 @@ export interface components {
             };
             /** @description All statuses but CREATED. */
             reconciliationInstructions?: {
-                reference: string;
+                reference?: string;
                 /** @description Crypto destinations, once completed. */
                 transactionHash?: string;
             };
             rateDetails?: {
-                gridApiMultiplier: number;
-                gridApiFixedFee: number;
-                gridApiVariableFeeRate: number;
-                gridApiVariableFeeAmount: number;
+                gridApiMultiplier?: number;
+                gridApiFixedFee?: number;
+                gridApiVariableFeeRate?: number;
+                gridApiVariableFeeAmount?: number;
             };
             /** @enum {string} */
             failureReason?: "LNURLP_FAILED" | "PAY_REQUEST_FAILED" | "PAYMENT_APPROVAL_WEBHOOK_ERROR" | "PAYMENT_APPROVAL_TIMED_OUT" | "OFFRAMP_FAILED" | "MISSING_MANDATORY_PAYEE_DATA" | "QUOTE_EXPIRED" | "QUOTE_EXECUTION_FAILED";
@@ -4886,9 +4886,9 @@ export interface components {
              * Format: date
              * @description When the daily counters reset.
              */
-            dailyResetDate: string;
+            dailyResetDate?: string;
             /** @description When the monthly counter resets. */
-            monthlyResetMonth: string;
+            monthlyResetMonth?: string;
         };
         Agent: {
             id: string;
@@ -5185,6 +5185,26 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        OpenInternalAccountDto: {
+            customerId: string;
+            /** @enum {string} */
+            type: "INTERNAL_FIAT" | "INTERNAL_CRYPTO" | "EMBEDDED_WALLET";
+            /** @enum {string} */
+            currency: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+        };
+        CreateCustomerExternalAccountDto: {
+            customerId?: string;
+            currency: string;
+            platformAccountId?: string;
+            defaultUmaDepositAccount?: boolean;
+            accountInfo: components["schemas"]["ExternalAccountCreateInfo"];
+        };
+        CreatePlatformExternalAccountDto: {
+            currency: string;
+            platformAccountId?: string;
+            defaultUmaDepositAccount?: boolean;
+            accountInfo: components["schemas"]["ExternalAccountCreateInfo"];
+        };
         AddressDto: {
             line1?: string;
             line2?: string;
@@ -5252,35 +5272,6 @@ export interface components {
             /** @enum {string} */
             kybStatus?: "UNVERIFIED" | "PENDING" | "APPROVED" | "REJECTED";
         };
-        OpenInternalAccountDto: {
-            customerId: string;
-            /** @enum {string} */
-            type: "INTERNAL_FIAT" | "INTERNAL_CRYPTO" | "EMBEDDED_WALLET";
-            /** @enum {string} */
-            currency: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
-        };
-        CreatePlatformExternalAccountDto: {
-            currency: string;
-            platformAccountId?: string;
-            defaultUmaDepositAccount?: boolean;
-            accountInfo: components["schemas"]["ExternalAccountCreateInfo"];
-        };
-        CreateCustomerExternalAccountDto: {
-            customerId?: string;
-            currency: string;
-            platformAccountId?: string;
-            defaultUmaDepositAccount?: boolean;
-            accountInfo: components["schemas"]["ExternalAccountCreateInfo"];
-        };
-        CreateInvitationDto: {
-            inviterUma: string;
-            firstName?: string;
-            amountToSend?: number;
-            expiresAt?: string;
-        };
-        ClaimInvitationDto: {
-            inviteeUma: string;
-        };
         CreateVerificationDto: {
             customerId: string;
         };
@@ -5307,6 +5298,12 @@ export interface components {
             identifier: string;
             countryOfIssuance?: string;
         };
+        CreateBeneficialOwnerDto: {
+            customerId: string;
+            roles: ("UBO" | "DIRECTOR" | "COMPANY_OFFICER" | "CONTROL_PERSON" | "TRUSTEE" | "GENERAL_PARTNER")[];
+            ownershipPercentage: number;
+            personalInfo: components["schemas"]["BeneficialOwnerPersonalInfoDto"];
+        };
         BeneficialOwnerPersonalInfoUpdateDto: {
             firstName?: string;
             middleName?: string;
@@ -5321,12 +5318,6 @@ export interface components {
             idType?: "SSN" | "ITIN" | "EIN" | "NON_US_TAX_ID";
             identifier?: string;
             countryOfIssuance?: string;
-        };
-        CreateBeneficialOwnerDto: {
-            customerId: string;
-            roles: ("UBO" | "DIRECTOR" | "COMPANY_OFFICER" | "CONTROL_PERSON" | "TRUSTEE" | "GENERAL_PARTNER")[];
-            ownershipPercentage: number;
-            personalInfo: components["schemas"]["BeneficialOwnerPersonalInfoDto"];
         };
         UpdateBeneficialOwnerDto: {
             roles?: ("UBO" | "DIRECTOR" | "COMPANY_OFFICER" | "CONTROL_PERSON" | "TRUSTEE" | "GENERAL_PARTNER")[];
@@ -5344,8 +5335,53 @@ export interface components {
             address?: components["schemas"]["AddressDto"];
             businessInfo?: components["schemas"]["BusinessInfoDto"];
         };
-        FundDto: {
-            amount: number;
+        CreateInvitationDto: {
+            inviterUma: string;
+            firstName?: string;
+            amountToSend?: number;
+            expiresAt?: string;
+        };
+        ClaimInvitationDto: {
+            inviteeUma: string;
+        };
+        PasskeyAttestationDto: {
+            credentialId: string;
+            clientDataJson: string;
+            attestationObject: string;
+            transports?: string[];
+        };
+        AddCredentialDto: {
+            /** @enum {string} */
+            type: "OAUTH" | "EMAIL_OTP" | "PASSKEY";
+            accountId: string;
+            nickname?: string;
+            challenge?: string;
+            attestation?: components["schemas"]["PasskeyAttestationDto"];
+            oidcToken?: string;
+        };
+        CredentialChallengeDto: {
+            clientPublicKey?: string;
+        };
+        PasskeyAssertionDto: {
+            credentialId: string;
+            clientDataJson: string;
+            authenticatorData: string;
+            signature: string;
+            userHandle?: string;
+        };
+        VerifyCredentialDto: {
+            /** @enum {string} */
+            type?: "OAUTH" | "EMAIL_OTP" | "PASSKEY";
+            otp?: string;
+            oidcToken?: string;
+            clientPublicKey?: string;
+            assertion?: components["schemas"]["PasskeyAssertionDto"];
+        };
+        ClientPublicKeyDto: {
+            clientPublicKey: string;
+        };
+        UpdateWalletAccountDto: {
+            privateEnabled: boolean;
         };
         CreateTokenDto: {
             name: string;
@@ -5382,44 +5418,61 @@ export interface components {
             supportedCurrencies?: components["schemas"]["PlatformCurrencyConfigDto"][];
             embeddedWalletConfig?: components["schemas"]["EmbeddedWalletConfigDto"];
         };
-        PasskeyAttestationDto: {
-            credentialId: string;
-            clientDataJson: string;
-            attestationObject: string;
-            transports?: string[];
+        FundDto: {
+            amount: number;
         };
-        PasskeyAssertionDto: {
-            credentialId: string;
-            clientDataJson: string;
-            authenticatorData: string;
-            signature: string;
-            userHandle?: string;
-        };
-        AddCredentialDto: {
+        CurrencyRefDto: {
             /** @enum {string} */
-            type: "OAUTH" | "EMAIL_OTP" | "PASSKEY";
-            accountId: string;
-            nickname?: string;
-            challenge?: string;
-            attestation?: components["schemas"]["PasskeyAttestationDto"];
-            oidcToken?: string;
+            code: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            name?: string;
+            symbol?: string;
+            decimals?: number;
         };
-        CredentialChallengeDto: {
-            clientPublicKey?: string;
+        MerchantDto: {
+            descriptor: string;
+            mcc?: string;
+            country?: string;
         };
-        VerifyCredentialDto: {
+        SimulateAuthorizationDto: {
+            amount: number;
+            currency: components["schemas"]["CurrencyRefDto"];
+            merchant: components["schemas"]["MerchantDto"];
+        };
+        SimulateClearingDto: {
+            cardTransactionId: string;
+            amount?: number;
+        };
+        SimulateReturnDto: {
+            cardTransactionId: string;
+            amount?: number;
+        };
+        CreateCardDto: {
+            customerId: string;
+            platformCardId?: string;
             /** @enum {string} */
-            type?: "OAUTH" | "EMAIL_OTP" | "PASSKEY";
-            otp?: string;
-            oidcToken?: string;
-            clientPublicKey?: string;
-            assertion?: components["schemas"]["PasskeyAssertionDto"];
+            form: "VIRTUAL";
+            fundingSources: string[];
         };
-        ClientPublicKeyDto: {
-            clientPublicKey: string;
+        UpdateCardDto: {
+            /** @enum {string} */
+            state?: "ACTIVE" | "FROZEN" | "CLOSED";
+            fundingSources?: string[];
         };
-        UpdateWalletAccountDto: {
-            privateEnabled: boolean;
+        SandboxSendDto: {
+            quoteId: string;
+            currencyCode: string;
+            currencyAmount?: number;
+        };
+        SandboxUmaReceiveDto: {
+            senderUmaAddress: string;
+            receiverUmaAddress?: string;
+            customerId?: string;
+            receivingCurrencyCode: string;
+            receivingCurrencyAmount: number;
+        };
+        AdvanceClockDto: {
+            seconds?: number;
+            milliseconds?: number;
         };
         QuoteFundingSourceDto: {
             /** @enum {string} */
@@ -5454,6 +5507,9 @@ export interface components {
             /** @enum {string} */
             purposeOfPayment?: "GIFT" | "SELF" | "GOODS_OR_SERVICES" | "EDUCATION" | "HEALTH_OR_MEDICAL" | "REAL_ESTATE_PURCHASE" | "TAX_PAYMENT" | "LOAN_PAYMENT" | "UTILITY_BILL" | "DONATION" | "TRAVEL" | "OTHER";
         };
+        ConfirmReceiptDeliveryDto: {
+            receiptDeliveryConfirmedAt?: string;
+        };
         ApprovePaymentDto: {
             /** @description The receiver data the sender’s side asked for (requestedReceiverCustomerInfoFields of the incoming-payment webhook); kept on the transaction as receiverCustomerInfo. */
             receiverCustomerInfo?: {
@@ -5463,23 +5519,20 @@ export interface components {
         RejectPaymentDto: {
             reason?: string;
         };
-        ConfirmReceiptDeliveryDto: {
-            receiptDeliveryConfirmedAt?: string;
-        };
-        InternalEndDto: {
-            accountId: string;
-        };
         ExternalEndDto: {
             accountId: string;
         };
-        ExternalDestinationDto: {
-            paymentRail?: string;
+        InternalEndDto: {
             accountId: string;
         };
         CreateTransferInDto: {
             source: components["schemas"]["ExternalEndDto"];
             destination: components["schemas"]["InternalEndDto"];
             amount?: number;
+        };
+        ExternalDestinationDto: {
+            paymentRail?: string;
+            accountId: string;
         };
         CreateTransferOutDto: {
             source: components["schemas"]["InternalEndDto"];
@@ -5493,61 +5546,8 @@ export interface components {
             amount: number;
             destinationAddress: string;
         };
-        SandboxSendDto: {
-            quoteId: string;
-            currencyCode: string;
-            currencyAmount?: number;
-        };
-        SandboxUmaReceiveDto: {
-            senderUmaAddress: string;
-            receiverUmaAddress?: string;
-            customerId?: string;
-            receivingCurrencyCode: string;
-            receivingCurrencyAmount: number;
-        };
-        AdvanceClockDto: {
-            seconds?: number;
-            milliseconds?: number;
-        };
-        CreateCardDto: {
-            customerId: string;
-            platformCardId?: string;
-            /** @enum {string} */
-            form: "VIRTUAL";
-            fundingSources: string[];
-        };
-        UpdateCardDto: {
-            /** @enum {string} */
-            state?: "ACTIVE" | "FROZEN" | "CLOSED";
-            fundingSources?: string[];
-        };
-        MerchantDto: {
-            descriptor: string;
-            mcc?: string;
-            country?: string;
-        };
-        CurrencyRefDto: {
-            /** @enum {string} */
-            code: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
-            name?: string;
-            symbol?: string;
-            decimals?: number;
-        };
-        SimulateAuthorizationDto: {
-            amount: number;
-            currency: components["schemas"]["CurrencyRefDto"];
-            merchant: components["schemas"]["MerchantDto"];
-        };
-        SimulateClearingDto: {
-            cardTransactionId: string;
-            amount?: number;
-        };
-        SimulateReturnDto: {
-            cardTransactionId: string;
-            amount?: number;
-        };
         AgentCreateQuoteDto: {
-            source: components["schemas"]["QuoteFundingSourceDto"];
+            source: components["schemas"]["QuoteSourceDto"];
             destination: components["schemas"]["QuoteDestinationDto"];
             lookupId?: string;
             /** @enum {string} */
@@ -5564,12 +5564,12 @@ export interface components {
         };
         AgentTransferInDto: {
             source: components["schemas"]["ExternalEndDto"];
-            amount?: number;
+            amount: number;
             destination: components["schemas"]["InternalEndDto"];
         };
         AgentTransferOutDto: {
             source: components["schemas"]["InternalEndDto"];
-            amount?: number;
+            amount: number;
             destination: components["schemas"]["ExternalDestinationDto"];
         };
         AgentCreateExternalAccountDto: {
@@ -5583,14 +5583,6 @@ export interface components {
             /** @enum {string} */
             currency: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
             perTransactionLimit: number;
-            dailyLimit?: number | null;
-            dailyTransactionLimit?: number;
-            monthlyLimit?: number | null;
-        };
-        SpendingLimitsUpdateDto: {
-            /** @enum {string} */
-            currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
-            perTransactionLimit?: number;
             dailyLimit?: number | null;
             dailyTransactionLimit?: number;
             monthlyLimit?: number | null;
@@ -5618,14 +5610,6 @@ export interface components {
             accountRestrictions?: components["schemas"]["AccountRestrictionsDto"];
             approvalThresholds?: components["schemas"]["ApprovalThresholdsDto"];
         };
-        AgentPolicyUpdateDto: {
-            permissions?: ("VIEW_TRANSACTIONS" | "CREATE_TRANSFERS" | "CREATE_QUOTES" | "EXECUTE_QUOTES" | "MANAGE_EXTERNAL_ACCOUNTS")[];
-            /** @enum {string} */
-            defaultExecutionMode?: "AUTO" | "APPROVAL_REQUIRED";
-            spendingLimits?: components["schemas"]["SpendingLimitsUpdateDto"];
-            accountRestrictions?: components["schemas"]["AccountRestrictionsDto"];
-            approvalThresholds?: components["schemas"]["ApprovalThresholdsDto"];
-        };
         CreateAgentDto: {
             name: string;
             customerId: string;
@@ -5635,14 +5619,42 @@ export interface components {
             name?: string;
             isPaused?: boolean;
         };
+        SpendingLimitsUpdateDto: {
+            /** @enum {string} */
+            currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            perTransactionLimit?: number;
+            dailyLimit?: number | null;
+            dailyTransactionLimit?: number;
+            monthlyLimit?: number | null;
+        };
+        AgentPolicyUpdateDto: {
+            permissions?: ("VIEW_TRANSACTIONS" | "CREATE_TRANSFERS" | "CREATE_QUOTES" | "EXECUTE_QUOTES" | "MANAGE_EXTERNAL_ACCOUNTS")[];
+            /** @enum {string} */
+            defaultExecutionMode?: "AUTO" | "APPROVAL_REQUIRED";
+            spendingLimits?: components["schemas"]["SpendingLimitsUpdateDto"];
+            accountRestrictions?: components["schemas"]["AccountRestrictionsDto"];
+            approvalThresholds?: components["schemas"]["ApprovalThresholdsDto"];
+        };
         RejectAgentActionDto: {
             reason?: string;
         };
+        QuoteSourceDto: {
+            /** @enum {string} */
+            sourceType: "ACCOUNT";
+            accountId: string;
+            customerId?: string;
+        };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+        "X-Request-Id": string;
+    };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request’s id: the one it sent, or a new UUID. */
+        "X-Request-Id": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -5653,6 +5665,7 @@ export interface operations {
                 customerId?: string;
                 isPaused?: boolean;
                 isConnected?: boolean;
+                /** @description createdAt at or after (inclusive). */
                 createdAfter?: string;
                 createdBefore?: string;
                 updatedAfter?: string;
@@ -5660,7 +5673,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5669,6 +5685,7 @@ export interface operations {
             /** @description A page of agents */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5709,15 +5726,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -5735,6 +5743,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -5748,6 +5758,7 @@ export interface operations {
             /** @description The agent and its device code */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -5792,26 +5803,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource’s current state. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Idempotency key reused with a different request. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5833,7 +5826,10 @@ export interface operations {
     Agents_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 agentId: string;
             };
@@ -5844,6 +5840,7 @@ export interface operations {
             /** @description The agent */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5886,15 +5883,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -5909,7 +5897,10 @@ export interface operations {
     Agents_delete: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 agentId: string;
             };
@@ -5920,6 +5911,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5960,15 +5952,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -5983,7 +5966,10 @@ export interface operations {
     Agents_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 agentId: string;
             };
@@ -5998,6 +5984,7 @@ export interface operations {
             /** @description The agent */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6040,15 +6027,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -6066,10 +6044,12 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                actionId: string;
                 agentId: string;
+                actionId: string;
             };
             cookie?: never;
         };
@@ -6078,6 +6058,7 @@ export interface operations {
             /** @description The action */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -6133,15 +6114,6 @@ export interface operations {
             };
             /** @description Idempotency key reused with a different request. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6166,10 +6138,12 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                actionId: string;
                 agentId: string;
+                actionId: string;
             };
             cookie?: never;
         };
@@ -6182,6 +6156,7 @@ export interface operations {
             /** @description The action */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -6244,15 +6219,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -6270,6 +6236,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 agentId: string;
@@ -6281,6 +6249,7 @@ export interface operations {
             /** @description The device code */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -6343,15 +6312,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -6366,7 +6326,10 @@ export interface operations {
     Agents_updatePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 agentId: string;
             };
@@ -6381,6 +6344,7 @@ export interface operations {
             /** @description The agent */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6423,15 +6387,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -6448,13 +6403,18 @@ export interface operations {
             query?: {
                 agentId?: string;
                 customerId?: string;
+                /** @description createdAt at or after (inclusive). */
                 startDate?: string;
+                /** @description createdAt at or before (inclusive). */
                 endDate?: string;
+                sortOrder?: "asc" | "desc";
                 limit?: number;
                 cursor?: string;
-                sortOrder?: "asc" | "desc";
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6463,6 +6423,7 @@ export interface operations {
             /** @description A page of agent actions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6503,15 +6464,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -6526,7 +6478,10 @@ export interface operations {
     Agents_redeem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 code: string;
             };
@@ -6537,6 +6492,7 @@ export interface operations {
             /** @description The access token and the agent’s policy */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6575,7 +6531,10 @@ export interface operations {
     Agents_deviceCodeStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 code: string;
             };
@@ -6586,6 +6545,7 @@ export interface operations {
             /** @description The code and whether it was redeemed */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6628,15 +6588,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -6651,7 +6602,10 @@ export interface operations {
     AgentMe_me: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6660,6 +6614,7 @@ export interface operations {
             /** @description The agent */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6693,7 +6648,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6702,6 +6660,7 @@ export interface operations {
             /** @description A page of actions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6747,7 +6706,10 @@ export interface operations {
     AgentMe_action: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 actionId: string;
             };
@@ -6758,6 +6720,7 @@ export interface operations {
             /** @description The action */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6809,7 +6772,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6818,6 +6784,7 @@ export interface operations {
             /** @description A page of external accounts */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6875,6 +6842,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -6888,6 +6857,7 @@ export interface operations {
             /** @description The external account */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -6964,7 +6934,10 @@ export interface operations {
     AgentMe_externalAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 externalAccountId: string;
             };
@@ -6975,6 +6948,7 @@ export interface operations {
             /** @description The external account */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7031,7 +7005,10 @@ export interface operations {
     AgentMe_deleteExternalAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 externalAccountId: string;
             };
@@ -7042,6 +7019,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7101,7 +7079,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7110,6 +7091,7 @@ export interface operations {
             /** @description A page of accounts */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7167,6 +7149,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -7180,6 +7164,7 @@ export interface operations {
             /** @description The quote */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -7256,7 +7241,10 @@ export interface operations {
     AgentMe_quote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 quoteId: string;
             };
@@ -7267,6 +7255,7 @@ export interface operations {
             /** @description The quote */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7317,6 +7306,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 quoteId: string;
@@ -7328,6 +7319,7 @@ export interface operations {
             /** @description The agent action */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -7404,6 +7396,7 @@ export interface operations {
     AgentMe_transactions: {
         parameters: {
             query?: {
+                /** @description An account id or UMA address on either side. */
                 accountIdentifier?: string;
                 senderAccountIdentifier?: string;
                 receiverAccountIdentifier?: string;
@@ -7412,11 +7405,14 @@ export interface operations {
                 reference?: string;
                 startDate?: string;
                 endDate?: string;
+                sortOrder?: "asc" | "desc";
                 limit?: number;
                 cursor?: string;
-                sortOrder?: "asc" | "desc";
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7425,6 +7421,7 @@ export interface operations {
             /** @description A page of transactions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7479,7 +7476,10 @@ export interface operations {
     AgentMe_transaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 transactionId: string;
             };
@@ -7490,6 +7490,7 @@ export interface operations {
             /** @description The transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7549,6 +7550,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -7562,6 +7565,7 @@ export interface operations {
             /** @description The agent action */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -7641,6 +7645,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -7654,6 +7660,7 @@ export interface operations {
             /** @description The agent action */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -7730,12 +7737,16 @@ export interface operations {
     Audit_state: {
         parameters: {
             query: {
+                /** @description RFC 3339 date-time: the instant to show the resource at (compared with each event's business time). */
                 asOf: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
-                id: string;
                 resource: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -7744,6 +7755,7 @@ export interface operations {
             /** @description The resource at asOf */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7786,15 +7798,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -7812,7 +7815,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 cardId: string;
             };
@@ -7823,6 +7829,7 @@ export interface operations {
             /** @description A page of events, oldest first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7865,15 +7872,6 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7898,7 +7896,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 customerId: string;
             };
@@ -7909,6 +7910,7 @@ export interface operations {
             /** @description A page of events, oldest first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7958,15 +7960,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -7984,7 +7977,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 accountId: string;
             };
@@ -7995,6 +7991,7 @@ export interface operations {
             /** @description A page of events, oldest first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8044,15 +8041,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -8067,7 +8055,10 @@ export interface operations {
     Audit_overview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8076,6 +8067,7 @@ export interface operations {
             /** @description Overview */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8091,15 +8083,6 @@ export interface operations {
             };
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8124,7 +8107,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 transactionId: string;
             };
@@ -8135,6 +8121,7 @@ export interface operations {
             /** @description A page of events, oldest first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8184,15 +8171,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -8210,7 +8188,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 transactionId: string;
             };
@@ -8221,6 +8202,7 @@ export interface operations {
             /** @description A page of events, oldest first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8270,15 +8252,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -8295,7 +8268,10 @@ export interface operations {
             query: {
                 accountId: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8304,6 +8280,7 @@ export interface operations {
             /** @description The credentials */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8337,15 +8314,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -8367,6 +8335,8 @@ export interface operations {
                 "Request-Id"?: string;
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -8380,6 +8350,7 @@ export interface operations {
             /** @description The credential */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -8391,6 +8362,7 @@ export interface operations {
             /** @description Signed-retry challenge: stamp `payloadToSign` and retry. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8426,15 +8398,6 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with the resource’s current state. */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8479,9 +8442,11 @@ export interface operations {
                 "Service-Wallet-Signature"?: string;
                 /** @description The challenge requestId (step 2). */
                 "Request-Id"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                id: string;
+                authMethodId: string;
             };
             cookie?: never;
         };
@@ -8490,6 +8455,7 @@ export interface operations {
             /** @description Signed-retry challenge: stamp `payloadToSign` and retry. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8499,6 +8465,7 @@ export interface operations {
             /** @description Revoked */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8539,15 +8506,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -8562,9 +8520,12 @@ export interface operations {
     AuthCredentials_challenge: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
-                id: string;
+                authMethodId: string;
             };
             cookie?: never;
         };
@@ -8577,6 +8538,7 @@ export interface operations {
             /** @description The credential (EMAIL_OTP) or a PasskeyAuthChallenge (PASSKEY) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8651,9 +8613,12 @@ export interface operations {
     AuthCredentials_verify: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
-                id: string;
+                authMethodId: string;
             };
             cookie?: never;
         };
@@ -8666,6 +8631,7 @@ export interface operations {
             /** @description The session with its encrypted signing key */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8708,15 +8674,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -8733,7 +8690,10 @@ export interface operations {
             query: {
                 accountId: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8742,6 +8702,7 @@ export interface operations {
             /** @description The sessions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8775,15 +8736,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -8803,9 +8755,11 @@ export interface operations {
                 "Service-Wallet-Signature"?: string;
                 /** @description The challenge requestId (step 2). */
                 "Request-Id"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                id: string;
+                sessionId: string;
             };
             cookie?: never;
         };
@@ -8814,6 +8768,7 @@ export interface operations {
             /** @description Signed-retry challenge: stamp `payloadToSign` and retry. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8823,6 +8778,7 @@ export interface operations {
             /** @description Revoked */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8872,15 +8828,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -8900,9 +8847,11 @@ export interface operations {
                 "Service-Wallet-Signature"?: string;
                 /** @description The challenge requestId (step 2). */
                 "Request-Id"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                id: string;
+                sessionId: string;
             };
             cookie?: never;
         };
@@ -8915,6 +8864,7 @@ export interface operations {
             /** @description The session with its new encrypted signing key */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8924,6 +8874,7 @@ export interface operations {
             /** @description Signed-retry challenge: stamp `payloadToSign` and retry. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8966,15 +8917,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -8993,7 +8935,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9002,6 +8947,7 @@ export interface operations {
             /** @description A page of beneficial owners */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9051,15 +8997,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -9077,6 +9014,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -9090,6 +9029,7 @@ export interface operations {
             /** @description The beneficial owner */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -9134,26 +9074,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource’s current state. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Idempotency key reused with a different request. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9175,7 +9097,10 @@ export interface operations {
     BeneficialOwners_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 beneficialOwnerId: string;
             };
@@ -9186,6 +9111,7 @@ export interface operations {
             /** @description The beneficial owner */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9221,15 +9147,6 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9251,7 +9168,10 @@ export interface operations {
     BeneficialOwners_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 beneficialOwnerId: string;
             };
@@ -9266,6 +9186,7 @@ export interface operations {
             /** @description The updated beneficial owner */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9308,15 +9229,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -9331,7 +9243,10 @@ export interface operations {
     CardTransactions_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 cardTransactionId: string;
             };
@@ -9342,6 +9257,7 @@ export interface operations {
             /** @description The card transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9384,15 +9300,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -9411,11 +9318,14 @@ export interface operations {
                 accountId?: string;
                 platformCardId?: string;
                 state?: "PENDING_KYC" | "PENDING_ISSUE" | "ACTIVE" | "FROZEN" | "CLOSED";
+                sortOrder?: "asc" | "desc";
                 limit?: number;
                 cursor?: string;
-                sortOrder?: "asc" | "desc";
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9424,6 +9334,7 @@ export interface operations {
             /** @description A page of cards */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9464,15 +9375,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -9490,6 +9392,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -9503,6 +9407,7 @@ export interface operations {
             /** @description The card (PENDING_KYC or PENDING_ISSUE) */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -9565,105 +9470,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    CardTransactions_list: {
-        parameters: {
-            query?: {
-                status?: "AUTHORIZED" | "PARTIALLY_SETTLED" | "SETTLED" | "REFUNDED" | "EXCEPTION";
-                createdAfter?: string;
-                createdBefore?: string;
-                limit?: number;
-                cursor?: string;
-                sortOrder?: "asc" | "desc";
-            };
-            header?: never;
-            path: {
-                cardId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of card transactions */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["CardTransaction"][];
-                        hasMore: boolean;
-                        /** @description Present only when hasMore. */
-                        nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
-                        totalCount: number;
-                    };
-                };
-            };
-            /** @description Invalid input: `details.errors` lists each field. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Authentication failed: `reason` names the failed check. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found (or owned by another platform). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -9678,9 +9484,12 @@ export interface operations {
     Cards_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
-                id: string;
+                cardId: string;
             };
             cookie?: never;
         };
@@ -9689,6 +9498,7 @@ export interface operations {
             /** @description The card */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9724,15 +9534,6 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9759,9 +9560,11 @@ export interface operations {
                 "Service-Wallet-Signature"?: string;
                 /** @description The challenge requestId (step 2). */
                 "Request-Id"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                id: string;
+                cardId: string;
             };
             cookie?: never;
         };
@@ -9774,6 +9577,7 @@ export interface operations {
             /** @description The card */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9783,6 +9587,7 @@ export interface operations {
             /** @description Signed-retry challenge: stamp `payloadToSign` and retry. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9834,8 +9639,84 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    CardTransactions_list: {
+        parameters: {
+            query?: {
+                status?: "AUTHORIZED" | "PARTIALLY_SETTLED" | "SETTLED" | "REFUNDED" | "EXCEPTION";
+                createdAfter?: string;
+                createdBefore?: string;
+                sortOrder?: "asc" | "desc";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                cardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of card transactions */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CardTransaction"][];
+                        hasMore: boolean;
+                        /** @description Present only when hasMore. */
+                        nextCursor?: string;
+                        /** @description All matches, regardless of pagination. */
+                        totalCount: number;
+                    };
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9857,7 +9738,10 @@ export interface operations {
     PlatformConfig_config: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9866,6 +9750,7 @@ export interface operations {
             /** @description The configuration */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9890,15 +9775,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -9913,7 +9789,10 @@ export interface operations {
     PlatformConfig_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9926,6 +9805,7 @@ export interface operations {
             /** @description The configuration */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9959,15 +9839,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -9982,7 +9853,10 @@ export interface operations {
     Crypto_estimate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9995,6 +9869,7 @@ export interface operations {
             /** @description The estimate */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10037,15 +9912,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -10073,7 +9939,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10082,6 +9951,7 @@ export interface operations {
             /** @description A page of customers */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10122,15 +9992,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -10148,6 +10009,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -10161,6 +10024,7 @@ export interface operations {
             /** @description The customer */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -10214,15 +10078,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -10237,7 +10092,10 @@ export interface operations {
     Customers_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 customerId: string;
             };
@@ -10248,6 +10106,7 @@ export interface operations {
             /** @description The customer */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10290,15 +10149,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -10313,7 +10163,10 @@ export interface operations {
     Customers_remove: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 customerId: string;
             };
@@ -10324,6 +10177,7 @@ export interface operations {
             /** @description The customer with isDeleted true */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10384,15 +10238,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -10412,6 +10257,8 @@ export interface operations {
                 "Service-Wallet-Signature"?: string;
                 /** @description The challenge requestId (step 2). */
                 "Request-Id"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 customerId: string;
@@ -10427,6 +10274,7 @@ export interface operations {
             /** @description The updated customer */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10436,6 +10284,7 @@ export interface operations {
             /** @description Signed-retry challenge: stamp `payloadToSign` and retry. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10487,15 +10336,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -10513,6 +10353,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 customerId: string;
@@ -10528,6 +10370,7 @@ export interface operations {
             /** @description The link */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -10572,26 +10415,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource’s current state. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Idempotency key reused with a different request. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10616,6 +10441,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -10635,6 +10462,7 @@ export interface operations {
             /** @description Accepted: the import job */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -10670,15 +10498,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource’s current state. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description The body or its file is larger than the service accepts (`details.maxFileBytes` for a file). */
             413: {
                 headers: {
@@ -10706,15 +10525,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -10729,7 +10539,10 @@ export interface operations {
     CustomersBulk_job: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 jobId: string;
             };
@@ -10740,6 +10553,7 @@ export interface operations {
             /** @description The job */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10782,15 +10596,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -10806,11 +10611,14 @@ export interface operations {
         parameters: {
             query?: {
                 customerId?: string;
+                currency?: string;
                 limit?: number;
                 cursor?: string;
-                currency?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10819,6 +10627,7 @@ export interface operations {
             /** @description A page of external accounts */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10859,15 +10668,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -10885,6 +10685,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -10898,6 +10700,7 @@ export interface operations {
             /** @description The external account */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -10960,15 +10763,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -10983,7 +10777,10 @@ export interface operations {
     ExternalAccounts_getForCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 externalAccountId: string;
             };
@@ -10994,6 +10791,7 @@ export interface operations {
             /** @description The external account */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11036,15 +10834,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -11059,7 +10848,10 @@ export interface operations {
     ExternalAccounts_deleteForCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 externalAccountId: string;
             };
@@ -11070,6 +10862,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11110,15 +10903,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -11134,12 +10918,15 @@ export interface operations {
         parameters: {
             query?: {
                 customerId?: string;
-                limit?: number;
-                cursor?: string;
                 type?: "INTERNAL_FIAT" | "INTERNAL_CRYPTO" | "EMBEDDED_WALLET";
                 currency?: string;
+                limit?: number;
+                cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11148,6 +10935,7 @@ export interface operations {
             /** @description A page of accounts */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11188,15 +10976,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -11214,6 +10993,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -11227,6 +11008,7 @@ export interface operations {
             /** @description The account */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -11289,15 +11071,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -11312,7 +11085,10 @@ export interface operations {
     Console_page: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11321,6 +11097,7 @@ export interface operations {
             /** @description HTML page */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11339,7 +11116,10 @@ export interface operations {
     Console_asset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 name: string;
             };
@@ -11350,6 +11130,7 @@ export interface operations {
             /** @description The file */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11386,10 +11167,15 @@ export interface operations {
     Discoveries_list: {
         parameters: {
             query?: {
+                /** @description ISO 3166-1 alpha-2 country code, e.g. PH (any case). */
                 country?: string;
+                /** @description ISO 4217 currency code, e.g. PHP (any case). */
                 currency?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11398,6 +11184,7 @@ export interface operations {
             /** @description The matching institutions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11431,15 +11218,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -11454,7 +11232,10 @@ export interface operations {
     Docs_docs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11463,6 +11244,7 @@ export interface operations {
             /** @description HTML page */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11481,7 +11263,10 @@ export interface operations {
     Docs_asset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 name: string;
             };
@@ -11492,6 +11277,7 @@ export interface operations {
             /** @description The file */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11528,7 +11314,10 @@ export interface operations {
     Docs_guide: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 name: string;
             };
@@ -11539,6 +11328,7 @@ export interface operations {
             /** @description HTML page */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11580,7 +11370,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11589,6 +11382,7 @@ export interface operations {
             /** @description A page of documents */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11629,15 +11423,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -11655,6 +11440,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -11682,6 +11469,7 @@ export interface operations {
             /** @description The document */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -11726,15 +11514,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource’s current state. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description The body or its file is larger than the service accepts (`details.maxFileBytes` for a file). */
             413: {
                 headers: {
@@ -11762,15 +11541,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -11785,7 +11555,10 @@ export interface operations {
     Documents_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 documentId: string;
             };
@@ -11796,6 +11569,7 @@ export interface operations {
             /** @description The document */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11838,15 +11612,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -11861,7 +11626,10 @@ export interface operations {
     Documents_replace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 documentId: string;
             };
@@ -11889,6 +11657,7 @@ export interface operations {
             /** @description The document */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11949,15 +11718,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -11972,7 +11732,10 @@ export interface operations {
     Documents_delete: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 documentId: string;
             };
@@ -11983,6 +11746,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12023,15 +11787,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -12046,7 +11801,10 @@ export interface operations {
     Documents_content: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 documentId: string;
             };
@@ -12057,6 +11815,7 @@ export interface operations {
             /** @description The file */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12101,15 +11860,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -12125,10 +11875,14 @@ export interface operations {
         parameters: {
             query?: {
                 sourceCurrency?: string;
+                /** @description Repeatable: `?destinationCurrency=EUR&destinationCurrency=INR`. */
                 destinationCurrency?: string[];
                 sendingAmount?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12137,6 +11891,7 @@ export interface operations {
             /** @description The rates */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12170,15 +11925,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -12193,7 +11939,10 @@ export interface operations {
     Docs_health: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12202,6 +11951,7 @@ export interface operations {
             /** @description Service is up */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12222,9 +11972,12 @@ export interface operations {
     InternalAccounts_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
-                id: string;
+                accountId: string;
             };
             cookie?: never;
         };
@@ -12233,6 +11986,7 @@ export interface operations {
             /** @description The account */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12275,15 +12029,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -12303,9 +12048,11 @@ export interface operations {
                 "Service-Wallet-Signature"?: string;
                 /** @description The challenge requestId (step 2). */
                 "Request-Id"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                id: string;
+                accountId: string;
             };
             cookie?: never;
         };
@@ -12318,6 +12065,7 @@ export interface operations {
             /** @description The account */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12327,6 +12075,7 @@ export interface operations {
             /** @description Signed-retry challenge: stamp `payloadToSign` and retry. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12369,15 +12118,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -12397,9 +12137,11 @@ export interface operations {
                 "Service-Wallet-Signature"?: string;
                 /** @description The challenge requestId (step 2). */
                 "Request-Id"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                id: string;
+                accountId: string;
             };
             cookie?: never;
         };
@@ -12412,6 +12154,7 @@ export interface operations {
             /** @description The export */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12421,6 +12164,7 @@ export interface operations {
             /** @description Signed-retry challenge: stamp `payloadToSign` and retry. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12472,15 +12216,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -12500,7 +12235,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12509,6 +12247,7 @@ export interface operations {
             /** @description A page of invitations */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12549,15 +12288,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -12575,6 +12305,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -12588,6 +12320,7 @@ export interface operations {
             /** @description The invitation */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -12623,26 +12356,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource’s current state. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Idempotency key reused with a different request. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12664,7 +12379,10 @@ export interface operations {
     Invitations_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 invitationCode: string;
             };
@@ -12675,6 +12393,7 @@ export interface operations {
             /** @description The invitation */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12710,15 +12429,6 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12743,6 +12453,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 invitationCode: string;
@@ -12754,6 +12466,7 @@ export interface operations {
             /** @description The cancelled invitation */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -12809,15 +12522,6 @@ export interface operations {
             };
             /** @description Idempotency key reused with a different request. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12842,6 +12546,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 invitationCode: string;
@@ -12857,6 +12563,7 @@ export interface operations {
             /** @description The claimed invitation */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -12919,15 +12626,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -12942,7 +12640,10 @@ export interface operations {
     KycLinks_page: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12951,6 +12652,7 @@ export interface operations {
             /** @description HTML page */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12969,7 +12671,10 @@ export interface operations {
     KycLinks_submit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 token: string;
             };
@@ -12984,6 +12689,7 @@ export interface operations {
             /** @description The verification outcome */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13031,7 +12737,10 @@ export interface operations {
     KycLinks_addDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 token: string;
             };
@@ -13059,6 +12768,7 @@ export interface operations {
             /** @description The document added */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13124,7 +12834,10 @@ export interface operations {
     KycLinks_state: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 token: string;
             };
@@ -13135,6 +12848,7 @@ export interface operations {
             /** @description The link’s state */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13173,7 +12887,10 @@ export interface operations {
     KycLinks_asset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 name: string;
             };
@@ -13184,6 +12901,7 @@ export interface operations {
             /** @description The file */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13220,7 +12938,10 @@ export interface operations {
     Docs_openapi: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13229,6 +12950,7 @@ export interface operations {
             /** @description OpenAPI 3.1 document */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13251,7 +12973,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13260,6 +12985,7 @@ export interface operations {
             /** @description A page of external accounts */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13300,15 +13026,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -13326,6 +13043,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -13339,6 +13058,7 @@ export interface operations {
             /** @description The external account */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -13392,15 +13112,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -13415,7 +13126,10 @@ export interface operations {
     ExternalAccounts_getForPlatform: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 externalAccountId: string;
             };
@@ -13426,6 +13140,7 @@ export interface operations {
             /** @description The external account */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13468,15 +13183,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -13491,7 +13197,10 @@ export interface operations {
     ExternalAccounts_deleteForPlatform: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 externalAccountId: string;
             };
@@ -13502,6 +13211,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13542,15 +13252,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -13570,7 +13271,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13579,6 +13283,7 @@ export interface operations {
             /** @description A page of accounts */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13619,15 +13324,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -13644,11 +13340,14 @@ export interface operations {
             query?: {
                 status?: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "EXPIRED";
                 customerId?: string;
+                sortOrder?: "asc" | "desc";
                 limit?: number;
                 cursor?: string;
-                sortOrder?: "asc" | "desc";
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13657,6 +13356,7 @@ export interface operations {
             /** @description A page of quotes */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13697,15 +13397,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -13723,6 +13414,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -13736,6 +13429,7 @@ export interface operations {
             /** @description The quote */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -13798,15 +13492,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -13821,7 +13506,10 @@ export interface operations {
     Quotes_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 quoteId: string;
             };
@@ -13832,6 +13520,7 @@ export interface operations {
             /** @description The quote */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13867,15 +13556,6 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13904,6 +13584,8 @@ export interface operations {
                 "Request-Id"?: string;
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 quoteId: string;
@@ -13915,6 +13597,7 @@ export interface operations {
             /** @description The quote, PROCESSING or in its final status */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -13977,15 +13660,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -14000,10 +13674,15 @@ export interface operations {
     Lookups_externalAccount: {
         parameters: {
             query?: {
+                /** @description The sender's UMA address; when it is a customer of the platform, that customer is the sender. */
                 senderUmaAddress?: string;
+                /** @description The sending customer (its first currency prices estimatedExchangeRate; USD otherwise). */
                 customerId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 accountId: string;
             };
@@ -14014,6 +13693,7 @@ export interface operations {
             /** @description The lookup */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14049,15 +13729,6 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14079,10 +13750,15 @@ export interface operations {
     Lookups_uma: {
         parameters: {
             query?: {
+                /** @description The sender's UMA address; when it is a customer of the platform, that customer is the sender. */
                 senderUmaAddress?: string;
+                /** @description The sending customer (its first currency prices estimatedExchangeRate; USD otherwise). */
                 customerId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 receiverUmaAddress: string;
             };
@@ -14093,6 +13769,7 @@ export interface operations {
             /** @description The lookup */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14128,15 +13805,6 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14161,9 +13829,11 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                id: string;
+                cardId: string;
             };
             cookie?: never;
         };
@@ -14176,6 +13846,7 @@ export interface operations {
             /** @description The card transaction (AUTHORIZED) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -14220,26 +13891,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource’s current state. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Idempotency key reused with a different request. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14264,9 +13917,11 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                id: string;
+                cardId: string;
             };
             cookie?: never;
         };
@@ -14279,6 +13934,7 @@ export interface operations {
             /** @description The card transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -14323,26 +13979,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource’s current state. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Idempotency key reused with a different request. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14367,9 +14005,11 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                id: string;
+                cardId: string;
             };
             cookie?: never;
         };
@@ -14382,6 +14022,7 @@ export interface operations {
             /** @description The card transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -14426,26 +14067,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource’s current state. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Idempotency key reused with a different request. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14467,7 +14090,10 @@ export interface operations {
     SandboxClock_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14476,6 +14102,7 @@ export interface operations {
             /** @description Now and the offset from real time */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14500,15 +14127,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -14523,7 +14141,10 @@ export interface operations {
     SandboxClock_advance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14536,6 +14157,7 @@ export interface operations {
             /** @description The new time */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14569,15 +14191,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -14595,6 +14208,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 accountId: string;
@@ -14610,6 +14225,7 @@ export interface operations {
             /** @description The funded account */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -14672,15 +14288,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -14698,6 +14305,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -14711,6 +14320,7 @@ export interface operations {
             /** @description The quote’s transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -14766,15 +14376,6 @@ export interface operations {
             };
             /** @description Idempotency key reused with a different request. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14799,6 +14400,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -14812,6 +14415,7 @@ export interface operations {
             /** @description The incoming transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -14856,26 +14460,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource’s current state. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Idempotency key reused with a different request. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14897,7 +14483,10 @@ export interface operations {
     Webhooks_test: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14906,6 +14495,7 @@ export interface operations {
             /** @description The receiver’s answer */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14970,7 +14560,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14979,6 +14572,7 @@ export interface operations {
             /** @description A page of tokens */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15019,15 +14613,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -15045,6 +14630,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -15058,6 +14645,7 @@ export interface operations {
             /** @description The token with its secret */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -15093,26 +14681,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource’s current state. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Idempotency key reused with a different request. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15134,7 +14704,10 @@ export interface operations {
     Tokens_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 tokenId: string;
             };
@@ -15145,6 +14718,7 @@ export interface operations {
             /** @description The token */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15187,15 +14761,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -15210,7 +14775,10 @@ export interface operations {
     Tokens_revoke: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 tokenId: string;
             };
@@ -15221,6 +14789,7 @@ export interface operations {
             /** @description Revoked */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15270,15 +14839,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -15295,19 +14855,28 @@ export interface operations {
             query?: {
                 customerId?: string;
                 platformCustomerId?: string;
+                /** @description An internal or external account id, or a UMA address, on either side of the transaction. */
                 accountIdentifier?: string;
+                /** @description The source's account id, or its UMA address (starting with `$`). */
                 senderAccountIdentifier?: string;
+                /** @description The destination's account id, or its UMA address (starting with `$`). */
                 receiverAccountIdentifier?: string;
                 status?: "CREATED" | "PENDING" | "PROCESSING" | "COMPLETED" | "REJECTED" | "FAILED" | "REFUNDED" | "EXPIRED";
                 type?: "INCOMING" | "OUTGOING";
+                /** @description reconciliationInstructions.reference */
                 reference?: string;
+                /** @description createdAt at or after (inclusive). */
                 startDate?: string;
+                /** @description createdAt at or before (inclusive). */
                 endDate?: string;
+                sortOrder?: "asc" | "desc";
                 limit?: number;
                 cursor?: string;
-                sortOrder?: "asc" | "desc";
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15316,6 +14885,7 @@ export interface operations {
             /** @description A page of transactions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15356,15 +14926,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -15379,7 +14940,10 @@ export interface operations {
     Transactions_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 transactionId: string;
             };
@@ -15390,6 +14954,7 @@ export interface operations {
             /** @description The transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15425,15 +14990,6 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15458,6 +15014,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 transactionId: string;
@@ -15473,6 +15031,7 @@ export interface operations {
             /** @description The transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -15528,15 +15087,6 @@ export interface operations {
             };
             /** @description Idempotency key reused with a different request. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15561,6 +15111,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 transactionId: string;
@@ -15576,6 +15128,7 @@ export interface operations {
             /** @description The transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -15620,26 +15173,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource’s current state. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Idempotency key reused with a different request. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15664,6 +15199,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
                 transactionId: string;
@@ -15679,6 +15216,7 @@ export interface operations {
             /** @description The transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -15734,15 +15272,6 @@ export interface operations {
             };
             /** @description Idempotency key reused with a different request. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15767,6 +15296,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -15780,6 +15311,7 @@ export interface operations {
             /** @description The transaction */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -15835,15 +15367,6 @@ export interface operations {
             };
             /** @description Idempotency key reused with a different request. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15868,6 +15391,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -15881,6 +15406,7 @@ export interface operations {
             /** @description The transaction */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -15943,15 +15469,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -15969,11 +15486,14 @@ export interface operations {
                 countryCode?: string;
                 currencyCode?: string;
                 hasBlockedProviders?: boolean;
+                sortOrder?: "asc" | "desc";
                 limit?: number;
                 cursor?: string;
-                sortOrder?: "asc" | "desc";
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15982,6 +15502,7 @@ export interface operations {
             /** @description A page of providers */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16022,15 +15543,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -16050,7 +15562,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16059,6 +15574,7 @@ export interface operations {
             /** @description A page of verifications */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16099,15 +15615,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -16125,6 +15632,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
                 "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path?: never;
             cookie?: never;
@@ -16138,6 +15647,7 @@ export interface operations {
             /** @description The verification */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` when this is the stored first response to the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -16182,26 +15692,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource’s current state. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Idempotency key reused with a different request. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16223,7 +15715,10 @@ export interface operations {
     Verifications_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 verificationId: string;
             };
@@ -16234,6 +15729,7 @@ export interface operations {
             /** @description The verification */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16276,15 +15772,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -16301,11 +15788,14 @@ export interface operations {
             query?: {
                 status?: "PENDING" | "DELIVERED" | "FAILED" | "DEAD";
                 type?: string;
+                sortOrder?: "asc" | "desc";
                 limit?: number;
                 cursor?: string;
-                sortOrder?: "asc" | "desc";
             };
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16314,6 +15804,7 @@ export interface operations {
             /** @description A page of deliveries */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16354,15 +15845,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -16377,7 +15859,10 @@ export interface operations {
     Webhooks_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 deliveryId: string;
             };
@@ -16388,6 +15873,7 @@ export interface operations {
             /** @description The delivery */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16430,15 +15916,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -16453,7 +15930,10 @@ export interface operations {
     Webhooks_redeliver: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
             path: {
                 deliveryId: string;
             };
@@ -16464,6 +15944,7 @@ export interface operations {
             /** @description The delivery, PENDING again */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16508,15 +15989,6 @@ export interface operations {
             };
             /** @description Conflicts with the resource’s current state. */
             409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see `Retry-After`. */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,201 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import * as prettier from 'prettier';
+import { ManualClock } from '#domain/clock.js';
+import { cardholder } from '../support/card-fixture.js';
+import { ExampleRecorder, type RecordedExamples } from '../support/example-recorder.js';
+import { startTestService, type Client, type TestService } from '../support/service.js';
+import { signedRequest } from '../support/wallet-session.js';
+import { pointWebhooksAt, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+/** The checked-in examples the OpenAPI document shows (apps/api/src/docs/openapi.ts reads them). */
+const EXAMPLES_FILE = resolve('docs/openapi-examples.json');
+/** Operations whose examples the document must show: the main ones of each area. */
+const MAIN_OPERATIONS = [
+  'POST /customers',
+  'GET /customers/{customerId}',
+  'GET /customers',
+  'GET /customers/internal-accounts',
+  'GET /internal-accounts/{accountId}',
+  'POST /sandbox/internal-accounts/{accountId}/fund',
+  'POST /customers/external-accounts',
+  'POST /quotes',
+  'POST /quotes/{quoteId}/execute',
+  'GET /transactions',
+  'GET /transactions/{transactionId}',
+  'POST /cards',
+  'GET /cards/{cardId}',
+  'PATCH /cards/{cardId}',
+  'POST /sandbox/cards/{cardId}/simulate/authorization',
+  'POST /auth/credentials/{authMethodId}/challenge',
+  'POST /auth/credentials/{authMethodId}/verify',
+  'GET /auth/sessions',
+  'PATCH /config',
+  'POST /sandbox/webhooks/test',
+  'GET /webhooks/deliveries',
+];
+const MAIN_WEBHOOKS = ['test', 'internal-account', 'card'];
+
+const readExamples = (): RecordedExamples => JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) as RecordedExamples;
+
+/**
+ * Request and response examples taken from real runs: a run through the main operations of each area (customers,
+ * accounts, quotes and transactions, cards, wallet authentication, webhooks) against the in-process service, every
+ * answer checked against the document as always. `RECORD_EXAMPLES=1` (`npm run openapi:examples`) writes what the
+ * run sent and got to docs/openapi-examples.json; every run checks that each checked-in example still validates
+ * against its schema in the served document, and that the document shows it.
+ */
+describe('OpenAPI examples recorded from real runs', () => {
+  let t: TestService;
+  let document: any;
+  let receiver: WebhookReceiver;
+  let shown: RecordedExamples;
+  const clock = new ManualClock(Date.UTC(2026, 3, 6, 9));
+
+  beforeAll(async () => {
+    t = await startTestService({ clock });
+    document = (await t.api.get('/openapi.json')).body;
+    // what the served document was built from (a recording run rewrites the file after)
+    shown = readExamples();
+    receiver = await startWebhookReceiver('ok');
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await t?.close();
+  });
+
+  it('the main operations of each area answer as documented (RECORD_EXAMPLES=1 records them)', async () => {
+    const recorder = new ExampleRecorder(document);
+    const api = recorder.wrap(t.api);
+    await pointWebhooksAt(api, receiver);
+    expect((await api.get('/config')).status).toBe(200);
+    expect((await api.post('/sandbox/webhooks/test', {})).status).toBe(200);
+
+    const h = await cardholder(t, api, clock, 'examples-ada');
+    expect((await api.get(`/customers/${h.customerId}`)).status).toBe(200);
+    expect((await api.get('/customers?limit=2')).status).toBe(200);
+    expect((await api.get(`/internal-accounts/${h.usd}`)).status).toBe(200);
+    expect((await api.get(`/auth/sessions?accountId=${encodeURIComponent(h.wallet.accountId)}`)).status).toBe(200);
+    expect((await api.get(`/cards?customerId=${encodeURIComponent(h.customerId)}`)).status).toBe(200);
+    expect((await api.get(`/cards/${h.cardId}/transactions`)).status).toBe(200);
+    const frozen = await signedRequest(api, 'PATCH', `/cards/${h.cardId}`, { state: 'FROZEN' }, h.wallet);
+    expect([frozen.challenge.status, frozen.result.status]).toEqual([202, 200]);
+
+    await payExternalAccount(api, h.customerId, h.usd);
+    await receiver.waitFor(
+      () => MAIN_WEBHOOKS.every((family) => received(recorder, receiver, family)),
+      10_000,
+      `webhooks of ${MAIN_WEBHOOKS.join(', ')}`,
+    );
+    expect((await api.get('/webhooks/deliveries?limit=2')).status).toBe(200);
+
+    // answers in the error shape, after the good requests (an operation's request example is its first body)
+    expect((await api.post('/customers', { customerType: 'ROBOT', platformCustomerId: '' })).status).toBe(400);
+    expect((await api.get('/customers/Customer:00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await recorder.wrap(t.anonymous).get('/customers')).status).toBe(401);
+
+    const missing = MAIN_OPERATIONS.filter((op) => !recorder.recorded.operations[op]);
+    expect(missing).toEqual([]);
+    if (process.env.RECORD_EXAMPLES) writeFileSync(EXAMPLES_FILE, await render(recorder.recorded));
+  }, 60_000);
+
+  it('every checked-in example still validates against its schema in the served document', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+    (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+    ajv.addSchema(document, 'doc');
+    const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+    const findings: string[] = [];
+    const check = (what: string, pointer: string, value: unknown) => {
+      const validate = ajv.compile({ $ref: `doc#${pointer}` });
+      if (!validate(value)) findings.push(`${what}: ${ajv.errorsText(validate.errors?.slice(0, 3))}`);
+    };
+    const examples = readExamples();
+    for (const [key, example] of Object.entries(examples.operations)) {
+      const [method, path] = key.split(' ');
+      const op = document.paths[path]?.[method.toLowerCase()];
+      if (!op) {
+        findings.push(`${key} is not in the document`);
+        continue;
+      }
+      const at = `/paths/${esc(path)}/${method.toLowerCase()}`;
+      if (example.request !== undefined)
+        check(`${key} request`, `${at}/requestBody/content/application~1json/schema`, example.request);
+      for (const [status, body] of Object.entries(example.responses)) {
+        if (!op.responses[status]?.content?.['application/json']) findings.push(`${key} ${status} is not documented`);
+        else check(`${key} ${status}`, `${at}/responses/${status}/content/application~1json/schema`, body);
+      }
+    }
+    for (const [family, payload] of Object.entries(examples.webhooks)) {
+      check(`webhook ${family}`, `/webhooks/${esc(family)}/post/requestBody/content/application~1json/schema`, payload);
+    }
+    expect(findings).toEqual([]);
+    expect(MAIN_OPERATIONS.filter((op) => !examples.operations[op])).toEqual([]);
+    expect(MAIN_WEBHOOKS.filter((family) => !examples.webhooks[family])).toEqual([]);
+  });
+
+  it('the served document shows each checked-in example on its operation', () => {
+    const examples = shown;
+    const missing: string[] = [];
+    for (const [key, example] of Object.entries(examples.operations)) {
+      const [method, path] = key.split(' ');
+      const op = document.paths[path][method.toLowerCase()];
+      if (
+        example.request !== undefined &&
+        op.requestBody?.content['application/json']?.examples?.recorded === undefined
+      )
+        missing.push(`${key} request`);
+      for (const status of Object.keys(example.responses))
+        if (op.responses[status]?.content?.['application/json']?.examples?.recorded === undefined)
+          missing.push(`${key} ${status}`);
+    }
+    for (const family of Object.keys(examples.webhooks))
+      if (document.webhooks[family].post.requestBody.content['application/json'].examples?.recorded === undefined)
+        missing.push(`webhook ${family}`);
+    expect(missing).toEqual([]);
+  });
+});
+
+/** Whether the receiver got a webhook of `family`; noted as that family's example. */
+function received(recorder: ExampleRecorder, receiver: WebhookReceiver, family: string): boolean {
+  for (const request of receiver.requests) if (request.json) recorder.webhook(request.json);
+  return recorder.recorded.webhooks[family] !== undefined;
+}
+
+/** Pays 125.00 USD from the customer's account to a new bank account of theirs with a quote. */
+async function payExternalAccount(api: Client, customerId: string, usd: string): Promise<void> {
+  const bank = await api.post('/customers/external-accounts', {
+    customerId,
+    currency: 'USD',
+    accountInfo: {
+      accountType: 'USD_ACCOUNT',
+      accountNumber: '000123456789',
+      routingNumber: '021000021',
+      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+    },
+  });
+  expect(bank.status).toBe(201);
+  const quote = await api.post('/quotes', {
+    source: { sourceType: 'ACCOUNT', accountId: usd },
+    destination: { destinationType: 'ACCOUNT', accountId: bank.body.id },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 1_250,
+    description: 'Example payout',
+  });
+  expect(quote.status).toBe(201);
+  const executed = await api.post(`/quotes/${quote.body.id}/execute`);
+  expect(executed.status).toBe(200);
+  expect((await api.get(`/quotes/${quote.body.id}`)).status).toBe(200);
+  expect((await api.get(`/transactions?customerId=${encodeURIComponent(customerId)}&limit=2`)).status).toBe(200);
+  expect((await api.get(`/transactions/${executed.body.transactionId}`)).status).toBe(200);
+}
+
+/** The examples file's text: operations in path order, so a new recording shows as a readable diff. */
+async function render(recorded: RecordedExamples): Promise<string> {
+  const sorted = (o: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+  const text = JSON.stringify({ operations: sorted(recorded.operations), webhooks: sorted(recorded.webhooks) });
+  return prettier.format(text, { ...(await prettier.resolveConfig(EXAMPLES_FILE)), parser: 'json' });
+}

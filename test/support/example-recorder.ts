@@ -1,0 +1,96 @@
+import type { Client, Reply } from './service.js';
+
+/** One operation's examples: the first JSON request body sent and the first JSON answer of each status. */
+export interface OperationExample {
+  request?: unknown;
+  responses: Record<string, unknown>;
+}
+
+/** What docs/openapi-examples.json holds: examples by `METHOD /path/template`, and webhook payloads by family. */
+export interface RecordedExamples {
+  operations: Record<string, OperationExample>;
+  webhooks: Record<string, unknown>;
+}
+
+type Operation = { requestBody?: { content?: Record<string, unknown> } };
+type Document = {
+  paths: Record<string, Record<string, unknown>>;
+  webhooks?: Record<string, { post: { requestBody: { content: Record<string, { schema: WebhookBody }> } } }>;
+};
+type WebhookBody = { allOf: [unknown, { properties: { type: { enum: string[] } } }] };
+
+/** Items kept of a list's `data` (the example shows the shape, not the whole page). */
+const LIST_ITEMS = 2;
+
+/**
+ * Records request and response examples from real requests: a client wrapped by `wrap` notes, per operation of the
+ * served document (found by method and path template), the first JSON body it sent and the first JSON answer of
+ * each status; `webhook` notes the first payload of each webhook family a receiver got.
+ */
+export class ExampleRecorder {
+  readonly recorded: RecordedExamples = { operations: {}, webhooks: {} };
+  private readonly routes: { method: string; template: string; pattern: RegExp }[] = [];
+
+  constructor(private readonly document: Document) {
+    for (const [template, item] of Object.entries(document.paths)) {
+      const pattern = new RegExp(
+        '^' + template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+') + '$',
+      );
+      for (const method of Object.keys(item)) this.routes.push({ method: method.toUpperCase(), template, pattern });
+    }
+    // literal segments first: `/customers/internal-accounts` is not `/customers/{customerId}`
+    const literal = (t: string) => t.split('/').filter((s) => s && !s.startsWith('{')).length;
+    this.routes.sort((a, b) => literal(b.template) - literal(a.template));
+  }
+
+  /** The client, recording what goes through it. */
+  wrap(api: Client): Client {
+    const request = async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
+      const reply = await api.request(method, path, body, headers);
+      this.note(method, path, body, reply);
+      return reply;
+    };
+    return {
+      request,
+      get: (p, h) => request('GET', p, undefined, h),
+      post: (p, b, h) => request('POST', p, b, h),
+      patch: (p, b, h) => request('PATCH', p, b, h),
+      delete: (p, h) => request('DELETE', p, undefined, h),
+    };
+  }
+
+  /** Notes a webhook payload as its family's example (the first one received). */
+  webhook(envelope: { type: string }): void {
+    const family = Object.entries(this.document.webhooks ?? {}).find(([, hook]) =>
+      hook.post.requestBody.content['application/json'].schema.allOf[1].properties.type.enum.includes(envelope.type),
+    )?.[0];
+    if (family) this.recorded.webhooks[family] ??= envelope;
+  }
+
+  private note(method: string, path: string, body: unknown, reply: Reply): void {
+    const bare = path.split('?')[0];
+    const route = this.routes.find((r) => r.method === method && r.pattern.test(bare));
+    if (!route || !reply.headers.get('content-type')?.includes('application/json')) return;
+    const example = (this.recorded.operations[`${method} ${route.template}`] ??= { responses: {} });
+    const operation = this.document.paths[route.template][method.toLowerCase()] as Operation;
+    const json = body !== undefined && operation.requestBody?.content?.['application/json'] !== undefined;
+    if (json && example.request === undefined) example.request = typeof body === 'string' ? JSON.parse(body) : body;
+    example.responses[reply.status] ??= trimmed(reply.body);
+  }
+}
+
+/** A list's first items only, and secrets blanked (their shape kept: `whsec_AAAA…=`). */
+function trimmed(body: unknown): unknown {
+  if (!body || typeof body !== 'object') return body;
+  const copy = JSON.parse(JSON.stringify(body), (key, value) =>
+    SECRETS.has(key) && typeof value === 'string'
+      ? value.replace(
+          /^([a-z]+_)?(.*?)(=*)$/,
+          (_, prefix = '', text: string, pad: string) => prefix + 'A'.repeat(text.length) + pad,
+        )
+      : value,
+  ) as { data?: unknown };
+  return Array.isArray(copy.data) ? { ...copy, data: copy.data.slice(0, LIST_ITEMS) } : copy;
+}
+
+const SECRETS = new Set(['webhookSecret', 'clientSecret']);
