@@ -626,17 +626,6 @@ export default async () => {
             InternalEndDto: { accountId: { required: true, type: () => String } },
             ExternalEndDto: { accountId: { required: true, type: () => String } },
             ExternalDestinationDto: { paymentRail: { required: false, type: () => String, pattern: '^[A-Z_]{2,30}$' } },
-            TransferInDto: {
-              source: { required: true, type: () => t['../transfers/transfers.controller.js'].ExternalEndDto },
-              destination: { required: true, type: () => t['../transfers/transfers.controller.js'].InternalEndDto },
-            },
-            TransferOutDto: {
-              source: { required: true, type: () => t['../transfers/transfers.controller.js'].InternalEndDto },
-              destination: {
-                required: true,
-                type: () => t['../transfers/transfers.controller.js'].ExternalDestinationDto,
-              },
-            },
             CreateTransferInDto: {
               source: { required: true, type: () => t['../transfers/transfers.controller.js'].ExternalEndDto },
               destination: { required: true, type: () => t['../transfers/transfers.controller.js'].InternalEndDto },
@@ -981,7 +970,7 @@ export default async () => {
                 required: false,
                 type: () => String,
                 description:
-                  'Why the platform refuses the payment, for its own records (kept as rejectionReason), e.g. RESTRICTED_JURISDICTION.',
+                  'Why the platform refuses the payment, for its own records (kept as rejectionReason), e.g.\nRESTRICTED_JURISDICTION.',
                 maxLength: 1000,
               },
             },
@@ -1092,7 +1081,9 @@ export default async () => {
         [
           import('../agents/agent-me.dto.js'),
           {
-            AgentCreateQuoteDto: { source: { required: true, type: () => t['../quotes/quote.dto.js'].QuoteSourceDto } },
+            AgentCreateQuoteDto: {
+              source: { required: true, type: () => t['../quotes/quote.dto.js'].QuoteFundingSourceDto },
+            },
             AgentTransferInDto: {
               source: { required: true, type: () => t['../transfers/transfers.controller.js'].ExternalEndDto },
             },

@@ -333,7 +333,7 @@ export interface paths {
         put?: never;
         /**
          * Create a quote
-         * @description From one of the customer’s accounts (another customer’s: 404). Needs CREATE_QUOTES (and EXECUTE_QUOTES with immediatelyExecute, which is then evaluated like an execute). 403 for a paused agent or an account the policy does not allow.
+         * @description From one of the customer’s accounts (another customer’s: 404), or REALTIME_FUNDING: the customer pays in by the quote’s paymentInstructions and the quote starts when the funds arrive (source.customerId, if given, must be the agent’s customer). Needs CREATE_QUOTES (and EXECUTE_QUOTES with immediatelyExecute, which for an account source is then evaluated like an execute). 403 for a paused agent or an account the policy does not allow.
          */
         post: operations["AgentMe_createQuote"];
         delete?: never;
@@ -433,7 +433,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer in
-         * @description From one of the customer’s external accounts into one of its internal accounts. Evaluated by the policy (CREATE_TRANSFERS).
+         * @description From one of the customer’s external accounts into one of its internal accounts. Evaluated by the policy (CREATE_TRANSFERS). amount is optional in the schema, as in the public API, but a pull needs it: 400 INVALID_AMOUNT without it.
          */
         post: operations["AgentMe_transferIn"];
         delete?: never;
@@ -453,7 +453,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer out
-         * @description From one of the customer’s internal accounts to one of its external accounts. Evaluated by the policy (CREATE_TRANSFERS); 400 INSUFFICIENT_FUNDS when the balance does not cover it.
+         * @description From one of the customer’s internal accounts to one of its external accounts. Evaluated by the policy (CREATE_TRANSFERS); 400 INSUFFICIENT_FUNDS when the balance does not cover it. Without amount the account’s whole available balance is sent, and the policy judges that amount (400 INVALID_AMOUNT when the balance is empty).
          */
         post: operations["AgentMe_transferOut"];
         delete?: never;
@@ -626,7 +626,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/credentials/{authMethodId}": {
+    "/auth/credentials/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -646,7 +646,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/credentials/{authMethodId}/challenge": {
+    "/auth/credentials/{id}/challenge": {
         parameters: {
             query?: never;
             header?: never;
@@ -666,7 +666,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/credentials/{authMethodId}/verify": {
+    "/auth/credentials/{id}/verify": {
         parameters: {
             query?: never;
             header?: never;
@@ -706,7 +706,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/sessions/{sessionId}": {
+    "/auth/sessions/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -726,7 +726,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/sessions/{sessionId}/refresh": {
+    "/auth/sessions/{id}/refresh": {
         parameters: {
             query?: never;
             header?: never;
@@ -835,7 +835,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/cards/{cardId}": {
+    "/cards/{cardId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a card’s transactions
+         * @description Every approved authorization of the card with what reconciled against it (declined authorizations open none; they are in the card’s audit history). Filters: status, createdAfter and createdBefore (inclusive bounds on the authorization time). Newest first unless sortOrder=asc. status: AUTHORIZED (funds held, nothing cleared), PARTIALLY_SETTLED (a clearing posted part and the rest is still held for more), SETTLED (closed against the funding source: cleared, or what was held released when the authorization expired or the card closed), REFUNDED (everything settled was returned), EXCEPTION (a clearing arrived that the funding source could not pay). Another platform’s card answers 404.
+         */
+        get: operations["CardTransactions_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cards/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -857,26 +877,6 @@ export interface paths {
          * @description state: ACTIVE <-> FROZEN, ACTIVE/FROZEN -> CLOSED (stateReason CLOSED_BY_PLATFORM, funding sources detached, open authorizations reversed and their holds released; CLOSED is terminal); any other transition is 409 INVALID_STATE_TRANSITION. fundingSources replaces the whole ordered binding (at least one, the holder’s, in the card currency) and cannot accompany state CLOSED. Emits card.state_change / card.funding_source_change (events CardStateChanged / CardFundingSourcesChanged). The card’s owning internal account is the holder’s EMBEDDED_WALLET account in the card’s currency, recorded when the card is created (a holder without one gets 400 CARDHOLDER_WALLET_REQUIRED); changes are a signed retry stamped by an active session of that account. A request that would be refused is refused before a challenge is issued.
          */
         patch: operations["Cards_update"];
-        trace?: never;
-    };
-    "/cards/{cardId}/transactions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List a card’s transactions
-         * @description Every approved authorization of the card with what reconciled against it (declined authorizations open none; they are in the card’s audit history). Filters: status, createdAfter and createdBefore (inclusive bounds on the authorization time). Newest first unless sortOrder=asc. status: AUTHORIZED (funds held, nothing cleared), PARTIALLY_SETTLED (a clearing posted part and the rest is still held for more), SETTLED (closed against the funding source: cleared, or what was held released when the authorization expired or the card closed), REFUNDED (everything settled was returned), EXCEPTION (a clearing arrived that the funding source could not pay). Another platform’s card answers 404.
-         */
-        get: operations["CardTransactions_list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
         trace?: never;
     };
     "/config": {
@@ -1303,7 +1303,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/internal-accounts/{accountId}": {
+    "/internal-accounts/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1324,7 +1324,7 @@ export interface paths {
         patch: operations["WalletAccounts_update"];
         trace?: never;
     };
-    "/internal-accounts/{accountId}/export": {
+    "/internal-accounts/{id}/export": {
         parameters: {
             query?: never;
             header?: never;
@@ -1591,7 +1591,7 @@ export interface paths {
         put?: never;
         /**
          * Create a quote
-         * @description Locks the exchange rate and fees until expiresAt (5 minutes on instant rails, 15 on others, 2 on Lightning/Spark/stablecoin rails). Source: a customer’s internal account (held on execute), an EMBEDDED_WALLET (execute needs a Service-Wallet-Signature over paymentInstructions[0].accountOrWalletInfo.payloadToSign) or a customer’s external account (funded by paying paymentInstructions; sandbox: POST /sandbox/send). REALTIME_FUNDING {customerId?, currency, cryptoNetwork?}: the customer pays `currency` by paymentInstructions and the payment starts when the funds arrive (sandbox: POST /sandbox/send; immediatelyExecute changes nothing); without customerId the destination account’s owner pays. Destination: an internal or external account, or a UMA address with the lookupId of GET /receiver/uma/{receiverUmaAddress} and optionally `currency`, one of the lookup’s supportedCurrencies (default: the first); fields named by the lookup’s requiredPayerDataFields must be in senderCustomerInfo. Receiving amounts round down; a RECEIVING-locked quote rounds the sending amount up. Sandbox external-account destinations select the outcome by their last three digits: 002 execution fails, 003 completes after about 6 minutes, 004 delivery fails, 005 completes then is returned (FAILED, refunded), 006 user cancellation (REFUNDED), 007 payout and refund fail (FAILED, money not returned), other success.
+         * @description Locks the exchange rate and fees until expiresAt (5 minutes on instant rails, 15 on others, 2 on Lightning/Spark/stablecoin rails). Source: a customer’s internal account (held on execute), an EMBEDDED_WALLET (execute needs a Service-Wallet-Signature over paymentInstructions[0].accountOrWalletInfo.payloadToSign) or a customer’s external account (funded by paying paymentInstructions; sandbox: POST /sandbox/send). REALTIME_FUNDING {customerId?, currency, cryptoNetwork?}: the customer pays `currency` by paymentInstructions and the payment starts when the funds arrive (sandbox: POST /sandbox/send; immediatelyExecute changes nothing); without customerId the destination account’s owner pays. Destination: an internal or external account, or a UMA address with the lookupId of GET /receiver/uma/{receiverUmaAddress} and optionally `currency`, one of the lookup’s supportedCurrencies (default: the first); fields named by the lookup’s requiredPayerDataFields must be in senderCustomerInfo. Receiving amounts round down; a RECEIVING-locked quote rounds the sending amount up. Both currencies must be among the platform’s supportedCurrencies (GET /config): 400 INVALID_CURRENCY otherwise, nothing recorded. Sandbox external-account destinations select the outcome by their last three digits: 002 execution fails, 003 completes after about 6 minutes, 004 delivery fails, 005 completes then is returned (FAILED, refunded), 006 user cancellation (REFUNDED), 007 payout and refund fail (FAILED, money not returned), other success.
          */
         post: operations["Quotes_create"];
         delete?: never;
@@ -1677,7 +1677,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/sandbox/cards/{cardId}/simulate/authorization": {
+    "/sandbox/cards/{id}/simulate/authorization": {
         parameters: {
             query?: never;
             header?: never;
@@ -1697,7 +1697,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/sandbox/cards/{cardId}/simulate/clearing": {
+    "/sandbox/cards/{id}/simulate/clearing": {
         parameters: {
             query?: never;
             header?: never;
@@ -1717,7 +1717,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/sandbox/cards/{cardId}/simulate/return": {
+    "/sandbox/cards/{id}/simulate/return": {
         parameters: {
             query?: never;
             header?: never;
@@ -2013,7 +2013,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer in from an external account
-         * @description Credits the internal account from the platform’s settlement account when the bank transfer settles (INCOMING transaction). amount is optional in the schema, as in the public API, but a pull needs it: 400 INVALID_AMOUNT without it. In the sandbox the external account’s last three digits select the outcome: 002 fails at once (insufficient funds), 003 fails at once (account closed or invalid), 004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then FAILED, anything else completes at once.
+         * @description Credits the internal account from the platform’s settlement account when the bank transfer settles (INCOMING transaction). amount is optional in the schema, as in the public API, but a pull needs it: 400 INVALID_AMOUNT without it. The accounts’ currency must be among the platform’s supportedCurrencies (GET /config): 400 INVALID_CURRENCY otherwise, nothing recorded. In the sandbox the external account’s last three digits select the outcome: 002 fails at once (insufficient funds), 003 fails at once (account closed or invalid), 004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then FAILED, anything else completes at once.
          */
         post: operations["Transfers_transferIn"];
         delete?: never;
@@ -2033,7 +2033,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer out to an external account
-         * @description Holds the amount on the internal account, posts it when the payout settles, releases it when it fails (OUTGOING transaction). 400 INSUFFICIENT_FUNDS when the balance does not cover it. Without amount the source account's whole available balance is sent (400 INVALID_AMOUNT when it is empty). In the sandbox the external account’s last three digits select the outcome: 002 fails at once (insufficient funds), 003 fails at once (account closed or invalid), 004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then FAILED, anything else completes at once.
+         * @description Holds the amount on the internal account, posts it when the payout settles, releases it when it fails (OUTGOING transaction). 400 INSUFFICIENT_FUNDS when the balance does not cover it. Without amount the source account's whole available balance is sent (400 INVALID_AMOUNT when it is empty). The accounts’ currency must be among the platform’s supportedCurrencies (GET /config): 400 INVALID_CURRENCY otherwise, nothing recorded. In the sandbox the external account’s last three digits select the outcome: 002 fails at once (insufficient funds), 003 fails at once (account closed or invalid), 004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then FAILED, anything else completes at once.
          */
         post: operations["Transfers_transferOut"];
         delete?: never;
@@ -4308,7 +4308,7 @@ export interface components {
             /** Format: date-time */
             claimedAt?: string;
             /** Format: date-time */
-            expiresAt?: string;
+            expiresAt: string;
             inviteeUma?: string;
             firstName?: string;
             /** @description Display amount; the inviter’s platform sends it after the claim. */
@@ -4511,7 +4511,7 @@ export interface components {
             /** @description What those debits amount to (a hold cut to what posted, or to 0 when released). */
             totalAmount: number;
             /** @description Pulls not yet final (always 0: every pull here is final when the call answers). */
-            pendingCount?: number;
+            pendingCount: number;
         };
         CardRefundSummary: {
             /** @description Returns received. */
@@ -4530,15 +4530,15 @@ export interface components {
             id: string;
             cardId: string;
             /** @description The cardholder. */
-            customerId?: string;
+            customerId: string;
             /** @description Opaque id of the transaction at the issuer. */
-            issuerTransactionToken?: string;
+            issuerTransactionToken: string;
             /** @enum {string} */
             status: "AUTHORIZED" | "PARTIALLY_SETTLED" | "SETTLED" | "REFUNDED" | "EXCEPTION";
             merchant: components["schemas"]["CardMerchant"];
             authorizedAmount: components["schemas"]["CurrencyAmount"];
-            settledAmount?: components["schemas"]["CurrencyAmount"];
-            refundedAmount?: components["schemas"]["CurrencyAmount"];
+            settledAmount: components["schemas"]["CurrencyAmount"];
+            refundedAmount: components["schemas"]["CurrencyAmount"];
             /** @description The funding source (internal account) that approved and pays it. */
             accountId: string;
             pullSummary: components["schemas"]["CardPullSummary"];
@@ -4608,7 +4608,7 @@ export interface components {
                 name: "FULL_NAME" | "BIRTH_DATE" | "NATIONALITY";
                 mandatory: boolean;
             }[];
-            counterpartyInformation?: {
+            counterpartyInformation: {
                 [key: string]: string;
             };
             /** @description The sender the lookup was made for, when named. */
@@ -4647,7 +4647,7 @@ export interface components {
                 /** @description Stamp these exact bytes; send the stamp as Service-Wallet-Signature. */
                 payloadToSign: string;
             };
-            instructionsNotes?: string;
+            instructionsNotes: string;
             /** @description Whether the money lands in a platform-owned account (true) or a customer’s (false). */
             isPlatformAccount?: boolean;
         };
@@ -4715,16 +4715,16 @@ export interface components {
             /** @description Smallest unit of the sending currency. */
             feesIncluded: number;
             /** @enum {string} */
-            lockedCurrencySide?: "SENDING" | "RECEIVING";
+            lockedCurrencySide: "SENDING" | "RECEIVING";
             /** @description As requested. */
-            lockedCurrencyAmount?: number;
+            lockedCurrencyAmount: number;
             transactionId: string;
             /** @description Absent for internal-account sources. EMBEDDED_WALLET sources: accountOrWalletInfo {accountType: EMBEDDED_WALLET, payloadToSign}. External and REALTIME_FUNDING sources: bank (or wallet) details with the reference to quote. */
             paymentInstructions?: components["schemas"]["PaymentInstructions"][];
             counterpartyInformation?: {
                 [key: string]: string;
             };
-            rateDetails?: components["schemas"]["RateDetails"];
+            rateDetails: components["schemas"]["RateDetails"];
             description?: string;
             purposeOfPayment?: string;
         };
@@ -4768,7 +4768,7 @@ export interface components {
             });
             customerId: string;
             platformCustomerId: string;
-            sentAmount?: {
+            sentAmount: {
                 amount: number;
                 currency: components["schemas"]["Currency"];
             };
@@ -4776,7 +4776,7 @@ export interface components {
                 amount: number;
                 currency: components["schemas"]["Currency"];
             };
-            exchangeRate?: number;
+            exchangeRate: number;
             /** @description Smallest unit of the receiving currency. */
             fees: number;
             description?: string;
@@ -4786,15 +4786,15 @@ export interface components {
             };
             /** @description All statuses but CREATED. */
             reconciliationInstructions?: {
-                reference?: string;
+                reference: string;
                 /** @description Crypto destinations, once completed. */
                 transactionHash?: string;
             };
             rateDetails?: {
-                gridApiMultiplier?: number;
-                gridApiFixedFee?: number;
-                gridApiVariableFeeRate?: number;
-                gridApiVariableFeeAmount?: number;
+                gridApiMultiplier: number;
+                gridApiFixedFee: number;
+                gridApiVariableFeeRate: number;
+                gridApiVariableFeeAmount: number;
             };
             /** @enum {string} */
             failureReason?: "LNURLP_FAILED" | "PAY_REQUEST_FAILED" | "PAYMENT_APPROVAL_WEBHOOK_ERROR" | "PAYMENT_APPROVAL_TIMED_OUT" | "OFFRAMP_FAILED" | "MISSING_MANDATORY_PAYEE_DATA" | "QUOTE_EXPIRED" | "QUOTE_EXECUTION_FAILED";
@@ -4886,9 +4886,9 @@ export interface components {
              * Format: date
              * @description When the daily counters reset.
              */
-            dailyResetDate?: string;
+            dailyResetDate: string;
             /** @description When the monthly counter resets. */
-            monthlyResetMonth?: string;
+            monthlyResetMonth: string;
         };
         Agent: {
             id: string;
@@ -5547,7 +5547,7 @@ export interface components {
             destinationAddress: string;
         };
         AgentCreateQuoteDto: {
-            source: components["schemas"]["QuoteSourceDto"];
+            source: components["schemas"]["QuoteFundingSourceDto"];
             destination: components["schemas"]["QuoteDestinationDto"];
             lookupId?: string;
             /** @enum {string} */
@@ -5564,12 +5564,12 @@ export interface components {
         };
         AgentTransferInDto: {
             source: components["schemas"]["ExternalEndDto"];
-            amount: number;
+            amount?: number;
             destination: components["schemas"]["InternalEndDto"];
         };
         AgentTransferOutDto: {
             source: components["schemas"]["InternalEndDto"];
-            amount: number;
+            amount?: number;
             destination: components["schemas"]["ExternalDestinationDto"];
         };
         AgentCreateExternalAccountDto: {
@@ -5637,12 +5637,6 @@ export interface components {
         };
         RejectAgentActionDto: {
             reason?: string;
-        };
-        QuoteSourceDto: {
-            /** @enum {string} */
-            sourceType: "ACCOUNT";
-            accountId: string;
-            customerId?: string;
         };
     };
     responses: never;
@@ -5719,6 +5713,15 @@ export interface operations {
             };
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5803,8 +5806,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Idempotency key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5883,6 +5904,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -5945,6 +5975,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6020,6 +6059,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6114,6 +6162,15 @@ export interface operations {
             };
             /** @description Idempotency key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6219,6 +6276,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -6312,6 +6378,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -6380,6 +6455,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6457,6 +6541,15 @@ export interface operations {
             };
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6581,6 +6674,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7798,6 +7900,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -7872,6 +7983,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7960,6 +8080,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -8041,6 +8170,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -8083,6 +8221,15 @@ export interface operations {
             };
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8171,6 +8318,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -8252,6 +8408,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -8307,6 +8472,15 @@ export interface operations {
             };
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8405,6 +8579,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Idempotency key reused with a different request. */
             422: {
                 headers: {
@@ -8446,7 +8629,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                authMethodId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -8506,6 +8689,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -8525,7 +8717,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                authMethodId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -8618,7 +8810,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                authMethodId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -8667,6 +8859,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8736,6 +8937,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -8759,7 +8969,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                sessionId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -8828,6 +9038,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -8851,7 +9070,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                sessionId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -8910,6 +9129,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8997,6 +9225,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -9074,8 +9311,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Idempotency key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9147,6 +9402,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9229,6 +9493,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -9293,6 +9566,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9368,6 +9650,15 @@ export interface operations {
             };
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9470,168 +9761,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected error. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    Cards_get: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
-                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
-            };
-            path: {
-                cardId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The card */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Card"];
-                };
-            };
-            /** @description Invalid input: `details.errors` lists each field. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Authentication failed: `reason` names the failed check. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found (or owned by another platform). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    Cards_update: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Stamp over payloadToSign (step 2). */
-                "Service-Wallet-Signature"?: string;
-                /** @description The challenge requestId (step 2). */
-                "Request-Id"?: string;
-                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
-                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
-            };
-            path: {
-                cardId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateCardDto"];
-            };
-        };
-        responses: {
-            /** @description The card */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Card"];
-                };
-            };
-            /** @description Signed-retry challenge: stamp `payloadToSign` and retry. */
-            202: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SignedRetryChallenge"];
-                };
-            };
-            /** @description Invalid input: `details.errors` lists each field. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Authentication failed: `reason` names the failed check. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found (or owned by another platform). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with the resource’s current state. */
-            409: {
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9724,6 +9855,202 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Cards_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Card"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Cards_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Stamp over payloadToSign (step 2). */
+                "Service-Wallet-Signature"?: string;
+                /** @description The challenge requestId (step 2). */
+                "Request-Id"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCardDto"];
+            };
+        };
+        responses: {
+            /** @description The card */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Card"];
+                };
+            };
+            /** @description Signed-retry challenge: stamp `payloadToSign` and retry. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedRetryChallenge"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -9768,6 +10095,15 @@ export interface operations {
             };
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9832,6 +10168,15 @@ export interface operations {
             };
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9912,6 +10257,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -9985,6 +10339,15 @@ export interface operations {
             };
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10078,6 +10441,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -10142,6 +10514,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10231,6 +10612,15 @@ export interface operations {
             };
             /** @description Gone: the resource was deleted before. */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10336,6 +10726,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -10415,8 +10814,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Idempotency key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10498,6 +10915,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body or its file is larger than the service accepts (`details.maxFileBytes` for a file). */
             413: {
                 headers: {
@@ -10518,6 +10944,15 @@ export interface operations {
             };
             /** @description Idempotency key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10596,6 +11031,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -10661,6 +11105,15 @@ export interface operations {
             };
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10763,6 +11216,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -10827,6 +11289,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10903,6 +11374,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -10969,6 +11449,15 @@ export interface operations {
             };
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11064,6 +11553,15 @@ export interface operations {
             };
             /** @description Idempotency key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11211,6 +11709,15 @@ export interface operations {
             };
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11423,6 +11930,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -11514,6 +12030,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body or its file is larger than the service accepts (`details.maxFileBytes` for a file). */
             413: {
                 headers: {
@@ -11534,6 +12059,15 @@ export interface operations {
             };
             /** @description Idempotency key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11605,6 +12139,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11718,6 +12261,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -11780,6 +12332,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11860,6 +12421,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -11925,6 +12495,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -11977,7 +12556,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                accountId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -12029,6 +12608,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -12052,7 +12640,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                accountId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -12118,6 +12706,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -12141,7 +12738,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                accountId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -12209,6 +12806,15 @@ export interface operations {
             };
             /** @description Conflicts with the resource’s current state. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12288,6 +12894,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -12356,8 +12971,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Idempotency key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12429,6 +13062,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12529,6 +13171,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -12619,6 +13270,15 @@ export interface operations {
             };
             /** @description Idempotency key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13026,6 +13686,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -13112,6 +13781,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -13183,6 +13861,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -13245,6 +13932,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13324,6 +14020,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -13390,6 +14095,15 @@ export interface operations {
             };
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13492,6 +14206,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -13556,6 +14279,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13660,6 +14392,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -13729,6 +14470,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13812,6 +14562,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -13833,7 +14592,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                cardId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -13891,8 +14650,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Idempotency key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13921,7 +14698,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                cardId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -13979,8 +14756,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Idempotency key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14009,7 +14804,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
             };
             path: {
-                cardId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -14067,8 +14862,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Idempotency key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14120,6 +14933,15 @@ export interface operations {
             };
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14184,6 +15006,15 @@ export interface operations {
             };
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14288,6 +15119,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -14383,6 +15223,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -14460,8 +15309,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Idempotency key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14613,6 +15480,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -14681,8 +15557,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Idempotency key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14761,6 +15655,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -14832,6 +15735,15 @@ export interface operations {
             };
             /** @description Conflicts with the resource’s current state. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14926,6 +15838,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -14990,6 +15911,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15094,6 +16024,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -15173,8 +16112,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Idempotency key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15279,6 +16236,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -15367,6 +16333,15 @@ export interface operations {
             };
             /** @description Idempotency key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15469,6 +16444,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -15543,6 +16527,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -15608,6 +16601,15 @@ export interface operations {
             };
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15692,8 +16694,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Idempotency key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15765,6 +16785,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15845,6 +16874,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error. */
             500: {
                 headers: {
@@ -15909,6 +16947,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15989,6 +17036,15 @@ export interface operations {
             };
             /** @description Conflicts with the resource’s current state. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
