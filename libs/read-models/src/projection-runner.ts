@@ -345,6 +345,7 @@ export class ProjectionRunner implements ProjectionWaiter {
       replayed.flatMap((p) => p.indexes ?? []),
       replayed.flatMap((p) => p.collections),
     );
+    await this.readModels.endReplay?.();
   }
 
   private async reloadCheckpoint(name: string): Promise<void> {
