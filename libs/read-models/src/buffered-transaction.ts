@@ -14,6 +14,7 @@ export type BufferedWrites = Map<string, Map<string, Readonly<Doc> | null>>;
  */
 export class BufferedTransaction implements ProjectionTransaction {
   readonly writes: BufferedWrites = new Map();
+  private readonly absent = new Set<string>();
 
   /**
    * `freeze: false` (a rebuild's replay) keeps documents as put without freezing them: the projections are the live
@@ -27,7 +28,13 @@ export class BufferedTransaction implements ProjectionTransaction {
   async get<T extends Doc = Doc>(collection: string, id: string): Promise<T | undefined> {
     const pending = this.writes.get(collection);
     if (pending?.has(id)) return (pending.get(id) ?? undefined) as T | undefined;
-    return (await this.read(collection, id)) as T | undefined;
+    // A document the store does not hold is looked up once per batch (a ledger-only account is adjusted by every
+    // transfer that touches it): its absence holds until the batch itself puts it, which the check above sees first.
+    const key = `${collection}\u0000${id}`;
+    if (this.absent.has(key)) return undefined;
+    const doc = (await this.read(collection, id)) as T | undefined;
+    if (doc === undefined) this.absent.add(key);
+    return doc;
   }
 
   put(collection: string, doc: Doc): void {

@@ -29,6 +29,8 @@ import {
  */
 export interface ReplayDelegate {
   replay(names: string[], head: bigint, fences: ReadonlyMap<string, Fence>): Promise<void>;
+  /** Replays both halves (each call in a thread of its own), the runner none. */
+  both?: boolean;
 }
 
 /** Events per page and store transaction when a rebuild replays the log. */
@@ -201,18 +203,22 @@ export class ProjectionRunner implements ProjectionWaiter {
       throw error;
     }
     const head = await this.store.headPosition();
-    const [here, there] = options.delegate ? halves(selected) : [selected, []];
-    const fences = new Map<string, Fence>();
-    for (const { name } of there) {
-      const fence = this.fenceFor(name);
-      if (fence) fences.set(name, fence);
-    }
-    const elsewhere = there.length ? options.delegate!.replay(namesOf(there), head, fences) : Promise.resolve();
-    // Both halves run to their end before either failure is reported.
-    const [local, delegated] = await Promise.allSettled([this.replay(head, new Set(namesOf(here))), elsewhere]);
-    if (local.status === 'rejected') throw local.reason;
-    if (delegated.status === 'rejected') throw delegated.reason;
-    for (const { name } of there) this.checkpoints.set(name, await this.readModels.getCheckpoint(name));
+    const delegate = options.delegate;
+    const [first, second] = delegate ? halves(selected) : [selected, []];
+    const here = delegate?.both ? [] : first;
+    const there = (delegate?.both ? [first, second] : [second]).filter((half) => half.length > 0);
+    const replays = there.map((half) => {
+      const fences = new Map<string, Fence>();
+      for (const { name } of half) {
+        const fence = this.fenceFor(name);
+        if (fence) fences.set(name, fence);
+      }
+      return delegate!.replay(namesOf(half), head, fences);
+    });
+    if (here.length > 0) replays.push(this.replay(head, new Set(namesOf(here))));
+    // Every half runs to its end before a failure is reported.
+    for (const outcome of await Promise.allSettled(replays)) if (outcome.status === 'rejected') throw outcome.reason;
+    for (const { name } of there.flat()) this.checkpoints.set(name, await this.readModels.getCheckpoint(name));
     // The other projections' leases may stay with a worker: no waiting for them.
     await this.startRunning(false);
     try {
@@ -339,6 +345,7 @@ export class ProjectionRunner implements ProjectionWaiter {
       replayed.flatMap((p) => p.indexes ?? []),
       replayed.flatMap((p) => p.collections),
     );
+    await this.readModels.endReplay?.();
   }
 
   private async reloadCheckpoint(name: string): Promise<void> {

@@ -146,6 +146,11 @@ export interface ReadModelStore {
    */
   ensureIndexes(indexes: readonly IndexSpec[], collections?: readonly string[]): Promise<void>;
   /**
+   * A replay's batches are over (see `commitBatches`' `replay`): the store returns to its settings for live batches
+   * and makes sure what the replay wrote is durable. Stores without replay settings need not have it.
+   */
+  endReplay?(): Promise<void>;
+  /**
    * How the store would answer `find` (the page and its count): `scans` is true when either reads
    * the whole collection instead of searching an index; `plan` is the store's own description.
    */

@@ -69,6 +69,7 @@ export class SqliteReadModelStore implements ReadModelStore {
   private readonly statements = new Map<string, Database.Statement>();
   private closed = false;
   private replayTuned = false;
+  private readonly scratch: boolean;
   private readonly indexes: SqliteDocIndexes;
 
   /**
@@ -76,6 +77,7 @@ export class SqliteReadModelStore implements ReadModelStore {
    * commits are not synced to disk at all (`synchronous=OFF`); they stay atomic for the process.
    */
   constructor(path: string, options: { scratch?: boolean } = {}) {
+    this.scratch = options.scratch === true;
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.scratch ? 'OFF' : 'NORMAL'}`);
@@ -299,13 +301,27 @@ export class SqliteReadModelStore implements ReadModelStore {
    * `wal_autocheckpoint` pages: a replay's batches each write thousands of pages, so checkpointing every 64 MiB
    * instead of every 4 MiB copies a page rewritten by several batches once and syncs a few times rather than after
    * every batch. A 64 MiB page cache (instead of 2 MiB) keeps the tables' inner pages and more leaves in memory
-   * while documents are written all over them; it is a fixed bound, so memory stays flat as the log grows.
+   * while documents are written all over them; it is a fixed bound, so memory stays flat as the log grows. Commits
+   * are not synced while a replay runs (`synchronous=OFF`; each stays atomic, and a process crash loses nothing):
+   * `endReplay` syncs them all at once. A power loss in the middle of a rebuild can leave the file unreadable;
+   * the read models are derived, so the remedy is to delete it and rebuild.
    */
   private tuneFor(replay: boolean): void {
     if (this.replayTuned === replay) return;
     this.db.pragma(`wal_autocheckpoint = ${replay ? 16384 : 1000}`);
     this.db.pragma(`cache_size = ${replay ? -65536 : -2000}`);
+    this.db.pragma(`synchronous = ${replay || this.scratch ? 'OFF' : 'NORMAL'}`);
     this.replayTuned = replay;
+  }
+
+  /**
+   * Back to live settings, and a checkpoint: with `synchronous=NORMAL` again it syncs the write-ahead log, the
+   * replay's commits included, before it copies pages into the file.
+   */
+  async endReplay(): Promise<void> {
+    if (!this.replayTuned) return;
+    this.tuneFor(false);
+    this.db.pragma('wal_checkpoint(PASSIVE)');
   }
 
   private lease(name: string): LeaseRow | undefined {

@@ -8,7 +8,7 @@ import { Collections } from './collections.js';
 export const customerProjection: Projection = {
   name: 'customers',
   collections: [Collections.customers],
-  replayWeight: 2,
+  replayWeight: 12,
   // The list's selective filters (bench `lists`): a lookup by key or a rare type never walks the whole collection.
   // Lists leave deleted customers out (`isDeleted` false), so the list indexes hold that flag: a page and its count
   // are answered from the index alone.

@@ -40,7 +40,7 @@ export const internalAccountProjection: Projection = {
   name: 'internal-accounts',
   collections: [Collections.internalAccounts, Collections.ledgerTransfers],
   // Every transfer writes a ledger transfer and two balances.
-  replayWeight: 12,
+  replayWeight: 50,
   indexes: [{ collection: Collections.internalAccounts, fields: ['platformId', 'customerId', 'createdAt'] }],
   handles: [
     'PlatformAccountOpened',

@@ -17,6 +17,7 @@ export function toCard(doc: CardDoc): CardResource {
 export const cardProjection: Projection = {
   name: 'cards',
   collections: [Collections.cards],
+  replayWeight: 5,
   indexes: [{ collection: Collections.cards, fields: ['platformId', 'customerId', 'createdAt'] }],
   handles: ['CardCreated', 'CardStateChanged', 'CardFundingSourcesChanged'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {

@@ -9,7 +9,7 @@ export const quoteProjection: Projection = {
   name: 'quotes',
   collections: [Collections.quotes],
   // A quote written on creation, again on execution and with every transfer.
-  replayWeight: 8,
+  replayWeight: 30,
   indexes: [{ collection: Collections.quotes, fields: ['platformId', 'customerId', 'createdAt'] }],
   handles: ['QuoteCreated', 'TransactionCreated', 'TransactionStatusChanged'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {

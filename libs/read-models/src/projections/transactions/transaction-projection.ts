@@ -14,7 +14,7 @@ export const transactionProjection: Projection = {
   name: 'transactions',
   collections: [Collections.transactions],
   // Every status change rewrites the whole transaction.
-  replayWeight: 10,
+  replayWeight: 36,
   // The list's selective filters (bench `lists`): a customer, a status, a reconciliation reference, and
   // senderAccountIdentifier / receiverAccountIdentifier (an account id; UMA addresses are rarer and scan the platform).
   indexes: [

@@ -31,6 +31,7 @@ export interface AuthSessionDoc extends Doc {
 export const walletAuthProjection: Projection = {
   name: 'wallet-auth',
   collections: [Collections.authMethods, Collections.authSessions],
+  replayWeight: 3,
   indexes: [
     { collection: Collections.authMethods, fields: ['credentialId', 'createdAt'] },
     { collection: Collections.authMethods, fields: ['platformId', 'accountId', 'createdAt'] },

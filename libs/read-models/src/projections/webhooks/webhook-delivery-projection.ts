@@ -37,6 +37,7 @@ export interface WebhookDeliveryDoc extends Doc {
 export const webhookDeliveryProjection: Projection = {
   name: 'webhook-deliveries',
   collections: [Collections.webhookDeliveries],
+  replayWeight: 3,
   handles: ['WebhookDeliveryScheduled', 'WebhookDeliveryAttempted', 'WebhookRedeliveryRequested'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as WebhookDeliveryEvent;
