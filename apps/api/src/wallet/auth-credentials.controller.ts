@@ -8,29 +8,14 @@ import {
   RevokeCredentialCommand,
 } from '#application/wallet/credential-commands.js';
 import { VerifyCredentialCommand } from '#application/wallet/session-commands.js';
-import type { SignedResult } from '#application/wallet/signed-retry.service.js';
+import type { SignedRequest, SignedResult } from '#application/wallet/signed-retry.service.js';
 import { WalletQueries } from '#application/wallet/wallet-queries.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
-import { respondChallenge, signedRetryHeaders } from '../http/signed-retry.js';
+import { Signed, signedResponse, signedRetryHeaders } from '../http/signed-retry.js';
 import { AddCredentialDto, CredentialChallengeDto, ListWalletQuery, VerifyCredentialDto } from './wallet.dto.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
-
-/** The parsed JSON body exactly as sent: what a signed retry binds and compares. */
-export const rawBody = (req: Request): Record<string, unknown> =>
-  typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>) : {};
-
-/** 202 with the challenge on step 1; otherwise `status` and the result. */
-export function signedResponse<T>(
-  res: Response,
-  outcome: SignedResult<T>,
-  status: number,
-): T | ReturnType<typeof respondChallenge> {
-  if (outcome.kind === 'challenge') return respondChallenge(res, outcome);
-  res.status(status);
-  return outcome.result;
-}
 
 /** Authentication credentials of embedded wallets (EMAIL_OTP, OAUTH, PASSKEY). */
 @Controller('auth/credentials')
@@ -55,12 +40,12 @@ export class AuthCredentialsController {
   })
   async add(
     @Body() body: AddCredentialDto,
-    @Req() req: Request,
+    @Signed() signed: SignedRequest,
     @Res({ passthrough: true }) res: Response,
     @CurrentActor() actor: Actor,
   ) {
     const outcome = await this.commands.execute<AddCredentialCommand, SignedResult<unknown>>(
-      new AddCredentialCommand(body, rawBody(req), signedRetryHeaders(req), actor),
+      new AddCredentialCommand(body, signed, actor),
     );
     return signedResponse(res, outcome, 201);
   }
@@ -135,12 +120,12 @@ export class AuthCredentialsController {
   })
   async revoke(
     @Param('authMethodId', idParam('AuthMethod', 'authMethodId')) id: string,
-    @Req() req: Request,
+    @Signed() signed: SignedRequest,
     @Res({ passthrough: true }) res: Response,
     @CurrentActor() actor: Actor,
   ) {
     const outcome = await this.commands.execute<RevokeCredentialCommand, SignedResult<undefined>>(
-      new RevokeCredentialCommand(id, signedRetryHeaders(req), actor),
+      new RevokeCredentialCommand(id, signed, actor),
     );
     return signedResponse(res, outcome, 204);
   }

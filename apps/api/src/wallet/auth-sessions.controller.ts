@@ -1,19 +1,18 @@
-import { Body, Controller, Delete, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Query, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import type { Actor } from '#application/tokens.js';
 import {
   RefreshSessionCommand,
   RevokeSessionCommand,
   type IssuedAuthSession,
 } from '#application/wallet/session-commands.js';
-import type { SignedResult } from '#application/wallet/signed-retry.service.js';
+import type { SignedRequest, SignedResult } from '#application/wallet/signed-retry.service.js';
 import { WalletQueries } from '#application/wallet/wallet-queries.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
-import { signedRetryHeaders } from '../http/signed-retry.js';
-import { rawBody, signedResponse } from './auth-credentials.controller.js';
+import { Signed, signedResponse } from '../http/signed-retry.js';
 import { ClientPublicKeyDto, ListWalletQuery } from './wallet.dto.js';
 
 /** Sessions of embedded wallets: listed without key material, revoked and refreshed by signed retry. */
@@ -46,12 +45,12 @@ export class AuthSessionsController {
   })
   async revoke(
     @Param('sessionId', idParam('Session', 'sessionId')) id: string,
-    @Req() req: Request,
+    @Signed() signed: SignedRequest,
     @Res({ passthrough: true }) res: Response,
     @CurrentActor() actor: Actor,
   ) {
     const outcome = await this.commands.execute<RevokeSessionCommand, SignedResult<undefined>>(
-      new RevokeSessionCommand(id, signedRetryHeaders(req), actor),
+      new RevokeSessionCommand(id, signed, actor),
     );
     return signedResponse(res, outcome, 204);
   }
@@ -71,12 +70,12 @@ export class AuthSessionsController {
   async refresh(
     @Param('sessionId', idParam('Session', 'sessionId')) id: string,
     @Body() body: ClientPublicKeyDto,
-    @Req() req: Request,
+    @Signed() signed: SignedRequest,
     @Res({ passthrough: true }) res: Response,
     @CurrentActor() actor: Actor,
   ) {
     const outcome = await this.commands.execute<RefreshSessionCommand, SignedResult<IssuedAuthSession>>(
-      new RefreshSessionCommand(id, body.clientPublicKey, rawBody(req), signedRetryHeaders(req), actor),
+      new RefreshSessionCommand(id, body.clientPublicKey, signed, actor),
     );
     return signedResponse(res, outcome, 200);
   }

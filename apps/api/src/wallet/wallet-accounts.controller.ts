@@ -1,6 +1,6 @@
-import { Body, Controller, Param, Patch, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Param, Patch, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
 import {
@@ -8,12 +8,11 @@ import {
   SetPrivateEnabledCommand,
   type WalletExport,
 } from '#application/wallet/account-commands.js';
-import type { SignedResult } from '#application/wallet/signed-retry.service.js';
+import type { SignedRequest, SignedResult } from '#application/wallet/signed-retry.service.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
-import { respondChallenge, signedRetryHeaders } from '../http/signed-retry.js';
-import { rawBody, signedResponse } from './auth-credentials.controller.js';
+import { respondChallenge, Signed, signedResponse } from '../http/signed-retry.js';
 import { ClientPublicKeyDto, UpdateWalletAccountDto } from './wallet.dto.js';
 
 /** Operations on an EMBEDDED_WALLET account that need a session signature. */
@@ -36,12 +35,12 @@ export class WalletAccountsController {
   async update(
     @Param('accountId', idParam('InternalAccount', 'accountId')) id: string,
     @Body() body: UpdateWalletAccountDto,
-    @Req() req: Request,
+    @Signed() signed: SignedRequest,
     @Res({ passthrough: true }) res: Response,
     @CurrentActor() actor: Actor,
   ) {
     const outcome = await this.commands.execute<SetPrivateEnabledCommand, SignedResult<undefined>>(
-      new SetPrivateEnabledCommand(id, body.privateEnabled, rawBody(req), signedRetryHeaders(req), actor),
+      new SetPrivateEnabledCommand(id, body.privateEnabled, signed, actor),
     );
     if (outcome.kind === 'challenge') return respondChallenge(res, outcome);
     return this.queries.internalAccount(actor.platformId, id);
@@ -61,12 +60,12 @@ export class WalletAccountsController {
   async export(
     @Param('accountId', idParam('InternalAccount', 'accountId')) id: string,
     @Body() body: ClientPublicKeyDto,
-    @Req() req: Request,
+    @Signed() signed: SignedRequest,
     @Res({ passthrough: true }) res: Response,
     @CurrentActor() actor: Actor,
   ) {
     const outcome = await this.commands.execute<ExportWalletCommand, SignedResult<WalletExport>>(
-      new ExportWalletCommand(id, body.clientPublicKey, rawBody(req), signedRetryHeaders(req), actor),
+      new ExportWalletCommand(id, body.clientPublicKey, signed, actor),
     );
     return signedResponse(res, outcome, 200);
   }

@@ -7,11 +7,8 @@ import {
 } from '#read-models/projections/cards/card-transaction-projection.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
-import { CommandRunner } from '../command-runner.js';
 import { listForPlatform } from '../queries/list-query.js';
-import { READ_MODELS, type Actor } from '../tokens.js';
-import { prepareCardUpdate, type CardChanges } from './card-commands.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { READ_MODELS } from '../tokens.js';
 
 export interface CardTransactionFilters {
   status?: string;
@@ -33,11 +30,7 @@ export interface CardListFilters {
 /** Read side of cards: lists and reads from the read model, scoped to the caller's platform. */
 @Injectable()
 export class CardQueries {
-  constructor(
-    @Inject(READ_MODELS) private readonly store: ReadModelStore,
-    private readonly runner: CommandRunner,
-    private readonly clocks: PlatformClocks,
-  ) {}
+  constructor(@Inject(READ_MODELS) private readonly store: ReadModelStore) {}
 
   async card(platformId: string, id: string) {
     const doc = await this.store.get<CardDoc>(Collections.cards, id);
@@ -57,18 +50,6 @@ export class CardQueries {
       platformId,
       { filters, limit: q.limit, cursor: q.cursor, sortOrder: q.sortOrder ?? 'desc' },
       (doc) => ({ ...toCard(doc) }),
-    );
-  }
-
-  /** Validates a PATCH against the card's current state and names the wallet account that must sign it. */
-  async prepareUpdate(actor: Actor, cardId: string, changes: CardChanges, signed = false) {
-    return prepareCardUpdate(
-      this.runner,
-      cardId,
-      changes,
-      actor,
-      (await this.clocks.now(actor.platformId)).toISOString(),
-      signed,
     );
   }
 

@@ -6,7 +6,7 @@ import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { walletAuthDecider } from '#domain/wallet/wallet-auth.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, type Actor } from '../tokens.js';
-import { SignedRetryService, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';
+import { SignedRetryService, type SignedRequest, type SignedResult } from './signed-retry.service.js';
 import { WalletAccounts } from './wallet-accounts.js';
 import { WalletSeedVault } from './wallet-seed.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
@@ -15,8 +15,7 @@ export class SetPrivateEnabledCommand {
   constructor(
     readonly accountId: string,
     readonly privateEnabled: boolean,
-    readonly rawBody: Record<string, unknown>,
-    readonly headers: SignedRetryHeaders,
+    readonly signed: SignedRequest,
     readonly actor: Actor,
   ) {}
 }
@@ -24,8 +23,7 @@ export class ExportWalletCommand {
   constructor(
     readonly accountId: string,
     readonly clientPublicKey: string,
-    readonly rawBody: Record<string, unknown>,
-    readonly headers: SignedRetryHeaders,
+    readonly signed: SignedRequest,
     readonly actor: Actor,
   ) {}
 }
@@ -48,18 +46,11 @@ export class SetPrivateEnabledHandler implements ICommandHandler<SetPrivateEnabl
   async execute({
     accountId,
     privateEnabled,
-    rawBody,
-    headers,
+    signed,
     actor,
   }: SetPrivateEnabledCommand): Promise<SignedResult<undefined>> {
     await this.wallets.own(accountId, actor);
-    const request = { method: 'PATCH', path: `/internal-accounts/${accountId}`, body: rawBody };
-    const step = await this.signedRetry.step(
-      accountId,
-      { intent: 'EXTERNAL', ...request, targetId: accountId },
-      headers,
-      actor,
-    );
+    const step = await this.signedRetry.step(accountId, { intent: 'EXTERNAL', targetId: accountId }, signed, actor);
     if (step.kind === 'challenge') return step;
     await this.runner.run(
       streams.wallet(accountId),
@@ -95,18 +86,11 @@ export class ExportWalletHandler implements ICommandHandler<ExportWalletCommand>
   async execute({
     accountId,
     clientPublicKey,
-    rawBody,
-    headers,
+    signed,
     actor,
   }: ExportWalletCommand): Promise<SignedResult<WalletExport>> {
     const wallet = await this.wallets.own(accountId, actor);
-    const request = { method: 'POST', path: `/internal-accounts/${accountId}/export`, body: rawBody };
-    const step = await this.signedRetry.step(
-      accountId,
-      { intent: 'EXTERNAL', ...request, targetId: accountId },
-      headers,
-      actor,
-    );
+    const step = await this.signedRetry.step(accountId, { intent: 'EXTERNAL', targetId: accountId }, signed, actor);
     if (step.kind === 'challenge') return step;
     const signedRetry = step.proof;
     if (!wallet.encryptedSeed)

@@ -18,7 +18,7 @@ import { toAuthMethodView, type AuthMethodView } from '#domain/wallet/wallet-vie
 import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, type Actor } from '../tokens.js';
-import { SignedRetryService, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';
+import { SignedRetryService, type SignedRequest, type SignedResult } from './signed-retry.service.js';
 import { emailRequired, WalletAccounts, type ProvisionedWallet } from './wallet-accounts.js';
 import { WalletQueries } from './wallet-queries.js';
 import { WalletVerifiers } from './wallet-verifiers.js';
@@ -37,8 +37,7 @@ export interface AddCredentialInput {
 export class AddCredentialCommand {
   constructor(
     readonly input: AddCredentialInput,
-    readonly rawBody: Record<string, unknown>,
-    readonly headers: SignedRetryHeaders,
+    readonly signed: SignedRequest,
     readonly actor: Actor,
   ) {}
 }
@@ -52,7 +51,7 @@ export class IssueCredentialChallengeCommand {
 export class RevokeCredentialCommand {
   constructor(
     readonly authMethodId: string,
-    readonly headers: SignedRetryHeaders,
+    readonly signed: SignedRequest,
     readonly actor: Actor,
   ) {}
 }
@@ -65,7 +64,6 @@ export interface PasskeyAuthChallenge {
 }
 
 const PASSKEY_CHALLENGE_TTL_SECONDS = 300;
-const CREDENTIALS_PATH = '/auth/credentials';
 
 /** A credential of the caller's platform with its provisioned wallet, or 404. */
 export async function loadCredential(
@@ -99,16 +97,15 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
-  async execute({ input, rawBody, headers, actor }: AddCredentialCommand): Promise<SignedResult<AuthMethodView>> {
+  async execute({ input, signed, actor }: AddCredentialCommand): Promise<SignedResult<AuthMethodView>> {
     const wallet = await this.wallets.own(input.accountId, actor);
     const authMethod = await this.newAuthMethod(input, wallet, actor);
-    const request = { method: 'POST', path: CREDENTIALS_PATH, body: rawBody };
     let signedRetry: SignedRetryProof | undefined;
     if (requiresSignedRetryToAddAuthMethod(wallet)) {
       const step = await this.signedRetry.step(
         wallet.accountId,
-        { intent: 'ADD_AUTH_METHOD', ...request, targetId: wallet.accountId, authMethodType: input.type, authMethod },
-        headers,
+        { intent: 'ADD_AUTH_METHOD', targetId: wallet.accountId, authMethodType: input.type, authMethod },
+        signed,
         actor,
       );
       if (step.kind === 'challenge') return step;
@@ -266,13 +263,12 @@ export class RevokeCredentialHandler implements ICommandHandler<RevokeCredential
     private readonly clocks: PlatformClocks,
   ) {}
 
-  async execute({ authMethodId, headers, actor }: RevokeCredentialCommand): Promise<SignedResult<undefined>> {
+  async execute({ authMethodId, signed, actor }: RevokeCredentialCommand): Promise<SignedResult<undefined>> {
     const { wallet, method } = await loadCredential(this.queries, this.wallets, authMethodId, actor);
-    const request = { method: 'DELETE', path: `${CREDENTIALS_PATH}/${authMethodId}`, body: {} };
     const step = await this.signedRetry.step(
       wallet.accountId,
-      { intent: 'REVOKE_AUTH_METHOD', ...request, targetId: authMethodId },
-      headers,
+      { intent: 'REVOKE_AUTH_METHOD', targetId: authMethodId },
+      signed,
       actor,
     );
     if (step.kind === 'challenge') return step;

@@ -12,7 +12,7 @@ import { toAuthSessionView, type AuthSessionView } from '#domain/wallet/wallet-v
 import { CommandRunner } from '../command-runner.js';
 import { APP_CONFIG, IDS, type Actor } from '../tokens.js';
 import { loadCredential } from './credential-commands.js';
-import { SignedRetryService, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';
+import { SignedRetryService, type SignedRequest, type SignedResult } from './signed-retry.service.js';
 import { WalletAccounts, type ProvisionedWallet } from './wallet-accounts.js';
 import { WalletQueries } from './wallet-queries.js';
 import { INVALID_OTP, WalletVerifiers } from './wallet-verifiers.js';
@@ -37,7 +37,7 @@ export class VerifyCredentialCommand {
 export class RevokeSessionCommand {
   constructor(
     readonly sessionId: string,
-    readonly headers: SignedRetryHeaders,
+    readonly signed: SignedRequest,
     readonly actor: Actor,
   ) {}
 }
@@ -45,8 +45,7 @@ export class RefreshSessionCommand {
   constructor(
     readonly sessionId: string,
     readonly clientPublicKey: string,
-    readonly rawBody: Record<string, unknown>,
-    readonly headers: SignedRetryHeaders,
+    readonly signed: SignedRequest,
     readonly actor: Actor,
   ) {}
 }
@@ -193,13 +192,12 @@ export class RevokeSessionHandler implements ICommandHandler<RevokeSessionComman
     private readonly clocks: PlatformClocks,
   ) {}
 
-  async execute({ sessionId, headers, actor }: RevokeSessionCommand): Promise<SignedResult<undefined>> {
+  async execute({ sessionId, signed, actor }: RevokeSessionCommand): Promise<SignedResult<undefined>> {
     const wallet = await loadSession(this.queries, this.wallets, sessionId, actor);
-    const request = { method: 'DELETE', path: `/auth/sessions/${sessionId}`, body: {} };
     const step = await this.signedRetry.step(
       wallet.accountId,
-      { intent: 'REVOKE_SESSION', ...request, targetId: sessionId },
-      headers,
+      { intent: 'REVOKE_SESSION', targetId: sessionId },
+      signed,
       actor,
     );
     if (step.kind === 'challenge') return step;
@@ -236,16 +234,14 @@ export class RefreshSessionHandler implements ICommandHandler<RefreshSessionComm
   async execute({
     sessionId,
     clientPublicKey,
-    rawBody,
-    headers,
+    signed,
     actor,
   }: RefreshSessionCommand): Promise<SignedResult<IssuedAuthSession>> {
     const wallet = await loadSession(this.queries, this.wallets, sessionId, actor);
-    const request = { method: 'POST', path: `/auth/sessions/${sessionId}/refresh`, body: rawBody };
     const step = await this.signedRetry.step(
       wallet.accountId,
-      { intent: 'REFRESH_SESSION', ...request, targetId: sessionId },
-      headers,
+      { intent: 'REFRESH_SESSION', targetId: sessionId },
+      signed,
       actor,
     );
     if (step.kind === 'challenge') return step;
