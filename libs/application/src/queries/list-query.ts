@@ -1,3 +1,4 @@
+import { notFound } from '#domain/errors.js';
 import type { Doc, Filter, Page, Query, ReadModelStore } from '#read-models/read-model-store.js';
 
 /** A list request as the API takes it: filters on top of the platform scope, limit and cursor. */
@@ -32,4 +33,17 @@ export async function listForPlatform<T extends Doc>(
 export function stripPlatform<T extends Doc>(doc: T): Record<string, unknown> {
   const { platformId: _platformId, ...rest } = doc as Doc & { platformId?: unknown };
   return rest;
+}
+
+/** One document of the platform, or a 404 naming `resource`: another platform's document reads as missing. */
+export async function getForPlatform<T extends Doc>(
+  store: ReadModelStore,
+  collection: string,
+  resource: string,
+  platformId: string,
+  id: string,
+): Promise<T> {
+  const doc = await store.get<T>(collection, id);
+  if (!doc || doc.platformId !== platformId) throw notFound(resource, id);
+  return doc;
 }
