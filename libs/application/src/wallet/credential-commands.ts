@@ -199,7 +199,6 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
 @CommandHandler(IssueCredentialChallengeCommand)
 export class IssueCredentialChallengeHandler implements ICommandHandler<IssueCredentialChallengeCommand> {
   constructor(
-    private readonly runner: CommandRunner,
     private readonly wallets: WalletAccounts,
     private readonly queries: WalletQueries,
     private readonly verifiers: WalletVerifiers,
@@ -213,16 +212,11 @@ export class IssueCredentialChallengeHandler implements ICommandHandler<IssueCre
     actor,
   }: IssueCredentialChallengeCommand): Promise<AuthMethodView | PasskeyAuthChallenge> {
     const { wallet, method } = await loadCredential(this.queries, this.wallets, authMethodId, actor);
-    const stream = streams.wallet(wallet.accountId);
     const now = await this.clocks.now(actor.platformId);
     if (method.type === 'EMAIL_OTP') {
       await this.verifiers.assertOtpDelivery(actor.platformId);
-      const { state } = await this.runner.run(
-        stream,
-        walletAuthDecider,
-        { type: 'RecordOtpChallenge', authMethodId, now: now.toISOString() },
-        { metadata: { ...actor }, waitForReadModels: false },
-      );
+      const otp = { type: 'RecordOtpChallenge' as const, authMethodId, now: now.toISOString() };
+      const { state } = await this.wallets.decide(wallet.accountId, otp, actor, false);
       this.verifiers.otpIssued(authMethodId);
       return toAuthMethodView(state, state.authMethods.get(authMethodId)!);
     }
@@ -233,20 +227,8 @@ export class IssueCredentialChallengeHandler implements ICommandHandler<IssueCre
     const requestId = publicId('Request', this.ids.uuid());
     const challenge = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now.getTime() + PASSKEY_CHALLENGE_TTL_SECONDS * 1000).toISOString();
-    await this.runner.run(
-      stream,
-      walletAuthDecider,
-      {
-        type: 'IssuePasskeyChallenge',
-        authMethodId,
-        requestId,
-        challenge,
-        clientPublicKey,
-        expiresAt,
-        now: now.toISOString(),
-      },
-      { metadata: { ...actor }, waitForReadModels: false },
-    );
+    const passkey = { authMethodId, requestId, challenge, clientPublicKey, expiresAt, now: now.toISOString() };
+    await this.wallets.decide(wallet.accountId, { type: 'IssuePasskeyChallenge', ...passkey }, actor, false);
     return { credentialId: method.passkey!.credentialId, challenge, requestId, expiresAt };
   }
 }
@@ -255,12 +237,10 @@ export class IssueCredentialChallengeHandler implements ICommandHandler<IssueCre
 @CommandHandler(RevokeCredentialCommand)
 export class RevokeCredentialHandler implements ICommandHandler<RevokeCredentialCommand> {
   constructor(
-    private readonly runner: CommandRunner,
     private readonly wallets: WalletAccounts,
     private readonly queries: WalletQueries,
     private readonly signedRetry: SignedRetryService,
     private readonly claims: IdentityClaims,
-    private readonly clocks: PlatformClocks,
   ) {}
 
   async execute({ authMethodId, signed, actor }: RevokeCredentialCommand): Promise<SignedResult<undefined>> {
@@ -273,17 +253,7 @@ export class RevokeCredentialHandler implements ICommandHandler<RevokeCredential
     );
     if (step.kind === 'challenge') return step;
     const signedRetry = step.proof;
-    await this.runner.run(
-      streams.wallet(wallet.accountId),
-      walletAuthDecider,
-      {
-        type: 'RevokeAuthMethod',
-        authMethodId,
-        signedRetry,
-        now: (await this.clocks.now(actor.platformId)).toISOString(),
-      },
-      { metadata: { ...actor } },
-    );
+    await this.wallets.decide(wallet.accountId, { type: 'RevokeAuthMethod', authMethodId, signedRetry }, actor);
     // After the revocation: a crash in between leaves the claim with a revoked credential, which anyone may take.
     if (method.passkey)
       await this.claims.release([passkeyCredentialKey(method.passkey.credentialId)], authMethodId, actor);

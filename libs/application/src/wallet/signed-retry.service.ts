@@ -14,6 +14,7 @@ import { CommandRunner } from '../command-runner.js';
 import { faultPoint } from '../fault-injection.js';
 import { IDS, type Actor } from '../tokens.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { WalletAccounts } from './wallet-accounts.js';
 
 /** Step 1's answer: the payload the client must stamp, and the requestId to retry with. */
 export interface SignedRetryChallenge {
@@ -91,6 +92,7 @@ export const isSignedStep = (request: SignedRequest): boolean => signedRetryStep
 export class SignedRetryService {
   constructor(
     private readonly runner: CommandRunner,
+    private readonly wallets: WalletAccounts,
     private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
@@ -133,19 +135,9 @@ export class SignedRetryService {
     authorizes: SignedChange,
     actor: Actor,
   ): Promise<ConsumedSignedRetry> {
-    const { state } = await this.runner.run(
-      streams.wallet(accountId),
-      walletAuthDecider,
-      {
-        type: 'ConsumeSignedRetry',
-        targetId,
-        signedRetry: proof,
-        authorizes,
-        now: (await this.clocks.now(actor.platformId)).toISOString(),
-      },
-      // Consuming changes no read model; the caller's own write waits for them.
-      { metadata: { ...actor }, waitForReadModels: false },
-    );
+    // Consuming changes no read model; the caller's own write waits for them.
+    const consume = { type: 'ConsumeSignedRetry' as const, targetId, signedRetry: proof, authorizes };
+    const { state } = await this.wallets.decide(accountId, consume, actor, false);
     // The decider accepted this very key as an active session of the account (a new consumption or a resumed one).
     const session = sessionByPublicKey(state, proof.stampPublicKey)!;
     faultPoint('after-consume');
@@ -161,9 +153,9 @@ export class SignedRetryService {
   ): Promise<SignedRetryChallenge> {
     const now = await this.clocks.now(actor.platformId);
     const requestId = publicId('Request', this.ids.uuid());
-    const { events } = await this.runner.run(
-      streams.wallet(accountId),
-      walletAuthDecider,
+    // A challenge is not a state the read models show: no need to wait for them.
+    const { events } = await this.wallets.decide(
+      accountId,
       {
         type: 'IssueSignedRetryChallenge',
         requestId,
@@ -177,8 +169,8 @@ export class SignedRetryService {
         ...(spec.authMethod ? { authMethod: spec.authMethod } : {}),
         now: now.toISOString(),
       },
-      // A challenge is not a state the read models show: no need to wait for them.
-      { metadata: { ...actor }, waitForReadModels: false },
+      actor,
+      false,
     );
     const issued = events[0] as Extract<WalletAuthEvent, { type: 'SignedRetryChallengeIssued' }>;
     const { payloadToSign, expiresAt, authMethodType } = issued.data;
