@@ -1,4 +1,4 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, invalid, notFound } from '#domain/errors.js';
 import { isPublicId, publicId, type IdGenerator } from '#domain/ids.js';
@@ -98,12 +98,13 @@ export async function loadLiveLookup(
 
 type CustomerDoc = Doc & { umaAddress?: string; currencies?: string[]; isDeleted?: boolean };
 
+@Injectable()
 abstract class LookupHandler {
   constructor(
     protected readonly runner: CommandRunner,
     protected readonly clocks: PlatformClocks,
-    protected readonly ids: IdGenerator,
-    protected readonly readModels: ReadModelStore,
+    @Inject(IDS) protected readonly ids: IdGenerator,
+    @Inject(READ_MODELS) protected readonly readModels: ReadModelStore,
   ) {}
 
   private async customerById(customerId: string, platformId: string): Promise<CustomerDoc> {
@@ -184,15 +185,6 @@ export class LookupUmaReceiverHandler
   extends LookupHandler
   implements ICommandHandler<LookupUmaReceiverCommand, LookupRecord>
 {
-  constructor(
-    runner: CommandRunner,
-    clocks: PlatformClocks,
-    @Inject(IDS) ids: IdGenerator,
-    @Inject(READ_MODELS) readModels: ReadModelStore,
-  ) {
-    super(runner, clocks, ids, readModels);
-  }
-
   async execute({ receiverUmaAddress, actor, sender }: LookupUmaReceiverCommand) {
     const from = await this.sender(sender ?? {}, actor.platformId);
     requireOtherReceiver(receiverUmaAddress, [from.uma, from.fields.senderUmaAddress]);
@@ -219,15 +211,6 @@ export class LookupExternalAccountReceiverHandler
   extends LookupHandler
   implements ICommandHandler<LookupExternalAccountReceiverCommand, LookupRecord>
 {
-  constructor(
-    runner: CommandRunner,
-    clocks: PlatformClocks,
-    @Inject(IDS) ids: IdGenerator,
-    @Inject(READ_MODELS) readModels: ReadModelStore,
-  ) {
-    super(runner, clocks, ids, readModels);
-  }
-
   async execute({ accountId, actor, sender }: LookupExternalAccountReceiverCommand) {
     const account = await loadLiveExternalAccount(this.runner, accountId, actor.platformId);
     const from = await this.sender(sender ?? {}, actor.platformId);

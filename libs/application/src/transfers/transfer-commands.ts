@@ -1,4 +1,4 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError } from '#domain/errors.js';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
@@ -63,13 +63,14 @@ const mismatch = (field: string, message: string) =>
  * The external account's last three characters select the sandbox outcome (see
  * sandbox-outcomes.ts); outside the sandbox transfers settle at once.
  */
+@Injectable()
 abstract class TransferHandler {
   constructor(
     protected readonly runner: CommandRunner,
     protected readonly process: PaymentProcess,
-    protected readonly readModels: ReadModelStore,
+    @Inject(READ_MODELS) protected readonly readModels: ReadModelStore,
     protected readonly clocks: PlatformClocks,
-    protected readonly ids: IdGenerator,
+    @Inject(IDS) protected readonly ids: IdGenerator,
   ) {}
 
   protected async accounts(
@@ -160,16 +161,6 @@ export class TransferInHandler
   extends TransferHandler
   implements ICommandHandler<TransferInCommand, Record<string, unknown>>
 {
-  constructor(
-    runner: CommandRunner,
-    process: PaymentProcess,
-    @Inject(READ_MODELS) readModels: ReadModelStore,
-    clocks: PlatformClocks,
-    @Inject(IDS) ids: IdGenerator,
-  ) {
-    super(runner, process, readModels, clocks, ids);
-  }
-
   async execute({ input, actor }: TransferInCommand) {
     const { internal, external } = await this.accounts(input.destination.accountId, input.source.accountId, actor, {
       internal: 'destination.accountId',
@@ -185,16 +176,6 @@ export class TransferOutHandler
   extends TransferHandler
   implements ICommandHandler<TransferOutCommand, Record<string, unknown>>
 {
-  constructor(
-    runner: CommandRunner,
-    process: PaymentProcess,
-    @Inject(READ_MODELS) readModels: ReadModelStore,
-    clocks: PlatformClocks,
-    @Inject(IDS) ids: IdGenerator,
-  ) {
-    super(runner, process, readModels, clocks, ids);
-  }
-
   async execute({ input, actor }: TransferOutCommand) {
     const { internal, external } = await this.accounts(input.source.accountId, input.destination.accountId, actor, {
       internal: 'source.accountId',
