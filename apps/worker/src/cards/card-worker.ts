@@ -161,17 +161,8 @@ export class CardWorker {
       { type: 'CloseCardByService', now: at },
       { metadata },
     );
-    const ledger = new CardLedger(
-      this.runner,
-      await this.infra.clocks.forPlatform(platformId),
-      randomIds,
-      platformId,
-      metadata,
-    );
-    for (const event of result.events) {
-      const hold = event.type === 'CardAuthorizationReversed' ? event.data.authorization.holdTransferId : null;
-      if (hold && (await ledger.isHeld(hold))) await ledger.void(hold);
-    }
+    const ledger = await CardLedger.forPlatform(this.runner, this.infra.clocks, randomIds, platformId, metadata);
+    await ledger.releaseReversed(result.events);
   }
 
   /**
@@ -192,13 +183,7 @@ export class CardWorker {
     if (card.authorizations.get(d.authorizationId)?.status === 'CLEARED') return;
     // A clearing reserved on the card stream (possibly by another process) is about to post this hold.
     if (card.clearings.has(d.authorizationId)) return;
-    const ledger = new CardLedger(
-      this.runner,
-      await this.infra.clocks.forPlatform(d.platformId),
-      randomIds,
-      d.platformId,
-      metadata,
-    );
+    const ledger = await CardLedger.forPlatform(this.runner, this.infra.clocks, randomIds, d.platformId, metadata);
     for (const hold of await ledger.openHoldsFor(d.authorizationId)) await ledger.void(hold);
   }
 

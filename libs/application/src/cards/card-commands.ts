@@ -192,18 +192,8 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Sig
         { metadata },
       );
       // Closing reversed the open authorizations in the card stream; now release their holds.
-      const ledger = new CardLedger(
-        this.runner,
-        await this.clocks.forPlatform(actor.platformId),
-        this.ids,
-        actor.platformId,
-        metadata,
-      );
-      for (const event of result.events) {
-        if (event.type !== 'CardAuthorizationReversed' || !event.data.authorization.holdTransferId) continue;
-        if (await ledger.isHeld(event.data.authorization.holdTransferId))
-          await ledger.void(event.data.authorization.holdTransferId);
-      }
+      const ledger = await CardLedger.forPlatform(this.runner, this.clocks, this.ids, actor.platformId, metadata);
+      await ledger.releaseReversed(result.events);
       if (ledger.lastPosition !== undefined) await this.runner.waitForReadModels(ledger.lastPosition);
       return toCardResource(result.state.card!);
     });
