@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { cardDecider } from '#domain/cards/card.js';
-import type { CardEvent } from '#domain/cards/card-types.js';
+import type { CardCommand, CardEvent } from '#domain/cards/card-types.js';
 import { customerDecider, type CustomerEvent } from '#domain/customer/customer.js';
 import { randomIds, streams } from '#domain/ids.js';
 import { CheckpointedSubscription } from '#event-store/checkpointed-subscription.js';
@@ -90,12 +90,7 @@ export class CardWorker {
     switch (job.name as CardJob['name']) {
       case 'issue': {
         const d = job.data as Extract<CardJob, { name: 'issue' }>['data'];
-        await this.runner.run(
-          streams.card(d.cardId),
-          cardDecider,
-          { type: 'CompleteIssuance', now: d.dueAt },
-          { metadata: meta(d.platformId) },
-        );
+        await this.decideCard(d.cardId, { type: 'CompleteIssuance', now: d.dueAt }, meta(d.platformId));
         return;
       }
       case 'card-awaiting-kyc': {
@@ -148,6 +143,10 @@ export class CardWorker {
     return page.data;
   }
 
+  private decideCard(cardId: string, command: CardCommand, metadata: Record<string, string>) {
+    return this.runner.run(streams.card(cardId), cardDecider, command, { metadata });
+  }
+
   /** Deleting a customer needs every hold released first, so there is rarely one left; any that is gets voided. */
   private async closeByService(
     cardId: string,
@@ -155,12 +154,7 @@ export class CardWorker {
     at: string,
     metadata: Record<string, string>,
   ): Promise<void> {
-    const result = await this.runner.run(
-      streams.card(cardId),
-      cardDecider,
-      { type: 'CloseCardByService', now: at },
-      { metadata },
-    );
+    const result = await this.decideCard(cardId, { type: 'CloseCardByService', now: at }, metadata);
     const ledger = await CardLedger.forPlatform(this.runner, this.infra.clocks, randomIds, platformId, metadata);
     await ledger.releaseReversed(result.events);
   }
@@ -173,11 +167,10 @@ export class CardWorker {
     d: { cardId: string; platformId: string; authorizationId: string; dueAt: string },
     metadata: Record<string, string>,
   ): Promise<void> {
-    await this.runner.run(
-      streams.card(d.cardId),
-      cardDecider,
+    await this.decideCard(
+      d.cardId,
       { type: 'ExpireAuthorization', authorizationId: d.authorizationId, now: d.dueAt },
-      { metadata },
+      metadata,
     );
     const { state: card } = await this.runner.load(streams.card(d.cardId), cardDecider);
     if (card.authorizations.get(d.authorizationId)?.status === 'CLEARED') return;
@@ -193,12 +186,7 @@ export class CardWorker {
     at: string,
     metadata: Record<string, string>,
   ): Promise<void> {
-    const result = await this.runner.run(
-      streams.card(cardId),
-      cardDecider,
-      { type: 'ApproveHolderKyc', now: at },
-      { metadata },
-    );
+    const result = await this.decideCard(cardId, { type: 'ApproveHolderKyc', now: at }, metadata);
     if (result.events.length > 0) await scheduleIssuance(this.infra.jobs, cardId, platformId, at);
   }
 
