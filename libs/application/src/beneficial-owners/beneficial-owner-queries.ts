@@ -8,11 +8,11 @@ import { notABusiness, type OwnerOutcome } from '#domain/customer/kyb.js';
 import { streams } from '#domain/ids.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { BeneficialOwnerDoc } from '#read-models/projections/beneficial-owner-projection.js';
-import type { ReadModelStore } from '#read-models/read-model-store.js';
+import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { Queries } from '../queries/queries.js';
 import { Filters } from '../queries/list-criteria.js';
-import { getForPlatform, listForPlatform } from '../queries/list-query.js';
+import { allForPlatform, getForPlatform, listForPlatform } from '../queries/list-query.js';
 import { READ_MODELS } from '../tokens.js';
 
 /** Reads of beneficial owners, scoped to the platform; lists are per business customer. */
@@ -42,24 +42,10 @@ export class BeneficialOwnerQueries {
 
   /** The current KYC outcome of every owner of a business, read from the owners' own streams. */
   async outcomesOf(platformId: string, customerId: string): Promise<OwnerOutcome[]> {
-    const ids: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.store.find<BeneficialOwnerDoc>(Collections.beneficialOwners, {
-        filters: [
-          { field: 'platformId', op: 'eq', value: platformId },
-          { field: 'customerId', op: 'eq', value: customerId },
-        ],
-        sortBy: 'createdAt',
-        sortOrder: 'asc',
-        limit: 100,
-        cursor,
-      });
-      ids.push(...page.data.map((d) => d.id));
-      cursor = page.hasMore ? page.nextCursor : undefined;
-    } while (cursor);
+    const filters: Filter[] = [{ field: 'customerId', op: 'eq', value: customerId }];
+    const owners = await allForPlatform(this.store, Collections.beneficialOwners, platformId, filters);
     const outcomes: OwnerOutcome[] = [];
-    for (const id of ids) {
+    for (const { id } of owners) {
       const { state } = await this.runner.load(streams.beneficialOwner(id), beneficialOwnerDecider);
       if (state.exists && state.owner!.customerId === customerId) outcomes.push(ownerOutcome(state));
     }

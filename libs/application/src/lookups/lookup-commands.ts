@@ -18,6 +18,7 @@ import { UMA_RAIL, networkRail } from '#domain/rates/rate-table.js';
 import { compact } from '#domain/transactions/transaction-view.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
+import { firstForPlatform } from '../queries/list-query.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { isSandboxPlatform, loadLiveExternalAccount } from '../transactions/accounts.js';
@@ -116,17 +117,10 @@ abstract class LookupHandler {
   }
 
   private async customerByUma(address: string, platformId: string): Promise<CustomerDoc | undefined> {
-    const page = await this.readModels.find<CustomerDoc>(Collections.customers, {
-      filters: [
-        { field: 'platformId', op: 'eq', value: platformId },
-        { field: 'umaAddress', op: 'eq', value: address },
-        { field: 'isDeleted', op: 'eq', value: false },
-      ],
-      sortBy: 'createdAt',
-      sortOrder: 'asc',
-      limit: 1,
-    });
-    return page.data[0];
+    return firstForPlatform<CustomerDoc>(this.readModels, Collections.customers, platformId, [
+      { field: 'umaAddress', op: 'eq', value: address },
+      { field: 'isDeleted', op: 'eq', value: false },
+    ]);
   }
 
   /**

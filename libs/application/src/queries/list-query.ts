@@ -47,3 +47,39 @@ export async function getForPlatform<T extends Doc>(
   if (!doc || doc.platformId !== platformId) throw notFound(resource, id);
   return doc;
 }
+
+/** Oldest first, within one platform. */
+const oldestOfPlatform = (platformId: string, filters: Filter[], limit: number, cursor?: string): Query => ({
+  filters: [{ field: 'platformId', op: 'eq', value: platformId }, ...filters],
+  sortBy: 'createdAt',
+  sortOrder: 'asc',
+  limit,
+  cursor,
+});
+
+/** Every document of the platform that matches `filters`, oldest first (read in pages of 100). */
+export async function allForPlatform<T extends Doc>(
+  store: ReadModelStore,
+  collection: string,
+  platformId: string,
+  filters: Filter[],
+): Promise<T[]> {
+  const docs: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await store.find<T>(collection, oldestOfPlatform(platformId, filters, 100, cursor));
+    docs.push(...page.data);
+    cursor = page.hasMore ? page.nextCursor : undefined;
+  } while (cursor);
+  return docs;
+}
+
+/** The oldest document of the platform that matches `filters`, if there is one. */
+export async function firstForPlatform<T extends Doc>(
+  store: ReadModelStore,
+  collection: string,
+  platformId: string,
+  filters: Filter[],
+): Promise<T | undefined> {
+  return (await store.find<T>(collection, oldestOfPlatform(platformId, filters, 1))).data[0];
+}
