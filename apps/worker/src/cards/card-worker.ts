@@ -198,34 +198,28 @@ export class CardWorker {
     if (enqueued || this.sinceCheckpoint >= CHECKPOINT_EVERY) await this.saveCheckpoint();
   }
 
+  /** Queues a job about a card holder, once per recorded event (`key` names the kind in the job id). */
+  private holderJob(
+    name: 'holder-kyc-approved' | 'holder-deleted',
+    key: string,
+    recorded: RecordedEvent,
+    holder: { platformId: string; customerId: string },
+    at: string,
+  ) {
+    const data = { platformId: holder.platformId, customerId: holder.customerId, position: `${recorded.position}`, at };
+    return enqueueCardJob(this.infra.jobs, { name, data }, `${key}:${recorded.id}`);
+  }
+
   private async jobFor(recorded: RecordedEvent): Promise<boolean> {
     const event = { type: recorded.type, data: recorded.data } as CardEvent | CustomerEvent;
     switch (event.type) {
       case 'CustomerKycStatusChanged': {
         if (event.data.kycStatus !== 'APPROVED') return false;
-        const job: CardJob = {
-          name: 'holder-kyc-approved',
-          data: {
-            platformId: event.data.platformId,
-            customerId: event.data.customerId,
-            position: recorded.position.toString(),
-            at: event.data.updatedAt,
-          },
-        };
-        await enqueueCardJob(this.infra.jobs, job, `kyc-approved:${recorded.id}`);
+        await this.holderJob('holder-kyc-approved', 'kyc-approved', recorded, event.data, event.data.updatedAt);
         return true;
       }
       case 'CustomerDeleted': {
-        const job: CardJob = {
-          name: 'holder-deleted',
-          data: {
-            platformId: event.data.platformId,
-            customerId: event.data.customerId,
-            position: recorded.position.toString(),
-            at: event.data.deletedAt,
-          },
-        };
-        await enqueueCardJob(this.infra.jobs, job, `holder-deleted:${recorded.id}`);
+        await this.holderJob('holder-deleted', 'holder-deleted', recorded, event.data, event.data.deletedAt);
         return true;
       }
       case 'CardCreated':
