@@ -1,18 +1,15 @@
-import { Body, Controller, Get, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { Response } from 'express';
 import { CreateCardCommand, UpdateCardCommand } from '#application/cards/card-commands.js';
 import { CardQueries } from '#application/cards/card-queries.js';
 import type { Actor } from '#application/tokens.js';
-import type { SignedRequest, SignedResult } from '#application/wallet/signed-retry.service.js';
-import type { CardResource } from '#domain/cards/card.js';
 import type { CardSnapshot } from '#domain/cards/card-types.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { idParam } from '../http/id-pipe.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
-import { Signed, signedResponse } from '../http/signed-retry.js';
+import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { CreateCardDto, ListCardsQuery, UpdateCardDto } from './card.dto.js';
 
 const LIFECYCLE =
@@ -93,8 +90,7 @@ export class CardsController {
   async update(
     @Param('cardId', idParam('Card', 'cardId')) id: string,
     @Body() body: UpdateCardDto,
-    @Signed() signed: SignedRequest,
-    @Res({ passthrough: true }) res: Response,
+    @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
   ) {
     if (body.state === undefined && body.fundingSources === undefined) {
@@ -113,9 +109,7 @@ export class CardsController {
       ...(body.state !== undefined ? { state: body.state } : {}),
       ...(body.fundingSources !== undefined ? { fundingSources: body.fundingSources } : {}),
     };
-    const outcome = await this.commands.execute<UpdateCardCommand, SignedResult<CardResource>>(
-      new UpdateCardCommand(id, changes, signed, actor),
-    );
-    return signedResponse(res, outcome, 200);
+    const outcome = await this.commands.execute(new UpdateCardCommand(id, changes, signed.request, actor));
+    return signed.reply(outcome, 200);
   }
 }

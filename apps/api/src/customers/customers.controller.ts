@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   CreateCustomerCommand,
@@ -7,12 +7,11 @@ import {
 } from '#application/customers/customer-commands.js';
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
-import type { SignedRequest, SignedResult } from '#application/wallet/signed-retry.service.js';
-import type { Response } from 'express';
+import type { SignedResult } from '#application/wallet/signed-retry.service.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
-import { respondChallenge, Signed } from '../http/signed-retry.js';
+import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { CreateCustomerDto, ListCustomersQuery, UpdateCustomerDto } from './customer.dto.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
 
@@ -78,14 +77,13 @@ export class CustomersController {
   async update(
     @Param('customerId', idParam('Customer', 'customerId')) id: string,
     @Body() body: UpdateCustomerDto,
-    @Signed() signed: SignedRequest,
-    @Res({ passthrough: true }) res: Response,
+    @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
   ) {
     const outcome = await this.commands.execute<UpdateCustomerCommand, SignedResult<void>>(
-      new UpdateCustomerCommand(id, body, actor, signed),
+      new UpdateCustomerCommand(id, body, actor, signed.request),
     );
-    if (outcome.kind === 'challenge') return respondChallenge(res, outcome);
+    if (outcome.kind === 'challenge') return signed.challenge(outcome);
     return this.queries.customer(actor.platformId, id);
   }
 

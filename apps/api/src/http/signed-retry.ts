@@ -35,30 +35,38 @@ export function signedRequest(req: Request): SignedRequest {
   return { method, path, body, headers: signedRetryHeaders(req) };
 }
 
-/** The request of a signed operation (see `signedRequest`), for its command. */
-export const Signed = createParamDecorator((_: unknown, ctx: ExecutionContext): SignedRequest =>
-  signedRequest(ctx.switchToHttp().getRequest<Request>()),
-);
-
 const CHALLENGE = 'signedRetryChallenge';
 
-/** Answers step 1 of a signed retry: 202 with the challenge the client must stamp. */
-export function respondChallenge(res: Response, outcome: SignedRetryChallenge) {
-  res.status(202);
-  res.locals[CHALLENGE] = true;
-  return outcome.challenge;
+/**
+ * A signed operation at the edge: the request its command binds (`request`), and its answer: on
+ * step 1 202 with the challenge the client must stamp (the Idempotency-Key is not spent on it).
+ */
+export class SignedCall {
+  constructor(
+    readonly request: SignedRequest,
+    private readonly res: Response,
+  ) {}
+
+  /** Answers step 1: 202 with the challenge. */
+  challenge(outcome: SignedRetryChallenge) {
+    this.res.status(202);
+    this.res.locals[CHALLENGE] = true;
+    return outcome.challenge;
+  }
+
+  /** The challenge on step 1; otherwise `status` and the result. */
+  reply<T>(outcome: SignedResult<T>, status: number): T | SignedRetryChallenge['challenge'] {
+    if (outcome.kind === 'challenge') return this.challenge(outcome);
+    this.res.status(status);
+    return outcome.result;
+  }
 }
 
-/** 202 with the challenge on step 1; otherwise `status` and the result. */
-export function signedResponse<T>(
-  res: Response,
-  outcome: SignedResult<T>,
-  status: number,
-): T | ReturnType<typeof respondChallenge> {
-  if (outcome.kind === 'challenge') return respondChallenge(res, outcome);
-  res.status(status);
-  return outcome.result;
-}
+/** The signed operation of a route (see `signedRequest` and `SignedCall`). */
+export const Signed = createParamDecorator((_: unknown, ctx: ExecutionContext): SignedCall => {
+  const http = ctx.switchToHttp();
+  return new SignedCall(signedRequest(http.getRequest<Request>()), http.getResponse<Response>());
+});
 
 /** Whether the handler answered with a signed-retry challenge (the Idempotency-Key is not spent on it). */
 export const isChallenge = (res: Response): boolean => res.locals[CHALLENGE] === true;

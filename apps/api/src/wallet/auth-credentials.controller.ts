@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { Actor } from '#application/tokens.js';
 import {
   AddCredentialCommand,
@@ -8,12 +8,11 @@ import {
   RevokeCredentialCommand,
 } from '#application/wallet/credential-commands.js';
 import { VerifyCredentialCommand } from '#application/wallet/session-commands.js';
-import type { SignedRequest, SignedResult } from '#application/wallet/signed-retry.service.js';
 import { WalletQueries } from '#application/wallet/wallet-queries.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
-import { Signed, signedResponse, signedRetryHeaders } from '../http/signed-retry.js';
+import { Signed, signedRetryHeaders, type SignedCall } from '../http/signed-retry.js';
 import { AddCredentialDto, CredentialChallengeDto, ListWalletQuery, VerifyCredentialDto } from './wallet.dto.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
 
@@ -38,16 +37,9 @@ export class AuthCredentialsController {
     errors: [404, 429],
     signedRetry: true,
   })
-  async add(
-    @Body() body: AddCredentialDto,
-    @Signed() signed: SignedRequest,
-    @Res({ passthrough: true }) res: Response,
-    @CurrentActor() actor: Actor,
-  ) {
-    const outcome = await this.commands.execute<AddCredentialCommand, SignedResult<unknown>>(
-      new AddCredentialCommand(body, signed, actor),
-    );
-    return signedResponse(res, outcome, 201);
+  async add(@Body() body: AddCredentialDto, @Signed() signed: SignedCall, @CurrentActor() actor: Actor) {
+    const outcome = await this.commands.execute(new AddCredentialCommand(body, signed.request, actor));
+    return signed.reply(outcome, 201);
   }
 
   @Get()
@@ -120,13 +112,10 @@ export class AuthCredentialsController {
   })
   async revoke(
     @Param('authMethodId', idParam('AuthMethod', 'authMethodId')) id: string,
-    @Signed() signed: SignedRequest,
-    @Res({ passthrough: true }) res: Response,
+    @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
   ) {
-    const outcome = await this.commands.execute<RevokeCredentialCommand, SignedResult<undefined>>(
-      new RevokeCredentialCommand(id, signed, actor),
-    );
-    return signedResponse(res, outcome, 204);
+    const outcome = await this.commands.execute(new RevokeCredentialCommand(id, signed.request, actor));
+    return signed.reply(outcome, 204);
   }
 }

@@ -1,18 +1,12 @@
-import { Body, Controller, Delete, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { Response } from 'express';
 import type { Actor } from '#application/tokens.js';
-import {
-  RefreshSessionCommand,
-  RevokeSessionCommand,
-  type IssuedAuthSession,
-} from '#application/wallet/session-commands.js';
-import type { SignedRequest, SignedResult } from '#application/wallet/signed-retry.service.js';
+import { RefreshSessionCommand, RevokeSessionCommand } from '#application/wallet/session-commands.js';
 import { WalletQueries } from '#application/wallet/wallet-queries.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
-import { Signed, signedResponse } from '../http/signed-retry.js';
+import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { ClientPublicKeyDto, ListWalletQuery } from './wallet.dto.js';
 
 /** Sessions of embedded wallets: listed without key material, revoked and refreshed by signed retry. */
@@ -45,14 +39,11 @@ export class AuthSessionsController {
   })
   async revoke(
     @Param('sessionId', idParam('Session', 'sessionId')) id: string,
-    @Signed() signed: SignedRequest,
-    @Res({ passthrough: true }) res: Response,
+    @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
   ) {
-    const outcome = await this.commands.execute<RevokeSessionCommand, SignedResult<undefined>>(
-      new RevokeSessionCommand(id, signed, actor),
-    );
-    return signedResponse(res, outcome, 204);
+    const outcome = await this.commands.execute(new RevokeSessionCommand(id, signed.request, actor));
+    return signed.reply(outcome, 204);
   }
 
   @Post(':sessionId/refresh')
@@ -70,13 +61,12 @@ export class AuthSessionsController {
   async refresh(
     @Param('sessionId', idParam('Session', 'sessionId')) id: string,
     @Body() body: ClientPublicKeyDto,
-    @Signed() signed: SignedRequest,
-    @Res({ passthrough: true }) res: Response,
+    @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
   ) {
-    const outcome = await this.commands.execute<RefreshSessionCommand, SignedResult<IssuedAuthSession>>(
-      new RefreshSessionCommand(id, body.clientPublicKey, signed, actor),
+    const outcome = await this.commands.execute(
+      new RefreshSessionCommand(id, body.clientPublicKey, signed.request, actor),
     );
-    return signedResponse(res, outcome, 200);
+    return signed.reply(outcome, 200);
   }
 }
