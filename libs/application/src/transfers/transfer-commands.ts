@@ -73,12 +73,16 @@ abstract class TransferHandler {
     @Inject(IDS) protected readonly ids: IdGenerator,
   ) {}
 
+  /** The transfer's internal account (an IN's destination, an OUT's source) and its external one, checked. */
   protected async accounts(
-    internalId: string,
-    externalId: string,
+    direction: 'IN' | 'OUT',
+    input: { source: { accountId: string }; destination: { accountId: string } },
     actor: Actor,
-    fields: { internal: string; external: string },
   ) {
+    const [own, other] =
+      direction === 'IN' ? (['destination', 'source'] as const) : (['source', 'destination'] as const);
+    const [internalId, externalId] = [input[own].accountId, input[other].accountId];
+    const fields = { internal: `${own}.accountId`, external: `${other}.accountId` };
     const internal = await loadCustomerAccount(
       this.runner,
       this.readModels,
@@ -162,10 +166,7 @@ export class TransferInHandler
   implements ICommandHandler<TransferInCommand, Record<string, unknown>>
 {
   async execute({ input, actor }: TransferInCommand) {
-    const { internal, external } = await this.accounts(input.destination.accountId, input.source.accountId, actor, {
-      internal: 'destination.accountId',
-      external: 'source.accountId',
-    });
+    const { internal, external } = await this.accounts('IN', input, actor);
     const amount = transferAmount('IN', input.amount, 0n);
     return this.run('IN', internal, external, amount, undefined, actor, input);
   }
@@ -177,10 +178,7 @@ export class TransferOutHandler
   implements ICommandHandler<TransferOutCommand, Record<string, unknown>>
 {
   async execute({ input, actor }: TransferOutCommand) {
-    const { internal, external } = await this.accounts(input.source.accountId, input.destination.accountId, actor, {
-      internal: 'source.accountId',
-      external: 'destination.accountId',
-    });
+    const { internal, external } = await this.accounts('OUT', input, actor);
     const rail = networkRail(external.currency, input.destination.paymentRail);
     // Refused before anything is recorded; the hold at start is the authoritative check.
     const { state: ledger } = await this.runner.load(streams.ledger(actor.platformId), ledgerDecider);
