@@ -14,6 +14,14 @@ describe('card authorizations (decider)', () => {
     ...(hold ? { hold: { fundingSourceId: USD, transferId: hold } } : {}),
     now: at(20),
   });
+  /** A clearing of `amount` of A1 reserved on the card stream. */
+  const start = (amount: bigint): CardCommand => ({
+    type: 'StartClearing',
+    authorizationId: 'A1',
+    amount,
+    latePresentment: false,
+    now: at(30),
+  });
   /** A clearing of `amount` posted as `transferId`. */
   const posted = (authorizationId: string, amount: bigint, transferId: string): CardCommand => ({
     type: 'RecordClearing',
@@ -116,13 +124,6 @@ describe('card authorizations (decider)', () => {
   });
 
   it('reserves a clearing on the card stream first: the same one joins it, another is refused, expiry waits', () => {
-    const start = (amount: bigint): CardCommand => ({
-      type: 'StartClearing',
-      authorizationId: 'A1',
-      amount,
-      latePresentment: false,
-      now: at(30),
-    });
     const conflict = (code: string) => expect.objectContaining({ code }) as never;
     type Outcome = Extract<CardCommand, { type: 'RecordClearing' }>['outcome'];
     const clearing = (amount: bigint, outcome: Outcome): CardCommand => ({
@@ -163,13 +164,6 @@ describe('card authorizations (decider)', () => {
 
   it('ends the reservation of a declined clearing so the authorization can be presented again', () => {
     let events = given(active()).then(authorize('A1', 'T1'));
-    const start = (amount: bigint): CardCommand => ({
-      type: 'StartClearing',
-      authorizationId: 'A1',
-      amount,
-      latePresentment: false,
-      now: at(30),
-    });
     events = given(events).then(start(900n));
     const outcome = { posted: false as const, declineReason: 'INSUFFICIENT_FUNDS' as const };
     const declined: CardCommand = { type: 'RecordClearing', authorizationId: 'A1', amount: 900n, outcome, now: at(31) };
