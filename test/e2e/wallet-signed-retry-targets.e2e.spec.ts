@@ -87,18 +87,12 @@ describe('signed retries that change a card or a customer', () => {
     headers: Record<string, string>,
     authorizes: { stream: string; change: Record<string, unknown> },
   ) {
-    const outcome = await t.service.app.get(SignedRetryService).authorize({
-      accountId,
-      method: 'PATCH',
-      path,
-      targetId,
-      body,
-      signature: headers['service-wallet-signature'],
-      requestId: headers['request-id'],
-      actor: actor(),
-      authorizes,
-    });
-    expect(outcome.kind).toBe('authorized');
+    const signedRetry = t.service.app.get(SignedRetryService);
+    const signature = headers['service-wallet-signature'];
+    const request = { method: 'PATCH', path, body, headers: { signature, requestId: headers['request-id'] } };
+    const step = await signedRetry.step(accountId, { intent: 'EXTERNAL', targetId }, request, actor());
+    expect(step.kind).toBe('proof');
+    if (step.kind === 'proof') await signedRetry.consume(accountId, targetId, step.proof, authorizes, actor());
   }
 
   describe('a card PATCH', () => {

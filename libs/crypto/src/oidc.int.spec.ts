@@ -6,6 +6,8 @@ import { OIDC_REASONS, createOidcVerifier, oidcNonceFor, type OidcVerifier } fro
 const clientPublicKey = '04' + 'ab'.repeat(64);
 const start = Date.UTC(2025, 9, 13, 12);
 const now = start / 1000;
+/** A refused token's verification result. */
+const refused = (reason: string, code = 'UNAUTHORIZED') => ({ ok: false, code, reason });
 
 describe('OIDC verification against a remote key set (production mode)', () => {
   let issuer: JwksServer;
@@ -57,11 +59,7 @@ describe('OIDC verification against a remote key set (production mode)', () => {
 
   it('refuses a token signed by a key the issuer did not publish', async () => {
     const token = await issuer.sign(claims(), { key: await issuer.strangerKey() });
-    expect(await verifier.verify(token, { clientPublicKey })).toEqual({
-      ok: false,
-      code: 'UNAUTHORIZED',
-      reason: OIDC_REASONS.signature,
-    });
+    expect(await verifier.verify(token, { clientPublicKey })).toEqual(refused(OIDC_REASONS.signature));
   });
 
   it('refuses a token whose claims were changed after signing', async () => {
@@ -71,29 +69,19 @@ describe('OIDC verification against a remote key set (production mode)', () => {
       Buffer.from(JSON.stringify({ iss: issuer.issuer, ...claims({ sub: 'someone-else' }) })).toString('base64url'),
       s,
     ].join('.');
-    expect(await verifier.verify(forged, { clientPublicKey })).toEqual({
-      ok: false,
-      code: 'UNAUTHORIZED',
-      reason: OIDC_REASONS.signature,
-    });
+    expect(await verifier.verify(forged, { clientPublicKey })).toEqual(refused(OIDC_REASONS.signature));
   });
 
   it('refuses a token with an unsupported iss', async () => {
     const token = await issuer.sign(claims({ iss: 'https://evil.example.com' }));
-    expect(await verifier.verify(token, { clientPublicKey })).toEqual({
-      ok: false,
-      code: 'UNAUTHORIZED',
-      reason: OIDC_REASONS.issuer,
-    });
+    expect(await verifier.verify(token, { clientPublicKey })).toEqual(refused(OIDC_REASONS.issuer));
   });
 
   it('reports an unreachable key set separately from a bad token', async () => {
     const token = await issuer.sign(claims({ iss: 'https://accounts.example.com' }));
-    expect(await verifier.verify(token, { clientPublicKey })).toEqual({
-      ok: false,
-      code: 'ISSUER_KEYS_UNAVAILABLE',
-      reason: OIDC_REASONS.keysUnavailable,
-    });
+    expect(await verifier.verify(token, { clientPublicKey })).toEqual(
+      refused(OIDC_REASONS.keysUnavailable, 'ISSUER_KEYS_UNAVAILABLE'),
+    );
   });
 
   it.each([
@@ -109,7 +97,7 @@ describe('OIDC verification against a remote key set (production mode)', () => {
     ['no nonce', { nonce: undefined }, OIDC_REASONS.nonce],
   ])('refuses a validly signed token with %s', async (_name, overrides, reason) => {
     const token = await issuer.sign(claims(overrides));
-    expect(await verifier.verify(token, { clientPublicKey })).toEqual({ ok: false, code: 'UNAUTHORIZED', reason });
+    expect(await verifier.verify(token, { clientPublicKey })).toEqual(refused(reason));
   });
 
   it('accepts an iat exactly 60 seconds old in production (no sandbox skew)', async () => {
@@ -133,18 +121,12 @@ describe('OIDC verification against a remote key set (production mode)', () => {
     });
     expect(await laterVerifier.verify(token)).toMatchObject({ ok: true });
     later.advance(30_000);
-    expect(await laterVerifier.verify(token)).toEqual({
-      ok: false,
-      code: 'UNAUTHORIZED',
-      reason: OIDC_REASONS.expired,
-    });
+    expect(await laterVerifier.verify(token)).toEqual(refused(OIDC_REASONS.expired));
   });
 
   it('treats a non-JWT as INVALID_INPUT', async () => {
-    expect(await verifier.verify('not-a-jwt', { clientPublicKey })).toEqual({
-      ok: false,
-      code: 'INVALID_INPUT',
-      reason: OIDC_REASONS.malformed,
-    });
+    expect(await verifier.verify('not-a-jwt', { clientPublicKey })).toEqual(
+      refused(OIDC_REASONS.malformed, 'INVALID_INPUT'),
+    );
   });
 });

@@ -8,22 +8,18 @@ const clientPublicKey = '04' + 'ab'.repeat(64);
 const ISSUER = 'https://accounts.google.com';
 
 const segment = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const claims = {
+  iss: ISSUER,
+  sub: 'sandbox-user',
+  aud: 'sandbox-app',
+  iat: now,
+  exp: now + 600,
+  email: 'bob@example.com',
+  nonce: oidcNonceFor(clientPublicKey),
+};
 /** A sandbox token: real header and claims, a dummy signature segment. */
 const sandboxToken = (overrides: Record<string, unknown> = {}) =>
-  [
-    segment({ alg: 'RS256', typ: 'JWT' }),
-    segment({
-      iss: ISSUER,
-      sub: 'sandbox-user',
-      aud: 'sandbox-app',
-      iat: now,
-      exp: now + 600,
-      email: 'bob@example.com',
-      nonce: oidcNonceFor(clientPublicKey),
-      ...overrides,
-    }),
-    'sandbox-signature',
-  ].join('.');
+  [segment({ alg: 'RS256', typ: 'JWT' }), segment({ ...claims, ...overrides }), 'sandbox-signature'].join('.');
 
 const verifier = () =>
   createOidcVerifier({
@@ -36,15 +32,7 @@ describe('OIDC verification in the sandbox (dummy signatures, real claim checks)
   it('accepts a JWT-shaped token with a dummy signature and valid claims', async () => {
     expect(await verifier().verify(sandboxToken(), { clientPublicKey })).toEqual({
       ok: true,
-      identity: {
-        iss: ISSUER,
-        sub: 'sandbox-user',
-        aud: 'sandbox-app',
-        iat: now,
-        exp: now + 600,
-        email: 'bob@example.com',
-        nonce: oidcNonceFor(clientPublicKey),
-      },
+      identity: claims,
     });
   });
 

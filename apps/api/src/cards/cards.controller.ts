@@ -1,18 +1,15 @@
-import { Body, Controller, Get, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { Request, Response } from 'express';
 import { CreateCardCommand, UpdateCardCommand } from '#application/cards/card-commands.js';
 import { CardQueries } from '#application/cards/card-queries.js';
 import type { Actor } from '#application/tokens.js';
-import { SignedRetryService, signedRetryStep } from '#application/wallet/signed-retry.service.js';
-import { streams } from '#domain/ids.js';
 import type { CardSnapshot } from '#domain/cards/card-types.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { idParam } from '../http/id-pipe.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
-import { respondChallenge, signedRetryHeaders } from '../http/signed-retry.js';
+import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { CreateCardDto, ListCardsQuery, UpdateCardDto } from './card.dto.js';
 
 const LIFECYCLE =
@@ -36,7 +33,6 @@ export class CardsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly cards: CardQueries,
-    private readonly signedRetry: SignedRetryService,
   ) {}
 
   @Post()
@@ -94,8 +90,7 @@ export class CardsController {
   async update(
     @Param('id', idParam('Card', 'id')) id: string,
     @Body() body: UpdateCardDto,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
   ) {
     if (body.state === undefined && body.fundingSources === undefined) {
@@ -114,22 +109,7 @@ export class CardsController {
       ...(body.state !== undefined ? { state: body.state } : {}),
       ...(body.fundingSources !== undefined ? { fundingSources: body.fundingSources } : {}),
     };
-    const headers = signedRetryHeaders(req);
-    // Step 2 checks its requestId before the card's state (see prepareCardUpdate).
-    const signed = signedRetryStep(headers) !== undefined;
-    const { walletAccountId } = await this.cards.prepareUpdate(actor, id, changes, signed);
-    const raw = typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>) : {};
-    const outcome = await this.signedRetry.authorize({
-      accountId: walletAccountId,
-      method: 'PATCH',
-      path: `/cards/${id}`,
-      targetId: id,
-      body: raw,
-      ...headers,
-      actor,
-      authorizes: { stream: streams.card(id), change: changes },
-    });
-    if (outcome.kind === 'challenge') return respondChallenge(res, outcome);
-    return this.commands.execute(new UpdateCardCommand(id, changes, actor, outcome.sessionId, outcome.requestId));
+    const outcome = await this.commands.execute(new UpdateCardCommand(id, changes, signed.request, actor));
+    return signed.reply(outcome, 200);
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   CreateCustomerCommand,
@@ -7,14 +7,11 @@ import {
 } from '#application/customers/customer-commands.js';
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
-import { WalletEmailSync } from '#application/wallet/customer-email.js';
-import { SignedRetryService, signedRetryStep } from '#application/wallet/signed-retry.service.js';
-import { streams } from '#domain/ids.js';
-import type { Request, Response } from 'express';
+import type { SignedResult } from '#application/wallet/signed-retry.service.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
-import { respondChallenge, signedRetryHeaders } from '../http/signed-retry.js';
+import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { CreateCustomerDto, ListCustomersQuery, UpdateCustomerDto } from './customer.dto.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
 
@@ -23,8 +20,6 @@ export class CustomersController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: Queries,
-    private readonly signedRetry: SignedRetryService,
-    private readonly walletEmails: WalletEmailSync,
   ) {}
 
   @Post()
@@ -82,31 +77,13 @@ export class CustomersController {
   async update(
     @Param('customerId', idParam('Customer', 'customerId')) id: string,
     @Body() body: UpdateCustomerDto,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
   ) {
-    const headers = signedRetryHeaders(req);
-    const signer = await this.walletEmails.signerFor(id, body.email, actor, signedRetryStep(headers) !== undefined);
-    let requestId: string | undefined;
-    if (signer) {
-      const raw = typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>) : {};
-      // The consumption records the update it authorizes (a plain-JSON copy: it is stored and compared).
-      const change = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
-      const outcome = await this.signedRetry.authorize({
-        accountId: signer,
-        method: 'PATCH',
-        path: `/customers/${id}`,
-        targetId: id,
-        body: raw,
-        ...headers,
-        actor,
-        authorizes: { stream: streams.customer(id), change },
-      });
-      if (outcome.kind === 'challenge') return respondChallenge(res, outcome);
-      requestId = outcome.requestId;
-    }
-    await this.commands.execute(new UpdateCustomerCommand(id, body, actor, requestId));
+    const outcome = await this.commands.execute<UpdateCustomerCommand, SignedResult<void>>(
+      new UpdateCustomerCommand(id, body, actor, signed.request),
+    );
+    if (outcome.kind === 'challenge') return signed.challenge(outcome);
     return this.queries.customer(actor.platformId, id);
   }
 

@@ -29,15 +29,10 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
  */
 const recordable = (status: number) => status < 500 && status !== 401 && status !== 429;
 
-/**
- * `Idempotency-Key` for any POST: the first response (status and body, errors included) is stored
- * with a hash of the request; the same key with the same request gets it back (header
- * `Idempotent-Replayed: true`), with a different request 422 IDEMPOTENCY_KEY_REUSED; concurrent
- * duplicates wait for the first and never run twice. Requests without the header run as usual.
- */
+/** The stored answers of Idempotency-Keys, for the interceptor and the upload routes. */
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor {
-  private readonly service: IdempotencyService;
+abstract class IdempotencyStore {
+  protected readonly service: IdempotencyService;
 
   constructor(
     runner: CommandRunner,
@@ -47,7 +42,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
   ) {
     this.service = new IdempotencyService(runner, clocks, ids, box);
   }
+}
 
+/**
+ * `Idempotency-Key` for any POST: the first response (status and body, errors included) is stored
+ * with a hash of the request; the same key with the same request gets it back (header
+ * `Idempotent-Replayed: true`), with a different request 422 IDEMPOTENCY_KEY_REUSED; concurrent
+ * duplicates wait for the first and never run twice. Requests without the header run as usual.
+ */
+@Injectable()
+export class IdempotencyInterceptor extends IdempotencyStore implements NestInterceptor {
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const http = context.switchToHttp();
     const req = http.getRequest<KeyedRequest>();
@@ -110,18 +114,7 @@ export function idempotencyKeyOf(req: KeyedRequest): string | undefined {
  * route read (`request.body`, e.g. the file's digest). `work` runs at most once per key.
  */
 @Injectable()
-export class UploadIdempotency {
-  private readonly service: IdempotencyService;
-
-  constructor(
-    runner: CommandRunner,
-    clocks: PlatformClocks,
-    @Inject(IDS) ids: IdGenerator,
-    @Inject(SECRET_BOX) box: SecretBox,
-  ) {
-    this.service = new IdempotencyService(runner, clocks, ids, box);
-  }
-
+export class UploadIdempotency extends IdempotencyStore {
   /** `described`: what identifies the request besides method and path; `status`: the answer's when `work` succeeds. */
   async run<T>(req: KeyedRequest, res: Response, described: unknown, status: number, work: () => Promise<T>) {
     const key = idempotencyKeyOf(req);

@@ -1,8 +1,15 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { SignedRetryOutcome } from '#application/wallet/signed-retry.service.js';
+import type {
+  SignedRequest,
+  SignedResult,
+  SignedRetryChallenge,
+  SignedRetryHeaders,
+} from '#application/wallet/signed-retry.service.js';
+import { BASE_PATH } from './base-path.js';
 
 /** The two signed-retry headers as received (absent or non-string values are treated as missing). */
-export function signedRetryHeaders(req: Request): { signature?: string; requestId?: string } {
+export function signedRetryHeaders(req: Request): SignedRetryHeaders {
   const signature = req.headers['service-wallet-signature'];
   const requestId = req.headers['request-id'];
   return {
@@ -11,14 +18,55 @@ export function signedRetryHeaders(req: Request): { signature?: string; requestI
   };
 }
 
+/**
+ * The operation a signed retry binds: the method and the route's path below the API version with
+ * its parameters as received (`PATCH /cards/Card:...`), the parsed JSON body exactly as sent (a
+ * DELETE binds none) and the two headers.
+ */
+export function signedRequest(req: Request): SignedRequest {
+  const method = req.method.toUpperCase();
+  const params = req.params as Record<string, string>;
+  const route = (req.route as { path: string }).path.replace(new RegExp(`^/${BASE_PATH}(?=/)`), '');
+  const path = route.replace(/:(\w+)/g, (_, name: string) => params[name]);
+  const body =
+    method !== 'DELETE' && typeof req.body === 'object' && req.body !== null
+      ? (req.body as Record<string, unknown>)
+      : {};
+  return { method, path, body, headers: signedRetryHeaders(req) };
+}
+
 const CHALLENGE = 'signedRetryChallenge';
 
-/** Answers step 1 of a signed retry: 202 with the challenge the client must stamp. */
-export function respondChallenge(res: Response, outcome: Extract<SignedRetryOutcome, { kind: 'challenge' }>) {
-  res.status(202);
-  res.locals[CHALLENGE] = true;
-  return outcome.challenge;
+/**
+ * A signed operation at the edge: the request its command binds (`request`), and its answer: on
+ * step 1 202 with the challenge the client must stamp (the Idempotency-Key is not spent on it).
+ */
+export class SignedCall {
+  constructor(
+    readonly request: SignedRequest,
+    private readonly res: Response,
+  ) {}
+
+  /** Answers step 1: 202 with the challenge. */
+  challenge(outcome: SignedRetryChallenge) {
+    this.res.status(202);
+    this.res.locals[CHALLENGE] = true;
+    return outcome.challenge;
+  }
+
+  /** The challenge on step 1; otherwise `status` and the result. */
+  reply<T>(outcome: SignedResult<T>, status: number): T | SignedRetryChallenge['challenge'] {
+    if (outcome.kind === 'challenge') return this.challenge(outcome);
+    this.res.status(status);
+    return outcome.result;
+  }
 }
+
+/** The signed operation of a route (see `signedRequest` and `SignedCall`). */
+export const Signed = createParamDecorator((_: unknown, ctx: ExecutionContext): SignedCall => {
+  const http = ctx.switchToHttp();
+  return new SignedCall(signedRequest(http.getRequest<Request>()), http.getResponse<Response>());
+});
 
 /** Whether the handler answered with a signed-retry challenge (the Idempotency-Key is not spent on it). */
 export const isChallenge = (res: Response): boolean => res.locals[CHALLENGE] === true;

@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { Actor } from '#application/tokens.js';
 import {
   AddCredentialCommand,
@@ -8,29 +8,13 @@ import {
   RevokeCredentialCommand,
 } from '#application/wallet/credential-commands.js';
 import { VerifyCredentialCommand } from '#application/wallet/session-commands.js';
-import type { SignedResult } from '#application/wallet/signed-retry.service.js';
 import { WalletQueries } from '#application/wallet/wallet-queries.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
-import { respondChallenge, signedRetryHeaders } from '../http/signed-retry.js';
+import { Signed, signedRetryHeaders, type SignedCall } from '../http/signed-retry.js';
 import { AddCredentialDto, CredentialChallengeDto, ListWalletQuery, VerifyCredentialDto } from './wallet.dto.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
-
-/** The parsed JSON body exactly as sent: what a signed retry binds and compares. */
-export const rawBody = (req: Request): Record<string, unknown> =>
-  typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>) : {};
-
-/** 202 with the challenge on step 1; otherwise `status` and the result. */
-export function signedResponse<T>(
-  res: Response,
-  outcome: SignedResult<T>,
-  status: number,
-): T | ReturnType<typeof respondChallenge> {
-  if (outcome.kind === 'challenge') return respondChallenge(res, outcome);
-  res.status(status);
-  return outcome.result;
-}
 
 /** Authentication credentials of embedded wallets (EMAIL_OTP, OAUTH, PASSKEY). */
 @Controller('auth/credentials')
@@ -53,16 +37,9 @@ export class AuthCredentialsController {
     errors: [404, 429],
     signedRetry: true,
   })
-  async add(
-    @Body() body: AddCredentialDto,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-    @CurrentActor() actor: Actor,
-  ) {
-    const outcome = await this.commands.execute<AddCredentialCommand, SignedResult<unknown>>(
-      new AddCredentialCommand(body, rawBody(req), signedRetryHeaders(req), actor),
-    );
-    return signedResponse(res, outcome, 201);
+  async add(@Body() body: AddCredentialDto, @Signed() signed: SignedCall, @CurrentActor() actor: Actor) {
+    const outcome = await this.commands.execute(new AddCredentialCommand(body, signed.request, actor));
+    return signed.reply(outcome, 201);
   }
 
   @Get()
@@ -136,13 +113,10 @@ export class AuthCredentialsController {
   })
   async revoke(
     @Param('id', idParam('AuthMethod', 'id')) id: string,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
   ) {
-    const outcome = await this.commands.execute<RevokeCredentialCommand, SignedResult<undefined>>(
-      new RevokeCredentialCommand(id, signedRetryHeaders(req), actor),
-    );
-    return signedResponse(res, outcome, 204);
+    const outcome = await this.commands.execute(new RevokeCredentialCommand(id, signed.request, actor));
+    return signed.reply(outcome, 204);
   }
 }

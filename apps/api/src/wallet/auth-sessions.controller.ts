@@ -1,19 +1,12 @@
-import { Body, Controller, Delete, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { Request, Response } from 'express';
 import type { Actor } from '#application/tokens.js';
-import {
-  RefreshSessionCommand,
-  RevokeSessionCommand,
-  type IssuedAuthSession,
-} from '#application/wallet/session-commands.js';
-import type { SignedResult } from '#application/wallet/signed-retry.service.js';
+import { RefreshSessionCommand, RevokeSessionCommand } from '#application/wallet/session-commands.js';
 import { WalletQueries } from '#application/wallet/wallet-queries.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
-import { signedRetryHeaders } from '../http/signed-retry.js';
-import { rawBody, signedResponse } from './auth-credentials.controller.js';
+import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { ClientPublicKeyDto, ListWalletQuery } from './wallet.dto.js';
 
 /** Sessions of embedded wallets: listed without key material, revoked and refreshed by signed retry. */
@@ -46,14 +39,11 @@ export class AuthSessionsController {
   })
   async revoke(
     @Param('id', idParam('Session', 'id')) id: string,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
   ) {
-    const outcome = await this.commands.execute<RevokeSessionCommand, SignedResult<undefined>>(
-      new RevokeSessionCommand(id, signedRetryHeaders(req), actor),
-    );
-    return signedResponse(res, outcome, 204);
+    const outcome = await this.commands.execute(new RevokeSessionCommand(id, signed.request, actor));
+    return signed.reply(outcome, 204);
   }
 
   @Post(':id/refresh')
@@ -71,13 +61,12 @@ export class AuthSessionsController {
   async refresh(
     @Param('id', idParam('Session', 'id')) id: string,
     @Body() body: ClientPublicKeyDto,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
   ) {
-    const outcome = await this.commands.execute<RefreshSessionCommand, SignedResult<IssuedAuthSession>>(
-      new RefreshSessionCommand(id, body.clientPublicKey, rawBody(req), signedRetryHeaders(req), actor),
+    const outcome = await this.commands.execute(
+      new RefreshSessionCommand(id, body.clientPublicKey, signed.request, actor),
     );
-    return signedResponse(res, outcome, 200);
+    return signed.reply(outcome, 200);
   }
 }

@@ -1,19 +1,13 @@
-import { Body, Controller, Param, Patch, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { Request, Response } from 'express';
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
-import {
-  ExportWalletCommand,
-  SetPrivateEnabledCommand,
-  type WalletExport,
-} from '#application/wallet/account-commands.js';
+import { ExportWalletCommand, SetPrivateEnabledCommand } from '#application/wallet/account-commands.js';
 import type { SignedResult } from '#application/wallet/signed-retry.service.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
-import { respondChallenge, signedRetryHeaders } from '../http/signed-retry.js';
-import { rawBody, signedResponse } from './auth-credentials.controller.js';
+import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { ClientPublicKeyDto, UpdateWalletAccountDto } from './wallet.dto.js';
 
 /** Operations on an EMBEDDED_WALLET account that need a session signature. */
@@ -36,14 +30,13 @@ export class WalletAccountsController {
   async update(
     @Param('id', idParam('InternalAccount', 'id')) id: string,
     @Body() body: UpdateWalletAccountDto,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
   ) {
     const outcome = await this.commands.execute<SetPrivateEnabledCommand, SignedResult<undefined>>(
-      new SetPrivateEnabledCommand(id, body.privateEnabled, rawBody(req), signedRetryHeaders(req), actor),
+      new SetPrivateEnabledCommand(id, body.privateEnabled, signed.request, actor),
     );
-    if (outcome.kind === 'challenge') return respondChallenge(res, outcome);
+    if (outcome.kind === 'challenge') return signed.challenge(outcome);
     return this.queries.internalAccount(actor.platformId, id);
   }
 
@@ -61,13 +54,12 @@ export class WalletAccountsController {
   async export(
     @Param('id', idParam('InternalAccount', 'id')) id: string,
     @Body() body: ClientPublicKeyDto,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
   ) {
-    const outcome = await this.commands.execute<ExportWalletCommand, SignedResult<WalletExport>>(
-      new ExportWalletCommand(id, body.clientPublicKey, rawBody(req), signedRetryHeaders(req), actor),
+    const outcome = await this.commands.execute(
+      new ExportWalletCommand(id, body.clientPublicKey, signed.request, actor),
     );
-    return signedResponse(res, outcome, 200);
+    return signed.reply(outcome, 200);
   }
 }

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { cardDecider } from '#domain/cards/card.js';
-import type { CardEvent } from '#domain/cards/card-types.js';
+import type { CardCommand, CardEvent } from '#domain/cards/card-types.js';
 import { customerDecider, type CustomerEvent } from '#domain/customer/customer.js';
 import { randomIds, streams } from '#domain/ids.js';
 import { CheckpointedSubscription } from '#event-store/checkpointed-subscription.js';
@@ -90,12 +90,7 @@ export class CardWorker {
     switch (job.name as CardJob['name']) {
       case 'issue': {
         const d = job.data as Extract<CardJob, { name: 'issue' }>['data'];
-        await this.runner.run(
-          streams.card(d.cardId),
-          cardDecider,
-          { type: 'CompleteIssuance', now: d.dueAt },
-          { metadata: meta(d.platformId) },
-        );
+        await this.decideCard(d.cardId, { type: 'CompleteIssuance', now: d.dueAt }, meta(d.platformId));
         return;
       }
       case 'card-awaiting-kyc': {
@@ -148,6 +143,10 @@ export class CardWorker {
     return page.data;
   }
 
+  private decideCard(cardId: string, command: CardCommand, metadata: Record<string, string>) {
+    return this.runner.run(streams.card(cardId), cardDecider, command, { metadata });
+  }
+
   /** Deleting a customer needs every hold released first, so there is rarely one left; any that is gets voided. */
   private async closeByService(
     cardId: string,
@@ -155,23 +154,9 @@ export class CardWorker {
     at: string,
     metadata: Record<string, string>,
   ): Promise<void> {
-    const result = await this.runner.run(
-      streams.card(cardId),
-      cardDecider,
-      { type: 'CloseCardByService', now: at },
-      { metadata },
-    );
-    const ledger = new CardLedger(
-      this.runner,
-      await this.infra.clocks.forPlatform(platformId),
-      randomIds,
-      platformId,
-      metadata,
-    );
-    for (const event of result.events) {
-      const hold = event.type === 'CardAuthorizationReversed' ? event.data.authorization.holdTransferId : null;
-      if (hold && (await ledger.isHeld(hold))) await ledger.void(hold);
-    }
+    const result = await this.decideCard(cardId, { type: 'CloseCardByService', now: at }, metadata);
+    const ledger = await CardLedger.forPlatform(this.runner, this.infra.clocks, randomIds, platformId, metadata);
+    await ledger.releaseReversed(result.events);
   }
 
   /**
@@ -182,23 +167,16 @@ export class CardWorker {
     d: { cardId: string; platformId: string; authorizationId: string; dueAt: string },
     metadata: Record<string, string>,
   ): Promise<void> {
-    await this.runner.run(
-      streams.card(d.cardId),
-      cardDecider,
+    await this.decideCard(
+      d.cardId,
       { type: 'ExpireAuthorization', authorizationId: d.authorizationId, now: d.dueAt },
-      { metadata },
+      metadata,
     );
     const { state: card } = await this.runner.load(streams.card(d.cardId), cardDecider);
     if (card.authorizations.get(d.authorizationId)?.status === 'CLEARED') return;
     // A clearing reserved on the card stream (possibly by another process) is about to post this hold.
     if (card.clearings.has(d.authorizationId)) return;
-    const ledger = new CardLedger(
-      this.runner,
-      await this.infra.clocks.forPlatform(d.platformId),
-      randomIds,
-      d.platformId,
-      metadata,
-    );
+    const ledger = await CardLedger.forPlatform(this.runner, this.infra.clocks, randomIds, d.platformId, metadata);
     for (const hold of await ledger.openHoldsFor(d.authorizationId)) await ledger.void(hold);
   }
 
@@ -208,12 +186,7 @@ export class CardWorker {
     at: string,
     metadata: Record<string, string>,
   ): Promise<void> {
-    const result = await this.runner.run(
-      streams.card(cardId),
-      cardDecider,
-      { type: 'ApproveHolderKyc', now: at },
-      { metadata },
-    );
+    const result = await this.decideCard(cardId, { type: 'ApproveHolderKyc', now: at }, metadata);
     if (result.events.length > 0) await scheduleIssuance(this.infra.jobs, cardId, platformId, at);
   }
 
@@ -225,34 +198,28 @@ export class CardWorker {
     if (enqueued || this.sinceCheckpoint >= CHECKPOINT_EVERY) await this.saveCheckpoint();
   }
 
+  /** Queues a job about a card holder, once per recorded event (`key` names the kind in the job id). */
+  private holderJob(
+    name: 'holder-kyc-approved' | 'holder-deleted',
+    key: string,
+    recorded: RecordedEvent,
+    holder: { platformId: string; customerId: string },
+    at: string,
+  ) {
+    const data = { platformId: holder.platformId, customerId: holder.customerId, position: `${recorded.position}`, at };
+    return enqueueCardJob(this.infra.jobs, { name, data }, `${key}:${recorded.id}`);
+  }
+
   private async jobFor(recorded: RecordedEvent): Promise<boolean> {
     const event = { type: recorded.type, data: recorded.data } as CardEvent | CustomerEvent;
     switch (event.type) {
       case 'CustomerKycStatusChanged': {
         if (event.data.kycStatus !== 'APPROVED') return false;
-        const job: CardJob = {
-          name: 'holder-kyc-approved',
-          data: {
-            platformId: event.data.platformId,
-            customerId: event.data.customerId,
-            position: recorded.position.toString(),
-            at: event.data.updatedAt,
-          },
-        };
-        await enqueueCardJob(this.infra.jobs, job, `kyc-approved:${recorded.id}`);
+        await this.holderJob('holder-kyc-approved', 'kyc-approved', recorded, event.data, event.data.updatedAt);
         return true;
       }
       case 'CustomerDeleted': {
-        const job: CardJob = {
-          name: 'holder-deleted',
-          data: {
-            platformId: event.data.platformId,
-            customerId: event.data.customerId,
-            position: recorded.position.toString(),
-            at: event.data.deletedAt,
-          },
-        };
-        await enqueueCardJob(this.infra.jobs, job, `holder-deleted:${recorded.id}`);
+        await this.holderJob('holder-deleted', 'holder-deleted', recorded, event.data, event.data.deletedAt);
         return true;
       }
       case 'CardCreated':

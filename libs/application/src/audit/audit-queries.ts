@@ -16,6 +16,7 @@ import { Collections } from '#read-models/projections/collections.js';
 import { openAccountDoc, toInternalAccount } from '#read-models/projections/internal-account-docs.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
+import { getForPlatform } from '../queries/list-query.js';
 import { EVENT_STORE, READ_MODELS } from '../tokens.js';
 
 export type AuditResource = 'cards' | 'transactions' | 'internal-accounts' | 'customers';
@@ -110,8 +111,8 @@ export class AuditQueries {
 
   /** Which stream opened the account: its customer's, or the platform's for settlement accounts. */
   private async ownAccount(platformId: string, id: string): Promise<{ stream: string; customerId?: string }> {
-    const doc = await this.store.get<InternalAccountDoc>(Collections.internalAccounts, id);
-    if (!doc || doc.platformId !== platformId) throw notFound('INTERNAL_ACCOUNT', id);
+    const collection = Collections.internalAccounts;
+    const doc = await getForPlatform<InternalAccountDoc>(this.store, collection, 'INTERNAL_ACCOUNT', platformId, id);
     if (!doc.customerId) return { stream: streams.platform(platformId) };
     return { stream: streams.customer(doc.customerId), customerId: doc.customerId };
   }

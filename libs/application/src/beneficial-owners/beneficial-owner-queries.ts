@@ -5,14 +5,14 @@ import {
   toBeneficialOwnerResource,
 } from '#domain/beneficial-owners/beneficial-owner.js';
 import { notABusiness, type OwnerOutcome } from '#domain/customer/kyb.js';
-import { notFound } from '#domain/errors.js';
 import { streams } from '#domain/ids.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { BeneficialOwnerDoc } from '#read-models/projections/beneficial-owner-projection.js';
 import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { Queries } from '../queries/queries.js';
-import { listForPlatform } from '../queries/list-query.js';
+import { Filters } from '../queries/list-criteria.js';
+import { allForPlatform, getForPlatform, listForPlatform } from '../queries/list-query.js';
 import { READ_MODELS } from '../tokens.js';
 
 /** Reads of beneficial owners, scoped to the platform; lists are per business customer. */
@@ -25,45 +25,27 @@ export class BeneficialOwnerQueries {
   ) {}
 
   async get(platformId: string, id: string) {
-    const doc = await this.store.get<BeneficialOwnerDoc>(Collections.beneficialOwners, id);
-    if (!doc || doc.platformId !== platformId) throw notFound('BENEFICIAL_OWNER', id);
-    return toBeneficialOwnerResource(doc);
+    const collection = Collections.beneficialOwners;
+    return toBeneficialOwnerResource(
+      await getForPlatform<BeneficialOwnerDoc>(this.store, collection, 'BENEFICIAL_OWNER', platformId, id),
+    );
   }
 
   /** Newest first. The customer must be a business of this platform (404, or 400 for an individual). */
   async list(platformId: string, q: { customerId: string; limit?: number; cursor?: string }) {
     const customer = await this.queries.customer(platformId, q.customerId);
     if (customer.customerType !== 'BUSINESS') throw notABusiness(q.customerId, String(customer.customerType));
-    const filters: Filter[] = [{ field: 'customerId', op: 'eq', value: q.customerId }];
-    return listForPlatform<BeneficialOwnerDoc>(
-      this.store,
-      Collections.beneficialOwners,
-      platformId,
-      { filters, limit: q.limit, cursor: q.cursor, sortOrder: 'desc' },
-      toBeneficialOwnerResource,
-    );
+    const request = new Filters().eq('customerId', q.customerId).request({ limit: q.limit, cursor: q.cursor });
+    const collection = Collections.beneficialOwners;
+    return listForPlatform<BeneficialOwnerDoc>(this.store, collection, platformId, request, toBeneficialOwnerResource);
   }
 
   /** The current KYC outcome of every owner of a business, read from the owners' own streams. */
   async outcomesOf(platformId: string, customerId: string): Promise<OwnerOutcome[]> {
-    const ids: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.store.find<BeneficialOwnerDoc>(Collections.beneficialOwners, {
-        filters: [
-          { field: 'platformId', op: 'eq', value: platformId },
-          { field: 'customerId', op: 'eq', value: customerId },
-        ],
-        sortBy: 'createdAt',
-        sortOrder: 'asc',
-        limit: 100,
-        cursor,
-      });
-      ids.push(...page.data.map((d) => d.id));
-      cursor = page.hasMore ? page.nextCursor : undefined;
-    } while (cursor);
+    const filters: Filter[] = [{ field: 'customerId', op: 'eq', value: customerId }];
+    const owners = await allForPlatform(this.store, Collections.beneficialOwners, platformId, filters);
     const outcomes: OwnerOutcome[] = [];
-    for (const id of ids) {
+    for (const { id } of owners) {
       const { state } = await this.runner.load(streams.beneficialOwner(id), beneficialOwnerDecider);
       if (state.exists && state.owner!.customerId === customerId) outcomes.push(ownerOutcome(state));
     }

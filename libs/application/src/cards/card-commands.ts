@@ -22,6 +22,13 @@ import { CardLedger } from './card-ledger.js';
 import { scheduleIssuance } from './card-jobs.js';
 import { CardLocks } from './card-locks.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
+import {
+  isSignedStep,
+  SignedRetryService,
+  type SignedRequest,
+  type SignedResult,
+} from '../wallet/signed-retry.service.js';
+import { WalletAccounts } from '../wallet/wallet-accounts.js';
 
 export interface CardChanges {
   state?: RequestedCardState;
@@ -35,17 +42,13 @@ export class CreateCardCommand {
   ) {}
 }
 
-/**
- * Runs once the signed retry authorized it; `walletSessionId` is the session that signed and
- * `requestId` the consumed request, recorded in the card's append so it applies at most once.
- */
+/** A PATCH of a card: a signed retry stamped by a session of the card's owning wallet account. */
 export class UpdateCardCommand {
   constructor(
     readonly cardId: string,
     readonly changes: CardChanges,
+    readonly signed: SignedRequest,
     readonly actor: Actor,
-    readonly walletSessionId?: string,
-    readonly requestId?: string,
   ) {}
 }
 
@@ -138,17 +141,41 @@ export class CreateCardHandler implements ICommandHandler<CreateCardCommand, Car
   }
 }
 
+/**
+ * Step 1 checks the PATCH against the card and answers the challenge; step 2 consumes the
+ * requestId in the wallet stream (recording the change it authorizes), then appends the change
+ * with that requestId to the card stream, so it applies at most once (see SignedRetryService.consume).
+ */
 @CommandHandler(UpdateCardCommand)
-export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, CardResource> {
+export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, SignedResult<CardResource>> {
   constructor(
     private readonly runner: CommandRunner,
     private readonly locks: CardLocks,
+    private readonly signedRetry: SignedRetryService,
+    private readonly wallets: WalletAccounts,
     private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
-  execute({ cardId, changes, actor, walletSessionId, requestId }: UpdateCardCommand): Promise<CardResource> {
-    const metadata = { ...actor, ...(walletSessionId ? { walletSessionId } : {}) };
+  async execute({ cardId, changes, signed, actor }: UpdateCardCommand): Promise<SignedResult<CardResource>> {
+    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const { walletAccountId } = await prepareCardUpdate(this.runner, cardId, changes, actor, now, isSignedStep(signed));
+    await this.wallets.own(walletAccountId, actor);
+    const step = await this.signedRetry.step(walletAccountId, { intent: 'EXTERNAL', targetId: cardId }, signed, actor);
+    if (step.kind === 'challenge') return step;
+    const authorizes = { stream: streams.card(cardId), change: { ...changes } };
+    const consumed = await this.signedRetry.consume(walletAccountId, cardId, step.proof, authorizes, actor);
+    return { kind: 'done', result: await this.apply(cardId, changes, actor, consumed.sessionId, consumed.requestId) };
+  }
+
+  private apply(
+    cardId: string,
+    changes: CardChanges,
+    actor: Actor,
+    walletSessionId: string,
+    requestId: string,
+  ): Promise<CardResource> {
+    const metadata = { ...actor, walletSessionId };
     return this.locks.run(cardId, async () => {
       const current = await loadOwnCard(this.runner, cardId, actor);
       const accounts = changes.fundingSources ? await holderAccounts(this.runner, current.card.customerId) : [];
@@ -159,24 +186,14 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Car
           type: 'UpdateCard',
           ...changes,
           holderAccounts: accounts,
-          ...(requestId ? { requestId } : {}),
+          requestId,
           now: (await this.clocks.now(actor.platformId)).toISOString(),
         },
         { metadata },
       );
       // Closing reversed the open authorizations in the card stream; now release their holds.
-      const ledger = new CardLedger(
-        this.runner,
-        await this.clocks.forPlatform(actor.platformId),
-        this.ids,
-        actor.platformId,
-        metadata,
-      );
-      for (const event of result.events) {
-        if (event.type !== 'CardAuthorizationReversed' || !event.data.authorization.holdTransferId) continue;
-        if (await ledger.isHeld(event.data.authorization.holdTransferId))
-          await ledger.void(event.data.authorization.holdTransferId);
-      }
+      const ledger = await CardLedger.forPlatform(this.runner, this.clocks, this.ids, actor.platformId, metadata);
+      await ledger.releaseReversed(result.events);
       if (ledger.lastPosition !== undefined) await this.runner.waitForReadModels(ledger.lastPosition);
       return toCardResource(result.state.card!);
     });

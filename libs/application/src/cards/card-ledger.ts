@@ -1,3 +1,4 @@
+import type { CardEvent } from '#domain/cards/card-types.js';
 import type { Clock } from '#domain/clock.js';
 import { DomainError } from '#domain/errors.js';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
@@ -27,6 +28,25 @@ export class CardLedger {
     private readonly platformId: string,
     private readonly metadata: EventMetadata,
   ) {}
+
+  /** A card ledger of `platformId` on that platform's clock. */
+  static async forPlatform(
+    runner: CommandRunner,
+    clocks: { forPlatform(platformId: string): Promise<Clock> },
+    ids: IdGenerator,
+    platformId: string,
+    metadata: EventMetadata,
+  ): Promise<CardLedger> {
+    return new CardLedger(runner, await clocks.forPlatform(platformId), ids, platformId, metadata);
+  }
+
+  /** Voids the holds of the authorizations that `events` reversed (closing a card reverses its open ones). */
+  async releaseReversed(events: readonly CardEvent[]): Promise<void> {
+    for (const event of events) {
+      const hold = event.type === 'CardAuthorizationReversed' ? event.data.authorization.holdTransferId : null;
+      if (hold && (await this.isHeld(hold))) await this.void(hold);
+    }
+  }
 
   /** Global position of the last ledger change made here, for read-your-writes. */
   lastPosition?: bigint;

@@ -1,17 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { notFound } from '#domain/errors.js';
 import { toCard, type CardDoc } from '#read-models/projections/cards/card-projection.js';
 import {
   toCardTransactionResource,
   type CardTransactionDoc,
 } from '#read-models/projections/cards/card-transaction-projection.js';
 import { Collections } from '#read-models/projections/collections.js';
-import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
-import { CommandRunner } from '../command-runner.js';
-import { listForPlatform } from '../queries/list-query.js';
-import { READ_MODELS, type Actor } from '../tokens.js';
-import { prepareCardUpdate, type CardChanges } from './card-commands.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
+import type { ReadModelStore } from '#read-models/read-model-store.js';
+import { Filters, type Paging } from '../queries/list-criteria.js';
+import { getForPlatform, listForPlatform } from '../queries/list-query.js';
+import { READ_MODELS } from '../tokens.js';
 
 export interface CardTransactionFilters {
   status?: string;
@@ -19,8 +16,6 @@ export interface CardTransactionFilters {
   createdAfter?: string;
   createdBefore?: string;
 }
-
-const iso = (value: string) => new Date(value).toISOString();
 
 export interface CardListFilters {
   customerId?: string;
@@ -33,68 +28,38 @@ export interface CardListFilters {
 /** Read side of cards: lists and reads from the read model, scoped to the caller's platform. */
 @Injectable()
 export class CardQueries {
-  constructor(
-    @Inject(READ_MODELS) private readonly store: ReadModelStore,
-    private readonly runner: CommandRunner,
-    private readonly clocks: PlatformClocks,
-  ) {}
+  constructor(@Inject(READ_MODELS) private readonly store: ReadModelStore) {}
 
   async card(platformId: string, id: string) {
-    const doc = await this.store.get<CardDoc>(Collections.cards, id);
-    if (!doc || doc.platformId !== platformId) throw notFound('CARD', id);
-    return toCard(doc);
+    return toCard(await getForPlatform<CardDoc>(this.store, Collections.cards, 'CARD', platformId, id));
   }
 
-  list(platformId: string, q: CardListFilters & { limit?: number; cursor?: string; sortOrder?: 'asc' | 'desc' }) {
-    const filters: Filter[] = [];
-    if (q.customerId) filters.push({ field: 'customerId', op: 'eq', value: q.customerId });
-    if (q.accountId) filters.push({ field: 'fundingSources', op: 'contains', value: q.accountId });
-    if (q.platformCardId !== undefined) filters.push({ field: 'platformCardId', op: 'eq', value: q.platformCardId });
-    if (q.state) filters.push({ field: 'state', op: 'eq', value: q.state });
-    return listForPlatform<CardDoc>(
-      this.store,
-      Collections.cards,
-      platformId,
-      { filters, limit: q.limit, cursor: q.cursor, sortOrder: q.sortOrder ?? 'desc' },
-      (doc) => ({ ...toCard(doc) }),
-    );
-  }
-
-  /** Validates a PATCH against the card's current state and names the wallet account that must sign it. */
-  async prepareUpdate(actor: Actor, cardId: string, changes: CardChanges, signed = false) {
-    return prepareCardUpdate(
-      this.runner,
-      cardId,
-      changes,
-      actor,
-      (await this.clocks.now(actor.platformId)).toISOString(),
-      signed,
-    );
+  list(platformId: string, q: CardListFilters & Paging) {
+    const request = new Filters()
+      .eq('customerId', q.customerId)
+      .contains('fundingSources', q.accountId)
+      .eq('platformCardId', q.platformCardId)
+      .eq('state', q.state)
+      .request(q);
+    return listForPlatform<CardDoc>(this.store, Collections.cards, platformId, request, (doc) => ({ ...toCard(doc) }));
   }
 
   /** A card's transactions (approved authorizations and what reconciled against them), for a statement. */
-  async transactions(
-    platformId: string,
-    cardId: string,
-    q: CardTransactionFilters & { limit?: number; cursor?: string; sortOrder?: 'asc' | 'desc' },
-  ) {
+  async transactions(platformId: string, cardId: string, q: CardTransactionFilters & Paging) {
     await this.card(platformId, cardId);
-    const filters: Filter[] = [{ field: 'cardId', op: 'eq', value: cardId }];
-    if (q.status) filters.push({ field: 'status', op: 'eq', value: q.status });
-    if (q.createdAfter) filters.push({ field: 'createdAt', op: 'gte', value: iso(q.createdAfter) });
-    if (q.createdBefore) filters.push({ field: 'createdAt', op: 'lte', value: iso(q.createdBefore) });
-    return listForPlatform<CardTransactionDoc>(
-      this.store,
-      Collections.cardTransactions,
-      platformId,
-      { filters, limit: q.limit, cursor: q.cursor, sortOrder: q.sortOrder ?? 'desc' },
-      toCardTransactionResource,
-    );
+    const request = new Filters()
+      .eq('cardId', cardId)
+      .eq('status', q.status)
+      .range('createdAt', q.createdAfter, q.createdBefore)
+      .request(q);
+    const collection = Collections.cardTransactions;
+    return listForPlatform(this.store, collection, platformId, request, toCardTransactionResource);
   }
 
   async transaction(platformId: string, id: string) {
-    const doc = await this.store.get<CardTransactionDoc>(Collections.cardTransactions, id);
-    if (!doc || doc.platformId !== platformId) throw notFound('CARD_TRANSACTION', id);
-    return toCardTransactionResource(doc);
+    const collection = Collections.cardTransactions;
+    return toCardTransactionResource(
+      await getForPlatform<CardTransactionDoc>(this.store, collection, 'CARD_TRANSACTION', platformId, id),
+    );
   }
 }

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { BulkImportErrorEntry, BulkImportJobResource, BulkImportStatus } from '#domain/customer/bulk-import.js';
-import { notFound } from '#domain/errors.js';
 import type { BulkImportDoc, BulkImportErrorDoc } from '#read-models/projections/bulk-import-projection.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
+import { getForPlatform } from '../queries/list-query.js';
 import { READ_MODELS } from '../tokens.js';
 
 /** The public API's BulkCustomerImportJob: status, progress and every failed row in line order. */
@@ -12,9 +12,9 @@ export class BulkImportQueries {
   constructor(@Inject(READ_MODELS) private readonly store: ReadModelStore) {}
 
   async job(platformId: string, jobId: string): Promise<BulkImportJobResource> {
-    const doc = await this.store.get<BulkImportDoc>(Collections.bulkImports, jobId);
     // Another platform's job, or one still being uploaded: the public API's BULK_UPLOAD_JOB_NOT_FOUND.
-    if (!doc || doc.platformId !== platformId) throw notFound('BULK_UPLOAD_JOB', jobId);
+    const collection = Collections.bulkImports;
+    const doc = await getForPlatform<BulkImportDoc>(this.store, collection, 'BULK_UPLOAD_JOB', platformId, jobId);
     const errors: BulkImportErrorEntry[] = [];
     let cursor: string | undefined;
     if (doc.progress.failed > 0) {

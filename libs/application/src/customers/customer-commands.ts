@@ -22,6 +22,12 @@ import { CommandRunner } from '../command-runner.js';
 import { IDS, type Actor } from '../tokens.js';
 import { WalletEmailSync } from '../wallet/customer-email.js';
 import { WalletAccounts, emailRequired } from '../wallet/wallet-accounts.js';
+import {
+  isSignedStep,
+  SignedRetryService,
+  type SignedRequest,
+  type SignedResult,
+} from '../wallet/signed-retry.service.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 /**
@@ -41,13 +47,18 @@ export class CreateCustomerCommand {
     readonly customerId?: string,
   ) {}
 }
-/** `requestId`: the signed retry that authorized an email change; applied at most once (see SignedRetryService). */
+/**
+ * `signed`: the request as the platform sent it. Changing the email of a customer whose wallet has
+ * an EMAIL_OTP credential is then a signed retry; the consumed requestId is recorded with the change,
+ * so it applies at most once (see SignedRetryService.consume). Without it (the service's own updates)
+ * nothing is signed.
+ */
 export class UpdateCustomerCommand {
   constructor(
     readonly customerId: string,
     readonly changes: CustomerChanges & DeclaredStatus & { customerType?: CustomerType },
     readonly actor: Actor,
-    readonly requestId?: string,
+    readonly signed?: SignedRequest,
   ) {}
 }
 export class DeleteCustomerCommand {
@@ -226,12 +237,26 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
   constructor(
     private readonly runner: CommandRunner,
     private readonly walletEmails: WalletEmailSync,
+    private readonly wallets: WalletAccounts,
+    private readonly signedRetry: SignedRetryService,
     private readonly claims: IdentityClaims,
     private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
-  async execute({ customerId, changes: request, actor, requestId }: UpdateCustomerCommand) {
+  async execute({ customerId, changes: request, actor, signed }: UpdateCustomerCommand): Promise<SignedResult<void>> {
+    let requestId: string | undefined;
+    const signer =
+      signed && (await this.walletEmails.signerFor(customerId, request.email, actor, isSignedStep(signed)));
+    if (signed && signer) {
+      await this.wallets.own(signer, actor);
+      const step = await this.signedRetry.step(signer, { intent: 'EXTERNAL', targetId: customerId }, signed, actor);
+      if (step.kind === 'challenge') return step;
+      // The consumption records the update it authorizes (a plain-JSON copy: it is stored and compared).
+      const change = JSON.parse(JSON.stringify(request)) as Record<string, unknown>;
+      const authorizes = { stream: streams.customer(customerId), change };
+      ({ requestId } = await this.signedRetry.consume(signer, customerId, step.proof, authorizes, actor));
+    }
     const { customerType, kycStatus: _kyc, kybStatus: _kyb, ...changes } = request;
     validateCurrencies(changes.currencies);
     const current = await loadOwnCustomer(this.runner, customerId, actor);
@@ -281,6 +306,7 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
       );
     // The EMAIL_OTP credentials of the customer's wallets follow the customer's email.
     if (changes.email !== undefined) await this.walletEmails.sync(customerId, changes.email, actor);
+    return { kind: 'done', result: undefined };
   }
 }
 

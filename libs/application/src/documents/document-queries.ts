@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import type { BlobStore } from '#blob-store/blob-store.js';
-import { notFound } from '#domain/errors.js';
 import { Collections } from '#read-models/projections/collections.js';
 import { toDocument, type DocumentDoc } from '#read-models/projections/document-projection.js';
-import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
-import { listForPlatform } from '../queries/list-query.js';
+import type { ReadModelStore } from '#read-models/read-model-store.js';
+import { Filters } from '../queries/list-criteria.js';
+import { getForPlatform, listForPlatform } from '../queries/list-query.js';
 import { BLOB_STORE, READ_MODELS } from '../tokens.js';
 
 export interface DocumentListFilter {
@@ -24,9 +24,7 @@ export class DocumentQueries {
   ) {}
 
   private async own(platformId: string, id: string): Promise<DocumentDoc> {
-    const doc = await this.store.get<DocumentDoc>(Collections.documents, id);
-    if (!doc || doc.platformId !== platformId) throw notFound('DOCUMENT', id);
-    return doc;
+    return getForPlatform<DocumentDoc>(this.store, Collections.documents, 'DOCUMENT', platformId, id);
   }
 
   async get(platformId: string, id: string) {
@@ -34,16 +32,11 @@ export class DocumentQueries {
   }
 
   list(platformId: string, q: DocumentListFilter) {
-    const filters: Filter[] = [];
-    if (q.documentHolder) filters.push({ field: 'documentHolder', op: 'eq', value: q.documentHolder });
-    if (q.documentType) filters.push({ field: 'documentType', op: 'eq', value: q.documentType });
-    return listForPlatform<DocumentDoc>(
-      this.store,
-      Collections.documents,
-      platformId,
-      { filters, limit: q.limit, cursor: q.cursor, sortOrder: 'desc' },
-      toDocument,
-    );
+    const request = new Filters()
+      .eq('documentHolder', q.documentHolder)
+      .eq('documentType', q.documentType)
+      .request({ limit: q.limit, cursor: q.cursor });
+    return listForPlatform<DocumentDoc>(this.store, Collections.documents, platformId, request, toDocument);
   }
 
   /**

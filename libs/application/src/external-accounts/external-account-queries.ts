@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { notFound } from '#domain/errors.js';
 import { Collections } from '#read-models/projections/collections.js';
 import { toExternalAccount, type ExternalAccountDoc } from '#read-models/projections/external-account-projection.js';
-import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
+import type { ReadModelStore } from '#read-models/read-model-store.js';
+import { Filters } from '../queries/list-criteria.js';
 import { listForPlatform } from '../queries/list-query.js';
 import { READ_MODELS } from '../tokens.js';
 import type { ExternalAccountOwner } from './external-account-commands.js';
@@ -32,18 +33,12 @@ export class ExternalAccountQueries {
   }
 
   list(platformId: string, owner: ExternalAccountOwner, q: ExternalAccountListFilter) {
-    const filters: Filter[] = [
-      { field: 'customerId', op: 'exists', value: owner === 'customer' },
-      { field: 'status', op: 'eq', value: 'ACTIVE' },
-    ];
-    if (q.customerId) filters.push({ field: 'customerId', op: 'eq', value: q.customerId });
-    if (q.currency) filters.push({ field: 'currency', op: 'eq', value: q.currency });
-    return listForPlatform<ExternalAccountDoc>(
-      this.store,
-      Collections.externalAccounts,
-      platformId,
-      { filters, limit: q.limit, cursor: q.cursor, sortOrder: 'desc' },
-      toExternalAccount,
-    );
+    const request = new Filters()
+      .exists('customerId', owner === 'customer')
+      .eq('status', 'ACTIVE')
+      .eq('customerId', q.customerId)
+      .eq('currency', q.currency)
+      .request({ limit: q.limit, cursor: q.cursor });
+    return listForPlatform(this.store, Collections.externalAccounts, platformId, request, toExternalAccount);
   }
 }

@@ -1,4 +1,4 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, invalid, notFound } from '#domain/errors.js';
 import { isPublicId, publicId, type IdGenerator } from '#domain/ids.js';
@@ -18,6 +18,7 @@ import { UMA_RAIL, networkRail } from '#domain/rates/rate-table.js';
 import { compact } from '#domain/transactions/transaction-view.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
+import { firstForPlatform } from '../queries/list-query.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { isSandboxPlatform, loadLiveExternalAccount } from '../transactions/accounts.js';
@@ -98,12 +99,13 @@ export async function loadLiveLookup(
 
 type CustomerDoc = Doc & { umaAddress?: string; currencies?: string[]; isDeleted?: boolean };
 
+@Injectable()
 abstract class LookupHandler {
   constructor(
     protected readonly runner: CommandRunner,
     protected readonly clocks: PlatformClocks,
-    protected readonly ids: IdGenerator,
-    protected readonly readModels: ReadModelStore,
+    @Inject(IDS) protected readonly ids: IdGenerator,
+    @Inject(READ_MODELS) protected readonly readModels: ReadModelStore,
   ) {}
 
   private async customerById(customerId: string, platformId: string): Promise<CustomerDoc> {
@@ -115,17 +117,10 @@ abstract class LookupHandler {
   }
 
   private async customerByUma(address: string, platformId: string): Promise<CustomerDoc | undefined> {
-    const page = await this.readModels.find<CustomerDoc>(Collections.customers, {
-      filters: [
-        { field: 'platformId', op: 'eq', value: platformId },
-        { field: 'umaAddress', op: 'eq', value: address },
-        { field: 'isDeleted', op: 'eq', value: false },
-      ],
-      sortBy: 'createdAt',
-      sortOrder: 'asc',
-      limit: 1,
-    });
-    return page.data[0];
+    return firstForPlatform<CustomerDoc>(this.readModels, Collections.customers, platformId, [
+      { field: 'umaAddress', op: 'eq', value: address },
+      { field: 'isDeleted', op: 'eq', value: false },
+    ]);
   }
 
   /**
@@ -184,15 +179,6 @@ export class LookupUmaReceiverHandler
   extends LookupHandler
   implements ICommandHandler<LookupUmaReceiverCommand, LookupRecord>
 {
-  constructor(
-    runner: CommandRunner,
-    clocks: PlatformClocks,
-    @Inject(IDS) ids: IdGenerator,
-    @Inject(READ_MODELS) readModels: ReadModelStore,
-  ) {
-    super(runner, clocks, ids, readModels);
-  }
-
   async execute({ receiverUmaAddress, actor, sender }: LookupUmaReceiverCommand) {
     const from = await this.sender(sender ?? {}, actor.platformId);
     requireOtherReceiver(receiverUmaAddress, [from.uma, from.fields.senderUmaAddress]);
@@ -219,15 +205,6 @@ export class LookupExternalAccountReceiverHandler
   extends LookupHandler
   implements ICommandHandler<LookupExternalAccountReceiverCommand, LookupRecord>
 {
-  constructor(
-    runner: CommandRunner,
-    clocks: PlatformClocks,
-    @Inject(IDS) ids: IdGenerator,
-    @Inject(READ_MODELS) readModels: ReadModelStore,
-  ) {
-    super(runner, clocks, ids, readModels);
-  }
-
   async execute({ accountId, actor, sender }: LookupExternalAccountReceiverCommand) {
     const account = await loadLiveExternalAccount(this.runner, accountId, actor.platformId);
     const from = await this.sender(sender ?? {}, actor.platformId);

@@ -81,10 +81,14 @@ export interface AgentActionCriteria extends Paging {
 const iso = (value: string) => new Date(value).toISOString();
 
 /** Collects filters: `eq` skips an absent value, `range` turns inclusive bounds into gte/lte. */
-class Filters {
+export class Filters {
   readonly list: Filter[] = [];
   eq(field: string, value: string | boolean | undefined): this {
     if (value !== undefined) this.list.push({ field, op: 'eq', value });
+    return this;
+  }
+  exists(field: string, value: boolean): this {
+    this.list.push({ field, op: 'exists', value });
     return this;
   }
   contains(field: string, value: string | undefined): this {
@@ -119,9 +123,12 @@ export function customerList(c: CustomerCriteria): ListRequest {
 }
 
 export function internalAccountList(c: InternalAccountCriteria): ListRequest {
-  const f = new Filters();
-  f.list.push({ field: 'customerId', op: 'exists', value: c.owner === 'customer' });
-  return f.eq('customerId', c.customerId).eq('type', c.type).eq('currency', c.currency).request(c);
+  return new Filters()
+    .exists('customerId', c.owner === 'customer')
+    .eq('customerId', c.customerId)
+    .eq('type', c.type)
+    .eq('currency', c.currency)
+    .request(c);
 }
 
 export function transactionList(c: TransactionCriteria): ListRequest {

@@ -1,11 +1,10 @@
 import { PERMISSIONS, type Permission } from '#domain/platform/permissions.js';
 import { Inject, Injectable } from '@nestjs/common';
-import { notFound } from '#domain/errors.js';
 import { Collections } from '#read-models/projections/collections.js';
 import { toInternalAccount, type InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { READ_MODELS } from '../tokens.js';
-import { listForPlatform, stripPlatform, type ListRequest } from './list-query.js';
+import { getForPlatform, listForPlatform, stripPlatform, type ListRequest } from './list-query.js';
 import {
   customerList,
   internalAccountList,
@@ -18,10 +17,8 @@ import {
 export class Queries {
   constructor(@Inject(READ_MODELS) private readonly store: ReadModelStore) {}
 
-  private async own<T extends Doc>(collection: string, resource: string, platformId: string, id: string): Promise<T> {
-    const doc = await this.store.get<T>(collection, id);
-    if (!doc || doc.platformId !== platformId) throw notFound(resource, id);
-    return doc;
+  private own<T extends Doc>(collection: string, resource: string, platformId: string, id: string): Promise<T> {
+    return getForPlatform<T>(this.store, collection, resource, platformId, id);
   }
 
   async customer(platformId: string, id: string) {

@@ -6,6 +6,7 @@ import { platformDecider } from '#domain/platform/platform.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
+import { getForPlatform } from '../queries/list-query.js';
 import type { CommandRunner } from '../command-runner.js';
 import { loadExternalAccount } from '../external-accounts/load-external-account.js';
 
@@ -37,8 +38,14 @@ export async function loadCustomerAccount(
   field: string,
 ): Promise<OwnedInternalAccount> {
   if (!isPublicId('InternalAccount', accountId)) throw notFound('INTERNAL_ACCOUNT', accountId);
-  const doc = await readModels.get<InternalAccountDoc>(Collections.internalAccounts, accountId);
-  if (!doc || doc.platformId !== platformId) throw notFound('INTERNAL_ACCOUNT', accountId);
+  const collection = Collections.internalAccounts;
+  const doc = await getForPlatform<InternalAccountDoc>(
+    readModels,
+    collection,
+    'INTERNAL_ACCOUNT',
+    platformId,
+    accountId,
+  );
   if (!doc.customerId)
     throw invalid(
       'INVALID_INPUT',

@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { notFound } from '#domain/errors.js';
 import { Collections } from '#read-models/projections/collections.js';
 import { toQuoteDocResource } from '#read-models/projections/quotes/quote-projection.js';
 import { toTransactionDocResource } from '#read-models/projections/transactions/transaction-projection.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
-import { listForPlatform } from '../queries/list-query.js';
+import { getForPlatform, listForPlatform } from '../queries/list-query.js';
 import { READ_MODELS } from '../tokens.js';
 import { quoteList, transactionList, type QuoteCriteria, type TransactionCriteria } from '../queries/list-criteria.js';
 
@@ -13,10 +12,8 @@ import { quoteList, transactionList, type QuoteCriteria, type TransactionCriteri
 export class MoneyQueries {
   constructor(@Inject(READ_MODELS) private readonly store: ReadModelStore) {}
 
-  private async own(collection: string, resource: string, platformId: string, id: string): Promise<Doc> {
-    const doc = await this.store.get(collection, id);
-    if (!doc || doc.platformId !== platformId) throw notFound(resource, id);
-    return doc;
+  private own(collection: string, resource: string, platformId: string, id: string): Promise<Doc> {
+    return getForPlatform(this.store, collection, resource, platformId, id);
   }
 
   async quote(platformId: string, id: string) {

@@ -11,6 +11,7 @@ import { toTransactionResource } from '#domain/transactions/transaction-view.js'
 import { incomingPlan } from '#domain/transfers/sandbox-outcomes.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
+import { firstForPlatform } from '../queries/list-query.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../ledger/fund-commands.js';
@@ -104,18 +105,12 @@ export class SandboxUmaReceiveHandler implements ICommandHandler<SandboxUmaRecei
       return doc;
     }
     // Customers recorded before addresses were claimed hold no claim: the oldest one is the owner.
-    const page = await this.readModels.find(Collections.customers, {
-      filters: [
-        { field: 'platformId', op: 'eq', value: platformId },
-        { field: 'umaAddress', op: 'eq', value: address },
-        { field: 'isDeleted', op: 'eq', value: false },
-      ],
-      sortBy: 'createdAt',
-      sortOrder: 'asc',
-      limit: 1,
-    });
-    if (!page.data[0]) throw notFound('RECEIVER', address);
-    return page.data[0];
+    const oldest = await firstForPlatform(this.readModels, Collections.customers, platformId, [
+      { field: 'umaAddress', op: 'eq', value: address },
+      { field: 'isDeleted', op: 'eq', value: false },
+    ]);
+    if (!oldest) throw notFound('RECEIVER', address);
+    return oldest;
   }
 
   async execute({ input, actor }: SandboxUmaReceiveCommand) {

@@ -1,4 +1,4 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { notFound } from '#domain/errors.js';
 import { isPublicId, streams } from '#domain/ids.js';
@@ -88,11 +88,12 @@ function decided(tx: TransactionRecord, expected: TransactionRecord['status']): 
   return tx;
 }
 
+@Injectable()
 abstract class DecisionHandler {
   constructor(
     protected readonly runner: CommandRunner,
     protected readonly process: PaymentProcess,
-    protected readonly readModels: ReadModelStore,
+    @Inject(READ_MODELS) protected readonly readModels: ReadModelStore,
     protected readonly clocks: PlatformClocks,
   ) {}
 
@@ -122,15 +123,6 @@ export class ApproveIncomingPaymentHandler
   extends DecisionHandler
   implements ICommandHandler<ApproveIncomingPaymentCommand, Record<string, unknown>>
 {
-  constructor(
-    runner: CommandRunner,
-    process: PaymentProcess,
-    @Inject(READ_MODELS) readModels: ReadModelStore,
-    clocks: PlatformClocks,
-  ) {
-    super(runner, process, readModels, clocks);
-  }
-
   async execute({ transactionId, actor, details }: ApproveIncomingPaymentCommand) {
     const tx = await this.decide(transactionId, actor, {
       decision: 'APPROVE',
@@ -145,15 +137,6 @@ export class RejectIncomingPaymentHandler
   extends DecisionHandler
   implements ICommandHandler<RejectIncomingPaymentCommand, Record<string, unknown>>
 {
-  constructor(
-    runner: CommandRunner,
-    process: PaymentProcess,
-    @Inject(READ_MODELS) readModels: ReadModelStore,
-    clocks: PlatformClocks,
-  ) {
-    super(runner, process, readModels, clocks);
-  }
-
   async execute({ transactionId, actor, details }: RejectIncomingPaymentCommand) {
     const tx = await this.decide(transactionId, actor, { decision: 'REJECT', reason: details?.reason });
     return toTransactionResource(tx);

@@ -1,4 +1,4 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError } from '#domain/errors.js';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
@@ -71,21 +71,26 @@ const mismatch = (field: string, message: string) =>
  * The external account's last three characters select the sandbox outcome (see
  * sandbox-outcomes.ts); outside the sandbox transfers settle at once.
  */
+@Injectable()
 abstract class TransferHandler {
   constructor(
     protected readonly runner: CommandRunner,
     protected readonly process: PaymentProcess,
-    protected readonly readModels: ReadModelStore,
+    @Inject(READ_MODELS) protected readonly readModels: ReadModelStore,
     protected readonly clocks: PlatformClocks,
-    protected readonly ids: IdGenerator,
+    @Inject(IDS) protected readonly ids: IdGenerator,
   ) {}
 
+  /** The transfer's internal account (an IN's destination, an OUT's source) and its external one, checked. */
   protected async accounts(
-    internalId: string,
-    externalId: string,
+    direction: 'IN' | 'OUT',
+    input: { source: { accountId: string }; destination: { accountId: string } },
     actor: Actor,
-    fields: { internal: string; external: string },
   ) {
+    const [own, other] =
+      direction === 'IN' ? (['destination', 'source'] as const) : (['source', 'destination'] as const);
+    const [internalId, externalId] = [input[own].accountId, input[other].accountId];
+    const fields = { internal: `${own}.accountId`, external: `${other}.accountId` };
     const internal = await loadCustomerAccount(
       this.runner,
       this.readModels,
@@ -171,21 +176,8 @@ export class TransferInHandler
   extends TransferHandler
   implements ICommandHandler<TransferInCommand, Record<string, unknown>>
 {
-  constructor(
-    runner: CommandRunner,
-    process: PaymentProcess,
-    @Inject(READ_MODELS) readModels: ReadModelStore,
-    clocks: PlatformClocks,
-    @Inject(IDS) ids: IdGenerator,
-  ) {
-    super(runner, process, readModels, clocks, ids);
-  }
-
   async execute({ input, actor }: TransferInCommand) {
-    const { internal, external } = await this.accounts(input.destination.accountId, input.source.accountId, actor, {
-      internal: 'destination.accountId',
-      external: 'source.accountId',
-    });
+    const { internal, external } = await this.accounts('IN', input, actor);
     const amount = transferAmount('IN', input.amount, 0n);
     return this.run('IN', internal, external, amount, undefined, actor, input);
   }
@@ -196,21 +188,8 @@ export class TransferOutHandler
   extends TransferHandler
   implements ICommandHandler<TransferOutCommand, Record<string, unknown>>
 {
-  constructor(
-    runner: CommandRunner,
-    process: PaymentProcess,
-    @Inject(READ_MODELS) readModels: ReadModelStore,
-    clocks: PlatformClocks,
-    @Inject(IDS) ids: IdGenerator,
-  ) {
-    super(runner, process, readModels, clocks, ids);
-  }
-
   async execute({ input, actor }: TransferOutCommand) {
-    const { internal, external } = await this.accounts(input.source.accountId, input.destination.accountId, actor, {
-      internal: 'source.accountId',
-      external: 'destination.accountId',
-    });
+    const { internal, external } = await this.accounts('OUT', input, actor);
     const rail = networkRail(external.currency, input.destination.paymentRail);
     // Refused before anything is recorded; the hold at start is the authoritative check.
     const balance = await availableBalance(this.runner, actor.platformId, internal.id);

@@ -17,7 +17,8 @@ import { customerStream, loadOwnCustomer } from '../customers/customer-commands.
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { documentsRequired, verificationRequirements } from '#domain/verifications/requirements.js';
 import { Collections } from '#read-models/projections/collections.js';
-import type { ReadModelStore } from '#read-models/read-model-store.js';
+import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
+import { allForPlatform } from '../queries/list-query.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class CreateVerificationCommand {
@@ -47,23 +48,9 @@ export class CreateVerificationHandler implements ICommandHandler<CreateVerifica
 
   /** Types of the documents the customer holds. */
   private async documentTypes(platformId: string, customerId: string): Promise<string[]> {
-    const types: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.readModels.find(Collections.documents, {
-        filters: [
-          { field: 'platformId', op: 'eq', value: platformId },
-          { field: 'documentHolder', op: 'eq', value: customerId },
-        ],
-        sortBy: 'createdAt',
-        sortOrder: 'asc',
-        limit: 100,
-        cursor,
-      });
-      types.push(...page.data.map((d) => String(d.documentType)));
-      cursor = page.hasMore ? page.nextCursor : undefined;
-    } while (cursor);
-    return types;
+    const filters: Filter[] = [{ field: 'documentHolder', op: 'eq', value: customerId }];
+    const documents = await allForPlatform(this.readModels, Collections.documents, platformId, filters);
+    return documents.map((d) => String(d.documentType));
   }
 
   async execute({ customerId, actor }: CreateVerificationCommand) {

@@ -2,21 +2,17 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { sealToClientPublicKey } from '#crypto/session-keys.js';
 import { conflict } from '#domain/errors.js';
-import { publicId, streams, type IdGenerator } from '#domain/ids.js';
-import { walletAuthDecider } from '#domain/wallet/wallet-auth.js';
-import { CommandRunner } from '../command-runner.js';
+import { publicId, type IdGenerator } from '#domain/ids.js';
 import { IDS, type Actor } from '../tokens.js';
-import { SignedRetryService, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';
+import { SignedRetryService, type SignedRequest, type SignedResult } from './signed-retry.service.js';
 import { WalletAccounts } from './wallet-accounts.js';
 import { WalletSeedVault } from './wallet-seed.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class SetPrivateEnabledCommand {
   constructor(
     readonly accountId: string,
     readonly privateEnabled: boolean,
-    readonly rawBody: Record<string, unknown>,
-    readonly headers: SignedRetryHeaders,
+    readonly signed: SignedRequest,
     readonly actor: Actor,
   ) {}
 }
@@ -24,8 +20,7 @@ export class ExportWalletCommand {
   constructor(
     readonly accountId: string,
     readonly clientPublicKey: string,
-    readonly rawBody: Record<string, unknown>,
-    readonly headers: SignedRetryHeaders,
+    readonly signed: SignedRequest,
     readonly actor: Actor,
   ) {}
 }
@@ -39,39 +34,20 @@ export interface WalletExport {
 @CommandHandler(SetPrivateEnabledCommand)
 export class SetPrivateEnabledHandler implements ICommandHandler<SetPrivateEnabledCommand> {
   constructor(
-    private readonly runner: CommandRunner,
     private readonly wallets: WalletAccounts,
     private readonly signedRetry: SignedRetryService,
-    private readonly clocks: PlatformClocks,
   ) {}
 
   async execute({
     accountId,
     privateEnabled,
-    rawBody,
-    headers,
+    signed,
     actor,
   }: SetPrivateEnabledCommand): Promise<SignedResult<undefined>> {
     await this.wallets.own(accountId, actor);
-    const request = { method: 'PATCH', path: `/internal-accounts/${accountId}`, body: rawBody };
-    const step = await this.signedRetry.step(
-      accountId,
-      { intent: 'EXTERNAL', ...request, targetId: accountId },
-      headers,
-      actor,
-    );
+    const step = await this.signedRetry.step(accountId, { intent: 'EXTERNAL', targetId: accountId }, signed, actor);
     if (step.kind === 'challenge') return step;
-    await this.runner.run(
-      streams.wallet(accountId),
-      walletAuthDecider,
-      {
-        type: 'SetPrivateEnabled',
-        privateEnabled,
-        signedRetry: step.proof,
-        now: (await this.clocks.now(actor.platformId)).toISOString(),
-      },
-      { metadata: { ...actor } },
-    );
+    await this.wallets.decide(accountId, { type: 'SetPrivateEnabled', privateEnabled, signedRetry: step.proof }, actor);
     return { kind: 'done', result: undefined };
   }
 }
@@ -84,29 +60,20 @@ export class SetPrivateEnabledHandler implements ICommandHandler<SetPrivateEnabl
 @CommandHandler(ExportWalletCommand)
 export class ExportWalletHandler implements ICommandHandler<ExportWalletCommand> {
   constructor(
-    private readonly runner: CommandRunner,
     private readonly wallets: WalletAccounts,
     private readonly signedRetry: SignedRetryService,
     private readonly vault: WalletSeedVault,
-    private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   async execute({
     accountId,
     clientPublicKey,
-    rawBody,
-    headers,
+    signed,
     actor,
   }: ExportWalletCommand): Promise<SignedResult<WalletExport>> {
     const wallet = await this.wallets.own(accountId, actor);
-    const request = { method: 'POST', path: `/internal-accounts/${accountId}/export`, body: rawBody };
-    const step = await this.signedRetry.step(
-      accountId,
-      { intent: 'EXTERNAL', ...request, targetId: accountId },
-      headers,
-      actor,
-    );
+    const step = await this.signedRetry.step(accountId, { intent: 'EXTERNAL', targetId: accountId }, signed, actor);
     if (step.kind === 'challenge') return step;
     const signedRetry = step.proof;
     if (!wallet.encryptedSeed)
@@ -119,12 +86,7 @@ export class ExportWalletHandler implements ICommandHandler<ExportWalletCommand>
       seed.fill(0);
     }
     const exportId = publicId('Export', this.ids.uuid());
-    await this.runner.run(
-      streams.wallet(accountId),
-      walletAuthDecider,
-      { type: 'ExportWallet', exportId, signedRetry, now: (await this.clocks.now(actor.platformId)).toISOString() },
-      { metadata: { ...actor }, waitForReadModels: false },
-    );
+    await this.wallets.decide(accountId, { type: 'ExportWallet', exportId, signedRetry }, actor, false);
     return { kind: 'done', result: { id: exportId, encryptedWalletCredentials } };
   }
 }

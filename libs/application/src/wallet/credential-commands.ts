@@ -18,7 +18,7 @@ import { toAuthMethodView, type AuthMethodView } from '#domain/wallet/wallet-vie
 import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, type Actor } from '../tokens.js';
-import { SignedRetryService, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';
+import { SignedRetryService, type SignedRequest, type SignedResult } from './signed-retry.service.js';
 import { emailRequired, WalletAccounts, type ProvisionedWallet } from './wallet-accounts.js';
 import { WalletQueries } from './wallet-queries.js';
 import { WalletVerifiers } from './wallet-verifiers.js';
@@ -37,8 +37,7 @@ export interface AddCredentialInput {
 export class AddCredentialCommand {
   constructor(
     readonly input: AddCredentialInput,
-    readonly rawBody: Record<string, unknown>,
-    readonly headers: SignedRetryHeaders,
+    readonly signed: SignedRequest,
     readonly actor: Actor,
   ) {}
 }
@@ -52,7 +51,7 @@ export class IssueCredentialChallengeCommand {
 export class RevokeCredentialCommand {
   constructor(
     readonly authMethodId: string,
-    readonly headers: SignedRetryHeaders,
+    readonly signed: SignedRequest,
     readonly actor: Actor,
   ) {}
 }
@@ -65,7 +64,6 @@ export interface PasskeyAuthChallenge {
 }
 
 const PASSKEY_CHALLENGE_TTL_SECONDS = 300;
-const CREDENTIALS_PATH = '/auth/credentials';
 
 /** A credential of the caller's platform with its provisioned wallet, or 404. */
 export async function loadCredential(
@@ -99,16 +97,15 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
-  async execute({ input, rawBody, headers, actor }: AddCredentialCommand): Promise<SignedResult<AuthMethodView>> {
+  async execute({ input, signed, actor }: AddCredentialCommand): Promise<SignedResult<AuthMethodView>> {
     const wallet = await this.wallets.own(input.accountId, actor);
     const authMethod = await this.newAuthMethod(input, wallet, actor);
-    const request = { method: 'POST', path: CREDENTIALS_PATH, body: rawBody };
     let signedRetry: SignedRetryProof | undefined;
     if (requiresSignedRetryToAddAuthMethod(wallet)) {
       const step = await this.signedRetry.step(
         wallet.accountId,
-        { intent: 'ADD_AUTH_METHOD', ...request, targetId: wallet.accountId, authMethodType: input.type, authMethod },
-        headers,
+        { intent: 'ADD_AUTH_METHOD', targetId: wallet.accountId, authMethodType: input.type, authMethod },
+        signed,
         actor,
       );
       if (step.kind === 'challenge') return step;
@@ -202,7 +199,6 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
 @CommandHandler(IssueCredentialChallengeCommand)
 export class IssueCredentialChallengeHandler implements ICommandHandler<IssueCredentialChallengeCommand> {
   constructor(
-    private readonly runner: CommandRunner,
     private readonly wallets: WalletAccounts,
     private readonly queries: WalletQueries,
     private readonly verifiers: WalletVerifiers,
@@ -216,16 +212,11 @@ export class IssueCredentialChallengeHandler implements ICommandHandler<IssueCre
     actor,
   }: IssueCredentialChallengeCommand): Promise<AuthMethodView | PasskeyAuthChallenge> {
     const { wallet, method } = await loadCredential(this.queries, this.wallets, authMethodId, actor);
-    const stream = streams.wallet(wallet.accountId);
     const now = await this.clocks.now(actor.platformId);
     if (method.type === 'EMAIL_OTP') {
       await this.verifiers.assertOtpDelivery(actor.platformId);
-      const { state } = await this.runner.run(
-        stream,
-        walletAuthDecider,
-        { type: 'RecordOtpChallenge', authMethodId, now: now.toISOString() },
-        { metadata: { ...actor }, waitForReadModels: false },
-      );
+      const otp = { type: 'RecordOtpChallenge' as const, authMethodId, now: now.toISOString() };
+      const { state } = await this.wallets.decide(wallet.accountId, otp, actor, false);
       this.verifiers.otpIssued(authMethodId);
       return toAuthMethodView(state, state.authMethods.get(authMethodId)!);
     }
@@ -236,20 +227,8 @@ export class IssueCredentialChallengeHandler implements ICommandHandler<IssueCre
     const requestId = publicId('Request', this.ids.uuid());
     const challenge = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now.getTime() + PASSKEY_CHALLENGE_TTL_SECONDS * 1000).toISOString();
-    await this.runner.run(
-      stream,
-      walletAuthDecider,
-      {
-        type: 'IssuePasskeyChallenge',
-        authMethodId,
-        requestId,
-        challenge,
-        clientPublicKey,
-        expiresAt,
-        now: now.toISOString(),
-      },
-      { metadata: { ...actor }, waitForReadModels: false },
-    );
+    const passkey = { authMethodId, requestId, challenge, clientPublicKey, expiresAt, now: now.toISOString() };
+    await this.wallets.decide(wallet.accountId, { type: 'IssuePasskeyChallenge', ...passkey }, actor, false);
     return { credentialId: method.passkey!.credentialId, challenge, requestId, expiresAt };
   }
 }
@@ -258,36 +237,23 @@ export class IssueCredentialChallengeHandler implements ICommandHandler<IssueCre
 @CommandHandler(RevokeCredentialCommand)
 export class RevokeCredentialHandler implements ICommandHandler<RevokeCredentialCommand> {
   constructor(
-    private readonly runner: CommandRunner,
     private readonly wallets: WalletAccounts,
     private readonly queries: WalletQueries,
     private readonly signedRetry: SignedRetryService,
     private readonly claims: IdentityClaims,
-    private readonly clocks: PlatformClocks,
   ) {}
 
-  async execute({ authMethodId, headers, actor }: RevokeCredentialCommand): Promise<SignedResult<undefined>> {
+  async execute({ authMethodId, signed, actor }: RevokeCredentialCommand): Promise<SignedResult<undefined>> {
     const { wallet, method } = await loadCredential(this.queries, this.wallets, authMethodId, actor);
-    const request = { method: 'DELETE', path: `${CREDENTIALS_PATH}/${authMethodId}`, body: {} };
     const step = await this.signedRetry.step(
       wallet.accountId,
-      { intent: 'REVOKE_AUTH_METHOD', ...request, targetId: authMethodId },
-      headers,
+      { intent: 'REVOKE_AUTH_METHOD', targetId: authMethodId },
+      signed,
       actor,
     );
     if (step.kind === 'challenge') return step;
     const signedRetry = step.proof;
-    await this.runner.run(
-      streams.wallet(wallet.accountId),
-      walletAuthDecider,
-      {
-        type: 'RevokeAuthMethod',
-        authMethodId,
-        signedRetry,
-        now: (await this.clocks.now(actor.platformId)).toISOString(),
-      },
-      { metadata: { ...actor } },
-    );
+    await this.wallets.decide(wallet.accountId, { type: 'RevokeAuthMethod', authMethodId, signedRetry }, actor);
     // After the revocation: a crash in between leaves the claim with a revoked credential, which anyone may take.
     if (method.passkey)
       await this.claims.release([passkeyCredentialKey(method.passkey.credentialId)], authMethodId, actor);

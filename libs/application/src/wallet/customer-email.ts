@@ -5,7 +5,7 @@ import { walletAuthDecider } from '#domain/wallet/wallet-auth.js';
 import { activeAuthMethods } from '#domain/wallet/wallet-auth-state.js';
 import { CommandRunner } from '../command-runner.js';
 import { type Actor } from '../tokens.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { WalletAccounts } from './wallet-accounts.js';
 
 /**
  * A customer's email is the address of the EMAIL_OTP credentials of their embedded wallets:
@@ -15,7 +15,7 @@ import { PlatformClocks } from '../platforms/platform-clocks.js';
 export class WalletEmailSync {
   constructor(
     private readonly runner: CommandRunner,
-    private readonly clocks: PlatformClocks,
+    private readonly wallets: WalletAccounts,
   ) {}
 
   /** The customer's EMBEDDED_WALLET accounts that have an active EMAIL_OTP credential, oldest first. */
@@ -54,12 +54,7 @@ export class WalletEmailSync {
   /** Points every tied EMAIL_OTP credential at the customer's new email (no-op where it already is). */
   async sync(customerId: string, email: string, actor: Actor): Promise<void> {
     for (const accountId of await this.tiedWallets(customerId, actor)) {
-      await this.runner.run(
-        streams.wallet(accountId),
-        walletAuthDecider,
-        { type: 'UpdateEmailOtpAddress', email, now: (await this.clocks.now(actor.platformId)).toISOString() },
-        { metadata: { ...actor } },
-      );
+      await this.wallets.decide(accountId, { type: 'UpdateEmailOtpAddress', email }, actor);
     }
   }
 }

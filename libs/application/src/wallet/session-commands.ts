@@ -4,15 +4,14 @@ import { issueSessionKey } from '#crypto/session-keys.js';
 import { verifyPasskeyAuthentication, type PasskeyAssertion } from '#crypto/webauthn.js';
 import type { AppConfig } from '#config/config.js';
 import { invalid, notFound } from '#domain/errors.js';
-import { publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { publicId, type IdGenerator } from '#domain/ids.js';
 import { unauthorized } from '#domain/wallet/signed-retry.js';
-import { walletAuthDecider, type SessionProof } from '#domain/wallet/wallet-auth.js';
+import type { SessionProof } from '#domain/wallet/wallet-auth.js';
 import type { AuthMethodRecord, AuthMethodType } from '#domain/wallet/wallet-auth-state.js';
 import { toAuthSessionView, type AuthSessionView } from '#domain/wallet/wallet-views.js';
-import { CommandRunner } from '../command-runner.js';
 import { APP_CONFIG, IDS, type Actor } from '../tokens.js';
 import { loadCredential } from './credential-commands.js';
-import { SignedRetryService, type SignedResult, type SignedRetryHeaders } from './signed-retry.service.js';
+import { SignedRetryService, type SignedRequest, type SignedResult } from './signed-retry.service.js';
 import { WalletAccounts, type ProvisionedWallet } from './wallet-accounts.js';
 import { WalletQueries } from './wallet-queries.js';
 import { INVALID_OTP, WalletVerifiers } from './wallet-verifiers.js';
@@ -37,7 +36,7 @@ export class VerifyCredentialCommand {
 export class RevokeSessionCommand {
   constructor(
     readonly sessionId: string,
-    readonly headers: SignedRetryHeaders,
+    readonly signed: SignedRequest,
     readonly actor: Actor,
   ) {}
 }
@@ -45,8 +44,7 @@ export class RefreshSessionCommand {
   constructor(
     readonly sessionId: string,
     readonly clientPublicKey: string,
-    readonly rawBody: Record<string, unknown>,
-    readonly headers: SignedRetryHeaders,
+    readonly signed: SignedRequest,
     readonly actor: Actor,
   ) {}
 }
@@ -59,6 +57,13 @@ const required = <T>(value: T | undefined, field: string, type: string): T => {
     throw invalid('INVALID_INPUT', `${field} is required to verify an ${type} credential`, field);
   return value;
 };
+
+/** A new session's expiry (the configured lifetime) and the `now` it counts from, on the platform's clock. */
+async function sessionTimes(clocks: PlatformClocks, config: AppConfig, actor: Actor) {
+  const now = await clocks.now(actor.platformId);
+  const expiresAt = new Date(now.getTime() + config.wallet.sessionLifetimeSeconds * 1000).toISOString();
+  return { expiresAt, now: now.toISOString() };
+}
 
 /** A session of the caller's platform with its provisioned wallet, or 404. */
 async function loadSession(
@@ -80,7 +85,6 @@ async function loadSession(
 @CommandHandler(VerifyCredentialCommand)
 export class VerifyCredentialHandler implements ICommandHandler<VerifyCredentialCommand> {
   constructor(
-    private readonly runner: CommandRunner,
     private readonly wallets: WalletAccounts,
     private readonly queries: WalletQueries,
     private readonly verifiers: WalletVerifiers,
@@ -95,21 +99,18 @@ export class VerifyCredentialHandler implements ICommandHandler<VerifyCredential
       throw invalid('INVALID_INPUT', `credential ${authMethodId} is of type ${method.type}`, 'type');
     const { proof, clientPublicKey } = await this.proofFor(wallet, method, input, requestId, actor);
     const key = await issueSessionKey(clientPublicKey);
-    const now = await this.clocks.now(actor.platformId);
     const sessionId = publicId('Session', this.ids.uuid());
-    const { state } = await this.runner.run(
-      streams.wallet(wallet.accountId),
-      walletAuthDecider,
+    const { state } = await this.wallets.decide(
+      wallet.accountId,
       {
         type: 'IssueSession',
         sessionId,
         authMethodId,
         publicKey: key.publicKey,
-        expiresAt: new Date(now.getTime() + this.config.wallet.sessionLifetimeSeconds * 1000).toISOString(),
         proof,
-        now: now.toISOString(),
+        ...(await sessionTimes(this.clocks, this.config, actor)),
       },
-      { metadata: { ...actor } },
+      actor,
     );
     return {
       ...toAuthSessionView(state, state.sessions.get(sessionId)!),
@@ -130,15 +131,12 @@ export class VerifyCredentialHandler implements ICommandHandler<VerifyCredential
         const clientPublicKey = required(input.clientPublicKey, 'clientPublicKey', method.type);
         if (!(await this.verifiers.otpMatches(actor.platformId, otp))) {
           // Counted in the wallet stream; past the limit this answers 429 instead of 401.
-          const failure = {
-            type: 'RecordOtpFailure' as const,
-            authMethodId: method.id,
-            now: (await this.clocks.now(actor.platformId)).toISOString(),
-          };
-          await this.runner.run(streams.wallet(wallet.accountId), walletAuthDecider, failure, {
-            metadata: { ...actor },
-            waitForReadModels: false,
-          });
+          await this.wallets.decide(
+            wallet.accountId,
+            { type: 'RecordOtpFailure', authMethodId: method.id },
+            actor,
+            false,
+          );
           throw unauthorized(INVALID_OTP);
         }
         return { proof: { type: 'EMAIL_OTP' }, clientPublicKey };
@@ -186,34 +184,21 @@ export class VerifyCredentialHandler implements ICommandHandler<VerifyCredential
 @CommandHandler(RevokeSessionCommand)
 export class RevokeSessionHandler implements ICommandHandler<RevokeSessionCommand> {
   constructor(
-    private readonly runner: CommandRunner,
     private readonly wallets: WalletAccounts,
     private readonly queries: WalletQueries,
     private readonly signedRetry: SignedRetryService,
-    private readonly clocks: PlatformClocks,
   ) {}
 
-  async execute({ sessionId, headers, actor }: RevokeSessionCommand): Promise<SignedResult<undefined>> {
+  async execute({ sessionId, signed, actor }: RevokeSessionCommand): Promise<SignedResult<undefined>> {
     const wallet = await loadSession(this.queries, this.wallets, sessionId, actor);
-    const request = { method: 'DELETE', path: `/auth/sessions/${sessionId}`, body: {} };
     const step = await this.signedRetry.step(
       wallet.accountId,
-      { intent: 'REVOKE_SESSION', ...request, targetId: sessionId },
-      headers,
+      { intent: 'REVOKE_SESSION', targetId: sessionId },
+      signed,
       actor,
     );
     if (step.kind === 'challenge') return step;
-    await this.runner.run(
-      streams.wallet(wallet.accountId),
-      walletAuthDecider,
-      {
-        type: 'RevokeSession',
-        sessionId,
-        signedRetry: step.proof,
-        now: (await this.clocks.now(actor.platformId)).toISOString(),
-      },
-      { metadata: { ...actor } },
-    );
+    await this.wallets.decide(wallet.accountId, { type: 'RevokeSession', sessionId, signedRetry: step.proof }, actor);
     return { kind: 'done', result: undefined };
   }
 }
@@ -225,7 +210,6 @@ export class RevokeSessionHandler implements ICommandHandler<RevokeSessionComman
 @CommandHandler(RefreshSessionCommand)
 export class RefreshSessionHandler implements ICommandHandler<RefreshSessionCommand> {
   constructor(
-    private readonly runner: CommandRunner,
     private readonly wallets: WalletAccounts,
     private readonly queries: WalletQueries,
     private readonly signedRetry: SignedRetryService,
@@ -236,34 +220,29 @@ export class RefreshSessionHandler implements ICommandHandler<RefreshSessionComm
   async execute({
     sessionId,
     clientPublicKey,
-    rawBody,
-    headers,
+    signed,
     actor,
   }: RefreshSessionCommand): Promise<SignedResult<IssuedAuthSession>> {
     const wallet = await loadSession(this.queries, this.wallets, sessionId, actor);
-    const request = { method: 'POST', path: `/auth/sessions/${sessionId}/refresh`, body: rawBody };
     const step = await this.signedRetry.step(
       wallet.accountId,
-      { intent: 'REFRESH_SESSION', ...request, targetId: sessionId },
-      headers,
+      { intent: 'REFRESH_SESSION', targetId: sessionId },
+      signed,
       actor,
     );
     if (step.kind === 'challenge') return step;
     const signedRetry = step.proof;
     const key = await issueSessionKey(clientPublicKey);
-    const now = await this.clocks.now(actor.platformId);
-    const { state } = await this.runner.run(
-      streams.wallet(wallet.accountId),
-      walletAuthDecider,
+    const { state } = await this.wallets.decide(
+      wallet.accountId,
       {
         type: 'RefreshSession',
         sessionId,
         publicKey: key.publicKey,
-        expiresAt: new Date(now.getTime() + this.config.wallet.sessionLifetimeSeconds * 1000).toISOString(),
         signedRetry,
-        now: now.toISOString(),
+        ...(await sessionTimes(this.clocks, this.config, actor)),
       },
-      { metadata: { ...actor } },
+      actor,
     );
     return {
       kind: 'done',

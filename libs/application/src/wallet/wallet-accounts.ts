@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { customerDecider } from '#domain/customer/customer.js';
 import { DomainError, invalid, notFound } from '#domain/errors.js';
 import { isPublicId, publicId, streams, type IdGenerator } from '#domain/ids.js';
-import { walletAuthDecider } from '#domain/wallet/wallet-auth.js';
+import { walletAuthDecider, type WalletAuthCommand } from '#domain/wallet/wallet-auth.js';
 import type { WalletAuthState } from '#domain/wallet/wallet-auth-state.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
@@ -11,6 +11,13 @@ import { CommandRunner } from '../command-runner.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { WalletSeedVault } from './wallet-seed.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
+
+/** A wallet command as handlers give it: `now` is the platform's clock unless the handler set it. */
+export type WalletCommandInput = WalletAuthCommand extends infer C
+  ? C extends { now: string }
+    ? Omit<C, 'now'> & { now?: string }
+    : never
+  : never;
 
 export type ProvisionedWallet = WalletAuthState & { provisioned: true; accountId: string; platformId: string };
 
@@ -35,6 +42,18 @@ export class WalletAccounts {
     private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
+
+  /**
+   * Decides `command` on the wallet of `accountId` and appends the outcome. `waitForReadModels`
+   * false: for what no read model shows (challenges, consumptions, counters).
+   */
+  async decide(accountId: string, command: WalletCommandInput, actor: Actor, waitForReadModels = true) {
+    const now = command.now ?? (await this.clocks.now(actor.platformId)).toISOString();
+    return this.runner.run(streams.wallet(accountId), walletAuthDecider, { ...command, now } as WalletAuthCommand, {
+      metadata: { ...actor },
+      ...(waitForReadModels ? {} : { waitForReadModels: false }),
+    });
+  }
 
   /**
    * Gives a newly opened EMBEDDED_WALLET its seed and its EMAIL_OTP credential (the customer's

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { notFound } from '#domain/errors.js';
 import { streams } from '#domain/ids.js';
 import { webhookConfigDecider } from '#domain/webhooks/webhook-config.js';
 import { Collections } from '#read-models/projections/collections.js';
@@ -9,7 +8,7 @@ import {
 } from '#read-models/projections/webhooks/webhook-delivery-projection.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
-import { listForPlatform } from '../queries/list-query.js';
+import { getForPlatform, listForPlatform } from '../queries/list-query.js';
 import { READ_MODELS } from '../tokens.js';
 import type { SecretBox } from '#crypto/secret-box.js';
 import { openWebhookSecret } from './webhook-keys.js';
@@ -57,9 +56,10 @@ export class WebhookQueries {
   }
 
   async delivery(platformId: string, id: string) {
-    const doc = await this.store.get<WebhookDeliveryDoc>(Collections.webhookDeliveries, id);
-    if (!doc || doc.platformId !== platformId) throw notFound('WEBHOOK_DELIVERY', id);
-    return toWebhookDelivery(doc);
+    const collection = Collections.webhookDeliveries;
+    return toWebhookDelivery(
+      await getForPlatform<WebhookDeliveryDoc>(this.store, collection, 'WEBHOOK_DELIVERY', platformId, id),
+    );
   }
 
   listDeliveries(platformId: string, criteria: DeliveryCriteria) {

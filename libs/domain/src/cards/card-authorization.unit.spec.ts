@@ -14,6 +14,22 @@ describe('card authorizations (decider)', () => {
     ...(hold ? { hold: { fundingSourceId: USD, transferId: hold } } : {}),
     now: at(20),
   });
+  /** A clearing of `amount` of A1 reserved on the card stream. */
+  const start = (amount: bigint): CardCommand => ({
+    type: 'StartClearing',
+    authorizationId: 'A1',
+    amount,
+    latePresentment: false,
+    now: at(30),
+  });
+  /** A clearing of `amount` posted as `transferId`. */
+  const posted = (authorizationId: string, amount: bigint, transferId: string): CardCommand => ({
+    type: 'RecordClearing',
+    authorizationId,
+    amount,
+    outcome: { posted: true, transferIds: [transferId], latePresentment: false },
+    now: at(30),
+  });
 
   it('declines by card state and currency before funds are looked at', () => {
     expect(screenAuthorization(cardOf(inState('FROZEN')), 'USD')).toBe('CARD_PAUSED');
@@ -37,13 +53,7 @@ describe('card authorizations (decider)', () => {
       data: { authorization: { status: 'DECLINED', declineReason: 'CARD_PAUSED' } },
     });
     expect(clearingPlan(given(events).state(), 'A1', 300n)).toMatchObject({ kind: 'HOLD', amount: 300n });
-    events = given(events).then({
-      type: 'RecordClearing',
-      authorizationId: 'A1',
-      amount: 300n,
-      outcome: { posted: true, transferIds: ['T1p'], latePresentment: false },
-      now: at(30),
-    });
+    events = given(events).then(posted('A1', 300n, 'T1p'));
     expect(() => clearingPlan(given(events).state(), 'A1')).toThrow(
       expect.objectContaining({ kind: 'invalid', code: 'INVALID_INPUT' }) as never,
     );
@@ -86,13 +96,7 @@ describe('card authorizations (decider)', () => {
   it('expires only an authorization that still holds funds', () => {
     let events = given(active()).then(authorize('A1', 'T1'));
     events = given(events).then(authorize('A2', 'T2'));
-    events = given(events).then({
-      type: 'RecordClearing',
-      authorizationId: 'A2',
-      amount: 500n,
-      outcome: { posted: true, transferIds: ['T2p'], latePresentment: false },
-      now: at(30),
-    });
+    events = given(events).then(posted('A2', 500n, 'T2p'));
     const expiry = (authorizationId: string): CardCommand => ({
       type: 'ExpireAuthorization',
       authorizationId,
@@ -120,13 +124,6 @@ describe('card authorizations (decider)', () => {
   });
 
   it('reserves a clearing on the card stream first: the same one joins it, another is refused, expiry waits', () => {
-    const start = (amount: bigint): CardCommand => ({
-      type: 'StartClearing',
-      authorizationId: 'A1',
-      amount,
-      latePresentment: false,
-      now: at(30),
-    });
     const conflict = (code: string) => expect.objectContaining({ code }) as never;
     type Outcome = Extract<CardCommand, { type: 'RecordClearing' }>['outcome'];
     const clearing = (amount: bigint, outcome: Outcome): CardCommand => ({
@@ -167,13 +164,6 @@ describe('card authorizations (decider)', () => {
 
   it('ends the reservation of a declined clearing so the authorization can be presented again', () => {
     let events = given(active()).then(authorize('A1', 'T1'));
-    const start = (amount: bigint): CardCommand => ({
-      type: 'StartClearing',
-      authorizationId: 'A1',
-      amount,
-      latePresentment: false,
-      now: at(30),
-    });
     events = given(events).then(start(900n));
     const outcome = { posted: false as const, declineReason: 'INSUFFICIENT_FUNDS' as const };
     const declined: CardCommand = { type: 'RecordClearing', authorizationId: 'A1', amount: 900n, outcome, now: at(31) };

@@ -1,3 +1,4 @@
+import { deciderSpec } from '../testing/decider-spec.js';
 import { cardDecider } from './card.js';
 import type { CardCommand, CardEvent, CardState, HolderAccount, RequestedCardState } from './card-types.js';
 
@@ -32,14 +33,15 @@ export const create = (over: Partial<Extract<CardCommand, { type: 'CreateCard' }
   ...over,
 });
 
-/** Given events, when a command: the new events (or the thrown error). */
+const spec = deciderSpec(cardDecider);
+
+/**
+ * Given events (through the decider kit): `when` a command answers the new events (or throws),
+ * `then` the history with them appended, `state` the folded state.
+ */
 export function given(events: CardEvent[]) {
-  const state = () => events.reduce(cardDecider.evolve, cardDecider.initialState());
-  return {
-    when: (cmd: CardCommand) => cardDecider.decide(cmd, state()),
-    then: (cmd: CardCommand) => [...events, ...cardDecider.decide(cmd, state())],
-    state,
-  };
+  const when = (cmd: CardCommand) => spec.given(events).when(cmd).thenEmits();
+  return { when, then: (cmd: CardCommand) => [...events, ...when(cmd)], state: () => spec.fold(events) };
 }
 
 export const created = () => given([]).then(create());

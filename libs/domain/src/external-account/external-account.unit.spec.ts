@@ -20,39 +20,25 @@ const accountInfo = {
   beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
 };
 
+/** What the create command gives and the snapshot records. */
+const fields = {
+  id: ID,
+  platformId: PLATFORM,
+  customerId: CUSTOMER,
+  currency: 'USD',
+  accountInfo,
+  primaryIdentifier: '12345678',
+  platformAccountId: 'bank-1',
+  defaultUmaDepositAccount: false,
+  beneficiaryVerificationStatus: 'MATCHED' as const,
+  beneficiaryVerifiedData: { fullName: 'Ada Lovelace' },
+};
+
 const create = (
   extra: Partial<Extract<ExternalAccountCommand, { type: 'CreateExternalAccount' }>> = {},
-): ExternalAccountCommand => ({
-  type: 'CreateExternalAccount',
-  id: ID,
-  platformId: PLATFORM,
-  customerId: CUSTOMER,
-  currency: 'USD',
-  accountInfo,
-  primaryIdentifier: '12345678',
-  platformAccountId: 'bank-1',
-  defaultUmaDepositAccount: false,
-  beneficiaryVerificationStatus: 'MATCHED',
-  beneficiaryVerifiedData: { fullName: 'Ada Lovelace' },
-  now: T0,
-  ...extra,
-});
+): ExternalAccountCommand => ({ type: 'CreateExternalAccount', ...fields, now: T0, ...extra });
 
-const snapshot: ExternalAccountSnapshot = {
-  id: ID,
-  platformId: PLATFORM,
-  customerId: CUSTOMER,
-  currency: 'USD',
-  status: 'ACTIVE',
-  accountInfo,
-  primaryIdentifier: '12345678',
-  platformAccountId: 'bank-1',
-  defaultUmaDepositAccount: false,
-  beneficiaryVerificationStatus: 'MATCHED',
-  beneficiaryVerifiedData: { fullName: 'Ada Lovelace' },
-  createdAt: T0,
-  updatedAt: T0,
-};
+const snapshot: ExternalAccountSnapshot = { ...fields, status: 'ACTIVE', createdAt: T0, updatedAt: T0 };
 const created: ExternalAccountEvent = {
   type: 'ExternalAccountCreated',
   data: { externalAccountId: ID, platformId: PLATFORM, account: snapshot },

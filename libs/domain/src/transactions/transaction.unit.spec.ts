@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { deciderSpec } from '../testing/decider-spec.js';
 import { quoteDecider, quoteStatusOf, toQuoteResource, type QuoteRecord } from '../quotes/quote.js';
 import type { PaymentStep } from './payment-plan.js';
 import {
@@ -132,7 +133,7 @@ describe('transaction lifecycle', () => {
       {},
     );
     expect(events.map((e) => e.type)).toEqual(['TransactionCreated', 'TransactionStatusChanged']);
-    const state = events.reduce((s, e) => transactionDecider.evolve(s, e), transactionDecider.initialState());
+    const state = deciderSpec(transactionDecider).fold(events);
     expect(state.transaction?.status).toBe('PENDING');
     expect(transactionDecider.decide({ type: 'CreateTransaction', transaction: tx() }, state)).toEqual([]);
   });
@@ -190,7 +191,7 @@ describe('quote', () => {
     } as QuoteRecord;
     const events = quoteDecider.decide({ type: 'CreateQuote', quote, transaction: tx({ quoteId: quote.id }) }, {});
     expect(events.map((e) => e.type)).toEqual(['QuoteCreated', 'TransactionCreated']);
-    const state = events.reduce((s, e) => quoteDecider.evolve(s, e), quoteDecider.initialState());
+    const state = deciderSpec(quoteDecider).fold(events);
     expect(() => quoteDecider.decide({ type: 'CreateQuote', quote, transaction: tx() }, state)).toThrow(
       expect.objectContaining({ code: 'QUOTE_EXISTS' }),
     );

@@ -17,6 +17,21 @@ function apply(state: LedgerState, commands: LedgerCommand[]): LedgerState {
   return ledgerBatchDecider.decide(commands, state).reduce(evolveLedger, state);
 }
 
+/** The accounts' balances as text, to compare a state before and after a decision. */
+const balancesOf = (state: LedgerState) =>
+  JSON.stringify(
+    [...state.accounts.entries()].map(([k, v]) => [
+      k,
+      {
+        ...v,
+        debitsPosted: String(v.debitsPosted),
+        debitsPending: String(v.debitsPending),
+        creditsPosted: String(v.creditsPosted),
+        creditsPending: String(v.creditsPending),
+      },
+    ]),
+  );
+
 describe('ledger batches', () => {
   it('decides each command on the state the previous ones leave, without touching the committed state', () => {
     let state = apply(initialLedgerState(), [
@@ -34,18 +49,7 @@ describe('ledger batches', () => {
         now: NOW,
       },
     ]);
-    const before = JSON.stringify(
-      [...state.accounts.entries()].map(([k, v]) => [
-        k,
-        {
-          ...v,
-          debitsPosted: String(v.debitsPosted),
-          debitsPending: String(v.debitsPending),
-          creditsPosted: String(v.creditsPosted),
-          creditsPending: String(v.creditsPending),
-        },
-      ]),
-    );
+    const before = balancesOf(state);
     const batch: LedgerCommand[] = [
       { type: 'PostPendingTransfer', id: 'post', pendingId: 'hold', now: NOW },
       { type: 'CreateTransfer', id: 'credit', debit: settlement, credit: bob, amount: 600n, code: 'CREDIT', now: NOW },
@@ -59,18 +63,7 @@ describe('ledger batches', () => {
       'TransferCreated',
       'TransferCreated',
     ]);
-    const after = JSON.stringify(
-      [...state.accounts.entries()].map(([k, v]) => [
-        k,
-        {
-          ...v,
-          debitsPosted: String(v.debitsPosted),
-          debitsPending: String(v.debitsPending),
-          creditsPosted: String(v.creditsPosted),
-          creditsPending: String(v.creditsPending),
-        },
-      ]),
-    );
+    const after = balancesOf(state);
     expect(after).toBe(before);
     expect(state.transfers.get('hold')?.resolution).toBeUndefined();
     const final = events.reduce(evolveLedger, state);

@@ -4,13 +4,13 @@ import {
   ACCOUNT,
   at,
   challenge,
+  consumed,
   fold,
   given,
   history,
   issueSession,
   proof,
   provision,
-  requestId,
   scope,
   sessionId,
   type ChallengeSpec,
@@ -55,10 +55,7 @@ describe('embedded wallet account settings', () => {
     given(history(provision(), issueSession(1), challenge(privacy(1, true))))
       .when(setPrivate(privacy(1, true), true))
       .then([
-        {
-          type: 'SignedRetryConsumed',
-          data: { ...scope, requestId: requestId(1), sessionId: sessionId(1), consumedAt: at(40) },
-        },
+        consumed(1, 1, at(40)),
         { type: 'WalletPrivacyChanged', data: { ...scope, privateEnabled: true, updatedAt: at(40) } },
       ]);
     expect(
@@ -107,10 +104,7 @@ describe('embedded wallet account settings', () => {
     given(history(withSeed, issueSession(1), challenge(exporting(2))))
       .when(cmd)
       .then([
-        {
-          type: 'SignedRetryConsumed',
-          data: { ...scope, requestId: requestId(2), sessionId: sessionId(1), consumedAt: at(40) },
-        },
+        consumed(2, 1, at(40)),
         {
           type: 'WalletExported',
           data: {

@@ -19,6 +19,12 @@ export const requestId = (n: number) => `Request:${uuid(200 + n)}`;
 export const sessionKey = (n: number) => `02${'ab'.repeat(28)}${n.toString(16).padStart(8, '0')}`;
 export const CLIENT_KEY = `04${'ab'.repeat(64)}`;
 export const scope = { accountId: ACCOUNT, platformId: PLATFORM };
+
+/** The event of request `n` consumed by session `signer`. */
+export const consumed = (n: number, signer: number, consumedAt: string): WalletAuthEvent => ({
+  type: 'SignedRetryConsumed',
+  data: { ...scope, requestId: requestId(n), sessionId: sessionId(signer), consumedAt },
+});
 export const GOOGLE = { iss: 'https://accounts.google.com', sub: 'g-123', aud: 'client-app' };
 
 const spec = deciderSpec(walletAuthDecider);

@@ -9,6 +9,7 @@ import {
   addPasskey,
   at,
   challenge,
+  consumed,
   fold,
   given,
   history,
@@ -16,12 +17,12 @@ import {
   passkeySession,
   proof,
   provision,
-  requestId,
   scope,
   sessionId,
   type ChallengeSpec,
 } from './wallet-auth.fixtures.js';
 import type { WalletAuthCommand } from './wallet-auth.js';
+import type { WalletAuthEvent } from './wallet-auth-state.js';
 
 const addSpec = (
   n: number,
@@ -84,23 +85,22 @@ describe('provisioning', () => {
 });
 
 describe('adding credentials', () => {
+  const passkeyAdded: WalletAuthEvent = {
+    type: 'AuthMethodAdded',
+    data: {
+      ...scope,
+      authMethodId: PASSKEY_METHOD,
+      authMethodType: 'PASSKEY',
+      nickname: 'Laptop',
+      createdAt: at(20),
+      passkey: { credentialId: 'cred-1', publicKey: 'pQECAyYgASFYIA', counter: 0 },
+    },
+  };
+
   it('adds the first credential without a signature, provisioning the wallet if needed', () => {
     given([])
       .when(addPasskey())
-      .then([
-        { type: 'WalletProvisioned', data: { ...scope, provisionedAt: at(20) } },
-        {
-          type: 'AuthMethodAdded',
-          data: {
-            ...scope,
-            authMethodId: PASSKEY_METHOD,
-            authMethodType: 'PASSKEY',
-            nickname: 'Laptop',
-            createdAt: at(20),
-            passkey: { credentialId: 'cred-1', publicKey: 'pQECAyYgASFYIA', counter: 0 },
-          },
-        },
-      ]);
+      .then([{ type: 'WalletProvisioned', data: { ...scope, provisionedAt: at(20) } }, passkeyAdded]);
   });
 
   it('requires a signed retry once the account has a credential', () => {
@@ -112,23 +112,7 @@ describe('adding credentials', () => {
   it('adds a credential on a signed retry from a session of an existing credential, consuming the requestId', () => {
     given(history(provision(), issueSession(1), challenge(addSpec(1))))
       .when(addPasskey(proof(addSpec(1), 1)))
-      .then([
-        {
-          type: 'SignedRetryConsumed',
-          data: { ...scope, requestId: requestId(1), sessionId: sessionId(1), consumedAt: at(20) },
-        },
-        {
-          type: 'AuthMethodAdded',
-          data: {
-            ...scope,
-            authMethodId: PASSKEY_METHOD,
-            authMethodType: 'PASSKEY',
-            nickname: 'Laptop',
-            createdAt: at(20),
-            passkey: { credentialId: 'cred-1', publicKey: 'pQECAyYgASFYIA', counter: 0 },
-          },
-        },
-      ]);
+      .then([consumed(1, 1, at(20)), passkeyAdded]);
   });
 
   it('allows at most one EMAIL_OTP, and another only after the first was removed', () => {
@@ -234,10 +218,7 @@ describe('revoking credentials', () => {
     given(state())
       .when(revoke(EMAIL_METHOD, proof(revokeSpec(9, EMAIL_METHOD), 2)))
       .then([
-        {
-          type: 'SignedRetryConsumed',
-          data: { ...scope, requestId: requestId(9), sessionId: sessionId(2), consumedAt: at(60) },
-        },
+        consumed(9, 2, at(60)),
         { type: 'AuthMethodRevoked', data: { ...scope, authMethodId: EMAIL_METHOD, revokedAt: at(60) } },
         {
           type: 'SessionRevoked',

@@ -6,13 +6,13 @@ import {
   EMAIL_METHOD,
   at,
   challenge,
+  consumed,
   fold,
   given,
   history,
   issueSession,
   proof,
   provision,
-  requestId,
   scope,
   sessionId,
   sessionKey,
@@ -33,10 +33,7 @@ describe('refreshing sessions', () => {
     given(history(provision(), issueSession(1), challenge(refreshSpec(1))))
       .when(refresh())
       .then([
-        {
-          type: 'SignedRetryConsumed',
-          data: { ...scope, requestId: requestId(1), sessionId: sessionId(1), consumedAt: at(40) },
-        },
+        consumed(1, 1, at(40)),
         {
           type: 'SessionRefreshed',
           data: {
@@ -125,10 +122,7 @@ describe('revoking sessions', () => {
     given(history(provision(), issueSession(1), challenge(revokeSpec(1))))
       .when(revoke())
       .then([
-        {
-          type: 'SignedRetryConsumed',
-          data: { ...scope, requestId: requestId(1), sessionId: sessionId(1), consumedAt: at(40) },
-        },
+        consumed(1, 1, at(40)),
         { type: 'SessionRevoked', data: { ...scope, sessionId: sessionId(1), revokedAt: at(40), cause: 'REQUESTED' } },
       ]);
   });

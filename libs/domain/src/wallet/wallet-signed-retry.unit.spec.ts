@@ -6,6 +6,7 @@ import {
   ACCOUNT,
   at,
   challenge,
+  consumed,
   given,
   history,
   issueSession,
@@ -96,12 +97,7 @@ describe('consuming a signed retry', () => {
   it('consumes the requestId when an active session of the account signed it', () => {
     given(ready())
       .when(consume())
-      .then([
-        {
-          type: 'SignedRetryConsumed',
-          data: { ...scope, requestId: requestId(1), sessionId: sessionId(1), consumedAt: at(40) },
-        },
-      ]);
+      .then([consumed(1, 1, at(40))]);
   });
 
   it('refuses a second use of the same requestId (401)', () => {

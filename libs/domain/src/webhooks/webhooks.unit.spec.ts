@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseAllowedHosts, refusedUrlHost } from '#net/address-policy.js';
 import { DomainError } from '../errors.js';
+import { deciderSpec } from '../testing/decider-spec.js';
 import { attemptBudget, lastAttemptOffsetMs, retryDelayMs, WEBHOOK_RETRY_POLICY } from './retry-policy.js';
 import {
   checkWebhookEndpoint,
@@ -19,8 +20,7 @@ import { uuidFromName, webhookIdsFor } from './webhook-ids.js';
 const keys: WebhookSigningMaterial = { publicKeyPem: 'PEM', sealedPrivateKey: 'v1.a.b.c', sealedSecret: 'v1.d.e.f' };
 const platformId = 'Platform:00000000-0000-4000-8000-000000000001';
 
-const fold = <S, E>(decider: { initialState(): S; evolve(s: S, e: E): S }, events: E[]) =>
-  events.reduce((s, e) => decider.evolve(s, e), decider.initialState());
+const config = deciderSpec(webhookConfigDecider);
 const invalidField = (fn: () => unknown) => {
   try {
     fn();
@@ -89,7 +89,7 @@ describe('webhook configuration decider', () => {
   it('generates the signing material with the first configuration only', () => {
     const first = webhookConfigDecider.decide(set('https://a.example.com', 't1'), webhookConfigDecider.initialState());
     expect(first.map((e) => e.type)).toEqual(['WebhookSigningKeyGenerated', 'WebhookEndpointChanged']);
-    const state = fold(webhookConfigDecider, first);
+    const state = config.fold(first);
     expect(state).toMatchObject({
       configured: true,
       webhookEndpoint: 'https://a.example.com',
@@ -104,7 +104,7 @@ describe('webhook configuration decider', () => {
         data: { platformId, webhookEndpoint: 'https://b.example.com', updatedAt: 't2' },
       },
     ]);
-    expect(fold(webhookConfigDecider, [...first, ...next] as WebhookConfigEvent[])).toMatchObject({
+    expect(config.fold([...first, ...next] as WebhookConfigEvent[])).toMatchObject({
       keys,
       createdAt: 't1',
       updatedAt: 't2',
@@ -112,14 +112,13 @@ describe('webhook configuration decider', () => {
   });
 
   it('changes nothing for the same endpoint, and clears it with null', () => {
-    const state = fold(
-      webhookConfigDecider,
+    const state = config.fold(
       webhookConfigDecider.decide(set('https://a.example.com', 't1'), webhookConfigDecider.initialState()),
     );
     expect(webhookConfigDecider.decide(set('https://a.example.com', 't2'), state)).toEqual([]);
     const cleared = webhookConfigDecider.decide(set(null, 't3'), state);
     expect(
-      fold(webhookConfigDecider, [
+      config.fold([
         ...webhookConfigDecider.decide(set('https://a.example.com', 't1'), webhookConfigDecider.initialState()),
         ...cleared,
       ]).webhookEndpoint,
