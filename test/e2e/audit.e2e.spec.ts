@@ -17,6 +17,7 @@ const correlated = (api: Client, correlationId: string): Client => {
   const request: Client['request'] = (method, path, body, headers = {}) =>
     api.request(method, path, body, { ...headers, 'x-correlation-id': correlationId });
   return {
+    ...api,
     request,
     get: (p, h) => request('GET', p, undefined, h),
     post: (p, b, h) => request('POST', p, b, h),

@@ -60,7 +60,7 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
       accountId: [h.usd, h.wallet.accountId],
       cardTransactionId: [h.cardTransactionId],
       authMethodId: [h.wallet.authMethodId],
-      sessionId: [h.wallet.sessionId],
+      sessionId: [h.wallet.id],
       externalAccountId: [external.body.id],
       tokenId: [token.body.id],
       beneficialOwnerId: [owner],
@@ -80,7 +80,7 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
         foreign.usd,
         foreign.wallet.accountId,
         foreign.wallet.authMethodId,
-        foreign.wallet.sessionId,
+        foreign.wallet.id,
       ].concat([foreign.cardId, foreign.cardTransactionId, foreignOwner, foreignDocument.body.id]),
     });
     // nothing of the setup may still be in flight when the state is first taken

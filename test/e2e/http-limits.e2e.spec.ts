@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { ManualClock } from '#domain/clock.js';
 import { OTP_VERIFY_LIMIT } from '#domain/wallet/wallet-auth-state.js';
 import { basicAuth, client, startTestService, type TestService } from '../support/service.js';
-import { createWallet } from './wallet-support.js';
+import { createWallet } from '../support/wallet-session.js';
 
 interface RawReply {
   status: number;

@@ -1,6 +1,6 @@
 import { expect } from '@jest/globals';
 import type { Reply } from '../support/service.js';
-import { signedRequest, startWalletSession } from '../support/wallet-session.js';
+import { emailOtpSession, signedRequest } from '../support/wallet-session.js';
 import { confirmCase } from './idempotency-confirm-case.js';
 import { bulkUploadCase } from './idempotency-upload-case.js';
 import { keyed, merchant, ownerBody, unique, type Fixtures } from './idempotency-fixtures.js';
@@ -195,7 +195,7 @@ export const CASES: Case[] = [
     status: 201,
     setup: async (f) => {
       const h = await f.holder();
-      const session = await startWalletSession(f.api, h.wallet.accountId, h.wallet.emailOtpId);
+      const session = await emailOtpSession(f.api, h.wallet.emailOtpId);
       const path = `/auth/credentials?accountId=${enc(h.wallet.accountId)}`;
       const credentials = async () => (await f.api.get(path)).body.data;
       return {

@@ -3,7 +3,7 @@ import { ManualClock } from '#domain/clock.js';
 import { idempotencyStream } from '#domain/idempotency/idempotency.js';
 import { expectBalancedLedger } from '../support/ledger-check.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
-import { startWalletSession } from '../support/wallet-session.js';
+import { emailOtpSession } from '../support/wallet-session.js';
 import { CASES, DECLARED_ELSEWHERE, EXCLUDED, type Prepared, type Req } from './idempotency-cases.js';
 import { fixtures, unique, type Fixtures } from './idempotency-fixtures.js';
 
@@ -79,7 +79,7 @@ describe('Idempotency-Key on every POST that creates or moves something', () => 
 
   it('signed retry: a 202 challenge does not spend the key; the signed answer is replayed, never rerun', async () => {
     const h = await f.holder();
-    const session = await startWalletSession(api, h.wallet.accountId, h.wallet.emailOtpId);
+    const session = await emailOtpSession(api, h.wallet.emailOtpId);
     const body = f.oauthBody(h.wallet.accountId, 'google-signed');
     const key = unique('signed');
     const headers = { 'idempotency-key': key };

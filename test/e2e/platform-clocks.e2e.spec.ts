@@ -145,7 +145,7 @@ describe('a clock per platform', () => {
       status: 200,
       privateEnabled: true,
     });
-    expect(await sessionIds(a)).toEqual([a.session.sessionId]);
+    expect(await sessionIds(a)).toEqual([a.session.id]);
     expect((await a.api.get(`/invitations/${a.invitationCode}`)).body.status).toBe('PENDING');
     // Read through another platform, an invitation still expires on its inviter's clock.
     expect((await b.api.get(`/invitations/${a.invitationCode}`)).body.status).toBe('PENDING');

@@ -7,11 +7,10 @@ import {
   createWallet,
   emailOtpSession,
   signedCall,
-  stamp,
   walletEventCount,
   type Wallet,
   type WalletSession,
-} from './wallet-support.js';
+} from '../support/wallet-session.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 
@@ -41,7 +40,7 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
         path,
         { privateEnabled: true },
         {
-          'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign),
+          'Service-Wallet-Signature': await session.stamp(challenge.payloadToSign),
           'Request-Id': challenge.requestId,
         },
       );
@@ -136,7 +135,7 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
         path,
         { clientPublicKey: generateP256KeyPair().publicKeyUncompressed },
         {
-          'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign),
+          'Service-Wallet-Signature': await session.stamp(challenge.payloadToSign),
           'Request-Id': challenge.requestId,
         },
       );
@@ -166,7 +165,7 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
         path,
         { email: 'second@example.com' },
         {
-          'Service-Wallet-Signature': await stamp(stranger, challenge.payloadToSign),
+          'Service-Wallet-Signature': await stranger.stamp(challenge.payloadToSign),
           'Request-Id': challenge.requestId,
         },
       );
@@ -177,7 +176,7 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
         path,
         { email: 'second@example.com' },
         {
-          'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign),
+          'Service-Wallet-Signature': await session.stamp(challenge.payloadToSign),
           'Request-Id': challenge.requestId,
         },
       );
@@ -193,7 +192,7 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
       const path = `/customers/${wallet.customerId}`;
       const challenge = await challengeFor(api, 'PATCH', path, { email: 'third@example.com' });
       const headers = {
-        'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign),
+        'Service-Wallet-Signature': await session.stamp(challenge.payloadToSign),
         'Request-Id': challenge.requestId,
       };
       const changed = await api.patch(path, { email: 'elsewhere@example.com' }, headers);

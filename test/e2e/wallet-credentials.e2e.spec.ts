@@ -10,14 +10,11 @@ import {
   challengeFor,
   createWallet,
   emailOtpSession,
-  googleClaims,
-  oidcNonce,
   openSession,
-  sandboxToken,
   signedCall,
-  stamp,
   walletEventCount,
-} from './wallet-support.js';
+} from '../support/wallet-session.js';
+import { googleClaims, oidcNonce, sandboxToken } from './wallet-support.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 
@@ -178,7 +175,7 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
       });
       expect(ok.body.id).toMatch(/^Session:[0-9a-f-]{36}$/);
       expect(Date.parse(ok.body.expiresAt) - clock.now().getTime()).toBe(900_000);
-      const session = openSession(ok.body, client.privateKey);
+      const session = openSession(ok.body, client.privateKey, w.emailOtpId);
       expect(session.privateKey).toMatch(/^[0-9a-f]{64}$/);
     });
 
@@ -255,7 +252,7 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
         expect(challenge).toMatchObject({ type: 'OAUTH', requestId: expect.stringMatching(/^Request:[0-9a-f-]{36}$/) });
         expect(Date.parse(challenge.expiresAt) - clock.now().getTime()).toBe(300_000);
         const added = await api.post('/auth/credentials', body, {
-          'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign),
+          'Service-Wallet-Signature': await session.stamp(challenge.payloadToSign),
           'Request-Id': challenge.requestId,
         });
         expect(added.status).toBe(201);
@@ -313,7 +310,7 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
           clientPublicKey: oauthClient.publicKeyUncompressed,
         });
         expect(verified.status).toBe(200);
-        const oauthSession = openSession(verified.body, oauthClient.privateKey);
+        const oauthSession = openSession(verified.body, oauthClient.privateKey, oauth.id);
 
         // The credential's own session cannot revoke it.
         const own = await signedCall(api, emailSession, 'DELETE', `/auth/credentials/${w.emailOtpId}`);
@@ -323,7 +320,7 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
         const challenge = await challengeFor(api, 'DELETE', `/auth/credentials/${w.emailOtpId}`);
         expect(challenge.type).toBe('EMAIL_OTP');
         const revoked = await api.delete(`/auth/credentials/${w.emailOtpId}`, {
-          'Service-Wallet-Signature': await stamp(oauthSession, challenge.payloadToSign),
+          'Service-Wallet-Signature': await oauthSession.stamp(challenge.payloadToSign),
           'Request-Id': challenge.requestId,
         });
         expect(revoked.status).toBe(204);

@@ -6,15 +6,13 @@ import { startTestService, type Client, type TestService } from '../support/serv
 import {
   createWallet,
   emailOtpSession,
-  googleClaims,
-  oidcNonce,
   openSession,
-  sandboxToken,
   signedCall,
   walletEventCount,
   type Wallet,
   type WalletSession,
-} from './wallet-support.js';
+} from '../support/wallet-session.js';
+import { googleClaims, oidcNonce, sandboxToken } from './wallet-support.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 
@@ -69,7 +67,7 @@ describe('OAUTH in production mode: tokens verified against a real remote JWKS',
     });
     expect(verified.status).toBe(200);
     expect(verified.body).toMatchObject({ type: 'OAUTH', nickname: 'user1@idp.example' });
-    openSession(verified.body, client.privateKey);
+    openSession(verified.body, client.privateKey, oauthId);
   });
 
   it('refuses dummy-signed, foreign-signed, stale and mismatched tokens, changing nothing', async () => {
@@ -197,7 +195,7 @@ describe('OAUTH on a sandbox platform: dummy signatures, real claim checks', () 
     );
     const ok = await verify(googleClaims(now(), { nonce }));
     expect(ok.status).toBe(200);
-    openSession(ok.body, client.privateKey);
+    openSession(ok.body, client.privateKey, oauthId);
   });
 
   it('sends no challenge for OAUTH credentials', async () => {

@@ -14,7 +14,7 @@ import {
   walletEventCount,
   type Wallet,
   type WalletSession,
-} from './wallet-support.js';
+} from '../support/wallet-session.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 const RP = { rpId: 'wallet.example.com', origin: 'https://wallet.example.com' };
@@ -128,7 +128,7 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
     );
     expect(verified.status).toBe(200);
     expect(verified.body).toMatchObject({ type: 'PASSKEY', credentialId: passkey.credentialId, nickname: 'Laptop' });
-    const session = openSession(verified.body, client.privateKey);
+    const session = openSession(verified.body, client.privateKey, passkey.id);
     // The passkey session can sign: it revokes the email session.
     const revoked = await signedCall(api, session, 'DELETE', `/auth/sessions/${emailSession.id}`);
     expect(revoked.status).toBe(204);
@@ -218,7 +218,7 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
       { 'Request-Id': challenge.requestId },
     );
     expect(genuine.status).toBe(200);
-    openSession(genuine.body, client.privateKey);
+    openSession(genuine.body, client.privateKey, passkey.id);
   });
 
   it('requires user verification and an unexpired challenge', async () => {

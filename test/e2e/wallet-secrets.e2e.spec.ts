@@ -10,13 +10,11 @@ import { SoftwareAuthenticator } from '../support/webauthn-authenticator.js';
 import {
   createWallet,
   emailOtpSession,
-  googleClaims,
-  oidcNonce,
   openSession,
-  sandboxToken,
   signedCall,
   type WalletSession,
-} from './wallet-support.js';
+} from '../support/wallet-session.js';
+import { googleClaims, oidcNonce, sandboxToken } from './wallet-support.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 const RP = { rpId: 'localhost', origin: 'http://localhost:3000' };
@@ -79,7 +77,7 @@ describe('wallet secrets never reach storage or logs', () => {
       ),
       clientPublicKey: oauthClient.publicKeyUncompressed,
     });
-    const oauthSession = openSession(oauthVerified.body, oauthClient.privateKey);
+    const oauthSession = openSession(oauthVerified.body, oauthClient.privateKey, oauth.body.id);
     keep('oauth session', oauthSession);
 
     const authenticator = new SoftwareAuthenticator();
@@ -105,7 +103,7 @@ describe('wallet secrets never reach storage or logs', () => {
       { assertion },
       { 'Request-Id': challenge.requestId },
     );
-    const passkeySession = openSession(passkeyVerified.body, passkeyClient.privateKey);
+    const passkeySession = openSession(passkeyVerified.body, passkeyClient.privateKey, passkey.body.id);
     keep('passkey session', passkeySession);
 
     const refreshClient = generateP256KeyPair();
@@ -113,7 +111,7 @@ describe('wallet secrets never reach storage or logs', () => {
       clientPublicKey: refreshClient.publicKeyUncompressed,
     });
     expect(refreshed.status).toBe(200);
-    keep('refreshed session', openSession(refreshed.body, refreshClient.privateKey));
+    keep('refreshed session', openSession(refreshed.body, refreshClient.privateKey, email.authMethodId));
 
     expect(
       (

@@ -5,7 +5,7 @@ import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
 import { ManualClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
 import { startTestService, type Client, type Reply, type TestService } from '../support/service.js';
-import { startWalletSession, walletSession, type WalletSession } from '../support/wallet-session.js';
+import { emailOtpSession, walletSession, type WalletSession } from '../support/wallet-session.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 
@@ -75,7 +75,7 @@ describe('signed retries that change a card or a customer', () => {
   /** Another session on the same wallet account (OTP challenges are at most one per 30 s). */
   async function secondSession(session: WalletSession): Promise<WalletSession> {
     clock.advance(31_000);
-    return startWalletSession(api, session.accountId, session.authMethodId);
+    return emailOtpSession(api, session.authMethodId);
   }
 
   /** What the edge does before appending the change: the consumption alone, as if the process died right after it. */
@@ -212,7 +212,7 @@ describe('signed retries that change a card or a customer', () => {
   it('answers a reused requestId of a session revocation 401, not the 409 of an already revoked session', async () => {
     const h = await holder();
     const spare = await secondSession(h.wallet);
-    const path = `/auth/sessions/${spare.sessionId}`;
+    const path = `/auth/sessions/${spare.id}`;
     const challenge = await api.request('DELETE', path);
     expect(challenge.status).toBe(202);
     const signature = await h.wallet.stamp(challenge.body.payloadToSign);

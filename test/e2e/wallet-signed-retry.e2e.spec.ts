@@ -8,11 +8,10 @@ import {
   createWallet,
   emailOtpSession,
   signedCall,
-  stamp,
   walletEventCount,
   type Wallet,
   type WalletSession,
-} from './wallet-support.js';
+} from '../support/wallet-session.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 
@@ -70,7 +69,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
     await refusedUnchanged(
       async () =>
-        retry({ privateEnabled: false }, { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign) }),
+        retry({ privateEnabled: false }, { 'Service-Wallet-Signature': await session.stamp(c.payloadToSign) }),
       'REQUEST_ID_MISSING',
       'Service-Wallet-Signature was sent without Request-Id',
     );
@@ -87,7 +86,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
 
   it('refuses malformed stamps', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
-    const good = JSON.parse(Buffer.from(await stamp(session, c.payloadToSign), 'base64url').toString('utf8'));
+    const good = JSON.parse(Buffer.from(await session.stamp(c.payloadToSign), 'base64url').toString('utf8'));
     const encode = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
     for (const [header, reason] of [
       ['not a stamp!', 'the stamp is not base64url without padding'],
@@ -118,7 +117,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
       async () =>
         retry(
           { privateEnabled: false },
-          { 'Service-Wallet-Signature': await stamp(session, modified), 'Request-Id': c.requestId },
+          { 'Service-Wallet-Signature': await session.stamp(modified), 'Request-Id': c.requestId },
         ),
       'WALLET_SIGNATURE_INVALID',
       'the stamp signature does not verify over payloadToSign',
@@ -129,7 +128,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
       async () =>
         retry(
           { privateEnabled: false },
-          { 'Service-Wallet-Signature': await stamp(session, reserialized), 'Request-Id': c.requestId },
+          { 'Service-Wallet-Signature': await session.stamp(reserialized), 'Request-Id': c.requestId },
         ),
       'WALLET_SIGNATURE_INVALID',
       /does not verify/,
@@ -138,7 +137,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
 
   it('refuses a body that does not echo the challenged fields', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
-    const headers = { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign), 'Request-Id': c.requestId };
+    const headers = { 'Service-Wallet-Signature': await session.stamp(c.payloadToSign), 'Request-Id': c.requestId };
     await refusedUnchanged(
       () => retry({ privateEnabled: true }, headers),
       'WALLET_SIGNATURE_BODY_MISMATCH',
@@ -155,7 +154,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
         api.post(
           refreshPath,
           { clientPublicKey: generateP256KeyPair().publicKeyUncompressed },
-          { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign), 'Request-Id': c.requestId },
+          { 'Service-Wallet-Signature': await session.stamp(c.payloadToSign), 'Request-Id': c.requestId },
         ),
       'WALLET_SIGNATURE_BODY_MISMATCH',
       'body field clientPublicKey differs from the signed payload',
@@ -168,7 +167,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
       async () =>
         retry(
           { privateEnabled: false },
-          { 'Service-Wallet-Signature': await stamp(stranger, c.payloadToSign), 'Request-Id': c.requestId },
+          { 'Service-Wallet-Signature': await stranger.stamp(c.payloadToSign), 'Request-Id': c.requestId },
         ),
       'WALLET_SIGNATURE_INVALID',
       'the signing key is not a session of this account',
@@ -181,7 +180,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
         retry(
           { privateEnabled: false },
           {
-            'Service-Wallet-Signature': await stamp({ stamper: outsider }, c.payloadToSign),
+            'Service-Wallet-Signature': (await outsider.stamp(c.payloadToSign)).stampHeaderValue,
             'Request-Id': c.requestId,
           },
         ),
@@ -197,7 +196,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
         retry(
           { privateEnabled: false },
           {
-            'Service-Wallet-Signature': await stamp(session, c.payloadToSign),
+            'Service-Wallet-Signature': await session.stamp(c.payloadToSign),
             'Request-Id': 'Request:00000000-0000-4000-8000-000000000000',
           },
         ),
@@ -210,7 +209,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
       async () =>
         retry(
           { privateEnabled: false },
-          { 'Service-Wallet-Signature': await stamp(session, other.payloadToSign), 'Request-Id': other.requestId },
+          { 'Service-Wallet-Signature': await session.stamp(other.payloadToSign), 'Request-Id': other.requestId },
         ),
       'UNAUTHORIZED',
       'requestId was issued for another operation',
@@ -225,7 +224,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
         retry(
           { privateEnabled: false },
           {
-            'Service-Wallet-Signature': await stamp(foreignSession, foreign.payloadToSign),
+            'Service-Wallet-Signature': await foreignSession.stamp(foreign.payloadToSign),
             'Request-Id': foreign.requestId,
           },
         ),
@@ -236,7 +235,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
 
   it('refuses a reused requestId', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
-    const headers = { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign), 'Request-Id': c.requestId };
+    const headers = { 'Service-Wallet-Signature': await session.stamp(c.payloadToSign), 'Request-Id': c.requestId };
     expect((await retry({ privateEnabled: false }, headers)).status).toBe(200);
     await refusedUnchanged(
       () => retry({ privateEnabled: false }, headers),
@@ -249,7 +248,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
     for (let round = 0; round < 5; round++) {
       const body = { privateEnabled: round % 2 === 0 };
       const c = await challengeFor(api, 'PATCH', path, body);
-      const headers = { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign), 'Request-Id': c.requestId };
+      const headers = { 'Service-Wallet-Signature': await session.stamp(c.payloadToSign), 'Request-Id': c.requestId };
       const events = await walletEventCount(t.service.infra.eventStore, wallet.accountId);
       const replies = await Promise.all([retry(body, headers), retry(body, headers), retry(body, headers)]);
       expect(replies.map((r) => r.status).sort()).toEqual([200, 401, 401]);
@@ -262,7 +261,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
 
   it('refuses an expired challenge', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: true });
-    const headers = { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign), 'Request-Id': c.requestId };
+    const headers = { 'Service-Wallet-Signature': await session.stamp(c.payloadToSign), 'Request-Id': c.requestId };
     clock.advance(300_000);
     await refusedUnchanged(
       () => retry({ privateEnabled: true }, headers),
@@ -278,7 +277,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
       async () =>
         retry(
           { privateEnabled: true },
-          { 'Service-Wallet-Signature': await stamp(spare, c.payloadToSign), 'Request-Id': c.requestId },
+          { 'Service-Wallet-Signature': await spare.stamp(c.payloadToSign), 'Request-Id': c.requestId },
         ),
       'WALLET_SIGNATURE_INVALID',
       'the signing session was revoked',
@@ -293,7 +292,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
       async () =>
         retry(
           { privateEnabled: true },
-          { 'Service-Wallet-Signature': await stamp(fresh, c.payloadToSign), 'Request-Id': c.requestId },
+          { 'Service-Wallet-Signature': await fresh.stamp(c.payloadToSign), 'Request-Id': c.requestId },
         ),
       'SESSION_EXPIRED',
       'the signing session has expired',
