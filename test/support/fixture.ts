@@ -1,0 +1,88 @@
+import { afterAll, beforeAll } from '@jest/globals';
+import { ManualClock } from '#domain/clock.js';
+import type { IdGenerator } from '#domain/ids.js';
+import { startTestService, type Client, type TestService } from './service.js';
+import { pointWebhooksAt, startWebhookReceiver, type ReceiverMode, type WebhookReceiver } from './webhook-receiver.js';
+
+/** Where a file's platform clock starts unless it says otherwise: 2026-01-05T12:00:00Z. */
+export const DEFAULT_START = Date.UTC(2026, 0, 5, 12);
+
+export interface FixtureOptions {
+  /** The platform clock (a `ManualClock` at `start`, or at DEFAULT_START, unless given). */
+  clock?: ManualClock;
+  start?: number;
+  ids?: IdGenerator;
+  env?: Record<string, string>;
+  /** A data directory the file owns (removed by the file); a fresh one otherwise. */
+  dataDir?: string;
+  /** Starts a webhook receiver in this mode and points the sandbox platform's webhooks at it. */
+  webhooks?: ReceiverMode;
+}
+
+/** The file's service, bound when its `beforeAll` has run; the clients can be taken before that. */
+export interface ServiceFixture extends TestService {
+  clock: ManualClock;
+  /** The receiver of `webhooks` (throws when the fixture has none). */
+  readonly receiver: WebhookReceiver;
+}
+
+/** A client whose calls go to the client `target()` returns when they are made. */
+function lateClient(target: () => Client): Client {
+  return {
+    get payments() {
+      return target().payments;
+    },
+    request: (method, path, body, headers) => target().request(method, path, body, headers),
+    get: (path, headers) => target().get(path, headers),
+    post: (path, body, headers) => target().post(path, body, headers),
+    patch: (path, body, headers) => target().patch(path, body, headers),
+    delete: (path, headers) => target().delete(path, headers),
+  };
+}
+
+/**
+ * Starts the whole service in-process for the file's tests (in `beforeAll`, closed in `afterAll`), with a
+ * receiver for its webhooks if asked. `t.api` and `t.anonymous` may be kept in constants at once; everything else
+ * is read inside tests and hooks. A test that counts or lists what it made, or changes the platform's config, takes
+ * a platform of its own: `await t.otherPlatform()`.
+ */
+export function useTestService(options: FixtureOptions = {}): ServiceFixture {
+  const clock = options.clock ?? new ManualClock(options.start ?? DEFAULT_START);
+  let running: TestService | undefined;
+  let receiver: WebhookReceiver | undefined;
+  beforeAll(async () => {
+    running = await startTestService({ clock, ids: options.ids, env: options.env, dataDir: options.dataDir });
+    if (options.webhooks) {
+      receiver = await startWebhookReceiver(options.webhooks);
+      await pointWebhooksAt(running.api, receiver);
+    }
+  });
+  afterAll(async () => {
+    await running?.close();
+    await receiver?.close();
+  });
+  const started = (): TestService => {
+    if (!running) throw new Error('the test service starts in beforeAll: use it inside tests and hooks');
+    return running;
+  };
+  return {
+    clock,
+    get service() {
+      return started().service;
+    },
+    get url() {
+      return started().url;
+    },
+    get dataDir() {
+      return started().dataDir;
+    },
+    api: lateClient(() => started().api),
+    anonymous: lateClient(() => started().anonymous),
+    get receiver() {
+      if (!receiver) throw new Error('this fixture has no webhook receiver (option `webhooks`)');
+      return receiver;
+    },
+    otherPlatform: (platformOptions) => started().otherPlatform(platformOptions),
+    close: () => started().close(),
+  };
+}
