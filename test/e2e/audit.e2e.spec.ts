@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { cardholder, type Cardholder } from '../support/card-fixture.js';
 import { money } from './money-support.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import type { Client } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { signedRequest } from '../support/wallet-session.js';
 
 const START = Date.UTC(2026, 2, 2, 9);
@@ -28,15 +29,13 @@ const correlated = (api: Client, correlationId: string): Client => {
 
 describe('audit: histories and point-in-time state from the event log', () => {
   const clock = new ManualClock(START);
-  let t: TestService;
-  let api: Client;
   let holder: Cardholder;
   let t1: number;
   let t2: number;
 
+  const t = useTestService({ clock });
+  const api = t.api;
   beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
     holder = await cardholder(t, api, clock, 'audit-holder');
     clock.advance(2 * MINUTES);
     t1 = clock.now().getTime();
@@ -49,7 +48,6 @@ describe('audit: histories and point-in-time state from the event log', () => {
     const unfrozen = await signedRequest(correlated(api, 'unfreeze-1'), 'PATCH', path, { state: 'ACTIVE' }, wallet);
     expect(unfrozen.result.status).toBe(200);
   });
-  afterAll(async () => t?.close());
 
   const state = (resource: string, id: string, at: number | string) =>
     api.get(`/audit/${resource}/${q(id)}/state?asOf=${q(typeof at === 'number' ? iso(at) : at)}`);

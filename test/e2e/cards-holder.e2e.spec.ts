@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
 import { ManualClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { walletSession } from '../support/wallet-session.js';
 
 const ADDRESS = { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
@@ -11,16 +11,11 @@ const ADDRESS = { line1: '1 Main St', city: 'Springfield', postalCode: '12345', 
  * Cards follow their holder: PENDING_KYC until the holder is approved, CLOSED_BY_SERVICE once the holder is deleted.
  */
 describe('cards and their holder', () => {
-  let t: TestService;
-  let api: Client;
   const clock = new ManualClock(Date.UTC(2026, 3, 1, 8));
   let n = 0;
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
+  const api = t.api;
 
   async function holder(fullName: string) {
     n += 1;

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
 import { ManualClock } from '#domain/clock.js';
 import { available, postedBalance } from '#domain/ledger/ledger.js';
 import { expectBalancedLedger, loadLedger } from '../support/ledger-check.js';
 import { AUTHORIZATION_VALIDITY_MS } from '#domain/cards/card-authorization.js';
 import { authorizationIdOf } from '#domain/cards/card-transaction.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { signedRequest, walletSession, type WalletSession } from '../support/wallet-session.js';
 
 const TX_ID = /^CardTransaction:[0-9a-f-]{36}$/;
@@ -20,16 +20,11 @@ interface Holder {
 }
 
 describe('sandbox card network: authorizations, clearings and returns on the ledger', () => {
-  let t: TestService;
-  let api: Client;
   const clock = new ManualClock(Date.UTC(2026, 1, 2, 9));
   let n = 0;
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
+  const api = t.api;
 
   async function holder(funds: { usd?: number; wallet?: number } = {}): Promise<Holder> {
     n += 1;

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, expect } from '@jest/globals';
+import { expect } from '@jest/globals';
 import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
 import { ManualClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { signedRequest, walletSession, type WalletSession } from '../support/wallet-session.js';
 
 export interface Holder {
@@ -18,21 +18,13 @@ export interface Holder {
  */
 export function cardsHarness(start: number) {
   const clock = new ManualClock(start);
-  let t: TestService;
   let n = 0;
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
 
   const harness = {
     clock,
-    get t(): TestService {
-      return t;
-    },
-    get api(): Client {
-      return t.api;
-    },
+    t,
+    api: t.api,
     async holder(fullName = 'Ada Lovelace'): Promise<Holder> {
       n += 1;
       const c = await t.api.post('/customers', {

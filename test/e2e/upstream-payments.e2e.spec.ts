@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { expectBalancedLedger } from '../support/ledger-check.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import type { Client } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { money, type Customer } from './money-support.js';
 
 const START = Date.UTC(2026, 4, 11, 9);
@@ -12,18 +13,12 @@ const enc = encodeURIComponent;
  * destinations with a currency, transaction filters by side, approve/reject bodies, refunds and transfer amounts.
  */
 describe('quotes, transactions and transfers shaped like the public API', () => {
-  let t: TestService;
-  let api: Client;
-  let m: ReturnType<typeof money>;
   const clock = new ManualClock(START);
   const ledgerOk = () => expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-    m = money(t);
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
+  const api = t.api;
+  const m = money(t);
 
   describe('POST /quotes', () => {
     it('takes a REALTIME_FUNDING source: instructions to pay, then the payment starts when the funds arrive', async () => {

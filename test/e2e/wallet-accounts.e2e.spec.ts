@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { decryptCredentialBundle, generateP256KeyPair } from '@turnkey/crypto';
 import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import {
   challengeFor,
   createWallet,
@@ -15,19 +15,16 @@ import {
 const START = Date.UTC(2026, 0, 5, 12);
 
 describe('embedded wallet accounts: privacy, export and the customer email', () => {
-  let t: TestService;
-  let api: Client;
   const clock = new ManualClock(START);
   let wallet: Wallet;
   let session: WalletSession;
 
+  const t = useTestService({ clock });
+  const api = t.api;
   beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
     wallet = await createWallet(api, { email: 'first@example.com' });
     session = await emailOtpSession(api, wallet.emailOtpId);
   });
-  afterAll(async () => t?.close());
 
   describe('PATCH /internal-accounts/{id}', () => {
     it('toggles privateEnabled by signed retry and answers the InternalAccount', async () => {

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { CommandRunner } from '#application/command-runner.js';
 import { WalletAccounts } from '#application/wallet/wallet-accounts.js';
 import { ManualClock } from '#domain/clock.js';
 import { customerDecider } from '#domain/customer/customer.js';
 import { streams } from '#domain/ids.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import {
   challengeFor,
   createWallet,
@@ -19,15 +19,10 @@ import { googleClaims, oidcNonce, sandboxToken } from './wallet-support.js';
 const START = Date.UTC(2026, 0, 5, 12);
 
 describe('wallet credentials over HTTP (sandbox platform)', () => {
-  let t: TestService;
-  let api: Client;
   const clock = new ManualClock(START);
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
+  const api = t.api;
 
   const credentials = async (accountId: string) =>
     (await api.get(`/auth/credentials?accountId=${encodeURIComponent(accountId)}`)).body.data as any[];

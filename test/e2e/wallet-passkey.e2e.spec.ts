@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { randomBytes } from 'node:crypto';
 import { IdentityClaims } from '#application/claims/identity-claims.js';
 import { passkeyCredentialKey } from '#domain/claims/claim.js';
 import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { SoftwareAuthenticator } from '../support/webauthn-authenticator.js';
 import {
   createWallet,
@@ -20,8 +20,6 @@ const START = Date.UTC(2026, 0, 5, 12);
 const RP = { rpId: 'wallet.example.com', origin: 'https://wallet.example.com' };
 
 describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
-  let t: TestService;
-  let api: Client;
   const clock = new ManualClock(START);
   const authenticator = new SoftwareAuthenticator();
   let wallet: Wallet;
@@ -29,13 +27,12 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
   let passkey: { id: string; credentialId: string };
   let firstRegistration: Record<string, unknown>;
 
+  const t = useTestService({ clock, env: { WEBAUTHN_RP_ID: RP.rpId, WEBAUTHN_ORIGINS: RP.origin } });
+  const api = t.api;
   beforeAll(async () => {
-    t = await startTestService({ clock, env: { WEBAUTHN_RP_ID: RP.rpId, WEBAUTHN_ORIGINS: RP.origin } });
-    api = t.api;
     wallet = await createWallet(api);
     emailSession = await emailOtpSession(api, wallet.emailOtpId);
   });
-  afterAll(async () => t?.close());
 
   const registration = (ceremony: Partial<typeof RP> = {}) => {
     const challenge = randomBytes(32).toString('base64url');

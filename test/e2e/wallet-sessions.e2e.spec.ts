@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import {
   challengeFor,
   createWallet,
@@ -14,17 +14,14 @@ import {
 const START = Date.UTC(2026, 0, 5, 12);
 
 describe('wallet sessions over HTTP', () => {
-  let t: TestService;
-  let api: Client;
   const clock = new ManualClock(START);
   let wallet: Wallet;
 
+  const t = useTestService({ clock });
+  const api = t.api;
   beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
     wallet = await createWallet(api);
   });
-  afterAll(async () => t?.close());
 
   const sessions = async (accountId = wallet.accountId) =>
     (await api.get(`/auth/sessions?accountId=${encodeURIComponent(accountId)}`)).body.data as any[];

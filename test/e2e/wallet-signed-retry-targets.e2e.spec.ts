@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { SignedRetryService } from '#application/wallet/signed-retry.service.js';
 import type { Actor } from '#application/tokens.js';
 import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
 import { ManualClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
-import { startTestService, type Client, type Reply, type TestService } from '../support/service.js';
+import type { Reply } from '../support/service.js';
 import { emailOtpSession, walletSession, type WalletSession } from '../support/wallet-session.js';
+import { useTestService } from '../support/fixture.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 
@@ -17,16 +18,11 @@ const START = Date.UTC(2026, 0, 5, 12);
  * wallet-signed-retry-crash.e2e.spec.ts; here the consumption is done alone, as the edge does it.
  */
 describe('signed retries that change a card or a customer', () => {
-  let t: TestService;
-  let api: Client;
   const clock = new ManualClock(START);
   let n = 0;
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
+  const api = t.api;
 
   async function holder(): Promise<{ customerId: string; usd: string; wallet: WalletSession }> {
     n += 1;

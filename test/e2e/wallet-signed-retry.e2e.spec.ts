@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type Reply, type TestService } from '../support/service.js';
+import type { Reply } from '../support/service.js';
 import {
   challengeFor,
   createWallet,
@@ -12,6 +12,7 @@ import {
   type Wallet,
   type WalletSession,
 } from '../support/wallet-session.js';
+import { useTestService } from '../support/fixture.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 
@@ -20,8 +21,6 @@ const START = Date.UTC(2026, 0, 5, 12);
  * broken retry is a 401 naming the failed check, and leaves the wallet and the account as they were.
  */
 describe('signed retry: the negative matrix over HTTP', () => {
-  let t: TestService;
-  let api: Client;
   const clock = new ManualClock(START);
   let wallet: Wallet;
   let session: WalletSession;
@@ -29,9 +28,9 @@ describe('signed retry: the negative matrix over HTTP', () => {
   let stranger: WalletSession;
   let path: string;
 
+  const t = useTestService({ clock });
+  const api = t.api;
   beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
     wallet = await createWallet(api);
     path = `/internal-accounts/${wallet.accountId}`;
     session = await emailOtpSession(api, wallet.emailOtpId);
@@ -39,7 +38,6 @@ describe('signed retry: the negative matrix over HTTP', () => {
     const other = await createWallet(api);
     stranger = await emailOtpSession(api, other.emailOtpId);
   });
-  afterAll(async () => t?.close());
 
   const privateEnabled = async () => (await api.get(path)).body.privateEnabled as boolean;
 

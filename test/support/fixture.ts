@@ -17,6 +17,8 @@ export interface FixtureOptions {
   dataDir?: string;
   /** Starts a webhook receiver in this mode and points the sandbox platform's webhooks at it. */
   webhooks?: ReceiverMode;
+  /** Starts a webhook receiver in this mode, pointed at by nothing until a test configures it. */
+  receiver?: ReceiverMode;
 }
 
 /** The file's service, bound when its `beforeAll` has run; the clients can be taken before that. */
@@ -52,10 +54,9 @@ export function useTestService(options: FixtureOptions = {}): ServiceFixture {
   let receiver: WebhookReceiver | undefined;
   beforeAll(async () => {
     running = await startTestService({ clock, ids: options.ids, env: options.env, dataDir: options.dataDir });
-    if (options.webhooks) {
-      receiver = await startWebhookReceiver(options.webhooks);
-      await pointWebhooksAt(running.api, receiver);
-    }
+    const mode = options.webhooks ?? options.receiver;
+    if (mode) receiver = await startWebhookReceiver(mode);
+    if (receiver && options.webhooks) await pointWebhooksAt(running.api, receiver);
   });
   afterAll(async () => {
     await running?.close();
@@ -79,7 +80,7 @@ export function useTestService(options: FixtureOptions = {}): ServiceFixture {
     api: lateClient(() => started().api),
     anonymous: lateClient(() => started().anonymous),
     get receiver() {
-      if (!receiver) throw new Error('this fixture has no webhook receiver (option `webhooks`)');
+      if (!receiver) throw new Error('this fixture has no webhook receiver (options `webhooks`, `receiver`)');
       return receiver;
     },
     otherPlatform: (platformOptions) => started().otherPlatform(platformOptions),
