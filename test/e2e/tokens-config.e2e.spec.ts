@@ -1,24 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
-import { basicAuth, client, startTestService, type Client, type TestService } from '../support/service.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { basicAuth, client, type Client } from '../support/service.js';
 import { money } from './money-support.js';
+import { useTestService } from '../support/fixture.js';
 
 const START = Date.UTC(2026, 2, 6, 9);
 
 /** API tokens and GET/PATCH /config shaped as the public API. */
 describe('API tokens and platform configuration', () => {
   const clock = new ManualClock(START);
-  let t: TestService;
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await t?.close();
-    await receiver?.close();
-  });
+  const t = useTestService({ clock, receiver: 'ok' });
 
   const tokenClient = (token: { clientId: string; clientSecret: string }): Client =>
     client(t.url, basicAuth(token.clientId, token.clientSecret));
@@ -113,7 +104,7 @@ describe('API tokens and platform configuration', () => {
     clock.advance(60_000);
     const body = {
       umaDomain: 'pay.acme.example.com',
-      webhookEndpoint: receiver.url,
+      webhookEndpoint: t.receiver.url,
       supportedCurrencies: [
         {
           currencyCode: 'USD',
@@ -141,7 +132,7 @@ describe('API tokens and platform configuration', () => {
     // embeddedWalletConfig: omitted fields stay.
     const otp = await t.api.patch('/config', { embeddedWalletConfig: { otpLength: 8, alphanumeric: true } });
     expect(otp.body.embeddedWalletConfig).toEqual({ ...body.embeddedWalletConfig, otpLength: 8, alphanumeric: true });
-    expect(otp.body.webhookEndpoint).toBe(receiver.url);
+    expect(otp.body.webhookEndpoint).toBe(t.receiver.url);
     // New customers' UMA addresses are generated in the new domain.
     const c = await t.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'new-domain' });
     expect(c.body.umaAddress).toBe('$new-domain@pay.acme.example.com');

@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { createPublicKey } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { streams } from '#domain/ids.js';
 import { ManualClock } from '#domain/clock.js';
 import { UNREACHABLE } from '#application/webhooks/webhook-sender.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import type { Client } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import {
   pointWebhooksAt,
   startWebhookReceiver,
   type ReceivedRequest,
-  type WebhookReceiver,
   waitForDelivery,
 } from '../support/webhook-receiver.js';
 
@@ -18,19 +18,9 @@ const START = Date.UTC(2026, 1, 2, 9);
 
 describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   const clock = new ManualClock(START);
-  let t: TestService;
-  let api: Client;
-  let receiver: WebhookReceiver;
 
-  beforeAll(async () => {
-    t = await startTestService({ clock, env: { WEBHOOK_TIMEOUT_MS: '500' } });
-    api = t.api;
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await receiver?.close();
-    await t?.close();
-  });
+  const t = useTestService({ clock, env: { WEBHOOK_TIMEOUT_MS: '500' }, receiver: 'ok' });
+  const api = t.api;
 
   const ofType = (type: string) => (requests: ReceivedRequest[]) => requests.filter((r) => r.json?.type === type);
   const createCustomer = async (body: Record<string, unknown> = {}) => {
@@ -95,24 +85,24 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     'generates the signing material on first configuration, keeps it, and stores private parts ' + 'only sealed',
     async () => {
       clock.advance(1000);
-      const first = await pointWebhooksAt(api, receiver);
-      expect(first.webhookEndpoint).toBe(receiver.url);
+      const first = await pointWebhooksAt(api, t.receiver);
+      expect(first.webhookEndpoint).toBe(t.receiver.url);
       const key = createPublicKey(first.webhookSigningPublicKey);
       expect(key.asymmetricKeyType).toBe('ec');
       expect(key.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
       expect(first.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
       expect(first.createdAt).toBe(clock.now().toISOString());
       clock.advance(1000);
-      const again = await api.patch('/config', { webhookEndpoint: receiver.url });
+      const again = await api.patch('/config', { webhookEndpoint: t.receiver.url });
       expect(again.body).toEqual(first); // same endpoint: nothing changes
-      const other = await api.patch('/config', { webhookEndpoint: `${receiver.url}?v=2` });
+      const other = await api.patch('/config', { webhookEndpoint: `${t.receiver.url}?v=2` });
       expect(other.body).toMatchObject({
         webhookSigningPublicKey: first.webhookSigningPublicKey,
         webhookSecret: first.webhookSecret,
         createdAt: first.createdAt,
         updatedAt: clock.now().toISOString(),
       });
-      await pointWebhooksAt(api, receiver);
+      await pointWebhooksAt(api, t.receiver);
 
       const log = JSON.stringify(
         (await t.service.infra.eventStore.readStream(streams.webhooks(t.service.sandbox!.platformId))).map(
@@ -131,10 +121,10 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       response_status: 200,
-      url: receiver.url,
+      url: t.receiver.url,
       response_body: expect.stringContaining('"status":200'),
     });
-    const test = ofType('TEST')(receiver.requests);
+    const test = ofType('TEST')(t.receiver.requests);
     expect(test).toHaveLength(1);
     const [request] = test;
     expect(request).toMatchObject({ method: 'POST', ecdsaValid: true, standardValid: true });
@@ -153,7 +143,7 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
       status: 'DELIVERED',
       attemptCount: 1,
       maxAttempts: 1,
-      url: receiver.url,
+      url: t.receiver.url,
       lastStatusCode: 200,
     });
     expect(listed.body.data[0].attempts[0]).toMatchObject({
@@ -166,17 +156,17 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   });
 
   it('reports a failed TEST, never retries it, and redelivers it on request', async () => {
-    await receiver.setMode('error');
+    await t.receiver.setMode('error');
     clock.advance(1000);
     const failed = await api.post('/sandbox/webhooks/test');
     const answer = { status: 400, code: 'WEBHOOK_DELIVERY_ERROR' };
-    expect(failed.body).toMatchObject({ ...answer, details: { response_status: 500, url: receiver.url } });
-    await receiver.setMode('refuse');
+    expect(failed.body).toMatchObject({ ...answer, details: { response_status: 500, url: t.receiver.url } });
+    await t.receiver.setMode('refuse');
     clock.advance(1000);
     const refused = await api.post('/sandbox/webhooks/test');
-    const unreachable = { response_status: 0, url: receiver.url, response_body: '', error: UNREACHABLE };
+    const unreachable = { response_status: 0, url: t.receiver.url, response_body: '', error: UNREACHABLE };
     expect(refused.body).toMatchObject({ ...answer, details: unreachable });
-    await receiver.setMode('ok');
+    await t.receiver.setMode('ok');
 
     const list = await api.get('/webhooks/deliveries?type=TEST&status=FAILED&sortOrder=asc');
     expect(list.body.data).toHaveLength(2);
@@ -186,12 +176,12 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     const again = await api.post(`/webhooks/deliveries/${first.id}/redeliver`);
     expect(again.status).toBe(202);
     expect(again.body.status).toBe('PENDING');
-    await receiver.waitFor(
+    await t.receiver.waitFor(
       (r) => r.some((x) => x.json?.id === first.webhookId && x.answered === 200),
       10_000,
       'the redelivered TEST',
     );
-    const redelivered = receiver.requests.filter((x) => x.json?.id === first.webhookId);
+    const redelivered = t.receiver.requests.filter((x) => x.json?.id === first.webhookId);
     expect(redelivered.at(-1)!.body).toBe(JSON.stringify(first.payload));
     await waitForDelivery(api, first.id, 'DELIVERED');
     const conflict = await api.post(`/webhooks/deliveries/${first.id}/redeliver`);
@@ -205,7 +195,7 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     expect(none.status).toBe(400);
     expect(none.body.code).toBe('WEBHOOK_ENDPOINT_NOT_SET');
     const production = await t.otherPlatform({ sandbox: false });
-    const https = receiver.url.replace('http:', 'https:');
+    const https = t.receiver.url.replace('http:', 'https:');
     expect((await production.api.patch('/config', { webhookEndpoint: https })).status).toBe(200);
     expect((await production.api.post('/sandbox/webhooks/test')).status).toBe(403);
   });
@@ -215,8 +205,8 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     await Promise.all([fund(accountId, 100), fund(accountId, 250), fund(accountId, 50)]);
     const mine = (r: ReceivedRequest[]) =>
       ofType('INTERNAL_ACCOUNT.BALANCE_UPDATED')(r).filter((x) => x.json!.data.id === accountId && x.answered === 200);
-    await receiver.waitFor((r) => mine(r).length >= 3, 10_000, 'three balance webhooks');
-    const received = mine(receiver.requests);
+    await t.receiver.waitFor((r) => mine(r).length >= 3, 10_000, 'three balance webhooks');
+    const received = mine(t.receiver.requests);
     const amounts = received.map((x) => x.json!.data.balance.amount).sort((a, b) => a - b);
     expect(new Set(amounts).size).toBe(3);
     expect(amounts[2]).toBe(400);
@@ -236,7 +226,7 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
       expect(x.json!.timestamp).toBe(x.json!.data.updatedAt);
     }
     // The platform's settlement account is not a customer account: no webhook for it.
-    expect(ofType('INTERNAL_ACCOUNT.BALANCE_UPDATED')(receiver.requests).every((x) => x.json!.data.customerId)).toBe(
+    expect(ofType('INTERNAL_ACCOUNT.BALANCE_UPDATED')(t.receiver.requests).every((x) => x.json!.data.customerId)).toBe(
       true,
     );
   });
@@ -255,12 +245,12 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     const verification = await api.post('/verifications', { customerId: customer.id });
     expect(verification.status).toBe(200);
     expect(verification.body.verificationStatus).toBe('APPROVED');
-    await receiver.waitFor(
+    await t.receiver.waitFor(
       (r) => ofType('CUSTOMER.KYC_APPROVED')(r).some((x) => x.json!.data.id === customer.id),
       10_000,
       'CUSTOMER.KYC_APPROVED',
     );
-    const [hook] = ofType('CUSTOMER.KYC_APPROVED')(receiver.requests).filter((x) => x.json!.data.id === customer.id);
+    const [hook] = ofType('CUSTOMER.KYC_APPROVED')(t.receiver.requests).filter((x) => x.json!.data.id === customer.id);
     expect(hook.json!.data).toMatchObject({
       id: customer.id,
       kycStatus: 'APPROVED',
@@ -289,12 +279,12 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
         inviteeUma: '$bob@other.example.com',
       });
       expect(claimed.status).toBe(200);
-      await receiver.waitFor(
+      await t.receiver.waitFor(
         (r) => ofType('INVITATION_CLAIMED')(r).some((x) => x.json!.data.code === invitation.body.code),
         10_000,
         'INVITATION_CLAIMED',
       );
-      const [hook] = ofType('INVITATION_CLAIMED')(receiver.requests);
+      const [hook] = ofType('INVITATION_CLAIMED')(t.receiver.requests);
       expect(hook.json!.data).toEqual(claimed.body);
       expect(hook.json!.data).toMatchObject({
         status: 'CLAIMED',
@@ -320,11 +310,11 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     const { accountId } = await createCustomer();
     await fund(accountId, 7);
     // A marker after both: once it is delivered, the dispatcher has passed the fundings above.
-    await pointWebhooksAt(api, receiver);
+    await pointWebhooksAt(api, t.receiver);
     const { accountId: marker } = await createCustomer();
     await fund(marker, 1);
-    await receiver.waitFor((r) => r.some((x) => x.json?.data?.id === marker), 10_000, 'the marker webhook');
-    expect(receiver.requests.some((x) => x.json?.data?.id === account.id || x.json?.data?.id === accountId)).toBe(
+    await t.receiver.waitFor((r) => r.some((x) => x.json?.data?.id === marker), 10_000, 'the marker webhook');
+    expect(t.receiver.requests.some((x) => x.json?.data?.id === account.id || x.json?.data?.id === accountId)).toBe(
       false,
     );
     expect((await other.api.get('/webhooks/deliveries')).body.totalCount).toBe(0);
