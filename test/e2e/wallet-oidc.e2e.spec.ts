@@ -13,6 +13,7 @@ import {
   type WalletSession,
 } from '../support/wallet-session.js';
 import { googleClaims, oidcNonce, sandboxToken } from './wallet-support.js';
+import { useTestService } from '../support/fixture.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 
@@ -100,17 +101,15 @@ describe('OAUTH in production mode: tokens verified against a real remote JWKS',
 });
 
 describe('OAUTH on a sandbox platform: dummy signatures, real claim checks', () => {
-  let t: TestService;
-  let api: Client;
   const clock = new ManualClock(START);
   let wallet: Wallet;
   let oauthId: string;
   const now = () => clock.now().getTime();
   const seconds = () => Math.floor(now() / 1000);
 
+  const t = useTestService({ clock });
+  const api = t.api;
   beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
     wallet = await createWallet(api);
     const session = await emailOtpSession(api, wallet.emailOtpId);
     const added = await signedCall(api, session, 'POST', '/auth/credentials', {
@@ -121,7 +120,6 @@ describe('OAUTH on a sandbox platform: dummy signatures, real claim checks', () 
     expect(added.status).toBe(201);
     oauthId = added.body.id;
   });
-  afterAll(async () => t?.close());
 
   const add = (oidcToken: string) =>
     api.post('/auth/credentials', { type: 'OAUTH', accountId: wallet.accountId, oidcToken });

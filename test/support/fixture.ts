@@ -1,4 +1,7 @@
 import { afterAll, beforeAll } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ManualClock } from '#domain/clock.js';
 import type { IdGenerator } from '#domain/ids.js';
 import { startTestService, type Client, type TestService } from './service.js';
@@ -86,4 +89,17 @@ export function useTestService(options: FixtureOptions = {}): ServiceFixture {
     otherPlatform: (platformOptions) => started().otherPlatform(platformOptions),
     close: () => started().close(),
   };
+}
+
+/**
+ * A data directory of the file's own, which the processes it starts share (a restarted one reads what the last
+ * one wrote). After the file's tests, `stop` ends whatever still runs on it, then the directory is removed.
+ */
+export function useDataDir(prefix: string, stop: () => Promise<unknown> | undefined = () => undefined): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(async () => {
+    await stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return dir;
 }
