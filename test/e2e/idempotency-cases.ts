@@ -1,4 +1,5 @@
 import { expect } from '@jest/globals';
+import { uniqueDigits } from '../support/sequence.js';
 import type { Reply } from '../support/service.js';
 import { emailOtpSession, signedRequest } from '../support/wallet-session.js';
 import { confirmCase } from './idempotency-confirm-case.js';
@@ -86,7 +87,8 @@ export const CASES: Case[] = [
     op: '/platform/external-accounts',
     status: 201,
     setup: async (f) => {
-      const accountNumber = `${Date.now()}`.slice(-9);
+      // unique in the file; the suffix 000 has no sandbox outcome
+      const accountNumber = `${uniqueDigits('platform-account', 6)}000`;
       const info = usd(accountNumber);
       const body = { currency: 'USD', accountInfo: info };
       return {

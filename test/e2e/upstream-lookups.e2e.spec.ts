@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { useTestService } from '../support/fixture.js';
 import { money } from './money-support.js';
+import { uniqueValue } from '../support/sequence.js';
 
 const START = Date.UTC(2026, 4, 18, 9);
 const enc = encodeURIComponent;
@@ -38,7 +39,7 @@ describe('receiver lookups shaped like the public API', () => {
   });
 
   it('prices from the sender’s currency, found by customerId or by senderUmaAddress', async () => {
-    const address = `$eve${Date.now()}@sandbox.uma.local`;
+    const address = `$${uniqueValue('eve')}@sandbox.uma.local`;
     const eve = await m.customer(['EUR'], { umaAddress: address });
     const byUma = await uma(receiver, `?senderUmaAddress=${enc(address)}`);
     expect(byUma.status).toBe(200);

@@ -4,6 +4,7 @@ import { expectBalancedLedger } from '../support/ledger-check.js';
 import type { Client } from '../support/service.js';
 import { useTestService } from '../support/fixture.js';
 import { money, type Customer } from './money-support.js';
+import { uniqueValue } from '../support/sequence.js';
 
 const START = Date.UTC(2026, 4, 11, 9);
 const enc = encodeURIComponent;
@@ -146,7 +147,7 @@ describe('quotes, transactions and transfers shaped like the public API', () => 
   describe('GET /transactions', () => {
     it('filters by senderAccountIdentifier and receiverAccountIdentifier', async () => {
       const ada = await m.customer(['USD']);
-      const bob = await m.customer(['USD'], { umaAddress: `$bob${Date.now()}@sandbox.uma.local` });
+      const bob = await m.customer(['USD'], { umaAddress: `$${uniqueValue('bob')}@sandbox.uma.local` });
       await m.fund(ada.accounts.USD, 10_000);
       const quote = (await m.accountQuote(ada.accounts.USD, bob.accounts.USD, 1_000)).body;
       await api.post(`/quotes/${quote.id}/execute`);

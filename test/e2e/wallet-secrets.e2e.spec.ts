@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ManualClock } from '#domain/clock.js';
-import { startTestService, type TestService } from '../support/service.js';
 import { SoftwareAuthenticator } from '../support/webauthn-authenticator.js';
 import {
   createWallet,
@@ -15,6 +14,7 @@ import {
   type WalletSession,
 } from '../support/wallet-session.js';
 import { googleClaims, oidcNonce, sandboxToken } from './wallet-support.js';
+import { useTestService } from '../support/fixture.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 const RP = { rpId: 'localhost', origin: 'http://localhost:3000' };
@@ -24,7 +24,6 @@ const RP = { rpId: 'localhost', origin: 'http://localhost:3000' };
  * event log, the read-model tables, the raw database files or anything the service logged.
  */
 describe('wallet secrets never reach storage or logs', () => {
-  let t: TestService;
   const clock = new ManualClock(START);
   const logged: string[] = [];
   const writes = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
@@ -39,10 +38,9 @@ describe('wallet secrets never reach storage or logs', () => {
       }) as typeof process.stdout.write;
     process.stdout.write = capture(writes.out);
     process.stderr.write = capture(writes.err);
-    t = await startTestService({ clock, env: { LOG_LEVEL: 'debug' } });
   });
+  const t = useTestService({ clock, env: { LOG_LEVEL: 'debug' } });
   afterAll(async () => {
-    await t?.close();
     process.stdout.write = writes.out;
     process.stderr.write = writes.err;
   });

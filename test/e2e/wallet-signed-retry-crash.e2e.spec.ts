@@ -6,6 +6,7 @@ import { startChildService, type ChildService } from '../support/child-service.j
 import type { Client, Reply } from '../support/service.js';
 import { walletSession } from '../support/wallet-session.js';
 import { useDataDir } from '../support/fixture.js';
+import { poll } from '../support/poll.js';
 
 /**
  * A signed card PATCH spends its requestId in the wallet stream, then appends the change to the
@@ -17,15 +18,8 @@ describe('signed card PATCH killed between consumption and change', () => {
   let child: ChildService | undefined;
   const dataDir = useDataDir('payments-signed-crash-', () => child?.kill());
 
-  async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string, ms = 30_000): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const value = await read();
-      if (done(value)) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  const until = <T>(read: () => Promise<T>, done: (v: T) => boolean, what: string, ms = 30_000) =>
+    poll(read, done, { what, timeoutMs: ms, intervalMs: 50 });
 
   const expectSpent = (res: Reply) =>
     expect({ status: res.status, code: res.body.code, reason: res.body.reason }).toEqual({

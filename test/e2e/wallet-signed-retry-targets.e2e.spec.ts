@@ -5,7 +5,7 @@ import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
 import { ManualClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
 import type { Reply } from '../support/service.js';
-import { emailOtpSession, walletSession, type WalletSession } from '../support/wallet-session.js';
+import { emailOtpSession, walletHolder, type WalletSession } from '../support/wallet-session.js';
 import { useTestService } from '../support/fixture.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
@@ -26,12 +26,7 @@ describe('signed retries that change a card or a customer', () => {
 
   async function holder(): Promise<{ customerId: string; usd: string; wallet: WalletSession }> {
     n += 1;
-    const profile = { customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', email: `targets${n}@example.com` };
-    const c = await api.post('/customers', { platformCustomerId: `targets-${n}`, ...profile });
-    expect(c.status).toBe(201);
-    const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.body.id)}`);
-    const usd = accounts.body.data[0].id;
-    return { customerId: c.body.id, usd, wallet: await walletSession(api, c.body.id, 'USD') };
+    return walletHolder(api, { name: `targets-${n}`, email: `targets${n}@example.com` });
   }
 
   async function activeCard(h: { customerId: string; usd: string; wallet: WalletSession }): Promise<string> {

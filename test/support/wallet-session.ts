@@ -3,6 +3,8 @@ import {
   startWalletSession,
   type AuthMethod,
   type AuthSession,
+  type Customer,
+  type InternalAccount,
   type Page,
   type SessionKey,
 } from '@payments-platform/client';
@@ -116,6 +118,46 @@ export async function emailOtpSession(
 export async function walletSession(api: Client, customerId: string, currency = 'USD'): Promise<WalletSession> {
   const { emailOtpId } = await openWalletAccount(api, customerId, currency);
   return emailOtpSession(api, emailOtpId);
+}
+
+/** An individual customer with its fiat accounts and an embedded USD wallet with a verified session. */
+export interface WalletHolder {
+  customerId: string;
+  kycStatus?: string;
+  /** Internal account ids by currency code. */
+  accounts: Record<string, string>;
+  /** The USD account. */
+  usd: string;
+  wallet: WalletSession;
+}
+
+/**
+ * Onboards a wallet holder through the client package: the customer (`name`, unique per call unless given, is its
+ * platformCustomerId and names its email), its accounts, and an EMBEDDED_WALLET in USD with a verified session.
+ */
+export async function walletHolder(
+  api: Client,
+  options: { name?: string; email?: string; fullName?: string; currencies?: string[] } = {},
+): Promise<WalletHolder> {
+  const name = options.name ?? uniqueValue('holder');
+  const customer = await api.payments.post<Customer>('/customers', {
+    platformCustomerId: name,
+    customerType: 'INDIVIDUAL',
+    fullName: options.fullName ?? 'Ada Lovelace',
+    email: options.email ?? `${name}@example.com`,
+    currencies: options.currencies ?? ['USD'],
+  });
+  const page = await api.payments.get<Page<InternalAccount>>('/customers/internal-accounts', {
+    customerId: customer.id,
+  });
+  const accounts = Object.fromEntries(page.data.map((a) => [a.balance.currency.code, a.id]));
+  return {
+    customerId: customer.id,
+    kycStatus: customer.kycStatus,
+    accounts,
+    usd: accounts.USD,
+    wallet: await walletSession(api, customer.id, 'USD'),
+  };
 }
 
 /** Step 1 of a signed retry: the 202 challenge (anything else throws). */
