@@ -79,6 +79,10 @@ describe('agents: platform side, device codes and bearer authentication', () => 
   );
 
   it('a new device code replaces the unredeemed one; codes expire after 24 hours of the platform clock', async () => {
+    // A platform of its own: it moves its sandbox clock a day on.
+    const own = await t.otherPlatform();
+    const api = own.api;
+    const a = agents(t, api);
     const customer = await a.m.customer();
     const { agent, deviceCode } = await a.create(customer.id);
     const second = await api.post(`/agents/${agent.id}/device-codes`);
@@ -92,6 +96,10 @@ describe('agents: platform side, device codes and bearer authentication', () => 
   });
 
   it('lists agents with every filter; pause, rename and delete; another platform sees none of it', async () => {
+    // A platform of its own: it moves its sandbox clock on.
+    const own = await t.otherPlatform();
+    const api = own.api;
+    const a = agents(t, api);
     const customer = await a.m.customer();
     const other = await a.m.customer();
     const first = (await a.create(customer.id, policy(), 'first')).agent;

@@ -132,9 +132,12 @@ describe('audit: histories and point-in-time state from the event log', () => {
 
   it('follows a transaction in its quote stream and one in its own stream', async () => {
     const m = money(t);
+    // A sender of its own: the holder's balance is another test's subject.
+    const ada = await m.customer(['USD']);
+    await m.fund(ada.accounts.USD, 10_000);
     const bob = await m.customer(['USD'], { umaAddress: '$bob-audit@sandbox.uma.local' });
     clock.advance(MINUTES);
-    const quote = (await m.accountQuote(holder.usd, bob.accounts.USD, 1_000)).body;
+    const quote = (await m.accountQuote(ada.accounts.USD, bob.accounts.USD, 1_000)).body;
     const quoted = clock.now().getTime();
     const beforeExecution = await m.transaction(quote.transactionId);
     clock.advance(MINUTES);
@@ -158,7 +161,7 @@ describe('audit: histories and point-in-time state from the event log', () => {
             sum + (l.creditAccountId === account ? l.amount : 0) - (l.debitAccountId === account ? l.amount : 0),
           0,
         );
-    expect(moved(holder.usd)).toBe(-1_000 - (live.fees ?? 0));
+    expect(moved(ada.accounts.USD)).toBe(-1_000 - (live.fees ?? 0));
     expect(legs.every((l: any) => l.debitAccountId !== l.creditAccountId && l.currency === 'USD')).toBe(true);
     const other = await t.otherPlatform();
     expect((await other.api.get(`/audit/transactions/${q(id)}/ledger`)).status).toBe(404);

@@ -92,9 +92,11 @@ describe('the operators’ CLI', () => {
   });
 
   it('lists customers as GET /customers does, with its filters, limit and cursor, within the platform', async () => {
+    // A platform of its own: the counts are of its customers only.
+    const mine = await t.otherPlatform();
     const ids: string[] = [];
     for (const region of ['NL', 'ES', 'NL']) {
-      const res = await api.post('/customers', {
+      const res = await mine.api.post('/customers', {
         customerType: 'INDIVIDUAL',
         platformCustomerId: uniqueValue('cli-list'),
         region,
@@ -106,49 +108,51 @@ describe('the operators’ CLI', () => {
       (await other.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'elsewhere' })).status,
     ).toBe(201);
 
-    const first = await json(t.dataDir, 'customers:list', '--platform', platformA, '--limit', '2');
-    expect(first).toEqual((await api.get('/customers?limit=2')).body);
+    const first = await json(t.dataDir, 'customers:list', '--platform', mine.platformId, '--limit', '2');
+    expect(first).toEqual((await mine.api.get('/customers?limit=2')).body);
     expect(first).toMatchObject({ hasMore: true, totalCount: 3 });
     const next = await json(
       t.dataDir,
       'customers:list',
       '--platform',
-      platformA,
+      mine.platformId,
       '--limit',
       '2',
       '--cursor',
       first.nextCursor,
     );
-    expect(next).toEqual((await api.get(`/customers?limit=2&cursor=${encodeURIComponent(first.nextCursor)}`)).body);
+    expect(next).toEqual(
+      (await mine.api.get(`/customers?limit=2&cursor=${encodeURIComponent(first.nextCursor)}`)).body,
+    );
     const spanish = await json(
       t.dataDir,
       'customers:list',
       '--platform',
-      platformA,
+      mine.platformId,
       '--region',
       'ES',
       '--customer-type',
       'INDIVIDUAL',
     );
-    expect(spanish).toEqual((await api.get('/customers?region=ES&customerType=INDIVIDUAL')).body);
+    expect(spanish).toEqual((await mine.api.get('/customers?region=ES&customerType=INDIVIDUAL')).body);
     expect(spanish.data.map((c: any) => c.id)).toEqual([ids[1]]);
 
     const elsewhere = await json(
       t.dataDir,
       'customers:list',
       '--platform',
-      platformA,
+      mine.platformId,
       '--platform-customer-id',
       'elsewhere',
     );
     expect(elsewhere).toMatchObject({ data: [], hasMore: false, totalCount: 0 });
 
-    const refused = await failure(t.dataDir, 'customers:list', '--platform', platformA, '--limit', '0');
+    const refused = await failure(t.dataDir, 'customers:list', '--platform', mine.platformId, '--limit', '0');
     expect(refused.status).toBe(1);
-    expect(refused.error).toEqual((await api.get('/customers?limit=0')).body);
+    expect(refused.error).toEqual((await mine.api.get('/customers?limit=0')).body);
     expect(refused.error.code).toBe('INVALID_INPUT');
 
-    const text = await cli(t.dataDir, 'customers:list', '--platform', platformA, '--limit', '2');
+    const text = await cli(t.dataDir, 'customers:list', '--platform', mine.platformId, '--limit', '2');
     expect(text.stdout).toContain(ids[2]);
     expect(text.stdout.trim().split('\n').pop()).toBe(
       `2 of ${first.totalCount}; next page: --cursor ${first.nextCursor}`,

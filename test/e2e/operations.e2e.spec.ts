@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { startService } from '../../apps/api/src/service.js';
 import { loadConfig } from '#config/config.js';
+import { responseChecker } from '../support/response-check.js';
 import { basicAuth, client } from '../support/service.js';
 import { useTestService } from '../support/fixture.js';
 
@@ -88,6 +89,8 @@ describe('request log', () => {
     service = await startService(loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'log' }), {
       logDestination: destination,
     });
+    // The test client checks answers against the served document: fetch it now, not inside a test's log lines.
+    await responseChecker(service.url);
   });
   afterAll(async () => {
     await service?.close();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { ManualClock } from '#domain/clock.js';
 import { startJwksServer, type JwksServer } from '../support/jwks-server.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { startTestService, type Client, type Reply, type TestService } from '../support/service.js';
 import {
   createWallet,
   emailOtpSession,
@@ -24,7 +24,6 @@ describe('OAUTH in production mode: tokens verified against a real remote JWKS',
   const clock = new ManualClock(START);
   let wallet: Wallet;
   let emailSession: WalletSession;
-  let oauthId: string;
 
   beforeAll(async () => {
     jwks = await startJwksServer();
@@ -46,19 +45,26 @@ describe('OAUTH in production mode: tokens verified against a real remote JWKS',
     return { aud: 'wallet-app', sub: 'user-1', email: 'user1@idp.example', iat, exp: iat + 600, ...extra };
   };
 
+  /** The wallet's OAUTH credential, added by the first test that needs it (the token's subject is claimed once). */
+  let adding: Promise<Reply> | undefined;
+  const addOauth = () =>
+    (adding ??= (async () =>
+      signedCall(api, emailSession, 'POST', '/auth/credentials', {
+        type: 'OAUTH',
+        accountId: wallet.accountId,
+        oidcToken: await jwks.sign(claims()),
+      }))());
+  const oauthCredential = async () => (await addOauth()).body.id as string;
+
   it('adds an OAUTH credential from a token signed by the issuer', async () => {
-    const added = await signedCall(api, emailSession, 'POST', '/auth/credentials', {
-      type: 'OAUTH',
-      accountId: wallet.accountId,
-      oidcToken: await jwks.sign(claims()),
-    });
+    const added = await addOauth();
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ type: 'OAUTH', nickname: 'user1@idp.example' });
-    oauthId = added.body.id;
     expect(jwks.fetches).toBeGreaterThan(0);
   });
 
   it('verifies with a fresh token bound to clientPublicKey by its nonce; @turnkey/crypto opens the key', async () => {
+    const oauthId = await oauthCredential();
     const client = generateP256KeyPair();
     const token = await jwks.sign(claims({ nonce: oidcNonce(client.publicKeyUncompressed) }));
     const verified = await api.post(`/auth/credentials/${oauthId}/verify`, {
@@ -72,6 +78,7 @@ describe('OAUTH in production mode: tokens verified against a real remote JWKS',
   });
 
   it('refuses dummy-signed, foreign-signed, stale and mismatched tokens, changing nothing', async () => {
+    const oauthId = await oauthCredential();
     const client = generateP256KeyPair();
     const nonce = oidcNonce(client.publicKeyUncompressed);
     const before = await walletEventCount(t.service.infra.eventStore, wallet.accountId);

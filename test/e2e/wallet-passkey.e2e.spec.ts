@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { randomBytes } from 'node:crypto';
 import { IdentityClaims } from '#application/claims/identity-claims.js';
@@ -29,7 +29,8 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
 
   const t = useTestService({ clock, env: { WEBAUTHN_RP_ID: RP.rpId, WEBAUTHN_ORIGINS: RP.origin } });
   const api = t.api;
-  beforeAll(async () => {
+  // Every test has a wallet of its own; a test about an existing passkey registers one first.
+  beforeEach(async () => {
     wallet = await createWallet(api);
     emailSession = await emailOtpSession(api, wallet.emailOtpId);
   });
@@ -38,6 +39,14 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
     const challenge = randomBytes(32).toString('base64url');
     const attestation = authenticator.register({ challenge, ...RP, ...ceremony, userHandle: 'holder-1' });
     return { type: 'PASSKEY', accountId: wallet.accountId, nickname: 'Laptop', challenge, attestation };
+  };
+
+  /** Registers a passkey on the test's wallet by signed retry, as the first test does. */
+  const registerPasskey = async () => {
+    firstRegistration = registration();
+    const added = await signedCall(api, emailSession, 'POST', '/auth/credentials', firstRegistration);
+    if (added.status !== 201) throw new Error(`passkey registration: ${added.status} ${JSON.stringify(added.body)}`);
+    passkey = { id: added.body.id, credentialId: added.body.credentialId };
   };
 
   const passkeyChallenge = async (clientPublicKey: string) => {
@@ -67,6 +76,7 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
   it(
     'refuses the same WebAuthn credentialId twice with PASSKEY_CREDENTIAL_ALREADY_EXISTS, changing ' + 'nothing',
     async () => {
+      await registerPasskey();
       const before = await walletEventCount(t.service.infra.eventStore, wallet.accountId);
       const twice = await api.post('/auth/credentials', firstRegistration);
       expect(twice.status).toBe(400);
@@ -76,6 +86,7 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
   );
 
   it('refuses the same credentialId on another account too', async () => {
+    await registerPasskey();
     const other = await createWallet(api, { email: 'second-holder@example.com' });
     const before = await walletEventCount(t.service.infra.eventStore, other.accountId);
     const res = await api.post('/auth/credentials', { ...firstRegistration, accountId: other.accountId });
@@ -85,6 +96,7 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
   });
 
   it('refuses an attestation whose credentialId claim is not the attested credential', async () => {
+    await registerPasskey();
     const body = registration();
     const res = await api.post('/auth/credentials', {
       ...body,
@@ -108,6 +120,7 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
   });
 
   it('authenticates with an assertion over the issued challenge; @turnkey/crypto opens the session key', async () => {
+    await registerPasskey();
     const client = generateP256KeyPair();
     const missingKey = await api.post(`/auth/credentials/${passkey.id}/challenge`, {});
     expect(missingKey.status).toBe(400);
@@ -171,6 +184,7 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
   });
 
   it('refuses tampered assertions and leaves the challenge usable for the genuine one', async () => {
+    await registerPasskey();
     const client = generateP256KeyPair();
     const challenge = await passkeyChallenge(client.publicKeyUncompressed);
     const assertion = authenticator.assert(passkey.credentialId, { challenge: challenge.challenge, ...RP });
@@ -219,6 +233,7 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
   });
 
   it('requires user verification and an unexpired challenge', async () => {
+    await registerPasskey();
     const client = generateP256KeyPair();
     const challenge = await passkeyChallenge(client.publicKeyUncompressed);
     const unverified = authenticator.assert(passkey.credentialId, {

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { ManualClock } from '#domain/clock.js';
@@ -30,7 +30,8 @@ describe('signed retry: the negative matrix over HTTP', () => {
 
   const t = useTestService({ clock });
   const api = t.api;
-  beforeAll(async () => {
+  // Every test gets wallets and sessions of its own: some revoke or outlive a session.
+  beforeEach(async () => {
     wallet = await createWallet(api);
     path = `/internal-accounts/${wallet.accountId}`;
     session = await emailOtpSession(api, wallet.emailOtpId);

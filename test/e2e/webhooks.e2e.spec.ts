@@ -7,6 +7,7 @@ import { ManualClock } from '#domain/clock.js';
 import { UNREACHABLE } from '#application/webhooks/webhook-sender.js';
 import type { Client } from '../support/service.js';
 import { useTestService } from '../support/fixture.js';
+import { poll } from '../support/poll.js';
 import {
   pointWebhooksAt,
   startWebhookReceiver,
@@ -19,11 +20,11 @@ const START = Date.UTC(2026, 1, 2, 9);
 describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   const clock = new ManualClock(START);
 
-  const t = useTestService({ clock, env: { WEBHOOK_TIMEOUT_MS: '500' }, receiver: 'ok' });
-  const api = t.api;
+  // Each test configures a platform of its own (and its own receiver): config and deliveries are per platform.
+  const t = useTestService({ clock, env: { WEBHOOK_TIMEOUT_MS: '500' } });
 
   const ofType = (type: string) => (requests: ReceivedRequest[]) => requests.filter((r) => r.json?.type === type);
-  const createCustomer = async (body: Record<string, unknown> = {}) => {
+  const createCustomer = async (api: Client, body: Record<string, unknown> = {}) => {
     clock.advance(1000);
     const res = await api.post('/customers', {
       customerType: 'INDIVIDUAL',
@@ -34,14 +35,15 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(res.body.id)}`);
     return { customer: res.body, accountId: accounts.body.data[0].id as string };
   };
-  const fund = async (accountId: string, amount: number, client: Client = api) => {
+  const fund = async (api: Client, accountId: string, amount: number) => {
     clock.advance(1000);
-    const res = await client.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount });
+    const res = await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount });
     expect(res.status).toBe(200);
     return res.body;
   };
 
   it('has no endpoint and no keys before the first configuration', async () => {
+    const { api } = await t.otherPlatform();
     const res = await api.get('/config');
     expect(res.status).toBe(200);
     // As in the public API, an unset endpoint is absent rather than null.
@@ -51,6 +53,7 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   });
 
   it('validates PATCH /config and changes nothing on bad input', async () => {
+    const { api, platformId } = await t.otherPlatform();
     const bad = [
       { webhookEndpoint: 42 },
       { webhookEndpoint: 'not a url' },
@@ -65,7 +68,7 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
       expect(res.body.details.errors.length).toBeGreaterThan(0);
     }
     expect((await api.get('/config')).body.webhookEndpoint).toBeUndefined();
-    expect(await t.service.infra.eventStore.readStream(streams.webhooks(t.service.sandbox!.platformId))).toEqual([]);
+    expect(await t.service.infra.eventStore.readStream(streams.webhooks(platformId))).toEqual([]);
   });
 
   it('requires https on production platforms (allow-listed hosts too); sandbox platforms may use http', async () => {
@@ -84,30 +87,29 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   it(
     'generates the signing material on first configuration, keeps it, and stores private parts ' + 'only sealed',
     async () => {
+      const { api, platformId, receiver } = await t.webhookPlatform({ point: false });
       clock.advance(1000);
-      const first = await pointWebhooksAt(api, t.receiver);
-      expect(first.webhookEndpoint).toBe(t.receiver.url);
+      const first = await pointWebhooksAt(api, receiver);
+      expect(first.webhookEndpoint).toBe(receiver.url);
       const key = createPublicKey(first.webhookSigningPublicKey);
       expect(key.asymmetricKeyType).toBe('ec');
       expect(key.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
       expect(first.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
       expect(first.createdAt).toBe(clock.now().toISOString());
       clock.advance(1000);
-      const again = await api.patch('/config', { webhookEndpoint: t.receiver.url });
+      const again = await api.patch('/config', { webhookEndpoint: receiver.url });
       expect(again.body).toEqual(first); // same endpoint: nothing changes
-      const other = await api.patch('/config', { webhookEndpoint: `${t.receiver.url}?v=2` });
+      const other = await api.patch('/config', { webhookEndpoint: `${receiver.url}?v=2` });
       expect(other.body).toMatchObject({
         webhookSigningPublicKey: first.webhookSigningPublicKey,
         webhookSecret: first.webhookSecret,
         createdAt: first.createdAt,
         updatedAt: clock.now().toISOString(),
       });
-      await pointWebhooksAt(api, t.receiver);
+      await pointWebhooksAt(api, receiver);
 
       const log = JSON.stringify(
-        (await t.service.infra.eventStore.readStream(streams.webhooks(t.service.sandbox!.platformId))).map(
-          (e) => e.data,
-        ),
+        (await t.service.infra.eventStore.readStream(streams.webhooks(platformId))).map((e) => e.data),
       );
       expect(log).not.toContain(first.webhookSecret.slice('whsec_'.length));
       expect(log).not.toContain('PRIVATE KEY');
@@ -117,14 +119,15 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   );
 
   it('sends a TEST webhook synchronously, signed with both schemes, and records it', async () => {
+    const { api, receiver } = await t.webhookPlatform();
     const res = await api.post('/sandbox/webhooks/test');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       response_status: 200,
-      url: t.receiver.url,
+      url: receiver.url,
       response_body: expect.stringContaining('"status":200'),
     });
-    const test = ofType('TEST')(t.receiver.requests);
+    const test = ofType('TEST')(receiver.requests);
     expect(test).toHaveLength(1);
     const [request] = test;
     expect(request).toMatchObject({ method: 'POST', ecdsaValid: true, standardValid: true });
@@ -143,7 +146,7 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
       status: 'DELIVERED',
       attemptCount: 1,
       maxAttempts: 1,
-      url: t.receiver.url,
+      url: receiver.url,
       lastStatusCode: 200,
     });
     expect(listed.body.data[0].attempts[0]).toMatchObject({
@@ -156,17 +159,18 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   });
 
   it('reports a failed TEST, never retries it, and redelivers it on request', async () => {
-    await t.receiver.setMode('error');
+    const { api, receiver } = await t.webhookPlatform();
+    await receiver.setMode('error');
     clock.advance(1000);
     const failed = await api.post('/sandbox/webhooks/test');
     const answer = { status: 400, code: 'WEBHOOK_DELIVERY_ERROR' };
-    expect(failed.body).toMatchObject({ ...answer, details: { response_status: 500, url: t.receiver.url } });
-    await t.receiver.setMode('refuse');
+    expect(failed.body).toMatchObject({ ...answer, details: { response_status: 500, url: receiver.url } });
+    await receiver.setMode('refuse');
     clock.advance(1000);
     const refused = await api.post('/sandbox/webhooks/test');
-    const unreachable = { response_status: 0, url: t.receiver.url, response_body: '', error: UNREACHABLE };
+    const unreachable = { response_status: 0, url: receiver.url, response_body: '', error: UNREACHABLE };
     expect(refused.body).toMatchObject({ ...answer, details: unreachable });
-    await t.receiver.setMode('ok');
+    await receiver.setMode('ok');
 
     const list = await api.get('/webhooks/deliveries?type=TEST&status=FAILED&sortOrder=asc');
     expect(list.body.data).toHaveLength(2);
@@ -176,12 +180,12 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     const again = await api.post(`/webhooks/deliveries/${first.id}/redeliver`);
     expect(again.status).toBe(202);
     expect(again.body.status).toBe('PENDING');
-    await t.receiver.waitFor(
+    await receiver.waitFor(
       (r) => r.some((x) => x.json?.id === first.webhookId && x.answered === 200),
       10_000,
       'the redelivered TEST',
     );
-    const redelivered = t.receiver.requests.filter((x) => x.json?.id === first.webhookId);
+    const redelivered = receiver.requests.filter((x) => x.json?.id === first.webhookId);
     expect(redelivered.at(-1)!.body).toBe(JSON.stringify(first.payload));
     await waitForDelivery(api, first.id, 'DELIVERED');
     const conflict = await api.post(`/webhooks/deliveries/${first.id}/redeliver`);
@@ -190,23 +194,24 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   });
 
   it('answers 400 without an endpoint and 403 on production platforms', async () => {
-    const sandbox = await t.otherPlatform();
+    const sandbox = await t.webhookPlatform({ point: false });
     const none = await sandbox.api.post('/sandbox/webhooks/test');
     expect(none.status).toBe(400);
     expect(none.body.code).toBe('WEBHOOK_ENDPOINT_NOT_SET');
     const production = await t.otherPlatform({ sandbox: false });
-    const https = t.receiver.url.replace('http:', 'https:');
+    const https = sandbox.receiver.url.replace('http:', 'https:');
     expect((await production.api.patch('/config', { webhookEndpoint: https })).status).toBe(200);
     expect((await production.api.post('/sandbox/webhooks/test')).status).toBe(403);
   });
 
   it('sends INTERNAL_ACCOUNT.BALANCE_UPDATED with the balance right after each transfer', async () => {
-    const { customer, accountId } = await createCustomer();
-    await Promise.all([fund(accountId, 100), fund(accountId, 250), fund(accountId, 50)]);
+    const { api, receiver } = await t.webhookPlatform();
+    const { customer, accountId } = await createCustomer(api);
+    await Promise.all([fund(api, accountId, 100), fund(api, accountId, 250), fund(api, accountId, 50)]);
     const mine = (r: ReceivedRequest[]) =>
       ofType('INTERNAL_ACCOUNT.BALANCE_UPDATED')(r).filter((x) => x.json!.data.id === accountId && x.answered === 200);
-    await t.receiver.waitFor((r) => mine(r).length >= 3, 10_000, 'three balance webhooks');
-    const received = mine(t.receiver.requests);
+    await receiver.waitFor((r) => mine(r).length >= 3, 10_000, 'three balance webhooks');
+    const received = mine(receiver.requests);
     const amounts = received.map((x) => x.json!.data.balance.amount).sort((a, b) => a - b);
     expect(new Set(amounts).size).toBe(3);
     expect(amounts[2]).toBe(400);
@@ -226,13 +231,14 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
       expect(x.json!.timestamp).toBe(x.json!.data.updatedAt);
     }
     // The platform's settlement account is not a customer account: no webhook for it.
-    expect(ofType('INTERNAL_ACCOUNT.BALANCE_UPDATED')(t.receiver.requests).every((x) => x.json!.data.customerId)).toBe(
+    expect(ofType('INTERNAL_ACCOUNT.BALANCE_UPDATED')(receiver.requests).every((x) => x.json!.data.customerId)).toBe(
       true,
     );
   });
 
   it('sends CUSTOMER.KYC_<STATUS> when a verification changes the KYC status', async () => {
-    const { customer } = await createCustomer({ fullName: 'Pat Smith001' });
+    const { api, receiver } = await t.webhookPlatform();
+    const { customer } = await createCustomer(api, { fullName: 'Pat Smith001' });
     expect(customer.kycStatus).toBe('PENDING');
     clock.advance(1000);
     const updated = await api.patch(`/customers/${customer.id}`, {
@@ -245,12 +251,12 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     const verification = await api.post('/verifications', { customerId: customer.id });
     expect(verification.status).toBe(200);
     expect(verification.body.verificationStatus).toBe('APPROVED');
-    await t.receiver.waitFor(
+    await receiver.waitFor(
       (r) => ofType('CUSTOMER.KYC_APPROVED')(r).some((x) => x.json!.data.id === customer.id),
       10_000,
       'CUSTOMER.KYC_APPROVED',
     );
-    const [hook] = ofType('CUSTOMER.KYC_APPROVED')(t.receiver.requests).filter((x) => x.json!.data.id === customer.id);
+    const [hook] = ofType('CUSTOMER.KYC_APPROVED')(receiver.requests).filter((x) => x.json!.data.id === customer.id);
     expect(hook.json!.data).toMatchObject({
       id: customer.id,
       kycStatus: 'APPROVED',
@@ -263,7 +269,8 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   });
 
   it('sends INVITATION_CLAIMED to the inviter platform only', async () => {
-    const { customer } = await createCustomer();
+    const { api, receiver } = await t.webhookPlatform();
+    const { customer } = await createCustomer(api);
     const invitation = await api.post('/invitations', {
       inviterUma: customer.umaAddress,
       firstName: 'Ada',
@@ -279,12 +286,12 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
         inviteeUma: '$bob@other.example.com',
       });
       expect(claimed.status).toBe(200);
-      await t.receiver.waitFor(
+      await receiver.waitFor(
         (r) => ofType('INVITATION_CLAIMED')(r).some((x) => x.json!.data.code === invitation.body.code),
         10_000,
         'INVITATION_CLAIMED',
       );
-      const [hook] = ofType('INVITATION_CLAIMED')(t.receiver.requests);
+      const [hook] = ofType('INVITATION_CLAIMED')(receiver.requests);
       expect(hook.json!.data).toEqual(claimed.body);
       expect(hook.json!.data).toMatchObject({
         status: 'CLAIMED',
@@ -298,29 +305,48 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   });
 
   it('sends nothing for platforms without an endpoint, nor after the endpoint is removed', async () => {
+    const { api, receiver } = await t.webhookPlatform();
     const other = await t.otherPlatform();
     const accounts = await other.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'quiet' });
     const account = (
       await other.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(accounts.body.id)}`)
     ).body.data[0];
-    await fund(account.id, 10, other.api);
+    await fund(other.api, account.id, 10);
     const cleared = await api.patch('/config', { webhookEndpoint: null });
     expect(cleared.body.webhookEndpoint).toBeUndefined();
     expect(cleared.body.webhookSigningPublicKey).toEqual(expect.any(String));
-    const { accountId } = await createCustomer();
-    await fund(accountId, 7);
+    const { accountId } = await createCustomer(api);
+    await fund(api, accountId, 7);
     // A marker after both: once it is delivered, the dispatcher has passed the fundings above.
-    await pointWebhooksAt(api, t.receiver);
-    const { accountId: marker } = await createCustomer();
-    await fund(marker, 1);
-    await t.receiver.waitFor((r) => r.some((x) => x.json?.data?.id === marker), 10_000, 'the marker webhook');
-    expect(t.receiver.requests.some((x) => x.json?.data?.id === account.id || x.json?.data?.id === accountId)).toBe(
+    await pointWebhooksAt(api, receiver);
+    const { accountId: marker } = await createCustomer(api);
+    await fund(api, marker, 1);
+    await receiver.waitFor((r) => r.some((x) => x.json?.data?.id === marker), 10_000, 'the marker webhook');
+    expect(receiver.requests.some((x) => x.json?.data?.id === account.id || x.json?.data?.id === accountId)).toBe(
       false,
     );
     expect((await other.api.get('/webhooks/deliveries')).body.totalCount).toBe(0);
   });
 
   it('lists with filters, sort and cursor, gets one, and hides other platforms’ deliveries', async () => {
+    const { api } = await t.webhookPlatform();
+    // Deliveries of its own: the balance updates of eight fundings, all delivered before the lists are read.
+    const { accountId } = await createCustomer(api);
+    for (const amount of [1, 2, 3, 4, 5, 6, 7, 8]) await fund(api, accountId, amount);
+    const total = async (query: string) => (await api.get(`/webhooks/deliveries?${query}`)).body.totalCount as number;
+    await poll(
+      () => total('type=INTERNAL_ACCOUNT.BALANCE_UPDATED&status=DELIVERED'),
+      (n) => n >= 8,
+      {
+        what: 'eight delivered balance webhooks',
+        timeoutMs: 10_000,
+      },
+    );
+    await poll(
+      () => total('status=PENDING'),
+      (n) => n === 0,
+      { what: 'no pending delivery', timeoutMs: 10_000 },
+    );
     const all = await api.get('/webhooks/deliveries?limit=100');
     // The operations dashboard counts the same deliveries by status.
     const counts = (await api.get('/audit/overview')).body.webhookDeliveries;

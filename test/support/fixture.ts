@@ -29,6 +29,18 @@ export interface ServiceFixture extends TestService {
   clock: ManualClock;
   /** The receiver of `webhooks` (throws when the fixture has none). */
   readonly receiver: WebhookReceiver;
+  /**
+   * A new platform with a webhook receiver of its own (closed after the file's tests), which its webhooks are
+   * pointed at unless `point` is false (the test configures the endpoint).
+   */
+  webhookPlatform(options?: { sandbox?: boolean; point?: boolean }): Promise<WebhookPlatform>;
+}
+
+/** A platform of a test's own, its webhooks pointed at a receiver of its own. */
+export interface WebhookPlatform {
+  platformId: string;
+  api: Client;
+  receiver: WebhookReceiver;
 }
 
 /** A client whose calls go to the client `target()` returns when they are made. */
@@ -55,6 +67,7 @@ export function useTestService(options: FixtureOptions = {}): ServiceFixture {
   const clock = options.clock ?? new ManualClock(options.start ?? DEFAULT_START);
   let running: TestService | undefined;
   let receiver: WebhookReceiver | undefined;
+  const receivers: WebhookReceiver[] = [];
   beforeAll(async () => {
     running = await startTestService({ clock, ids: options.ids, env: options.env, dataDir: options.dataDir });
     const mode = options.webhooks ?? options.receiver;
@@ -63,7 +76,7 @@ export function useTestService(options: FixtureOptions = {}): ServiceFixture {
   });
   afterAll(async () => {
     await running?.close();
-    await receiver?.close();
+    await Promise.all([receiver, ...receivers].map((r) => r?.close()));
   });
   const started = (): TestService => {
     if (!running) throw new Error('the test service starts in beforeAll: use it inside tests and hooks');
@@ -87,6 +100,13 @@ export function useTestService(options: FixtureOptions = {}): ServiceFixture {
       return receiver;
     },
     otherPlatform: (platformOptions) => started().otherPlatform(platformOptions),
+    async webhookPlatform({ sandbox, point = true } = {}) {
+      const platform = await started().otherPlatform({ sandbox });
+      const own = await startWebhookReceiver();
+      receivers.push(own);
+      if (point) await pointWebhooksAt(platform.api, own);
+      return { ...platform, receiver: own };
+    },
     close: () => started().close(),
   };
 }
