@@ -1,7 +1,8 @@
 import vm from 'node:vm';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestService, basicAuth, client, type Client, type TestService } from '../support/service.js';
+import { describe, expect, it } from '@jest/globals';
+import { basicAuth, client } from '../support/service.js';
 import { uniqueValue } from '../support/sequence.js';
+import { useTestService } from '../support/fixture.js';
 
 /** The docs page is plain HTML with one inline script; a syntax error there would leave it blank. */
 function expectValidScript(html: string) {
@@ -11,14 +12,8 @@ function expectValidScript(html: string) {
 }
 
 describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
-  let t: TestService;
-  let api: Client;
-
-  beforeAll(async () => {
-    t = await startTestService();
-    api = t.api;
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService();
+  const api = t.api;
 
   const customerWithAccount = async (currency = 'USD') => {
     const c = (

@@ -1,32 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
-import { pointWebhooksAt, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { describe, expect, it } from '@jest/globals';
+import { useTestService } from '../support/fixture.js';
 import { agents, policy, type ConnectedAgent } from './agents-support.js';
 
 const START = Date.UTC(2026, 3, 10, 9);
 
 describe('agents: approvals', () => {
-  let t: TestService;
-  let api: Client;
-  let a: ReturnType<typeof agents>;
-  let receiver: WebhookReceiver;
-
-  beforeAll(async () => {
-    // Webhook targets on loopback must be allowed explicitly.
-    t = await startTestService({
-      clock: new ManualClock(START),
-      env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost' },
-    });
-    api = t.api;
-    a = agents(t);
-    receiver = await startWebhookReceiver();
-    await pointWebhooksAt(api, receiver);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await receiver?.close();
-  });
+  const t = useTestService({ start: START, webhooks: 'ok' });
+  const api = t.api;
+  const a = agents(t);
 
   const approvalRequired = () => policy({ defaultExecutionMode: 'APPROVAL_REQUIRED' });
   const approve = (agent: ConnectedAgent, actionId: string) =>
@@ -58,12 +39,12 @@ describe('agents: approvals', () => {
       expect(await a.m.balance(agent.customer.accounts.USD)).toBe(10_000);
       expect(await a.usage(agent)).toMatchObject({ dailyTransactionCount: 0, dailySpend: 0 });
 
-      await receiver.waitFor(
+      await t.receiver.waitFor(
         (rs) => rs.some((r) => r.json?.type === 'AGENT_ACTION.PENDING_APPROVAL' && r.json.data.id === pending.body.id),
         15_000,
         'the pending-approval webhook',
       );
-      const hook = receiver.requests.find((r) => r.json?.data.id === pending.body.id)!;
+      const hook = t.receiver.requests.find((r) => r.json?.data.id === pending.body.id)!;
       expect({ ecdsa: hook.ecdsaValid, standard: hook.standardValid }).toEqual({ ecdsa: true, standard: true });
       expect(hook.json).toEqual({
         id: expect.stringMatching(/^Webhook:/),

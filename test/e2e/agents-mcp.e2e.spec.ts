@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { spawnSync } from 'node:child_process';
-import { ManualClock } from '#domain/clock.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { agents, policy, type ConnectedAgent } from './agents-support.js';
 
 const START = Date.UTC(2026, 3, 10, 9);
@@ -14,16 +13,16 @@ type ToolResult = { isError?: boolean; content: { type: string; text: string }[]
 const json = (r: ToolResult) => JSON.parse(r.content[r.content.length - 1].text);
 
 describe('agents: the MCP server, driven by the SDK client over stdio', () => {
-  let t: TestService;
-  let a: ReturnType<typeof agents>;
+  const t = useTestService({ start: START });
+  const a = agents(t);
   let agent: ConnectedAgent;
   let mcp: Client;
   let stderr = '';
 
-  beforeAll(async () => {
-    t = await startTestService({ clock: new ManualClock(START) });
-    a = agents(t);
+  // Every test drives an agent of its own (its limits and usage start fresh) through a server of its own.
+  beforeEach(async () => {
     agent = await a.connected(policy({}, { perTransactionLimit: 1_000, dailyLimit: 1_500 }));
+    stderr = '';
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [SERVER],
@@ -34,10 +33,7 @@ describe('agents: the MCP server, driven by the SDK client over stdio', () => {
     mcp = new Client({ name: 'e2e-assistant', version: '1.0.0' });
     await mcp.connect(transport);
   }, 60_000);
-  afterAll(async () => {
-    await mcp?.close();
-    await t?.close();
-  });
+  afterEach(async () => mcp?.close());
 
   const call = async (name: string, args: Record<string, unknown> = {}) =>
     (await mcp.callTool({ name, arguments: args })) as ToolResult;
@@ -120,6 +116,9 @@ describe('agents: the MCP server, driven by the SDK client over stdio', () => {
   });
 
   it('past the policy’s limits a tool call is a tool error with VELOCITY_LIMIT_EXCEEDED; nothing moves', async () => {
+    // 800 of the daily 1,500 spent first, through the same tools.
+    const spent = await call('execute_quote', { quoteId: json(await call('create_quote', quoteArgs(800))).id });
+    expect(json(spent)).toMatchObject({ status: 'APPROVED' });
     const before = await a.m.balance(agent.customer.accounts.USD);
     // Over the per-transaction limit.
     const tooBig = await call('transfer_out', transferArgs(5_000));

@@ -1,25 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { CommandRunner } from '#application/command-runner.js';
 import { agentDecider, agentStream } from '#domain/agents/agent.js';
-import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { ALL_PERMISSIONS, agents, policy, type ConnectedAgent } from './agents-support.js';
 
 const START = Date.UTC(2026, 3, 10, 9);
 
 describe('agents: policy enforced at the moment of each action', () => {
-  let t: TestService;
-  let api: Client;
-  let a: ReturnType<typeof agents>;
-
-  beforeAll(async () => {
-    t = await startTestService({ clock: new ManualClock(START) });
-    api = t.api;
-    a = agents(t);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestService({ start: START });
+  const api = t.api;
+  const a = agents(t);
 
   const refused = async (res: { status: number; body: any }, code: 'FORBIDDEN' | 'VELOCITY_LIMIT_EXCEEDED') => {
     expect({ status: res.status, code: res.body.code }).toEqual({ status: 403, code });

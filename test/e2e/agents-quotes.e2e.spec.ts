@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { describe, expect, it } from '@jest/globals';
+import { useTestService } from '../support/fixture.js';
 import { walletSession } from '../support/wallet-session.js';
 import { agents, policy } from './agents-support.js';
 
 const START = Date.UTC(2026, 3, 10, 9);
 
 describe('agents: quotes, embedded wallets and idempotency keys', () => {
-  let t: TestService;
-  let api: Client;
-  let a: ReturnType<typeof agents>;
-
-  beforeAll(async () => {
-    t = await startTestService({ clock: new ManualClock(START) });
-    api = t.api;
-    a = agents(t);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestService({ start: START });
+  const api = t.api;
+  const a = agents(t);
 
   it(
     'an EMBEDDED_WALLET source needs the wallet signature over the quote’s payloadToSign, as for ' + 'platforms',

@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { describe, expect, it } from '@jest/globals';
+import { useTestService } from '../support/fixture.js';
 import { agents, policy } from './agents-support.js';
 
 const START = Date.UTC(2026, 3, 10, 9);
 
 describe('agents: platform side, device codes and bearer authentication', () => {
-  let t: TestService;
-  let api: Client;
-  let a: ReturnType<typeof agents>;
-
-  beforeAll(async () => {
-    t = await startTestService({ clock: new ManualClock(START) });
-    api = t.api;
-    a = agents(t);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestService({ start: START });
+  const api = t.api;
+  const a = agents(t);
 
   it(
     'creates an agent with its first device code; redeeming it returns a gat_ token once and ' + 'connects the agent',
@@ -89,6 +79,10 @@ describe('agents: platform side, device codes and bearer authentication', () => 
   );
 
   it('a new device code replaces the unredeemed one; codes expire after 24 hours of the platform clock', async () => {
+    // A platform of its own: it moves its sandbox clock a day on.
+    const own = await t.otherPlatform();
+    const api = own.api;
+    const a = agents(t, api);
     const customer = await a.m.customer();
     const { agent, deviceCode } = await a.create(customer.id);
     const second = await api.post(`/agents/${agent.id}/device-codes`);
@@ -102,6 +96,10 @@ describe('agents: platform side, device codes and bearer authentication', () => 
   });
 
   it('lists agents with every filter; pause, rename and delete; another platform sees none of it', async () => {
+    // A platform of its own: it moves its sandbox clock on.
+    const own = await t.otherPlatform();
+    const api = own.api;
+    const a = agents(t, api);
     const customer = await a.m.customer();
     const other = await a.m.customer();
     const first = (await a.create(customer.id, policy(), 'first')).agent;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,13 +26,15 @@ function cliVerify(dataDir: string) {
 }
 
 describe('audit verify: replay into scratch read models, compare, prove the ledger', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'payments-audit-verify-'));
-  const clock = new ManualClock(START);
+  let dataDir: string;
   let t: TestService | undefined;
   let holder: Cardholder;
 
-  beforeAll(async () => {
-    // A scripted history: customers, fundings, a card with an authorization and a freeze, a payment.
+  // Every test gets the same scripted history in a data directory of its own (ids and clock are deterministic):
+  // customers, fundings, a card with an authorization and a freeze, a payment.
+  beforeEach(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'payments-audit-verify-'));
+    const clock = new ManualClock(START);
     t = await startTestService({ clock, ids: new SequentialIds(), dataDir });
     holder = await cardholder(t, t.api, clock, 'verify-holder');
     clock.advance(60_000);
@@ -46,8 +48,9 @@ describe('audit verify: replay into scratch read models, compare, prove the ledg
     const { projections, eventStore } = t.service.infra;
     expect(await projections.waitForPosition(await eventStore.headPosition(), 5_000)).toBe(true);
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await t?.close();
+    t = undefined;
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -92,6 +95,9 @@ describe('audit verify: replay into scratch read models, compare, prove the ledg
   });
 
   it('names a modified event row by stream and revision and exits non-zero', async () => {
+    // The CLI reads the files of a stopped service.
+    await t!.close();
+    t = undefined;
     const cardStream = `card-${holder.cardId.split(':')[1]}`;
     const db = new Database(join(dataDir, 'service.db'));
     const last = db

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { cardholder, type Cardholder } from '../support/card-fixture.js';
 import { money } from './money-support.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import type { Client } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { signedRequest } from '../support/wallet-session.js';
 
 const START = Date.UTC(2026, 2, 2, 9);
@@ -17,6 +18,7 @@ const correlated = (api: Client, correlationId: string): Client => {
   const request: Client['request'] = (method, path, body, headers = {}) =>
     api.request(method, path, body, { ...headers, 'x-correlation-id': correlationId });
   return {
+    ...api,
     request,
     get: (p, h) => request('GET', p, undefined, h),
     post: (p, b, h) => request('POST', p, b, h),
@@ -27,15 +29,13 @@ const correlated = (api: Client, correlationId: string): Client => {
 
 describe('audit: histories and point-in-time state from the event log', () => {
   const clock = new ManualClock(START);
-  let t: TestService;
-  let api: Client;
   let holder: Cardholder;
   let t1: number;
   let t2: number;
 
+  const t = useTestService({ clock });
+  const api = t.api;
   beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
     holder = await cardholder(t, api, clock, 'audit-holder');
     clock.advance(2 * MINUTES);
     t1 = clock.now().getTime();
@@ -48,7 +48,6 @@ describe('audit: histories and point-in-time state from the event log', () => {
     const unfrozen = await signedRequest(correlated(api, 'unfreeze-1'), 'PATCH', path, { state: 'ACTIVE' }, wallet);
     expect(unfrozen.result.status).toBe(200);
   });
-  afterAll(async () => t?.close());
 
   const state = (resource: string, id: string, at: number | string) =>
     api.get(`/audit/${resource}/${q(id)}/state?asOf=${q(typeof at === 'number' ? iso(at) : at)}`);
@@ -133,9 +132,12 @@ describe('audit: histories and point-in-time state from the event log', () => {
 
   it('follows a transaction in its quote stream and one in its own stream', async () => {
     const m = money(t);
+    // A sender of its own: the holder's balance is another test's subject.
+    const ada = await m.customer(['USD']);
+    await m.fund(ada.accounts.USD, 10_000);
     const bob = await m.customer(['USD'], { umaAddress: '$bob-audit@sandbox.uma.local' });
     clock.advance(MINUTES);
-    const quote = (await m.accountQuote(holder.usd, bob.accounts.USD, 1_000)).body;
+    const quote = (await m.accountQuote(ada.accounts.USD, bob.accounts.USD, 1_000)).body;
     const quoted = clock.now().getTime();
     const beforeExecution = await m.transaction(quote.transactionId);
     clock.advance(MINUTES);
@@ -159,7 +161,7 @@ describe('audit: histories and point-in-time state from the event log', () => {
             sum + (l.creditAccountId === account ? l.amount : 0) - (l.debitAccountId === account ? l.amount : 0),
           0,
         );
-    expect(moved(holder.usd)).toBe(-1_000 - (live.fees ?? 0));
+    expect(moved(ada.accounts.USD)).toBe(-1_000 - (live.fees ?? 0));
     expect(legs.every((l: any) => l.debitAccountId !== l.creditAccountId && l.currency === 'USD')).toBe(true);
     const other = await t.otherPlatform();
     expect((await other.api.get(`/audit/transactions/${q(id)}/ledger`)).status).toBe(404);

@@ -1,26 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 const MAX_BODY_DEPTH = 32;
 import { cardholder, type Cardholder } from '../support/card-fixture.js';
-import { startTestService, type Client, type Reply, type TestService } from '../support/service.js';
+import type { Reply } from '../support/service.js';
 import { snapshot } from '../support/state-snapshot.js';
+import { useTestService } from '../support/fixture.js';
 
 const fields = (res: Reply) =>
   (res.body?.details?.errors ?? []).map((e: { field: string; constraint: string }) => `${e.field}:${e.constraint}`);
 
 /** Inputs that once answered 500 or were accepted, and the rules of the hardened JSON body parser. */
 describe('bad input at the edge: 400 with field errors, never 5xx, nothing changed', () => {
-  let t: TestService;
-  let api: Client;
   let h: Cardholder;
   const clock = new ManualClock(Date.UTC(2026, 2, 2, 9));
 
+  const t = useTestService({ clock });
+  const api = t.api;
   beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
     h = await cardholder(t, api, clock, 'bad-input-1');
   });
-  afterAll(async () => t?.close());
 
   const expectInvalid = (res: Reply, ...expected: string[]) => {
     expect({ status: res.status, code: res.body?.code }).toEqual({ status: 400, code: 'INVALID_INPUT' });

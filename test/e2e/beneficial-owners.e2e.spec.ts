@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { CommandRunner } from '#application/command-runner.js';
 import { beneficialOwnerDecider, type PersonalInfo } from '#domain/beneficial-owners/beneficial-owner.js';
 import { ManualClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { uniqueValue } from '../support/sequence.js';
-import {
-  pointWebhooksAt,
-  startWebhookReceiver,
-  type ReceivedRequest,
-  type WebhookReceiver,
-} from '../support/webhook-receiver.js';
+import { type ReceivedRequest } from '../support/webhook-receiver.js';
 
 const START = Date.UTC(2026, 4, 4, 9);
 const ADDRESS = { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
@@ -36,20 +31,9 @@ const ownerOf = (customerId: string, lastName: string, extra: Record<string, unk
 
 describe('beneficial owners over HTTP', () => {
   const clock = new ManualClock(START);
-  let t: TestService;
-  let api: Client;
-  let receiver: WebhookReceiver;
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-    receiver = await startWebhookReceiver();
-    await pointWebhooksAt(api, receiver);
-  });
-  afterAll(async () => {
-    await receiver?.close();
-    await t?.close();
-  });
+  const t = useTestService({ clock, webhooks: 'ok' });
+  const api = t.api;
 
   const customer = async (body: Record<string, unknown>, client = api) => {
     clock.advance(1000);
@@ -237,7 +221,7 @@ describe('beneficial owners over HTTP', () => {
     expect(rejected.kycStatus).toBe('REJECTED');
     const rejectedAt = clock.now().toISOString();
     expect(await kybStatus(b.id)).toBe('REJECTED');
-    await receiver.waitFor((r) => kybHooks(b.id)(r).length >= 1, 10_000, 'CUSTOMER.KYB_REJECTED');
+    await t.receiver.waitFor((r) => kybHooks(b.id)(r).length >= 1, 10_000, 'CUSTOMER.KYB_REJECTED');
 
     // A verification of the business names the owner that blocks it.
     clock.advance(1000);
@@ -254,9 +238,9 @@ describe('beneficial owners over HTTP', () => {
     const after = (await api.get(`/customers/${b.id}`)).body;
     expect(after).toMatchObject({ kybStatus: 'APPROVED', updatedAt: approvedAt });
     expect(after.kycStatus).toBeUndefined();
-    await receiver.waitFor((r) => kybHooks(b.id)(r).length >= 2, 10_000, 'CUSTOMER.KYB_APPROVED');
+    await t.receiver.waitFor((r) => kybHooks(b.id)(r).length >= 2, 10_000, 'CUSTOMER.KYB_APPROVED');
 
-    const hooks = kybHooks(b.id)(receiver.requests);
+    const hooks = kybHooks(b.id)(t.receiver.requests);
     expect(hooks.map((h) => [h.json!.type, h.json!.timestamp, h.json!.data.kybStatus])).toEqual([
       ['CUSTOMER.KYB_REJECTED', rejectedAt, 'REJECTED'],
       ['CUSTOMER.KYB_APPROVED', approvedAt, 'APPROVED'],
@@ -295,8 +279,8 @@ describe('beneficial owners over HTTP', () => {
     expect((await patchOwner(owner.id, { roles: ['TRUSTEE'] })).kycStatus).toBe('PENDING');
     expect((await patchOwner(owner.id, { personalInfo: { lastName: 'Lee' } })).kycStatus).toBe('APPROVED');
     expect(await kybStatus(b.id)).toBe('APPROVED');
-    await receiver.waitFor((r) => kybHooks(b.id)(r).length >= 2, 10_000, 'two KYB webhooks');
-    expect(kybHooks(b.id)(receiver.requests).map((h) => h.json!.type)).toEqual([
+    await t.receiver.waitFor((r) => kybHooks(b.id)(r).length >= 2, 10_000, 'two KYB webhooks');
+    expect(kybHooks(b.id)(t.receiver.requests).map((h) => h.json!.type)).toEqual([
       'CUSTOMER.KYB_PENDING',
       'CUSTOMER.KYB_APPROVED',
     ]);

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
 import { ManualClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
-import { walletSession } from '../support/wallet-session.js';
+import { useTestService } from '../support/fixture.js';
+import { walletHolder } from '../support/wallet-session.js';
+import { poll } from '../support/poll.js';
 
 const ADDRESS = { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
 
@@ -11,48 +12,16 @@ const ADDRESS = { line1: '1 Main St', city: 'Springfield', postalCode: '12345', 
  * Cards follow their holder: PENDING_KYC until the holder is approved, CLOSED_BY_SERVICE once the holder is deleted.
  */
 describe('cards and their holder', () => {
-  let t: TestService;
-  let api: Client;
   const clock = new ManualClock(Date.UTC(2026, 3, 1, 8));
-  let n = 0;
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
+  const api = t.api;
 
-  async function holder(fullName: string) {
-    n += 1;
-    const c = await api.post('/customers', {
-      platformCustomerId: `kyc-${n}`,
-      customerType: 'INDIVIDUAL',
-      fullName,
-      email: `kyc${n}@example.com`,
-      currencies: ['USD'],
-    });
-    expect(c.status).toBe(201);
-    const usd = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.body.id)}`)).body.data[0]
-      .id;
-    return {
-      customerId: c.body.id as string,
-      kycStatus: c.body.kycStatus as string,
-      usd: usd as string,
-      wallet: await walletSession(api, c.body.id, 'USD'),
-    };
-  }
+  const holder = (fullName: string) => walletHolder(api, { fullName });
 
   const get = async (id: string) => (await api.get(`/cards/${id}`)).body;
 
-  async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string): Promise<T> {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const value = await read();
-      if (done(value)) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
+  const until = <T>(read: () => Promise<T>, done: (v: T) => boolean, what: string) => poll(read, done, { what });
 
   /** The provisioning timer is scheduled by whoever moved the card to PENDING_ISSUE: advance until it is due. */
   const activation = (id: string) =>

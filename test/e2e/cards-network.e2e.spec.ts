@@ -1,12 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
 import { ManualClock } from '#domain/clock.js';
 import { available, postedBalance } from '#domain/ledger/ledger.js';
 import { expectBalancedLedger, loadLedger } from '../support/ledger-check.js';
 import { AUTHORIZATION_VALIDITY_MS } from '#domain/cards/card-authorization.js';
 import { authorizationIdOf } from '#domain/cards/card-transaction.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
-import { signedRequest, walletSession, type WalletSession } from '../support/wallet-session.js';
+import { useTestService } from '../support/fixture.js';
+import { signedRequest, walletHolder, type WalletSession } from '../support/wallet-session.js';
+import { poll } from '../support/poll.js';
 
 const TX_ID = /^CardTransaction:[0-9a-f-]{36}$/;
 const usd = { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2 };
@@ -20,47 +21,23 @@ interface Holder {
 }
 
 describe('sandbox card network: authorizations, clearings and returns on the ledger', () => {
-  let t: TestService;
-  let api: Client;
   const clock = new ManualClock(Date.UTC(2026, 1, 2, 9));
-  let n = 0;
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
+  const api = t.api;
 
   async function holder(funds: { usd?: number; wallet?: number } = {}): Promise<Holder> {
-    n += 1;
-    const c = await api.post('/customers', {
-      platformCustomerId: `net-${n}`,
-      customerType: 'INDIVIDUAL',
-      fullName: 'Grace Hopper',
-      email: `net${n}@example.com`,
-      currencies: ['USD'],
-    });
-    expect(c.status).toBe(201);
-    const usd = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.body.id)}`)).body.data[0]
-      .id;
-    const wallet = await walletSession(api, c.body.id, 'USD');
+    const { customerId, usd, wallet } = await walletHolder(api, { fullName: 'Grace Hopper' });
     if (funds.usd)
       expect((await api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: funds.usd })).status).toBe(200);
     if (funds.wallet)
       expect(
         (await api.post(`/sandbox/internal-accounts/${wallet.accountId}/fund`, { amount: funds.wallet })).status,
       ).toBe(200);
-    return { customerId: c.body.id, usd, wallet };
+    return { customerId, usd, wallet };
   }
 
-  async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const value = await read();
-      if (done(value) || Date.now() > deadline) return value;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
+  const until = poll;
 
   async function activeCard(h: Holder, fundingSources = [h.usd, h.wallet.accountId]) {
     const created = await api.post('/cards', { customerId: h.customerId, form: 'VIRTUAL', fundingSources });

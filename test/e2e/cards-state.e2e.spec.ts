@@ -43,7 +43,7 @@ describe('cards over HTTP: the state table, funding sources and signed PATCH', (
           card: unfreeze.result.body,
         },
       ]);
-      expect(changes[0].metadata).toMatchObject({ walletSessionId: h.wallet.sessionId });
+      expect(changes[0].metadata).toMatchObject({ walletSessionId: h.wallet.id });
     });
 
     it.each(['ACTIVE', 'FROZEN'])(

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, expect } from '@jest/globals';
+import { expect } from '@jest/globals';
 import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
 import { ManualClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
-import { signedRequest, walletSession, type WalletSession } from '../support/wallet-session.js';
+import { useTestService } from '../support/fixture.js';
+import { signedRequest, walletHolder, type WalletSession } from '../support/wallet-session.js';
+import { poll } from '../support/poll.js';
 
 export interface Holder {
   customerId: string;
@@ -18,40 +19,15 @@ export interface Holder {
  */
 export function cardsHarness(start: number) {
   const clock = new ManualClock(start);
-  let t: TestService;
-  let n = 0;
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
 
   const harness = {
     clock,
-    get t(): TestService {
-      return t;
-    },
-    get api(): Client {
-      return t.api;
-    },
+    t,
+    api: t.api,
     async holder(fullName = 'Ada Lovelace'): Promise<Holder> {
-      n += 1;
-      const c = await t.api.post('/customers', {
-        platformCustomerId: `holder-${n}`,
-        customerType: 'INDIVIDUAL',
-        fullName,
-        email: `holder${n}@example.com`,
-        currencies: ['USD', 'EUR'],
-      });
-      expect(c.status).toBe(201);
-      const path = `/customers/internal-accounts?customerId=${encodeURIComponent(c.body.id)}`;
-      const accounts = (await t.api.get(path)).body.data;
-      const fiat = (code: string) => accounts.find((a: any) => a.balance.currency.code === code).id;
-      return {
-        customerId: c.body.id,
-        usd: fiat('USD'),
-        eur: fiat('EUR'),
-        wallet: await walletSession(t.api, c.body.id, 'USD'),
-      };
+      const h = await walletHolder(t.api, { fullName, currencies: ['USD', 'EUR'] });
+      return { customerId: h.customerId, usd: h.usd, eur: h.accounts.EUR, wallet: h.wallet };
     },
     async card(h: Holder, body: Record<string, unknown> = {}) {
       const res = await t.api.post('/cards', {
@@ -63,15 +39,7 @@ export function cardsHarness(start: number) {
       expect(res.status).toBe(201);
       return res.body;
     },
-    async until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string): Promise<T> {
-      const deadline = Date.now() + 5000;
-      for (;;) {
-        const value = await read();
-        if (done(value)) return value;
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    },
+    until: <T>(read: () => Promise<T>, done: (v: T) => boolean, what: string) => poll(read, done, { what }),
     get: async (id: string) => (await t.api.get(`/cards/${id}`)).body,
     /** Lets the sandbox issuer answer: the provisioning timer is due after the delay on the clock. */
     async provision(id: string) {

@@ -9,6 +9,7 @@ import { startChildService, type ChildService } from '../support/child-service.j
 import { expectBalancedLedger } from '../support/ledger-check.js';
 import type { Client } from '../support/service.js';
 import { walletSession } from '../support/wallet-session.js';
+import { poll } from '../support/poll.js';
 
 const merchant = { descriptor: 'CORNER COFFEE', mcc: '5814', country: 'US' };
 const FUNDS = 100_000;
@@ -20,14 +21,8 @@ const PARTIAL_ROUNDS = 3;
 const PART = 300;
 
 /** Polls a read until it is done or 20 s passed (card issuance runs on the worker's real clock). */
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const until = <T>(read: () => Promise<T>, done: (v: T) => boolean) =>
+  poll(read, done, { timeoutMs: 20_000, intervalMs: 100 });
 
 describe('cards and fundings through two service processes on the same embedded files', () => {
   const children: ChildService[] = [];

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { uniqueValue } from '../support/sequence.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import type { Client } from '../support/service.js';
 import {
   pointWebhooksAt,
   startWebhookReceiver,
@@ -12,6 +10,7 @@ import {
   type WebhookReceiver,
 } from '../support/webhook-receiver.js';
 import { money } from './money-support.js';
+import { useTestService } from '../support/fixture.js';
 
 interface Run {
   status: number | null;
@@ -49,60 +48,55 @@ async function failure(dataDir: string, ...args: string[]): Promise<{ status: nu
 }
 
 describe('the operators’ CLI', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'payments-cli-'));
-  let t: TestService;
-  let api: Client;
+  const t = useTestService();
+  const api = t.api;
   let platformA: string;
   let other: { platformId: string; api: Client };
   let production: { platformId: string; api: Client };
 
   beforeAll(async () => {
-    t = await startTestService({ dataDir });
-    api = t.api;
     platformA = t.service.sandbox!.platformId;
     other = await t.otherPlatform();
     production = await t.otherPlatform({ sandbox: false });
   });
-  afterAll(async () => {
-    await t?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
 
   it('creates platforms and tokens and lists platforms, as JSON with --json and as text without', async () => {
-    const created = await json(dataDir, 'platform:create', '--name', 'Ops', '--sandbox');
+    const created = await json(t.dataDir, 'platform:create', '--name', 'Ops', '--sandbox');
     expect(created).toEqual({
       platformId: expect.stringMatching(/^Platform:/),
       tokenId: expect.stringMatching(/^ApiToken:/),
       clientSecret: expect.any(String),
     });
-    const token = await json(dataDir, 'token:create', '--platform', created.platformId, '--name', 'ops');
+    const token = await json(t.dataDir, 'token:create', '--platform', created.platformId, '--name', 'ops');
     expect(token).toEqual({
       platformId: created.platformId,
       tokenId: expect.stringMatching(/^ApiToken:/),
       clientSecret: expect.any(String),
     });
 
-    const listed = await json(dataDir, 'platforms:list');
+    const listed = await json(t.dataDir, 'platforms:list');
     expect(listed.map((p: any) => p.id)).toEqual(expect.arrayContaining([platformA, other.platformId]));
-    const text = await cli(dataDir, 'platforms:list');
+    const text = await cli(t.dataDir, 'platforms:list');
     expect(text.status).toBe(0);
     expect(text.stdout.split('\n')[0]).toMatch(/^platform\s+name\s+sandbox\s+created$/);
     expect(text.stdout).toContain(platformA);
 
     const unknown = 'Platform:00000000-0000-4000-8000-000000000000';
-    expect(await failure(dataDir, 'token:create', '--platform', unknown)).toEqual({
+    expect(await failure(t.dataDir, 'token:create', '--platform', unknown)).toEqual({
       status: 1,
       error: { status: 404, code: 'PLATFORM_NOT_FOUND', message: `platform ${unknown} not found` },
     });
-    const usage = await cli(dataDir, 'token:create');
+    const usage = await cli(t.dataDir, 'token:create');
     expect(usage.status).toBe(2);
     expect(usage.stderr).toMatch(/^error: token:create needs --platform Platform:<uuid>\n\nusage:/);
   });
 
   it('lists customers as GET /customers does, with its filters, limit and cursor, within the platform', async () => {
+    // A platform of its own: the counts are of its customers only.
+    const mine = await t.otherPlatform();
     const ids: string[] = [];
     for (const region of ['NL', 'ES', 'NL']) {
-      const res = await api.post('/customers', {
+      const res = await mine.api.post('/customers', {
         customerType: 'INDIVIDUAL',
         platformCustomerId: uniqueValue('cli-list'),
         region,
@@ -114,49 +108,51 @@ describe('the operators’ CLI', () => {
       (await other.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'elsewhere' })).status,
     ).toBe(201);
 
-    const first = await json(dataDir, 'customers:list', '--platform', platformA, '--limit', '2');
-    expect(first).toEqual((await api.get('/customers?limit=2')).body);
+    const first = await json(t.dataDir, 'customers:list', '--platform', mine.platformId, '--limit', '2');
+    expect(first).toEqual((await mine.api.get('/customers?limit=2')).body);
     expect(first).toMatchObject({ hasMore: true, totalCount: 3 });
     const next = await json(
-      dataDir,
+      t.dataDir,
       'customers:list',
       '--platform',
-      platformA,
+      mine.platformId,
       '--limit',
       '2',
       '--cursor',
       first.nextCursor,
     );
-    expect(next).toEqual((await api.get(`/customers?limit=2&cursor=${encodeURIComponent(first.nextCursor)}`)).body);
+    expect(next).toEqual(
+      (await mine.api.get(`/customers?limit=2&cursor=${encodeURIComponent(first.nextCursor)}`)).body,
+    );
     const spanish = await json(
-      dataDir,
+      t.dataDir,
       'customers:list',
       '--platform',
-      platformA,
+      mine.platformId,
       '--region',
       'ES',
       '--customer-type',
       'INDIVIDUAL',
     );
-    expect(spanish).toEqual((await api.get('/customers?region=ES&customerType=INDIVIDUAL')).body);
+    expect(spanish).toEqual((await mine.api.get('/customers?region=ES&customerType=INDIVIDUAL')).body);
     expect(spanish.data.map((c: any) => c.id)).toEqual([ids[1]]);
 
     const elsewhere = await json(
-      dataDir,
+      t.dataDir,
       'customers:list',
       '--platform',
-      platformA,
+      mine.platformId,
       '--platform-customer-id',
       'elsewhere',
     );
     expect(elsewhere).toMatchObject({ data: [], hasMore: false, totalCount: 0 });
 
-    const refused = await failure(dataDir, 'customers:list', '--platform', platformA, '--limit', '0');
+    const refused = await failure(t.dataDir, 'customers:list', '--platform', mine.platformId, '--limit', '0');
     expect(refused.status).toBe(1);
-    expect(refused.error).toEqual((await api.get('/customers?limit=0')).body);
+    expect(refused.error).toEqual((await mine.api.get('/customers?limit=0')).body);
     expect(refused.error.code).toBe('INVALID_INPUT');
 
-    const text = await cli(dataDir, 'customers:list', '--platform', platformA, '--limit', '2');
+    const text = await cli(t.dataDir, 'customers:list', '--platform', mine.platformId, '--limit', '2');
     expect(text.stdout).toContain(ids[2]);
     expect(text.stdout.trim().split('\n').pop()).toBe(
       `2 of ${first.totalCount}; next page: --cursor ${first.nextCursor}`,
@@ -173,7 +169,7 @@ describe('the operators’ CLI', () => {
     });
     expect(created.status).toBe(201);
     const customer = (await api.get(`/customers/${created.body.id}`)).body;
-    const search = (term: string) => json(dataDir, 'customers:search', '--platform', platformA, term);
+    const search = (term: string) => json(t.dataDir, 'customers:search', '--platform', platformA, term);
     for (const term of [customer.id, platformCustomerId, 'grace.hopper@example.COM', customer.umaAddress])
       expect(await search(term)).toEqual({ data: [customer] });
     expect(await search('nobody@example.com')).toEqual({ data: [] });
@@ -181,12 +177,12 @@ describe('the operators’ CLI', () => {
     const theirs = (
       await other.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: uniqueValue('x') })
     ).body;
-    expect(await failure(dataDir, 'customers:search', '--platform', platformA, theirs.id)).toEqual({
+    expect(await failure(t.dataDir, 'customers:search', '--platform', platformA, theirs.id)).toEqual({
       status: 1,
       error: (await api.get(`/customers/${theirs.id}`)).body,
     });
     expect(await search(theirs.platformCustomerId)).toEqual({ data: [] });
-    const text = await cli(dataDir, 'customers:search', '--platform', platformA, theirs.id);
+    const text = await cli(t.dataDir, 'customers:search', '--platform', platformA, theirs.id);
     expect({ status: text.status, stdout: text.stdout }).toEqual({ status: 1, stdout: '' });
     expect(text.stderr).toBe(`error: CUSTOMER_NOT_FOUND: customer ${theirs.id} not found\n`);
   });
@@ -199,17 +195,17 @@ describe('the operators’ CLI', () => {
     expect((await api.post(`/quotes/${quote.id}/execute`)).status).toBe(200);
     const completed = await m.eventually(quote.transactionId, 'COMPLETED');
 
-    const shown = await json(dataDir, 'transactions:show', '--platform', platformA, completed.id);
+    const shown = await json(t.dataDir, 'transactions:show', '--platform', platformA, completed.id);
     expect(shown.transaction).toEqual((await api.get(`/transactions/${completed.id}`)).body);
     expect(shown.ledger).toEqual((await api.get(`/audit/transactions/${completed.id}/ledger?limit=100`)).body.data);
     expect(shown.ledger.length).toBeGreaterThan(0);
     expect(shown.ledger.map((l: any) => l.leg.kind)).toContain('PENDING');
 
-    expect(await failure(dataDir, 'transactions:show', '--platform', other.platformId, completed.id)).toEqual({
+    expect(await failure(t.dataDir, 'transactions:show', '--platform', other.platformId, completed.id)).toEqual({
       status: 1,
       error: (await other.api.get(`/transactions/${completed.id}`)).body,
     });
-    const text = await cli(dataDir, 'transactions:show', '--platform', platformA, completed.id);
+    const text = await cli(t.dataDir, 'transactions:show', '--platform', platformA, completed.id);
     expect(text.stdout).toMatch(new RegExp(`^id\\s+${completed.id}$`, 'm'));
     expect(text.stdout).toContain('ledger legs:');
   });
@@ -228,11 +224,11 @@ describe('the operators’ CLI', () => {
       expect(failed).toMatchObject({ attemptCount: 1, redeliveries: 0 });
       await receiver.setMode('ok');
 
-      expect(await failure(dataDir, 'webhooks:redeliver', '--platform', other.platformId, failed.id)).toEqual({
+      expect(await failure(t.dataDir, 'webhooks:redeliver', '--platform', other.platformId, failed.id)).toEqual({
         status: 1,
         error: { status: 404, code: 'WEBHOOK_DELIVERY_NOT_FOUND', message: `webhook delivery ${failed.id} not found` },
       });
-      const redelivered = await json(dataDir, 'webhooks:redeliver', '--platform', platformA, failed.id);
+      const redelivered = await json(t.dataDir, 'webhooks:redeliver', '--platform', platformA, failed.id);
       expect(redelivered).toMatchObject({ id: failed.id, webhookId: failed.webhookId, redeliveries: 1 });
       const delivered = await waitForDelivery(api, failed.id, 'DELIVERED');
       expect(delivered).toMatchObject({ attemptCount: 2, redeliveries: 1, lastStatusCode: 200 });
@@ -244,22 +240,29 @@ describe('the operators’ CLI', () => {
         500, 200,
       ]);
 
-      const again = await failure(dataDir, 'webhooks:redeliver', '--platform', platformA, failed.id);
+      const again = await failure(t.dataDir, 'webhooks:redeliver', '--platform', platformA, failed.id);
       expect(again).toEqual({ status: 1, error: (await api.post(`/webhooks/deliveries/${failed.id}/redeliver`)).body });
       expect(again.error.code).toBe('INVALID_STATE_TRANSITION');
     });
   });
 
   it('reads and advances a sandbox platform’s clock; refuses a production platform as the API does', async () => {
-    const before = await json(dataDir, 'sandbox:clock', '--platform', other.platformId);
+    const before = await json(t.dataDir, 'sandbox:clock', '--platform', other.platformId);
     expect(before).toEqual({ now: expect.any(String), offsetMs: 0 });
-    const advanced = await json(dataDir, 'sandbox:clock:advance', '--platform', other.platformId, '--seconds', '3600');
+    const advanced = await json(
+      t.dataDir,
+      'sandbox:clock:advance',
+      '--platform',
+      other.platformId,
+      '--seconds',
+      '3600',
+    );
     expect(advanced).toEqual({ now: expect.any(String), offsetMs: 3_600_000, promotedJobs: expect.any(Number) });
     expect((await other.api.get('/sandbox/clock')).body.offsetMs).toBe(3_600_000);
     expect((await api.get('/sandbox/clock')).body.offsetMs).toBe(0);
 
     const refused = await failure(
-      dataDir,
+      t.dataDir,
       'sandbox:clock:advance',
       '--platform',
       production.platformId,
@@ -271,13 +274,20 @@ describe('the operators’ CLI', () => {
       error: (await production.api.post('/sandbox/clock/advance', { seconds: 60 })).body,
     });
     expect(refused.error).toMatchObject({ status: 403, code: 'FORBIDDEN' });
-    expect(await json(dataDir, 'sandbox:clock', '--platform', production.platformId)).toEqual({
+    expect(await json(t.dataDir, 'sandbox:clock', '--platform', production.platformId)).toEqual({
       now: expect.any(String),
       offsetMs: 0,
     });
-    const invalid = await failure(dataDir, 'sandbox:clock:advance', '--platform', other.platformId, '--seconds', '1.5');
+    const invalid = await failure(
+      t.dataDir,
+      'sandbox:clock:advance',
+      '--platform',
+      other.platformId,
+      '--seconds',
+      '1.5',
+    );
     expect(invalid.error).toEqual((await other.api.post('/sandbox/clock/advance', { seconds: 1.5 })).body);
-    const text = await cli(dataDir, 'sandbox:clock:advance', '--platform', production.platformId, '--seconds', '60');
+    const text = await cli(t.dataDir, 'sandbox:clock:advance', '--platform', production.platformId, '--seconds', '60');
     expect({ status: text.status, stdout: text.stdout }).toEqual({ status: 1, stdout: '' });
     expect(text.stderr).toBe(`error: FORBIDDEN: ${refused.error.message}\n`);
   });

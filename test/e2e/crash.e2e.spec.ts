@@ -1,20 +1,14 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
 import { startChildService, type ChildService } from '../support/child-service.js';
+import { useDataDir } from '../support/fixture.js';
 
 /**
  * Durability: a service process killed with SIGKILL in the middle of a burst of customer
  * creations loses no acknowledged write and duplicates none.
  */
 describe('crash during a burst of writes', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'payments-crash-'));
   let child: ChildService | undefined;
-  afterAll(async () => {
-    await child?.kill();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const dataDir = useDataDir('payments-crash-', () => child?.kill());
 
   it('keeps every acknowledged customer and never duplicates one after SIGKILL and restart', async () => {
     child = await startChildService(dataDir);

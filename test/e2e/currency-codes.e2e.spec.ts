@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { money } from './money-support.js';
 
 const START = Date.UTC(2026, 2, 4, 9);
@@ -12,11 +12,7 @@ const ada = { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' };
  */
 describe('currency codes', () => {
   const clock = new ManualClock(START);
-  let t: TestService;
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
 
   it('filters by any well-formed code: one nobody uses matches nothing', async () => {
     const m = money(t);

@@ -1,10 +1,10 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { basicAuth, client, startTestService, type TestService } from '../support/service.js';
 import { COLUMNS, csvOf, individual, waitForJob } from './customers-bulk-support.js';
+import { useDataDir } from '../support/fixture.js';
 
 /** `npm run cli -- <args>` on a data directory (the build is current: jest runs after it); stdout is not a terminal. */
 function cli(dataDir: string, ...args: string[]) {
@@ -16,12 +16,8 @@ function cli(dataDir: string, ...args: string[]) {
 }
 
 describe('customers:import from the CLI', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'payments-bulk-cli-'));
   let t: TestService | undefined;
-  afterAll(async () => {
-    await t?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const dataDir = useDataDir('payments-bulk-cli-', () => t?.close());
 
   it('imports a file as the platform’s job with progress lines; the API shows the job and customers', async () => {
     const created = cli(dataDir, 'platform:create', '--name', 'Importer', '--sandbox', '--json');

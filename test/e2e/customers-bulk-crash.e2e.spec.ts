@@ -1,10 +1,8 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
 import { startChildService, type ChildService } from '../support/child-service.js';
 import { pointWebhooksAt, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { allCustomers, csvOf, individual, upload, waitForJob } from './customers-bulk-support.js';
+import { useDataDir } from '../support/fixture.js';
 
 const ROWS = 1_000;
 /** Rows (by index) with a birth date POST /customers refuses. */
@@ -20,13 +18,11 @@ const DUPLICATE = 800;
  * counted twice, and the job finishes with the exact counts.
  */
 describe('bulk import across a crash', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'payments-bulk-crash-'));
   let child: ChildService | undefined;
   let receiver: WebhookReceiver | undefined;
-  afterAll(async () => {
+  const dataDir = useDataDir('payments-bulk-crash-', async () => {
     await child?.kill();
     await receiver?.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('creates no customer twice after SIGKILL halfway through the job and a restart; the job finishes', async () => {

@@ -15,6 +15,7 @@ import {
   waitForJob,
   type Row,
 } from './customers-bulk-support.js';
+import { useTestService } from '../support/fixture.js';
 
 const START = Date.UTC(2026, 4, 4, 9);
 
@@ -122,14 +123,9 @@ for (const [adapter, skip] of [
 
 describe('bulk customer import: the upload and the job resource', () => {
   const clock = new ManualClock(START);
-  let t: TestService;
-  let api: Client;
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
+  const api = t.api;
 
   const head = () => t.service.infra.eventStore.headPosition();
 

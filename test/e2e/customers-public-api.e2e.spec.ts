@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
-import { startTestService, type TestService } from '../support/service.js';
-import { pointWebhooksAt, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useTestService } from '../support/fixture.js';
+import { pointWebhooksAt } from '../support/webhook-receiver.js';
 
 const START = Date.UTC(2026, 2, 5, 9);
 
@@ -26,16 +26,7 @@ const address = { line1: '1 Dock Road', city: 'Oakland', state: 'CA', postalCode
 
 describe('customers shaped as the public API', () => {
   const clock = new ManualClock(START);
-  let t: TestService;
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await t?.close();
-    await receiver?.close();
-  });
+  const t = useTestService({ clock, receiver: 'ok' });
 
   it('creates an individual without platformCustomerId, with its own KYC status', async () => {
     const res = await t.api.post('/customers', {
@@ -71,7 +62,7 @@ describe('customers shaped as the public API', () => {
   });
 
   it('creates a business with every businessInfo field, returned everywhere, KYB webhook included', async () => {
-    await pointWebhooksAt(t.api, receiver);
+    await pointWebhooksAt(t.api, t.receiver);
     const res = await t.api.post('/customers', {
       customerType: 'BUSINESS',
       platformCustomerId: 'biz-acme',
@@ -100,8 +91,8 @@ describe('customers shaped as the public API', () => {
     const accounts = await t.api.get(`/customers/internal-accounts?customerId=${res.body.id}`);
     expect(accounts.body.data.map((a: any) => a.status)).toEqual(['ACTIVE', 'ACTIVE']);
 
-    await receiver.waitFor((rs) => rs.some((r) => r.json?.type === 'CUSTOMER.KYB_APPROVED'), 10_000, 'KYB webhook');
-    const hook = receiver.requests.find((r) => r.json?.type === 'CUSTOMER.KYB_APPROVED')!;
+    await t.receiver.waitFor((rs) => rs.some((r) => r.json?.type === 'CUSTOMER.KYB_APPROVED'), 10_000, 'KYB webhook');
+    const hook = t.receiver.requests.find((r) => r.json?.type === 'CUSTOMER.KYB_APPROVED')!;
     expect(hook.json!.data).toMatchObject({ id: res.body.id, kybStatus: 'APPROVED', businessInfo: info });
   });
 

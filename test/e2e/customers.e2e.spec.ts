@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { describe, expect, it } from '@jest/globals';
+import { useTestService } from '../support/fixture.js';
+import type { Client } from '../support/service.js';
 
-const START = Date.UTC(2026, 0, 5, 12);
-
+/** Each test works in a platform of its own: what it lists and counts is only what it made. */
 describe('customers over HTTP (embedded stores)', () => {
-  let t: TestService;
-  let api: Client;
-  const clock = new ManualClock(START);
+  const t = useTestService();
+  const clock = t.clock;
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-  });
-  afterAll(async () => t?.close());
-
-  const create = async (body: Record<string, unknown>) => {
+  const create = async (api: Client, body: Record<string, unknown>) => {
     clock.advance(1000);
     const res = await api.post('/customers', { customerType: 'INDIVIDUAL', ...body });
     expect(res.status).toBe(201);
@@ -23,6 +15,7 @@ describe('customers over HTTP (embedded stores)', () => {
   };
 
   it('starts with an empty list', async () => {
+    const { api } = await t.otherPlatform();
     const res = await api.get('/customers');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: [], hasMore: false, totalCount: 0 });
@@ -43,7 +36,8 @@ describe('customers over HTTP (embedded stores)', () => {
   });
 
   it('creates, reads and lists a customer with one internal account per currency', async () => {
-    const c = await create({
+    const { api } = await t.otherPlatform();
+    const c = await create(api, {
       platformCustomerId: 'user-1',
       fullName: 'Ada Lovelace',
       email: 'ada@example.com',
@@ -72,28 +66,30 @@ describe('customers over HTTP (embedded stores)', () => {
   });
 
   it('applies the sandbox KYC and KYB outcome rules', async () => {
-    expect((await create({ platformCustomerId: 'k1', fullName: 'Pat Smith001' })).kycStatus).toBe('PENDING');
-    expect((await create({ platformCustomerId: 'k2', fullName: 'Pat Smith002' })).kycStatus).toBe('REJECTED');
-    const business = await create({
+    const { api } = await t.otherPlatform();
+    expect((await create(api, { platformCustomerId: 'k1', fullName: 'Pat Smith001' })).kycStatus).toBe('PENDING');
+    expect((await create(api, { platformCustomerId: 'k2', fullName: 'Pat Smith002' })).kycStatus).toBe('REJECTED');
+    const business = await create(api, {
       platformCustomerId: 'b1',
       customerType: 'BUSINESS',
       businessInfo: { legalName: 'Acme', registrationNumber: 'REG-002' },
     });
     expect(business.kybStatus).toBe('REJECTED');
-    const pending = await create({ platformCustomerId: 'k3', fullName: 'Pat Smith001' });
+    const pending = await create(api, { platformCustomerId: 'k3', fullName: 'Pat Smith001' });
     const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(pending.id)}`);
     expect(accounts.body.data[0].status).toBe('PENDING');
   });
 
   it('filters by every documented parameter', async () => {
-    const mx = await create({
+    const { api } = await t.otherPlatform();
+    const mx = await create(api, {
       platformCustomerId: 'filter-mx',
       region: 'MX',
       currencies: ['MXN'],
       umaAddress: '$maria@example.com',
     });
     const mid = new Date(clock.now().getTime() + 500).toISOString();
-    const biz = await create({ platformCustomerId: 'filter-biz', customerType: 'BUSINESS', region: 'US' });
+    const biz = await create(api, { platformCustomerId: 'filter-biz', customerType: 'BUSINESS', region: 'US' });
     const q = async (query: string) => {
       const res = await api.get(`/customers?${query}`);
       expect(res.status).toBe(200);
@@ -117,7 +113,8 @@ describe('customers over HTTP (embedded stores)', () => {
   });
 
   it('paginates with cursors: no gaps, no duplicates, stable totalCount', async () => {
-    for (let i = 0; i < 23; i++) await create({ platformCustomerId: `page-${i}`, region: 'DE' });
+    const { api } = await t.otherPlatform();
+    for (let i = 0; i < 23; i++) await create(api, { platformCustomerId: `page-${i}`, region: 'DE' });
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
@@ -144,6 +141,10 @@ describe('customers over HTTP (embedded stores)', () => {
   });
 
   it('refuses bad input with field errors and changes nothing', async () => {
+    const { api } = await t.otherPlatform();
+    // two customers: a page with a next cursor, for the foreign-cursor case
+    await create(api, { platformCustomerId: 'listed-1' });
+    await create(api, { platformCustomerId: 'listed-2' });
     const before = (await api.get('/customers?isIncludingDeleted=true')).body.totalCount;
     const cases: [string, () => Promise<any>, string][] = [
       ['malformed JSON', () => api.request('POST', '/customers', '{"platformCustomerId": "x",', {}), 'body'],
@@ -206,7 +207,8 @@ describe('customers over HTTP (embedded stores)', () => {
   });
 
   it('updates a customer; adding a currency opens an account, removing one is refused', async () => {
-    const c = await create({ platformCustomerId: 'upd', currencies: ['USD'] });
+    const { api } = await t.otherPlatform();
+    const c = await create(api, { platformCustomerId: 'upd', currencies: ['USD'] });
     clock.advance(1000);
     const res = await api.patch(`/customers/${c.id}`, {
       region: 'FR',
@@ -225,8 +227,9 @@ describe('customers over HTTP (embedded stores)', () => {
   });
 
   it('soft-deletes: hidden from lists unless asked, refused while funds remain', async () => {
-    const c = await create({ platformCustomerId: 'del' });
-    const rich = await create({ platformCustomerId: 'rich' });
+    const { api } = await t.otherPlatform();
+    const c = await create(api, { platformCustomerId: 'del' });
+    const rich = await create(api, { platformCustomerId: 'rich' });
     const account = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(rich.id)}`)).body
       .data[0];
     expect((await api.post(`/sandbox/internal-accounts/${account.id}/fund`, { amount: 500 })).status).toBe(200);
@@ -248,7 +251,8 @@ describe('customers over HTTP (embedded stores)', () => {
   });
 
   it("answers 404 for another platform's customer and never lists it", async () => {
-    const mine = await create({ platformCustomerId: 'mine' });
+    const { api } = await t.otherPlatform();
+    const mine = await create(api, { platformCustomerId: 'mine' });
     const other = await t.otherPlatform();
     const res = await other.api.get(`/customers/${mine.id}`);
     expect(res.status).toBe(404);

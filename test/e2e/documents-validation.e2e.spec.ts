@@ -204,6 +204,25 @@ describe('document uploads that are refused', () => {
   });
 
   it('refusals change nothing: only the accepted uploads are listed', async () => {
+    const customerId = await holder(api);
+    // Refused: missing fields, a text file, one byte past the limit.
+    expectError(await upload(api, { documentHolder: customerId }), 400, 'INVALID_INPUT');
+    const text = { bytes: Buffer.from('hello'), type: 'text/plain', name: 'x' };
+    expectError(await upload(api, passportFields(customerId), text), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    const tooLarge = pdfPart(fileOf('pdf', LIMIT + 1));
+    expectError(await upload(api, passportFields(customerId), tooLarge), 413, 'PAYLOAD_TOO_LARGE');
+    // Accepted: late fields, an octet-stream PNG, exactly the limit, and two plain uploads.
+    const late = rawForm([
+      filePart('file', '%PDF-1.4 late fields'),
+      field('documentHolder', customerId),
+      field('documentType', 'OTHER'),
+      field('country', 'DE'),
+    ]);
+    expect((await api.request('POST', '/documents', late, multipart)).status).toBe(201);
+    const png = { bytes: fileOf('png'), type: 'application/octet-stream' };
+    expect((await upload(api, passportFields(customerId), png)).status).toBe(201);
+    expect((await upload(api, passportFields(customerId), pdfPart(fileOf('pdf', LIMIT)))).status).toBe(201);
+    for (let i = 0; i < 2; i++) expect((await upload(api, passportFields(customerId))).status).toBe(201);
     const listed = await api.get(`/documents?documentHolder=${encodeURIComponent(customerId)}`);
     // late fields, octet-stream PNG, exactly the limit, and two plain uploads above
     expect(listed.body.totalCount).toBe(5);

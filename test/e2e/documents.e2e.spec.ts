@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import { FsBlobStore } from '#blob-store/fs-blob-store.js';
 import { ManualClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { ownerBody } from './idempotency-fixtures.js';
 import {
   download,
@@ -21,19 +21,16 @@ const START = Date.UTC(2026, 4, 4, 9);
 const q = encodeURIComponent;
 
 describe('documents over HTTP', () => {
-  let t: TestService;
-  let api: Client;
   const clock = new ManualClock(START);
   /** Where the blob store keeps a hash's file: to see that content is erased. */
   let stored: (sha: string) => boolean;
 
+  const t = useTestService({ clock });
+  const api = t.api;
   beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
     const blobs = t.service.infra.blobs as FsBlobStore;
     stored = (sha) => existsSync(blobs.objectPath(sha));
   });
-  afterAll(async () => t?.close());
 
   const replace = (id: string, fields: Record<string, string>, file?: FilePart, client = api) =>
     client.request('PUT', `/documents/${id}`, form(fields, file));

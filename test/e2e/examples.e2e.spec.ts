@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 
 /**
  * Every script of `examples/` runs as an integrator runs it: the compiled file (`npm run build`) in a child
@@ -57,17 +57,14 @@ function startExample(name: string, env: Record<string, string | undefined>): Ex
 }
 
 describe('examples/ against the running service', () => {
-  let t: TestService;
-  let api: Client;
   let env: Record<string, string>;
 
+  const t = useTestService();
+  const api = t.api;
   beforeAll(async () => {
-    t = await startTestService();
-    api = t.api;
     const { tokenId, clientSecret } = t.service.sandbox!;
     env = { PAYMENTS_API_URL: t.url, PAYMENTS_TOKEN_ID: tokenId, PAYMENTS_CLIENT_SECRET: clientSecret };
   });
-  afterAll(async () => t?.close());
 
   /** Runs a script to its end; expects exit 0 and returns the ids it printed as its last line. */
   async function runToEnd(name: string): Promise<Record<string, string>> {

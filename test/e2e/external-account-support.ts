@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, expect } from '@jest/globals';
+import { beforeAll, expect } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 
 /** An individual beneficiary (accountInfo.beneficiary), Ada by default. */
 export const person = (fullName = 'Ada Lovelace', extra: Record<string, unknown> = {}) => ({
@@ -31,7 +31,6 @@ export const USD_RAILS = ['ACH', 'WIRE', 'RTP', 'FEDNOW'];
  */
 export function externalAccountsHarness(start: number) {
   const clock = new ManualClock(start);
-  let t: TestService;
   let ada: { id: string };
   let bob: { id: string };
   const customer = async (body: Record<string, unknown>) => {
@@ -39,21 +38,16 @@ export function externalAccountsHarness(start: number) {
     expect(res.status).toBe(201);
     return res.body;
   };
+  const t = useTestService({ clock });
   beforeAll(async () => {
-    t = await startTestService({ clock });
     ada = await customer({ platformCustomerId: 'ada', fullName: 'Ada Lovelace', currencies: ['USD', 'EUR', 'MXN'] });
     bob = await customer({ platformCustomerId: 'bob', fullName: 'Bob Marley', currencies: ['USD'] });
   });
-  afterAll(async () => t?.close());
 
   return {
     clock,
-    get t(): TestService {
-      return t;
-    },
-    get api(): Client {
-      return t.api;
-    },
+    t,
+    api: t.api,
     get ada() {
       return ada;
     },

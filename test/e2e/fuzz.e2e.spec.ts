@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { ManualClock } from '#domain/clock.js';
 import { cardholder, type Cardholder } from '../support/card-fixture.js';
 import { operations, SchemaFuzzer, type BadRequest, type Operation } from '../support/openapi-fuzz.js';
 import { badForm } from '../support/openapi-fuzz-form.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import type { Client } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { snapshot } from '../support/state-snapshot.js';
 import { ownerBody } from './idempotency-fixtures.js';
 import { passportFields, upload } from './documents-support.js';
@@ -19,17 +20,15 @@ const RUNS_PER_OPERATION = 30;
  * each carries at least one fault, so each must answer a 4xx in the error shape, and none may change state.
  */
 describe('fuzzing every operation of the OpenAPI document with bad input', () => {
-  let t: TestService;
-  let api: Client;
   let h: Cardholder;
   let fuzzer: SchemaFuzzer;
   let ops: Operation[];
   const ownByParam: Record<string, string[]> = {};
   const clock = new ManualClock(Date.UTC(2026, 3, 6, 9));
 
+  const t = useTestService({ clock });
+  const api = t.api;
   beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
     h = await cardholder(t, api, clock, 'fuzz-1');
     const external = await api.post('/customers/external-accounts', {
       customerId: h.customerId,
@@ -60,7 +59,7 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
       accountId: [h.usd, h.wallet.accountId],
       cardTransactionId: [h.cardTransactionId],
       authMethodId: [h.wallet.authMethodId],
-      sessionId: [h.wallet.sessionId],
+      sessionId: [h.wallet.id],
       externalAccountId: [external.body.id],
       tokenId: [token.body.id],
       beneficialOwnerId: [owner],
@@ -82,13 +81,12 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
         foreign.usd,
         foreign.wallet.accountId,
         foreign.wallet.authMethodId,
-        foreign.wallet.sessionId,
+        foreign.wallet.id,
       ].concat([foreign.cardId, foreign.cardTransactionId, foreignOwner, foreignDocument.body.id]),
     });
     // nothing of the setup may still be in flight when the state is first taken
     await t.service.infra.projections.waitForPosition(await t.service.infra.eventStore.headPosition(), 5000);
   });
-  afterAll(async () => t?.close());
 
   /** The ways this operation can be given bad input; an operation that takes no input has none. */
   function faultKinds(op: Operation): ('body' | 'query' | 'path')[] {

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { ManualClock } from '#domain/clock.js';
 import { OTP_VERIFY_LIMIT } from '#domain/wallet/wallet-auth-state.js';
-import { basicAuth, client, startTestService, type TestService } from '../support/service.js';
-import { createWallet } from './wallet-support.js';
+import { basicAuth, client } from '../support/service.js';
+import { createWallet } from '../support/wallet-session.js';
+import { useTestService } from '../support/fixture.js';
 
 interface RawReply {
   status: number;
@@ -50,11 +51,7 @@ function expectRateLimited(
 }
 
 describe('request and header timeouts', () => {
-  let t: TestService;
-  beforeAll(async () => {
-    t = await startTestService({ env: { HTTP_REQUEST_TIMEOUT_MS: '600', HTTP_HEADERS_TIMEOUT_MS: '400' } });
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ env: { HTTP_REQUEST_TIMEOUT_MS: '600', HTTP_HEADERS_TIMEOUT_MS: '400' } });
 
   it('cuts off a request whose body never completes with 408 in the error shape', async () => {
     const { hostname, port } = new URL(t.url);
@@ -99,13 +96,9 @@ describe('request and header timeouts', () => {
 });
 
 describe('failed authentication limit per token id', () => {
-  let t: TestService;
-  beforeAll(async () => {
-    t = await startTestService({
-      env: { RATE_LIMIT_AUTH_FAILURES_PER_TOKEN: '3', RATE_LIMIT_AUTH_WINDOW_SECONDS: '120' },
-    });
+  const t = useTestService({
+    env: { RATE_LIMIT_AUTH_FAILURES_PER_TOKEN: '3', RATE_LIMIT_AUTH_WINDOW_SECONDS: '120' },
   });
-  afterAll(async () => t?.close());
 
   it('blocks a token id after its failures, even with the right secret, but not other tokens', async () => {
     const other = await t.otherPlatform();
@@ -122,13 +115,9 @@ describe('failed authentication limit per token id', () => {
 });
 
 describe('failed authentication limit per address', () => {
-  let t: TestService;
-  beforeAll(async () => {
-    t = await startTestService({
-      env: { RATE_LIMIT_AUTH_FAILURES_PER_ADDRESS: '3', RATE_LIMIT_AUTH_WINDOW_SECONDS: '120' },
-    });
+  const t = useTestService({
+    env: { RATE_LIMIT_AUTH_FAILURES_PER_ADDRESS: '3', RATE_LIMIT_AUTH_WINDOW_SECONDS: '120' },
   });
-  afterAll(async () => t?.close());
 
   it('blocks an address after failures across token ids, and only that address', async () => {
     const url = `${t.url}/customers`;
@@ -150,13 +139,9 @@ describe('failed authentication limit per address', () => {
 });
 
 describe('webhook test rate limit', () => {
-  let t: TestService;
-  beforeAll(async () => {
-    t = await startTestService({
-      env: { RATE_LIMIT_WEBHOOK_TESTS: '2', RATE_LIMIT_WEBHOOK_TEST_WINDOW_SECONDS: '60' },
-    });
+  const t = useTestService({
+    env: { RATE_LIMIT_WEBHOOK_TESTS: '2', RATE_LIMIT_WEBHOOK_TEST_WINDOW_SECONDS: '60' },
   });
-  afterAll(async () => t?.close());
 
   it('limits POST /sandbox/webhooks/test per platform', async () => {
     for (let i = 0; i < 2; i++) expect((await t.api.post('/sandbox/webhooks/test', {})).status).toBe(400);
@@ -169,12 +154,8 @@ describe('webhook test rate limit', () => {
 });
 
 describe('EMAIL_OTP wrong-code lockout', () => {
-  let t: TestService;
   const clock = new ManualClock(Date.UTC(2026, 0, 5, 12));
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
 
   it(`refuses the right code after ${OTP_VERIFY_LIMIT.maxFailures} wrong ones until the window passes`, async () => {
     const w = await createWallet(t.api);

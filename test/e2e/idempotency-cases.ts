@@ -1,6 +1,7 @@
 import { expect } from '@jest/globals';
+import { uniqueDigits } from '../support/sequence.js';
 import type { Reply } from '../support/service.js';
-import { signedRequest, startWalletSession } from '../support/wallet-session.js';
+import { emailOtpSession, signedRequest } from '../support/wallet-session.js';
 import { confirmCase } from './idempotency-confirm-case.js';
 import { bulkUploadCase } from './idempotency-upload-case.js';
 import { keyed, merchant, ownerBody, unique, type Fixtures } from './idempotency-fixtures.js';
@@ -86,7 +87,8 @@ export const CASES: Case[] = [
     op: '/platform/external-accounts',
     status: 201,
     setup: async (f) => {
-      const accountNumber = `${Date.now()}`.slice(-9);
+      // unique in the file; the suffix 000 has no sandbox outcome
+      const accountNumber = `${uniqueDigits('platform-account', 6)}000`;
       const info = usd(accountNumber);
       const body = { currency: 'USD', accountInfo: info };
       return {
@@ -195,7 +197,7 @@ export const CASES: Case[] = [
     status: 201,
     setup: async (f) => {
       const h = await f.holder();
-      const session = await startWalletSession(f.api, h.wallet.accountId, h.wallet.emailOtpId);
+      const session = await emailOtpSession(f.api, h.wallet.emailOtpId);
       const path = `/auth/credentials?accountId=${enc(h.wallet.accountId)}`;
       const credentials = async () => (await f.api.get(path)).body.data;
       return {

@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { idempotencyStream } from '#domain/idempotency/idempotency.js';
 import { expectBalancedLedger } from '../support/ledger-check.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
-import { startWalletSession } from '../support/wallet-session.js';
+import { useTestService } from '../support/fixture.js';
+import { emailOtpSession } from '../support/wallet-session.js';
 import { CASES, DECLARED_ELSEWHERE, EXCLUDED, type Prepared, type Req } from './idempotency-cases.js';
-import { fixtures, unique, type Fixtures } from './idempotency-fixtures.js';
+import { fixtures, unique } from './idempotency-fixtures.js';
 
 const clock = new ManualClock(Date.UTC(2026, 3, 6, 9));
 
 describe('Idempotency-Key on every POST that creates or moves something', () => {
-  let t: TestService;
-  let api: Client;
-  let f: Fixtures;
-
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-    f = fixtures(t, clock);
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
+  const api = t.api;
+  const f = fixtures(t, clock);
 
   const send = (p: Prepared, req: Req, headers: Record<string, string>) =>
     p.send ? p.send(req, headers) : api.post(req.path, req.body, headers);
@@ -79,7 +72,7 @@ describe('Idempotency-Key on every POST that creates or moves something', () => 
 
   it('signed retry: a 202 challenge does not spend the key; the signed answer is replayed, never rerun', async () => {
     const h = await f.holder();
-    const session = await startWalletSession(api, h.wallet.accountId, h.wallet.emailOtpId);
+    const session = await emailOtpSession(api, h.wallet.emailOtpId);
     const body = f.oauthBody(h.wallet.accountId, 'google-signed');
     const key = unique('signed');
     const headers = { 'idempotency-key': key };

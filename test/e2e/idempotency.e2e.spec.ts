@@ -1,27 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { idempotencyStream } from '#domain/idempotency/idempotency.js';
 import { expectBalancedLedger } from '../support/ledger-check.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { money } from './money-support.js';
 import { uniqueValue } from '../support/sequence.js';
 
 const START = Date.UTC(2026, 2, 23, 8);
 
 describe('Idempotency-Key', () => {
-  let t: TestService;
-  let api: Client;
-  let m: ReturnType<typeof money>;
   const clock = new ManualClock(START);
   const platformId = () => t.service.sandbox!.platformId;
   const key = (name: string) => ({ 'idempotency-key': uniqueValue(name) });
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-    m = money(t);
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
+  const api = t.api;
+  const m = money(t);
 
   it('runs 20 concurrent quote creations with one key once and answers all with the same quote', async () => {
     const ada = await m.customer(['USD']);

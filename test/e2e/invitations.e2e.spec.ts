@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import type { Client } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 
 const START = Date.UTC(2026, 3, 6, 8);
 const HOUR = 60 * 60 * 1000;
@@ -9,16 +10,14 @@ const DAY = 24 * HOUR;
 const MXN = { code: 'MXN', name: 'Mexican Peso', symbol: '$', decimals: 2 };
 
 describe('invitations over HTTP', () => {
-  let t: TestService;
-  let api: Client;
   let other: { platformId: string; api: Client };
   const clock = new ManualClock(START);
   let ada: { id: string; umaAddress: string };
   let domain: string;
 
+  const t = useTestService({ clock });
+  const api = t.api;
   beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
     other = await t.otherPlatform();
     ada = (
       await api.post('/customers', {
@@ -30,7 +29,6 @@ describe('invitations over HTTP', () => {
     ).body;
     domain = ada.umaAddress.split('@')[1];
   });
-  afterAll(async () => t?.close());
 
   const invite = async (body: Record<string, unknown> = {}) => {
     clock.advance(1000);

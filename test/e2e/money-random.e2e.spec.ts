@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { postedBalance } from '#domain/ledger/ledger.js';
 import { expectBalancedLedger } from '../support/ledger-check.js';
-import { startTestService, type Client, type Reply, type TestService } from '../support/service.js';
+import type { Reply } from '../support/service.js';
 import { money, type Customer } from './money-support.js';
+import { useTestService } from '../support/fixture.js';
 
 /** Small seeded PRNG (mulberry32): the same seed replays the same run. */
 function prng(seed: number) {
@@ -29,9 +30,6 @@ const CURRENCIES = ['USD', 'EUR'] as const;
 const SUFFIXES = ['000', '002', '003', '004', '005', '006', '007'] as const;
 
 describe('randomized money movement (seeded)', () => {
-  let t: TestService;
-  let api: Client;
-  let m: ReturnType<typeof money>;
   const clock = new ManualClock(Date.UTC(2026, 3, 13, 9));
   const rnd = prng(SEED);
   const customers: (Customer & { externals: Record<string, string[]> })[] = [];
@@ -46,10 +44,10 @@ describe('randomized money movement (seeded)', () => {
     return reply;
   };
 
+  const t = useTestService({ clock });
+  const api = t.api;
+  const m = money(t);
   beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-    m = money(t);
     for (let i = 0; i < 6; i++) {
       const c = await m.customer([...CURRENCIES]);
       const externals: Record<string, string[]> = {};
@@ -62,7 +60,6 @@ describe('randomized money movement (seeded)', () => {
       for (const code of CURRENCIES) await m.fund(c.accounts[code], rnd.int(10_000, 200_000));
     }
   });
-  afterAll(async () => t?.close());
 
   const operation = async () => {
     const from = rnd.pick(customers);

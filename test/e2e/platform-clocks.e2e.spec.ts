@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { PlatformClocks } from '#application/platforms/platform-clocks.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import type { Client } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { money } from './money-support.js';
 import { walletSession, type WalletSession } from '../support/wallet-session.js';
 
@@ -25,7 +26,6 @@ interface Holdings {
  */
 describe('a clock per platform', () => {
   const clock = new ManualClock(START);
-  let t: TestService;
   let a: Holdings;
   let b: Holdings;
   let production: { platformId: string; api: Client };
@@ -94,15 +94,14 @@ describe('a clock per platform', () => {
     expect(last).toEqual(expected);
   };
 
+  const t = useTestService({ clock });
   beforeAll(async () => {
-    t = await startTestService({ clock });
     const other = await t.otherPlatform({ sandbox: true });
     bPlatformId = other.platformId;
     production = await t.otherPlatform({ sandbox: false });
     a = await holdings(t.api);
     b = await holdings(other.api);
   });
-  afterAll(async () => t?.close());
 
   it('moves only the advancing platform’s time', async () => {
     const advanced = await b.api.post('/sandbox/clock/advance', { seconds: 2 * 86_400 });
@@ -145,7 +144,7 @@ describe('a clock per platform', () => {
       status: 200,
       privateEnabled: true,
     });
-    expect(await sessionIds(a)).toEqual([a.session.sessionId]);
+    expect(await sessionIds(a)).toEqual([a.session.id]);
     expect((await a.api.get(`/invitations/${a.invitationCode}`)).body.status).toBe('PENDING');
     // Read through another platform, an invitation still expires on its inviter's clock.
     expect((await b.api.get(`/invitations/${a.invitationCode}`)).body.status).toBe('PENDING');

@@ -1,24 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { expectBalancedLedger } from '../support/ledger-check.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { money } from './money-support.js';
 
 const START = Date.UTC(2026, 2, 2, 10);
 
 describe('quotes over HTTP', () => {
-  let t: TestService;
-  let api: Client;
-  let m: ReturnType<typeof money>;
   const clock = new ManualClock(START);
   const ledgerOk = () => expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-    m = money(t);
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
+  const api = t.api;
+  const m = money(t);
 
   it('quotes and executes a same-currency payment between internal accounts', async () => {
     const ada = await m.customer(['USD']);

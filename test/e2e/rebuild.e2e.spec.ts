@@ -1,10 +1,11 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startChildService, type ChildService } from '../support/child-service.js';
 import type { Client } from '../support/service.js';
+import { useDataDir } from '../support/fixture.js';
 
 async function snapshot(api: Client) {
   const lists: Record<string, unknown> = {};
@@ -22,12 +23,8 @@ async function snapshot(api: Client) {
 }
 
 describe('read models rebuilt from position 0 (CLI)', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'payments-rebuild-'));
   let child: ChildService | undefined;
-  afterAll(async () => {
-    await child?.kill();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const dataDir = useDataDir('payments-rebuild-', () => child?.kill());
 
   it('gives the same list results as before', async () => {
     child = await startChildService(dataDir);

@@ -1,21 +1,15 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
 import { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import { systemClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { useDataDir } from '../support/fixture.js';
 
 const HOUR = 3_600_000;
 
 describe('sandbox clock', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'payments-clock-'));
   let t: TestService | undefined;
-  afterAll(async () => {
-    await t?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const dataDir = useDataDir('payments-clock-', () => t?.close());
 
   it('advances for every process and survives a restart', async () => {
     // The service's own clock: real time plus the persisted offset.

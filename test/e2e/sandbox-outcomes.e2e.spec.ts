@@ -1,25 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { expectBalancedLedger } from '../support/ledger-check.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { money, type Customer } from './money-support.js';
 
 const START = Date.UTC(2026, 2, 9, 8);
 
 /** One test per row of the spec's sandbox outcome table for transfers and quote destinations. */
 describe('sandbox outcomes', () => {
-  let t: TestService;
-  let api: Client;
-  let m: ReturnType<typeof money>;
   const clock = new ManualClock(START);
   const ledgerOk = () => expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-    m = money(t);
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
+  const api = t.api;
+  const m = money(t);
 
   const funded = async (amount = 100_000): Promise<Customer> => {
     const c = await m.customer(['USD']);

@@ -1,24 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
-import { basicAuth, client, startTestService, type Client, type TestService } from '../support/service.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { basicAuth, client, type Client } from '../support/service.js';
 import { money } from './money-support.js';
+import { useTestService } from '../support/fixture.js';
 
 const START = Date.UTC(2026, 2, 6, 9);
 
 /** API tokens and GET/PATCH /config shaped as the public API. */
 describe('API tokens and platform configuration', () => {
   const clock = new ManualClock(START);
-  let t: TestService;
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await t?.close();
-    await receiver?.close();
-  });
+  const t = useTestService({ clock, receiver: 'ok' });
 
   const tokenClient = (token: { clientId: string; clientSecret: string }): Client =>
     client(t.url, basicAuth(token.clientId, token.clientSecret));
@@ -110,10 +101,12 @@ describe('API tokens and platform configuration', () => {
   });
 
   it('PATCH /config takes the writable fields as the public API shapes them', async () => {
+    // A platform of its own: the sandbox platform's config is the GET test's subject.
+    const own = await t.otherPlatform();
     clock.advance(60_000);
     const body = {
       umaDomain: 'pay.acme.example.com',
-      webhookEndpoint: receiver.url,
+      webhookEndpoint: t.receiver.url,
       supportedCurrencies: [
         {
           currencyCode: 'USD',
@@ -134,20 +127,20 @@ describe('API tokens and platform configuration', () => {
         logoUrl: 'https://acme.example.com/logo.png',
       },
     };
-    const res = await t.api.patch('/config', body);
+    const res = await own.api.patch('/config', body);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ ...body, updatedAt: new Date(clock.now()).toISOString() });
     expect(res.body.proxyUmaSubdomain).toMatch(/\.pay\.acme\.example\.com$/);
     // embeddedWalletConfig: omitted fields stay.
-    const otp = await t.api.patch('/config', { embeddedWalletConfig: { otpLength: 8, alphanumeric: true } });
+    const otp = await own.api.patch('/config', { embeddedWalletConfig: { otpLength: 8, alphanumeric: true } });
     expect(otp.body.embeddedWalletConfig).toEqual({ ...body.embeddedWalletConfig, otpLength: 8, alphanumeric: true });
-    expect(otp.body.webhookEndpoint).toBe(receiver.url);
+    expect(otp.body.webhookEndpoint).toBe(t.receiver.url);
     // New customers' UMA addresses are generated in the new domain.
-    const c = await t.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'new-domain' });
+    const c = await own.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'new-domain' });
     expect(c.body.umaAddress).toBe('$new-domain@pay.acme.example.com');
 
     const invalid = async (patch: Record<string, unknown>, code: string) => {
-      const r = await t.api.patch('/config', patch);
+      const r = await own.api.patch('/config', patch);
       expect({ patch, status: r.status, code: r.body.code }).toEqual({ patch, status: 400, code });
     };
     const usd = body.supportedCurrencies[0];
@@ -157,9 +150,9 @@ describe('API tokens and platform configuration', () => {
     await invalid({ embeddedWalletConfig: { otpLength: 3 } }, 'INVALID_INPUT');
     await invalid({ umaDomain: 'not a domain' }, 'INVALID_INPUT');
     await invalid({ isRegulatedFinancialInstitution: true }, 'INVALID_INPUT');
-    expect((await t.api.get('/config')).body.supportedCurrencies).toEqual(body.supportedCurrencies);
+    expect((await own.api.get('/config')).body.supportedCurrencies).toEqual(body.supportedCurrencies);
 
-    const off = await t.api.patch('/config', { webhookEndpoint: null });
+    const off = await own.api.patch('/config', { webhookEndpoint: null });
     expect(off.status).toBe(200);
     expect(off.body).not.toHaveProperty('webhookEndpoint');
   });

@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { money, type Customer } from './money-support.js';
 
 const START = Date.UTC(2026, 3, 1, 9);
 
 describe('transactions over HTTP', () => {
-  let t: TestService;
-  let api: Client;
-  let m: ReturnType<typeof money>;
   const clock = new ManualClock(START);
   let ada: Customer;
   let bob: Customer;
@@ -23,10 +20,10 @@ describe('transactions over HTTP', () => {
   };
   const listIds = async (query: string) => (await list(query)).data.map((d: any) => d.id);
 
+  const t = useTestService({ clock });
+  const api = t.api;
+  const m = money(t);
   beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-    m = money(t);
     ada = await m.customer(['USD'], { platformCustomerId: 'ada-tx' });
     bob = await m.customer(['USD'], { platformCustomerId: 'bob-tx', umaAddress: '$bob@sandbox.uma.local' });
     await m.fund(ada.accounts.USD, 100_000);
@@ -57,7 +54,6 @@ describe('transactions over HTTP', () => {
     clock.advance(1_000);
     ids.pendingQuote = (await m.accountQuote(bob.accounts.USD, ada.accounts.USD, 100)).body.transactionId;
   });
-  afterAll(async () => t?.close());
 
   it('returns a transaction with every documented field', async () => {
     const tx = await m.transaction(ids.quote);

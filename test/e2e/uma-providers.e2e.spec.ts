@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { describe, expect, it } from '@jest/globals';
+import { useTestService } from '../support/fixture.js';
 
 const ALL_ASC = [
   'Aurora Pay',
@@ -18,14 +18,8 @@ const ALL_ASC = [
 const BLOCKED = ['Desert Exchange', 'Satoshi Street'];
 
 describe('UMA providers over HTTP', () => {
-  let t: TestService;
-  let api: Client;
-
-  beforeAll(async () => {
-    t = await startTestService();
-    api = t.api;
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService();
+  const api = t.api;
 
   const names = async (query: string) => {
     const res = await api.get(`/uma-providers${query ? `?${query}` : ''}`);

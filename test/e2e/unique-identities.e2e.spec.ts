@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { IdentityClaims } from '#application/claims/identity-claims.js';
 import { CommandRunner } from '#application/command-runner.js';
 import { PENDING_CLAIM_GRACE_MS, umaAddressKey } from '#domain/claims/claim.js';
@@ -6,8 +6,9 @@ import { ManualClock } from '#domain/clock.js';
 import { customerDecider } from '#domain/customer/customer.js';
 import { DomainError } from '#domain/errors.js';
 import { streams } from '#domain/ids.js';
-import { startTestService, type Client, type Reply, type TestService } from '../support/service.js';
+import type { Client, Reply } from '../support/service.js';
 import { walletSession } from '../support/wallet-session.js';
+import { useTestService } from '../support/fixture.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 const usd = (accountNumber: string) => ({
@@ -18,17 +19,14 @@ const usd = (accountNumber: string) => ({
 });
 
 describe('unique identities are claimed in the write path', () => {
-  let t: TestService;
-  let api: Client;
   let other: { platformId: string; api: Client };
   const clock = new ManualClock(START);
 
+  const t = useTestService({ clock });
+  const api = t.api;
   beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
     other = await t.otherPlatform();
   });
-  afterAll(async () => t?.close());
 
   const individual = (platformCustomerId: string, extra: Record<string, unknown> = {}) => ({
     platformCustomerId,

@@ -1,21 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestService, type TestService } from '../support/service.js';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { useTestService } from '../support/fixture.js';
 import { money } from './money-support.js';
 
 type Schema = Record<string, any>;
 
 /** The served OpenAPI document declares what the money operations read and send, as the public API does. */
 describe('OpenAPI document of quotes, transactions, lookups and account funding', () => {
-  let t: TestService;
   let doc: Schema;
   const param = (path: string, verb: string, name: string) =>
     (doc.paths[path][verb].parameters as Schema[]).find((p) => p.name === name);
 
+  const t = useTestService();
   beforeAll(async () => {
-    t = await startTestService();
     doc = (await t.anonymous.get('/openapi.json')).body;
   });
-  afterAll(async () => t?.close());
 
   it('declares the wallet signature header on POST /quotes/{quoteId}/execute', () => {
     expect(param('/quotes/{quoteId}/execute', 'post', 'Service-Wallet-Signature')).toMatchObject({

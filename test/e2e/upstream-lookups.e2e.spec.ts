@@ -1,26 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { money } from './money-support.js';
+import { uniqueValue } from '../support/sequence.js';
 
 const START = Date.UTC(2026, 4, 18, 9);
 const enc = encodeURIComponent;
 
 /** Receiver lookups sent as the public API's examples shape them: sender queries, lookupId, currency preferences. */
 describe('receiver lookups shaped like the public API', () => {
-  let t: TestService;
-  let api: Client;
-  let m: ReturnType<typeof money>;
   const clock = new ManualClock(START);
   const receiver = '$success.EUR@uma.domain.com';
   const uma = (address: string, query = '') => api.get(`/receiver/uma/${enc(address)}${query}`);
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-    m = money(t);
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
+  const api = t.api;
+  const m = money(t);
 
   it('answers lookupId, supportedCurrencies with rate and limits, and requiredPayerDataFields with mandatory', async () => {
     const ada = await m.customer(['USD']);
@@ -44,7 +39,7 @@ describe('receiver lookups shaped like the public API', () => {
   });
 
   it('prices from the sender’s currency, found by customerId or by senderUmaAddress', async () => {
-    const address = `$eve${Date.now()}@sandbox.uma.local`;
+    const address = `$${uniqueValue('eve')}@sandbox.uma.local`;
     const eve = await m.customer(['EUR'], { umaAddress: address });
     const byUma = await uma(receiver, `?senderUmaAddress=${enc(address)}`);
     expect(byUma.status).toBe(200);

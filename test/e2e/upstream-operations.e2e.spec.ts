@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import type { Client } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { money, type Customer } from './money-support.js';
 
 const START = Date.UTC(2026, 4, 4, 10);
@@ -10,17 +11,14 @@ const START = Date.UTC(2026, 4, 4, 10);
  * institutions by corridor and crypto withdrawal fee estimates, sent as that API's examples shape them.
  */
 describe('confirm, discoveries and withdrawal fees over HTTP', () => {
-  let t: TestService;
-  let api: Client;
-  let m: ReturnType<typeof money>;
   const clock = new ManualClock(START);
   let ada: Customer;
   let paid: string;
 
+  const t = useTestService({ clock });
+  const api = t.api;
+  const m = money(t);
   beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-    m = money(t);
     ada = await m.customer(['USD', 'USDC']);
     const bob = await m.customer(['USD']);
     await m.fund(ada.accounts.USD, 10_000);
@@ -28,7 +26,6 @@ describe('confirm, discoveries and withdrawal fees over HTTP', () => {
     expect((await api.post(`/quotes/${quote.id}/execute`)).body.status).toBe('COMPLETED');
     paid = quote.transactionId;
   });
-  afterAll(async () => t?.close());
 
   describe('POST /transactions/{transactionId}/confirm', () => {
     it('records the platform’s time without a body, the given time with one, and moves it when repeated', async () => {

@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { expectBalancedLedger } from '../support/ledger-check.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import type { Client } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { money, type Customer } from './money-support.js';
+import { uniqueValue } from '../support/sequence.js';
 
 const START = Date.UTC(2026, 4, 11, 9);
 const enc = encodeURIComponent;
@@ -12,18 +14,12 @@ const enc = encodeURIComponent;
  * destinations with a currency, transaction filters by side, approve/reject bodies, refunds and transfer amounts.
  */
 describe('quotes, transactions and transfers shaped like the public API', () => {
-  let t: TestService;
-  let api: Client;
-  let m: ReturnType<typeof money>;
   const clock = new ManualClock(START);
   const ledgerOk = () => expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-    m = money(t);
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
+  const api = t.api;
+  const m = money(t);
 
   describe('POST /quotes', () => {
     it('takes a REALTIME_FUNDING source: instructions to pay, then the payment starts when the funds arrive', async () => {
@@ -151,7 +147,7 @@ describe('quotes, transactions and transfers shaped like the public API', () => 
   describe('GET /transactions', () => {
     it('filters by senderAccountIdentifier and receiverAccountIdentifier', async () => {
       const ada = await m.customer(['USD']);
-      const bob = await m.customer(['USD'], { umaAddress: `$bob${Date.now()}@sandbox.uma.local` });
+      const bob = await m.customer(['USD'], { umaAddress: `$${uniqueValue('bob')}@sandbox.uma.local` });
       await m.fund(ada.accounts.USD, 10_000);
       const quote = (await m.accountQuote(ada.accounts.USD, bob.accounts.USD, 1_000)).body;
       await api.post(`/quotes/${quote.id}/execute`);

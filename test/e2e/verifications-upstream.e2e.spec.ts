@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
-import { pointWebhooksAt, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useTestService } from '../support/fixture.js';
 import { form, pdfPart } from './documents-support.js';
 
 const START = Date.UTC(2026, 3, 7, 9);
@@ -18,20 +17,9 @@ const VERIFICATION_STATUSES = [
 /** Verifications, their webhooks and INTERNAL_ACCOUNT.STATUS_UPDATED, shaped as the public API's. */
 describe('verifications and account status webhooks as the public API has them', () => {
   const clock = new ManualClock(START);
-  let t: TestService;
-  let api: Client;
-  let receiver: WebhookReceiver;
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-    receiver = await startWebhookReceiver();
-    await pointWebhooksAt(api, receiver);
-  });
-  afterAll(async () => {
-    await receiver?.close();
-    await t?.close();
-  });
+  const t = useTestService({ clock, webhooks: 'ok' });
+  const api = t.api;
 
   let n = 0;
   const customer = async (body: Record<string, unknown>) => {
@@ -58,7 +46,7 @@ describe('verifications and account status webhooks as the public API has them',
     expect(res.status).toBe(201);
   };
   const hooksFor = (id: string, prefix: string) =>
-    receiver.requests.filter((r) => r.json?.data?.id === id && r.json.type.startsWith(prefix)).map((r) => r.json!);
+    t.receiver.requests.filter((r) => r.json?.data?.id === id && r.json.type.startsWith(prefix)).map((r) => r.json!);
 
   it('POST /verifications answers 200 and sends VERIFICATION.<status> with the Verification', async () => {
     const c = await person('Ann Lee');
@@ -73,7 +61,7 @@ describe('verifications and account status webhooks as the public API has them',
     });
     const pending = await verify((await person('Bo Lee001')).id);
     expect(pending.verificationStatus).toBe('IN_PROGRESS');
-    await receiver.waitFor((r) => r.some((x) => x.json?.data?.id === pending.id), 10_000, 'VERIFICATION.IN_PROGRESS');
+    await t.receiver.waitFor((r) => r.some((x) => x.json?.data?.id === pending.id), 10_000, 'VERIFICATION.IN_PROGRESS');
     expect(hooksFor(v.id, 'VERIFICATION.')).toEqual([
       { id: expect.stringMatching(/^Webhook:/), type: 'VERIFICATION.APPROVED', timestamp: v.updatedAt, data: v },
     ]);
@@ -98,7 +86,7 @@ describe('verifications and account status webhooks as the public API has them',
     const bad = await api.get('/verifications?verificationStatus=PENDING');
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('INVALID_INPUT');
-    await receiver.waitFor((r) => r.some((x) => x.json?.data?.id === v.id), 10_000, 'VERIFICATION.RESOLVE_ERRORS');
+    await t.receiver.waitFor((r) => r.some((x) => x.json?.data?.id === v.id), 10_000, 'VERIFICATION.RESOLVE_ERRORS');
   });
 
   it('sandbox 003: an individual needs an identity document and a proof of address', async () => {
@@ -181,7 +169,7 @@ describe('verifications and account status webhooks as the public API has them',
     expect((await verify(c.id)).verificationStatus).toBe('APPROVED');
     clock.advance(1000);
     expect((await api.delete(`/customers/${c.id}`)).status).toBeLessThan(300);
-    await receiver.waitFor(
+    await t.receiver.waitFor(
       (r) =>
         r.filter((x) => x.json?.type === 'INTERNAL_ACCOUNT.STATUS_UPDATED' && x.json.data.id === accountId).length >= 2,
       10_000,

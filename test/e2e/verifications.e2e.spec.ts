@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { form, pdfPart } from './documents-support.js';
 
 const START = Date.UTC(2026, 2, 3, 10);
@@ -23,15 +23,10 @@ const business = (platformCustomerId: string, registrationNumber: string, extra:
 });
 
 describe('verifications over HTTP', () => {
-  let t: TestService;
-  let api: Client;
   const clock = new ManualClock(START);
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
+  const api = t.api;
 
   const customer = async (body: Record<string, unknown>, client = api) => {
     const res = await client.post('/customers', body);

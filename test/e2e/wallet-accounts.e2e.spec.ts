@@ -1,34 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { decryptCredentialBundle, generateP256KeyPair } from '@turnkey/crypto';
 import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import {
   challengeFor,
   createWallet,
   emailOtpSession,
   signedCall,
-  stamp,
   walletEventCount,
   type Wallet,
   type WalletSession,
-} from './wallet-support.js';
+} from '../support/wallet-session.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 
 describe('embedded wallet accounts: privacy, export and the customer email', () => {
-  let t: TestService;
-  let api: Client;
   const clock = new ManualClock(START);
   let wallet: Wallet;
   let session: WalletSession;
 
+  const t = useTestService({ clock });
+  const api = t.api;
   beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
     wallet = await createWallet(api, { email: 'first@example.com' });
     session = await emailOtpSession(api, wallet.emailOtpId);
   });
-  afterAll(async () => t?.close());
 
   describe('PATCH /internal-accounts/{id}', () => {
     it('toggles privateEnabled by signed retry and answers the InternalAccount', async () => {
@@ -41,7 +37,7 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
         path,
         { privateEnabled: true },
         {
-          'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign),
+          'Service-Wallet-Signature': await session.stamp(challenge.payloadToSign),
           'Request-Id': challenge.requestId,
         },
       );
@@ -136,7 +132,7 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
         path,
         { clientPublicKey: generateP256KeyPair().publicKeyUncompressed },
         {
-          'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign),
+          'Service-Wallet-Signature': await session.stamp(challenge.payloadToSign),
           'Request-Id': challenge.requestId,
         },
       );
@@ -166,7 +162,7 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
         path,
         { email: 'second@example.com' },
         {
-          'Service-Wallet-Signature': await stamp(stranger, challenge.payloadToSign),
+          'Service-Wallet-Signature': await stranger.stamp(challenge.payloadToSign),
           'Request-Id': challenge.requestId,
         },
       );
@@ -177,7 +173,7 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
         path,
         { email: 'second@example.com' },
         {
-          'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign),
+          'Service-Wallet-Signature': await session.stamp(challenge.payloadToSign),
           'Request-Id': challenge.requestId,
         },
       );
@@ -193,7 +189,7 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
       const path = `/customers/${wallet.customerId}`;
       const challenge = await challengeFor(api, 'PATCH', path, { email: 'third@example.com' });
       const headers = {
-        'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign),
+        'Service-Wallet-Signature': await session.stamp(challenge.payloadToSign),
         'Request-Id': challenge.requestId,
       };
       const changed = await api.patch(path, { email: 'elsewhere@example.com' }, headers);

@@ -1,36 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { CommandRunner } from '#application/command-runner.js';
 import { WalletAccounts } from '#application/wallet/wallet-accounts.js';
 import { ManualClock } from '#domain/clock.js';
 import { customerDecider } from '#domain/customer/customer.js';
 import { streams } from '#domain/ids.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import {
   challengeFor,
   createWallet,
   emailOtpSession,
-  googleClaims,
-  oidcNonce,
   openSession,
-  sandboxToken,
   signedCall,
-  stamp,
   walletEventCount,
-} from './wallet-support.js';
+} from '../support/wallet-session.js';
+import { googleClaims, oidcNonce, sandboxToken } from './wallet-support.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 
 describe('wallet credentials over HTTP (sandbox platform)', () => {
-  let t: TestService;
-  let api: Client;
   const clock = new ManualClock(START);
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
+  const api = t.api;
 
   const credentials = async (accountId: string) =>
     (await api.get(`/auth/credentials?accountId=${encodeURIComponent(accountId)}`)).body.data as any[];
@@ -178,7 +170,7 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
       });
       expect(ok.body.id).toMatch(/^Session:[0-9a-f-]{36}$/);
       expect(Date.parse(ok.body.expiresAt) - clock.now().getTime()).toBe(900_000);
-      const session = openSession(ok.body, client.privateKey);
+      const session = openSession(ok.body, client.privateKey, w.emailOtpId);
       expect(session.privateKey).toMatch(/^[0-9a-f]{64}$/);
     });
 
@@ -255,7 +247,7 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
         expect(challenge).toMatchObject({ type: 'OAUTH', requestId: expect.stringMatching(/^Request:[0-9a-f-]{36}$/) });
         expect(Date.parse(challenge.expiresAt) - clock.now().getTime()).toBe(300_000);
         const added = await api.post('/auth/credentials', body, {
-          'Service-Wallet-Signature': await stamp(session, challenge.payloadToSign),
+          'Service-Wallet-Signature': await session.stamp(challenge.payloadToSign),
           'Request-Id': challenge.requestId,
         });
         expect(added.status).toBe(201);
@@ -313,7 +305,7 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
           clientPublicKey: oauthClient.publicKeyUncompressed,
         });
         expect(verified.status).toBe(200);
-        const oauthSession = openSession(verified.body, oauthClient.privateKey);
+        const oauthSession = openSession(verified.body, oauthClient.privateKey, oauth.id);
 
         // The credential's own session cannot revoke it.
         const own = await signedCall(api, emailSession, 'DELETE', `/auth/credentials/${w.emailOtpId}`);
@@ -323,7 +315,7 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
         const challenge = await challengeFor(api, 'DELETE', `/auth/credentials/${w.emailOtpId}`);
         expect(challenge.type).toBe('EMAIL_OTP');
         const revoked = await api.delete(`/auth/credentials/${w.emailOtpId}`, {
-          'Service-Wallet-Signature': await stamp(oauthSession, challenge.payloadToSign),
+          'Service-Wallet-Signature': await oauthSession.stamp(challenge.payloadToSign),
           'Request-Id': challenge.requestId,
         });
         expect(revoked.status).toBe(204);

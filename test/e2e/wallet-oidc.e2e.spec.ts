@@ -2,19 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { ManualClock } from '#domain/clock.js';
 import { startJwksServer, type JwksServer } from '../support/jwks-server.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { startTestService, type Client, type Reply, type TestService } from '../support/service.js';
 import {
   createWallet,
   emailOtpSession,
-  googleClaims,
-  oidcNonce,
   openSession,
-  sandboxToken,
   signedCall,
   walletEventCount,
   type Wallet,
   type WalletSession,
-} from './wallet-support.js';
+} from '../support/wallet-session.js';
+import { googleClaims, oidcNonce, sandboxToken } from './wallet-support.js';
+import { useTestService } from '../support/fixture.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 
@@ -25,7 +24,6 @@ describe('OAUTH in production mode: tokens verified against a real remote JWKS',
   const clock = new ManualClock(START);
   let wallet: Wallet;
   let emailSession: WalletSession;
-  let oauthId: string;
 
   beforeAll(async () => {
     jwks = await startJwksServer();
@@ -47,19 +45,26 @@ describe('OAUTH in production mode: tokens verified against a real remote JWKS',
     return { aud: 'wallet-app', sub: 'user-1', email: 'user1@idp.example', iat, exp: iat + 600, ...extra };
   };
 
+  /** The wallet's OAUTH credential, added by the first test that needs it (the token's subject is claimed once). */
+  let adding: Promise<Reply> | undefined;
+  const addOauth = () =>
+    (adding ??= (async () =>
+      signedCall(api, emailSession, 'POST', '/auth/credentials', {
+        type: 'OAUTH',
+        accountId: wallet.accountId,
+        oidcToken: await jwks.sign(claims()),
+      }))());
+  const oauthCredential = async () => (await addOauth()).body.id as string;
+
   it('adds an OAUTH credential from a token signed by the issuer', async () => {
-    const added = await signedCall(api, emailSession, 'POST', '/auth/credentials', {
-      type: 'OAUTH',
-      accountId: wallet.accountId,
-      oidcToken: await jwks.sign(claims()),
-    });
+    const added = await addOauth();
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ type: 'OAUTH', nickname: 'user1@idp.example' });
-    oauthId = added.body.id;
     expect(jwks.fetches).toBeGreaterThan(0);
   });
 
   it('verifies with a fresh token bound to clientPublicKey by its nonce; @turnkey/crypto opens the key', async () => {
+    const oauthId = await oauthCredential();
     const client = generateP256KeyPair();
     const token = await jwks.sign(claims({ nonce: oidcNonce(client.publicKeyUncompressed) }));
     const verified = await api.post(`/auth/credentials/${oauthId}/verify`, {
@@ -69,10 +74,11 @@ describe('OAUTH in production mode: tokens verified against a real remote JWKS',
     });
     expect(verified.status).toBe(200);
     expect(verified.body).toMatchObject({ type: 'OAUTH', nickname: 'user1@idp.example' });
-    openSession(verified.body, client.privateKey);
+    openSession(verified.body, client.privateKey, oauthId);
   });
 
   it('refuses dummy-signed, foreign-signed, stale and mismatched tokens, changing nothing', async () => {
+    const oauthId = await oauthCredential();
     const client = generateP256KeyPair();
     const nonce = oidcNonce(client.publicKeyUncompressed);
     const before = await walletEventCount(t.service.infra.eventStore, wallet.accountId);
@@ -102,17 +108,15 @@ describe('OAUTH in production mode: tokens verified against a real remote JWKS',
 });
 
 describe('OAUTH on a sandbox platform: dummy signatures, real claim checks', () => {
-  let t: TestService;
-  let api: Client;
   const clock = new ManualClock(START);
   let wallet: Wallet;
   let oauthId: string;
   const now = () => clock.now().getTime();
   const seconds = () => Math.floor(now() / 1000);
 
+  const t = useTestService({ clock });
+  const api = t.api;
   beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
     wallet = await createWallet(api);
     const session = await emailOtpSession(api, wallet.emailOtpId);
     const added = await signedCall(api, session, 'POST', '/auth/credentials', {
@@ -123,7 +127,6 @@ describe('OAUTH on a sandbox platform: dummy signatures, real claim checks', () 
     expect(added.status).toBe(201);
     oauthId = added.body.id;
   });
-  afterAll(async () => t?.close());
 
   const add = (oidcToken: string) =>
     api.post('/auth/credentials', { type: 'OAUTH', accountId: wallet.accountId, oidcToken });
@@ -197,7 +200,7 @@ describe('OAUTH on a sandbox platform: dummy signatures, real claim checks', () 
     );
     const ok = await verify(googleClaims(now(), { nonce }));
     expect(ok.status).toBe(200);
-    openSession(ok.body, client.privateKey);
+    openSession(ok.body, client.privateKey, oauthId);
   });
 
   it('sends no challenge for OAUTH credentials', async () => {

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { randomBytes } from 'node:crypto';
 import { IdentityClaims } from '#application/claims/identity-claims.js';
 import { passkeyCredentialKey } from '#domain/claims/claim.js';
 import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import { SoftwareAuthenticator } from '../support/webauthn-authenticator.js';
 import {
   createWallet,
@@ -14,14 +14,12 @@ import {
   walletEventCount,
   type Wallet,
   type WalletSession,
-} from './wallet-support.js';
+} from '../support/wallet-session.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 const RP = { rpId: 'wallet.example.com', origin: 'https://wallet.example.com' };
 
 describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
-  let t: TestService;
-  let api: Client;
   const clock = new ManualClock(START);
   const authenticator = new SoftwareAuthenticator();
   let wallet: Wallet;
@@ -29,18 +27,26 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
   let passkey: { id: string; credentialId: string };
   let firstRegistration: Record<string, unknown>;
 
-  beforeAll(async () => {
-    t = await startTestService({ clock, env: { WEBAUTHN_RP_ID: RP.rpId, WEBAUTHN_ORIGINS: RP.origin } });
-    api = t.api;
+  const t = useTestService({ clock, env: { WEBAUTHN_RP_ID: RP.rpId, WEBAUTHN_ORIGINS: RP.origin } });
+  const api = t.api;
+  // Every test has a wallet of its own; a test about an existing passkey registers one first.
+  beforeEach(async () => {
     wallet = await createWallet(api);
     emailSession = await emailOtpSession(api, wallet.emailOtpId);
   });
-  afterAll(async () => t?.close());
 
   const registration = (ceremony: Partial<typeof RP> = {}) => {
     const challenge = randomBytes(32).toString('base64url');
     const attestation = authenticator.register({ challenge, ...RP, ...ceremony, userHandle: 'holder-1' });
     return { type: 'PASSKEY', accountId: wallet.accountId, nickname: 'Laptop', challenge, attestation };
+  };
+
+  /** Registers a passkey on the test's wallet by signed retry, as the first test does. */
+  const registerPasskey = async () => {
+    firstRegistration = registration();
+    const added = await signedCall(api, emailSession, 'POST', '/auth/credentials', firstRegistration);
+    if (added.status !== 201) throw new Error(`passkey registration: ${added.status} ${JSON.stringify(added.body)}`);
+    passkey = { id: added.body.id, credentialId: added.body.credentialId };
   };
 
   const passkeyChallenge = async (clientPublicKey: string) => {
@@ -70,6 +76,7 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
   it(
     'refuses the same WebAuthn credentialId twice with PASSKEY_CREDENTIAL_ALREADY_EXISTS, changing ' + 'nothing',
     async () => {
+      await registerPasskey();
       const before = await walletEventCount(t.service.infra.eventStore, wallet.accountId);
       const twice = await api.post('/auth/credentials', firstRegistration);
       expect(twice.status).toBe(400);
@@ -79,6 +86,7 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
   );
 
   it('refuses the same credentialId on another account too', async () => {
+    await registerPasskey();
     const other = await createWallet(api, { email: 'second-holder@example.com' });
     const before = await walletEventCount(t.service.infra.eventStore, other.accountId);
     const res = await api.post('/auth/credentials', { ...firstRegistration, accountId: other.accountId });
@@ -88,6 +96,7 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
   });
 
   it('refuses an attestation whose credentialId claim is not the attested credential', async () => {
+    await registerPasskey();
     const body = registration();
     const res = await api.post('/auth/credentials', {
       ...body,
@@ -111,6 +120,7 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
   });
 
   it('authenticates with an assertion over the issued challenge; @turnkey/crypto opens the session key', async () => {
+    await registerPasskey();
     const client = generateP256KeyPair();
     const missingKey = await api.post(`/auth/credentials/${passkey.id}/challenge`, {});
     expect(missingKey.status).toBe(400);
@@ -128,7 +138,7 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
     );
     expect(verified.status).toBe(200);
     expect(verified.body).toMatchObject({ type: 'PASSKEY', credentialId: passkey.credentialId, nickname: 'Laptop' });
-    const session = openSession(verified.body, client.privateKey);
+    const session = openSession(verified.body, client.privateKey, passkey.id);
     // The passkey session can sign: it revokes the email session.
     const revoked = await signedCall(api, session, 'DELETE', `/auth/sessions/${emailSession.id}`);
     expect(revoked.status).toBe(204);
@@ -174,6 +184,7 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
   });
 
   it('refuses tampered assertions and leaves the challenge usable for the genuine one', async () => {
+    await registerPasskey();
     const client = generateP256KeyPair();
     const challenge = await passkeyChallenge(client.publicKeyUncompressed);
     const assertion = authenticator.assert(passkey.credentialId, { challenge: challenge.challenge, ...RP });
@@ -218,10 +229,11 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
       { 'Request-Id': challenge.requestId },
     );
     expect(genuine.status).toBe(200);
-    openSession(genuine.body, client.privateKey);
+    openSession(genuine.body, client.privateKey, passkey.id);
   });
 
   it('requires user verification and an unexpired challenge', async () => {
+    await registerPasskey();
     const client = generateP256KeyPair();
     const challenge = await passkeyChallenge(client.publicKeyUncompressed);
     const unverified = authenticator.assert(passkey.credentialId, {

@@ -5,18 +5,16 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ManualClock } from '#domain/clock.js';
-import { startTestService, type TestService } from '../support/service.js';
 import { SoftwareAuthenticator } from '../support/webauthn-authenticator.js';
 import {
   createWallet,
   emailOtpSession,
-  googleClaims,
-  oidcNonce,
   openSession,
-  sandboxToken,
   signedCall,
   type WalletSession,
-} from './wallet-support.js';
+} from '../support/wallet-session.js';
+import { googleClaims, oidcNonce, sandboxToken } from './wallet-support.js';
+import { useTestService } from '../support/fixture.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 const RP = { rpId: 'localhost', origin: 'http://localhost:3000' };
@@ -26,7 +24,6 @@ const RP = { rpId: 'localhost', origin: 'http://localhost:3000' };
  * event log, the read-model tables, the raw database files or anything the service logged.
  */
 describe('wallet secrets never reach storage or logs', () => {
-  let t: TestService;
   const clock = new ManualClock(START);
   const logged: string[] = [];
   const writes = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
@@ -41,10 +38,9 @@ describe('wallet secrets never reach storage or logs', () => {
       }) as typeof process.stdout.write;
     process.stdout.write = capture(writes.out);
     process.stderr.write = capture(writes.err);
-    t = await startTestService({ clock, env: { LOG_LEVEL: 'debug' } });
   });
+  const t = useTestService({ clock, env: { LOG_LEVEL: 'debug' } });
   afterAll(async () => {
-    await t?.close();
     process.stdout.write = writes.out;
     process.stderr.write = writes.err;
   });
@@ -79,7 +75,7 @@ describe('wallet secrets never reach storage or logs', () => {
       ),
       clientPublicKey: oauthClient.publicKeyUncompressed,
     });
-    const oauthSession = openSession(oauthVerified.body, oauthClient.privateKey);
+    const oauthSession = openSession(oauthVerified.body, oauthClient.privateKey, oauth.body.id);
     keep('oauth session', oauthSession);
 
     const authenticator = new SoftwareAuthenticator();
@@ -105,7 +101,7 @@ describe('wallet secrets never reach storage or logs', () => {
       { assertion },
       { 'Request-Id': challenge.requestId },
     );
-    const passkeySession = openSession(passkeyVerified.body, passkeyClient.privateKey);
+    const passkeySession = openSession(passkeyVerified.body, passkeyClient.privateKey, passkey.body.id);
     keep('passkey session', passkeySession);
 
     const refreshClient = generateP256KeyPair();
@@ -113,7 +109,7 @@ describe('wallet secrets never reach storage or logs', () => {
       clientPublicKey: refreshClient.publicKeyUncompressed,
     });
     expect(refreshed.status).toBe(200);
-    keep('refreshed session', openSession(refreshed.body, refreshClient.privateKey));
+    keep('refreshed session', openSession(refreshed.body, refreshClient.privateKey, email.authMethodId));
 
     expect(
       (

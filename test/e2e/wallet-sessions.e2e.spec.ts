@@ -1,31 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
 import {
   challengeFor,
   createWallet,
   emailOtpSession,
   openSession,
   signedCall,
-  stamp,
   type Wallet,
-} from './wallet-support.js';
+} from '../support/wallet-session.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 
 describe('wallet sessions over HTTP', () => {
-  let t: TestService;
-  let api: Client;
   const clock = new ManualClock(START);
   let wallet: Wallet;
 
+  const t = useTestService({ clock });
+  const api = t.api;
   beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
     wallet = await createWallet(api);
   });
-  afterAll(async () => t?.close());
 
   const sessions = async (accountId = wallet.accountId) =>
     (await api.get(`/auth/sessions?accountId=${encodeURIComponent(accountId)}`)).body.data as any[];
@@ -61,7 +57,7 @@ describe('wallet sessions over HTTP', () => {
     const challenge = await challengeFor(api, 'DELETE', `/auth/sessions/${target.id}`);
     expect(challenge.type).toBe('EMAIL_OTP');
     const revoked = await api.delete(`/auth/sessions/${target.id}`, {
-      'Service-Wallet-Signature': await stamp(signer, challenge.payloadToSign),
+      'Service-Wallet-Signature': await signer.stamp(challenge.payloadToSign),
       'Request-Id': challenge.requestId,
     });
     expect(revoked.status).toBe(204);
@@ -83,7 +79,7 @@ describe('wallet sessions over HTTP', () => {
       expect(refreshed.status).toBe(200);
       expect(refreshed.body).toMatchObject({ id: session.id, accountId: wallet.accountId, type: 'EMAIL_OTP' });
       expect(Date.parse(refreshed.body.expiresAt)).toBe(clock.now().getTime() + 900_000);
-      const renewed = openSession(refreshed.body, client.privateKey);
+      const renewed = openSession(refreshed.body, client.privateKey, session.authMethodId);
       expect(renewed.publicKey).not.toBe(session.publicKey);
 
       const path = `/internal-accounts/${wallet.accountId}`;
@@ -106,7 +102,7 @@ describe('wallet sessions over HTTP', () => {
     // A challenge obtained while active cannot be used once the session expired.
     const challenge = await challengeFor(api, 'POST', `/auth/sessions/${keeper.id}/refresh`, body);
     const headers = {
-      'Service-Wallet-Signature': await stamp(keeper, challenge.payloadToSign),
+      'Service-Wallet-Signature': await keeper.stamp(challenge.payloadToSign),
       'Request-Id': challenge.requestId,
     };
     clock.advance(900_000);

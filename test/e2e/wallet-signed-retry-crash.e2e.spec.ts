@@ -1,12 +1,12 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import { streams } from '#domain/ids.js';
 import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
 import { startChildService, type ChildService } from '../support/child-service.js';
 import type { Client, Reply } from '../support/service.js';
 import { walletSession } from '../support/wallet-session.js';
+import { useDataDir } from '../support/fixture.js';
+import { poll } from '../support/poll.js';
 
 /**
  * A signed card PATCH spends its requestId in the wallet stream, then appends the change to the
@@ -15,22 +15,11 @@ import { walletSession } from '../support/wallet-session.js';
  * the card is FROZEN exactly once, and any further retry is 401.
  */
 describe('signed card PATCH killed between consumption and change', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'payments-signed-crash-'));
   let child: ChildService | undefined;
-  afterAll(async () => {
-    await child?.kill();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const dataDir = useDataDir('payments-signed-crash-', () => child?.kill());
 
-  async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string, ms = 30_000): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const value = await read();
-      if (done(value)) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  const until = <T>(read: () => Promise<T>, done: (v: T) => boolean, what: string, ms = 30_000) =>
+    poll(read, done, { what, timeoutMs: ms, intervalMs: 50 });
 
   const expectSpent = (res: Reply) =>
     expect({ status: res.status, code: res.body.code, reason: res.body.reason }).toEqual({

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { SignedRetryService } from '#application/wallet/signed-retry.service.js';
 import type { Actor } from '#application/tokens.js';
 import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
 import { ManualClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
-import { startTestService, type Client, type Reply, type TestService } from '../support/service.js';
-import { startWalletSession, walletSession, type WalletSession } from '../support/wallet-session.js';
+import type { Reply } from '../support/service.js';
+import { emailOtpSession, walletHolder, type WalletSession } from '../support/wallet-session.js';
+import { useTestService } from '../support/fixture.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 
@@ -17,25 +18,15 @@ const START = Date.UTC(2026, 0, 5, 12);
  * wallet-signed-retry-crash.e2e.spec.ts; here the consumption is done alone, as the edge does it.
  */
 describe('signed retries that change a card or a customer', () => {
-  let t: TestService;
-  let api: Client;
   const clock = new ManualClock(START);
   let n = 0;
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-  });
-  afterAll(async () => t?.close());
+  const t = useTestService({ clock });
+  const api = t.api;
 
   async function holder(): Promise<{ customerId: string; usd: string; wallet: WalletSession }> {
     n += 1;
-    const profile = { customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', email: `targets${n}@example.com` };
-    const c = await api.post('/customers', { platformCustomerId: `targets-${n}`, ...profile });
-    expect(c.status).toBe(201);
-    const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.body.id)}`);
-    const usd = accounts.body.data[0].id;
-    return { customerId: c.body.id, usd, wallet: await walletSession(api, c.body.id, 'USD') };
+    return walletHolder(api, { name: `targets-${n}`, email: `targets${n}@example.com` });
   }
 
   async function activeCard(h: { customerId: string; usd: string; wallet: WalletSession }): Promise<string> {
@@ -75,7 +66,7 @@ describe('signed retries that change a card or a customer', () => {
   /** Another session on the same wallet account (OTP challenges are at most one per 30 s). */
   async function secondSession(session: WalletSession): Promise<WalletSession> {
     clock.advance(31_000);
-    return startWalletSession(api, session.accountId, session.authMethodId);
+    return emailOtpSession(api, session.authMethodId);
   }
 
   /** What the edge does before appending the change: the consumption alone, as if the process died right after it. */
@@ -206,7 +197,7 @@ describe('signed retries that change a card or a customer', () => {
   it('answers a reused requestId of a session revocation 401, not the 409 of an already revoked session', async () => {
     const h = await holder();
     const spare = await secondSession(h.wallet);
-    const path = `/auth/sessions/${spare.sessionId}`;
+    const path = `/auth/sessions/${spare.id}`;
     const challenge = await api.request('DELETE', path);
     expect(challenge.status).toBe(202);
     const signature = await h.wallet.stamp(challenge.body.payloadToSign);

@@ -1,18 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type Reply, type TestService } from '../support/service.js';
+import type { Reply } from '../support/service.js';
 import {
   challengeFor,
   createWallet,
   emailOtpSession,
   signedCall,
-  stamp,
   walletEventCount,
   type Wallet,
   type WalletSession,
-} from './wallet-support.js';
+} from '../support/wallet-session.js';
+import { useTestService } from '../support/fixture.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
 
@@ -21,8 +21,6 @@ const START = Date.UTC(2026, 0, 5, 12);
  * broken retry is a 401 naming the failed check, and leaves the wallet and the account as they were.
  */
 describe('signed retry: the negative matrix over HTTP', () => {
-  let t: TestService;
-  let api: Client;
   const clock = new ManualClock(START);
   let wallet: Wallet;
   let session: WalletSession;
@@ -30,9 +28,10 @@ describe('signed retry: the negative matrix over HTTP', () => {
   let stranger: WalletSession;
   let path: string;
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
+  const t = useTestService({ clock });
+  const api = t.api;
+  // Every test gets wallets and sessions of its own: some revoke or outlive a session.
+  beforeEach(async () => {
     wallet = await createWallet(api);
     path = `/internal-accounts/${wallet.accountId}`;
     session = await emailOtpSession(api, wallet.emailOtpId);
@@ -40,7 +39,6 @@ describe('signed retry: the negative matrix over HTTP', () => {
     const other = await createWallet(api);
     stranger = await emailOtpSession(api, other.emailOtpId);
   });
-  afterAll(async () => t?.close());
 
   const privateEnabled = async () => (await api.get(path)).body.privateEnabled as boolean;
 
@@ -70,7 +68,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
     await refusedUnchanged(
       async () =>
-        retry({ privateEnabled: false }, { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign) }),
+        retry({ privateEnabled: false }, { 'Service-Wallet-Signature': await session.stamp(c.payloadToSign) }),
       'REQUEST_ID_MISSING',
       'Service-Wallet-Signature was sent without Request-Id',
     );
@@ -87,7 +85,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
 
   it('refuses malformed stamps', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
-    const good = JSON.parse(Buffer.from(await stamp(session, c.payloadToSign), 'base64url').toString('utf8'));
+    const good = JSON.parse(Buffer.from(await session.stamp(c.payloadToSign), 'base64url').toString('utf8'));
     const encode = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
     for (const [header, reason] of [
       ['not a stamp!', 'the stamp is not base64url without padding'],
@@ -118,7 +116,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
       async () =>
         retry(
           { privateEnabled: false },
-          { 'Service-Wallet-Signature': await stamp(session, modified), 'Request-Id': c.requestId },
+          { 'Service-Wallet-Signature': await session.stamp(modified), 'Request-Id': c.requestId },
         ),
       'WALLET_SIGNATURE_INVALID',
       'the stamp signature does not verify over payloadToSign',
@@ -129,7 +127,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
       async () =>
         retry(
           { privateEnabled: false },
-          { 'Service-Wallet-Signature': await stamp(session, reserialized), 'Request-Id': c.requestId },
+          { 'Service-Wallet-Signature': await session.stamp(reserialized), 'Request-Id': c.requestId },
         ),
       'WALLET_SIGNATURE_INVALID',
       /does not verify/,
@@ -138,7 +136,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
 
   it('refuses a body that does not echo the challenged fields', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
-    const headers = { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign), 'Request-Id': c.requestId };
+    const headers = { 'Service-Wallet-Signature': await session.stamp(c.payloadToSign), 'Request-Id': c.requestId };
     await refusedUnchanged(
       () => retry({ privateEnabled: true }, headers),
       'WALLET_SIGNATURE_BODY_MISMATCH',
@@ -155,7 +153,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
         api.post(
           refreshPath,
           { clientPublicKey: generateP256KeyPair().publicKeyUncompressed },
-          { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign), 'Request-Id': c.requestId },
+          { 'Service-Wallet-Signature': await session.stamp(c.payloadToSign), 'Request-Id': c.requestId },
         ),
       'WALLET_SIGNATURE_BODY_MISMATCH',
       'body field clientPublicKey differs from the signed payload',
@@ -168,7 +166,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
       async () =>
         retry(
           { privateEnabled: false },
-          { 'Service-Wallet-Signature': await stamp(stranger, c.payloadToSign), 'Request-Id': c.requestId },
+          { 'Service-Wallet-Signature': await stranger.stamp(c.payloadToSign), 'Request-Id': c.requestId },
         ),
       'WALLET_SIGNATURE_INVALID',
       'the signing key is not a session of this account',
@@ -181,7 +179,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
         retry(
           { privateEnabled: false },
           {
-            'Service-Wallet-Signature': await stamp({ stamper: outsider }, c.payloadToSign),
+            'Service-Wallet-Signature': (await outsider.stamp(c.payloadToSign)).stampHeaderValue,
             'Request-Id': c.requestId,
           },
         ),
@@ -197,7 +195,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
         retry(
           { privateEnabled: false },
           {
-            'Service-Wallet-Signature': await stamp(session, c.payloadToSign),
+            'Service-Wallet-Signature': await session.stamp(c.payloadToSign),
             'Request-Id': 'Request:00000000-0000-4000-8000-000000000000',
           },
         ),
@@ -210,7 +208,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
       async () =>
         retry(
           { privateEnabled: false },
-          { 'Service-Wallet-Signature': await stamp(session, other.payloadToSign), 'Request-Id': other.requestId },
+          { 'Service-Wallet-Signature': await session.stamp(other.payloadToSign), 'Request-Id': other.requestId },
         ),
       'UNAUTHORIZED',
       'requestId was issued for another operation',
@@ -225,7 +223,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
         retry(
           { privateEnabled: false },
           {
-            'Service-Wallet-Signature': await stamp(foreignSession, foreign.payloadToSign),
+            'Service-Wallet-Signature': await foreignSession.stamp(foreign.payloadToSign),
             'Request-Id': foreign.requestId,
           },
         ),
@@ -236,7 +234,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
 
   it('refuses a reused requestId', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
-    const headers = { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign), 'Request-Id': c.requestId };
+    const headers = { 'Service-Wallet-Signature': await session.stamp(c.payloadToSign), 'Request-Id': c.requestId };
     expect((await retry({ privateEnabled: false }, headers)).status).toBe(200);
     await refusedUnchanged(
       () => retry({ privateEnabled: false }, headers),
@@ -249,7 +247,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
     for (let round = 0; round < 5; round++) {
       const body = { privateEnabled: round % 2 === 0 };
       const c = await challengeFor(api, 'PATCH', path, body);
-      const headers = { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign), 'Request-Id': c.requestId };
+      const headers = { 'Service-Wallet-Signature': await session.stamp(c.payloadToSign), 'Request-Id': c.requestId };
       const events = await walletEventCount(t.service.infra.eventStore, wallet.accountId);
       const replies = await Promise.all([retry(body, headers), retry(body, headers), retry(body, headers)]);
       expect(replies.map((r) => r.status).sort()).toEqual([200, 401, 401]);
@@ -262,7 +260,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
 
   it('refuses an expired challenge', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: true });
-    const headers = { 'Service-Wallet-Signature': await stamp(session, c.payloadToSign), 'Request-Id': c.requestId };
+    const headers = { 'Service-Wallet-Signature': await session.stamp(c.payloadToSign), 'Request-Id': c.requestId };
     clock.advance(300_000);
     await refusedUnchanged(
       () => retry({ privateEnabled: true }, headers),
@@ -278,7 +276,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
       async () =>
         retry(
           { privateEnabled: true },
-          { 'Service-Wallet-Signature': await stamp(spare, c.payloadToSign), 'Request-Id': c.requestId },
+          { 'Service-Wallet-Signature': await spare.stamp(c.payloadToSign), 'Request-Id': c.requestId },
         ),
       'WALLET_SIGNATURE_INVALID',
       'the signing session was revoked',
@@ -293,7 +291,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
       async () =>
         retry(
           { privateEnabled: true },
-          { 'Service-Wallet-Signature': await stamp(fresh, c.payloadToSign), 'Request-Id': c.requestId },
+          { 'Service-Wallet-Signature': await fresh.stamp(c.payloadToSign), 'Request-Id': c.requestId },
         ),
       'SESSION_EXPIRED',
       'the signing session has expired',

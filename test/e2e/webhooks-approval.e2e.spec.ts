@@ -1,12 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
-import {
-  pointWebhooksAt,
-  startWebhookReceiver,
-  type ReceivedRequest,
-  type WebhookReceiver,
-} from '../support/webhook-receiver.js';
+import { useTestService } from '../support/fixture.js';
+import { type ReceivedRequest } from '../support/webhook-receiver.js';
 import { money } from './money-support.js';
 
 const START = Date.UTC(2026, 3, 8, 10);
@@ -15,26 +10,16 @@ const SENDER = '$pending.long.USD@bank.example.com';
 /** The incoming-payment webhook as the approval channel: the platform's reply decides. */
 describe('incoming payments approved or rejected by the reply to INCOMING_PAYMENT.PENDING', () => {
   const clock = new ManualClock(START);
-  let t: TestService;
-  let api: Client;
-  let m: ReturnType<typeof money>;
-  let receiver: WebhookReceiver;
   /** The reply for approval requests, by the receiving customer. */
   const replies = new Map<string, { status: number; body?: unknown }>();
 
+  const t = useTestService({ clock, webhooks: 'ok' });
+  const api = t.api;
+  const m = money(t);
   beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-    m = money(t);
-    receiver = await startWebhookReceiver();
-    receiver.replyWith((r) =>
+    t.receiver.replyWith((r) =>
       r.json?.type === 'INCOMING_PAYMENT.PENDING' ? replies.get(r.json.data.customerId) : undefined,
     );
-    await pointWebhooksAt(api, receiver);
-  });
-  afterAll(async () => {
-    await receiver?.close();
-    await t?.close();
   });
 
   /** A payment to a new customer waiting for approval; the reply to its approval request is `reply`. */
@@ -52,9 +37,9 @@ describe('incoming payments approved or rejected by the reply to INCOMING_PAYMEN
     return { c, id: res.body.id as string };
   };
   const requestsFor = (id: string, type: string) =>
-    receiver.requests.filter((r: ReceivedRequest) => r.json?.type === type && r.json.data.id === id);
+    t.receiver.requests.filter((r: ReceivedRequest) => r.json?.type === type && r.json.data.id === id);
   const answered = async (id: string) => {
-    await receiver.waitFor(
+    await t.receiver.waitFor(
       () => requestsFor(id, 'INCOMING_PAYMENT.PENDING').some((r) => r.answered !== undefined),
       10_000,
       `the approval request for ${id}`,
@@ -93,7 +78,7 @@ describe('incoming payments approved or rejected by the reply to INCOMING_PAYMEN
     });
     expect(await m.eventually(id, 'COMPLETED')).toMatchObject({ type: 'INCOMING' });
     expect(await m.balance(c.accounts.USD)).toBe(7_000);
-    await receiver.waitFor((r) =>
+    await t.receiver.waitFor((r) =>
       r.some((x) => x.json?.type === 'INCOMING_PAYMENT.COMPLETED' && x.json.data.id === id),
     );
     const d = await delivery(request.id);
@@ -119,7 +104,7 @@ describe('incoming payments approved or rejected by the reply to INCOMING_PAYMEN
     const request = await answered(id);
     expect(await m.eventually(id, 'REJECTED')).toMatchObject({ type: 'INCOMING' });
     expect(await m.balance(c.accounts.USD)).toBe(0);
-    await receiver.waitFor((r) => r.some((x) => x.json?.type === 'INCOMING_PAYMENT.FAILED' && x.json.data.id === id));
+    await t.receiver.waitFor((r) => r.some((x) => x.json?.type === 'INCOMING_PAYMENT.FAILED' && x.json.data.id === id));
     const d = await delivery(request.id);
     expect(d).toMatchObject({ status: 'DELIVERED', attemptCount: 1, lastStatusCode: 403 });
     expect(d.attempts[0].approval).toEqual({ decision: 'REJECT', reason: 'RESTRICTED_JURISDICTION' });

@@ -1,9 +1,7 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
 import { startChildService, type ChildService } from '../support/child-service.js';
 import { pointWebhooksAt, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useDataDir } from '../support/fixture.js';
 
 /**
  * The log is the outbox: a service killed with SIGKILL in the middle of a burst of fundings (with
@@ -11,13 +9,11 @@ import { pointWebhooksAt, startWebhookReceiver, type WebhookReceiver } from '../
  * was committed, each with the balance right after it; none is lost.
  */
 describe('webhooks across a crash', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'payments-webhooks-crash-'));
   let child: ChildService | undefined;
   let receiver: WebhookReceiver | undefined;
-  afterAll(async () => {
+  const dataDir = useDataDir('payments-webhooks-crash-', async () => {
     await child?.kill();
     await receiver?.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('delivers every committed event after SIGKILL during a burst and a restart', async () => {

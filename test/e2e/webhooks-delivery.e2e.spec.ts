@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { attemptBudget, retryDelayMs, WEBHOOK_RETRY_POLICY } from '#domain/webhooks/retry-policy.js';
 import { webhookDeliveryStream, webhookIdsFor } from '#domain/webhooks/webhook-ids.js';
@@ -43,15 +43,18 @@ for (const [adapter, skip] of [
         Object.assign(env, { JOBS: 'bullmq', REDIS_URL: redis!.url });
       }
       t = await startTestService({ clock, env });
-      api = t.api;
+    });
+    // Every test delivers for a platform of its own, to a receiver of its own, from an account of its own.
+    beforeEach(async () => {
+      api = (await t.otherPlatform()).api;
       receiver = await startWebhookReceiver();
       await pointWebhooksAt(api, receiver);
       const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'delivery' });
       accountId = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}`))
         .body.data[0].id;
     });
+    afterEach(async () => receiver?.close());
     afterAll(async () => {
-      await receiver?.close();
       await t?.close();
       await redis?.stop();
     });

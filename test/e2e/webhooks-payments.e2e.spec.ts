@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
-import { pointWebhooksAt, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useTestService } from '../support/fixture.js';
 import { money } from './money-support.js';
 
 const START = Date.UTC(2026, 3, 6, 8);
@@ -21,39 +20,27 @@ const INCOMING = ['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.COMPLETED', 'INC
 
 describe('payment webhooks: the public API types for every status change', () => {
   const clock = new ManualClock(START);
-  let t: TestService;
-  let api: Client;
-  let m: ReturnType<typeof money>;
-  let receiver: WebhookReceiver;
 
-  beforeAll(async () => {
-    t = await startTestService({ clock });
-    api = t.api;
-    m = money(t);
-    receiver = await startWebhookReceiver();
-    await pointWebhooksAt(api, receiver);
-  });
-  afterAll(async () => {
-    await receiver?.close();
-    await t?.close();
-  });
+  const t = useTestService({ clock, webhooks: 'ok' });
+  const api = t.api;
+  const m = money(t);
 
   /** The webhook types received for one transaction, sorted (deliveries run in parallel). */
   const typesFor = (transactionId: string) =>
-    receiver.requests
+    t.receiver.requests
       .filter((r) => r.json?.data?.id === transactionId && r.answered === 200)
       .map((r) => r.json!.type)
       .sort();
   const waitForTypes = async (transactionId: string, expected: string[]) => {
     const sorted = [...expected].sort();
-    await receiver.waitFor(
+    await t.receiver.waitFor(
       () => JSON.stringify(typesFor(transactionId)) === JSON.stringify(sorted),
       10_000,
       `${expected.join(', ')} for ${transactionId} (got ${typesFor(transactionId).join(', ')})`,
     );
   };
   const hookOf = (transactionId: string, type: string) =>
-    receiver.requests.find((r) => r.json?.data?.id === transactionId && r.json.type === type)!.json!;
+    t.receiver.requests.find((r) => r.json?.data?.id === transactionId && r.json.type === type)!.json!;
 
   const execute = async (suffix: string) => {
     const c = await m.customer(['USD']);
@@ -181,7 +168,7 @@ describe('payment webhooks: the public API types for every status change', () =>
 
   it('never sends a payment type the public API lacks', () => {
     const sent = new Set(
-      receiver.requests.map((r) => r.json?.type).filter((type) => /_PAYMENT\./.test(String(type))) as string[],
+      t.receiver.requests.map((r) => r.json?.type).filter((type) => /_PAYMENT\./.test(String(type))) as string[],
     );
     expect(sent.size).toBeGreaterThan(0);
     for (const type of sent) expect([...OUTGOING, ...INCOMING]).toContain(type);

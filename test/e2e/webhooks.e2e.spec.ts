@@ -1,16 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { createPublicKey } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { streams } from '#domain/ids.js';
 import { ManualClock } from '#domain/clock.js';
 import { UNREACHABLE } from '#application/webhooks/webhook-sender.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
+import type { Client } from '../support/service.js';
+import { useTestService } from '../support/fixture.js';
+import { poll } from '../support/poll.js';
 import {
   pointWebhooksAt,
   startWebhookReceiver,
   type ReceivedRequest,
-  type WebhookReceiver,
   waitForDelivery,
 } from '../support/webhook-receiver.js';
 
@@ -18,22 +19,12 @@ const START = Date.UTC(2026, 1, 2, 9);
 
 describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   const clock = new ManualClock(START);
-  let t: TestService;
-  let api: Client;
-  let receiver: WebhookReceiver;
 
-  beforeAll(async () => {
-    t = await startTestService({ clock, env: { WEBHOOK_TIMEOUT_MS: '500' } });
-    api = t.api;
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await receiver?.close();
-    await t?.close();
-  });
+  // Each test configures a platform of its own (and its own receiver): config and deliveries are per platform.
+  const t = useTestService({ clock, env: { WEBHOOK_TIMEOUT_MS: '500' } });
 
   const ofType = (type: string) => (requests: ReceivedRequest[]) => requests.filter((r) => r.json?.type === type);
-  const createCustomer = async (body: Record<string, unknown> = {}) => {
+  const createCustomer = async (api: Client, body: Record<string, unknown> = {}) => {
     clock.advance(1000);
     const res = await api.post('/customers', {
       customerType: 'INDIVIDUAL',
@@ -44,14 +35,15 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
     const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(res.body.id)}`);
     return { customer: res.body, accountId: accounts.body.data[0].id as string };
   };
-  const fund = async (accountId: string, amount: number, client: Client = api) => {
+  const fund = async (api: Client, accountId: string, amount: number) => {
     clock.advance(1000);
-    const res = await client.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount });
+    const res = await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount });
     expect(res.status).toBe(200);
     return res.body;
   };
 
   it('has no endpoint and no keys before the first configuration', async () => {
+    const { api } = await t.otherPlatform();
     const res = await api.get('/config');
     expect(res.status).toBe(200);
     // As in the public API, an unset endpoint is absent rather than null.
@@ -61,6 +53,7 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   });
 
   it('validates PATCH /config and changes nothing on bad input', async () => {
+    const { api, platformId } = await t.otherPlatform();
     const bad = [
       { webhookEndpoint: 42 },
       { webhookEndpoint: 'not a url' },
@@ -75,7 +68,7 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
       expect(res.body.details.errors.length).toBeGreaterThan(0);
     }
     expect((await api.get('/config')).body.webhookEndpoint).toBeUndefined();
-    expect(await t.service.infra.eventStore.readStream(streams.webhooks(t.service.sandbox!.platformId))).toEqual([]);
+    expect(await t.service.infra.eventStore.readStream(streams.webhooks(platformId))).toEqual([]);
   });
 
   it('requires https on production platforms (allow-listed hosts too); sandbox platforms may use http', async () => {
@@ -94,6 +87,7 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   it(
     'generates the signing material on first configuration, keeps it, and stores private parts ' + 'only sealed',
     async () => {
+      const { api, platformId, receiver } = await t.webhookPlatform({ point: false });
       clock.advance(1000);
       const first = await pointWebhooksAt(api, receiver);
       expect(first.webhookEndpoint).toBe(receiver.url);
@@ -115,9 +109,7 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
       await pointWebhooksAt(api, receiver);
 
       const log = JSON.stringify(
-        (await t.service.infra.eventStore.readStream(streams.webhooks(t.service.sandbox!.platformId))).map(
-          (e) => e.data,
-        ),
+        (await t.service.infra.eventStore.readStream(streams.webhooks(platformId))).map((e) => e.data),
       );
       expect(log).not.toContain(first.webhookSecret.slice('whsec_'.length));
       expect(log).not.toContain('PRIVATE KEY');
@@ -127,6 +119,7 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   );
 
   it('sends a TEST webhook synchronously, signed with both schemes, and records it', async () => {
+    const { api, receiver } = await t.webhookPlatform();
     const res = await api.post('/sandbox/webhooks/test');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -166,6 +159,7 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   });
 
   it('reports a failed TEST, never retries it, and redelivers it on request', async () => {
+    const { api, receiver } = await t.webhookPlatform();
     await receiver.setMode('error');
     clock.advance(1000);
     const failed = await api.post('/sandbox/webhooks/test');
@@ -200,19 +194,20 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   });
 
   it('answers 400 without an endpoint and 403 on production platforms', async () => {
-    const sandbox = await t.otherPlatform();
+    const sandbox = await t.webhookPlatform({ point: false });
     const none = await sandbox.api.post('/sandbox/webhooks/test');
     expect(none.status).toBe(400);
     expect(none.body.code).toBe('WEBHOOK_ENDPOINT_NOT_SET');
     const production = await t.otherPlatform({ sandbox: false });
-    const https = receiver.url.replace('http:', 'https:');
+    const https = sandbox.receiver.url.replace('http:', 'https:');
     expect((await production.api.patch('/config', { webhookEndpoint: https })).status).toBe(200);
     expect((await production.api.post('/sandbox/webhooks/test')).status).toBe(403);
   });
 
   it('sends INTERNAL_ACCOUNT.BALANCE_UPDATED with the balance right after each transfer', async () => {
-    const { customer, accountId } = await createCustomer();
-    await Promise.all([fund(accountId, 100), fund(accountId, 250), fund(accountId, 50)]);
+    const { api, receiver } = await t.webhookPlatform();
+    const { customer, accountId } = await createCustomer(api);
+    await Promise.all([fund(api, accountId, 100), fund(api, accountId, 250), fund(api, accountId, 50)]);
     const mine = (r: ReceivedRequest[]) =>
       ofType('INTERNAL_ACCOUNT.BALANCE_UPDATED')(r).filter((x) => x.json!.data.id === accountId && x.answered === 200);
     await receiver.waitFor((r) => mine(r).length >= 3, 10_000, 'three balance webhooks');
@@ -242,7 +237,8 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   });
 
   it('sends CUSTOMER.KYC_<STATUS> when a verification changes the KYC status', async () => {
-    const { customer } = await createCustomer({ fullName: 'Pat Smith001' });
+    const { api, receiver } = await t.webhookPlatform();
+    const { customer } = await createCustomer(api, { fullName: 'Pat Smith001' });
     expect(customer.kycStatus).toBe('PENDING');
     clock.advance(1000);
     const updated = await api.patch(`/customers/${customer.id}`, {
@@ -273,7 +269,8 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   });
 
   it('sends INVITATION_CLAIMED to the inviter platform only', async () => {
-    const { customer } = await createCustomer();
+    const { api, receiver } = await t.webhookPlatform();
+    const { customer } = await createCustomer(api);
     const invitation = await api.post('/invitations', {
       inviterUma: customer.umaAddress,
       firstName: 'Ada',
@@ -308,21 +305,22 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   });
 
   it('sends nothing for platforms without an endpoint, nor after the endpoint is removed', async () => {
+    const { api, receiver } = await t.webhookPlatform();
     const other = await t.otherPlatform();
     const accounts = await other.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'quiet' });
     const account = (
       await other.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(accounts.body.id)}`)
     ).body.data[0];
-    await fund(account.id, 10, other.api);
+    await fund(other.api, account.id, 10);
     const cleared = await api.patch('/config', { webhookEndpoint: null });
     expect(cleared.body.webhookEndpoint).toBeUndefined();
     expect(cleared.body.webhookSigningPublicKey).toEqual(expect.any(String));
-    const { accountId } = await createCustomer();
-    await fund(accountId, 7);
+    const { accountId } = await createCustomer(api);
+    await fund(api, accountId, 7);
     // A marker after both: once it is delivered, the dispatcher has passed the fundings above.
     await pointWebhooksAt(api, receiver);
-    const { accountId: marker } = await createCustomer();
-    await fund(marker, 1);
+    const { accountId: marker } = await createCustomer(api);
+    await fund(api, marker, 1);
     await receiver.waitFor((r) => r.some((x) => x.json?.data?.id === marker), 10_000, 'the marker webhook');
     expect(receiver.requests.some((x) => x.json?.data?.id === account.id || x.json?.data?.id === accountId)).toBe(
       false,
@@ -331,6 +329,24 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   });
 
   it('lists with filters, sort and cursor, gets one, and hides other platforms’ deliveries', async () => {
+    const { api } = await t.webhookPlatform();
+    // Deliveries of its own: the balance updates of eight fundings, all delivered before the lists are read.
+    const { accountId } = await createCustomer(api);
+    for (const amount of [1, 2, 3, 4, 5, 6, 7, 8]) await fund(api, accountId, amount);
+    const total = async (query: string) => (await api.get(`/webhooks/deliveries?${query}`)).body.totalCount as number;
+    await poll(
+      () => total('type=INTERNAL_ACCOUNT.BALANCE_UPDATED&status=DELIVERED'),
+      (n) => n >= 8,
+      {
+        what: 'eight delivered balance webhooks',
+        timeoutMs: 10_000,
+      },
+    );
+    await poll(
+      () => total('status=PENDING'),
+      (n) => n === 0,
+      { what: 'no pending delivery', timeoutMs: 10_000 },
+    );
     const all = await api.get('/webhooks/deliveries?limit=100');
     // The operations dashboard counts the same deliveries by status.
     const counts = (await api.get('/audit/overview')).body.webhookDeliveries;

@@ -1,4 +1,5 @@
 import { CommandBus } from '@nestjs/cqrs';
+import { PaymentsClient, type ClientCredentials } from '@payments-platform/client';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,8 @@ export interface Reply<T = any> {
 }
 
 export interface Client {
+  /** The client package's `PaymentsClient` with the same credentials, its answers checked the same way. */
+  readonly payments: PaymentsClient;
   request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
   get<T = any>(path: string, headers?: Record<string, string>): Promise<Reply<T>>;
   post<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
@@ -34,6 +37,50 @@ export const basicAuth = (tokenId: string, secret: string) =>
 /** A streamed request body (sent chunked, without Content-Length). */
 const isStream = (body: unknown): boolean =>
   typeof body === 'object' && body !== null && Symbol.asyncIterator in body && !(body instanceof FormData);
+
+/**
+ * Checks one answer against the service's OpenAPI document: a mismatch throws, or with `RESPONSE_CHECK=report` is
+ * appended to `RESPONSE_CHECK_FILE`.
+ */
+async function checkAnswer(baseUrl: string, method: string, path: string, res: Response, body: unknown): Promise<void> {
+  const finding = (await responseChecker(baseUrl)).check(
+    method,
+    path,
+    res.status,
+    body,
+    res.headers.get('content-type'),
+  );
+  if (!finding) return;
+  if (process.env.RESPONSE_CHECK === 'report') appendFileSync(process.env.RESPONSE_CHECK_FILE!, finding + '\n');
+  else throw new Error(`the answer does not match the OpenAPI document: ${finding}`);
+}
+
+const parseBody = (text: string): unknown => {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return text; // not JSON: keep the text
+  }
+};
+
+/** A `fetch` for the client package whose every answer is checked against the served OpenAPI document. */
+export function checkedFetch(baseUrl: string): typeof fetch {
+  return async (input, init) => {
+    const res = await fetch(input, init);
+    const url = String(input instanceof Request ? input.url : input);
+    const path = url.startsWith(baseUrl) ? url.slice(baseUrl.length) : new URL(url).pathname;
+    await checkAnswer(baseUrl, init?.method ?? 'GET', path, res, parseBody(await res.clone().text()));
+    return res;
+  };
+}
+
+/** The credentials an Authorization header carries (Basic token id and secret, or a Bearer access token). */
+function credentialsOf(auth: string | undefined): ClientCredentials {
+  if (auth?.startsWith('Bearer ')) return { accessToken: auth.slice('Bearer '.length) };
+  const pair = auth?.startsWith('Basic ') ? Buffer.from(auth.slice('Basic '.length), 'base64').toString('utf8') : ':';
+  const colon = pair.indexOf(':');
+  return { tokenId: pair.slice(0, colon), clientSecret: pair.slice(colon + 1) };
+}
 
 /**
  * An HTTP client for the versioned base URL; `auth` is the Authorization header, if any. Every answer is checked
@@ -63,23 +110,17 @@ export function client(baseUrl: string, auth?: string, options: { check?: boolea
     }
     const res = await fetch(baseUrl + path, init);
     const bytes = Buffer.from(await res.arrayBuffer());
-    const text = bytes.toString('utf8');
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      // not JSON: keep the text
-    }
-    const finding =
-      options.check !== false &&
-      (await responseChecker(baseUrl)).check(method, path, res.status, parsed, res.headers.get('content-type'));
-    if (finding) {
-      if (process.env.RESPONSE_CHECK === 'report') appendFileSync(process.env.RESPONSE_CHECK_FILE!, finding + '\n');
-      else throw new Error(`the answer does not match the OpenAPI document: ${finding}`);
-    }
+    const parsed = parseBody(bytes.toString('utf8'));
+    if (options.check !== false) await checkAnswer(baseUrl, method, path, res, parsed);
     return { status: res.status, body: parsed, headers: res.headers, bytes };
   };
+  const payments = new PaymentsClient({
+    baseUrl,
+    ...credentialsOf(auth),
+    ...(options.check !== false ? { fetch: checkedFetch(baseUrl) } : {}),
+  });
   return {
+    payments,
     request,
     get: (p, h) => request('GET', p, undefined, h),
     post: (p, b, h) => request('POST', p, b, h),

@@ -121,7 +121,7 @@ function growWallet(file: string, stream: string, f: Fixture, count: number) {
     if (i % 2 === 1)
       return {
         type: 'SignedRetryConsumed',
-        data: { ...scope, requestId, sessionId: f.session.sessionId, consumedAt: t },
+        data: { ...scope, requestId, sessionId: f.session.id, consumedAt: t },
       };
     requestId = `Request:${randomUUID()}`;
     const expiresAt = new Date(Date.parse(t) + 300_000).toISOString();
