@@ -5,7 +5,7 @@ import { agents, policy, type ConnectedAgent } from './agents-support.js';
 
 const START = Date.UTC(2026, 3, 12, 9);
 
-/** The agent routes take the request bodies of the public API's platform routes (optional amount, real-time funding). */
+/** The agent routes take the bodies of the public API's platform routes (optional amount, real-time funding). */
 describe('agents: the public API’s transfer and quote bodies', () => {
   let t: TestService;
   let api: Client;
@@ -78,7 +78,7 @@ describe('agents: the public API’s transfer and quote bodies', () => {
     expect(await a.usage(agent)).toMatchObject({ dailyTransactionCount: 0 });
   });
 
-  it('a REALTIME_FUNDING quote is the agent customer’s: paid by its instructions, it starts when funds arrive', async () => {
+  it('a REALTIME_FUNDING quote is the agent customer’s: paid by instructions, starts when funds arrive', async () => {
     const agent = await a.connected(policy(), 0);
     const body = (source: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
       source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', ...source },

@@ -52,7 +52,7 @@ for (const [adapter, skip] of [
       await redis?.stop();
     });
 
-    it('creates each valid row’s customer; every other row is reported with its line and POST /customers’ error', async () => {
+    it('creates each valid row’s customer; each other row is reported with its line and its error', async () => {
       const taken = await api.post('/customers', {
         customerType: 'INDIVIDUAL',
         platformCustomerId: `${adapter}-taken`,

@@ -65,7 +65,7 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
       beneficialOwnerId: [owner],
       documentId: [document.body.id],
       // `{id}` as the public API names it on cards, credentials, sessions and internal accounts.
-      id: [h.cardId, h.wallet.authMethodId, h.wallet.sessionId, h.usd, h.wallet.accountId],
+      id: [h.cardId, h.wallet.authMethodId, h.wallet.id, h.usd, h.wallet.accountId],
     });
     fuzzer = new SchemaFuzzer(doc.body.components.schemas, {
       own: {

@@ -17,7 +17,7 @@ describe('receiver lookups shaped like the public API', () => {
   const api = t.api;
   const m = money(t);
 
-  it('answers lookupId, supportedCurrencies with rate and limits, and requiredPayerDataFields with mandatory', async () => {
+  it('answers lookupId, supportedCurrencies with rate and limits, requiredPayerDataFields with mandatory', async () => {
     const ada = await m.customer(['USD']);
     const res = await uma(receiver, `?customerId=${enc(ada.id)}`);
     expect(res.status).toBe(200);

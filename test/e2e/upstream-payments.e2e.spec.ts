@@ -22,7 +22,7 @@ describe('quotes, transactions and transfers shaped like the public API', () => 
   const m = money(t);
 
   describe('POST /quotes', () => {
-    it('takes a REALTIME_FUNDING source: instructions to pay, then the payment starts when the funds arrive', async () => {
+    it('takes a REALTIME_FUNDING source: instructions to pay, then the payment starts when funds arrive', async () => {
       const payer = await m.customer(['USD', 'EUR']);
       const res = await m.quote({
         source: { sourceType: 'REALTIME_FUNDING', customerId: payer.id, currency: 'USD' },

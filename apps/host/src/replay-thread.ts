@@ -25,8 +25,9 @@ const YOUNG_MB = 192;
 
 /**
  * A ReplayDelegate that replays both halves of a rebuild, each in a worker thread over its own connections to the
- * same stores, so a rebuild folds on two cores (the process's own thread only waits). None on a one-core machine, or where the thread's entry is not compiled
- * JavaScript (the sources run under a test runner): the runner then replays everything itself.
+ * same stores, so a rebuild folds on two cores (the process's own thread only waits). None on a one-core machine,
+ * or where the thread's entry is not compiled JavaScript (the sources run under a test runner): the runner then
+ * replays everything itself.
  */
 export function replayThread(config: AppConfig): ReplayDelegate | undefined {
   if (availableParallelism() < 2 || !existsSync(fileURLToPath(ENTRY))) return undefined;

@@ -70,8 +70,9 @@ export async function buildOpenApiDocument(app: INestApplication, basePath: stri
 /**
  * What follows from an operation itself rather than from one route's decorators: the error responses every
  * operation of its kind can answer (400 with input, 401 with credentials, 403 and 429 with Basic auth, 409 and 422
- * with an Idempotency-Key, 500), `Idempotent-Replayed` on the responses a key can replay, an optional or multipart body (ApiDoc's
- * extensions), the tag and the empty security of public routes, and `X-Request-Id` on every request and success.
+ * with an Idempotency-Key, 500), `Idempotent-Replayed` on the responses a key can replay, an optional or multipart
+ * body (ApiDoc's extensions), the tag and the empty security of public routes, and `X-Request-Id` on every request
+ * and success.
  */
 function completeOperations(document: Schema): void {
   const components = document.components.schemas as Record<string, Schema>;

@@ -47,7 +47,8 @@ export class CreateTransferOutDto extends OptionalAmountDto {
 
 const OUTCOMES =
   'The accounts’ currency must be among the platform’s supportedCurrencies (GET /config): 400 ' +
-  'INVALID_CURRENCY otherwise, nothing recorded. In the sandbox the external account’s last three digits select the outcome: 002 fails at once ' +
+  'INVALID_CURRENCY otherwise, nothing recorded. In the sandbox the external account’s last three digits ' +
+  'select the outcome: 002 fails at once ' +
   '(insufficient funds), 003 fails at once (account closed or invalid), ' +
   '004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then ' +
   'FAILED, anything else completes at once.';
