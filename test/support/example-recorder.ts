@@ -51,14 +51,36 @@ export class ExampleRecorder {
       return reply;
     };
     return {
-      // The package client's calls are not recorded: the examples come from the requests above.
-      payments: api.payments,
+      payments: this.recording(api.payments),
       request,
       get: (p, h) => request('GET', p, undefined, h),
       post: (p, b, h) => request('POST', p, b, h),
       patch: (p, b, h) => request('PATCH', p, b, h),
       delete: (p, h) => request('DELETE', p, undefined, h),
     };
+  }
+
+  /**
+   * The client package's client of `api`, its calls recorded too (fixtures such as `cardholder` use it): the same
+   * client with a fetch that notes each request and its answer. The path is read after the document's base path.
+   */
+  private recording(payments: Client['payments']): Client['payments'] {
+    const original = (payments as unknown as { fetch: typeof fetch }).fetch;
+    const recorded = async (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const res = await original(url, init);
+      const path = new URL(String(url)).pathname.replace(/^\/\d{4}-\d{2}-\d{2}/, '');
+      const text = await res.clone().text();
+      let body: unknown = text;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        // not JSON: only JSON answers are examples
+      }
+      const sent = typeof init?.body === 'string' ? init.body : undefined;
+      this.note(init?.method ?? 'GET', path, sent, { status: res.status, body, headers: res.headers } as Reply);
+      return res;
+    };
+    return Object.assign(Object.create(payments) as Client['payments'], { fetch: recorded });
   }
 
   /** Notes a webhook payload as its family's example (the first one received). */
