@@ -96,7 +96,7 @@ export class CheckpointWaiters {
   }
 
   private add(waiter: Waiter): void {
-    const key = waiter.names ? waiter.names.join('\u0000') : '*';
+    const key = groupOf(waiter);
     let group = this.groups.get(key);
     if (!group) this.groups.set(key, (group = { ...(waiter.names ? { names: waiter.names } : {}), waiters: [] }));
     // Positions mostly arrive in order: search from the back for the place that keeps the group ordered.
@@ -107,7 +107,7 @@ export class CheckpointWaiters {
   }
 
   private remove(waiter: Waiter): void {
-    const key = waiter.names ? waiter.names.join('\u0000') : '*';
+    const key = groupOf(waiter);
     const group = this.groups.get(key);
     const at = group ? group.waiters.indexOf(waiter) : -1;
     if (at < 0) return;
@@ -174,4 +174,9 @@ export class CheckpointWaiters {
     if (this.groups.size > 0) this.schedulePoll();
     else this.pollStarted = false;
   }
+}
+
+/** The group a waiter belongs to: the projections it waits for (all of them when unnamed). */
+function groupOf(waiter: Waiter): string {
+  return waiter.names ? waiter.names.join('\u0000') : '*';
 }

@@ -4,6 +4,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { Address, BusinessInfo, CustomerType, KycStatus } from '#domain/customer/customer.js';
 import type { DocumentDetails } from '#domain/documents/document.js';
 import { DomainError, notFound } from '#domain/errors.js';
+import { compact } from '#domain/objects.js';
 import { streams, type IdGenerator } from '#domain/ids.js';
 import {
   KYC_LINK_PROVIDER,
@@ -133,7 +134,7 @@ export class KycLinks {
       { type: 'CompleteKycLink', secretHash, now },
       { metadata: { ...actor } },
     );
-    const changes = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+    const changes = compact(fields);
     if (Object.keys(changes).length > 0) {
       await this.commands.execute(new UpdateCustomerCommand(link.customerId!, changes, actor));
     }

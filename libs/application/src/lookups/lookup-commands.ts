@@ -15,7 +15,7 @@ import {
 } from '#domain/lookups/lookup.js';
 import { currency } from '#domain/money.js';
 import { UMA_RAIL, networkRail } from '#domain/rates/rate-table.js';
-import { compact } from '#domain/transactions/transaction-view.js';
+import { compact } from '#domain/objects.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { firstForPlatform } from '../queries/list-query.js';

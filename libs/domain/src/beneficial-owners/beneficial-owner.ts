@@ -1,3 +1,4 @@
+import { compact } from '../objects.js';
 import { canonicalJson } from '../canonical-json.js';
 import type { Decider } from '../decider.js';
 import { conflict, invalid, notFound } from '../errors.js';
@@ -133,8 +134,7 @@ function checkPercentage(value: number | undefined): void {
 }
 
 /** The fields given, without those left undefined. */
-const given = <T extends object>(value: T): Partial<T> =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+const given = <T extends object>(value: T): Partial<T> => compact(value);
 
 const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 

@@ -1,3 +1,4 @@
+import { compact } from '../objects.js';
 /**
  * A business customer's information, with the public API's field names and enumerations. On update the
  * given fields replace the stored ones and the others stay (see `mergeBusinessInfo`).
@@ -83,6 +84,5 @@ export interface BusinessInfo {
 
 /** An update's business information over the stored one: given fields replace, omitted ones stay. */
 export function mergeBusinessInfo(stored: BusinessInfo | undefined, update: BusinessInfo): BusinessInfo {
-  const given = Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined));
-  return { ...(stored ?? {}), ...given };
+  return { ...(stored ?? {}), ...compact(update) };
 }

@@ -1,3 +1,4 @@
+import { compact } from '../objects.js';
 import { invalid } from '../errors.js';
 import { currency, CURRENCY_CODES } from '../money.js';
 import { railsFor, UMA_RAIL } from '../rates/rate-table.js';
@@ -107,8 +108,7 @@ export function mergeEmbeddedWalletConfig(
   stored: EmbeddedWalletConfig | undefined,
   update: EmbeddedWalletConfig,
 ): EmbeddedWalletConfig {
-  const given = Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined));
-  return { ...(stored ?? {}), ...given };
+  return { ...(stored ?? {}), ...compact(update) };
 }
 
 /** The subdomain incoming UMA requests for the platform are proxied to: its own label under its UMA domain. */

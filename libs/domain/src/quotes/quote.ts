@@ -10,7 +10,7 @@ import {
   type TransactionRecord,
   type TransactionStatus,
 } from '../transactions/transaction.js';
-import { compact } from '../transactions/transaction-view.js';
+import { compact } from '../objects.js';
 
 /**
  * A quote locks a rate and fees until `expiresAt`. Its stream (`quote-<uuid>`) also carries the

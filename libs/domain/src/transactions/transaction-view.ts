@@ -1,15 +1,8 @@
 import { currency, toJsonNumber } from '../money.js';
+import { compact } from '../objects.js';
 import type { TransactionRecord } from './transaction.js';
 
 const amount = (value: string, code: string) => ({ amount: toJsonNumber(BigInt(value)), currency: currency(code) });
-
-/** Drops undefined members so resources and snapshots carry only what is set. */
-export function compact<T extends Record<string, unknown>>(value: T): T {
-  // A loop rather than entries/filter/fromEntries: a replay builds a resource for every transaction event.
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) if (value[key] !== undefined) out[key] = value[key];
-  return out as T;
-}
 
 /**
  * The Transaction resource. `reconciliationInstructions` appear for every status but CREATED; a
