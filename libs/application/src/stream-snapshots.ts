@@ -84,11 +84,16 @@ export class StreamSnapshots {
     return grown >= BigInt(this.every) && grown * BigInt(this.bytesPerEvent) >= BigInt(bytes);
   }
 
-  /** Encodes the folded state (synchronously: the caller holds the stream, so nothing evolves it meanwhile). */
+  /**
+   * Encodes the folded state (synchronously: the caller holds the stream, so nothing evolves it meanwhile), and
+   * replaces it with its decoded form: a restart would have that form too, and it can be smaller (a ledger keeps its
+   * settled transfers as a digest), so a long-lived process holds no more of a long stream than a restarted one.
+   */
   take<State>(streamName: string, decider: Decider<State, unknown, Event>, folded: Folded<State>): Snapshot {
     const codec = decider.snapshot!;
     const started = performance.now();
     const state = JSON.stringify(codec.encode(folded.state));
+    folded.state = codec.decode(JSON.parse(state));
     folded.snapshot = { revision: folded.revision, bytes: state.length };
     const { revision, eventId } = folded;
     const ms = Math.round(performance.now() - started);

@@ -1,6 +1,6 @@
 import { DomainError } from '#domain/errors.js';
 import { streams } from '#domain/ids.js';
-import { ledgerDecider, type LedgerCommand } from '#domain/ledger/ledger.js';
+import { ledgerDecider, transferStatus, type LedgerCommand } from '#domain/ledger/ledger.js';
 import type { TransactionRecord } from '#domain/transactions/transaction.js';
 import { ledgerBatchDecider } from '#domain/transfers/ledger-batch.js';
 import { LEG_CODES, legTransferId, legsOf } from '#domain/transfers/payment-legs.js';
@@ -80,7 +80,7 @@ export class PaymentLedger {
     if (!legsOf(tx).holdsSource) return [];
     const { state } = await this.runner.load(streams.ledger(tx.platformId), ledgerDecider);
     const pendingId = legTransferId(tx.id, 'hold');
-    const hold = state.transfers.get(pendingId);
+    const hold = transferStatus(state, pendingId);
     if (!hold) {
       if (how === 'void') return [];
       throw new DomainError('conflict', 'HOLD_MISSING', `payment ${tx.id} has no hold to settle`);

@@ -2,7 +2,15 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { expectSnapshotFoldsAlike } from '../testing/snapshot-property.js';
 import { ledgerBatchDecider } from '../transfers/ledger-batch.js';
-import { decideLedger, evolveLedger, ledgerDecider, type LedgerCommand, type LedgerEvent } from './ledger.js';
+import {
+  decideLedger,
+  evolveLedger,
+  hasTransfer,
+  ledgerDecider,
+  transferStatus,
+  type LedgerCommand,
+  type LedgerEvent,
+} from './ledger.js';
 import type { LedgerAccountSpec, LedgerState } from './ledger-state.js';
 import { ledgerSnapshot } from './ledger-snapshot.js';
 
@@ -69,14 +77,34 @@ function history(steps: Step[]): { events: LedgerEvent[]; probes: LedgerCommand[
   return { events, probes };
 }
 
+/**
+ * What decisions can see of a ledger: its accounts, its open holds as records, and for every transfer id the events
+ * name, whether it is known and its status (settled transfers are no records after a snapshot).
+ */
+function observe(events: LedgerEvent[]) {
+  const ids = [
+    ...new Set(events.flatMap((e) => ('pendingId' in e.data ? [e.data.id, e.data.pendingId] : [e.data.id]))),
+  ];
+  return (state: LedgerState) => ({
+    accounts: state.accounts,
+    open: [...state.transfers].filter(([, t]) => t.pending && !t.resolution),
+    ids: ids.map((id) => [
+      id,
+      hasTransfer(state, id),
+      transferStatus(state, id)?.pending,
+      transferStatus(state, id)?.resolution,
+    ]),
+  });
+}
+
 describe('ledger snapshots', () => {
   it('folding a snapshot plus the events after it equals folding the whole stream, and decides alike', () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 120 }), fc.nat(), (steps, at) => {
         const { events, probes } = history(steps);
         const split = events.length === 0 ? 0 : at % (events.length + 1);
-        expectSnapshotFoldsAlike(ledgerDecider, events, split, probes);
-        expectSnapshotFoldsAlike(ledgerBatchDecider, events, split, [probes.slice(-3)]);
+        expectSnapshotFoldsAlike(ledgerDecider, events, split, probes, observe(events));
+        expectSnapshotFoldsAlike(ledgerBatchDecider, events, split, [probes.slice(-3)], observe(events));
       }),
       { numRuns: 200 },
     );
@@ -92,9 +120,12 @@ describe('ledger snapshots', () => {
     ]);
     const state = events.reduce(evolveLedger, ledgerDecider.initialState());
     const restored = ledgerSnapshot.decode(JSON.parse(JSON.stringify(ledgerSnapshot.encode(state))));
-    expect(restored).toEqual(state);
-    expect(restored.transfers.get('t-2')).toMatchObject({ resolution: 'POSTED', postedAmount: 200n });
-    expect(restored.transfers.get('t-3')).toMatchObject({ pending: false, reference: 'Transaction:1' });
+    expect(observe(events)(restored)).toEqual(observe(events)(state));
+    expect(restored.transfers.size).toBe(0);
+    expect(restored.settled.size).toBe(3);
+    expect(transferStatus(restored, 't-2')).toEqual({ pending: true, resolution: 'POSTED' });
+    expect(transferStatus(restored, 't-3')).toEqual({ pending: false, resolution: 'POSTED' });
+    expect(transferStatus(restored, 't-4')).toBeUndefined();
   });
 
   it('refuses an encoding whose columns differ in length', () => {
@@ -105,5 +136,40 @@ describe('ledger snapshots', () => {
     const encoded = ledgerSnapshot.encode(events.reduce(evolveLedger, ledgerDecider.initialState()));
     (encoded as { transfers: { key: string[] } }).transfers.key.push('extra');
     expect(() => ledgerSnapshot.decode(encoded)).toThrow(/columns/);
+  });
+
+  it('keeps open holds as records and every other transfer as a settled entry that still decides', () => {
+    const none = { pending: false, reference: undefined };
+    const { events } = history([
+      { kind: 0, a: 0, b: 0, amount: 1n, ...none },
+      { kind: 1, a: 0, b: 2, amount: 500n, ...none },
+      { kind: 1, a: 2, b: 0, amount: 100n, pending: true, reference: 'Transaction:1' },
+      { kind: 1, a: 2, b: 0, amount: 50n, pending: true, reference: 'Authorization:2' },
+    ]);
+    const state = events.reduce(evolveLedger, ledgerDecider.initialState());
+    const restored = ledgerSnapshot.decode(JSON.parse(JSON.stringify(ledgerSnapshot.encode(state))));
+    expect([...restored.transfers.keys()]).toEqual(['t-2', 't-3']);
+    expect(restored.settled.size).toBe(1);
+    const again = (amount: bigint): LedgerCommand => ({
+      type: 'CreateTransfer',
+      id: 't-1',
+      debit: { id: 'settlement-usd', currency: 'USD', allowNegative: true },
+      credit: { id: 'acc-2', currency: 'USD', allowNegative: false },
+      amount,
+      code: 'TEST',
+      now: NOW,
+    });
+    expect(decideLedger(again(500n), restored)).toEqual([]);
+    expect(() => decideLedger(again(501n), restored)).toThrow(expect.objectContaining({ code: 'TRANSFER_EXISTS' }));
+    // A second snapshot merges the first one's entries with the transfers folded since.
+    const posted = decideLedger({ type: 'PostPendingTransfer', id: 'p', pendingId: 't-2', now: NOW }, restored);
+    const later = posted.reduce(evolveLedger, restored);
+    const twice = ledgerSnapshot.decode(JSON.parse(JSON.stringify(ledgerSnapshot.encode(later))));
+    expect([...twice.transfers.keys()]).toEqual(['t-3']);
+    expect(twice.settled.size).toBe(3);
+    expect(decideLedger({ type: 'PostPendingTransfer', id: 'p', pendingId: 't-2', now: NOW }, twice)).toEqual([]);
+    expect(() => decideLedger({ type: 'VoidPendingTransfer', id: 'v', pendingId: 't-2', now: NOW }, twice)).toThrow(
+      expect.objectContaining({ code: 'PENDING_TRANSFER_RESOLVED' }),
+    );
   });
 });

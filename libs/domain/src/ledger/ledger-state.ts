@@ -1,3 +1,5 @@
+import type { SettledTransfers } from './settled-transfers.js';
+
 /**
  * A double-entry ledger in the TigerBeetle style: accounts keep posted and pending debits and
  * credits; transfers move one amount between two accounts of one currency and never change.
@@ -35,5 +37,8 @@ export interface TransferRecord {
 
 export interface LedgerState {
   accounts: Map<string, LedgerAccount>;
+  /** Transfers as records: every pending one not yet resolved, and those folded since the state was restored. */
   transfers: Map<string, TransferRecord>;
+  /** The transfers a restored snapshot held that no command can change any more (see SettledTransfers). */
+  settled: SettledTransfers;
 }

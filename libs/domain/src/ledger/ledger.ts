@@ -2,6 +2,7 @@ import type { Decider } from '../decider.js';
 import { DomainError, conflict, invalid } from '../errors.js';
 import { ledgerSnapshot } from './ledger-snapshot.js';
 import type { LedgerAccount, LedgerAccountSpec, LedgerState, TransferRecord } from './ledger-state.js';
+import { SettledTransfers } from './settled-transfers.js';
 
 export type { LedgerAccount, LedgerAccountSpec, LedgerState, TransferRecord } from './ledger-state.js';
 
@@ -41,7 +42,25 @@ export type LedgerCommand =
   | { type: 'PostPendingTransfer'; id: string; pendingId: string; amount?: bigint; now: string }
   | { type: 'VoidPendingTransfer'; id: string; pendingId: string; now: string };
 
-export const initialLedgerState = (): LedgerState => ({ accounts: new Map(), transfers: new Map() });
+export const initialLedgerState = (): LedgerState => ({
+  accounts: new Map(),
+  transfers: new Map(),
+  settled: SettledTransfers.empty,
+});
+
+/** Whether a transfer id was used, as a transfer or as the posting or voiding of one. */
+export function hasTransfer(state: LedgerState, id: string): boolean {
+  return state.transfers.has(id) || state.settled.has(id);
+}
+
+/** Whether a transfer is pending and how it was resolved; undefined for an unknown id. */
+export function transferStatus(
+  state: LedgerState,
+  id: string,
+): Pick<TransferRecord, 'pending' | 'resolution'> | undefined {
+  const t = state.transfers.get(id) ?? state.settled.get(id);
+  return t && { pending: t.pending, ...(t.resolution ? { resolution: t.resolution } : {}) };
+}
 
 /** What an account can spend now: posted credits less posted and pending debits. */
 export function available(a: LedgerAccount): bigint {
@@ -69,14 +88,22 @@ function account(state: LedgerState, spec: LedgerAccountSpec): { account: Ledger
 }
 
 function decideCreate(cmd: Extract<LedgerCommand, { type: 'CreateTransfer' }>, state: LedgerState): LedgerEvent[] {
+  const fields = {
+    debitAccountId: cmd.debit.id,
+    creditAccountId: cmd.credit.id,
+    amount: cmd.amount,
+    pending: Boolean(cmd.pending),
+  };
   const previous = state.transfers.get(cmd.id);
-  if (previous) {
+  const settled = previous ? undefined : state.settled.get(cmd.id);
+  if (previous || settled) {
     // Idempotent by id: the same transfer again is a no-op, a different one under the same id is a conflict.
-    const same =
-      previous.debitAccountId === cmd.debit.id &&
-      previous.creditAccountId === cmd.credit.id &&
-      previous.amount === cmd.amount &&
-      previous.pending === Boolean(cmd.pending);
+    const same = previous
+      ? previous.debitAccountId === fields.debitAccountId &&
+        previous.creditAccountId === fields.creditAccountId &&
+        previous.amount === fields.amount &&
+        previous.pending === fields.pending
+      : settled!.sameAs(fields);
     if (same) return [];
     throw conflict('TRANSFER_EXISTS', `transfer ${cmd.id} already exists with different fields`);
   }
@@ -110,8 +137,8 @@ function decideCreate(cmd: Extract<LedgerCommand, { type: 'CreateTransfer' }>, s
   return events;
 }
 
-function pendingTransfer(state: LedgerState, pendingId: string): TransferRecord {
-  const t = state.transfers.get(pendingId);
+function pendingTransfer(state: LedgerState, pendingId: string): Pick<TransferRecord, 'pending' | 'resolution'> {
+  const t = transferStatus(state, pendingId);
   if (!t || !t.pending) throw invalid('PENDING_TRANSFER_NOT_FOUND', `no pending transfer ${pendingId}`);
   return t;
 }
@@ -122,14 +149,16 @@ export function decideLedger(cmd: LedgerCommand, state: LedgerState): LedgerEven
       return decideCreate(cmd, state);
     case 'PostPendingTransfer': {
       const t = pendingTransfer(state, cmd.pendingId);
-      if (t.resolution === 'POSTED' && state.transfers.has(cmd.id)) return [];
+      if (t.resolution === 'POSTED' && hasTransfer(state, cmd.id)) return [];
       if (t.resolution)
         throw conflict(
           'PENDING_TRANSFER_RESOLVED',
           `pending transfer ${cmd.pendingId} is already ${t.resolution.toLowerCase()}`,
         );
-      const amount = cmd.amount ?? t.amount;
-      if (amount <= 0n || amount > t.amount)
+      // A pending transfer not yet resolved is always kept as a record.
+      const pending = state.transfers.get(cmd.pendingId)!;
+      const amount = cmd.amount ?? pending.amount;
+      if (amount <= 0n || amount > pending.amount)
         throw invalid('INVALID_AMOUNT', 'posted amount must be between 1 and the pending amount', 'amount');
       return [
         {
@@ -140,7 +169,7 @@ export function decideLedger(cmd: LedgerCommand, state: LedgerState): LedgerEven
     }
     case 'VoidPendingTransfer': {
       const t = pendingTransfer(state, cmd.pendingId);
-      if (t.resolution === 'VOIDED' && state.transfers.has(cmd.id)) return [];
+      if (t.resolution === 'VOIDED' && hasTransfer(state, cmd.id)) return [];
       if (t.resolution)
         throw conflict(
           'PENDING_TRANSFER_RESOLVED',

@@ -18,13 +18,15 @@ function outcome<State, Command, E extends Event>(decider: Decider<State, Comman
 /**
  * The snapshot law for a decider that declares a codec: folding `events` up to `split`, writing the state through
  * the codec and JSON (as a snapshot store keeps it), reading it back and folding the rest gives the state folded
- * from the whole stream, and every probe command is decided alike on both.
+ * from the whole stream, and every probe command is decided alike on both. A codec that keeps part of the state in
+ * another form (the ledger's settled transfers) names what must be equal through `observe`.
  */
 export function expectSnapshotFoldsAlike<State, Command, E extends Event>(
   decider: Decider<State, Command, E>,
   events: E[],
   split: number,
   probes: Command[] = [],
+  observe: (state: State) => unknown = (state) => state,
 ): void {
   const codec = decider.snapshot;
   if (!codec) throw new Error('the decider declares no snapshot codec');
@@ -34,6 +36,6 @@ export function expectSnapshotFoldsAlike<State, Command, E extends Event>(
   const prefix = fold(decider.initialState(), copy.slice(0, split));
   const restored = codec.decode(JSON.parse(JSON.stringify(codec.encode(prefix))));
   const resumed = fold(restored, copy.slice(split));
-  expect(resumed).toEqual(whole);
+  expect(observe(resumed)).toEqual(observe(whole));
   for (const probe of probes) expect(outcome(decider, probe, resumed)).toEqual(outcome(decider, probe, whole));
 }

@@ -44,6 +44,7 @@ export const ledgerBatchDecider: Decider<LedgerState, LedgerCommand[], LedgerEve
     const view: LedgerState = {
       accounts: new CopyOnReadMap(state.accounts),
       transfers: new CopyOnReadMap(state.transfers),
+      settled: state.settled,
     };
     const events: LedgerEvent[] = [];
     for (const command of commands) {
