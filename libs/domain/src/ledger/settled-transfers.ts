@@ -1,5 +1,4 @@
 import { hash } from 'node:crypto';
-import type { TransferRecord } from './ledger-state.js';
 
 /** One entry: the key's hash, the fields' fingerprint, the flags. */
 const KEY_BYTES = 12;
@@ -18,7 +17,17 @@ export interface SettledTransfer {
 }
 
 /** The fields that make a repeated CreateTransfer the same transfer. */
-export type TransferFields = Pick<TransferRecord, 'debitAccountId' | 'creditAccountId' | 'amount' | 'pending'>;
+export interface TransferFields {
+  debitAccountId: string;
+  creditAccountId: string;
+  amount: bigint;
+  pending: boolean;
+}
+
+/** What an entry is made of: a transfer record (ledger-state.ts) has these members. */
+interface SettledRecord extends TransferFields {
+  resolution?: 'POSTED' | 'VOIDED';
+}
 
 const sha256 = (text: string): Buffer => hash('sha256', text, 'buffer') as unknown as Buffer;
 
@@ -41,7 +50,7 @@ function fingerprint(f: TransferFields): string {
 }
 
 /** An entry as a latin1 string: one character a byte, so strings sort as their bytes do. */
-function entryOf(key: string, r: TransferRecord): string {
+function entryOf(key: string, r: SettledRecord): string {
   const flags =
     (r.pending ? PENDING : 0) | (r.resolution === 'POSTED' ? POSTED : 0) | (r.resolution === 'VOIDED' ? VOIDED : 0);
   return keyHash(key).toString('latin1') + fingerprint(r) + String.fromCharCode(flags);
@@ -101,7 +110,7 @@ export class SettledTransfers {
    * sorted as strings of their bytes, and each is placed into the sorted entries by a binary search, so adding a
    * snapshot's worth of transfers to a long ledger's set copies it once.
    */
-  with(records: Iterable<[string, TransferRecord]>): SettledTransfers {
+  with(records: Iterable<[string, SettledRecord]>): SettledTransfers {
     const sorted = [...records].map(([key, r]) => entryOf(key, r)).sort();
     // the sort is stable: of entries with one key, the last given is kept
     const added = sorted.filter(
