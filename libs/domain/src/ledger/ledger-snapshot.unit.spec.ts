@@ -97,6 +97,19 @@ function observe(events: LedgerEvent[]) {
   });
 }
 
+const none = { pending: false, reference: undefined };
+/** An account opened and funded with 500, then the given steps; the state folded and restored from a snapshot. */
+function restoredAfter(steps: Step[]) {
+  const { events } = history([
+    { kind: 0, a: 0, b: 0, amount: 1n, ...none },
+    { kind: 1, a: 0, b: 2, amount: 500n, ...none },
+    ...steps,
+  ]);
+  const state = events.reduce(evolveLedger, ledgerDecider.initialState());
+  const restored = ledgerSnapshot.decode(JSON.parse(JSON.stringify(ledgerSnapshot.encode(state))));
+  return { events, state, restored };
+}
+
 describe('ledger snapshots', () => {
   it('folding a snapshot plus the events after it equals folding the whole stream, and decides alike', () => {
     fc.assert(
@@ -111,15 +124,10 @@ describe('ledger snapshots', () => {
   });
 
   it('keeps a posting under its own id, with the pending transfer resolved', () => {
-    const none = { pending: false, reference: undefined };
-    const { events } = history([
-      { kind: 0, a: 0, b: 0, amount: 1n, ...none },
-      { kind: 1, a: 0, b: 2, amount: 500n, ...none },
+    const { events, state, restored } = restoredAfter([
       { kind: 1, a: 2, b: 0, amount: 300n, pending: true, reference: 'Transaction:1' },
       { kind: 3, a: 1, b: 0, amount: 200n, pending: true, reference: undefined },
     ]);
-    const state = events.reduce(evolveLedger, ledgerDecider.initialState());
-    const restored = ledgerSnapshot.decode(JSON.parse(JSON.stringify(ledgerSnapshot.encode(state))));
     expect(observe(events)(restored)).toEqual(observe(events)(state));
     expect(restored.transfers.size).toBe(0);
     expect(restored.settled.size).toBe(3);
@@ -139,15 +147,10 @@ describe('ledger snapshots', () => {
   });
 
   it('keeps open holds as records and every other transfer as a settled entry that still decides', () => {
-    const none = { pending: false, reference: undefined };
-    const { events } = history([
-      { kind: 0, a: 0, b: 0, amount: 1n, ...none },
-      { kind: 1, a: 0, b: 2, amount: 500n, ...none },
+    const { restored } = restoredAfter([
       { kind: 1, a: 2, b: 0, amount: 100n, pending: true, reference: 'Transaction:1' },
       { kind: 1, a: 2, b: 0, amount: 50n, pending: true, reference: 'Authorization:2' },
     ]);
-    const state = events.reduce(evolveLedger, ledgerDecider.initialState());
-    const restored = ledgerSnapshot.decode(JSON.parse(JSON.stringify(ledgerSnapshot.encode(state))));
     expect([...restored.transfers.keys()]).toEqual(['t-2', 't-3']);
     expect(restored.settled.size).toBe(1);
     const again = (amount: bigint): LedgerCommand => ({
