@@ -189,7 +189,9 @@ describe('CommandRunner snapshots', () => {
     await runner.snapshotsSettled();
     expect((await store.snapshots.readSnapshot('tally-g'))!.revision).toBeGreaterThan(first.revision);
   });
-  it('a ledger restored from its snapshot (settled transfers as a digest) decides repeats, conflicts and resolved holds as the ledger folded whole', async () => {
+
+  // A ledger's snapshot keeps its settled transfers as a digest, not as records.
+  it('a ledger restored from its snapshot decides repeats, conflicts and resolved holds as one folded whole', async () => {
     const runner = new CommandRunner(store, undefined, { snapshots: { every: 5, bytesPerEvent: 1 } });
     const run = (r: CommandRunner, cmd: LedgerCommand) => r.run('ledger-p', ledgerDecider, cmd, { metadata });
     for (let i = 0; i < 12; i++) await run(runner, fund(`fund-${i}`));
