@@ -191,7 +191,7 @@ describe('CommandRunner snapshots', () => {
   });
 
   // A ledger's snapshot keeps its settled transfers as a digest, not as records.
-  it('a ledger restored from its snapshot decides repeats, conflicts and resolved holds as one folded whole', async () => {
+  it('a restored ledger decides repeats, conflicts and resolved holds as one folded whole', async () => {
     const runner = new CommandRunner(store, undefined, { snapshots: { every: 5, bytesPerEvent: 1 } });
     const run = (r: CommandRunner, cmd: LedgerCommand) => r.run('ledger-p', ledgerDecider, cmd, { metadata });
     for (let i = 0; i < 12; i++) await run(runner, fund(`fund-${i}`));
