@@ -13,7 +13,7 @@ import { streams } from '#domain/ids.js';
 import { Collections } from '#read-models/projections/collections.js';
 import { startRedis } from '../../support/redis-server.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.js';
-import { fmt, round, type Scenario } from '../scenario.js';
+import { fmt, profiled, round, type Scenario } from '../scenario.js';
 
 /** Platforms, each with its own ledger stream (one ledger serializes its transfers). */
 const PLATFORMS = 8;
@@ -132,14 +132,16 @@ export const webhookDelivery: Scenario = {
       // (b) A steady rate well below saturation: the delay a single event sees.
       const pacedStart = Date.now();
       const paced = PACED_RATE * PACED_SECONDS;
-      const pending: Promise<unknown>[] = [];
-      for (let i = 0; i < paced; i++) {
-        const due = pacedStart + (i * 1000) / PACED_RATE;
-        if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
-        pending.push(fund(BURST + i));
-      }
-      await Promise.all(pending);
-      await waitForDeliveries(receiver, BURST + paced, 300_000);
+      await profiled('webhooks-paced', async () => {
+        const pending: Promise<unknown>[] = [];
+        for (let i = 0; i < paced; i++) {
+          const due = pacedStart + (i * 1000) / PACED_RATE;
+          if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+          pending.push(fund(BURST + i));
+        }
+        await Promise.all(pending);
+        await waitForDeliveries(receiver, BURST + paced, 300_000);
+      });
       const pacedDelays = delays(receiver, await appendTimes(service, targets), pacedStart);
 
       const duplicates = receiver.requests.length - receiver.delivered().size;
