@@ -31,5 +31,15 @@ export interface SnapshotCodec<State> {
   version: number;
   /** A JSON value (Maps, Sets and bigints spelled out). */
   encode(state: State): unknown;
-  decode(encoded: unknown): State;
+  /**
+   * Optional raw bytes kept beside the JSON value, for a large part of the state that is read without parsing (the
+   * ledger's sorted table of settled transfers); `decode` then gets them back.
+   */
+  encodeBinary?(state: State): Uint8Array;
+  decode(encoded: unknown, binary?: Uint8Array): State;
+}
+
+/** A state written through its codec and read back, with JSON text between as a snapshot store keeps it. */
+export function throughSnapshot<State>(codec: SnapshotCodec<State>, state: State): State {
+  return codec.decode(JSON.parse(JSON.stringify(codec.encode(state))), codec.encodeBinary?.(state));
 }

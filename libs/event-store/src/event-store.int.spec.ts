@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import Database from 'better-sqlite3';
 import { ManualClock } from '#domain/clock.js';
 import { WrongExpectedVersion, type RecordedEvent } from './event-store.js';
 import { eventStoreReadContract } from './event-store-reads.contract.js';
@@ -215,5 +216,40 @@ describe('SqliteEventStore', () => {
       ['local', 1n],
       ['remote', 2n],
     ]);
+  });
+});
+
+describe('SQLite snapshots in a file written before binary parts', () => {
+  it('gain the column on open and read as before, without a binary part', async () => {
+    const file = join(root, 'older-snapshots.db');
+    const older = new Database(file);
+    older.exec(`CREATE TABLE snapshots (stream TEXT PRIMARY KEY, decider TEXT NOT NULL, version INTEGER NOT NULL,
+      revision INTEGER NOT NULL, event_id TEXT NOT NULL, state TEXT NOT NULL, taken_at TEXT NOT NULL)`);
+    older.prepare('INSERT INTO snapshots VALUES (?, ?, ?, ?, ?, ?, ?)').run('s-1', 'd', 1, 4, 'e-4', '"x"', 'now');
+    older.close();
+    const store = new SqliteEventStore(file);
+    try {
+      expect(await store.snapshots.readSnapshot('s-1')).toEqual({
+        streamName: 's-1',
+        decider: 'd',
+        version: 1,
+        revision: 4n,
+        eventId: 'e-4',
+        state: '"x"',
+      });
+      const binary = Buffer.from([0, 1, 2, 255]);
+      await store.snapshots.writeSnapshot({
+        streamName: 's-1',
+        decider: 'd',
+        version: 1,
+        revision: 5n,
+        eventId: 'e-5',
+        state: '"y"',
+        binary,
+      });
+      expect((await store.snapshots.readSnapshot('s-1'))?.binary).toEqual(binary);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -35,7 +35,9 @@ interface Manifest {
   eventId: string;
   firstChunk: string;
   chunks: number;
+  /** Bytes of JSON state, then `binaryBytes` of the binary part (absent: none), in that order across the chunks. */
   bytes: number;
+  binaryBytes?: number;
 }
 
 interface ChunkMetadata {
@@ -46,7 +48,8 @@ interface ChunkMetadata {
 export const snapshotStreamOf = (streamName: string) => `$snapshot-${streamName}`;
 
 /**
- * Snapshots on EventStoreDB: a `$snapshot-<stream>` stream per stream. The encoded state is cut into binary chunk
+ * Snapshots on EventStoreDB: a `$snapshot-<stream>` stream per stream. The encoded state (its JSON text, then its
+ * binary part when it has one) is cut into binary chunk
  * events (an append carries at most `maxAppendBytes`, so a large state takes several appends, each expecting the
  * revision the previous one left: a concurrent writer makes one of the two fail rather than interleave) and closed
  * by a manifest event naming the run of chunks. A reader takes the stream's last event: a manifest whose chunks all
@@ -88,15 +91,16 @@ export class EventStoreDbSnapshotStore implements SnapshotStore {
     }
     if (!whole || parts.length !== manifest.chunks) return undefined;
     const bytes = Buffer.concat(parts);
-    if (bytes.length !== manifest.bytes) return undefined;
-    return {
+    if (bytes.length !== manifest.bytes + (manifest.binaryBytes ?? 0)) return undefined;
+    const snapshot: Snapshot = {
       streamName,
       decider: manifest.decider,
       version: manifest.version,
       revision: BigInt(manifest.revision),
       eventId: manifest.eventId,
-      state: bytes.toString('utf8'),
+      state: bytes.toString('utf8', 0, manifest.bytes),
     };
+    return manifest.binaryBytes === undefined ? snapshot : { ...snapshot, binary: bytes.subarray(manifest.bytes) };
   }
 
   async writeSnapshot(snapshot: Snapshot): Promise<void> {
@@ -106,7 +110,9 @@ export class EventStoreDbSnapshotStore implements SnapshotStore {
     const kept = last?.manifest;
     if (kept && !supersedes(snapshot, { ...kept, revision: BigInt(kept.revision) })) return;
     const snapshotId = randomUUID();
-    const bytes = Buffer.from(snapshot.state, 'utf8');
+    const text = Buffer.from(snapshot.state, 'utf8');
+    const binary = snapshot.binary;
+    const bytes = binary ? Buffer.concat([text, binary]) : text;
     const events: EventData[] = [];
     for (let offset = 0, seq = 0; offset < bytes.length || seq === 0; offset += CHUNK_BYTES, seq++) {
       const metadata: ChunkMetadata = { snapshotId, seq };
@@ -121,7 +127,8 @@ export class EventStoreDbSnapshotStore implements SnapshotStore {
       eventId: snapshot.eventId,
       firstChunk: firstChunk.toString(),
       chunks: events.length,
-      bytes: bytes.length,
+      bytes: text.length,
+      ...(binary ? { binaryBytes: binary.byteLength } : {}),
     };
     events.push(jsonEvent({ type: MANIFEST, data: manifest as unknown as JSONType }));
     const perAppend = Math.max(1, Math.floor((this.maxAppendBytes - APPEND_HEADROOM) / CHUNK_BYTES));

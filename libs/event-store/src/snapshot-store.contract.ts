@@ -79,6 +79,21 @@ export function snapshotStoreContract(name: string, open: () => Promise<EventSto
       expect(await snapshots.readSnapshot(stream)).toEqual(again);
     });
 
+    it('keeps a binary part beside the state, whole however large, and none where none was written', async () => {
+      const stream = newStream();
+      // Bytes of every value, over three times the default append limit, after a state with multi-byte characters.
+      const binary = Buffer.alloc(3 * store.maxAppendBytes + 12_345, 0);
+      for (let i = 0; i < binary.length; i++) binary[i] = (i * 31 + (i >> 8)) & 0xff;
+      const snapshot = snapshotOf(stream, { revision: 77n, binary });
+      await snapshots.writeSnapshot(snapshot);
+      const read = await snapshots.readSnapshot(stream);
+      expect(read?.state).toBe(snapshot.state);
+      expect(Buffer.from(read!.binary!).equals(binary)).toBe(true);
+      // A later snapshot without one leaves none behind.
+      await snapshots.writeSnapshot(snapshotOf(stream, { revision: 78n }));
+      expect((await snapshots.readSnapshot(stream))?.binary).toBeUndefined();
+    });
+
     it('keeps an empty state', async () => {
       const stream = newStream();
       const empty = snapshotOf(stream, { state: '' });

@@ -16,6 +16,8 @@ export interface Snapshot {
   eventId: string;
   /** The encoded state (JSON text). */
   state: string;
+  /** Raw bytes kept beside the state (a codec's tables read without parsing); absent when the codec has none. */
+  binary?: Uint8Array;
 }
 
 export interface SnapshotStore {

@@ -181,7 +181,10 @@ async function snapshotsOf(file: string, f: Fixture, min: Record<string, number>
   for (;;) {
     const db = new Database(file, { readonly: true });
     const rows = db
-      .prepare('SELECT stream, revision, length(state) AS bytes FROM snapshots WHERE stream IN (?, ?)')
+      .prepare(
+        `SELECT stream, revision, length(state) + coalesce(length(binary), 0) AS bytes
+         FROM snapshots WHERE stream IN (?, ?)`,
+      )
       .all(f.ledgerStream, f.walletStream) as SnapshotRow[];
     db.close();
     if (rows.length === 2 && rows.every((r) => r.revision >= min[r.stream])) return rows;
@@ -203,8 +206,9 @@ function rawRead(file: string, stream: string, after: number): { ms: number; eve
   }
   const ms = performance.now() - t;
   t = performance.now();
-  const snapshot = db.prepare('SELECT state FROM snapshots WHERE stream = ?').get(stream) as
-    { state: string } | undefined;
+  // The snapshot's row as the store reads it: its JSON state parsed, its binary part (if any) as it is.
+  const snapshot = db.prepare('SELECT state, binary FROM snapshots WHERE stream = ?').get(stream) as
+    { state: string; binary: Buffer | null } | undefined;
   if (snapshot) JSON.parse(snapshot.state);
   const snapshotMs = performance.now() - t;
   db.close();

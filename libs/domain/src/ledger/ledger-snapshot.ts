@@ -3,10 +3,10 @@ import type { LedgerAccount, LedgerState, TransferRecord } from './ledger-state.
 import { SettledTransfers } from './settled-transfers.js';
 
 /**
- * A ledger's state in a snapshot: its accounts, its pending transfers not yet resolved as records, and every other
- * transfer as an entry of its settled set (SettledTransfers, one base64 string), so the snapshot of a long ledger
- * grows by 18 bytes a transfer and restores without a record per transfer. Records are written column by column
- * (one JSON array per field). Amounts are decimal strings; absent optional fields are null.
+ * A ledger's state in a snapshot: its accounts and its pending transfers not yet resolved as records (JSON, records
+ * column by column, one array per field; amounts as decimal strings, absent optional fields as null), and every
+ * other transfer as an entry of its settled set, whose sorted entries are the snapshot's binary part: the snapshot of
+ * a long ledger grows by 18 bytes a transfer, and restoring it reads those bytes as they are, with nothing to parse.
  */
 interface EncodedLedger {
   /** [id, currency, allowNegative, debitsPosted, creditsPosted, debitsPending, creditsPending] */
@@ -26,7 +26,6 @@ interface EncodedLedger {
     resolution: (TransferRecord['resolution'] | null)[];
     postedAmount: (string | null)[];
   };
-  settled: string;
 }
 
 /** What evolve stores for a transfer: the record plus the event's creation time. */
@@ -61,12 +60,8 @@ function encode(state: LedgerState): EncodedLedger {
       ] as EncodedLedger['accounts'][number],
   );
   const t = Object.fromEntries(COLUMNS.map((c) => [c, [] as unknown[]])) as unknown as EncodedLedger['transfers'];
-  const settled: [string, TransferRecord][] = [];
   for (const [key, r] of state.transfers as Map<string, StoredTransfer>) {
-    if (!r.pending || r.resolution) {
-      settled.push([key, r]);
-      continue;
-    }
+    if (settledRecord(r)) continue;
     t.key.push(key);
     t.id.push(r.id);
     t.debitAccountId.push(r.debitAccountId);
@@ -80,17 +75,20 @@ function encode(state: LedgerState): EncodedLedger {
     t.resolution.push(r.resolution ?? null);
     t.postedAmount.push(r.postedAmount === undefined ? null : r.postedAmount.toString());
   }
-  return { accounts, transfers: t, settled: state.settled.with(settled).toBase64() };
+  return { accounts, transfers: t };
 }
 
-function decode(encoded: unknown): LedgerState {
-  const { accounts, transfers: t, settled } = encoded as EncodedLedger;
-  if (typeof settled !== 'string') throw new Error('ledger snapshot: no settled transfers');
-  const state: LedgerState = {
-    accounts: new Map(),
-    transfers: new Map(),
-    settled: SettledTransfers.fromBase64(settled),
-  };
+/** Every transfer but a pending one not yet posted or voided: no command changes it any more. */
+const settledRecord = (r: TransferRecord): boolean => !r.pending || r.resolution !== undefined;
+
+function encodeBinary(state: LedgerState): Uint8Array {
+  return state.settled.with([...state.transfers].filter(([, r]) => settledRecord(r))).bytes;
+}
+
+function decode(encoded: unknown, binary?: Uint8Array): LedgerState {
+  const { accounts, transfers: t } = encoded as EncodedLedger;
+  if (!binary) throw new Error('ledger snapshot: no settled transfers');
+  const state: LedgerState = { accounts: new Map(), transfers: new Map(), settled: SettledTransfers.fromBytes(binary) };
   for (const [id, currency, allowNegative, debitsPosted, creditsPosted, debitsPending, creditsPending] of accounts) {
     const account: LedgerAccount = {
       id,
@@ -126,4 +124,10 @@ function decode(encoded: unknown): LedgerState {
 }
 
 /** Shared by every decider of the ledger stream (single commands and batches). */
-export const ledgerSnapshot: SnapshotCodec<LedgerState> = { name: 'ledger', version: 2, encode, decode };
+export const ledgerSnapshot: SnapshotCodec<LedgerState> = {
+  name: 'ledger',
+  version: 2,
+  encode,
+  encodeBinary,
+  decode,
+};

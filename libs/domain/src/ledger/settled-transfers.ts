@@ -65,8 +65,8 @@ const compareKeys = (a: Buffer, aAt: number, b: Buffer, bAt: number): number =>
  * posted or voided. A ledger decides on them only whether a transfer id was used (a repeat is a no-op, other fields
  * under it are a conflict) and, for a resolved hold, how it was resolved, so each is kept as 18 bytes: the first 12
  * bytes of the SHA-256 of its key, a 40-bit fingerprint of the fields a repeat must match, and its flags,
- * sorted by key hash for a binary search. A snapshot stores them as one base64 string, so a ledger of a million
- * transfers restores in milliseconds instead of parsing a record per transfer. Two keys would have to share 96 bits
+ * sorted by key hash for a binary search. A snapshot keeps these bytes as they are (its binary part), so a ledger of a
+ * million transfers restores without parsing a record per transfer. Two keys would have to share 96 bits
  * of hash to be confused (about 10^-17 for ten million keys), and a repeat with other fields would pass as the same
  * transfer only if 40 bits of fingerprint matched (10^-12).
  */
@@ -79,14 +79,16 @@ export class SettledTransfers {
     return this.entries.length / ENTRY;
   }
 
-  static fromBase64(text: string): SettledTransfers {
-    const entries = Buffer.from(text, 'base64');
+  /** The set over these bytes (not copied: a set never changes its bytes). */
+  static fromBytes(bytes: Uint8Array): SettledTransfers {
+    const entries = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (entries.length % ENTRY !== 0) throw new Error('settled transfers: truncated entries');
     return new SettledTransfers(entries);
   }
 
-  toBase64(): string {
-    return this.entries.toString('base64');
+  /** The sorted entries, as a snapshot keeps them. */
+  get bytes(): Uint8Array {
+    return this.entries;
   }
 
   get(key: string): SettledTransfer | undefined {

@@ -1,5 +1,5 @@
 import { expect } from '@jest/globals';
-import type { Decider, Event } from '../decider.js';
+import { throughSnapshot, type Decider, type Event } from '../decider.js';
 
 /** Events as a store hands them back: fresh objects parsed from their JSON. */
 const stored = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -34,7 +34,7 @@ export function expectSnapshotFoldsAlike<State, Command, E extends Event>(
   const whole = fold(decider.initialState(), stored(events));
   const copy = stored(events);
   const prefix = fold(decider.initialState(), copy.slice(0, split));
-  const restored = codec.decode(JSON.parse(JSON.stringify(codec.encode(prefix))));
+  const restored = throughSnapshot(codec, prefix);
   const resumed = fold(restored, copy.slice(split));
   expect(observe(resumed)).toEqual(observe(whole));
   for (const probe of probes) expect(outcome(decider, probe, resumed)).toEqual(outcome(decider, probe, whole));
