@@ -49,7 +49,7 @@ export interface ServiceDeps {
 export async function createApp(config: AppConfig, deps: ServiceDeps = {}) {
   const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? randomIds;
-  const infra = await createInfrastructure(config, clock);
+  const infra = await createInfrastructure(config, clock, { writes: true });
   const app = await NestFactory.create<NestExpressApplication>(ApiModule.register({ config, infra, clock, ids }), {
     bodyParser: false,
     logger: new ServiceLogger(LEVELS[config.logLevel]),

@@ -12,11 +12,17 @@ import { createReadModelStore } from '#read-models/index.js';
 
 /**
  * The composition root every process shares (API, worker, CLI): builds the adapters configuration selects
- * (EVENT_STORE, READ_MODELS, JOBS) and the projector over them. Closing stops the projector first.
+ * (EVENT_STORE, READ_MODELS, JOBS) and the projector over them. Closing stops the projector first. A process that
+ * serves writes (the API, the worker) says so with `writes`: the event store's write path is set up at start.
  */
-export async function createInfrastructure(config: AppConfig, clock: Clock): Promise<Infrastructure> {
+export async function createInfrastructure(
+  config: AppConfig,
+  clock: Clock,
+  { writes = false }: { writes?: boolean } = {},
+): Promise<Infrastructure> {
   mkdirSync(config.dataDir, { recursive: true });
   const eventStore = await createEventStore(config.eventStore);
+  if (writes) eventStore.prepareWrites?.();
   const readModels = await createReadModelStore(config.readModels);
   const jobs = await createJobQueue({ ...config.jobs, clock });
   const blobs = await createBlobStore(config.documents.store);

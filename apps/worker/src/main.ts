@@ -7,7 +7,7 @@ import { startWorker } from './worker.js';
 
 /** `npm run start:worker`: projections, webhooks, timers and card provisioning as their own process. */
 runProcess('Worker', async () => {
-  const infra = await createInfrastructure(loadConfig(), systemClock);
+  const infra = await createInfrastructure(loadConfig(), systemClock, { writes: true });
   const worker = await startWorker(infra);
   return {
     async close() {

@@ -159,5 +159,10 @@ export interface EventStore {
   readLast(maxCount: number): Promise<RecordedEvent[]>;
   /** Position of the newest event, or 0n when the log is empty. */
   headPosition(): Promise<bigint>;
+  /**
+   * Sets up the write path now rather than with the first append (the embedded store's append thread), so that a
+   * process that writes does not make its first command after a start wait for it. Optional; idempotent.
+   */
+  prepareWrites?(): void;
   close(): Promise<void>;
 }

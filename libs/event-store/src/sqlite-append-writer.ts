@@ -8,6 +8,8 @@ import { SqliteAppender, openForAppends, type AppendReply, type AppendRequest } 
 export interface AppendWriter {
   /** Resolves once the group's transaction has committed (durably); rejects if nothing of it was committed. */
   commit(batch: AppendRequest[], recordedAt: string): Promise<AppendReply[]>;
+  /** Whatever the first commit would set up, set up now. */
+  prepare?(): void;
   close(): Promise<void>;
 }
 
@@ -43,7 +45,7 @@ const ENTRY = new URL('./sqlite-append-thread.js', import.meta.url);
  * thread keeps the process alive only while a commit is in flight, as a synchronous commit would.
  */
 export class ThreadWriter implements AppendWriter {
-  /** Started with the first commit: a process that only reads never starts it. */
+  /** Started with the first commit or by `prepare`: a process that only reads never starts it. */
   private worker: Worker | undefined;
   private readonly pending = new Map<number, { resolve(r: AppendReply[]): void; reject(e: unknown): void }>();
   private nextId = 0;
@@ -54,6 +56,10 @@ export class ThreadWriter implements AppendWriter {
     private readonly busyTimeoutMs: number,
     private readonly entry: URL = ENTRY,
   ) {}
+
+  prepare(): void {
+    if (!this.ended) this.worker ??= this.start();
+  }
 
   commit(batch: AppendRequest[], recordedAt: string): Promise<AppendReply[]> {
     if (this.ended) return Promise.reject(this.ended);
@@ -74,6 +80,8 @@ export class ThreadWriter implements AppendWriter {
 
   private start(): Worker {
     const worker = new Worker(this.entry, { workerData: { path: this.path, busyTimeoutMs: this.busyTimeoutMs } });
+    // Idle until a commit is in flight: a thread started ahead of its first commit keeps no process alive.
+    worker.unref();
     worker.on('message', (answer: CommitAnswer) => {
       const waiter = this.pending.get(answer.id);
       if (!waiter) return;

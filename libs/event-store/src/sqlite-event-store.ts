@@ -321,6 +321,10 @@ export class SqliteEventStore implements EventStore {
     return subscription;
   }
 
+  prepareWrites(): void {
+    if (!this.closed) this.writer.prepare?.();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
