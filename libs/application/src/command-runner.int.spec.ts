@@ -95,6 +95,32 @@ describe('CommandRunner', () => {
     expect((await two.load('counter-c', counter)).state.total).toBe(LIMIT);
   });
 
+  it('decides on its cached state without reading the stream, and again on the stream when that was refused', async () => {
+    let reads = 0;
+    const counted = Object.assign(Object.create(store) as EventStore, {
+      readStream: (...args: Parameters<EventStore['readStream']>) => (reads++, store.readStream(...args)),
+    });
+    const one = new CommandRunner(counted, undefined);
+    const two = new CommandRunner(store, undefined);
+    await one.run('counter-e', counter, { type: 'Add', by: 60 }, { metadata });
+    reads = 0;
+    await one.run('counter-e', counter, { type: 'Add', by: 40 }, { metadata });
+    // The cached state was current: the append at its revision proved it, with no read before.
+    expect(reads).toBe(0);
+    // Another process takes 50 off; the cached state (100) would refuse +30, the stream's (50) takes it.
+    await two.run('counter-e', counter, { type: 'Add', by: -50 }, { metadata });
+    const result = await one.run('counter-e', counter, { type: 'Add', by: 30 }, { metadata });
+    expect(result.events).toHaveLength(1);
+    expect(result.state.total).toBe(80);
+    // A refusal that stands on the current state is answered after one look at the stream.
+    reads = 0;
+    await expect(one.run('counter-e', counter, { type: 'Add', by: 21 }, { metadata })).rejects.toMatchObject({
+      code: 'OVER_LIMIT',
+    });
+    expect(reads).toBe(1);
+    expect(await total(store, 'counter-e')).toBe(80);
+  });
+
   /** A store where another writer slips an event in just before each of the next `times` appends. */
   const racing = (inner: SqliteEventStore, times: number): EventStore => {
     let left = times;

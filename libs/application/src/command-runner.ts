@@ -202,8 +202,11 @@ export class CommandRunner {
       let bytes = 0;
       let folded: Folded<State>;
       let state: State;
+      // The first attempt decides on the cached state without reading the stream: an append at its revision fails
+      // if another process appended meanwhile, and a batch that appends nothing is checked before it is answered.
+      const cached = attempt === 0 ? (this.cache.get(streamName) as Folded<State> | undefined) : undefined;
       try {
-        folded = await this.catchUp(streamName, decider);
+        folded = cached ?? (await this.catchUp(streamName, decider));
         state = folded.state;
         for (const [index, item] of batch.entries()) {
           let events: E[];
@@ -243,6 +246,11 @@ export class CommandRunner {
       }
       const events = decided.flatMap(({ stored }) => stored);
       let position: bigint | undefined;
+      if (events.length === 0 && cached && (await this.hasNewer(streamName, cached.revision))) {
+        // Refused or no-op on a state another process has moved past: decide again on the stream as it is (nothing
+        // was evolved: no command of the batch had events, so none was deferred either).
+        continue;
+      }
       if (events.length > 0) {
         try {
           const appended = await this.appendWithRetries(streamName, events, folded.revision);
@@ -270,6 +278,11 @@ export class CommandRunner {
       for (const { item, error } of refused) item.reject(error);
       return;
     }
+  }
+
+  /** Whether the stream has an event after `revision` (another process appended). */
+  private async hasNewer(streamName: string, revision: bigint): Promise<boolean> {
+    return (await this.store.readStream(streamName, { fromRevision: revision + 1n, maxCount: 1 })).length > 0;
   }
 
   /** Appends at the expected revision, retrying transient failures with the same event ids (bounded, with backoff). */
