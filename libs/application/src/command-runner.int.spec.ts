@@ -95,7 +95,7 @@ describe('CommandRunner', () => {
     expect((await two.load('counter-c', counter)).state.total).toBe(LIMIT);
   });
 
-  it('decides on its cached state without reading the stream, and again on the stream when that was refused', async () => {
+  it('decides on its cached state without a read, and again on the stream when that was refused', async () => {
     let reads = 0;
     const counted = Object.assign(Object.create(store) as EventStore, {
       readStream: (...args: Parameters<EventStore['readStream']>) => (reads++, store.readStream(...args)),
