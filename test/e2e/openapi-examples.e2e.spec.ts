@@ -95,7 +95,7 @@ describe('OpenAPI examples recorded from real runs', () => {
     await redeliveryTour(tour, receiver, h.usd);
   }, 60_000);
 
-  it('every operation of the document has a recorded success (RECORD_EXAMPLES=1 writes them)', async () => {
+  it('every operation has a summary and a recorded success (RECORD_EXAMPLES=1 writes them)', async () => {
     const { api } = tour;
     // answers in the error shape, after the good requests (an operation's request example is its first body)
     expect((await api.post('/customers', { customerType: 'ROBOT', platformCustomerId: '' })).status).toBe(400);
@@ -172,8 +172,8 @@ const requestMedia = (op: any): string =>
   op.requestBody?.content['application/json'] ? 'application/json' : 'multipart/form-data';
 
 /**
- * The document's operations (`METHOD /path`) without a recorded success answer (a 2xx status), or that take a body
- * (JSON or a multipart form) without a recorded request example.
+ * The document's operations (`METHOD /path`) without a summary, without a recorded success answer (a 2xx status),
+ * or that take a body (JSON or a multipart form) without a recorded request example.
  */
 function unrecorded(document: any, examples: RecordedExamples): string[] {
   const missing: string[] = [];
@@ -181,6 +181,7 @@ function unrecorded(document: any, examples: RecordedExamples): string[] {
     for (const [method, op] of Object.entries(item)) {
       const key = `${method.toUpperCase()} ${path}`;
       const example = examples.operations[key];
+      if (!op.summary) missing.push(`${key}: no summary`);
       if (!Object.keys(example?.responses ?? {}).some((status) => status.startsWith('2')))
         missing.push(`${key}: no success answer`);
       if (op.requestBody && example?.request === undefined) missing.push(`${key}: no request body`);
