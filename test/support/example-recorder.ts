@@ -1,6 +1,10 @@
 import type { Client, Reply } from './service.js';
 
-/** One operation's examples: the first JSON request body sent and the first JSON answer of each status. */
+/**
+ * One operation's examples: the first request body sent (JSON, or a multipart form's fields) and the first JSON
+ * answer of each status; `null` for a
+ * success whose documented answer has no JSON body (204, a page, a file: the operation was called and answered).
+ */
 export interface OperationExample {
   request?: unknown;
   responses: Record<string, unknown>;
@@ -12,7 +16,10 @@ export interface RecordedExamples {
   webhooks: Record<string, unknown>;
 }
 
-type Operation = { requestBody?: { content?: Record<string, unknown> } };
+type Operation = {
+  requestBody?: { content?: Record<string, unknown> };
+  responses?: Record<string, { content?: Record<string, unknown> }>;
+};
 type Document = {
   paths: Record<string, Record<string, unknown>>;
   webhooks?: Record<string, { post: { requestBody: { content: Record<string, { schema: WebhookBody }> } } }>;
@@ -94,27 +101,46 @@ export class ExampleRecorder {
   private note(method: string, path: string, body: unknown, reply: Reply): void {
     const bare = path.split('?')[0];
     const route = this.routes.find((r) => r.method === method && r.pattern.test(bare));
-    if (!route || !reply.headers.get('content-type')?.includes('application/json')) return;
-    const example = (this.recorded.operations[`${method} ${route.template}`] ??= { responses: {} });
+    if (!route) return;
     const operation = this.document.paths[route.template][method.toLowerCase()] as Operation;
-    const json = body !== undefined && operation.requestBody?.content?.['application/json'] !== undefined;
-    if (json && example.request === undefined) example.request = typeof body === 'string' ? JSON.parse(body) : body;
-    example.responses[reply.status] ??= trimmed(reply.body);
+    const documented = operation.responses?.[reply.status]?.content?.['application/json'] !== undefined;
+    const answered = documented && reply.headers.get('content-type')?.includes('application/json');
+    if (!answered && !(documented === false && reply.status >= 200 && reply.status < 300)) return;
+    const example = (this.recorded.operations[`${method} ${route.template}`] ??= { responses: {} });
+    example.request ??= requestExample(operation, body);
+    example.responses[reply.status] ??= answered ? trimmed(reply.body) : null;
   }
 }
 
-/** A list's first items only, and secrets blanked (their shape kept: `whsec_AAAA…=`). */
+/**
+ * The example of a request body: a JSON body as sent; a multipart form as its fields, each file part by the name
+ * of the file sent (the bytes are no example).
+ */
+function requestExample(operation: Operation, body: unknown): unknown {
+  const content = operation.requestBody?.content ?? {};
+  if (body instanceof FormData)
+    return content['multipart/form-data'] === undefined
+      ? undefined
+      : Object.fromEntries(
+          [...body.entries()].map(([name, value]) => [name, typeof value === 'string' ? value : value.name]),
+        );
+  if (body === undefined || content['application/json'] === undefined) return undefined;
+  return typeof body === 'string' ? JSON.parse(body) : body;
+}
+
+/** A list's first items only, and secrets blanked (their shape kept: `whsec_AAAA…=`, hex `gat_0000…`). */
 function trimmed(body: unknown): unknown {
   if (!body || typeof body !== 'object') return body;
   const copy = JSON.parse(JSON.stringify(body), (key, value) =>
     SECRETS.has(key) && typeof value === 'string'
       ? value.replace(
           /^([a-z]+_)?(.*?)(=*)$/,
-          (_, prefix = '', text: string, pad: string) => prefix + 'A'.repeat(text.length) + pad,
+          (_, prefix = '', text: string, pad: string) =>
+            prefix + (/^[0-9a-f]+$/.test(text) ? '0' : 'A').repeat(text.length) + pad,
         )
       : value,
   ) as { data?: unknown };
   return Array.isArray(copy.data) ? { ...copy, data: copy.data.slice(0, LIST_ITEMS) } : copy;
 }
 
-const SECRETS = new Set(['webhookSecret', 'clientSecret']);
+const SECRETS = new Set(['webhookSecret', 'clientSecret', 'accessToken']);

@@ -23,7 +23,8 @@ export function addRecordedExamples(document: Schema): void {
     const [method, path] = key.split(' ');
     const op = document.paths[path]?.[method.toLowerCase()];
     if (!op) continue;
-    const request = op.requestBody?.content?.['application/json'];
+    const content = op.requestBody?.content ?? {};
+    const request = content['application/json'] ?? content['multipart/form-data'];
     if (request && example.request !== undefined) request.examples = recorded(example.request);
     for (const [status, body] of Object.entries(example.responses)) {
       const media = op.responses[status]?.content?.['application/json'];
