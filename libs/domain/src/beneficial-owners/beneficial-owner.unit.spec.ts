@@ -8,12 +8,9 @@ import {
   type BeneficialOwnerEvent,
   type PersonalInfo,
 } from './beneficial-owner.js';
+import { CUSTOMER, PLATFORM, T0, T1, testId } from '../testing/fixtures.js';
 
-const PLATFORM = 'Platform:00000000-0000-4000-8000-000000000001';
-const CUSTOMER = 'Customer:00000000-0000-4000-8000-000000000002';
-const OWNER = 'BeneficialOwner:00000000-0000-4000-8000-000000000003';
-const T0 = '2026-01-01T00:00:00.000Z';
-const T1 = '2026-01-02T00:00:00.000Z';
+const OWNER = testId('BeneficialOwner', '3');
 
 const person = (lastName: string): PersonalInfo => ({
   firstName: 'Jane',

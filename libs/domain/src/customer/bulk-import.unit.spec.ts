@@ -8,12 +8,11 @@ import {
   type BulkImportEvent,
   type RowOutcome,
 } from './bulk-import.js';
+import { PLATFORM, T0, testId } from '../testing/fixtures.js';
 
 const spec = deciderSpec(bulkImportDecider);
-const JOB = 'Job:00000000-0000-4000-8000-000000000001';
-const PLATFORM = 'Platform:00000000-0000-4000-8000-000000000002';
+const JOB = testId('Job', '1');
 const ids = { jobId: JOB, platformId: PLATFORM };
-const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-01T00:01:00.000Z';
 const T2 = '2026-01-01T00:02:00.000Z';
 

@@ -6,13 +6,10 @@ import {
   type ExternalAccountEvent,
   type ExternalAccountSnapshot,
 } from './external-account.js';
+import { CUSTOMER, PLATFORM, T0, T1, testId } from '../testing/fixtures.js';
 
 const spec = deciderSpec(externalAccountDecider);
-const ID = 'ExternalAccount:00000000-0000-4000-8000-000000000001';
-const PLATFORM = 'Platform:00000000-0000-4000-8000-000000000002';
-const CUSTOMER = 'Customer:00000000-0000-4000-8000-000000000003';
-const T0 = '2026-01-01T00:00:00.000Z';
-const T1 = '2026-01-02T00:00:00.000Z';
+const ID = testId('ExternalAccount', '1');
 const accountInfo = {
   accountType: 'USD_ACCOUNT',
   accountNumber: '12345678',
