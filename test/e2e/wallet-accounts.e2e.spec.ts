@@ -8,6 +8,7 @@ import {
   signedCall,
   walletEventCount,
   type Wallet,
+  retryHeaders,
 } from '../support/wallet-session.js';
 
 describe('embedded wallet accounts: privacy, export and the customer email', () => {
@@ -25,10 +26,7 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
       const done = await api.patch(
         path,
         { privateEnabled: true },
-        {
-          'Service-Wallet-Signature': await w.session.stamp(challenge.payloadToSign),
-          'Request-Id': challenge.requestId,
-        },
+        await retryHeaders(w.session, challenge.payloadToSign, challenge.requestId),
       );
       expect(done.status).toBe(200);
       expect(done.body).toMatchObject({
@@ -122,10 +120,7 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
       const res = await api.post(
         path,
         { clientPublicKey: generateP256KeyPair().publicKeyUncompressed },
-        {
-          'Service-Wallet-Signature': await w.session.stamp(challenge.payloadToSign),
-          'Request-Id': challenge.requestId,
-        },
+        await retryHeaders(w.session, challenge.payloadToSign, challenge.requestId),
       );
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('WALLET_SIGNATURE_BODY_MISMATCH');
@@ -152,10 +147,7 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
       const refused = await api.patch(
         path,
         { email: 'second@example.com' },
-        {
-          'Service-Wallet-Signature': await stranger.stamp(challenge.payloadToSign),
-          'Request-Id': challenge.requestId,
-        },
+        await retryHeaders(stranger, challenge.payloadToSign, challenge.requestId),
       );
       expect(refused.status).toBe(401);
       expect((await api.get(path)).body.email).toBe('first@example.com');
@@ -163,10 +155,7 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
       const done = await api.patch(
         path,
         { email: 'second@example.com' },
-        {
-          'Service-Wallet-Signature': await w.session.stamp(challenge.payloadToSign),
-          'Request-Id': challenge.requestId,
-        },
+        await retryHeaders(w.session, challenge.payloadToSign, challenge.requestId),
       );
       expect(done.status).toBe(200);
       expect(done.body.email).toBe('second@example.com');
@@ -182,10 +171,7 @@ describe('embedded wallet accounts: privacy, export and the customer email', () 
     it('refuses a reused requestId and a changed email on the customer retry, changing nothing', async () => {
       const path = `/customers/${w.wallet.customerId}`;
       const challenge = await challengeFor(api, 'PATCH', path, { email: 'third@example.com' });
-      const headers = {
-        'Service-Wallet-Signature': await w.session.stamp(challenge.payloadToSign),
-        'Request-Id': challenge.requestId,
-      };
+      const headers = await retryHeaders(w.session, challenge.payloadToSign, challenge.requestId);
       const changed = await api.patch(path, { email: 'elsewhere@example.com' }, headers);
       expect(changed.status).toBe(401);
       expect(changed.body.code).toBe('WALLET_SIGNATURE_BODY_MISMATCH');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { useWalletService } from '../support/wallet-fixture.js';
-import { challengeFor, emailOtpSession, openSession, signedCall } from '../support/wallet-session.js';
+import { challengeFor, emailOtpSession, openSession, retryHeaders, signedCall } from '../support/wallet-session.js';
 
 describe('wallet sessions over HTTP', () => {
   const w = useWalletService({ session: false });
@@ -41,10 +41,10 @@ describe('wallet sessions over HTTP', () => {
     const target = await emailOtpSession(api, w.wallet.emailOtpId, { challenge: false });
     const challenge = await challengeFor(api, 'DELETE', `/auth/sessions/${target.id}`);
     expect(challenge.type).toBe('EMAIL_OTP');
-    const revoked = await api.delete(`/auth/sessions/${target.id}`, {
-      'Service-Wallet-Signature': await signer.stamp(challenge.payloadToSign),
-      'Request-Id': challenge.requestId,
-    });
+    const revoked = await api.delete(
+      `/auth/sessions/${target.id}`,
+      await retryHeaders(signer, challenge.payloadToSign, challenge.requestId),
+    );
     expect(revoked.status).toBe(204);
     expect((await sessions()).map((s) => s.id)).not.toContain(target.id);
     const again = await api.delete(`/auth/sessions/${target.id}`);
@@ -86,10 +86,7 @@ describe('wallet sessions over HTTP', () => {
 
     // A challenge obtained while active cannot be used once the session expired.
     const challenge = await challengeFor(api, 'POST', `/auth/sessions/${keeper.id}/refresh`, body);
-    const headers = {
-      'Service-Wallet-Signature': await keeper.stamp(challenge.payloadToSign),
-      'Request-Id': challenge.requestId,
-    };
+    const headers = await retryHeaders(keeper, challenge.payloadToSign, challenge.requestId);
     clock.advance(900_000);
     expect((await sessions()).map((s) => s.id)).not.toContain(keeper.id);
     const late = await api.post(`/auth/sessions/${keeper.id}/refresh`, body, headers);

@@ -9,6 +9,7 @@ import {
   signedCall,
   walletEventCount,
   type WalletSession,
+  retryHeaders,
 } from '../support/wallet-session.js';
 import { useWalletService } from '../support/wallet-fixture.js';
 
@@ -105,22 +106,14 @@ describe('signed retry: the negative matrix over HTTP', () => {
     const modified = c.payloadToSign.replace('"privateEnabled":false', '"privateEnabled":true');
     expect(modified).not.toBe(c.payloadToSign);
     await refusedUnchanged(
-      async () =>
-        retry(
-          { privateEnabled: false },
-          { 'Service-Wallet-Signature': await w.session.stamp(modified), 'Request-Id': c.requestId },
-        ),
+      async () => retry({ privateEnabled: false }, await retryHeaders(w.session, modified, c.requestId)),
       'WALLET_SIGNATURE_INVALID',
       'the stamp signature does not verify over payloadToSign',
     );
     // Re-serializing the payload (here: with spaces) is a modification too.
     const reserialized = JSON.stringify(JSON.parse(c.payloadToSign), null, 1);
     await refusedUnchanged(
-      async () =>
-        retry(
-          { privateEnabled: false },
-          { 'Service-Wallet-Signature': await w.session.stamp(reserialized), 'Request-Id': c.requestId },
-        ),
+      async () => retry({ privateEnabled: false }, await retryHeaders(w.session, reserialized, c.requestId)),
       'WALLET_SIGNATURE_INVALID',
       /does not verify/,
     );
@@ -128,7 +121,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
 
   it('refuses a body that does not echo the challenged fields', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
-    const headers = { 'Service-Wallet-Signature': await w.session.stamp(c.payloadToSign), 'Request-Id': c.requestId };
+    const headers = await retryHeaders(w.session, c.payloadToSign, c.requestId);
     await refusedUnchanged(
       () => retry({ privateEnabled: true }, headers),
       'WALLET_SIGNATURE_BODY_MISMATCH',
@@ -145,7 +138,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
         api.post(
           refreshPath,
           { clientPublicKey: generateP256KeyPair().publicKeyUncompressed },
-          { 'Service-Wallet-Signature': await w.session.stamp(c.payloadToSign), 'Request-Id': c.requestId },
+          await retryHeaders(w.session, c.payloadToSign, c.requestId),
         ),
       'WALLET_SIGNATURE_BODY_MISMATCH',
       'body field clientPublicKey differs from the signed payload',
@@ -155,11 +148,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
   it('refuses a payload signed by a session of another account', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
     await refusedUnchanged(
-      async () =>
-        retry(
-          { privateEnabled: false },
-          { 'Service-Wallet-Signature': await stranger.stamp(c.payloadToSign), 'Request-Id': c.requestId },
-        ),
+      async () => retry({ privateEnabled: false }, await retryHeaders(stranger, c.payloadToSign, c.requestId)),
       'WALLET_SIGNATURE_INVALID',
       'the signing key is not a session of this account',
     );
@@ -186,10 +175,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
       async () =>
         retry(
           { privateEnabled: false },
-          {
-            'Service-Wallet-Signature': await w.session.stamp(c.payloadToSign),
-            'Request-Id': 'Request:00000000-0000-4000-8000-000000000000',
-          },
+          await retryHeaders(w.session, c.payloadToSign, 'Request:00000000-0000-4000-8000-000000000000'),
         ),
       'UNAUTHORIZED',
       'requestId is unknown or has expired',
@@ -197,11 +183,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
     const exportBody = { clientPublicKey: generateP256KeyPair().publicKeyUncompressed };
     const other = await challengeFor(api, 'POST', `${path}/export`, exportBody);
     await refusedUnchanged(
-      async () =>
-        retry(
-          { privateEnabled: false },
-          { 'Service-Wallet-Signature': await w.session.stamp(other.payloadToSign), 'Request-Id': other.requestId },
-        ),
+      async () => retry({ privateEnabled: false }, await retryHeaders(w.session, other.payloadToSign, other.requestId)),
       'UNAUTHORIZED',
       'requestId was issued for another operation',
     );
@@ -212,13 +194,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
     });
     await refusedUnchanged(
       async () =>
-        retry(
-          { privateEnabled: false },
-          {
-            'Service-Wallet-Signature': await foreignSession.stamp(foreign.payloadToSign),
-            'Request-Id': foreign.requestId,
-          },
-        ),
+        retry({ privateEnabled: false }, await retryHeaders(foreignSession, foreign.payloadToSign, foreign.requestId)),
       'UNAUTHORIZED',
       'requestId is unknown or has expired',
     );
@@ -226,7 +202,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
 
   it('refuses a reused requestId', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
-    const headers = { 'Service-Wallet-Signature': await w.session.stamp(c.payloadToSign), 'Request-Id': c.requestId };
+    const headers = await retryHeaders(w.session, c.payloadToSign, c.requestId);
     expect((await retry({ privateEnabled: false }, headers)).status).toBe(200);
     await refusedUnchanged(
       () => retry({ privateEnabled: false }, headers),
@@ -239,7 +215,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
     for (let round = 0; round < 5; round++) {
       const body = { privateEnabled: round % 2 === 0 };
       const c = await challengeFor(api, 'PATCH', path, body);
-      const headers = { 'Service-Wallet-Signature': await w.session.stamp(c.payloadToSign), 'Request-Id': c.requestId };
+      const headers = await retryHeaders(w.session, c.payloadToSign, c.requestId);
       const events = await walletEventCount(t.service.infra.eventStore, w.wallet.accountId);
       const replies = await Promise.all([retry(body, headers), retry(body, headers), retry(body, headers)]);
       expect(replies.map((r) => r.status).sort()).toEqual([200, 401, 401]);
@@ -252,7 +228,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
 
   it('refuses an expired challenge', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: true });
-    const headers = { 'Service-Wallet-Signature': await w.session.stamp(c.payloadToSign), 'Request-Id': c.requestId };
+    const headers = await retryHeaders(w.session, c.payloadToSign, c.requestId);
     clock.advance(300_000);
     await refusedUnchanged(
       () => retry({ privateEnabled: true }, headers),
@@ -265,11 +241,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
     expect((await signedCall(api, w.session, 'DELETE', `/auth/sessions/${spare.id}`)).status).toBe(204);
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: true });
     await refusedUnchanged(
-      async () =>
-        retry(
-          { privateEnabled: true },
-          { 'Service-Wallet-Signature': await spare.stamp(c.payloadToSign), 'Request-Id': c.requestId },
-        ),
+      async () => retry({ privateEnabled: true }, await retryHeaders(spare, c.payloadToSign, c.requestId)),
       'WALLET_SIGNATURE_INVALID',
       'the signing session was revoked',
     );
@@ -280,11 +252,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
     clock.advance(900_000);
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: true });
     await refusedUnchanged(
-      async () =>
-        retry(
-          { privateEnabled: true },
-          { 'Service-Wallet-Signature': await fresh.stamp(c.payloadToSign), 'Request-Id': c.requestId },
-        ),
+      async () => retry({ privateEnabled: true }, await retryHeaders(fresh, c.payloadToSign, c.requestId)),
       'SESSION_EXPIRED',
       'the signing session has expired',
     );
