@@ -60,23 +60,17 @@ describe('beneficial owner decider', () => {
     now: T1,
   });
 
-  it('creates an owner whose sandbox KYC follows the last name: 001 PENDING, 002 REJECTED, else APPROVED', () => {
+  // The sandbox KYC follows the last name: 001 PENDING, 002 REJECTED, else APPROVED.
+  it.each([
+    ['Smith', 'APPROVED'],
+    ['Smith001', 'PENDING'],
+    ['Smith002', 'REJECTED'],
+    ['Smith003', 'APPROVED'],
+  ] as const)('creates an owner named %s whose sandbox KYC is %s', (lastName, kycStatus) => {
     spec
       .given([])
-      .when(create('Smith'))
-      .then([created('Smith', 'APPROVED')]);
-    spec
-      .given([])
-      .when(create('Smith001'))
-      .then([created('Smith001', 'PENDING')]);
-    spec
-      .given([])
-      .when(create('Smith002'))
-      .then([created('Smith002', 'REJECTED')]);
-    spec
-      .given([])
-      .when(create('Smith003'))
-      .then([created('Smith003', 'APPROVED')]);
+      .when(create(lastName))
+      .then([created(lastName, kycStatus)]);
   });
 
   it('leaves KYC PENDING without a provider (production platforms)', () => {

@@ -123,13 +123,16 @@ describe('bulk import decider', () => {
       );
     const completed = done([ok(2), bad(3)]);
     const finished = completed[completed.length - 1];
+    // What the event records and the job resource shows alike.
+    const progress = { total: 2, processed: 2, successful: 1, failed: 1 };
+    const errors = [{ correlationId: 'c1', line: 3, code: 'CONFLICT', message: 'taken' }];
     expect(finished).toEqual({
       type: 'BulkImportFinished',
       data: {
         ...ids,
         status: 'COMPLETED',
-        progress: { total: 2, processed: 2, successful: 1, failed: 1 },
-        errors: [{ correlationId: 'c1', line: 3, code: 'CONFLICT', message: 'taken' }],
+        progress,
+        errors,
         errorsTruncated: false,
         createdAt: T0,
         completedAt: T2,
@@ -138,8 +141,8 @@ describe('bulk import decider', () => {
     expect(finishedJobResource(finished.data as never)).toEqual({
       id: JOB,
       status: 'COMPLETED',
-      progress: { total: 2, processed: 2, successful: 1, failed: 1 },
-      errors: [{ correlationId: 'c1', line: 3, code: 'CONFLICT', message: 'taken' }],
+      progress,
+      errors,
       completedAt: T2,
       createdAt: T0,
       updatedAt: T2,

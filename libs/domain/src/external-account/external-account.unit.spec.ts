@@ -10,6 +10,8 @@ import { CUSTOMER, PLATFORM, T0, T1, testId } from '../testing/fixtures.js';
 
 const spec = deciderSpec(externalAccountDecider);
 const ID = testId('ExternalAccount', '1');
+/** The ids a customer's account's events carry. */
+const customerAccount = { externalAccountId: ID, platformId: PLATFORM, customerId: CUSTOMER };
 const accountInfo = {
   accountType: 'USD_ACCOUNT',
   accountNumber: '12345678',
@@ -91,9 +93,7 @@ describe('external account decider', () => {
         {
           type: 'ExternalAccountDeleted',
           data: {
-            externalAccountId: ID,
-            platformId: PLATFORM,
-            customerId: CUSTOMER,
+            ...customerAccount,
             account: { ...old, status: 'DELETED', updatedAt: T1 },
             deletedAt: T1,
           },
@@ -109,9 +109,7 @@ describe('external account decider', () => {
     const deleted: ExternalAccountEvent = {
       type: 'ExternalAccountDeleted',
       data: {
-        externalAccountId: ID,
-        platformId: PLATFORM,
-        customerId: CUSTOMER,
+        ...customerAccount,
         account: { ...snapshot, status: 'DELETED', updatedAt: T1 },
         deletedAt: T1,
       },
@@ -132,9 +130,7 @@ describe('external account decider', () => {
     const set: ExternalAccountEvent = {
       type: 'ExternalAccountUpdated',
       data: {
-        externalAccountId: ID,
-        platformId: PLATFORM,
-        customerId: CUSTOMER,
+        ...customerAccount,
         changes: { defaultUmaDepositAccount: true },
         account: { ...snapshot, defaultUmaDepositAccount: true, updatedAt: T1 },
         updatedAt: T1,
