@@ -8,6 +8,20 @@ export interface Customer {
   accounts: Record<string, string>;
 }
 
+/** The body of a quote between two internal accounts, locked on the sending side. */
+export const accountQuoteBody = (
+  sourceAccountId: string,
+  destinationAccountId: string,
+  amount: number,
+  extra: Record<string, unknown> = {},
+) => ({
+  source: { sourceType: 'ACCOUNT', accountId: sourceAccountId },
+  destination: { destinationType: 'ACCOUNT', accountId: destinationAccountId },
+  lockedCurrencySide: 'SENDING',
+  lockedCurrencyAmount: amount,
+  ...extra,
+});
+
 export function money(t: TestService, api: Client = t.api) {
   const customer = async (currencies: string[] = ['USD'], extra: Record<string, unknown> = {}): Promise<Customer> => {
     const res = await api.post('/customers', {
@@ -69,14 +83,20 @@ export function money(t: TestService, api: Client = t.api) {
     destinationAccountId: string,
     amount: number,
     extra: Record<string, unknown> = {},
-  ) =>
-    quote({
-      source: { sourceType: 'ACCOUNT', accountId: sourceAccountId },
-      destination: { destinationType: 'ACCOUNT', accountId: destinationAccountId },
-      lockedCurrencySide: 'SENDING',
-      lockedCurrencyAmount: amount,
-      ...extra,
-    });
+  ) => quote(accountQuoteBody(sourceAccountId, destinationAccountId, amount, extra));
+  /** Two USD customers: `ada` pays (funded with `funds` when given), `bob` receives. */
+  const payerAndPayee = async (funds = 0) => {
+    const ada = await customer(['USD']);
+    const bob = await customer(['USD']);
+    if (funds > 0) await fund(ada.accounts.USD, funds);
+    return { ada, bob };
+  };
+  /** `payerAndPayee`, and a quote of `amount` from ada's USD account to bob's (`q`, created). */
+  const usdQuote = async (amount: number, funds = 0) => {
+    const { ada, bob } = await payerAndPayee(funds);
+    const q = (await accountQuote(ada.accounts.USD, bob.accounts.USD, amount)).body;
+    return { ada, bob, q };
+  };
   const transaction = async (id: string) => {
     const res = await api.get(`/transactions/${id}`);
     expect(res.status).toBe(200);
@@ -99,5 +119,17 @@ export function money(t: TestService, api: Client = t.api) {
     expect(res.status).toBe(200);
     return res.body;
   };
-  return { customer, fund, balance, external, quote, accountQuote, transaction, eventually, advance };
+  return {
+    customer,
+    fund,
+    balance,
+    external,
+    quote,
+    accountQuote,
+    payerAndPayee,
+    usdQuote,
+    transaction,
+    eventually,
+    advance,
+  };
 }
