@@ -6,21 +6,10 @@ import {
   toBeneficialOwnerResource,
   type BeneficialOwnerCommand,
   type BeneficialOwnerEvent,
-  type PersonalInfo,
 } from './beneficial-owner.js';
-import { CUSTOMER, PLATFORM, T0, T1, testId } from '../testing/fixtures.js';
+import { CUSTOMER, PLATFORM, T0, T1, testId, testPerson } from '../testing/fixtures.js';
 
 const OWNER = testId('BeneficialOwner', '3');
-
-const person = (lastName: string): PersonalInfo => ({
-  firstName: 'Jane',
-  lastName,
-  birthDate: '1978-06-15',
-  nationality: 'US',
-  address: { line1: '1 Main St', postalCode: '94105', country: 'US' },
-  idType: 'SSN',
-  identifier: '123-45-6789',
-});
 
 const create = (lastName: string, sandbox = true): BeneficialOwnerCommand => ({
   type: 'CreateBeneficialOwner',
@@ -29,7 +18,7 @@ const create = (lastName: string, sandbox = true): BeneficialOwnerCommand => ({
   customerId: CUSTOMER,
   roles: ['UBO', 'DIRECTOR'],
   ownershipPercentage: 51,
-  personalInfo: person(lastName),
+  personalInfo: testPerson(lastName),
   sandbox,
   now: T0,
 });
@@ -41,7 +30,7 @@ const snapshot = (lastName: string, kycStatus: 'APPROVED' | 'PENDING' | 'REJECTE
   customerId: CUSTOMER,
   roles: ['UBO' as const, 'DIRECTOR' as const],
   ownershipPercentage: 51,
-  personalInfo: person(lastName),
+  personalInfo: testPerson(lastName),
   kycStatus,
   createdAt: T0,
   updatedAt: T0,

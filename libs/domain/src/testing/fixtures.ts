@@ -1,3 +1,5 @@
+import type { PersonalInfo } from '../beneficial-owners/beneficial-owner.js';
+
 /**
  * The ids and instants unit specs share: one platform and customer, another platform to prove
  * isolation, and two instants a day apart. A spec that needs more ids makes them with `testId`.
@@ -13,3 +15,14 @@ export const CUSTOMER = testId('Customer', '2');
 export const T0 = '2026-01-01T00:00:00.000Z';
 /** One day after T0. */
 export const T1 = '2026-01-02T00:00:00.000Z';
+
+/** A beneficial owner's personal information; the last name picks the sandbox KYC outcome (…001, …002). */
+export const testPerson = (lastName: string): PersonalInfo => ({
+  firstName: 'Jane',
+  lastName,
+  birthDate: '1978-06-15',
+  nationality: 'US',
+  address: { line1: '1 Main St', postalCode: '94105', country: 'US' },
+  idType: 'SSN',
+  identifier: '123-45-6789',
+});
