@@ -1,21 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
-import { ManualClock } from '#domain/clock.js';
 import { idempotencyStream } from '#domain/idempotency/idempotency.js';
 import { expectBalancedLedger } from '../support/ledger-check.js';
-import { useTestService } from '../support/fixture.js';
-import { accountQuoteBody, money } from './money-support.js';
+import { accountQuoteBody, useMoneyService } from './money-support.js';
 import { uniqueValue } from '../support/sequence.js';
 
 const START = Date.UTC(2026, 2, 23, 8);
 
 describe('Idempotency-Key', () => {
-  const clock = new ManualClock(START);
   const platformId = () => t.service.sandbox!.platformId;
   const key = (name: string) => ({ 'idempotency-key': uniqueValue(name) });
 
-  const t = useTestService({ clock });
-  const api = t.api;
-  const m = money(t);
+  const { t, api, clock, m } = useMoneyService({ start: START });
 
   it('runs 20 concurrent quote creations with one key once and answers all with the same quote', async () => {
     const { ada, bob } = await m.payerAndPayee();

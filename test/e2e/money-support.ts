@@ -1,4 +1,6 @@
 import { expect } from '@jest/globals';
+import { useTestService, type FixtureOptions } from '../support/fixture.js';
+import { expectBalancedLedger } from '../support/ledger-check.js';
 import type { Client, TestService } from '../support/service.js';
 import { uniqueDigits, uniqueValue } from '../support/sequence.js';
 
@@ -132,4 +134,14 @@ export function money(t: TestService, api: Client = t.api) {
     eventually,
     advance,
   };
+}
+
+/**
+ * The file's service (`useTestService`) with the money helpers, and `ledgerOk`: the sandbox platform's ledger
+ * still balances.
+ */
+export function useMoneyService(options: FixtureOptions = {}) {
+  const t = useTestService(options);
+  const ledgerOk = () => expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
+  return { t, api: t.api, clock: t.clock, m: money(t), ledgerOk };
 }

@@ -1,18 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { ManualClock } from '#domain/clock.js';
-import { expectBalancedLedger } from '../support/ledger-check.js';
-import { useTestService } from '../support/fixture.js';
-import { accountQuoteBody, money } from './money-support.js';
+import { accountQuoteBody, useMoneyService } from './money-support.js';
 
 const START = Date.UTC(2026, 2, 2, 10);
 
 describe('quotes over HTTP', () => {
-  const clock = new ManualClock(START);
-  const ledgerOk = () => expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
-
-  const t = useTestService({ clock });
-  const api = t.api;
-  const m = money(t);
+  const { t, api, clock, m, ledgerOk } = useMoneyService({ start: START });
 
   it('quotes and executes a same-currency payment between internal accounts', async () => {
     const { ada, bob } = await m.payerAndPayee(50_000);

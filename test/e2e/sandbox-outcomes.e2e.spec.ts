@@ -1,7 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { expectBalancedLedger } from '../support/ledger-check.js';
-import { useTestService } from '../support/fixture.js';
-import { money, type Customer } from './money-support.js';
+import { useMoneyService, type Customer } from './money-support.js';
 
 /** What happens after the first answer: still PROCESSING `pending` seconds on, then `status` `after` seconds more. */
 interface Later {
@@ -22,9 +20,7 @@ interface QuoteRow {
 
 /** One test per row of the spec's sandbox outcome table for transfers and quote destinations. */
 describe('sandbox outcomes', () => {
-  const t = useTestService({ start: Date.UTC(2026, 2, 9, 8) });
-  const api = t.api;
-  const m = money(t);
+  const { api, m, ledgerOk } = useMoneyService({ start: Date.UTC(2026, 2, 9, 8) });
 
   /** The transaction `id` (PROCESSING) moves on as `later` says. */
   const settlesLater = async (id: string, { pending, after, status, detail = {} }: Later) => {
@@ -38,7 +34,7 @@ describe('sandbox outcomes', () => {
   /** The customer's USD balance in the end, and the sandbox ledger still balanced. */
   const settled = async (c: Customer, balance: number) => {
     expect(await m.balance(c.accounts.USD)).toBe(balance);
-    await expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
+    await ledgerOk();
   };
 
   const funded = async (amount = 100_000): Promise<Customer> => {

@@ -1,9 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { ManualClock } from '#domain/clock.js';
-import { expectBalancedLedger } from '../support/ledger-check.js';
 import type { Client } from '../support/service.js';
-import { useTestService } from '../support/fixture.js';
-import { money, type Customer } from './money-support.js';
+import { type Customer, useMoneyService } from './money-support.js';
 import { uniqueValue } from '../support/sequence.js';
 
 const START = Date.UTC(2026, 4, 11, 9);
@@ -14,12 +11,7 @@ const enc = encodeURIComponent;
  * destinations with a currency, transaction filters by side, approve/reject bodies, refunds and transfer amounts.
  */
 describe('quotes, transactions and transfers shaped like the public API', () => {
-  const clock = new ManualClock(START);
-  const ledgerOk = () => expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
-
-  const t = useTestService({ clock });
-  const api = t.api;
-  const m = money(t);
+  const { t, api, m, ledgerOk } = useMoneyService({ start: START });
 
   describe('POST /quotes', () => {
     it('takes a REALTIME_FUNDING source: instructions to pay, then the payment starts when funds arrive', async () => {
