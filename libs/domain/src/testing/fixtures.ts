@@ -26,3 +26,22 @@ export const testPerson = (lastName: string): PersonalInfo => ({
   idType: 'SSN',
   identifier: '123-45-6789',
 });
+
+/** The data of a USD TransferCreated ledger event (the ledger's own event shape, amounts as strings). */
+export const usdTransferCreated = (
+  id: string,
+  debitAccountId: string,
+  creditAccountId: string,
+  amount: number,
+  pending: boolean,
+  createdAt: string,
+) => ({
+  id,
+  debitAccountId,
+  creditAccountId,
+  amount: String(amount),
+  currency: 'USD',
+  pending,
+  code: 'TEST',
+  createdAt,
+});
