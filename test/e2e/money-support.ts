@@ -86,11 +86,16 @@ export function money(t: TestService, api: Client = t.api) {
     amount: number,
     extra: Record<string, unknown> = {},
   ) => quote(accountQuoteBody(sourceAccountId, destinationAccountId, amount, extra));
+  /** A customer with a USD account funded with `amount` (none when 0). */
+  const funded = async (amount: number, extra: Record<string, unknown> = {}): Promise<Customer> => {
+    const c = await customer(['USD'], extra);
+    if (amount > 0) await fund(c.accounts.USD, amount);
+    return c;
+  };
   /** Two USD customers: `ada` pays (funded with `funds` when given), `bob` receives. */
   const payerAndPayee = async (funds = 0) => {
-    const ada = await customer(['USD']);
+    const ada = await funded(funds);
     const bob = await customer(['USD']);
-    if (funds > 0) await fund(ada.accounts.USD, funds);
     return { ada, bob };
   };
   /** `payerAndPayee`, and a quote of `amount` from ada's USD account to bob's (`q`, created). */
@@ -128,6 +133,7 @@ export function money(t: TestService, api: Client = t.api) {
     external,
     quote,
     accountQuote,
+    funded,
     payerAndPayee,
     usdQuote,
     transaction,

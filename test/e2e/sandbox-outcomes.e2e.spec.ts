@@ -37,15 +37,9 @@ describe('sandbox outcomes', () => {
     await ledgerOk();
   };
 
-  const funded = async (amount = 100_000): Promise<Customer> => {
-    const c = await m.customer(['USD']);
-    if (amount > 0) await m.fund(c.accounts.USD, amount);
-    return c;
-  };
-
   describe('transfer-in (external account suffix)', () => {
     const transferIn = async (suffix: string) => {
-      const c = await funded(0);
+      const c = await m.funded(0);
       const ext = await m.external(c.id, 'USD', suffix);
       const res = await api.post('/transfer-in', {
         source: { accountId: ext },
@@ -98,7 +92,7 @@ describe('sandbox outcomes', () => {
 
   describe('transfer-out (external account suffix)', () => {
     const transferOut = async (suffix: string) => {
-      const c = await funded(10_000);
+      const c = await m.funded(10_000);
       const ext = await m.external(c.id, 'USD', suffix);
       const res = await api.post('/transfer-out', {
         source: { accountId: c.accounts.USD },
@@ -149,7 +143,7 @@ describe('sandbox outcomes', () => {
     });
 
     it('refuses more than the balance before recording anything', async () => {
-      const c = await funded(1_000);
+      const c = await m.funded(1_000);
       const ext = await m.external(c.id, 'USD', '999');
       const res = await api.post('/transfer-out', {
         source: { accountId: c.accounts.USD },
@@ -165,7 +159,7 @@ describe('sandbox outcomes', () => {
 
   describe('external account as a quote destination', () => {
     const execute = async (suffix: string) => {
-      const c = await funded(100_000);
+      const c = await m.funded(100_000);
       const ext = await m.external(c.id, 'USD', suffix);
       const q = await m.accountQuote(c.accounts.USD, ext, 10_000);
       expect(q.status).toBe(201);

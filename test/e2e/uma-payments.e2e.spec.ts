@@ -86,8 +86,7 @@ describe('exchange rates, lookups, UMA payments and externally funded quotes', (
 
   describe('quotes to UMA addresses', () => {
     const umaQuote = async (address: string, amount: number, info?: Record<string, string>, lookupId?: string) => {
-      const c = await m.customer(['USD']);
-      await m.fund(c.accounts.USD, 100_000);
+      const c = await m.funded(100_000);
       const l = lookupId ?? (await lookup(address)).body.id;
       const res = await m.quote({
         source: { sourceType: 'ACCOUNT', accountId: c.accounts.USD },
