@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, expect } from '@jest/globals';
-import type { ReadModelStoreFactory } from './read-model-store.contract.js';
 import type { Doc, Query, ReadModelStore } from './read-model-store.js';
 
 /** Documents, helpers and expectations shared by the read-model store contract suites. */
@@ -103,7 +102,10 @@ export async function allPages(
 }
 
 /** A fresh store from `factory` for every test (handed to `use` before it runs), disposed after it. */
-export function useFreshStore(factory: ReadModelStoreFactory, use: (store: ReadModelStore) => void): void {
+export function useFreshStore(
+  factory: () => Promise<{ store: ReadModelStore; dispose(): Promise<void> }>,
+  use: (store: ReadModelStore) => void,
+): void {
   let dispose: () => Promise<void>;
   beforeEach(async () => {
     const made = await factory();
