@@ -31,6 +31,14 @@ describe('sandbox outcomes', () => {
     await m.advance(after);
     expect(await m.eventually(id, status)).toMatchObject(detail);
   };
+  /** A test of a transfer (started by `start`) that fails at once with `failureDetail`, leaving `balance`. */
+  const failsAtOnce =
+    (start: (suffix: string) => Promise<{ c: Customer; tx: any }>, balance: number) =>
+    async (_name: string, suffix: string, failureDetail: string) => {
+      const { c, tx } = await start(suffix);
+      expect(tx).toMatchObject({ status: 'FAILED', failureDetail });
+      await settled(c, balance);
+    };
   /** The customer's USD balance in the end, and the sandbox ledger still balanced. */
   const settled = async (c: Customer, balance: number) => {
     expect(await m.balance(c.accounts.USD)).toBe(balance);
@@ -59,11 +67,7 @@ describe('sandbox outcomes', () => {
     it.each([
       ['002 fails at once (insufficient funds): nothing credited', '002', 'INSUFFICIENT_FUNDS'],
       ['003 fails at once (account closed or invalid)', '003', 'ACCOUNT_CLOSED_OR_INVALID'],
-    ])('%s', async (_name, suffix, failureDetail) => {
-      const { c, tx } = await transferIn(suffix);
-      expect(tx).toMatchObject({ status: 'FAILED', failureDetail });
-      await settled(c, 0);
-    });
+    ])('%s', failsAtOnce(transferIn, 0));
 
     it.each<[string, string, Later]>([
       [
@@ -107,11 +111,7 @@ describe('sandbox outcomes', () => {
     it.each([
       ['002 fails at once: no hold, balance untouched', '002', 'INSUFFICIENT_FUNDS'],
       ['003 fails at once (account closed or invalid)', '003', 'ACCOUNT_CLOSED_OR_INVALID'],
-    ])('%s', async (_name, suffix, failureDetail) => {
-      const { c, tx } = await transferOut(suffix);
-      expect(tx).toMatchObject({ status: 'FAILED', failureDetail });
-      await settled(c, 10_000);
-    });
+    ])('%s', failsAtOnce(transferOut, 10_000));
 
     it('004 is rejected by the bank: the hold is released', async () => {
       const { c, tx } = await transferOut('004');
