@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { requestBody } from '../support/request-body.js';
 
 export interface RawPaymentsServer {
   /** Origin, e.g. http://127.0.0.1:1234; routes are `/quotes` and `/quotes/{id}/execute`. */
@@ -38,15 +39,6 @@ interface Quote {
   createdAt: string;
   expiresAt: string;
   transactionId?: string;
-}
-
-function read(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    req
-      .on('data', (chunk: Buffer) => chunks.push(chunk))
-      .on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
 }
 
 /**
@@ -169,7 +161,7 @@ export async function startRawPaymentsServer(dir: string, auth: string): Promise
   };
 
   const server = createServer(async (req, res) => {
-    const body = await read(req);
+    const body = await requestBody(req);
     if (req.headers.authorization !== auth) {
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"status":401,"code":"UNAUTHORIZED"}');
       return;

@@ -1,6 +1,7 @@
 import { createPublicKey, randomUUID, verify, type KeyObject } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { requestBody } from '../support/request-body.js';
 
 const SPKI_COMPRESSED_P256 = Buffer.from('3039301306072a8648ce3d020106082a8648ce3d030107032200', 'hex');
 
@@ -10,15 +11,6 @@ export interface RawSignedRetryServer {
   /** Registers a resource at `path` whose changes must be stamped by `sessionPublicKey` (compressed hex). */
   register(path: string, sessionPublicKey: string, state: Record<string, unknown>): void;
   close(): Promise<void>;
-}
-
-function read(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    req
-      .on('data', (chunk: Buffer) => chunks.push(chunk))
-      .on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
 }
 
 /**
@@ -52,7 +44,7 @@ export async function startRawSignedRetryServer(): Promise<RawSignedRetryServer>
   const server: Server = createServer(async (req, res) => {
     const reply = (status: number, body: unknown) =>
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    const raw = await read(req);
+    const raw = await requestBody(req);
     const path = decodeURIComponent(req.url ?? '');
     const resource = resources.get(path);
     if (req.method !== 'PATCH' || !resource) return reply(404, {});

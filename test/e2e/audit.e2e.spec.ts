@@ -133,8 +133,7 @@ describe('audit: histories and point-in-time state from the event log', () => {
   it('follows a transaction in its quote stream and one in its own stream', async () => {
     const m = money(t);
     // A sender of its own: the holder's balance is another test's subject.
-    const ada = await m.customer(['USD']);
-    await m.fund(ada.accounts.USD, 10_000);
+    const ada = await m.funded(10_000);
     const bob = await m.customer(['USD'], { umaAddress: '$bob-audit@sandbox.uma.local' });
     clock.advance(MINUTES);
     const quote = (await m.accountQuote(ada.accounts.USD, bob.accounts.USD, 1_000)).body;

@@ -6,21 +6,13 @@ import { streams } from '#domain/ids.js';
 import { useTestService } from '../support/fixture.js';
 import { uniqueValue } from '../support/sequence.js';
 import { type ReceivedRequest } from '../support/webhook-receiver.js';
+import { testPerson } from '#domain/testing/fixtures.js';
 
 const START = Date.UTC(2026, 4, 4, 9);
 const ADDRESS = { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
 const enc = encodeURIComponent;
 
-const personalInfo = (lastName: string, extra: Record<string, unknown> = {}) => ({
-  firstName: 'Jane',
-  lastName,
-  birthDate: '1978-06-15',
-  nationality: 'US',
-  address: { line1: '1 Main St', postalCode: '94105', country: 'US' },
-  idType: 'SSN',
-  identifier: '123-45-6789',
-  ...extra,
-});
+const personalInfo = (lastName: string, extra: Record<string, unknown> = {}) => ({ ...testPerson(lastName), ...extra });
 const ownerOf = (customerId: string, lastName: string, extra: Record<string, unknown> = {}) => ({
   customerId,
   roles: ['UBO', 'DIRECTOR'],

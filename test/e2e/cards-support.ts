@@ -6,6 +6,40 @@ import { useTestService } from '../support/fixture.js';
 import { signedRequest, walletHolder, type WalletSession } from '../support/wallet-session.js';
 import { poll } from '../support/poll.js';
 
+/** A card transaction's id. */
+export const CARD_TX_ID = /^CardTransaction:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const usd = { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2 };
+/** A USD amount as the API shows it. */
+export const usdAmount = (amount: number) => ({ amount, currency: usd });
+
+/** The CardTransaction of a fresh authorization of `amount` (one pull, nothing settled or refunded), made `at`. */
+export const authorizedTransaction = (f: {
+  cardId: string;
+  customerId: string;
+  merchant: unknown;
+  amount: number;
+  accountId: string;
+  at: string;
+  issuerTransactionToken: unknown;
+}) => ({
+  id: expect.stringMatching(CARD_TX_ID),
+  cardId: f.cardId,
+  customerId: f.customerId,
+  issuerTransactionToken: f.issuerTransactionToken,
+  status: 'AUTHORIZED',
+  merchant: f.merchant,
+  authorizedAmount: usdAmount(f.amount),
+  settledAmount: usdAmount(0),
+  refundedAmount: usdAmount(0),
+  accountId: f.accountId,
+  pullSummary: { count: 1, totalAmount: f.amount, pendingCount: 0 },
+  refundSummary: { count: 0, totalAmount: 0 },
+  settlementSummary: { count: 0, totalAmount: 0 },
+  authorizedAt: f.at,
+  createdAt: f.at,
+  updatedAt: f.at,
+});
+
 export interface Holder {
   customerId: string;
   usd: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { startChildService, type ChildService } from '../support/child-service.js';
 import { pointWebhooksAt, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import { allCustomers, csvOf, individual, upload, waitForJob } from './customers-bulk-support.js';
+import { allCustomers, bulkUploadWebhooks, csvOf, individual, upload, waitForJob } from './customers-bulk-support.js';
 import { useDataDir } from '../support/fixture.js';
 
 const ROWS = 1_000;
@@ -57,13 +57,7 @@ describe('bulk import across a crash', () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const [i] of rows.entries()) if (!failed.includes(i)) expect(ids).toContain(`crash-${i}`);
 
-    await receiver.waitFor(
-      (requests) => requests.some((r) => r.json?.type === 'BULK_UPLOAD.COMPLETED'),
-      30_000,
-      'the BULK_UPLOAD.COMPLETED webhook',
-    );
-    const hooks = receiver.requests.filter((r) => r.json?.type.startsWith('BULK_UPLOAD'));
-    expect(new Set(hooks.map((h) => h.json!.id)).size).toBe(1);
+    const hooks = await bulkUploadWebhooks(receiver);
     expect(hooks[0].json!.data.progress).toEqual(job.progress);
   }, 240_000);
 });

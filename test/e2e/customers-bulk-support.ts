@@ -1,5 +1,6 @@
 import { expect } from '@jest/globals';
 import type { Client, Reply } from '../support/service.js';
+import type { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /** Fixtures of the bulk customer import tests: CSV files, their upload, and waiting for the job. */
 
@@ -102,4 +103,16 @@ export async function allCustomers(api: Client): Promise<{ id: string; platformC
     cursor = res.body.nextCursor;
   } while (cursor);
   return out;
+}
+
+/** Waits for the BULK_UPLOAD.COMPLETED webhook; answers the job's BULK_UPLOAD webhooks, checked to be one webhook. */
+export async function bulkUploadWebhooks(receiver: WebhookReceiver) {
+  await receiver.waitFor(
+    (requests) => requests.some((r) => r.json?.type === 'BULK_UPLOAD.COMPLETED'),
+    30_000,
+    'the BULK_UPLOAD.COMPLETED webhook',
+  );
+  const hooks = receiver.requests.filter((r) => r.json?.type.startsWith('BULK_UPLOAD'));
+  expect(new Set(hooks.map((h) => h.json!.id)).size).toBe(1);
+  return hooks;
 }

@@ -10,51 +10,23 @@ describe('external accounts over HTTP: ownership, defaults, lists, deletes and t
   const kit = externalAccountsHarness(START);
 
   it('refuses unknown, deleted and other platforms’ customers with 404, and duplicates with 409', async () => {
-    const unknown = await kit.api.post('/customers/external-accounts', {
-      customerId: 'Customer:00000000-0000-4000-8000-0000000fffff',
-      currency: 'USD',
-      accountInfo: usd('9999'),
-    });
+    const unknown = await kit.registerUsd('Customer:00000000-0000-4000-8000-0000000fffff', '9999');
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('CUSTOMER_NOT_FOUND');
     const gone = await kit.customer({ platformCustomerId: 'gone' });
     expect((await kit.api.delete(`/customers/${gone.id}`)).status).toBe(200);
-    expect(
-      (
-        await kit.api.post('/customers/external-accounts', {
-          customerId: gone.id,
-          currency: 'USD',
-          accountInfo: usd('9999'),
-        })
-      ).status,
-    ).toBe(404);
+    expect((await kit.registerUsd(gone.id, '9999')).status).toBe(404);
     const other = await kit.t.otherPlatform();
-    const foreign = await other.api.post('/customers/external-accounts', {
-      customerId: kit.ada.id,
-      currency: 'USD',
-      accountInfo: usd('9999'),
-    });
+    const foreign = await kit.registerUsd(kit.ada.id, '9999', other.api);
     expect(foreign.status).toBe(404);
     expect(foreign.body.code).toBe('CUSTOMER_NOT_FOUND');
 
     await kit.add({ accountInfo: usd('31415926') });
-    const dup = await kit.api.post('/customers/external-accounts', {
-      customerId: kit.ada.id,
-      currency: 'USD',
-      accountInfo: usd('31415926'),
-    });
+    const dup = await kit.registerUsd(kit.ada.id, '31415926');
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe('CONFLICT');
     // The same bank account may belong to another customer.
-    expect(
-      (
-        await kit.api.post('/customers/external-accounts', {
-          customerId: kit.bob.id,
-          currency: 'USD',
-          accountInfo: usd('31415926'),
-        })
-      ).status,
-    ).toBe(201);
+    expect((await kit.registerUsd(kit.bob.id, '31415926')).status).toBe(201);
   });
 
   it('keeps one default UMA deposit account per customer and currency', async () => {
@@ -136,15 +108,7 @@ describe('external accounts over HTTP: ownership, defaults, lists, deletes and t
     expect(again.status).toBe(404);
     expect(again.body.code).toBe('EXTERNAL_ACCOUNT_NOT_FOUND');
     // A deleted account no longer blocks registering the same details again.
-    expect(
-      (
-        await kit.api.post('/customers/external-accounts', {
-          customerId: kit.ada.id,
-          currency: 'USD',
-          accountInfo: usd('24681012'),
-        })
-      ).status,
-    ).toBe(201);
+    expect((await kit.registerUsd(kit.ada.id, '24681012')).status).toBe(201);
   });
 
   it('manages the platform’s own accounts separately from customers’', async () => {
@@ -223,11 +187,7 @@ describe('external accounts over HTTP: ownership, defaults, lists, deletes and t
     const c = (
       await prod.api.post('/customers', { platformCustomerId: 'p1', customerType: 'INDIVIDUAL', fullName: 'Pat Doe' })
     ).body;
-    const res = await prod.api.post('/customers/external-accounts', {
-      customerId: c.id,
-      currency: 'USD',
-      accountInfo: usd('5555105'),
-    });
+    const res = await kit.registerUsd(c.id, '5555105', prod.api);
     expect(res.status).toBe(201);
     expect(res.body.beneficiaryVerificationStatus).toBe('PENDING');
     expect(res.body.beneficiaryVerifiedData).toBeUndefined();

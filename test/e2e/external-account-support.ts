@@ -1,6 +1,7 @@
 import { beforeAll, expect } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { useTestService } from '../support/fixture.js';
+import type { Client } from '../support/service.js';
 
 /** An individual beneficiary (accountInfo.beneficiary), Ada by default. */
 export const person = (fullName = 'Ada Lovelace', extra: Record<string, unknown> = {}) => ({
@@ -61,6 +62,9 @@ export function externalAccountsHarness(start: number) {
       expect({ status: res.status, body: res.body }).toEqual({ status: expected, body: expect.anything() });
       return res.body;
     },
+    /** POSTs a USD account with `accountNumber` for `customerId` (through `api`, the file's by default): the reply. */
+    registerUsd: (customerId: string, accountNumber: string, api: Client = t.api) =>
+      api.post('/customers/external-accounts', { customerId, currency: 'USD', accountInfo: usd(accountNumber) }),
     count: async (path = '/customers/external-accounts') => (await t.api.get(path)).body.totalCount as number,
   };
 }

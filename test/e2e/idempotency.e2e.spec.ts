@@ -1,32 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
-import { ManualClock } from '#domain/clock.js';
 import { idempotencyStream } from '#domain/idempotency/idempotency.js';
 import { expectBalancedLedger } from '../support/ledger-check.js';
-import { useTestService } from '../support/fixture.js';
-import { money } from './money-support.js';
+import { accountQuoteBody, useMoneyService } from './money-support.js';
 import { uniqueValue } from '../support/sequence.js';
 
 const START = Date.UTC(2026, 2, 23, 8);
 
 describe('Idempotency-Key', () => {
-  const clock = new ManualClock(START);
   const platformId = () => t.service.sandbox!.platformId;
   const key = (name: string) => ({ 'idempotency-key': uniqueValue(name) });
 
-  const t = useTestService({ clock });
-  const api = t.api;
-  const m = money(t);
+  const { t, api, clock, m } = useMoneyService({ start: START });
 
   it('runs 20 concurrent quote creations with one key once and answers all with the same quote', async () => {
-    const ada = await m.customer(['USD']);
-    const bob = await m.customer(['USD']);
+    const { ada, bob } = await m.payerAndPayee();
     const headers = key('concurrent');
-    const body = {
-      source: { sourceType: 'ACCOUNT', accountId: ada.accounts.USD },
-      destination: { destinationType: 'ACCOUNT', accountId: bob.accounts.USD },
-      lockedCurrencySide: 'SENDING',
-      lockedCurrencyAmount: 1_234,
-    };
+    const body = accountQuoteBody(ada.accounts.USD, bob.accounts.USD, 1_234);
     const replies = await Promise.all(Array.from({ length: 20 }, () => m.quote(body, headers)));
     expect(replies.map((r) => r.status)).toEqual(Array(20).fill(201));
     const ids = new Set(replies.map((r) => r.body.id));
@@ -42,28 +31,11 @@ describe('Idempotency-Key', () => {
   });
 
   it('answers 422 for the same key with a different request, and keeps the first response', async () => {
-    const ada = await m.customer(['USD']);
-    const bob = await m.customer(['USD']);
+    const { ada, bob } = await m.payerAndPayee();
     const headers = key('reuse');
-    const first = await m.quote(
-      {
-        source: { sourceType: 'ACCOUNT', accountId: ada.accounts.USD },
-        destination: { destinationType: 'ACCOUNT', accountId: bob.accounts.USD },
-        lockedCurrencySide: 'SENDING',
-        lockedCurrencyAmount: 500,
-      },
-      headers,
-    );
+    const first = await m.quote(accountQuoteBody(ada.accounts.USD, bob.accounts.USD, 500), headers);
     expect(first.status).toBe(201);
-    const different = await m.quote(
-      {
-        source: { sourceType: 'ACCOUNT', accountId: ada.accounts.USD },
-        destination: { destinationType: 'ACCOUNT', accountId: bob.accounts.USD },
-        lockedCurrencySide: 'SENDING',
-        lockedCurrencyAmount: 501,
-      },
-      headers,
-    );
+    const different = await m.quote(accountQuoteBody(ada.accounts.USD, bob.accounts.USD, 501), headers);
     expect(different.status).toBe(422);
     expect(different.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
     // Same body with another field order is the same request.
@@ -83,9 +55,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('replays an error response with its status and body', async () => {
-    const ada = await m.customer(['USD']);
-    const bob = await m.customer(['USD']);
-    const q = (await m.accountQuote(ada.accounts.USD, bob.accounts.USD, 1_000)).body;
+    const { ada, q } = await m.usdQuote(1_000);
     const headers = key('error');
     const poor = await api.post(`/quotes/${q.id}/execute`, undefined, headers);
     expect(poor.status).toBe(400);
@@ -99,10 +69,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('executes and transfers once per key', async () => {
-    const ada = await m.customer(['USD']);
-    const bob = await m.customer(['USD']);
-    await m.fund(ada.accounts.USD, 10_000);
-    const q = (await m.accountQuote(ada.accounts.USD, bob.accounts.USD, 1_000)).body;
+    const { ada, q } = await m.usdQuote(1_000, 10_000);
     const headers = key('execute');
     const runs = await Promise.all(
       Array.from({ length: 5 }, () => api.post(`/quotes/${q.id}/execute`, undefined, headers)),
@@ -124,15 +91,9 @@ describe('Idempotency-Key', () => {
   });
 
   it('keys are per platform, validated, and reusable after 24 hours', async () => {
-    const ada = await m.customer(['USD']);
-    const bob = await m.customer(['USD']);
+    const { ada, bob } = await m.payerAndPayee();
     const headers = key('retention');
-    const body = {
-      source: { sourceType: 'ACCOUNT', accountId: ada.accounts.USD },
-      destination: { destinationType: 'ACCOUNT', accountId: bob.accounts.USD },
-      lockedCurrencySide: 'SENDING',
-      lockedCurrencyAmount: 700,
-    };
+    const body = accountQuoteBody(ada.accounts.USD, bob.accounts.USD, 700);
     const first = await m.quote(body, headers);
     const other = await t.otherPlatform();
     const elsewhere = await other.api.post('/quotes', body, headers);

@@ -1,4 +1,6 @@
 import { expect } from '@jest/globals';
+import { useTestService, type FixtureOptions } from '../support/fixture.js';
+import { expectBalancedLedger } from '../support/ledger-check.js';
 import type { Client, TestService } from '../support/service.js';
 import { uniqueDigits, uniqueValue } from '../support/sequence.js';
 
@@ -7,6 +9,20 @@ export interface Customer {
   id: string;
   accounts: Record<string, string>;
 }
+
+/** The body of a quote between two internal accounts, locked on the sending side. */
+export const accountQuoteBody = (
+  sourceAccountId: string,
+  destinationAccountId: string,
+  amount: number,
+  extra: Record<string, unknown> = {},
+) => ({
+  source: { sourceType: 'ACCOUNT', accountId: sourceAccountId },
+  destination: { destinationType: 'ACCOUNT', accountId: destinationAccountId },
+  lockedCurrencySide: 'SENDING',
+  lockedCurrencyAmount: amount,
+  ...extra,
+});
 
 export function money(t: TestService, api: Client = t.api) {
   const customer = async (currencies: string[] = ['USD'], extra: Record<string, unknown> = {}): Promise<Customer> => {
@@ -69,14 +85,25 @@ export function money(t: TestService, api: Client = t.api) {
     destinationAccountId: string,
     amount: number,
     extra: Record<string, unknown> = {},
-  ) =>
-    quote({
-      source: { sourceType: 'ACCOUNT', accountId: sourceAccountId },
-      destination: { destinationType: 'ACCOUNT', accountId: destinationAccountId },
-      lockedCurrencySide: 'SENDING',
-      lockedCurrencyAmount: amount,
-      ...extra,
-    });
+  ) => quote(accountQuoteBody(sourceAccountId, destinationAccountId, amount, extra));
+  /** A customer with a USD account funded with `amount` (none when 0). */
+  const funded = async (amount: number, extra: Record<string, unknown> = {}): Promise<Customer> => {
+    const c = await customer(['USD'], extra);
+    if (amount > 0) await fund(c.accounts.USD, amount);
+    return c;
+  };
+  /** Two USD customers: `ada` pays (funded with `funds` when given), `bob` receives. */
+  const payerAndPayee = async (funds = 0) => {
+    const ada = await funded(funds);
+    const bob = await customer(['USD']);
+    return { ada, bob };
+  };
+  /** `payerAndPayee`, and a quote of `amount` from ada's USD account to bob's (`q`, created). */
+  const usdQuote = async (amount: number, funds = 0) => {
+    const { ada, bob } = await payerAndPayee(funds);
+    const q = (await accountQuote(ada.accounts.USD, bob.accounts.USD, amount)).body;
+    return { ada, bob, q };
+  };
   const transaction = async (id: string) => {
     const res = await api.get(`/transactions/${id}`);
     expect(res.status).toBe(200);
@@ -99,5 +126,28 @@ export function money(t: TestService, api: Client = t.api) {
     expect(res.status).toBe(200);
     return res.body;
   };
-  return { customer, fund, balance, external, quote, accountQuote, transaction, eventually, advance };
+  return {
+    customer,
+    fund,
+    balance,
+    external,
+    quote,
+    accountQuote,
+    funded,
+    payerAndPayee,
+    usdQuote,
+    transaction,
+    eventually,
+    advance,
+  };
+}
+
+/**
+ * The file's service (`useTestService`) with the money helpers, and `ledgerOk`: the sandbox platform's ledger
+ * still balances.
+ */
+export function useMoneyService(options: FixtureOptions = {}) {
+  const t = useTestService(options);
+  const ledgerOk = () => expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
+  return { t, api: t.api, clock: t.clock, m: money(t), ledgerOk };
 }

@@ -1,23 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { ManualClock } from '#domain/clock.js';
-import { expectBalancedLedger } from '../support/ledger-check.js';
-import { useTestService } from '../support/fixture.js';
-import { money } from './money-support.js';
+import { accountQuoteBody, useMoneyService } from './money-support.js';
 
 const START = Date.UTC(2026, 2, 2, 10);
 
 describe('quotes over HTTP', () => {
-  const clock = new ManualClock(START);
-  const ledgerOk = () => expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
-
-  const t = useTestService({ clock });
-  const api = t.api;
-  const m = money(t);
+  const { t, api, clock, m, ledgerOk } = useMoneyService({ start: START });
 
   it('quotes and executes a same-currency payment between internal accounts', async () => {
-    const ada = await m.customer(['USD']);
-    const bob = await m.customer(['USD']);
-    await m.fund(ada.accounts.USD, 50_000);
+    const { ada, bob } = await m.payerAndPayee(50_000);
     const created = await m.accountQuote(ada.accounts.USD, bob.accounts.USD, 10_000, {
       description: 'rent',
       purposeOfPayment: 'SELF',
@@ -100,10 +90,7 @@ describe('quotes over HTTP', () => {
   });
 
   it('fails INSUFFICIENT_FUNDS cleanly: nothing moves and the quote stays executable', async () => {
-    const ada = await m.customer(['USD']);
-    const bob = await m.customer(['USD']);
-    await m.fund(ada.accounts.USD, 500);
-    const q = (await m.accountQuote(ada.accounts.USD, bob.accounts.USD, 1_000)).body;
+    const { ada, q } = await m.usdQuote(1_000, 500);
     const refused = await api.post(`/quotes/${q.id}/execute`);
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe('INSUFFICIENT_FUNDS');
@@ -116,10 +103,7 @@ describe('quotes over HTTP', () => {
   });
 
   it('cannot execute after expiresAt: EXPIRED, QUOTE_EXPIRED, no money moves', async () => {
-    const ada = await m.customer(['USD']);
-    const bob = await m.customer(['USD']);
-    await m.fund(ada.accounts.USD, 5_000);
-    const q = (await m.accountQuote(ada.accounts.USD, bob.accounts.USD, 1_000)).body;
+    const { ada, bob, q } = await m.usdQuote(1_000, 5_000);
     clock.advance(300_000);
     const late = await api.post(`/quotes/${q.id}/execute`);
     expect(late.status).toBe(409);
@@ -132,9 +116,7 @@ describe('quotes over HTTP', () => {
   });
 
   it('expires an unexecuted quote by its durable timer', async () => {
-    const ada = await m.customer(['USD']);
-    const bob = await m.customer(['USD']);
-    const q = (await m.accountQuote(ada.accounts.USD, bob.accounts.USD, 1_000)).body;
+    const { q } = await m.usdQuote(1_000);
     await m.advance(301);
     await m.eventually(q.transactionId, 'EXPIRED');
     expect((await api.get(`/quotes/${q.id}`)).body.status).toBe('EXPIRED');
@@ -196,14 +178,8 @@ describe('quotes over HTTP', () => {
   });
 
   it('validates the body and the amounts', async () => {
-    const ada = await m.customer(['USD']);
-    const bob = await m.customer(['USD']);
-    const bad = await m.quote({
-      source: { sourceType: 'ACCOUNT', accountId: ada.accounts.USD },
-      destination: { destinationType: 'ACCOUNT', accountId: bob.accounts.USD },
-      lockedCurrencySide: 'SENDING',
-      lockedCurrencyAmount: 9_000_000_000_000_001,
-    });
+    const { ada, bob } = await m.payerAndPayee();
+    const bad = await m.quote(accountQuoteBody(ada.accounts.USD, bob.accounts.USD, 9_000_000_000_000_001));
     expect(bad.status).toBe(400);
     expect(bad.body.details.errors.map((e: any) => e.field)).toContain('lockedCurrencyAmount');
     const extra = await m.accountQuote(ada.accounts.USD, bob.accounts.USD, 100, { unknown: 1 });

@@ -1,29 +1,53 @@
 import { describe, expect, it } from '@jest/globals';
-import { ManualClock } from '#domain/clock.js';
-import { expectBalancedLedger } from '../support/ledger-check.js';
-import { useTestService } from '../support/fixture.js';
-import { money, type Customer } from './money-support.js';
+import { useMoneyService, type Customer } from './money-support.js';
 
-const START = Date.UTC(2026, 2, 9, 8);
+/** What happens after the first answer: still PROCESSING `pending` seconds on, then `status` `after` seconds more. */
+interface Later {
+  pending?: number;
+  after: number;
+  status: string;
+  detail?: Record<string, unknown>;
+}
+
+/** A quote destination's row: the quote's first status, the balance then, what follows, the quote's last status. */
+interface QuoteRow {
+  first?: string;
+  before?: number;
+  later?: Later;
+  quoteStatus?: string;
+  balance: number;
+}
 
 /** One test per row of the spec's sandbox outcome table for transfers and quote destinations. */
 describe('sandbox outcomes', () => {
-  const clock = new ManualClock(START);
-  const ledgerOk = () => expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
+  const { api, m, ledgerOk } = useMoneyService({ start: Date.UTC(2026, 2, 9, 8) });
 
-  const t = useTestService({ clock });
-  const api = t.api;
-  const m = money(t);
-
-  const funded = async (amount = 100_000): Promise<Customer> => {
-    const c = await m.customer(['USD']);
-    if (amount > 0) await m.fund(c.accounts.USD, amount);
-    return c;
+  /** The transaction `id` (PROCESSING) moves on as `later` says. */
+  const settlesLater = async (id: string, { pending, after, status, detail = {} }: Later) => {
+    if (pending) {
+      await m.advance(pending);
+      expect((await m.transaction(id)).status).toBe('PROCESSING');
+    }
+    await m.advance(after);
+    expect(await m.eventually(id, status)).toMatchObject(detail);
+  };
+  /** A test of a transfer (started by `start`) that fails at once with `failureDetail`, leaving `balance`. */
+  const failsAtOnce =
+    (start: (suffix: string) => Promise<{ c: Customer; tx: any }>, balance: number) =>
+    async (_name: string, suffix: string, failureDetail: string) => {
+      const { c, tx } = await start(suffix);
+      expect(tx).toMatchObject({ status: 'FAILED', failureDetail });
+      await settled(c, balance);
+    };
+  /** The customer's USD balance in the end, and the sandbox ledger still balanced. */
+  const settled = async (c: Customer, balance: number) => {
+    expect(await m.balance(c.accounts.USD)).toBe(balance);
+    await ledgerOk();
   };
 
   describe('transfer-in (external account suffix)', () => {
     const transferIn = async (suffix: string) => {
-      const c = await funded(0);
+      const c = await m.funded(0);
       const ext = await m.external(c.id, 'USD', suffix);
       const res = await api.post('/transfer-in', {
         source: { accountId: ext },
@@ -40,51 +64,39 @@ describe('sandbox outcomes', () => {
       return { c, tx: res.body };
     };
 
-    it('002 fails at once (insufficient funds): nothing credited', async () => {
-      const { c, tx } = await transferIn('002');
-      expect(tx).toMatchObject({ status: 'FAILED', failureDetail: 'INSUFFICIENT_FUNDS' });
-      expect(await m.balance(c.accounts.USD)).toBe(0);
-      await ledgerOk();
-    });
+    it.each([
+      ['002 fails at once (insufficient funds): nothing credited', '002', 'INSUFFICIENT_FUNDS'],
+      ['003 fails at once (account closed or invalid)', '003', 'ACCOUNT_CLOSED_OR_INVALID'],
+    ])('%s', failsAtOnce(transferIn, 0));
 
-    it('003 fails at once (account closed or invalid)', async () => {
-      const { c, tx } = await transferIn('003');
-      expect(tx).toMatchObject({ status: 'FAILED', failureDetail: 'ACCOUNT_CLOSED_OR_INVALID' });
-      expect(await m.balance(c.accounts.USD)).toBe(0);
-      await ledgerOk();
-    });
-
-    it('004 is rejected by the bank', async () => {
-      const { c, tx } = await transferIn('004');
+    it.each<[string, string, Later]>([
+      [
+        '004 is rejected by the bank',
+        '004',
+        { after: 10, status: 'REJECTED', detail: { failureDetail: 'REJECTED_BY_BANK' } },
+      ],
+      [
+        '005 stays pending about 30 seconds, then fails',
+        '005',
+        { pending: 20, after: 10, status: 'FAILED', detail: { failureDetail: 'BANK_TIMEOUT' } },
+      ],
+    ])('%s', async (_name, suffix, later) => {
+      const { c, tx } = await transferIn(suffix);
       expect(tx.status).toBe('PROCESSING');
-      await m.advance(10);
-      expect(await m.eventually(tx.id, 'REJECTED')).toMatchObject({ failureDetail: 'REJECTED_BY_BANK' });
-      expect(await m.balance(c.accounts.USD)).toBe(0);
-      await ledgerOk();
-    });
-
-    it('005 stays pending about 30 seconds, then fails', async () => {
-      const { c, tx } = await transferIn('005');
-      expect(tx.status).toBe('PROCESSING');
-      await m.advance(20);
-      expect((await m.transaction(tx.id)).status).toBe('PROCESSING');
-      await m.advance(10);
-      expect(await m.eventually(tx.id, 'FAILED')).toMatchObject({ failureDetail: 'BANK_TIMEOUT' });
-      expect(await m.balance(c.accounts.USD)).toBe(0);
-      await ledgerOk();
+      await settlesLater(tx.id, later);
+      await settled(c, 0);
     });
 
     it('any other suffix succeeds: credited from the settlement account', async () => {
       const { c, tx } = await transferIn('123');
       expect(tx.status).toBe('COMPLETED');
-      expect(await m.balance(c.accounts.USD)).toBe(2_500);
-      await ledgerOk();
+      await settled(c, 2_500);
     });
   });
 
   describe('transfer-out (external account suffix)', () => {
     const transferOut = async (suffix: string) => {
-      const c = await funded(10_000);
+      const c = await m.funded(10_000);
       const ext = await m.external(c.id, 'USD', suffix);
       const res = await api.post('/transfer-out', {
         source: { accountId: c.accounts.USD },
@@ -96,19 +108,10 @@ describe('sandbox outcomes', () => {
       return { c, tx: res.body };
     };
 
-    it('002 fails at once: no hold, balance untouched', async () => {
-      const { c, tx } = await transferOut('002');
-      expect(tx).toMatchObject({ status: 'FAILED', failureDetail: 'INSUFFICIENT_FUNDS' });
-      expect(await m.balance(c.accounts.USD)).toBe(10_000);
-      await ledgerOk();
-    });
-
-    it('003 fails at once (account closed or invalid)', async () => {
-      const { c, tx } = await transferOut('003');
-      expect(tx).toMatchObject({ status: 'FAILED', failureDetail: 'ACCOUNT_CLOSED_OR_INVALID' });
-      expect(await m.balance(c.accounts.USD)).toBe(10_000);
-      await ledgerOk();
-    });
+    it.each([
+      ['002 fails at once: no hold, balance untouched', '002', 'INSUFFICIENT_FUNDS'],
+      ['003 fails at once (account closed or invalid)', '003', 'ACCOUNT_CLOSED_OR_INVALID'],
+    ])('%s', failsAtOnce(transferOut, 10_000));
 
     it('004 is rejected by the bank: the hold is released', async () => {
       const { c, tx } = await transferOut('004');
@@ -122,30 +125,25 @@ describe('sandbox outcomes', () => {
       });
       expect(over.status).toBe(400);
       expect(over.body.code).toBe('INSUFFICIENT_FUNDS');
-      await m.advance(10);
-      expect(await m.eventually(tx.id, 'REJECTED')).toMatchObject({ failureDetail: 'REJECTED_BY_BANK' });
-      expect(await m.balance(c.accounts.USD)).toBe(10_000);
-      await ledgerOk();
+      await settlesLater(tx.id, { after: 10, status: 'REJECTED', detail: { failureDetail: 'REJECTED_BY_BANK' } });
+      await settled(c, 10_000);
     });
 
     it('005 stays pending about 30 seconds, then fails and releases the hold', async () => {
       const { c, tx } = await transferOut('005');
       expect(tx.status).toBe('PROCESSING');
-      await m.advance(30);
-      await m.eventually(tx.id, 'FAILED');
-      expect(await m.balance(c.accounts.USD)).toBe(10_000);
-      await ledgerOk();
+      await settlesLater(tx.id, { after: 30, status: 'FAILED' });
+      await settled(c, 10_000);
     });
 
     it('any other suffix succeeds: the amount leaves to the settlement account', async () => {
       const { c, tx } = await transferOut('321');
       expect(tx.status).toBe('COMPLETED');
-      expect(await m.balance(c.accounts.USD)).toBe(6_000);
-      await ledgerOk();
+      await settled(c, 6_000);
     });
 
     it('refuses more than the balance before recording anything', async () => {
-      const c = await funded(1_000);
+      const c = await m.funded(1_000);
       const ext = await m.external(c.id, 'USD', '999');
       const res = await api.post('/transfer-out', {
         source: { accountId: c.accounts.USD },
@@ -161,7 +159,7 @@ describe('sandbox outcomes', () => {
 
   describe('external account as a quote destination', () => {
     const execute = async (suffix: string) => {
-      const c = await funded(100_000);
+      const c = await m.funded(100_000);
       const ext = await m.external(c.id, 'USD', suffix);
       const q = await m.accountQuote(c.accounts.USD, ext, 10_000);
       expect(q.status).toBe(201);
@@ -182,70 +180,63 @@ describe('sandbox outcomes', () => {
         status: 'FAILED',
         failureReason: 'QUOTE_EXECUTION_FAILED',
       });
-      expect(await m.balance(c.accounts.USD)).toBe(100_000);
-      await ledgerOk();
+      await settled(c, 100_000);
     });
 
-    it('003 completes after about 6 minutes', async () => {
-      const { c, quote } = await execute('003');
-      expect(quote.status).toBe('PROCESSING');
-      await m.advance(300);
-      expect((await m.transaction(quote.transactionId)).status).toBe('PROCESSING');
-      await m.advance(60);
-      await m.eventually(quote.transactionId, 'COMPLETED');
-      expect((await api.get(`/quotes/${quote.id}`)).body.status).toBe('COMPLETED');
-      expect(await m.balance(c.accounts.USD)).toBe(90_000);
-      await ledgerOk();
+    const offrampFailed = (failureDetail?: string) => ({
+      failureReason: 'OFFRAMP_FAILED',
+      ...(failureDetail ? { failureDetail } : {}),
     });
-
-    it('004 counterparty delivery failed: FAILED with OFFRAMP_FAILED, hold released', async () => {
-      const { c, quote } = await execute('004');
-      expect(quote.status).toBe('PROCESSING');
-      expect(await m.balance(c.accounts.USD)).toBe(100_000);
-      await m.advance(30);
-      expect(await m.eventually(quote.transactionId, 'FAILED')).toMatchObject({ failureReason: 'OFFRAMP_FAILED' });
-      expect(await m.balance(c.accounts.USD)).toBe(100_000);
-      await ledgerOk();
-    });
-
-    it('005 completes, then is returned by the receiving bank: FAILED and refunded', async () => {
-      const { c, quote } = await execute('005');
-      expect(quote.status).toBe('COMPLETED');
-      expect(await m.balance(c.accounts.USD)).toBe(90_000);
-      await m.advance(300);
-      expect(await m.eventually(quote.transactionId, 'FAILED')).toMatchObject({
-        failureReason: 'OFFRAMP_FAILED',
-        failureDetail: 'RETURNED_BY_RECEIVING_BANK',
-      });
-      expect((await api.get(`/quotes/${quote.id}`)).body.status).toBe('FAILED');
-      expect(await m.balance(c.accounts.USD)).toBe(100_000);
-      await ledgerOk();
-    });
-
-    it('006 user cancellation: REFUNDED, hold released', async () => {
-      const { c, quote } = await execute('006');
-      await m.advance(30);
-      expect(await m.eventually(quote.transactionId, 'REFUNDED')).toMatchObject({ failureDetail: 'USER_CANCELLED' });
-      expect(await m.balance(c.accounts.USD)).toBe(100_000);
-      await ledgerOk();
-    });
-
-    it('007 payout and refund failed: FAILED, the money is not returned', async () => {
-      const { c, quote } = await execute('007');
-      await m.advance(30);
-      expect(await m.eventually(quote.transactionId, 'FAILED')).toMatchObject({
-        failureReason: 'OFFRAMP_FAILED',
-        failureDetail: 'PAYOUT_AND_REFUND_FAILED',
-      });
-      expect(await m.balance(c.accounts.USD)).toBe(90_000);
-      await ledgerOk();
-    });
-
-    it('any other suffix succeeds at once', async () => {
-      const { c, quote } = await execute('555');
-      expect(quote.status).toBe('COMPLETED');
-      expect(await m.balance(c.accounts.USD)).toBe(90_000);
-      await ledgerOk();
+    it.each<[string, string, QuoteRow]>([
+      [
+        '003 completes after about 6 minutes',
+        '003',
+        {
+          first: 'PROCESSING',
+          later: { pending: 300, after: 60, status: 'COMPLETED' },
+          quoteStatus: 'COMPLETED',
+          balance: 90_000,
+        },
+      ],
+      [
+        '004 counterparty delivery failed: FAILED with OFFRAMP_FAILED, hold released',
+        '004',
+        {
+          first: 'PROCESSING',
+          before: 100_000,
+          later: { after: 30, status: 'FAILED', detail: offrampFailed() },
+          balance: 100_000,
+        },
+      ],
+      [
+        '005 completes, then is returned by the receiving bank: FAILED and refunded',
+        '005',
+        {
+          first: 'COMPLETED',
+          before: 90_000,
+          later: { after: 300, status: 'FAILED', detail: offrampFailed('RETURNED_BY_RECEIVING_BANK') },
+          quoteStatus: 'FAILED',
+          balance: 100_000,
+        },
+      ],
+      [
+        '006 user cancellation: REFUNDED, hold released',
+        '006',
+        { later: { after: 30, status: 'REFUNDED', detail: { failureDetail: 'USER_CANCELLED' } }, balance: 100_000 },
+      ],
+      [
+        '007 payout and refund failed: FAILED, the money is not returned',
+        '007',
+        { later: { after: 30, status: 'FAILED', detail: offrampFailed('PAYOUT_AND_REFUND_FAILED') }, balance: 90_000 },
+      ],
+      ['any other suffix succeeds at once', '555', { first: 'COMPLETED', balance: 90_000 }],
+    ])('%s', async (_name, suffix, row) => {
+      const { c, quote } = await execute(suffix);
+      if (row.first) expect(quote.status).toBe(row.first);
+      if (row.before !== undefined) expect(await m.balance(c.accounts.USD)).toBe(row.before);
+      if (row.later) await settlesLater(quote.transactionId, row.later);
+      if (row.quoteStatus) expect((await api.get(`/quotes/${quote.id}`)).body.status).toBe(row.quoteStatus);
+      await settled(c, row.balance);
     });
   });
 });

@@ -6,6 +6,12 @@ import { money, type Customer } from './money-support.js';
 
 /** Quotes and transfers move money only in the currencies of the platform's `supportedCurrencies` (GET /config). */
 describe('supportedCurrencies enforced where money moves', () => {
+  /** The body of a transfer between two accounts (`amount` left out when not given). */
+  const move = (source: string, destination: string, amount?: number) => ({
+    source: { accountId: source },
+    destination: { accountId: destination },
+    ...(amount === undefined ? {} : { amount }),
+  });
   let t: TestService;
   let api: Client;
   let m: ReturnType<typeof money>;
@@ -70,29 +76,14 @@ describe('supportedCurrencies enforced where money moves', () => {
 
   it('a transfer in a currency the platform does not offer is 400 and moves nothing', async () => {
     const before = await counts();
-    const out = await api.post('/transfer-out', {
-      source: { accountId: payer.accounts.EUR },
-      destination: { accountId: eurExternal },
-      amount: 1_000,
-    });
+    const out = await api.post('/transfer-out', move(payer.accounts.EUR, eurExternal, 1_000));
     refused(out, 'source.accountId');
-    const whole = await api.post('/transfer-out', {
-      source: { accountId: payer.accounts.EUR },
-      destination: { accountId: eurExternal },
-    });
+    const whole = await api.post('/transfer-out', move(payer.accounts.EUR, eurExternal));
     refused(whole, 'source.accountId');
-    const into = await api.post('/transfer-in', {
-      source: { accountId: eurExternal },
-      destination: { accountId: payer.accounts.EUR },
-      amount: 1_000,
-    });
+    const into = await api.post('/transfer-in', move(eurExternal, payer.accounts.EUR, 1_000));
     refused(into, 'destination.accountId');
     expect(await counts()).toEqual(before);
-    const usd = await api.post('/transfer-out', {
-      source: { accountId: payer.accounts.USD },
-      destination: { accountId: usdExternal },
-      amount: 1_000,
-    });
+    const usd = await api.post('/transfer-out', move(payer.accounts.USD, usdExternal, 1_000));
     expect(usd.status).toBe(201);
   });
 
@@ -101,11 +92,7 @@ describe('supportedCurrencies enforced where money moves', () => {
     const { agent, deviceCode } = await a.create(payer.id, policy());
     const me = a.bearer((await a.redeem(deviceCode.code)).body.accessToken);
     const before = await counts();
-    const res = await me.post('/agents/me/transfer-out', {
-      source: { accountId: payer.accounts.EUR },
-      destination: { accountId: eurExternal },
-      amount: 1_000,
-    });
+    const res = await me.post('/agents/me/transfer-out', move(payer.accounts.EUR, eurExternal, 1_000));
     refused(res, 'source.accountId');
     expect((await me.get('/agents/me/actions')).body.data).toEqual([]);
     expect((await api.get(`/agents/${agent.id}`)).body.usage).toMatchObject({ dailyTransactionCount: 0 });

@@ -1,12 +1,9 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { ManualClock } from '#domain/clock.js';
-import { useTestService } from '../support/fixture.js';
-import { money, type Customer } from './money-support.js';
+import { type Customer, useMoneyService } from './money-support.js';
 
 const START = Date.UTC(2026, 3, 1, 9);
 
 describe('transactions over HTTP', () => {
-  const clock = new ManualClock(START);
   let ada: Customer;
   let bob: Customer;
   let ext: string;
@@ -20,9 +17,7 @@ describe('transactions over HTTP', () => {
   };
   const listIds = async (query: string) => (await list(query)).data.map((d: any) => d.id);
 
-  const t = useTestService({ clock });
-  const api = t.api;
-  const m = money(t);
+  const { t, api, clock, m } = useMoneyService({ start: START });
   beforeAll(async () => {
     ada = await m.customer(['USD'], { platformCustomerId: 'ada-tx' });
     bob = await m.customer(['USD'], { platformCustomerId: 'bob-tx', umaAddress: '$bob@sandbox.uma.local' });

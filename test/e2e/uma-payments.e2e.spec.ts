@@ -1,20 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { ManualClock } from '#domain/clock.js';
-import { expectBalancedLedger } from '../support/ledger-check.js';
-import { useTestService } from '../support/fixture.js';
 import { walletSession } from '../support/wallet-session.js';
-import { money } from './money-support.js';
+import { useMoneyService } from './money-support.js';
 
 const START = Date.UTC(2026, 2, 16, 8);
 
 describe('exchange rates, lookups, UMA payments and externally funded quotes', () => {
-  const clock = new ManualClock(START);
-  const ledgerOk = () => expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
   const lookup = async (address: string) => api.get(`/receiver/uma/${encodeURIComponent(address)}`);
 
-  const t = useTestService({ clock });
-  const api = t.api;
-  const m = money(t);
+  const { t, api, clock, m, ledgerOk } = useMoneyService({ start: START });
 
   describe('GET /exchange-rates', () => {
     it('lists corridors per destination rail with fixed fees, limits and rounded-down amounts', async () => {
@@ -93,8 +86,7 @@ describe('exchange rates, lookups, UMA payments and externally funded quotes', (
 
   describe('quotes to UMA addresses', () => {
     const umaQuote = async (address: string, amount: number, info?: Record<string, string>, lookupId?: string) => {
-      const c = await m.customer(['USD']);
-      await m.fund(c.accounts.USD, 100_000);
+      const c = await m.funded(100_000);
       const l = lookupId ?? (await lookup(address)).body.id;
       const res = await m.quote({
         source: { sourceType: 'ACCOUNT', accountId: c.accounts.USD },

@@ -1,7 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ManualClock } from '#domain/clock.js';
-import { useTestService } from '../support/fixture.js';
-import { money } from './money-support.js';
+import { money, useMoneyService } from './money-support.js';
 import { uniqueValue } from '../support/sequence.js';
 
 const START = Date.UTC(2026, 4, 18, 9);
@@ -9,13 +7,10 @@ const enc = encodeURIComponent;
 
 /** Receiver lookups sent as the public API's examples shape them: sender queries, lookupId, currency preferences. */
 describe('receiver lookups shaped like the public API', () => {
-  const clock = new ManualClock(START);
   const receiver = '$success.EUR@uma.domain.com';
   const uma = (address: string, query = '') => api.get(`/receiver/uma/${enc(address)}${query}`);
 
-  const t = useTestService({ clock });
-  const api = t.api;
-  const m = money(t);
+  const { t, api, m } = useMoneyService({ start: START });
 
   it('answers lookupId, supportedCurrencies with rate and limits, requiredPayerDataFields with mandatory', async () => {
     const ada = await m.customer(['USD']);

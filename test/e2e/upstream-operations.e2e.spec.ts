@@ -1,8 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { ManualClock } from '#domain/clock.js';
 import type { Client } from '../support/service.js';
-import { useTestService } from '../support/fixture.js';
-import { money, type Customer } from './money-support.js';
+import { type Customer, useMoneyService } from './money-support.js';
 
 const START = Date.UTC(2026, 4, 4, 10);
 
@@ -11,13 +9,10 @@ const START = Date.UTC(2026, 4, 4, 10);
  * institutions by corridor and crypto withdrawal fee estimates, sent as that API's examples shape them.
  */
 describe('confirm, discoveries and withdrawal fees over HTTP', () => {
-  const clock = new ManualClock(START);
   let ada: Customer;
   let paid: string;
 
-  const t = useTestService({ clock });
-  const api = t.api;
-  const m = money(t);
+  const { t, api, clock, m } = useMoneyService({ start: START });
   beforeAll(async () => {
     ada = await m.customer(['USD', 'USDC']);
     const bob = await m.customer(['USD']);

@@ -1,9 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { ManualClock } from '#domain/clock.js';
-import { expectBalancedLedger } from '../support/ledger-check.js';
 import type { Client } from '../support/service.js';
-import { useTestService } from '../support/fixture.js';
-import { money, type Customer } from './money-support.js';
+import { type Customer, useMoneyService } from './money-support.js';
 import { uniqueValue } from '../support/sequence.js';
 
 const START = Date.UTC(2026, 4, 11, 9);
@@ -14,12 +11,7 @@ const enc = encodeURIComponent;
  * destinations with a currency, transaction filters by side, approve/reject bodies, refunds and transfer amounts.
  */
 describe('quotes, transactions and transfers shaped like the public API', () => {
-  const clock = new ManualClock(START);
-  const ledgerOk = () => expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
-
-  const t = useTestService({ clock });
-  const api = t.api;
-  const m = money(t);
+  const { t, api, m, ledgerOk } = useMoneyService({ start: START });
 
   describe('POST /quotes', () => {
     it('takes a REALTIME_FUNDING source: instructions to pay, then the payment starts when funds arrive', async () => {
@@ -119,8 +111,7 @@ describe('quotes, transactions and transfers shaped like the public API', () => 
     });
 
     it('takes a UMA destination’s currency and shows it on the quote', async () => {
-      const ada = await m.customer(['USD']);
-      await m.fund(ada.accounts.USD, 50_000);
+      const ada = await m.funded(50_000);
       const lookup = await api.get(`/receiver/uma/${enc('$success.EUR@uma.domain.com')}`);
       const body = (currency: string) => ({
         lookupId: lookup.body.lookupId ?? lookup.body.id,
@@ -201,8 +192,7 @@ describe('quotes, transactions and transfers shaped like the public API', () => 
 
   describe('OutgoingTransaction refund', () => {
     it('shows the refund of a cancelled quote and of a transfer the bank rejected', async () => {
-      const ada = await m.customer(['USD']);
-      await m.fund(ada.accounts.USD, 100_000);
+      const ada = await m.funded(100_000);
       const cancelled = await m.external(ada.id, 'USD', '006');
       const quote = (await m.accountQuote(ada.accounts.USD, cancelled, 1_000)).body;
       expect((await api.post(`/quotes/${quote.id}/execute`)).status).toBe(200);
@@ -233,8 +223,7 @@ describe('quotes, transactions and transfers shaped like the public API', () => 
 
   describe('POST /transfer-in and /transfer-out amount', () => {
     it('sends the whole available balance when a transfer-out leaves amount out; a transfer-in needs it', async () => {
-      const ada = await m.customer(['USD']);
-      await m.fund(ada.accounts.USD, 7_000);
+      const ada = await m.funded(7_000);
       const ext = await m.external(ada.id, 'USD', '777');
       const out = await api.post('/transfer-out', {
         source: { accountId: ada.accounts.USD },

@@ -13,6 +13,7 @@ import {
   openSession,
   signedCall,
   walletEventCount,
+  retryHeaders,
 } from '../support/wallet-session.js';
 import { googleClaims, oidcNonce, sandboxToken } from './wallet-support.js';
 
@@ -246,10 +247,11 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
         const challenge = await challengeFor(api, 'POST', '/auth/credentials', body);
         expect(challenge).toMatchObject({ type: 'OAUTH', requestId: expect.stringMatching(/^Request:[0-9a-f-]{36}$/) });
         expect(Date.parse(challenge.expiresAt) - clock.now().getTime()).toBe(300_000);
-        const added = await api.post('/auth/credentials', body, {
-          'Service-Wallet-Signature': await session.stamp(challenge.payloadToSign),
-          'Request-Id': challenge.requestId,
-        });
+        const added = await api.post(
+          '/auth/credentials',
+          body,
+          await retryHeaders(session, challenge.payloadToSign, challenge.requestId),
+        );
         expect(added.status).toBe(201);
         expect(added.body).toMatchObject({ accountId: w.accountId, type: 'OAUTH', nickname: 'holder@gmail.com' });
         expect((await credentials(w.accountId)).map((c) => c.type).sort()).toEqual(['EMAIL_OTP', 'OAUTH']);
@@ -314,10 +316,10 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
 
         const challenge = await challengeFor(api, 'DELETE', `/auth/credentials/${w.emailOtpId}`);
         expect(challenge.type).toBe('EMAIL_OTP');
-        const revoked = await api.delete(`/auth/credentials/${w.emailOtpId}`, {
-          'Service-Wallet-Signature': await oauthSession.stamp(challenge.payloadToSign),
-          'Request-Id': challenge.requestId,
-        });
+        const revoked = await api.delete(
+          `/auth/credentials/${w.emailOtpId}`,
+          await retryHeaders(oauthSession, challenge.payloadToSign, challenge.requestId),
+        );
         expect(revoked.status).toBe(204);
         expect(revoked.body).toBeUndefined();
         expect((await credentials(w.accountId)).map((c) => c.type)).toEqual(['OAUTH']);

@@ -1,50 +1,34 @@
-import { beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { randomBytes } from 'node:crypto';
 import { IdentityClaims } from '#application/claims/identity-claims.js';
 import { passkeyCredentialKey } from '#domain/claims/claim.js';
-import { ManualClock } from '#domain/clock.js';
-import { useTestService } from '../support/fixture.js';
 import { SoftwareAuthenticator } from '../support/webauthn-authenticator.js';
-import {
-  createWallet,
-  emailOtpSession,
-  openSession,
-  signedCall,
-  walletEventCount,
-  type Wallet,
-  type WalletSession,
-} from '../support/wallet-session.js';
+import { createWallet, emailOtpSession, openSession, signedCall, walletEventCount } from '../support/wallet-session.js';
+import { useWalletService } from '../support/wallet-fixture.js';
 
-const START = Date.UTC(2026, 0, 5, 12);
 const RP = { rpId: 'wallet.example.com', origin: 'https://wallet.example.com' };
 
 describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
-  const clock = new ManualClock(START);
   const authenticator = new SoftwareAuthenticator();
-  let wallet: Wallet;
-  let emailSession: WalletSession;
   let passkey: { id: string; credentialId: string };
   let firstRegistration: Record<string, unknown>;
 
-  const t = useTestService({ clock, env: { WEBAUTHN_RP_ID: RP.rpId, WEBAUTHN_ORIGINS: RP.origin } });
-  const api = t.api;
   // Every test has a wallet of its own; a test about an existing passkey registers one first.
-  beforeEach(async () => {
-    wallet = await createWallet(api);
-    emailSession = await emailOtpSession(api, wallet.emailOtpId);
-  });
+  const w = useWalletService({ each: true, env: { WEBAUTHN_RP_ID: RP.rpId, WEBAUTHN_ORIGINS: RP.origin } });
+  const { t } = w;
+  const { api, clock } = t;
 
   const registration = (ceremony: Partial<typeof RP> = {}) => {
     const challenge = randomBytes(32).toString('base64url');
     const attestation = authenticator.register({ challenge, ...RP, ...ceremony, userHandle: 'holder-1' });
-    return { type: 'PASSKEY', accountId: wallet.accountId, nickname: 'Laptop', challenge, attestation };
+    return { type: 'PASSKEY', accountId: w.wallet.accountId, nickname: 'Laptop', challenge, attestation };
   };
 
   /** Registers a passkey on the test's wallet by signed retry, as the first test does. */
   const registerPasskey = async () => {
     firstRegistration = registration();
-    const added = await signedCall(api, emailSession, 'POST', '/auth/credentials', firstRegistration);
+    const added = await signedCall(api, w.session, 'POST', '/auth/credentials', firstRegistration);
     if (added.status !== 201) throw new Error(`passkey registration: ${added.status} ${JSON.stringify(added.body)}`);
     passkey = { id: added.body.id, credentialId: added.body.credentialId };
   };
@@ -58,10 +42,10 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
   it('registers a passkey by signed retry; the credential id is the authenticator’s rawId', async () => {
     const body = registration();
     firstRegistration = body;
-    const added = await signedCall(api, emailSession, 'POST', '/auth/credentials', body);
+    const added = await signedCall(api, w.session, 'POST', '/auth/credentials', body);
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({
-      accountId: wallet.accountId,
+      accountId: w.wallet.accountId,
       type: 'PASSKEY',
       nickname: 'Laptop',
       credentialId: body.attestation.credentialId,
@@ -77,11 +61,11 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
     'refuses the same WebAuthn credentialId twice with PASSKEY_CREDENTIAL_ALREADY_EXISTS, changing ' + 'nothing',
     async () => {
       await registerPasskey();
-      const before = await walletEventCount(t.service.infra.eventStore, wallet.accountId);
+      const before = await walletEventCount(t.service.infra.eventStore, w.wallet.accountId);
       const twice = await api.post('/auth/credentials', firstRegistration);
       expect(twice.status).toBe(400);
       expect(twice.body.code).toBe('PASSKEY_CREDENTIAL_ALREADY_EXISTS');
-      expect(await walletEventCount(t.service.infra.eventStore, wallet.accountId)).toBe(before);
+      expect(await walletEventCount(t.service.infra.eventStore, w.wallet.accountId)).toBe(before);
     },
   );
 
@@ -140,9 +124,9 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
     expect(verified.body).toMatchObject({ type: 'PASSKEY', credentialId: passkey.credentialId, nickname: 'Laptop' });
     const session = openSession(verified.body, client.privateKey, passkey.id);
     // The passkey session can sign: it revokes the email session.
-    const revoked = await signedCall(api, session, 'DELETE', `/auth/sessions/${emailSession.id}`);
+    const revoked = await signedCall(api, session, 'DELETE', `/auth/sessions/${w.session.id}`);
     expect(revoked.status).toBe(204);
-    emailSession = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
+    w.session = await emailOtpSession(api, w.wallet.emailOtpId, { challenge: false });
 
     const replay = await api.post(
       `/auth/credentials/${passkey.id}/verify`,
@@ -157,9 +141,9 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
     const counterless = new SoftwareAuthenticator({ counterStep: 0 });
     const challenge = randomBytes(32).toString('base64url');
     const attestation = counterless.register({ challenge, ...RP });
-    const added = await signedCall(api, emailSession, 'POST', '/auth/credentials', {
+    const added = await signedCall(api, w.session, 'POST', '/auth/credentials', {
       type: 'PASSKEY',
-      accountId: wallet.accountId,
+      accountId: w.wallet.accountId,
       nickname: 'Key',
       challenge,
       attestation,
@@ -188,7 +172,7 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
     const client = generateP256KeyPair();
     const challenge = await passkeyChallenge(client.publicKeyUncompressed);
     const assertion = authenticator.assert(passkey.credentialId, { challenge: challenge.challenge, ...RP });
-    const before = await walletEventCount(t.service.infra.eventStore, wallet.accountId);
+    const before = await walletEventCount(t.service.infra.eventStore, w.wallet.accountId);
 
     const signature = Buffer.from(assertion.signature, 'base64url');
     signature[signature.length - 1] ^= 0x01;
@@ -221,7 +205,7 @@ describe('passkeys over HTTP with a software WebAuthn authenticator', () => {
       { 'Request-Id': challenge.requestId },
     );
     expect(withKey.status).toBe(400);
-    expect(await walletEventCount(t.service.infra.eventStore, wallet.accountId)).toBe(before);
+    expect(await walletEventCount(t.service.infra.eventStore, w.wallet.accountId)).toBe(before);
 
     const genuine = await api.post(
       `/auth/credentials/${passkey.id}/verify`,

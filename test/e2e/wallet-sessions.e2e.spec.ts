@@ -1,39 +1,24 @@
-import { beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { generateP256KeyPair } from '@turnkey/crypto';
-import { ManualClock } from '#domain/clock.js';
-import { useTestService } from '../support/fixture.js';
-import {
-  challengeFor,
-  createWallet,
-  emailOtpSession,
-  openSession,
-  signedCall,
-  type Wallet,
-} from '../support/wallet-session.js';
-
-const START = Date.UTC(2026, 0, 5, 12);
+import { useWalletService } from '../support/wallet-fixture.js';
+import { challengeFor, emailOtpSession, openSession, retryHeaders, signedCall } from '../support/wallet-session.js';
 
 describe('wallet sessions over HTTP', () => {
-  const clock = new ManualClock(START);
-  let wallet: Wallet;
+  const w = useWalletService({ session: false });
+  const { t } = w;
+  const { api, clock } = t;
 
-  const t = useTestService({ clock });
-  const api = t.api;
-  beforeAll(async () => {
-    wallet = await createWallet(api);
-  });
-
-  const sessions = async (accountId = wallet.accountId) =>
+  const sessions = async (accountId = w.wallet.accountId) =>
     (await api.get(`/auth/sessions?accountId=${encodeURIComponent(accountId)}`)).body.data as any[];
 
   it('lists active sessions without any key material, only to the account’s platform', async () => {
-    const a = await emailOtpSession(api, wallet.emailOtpId);
-    const list = await api.get(`/auth/sessions?accountId=${encodeURIComponent(wallet.accountId)}`);
+    const a = await emailOtpSession(api, w.wallet.emailOtpId);
+    const list = await api.get(`/auth/sessions?accountId=${encodeURIComponent(w.wallet.accountId)}`);
     expect(list.status).toBe(200);
     expect(list.body.data).toEqual([
       {
         id: a.id,
-        accountId: wallet.accountId,
+        accountId: w.wallet.accountId,
         type: 'EMAIL_OTP',
         nickname: expect.any(String),
         createdAt: expect.any(String),
@@ -43,7 +28,7 @@ describe('wallet sessions over HTTP', () => {
     ]);
     expect(JSON.stringify(list.body)).not.toContain('encryptedSessionSigningKey');
     const other = await t.otherPlatform();
-    expect((await other.api.get(`/auth/sessions?accountId=${encodeURIComponent(wallet.accountId)}`)).body).toEqual({
+    expect((await other.api.get(`/auth/sessions?accountId=${encodeURIComponent(w.wallet.accountId)}`)).body).toEqual({
       data: [],
     });
     expect((await other.api.delete(`/auth/sessions/${a.id}`)).status).toBe(404);
@@ -52,14 +37,14 @@ describe('wallet sessions over HTTP', () => {
   });
 
   it('revokes a session by signed retry: 202 with the issuing credential’s type, then 204', async () => {
-    const signer = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
-    const target = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
+    const signer = await emailOtpSession(api, w.wallet.emailOtpId, { challenge: false });
+    const target = await emailOtpSession(api, w.wallet.emailOtpId, { challenge: false });
     const challenge = await challengeFor(api, 'DELETE', `/auth/sessions/${target.id}`);
     expect(challenge.type).toBe('EMAIL_OTP');
-    const revoked = await api.delete(`/auth/sessions/${target.id}`, {
-      'Service-Wallet-Signature': await signer.stamp(challenge.payloadToSign),
-      'Request-Id': challenge.requestId,
-    });
+    const revoked = await api.delete(
+      `/auth/sessions/${target.id}`,
+      await retryHeaders(signer, challenge.payloadToSign, challenge.requestId),
+    );
     expect(revoked.status).toBe(204);
     expect((await sessions()).map((s) => s.id)).not.toContain(target.id);
     const again = await api.delete(`/auth/sessions/${target.id}`);
@@ -71,18 +56,18 @@ describe('wallet sessions over HTTP', () => {
   it(
     'refreshes an active session with a new key sealed to the new clientPublicKey; the old key ' + 'stops working',
     async () => {
-      const session = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
+      const session = await emailOtpSession(api, w.wallet.emailOtpId, { challenge: false });
       clock.advance(60_000);
       const client = generateP256KeyPair();
       const body = { clientPublicKey: client.publicKeyUncompressed };
       const refreshed = await signedCall(api, session, 'POST', `/auth/sessions/${session.id}/refresh`, body);
       expect(refreshed.status).toBe(200);
-      expect(refreshed.body).toMatchObject({ id: session.id, accountId: wallet.accountId, type: 'EMAIL_OTP' });
+      expect(refreshed.body).toMatchObject({ id: session.id, accountId: w.wallet.accountId, type: 'EMAIL_OTP' });
       expect(Date.parse(refreshed.body.expiresAt)).toBe(clock.now().getTime() + 900_000);
       const renewed = openSession(refreshed.body, client.privateKey, session.authMethodId);
       expect(renewed.publicKey).not.toBe(session.publicKey);
 
-      const path = `/internal-accounts/${wallet.accountId}`;
+      const path = `/internal-accounts/${w.wallet.accountId}`;
       const old = await signedCall(api, session, 'PATCH', path, { privateEnabled: true });
       expect(old.status).toBe(401);
       expect(old.body.reason).toBe('the signing key is not a session of this account');
@@ -91,8 +76,8 @@ describe('wallet sessions over HTTP', () => {
   );
 
   it('refreshes only an active session: expired or revoked ones answer 401 at step 1', async () => {
-    const keeper = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
-    const revoked = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
+    const keeper = await emailOtpSession(api, w.wallet.emailOtpId, { challenge: false });
+    const revoked = await emailOtpSession(api, w.wallet.emailOtpId, { challenge: false });
     expect((await signedCall(api, keeper, 'DELETE', `/auth/sessions/${revoked.id}`)).status).toBe(204);
     const body = { clientPublicKey: generateP256KeyPair().publicKeyUncompressed };
     const onRevoked = await api.post(`/auth/sessions/${revoked.id}/refresh`, body);
@@ -101,10 +86,7 @@ describe('wallet sessions over HTTP', () => {
 
     // A challenge obtained while active cannot be used once the session expired.
     const challenge = await challengeFor(api, 'POST', `/auth/sessions/${keeper.id}/refresh`, body);
-    const headers = {
-      'Service-Wallet-Signature': await keeper.stamp(challenge.payloadToSign),
-      'Request-Id': challenge.requestId,
-    };
+    const headers = await retryHeaders(keeper, challenge.payloadToSign, challenge.requestId);
     clock.advance(900_000);
     expect((await sessions()).map((s) => s.id)).not.toContain(keeper.id);
     const late = await api.post(`/auth/sessions/${keeper.id}/refresh`, body, headers);
@@ -113,7 +95,7 @@ describe('wallet sessions over HTTP', () => {
     const expired = await api.post(`/auth/sessions/${keeper.id}/refresh`, body);
     expect(expired.status).toBe(401);
     // Re-authentication is the way back.
-    const again = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
+    const again = await emailOtpSession(api, w.wallet.emailOtpId, { challenge: false });
     expect((await sessions()).map((s) => s.id)).toContain(again.id);
   });
 });

@@ -1,7 +1,6 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { generateP256KeyPair } from '@turnkey/crypto';
-import { ManualClock } from '#domain/clock.js';
 import type { Reply } from '../support/service.js';
 import {
   challengeFor,
@@ -9,33 +8,27 @@ import {
   emailOtpSession,
   signedCall,
   walletEventCount,
-  type Wallet,
   type WalletSession,
+  retryHeaders,
 } from '../support/wallet-session.js';
-import { useTestService } from '../support/fixture.js';
-
-const START = Date.UTC(2026, 0, 5, 12);
+import { useWalletService } from '../support/wallet-fixture.js';
 
 /**
  * The negative matrix of the signed-retry pattern, on PATCH /internal-accounts/{id}: every
  * broken retry is a 401 naming the failed check, and leaves the wallet and the account as they were.
  */
 describe('signed retry: the negative matrix over HTTP', () => {
-  const clock = new ManualClock(START);
-  let wallet: Wallet;
-  let session: WalletSession;
   let spare: WalletSession;
   let stranger: WalletSession;
   let path: string;
 
-  const t = useTestService({ clock });
-  const api = t.api;
   // Every test gets wallets and sessions of its own: some revoke or outlive a session.
+  const w = useWalletService({ each: true });
+  const { t } = w;
+  const { api, clock } = t;
   beforeEach(async () => {
-    wallet = await createWallet(api);
-    path = `/internal-accounts/${wallet.accountId}`;
-    session = await emailOtpSession(api, wallet.emailOtpId);
-    spare = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
+    path = `/internal-accounts/${w.wallet.accountId}`;
+    spare = await emailOtpSession(api, w.wallet.emailOtpId, { challenge: false });
     const other = await createWallet(api);
     stranger = await emailOtpSession(api, other.emailOtpId);
   });
@@ -44,14 +37,14 @@ describe('signed retry: the negative matrix over HTTP', () => {
 
   /** Runs `attempt` and checks it was refused with 401 `code`/`reason`, changing neither the wallet nor the account. */
   async function refusedUnchanged(attempt: () => Promise<Reply>, code: string, reason: string | RegExp) {
-    const events = await walletEventCount(t.service.infra.eventStore, wallet.accountId);
+    const events = await walletEventCount(t.service.infra.eventStore, w.wallet.accountId);
     const head = await t.service.infra.eventStore.headPosition();
     const enabled = await privateEnabled();
     const res = await attempt();
     expect({ status: res.status, code: res.body?.code }).toEqual({ status: 401, code });
     if (typeof reason === 'string') expect(res.body.reason).toBe(reason);
     else expect(res.body.reason).toMatch(reason);
-    expect(await walletEventCount(t.service.infra.eventStore, wallet.accountId)).toBe(events);
+    expect(await walletEventCount(t.service.infra.eventStore, w.wallet.accountId)).toBe(events);
     expect(await t.service.infra.eventStore.headPosition()).toBe(head);
     expect(await privateEnabled()).toBe(enabled);
   }
@@ -59,7 +52,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
   const retry = (body: unknown, headers: Record<string, string>) => api.patch(path, body, headers);
 
   it('accepts a correct retry stamped with @turnkey/api-key-stamper (the baseline)', async () => {
-    const res = await signedCall(api, session, 'PATCH', path, { privateEnabled: true });
+    const res = await signedCall(api, w.session, 'PATCH', path, { privateEnabled: true });
     expect(res.status).toBe(200);
     expect(res.body.privateEnabled).toBe(true);
   });
@@ -68,7 +61,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
     await refusedUnchanged(
       async () =>
-        retry({ privateEnabled: false }, { 'Service-Wallet-Signature': await session.stamp(c.payloadToSign) }),
+        retry({ privateEnabled: false }, { 'Service-Wallet-Signature': await w.session.stamp(c.payloadToSign) }),
       'REQUEST_ID_MISSING',
       'Service-Wallet-Signature was sent without Request-Id',
     );
@@ -85,7 +78,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
 
   it('refuses malformed stamps', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
-    const good = JSON.parse(Buffer.from(await session.stamp(c.payloadToSign), 'base64url').toString('utf8'));
+    const good = JSON.parse(Buffer.from(await w.session.stamp(c.payloadToSign), 'base64url').toString('utf8'));
     const encode = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
     for (const [header, reason] of [
       ['not a stamp!', 'the stamp is not base64url without padding'],
@@ -113,22 +106,14 @@ describe('signed retry: the negative matrix over HTTP', () => {
     const modified = c.payloadToSign.replace('"privateEnabled":false', '"privateEnabled":true');
     expect(modified).not.toBe(c.payloadToSign);
     await refusedUnchanged(
-      async () =>
-        retry(
-          { privateEnabled: false },
-          { 'Service-Wallet-Signature': await session.stamp(modified), 'Request-Id': c.requestId },
-        ),
+      async () => retry({ privateEnabled: false }, await retryHeaders(w.session, modified, c.requestId)),
       'WALLET_SIGNATURE_INVALID',
       'the stamp signature does not verify over payloadToSign',
     );
     // Re-serializing the payload (here: with spaces) is a modification too.
     const reserialized = JSON.stringify(JSON.parse(c.payloadToSign), null, 1);
     await refusedUnchanged(
-      async () =>
-        retry(
-          { privateEnabled: false },
-          { 'Service-Wallet-Signature': await session.stamp(reserialized), 'Request-Id': c.requestId },
-        ),
+      async () => retry({ privateEnabled: false }, await retryHeaders(w.session, reserialized, c.requestId)),
       'WALLET_SIGNATURE_INVALID',
       /does not verify/,
     );
@@ -136,7 +121,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
 
   it('refuses a body that does not echo the challenged fields', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
-    const headers = { 'Service-Wallet-Signature': await session.stamp(c.payloadToSign), 'Request-Id': c.requestId };
+    const headers = await retryHeaders(w.session, c.payloadToSign, c.requestId);
     await refusedUnchanged(
       () => retry({ privateEnabled: true }, headers),
       'WALLET_SIGNATURE_BODY_MISMATCH',
@@ -153,7 +138,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
         api.post(
           refreshPath,
           { clientPublicKey: generateP256KeyPair().publicKeyUncompressed },
-          { 'Service-Wallet-Signature': await session.stamp(c.payloadToSign), 'Request-Id': c.requestId },
+          await retryHeaders(w.session, c.payloadToSign, c.requestId),
         ),
       'WALLET_SIGNATURE_BODY_MISMATCH',
       'body field clientPublicKey differs from the signed payload',
@@ -163,11 +148,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
   it('refuses a payload signed by a session of another account', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
     await refusedUnchanged(
-      async () =>
-        retry(
-          { privateEnabled: false },
-          { 'Service-Wallet-Signature': await stranger.stamp(c.payloadToSign), 'Request-Id': c.requestId },
-        ),
+      async () => retry({ privateEnabled: false }, await retryHeaders(stranger, c.payloadToSign, c.requestId)),
       'WALLET_SIGNATURE_INVALID',
       'the signing key is not a session of this account',
     );
@@ -194,10 +175,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
       async () =>
         retry(
           { privateEnabled: false },
-          {
-            'Service-Wallet-Signature': await session.stamp(c.payloadToSign),
-            'Request-Id': 'Request:00000000-0000-4000-8000-000000000000',
-          },
+          await retryHeaders(w.session, c.payloadToSign, 'Request:00000000-0000-4000-8000-000000000000'),
         ),
       'UNAUTHORIZED',
       'requestId is unknown or has expired',
@@ -205,11 +183,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
     const exportBody = { clientPublicKey: generateP256KeyPair().publicKeyUncompressed };
     const other = await challengeFor(api, 'POST', `${path}/export`, exportBody);
     await refusedUnchanged(
-      async () =>
-        retry(
-          { privateEnabled: false },
-          { 'Service-Wallet-Signature': await session.stamp(other.payloadToSign), 'Request-Id': other.requestId },
-        ),
+      async () => retry({ privateEnabled: false }, await retryHeaders(w.session, other.payloadToSign, other.requestId)),
       'UNAUTHORIZED',
       'requestId was issued for another operation',
     );
@@ -220,13 +194,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
     });
     await refusedUnchanged(
       async () =>
-        retry(
-          { privateEnabled: false },
-          {
-            'Service-Wallet-Signature': await foreignSession.stamp(foreign.payloadToSign),
-            'Request-Id': foreign.requestId,
-          },
-        ),
+        retry({ privateEnabled: false }, await retryHeaders(foreignSession, foreign.payloadToSign, foreign.requestId)),
       'UNAUTHORIZED',
       'requestId is unknown or has expired',
     );
@@ -234,7 +202,7 @@ describe('signed retry: the negative matrix over HTTP', () => {
 
   it('refuses a reused requestId', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: false });
-    const headers = { 'Service-Wallet-Signature': await session.stamp(c.payloadToSign), 'Request-Id': c.requestId };
+    const headers = await retryHeaders(w.session, c.payloadToSign, c.requestId);
     expect((await retry({ privateEnabled: false }, headers)).status).toBe(200);
     await refusedUnchanged(
       () => retry({ privateEnabled: false }, headers),
@@ -247,20 +215,20 @@ describe('signed retry: the negative matrix over HTTP', () => {
     for (let round = 0; round < 5; round++) {
       const body = { privateEnabled: round % 2 === 0 };
       const c = await challengeFor(api, 'PATCH', path, body);
-      const headers = { 'Service-Wallet-Signature': await session.stamp(c.payloadToSign), 'Request-Id': c.requestId };
-      const events = await walletEventCount(t.service.infra.eventStore, wallet.accountId);
+      const headers = await retryHeaders(w.session, c.payloadToSign, c.requestId);
+      const events = await walletEventCount(t.service.infra.eventStore, w.wallet.accountId);
       const replies = await Promise.all([retry(body, headers), retry(body, headers), retry(body, headers)]);
       expect(replies.map((r) => r.status).sort()).toEqual([200, 401, 401]);
       for (const r of replies.filter((x) => x.status === 401)) expect(r.body.reason).toBe('requestId was already used');
       // One consumption and at most one privacy change.
-      expect(await walletEventCount(t.service.infra.eventStore, wallet.accountId)).toBeLessThanOrEqual(events + 2);
+      expect(await walletEventCount(t.service.infra.eventStore, w.wallet.accountId)).toBeLessThanOrEqual(events + 2);
       expect(await privateEnabled()).toBe(body.privateEnabled);
     }
   });
 
   it('refuses an expired challenge', async () => {
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: true });
-    const headers = { 'Service-Wallet-Signature': await session.stamp(c.payloadToSign), 'Request-Id': c.requestId };
+    const headers = await retryHeaders(w.session, c.payloadToSign, c.requestId);
     clock.advance(300_000);
     await refusedUnchanged(
       () => retry({ privateEnabled: true }, headers),
@@ -270,29 +238,21 @@ describe('signed retry: the negative matrix over HTTP', () => {
   });
 
   it('refuses a revoked session', async () => {
-    expect((await signedCall(api, session, 'DELETE', `/auth/sessions/${spare.id}`)).status).toBe(204);
+    expect((await signedCall(api, w.session, 'DELETE', `/auth/sessions/${spare.id}`)).status).toBe(204);
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: true });
     await refusedUnchanged(
-      async () =>
-        retry(
-          { privateEnabled: true },
-          { 'Service-Wallet-Signature': await spare.stamp(c.payloadToSign), 'Request-Id': c.requestId },
-        ),
+      async () => retry({ privateEnabled: true }, await retryHeaders(spare, c.payloadToSign, c.requestId)),
       'WALLET_SIGNATURE_INVALID',
       'the signing session was revoked',
     );
   });
 
   it('refuses an expired session', async () => {
-    const fresh = await emailOtpSession(api, wallet.emailOtpId, { challenge: false });
+    const fresh = await emailOtpSession(api, w.wallet.emailOtpId, { challenge: false });
     clock.advance(900_000);
     const c = await challengeFor(api, 'PATCH', path, { privateEnabled: true });
     await refusedUnchanged(
-      async () =>
-        retry(
-          { privateEnabled: true },
-          { 'Service-Wallet-Signature': await fresh.stamp(c.payloadToSign), 'Request-Id': c.requestId },
-        ),
+      async () => retry({ privateEnabled: true }, await retryHeaders(fresh, c.payloadToSign, c.requestId)),
       'SESSION_EXPIRED',
       'the signing session has expired',
     );

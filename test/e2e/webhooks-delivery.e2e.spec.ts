@@ -99,6 +99,13 @@ for (const [adapter, skip] of [
       const index = [0, 1, 2, 3].find((i) => webhookIdsFor(source, i).deliveryId === deliveryId)!;
       return t.service.infra.jobs.getJob('webhooks', `webhook:${source}:${index}`);
     };
+    /** The delivery's job once it is in `state` (polled; `what` names the wait). */
+    const jobIn = (deliveryId: string, state: string, what: string) =>
+      poll(
+        what,
+        () => jobOf(deliveryId),
+        (job) => job?.state === state,
+      );
     /** Fundings whose webhooks are wanted: returns their delivery ids once scheduled. */
     const fundAndSchedule = async (count: number) => {
       const before = new Set((await allDeliveries('&type=INTERNAL_ACCOUNT.BALANCE_UPDATED')).map((d) => d.id));
@@ -180,13 +187,7 @@ for (const [adapter, skip] of [
       );
       expect(d).toMatchObject({ attemptCount: 1, lastStatusCode: 409 });
       // The job ended with that attempt: nothing is left to retry.
-      expect(
-        await poll(
-          'the job to complete',
-          () => jobOf(id),
-          (job) => job?.state === 'completed',
-        ),
-      ).toMatchObject({ attemptsMade: 1 });
+      expect(await jobIn(id, 'completed', 'the job to complete')).toMatchObject({ attemptsMade: 1 });
       await receiver.setMode('error');
       for (let i = 0; i < 3; i++) await advance(30 * MINUTE, [id]);
       expect(receiver.requests.filter((r) => r.json?.id === d.webhookId)).toHaveLength(1);
@@ -247,13 +248,7 @@ for (const [adapter, skip] of [
       });
       expect(stopped.attempts[1].url).toBeUndefined();
       expect(receiver.requests.filter((r) => r.json?.id === stopped.webhookId)).toHaveLength(1);
-      expect(
-        await poll(
-          'the job to end',
-          () => jobOf(off),
-          (job) => job?.state === 'dead',
-        ),
-      ).toMatchObject({ attemptsMade: 2 });
+      expect(await jobIn(off, 'dead', 'the job to end')).toMatchObject({ attemptsMade: 2 });
       await pointWebhooksAt(api, receiver);
     });
 
@@ -293,13 +288,7 @@ for (const [adapter, skip] of [
         expect(Date.parse(attempts.at(-1).attemptedAt) - Date.parse(attempts[0].attemptedAt)).toBeLessThanOrEqual(
           7 * 24 * 60 * MINUTE,
         );
-        expect(
-          await poll(
-            'the dead letter',
-            () => jobOf(id),
-            (job) => job?.state === 'dead',
-          ),
-        ).toMatchObject({ attemptsMade: budget, maxAttempts: budget });
+        expect(await jobIn(id, 'dead', 'the dead letter')).toMatchObject({ attemptsMade: budget, maxAttempts: budget });
         const dead = await t.service.infra.jobs.deadLetters('webhooks', { limit: 1000 });
         expect(dead.map((j: any) => j.data.deliveryId)).toContain(id);
 

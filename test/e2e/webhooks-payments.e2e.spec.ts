@@ -43,8 +43,7 @@ describe('payment webhooks: the public API types for every status change', () =>
     t.receiver.requests.find((r) => r.json?.data?.id === transactionId && r.json.type === type)!.json!;
 
   const execute = async (suffix: string) => {
-    const c = await m.customer(['USD']);
-    await m.fund(c.accounts.USD, 100_000);
+    const c = await m.funded(100_000);
     const ext = await m.external(c.id, 'USD', suffix);
     const q = await m.accountQuote(c.accounts.USD, ext, 10_000);
     expect(q.status).toBe(201);
@@ -136,8 +135,7 @@ describe('payment webhooks: the public API types for every status change', () =>
       status: 'FAILED',
       failureReason: 'QUOTE_EXECUTION_FAILED',
     });
-    const c = await m.customer(['USD']);
-    await m.fund(c.accounts.USD, 1_000);
+    const c = await m.funded(1_000);
     const q = await m.accountQuote(c.accounts.USD, await m.external(c.id, 'USD', '555'), 500);
     expect(q.status).toBe(201);
     await m.advance(3_600);

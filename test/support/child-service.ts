@@ -22,10 +22,9 @@ export async function startChildService(
   env: Record<string, string> = {},
   timeoutMs = 30_000,
 ): Promise<ChildService> {
-  if (!existsSync(COMPILED_MAIN))
-    throw new Error(`${COMPILED_MAIN} is missing: run \`npm run build\` first (npm test does)`);
-  const child = spawn(process.execPath, [COMPILED_MAIN], {
-    env: {
+  const started = await spawnUntilReady(
+    COMPILED_MAIN,
+    {
       ...process.env,
       NODE_OPTIONS: '',
       DATA_DIR: dataDir,
@@ -36,44 +35,20 @@ export async function startChildService(
       WEBHOOK_ALLOWED_HOSTS: TEST_ALLOWED_HOSTS,
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`service did not start within ${timeoutMs} ms:\n${out}`)),
-      timeoutMs,
-    );
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      // eslint-disable-next-line no-control-regex -- an ANSI colour code ends the address in coloured logs
-      const match = /listening on (http:\/\/[^\s\x1b]+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolveUrl(match[1]);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`service exited with ${code} before listening:\n${out}`));
-    });
-  });
+    // eslint-disable-next-line no-control-regex -- an ANSI colour code ends the address in coloured logs
+    { what: 'service', ready: /listening on (http:\/\/[^\s\x1b]+)/, before: 'listening', timeoutMs },
+  );
+  const url = started.match[1];
   const credentials = JSON.parse(readFileSync(join(dataDir, 'sandbox-credentials.json'), 'utf8')) as {
     tokenId: string;
     clientSecret: string;
   };
   return {
-    process: child,
+    process: started.process,
     url,
     api: client(url, basicAuth(credentials.tokenId, credentials.clientSecret)),
-    output: () => out,
-    async kill(signal: NodeJS.Signals = 'SIGKILL') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await exited;
-    },
+    output: started.output,
+    kill: started.kill,
   };
 }
 
@@ -94,35 +69,59 @@ export async function startChildWorker(
   env: Record<string, string> = {},
   timeoutMs = 30_000,
 ): Promise<ChildWorker> {
-  if (!existsSync(COMPILED_WORKER))
-    throw new Error(`${COMPILED_WORKER} is missing: run \`npm run build\` first (npm test does)`);
-  const child = spawn(process.execPath, [COMPILED_WORKER], {
-    env: { ...process.env, NODE_OPTIONS: '', DATA_DIR: dataDir, LOG_LEVEL: 'log', NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const {
+    process: child,
+    output,
+    kill,
+  } = await spawnUntilReady(
+    COMPILED_WORKER,
+    { ...process.env, NODE_OPTIONS: '', DATA_DIR: dataDir, LOG_LEVEL: 'log', NO_COLOR: '1', ...env },
+    { what: 'worker', ready: /projections running/, before: 'starting', timeoutMs },
+  );
+  return { process: child, output, kill };
+}
+
+/**
+ * Runs a compiled entry point (`npm run build` output) with `env` and resolves once its output matches `ready`:
+ * the match, the output so far, and `kill` (SIGKILL by default), which waits for the process to exit.
+ */
+async function spawnUntilReady(
+  main: string,
+  env: NodeJS.ProcessEnv,
+  { what, ready, before, timeoutMs }: { what: string; ready: RegExp; before: string; timeoutMs: number },
+): Promise<{
+  process: ChildProcess;
+  match: RegExpExecArray;
+  output(): string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}> {
+  if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first (npm test does)`);
+  const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  await new Promise<void>((ready, reject) => {
+  const match = await new Promise<RegExpExecArray>((resolveMatch, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`worker did not start within ${timeoutMs} ms:\n${out}`)),
+      () => reject(new Error(`${what} did not start within ${timeoutMs} ms:\n${out}`)),
       timeoutMs,
     );
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
-      if (/projections running/.test(out)) {
+      const found = ready.exec(out);
+      if (found) {
         clearTimeout(timer);
-        ready();
+        resolveMatch(found);
       }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`worker exited with ${code} before starting:\n${out}`));
+      reject(new Error(`${what} exited with ${code} before ${before}:\n${out}`));
     });
   });
   return {
     process: child,
+    match,
     output: () => out,
     async kill(signal: NodeJS.Signals = 'SIGKILL') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

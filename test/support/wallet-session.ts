@@ -187,12 +187,17 @@ export async function signedRequest(
 ): Promise<{ challenge: Reply; result: Reply }> {
   const challenge = await api.request(method, path, body);
   if (challenge.status !== 202) return { challenge, result: challenge };
-  const signature = await session.stamp(challenge.body.payloadToSign);
-  const result = await api.request(method, path, body, {
-    'service-wallet-signature': signature,
-    'request-id': challenge.body.requestId,
-  });
-  return { challenge, result };
+  const headers = await retryHeaders(session, challenge.body.payloadToSign, challenge.body.requestId);
+  return { challenge, result: await api.request(method, path, body, headers) };
+}
+
+/** The headers of a signed retry: `session`'s stamp over `payloadToSign`, and the challenge's `requestId`. */
+export async function retryHeaders(
+  session: Pick<WalletSession, 'stamp'>,
+  payloadToSign: string,
+  requestId: string,
+): Promise<Record<string, string>> {
+  return { 'Service-Wallet-Signature': await session.stamp(payloadToSign), 'Request-Id': requestId };
 }
 
 /** `signedRequest` for a call that must be challenged (a first answer other than 202 throws): step 2's answer. */

@@ -36,6 +36,7 @@ import {
 import { consume } from './eventstoredb-reads.js';
 import { EventStoreDbSnapshotStore } from './eventstoredb-snapshots.js';
 import { GENESIS_HASH, chainMetadata, hashOf } from './hash-chain.js';
+import { subscriptionHandle, type StoreSubscription, type SubscriptionFlags } from './subscription-handle.js';
 
 /** How often an append with a loose expected revision re-links after another writer got in first. */
 const LINK_ATTEMPTS = 5;
@@ -101,7 +102,7 @@ function toRecorded(e: EsdbRecordedEvent, position: bigint): RecordedEvent {
  */
 export class EventStoreDbEventStore implements EventStore {
   private readonly client: EventStoreDBClient;
-  private readonly subscriptions = new Set<Subscription & { end(): Promise<void> }>();
+  private readonly subscriptions = new Set<StoreSubscription>();
 
   /** Must not exceed the server's `MaxAppendSize` (1 MiB unless the server was configured otherwise). */
   readonly maxAppendBytes: number;
@@ -302,43 +303,27 @@ export class EventStoreDbEventStore implements EventStore {
     const floor = options.after ?? 0n;
     // A subscription from a position delivers what comes after it.
     const source = this.client.subscribeToAll({ fromPosition: at(floor), filter: excludeSystemEvents() });
-    let stopped = false;
-    let endedByStore = false;
+    const flags: SubscriptionFlags = { stopped: false, endedByStore: false };
     const run = async () => {
       try {
         // The async iterator pulls one event at a time, so handler calls never overlap.
         for await (const resolved of source) {
-          if (stopped) break;
+          if (flags.stopped) break;
           const e = resolved.event;
           if (!e || isSystem(e) || e.position.commit <= floor) continue;
           await handler(toRecorded(e, e.position.commit));
         }
       } catch (error) {
-        if (!stopped) throw error;
+        if (!flags.stopped) throw error;
       }
       // The server (or a dropped connection) ended the stream without an error: not a stop.
-      if (!stopped || endedByStore) throw new SubscriptionEnded();
+      if (!flags.stopped || flags.endedByStore) throw new SubscriptionEnded();
     };
     const done = run().finally(() => {
       this.subscriptions.delete(subscription);
-      if (!stopped) void source.unsubscribe().catch(() => undefined);
+      if (!flags.stopped) void source.unsubscribe().catch(() => undefined);
     });
-    // Failures are reported through `done`; this keeps an unobserved one from crashing the process.
-    done.catch(() => undefined);
-    const subscription: Subscription & { end(): Promise<void> } = {
-      done,
-      stop: async () => {
-        if (!stopped) {
-          stopped = true;
-          await source.unsubscribe().catch(() => undefined);
-        }
-        await done.catch(() => undefined);
-      },
-      end: async () => {
-        if (!stopped) endedByStore = true;
-        await subscription.stop();
-      },
-    };
+    const subscription = subscriptionHandle(flags, done, () => source.unsubscribe().catch(() => undefined));
     this.subscriptions.add(subscription);
     return subscription;
   }

@@ -20,6 +20,7 @@ import { GENESIS_HASH, chainMetadata } from './hash-chain.js';
 import { refusal, type AppendReply, type AppendRequest } from './sqlite-appender.js';
 import { appendWriter, openForAppends, type AppendWriter } from './sqlite-append-writer.js';
 import { SqliteSnapshotStore } from './sqlite-snapshots.js';
+import { subscriptionHandle, type StoreSubscription, type SubscriptionFlags } from './subscription-handle.js';
 
 export interface SqliteEventStoreOptions {
   /** Source of `recordedAt`; the system clock by default. */
@@ -76,7 +77,7 @@ export class SqliteEventStore implements EventStore {
   /** Bumped on every local commit so a subscription never sleeps through one. */
   private commitSeq = 0;
   private readonly wakers = new Set<() => void>();
-  private readonly subscriptions = new Set<Subscription & { end(): Promise<void> }>();
+  private readonly subscriptions = new Set<StoreSubscription>();
   private readonly counters: GroupCommitStats = { transactions: 0, appends: 0, events: 0 };
 
   private readonly stmt: {
@@ -263,15 +264,14 @@ export class SqliteEventStore implements EventStore {
     options: { after?: bigint } = {},
   ): Subscription {
     if (this.closed) throw new Error('the event store is closed');
-    let stopped = false;
-    let endedByStore = false;
+    const flags: SubscriptionFlags = { stopped: false, endedByStore: false };
     let cursor = options.after ?? 0n;
     let wakeNow: (() => void) | undefined;
 
     // Waits for a local commit, a poll tick (other processes), or stop(); returns at once if a commit already happened.
     const idle = (seenSeq: number) =>
       new Promise<void>((resolve) => {
-        if (stopped || seenSeq !== this.commitSeq) return resolve();
+        if (flags.stopped || seenSeq !== this.commitSeq) return resolve();
         const wake = () => {
           clearTimeout(timer);
           this.wakers.delete(wake);
@@ -286,11 +286,11 @@ export class SqliteEventStore implements EventStore {
     const run = async () => {
       // Deliveries start after subscribeToAll has returned, never inside it.
       await null;
-      while (!stopped) {
+      while (!flags.stopped) {
         const seq = this.commitSeq;
         const page = this.readAllSync(cursor, this.pageSize);
         for (const event of page) {
-          if (stopped) return;
+          if (flags.stopped) return;
           await handler(event);
           cursor = event.position;
         }
@@ -300,23 +300,10 @@ export class SqliteEventStore implements EventStore {
 
     const done = run()
       .then(() => {
-        if (endedByStore) throw new SubscriptionEnded('the event store was closed under the subscription');
+        if (flags.endedByStore) throw new SubscriptionEnded('the event store was closed under the subscription');
       })
       .finally(() => this.subscriptions.delete(subscription));
-    // Failures are reported through `done`; this keeps an unobserved one from crashing the process.
-    done.catch(() => undefined);
-    const subscription: Subscription & { end(): Promise<void> } = {
-      done,
-      stop: async () => {
-        stopped = true;
-        wakeNow?.();
-        await done.catch(() => undefined);
-      },
-      end: async () => {
-        if (!stopped) endedByStore = true;
-        await subscription.stop();
-      },
-    };
+    const subscription = subscriptionHandle(flags, done, () => wakeNow?.());
     this.subscriptions.add(subscription);
     return subscription;
   }

@@ -9,6 +9,7 @@ import {
   type IndexDescription,
 } from 'mongodb';
 import { BufferedTransaction } from './buffered-transaction.js';
+import { leaseDecision, movesCheckpoint, ReadModelStoreBase } from './read-model-store-base.js';
 import { buildMongoQuery } from './mongodb-query.js';
 import { encodeCursor, indexKeysOf, indexNameOf, planQuery, sortValueOf } from './query-plan.js';
 import {
@@ -48,7 +49,7 @@ import {
  * in one transaction (MongoDB runs as a replica set, a single node at least), guarded by the
  * stored position so a replayed batch changes nothing.
  */
-export class MongoReadModelStore implements ReadModelStore {
+export class MongoReadModelStore extends ReadModelStoreBase implements ReadModelStore {
   private readonly indexed = new Map<string, Promise<void>>();
   /** Indexes declared by the projections, by collection (created again after a rebuild drops it). */
   private readonly declared = new Map<string, Map<string, IndexDescription>>();
@@ -56,7 +57,9 @@ export class MongoReadModelStore implements ReadModelStore {
   private constructor(
     private readonly client: MongoClient,
     private readonly db: Db,
-  ) {}
+  ) {
+    super();
+  }
 
   static async connect(url: string, dbName: string): Promise<MongoReadModelStore> {
     // ignoreUndefined: store what JSON would (undefined fields dropped, not saved as null).
@@ -122,20 +125,6 @@ export class MongoReadModelStore implements ReadModelStore {
     await Promise.all([...touched].map((collection) => this.createIndexes(collection)));
   }
 
-  async getCheckpoint(projection: string): Promise<bigint | undefined> {
-    return this.checkpoint(projection);
-  }
-
-  async commitBatch(
-    projection: string,
-    expected: bigint | undefined,
-    position: bigint,
-    work: (tx: ProjectionTransaction) => Promise<void>,
-    fence?: Fence,
-  ): Promise<void> {
-    await this.commitBatches([{ projection, expected, position, fence }], work);
-  }
-
   async commitBatches(
     commits: readonly CheckpointCommit[],
     work: (tx: ProjectionTransaction) => Promise<void>,
@@ -146,7 +135,7 @@ export class MongoReadModelStore implements ReadModelStore {
       const seen = await this.checkpoint(c.projection);
       if (seen !== c.expected) throw new ConcurrentProjectionUpdate(c.projection, c.expected, seen);
     }
-    const moving = commits.filter((c) => c.expected === undefined || c.position > c.expected);
+    const moving = commits.filter(movesCheckpoint);
     if (moving.length === 0) return;
     const tx = new BufferedTransaction((collection, id) => this.get(collection, id), { freeze: !options.replay });
     await work(tx);
@@ -185,11 +174,11 @@ export class MongoReadModelStore implements ReadModelStore {
     await this.inTransaction(async (session) => {
       for (const [projection, { expected, position, fence }] of advances) {
         if (fence) await this.touchFence(fence, session);
-        if (expected !== undefined && position <= expected) {
+        if (movesCheckpoint({ expected, position })) {
+          await this.moveCheckpoint(projection, expected, position, session);
+        } else {
           const stored = await this.checkpoint(projection, session);
           if (stored !== expected) throw new ConcurrentProjectionUpdate(projection, expected, stored);
-        } else {
-          await this.moveCheckpoint(projection, expected, position, session);
         }
       }
     });
@@ -218,31 +207,19 @@ export class MongoReadModelStore implements ReadModelStore {
     }
   }
 
-  async acquireLease({
-    name,
-    holder,
-    ttlMs,
-    now = Date.now(),
-    force = false,
-  }: LeaseRequest): Promise<LeaseGrant | undefined> {
-    const expiresAt = now + ttlMs;
+  async acquireLease({ now = Date.now(), ...rest }: LeaseRequest): Promise<LeaseGrant | undefined> {
+    // One instant for every attempt of the transaction.
+    const request = { ...rest, now };
+    const { name, holder } = request;
     let grant: LeaseGrant | undefined;
     const attempt = this.inTransaction(async (session) => {
-      grant = undefined;
       const row = await this.leases().findOne({ _id: name }, { session });
-      if (row && row.holder === holder && row.expiresAt > now) {
-        await this.leases().updateOne({ _id: name }, { $set: { expiresAt } }, { session });
-        grant = { token: toBigInt(row.token), expiresAt };
-        return;
-      }
-      if (row && row.expiresAt > now && !force) return;
-      const token = row ? toBigInt(row.token) + 1n : 1n;
-      await this.leases().updateOne(
-        { _id: name },
-        { $set: { holder, token: Long.fromBigInt(token), expiresAt } },
-        { upsert: true, session },
-      );
-      grant = { token, expiresAt };
+      const decided = leaseDecision(row ? { ...row, token: toBigInt(row.token) } : undefined, request);
+      grant = decided && { token: decided.token, expiresAt: decided.expiresAt };
+      if (!decided) return;
+      const { token, expiresAt } = decided;
+      const set = decided.renewed ? { expiresAt } : { holder, token: Long.fromBigInt(token), expiresAt };
+      await this.leases().updateOne({ _id: name }, { $set: set }, { upsert: !decided.renewed, session });
     });
     try {
       await attempt;
@@ -341,7 +318,7 @@ export class MongoReadModelStore implements ReadModelStore {
     if (!row || toBigInt(row.token) !== fence.token) throw new LeaseLost(fence.lease, fence.token);
   }
 
-  private async checkpoint(projection: string, session?: ClientSession): Promise<bigint | undefined> {
+  protected async checkpoint(projection: string, session?: ClientSession): Promise<bigint | undefined> {
     const doc = await this.checkpoints().findOne({ _id: projection }, session ? { session } : {});
     return doc ? toBigInt(doc.position) : undefined;
   }

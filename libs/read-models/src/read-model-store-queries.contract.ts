@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { ITEMS, allPages, commit, ids, items } from './read-model-store.fixtures.js';
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import { ITEMS, allPages, commit, ids, items, useFreshStore } from './read-model-store.fixtures.js';
 import type { ReadModelStoreFactory } from './read-model-store.contract.js';
 import { InvalidCursor, type Doc, type Filter, type Query, type ReadModelStore } from './read-model-store.js';
 
@@ -11,14 +11,7 @@ export function readModelQueryContract(
 ): void {
   describeFn(`ReadModelStore query contract: ${name}`, () => {
     let store: ReadModelStore;
-    let dispose: () => Promise<void>;
-
-    beforeEach(async () => {
-      ({ store, dispose } = await factory());
-    });
-    afterEach(async () => {
-      await dispose();
-    });
+    useFreshStore(factory, (fresh) => (store = fresh));
 
     describe('find', () => {
       beforeEach(async () => {

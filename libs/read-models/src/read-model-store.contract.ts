@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import {
   COUNT_CAP,
   ConcurrentProjectionUpdate,
@@ -18,7 +18,7 @@ export type ReadModelStoreFactory = () => Promise<{
   dispose(): Promise<void>;
 }>;
 
-import { ITEMS, commit, ids, items } from './read-model-store.fixtures.js';
+import { ITEMS, commit, ids, items, useFreshStore } from './read-model-store.fixtures.js';
 
 /** `describeFn` is `describe.skip` when the adapter's server is not reachable (the caller prints why). */
 export function readModelStoreContract(
@@ -28,14 +28,7 @@ export function readModelStoreContract(
 ): void {
   describeFn(`ReadModelStore contract: ${name}`, () => {
     let store: ReadModelStore;
-    let dispose: () => Promise<void>;
-
-    beforeEach(async () => {
-      ({ store, dispose } = await factory());
-    });
-    afterEach(async () => {
-      await dispose();
-    });
+    useFreshStore(factory, (fresh) => (store = fresh));
 
     describe('documents and checkpoints', () => {
       it('stores documents committed in a batch with the checkpoint', async () => {

@@ -1,4 +1,4 @@
-import { expect } from '@jest/globals';
+import { afterEach, beforeEach, expect } from '@jest/globals';
 import type { Doc, Query, ReadModelStore } from './read-model-store.js';
 
 /** Documents, helpers and expectations shared by the read-model store contract suites. */
@@ -99,4 +99,20 @@ export async function allPages(
     cursor = page.nextCursor;
   }
   throw new Error('pagination did not end');
+}
+
+/** A fresh store from `factory` for every test (handed to `use` before it runs), disposed after it. */
+export function useFreshStore(
+  factory: () => Promise<{ store: ReadModelStore; dispose(): Promise<void> }>,
+  use: (store: ReadModelStore) => void,
+): void {
+  let dispose: () => Promise<void>;
+  beforeEach(async () => {
+    const made = await factory();
+    dispose = made.dispose;
+    use(made.store);
+  });
+  afterEach(async () => {
+    await dispose();
+  });
 }

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { BufferedTransaction } from './buffered-transaction.js';
+import { leaseDecision, movesCheckpoint, ReadModelStoreBase } from './read-model-store-base.js';
 import { encodeCursor, planQuery, type Scalar } from './query-plan.js';
 import { createDocsTable, SqliteDocIndexes, tableOf } from './sqlite-doc-indexes.js';
 import {
@@ -64,7 +65,7 @@ interface LeaseRow {
  * only drop the newest commits, documents and checkpoint together; the projections then replay
  * them from the event log (which is `synchronous=FULL`). Read models are derived data.
  */
-export class SqliteReadModelStore implements ReadModelStore {
+export class SqliteReadModelStore extends ReadModelStoreBase implements ReadModelStore {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
   private closed = false;
@@ -77,6 +78,7 @@ export class SqliteReadModelStore implements ReadModelStore {
    * commits are not synced to disk at all (`synchronous=OFF`); they stay atomic for the process.
    */
   constructor(path: string, options: { scratch?: boolean } = {}) {
+    super();
     this.scratch = options.scratch === true;
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
@@ -134,27 +136,13 @@ export class SqliteReadModelStore implements ReadModelStore {
     return { scans: steps.length === 0 || steps.some((detail) => !byValue.test(detail)), plan };
   }
 
-  async getCheckpoint(projection: string): Promise<bigint | undefined> {
-    return this.checkpoint(projection);
-  }
-
-  async commitBatch(
-    projection: string,
-    expected: bigint | undefined,
-    position: bigint,
-    work: (tx: ProjectionTransaction) => Promise<void>,
-    fence?: Fence,
-  ): Promise<void> {
-    await this.commitBatches([{ projection, expected, position, fence }], work);
-  }
-
   async commitBatches(
     commits: readonly CheckpointCommit[],
     work: (tx: ProjectionTransaction) => Promise<void>,
     options: { replay?: boolean } = {},
   ): Promise<void> {
     for (const c of commits) this.check(c.projection, c.expected, c.fence);
-    const moving = commits.filter((c) => c.expected === undefined || c.position > c.expected);
+    const moving = commits.filter(movesCheckpoint);
     if (moving.length === 0) return;
     const replay = options.replay === true;
     this.tuneFor(replay);
@@ -189,7 +177,7 @@ export class SqliteReadModelStore implements ReadModelStore {
       .transaction(() => {
         for (const [projection, { expected, position, fence }] of advances) {
           this.check(projection, expected, fence);
-          if (expected === undefined || position > expected) this.saveCheckpoint(projection, position);
+          if (movesCheckpoint({ expected, position })) this.saveCheckpoint(projection, position);
         }
       })
       .immediate();
@@ -206,28 +194,24 @@ export class SqliteReadModelStore implements ReadModelStore {
       .immediate();
   }
 
-  async acquireLease({
-    name,
-    holder,
-    ttlMs,
-    now = Date.now(),
-    force = false,
-  }: LeaseRequest): Promise<LeaseGrant | undefined> {
+  async acquireLease(request: LeaseRequest): Promise<LeaseGrant | undefined> {
+    const { name, holder } = request;
     return this.db
       .transaction((): LeaseGrant | undefined => {
         const row = this.lease(name);
-        const expiresAt = now + ttlMs;
-        if (row && row.holder === holder && row.expires_at > now) {
+        const stored = row && { holder: row.holder, token: BigInt(row.token), expiresAt: row.expires_at };
+        const decided = leaseDecision(stored, request);
+        if (!decided) return undefined;
+        const { token, expiresAt } = decided;
+        if (decided.renewed) {
           this.statement('UPDATE leases SET expires_at = ? WHERE name = ?').run(expiresAt, name);
-          return { token: BigInt(row.token), expiresAt };
+        } else {
+          this.statement(
+            'INSERT INTO leases (name, holder, token, expires_at) VALUES (?, ?, ?, ?) ' +
+              'ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, token = excluded.token, ' +
+              'expires_at = excluded.expires_at',
+          ).run(name, holder, token, expiresAt);
         }
-        if (row && row.expires_at > now && !force) return undefined;
-        const token = row ? BigInt(row.token) + 1n : 1n;
-        this.statement(
-          'INSERT INTO leases (name, holder, token, expires_at) VALUES (?, ?, ?, ?) ' +
-            'ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, token = excluded.token, ' +
-            'expires_at = excluded.expires_at',
-        ).run(name, holder, token, expiresAt);
         return { token, expiresAt };
       })
       .immediate();
@@ -329,7 +313,7 @@ export class SqliteReadModelStore implements ReadModelStore {
       LeaseRow | undefined;
   }
 
-  private checkpoint(projection: string): bigint | undefined {
+  protected checkpoint(projection: string): bigint | undefined {
     const row = this.statement('SELECT position FROM checkpoints WHERE projection = ?').get(projection) as
       { position: string } | undefined;
     return row ? BigInt(row.position) : undefined;

@@ -19,6 +19,7 @@ import {
   requireSameOwner,
 } from '../transactions/accounts.js';
 import {
+  accountDestination,
   assertImmediateExecution,
   priceQuote,
   type PlatformQuoteRequest,
@@ -183,17 +184,7 @@ export class QuoteBuilder {
           'destination.paymentRail',
         );
       }
-      return {
-        quote: { destinationType: 'ACCOUNT', accountId: d.accountId, paymentRail: INTERNAL_RAIL.name },
-        transaction: {
-          destinationType: 'ACCOUNT',
-          accountId: d.accountId,
-          currency: account.currency,
-          paymentRail: INTERNAL_RAIL.name,
-        },
-        rail: INTERNAL_RAIL,
-        plan: SUCCESS_PLAN,
-      };
+      return accountDestination(d.accountId, account.currency, INTERNAL_RAIL, SUCCESS_PLAN);
     }
     if (!isPublicId('ExternalAccount', d.accountId)) throw notFound('EXTERNAL_ACCOUNT', d.accountId);
     // Real-time funding may pay out to an external account (an on-ramp); an external account source may not.
@@ -219,15 +210,12 @@ export class QuoteBuilder {
     const rail = networkRail(external.currency, d.paymentRail);
     const name = external.beneficiaryVerifiedData?.fullName ?? external.beneficiary?.fullName;
     return {
-      quote: { destinationType: 'ACCOUNT', accountId: d.accountId, paymentRail: rail.name },
-      transaction: {
-        destinationType: 'ACCOUNT',
-        accountId: d.accountId,
-        currency: external.currency,
-        paymentRail: rail.name,
-      },
-      rail,
-      plan: quoteDestinationPlan(external.primaryIdentifier, sandbox),
+      ...accountDestination(
+        d.accountId,
+        external.currency,
+        rail,
+        quoteDestinationPlan(external.primaryIdentifier, sandbox),
+      ),
       lookup,
       counterpartyInformation: name ? { FULL_NAME: name } : undefined,
     };

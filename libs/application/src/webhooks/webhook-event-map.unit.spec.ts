@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { currency } from '#domain/money.js';
+import { usdTransferCreated } from '#domain/testing/fixtures.js';
 import { WEBHOOK_EVENT_MAP } from './webhook-event-map.js';
 
 import {
@@ -106,20 +107,7 @@ describe('the event -> webhook table', () => {
       const open = (id: string, allowNegative = false) =>
         recorded('LedgerAccountOpened', { id, currency: 'USD', allowNegative }, stream);
       const transfer = (id: string, debit: string, credit: string, amount: number, pending = false) =>
-        recorded(
-          'TransferCreated',
-          {
-            id,
-            debitAccountId: debit,
-            creditAccountId: credit,
-            amount: String(amount),
-            currency: 'USD',
-            pending,
-            code: 'TEST',
-            createdAt: `at-${id}`,
-          },
-          stream,
-        );
+        recorded('TransferCreated', usdTransferCreated(id, debit, credit, amount, pending, `at-${id}`), stream);
       const events = [
         open(settlement, true),
         open(alice),

@@ -4,6 +4,7 @@ import type { CardEvent, CardSnapshot } from '../cards/card-types.js';
 import { ledgerPostings, ledgerTotals } from './as-of.js';
 import { REDACTED, businessTime, effectiveTimes, decodeCursor, encodeCursor, eventsUpTo, fold } from './history.js';
 import { pageOf, redact, toHistoryEntry, type AuditSourceEvent } from './history.js';
+import { usdTransferCreated } from '../testing/fixtures.js';
 
 let revision = 0n;
 const T12 = '2026-01-05T12:00:00.000Z';
@@ -119,16 +120,7 @@ describe('audit pagination', () => {
 describe('ledger postings with running balance', () => {
   const spec = (id: string, allowNegative = false) => ({ id, currency: 'USD', allowNegative });
   const transfer = (id: string, debit: string, credit: string, amount: number, pending = false, at = T12) =>
-    recorded('TransferCreated', {
-      id,
-      debitAccountId: debit,
-      creditAccountId: credit,
-      amount: String(amount),
-      currency: 'USD',
-      pending,
-      code: 'TEST',
-      createdAt: at,
-    });
+    recorded('TransferCreated', usdTransferCreated(id, debit, credit, amount, pending, at));
   const events = [
     recorded('LedgerAccountOpened', spec('S', true)),
     recorded('LedgerAccountOpened', spec('A')),

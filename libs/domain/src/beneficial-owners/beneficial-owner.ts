@@ -57,13 +57,17 @@ export interface BeneficialOwnerChanges {
   personalInfo?: Partial<PersonalInfo>;
 }
 
-export interface BeneficialOwnerSnapshot {
+/** An owner's identity and facts, as the create command gives them and the snapshot keeps them. */
+export interface NewBeneficialOwner {
   id: string;
   platformId: string;
   customerId: string;
   roles: BeneficialOwnerRole[];
   ownershipPercentage: number;
   personalInfo: PersonalInfo;
+}
+
+export interface BeneficialOwnerSnapshot extends NewBeneficialOwner {
   kycStatus: KycStatus;
   createdAt: string;
   updatedAt: string;
@@ -94,17 +98,7 @@ export type BeneficialOwnerEvent =
 
 /** `sandbox`: whether the platform is a sandbox one, whose KYC answers at once by the last name's suffix. */
 export type BeneficialOwnerCommand =
-  | {
-      type: 'CreateBeneficialOwner';
-      id: string;
-      platformId: string;
-      customerId: string;
-      roles: BeneficialOwnerRole[];
-      ownershipPercentage: number;
-      personalInfo: PersonalInfo;
-      sandbox: boolean;
-      now: string;
-    }
+  | ({ type: 'CreateBeneficialOwner'; sandbox: boolean; now: string } & NewBeneficialOwner)
   | { type: 'UpdateBeneficialOwner'; changes: BeneficialOwnerChanges; sandbox: boolean; now: string };
 
 /**

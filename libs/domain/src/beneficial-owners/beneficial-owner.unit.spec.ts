@@ -6,24 +6,10 @@ import {
   toBeneficialOwnerResource,
   type BeneficialOwnerCommand,
   type BeneficialOwnerEvent,
-  type PersonalInfo,
 } from './beneficial-owner.js';
+import { CUSTOMER, PLATFORM, T0, T1, testId, testPerson } from '../testing/fixtures.js';
 
-const PLATFORM = 'Platform:00000000-0000-4000-8000-000000000001';
-const CUSTOMER = 'Customer:00000000-0000-4000-8000-000000000002';
-const OWNER = 'BeneficialOwner:00000000-0000-4000-8000-000000000003';
-const T0 = '2026-01-01T00:00:00.000Z';
-const T1 = '2026-01-02T00:00:00.000Z';
-
-const person = (lastName: string): PersonalInfo => ({
-  firstName: 'Jane',
-  lastName,
-  birthDate: '1978-06-15',
-  nationality: 'US',
-  address: { line1: '1 Main St', postalCode: '94105', country: 'US' },
-  idType: 'SSN',
-  identifier: '123-45-6789',
-});
+const OWNER = testId('BeneficialOwner', '3');
 
 const create = (lastName: string, sandbox = true): BeneficialOwnerCommand => ({
   type: 'CreateBeneficialOwner',
@@ -32,7 +18,7 @@ const create = (lastName: string, sandbox = true): BeneficialOwnerCommand => ({
   customerId: CUSTOMER,
   roles: ['UBO', 'DIRECTOR'],
   ownershipPercentage: 51,
-  personalInfo: person(lastName),
+  personalInfo: testPerson(lastName),
   sandbox,
   now: T0,
 });
@@ -44,7 +30,7 @@ const snapshot = (lastName: string, kycStatus: 'APPROVED' | 'PENDING' | 'REJECTE
   customerId: CUSTOMER,
   roles: ['UBO' as const, 'DIRECTOR' as const],
   ownershipPercentage: 51,
-  personalInfo: person(lastName),
+  personalInfo: testPerson(lastName),
   kycStatus,
   createdAt: T0,
   updatedAt: T0,
@@ -63,23 +49,17 @@ describe('beneficial owner decider', () => {
     now: T1,
   });
 
-  it('creates an owner whose sandbox KYC follows the last name: 001 PENDING, 002 REJECTED, else APPROVED', () => {
+  // The sandbox KYC follows the last name: 001 PENDING, 002 REJECTED, else APPROVED.
+  it.each([
+    ['Smith', 'APPROVED'],
+    ['Smith001', 'PENDING'],
+    ['Smith002', 'REJECTED'],
+    ['Smith003', 'APPROVED'],
+  ] as const)('creates an owner named %s whose sandbox KYC is %s', (lastName, kycStatus) => {
     spec
       .given([])
-      .when(create('Smith'))
-      .then([created('Smith', 'APPROVED')]);
-    spec
-      .given([])
-      .when(create('Smith001'))
-      .then([created('Smith001', 'PENDING')]);
-    spec
-      .given([])
-      .when(create('Smith002'))
-      .then([created('Smith002', 'REJECTED')]);
-    spec
-      .given([])
-      .when(create('Smith003'))
-      .then([created('Smith003', 'APPROVED')]);
+      .when(create(lastName))
+      .then([created(lastName, kycStatus)]);
   });
 
   it('leaves KYC PENDING without a provider (production platforms)', () => {

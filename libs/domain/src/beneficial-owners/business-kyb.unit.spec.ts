@@ -2,14 +2,11 @@ import { describe, expect, it } from '@jest/globals';
 import { customerDecider, type CustomerEvent, type KycStatus } from '../customer/customer.js';
 import { kybStatus } from '../customer/kyb.js';
 import { deciderSpec } from '../testing/decider-spec.js';
+import { CUSTOMER, PLATFORM, T0, T1 } from '../testing/fixtures.js';
 
-const PLATFORM = 'Platform:00000000-0000-4000-8000-000000000001';
-const CUSTOMER = 'Customer:00000000-0000-4000-8000-000000000002';
 const ACCOUNT = 'InternalAccount:00000000-0000-4000-8000-00000000000a';
 const OWNER_A = 'BeneficialOwner:00000000-0000-4000-8000-0000000000a1';
 const OWNER_B = 'BeneficialOwner:00000000-0000-4000-8000-0000000000b2';
-const T0 = '2026-01-01T00:00:00.000Z';
-const T1 = '2026-01-02T00:00:00.000Z';
 const ids = { customerId: CUSTOMER, platformId: PLATFORM };
 
 const opened = (customerType: 'BUSINESS' | 'INDIVIDUAL', kycStatus: KycStatus): CustomerEvent[] => [

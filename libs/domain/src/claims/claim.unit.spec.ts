@@ -15,13 +15,11 @@ import {
   type ClaimEvent,
   type ClaimHolder,
 } from './claim.js';
+import { OTHER_PLATFORM as OTHER, PLATFORM, T0, testId } from '../testing/fixtures.js';
 
 const spec = deciderSpec(claimDecider);
-const PLATFORM = 'Platform:00000000-0000-4000-8000-000000000001';
-const OTHER = 'Platform:00000000-0000-4000-8000-000000000002';
-const A = 'Customer:00000000-0000-4000-8000-00000000000a';
-const B = 'Customer:00000000-0000-4000-8000-00000000000b';
-const T0 = '2026-01-01T00:00:00.000Z';
+const A = testId('Customer', 'a');
+const B = testId('Customer', 'b');
 const T1 = '2026-01-01T00:00:01.000Z';
 const key = umaAddressKey('$Ada@Sandbox.Example');
 const holderA = { ownerId: A, platformId: PLATFORM, ownerStream: 'customer-a', claimedAt: T0 };

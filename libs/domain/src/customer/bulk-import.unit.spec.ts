@@ -8,12 +8,11 @@ import {
   type BulkImportEvent,
   type RowOutcome,
 } from './bulk-import.js';
+import { PLATFORM, T0, testId } from '../testing/fixtures.js';
 
 const spec = deciderSpec(bulkImportDecider);
-const JOB = 'Job:00000000-0000-4000-8000-000000000001';
-const PLATFORM = 'Platform:00000000-0000-4000-8000-000000000002';
+const JOB = testId('Job', '1');
 const ids = { jobId: JOB, platformId: PLATFORM };
-const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-01T00:01:00.000Z';
 const T2 = '2026-01-01T00:02:00.000Z';
 
@@ -124,13 +123,16 @@ describe('bulk import decider', () => {
       );
     const completed = done([ok(2), bad(3)]);
     const finished = completed[completed.length - 1];
+    // What the event records and the job resource shows alike.
+    const progress = { total: 2, processed: 2, successful: 1, failed: 1 };
+    const errors = [{ correlationId: 'c1', line: 3, code: 'CONFLICT', message: 'taken' }];
     expect(finished).toEqual({
       type: 'BulkImportFinished',
       data: {
         ...ids,
         status: 'COMPLETED',
-        progress: { total: 2, processed: 2, successful: 1, failed: 1 },
-        errors: [{ correlationId: 'c1', line: 3, code: 'CONFLICT', message: 'taken' }],
+        progress,
+        errors,
         errorsTruncated: false,
         createdAt: T0,
         completedAt: T2,
@@ -139,8 +141,8 @@ describe('bulk import decider', () => {
     expect(finishedJobResource(finished.data as never)).toEqual({
       id: JOB,
       status: 'COMPLETED',
-      progress: { total: 2, processed: 2, successful: 1, failed: 1 },
-      errors: [{ correlationId: 'c1', line: 3, code: 'CONFLICT', message: 'taken' }],
+      progress,
+      errors,
       completedAt: T2,
       createdAt: T0,
       updatedAt: T2,

@@ -68,6 +68,16 @@ export interface CustomerState {
   signedRequests: Set<string>;
 }
 
+/** What creating a customer decides, as the command gives it and the CustomerCreated event records it. */
+export interface NewCustomer {
+  customerId: string;
+  platformId: string;
+  platformCustomerId: string;
+  customerType: CustomerType;
+  kycStatus: KycStatus;
+  profile: CustomerProfile;
+}
+
 export interface NewAccount {
   accountId: string;
   type: InternalAccountType;
@@ -75,18 +85,7 @@ export interface NewAccount {
 }
 
 export type CustomerEvent =
-  | {
-      type: 'CustomerCreated';
-      data: {
-        customerId: string;
-        platformId: string;
-        platformCustomerId: string;
-        customerType: CustomerType;
-        kycStatus: KycStatus;
-        profile: CustomerProfile;
-        createdAt: string;
-      };
-    }
+  | { type: 'CustomerCreated'; data: NewCustomer & { createdAt: string } }
   | {
       type: 'CustomerUpdated';
       data: { customerId: string; platformId: string; changes: CustomerChanges; updatedAt: string };
@@ -139,17 +138,7 @@ export type CustomerEvent =
   | ResourceAbandoned;
 
 export type CustomerCommand =
-  | {
-      type: 'CreateCustomer';
-      customerId: string;
-      platformId: string;
-      platformCustomerId: string;
-      customerType: CustomerType;
-      kycStatus: KycStatus;
-      profile: CustomerProfile;
-      accounts: NewAccount[];
-      now: string;
-    }
+  | ({ type: 'CreateCustomer'; accounts: NewAccount[]; now: string } & NewCustomer)
   /** `requestId`: the signed retry that authorized it (consumed in the wallet stream just before). */
   | { type: 'UpdateCustomer'; changes: CustomerChanges; newAccounts: NewAccount[]; requestId?: string; now: string }
   | { type: 'DeleteCustomer'; now: string; hasFunds: boolean }

@@ -3,13 +3,9 @@ import { deciderSpec } from '../testing/decider-spec.js';
 import { documentDecider, type DocumentEvent, type DocumentFile, type DocumentSnapshot } from './document.js';
 import { documentContentDecider, documentContentStream, type DocumentContentEvent } from './document-content.js';
 import { documentMediaType } from './document-types.js';
+import { CUSTOMER, OTHER_PLATFORM, PLATFORM, T0, T1, testId } from '../testing/fixtures.js';
 
-const PLATFORM = 'Platform:00000000-0000-4000-8000-000000000001';
-const OTHER_PLATFORM = 'Platform:00000000-0000-4000-8000-000000000009';
-const CUSTOMER = 'Customer:00000000-0000-4000-8000-000000000002';
-const DOCUMENT = 'Document:00000000-0000-4000-8000-000000000003';
-const T0 = '2026-01-01T00:00:00.000Z';
-const T1 = '2026-01-02T00:00:00.000Z';
+const DOCUMENT = testId('Document', '3');
 const SHA_A = 'a'.repeat(64);
 const SHA_B = 'b'.repeat(64);
 

@@ -97,38 +97,55 @@ describe('accounts stored under retired names', () => {
       beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada' },
       paymentRails: ['SPEI'],
     });
-    expect(
-      view(
-        { accountType: 'CAD_ACCOUNT', accountNumber: '1234567', institutionNumber: '001', transitNumber: '12345' },
-        'CAD',
-      ),
-    ).toEqual({
-      accountType: 'CAD_ACCOUNT',
-      accountNumber: '1234567',
-      bankCode: '001',
-      branchCode: '12345',
-      paymentRails: ['BANK_TRANSFER'],
-    });
-    expect(view({ accountType: 'UPI', vpa: 'ada@okhdfc' }, 'INR')).toMatchObject({
-      accountType: 'INR_ACCOUNT',
-      vpa: 'ada@okhdfc',
-      paymentRails: ['UPI'],
-    });
-    expect(view({ accountType: 'PIX', pixKey: 'ada@example.com' }, 'BRL')).toMatchObject({
-      accountType: 'BRL_ACCOUNT',
-    });
-    expect(view({ accountType: 'IBAN_ACCOUNT', iban: 'GB33BUKB20201555555555' }, 'GBP')).toMatchObject({
-      accountType: 'SWIFT_ACCOUNT',
-      country: 'GB',
-      paymentRails: ['SWIFT'],
-    });
-    expect(view({ accountType: 'IBAN_ACCOUNT', iban: 'DE89370400440532013000' }, 'EUR')).toMatchObject({
-      accountType: 'EUR_ACCOUNT',
-    });
-    expect(view({ accountType: 'LIGHTNING', address: 'ada@getalby.com' }, 'BTC')).toEqual({
-      accountType: 'LIGHTNING',
-      lightningAddress: 'ada@getalby.com',
-    });
+  });
+
+  // Whole views (toEqual) and the fields that show the renaming (toMatchObject).
+  it.each<[string, Record<string, unknown>, string, 'whole' | 'fields', Record<string, unknown>]>([
+    [
+      'CAD institution and transit numbers',
+      { accountType: 'CAD_ACCOUNT', accountNumber: '1234567', institutionNumber: '001', transitNumber: '12345' },
+      'CAD',
+      'whole',
+      {
+        accountType: 'CAD_ACCOUNT',
+        accountNumber: '1234567',
+        bankCode: '001',
+        branchCode: '12345',
+        paymentRails: ['BANK_TRANSFER'],
+      },
+    ],
+    [
+      'UPI',
+      { accountType: 'UPI', vpa: 'ada@okhdfc' },
+      'INR',
+      'fields',
+      { accountType: 'INR_ACCOUNT', vpa: 'ada@okhdfc', paymentRails: ['UPI'] },
+    ],
+    ['PIX', { accountType: 'PIX', pixKey: 'ada@example.com' }, 'BRL', 'fields', { accountType: 'BRL_ACCOUNT' }],
+    [
+      'IBAN in GBP',
+      { accountType: 'IBAN_ACCOUNT', iban: 'GB33BUKB20201555555555' },
+      'GBP',
+      'fields',
+      { accountType: 'SWIFT_ACCOUNT', country: 'GB', paymentRails: ['SWIFT'] },
+    ],
+    [
+      'IBAN in EUR',
+      { accountType: 'IBAN_ACCOUNT', iban: 'DE89370400440532013000' },
+      'EUR',
+      'fields',
+      { accountType: 'EUR_ACCOUNT' },
+    ],
+    [
+      'LIGHTNING address',
+      { accountType: 'LIGHTNING', address: 'ada@getalby.com' },
+      'BTC',
+      'whole',
+      { accountType: 'LIGHTNING', lightningAddress: 'ada@getalby.com' },
+    ],
+  ])('reads a retired %s', (_name, stored, currency, compare, expected) => {
+    if (compare === 'whole') expect(view(stored, currency)).toEqual(expected);
+    else expect(view(stored, currency)).toMatchObject(expected);
   });
 
   it('leaves today’s accounts as they are, adding only the default rails', () => {

@@ -6,13 +6,12 @@ import {
   type ExternalAccountEvent,
   type ExternalAccountSnapshot,
 } from './external-account.js';
+import { CUSTOMER, PLATFORM, T0, T1, testId } from '../testing/fixtures.js';
 
 const spec = deciderSpec(externalAccountDecider);
-const ID = 'ExternalAccount:00000000-0000-4000-8000-000000000001';
-const PLATFORM = 'Platform:00000000-0000-4000-8000-000000000002';
-const CUSTOMER = 'Customer:00000000-0000-4000-8000-000000000003';
-const T0 = '2026-01-01T00:00:00.000Z';
-const T1 = '2026-01-02T00:00:00.000Z';
+const ID = testId('ExternalAccount', '1');
+/** The ids a customer's account's events carry. */
+const customerAccount = { externalAccountId: ID, platformId: PLATFORM, customerId: CUSTOMER };
 const accountInfo = {
   accountType: 'USD_ACCOUNT',
   accountNumber: '12345678',
@@ -94,9 +93,7 @@ describe('external account decider', () => {
         {
           type: 'ExternalAccountDeleted',
           data: {
-            externalAccountId: ID,
-            platformId: PLATFORM,
-            customerId: CUSTOMER,
+            ...customerAccount,
             account: { ...old, status: 'DELETED', updatedAt: T1 },
             deletedAt: T1,
           },
@@ -112,9 +109,7 @@ describe('external account decider', () => {
     const deleted: ExternalAccountEvent = {
       type: 'ExternalAccountDeleted',
       data: {
-        externalAccountId: ID,
-        platformId: PLATFORM,
-        customerId: CUSTOMER,
+        ...customerAccount,
         account: { ...snapshot, status: 'DELETED', updatedAt: T1 },
         deletedAt: T1,
       },
@@ -135,9 +130,7 @@ describe('external account decider', () => {
     const set: ExternalAccountEvent = {
       type: 'ExternalAccountUpdated',
       data: {
-        externalAccountId: ID,
-        platformId: PLATFORM,
-        customerId: CUSTOMER,
+        ...customerAccount,
         changes: { defaultUmaDepositAccount: true },
         account: { ...snapshot, defaultUmaDepositAccount: true, updatedAt: T1 },
         updatedAt: T1,

@@ -10,14 +10,10 @@ import {
   type InvitationEvent,
   type InvitationSnapshot,
 } from './invitation.js';
+import { CUSTOMER, OTHER_PLATFORM as OTHER, PLATFORM, T0, T1 } from '../testing/fixtures.js';
 
 const spec = deciderSpec(invitationDecider);
-const PLATFORM = 'Platform:00000000-0000-4000-8000-000000000001';
-const OTHER = 'Platform:00000000-0000-4000-8000-000000000009';
-const CUSTOMER = 'Customer:00000000-0000-4000-8000-000000000002';
 const CODE = 'ABCDEFGH12';
-const T0 = '2026-01-01T00:00:00.000Z';
-const T1 = '2026-01-02T00:00:00.000Z';
 const EXPIRES = '2026-01-31T00:00:00.000Z';
 const AFTER = '2026-01-31T00:00:00.001Z';
 

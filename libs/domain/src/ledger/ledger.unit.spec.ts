@@ -103,27 +103,23 @@ describe('ledger decider', () => {
       .thenFails({ kind: 'conflict', code: 'TRANSFER_EXISTS' });
   });
 
-  it('refuses a zero or negative amount, one account on both sides, and mixed currencies', () => {
+  it.each<[string, LedgerAccountSpec, LedgerAccountSpec, bigint, string]>([
+    ['a zero amount', ALICE, BOB, 0n, 'INVALID_AMOUNT'],
+    ['a negative amount', ALICE, BOB, -5n, 'INVALID_AMOUNT'],
+    ['one account on both sides', ALICE, ALICE, 5n, 'SAME_ACCOUNT'],
+    ['mixed currencies', ALICE, BOB_EUR, 5n, 'CURRENCY_MISMATCH'],
+    [
+      'an account named in another currency than its own',
+      { ...ALICE, currency: 'EUR' },
+      BOB_EUR,
+      5n,
+      'CURRENCY_MISMATCH',
+    ],
+  ])('refuses %s', (_name, debit, credit, amount, code) => {
     spec
       .given(funded())
-      .when(transfer('t1', ALICE, BOB, 0n))
-      .thenFails({ code: 'INVALID_AMOUNT' });
-    spec
-      .given(funded())
-      .when(transfer('t1', ALICE, BOB, -5n))
-      .thenFails({ code: 'INVALID_AMOUNT' });
-    spec
-      .given(funded())
-      .when(transfer('t1', ALICE, ALICE, 5n))
-      .thenFails({ code: 'SAME_ACCOUNT' });
-    spec
-      .given(funded())
-      .when(transfer('t1', ALICE, BOB_EUR, 5n))
-      .thenFails({ code: 'CURRENCY_MISMATCH' });
-    spec
-      .given(funded())
-      .when(transfer('t1', { ...ALICE, currency: 'EUR' }, BOB_EUR, 5n))
-      .thenFails({ code: 'CURRENCY_MISMATCH' });
+      .when(transfer('t1', debit, credit, amount))
+      .thenFails({ code });
   });
 
   it('reserves funds with a pending transfer: available drops, the posted balance does not', () => {

@@ -72,6 +72,21 @@ export interface QuoteDestinationFacts {
   counterpartyInformation?: Record<string, string>;
 }
 
+/** An account destination paid over `rail`: what the quote shows and what its transaction records. */
+export function accountDestination(
+  accountId: string,
+  currency: string,
+  rail: Rail,
+  plan: PaymentPlan,
+): QuoteDestinationFacts {
+  return {
+    quote: { destinationType: 'ACCOUNT', accountId, paymentRail: rail.name },
+    transaction: { destinationType: 'ACCOUNT', accountId, currency, paymentRail: rail.name },
+    rail,
+    plan,
+  };
+}
+
 /** Fresh ids for the quote and its transaction; `requestId` only for an embedded-wallet source. */
 export interface QuoteIds {
   quoteId: string;

@@ -1,5 +1,5 @@
 import type { SandboxUmaOutcome } from '../lookups/lookup.js';
-import { SUCCESS_PLAN, type PaymentPlan } from '../transactions/payment-plan.js';
+import { SUCCESS_PLAN, type PaymentPlan, type PaymentStep } from '../transactions/payment-plan.js';
 
 /**
  * The sandbox outcome rules: the last three characters of an identifier select what happens
@@ -23,6 +23,14 @@ export const SANDBOX_DELAYS = {
   incomingApprovalMs: 60 * 60_000,
 } as const;
 
+/** A plan whose step `step` happens `afterMs` after the payment starts (nothing happens at once). */
+const after = (afterMs: number, step: PaymentStep): PaymentPlan => ({ later: { afterMs, step } });
+
+/** A plan that fails at once. */
+const failsAtOnce = (step: Omit<Extract<PaymentStep, { type: 'FAIL' }>, 'type'>): PaymentPlan => ({
+  immediate: { type: 'FAIL', ...step },
+});
+
 export function sandboxSuffix(identifier: string): string {
   const user = identifier.includes('@') ? identifier.slice(0, identifier.indexOf('@')) : identifier;
   return user.slice(-3);
@@ -33,23 +41,17 @@ export function transferPlan(primaryIdentifier: string, sandbox: boolean): Payme
   if (!sandbox) return SUCCESS_PLAN;
   switch (sandboxSuffix(primaryIdentifier)) {
     case '002':
-      return { immediate: { type: 'FAIL', status: 'FAILED', failureDetail: 'INSUFFICIENT_FUNDS' } };
+      return failsAtOnce({ status: 'FAILED', failureDetail: 'INSUFFICIENT_FUNDS' });
     case '003':
-      return { immediate: { type: 'FAIL', status: 'FAILED', failureDetail: 'ACCOUNT_CLOSED_OR_INVALID' } };
+      return failsAtOnce({ status: 'FAILED', failureDetail: 'ACCOUNT_CLOSED_OR_INVALID' });
     case '004':
-      return {
-        later: {
-          afterMs: SANDBOX_DELAYS.bankRejectionMs,
-          step: { type: 'FAIL', status: 'REJECTED', failureDetail: 'REJECTED_BY_BANK' },
-        },
-      };
+      return after(SANDBOX_DELAYS.bankRejectionMs, {
+        type: 'FAIL',
+        status: 'REJECTED',
+        failureDetail: 'REJECTED_BY_BANK',
+      });
     case '005':
-      return {
-        later: {
-          afterMs: SANDBOX_DELAYS.transferPendingMs,
-          step: { type: 'FAIL', status: 'FAILED', failureDetail: 'BANK_TIMEOUT' },
-        },
-      };
+      return after(SANDBOX_DELAYS.transferPendingMs, { type: 'FAIL', status: 'FAILED', failureDetail: 'BANK_TIMEOUT' });
     default:
       return SUCCESS_PLAN;
   }
@@ -61,13 +63,11 @@ export function quoteDestinationPlan(primaryIdentifier: string, sandbox: boolean
   const failed = { failureReason: 'OFFRAMP_FAILED' } as const;
   switch (sandboxSuffix(primaryIdentifier)) {
     case '002':
-      return { immediate: { type: 'FAIL', status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED' } };
+      return failsAtOnce({ status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED' });
     case '003':
-      return { later: { afterMs: SANDBOX_DELAYS.slowCompletionMs, step: { type: 'COMPLETE' } } };
+      return after(SANDBOX_DELAYS.slowCompletionMs, { type: 'COMPLETE' });
     case '004':
-      return {
-        later: { afterMs: SANDBOX_DELAYS.payoutFailureMs, step: { type: 'FAIL', status: 'FAILED', ...failed } },
-      };
+      return after(SANDBOX_DELAYS.payoutFailureMs, { type: 'FAIL', status: 'FAILED', ...failed });
     case '005':
       return {
         immediate: { type: 'COMPLETE' },
@@ -77,19 +77,17 @@ export function quoteDestinationPlan(primaryIdentifier: string, sandbox: boolean
         },
       };
     case '006':
-      return {
-        later: {
-          afterMs: SANDBOX_DELAYS.payoutFailureMs,
-          step: { type: 'FAIL', status: 'REFUNDED', failureDetail: 'USER_CANCELLED' },
-        },
-      };
+      return after(SANDBOX_DELAYS.payoutFailureMs, {
+        type: 'FAIL',
+        status: 'REFUNDED',
+        failureDetail: 'USER_CANCELLED',
+      });
     case '007':
-      return {
-        later: {
-          afterMs: SANDBOX_DELAYS.payoutFailureMs,
-          step: { type: 'LOSE', ...failed, failureDetail: 'PAYOUT_AND_REFUND_FAILED' },
-        },
-      };
+      return after(SANDBOX_DELAYS.payoutFailureMs, {
+        type: 'LOSE',
+        ...failed,
+        failureDetail: 'PAYOUT_AND_REFUND_FAILED',
+      });
     default:
       return SUCCESS_PLAN;
   }
@@ -99,9 +97,9 @@ export function quoteDestinationPlan(primaryIdentifier: string, sandbox: boolean
 export function umaDestinationPlan(outcome: SandboxUmaOutcome | undefined): PaymentPlan {
   switch (outcome) {
     case 'PENDING_LONG':
-      return { later: { afterMs: SANDBOX_DELAYS.umaPendingLongMs, step: { type: 'COMPLETE' } } };
+      return after(SANDBOX_DELAYS.umaPendingLongMs, { type: 'COMPLETE' });
     case 'FAIL_COMPLIANCE':
-      return { immediate: { type: 'FAIL', status: 'FAILED', failureReason: 'PAY_REQUEST_FAILED' } };
+      return failsAtOnce({ status: 'FAILED', failureReason: 'PAY_REQUEST_FAILED' });
     default:
       return SUCCESS_PLAN;
   }
@@ -116,15 +114,14 @@ export function incomingPlan(senderUmaAddress: string): { needsApproval: boolean
   if (/^\$pending\.long[.@]/.test(senderUmaAddress)) {
     return {
       needsApproval: true,
-      plan: {
-        later: {
-          afterMs: SANDBOX_DELAYS.incomingApprovalMs,
-          step: { type: 'FAIL', status: 'FAILED', failureReason: 'PAYMENT_APPROVAL_TIMED_OUT' },
-        },
-      },
+      plan: after(SANDBOX_DELAYS.incomingApprovalMs, {
+        type: 'FAIL',
+        status: 'FAILED',
+        failureReason: 'PAYMENT_APPROVAL_TIMED_OUT',
+      }),
     };
   }
   if (/^\$fail\.compliance[.@]/.test(senderUmaAddress))
-    return { needsApproval: false, plan: { immediate: { type: 'FAIL', status: 'REJECTED' } } };
+    return { needsApproval: false, plan: failsAtOnce({ status: 'REJECTED' }) };
   return { needsApproval: false, plan: SUCCESS_PLAN };
 }

@@ -11,14 +11,11 @@ import {
   withOwners,
   type VerificationEvent,
 } from './verification.js';
+import { CUSTOMER, PLATFORM, T0, T1 } from '../testing/fixtures.js';
 
-const PLATFORM = 'Platform:00000000-0000-4000-8000-000000000001';
-const CUSTOMER = 'Customer:00000000-0000-4000-8000-000000000002';
 const ACCOUNT_A = 'InternalAccount:00000000-0000-4000-8000-00000000000a';
 const ACCOUNT_B = 'InternalAccount:00000000-0000-4000-8000-00000000000b';
 const VERIFICATION = 'Verification:00000000-0000-4000-8000-000000000003';
-const T0 = '2026-01-01T00:00:00.000Z';
-const T1 = '2026-01-02T00:00:00.000Z';
 const ADDRESS = { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
 
 describe('what a verification needs', () => {

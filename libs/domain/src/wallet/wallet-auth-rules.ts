@@ -1,5 +1,5 @@
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
-import { challengeExpired, sessionExpired, unauthorized } from './signed-retry.js';
+import { authorizeSignedRetry, challengeExpired, sessionExpired, unauthorized } from './signed-retry.js';
 import {
   OTP_RATE_LIMIT,
   OTP_VERIFY_LIMIT,
@@ -42,6 +42,19 @@ export function requireAuthMethod(state: WalletAuthState, id: string): AuthMetho
   const m = state.authMethods.get(id);
   if (!isAuthMethodActive(m)) throw notFound('AUTH_METHOD', id);
   return m;
+}
+
+/** The active credential `id`, which must be of `type` (an OTP or passkey step names its own kind). */
+export function requireAuthMethodOfType(
+  state: WalletAuthState,
+  id: string,
+  type: 'EMAIL_OTP' | 'PASSKEY',
+): AuthMethodRecord {
+  const method = requireAuthMethod(state, id);
+  const article = type === 'EMAIL_OTP' ? 'an' : 'a';
+  if (method.type !== type)
+    throw invalid('INVALID_INPUT', `credential ${method.id} is not ${article} ${type} credential`);
+  return method;
 }
 
 export function requireSession(state: WalletAuthState, id: string): SessionRecord {
@@ -231,4 +244,18 @@ export function consumed(
 ): WalletAuthEvent {
   const data = { ...scope, requestId, sessionId, consumedAt: now, ...(authorizes ? { authorizes } : {}) };
   return { type: 'SignedRetryConsumed', data };
+}
+
+/**
+ * Authorizes a command's signed retry for `expected` (see authorizeSignedRetry): the session that signed it, and
+ * the SignedRetryConsumed event that goes first among the command's events.
+ */
+export function consumeSignedRetry(
+  state: WalletAuthState,
+  scope: { accountId: string; platformId: string },
+  cmd: { signedRetry?: Parameters<typeof authorizeSignedRetry>[1]; now: string },
+  expected: Parameters<typeof authorizeSignedRetry>[2],
+): { session: SessionRecord; consumption: WalletAuthEvent } {
+  const { challenge, session } = authorizeSignedRetry(state, cmd.signedRetry, expected, cmd.now);
+  return { session, consumption: consumed(scope, challenge.requestId, session.id, cmd.now) };
 }

@@ -225,6 +225,12 @@ export function sessionByPublicKey(state: WalletAuthState, publicKey: string): S
   return [...state.sessions.values()].find((s) => s.publicKey === key);
 }
 
+/** Changes the entry `id` of `entries` where the state still has it (pruning forgets old ones). */
+function amend<T extends object>(entries: Map<string, T>, id: string, changes: Partial<T>): void {
+  const entry = entries.get(id);
+  if (entry) Object.assign(entry, changes);
+}
+
 /** Old, ended entries no longer change any decision; pruning keeps the folded state small. */
 function prune(state: WalletAuthState, at: string): void {
   const now = ms(at);
@@ -269,13 +275,17 @@ export function evolveWalletAuth(state: WalletAuthState, event: WalletAuthEvent)
       return state;
     }
     case 'AuthMethodUpdated': {
-      const m = state.authMethods.get(event.data.authMethodId);
-      if (m) Object.assign(m, { nickname: event.data.nickname, updatedAt: event.data.updatedAt });
+      amend(state.authMethods, event.data.authMethodId, {
+        nickname: event.data.nickname,
+        updatedAt: event.data.updatedAt,
+      });
       return state;
     }
     case 'AuthMethodRevoked': {
-      const m = state.authMethods.get(event.data.authMethodId);
-      if (m) Object.assign(m, { revokedAt: event.data.revokedAt, updatedAt: event.data.revokedAt });
+      amend(state.authMethods, event.data.authMethodId, {
+        revokedAt: event.data.revokedAt,
+        updatedAt: event.data.revokedAt,
+      });
       return state;
     }
     case 'SignedRetryChallengeIssued': {
@@ -294,9 +304,12 @@ export function evolveWalletAuth(state: WalletAuthState, event: WalletAuthEvent)
       return state;
     }
     case 'SignedRetryConsumed': {
-      const c = state.signedRetries.get(event.data.requestId);
-      const { consumedAt, sessionId, authorizes } = event.data;
-      if (c) Object.assign(c, { consumedAt, consumedBy: sessionId, ...(authorizes ? { authorizes } : {}) });
+      const { requestId, consumedAt, sessionId, authorizes } = event.data;
+      amend(state.signedRetries, requestId, {
+        consumedAt,
+        consumedBy: sessionId,
+        ...(authorizes ? { authorizes } : {}),
+      });
       return state;
     }
     case 'SessionIssued': {
@@ -315,18 +328,12 @@ export function evolveWalletAuth(state: WalletAuthState, event: WalletAuthEvent)
       return state;
     }
     case 'SessionRefreshed': {
-      const s = state.sessions.get(event.data.sessionId);
-      if (s)
-        Object.assign(s, {
-          publicKey: event.data.publicKey,
-          expiresAt: event.data.expiresAt,
-          updatedAt: event.data.refreshedAt,
-        });
+      const { sessionId, publicKey, expiresAt, refreshedAt } = event.data;
+      amend(state.sessions, sessionId, { publicKey, expiresAt, updatedAt: refreshedAt });
       return state;
     }
     case 'SessionRevoked': {
-      const s = state.sessions.get(event.data.sessionId);
-      if (s) Object.assign(s, { revokedAt: event.data.revokedAt, updatedAt: event.data.revokedAt });
+      amend(state.sessions, event.data.sessionId, { revokedAt: event.data.revokedAt, updatedAt: event.data.revokedAt });
       return state;
     }
     case 'OtpChallengeIssued': {
@@ -357,8 +364,7 @@ export function evolveWalletAuth(state: WalletAuthState, event: WalletAuthEvent)
       return state;
     }
     case 'PasskeyChallengeConsumed': {
-      const c = state.passkeyChallenges.get(event.data.requestId);
-      if (c) c.consumedAt = event.data.consumedAt;
+      amend(state.passkeyChallenges, event.data.requestId, { consumedAt: event.data.consumedAt });
       const m = state.authMethods.get(event.data.authMethodId);
       if (m?.passkey) m.passkey = { ...m.passkey, counter: event.data.counter };
       return state;

@@ -18,6 +18,8 @@ import {
   UNCOMPRESSED_KEY,
   requireProvisioned,
   requireAuthMethod,
+  requireAuthMethodOfType,
+  consumeSignedRetry,
   requireFuture,
   assertCanAdd,
   assertNotLast,
@@ -63,13 +65,11 @@ export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState)
       ? []
       : [{ type: 'WalletProvisioned', data: { ...scope, provisionedAt: cmd.now } }];
     if (activeAuthMethods(state).length > 0) {
-      const { challenge, session } = authorizeSignedRetry(
-        state,
-        cmd.signedRetry,
-        { intent: 'ADD_AUTH_METHOD', targetId: scope.accountId },
-        cmd.now,
-      );
-      events.push(consumed(scope, challenge.requestId, session.id, cmd.now));
+      const { consumption } = consumeSignedRetry(state, scope, cmd, {
+        intent: 'ADD_AUTH_METHOD',
+        targetId: scope.accountId,
+      });
+      events.push(consumption);
     }
     assertCanAdd(state, cmd.authMethod);
     return [...events, addAuthMethodEvent(scope, cmd.authMethodId, cmd.authMethod, cmd.now)];
@@ -88,12 +88,10 @@ export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState)
     case 'RevokeAuthMethod': {
       const target = requireAuthMethod(state, cmd.authMethodId);
       assertNotLast(state, target);
-      const { challenge, session } = authorizeSignedRetry(
-        state,
-        cmd.signedRetry,
-        { intent: 'REVOKE_AUTH_METHOD', targetId: target.id },
-        cmd.now,
-      );
+      const { session, consumption } = consumeSignedRetry(state, scope, cmd, {
+        intent: 'REVOKE_AUTH_METHOD',
+        targetId: target.id,
+      });
       if (session.authMethodId === target.id)
         throw unauthorized('the stamp must come from a session of a different credential');
       const endedSessions: WalletAuthEvent[] = [...state.sessions.values()]
@@ -103,7 +101,7 @@ export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState)
           data: { ...scope, sessionId: s.id, revokedAt: cmd.now, cause: 'CREDENTIAL_REVOKED' },
         }));
       return [
-        consumed(scope, challenge.requestId, session.id, cmd.now),
+        consumption,
         { type: 'AuthMethodRevoked', data: { ...scope, authMethodId: target.id, revokedAt: cmd.now } },
         ...endedSessions,
       ];
@@ -168,14 +166,9 @@ export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState)
       const target = requireSessionToRefresh(state, cmd.sessionId, cmd.now);
       const publicKey = normalizedSessionKey(cmd.publicKey);
       requireFuture(cmd.expiresAt, cmd.now);
-      const { challenge, session } = authorizeSignedRetry(
-        state,
-        cmd.signedRetry,
-        { intent: 'REFRESH_SESSION', targetId: target.id },
-        cmd.now,
-      );
+      const { consumption } = consumeSignedRetry(state, scope, cmd, { intent: 'REFRESH_SESSION', targetId: target.id });
       return [
-        consumed(scope, challenge.requestId, session.id, cmd.now),
+        consumption,
         {
           type: 'SessionRefreshed',
           data: { ...scope, sessionId: target.id, publicKey, refreshedAt: cmd.now, expiresAt: cmd.expiresAt },
@@ -184,35 +177,24 @@ export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState)
     }
     case 'RevokeSession': {
       const target = requireSessionToRevoke(state, cmd.sessionId, cmd.now);
-      const { challenge, session } = authorizeSignedRetry(
-        state,
-        cmd.signedRetry,
-        { intent: 'REVOKE_SESSION', targetId: target.id },
-        cmd.now,
-      );
+      const { consumption } = consumeSignedRetry(state, scope, cmd, { intent: 'REVOKE_SESSION', targetId: target.id });
       return [
-        consumed(scope, challenge.requestId, session.id, cmd.now),
+        consumption,
         { type: 'SessionRevoked', data: { ...scope, sessionId: target.id, revokedAt: cmd.now, cause: 'REQUESTED' } },
       ];
     }
     case 'RecordOtpChallenge': {
-      const method = requireAuthMethod(state, cmd.authMethodId);
-      if (method.type !== 'EMAIL_OTP')
-        throw invalid('INVALID_INPUT', `credential ${method.id} is not an EMAIL_OTP credential`);
+      const method = requireAuthMethodOfType(state, cmd.authMethodId, 'EMAIL_OTP');
       rateLimitOtp(state, cmd.now);
       return [{ type: 'OtpChallengeIssued', data: { ...scope, authMethodId: method.id, issuedAt: cmd.now } }];
     }
     case 'RecordOtpFailure': {
-      const method = requireAuthMethod(state, cmd.authMethodId);
-      if (method.type !== 'EMAIL_OTP')
-        throw invalid('INVALID_INPUT', `credential ${method.id} is not an EMAIL_OTP credential`);
+      const method = requireAuthMethodOfType(state, cmd.authMethodId, 'EMAIL_OTP');
       assertOtpNotLocked(state, method.id, cmd.now);
       return [{ type: 'OtpVerificationFailed', data: { ...scope, authMethodId: method.id, failedAt: cmd.now } }];
     }
     case 'IssuePasskeyChallenge': {
-      const method = requireAuthMethod(state, cmd.authMethodId);
-      if (method.type !== 'PASSKEY')
-        throw invalid('INVALID_INPUT', `credential ${method.id} is not a PASSKEY credential`);
+      const method = requireAuthMethodOfType(state, cmd.authMethodId, 'PASSKEY');
       if (!UNCOMPRESSED_KEY.test(cmd.clientPublicKey))
         throw invalid('INVALID_INPUT', 'clientPublicKey must be 04 followed by 128 hex characters', 'clientPublicKey');
       if (state.passkeyChallenges.has(cmd.requestId))
@@ -234,13 +216,8 @@ export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState)
       ];
     }
     case 'SetPrivateEnabled': {
-      const { challenge, session } = authorizeSignedRetry(
-        state,
-        cmd.signedRetry,
-        { intent: 'EXTERNAL', targetId: state.accountId },
-        cmd.now,
-      );
-      const events: WalletAuthEvent[] = [consumed(scope, challenge.requestId, session.id, cmd.now)];
+      const { consumption } = consumeSignedRetry(state, scope, cmd, { intent: 'EXTERNAL', targetId: state.accountId });
+      const events: WalletAuthEvent[] = [consumption];
       if (cmd.privateEnabled !== state.privateEnabled)
         events.push({
           type: 'WalletPrivacyChanged',
@@ -251,14 +228,12 @@ export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState)
     case 'ExportWallet': {
       if (!state.encryptedSeed)
         throw conflict('WALLET_SEED_MISSING', `the wallet of ${state.accountId} has no seed to export`);
-      const { challenge, session } = authorizeSignedRetry(
-        state,
-        cmd.signedRetry,
-        { intent: 'EXTERNAL', targetId: state.accountId },
-        cmd.now,
-      );
+      const { session, consumption } = consumeSignedRetry(state, scope, cmd, {
+        intent: 'EXTERNAL',
+        targetId: state.accountId,
+      });
       return [
-        consumed(scope, challenge.requestId, session.id, cmd.now),
+        consumption,
         {
           type: 'WalletExported',
           data: { ...scope, exportId: cmd.exportId, sessionId: session.id, exportedAt: cmd.now },

@@ -53,19 +53,18 @@ export interface WebhookDeliveryState {
   approval?: ApprovalReply;
 }
 
+/** A delivery as scheduling asks for it and the WebhookDeliveryScheduled event records it. */
+export interface NewDelivery {
+  deliveryId: string;
+  platformId: string;
+  url: string;
+  payload: WebhookEnvelope;
+  maxAttempts: number;
+  sourceEventId?: string;
+}
+
 export type WebhookDeliveryEvent =
-  | {
-      type: 'WebhookDeliveryScheduled';
-      data: {
-        deliveryId: string;
-        platformId: string;
-        url: string;
-        payload: WebhookEnvelope;
-        maxAttempts: number;
-        sourceEventId?: string;
-        createdAt: string;
-      };
-    }
+  | { type: 'WebhookDeliveryScheduled'; data: NewDelivery & { createdAt: string } }
   | { type: 'WebhookDeliveryAttempted'; data: DeliveryAttempt & { deliveryId: string; platformId: string } }
   | {
       type: 'WebhookRedeliveryRequested';
@@ -80,16 +79,7 @@ export type WebhookDeliveryEvent =
     };
 
 export type WebhookDeliveryCommand =
-  | {
-      type: 'ScheduleDelivery';
-      deliveryId: string;
-      platformId: string;
-      url: string;
-      payload: WebhookEnvelope;
-      maxAttempts: number;
-      sourceEventId?: string;
-      now: string;
-    }
+  | ({ type: 'ScheduleDelivery'; now: string } & NewDelivery)
   | { type: 'RecordAttempt'; attempt: DeliveryAttempt }
   | { type: 'RequestRedelivery'; url: string; maxAttempts: number; now: string };
 

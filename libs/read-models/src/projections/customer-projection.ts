@@ -3,6 +3,7 @@ import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../projection.js';
 import type { Doc, ProjectionTransaction } from '../read-model-store.js';
 import { Collections } from './collections.js';
+import { amendDoc } from './amend-doc.js';
 
 /** Customers: the API resource plus platformId. */
 export const customerProjection: Projection = {
@@ -50,13 +51,15 @@ export const customerProjection: Projection = {
         break;
       }
       case 'CustomerUpdated': {
-        const doc = await tx.get<Doc>(Collections.customers, event.data.customerId);
-        if (doc) tx.put(Collections.customers, { ...doc, ...event.data.changes, updatedAt: event.data.updatedAt });
+        const { customerId, changes, updatedAt } = event.data;
+        await amendDoc(tx, Collections.customers, customerId, { ...changes, updatedAt });
         break;
       }
       case 'CustomerDeleted': {
-        const doc = await tx.get<Doc>(Collections.customers, event.data.customerId);
-        if (doc) tx.put(Collections.customers, { ...doc, isDeleted: true, updatedAt: event.data.deletedAt });
+        await amendDoc(tx, Collections.customers, event.data.customerId, {
+          isDeleted: true,
+          updatedAt: event.data.deletedAt,
+        });
         break;
       }
       case 'CustomerKycStatusChanged':

@@ -7,6 +7,7 @@ import type { ProjectionTransaction } from '../read-model-store.js';
 import { Collections } from './collections.js';
 import { openAccountDoc, type InternalAccountDoc } from './internal-account-docs.js';
 import { WALLET_ACCOUNT_EVENTS, applyWalletAccountEvent } from './wallet/wallet-account-docs.js';
+import { amendDoc } from './amend-doc.js';
 
 type Totals = InternalAccountDoc['ledger'];
 
@@ -62,9 +63,8 @@ export const internalAccountProjection: Projection = {
         tx.put(Collections.internalAccounts, openAccountDoc({ ...event.data }));
         break;
       case 'InternalAccountStatusChanged': {
-        const doc = await tx.get<InternalAccountDoc>(Collections.internalAccounts, event.data.accountId);
-        if (doc)
-          tx.put(Collections.internalAccounts, { ...doc, status: event.data.status, updatedAt: event.data.updatedAt });
+        const { accountId, status, updatedAt } = event.data;
+        await amendDoc<InternalAccountDoc>(tx, Collections.internalAccounts, accountId, { status, updatedAt });
         break;
       }
       case 'TransferCreated': {

@@ -3,6 +3,7 @@ import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
+import { amendDoc } from '../amend-doc.js';
 
 /** Quotes: the Quote resource plus platformId and customerId (for filters); status follows the quote's transaction. */
 export const quoteProjection: Projection = {
@@ -27,8 +28,7 @@ export const quoteProjection: Projection = {
     }
     const t = event.data.transaction;
     if (!t.quoteId) return;
-    const doc = await tx.get<Doc>(Collections.quotes, t.quoteId);
-    if (doc) tx.put(Collections.quotes, { ...doc, status: quoteStatusOf(t.status), updatedAt: t.updatedAt });
+    await amendDoc(tx, Collections.quotes, t.quoteId, { status: quoteStatusOf(t.status), updatedAt: t.updatedAt });
   },
 };
 

@@ -3,6 +3,7 @@ import type { RecordedEvent } from '#event-store/event-store.js';
 import type { ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
 import type { InternalAccountDoc } from '../internal-account-docs.js';
+import { amendDoc } from '../amend-doc.js';
 
 /**
  * Wallet events that change the InternalAccount resource (applied by the internal-account projection, which owns it).
@@ -12,11 +13,6 @@ export const WALLET_ACCOUNT_EVENTS = ['WalletPrivacyChanged'];
 export async function applyWalletAccountEvent(recorded: RecordedEvent, tx: ProjectionTransaction): Promise<void> {
   const event = { type: recorded.type, data: recorded.data } as unknown as WalletAuthEvent;
   if (event.type !== 'WalletPrivacyChanged') return;
-  const doc = await tx.get<InternalAccountDoc>(Collections.internalAccounts, event.data.accountId);
-  if (doc)
-    tx.put(Collections.internalAccounts, {
-      ...doc,
-      privateEnabled: event.data.privateEnabled,
-      updatedAt: event.data.updatedAt,
-    });
+  const { accountId, privateEnabled, updatedAt } = event.data;
+  await amendDoc<InternalAccountDoc>(tx, Collections.internalAccounts, accountId, { privateEnabled, updatedAt });
 }

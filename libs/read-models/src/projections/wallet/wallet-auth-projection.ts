@@ -3,6 +3,7 @@ import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../../projection.js';
 import type { Doc } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
+import { amendDoc } from '../amend-doc.js';
 
 /** An embedded wallet's credential as the API lists it, plus its scope and status. Public material only. */
 export interface AuthMethodDoc extends Doc {
@@ -65,14 +66,13 @@ export const walletAuthProjection: Projection = {
         break;
       }
       case 'AuthMethodUpdated': {
-        const doc = await tx.get<AuthMethodDoc>(Collections.authMethods, event.data.authMethodId);
-        if (doc)
-          tx.put(Collections.authMethods, { ...doc, nickname: event.data.nickname, updatedAt: event.data.updatedAt });
+        const { authMethodId, nickname, updatedAt } = event.data;
+        await amendDoc<AuthMethodDoc>(tx, Collections.authMethods, authMethodId, { nickname, updatedAt });
         break;
       }
       case 'AuthMethodRevoked': {
-        const doc = await tx.get<AuthMethodDoc>(Collections.authMethods, event.data.authMethodId);
-        if (doc) tx.put(Collections.authMethods, { ...doc, status: 'REVOKED', updatedAt: event.data.revokedAt });
+        const changes = { status: 'REVOKED', updatedAt: event.data.revokedAt } as const;
+        await amendDoc<AuthMethodDoc>(tx, Collections.authMethods, event.data.authMethodId, changes);
         break;
       }
       case 'SessionIssued': {
@@ -91,18 +91,13 @@ export const walletAuthProjection: Projection = {
         break;
       }
       case 'SessionRefreshed': {
-        const doc = await tx.get<AuthSessionDoc>(Collections.authSessions, event.data.sessionId);
-        if (doc)
-          tx.put(Collections.authSessions, {
-            ...doc,
-            expiresAt: event.data.expiresAt,
-            updatedAt: event.data.refreshedAt,
-          });
+        const { sessionId, expiresAt, refreshedAt } = event.data;
+        await amendDoc<AuthSessionDoc>(tx, Collections.authSessions, sessionId, { expiresAt, updatedAt: refreshedAt });
         break;
       }
       case 'SessionRevoked': {
-        const doc = await tx.get<AuthSessionDoc>(Collections.authSessions, event.data.sessionId);
-        if (doc) tx.put(Collections.authSessions, { ...doc, status: 'REVOKED', updatedAt: event.data.revokedAt });
+        const changes = { status: 'REVOKED', updatedAt: event.data.revokedAt } as const;
+        await amendDoc<AuthSessionDoc>(tx, Collections.authSessions, event.data.sessionId, changes);
         break;
       }
     }
