@@ -44,9 +44,9 @@ async function createExpressApp(module: DynamicModule, options: HttpAppOptions) 
 async function createFastifyApp(module: DynamicModule, options: HttpAppOptions) {
   const adapter = new FastifyAdapter({
     bodyLimit: JSON_LIMIT_BYTES,
-    // As on Express: a trailing slash names the same route, and a path parameter has no length limit of its own
-    // (an over-long id is the route's 400 or 404, not the router's).
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 64 * 1024 },
+    // As on Express: paths match whatever their case and with a trailing slash (parameters keep theirs), and a
+    // path parameter has no length limit of its own (an over-long id is the route's 400 or 404, not the router's).
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 64 * 1024 },
     // The upload routes read multipart bodies themselves (multipart-form.ts).
     multipart: false,
     // The caller's X-Request-Id when it is sane, a UUID otherwise (the request log's rule).
