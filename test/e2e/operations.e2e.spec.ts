@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { startService } from '../../apps/api/src/service.js';
 import { loadConfig } from '#config/config.js';
 import { responseChecker } from '../support/response-check.js';
-import { basicAuth, client } from '../support/service.js';
+import { adapterEnv, basicAuth, client } from '../support/service.js';
 import { useTestService } from '../support/fixture.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -86,9 +86,12 @@ describe('request log', () => {
   let service: Awaited<ReturnType<typeof startService>>;
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'payments-log-'));
-    service = await startService(loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'log' }), {
-      logDestination: destination,
-    });
+    service = await startService(
+      loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'log', ...adapterEnv() }),
+      {
+        logDestination: destination,
+      },
+    );
     // The test client checks answers against the served document: fetch it now, not inside a test's log lines.
     await responseChecker(service.url);
   });
@@ -161,7 +164,7 @@ describe('request log', () => {
 describe('start-up output', () => {
   it('prints the sandbox secret only when it is created, and the address actually bound', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'payments-start-'));
-    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '0.0.0.0', LOG_LEVEL: 'log' });
+    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '0.0.0.0', LOG_LEVEL: 'log', ...adapterEnv() });
     const quiet = new Writable({ write: (_c, _e, done) => done() });
     const captureStart = async () => {
       let out = '';

@@ -28,6 +28,13 @@ export interface Client {
   delete<T = any>(path: string, headers?: Record<string, string>): Promise<Reply<T>>;
 }
 
+/**
+ * The HTTP platform of the services tests and benchmarks start: `HTTP_ADAPTER` of the test run, if set (CI runs the
+ * e2e tier on both).
+ */
+export const adapterEnv = (): Record<string, string> =>
+  process.env.HTTP_ADAPTER ? { HTTP_ADAPTER: process.env.HTTP_ADAPTER } : {};
+
 /** Loopback hosts of the tests' local webhook receivers (`WEBHOOK_ALLOWED_HOSTS`). */
 export const TEST_ALLOWED_HOSTS = '127.0.0.1,localhost';
 
@@ -154,6 +161,7 @@ export async function startTestService(
     HOST: '127.0.0.1',
     LOG_LEVEL: 'error',
     WEBHOOK_ALLOWED_HOSTS: TEST_ALLOWED_HOSTS,
+    ...adapterEnv(),
     ...options.env,
   });
   const service = await startService(config, { clock: options.clock, ids: options.ids });

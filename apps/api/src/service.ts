@@ -1,8 +1,6 @@
 import 'reflect-metadata';
 import { Logger, type INestApplication, type LogLevel } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { DocsController } from './docs/docs.controller.js';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AddressInfo } from 'node:net';
 import type { DestinationStream } from 'pino';
 import type { Infrastructure } from '#application/infrastructure.js';
@@ -13,11 +11,9 @@ import { randomIds, type IdGenerator } from '#domain/ids.js';
 import { startWorker } from '../../worker/src/worker.js';
 import { ApiModule } from './app.module.js';
 import { BASE_PATH } from './http/base-path.js';
-import { requireJsonBody } from './http/content-type.js';
-import { bodyErrorMiddleware, unknownPath } from './http/errors.js';
+import { answerUnknownPaths, createHttpApp } from './http/adapters.js';
 import { applyServerLimits } from './http/http-server.js';
 import { createRequestLogger, requestLogging } from './http/request-log.js';
-import { jsonBody } from './http/json-body.js';
 import { ServiceLogger } from './http/startup-logger.js';
 import { validationPipe } from './http/validation.js';
 import { ensureSandboxPlatform, type SandboxCredentials } from './sandbox/sandbox-platform.js';
@@ -50,16 +46,10 @@ export async function createApp(config: AppConfig, deps: ServiceDeps = {}) {
   const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? randomIds;
   const infra = await createInfrastructure(config, clock, { writes: true });
-  const app = await NestFactory.create<NestExpressApplication>(ApiModule.register({ config, infra, clock, ids }), {
-    bodyParser: false,
+  const app = await createHttpApp(config, ApiModule.register({ config, infra, clock, ids }), {
     logger: new ServiceLogger(LEVELS[config.logLevel]),
+    requestLog: requestLogging(createRequestLogger(config, deps.logDestination)),
   });
-  app.disable('x-powered-by');
-  // First, so every response (body errors, unknown paths included) carries X-Request-Id and is logged.
-  app.use(requestLogging(createRequestLogger(config, deps.logDestination)));
-  app.use(requireJsonBody());
-  app.use(jsonBody());
-  app.use(bodyErrorMiddleware);
   app.setGlobalPrefix(BASE_PATH);
   app.useGlobalPipes(validationPipe());
   app.get(DocsController).describe(app);
@@ -73,7 +63,7 @@ export async function startService(config: AppConfig, deps: ServiceDeps = {}): P
   const { app, infra, clock } = await createApp(config, deps);
   const worker = config.runWorker ? await startWorker(infra) : undefined;
   await app.init();
-  app.use(unknownPath);
+  answerUnknownPaths(app, config);
   const sandbox = config.sandbox ? await ensureSandboxPlatform(app, config) : undefined;
   applyServerLimits(app.getHttpServer(), config.http);
   await app.listen(config.port, config.host);

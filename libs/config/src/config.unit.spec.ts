@@ -42,3 +42,19 @@ describe('configuration: documents', () => {
     }
   });
 });
+
+describe('configuration: HTTP_ADAPTER', () => {
+  const env = { DATA_DIR: '/tmp/payments-config-test' };
+
+  it('runs on Express unless told otherwise, and on Fastify with HTTP_ADAPTER=fastify', () => {
+    expect(loadConfig(env).httpAdapter).toBe('express');
+    expect(loadConfig({ ...env, HTTP_ADAPTER: 'fastify' }).httpAdapter).toBe('fastify');
+    expect(loadConfig({ ...env, HTTP_ADAPTER: 'express' }).httpAdapter).toBe('express');
+  });
+
+  it('stops the start on another platform', () => {
+    for (const bad of ['koa', 'Fastify', 'hapi']) {
+      expect(() => loadConfig({ ...env, HTTP_ADAPTER: bad })).toThrow(/HTTP_ADAPTER must be one of express, fastify/);
+    }
+  });
+});

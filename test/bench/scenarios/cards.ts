@@ -7,7 +7,7 @@ import { startService } from '../../../apps/api/src/service.js';
 import { loadConfig } from '#config/config.js';
 import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
 import { OffsetClock } from '#domain/clock.js';
-import { basicAuth, client, type Client } from '../../support/service.js';
+import { adapterEnv, basicAuth, client, type Client } from '../../support/service.js';
 import { signedRequest, walletSession, type WalletSession } from '../../support/wallet-session.js';
 import { startRawSignedRetryServer } from '../raw-signed-retry.js';
 import { profiled, round, type Scenario } from '../scenario.js';
@@ -110,7 +110,7 @@ const percentile = (values: number[], p: number) => {
 async function serviceTarget(dataDir: string) {
   const clock = new OffsetClock();
   const service = await startService(
-    loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' }),
+    loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...adapterEnv() }),
     { clock },
   );
   const api = client(service.url, basicAuth(service.sandbox!.tokenId, service.sandbox!.clientSecret), NO_CHECK);

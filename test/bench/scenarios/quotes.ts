@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startService } from '../../../apps/api/src/service.js';
 import { loadConfig } from '#config/config.js';
-import { basicAuth, client, type Client } from '../../support/service.js';
+import { adapterEnv, basicAuth, client, type Client } from '../../support/service.js';
 import { startRawPaymentsServer } from '../raw-payments.js';
 import { expectStatus, fmt, percentile, profiled, round, type Scenario } from '../scenario.js';
 
@@ -123,7 +123,9 @@ export const quotes: Scenario = {
     'payments server in the same run',
   async run() {
     const dir = mkdtempSync(join(tmpdir(), 'bench-quotes-'));
-    const service = await startService(loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' }));
+    const service = await startService(
+      loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...adapterEnv() }),
+    );
     let one: Measured;
     let many: Measured;
     const auth = basicAuth(service.sandbox!.tokenId, service.sandbox!.clientSecret);

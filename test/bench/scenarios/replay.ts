@@ -11,7 +11,7 @@ import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
 import { OffsetClock } from '#domain/clock.js';
 import type { EventMetadata } from '#event-store/event-store.js';
 import { GENESIS_HASH, chainMetadata } from '#event-store/hash-chain.js';
-import { basicAuth, client, type Client } from '../../support/service.js';
+import { adapterEnv, basicAuth, client, type Client } from '../../support/service.js';
 import { signedRequest, walletSession, type WalletSession } from '../../support/wallet-session.js';
 import { expectStatus, fmt, round, type Scenario } from '../scenario.js';
 
@@ -192,7 +192,7 @@ export const replay: Scenario = {
     // REPLAY_KEEP=1 leaves the data directory (printed) for profiling a rebuild by hand.
     const dir = mkdtempSync(join(tmpdir(), 'bench-replay-'));
     try {
-      const config = loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' });
+      const config = loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...adapterEnv() });
       const clock = new OffsetClock();
       const service = await startService(config, { clock });
       try {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startService } from '../../../apps/api/src/service.js';
 import { loadConfig } from '#config/config.js';
-import { basicAuth, client, type Client } from '../../support/service.js';
+import { adapterEnv, basicAuth, client, type Client } from '../../support/service.js';
 import { startRawSignedRetryServer } from '../raw-signed-retry.js';
 import { fmt, percentile, profiled, round, type Scenario } from '../scenario.js';
 
@@ -92,7 +92,9 @@ async function concurrent(targets: Target[], perTarget: number): Promise<Measure
 
 /** The service: in-process on a temporary embedded data directory, wallets opened and verified over HTTP. */
 async function serviceTargets(dir: string): Promise<{ targets: Target[]; close(): Promise<void> }> {
-  const service = await startService(loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' }));
+  const service = await startService(
+    loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...adapterEnv() }),
+  );
   const api = client(service.url, basicAuth(service.sandbox!.tokenId, service.sandbox!.clientSecret), NO_CHECK);
   const targets: Target[] = [];
   for (let i = 0; i < WALLETS; i++) {

@@ -12,6 +12,7 @@ import { loadConfig } from '#config/config.js';
 import { streams } from '#domain/ids.js';
 import { Collections } from '#read-models/projections/collections.js';
 import { startRedis } from '../../support/redis-server.js';
+import { adapterEnv } from '../../support/service.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.js';
 import { fmt, profiled, round, type Scenario } from '../scenario.js';
 
@@ -105,6 +106,7 @@ export const webhookDelivery: Scenario = {
         REDIS_URL: redis.url,
         SANDBOX: 'false',
         WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', // the local receiver
+        ...adapterEnv(),
       });
       service = await startService(config);
       const targets = await setUp(service, receiver.url);

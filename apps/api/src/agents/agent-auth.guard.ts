@@ -1,10 +1,10 @@
 import { Injectable, createParamDecorator, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import type { Request } from 'express';
 import { randomUUID } from 'node:crypto';
 import { AgentAuthenticator, type AgentPrincipal } from '#application/agents/agent-access.js';
 import type { Actor } from '#application/tokens.js';
+import type { HttpRequest } from '../http/platform.js';
 
-type AgentRequest = Request & { agent?: AgentPrincipal; actor?: Actor };
+type AgentRequest = HttpRequest & { agent?: AgentPrincipal; actor?: Actor };
 
 /**
  * `Authorization: Bearer <accessToken>` for `/agents/me/*`: an unknown token, a revoked one and

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Param, Res } from '@nestjs/common';
-import type { Response } from 'express';
 import { ApiDoc } from '../docs/api-doc.js';
 import { Public } from '../http/auth.js';
+import { sendAsset, type HttpResponse } from '../http/platform.js';
 import { notFound } from '#domain/errors.js';
 import { CONSOLE_ASSETS, readConsoleFile } from './console-assets.js';
 
@@ -34,9 +34,9 @@ export class ConsoleController {
     responses: { 200: { description: 'The file' } },
     errors: [404],
   })
-  asset(@Param('name') name: string, @Res() res: Response) {
+  asset(@Param('name') name: string, @Res() res: HttpResponse) {
     const asset = Object.hasOwn(CONSOLE_ASSETS, name) ? CONSOLE_ASSETS[name] : undefined;
     if (!asset) throw notFound('CONSOLE_FILE', name);
-    res.type(asset.type).set('Cache-Control', 'no-cache').send(readConsoleFile(asset.path));
+    sendAsset(res, { type: asset.type, body: readConsoleFile(asset.path) }, 'no-cache');
   }
 }

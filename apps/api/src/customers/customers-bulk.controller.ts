@@ -1,5 +1,4 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
 import type { BlobStore } from '#blob-store/blob-store.js';
 import { BulkImportQueries } from '#application/customers/bulk-import-queries.js';
 import { BulkImports } from '#application/customers/bulk-imports.js';
@@ -10,6 +9,7 @@ import { idParam } from '../http/id-pipe.js';
 import { invalidInput } from '../http/errors.js';
 import { idempotencyKeyOf, UploadIdempotency } from '../http/idempotency.interceptor.js';
 import { receiveMultipart } from '../http/multipart-form.js';
+import type { HttpRequest, HttpResponse } from '../http/platform.js';
 
 /** Largest CSV file an upload may carry. */
 export const MAX_CSV_BYTES = 32 * 1024 * 1024;
@@ -48,7 +48,11 @@ export class CustomersBulkController {
     responses: { 202: { description: 'Accepted: the import job', schema: 'BulkCustomerImportJobAccepted' } },
     errors: [413, 415],
   })
-  async uploadCsv(@Req() req: Request, @Res({ passthrough: true }) res: Response, @CurrentActor() actor: Actor) {
+  async uploadCsv(
+    @Req() req: HttpRequest,
+    @Res({ passthrough: true }) res: HttpResponse,
+    @CurrentActor() actor: Actor,
+  ) {
     // A malformed key is refused before the file is read.
     idempotencyKeyOf(req);
     // The file is staged in the blob store (streamed, hashed) and read back from there; it is never published.

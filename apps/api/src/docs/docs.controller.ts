@@ -1,8 +1,8 @@
 import { Controller, Get, Header, Param, Res, type INestApplication } from '@nestjs/common';
-import type { Response } from 'express';
 import { notFound } from '#domain/errors.js';
 import { Public } from '../http/auth.js';
 import { BASE_PATH } from '../http/base-path.js';
+import { sendAsset, type HttpResponse } from '../http/platform.js';
 import { ApiDoc } from './api-doc.js';
 import { docsAsset, guidePage, referencePage } from './docs-site.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -67,10 +67,10 @@ export class DocsController {
     responses: { 200: { description: 'The file' } },
     errors: [404],
   })
-  asset(@Param('name') name: string, @Res() res: Response) {
+  asset(@Param('name') name: string, @Res() res: HttpResponse) {
     const asset = docsAsset(name);
     if (!asset) throw notFound('DOCS_FILE', name);
-    res.type(asset.type).set('Cache-Control', 'public, max-age=3600').send(asset.body);
+    sendAsset(res, asset, 'public, max-age=3600');
   }
 
   @Get('health')

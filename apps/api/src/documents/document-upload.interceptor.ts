@@ -6,7 +6,6 @@ import {
   type ExecutionContext,
   type NestInterceptor,
 } from '@nestjs/common';
-import type { Request } from 'express';
 import { catchError, concatMap, finalize, from, mergeMap, throwError, type Observable } from 'rxjs';
 import type { BlobStore } from '#blob-store/blob-store.js';
 import type { ReceivedFile } from '#application/documents/document-commands.js';
@@ -56,5 +55,5 @@ export class DocumentUploadInterceptor implements NestInterceptor {
 /** The file of a document upload, staged by DocumentUploadInterceptor. */
 export const UploadedDocumentFile = createParamDecorator(
   (_: unknown, ctx: ExecutionContext): ReceivedFile =>
-    (ctx.switchToHttp().getRequest<Request>() as RequestWithUpload).uploadedFile as ReceivedFile,
+    ctx.switchToHttp().getRequest<RequestWithUpload>().uploadedFile as ReceivedFile,
 );

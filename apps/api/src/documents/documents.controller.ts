@@ -13,7 +13,6 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { Response } from 'express';
 import { pipeline } from 'node:stream';
 import {
   DeleteDocumentCommand,
@@ -27,6 +26,7 @@ import { DOCUMENT_MEDIA_TYPES } from '#domain/documents/document-types.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
+import { nodeResponse, type HttpResponse } from '../http/platform.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
 import { ListDocumentsQuery, ReplaceDocumentDto, UploadDocumentDto } from './document.dto.js';
 import { DocumentUploadInterceptor, UploadedDocumentFile } from './document-upload.interceptor.js';
@@ -106,9 +106,14 @@ export class DocumentsController {
     responses: { 200: { description: 'The file', binary: DOCUMENT_MEDIA_TYPES } },
     errors: [404],
   })
-  async content(@Param('documentId', documentId()) id: string, @CurrentActor() actor: Actor, @Res() res: Response) {
+  async content(
+    @Param('documentId', documentId()) id: string,
+    @CurrentActor() actor: Actor,
+    @Res() reply: HttpResponse,
+  ) {
     const { document, stream } = await this.queries.content(actor.platformId, id);
-    res.status(200);
+    const res = nodeResponse(reply);
+    res.statusCode = 200;
     res.setHeader('Content-Type', document.mediaType);
     res.setHeader('Content-Length', String(document.fileSize));
     res.setHeader('Content-Disposition', contentDisposition(document.fileName));

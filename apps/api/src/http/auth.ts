@@ -1,13 +1,13 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata, createParamDecorator } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
-import type { Request } from 'express';
 import { secretMatches } from '#crypto/secrets.js';
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
 import { acceptedPermissions, permits } from '#domain/platform/permissions.js';
 import { ApiError, unauthorized } from './errors.js';
 import { AuthFailureLimiter, clientAddress } from './rate-limit.js';
+import { pathOf, type HttpRequest } from './platform.js';
 
 const PUBLIC = 'isPublic';
 /** Routes that need no platform credentials (documentation, health). */
@@ -19,7 +19,7 @@ const AGENT_ROUTE = 'isAgentRoute';
  */
 export const AgentRoute = () => SetMetadata(AGENT_ROUTE, true);
 
-type AuthedRequest = Request & { actor?: Actor };
+type AuthedRequest = HttpRequest & { actor?: Actor };
 
 /**
  * HTTP Basic with `<api token id>:<client secret>`. Token ids contain a colon
@@ -58,7 +58,7 @@ export class PlatformAuthGuard implements CanActivate {
     }
     if (token.status !== 'ACTIVE') throw unauthorized('the API token was revoked');
     // The token's permissions (VIEW, TRANSACT, MANAGE) must allow this request (permissions.ts).
-    const path = (req.originalUrl ?? req.url).split('?')[0].replace(/^\/\d{4}-\d{2}-\d{2}(?=\/|$)/, '');
+    const path = pathOf(req).replace(/^\/\d{4}-\d{2}-\d{2}(?=\/|$)/, '');
     const accepted = acceptedPermissions(req.method, path);
     if (!permits(token.permissions, accepted))
       throw new ApiError({

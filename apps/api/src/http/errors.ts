@@ -1,8 +1,9 @@
 import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
-import type { Request, Response, NextFunction } from 'express';
+import type { NextFunction } from 'express';
 import { DomainError, type DomainErrorKind, type FieldError } from '#domain/errors.js';
 import { InvalidCursor } from '#read-models/read-model-store.js';
 import { CommandConflictError } from '#application/command-runner.js';
+import { pathOf, type HttpRequest, type HttpResponse } from './platform.js';
 
 /** The error body of every failed request: `{status, code, message, details?}` plus `reason` on 401. */
 export interface ErrorBody {
@@ -37,6 +38,10 @@ export class ApiError extends HttpException {
 export const invalidInput = (errors: FieldError[], message = 'the request is not valid') =>
   new ApiError({ status: 400, code: 'INVALID_INPUT', message, details: { errors } });
 
+/** A body that is not JSON at all. */
+export const malformedJson = () =>
+  invalidInput([{ field: 'body', constraint: 'isJson', message: 'the body is not valid JSON' }], 'malformed JSON body');
+
 export const unauthorized = (reason: string, code = 'UNAUTHORIZED') =>
   new ApiError(
     { status: 401, code, message: 'authentication failed', reason },
@@ -70,6 +75,10 @@ export function toErrorBody(error: unknown): { body: ErrorBody; headers: Record<
   }
   if (error instanceof CommandConflictError)
     return { body: { status: 409, code: 'CONFLICT', message: error.message }, headers: {} };
+  if ((error as NodeJS.ErrnoException)?.code === 'ECONNRESET') {
+    // A body the client stopped sending (Fastify's body reader; body-parser answers it 400 itself).
+    return { body: { status: 400, code: 'INVALID_INPUT', message: 'the body was not sent to its end' }, headers: {} };
+  }
   if (error instanceof HttpException) {
     const status = error.getStatus();
     const code =
@@ -88,51 +97,46 @@ export function toErrorBody(error: unknown): { body: ErrorBody; headers: Record<
   return { body: { status: 500, code: 'INTERNAL_ERROR', message: 'an unexpected error occurred' }, headers: {} };
 }
 
-function send(res: Response, error: unknown, logger: Logger, req: Request): void {
+function send(res: HttpResponse, error: unknown, logger: Logger, req: HttpRequest): void {
   const { body, headers } = toErrorBody(error);
   if (body.status >= 500) logger.error(`${req.method} ${req.originalUrl}: ${(error as Error)?.stack ?? String(error)}`);
-  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-  res.status(body.status).json(body);
+  for (const [k, v] of Object.entries(headers)) res.header(k, v);
+  res.header('Content-Type', 'application/json; charset=utf-8');
+  res.status(body.status);
+  res.send(JSON.stringify(body));
 }
 
-/** Answers an error in the error shape from plain Express middleware (before routing). */
-export const sendError = (res: Response, error: unknown, req: Request) => send(res, error, new Logger('HTTP'), req);
+/** Answers an error in the error shape from middleware or a hook (before routing). */
+export const sendError = (res: HttpResponse, error: unknown, req: HttpRequest) =>
+  send(res, error, new Logger('HTTP'), req);
 
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('HTTP');
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    send(http.getResponse<Response>(), error, this.logger, http.getRequest<Request>());
+    send(http.getResponse<HttpResponse>(), error, this.logger, http.getRequest<HttpRequest>());
   }
 }
 
 /** After every route: a path no route serves, inside or outside the base path, is a JSON 404. */
-export function unknownPath(req: Request, res: Response): void {
+export function unknownPath(req: HttpRequest, res: HttpResponse): void {
   sendError(
     res,
-    new ApiError({ status: 404, code: 'NOT_FOUND', message: `no such endpoint: ${req.method} ${req.path}` }),
+    new ApiError({ status: 404, code: 'NOT_FOUND', message: `no such endpoint: ${req.method} ${pathOf(req)}` }),
     req,
   );
 }
 
 /** Express error middleware for failures before routing: malformed JSON, oversized or wrongly typed bodies. */
-export function bodyErrorMiddleware(error: unknown, req: Request, res: Response, next: NextFunction): void {
+export function bodyErrorMiddleware(error: unknown, req: HttpRequest, res: HttpResponse, next: NextFunction): void {
   if (!error) return next();
   const e = error as { type?: string; status?: number; message?: string };
   if (error instanceof ApiError) {
     // refused by the JSON body parser (too deep, unsafe values, charset): already in our shape
     send(res, error, new Logger('HTTP'), req);
   } else if (e.type === 'entity.parse.failed') {
-    send(
-      res,
-      invalidInput(
-        [{ field: 'body', constraint: 'isJson', message: 'the body is not valid JSON' }],
-        'malformed JSON body',
-      ),
-      new Logger('HTTP'),
-      req,
-    );
+    send(res, malformedJson(), new Logger('HTTP'), req);
   } else if (e.type === 'entity.too.large') {
     send(
       res,

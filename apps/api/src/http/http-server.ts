@@ -49,5 +49,7 @@ export function applyServerLimits(server: Server, limits: HttpLimits): void {
     Math.min(1000, Math.floor(Math.min(limits.requestTimeoutMs, limits.headersTimeoutMs) / 4)),
   );
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = interval;
+  // The only answer to what the parser refuses (Fastify installs one of its own).
+  server.removeAllListeners('clientError');
   server.on('clientError', onClientError);
 }

@@ -8,7 +8,6 @@ import {
   type ExecutionContext,
   type NestInterceptor,
 } from '@nestjs/common';
-import type { Request, Response } from 'express';
 import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
 import { CommandRunner } from '#application/command-runner.js';
 import { IdempotencyService } from '#application/idempotency/idempotency-service.js';
@@ -20,6 +19,7 @@ import { ApiError, invalidInput, toErrorBody, type ErrorBody } from './errors.js
 import { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import { isChallenge } from './signed-retry.js';
 import { requestBodyForKey } from './multipart-form.js';
+import type { HttpRequest, HttpResponse } from './platform.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -55,16 +55,16 @@ export class IdempotencyInterceptor extends IdempotencyStore implements NestInte
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const http = context.switchToHttp();
     const req = http.getRequest<KeyedRequest>();
-    const res = http.getResponse<Response>();
+    const res = http.getResponse<HttpResponse>();
     const key = idempotencyKeyOf(req);
     if (key === undefined) return next.handle();
     const started = await this.service.begin(req.actor!, key, {
       method: req.method,
-      path: req.originalUrl,
+      path: req.originalUrl ?? req.url,
       body: requestBodyForKey(req),
     });
     if (started.kind === 'replay') {
-      res.setHeader('Idempotent-Replayed', 'true');
+      res.header('Idempotent-Replayed', 'true');
       const { status, body } = started.response;
       if (status >= 400) throw new ApiError(body as ErrorBody);
       res.status(status);
@@ -89,7 +89,7 @@ export class IdempotencyInterceptor extends IdempotencyStore implements NestInte
   }
 }
 
-type KeyedRequest = Request & { actor?: Actor; agent?: { agentId: string } };
+type KeyedRequest = HttpRequest & { actor?: Actor; agent?: { agentId: string } };
 
 /** The request's Idempotency-Key (scoped per agent for agent calls), undefined without one; 400 when malformed. */
 export function idempotencyKeyOf(req: KeyedRequest): string | undefined {
@@ -116,16 +116,16 @@ export function idempotencyKeyOf(req: KeyedRequest): string | undefined {
 @Injectable()
 export class UploadIdempotency extends IdempotencyStore {
   /** `described`: what identifies the request besides method and path; `status`: the answer's when `work` succeeds. */
-  async run<T>(req: KeyedRequest, res: Response, described: unknown, status: number, work: () => Promise<T>) {
+  async run<T>(req: KeyedRequest, res: HttpResponse, described: unknown, status: number, work: () => Promise<T>) {
     const key = idempotencyKeyOf(req);
     if (key === undefined) return work();
     const started = await this.service.begin(req.actor!, key, {
       method: req.method,
-      path: req.originalUrl,
+      path: req.originalUrl ?? req.url,
       body: described,
     });
     if (started.kind === 'replay') {
-      res.setHeader('Idempotent-Replayed', 'true');
+      res.header('Idempotent-Replayed', 'true');
       const { status, body } = started.response;
       if (status >= 400) throw new ApiError(body as ErrorBody);
       res.status(status);

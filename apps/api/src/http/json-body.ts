@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { FieldError } from '#domain/errors.js';
-import { ApiError, invalidInput } from './errors.js';
+import { ApiError, invalidInput, malformedJson } from './errors.js';
 
 /** Deepest nesting a body may have. The deepest body the API defines has 4 levels; 32 leaves room. */
 export const MAX_BODY_DEPTH = 32;
@@ -89,20 +89,30 @@ class RefusedBody extends Error {
   }
 }
 
-function refuseDeepBodies(_req: Request, _res: Response, bytes: Buffer, encoding: string): void {
+/** Refuses raw JSON the service does not parse: another charset than UTF-8, or nesting past MAX_BODY_DEPTH. */
+function checkRawJson(bytes: Uint8Array, encoding: string): void {
   // RFC 8259 §8.1: JSON exchanged between systems is UTF-8; the depth scan relies on it.
   if (encoding.toLowerCase() !== 'utf-8' && encoding.toLowerCase() !== 'utf8') {
-    const refusal = new ApiError({
-      status: 415,
-      code: 'UNSUPPORTED_MEDIA_TYPE',
-      message: 'send the JSON body in UTF-8',
-    });
-    throw new RefusedBody(refusal);
+    throw new ApiError({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'send the JSON body in UTF-8' });
   }
   if (nestsDeeperThan(bytes, MAX_BODY_DEPTH)) {
     const message = `the body must not nest deeper than ${MAX_BODY_DEPTH} levels`;
-    throw new RefusedBody(invalidInput([{ field: 'body', constraint: 'maxDepth', message }]));
+    throw invalidInput([{ field: 'body', constraint: 'maxDepth', message }]);
   }
+}
+
+function refuseDeepBodies(_req: Request, _res: Response, bytes: Buffer, encoding: string): void {
+  try {
+    checkRawJson(bytes, encoding);
+  } catch (error) {
+    throw new RefusedBody(error as ApiError);
+  }
+}
+
+/** Refuses a parsed body with unsafe values (see `unsafeBodyValues`). */
+function checkParsed(body: unknown): void {
+  const errors = unsafeBodyValues(body);
+  if (errors.length > 0) throw invalidInput(errors);
 }
 
 /**
@@ -116,8 +126,31 @@ export function jsonBody(options: { limit?: string } = {}): RequestHandler {
       if (error) return next(error instanceof RefusedBody ? error.refusal : error);
       // undefined: no JSON body was sent (no body, or another content type).
       if (req.body === undefined) return next();
-      const errors = unsafeBodyValues(req.body);
-      next(errors.length > 0 ? invalidInput(errors) : undefined);
+      try {
+        checkParsed(req.body);
+        next();
+      } catch (refusal) {
+        next(refusal);
+      }
     });
   };
+}
+
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
+
+/**
+ * The same parser for a body Fastify read (its content-type parser for application/json): the same checks in the
+ * same order, an empty body as `{}` like express.json, malformed JSON as 400 INVALID_INPUT. Throws ApiErrors.
+ */
+export function parseJsonBytes(bytes: Buffer, contentType: string | undefined): unknown {
+  checkRawJson(bytes, CHARSET.exec(contentType ?? '')?.[1] ?? 'utf-8');
+  if (bytes.length === 0) return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw malformedJson();
+  }
+  checkParsed(body);
+  return body;
 }

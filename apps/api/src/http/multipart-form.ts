@@ -1,10 +1,10 @@
 import busboy from 'busboy';
-import type { Request } from 'express';
 import type { Readable } from 'node:stream';
 import { BlobTooLarge, type BlobStore, type StagedBlob } from '#blob-store/blob-store.js';
 import type { FieldError } from '#domain/errors.js';
 import { ApiError, invalidInput } from './errors.js';
 import { unsafeBodyValues } from './json-body.js';
+import { nodeRequest, type HttpRequest } from './platform.js';
 
 /** What a form's file part is, decided from its declared type and first bytes. */
 export type FileCheck<T extends string> = (
@@ -32,17 +32,17 @@ export interface ReceivedForm<T extends string> {
 }
 
 /** A request whose multipart body was read: its file is staged, its fields are `req.body`. */
-export type RequestWithUpload = Request & { uploadedFile?: ReceivedForm<string>['file'] };
+export type RequestWithUpload = HttpRequest & { uploadedFile?: ReceivedForm<string>['file'] };
 
 /**
  * What an Idempotency-Key compares of a request: the JSON body, or for a multipart upload its
  * fields and the file's name, type, size and hash (two uploads of different files differ).
  */
-export function requestBodyForKey(req: Request): unknown {
+export function requestBodyForKey(req: HttpRequest): unknown {
   const file = (req as RequestWithUpload).uploadedFile;
   if (!file) return req.body ?? null;
   const { fileName, mediaType, blob } = file;
-  return { ...req.body, file: { fileName, mediaType, size: blob.size, sha256: blob.sha256 } };
+  return { ...(req.body as object), file: { fileName, mediaType, size: blob.size, sha256: blob.sha256 } };
 }
 
 /** Room for the text fields and part headers around the file in a request's declared length. */
@@ -94,7 +94,7 @@ class PartFailed extends Error {}
  * staged.
  */
 export async function receiveMultipart<T extends string>(
-  req: Request,
+  req: HttpRequest,
   options: MultipartOptions<T>,
 ): Promise<ReceivedForm<T>> {
   const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
@@ -125,6 +125,7 @@ export async function receiveMultipart<T extends string>(
     // A multipart content type without a usable boundary.
     throw malformed((error as Error).message);
   }
+  const incoming = nodeRequest(req);
   return new Promise<ReceivedForm<T>>((resolve, reject) => {
     const fields: Record<string, string> = {};
     const errors: FieldError[] = [];
@@ -195,19 +196,19 @@ export async function receiveMultipart<T extends string>(
     parser.on('partsLimit', () => errors.push(fieldError('body', 'maxParts', `send at most ${MAX_FIELDS + 1} parts`)));
     parser.on('error', (error: Error) => {
       refuse(malformed(error.message));
-      req.unpipe(parser);
-      req.resume();
+      incoming.unpipe(parser);
+      incoming.resume();
       void finish();
     });
     parser.on('close', () => void finish());
-    req.on('close', () => {
-      if (req.complete) return;
+    incoming.on('close', () => {
+      if (incoming.complete) return;
       // The client went away or the request timed out: nobody reads the answer, nothing may stay staged.
       refuse(malformed('the request was not sent to its end'));
       parser.destroy();
       void finish();
     });
-    req.pipe(parser);
+    incoming.pipe(parser);
   });
 }
 

@@ -1,10 +1,10 @@
 import { Inject, Injectable, SetMetadata } from '@nestjs/common';
 import type { CanActivate, ExecutionContext, OnModuleDestroy } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
 import ipaddr from 'ipaddr.js';
 import type { RateLimits } from '#config/config.js';
 import { ApiError } from './errors.js';
+import type { HttpRequest } from './platform.js';
 import type { RateLimitStorage } from './rate-limit-storage.js';
 
 export const RATE_LIMIT_STORAGE = Symbol('RATE_LIMIT_STORAGE');
@@ -38,7 +38,7 @@ export const rateLimited = (retryAfterSeconds: number, message: string) => {
 };
 
 /** The caller's address as limits count it: IPv4-mapped IPv6 as IPv4, other IPv6 by its /64. */
-export function clientAddress(req: Request): string {
+export function clientAddress(req: HttpRequest): string {
   const raw = req.ip ?? req.socket.remoteAddress ?? '';
   if (!ipaddr.isValid(raw)) return raw || 'unknown';
   const address = ipaddr.process(raw);
@@ -103,7 +103,7 @@ export class RateLimitGuard implements CanActivate {
     ]);
     const policy = name ? this.policies[name] : undefined;
     if (!name || !policy) return true;
-    const req = context.switchToHttp().getRequest<Request & { actor?: { platformId: string } }>();
+    const req = context.switchToHttp().getRequest<HttpRequest & { actor?: { platformId: string } }>();
     const tracker = req.actor?.platformId ?? clientAddress(req);
     const hit = await this.storage.increment(tracker, policy.ttlMs, policy.limit, policy.ttlMs, name);
     if (hit.isBlocked) throw rateLimited(hit.timeToBlockExpire, 'too many requests');

@@ -1,8 +1,9 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { pino, type DestinationStream, type Level } from 'pino';
 import { pinoHttp, type HttpLogger } from 'pino-http';
 import type { AppConfig } from '#config/config.js';
+import { routePattern, type HttpRequest } from './platform.js';
 
 /** The LOG_LEVEL names mapped to pino's. */
 export const PINO_LEVELS: Record<AppConfig['logLevel'], Level> = {
@@ -19,8 +20,11 @@ export function requestIdOf(header: string | string[] | undefined): string {
   return typeof header === 'string' && SANE_REQUEST_ID.test(header) ? header : randomUUID();
 }
 
-type LoggedRequest = Request & { id?: string; actor?: { platformId: string } };
+type LoggedRequest = HttpRequest & { id?: string; actor?: { platformId: string } };
 type Timed = { responseTime?: number };
+
+/** On Fastify, the request the routes saw (with its route and actor) for the Node.js request the logger sees. */
+const routedRequests = new WeakMap<IncomingMessage, LoggedRequest>();
 
 /**
  * One line per request: method, route (the matched pattern, never the query string), status,
@@ -28,19 +32,20 @@ type Timed = { responseTime?: number };
  * are listed, not filtered), so no secret, stamp, OTP, session key or cookie can reach a log;
  * the redact paths only guard against someone logging a raw request later.
  */
-function lineOf(req: LoggedRequest, res: Response, responseTime: number) {
-  const route = (req.route as { path?: unknown } | undefined)?.path;
+function lineOf(incoming: IncomingMessage, res: ServerResponse, responseTime: number) {
+  const req = routedRequests.get(incoming) ?? (incoming as unknown as LoggedRequest);
+  const route = routePattern(req);
   return {
     method: req.method,
     // Nest's not-found catch-all (`*path`) is no route of the API.
-    route: typeof route === 'string' && !route.includes('*') ? route : null,
+    route: route !== undefined && !route.includes('*') ? route : null,
     status: res.statusCode,
     duration: responseTime,
     platform: req.actor?.platformId ?? null,
   };
 }
 
-export function createRequestLogger(config: AppConfig, destination?: DestinationStream): HttpLogger<Request, Response> {
+export function createRequestLogger(config: AppConfig, destination?: DestinationStream): HttpLogger {
   const logger = pino(
     {
       level: PINO_LEVELS[config.logLevel],
@@ -55,7 +60,7 @@ export function createRequestLogger(config: AppConfig, destination?: Destination
     },
     destination ?? pino.destination(1),
   );
-  return pinoHttp<Request, Response>({
+  return pinoHttp({
     logger,
     quietReqLogger: true,
     quietResLogger: true,
@@ -68,12 +73,26 @@ export function createRequestLogger(config: AppConfig, destination?: Destination
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
     customSuccessMessage: () => 'request completed',
     customErrorMessage: () => 'request failed',
-    customSuccessObject: (req, res, value: Timed) => lineOf(req as LoggedRequest, res, value.responseTime ?? 0),
-    customErrorObject: (req, res, _err, value: Timed) => lineOf(req as LoggedRequest, res, value.responseTime ?? 0),
+    customSuccessObject: (req, res, value: Timed) => lineOf(req, res, value.responseTime ?? 0),
+    customErrorObject: (req, res, _err, value: Timed) => lineOf(req, res, value.responseTime ?? 0),
   });
 }
 
-/** Express middleware: the request logger, which also stamps `X-Request-Id` on the response. */
+/**
+ * The request logger, which also stamps `X-Request-Id` on the response: Express middleware, and on Fastify an
+ * `onRequest` hook (the same arguments; it logs the Node.js request and response under Fastify's).
+ */
 export const requestLogging =
-  (logger: HttpLogger<Request, Response>) => (req: Request, res: Response, next: NextFunction) =>
-    logger(req, res, next);
+  (logger: HttpLogger) =>
+  (req: HttpRequest & { id?: string }, res: { raw?: ServerResponse }, next: () => void): void => {
+    if (req.raw && res.raw) {
+      // Fastify's request id (its genReqId is `requestIdOf`) is the log's and the answer's.
+      req.raw.id = String(req.id);
+      res.raw.setHeader('X-Request-Id', String(req.id));
+      routedRequests.set(req.raw, req);
+      logger(req.raw, res.raw);
+      next();
+    } else {
+      logger(req as unknown as IncomingMessage, res as unknown as ServerResponse, next);
+    }
+  };

@@ -1,5 +1,4 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { Request, Response } from 'express';
 import type {
   SignedRequest,
   SignedResult,
@@ -7,9 +6,10 @@ import type {
   SignedRetryHeaders,
 } from '#application/wallet/signed-retry.service.js';
 import { BASE_PATH } from './base-path.js';
+import { routePattern, type HttpRequest, type HttpResponse } from './platform.js';
 
 /** The two signed-retry headers as received (absent or non-string values are treated as missing). */
-export function signedRetryHeaders(req: Request): SignedRetryHeaders {
+export function signedRetryHeaders(req: HttpRequest): SignedRetryHeaders {
   const signature = req.headers['service-wallet-signature'];
   const requestId = req.headers['request-id'];
   return {
@@ -23,10 +23,10 @@ export function signedRetryHeaders(req: Request): SignedRetryHeaders {
  * its parameters as received (`PATCH /cards/Card:...`), the parsed JSON body exactly as sent (a
  * DELETE binds none) and the two headers.
  */
-export function signedRequest(req: Request): SignedRequest {
+export function signedRequest(req: HttpRequest): SignedRequest {
   const method = req.method.toUpperCase();
   const params = req.params as Record<string, string>;
-  const route = (req.route as { path: string }).path.replace(new RegExp(`^/${BASE_PATH}(?=/)`), '');
+  const route = routePattern(req)!.replace(new RegExp(`^/${BASE_PATH}(?=/)`), '');
   const path = route.replace(/:(\w+)/g, (_, name: string) => params[name]);
   const body =
     method !== 'DELETE' && typeof req.body === 'object' && req.body !== null
@@ -35,7 +35,8 @@ export function signedRequest(req: Request): SignedRequest {
   return { method, path, body, headers: signedRetryHeaders(req) };
 }
 
-const CHALLENGE = 'signedRetryChallenge';
+/** The responses that answered a signed-retry challenge. */
+const challenged = new WeakSet<HttpResponse>();
 
 /**
  * A signed operation at the edge: the request its command binds (`request`), and its answer: on
@@ -44,13 +45,13 @@ const CHALLENGE = 'signedRetryChallenge';
 export class SignedCall {
   constructor(
     readonly request: SignedRequest,
-    private readonly res: Response,
+    private readonly res: HttpResponse,
   ) {}
 
   /** Answers step 1: 202 with the challenge. */
   challenge(outcome: SignedRetryChallenge) {
     this.res.status(202);
-    this.res.locals[CHALLENGE] = true;
+    challenged.add(this.res);
     return outcome.challenge;
   }
 
@@ -65,8 +66,8 @@ export class SignedCall {
 /** The signed operation of a route (see `signedRequest` and `SignedCall`). */
 export const Signed = createParamDecorator((_: unknown, ctx: ExecutionContext): SignedCall => {
   const http = ctx.switchToHttp();
-  return new SignedCall(signedRequest(http.getRequest<Request>()), http.getResponse<Response>());
+  return new SignedCall(signedRequest(http.getRequest<HttpRequest>()), http.getResponse<HttpResponse>());
 });
 
 /** Whether the handler answered with a signed-retry challenge (the Idempotency-Key is not spent on it). */
-export const isChallenge = (res: Response): boolean => res.locals[CHALLENGE] === true;
+export const isChallenge = (res: HttpResponse): boolean => challenged.has(res);

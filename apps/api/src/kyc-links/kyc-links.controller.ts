@@ -12,11 +12,11 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import type { ReceivedFile } from '#application/documents/document-commands.js';
-import type { Request, Response } from 'express';
 import type { Actor } from '#application/tokens.js';
 import { APP_CONFIG } from '#application/tokens.js';
 import { KycLinks } from '#application/kyc-links/kyc-links.js';
 import type { AppConfig } from '#config/config.js';
+import { sendAsset, type HttpRequest, type HttpResponse } from '../http/platform.js';
 import { notFound } from '#domain/errors.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor, Public } from '../http/auth.js';
@@ -58,10 +58,10 @@ export class KycLinksController {
     @Param('customerId', idParam('Customer', 'customerId')) customerId: string,
     @Body() body: CreateKycLinkDto,
     @CurrentActor() actor: Actor,
-    @Req() req: Request,
+    @Req() req: HttpRequest,
   ) {
     const { token, expiresAt, provider } = await this.links.issue(customerId, body.redirectUri, actor);
-    const origin = this.config.publicUrl ?? `${req.protocol}://${req.get('host')}`;
+    const origin = this.config.publicUrl ?? `${req.protocol}://${req.headers.host}`;
     return { kycUrl: `${origin}/${BASE_PATH}/kyc/${token}`, expiresAt, provider };
   }
 
@@ -138,9 +138,9 @@ export class KycLinksController {
     responses: { 200: { description: 'The file' } },
     errors: [404],
   })
-  asset(@Param('name') name: string, @Res() res: Response) {
+  asset(@Param('name') name: string, @Res() res: HttpResponse) {
     const asset = kycAsset(name);
     if (!asset) throw notFound('KYC_PAGE_FILE', name);
-    res.type(asset.type).set('Cache-Control', 'no-cache').send(asset.body);
+    sendAsset(res, asset, 'no-cache');
   }
 }

@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { Request } from 'express';
 import type { Actor } from '#application/tokens.js';
 import {
   AddCredentialCommand,
@@ -12,6 +11,7 @@ import { WalletQueries } from '#application/wallet/wallet-queries.js';
 import { ApiDoc } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { idParam } from '../http/id-pipe.js';
+import type { HttpRequest } from '../http/platform.js';
 import { Signed, signedRetryHeaders, type SignedCall } from '../http/signed-retry.js';
 import { AddCredentialDto, CredentialChallengeDto, ListWalletQuery, VerifyCredentialDto } from './wallet.dto.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
@@ -94,7 +94,7 @@ export class AuthCredentialsController {
   verify(
     @Param('id', idParam('AuthMethod', 'id')) id: string,
     @Body() body: VerifyCredentialDto,
-    @Req() req: Request,
+    @Req() req: HttpRequest,
     @CurrentActor() actor: Actor,
   ) {
     return this.commands.execute(new VerifyCredentialCommand(id, body, signedRetryHeaders(req).requestId, actor));
