@@ -161,6 +161,10 @@ export async function startTestService(
     HOST: '127.0.0.1',
     LOG_LEVEL: 'error',
     WEBHOOK_ALLOWED_HOSTS: TEST_ALLOWED_HOSTS,
+    // The test client (fetch) reuses a kept-alive connection until a second before the server's keep-alive timeout;
+    // on a loaded machine the server could close it (5 s by default) as a request arrived on it (ECONNRESET). Tests
+    // keep idle connections for a minute instead; the HTTP limits' own tests set theirs.
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: '60000',
     ...adapterEnv(),
     ...options.env,
   });
