@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -216,6 +216,41 @@ describe('SqliteEventStore', () => {
       ['local', 1n],
       ['remote', 2n],
     ]);
+  });
+});
+
+describe('SQLite snapshots: binary parts in files beside the database', () => {
+  it('reads a binary part from its file, reads no snapshot whose file is gone or cut, removes strays', async () => {
+    const file = join(root, 'binary-parts.db');
+    const folder = `${file}-snapshots`;
+    const snapshot = { decider: 'd', version: 1, revision: 3n, eventId: 'e-3', state: '"x"' };
+    let store = new SqliteEventStore(file);
+    try {
+      await store.snapshots.writeSnapshot({ ...snapshot, streamName: 'a', binary: Buffer.alloc(1000, 7) });
+      await store.snapshots.writeSnapshot({ ...snapshot, streamName: 'b', binary: Buffer.alloc(10, 1) });
+      // a newer snapshot of `a` replaces the older file; an older one leaves no file behind
+      await store.snapshots.writeSnapshot({ ...snapshot, streamName: 'a', revision: 4n, binary: Buffer.alloc(5, 2) });
+      await store.snapshots.writeSnapshot({ ...snapshot, streamName: 'a', revision: 2n, binary: Buffer.alloc(6, 3) });
+      expect(readdirSync(folder)).toHaveLength(2);
+      expect((await store.snapshots.readSnapshot('a'))?.binary).toEqual(Buffer.alloc(5, 2));
+      // `a`'s file is the one of 5 bytes
+      const ofA = readdirSync(folder).find((name) => statSync(join(folder, name)).size === 5)!;
+      writeFileSync(join(folder, 'left-by-a-stopped-writer.bin'), 'partial');
+      // a cut file (its length is not the row's) and a missing one read as no snapshot
+      truncateSync(join(folder, ofA), 1);
+      expect(await store.snapshots.readSnapshot('a')).toBeUndefined();
+      rmSync(join(folder, ofA));
+      expect(await store.snapshots.readSnapshot('a')).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+    store = new SqliteEventStore(file);
+    try {
+      expect(readdirSync(folder)).not.toContain('left-by-a-stopped-writer.bin');
+      expect((await store.snapshots.readSnapshot('b'))?.binary).toEqual(Buffer.alloc(10, 1));
+    } finally {
+      await store.close();
+    }
   });
 });
 

@@ -102,7 +102,7 @@ export class SqliteEventStore implements EventStore {
     this.db = openForAppends(path, options.busyTimeoutMs ?? 5000);
     this.db.exec(SCHEMA);
     this.upgradeChain();
-    this.snapshots = new SqliteSnapshotStore(this.db, () => this.clock.now());
+    this.snapshots = new SqliteSnapshotStore(this.db, path, () => this.clock.now());
     this.stmt = {
       readStream: this.db.prepare<[string, bigint, number], EventRow>(
         `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -182,7 +182,7 @@ async function snapshotsOf(file: string, f: Fixture, min: Record<string, number>
     const db = new Database(file, { readonly: true });
     const rows = db
       .prepare(
-        `SELECT stream, revision, length(state) + coalesce(length(binary), 0) AS bytes
+        `SELECT stream, revision, length(state) + coalesce(binary_bytes, 0) AS bytes
          FROM snapshots WHERE stream IN (?, ?)`,
       )
       .all(f.ledgerStream, f.walletStream) as SnapshotRow[];
@@ -206,10 +206,11 @@ function rawRead(file: string, stream: string, after: number): { ms: number; eve
   }
   const ms = performance.now() - t;
   t = performance.now();
-  // The snapshot's row as the store reads it: its JSON state parsed, its binary part (if any) as it is.
-  const snapshot = db.prepare('SELECT state, binary FROM snapshots WHERE stream = ?').get(stream) as
-    { state: string; binary: Buffer | null } | undefined;
+  // The snapshot as the store reads it: its row, its JSON state parsed, its binary part's file (if any) read whole.
+  const snapshot = db.prepare('SELECT state, binary_file FROM snapshots WHERE stream = ?').get(stream) as
+    { state: string; binary_file: string | null } | undefined;
   if (snapshot) JSON.parse(snapshot.state);
+  if (snapshot?.binary_file) readFileSync(join(`${file}-snapshots`, snapshot.binary_file));
   const snapshotMs = performance.now() - t;
   db.close();
   return { ms, events: rows.length, snapshotMs };
