@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   CreateExternalAccountCommand,
@@ -6,9 +6,9 @@ import {
 } from '#application/external-accounts/external-account-commands.js';
 import { ExternalAccountQueries } from '#application/external-accounts/external-account-queries.js';
 import type { Actor } from '#application/tokens.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, ApiList, created } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
-import { idParam } from '../http/id-pipe.js';
+import { IdParam } from '../http/id-pipe.js';
 import {
   CreateCustomerExternalAccountDto,
   CreatePlatformExternalAccountDto,
@@ -23,7 +23,7 @@ const SANDBOX_NOTE =
   'identifier (account number, IBAN, CLABE, phone number, VPA name, PIX key, address): 102 NOT_MATCHED, 103 ' +
   'PARTIAL_MATCH, 104 PENDING, 105 refused as an invalid account (400, nothing created), 106 ' +
   'UNSUPPORTED, 107 CHECKED_BY_RECEIVING_FI, otherwise MATCHED.';
-const accountId = () => idParam('ExternalAccount', 'externalAccountId');
+const AccountId = () => IdParam('ExternalAccount', 'externalAccountId');
 
 /** External accounts of customers and of the platform itself; each path sees only its own kind. */
 @Controller()
@@ -42,7 +42,7 @@ export class ExternalAccountsController {
       `must be one the account type holds. Without customerId the account is the platform’s own ` +
       `(listed under /platform/external-accounts). ${SANDBOX_NOTE}`,
     tag,
-    responses: { 201: { description: 'The external account', schema: 'ExternalAccount' } },
+    responses: created('The external account', 'ExternalAccount'),
     errors: [404, 409],
   })
   async createForCustomer(@Body() body: CreateCustomerExternalAccountDto, @CurrentActor() actor: Actor) {
@@ -52,11 +52,9 @@ export class ExternalAccountsController {
   }
 
   @Get('customers/external-accounts')
-  @ApiDoc({
-    summary: 'List customers’ external accounts',
+  @ApiList('List customers’ external accounts', 'external accounts', 'ExternalAccount', {
     description: 'Newest first; deleted accounts are not listed.',
     tag,
-    responses: { 200: { description: 'A page of external accounts', schema: 'list:ExternalAccount' } },
   })
   listForCustomers(@Query() query: ListCustomerExternalAccountsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, 'customer', query);
@@ -69,7 +67,7 @@ export class ExternalAccountsController {
     responses: { 200: { description: 'The external account', schema: 'ExternalAccount' } },
     errors: [404],
   })
-  getForCustomer(@Param('externalAccountId', accountId()) id: string, @CurrentActor() actor: Actor) {
+  getForCustomer(@AccountId() id: string, @CurrentActor() actor: Actor) {
     return this.queries.get(actor.platformId, 'customer', id);
   }
 
@@ -81,7 +79,7 @@ export class ExternalAccountsController {
     responses: { 204: { description: 'Deleted' } },
     errors: [404],
   })
-  async deleteForCustomer(@Param('externalAccountId', accountId()) id: string, @CurrentActor() actor: Actor) {
+  async deleteForCustomer(@AccountId() id: string, @CurrentActor() actor: Actor) {
     await this.commands.execute(new DeleteExternalAccountCommand('customer', id, actor));
   }
 
@@ -91,7 +89,7 @@ export class ExternalAccountsController {
     summary: 'Add one of the platform’s own external accounts',
     description: `As for customers, without customerId. ${SANDBOX_NOTE}`,
     tag,
-    responses: { 201: { description: 'The external account', schema: 'ExternalAccount' } },
+    responses: created('The external account', 'ExternalAccount'),
     errors: [409],
   })
   async createForPlatform(@Body() body: CreatePlatformExternalAccountDto, @CurrentActor() actor: Actor) {
@@ -100,11 +98,9 @@ export class ExternalAccountsController {
   }
 
   @Get('platform/external-accounts')
-  @ApiDoc({
-    summary: 'List the platform’s own external accounts',
+  @ApiList('List the platform’s own external accounts', 'external accounts', 'ExternalAccount', {
     description: 'Newest first; deleted accounts are not listed.',
     tag,
-    responses: { 200: { description: 'A page of external accounts', schema: 'list:ExternalAccount' } },
   })
   listForPlatform(@Query() query: ListPlatformExternalAccountsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, 'platform', query);
@@ -117,7 +113,7 @@ export class ExternalAccountsController {
     responses: { 200: { description: 'The external account', schema: 'ExternalAccount' } },
     errors: [404],
   })
-  getForPlatform(@Param('externalAccountId', accountId()) id: string, @CurrentActor() actor: Actor) {
+  getForPlatform(@AccountId() id: string, @CurrentActor() actor: Actor) {
     return this.queries.get(actor.platformId, 'platform', id);
   }
 
@@ -129,7 +125,7 @@ export class ExternalAccountsController {
     responses: { 204: { description: 'Deleted' } },
     errors: [404],
   })
-  async deleteForPlatform(@Param('externalAccountId', accountId()) id: string, @CurrentActor() actor: Actor) {
+  async deleteForPlatform(@AccountId() id: string, @CurrentActor() actor: Actor) {
     await this.commands.execute(new DeleteExternalAccountCommand('platform', id, actor));
   }
 }

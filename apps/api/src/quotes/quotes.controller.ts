@@ -1,13 +1,14 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateQuoteCommand, ExecuteQuoteCommand } from '#application/quotes/quote-commands.js';
 import type { PlatformQuoteRequest, QuoteRequest } from '#application/quotes/quote-builder.js';
 import type { Actor } from '#application/tokens.js';
 import { MoneyQueries } from '#application/transactions/money-queries.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, ApiList, ApiResource, created, ok } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
-import { idParam } from '../http/id-pipe.js';
+import { IdParam } from '../http/id-pipe.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
 import { CreateQuoteDto, ListQuotesQuery, type QuoteSourceDto } from './quote.dto.js';
 
@@ -88,6 +89,7 @@ export function toQuoteRequest(body: Omit<CreateQuoteDto, 'source'> & { source: 
   };
 }
 
+@ApiTags('Quotes')
 @Controller('quotes')
 export class QuotesController {
   constructor(
@@ -118,8 +120,7 @@ export class QuotesController {
       'execution fails, 003 completes after about 6 minutes, 004 delivery fails, 005 completes ' +
       'then is returned (FAILED, refunded), ' +
       '006 user cancellation (REFUNDED), 007 payout and refund fail (FAILED, money not returned), other success.',
-    tag: 'Quotes',
-    responses: { 201: { description: 'The quote', schema: 'Quote' } },
+    responses: created('The quote', 'Quote'),
     errors: [404, 409, 422],
   })
   create(@Body() body: CreateQuoteDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
@@ -127,39 +128,27 @@ export class QuotesController {
   }
 
   @Get()
-  @ApiDoc({
-    summary: 'List quotes',
-    description: 'Newest first unless sortOrder=asc.',
-    tag: 'Quotes',
-    responses: { 200: { description: 'A page of quotes', schema: 'list:Quote' } },
-  })
+  @ApiList('List quotes', 'quotes', 'Quote', { description: 'Newest first unless sortOrder=asc.' })
   list(@Query() query: ListQuotesQuery, @CurrentActor() actor: Actor) {
     return this.queries.listQuotes(actor.platformId, query);
   }
 
   @Get(':quoteId')
-  @ApiDoc({
-    summary: 'Get a quote',
-    tag: 'Quotes',
-    responses: { 200: { description: 'The quote', schema: 'Quote' } },
-    errors: [404],
-  })
-  get(@Param('quoteId', idParam('Quote', 'quoteId')) id: string, @CurrentActor() actor: Actor) {
+  @ApiResource('Get a quote', ok('The quote', 'Quote'))
+  get(@IdParam('Quote', 'quoteId') id: string, @CurrentActor() actor: Actor) {
     return this.queries.quote(actor.platformId, id);
   }
 
   @Post(':quoteId/execute')
   @Idempotent()
   @HttpCode(200)
-  @ApiDoc({
-    summary: 'Execute a quote',
+  @ApiResource('Execute a quote', ok('The quote, PROCESSING or in its final status', 'Quote'), {
     description:
       'Holds the source amount and starts the payment. A quote past expiresAt cannot execute: it ' +
       'becomes EXPIRED (transaction EXPIRED, failureReason QUOTE_EXPIRED), nothing moves, and the ' +
       'answer is 409 QUOTE_EXPIRED. ' +
       'Insufficient funds answer 400 INSUFFICIENT_FUNDS and leave the quote PENDING. An ' +
       'EMBEDDED_WALLET source needs Service-Wallet-Signature (401 WALLET_SIGNATURE_MISSING without it).',
-    tag: 'Quotes',
     headers: [
       {
         name: 'Service-Wallet-Signature',
@@ -172,11 +161,10 @@ export class QuotesController {
         description: 'Optional; when sent it must be the requestId bound into that payloadToSign.',
       },
     ],
-    responses: { 200: { description: 'The quote, PROCESSING or in its final status', schema: 'Quote' } },
-    errors: [404, 409, 422],
+    errors: [409, 422],
   })
   execute(
-    @Param('quoteId', idParam('Quote', 'quoteId')) id: string,
+    @IdParam('Quote', 'quoteId') id: string,
     @Headers('service-wallet-signature') signature: string | undefined,
     @Headers('request-id') requestId: string | undefined,
     @CurrentActor() actor: Actor,

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, registerDecorator } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
@@ -10,9 +11,9 @@ import {
   RejectIncomingPaymentCommand,
 } from '#application/transactions/transaction-commands.js';
 import { TRANSACTION_STATUSES } from '#domain/transactions/transaction.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiList, ApiResource, ok } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
-import { idParam } from '../http/id-pipe.js';
+import { IdParam } from '../http/id-pipe.js';
 import { SortedPageParams } from '../http/list-params.js';
 import { CUSTOMER_ID } from '../quotes/quote.dto.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
@@ -89,6 +90,7 @@ const STATUS_TEXT =
   'FAILED (see failureReason), REFUNDED, EXPIRED (quote expired). ' +
   'reconciliationInstructions are present for every status but CREATED.';
 
+@ApiTags('Transactions')
 @Controller('transactions')
 export class TransactionsController {
   constructor(
@@ -97,45 +99,32 @@ export class TransactionsController {
   ) {}
 
   @Get()
-  @ApiDoc({
-    summary: 'List transactions',
+  @ApiList('List transactions', 'transactions', 'Transaction', {
     description: `Newest first unless sortOrder=asc; dates are inclusive. ${STATUS_TEXT}`,
-    tag: 'Transactions',
-    responses: { 200: { description: 'A page of transactions', schema: 'list:Transaction' } },
   })
   list(@Query() query: ListTransactionsQuery, @CurrentActor() actor: Actor) {
     return this.queries.listTransactions(actor.platformId, query);
   }
 
   @Get(':transactionId')
-  @ApiDoc({
-    summary: 'Get a transaction',
-    description: STATUS_TEXT,
-    tag: 'Transactions',
-    responses: { 200: { description: 'The transaction', schema: 'Transaction' } },
-    errors: [404],
-  })
-  get(@Param('transactionId', idParam('Transaction', 'transactionId')) id: string, @CurrentActor() actor: Actor) {
+  @ApiResource('Get a transaction', ok('The transaction', 'Transaction'), { description: STATUS_TEXT })
+  get(@IdParam('Transaction', 'transactionId') id: string, @CurrentActor() actor: Actor) {
     return this.queries.transaction(actor.platformId, id);
   }
 
   @Post(':transactionId/confirm')
   @Idempotent()
   @HttpCode(200)
-  @ApiDoc({
-    summary: 'Confirm receipt delivery',
+  @ApiResource('Confirm receipt delivery', ok('The transaction', 'Transaction'), {
     description:
       'Records that the platform delivered the transaction’s receipt to its customer (needed only where the ' +
       'platform must send receipts): receiptDeliveryConfirmedAt, the platform’s current time when the body ' +
       'leaves it out. Confirming again moves the stored time. Any status; the time cannot be in the future ' +
       'or before the transaction was created (400).',
-    tag: 'Transactions',
     optionalBody: true,
-    responses: { 200: { description: 'The transaction', schema: 'Transaction' } },
-    errors: [404],
   })
   confirm(
-    @Param('transactionId', idParam('Transaction', 'transactionId')) id: string,
+    @IdParam('Transaction', 'transactionId') id: string,
     @Body() body: ConfirmReceiptDeliveryDto,
     @CurrentActor() actor: Actor,
   ): Promise<Record<string, unknown>> {
@@ -145,19 +134,16 @@ export class TransactionsController {
   @Post(':transactionId/approve')
   @Idempotent()
   @HttpCode(200)
-  @ApiDoc({
-    summary: 'Approve an incoming payment',
+  @ApiResource('Approve an incoming payment', ok('The transaction', 'Transaction'), {
     description:
       'For INCOMING payments PENDING the platform’s approval: credits the receiver (PROCESSING, then COMPLETED). ' +
       'receiverCustomerInfo, when given, is kept on the transaction. 409 ' +
       'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL when the payment does not wait for the platform.',
-    tag: 'Transactions',
     optionalBody: true,
-    responses: { 200: { description: 'The transaction', schema: 'Transaction' } },
-    errors: [404, 409],
+    errors: [409],
   })
   approve(
-    @Param('transactionId', idParam('Transaction', 'transactionId')) id: string,
+    @IdParam('Transaction', 'transactionId') id: string,
     @Body() body: ApprovePaymentDto,
     @CurrentActor() actor: Actor,
   ): Promise<Record<string, unknown>> {
@@ -168,19 +154,16 @@ export class TransactionsController {
   @Post(':transactionId/reject')
   @Idempotent()
   @HttpCode(200)
-  @ApiDoc({
-    summary: 'Reject an incoming payment',
+  @ApiResource('Reject an incoming payment', ok('The transaction', 'Transaction'), {
     description:
       'For INCOMING payments PENDING the platform’s approval: REJECTED, nothing is credited. `reason`, when ' +
       'given, is kept on the transaction as rejectionReason. 409 TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL ' +
       'when the payment does not wait for the platform.',
-    tag: 'Transactions',
     optionalBody: true,
-    responses: { 200: { description: 'The transaction', schema: 'Transaction' } },
-    errors: [404, 409],
+    errors: [409],
   })
   reject(
-    @Param('transactionId', idParam('Transaction', 'transactionId')) id: string,
+    @IdParam('Transaction', 'transactionId') id: string,
     @Body() body: RejectPaymentDto,
     @CurrentActor() actor: Actor,
   ): Promise<Record<string, unknown>> {
