@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Post, Query } from '@nestjs/common';
+import { Body, Controller, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsIn, IsOptional, Matches } from 'class-validator';
@@ -6,7 +6,8 @@ import { OpenInternalAccountCommand } from '#application/customers/customer-comm
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
 import { CURRENCY_CODES } from '#domain/money.js';
-import { ApiDoc, ApiList, ApiResource, created, ok } from '../docs/api-doc.js';
+import { ApiDoc, created, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { PageParams } from '../http/list-params.js';
@@ -40,8 +41,7 @@ export class InternalAccountsController {
     private readonly queries: Queries,
   ) {}
 
-  @Get('customers/internal-accounts')
-  @ApiList('List customers’ internal accounts', 'accounts', 'InternalAccount')
+  @GetPage('customers/internal-accounts', 'List customers’ internal accounts', 'accounts', 'InternalAccount')
   listCustomerAccounts(@Query() query: ListCustomerAccountsQuery, @CurrentActor() actor: Actor) {
     return this.queries.listInternalAccounts(actor.platformId, { ...query, owner: 'customer' });
   }
@@ -58,14 +58,12 @@ export class InternalAccountsController {
     return this.queries.internalAccount(actor.platformId, id);
   }
 
-  @Get('platform/internal-accounts')
-  @ApiList('List the platform’s own (settlement) accounts', 'accounts', 'InternalAccount')
+  @GetPage('platform/internal-accounts', 'List the platform’s own (settlement) accounts', 'accounts', 'InternalAccount')
   listPlatformAccounts(@Query() query: ListPlatformAccountsQuery, @CurrentActor() actor: Actor) {
     return this.queries.listInternalAccounts(actor.platformId, { ...query, owner: 'platform' });
   }
 
-  @Get('internal-accounts/:id')
-  @ApiResource('Get an internal account', ok('The account', 'InternalAccount'))
+  @GetOne('internal-accounts/:id', 'Get an internal account', ok('The account', 'InternalAccount'))
   get(@IdParam('InternalAccount', 'id') id: string, @CurrentActor() actor: Actor) {
     return this.queries.internalAccount(actor.platformId, id);
   }

@@ -16,10 +16,11 @@ import { authorizeOperation } from '#domain/agents/agent-policy.js';
 import type { AgentPermission } from '#domain/agents/agent-types.js';
 import { forbidden } from '#domain/agents/agent-policy.js';
 import { notFound } from '#domain/errors.js';
-import { ApiDoc, ApiList, ApiResource, created, noContent, ok } from '../docs/api-doc.js';
+import { ApiDoc, ApiResource, created, noContent, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { AgentRoute } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { Idempotent, IdempotentAction } from '../http/idempotency.interceptor.js';
 import { toPlatformQuoteRequest } from '../quotes/quotes.controller.js';
 import { AgentAuthGuard, CurrentAgent } from './agent-auth.guard.js';
 import {
@@ -70,8 +71,7 @@ export class AgentMeController {
     return this.agents.agent(agent.platformId, agent.agentId);
   }
 
-  @Get('actions')
-  @ApiList('The agent’s actions', 'actions', 'AgentAction', {
+  @GetPage('actions', 'The agent’s actions', 'actions', 'AgentAction', {
     description: 'Newest first. Poll an action for the platform’s decision.',
     auth: 'bearer',
   })
@@ -80,14 +80,12 @@ export class AgentMeController {
     return this.agents.listActions(agent.platformId, { agentId: agent.agentId, status, limit, cursor });
   }
 
-  @Get('actions/:actionId')
-  @ApiResource('One of the agent’s actions', ok('The action', 'AgentAction'), { auth: 'bearer' })
+  @GetOne('actions/:actionId', 'One of the agent’s actions', ok('The action', 'AgentAction'), { auth: 'bearer' })
   action(@IdParam('AgentAction', 'actionId') id: string, @CurrentAgent() agent: AgentPrincipal) {
     return this.agents.action(agent.platformId, agent.agentId, id);
   }
 
-  @Get('internal-accounts')
-  @ApiList('The customer’s internal accounts', 'accounts', 'InternalAccount', {
+  @GetPage('internal-accounts', 'The customer’s internal accounts', 'accounts', 'InternalAccount', {
     description: 'With balances. Needs VIEW_TRANSACTIONS.',
     auth: 'bearer',
     errors: [403],
@@ -98,8 +96,7 @@ export class AgentMeController {
     return this.queries.listInternalAccounts(agent.platformId, { ...q, ...scope });
   }
 
-  @Get('transactions')
-  @ApiList('The customer’s transactions', 'transactions', 'Transaction', {
+  @GetPage('transactions', 'The customer’s transactions', 'transactions', 'Transaction', {
     description:
       'Newest first unless sortOrder=asc; dates are inclusive; a customer filter is not accepted. ' +
       'Needs VIEW_TRANSACTIONS.',
@@ -111,8 +108,7 @@ export class AgentMeController {
     return this.money.listTransactions(agent.platformId, { ...q, customerId: agent.customerId });
   }
 
-  @Get('transactions/:transactionId')
-  @ApiResource('One of the customer’s transactions', ok('The transaction', 'Transaction'), {
+  @GetOne('transactions/:transactionId', 'One of the customer’s transactions', ok('The transaction', 'Transaction'), {
     description: 'Another customer’s answers 404. Needs VIEW_TRANSACTIONS.',
     auth: 'bearer',
     errors: [403],
@@ -142,8 +138,7 @@ export class AgentMeController {
     return this.actions.createQuote(agent, toPlatformQuoteRequest(body));
   }
 
-  @Get('quotes/:quoteId')
-  @ApiResource('A quote this agent created', ok('The quote', 'Quote'), {
+  @GetOne('quotes/:quoteId', 'A quote this agent created', ok('The quote', 'Quote'), {
     description: 'Any other quote answers 404.',
     auth: 'bearer',
   })
@@ -152,9 +147,7 @@ export class AgentMeController {
     return toQuoteResource(quote, transaction.status);
   }
 
-  @Post('quotes/:quoteId/execute')
-  @HttpCode(200)
-  @Idempotent()
+  @IdempotentAction('quotes/:quoteId/execute')
   @ApiResource('Execute a quote', ok('The agent action', 'AgentAction'), {
     description:
       'Evaluated by the policy (EXECUTE_QUOTES): APPROVED with its transaction, PENDING_APPROVAL ' +
@@ -208,8 +201,7 @@ export class AgentMeController {
     return this.actions.transfer(agent, 'OUT', body);
   }
 
-  @Get('external-accounts')
-  @ApiList('The customer’s external accounts', 'external accounts', 'ExternalAccount', {
+  @GetPage('external-accounts', 'The customer’s external accounts', 'external accounts', 'ExternalAccount', {
     description: 'Needs MANAGE_EXTERNAL_ACCOUNTS.',
     auth: 'bearer',
     errors: [403],
@@ -243,12 +235,16 @@ export class AgentMeController {
     return this.externalAccounts.get(agent.platformId, 'customer', id);
   }
 
-  @Get('external-accounts/:externalAccountId')
-  @ApiResource('One of the customer’s external accounts', ok('The external account', 'ExternalAccount'), {
-    description: 'Another customer’s answers 404. Needs MANAGE_EXTERNAL_ACCOUNTS.',
-    auth: 'bearer',
-    errors: [403],
-  })
+  @GetOne(
+    'external-accounts/:externalAccountId',
+    'One of the customer’s external accounts',
+    ok('The external account', 'ExternalAccount'),
+    {
+      description: 'Another customer’s answers 404. Needs MANAGE_EXTERNAL_ACCOUNTS.',
+      auth: 'bearer',
+      errors: [403],
+    },
+  )
   async externalAccount(
     @IdParam('ExternalAccount', 'externalAccountId') id: string,
     @CurrentAgent() agent: AgentPrincipal,

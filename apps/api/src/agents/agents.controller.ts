@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
@@ -16,11 +16,12 @@ import { AgentQueries } from '#application/agents/agent-queries.js';
 import { CommandRunner } from '#application/command-runner.js';
 import type { Actor } from '#application/tokens.js';
 import type { AgentPolicy, AgentPolicyUpdate } from '#domain/agents/agent-types.js';
-import { ApiDoc, ApiList, ApiResource, created, noContent, ok } from '../docs/api-doc.js';
+import { ApiDoc, ApiResource, created, noContent, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor, Public } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { IdParam } from '../http/id-pipe.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { Idempotent, IdempotentAction } from '../http/idempotency.interceptor.js';
 import {
   AgentPolicyUpdateDto,
   CreateAgentDto,
@@ -65,14 +66,12 @@ export class AgentsController {
     return this.commands.execute(new CreateAgentCommand({ ...body, policy: body.policy as AgentPolicy }, actor));
   }
 
-  @Get()
-  @ApiList('List agents', 'agents', 'Agent', { description: 'Newest first; date filters are inclusive.' })
+  @GetPage('', 'List agents', 'agents', 'Agent', { description: 'Newest first; date filters are inclusive.' })
   list(@Query() q: ListAgentsQuery, @CurrentActor() actor: Actor) {
     return this.queries.listAgents(actor.platformId, q);
   }
 
-  @Get('approvals')
-  @ApiList('List actions pending approval', 'agent actions', 'AgentAction', {
+  @GetPage('approvals', 'List actions pending approval', 'agent actions', 'AgentAction', {
     description:
       'Agent actions in PENDING_APPROVAL, newest first unless sortOrder=asc; dates (createdAt) are inclusive.',
   })
@@ -80,10 +79,14 @@ export class AgentsController {
     return this.queries.listApprovals(actor.platformId, q);
   }
 
-  @Get('device-codes/:code/status')
-  @ApiResource('Device code status', ok('The code and whether it was redeemed', 'AgentDeviceCodeStatus'), {
-    description: 'Poll until `redeemed` is true.',
-  })
+  @GetOne(
+    'device-codes/:code/status',
+    'Device code status',
+    ok('The code and whether it was redeemed', 'AgentDeviceCodeStatus'),
+    {
+      description: 'Poll until `redeemed` is true.',
+    },
+  )
   async deviceCodeStatus(@Param('code') code: string, @CurrentActor() actor: Actor) {
     const { state } = await loadDeviceCode(this.runner, code, actor.platformId);
     return { code, redeemed: state.deviceCode?.code === code ? state.deviceCode.redeemed : false };
@@ -108,8 +111,9 @@ export class AgentsController {
     return this.commands.execute(new RedeemDeviceCodeCommand(code, randomUUID()));
   }
 
-  @Get(':agentId')
-  @ApiResource('Get an agent', ok('The agent', 'Agent'), { description: 'Usage counters as of the platform clock.' })
+  @GetOne(':agentId', 'Get an agent', ok('The agent', 'Agent'), {
+    description: 'Usage counters as of the platform clock.',
+  })
   get(@IdParam('Agent', 'agentId') id: string, @CurrentActor() actor: Actor) {
     return this.queries.agent(actor.platformId, id);
   }
@@ -159,9 +163,7 @@ export class AgentsController {
     return this.commands.execute(new IssueDeviceCodeCommand(id, actor));
   }
 
-  @Post(':agentId/actions/:actionId/approve')
-  @Idempotent()
-  @HttpCode(200)
+  @IdempotentAction(':agentId/actions/:actionId/approve')
   @ApiResource('Approve an agent action', ok('The action', 'AgentAction'), {
     description:
       'Executes against the latest policy, usage and balances: APPROVED with its transaction, or ' +
@@ -176,9 +178,7 @@ export class AgentsController {
     return this.actions.approve(agentId, actionId, actor);
   }
 
-  @Post(':agentId/actions/:actionId/reject')
-  @Idempotent()
-  @HttpCode(200)
+  @IdempotentAction(':agentId/actions/:actionId/reject')
   @ApiResource('Reject an agent action', ok('The action', 'AgentAction'), {
     description: 'REJECTED; nothing is executed. `reason` is stored as rejectionReason. 409 unless PENDING_APPROVAL.',
     errors: [409],

@@ -4,7 +4,8 @@ import { OperationsOverview } from '#application/audit/operations-overview.js';
 import { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import type { Actor } from '#application/tokens.js';
 import { isPublicId, type ResourceKind } from '#domain/ids.js';
-import { ApiDoc, ApiResource, ok, type ApiDocMeta } from '../docs/api-doc.js';
+import { ApiDoc, ok, type ApiDocMeta } from '../docs/api-doc.js';
+import { GetOne } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { IdParam } from '../http/id-pipe.js';
@@ -134,8 +135,7 @@ export class AuditController {
     return this.audit.history(actor.platformId, 'customers', id, q);
   }
 
-  @Get(':resource/:id/state')
-  @ApiResource('A resource as it was at an instant', ok('The resource at asOf', 'AuditState'), {
+  @GetOne(':resource/:id/state', 'A resource as it was at an instant', ok('The resource at asOf', 'AuditState'), {
     tag: 'Audit',
     description: STATE,
   })

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   CreateBeneficialOwnerCommand,
@@ -7,7 +7,8 @@ import {
 import { BeneficialOwnerQueries } from '#application/beneficial-owners/beneficial-owner-queries.js';
 import type { Actor } from '#application/tokens.js';
 import type { BeneficialOwnerChanges } from '#domain/beneficial-owners/beneficial-owner.js';
-import { ApiDoc, ApiList, ApiResource, created, ok } from '../docs/api-doc.js';
+import { ApiDoc, ApiResource, created, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
@@ -53,8 +54,7 @@ export class BeneficialOwnersController {
     return this.queries.get(actor.platformId, id);
   }
 
-  @Get()
-  @ApiList('List the beneficial owners of a business customer', 'beneficial owners', 'BeneficialOwner', {
+  @GetPage('', 'List the beneficial owners of a business customer', 'beneficial owners', 'BeneficialOwner', {
     description: 'Newest first. An unknown or another platform’s customer is 404; an INDIVIDUAL is 400.',
     errors: [404],
   })
@@ -62,8 +62,7 @@ export class BeneficialOwnersController {
     return this.queries.list(actor.platformId, query);
   }
 
-  @Get(':beneficialOwnerId')
-  @ApiResource('Get a beneficial owner', ok('The beneficial owner', 'BeneficialOwner'))
+  @GetOne(':beneficialOwnerId', 'Get a beneficial owner', ok('The beneficial owner', 'BeneficialOwner'))
   get(@OwnerId() id: string, @CurrentActor() actor: Actor) {
     return this.queries.get(actor.platformId, id);
   }

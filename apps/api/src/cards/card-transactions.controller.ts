@@ -1,8 +1,9 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CardQueries } from '#application/cards/card-queries.js';
 import type { Actor } from '#application/tokens.js';
-import { ApiList, ApiResource, ok } from '../docs/api-doc.js';
+import { ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { ListCardTransactionsQuery } from './card.dto.js';
@@ -19,8 +20,7 @@ const STATUSES =
 export class CardTransactionsController {
   constructor(private readonly cards: CardQueries) {}
 
-  @Get('cards/:cardId/transactions')
-  @ApiList('List a card’s transactions', 'card transactions', 'CardTransaction', {
+  @GetPage('cards/:cardId/transactions', 'List a card’s transactions', 'card transactions', 'CardTransaction', {
     description:
       'Every approved authorization of the card with what reconciled against it (declined ' +
       'authorizations open none; they are in the card’s audit history). Filters: status, ' +
@@ -32,10 +32,14 @@ export class CardTransactionsController {
     return this.cards.transactions(actor.platformId, cardId, q);
   }
 
-  @Get('card-transactions/:cardTransactionId')
-  @ApiResource('Get a card transaction', ok('The card transaction', 'CardTransaction'), {
-    description: `${STATUSES} Another platform’s transaction answers 404 CARD_TRANSACTION_NOT_FOUND.`,
-  })
+  @GetOne(
+    'card-transactions/:cardTransactionId',
+    'Get a card transaction',
+    ok('The card transaction', 'CardTransaction'),
+    {
+      description: `${STATUSES} Another platform’s transaction answers 404 CARD_TRANSACTION_NOT_FOUND.`,
+    },
+  )
   get(@IdParam('CardTransaction', 'cardTransactionId') id: string, @CurrentActor() actor: Actor) {
     return this.cards.transaction(actor.platformId, id);
   }

@@ -1,10 +1,11 @@
-import { Body, Controller, Get, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateCardCommand, UpdateCardCommand } from '#application/cards/card-commands.js';
 import { CardQueries } from '#application/cards/card-queries.js';
 import type { Actor } from '#application/tokens.js';
 import type { CardSnapshot } from '#domain/cards/card-types.js';
-import { ApiDoc, ApiList, ApiResource, created, ok } from '../docs/api-doc.js';
+import { ApiDoc, ApiResource, created, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { IdParam } from '../http/id-pipe.js';
@@ -49,8 +50,7 @@ export class CardsController {
     return this.commands.execute(new CreateCardCommand(body, actor));
   }
 
-  @Get()
-  @ApiList('List cards', 'cards', 'Card', {
+  @GetPage('', 'List cards', 'cards', 'Card', {
     description:
       'Filters: customerId (holder), accountId (cards that internal account funds; closed cards ' +
       'have no bindings), platformCardId, state. Newest first unless sortOrder=asc.',
@@ -59,8 +59,7 @@ export class CardsController {
     return this.cards.list(actor.platformId, q);
   }
 
-  @Get(':id')
-  @ApiResource('Get a card', ok('The card', 'Card'), { description: LIFECYCLE })
+  @GetOne(':id', 'Get a card', ok('The card', 'Card'), { description: LIFECYCLE })
   get(@IdParam('Card', 'id') id: string, @CurrentActor() actor: Actor) {
     return this.cards.card(actor.platformId, id);
   }
@@ -100,7 +99,6 @@ export class CardsController {
       ...(body.state !== undefined ? { state: body.state } : {}),
       ...(body.fundingSources !== undefined ? { fundingSources: body.fundingSources } : {}),
     };
-    const outcome = await this.commands.execute(new UpdateCardCommand(id, changes, signed.request, actor));
-    return signed.reply(outcome, 200);
+    return signed.execute(this.commands, new UpdateCardCommand(id, changes, signed.request, actor), 200);
   }
 }

@@ -1,11 +1,12 @@
-import { Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { BlobStore } from '#blob-store/blob-store.js';
 import { BulkImportQueries } from '#application/customers/bulk-import-queries.js';
 import { BulkImports } from '#application/customers/bulk-imports.js';
 import { BLOB_STORE, type Actor } from '#application/tokens.js';
-import { ApiDoc, ApiResource, IdempotencyKeyHeader, ok } from '../docs/api-doc.js';
+import { ApiDoc, IdempotencyKeyHeader, ok } from '../docs/api-doc.js';
+import { GetOne } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { invalidInput } from '../http/errors.js';
@@ -79,8 +80,7 @@ export class CustomersBulkController {
     }
   }
 
-  @Get('jobs/:jobId')
-  @ApiResource('Get a bulk import job', ok('The job', 'BulkCustomerImportJob'), {
+  @GetOne('jobs/:jobId', 'Get a bulk import job', ok('The job', 'BulkCustomerImportJob'), {
     description: 'Status, progress counts and every failed row with its line. Another platform’s job is 404.',
   })
   job(@IdParam('Job', 'jobId') jobId: string, @CurrentActor() actor: Actor) {

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   CreateCustomerCommand,
@@ -8,7 +8,8 @@ import {
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
 import type { SignedResult } from '#application/wallet/signed-retry.service.js';
-import { ApiDoc, ApiList, ApiResource, created, ok } from '../docs/api-doc.js';
+import { ApiDoc, ApiResource, created, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { Signed, type SignedCall } from '../http/signed-retry.js';
@@ -41,14 +42,12 @@ export class CustomersController {
     return this.queries.customer(actor.platformId, id);
   }
 
-  @Get()
-  @ApiList('List customers', 'customers', 'Customer', { description: 'Newest first. Date filters are inclusive.' })
+  @GetPage('', 'List customers', 'customers', 'Customer', { description: 'Newest first. Date filters are inclusive.' })
   list(@Query() query: ListCustomersQuery, @CurrentActor() actor: Actor) {
     return this.queries.listCustomers(actor.platformId, query);
   }
 
-  @Get(':customerId')
-  @ApiResource('Get a customer', ok('The customer', 'Customer'))
+  @GetOne(':customerId', 'Get a customer', ok('The customer', 'Customer'))
   get(@IdParam('Customer', 'customerId') id: string, @CurrentActor() actor: Actor) {
     return this.queries.customer(actor.platformId, id);
   }

@@ -5,6 +5,7 @@ import { notFound } from '#domain/errors.js';
 import { Public } from '../http/auth.js';
 import { BASE_PATH } from '../http/base-path.js';
 import { ApiDoc, ApiResource, ok } from './api-doc.js';
+import { GetOne } from '../http/routes.js';
 import { docsAsset, guidePage, referencePage } from './docs-site.js';
 import { buildOpenApiDocument } from './openapi.js';
 
@@ -55,8 +56,8 @@ export class DocsController {
     return page;
   }
 
-  @Get('docs/assets/:name')
-  @ApiResource(
+  @GetOne(
+    'docs/assets/:name',
     'A static file of the docs pages (Swagger UI from the installed package, styles, scripts)',
     ok('The file'),
     { auth: 'none' },

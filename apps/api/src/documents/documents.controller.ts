@@ -23,7 +23,8 @@ import {
 import { DocumentQueries } from '#application/documents/document-queries.js';
 import type { Actor } from '#application/tokens.js';
 import { DOCUMENT_MEDIA_TYPES } from '#domain/documents/document-types.js';
-import { ApiDoc, ApiList, ApiResource, created, noContent, ok } from '../docs/api-doc.js';
+import { ApiDoc, ApiResource, created, noContent, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
@@ -73,16 +74,14 @@ export class DocumentsController {
     return this.queries.get(actor.platformId, id);
   }
 
-  @Get()
-  @ApiList('List documents', 'documents', 'Document', {
+  @GetPage('', 'List documents', 'documents', 'Document', {
     description: 'Newest first; deleted documents are not listed.',
   })
   list(@Query() query: ListDocumentsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, query);
   }
 
-  @Get(':documentId')
-  @ApiResource('Get a document', ok('The document', 'Document'))
+  @GetOne(':documentId', 'Get a document', ok('The document', 'Document'))
   get(@DocumentId() id: string, @CurrentActor() actor: Actor) {
     return this.queries.get(actor.platformId, id);
   }

@@ -6,7 +6,8 @@ import {
 } from '#application/external-accounts/external-account-commands.js';
 import { ExternalAccountQueries } from '#application/external-accounts/external-account-queries.js';
 import type { Actor } from '#application/tokens.js';
-import { ApiDoc, ApiList, created } from '../docs/api-doc.js';
+import { ApiDoc, created } from '../docs/api-doc.js';
+import { GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import {
@@ -51,8 +52,7 @@ export class ExternalAccountsController {
     return this.queries.get(actor.platformId, owner, id);
   }
 
-  @Get('customers/external-accounts')
-  @ApiList('List customers’ external accounts', 'external accounts', 'ExternalAccount', {
+  @GetPage('customers/external-accounts', 'List customers’ external accounts', 'external accounts', 'ExternalAccount', {
     description: 'Newest first; deleted accounts are not listed.',
     tag,
   })
@@ -97,11 +97,16 @@ export class ExternalAccountsController {
     return this.queries.get(actor.platformId, 'platform', id);
   }
 
-  @Get('platform/external-accounts')
-  @ApiList('List the platform’s own external accounts', 'external accounts', 'ExternalAccount', {
-    description: 'Newest first; deleted accounts are not listed.',
-    tag,
-  })
+  @GetPage(
+    'platform/external-accounts',
+    'List the platform’s own external accounts',
+    'external accounts',
+    'ExternalAccount',
+    {
+      description: 'Newest first; deleted accounts are not listed.',
+      tag,
+    },
+  )
   listForPlatform(@Query() query: ListPlatformExternalAccountsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, 'platform', query);
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Injectable, Param, Post, Query, type PipeTransform } from '@nestjs/common';
+import { Body, Controller, Injectable, Param, Post, Query, type PipeTransform } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   IsIn,
@@ -20,12 +20,13 @@ import {
 import { InvitationQueries } from '#application/invitations/invitation-queries.js';
 import type { Actor } from '#application/tokens.js';
 import { INVITATION_CODE } from '#domain/invitations/invitation.js';
-import { ApiDoc, ApiList, ApiResource, created, ok } from '../docs/api-doc.js';
+import { ApiDoc, ApiResource, created, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { PageParams } from '../http/list-params.js';
 import { UMA_ADDRESS } from '../http/formats.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { Idempotent, IdempotentAction } from '../http/idempotency.interceptor.js';
 
 const STATUSES = ['PENDING', 'CLAIMED', 'EXPIRED', 'CANCELLED'] as const;
 
@@ -89,25 +90,21 @@ export class InvitationsController {
     return this.queries.get(code);
   }
 
-  @Get()
-  @ApiList('List the platform’s invitations', 'invitations', 'Invitation', {
+  @GetPage('', 'List the platform’s invitations', 'invitations', 'Invitation', {
     description: 'Newest first. EXPIRED: unclaimed and past expiresAt.',
   })
   list(@Query() query: ListInvitationsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, query);
   }
 
-  @Get(':invitationCode')
-  @ApiResource('Get an invitation', ok('The invitation', 'Invitation'), {
+  @GetOne(':invitationCode', 'Get an invitation', ok('The invitation', 'Invitation'), {
     description: 'Any platform holding the code may read it (the invitee’s platform shows it before claiming).',
   })
   get(@Param('invitationCode', InvitationCodePipe) code: string) {
     return this.queries.get(code);
   }
 
-  @Post(':invitationCode/cancel')
-  @Idempotent()
-  @HttpCode(200)
+  @IdempotentAction(':invitationCode/cancel')
   @ApiResource('Cancel an invitation', ok('The cancelled invitation', 'Invitation'), {
     description: 'Only PENDING invitations of this platform.',
     errors: [409],
@@ -117,9 +114,7 @@ export class InvitationsController {
     return this.queries.get(code);
   }
 
-  @Post(':invitationCode/claim')
-  @Idempotent()
-  @HttpCode(200)
+  @IdempotentAction(':invitationCode/claim')
   @ApiResource('Claim an invitation', ok('The claimed invitation', 'Invitation'), {
     description:
       'Called by the invitee’s platform (any platform). Only PENDING invitations; claimed, ' +

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsOptional, Matches, MaxLength } from 'class-validator';
@@ -9,7 +9,8 @@ import {
 } from '#application/lookups/lookup-commands.js';
 import type { Actor } from '#application/tokens.js';
 import type { LookupRecord } from '#domain/lookups/lookup.js';
-import { ApiResource, ok } from '../docs/api-doc.js';
+import { ok } from '../docs/api-doc.js';
+import { GetOne } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { CUSTOMER_ID, UMA_ADDRESS } from '../http/formats.js';
@@ -38,8 +39,7 @@ const SENDER =
 export class LookupsController {
   constructor(private readonly commands: CommandBus) {}
 
-  @Get('uma/:receiverUmaAddress')
-  @ApiResource('Look up a UMA receiver', ok('The lookup', 'Lookup'), {
+  @GetOne('uma/:receiverUmaAddress', 'Look up a UMA receiver', ok('The lookup', 'Lookup'), {
     description:
       'Returns lookupId (Lookup:<uuid>) with the receiver’s supported currencies and requiredPayerDataFields ' +
       '(USD: FULL_NAME; EUR: FULL_NAME, BIRTH_DATE; others: FULL_NAME, BIRTH_DATE, NATIONALITY). ' +
@@ -66,8 +66,9 @@ export class LookupsController {
     return toLookupResource(lookup);
   }
 
-  @Get('external-account/:accountId')
-  @ApiResource('Look up an external account as a receiver', ok('The lookup', 'Lookup'), { description: SENDER })
+  @GetOne('external-account/:accountId', 'Look up an external account as a receiver', ok('The lookup', 'Lookup'), {
+    description: SENDER,
+  })
   async externalAccount(
     @IdParam('ExternalAccount', 'accountId') accountId: string,
     @Query() query: ReceiverLookupQuery,

@@ -1,15 +1,16 @@
-import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Headers, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateQuoteCommand, ExecuteQuoteCommand } from '#application/quotes/quote-commands.js';
 import type { PlatformQuoteRequest, QuoteRequest } from '#application/quotes/quote-builder.js';
 import type { Actor } from '#application/tokens.js';
 import { MoneyQueries } from '#application/transactions/money-queries.js';
-import { ApiDoc, ApiList, ApiResource, created, ok } from '../docs/api-doc.js';
+import { ApiDoc, ApiResource, created, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { IdParam } from '../http/id-pipe.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { Idempotent, IdempotentAction } from '../http/idempotency.interceptor.js';
 import { CreateQuoteDto, ListQuotesQuery, type QuoteSourceDto } from './quote.dto.js';
 
 const wrongField = (field: string, message: string) => invalidInput([{ field, constraint: 'sourceType', message }]);
@@ -127,21 +128,17 @@ export class QuotesController {
     return this.commands.execute(new CreateQuoteCommand(toPlatformQuoteRequest(body), actor));
   }
 
-  @Get()
-  @ApiList('List quotes', 'quotes', 'Quote', { description: 'Newest first unless sortOrder=asc.' })
+  @GetPage('', 'List quotes', 'quotes', 'Quote', { description: 'Newest first unless sortOrder=asc.' })
   list(@Query() query: ListQuotesQuery, @CurrentActor() actor: Actor) {
     return this.queries.listQuotes(actor.platformId, query);
   }
 
-  @Get(':quoteId')
-  @ApiResource('Get a quote', ok('The quote', 'Quote'))
+  @GetOne(':quoteId', 'Get a quote', ok('The quote', 'Quote'))
   get(@IdParam('Quote', 'quoteId') id: string, @CurrentActor() actor: Actor) {
     return this.queries.quote(actor.platformId, id);
   }
 
-  @Post(':quoteId/execute')
-  @Idempotent()
-  @HttpCode(200)
+  @IdempotentAction(':quoteId/execute')
   @ApiResource('Execute a quote', ok('The quote, PROCESSING or in its final status', 'Quote'), {
     description:
       'Holds the source amount and starts the payment. A quote past expiresAt cannot execute: it ' +

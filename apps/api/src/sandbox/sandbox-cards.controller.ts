@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import {
@@ -11,7 +11,7 @@ import { SimulateAuthorizationDto, SimulateClearingDto, SimulateReturnDto } from
 import { ApiResource, ok } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { IdempotentAction } from '../http/idempotency.interceptor.js';
 
 const optionalAmount = (amount?: number) => (amount === undefined ? undefined : BigInt(amount));
 
@@ -26,9 +26,7 @@ const STATE_ERRORS =
 export class SandboxCardsController {
   constructor(private readonly commands: CommandBus) {}
 
-  @Post(':id/simulate/authorization')
-  @Idempotent()
-  @HttpCode(200)
+  @IdempotentAction(':id/simulate/authorization')
   @ApiResource('Simulate a card authorization (sandbox)', ok('The card transaction (AUTHORIZED)', 'CardTransaction'), {
     description:
       'Declined with 400 and the decline reason as `code` (the authorization is kept in the card’s ' +
@@ -58,9 +56,7 @@ export class SandboxCardsController {
     );
   }
 
-  @Post(':id/simulate/clearing')
-  @Idempotent()
-  @HttpCode(200)
+  @IdempotentAction(':id/simulate/clearing')
   @ApiResource('Simulate the clearing of a card transaction (sandbox)', ok('The card transaction', 'CardTransaction'), {
     description:
       'Needs an AUTHORIZED or PARTIALLY_SETTLED transaction (or one in EXCEPTION, presented again). ' +
@@ -86,9 +82,7 @@ export class SandboxCardsController {
     );
   }
 
-  @Post(':id/simulate/return')
-  @Idempotent()
-  @HttpCode(200)
+  @IdempotentAction(':id/simulate/return')
   @ApiResource(
     'Simulate a return (refund) of a settled card transaction (sandbox)',
     ok('The card transaction', 'CardTransaction'),

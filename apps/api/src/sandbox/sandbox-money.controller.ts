@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsInt, IsOptional, Matches, Max, MaxLength, Min } from 'class-validator';
@@ -9,7 +9,7 @@ import { IsCurrencyCode } from '../http/currency-code.js';
 import { ApiDoc, ok } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { CUSTOMER_ID, UMA_ADDRESS } from '../quotes/quote.dto.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { IdempotentAction } from '../http/idempotency.interceptor.js';
 
 const QUOTE_ID = /^Quote:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -47,9 +47,7 @@ export class SandboxUmaReceiveDto {
 export class SandboxMoneyController {
   constructor(private readonly commands: CommandBus) {}
 
-  @Post('send')
-  @Idempotent()
-  @HttpCode(200)
+  @IdempotentAction('send')
   @ApiDoc({
     summary: 'Pay a quote’s payment instructions (sandbox)',
     description:
@@ -63,9 +61,7 @@ export class SandboxMoneyController {
     return this.commands.execute(new SandboxSendCommand(body, actor));
   }
 
-  @Post('uma/receive')
-  @HttpCode(200)
-  @Idempotent()
+  @IdempotentAction('uma/receive')
   @ApiDoc({
     summary: 'Receive a UMA payment (sandbox)',
     description:

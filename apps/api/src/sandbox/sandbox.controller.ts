@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsInt, IsPositive, Max } from 'class-validator';
@@ -8,7 +8,7 @@ import type { Actor } from '#application/tokens.js';
 import { ApiResource, ok } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { IdempotentAction } from '../http/idempotency.interceptor.js';
 
 export class FundDto {
   /** Smallest unit of the account's currency. */
@@ -27,9 +27,7 @@ export class SandboxController {
     private readonly queries: Queries,
   ) {}
 
-  @Post('internal-accounts/:accountId/fund')
-  @Idempotent()
-  @HttpCode(200)
+  @IdempotentAction('internal-accounts/:accountId/fund')
   @ApiResource('Fund an internal account (sandbox)', ok('The funded account', 'InternalAccount'), {
     description: 'A balanced ledger transfer from the platform’s settlement account in the account’s currency.',
     errors: [403, 409],

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   ArrayMaxSize,
@@ -21,7 +21,8 @@ import {
 import { Queries } from '#application/queries/queries.js';
 import { apiTokenList } from '#application/queries/list-criteria.js';
 import type { Actor } from '#application/tokens.js';
-import { ApiDoc, ApiList, ApiResource, created, noContent, ok } from '../docs/api-doc.js';
+import { ApiDoc, ApiResource, created, noContent, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { PageParams } from '../http/list-params.js';
@@ -73,16 +74,14 @@ export class TokensController {
     return { ...(await this.queries.apiToken(actor.platformId, issued.id)), clientSecret: issued.clientSecret };
   }
 
-  @Get()
-  @ApiList('List API tokens', 'tokens', 'ApiToken', {
+  @GetPage('', 'List API tokens', 'tokens', 'ApiToken', {
     description: 'Newest first. name matches exactly; date filters are inclusive.',
   })
   list(@Query() query: ListTokensQuery, @CurrentActor() actor: Actor) {
     return this.queries.listApiTokens(actor.platformId, apiTokenList(query));
   }
 
-  @Get(':tokenId')
-  @ApiResource('Get an API token', ok('The token', 'ApiToken'))
+  @GetOne(':tokenId', 'Get an API token', ok('The token', 'ApiToken'))
   get(@IdParam('ApiToken', 'tokenId') id: string, @CurrentActor() actor: Actor) {
     return this.queries.apiToken(actor.platformId, id);
   }

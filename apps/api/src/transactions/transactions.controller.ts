@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, registerDecorator } from 'class-validator';
@@ -11,12 +11,13 @@ import {
   RejectIncomingPaymentCommand,
 } from '#application/transactions/transaction-commands.js';
 import { TRANSACTION_STATUSES } from '#domain/transactions/transaction.js';
-import { ApiList, ApiResource, ok } from '../docs/api-doc.js';
+import { ApiResource, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { SortedPageParams } from '../http/list-params.js';
 import { CUSTOMER_ID } from '../quotes/quote.dto.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { IdempotentAction } from '../http/idempotency.interceptor.js';
 
 export class ListTransactionsQuery extends SortedPageParams {
   @IsOptional() @Matches(CUSTOMER_ID, { message: 'customerId must have the form Customer:<uuid>' }) customerId?: string;
@@ -98,23 +99,19 @@ export class TransactionsController {
     private readonly queries: MoneyQueries,
   ) {}
 
-  @Get()
-  @ApiList('List transactions', 'transactions', 'Transaction', {
+  @GetPage('', 'List transactions', 'transactions', 'Transaction', {
     description: `Newest first unless sortOrder=asc; dates are inclusive. ${STATUS_TEXT}`,
   })
   list(@Query() query: ListTransactionsQuery, @CurrentActor() actor: Actor) {
     return this.queries.listTransactions(actor.platformId, query);
   }
 
-  @Get(':transactionId')
-  @ApiResource('Get a transaction', ok('The transaction', 'Transaction'), { description: STATUS_TEXT })
+  @GetOne(':transactionId', 'Get a transaction', ok('The transaction', 'Transaction'), { description: STATUS_TEXT })
   get(@IdParam('Transaction', 'transactionId') id: string, @CurrentActor() actor: Actor) {
     return this.queries.transaction(actor.platformId, id);
   }
 
-  @Post(':transactionId/confirm')
-  @Idempotent()
-  @HttpCode(200)
+  @IdempotentAction(':transactionId/confirm')
   @ApiResource('Confirm receipt delivery', ok('The transaction', 'Transaction'), {
     description:
       'Records that the platform delivered the transaction’s receipt to its customer (needed only where the ' +
@@ -131,9 +128,7 @@ export class TransactionsController {
     return this.commands.execute(new ConfirmReceiptDeliveryCommand(id, actor, body?.receiptDeliveryConfirmedAt));
   }
 
-  @Post(':transactionId/approve')
-  @Idempotent()
-  @HttpCode(200)
+  @IdempotentAction(':transactionId/approve')
   @ApiResource('Approve an incoming payment', ok('The transaction', 'Transaction'), {
     description:
       'For INCOMING payments PENDING the platform’s approval: credits the receiver (PROCESSING, then COMPLETED). ' +
@@ -151,9 +146,7 @@ export class TransactionsController {
     return this.commands.execute(new ApproveIncomingPaymentCommand(id, actor, details));
   }
 
-  @Post(':transactionId/reject')
-  @Idempotent()
-  @HttpCode(200)
+  @IdempotentAction(':transactionId/reject')
   @ApiResource('Reject an incoming payment', ok('The transaction', 'Transaction'), {
     description:
       'For INCOMING payments PENDING the platform’s approval: REJECTED, nothing is credited. `reason`, when ' +

@@ -1,7 +1,8 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Query } from '@nestjs/common';
 import { IsBoolean, IsOptional, Matches } from 'class-validator';
 import { UmaProviderQueries } from '#application/uma-providers/uma-provider-queries.js';
-import { ApiList } from '../docs/api-doc.js';
+import {} from '../docs/api-doc.js';
+import { GetPage } from '../http/routes.js';
 import { SortedPageParams, ToBoolean } from '../http/list-params.js';
 
 export class ListUmaProvidersQuery extends SortedPageParams {
@@ -23,8 +24,7 @@ export class ListUmaProvidersQuery extends SortedPageParams {
 export class UmaProvidersController {
   constructor(private readonly queries: UmaProviderQueries) {}
 
-  @Get()
-  @ApiList('List UMA providers', 'providers', 'UmaProvider', {
+  @GetPage('', 'List UMA providers', 'providers', 'UmaProvider', {
     description:
       'Sorted by name, descending by default. Blocked providers (allowListStatus false) are ' +
       'included unless hasBlockedProviders=false.',

@@ -1,16 +1,17 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsIn, IsOptional, Matches } from 'class-validator';
 import { VERIFICATION_STATUSES } from '#domain/verifications/verification.js';
 import type { Actor } from '#application/tokens.js';
 import { CreateVerificationCommand } from '#application/verifications/verification-commands.js';
 import { VerificationQueries } from '#application/verifications/verification-queries.js';
-import { ApiDoc, ApiList, ApiResource, ok } from '../docs/api-doc.js';
+import { ApiDoc, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { PageParams } from '../http/list-params.js';
 import { CUSTOMER_ID } from '../http/formats.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { IdempotentAction } from '../http/idempotency.interceptor.js';
 
 const customerIdMessage = { message: 'customerId must have the form Customer:<uuid>' };
 
@@ -33,9 +34,7 @@ export class VerificationsController {
     private readonly queries: VerificationQueries,
   ) {}
 
-  @Post()
-  @HttpCode(200)
-  @Idempotent()
+  @IdempotentAction()
   @ApiDoc({
     summary: 'Verify a customer (KYC/KYB)',
     description:
@@ -58,14 +57,12 @@ export class VerificationsController {
     return this.queries.get(actor.platformId, id);
   }
 
-  @Get()
-  @ApiList('List verifications', 'verifications', 'Verification', { description: 'Newest first.' })
+  @GetPage('', 'List verifications', 'verifications', 'Verification', { description: 'Newest first.' })
   list(@Query() query: ListVerificationsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, query);
   }
 
-  @Get(':verificationId')
-  @ApiResource('Get a verification', ok('The verification', 'Verification'))
+  @GetOne(':verificationId', 'Get a verification', ok('The verification', 'Verification'))
   get(@IdParam('Verification', 'verificationId') id: string, @CurrentActor() actor: Actor) {
     return this.queries.get(actor.platformId, id);
   }

@@ -39,8 +39,7 @@ export class AuthCredentialsController {
     signedRetry: true,
   })
   async add(@Body() body: AddCredentialDto, @Signed() signed: SignedCall, @CurrentActor() actor: Actor) {
-    const outcome = await this.commands.execute(new AddCredentialCommand(body, signed.request, actor));
-    return signed.reply(outcome, 201);
+    return signed.execute(this.commands, new AddCredentialCommand(body, signed.request, actor), 201);
   }
 
   @Get()
@@ -106,7 +105,6 @@ export class AuthCredentialsController {
     signedRetry: true,
   })
   async revoke(@IdParam('AuthMethod', 'id') id: string, @Signed() signed: SignedCall, @CurrentActor() actor: Actor) {
-    const outcome = await this.commands.execute(new RevokeCredentialCommand(id, signed.request, actor));
-    return signed.reply(outcome, 204);
+    return signed.execute(this.commands, new RevokeCredentialCommand(id, signed.request, actor), 204);
   }
 }

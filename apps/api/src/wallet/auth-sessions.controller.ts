@@ -36,8 +36,7 @@ export class AuthSessionsController {
     signedRetry: true,
   })
   async revoke(@IdParam('Session', 'id') id: string, @Signed() signed: SignedCall, @CurrentActor() actor: Actor) {
-    const outcome = await this.commands.execute(new RevokeSessionCommand(id, signed.request, actor));
-    return signed.reply(outcome, 204);
+    return signed.execute(this.commands, new RevokeSessionCommand(id, signed.request, actor), 204);
   }
 
   @Post(':id/refresh')
@@ -58,9 +57,10 @@ export class AuthSessionsController {
     @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
   ) {
-    const outcome = await this.commands.execute(
+    return signed.execute(
+      this.commands,
       new RefreshSessionCommand(id, body.clientPublicKey, signed.request, actor),
+      200,
     );
-    return signed.reply(outcome, 200);
   }
 }

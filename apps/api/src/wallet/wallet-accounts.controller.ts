@@ -52,9 +52,6 @@ export class WalletAccountsController {
     @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
   ) {
-    const outcome = await this.commands.execute(
-      new ExportWalletCommand(id, body.clientPublicKey, signed.request, actor),
-    );
-    return signed.reply(outcome, 200);
+    return signed.execute(this.commands, new ExportWalletCommand(id, body.clientPublicKey, signed.request, actor), 200);
   }
 }

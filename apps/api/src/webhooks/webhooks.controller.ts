@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Actor } from '#application/tokens.js';
 import {
@@ -7,7 +7,8 @@ import {
   type TestWebhookResult,
 } from '#application/webhooks/webhook-commands.js';
 import { WebhookQueries } from '#application/webhooks/webhook-queries.js';
-import { ApiDoc, ApiList, ApiResource, ok } from '../docs/api-doc.js';
+import { ApiDoc, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { RateLimit, RateLimitGuard, WEBHOOK_TEST_POLICY } from '../http/rate-limit.js';
@@ -21,8 +22,7 @@ export class WebhooksController {
     private readonly queries: WebhookQueries,
   ) {}
 
-  @Get('webhooks/deliveries')
-  @ApiList('List webhook deliveries', 'deliveries', 'WebhookDelivery', {
+  @GetPage('webhooks/deliveries', 'List webhook deliveries', 'deliveries', 'WebhookDelivery', {
     description: 'Newest first unless sortOrder=asc.',
     tag: 'Webhooks',
   })
@@ -30,8 +30,7 @@ export class WebhooksController {
     return this.queries.listDeliveries(actor.platformId, query);
   }
 
-  @Get('webhooks/deliveries/:deliveryId')
-  @ApiResource('Get a webhook delivery', ok('The delivery', 'WebhookDelivery'), {
+  @GetOne('webhooks/deliveries/:deliveryId', 'Get a webhook delivery', ok('The delivery', 'WebhookDelivery'), {
     description: 'With its newest attempts (status code, latency, response excerpt, error).',
     tag: 'Webhooks',
   })
