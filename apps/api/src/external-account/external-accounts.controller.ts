@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   CreateExternalAccountCommand,
@@ -6,8 +6,9 @@ import {
 } from '#application/external-accounts/external-account-commands.js';
 import { ExternalAccountQueries } from '#application/external-accounts/external-account-queries.js';
 import type { Actor } from '#application/tokens.js';
-import { ApiDoc, created } from '../docs/api-doc.js';
-import { GetPage } from '../http/routes.js';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiDoc, ApiResource, created, noContent, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import {
@@ -27,6 +28,7 @@ const SANDBOX_NOTE =
 const AccountId = () => IdParam('ExternalAccount', 'externalAccountId');
 
 /** External accounts of customers and of the platform itself; each path sees only its own kind. */
+@ApiTags(tag)
 @Controller()
 export class ExternalAccountsController {
   constructor(
@@ -42,7 +44,6 @@ export class ExternalAccountsController {
       `The per-type fields of accountInfo are in the ExternalAccountCreateInfo schema; the currency ` +
       `must be one the account type holds. Without customerId the account is the platform’s own ` +
       `(listed under /platform/external-accounts). ${SANDBOX_NOTE}`,
-    tag,
     responses: created('The external account', 'ExternalAccount'),
     errors: [404, 409],
   })
@@ -54,31 +55,23 @@ export class ExternalAccountsController {
 
   @GetPage('customers/external-accounts', 'List customers’ external accounts', 'external accounts', 'ExternalAccount', {
     description: 'Newest first; deleted accounts are not listed.',
-    tag,
   })
   listForCustomers(@Query() query: ListCustomerExternalAccountsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, 'customer', query);
   }
 
-  @Get('customers/external-accounts/:externalAccountId')
-  @ApiDoc({
-    summary: 'Get a customer’s external account',
-    tag,
-    responses: { 200: { description: 'The external account', schema: 'ExternalAccount' } },
-    errors: [404],
-  })
+  @GetOne(
+    'customers/external-accounts/:externalAccountId',
+    'Get a customer’s external account',
+    ok('The external account', 'ExternalAccount'),
+  )
   getForCustomer(@AccountId() id: string, @CurrentActor() actor: Actor) {
     return this.queries.get(actor.platformId, 'customer', id);
   }
 
   @Delete('customers/external-accounts/:externalAccountId')
   @HttpCode(204)
-  @ApiDoc({
-    summary: 'Delete a customer’s external account',
-    tag,
-    responses: { 204: { description: 'Deleted' } },
-    errors: [404],
-  })
+  @ApiResource('Delete a customer’s external account', noContent('Deleted'))
   async deleteForCustomer(@AccountId() id: string, @CurrentActor() actor: Actor) {
     await this.commands.execute(new DeleteExternalAccountCommand('customer', id, actor));
   }
@@ -88,7 +81,6 @@ export class ExternalAccountsController {
   @ApiDoc({
     summary: 'Add one of the platform’s own external accounts',
     description: `As for customers, without customerId. ${SANDBOX_NOTE}`,
-    tag,
     responses: created('The external account', 'ExternalAccount'),
     errors: [409],
   })
@@ -104,32 +96,24 @@ export class ExternalAccountsController {
     'ExternalAccount',
     {
       description: 'Newest first; deleted accounts are not listed.',
-      tag,
     },
   )
   listForPlatform(@Query() query: ListPlatformExternalAccountsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, 'platform', query);
   }
 
-  @Get('platform/external-accounts/:externalAccountId')
-  @ApiDoc({
-    summary: 'Get one of the platform’s own external accounts',
-    tag,
-    responses: { 200: { description: 'The external account', schema: 'ExternalAccount' } },
-    errors: [404],
-  })
+  @GetOne(
+    'platform/external-accounts/:externalAccountId',
+    'Get one of the platform’s own external accounts',
+    ok('The external account', 'ExternalAccount'),
+  )
   getForPlatform(@AccountId() id: string, @CurrentActor() actor: Actor) {
     return this.queries.get(actor.platformId, 'platform', id);
   }
 
   @Delete('platform/external-accounts/:externalAccountId')
   @HttpCode(204)
-  @ApiDoc({
-    summary: 'Delete one of the platform’s own external accounts',
-    tag,
-    responses: { 204: { description: 'Deleted' } },
-    errors: [404],
-  })
+  @ApiResource('Delete one of the platform’s own external accounts', noContent('Deleted'))
   async deleteForPlatform(@AccountId() id: string, @CurrentActor() actor: Actor) {
     await this.commands.execute(new DeleteExternalAccountCommand('platform', id, actor));
   }
