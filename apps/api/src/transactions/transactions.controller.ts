@@ -1,7 +1,7 @@
 import { Body, Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
-import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, registerDecorator } from 'class-validator';
+import { IsISO8601, IsOptional, IsString, MaxLength, registerDecorator } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import type { Actor } from '#application/tokens.js';
 import { MoneyQueries } from '#application/transactions/money-queries.js';
@@ -10,33 +10,13 @@ import {
   ConfirmReceiptDeliveryCommand,
   RejectIncomingPaymentCommand,
 } from '#application/transactions/transaction-commands.js';
-import { TRANSACTION_STATUSES } from '#domain/transactions/transaction.js';
+import {} from '#domain/transactions/transaction.js';
 import { ApiResource, ok } from '../docs/api-doc.js';
 import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
-import { SortedPageParams } from '../http/list-params.js';
-import { CUSTOMER_ID } from '../quotes/quote.dto.js';
+import { ListTransactionsQuery } from './transaction.dto.js';
 import { IdempotentAction } from '../http/idempotency.interceptor.js';
-
-export class ListTransactionsQuery extends SortedPageParams {
-  @IsOptional() @Matches(CUSTOMER_ID, { message: 'customerId must have the form Customer:<uuid>' }) customerId?: string;
-  @IsOptional() @IsString() @MaxLength(200) platformCustomerId?: string;
-  /** An internal or external account id, or a UMA address, on either side of the transaction. */
-  @IsOptional() @IsString() @MaxLength(255) accountIdentifier?: string;
-  /** The source's account id, or its UMA address (starting with `$`). */
-  @IsOptional() @IsString() @MaxLength(255) senderAccountIdentifier?: string;
-  /** The destination's account id, or its UMA address (starting with `$`). */
-  @IsOptional() @IsString() @MaxLength(255) receiverAccountIdentifier?: string;
-  @IsOptional() @IsIn(TRANSACTION_STATUSES) status?: string;
-  @IsOptional() @IsIn(['INCOMING', 'OUTGOING']) type?: 'INCOMING' | 'OUTGOING';
-  /** reconciliationInstructions.reference */
-  @IsOptional() @IsString() @MaxLength(100) reference?: string;
-  /** createdAt at or after (inclusive). */
-  @IsOptional() @IsISO8601({ strict: true }) startDate?: string;
-  /** createdAt at or before (inclusive). */
-  @IsOptional() @IsISO8601({ strict: true }) endDate?: string;
-}
 
 /** A JSON object of at most 50 members and 8 KiB, any values. */
 function IsSmallObject() {
