@@ -1,5 +1,4 @@
-type Schema = Record<string, unknown>;
-const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
+import { obj, type Schema, str, idOf } from './kit.js';
 const amount: Schema = {
   type: 'object',
   required: ['amount', 'currency'],
@@ -49,7 +48,7 @@ export const transactionSchemas: Record<string, Schema> = {
       'updatedAt',
     ],
     properties: {
-      id: str({ pattern: '^Transaction:[0-9a-f-]{36}$' }),
+      id: idOf('Transaction'),
       status: str({
         enum: ['CREATED', 'PENDING', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'],
       }),
@@ -71,16 +70,12 @@ export const transactionSchemas: Record<string, Schema> = {
         required: ['reference'],
         properties: { reference: str(), transactionHash: str({ description: 'Crypto destinations, once completed.' }) },
       },
-      rateDetails: {
-        type: 'object',
-        required: ['gridApiMultiplier', 'gridApiFixedFee', 'gridApiVariableFeeRate', 'gridApiVariableFeeAmount'],
-        properties: {
-          gridApiMultiplier: { type: 'number' },
-          gridApiFixedFee: { type: 'number' },
-          gridApiVariableFeeRate: { type: 'number' },
-          gridApiVariableFeeAmount: { type: 'number' },
-        },
-      },
+      rateDetails: obj(['gridApiMultiplier', 'gridApiFixedFee', 'gridApiVariableFeeRate', 'gridApiVariableFeeAmount'], {
+        gridApiMultiplier: { type: 'number' },
+        gridApiFixedFee: { type: 'number' },
+        gridApiVariableFeeRate: { type: 'number' },
+        gridApiVariableFeeAmount: { type: 'number' },
+      }),
       failureReason: str({
         enum: [
           'LNURLP_FAILED',
