@@ -13,7 +13,9 @@ import { IdParam } from '../http/id-pipe.js';
 import { Idempotent, IdempotentAction } from '../http/idempotency.interceptor.js';
 import { CreateQuoteDto, ListQuotesQuery, type QuoteSourceDto } from './quote.dto.js';
 
-const wrongField = (field: string, message: string) => invalidInput([{ field, constraint: 'sourceType', message }]);
+/** A field given that the chosen source or destination type does not take (`constraint`: the type's field). */
+const wrongField = (field: string, message: string, constraint = 'sourceType') =>
+  invalidInput([{ field, constraint, message }]);
 
 /** The platform's DTO as the application takes it: a source carries only the fields of its type. */
 export function toPlatformQuoteRequest(body: CreateQuoteDto): PlatformQuoteRequest {
@@ -45,21 +47,13 @@ export function toQuoteRequest(body: Omit<CreateQuoteDto, 'source'> & { source: 
   const d = body.destination;
   if (d.destinationType === 'ACCOUNT') {
     if (d.currency !== undefined)
-      throw invalidInput([
-        {
-          field: 'destination.currency',
-          constraint: 'destinationType',
-          message: 'currency belongs to UMA_ADDRESS destinations',
-        },
-      ]);
+      throw wrongField('destination.currency', 'currency belongs to UMA_ADDRESS destinations', 'destinationType');
     if (d.umaAddress !== undefined || d.lookupId !== undefined) {
-      throw invalidInput([
-        {
-          field: 'destination.umaAddress',
-          constraint: 'destinationType',
-          message: 'umaAddress and destination.lookupId belong to UMA_ADDRESS destinations',
-        },
-      ]);
+      throw wrongField(
+        'destination.umaAddress',
+        'umaAddress and destination.lookupId belong to UMA_ADDRESS destinations',
+        'destinationType',
+      );
     }
     return {
       ...body,
@@ -71,13 +65,11 @@ export function toQuoteRequest(body: Omit<CreateQuoteDto, 'source'> & { source: 
     };
   }
   if (d.accountId !== undefined || d.paymentRail !== undefined) {
-    throw invalidInput([
-      {
-        field: 'destination.accountId',
-        constraint: 'destinationType',
-        message: 'accountId and paymentRail belong to ACCOUNT destinations',
-      },
-    ]);
+    throw wrongField(
+      'destination.accountId',
+      'accountId and paymentRail belong to ACCOUNT destinations',
+      'destinationType',
+    );
   }
   return {
     ...body,

@@ -71,6 +71,9 @@ const STATUS_TEXT =
   'FAILED (see failureReason), REFUNDED, EXPIRED (quote expired). ' +
   'reconciliationInstructions are present for every status but CREATED.';
 
+const TransactionId = () => IdParam('Transaction', 'transactionId');
+const TRANSACTION = ok('The transaction', 'Transaction');
+
 @ApiTags('Transactions')
 @Controller('transactions')
 export class TransactionsController {
@@ -86,13 +89,13 @@ export class TransactionsController {
     return this.queries.listTransactions(actor.platformId, query);
   }
 
-  @GetOne(':transactionId', 'Get a transaction', ok('The transaction', 'Transaction'), { description: STATUS_TEXT })
-  get(@IdParam('Transaction', 'transactionId') id: string, @CurrentActor() actor: Actor) {
+  @GetOne(':transactionId', 'Get a transaction', TRANSACTION, { description: STATUS_TEXT })
+  get(@TransactionId() id: string, @CurrentActor() actor: Actor) {
     return this.queries.transaction(actor.platformId, id);
   }
 
   @IdempotentAction(':transactionId/confirm')
-  @ApiResource('Confirm receipt delivery', ok('The transaction', 'Transaction'), {
+  @ApiResource('Confirm receipt delivery', TRANSACTION, {
     description:
       'Records that the platform delivered the transaction’s receipt to its customer (needed only where the ' +
       'platform must send receipts): receiptDeliveryConfirmedAt, the platform’s current time when the body ' +
@@ -101,7 +104,7 @@ export class TransactionsController {
     optionalBody: true,
   })
   confirm(
-    @IdParam('Transaction', 'transactionId') id: string,
+    @TransactionId() id: string,
     @Body() body: ConfirmReceiptDeliveryDto,
     @CurrentActor() actor: Actor,
   ): Promise<Record<string, unknown>> {
@@ -109,7 +112,7 @@ export class TransactionsController {
   }
 
   @IdempotentAction(':transactionId/approve')
-  @ApiResource('Approve an incoming payment', ok('The transaction', 'Transaction'), {
+  @ApiResource('Approve an incoming payment', TRANSACTION, {
     description:
       'For INCOMING payments PENDING the platform’s approval: credits the receiver (PROCESSING, then COMPLETED). ' +
       'receiverCustomerInfo, when given, is kept on the transaction. 409 ' +
@@ -118,7 +121,7 @@ export class TransactionsController {
     errors: [409],
   })
   approve(
-    @IdParam('Transaction', 'transactionId') id: string,
+    @TransactionId() id: string,
     @Body() body: ApprovePaymentDto,
     @CurrentActor() actor: Actor,
   ): Promise<Record<string, unknown>> {
@@ -127,7 +130,7 @@ export class TransactionsController {
   }
 
   @IdempotentAction(':transactionId/reject')
-  @ApiResource('Reject an incoming payment', ok('The transaction', 'Transaction'), {
+  @ApiResource('Reject an incoming payment', TRANSACTION, {
     description:
       'For INCOMING payments PENDING the platform’s approval: REJECTED, nothing is credited. `reason`, when ' +
       'given, is kept on the transaction as rejectionReason. 409 TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL ' +
@@ -136,7 +139,7 @@ export class TransactionsController {
     errors: [409],
   })
   reject(
-    @IdParam('Transaction', 'transactionId') id: string,
+    @TransactionId() id: string,
     @Body() body: RejectPaymentDto,
     @CurrentActor() actor: Actor,
   ): Promise<Record<string, unknown>> {
