@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
+import {
+  applyDecorators,
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Post,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { AgentAuthenticator, type AgentPrincipal } from '#application/agents/agent-access.js';
@@ -33,6 +44,20 @@ import {
   AgentTransferInDto,
   AgentTransferOutDto,
 } from './agent-me.dto.js';
+
+/** A transfer the agent asks for: idempotent, evaluated by the policy, answered with the agent action. */
+const Transfer = (path: string, summary: string, description: string) =>
+  applyDecorators(
+    Post(path),
+    Idempotent(),
+    ApiDoc({
+      summary,
+      description,
+      auth: 'bearer',
+      responses: created('The agent action', 'AgentAction'),
+      errors: [403, 404, 409, 422],
+    }),
+  );
 
 /**
  * The agent's own API (`Authorization: Bearer <accessToken>`): bound to the agent's customer
@@ -168,35 +193,25 @@ export class AgentMeController {
     });
   }
 
-  @Post('transfer-in')
-  @Idempotent()
-  @ApiDoc({
-    summary: 'Transfer in',
-    description:
-      'From one of the customer’s external accounts into one of its internal accounts. Evaluated by ' +
+  @Transfer(
+    'transfer-in',
+    'Transfer in',
+    'From one of the customer’s external accounts into one of its internal accounts. Evaluated by ' +
       'the policy (CREATE_TRANSFERS). amount is optional in the schema, as in the public API, but a pull ' +
       'needs it: 400 INVALID_AMOUNT without it.',
-    auth: 'bearer',
-    responses: created('The agent action', 'AgentAction'),
-    errors: [403, 404, 409, 422],
-  })
+  )
   transferIn(@Body() body: AgentTransferInDto, @CurrentAgent() agent: AgentPrincipal) {
     return this.actions.transfer(agent, 'IN', body);
   }
 
-  @Post('transfer-out')
-  @Idempotent()
-  @ApiDoc({
-    summary: 'Transfer out',
-    description:
-      'From one of the customer’s internal accounts to one of its external accounts. Evaluated by ' +
+  @Transfer(
+    'transfer-out',
+    'Transfer out',
+    'From one of the customer’s internal accounts to one of its external accounts. Evaluated by ' +
       'the policy (CREATE_TRANSFERS); 400 INSUFFICIENT_FUNDS when the balance does not cover it. Without ' +
       'amount the account’s whole available balance is sent, and the policy judges that amount (400 ' +
       'INVALID_AMOUNT when the balance is empty).',
-    auth: 'bearer',
-    responses: created('The agent action', 'AgentAction'),
-    errors: [403, 404, 409, 422],
-  })
+  )
   transferOut(@Body() body: AgentTransferOutDto, @CurrentAgent() agent: AgentPrincipal) {
     return this.actions.transfer(agent, 'OUT', body);
   }
