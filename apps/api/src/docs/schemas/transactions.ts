@@ -1,3 +1,4 @@
+import { FAILURE_REASONS } from '#domain/transactions/payment-plan.js';
 import { obj, type Schema, str, idOf } from './kit.js';
 const amount: Schema = {
   type: 'object',
@@ -76,18 +77,7 @@ export const transactionSchemas: Record<string, Schema> = {
         gridApiVariableFeeRate: { type: 'number' },
         gridApiVariableFeeAmount: { type: 'number' },
       }),
-      failureReason: str({
-        enum: [
-          'LNURLP_FAILED',
-          'PAY_REQUEST_FAILED',
-          'PAYMENT_APPROVAL_WEBHOOK_ERROR',
-          'PAYMENT_APPROVAL_TIMED_OUT',
-          'OFFRAMP_FAILED',
-          'MISSING_MANDATORY_PAYEE_DATA',
-          'QUOTE_EXPIRED',
-          'QUOTE_EXECUTION_FAILED',
-        ],
-      }),
+      failureReason: str({ enum: [...FAILURE_REASONS] }),
       failureDetail: str({
         enum: [
           'INSUFFICIENT_FUNDS',
