@@ -2,7 +2,6 @@ import { Type } from 'class-transformer';
 import { IsDefined, IsIn, IsOptional, Matches, ValidateNested } from 'class-validator';
 import { AGENT_ACTION_STATUSES } from '#domain/agents/agent-types.js';
 import { CURRENCY_CODES } from '#domain/money.js';
-import {} from '#domain/transactions/transaction.js';
 import { CreatePlatformExternalAccountDto } from '../external-account/external-account.dto.js';
 import { CUSTOMER_ID } from '../http/formats.js';
 import { PageParams } from '../http/list-params.js';

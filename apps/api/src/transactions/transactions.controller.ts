@@ -10,7 +10,6 @@ import {
   ConfirmReceiptDeliveryCommand,
   RejectIncomingPaymentCommand,
 } from '#application/transactions/transaction-commands.js';
-import {} from '#domain/transactions/transaction.js';
 import { ApiResource, ok } from '../docs/api-doc.js';
 import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';

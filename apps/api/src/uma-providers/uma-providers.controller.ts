@@ -1,7 +1,6 @@
 import { Controller, Query } from '@nestjs/common';
 import { IsBoolean, IsOptional, Matches } from 'class-validator';
 import { UmaProviderQueries } from '#application/uma-providers/uma-provider-queries.js';
-import {} from '../docs/api-doc.js';
 import { GetPage } from '../http/routes.js';
 import { SortedPageParams, ToBoolean } from '../http/list-params.js';
 
