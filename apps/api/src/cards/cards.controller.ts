@@ -4,7 +4,7 @@ import { CreateCardCommand, UpdateCardCommand } from '#application/cards/card-co
 import { CardQueries } from '#application/cards/card-queries.js';
 import type { Actor } from '#application/tokens.js';
 import type { CardSnapshot } from '#domain/cards/card-types.js';
-import { ApiDoc, ApiResource, created, ok } from '../docs/api-doc.js';
+import { ApiDoc, created, ok, ApiSignedResource } from '../docs/api-doc.js';
 import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
@@ -65,7 +65,7 @@ export class CardsController {
   }
 
   @Patch(':id')
-  @ApiResource('Change a card’s state and/or funding sources', ok('The card', 'Card'), {
+  @ApiSignedResource('Change a card’s state and/or funding sources', ok('The card', 'Card'), {
     description:
       'state: ACTIVE <-> FROZEN, ACTIVE/FROZEN -> CLOSED (stateReason CLOSED_BY_PLATFORM, funding ' +
       'sources detached, open authorizations reversed and their holds released; CLOSED is ' +
@@ -75,7 +75,6 @@ export class CardsController {
       `Emits card.state_change / card.funding_source_change (events CardStateChanged / ` +
       `CardFundingSourcesChanged). ${OWNER} A request that would be refused is refused before a challenge is issued.`,
     errors: [409],
-    signedRetry: true,
   })
   async update(
     @IdParam('Card', 'id') id: string,

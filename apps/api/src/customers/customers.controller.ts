@@ -8,7 +8,7 @@ import {
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
 import type { SignedResult } from '#application/wallet/signed-retry.service.js';
-import { ApiDoc, ApiResource, created, ok } from '../docs/api-doc.js';
+import { ApiDoc, ApiResource, created, ok, ApiSignedResource } from '../docs/api-doc.js';
 import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
@@ -53,7 +53,7 @@ export class CustomersController {
   }
 
   @Patch(':customerId')
-  @ApiResource('Update a customer', ok('The updated customer', 'Customer'), {
+  @ApiSignedResource('Update a customer', ok('The updated customer', 'Customer'), {
     description:
       'customerType, when given, must be the customer’s. Fields of businessInfo not given are kept. ' +
       'kycStatus/kybStatus records the platform’s own result (APPROVED activates the accounts). ' +
@@ -61,7 +61,6 @@ export class CustomersController {
       'the email of a customer whose embedded wallet has an EMAIL_OTP credential is a signed ' +
       'retry (stamped by a session of that wallet) and the credential follows the new email.',
     errors: [409],
-    signedRetry: true,
   })
   async update(
     @IdParam('Customer', 'customerId') id: string,

@@ -166,3 +166,7 @@ export const ApiList = (summary: string, items: string, schema: string, more: Ap
 /** An operation on one resource named in the path: 404 when it is unknown (or another platform's) besides `errors`. */
 export const ApiResource = (summary: string, responses: Record<number, DocResponse>, more: ApiDocMore = {}) =>
   ApiDoc({ ...more, summary, responses, errors: [404, ...(more.errors ?? []).filter((s) => s !== 404)] });
+
+/** A signed retry on a resource named in the path: `ApiResource` with the 202 challenge and the signature headers. */
+export const ApiSignedResource = (summary: string, responses: Record<number, DocResponse>, more: ApiDocMore = {}) =>
+  ApiResource(summary, responses, { ...more, signedRetry: true });

@@ -10,7 +10,7 @@ import {
 } from '#application/wallet/credential-commands.js';
 import { VerifyCredentialCommand } from '#application/wallet/session-commands.js';
 import { WalletQueries } from '#application/wallet/wallet-queries.js';
-import { ApiDoc, ApiResource, created, noContent, ok } from '../docs/api-doc.js';
+import { ApiDoc, created, noContent, ok, ApiSignedResource } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { Signed, signedRetryHeaders, type SignedCall } from '../http/signed-retry.js';
@@ -98,11 +98,10 @@ export class AuthCredentialsController {
   }
 
   @Delete(':id')
-  @ApiResource('Revoke a credential', noContent('Revoked'), {
+  @ApiSignedResource('Revoke a credential', noContent('Revoked'), {
     description:
       'Signed retry stamped by a session of a different credential of the same account; the ' +
       'credential’s sessions end with it. The last credential of an account cannot be revoked (400).',
-    signedRetry: true,
   })
   async revoke(@IdParam('AuthMethod', 'id') id: string, @Signed() signed: SignedCall, @CurrentActor() actor: Actor) {
     return signed.execute(this.commands, new RevokeCredentialCommand(id, signed.request, actor), 204);

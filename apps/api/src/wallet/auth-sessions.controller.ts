@@ -4,7 +4,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { Actor } from '#application/tokens.js';
 import { RefreshSessionCommand, RevokeSessionCommand } from '#application/wallet/session-commands.js';
 import { WalletQueries } from '#application/wallet/wallet-queries.js';
-import { ApiDoc, ApiResource, noContent, ok } from '../docs/api-doc.js';
+import { ApiDoc, noContent, ok, ApiSignedResource } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { Signed, type SignedCall } from '../http/signed-retry.js';
@@ -30,17 +30,16 @@ export class AuthSessionsController {
   }
 
   @Delete(':id')
-  @ApiResource('Revoke a session', noContent('Revoked'), {
+  @ApiSignedResource('Revoke a session', noContent('Revoked'), {
     description: 'Signed retry; step 1 answers 202 with `type` = the type of the credential that issued the session.',
     errors: [409],
-    signedRetry: true,
   })
   async revoke(@IdParam('Session', 'id') id: string, @Signed() signed: SignedCall, @CurrentActor() actor: Actor) {
     return signed.execute(this.commands, new RevokeSessionCommand(id, signed.request, actor), 204);
   }
 
   @Post(':id/refresh')
-  @ApiResource(
+  @ApiSignedResource(
     'Refresh an active session',
     ok('The session with its new encrypted signing key', 'AuthSessionWithKey'),
     {
@@ -48,7 +47,6 @@ export class AuthSessionsController {
         'Signed retry whose payload binds `clientPublicKey` (same body on both steps); answers the ' +
         'session with a new signing key sealed to that key. An expired session cannot be refreshed: ' +
         'verify the credential again.',
-      signedRetry: true,
     },
   )
   async refresh(

@@ -5,7 +5,7 @@ import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
 import { ExportWalletCommand, SetPrivateEnabledCommand } from '#application/wallet/account-commands.js';
 import type { SignedResult } from '#application/wallet/signed-retry.service.js';
-import { ApiResource, ok } from '../docs/api-doc.js';
+import { ok, ApiSignedResource } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { Signed, type SignedCall } from '../http/signed-retry.js';
@@ -21,9 +21,8 @@ export class WalletAccountsController {
   ) {}
 
   @Patch(':id')
-  @ApiResource('Update embedded wallet privacy', ok('The account', 'InternalAccount'), {
+  @ApiSignedResource('Update embedded wallet privacy', ok('The account', 'InternalAccount'), {
     description: 'Signed retry stamped by a session of the account; step 2 repeats the body.',
-    signedRetry: true,
   })
   async update(
     @IdParam('InternalAccount', 'id') id: string,
@@ -39,12 +38,11 @@ export class WalletAccountsController {
   }
 
   @Post(':id/export')
-  @ApiResource('Export an embedded wallet', ok('The export', 'WalletExport'), {
+  @ApiSignedResource('Export an embedded wallet', ok('The export', 'WalletExport'), {
     description:
       'Signed retry with `{clientPublicKey}` on both steps; answers the wallet seed sealed (HPKE, ' +
       'the session-key bundle format) to that key.',
     errors: [409],
-    signedRetry: true,
   })
   async export(
     @IdParam('InternalAccount', 'id') id: string,
