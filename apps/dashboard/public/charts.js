@@ -47,43 +47,26 @@ export function drawWebhookOutcomes(deliveries) {
   });
 }
 
+/** A chart of figures per day (days in order): one dataset per series, its `data` the day's `value`. */
+function drawDaily(canvas, type, title, days, series, scales) {
+  const labels = Object.keys(days).sort();
+  const datasets = series.map(({ value, ...rest }) => ({ ...rest, data: labels.map((d) => days[d][value]) }));
+  const plugins = { title: { display: true, text: title } };
+  draw(canvas, { type, data: { labels, datasets }, options: scales ? { scales, plugins } : { plugins } });
+}
+
 /** Share of payments that failed, per day (%). */
 export function drawFailureRate(transactions) {
-  const days = failureRatePerDay(transactions);
-  const labels = Object.keys(days).sort();
-  draw('failure-chart', {
-    type: 'line',
-    data: {
-      labels,
-      datasets: [
-        {
-          label: 'failed %',
-          data: labels.map((d) => days[d].rate),
-          borderColor: '#cf222e',
-          backgroundColor: '#cf222e',
-        },
-      ],
-    },
-    options: {
-      scales: { y: { min: 0, max: 100, title: { display: true, text: '%' } } },
-      plugins: { title: { display: true, text: 'Payment failure rate per day' } },
-    },
+  const failed = { label: 'failed %', value: 'rate', borderColor: '#cf222e', backgroundColor: '#cf222e' };
+  drawDaily('failure-chart', 'line', 'Payment failure rate per day', failureRatePerDay(transactions), [failed], {
+    y: { min: 0, max: 100, title: { display: true, text: '%' } },
   });
 }
 
 /** Webhook delivery latency (creation to delivery) per day: p50 and p95 in ms. */
 export function drawWebhookLatency(deliveries) {
-  const days = latencyPerDay(deliveries);
-  const labels = Object.keys(days).sort();
-  draw('latency-chart', {
-    type: 'bar',
-    data: {
-      labels,
-      datasets: [
-        { label: 'p50 ms', data: labels.map((d) => days[d].p50), backgroundColor: '#0969da' },
-        { label: 'p95 ms', data: labels.map((d) => days[d].p95), backgroundColor: '#8250df' },
-      ],
-    },
-    options: { plugins: { title: { display: true, text: 'Webhook delivery latency per day' } } },
-  });
+  drawDaily('latency-chart', 'bar', 'Webhook delivery latency per day', latencyPerDay(deliveries), [
+    { label: 'p50 ms', value: 'p50', backgroundColor: '#0969da' },
+    { label: 'p95 ms', value: 'p95', backgroundColor: '#8250df' },
+  ]);
 }

@@ -131,21 +131,14 @@ export function renderCards(cards) {
   );
 }
 
+/** A transaction's row (id, type, status, then `more` cells); picking it opens the transaction. */
+export const transactionRow = (t, ...more) =>
+  `<tr class="pick" data-tx="${esc(t.id)}">` + cells(code(t.id), esc(t.type), status(t.status), ...more) + '</tr>';
+
 export function renderTransactions(transactions) {
   return table(
     ['transaction', 'type', 'status', 'sent', 'reference'],
-    transactions.map(
-      (t) =>
-        `<tr class="pick" data-tx="${esc(t.id)}">` +
-        cells(
-          code(t.id),
-          esc(t.type),
-          status(t.status),
-          esc(money(t.sentAmount)),
-          esc(t.reconciliationInstructions?.reference),
-        ) +
-        '</tr>',
-    ),
+    transactions.map((t) => transactionRow(t, esc(money(t.sentAmount)), esc(t.reconciliationInstructions?.reference))),
   );
 }
 

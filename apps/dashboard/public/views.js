@@ -1,7 +1,7 @@
 // Customer search and drill-down: customer → accounts → transactions → detail; card → history.
 import { get, q } from './api.js';
 import { cells, code, esc, money, num, status, table, when } from './format.js';
-import { authorizationsOf, renderAuthorizations, renderCardTransactions, showPostings } from './ops.js';
+import { authorizationsOf, renderAuthorizations, renderCardTransactions, showPostings, transactionRow } from './ops.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -59,18 +59,8 @@ export async function showCustomer(customerId) {
     `<h3>Transactions</h3>` +
     table(
       ['transaction', 'type', 'status', 'sent', 'received', 'created'],
-      transactions.data.map(
-        (t) =>
-          `<tr class="pick" data-tx="${esc(t.id)}">` +
-          cells(
-            code(t.id),
-            esc(t.type),
-            status(t.status),
-            num(money(t.sentAmount)),
-            num(money(t.receivedAmount)),
-            when(t.createdAt),
-          ) +
-          '</tr>',
+      transactions.data.map((t) =>
+        transactionRow(t, num(money(t.sentAmount)), num(money(t.receivedAmount)), when(t.createdAt)),
       ),
     ) +
     `<div id="subdetail"></div>`;

@@ -56,6 +56,32 @@ const idempotentPost =
     return { method: 'POST', path, body, headers: { 'Idempotency-Key': String(own.idempotencyKey ?? newKey()) } };
   };
 
+type Dto = Parameters<typeof dtoSchema>[0];
+
+/** A tool listing a collection: GET `path` with the query DTO's fields as its inputs. */
+const listTool = (name: string, description: string, path: string, query: Dto): AgentTool => ({
+  name,
+  description,
+  inputSchema: dtoSchema(query),
+  request: (args) => ({ method: 'GET', path, query: args }),
+});
+
+/** A tool reading one resource: GET `<path>/<id>`, the id in the input `param`, of the resource `kind`. */
+const getTool = (name: string, description: string, path: string, param: string, kind: string): AgentTool => ({
+  name,
+  description,
+  inputSchema: withInputs(noInput, { [param]: id(kind) }, [param]),
+  request: (args) => ({ method: 'GET', path: `${path}/${enc(String(args[param]))}` }),
+});
+
+/** A tool sending the body DTO's fields in an idempotent POST to `path` (see `idempotentPost`). */
+const postTool = (name: string, description: string, path: string, body: Dto): AgentTool => ({
+  name,
+  description,
+  inputSchema: withInputs(dtoSchema(body), { idempotencyKey }),
+  request: idempotentPost(path),
+});
+
 /**
  * The agent-side operations of the API as MCP tools. Input schemas come from the DTOs of
  * `apps/api/src/agents/agent-me.dto.ts`, so a tool accepts exactly what the endpoint validates.
@@ -70,50 +96,42 @@ export function agentTools(): AgentTool[] {
       inputSchema: noInput,
       request: () => ({ method: 'GET', path: '/agents/me' }),
     },
-    {
-      name: 'list_internal_accounts',
-      description:
-        'The customer’s internal accounts with their balances (amounts in the currency’s smallest ' +
+    listTool(
+      'list_internal_accounts',
+      'The customer’s internal accounts with their balances (amounts in the currency’s smallest ' +
         'unit). Needs VIEW_TRANSACTIONS.',
-      inputSchema: dtoSchema(AgentListInternalAccountsQuery),
-      request: (query) => ({ method: 'GET', path: '/agents/me/internal-accounts', query }),
-    },
-    {
-      name: 'list_external_accounts',
-      description:
-        'The customer’s external (bank) accounts, e.g. as transfer-out destinations. Needs ' +
+      '/agents/me/internal-accounts',
+      AgentListInternalAccountsQuery,
+    ),
+    listTool(
+      'list_external_accounts',
+      'The customer’s external (bank) accounts, e.g. as transfer-out destinations. Needs ' +
         'MANAGE_EXTERNAL_ACCOUNTS.',
-      inputSchema: dtoSchema(AgentListExternalAccountsQuery),
-      request: (query) => ({ method: 'GET', path: '/agents/me/external-accounts', query }),
-    },
-    {
-      name: 'list_transactions',
-      description:
-        'The customer’s transactions, newest first unless sortOrder=asc; dates are inclusive. Needs ' +
+      '/agents/me/external-accounts',
+      AgentListExternalAccountsQuery,
+    ),
+    listTool(
+      'list_transactions',
+      'The customer’s transactions, newest first unless sortOrder=asc; dates are inclusive. Needs ' +
         'VIEW_TRANSACTIONS.',
-      inputSchema: dtoSchema(AgentListTransactionsQuery),
-      request: (query) => ({ method: 'GET', path: '/agents/me/transactions', query }),
-    },
-    {
-      name: 'get_transaction',
-      description: 'One of the customer’s transactions. Needs VIEW_TRANSACTIONS.',
-      inputSchema: withInputs(noInput, { transactionId: id('Transaction') }, ['transactionId']),
-      request: (a) => ({ method: 'GET', path: `/agents/me/transactions/${enc(String(a.transactionId))}` }),
-    },
-    {
-      name: 'create_quote',
-      description:
-        'Create a quote from one of the customer’s accounts (amounts in the smallest unit). Needs ' +
+      '/agents/me/transactions',
+      AgentListTransactionsQuery,
+    ),
+    getTool(
+      'get_transaction',
+      'One of the customer’s transactions. Needs VIEW_TRANSACTIONS.',
+      '/agents/me/transactions',
+      'transactionId',
+      'Transaction',
+    ),
+    postTool(
+      'create_quote',
+      'Create a quote from one of the customer’s accounts (amounts in the smallest unit). Needs ' +
         'CREATE_QUOTES; with immediatelyExecute it is also evaluated by the policy like execute_quote.',
-      inputSchema: withInputs(dtoSchema(AgentCreateQuoteDto), { idempotencyKey }),
-      request: idempotentPost('/agents/me/quotes'),
-    },
-    {
-      name: 'get_quote',
-      description: 'A quote this agent created, with its status.',
-      inputSchema: withInputs(noInput, { quoteId: id('Quote') }, ['quoteId']),
-      request: (a) => ({ method: 'GET', path: `/agents/me/quotes/${enc(String(a.quoteId))}` }),
-    },
+      '/agents/me/quotes',
+      AgentCreateQuoteDto,
+    ),
+    getTool('get_quote', 'A quote this agent created, with its status.', '/agents/me/quotes', 'quoteId', 'Quote'),
     {
       name: 'execute_quote',
       description:
@@ -141,35 +159,33 @@ export function agentTools(): AgentTool[] {
         },
       }),
     },
-    {
-      name: 'transfer_in',
-      description:
-        'Move money from one of the customer’s external accounts into one of its internal accounts ' +
+    postTool(
+      'transfer_in',
+      'Move money from one of the customer’s external accounts into one of its internal accounts ' +
         '(same currency). Evaluated by the policy (CREATE_TRANSFERS); returns the agent action.',
-      inputSchema: withInputs(dtoSchema(AgentTransferInDto), { idempotencyKey }),
-      request: idempotentPost('/agents/me/transfer-in'),
-    },
-    {
-      name: 'transfer_out',
-      description:
-        'Move money from one of the customer’s internal accounts to one of its external accounts (same ' +
+      '/agents/me/transfer-in',
+      AgentTransferInDto,
+    ),
+    postTool(
+      'transfer_out',
+      'Move money from one of the customer’s internal accounts to one of its external accounts (same ' +
         'currency). Evaluated by the policy (CREATE_TRANSFERS); returns the agent action.',
-      inputSchema: withInputs(dtoSchema(AgentTransferOutDto), { idempotencyKey }),
-      request: idempotentPost('/agents/me/transfer-out'),
-    },
-    {
-      name: 'list_actions',
-      description:
-        'This agent’s actions (executions and transfers), newest first, with their status: ' +
+      '/agents/me/transfer-out',
+      AgentTransferOutDto,
+    ),
+    listTool(
+      'list_actions',
+      'This agent’s actions (executions and transfers), newest first, with their status: ' +
         'PENDING_APPROVAL, APPROVED, REJECTED or FAILED.',
-      inputSchema: dtoSchema(AgentListActionsQuery),
-      request: (query) => ({ method: 'GET', path: '/agents/me/actions', query }),
-    },
-    {
-      name: 'get_action',
-      description: 'One of this agent’s actions: poll it for the platform’s decision on a PENDING_APPROVAL action.',
-      inputSchema: withInputs(noInput, { actionId: id('AgentAction') }, ['actionId']),
-      request: (a) => ({ method: 'GET', path: `/agents/me/actions/${enc(String(a.actionId))}` }),
-    },
+      '/agents/me/actions',
+      AgentListActionsQuery,
+    ),
+    getTool(
+      'get_action',
+      'One of this agent’s actions: poll it for the platform’s decision on a PENDING_APPROVAL action.',
+      '/agents/me/actions',
+      'actionId',
+      'AgentAction',
+    ),
   ];
 }

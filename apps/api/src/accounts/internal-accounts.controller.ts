@@ -1,13 +1,15 @@
-import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsIn, IsOptional, Matches } from 'class-validator';
 import { OpenInternalAccountCommand } from '#application/customers/customer-commands.js';
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
 import { CURRENCY_CODES } from '#domain/money.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, created, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
-import { idParam } from '../http/id-pipe.js';
+import { IdParam } from '../http/id-pipe.js';
 import { PageParams } from '../http/list-params.js';
 import { CUSTOMER_ID } from '../http/formats.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
@@ -31,6 +33,7 @@ export class OpenInternalAccountDto {
 }
 
 /** Internal accounts: customers' (with balances) and the platform's own settlement accounts. */
+@ApiTags('InternalAccounts')
 @Controller()
 export class InternalAccountsController {
   constructor(
@@ -38,12 +41,7 @@ export class InternalAccountsController {
     private readonly queries: Queries,
   ) {}
 
-  @Get('customers/internal-accounts')
-  @ApiDoc({
-    summary: 'List customers’ internal accounts',
-    tag: 'InternalAccounts',
-    responses: { 200: { description: 'A page of accounts', schema: 'list:InternalAccount' } },
-  })
+  @GetPage('customers/internal-accounts', 'List customers’ internal accounts', 'accounts', 'InternalAccount')
   listCustomerAccounts(@Query() query: ListCustomerAccountsQuery, @CurrentActor() actor: Actor) {
     return this.queries.listInternalAccounts(actor.platformId, { ...query, owner: 'customer' });
   }
@@ -52,8 +50,7 @@ export class InternalAccountsController {
   @Idempotent()
   @ApiDoc({
     summary: 'Open an internal account for a customer',
-    tag: 'InternalAccounts',
-    responses: { 201: { description: 'The account', schema: 'InternalAccount' } },
+    responses: created('The account', 'InternalAccount'),
     errors: [404, 409],
   })
   async open(@Body() body: OpenInternalAccountDto, @CurrentActor() actor: Actor) {
@@ -61,24 +58,13 @@ export class InternalAccountsController {
     return this.queries.internalAccount(actor.platformId, id);
   }
 
-  @Get('platform/internal-accounts')
-  @ApiDoc({
-    summary: 'List the platform’s own (settlement) accounts',
-    tag: 'InternalAccounts',
-    responses: { 200: { description: 'A page of accounts', schema: 'list:InternalAccount' } },
-  })
+  @GetPage('platform/internal-accounts', 'List the platform’s own (settlement) accounts', 'accounts', 'InternalAccount')
   listPlatformAccounts(@Query() query: ListPlatformAccountsQuery, @CurrentActor() actor: Actor) {
     return this.queries.listInternalAccounts(actor.platformId, { ...query, owner: 'platform' });
   }
 
-  @Get('internal-accounts/:id')
-  @ApiDoc({
-    summary: 'Get an internal account',
-    tag: 'InternalAccounts',
-    responses: { 200: { description: 'The account', schema: 'InternalAccount' } },
-    errors: [404],
-  })
-  get(@Param('id', idParam('InternalAccount', 'id')) id: string, @CurrentActor() actor: Actor) {
+  @GetOne('internal-accounts/:id', 'Get an internal account', ok('The account', 'InternalAccount'))
+  get(@IdParam('InternalAccount', 'id') id: string, @CurrentActor() actor: Actor) {
     return this.queries.internalAccount(actor.platformId, id);
   }
 }

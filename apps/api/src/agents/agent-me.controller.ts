@@ -1,4 +1,16 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import {
+  applyDecorators,
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Post,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { AgentAuthenticator, type AgentPrincipal } from '#application/agents/agent-access.js';
 import { AgentActions } from '#application/agents/agent-actions.js';
@@ -15,10 +27,11 @@ import { authorizeOperation } from '#domain/agents/agent-policy.js';
 import type { AgentPermission } from '#domain/agents/agent-types.js';
 import { forbidden } from '#domain/agents/agent-policy.js';
 import { notFound } from '#domain/errors.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, ApiResource, created, noContent, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { AgentRoute } from '../http/auth.js';
-import { idParam } from '../http/id-pipe.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { IdParam } from '../http/id-pipe.js';
+import { Idempotent, IdempotentAction } from '../http/idempotency.interceptor.js';
 import { toPlatformQuoteRequest } from '../quotes/quotes.controller.js';
 import { AgentAuthGuard, CurrentAgent } from './agent-auth.guard.js';
 import {
@@ -32,10 +45,25 @@ import {
   AgentTransferOutDto,
 } from './agent-me.dto.js';
 
+/** A transfer the agent asks for: idempotent, evaluated by the policy, answered with the agent action. */
+const Transfer = (path: string, summary: string, description: string) =>
+  applyDecorators(
+    Post(path),
+    Idempotent(),
+    ApiDoc({
+      summary,
+      description,
+      auth: 'bearer',
+      responses: created('The agent action', 'AgentAction'),
+      errors: [403, 404, 409, 422],
+    }),
+  );
+
 /**
  * The agent's own API (`Authorization: Bearer <accessToken>`): bound to the agent's customer
  * (another customer's resources answer 404) and limited by its policy (403).
  */
+@ApiTags('Agent (self)')
 @Controller('agents/me')
 @AgentRoute()
 @UseGuards(AgentAuthGuard)
@@ -61,46 +89,30 @@ export class AgentMeController {
   @ApiDoc({
     summary: 'The agent itself',
     description: 'Profile, policy and usage (as of the platform clock).',
-    tag: 'Agent (self)',
     auth: 'bearer',
-    responses: { 200: { description: 'The agent', schema: 'Agent' } },
+    responses: ok('The agent', 'Agent'),
   })
   me(@CurrentAgent() agent: AgentPrincipal) {
     return this.agents.agent(agent.platformId, agent.agentId);
   }
 
-  @Get('actions')
-  @ApiDoc({
-    summary: 'The agent’s actions',
+  @GetPage('actions', 'The agent’s actions', 'actions', 'AgentAction', {
     description: 'Newest first. Poll an action for the platform’s decision.',
-    tag: 'Agent (self)',
     auth: 'bearer',
-    responses: { 200: { description: 'A page of actions', schema: 'list:AgentAction' } },
   })
   listActions(@Query() q: AgentListActionsQuery, @CurrentAgent() agent: AgentPrincipal) {
     const { limit, cursor, status } = q;
     return this.agents.listActions(agent.platformId, { agentId: agent.agentId, status, limit, cursor });
   }
 
-  @Get('actions/:actionId')
-  @ApiDoc({
-    summary: 'One of the agent’s actions',
-    tag: 'Agent (self)',
-    auth: 'bearer',
-    responses: { 200: { description: 'The action', schema: 'AgentAction' } },
-    errors: [404],
-  })
-  action(@Param('actionId', idParam('AgentAction', 'actionId')) id: string, @CurrentAgent() agent: AgentPrincipal) {
+  @GetOne('actions/:actionId', 'One of the agent’s actions', ok('The action', 'AgentAction'), { auth: 'bearer' })
+  action(@IdParam('AgentAction', 'actionId') id: string, @CurrentAgent() agent: AgentPrincipal) {
     return this.agents.action(agent.platformId, agent.agentId, id);
   }
 
-  @Get('internal-accounts')
-  @ApiDoc({
-    summary: 'The customer’s internal accounts',
+  @GetPage('internal-accounts', 'The customer’s internal accounts', 'accounts', 'InternalAccount', {
     description: 'With balances. Needs VIEW_TRANSACTIONS.',
-    tag: 'Agent (self)',
     auth: 'bearer',
-    responses: { 200: { description: 'A page of accounts', schema: 'list:InternalAccount' } },
     errors: [403],
   })
   async internalAccounts(@Query() q: AgentListInternalAccountsQuery, @CurrentAgent() agent: AgentPrincipal) {
@@ -109,15 +121,11 @@ export class AgentMeController {
     return this.queries.listInternalAccounts(agent.platformId, { ...q, ...scope });
   }
 
-  @Get('transactions')
-  @ApiDoc({
-    summary: 'The customer’s transactions',
+  @GetPage('transactions', 'The customer’s transactions', 'transactions', 'Transaction', {
     description:
       'Newest first unless sortOrder=asc; dates are inclusive; a customer filter is not accepted. ' +
       'Needs VIEW_TRANSACTIONS.',
-    tag: 'Agent (self)',
     auth: 'bearer',
-    responses: { 200: { description: 'A page of transactions', schema: 'list:Transaction' } },
     errors: [403],
   })
   async transactions(@Query() q: AgentListTransactionsQuery, @CurrentAgent() agent: AgentPrincipal) {
@@ -125,19 +133,12 @@ export class AgentMeController {
     return this.money.listTransactions(agent.platformId, { ...q, customerId: agent.customerId });
   }
 
-  @Get('transactions/:transactionId')
-  @ApiDoc({
-    summary: 'One of the customer’s transactions',
+  @GetOne('transactions/:transactionId', 'One of the customer’s transactions', ok('The transaction', 'Transaction'), {
     description: 'Another customer’s answers 404. Needs VIEW_TRANSACTIONS.',
-    tag: 'Agent (self)',
     auth: 'bearer',
-    responses: { 200: { description: 'The transaction', schema: 'Transaction' } },
-    errors: [403, 404],
+    errors: [403],
   })
-  async transaction(
-    @Param('transactionId', idParam('Transaction', 'transactionId')) id: string,
-    @CurrentAgent() agent: AgentPrincipal,
-  ) {
+  async transaction(@IdParam('Transaction', 'transactionId') id: string, @CurrentAgent() agent: AgentPrincipal) {
     await this.requirePermission(agent, 'VIEW_TRANSACTIONS');
     const tx = await this.money.transaction(agent.platformId, id);
     if (tx.customerId !== agent.customerId) throw notFound('TRANSACTION', id);
@@ -154,46 +155,34 @@ export class AgentMeController {
       'if given, must be the agent’s customer). Needs CREATE_QUOTES (and EXECUTE_QUOTES with ' +
       'immediatelyExecute, which for an account source is then evaluated like an execute). 403 for a paused ' +
       'agent or an account the policy does not allow.',
-    tag: 'Agent (self)',
     auth: 'bearer',
-    responses: { 201: { description: 'The quote', schema: 'Quote' } },
+    responses: created('The quote', 'Quote'),
     errors: [403, 404, 409, 422],
   })
   createQuote(@Body() body: AgentCreateQuoteDto, @CurrentAgent() agent: AgentPrincipal) {
     return this.actions.createQuote(agent, toPlatformQuoteRequest(body));
   }
 
-  @Get('quotes/:quoteId')
-  @ApiDoc({
-    summary: 'A quote this agent created',
+  @GetOne('quotes/:quoteId', 'A quote this agent created', ok('The quote', 'Quote'), {
     description: 'Any other quote answers 404.',
-    tag: 'Agent (self)',
     auth: 'bearer',
-    responses: { 200: { description: 'The quote', schema: 'Quote' } },
-    errors: [404],
   })
-  async quote(@Param('quoteId', idParam('Quote', 'quoteId')) id: string, @CurrentAgent() agent: AgentPrincipal) {
+  async quote(@IdParam('Quote', 'quoteId') id: string, @CurrentAgent() agent: AgentPrincipal) {
     const { quote, transaction } = await this.actions.ownQuote(agent, id);
     return toQuoteResource(quote, transaction.status);
   }
 
-  @Post('quotes/:quoteId/execute')
-  @HttpCode(200)
-  @Idempotent()
-  @ApiDoc({
-    summary: 'Execute a quote',
+  @IdempotentAction('quotes/:quoteId/execute')
+  @ApiResource('Execute a quote', ok('The agent action', 'AgentAction'), {
     description:
       'Evaluated by the policy (EXECUTE_QUOTES): APPROVED with its transaction, PENDING_APPROVAL ' +
       'without one, or 403. An EMBEDDED_WALLET source needs Service-Wallet-Signature over the ' +
       'quote’s payloadToSign (401 without it). 409 when expired or no longer pending.',
-    tag: 'Agent (self)',
     auth: 'bearer',
-
-    responses: { 200: { description: 'The agent action', schema: 'AgentAction' } },
-    errors: [403, 404, 409, 422],
+    errors: [403, 409, 422],
   })
   execute(
-    @Param('quoteId', idParam('Quote', 'quoteId')) id: string,
+    @IdParam('Quote', 'quoteId') id: string,
     @Headers('service-wallet-signature') signature: string | undefined,
     @Headers('request-id') requestId: string | undefined,
     @CurrentAgent() agent: AgentPrincipal,
@@ -204,48 +193,32 @@ export class AgentMeController {
     });
   }
 
-  @Post('transfer-in')
-  @Idempotent()
-  @ApiDoc({
-    summary: 'Transfer in',
-    description:
-      'From one of the customer’s external accounts into one of its internal accounts. Evaluated by ' +
+  @Transfer(
+    'transfer-in',
+    'Transfer in',
+    'From one of the customer’s external accounts into one of its internal accounts. Evaluated by ' +
       'the policy (CREATE_TRANSFERS). amount is optional in the schema, as in the public API, but a pull ' +
       'needs it: 400 INVALID_AMOUNT without it.',
-    tag: 'Agent (self)',
-    auth: 'bearer',
-    responses: { 201: { description: 'The agent action', schema: 'AgentAction' } },
-    errors: [403, 404, 409, 422],
-  })
+  )
   transferIn(@Body() body: AgentTransferInDto, @CurrentAgent() agent: AgentPrincipal) {
     return this.actions.transfer(agent, 'IN', body);
   }
 
-  @Post('transfer-out')
-  @Idempotent()
-  @ApiDoc({
-    summary: 'Transfer out',
-    description:
-      'From one of the customer’s internal accounts to one of its external accounts. Evaluated by ' +
+  @Transfer(
+    'transfer-out',
+    'Transfer out',
+    'From one of the customer’s internal accounts to one of its external accounts. Evaluated by ' +
       'the policy (CREATE_TRANSFERS); 400 INSUFFICIENT_FUNDS when the balance does not cover it. Without ' +
       'amount the account’s whole available balance is sent, and the policy judges that amount (400 ' +
       'INVALID_AMOUNT when the balance is empty).',
-    tag: 'Agent (self)',
-    auth: 'bearer',
-    responses: { 201: { description: 'The agent action', schema: 'AgentAction' } },
-    errors: [403, 404, 409, 422],
-  })
+  )
   transferOut(@Body() body: AgentTransferOutDto, @CurrentAgent() agent: AgentPrincipal) {
     return this.actions.transfer(agent, 'OUT', body);
   }
 
-  @Get('external-accounts')
-  @ApiDoc({
-    summary: 'The customer’s external accounts',
+  @GetPage('external-accounts', 'The customer’s external accounts', 'external accounts', 'ExternalAccount', {
     description: 'Needs MANAGE_EXTERNAL_ACCOUNTS.',
-    tag: 'Agent (self)',
     auth: 'bearer',
-    responses: { 200: { description: 'A page of external accounts', schema: 'list:ExternalAccount' } },
     errors: [403],
   })
   async listExternalAccounts(@Query() q: AgentListExternalAccountsQuery, @CurrentAgent() agent: AgentPrincipal) {
@@ -263,9 +236,8 @@ export class AgentMeController {
   @ApiDoc({
     summary: 'Add an external account',
     description: 'For the agent’s customer. Needs MANAGE_EXTERNAL_ACCOUNTS; 403 for a paused agent.',
-    tag: 'Agent (self)',
     auth: 'bearer',
-    responses: { 201: { description: 'The external account', schema: 'ExternalAccount' } },
+    responses: created('The external account', 'ExternalAccount'),
     errors: [403, 404, 409],
   })
   async createExternalAccount(@Body() body: AgentCreateExternalAccountDto, @CurrentAgent() agent: AgentPrincipal) {
@@ -278,17 +250,18 @@ export class AgentMeController {
     return this.externalAccounts.get(agent.platformId, 'customer', id);
   }
 
-  @Get('external-accounts/:externalAccountId')
-  @ApiDoc({
-    summary: 'One of the customer’s external accounts',
-    description: 'Another customer’s answers 404. Needs MANAGE_EXTERNAL_ACCOUNTS.',
-    tag: 'Agent (self)',
-    auth: 'bearer',
-    responses: { 200: { description: 'The external account', schema: 'ExternalAccount' } },
-    errors: [403, 404],
-  })
+  @GetOne(
+    'external-accounts/:externalAccountId',
+    'One of the customer’s external accounts',
+    ok('The external account', 'ExternalAccount'),
+    {
+      description: 'Another customer’s answers 404. Needs MANAGE_EXTERNAL_ACCOUNTS.',
+      auth: 'bearer',
+      errors: [403],
+    },
+  )
   async externalAccount(
-    @Param('externalAccountId', idParam('ExternalAccount', 'externalAccountId')) id: string,
+    @IdParam('ExternalAccount', 'externalAccountId') id: string,
     @CurrentAgent() agent: AgentPrincipal,
   ) {
     await this.requirePermission(agent, 'MANAGE_EXTERNAL_ACCOUNTS');
@@ -297,16 +270,13 @@ export class AgentMeController {
 
   @Delete('external-accounts/:externalAccountId')
   @HttpCode(204)
-  @ApiDoc({
-    summary: 'Delete one of the customer’s external accounts',
+  @ApiResource('Delete one of the customer’s external accounts', noContent('Deleted'), {
     description: 'Needs MANAGE_EXTERNAL_ACCOUNTS; 403 for a paused agent.',
-    tag: 'Agent (self)',
     auth: 'bearer',
-    responses: { 204: { description: 'Deleted' } },
-    errors: [403, 404],
+    errors: [403],
   })
   async deleteExternalAccount(
-    @Param('externalAccountId', idParam('ExternalAccount', 'externalAccountId')) id: string,
+    @IdParam('ExternalAccount', 'externalAccountId') id: string,
     @CurrentAgent() agent: AgentPrincipal,
   ): Promise<void> {
     authorizeOperation(await this.authenticator.state(agent), 'MANAGE_EXTERNAL_ACCOUNTS');

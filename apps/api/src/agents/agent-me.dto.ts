@@ -1,12 +1,12 @@
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsOptional, Matches, ValidateNested } from 'class-validator';
 import { AGENT_ACTION_STATUSES } from '#domain/agents/agent-types.js';
 import { CURRENCY_CODES } from '#domain/money.js';
-import { TRANSACTION_STATUSES } from '#domain/transactions/transaction.js';
 import { CreatePlatformExternalAccountDto } from '../external-account/external-account.dto.js';
 import { CUSTOMER_ID } from '../http/formats.js';
-import { PageParams, SortedPageParams } from '../http/list-params.js';
+import { PageParams } from '../http/list-params.js';
 import { CreateQuoteDto, QuoteFundingSourceDto } from '../quotes/quote.dto.js';
+import { TransactionFilters } from '../transactions/transaction.dto.js';
 import {
   CreateTransferInDto,
   CreateTransferOutDto,
@@ -67,15 +67,5 @@ export class AgentListExternalAccountsQuery extends PageParams {
   @IsOptional() @IsIn(CURRENCY_CODES) currency?: string;
 }
 
-/** The customer is the agent's: a customer filter is not accepted. Dates are inclusive. */
-export class AgentListTransactionsQuery extends SortedPageParams {
-  /** An account id or UMA address on either side. */
-  @IsOptional() @IsString() @MaxLength(255) accountIdentifier?: string;
-  @IsOptional() @IsString() @MaxLength(255) senderAccountIdentifier?: string;
-  @IsOptional() @IsString() @MaxLength(255) receiverAccountIdentifier?: string;
-  @IsOptional() @IsIn(TRANSACTION_STATUSES) status?: string;
-  @IsOptional() @IsIn(['INCOMING', 'OUTGOING']) type?: 'INCOMING' | 'OUTGOING';
-  @IsOptional() @IsString() @MaxLength(100) reference?: string;
-  @IsOptional() @IsISO8601({ strict: true }) startDate?: string;
-  @IsOptional() @IsISO8601({ strict: true }) endDate?: string;
-}
+/** The customer is the agent's: a customer filter is not accepted. */
+export class AgentListTransactionsQuery extends TransactionFilters {}

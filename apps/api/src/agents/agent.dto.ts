@@ -96,10 +96,8 @@ export class ApprovalThresholdsDto {
   @Nullable('integer') @IsInt() @Min(0) @Max(MAX) amount?: number | null;
 }
 
-export class AgentPolicyDto {
-  @IsArray() @ArrayUnique() @IsIn(AGENT_PERMISSIONS, { each: true }) permissions!: (typeof AGENT_PERMISSIONS)[number][];
-  @IsIn(EXECUTION_MODES) defaultExecutionMode!: (typeof EXECUTION_MODES)[number];
-  @IsDefined() @ValidateNested() @Type(() => SpendingLimitsDto) spendingLimits!: SpendingLimitsDto;
+/** The parts of a policy that a create and an update both give whole (null: none). */
+export class AgentPolicyRulesDto {
   @Nullable('object')
   @ValidateNested()
   @Type(() => AccountRestrictionsDto)
@@ -110,11 +108,17 @@ export class AgentPolicyDto {
   approvalThresholds?: ApprovalThresholdsDto | null;
 }
 
+export class AgentPolicyDto extends AgentPolicyRulesDto {
+  @IsArray() @ArrayUnique() @IsIn(AGENT_PERMISSIONS, { each: true }) permissions!: (typeof AGENT_PERMISSIONS)[number][];
+  @IsIn(EXECUTION_MODES) defaultExecutionMode!: (typeof EXECUTION_MODES)[number];
+  @IsDefined() @ValidateNested() @Type(() => SpendingLimitsDto) spendingLimits!: SpendingLimitsDto;
+}
+
 /**
  * Omitted fields are kept; `permissions`, `accountRestrictions` and `approvalThresholds` replace; `spendingLimits`
  * merges.
  */
-export class AgentPolicyUpdateDto {
+export class AgentPolicyUpdateDto extends AgentPolicyRulesDto {
   @ValidateIf((o: AgentPolicyUpdateDto) => o.permissions !== undefined)
   @IsArray()
   @ArrayUnique()
@@ -127,14 +131,6 @@ export class AgentPolicyUpdateDto {
   @ValidateNested()
   @Type(() => SpendingLimitsUpdateDto)
   spendingLimits?: SpendingLimitsUpdateDto;
-  @Nullable('object')
-  @ValidateNested()
-  @Type(() => AccountRestrictionsDto)
-  accountRestrictions?: AccountRestrictionsDto | null;
-  @Nullable('object')
-  @ValidateNested()
-  @Type(() => ApprovalThresholdsDto)
-  approvalThresholds?: ApprovalThresholdsDto | null;
 }
 
 export class CreateAgentDto {

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { AgentActions } from '#application/agents/agent-actions.js';
@@ -15,11 +16,12 @@ import { AgentQueries } from '#application/agents/agent-queries.js';
 import { CommandRunner } from '#application/command-runner.js';
 import type { Actor } from '#application/tokens.js';
 import type { AgentPolicy, AgentPolicyUpdate } from '#domain/agents/agent-types.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, ApiResource, created, noContent, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor, Public } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
-import { idParam } from '../http/id-pipe.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { IdParam } from '../http/id-pipe.js';
+import { Idempotent, IdempotentAction } from '../http/idempotency.interceptor.js';
 import {
   AgentPolicyUpdateDto,
   CreateAgentDto,
@@ -40,6 +42,7 @@ const POLICY_TEXT =
   'approvalThresholds makes the action PENDING_APPROVAL.';
 
 /** Agents as the platform manages them (Basic auth); device-code redemption needs no auth. */
+@ApiTags('Agents')
 @Controller('agents')
 export class AgentsController {
   constructor(
@@ -56,45 +59,34 @@ export class AgentsController {
     description:
       `Creates an agent for a customer with a policy and returns its first device code ` +
       `(valid 24 hours on the platform clock). ${POLICY_TEXT}`,
-    tag: 'Agents',
-    responses: { 201: { description: 'The agent and its device code', schema: 'AgentCreateResponse' } },
+    responses: created('The agent and its device code', 'AgentCreateResponse'),
     errors: [404],
   })
   create(@Body() body: CreateAgentDto, @CurrentActor() actor: Actor) {
     return this.commands.execute(new CreateAgentCommand({ ...body, policy: body.policy as AgentPolicy }, actor));
   }
 
-  @Get()
-  @ApiDoc({
-    summary: 'List agents',
-    description: 'Newest first; date filters are inclusive.',
-    tag: 'Agents',
-    responses: { 200: { description: 'A page of agents', schema: 'list:Agent' } },
-  })
+  @GetPage('', 'List agents', 'agents', 'Agent', { description: 'Newest first; date filters are inclusive.' })
   list(@Query() q: ListAgentsQuery, @CurrentActor() actor: Actor) {
     return this.queries.listAgents(actor.platformId, q);
   }
 
-  @Get('approvals')
-  @ApiDoc({
-    summary: 'List actions pending approval',
+  @GetPage('approvals', 'List actions pending approval', 'agent actions', 'AgentAction', {
     description:
       'Agent actions in PENDING_APPROVAL, newest first unless sortOrder=asc; dates (createdAt) are inclusive.',
-    tag: 'Agents',
-    responses: { 200: { description: 'A page of agent actions', schema: 'list:AgentAction' } },
   })
   approvals(@Query() q: ListApprovalsQuery, @CurrentActor() actor: Actor) {
     return this.queries.listApprovals(actor.platformId, q);
   }
 
-  @Get('device-codes/:code/status')
-  @ApiDoc({
-    summary: 'Device code status',
-    description: 'Poll until `redeemed` is true.',
-    tag: 'Agents',
-    responses: { 200: { description: 'The code and whether it was redeemed', schema: 'AgentDeviceCodeStatus' } },
-    errors: [404],
-  })
+  @GetOne(
+    'device-codes/:code/status',
+    'Device code status',
+    ok('The code and whether it was redeemed', 'AgentDeviceCodeStatus'),
+    {
+      description: 'Poll until `redeemed` is true.',
+    },
+  )
   async deviceCodeStatus(@Param('code') code: string, @CurrentActor() actor: Actor) {
     const { state } = await loadDeviceCode(this.runner, code, actor.platformId);
     return { code, redeemed: state.deviceCode?.code === code ? state.deviceCode.redeemed : false };
@@ -109,7 +101,6 @@ export class AgentsController {
       'No authentication. Returns the agent’s access token once (only its hash is kept; it cannot ' +
       'be retrieved again) and marks the agent connected. 400 when the code was already redeemed, ' +
       'replaced by a newer one or expired; 404 when unknown.',
-    tag: 'Agents',
     auth: 'none',
     responses: {
       200: { description: 'The access token and the agent’s policy', schema: 'AgentDeviceCodeRedeemResponse' },
@@ -120,31 +111,18 @@ export class AgentsController {
     return this.commands.execute(new RedeemDeviceCodeCommand(code, randomUUID()));
   }
 
-  @Get(':agentId')
-  @ApiDoc({
-    summary: 'Get an agent',
+  @GetOne(':agentId', 'Get an agent', ok('The agent', 'Agent'), {
     description: 'Usage counters as of the platform clock.',
-    tag: 'Agents',
-    responses: { 200: { description: 'The agent', schema: 'Agent' } },
-    errors: [404],
   })
-  get(@Param('agentId', idParam('Agent', 'agentId')) id: string, @CurrentActor() actor: Actor) {
+  get(@IdParam('Agent', 'agentId') id: string, @CurrentActor() actor: Actor) {
     return this.queries.agent(actor.platformId, id);
   }
 
   @Patch(':agentId')
-  @ApiDoc({
-    summary: 'Rename or pause an agent',
+  @ApiResource('Rename or pause an agent', ok('The agent', 'Agent'), {
     description: 'A paused agent cannot initiate actions (403) until unpaused; its configuration is kept.',
-    tag: 'Agents',
-    responses: { 200: { description: 'The agent', schema: 'Agent' } },
-    errors: [404],
   })
-  update(
-    @Param('agentId', idParam('Agent', 'agentId')) id: string,
-    @Body() body: UpdateAgentDto,
-    @CurrentActor() actor: Actor,
-  ) {
+  update(@IdParam('Agent', 'agentId') id: string, @Body() body: UpdateAgentDto, @CurrentActor() actor: Actor) {
     if (body.name === undefined && body.isPaused === undefined)
       throw invalidInput([{ field: 'name', constraint: 'atLeastOne', message: 'give name and/or isPaused' }]);
     return this.commands.execute(new UpdateAgentCommand(id, body, actor));
@@ -152,31 +130,23 @@ export class AgentsController {
 
   @Delete(':agentId')
   @HttpCode(204)
-  @ApiDoc({
-    summary: 'Delete an agent',
+  @ApiResource('Delete an agent', noContent('Deleted'), {
     description: 'Permanent: its access token stops working at once (401).',
-    tag: 'Agents',
-    responses: { 204: { description: 'Deleted' } },
-    errors: [404],
   })
-  async delete(@Param('agentId', idParam('Agent', 'agentId')) id: string, @CurrentActor() actor: Actor): Promise<void> {
+  async delete(@IdParam('Agent', 'agentId') id: string, @CurrentActor() actor: Actor): Promise<void> {
     await this.commands.execute(new DeleteAgentCommand(id, actor));
   }
 
   @Patch(':agentId/policy')
-  @ApiDoc({
-    summary: 'Update an agent’s policy',
+  @ApiResource('Update an agent’s policy', ok('The agent', 'Agent'), {
     description:
       `Partial and effective immediately. Omitted fields are kept; permissions, ` +
       `accountRestrictions and approvalThresholds replace (null removes); spendingLimits merges ` +
       `field by field (null removes the daily or monthly limit; a new currency recasts the limits ` +
       `not given). ${POLICY_TEXT}`,
-    tag: 'Agents',
-    responses: { 200: { description: 'The agent', schema: 'Agent' } },
-    errors: [404],
   })
   updatePolicy(
-    @Param('agentId', idParam('Agent', 'agentId')) id: string,
+    @IdParam('Agent', 'agentId') id: string,
     @Body() body: AgentPolicyUpdateDto,
     @CurrentActor() actor: Actor,
   ) {
@@ -185,50 +155,37 @@ export class AgentsController {
 
   @Post(':agentId/device-codes')
   @Idempotent()
-  @ApiDoc({
-    summary: 'Issue a new device code',
+  @ApiResource('Issue a new device code', created('The device code', 'AgentDeviceCode'), {
     description: 'Earlier unredeemed codes stop working. 409 while the agent is connected.',
-    tag: 'Agents',
-    responses: { 201: { description: 'The device code', schema: 'AgentDeviceCode' } },
-    errors: [404, 409],
+    errors: [409],
   })
-  issueDeviceCode(@Param('agentId', idParam('Agent', 'agentId')) id: string, @CurrentActor() actor: Actor) {
+  issueDeviceCode(@IdParam('Agent', 'agentId') id: string, @CurrentActor() actor: Actor) {
     return this.commands.execute(new IssueDeviceCodeCommand(id, actor));
   }
 
-  @Post(':agentId/actions/:actionId/approve')
-  @Idempotent()
-  @HttpCode(200)
-  @ApiDoc({
-    summary: 'Approve an agent action',
+  @IdempotentAction(':agentId/actions/:actionId/approve')
+  @ApiResource('Approve an agent action', ok('The action', 'AgentAction'), {
     description:
       'Executes against the latest policy, usage and balances: APPROVED with its transaction, or ' +
       'FAILED (quote expired, funds short, limits now exceeded, agent paused). 409 unless PENDING_APPROVAL.',
-    tag: 'Agents',
-    responses: { 200: { description: 'The action', schema: 'AgentAction' } },
-    errors: [404, 409],
+    errors: [409],
   })
   approve(
-    @Param('agentId', idParam('Agent', 'agentId')) agentId: string,
-    @Param('actionId', idParam('AgentAction', 'actionId')) actionId: string,
+    @IdParam('Agent', 'agentId') agentId: string,
+    @IdParam('AgentAction', 'actionId') actionId: string,
     @CurrentActor() actor: Actor,
   ) {
     return this.actions.approve(agentId, actionId, actor);
   }
 
-  @Post(':agentId/actions/:actionId/reject')
-  @Idempotent()
-  @HttpCode(200)
-  @ApiDoc({
-    summary: 'Reject an agent action',
+  @IdempotentAction(':agentId/actions/:actionId/reject')
+  @ApiResource('Reject an agent action', ok('The action', 'AgentAction'), {
     description: 'REJECTED; nothing is executed. `reason` is stored as rejectionReason. 409 unless PENDING_APPROVAL.',
-    tag: 'Agents',
-    responses: { 200: { description: 'The action', schema: 'AgentAction' } },
-    errors: [404, 409],
+    errors: [409],
   })
   reject(
-    @Param('agentId', idParam('Agent', 'agentId')) agentId: string,
-    @Param('actionId', idParam('AgentAction', 'actionId')) actionId: string,
+    @IdParam('Agent', 'agentId') agentId: string,
+    @IdParam('AgentAction', 'actionId') actionId: string,
     @Body() body: RejectAgentActionDto,
     @CurrentActor() actor: Actor,
   ) {

@@ -4,10 +4,11 @@ import { OperationsOverview } from '#application/audit/operations-overview.js';
 import { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import type { Actor } from '#application/tokens.js';
 import { isPublicId, type ResourceKind } from '#domain/ids.js';
-import { ApiDoc, type ApiDocMeta } from '../docs/api-doc.js';
+import { ApiDoc, ok, type ApiDocMeta } from '../docs/api-doc.js';
+import { GetOne } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
-import { idParam } from '../http/id-pipe.js';
+import { IdParam } from '../http/id-pipe.js';
 import { AuditHistoryQuery, AuditStateQuery } from './audit.dto.js';
 
 const PAGING = 'Cursor-paginated in event order. A resource of another platform answers 404.';
@@ -65,7 +66,7 @@ export class AuditController {
       'trail it (the whole installation), and for the calling platform only: its jobs waiting, delayed, ' +
       'running and dead in each queue, resource counts, webhook deliveries by status, settlement balances ' +
       'and its newest events.',
-    responses: { 200: { description: 'Overview' } },
+    responses: ok('Overview'),
   })
   async overview(@CurrentActor() actor: Actor) {
     return this.operations.overview(actor.platformId, await this.clocks.now(actor.platformId));
@@ -73,11 +74,7 @@ export class AuditController {
 
   @Get('cards/:cardId/history')
   @ApiDoc(history('History of a card'))
-  card(
-    @Param('cardId', idParam('Card', 'cardId')) id: string,
-    @Query() q: AuditHistoryQuery,
-    @CurrentActor() actor: Actor,
-  ) {
+  card(@IdParam('Card', 'cardId') id: string, @Query() q: AuditHistoryQuery, @CurrentActor() actor: Actor) {
     return this.audit.history(actor.platformId, 'cards', id, q);
   }
 
@@ -89,7 +86,7 @@ export class AuditController {
     ),
   )
   transaction(
-    @Param('transactionId', idParam('Transaction', 'transactionId')) id: string,
+    @IdParam('Transaction', 'transactionId') id: string,
     @Query() q: AuditHistoryQuery,
     @CurrentActor() actor: Actor,
   ) {
@@ -107,7 +104,7 @@ export class AuditController {
     ),
   )
   transactionLedger(
-    @Param('transactionId', idParam('Transaction', 'transactionId')) id: string,
+    @IdParam('Transaction', 'transactionId') id: string,
     @Query() q: AuditHistoryQuery,
     @CurrentActor() actor: Actor,
   ) {
@@ -125,7 +122,7 @@ export class AuditController {
     ),
   )
   account(
-    @Param('accountId', idParam('InternalAccount', 'accountId')) id: string,
+    @IdParam('InternalAccount', 'accountId') id: string,
     @Query() q: AuditHistoryQuery,
     @CurrentActor() actor: Actor,
   ) {
@@ -134,21 +131,13 @@ export class AuditController {
 
   @Get('customers/:customerId/history')
   @ApiDoc(history('History of a customer'))
-  customer(
-    @Param('customerId', idParam('Customer', 'customerId')) id: string,
-    @Query() q: AuditHistoryQuery,
-    @CurrentActor() actor: Actor,
-  ) {
+  customer(@IdParam('Customer', 'customerId') id: string, @Query() q: AuditHistoryQuery, @CurrentActor() actor: Actor) {
     return this.audit.history(actor.platformId, 'customers', id, q);
   }
 
-  @Get(':resource/:id/state')
-  @ApiDoc({
-    summary: 'A resource as it was at an instant',
+  @GetOne(':resource/:id/state', 'A resource as it was at an instant', ok('The resource at asOf', 'AuditState'), {
     tag: 'Audit',
     description: STATE,
-    responses: { 200: { description: 'The resource at asOf', schema: 'AuditState' } },
-    errors: [404],
   })
   state(
     @Param('resource') resource: string,

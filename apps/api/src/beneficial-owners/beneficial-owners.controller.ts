@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   CreateBeneficialOwnerCommand,
@@ -7,9 +7,10 @@ import {
 import { BeneficialOwnerQueries } from '#application/beneficial-owners/beneficial-owner-queries.js';
 import type { Actor } from '#application/tokens.js';
 import type { BeneficialOwnerChanges } from '#domain/beneficial-owners/beneficial-owner.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, ApiResource, created, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
-import { idParam } from '../http/id-pipe.js';
+import { IdParam } from '../http/id-pipe.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
 import {
   CreateBeneficialOwnerDto,
@@ -20,7 +21,7 @@ import {
 /** A validated body as plain JSON: what is recorded in the owner's events. */
 const plain = <T>(body: object): T => JSON.parse(JSON.stringify(body)) as T;
 
-const ownerId = () => idParam('BeneficialOwner', 'beneficialOwnerId');
+const OwnerId = () => IdParam('BeneficialOwner', 'beneficialOwnerId');
 
 const KYB =
   'The business’s KYB status (kybStatus) takes its owners into account: it is APPROVED only when its own ' +
@@ -44,7 +45,7 @@ export class BeneficialOwnersController {
       'an unknown customer: 404; an INDIVIDUAL: 400 INVALID_INPUT on customerId). The owner goes through ' +
       'KYC at once. Sandbox: the last three characters of personalInfo.lastName select 001 PENDING, ' +
       `002 REJECTED, otherwise APPROVED; production platforms start PENDING. ${KYB}`,
-    responses: { 201: { description: 'The beneficial owner', schema: 'BeneficialOwner' } },
+    responses: created('The beneficial owner', 'BeneficialOwner'),
     errors: [404],
   })
   async create(@Body() body: CreateBeneficialOwnerDto, @CurrentActor() actor: Actor) {
@@ -53,42 +54,27 @@ export class BeneficialOwnersController {
     return this.queries.get(actor.platformId, id);
   }
 
-  @Get()
-  @ApiDoc({
-    summary: 'List the beneficial owners of a business customer',
+  @GetPage('', 'List the beneficial owners of a business customer', 'beneficial owners', 'BeneficialOwner', {
     description: 'Newest first. An unknown or another platform’s customer is 404; an INDIVIDUAL is 400.',
-    responses: { 200: { description: 'A page of beneficial owners', schema: 'list:BeneficialOwner' } },
     errors: [404],
   })
   list(@Query() query: ListBeneficialOwnersQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, query);
   }
 
-  @Get(':beneficialOwnerId')
-  @ApiDoc({
-    summary: 'Get a beneficial owner',
-    responses: { 200: { description: 'The beneficial owner', schema: 'BeneficialOwner' } },
-    errors: [404],
-  })
-  get(@Param('beneficialOwnerId', ownerId()) id: string, @CurrentActor() actor: Actor) {
+  @GetOne(':beneficialOwnerId', 'Get a beneficial owner', ok('The beneficial owner', 'BeneficialOwner'))
+  get(@OwnerId() id: string, @CurrentActor() actor: Actor) {
     return this.queries.get(actor.platformId, id);
   }
 
   @Patch(':beneficialOwnerId')
-  @ApiDoc({
-    summary: 'Update a beneficial owner',
+  @ApiResource('Update a beneficial owner', ok('The updated beneficial owner', 'BeneficialOwner'), {
     description:
       'Only the fields given change; personalInfo field by field (an address as a whole). Changed ' +
       'personal information is checked again (sandbox: by the last name’s suffix; production: PENDING); ' +
       `roles and ownershipPercentage alone keep the KYC status. ${KYB}`,
-    responses: { 200: { description: 'The updated beneficial owner', schema: 'BeneficialOwner' } },
-    errors: [404],
   })
-  async update(
-    @Param('beneficialOwnerId', ownerId()) id: string,
-    @Body() body: UpdateBeneficialOwnerDto,
-    @CurrentActor() actor: Actor,
-  ) {
+  async update(@OwnerId() id: string, @Body() body: UpdateBeneficialOwnerDto, @CurrentActor() actor: Actor) {
     await this.commands.execute(new UpdateBeneficialOwnerCommand(id, plain<BeneficialOwnerChanges>(body), actor));
     return this.queries.get(actor.platformId, id);
   }

@@ -1,9 +1,11 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CardQueries } from '#application/cards/card-queries.js';
 import type { Actor } from '#application/tokens.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
-import { idParam } from '../http/id-pipe.js';
+import { IdParam } from '../http/id-pipe.js';
 import { ListCardTransactionsQuery } from './card.dto.js';
 
 const STATUSES =
@@ -13,42 +15,32 @@ const STATUSES =
   'returned), EXCEPTION (a clearing arrived that the funding source could not pay).';
 
 /** Card transactions (the public API's CardTransaction), readable so a platform can build a card statement. */
+@ApiTags('Cards')
 @Controller()
 export class CardTransactionsController {
   constructor(private readonly cards: CardQueries) {}
 
-  @Get('cards/:cardId/transactions')
-  @ApiDoc({
-    summary: 'List a card’s transactions',
+  @GetPage('cards/:cardId/transactions', 'List a card’s transactions', 'card transactions', 'CardTransaction', {
     description:
       'Every approved authorization of the card with what reconciled against it (declined ' +
       'authorizations open none; they are in the card’s audit history). Filters: status, ' +
       'createdAfter and createdBefore (inclusive bounds on the authorization time). Newest first ' +
       `unless sortOrder=asc. ${STATUSES} Another platform’s card answers 404.`,
-    tag: 'Cards',
-    responses: { 200: { description: 'A page of card transactions', schema: 'list:CardTransaction' } },
     errors: [404],
   })
-  list(
-    @Param('cardId', idParam('Card', 'cardId')) cardId: string,
-    @Query() q: ListCardTransactionsQuery,
-    @CurrentActor() actor: Actor,
-  ) {
+  list(@IdParam('Card', 'cardId') cardId: string, @Query() q: ListCardTransactionsQuery, @CurrentActor() actor: Actor) {
     return this.cards.transactions(actor.platformId, cardId, q);
   }
 
-  @Get('card-transactions/:cardTransactionId')
-  @ApiDoc({
-    summary: 'Get a card transaction',
-    description: `${STATUSES} Another platform’s transaction answers 404 CARD_TRANSACTION_NOT_FOUND.`,
-    tag: 'Cards',
-    responses: { 200: { description: 'The card transaction', schema: 'CardTransaction' } },
-    errors: [404],
-  })
-  get(
-    @Param('cardTransactionId', idParam('CardTransaction', 'cardTransactionId')) id: string,
-    @CurrentActor() actor: Actor,
-  ) {
+  @GetOne(
+    'card-transactions/:cardTransactionId',
+    'Get a card transaction',
+    ok('The card transaction', 'CardTransaction'),
+    {
+      description: `${STATUSES} Another platform’s transaction answers 404 CARD_TRANSACTION_NOT_FOUND.`,
+    },
+  )
+  get(@IdParam('CardTransaction', 'cardTransactionId') id: string, @CurrentActor() actor: Actor) {
     return this.cards.transaction(actor.platformId, id);
   }
 }

@@ -1,13 +1,14 @@
-import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateCardCommand, UpdateCardCommand } from '#application/cards/card-commands.js';
 import { CardQueries } from '#application/cards/card-queries.js';
 import type { Actor } from '#application/tokens.js';
 import type { CardSnapshot } from '#domain/cards/card-types.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, created, ok, ApiSignedResource } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
-import { idParam } from '../http/id-pipe.js';
+import { IdParam } from '../http/id-pipe.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
 import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { CreateCardDto, ListCardsQuery, UpdateCardDto } from './card.dto.js';
@@ -42,39 +43,29 @@ export class CardsController {
     description:
       `${LIFECYCLE} Funding sources: at least one, each an open internal account of the ` +
       `holder, all in one currency, tried in the given order by authorization. ${OWNER}`,
-    responses: { 201: { description: 'The card (PENDING_KYC or PENDING_ISSUE)', schema: 'Card' } },
+    responses: created('The card (PENDING_KYC or PENDING_ISSUE)', 'Card'),
     errors: [404, 409],
   })
   create(@Body() body: CreateCardDto, @CurrentActor() actor: Actor): Promise<CardSnapshot> {
     return this.commands.execute(new CreateCardCommand(body, actor));
   }
 
-  @Get()
-  @ApiDoc({
-    summary: 'List cards',
+  @GetPage('', 'List cards', 'cards', 'Card', {
     description:
       'Filters: customerId (holder), accountId (cards that internal account funds; closed cards ' +
       'have no bindings), platformCardId, state. Newest first unless sortOrder=asc.',
-    responses: { 200: { description: 'A page of cards', schema: 'list:Card' } },
   })
   list(@Query() q: ListCardsQuery, @CurrentActor() actor: Actor) {
     return this.cards.list(actor.platformId, q);
   }
 
-  @Get(':id')
-  @ApiDoc({
-    summary: 'Get a card',
-    description: LIFECYCLE,
-    responses: { 200: { description: 'The card', schema: 'Card' } },
-    errors: [404],
-  })
-  get(@Param('id', idParam('Card', 'id')) id: string, @CurrentActor() actor: Actor) {
+  @GetOne(':id', 'Get a card', ok('The card', 'Card'), { description: LIFECYCLE })
+  get(@IdParam('Card', 'id') id: string, @CurrentActor() actor: Actor) {
     return this.cards.card(actor.platformId, id);
   }
 
   @Patch(':id')
-  @ApiDoc({
-    summary: 'Change a card’s state and/or funding sources',
+  @ApiSignedResource('Change a card’s state and/or funding sources', ok('The card', 'Card'), {
     description:
       'state: ACTIVE <-> FROZEN, ACTIVE/FROZEN -> CLOSED (stateReason CLOSED_BY_PLATFORM, funding ' +
       'sources detached, open authorizations reversed and their holds released; CLOSED is ' +
@@ -83,12 +74,10 @@ export class CardsController {
       'currency) and cannot accompany state CLOSED. ' +
       `Emits card.state_change / card.funding_source_change (events CardStateChanged / ` +
       `CardFundingSourcesChanged). ${OWNER} A request that would be refused is refused before a challenge is issued.`,
-    responses: { 200: { description: 'The card', schema: 'Card' } },
-    errors: [404, 409],
-    signedRetry: true,
+    errors: [409],
   })
   async update(
-    @Param('id', idParam('Card', 'id')) id: string,
+    @IdParam('Card', 'id') id: string,
     @Body() body: UpdateCardDto,
     @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
@@ -109,7 +98,6 @@ export class CardsController {
       ...(body.state !== undefined ? { state: body.state } : {}),
       ...(body.fundingSources !== undefined ? { fundingSources: body.fundingSources } : {}),
     };
-    const outcome = await this.commands.execute(new UpdateCardCommand(id, changes, signed.request, actor));
-    return signed.reply(outcome, 200);
+    return signed.execute(this.commands, new UpdateCardCommand(id, changes, signed.request, actor), 200);
   }
 }

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repositoryRoot } from '../http/repository-root.js';
 
 /** A file the console serves, and where it lives relative to the repository root. */
 interface Asset {
@@ -25,19 +25,8 @@ export const CONSOLE_ASSETS: Record<string, Asset> = {
   'chart.umd.js': { path: 'node_modules/chart.js/dist/chart.umd.js', type: JS },
 };
 
-/**
- * The repository root: the nearest ancestor holding the console's files. The same code runs from
- * `apps/…` under Jest and from `dist/apps/…` after `npm run build`, so the depth differs.
- */
-function repositoryRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'apps/dashboard/public/index.html'))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('operations console files not found (apps/dashboard/public)');
-    dir = parent;
-  }
-}
+const root = () =>
+  repositoryRoot('apps/dashboard/public/index.html', 'operations console files not found (apps/dashboard/public)');
 
 const cache = new Map<string, string>();
 
@@ -45,7 +34,7 @@ const cache = new Map<string, string>();
 export function readConsoleFile(relativePath: string): string {
   let text = cache.get(relativePath);
   if (text === undefined) {
-    text = readFileSync(join(repositoryRoot(), relativePath), 'utf8');
+    text = readFileSync(join(root(), relativePath), 'utf8');
     cache.set(relativePath, text);
   }
   return text;

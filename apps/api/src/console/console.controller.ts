@@ -1,5 +1,6 @@
 import { Controller, Get, Header, Param, Res } from '@nestjs/common';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiDoc, ApiResource, ok } from '../docs/api-doc.js';
 import { Public } from '../http/auth.js';
 import { sendAsset, type HttpResponse } from '../http/platform.js';
 import { notFound } from '#domain/errors.js';
@@ -10,6 +11,7 @@ import { CONSOLE_ASSETS, readConsoleFile } from './console-assets.js';
  * through the public API and the audit endpoints with the platform's credentials. The page and its
  * files are public; every piece of data needs the credentials.
  */
+@ApiTags('Dashboard')
 @Controller('dashboard')
 export class ConsoleController {
   @Get()
@@ -17,9 +19,8 @@ export class ConsoleController {
   @Header('Content-Type', 'text/html; charset=utf-8')
   @ApiDoc({
     summary: 'Operations console (HTML; holds no data, asks for API credentials)',
-    tag: 'Dashboard',
     auth: 'none',
-    responses: { 200: { description: 'HTML page' } },
+    responses: ok('HTML page'),
   })
   page() {
     return readConsoleFile('apps/dashboard/public/index.html');
@@ -27,12 +28,8 @@ export class ConsoleController {
 
   @Get('assets/:name')
   @Public()
-  @ApiDoc({
-    summary: 'A static file of the operations console (its scripts, styles and Chart.js)',
-    tag: 'Dashboard',
+  @ApiResource('A static file of the operations console (its scripts, styles and Chart.js)', ok('The file'), {
     auth: 'none',
-    responses: { 200: { description: 'The file' } },
-    errors: [404],
   })
   asset(@Param('name') name: string, @Res() res: HttpResponse) {
     const asset = Object.hasOwn(CONSOLE_ASSETS, name) ? CONSOLE_ASSETS[name] : undefined;

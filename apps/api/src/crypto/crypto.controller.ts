@@ -1,8 +1,9 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { IsInt, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { WithdrawalFees } from '#application/crypto/withdrawal-fees.js';
 import type { Actor } from '#application/tokens.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, ok } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -27,6 +28,7 @@ export class EstimateWithdrawalFeeDto {
 }
 
 /** Crypto withdrawals. */
+@ApiTags('Crypto')
 @Controller('crypto')
 export class CryptoController {
   constructor(private readonly fees: WithdrawalFees) {}
@@ -42,8 +44,7 @@ export class CryptoController {
       'recipient would receive) are in the smallest unit of the withdrawal currency. 400 INVALID_CURRENCY when the ' +
       'account does not hold `currency`, INVALID_INPUT for a network that does not carry it, ' +
       'AMOUNT_OUT_OF_RANGE when the fee would take the whole amount.',
-    tag: 'Crypto',
-    responses: { 200: { description: 'The estimate', schema: 'EstimateCryptoWithdrawalFeeResponse' } },
+    responses: ok('The estimate', 'EstimateCryptoWithdrawalFeeResponse'),
     errors: [404],
   })
   estimate(@Body() body: EstimateWithdrawalFeeDto, @CurrentActor() actor: Actor) {

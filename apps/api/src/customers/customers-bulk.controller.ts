@@ -1,11 +1,13 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { BlobStore } from '#blob-store/blob-store.js';
 import { BulkImportQueries } from '#application/customers/bulk-import-queries.js';
 import { BulkImports } from '#application/customers/bulk-imports.js';
 import { BLOB_STORE, type Actor } from '#application/tokens.js';
-import { ApiDoc, IdempotencyKeyHeader } from '../docs/api-doc.js';
+import { ApiDoc, IdempotencyKeyHeader, ok } from '../docs/api-doc.js';
+import { GetOne } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
-import { idParam } from '../http/id-pipe.js';
+import { IdParam } from '../http/id-pipe.js';
 import { invalidInput } from '../http/errors.js';
 import { idempotencyKeyOf, UploadIdempotency } from '../http/idempotency.interceptor.js';
 import { receiveMultipart } from '../http/multipart-form.js';
@@ -22,6 +24,7 @@ const CSV_FORMAT =
   'platformAccountId and description (accepted, not kept). A UMA address may be written without its `$`.';
 
 /** Bulk customer imports from CSV files, as the public API shapes them. */
+@ApiTags('Customers')
 @Controller('customers/bulk')
 export class CustomersBulkController {
   constructor(
@@ -36,7 +39,6 @@ export class CustomersBulkController {
   @IdempotencyKeyHeader()
   @ApiDoc({
     summary: 'Upload customers in a CSV file',
-    tag: 'Customers',
     description:
       `${CSV_FORMAT} The file is checked whole before anything is stored: a header with a missing, ` +
       'unknown or repeated column, a file that is not CSV, without rows or with more than 100,000 is a ' +
@@ -82,15 +84,10 @@ export class CustomersBulkController {
     }
   }
 
-  @Get('jobs/:jobId')
-  @ApiDoc({
-    summary: 'Get a bulk import job',
-    tag: 'Customers',
+  @GetOne('jobs/:jobId', 'Get a bulk import job', ok('The job', 'BulkCustomerImportJob'), {
     description: 'Status, progress counts and every failed row with its line. Another platform’s job is 404.',
-    responses: { 200: { description: 'The job', schema: 'BulkCustomerImportJob' } },
-    errors: [404],
   })
-  job(@Param('jobId', idParam('Job', 'jobId')) jobId: string, @CurrentActor() actor: Actor) {
+  job(@IdParam('Job', 'jobId') jobId: string, @CurrentActor() actor: Actor) {
     return this.queries.job(actor.platformId, jobId);
   }
 }

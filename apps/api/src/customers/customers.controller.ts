@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   CreateCustomerCommand,
@@ -8,9 +8,10 @@ import {
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
 import type { SignedResult } from '#application/wallet/signed-retry.service.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, ApiResource, created, ok, ApiSignedResource } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
-import { idParam } from '../http/id-pipe.js';
+import { IdParam } from '../http/id-pipe.js';
 import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { CreateCustomerDto, ListCustomersQuery, UpdateCustomerDto } from './customer.dto.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
@@ -33,7 +34,7 @@ export class CustomersController {
       'characters of the last name or registration number: 001 PENDING, 002 REJECTED, otherwise ' +
       'APPROVED. platformCustomerId (the customer’s uuid when omitted) is unique per platform ' +
       '(409 CONFLICT) and umaAddress in the installation (409 UMA_ADDRESS_EXISTS).',
-    responses: { 201: { description: 'The customer', schema: 'Customer' } },
+    responses: created('The customer', 'Customer'),
     errors: [409],
   })
   async create(@Body() body: CreateCustomerDto, @CurrentActor() actor: Actor) {
@@ -41,41 +42,28 @@ export class CustomersController {
     return this.queries.customer(actor.platformId, id);
   }
 
-  @Get()
-  @ApiDoc({
-    summary: 'List customers',
-    description: 'Newest first. Date filters are inclusive.',
-    responses: { 200: { description: 'A page of customers', schema: 'list:Customer' } },
-  })
+  @GetPage('', 'List customers', 'customers', 'Customer', { description: 'Newest first. Date filters are inclusive.' })
   list(@Query() query: ListCustomersQuery, @CurrentActor() actor: Actor) {
     return this.queries.listCustomers(actor.platformId, query);
   }
 
-  @Get(':customerId')
-  @ApiDoc({
-    summary: 'Get a customer',
-    responses: { 200: { description: 'The customer', schema: 'Customer' } },
-    errors: [404],
-  })
-  get(@Param('customerId', idParam('Customer', 'customerId')) id: string, @CurrentActor() actor: Actor) {
+  @GetOne(':customerId', 'Get a customer', ok('The customer', 'Customer'))
+  get(@IdParam('Customer', 'customerId') id: string, @CurrentActor() actor: Actor) {
     return this.queries.customer(actor.platformId, id);
   }
 
   @Patch(':customerId')
-  @ApiDoc({
-    summary: 'Update a customer',
+  @ApiSignedResource('Update a customer', ok('The updated customer', 'Customer'), {
     description:
       'customerType, when given, must be the customer’s. Fields of businessInfo not given are kept. ' +
       'kycStatus/kybStatus records the platform’s own result (APPROVED activates the accounts). ' +
       'Adding a currency opens an internal account in it; currencies cannot be removed. Changing ' +
       'the email of a customer whose embedded wallet has an EMAIL_OTP credential is a signed ' +
       'retry (stamped by a session of that wallet) and the credential follows the new email.',
-    responses: { 200: { description: 'The updated customer', schema: 'Customer' } },
-    errors: [404, 409],
-    signedRetry: true,
+    errors: [409],
   })
   async update(
-    @Param('customerId', idParam('Customer', 'customerId')) id: string,
+    @IdParam('Customer', 'customerId') id: string,
     @Body() body: UpdateCustomerDto,
     @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
@@ -89,15 +77,13 @@ export class CustomersController {
 
   @Delete(':customerId')
   @HttpCode(200)
-  @ApiDoc({
-    summary: 'Delete a customer (soft)',
+  @ApiResource('Delete a customer (soft)', ok('The customer with isDeleted true', 'Customer'), {
     description:
       'Closes the customer’s accounts; refused while they hold funds (409). A customer deleted before ' +
       'answers 410 CUSTOMER_DELETED.',
-    responses: { 200: { description: 'The customer with isDeleted true', schema: 'Customer' } },
-    errors: [404, 409, 410],
+    errors: [409, 410],
   })
-  async remove(@Param('customerId', idParam('Customer', 'customerId')) id: string, @CurrentActor() actor: Actor) {
+  async remove(@IdParam('Customer', 'customerId') id: string, @CurrentActor() actor: Actor) {
     await this.commands.execute(new DeleteCustomerCommand(id, actor));
     return this.queries.customer(actor.platformId, id);
   }

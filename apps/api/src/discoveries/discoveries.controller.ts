@@ -1,7 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { DiscoveryQueries } from '#application/discoveries/discovery-queries.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, ok } from '../docs/api-doc.js';
 
 export class ListDiscoveriesQuery {
   /** ISO 3166-1 alpha-2 country code, e.g. PH (any case). */
@@ -11,6 +12,7 @@ export class ListDiscoveriesQuery {
 }
 
 /** Receiving institutions by corridor. */
+@ApiTags('Discoveries')
 @Controller('discoveries')
 export class DiscoveriesController {
   constructor(private readonly queries: DiscoveryQueries) {}
@@ -22,8 +24,7 @@ export class DiscoveriesController {
       'The banks and payment providers that can receive in a corridor, filtered by country and/or currency ' +
       '(neither: every corridor; an unknown corridor: an empty list). Give an entry’s bankName as ' +
       '`bankName` when creating an external account. Not paginated.',
-    tag: 'Discoveries',
-    responses: { 200: { description: 'The matching institutions', schema: 'DiscoveryList' } },
+    responses: ok('The matching institutions', 'DiscoveryList'),
   })
   list(@Query() query: ListDiscoveriesQuery) {
     return this.queries.list(query);

@@ -146,3 +146,27 @@ export const ApiDoc = (meta: ApiDocMeta) => {
   for (const status of meta.errors ?? []) decorators.push(errorResponse(status));
   return applyDecorators(...method, ...decorators);
 };
+
+/** An `ApiDoc` description without its summary and success responses (the shorthands below name those). */
+export type ApiDocMore = Omit<ApiDocMeta, 'summary' | 'responses'>;
+
+/** Success responses for `ApiDoc`'s `responses`: 200, 201 and 204 with their description and schema. */
+export const ok = (description: string, schema?: string): Record<number, DocResponse> => ({
+  200: schema ? { description, schema } : { description },
+});
+export const created = (description: string, schema: string): Record<number, DocResponse> => ({
+  201: { description, schema },
+});
+export const noContent = (description: string): Record<number, DocResponse> => ({ 204: { description } });
+
+/** A paginated list: 200 with a page (`{data, hasMore, nextCursor, totalCount}`) of `schema` items. */
+export const ApiList = (summary: string, items: string, schema: string, more: ApiDocMore = {}) =>
+  ApiDoc({ ...more, summary, responses: ok(`A page of ${items}`, `list:${schema}`) });
+
+/** An operation on one resource named in the path: 404 when it is unknown (or another platform's) besides `errors`. */
+export const ApiResource = (summary: string, responses: Record<number, DocResponse>, more: ApiDocMore = {}) =>
+  ApiDoc({ ...more, summary, responses, errors: [404, ...(more.errors ?? []).filter((s) => s !== 404)] });
+
+/** A signed retry on a resource named in the path: `ApiResource` with the 202 challenge and the signature headers. */
+export const ApiSignedResource = (summary: string, responses: Record<number, DocResponse>, more: ApiDocMore = {}) =>
+  ApiResource(summary, responses, { ...more, signedRetry: true });

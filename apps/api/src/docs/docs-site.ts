@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { marked } from 'marked';
+import { repositoryRoot } from '../http/repository-root.js';
 
 /** A static file of the docs site: where it is, and its media type. */
 interface Asset {
@@ -23,16 +23,8 @@ export const GUIDES: readonly (readonly [name: string, title: string])[] = [
   ['agents', 'Agents'],
 ];
 
-/** The repository root: the nearest ancestor holding docs/guides (the code runs from apps/… and dist/apps/…). */
-export function repositoryRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'docs/guides/getting-started.md'))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('docs/guides not found');
-    dir = parent;
-  }
-}
+/** The repository root: the nearest ancestor holding docs/guides. */
+export const docsRoot = () => repositoryRoot('docs/guides/getting-started.md', 'docs/guides not found');
 
 const swaggerUi = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -41,7 +33,7 @@ const swaggerUi = dirname(createRequire(import.meta.url).resolve('swagger-ui-dis
  * comes from the installed swagger-ui-dist package (no CDN, nothing fetched at run time).
  */
 function assets(): Record<string, Asset> {
-  const root = repositoryRoot();
+  const root = docsRoot();
   return {
     'swagger-ui.css': { file: join(swaggerUi, 'swagger-ui.css'), type: CSS },
     'swagger-ui-bundle.js': { file: join(swaggerUi, 'swagger-ui-bundle.js'), type: JS },
@@ -105,7 +97,7 @@ export function guidePage(base: string, name: string): string | undefined {
   const guide = GUIDES.find(([n]) => n === name);
   if (!guide) return undefined;
   return once(`guide:${base}:${name}`, () => {
-    const markdown = readFileSync(join(repositoryRoot(), 'docs/guides', `${name}.md`), 'utf8');
+    const markdown = readFileSync(join(docsRoot(), 'docs/guides', `${name}.md`), 'utf8');
     const html = marked.parse(markdown, { async: false, gfm: true });
     return frame(base, name, guide[1], '', `<main class="guide">${html}</main>`);
   });

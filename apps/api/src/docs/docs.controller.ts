@@ -1,13 +1,16 @@
 import { Controller, Get, Header, Param, Res, type INestApplication } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { notFound } from '#domain/errors.js';
 import { Public } from '../http/auth.js';
 import { BASE_PATH } from '../http/base-path.js';
 import { sendAsset, type HttpResponse } from '../http/platform.js';
-import { ApiDoc } from './api-doc.js';
+import { ApiDoc, ApiResource, ok } from './api-doc.js';
+import { GetOne } from '../http/routes.js';
 import { docsAsset, guidePage, referencePage } from './docs-site.js';
 import { buildOpenApiDocument } from './openapi.js';
 
 /** The OpenAPI document and a readable page generated from it. Public: no credentials needed. */
+@ApiTags('Meta')
 @Controller()
 @Public()
 export class DocsController {
@@ -22,9 +25,8 @@ export class DocsController {
   @Get('openapi.json')
   @ApiDoc({
     summary: 'This OpenAPI document',
-    tag: 'Meta',
     auth: 'none',
-    responses: { 200: { description: 'OpenAPI 3.1 document' } },
+    responses: ok('OpenAPI 3.1 document'),
   })
   openapi() {
     if (!this.app) throw new Error('DocsController.describe(app) was not called');
@@ -36,9 +38,8 @@ export class DocsController {
   @Header('Content-Type', 'text/html; charset=utf-8')
   @ApiDoc({
     summary: 'Human-readable API reference',
-    tag: 'Meta',
     auth: 'none',
-    responses: { 200: { description: 'HTML page' } },
+    responses: ok('HTML page'),
   })
   docs() {
     return referencePage(BASE_PATH);
@@ -46,12 +47,8 @@ export class DocsController {
 
   @Get('docs/guides/:name')
   @Header('Content-Type', 'text/html; charset=utf-8')
-  @ApiDoc({
-    summary: 'A guide (getting started, wallet sessions, signed retry, webhooks, sandbox, agents)',
-    tag: 'Meta',
+  @ApiResource('A guide (getting started, wallet sessions, signed retry, webhooks, sandbox, agents)', ok('HTML page'), {
     auth: 'none',
-    responses: { 200: { description: 'HTML page' } },
-    errors: [404],
   })
   guide(@Param('name') name: string) {
     const page = guidePage(BASE_PATH, name);
@@ -59,14 +56,12 @@ export class DocsController {
     return page;
   }
 
-  @Get('docs/assets/:name')
-  @ApiDoc({
-    summary: 'A static file of the docs pages (Swagger UI from the installed package, styles, scripts)',
-    tag: 'Meta',
-    auth: 'none',
-    responses: { 200: { description: 'The file' } },
-    errors: [404],
-  })
+  @GetOne(
+    'docs/assets/:name',
+    'A static file of the docs pages (Swagger UI from the installed package, styles, scripts)',
+    ok('The file'),
+    { auth: 'none' },
+  )
   asset(@Param('name') name: string, @Res() res: HttpResponse) {
     const asset = docsAsset(name);
     if (!asset) throw notFound('DOCS_FILE', name);
@@ -76,9 +71,8 @@ export class DocsController {
   @Get('health')
   @ApiDoc({
     summary: 'Liveness',
-    tag: 'Meta',
     auth: 'none',
-    responses: { 200: { description: 'Service is up', schema: 'Health' } },
+    responses: ok('Service is up', 'Health'),
   })
   health() {
     return { status: 'ok' };

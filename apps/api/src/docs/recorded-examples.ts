@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repositoryRoot } from './docs-site.js';
+import { docsRoot } from './docs-site.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON document, walked by key
 type Schema = Record<string, any>;
@@ -16,7 +16,7 @@ interface RecordedExamples {
  * against its schema), put on their operations' media types and on the webhooks' payloads.
  */
 export function addRecordedExamples(document: Schema): void {
-  const file = join(repositoryRoot(), 'docs/openapi-examples.json');
+  const file = join(docsRoot(), 'docs/openapi-examples.json');
   if (!existsSync(file)) return;
   const examples = JSON.parse(readFileSync(file, 'utf8')) as RecordedExamples;
   for (const [key, example] of Object.entries(examples.operations)) {

@@ -10,43 +10,36 @@ import {
   PURPOSES_OF_ACCOUNT,
 } from '#domain/customer/business-info.js';
 import { areaSchemas } from './schemas/index.js';
+import { dateTime, obj, ref, type Schema, str, idOf } from './schemas/kit.js';
 
-type Schema = Record<string, unknown>;
-
-const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
-const dateTime = str({ format: 'date-time' });
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const KYC_STATUSES = ['UNVERIFIED', 'PENDING', 'APPROVED', 'REJECTED'];
 
 export const resourceSchemas: Record<string, Schema> = {
-  Error: {
-    type: 'object',
-    required: ['status', 'code', 'message'],
-    properties: {
-      status: { type: 'integer' },
-      code: str({ description: 'Machine-readable code, e.g. INVALID_INPUT, UNAUTHORIZED, CUSTOMER_NOT_FOUND.' }),
-      message: str(),
-      reason: str({ description: 'On 401: the check that failed.' }),
-      details: {
-        type: 'object',
-        properties: {
-          errors: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['field', 'constraint', 'message'],
-              properties: { field: str(), constraint: str(), message: str() },
-            },
+  Error: obj(['status', 'code', 'message'], {
+    status: { type: 'integer' },
+    code: str({ description: 'Machine-readable code, e.g. INVALID_INPUT, UNAUTHORIZED, CUSTOMER_NOT_FOUND.' }),
+    message: str(),
+    reason: str({ description: 'On 401: the check that failed.' }),
+    details: {
+      type: 'object',
+      properties: {
+        errors: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['field', 'constraint', 'message'],
+            properties: { field: str(), constraint: str(), message: str() },
           },
         },
       },
     },
-  },
-  Currency: {
-    type: 'object',
-    required: ['code', 'name', 'symbol', 'decimals'],
-    properties: { code: str(), name: str(), symbol: str(), decimals: { type: 'integer' } },
-  },
+  }),
+  Currency: obj(['code', 'name', 'symbol', 'decimals'], {
+    code: str(),
+    name: str(),
+    symbol: str(),
+    decimals: { type: 'integer' },
+  }),
   Address: {
     type: 'object',
     properties: { line1: str(), line2: str(), city: str(), state: str(), postalCode: str(), country: str() },
@@ -64,7 +57,7 @@ export const resourceSchemas: Record<string, Schema> = {
       'updatedAt',
     ],
     properties: {
-      id: str({ pattern: '^Customer:[0-9a-f-]{36}$' }),
+      id: idOf('Customer'),
       platformCustomerId: str(),
       customerType: str({ enum: ['INDIVIDUAL', 'BUSINESS'] }),
       umaAddress: str(),
@@ -101,30 +94,25 @@ export const resourceSchemas: Record<string, Schema> = {
       updatedAt: dateTime,
     },
   },
-  InternalAccount: {
-    type: 'object',
-    required: ['id', 'type', 'status', 'balance', 'fundingPaymentInstructions', 'createdAt', 'updatedAt'],
-    properties: {
-      id: str({ pattern: '^InternalAccount:[0-9a-f-]{36}$' }),
-      customerId: str({ description: 'Absent for the platform’s own accounts.' }),
-      type: str({ enum: ['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] }),
-      status: str({ enum: ['PENDING', 'ACTIVE', 'CLOSED', 'FROZEN'] }),
-      balance: {
-        type: 'object',
-        required: ['amount', 'currency'],
-        properties: { amount: { type: 'integer' }, currency: ref('Currency') },
-      },
-      fundingPaymentInstructions: {
-        type: 'array',
-        description:
-          'Where to deposit to fund the account (sandbox: POST /sandbox/internal-accounts/{accountId}/fund).',
-        items: ref('PaymentInstructions'),
-      },
-      privateEnabled: { type: 'boolean' },
-      createdAt: dateTime,
-      updatedAt: dateTime,
+  InternalAccount: obj(['id', 'type', 'status', 'balance', 'fundingPaymentInstructions', 'createdAt', 'updatedAt'], {
+    id: idOf('InternalAccount'),
+    customerId: str({ description: 'Absent for the platform’s own accounts.' }),
+    type: str({ enum: ['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] }),
+    status: str({ enum: ['PENDING', 'ACTIVE', 'CLOSED', 'FROZEN'] }),
+    balance: {
+      type: 'object',
+      required: ['amount', 'currency'],
+      properties: { amount: { type: 'integer' }, currency: ref('Currency') },
     },
-  },
+    fundingPaymentInstructions: {
+      type: 'array',
+      description: 'Where to deposit to fund the account (sandbox: POST /sandbox/internal-accounts/{accountId}/fund).',
+      items: ref('PaymentInstructions'),
+    },
+    privateEnabled: { type: 'boolean' },
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  }),
   ApiTokenWithSecret: {
     allOf: [
       ref('ApiToken'),
@@ -136,16 +124,12 @@ export const resourceSchemas: Record<string, Schema> = {
     ],
   },
   Health: { type: 'object', properties: { status: str() } },
-  SignedRetryChallenge: {
-    type: 'object',
-    required: ['payloadToSign', 'requestId', 'expiresAt'],
-    properties: {
-      payloadToSign: str({ description: 'Stamp these exact bytes.' }),
-      requestId: str({ pattern: '^Request:[0-9a-f-]{36}$' }),
-      expiresAt: dateTime,
-      type: str({ enum: ['OAUTH', 'EMAIL_OTP', 'PASSKEY'] }),
-    },
-  },
+  SignedRetryChallenge: obj(['payloadToSign', 'requestId', 'expiresAt'], {
+    payloadToSign: str({ description: 'Stamp these exact bytes.' }),
+    requestId: idOf('Request'),
+    expiresAt: dateTime,
+    type: str({ enum: ['OAUTH', 'EMAIL_OTP', 'PASSKEY'] }),
+  }),
 };
 
 Object.assign(resourceSchemas, ...areaSchemas);

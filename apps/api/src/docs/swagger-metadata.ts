@@ -766,6 +766,18 @@ export default async () => {
               currency: { required: false, type: () => String },
               amount: { required: false, type: () => Number, nullable: true, minimum: 0 },
             },
+            AgentPolicyRulesDto: {
+              accountRestrictions: {
+                required: false,
+                type: () => t['../agents/agent.dto.js'].AccountRestrictionsDto,
+                nullable: true,
+              },
+              approvalThresholds: {
+                required: false,
+                type: () => t['../agents/agent.dto.js'].ApprovalThresholdsDto,
+                nullable: true,
+              },
+            },
             AgentPolicyDto: {
               permissions: {
                 required: true,
@@ -782,16 +794,6 @@ export default async () => {
               },
               defaultExecutionMode: { required: true, enum: ['AUTO', 'APPROVAL_REQUIRED'] },
               spendingLimits: { required: true, type: () => t['../agents/agent.dto.js'].SpendingLimitsDto },
-              accountRestrictions: {
-                required: false,
-                type: () => t['../agents/agent.dto.js'].AccountRestrictionsDto,
-                nullable: true,
-              },
-              approvalThresholds: {
-                required: false,
-                type: () => t['../agents/agent.dto.js'].ApprovalThresholdsDto,
-                nullable: true,
-              },
             },
             AgentPolicyUpdateDto: {
               permissions: {
@@ -809,16 +811,6 @@ export default async () => {
               },
               defaultExecutionMode: { required: false, enum: ['AUTO', 'APPROVAL_REQUIRED'] },
               spendingLimits: { required: false, type: () => t['../agents/agent.dto.js'].SpendingLimitsUpdateDto },
-              accountRestrictions: {
-                required: false,
-                type: () => t['../agents/agent.dto.js'].AccountRestrictionsDto,
-                nullable: true,
-              },
-              approvalThresholds: {
-                required: false,
-                type: () => t['../agents/agent.dto.js'].ApprovalThresholdsDto,
-                nullable: true,
-              },
             },
             CreateAgentDto: {
               name: { required: true, type: () => String, maxLength: 200 },
@@ -928,11 +920,9 @@ export default async () => {
           },
         ],
         [
-          import('../transactions/transactions.controller.js'),
+          import('../transactions/transaction.dto.js'),
           {
-            ListTransactionsQuery: {
-              customerId: { required: false, type: () => String },
-              platformCustomerId: { required: false, type: () => String, maxLength: 200 },
+            TransactionFilters: {
               accountIdentifier: {
                 required: false,
                 type: () => String,
@@ -962,6 +952,15 @@ export default async () => {
               startDate: { required: false, type: () => String, description: 'createdAt at or after (inclusive).' },
               endDate: { required: false, type: () => String, description: 'createdAt at or before (inclusive).' },
             },
+            ListTransactionsQuery: {
+              customerId: { required: false, type: () => String },
+              platformCustomerId: { required: false, type: () => String, maxLength: 200 },
+            },
+          },
+        ],
+        [
+          import('../transactions/transactions.controller.js'),
+          {
             ApprovePaymentDto: {
               receiverCustomerInfo: { required: false, type: 'object', additionalProperties: true },
             },
@@ -1099,21 +1098,6 @@ export default async () => {
               type: { required: false, enum: ['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] },
             },
             AgentListExternalAccountsQuery: { currency: { required: false, type: () => String } },
-            AgentListTransactionsQuery: {
-              accountIdentifier: {
-                required: false,
-                type: () => String,
-                description: 'An account id or UMA address on either side.',
-                maxLength: 255,
-              },
-              senderAccountIdentifier: { required: false, type: () => String, maxLength: 255 },
-              receiverAccountIdentifier: { required: false, type: () => String, maxLength: 255 },
-              status: { required: false, type: () => String },
-              type: { required: false, enum: ['INCOMING', 'OUTGOING'] },
-              reference: { required: false, type: () => String, maxLength: 100 },
-              startDate: { required: false, type: () => String },
-              endDate: { required: false, type: () => String },
-            },
           },
         ],
         [

@@ -5,7 +5,6 @@ import {
   Get,
   HttpCode,
   Logger,
-  Param,
   Post,
   Put,
   Query,
@@ -23,9 +22,10 @@ import {
 import { DocumentQueries } from '#application/documents/document-queries.js';
 import type { Actor } from '#application/tokens.js';
 import { DOCUMENT_MEDIA_TYPES } from '#domain/documents/document-types.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, ApiResource, created, noContent, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
-import { idParam } from '../http/id-pipe.js';
+import { IdParam } from '../http/id-pipe.js';
 import { nodeResponse, type HttpResponse } from '../http/platform.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
 import { ListDocumentsQuery, ReplaceDocumentDto, UploadDocumentDto } from './document.dto.js';
@@ -35,7 +35,7 @@ const FILE_RULES =
   'The file is PDF, JPEG or PNG, recognised by its first bytes (a declared part type other than the ' +
   'content’s, or other content, is 415); larger than the limit (`DOCUMENT_MAX_BYTES`, 25 MiB by default) ' +
   'is 413. It is stored by its SHA-256, which the document shows with its size and media type.';
-const documentId = () => idParam('Document', 'documentId');
+const DocumentId = () => IdParam('Document', 'documentId');
 
 /** `attachment` with the file name, ASCII for old clients and UTF-8 (RFC 5987) for the rest. */
 export function contentDisposition(fileName: string): string {
@@ -60,7 +60,7 @@ export class DocumentsController {
     description:
       'multipart/form-data: the file in the `file` part, the other fields as text parts. The ' +
       `documentHolder is a customer (not deleted) or a beneficial owner of the platform (404 otherwise). ${FILE_RULES}`,
-    responses: { 201: { description: 'The document', schema: 'Document' } },
+    responses: created('The document', 'Document'),
     errors: [404, 413, 415],
     multipart: { fileField: 'file', description: 'The document file: PDF, JPEG or PNG.' },
   })
@@ -74,23 +74,15 @@ export class DocumentsController {
     return this.queries.get(actor.platformId, id);
   }
 
-  @Get()
-  @ApiDoc({
-    summary: 'List documents',
+  @GetPage('', 'List documents', 'documents', 'Document', {
     description: 'Newest first; deleted documents are not listed.',
-    responses: { 200: { description: 'A page of documents', schema: 'list:Document' } },
   })
   list(@Query() query: ListDocumentsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, query);
   }
 
-  @Get(':documentId')
-  @ApiDoc({
-    summary: 'Get a document',
-    responses: { 200: { description: 'The document', schema: 'Document' } },
-    errors: [404],
-  })
-  get(@Param('documentId', documentId()) id: string, @CurrentActor() actor: Actor) {
+  @GetOne(':documentId', 'Get a document', ok('The document', 'Document'))
+  get(@DocumentId() id: string, @CurrentActor() actor: Actor) {
     return this.queries.get(actor.platformId, id);
   }
 
@@ -106,11 +98,7 @@ export class DocumentsController {
     responses: { 200: { description: 'The file', binary: DOCUMENT_MEDIA_TYPES } },
     errors: [404],
   })
-  async content(
-    @Param('documentId', documentId()) id: string,
-    @CurrentActor() actor: Actor,
-    @Res() reply: HttpResponse,
-  ) {
+  async content(@DocumentId() id: string, @CurrentActor() actor: Actor, @Res() reply: HttpResponse) {
     const { document, stream } = await this.queries.content(actor.platformId, id);
     const res = nodeResponse(reply);
     res.statusCode = 200;
@@ -130,17 +118,15 @@ export class DocumentsController {
 
   @Put(':documentId')
   @UseInterceptors(DocumentUploadInterceptor)
-  @ApiDoc({
-    summary: 'Replace a document',
+  @ApiResource('Replace a document', ok('The document', 'Document'), {
     description:
       'multipart/form-data with a new file and the details again (those left out are removed); the ' +
       `holder and createdAt stay. The file it had is erased unless another document has the same bytes. ${FILE_RULES}`,
-    responses: { 200: { description: 'The document', schema: 'Document' } },
-    errors: [404, 413, 415],
+    errors: [413, 415],
     multipart: { fileField: 'file', description: 'The new document file: PDF, JPEG or PNG.' },
   })
   async replace(
-    @Param('documentId', documentId()) id: string,
+    @DocumentId() id: string,
     @Body() body: ReplaceDocumentDto,
     @UploadedDocumentFile() file: ReceivedFile,
     @CurrentActor() actor: Actor,
@@ -151,13 +137,10 @@ export class DocumentsController {
 
   @Delete(':documentId')
   @HttpCode(204)
-  @ApiDoc({
-    summary: 'Delete a document',
+  @ApiResource('Delete a document', noContent('Deleted'), {
     description: 'Its file is erased unless another document has the same bytes. This cannot be undone.',
-    responses: { 204: { description: 'Deleted' } },
-    errors: [404],
   })
-  async delete(@Param('documentId', documentId()) id: string, @CurrentActor() actor: Actor) {
+  async delete(@DocumentId() id: string, @CurrentActor() actor: Actor) {
     await this.commands.execute(new DeleteDocumentCommand(id, actor));
   }
 }

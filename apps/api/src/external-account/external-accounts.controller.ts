@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   CreateExternalAccountCommand,
@@ -6,9 +6,11 @@ import {
 } from '#application/external-accounts/external-account-commands.js';
 import { ExternalAccountQueries } from '#application/external-accounts/external-account-queries.js';
 import type { Actor } from '#application/tokens.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiDoc, ApiResource, created, noContent, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
-import { idParam } from '../http/id-pipe.js';
+import { IdParam } from '../http/id-pipe.js';
 import {
   CreateCustomerExternalAccountDto,
   CreatePlatformExternalAccountDto,
@@ -23,9 +25,10 @@ const SANDBOX_NOTE =
   'identifier (account number, IBAN, CLABE, phone number, VPA name, PIX key, address): 102 NOT_MATCHED, 103 ' +
   'PARTIAL_MATCH, 104 PENDING, 105 refused as an invalid account (400, nothing created), 106 ' +
   'UNSUPPORTED, 107 CHECKED_BY_RECEIVING_FI, otherwise MATCHED.';
-const accountId = () => idParam('ExternalAccount', 'externalAccountId');
+const AccountId = () => IdParam('ExternalAccount', 'externalAccountId');
 
 /** External accounts of customers and of the platform itself; each path sees only its own kind. */
+@ApiTags(tag)
 @Controller()
 export class ExternalAccountsController {
   constructor(
@@ -41,8 +44,7 @@ export class ExternalAccountsController {
       `The per-type fields of accountInfo are in the ExternalAccountCreateInfo schema; the currency ` +
       `must be one the account type holds. Without customerId the account is the platform’s own ` +
       `(listed under /platform/external-accounts). ${SANDBOX_NOTE}`,
-    tag,
-    responses: { 201: { description: 'The external account', schema: 'ExternalAccount' } },
+    responses: created('The external account', 'ExternalAccount'),
     errors: [404, 409],
   })
   async createForCustomer(@Body() body: CreateCustomerExternalAccountDto, @CurrentActor() actor: Actor) {
@@ -51,37 +53,26 @@ export class ExternalAccountsController {
     return this.queries.get(actor.platformId, owner, id);
   }
 
-  @Get('customers/external-accounts')
-  @ApiDoc({
-    summary: 'List customers’ external accounts',
+  @GetPage('customers/external-accounts', 'List customers’ external accounts', 'external accounts', 'ExternalAccount', {
     description: 'Newest first; deleted accounts are not listed.',
-    tag,
-    responses: { 200: { description: 'A page of external accounts', schema: 'list:ExternalAccount' } },
   })
   listForCustomers(@Query() query: ListCustomerExternalAccountsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, 'customer', query);
   }
 
-  @Get('customers/external-accounts/:externalAccountId')
-  @ApiDoc({
-    summary: 'Get a customer’s external account',
-    tag,
-    responses: { 200: { description: 'The external account', schema: 'ExternalAccount' } },
-    errors: [404],
-  })
-  getForCustomer(@Param('externalAccountId', accountId()) id: string, @CurrentActor() actor: Actor) {
+  @GetOne(
+    'customers/external-accounts/:externalAccountId',
+    'Get a customer’s external account',
+    ok('The external account', 'ExternalAccount'),
+  )
+  getForCustomer(@AccountId() id: string, @CurrentActor() actor: Actor) {
     return this.queries.get(actor.platformId, 'customer', id);
   }
 
   @Delete('customers/external-accounts/:externalAccountId')
   @HttpCode(204)
-  @ApiDoc({
-    summary: 'Delete a customer’s external account',
-    tag,
-    responses: { 204: { description: 'Deleted' } },
-    errors: [404],
-  })
-  async deleteForCustomer(@Param('externalAccountId', accountId()) id: string, @CurrentActor() actor: Actor) {
+  @ApiResource('Delete a customer’s external account', noContent('Deleted'))
+  async deleteForCustomer(@AccountId() id: string, @CurrentActor() actor: Actor) {
     await this.commands.execute(new DeleteExternalAccountCommand('customer', id, actor));
   }
 
@@ -90,8 +81,7 @@ export class ExternalAccountsController {
   @ApiDoc({
     summary: 'Add one of the platform’s own external accounts',
     description: `As for customers, without customerId. ${SANDBOX_NOTE}`,
-    tag,
-    responses: { 201: { description: 'The external account', schema: 'ExternalAccount' } },
+    responses: created('The external account', 'ExternalAccount'),
     errors: [409],
   })
   async createForPlatform(@Body() body: CreatePlatformExternalAccountDto, @CurrentActor() actor: Actor) {
@@ -99,37 +89,32 @@ export class ExternalAccountsController {
     return this.queries.get(actor.platformId, 'platform', id);
   }
 
-  @Get('platform/external-accounts')
-  @ApiDoc({
-    summary: 'List the platform’s own external accounts',
-    description: 'Newest first; deleted accounts are not listed.',
-    tag,
-    responses: { 200: { description: 'A page of external accounts', schema: 'list:ExternalAccount' } },
-  })
+  @GetPage(
+    'platform/external-accounts',
+    'List the platform’s own external accounts',
+    'external accounts',
+    'ExternalAccount',
+    {
+      description: 'Newest first; deleted accounts are not listed.',
+    },
+  )
   listForPlatform(@Query() query: ListPlatformExternalAccountsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, 'platform', query);
   }
 
-  @Get('platform/external-accounts/:externalAccountId')
-  @ApiDoc({
-    summary: 'Get one of the platform’s own external accounts',
-    tag,
-    responses: { 200: { description: 'The external account', schema: 'ExternalAccount' } },
-    errors: [404],
-  })
-  getForPlatform(@Param('externalAccountId', accountId()) id: string, @CurrentActor() actor: Actor) {
+  @GetOne(
+    'platform/external-accounts/:externalAccountId',
+    'Get one of the platform’s own external accounts',
+    ok('The external account', 'ExternalAccount'),
+  )
+  getForPlatform(@AccountId() id: string, @CurrentActor() actor: Actor) {
     return this.queries.get(actor.platformId, 'platform', id);
   }
 
   @Delete('platform/external-accounts/:externalAccountId')
   @HttpCode(204)
-  @ApiDoc({
-    summary: 'Delete one of the platform’s own external accounts',
-    tag,
-    responses: { 204: { description: 'Deleted' } },
-    errors: [404],
-  })
-  async deleteForPlatform(@Param('externalAccountId', accountId()) id: string, @CurrentActor() actor: Actor) {
+  @ApiResource('Delete one of the platform’s own external accounts', noContent('Deleted'))
+  async deleteForPlatform(@AccountId() id: string, @CurrentActor() actor: Actor) {
     await this.commands.execute(new DeleteExternalAccountCommand('platform', id, actor));
   }
 }

@@ -1,4 +1,4 @@
-import { Injectable, type PipeTransform } from '@nestjs/common';
+import { Injectable, Param, type PipeTransform } from '@nestjs/common';
 import { isPublicId, type ResourceKind } from '#domain/ids.js';
 import { invalidInput } from './errors.js';
 
@@ -20,3 +20,6 @@ export class IdPipe implements PipeTransform<string, string> {
 }
 
 export const idParam = (kind: ResourceKind, field: string) => new IdPipe(kind, field);
+
+/** The path parameter `field`, checked to be an id of `kind` (`@IdParam('Card', 'cardId') id: string`). */
+export const IdParam = (kind: ResourceKind, field: string) => Param(field, idParam(kind, field));

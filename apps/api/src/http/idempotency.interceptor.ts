@@ -1,7 +1,9 @@
 import {
   applyDecorators,
+  HttpCode,
   Inject,
   Injectable,
+  Post,
   UseInterceptors,
   type CallHandler,
   type Type,
@@ -152,3 +154,6 @@ export class UploadIdempotency extends IdempotencyStore {
  */
 export const Idempotent = (...before: Type<NestInterceptor>[]) =>
   applyDecorators(IdempotencyKeyHeader(), UseInterceptors(...before, IdempotencyInterceptor));
+
+/** A POST that acts on something that exists (`:quoteId/execute`): idempotent, answering 200. */
+export const IdempotentAction = (path?: string) => applyDecorators(Post(path), Idempotent(), HttpCode(200));

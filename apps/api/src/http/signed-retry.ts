@@ -1,4 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { CommandBus, ICommand } from '@nestjs/cqrs';
 import type {
   SignedRequest,
   SignedResult,
@@ -60,6 +61,11 @@ export class SignedCall {
     if (outcome.kind === 'challenge') return this.challenge(outcome);
     this.res.status(status);
     return outcome.result;
+  }
+
+  /** Runs the signed `command` and answers as `reply` does. */
+  async execute<T>(commands: CommandBus, command: ICommand, status: number) {
+    return this.reply(await commands.execute<ICommand, SignedResult<T>>(command), status);
   }
 }
 

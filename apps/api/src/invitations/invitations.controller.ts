@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Injectable, Param, Post, Query, type PipeTransform } from '@nestjs/common';
+import { Body, Controller, Injectable, Param, Post, Query, type PipeTransform } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   IsIn,
@@ -20,12 +20,13 @@ import {
 import { InvitationQueries } from '#application/invitations/invitation-queries.js';
 import type { Actor } from '#application/tokens.js';
 import { INVITATION_CODE } from '#domain/invitations/invitation.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, ApiResource, created, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { PageParams } from '../http/list-params.js';
 import { UMA_ADDRESS } from '../http/formats.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { Idempotent, IdempotentAction } from '../http/idempotency.interceptor.js';
 
 const STATUSES = ['PENDING', 'CLAIMED', 'EXPIRED', 'CANCELLED'] as const;
 
@@ -82,59 +83,44 @@ export class InvitationsController {
     description:
       'inviterUma must be the UMA address of one of the platform’s customers; amountToSend is in ' +
       'the smallest unit of that customer’s first currency. expiresAt defaults to 30 days ahead (at most 365).',
-    responses: { 201: { description: 'The invitation', schema: 'Invitation' } },
+    responses: created('The invitation', 'Invitation'),
   })
   async create(@Body() body: CreateInvitationDto, @CurrentActor() actor: Actor) {
     const code: string = await this.commands.execute(new CreateInvitationCommand(body, actor));
     return this.queries.get(code);
   }
 
-  @Get()
-  @ApiDoc({
-    summary: 'List the platform’s invitations',
+  @GetPage('', 'List the platform’s invitations', 'invitations', 'Invitation', {
     description: 'Newest first. EXPIRED: unclaimed and past expiresAt.',
-    responses: { 200: { description: 'A page of invitations', schema: 'list:Invitation' } },
   })
   list(@Query() query: ListInvitationsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, query);
   }
 
-  @Get(':invitationCode')
-  @ApiDoc({
-    summary: 'Get an invitation',
+  @GetOne(':invitationCode', 'Get an invitation', ok('The invitation', 'Invitation'), {
     description: 'Any platform holding the code may read it (the invitee’s platform shows it before claiming).',
-    responses: { 200: { description: 'The invitation', schema: 'Invitation' } },
-    errors: [404],
   })
   get(@Param('invitationCode', InvitationCodePipe) code: string) {
     return this.queries.get(code);
   }
 
-  @Post(':invitationCode/cancel')
-  @Idempotent()
-  @HttpCode(200)
-  @ApiDoc({
-    summary: 'Cancel an invitation',
+  @IdempotentAction(':invitationCode/cancel')
+  @ApiResource('Cancel an invitation', ok('The cancelled invitation', 'Invitation'), {
     description: 'Only PENDING invitations of this platform.',
-    responses: { 200: { description: 'The cancelled invitation', schema: 'Invitation' } },
-    errors: [404, 409],
+    errors: [409],
   })
   async cancel(@Param('invitationCode', InvitationCodePipe) code: string, @CurrentActor() actor: Actor) {
     await this.commands.execute(new CancelInvitationCommand(code, actor));
     return this.queries.get(code);
   }
 
-  @Post(':invitationCode/claim')
-  @Idempotent()
-  @HttpCode(200)
-  @ApiDoc({
-    summary: 'Claim an invitation',
+  @IdempotentAction(':invitationCode/claim')
+  @ApiResource('Claim an invitation', ok('The claimed invitation', 'Invitation'), {
     description:
       'Called by the invitee’s platform (any platform). Only PENDING invitations; claimed, ' +
       'cancelled or expired ones answer 409 INVALID_STATE_TRANSITION. Emits INVITATION_CLAIMED to ' +
       'the inviter’s platform, which then sends amountToSend itself: claiming moves no money.',
-    responses: { 200: { description: 'The claimed invitation', schema: 'Invitation' } },
-    errors: [404, 409],
+    errors: [409],
   })
   async claim(
     @Param('invitationCode', InvitationCodePipe) code: string,

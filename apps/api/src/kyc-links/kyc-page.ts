@@ -1,22 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repositoryRoot } from '../http/repository-root.js';
 
 const FILES: Record<string, { file: string; type: string }> = {
   'kyc.js': { file: 'apps/api/public/kyc/kyc.js', type: 'text/javascript; charset=utf-8' },
   'kyc.css': { file: 'apps/api/public/kyc/kyc.css', type: 'text/css; charset=utf-8' },
 };
 
-/** The repository root: the nearest ancestor holding the page's files (the code runs from apps/… and dist/apps/…). */
-function repositoryRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, FILES['kyc.js'].file))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('apps/api/public/kyc not found');
-    dir = parent;
-  }
-}
+const root = () => repositoryRoot(FILES['kyc.js'].file, 'apps/api/public/kyc not found');
 
 const cache = new Map<string, string>();
 
@@ -24,7 +15,7 @@ const cache = new Map<string, string>();
 export function kycAsset(name: string): { body: string; type: string } | undefined {
   const asset = Object.hasOwn(FILES, name) ? FILES[name] : undefined;
   if (!asset) return undefined;
-  if (!cache.has(name)) cache.set(name, readFileSync(join(repositoryRoot(), asset.file), 'utf8'));
+  if (!cache.has(name)) cache.set(name, readFileSync(join(root(), asset.file), 'utf8'));
   return { body: cache.get(name)!, type: asset.type };
 }
 

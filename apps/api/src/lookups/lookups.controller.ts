@@ -1,4 +1,5 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Param, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsOptional, Matches, MaxLength } from 'class-validator';
 import {
@@ -8,11 +9,12 @@ import {
 } from '#application/lookups/lookup-commands.js';
 import type { Actor } from '#application/tokens.js';
 import type { LookupRecord } from '#domain/lookups/lookup.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ok } from '../docs/api-doc.js';
+import { GetOne } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { CUSTOMER_ID, UMA_ADDRESS } from '../http/formats.js';
-import { idParam } from '../http/id-pipe.js';
+import { IdParam } from '../http/id-pipe.js';
 
 /** The sender, as the public API names it; either, both or neither. */
 export class ReceiverLookupQuery {
@@ -32,13 +34,12 @@ const SENDER =
   '(smallest unit); every requiredPayerDataFields[] entry is mandatory. ';
 
 /** Receiver lookups: stored, valid for 15 minutes, required before quoting to a UMA address. */
+@ApiTags('Lookups')
 @Controller('receiver')
 export class LookupsController {
   constructor(private readonly commands: CommandBus) {}
 
-  @Get('uma/:receiverUmaAddress')
-  @ApiDoc({
-    summary: 'Look up a UMA receiver',
+  @GetOne('uma/:receiverUmaAddress', 'Look up a UMA receiver', ok('The lookup', 'Lookup'), {
     description:
       'Returns lookupId (Lookup:<uuid>) with the receiver’s supported currencies and requiredPayerDataFields ' +
       '(USD: FULL_NAME; EUR: FULL_NAME, BIRTH_DATE; others: FULL_NAME, BIRTH_DATE, NATIONALITY). ' +
@@ -47,9 +48,6 @@ export class LookupsController {
       '$fail.compliance.<currency>@<domain> (the pay request fails). Unknown addresses answer 404; the ' +
       'sender’s own address 400 SELF_PAYMENT. ' +
       SENDER,
-    tag: 'Lookups',
-    responses: { 200: { description: 'The lookup', schema: 'Lookup' } },
-    errors: [404],
   })
   async uma(
     @Param('receiverUmaAddress') address: string,
@@ -68,16 +66,11 @@ export class LookupsController {
     return toLookupResource(lookup);
   }
 
-  @Get('external-account/:accountId')
-  @ApiDoc({
-    summary: 'Look up an external account as a receiver',
+  @GetOne('external-account/:accountId', 'Look up an external account as a receiver', ok('The lookup', 'Lookup'), {
     description: SENDER,
-    tag: 'Lookups',
-    responses: { 200: { description: 'The lookup', schema: 'Lookup' } },
-    errors: [404],
   })
   async externalAccount(
-    @Param('accountId', idParam('ExternalAccount', 'accountId')) accountId: string,
+    @IdParam('ExternalAccount', 'accountId') accountId: string,
     @Query() query: ReceiverLookupQuery,
     @CurrentActor() actor: Actor,
   ) {

@@ -4,7 +4,7 @@ import { PlatformConfigQueries, UpdatePlatformConfigCommand } from '#application
 import type { Actor } from '#application/tokens.js';
 import { ConfigureWebhooksCommand } from '#application/webhooks/webhook-commands.js';
 import { validateSupportedCurrencies } from '#domain/platform/platform-config.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, ok } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { UpdateConfigDto } from './platform-config.dto.js';
 
@@ -30,7 +30,7 @@ export class PlatformConfigController {
       'UMA domain, supported currencies (the service’s defaults until set), embedded wallet settings (when set), ' +
       `the webhook endpoint (absent while none is set) and the keys receivers verify webhooks with. ${SIGNATURES}`,
     tag,
-    responses: { 200: { description: 'The configuration', schema: 'PlatformConfig' } },
+    responses: ok('The configuration', 'PlatformConfig'),
   })
   config(@CurrentActor() actor: Actor) {
     return this.queries.config(actor.platformId);
@@ -48,7 +48,7 @@ export class PlatformConfigController {
       'generated. supportedCurrencies replaces the list (each a currency the service supports: 400 ' +
       'INVALID_CURRENCY otherwise). embeddedWalletConfig: fields omitted are left as they are.',
     tag,
-    responses: { 200: { description: 'The configuration', schema: 'PlatformConfig' } },
+    responses: ok('The configuration', 'PlatformConfig'),
   })
   async update(@Body() body: UpdateConfigDto, @CurrentActor() actor: Actor) {
     const { webhookEndpoint, umaDomain, supportedCurrencies, embeddedWalletConfig } = body;

@@ -1,17 +1,21 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Headers, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateQuoteCommand, ExecuteQuoteCommand } from '#application/quotes/quote-commands.js';
 import type { PlatformQuoteRequest, QuoteRequest } from '#application/quotes/quote-builder.js';
 import type { Actor } from '#application/tokens.js';
 import { MoneyQueries } from '#application/transactions/money-queries.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, ApiResource, created, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
-import { idParam } from '../http/id-pipe.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { IdParam } from '../http/id-pipe.js';
+import { Idempotent, IdempotentAction } from '../http/idempotency.interceptor.js';
 import { CreateQuoteDto, ListQuotesQuery, type QuoteSourceDto } from './quote.dto.js';
 
-const wrongField = (field: string, message: string) => invalidInput([{ field, constraint: 'sourceType', message }]);
+/** A field given that the chosen source or destination type does not take (`constraint`: the type's field). */
+const wrongField = (field: string, message: string, constraint = 'sourceType') =>
+  invalidInput([{ field, constraint, message }]);
 
 /** The platform's DTO as the application takes it: a source carries only the fields of its type. */
 export function toPlatformQuoteRequest(body: CreateQuoteDto): PlatformQuoteRequest {
@@ -43,21 +47,13 @@ export function toQuoteRequest(body: Omit<CreateQuoteDto, 'source'> & { source: 
   const d = body.destination;
   if (d.destinationType === 'ACCOUNT') {
     if (d.currency !== undefined)
-      throw invalidInput([
-        {
-          field: 'destination.currency',
-          constraint: 'destinationType',
-          message: 'currency belongs to UMA_ADDRESS destinations',
-        },
-      ]);
+      throw wrongField('destination.currency', 'currency belongs to UMA_ADDRESS destinations', 'destinationType');
     if (d.umaAddress !== undefined || d.lookupId !== undefined) {
-      throw invalidInput([
-        {
-          field: 'destination.umaAddress',
-          constraint: 'destinationType',
-          message: 'umaAddress and destination.lookupId belong to UMA_ADDRESS destinations',
-        },
-      ]);
+      throw wrongField(
+        'destination.umaAddress',
+        'umaAddress and destination.lookupId belong to UMA_ADDRESS destinations',
+        'destinationType',
+      );
     }
     return {
       ...body,
@@ -69,13 +65,11 @@ export function toQuoteRequest(body: Omit<CreateQuoteDto, 'source'> & { source: 
     };
   }
   if (d.accountId !== undefined || d.paymentRail !== undefined) {
-    throw invalidInput([
-      {
-        field: 'destination.accountId',
-        constraint: 'destinationType',
-        message: 'accountId and paymentRail belong to ACCOUNT destinations',
-      },
-    ]);
+    throw wrongField(
+      'destination.accountId',
+      'accountId and paymentRail belong to ACCOUNT destinations',
+      'destinationType',
+    );
   }
   return {
     ...body,
@@ -88,6 +82,7 @@ export function toQuoteRequest(body: Omit<CreateQuoteDto, 'source'> & { source: 
   };
 }
 
+@ApiTags('Quotes')
 @Controller('quotes')
 export class QuotesController {
   constructor(
@@ -118,48 +113,31 @@ export class QuotesController {
       'execution fails, 003 completes after about 6 minutes, 004 delivery fails, 005 completes ' +
       'then is returned (FAILED, refunded), ' +
       '006 user cancellation (REFUNDED), 007 payout and refund fail (FAILED, money not returned), other success.',
-    tag: 'Quotes',
-    responses: { 201: { description: 'The quote', schema: 'Quote' } },
+    responses: created('The quote', 'Quote'),
     errors: [404, 409, 422],
   })
   create(@Body() body: CreateQuoteDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
     return this.commands.execute(new CreateQuoteCommand(toPlatformQuoteRequest(body), actor));
   }
 
-  @Get()
-  @ApiDoc({
-    summary: 'List quotes',
-    description: 'Newest first unless sortOrder=asc.',
-    tag: 'Quotes',
-    responses: { 200: { description: 'A page of quotes', schema: 'list:Quote' } },
-  })
+  @GetPage('', 'List quotes', 'quotes', 'Quote', { description: 'Newest first unless sortOrder=asc.' })
   list(@Query() query: ListQuotesQuery, @CurrentActor() actor: Actor) {
     return this.queries.listQuotes(actor.platformId, query);
   }
 
-  @Get(':quoteId')
-  @ApiDoc({
-    summary: 'Get a quote',
-    tag: 'Quotes',
-    responses: { 200: { description: 'The quote', schema: 'Quote' } },
-    errors: [404],
-  })
-  get(@Param('quoteId', idParam('Quote', 'quoteId')) id: string, @CurrentActor() actor: Actor) {
+  @GetOne(':quoteId', 'Get a quote', ok('The quote', 'Quote'))
+  get(@IdParam('Quote', 'quoteId') id: string, @CurrentActor() actor: Actor) {
     return this.queries.quote(actor.platformId, id);
   }
 
-  @Post(':quoteId/execute')
-  @Idempotent()
-  @HttpCode(200)
-  @ApiDoc({
-    summary: 'Execute a quote',
+  @IdempotentAction(':quoteId/execute')
+  @ApiResource('Execute a quote', ok('The quote, PROCESSING or in its final status', 'Quote'), {
     description:
       'Holds the source amount and starts the payment. A quote past expiresAt cannot execute: it ' +
       'becomes EXPIRED (transaction EXPIRED, failureReason QUOTE_EXPIRED), nothing moves, and the ' +
       'answer is 409 QUOTE_EXPIRED. ' +
       'Insufficient funds answer 400 INSUFFICIENT_FUNDS and leave the quote PENDING. An ' +
       'EMBEDDED_WALLET source needs Service-Wallet-Signature (401 WALLET_SIGNATURE_MISSING without it).',
-    tag: 'Quotes',
     headers: [
       {
         name: 'Service-Wallet-Signature',
@@ -172,11 +150,10 @@ export class QuotesController {
         description: 'Optional; when sent it must be the requestId bound into that payloadToSign.',
       },
     ],
-    responses: { 200: { description: 'The quote, PROCESSING or in its final status', schema: 'Quote' } },
-    errors: [404, 409, 422],
+    errors: [409, 422],
   })
   execute(
-    @Param('quoteId', idParam('Quote', 'quoteId')) id: string,
+    @IdParam('Quote', 'quoteId') id: string,
     @Headers('service-wallet-signature') signature: string | undefined,
     @Headers('request-id') requestId: string | undefined,
     @CurrentActor() actor: Actor,

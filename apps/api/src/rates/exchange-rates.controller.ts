@@ -1,9 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { listExchangeRates } from '#application/rates/exchange-rates.js';
 import { IsCurrencyCode } from '../http/currency-code.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, ok } from '../docs/api-doc.js';
 import { MAX_LOCKED_AMOUNT } from '../quotes/quote.dto.js';
 import { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import type { Actor } from '#application/tokens.js';
@@ -26,6 +27,7 @@ export class ExchangeRatesQuery {
   sendingAmount?: number;
 }
 
+@ApiTags('ExchangeRates')
 @Controller('exchange-rates')
 export class ExchangeRatesController {
   constructor(private readonly clocks: PlatformClocks) {}
@@ -38,8 +40,7 @@ export class ExchangeRatesController {
       'and charged in the source currency; the rest converts at the rate ' +
       '(receiving units per sending unit after a 0.5% margin on cross-currency corridors) and the ' +
       'receiving amount is rounded down. sendingAmount defaults to 10000.',
-    tag: 'ExchangeRates',
-    responses: { 200: { description: 'The rates', schema: 'ExchangeRateList' } },
+    responses: ok('The rates', 'ExchangeRateList'),
   })
   async list(@Query() query: ExchangeRatesQuery, @CurrentActor() actor: Actor) {
     const data = listExchangeRates(

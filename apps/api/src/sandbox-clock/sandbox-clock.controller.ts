@@ -1,12 +1,14 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { AdvanceSandboxClockCommand, SandboxClockService } from '#application/sandbox-clock/sandbox-clock.js';
 import type { Actor } from '#application/tokens.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, ok } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { AdvanceClockDto, advanceMs } from './sandbox-clock.dto.js';
 
 /** The sandbox clock: real time plus a persisted offset that only grows. */
+@ApiTags('Sandbox')
 @Controller('sandbox/clock')
 export class SandboxClockController {
   constructor(
@@ -18,8 +20,7 @@ export class SandboxClockController {
   @ApiDoc({
     summary: 'Read the platform clock',
     description: 'The platform’s own time: real time plus its sandbox offset (always 0 on production platforms).',
-    tag: 'Sandbox',
-    responses: { 200: { description: 'Now and the offset from real time', schema: 'SandboxClock' } },
+    responses: ok('Now and the offset from real time', 'SandboxClock'),
   })
   get(@CurrentActor() actor: Actor) {
     return this.clock.now(actor.platformId);
@@ -36,8 +37,7 @@ export class SandboxClockController {
       'it, and its timers (quote expiries, delayed sandbox outcomes, card provisioning and ' +
       'authorization expiry, webhook retries) that became due run at once (promotedJobs ' +
       'counts them); poll the resources for their new status.',
-    tag: 'Sandbox',
-    responses: { 200: { description: 'The new time', schema: 'SandboxClock' } },
+    responses: ok('The new time', 'SandboxClock'),
     errors: [403],
   })
   advance(

@@ -1,4 +1,5 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   SimulateCardAuthorizationCommand,
@@ -7,10 +8,10 @@ import {
 } from '#application/cards/card-authorizations.js';
 import type { Actor } from '#application/tokens.js';
 import { SimulateAuthorizationDto, SimulateClearingDto, SimulateReturnDto } from '../cards/card.dto.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiResource, ok } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
-import { idParam } from '../http/id-pipe.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { IdParam } from '../http/id-pipe.js';
+import { IdempotentAction } from '../http/idempotency.interceptor.js';
 
 const optionalAmount = (amount?: number) => (amount === undefined ? undefined : BigInt(amount));
 
@@ -20,15 +21,13 @@ const STATE_ERRORS =
   'authorization, which opens none) is 404 CARD_TRANSACTION_NOT_FOUND.';
 
 /** The card network, simulated for sandbox platforms: authorizations, clearings and returns on the ledger. */
+@ApiTags('Sandbox')
 @Controller('sandbox/cards')
 export class SandboxCardsController {
   constructor(private readonly commands: CommandBus) {}
 
-  @Post(':id/simulate/authorization')
-  @Idempotent()
-  @HttpCode(200)
-  @ApiDoc({
-    summary: 'Simulate a card authorization (sandbox)',
+  @IdempotentAction(':id/simulate/authorization')
+  @ApiResource('Simulate a card authorization (sandbox)', ok('The card transaction (AUTHORIZED)', 'CardTransaction'), {
     description:
       'Declined with 400 and the decline reason as `code` (the authorization is kept in the card’s ' +
       'audit history; it opens no transaction): CARD_PAUSED (FROZEN card, or a merchant descriptor ' +
@@ -41,12 +40,10 @@ export class SandboxCardsController {
       'in EXCEPTION (a later clearing pulls anew, as a late presentment). An approval not ' +
       'cleared within 7 days (sandbox clock) expires: its hold is released and it ends SETTLED with ' +
       'nothing settled; a later clearing is a late presentment.',
-    tag: 'Sandbox',
-    responses: { 200: { description: 'The card transaction (AUTHORIZED)', schema: 'CardTransaction' } },
-    errors: [403, 404],
+    errors: [403],
   })
   authorize(
-    @Param('id', idParam('Card', 'id')) cardId: string,
+    @IdParam('Card', 'id') cardId: string,
     @Body() body: SimulateAuthorizationDto,
     @CurrentActor() actor: Actor,
   ) {
@@ -59,11 +56,8 @@ export class SandboxCardsController {
     );
   }
 
-  @Post(':id/simulate/clearing')
-  @Idempotent()
-  @HttpCode(200)
-  @ApiDoc({
-    summary: 'Simulate the clearing of a card transaction (sandbox)',
+  @IdempotentAction(':id/simulate/clearing')
+  @ApiResource('Simulate the clearing of a card transaction (sandbox)', ok('The card transaction', 'CardTransaction'), {
     description:
       'Needs an AUTHORIZED or PARTIALLY_SETTLED transaction (or one in EXCEPTION, presented again). ' +
       'amount defaults to what is held; less posts that part of the hold and holds the rest again ' +
@@ -76,15 +70,9 @@ export class SandboxCardsController {
       'presentment: after the hold was released (card closed, authorization expired) a clearing ' +
       'pulls the amount anew from the same funding source, EXCEPTION without the funds. ' +
       STATE_ERRORS,
-    tag: 'Sandbox',
-    responses: { 200: { description: 'The card transaction', schema: 'CardTransaction' } },
-    errors: [403, 404],
+    errors: [403],
   })
-  clear(
-    @Param('id', idParam('Card', 'id')) cardId: string,
-    @Body() body: SimulateClearingDto,
-    @CurrentActor() actor: Actor,
-  ) {
+  clear(@IdParam('Card', 'id') cardId: string, @Body() body: SimulateClearingDto, @CurrentActor() actor: Actor) {
     return this.commands.execute(
       new SimulateCardClearingCommand(
         cardId,
@@ -94,25 +82,20 @@ export class SandboxCardsController {
     );
   }
 
-  @Post(':id/simulate/return')
-  @Idempotent()
-  @HttpCode(200)
-  @ApiDoc({
-    summary: 'Simulate a return (refund) of a settled card transaction (sandbox)',
-    description:
-      'Moves the amount (default: all settled and not yet returned) back from the settlement ' +
-      'account to the funding source that paid, also after the card closed. The transaction is ' +
-      'REFUNDED once everything settled was returned, SETTLED with a refundedAmount before. ' +
-      STATE_ERRORS,
-    tag: 'Sandbox',
-    responses: { 200: { description: 'The card transaction', schema: 'CardTransaction' } },
-    errors: [403, 404],
-  })
-  refund(
-    @Param('id', idParam('Card', 'id')) cardId: string,
-    @Body() body: SimulateReturnDto,
-    @CurrentActor() actor: Actor,
-  ) {
+  @IdempotentAction(':id/simulate/return')
+  @ApiResource(
+    'Simulate a return (refund) of a settled card transaction (sandbox)',
+    ok('The card transaction', 'CardTransaction'),
+    {
+      description:
+        'Moves the amount (default: all settled and not yet returned) back from the settlement ' +
+        'account to the funding source that paid, also after the card closed. The transaction is ' +
+        'REFUNDED once everything settled was returned, SETTLED with a refundedAmount before. ' +
+        STATE_ERRORS,
+      errors: [403],
+    },
+  )
+  refund(@IdParam('Card', 'id') cardId: string, @Body() body: SimulateReturnDto, @CurrentActor() actor: Actor) {
     return this.commands.execute(
       new SimulateCardReturnCommand(
         cardId,

@@ -1,14 +1,15 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsInt, IsOptional, Matches, Max, MaxLength, Min } from 'class-validator';
 import type { Actor } from '#application/tokens.js';
 import { SandboxSendCommand, SandboxUmaReceiveCommand } from '#application/transactions/sandbox-payments.js';
 import { currency } from '#domain/money.js';
 import { IsCurrencyCode } from '../http/currency-code.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, ok } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { CUSTOMER_ID, UMA_ADDRESS } from '../quotes/quote.dto.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { IdempotentAction } from '../http/idempotency.interceptor.js';
 
 const QUOTE_ID = /^Quote:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -41,20 +42,18 @@ export class SandboxUmaReceiveDto {
 }
 
 /** Sandbox simulations of money arriving from outside. */
+@ApiTags('Sandbox')
 @Controller('sandbox')
 export class SandboxMoneyController {
   constructor(private readonly commands: CommandBus) {}
 
-  @Post('send')
-  @Idempotent()
-  @HttpCode(200)
+  @IdempotentAction('send')
   @ApiDoc({
     summary: 'Pay a quote’s payment instructions (sandbox)',
     description:
       'For quotes funded from an external account: simulates the payer sending exactly ' +
       'totalSendingAmount in the sending currency before expiresAt; the quote then starts as if executed.',
-    tag: 'Sandbox',
-    responses: { 200: { description: 'The quote’s transaction', schema: 'Transaction' } },
+    responses: ok('The quote’s transaction', 'Transaction'),
     errors: [403, 404, 409],
   })
   send(@Body() body: SandboxSendDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
@@ -62,9 +61,7 @@ export class SandboxMoneyController {
     return this.commands.execute(new SandboxSendCommand(body, actor));
   }
 
-  @Post('uma/receive')
-  @HttpCode(200)
-  @Idempotent()
+  @IdempotentAction('uma/receive')
   @ApiDoc({
     summary: 'Receive a UMA payment (sandbox)',
     description:
@@ -73,8 +70,7 @@ export class SandboxMoneyController {
       'Senders $pending.long.…@… wait for POST /transactions/{id}/approve or /reject (FAILED with ' +
       'PAYMENT_APPROVAL_TIMED_OUT after an hour); $fail.compliance.…@… are REJECTED; any other ' +
       'sender is credited at once.',
-    tag: 'Sandbox',
-    responses: { 200: { description: 'The incoming transaction', schema: 'Transaction' } },
+    responses: ok('The incoming transaction', 'Transaction'),
     errors: [403, 404],
   })
   receive(@Body() body: SandboxUmaReceiveDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {

@@ -1,13 +1,14 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsInt, IsPositive, Max } from 'class-validator';
 import { FundInternalAccountCommand } from '#application/ledger/fund-commands.js';
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiResource, ok } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
-import { idParam } from '../http/id-pipe.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { IdParam } from '../http/id-pipe.js';
+import { IdempotentAction } from '../http/idempotency.interceptor.js';
 
 export class FundDto {
   /** Smallest unit of the account's currency. */
@@ -18,6 +19,7 @@ export class FundDto {
 }
 
 /** Sandbox helpers: available only to sandbox platforms. */
+@ApiTags('Sandbox')
 @Controller('sandbox')
 export class SandboxController {
   constructor(
@@ -25,18 +27,13 @@ export class SandboxController {
     private readonly queries: Queries,
   ) {}
 
-  @Post('internal-accounts/:accountId/fund')
-  @Idempotent()
-  @HttpCode(200)
-  @ApiDoc({
-    summary: 'Fund an internal account (sandbox)',
+  @IdempotentAction('internal-accounts/:accountId/fund')
+  @ApiResource('Fund an internal account (sandbox)', ok('The funded account', 'InternalAccount'), {
     description: 'A balanced ledger transfer from the platform’s settlement account in the account’s currency.',
-    tag: 'Sandbox',
-    responses: { 200: { description: 'The funded account', schema: 'InternalAccount' } },
-    errors: [403, 404, 409],
+    errors: [403, 409],
   })
   async fund(
-    @Param('accountId', idParam('InternalAccount', 'accountId')) accountId: string,
+    @IdParam('InternalAccount', 'accountId') accountId: string,
     @Body() body: FundDto,
     @CurrentActor() actor: Actor,
   ) {

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   ArrayMaxSize,
@@ -21,9 +21,10 @@ import {
 import { Queries } from '#application/queries/queries.js';
 import { apiTokenList } from '#application/queries/list-criteria.js';
 import type { Actor } from '#application/tokens.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, ApiResource, created, noContent, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
-import { idParam } from '../http/id-pipe.js';
+import { IdParam } from '../http/id-pipe.js';
 import { PageParams } from '../http/list-params.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
 
@@ -66,42 +67,32 @@ export class TokensController {
       'The client secret is returned once; only its hash is stored. permissions limit what the token may do ' +
       '(VIEW: reads; TRANSACT: payments; MANAGE: all other changes; 403 FORBIDDEN otherwise); all three when ' +
       'omitted. clientId (the token id) and the secret are the HTTP Basic credentials.',
-    responses: { 201: { description: 'The token with its secret', schema: 'ApiTokenWithSecret' } },
+    responses: created('The token with its secret', 'ApiTokenWithSecret'),
   })
   async create(@Body() body: CreateTokenDto, @CurrentActor() actor: Actor) {
     const issued: IssuedToken = await this.commands.execute(new CreateApiTokenCommand(body, actor));
     return { ...(await this.queries.apiToken(actor.platformId, issued.id)), clientSecret: issued.clientSecret };
   }
 
-  @Get()
-  @ApiDoc({
-    summary: 'List API tokens',
+  @GetPage('', 'List API tokens', 'tokens', 'ApiToken', {
     description: 'Newest first. name matches exactly; date filters are inclusive.',
-    responses: { 200: { description: 'A page of tokens', schema: 'list:ApiToken' } },
   })
   list(@Query() query: ListTokensQuery, @CurrentActor() actor: Actor) {
     return this.queries.listApiTokens(actor.platformId, apiTokenList(query));
   }
 
-  @Get(':tokenId')
-  @ApiDoc({
-    summary: 'Get an API token',
-    responses: { 200: { description: 'The token', schema: 'ApiToken' } },
-    errors: [404],
-  })
-  get(@Param('tokenId', idParam('ApiToken', 'tokenId')) id: string, @CurrentActor() actor: Actor) {
+  @GetOne(':tokenId', 'Get an API token', ok('The token', 'ApiToken'))
+  get(@IdParam('ApiToken', 'tokenId') id: string, @CurrentActor() actor: Actor) {
     return this.queries.apiToken(actor.platformId, id);
   }
 
   @Delete(':tokenId')
-  @ApiDoc({
-    summary: 'Revoke an API token',
+  @ApiResource('Revoke an API token', noContent('Revoked'), {
     description: 'The last active token cannot be revoked.',
-    responses: { 204: { description: 'Revoked' } },
-    errors: [404, 409],
+    errors: [409],
   })
   @HttpCode(204)
-  async revoke(@Param('tokenId', idParam('ApiToken', 'tokenId')) id: string, @CurrentActor() actor: Actor) {
+  async revoke(@IdParam('ApiToken', 'tokenId') id: string, @CurrentActor() actor: Actor) {
     await this.queries.apiToken(actor.platformId, id);
     await this.commands.execute(new RevokeApiTokenCommand(id, actor));
   }

@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
-import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, registerDecorator } from 'class-validator';
+import { IsISO8601, IsOptional, IsString, MaxLength, registerDecorator } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import type { Actor } from '#application/tokens.js';
 import { MoneyQueries } from '#application/transactions/money-queries.js';
@@ -9,32 +10,12 @@ import {
   ConfirmReceiptDeliveryCommand,
   RejectIncomingPaymentCommand,
 } from '#application/transactions/transaction-commands.js';
-import { TRANSACTION_STATUSES } from '#domain/transactions/transaction.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiResource, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
-import { idParam } from '../http/id-pipe.js';
-import { SortedPageParams } from '../http/list-params.js';
-import { CUSTOMER_ID } from '../quotes/quote.dto.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
-
-export class ListTransactionsQuery extends SortedPageParams {
-  @IsOptional() @Matches(CUSTOMER_ID, { message: 'customerId must have the form Customer:<uuid>' }) customerId?: string;
-  @IsOptional() @IsString() @MaxLength(200) platformCustomerId?: string;
-  /** An internal or external account id, or a UMA address, on either side of the transaction. */
-  @IsOptional() @IsString() @MaxLength(255) accountIdentifier?: string;
-  /** The source's account id, or its UMA address (starting with `$`). */
-  @IsOptional() @IsString() @MaxLength(255) senderAccountIdentifier?: string;
-  /** The destination's account id, or its UMA address (starting with `$`). */
-  @IsOptional() @IsString() @MaxLength(255) receiverAccountIdentifier?: string;
-  @IsOptional() @IsIn(TRANSACTION_STATUSES) status?: string;
-  @IsOptional() @IsIn(['INCOMING', 'OUTGOING']) type?: 'INCOMING' | 'OUTGOING';
-  /** reconciliationInstructions.reference */
-  @IsOptional() @IsString() @MaxLength(100) reference?: string;
-  /** createdAt at or after (inclusive). */
-  @IsOptional() @IsISO8601({ strict: true }) startDate?: string;
-  /** createdAt at or before (inclusive). */
-  @IsOptional() @IsISO8601({ strict: true }) endDate?: string;
-}
+import { IdParam } from '../http/id-pipe.js';
+import { ListTransactionsQuery } from './transaction.dto.js';
+import { IdempotentAction } from '../http/idempotency.interceptor.js';
 
 /** A JSON object of at most 50 members and 8 KiB, any values. */
 function IsSmallObject() {
@@ -89,6 +70,10 @@ const STATUS_TEXT =
   'FAILED (see failureReason), REFUNDED, EXPIRED (quote expired). ' +
   'reconciliationInstructions are present for every status but CREATED.';
 
+const TransactionId = () => IdParam('Transaction', 'transactionId');
+const TRANSACTION = ok('The transaction', 'Transaction');
+
+@ApiTags('Transactions')
 @Controller('transactions')
 export class TransactionsController {
   constructor(
@@ -96,68 +81,46 @@ export class TransactionsController {
     private readonly queries: MoneyQueries,
   ) {}
 
-  @Get()
-  @ApiDoc({
-    summary: 'List transactions',
+  @GetPage('', 'List transactions', 'transactions', 'Transaction', {
     description: `Newest first unless sortOrder=asc; dates are inclusive. ${STATUS_TEXT}`,
-    tag: 'Transactions',
-    responses: { 200: { description: 'A page of transactions', schema: 'list:Transaction' } },
   })
   list(@Query() query: ListTransactionsQuery, @CurrentActor() actor: Actor) {
     return this.queries.listTransactions(actor.platformId, query);
   }
 
-  @Get(':transactionId')
-  @ApiDoc({
-    summary: 'Get a transaction',
-    description: STATUS_TEXT,
-    tag: 'Transactions',
-    responses: { 200: { description: 'The transaction', schema: 'Transaction' } },
-    errors: [404],
-  })
-  get(@Param('transactionId', idParam('Transaction', 'transactionId')) id: string, @CurrentActor() actor: Actor) {
+  @GetOne(':transactionId', 'Get a transaction', TRANSACTION, { description: STATUS_TEXT })
+  get(@TransactionId() id: string, @CurrentActor() actor: Actor) {
     return this.queries.transaction(actor.platformId, id);
   }
 
-  @Post(':transactionId/confirm')
-  @Idempotent()
-  @HttpCode(200)
-  @ApiDoc({
-    summary: 'Confirm receipt delivery',
+  @IdempotentAction(':transactionId/confirm')
+  @ApiResource('Confirm receipt delivery', TRANSACTION, {
     description:
       'Records that the platform delivered the transaction’s receipt to its customer (needed only where the ' +
       'platform must send receipts): receiptDeliveryConfirmedAt, the platform’s current time when the body ' +
       'leaves it out. Confirming again moves the stored time. Any status; the time cannot be in the future ' +
       'or before the transaction was created (400).',
-    tag: 'Transactions',
     optionalBody: true,
-    responses: { 200: { description: 'The transaction', schema: 'Transaction' } },
-    errors: [404],
   })
   confirm(
-    @Param('transactionId', idParam('Transaction', 'transactionId')) id: string,
+    @TransactionId() id: string,
     @Body() body: ConfirmReceiptDeliveryDto,
     @CurrentActor() actor: Actor,
   ): Promise<Record<string, unknown>> {
     return this.commands.execute(new ConfirmReceiptDeliveryCommand(id, actor, body?.receiptDeliveryConfirmedAt));
   }
 
-  @Post(':transactionId/approve')
-  @Idempotent()
-  @HttpCode(200)
-  @ApiDoc({
-    summary: 'Approve an incoming payment',
+  @IdempotentAction(':transactionId/approve')
+  @ApiResource('Approve an incoming payment', TRANSACTION, {
     description:
       'For INCOMING payments PENDING the platform’s approval: credits the receiver (PROCESSING, then COMPLETED). ' +
       'receiverCustomerInfo, when given, is kept on the transaction. 409 ' +
       'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL when the payment does not wait for the platform.',
-    tag: 'Transactions',
     optionalBody: true,
-    responses: { 200: { description: 'The transaction', schema: 'Transaction' } },
-    errors: [404, 409],
+    errors: [409],
   })
   approve(
-    @Param('transactionId', idParam('Transaction', 'transactionId')) id: string,
+    @TransactionId() id: string,
     @Body() body: ApprovePaymentDto,
     @CurrentActor() actor: Actor,
   ): Promise<Record<string, unknown>> {
@@ -165,22 +128,17 @@ export class TransactionsController {
     return this.commands.execute(new ApproveIncomingPaymentCommand(id, actor, details));
   }
 
-  @Post(':transactionId/reject')
-  @Idempotent()
-  @HttpCode(200)
-  @ApiDoc({
-    summary: 'Reject an incoming payment',
+  @IdempotentAction(':transactionId/reject')
+  @ApiResource('Reject an incoming payment', TRANSACTION, {
     description:
       'For INCOMING payments PENDING the platform’s approval: REJECTED, nothing is credited. `reason`, when ' +
       'given, is kept on the transaction as rejectionReason. 409 TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL ' +
       'when the payment does not wait for the platform.',
-    tag: 'Transactions',
     optionalBody: true,
-    responses: { 200: { description: 'The transaction', schema: 'Transaction' } },
-    errors: [404, 409],
+    errors: [409],
   })
   reject(
-    @Param('transactionId', idParam('Transaction', 'transactionId')) id: string,
+    @TransactionId() id: string,
     @Body() body: RejectPaymentDto,
     @CurrentActor() actor: Actor,
   ): Promise<Record<string, unknown>> {

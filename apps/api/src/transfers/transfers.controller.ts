@@ -1,10 +1,11 @@
 import { Body, Controller, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { Type } from 'class-transformer';
 import { IsDefined, IsInt, IsObject, IsOptional, Matches, Max, Min, ValidateNested } from 'class-validator';
 import type { Actor } from '#application/tokens.js';
 import { TransferInCommand, TransferOutCommand } from '#application/transfers/transfer-commands.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, created } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
 
@@ -54,6 +55,7 @@ const OUTCOMES =
   'FAILED, anything else completes at once.';
 
 /** Transfers between a customer's internal account and an external account in one currency. */
+@ApiTags('Transfers')
 @Controller()
 export class TransfersController {
   constructor(private readonly commands: CommandBus) {}
@@ -66,8 +68,7 @@ export class TransfersController {
       `Credits the internal account from the platform’s settlement account when the bank ` +
       `transfer settles (INCOMING transaction). amount is optional in the schema, as in the public API, but a ` +
       `pull needs it: 400 INVALID_AMOUNT without it. ${OUTCOMES}`,
-    tag: 'Transfers',
-    responses: { 201: { description: 'The transaction', schema: 'Transaction' } },
+    responses: created('The transaction', 'Transaction'),
     errors: [404, 409, 422],
   })
   transferIn(@Body() body: CreateTransferInDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
@@ -83,8 +84,7 @@ export class TransfersController {
       `releases it when it fails (OUTGOING transaction). 400 INSUFFICIENT_FUNDS when the balance ` +
       `does not cover it. Without amount the source account's whole available balance is sent (400 ` +
       `INVALID_AMOUNT when it is empty). ${OUTCOMES}`,
-    tag: 'Transfers',
-    responses: { 201: { description: 'The transaction', schema: 'Transaction' } },
+    responses: created('The transaction', 'Transaction'),
     errors: [404, 409, 422],
   })
   transferOut(@Body() body: CreateTransferOutDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {

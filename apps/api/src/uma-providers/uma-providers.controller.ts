@@ -1,7 +1,7 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Query } from '@nestjs/common';
 import { IsBoolean, IsOptional, Matches } from 'class-validator';
 import { UmaProviderQueries } from '#application/uma-providers/uma-provider-queries.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { GetPage } from '../http/routes.js';
 import { SortedPageParams, ToBoolean } from '../http/list-params.js';
 
 export class ListUmaProvidersQuery extends SortedPageParams {
@@ -23,13 +23,10 @@ export class ListUmaProvidersQuery extends SortedPageParams {
 export class UmaProvidersController {
   constructor(private readonly queries: UmaProviderQueries) {}
 
-  @Get()
-  @ApiDoc({
-    summary: 'List UMA providers',
+  @GetPage('', 'List UMA providers', 'providers', 'UmaProvider', {
     description:
       'Sorted by name, descending by default. Blocked providers (allowListStatus false) are ' +
       'included unless hasBlockedProviders=false.',
-    responses: { 200: { description: 'A page of providers', schema: 'list:UmaProvider' } },
   })
   list(@Query() query: ListUmaProvidersQuery) {
     return this.queries.list(query);

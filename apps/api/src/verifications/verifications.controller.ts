@@ -1,16 +1,17 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsIn, IsOptional, Matches } from 'class-validator';
 import { VERIFICATION_STATUSES } from '#domain/verifications/verification.js';
 import type { Actor } from '#application/tokens.js';
 import { CreateVerificationCommand } from '#application/verifications/verification-commands.js';
 import { VerificationQueries } from '#application/verifications/verification-queries.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
-import { idParam } from '../http/id-pipe.js';
+import { IdParam } from '../http/id-pipe.js';
 import { PageParams } from '../http/list-params.js';
 import { CUSTOMER_ID } from '../http/formats.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { IdempotentAction } from '../http/idempotency.interceptor.js';
 
 const customerIdMessage = { message: 'customerId must have the form Customer:<uuid>' };
 
@@ -33,9 +34,7 @@ export class VerificationsController {
     private readonly queries: VerificationQueries,
   ) {}
 
-  @Post()
-  @HttpCode(200)
-  @Idempotent()
+  @IdempotentAction()
   @ApiDoc({
     summary: 'Verify a customer (KYC/KYB)',
     description:
@@ -50,7 +49,7 @@ export class VerificationsController {
       'the worst of its own check and their KYC, and each REJECTED owner is an APPLICANT_REJECTED error with its ' +
       '`resourceId`. Sandbox: the last three characters of the registration number (businesses) or last name ' +
       '(individuals) select 001 IN_PROGRESS, 002 REJECTED, 003 documents and owners required, otherwise APPROVED.',
-    responses: { 200: { description: 'The verification', schema: 'Verification' } },
+    responses: ok('The verification', 'Verification'),
     errors: [404],
   })
   async create(@Body() body: CreateVerificationDto, @CurrentActor() actor: Actor) {
@@ -58,23 +57,13 @@ export class VerificationsController {
     return this.queries.get(actor.platformId, id);
   }
 
-  @Get()
-  @ApiDoc({
-    summary: 'List verifications',
-    description: 'Newest first.',
-    responses: { 200: { description: 'A page of verifications', schema: 'list:Verification' } },
-  })
+  @GetPage('', 'List verifications', 'verifications', 'Verification', { description: 'Newest first.' })
   list(@Query() query: ListVerificationsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, query);
   }
 
-  @Get(':verificationId')
-  @ApiDoc({
-    summary: 'Get a verification',
-    responses: { 200: { description: 'The verification', schema: 'Verification' } },
-    errors: [404],
-  })
-  get(@Param('verificationId', idParam('Verification', 'verificationId')) id: string, @CurrentActor() actor: Actor) {
+  @GetOne(':verificationId', 'Get a verification', ok('The verification', 'Verification'))
+  get(@IdParam('Verification', 'verificationId') id: string, @CurrentActor() actor: Actor) {
     return this.queries.get(actor.platformId, id);
   }
 }

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Actor } from '#application/tokens.js';
 import {
@@ -8,15 +9,16 @@ import {
 } from '#application/wallet/credential-commands.js';
 import { VerifyCredentialCommand } from '#application/wallet/session-commands.js';
 import { WalletQueries } from '#application/wallet/wallet-queries.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, created, noContent, ok, ApiSignedResource } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
-import { idParam } from '../http/id-pipe.js';
+import { IdParam } from '../http/id-pipe.js';
 import type { HttpRequest } from '../http/platform.js';
 import { Signed, signedRetryHeaders, type SignedCall } from '../http/signed-retry.js';
 import { AddCredentialDto, CredentialChallengeDto, ListWalletQuery, VerifyCredentialDto } from './wallet.dto.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
 
 /** Authentication credentials of embedded wallets (EMAIL_OTP, OAUTH, PASSKEY). */
+@ApiTags('Wallet')
 @Controller('auth/credentials')
 export class AuthCredentialsController {
   constructor(
@@ -32,22 +34,19 @@ export class AuthCredentialsController {
       'Direct when the account has no credential; otherwise a signed retry stamped by a session of ' +
       'the account (step 1 answers 202 with `type`). OAUTH takes its nickname from the token’s ' +
       'email claim; EMAIL_OTP uses the customer’s email.',
-    tag: 'Wallet',
-    responses: { 201: { description: 'The credential', schema: 'AuthMethod' } },
+    responses: created('The credential', 'AuthMethod'),
     errors: [404, 429],
     signedRetry: true,
   })
   async add(@Body() body: AddCredentialDto, @Signed() signed: SignedCall, @CurrentActor() actor: Actor) {
-    const outcome = await this.commands.execute(new AddCredentialCommand(body, signed.request, actor));
-    return signed.reply(outcome, 201);
+    return signed.execute(this.commands, new AddCredentialCommand(body, signed.request, actor), 201);
   }
 
   @Get()
   @ApiDoc({
     summary: 'List the credentials of an embedded wallet',
     description: 'Not paginated; empty when the account has none or is not visible to the caller.',
-    tag: 'Wallet',
-    responses: { 200: { description: 'The credentials', schema: 'AuthMethodList' } },
+    responses: ok('The credentials', 'AuthMethodList'),
   })
   list(@Query() query: ListWalletQuery, @CurrentActor() actor: Actor) {
     return this.queries.listCredentials(actor.platformId, query.accountId);
@@ -61,7 +60,6 @@ export class AuthCredentialsController {
       'EMAIL_OTP: a new OTP is sent (sandbox: the code is always 000000 and no email is sent); ' +
       'answers the credential. PASSKEY: a WebAuthn challenge bound to `clientPublicKey`. ' +
       'Re-issues are rate limited (429 with Retry-After).',
-    tag: 'Wallet',
     responses: {
       200: {
         description: 'The credential (EMAIL_OTP) or a PasskeyAuthChallenge (PASSKEY)',
@@ -71,7 +69,7 @@ export class AuthCredentialsController {
     errors: [404, 422, 429],
   })
   challenge(
-    @Param('id', idParam('AuthMethod', 'id')) id: string,
+    @IdParam('AuthMethod', 'id') id: string,
     @Body() body: CredentialChallengeDto,
     @CurrentActor() actor: Actor,
   ) {
@@ -86,13 +84,12 @@ export class AuthCredentialsController {
       'EMAIL_OTP: `otp` and `clientPublicKey`. OAUTH: a fresh `oidcToken` whose nonce is ' +
       'sha256(clientPublicKey), and `clientPublicKey`. PASSKEY: `assertion` and the `Request-Id` ' +
       'header of the challenge. The session signing key is returned once, sealed to the client key.',
-    tag: 'Wallet',
     responses: { 200: { description: 'The session with its encrypted signing key', schema: 'AuthSessionWithKey' } },
     // 429 once an EMAIL_OTP credential took too many wrong codes (until the oldest leaves the window).
     errors: [404, 429],
   })
   verify(
-    @Param('id', idParam('AuthMethod', 'id')) id: string,
+    @IdParam('AuthMethod', 'id') id: string,
     @Body() body: VerifyCredentialDto,
     @Req() req: HttpRequest,
     @CurrentActor() actor: Actor,
@@ -101,22 +98,12 @@ export class AuthCredentialsController {
   }
 
   @Delete(':id')
-  @ApiDoc({
-    summary: 'Revoke a credential',
+  @ApiSignedResource('Revoke a credential', noContent('Revoked'), {
     description:
       'Signed retry stamped by a session of a different credential of the same account; the ' +
       'credential’s sessions end with it. The last credential of an account cannot be revoked (400).',
-    tag: 'Wallet',
-    responses: { 204: { description: 'Revoked' } },
-    errors: [404],
-    signedRetry: true,
   })
-  async revoke(
-    @Param('id', idParam('AuthMethod', 'id')) id: string,
-    @Signed() signed: SignedCall,
-    @CurrentActor() actor: Actor,
-  ) {
-    const outcome = await this.commands.execute(new RevokeCredentialCommand(id, signed.request, actor));
-    return signed.reply(outcome, 204);
+  async revoke(@IdParam('AuthMethod', 'id') id: string, @Signed() signed: SignedCall, @CurrentActor() actor: Actor) {
+    return signed.execute(this.commands, new RevokeCredentialCommand(id, signed.request, actor), 204);
   }
 }

@@ -1,15 +1,17 @@
-import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Actor } from '#application/tokens.js';
 import { RefreshSessionCommand, RevokeSessionCommand } from '#application/wallet/session-commands.js';
 import { WalletQueries } from '#application/wallet/wallet-queries.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, noContent, ok, ApiSignedResource } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
-import { idParam } from '../http/id-pipe.js';
+import { IdParam } from '../http/id-pipe.js';
 import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { ClientPublicKeyDto, ListWalletQuery } from './wallet.dto.js';
 
 /** Sessions of embedded wallets: listed without key material, revoked and refreshed by signed retry. */
+@ApiTags('Wallet')
 @Controller('auth/sessions')
 export class AuthSessionsController {
   constructor(
@@ -21,52 +23,42 @@ export class AuthSessionsController {
   @ApiDoc({
     summary: 'List the active sessions of an embedded wallet',
     description: 'Not paginated; never includes encryptedSessionSigningKey.',
-    tag: 'Wallet',
-    responses: { 200: { description: 'The sessions', schema: 'AuthSessionList' } },
+    responses: ok('The sessions', 'AuthSessionList'),
   })
   list(@Query() query: ListWalletQuery, @CurrentActor() actor: Actor) {
     return this.queries.listSessions(actor.platformId, query.accountId);
   }
 
   @Delete(':id')
-  @ApiDoc({
-    summary: 'Revoke a session',
+  @ApiSignedResource('Revoke a session', noContent('Revoked'), {
     description: 'Signed retry; step 1 answers 202 with `type` = the type of the credential that issued the session.',
-    tag: 'Wallet',
-    responses: { 204: { description: 'Revoked' } },
-    errors: [404, 409],
-    signedRetry: true,
+    errors: [409],
   })
-  async revoke(
-    @Param('id', idParam('Session', 'id')) id: string,
-    @Signed() signed: SignedCall,
-    @CurrentActor() actor: Actor,
-  ) {
-    const outcome = await this.commands.execute(new RevokeSessionCommand(id, signed.request, actor));
-    return signed.reply(outcome, 204);
+  async revoke(@IdParam('Session', 'id') id: string, @Signed() signed: SignedCall, @CurrentActor() actor: Actor) {
+    return signed.execute(this.commands, new RevokeSessionCommand(id, signed.request, actor), 204);
   }
 
   @Post(':id/refresh')
-  @ApiDoc({
-    summary: 'Refresh an active session',
-    description:
-      'Signed retry whose payload binds `clientPublicKey` (same body on both steps); answers the ' +
-      'session with a new signing key sealed to that key. An expired session cannot be refreshed: ' +
-      'verify the credential again.',
-    tag: 'Wallet',
-    responses: { 200: { description: 'The session with its new encrypted signing key', schema: 'AuthSessionWithKey' } },
-    errors: [404],
-    signedRetry: true,
-  })
+  @ApiSignedResource(
+    'Refresh an active session',
+    ok('The session with its new encrypted signing key', 'AuthSessionWithKey'),
+    {
+      description:
+        'Signed retry whose payload binds `clientPublicKey` (same body on both steps); answers the ' +
+        'session with a new signing key sealed to that key. An expired session cannot be refreshed: ' +
+        'verify the credential again.',
+    },
+  )
   async refresh(
-    @Param('id', idParam('Session', 'id')) id: string,
+    @IdParam('Session', 'id') id: string,
     @Body() body: ClientPublicKeyDto,
     @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
   ) {
-    const outcome = await this.commands.execute(
+    return signed.execute(
+      this.commands,
       new RefreshSessionCommand(id, body.clientPublicKey, signed.request, actor),
+      200,
     );
-    return signed.reply(outcome, 200);
   }
 }

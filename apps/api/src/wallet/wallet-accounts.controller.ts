@@ -1,16 +1,18 @@
-import { Body, Controller, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Patch, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
 import { ExportWalletCommand, SetPrivateEnabledCommand } from '#application/wallet/account-commands.js';
 import type { SignedResult } from '#application/wallet/signed-retry.service.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ok, ApiSignedResource } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
-import { idParam } from '../http/id-pipe.js';
+import { IdParam } from '../http/id-pipe.js';
 import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { ClientPublicKeyDto, UpdateWalletAccountDto } from './wallet.dto.js';
 
 /** Operations on an EMBEDDED_WALLET account that need a session signature. */
+@ApiTags('InternalAccounts')
 @Controller('internal-accounts')
 export class WalletAccountsController {
   constructor(
@@ -19,16 +21,11 @@ export class WalletAccountsController {
   ) {}
 
   @Patch(':id')
-  @ApiDoc({
-    summary: 'Update embedded wallet privacy',
+  @ApiSignedResource('Update embedded wallet privacy', ok('The account', 'InternalAccount'), {
     description: 'Signed retry stamped by a session of the account; step 2 repeats the body.',
-    tag: 'InternalAccounts',
-    responses: { 200: { description: 'The account', schema: 'InternalAccount' } },
-    errors: [404],
-    signedRetry: true,
   })
   async update(
-    @Param('id', idParam('InternalAccount', 'id')) id: string,
+    @IdParam('InternalAccount', 'id') id: string,
     @Body() body: UpdateWalletAccountDto,
     @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
@@ -41,25 +38,18 @@ export class WalletAccountsController {
   }
 
   @Post(':id/export')
-  @ApiDoc({
-    summary: 'Export an embedded wallet',
+  @ApiSignedResource('Export an embedded wallet', ok('The export', 'WalletExport'), {
     description:
       'Signed retry with `{clientPublicKey}` on both steps; answers the wallet seed sealed (HPKE, ' +
       'the session-key bundle format) to that key.',
-    tag: 'InternalAccounts',
-    responses: { 200: { description: 'The export', schema: 'WalletExport' } },
-    errors: [404, 409],
-    signedRetry: true,
+    errors: [409],
   })
   async export(
-    @Param('id', idParam('InternalAccount', 'id')) id: string,
+    @IdParam('InternalAccount', 'id') id: string,
     @Body() body: ClientPublicKeyDto,
     @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
   ) {
-    const outcome = await this.commands.execute(
-      new ExportWalletCommand(id, body.clientPublicKey, signed.request, actor),
-    );
-    return signed.reply(outcome, 200);
+    return signed.execute(this.commands, new ExportWalletCommand(id, body.clientPublicKey, signed.request, actor), 200);
   }
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Actor } from '#application/tokens.js';
 import {
@@ -7,9 +7,10 @@ import {
   type TestWebhookResult,
 } from '#application/webhooks/webhook-commands.js';
 import { WebhookQueries } from '#application/webhooks/webhook-queries.js';
-import { ApiDoc } from '../docs/api-doc.js';
+import { ApiDoc, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
-import { idParam } from '../http/id-pipe.js';
+import { IdParam } from '../http/id-pipe.js';
 import { RateLimit, RateLimitGuard, WEBHOOK_TEST_POLICY } from '../http/rate-limit.js';
 import { ListDeliveriesQuery } from './webhook.dto.js';
 
@@ -21,26 +22,19 @@ export class WebhooksController {
     private readonly queries: WebhookQueries,
   ) {}
 
-  @Get('webhooks/deliveries')
-  @ApiDoc({
-    summary: 'List webhook deliveries',
+  @GetPage('webhooks/deliveries', 'List webhook deliveries', 'deliveries', 'WebhookDelivery', {
     description: 'Newest first unless sortOrder=asc.',
     tag: 'Webhooks',
-    responses: { 200: { description: 'A page of deliveries', schema: 'list:WebhookDelivery' } },
   })
   list(@Query() query: ListDeliveriesQuery, @CurrentActor() actor: Actor) {
     return this.queries.listDeliveries(actor.platformId, query);
   }
 
-  @Get('webhooks/deliveries/:deliveryId')
-  @ApiDoc({
-    summary: 'Get a webhook delivery',
+  @GetOne('webhooks/deliveries/:deliveryId', 'Get a webhook delivery', ok('The delivery', 'WebhookDelivery'), {
     description: 'With its newest attempts (status code, latency, response excerpt, error).',
     tag: 'Webhooks',
-    responses: { 200: { description: 'The delivery', schema: 'WebhookDelivery' } },
-    errors: [404],
   })
-  get(@Param('deliveryId', idParam('WebhookDelivery', 'deliveryId')) id: string, @CurrentActor() actor: Actor) {
+  get(@IdParam('WebhookDelivery', 'deliveryId') id: string, @CurrentActor() actor: Actor) {
     return this.queries.delivery(actor.platformId, id);
   }
 
@@ -55,10 +49,7 @@ export class WebhooksController {
     responses: { 202: { description: 'The delivery, PENDING again', schema: 'WebhookDelivery' } },
     errors: [404, 409],
   })
-  async redeliver(
-    @Param('deliveryId', idParam('WebhookDelivery', 'deliveryId')) id: string,
-    @CurrentActor() actor: Actor,
-  ) {
+  async redeliver(@IdParam('WebhookDelivery', 'deliveryId') id: string, @CurrentActor() actor: Actor) {
     await this.commands.execute(new RedeliverWebhookCommand(id, actor));
     return this.queries.delivery(actor.platformId, id);
   }
@@ -78,7 +69,7 @@ export class WebhooksController {
       'timeout look alike). 400 `WEBHOOK_ENDPOINT_NOT_SET` without an endpoint; at most 10 per platform per ' +
       'minute (429).',
     tag: 'Sandbox',
-    responses: { 200: { description: 'The receiver’s answer', schema: 'WebhookTestResult' } },
+    responses: ok('The receiver’s answer', 'WebhookTestResult'),
     errors: [400, 403, 429],
   })
   test(@CurrentActor() actor: Actor): Promise<TestWebhookResult> {

@@ -7498,14 +7498,19 @@ export interface operations {
     AgentMe_transactions: {
         parameters: {
             query?: {
-                /** @description An account id or UMA address on either side. */
+                /** @description An internal or external account id, or a UMA address, on either side of the transaction. */
                 accountIdentifier?: string;
+                /** @description The source's account id, or its UMA address (starting with `$`). */
                 senderAccountIdentifier?: string;
+                /** @description The destination's account id, or its UMA address (starting with `$`). */
                 receiverAccountIdentifier?: string;
                 status?: "CREATED" | "PENDING" | "PROCESSING" | "COMPLETED" | "REJECTED" | "FAILED" | "REFUNDED" | "EXPIRED";
                 type?: "INCOMING" | "OUTGOING";
+                /** @description reconciliationInstructions.reference */
                 reference?: string;
+                /** @description createdAt at or after (inclusive). */
                 startDate?: string;
+                /** @description createdAt at or before (inclusive). */
                 endDate?: string;
                 sortOrder?: "asc" | "desc";
                 limit?: number;

@@ -1,9 +1,6 @@
-type Schema = Record<string, unknown>;
-const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
+import { dateTime, obj, ref, type Schema, str, idOf } from './kit.js';
 const int = (extra: Schema = {}): Schema => ({ type: 'integer', ...extra });
-const dateTime = str({ format: 'date-time' });
 const nullable = (schema: Schema): Schema => ({ oneOf: [schema, { type: 'null' }] });
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const PERMISSIONS = [
   'VIEW_TRANSACTIONS',
   'CREATE_TRANSFERS',
@@ -15,64 +12,60 @@ const MODES = ['AUTO', 'APPROVAL_REQUIRED'];
 
 /** Agents and their actions (the public API's Agent* schemas). */
 export const agentSchemas: Record<string, Schema> = {
-  AgentPolicy: {
-    type: 'object',
-    required: ['permissions', 'defaultExecutionMode', 'spendingLimits'],
-    properties: {
-      permissions: {
-        type: 'array',
-        items: str({ enum: PERMISSIONS }),
-        description:
-          'VIEW_TRANSACTIONS: transactions and balances; CREATE_TRANSFERS: transfer-in/out (same ' +
-          'currency); CREATE_QUOTES; EXECUTE_QUOTES; MANAGE_EXTERNAL_ACCOUNTS.',
+  AgentPolicy: obj(['permissions', 'defaultExecutionMode', 'spendingLimits'], {
+    permissions: {
+      type: 'array',
+      items: str({ enum: PERMISSIONS }),
+      description:
+        'VIEW_TRANSACTIONS: transactions and balances; CREATE_TRANSFERS: transfer-in/out (same ' +
+        'currency); CREATE_QUOTES; EXECUTE_QUOTES; MANAGE_EXTERNAL_ACCOUNTS.',
+    },
+    defaultExecutionMode: str({
+      enum: MODES,
+      description: 'APPROVAL_REQUIRED: every action needs explicit approval.',
+    }),
+    spendingLimits: {
+      type: 'object',
+      required: ['currency', 'perTransactionLimit'],
+      description:
+        'Smallest units of `currency`; amounts in other currencies are converted at the service rate when evaluated.',
+      properties: {
+        currency: str(),
+        perTransactionLimit: int(),
+        dailyLimit: nullable(int()),
+        dailyTransactionLimit: int(),
+        monthlyLimit: nullable(int()),
       },
-      defaultExecutionMode: str({
-        enum: MODES,
-        description: 'APPROVAL_REQUIRED: every action needs explicit approval.',
-      }),
-      spendingLimits: {
-        type: 'object',
-        required: ['currency', 'perTransactionLimit'],
-        description:
-          'Smallest units of `currency`; amounts in other currencies are converted at the service rate when evaluated.',
-        properties: {
-          currency: str(),
-          perTransactionLimit: int(),
-          dailyLimit: nullable(int()),
-          dailyTransactionLimit: int(),
-          monthlyLimit: nullable(int()),
-        },
-      },
-      accountRestrictions: nullable({
-        type: 'object',
-        properties: {
-          allowedAccountIds: nullable({
-            type: 'array',
-            items: str(),
-            description: 'null: every internal account of the customer.',
-          }),
-          accountRules: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['accountId'],
-              description: 'Takes precedence over the default policy.',
-              properties: {
-                accountId: str(),
-                executionMode: str({ enum: MODES }),
-                perTransactionLimit: nullable(int()),
-              },
+    },
+    accountRestrictions: nullable({
+      type: 'object',
+      properties: {
+        allowedAccountIds: nullable({
+          type: 'array',
+          items: str(),
+          description: 'null: every internal account of the customer.',
+        }),
+        accountRules: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['accountId'],
+            description: 'Takes precedence over the default policy.',
+            properties: {
+              accountId: str(),
+              executionMode: str({ enum: MODES }),
+              perTransactionLimit: nullable(int()),
             },
           },
         },
-      }),
-      approvalThresholds: nullable({
-        type: 'object',
-        description: 'A transaction above `amount` needs approval even in AUTO.',
-        properties: { currency: str(), amount: nullable(int()) },
-      }),
-    },
-  },
+      },
+    }),
+    approvalThresholds: nullable({
+      type: 'object',
+      description: 'A transaction above `amount` needs approval even in AUTO.',
+      properties: { currency: str(), amount: nullable(int()) },
+    }),
+  }),
   AgentUsage: {
     type: 'object',
     required: ['dailyTransactionCount', 'dailySpend', 'monthlySpend', 'dailyResetDate', 'monthlyResetMonth'],
@@ -86,80 +79,56 @@ export const agentSchemas: Record<string, Schema> = {
       monthlyResetMonth: str({ pattern: '^\\d{4}-\\d{2}$', description: 'When the monthly counter resets.' }),
     },
   },
-  Agent: {
-    type: 'object',
-    required: ['id', 'name', 'customerId', 'isPaused', 'isConnected', 'policy', 'usage', 'createdAt', 'updatedAt'],
-    properties: {
-      id: str({ pattern: '^Agent:[0-9a-f-]{36}$' }),
-      name: str(),
-      customerId: str(),
-      isPaused: { type: 'boolean', description: 'A paused agent cannot initiate any actions.' },
-      isConnected: { type: 'boolean', description: 'A device code was redeemed.' },
-      policy: ref('AgentPolicy'),
-      usage: ref('AgentUsage'),
-      createdAt: dateTime,
-      updatedAt: dateTime,
+  Agent: obj(['id', 'name', 'customerId', 'isPaused', 'isConnected', 'policy', 'usage', 'createdAt', 'updatedAt'], {
+    id: idOf('Agent'),
+    name: str(),
+    customerId: str(),
+    isPaused: { type: 'boolean', description: 'A paused agent cannot initiate any actions.' },
+    isConnected: { type: 'boolean', description: 'A device code was redeemed.' },
+    policy: ref('AgentPolicy'),
+    usage: ref('AgentUsage'),
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  }),
+  AgentDeviceCode: obj(['code', 'agentId', 'expiresAt', 'redeemed'], {
+    code: str({ example: 'PAY-AGENT-X7K9-M2P4' }),
+    agentId: str(),
+    expiresAt: dateTime,
+    redeemed: { type: 'boolean' },
+  }),
+  AgentCreateResponse: obj(['agent', 'deviceCode'], { agent: ref('Agent'), deviceCode: ref('AgentDeviceCode') }),
+  AgentDeviceCodeStatus: obj(['code', 'redeemed'], { code: str(), redeemed: { type: 'boolean' } }),
+  AgentDeviceCodeRedeemResponse: obj(['agentId', 'agentName', 'accessToken', 'policy'], {
+    agentId: str(),
+    agentName: str(),
+    accessToken: str({
+      pattern: '^gat_[0-9a-f]{40}$',
+      description: 'Returned only once; it cannot be retrieved again.',
+    }),
+    policy: ref('AgentPolicy'),
+  }),
+  AgentAction: obj(['id', 'agentId', 'customerId', 'platformCustomerId', 'status', 'type', 'createdAt', 'updatedAt'], {
+    id: idOf('AgentAction'),
+    agentId: str(),
+    customerId: str(),
+    platformCustomerId: str(),
+    status: str({
+      enum: ['PENDING_APPROVAL', 'APPROVED', 'REJECTED', 'FAILED'],
+      description:
+        'APPROVED: execution in progress or completed; FAILED: approved but execution failed ' +
+        '(quote expired, insufficient funds, limits now exceeded, agent paused).',
+    }),
+    type: str({ enum: ['EXECUTE_QUOTE', 'TRANSFER_OUT', 'TRANSFER_IN'] }),
+    quote: { ...ref('Quote'), description: 'EXECUTE_QUOTE only: the quote as it was when the action was requested.' },
+    transferDetails: {
+      type: 'object',
+      required: ['amount', 'currency', 'sourceAccountId', 'destinationAccountId'],
+      properties: { amount: int(), currency: str(), sourceAccountId: str(), destinationAccountId: str() },
     },
-  },
-  AgentDeviceCode: {
-    type: 'object',
-    required: ['code', 'agentId', 'expiresAt', 'redeemed'],
-    properties: {
-      code: str({ example: 'PAY-AGENT-X7K9-M2P4' }),
-      agentId: str(),
-      expiresAt: dateTime,
-      redeemed: { type: 'boolean' },
-    },
-  },
-  AgentCreateResponse: {
-    type: 'object',
-    required: ['agent', 'deviceCode'],
-    properties: { agent: ref('Agent'), deviceCode: ref('AgentDeviceCode') },
-  },
-  AgentDeviceCodeStatus: {
-    type: 'object',
-    required: ['code', 'redeemed'],
-    properties: { code: str(), redeemed: { type: 'boolean' } },
-  },
-  AgentDeviceCodeRedeemResponse: {
-    type: 'object',
-    required: ['agentId', 'agentName', 'accessToken', 'policy'],
-    properties: {
-      agentId: str(),
-      agentName: str(),
-      accessToken: str({
-        pattern: '^gat_[0-9a-f]{40}$',
-        description: 'Returned only once; it cannot be retrieved again.',
-      }),
-      policy: ref('AgentPolicy'),
-    },
-  },
-  AgentAction: {
-    type: 'object',
-    required: ['id', 'agentId', 'customerId', 'platformCustomerId', 'status', 'type', 'createdAt', 'updatedAt'],
-    properties: {
-      id: str({ pattern: '^AgentAction:[0-9a-f-]{36}$' }),
-      agentId: str(),
-      customerId: str(),
-      platformCustomerId: str(),
-      status: str({
-        enum: ['PENDING_APPROVAL', 'APPROVED', 'REJECTED', 'FAILED'],
-        description:
-          'APPROVED: execution in progress or completed; FAILED: approved but execution failed ' +
-          '(quote expired, insufficient funds, limits now exceeded, agent paused).',
-      }),
-      type: str({ enum: ['EXECUTE_QUOTE', 'TRANSFER_OUT', 'TRANSFER_IN'] }),
-      quote: { ...ref('Quote'), description: 'EXECUTE_QUOTE only: the quote as it was when the action was requested.' },
-      transferDetails: {
-        type: 'object',
-        required: ['amount', 'currency', 'sourceAccountId', 'destinationAccountId'],
-        properties: { amount: int(), currency: str(), sourceAccountId: str(), destinationAccountId: str() },
-      },
-      transaction: { ...ref('Transaction'), description: 'Once approved and execution began.' },
-      rejectionReason: str({ description: 'REJECTED only.' }),
-      failureReason: str({ description: 'FAILED only: why execution failed.' }),
-      createdAt: dateTime,
-      updatedAt: dateTime,
-    },
-  },
+    transaction: { ...ref('Transaction'), description: 'Once approved and execution began.' },
+    rejectionReason: str({ description: 'REJECTED only.' }),
+    failureReason: str({ description: 'FAILED only: why execution failed.' }),
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  }),
 };

@@ -1,8 +1,6 @@
-type Schema = Record<string, unknown>;
+import { obj, ref, type Schema, str } from './kit.js';
 
-const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
 const nullableStr: Schema = { type: ['string', 'null'] };
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
 const entryProperties: Record<string, Schema> = {
   revision: { type: 'integer', description: 'Position of the event in its stream; histories are in this order.' },
@@ -26,47 +24,39 @@ export const auditSchemas: Record<string, Schema> = {
     required: ['revision', 'type', 'recordedAt', 'actor', 'correlationId', 'changes'],
     properties: entryProperties,
   },
-  AuditPosting: {
-    type: 'object',
-    required: ['revision', 'type', 'recordedAt', 'actor', 'correlationId', 'changes', 'posting', 'balance'],
-    properties: {
-      ...entryProperties,
-      posting: {
-        type: 'object',
-        required: ['transferId', 'direction', 'amount', 'kind', 'code'],
-        properties: {
-          transferId: str(),
-          direction: str({ enum: ['DEBIT', 'CREDIT'] }),
-          amount: { type: 'integer', description: 'Minor units.' },
-          kind: str({ enum: ['SETTLED', 'PENDING', 'POSTED', 'VOIDED'] }),
-          pendingTransferId: str(),
-          code: str(),
-          reference: str(),
-        },
-      },
-      balance: { type: 'integer', description: 'Posted balance of the account right after this posting, minor units.' },
-    },
-  },
-  AuditLedgerLeg: {
-    type: 'object',
-    required: ['revision', 'type', 'recordedAt', 'actor', 'correlationId', 'changes', 'leg'],
-    properties: {
-      ...entryProperties,
-      leg: {
-        type: 'object',
-        required: ['transferId', 'debitAccountId', 'creditAccountId', 'amount', 'currency', 'kind', 'code'],
-        properties: {
-          transferId: str(),
-          debitAccountId: str(),
-          creditAccountId: str(),
-          amount: { type: 'integer', description: 'Minor units; 0 for a void.' },
-          currency: str(),
-          kind: str({ enum: ['SETTLED', 'PENDING', 'POSTED', 'VOIDED'] }),
-          pendingTransferId: str(),
-          code: str(),
-        },
+  AuditPosting: obj(['revision', 'type', 'recordedAt', 'actor', 'correlationId', 'changes', 'posting', 'balance'], {
+    ...entryProperties,
+    posting: {
+      type: 'object',
+      required: ['transferId', 'direction', 'amount', 'kind', 'code'],
+      properties: {
+        transferId: str(),
+        direction: str({ enum: ['DEBIT', 'CREDIT'] }),
+        amount: { type: 'integer', description: 'Minor units.' },
+        kind: str({ enum: ['SETTLED', 'PENDING', 'POSTED', 'VOIDED'] }),
+        pendingTransferId: str(),
+        code: str(),
+        reference: str(),
       },
     },
-  },
+    balance: { type: 'integer', description: 'Posted balance of the account right after this posting, minor units.' },
+  }),
+  AuditLedgerLeg: obj(['revision', 'type', 'recordedAt', 'actor', 'correlationId', 'changes', 'leg'], {
+    ...entryProperties,
+    leg: {
+      type: 'object',
+      required: ['transferId', 'debitAccountId', 'creditAccountId', 'amount', 'currency', 'kind', 'code'],
+      properties: {
+        transferId: str(),
+        debitAccountId: str(),
+        creditAccountId: str(),
+        amount: { type: 'integer', description: 'Minor units; 0 for a void.' },
+        currency: str(),
+        kind: str({ enum: ['SETTLED', 'PENDING', 'POSTED', 'VOIDED'] }),
+        pendingTransferId: str(),
+        code: str(),
+      },
+    },
+  }),
   AuditState: { oneOf: [ref('Card'), ref('Transaction'), ref('InternalAccount'), ref('Customer')] },
 };

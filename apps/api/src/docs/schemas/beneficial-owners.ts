@@ -1,15 +1,12 @@
 import { BENEFICIAL_OWNER_ROLES, IDENTIFICATION_TYPES } from '#domain/beneficial-owners/beneficial-owner.js';
+import { dateTime, obj, type Schema, str, idOf } from './kit.js';
 
-type Schema = Record<string, unknown>;
-const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
-const dateTime = str({ format: 'date-time' });
 const country = str({ pattern: '^[A-Z]{2}$' });
 
 export const beneficialOwnerSchemas: Record<string, Schema> = {
-  BeneficialOwnerPersonalInfo: {
-    type: 'object',
-    required: ['firstName', 'lastName', 'birthDate', 'nationality', 'address', 'idType', 'identifier'],
-    properties: {
+  BeneficialOwnerPersonalInfo: obj(
+    ['firstName', 'lastName', 'birthDate', 'nationality', 'address', 'idType', 'identifier'],
+    {
       firstName: str(),
       middleName: str(),
       lastName: str({ description: 'Sandbox: its last three characters select the KYC outcome.' }),
@@ -22,7 +19,7 @@ export const beneficialOwnerSchemas: Record<string, Schema> = {
       identifier: str(),
       countryOfIssuance: country,
     },
-  },
+  ),
   BeneficialOwner: {
     type: 'object',
     required: [
@@ -36,7 +33,7 @@ export const beneficialOwnerSchemas: Record<string, Schema> = {
       'updatedAt',
     ],
     properties: {
-      id: str({ pattern: '^BeneficialOwner:[0-9a-f-]{36}$' }),
+      id: idOf('BeneficialOwner'),
       customerId: str({ pattern: '^Customer:[0-9a-f-]{36}$', description: 'The business customer.' }),
       roles: { type: 'array', items: str({ enum: [...BENEFICIAL_OWNER_ROLES] }) },
       ownershipPercentage: { type: 'integer', minimum: 0, maximum: 100 },

@@ -1,9 +1,6 @@
-type Schema = Record<string, unknown>;
-const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
-const dateTime = str({ format: 'date-time' });
+import { dateTime, obj, ref, type Schema, str, idOf } from './kit.js';
 const nullable = (schema: Schema): Schema => ({ oneOf: [schema, { type: 'null' }] });
 const int = (description: string): Schema => ({ type: 'integer', description });
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
 export const cardSchemas: Record<string, Schema> = {
   Card: {
@@ -26,7 +23,7 @@ export const cardSchemas: Record<string, Schema> = {
       'updatedAt',
     ],
     properties: {
-      id: str({ pattern: '^Card:[0-9a-f-]{36}$' }),
+      id: idOf('Card'),
       customerId: str({ description: 'The holder.' }),
       state: str({ enum: ['PENDING_KYC', 'PENDING_ISSUE', 'ACTIVE', 'FROZEN', 'CLOSED'] }),
       stateReason: nullable(
@@ -56,41 +53,30 @@ export const cardSchemas: Record<string, Schema> = {
       updatedAt: dateTime,
     },
   },
-  CardMerchant: {
-    type: 'object',
-    required: ['descriptor'],
-    properties: {
-      descriptor: str({ description: 'As the card network presented it.' }),
-      mcc: str({ description: 'Merchant category code (ISO 18245), four digits.' }),
-      country: str({ description: 'ISO 3166-1 alpha-2.' }),
-    },
-  },
-  CurrencyAmount: {
-    type: 'object',
-    required: ['amount', 'currency'],
-    properties: { amount: int('Smallest unit of the currency.'), currency: ref('Currency') },
-  },
-  CardPullSummary: {
-    type: 'object',
-    required: ['count', 'totalAmount', 'pendingCount'],
-    properties: {
-      count: int(
-        'Debits of the funding source for this transaction: the authorization’s hold, plus one per post-hoc pull.',
-      ),
-      totalAmount: int('What those debits amount to (a hold cut to what posted, or to 0 when released).'),
-      pendingCount: int('Pulls not yet final (always 0: every pull here is final when the call answers).'),
-    },
-  },
-  CardRefundSummary: {
-    type: 'object',
-    required: ['count', 'totalAmount'],
-    properties: { count: int('Returns received.'), totalAmount: int('Sum of the returns.') },
-  },
-  CardSettlementSummary: {
-    type: 'object',
-    required: ['count', 'totalAmount'],
-    properties: { count: int('Clearings posted.'), totalAmount: int('Sum of the clearings posted.') },
-  },
+  CardMerchant: obj(['descriptor'], {
+    descriptor: str({ description: 'As the card network presented it.' }),
+    mcc: str({ description: 'Merchant category code (ISO 18245), four digits.' }),
+    country: str({ description: 'ISO 3166-1 alpha-2.' }),
+  }),
+  CurrencyAmount: obj(['amount', 'currency'], {
+    amount: int('Smallest unit of the currency.'),
+    currency: ref('Currency'),
+  }),
+  CardPullSummary: obj(['count', 'totalAmount', 'pendingCount'], {
+    count: int(
+      'Debits of the funding source for this transaction: the authorization’s hold, plus one per post-hoc pull.',
+    ),
+    totalAmount: int('What those debits amount to (a hold cut to what posted, or to 0 when released).'),
+    pendingCount: int('Pulls not yet final (always 0: every pull here is final when the call answers).'),
+  }),
+  CardRefundSummary: obj(['count', 'totalAmount'], {
+    count: int('Returns received.'),
+    totalAmount: int('Sum of the returns.'),
+  }),
+  CardSettlementSummary: obj(['count', 'totalAmount'], {
+    count: int('Clearings posted.'),
+    totalAmount: int('Sum of the clearings posted.'),
+  }),
   CardTransaction: {
     type: 'object',
     description:
@@ -115,7 +101,7 @@ export const cardSchemas: Record<string, Schema> = {
       'updatedAt',
     ],
     properties: {
-      id: str({ pattern: '^CardTransaction:[0-9a-f-]{36}$' }),
+      id: idOf('CardTransaction'),
       cardId: str(),
       customerId: str({ description: 'The cardholder.' }),
       issuerTransactionToken: str({ description: 'Opaque id of the transaction at the issuer.' }),

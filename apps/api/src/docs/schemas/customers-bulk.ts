@@ -1,16 +1,13 @@
-type Schema = Record<string, unknown>;
-const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
-const dateTime = str({ format: 'date-time' });
-const JOB_ID = str({ pattern: '^Job:[0-9a-f-]{36}$' });
+import { dateTime, obj, type Schema, str, idOf } from './kit.js';
+const JOB_ID = idOf('Job');
 const count = (description: string): Schema => ({ type: 'integer', minimum: 0, description });
 
 /** Bulk customer imports (`/customers/bulk/csv`, `/customers/bulk/jobs/{jobId}`), named as the public API does. */
 export const customersBulkSchemas: Record<string, Schema> = {
-  BulkCustomerImportJobAccepted: {
-    type: 'object',
-    required: ['jobId', 'status'],
-    properties: { jobId: JOB_ID, status: str({ enum: ['PENDING', 'PROCESSING'] }) },
-  },
+  BulkCustomerImportJobAccepted: obj(['jobId', 'status'], {
+    jobId: JOB_ID,
+    status: str({ enum: ['PENDING', 'PROCESSING'] }),
+  }),
   BulkCustomerImportErrorEntry: {
     type: 'object',
     required: ['correlationId', 'line', 'code', 'message'],
@@ -25,33 +22,29 @@ export const customersBulkSchemas: Record<string, Schema> = {
       details: { type: 'object', additionalProperties: true },
     },
   },
-  BulkCustomerImportJob: {
-    type: 'object',
-    required: ['id', 'status', 'progress', 'errors', 'createdAt', 'updatedAt'],
-    properties: {
-      id: JOB_ID,
-      status: str({
-        enum: ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'],
-        description: 'COMPLETED once every row was tried and some created a customer; FAILED when none did.',
-      }),
-      progress: {
-        type: 'object',
-        required: ['total', 'processed', 'successful', 'failed'],
-        properties: {
-          total: count('Customer rows in the file.'),
-          processed: count('Rows tried so far.'),
-          successful: count('Customers created.'),
-          failed: count('Rows that created no customer.'),
-        },
+  BulkCustomerImportJob: obj(['id', 'status', 'progress', 'errors', 'createdAt', 'updatedAt'], {
+    id: JOB_ID,
+    status: str({
+      enum: ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'],
+      description: 'COMPLETED once every row was tried and some created a customer; FAILED when none did.',
+    }),
+    progress: {
+      type: 'object',
+      required: ['total', 'processed', 'successful', 'failed'],
+      properties: {
+        total: count('Customer rows in the file.'),
+        processed: count('Rows tried so far.'),
+        successful: count('Customers created.'),
+        failed: count('Rows that created no customer.'),
       },
-      errors: {
-        type: 'array',
-        description: 'Every failed row, in line order.',
-        items: { $ref: '#/components/schemas/BulkCustomerImportErrorEntry' },
-      },
-      completedAt: { ...dateTime, description: 'Present once COMPLETED or FAILED.' },
-      createdAt: dateTime,
-      updatedAt: dateTime,
     },
-  },
+    errors: {
+      type: 'array',
+      description: 'Every failed row, in line order.',
+      items: { $ref: '#/components/schemas/BulkCustomerImportErrorEntry' },
+    },
+    completedAt: { ...dateTime, description: 'Present once COMPLETED or FAILED.' },
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  }),
 };

@@ -1,8 +1,5 @@
 import { DOCUMENT_MEDIA_TYPES, DOCUMENT_SIDES, DOCUMENT_TYPES } from '#domain/documents/document-types.js';
-
-type Schema = Record<string, unknown>;
-const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
-const dateTime = str({ format: 'date-time' });
+import { dateTime, type Schema, str, idOf } from './kit.js';
 
 export const documentSchemas: Record<string, Schema> = {
   DocumentType: str({
@@ -29,7 +26,7 @@ export const documentSchemas: Record<string, Schema> = {
       'updatedAt',
     ],
     properties: {
-      id: str({ pattern: '^Document:[0-9a-f-]{36}$' }),
+      id: idOf('Document'),
       documentHolder: str({
         pattern: '^(Customer|BeneficialOwner):[0-9a-f-]{36}$',
         description: 'The customer or beneficial owner the document belongs to.',

@@ -8,10 +8,7 @@ import {
 } from '#domain/external-account/account-types.js';
 import { ANY_TYPE_FIELDS, BENEFICIARY_TEXT_MAX } from '#domain/external-account/account-validation.js';
 import { CURRENCY_CODE_PATTERN } from '#domain/money.js';
-
-type Schema = Record<string, unknown>;
-const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
-const dateTime = str({ format: 'date-time' });
+import { dateTime, ref, type Schema, str, idOf } from './kit.js';
 
 const fieldSchema = (f: AccountField): Schema =>
   str({
@@ -23,7 +20,6 @@ const fieldSchema = (f: AccountField): Schema =>
   });
 const text = str({ minLength: 1, maxLength: BENEFICIARY_TEXT_MAX });
 const texts = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, text]));
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const individual = (rules: { required: readonly string[]; extra: readonly string[] }): Schema => ({
   title: 'Individual beneficiary',
   type: 'object',
@@ -119,7 +115,7 @@ export const externalAccountSchemas: Record<string, Schema> = {
       'updatedAt',
     ],
     properties: {
-      id: str({ pattern: '^ExternalAccount:[0-9a-f-]{36}$' }),
+      id: idOf('ExternalAccount'),
       status: str({ enum: ['PENDING', 'ACTIVE', 'UNDER_REVIEW', 'INACTIVE'] }),
       currency: str({ pattern: CURRENCY_CODE_PATTERN.source }),
       accountInfo: { $ref: '#/components/schemas/ExternalAccountInfo' },

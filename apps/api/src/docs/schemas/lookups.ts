@@ -1,4 +1,4 @@
-type Schema = Record<string, unknown>;
+import { obj, type Schema } from './kit.js';
 
 export const lookupSchemas: Record<string, Schema> = {
   Lookup: {
@@ -23,32 +23,24 @@ export const lookupSchemas: Record<string, Schema> = {
       accountId: { type: 'string', description: 'External-account lookups.' },
       supportedCurrencies: {
         type: 'array',
-        items: {
-          type: 'object',
-          required: ['currency', 'estimatedExchangeRate', 'min', 'max'],
-          properties: {
-            currency: { $ref: '#/components/schemas/Currency' },
-            estimatedExchangeRate: {
-              type: 'number',
-              exclusiveMinimum: 0,
-              description: 'Units of this currency per unit of the sender’s currency; not locked.',
-            },
-            min: { type: 'integer', exclusiveMinimum: 0, description: 'Smallest receivable amount (smallest unit).' },
-            max: { type: 'integer', exclusiveMinimum: 0, description: 'Largest receivable amount (smallest unit).' },
+        items: obj(['currency', 'estimatedExchangeRate', 'min', 'max'], {
+          currency: { $ref: '#/components/schemas/Currency' },
+          estimatedExchangeRate: {
+            type: 'number',
+            exclusiveMinimum: 0,
+            description: 'Units of this currency per unit of the sender’s currency; not locked.',
           },
-        },
+          min: { type: 'integer', exclusiveMinimum: 0, description: 'Smallest receivable amount (smallest unit).' },
+          max: { type: 'integer', exclusiveMinimum: 0, description: 'Largest receivable amount (smallest unit).' },
+        }),
       },
       requiredPayerDataFields: {
         type: 'array',
         description: 'Fields that senderCustomerInfo must carry on POST /quotes.',
-        items: {
-          type: 'object',
-          required: ['name', 'mandatory'],
-          properties: {
-            name: { type: 'string', enum: ['FULL_NAME', 'BIRTH_DATE', 'NATIONALITY'] },
-            mandatory: { type: 'boolean' },
-          },
-        },
+        items: obj(['name', 'mandatory'], {
+          name: { type: 'string', enum: ['FULL_NAME', 'BIRTH_DATE', 'NATIONALITY'] },
+          mandatory: { type: 'boolean' },
+        }),
       },
       counterpartyInformation: { type: 'object', additionalProperties: { type: 'string' } },
       senderCustomerId: { type: 'string', description: 'The sender the lookup was made for, when named.' },

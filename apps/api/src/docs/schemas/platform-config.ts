@@ -1,18 +1,15 @@
 import { COUNTERPARTY_FIELD_NAMES, TRANSACTION_TYPES } from '#domain/platform/platform-config.js';
 import { PERMISSIONS } from '#domain/platform/permissions.js';
+import { dateTime, obj, type Schema, str, idOf } from './kit.js';
 
-type Schema = Record<string, unknown>;
-const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
 const int = (extra: Schema = {}): Schema => ({ type: 'integer', ...extra });
-const dateTime = str({ format: 'date-time' });
 const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type as string, 'null'] });
 
 /** The platform's configuration (GET/PATCH /config) and its API tokens. */
 export const platformConfigSchemas: Record<string, Schema> = {
-  PlatformCurrencyConfig: {
-    type: 'object',
-    required: ['currencyCode', 'minAmount', 'maxAmount', 'requiredCounterpartyFields', 'enabledTransactionTypes'],
-    properties: {
+  PlatformCurrencyConfig: obj(
+    ['currencyCode', 'minAmount', 'maxAmount', 'requiredCounterpartyFields', 'enabledTransactionTypes'],
+    {
       currencyCode: str(),
       minAmount: int({ minimum: 0, description: 'Smallest unit of the currency.' }),
       maxAmount: int({ minimum: 0, description: 'Smallest unit of the currency.' }),
@@ -26,7 +23,7 @@ export const platformConfigSchemas: Record<string, Schema> = {
       },
       enabledTransactionTypes: { type: 'array', items: str({ enum: [...TRANSACTION_TYPES] }) },
     },
-  },
+  ),
   EmbeddedWalletConfig: {
     type: 'object',
     properties: {
@@ -54,7 +51,7 @@ export const platformConfigSchemas: Record<string, Schema> = {
       'updatedAt',
     ],
     properties: {
-      id: str({ pattern: '^Platform:[0-9a-f-]{36}$' }),
+      id: idOf('Platform'),
       umaDomain: str({ description: 'The domain new customers’ UMA addresses are generated in.' }),
       proxyUmaSubdomain: str({ description: 'The subdomain incoming UMA requests for the platform are proxied to.' }),
       supportedCurrencies: { type: 'array', items: { $ref: '#/components/schemas/PlatformCurrencyConfig' } },
@@ -87,25 +84,21 @@ export const platformConfigSchemas: Record<string, Schema> = {
       updatedAt: dateTime,
     },
   },
-  ApiToken: {
-    type: 'object',
-    required: ['id', 'name', 'permissions', 'clientId', 'status', 'createdAt', 'updatedAt'],
-    properties: {
-      id: str({ pattern: '^ApiToken:[0-9a-f-]{36}$' }),
-      name: str(),
-      permissions: {
-        type: 'array',
-        items: str({ enum: [...PERMISSIONS] }),
-        description:
-          'VIEW: every GET. TRANSACT: payments (quotes, transfers, payment approvals, sandbox money). MANAGE: ' +
-          'everything else that changes something (configuration, tokens, customers, accounts, cards). ' +
-          'Wallet authentication (/auth/...) takes TRANSACT or MANAGE. Missing: 403 FORBIDDEN.',
-      },
-      clientId: str({ description: 'The username of HTTP Basic authentication (the token id).' }),
-      status: str({ enum: ['ACTIVE', 'REVOKED'] }),
-      revokedAt: dateTime,
-      createdAt: dateTime,
-      updatedAt: dateTime,
+  ApiToken: obj(['id', 'name', 'permissions', 'clientId', 'status', 'createdAt', 'updatedAt'], {
+    id: idOf('ApiToken'),
+    name: str(),
+    permissions: {
+      type: 'array',
+      items: str({ enum: [...PERMISSIONS] }),
+      description:
+        'VIEW: every GET. TRANSACT: payments (quotes, transfers, payment approvals, sandbox money). MANAGE: ' +
+        'everything else that changes something (configuration, tokens, customers, accounts, cards). ' +
+        'Wallet authentication (/auth/...) takes TRANSACT or MANAGE. Missing: 403 FORBIDDEN.',
     },
-  },
+    clientId: str({ description: 'The username of HTTP Basic authentication (the token id).' }),
+    status: str({ enum: ['ACTIVE', 'REVOKED'] }),
+    revokedAt: dateTime,
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  }),
 };

@@ -1,9 +1,7 @@
 import { DEPOSIT_WALLET_TYPES } from '#domain/crypto/deposit-networks.js';
+import { ref, type Schema, str, idOf } from './kit.js';
 
-type Schema = Record<string, unknown>;
-const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
 const int = (description: string): Schema => ({ type: 'integer', description });
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const num = { type: 'number' };
 /** One variant of a union told apart by `field`: the fields it always carries. */
 const variant = (field: string, value: string, required: string[]): Schema => ({
@@ -100,7 +98,7 @@ export const quoteSchemas: Record<string, Schema> = {
       'rateDetails',
     ],
     properties: {
-      id: str({ pattern: '^Quote:[0-9a-f-]{36}$' }),
+      id: idOf('Quote'),
       status: str({ enum: ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] }),
       createdAt: str({ format: 'date-time' }),
       expiresAt: str({ format: 'date-time', description: 'After this instant the quote cannot be executed.' }),
@@ -148,7 +146,7 @@ export const quoteSchemas: Record<string, Schema> = {
       feesIncluded: int('Smallest unit of the sending currency.'),
       lockedCurrencySide: str({ enum: ['SENDING', 'RECEIVING'] }),
       lockedCurrencyAmount: int('As requested.'),
-      transactionId: str({ pattern: '^Transaction:[0-9a-f-]{36}$' }),
+      transactionId: idOf('Transaction'),
       paymentInstructions: {
         type: 'array',
         description:

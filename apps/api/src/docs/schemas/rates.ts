@@ -1,5 +1,4 @@
-type Schema = Record<string, unknown>;
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+import { obj, ref, type Schema } from './kit.js';
 const int = (description?: string): Schema => ({ type: 'integer', ...(description ? { description } : {}) });
 
 export const rateSchemas: Record<string, Schema> = {
@@ -32,17 +31,9 @@ export const rateSchemas: Record<string, Schema> = {
         type: 'number',
         description: 'Units of the destination currency per unit of the source currency, after the margin.',
       },
-      fees: {
-        type: 'object',
-        required: ['fixed'],
-        properties: { fixed: int('Smallest unit of the source currency, rounded up.') },
-      },
+      fees: obj(['fixed'], { fixed: int('Smallest unit of the source currency, rounded up.') }),
       updatedAt: { type: 'string', format: 'date-time' },
     },
   },
-  ExchangeRateList: {
-    type: 'object',
-    required: ['data'],
-    properties: { data: { type: 'array', items: ref('ExchangeRate') } },
-  },
+  ExchangeRateList: obj(['data'], { data: { type: 'array', items: ref('ExchangeRate') } }),
 };

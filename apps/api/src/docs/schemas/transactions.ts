@@ -1,5 +1,5 @@
-type Schema = Record<string, unknown>;
-const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
+import { FAILURE_REASONS } from '#domain/transactions/payment-plan.js';
+import { obj, type Schema, str, idOf } from './kit.js';
 const amount: Schema = {
   type: 'object',
   required: ['amount', 'currency'],
@@ -49,7 +49,7 @@ export const transactionSchemas: Record<string, Schema> = {
       'updatedAt',
     ],
     properties: {
-      id: str({ pattern: '^Transaction:[0-9a-f-]{36}$' }),
+      id: idOf('Transaction'),
       status: str({
         enum: ['CREATED', 'PENDING', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'],
       }),
@@ -71,28 +71,13 @@ export const transactionSchemas: Record<string, Schema> = {
         required: ['reference'],
         properties: { reference: str(), transactionHash: str({ description: 'Crypto destinations, once completed.' }) },
       },
-      rateDetails: {
-        type: 'object',
-        required: ['gridApiMultiplier', 'gridApiFixedFee', 'gridApiVariableFeeRate', 'gridApiVariableFeeAmount'],
-        properties: {
-          gridApiMultiplier: { type: 'number' },
-          gridApiFixedFee: { type: 'number' },
-          gridApiVariableFeeRate: { type: 'number' },
-          gridApiVariableFeeAmount: { type: 'number' },
-        },
-      },
-      failureReason: str({
-        enum: [
-          'LNURLP_FAILED',
-          'PAY_REQUEST_FAILED',
-          'PAYMENT_APPROVAL_WEBHOOK_ERROR',
-          'PAYMENT_APPROVAL_TIMED_OUT',
-          'OFFRAMP_FAILED',
-          'MISSING_MANDATORY_PAYEE_DATA',
-          'QUOTE_EXPIRED',
-          'QUOTE_EXECUTION_FAILED',
-        ],
+      rateDetails: obj(['gridApiMultiplier', 'gridApiFixedFee', 'gridApiVariableFeeRate', 'gridApiVariableFeeAmount'], {
+        gridApiMultiplier: { type: 'number' },
+        gridApiFixedFee: { type: 'number' },
+        gridApiVariableFeeRate: { type: 'number' },
+        gridApiVariableFeeAmount: { type: 'number' },
       }),
+      failureReason: str({ enum: [...FAILURE_REASONS] }),
       failureDetail: str({
         enum: [
           'INSUFFICIENT_FUNDS',

@@ -1,13 +1,10 @@
+import { dateTime, obj, ref, type Schema, str, idOf } from './kit.js';
 /** Response schemas of embedded-wallet authentication (credentials, sessions, challenges, export). */
-type Schema = Record<string, unknown>;
 
-const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
-const dateTime = str({ format: 'date-time' });
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const AUTH_TYPES = ['OAUTH', 'EMAIL_OTP', 'PASSKEY'];
 
 const authMethodProperties: Schema = {
-  accountId: str({ pattern: '^InternalAccount:[0-9a-f-]{36}$' }),
+  accountId: idOf('InternalAccount'),
   type: str({ enum: AUTH_TYPES }),
   nickname: str({
     description:
@@ -20,21 +17,16 @@ const authMethodProperties: Schema = {
 };
 
 export const walletSchemas: Record<string, Schema> = {
-  AuthMethod: {
-    type: 'object',
-    required: ['id', 'accountId', 'type', 'nickname', 'createdAt', 'updatedAt'],
-    properties: { id: str({ pattern: '^AuthMethod:[0-9a-f-]{36}$' }), ...authMethodProperties },
-  },
-  AuthMethodList: {
-    type: 'object',
-    required: ['data'],
-    properties: { data: { type: 'array', items: ref('AuthMethod') } },
-  },
-  AuthSession: {
-    type: 'object',
-    required: ['id', 'accountId', 'type', 'nickname', 'createdAt', 'updatedAt', 'expiresAt'],
-    properties: { id: str({ pattern: '^Session:[0-9a-f-]{36}$' }), ...authMethodProperties, expiresAt: dateTime },
-  },
+  AuthMethod: obj(['id', 'accountId', 'type', 'nickname', 'createdAt', 'updatedAt'], {
+    id: idOf('AuthMethod'),
+    ...authMethodProperties,
+  }),
+  AuthMethodList: obj(['data'], { data: { type: 'array', items: ref('AuthMethod') } }),
+  AuthSession: obj(['id', 'accountId', 'type', 'nickname', 'createdAt', 'updatedAt', 'expiresAt'], {
+    id: idOf('Session'),
+    ...authMethodProperties,
+    expiresAt: dateTime,
+  }),
   AuthSessionWithKey: {
     allOf: [
       ref('AuthSession'),
@@ -51,34 +43,22 @@ export const walletSchemas: Record<string, Schema> = {
       },
     ],
   },
-  AuthSessionList: {
-    type: 'object',
-    required: ['data'],
-    properties: { data: { type: 'array', items: ref('AuthSession') } },
-  },
-  PasskeyAuthChallenge: {
-    type: 'object',
-    required: ['credentialId', 'challenge', 'requestId', 'expiresAt'],
-    properties: {
-      credentialId: str(),
-      challenge: str({ description: 'WebAuthn challenge (base64url).' }),
-      requestId: str({
-        pattern: '^Request:[0-9a-f-]{36}$',
-        description: 'Send it as the Request-Id header on verify.',
-      }),
-      expiresAt: dateTime,
-    },
-  },
+  AuthSessionList: obj(['data'], { data: { type: 'array', items: ref('AuthSession') } }),
+  PasskeyAuthChallenge: obj(['credentialId', 'challenge', 'requestId', 'expiresAt'], {
+    credentialId: str(),
+    challenge: str({ description: 'WebAuthn challenge (base64url).' }),
+    requestId: str({
+      pattern: '^Request:[0-9a-f-]{36}$',
+      description: 'Send it as the Request-Id header on verify.',
+    }),
+    expiresAt: dateTime,
+  }),
   AuthChallengeResult: { oneOf: [ref('AuthMethod'), ref('PasskeyAuthChallenge')] },
-  WalletExport: {
-    type: 'object',
-    required: ['id', 'encryptedWalletCredentials'],
-    properties: {
-      id: str({ pattern: '^Export:[0-9a-f-]{36}$' }),
-      encryptedWalletCredentials: str({
-        description:
-          'The 32-byte wallet seed, HPKE-sealed to clientPublicKey in the encryptedSessionSigningKey bundle format.',
-      }),
-    },
-  },
+  WalletExport: obj(['id', 'encryptedWalletCredentials'], {
+    id: idOf('Export'),
+    encryptedWalletCredentials: str({
+      description:
+        'The 32-byte wallet seed, HPKE-sealed to clientPublicKey in the encryptedSessionSigningKey bundle format.',
+    }),
+  }),
 };

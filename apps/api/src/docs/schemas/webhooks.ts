@@ -1,6 +1,4 @@
-type Schema = Record<string, unknown>;
-const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
-const dateTime = str({ format: 'date-time' });
+import { dateTime, obj, type Schema, str, idOf } from './kit.js';
 
 const OUTCOMES = ['DELIVERED', 'RETRYING', 'FAILED', 'DEAD'];
 
@@ -11,7 +9,7 @@ export const webhookSchemas: Record<string, Schema> = {
     description:
       'The body of every webhook. Delivery is at least once: receivers dedupe on `id` (the same on every retry).',
     properties: {
-      id: str({ pattern: '^Webhook:[0-9a-f-]{36}$' }),
+      id: idOf('Webhook'),
       type: str({
         description:
           'CUSTOMER.KYC_<STATUS> (individuals), CUSTOMER.KYB_<STATUS> (businesses), ' +
@@ -33,40 +31,36 @@ export const webhookSchemas: Record<string, Schema> = {
       },
     },
   },
-  WebhookDeliveryAttempt: {
-    type: 'object',
-    required: ['attempt', 'attemptedAt', 'latencyMs', 'outcome'],
-    properties: {
-      attempt: { type: 'integer', minimum: 1, description: 'Within the current run; a redelivery starts at 1 again.' },
-      attemptedAt: dateTime,
-      url: str({
-        format: 'uri',
-        description: 'The platform’s endpoint at the time of the attempt; absent when webhooks were turned off.',
-      }),
-      statusCode: { type: 'integer', description: 'Absent when no response arrived.' },
-      latencyMs: { type: 'integer' },
-      responseBody: str({ description: 'At most 1 KB of the response body.' }),
-      error: str({ description: 'Why no response arrived (refused, timeout, ...).' }),
-      outcome: str({ enum: OUTCOMES }),
-      nextAttemptAt: dateTime,
-      approval: {
-        type: 'object',
-        required: ['decision'],
-        description:
-          'An incoming-payment approval request’s reply: APPROVE (2xx, with the `receiverCustomerInfo` given), ' +
-          'WAIT (202), REJECT (403 with its `reason`, 422 with its `requiredFields`), FAIL (a mandatory ' +
-          'requested receiver field missing: `MISSING_MANDATORY_PAYEE_DATA`).',
-        properties: {
-          decision: str({ enum: ['APPROVE', 'WAIT', 'REJECT', 'FAIL'] }),
-          receiverCustomerInfo: { type: 'object', additionalProperties: true },
-          reason: str(),
-          requiredFields: { type: 'array', items: str() },
-          failureReason: str({ enum: ['MISSING_MANDATORY_PAYEE_DATA'] }),
-          missingFields: { type: 'array', items: str() },
-        },
+  WebhookDeliveryAttempt: obj(['attempt', 'attemptedAt', 'latencyMs', 'outcome'], {
+    attempt: { type: 'integer', minimum: 1, description: 'Within the current run; a redelivery starts at 1 again.' },
+    attemptedAt: dateTime,
+    url: str({
+      format: 'uri',
+      description: 'The platform’s endpoint at the time of the attempt; absent when webhooks were turned off.',
+    }),
+    statusCode: { type: 'integer', description: 'Absent when no response arrived.' },
+    latencyMs: { type: 'integer' },
+    responseBody: str({ description: 'At most 1 KB of the response body.' }),
+    error: str({ description: 'Why no response arrived (refused, timeout, ...).' }),
+    outcome: str({ enum: OUTCOMES }),
+    nextAttemptAt: dateTime,
+    approval: {
+      type: 'object',
+      required: ['decision'],
+      description:
+        'An incoming-payment approval request’s reply: APPROVE (2xx, with the `receiverCustomerInfo` given), ' +
+        'WAIT (202), REJECT (403 with its `reason`, 422 with its `requiredFields`), FAIL (a mandatory ' +
+        'requested receiver field missing: `MISSING_MANDATORY_PAYEE_DATA`).',
+      properties: {
+        decision: str({ enum: ['APPROVE', 'WAIT', 'REJECT', 'FAIL'] }),
+        receiverCustomerInfo: { type: 'object', additionalProperties: true },
+        reason: str(),
+        requiredFields: { type: 'array', items: str() },
+        failureReason: str({ enum: ['MISSING_MANDATORY_PAYEE_DATA'] }),
+        missingFields: { type: 'array', items: str() },
       },
     },
-  },
+  }),
   WebhookDelivery: {
     type: 'object',
     required: [
@@ -84,8 +78,8 @@ export const webhookSchemas: Record<string, Schema> = {
       'updatedAt',
     ],
     properties: {
-      id: str({ pattern: '^WebhookDelivery:[0-9a-f-]{36}$' }),
-      webhookId: str({ pattern: '^Webhook:[0-9a-f-]{36}$' }),
+      id: idOf('WebhookDelivery'),
+      webhookId: idOf('Webhook'),
       type: str(),
       status: str({
         enum: ['PENDING', 'DELIVERED', 'FAILED', 'DEAD'],
@@ -112,18 +106,14 @@ export const webhookSchemas: Record<string, Schema> = {
       updatedAt: dateTime,
     },
   },
-  WebhookTestResult: {
-    type: 'object',
-    required: ['response_status', 'url', 'response_body'],
-    properties: {
-      response_status: { type: 'integer', description: 'The receiver’s HTTP status; 0 when no response arrived.' },
-      url: str({ format: 'uri' }),
-      response_body: str({ description: 'At most 256 characters of the receiver’s body.' }),
-      error: str({
-        description:
-          'Set when no response arrived: one generic message whether the address was refused, ' +
-          'the connection failed or it timed out.',
-      }),
-    },
-  },
+  WebhookTestResult: obj(['response_status', 'url', 'response_body'], {
+    response_status: { type: 'integer', description: 'The receiver’s HTTP status; 0 when no response arrived.' },
+    url: str({ format: 'uri' }),
+    response_body: str({ description: 'At most 256 characters of the receiver’s body.' }),
+    error: str({
+      description:
+        'Set when no response arrived: one generic message whether the address was refused, ' +
+        'the connection failed or it timed out.',
+    }),
+  }),
 };

@@ -1,0 +1,10 @@
+import { applyDecorators, Get } from '@nestjs/common';
+import { ApiList, ApiResource, type ApiDocMore, type DocResponse } from '../docs/api-doc.js';
+
+/** GET `path` answering a page of `schema` items (`ApiList`); `''` is the controller's own path. */
+export const GetPage = (path: string, summary: string, items: string, schema: string, more?: ApiDocMore) =>
+  applyDecorators(Get(path), ApiList(summary, items, schema, more));
+
+/** GET `path` naming one resource (`ApiResource`: 404 when it is unknown or another platform's). */
+export const GetOne = (path: string, summary: string, responses: Record<number, DocResponse>, more?: ApiDocMore) =>
+  applyDecorators(Get(path), ApiResource(summary, responses, more));
