@@ -66,7 +66,7 @@ export class AuditController {
       'trail it (the whole installation), and for the calling platform only: its jobs waiting, delayed, ' +
       'running and dead in each queue, resource counts, webhook deliveries by status, settlement balances ' +
       'and its newest events.',
-    responses: ok('Overview'),
+    responses: ok('Overview', 'OperationsOverview'),
   })
   async overview(@CurrentActor() actor: Actor) {
     return this.operations.overview(actor.platformId, await this.clocks.now(actor.platformId));

@@ -77,7 +77,22 @@ export function useValidatorSchemas(components: Record<string, Schema>, keep: Re
     done.add(name);
     const schema = schemaOf(name);
     if (!schema) continue;
-    components[name] = schema;
+    components[name] = withoutNullable(schema);
     for (const [, ref] of JSON.stringify(schema).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) pending.push(ref);
   }
+}
+
+/**
+ * OpenAPI 3.1 has no `nullable` (class-validator-jsonschema writes it beside a nested DTO's `$ref` for a field that
+ * may be null): such a property becomes one of its schema or null.
+ */
+function withoutNullable(schema: Schema): Schema {
+  const properties = schema.properties as Record<string, Schema> | undefined;
+  for (const [name, property] of Object.entries(properties ?? {})) {
+    if (property.nullable !== true) continue;
+    const { nullable: _nullable, $ref, ...rest } = property;
+    const orNull = typeof rest.type === 'string' ? { ...rest, type: [rest.type, 'null'] } : rest;
+    properties![name] = $ref ? { ...rest, oneOf: [{ $ref }, { type: 'null' }] } : orNull;
+  }
+  return schema;
 }

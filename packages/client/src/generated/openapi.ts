@@ -5046,6 +5046,61 @@ export interface components {
             };
         };
         AuditState: components["schemas"]["Card"] | components["schemas"]["Transaction"] | components["schemas"]["InternalAccount"] | components["schemas"]["Customer"];
+        OperationsOverview: {
+            /**
+             * Format: date-time
+             * @description The platform's clock when the overview was made.
+             */
+            generatedAt: string;
+            eventLog: {
+                /** @description Position of the newest event of the log. */
+                headPosition: string;
+            };
+            projections: {
+                /** @description The position the read models have reached. */
+                position: string;
+                /** @description Events of the log the read models have not applied yet. */
+                lag: string;
+            };
+            /** @description The platform's jobs per queue (each count stops at 10,000). */
+            queues: {
+                [key: string]: {
+                    waiting: number;
+                    delayed: number;
+                    active: number;
+                    dead: number;
+                };
+            };
+            counts: {
+                customers: number;
+                internalAccounts: number;
+                apiTokens: number;
+                agents: number;
+                pendingApprovals: number;
+            };
+            webhookDeliveries: {
+                PENDING: number;
+                DELIVERED: number;
+                FAILED: number;
+                DEAD: number;
+            };
+            settlementBalances: {
+                accountId: string;
+                currency: string;
+                /** @description Minor units. */
+                amount: number;
+            }[];
+            /** @description The platform's newest events, newest first. */
+            recentEvents: {
+                /** @description Position in the log. */
+                position: string;
+                type: string;
+                stream: string;
+                actor: string | null;
+                /** Format: date-time */
+                recordedAt: string;
+            }[];
+        };
         BulkCustomerImportJobAccepted: {
             jobId: string;
             /** @enum {string} */
@@ -5607,8 +5662,8 @@ export interface components {
             /** @enum {string} */
             defaultExecutionMode: "AUTO" | "APPROVAL_REQUIRED";
             spendingLimits: components["schemas"]["SpendingLimitsDto"];
-            accountRestrictions?: components["schemas"]["AccountRestrictionsDto"];
-            approvalThresholds?: components["schemas"]["ApprovalThresholdsDto"];
+            accountRestrictions?: components["schemas"]["AccountRestrictionsDto"] | null;
+            approvalThresholds?: components["schemas"]["ApprovalThresholdsDto"] | null;
         };
         CreateAgentDto: {
             name: string;
@@ -5632,8 +5687,8 @@ export interface components {
             /** @enum {string} */
             defaultExecutionMode?: "AUTO" | "APPROVAL_REQUIRED";
             spendingLimits?: components["schemas"]["SpendingLimitsUpdateDto"];
-            accountRestrictions?: components["schemas"]["AccountRestrictionsDto"];
-            approvalThresholds?: components["schemas"]["ApprovalThresholdsDto"];
+            accountRestrictions?: components["schemas"]["AccountRestrictionsDto"] | null;
+            approvalThresholds?: components["schemas"]["ApprovalThresholdsDto"] | null;
         };
         RejectAgentActionDto: {
             reason?: string;
@@ -8213,7 +8268,9 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["OperationsOverview"];
+                };
             };
             /** @description Authentication failed: `reason` names the failed check. */
             401: {

@@ -1,6 +1,10 @@
 import { obj, ref, type Schema, str } from './kit.js';
 
 const nullableStr: Schema = { type: ['string', 'null'] };
+/** A log position: a decimal string (positions are 64-bit). */
+const decimal = (description: string): Schema => str({ pattern: '^[0-9]+$', description });
+/** A count (lists stop counting at 10,000). */
+const count: Schema = { type: 'integer', minimum: 0 };
 
 const entryProperties: Record<string, Schema> = {
   revision: { type: 'integer', description: 'Position of the event in its stream; histories are in this order.' },
@@ -59,4 +63,66 @@ export const auditSchemas: Record<string, Schema> = {
     },
   }),
   AuditState: { oneOf: [ref('Card'), ref('Transaction'), ref('InternalAccount'), ref('Customer')] },
+  OperationsOverview: obj(
+    [
+      'generatedAt',
+      'eventLog',
+      'projections',
+      'queues',
+      'counts',
+      'webhookDeliveries',
+      'settlementBalances',
+      'recentEvents',
+    ],
+    {
+      generatedAt: str({ format: 'date-time', description: "The platform's clock when the overview was made." }),
+      eventLog: obj(['headPosition'], { headPosition: decimal('Position of the newest event of the log.') }),
+      projections: obj(['position', 'lag'], {
+        position: decimal('The position the read models have reached.'),
+        lag: decimal('Events of the log the read models have not applied yet.'),
+      }),
+      queues: {
+        type: 'object',
+        description: "The platform's jobs per queue (each count stops at 10,000).",
+        additionalProperties: obj(['waiting', 'delayed', 'active', 'dead'], {
+          waiting: count,
+          delayed: count,
+          active: count,
+          dead: count,
+        }),
+      },
+      counts: obj(['customers', 'internalAccounts', 'apiTokens', 'agents', 'pendingApprovals'], {
+        customers: count,
+        internalAccounts: count,
+        apiTokens: count,
+        agents: count,
+        pendingApprovals: count,
+      }),
+      webhookDeliveries: obj(['PENDING', 'DELIVERED', 'FAILED', 'DEAD'], {
+        PENDING: count,
+        DELIVERED: count,
+        FAILED: count,
+        DEAD: count,
+      }),
+      settlementBalances: {
+        type: 'array',
+        items: obj(['accountId', 'currency', 'amount'], {
+          accountId: str(),
+          currency: str(),
+          amount: { type: 'integer', description: 'Minor units.' },
+        }),
+      },
+      recentEvents: {
+        type: 'array',
+        description: "The platform's newest events, newest first.",
+        items: obj(['position', 'type', 'stream', 'actor', 'recordedAt'], {
+          position: decimal('Position in the log.'),
+          type: str(),
+          stream: str(),
+          actor: nullableStr,
+          recordedAt: str({ format: 'date-time' }),
+        }),
+      },
+    },
+  ),
 };
