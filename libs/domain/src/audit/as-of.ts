@@ -1,4 +1,5 @@
 import type { CustomerState } from '../customer/customer.js';
+import { customerFields } from '../customer/customer-fields.js';
 import { evolveLedger, initialLedgerState, postedBalance } from '../ledger/ledger.js';
 import type { LedgerEvent, LedgerState } from '../ledger/ledger.js';
 import { toJsonNumber } from '../money.js';
@@ -92,14 +93,10 @@ export function toCustomerResource(
   state: CustomerState,
   times: { createdAt: string; updatedAt: string },
 ): Record<string, unknown> {
-  const statusField = state.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus';
   return {
     id: state.id,
     platformCustomerId: state.platformCustomerId,
-    customerType: state.customerType,
-    ...state.profile,
-    currencies: state.profile.currencies ?? [],
-    [statusField]: state.kycStatus,
+    ...customerFields(state),
     isDeleted: state.isDeleted,
     createdAt: times.createdAt,
     updatedAt: times.updatedAt,
