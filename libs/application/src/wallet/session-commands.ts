@@ -11,7 +11,12 @@ import type { AuthMethodRecord, AuthMethodType } from '#domain/wallet/wallet-aut
 import { toAuthSessionView, type AuthSessionView } from '#domain/wallet/wallet-views.js';
 import { APP_CONFIG, IDS, type Actor } from '../tokens.js';
 import { loadCredential } from './credential-commands.js';
-import { SignedRetryService, type SignedRequest, type SignedResult } from './signed-retry.service.js';
+import {
+  SignedRetryService,
+  type ChallengeSpec,
+  type SignedRequest,
+  type SignedResult,
+} from './signed-retry.service.js';
 import { WalletAccounts, type ProvisionedWallet } from './wallet-accounts.js';
 import { WalletQueries } from './wallet-queries.js';
 import { INVALID_OTP, WalletVerifiers } from './wallet-verifiers.js';
@@ -189,6 +194,19 @@ export class VerifyCredentialHandler implements ICommandHandler<VerifyCredential
   }
 }
 
+/** A signed retry on a session of the caller's platform: step 1's challenge, or the session's wallet and proof. */
+async function signedOnSession(
+  deps: { queries: WalletQueries; wallets: WalletAccounts; signedRetry: SignedRetryService },
+  sessionId: string,
+  intent: ChallengeSpec['intent'],
+  signed: SignedRequest,
+  actor: Actor,
+) {
+  const wallet = await loadSession(deps.queries, deps.wallets, sessionId, actor);
+  const step = await deps.signedRetry.step(wallet.accountId, { intent, targetId: sessionId }, signed, actor);
+  return step.kind === 'challenge' ? step : { ...step, wallet };
+}
+
 /** DELETE /auth/sessions/{id}: a signed retry; step 1 names the type of the credential that issued the session. */
 @CommandHandler(RevokeSessionCommand)
 export class RevokeSessionHandler implements ICommandHandler<RevokeSessionCommand> {
@@ -199,15 +217,11 @@ export class RevokeSessionHandler implements ICommandHandler<RevokeSessionComman
   ) {}
 
   async execute({ sessionId, signed, actor }: RevokeSessionCommand): Promise<SignedResult<undefined>> {
-    const wallet = await loadSession(this.queries, this.wallets, sessionId, actor);
-    const step = await this.signedRetry.step(
-      wallet.accountId,
-      { intent: 'REVOKE_SESSION', targetId: sessionId },
-      signed,
-      actor,
-    );
+    const deps = { queries: this.queries, wallets: this.wallets, signedRetry: this.signedRetry };
+    const step = await signedOnSession(deps, sessionId, 'REVOKE_SESSION', signed, actor);
     if (step.kind === 'challenge') return step;
-    await this.wallets.decide(wallet.accountId, { type: 'RevokeSession', sessionId, signedRetry: step.proof }, actor);
+    const command = { type: 'RevokeSession' as const, sessionId, signedRetry: step.proof };
+    await this.wallets.decide(step.wallet.accountId, command, actor);
     return { kind: 'done', result: undefined };
   }
 }
@@ -232,16 +246,11 @@ export class RefreshSessionHandler implements ICommandHandler<RefreshSessionComm
     signed,
     actor,
   }: RefreshSessionCommand): Promise<SignedResult<IssuedAuthSession>> {
-    const wallet = await loadSession(this.queries, this.wallets, sessionId, actor);
-    const step = await this.signedRetry.step(
-      wallet.accountId,
-      { intent: 'REFRESH_SESSION', targetId: sessionId },
-      signed,
-      actor,
-    );
+    const deps = { queries: this.queries, wallets: this.wallets, signedRetry: this.signedRetry };
+    const step = await signedOnSession(deps, sessionId, 'REFRESH_SESSION', signed, actor);
     if (step.kind === 'challenge') return step;
     const command = { type: 'RefreshSession' as const, sessionId, signedRetry: step.proof };
-    const deps = { wallets: this.wallets, clocks: this.clocks, config: this.config };
-    return { kind: 'done', result: await keySession(deps, wallet.accountId, clientPublicKey, command, actor) };
+    const keying = { wallets: this.wallets, clocks: this.clocks, config: this.config };
+    return { kind: 'done', result: await keySession(keying, step.wallet.accountId, clientPublicKey, command, actor) };
   }
 }
