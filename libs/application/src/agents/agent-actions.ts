@@ -13,9 +13,15 @@ import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { requireSupportedCurrencies } from '../platforms/platform-config.js';
-import { authorizeEmbeddedWalletExecution } from '../quotes/embedded-wallet-authorization.js';
 import type { PlatformQuoteRequest } from '../quotes/quote-builder.js';
-import { CreateQuoteCommand, loadOwnQuote, quoteRef, requireExecutable, startQuote } from '../quotes/quote-commands.js';
+import {
+  CreateQuoteCommand,
+  authorizeExecution,
+  loadOwnQuote,
+  quoteRef,
+  requireExecutable,
+  startQuote,
+} from '../quotes/quote-commands.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { loadCustomerAccount, loadLiveExternalAccount, requireActive } from '../transactions/accounts.js';
 import { PaymentProcess } from '../transactions/payment-process.js';
@@ -168,19 +174,11 @@ export class AgentActions {
   }
 
   async executeQuote(agent: AgentPrincipal, quoteId: string, wallet: { signature?: string; requestId?: string }) {
-    const { quote, transaction } = await this.ownQuote(agent, quoteId);
-    const metadata = { ...agent.actor };
-    const now = await this.clocks.now(agent.platformId);
-    await requireExecutable(this.process, { quote, transaction }, now, metadata);
-    if (quote.funding === 'EXTERNAL') {
-      throw conflict(
-        'QUOTE_FUNDED_EXTERNALLY',
-        'this quote starts when its paymentInstructions are paid, not by execute',
-      );
-    }
+    const state = await this.ownQuote(agent, quoteId);
+    const { quote, transaction } = state;
     // The wallet's owner signs before anything is decided, exactly as for platforms.
-    if (quote.funding === 'EMBEDDED_WALLET')
-      await authorizeEmbeddedWalletExecution(this.runner, { quote, ...wallet, now });
+    const deps = { process: this.process, runner: this.runner, clocks: this.clocks };
+    await authorizeExecution(deps, state, { actor: agent.actor, wallet });
     const action = await this.request(agent, {
       actionId: publicId('AgentAction', this.ids.uuid()),
       type: 'EXECUTE_QUOTE',

@@ -80,6 +80,27 @@ export async function requireExecutable(
   }
 }
 
+/**
+ * Checks, before anything is decided, that a quote may be executed on request: it can start now (see
+ * requireExecutable), it is not one that paying its paymentInstructions starts (409; `hint` tells how it starts), and
+ * the owner of an EMBEDDED_WALLET source signed it.
+ */
+export async function authorizeExecution(
+  deps: { process: PaymentProcess; runner: CommandRunner; clocks: PlatformClocks },
+  state: Required<QuoteState>,
+  request: { actor: Actor; wallet: { signature?: string; requestId?: string }; hint?: string },
+): Promise<void> {
+  const { quote } = state;
+  const now = await deps.clocks.now(request.actor.platformId);
+  await requireExecutable(deps.process, state, now, { ...request.actor });
+  if (quote.funding === 'EXTERNAL') {
+    const how = `this quote starts when its paymentInstructions are paid${request.hint ? ` (${request.hint})` : ''}`;
+    throw conflict('QUOTE_FUNDED_EXTERNALLY', `${how}, not by execute`);
+  }
+  if (quote.funding === 'EMBEDDED_WALLET')
+    await authorizeEmbeddedWalletExecution(deps.runner, { quote, ...request.wallet, now });
+}
+
 /** Starts a quote's payment; a start that loses the race with expiry also expires the quote. */
 export async function startQuote(process: PaymentProcess, quote: QuoteRecord, metadata: EventMetadata) {
   try {
@@ -142,17 +163,8 @@ export class ExecuteQuoteHandler implements ICommandHandler<ExecuteQuoteCommand,
   async execute({ quoteId, actor, wallet }: ExecuteQuoteCommand) {
     const state = await loadOwnQuote(this.runner, quoteId, actor.platformId);
     const { quote } = state;
-    const metadata = { ...actor };
-    const now = await this.clocks.now(actor.platformId);
-    await requireExecutable(this.process, state, now, metadata);
-    if (quote.funding === 'EXTERNAL') {
-      throw conflict(
-        'QUOTE_FUNDED_EXTERNALLY',
-        'this quote starts when its paymentInstructions are paid (sandbox: POST /sandbox/send), not by execute',
-      );
-    }
-    if (quote.funding === 'EMBEDDED_WALLET')
-      await authorizeEmbeddedWalletExecution(this.runner, { quote, ...wallet, now });
+    const deps = { process: this.process, runner: this.runner, clocks: this.clocks };
+    await authorizeExecution(deps, state, { actor, wallet, hint: 'sandbox: POST /sandbox/send' });
     requireActive(
       await loadCustomerAccount(
         this.runner,
@@ -162,7 +174,7 @@ export class ExecuteQuoteHandler implements ICommandHandler<ExecuteQuoteCommand,
         'source.accountId',
       ),
     );
-    const started = await startQuote(this.process, quote, metadata);
+    const started = await startQuote(this.process, quote, { ...actor });
     return toQuoteResource(quote, started.status);
   }
 }

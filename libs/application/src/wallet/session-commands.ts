@@ -6,12 +6,17 @@ import type { AppConfig } from '#config/config.js';
 import { invalid, notFound } from '#domain/errors.js';
 import { publicId, type IdGenerator } from '#domain/ids.js';
 import { unauthorized } from '#domain/wallet/signed-retry.js';
-import type { SessionProof } from '#domain/wallet/wallet-auth.js';
+import type { SessionProof, WalletAuthCommand } from '#domain/wallet/wallet-auth.js';
 import type { AuthMethodRecord, AuthMethodType } from '#domain/wallet/wallet-auth-state.js';
 import { toAuthSessionView, type AuthSessionView } from '#domain/wallet/wallet-views.js';
 import { APP_CONFIG, IDS, type Actor } from '../tokens.js';
 import { loadCredential } from './credential-commands.js';
-import { SignedRetryService, type SignedRequest, type SignedResult } from './signed-retry.service.js';
+import {
+  SignedRetryService,
+  type ChallengeSpec,
+  type SignedRequest,
+  type SignedResult,
+} from './signed-retry.service.js';
 import { WalletAccounts, type ProvisionedWallet } from './wallet-accounts.js';
 import { WalletQueries } from './wallet-queries.js';
 import { INVALID_OTP, WalletVerifiers } from './wallet-verifiers.js';
@@ -59,10 +64,33 @@ const required = <T>(value: T | undefined, field: string, type: string): T => {
 };
 
 /** A new session's expiry (the configured lifetime) and the `now` it counts from, on the platform's clock. */
-async function sessionTimes(clocks: PlatformClocks, config: AppConfig, actor: Actor) {
+type KeyedSessionCommand =
+  Extract<WalletAuthCommand, { type: 'IssueSession' | 'RefreshSession' }> extends infer C
+    ? C extends unknown
+      ? Omit<C, 'publicKey' | 'expiresAt' | 'now'>
+      : never
+    : never;
+
+/**
+ * Issues or refreshes session `command.sessionId` with a new signing key for `clientPublicKey` and the configured
+ * lifetime; the session's view with its signing key, encrypted to the client.
+ */
+async function keySession(
+  { wallets, clocks, config }: { wallets: WalletAccounts; clocks: PlatformClocks; config: AppConfig },
+  accountId: string,
+  clientPublicKey: string,
+  command: KeyedSessionCommand,
+  actor: Actor,
+): Promise<IssuedAuthSession> {
+  const key = await issueSessionKey(clientPublicKey);
   const now = await clocks.now(actor.platformId);
   const expiresAt = new Date(now.getTime() + config.wallet.sessionLifetimeSeconds * 1000).toISOString();
-  return { expiresAt, now: now.toISOString() };
+  const keyed = { ...command, publicKey: key.publicKey, expiresAt, now: now.toISOString() };
+  const { state } = await wallets.decide(accountId, keyed, actor);
+  return {
+    ...toAuthSessionView(state, state.sessions.get(command.sessionId)!),
+    encryptedSessionSigningKey: key.encryptedSessionSigningKey,
+  };
 }
 
 /** A session of the caller's platform with its provisioned wallet, or 404. */
@@ -98,24 +126,10 @@ export class VerifyCredentialHandler implements ICommandHandler<VerifyCredential
     if (input.type !== undefined && input.type !== method.type)
       throw invalid('INVALID_INPUT', `credential ${authMethodId} is of type ${method.type}`, 'type');
     const { proof, clientPublicKey } = await this.proofFor(wallet, method, input, requestId, actor);
-    const key = await issueSessionKey(clientPublicKey);
     const sessionId = publicId('Session', this.ids.uuid());
-    const { state } = await this.wallets.decide(
-      wallet.accountId,
-      {
-        type: 'IssueSession',
-        sessionId,
-        authMethodId,
-        publicKey: key.publicKey,
-        proof,
-        ...(await sessionTimes(this.clocks, this.config, actor)),
-      },
-      actor,
-    );
-    return {
-      ...toAuthSessionView(state, state.sessions.get(sessionId)!),
-      encryptedSessionSigningKey: key.encryptedSessionSigningKey,
-    };
+    const command = { type: 'IssueSession' as const, sessionId, authMethodId, proof };
+    const deps = { wallets: this.wallets, clocks: this.clocks, config: this.config };
+    return keySession(deps, wallet.accountId, clientPublicKey, command, actor);
   }
 
   private async proofFor(
@@ -180,6 +194,19 @@ export class VerifyCredentialHandler implements ICommandHandler<VerifyCredential
   }
 }
 
+/** A signed retry on a session of the caller's platform: step 1's challenge, or the session's wallet and proof. */
+async function signedOnSession(
+  deps: { queries: WalletQueries; wallets: WalletAccounts; signedRetry: SignedRetryService },
+  sessionId: string,
+  intent: ChallengeSpec['intent'],
+  signed: SignedRequest,
+  actor: Actor,
+) {
+  const wallet = await loadSession(deps.queries, deps.wallets, sessionId, actor);
+  const step = await deps.signedRetry.step(wallet.accountId, { intent, targetId: sessionId }, signed, actor);
+  return step.kind === 'challenge' ? step : { ...step, wallet };
+}
+
 /** DELETE /auth/sessions/{id}: a signed retry; step 1 names the type of the credential that issued the session. */
 @CommandHandler(RevokeSessionCommand)
 export class RevokeSessionHandler implements ICommandHandler<RevokeSessionCommand> {
@@ -190,15 +217,11 @@ export class RevokeSessionHandler implements ICommandHandler<RevokeSessionComman
   ) {}
 
   async execute({ sessionId, signed, actor }: RevokeSessionCommand): Promise<SignedResult<undefined>> {
-    const wallet = await loadSession(this.queries, this.wallets, sessionId, actor);
-    const step = await this.signedRetry.step(
-      wallet.accountId,
-      { intent: 'REVOKE_SESSION', targetId: sessionId },
-      signed,
-      actor,
-    );
+    const deps = { queries: this.queries, wallets: this.wallets, signedRetry: this.signedRetry };
+    const step = await signedOnSession(deps, sessionId, 'REVOKE_SESSION', signed, actor);
     if (step.kind === 'challenge') return step;
-    await this.wallets.decide(wallet.accountId, { type: 'RevokeSession', sessionId, signedRetry: step.proof }, actor);
+    const command = { type: 'RevokeSession' as const, sessionId, signedRetry: step.proof };
+    await this.wallets.decide(step.wallet.accountId, command, actor);
     return { kind: 'done', result: undefined };
   }
 }
@@ -223,33 +246,11 @@ export class RefreshSessionHandler implements ICommandHandler<RefreshSessionComm
     signed,
     actor,
   }: RefreshSessionCommand): Promise<SignedResult<IssuedAuthSession>> {
-    const wallet = await loadSession(this.queries, this.wallets, sessionId, actor);
-    const step = await this.signedRetry.step(
-      wallet.accountId,
-      { intent: 'REFRESH_SESSION', targetId: sessionId },
-      signed,
-      actor,
-    );
+    const deps = { queries: this.queries, wallets: this.wallets, signedRetry: this.signedRetry };
+    const step = await signedOnSession(deps, sessionId, 'REFRESH_SESSION', signed, actor);
     if (step.kind === 'challenge') return step;
-    const signedRetry = step.proof;
-    const key = await issueSessionKey(clientPublicKey);
-    const { state } = await this.wallets.decide(
-      wallet.accountId,
-      {
-        type: 'RefreshSession',
-        sessionId,
-        publicKey: key.publicKey,
-        signedRetry,
-        ...(await sessionTimes(this.clocks, this.config, actor)),
-      },
-      actor,
-    );
-    return {
-      kind: 'done',
-      result: {
-        ...toAuthSessionView(state, state.sessions.get(sessionId)!),
-        encryptedSessionSigningKey: key.encryptedSessionSigningKey,
-      },
-    };
+    const command = { type: 'RefreshSession' as const, sessionId, signedRetry: step.proof };
+    const keying = { wallets: this.wallets, clocks: this.clocks, config: this.config };
+    return { kind: 'done', result: await keySession(keying, step.wallet.accountId, clientPublicKey, command, actor) };
   }
 }

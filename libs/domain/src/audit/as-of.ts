@@ -1,4 +1,5 @@
 import type { CustomerState } from '../customer/customer.js';
+import { customerFields } from '../customer/customer-fields.js';
 import { evolveLedger, initialLedgerState, postedBalance } from '../ledger/ledger.js';
 import type { LedgerEvent, LedgerState } from '../ledger/ledger.js';
 import { toJsonNumber } from '../money.js';
@@ -27,27 +28,36 @@ export interface PostingEntry extends HistoryEntry {
  * that touch `accountId`, each with the running balance.
  */
 export function ledgerPostings(events: readonly AuditSourceEvent[], accountId: string): PostingEntry[] {
-  const state = initialLedgerState();
   const out: PostingEntry[] = [];
-  for (const recorded of events) {
-    const event = { type: recorded.type, data: recorded.data } as unknown as LedgerEvent;
-    const touched = touching(state, event, accountId);
-    evolveLedger(state, event);
-    if (!touched) continue;
+  for (const { recorded, movement: m, state } of ledgerMovements(events)) {
+    if (m.debitAccountId !== accountId && m.creditAccountId !== accountId) continue;
+    const posting: PostingEntry['posting'] = {
+      transferId: m.transferId,
+      direction: m.debitAccountId === accountId ? 'DEBIT' : 'CREDIT',
+      amount: m.amount,
+      kind: m.kind,
+      ...(m.pendingTransferId !== undefined ? { pendingTransferId: m.pendingTransferId } : {}),
+      code: m.code,
+      ...(m.reference !== undefined ? { reference: m.reference } : {}),
+    };
     const account = state.accounts.get(accountId)!;
-    out.push({ ...toHistoryEntry(recorded), posting: touched, balance: toJsonNumber(postedBalance(account)) });
+    out.push({ ...toHistoryEntry(recorded), posting, balance: toJsonNumber(postedBalance(account)) });
   }
   return out;
 }
 
-function touching(state: LedgerState, event: LedgerEvent, accountId: string): PostingEntry['posting'] | undefined {
+/** What one ledger event moves (a post or a void: between its hold's accounts), and the reference it was made for. */
+type Movement = LedgerLeg['leg'] & { reference?: string };
+
+function movementOf(state: LedgerState, event: LedgerEvent): Movement | undefined {
   if (event.type === 'TransferCreated') {
     const d = event.data;
-    if (d.debitAccountId !== accountId && d.creditAccountId !== accountId) return undefined;
     return {
       transferId: d.id,
-      direction: d.debitAccountId === accountId ? 'DEBIT' : 'CREDIT',
+      debitAccountId: d.debitAccountId,
+      creditAccountId: d.creditAccountId,
       amount: toJsonNumber(BigInt(d.amount)),
+      currency: d.currency,
       kind: d.pending ? 'PENDING' : 'SETTLED',
       code: d.code,
       ...(d.reference !== undefined ? { reference: d.reference } : {}),
@@ -55,18 +65,35 @@ function touching(state: LedgerState, event: LedgerEvent, accountId: string): Po
   }
   if (event.type === 'PendingTransferPosted' || event.type === 'PendingTransferVoided') {
     const held = state.transfers.get(event.data.pendingId);
-    if (!held || (held.debitAccountId !== accountId && held.creditAccountId !== accountId)) return undefined;
+    if (!held) return undefined;
+    const posted = event.type === 'PendingTransferPosted';
     return {
       transferId: event.data.id,
-      direction: held.debitAccountId === accountId ? 'DEBIT' : 'CREDIT',
-      amount: event.type === 'PendingTransferPosted' ? toJsonNumber(BigInt(event.data.amount)) : 0,
-      kind: event.type === 'PendingTransferPosted' ? 'POSTED' : 'VOIDED',
+      debitAccountId: held.debitAccountId,
+      creditAccountId: held.creditAccountId,
+      amount: posted ? toJsonNumber(BigInt(event.data.amount)) : 0,
+      currency: held.currency,
+      kind: posted ? 'POSTED' : 'VOIDED',
       pendingTransferId: event.data.pendingId,
       code: held.code,
       ...(held.reference !== undefined ? { reference: held.reference } : {}),
     };
   }
   return undefined;
+}
+
+/**
+ * Folds a platform's ledger stream with the write path's evolveLedger and yields each movement (read before its event
+ * is folded) with the state right after it.
+ */
+function* ledgerMovements(events: readonly AuditSourceEvent[]) {
+  const state = initialLedgerState();
+  for (const recorded of events) {
+    const event = { type: recorded.type, data: recorded.data } as unknown as LedgerEvent;
+    const movement = movementOf(state, event);
+    evolveLedger(state, event);
+    if (movement) yield { recorded, movement, state };
+  }
 }
 
 /** Ledger totals of one account after folding the given ledger events (zeros when it had none). */
@@ -92,14 +119,10 @@ export function toCustomerResource(
   state: CustomerState,
   times: { createdAt: string; updatedAt: string },
 ): Record<string, unknown> {
-  const statusField = state.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus';
   return {
     id: state.id,
     platformCustomerId: state.platformCustomerId,
-    customerType: state.customerType,
-    ...state.profile,
-    currencies: state.profile.currencies ?? [],
-    [statusField]: state.kycStatus,
+    ...customerFields(state),
     isDeleted: state.isDeleted,
     createdAt: times.createdAt,
     updatedAt: times.updatedAt,
@@ -123,41 +146,10 @@ export interface LedgerLeg extends HistoryEntry {
 
 /** The ledger transfers whose reference is `reference` (and the posts and voids of its holds), in ledger order. */
 export function ledgerLegs(events: readonly AuditSourceEvent[], reference: string): LedgerLeg[] {
-  const state = initialLedgerState();
   const out: LedgerLeg[] = [];
-  for (const recorded of events) {
-    const event = { type: recorded.type, data: recorded.data } as unknown as LedgerEvent;
-    evolveLedger(state, event);
-    if (event.type === 'TransferCreated' && event.data.reference === reference) {
-      const d = event.data;
-      const leg = {
-        transferId: d.id,
-        debitAccountId: d.debitAccountId,
-        creditAccountId: d.creditAccountId,
-        amount: toJsonNumber(BigInt(d.amount)),
-        currency: d.currency,
-        kind: d.pending ? ('PENDING' as const) : ('SETTLED' as const),
-        code: d.code,
-      };
-      out.push({ ...toHistoryEntry(recorded), leg });
-    } else if (event.type === 'PendingTransferPosted' || event.type === 'PendingTransferVoided') {
-      const held = state.transfers.get(event.data.pendingId);
-      if (!held || held.reference !== reference) continue;
-      const posted = event.type === 'PendingTransferPosted';
-      out.push({
-        ...toHistoryEntry(recorded),
-        leg: {
-          transferId: event.data.id,
-          debitAccountId: held.debitAccountId,
-          creditAccountId: held.creditAccountId,
-          amount: posted ? toJsonNumber(BigInt(event.data.amount)) : 0,
-          currency: held.currency,
-          kind: posted ? 'POSTED' : 'VOIDED',
-          pendingTransferId: event.data.pendingId,
-          code: held.code,
-        },
-      });
-    }
+  for (const { recorded, movement } of ledgerMovements(events)) {
+    const { reference: of, ...leg } = movement;
+    if (of === reference) out.push({ ...toHistoryEntry(recorded), leg });
   }
   return out;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { cardDecider } from '../cards/card.js';
 import type { CardEvent, CardSnapshot } from '../cards/card-types.js';
-import { ledgerPostings, ledgerTotals } from './as-of.js';
+import { ledgerLegs, ledgerPostings, ledgerTotals } from './as-of.js';
 import { REDACTED, businessTime, effectiveTimes, decodeCursor, encodeCursor, eventsUpTo, fold } from './history.js';
 import { pageOf, redact, toHistoryEntry, type AuditSourceEvent } from './history.js';
 import { usdTransferCreated } from '../testing/fixtures.js';
@@ -140,6 +140,31 @@ describe('ledger postings with running balance', () => {
       ['t3', 'DEBIT', 'PENDING', 200, 700],
       ['t4', 'DEBIT', 'POSTED', 150, 550],
     ]);
+  });
+
+  it('lists the legs made for a reference, with the posts and voids of its holds', () => {
+    const referenced = (id: string, debit: string, credit: string, amount: number, pending: boolean) =>
+      recorded('TransferCreated', { ...usdTransferCreated(id, debit, credit, amount, pending, T12), reference: 'R' });
+    const withHolds = [
+      ...events,
+      referenced('r1', 'A', 'B', 100, true),
+      referenced('r2', 'B', 'A', 40, false),
+      recorded('PendingTransferVoided', { id: 'r3', pendingId: 'r1', createdAt: T15 }),
+      referenced('r4', 'A', 'S', 30, true),
+      recorded('PendingTransferPosted', { id: 'r5', pendingId: 'r4', amount: '20', createdAt: T15 }),
+    ];
+    const legs = ledgerLegs(withHolds, 'R').map((e) => e.leg);
+    const rows = legs.map((l) => [l.transferId, l.debitAccountId, l.creditAccountId, l.kind, l.amount]);
+    expect(rows).toEqual([
+      ['r1', 'A', 'B', 'PENDING', 100],
+      ['r2', 'B', 'A', 'SETTLED', 40],
+      ['r3', 'A', 'B', 'VOIDED', 0],
+      ['r4', 'A', 'S', 'PENDING', 30],
+      ['r5', 'A', 'S', 'POSTED', 20],
+    ]);
+    const leg = { debitAccountId: 'A', creditAccountId: 'S', currency: 'USD', code: 'TEST' };
+    expect(legs[3]).toEqual({ ...leg, transferId: 'r4', amount: 30, kind: 'PENDING' });
+    expect(legs[4]).toEqual({ ...leg, transferId: 'r5', amount: 20, kind: 'POSTED', pendingTransferId: 'r4' });
   });
 
   it('gives the balance as of an instant equal to the sum of the postings up to then', () => {

@@ -91,6 +91,23 @@ function withDetails(details: DocumentDetails): DocumentDetails {
   };
 }
 
+/**
+ * The document a file upload leaves: `held` (the id, platform, holder and creation time it keeps) with the uploaded
+ * file and details, updated now.
+ */
+const uploaded = (
+  held: Pick<DocumentSnapshot, 'id' | 'platformId' | 'documentHolder' | 'createdAt'>,
+  cmd: { details: DocumentDetails; file: DocumentFile; now: string },
+): DocumentSnapshot => ({
+  id: held.id,
+  platformId: held.platformId,
+  documentHolder: held.documentHolder,
+  ...withDetails(cmd.details),
+  ...cmd.file,
+  createdAt: held.createdAt,
+  updatedAt: cmd.now,
+});
+
 const released = (d: DocumentSnapshot): ReleasedFile => ({ sha256: d.sha256, contentReference: d.contentReference });
 
 /** A document of another platform, a deleted one and one that never existed look the same. */
@@ -106,28 +123,13 @@ function decide(cmd: DocumentCommand, state: DocumentState): DocumentEvent[] {
   switch (cmd.type) {
     case 'UploadDocument': {
       if (state.exists) throw conflict('DOCUMENT_EXISTS', `document ${cmd.id} already exists`);
-      const document: DocumentSnapshot = {
-        id: cmd.id,
-        platformId: cmd.platformId,
-        documentHolder: cmd.documentHolder,
-        ...withDetails(cmd.details),
-        ...cmd.file,
-        createdAt: cmd.now,
-        updatedAt: cmd.now,
-      };
+      const { id, platformId, documentHolder, now } = cmd;
+      const document = uploaded({ id, platformId, documentHolder, createdAt: now }, cmd);
       return [{ type: 'DocumentUploaded', data: { ...ids, document } }];
     }
     case 'ReplaceDocument': {
       const current = live(cmd, state);
-      const document: DocumentSnapshot = {
-        id: current.id,
-        platformId: current.platformId,
-        documentHolder: current.documentHolder,
-        ...withDetails(cmd.details),
-        ...cmd.file,
-        createdAt: current.createdAt,
-        updatedAt: cmd.now,
-      };
+      const document = uploaded(current, cmd);
       return [{ type: 'DocumentReplaced', data: { ...ids, document, replaced: released(current) } }];
     }
     case 'DeleteDocument': {

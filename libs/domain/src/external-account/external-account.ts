@@ -135,7 +135,15 @@ export function externalAccountSnapshot(state: ExternalAccountState): ExternalAc
   };
 }
 
-const owner = (state: ExternalAccountState) => (state.customerId ? { customerId: state.customerId } : {});
+/** The ids the events of a live account carry (its owner's, for a customer's account); a 404 for a deleted one. */
+function liveAccountIds(state: ExternalAccountState) {
+  if (!state.exists || state.status === 'DELETED') throw notFound('EXTERNAL_ACCOUNT', state.id ?? 'unknown');
+  return {
+    externalAccountId: state.id!,
+    platformId: state.platformId!,
+    ...(state.customerId ? { customerId: state.customerId } : {}),
+  };
+}
 
 function decide(cmd: ExternalAccountCommand, state: ExternalAccountState): ExternalAccountEvent[] {
   switch (cmd.type) {
@@ -162,37 +170,24 @@ function decide(cmd: ExternalAccountCommand, state: ExternalAccountState): Exter
       ];
     }
     case 'SetDefaultUmaDepositAccount': {
-      if (!state.exists || state.status === 'DELETED') throw notFound('EXTERNAL_ACCOUNT', state.id ?? 'unknown');
+      const ids = liveAccountIds(state);
       if ((state.defaultUmaDepositAccount ?? false) === cmd.value) return [];
       const changes = { defaultUmaDepositAccount: cmd.value };
       const account = { ...externalAccountSnapshot(state), ...changes, updatedAt: cmd.now };
       return [
         {
           type: 'ExternalAccountUpdated',
-          data: {
-            externalAccountId: state.id!,
-            platformId: state.platformId!,
-            ...owner(state),
-            changes,
-            account,
-            updatedAt: cmd.now,
-          },
+          data: { ...ids, changes, account, updatedAt: cmd.now },
         },
       ];
     }
     case 'DeleteExternalAccount': {
-      if (!state.exists || state.status === 'DELETED') throw notFound('EXTERNAL_ACCOUNT', state.id ?? 'unknown');
+      const ids = liveAccountIds(state);
       const account = { ...externalAccountSnapshot(state), status: 'DELETED' as const, updatedAt: cmd.now };
       return [
         {
           type: 'ExternalAccountDeleted',
-          data: {
-            externalAccountId: state.id!,
-            platformId: state.platformId!,
-            ...owner(state),
-            account,
-            deletedAt: cmd.now,
-          },
+          data: { ...ids, account, deletedAt: cmd.now },
         },
       ];
     }

@@ -143,18 +143,31 @@ function pendingTransfer(state: LedgerState, pendingId: string): Pick<TransferRe
   return t;
 }
 
+/**
+ * Whether `cmd` (a post or a void of a pending transfer) repeats the resolution already recorded under its id, so
+ * that it decides nothing; a pending transfer already resolved any other way is a 409.
+ */
+function alreadyResolvedAs(
+  state: LedgerState,
+  cmd: { id: string; pendingId: string },
+  resolution: NonNullable<TransferRecord['resolution']>,
+): boolean {
+  const t = pendingTransfer(state, cmd.pendingId);
+  if (t.resolution === resolution && hasTransfer(state, cmd.id)) return true;
+  if (t.resolution)
+    throw conflict(
+      'PENDING_TRANSFER_RESOLVED',
+      `pending transfer ${cmd.pendingId} is already ${t.resolution.toLowerCase()}`,
+    );
+  return false;
+}
+
 export function decideLedger(cmd: LedgerCommand, state: LedgerState): LedgerEvent[] {
   switch (cmd.type) {
     case 'CreateTransfer':
       return decideCreate(cmd, state);
     case 'PostPendingTransfer': {
-      const t = pendingTransfer(state, cmd.pendingId);
-      if (t.resolution === 'POSTED' && hasTransfer(state, cmd.id)) return [];
-      if (t.resolution)
-        throw conflict(
-          'PENDING_TRANSFER_RESOLVED',
-          `pending transfer ${cmd.pendingId} is already ${t.resolution.toLowerCase()}`,
-        );
+      if (alreadyResolvedAs(state, cmd, 'POSTED')) return [];
       // A pending transfer not yet resolved is always kept as a record.
       const pending = state.transfers.get(cmd.pendingId)!;
       const amount = cmd.amount ?? pending.amount;
@@ -168,13 +181,7 @@ export function decideLedger(cmd: LedgerCommand, state: LedgerState): LedgerEven
       ];
     }
     case 'VoidPendingTransfer': {
-      const t = pendingTransfer(state, cmd.pendingId);
-      if (t.resolution === 'VOIDED' && hasTransfer(state, cmd.id)) return [];
-      if (t.resolution)
-        throw conflict(
-          'PENDING_TRANSFER_RESOLVED',
-          `pending transfer ${cmd.pendingId} is already ${t.resolution.toLowerCase()}`,
-        );
+      if (alreadyResolvedAs(state, cmd, 'VOIDED')) return [];
       return [{ type: 'PendingTransferVoided', data: { id: cmd.id, pendingId: cmd.pendingId, createdAt: cmd.now } }];
     }
   }

@@ -1,4 +1,5 @@
 import type { CustomerEvent } from '#domain/customer/customer.js';
+import { customerFields, statusFieldOf } from '#domain/customer/customer-fields.js';
 import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../projection.js';
 import type { Doc, ProjectionTransaction } from '../read-model-store.js';
@@ -35,15 +36,11 @@ export const customerProjection: Projection = {
     switch (event.type) {
       case 'CustomerCreated': {
         const d = event.data;
-        const statusField = d.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus';
         tx.put(Collections.customers, {
           id: d.customerId,
           platformId: d.platformId,
           platformCustomerId: d.platformCustomerId,
-          customerType: d.customerType,
-          ...d.profile,
-          currencies: d.profile.currencies ?? [],
-          [statusField]: d.kycStatus,
+          ...customerFields(d),
           isDeleted: false,
           createdAt: d.createdAt,
           updatedAt: d.createdAt,
@@ -66,10 +63,9 @@ export const customerProjection: Projection = {
       case 'CustomerKycStatusCleared': {
         const doc = await tx.get<Doc>(Collections.customers, event.data.customerId);
         if (doc) {
-          const statusField = doc.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus';
           tx.put(Collections.customers, {
             ...doc,
-            [statusField]: event.data.kycStatus,
+            [statusFieldOf(doc.customerType)]: event.data.kycStatus,
             updatedAt: event.data.updatedAt,
           });
         }
