@@ -160,6 +160,9 @@ async function restart(
     };
     const fund = () =>
       expectStatus(service.api.post(`/sandbox/internal-accounts/${f.accountId}/fund`, { amount: 1 }), 200, 'fund');
+    // A process's first request compiles the request path (routing, authentication, validation) whatever it does:
+    // one read goes first, so the figures below are what loading a long stream adds to a command.
+    await expectStatus(service.api.get(`/internal-accounts/${f.accountId}`), 200, 'warm-up read');
     const ledgerMs = await timed(fund);
     const ledgerWarmMs = await timed(fund);
     const walletMs = await timed(() => signed(service.api, f.session, flip()));
