@@ -9,6 +9,7 @@ import { useTestService } from '../support/fixture.js';
 import { snapshot } from '../support/state-snapshot.js';
 import { ownerBody } from './idempotency-fixtures.js';
 import { passportFields, upload } from './documents-support.js';
+import { usd } from './external-account-support.js';
 
 /** Fixed, so a failure reproduces; the seed of each operation is SEED + its index in the sorted document. */
 const SEED = 20251013;
@@ -33,12 +34,7 @@ describe('fuzzing every operation of the OpenAPI document with bad input', () =>
     const external = await api.post('/customers/external-accounts', {
       customerId: h.customerId,
       currency: 'USD',
-      accountInfo: {
-        accountType: 'USD_ACCOUNT',
-        accountNumber: '12345678',
-        routingNumber: '021000021',
-        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
-      },
+      accountInfo: usd('12345678'),
     });
     expect(external.status).toBe(201);
     const token = await api.post('/tokens', { name: 'fuzzed' });

@@ -16,6 +16,7 @@ import { ExampleRecorder, type RecordedExamples } from '../support/example-recor
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { signedRequest } from '../support/wallet-session.js';
 import { pointWebhooksAt, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { usd as usdAccountInfo } from './external-account-support.js';
 
 /** The checked-in examples the OpenAPI document shows (apps/api/src/docs/openapi.ts reads them). */
 const EXAMPLES_FILE = resolve('docs/openapi-examples.json');
@@ -196,12 +197,7 @@ async function payExternalAccount(api: Client, customerId: string, usd: string):
   const bank = await api.post('/customers/external-accounts', {
     customerId,
     currency: 'USD',
-    accountInfo: {
-      accountType: 'USD_ACCOUNT',
-      accountNumber: '000123456789',
-      routingNumber: '021000021',
-      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
-    },
+    accountInfo: usdAccountInfo('000123456789'),
   });
   expect(bank.status).toBe(201);
   const quote = await api.post('/quotes', {
