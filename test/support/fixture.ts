@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '#domain/clock.js';
 import type { IdGenerator } from '#domain/ids.js';
+import { startChildService, type ChildService } from './child-service.js';
 import { findRedisServer, startRedis, type RedisHandle } from './redis-server.js';
 import { startTestService, type Client, type TestService } from './service.js';
 import { pointWebhooksAt, startWebhookReceiver, type ReceiverMode, type WebhookReceiver } from './webhook-receiver.js';
@@ -149,4 +150,28 @@ export function useDataDir(prefix: string, stop: () => Promise<unknown> | undefi
     rmSync(dir, { recursive: true, force: true });
   });
   return dir;
+}
+
+/**
+ * A data directory of the file's own and what its tests start on it: service processes (`start`) and webhook
+ * receivers (`receiver`). After the file's tests they are stopped, the last started first, and the directory removed.
+ */
+export function useChildServices(prefix: string) {
+  const running: (() => Promise<unknown>)[] = [];
+  const dataDir = useDataDir(prefix, async () => {
+    for (const stop of running.splice(0).reverse()) await stop();
+  });
+  return {
+    dataDir,
+    async start(env?: Record<string, string>): Promise<ChildService> {
+      const child = await startChildService(dataDir, env);
+      running.push(() => child.kill());
+      return child;
+    },
+    async receiver(mode?: ReceiverMode) {
+      const receiver = await startWebhookReceiver(mode);
+      running.push(() => receiver.close());
+      return receiver;
+    },
+  };
 }
