@@ -55,15 +55,20 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
         const id = await jobs.enqueue(queue, 'sentinel', null);
         await until(id, 'completed');
       };
-      return { clock, jobs, queue, state, until, sentinel };
+      /** Processes the queue, keeping `pick` of every job but the sentinels, in the order they ran. */
+      const collect = <T>(pick: (job: Job<unknown>) => T): T[] => {
+        const seen: T[] = [];
+        jobs.process(queue, async (job) => {
+          if (job.name !== 'sentinel') seen.push(pick(job));
+        });
+        return seen;
+      };
+      return { clock, jobs, queue, state, until, sentinel, collect };
     }
 
     it('runs an enqueued job once', async () => {
-      const { jobs, queue, until, sentinel } = await setup();
-      const seen: Job<unknown>[] = [];
-      jobs.process(queue, async (job) => {
-        if (job.name !== 'sentinel') seen.push(job);
-      });
+      const { jobs, queue, until, sentinel, collect } = await setup();
+      const seen = collect((job) => job);
       const id = await jobs.enqueue(queue, 'deliver', { amount: 125, to: 'Webhook:1' });
       await until(id, 'completed');
       await sentinel();
@@ -87,14 +92,11 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
     });
 
     it('dedupes by id while pending and after completion', async () => {
-      const { jobs, queue, until, sentinel } = await setup();
+      const { jobs, queue, until, sentinel, collect } = await setup();
       const id = 'Webhook:7f6c:attempt:1';
       expect(await jobs.enqueue(queue, 'deliver', { n: 1 }, { id })).toBe(id);
       expect(await jobs.enqueue(queue, 'deliver', { n: 2 }, { id })).toBe(id);
-      const seen: unknown[] = [];
-      jobs.process(queue, async (job) => {
-        if (job.name !== 'sentinel') seen.push(job.data);
-      });
+      const seen = collect((job) => job.data);
       await until(id, 'completed');
       expect(await jobs.enqueue(queue, 'deliver', { n: 3 }, { id })).toBe(id);
       await sentinel();
@@ -103,11 +105,8 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
     });
 
     it('runs a delayed job only once the queue clock has passed its due time', async () => {
-      const { clock, jobs, queue, state, until, sentinel } = await setup();
-      const seen: string[] = [];
-      jobs.process(queue, async (job) => {
-        if (job.name !== 'sentinel') seen.push(job.id);
-      });
+      const { clock, jobs, queue, state, until, sentinel, collect } = await setup();
+      const seen = collect((job) => job.id);
       const id = await jobs.enqueue(queue, 'timer', { expires: 'Card:1' }, { id: 'expire-1', delayMs: 60_000 });
       expect(await state(id)).toBe('delayed');
 
@@ -124,11 +123,8 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
     });
 
     it("brings one clock group's delayed jobs forward and leaves other groups alone", async () => {
-      const { jobs, queue, state, until, sentinel } = await setup();
-      const seen: string[] = [];
-      jobs.process(queue, async (job) => {
-        if (job.name !== 'sentinel') seen.push(job.id);
-      });
+      const { jobs, queue, state, until, sentinel, collect } = await setup();
+      const seen = collect((job) => job.id);
       const soon = await jobs.enqueue(queue, 'timer', {}, { id: 'b-soon', delayMs: 60_000, group: 'Platform:b' });
       const later = await jobs.enqueue(
         queue,
@@ -155,11 +151,8 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
     });
 
     it('measures delays on the queue clock, not on real time', async () => {
-      const { clock, jobs, queue, state, until, sentinel } = await setup();
-      const seen: string[] = [];
-      jobs.process(queue, async (job) => {
-        if (job.name !== 'sentinel') seen.push(job.id);
-      });
+      const { clock, jobs, queue, state, until, sentinel, collect } = await setup();
+      const seen = collect((job) => job.id);
       const id = await jobs.enqueue(queue, 'timer', {}, { delayMs: 50 });
       // Real time passes beyond the delay while the queue clock stands still.
       await new Promise((resolve) => setTimeout(resolve, 250));
