@@ -58,3 +58,12 @@ export function latestSnapshotDecider<State extends { exists: boolean }, Command
     decide,
   };
 }
+
+/** A creating command's fields as the data of the event it records: without `type`, its `now` as `createdAt`. */
+export function createdFrom<C extends { type: string; now: string }>({
+  type: _type,
+  now,
+  ...fields
+}: C): Omit<C, 'type' | 'now'> & { createdAt: string } {
+  return { ...fields, createdAt: now };
+}
