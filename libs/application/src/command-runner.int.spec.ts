@@ -1,11 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import type { Decider } from '#domain/decider.js';
 import { DomainError } from '#domain/errors.js';
 import { appendBytes, type EventStore, type ExpectedRevision, type NewEvent } from '#event-store/event-store.js';
 import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
+import { useTempDir } from '../../../test/support/temp-dir.js';
 import { CommandConflictError, CommandRunner } from './command-runner.js';
 
 /** A bounded counter: a small decider with an invariant that batching must keep. */
@@ -30,15 +29,10 @@ const total = async (store: SqliteEventStore, stream: string) =>
   (await store.readStream(stream)).reduce((sum, e) => sum + Number((e.data as { by: number }).by), 0);
 
 describe('CommandRunner', () => {
-  let dir: string;
   let store: SqliteEventStore;
+  const dir = useTempDir('runner-', () => store.close());
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'runner-'));
-    store = new SqliteEventStore(join(dir, 'events.db'));
-  });
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    store = new SqliteEventStore(join(dir(), 'events.db'));
   });
 
   it('decides queued commands on one stream together and appends them in few writes', async () => {
@@ -188,7 +182,7 @@ describe('CommandRunner', () => {
   it('splits a batch of commands too large for one append into several appends within the limit', async () => {
     await store.close();
     const limit = noteBytes('x'.repeat(100)) * 3;
-    store = new SqliteEventStore(join(dir, 'limited.db'), { maxAppendBytes: limit });
+    store = new SqliteEventStore(join(dir(), 'limited.db'), { maxAppendBytes: limit });
     const appends: NewEvent[][] = [];
     const runner = new CommandRunner(recording(store, appends), undefined);
     const texts = Array.from({ length: 20 }, (_, i) => `${String(i).padStart(2, '0')}${'x'.repeat(98)}`);
@@ -206,7 +200,7 @@ describe('CommandRunner', () => {
 
   it('refuses a command whose events alone exceed the append limit, and only that one', async () => {
     await store.close();
-    store = new SqliteEventStore(join(dir, 'limited.db'), { maxAppendBytes: noteBytes('x'.repeat(1000)) });
+    store = new SqliteEventStore(join(dir(), 'limited.db'), { maxAppendBytes: noteBytes('x'.repeat(1000)) });
     const runner = new CommandRunner(store, undefined);
     const outcomes = await Promise.allSettled(
       ['small', 'x'.repeat(1001), 'also small'].map((text) => runner.run('notes-b', notes, { text }, { metadata })),

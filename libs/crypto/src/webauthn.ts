@@ -38,6 +38,25 @@ export type PasskeyResult<T> = ({ ok: true } & T) | { ok: false; reason: string 
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
+/**
+ * The library's options for one ceremony: its `response` in the public-key credential JSON, and the challenge,
+ * origins and rpId it must be bound to.
+ */
+function ceremony<R>(credentialId: string, response: R, expectedChallenge: string, relyingParty: RelyingParty) {
+  return {
+    response: {
+      id: credentialId,
+      rawId: credentialId,
+      type: 'public-key' as const,
+      clientExtensionResults: {},
+      response,
+    },
+    expectedChallenge,
+    expectedOrigin: relyingParty.origins,
+    expectedRPID: relyingParty.rpId,
+  };
+}
+
 function failure(error: unknown): { ok: false; reason: string } {
   return { ok: false, reason: error instanceof Error ? error.message : 'passkey verification failed' };
 }
@@ -50,22 +69,14 @@ export async function verifyPasskeyRegistration(input: {
   const { attestation, expectedChallenge, relyingParty } = input;
   if (!BASE64URL.test(attestation.credentialId ?? '')) return { ok: false, reason: 'credentialId is not base64url' };
   try {
-    const result = await verifyRegistrationResponse({
-      response: {
-        id: attestation.credentialId,
-        rawId: attestation.credentialId,
-        type: 'public-key',
-        clientExtensionResults: {},
-        response: {
-          clientDataJSON: attestation.clientDataJson,
-          attestationObject: attestation.attestationObject,
-          transports: attestation.transports,
-        },
-      },
-      expectedChallenge,
-      expectedOrigin: relyingParty.origins,
-      expectedRPID: relyingParty.rpId,
-    });
+    const response = {
+      clientDataJSON: attestation.clientDataJson,
+      attestationObject: attestation.attestationObject,
+      transports: attestation.transports,
+    };
+    const result = await verifyRegistrationResponse(
+      ceremony(attestation.credentialId, response, expectedChallenge, relyingParty),
+    );
     if (!result.verified) return { ok: false, reason: 'the attestation did not verify' };
     const { credential } = result.registrationInfo;
     // The library reads the id from authenticatorData; the client's claim must be that same id.
@@ -99,22 +110,14 @@ export async function verifyPasskeyAuthentication(input: {
   if (assertion.credentialId !== credential.credentialId)
     return { ok: false, reason: 'the assertion is for another credential' };
   try {
+    const response = {
+      clientDataJSON: assertion.clientDataJson,
+      authenticatorData: assertion.authenticatorData,
+      signature: assertion.signature,
+      ...(assertion.userHandle ? { userHandle: assertion.userHandle } : {}),
+    };
     const result = await verifyAuthenticationResponse({
-      response: {
-        id: assertion.credentialId,
-        rawId: assertion.credentialId,
-        type: 'public-key',
-        clientExtensionResults: {},
-        response: {
-          clientDataJSON: assertion.clientDataJson,
-          authenticatorData: assertion.authenticatorData,
-          signature: assertion.signature,
-          ...(assertion.userHandle ? { userHandle: assertion.userHandle } : {}),
-        },
-      },
-      expectedChallenge,
-      expectedOrigin: relyingParty.origins,
-      expectedRPID: relyingParty.rpId,
+      ...ceremony(assertion.credentialId, response, expectedChallenge, relyingParty),
       credential: {
         id: credential.credentialId,
         publicKey: new Uint8Array(Buffer.from(credential.publicKey, 'base64url')),

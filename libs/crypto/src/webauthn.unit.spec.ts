@@ -20,6 +20,19 @@ async function registered(
   return { authenticator, credential: result.credential };
 }
 
+/** A registered passkey and its assertion over a fresh challenge `c`; `options` change what the authenticator signs. */
+async function asserted(options: { userVerified?: boolean } = {}, authenticator?: SoftwareAuthenticator) {
+  const { credential, authenticator: signer } = await registered(authenticator);
+  const c = challenge();
+  const assertion = signer.assert(credential.credentialId, {
+    challenge: c,
+    origin,
+    rpId: relyingParty.rpId,
+    ...options,
+  });
+  return { credential, c, assertion };
+}
+
 const tamperJson = (b64: string, change: (v: Record<string, unknown>) => Record<string, unknown>) =>
   Buffer.from(JSON.stringify(change(JSON.parse(Buffer.from(b64, 'base64url').toString('utf8')))), 'utf8').toString(
     'base64url',
@@ -84,9 +97,7 @@ describe('passkey registration', () => {
 
 describe('passkey authentication', () => {
   it('verifies an assertion and reports the new counter', async () => {
-    const { authenticator, credential } = await registered();
-    const c = challenge();
-    const assertion = authenticator.assert(credential.credentialId, { challenge: c, origin, rpId: relyingParty.rpId });
+    const { credential, c, assertion } = await asserted();
     const result = await verifyPasskeyAuthentication({ assertion, expectedChallenge: c, relyingParty, credential });
     expect(result).toEqual({
       ok: true,
@@ -97,9 +108,7 @@ describe('passkey authentication', () => {
   });
 
   it('refuses a replayed assertion because its counter no longer increases', async () => {
-    const { authenticator, credential } = await registered();
-    const c = challenge();
-    const assertion = authenticator.assert(credential.credentialId, { challenge: c, origin, rpId: relyingParty.rpId });
+    const { credential, c, assertion } = await asserted();
     const first = await verifyPasskeyAuthentication({ assertion, expectedChallenge: c, relyingParty, credential });
     if (!first.ok) throw new Error(first.reason);
     const afterFirst = { ...credential, counter: first.newCounter };
@@ -115,14 +124,8 @@ describe('passkey authentication', () => {
   it(
     'accepts authenticators that never count (counter 0): challenge single use is what stops ' + 'replays there',
     async () => {
-      const { authenticator, credential } = await registered(new SoftwareAuthenticator({ counterStep: 0 }));
+      const { credential, c, assertion } = await asserted({}, new SoftwareAuthenticator({ counterStep: 0 }));
       expect(credential.counter).toBe(0);
-      const c = challenge();
-      const assertion = authenticator.assert(credential.credentialId, {
-        challenge: c,
-        origin,
-        rpId: relyingParty.rpId,
-      });
       expect(
         await verifyPasskeyAuthentication({ assertion, expectedChallenge: c, relyingParty, credential }),
       ).toMatchObject({ ok: true, newCounter: 0 });
@@ -142,9 +145,7 @@ describe('passkey authentication', () => {
   });
 
   it('refuses tampered clientData (signature no longer covers it)', async () => {
-    const { authenticator, credential } = await registered();
-    const c = challenge();
-    const assertion = authenticator.assert(credential.credentialId, { challenge: c, origin, rpId: relyingParty.rpId });
+    const { credential, c, assertion } = await asserted();
     const tampered = {
       ...assertion,
       clientDataJson: tamperJson(assertion.clientDataJson, (v) => ({ ...v, crossOrigin: false, extra: 'x' })),
@@ -155,9 +156,7 @@ describe('passkey authentication', () => {
   });
 
   it('refuses a tampered signature', async () => {
-    const { authenticator, credential } = await registered();
-    const c = challenge();
-    const assertion = authenticator.assert(credential.credentialId, { challenge: c, origin, rpId: relyingParty.rpId });
+    const { credential, c, assertion } = await asserted();
     const sig = Buffer.from(assertion.signature, 'base64url');
     sig[sig.length - 1] ^= 0x01;
     const result = await verifyPasskeyAuthentication({
@@ -192,14 +191,7 @@ describe('passkey authentication', () => {
   });
 
   it('requires user verification on assertions', async () => {
-    const { authenticator, credential } = await registered();
-    const c = challenge();
-    const assertion = authenticator.assert(credential.credentialId, {
-      challenge: c,
-      origin,
-      rpId: relyingParty.rpId,
-      userVerified: false,
-    });
+    const { credential, c, assertion } = await asserted({ userVerified: false });
     expect(
       await verifyPasskeyAuthentication({ assertion, expectedChallenge: c, relyingParty, credential }),
     ).toMatchObject({ ok: false, reason: expect.stringContaining('verification') });

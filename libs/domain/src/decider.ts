@@ -43,3 +43,27 @@ export interface SnapshotCodec<State> {
 export function throughSnapshot<State>(codec: SnapshotCodec<State>, state: State): State {
   return codec.decode(JSON.parse(JSON.stringify(codec.encode(state))), codec.encodeBinary?.(state));
 }
+
+/**
+ * A decider whose every event carries the whole snapshot it leaves (`snapshotOf` picks it out): folding keeps the
+ * latest one, and `decide` sees `exists: false` before the first event.
+ */
+export function latestSnapshotDecider<State extends { exists: boolean }, Command, E extends Event>(
+  snapshotOf: (event: E) => Omit<State, 'exists'>,
+  decide: (command: Command, state: State) => E[],
+): Decider<State, Command, E> {
+  return {
+    initialState: () => ({ exists: false }) as State,
+    evolve: (_state, event) => ({ exists: true, ...snapshotOf(event) }) as State,
+    decide,
+  };
+}
+
+/** A creating command's fields as the data of the event it records: without `type`, its `now` as `createdAt`. */
+export function createdFrom<C extends { type: string; now: string }>({
+  type: _type,
+  now,
+  ...fields
+}: C): Omit<C, 'type' | 'now'> & { createdAt: string } {
+  return { ...fields, createdAt: now };
+}

@@ -1,4 +1,5 @@
 import { SubscriptionEnded, type EventStore, type RecordedEvent, type Subscription } from './event-store.js';
+import { RunState } from './run-state.js';
 
 export interface CheckpointedSubscriptionOptions {
   /**
@@ -33,7 +34,7 @@ export interface CheckpointedSubscriptionOptions {
 export class CheckpointedSubscription {
   private readonly batchSize: number;
   private readonly retryDelayMs: number;
-  private running = false;
+  private readonly lifecycle = new RunState();
   private subscription?: Subscription;
   private generation = 0;
   private pending: RecordedEvent[] = [];
@@ -52,25 +53,17 @@ export class CheckpointedSubscription {
   }
 
   get isRunning(): boolean {
-    return this.running;
+    return this.lifecycle.running;
   }
 
   /** Subscribes from `resume()`; rejects (and stays stopped) if that first resume fails. */
-  async start(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      await this.subscribe();
-    } catch (error) {
-      this.running = false;
-      throw error;
-    }
+  start(): Promise<void> {
+    return this.lifecycle.start(() => this.subscribe());
   }
 
   /** Stops the subscription and handles what it already delivered. */
   async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
+    if (!this.lifecycle.stop()) return;
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     clearImmediate(this.scheduled);
@@ -85,7 +78,7 @@ export class CheckpointedSubscription {
 
   /** Drops what is buffered and resubscribes from `resume()` after `delayMs` (a lease changed hands). */
   restart(delayMs = 0): void {
-    if (!this.running) return;
+    if (!this.lifecycle.running) return;
     this.generation++;
     this.pending = [];
     this.retryAfter(delayMs);
@@ -100,7 +93,7 @@ export class CheckpointedSubscription {
     const generation = ++this.generation;
     this.pending = [];
     const from = await this.options.resume();
-    if (!this.running || generation !== this.generation) return;
+    if (!this.lifecycle.running || generation !== this.generation) return;
     if (from) {
       const subscription = this.store.subscribeToAll((event) => this.onEvent(event, generation), from);
       this.subscription = subscription;
@@ -148,7 +141,7 @@ export class CheckpointedSubscription {
     this.generation++;
     this.pending = [];
     this.options.onFailure?.(error, this.retryDelayMs);
-    if (this.running) this.retryAfter(this.retryDelayMs);
+    if (this.lifecycle.running) this.retryAfter(this.retryDelayMs);
   }
 
   private retryAfter(delayMs: number): void {
@@ -164,7 +157,7 @@ export class CheckpointedSubscription {
     this.subscription = undefined;
     await previous?.stop();
     await this.chain;
-    if (!this.running) return;
+    if (!this.lifecycle.running) return;
     try {
       await this.subscribe();
     } catch (error) {

@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { SubscriptionEnded, type EventStore, type RecordedEvent } from './event-store.js';
 
 /** Polls an asynchronous condition with a bounded deadline. */
-import { event, eventually, expectIncreasing, newStream } from './event-store.contract.js';
+import { event, eventually, expectIncreasing, newStream, useOpenStore } from './event-store.contract.js';
 
 /** The reading half of the EventStore contract: the global log in order, paging, and catch-up subscriptions. */
 export function eventStoreReadContract(name: string, open: () => Promise<EventStore>): void {
   describe(`EventStore read contract: ${name}`, () => {
     let store: EventStore;
-    beforeAll(async () => {
-      store = await open();
-    });
-    afterAll(async () => {
-      await store?.close();
-    });
+    useOpenStore(open, (opened) => (store = opened));
 
     it('readAll returns the global order and pages with after/maxCount', async () => {
       const head = await store.headPosition();

@@ -45,6 +45,18 @@ export async function expectWrongVersion(
   expect(wrong.actual).toBe(actual);
 }
 
+/** Opens a store before the suite's tests (handing it to `opened`) and closes it after them. */
+export function useOpenStore(open: () => Promise<EventStore>, opened: (store: EventStore) => void): void {
+  let store: EventStore | undefined;
+  beforeAll(async () => {
+    store = await open();
+    opened(store);
+  });
+  afterAll(async () => {
+    await store?.close();
+  });
+}
+
 export function expectIncreasing(positions: bigint[]) {
   for (let i = 1; i < positions.length; i++) expect(positions[i]! > positions[i - 1]!).toBe(true);
 }
@@ -57,12 +69,7 @@ export function expectIncreasing(positions: bigint[]) {
 export function eventStoreContract(name: string, open: () => Promise<EventStore>): void {
   describe(`EventStore contract: ${name}`, () => {
     let store: EventStore;
-    beforeAll(async () => {
-      store = await open();
-    });
-    afterAll(async () => {
-      await store?.close();
-    });
+    useOpenStore(open, (opened) => (store = opened));
 
     it('appends events and reads them back in revision order', async () => {
       const stream = newStream();

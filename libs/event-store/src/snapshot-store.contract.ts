@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { EventStore } from './event-store.js';
-import { event, newStream } from './event-store.contract.js';
+import { event, newStream, useOpenStore } from './event-store.contract.js';
 import type { Snapshot, SnapshotStore } from './snapshot-store.js';
 
 const snapshotOf = (streamName: string, overrides: Partial<Snapshot> = {}): Snapshot => ({
@@ -22,13 +22,10 @@ export function snapshotStoreContract(name: string, open: () => Promise<EventSto
   describe(`SnapshotStore contract: ${name}`, () => {
     let store: EventStore;
     let snapshots: SnapshotStore;
-    beforeAll(async () => {
-      store = await open();
+    useOpenStore(open, (opened) => {
+      store = opened;
       if (!store.snapshots) throw new Error(`${name} keeps no snapshots`);
       snapshots = store.snapshots;
-    });
-    afterAll(async () => {
-      await store?.close();
     });
 
     it('has no snapshot for a stream that never had one', async () => {

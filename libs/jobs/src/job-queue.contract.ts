@@ -55,15 +55,40 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
         const id = await jobs.enqueue(queue, 'sentinel', null);
         await until(id, 'completed');
       };
-      return { clock, jobs, queue, state, until, sentinel };
+      /** Processes the queue, keeping `pick` of every job but the sentinels, in the order they ran. */
+      const collect = <T>(pick: (job: Job<unknown>) => T): T[] => {
+        const seen: T[] = [];
+        jobs.process(queue, async (job) => {
+          if (job.name !== 'sentinel') seen.push(pick(job));
+        });
+        return seen;
+      };
+      /** A delayed job has not run (`seen` is empty) until the queue clock moves `ms` on: then it is due and runs. */
+      const runsOnlyAfter = async (id: string, seen: string[], ms: number) => {
+        await sentinel();
+        expect(seen).toEqual([]);
+        expect(await state(id)).toBe('delayed');
+        clock.advance(ms);
+        expect(await jobs.promoteDue()).toBe(1);
+        await until(id, 'completed');
+        expect(seen).toEqual([id]);
+      };
+      /** Processes the queue, failing every job but the sentinels with `error()`; answers how many runs failed. */
+      const failing = (error: () => Error) => {
+        let runs = 0;
+        jobs.process(queue, async (job) => {
+          if (job.name === 'sentinel') return;
+          runs += 1;
+          throw error();
+        });
+        return () => runs;
+      };
+      return { clock, jobs, queue, state, until, sentinel, collect, runsOnlyAfter, failing };
     }
 
     it('runs an enqueued job once', async () => {
-      const { jobs, queue, until, sentinel } = await setup();
-      const seen: Job<unknown>[] = [];
-      jobs.process(queue, async (job) => {
-        if (job.name !== 'sentinel') seen.push(job);
-      });
+      const { jobs, queue, until, sentinel, collect } = await setup();
+      const seen = collect((job) => job);
       const id = await jobs.enqueue(queue, 'deliver', { amount: 125, to: 'Webhook:1' });
       await until(id, 'completed');
       await sentinel();
@@ -87,14 +112,11 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
     });
 
     it('dedupes by id while pending and after completion', async () => {
-      const { jobs, queue, until, sentinel } = await setup();
+      const { jobs, queue, until, sentinel, collect } = await setup();
       const id = 'Webhook:7f6c:attempt:1';
       expect(await jobs.enqueue(queue, 'deliver', { n: 1 }, { id })).toBe(id);
       expect(await jobs.enqueue(queue, 'deliver', { n: 2 }, { id })).toBe(id);
-      const seen: unknown[] = [];
-      jobs.process(queue, async (job) => {
-        if (job.name !== 'sentinel') seen.push(job.data);
-      });
+      const seen = collect((job) => job.data);
       await until(id, 'completed');
       expect(await jobs.enqueue(queue, 'deliver', { n: 3 }, { id })).toBe(id);
       await sentinel();
@@ -103,32 +125,19 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
     });
 
     it('runs a delayed job only once the queue clock has passed its due time', async () => {
-      const { clock, jobs, queue, state, until, sentinel } = await setup();
-      const seen: string[] = [];
-      jobs.process(queue, async (job) => {
-        if (job.name !== 'sentinel') seen.push(job.id);
-      });
+      const { clock, jobs, queue, state, collect, runsOnlyAfter } = await setup();
+      const seen = collect((job) => job.id);
       const id = await jobs.enqueue(queue, 'timer', { expires: 'Card:1' }, { id: 'expire-1', delayMs: 60_000 });
       expect(await state(id)).toBe('delayed');
 
       clock.advance(59_999);
       expect(await jobs.promoteDue()).toBe(0);
-      await sentinel();
-      expect(seen).toEqual([]);
-      expect(await state(id)).toBe('delayed');
-
-      clock.advance(1);
-      expect(await jobs.promoteDue()).toBe(1);
-      await until(id, 'completed');
-      expect(seen).toEqual([id]);
+      await runsOnlyAfter(id, seen, 1);
     });
 
     it("brings one clock group's delayed jobs forward and leaves other groups alone", async () => {
-      const { jobs, queue, state, until, sentinel } = await setup();
-      const seen: string[] = [];
-      jobs.process(queue, async (job) => {
-        if (job.name !== 'sentinel') seen.push(job.id);
-      });
+      const { jobs, queue, state, until, sentinel, collect } = await setup();
+      const seen = collect((job) => job.id);
       const soon = await jobs.enqueue(queue, 'timer', {}, { id: 'b-soon', delayMs: 60_000, group: 'Platform:b' });
       const later = await jobs.enqueue(
         queue,
@@ -155,21 +164,12 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
     });
 
     it('measures delays on the queue clock, not on real time', async () => {
-      const { clock, jobs, queue, state, until, sentinel } = await setup();
-      const seen: string[] = [];
-      jobs.process(queue, async (job) => {
-        if (job.name !== 'sentinel') seen.push(job.id);
-      });
+      const { jobs, queue, collect, runsOnlyAfter } = await setup();
+      const seen = collect((job) => job.id);
       const id = await jobs.enqueue(queue, 'timer', {}, { delayMs: 50 });
       // Real time passes beyond the delay while the queue clock stands still.
       await new Promise((resolve) => setTimeout(resolve, 250));
-      await sentinel();
-      expect(seen).toEqual([]);
-      expect(await state(id)).toBe('delayed');
-      clock.advance(50);
-      expect(await jobs.promoteDue()).toBe(1);
-      await until(id, 'completed');
-      expect(seen).toEqual([id]);
+      await runsOnlyAfter(id, seen, 50);
     });
 
     it('retries with exponential backoff on the queue clock, capped, then dead-letters', async () => {
@@ -216,17 +216,12 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
     });
 
     it('dead-letters a job after its last attempt', async () => {
-      const { jobs, queue, until, sentinel } = await setup();
-      let runs = 0;
-      jobs.process(queue, async (job) => {
-        if (job.name === 'sentinel') return;
-        runs += 1;
-        throw new Error('connection refused');
-      });
+      const { jobs, queue, until, sentinel, failing } = await setup();
+      const runs = failing(() => new Error('connection refused'));
       const id = await jobs.enqueue(queue, 'deliver', { to: 'a' }, { id: 'd-1', attempts: 2 });
       await until(id, 'dead');
       await sentinel();
-      expect(runs).toBe(2);
+      expect(runs()).toBe(2);
       expect(await jobs.getJob(queue, id)).toMatchObject({
         id,
         state: 'dead',
@@ -241,17 +236,12 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
     });
 
     it('dead-letters at once on UnrecoverableJobError', async () => {
-      const { jobs, queue, until, sentinel } = await setup();
-      let runs = 0;
-      jobs.process(queue, async (job) => {
-        if (job.name === 'sentinel') return;
-        runs += 1;
-        throw new UnrecoverableJobError('webhook endpoint not configured');
-      });
+      const { jobs, queue, until, sentinel, failing } = await setup();
+      const runs = failing(() => new UnrecoverableJobError('webhook endpoint not configured'));
       const id = await jobs.enqueue(queue, 'deliver', {}, { attempts: 5, backoff: { type: 'fixed', delayMs: 1000 } });
       await until(id, 'dead');
       await sentinel();
-      expect(runs).toBe(1);
+      expect(runs()).toBe(1);
       expect(await jobs.getJob(queue, id)).toMatchObject({
         state: 'dead',
         attemptsMade: 1,

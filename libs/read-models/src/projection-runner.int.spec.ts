@@ -36,6 +36,13 @@ describe('ProjectionRunner with the embedded event store', () => {
     for (const [accountId, amount] of scenario.balances) expect(await balance(accountId)).toBe(Number(amount));
   };
 
+  /** A platform whose customer 1 is funded from settlement with `amount`; answers the position of that transfer. */
+  const fundedCustomer = async (amount: bigint) => {
+    await scenario.createPlatform();
+    const account = await scenario.createCustomer(1);
+    return scenario.transfer(scenario.settlementId, account, amount);
+  };
+
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'projection-runner-'));
     eventStore = await createEventStore({ kind: 'sqlite', path: join(dir, 'events.db') });
@@ -53,9 +60,7 @@ describe('ProjectionRunner with the embedded event store', () => {
   it('applies new events and resolves waitForPosition once every projection passed the position', async () => {
     const projections = runner();
     await projections.start();
-    await scenario.createPlatform();
-    const account = await scenario.createCustomer(1);
-    const position = await scenario.transfer(scenario.settlementId, account, 12_500n);
+    const position = await fundedCustomer(12_500n);
 
     expect(await projections.waitForPosition(position, 5000)).toBe(true);
     expect(projections.position).toBeGreaterThanOrEqual(position);
@@ -81,9 +86,7 @@ describe('ProjectionRunner with the embedded event store', () => {
     const worker = runner();
     const api = runner();
     await worker.start();
-    await scenario.createPlatform();
-    const account = await scenario.createCustomer(1);
-    const position = await scenario.transfer(scenario.settlementId, account, 700n);
+    const position = await fundedCustomer(700n);
     expect(await api.waitForPosition(position, 5000)).toBe(true);
     expect(api.position).toBe(position);
     await expectBalances();

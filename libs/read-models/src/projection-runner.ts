@@ -1,5 +1,6 @@
 import type { ProjectionWaiter } from './projection-waiter.js';
 import { CheckpointedSubscription } from '#event-store/checkpointed-subscription.js';
+import { RunState } from '#event-store/run-state.js';
 import type { EventStore, RecordedEvent } from '#event-store/event-store.js';
 import { CheckpointWaiters } from './checkpoint-waiters.js';
 import { LeaseKeeper } from './lease-keeper.js';
@@ -55,7 +56,7 @@ export class ProjectionRunner implements ProjectionWaiter {
   /** Last committed position per projection; undefined when it never ran. */
   private readonly checkpoints = new Map<string, bigint | undefined>();
   private readonly waiting: CheckpointWaiters;
-  private running = false;
+  private readonly lifecycle = new RunState();
   /** The log from the lowest owned checkpoint, in batches. */
   private readonly feed: CheckpointedSubscription;
   private readonly leases?: LeaseKeeper;
@@ -136,26 +137,20 @@ export class ProjectionRunner implements ProjectionWaiter {
     return this.startRunning(true);
   }
 
-  private async startRunning(settle: boolean): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
+  private startRunning(settle: boolean): Promise<void> {
+    return this.lifecycle.start(async () => {
       // Every process creates them (idempotent): the API's queries need them whichever worker projects.
       await this.readModels.ensureIndexes(this.projections.flatMap((p) => p.indexes ?? []));
       await this.leases?.start();
       if (settle) await this.leases?.settle();
       this.leasesStarted = true;
       await this.feed.start();
-    } catch (error) {
-      this.running = false;
-      throw error;
-    }
+    });
   }
 
   /** Stops the subscription and commits what it already delivered. */
   async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
+    if (!this.lifecycle.stop()) return;
     await this.feed.stop();
     this.leasesStarted = false;
     await this.leases?.stop();
@@ -174,7 +169,7 @@ export class ProjectionRunner implements ProjectionWaiter {
 
   /** Projections whose checkpoints only the store knows here (another process projects them). */
   private polled(name: string): boolean {
-    return !this.running || !this.owns(name);
+    return !this.lifecycle.running || !this.owns(name);
   }
 
   /**
@@ -192,7 +187,7 @@ export class ProjectionRunner implements ProjectionWaiter {
       if (!projection) throw new Error(`unknown projection ${name}`);
       return projection;
     });
-    const wasRunning = this.running;
+    const wasRunning = this.lifecycle.running;
     await this.stop();
     try {
       await this.leases?.seize(selected.map((p) => projectorLease(p.name)));

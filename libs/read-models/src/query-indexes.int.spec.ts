@@ -1,6 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
@@ -8,6 +6,7 @@ import { ProjectionRunner } from './projection-runner.js';
 import { allProjections, Collections } from './projections/index.js';
 import type { Filter, ProjectionTransaction, Query } from './read-model-store.js';
 import { SqliteReadModelStore } from './sqlite-read-model-store.js';
+import { useTempDir } from '../../../test/support/temp-dir.js';
 
 /**
  * The API's main queries, in the shape the application sends them (`listForPlatform` puts the
@@ -136,15 +135,10 @@ function searchesAnIndex(plan: string[]): boolean {
 }
 
 describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
-  let dir: string;
   let store: SqliteReadModelStore;
+  const dir = useTempDir('query-indexes-', () => store.close());
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'query-indexes-'));
-    store = new SqliteReadModelStore(join(dir, 'read-models.db'));
-  });
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    store = new SqliteReadModelStore(join(dir(), 'read-models.db'));
   });
 
   it.each(queries)(
@@ -178,12 +172,12 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
   });
 
   it('an index a projection no longer declares is dropped', async () => {
-    const db = new Database(join(dir, 'read-models.db'));
+    const db = new Database(join(dir(), 'read-models.db'));
     db.exec(`CREATE TABLE IF NOT EXISTS docs_customers (id TEXT PRIMARY KEY, body TEXT NOT NULL)`);
     db.exec(`CREATE INDEX docs_customers_by_platformId_retired_createdAt ON docs_customers (id)`);
     db.close();
     await store.ensureIndexes(allProjections.flatMap((p) => p.indexes ?? []));
-    const check = new Database(join(dir, 'read-models.db'), { readonly: true });
+    const check = new Database(join(dir(), 'read-models.db'), { readonly: true });
     const names = (check.prepare(`SELECT name FROM sqlite_master WHERE type = 'index'`).all() as { name: string }[])
       .map((r) => r.name)
       .filter((name) => name.startsWith('docs_customers_'));
@@ -199,7 +193,7 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
 
   it('a projection runner creates the declared indexes when it starts', async () => {
     const [, collection, query, index] = queries.find(([name]) => name.includes('passkey'))!;
-    const events = new SqliteEventStore(join(dir, 'events.db'));
+    const events = new SqliteEventStore(join(dir(), 'events.db'));
     const runner = new ProjectionRunner(events, store, allProjections, { retryDelayMs: 0 });
     try {
       await runner.start();
@@ -213,7 +207,7 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
 
   it('a store of the shared-table layout is split into one table per collection, documents kept', async () => {
     await store.close();
-    const file = join(dir, 'shared.db');
+    const file = join(dir(), 'shared.db');
     const old = new Database(file);
     old.exec(
       'CREATE TABLE docs (collection TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL);' +
@@ -263,7 +257,7 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
     tx.put('ledger', { id, platformId: 'Platform:1', createdAt: '2026-01-01T00:00:00.000Z' });
 
   it('a collection gets its default indexes with its first write; a replay builds them once it ends', async () => {
-    const file = join(dir, 'read-models.db');
+    const file = join(dir(), 'read-models.db');
     await store.commitBatch('p', undefined, 1n, put('a'));
     expect(indexNames(file)).toEqual(IDS_AND_DEFAULTS);
     await store.reset('p', ['ledger']);
@@ -280,7 +274,7 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
 
   it('a store of the clustered layout is split as well', async () => {
     await store.close();
-    const file = join(dir, 'old.db');
+    const file = join(dir(), 'old.db');
     const old = new Database(file);
     old.exec(
       'CREATE TABLE docs (collection TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, ' +

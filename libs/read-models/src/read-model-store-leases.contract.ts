@@ -7,15 +7,11 @@ import type { EventStore } from '#event-store/event-store.js';
 import { ProjectionRunner, projectorLease, type ProjectionRunnerOptions } from './projection-runner.js';
 import type { Projection } from './projection.js';
 import { ITEMS } from './read-model-store.fixtures.js';
-import type { ReadModelStoreFactory } from './read-model-store.contract.js';
+import type { ReadModelContract } from './read-model-store.contract.js';
 import { LeaseLost, type ReadModelStore } from './read-model-store.js';
 
 /** The single-writer half of the ReadModelStore contract: leases, fencing tokens and concurrent runners. */
-export function readModelLeaseContract(
-  name: string,
-  factory: ReadModelStoreFactory,
-  describeFn: (name: string, fn: () => void) => void = describe,
-): void {
+export const readModelLeaseContract: ReadModelContract = (name, factory, describeFn = describe) =>
   describeFn(`ReadModelStore lease contract: ${name}`, () => {
     let store: ReadModelStore;
     let connect: () => Promise<ReadModelStore>;
@@ -195,4 +191,3 @@ export function readModelLeaseContract(
       });
     });
   });
-}

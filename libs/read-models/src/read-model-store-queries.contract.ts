@@ -1,14 +1,10 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { ITEMS, allPages, commit, ids, items, useFreshStore } from './read-model-store.fixtures.js';
-import type { ReadModelStoreFactory } from './read-model-store.contract.js';
+import type { ReadModelContract } from './read-model-store.contract.js';
 import { InvalidCursor, type Doc, type Filter, type Query, type ReadModelStore } from './read-model-store.js';
 
 /** The query half of the ReadModelStore contract: filters, sorting and cursor pagination. */
-export function readModelQueryContract(
-  name: string,
-  factory: ReadModelStoreFactory,
-  describeFn: (name: string, fn: () => void) => void = describe,
-): void {
+export const readModelQueryContract: ReadModelContract = (name, factory, describeFn = describe) =>
   describeFn(`ReadModelStore query contract: ${name}`, () => {
     let store: ReadModelStore;
     useFreshStore(factory, (fresh) => (store = fresh));
@@ -227,4 +223,3 @@ export function readModelQueryContract(
       });
     });
   });
-}

@@ -20,12 +20,17 @@ export type ReadModelStoreFactory = () => Promise<{
 
 import { ITEMS, commit, ids, items, useFreshStore } from './read-model-store.fixtures.js';
 
-/** `describeFn` is `describe.skip` when the adapter's server is not reachable (the caller prints why). */
-export function readModelStoreContract(
+/**
+ * Registers one suite of the ReadModelStore contract for an adapter. `describeFn` is `describe.skip` when the adapter's
+ * server is not reachable (the caller prints why).
+ */
+export type ReadModelContract = (
   name: string,
   factory: ReadModelStoreFactory,
-  describeFn: (name: string, fn: () => void) => void = describe,
-): void {
+  describeFn?: (name: string, fn: () => void) => void,
+) => void;
+
+export const readModelStoreContract: ReadModelContract = (name, factory, describeFn = describe) =>
   describeFn(`ReadModelStore contract: ${name}`, () => {
     let store: ReadModelStore;
     useFreshStore(factory, (fresh) => (store = fresh));
@@ -265,4 +270,3 @@ export function readModelStoreContract(
       }, 60_000);
     });
   });
-}

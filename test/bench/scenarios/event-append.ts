@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import type { NewEvent } from '#event-store/event-store.js';
+import { SCHEMA } from '#event-store/sqlite-event-rows.js';
 import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
 import { fmt, round, type Scenario } from '../scenario.js';
 
@@ -79,11 +80,7 @@ function rawDatabase(file: string) {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
-  db.exec(`CREATE TABLE events (
-    position INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, stream TEXT NOT NULL,
-      revision INTEGER NOT NULL,
-    type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, recorded_at TEXT NOT NULL,
-      UNIQUE (stream, revision))`);
+  db.exec(SCHEMA);
   const insert = db.prepare(
     'INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );

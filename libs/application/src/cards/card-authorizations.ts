@@ -1,5 +1,5 @@
 import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler } from '@nestjs/cqrs';
 import { cardDecider } from '#domain/cards/card.js';
 import {
   clearingPlan,
@@ -34,30 +34,30 @@ import { CardLedger, CardTransferCode, customerAccount } from './card-ledger.js'
 import { CardLocks } from './card-locks.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
-export class SimulateCardAuthorizationCommand {
+/** A message of the card network about one card, from the sandbox endpoints. */
+abstract class CardNetworkCommand<Input> {
   constructor(
     readonly cardId: string,
-    readonly input: { amount: bigint; currency: string; merchant: Merchant },
+    readonly input: Input,
     readonly actor: Actor,
   ) {}
 }
-export class SimulateCardClearingCommand {
-  constructor(
-    readonly cardId: string,
-    readonly input: { cardTransactionId: string; amount?: bigint },
-    readonly actor: Actor,
-  ) {}
-}
-export class SimulateCardReturnCommand {
-  constructor(
-    readonly cardId: string,
-    readonly input: { cardTransactionId: string; amount?: bigint },
-    readonly actor: Actor,
-  ) {}
-}
+/** A clearing or a return names the card transaction; without an amount, all of it. */
+type Presentment = { cardTransactionId: string; amount?: bigint };
+
+export class SimulateCardAuthorizationCommand extends CardNetworkCommand<{
+  amount: bigint;
+  currency: string;
+  merchant: Merchant;
+}> {}
+export class SimulateCardClearingCommand extends CardNetworkCommand<Presentment> {}
+export class SimulateCardReturnCommand extends CardNetworkCommand<Presentment> {}
+
+/** A card of the caller's platform, as loadOwnCard answers it. */
+type OwnCard = Awaited<ReturnType<typeof loadOwnCard>>;
 
 /** Shared plumbing of the three simulations: sandbox check, per-card lock, ledger, recording. */
-abstract class CardNetworkHandler {
+abstract class CardNetworkHandler<Command extends CardNetworkCommand<unknown>> {
   constructor(
     protected readonly runner: CommandRunner,
     protected readonly locks: CardLocks,
@@ -66,13 +66,18 @@ abstract class CardNetworkHandler {
     @Inject(JOB_QUEUE) protected readonly jobs: JobQueue,
   ) {}
 
-  protected async within<T>(cardId: string, actor: Actor, work: (ledger: CardLedger) => Promise<T>): Promise<T> {
+  /** Sandbox only: under the card's lock, simulates on the card loaded there, with a ledger on the platform's clock. */
+  async execute(command: Command): Promise<Record<string, unknown>> {
+    const { cardId, actor } = command;
     await requireSandbox(this.runner, actor);
     const clock = await this.clocks.forPlatform(actor.platformId);
-    return this.locks.run(cardId, () =>
-      work(new CardLedger(this.runner, clock, this.ids, actor.platformId, { ...actor })),
-    );
+    return this.locks.run(cardId, async () => {
+      const ledger = new CardLedger(this.runner, clock, this.ids, actor.platformId, { ...actor });
+      return this.simulate(command, await loadOwnCard(this.runner, cardId, actor), ledger);
+    });
   }
+
+  protected abstract simulate(command: Command, state: OwnCard, ledger: CardLedger): Promise<Record<string, unknown>>;
 
   protected async record(cardId: string, command: CardAuthorizationCommand, actor: Actor): Promise<CardAggregate> {
     const { state } = await this.runner.run(streams.card(cardId), cardDecider, command, { metadata: { ...actor } });
@@ -93,70 +98,68 @@ abstract class CardNetworkHandler {
  * not cleared within AUTHORIZATION_VALIDITY_MS expires: the worker reverses it and voids the hold.
  */
 @CommandHandler(SimulateCardAuthorizationCommand)
-export class SimulateCardAuthorizationHandler
-  extends CardNetworkHandler
-  implements ICommandHandler<SimulateCardAuthorizationCommand>
-{
-  execute({ cardId, input, actor }: SimulateCardAuthorizationCommand) {
-    return this.within(cardId, actor, async (ledger) => {
-      const { card } = await loadOwnCard(this.runner, cardId, actor);
-      const authorizationId = publicId('CardAuthorization', this.ids.uuid());
-      const base = {
-        type: 'RecordAuthorization' as const,
-        authorizationId,
-        amount: input.amount,
-        currency: input.currency,
-        merchant: input.merchant,
-      };
-      let hold: { fundingSourceId: string; transferId: string } | undefined;
-      let declineReason: DeclineReason | undefined =
-        screenAuthorization(card, input.currency) ?? sandboxDecline(input.merchant.descriptor);
-      if (!declineReason) {
-        await scheduleAuthorizationExpiry(this.jobs, {
-          cardId,
-          platformId: actor.platformId,
-          authorizationId,
-          at: await this.now(actor),
-        });
-        const { state: holder } = await this.runner.load(streams.customer(card.customerId), customerDecider);
-        const settlement = await ledger.settlement(card.currency);
-        for (const fundingSourceId of card.fundingSources) {
-          if (holder.accounts.get(fundingSourceId)?.status !== 'ACTIVE') continue;
-          try {
-            const transferId = await ledger.transfer({
-              debit: customerAccount(fundingSourceId, card.currency),
-              credit: settlement,
-              amount: input.amount,
-              pending: true,
-              code: CardTransferCode.hold,
-              reference: authorizationId,
-            });
-            hold = { fundingSourceId, transferId };
-            break;
-          } catch (error) {
-            if (!isInsufficientFunds(error)) throw error;
-          }
-        }
-        if (!hold) declineReason = 'INSUFFICIENT_FUNDS';
-      }
-      const state = await this.record(
+export class SimulateCardAuthorizationHandler extends CardNetworkHandler<SimulateCardAuthorizationCommand> {
+  protected async simulate(
+    { cardId, input, actor }: SimulateCardAuthorizationCommand,
+    { card }: OwnCard,
+    ledger: CardLedger,
+  ) {
+    const authorizationId = publicId('CardAuthorization', this.ids.uuid());
+    const base = {
+      type: 'RecordAuthorization' as const,
+      authorizationId,
+      amount: input.amount,
+      currency: input.currency,
+      merchant: input.merchant,
+    };
+    let hold: { fundingSourceId: string; transferId: string } | undefined;
+    let declineReason: DeclineReason | undefined =
+      screenAuthorization(card, input.currency) ?? sandboxDecline(input.merchant.descriptor);
+    if (!declineReason) {
+      await scheduleAuthorizationExpiry(this.jobs, {
         cardId,
-        { ...base, ...(hold ? { hold } : { declineReason }), now: await this.now(actor) },
-        actor,
-      );
-      const recorded = state.authorizations.get(authorizationId)!;
-      // The card closed while the hold was being placed: the authorization was declined, release the hold.
-      if (hold && recorded.status === 'DECLINED') await ledger.void(hold.transferId);
-      // A declined authorization stays in the card's history; it opens no transaction.
-      if (recorded.status === 'DECLINED') throw declined(recorded);
-      if (sandboxPullFails(input.merchant.descriptor)) {
-        const failure = { type: 'ExpireAuthorization' as const, authorizationId, reason: 'PULL_FAILED' as const };
-        const failed = await this.record(cardId, { ...failure, now: await this.now(actor) }, actor);
-        for (const open of await ledger.openHoldsFor(authorizationId)) await ledger.void(open);
-        return this.transaction(failed, authorizationId);
+        platformId: actor.platformId,
+        authorizationId,
+        at: await this.now(actor),
+      });
+      const { state: holder } = await this.runner.load(streams.customer(card.customerId), customerDecider);
+      const settlement = await ledger.settlement(card.currency);
+      for (const fundingSourceId of card.fundingSources) {
+        if (holder.accounts.get(fundingSourceId)?.status !== 'ACTIVE') continue;
+        try {
+          const transferId = await ledger.transfer({
+            debit: customerAccount(fundingSourceId, card.currency),
+            credit: settlement,
+            amount: input.amount,
+            pending: true,
+            code: CardTransferCode.hold,
+            reference: authorizationId,
+          });
+          hold = { fundingSourceId, transferId };
+          break;
+        } catch (error) {
+          if (!isInsufficientFunds(error)) throw error;
+        }
       }
-      return this.transaction(state, authorizationId);
-    });
+      if (!hold) declineReason = 'INSUFFICIENT_FUNDS';
+    }
+    const state = await this.record(
+      cardId,
+      { ...base, ...(hold ? { hold } : { declineReason }), now: await this.now(actor) },
+      actor,
+    );
+    const recorded = state.authorizations.get(authorizationId)!;
+    // The card closed while the hold was being placed: the authorization was declined, release the hold.
+    if (hold && recorded.status === 'DECLINED') await ledger.void(hold.transferId);
+    // A declined authorization stays in the card's history; it opens no transaction.
+    if (recorded.status === 'DECLINED') throw declined(recorded);
+    if (sandboxPullFails(input.merchant.descriptor)) {
+      const failure = { type: 'ExpireAuthorization' as const, authorizationId, reason: 'PULL_FAILED' as const };
+      const failed = await this.record(cardId, { ...failure, now: await this.now(actor) }, actor);
+      for (const open of await ledger.openHoldsFor(authorizationId)) await ledger.void(open);
+      return this.transaction(failed, authorizationId);
+    }
+    return this.transaction(state, authorizationId);
   }
 }
 
@@ -167,79 +170,73 @@ export class SimulateCardAuthorizationHandler
  * late presentment, a new posted transfer from the same funding source if it still has the funds.
  */
 @CommandHandler(SimulateCardClearingCommand)
-export class SimulateCardClearingHandler
-  extends CardNetworkHandler
-  implements ICommandHandler<SimulateCardClearingCommand>
-{
-  execute({ cardId, input, actor }: SimulateCardClearingCommand) {
-    return this.within(cardId, actor, async (ledger) => {
-      const state = await loadOwnCard(this.runner, cardId, actor);
-      const authorizationId = authorizationIdOf(input.cardTransactionId);
-      if (input.amount === 0n) return this.expire(cardId, state, authorizationId, ledger, actor);
-      const plan = clearingPlan(state, authorizationId, input.amount);
-      const a = plan.authorization;
-      const funding = customerAccount(a.fundingSourceId!, a.currency);
-      const settlement = await ledger.settlement(a.currency);
-      // A hold that a crash kept from being released is still the money to clear.
-      const lateKind = plan.kind === 'LATE' && !(await ledger.isHeld(a.holdTransferId!));
-      // The decision is taken on the card stream (expected revision) before any money moves: another
-      // process clearing the same authorization conflicts there and decides again on what this wrote.
-      const now = await this.now(actor);
-      const start = { type: 'StartClearing' as const, authorizationId: a.id, amount: plan.amount, now };
-      const options = { metadata: { ...actor }, waitForReadModels: false };
-      const reserve = { ...start, latePresentment: lateKind };
-      const { state: started } = await this.runner.run(streams.card(cardId), cardDecider, reserve, options);
-      const intent = started.clearings.get(a.id);
-      // Recorded meanwhile by another process: the state says how it ended.
-      if (!intent) return this.transaction(started, a.id);
-      // The authorization as the reservation found it (another process may have recorded a clearing before).
-      const current = started.authorizations.get(a.id)!;
-      const held = heldAmount(current);
-      const sequence = clearingsPosted(current);
-      const amount = BigInt(intent.amount);
-      const late = intent.latePresentment;
-      const transferIds: string[] = [];
-      const leg = (code: string, legAmount: bigint) => ({
-        debit: funding,
-        credit: settlement,
-        amount: legAmount,
-        pending: false,
-        code,
-        reference: a.id,
-      });
-      const outcome = async (o: Extract<CardAuthorizationCommand, { type: 'RecordClearing' }>['outcome']) => {
-        const recordedAt = await this.now(actor);
-        const command = {
-          type: 'RecordClearing' as const,
-          authorizationId: a.id,
-          amount,
-          sequence,
-          outcome: o,
-          now: recordedAt,
-        };
-        return this.transaction(await this.record(cardId, command, actor), a.id);
-      };
-      let rehold: { transferId: string; amount: bigint } | undefined;
-      try {
-        if (late) {
-          const id = clearingTransferId(a.id, 'latePresentment', sequence);
-          transferIds.push(await ledger.transfer(leg(CardTransferCode.latePresentment, amount), id));
-        } else {
-          if (amount > held) {
-            const id = clearingTransferId(a.id, 'overAuthorization', sequence);
-            transferIds.push(await ledger.transfer(leg(CardTransferCode.overAuthorization, amount - held), id));
-          }
-          const posted = amount < held ? amount : held;
-          const post = clearingTransferId(a.id, 'post', sequence);
-          transferIds.push(await ledger.post(current.holdTransferId!, posted, post));
-          if (amount < held) rehold = await this.holdRest(ledger, current, held - amount, sequence);
-        }
-      } catch (error) {
-        if (!isInsufficientFunds(error)) throw error;
-        return outcome({ posted: false, declineReason: 'INSUFFICIENT_FUNDS' });
-      }
-      return outcome({ posted: true, transferIds, latePresentment: late, ...(rehold ? { rehold } : {}) });
+export class SimulateCardClearingHandler extends CardNetworkHandler<SimulateCardClearingCommand> {
+  protected async simulate({ cardId, input, actor }: SimulateCardClearingCommand, state: OwnCard, ledger: CardLedger) {
+    const authorizationId = authorizationIdOf(input.cardTransactionId);
+    if (input.amount === 0n) return this.expire(cardId, state, authorizationId, ledger, actor);
+    const plan = clearingPlan(state, authorizationId, input.amount);
+    const a = plan.authorization;
+    const funding = customerAccount(a.fundingSourceId!, a.currency);
+    const settlement = await ledger.settlement(a.currency);
+    // A hold that a crash kept from being released is still the money to clear.
+    const lateKind = plan.kind === 'LATE' && !(await ledger.isHeld(a.holdTransferId!));
+    // The decision is taken on the card stream (expected revision) before any money moves: another
+    // process clearing the same authorization conflicts there and decides again on what this wrote.
+    const now = await this.now(actor);
+    const start = { type: 'StartClearing' as const, authorizationId: a.id, amount: plan.amount, now };
+    const options = { metadata: { ...actor }, waitForReadModels: false };
+    const reserve = { ...start, latePresentment: lateKind };
+    const { state: started } = await this.runner.run(streams.card(cardId), cardDecider, reserve, options);
+    const intent = started.clearings.get(a.id);
+    // Recorded meanwhile by another process: the state says how it ended.
+    if (!intent) return this.transaction(started, a.id);
+    // The authorization as the reservation found it (another process may have recorded a clearing before).
+    const current = started.authorizations.get(a.id)!;
+    const held = heldAmount(current);
+    const sequence = clearingsPosted(current);
+    const amount = BigInt(intent.amount);
+    const late = intent.latePresentment;
+    const transferIds: string[] = [];
+    const leg = (code: string, legAmount: bigint) => ({
+      debit: funding,
+      credit: settlement,
+      amount: legAmount,
+      pending: false,
+      code,
+      reference: a.id,
     });
+    const outcome = async (o: Extract<CardAuthorizationCommand, { type: 'RecordClearing' }>['outcome']) => {
+      const recordedAt = await this.now(actor);
+      const command = {
+        type: 'RecordClearing' as const,
+        authorizationId: a.id,
+        amount,
+        sequence,
+        outcome: o,
+        now: recordedAt,
+      };
+      return this.transaction(await this.record(cardId, command, actor), a.id);
+    };
+    let rehold: { transferId: string; amount: bigint } | undefined;
+    try {
+      if (late) {
+        const id = clearingTransferId(a.id, 'latePresentment', sequence);
+        transferIds.push(await ledger.transfer(leg(CardTransferCode.latePresentment, amount), id));
+      } else {
+        if (amount > held) {
+          const id = clearingTransferId(a.id, 'overAuthorization', sequence);
+          transferIds.push(await ledger.transfer(leg(CardTransferCode.overAuthorization, amount - held), id));
+        }
+        const posted = amount < held ? amount : held;
+        const post = clearingTransferId(a.id, 'post', sequence);
+        transferIds.push(await ledger.post(current.holdTransferId!, posted, post));
+        if (amount < held) rehold = await this.holdRest(ledger, current, held - amount, sequence);
+      }
+    } catch (error) {
+      if (!isInsufficientFunds(error)) throw error;
+      return outcome({ posted: false, declineReason: 'INSUFFICIENT_FUNDS' });
+    }
+    return outcome({ posted: true, transferIds, latePresentment: late, ...(rehold ? { rehold } : {}) });
   }
 
   /**
@@ -291,31 +288,25 @@ export class SimulateCardClearingHandler
  * A return (merchant refund) of a cleared amount: settlement pays the funding source back, whatever the card's state.
  */
 @CommandHandler(SimulateCardReturnCommand)
-export class SimulateCardReturnHandler
-  extends CardNetworkHandler
-  implements ICommandHandler<SimulateCardReturnCommand>
-{
-  execute({ cardId, input, actor }: SimulateCardReturnCommand) {
-    return this.within(cardId, actor, async (ledger) => {
-      const state = await loadOwnCard(this.runner, cardId, actor);
-      const plan = returnPlan(state, authorizationIdOf(input.cardTransactionId), input.amount);
-      const a = plan.authorization;
-      const settlement = await ledger.settlement(a.currency);
-      const transferId = await ledger.transfer({
-        debit: settlement,
-        credit: customerAccount(a.fundingSourceId!, a.currency),
-        amount: plan.amount,
-        pending: false,
-        code: CardTransferCode.return,
-        reference: a.id,
-      });
-      const returned = await this.record(
-        cardId,
-        { type: 'RecordReturn', authorizationId: a.id, amount: plan.amount, transferId, now: await this.now(actor) },
-        actor,
-      );
-      return this.transaction(returned, a.id);
+export class SimulateCardReturnHandler extends CardNetworkHandler<SimulateCardReturnCommand> {
+  protected async simulate({ cardId, input, actor }: SimulateCardReturnCommand, state: OwnCard, ledger: CardLedger) {
+    const plan = returnPlan(state, authorizationIdOf(input.cardTransactionId), input.amount);
+    const a = plan.authorization;
+    const settlement = await ledger.settlement(a.currency);
+    const transferId = await ledger.transfer({
+      debit: settlement,
+      credit: customerAccount(a.fundingSourceId!, a.currency),
+      amount: plan.amount,
+      pending: false,
+      code: CardTransferCode.return,
+      reference: a.id,
     });
+    const returned = await this.record(
+      cardId,
+      { type: 'RecordReturn', authorizationId: a.id, amount: plan.amount, transferId, now: await this.now(actor) },
+      actor,
+    );
+    return this.transaction(returned, a.id);
   }
 }
 

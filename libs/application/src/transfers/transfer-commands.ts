@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler } from '@nestjs/cqrs';
 import { DomainError } from '#domain/errors.js';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { available, ledgerDecider } from '#domain/ledger/ledger.js';
@@ -81,14 +81,27 @@ abstract class TransferHandler {
     @Inject(IDS) protected readonly ids: IdGenerator,
   ) {}
 
-  /** The transfer's internal account (an IN's destination, an OUT's source) and its external one, checked. */
-  protected async accounts(
-    direction: 'IN' | 'OUT',
-    input: { source: { accountId: string }; destination: { accountId: string } },
+  /** IN: from the external account into the internal one; OUT: from the internal account out to the external one. */
+  protected abstract readonly direction: 'IN' | 'OUT';
+
+  /** What is moved (and, for an OUT, the rail it is paid on); refused here, before anything is recorded. */
+  protected abstract plan(
+    internal: OwnedInternalAccount,
+    external: LiveExternalAccount,
+    input: PlatformTransferInput,
     actor: Actor,
-  ) {
+  ): Promise<{ amount: bigint; rail?: string }>;
+
+  async execute({ input, actor }: TransferInCommand | TransferOutCommand): Promise<Record<string, unknown>> {
+    const { internal, external } = await this.accounts(input, actor);
+    const { amount, rail } = await this.plan(internal, external, input, actor);
+    return this.run(internal, external, amount, rail, actor, input);
+  }
+
+  /** The transfer's internal account (an IN's destination, an OUT's source) and its external one, checked. */
+  private async accounts(input: { source: { accountId: string }; destination: { accountId: string } }, actor: Actor) {
     const [own, other] =
-      direction === 'IN' ? (['destination', 'source'] as const) : (['source', 'destination'] as const);
+      this.direction === 'IN' ? (['destination', 'source'] as const) : (['source', 'destination'] as const);
     const [internalId, externalId] = [input[own].accountId, input[other].accountId];
     const fields = { internal: `${own}.accountId`, external: `${other}.accountId` };
     const internal = await loadCustomerAccount(
@@ -112,8 +125,7 @@ abstract class TransferHandler {
     return { internal, external };
   }
 
-  protected async run(
-    direction: 'IN' | 'OUT',
+  private async run(
     internal: OwnedInternalAccount,
     external: LiveExternalAccount,
     amount: bigint,
@@ -126,7 +138,7 @@ abstract class TransferHandler {
     const ref: PaymentRef = { kind: 'transaction', id };
     const now = (await this.clocks.now(actor.platformId)).toISOString();
     const code = internal.currency;
-    const inbound = direction === 'IN';
+    const inbound = this.direction === 'IN';
     const transaction: TransactionRecord = {
       id,
       platformId: actor.platformId,
@@ -172,30 +184,30 @@ abstract class TransferHandler {
 }
 
 @CommandHandler(TransferInCommand)
-export class TransferInHandler
-  extends TransferHandler
-  implements ICommandHandler<TransferInCommand, Record<string, unknown>>
-{
-  async execute({ input, actor }: TransferInCommand) {
-    const { internal, external } = await this.accounts('IN', input, actor);
-    const amount = transferAmount('IN', input.amount, 0n);
-    return this.run('IN', internal, external, amount, undefined, actor, input);
+export class TransferInHandler extends TransferHandler {
+  protected readonly direction = 'IN';
+
+  protected async plan(_internal: OwnedInternalAccount, _external: LiveExternalAccount, input: PlatformTransferInput) {
+    return { amount: transferAmount('IN', input.amount, 0n) };
   }
 }
 
 @CommandHandler(TransferOutCommand)
-export class TransferOutHandler
-  extends TransferHandler
-  implements ICommandHandler<TransferOutCommand, Record<string, unknown>>
-{
-  async execute({ input, actor }: TransferOutCommand) {
-    const { internal, external } = await this.accounts('OUT', input, actor);
+export class TransferOutHandler extends TransferHandler {
+  protected readonly direction = 'OUT';
+
+  protected async plan(
+    internal: OwnedInternalAccount,
+    external: LiveExternalAccount,
+    input: PlatformTransferInput,
+    actor: Actor,
+  ) {
     const rail = networkRail(external.currency, input.destination.paymentRail);
     // Refused before anything is recorded; the hold at start is the authoritative check.
     const balance = await availableBalance(this.runner, actor.platformId, internal.id);
     const amount = transferAmount('OUT', input.amount, balance);
     if (balance < amount)
       throw new DomainError('invalid', 'INSUFFICIENT_FUNDS', `account ${internal.id} has insufficient funds`);
-    return this.run('OUT', internal, external, amount, rail.name, actor, input);
+    return { amount, rail: rail.name };
   }
 }

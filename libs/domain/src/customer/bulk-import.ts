@@ -1,4 +1,4 @@
-import type { Decider } from '../decider.js';
+import { createdFrom, type Decider } from '../decider.js';
 import { DomainError, conflict, invalid } from '../errors.js';
 
 /**
@@ -143,8 +143,7 @@ function errorEntry(outcome: RowOutcome): BulkImportErrorEntry {
 function decide(cmd: BulkImportCommand, state: BulkImportState): BulkImportEvent[] {
   if (cmd.type === 'CreateImport') {
     if (state.exists) throw conflict('CONFLICT', `import ${cmd.jobId} already exists`);
-    const { type: _t, now, ...data } = cmd;
-    return [{ type: 'BulkImportCreated', data: { ...data, createdAt: now } }];
+    return [{ type: 'BulkImportCreated', data: createdFrom(cmd) }];
   }
   if (!state.exists) throw invalid('INVALID_STATE_TRANSITION', 'the import does not exist');
   const ids = { jobId: state.jobId!, platformId: state.platformId! };

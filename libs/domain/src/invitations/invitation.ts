@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Decider } from '../decider.js';
+import { latestSnapshotDecider, type Decider } from '../decider.js';
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import { currency, toJsonNumber, type Currency } from '../money.js';
 
@@ -182,12 +182,7 @@ function decide(cmd: InvitationCommand, state: InvitationState): InvitationEvent
   }
 }
 
-function evolve(_state: InvitationState, event: InvitationEvent): InvitationState {
-  return { exists: true, invitation: event.data.invitation };
-}
-
-export const invitationDecider: Decider<InvitationState, InvitationCommand, InvitationEvent> = {
-  initialState: () => ({ exists: false }),
-  evolve,
+export const invitationDecider: Decider<InvitationState, InvitationCommand, InvitationEvent> = latestSnapshotDecider(
+  (event) => ({ invitation: event.data.invitation }),
   decide,
-};
+);

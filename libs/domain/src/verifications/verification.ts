@@ -1,4 +1,4 @@
-import type { Decider } from '../decider.js';
+import { latestSnapshotDecider, type Decider } from '../decider.js';
 import { conflict } from '../errors.js';
 import type { CustomerProfile, CustomerType, KycStatus } from '../customer/customer.js';
 import type { OwnerRecords } from '../customer/kyb.js';
@@ -231,12 +231,5 @@ function decide(cmd: VerificationCommand, state: VerificationState): Verificatio
   ];
 }
 
-function evolve(_state: VerificationState, event: VerificationEvent): VerificationState {
-  return { exists: true, verification: event.data.verification };
-}
-
-export const verificationDecider: Decider<VerificationState, VerificationCommand, VerificationEvent> = {
-  initialState: () => ({ exists: false }),
-  evolve,
-  decide,
-};
+export const verificationDecider: Decider<VerificationState, VerificationCommand, VerificationEvent> =
+  latestSnapshotDecider((event) => ({ verification: event.data.verification }), decide);

@@ -130,13 +130,7 @@ describe('adding credentials', () => {
       .thenFails({ kind: 'invalid', code: 'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS' });
 
     // Revoke the EMAIL_OTP with a passkey session, then add a new one.
-    const removed = history(
-      ...withPasskeyCommands(),
-      ...passkeySession(2, at(36)),
-      challenge(revokeSpec(3, EMAIL_METHOD)),
-      revoke(EMAIL_METHOD, proof(revokeSpec(3, EMAIL_METHOD), 2)),
-      challenge({ ...spec, n: 4 }),
-    );
+    const removed = history(...emailRevokedCommands(3), challenge({ ...spec, n: 4 }));
     const events = given(removed)
       .when(addEmail('AuthMethod:00000000-0000-4000-8000-0000000000aa', 2, { ...spec, n: 4 }))
       .thenEmits();
@@ -199,6 +193,15 @@ function revoke(
 function withPasskeyCommands(): WalletAuthCommand[] {
   return [provision(), issueSession(1), challenge(addSpec(1)), addPasskey(proof(addSpec(1), 1), 'cred-1', at(35))];
 }
+/** A passkey added and signed in with (session 2), which revokes the EMAIL_OTP credential with signed retry `n`. */
+function emailRevokedCommands(n: number): WalletAuthCommand[] {
+  return [
+    ...withPasskeyCommands(),
+    ...passkeySession(2, at(36)),
+    challenge(revokeSpec(n, EMAIL_METHOD)),
+    revoke(EMAIL_METHOD, proof(revokeSpec(n, EMAIL_METHOD), 2)),
+  ];
+}
 
 describe('revoking credentials', () => {
   const state = () =>
@@ -258,12 +261,7 @@ describe('revoking credentials', () => {
     given(state())
       .when(revoke('AuthMethod:00000000-0000-4000-8000-0000000000ff'))
       .thenFails({ kind: 'not_found', code: 'AUTH_METHOD_NOT_FOUND' });
-    const revoked = history(
-      ...withPasskeyCommands(),
-      ...passkeySession(2, at(36)),
-      challenge(revokeSpec(9, EMAIL_METHOD)),
-      revoke(EMAIL_METHOD, proof(revokeSpec(9, EMAIL_METHOD), 2)),
-    );
+    const revoked = history(...emailRevokedCommands(9));
     given(revoked)
       .when(challenge({ ...revokeSpec(11, EMAIL_METHOD), now: at(61) }))
       .thenFails({ kind: 'not_found', code: 'AUTH_METHOD_NOT_FOUND' });
@@ -271,13 +269,7 @@ describe('revoking credentials', () => {
   });
 
   it('leaves sessions of the revoked credential unable to sign', () => {
-    const revoked = history(
-      ...withPasskeyCommands(),
-      ...passkeySession(2, at(36)),
-      challenge(revokeSpec(9, EMAIL_METHOD)),
-      revoke(EMAIL_METHOD, proof(revokeSpec(9, EMAIL_METHOD), 2)),
-      challenge({ ...addSpec(12), now: at(61) }),
-    );
+    const revoked = history(...emailRevokedCommands(9), challenge({ ...addSpec(12), now: at(61) }));
     given(revoked)
       .when(addPasskey(proof(addSpec(12), 1), 'cred-9', at(62), 'AuthMethod:00000000-0000-4000-8000-0000000000dd'))
       .thenFails({ code: 'WALLET_SIGNATURE_INVALID', reason: 'the signing session was revoked' });

@@ -1,4 +1,4 @@
-import type { Decider } from '../decider.js';
+import { createdFrom, type Decider } from '../decider.js';
 import { conflict, notFound } from '../errors.js';
 import { WEBHOOK_MAX_ATTEMPTS } from './retry-policy.js';
 import { APPROVAL_ANSWERS, type ApprovalReply } from './payment-approval.js';
@@ -117,8 +117,7 @@ function decide(cmd: WebhookDeliveryCommand, state: WebhookDeliveryState): Webho
   if (cmd.type === 'ScheduleDelivery') {
     // Scheduling is idempotent: a dispatcher running the same source event again changes nothing.
     if (state.exists) return [];
-    const { type: _t, now, ...data } = cmd;
-    return [{ type: 'WebhookDeliveryScheduled', data: { ...data, createdAt: now } }];
+    return [{ type: 'WebhookDeliveryScheduled', data: createdFrom(cmd) }];
   }
   if (!state.exists) throw notFound('WEBHOOK_DELIVERY', 'unknown');
   const ids = { deliveryId: state.deliveryId!, platformId: state.platformId! };
