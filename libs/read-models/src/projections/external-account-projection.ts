@@ -20,7 +20,11 @@ export function toExternalAccount(doc: ExternalAccountDoc): Record<string, unkno
 export const externalAccountProjection: Projection = {
   name: 'external-accounts',
   collections: [Collections.externalAccounts],
-  indexes: [{ collection: Collections.externalAccounts, fields: ['platformId', 'customerId', 'createdAt'] }],
+  // The list's filters: a customer, a currency.
+  indexes: [
+    { collection: Collections.externalAccounts, fields: ['platformId', 'customerId', 'createdAt'] },
+    { collection: Collections.externalAccounts, fields: ['platformId', 'currency', 'createdAt'] },
+  ],
   handles: ['ExternalAccountCreated', 'ExternalAccountUpdated', 'ExternalAccountDeleted'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     // Every event carries the full snapshot, so the document is simply replaced.

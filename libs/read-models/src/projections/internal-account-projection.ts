@@ -42,7 +42,12 @@ export const internalAccountProjection: Projection = {
   collections: [Collections.internalAccounts, Collections.ledgerTransfers],
   // Every transfer writes a ledger transfer and two balances.
   replayWeight: 50,
-  indexes: [{ collection: Collections.internalAccounts, fields: ['platformId', 'customerId', 'createdAt'] }],
+  // The list's filters (bench `lists`): a customer, a type, a currency.
+  indexes: [
+    { collection: Collections.internalAccounts, fields: ['platformId', 'customerId', 'createdAt'] },
+    { collection: Collections.internalAccounts, fields: ['platformId', 'type', 'createdAt'] },
+    { collection: Collections.internalAccounts, fields: ['platformId', 'currency', 'createdAt'] },
+  ],
   handles: [
     'PlatformAccountOpened',
     'InternalAccountOpened',
