@@ -19,6 +19,9 @@ export interface Scenario {
 }
 
 /** A number rounded to `digits` decimals, for figures. */
+/** Benchmarks measure speed: answers are checked by the tests, not here (a raw reference is not the service). */
+export const NO_CHECK = { check: false };
+
 export const round = (value: number, digits = 1): number => Number(value.toFixed(digits));
 
 /** A count for a table: rounded, with thousands separators. */

@@ -1,13 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { useTestService } from '../support/fixture.js';
-import { agents, policy, type ConnectedAgent } from './agents-support.js';
-
-const START = Date.UTC(2026, 3, 10, 9);
+import { useAgents, policy, type ConnectedAgent } from './agents-support.js';
 
 describe('agents: approvals', () => {
-  const t = useTestService({ start: START, webhooks: 'ok' });
-  const api = t.api;
-  const a = agents(t);
+  const { t, api, a } = useAgents({ webhooks: 'ok' });
 
   const approvalRequired = () => policy({ defaultExecutionMode: 'APPROVAL_REQUIRED' });
   const approve = (agent: ConnectedAgent, actionId: string) =>

@@ -2,10 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { spawnSync } from 'node:child_process';
-import { useTestService } from '../support/fixture.js';
-import { agents, policy, type ConnectedAgent } from './agents-support.js';
+import { useAgents, policy, type ConnectedAgent } from './agents-support.js';
 
-const START = Date.UTC(2026, 3, 10, 9);
 const SERVER = 'dist/apps/mcp/src/main.js';
 
 type ToolResult = { isError?: boolean; content: { type: string; text: string }[] };
@@ -13,8 +11,7 @@ type ToolResult = { isError?: boolean; content: { type: string; text: string }[]
 const json = (r: ToolResult) => JSON.parse(r.content[r.content.length - 1].text);
 
 describe('agents: the MCP server, driven by the SDK client over stdio', () => {
-  const t = useTestService({ start: START });
-  const a = agents(t);
+  const { t, a } = useAgents();
   let agent: ConnectedAgent;
   let mcp: Client;
   let stderr = '';

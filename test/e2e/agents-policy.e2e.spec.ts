@@ -1,15 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { CommandRunner } from '#application/command-runner.js';
 import { agentDecider, agentStream } from '#domain/agents/agent.js';
-import { useTestService } from '../support/fixture.js';
-import { ALL_PERMISSIONS, agents, policy, type ConnectedAgent } from './agents-support.js';
-
-const START = Date.UTC(2026, 3, 10, 9);
+import { ALL_PERMISSIONS, useAgents, policy, type ConnectedAgent } from './agents-support.js';
 
 describe('agents: policy enforced at the moment of each action', () => {
-  const t = useTestService({ start: START });
-  const api = t.api;
-  const a = agents(t);
+  const { t, api, a } = useAgents();
 
   const refused = async (res: { status: number; body: any }, code: 'FORBIDDEN' | 'VELOCITY_LIMIT_EXCEEDED') => {
     expect({ status: res.status, code: res.body.code }).toEqual({ status: 403, code });

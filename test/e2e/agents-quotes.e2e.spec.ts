@@ -1,14 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { useTestService } from '../support/fixture.js';
 import { walletSession } from '../support/wallet-session.js';
-import { agents, policy } from './agents-support.js';
-
-const START = Date.UTC(2026, 3, 10, 9);
+import { useAgents, policy } from './agents-support.js';
 
 describe('agents: quotes, embedded wallets and idempotency keys', () => {
-  const t = useTestService({ start: START });
-  const api = t.api;
-  const a = agents(t);
+  const { t, api, a } = useAgents();
 
   it(
     'an EMBEDDED_WALLET source needs the wallet signature over the quote’s payloadToSign, as for ' + 'platforms',

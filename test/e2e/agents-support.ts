@@ -1,4 +1,5 @@
 import { expect } from '@jest/globals';
+import { useTestService, type FixtureOptions } from '../support/fixture.js';
 import { client, type Client, type TestService } from '../support/service.js';
 import { money, type Customer } from './money-support.js';
 
@@ -25,6 +26,15 @@ export interface ConnectedAgent {
   customer: Customer;
   /** The customer's USD external account (completes at once in the sandbox). */
   external: string;
+}
+
+/** Where the agents files' platform clock starts: 2026-04-10T09:00:00Z. */
+export const AGENTS_START = Date.UTC(2026, 3, 10, 9);
+
+/** The file's service (its clock at AGENTS_START), its client and the agents helpers. */
+export function useAgents(options: FixtureOptions = {}) {
+  const t = useTestService({ start: AGENTS_START, ...options });
+  return { t, api: t.api, a: agents(t) };
 }
 
 export function agents(t: TestService, api: Client = t.api) {

@@ -1,13 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { useTestService } from '../support/fixture.js';
-import { agents, policy } from './agents-support.js';
-
-const START = Date.UTC(2026, 3, 10, 9);
+import { AGENTS_START, agents, policy, useAgents } from './agents-support.js';
 
 describe('agents: platform side, device codes and bearer authentication', () => {
-  const t = useTestService({ start: START });
-  const api = t.api;
-  const a = agents(t);
+  const { t, api, a } = useAgents();
 
   it(
     'creates an agent with its first device code; redeeming it returns a gat_ token once and ' + 'connects the agent',
@@ -44,7 +39,7 @@ describe('agents: platform side, device codes and bearer authentication', () => 
       expect(code).toEqual({
         code: expect.stringMatching(/^PAY-AGENT-[A-Z2-9]{4}-[A-Z2-9]{4}$/),
         agentId: created.agent.id,
-        expiresAt: new Date(START + 86_400_000).toISOString(),
+        expiresAt: new Date(AGENTS_START + 86_400_000).toISOString(),
         redeemed: false,
       });
       expect((await api.get(`/agents/device-codes/${code.code}/status`)).body).toEqual({

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, watchedPage } from '../support/browser.js';
 import { ManualClock } from '#domain/clock.js';
 import { cardholder, type Cardholder } from '../support/card-fixture.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
@@ -65,10 +65,7 @@ describe('operations console in a browser', () => {
     failedDeliveryId = failed.body.data[0].id;
 
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(10_000);
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => (m.type() === 'error' ? errors.push(m.text()) : undefined));
+    page = await watchedPage(browser, errors);
     // The console must work offline: any request leaving the service is a failure.
     const origin = new URL(t.url).origin;
     await page.route('**/*', (route) => (route.request().url().startsWith(origin) ? route.continue() : route.abort()));

@@ -1,8 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { startChildService, type ChildService } from '../support/child-service.js';
-import { pointWebhooksAt, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useChildServices } from '../support/fixture.js';
+import { pointWebhooksAt } from '../support/webhook-receiver.js';
 import { allCustomers, bulkUploadWebhooks, csvOf, individual, upload, waitForJob } from './customers-bulk-support.js';
-import { useDataDir } from '../support/fixture.js';
 
 const ROWS = 1_000;
 /** Rows (by index) with a birth date POST /customers refuses. */
@@ -18,16 +17,11 @@ const DUPLICATE = 800;
  * counted twice, and the job finishes with the exact counts.
  */
 describe('bulk import across a crash', () => {
-  let child: ChildService | undefined;
-  let receiver: WebhookReceiver | undefined;
-  const dataDir = useDataDir('payments-bulk-crash-', async () => {
-    await child?.kill();
-    await receiver?.close();
-  });
+  const services = useChildServices('payments-bulk-crash-');
 
   it('creates no customer twice after SIGKILL halfway through the job and a restart; the job finishes', async () => {
-    receiver = await startWebhookReceiver();
-    child = await startChildService(dataDir, { FAULT_INJECT: 'bulk-import-halfway' });
+    const receiver = await services.receiver();
+    let child = await services.start({ FAULT_INJECT: 'bulk-import-halfway' });
     await pointWebhooksAt(child.api, receiver);
     const rows = Array.from({ length: ROWS }, (_, i) => {
       if (i === DUPLICATE) return individual('crash-12', { umaAddress: 'crash-dup@bulk.example.com' });
@@ -36,10 +30,10 @@ describe('bulk import across a crash', () => {
     const accepted = await upload(child.api, csvOf(rows));
     expect(accepted.status).toBe(202);
     const jobId: string = accepted.body.jobId;
-    await new Promise<void>((resolve) => child!.process.once('exit', () => resolve()));
+    await new Promise<void>((resolve) => child.process.once('exit', () => resolve()));
     expect(child.process.signalCode).toBe('SIGKILL');
 
-    child = await startChildService(dataDir);
+    child = await services.start();
     const atRestart = (await child.api.get(`/customers/bulk/jobs/${jobId}`)).body;
     expect(atRestart.progress.processed).toBeLessThan(ROWS);
     const job = await waitForJob(child.api, jobId, undefined, 120_000);

@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
-import { findRedisServer, startRedis, type RedisHandle } from '../support/redis-server.js';
-import { startTestService, type Client, type TestService } from '../support/service.js';
 import { pointWebhooksAt, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import {
   COLUMNS,
@@ -16,111 +14,85 @@ import {
   waitForJob,
   type Row,
 } from './customers-bulk-support.js';
-import { useTestService } from '../support/fixture.js';
+import { describeEachJobQueue, useTestService } from '../support/fixture.js';
 
 const START = Date.UTC(2026, 4, 4, 9);
-
-// In CI a missing redis-server is an error (startRedis throws); elsewhere the BullMQ run is skipped.
-const redisMissing = !findRedisServer() && !process.env.CI;
-if (redisMissing) console.warn('Skipping the BullMQ bulk import suite: redis-server is not on PATH');
 
 /**
  * Bulk customer imports (POST /customers/bulk/csv, GET /customers/bulk/jobs/{jobId}): the upload is
  * checked whole, then a job creates each row's customer as POST /customers would, and the job
  * reports every failed row with its line. The row tests run on both job-queue adapters.
  */
-for (const [adapter, skip] of [
-  ['sqlite', false],
-  ['bullmq', redisMissing],
-] as const) {
-  (skip ? describe.skip : describe)(`bulk customer import through the ${adapter} job queue`, () => {
-    const clock = new ManualClock(START);
-    let redis: RedisHandle | undefined;
-    let t: TestService;
-    let api: Client;
+describeEachJobQueue('bulk customer import', (adapter) => {
+  const api = useTestService({ start: START, jobs: adapter }).api;
 
-    beforeAll(async () => {
-      const env: Record<string, string> = {};
-      if (adapter === 'bullmq') {
-        redis = await startRedis();
-        Object.assign(env, { JOBS: 'bullmq', REDIS_URL: redis!.url });
-      }
-      t = await startTestService({ clock, env });
-      api = t.api;
+  it('creates each valid row’s customer; each other row is reported with its line and its error', async () => {
+    const taken = await api.post('/customers', {
+      customerType: 'INDIVIDUAL',
+      platformCustomerId: `${adapter}-taken`,
+      umaAddress: `$${adapter}-taken@bulk.example.com`,
     });
-    afterAll(async () => {
-      await t?.close();
-      await redis?.stop();
+    expect(taken.status).toBe(201);
+    const rows: Row[] = [
+      individual(`${adapter}-ada`, { email: 'ada@example.com', addressLine2: 'Floor 2\nBack door' }), // lines 2-3
+      business(`${adapter}-acme`), // 4
+      individual(`${adapter}-no-birth`, { birthDate: '' }), // 5
+      individual(`${adapter}-bad-email`, { email: 'not-an-email', country: 'usa' }), // 6
+      individual(`${adapter}-ada`, { umaAddress: `${adapter}-ada2@bulk.example.com` }), // 7: platformCustomerId taken
+      individual(`${adapter}-uma`, { umaAddress: `${adapter}-taken@bulk.example.com` }), // 8: UMA address taken
+      individual('', { umaAddress: 'no-id@bulk.example.com' }), // 9
+    ];
+    const jobId = await accepted(api, csvOf(rows));
+    const job = await waitForJob(api, jobId);
+    expect(job).toMatchObject({
+      id: jobId,
+      status: 'COMPLETED',
+      progress: { total: 7, processed: 7, successful: 2, failed: 5 },
+      completedAt: expect.any(String),
     });
-
-    it('creates each valid row’s customer; each other row is reported with its line and its error', async () => {
-      const taken = await api.post('/customers', {
-        customerType: 'INDIVIDUAL',
-        platformCustomerId: `${adapter}-taken`,
-        umaAddress: `$${adapter}-taken@bulk.example.com`,
-      });
-      expect(taken.status).toBe(201);
-      const rows: Row[] = [
-        individual(`${adapter}-ada`, { email: 'ada@example.com', addressLine2: 'Floor 2\nBack door' }), // lines 2-3
-        business(`${adapter}-acme`), // 4
-        individual(`${adapter}-no-birth`, { birthDate: '' }), // 5
-        individual(`${adapter}-bad-email`, { email: 'not-an-email', country: 'usa' }), // 6
-        individual(`${adapter}-ada`, { umaAddress: `${adapter}-ada2@bulk.example.com` }), // 7: platformCustomerId taken
-        individual(`${adapter}-uma`, { umaAddress: `${adapter}-taken@bulk.example.com` }), // 8: UMA address taken
-        individual('', { umaAddress: 'no-id@bulk.example.com' }), // 9
-      ];
-      const jobId = await accepted(api, csvOf(rows));
-      const job = await waitForJob(api, jobId);
-      expect(job).toMatchObject({
-        id: jobId,
-        status: 'COMPLETED',
-        progress: { total: 7, processed: 7, successful: 2, failed: 5 },
-        completedAt: expect.any(String),
-      });
-      const errors = job.errors.map((e: any) => ({
-        line: e.line,
-        correlationId: e.correlationId,
-        code: e.code,
-        fields: (e.details?.errors ?? []).map((f: any) => `${f.field}:${f.constraint}`),
-      }));
-      expect(errors).toEqual([
-        { line: 5, correlationId: `${adapter}-no-birth`, code: 'INVALID_INPUT', fields: ['birthDate:required'] },
-        {
-          line: 6,
-          correlationId: `${adapter}-bad-email`,
-          code: 'INVALID_INPUT',
-          fields: ['email:isEmail', 'country:matches'],
-        },
-        { line: 7, correlationId: `${adapter}-ada`, code: 'CONFLICT', fields: [] },
-        { line: 8, correlationId: `${adapter}-uma`, code: 'UMA_ADDRESS_EXISTS', fields: [] },
-        { line: 9, correlationId: 'row_9', code: 'INVALID_INPUT', fields: ['platformCustomerId:required'] },
-      ]);
-      const [ada] = (await api.get(`/customers?platformCustomerId=${adapter}-ada`)).body.data;
-      expect(ada).toMatchObject({
-        customerType: 'INDIVIDUAL',
-        umaAddress: `$${adapter}-ada@bulk.example.com`,
-        fullName: `Ada ${adapter}-ada`,
-        birthDate: '1990-01-15',
-        email: 'ada@example.com',
-        address: { line1: '1 Main St', line2: 'Floor 2\nBack door', city: 'Austin', country: 'US' },
-        kycStatus: 'APPROVED',
-        currencies: ['USD'],
-      });
-      const [acme] = (await api.get(`/customers?platformCustomerId=${adapter}-acme`)).body.data;
-      expect(acme).toMatchObject({ customerType: 'BUSINESS', businessInfo: { legalName: `Acme ${adapter}-acme` } });
-      // The rows' customers have their accounts, as after POST /customers.
-      const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(ada.id)}`);
-      expect(accounts.body.data.map((a: any) => a.balance.currency.code)).toEqual(['USD']);
+    const errors = job.errors.map((e: any) => ({
+      line: e.line,
+      correlationId: e.correlationId,
+      code: e.code,
+      fields: (e.details?.errors ?? []).map((f: any) => `${f.field}:${f.constraint}`),
+    }));
+    expect(errors).toEqual([
+      { line: 5, correlationId: `${adapter}-no-birth`, code: 'INVALID_INPUT', fields: ['birthDate:required'] },
+      {
+        line: 6,
+        correlationId: `${adapter}-bad-email`,
+        code: 'INVALID_INPUT',
+        fields: ['email:isEmail', 'country:matches'],
+      },
+      { line: 7, correlationId: `${adapter}-ada`, code: 'CONFLICT', fields: [] },
+      { line: 8, correlationId: `${adapter}-uma`, code: 'UMA_ADDRESS_EXISTS', fields: [] },
+      { line: 9, correlationId: 'row_9', code: 'INVALID_INPUT', fields: ['platformCustomerId:required'] },
+    ]);
+    const [ada] = (await api.get(`/customers?platformCustomerId=${adapter}-ada`)).body.data;
+    expect(ada).toMatchObject({
+      customerType: 'INDIVIDUAL',
+      umaAddress: `$${adapter}-ada@bulk.example.com`,
+      fullName: `Ada ${adapter}-ada`,
+      birthDate: '1990-01-15',
+      email: 'ada@example.com',
+      address: { line1: '1 Main St', line2: 'Floor 2\nBack door', city: 'Austin', country: 'US' },
+      kycStatus: 'APPROVED',
+      currencies: ['USD'],
     });
-
-    it('reports a job where no row created a customer as FAILED', async () => {
-      const jobId = await accepted(api, csvOf([individual('', {}), individual(`${adapter}-x`, { birthDate: 'soon' })]));
-      const job = await waitForJob(api, jobId);
-      expect(job).toMatchObject({ status: 'FAILED', progress: { total: 2, processed: 2, successful: 0, failed: 2 } });
-      expect(job.errors.map((e: any) => e.line)).toEqual([2, 3]);
-    });
+    const [acme] = (await api.get(`/customers?platformCustomerId=${adapter}-acme`)).body.data;
+    expect(acme).toMatchObject({ customerType: 'BUSINESS', businessInfo: { legalName: `Acme ${adapter}-acme` } });
+    // The rows' customers have their accounts, as after POST /customers.
+    const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(ada.id)}`);
+    expect(accounts.body.data.map((a: any) => a.balance.currency.code)).toEqual(['USD']);
   });
-}
+
+  it('reports a job where no row created a customer as FAILED', async () => {
+    const jobId = await accepted(api, csvOf([individual('', {}), individual(`${adapter}-x`, { birthDate: 'soon' })]));
+    const job = await waitForJob(api, jobId);
+    expect(job).toMatchObject({ status: 'FAILED', progress: { total: 2, processed: 2, successful: 0, failed: 2 } });
+    expect(job.errors.map((e: any) => e.line)).toEqual([2, 3]);
+  });
+});
 
 describe('bulk customer import: the upload and the job resource', () => {
   const clock = new ManualClock(START);

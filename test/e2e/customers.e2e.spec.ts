@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { useTestService } from '../support/fixture.js';
+import { walkPages } from '../support/pages.js';
 import type { Client } from '../support/service.js';
 
 /** Each test works in a platform of its own: what it lists and counts is only what it made. */
@@ -115,21 +116,9 @@ describe('customers over HTTP (embedded stores)', () => {
   it('paginates with cursors: no gaps, no duplicates, stable totalCount', async () => {
     const { api } = await t.otherPlatform();
     for (let i = 0; i < 23; i++) await create(api, { platformCustomerId: `page-${i}`, region: 'DE' });
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    let pages = 0;
-    do {
-      const res = await api.get(
-        `/customers?region=DE&limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      );
-      expect(res.status).toBe(200);
-      expect(res.body.totalCount).toBe(23);
-      seen.push(...res.body.data.map((c: any) => c.id));
-      cursor = res.body.nextCursor;
-      expect(Boolean(cursor)).toBe(res.body.hasMore);
-      pages++;
-    } while (cursor);
-    expect(pages).toBe(3);
+    const pages = await walkPages(api, '/customers?region=DE&limit=10');
+    expect(pages.map((page) => page.totalCount)).toEqual([23, 23, 23]);
+    const seen = pages.flatMap((page) => page.data.map((c) => c.id as string));
     expect(new Set(seen).size).toBe(23);
     const all = await api.get('/customers?region=DE&limit=100');
     expect(all.body.data.map((c: any) => c.id)).toEqual(seen);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, watchedPage } from '../support/browser.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const SCREENSHOTS = join(process.cwd(), 'test-output', 'docs');
@@ -25,10 +25,7 @@ describe('API reference and guides in a browser', () => {
     t = await startTestService();
     openapi = (await t.anonymous.get('/openapi.json')).body;
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => (m.type() === 'error' ? errors.push(m.text()) : undefined));
+    page = await watchedPage(browser, errors, { timeoutMs: 15_000 });
     // Everything comes from the service itself: a request anywhere else is recorded and refused.
     const origin = new URL(t.url).origin;
     await page.route('**/*', (route) => {

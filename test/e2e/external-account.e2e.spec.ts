@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { expectInvalidInputs, type InvalidCase } from '../support/invalid-input.js';
 import { ADDRESS, externalAccountsHarness, person, usd, USD_RAILS } from './external-account-support.js';
 
 const START = Date.UTC(2026, 1, 2, 9);
@@ -241,7 +242,7 @@ describe('external accounts over HTTP', () => {
         accountInfo: usd('5555'),
         ...body,
       });
-    const cases: [string, () => Promise<any>, string][] = [
+    const cases: InvalidCase[] = [
       [
         'missing accountInfo field',
         () => post({ accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '12345' } }),
@@ -365,14 +366,7 @@ describe('external accounts over HTTP', () => {
       ],
       ['bad path id on delete', () => kit.api.delete('/platform/external-accounts/x'), 'externalAccountId'],
     ];
-    for (const [name, call, field] of cases) {
-      const res = await call();
-      expect({ name, status: res.status, code: res.body.code }).toEqual({ name, status: 400, code: 'INVALID_INPUT' });
-      expect({ name, fields: res.body.details.errors.map((e: any) => e.field) }).toEqual({
-        name,
-        fields: expect.arrayContaining([field]),
-      });
-    }
+    await expectInvalidInputs(cases, 'among');
     expect(await kit.count()).toBe(before);
   });
 });

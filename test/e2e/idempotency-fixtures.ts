@@ -8,12 +8,16 @@ import { openWalletAccount } from '../support/wallet-session.js';
 import { money } from './money-support.js';
 import { googleClaims, sandboxToken } from './wallet-support.js';
 import { uniqueValue } from '../support/sequence.js';
+import type { Case } from './idempotency-cases.js';
 
 /** Fixtures of the Idempotency-Key end-to-end tests (idempotency-creates.e2e.spec.ts). */
 
 export const merchant = { descriptor: 'CORNER COFFEE', mcc: '5814', country: 'US' };
 
 export const unique = (name: string) => uniqueValue(name);
+
+/** A row of the Idempotency-Key table: the operation as the OpenAPI document names its path, its status, its setup. */
+export const caseOf = (op: string, status: number, setup: Case['setup']): Case => ({ op, status, setup });
 
 /** A beneficial owner of `customerId` whose sandbox KYC is APPROVED. */
 export const ownerBody = (customerId: string) => ({

@@ -3,6 +3,7 @@ import { ManualClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
 import type { Client } from '../support/service.js';
 import { useTestService } from '../support/fixture.js';
+import { expectInvalidInputs, type InvalidCase } from '../support/invalid-input.js';
 
 const START = Date.UTC(2026, 3, 6, 8);
 const HOUR = 60 * 60 * 1000;
@@ -180,7 +181,7 @@ describe('invitations over HTTP', () => {
     const before = (await api.get('/invitations')).body.totalCount;
     const now = clock.now().getTime();
     const post = (body: Record<string, unknown>) => api.post('/invitations', { inviterUma: ada.umaAddress, ...body });
-    const cases: [string, () => Promise<any>, string][] = [
+    const cases: InvalidCase[] = [
       ['missing inviterUma', () => api.post('/invitations', {}), 'inviterUma'],
       ['malformed inviterUma', () => post({ inviterUma: 'ada@example.com' }), 'inviterUma'],
       ['inviterUma of nobody', () => post({ inviterUma: '$nobody@example.com' }), 'inviterUma'],
@@ -223,14 +224,7 @@ describe('invitations over HTTP', () => {
       ['limit 0', () => api.get('/invitations?limit=0'), 'limit'],
       ['bad cursor', () => api.get('/invitations?cursor=abc'), 'cursor'],
     ];
-    for (const [name, call, field] of cases) {
-      const res = await call();
-      expect({ name, status: res.status, code: res.body.code }).toEqual({ name, status: 400, code: 'INVALID_INPUT' });
-      expect({ name, fields: [...new Set(res.body.details.errors.map((e: any) => e.field))] }).toEqual({
-        name,
-        fields: [field],
-      });
-    }
+    await expectInvalidInputs(cases, 'distinct');
     expect((await api.get('/invitations')).body.totalCount).toBe(before);
     expect((await api.get(`/invitations/${pending.code}`)).body.status).toBe('PENDING');
     const unknown = await other.api.post('/invitations/0000000000/claim', { inviteeUma: '$g@o.example.com' });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, watchedPage } from '../support/browser.js';
 import { ManualClock } from '#domain/clock.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { pointWebhooksAt, startWebhookReceiver, type ReceivedRequest } from '../support/webhook-receiver.js';
@@ -44,10 +44,7 @@ describe('hosted KYC link, completed through the page in a browser', () => {
     receiver = await startWebhookReceiver();
     await pointWebhooksAt(api, receiver);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 900, height: 900 } });
-    page.setDefaultTimeout(10_000);
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => (m.type() === 'error' ? errors.push(m.text()) : undefined));
+    page = await watchedPage(browser, errors, { width: 900 });
   });
   afterAll(async () => {
     await browser?.close();

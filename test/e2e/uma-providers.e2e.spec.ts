@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { useTestService } from '../support/fixture.js';
+import { walkPages } from '../support/pages.js';
 
 const ALL_ASC = [
   'Aurora Pay',
@@ -83,21 +84,9 @@ describe('UMA providers over HTTP', () => {
 
   it('paginates with opaque cursors in both orders: no gaps, no duplicates', async () => {
     for (const order of ['asc', 'desc'] as const) {
-      const seen: string[] = [];
-      let cursor: string | undefined;
-      let pages = 0;
-      do {
-        const res = await api.get(
-          `/uma-providers?limit=5&sortOrder=${order}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-        );
-        expect(res.status).toBe(200);
-        expect(res.body.totalCount).toBe(12);
-        seen.push(...res.body.data.map((p: any) => p.name));
-        cursor = res.body.nextCursor;
-        expect(Boolean(cursor)).toBe(res.body.hasMore);
-        pages++;
-      } while (cursor);
-      expect(pages).toBe(3);
+      const pages = await walkPages(api, `/uma-providers?limit=5&sortOrder=${order}`);
+      expect(pages.map((page) => page.totalCount)).toEqual([12, 12, 12]);
+      const seen = pages.flatMap((page) => page.data.map((p) => p.name as string));
       expect(seen).toEqual(order === 'asc' ? ALL_ASC : [...ALL_ASC].reverse());
     }
     const filtered = await api.get('/uma-providers?hasBlockedProviders=false&limit=4&sortOrder=asc');

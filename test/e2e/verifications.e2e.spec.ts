@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
 import { useTestService } from '../support/fixture.js';
+import { expectInvalidInputs, type InvalidCase } from '../support/invalid-input.js';
 import { form, pdfPart } from './documents-support.js';
 
 const START = Date.UTC(2026, 2, 3, 10);
@@ -171,7 +172,7 @@ describe('verifications over HTTP', () => {
 
   it('refuses invalid input and unknown, deleted or foreign customers', async () => {
     const before = (await api.get('/verifications')).body.totalCount;
-    const cases: [string, () => Promise<any>, string][] = [
+    const cases: InvalidCase[] = [
       ['missing customerId', () => api.post('/verifications', {}), 'customerId'],
       ['bad customerId', () => api.post('/verifications', { customerId: 'Customer:nope' }), 'customerId'],
       [
@@ -184,11 +185,7 @@ describe('verifications over HTTP', () => {
       ['bad cursor', () => api.get('/verifications?cursor=zzz'), 'cursor'],
       ['bad path id', () => api.get('/verifications/Customer:00000000-0000-4000-8000-000000000001'), 'verificationId'],
     ];
-    for (const [name, call, field] of cases) {
-      const res = await call();
-      expect({ name, status: res.status, code: res.body.code }).toEqual({ name, status: 400, code: 'INVALID_INPUT' });
-      expect({ name, fields: res.body.details.errors.map((e: any) => e.field) }).toEqual({ name, fields: [field] });
-    }
+    await expectInvalidInputs(cases);
     const unknown = await api.post('/verifications', { customerId: 'Customer:00000000-0000-4000-8000-0000000fffff' });
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('CUSTOMER_NOT_FOUND');

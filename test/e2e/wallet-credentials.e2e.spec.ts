@@ -12,6 +12,7 @@ import {
   emailOtpSession,
   openSession,
   signedCall,
+  signedRequest,
   walletEventCount,
   retryHeaders,
 } from '../support/wallet-session.js';
@@ -314,12 +315,9 @@ describe('wallet credentials over HTTP (sandbox platform)', () => {
         expect(own.status).toBe(401);
         expect(own.body.reason).toBe('the stamp must come from a session of a different credential');
 
-        const challenge = await challengeFor(api, 'DELETE', `/auth/credentials/${w.emailOtpId}`);
-        expect(challenge.type).toBe('EMAIL_OTP');
-        const revoked = await api.delete(
-          `/auth/credentials/${w.emailOtpId}`,
-          await retryHeaders(oauthSession, challenge.payloadToSign, challenge.requestId),
-        );
+        const revoke = await signedRequest(api, 'DELETE', `/auth/credentials/${w.emailOtpId}`, undefined, oauthSession);
+        expect([revoke.challenge.status, revoke.challenge.body.type]).toEqual([202, 'EMAIL_OTP']);
+        const revoked = revoke.result;
         expect(revoked.status).toBe(204);
         expect(revoked.body).toBeUndefined();
         expect((await credentials(w.accountId)).map((c) => c.type)).toEqual(['OAUTH']);

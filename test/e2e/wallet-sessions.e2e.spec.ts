@@ -1,7 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { useWalletService } from '../support/wallet-fixture.js';
-import { challengeFor, emailOtpSession, openSession, retryHeaders, signedCall } from '../support/wallet-session.js';
+import {
+  challengeFor,
+  emailOtpSession,
+  openSession,
+  retryHeaders,
+  signedCall,
+  signedRequest,
+} from '../support/wallet-session.js';
 
 describe('wallet sessions over HTTP', () => {
   const w = useWalletService({ session: false });
@@ -39,12 +46,9 @@ describe('wallet sessions over HTTP', () => {
   it('revokes a session by signed retry: 202 with the issuing credential’s type, then 204', async () => {
     const signer = await emailOtpSession(api, w.wallet.emailOtpId, { challenge: false });
     const target = await emailOtpSession(api, w.wallet.emailOtpId, { challenge: false });
-    const challenge = await challengeFor(api, 'DELETE', `/auth/sessions/${target.id}`);
-    expect(challenge.type).toBe('EMAIL_OTP');
-    const revoked = await api.delete(
-      `/auth/sessions/${target.id}`,
-      await retryHeaders(signer, challenge.payloadToSign, challenge.requestId),
-    );
+    const revoke = await signedRequest(api, 'DELETE', `/auth/sessions/${target.id}`, undefined, signer);
+    expect([revoke.challenge.status, revoke.challenge.body.type]).toEqual([202, 'EMAIL_OTP']);
+    const revoked = revoke.result;
     expect(revoked.status).toBe(204);
     expect((await sessions()).map((s) => s.id)).not.toContain(target.id);
     const again = await api.delete(`/auth/sessions/${target.id}`);

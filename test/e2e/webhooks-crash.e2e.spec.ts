@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { startChildService, type ChildService } from '../support/child-service.js';
-import { pointWebhooksAt, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import { useDataDir } from '../support/fixture.js';
+import { useChildServices } from '../support/fixture.js';
+import { pointWebhooksAt } from '../support/webhook-receiver.js';
 
 /**
  * The log is the outbox: a service killed with SIGKILL in the middle of a burst of fundings (with
@@ -9,17 +8,12 @@ import { useDataDir } from '../support/fixture.js';
  * was committed, each with the balance right after it; none is lost.
  */
 describe('webhooks across a crash', () => {
-  let child: ChildService | undefined;
-  let receiver: WebhookReceiver | undefined;
-  const dataDir = useDataDir('payments-webhooks-crash-', async () => {
-    await child?.kill();
-    await receiver?.close();
-  });
+  const services = useChildServices('payments-webhooks-crash-');
 
   it('delivers every committed event after SIGKILL during a burst and a restart', async () => {
     // A slow receiver: at the kill, deliveries are in flight, queued and not yet dispatched.
-    receiver = await startWebhookReceiver('slow');
-    child = await startChildService(dataDir);
+    const receiver = await services.receiver('slow');
+    let child = await services.start();
     const config = await pointWebhooksAt(child.api, receiver);
     const customer = await child.api.post('/customers', {
       customerType: 'INDIVIDUAL',
@@ -39,7 +33,7 @@ describe('webhooks across a crash', () => {
         attempted += 1;
         try {
           // Amount 1 each: the n-th committed transfer leaves the balance at n.
-          const res = await child!.api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 1 });
+          const res = await child.api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 1 });
           if (res.status !== 200) throw new Error(`unexpected ${res.status}: ${JSON.stringify(res.body)}`);
           acknowledged += 1;
         } catch (error) {
@@ -47,7 +41,7 @@ describe('webhooks across a crash', () => {
         }
         if (acknowledged >= target && !killed) {
           killed = true;
-          await child!.kill('SIGKILL');
+          await child.kill('SIGKILL');
         }
       }
     };
@@ -55,7 +49,7 @@ describe('webhooks across a crash', () => {
     expect(attempted).toBeGreaterThan(acknowledged);
     const deliveredBeforeRestart = receiver.delivered().size;
 
-    child = await startChildService(dataDir);
+    child = await services.start();
     const account = await child.api.get(`/internal-accounts/${accountId}`);
     const committed: number = account.body.balance.amount;
     expect(committed).toBeGreaterThanOrEqual(acknowledged);
@@ -64,7 +58,7 @@ describe('webhooks across a crash', () => {
 
     const balancesDelivered = () => {
       const seen = new Set<number>();
-      for (const copies of receiver!.delivered().values()) {
+      for (const copies of receiver.delivered().values()) {
         const hook = copies[0].json!;
         if (hook.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED' && hook.data.id === accountId)
           seen.add(hook.data.balance.amount);

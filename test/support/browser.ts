@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's chromium (installed by .ci/run with apt-get); the tests never download a browser. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -20,4 +20,17 @@ export async function launchChromium(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+}
+
+/** A new page of `browser` (`width` by 900) whose script errors and console errors are added to `errors`. */
+export async function watchedPage(
+  browser: Browser,
+  errors: string[],
+  { width = 1280, timeoutMs = 10_000 }: { width?: number; timeoutMs?: number } = {},
+): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  page.setDefaultTimeout(timeoutMs);
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => (m.type() === 'error' ? errors.push(m.text()) : undefined));
+  return page;
 }

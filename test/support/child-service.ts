@@ -5,13 +5,28 @@ import { basicAuth, client, TEST_ALLOWED_HOSTS, type Client } from './service.js
 
 export const COMPILED_MAIN = resolve('dist/apps/api/src/main.js');
 
-export interface ChildService {
+/** A compiled entry point running as a child process: its output so far and `kill` (SIGKILL by default). */
+export interface ChildWorker {
   process: ChildProcess;
-  url: string;
-  api: Client;
   output(): string;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
+
+/** The service as a child process, with its address and a client authenticated as the sandbox platform. */
+export interface ChildService extends ChildWorker {
+  url: string;
+  api: Client;
+}
+
+/** The environment of a child on `dataDir`: this process's, with plain logs, then `env`. */
+const childEnv = (dataDir: string, env: Record<string, string>): NodeJS.ProcessEnv => ({
+  ...process.env,
+  NODE_OPTIONS: '',
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'log',
+  NO_COLOR: '1',
+  ...env,
+});
 
 /**
  * Runs the compiled service (`npm run build` output) as a child process on a data directory and
@@ -24,17 +39,7 @@ export async function startChildService(
 ): Promise<ChildService> {
   const started = await spawnUntilReady(
     COMPILED_MAIN,
-    {
-      ...process.env,
-      NODE_OPTIONS: '',
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'log',
-      NO_COLOR: '1',
-      WEBHOOK_ALLOWED_HOSTS: TEST_ALLOWED_HOSTS,
-      ...env,
-    },
+    childEnv(dataDir, { PORT: '0', HOST: '127.0.0.1', WEBHOOK_ALLOWED_HOSTS: TEST_ALLOWED_HOSTS, ...env }),
     // eslint-disable-next-line no-control-regex -- an ANSI colour code ends the address in coloured logs
     { what: 'service', ready: /listening on (http:\/\/[^\s\x1b]+)/, before: 'listening', timeoutMs },
   );
@@ -54,12 +59,6 @@ export async function startChildService(
 
 export const COMPILED_WORKER = resolve('dist/apps/worker/src/main.js');
 
-export interface ChildWorker {
-  process: ChildProcess;
-  output(): string;
-  kill(signal?: NodeJS.Signals): Promise<void>;
-}
-
 /**
  * Runs the compiled worker (`dist/apps/worker/src/main.js`) on a data directory and resolves once
  * it started its duties (projections running, or standing by for another worker's leases).
@@ -73,11 +72,12 @@ export async function startChildWorker(
     process: child,
     output,
     kill,
-  } = await spawnUntilReady(
-    COMPILED_WORKER,
-    { ...process.env, NODE_OPTIONS: '', DATA_DIR: dataDir, LOG_LEVEL: 'log', NO_COLOR: '1', ...env },
-    { what: 'worker', ready: /projections running/, before: 'starting', timeoutMs },
-  );
+  } = await spawnUntilReady(COMPILED_WORKER, childEnv(dataDir, env), {
+    what: 'worker',
+    ready: /projections running/,
+    before: 'starting',
+    timeoutMs,
+  });
   return { process: child, output, kill };
 }
 
@@ -89,12 +89,7 @@ async function spawnUntilReady(
   main: string,
   env: NodeJS.ProcessEnv,
   { what, ready, before, timeoutMs }: { what: string; ready: RegExp; before: string; timeoutMs: number },
-): Promise<{
-  process: ChildProcess;
-  match: RegExpExecArray;
-  output(): string;
-  kill(signal?: NodeJS.Signals): Promise<void>;
-}> {
+): Promise<ChildWorker & { match: RegExpExecArray }> {
   if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first (npm test does)`);
   const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

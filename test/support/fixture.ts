@@ -1,9 +1,11 @@
-import { afterAll, beforeAll } from '@jest/globals';
+import { afterAll, beforeAll, describe } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '#domain/clock.js';
 import type { IdGenerator } from '#domain/ids.js';
+import { startChildService, type ChildService } from './child-service.js';
+import { findRedisServer, startRedis, type RedisHandle } from './redis-server.js';
 import { startTestService, type Client, type TestService } from './service.js';
 import { pointWebhooksAt, startWebhookReceiver, type ReceiverMode, type WebhookReceiver } from './webhook-receiver.js';
 
@@ -22,6 +24,25 @@ export interface FixtureOptions {
   webhooks?: ReceiverMode;
   /** Starts a webhook receiver in this mode, pointed at by nothing until a test configures it. */
   receiver?: ReceiverMode;
+  /** The job queue: SQLite (the default) or BullMQ on a redis-server of the file's own. */
+  jobs?: JobQueueAdapter;
+}
+
+export type JobQueueAdapter = 'sqlite' | 'bullmq';
+
+/**
+ * Declares `suite` once per job-queue adapter (which it passes to `useTestService({ jobs })`). In CI a missing
+ * redis-server is an error (startRedis throws); elsewhere the BullMQ run is skipped with a warning.
+ */
+export function describeEachJobQueue(what: string, suite: (adapter: JobQueueAdapter) => void): void {
+  const redisMissing = !findRedisServer() && !process.env.CI;
+  if (redisMissing) console.warn(`Skipping the BullMQ ${what} suite: redis-server is not on PATH`);
+  for (const [adapter, skip] of [
+    ['sqlite', false],
+    ['bullmq', redisMissing],
+  ] as const) {
+    (skip ? describe.skip : describe)(`${what} through the ${adapter} job queue`, () => suite(adapter));
+  }
 }
 
 /** The file's service, bound when its `beforeAll` has run; the clients can be taken before that. */
@@ -66,16 +87,23 @@ function lateClient(target: () => Client): Client {
 export function useTestService(options: FixtureOptions = {}): ServiceFixture {
   const clock = options.clock ?? new ManualClock(options.start ?? DEFAULT_START);
   let running: TestService | undefined;
+  let redis: RedisHandle | undefined;
   let receiver: WebhookReceiver | undefined;
   const receivers: WebhookReceiver[] = [];
   beforeAll(async () => {
-    running = await startTestService({ clock, ids: options.ids, env: options.env, dataDir: options.dataDir });
+    let env = options.env;
+    if (options.jobs === 'bullmq') {
+      redis = await startRedis();
+      env = { ...env, JOBS: 'bullmq', REDIS_URL: redis!.url };
+    }
+    running = await startTestService({ clock, ids: options.ids, env, dataDir: options.dataDir });
     const mode = options.webhooks ?? options.receiver;
     if (mode) receiver = await startWebhookReceiver(mode);
     if (receiver && options.webhooks) await pointWebhooksAt(running.api, receiver);
   });
   afterAll(async () => {
     await running?.close();
+    await redis?.stop();
     await Promise.all([receiver, ...receivers].map((r) => r?.close()));
   });
   const started = (): TestService => {
@@ -122,4 +150,28 @@ export function useDataDir(prefix: string, stop: () => Promise<unknown> | undefi
     rmSync(dir, { recursive: true, force: true });
   });
   return dir;
+}
+
+/**
+ * A data directory of the file's own and what its tests start on it: service processes (`start`) and webhook
+ * receivers (`receiver`). After the file's tests they are stopped, the last started first, and the directory removed.
+ */
+export function useChildServices(prefix: string) {
+  const running: (() => Promise<unknown>)[] = [];
+  const dataDir = useDataDir(prefix, async () => {
+    for (const stop of running.splice(0).reverse()) await stop();
+  });
+  return {
+    dataDir,
+    async start(env?: Record<string, string>): Promise<ChildService> {
+      const child = await startChildService(dataDir, env);
+      running.push(() => child.kill());
+      return child;
+    },
+    async receiver(mode?: ReceiverMode) {
+      const receiver = await startWebhookReceiver(mode);
+      running.push(() => receiver.close());
+      return receiver;
+    },
+  };
 }

@@ -10,10 +10,7 @@ import { OffsetClock } from '#domain/clock.js';
 import { adapterEnv, basicAuth, client, type Client } from '../../support/service.js';
 import { signedRequest, walletSession, type WalletSession } from '../../support/wallet-session.js';
 import { startRawSignedRetryServer } from '../raw-signed-retry.js';
-import { profiled, round, type Scenario } from '../scenario.js';
-
-/** Benchmarks measure speed: answers are checked by the tests, not here (a raw reference is not the service). */
-const NO_CHECK = { check: false };
+import { NO_CHECK, profiled, round, type Scenario } from '../scenario.js';
 
 /**
  * Freeze/unfreeze round trips on cards, both signed-retry steps with real stamps, many cards at

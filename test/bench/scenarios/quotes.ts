@@ -7,7 +7,7 @@ import { startService } from '../../../apps/api/src/service.js';
 import { loadConfig } from '#config/config.js';
 import { adapterEnv, basicAuth, client, type Client } from '../../support/service.js';
 import { startRawPaymentsServer } from '../raw-payments.js';
-import { expectStatus, fmt, percentile, profiled, round, type Scenario } from '../scenario.js';
+import { expectStatus, fmt, NO_CHECK, percentile, profiled, round, type Scenario } from '../scenario.js';
 
 /** Time budget per measurement; the whole scenario stays well under 30 s. */
 const RUN_MS = 4_000;
@@ -23,9 +23,6 @@ interface Measured {
   seconds: number;
   latencies: number[];
 }
-
-/** Benchmarks measure speed: answers are checked by the tests, not here (a raw reference is not the service). */
-const NO_CHECK = { check: false };
 
 /** A payer and a payee per client, funded so no payment runs short. */
 async function preparePairs(api: Client, count: number): Promise<Pair[]> {

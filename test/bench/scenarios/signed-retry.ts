@@ -9,10 +9,7 @@ import { startService } from '../../../apps/api/src/service.js';
 import { loadConfig } from '#config/config.js';
 import { adapterEnv, basicAuth, client, type Client } from '../../support/service.js';
 import { startRawSignedRetryServer } from '../raw-signed-retry.js';
-import { fmt, percentile, profiled, round, type Scenario } from '../scenario.js';
-
-/** Benchmarks measure speed: answers are checked by the tests, not here (a raw reference is not the service). */
-const NO_CHECK = { check: false };
+import { fmt, NO_CHECK, percentile, profiled, round, type Scenario } from '../scenario.js';
 
 /** Time budget per measurement; the whole scenario stays well under 30 s. */
 const SEQUENTIAL_MS = 3_000;

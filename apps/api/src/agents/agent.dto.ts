@@ -8,12 +8,9 @@ import {
   IsIn,
   IsInt,
   IsISO8601,
-  IsNotEmpty,
   IsOptional,
-  IsString,
   Matches,
   Max,
-  MaxLength,
   Min,
   ValidateIf,
   ValidateNested,
@@ -21,6 +18,7 @@ import {
 import { AGENT_PERMISSIONS, EXECUTION_MODES } from '#domain/agents/agent-types.js';
 import { publicIdPattern } from '#domain/ids.js';
 import { CURRENCY_CODES } from '#domain/money.js';
+import { FilledText, IntRange, OptionalText } from '../http/fields.js';
 import { CUSTOMER_ID } from '../http/formats.js';
 import { PageParams, SortedPageParams, ToBoolean } from '../http/list-params.js';
 import { Nullable } from '../http/validation.js';
@@ -56,13 +54,13 @@ export class SpendingLimitsUpdateDto {
   @Min(0)
   @Max(MAX)
   perTransactionLimit?: number;
-  @Nullable('integer') @IsInt() @Min(0) @Max(MAX) dailyLimit?: number | null;
+  @Nullable('integer') @IntRange(0, MAX) dailyLimit?: number | null;
   @ValidateIf((o: SpendingLimitsUpdateDto) => o.dailyTransactionLimit !== undefined)
   @IsInt()
   @Min(0)
   @Max(1_000_000)
   dailyTransactionLimit?: number;
-  @Nullable('integer') @IsInt() @Min(0) @Max(MAX) monthlyLimit?: number | null;
+  @Nullable('integer') @IntRange(0, MAX) monthlyLimit?: number | null;
 }
 
 /** Takes precedence over the policy's execution mode and per-transaction limit for one account. */
@@ -70,7 +68,7 @@ export class AccountRuleDto {
   @Matches(INTERNAL_ACCOUNT, { message: 'accountId must have the form InternalAccount:<uuid>' }) accountId!: string;
   @IsOptional() @IsIn(EXECUTION_MODES) executionMode?: (typeof EXECUTION_MODES)[number];
   /** null: inherit the policy's. */
-  @Nullable('integer') @IsInt() @Min(0) @Max(MAX) perTransactionLimit?: number | null;
+  @Nullable('integer') @IntRange(0, MAX) perTransactionLimit?: number | null;
 }
 
 export class AccountRestrictionsDto {
@@ -93,7 +91,7 @@ export class ApprovalThresholdsDto {
   @ValidateIf((o: ApprovalThresholdsDto) => o.amount != null || o.currency !== undefined)
   @IsIn(CURRENCY_CODES)
   currency?: string;
-  @Nullable('integer') @IsInt() @Min(0) @Max(MAX) amount?: number | null;
+  @Nullable('integer') @IntRange(0, MAX) amount?: number | null;
 }
 
 /** The parts of a policy that a create and an update both give whole (null: none). */
@@ -134,18 +132,18 @@ export class AgentPolicyUpdateDto extends AgentPolicyRulesDto {
 }
 
 export class CreateAgentDto {
-  @IsString() @IsNotEmpty() @MaxLength(200) name!: string;
+  @FilledText(200) name!: string;
   @Matches(CUSTOMER_ID, { message: 'customerId must have the form Customer:<uuid>' }) customerId!: string;
   @IsDefined() @ValidateNested() @Type(() => AgentPolicyDto) policy!: AgentPolicyDto;
 }
 
 export class UpdateAgentDto {
-  @ValidateIf((o: UpdateAgentDto) => o.name !== undefined) @IsString() @IsNotEmpty() @MaxLength(200) name?: string;
+  @ValidateIf((o: UpdateAgentDto) => o.name !== undefined) @FilledText(200) name?: string;
   @ValidateIf((o: UpdateAgentDto) => o.isPaused !== undefined) @IsBoolean() isPaused?: boolean;
 }
 
 export class RejectAgentActionDto {
-  @IsOptional() @IsString() @MaxLength(1000) reason?: string;
+  @OptionalText(1000) reason?: string;
 }
 
 export class ListAgentsQuery extends PageParams {

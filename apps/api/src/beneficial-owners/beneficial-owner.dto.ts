@@ -3,17 +3,10 @@ import {
   ArrayMaxSize,
   ArrayUnique,
   IsArray,
-  IsEmail,
   IsIn,
-  IsInt,
-  IsNotEmpty,
   IsObject,
   IsOptional,
-  IsString,
   Matches,
-  Max,
-  MaxLength,
-  Min,
   ValidateNested,
 } from 'class-validator';
 import {
@@ -22,6 +15,7 @@ import {
   type BeneficialOwnerRole,
   type IdentificationType,
 } from '#domain/beneficial-owners/beneficial-owner.js';
+import { FilledText, IntRange, OptionalEmail, OptionalFilledText, OptionalText } from '../http/fields.js';
 import { COUNTRY, CUSTOMER_ID, DATE } from '../http/formats.js';
 import { PageParams } from '../http/list-params.js';
 
@@ -34,39 +28,39 @@ const country = (field: string) => ({ message: `${field} must be an ISO 3166-1 a
 
 /** An owner's address: line1, postalCode and country are required, as in the public API. */
 export class BeneficialOwnerAddressDto {
-  @IsString() @IsNotEmpty() @MaxLength(200) line1!: string;
-  @IsOptional() @IsString() @MaxLength(200) line2?: string;
-  @IsOptional() @IsString() @MaxLength(100) city?: string;
-  @IsOptional() @IsString() @MaxLength(100) state?: string;
-  @IsString() @IsNotEmpty() @MaxLength(20) postalCode!: string;
+  @FilledText(200) line1!: string;
+  @OptionalText(200) line2?: string;
+  @OptionalText(100) city?: string;
+  @OptionalText(100) state?: string;
+  @FilledText(20) postalCode!: string;
   @Matches(COUNTRY, country('country')) country!: string;
 }
 
 export class BeneficialOwnerPersonalInfoDto {
-  @IsString() @IsNotEmpty() @MaxLength(100) firstName!: string;
-  @IsOptional() @IsString() @MaxLength(100) middleName?: string;
-  @IsString() @IsNotEmpty() @MaxLength(100) lastName!: string;
+  @FilledText(100) firstName!: string;
+  @OptionalText(100) middleName?: string;
+  @FilledText(100) lastName!: string;
   @Matches(DATE, { message: 'birthDate must be a date YYYY-MM-DD' }) birthDate!: string;
   @Matches(COUNTRY, country('nationality')) nationality!: string;
-  @IsOptional() @IsEmail() @MaxLength(254) email?: string;
+  @OptionalEmail(254) email?: string;
   @IsOptional()
   @Matches(E164, { message: 'phoneNumber must be in E.164 format, e.g. +14155550192' })
   phoneNumber?: string;
   @IsObject() @ValidateNested() @Type(() => BeneficialOwnerAddressDto) address!: BeneficialOwnerAddressDto;
   @IsIn(IDENTIFICATION_TYPES, { message: `idType must be one of ${IDENTIFICATION_TYPES.join(', ')}` })
   idType!: IdentificationType;
-  @IsString() @IsNotEmpty() @MaxLength(100) identifier!: string;
+  @FilledText(100) identifier!: string;
   @IsOptional() @Matches(COUNTRY, country('countryOfIssuance')) countryOfIssuance?: string;
 }
 
 /** Personal information field by field; only the fields given change (an address as a whole). */
 export class BeneficialOwnerPersonalInfoUpdateDto {
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(100) firstName?: string;
-  @IsOptional() @IsString() @MaxLength(100) middleName?: string;
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(100) lastName?: string;
+  @OptionalFilledText(100) firstName?: string;
+  @OptionalText(100) middleName?: string;
+  @OptionalFilledText(100) lastName?: string;
   @IsOptional() @Matches(DATE, { message: 'birthDate must be a date YYYY-MM-DD' }) birthDate?: string;
   @IsOptional() @Matches(COUNTRY, country('nationality')) nationality?: string;
-  @IsOptional() @IsEmail() @MaxLength(254) email?: string;
+  @OptionalEmail(254) email?: string;
   @IsOptional()
   @Matches(E164, { message: 'phoneNumber must be in E.164 format, e.g. +14155550192' })
   phoneNumber?: string;
@@ -78,7 +72,7 @@ export class BeneficialOwnerPersonalInfoUpdateDto {
   @IsOptional()
   @IsIn(IDENTIFICATION_TYPES, { message: `idType must be one of ${IDENTIFICATION_TYPES.join(', ')}` })
   idType?: IdentificationType;
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(100) identifier?: string;
+  @OptionalFilledText(100) identifier?: string;
   @IsOptional() @Matches(COUNTRY, country('countryOfIssuance')) countryOfIssuance?: string;
 }
 
@@ -89,7 +83,7 @@ export class CreateBeneficialOwnerDto {
   @ArrayUnique()
   @IsIn(BENEFICIAL_OWNER_ROLES, roleMessage)
   roles!: BeneficialOwnerRole[];
-  @IsInt(percentMessage) @Min(0, percentMessage) @Max(100, percentMessage) ownershipPercentage!: number;
+  @IntRange(0, 100, percentMessage) ownershipPercentage!: number;
   @IsObject()
   @ValidateNested()
   @Type(() => BeneficialOwnerPersonalInfoDto)
@@ -103,7 +97,7 @@ export class UpdateBeneficialOwnerDto {
   @ArrayUnique()
   @IsIn(BENEFICIAL_OWNER_ROLES, roleMessage)
   roles?: BeneficialOwnerRole[];
-  @IsOptional() @IsInt(percentMessage) @Min(0, percentMessage) @Max(100, percentMessage) ownershipPercentage?: number;
+  @IsOptional() @IntRange(0, 100, percentMessage) ownershipPercentage?: number;
   @IsOptional()
   @IsObject()
   @ValidateNested()

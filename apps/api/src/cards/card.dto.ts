@@ -5,21 +5,19 @@ import {
   IsArray,
   IsIn,
   IsInt,
-  IsNotEmpty,
   IsObject,
   IsOptional,
   IsISO8601,
   IsPositive,
-  IsString,
   Matches,
   Max,
-  MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
 import { MAX_FUNDING_SOURCES } from '#domain/cards/card-funding.js';
 import { CARD_TRANSACTION_STATUSES, type CardTransactionStatus } from '#domain/cards/card-transaction.js';
 import { CURRENCY_CODES } from '#domain/money.js';
+import { FilledText, IntRange, OptionalFilledText, OptionalText } from '../http/fields.js';
 import { SortedPageParams } from '../http/list-params.js';
 import { COUNTRY } from '../http/formats.js';
 
@@ -43,7 +41,7 @@ const accountIds = () => (target: object, key: string) => {
 
 export class CreateCardDto {
   @Matches(idOf('Customer'), { message: 'customerId must have the form Customer:<uuid>' }) customerId!: string;
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(100) platformCardId?: string;
+  @OptionalFilledText(100) platformCardId?: string;
   @IsIn(['VIRTUAL'], { message: 'form must be VIRTUAL (the only form supported)' }) form!: 'VIRTUAL';
   @accountIds() fundingSources!: string[];
 }
@@ -60,12 +58,12 @@ export class ListCardsQuery extends SortedPageParams {
   @IsOptional()
   @Matches(idOf('InternalAccount'), { message: 'accountId must have the form InternalAccount:<uuid>' })
   accountId?: string;
-  @IsOptional() @IsString() @MaxLength(100) platformCardId?: string;
+  @OptionalText(100) platformCardId?: string;
   @IsOptional() @IsIn(CARD_STATES) state?: (typeof CARD_STATES)[number];
 }
 
 export class MerchantDto {
-  @IsString() @IsNotEmpty() @MaxLength(100) descriptor!: string;
+  @FilledText(100) descriptor!: string;
   @IsOptional() @Matches(/^\d{4}$/, { message: 'mcc must be a four-digit merchant category code' }) mcc?: string;
   @IsOptional() @Matches(COUNTRY, { message: 'country must be an ISO 3166-1 alpha-2 code' }) country?: string;
 }
@@ -80,9 +78,9 @@ const amount = (optional: boolean) => (target: object, key: string) => {
 /** The public API's Currency object; only `code` selects the currency, the rest is accepted as given. */
 export class CurrencyRefDto {
   @IsIn(CURRENCY_CODES, { message: `currency.code must be one of ${CURRENCY_CODES.join(', ')}` }) code!: string;
-  @IsOptional() @IsString() @MaxLength(100) name?: string;
-  @IsOptional() @IsString() @MaxLength(20) symbol?: string;
-  @IsOptional() @IsInt() @Min(0) @Max(18) decimals?: number;
+  @OptionalText(100) name?: string;
+  @OptionalText(20) symbol?: string;
+  @IsOptional() @IntRange(0, 18) decimals?: number;
 }
 
 export class SimulateAuthorizationDto {

@@ -3,13 +3,10 @@ import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
-  IsEmail,
   IsIn,
   IsISO8601,
-  IsNotEmpty,
   IsObject,
   IsOptional,
-  IsString,
   Matches,
   MaxLength,
   ValidateNested,
@@ -22,17 +19,18 @@ import {
   PURPOSES_OF_ACCOUNT,
   type BusinessInfo,
 } from '#domain/customer/business-info.js';
+import { OptionalEmail, OptionalFilledText, OptionalText } from '../http/fields.js';
 import { IsCurrencyCode } from '../http/currency-code.js';
 import { COUNTRY, DATE, UMA_ADDRESS } from '../http/formats.js';
 import { PageParams, ToBoolean } from '../http/list-params.js';
 import { bodyErrors } from '../http/validation.js';
 
 export class AddressDto {
-  @IsOptional() @IsString() @MaxLength(200) line1?: string;
-  @IsOptional() @IsString() @MaxLength(200) line2?: string;
-  @IsOptional() @IsString() @MaxLength(100) city?: string;
-  @IsOptional() @IsString() @MaxLength(100) state?: string;
-  @IsOptional() @IsString() @MaxLength(20) postalCode?: string;
+  @OptionalText(200) line1?: string;
+  @OptionalText(200) line2?: string;
+  @OptionalText(100) city?: string;
+  @OptionalText(100) state?: string;
+  @OptionalText(20) postalCode?: string;
   @IsOptional() @Matches(COUNTRY, { message: 'country must be an ISO 3166-1 alpha-2 code' }) country?: string;
 }
 
@@ -42,13 +40,13 @@ const oneOf = (values: readonly string[]) =>
 
 /** A business's information, as the public API names it; every field optional (on update: kept when omitted). */
 export class BusinessInfoDto {
-  @IsOptional() @IsString() @MaxLength(200) legalName?: string;
-  @IsOptional() @IsString() @MaxLength(200) doingBusinessAs?: string;
+  @OptionalText(200) legalName?: string;
+  @OptionalText(200) doingBusinessAs?: string;
   @IsOptional() @Matches(COUNTRY, { message: 'country must be an ISO 3166-1 alpha-2 code' }) country?: string;
-  @IsOptional() @IsString() @MaxLength(100) registrationNumber?: string;
+  @OptionalText(100) registrationNumber?: string;
   @IsOptional() @Matches(DATE, { message: 'incorporatedOn must be a date YYYY-MM-DD' }) incorporatedOn?: string;
   @IsOptional() @oneOf(ENTITY_TYPES) entityType?: BusinessInfo['entityType'];
-  @IsOptional() @IsString() @MaxLength(100) taxId?: string;
+  @OptionalText(100) taxId?: string;
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(250)
@@ -56,7 +54,7 @@ export class BusinessInfoDto {
   countriesOfOperation?: string[];
   @IsOptional() @oneOf(BUSINESS_TYPES) businessType?: BusinessInfo['businessType'];
   @IsOptional() @oneOf(PURPOSES_OF_ACCOUNT) purposeOfAccount?: BusinessInfo['purposeOfAccount'];
-  @IsOptional() @IsString() @MaxLength(500) sourceOfFunds?: string;
+  @OptionalText(500) sourceOfFunds?: string;
   @IsOptional()
   @oneOf(MONTHLY_TRANSACTION_COUNTS)
   expectedMonthlyTransactionCount?: BusinessInfo['expectedMonthlyTransactionCount'];
@@ -85,8 +83,8 @@ export class CustomerProfileDto {
   @ArrayMaxSize(20)
   @IsCurrencyCode('currency', true)
   currencies?: string[];
-  @IsOptional() @IsEmail() @MaxLength(254) email?: string;
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) fullName?: string;
+  @OptionalEmail(254) email?: string;
+  @OptionalFilledText(200) fullName?: string;
   @IsOptional() @Matches(DATE, { message: 'birthDate must be a date YYYY-MM-DD' }) birthDate?: string;
   @IsOptional() @Matches(COUNTRY, { message: 'nationality must be an ISO 3166-1 alpha-2 code' }) nationality?: string;
   @IsOptional() @IsObject() @ValidateNested() @Type(() => AddressDto) address?: AddressDto;
@@ -99,7 +97,7 @@ export class CustomerProfileDto {
 
 export class CreateCustomerDto extends CustomerProfileDto {
   /** Unique per platform (409 CONFLICT); the customer's own uuid when omitted. */
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) platformCustomerId?: string;
+  @OptionalFilledText(200) platformCustomerId?: string;
   @IsIn(['INDIVIDUAL', 'BUSINESS']) customerType!: 'INDIVIDUAL' | 'BUSINESS';
 }
 
@@ -113,11 +111,11 @@ export class UpdateCustomerDto extends CustomerProfileDto {
   /** The public API requires it; here optional, and it must be the customer's (a type never changes). */
   @IsOptional() @IsIn(['INDIVIDUAL', 'BUSINESS']) customerType?: 'INDIVIDUAL' | 'BUSINESS';
   /** Unique per platform, like on create: a taken one is 409 CONFLICT. */
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) platformCustomerId?: string;
+  @OptionalFilledText(200) platformCustomerId?: string;
 }
 
 export class ListCustomersQuery extends PageParams {
-  @IsOptional() @IsString() @MaxLength(200) platformCustomerId?: string;
+  @OptionalText(200) platformCustomerId?: string;
   @IsOptional() @IsIn(['INDIVIDUAL', 'BUSINESS']) customerType?: 'INDIVIDUAL' | 'BUSINESS';
   @IsOptional() @IsISO8601({ strict: true }) createdAfter?: string;
   @IsOptional() @IsISO8601({ strict: true }) createdBefore?: string;
@@ -125,7 +123,7 @@ export class ListCustomersQuery extends PageParams {
   @IsOptional() @IsISO8601({ strict: true }) updatedBefore?: string;
   @IsOptional() @Matches(COUNTRY, { message: 'region must be an ISO 3166-1 alpha-2 code' }) region?: string;
   @IsOptional() @IsCurrencyCode('currency') currency?: string;
-  @IsOptional() @IsString() @MaxLength(200) umaAddress?: string;
+  @OptionalText(200) umaAddress?: string;
   @IsOptional()
   @ToBoolean()
   @IsBoolean({ message: 'isIncludingDeleted must be true or false' })

@@ -1,14 +1,14 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { DiscoveryQueries } from '#application/discoveries/discovery-queries.js';
+import { OptionalText } from '../http/fields.js';
 import { ApiDoc, ok } from '../docs/api-doc.js';
 
 export class ListDiscoveriesQuery {
   /** ISO 3166-1 alpha-2 country code, e.g. PH (any case). */
-  @IsOptional() @IsString() @MaxLength(8) country?: string;
+  @OptionalText(8) country?: string;
   /** ISO 4217 currency code, e.g. PHP (any case). */
-  @IsOptional() @IsString() @MaxLength(8) currency?: string;
+  @OptionalText(8) currency?: string;
 }
 
 /** Receiving institutions by corridor. */

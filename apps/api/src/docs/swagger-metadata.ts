@@ -43,18 +43,18 @@ export default async () => {
           import('../customers/customer.dto.js'),
           {
             AddressDto: {
-              line1: { required: false, type: () => String, maxLength: 200 },
-              line2: { required: false, type: () => String, maxLength: 200 },
-              city: { required: false, type: () => String, maxLength: 100 },
-              state: { required: false, type: () => String, maxLength: 100 },
-              postalCode: { required: false, type: () => String, maxLength: 20 },
+              line1: { required: false, type: () => String },
+              line2: { required: false, type: () => String },
+              city: { required: false, type: () => String },
+              state: { required: false, type: () => String },
+              postalCode: { required: false, type: () => String },
               country: { required: false, type: () => String },
             },
             BusinessInfoDto: {
-              legalName: { required: false, type: () => String, maxLength: 200 },
-              doingBusinessAs: { required: false, type: () => String, maxLength: 200 },
+              legalName: { required: false, type: () => String },
+              doingBusinessAs: { required: false, type: () => String },
               country: { required: false, type: () => String },
-              registrationNumber: { required: false, type: () => String, maxLength: 100 },
+              registrationNumber: { required: false, type: () => String },
               incorporatedOn: { required: false, type: () => String },
               entityType: {
                 required: false,
@@ -68,7 +68,7 @@ export default async () => {
                   'OTHER',
                 ],
               },
-              taxId: { required: false, type: () => String, maxLength: 100 },
+              taxId: { required: false, type: () => String },
               countriesOfOperation: { required: false, type: () => [String], maxItems: 250 },
               businessType: {
                 required: false,
@@ -113,7 +113,7 @@ export default async () => {
                   'CHARITABLE_DONATIONS',
                 ],
               },
-              sourceOfFunds: { required: false, type: () => String, maxLength: 500 },
+              sourceOfFunds: { required: false, type: () => String },
               expectedMonthlyTransactionCount: {
                 required: false,
                 enum: ['COUNT_UNDER_10', 'COUNT_10_TO_100', 'COUNT_100_TO_500', 'COUNT_500_TO_1000', 'COUNT_OVER_1000'],
@@ -134,8 +134,8 @@ export default async () => {
               umaAddress: { required: false, type: () => String, maxLength: 200 },
               region: { required: false, type: () => String },
               currencies: { required: false, type: () => [String], maxItems: 20 },
-              email: { required: false, type: () => String, maxLength: 254, format: 'email' },
-              fullName: { required: false, type: () => String, maxLength: 200 },
+              email: { required: false, type: () => String },
+              fullName: { required: false, type: () => String },
               birthDate: { required: false, type: () => String },
               nationality: { required: false, type: () => String },
               address: { required: false, type: () => t['../customers/customer.dto.js'].AddressDto },
@@ -156,7 +156,6 @@ export default async () => {
                 required: false,
                 type: () => String,
                 description: "Unique per platform (409 CONFLICT); the customer's own uuid when omitted.",
-                maxLength: 200,
               },
               customerType: { required: true, enum: ['INDIVIDUAL', 'BUSINESS'] },
             },
@@ -171,11 +170,10 @@ export default async () => {
                 required: false,
                 type: () => String,
                 description: 'Unique per platform, like on create: a taken one is 409 CONFLICT.',
-                maxLength: 200,
               },
             },
             ListCustomersQuery: {
-              platformCustomerId: { required: false, type: () => String, maxLength: 200 },
+              platformCustomerId: { required: false, type: () => String },
               customerType: { required: false, enum: ['INDIVIDUAL', 'BUSINESS'] },
               createdAfter: { required: false, type: () => String },
               createdBefore: { required: false, type: () => String },
@@ -183,7 +181,7 @@ export default async () => {
               updatedBefore: { required: false, type: () => String },
               region: { required: false, type: () => String },
               currency: { required: false, type: () => String },
-              umaAddress: { required: false, type: () => String, maxLength: 200 },
+              umaAddress: { required: false, type: () => String },
               isIncludingDeleted: { required: false, type: () => Boolean },
             },
           },
@@ -193,7 +191,7 @@ export default async () => {
           {
             CreatePlatformExternalAccountDto: {
               currency: { required: true, type: () => String },
-              platformAccountId: { required: false, type: () => String, maxLength: 200 },
+              platformAccountId: { required: false, type: () => String },
               defaultUmaDepositAccount: { required: false, type: () => Boolean },
               accountInfo: { required: true, type: 'object', additionalProperties: true },
             },
@@ -207,7 +205,7 @@ export default async () => {
           {
             CreateInvitationDto: {
               inviterUma: { required: true, type: () => String, maxLength: 200 },
-              firstName: { required: false, type: () => String, maxLength: 100 },
+              firstName: { required: false, type: () => String },
               amountToSend: {
                 required: false,
                 type: () => Number,
@@ -219,7 +217,7 @@ export default async () => {
             ClaimInvitationDto: { inviteeUma: { required: true, type: () => String, maxLength: 200 } },
             ListInvitationsQuery: {
               status: { required: false, enum: ['PENDING', 'CLAIMED', 'EXPIRED', 'CANCELLED'] },
-              inviterUma: { required: false, type: () => String, maxLength: 200 },
+              inviterUma: { required: false, type: () => String },
             },
           },
         ],
@@ -247,43 +245,43 @@ export default async () => {
           import('../beneficial-owners/beneficial-owner.dto.js'),
           {
             BeneficialOwnerAddressDto: {
-              line1: { required: true, type: () => String, maxLength: 200 },
-              line2: { required: false, type: () => String, maxLength: 200 },
-              city: { required: false, type: () => String, maxLength: 100 },
-              state: { required: false, type: () => String, maxLength: 100 },
-              postalCode: { required: true, type: () => String, maxLength: 20 },
+              line1: { required: true, type: () => String },
+              line2: { required: false, type: () => String },
+              city: { required: false, type: () => String },
+              state: { required: false, type: () => String },
+              postalCode: { required: true, type: () => String },
               country: { required: true, type: () => String },
             },
             BeneficialOwnerPersonalInfoDto: {
-              firstName: { required: true, type: () => String, maxLength: 100 },
-              middleName: { required: false, type: () => String, maxLength: 100 },
-              lastName: { required: true, type: () => String, maxLength: 100 },
+              firstName: { required: true, type: () => String },
+              middleName: { required: false, type: () => String },
+              lastName: { required: true, type: () => String },
               birthDate: { required: true, type: () => String },
               nationality: { required: true, type: () => String },
-              email: { required: false, type: () => String, maxLength: 254, format: 'email' },
+              email: { required: false, type: () => String },
               phoneNumber: { required: false, type: () => String },
               address: {
                 required: true,
                 type: () => t['../beneficial-owners/beneficial-owner.dto.js'].BeneficialOwnerAddressDto,
               },
               idType: { required: true, enum: ['SSN', 'ITIN', 'EIN', 'NON_US_TAX_ID'] },
-              identifier: { required: true, type: () => String, maxLength: 100 },
+              identifier: { required: true, type: () => String },
               countryOfIssuance: { required: false, type: () => String },
             },
             BeneficialOwnerPersonalInfoUpdateDto: {
-              firstName: { required: false, type: () => String, maxLength: 100 },
-              middleName: { required: false, type: () => String, maxLength: 100 },
-              lastName: { required: false, type: () => String, maxLength: 100 },
+              firstName: { required: false, type: () => String },
+              middleName: { required: false, type: () => String },
+              lastName: { required: false, type: () => String },
               birthDate: { required: false, type: () => String },
               nationality: { required: false, type: () => String },
-              email: { required: false, type: () => String, maxLength: 254, format: 'email' },
+              email: { required: false, type: () => String },
               phoneNumber: { required: false, type: () => String },
               address: {
                 required: false,
                 type: () => t['../beneficial-owners/beneficial-owner.dto.js'].BeneficialOwnerAddressDto,
               },
               idType: { required: false, enum: ['SSN', 'ITIN', 'EIN', 'NON_US_TAX_ID'] },
-              identifier: { required: false, type: () => String, maxLength: 100 },
+              identifier: { required: false, type: () => String },
               countryOfIssuance: { required: false, type: () => String },
             },
             CreateBeneficialOwnerDto: {
@@ -295,7 +293,7 @@ export default async () => {
                 isArray: true,
                 uniqueItems: true,
               },
-              ownershipPercentage: { required: true, type: () => Number, minimum: 0, maximum: 100 },
+              ownershipPercentage: { required: true, type: () => Number },
               personalInfo: {
                 required: true,
                 type: () => t['../beneficial-owners/beneficial-owner.dto.js'].BeneficialOwnerPersonalInfoDto,
@@ -309,7 +307,7 @@ export default async () => {
                 isArray: true,
                 uniqueItems: true,
               },
-              ownershipPercentage: { required: false, type: () => Number, minimum: 0, maximum: 100 },
+              ownershipPercentage: { required: false, type: () => Number },
               personalInfo: {
                 required: false,
                 type: () => t['../beneficial-owners/beneficial-owner.dto.js'].BeneficialOwnerPersonalInfoUpdateDto,
@@ -355,8 +353,8 @@ export default async () => {
               },
               side: { required: false, enum: ['FRONT', 'BACK'] },
               country: { required: true, type: () => String },
-              documentNumber: { required: false, type: () => String, maxLength: 100 },
-              issuingAuthority: { required: false, type: () => String, maxLength: 200 },
+              documentNumber: { required: false, type: () => String },
+              issuingAuthority: { required: false, type: () => String },
             },
             UploadDocumentDto: { documentHolder: { required: true, type: () => String } },
             ListDocumentsQuery: {
@@ -408,7 +406,7 @@ export default async () => {
               },
             },
             KycSubmissionDto: {
-              fullName: { required: false, type: () => String, maxLength: 200 },
+              fullName: { required: false, type: () => String },
               birthDate: { required: false, type: () => String },
               nationality: { required: false, type: () => String },
               address: { required: false, type: () => t['../customers/customer.dto.js'].AddressDto },
@@ -449,8 +447,8 @@ export default async () => {
             },
             PlatformCurrencyConfigDto: {
               currencyCode: { required: true, type: () => String },
-              minAmount: { required: true, type: () => Number, minimum: 0 },
-              maxAmount: { required: true, type: () => Number, minimum: 0 },
+              minAmount: { required: true, type: () => Number },
+              maxAmount: { required: true, type: () => Number },
               requiredCounterpartyFields: {
                 required: true,
                 type: () => [t['../platform-config/platform-config.dto.js'].CounterpartyFieldDto],
@@ -464,13 +462,13 @@ export default async () => {
               },
             },
             EmbeddedWalletConfigDto: {
-              appName: { required: false, type: () => String, maxLength: 255 },
-              otpLength: { required: false, type: () => Number, minimum: 4, maximum: 12 },
+              appName: { required: false, type: () => String },
+              otpLength: { required: false, type: () => Number },
               alphanumeric: { required: false, type: () => Boolean },
-              expirationSeconds: { required: false, type: () => Number, minimum: 1, maximum: 86400 },
-              sendFromEmailAddress: { required: false, type: () => String, maxLength: 255, format: 'email' },
-              sendFromEmailSenderName: { required: false, type: () => String, maxLength: 255 },
-              replyToEmailAddress: { required: false, type: () => String, maxLength: 255, format: 'email' },
+              expirationSeconds: { required: false, type: () => Number },
+              sendFromEmailAddress: { required: false, type: () => String },
+              sendFromEmailSenderName: { required: false, type: () => String },
+              replyToEmailAddress: { required: false, type: () => String },
               logoUrl: { required: false, type: () => String, maxLength: 512, format: 'uri' },
             },
             UpdateConfigDto: {
@@ -514,7 +512,7 @@ export default async () => {
             AddCredentialDto: {
               type: { required: true, enum: ['OAUTH', 'EMAIL_OTP', 'PASSKEY'] },
               accountId: { required: true, type: () => String },
-              nickname: { required: false, type: () => String, maxLength: 100 },
+              nickname: { required: false, type: () => String },
               challenge: {
                 required: false,
                 type: () => String,
@@ -528,8 +526,8 @@ export default async () => {
             CredentialChallengeDto: { clientPublicKey: { required: false, type: () => String } },
             VerifyCredentialDto: {
               type: { required: false, enum: ['OAUTH', 'EMAIL_OTP', 'PASSKEY'] },
-              otp: { required: false, type: () => String, maxLength: 32 },
-              oidcToken: { required: false, type: () => String, maxLength: 16384 },
+              otp: { required: false, type: () => String },
+              oidcToken: { required: false, type: () => String },
               clientPublicKey: { required: false, type: () => String },
               assertion: { required: false, type: () => t['../wallet/wallet.dto.js'].PasskeyAssertionDto },
             },
@@ -560,7 +558,6 @@ export default async () => {
                 type: () => String,
                 description:
                   'REALTIME_FUNDING in a stablecoin: the network the customer deposits on (SOLANA, ETHEREUM, BASE, ...).',
-                maxLength: 32,
               },
             },
             QuoteDestinationDto: {
@@ -574,7 +571,6 @@ export default async () => {
                 type: () => String,
                 description:
                   "UMA_ADDRESS: the receiving currency, one of the lookup's supportedCurrencies (default: the first).",
-                maxLength: 16,
               },
             },
             CreateQuoteDto: {
@@ -595,7 +591,7 @@ export default async () => {
                 description:
                   "Payer data the receiver asked for (the lookup's requiredPayerDataFields), e.g. FULL_NAME, BIRTH_DATE, NATIONALITY.",
               },
-              description: { required: false, type: () => String, maxLength: 500 },
+              description: { required: false, type: () => String },
               purposeOfPayment: {
                 required: false,
                 enum: [
@@ -644,7 +640,7 @@ export default async () => {
           {
             CreateCardDto: {
               customerId: { required: true, type: () => String },
-              platformCardId: { required: false, type: () => String, maxLength: 100 },
+              platformCardId: { required: false, type: () => String },
               form: { required: true, enum: ['VIRTUAL'] },
               fundingSources: { required: true, type: () => [String] },
             },
@@ -655,19 +651,19 @@ export default async () => {
             ListCardsQuery: {
               customerId: { required: false, type: () => String },
               accountId: { required: false, type: () => String },
-              platformCardId: { required: false, type: () => String, maxLength: 100 },
+              platformCardId: { required: false, type: () => String },
               state: { required: false, enum: ['ACTIVE', 'FROZEN', 'CLOSED', 'PENDING_KYC', 'PENDING_ISSUE'] },
             },
             MerchantDto: {
-              descriptor: { required: true, type: () => String, maxLength: 100 },
+              descriptor: { required: true, type: () => String },
               mcc: { required: false, type: () => String, pattern: '^\\d{4}$' },
               country: { required: false, type: () => String },
             },
             CurrencyRefDto: {
               code: { required: true, type: () => String },
-              name: { required: false, type: () => String, maxLength: 100 },
-              symbol: { required: false, type: () => String, maxLength: 20 },
-              decimals: { required: false, type: () => Number, minimum: 0, maximum: 18 },
+              name: { required: false, type: () => String },
+              symbol: { required: false, type: () => String },
+              decimals: { required: false, type: () => Number },
             },
             SimulateAuthorizationDto: {
               amount: { required: true, type: () => Number },
@@ -733,9 +729,9 @@ export default async () => {
             SpendingLimitsUpdateDto: {
               currency: { required: false, type: () => String },
               perTransactionLimit: { required: false, type: () => Number, minimum: 0 },
-              dailyLimit: { required: false, type: () => Number, nullable: true, minimum: 0 },
+              dailyLimit: { required: false, type: () => Number, nullable: true },
               dailyTransactionLimit: { required: false, type: () => Number, minimum: 0, maximum: 1000000 },
-              monthlyLimit: { required: false, type: () => Number, nullable: true, minimum: 0 },
+              monthlyLimit: { required: false, type: () => Number, nullable: true },
             },
             AccountRuleDto: {
               accountId: { required: true, type: () => String },
@@ -745,7 +741,6 @@ export default async () => {
                 type: () => Number,
                 nullable: true,
                 description: "null: inherit the policy's.",
-                minimum: 0,
               },
             },
             AccountRestrictionsDto: {
@@ -764,7 +759,7 @@ export default async () => {
             },
             ApprovalThresholdsDto: {
               currency: { required: false, type: () => String },
-              amount: { required: false, type: () => Number, nullable: true, minimum: 0 },
+              amount: { required: false, type: () => Number, nullable: true },
             },
             AgentPolicyRulesDto: {
               accountRestrictions: {
@@ -813,15 +808,15 @@ export default async () => {
               spendingLimits: { required: false, type: () => t['../agents/agent.dto.js'].SpendingLimitsUpdateDto },
             },
             CreateAgentDto: {
-              name: { required: true, type: () => String, maxLength: 200 },
+              name: { required: true, type: () => String },
               customerId: { required: true, type: () => String },
               policy: { required: true, type: () => t['../agents/agent.dto.js'].AgentPolicyDto },
             },
             UpdateAgentDto: {
-              name: { required: false, type: () => String, maxLength: 200 },
+              name: { required: false, type: () => String },
               isPaused: { required: false, type: () => Boolean },
             },
-            RejectAgentActionDto: { reason: { required: false, type: () => String, maxLength: 1000 } },
+            RejectAgentActionDto: { reason: { required: false, type: () => String } },
             ListAgentsQuery: {
               customerId: { required: false, type: () => String },
               isPaused: { required: false, type: () => Boolean },
@@ -856,7 +851,7 @@ export default async () => {
           import('../tokens/tokens.controller.js'),
           {
             CreateTokenDto: {
-              name: { required: true, type: () => String, maxLength: 100 },
+              name: { required: true, type: () => String },
               permissions: {
                 required: false,
                 type: () => [Object],
@@ -868,7 +863,7 @@ export default async () => {
               },
             },
             ListTokensQuery: {
-              name: { required: false, type: () => String, maxLength: 100 },
+              name: { required: false, type: () => String },
               createdAfter: { required: false, type: () => String },
               createdBefore: { required: false, type: () => String },
               updatedAfter: { required: false, type: () => String },
@@ -881,7 +876,7 @@ export default async () => {
           {
             ListDeliveriesQuery: {
               status: { required: false, enum: ['PENDING', 'FAILED', 'DELIVERED', 'DEAD'] },
-              type: { required: false, type: () => String, maxLength: 100 },
+              type: { required: false, type: () => String },
             },
           },
         ],
@@ -927,34 +922,26 @@ export default async () => {
                 required: false,
                 type: () => String,
                 description: 'An internal or external account id, or a UMA address, on either side of the transaction.',
-                maxLength: 255,
               },
               senderAccountIdentifier: {
                 required: false,
                 type: () => String,
                 description: "The source's account id, or its UMA address (starting with `$`).",
-                maxLength: 255,
               },
               receiverAccountIdentifier: {
                 required: false,
                 type: () => String,
                 description: "The destination's account id, or its UMA address (starting with `$`).",
-                maxLength: 255,
               },
               status: { required: false, type: () => String },
               type: { required: false, enum: ['INCOMING', 'OUTGOING'] },
-              reference: {
-                required: false,
-                type: () => String,
-                description: 'reconciliationInstructions.reference',
-                maxLength: 100,
-              },
+              reference: { required: false, type: () => String, description: 'reconciliationInstructions.reference' },
               startDate: { required: false, type: () => String, description: 'createdAt at or after (inclusive).' },
               endDate: { required: false, type: () => String, description: 'createdAt at or before (inclusive).' },
             },
             ListTransactionsQuery: {
               customerId: { required: false, type: () => String },
-              platformCustomerId: { required: false, type: () => String, maxLength: 200 },
+              platformCustomerId: { required: false, type: () => String },
             },
           },
         ],
@@ -970,7 +957,6 @@ export default async () => {
                 type: () => String,
                 description:
                   'Why the platform refuses the payment, for its own records (kept as rejectionReason), e.g.\nRESTRICTED_JURISDICTION.',
-                maxLength: 1000,
               },
             },
             ConfirmReceiptDeliveryDto: {
@@ -1030,13 +1016,11 @@ export default async () => {
                 required: false,
                 type: () => String,
                 description: 'ISO 3166-1 alpha-2 country code, e.g. PH (any case).',
-                maxLength: 8,
               },
               currency: {
                 required: false,
                 type: () => String,
                 description: 'ISO 4217 currency code, e.g. PHP (any case).',
-                maxLength: 8,
               },
             },
           },

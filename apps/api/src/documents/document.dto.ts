@@ -1,10 +1,11 @@
-import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, Matches } from 'class-validator';
 import {
   DOCUMENT_SIDES,
   DOCUMENT_TYPES,
   type DocumentSide,
   type DocumentType,
 } from '#domain/documents/document-types.js';
+import { OptionalFilledText } from '../http/fields.js';
 import { BENEFICIAL_OWNER_ID, COUNTRY, CUSTOMER_ID } from '../http/formats.js';
 import { PageParams } from '../http/list-params.js';
 
@@ -20,8 +21,8 @@ export class DocumentDetailsDto {
   @IsIn(DOCUMENT_TYPES, documentTypeMessage) documentType!: DocumentType;
   @IsOptional() @IsIn(DOCUMENT_SIDES, { message: 'side must be FRONT or BACK' }) side?: DocumentSide;
   @Matches(COUNTRY, { message: 'country must be an ISO 3166-1 alpha-2 code' }) country!: string;
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(100) documentNumber?: string;
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) issuingAuthority?: string;
+  @OptionalFilledText(100) documentNumber?: string;
+  @OptionalFilledText(200) issuingAuthority?: string;
 }
 
 export class UploadDocumentDto extends DocumentDetailsDto {

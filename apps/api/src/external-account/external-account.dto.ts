@@ -1,6 +1,7 @@
-import { IsBoolean, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsObject, IsOptional, Matches } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { CURRENCY_CODE_PATTERN, CURRENCY_CODE_TEXT } from '#domain/money.js';
+import { OptionalFilledText } from '../http/fields.js';
 import { PageParams } from '../http/list-params.js';
 import { CUSTOMER_ID } from '../http/formats.js';
 
@@ -10,7 +11,7 @@ const currencyMessage = { message: `currency must be ${CURRENCY_CODE_TEXT}` };
 /** The platform's own external account: no customerId. */
 export class CreatePlatformExternalAccountDto {
   @Matches(CURRENCY_CODE_PATTERN, currencyMessage) currency!: string;
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) platformAccountId?: string;
+  @OptionalFilledText(200) platformAccountId?: string;
   @IsOptional() @IsBoolean() defaultUmaDepositAccount?: boolean;
   // Per-type fields are checked against the account type table (accountInfo.<field> errors).
   @IsObject({ message: 'accountInfo must be an object with accountType and the fields of that type' })

@@ -7,6 +7,8 @@ import type { Redis } from 'ioredis';
 import type { AppConfig } from '#config/config.js';
 
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+/** A hit as the throttler counts it: key, ttl (ms), limit, block duration (ms, 0: the window) and throttler name. */
+type Hit = Parameters<ThrottlerStorage['increment']>;
 
 /**
  * A throttler storage that can also tell whether a key is blocked without counting a hit: the
@@ -33,13 +35,7 @@ interface Window {
 export class MemoryRateLimitStorage implements RateLimitStorage {
   private readonly windows = new Map<string, Window>();
 
-  async increment(
-    key: string,
-    ttl: number,
-    limit: number,
-    blockDuration: number,
-    name: string,
-  ): Promise<ThrottlerStorageRecord> {
+  async increment(...[key, ttl, limit, blockDuration, name]: Hit): Promise<ThrottlerStorageRecord> {
     const now = Date.now();
     const id = `${name}:${key}`;
     let w = this.windows.get(id);
@@ -130,13 +126,7 @@ export class RedisRateLimitStorage implements RateLimitStorage {
     return { hits: `${base}:hits`, block: `${base}:block` };
   }
 
-  async increment(
-    key: string,
-    ttl: number,
-    limit: number,
-    blockDuration: number,
-    name: string,
-  ): Promise<ThrottlerStorageRecord> {
+  async increment(...[key, ttl, limit, blockDuration, name]: Hit): Promise<ThrottlerStorageRecord> {
     const k = this.keys(key, name);
     try {
       const [hits, ttlMs, blockMs] = await this.redis.rateLimitHit(k.hits, k.block, ttl, limit, blockDuration);

@@ -1,17 +1,6 @@
 import { Body, Controller, Injectable, Param, Post, Query, type PipeTransform } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import {
-  IsIn,
-  IsInt,
-  IsISO8601,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, Matches, Max, MaxLength, Min } from 'class-validator';
 import {
   CancelInvitationCommand,
   ClaimInvitationCommand,
@@ -20,6 +9,7 @@ import {
 import { InvitationQueries } from '#application/invitations/invitation-queries.js';
 import type { Actor } from '#application/tokens.js';
 import { INVITATION_CODE } from '#domain/invitations/invitation.js';
+import { OptionalFilledText, OptionalText } from '../http/fields.js';
 import { ApiDoc, ApiResource, created, ok } from '../docs/api-doc.js';
 import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
@@ -32,7 +22,7 @@ const STATUSES = ['PENDING', 'CLAIMED', 'EXPIRED', 'CANCELLED'] as const;
 
 export class CreateInvitationDto {
   @Matches(UMA_ADDRESS, { message: 'inviterUma must look like $name@domain.tld' }) @MaxLength(200) inviterUma!: string;
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(100) firstName?: string;
+  @OptionalFilledText(100) firstName?: string;
   /** Smallest unit of the inviter's (first) currency. */
   @IsOptional()
   @IsInt({ message: 'amountToSend must be an integer in the smallest unit' })
@@ -48,7 +38,7 @@ export class ClaimInvitationDto {
 
 export class ListInvitationsQuery extends PageParams {
   @IsOptional() @IsIn(STATUSES) status?: (typeof STATUSES)[number];
-  @IsOptional() @IsString() @MaxLength(200) inviterUma?: string;
+  @OptionalText(200) inviterUma?: string;
 }
 
 /** Codes are Crockford base32, read case-insensitively. */

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsNotEmpty, IsObject, IsOptional, IsString, IsUrl, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsObject, IsOptional, IsUrl, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { OptionalFilledText } from '../http/fields.js';
 import { AddressDto, BusinessInfoDto } from '../customers/customer.dto.js';
 import { COUNTRY, DATE } from '../http/formats.js';
 
@@ -13,7 +14,7 @@ export class CreateKycLinkDto {
 
 /** What the hosted page submits: the fields a KYC or KYB verification needs. */
 export class KycSubmissionDto {
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) fullName?: string;
+  @OptionalFilledText(200) fullName?: string;
   @IsOptional() @Matches(DATE, { message: 'birthDate must be a date YYYY-MM-DD' }) birthDate?: string;
   @IsOptional() @Matches(COUNTRY, { message: 'nationality must be an ISO 3166-1 alpha-2 code' }) nationality?: string;
   @IsOptional() @IsObject() @ValidateNested() @Type(() => AddressDto) address?: AddressDto;

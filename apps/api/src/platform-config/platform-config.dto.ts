@@ -4,22 +4,19 @@ import {
   ArrayMinSize,
   IsArray,
   IsBoolean,
-  IsEmail,
   IsIn,
-  IsInt,
   IsObject,
   IsOptional,
   IsString,
   IsUrl,
   Matches,
-  Max,
   MaxLength,
-  Min,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { COUNTERPARTY_FIELD_NAMES, TRANSACTION_TYPES } from '#domain/platform/platform-config.js';
+import { IntRange, OptionalEmail, OptionalText } from '../http/fields.js';
 import { IsCurrencyCode } from '../http/currency-code.js';
 
 const DOMAIN = /^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
@@ -32,8 +29,8 @@ export class CounterpartyFieldDto {
 /** One currency the platform offers, with the public API's fields (all required). */
 export class PlatformCurrencyConfigDto {
   @IsCurrencyCode('currencyCode') currencyCode!: string;
-  @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) minAmount!: number;
-  @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) maxAmount!: number;
+  @IntRange(0, Number.MAX_SAFE_INTEGER) minAmount!: number;
+  @IntRange(0, Number.MAX_SAFE_INTEGER) maxAmount!: number;
   @IsArray()
   @ArrayMaxSize(COUNTERPARTY_FIELD_NAMES.length)
   @ValidateNested({ each: true })
@@ -47,13 +44,13 @@ export class PlatformCurrencyConfigDto {
 
 /** The embedded wallet's OTP email settings; fields omitted are left as they are. */
 export class EmbeddedWalletConfigDto {
-  @IsOptional() @IsString() @MaxLength(255) appName?: string;
-  @IsOptional() @IsInt() @Min(4) @Max(12) otpLength?: number;
+  @OptionalText(255) appName?: string;
+  @IsOptional() @IntRange(4, 12) otpLength?: number;
   @IsOptional() @IsBoolean() alphanumeric?: boolean;
-  @IsOptional() @IsInt() @Min(1) @Max(86400) expirationSeconds?: number;
-  @IsOptional() @IsEmail() @MaxLength(255) sendFromEmailAddress?: string;
-  @IsOptional() @IsString() @MaxLength(255) sendFromEmailSenderName?: string;
-  @IsOptional() @IsEmail() @MaxLength(255) replyToEmailAddress?: string;
+  @IsOptional() @IntRange(1, 86400) expirationSeconds?: number;
+  @OptionalEmail(255) sendFromEmailAddress?: string;
+  @OptionalText(255) sendFromEmailSenderName?: string;
+  @OptionalEmail(255) replyToEmailAddress?: string;
   @IsOptional() @IsUrl({ protocols: ['https', 'http'], require_protocol: true }) @MaxLength(512) logoUrl?: string;
 }
 

@@ -17,6 +17,7 @@ import {
 } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { PURPOSES_OF_PAYMENT } from '#domain/quotes/quote.js';
+import { OptionalText } from '../http/fields.js';
 import { CUSTOMER_ID, UMA_ADDRESS } from '../http/formats.js';
 import { RequiredIf } from '../http/validation.js';
 import { SortedPageParams } from '../http/list-params.js';
@@ -75,7 +76,7 @@ export class QuoteFundingSourceDto {
   @MaxLength(16)
   currency?: string;
   /** REALTIME_FUNDING in a stablecoin: the network the customer deposits on (SOLANA, ETHEREUM, BASE, ...). */
-  @IsOptional() @IsString() @MaxLength(32) cryptoNetwork?: string;
+  @OptionalText(32) cryptoNetwork?: string;
 }
 
 /** `ACCOUNT` (internal or external account id) or `UMA_ADDRESS` (address plus the lookup made for it). */
@@ -93,7 +94,7 @@ export class QuoteDestinationDto {
   umaAddress?: string;
   @IsOptional() @Matches(LOOKUP_ID, { message: 'lookupId must have the form Lookup:<uuid>' }) lookupId?: string;
   /** UMA_ADDRESS: the receiving currency, one of the lookup's supportedCurrencies (default: the first). */
-  @IsOptional() @IsString() @MaxLength(16) currency?: string;
+  @OptionalText(16) currency?: string;
 }
 
 export class CreateQuoteDto {
@@ -121,7 +122,7 @@ export class CreateQuoteDto {
       'Payer data the receiver asked for (requiredPayerDataFields), e.g. FULL_NAME, BIRTH_DATE, NATIONALITY.',
   }))
   senderCustomerInfo?: Record<string, string>;
-  @IsOptional() @IsString() @MaxLength(500) description?: string;
+  @OptionalText(500) description?: string;
   @IsOptional() @IsIn(PURPOSES_OF_PAYMENT) purposeOfPayment?: (typeof PURPOSES_OF_PAYMENT)[number];
 }
 

@@ -13,7 +13,11 @@ import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { IdempotentAction } from '../http/idempotency.interceptor.js';
 
-const optionalAmount = (amount?: number) => (amount === undefined ? undefined : BigInt(amount));
+/** The card transaction a clearing or a return is about, and its amount when given. */
+const onTransaction = (body: SimulateClearingDto | SimulateReturnDto) => ({
+  cardTransactionId: body.cardTransactionId,
+  amount: body.amount === undefined ? undefined : BigInt(body.amount),
+});
 
 const STATE_ERRORS =
   'A transaction in the wrong status for the message is 400 INVALID_INPUT; an amount past what is ' +
@@ -73,13 +77,7 @@ export class SandboxCardsController {
     errors: [403],
   })
   clear(@IdParam('Card', 'id') cardId: string, @Body() body: SimulateClearingDto, @CurrentActor() actor: Actor) {
-    return this.commands.execute(
-      new SimulateCardClearingCommand(
-        cardId,
-        { cardTransactionId: body.cardTransactionId, amount: optionalAmount(body.amount) },
-        actor,
-      ),
-    );
+    return this.commands.execute(new SimulateCardClearingCommand(cardId, onTransaction(body), actor));
   }
 
   @IdempotentAction(':id/simulate/return')
@@ -96,12 +94,6 @@ export class SandboxCardsController {
     },
   )
   refund(@IdParam('Card', 'id') cardId: string, @Body() body: SimulateReturnDto, @CurrentActor() actor: Actor) {
-    return this.commands.execute(
-      new SimulateCardReturnCommand(
-        cardId,
-        { cardTransactionId: body.cardTransactionId, amount: optionalAmount(body.amount) },
-        actor,
-      ),
-    );
+    return this.commands.execute(new SimulateCardReturnCommand(cardId, onTransaction(body), actor));
   }
 }

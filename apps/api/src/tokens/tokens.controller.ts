@@ -1,17 +1,6 @@
 import { Body, Controller, Delete, HttpCode, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  ArrayUnique,
-  IsArray,
-  IsIn,
-  IsISO8601,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  MaxLength,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsISO8601, IsOptional } from 'class-validator';
 import { PERMISSIONS, type Permission } from '#domain/platform/permissions.js';
 import {
   CreateApiTokenCommand,
@@ -21,6 +10,7 @@ import {
 import { Queries } from '#application/queries/queries.js';
 import { apiTokenList } from '#application/queries/list-criteria.js';
 import type { Actor } from '#application/tokens.js';
+import { FilledText, OptionalText } from '../http/fields.js';
 import { ApiDoc, ApiResource, created, noContent, ok } from '../docs/api-doc.js';
 import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
@@ -29,7 +19,7 @@ import { PageParams } from '../http/list-params.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
 
 export class CreateTokenDto {
-  @IsString() @IsNotEmpty() @MaxLength(100) name!: string;
+  @FilledText(100) name!: string;
   /** Required by the public API; here all three when omitted. */
   @IsOptional()
   @IsArray()
@@ -44,7 +34,7 @@ export class CreateTokenDto {
 }
 
 export class ListTokensQuery extends PageParams {
-  @IsOptional() @IsString() @MaxLength(100) name?: string;
+  @OptionalText(100) name?: string;
   @IsOptional() @IsISO8601({ strict: true }) createdAfter?: string;
   @IsOptional() @IsISO8601({ strict: true }) createdBefore?: string;
   @IsOptional() @IsISO8601({ strict: true }) updatedAfter?: string;

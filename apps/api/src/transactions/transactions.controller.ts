@@ -1,7 +1,7 @@
 import { Body, Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
-import { IsISO8601, IsOptional, IsString, MaxLength, registerDecorator } from 'class-validator';
+import { IsISO8601, IsOptional, registerDecorator } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import type { Actor } from '#application/tokens.js';
 import { MoneyQueries } from '#application/transactions/money-queries.js';
@@ -10,6 +10,7 @@ import {
   ConfirmReceiptDeliveryCommand,
   RejectIncomingPaymentCommand,
 } from '#application/transactions/transaction-commands.js';
+import { OptionalText } from '../http/fields.js';
 import { ApiResource, ok } from '../docs/api-doc.js';
 import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
@@ -55,7 +56,7 @@ export class RejectPaymentDto {
    * Why the platform refuses the payment, for its own records (kept as rejectionReason), e.g.
    * RESTRICTED_JURISDICTION.
    */
-  @IsOptional() @IsString() @MaxLength(1000) reason?: string;
+  @OptionalText(1000) reason?: string;
 }
 
 export class ConfirmReceiptDeliveryDto {

@@ -12,6 +12,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
+import { OptionalFilledText, OptionalText } from '../http/fields.js';
 import { RequiredIf } from '../http/validation.js';
 
 const AUTH_METHOD_TYPES = ['OAUTH', 'EMAIL_OTP', 'PASSKEY'] as const;
@@ -49,7 +50,7 @@ export class PasskeyAssertionDto {
 export class AddCredentialDto {
   @IsIn(AUTH_METHOD_TYPES) type!: AuthMethodTypeName;
   @Matches(ACCOUNT_ID, accountIdMessage) accountId!: string;
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(100) nickname?: string;
+  @OptionalFilledText(100) nickname?: string;
   /** PASSKEY: the registration challenge issued by the integrator backend. */
   @RequiredIf((o: AddCredentialDto) => o.type === 'PASSKEY')
   @Matches(BASE64URL, { message: 'challenge must be base64url' })
@@ -77,8 +78,8 @@ export class CredentialChallengeDto {
 
 export class VerifyCredentialDto {
   @IsOptional() @IsIn(AUTH_METHOD_TYPES) type?: AuthMethodTypeName;
-  @IsOptional() @IsString() @MaxLength(32) otp?: string;
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(16384) oidcToken?: string;
+  @OptionalText(32) otp?: string;
+  @OptionalFilledText(16384) oidcToken?: string;
   @IsOptional() @Matches(CLIENT_PUBLIC_KEY, clientKeyMessage) clientPublicKey?: string;
   @IsOptional() @IsObject() @ValidateNested() @Type(() => PasskeyAssertionDto) assertion?: PasskeyAssertionDto;
 }

@@ -27,6 +27,8 @@ const REACTOR = 'reactor:cards';
 /** The reactor's checkpoint is written after every job it enqueues and at least this often. */
 const CHECKPOINT_EVERY = 500;
 const RESUBSCRIBE_MS = 1000;
+/** A card a job acts on, its platform and the job's instant. */
+type CardAt = { cardId: string; platformId: string; at: string };
 
 /**
  * The worker side of cards: the provisioning timers (the sandbox issuer answering) and the
@@ -98,19 +100,19 @@ export class CardWorker {
         const { state: card } = await this.runner.load(streams.card(d.cardId), cardDecider);
         if (card.card?.state !== 'PENDING_KYC') return;
         const { state: holder } = await this.runner.load(streams.customer(card.card.customerId), customerDecider);
-        if (holder.kycStatus === 'APPROVED') await this.approve(d.cardId, d.platformId, d.at, meta(d.platformId));
+        if (holder.kycStatus === 'APPROVED') await this.approve(d, meta(d.platformId));
         return;
       }
       case 'holder-kyc-approved': {
         const d = job.data as Extract<CardJob, { name: 'holder-kyc-approved' }>['data'];
         for (const card of await this.holderCards(d, ['PENDING_KYC']))
-          await this.approve(card.id, d.platformId, d.at, meta(d.platformId));
+          await this.approve({ ...d, cardId: card.id }, meta(d.platformId));
         return;
       }
       case 'holder-deleted': {
         const d = job.data as Extract<CardJob, { name: 'holder-deleted' }>['data'];
         for (const card of await this.holderCards(d, ['PENDING_KYC', 'PENDING_ISSUE', 'ACTIVE', 'FROZEN']))
-          await this.closeByService(card.id, d.platformId, d.at, meta(d.platformId));
+          await this.closeByService({ ...d, cardId: card.id }, meta(d.platformId));
         return;
       }
       case 'authorization-expiry': {
@@ -148,12 +150,7 @@ export class CardWorker {
   }
 
   /** Deleting a customer needs every hold released first, so there is rarely one left; any that is gets voided. */
-  private async closeByService(
-    cardId: string,
-    platformId: string,
-    at: string,
-    metadata: Record<string, string>,
-  ): Promise<void> {
+  private async closeByService({ cardId, platformId, at }: CardAt, metadata: Record<string, string>): Promise<void> {
     const result = await this.decideCard(cardId, { type: 'CloseCardByService', now: at }, metadata);
     const ledger = await CardLedger.forPlatform(this.runner, this.infra.clocks, randomIds, platformId, metadata);
     await ledger.releaseReversed(result.events);
@@ -180,12 +177,7 @@ export class CardWorker {
     for (const hold of await ledger.openHoldsFor(d.authorizationId)) await ledger.void(hold);
   }
 
-  private async approve(
-    cardId: string,
-    platformId: string,
-    at: string,
-    metadata: Record<string, string>,
-  ): Promise<void> {
+  private async approve({ cardId, platformId, at }: CardAt, metadata: Record<string, string>): Promise<void> {
     const result = await this.decideCard(cardId, { type: 'ApproveHolderKyc', now: at }, metadata);
     if (result.events.length > 0) await scheduleIssuance(this.infra.jobs, cardId, platformId, at);
   }
