@@ -40,6 +40,8 @@ export interface WebhookReceiver {
   replyWith(reply?: (request: ReceivedRequest) => { status: number; body?: unknown } | undefined): void;
   /** Requests answered 2xx or 409 (delivered), by webhook id. */
   delivered(): Map<string, ReceivedRequest[]>;
+  /** How many webhook ids were delivered (without copying them, for polling under load). */
+  deliveredCount(): number;
   /** Polls (real time, bounded) until `condition` holds. */
   waitFor(condition: (requests: ReceivedRequest[]) => boolean, timeoutMs?: number, what?: string): Promise<void>;
   close(): Promise<void>;
@@ -175,6 +177,9 @@ export async function startWebhookReceiver(initial: ReceiverMode = 'ok'): Promis
     },
     delivered() {
       return new Map(deliveredById);
+    },
+    deliveredCount() {
+      return deliveredById.size;
     },
     async waitFor(condition, timeoutMs = 15_000, what = 'condition') {
       const deadline = Date.now() + timeoutMs;

@@ -110,12 +110,12 @@ export class MongoReadModelStore extends ReadModelStoreBase implements ReadModel
   async ensureIndexes(indexes: readonly IndexSpec[], collections?: readonly string[]): Promise<void> {
     const touched = new Set<string>();
     const scope = collections && new Set(collections);
-    for (const { collection, fields, flags } of indexes) {
+    for (const spec of indexes) {
+      const { collection } = spec;
       if (scope && !scope.has(collection)) continue;
-      const name = indexNameOf(fields, flags);
+      const name = indexNameOf(spec);
       const key: Record<string, 1> = {};
-      for (const field of indexKeysOf(fields, flags)) key[field === 'id' ? '_id' : field] = 1;
-      key._id = 1;
+      for (const field of indexKeysOf(spec)) key[field === 'id' ? '_id' : field] = 1;
       const byName = this.declared.get(collection) ?? new Map<string, IndexDescription>();
       byName.set(name, { key, name });
       this.declared.set(collection, byName);

@@ -22,6 +22,11 @@ const list = (filters: Query['filters']): Query => ({
 const BY_CUSTOMER = 'by_platformId_customerId_createdAt';
 const BY_UMA = 'by_platformId_umaAddress_createdAt';
 const ofCustomer: Filter = { field: 'customerId', op: 'eq', value: 'Customer:1' };
+const eq = (field: string, value: string): Filter => ({ field, op: 'eq', value });
+const BY_TYPE = 'by_platformId_type_createdAt';
+const BY_CURRENCY = 'by_platformId_currency_createdAt';
+const BY_STATUS = 'by_platformId_status_createdAt';
+const BY_PLATFORM_CARD_ID = 'by_platformId_platformCardId_createdAt';
 /** Name, collection, query, and the index it must search. */
 const queries: [string, string, Query, string][] = [
   [
@@ -79,6 +84,30 @@ const queries: [string, string, Query, string][] = [
     'by_platformId_cardId_status_createdAt',
   ],
   ['quotes by customer', Collections.quotes, list([ofCustomer]), BY_CUSTOMER],
+  ['quotes by status', Collections.quotes, list([eq('status', 'FAILED')]), 'by_platformId_status_createdAt'],
+  ['cards by state', Collections.cards, list([eq('state', 'FROZEN')]), 'by_platformId_state_createdAt'],
+  ['cards by platform card id', Collections.cards, list([eq('platformCardId', 'c-1')]), BY_PLATFORM_CARD_ID],
+  ['internal accounts by customer', Collections.internalAccounts, list([ofCustomer]), BY_CUSTOMER],
+  [
+    'internal accounts by type',
+    Collections.internalAccounts,
+    list([eq('type', 'EMBEDDED_WALLET')]),
+    `${BY_TYPE}_covers_customerId`,
+  ],
+  [
+    'internal accounts by currency',
+    Collections.internalAccounts,
+    list([eq('currency', 'EUR')]),
+    `${BY_CURRENCY}_covers_customerId`,
+  ],
+  [
+    'external accounts by currency',
+    Collections.externalAccounts,
+    list([eq('currency', 'EUR')]),
+    `${BY_CURRENCY}_covers_customerId_status`,
+  ],
+  ['webhook deliveries by status', Collections.webhookDeliveries, list([eq('status', 'FAILED')]), BY_STATUS],
+  ['webhook deliveries by type', Collections.webhookDeliveries, list([eq('type', 'CUSTOMER.KYC_APPROVED')]), BY_TYPE],
   ['beneficial owners of a business', Collections.beneficialOwners, list([ofCustomer]), BY_CUSTOMER],
   [
     'auth methods of an account',
@@ -165,6 +194,30 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
       const searches = plan.filter((detail) => detail.startsWith(`SEARCH docs_${Collections.customers} `));
       // The page reads its 21 documents; the count (planned last) only walks the index.
       expect({ filters, count: searches.at(-1) }).toEqual({
+        filters,
+        count: expect.stringContaining('USING COVERING INDEX'),
+      });
+    }
+  });
+
+  it('the count of an account list (the customers’ or the platform’s, active ones) reads the index alone', async () => {
+    await store.ensureIndexes(allProjections.flatMap((p) => p.indexes ?? []));
+    const owned = (value: boolean): Filter => ({ field: 'customerId', op: 'exists', value });
+    const lists: [string, Filter[]][] = [
+      [Collections.internalAccounts, [owned(true)]],
+      [Collections.internalAccounts, [owned(false)]],
+      [Collections.internalAccounts, [owned(true), eq('type', 'EMBEDDED_WALLET')]],
+      [Collections.internalAccounts, [owned(true), eq('currency', 'EUR')]],
+      [Collections.internalAccounts, [owned(true), ofCustomer]],
+      [Collections.externalAccounts, [owned(true), eq('status', 'ACTIVE')]],
+      [Collections.externalAccounts, [owned(true), eq('status', 'ACTIVE'), eq('currency', 'EUR')]],
+      [Collections.externalAccounts, [owned(true), eq('status', 'ACTIVE'), ofCustomer]],
+    ];
+    for (const [collection, filters] of lists) {
+      const count = store
+        .explainFind(collection, list(filters))
+        .filter((d) => d.startsWith(`SEARCH docs_${collection} `));
+      expect({ filters, count: count.at(-1) }).toEqual({
         filters,
         count: expect.stringContaining('USING COVERING INDEX'),
       });

@@ -42,16 +42,27 @@ function field(name: unknown): string {
   return name;
 }
 
-/** Validates an index's field names (the SQLite store inlines them) and names the index after them. */
-export function indexNameOf(fields: readonly string[], flags: readonly string[] = []): string {
-  if (fields.length === 0) throw new TypeError('an index needs at least one field');
-  const part = (names: readonly string[]) => names.map((f) => field(f).replace(/\./g, '__')).join('_');
-  return `by_${part(fields)}${flags.length ? `_flags_${part(flags)}` : ''}`;
+/** An index's declared shape (an IndexSpec without its collection). */
+export interface IndexShape {
+  fields: readonly string[];
+  flags?: readonly string[];
+  covers?: readonly string[];
 }
 
-/** An index's keys in order: its fields but the last, its flags, then its last field (the sort). */
-export function indexKeysOf(fields: readonly string[], flags: readonly string[] = []): string[] {
-  return [...fields.slice(0, -1), ...flags, ...fields.slice(-1)];
+/** Validates an index's field names (the SQLite store inlines them) and names the index after them. */
+export function indexNameOf({ fields, flags = [], covers = [] }: IndexShape): string {
+  if (fields.length === 0) throw new TypeError('an index needs at least one field');
+  const part = (names: readonly string[]) => names.map((f) => field(f).replace(/\./g, '__')).join('_');
+  const suffix = (label: string, names: readonly string[]) => (names.length ? `_${label}_${part(names)}` : '');
+  return `by_${part(fields)}${suffix('flags', flags)}${suffix('covers', covers)}`;
+}
+
+/**
+ * An index's keys in order: its fields but the last, its flags, its last field (the sort), `id` (ties are ordered by
+ * it), then the fields it covers.
+ */
+export function indexKeysOf({ fields, flags = [], covers = [] }: IndexShape): string[] {
+  return [...fields.slice(0, -1), ...flags, ...fields.slice(-1), 'id', ...covers];
 }
 
 function scalar(value: unknown, what: string): Scalar {

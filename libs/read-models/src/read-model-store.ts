@@ -43,6 +43,11 @@ export interface IndexSpec {
    * them.
    */
   flags?: string[];
+  /**
+   * Fields the collection's queries test besides the index's own (whether an account has an owner, `customerId`),
+   * kept after the sort field and the id, so that a count checks them in the index instead of reading documents.
+   */
+  covers?: string[];
 }
 
 /** The most documents a count goes through: `totalCount` is exact up to this number and this number beyond it. */

@@ -1,14 +1,14 @@
 import type Database from 'better-sqlite3';
-import { indexKeysOf, indexNameOf } from './query-plan.js';
+import { indexKeysOf, indexNameOf, type IndexShape } from './query-plan.js';
 import type { IndexSpec } from './read-model-store.js';
 
 const COLLECTION_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** An index's key expressions: `json_extract` of each field (the queries' operands), a flag's `json_type`. */
-function keyExpressions(fields: readonly string[], flags: readonly string[] = []): string[] {
-  const flagSet = new Set(flags);
-  return indexKeysOf(fields, flags).map((f) =>
-    flagSet.has(f) ? `json_type(body, '$.${f}')` : `json_extract(body, '$.${f}')`,
+/** An index's key expressions: `json_extract` of each field (the queries' operands), a flag's `json_type`, the id. */
+function keyExpressions(shape: IndexShape): string[] {
+  const flagSet = new Set(shape.flags);
+  return indexKeysOf(shape).map((f) =>
+    f === 'id' ? 'id' : flagSet.has(f) ? `json_type(body, '$.${f}')` : `json_extract(body, '$.${f}')`,
   );
 }
 
@@ -64,11 +64,11 @@ export class SqliteDocIndexes {
    * `only` those collections, when given).
    */
   ensure(specs: readonly IndexSpec[], only?: readonly string[]): void {
-    for (const { collection, fields, flags } of specs) {
-      checkCollectionName(collection);
-      let ofCollection = this.declared.get(collection);
-      if (!ofCollection) this.declared.set(collection, (ofCollection = new Map()));
-      ofCollection.set(indexNameOf(fields, flags), keyExpressions(fields, flags));
+    for (const spec of specs) {
+      checkCollectionName(spec.collection);
+      let ofCollection = this.declared.get(spec.collection);
+      if (!ofCollection) this.declared.set(spec.collection, (ofCollection = new Map()));
+      ofCollection.set(indexNameOf(spec), keyExpressions(spec));
     }
     if (only) {
       for (const collection of only) {
@@ -135,11 +135,11 @@ export class SqliteDocIndexes {
   private create(collection: string): void {
     const table = this.table(collection);
     const specs = new Map<string, readonly string[]>(
-      DEFAULT_FIELDS.map((fields) => [indexNameOf(fields), keyExpressions(fields)]),
+      DEFAULT_FIELDS.map((fields) => [indexNameOf({ fields }), keyExpressions({ fields })]),
     );
     for (const [name, columns] of this.declared.get(collection) ?? []) specs.set(name, columns);
     for (const [name, columns] of specs) {
-      this.db.exec(`CREATE INDEX IF NOT EXISTS ${table}_${name} ON ${table} (${columns.join(', ')}, id)`);
+      this.db.exec(`CREATE INDEX IF NOT EXISTS ${table}_${name} ON ${table} (${columns.join(', ')})`);
     }
     // An index no longer declared (a projection's indexes changed) only costs writes: it goes.
     const wanted = new Set([...specs.keys()].map((name) => `${table}_${name}`));

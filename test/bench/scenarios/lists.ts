@@ -1,105 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import Database from 'better-sqlite3';
 import { startChildService } from '../../support/child-service.js';
 import type { Client } from '../../support/service.js';
+import { at, CUSTOMERS_WITH_PAYMENTS, grow, readTemplates, script, uuidOf } from '../lists-data.js';
 import { expectStatus, fmt, percentile, round, type Scenario } from '../scenario.js';
 
-/** Collection sizes (customers and transactions each); `LISTS_SIZES=1000,10000` gives a quick run. */
+/** Collection sizes (of each listed collection); `LISTS_SIZES=1000,10000` gives a quick run. */
 const SIZES = (process.env.LISTS_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 /** Requests per case and size (sequential, one client). */
-const REQUESTS = Number(process.env.LISTS_REQUESTS ?? 200);
+const REQUESTS = Number(process.env.LISTS_REQUESTS ?? 500);
 /** Requests per case in the warm-up round after each restart (not measured). */
 const WARM_UP = 20;
-/** Transactions are spread over this many customers (a customer filter matches size / CUSTOMERS_WITH_PAYMENTS). */
-const CUSTOMERS_WITH_PAYMENTS = 1000;
-
-type Doc = Record<string, unknown> & { id: string };
-
-/** One customer paying another through a quote: the read models then hold a customer and a transaction to copy. */
-async function script(api: Client): Promise<void> {
-  const accountOf = async (name: string) => {
-    const body = { customerType: 'INDIVIDUAL', platformCustomerId: `${name}-${randomUUID()}`, currencies: ['USD'] };
-    const c = await expectStatus(api.post('/customers', body), 201, 'create customer');
-    const accounts = await expectStatus(
-      api.get(`/customers/internal-accounts?customerId=${c.id}`),
-      200,
-      'list accounts',
-    );
-    return accounts.data[0].id as string;
-  };
-  const from = await accountOf('payer');
-  const to = await accountOf('payee');
-  await expectStatus(api.post(`/sandbox/internal-accounts/${from}/fund`, { amount: 1_000_000 }), 200, 'fund');
-  const quote = await expectStatus(
-    api.post('/quotes', {
-      source: { sourceType: 'ACCOUNT', accountId: from },
-      destination: { destinationType: 'ACCOUNT', accountId: to },
-      lockedCurrencySide: 'SENDING',
-      lockedCurrencyAmount: 100,
-    }),
-    201,
-    'create quote',
-  );
-  await expectStatus(api.post(`/quotes/${quote.id}/execute`, undefined, {}), 200, 'execute quote');
-  await expectStatus(api.get(`/transactions?limit=1`), 200, 'list transactions');
-}
-
-const BASE = Date.parse('2020-01-01T00:00:00.000Z');
-/** The i-th copy's creation time: one a second, so a size's documents span its own range. */
-const at = (i: number) => new Date(BASE + i * 1000).toISOString();
-
-/**
- * Copies of the scripted documents written straight into the read-model tables (ids, keys, times and the filtered
- * fields varied), up to `size` customers and `size` transactions. Indexes are in place: the service created them.
- */
-function grow(file: string, templates: { customer: Doc; transaction: Doc }, from: number, size: number): void {
-  const db = new Database(file);
-  const customers = db.prepare('INSERT INTO docs_customers (id, body) VALUES (?, ?)');
-  const transactions = db.prepare('INSERT INTO docs_transactions (id, body) VALUES (?, ?)');
-  const { customer, transaction } = templates;
-  const write = db.transaction((start: number, end: number) => {
-    for (let i = start; i < end; i++) {
-      const id = `Customer:${uuidOf(i)}`;
-      const c = {
-        ...customer,
-        id,
-        platformCustomerId: `bench-${i}`,
-        umaAddress: `$bench-${i}@sandbox.uma.local`,
-        customerType: i % 10 === 0 ? 'BUSINESS' : 'INDIVIDUAL',
-        createdAt: at(i),
-        updatedAt: at(i),
-      };
-      if (c.customerType === 'BUSINESS') Object.assign(c, { businessInfo: { legalName: `Bench ${i} Ltd` } });
-      customers.run(id, JSON.stringify(c));
-      const payer = i % CUSTOMERS_WITH_PAYMENTS;
-      const t = {
-        ...transaction,
-        id: `Transaction:${uuidOf(i)}`,
-        customerId: `Customer:${uuidOf(payer)}`,
-        platformCustomerId: `bench-${payer}`,
-        status: i % 10 === 0 ? 'FAILED' : 'COMPLETED',
-        reconciliationInstructions: { reference: `TX-BENCH-${i}` },
-        createdAt: at(i),
-        updatedAt: at(i),
-        settledAt: at(i),
-      };
-      transactions.run(t.id, JSON.stringify(t));
-    }
-  });
-  for (let start = from; start < size; start += 20_000) write(start, Math.min(size, start + 20_000));
-  db.close();
-}
-
-/** A UUID-shaped id for the i-th copy (unique, and recognisably a bench document). */
-function uuidOf(i: number): string {
-  const hex = i.toString(16).padStart(12, '0');
-  return `00000000-0000-4000-8000-${hex}`;
-}
-
 interface Case {
   name: string;
   /** The path of one request (given the size), or a function that finds it (a cursor is fetched first). */
@@ -107,6 +20,9 @@ interface Case {
 }
 
 const mid = (size: number) => Math.floor(size / 2);
+const ACCOUNTS = '/customers/internal-accounts';
+/** A customer with payments (transactions, quotes) in the middle of the collection. */
+const payer = (size: number) => `Customer:${uuidOf(mid(size) % CUSTOMERS_WITH_PAYMENTS)}`;
 const direct = (f: (size: number) => string) => async (size: number) => f(size);
 /** The second page of a list that starts halfway through the collection: a cursor deep in it. */
 const deep = (list: string, before: string) => async (size: number, api: Client) => {
@@ -125,11 +41,22 @@ const CASES: Case[] = [
   { name: 'transactions, first page', path: direct(() => '/transactions?limit=20') },
   {
     name: 'transactions, customerId',
-    path: direct((n) => `/transactions?customerId=Customer:${uuidOf(mid(n) % CUSTOMERS_WITH_PAYMENTS)}&limit=20`),
+    path: direct((n) => `/transactions?customerId=${payer(n)}&limit=20`),
   },
   { name: 'transactions, status=FAILED', path: direct(() => '/transactions?status=FAILED&limit=20') },
   { name: 'transactions, reference', path: direct((n) => `/transactions?reference=TX-BENCH-${mid(n) + 1}`) },
   { name: 'transactions, deep cursor', path: deep('/transactions', 'endDate') },
+  { name: 'accounts, first page', path: direct(() => `${ACCOUNTS}?limit=20`) },
+  { name: 'accounts, customerId', path: direct((n) => `${ACCOUNTS}?customerId=Customer:${uuidOf(mid(n))}`) },
+  { name: 'accounts, type=EMBEDDED_WALLET', path: direct(() => `${ACCOUNTS}?type=EMBEDDED_WALLET&limit=20`) },
+  { name: 'accounts, currency=EUR', path: direct(() => `${ACCOUNTS}?currency=EUR&limit=20`) },
+  { name: 'quotes, first page', path: direct(() => '/quotes?limit=20') },
+  { name: 'quotes, customerId', path: direct((n) => `/quotes?customerId=${payer(n)}&limit=20`) },
+  { name: 'quotes, status=FAILED', path: direct(() => '/quotes?status=FAILED&limit=20') },
+  { name: 'cards, first page', path: direct(() => '/cards?limit=20') },
+  { name: 'cards, customerId', path: direct((n) => `/cards?customerId=Customer:${uuidOf(mid(n))}&limit=20`) },
+  { name: 'cards, state=FROZEN', path: direct(() => '/cards?state=FROZEN&limit=20') },
+  { name: 'cards, platformCardId', path: direct((n) => `/cards?platformCardId=bench-card-${mid(n)}`) },
 ];
 
 async function measure(api: Client, size: number, c: Case): Promise<{ p50: number; p99: number; total: number }> {
@@ -146,20 +73,31 @@ async function measure(api: Client, size: number, c: Case): Promise<{ p50: numbe
   return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), total };
 }
 
-/** The resident set of a process once it has been idle for a while (its timers and GC settled), in MB. */
-async function settledRssMb(pid: number): Promise<number> {
-  await new Promise((resolve) => setTimeout(resolve, 2000));
+/** The resident set of a process, in MB. */
+function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = /^VmRSS:\s+(\d+) kB/m.exec(status);
   if (!kb) throw new Error(`no VmRSS for process ${pid}`);
   return Number(kb[1]) / 1024;
 }
 
+/** Seconds after its last request at which a process counts as idle: V8 shrinks an idle heap about 10 s in. */
+const IDLE_AFTER_S = 20;
+
+/** The resident set 2 s after the last request (timers settled) and once the process is idle, in MB. */
+async function restingRssMb(pid: number): Promise<{ after2s: number; idle: number }> {
+  const wait = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  await wait(2);
+  const after2s = rssMb(pid);
+  await wait(IDLE_AFTER_S - 2);
+  return { after2s, idle: rssMb(pid) };
+}
+
 export const lists: Scenario = {
   name: 'lists',
   description:
-    `GET /customers and GET /transactions at ${SIZES.map(fmt).join(', ')} documents each: first page, common ` +
-    'filters and a deep cursor page, totalCount included',
+    `GET /customers, /transactions, /customers/internal-accounts, /quotes and /cards at ${SIZES.map(fmt).join(', ')} ` +
+    'documents each: first page, common filters and a deep cursor page, totalCount included',
   async run() {
     const dir = mkdtempSync(join(tmpdir(), 'bench-lists-'));
     try {
@@ -170,14 +108,11 @@ export const lists: Scenario = {
         await setup.kill('SIGTERM');
       }
       const file = join(dir, 'read-models.db');
-      const db = new Database(file);
-      const one = (table: string) =>
-        JSON.parse((db.prepare(`SELECT body FROM ${table} LIMIT 1`).get() as { body: string }).body) as Doc;
-      const templates = { customer: one('docs_customers'), transaction: one('docs_transactions') };
-      db.close();
+      const templates = readTemplates(file);
 
       const results = new Map<string, { p50: number; p99: number; total: number }[]>();
       const idleRss: number[] = [];
+      const busyRss: number[] = [];
       let built = 0;
       for (const size of SIZES) {
         grow(file, templates, built, size);
@@ -196,7 +131,9 @@ export const lists: Scenario = {
             list.push(await measure(service.api, size, c));
             results.set(c.name, list);
           }
-          idleRss.push(await settledRssMb(service.process.pid!));
+          const rss = await restingRssMb(service.process.pid!);
+          busyRss.push(rss.after2s);
+          idleRss.push(rss.idle);
         } finally {
           await service.kill('SIGTERM');
         }
@@ -224,11 +161,15 @@ export const lists: Scenario = {
         );
       }
       figures.worstP99Growth = round(worst, 2);
-      SIZES.forEach((size, i) => (figures[`idleRss${size}Mb`] = round(idleRss[i])));
+      SIZES.forEach((size, i) => {
+        figures[`rss2sAfter${size}Mb`] = round(busyRss[i]);
+        figures[`idleRss${size}Mb`] = round(idleRss[i]);
+      });
       const largest = idleRss[idleRss.length - 1];
+      const bySize = (mb: number[]) => SIZES.map((s, i) => `${fmt(mb[i])} MB at ${fmt(s)}`).join(', ');
       lines.push(
-        `idle RSS of the single-process service (API and worker) after its lists were read: ` +
-          `${SIZES.map((s, i) => `${fmt(idleRss[i])} MB at ${fmt(s)}`).join(', ')} ` +
+        `RSS of the single-process service (API and worker) 2 s after its lists were read: ${bySize(busyRss)}; ` +
+          `idle (${IDLE_AFTER_S} s after): ${bySize(idleRss)} ` +
           `(target under 200 MB at ${fmt(SIZES[SIZES.length - 1])}: ${largest < 200 ? 'met' : 'NOT met'})`,
       );
       lines.push(

@@ -81,7 +81,7 @@ function delays(receiver: WebhookReceiver, times: Map<string, number>, from: num
 }
 
 async function waitForDeliveries(receiver: WebhookReceiver, count: number, timeoutMs: number): Promise<number> {
-  await receiver.waitFor(() => receiver.delivered().size >= count, timeoutMs, `${count} deliveries`);
+  await receiver.waitFor(() => receiver.deliveredCount() >= count, timeoutMs, `${count} deliveries`);
   return Math.max(...[...receiver.delivered().values()].map((copies) => copies[0].receivedAt));
 }
 
@@ -146,7 +146,7 @@ export const webhookDelivery: Scenario = {
       });
       const pacedDelays = delays(receiver, await appendTimes(service, targets), pacedStart);
 
-      const duplicates = receiver.requests.length - receiver.delivered().size;
+      const duplicates = receiver.requests.length - receiver.deliveredCount();
       const line = (label: string, d: number[]) =>
         `${label.padEnd(44)} delay append->delivery p50 ${fmt(percentile(d, 50))} ms, p99 ` +
         `${fmt(percentile(d, 99))} ms, max ${fmt(d[d.length - 1])} ms (${d.length} webhooks)`;

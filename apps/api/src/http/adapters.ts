@@ -1,7 +1,7 @@
 import type { DynamicModule, INestApplication, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { IncomingMessage } from 'node:http';
 import type { AppConfig } from '#config/config.js';
 import { requireJsonBody } from './content-type.js';
@@ -42,6 +42,8 @@ async function createExpressApp(module: DynamicModule, options: HttpAppOptions) 
 }
 
 async function createFastifyApp(module: DynamicModule, options: HttpAppOptions) {
+  // Loaded only when chosen: Fastify and its plugins hold memory a process on Express would never use.
+  const { FastifyAdapter } = await import('@nestjs/platform-fastify');
   const adapter = new FastifyAdapter({
     bodyLimit: JSON_LIMIT_BYTES,
     // As on Express: paths match whatever their case and with a trailing slash (parameters keep theirs), and a

@@ -20,7 +20,17 @@ export function toExternalAccount(doc: ExternalAccountDoc): Record<string, unkno
 export const externalAccountProjection: Projection = {
   name: 'external-accounts',
   collections: [Collections.externalAccounts],
-  indexes: [{ collection: Collections.externalAccounts, fields: ['platformId', 'customerId', 'createdAt'] }],
+  // The list's filters: a customer, a currency. Lists show active accounts of the customers or of the platform
+  // (`customerId` set or not), which the indexes cover: a count reads no document.
+  indexes: [
+    { collection: Collections.externalAccounts, fields: ['platformId', 'customerId', 'createdAt'], covers: ['status'] },
+    { collection: Collections.externalAccounts, fields: ['platformId', 'createdAt'], covers: ['customerId', 'status'] },
+    {
+      collection: Collections.externalAccounts,
+      fields: ['platformId', 'currency', 'createdAt'],
+      covers: ['customerId', 'status'],
+    },
+  ],
   handles: ['ExternalAccountCreated', 'ExternalAccountUpdated', 'ExternalAccountDeleted'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     // Every event carries the full snapshot, so the document is simply replaced.

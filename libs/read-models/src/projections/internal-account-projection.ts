@@ -42,7 +42,18 @@ export const internalAccountProjection: Projection = {
   collections: [Collections.internalAccounts, Collections.ledgerTransfers],
   // Every transfer writes a ledger transfer and two balances.
   replayWeight: 50,
-  indexes: [{ collection: Collections.internalAccounts, fields: ['platformId', 'customerId', 'createdAt'] }],
+  // The list's filters (bench `lists`): a customer, a type, a currency. Lists are of the customers' accounts or the
+  // platform's (`customerId` set or not), which the indexes cover: a count reads no document.
+  indexes: [
+    { collection: Collections.internalAccounts, fields: ['platformId', 'customerId', 'createdAt'] },
+    { collection: Collections.internalAccounts, fields: ['platformId', 'createdAt'], covers: ['customerId'] },
+    { collection: Collections.internalAccounts, fields: ['platformId', 'type', 'createdAt'], covers: ['customerId'] },
+    {
+      collection: Collections.internalAccounts,
+      fields: ['platformId', 'currency', 'createdAt'],
+      covers: ['customerId'],
+    },
+  ],
   handles: [
     'PlatformAccountOpened',
     'InternalAccountOpened',

@@ -18,7 +18,13 @@ export const cardProjection: Projection = {
   name: 'cards',
   collections: [Collections.cards],
   replayWeight: 5,
-  indexes: [{ collection: Collections.cards, fields: ['platformId', 'customerId', 'createdAt'] }],
+  // The list's filters (bench `lists`): a customer, a state, the platform's own card id. A funding account
+  // (`accountId`, an element of `fundingSources`) is matched along the platform's cards.
+  indexes: [
+    { collection: Collections.cards, fields: ['platformId', 'customerId', 'createdAt'] },
+    { collection: Collections.cards, fields: ['platformId', 'state', 'createdAt'] },
+    { collection: Collections.cards, fields: ['platformId', 'platformCardId', 'createdAt'] },
+  ],
   handles: ['CardCreated', 'CardStateChanged', 'CardFundingSourcesChanged'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as CardEvent;

@@ -11,7 +11,11 @@ export const quoteProjection: Projection = {
   collections: [Collections.quotes],
   // A quote written on creation, again on execution and with every transfer.
   replayWeight: 30,
-  indexes: [{ collection: Collections.quotes, fields: ['platformId', 'customerId', 'createdAt'] }],
+  // The list's filters (bench `lists`): a customer, a status.
+  indexes: [
+    { collection: Collections.quotes, fields: ['platformId', 'customerId', 'createdAt'] },
+    { collection: Collections.quotes, fields: ['platformId', 'status', 'createdAt'] },
+  ],
   handles: ['QuoteCreated', 'TransactionCreated', 'TransactionStatusChanged'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as QuoteEvent;

@@ -38,6 +38,11 @@ export const webhookDeliveryProjection: Projection = {
   name: 'webhook-deliveries',
   collections: [Collections.webhookDeliveries],
   replayWeight: 3,
+  // The list's filters: a status (the failed ones, to redeliver), a type.
+  indexes: [
+    { collection: Collections.webhookDeliveries, fields: ['platformId', 'status', 'createdAt'] },
+    { collection: Collections.webhookDeliveries, fields: ['platformId', 'type', 'createdAt'] },
+  ],
   handles: ['WebhookDeliveryScheduled', 'WebhookDeliveryAttempted', 'WebhookRedeliveryRequested'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as WebhookDeliveryEvent;
