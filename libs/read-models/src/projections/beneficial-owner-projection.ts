@@ -3,6 +3,7 @@ import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../projection.js';
 import type { Doc, ProjectionTransaction } from '../read-model-store.js';
 import { Collections } from './collections.js';
+import { listIndexes } from './list-indexes.js';
 
 /** A beneficial owner as stored: its latest snapshot, platformId included. */
 export type BeneficialOwnerDoc = Doc & BeneficialOwnerSnapshot;
@@ -11,7 +12,7 @@ export type BeneficialOwnerDoc = Doc & BeneficialOwnerSnapshot;
 export const beneficialOwnerProjection: Projection = {
   name: 'beneficial-owners',
   collections: [Collections.beneficialOwners],
-  indexes: [{ collection: Collections.beneficialOwners, fields: ['platformId', 'customerId', 'createdAt'] }],
+  indexes: listIndexes(Collections.beneficialOwners, ['customerId']),
   handles: ['BeneficialOwnerCreated', 'BeneficialOwnerUpdated'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as BeneficialOwnerEvent;

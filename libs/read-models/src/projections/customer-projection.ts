@@ -4,6 +4,7 @@ import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../projection.js';
 import type { Doc, ProjectionTransaction } from '../read-model-store.js';
 import { Collections } from './collections.js';
+import { listIndexes } from './list-indexes.js';
 import { amendDoc } from './amend-doc.js';
 
 /** Customers: the API resource plus platformId. */
@@ -15,14 +16,8 @@ export const customerProjection: Projection = {
   // Lists leave deleted customers out (`isDeleted` false), so the list indexes hold that flag: a page and its count
   // are answered from the index alone.
   indexes: [
-    { collection: Collections.customers, fields: ['platformId', 'createdAt'], flags: ['isDeleted'] },
-    { collection: Collections.customers, fields: ['platformId', 'umaAddress', 'createdAt'] },
-    {
-      collection: Collections.customers,
-      fields: ['platformId', 'platformCustomerId', 'createdAt'],
-      flags: ['isDeleted'],
-    },
-    { collection: Collections.customers, fields: ['platformId', 'customerType', 'createdAt'], flags: ['isDeleted'] },
+    ...listIndexes(Collections.customers, [[], 'platformCustomerId', 'customerType'], { flags: ['isDeleted'] }),
+    ...listIndexes(Collections.customers, ['umaAddress']),
   ],
   handles: [
     'CustomerCreated',

@@ -3,6 +3,7 @@ import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../projection.js';
 import type { Doc, ProjectionTransaction } from '../read-model-store.js';
 import { Collections } from './collections.js';
+import { listIndexes } from './list-indexes.js';
 
 /** The document read model: the latest snapshot of each live document; a deleted one is removed. */
 export type DocumentDoc = Doc & DocumentSnapshot;
@@ -16,10 +17,7 @@ export function toDocument(doc: DocumentDoc): Record<string, unknown> {
 export const documentProjection: Projection = {
   name: 'documents',
   collections: [Collections.documents],
-  indexes: [
-    { collection: Collections.documents, fields: ['platformId', 'documentHolder', 'createdAt'] },
-    { collection: Collections.documents, fields: ['platformId', 'documentType', 'createdAt'] },
-  ],
+  indexes: listIndexes(Collections.documents, ['documentHolder', 'documentType']),
   handles: ['DocumentUploaded', 'DocumentReplaced', 'DocumentDeleted'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as DocumentEvent;

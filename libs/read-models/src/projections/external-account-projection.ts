@@ -4,6 +4,7 @@ import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../projection.js';
 import type { Doc, ProjectionTransaction } from '../read-model-store.js';
 import { Collections } from './collections.js';
+import { listIndexes } from './list-indexes.js';
 
 /** The external-account read model: the latest snapshot, keyed by id, deleted ones kept with status DELETED. */
 export type ExternalAccountDoc = Doc & ExternalAccountSnapshot;
@@ -23,13 +24,8 @@ export const externalAccountProjection: Projection = {
   // The list's filters: a customer, a currency. Lists show active accounts of the customers or of the platform
   // (`customerId` set or not), which the indexes cover: a count reads no document.
   indexes: [
-    { collection: Collections.externalAccounts, fields: ['platformId', 'customerId', 'createdAt'], covers: ['status'] },
-    { collection: Collections.externalAccounts, fields: ['platformId', 'createdAt'], covers: ['customerId', 'status'] },
-    {
-      collection: Collections.externalAccounts,
-      fields: ['platformId', 'currency', 'createdAt'],
-      covers: ['customerId', 'status'],
-    },
+    ...listIndexes(Collections.externalAccounts, ['customerId'], { covers: ['status'] }),
+    ...listIndexes(Collections.externalAccounts, [[], 'currency'], { covers: ['customerId', 'status'] }),
   ],
   handles: ['ExternalAccountCreated', 'ExternalAccountUpdated', 'ExternalAccountDeleted'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {

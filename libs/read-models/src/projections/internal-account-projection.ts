@@ -5,6 +5,7 @@ import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../projection.js';
 import type { ProjectionTransaction } from '../read-model-store.js';
 import { Collections } from './collections.js';
+import { listIndexes } from './list-indexes.js';
 import { openAccountDoc, type InternalAccountDoc } from './internal-account-docs.js';
 import { WALLET_ACCOUNT_EVENTS, applyWalletAccountEvent } from './wallet/wallet-account-docs.js';
 import { amendDoc } from './amend-doc.js';
@@ -45,14 +46,8 @@ export const internalAccountProjection: Projection = {
   // The list's filters (bench `lists`): a customer, a type, a currency. Lists are of the customers' accounts or the
   // platform's (`customerId` set or not), which the indexes cover: a count reads no document.
   indexes: [
-    { collection: Collections.internalAccounts, fields: ['platformId', 'customerId', 'createdAt'] },
-    { collection: Collections.internalAccounts, fields: ['platformId', 'createdAt'], covers: ['customerId'] },
-    { collection: Collections.internalAccounts, fields: ['platformId', 'type', 'createdAt'], covers: ['customerId'] },
-    {
-      collection: Collections.internalAccounts,
-      fields: ['platformId', 'currency', 'createdAt'],
-      covers: ['customerId'],
-    },
+    ...listIndexes(Collections.internalAccounts, ['customerId']),
+    ...listIndexes(Collections.internalAccounts, [[], 'type', 'currency'], { covers: ['customerId'] }),
   ],
   handles: [
     'PlatformAccountOpened',

@@ -4,6 +4,7 @@ import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
+import { listIndexes } from '../list-indexes.js';
 
 /** An agent as stored: its snapshot (usage with the day and month it counts) plus `platformId`. */
 export type AgentDoc = Doc & AgentSnapshot & { platformId: string };
@@ -43,10 +44,7 @@ const ACTION_EVENTS = [
 export const agentProjection: Projection = {
   name: 'agents',
   collections: [Collections.agents, Collections.agentActions],
-  indexes: [
-    { collection: Collections.agentActions, fields: ['platformId', 'agentId', 'createdAt'] },
-    { collection: Collections.agentActions, fields: ['platformId', 'customerId', 'createdAt'] },
-  ],
+  indexes: listIndexes(Collections.agentActions, ['agentId', 'customerId']),
   handles: [...new Set([...AGENT_EVENTS, ...ACTION_EVENTS])],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as AgentEvent;

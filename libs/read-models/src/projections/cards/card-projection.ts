@@ -4,6 +4,7 @@ import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
+import { listIndexes } from '../list-indexes.js';
 
 /** The card read model: the Card resource plus `platformId` for scoping. */
 export type CardDoc = Doc & CardSnapshot & { platformId: string };
@@ -20,11 +21,7 @@ export const cardProjection: Projection = {
   replayWeight: 5,
   // The list's filters (bench `lists`): a customer, a state, the platform's own card id. A funding account
   // (`accountId`, an element of `fundingSources`) is matched along the platform's cards.
-  indexes: [
-    { collection: Collections.cards, fields: ['platformId', 'customerId', 'createdAt'] },
-    { collection: Collections.cards, fields: ['platformId', 'state', 'createdAt'] },
-    { collection: Collections.cards, fields: ['platformId', 'platformCardId', 'createdAt'] },
-  ],
+  indexes: listIndexes(Collections.cards, ['customerId', 'state', 'platformCardId']),
   handles: ['CardCreated', 'CardStateChanged', 'CardFundingSourcesChanged'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as CardEvent;

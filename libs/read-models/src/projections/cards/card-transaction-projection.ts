@@ -11,6 +11,7 @@ import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
+import { listIndexes } from '../list-indexes.js';
 
 /**
  * Card transactions: the domain's fold of each approved authorization (encoded, bigints as strings)
@@ -31,10 +32,7 @@ const AUTHORIZATION_EVENTS = [
 export const cardTransactionProjection: Projection = {
   name: 'card-transactions',
   collections: [Collections.cardTransactions],
-  indexes: [
-    { collection: Collections.cardTransactions, fields: ['platformId', 'cardId', 'createdAt'] },
-    { collection: Collections.cardTransactions, fields: ['platformId', 'cardId', 'status', 'createdAt'] },
-  ],
+  indexes: listIndexes(Collections.cardTransactions, ['cardId', ['cardId', 'status']]),
   handles: AUTHORIZATION_EVENTS,
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as CardEvent;

@@ -3,6 +3,7 @@ import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
+import { listIndexes } from '../list-indexes.js';
 import { amendDoc } from '../amend-doc.js';
 
 /** Quotes: the Quote resource plus platformId and customerId (for filters); status follows the quote's transaction. */
@@ -12,10 +13,7 @@ export const quoteProjection: Projection = {
   // A quote written on creation, again on execution and with every transfer.
   replayWeight: 30,
   // The list's filters (bench `lists`): a customer, a status.
-  indexes: [
-    { collection: Collections.quotes, fields: ['platformId', 'customerId', 'createdAt'] },
-    { collection: Collections.quotes, fields: ['platformId', 'status', 'createdAt'] },
-  ],
+  indexes: listIndexes(Collections.quotes, ['customerId', 'status']),
   handles: ['QuoteCreated', 'TransactionCreated', 'TransactionStatusChanged'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as QuoteEvent;

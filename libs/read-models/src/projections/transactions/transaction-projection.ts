@@ -4,6 +4,7 @@ import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
+import { listIndexes } from '../list-indexes.js';
 
 /**
  * Transactions (from quotes, transfers and incoming payments): the Transaction resource plus
@@ -17,16 +18,13 @@ export const transactionProjection: Projection = {
   replayWeight: 36,
   // The list's selective filters (bench `lists`): a customer, a status, a reconciliation reference, and
   // senderAccountIdentifier / receiverAccountIdentifier (an account id; UMA addresses are rarer and scan the platform).
-  indexes: [
-    { collection: Collections.transactions, fields: ['platformId', 'customerId', 'createdAt'] },
-    { collection: Collections.transactions, fields: ['platformId', 'status', 'createdAt'] },
-    {
-      collection: Collections.transactions,
-      fields: ['platformId', 'reconciliationInstructions.reference', 'createdAt'],
-    },
-    { collection: Collections.transactions, fields: ['platformId', 'source.accountId', 'createdAt'] },
-    { collection: Collections.transactions, fields: ['platformId', 'destination.accountId', 'createdAt'] },
-  ],
+  indexes: listIndexes(Collections.transactions, [
+    'customerId',
+    'status',
+    'reconciliationInstructions.reference',
+    'source.accountId',
+    'destination.accountId',
+  ]),
   handles: ['TransactionCreated', 'TransactionStatusChanged', 'TransactionAnnotated'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const t = (recorded.data as TransactionEvent['data']).transaction;

@@ -8,6 +8,7 @@ import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Projection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
+import { listIndexes } from '../list-indexes.js';
 
 /** Attempts kept on the document (the stream keeps them all). */
 export const ATTEMPTS_KEPT = 50;
@@ -39,10 +40,7 @@ export const webhookDeliveryProjection: Projection = {
   collections: [Collections.webhookDeliveries],
   replayWeight: 3,
   // The list's filters: a status (the failed ones, to redeliver), a type.
-  indexes: [
-    { collection: Collections.webhookDeliveries, fields: ['platformId', 'status', 'createdAt'] },
-    { collection: Collections.webhookDeliveries, fields: ['platformId', 'type', 'createdAt'] },
-  ],
+  indexes: listIndexes(Collections.webhookDeliveries, ['status', 'type']),
   handles: ['WebhookDeliveryScheduled', 'WebhookDeliveryAttempted', 'WebhookRedeliveryRequested'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as WebhookDeliveryEvent;
