@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium, watchedPage } from '../support/browser.js';
 import { ManualClock } from '#domain/clock.js';
 import { cardholder, type Cardholder } from '../support/card-fixture.js';
+import { pendingIncoming } from '../support/sandbox-payments.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { signedRequest } from '../support/wallet-session.js';
 import { pointWebhooksAt, startWebhookReceiver } from '../support/webhook-receiver.js';
@@ -47,14 +48,7 @@ describe('operations console in a browser', () => {
     const frozen = await signedRequest(api, 'PATCH', `/cards/${holder.cardId}`, { state: 'FROZEN' }, holder.wallet);
     expect(frozen.result.status).toBe(200);
     // An incoming UMA payment that waits for the platform's approval (sandbox sender prefix `$pending`).
-    const incoming = await api.post('/sandbox/uma/receive', {
-      senderUmaAddress: '$pending.long.USD@bank.example.com',
-      customerId: holder.customerId,
-      receivingCurrencyCode: 'USD',
-      receivingCurrencyAmount: 7_000,
-    });
-    expect(incoming.body.status).toBe('PENDING');
-    pendingPaymentId = incoming.body.id;
+    pendingPaymentId = (await pendingIncoming(api, holder.customerId, 7_000)).id;
     // A failed webhook delivery: the TEST send to a receiver answering 500.
     receiver = await startWebhookReceiver();
     await pointWebhooksAt(api, receiver);

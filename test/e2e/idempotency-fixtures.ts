@@ -8,6 +8,7 @@ import { openWalletAccount } from '../support/wallet-session.js';
 import { money } from './money-support.js';
 import { googleClaims, sandboxToken } from './wallet-support.js';
 import { uniqueValue } from '../support/sequence.js';
+import { pendingIncoming as incomingPending } from '../support/sandbox-payments.js';
 import type { Case } from './idempotency-cases.js';
 
 /** Fixtures of the Idempotency-Key end-to-end tests (idempotency-creates.e2e.spec.ts). */
@@ -77,12 +78,8 @@ export function fixtures(t: TestService, clock: ManualClock) {
   /** Two incoming payments PENDING the platform's approval. */
   const pendingIncoming = async () => {
     const c = await m.customer(['USD']);
-    const sender = '$pending.long.USD@bank.example.com';
-    const amount = { receivingCurrencyCode: 'USD', receivingCurrencyAmount: 7_000 };
-    const body = { senderUmaAddress: sender, customerId: c.id, ...amount };
-    const [one, two] = [await api.post('/sandbox/uma/receive', body), await api.post('/sandbox/uma/receive', body)];
-    expect([one.body.status, two.body.status]).toEqual(['PENDING', 'PENDING']);
-    return { c, one: one.body.id as string, two: two.body.id as string };
+    const [one, two] = [await incomingPending(api, c.id, 7_000), await incomingPending(api, c.id, 7_000)];
+    return { c, one: one.id, two: two.id };
   };
   /** A business customer of the platform (KYB APPROVED in the sandbox). */
   const business = async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { Client } from '../support/service.js';
 import { type Customer, useMoneyService } from './money-support.js';
 import { uniqueValue } from '../support/sequence.js';
+import { pendingIncoming } from '../support/sandbox-payments.js';
 
 const START = Date.UTC(2026, 4, 11, 9);
 const enc = encodeURIComponent;
@@ -154,16 +155,7 @@ describe('quotes, transactions and transfers shaped like the public API', () => 
   });
 
   describe('POST /transactions/{transactionId}/approve and /reject', () => {
-    const pending = async (c: Customer) => {
-      const res = await api.post('/sandbox/uma/receive', {
-        senderUmaAddress: '$pending.long.USD@bank.example.com',
-        customerId: c.id,
-        receivingCurrencyCode: 'USD',
-        receivingCurrencyAmount: 2_500,
-      });
-      expect(res.body.status).toBe('PENDING');
-      return res.body.id as string;
-    };
+    const pending = async (c: Customer) => (await pendingIncoming(api, c.id, 2_500)).id;
 
     it('keeps receiverCustomerInfo of an approval and the reason of a rejection', async () => {
       const c = await m.customer(['USD']);

@@ -3,9 +3,9 @@ import { ManualClock } from '#domain/clock.js';
 import { useTestService } from '../support/fixture.js';
 import { type ReceivedRequest } from '../support/webhook-receiver.js';
 import { money } from './money-support.js';
+import { pendingIncoming } from '../support/sandbox-payments.js';
 
 const START = Date.UTC(2026, 3, 8, 10);
-const SENDER = '$pending.long.USD@bank.example.com';
 
 /** The incoming-payment webhook as the approval channel: the platform's reply decides. */
 describe('incoming payments approved or rejected by the reply to INCOMING_PAYMENT.PENDING', () => {
@@ -26,15 +26,7 @@ describe('incoming payments approved or rejected by the reply to INCOMING_PAYMEN
   const incoming = async (reply: { status: number; body?: unknown }, profile: Record<string, unknown> = {}) => {
     const c = await m.customer(['USD'], profile);
     replies.set(c.id, reply);
-    const res = await api.post('/sandbox/uma/receive', {
-      senderUmaAddress: SENDER,
-      customerId: c.id,
-      receivingCurrencyCode: 'USD',
-      receivingCurrencyAmount: 7_000,
-    });
-    expect(res.status).toBe(200);
-    expect(res.body.status).toBe('PENDING');
-    return { c, id: res.body.id as string };
+    return { c, id: (await pendingIncoming(api, c.id, 7_000)).id };
   };
   const requestsFor = (id: string, type: string) =>
     t.receiver.requests.filter((r: ReceivedRequest) => r.json?.type === type && r.json.data.id === id);
