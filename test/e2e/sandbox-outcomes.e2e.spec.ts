@@ -108,6 +108,19 @@ describe('sandbox outcomes', () => {
       return { c, tx: res.body };
     };
 
+    /** A transfer-out of more than the available balance, to a new external account: refused; that account. */
+    const refusedOverdraft = async (c: Customer, amount: number, suffix: string) => {
+      const ext = await m.external(c.id, 'USD', suffix);
+      const res = await api.post('/transfer-out', {
+        source: { accountId: c.accounts.USD },
+        destination: { accountId: ext },
+        amount,
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('INSUFFICIENT_FUNDS');
+      return ext;
+    };
+
     it.each([
       ['002 fails at once: no hold, balance untouched', '002', 'INSUFFICIENT_FUNDS'],
       ['003 fails at once (account closed or invalid)', '003', 'ACCOUNT_CLOSED_OR_INVALID'],
@@ -117,14 +130,7 @@ describe('sandbox outcomes', () => {
       const { c, tx } = await transferOut('004');
       expect(tx.status).toBe('PROCESSING');
       // The hold reserves the amount: a second transfer beyond the rest is refused.
-      const ext = await m.external(c.id, 'USD', '111');
-      const over = await api.post('/transfer-out', {
-        source: { accountId: c.accounts.USD },
-        destination: { accountId: ext },
-        amount: 6_001,
-      });
-      expect(over.status).toBe(400);
-      expect(over.body.code).toBe('INSUFFICIENT_FUNDS');
+      await refusedOverdraft(c, 6_001, '111');
       await settlesLater(tx.id, { after: 10, status: 'REJECTED', detail: { failureDetail: 'REJECTED_BY_BANK' } });
       await settled(c, 10_000);
     });
@@ -144,14 +150,7 @@ describe('sandbox outcomes', () => {
 
     it('refuses more than the balance before recording anything', async () => {
       const c = await m.funded(1_000);
-      const ext = await m.external(c.id, 'USD', '999');
-      const res = await api.post('/transfer-out', {
-        source: { accountId: c.accounts.USD },
-        destination: { accountId: ext },
-        amount: 1_001,
-      });
-      expect(res.status).toBe(400);
-      expect(res.body.code).toBe('INSUFFICIENT_FUNDS');
+      const ext = await refusedOverdraft(c, 1_001, '999');
       const list = await api.get(`/transactions?accountIdentifier=${encodeURIComponent(ext)}`);
       expect(list.body.totalCount).toBe(0);
     });
