@@ -27,6 +27,8 @@ describe('webhooks across a crash', () => {
     let acknowledged = 0;
     let attempted = 0;
     let killed = false;
+    // Requests sent and not yet answered when SIGKILL was sent (answers already written may still arrive after it).
+    let outstandingAtKill = 0;
     const target = 150;
     const worker = async () => {
       while (!killed) {
@@ -41,12 +43,15 @@ describe('webhooks across a crash', () => {
         }
         if (acknowledged >= target && !killed) {
           killed = true;
+          outstandingAtKill = attempted - acknowledged;
           await child.kill('SIGKILL');
         }
       }
     };
     await Promise.all(Array.from({ length: 8 }, worker));
-    expect(attempted).toBeGreaterThan(acknowledged);
+    // The kill came in the middle of the burst: the other workers' fundings were in flight.
+    expect(outstandingAtKill).toBeGreaterThan(0);
+    expect(attempted).toBeGreaterThanOrEqual(acknowledged);
     const deliveredBeforeRestart = receiver.delivered().size;
 
     child = await services.start();
