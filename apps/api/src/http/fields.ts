@@ -1,15 +1,13 @@
+import { applyDecorators } from '@nestjs/common';
 import { IsEmail, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import type { ValidationOptions } from 'class-validator';
 
 /**
- * Decorators applied as if stacked above the property in this order (TypeScript applies the lowest first), so a
- * field validates, reports and documents exactly as with the decorators written out.
+ * Decorators applied as if stacked above the property in this order (TypeScript applies the lowest first, Nest's
+ * applyDecorators the first), so a field validates, reports and documents exactly as with the decorators written out.
  */
-export const Stack =
-  (...decorators: PropertyDecorator[]): PropertyDecorator =>
-  (target, key) => {
-    for (const decorator of [...decorators].reverse()) decorator(target, key);
-  };
+export const Stack = (...decorators: PropertyDecorator[]): PropertyDecorator =>
+  applyDecorators(...[...decorators].reverse());
 
 /** A string of at most `max` characters: `@IsString() @MaxLength(max)`. */
 export const Text = (max: number) => Stack(IsString(), MaxLength(max));
