@@ -115,6 +115,37 @@ describe('CommandRunner', () => {
     expect(await total(store, 'counter-e')).toBe(80);
   });
 
+  it('decides the first command on a stream another component created without reading it back', async () => {
+    let reads = 0;
+    const counted = Object.assign(Object.create(store) as EventStore, {
+      readStream: (...args: Parameters<EventStore['readStream']>) => (reads++, store.readStream(...args)),
+    });
+    const runner = new CommandRunner(counted, undefined);
+    const made = [
+      { id: 'e-1', type: 'Added', data: { by: 30 } },
+      { id: 'e-2', type: 'Added', data: { by: 20 } },
+    ];
+    await store.appendToStream('counter-f', made, { expectedRevision: 'no_stream' });
+    const events = made.map(({ type, data }) => ({ type, data }) as CounterEvent);
+    runner.created('counter-f', counter, events, 'e-2');
+    const result = await runner.run('counter-f', counter, { type: 'Add', by: 50 }, { metadata });
+    expect(reads).toBe(0);
+    expect(result.state.total).toBe(100);
+    expect(await total(store, 'counter-f')).toBe(100);
+
+    // Told of a creation it already knows newer state of, it keeps its own; a stale one is caught by the append.
+    runner.created('counter-f', counter, events, 'e-2');
+    await expect(runner.run('counter-f', counter, { type: 'Add', by: 1 }, { metadata })).rejects.toMatchObject({
+      code: 'OVER_LIMIT',
+    });
+    const stale = new CommandRunner(store, undefined);
+    stale.created('counter-f', counter, events, 'e-2');
+    await expect(stale.run('counter-f', counter, { type: 'Add', by: 1 }, { metadata })).rejects.toMatchObject({
+      code: 'OVER_LIMIT',
+    });
+    expect(await total(store, 'counter-f')).toBe(100);
+  });
+
   /** A store where another writer slips an event in just before each of the next `times` appends. */
   const racing = (inner: SqliteEventStore, times: number): EventStore => {
     let left = times;

@@ -11,11 +11,10 @@ import {
   type NewEvent,
   type RecordedEvent,
 } from '#event-store/event-store.js';
-
-/** Something that can tell when the local read models have caught up with a position. */
 import { KeyedLock } from './keyed-lock.js';
 import { StreamSnapshots, type Folded, type SnapshotOptions } from './stream-snapshots.js';
 import type { ProjectionWaiter } from '#read-models/projection-waiter.js';
+/** Something that can tell when the local read models have caught up with a position. */
 export type { ProjectionWaiter };
 
 export interface RunOptions {
@@ -46,11 +45,11 @@ const tooLarge = (streamName: string, bytes: number, limit: number) =>
     { reason: `stream ${streamName}` },
   );
 
-/** A command waiting for its stream: decided together with the others queued behind the same lock. */
 /** A queue holds commands of any decider on one stream; each item keeps its own types. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyQueued = Queued<any, any, any>;
 
+/** A command waiting for its stream: decided together with the others queued behind the same lock. */
 interface Queued<State, C, E extends Event> {
   decider: Decider<State, C, E>;
   command: C | ((state: State) => C);
@@ -135,6 +134,17 @@ export class CommandRunner {
   ): Promise<{ state: State; revision: bigint }> {
     const { state, revision } = await this.withLock(streamName, () => this.catchUp(streamName, decider));
     return { state, revision };
+  }
+
+  /**
+   * Caches a stream another component has just created with `events` (appended at `no_stream`), so that the first
+   * command on it decides without reading it back (were the stream to change behind it, that command's append would
+   * fail and be decided again on the stream as it is). A state cached already is newer and is kept.
+   */
+  created<S, C, E extends Event>(stream: string, decider: Decider<S, C, E>, events: E[], lastEventId: string): void {
+    if (this.cache.has(stream) || events.length === 0) return;
+    const state = events.reduce((s, e) => decider.evolve(s, e), decider.initialState());
+    this.remember(stream, { state, revision: BigInt(events.length - 1), eventId: lastEventId });
   }
 
   /**

@@ -27,6 +27,35 @@ function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
   return out;
 }
 
+interface PropertyRule {
+  property: string;
+  /** Only `@IsOptional()` conditions: absence is allowed, null is not. */
+  nullRefused: boolean;
+  /** Validated as a nested object or array of them. */
+  nested: boolean;
+}
+
+/** Each DTO class's rules, read once from class-validator's metadata (decorators run when a class is defined). */
+const rulesByClass = new WeakMap<object, PropertyRule[]>();
+
+function rulesOf(target: object): PropertyRule[] {
+  let rules = rulesByClass.get(target);
+  if (!rules) {
+    const storage = getMetadataStorage();
+    const metadatas = storage.getTargetValidationMetadatas(target as new () => object, '', true, false);
+    rules = Object.entries(storage.groupByPropertyName(metadatas)).map(([property, ofProperty]) => {
+      const conditions = ofProperty.filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION);
+      return {
+        property,
+        nullRefused: conditions.length > 0 && conditions.every((m) => m.name === IS_OPTIONAL),
+        nested: ofProperty.some((m) => m.type === ValidationTypes.NESTED_VALIDATION),
+      };
+    });
+    rulesByClass.set(target, rules);
+  }
+  return rules;
+}
+
 /**
  * `@IsOptional()` lets null through as well as absence, and handlers test `=== undefined`, so a null
  * reached them as a value (BigInt(null), null funding sources: 500s). An optional field is either absent
@@ -35,18 +64,14 @@ function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
 export function nullWhereOnlyAbsenceIsAllowed(object: unknown, prefix = ''): ValidationError[] {
   if (typeof object !== 'object' || object === null) return [];
   if (Array.isArray(object)) return object.flatMap((item, i) => nullWhereOnlyAbsenceIsAllowed(item, `${prefix}${i}.`));
-  const storage = getMetadataStorage();
-  const metadatas = storage.getTargetValidationMetadatas(object.constructor, '', true, false);
-  const byProperty = storage.groupByPropertyName(metadatas);
   const errors: ValidationError[] = [];
-  for (const [property, ofProperty] of Object.entries(byProperty)) {
+  for (const { property, nullRefused, nested } of rulesOf(object.constructor)) {
     const value = (object as Record<string, unknown>)[property];
-    const conditions = ofProperty.filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION);
-    if (value === null && conditions.length > 0 && conditions.every((m) => m.name === IS_OPTIONAL)) {
+    if (value === null && nullRefused) {
       const field = `${prefix}${property}`;
       const constraints = { isNotNull: `${field} must not be null; leave it out instead` };
       errors.push(Object.assign(new ValidationError(), { property: field, children: [], constraints }));
-    } else if (ofProperty.some((m) => m.type === ValidationTypes.NESTED_VALIDATION)) {
+    } else if (nested) {
       errors.push(...nullWhereOnlyAbsenceIsAllowed(value, `${prefix}${property}.`));
     }
   }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { CommandRunner, ProjectionWaiter } from '#application/command-runner.js';
 import { WEBHOOK_EVENT_MAP, type WebhookSources } from '#application/webhooks/webhook-event-map.js';
@@ -263,16 +264,17 @@ export class WebhookDispatcher {
 
   /** Appends the scheduled event once; a second run finds the stream and leaves it. */
   private async record(deliveryId: string, events: WebhookDeliveryEvent[], platformId: string): Promise<void> {
+    const stream = webhookDeliveryStream(deliveryId);
+    const stored = events.map((e) => ({
+      id: randomUUID(),
+      type: e.type,
+      data: e.data as unknown as Record<string, unknown>,
+      metadata: { platformId, actor: 'webhook-dispatcher', correlationId: deliveryId },
+    }));
     try {
-      await this.deps.eventStore.appendToStream(
-        webhookDeliveryStream(deliveryId),
-        events.map((e) => ({
-          type: e.type,
-          data: e.data as unknown as Record<string, unknown>,
-          metadata: { platformId, actor: 'webhook-dispatcher', correlationId: deliveryId },
-        })),
-        { expectedRevision: 'no_stream' },
-      );
+      await this.deps.eventStore.appendToStream(stream, stored, { expectedRevision: 'no_stream' });
+      // The delivery job's first attempt then records itself without reading the stream back.
+      this.deps.runner.created(stream, webhookDeliveryDecider, events, stored[stored.length - 1].id);
     } catch (error) {
       if (!(error instanceof WrongExpectedVersion)) throw error;
     }
