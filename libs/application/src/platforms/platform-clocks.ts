@@ -12,13 +12,17 @@ interface Applied {
 /**
  * Every platform's clock: the installation's base clock (real time, or a test's manual clock)
  * plus the platform's own sandbox offset. Production platforms have no offset, ever: only sandbox
- * platforms can append to their clock stream. A read (`now`, `forPlatform`) first catches up with
- * the platform's clock stream, so an advance made by any process is seen by every other at once.
+ * platforms can append to their clock stream. A read (`now`, `forPlatform`) on a sandbox platform first
+ * catches up with its clock stream, so an advance made by any process is seen by every other at once;
+ * a platform found to be a production one (its creation says so, and that never changes) is on the
+ * base clock from then on, without reading its clock stream again.
  */
 export class PlatformClocks {
   private readonly applied = new Map<string, Applied>();
   private readonly inFlight = new Map<string, Promise<Applied>>();
   private readonly views = new Map<string, Clock>();
+  /** What each platform's creation says it is; a production platform's offset is 0 for good. */
+  private readonly kinds = new Map<string, 'sandbox' | 'production'>();
 
   constructor(
     private readonly store: EventStore,
@@ -60,6 +64,7 @@ export class PlatformClocks {
 
   private async read(platformId: string): Promise<Applied> {
     const seen = this.applied.get(platformId) ?? { revision: -1n, offsetMs: 0 };
+    if ((this.kinds.get(platformId) ?? (await this.kindOf(platformId))) === 'production') return seen;
     const events = await this.store.readStream(streams.sandboxClock(platformId), { fromRevision: seen.revision + 1n });
     if (events.length === 0) return seen;
     const last = events[events.length - 1];
@@ -69,6 +74,15 @@ export class PlatformClocks {
     };
     this.applied.set(platformId, next);
     return next;
+  }
+
+  /** What the platform's creation says it is (remembered; a platform not created yet has its clock stream read). */
+  private async kindOf(platformId: string): Promise<'sandbox' | 'production' | undefined> {
+    const [created] = await this.store.readStream(streams.platform(platformId), { maxCount: 1 });
+    if (created?.type !== 'PlatformCreated') return undefined;
+    const kind = (created.data as { sandbox?: unknown }).sandbox === false ? 'production' : 'sandbox';
+    this.kinds.set(platformId, kind);
+    return kind;
   }
 
   private current(platformId: string): Date {

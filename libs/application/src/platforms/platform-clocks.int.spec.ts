@@ -1,0 +1,81 @@
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import { join } from 'node:path';
+import { ManualClock } from '#domain/clock.js';
+import { streams } from '#domain/ids.js';
+import type { EventStore } from '#event-store/event-store.js';
+import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
+import { useTempDir } from '../../../../test/support/temp-dir.js';
+import { PlatformClocks } from './platform-clocks.js';
+
+const START = Date.UTC(2026, 5, 1, 12);
+const HOUR = 3_600_000;
+/** The platform a stream name ends with (`<kind>-<id>`). */
+const platformOf = (stream: string) => `Platform:${stream.slice(stream.indexOf('-') + 1)}`;
+
+describe('PlatformClocks', () => {
+  let store: SqliteEventStore;
+  const dir = useTempDir('clocks-', () => store.close());
+  beforeEach(() => {
+    store = new SqliteEventStore(join(dir(), 'events.db'));
+  });
+
+  const create = (platformId: string, sandbox: boolean) =>
+    store.appendToStream(streams.platform(platformId), [
+      {
+        type: 'PlatformCreated',
+        data: {
+          platformId,
+          name: platformId,
+          sandbox,
+          umaDomain: 'example.com',
+          createdAt: new Date(START).toISOString(),
+        },
+      },
+    ]);
+  const advance = (platformId: string, offsetMs: number) =>
+    store.appendToStream(streams.sandboxClock(platformId), [
+      { type: 'SandboxClockAdvanced', data: { platformId, byMs: offsetMs, offsetMs } },
+    ]);
+
+  /** Clocks over the store that count the reads of each kind of stream. */
+  function counted() {
+    const reads = { clock: 0, platform: 0 };
+    const reading = Object.assign(Object.create(store) as EventStore, {
+      readStream: (...args: Parameters<EventStore['readStream']>) => {
+        if (args[0] === streams.sandboxClock(platformOf(args[0]))) reads.clock++;
+        else reads.platform++;
+        return store.readStream(...args);
+      },
+    });
+    return { clocks: new PlatformClocks(reading, new ManualClock(START)), reads };
+  }
+
+  it('reads a sandbox platform clock stream on every read, so an advance by another process shows at once', async () => {
+    await create('Platform:s', true);
+    const { clocks, reads } = counted();
+    expect((await clocks.now('Platform:s')).getTime()).toBe(START);
+    await advance('Platform:s', HOUR);
+    expect((await clocks.now('Platform:s')).getTime()).toBe(START + HOUR);
+    expect((await clocks.now('Platform:s')).getTime()).toBe(START + HOUR);
+    expect(reads).toEqual({ clock: 3, platform: 1 });
+  });
+
+  it('keeps a production platform on the base clock without reading a clock stream', async () => {
+    await create('Platform:p', false);
+    const { clocks, reads } = counted();
+    for (let i = 0; i < 3; i++) expect((await clocks.now('Platform:p')).getTime()).toBe(START);
+    // Only a sandbox platform may advance its clock; a stray clock event would not move a production one.
+    await advance('Platform:p', HOUR);
+    expect((await clocks.now('Platform:p')).getTime()).toBe(START);
+    expect(reads).toEqual({ clock: 0, platform: 1 });
+  });
+
+  it('looks again for a platform not created yet, and reads its clock stream meanwhile', async () => {
+    const { clocks, reads } = counted();
+    expect((await clocks.now('Platform:later')).getTime()).toBe(START);
+    await create('Platform:later', false);
+    expect((await clocks.now('Platform:later')).getTime()).toBe(START);
+    expect((await clocks.now('Platform:later')).getTime()).toBe(START);
+    expect(reads).toEqual({ clock: 1, platform: 2 });
+  });
+});
