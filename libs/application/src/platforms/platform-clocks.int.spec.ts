@@ -50,7 +50,7 @@ describe('PlatformClocks', () => {
     return { clocks: new PlatformClocks(reading, new ManualClock(START)), reads };
   }
 
-  it('reads the clock stream of a sandbox platform on every read: an advance by any process shows at once', async () => {
+  it('reads the clock stream of a sandbox platform on every read: advances show at once', async () => {
     await create('Platform:s', true);
     const { clocks, reads } = counted();
     expect((await clocks.now('Platform:s')).getTime()).toBe(START);
