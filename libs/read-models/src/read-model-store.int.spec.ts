@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe } from '@jest/globals';
 import { MongoClient } from 'mongodb';
@@ -13,23 +14,35 @@ import { SqliteReadModelStore } from './sqlite-read-model-store.js';
 const dir = mkdtempSync(join(tmpdir(), 'read-models-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const sqlite: ReadModelStoreFactory = async () => {
-  const path = join(dir, `${randomUUID()}.db`);
-  const store = new SqliteReadModelStore(path);
-  return {
-    store,
-    connect: async () => new SqliteReadModelStore(path),
-    dispose: async () => {
-      await store.close();
-      rmSync(path, { force: true });
-      rmSync(`${path}-wal`, { force: true });
-      rmSync(`${path}-shm`, { force: true });
-    },
+// `commitThread: false` commits on the store's connection; with the compiled entry, on the commit thread.
+const sqliteWith =
+  (commitThread: false | URL): ReadModelStoreFactory =>
+  async () => {
+    const path = join(dir, `${randomUUID()}.db`);
+    const store = new SqliteReadModelStore(path, { commitThread });
+    return {
+      store,
+      connect: async () => new SqliteReadModelStore(path, { commitThread }),
+      dispose: async () => {
+        await store.close();
+        rmSync(path, { force: true });
+        rmSync(`${path}-wal`, { force: true });
+        rmSync(`${path}-shm`, { force: true });
+      },
+    };
   };
-};
+const sqlite = sqliteWith(false);
 readModelStoreContract('sqlite', sqlite);
 readModelQueryContract('sqlite', sqlite);
 readModelLeaseContract('sqlite', sqlite);
+
+// The same contract with live batches committed on the commit thread (its compiled entry: `npm test` builds first).
+const commitThread = pathToFileURL(resolve('dist/libs/read-models/src/sqlite-doc-thread.js'));
+if (!existsSync(commitThread)) throw new Error(`${fileURLToPath(commitThread)} is missing: run npm run build first`);
+const threaded = sqliteWith(commitThread);
+readModelStoreContract('sqlite, commit thread', threaded);
+readModelQueryContract('sqlite, commit thread', threaded);
+readModelLeaseContract('sqlite, commit thread', threaded);
 
 const mongoUrl = process.env.MONGODB_URL;
 if (!mongoUrl) console.log('MongoDB contract suite skipped: MONGODB_URL is not set');

@@ -4,8 +4,6 @@ import { leaseDecision, movesCheckpoint, ReadModelStoreBase } from './read-model
 import { encodeCursor, planQuery, type Scalar } from './query-plan.js';
 import { createDocsTable, SqliteDocIndexes, tableOf } from './sqlite-doc-indexes.js';
 import {
-  ConcurrentProjectionUpdate,
-  LeaseLost,
   type CheckpointAdvance,
   type CheckpointCommit,
   type Doc,
@@ -19,6 +17,10 @@ import {
   type ReadModelStore,
 } from './read-model-store.js';
 import { buildSqlQuery } from './sqlite-query.js';
+import { DocCommitter, type DocCommit } from './sqlite-doc-commit.js';
+import { docWriter, InThreadDocWriter, type DocWriter } from './sqlite-doc-writer.js';
+
+const BUSY_TIMEOUT_MS = 5000;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -52,18 +54,14 @@ function splitSharedDocsTable(db: Database.Database): void {
   })();
 }
 
-interface LeaseRow {
-  holder: string;
-  token: number | bigint;
-  expires_at: number;
-}
-
 /**
  * The embedded ReadModelStore: JSON documents in one SQLite table per collection (better-sqlite3, WAL),
  * queried through json_extract. A batch's documents and its checkpoint are written in one
  * transaction. `synchronous=NORMAL`: in WAL mode every commit stays atomic, and a power loss can
  * only drop the newest commits, documents and checkpoint together; the projections then replay
- * them from the event log (which is `synchronous=FULL`). Read models are derived data.
+ * them from the event log (which is `synchronous=FULL`). Read models are derived data. Live batches are
+ * committed on a thread of their own with its own connection (`commitThread`, see ThreadDocWriter), in
+ * the order they come; a replay's pages, leases and resets are written on this connection.
  */
 export class SqliteReadModelStore extends ReadModelStoreBase implements ReadModelStore {
   private readonly db: Database.Database;
@@ -72,21 +70,28 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
   private replayTuned = false;
   private readonly scratch: boolean;
   private readonly indexes: SqliteDocIndexes;
+  private readonly committer: DocCommitter;
+  private readonly writer: DocWriter;
 
   /**
    * `scratch`: a throw-away store (audit verify's replay into a temporary file) that nothing reads after a crash:
    * commits are not synced to disk at all (`synchronous=OFF`); they stay atomic for the process.
+   * `commitThread`: false commits live batches on this connection; a URL names the thread's entry (tests).
    */
-  constructor(path: string, options: { scratch?: boolean } = {}) {
+  constructor(path: string, options: { scratch?: boolean; commitThread?: boolean | URL } = {}) {
     super();
     this.scratch = options.scratch === true;
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.scratch ? 'OFF' : 'NORMAL'}`);
-    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     splitSharedDocsTable(this.db);
     this.db.exec(SCHEMA);
     this.indexes = new SqliteDocIndexes(this.db);
+    this.committer = new DocCommitter(this.db);
+    this.writer = this.scratch
+      ? new InThreadDocWriter(this.committer)
+      : docWriter(this.committer, path, { thread: options.commitThread, busyTimeoutMs: BUSY_TIMEOUT_MS });
   }
 
   async get<T extends Doc = Doc>(collection: string, id: string): Promise<T | undefined> {
@@ -141,7 +146,7 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
     work: (tx: ProjectionTransaction) => Promise<void>,
     options: { replay?: boolean } = {},
   ): Promise<void> {
-    for (const c of commits) this.check(c.projection, c.expected, c.fence);
+    for (const c of commits) this.committer.check(c.projection, c.expected, c.fence);
     const moving = commits.filter(movesCheckpoint);
     if (moving.length === 0) return;
     const replay = options.replay === true;
@@ -152,42 +157,39 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
     });
     await work(tx);
     for (const collection of tx.writes.keys()) this.indexes.beforeWrite(collection, replay);
-    const commit = this.db.transaction(() => {
-      // Checked again inside the write lock: another process may have committed meanwhile.
-      for (const c of commits) this.check(c.projection, c.expected, c.fence);
-      for (const collection of tx.writes.keys()) {
-        const table = this.indexes.table(collection);
-        const upsert = this.statement(
-          `INSERT INTO ${table} (id, body) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body`,
-        );
-        const remove = this.statement(`DELETE FROM ${table} WHERE id = ?`);
-        for (const [id, text] of tx.texts(collection)) {
-          if (text) upsert.run(id, text);
-          else remove.run(id);
-        }
-      }
-      for (const c of moving) this.saveCheckpoint(c.projection, c.position);
-    });
-    commit.immediate();
+    const commit: DocCommit = {
+      checks: commits.map(({ projection, expected, fence }) => ({ projection, expected, fence })),
+      writes: [...tx.writes.keys()].map((collection) => ({
+        table: this.indexes.table(collection),
+        rows: [...tx.texts(collection)].map(([id, text]) => [id, text || null] as [string, string | null]),
+      })),
+      saves: moving.map(({ projection, position }) => ({ projection, position })),
+    };
+    // A replay writes its pages here (its connection is tuned for them); live batches go to the writer.
+    if (replay) this.committer.commit(commit);
+    else await this.writer.commit(commit);
   }
 
   async advanceCheckpoints(advances: ReadonlyMap<string, CheckpointAdvance>): Promise<void> {
     if (advances.size === 0) return;
-    this.db
-      .transaction(() => {
-        for (const [projection, { expected, position, fence }] of advances) {
-          this.check(projection, expected, fence);
-          if (movesCheckpoint({ expected, position })) this.saveCheckpoint(projection, position);
-        }
-      })
-      .immediate();
+    const entries = [...advances];
+    const commit: DocCommit = {
+      checks: entries.map(([projection, { expected, fence }]) => ({ projection, expected, fence })),
+      writes: [],
+      saves: entries
+        .filter(([, advance]) => movesCheckpoint(advance))
+        .map(([projection, { position }]) => ({ projection, position })),
+    };
+    // The end of a replay (still tuned for it) advances here, like its pages.
+    if (this.replayTuned) this.committer.commit(commit);
+    else await this.writer.commit(commit);
   }
 
   async reset(projection: string, collections: string[], fence?: Fence): Promise<void> {
     const removeCheckpoint = this.statement('DELETE FROM checkpoints WHERE projection = ?');
     this.db
       .transaction(() => {
-        if (fence) this.checkFence(fence);
+        if (fence) this.committer.checkFence(fence);
         this.indexes.reset(collections);
         removeCheckpoint.run(projection);
       })
@@ -198,7 +200,7 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
     const { name, holder } = request;
     return this.db
       .transaction((): LeaseGrant | undefined => {
-        const row = this.lease(name);
+        const row = this.committer.lease(name);
         const stored = row && { holder: row.holder, token: BigInt(row.token), expiresAt: row.expires_at };
         const decided = leaseDecision(stored, request);
         if (!decided) return undefined;
@@ -244,13 +246,14 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
   }
 
   async readLease(name: string): Promise<{ holder: string; token: bigint; expiresAt: number } | undefined> {
-    const row = this.lease(name);
+    const row = this.committer.lease(name);
     return row ? { holder: row.holder, token: BigInt(row.token), expiresAt: row.expires_at } : undefined;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.writer.close();
     this.db.close();
   }
 
@@ -258,25 +261,6 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
     const table = this.indexes.table(collection);
     const row = this.statement(`SELECT body FROM ${table} WHERE id = ?`).get(id) as { body: string } | undefined;
     return row ? (JSON.parse(row.body) as T) : undefined;
-  }
-
-  /** Throws unless the stored checkpoint is `expected` and the fence (if any) still holds. */
-  private check(projection: string, expected: bigint | undefined, fence: Fence | undefined): void {
-    if (fence) this.checkFence(fence);
-    const stored = this.checkpoint(projection);
-    if (stored !== expected) throw new ConcurrentProjectionUpdate(projection, expected, stored);
-  }
-
-  private checkFence(fence: Fence): void {
-    const row = this.lease(fence.lease);
-    if (!row || BigInt(row.token) !== fence.token) throw new LeaseLost(fence.lease, fence.token);
-  }
-
-  private saveCheckpoint(projection: string, position: bigint): void {
-    this.statement(
-      'INSERT INTO checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO ' +
-        'UPDATE SET position = excluded.position',
-    ).run(projection, position.toString());
   }
 
   /**
@@ -308,15 +292,8 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
     this.db.pragma('wal_checkpoint(PASSIVE)');
   }
 
-  private lease(name: string): LeaseRow | undefined {
-    return this.statement('SELECT holder, token, expires_at FROM leases WHERE name = ?').get(name) as
-      LeaseRow | undefined;
-  }
-
   protected checkpoint(projection: string): bigint | undefined {
-    const row = this.statement('SELECT position FROM checkpoints WHERE projection = ?').get(projection) as
-      { position: string } | undefined;
-    return row ? BigInt(row.position) : undefined;
+    return this.committer.checkpoint(projection);
   }
 
   private statement(sql: string): Database.Statement {

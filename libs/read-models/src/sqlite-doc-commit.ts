@@ -1,0 +1,112 @@
+import type Database from 'better-sqlite3';
+import { ConcurrentProjectionUpdate, LeaseLost, type Fence } from './read-model-store.js';
+
+/**
+ * One write transaction of the embedded read-model store: each projection's checkpoint checked against the one its
+ * writer read (and its lease's fence), the documents written, the checkpoints that move saved. Plain data, so that it
+ * can be committed on the event-loop thread or sent to the commit thread.
+ */
+export interface DocCommit {
+  checks: { projection: string; expected: bigint | undefined; fence?: Fence }[];
+  /** Per table, the documents to write: a body, or null to delete. */
+  writes: { table: string; rows: [id: string, body: string | null][] }[];
+  saves: { projection: string; position: bigint }[];
+}
+
+/** Why a commit was refused, as the commit thread answers it (errors do not cross threads with their class). */
+export type DocCommitFailure =
+  | { kind: 'checkpoint'; projection: string; expected?: bigint; actual?: bigint }
+  | { kind: 'lease'; lease: string; token: bigint }
+  | { kind: 'error'; message: string; code?: string };
+
+export function failureOf(error: unknown): DocCommitFailure {
+  if (error instanceof ConcurrentProjectionUpdate) {
+    const { projection, expected, actual } = error;
+    return { kind: 'checkpoint', projection, expected, actual };
+  }
+  if (error instanceof LeaseLost) return { kind: 'lease', lease: error.lease, token: error.token };
+  const { message, code } = error as { message?: string; code?: unknown };
+  return { kind: 'error', message: String(message ?? error), ...(typeof code === 'string' ? { code } : {}) };
+}
+
+export function errorOf(failure: DocCommitFailure): Error {
+  switch (failure.kind) {
+    case 'checkpoint':
+      return new ConcurrentProjectionUpdate(failure.projection, failure.expected, failure.actual);
+    case 'lease':
+      return new LeaseLost(failure.lease, failure.token);
+    case 'error':
+      return Object.assign(new Error(failure.message), failure.code ? { code: failure.code } : {});
+  }
+}
+
+interface LeaseRow {
+  holder: string;
+  token: number | bigint;
+  expires_at: number;
+}
+
+/** Commits DocCommits on one connection (the store's, or the commit thread's own), with its prepared statements. */
+export class DocCommitter {
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(private readonly db: Database.Database) {}
+
+  commit({ checks, writes, saves }: DocCommit): void {
+    this.db
+      .transaction(() => {
+        // Checked inside the write lock: another connection may have committed since the writer read them.
+        for (const { projection, expected, fence } of checks) this.check(projection, expected, fence);
+        for (const { table, rows } of writes) {
+          const upsert = this.statement(
+            `INSERT INTO ${table} (id, body) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body`,
+          );
+          const remove = this.statement(`DELETE FROM ${table} WHERE id = ?`);
+          for (const [id, body] of rows) {
+            if (body === null) remove.run(id);
+            else upsert.run(id, body);
+          }
+        }
+        const save = this.statement(
+          'INSERT INTO checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO ' +
+            'UPDATE SET position = excluded.position',
+        );
+        for (const { projection, position } of saves) save.run(projection, position.toString());
+      })
+      .immediate();
+  }
+
+  /** Throws unless the stored checkpoint is `expected` and the fence (if any) still holds. */
+  check(projection: string, expected: bigint | undefined, fence: Fence | undefined): void {
+    if (fence) this.checkFence(fence);
+    const stored = this.checkpoint(projection);
+    if (stored !== expected) throw new ConcurrentProjectionUpdate(projection, expected, stored);
+  }
+
+  checkFence(fence: Fence): void {
+    const row = this.lease(fence.lease);
+    if (!row || BigInt(row.token) !== fence.token) throw new LeaseLost(fence.lease, fence.token);
+  }
+
+  checkpoint(projection: string): bigint | undefined {
+    const row = this.statement('SELECT position FROM checkpoints WHERE projection = ?').get(projection) as
+      { position: string } | undefined;
+    return row ? BigInt(row.position) : undefined;
+  }
+
+  lease(name: string): LeaseRow | undefined {
+    return this.statement('SELECT holder, token, expires_at FROM leases WHERE name = ?').get(name) as
+      LeaseRow | undefined;
+  }
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+      // One upsert and one delete per table, and a few more: bounded anyway.
+      if (this.statements.size > 200) this.statements.delete(this.statements.keys().next().value as string);
+    }
+    return statement;
+  }
+}
