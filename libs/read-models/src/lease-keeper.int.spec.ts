@@ -87,6 +87,16 @@ describe('LeaseKeeper and LeasedCheckpoint (single-active processors)', () => {
     await expect(checkpoint.save(7n)).rejects.toBeInstanceOf(ConcurrentProjectionUpdate);
   });
 
+  it('makes saves issued together one after the other, each from the checkpoint the previous one left', async () => {
+    const checkpoint = new LeasedCheckpoint(stores[0], 'dispatcher', () => undefined, options('only'));
+    keepers.push(checkpoint);
+    await checkpoint.start();
+    await checkpoint.load();
+    await Promise.all([checkpoint.save(5n), checkpoint.save(9n), checkpoint.save(7n)]);
+    expect(checkpoint.position).toBe(9n);
+    expect(await stores[1].getCheckpoint('dispatcher')).toBe(9n);
+  });
+
   it('seize takes a live lease (a rebuild) and settle gives up on a live holder after one TTL', async () => {
     const worker = new LeaseKeeper(stores[0], ['projection:p'], () => undefined, options('worker'));
     const cli = new LeaseKeeper(stores[1], ['projection:p'], () => undefined, {

@@ -12,6 +12,8 @@ import { LeaseLost, type ReadModelStore } from './read-model-store.js';
 export class LeasedCheckpoint {
   private readonly keeper: LeaseKeeper;
   private committed: bigint | undefined;
+  /** The save in flight (settled or not): the next one starts after it. */
+  private saving: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: ReadModelStore,
@@ -58,8 +60,16 @@ export class LeasedCheckpoint {
 
   /**
    * Moves the checkpoint from the loaded one; throws (ConcurrentProjectionUpdate, LeaseLost) when this process may not.
+   * Saves are made one after the other, each from the checkpoint the previous one left: two saves in flight at once
+   * would both expect the same stored checkpoint, and the second would be refused as if another process had moved it.
    */
-  async save(position: bigint): Promise<void> {
+  save(position: bigint): Promise<void> {
+    const saved = this.saving.then(() => this.saveNow(position));
+    this.saving = saved.catch(() => undefined);
+    return saved;
+  }
+
+  private async saveNow(position: bigint): Promise<void> {
     if (this.committed !== undefined && position <= this.committed) return;
     const fence = this.keeper.fence(this.name);
     if (!fence) throw new LeaseLost(this.name, 0n);
