@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
+import { CommitThread, entryExists } from './commit-thread.js';
 import { SqliteAppender, openForAppends, type AppendReply, type AppendRequest } from './sqlite-appender.js';
 
 /** Commits groups of appends: on the event-loop thread, or on a thread of its own. */
@@ -13,14 +11,18 @@ export interface AppendWriter {
   close(): Promise<void>;
 }
 
-/** The thread's messages: a group to commit, and its answer. */
-export interface CommitMessage {
-  id: number;
+/** A group to commit on the append thread. */
+export interface AppendWork {
   batch: AppendRequest[];
   recordedAt: string;
 }
-export type CommitAnswer =
-  { id: number; replies: AppendReply[] } | { id: number; failure: { message: string; code?: string } };
+type AppendFailure = { message: string; code?: string };
+
+/** A failed group's error as it crosses from the thread (a message and SQLite's code). */
+export function appendFailureOf(error: unknown): AppendFailure {
+  const { message, code } = error as { message?: string; code?: unknown };
+  return { message: String(message ?? error), ...(typeof code === 'string' ? { code } : {}) };
+}
 
 /** Commits on the caller's connection, blocking the event loop for the transaction and its fsync. */
 export class InThreadWriter implements AppendWriter {
@@ -40,66 +42,34 @@ export class InThreadWriter implements AppendWriter {
 const ENTRY = new URL('./sqlite-append-thread.js', import.meta.url);
 
 /**
- * Commits on a worker thread with its own connection to the file, so the event loop keeps serving requests while
- * SQLite writes and the disk syncs (the store queues the next group meanwhile, so groups grow with the load). The
- * thread keeps the process alive only while a commit is in flight, as a synchronous commit would.
+ * Commits on a worker thread with its own connection to the file (see CommitThread), so the event loop keeps serving
+ * requests while SQLite writes and the disk syncs (the store queues the next group meanwhile, so groups grow with the
+ * load).
  */
 export class ThreadWriter implements AppendWriter {
-  /** Started with the first commit or by `prepare`: a process that only reads never starts it. */
-  private worker: Worker | undefined;
-  private readonly pending = new Map<number, { resolve(r: AppendReply[]): void; reject(e: unknown): void }>();
-  private nextId = 0;
-  private ended: Error | undefined;
+  private readonly thread: CommitThread<AppendWork, AppendReply[], AppendFailure>;
 
-  constructor(
-    private readonly path: string,
-    private readonly busyTimeoutMs: number,
-    private readonly entry: URL = ENTRY,
-  ) {}
+  constructor(path: string, busyTimeoutMs: number, entry: URL = ENTRY) {
+    this.thread = new CommitThread(
+      entry,
+      { path, busyTimeoutMs },
+      {
+        name: "the event store's append thread",
+        errorOf: ({ message, code }) => Object.assign(new Error(message), { code }),
+      },
+    );
+  }
 
   prepare(): void {
-    if (!this.ended) this.worker ??= this.start();
+    this.thread.prepare();
   }
 
   commit(batch: AppendRequest[], recordedAt: string): Promise<AppendReply[]> {
-    if (this.ended) return Promise.reject(this.ended);
-    const worker = (this.worker ??= this.start());
-    return new Promise((resolve, reject) => {
-      const id = ++this.nextId;
-      this.pending.set(id, { resolve, reject });
-      worker.ref();
-      const message: CommitMessage = { id, batch, recordedAt };
-      worker.postMessage(message);
-    });
+    return this.thread.send({ batch, recordedAt });
   }
 
-  async close(): Promise<void> {
-    this.ended ??= new Error('the event store is closed');
-    await this.worker?.terminate();
-  }
-
-  private start(): Worker {
-    const worker = new Worker(this.entry, { workerData: { path: this.path, busyTimeoutMs: this.busyTimeoutMs } });
-    // Idle until a commit is in flight: a thread started ahead of its first commit keeps no process alive.
-    worker.unref();
-    worker.on('message', (answer: CommitAnswer) => {
-      const waiter = this.pending.get(answer.id);
-      if (!waiter) return;
-      this.pending.delete(answer.id);
-      if (this.pending.size === 0) worker.unref();
-      if ('replies' in answer) waiter.resolve(answer.replies);
-      else waiter.reject(Object.assign(new Error(answer.failure.message), { code: answer.failure.code }));
-    });
-    // A thread that fails or ends takes its commits in flight with it: their callers learn that nothing is known of
-    // them (as after a lost connection), and later appends are refused.
-    const end = (error: Error) => {
-      this.ended ??= error;
-      for (const waiter of this.pending.values()) waiter.reject(this.ended);
-      this.pending.clear();
-    };
-    worker.on('error', end);
-    worker.on('exit', (code) => end(new Error(`the event store's append thread exited (${code})`)));
-    return worker;
+  close(): Promise<void> {
+    return this.thread.close('the event store is closed');
   }
 }
 
@@ -115,7 +85,7 @@ export function appendWriter(
 ): AppendWriter {
   const { thread, busyTimeoutMs } = options;
   if (thread instanceof URL) return new ThreadWriter(path, busyTimeoutMs, thread);
-  if (thread === false || path === ':memory:' || !existsSync(fileURLToPath(ENTRY))) return new InThreadWriter(db);
+  if (thread === false || path === ':memory:' || !entryExists(ENTRY)) return new InThreadWriter(db);
   return new ThreadWriter(path, busyTimeoutMs);
 }
 

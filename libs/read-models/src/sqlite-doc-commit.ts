@@ -46,7 +46,10 @@ interface LeaseRow {
   expires_at: number;
 }
 
-/** Commits DocCommits on one connection (the store's, or the commit thread's own), with its prepared statements. */
+/**
+ * Commits DocCommits on one connection (the store's, or the commit thread's own), and keeps that connection's prepared
+ * statements.
+ */
 export class DocCommitter {
   private readonly statements = new Map<string, Database.Statement>();
 
@@ -99,13 +102,13 @@ export class DocCommitter {
       LeaseRow | undefined;
   }
 
-  private statement(sql: string): Database.Statement {
+  /** The connection's prepared statement for `sql` (prepared once; query shapes vary, so the cache is bounded). */
+  statement(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
       this.statements.set(sql, statement);
-      // One upsert and one delete per table, and a few more: bounded anyway.
-      if (this.statements.size > 200) this.statements.delete(this.statements.keys().next().value as string);
+      if (this.statements.size > 500) this.statements.delete(this.statements.keys().next().value as string);
     }
     return statement;
   }

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
-import { parentPort, workerData } from 'node:worker_threads';
-import { DocCommitter, failureOf } from './sqlite-doc-commit.js';
-import type { DocCommitAnswer, DocCommitMessage } from './sqlite-doc-writer.js';
+import { workerData } from 'node:worker_threads';
+import { serveCommits } from '#event-store/commit-thread.js';
+import { DocCommitter, failureOf, type DocCommit } from './sqlite-doc-commit.js';
 
 /** The read-model store's commit thread (see ThreadDocWriter): commits each batch it is sent, in order, and answers. */
 const { path, busyTimeoutMs } = workerData as { path: string; busyTimeoutMs: number };
@@ -11,13 +11,4 @@ db.pragma('synchronous = NORMAL');
 db.pragma(`busy_timeout = ${busyTimeoutMs}`);
 const committer = new DocCommitter(db);
 
-parentPort!.on('message', ({ id, commit }: DocCommitMessage) => {
-  let answer: DocCommitAnswer;
-  try {
-    committer.commit(commit);
-    answer = { id };
-  } catch (error) {
-    answer = { id, failure: failureOf(error) };
-  }
-  parentPort!.postMessage(answer);
-});
+serveCommits((commit: DocCommit) => (committer.commit(commit), null), failureOf);

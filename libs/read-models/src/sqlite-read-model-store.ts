@@ -65,7 +65,6 @@ function splitSharedDocsTable(db: Database.Database): void {
  */
 export class SqliteReadModelStore extends ReadModelStoreBase implements ReadModelStore {
   private readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
   private closed = false;
   private replayTuned = false;
   private readonly scratch: boolean;
@@ -297,13 +296,6 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
   }
 
   private statement(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-      // Query shapes vary with `in` list lengths: keep the cache bounded.
-      if (this.statements.size > 500) this.statements.delete(this.statements.keys().next().value as string);
-    }
-    return statement;
+    return this.committer.statement(sql);
   }
 }
