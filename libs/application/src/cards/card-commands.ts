@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { cardDecider, toCardResource, type CardResource } from '#domain/cards/card.js';
+import { generatedPlatformCardId } from '#domain/cards/card-issuer.js';
 import type {
   CardAggregate,
   CardCommand,
@@ -114,7 +115,7 @@ export class CreateCardHandler implements ICommandHandler<CreateCardCommand, Car
       cardId,
       platformId: actor.platformId,
       customerId: input.customerId,
-      platformCardId: input.platformCardId ?? `card_${this.ids.uuid().replace(/-/g, '').slice(0, 20)}`,
+      platformCardId: input.platformCardId ?? generatedPlatformCardId(() => this.ids.uuid()),
       holderKycStatus: holder.kycStatus!,
       holderAccounts: [...holder.accounts.values()].map(({ id, type, currency, status }) => ({
         id,
