@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { useChildServices } from '../support/fixture.js';
+import { poll } from '../support/poll.js';
 import { pointWebhooksAt } from '../support/webhook-receiver.js';
 
 /**
@@ -57,10 +58,11 @@ describe('webhooks across a crash', () => {
     child = await services.start();
     // The restarted process's read models resume from their checkpoints: the balance counts every committed transfer
     // once they have caught up with the log (the batches the killed process was committing were lost with it).
-    for (let polls = 0; (await child.api.get('/audit/overview')).body.projections.lag !== '0'; polls++) {
-      if (polls >= 600) throw new Error('the read models did not catch up with the log after the restart');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await poll(
+      async () => (await child.api.get('/audit/overview')).body.projections.lag,
+      (lag) => lag === '0',
+      { what: 'the read models to catch up with the log after the restart', timeoutMs: 30_000, intervalMs: 50 },
+    );
     const account = await child.api.get(`/internal-accounts/${accountId}`);
     const committed: number = account.body.balance.amount;
     expect(committed).toBeGreaterThanOrEqual(acknowledged);

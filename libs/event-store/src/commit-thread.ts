@@ -9,8 +9,31 @@ export interface CommitThreadMessage<Work> {
 }
 export type CommitThreadAnswer<Result, Failure> = { id: number; result: Result } | { id: number; failure: Failure };
 
-/** Whether a thread's compiled entry is there (the service runs from `dist/`; sources under a test runner do not). */
-export const entryExists = (entry: URL) => existsSync(fileURLToPath(entry));
+/**
+ * The entry of the thread to commit on, or undefined to commit on the event-loop thread: `entry` when its compiled
+ * file is present (the service runs from `dist/`), the event-loop thread otherwise (sources under a test runner, which
+ * cannot start a thread from TypeScript), for an in-memory database or when `thread` is false. `thread` may also name
+ * the entry to run (tests run the compiled one).
+ */
+export function threadEntry(thread: boolean | URL | undefined, path: string, entry: URL): URL | undefined {
+  if (thread instanceof URL) return thread;
+  if (thread === false || path === ':memory:' || !existsSync(fileURLToPath(entry))) return undefined;
+  return entry;
+}
+
+/** An error as it crosses from the thread: its message and code (SQLite's), without its class. */
+export interface PlainFailure {
+  message: string;
+  code?: string;
+}
+
+export function plainFailureOf(error: unknown): PlainFailure {
+  const { message, code } = error as { message?: string; code?: unknown };
+  return { message: String(message ?? error), ...(typeof code === 'string' ? { code } : {}) };
+}
+
+export const plainError = ({ message, code }: PlainFailure): Error =>
+  Object.assign(new Error(message), code ? { code } : {});
 
 /**
  * The event loop's side of a worker thread that commits to SQLite on a connection of its own, one piece of work after

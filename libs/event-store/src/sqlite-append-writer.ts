@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { CommitThread, entryExists } from './commit-thread.js';
+import { CommitThread, plainError, threadEntry, type PlainFailure } from './commit-thread.js';
 import { SqliteAppender, openForAppends, type AppendReply, type AppendRequest } from './sqlite-appender.js';
 
 /** Commits groups of appends: on the event-loop thread, or on a thread of its own. */
@@ -15,13 +15,6 @@ export interface AppendWriter {
 export interface AppendWork {
   batch: AppendRequest[];
   recordedAt: string;
-}
-type AppendFailure = { message: string; code?: string };
-
-/** A failed group's error as it crosses from the thread (a message and SQLite's code). */
-export function appendFailureOf(error: unknown): AppendFailure {
-  const { message, code } = error as { message?: string; code?: unknown };
-  return { message: String(message ?? error), ...(typeof code === 'string' ? { code } : {}) };
 }
 
 /** Commits on the caller's connection, blocking the event loop for the transaction and its fsync. */
@@ -47,17 +40,11 @@ const ENTRY = new URL('./sqlite-append-thread.js', import.meta.url);
  * load).
  */
 export class ThreadWriter implements AppendWriter {
-  private readonly thread: CommitThread<AppendWork, AppendReply[], AppendFailure>;
+  private readonly thread: CommitThread<AppendWork, AppendReply[], PlainFailure>;
 
-  constructor(path: string, busyTimeoutMs: number, entry: URL = ENTRY) {
-    this.thread = new CommitThread(
-      entry,
-      { path, busyTimeoutMs },
-      {
-        name: "the event store's append thread",
-        errorOf: ({ message, code }) => Object.assign(new Error(message), { code }),
-      },
-    );
+  constructor(path: string, busyTimeoutMs: number, entry: URL) {
+    const name = "the event store's append thread";
+    this.thread = new CommitThread(entry, { path, busyTimeoutMs }, { name, errorOf: plainError });
   }
 
   prepare(): void {
@@ -73,20 +60,14 @@ export class ThreadWriter implements AppendWriter {
   }
 }
 
-/**
- * The append thread when its compiled entry is present (the service runs from `dist/`), and the event-loop thread
- * otherwise (sources under a test runner, which cannot start a thread from TypeScript) or when `thread` is false.
- * `thread` may also name the entry to run (tests run the compiled one).
- */
+/** The append thread, or the event-loop thread (see threadEntry). */
 export function appendWriter(
   db: Database.Database,
   path: string,
   options: { thread?: boolean | URL; busyTimeoutMs: number },
 ): AppendWriter {
-  const { thread, busyTimeoutMs } = options;
-  if (thread instanceof URL) return new ThreadWriter(path, busyTimeoutMs, thread);
-  if (thread === false || path === ':memory:' || !entryExists(ENTRY)) return new InThreadWriter(db);
-  return new ThreadWriter(path, busyTimeoutMs);
+  const entry = threadEntry(options.thread, path, ENTRY);
+  return entry ? new ThreadWriter(path, options.busyTimeoutMs, entry) : new InThreadWriter(db);
 }
 
 export { openForAppends };

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { plainError, plainFailureOf, type PlainFailure } from '#event-store/commit-thread.js';
 import { ConcurrentProjectionUpdate, LeaseLost, type Fence } from './read-model-store.js';
 
 /**
@@ -17,7 +18,7 @@ export interface DocCommit {
 export type DocCommitFailure =
   | { kind: 'checkpoint'; projection: string; expected?: bigint; actual?: bigint }
   | { kind: 'lease'; lease: string; token: bigint }
-  | { kind: 'error'; message: string; code?: string };
+  | ({ kind: 'error' } & PlainFailure);
 
 export function failureOf(error: unknown): DocCommitFailure {
   if (error instanceof ConcurrentProjectionUpdate) {
@@ -25,8 +26,7 @@ export function failureOf(error: unknown): DocCommitFailure {
     return { kind: 'checkpoint', projection, expected, actual };
   }
   if (error instanceof LeaseLost) return { kind: 'lease', lease: error.lease, token: error.token };
-  const { message, code } = error as { message?: string; code?: unknown };
-  return { kind: 'error', message: String(message ?? error), ...(typeof code === 'string' ? { code } : {}) };
+  return { kind: 'error', ...plainFailureOf(error) };
 }
 
 export function errorOf(failure: DocCommitFailure): Error {
@@ -36,7 +36,7 @@ export function errorOf(failure: DocCommitFailure): Error {
     case 'lease':
       return new LeaseLost(failure.lease, failure.token);
     case 'error':
-      return Object.assign(new Error(failure.message), failure.code ? { code: failure.code } : {});
+      return plainError(failure);
   }
 }
 

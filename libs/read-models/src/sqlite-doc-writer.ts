@@ -1,4 +1,4 @@
-import { CommitThread, entryExists } from '#event-store/commit-thread.js';
+import { CommitThread, threadEntry } from '#event-store/commit-thread.js';
 import { errorOf, type DocCommit, type DocCommitFailure, type DocCommitter } from './sqlite-doc-commit.js';
 
 /** Commits the read-model store's live batches: on the event-loop thread, or on a thread of its own. */
@@ -31,7 +31,7 @@ const ENTRY = new URL('./sqlite-doc-thread.js', import.meta.url);
 export class ThreadDocWriter implements DocWriter {
   private readonly thread: CommitThread<DocCommit, null, DocCommitFailure>;
 
-  constructor(path: string, busyTimeoutMs: number, entry: URL = ENTRY) {
+  constructor(path: string, busyTimeoutMs: number, entry: URL) {
     const name = "the read-model store's commit thread";
     this.thread = new CommitThread(entry, { path, busyTimeoutMs }, { name, errorOf });
   }
@@ -45,18 +45,12 @@ export class ThreadDocWriter implements DocWriter {
   }
 }
 
-/**
- * The commit thread when its compiled entry is present (the service runs from `dist/`), and the event-loop thread
- * otherwise (sources under a test runner, which cannot start a thread from TypeScript) or when `thread` is false.
- * `thread` may also name the entry to run (tests run the compiled one).
- */
+/** The commit thread, or the event-loop thread (see threadEntry). */
 export function docWriter(
   committer: DocCommitter,
   path: string,
   options: { thread?: boolean | URL; busyTimeoutMs: number },
 ): DocWriter {
-  const { thread, busyTimeoutMs } = options;
-  if (thread instanceof URL) return new ThreadDocWriter(path, busyTimeoutMs, thread);
-  if (thread === false || path === ':memory:' || !entryExists(ENTRY)) return new InThreadDocWriter(committer);
-  return new ThreadDocWriter(path, busyTimeoutMs);
+  const entry = threadEntry(options.thread, path, ENTRY);
+  return entry ? new ThreadDocWriter(path, options.busyTimeoutMs, entry) : new InThreadDocWriter(committer);
 }

@@ -18,7 +18,7 @@ import {
 } from './read-model-store.js';
 import { buildSqlQuery } from './sqlite-query.js';
 import { DocCommitter, type DocCommit } from './sqlite-doc-commit.js';
-import { docWriter, InThreadDocWriter, type DocWriter } from './sqlite-doc-writer.js';
+import { docWriter, type DocWriter } from './sqlite-doc-writer.js';
 
 const BUSY_TIMEOUT_MS = 5000;
 
@@ -88,9 +88,8 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
     this.db.exec(SCHEMA);
     this.indexes = new SqliteDocIndexes(this.db);
     this.committer = new DocCommitter(this.db);
-    this.writer = this.scratch
-      ? new InThreadDocWriter(this.committer)
-      : docWriter(this.committer, path, { thread: options.commitThread, busyTimeoutMs: BUSY_TIMEOUT_MS });
+    const thread = this.scratch ? false : options.commitThread;
+    this.writer = docWriter(this.committer, path, { thread, busyTimeoutMs: BUSY_TIMEOUT_MS });
   }
 
   async get<T extends Doc = Doc>(collection: string, id: string): Promise<T | undefined> {
@@ -164,9 +163,7 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
       })),
       saves: moving.map(({ projection, position }) => ({ projection, position })),
     };
-    // A replay writes its pages here (its connection is tuned for them); live batches go to the writer.
-    if (replay) this.committer.commit(commit);
-    else await this.writer.commit(commit);
+    await this.write(commit);
   }
 
   async advanceCheckpoints(advances: ReadonlyMap<string, CheckpointAdvance>): Promise<void> {
@@ -179,7 +176,11 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
         .filter(([, advance]) => movesCheckpoint(advance))
         .map(([projection, { position }]) => ({ projection, position })),
     };
-    // The end of a replay (still tuned for it) advances here, like its pages.
+    await this.write(commit);
+  }
+
+  /** A replay's pages and its closing advance on this connection, tuned for them; live batches by the writer. */
+  private async write(commit: DocCommit): Promise<void> {
     if (this.replayTuned) this.committer.commit(commit);
     else await this.writer.commit(commit);
   }

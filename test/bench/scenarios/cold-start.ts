@@ -9,7 +9,7 @@ import { chainMetadata } from '#event-store/hash-chain.js';
 import { startChildService, type ChildService } from '../../support/child-service.js';
 import type { Client } from '../../support/service.js';
 import { signedRequest, walletSession, type WalletSession } from '../../support/wallet-session.js';
-import { expectStatus, fmt, round, type Scenario } from '../scenario.js';
+import { expectStatus, fmt, percentile, round, type Scenario } from '../scenario.js';
 
 /** Stream sizes; `COLD_START_LEDGER_EVENTS` / `COLD_START_WALLET_EVENTS` give smaller ones for a quick run. */
 const LEDGER_EVENTS = Number(process.env.COLD_START_LEDGER_EVENTS ?? 1_000_000);
@@ -265,10 +265,11 @@ export const coldStart: Scenario = {
       // one sample, and a disk sync or a scavenge in it moves it by tens of milliseconds on this machine.
       const restarts: Restart[] = [];
       for (let i = 0; i < RESTARTS; i++) restarts.push(await restart(dir, f, {}, flip));
-      const median = (pick: (r: Restart) => number) => {
-        const sorted = restarts.map(pick).sort((a, b) => a - b);
-        return sorted[Math.floor(sorted.length / 2)];
-      };
+      const median = (pick: (r: Restart) => number) =>
+        percentile(
+          restarts.map(pick).sort((a, b) => a - b),
+          0.5,
+        );
       const snapshotted = {
         ledgerMs: median((r) => r.ledgerMs),
         ledgerWarmMs: median((r) => r.ledgerWarmMs),
