@@ -84,7 +84,7 @@ export class WebhookDeliverer {
       result = { latencyMs: 0, error: 'no webhook endpoint is configured (webhooks were turned off)' };
       outcome = 'FAILED';
     } else {
-      const headers = signer.headers(request.webhookId, request.body, this.deps.wallClock.now());
+      const headers = await signer.headers(request.webhookId, request.body, this.deps.wallClock.now());
       const { timeoutMs, allowedHosts, resolve } = this.deps;
       const options = { timeoutMs, allowedHosts, ...(resolve ? { resolve } : {}) };
       result = await postWebhook(url, request.body, headers, options);

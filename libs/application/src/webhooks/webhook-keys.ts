@@ -1,5 +1,4 @@
-import { createPrivateKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
+import { createHmac, createPrivateKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import type { WebhookSigningMaterial } from '#domain/webhooks/webhook-config.js';
 import type { SecretBox } from '#crypto/secret-box.js';
 
@@ -21,14 +20,26 @@ export function openWebhookSecret(box: SecretBox, platformId: string, keys: Webh
   return box.open(keys.sealedSecret, secretContext(platformId)).toString('utf8');
 }
 
+/** The ECDSA signature of `data`, computed on libuv's thread pool (not the event loop's thread). */
+const signOffThread = (data: Buffer, key: KeyObject) =>
+  new Promise<Buffer>((resolve, reject) =>
+    sign('sha256', data, { key, dsaEncoding: 'der' }, (error, signature) =>
+      error ? reject(error) : resolve(signature),
+    ),
+  );
+
 /**
  * Signs one webhook body two ways: `X-Service-Signature` (ECDSA P-256, SHA-256, DER, over the raw
- * body bytes) and the Standard Webhooks headers (HMAC-SHA256 over `id.timestamp.body`). The
+ * body bytes) and the Standard Webhooks headers (HMAC-SHA256 over `id.timestamp.body`, keyed with the
+ * secret's bytes after `whsec_`: the `standardwebhooks` package verifies it). The
  * Standard Webhooks timestamp is wall-clock time: receivers check it against their own clock.
+ *
+ * The ECDSA signature is made on the thread pool, and the HMAC with node:crypto (the package's own
+ * signing hashes in JavaScript): a busy deliverer keeps its event loop for the next deliveries.
  */
 export class WebhookSigner {
   private readonly privateKey: KeyObject;
-  private readonly standard: Webhook;
+  private readonly hmacKey: Buffer;
 
   constructor(box: SecretBox, platformId: string, keys: WebhookSigningMaterial) {
     this.privateKey = createPrivateKey({
@@ -36,19 +47,19 @@ export class WebhookSigner {
       format: 'der',
       type: 'pkcs8',
     });
-    this.standard = new Webhook(openWebhookSecret(box, platformId, keys));
+    this.hmacKey = Buffer.from(openWebhookSecret(box, platformId, keys).slice('whsec_'.length), 'base64');
   }
 
-  headers(webhookId: string, body: string, wallTime: Date): Record<string, string> {
-    const signature = sign('sha256', Buffer.from(body, 'utf8'), { key: this.privateKey, dsaEncoding: 'der' }).toString(
-      'base64',
-    );
+  async headers(webhookId: string, body: string, wallTime: Date): Promise<Record<string, string>> {
+    const signature = (await signOffThread(Buffer.from(body, 'utf8'), this.privateKey)).toString('base64');
+    const timestamp = String(Math.floor(wallTime.getTime() / 1000));
+    const hmac = createHmac('sha256', this.hmacKey).update(`${webhookId}.${timestamp}.${body}`).digest('base64');
     return {
       'content-type': 'application/json',
       'x-service-signature': JSON.stringify({ v: '1', s: signature }),
       'webhook-id': webhookId,
-      'webhook-timestamp': String(Math.floor(wallTime.getTime() / 1000)),
-      'webhook-signature': this.standard.sign(webhookId, wallTime, body),
+      'webhook-timestamp': timestamp,
+      'webhook-signature': `v1,${hmac}`,
     };
   }
 }

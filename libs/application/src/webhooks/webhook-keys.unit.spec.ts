@@ -42,7 +42,7 @@ describe('webhook signing', () => {
     expect(() => openWebhookSecret(box, 'Platform:00000000-0000-4000-8000-000000000002', keys)).toThrow();
   });
 
-  it('signs the raw body with ECDSA P-256 (DER, base64) and with Standard Webhooks', () => {
+  it('signs the raw body with ECDSA P-256 (DER, base64) and with Standard Webhooks', async () => {
     const signer = new WebhookSigner(box, platformId, keys);
     const body = JSON.stringify({
       id: 'Webhook:1',
@@ -51,7 +51,10 @@ describe('webhook signing', () => {
       data: { note: 'é' },
     });
     const now = new Date();
-    const headers = signer.headers('Webhook:1', body, now);
+    const headers = await signer.headers('Webhook:1', body, now);
+    // The same Standard Webhooks signature the package makes.
+    const standard = new Webhook(openWebhookSecret(box, platformId, keys));
+    expect(headers['webhook-signature']).toBe(standard.sign('Webhook:1', now, body));
     expect(headers['content-type']).toBe('application/json');
     const header = JSON.parse(headers['x-service-signature']);
     expect(Object.keys(header)).toEqual(['v', 's']);
