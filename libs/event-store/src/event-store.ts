@@ -78,12 +78,13 @@ const CHAIN_BYTES = ',"prevHash":"","hash":""'.length + 128;
 
 /** The size an event counts for against an append limit (serialized type, data and metadata with the chain). */
 export function eventBytes(event: NewEvent): number {
+  return serializedBytes(event.type, JSON.stringify(event.data ?? {}), JSON.stringify(event.metadata ?? {}));
+}
+
+/** `eventBytes` of an event whose data and metadata are serialized already. */
+export function serializedBytes(type: string, data: string, metadata: string): number {
   return (
-    EVENT_OVERHEAD_BYTES +
-    CHAIN_BYTES +
-    Buffer.byteLength(event.type) +
-    Buffer.byteLength(JSON.stringify(event.data ?? {})) +
-    Buffer.byteLength(JSON.stringify(event.metadata ?? {}))
+    EVENT_OVERHEAD_BYTES + CHAIN_BYTES + Buffer.byteLength(type) + Buffer.byteLength(data) + Buffer.byteLength(metadata)
   );
 }
 

@@ -5,7 +5,7 @@ import {
   AppendTooLarge,
   DEFAULT_MAX_APPEND_BYTES,
   SubscriptionEnded,
-  appendBytes,
+  serializedBytes,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
@@ -15,6 +15,7 @@ import {
   type RecordedEvent,
   type Subscription,
 } from './event-store.js';
+import { SharedTail } from './shared-tail.js';
 import { CHAINED_VERSION, COLUMNS, SCHEMA, limitOf, toRecorded, type EventRow } from './sqlite-event-rows.js';
 import { GENESIS_HASH, chainMetadata } from './hash-chain.js';
 import { refusal, type AppendReply, type AppendRequest } from './sqlite-appender.js';
@@ -77,6 +78,7 @@ export class SqliteEventStore implements EventStore {
   /** Bumped on every local commit so a subscription never sleeps through one. */
   private commitSeq = 0;
   private readonly wakers = new Set<() => void>();
+  private readonly tail: SharedTail;
   private readonly subscriptions = new Set<StoreSubscription>();
   private readonly counters: GroupCommitStats = { transactions: 0, appends: 0, events: 0 };
 
@@ -98,6 +100,7 @@ export class SqliteEventStore implements EventStore {
     this.clock = options.clock ?? systemClock;
     this.pollIntervalMs = options.pollIntervalMs ?? 200;
     this.pageSize = options.subscriptionPageSize ?? 500;
+    this.tail = new SharedTail((after, limit) => this.readAllSync(after, limit), this.pageSize);
     this.maxAppendBytes = options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
     this.db = openForAppends(path, options.busyTimeoutMs ?? 5000);
     this.db.exec(SCHEMA);
@@ -168,8 +171,6 @@ export class SqliteEventStore implements EventStore {
     if (events.length === 0) return Promise.reject(new TypeError('appendToStream needs at least one event'));
     let rows: PendingAppend['rows'];
     try {
-      const bytes = appendBytes(events);
-      if (bytes > this.maxAppendBytes) throw new AppendTooLarge(streamName, bytes, this.maxAppendBytes);
       // Serialized now so that a caller mutating its objects later cannot change what is stored.
       rows = events.map((e) => {
         if (!e.type) throw new TypeError('every event needs a type');
@@ -180,6 +181,8 @@ export class SqliteEventStore implements EventStore {
           metadata: JSON.stringify(e.metadata ?? {}),
         };
       });
+      const bytes = rows.reduce((sum, row) => sum + serializedBytes(row.type, row.data, row.metadata), 0);
+      if (bytes > this.maxAppendBytes) throw new AppendTooLarge(streamName, bytes, this.maxAppendBytes);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -230,6 +233,7 @@ export class SqliteEventStore implements EventStore {
 
   private notify(): void {
     this.commitSeq += 1;
+    this.tail.invalidate();
     for (const wake of [...this.wakers]) wake();
   }
 
@@ -288,7 +292,7 @@ export class SqliteEventStore implements EventStore {
       await null;
       while (!flags.stopped) {
         const seq = this.commitSeq;
-        const page = this.readAllSync(cursor, this.pageSize);
+        const page = this.tail.next(cursor);
         for (const event of page) {
           if (flags.stopped) return;
           await handler(event);

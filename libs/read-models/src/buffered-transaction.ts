@@ -1,3 +1,4 @@
+import { deepFreeze } from '#event-store/deep-freeze.js';
 import type { Doc, ProjectionTransaction } from './read-model-store.js';
 
 /** Document changes of one batch: per collection, id to the new document or null for a delete. */
@@ -67,13 +68,4 @@ export class BufferedTransaction implements ProjectionTransaction {
     }
     return docs;
   }
-}
-
-/** Freezes an object and everything it holds (parts already frozen, such as those of a document read back, stop it). */
-function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value) || ArrayBuffer.isView(value)) return value;
-  Object.freeze(value);
-  // for…in over a plain object or an array visits its own members without building an array of them.
-  for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
-  return value;
 }

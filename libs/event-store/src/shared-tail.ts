@@ -1,0 +1,59 @@
+import { deepFreeze } from './deep-freeze.js';
+import type { RecordedEvent } from './event-store.js';
+
+interface Page {
+  after: bigint;
+  events: readonly RecordedEvent[];
+  /** The read returned less than a page: it reached the end of the log as it was then. */
+  complete: boolean;
+}
+
+/**
+ * The page of the log a subscription has just read, handed to the other subscriptions that ask for the same part
+ * of it before anything changes. A commit wakes every subscription of the process at once (the projections, the
+ * webhook dispatcher, the card worker), and each used to read and decode the same new events itself.
+ *
+ * A page is shared until this process commits again (`invalidate`) or the turn of the event loop ends, whichever
+ * comes first: a subscription that a later poll wakes reads the log again and sees what other processes committed
+ * meanwhile. Shared events are deeply frozen, so no subscriber can change what another one sees.
+ */
+export class SharedTail {
+  private page: Page | undefined;
+  private clearing: NodeJS.Immediate | undefined;
+
+  constructor(
+    private readonly read: (after: bigint, limit: number) => RecordedEvent[],
+    private readonly pageSize: number,
+  ) {}
+
+  /** Up to a page of the events after `after`: what a read of the log now would return. */
+  next(after: bigint): readonly RecordedEvent[] {
+    const shared = this.page && this.slice(this.page, after);
+    if (shared) return shared;
+    const events = this.read(after, this.pageSize).map(deepFreeze);
+    this.page = { after, events, complete: events.length < this.pageSize };
+    this.clearing ??= setImmediate(() => this.invalidate());
+    return events;
+  }
+
+  /** Forgets the page (this process has committed: the log's end has moved). */
+  invalidate(): void {
+    clearImmediate(this.clearing);
+    this.clearing = undefined;
+    this.page = undefined;
+  }
+
+  private slice(page: Page, after: bigint): readonly RecordedEvent[] | undefined {
+    if (after < page.after) return undefined;
+    let start = 0;
+    let end = page.events.length;
+    while (start < end) {
+      const mid = (start + end) >>> 1;
+      if (page.events[mid].position <= after) start = mid + 1;
+      else end = mid;
+    }
+    const events = page.events.slice(start, start + this.pageSize);
+    // A whole page, or the rest of a read that reached the end of the log, is what reading again would return.
+    return events.length === this.pageSize || page.complete ? events : undefined;
+  }
+}
