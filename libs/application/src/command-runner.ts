@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { Decider, Event } from '#domain/decider.js';
-import { DomainError } from '#domain/errors.js';
 import {
-  AppendTooLarge,
   WrongExpectedVersion,
   appendBytes,
   type EventMetadata,
@@ -11,6 +9,7 @@ import {
   type NewEvent,
   type RecordedEvent,
 } from '#event-store/event-store.js';
+import { conflictBackoff, defaultBackoff, isPermanent, tooLarge } from './command-retries.js';
 import { KeyedLock } from './keyed-lock.js';
 import { StreamSnapshots, type Folded, type SnapshotOptions } from './stream-snapshots.js';
 import type { ProjectionWaiter } from '#read-models/projection-waiter.js';
@@ -36,15 +35,6 @@ export class CommandConflictError extends Error {
   override readonly name = 'CommandConflictError';
 }
 
-/** One command whose events alone exceed what the event store accepts in one append. */
-const tooLarge = (streamName: string, bytes: number, limit: number) =>
-  new DomainError(
-    'unprocessable',
-    'EVENTS_TOO_LARGE',
-    `the command's events (${bytes} bytes) exceed the event store's append limit of ${limit} bytes`,
-    { reason: `stream ${streamName}` },
-  );
-
 /** A queue holds commands of any decider on one stream; each item keeps its own types. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyQueued = Queued<any, any, any>;
@@ -57,13 +47,6 @@ interface Queued<State, C, E extends Event> {
   resolve(result: RunResult<State, E>): void;
   reject(error: unknown): void;
 }
-
-/**
- * Wait before deciding again after a revision conflict: full jitter over an exponentially growing
- * window (2 ms doubling, at most 100 ms), so processes writing one hot stream stop colliding in step.
- */
-const conflictBackoff = (attempt: number) =>
-  new Promise<void>((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 2 ** attempt)));
 
 /** Most commands decided together and appended in one write. */
 const MAX_BATCH = 256;
@@ -78,18 +61,6 @@ export interface CommandRunnerOptions {
   backoff?: (retry: number) => Promise<void>;
   /** When deciders that declare a snapshot codec have their state snapshotted (see StreamSnapshots). */
   snapshots?: SnapshotOptions;
-}
-
-const defaultBackoff = (retry: number) => new Promise<void>((resolve) => setTimeout(resolve, 50 * 2 ** (retry - 1)));
-
-/** Errors that say something about the request rather than the connection: retrying cannot help. */
-function isPermanent(error: unknown): boolean {
-  return (
-    error instanceof WrongExpectedVersion ||
-    error instanceof AppendTooLarge ||
-    error instanceof TypeError ||
-    error instanceof RangeError
-  );
 }
 
 /**
@@ -134,6 +105,20 @@ export class CommandRunner {
   ): Promise<{ state: State; revision: bigint }> {
     const { state, revision } = await this.withLock(streamName, () => this.catchUp(streamName, decider));
     return { state, revision };
+  }
+
+  /**
+   * The stream's state as this process last saw it, read only when that does not satisfy `settled`: for what a
+   * stream's first append fixes for good (a platform's kind and settlement accounts), which no later event changes.
+   */
+  async loadSettled<State, C, E extends Event>(
+    streamName: string,
+    decider: Decider<State, C, E>,
+    settled: (state: State) => boolean,
+  ): Promise<State> {
+    const cached = this.cache.get(streamName) as Folded<State> | undefined;
+    if (cached && settled(cached.state)) return cached.state;
+    return (await this.load(streamName, decider)).state;
   }
 
   /**

@@ -20,9 +20,12 @@ export class FundInternalAccountCommand {
   ) {}
 }
 
-/** The platform's sandbox check: sandbox endpoints never touch a production platform. */
+/**
+ * The platform's sandbox check: sandbox endpoints never touch a production platform. A platform's kind and its
+ * settlement accounts are fixed by its creation (one append), so a platform this process has seen is not read again.
+ */
 export async function requireSandbox(runner: CommandRunner, actor: Actor) {
-  const { state } = await runner.load(streams.platform(actor.platformId), platformDecider);
+  const state = await runner.loadSettled(streams.platform(actor.platformId), platformDecider, (s) => s.exists);
   if (!state.sandbox)
     throw new DomainError('forbidden', 'FORBIDDEN', 'sandbox endpoints are only available to sandbox platforms');
   return state;
