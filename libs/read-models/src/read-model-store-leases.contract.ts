@@ -85,6 +85,34 @@ export const readModelLeaseContract: ReadModelContract = (name, factory, describ
         },
       );
 
+      it('a batch reads what the previous holder of its lease wrote, not what it wrote itself before', async () => {
+        const other = await connect();
+        try {
+          const t0 = 2_000_000;
+          const bump = (readModels: ReadModelStore, expected: bigint | undefined, token: bigint) =>
+            readModels.commitBatch(
+              'p',
+              expected,
+              (expected ?? 0n) + 1n,
+              async (tx) => {
+                const doc = await tx.get<{ id: string; n: number }>(ITEMS, 'c');
+                tx.put(ITEMS, { id: 'c', n: (doc?.n ?? 0) + 1 });
+              },
+              { lease: 'L', token },
+            );
+          const take = async (readModels: ReadModelStore, holder: string, now: number) =>
+            (await readModels.acquireLease({ name: 'L', holder, ttlMs: 100, now, force: true }))!.token;
+          const mine = await take(store, 'h1', t0);
+          await bump(store, undefined, mine);
+          await bump(store, 1n, mine);
+          await bump(other, 2n, await take(other, 'h2', t0 + 10));
+          await bump(store, 3n, await take(store, 'h1', t0 + 20));
+          expect(await store.get(ITEMS, 'c')).toEqual({ id: 'c', n: 4 });
+        } finally {
+          await other.close();
+        }
+      });
+
       describe('two runners on one store (separate connections, as two processes)', () => {
         let dir: string;
         let events: EventStore;

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { BufferedTransaction } from './buffered-transaction.js';
+import { DocCache } from './doc-cache.js';
 import { leaseDecision, movesCheckpoint, ReadModelStoreBase } from './read-model-store-base.js';
 import { encodeCursor, planQuery, type Scalar } from './query-plan.js';
 import { createDocsTable, SqliteDocIndexes, tableOf } from './sqlite-doc-indexes.js';
@@ -21,6 +22,8 @@ import { DocCommitter, type DocCommit } from './sqlite-doc-commit.js';
 import { docWriter, type DocWriter } from './sqlite-doc-writer.js';
 
 const BUSY_TIMEOUT_MS = 5000;
+/** Documents of live batches kept for the next batches' reads (a few MB at most). */
+const DOC_CACHE_SIZE = 4096;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -71,6 +74,8 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
   private readonly indexes: SqliteDocIndexes;
   private readonly committer: DocCommitter;
   private readonly writer: DocWriter;
+  /** Documents live batches committed (see DocCache). */
+  private readonly cache = new DocCache(DOC_CACHE_SIZE);
 
   /**
    * `scratch`: a throw-away store (audit verify's replay into a temporary file) that nothing reads after a crash:
@@ -150,9 +155,12 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
     const replay = options.replay === true;
     this.tuneFor(replay);
     if (!replay) this.indexes.buildDeferred();
-    const tx = new BufferedTransaction((collection, id) => Promise.resolve(this.read(collection, id)), {
-      freeze: !replay,
-    });
+    const cached = !replay && this.cache.admit(commits);
+    const read = (collection: string, id: string) => {
+      const doc = cached ? this.cache.get(collection, id) : undefined;
+      return Promise.resolve(doc === undefined ? this.read(collection, id) : (doc ?? undefined));
+    };
+    const tx = new BufferedTransaction(read, { freeze: !replay });
     await work(tx);
     for (const collection of tx.writes.keys()) this.indexes.beforeWrite(collection, replay);
     const commit: DocCommit = {
@@ -163,7 +171,13 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
       })),
       saves: moving.map(({ projection, position }) => ({ projection, position })),
     };
-    await this.write(commit);
+    try {
+      await this.write(commit);
+    } catch (error) {
+      this.cache.clear();
+      throw error;
+    }
+    if (cached) this.cache.remember(tx.writes);
   }
 
   async advanceCheckpoints(advances: ReadonlyMap<string, CheckpointAdvance>): Promise<void> {
@@ -186,6 +200,7 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
   }
 
   async reset(projection: string, collections: string[], fence?: Fence): Promise<void> {
+    this.cache.clear();
     const removeCheckpoint = this.statement('DELETE FROM checkpoints WHERE projection = ?');
     this.db
       .transaction(() => {
@@ -276,6 +291,7 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
    */
   private tuneFor(replay: boolean): void {
     if (this.replayTuned === replay) return;
+    this.cache.clear();
     this.db.pragma(`wal_autocheckpoint = ${replay ? 16384 : 1000}`);
     this.db.pragma(`cache_size = ${replay ? -65536 : -2000}`);
     this.db.pragma(`synchronous = ${replay || this.scratch ? 'OFF' : 'NORMAL'}`);
