@@ -16,6 +16,8 @@ export interface ChildWorker {
 export interface ChildService extends ChildWorker {
   url: string;
   api: Client;
+  /** The sandbox platform's Authorization header (for a client of one's own, such as a benchmark's unchecked one). */
+  auth: string;
 }
 
 /** The environment of a child on `dataDir`: this process's, with plain logs, then `env`. */
@@ -48,10 +50,12 @@ export async function startChildService(
     tokenId: string;
     clientSecret: string;
   };
+  const auth = basicAuth(credentials.tokenId, credentials.clientSecret);
   return {
     process: started.process,
     url,
-    api: client(url, basicAuth(credentials.tokenId, credentials.clientSecret)),
+    api: client(url, auth),
+    auth,
     output: started.output,
     kill: started.kill,
   };
@@ -92,17 +96,23 @@ async function spawnUntilReady(
 ): Promise<ChildWorker & { match: RegExpExecArray }> {
   if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first (npm test does)`);
   const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
+  // Kept as chunks and joined on demand: a busy child logs megabytes, and appending to one string that is read after
+  // every chunk copies all of it each time (it stalled the benchmarks' clients, which share this process).
+  const chunks: string[] = [];
+  const out = () => chunks.join('');
+  let started = false;
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const match = await new Promise<RegExpExecArray>((resolveMatch, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`${what} did not start within ${timeoutMs} ms:\n${out}`)),
+      () => reject(new Error(`${what} did not start within ${timeoutMs} ms:\n${out()}`)),
       timeoutMs,
     );
     const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = ready.exec(out);
+      chunks.push(chunk.toString());
+      if (started) return;
+      const found = ready.exec(out());
       if (found) {
+        started = true;
         clearTimeout(timer);
         resolveMatch(found);
       }
@@ -111,13 +121,13 @@ async function spawnUntilReady(
     child.stderr!.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`${what} exited with ${code} before ${before}:\n${out}`));
+      reject(new Error(`${what} exited with ${code} before ${before}:\n${out()}`));
     });
   });
   return {
     process: child,
     match,
-    output: () => out,
+    output: out,
     async kill(signal: NodeJS.Signals = 'SIGKILL') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
