@@ -13,7 +13,7 @@ import { streams } from '#domain/ids.js';
 import { Collections } from '#read-models/projections/collections.js';
 import { startRedis } from '../../support/redis-server.js';
 import { adapterEnv } from '../../support/service.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.js';
+import { startRemoteReceiver, type RemoteReceiver } from '../receiver-process.js';
 import { fmt, profiled, round, type Scenario } from '../scenario.js';
 
 /** Platforms, each with its own ledger stream (one ledger serializes its transfers). */
@@ -69,32 +69,31 @@ async function appendTimes(service: RunningService, targets: Target[]): Promise<
   return times;
 }
 
-/** Delivery delay of each webhook (first successful receipt minus the transfer's append). */
-function delays(receiver: WebhookReceiver, times: Map<string, number>, from: number): number[] {
+/** Delivery delay of each webhook (its first receipt minus the transfer's append). */
+function delays(receiver: RemoteReceiver, times: Map<string, number>, from: number): number[] {
   const out: number[] = [];
-  for (const [, copies] of receiver.delivered()) {
-    const hook = copies[0].json!;
-    const appended = times.get(`${hook.data.id}#${hook.data.balance.amount}`);
-    if (appended !== undefined && appended >= from) out.push(copies[0].receivedAt - appended);
+  for (const { accountId, amount, receivedAt } of receiver.receipts) {
+    const appended = times.get(`${accountId}#${amount}`);
+    if (appended !== undefined && appended >= from) out.push(receivedAt - appended);
   }
   return out.sort((a, b) => a - b);
 }
 
-async function waitForDeliveries(receiver: WebhookReceiver, count: number, timeoutMs: number): Promise<number> {
-  await receiver.waitFor(() => receiver.deliveredCount() >= count, timeoutMs, `${count} deliveries`);
-  return Math.max(...[...receiver.delivered().values()].map((copies) => copies[0].receivedAt));
+async function waitForDeliveries(receiver: RemoteReceiver, count: number, timeoutMs: number): Promise<number> {
+  await receiver.waitFor(count, timeoutMs);
+  return receiver.receipts.reduce((latest, { receivedAt }) => Math.max(latest, receivedAt), 0);
 }
 
 export const webhookDelivery: Scenario = {
   name: 'webhooks',
   description:
-    `events -> signed webhooks delivered through BullMQ to a local receiver ` +
+    `events -> signed webhooks delivered through BullMQ to a receiver in another process ` +
     `(${PLATFORMS} platforms, embedded event store and read models)`,
   async run() {
     const redis = await startRedis();
     if (!redis) throw new Error('redis-server is not on PATH: the webhook scenario needs it for BullMQ');
     const dir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
-    const receiver = await startWebhookReceiver();
+    const receiver = await startRemoteReceiver();
     let service: RunningService | undefined;
     try {
       const config = loadConfig({
@@ -146,7 +145,7 @@ export const webhookDelivery: Scenario = {
       });
       const pacedDelays = delays(receiver, await appendTimes(service, targets), pacedStart);
 
-      const duplicates = receiver.requests.length - receiver.deliveredCount();
+      const duplicates = receiver.requests() - receiver.receipts.length;
       const line = (label: string, d: number[]) =>
         `${label.padEnd(44)} delay append->delivery p50 ${fmt(percentile(d, 50))} ms, p99 ` +
         `${fmt(percentile(d, 99))} ms, max ${fmt(d[d.length - 1])} ms (${d.length} webhooks)`;
@@ -155,7 +154,7 @@ export const webhookDelivery: Scenario = {
           `events/s, delivered at ${fmt(BURST / ((burstDone - burstStart) / 1000))} webhooks/s (all ` +
           `${BURST} in ${((burstDone - burstStart) / 1000).toFixed(1)} s)`,
         line('(a) burst', burstDelays),
-        `(a) resident set of the process (service, receiver and load together): ${fmt(rssBefore / 2 ** 20)} MB ` +
+        `(a) resident set of the process (service and load together): ${fmt(rssBefore / 2 ** 20)} MB ` +
           `before the burst, peak ${fmt(rssPeak / 2 ** 20)} MB while it was appended and delivered`,
         line(`(b) paced at ${PACED_RATE} events/s for ${PACED_SECONDS} s`, pacedDelays),
         `every delivery signed (ECDSA P-256 + Standard Webhooks); ${duplicates} duplicate deliveries; ` +
