@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { Decider, Event } from '#domain/decider.js';
+import { RecentCache } from '#domain/recent-cache.js';
 import {
   WrongExpectedVersion,
   appendBytes,
@@ -83,7 +84,8 @@ export interface CommandRunnerOptions {
  */
 export class CommandRunner {
   private readonly logger = new Logger('CommandRunner');
-  private readonly cache = new Map<string, Folded<unknown>>();
+  /** Folded states of the streams used lately (`cacheSize`, default 10,000, at most). */
+  private readonly cache: RecentCache<string, Folded<unknown>>;
   private readonly locks = new KeyedLock();
   private readonly queues = new Map<string, AnyQueued[]>();
   private readonly snapshots: StreamSnapshots;
@@ -96,6 +98,7 @@ export class CommandRunner {
     private readonly options: CommandRunnerOptions = {},
   ) {
     this.snapshots = new StreamSnapshots(store, this.logger, options.snapshots);
+    this.cache = new RecentCache(options.cacheSize ?? 10_000);
   }
 
   /** Current state of a stream (not to be mutated by the caller). */
@@ -369,10 +372,7 @@ export class CommandRunner {
   }
 
   private remember(streamName: string, folded: Folded<unknown>): void {
-    this.cache.delete(streamName);
     this.cache.set(streamName, folded);
-    const limit = this.options.cacheSize ?? 10_000;
-    if (this.cache.size > limit) this.cache.delete(this.cache.keys().next().value as string);
   }
 
   /** Serializes work per stream inside this process, so one stream's commands queue instead of conflicting. */

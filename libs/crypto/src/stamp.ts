@@ -1,5 +1,6 @@
 import { verify as verifySignature, type KeyObject } from 'node:crypto';
 import { publicKeyObject } from './p256.js';
+import { RecentCache } from '#domain/recent-cache.js';
 
 export { normalizeCompressedPublicKey } from './p256.js';
 
@@ -78,29 +79,21 @@ export function parseStamp(header: unknown): StampParseResult {
  * KeyObject costs more than the verification itself; the bound keeps memory flat under key churn.
  */
 export class BoundedKeyCache<V> {
-  private readonly entries = new Map<string, V>();
-  constructor(private readonly limit: number) {}
+  private readonly entries: RecentCache<string, V>;
+  constructor(limit: number) {
+    this.entries = new RecentCache(limit);
+  }
 
   get(key: string, create: (key: string) => V): V {
     const cached = this.entries.get(key);
-    if (cached !== undefined) {
-      // Re-insert so the map's insertion order is least-recently-used first.
-      this.entries.delete(key);
-      this.entries.set(key, cached);
-      return cached;
-    }
+    if (cached !== undefined) return cached;
     const value = create(key);
-    if (this.entries.size >= this.limit) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(key, value);
     return value;
   }
 
   has(key: string): boolean {
     return this.entries.has(key);
-  }
-
-  get size(): number {
-    return this.entries.size;
   }
 }
 

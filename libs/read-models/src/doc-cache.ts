@@ -1,3 +1,4 @@
+import { RecentCache } from '#domain/recent-cache.js';
 import type { BufferedWrites } from './buffered-transaction.js';
 import type { CheckpointCommit, Doc } from './read-model-store.js';
 
@@ -11,13 +12,15 @@ import type { CheckpointCommit, Doc } from './read-model-store.js';
  * may write too), when a commit fails, and on a reset or a replay (written by other connections). A stale read could
  * not be committed anyway: every batch's fence is checked again inside its write.
  *
- * Documents are kept as they were put (deeply frozen), deletions as null; the least recently written go first.
+ * Documents are kept as they were put (deeply frozen), deletions as null; the least recently used go first.
  */
 export class DocCache {
-  private readonly docs = new Map<string, Readonly<Doc> | null>();
+  private readonly docs: RecentCache<string, Readonly<Doc> | null>;
   private readonly fences = new Map<string, bigint>();
 
-  constructor(private readonly limit: number) {}
+  constructor(capacity: number) {
+    this.docs = new RecentCache(capacity);
+  }
 
   /** Whether a batch of these projections may read the cache (forgetting it when their fences changed). */
   admit(commits: readonly CheckpointCommit[]): boolean {
@@ -38,17 +41,7 @@ export class DocCache {
 
   /** Keeps what a batch admitted by `admit` has just committed. */
   remember(writes: BufferedWrites): void {
-    for (const [collection, docs] of writes) {
-      for (const [id, doc] of docs) {
-        const k = key(collection, id);
-        this.docs.delete(k);
-        this.docs.set(k, doc);
-      }
-    }
-    for (const k of this.docs.keys()) {
-      if (this.docs.size <= this.limit) break;
-      this.docs.delete(k);
-    }
+    for (const [collection, docs] of writes) for (const [id, doc] of docs) this.docs.set(key(collection, id), doc);
   }
 
   clear(): void {
