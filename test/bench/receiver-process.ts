@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { poll } from '../support/poll.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
 /** What the receiver process reports of each webhook it answered 2xx (the first time its id was delivered). */
@@ -51,11 +52,12 @@ export async function startRemoteReceiver(): Promise<RemoteReceiver> {
     receipts,
     requests: () => requests,
     async waitFor(count, timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      while (receipts.length < count) {
-        if (Date.now() > deadline) throw new Error(`${count} deliveries not received within ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, REPORT_EVERY_MS));
-      }
+      const what = `${count} deliveries`;
+      await poll(
+        async () => receipts.length,
+        (received) => received >= count,
+        { what, timeoutMs, intervalMs: REPORT_EVERY_MS },
+      );
     },
     async close() {
       if (child.exitCode !== null) return;

@@ -24,12 +24,12 @@ export class DocCache {
 
   /** Whether a batch of these projections may read the cache (forgetting it when their fences changed). */
   admit(commits: readonly CheckpointCommit[]): boolean {
-    const unchanged = commits.every(({ projection, fence }) => {
-      const token = this.fences.get(projection);
-      return fence !== undefined && (token === undefined || token === fence.token);
-    });
-    if (!unchanged) this.clear();
-    if (commits.some(({ fence }) => fence === undefined)) return false;
+    if (commits.some(({ fence }) => fence === undefined)) {
+      this.clear();
+      return false;
+    }
+    if (commits.some(({ projection, fence }) => (this.fences.get(projection) ?? fence!.token) !== fence!.token))
+      this.clear();
     for (const { projection, fence } of commits) this.fences.set(projection, fence!.token);
     return true;
   }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { RecentCache } from '#domain/recent-cache.js';
 import { plainError, plainFailureOf, type PlainFailure } from '#event-store/commit-thread.js';
 import { ConcurrentProjectionUpdate, LeaseLost, type Fence } from './read-model-store.js';
 
@@ -51,7 +52,8 @@ interface LeaseRow {
  * statements.
  */
 export class DocCommitter {
-  private readonly statements = new Map<string, Database.Statement>();
+  /** Query shapes vary (`in` lists of any length), so the prepared statements kept are bounded. */
+  private readonly statements = new RecentCache<string, Database.Statement>(500);
 
   constructor(private readonly db: Database.Database) {}
 
@@ -102,13 +104,12 @@ export class DocCommitter {
       LeaseRow | undefined;
   }
 
-  /** The connection's prepared statement for `sql` (prepared once; query shapes vary, so the cache is bounded). */
+  /** The connection's prepared statement for `sql` (prepared once while it is used). */
   statement(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
       this.statements.set(sql, statement);
-      if (this.statements.size > 500) this.statements.delete(this.statements.keys().next().value as string);
     }
     return statement;
   }

@@ -1,15 +1,10 @@
 import { streams } from '#domain/ids.js';
+import { RecentCache } from '#domain/recent-cache.js';
 import { evolveLedger, initialLedgerState, type LedgerEvent, type LedgerState } from '#domain/ledger/ledger.js';
 import { WEBHOOK_CONFIG_EVENTS, type WebhookConfigEvent } from '#domain/webhooks/webhook-config.js';
 import type { EventStore, RecordedEvent } from '#event-store/event-store.js';
 
 const CACHE_LIMIT = 1000;
-
-function remember<V>(cache: Map<string, V>, key: string, value: V): void {
-  cache.delete(key);
-  cache.set(key, value);
-  if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-}
 
 /**
  * Each platform's endpoint as of any position of the log: the configuration stream is short, so
@@ -17,7 +12,7 @@ function remember<V>(cache: Map<string, V>, key: string, value: V): void {
  * log are added to what was read, so a configuration change is picked up without reading again.
  */
 export class EndpointHistory {
-  private readonly configs = new Map<string, RecordedEvent[]>();
+  private readonly configs = new RecentCache<string, RecordedEvent[]>(CACHE_LIMIT);
 
   constructor(private readonly store: EventStore) {}
 
@@ -32,7 +27,7 @@ export class EndpointHistory {
     let events = this.configs.get(platformId);
     if (!events) {
       events = await this.store.readStream(streams.webhooks(platformId));
-      remember(this.configs, platformId, events);
+      this.configs.set(platformId, events);
     }
     let endpoint: string | null = null;
     for (const recorded of events) {
@@ -50,7 +45,7 @@ export class EndpointHistory {
  * dispatcher did not fold (skipped platforms, a restart) are read from the stream to fill the gap.
  */
 export class LedgerReplay {
-  private readonly ledgers = new Map<string, { state: LedgerState; revision: bigint }>();
+  private readonly ledgers = new RecentCache<string, { state: LedgerState; revision: bigint }>(CACHE_LIMIT);
 
   constructor(private readonly store: EventStore) {}
 
@@ -70,7 +65,7 @@ export class LedgerReplay {
     }
     evolveLedger(entry.state, { type: event.type, data: event.data } as LedgerEvent);
     entry.revision = event.revision;
-    remember(this.ledgers, event.streamName, entry);
+    this.ledgers.set(event.streamName, entry);
     return entry.state;
   }
 }

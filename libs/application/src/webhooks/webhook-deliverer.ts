@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Clock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
+import { RecentCache } from '#domain/recent-cache.js';
 import { retryDelayMs, WEBHOOK_RETRY_POLICY } from '#domain/webhooks/retry-policy.js';
 import { webhookConfigDecider } from '#domain/webhooks/webhook-config.js';
 import {
@@ -55,7 +56,7 @@ const SIGNER_CACHE = 1000;
  * retried) and the synchronous sandbox test.
  */
 export class WebhookDeliverer {
-  private readonly signers = new Map<string, WebhookSigner>();
+  private readonly signers = new RecentCache<string, WebhookSigner>(SIGNER_CACHE);
   private readonly logger = new Logger('WebhookDeliverer');
 
   constructor(private readonly deps: DeliveryDeps) {}
@@ -68,7 +69,6 @@ export class WebhookDeliverer {
     if (!signer) {
       signer = new WebhookSigner(this.deps.box, platformId, state.keys);
       this.signers.set(platformId, signer);
-      if (this.signers.size > SIGNER_CACHE) this.signers.delete(this.signers.keys().next().value as string);
     }
     return { url: state.webhookEndpoint, signer };
   }
