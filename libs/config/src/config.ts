@@ -35,6 +35,8 @@ export interface AppConfig {
   secretsKey: { kind: 'env'; base64: string } | { kind: 'file'; path: string };
   /** How long a webhook receiver may take to answer, in ms (`WEBHOOK_TIMEOUT_MS`). */
   webhookTimeoutMs: number;
+  /** Webhook attempts a worker process makes at once (`WEBHOOK_CONCURRENCY`). */
+  webhookConcurrency: number;
   /**
    * Webhook hosts (`host` or `host:port`) exempt from the address policy that otherwise refuses
    * loopback, private, link-local and metadata destinations (`WEBHOOK_ALLOWED_HOSTS`, comma-separated).
@@ -251,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     wallet: walletConfig(env),
     secretsKey: secretsKey(env, dataDir, eventStoreKind === 'sqlite'),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1024),
     http: httpLimits(env),
     rateLimits: rateLimits(env),
     webhookAllowedHosts: allowedHosts(env),

@@ -2,6 +2,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { startService, type RunningService } from '../../../apps/api/src/service.js';
 import { CreateCustomerCommand } from '#application/customers/customer-commands.js';
 import { FundInternalAccountCommand } from '#application/ledger/fund-commands.js';
@@ -133,6 +134,8 @@ export const webhookDelivery: Scenario = {
       // (b) A steady rate well below saturation: the delay a single event sees.
       const pacedStart = Date.now();
       const paced = PACED_RATE * PACED_SECONDS;
+      const elu = performance.eventLoopUtilization();
+      const cpu = process.cpuUsage();
       await profiled('webhooks-paced', async () => {
         const pending: Promise<unknown>[] = [];
         for (let i = 0; i < paced; i++) {
@@ -143,6 +146,10 @@ export const webhookDelivery: Scenario = {
         await Promise.all(pending);
         await waitForDeliveries(receiver, BURST + paced, 300_000);
       });
+      // How busy the paced phase kept the event loop's thread, and the process's CPU time per webhook (all threads).
+      const pacedElu = performance.eventLoopUtilization(elu).utilization;
+      const { user, system } = process.cpuUsage(cpu);
+      const cpuPerWebhookUs = (user + system) / paced;
       const pacedDelays = delays(receiver, await appendTimes(service, targets), pacedStart);
 
       const duplicates = receiver.requests() - receiver.receipts.length;
@@ -157,6 +164,8 @@ export const webhookDelivery: Scenario = {
         `(a) resident set of the process (service and load together): ${fmt(rssBefore / 2 ** 20)} MB ` +
           `before the burst, peak ${fmt(rssPeak / 2 ** 20)} MB while it was appended and delivered`,
         line(`(b) paced at ${PACED_RATE} events/s for ${PACED_SECONDS} s`, pacedDelays),
+        `(b) event loop busy ${(pacedElu * 100).toFixed(0)}% of the paced phase; process CPU ` +
+          `${fmt(cpuPerWebhookUs)} µs per webhook (all threads, the load's own fundings included)`,
         `every delivery signed (ECDSA P-256 + Standard Webhooks); ${duplicates} duplicate deliveries; ` +
           `paced p99 under 100 ms: ${percentile(pacedDelays, 99) < 100 ? 'met' : 'NOT met'}`,
       ];
@@ -168,6 +177,8 @@ export const webhookDelivery: Scenario = {
         pacedRatePerSecond: PACED_RATE,
         pacedP50Ms: round(percentile(pacedDelays, 50)),
         pacedP99Ms: round(percentile(pacedDelays, 99)),
+        pacedEventLoopBusy: round(pacedElu, 3),
+        pacedCpuPerWebhookUs: round(cpuPerWebhookUs),
         duplicates,
       };
       return { lines, ratio: null, figures };

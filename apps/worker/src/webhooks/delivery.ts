@@ -23,6 +23,10 @@ export function startWebhookDelivery(deps: {
   approvals?: PaymentApprovals;
   /** The platforms' clocks (attempt times of approval requests not sent again). */
   clocks?: PlatformClocks;
+  /**
+   * Attempts run at once (default 32). An attempt holds its slot for the receiver's answer and the durable record of
+   * the attempt, so a worker sends at most about this many webhooks per such round trip.
+   */
   concurrency?: number;
 }): Worker {
   const logger = new Logger('WebhookDelivery');
@@ -64,6 +68,6 @@ export function startWebhookDelivery(deps: {
         logger.warn(`${data.webhookType} ${data.webhookId} to ${url}: last attempt failed (${reason}); dead-lettered`);
       throw new Error(`${data.webhookType} ${data.webhookId}: attempt ${attempt} failed: ${reason}`);
     },
-    { concurrency: deps.concurrency ?? 16 },
+    { concurrency: deps.concurrency ?? 32 },
   );
 }

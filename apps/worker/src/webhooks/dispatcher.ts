@@ -42,6 +42,17 @@ export interface DispatcherDeps {
   lease?: LeaseKeeperOptions;
 }
 
+/** Batches recorded and enqueued at once: each one's appends and Redis writes overlap the next ones' planning. */
+const MAX_IN_FLIGHT = 4;
+
+interface InFlight {
+  /** Position of the batch's last event. */
+  last: bigint;
+  done: boolean;
+  /** Settles (never rejects) once the batch is enqueued or has failed. */
+  work: Promise<void>;
+}
+
 interface Planned {
   schedule?: WebhookDeliveryEvent[];
   job: { id: string; data: DeliveryJob; attempts: number };
@@ -71,6 +82,10 @@ export class WebhookDispatcher {
   /** Dispatched (enqueued) but not yet checkpointed. */
   private dispatched: bigint | undefined;
   private checkpointTimer?: NodeJS.Timeout;
+  /** Planned batches whose deliveries are being recorded and enqueued, oldest first (see `dispatch`). */
+  private inFlight: InFlight[] = [];
+  /** Changes whenever the feed resumes from the checkpoint: batches of an older run no longer move `dispatched`. */
+  private run = 0;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.checkpointIntervalMs = deps.checkpointIntervalMs ?? 200;
@@ -84,21 +99,14 @@ export class WebhookDispatcher {
     );
     this.feed = new CheckpointedSubscription(deps.eventStore, {
       resume: async () => {
-        this.dispatched = undefined;
+        this.forgetInFlight();
         // A standby subscribes once it gains the lease.
         return this.checkpoint.active ? { after: await this.checkpoint.load() } : undefined;
       },
       handle: (batch) => this.dispatch(batch),
       batchSize: deps.batchSize ?? 256,
       retryDelayMs: deps.retryDelayMs ?? 1000,
-      onFailure: (error, delay) => {
-        // What was dispatched before the failure is checkpointed later or simply dispatched again.
-        this.dispatched = undefined;
-        this.logger.error(
-          `webhook dispatch failed; resuming from the checkpoint in ${delay} ms: ` +
-            `${(error as Error)?.stack ?? String(error)}`,
-        );
-      },
+      onFailure: (error, delay) => this.failed(error, delay),
     });
   }
 
@@ -125,6 +133,7 @@ export class WebhookDispatcher {
     if (!this.running) return;
     this.running = false;
     await this.feed.stop();
+    await Promise.all(this.inFlight.map(({ work }) => work));
     clearTimeout(this.checkpointTimer);
     this.checkpointTimer = undefined;
     await this.saving
@@ -143,11 +152,26 @@ export class WebhookDispatcher {
     this.logger.log(
       active ? 'this worker dispatches webhooks now' : 'another worker dispatches webhooks now; standing by',
     );
-    this.dispatched = undefined;
+    this.forgetInFlight();
     this.feed.restart();
   }
 
+  /** A batch failed: what was dispatched before it is checkpointed later or simply dispatched again. */
+  private failed(error: unknown, delayMs: number): void {
+    this.forgetInFlight();
+    const reason = (error as Error)?.stack ?? String(error);
+    this.logger.error(`webhook dispatch failed; resuming from the checkpoint in ${delayMs} ms: ${reason}`);
+  }
+
+  /** The feed starts again from the checkpoint: what is in flight may finish, but no longer moves it. */
+  private forgetInFlight(): void {
+    this.run++;
+    this.inFlight = [];
+    this.dispatched = undefined;
+  }
+
   private async dispatch(batch: RecordedEvent[]): Promise<void> {
+    const run = this.run;
     const last = batch[batch.length - 1].position;
     let caughtUp: Promise<void> | undefined;
     const sources: WebhookSources = {
@@ -165,6 +189,29 @@ export class WebhookDispatcher {
       if (event.type === 'WebhookRedeliveryRequested') planned.push(await this.planRedelivery(event));
       else planned.push(...(await this.plan(event, sources)));
     }
+    // Planned in a run the feed has left: the new run dispatches these events again.
+    if (run !== this.run) return;
+    // Recorded and enqueued while the next batches are planned; the checkpoint passes a batch only once it and every
+    // batch before it are enqueued.
+    const entry: InFlight = { last, done: false, work: Promise.resolve() };
+    entry.work = this.enqueue(planned).then(
+      () => {
+        entry.done = true;
+        if (run === this.run) this.advance();
+      },
+      (error: unknown) => {
+        if (run !== this.run) return;
+        const delay = this.deps.retryDelayMs ?? 1000;
+        this.failed(error, delay);
+        this.feed.restart(delay);
+      },
+    );
+    this.inFlight.push(entry);
+    while (this.inFlight.length >= MAX_IN_FLIGHT && run === this.run) await this.inFlight[0].work;
+  }
+
+  /** Records the planned deliveries as scheduled, then enqueues their jobs. */
+  private async enqueue(planned: Planned[]): Promise<void> {
     await Promise.all(
       planned.map((p) =>
         p.schedule ? this.record(p.job.data.deliveryId, p.schedule, p.job.data.platformId) : undefined,
@@ -180,12 +227,17 @@ export class WebhookDispatcher {
         }),
       ),
     );
-    // Only now may the checkpoint pass this batch.
-    this.dispatched = last;
+  }
+
+  /** Moves `dispatched` past the batches enqueued in order, and schedules a checkpoint write. */
+  private advance(): void {
+    while (this.inFlight.length > 0 && this.inFlight[0].done) this.dispatched = this.inFlight.shift()!.last;
+    if (this.dispatched === undefined) return;
     this.checkpointTimer ??= setTimeout(() => {
       this.checkpointTimer = undefined;
-      // After the batches queued so far; a failed write resumes from the stored checkpoint.
-      this.saving = this.feed.drained().then(() =>
+      // `dispatched` covers only batches enqueued with all before them, so it is written whenever the previous write
+      // is done, however many batches are under way; a failed write resumes from the stored checkpoint.
+      this.saving = this.saving.then(() =>
         this.commitCheckpoint().catch((error: unknown) => {
           this.logger.error(`webhook dispatcher checkpoint not saved: ${String(error)}`);
           this.feed.restart(this.deps.retryDelayMs ?? 1000);

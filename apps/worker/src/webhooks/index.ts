@@ -47,6 +47,7 @@ export async function startWebhooks(
     deliverer,
     approvals,
     clocks: infra.clocks,
+    concurrency: config.webhookConcurrency,
   });
   await dispatcher.start();
   return {
