@@ -53,6 +53,14 @@ export interface SqliteJobQueueOptions {
  * two processes never hold one job at once; a claim is a lease in real time, renewed while the
  * handler runs, so a job held by a dead process becomes claimable again (at-least-once).
  * `due_at` is on the queue clock; `lease_until` on real time (it detects dead processes).
+ *
+ * Durability: what must survive a power loss (enqueued jobs, a dead job retried, promotions and a group's clock moved)
+ * is committed with `synchronous=FULL`, an fsync of the write-ahead log before the call returns. A job's lease
+ * bookkeeping (claim, renewal, completion, a failed attempt) is committed with `synchronous=NORMAL`, without an fsync
+ * of its own: a process that dies loses none of it (the operating system has the writes), and a power loss can only
+ * take back the last of it, which makes a job run again, as a lease that expired does (at-least-once). The next fsync
+ * of the log (the next enqueue's) makes it durable as well. These run on the event loop's thread, which waited for
+ * an fsync at every claim and completion before.
  */
 export class SqliteJobQueue implements JobQueue {
   private readonly db: Database.Database;
@@ -66,6 +74,9 @@ export class SqliteJobQueue implements JobQueue {
   private inserts: PendingInsert[] = [];
   private insertHandle: NodeJS.Immediate | undefined;
   private readonly insertAll: Database.Transaction<(batch: PendingInsert[], woken: Set<string>) => void>;
+  /** `synchronous=FULL` for the writes that must be durable when they return, `NORMAL` (the default) otherwise. */
+  private readonly syncFull: Database.Statement;
+  private readonly syncNormal: Database.Statement;
 
   constructor(path: string, options: SqliteJobQueueOptions) {
     this.clock = options.clock;
@@ -75,7 +86,9 @@ export class SqliteJobQueue implements JobQueue {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
+    this.syncFull = this.db.prepare('PRAGMA synchronous = FULL');
+    this.syncNormal = this.db.prepare('PRAGMA synchronous = NORMAL');
+    this.syncNormal.run();
     // Other processes share the file: wait for their write locks instead of failing.
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
@@ -130,7 +143,7 @@ export class SqliteJobQueue implements JobQueue {
     if (batch.length === 0) return;
     const woken = new Set<string>();
     try {
-      this.insertAll(batch, woken);
+      this.durably(() => this.insertAll(batch, woken));
     } catch (error) {
       // Rolled back: none of them is stored.
       for (const pending of batch) pending.reject(error);
@@ -179,14 +192,14 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   async retryDead(queue: string, id: string): Promise<boolean> {
-    const result = this.stmt.retryDead.run({ queue, id, now: this.clock.now().getTime() });
+    const result = this.durably(() => this.stmt.retryDead.run({ queue, id, now: this.clock.now().getTime() }));
     if (result.changes === 0) return false;
     this.wake(queue);
     return true;
   }
 
   async promoteDue(): Promise<number> {
-    const promoted = this.stmt.promote.run({ now: this.clock.now().getTime() }).changes;
+    const promoted = this.durably(() => this.stmt.promote.run({ now: this.clock.now().getTime() })).changes;
     // Workers claim due jobs on their own; waking them just skips the polling interval.
     for (const worker of this.workers) worker.pump();
     return promoted;
@@ -194,7 +207,8 @@ export class SqliteJobQueue implements JobQueue {
 
   async advanceGroup(group: string, byMs: number): Promise<number> {
     if (!Number.isFinite(byMs) || byMs <= 0) return 0;
-    const rows = this.stmt.advanceGroup.all({ group, byMs, now: this.clock.now().getTime() }) as { state: string }[];
+    const now = this.clock.now().getTime();
+    const rows = this.durably(() => this.stmt.advanceGroup.all({ group, byMs, now })) as { state: string }[];
     for (const worker of this.workers) worker.pump();
     return rows.filter((row) => row.state === 'waiting').length;
   }
@@ -208,6 +222,16 @@ export class SqliteJobQueue implements JobQueue {
       this.db.close();
     })();
     return this.closing;
+  }
+
+  /** Runs `write` committed with an fsync of the log (and of whatever was committed before it without one). */
+  private durably<T>(write: () => T): T {
+    this.syncFull.run();
+    try {
+      return write();
+    } finally {
+      this.syncNormal.run();
+    }
   }
 
   /** Claims up to `limit` runnable jobs of one queue for this process. */

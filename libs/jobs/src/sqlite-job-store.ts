@@ -40,10 +40,16 @@ CREATE TABLE IF NOT EXISTS jobs (
   grp TEXT,
   PRIMARY KEY (queue, id)
 );
-CREATE INDEX IF NOT EXISTS jobs_runnable ON jobs (queue, state, due_at);
+CREATE INDEX IF NOT EXISTS jobs_claimable ON jobs (queue, state, due_at, created_at);
+DROP INDEX IF EXISTS jobs_runnable;
 `;
 /** Files made before jobs had clock groups get the column; the index needs it, so it comes after. */
 export const GROUP_INDEX = `CREATE INDEX IF NOT EXISTS jobs_group ON jobs (grp, state) WHERE grp IS NOT NULL`;
+
+/** The first `@limit` jobs of the queue in claim order that meet `condition`. */
+const claimable = (condition: string) =>
+  `SELECT rowid, due_at, created_at FROM jobs WHERE queue = @queue AND ${condition} ` +
+  `ORDER BY due_at, created_at LIMIT @limit`;
 
 /** Every statement the queue runs, prepared once. */
 export function prepareStatements(db: Database.Database) {
@@ -53,13 +59,16 @@ export function prepareStatements(db: Database.Database) {
        VALUES (@queue, @id, @name, @data, @state, @maxAttempts, @backoff, @dueAt, @now, @now, @group)
        ON CONFLICT (queue, id) DO NOTHING`,
     ),
+    // The oldest due jobs of each claimable kind (waiting, delayed and due, active with an expired lease), each a seek
+    // in `jobs_claimable` in claim order, then merged: one condition with OR made SQLite read every job the queue ever
+    // had (completed ones too) and sort them, at every claim.
     claim: db.prepare(
       `UPDATE jobs SET state = 'active', lease_until = @leaseUntil, lease_token = @token, updated_at = @now
        WHERE rowid IN (
-         SELECT rowid FROM jobs
-         WHERE queue = @queue
-           AND ((state IN ('waiting', 'delayed') AND due_at <= @now)
-             OR (state = 'active' AND lease_until <= @realNow))
+         SELECT rowid FROM (
+           SELECT * FROM (${claimable(`state = 'waiting' AND due_at <= @now`)})
+           UNION ALL SELECT * FROM (${claimable(`state = 'delayed' AND due_at <= @now`)})
+           UNION ALL SELECT * FROM (${claimable(`state = 'active' AND lease_until <= @realNow`)}))
          ORDER BY due_at, created_at
          LIMIT @limit)
        RETURNING *`,
