@@ -2,7 +2,7 @@ import type { Scenario } from '../scenario.js';
 import { eventAppend } from './event-append.js';
 import { signedRetry } from './signed-retry.js';
 import { cardsFreezeUnfreeze } from './cards.js';
-import { webhookDelivery } from './webhooks.js';
+import { webhookDelivery, webhookDeliveryEmbedded } from './webhooks.js';
 import { quotes } from './quotes.js';
 import { replay } from './replay.js';
 import { coldStart } from './cold-start.js';
@@ -16,6 +16,7 @@ export const scenarios: Scenario[] = [
   signedRetry,
   cardsFreezeUnfreeze,
   webhookDelivery,
+  webhookDeliveryEmbedded,
   quotes,
   replay,
   coldStart,

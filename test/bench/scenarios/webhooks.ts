@@ -85,14 +85,16 @@ async function waitForDeliveries(receiver: RemoteReceiver, count: number, timeou
   return receiver.receipts.reduce((latest, { receivedAt }) => Math.max(latest, receivedAt), 0);
 }
 
-export const webhookDelivery: Scenario = {
-  name: 'webhooks',
+/** The scenario on one job queue: BullMQ on a Redis of its own, or the embedded SQLite queue (the default). */
+const webhookScenario = (jobs: 'bullmq' | 'sqlite'): Scenario => ({
+  name: jobs === 'bullmq' ? 'webhooks' : 'webhooks-embedded',
   description:
-    `events -> signed webhooks delivered through BullMQ to a receiver in another process ` +
-    `(${PLATFORMS} platforms, embedded event store and read models)`,
+    `events -> signed webhooks delivered through ${jobs === 'bullmq' ? 'BullMQ' : 'the embedded job queue'} to a ` +
+    `receiver in another process (${PLATFORMS} platforms, embedded event store and read models)`,
   async run() {
-    const redis = await startRedis();
-    if (!redis) throw new Error('redis-server is not on PATH: the webhook scenario needs it for BullMQ');
+    const redis = jobs === 'bullmq' ? await startRedis() : undefined;
+    if (jobs === 'bullmq' && !redis)
+      throw new Error('redis-server is not on PATH: the webhook scenario needs it for BullMQ');
     const dir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
     const receiver = await startRemoteReceiver();
     let service: RunningService | undefined;
@@ -102,8 +104,8 @@ export const webhookDelivery: Scenario = {
         PORT: '0',
         HOST: '127.0.0.1',
         LOG_LEVEL: 'error',
-        JOBS: 'bullmq',
-        REDIS_URL: redis.url,
+        JOBS: jobs,
+        ...(redis ? { REDIS_URL: redis.url } : {}),
         SANDBOX: 'false',
         WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', // the local receiver
         ...adapterEnv(),
@@ -115,7 +117,7 @@ export const webhookDelivery: Scenario = {
         bus.execute(new FundInternalAccountCommand(targets[i % PLATFORMS].accountId, 1n, targets[i % PLATFORMS].actor));
 
       // (a) A burst: as many fundings as the service takes, CONCURRENCY at a time. Memory is sampled meanwhile:
-      // a backlog of deliveries must wait in the queue (Redis), not in the process.
+      // a backlog of deliveries must wait in the queue (Redis or the queue's file), not in the process.
       const rssBefore = process.memoryUsage().rss;
       let rssPeak = rssBefore;
       const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), RSS_SAMPLE_MS);
@@ -185,8 +187,11 @@ export const webhookDelivery: Scenario = {
     } finally {
       await service?.close();
       await receiver.close();
-      await redis.stop();
+      await redis?.stop();
       rmSync(dir, { recursive: true, force: true });
     }
   },
-};
+});
+
+export const webhookDelivery = webhookScenario('bullmq');
+export const webhookDeliveryEmbedded = webhookScenario('sqlite');
