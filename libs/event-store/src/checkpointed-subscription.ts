@@ -84,11 +84,6 @@ export class CheckpointedSubscription {
     this.retryAfter(delayMs);
   }
 
-  /** Settles once the batches queued so far are handled. */
-  drained(): Promise<void> {
-    return this.chain;
-  }
-
   private async subscribe(): Promise<void> {
     const generation = ++this.generation;
     this.pending = [];
