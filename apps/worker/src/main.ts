@@ -1,13 +1,12 @@
 import 'reflect-metadata';
 import { createInfrastructure } from '../../host/src/infrastructure.js';
-import { loadConfig } from '#config/config.js';
 import { runProcess } from '#config/run-process.js';
 import { systemClock } from '#domain/clock.js';
 import { startWorker } from './worker.js';
 
 /** `npm run start:worker`: projections, webhooks, timers and card provisioning as their own process. */
-runProcess('Worker', async () => {
-  const infra = await createInfrastructure(loadConfig(), systemClock, { writes: true });
+runProcess('Worker', async (config) => {
+  const infra = await createInfrastructure(config, systemClock, { writes: true });
   const worker = await startWorker(infra);
   return {
     async close() {

@@ -38,6 +38,11 @@ export interface AppConfig {
   /** Webhook attempts a worker process makes at once (`WEBHOOK_CONCURRENCY`). */
   webhookConcurrency: number;
   /**
+   * How long the event loop of a long-lived process must stay quiet after being busy before the process runs a full
+   * collection to give memory back, in ms (`IDLE_GC_AFTER_MS`; 0: never, V8's memory reducer alone decides).
+   */
+  idleGcAfterMs: number;
+  /**
    * Webhook hosts (`host` or `host:port`) exempt from the address policy that otherwise refuses
    * loopback, private, link-local and metadata destinations (`WEBHOOK_ALLOWED_HOSTS`, comma-separated).
    */
@@ -254,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     secretsKey: secretsKey(env, dataDir, eventStoreKind === 'sqlite'),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1024),
+    idleGcAfterMs: integer(env, 'IDLE_GC_AFTER_MS', 10_000, 0, 3_600_000),
     http: httpLimits(env),
     rateLimits: rateLimits(env),
     webhookAllowedHosts: allowedHosts(env),

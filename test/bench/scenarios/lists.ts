@@ -82,10 +82,11 @@ function rssMb(pid: number): number {
 }
 
 /**
- * Seconds after its last request at which a process counts as idle. Until V8's memory reducer runs (seen 10 to 45 s
- * into idleness on this benchmark), the old generation keeps the pages its last collections emptied.
+ * Seconds after its last request at which a process counts as idle: the service runs a full collection once its
+ * event loop has been quiet for `IDLE_GC_AFTER_MS` (10 s by default). Left to V8's memory reducer (seen 10 to more
+ * than 60 s into idleness on this benchmark), the old generation kept the pages its last collections emptied.
  */
-const IDLE_AFTER_S = 60;
+const IDLE_AFTER_S = 20;
 
 /** The resident set 2 s after the last request (timers settled) and once the process is idle, in MB. */
 async function restingRssMb(pid: number): Promise<{ after2s: number; idle: number }> {
