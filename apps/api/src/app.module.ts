@@ -1,6 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { LoggerModule } from 'nestjs-pino';
 import { ApplicationModule } from '#application/application.module.js';
 import type { Infrastructure } from '#application/infrastructure.js';
 import type { AppConfig } from '#config/config.js';
@@ -31,7 +30,6 @@ import {
   policiesOf,
 } from './http/rate-limit.js';
 import { createRateLimitStorage } from './http/rate-limit-storage.js';
-import { PINO_LEVELS } from './http/request-log.js';
 import { SandboxController } from './sandbox/sandbox.controller.js';
 import { TokensController } from './tokens/tokens.controller.js';
 import { PlatformConfigController } from './platform-config/platform-config.controller.js';
@@ -103,11 +101,7 @@ export class ApiModule {
     const storage = createRateLimitStorage(deps.config);
     return {
       module: ApiModule,
-      imports: [
-        ApplicationModule.register(deps),
-        // The request logger runs as the first Express middleware (service.ts); this binds it for PinoLogger.
-        LoggerModule.forRoot({ useExisting: true, pinoHttp: { level: PINO_LEVELS[deps.config.logLevel] } }),
-      ],
+      imports: [ApplicationModule.register(deps)],
       controllers: API_CONTROLLERS,
       providers: [
         { provide: RATE_LIMIT_STORAGE, useValue: storage },

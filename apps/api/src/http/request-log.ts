@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { pino, type DestinationStream, type Level } from 'pino';
-import { pinoHttp, type HttpLogger } from 'pino-http';
 import type { AppConfig } from '#config/config.js';
 import { routePattern, type HttpRequest } from './platform.js';
 
@@ -21,7 +20,6 @@ export function requestIdOf(header: string | string[] | undefined): string {
 }
 
 type LoggedRequest = HttpRequest & { id?: string; actor?: { platformId: string } };
-type Timed = { responseTime?: number };
 
 /** On Fastify, the request the routes saw (with its route and actor) for the Node.js request the logger sees. */
 const routedRequests = new WeakMap<IncomingMessage, LoggedRequest>();
@@ -45,7 +43,16 @@ function lineOf(incoming: IncomingMessage, res: ServerResponse, responseTime: nu
   };
 }
 
-export function createRequestLogger(config: AppConfig, destination?: DestinationStream): HttpLogger {
+/** Logs one request once its response has finished (or its connection closed first). */
+export type RequestLogger = (req: IncomingMessage, res: ServerResponse, requestId: string) => void;
+
+/**
+ * The request log: pino, one line when the response has been sent or the connection closed. A failed request (an
+ * error on the response, or a 5xx) is logged at `error`, so it is kept at `LOG_LEVEL=error`; the others at `info`.
+ * Nothing is built for a line the level leaves out (a child logger per request, with its request serializer and
+ * redaction, cost more than the rest of the line).
+ */
+export function createRequestLogger(config: AppConfig, destination?: DestinationStream): RequestLogger {
   const logger = pino(
     {
       level: PINO_LEVELS[config.logLevel],
@@ -60,22 +67,22 @@ export function createRequestLogger(config: AppConfig, destination?: Destination
     },
     destination ?? pino.destination(1),
   );
-  return pinoHttp({
-    logger,
-    quietReqLogger: true,
-    quietResLogger: true,
-    customAttributeKeys: { reqId: 'requestId' },
-    genReqId: (req, res) => {
-      const id = requestIdOf(req.headers['x-request-id']);
-      res.setHeader('X-Request-Id', id);
-      return id;
-    },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    customSuccessMessage: () => 'request completed',
-    customErrorMessage: () => 'request failed',
-    customSuccessObject: (req, res, value: Timed) => lineOf(req, res, value.responseTime ?? 0),
-    customErrorObject: (req, res, _err, value: Timed) => lineOf(req, res, value.responseTime ?? 0),
-  });
+  return (req, res, requestId) => {
+    const started = Date.now();
+    let logged = false;
+    const complete = (error?: unknown) => {
+      if (logged) return;
+      logged = true;
+      res.off('finish', finished).off('close', finished).off('error', complete);
+      const failed = error !== undefined || res.statusCode >= 500;
+      const level = failed ? 'error' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      const line = { requestId, ...lineOf(req, res, Date.now() - started) };
+      logger[level](line, failed ? 'request failed' : 'request completed');
+    };
+    const finished = () => complete();
+    res.on('finish', finished).on('close', finished).on('error', complete);
+  };
 }
 
 /**
@@ -83,16 +90,23 @@ export function createRequestLogger(config: AppConfig, destination?: Destination
  * `onRequest` hook (the same arguments; it logs the Node.js request and response under Fastify's).
  */
 export const requestLogging =
-  (logger: HttpLogger) =>
+  (logger: RequestLogger) =>
   (req: HttpRequest & { id?: string }, res: { raw?: ServerResponse }, next: () => void): void => {
+    // The id is kept on the Node.js request too: an answer to a request the parser cuts off carries it.
     if (req.raw && res.raw) {
       // Fastify's request id (its genReqId is `requestIdOf`) is the log's and the answer's.
-      req.raw.id = String(req.id);
-      res.raw.setHeader('X-Request-Id', String(req.id));
+      const id = String(req.id);
+      (req.raw as IncomingMessage & { id?: string }).id = id;
+      res.raw.setHeader('X-Request-Id', id);
       routedRequests.set(req.raw, req);
-      logger(req.raw, res.raw);
-      next();
+      logger(req.raw, res.raw, id);
     } else {
-      logger(req as unknown as IncomingMessage, res as unknown as ServerResponse, next);
+      const incoming = req as unknown as IncomingMessage & { id?: string };
+      const id = requestIdOf(incoming.headers['x-request-id']);
+      incoming.id = id;
+      const response = res as unknown as ServerResponse;
+      response.setHeader('X-Request-Id', id);
+      logger(incoming, response, id);
     }
+    next();
   };
