@@ -23,6 +23,25 @@ interface Profile {
   timeDeltas: number[];
 }
 
+/** Packages of the HTTP platforms (either adapter) and of Nest's routing. */
+const HTTP_FRAMEWORK = new RegExp(
+  [
+    'fastify',
+    'find-my-way',
+    'light-my-request',
+    'avvio',
+    'express',
+    'router',
+    '@nestjs',
+    'body-parser',
+    'raw-body',
+    'finalhandler',
+    'on-finished',
+    'path-to-regexp',
+    '/qs/',
+  ].join('|'),
+);
+
 /** Parts of the service, innermost first wins; the order matters only where a frame could match two. */
 const PARTS: [part: string, test: (frame: Frame) => boolean][] = [
   ['benchmark clients (HTTP client, stamping)', (f) => /\/test\/|undici|@turnkey|@noble|@hpke/.test(f.url)],
@@ -37,10 +56,7 @@ const PARTS: [part: string, test: (frame: Frame) => boolean][] = [
   ],
   ['command runner, deciders, handlers', (f) => /libs\/(domain|application)\//.test(f.url)],
   ['API edge: controllers, pipes, filters, interceptors', (f) => /apps\/api\//.test(f.url)],
-  [
-    'HTTP framework (Express, Nest routing)',
-    (f) => /express|router|@nestjs|body-parser|raw-body|finalhandler|on-finished|path-to-regexp|\/qs\//.test(f.url),
-  ],
+  ['HTTP framework (Fastify or Express, Nest routing)', (f) => HTTP_FRAMEWORK.test(f.url)],
   ['logging (pino)', (f) => /pino/.test(f.url)],
   ['node:crypto', (f) => /crypto/.test(f.url)],
   [

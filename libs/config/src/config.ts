@@ -5,7 +5,10 @@ import { parseAllowedHosts, type AllowedHost } from '#net/address-policy.js';
 export interface AppConfig {
   port: number;
   host: string;
-  /** The HTTP platform under Nest (`HTTP_ADAPTER`): Express or Fastify; the routes and answers are the same. */
+  /**
+   * The HTTP platform under Nest (`HTTP_ADAPTER`): Fastify (the default, the faster here) or Express; the routes and
+   * answers are the same.
+   */
   httpAdapter: 'express' | 'fastify';
   dataDir: string;
   eventStore: { kind: 'sqlite'; path: string } | { kind: 'eventstoredb'; url: string };
@@ -231,7 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
-    httpAdapter: choice(env, 'HTTP_ADAPTER', ['express', 'fastify'] as const, 'express'),
+    httpAdapter: choice(env, 'HTTP_ADAPTER', ['express', 'fastify'] as const, 'fastify'),
     dataDir,
     eventStore:
       eventStoreKind === 'sqlite'

@@ -46,8 +46,8 @@ describe('configuration: documents', () => {
 describe('configuration: HTTP_ADAPTER', () => {
   const env = { DATA_DIR: '/tmp/payments-config-test' };
 
-  it('runs on Express unless told otherwise, and on Fastify with HTTP_ADAPTER=fastify', () => {
-    expect(loadConfig(env).httpAdapter).toBe('express');
+  it('runs on Fastify unless told otherwise, and on Express with HTTP_ADAPTER=express', () => {
+    expect(loadConfig(env).httpAdapter).toBe('fastify');
     expect(loadConfig({ ...env, HTTP_ADAPTER: 'fastify' }).httpAdapter).toBe('fastify');
     expect(loadConfig({ ...env, HTTP_ADAPTER: 'express' }).httpAdapter).toBe('express');
   });
