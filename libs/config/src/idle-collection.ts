@@ -71,13 +71,10 @@ export function collectWhenIdle(afterMs: number): IdleCollector {
   const logger = new Logger('Memory');
   let state = initialIdleCollection;
   let last: EventLoopUtilization = performance.eventLoopUtilization();
-  let lastAt = performance.now();
   const timer = setInterval(() => {
-    const now = performance.now();
-    const sample = performance.eventLoopUtilization(last);
+    const { idle, active, utilization } = performance.eventLoopUtilization(last);
     last = performance.eventLoopUtilization();
-    const step = idleCollectionStep(state, { elapsedMs: now - lastAt, utilization: sample.utilization }, afterMs);
-    lastAt = now;
+    const step = idleCollectionStep(state, { elapsedMs: idle + active, utilization }, afterMs);
     state = step.state;
     if (!step.collect) return;
     const before = getHeapStatistics().total_heap_size;
@@ -90,7 +87,6 @@ export function collectWhenIdle(afterMs: number): IdleCollector {
     );
     // The collection's own time is not a busy spell.
     last = performance.eventLoopUtilization();
-    lastAt = performance.now();
   }, SAMPLE_EVERY_MS);
   timer.unref();
   return { stop: () => clearInterval(timer) };

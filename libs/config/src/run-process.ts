@@ -8,29 +8,25 @@ import { collectWhenIdle } from './idle-collection.js';
  * readable message when it cannot start.
  */
 export function runProcess(name: string, start: (config: AppConfig) => Promise<{ close(): Promise<void> }>): void {
-  let config: AppConfig;
-  Promise.resolve()
-    .then(() => {
-      config = loadConfig();
-      return start(config);
-    })
-    .then((running) => {
-      const idle = collectWhenIdle(config.idleGcAfterMs);
-      let stopping = false;
-      const stop = async (signal: string) => {
-        if (stopping) return;
-        stopping = true;
-        Logger.log(`${signal}: shutting down`, name);
-        idle.stop();
-        await running.close();
-        process.exit(0);
-      };
-      process.on('SIGINT', () => void stop('SIGINT'));
-      process.on('SIGTERM', () => void stop('SIGTERM'));
-    })
-    .catch((error) => {
-      if (error instanceof ConfigError) console.error(`configuration error: ${error.message}`);
-      else console.error(error);
-      process.exit(1);
-    });
+  const run = async () => {
+    const config = loadConfig();
+    const running = await start(config);
+    const idle = collectWhenIdle(config.idleGcAfterMs);
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      Logger.log(`${signal}: shutting down`, name);
+      idle.stop();
+      await running.close();
+      process.exit(0);
+    };
+    process.on('SIGINT', () => void stop('SIGINT'));
+    process.on('SIGTERM', () => void stop('SIGTERM'));
+  };
+  run().catch((error) => {
+    if (error instanceof ConfigError) console.error(`configuration error: ${error.message}`);
+    else console.error(error);
+    process.exit(1);
+  });
 }

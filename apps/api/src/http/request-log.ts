@@ -92,21 +92,14 @@ export function createRequestLogger(config: AppConfig, destination?: Destination
 export const requestLogging =
   (logger: RequestLogger) =>
   (req: HttpRequest & { id?: string }, res: { raw?: ServerResponse }, next: () => void): void => {
-    // The id is kept on the Node.js request too: an answer to a request the parser cuts off carries it.
-    if (req.raw && res.raw) {
-      // Fastify's request id (its genReqId is `requestIdOf`) is the log's and the answer's.
-      const id = String(req.id);
-      (req.raw as IncomingMessage & { id?: string }).id = id;
-      res.raw.setHeader('X-Request-Id', id);
-      routedRequests.set(req.raw, req);
-      logger(req.raw, res.raw, id);
-    } else {
-      const incoming = req as unknown as IncomingMessage & { id?: string };
-      const id = requestIdOf(incoming.headers['x-request-id']);
-      incoming.id = id;
-      const response = res as unknown as ServerResponse;
-      response.setHeader('X-Request-Id', id);
-      logger(incoming, response, id);
-    }
+    // On Fastify, the Node.js request and response under its own, and its request id (its genReqId is `requestIdOf`).
+    const incoming = (req.raw ?? req) as IncomingMessage & { id?: string };
+    const response = (res.raw ?? res) as ServerResponse;
+    const id = req.raw ? String(req.id) : requestIdOf(incoming.headers['x-request-id']);
+    if (req.raw) routedRequests.set(req.raw, req);
+    // Kept on the Node.js request too: the answer to a request the parser cuts off carries it.
+    incoming.id = id;
+    response.setHeader('X-Request-Id', id);
+    logger(incoming, response, id);
     next();
   };

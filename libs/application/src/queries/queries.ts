@@ -13,13 +13,13 @@ import {
   type InternalAccountCriteria,
 } from './list-criteria.js';
 
-/** Read side for the first slice: every lookup is scoped to the caller's platform. */
 /** The projection that writes the API tokens' documents. */
 const TOKENS_PROJECTION = 'platforms';
 /** How long authentication waits for that projection to catch up with the log before it refuses a token it lacks. */
 const TOKEN_CATCH_UP_MS = 2_000;
 const TOKEN_CATCH_UP_POLL_MS = 20;
 
+/** Read side for the first slice: every lookup is scoped to the caller's platform. */
 @Injectable()
 export class Queries {
   constructor(
