@@ -106,20 +106,24 @@ export class SqliteEventStore implements EventStore {
     this.db.exec(SCHEMA);
     this.upgradeChain();
     this.snapshots = new SqliteSnapshotStore(this.db, path, () => this.clock.now());
+    // Each LIMIT casts its parameter: with a bare `LIMIT ?` an empty stream read took 14 µs, with the cast (or a
+    // literal) 5 µs, on better-sqlite3's SQLite (built with STAT4, which plans again for bound values that may matter).
     this.stmt = {
       readStream: this.db.prepare<[string, bigint, number], EventRow>(
-        `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+        `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT CAST(? AS INTEGER)`,
       ),
       readAll: this.db.prepare<[bigint, number], EventRow>(
-        `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
+        `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT CAST(? AS INTEGER)`,
       ),
       // The types as one JSON array: the subquery is evaluated once into a lookup table, each row is checked in it.
       readAllOfTypes: this.db.prepare<[bigint, string, number], EventRow>(
         `SELECT ${COLUMNS} FROM events WHERE position > ? AND type IN (SELECT value FROM json_each(?)) ` +
-          'ORDER BY position LIMIT ?',
+          'ORDER BY position LIMIT CAST(? AS INTEGER)',
       ),
       head: this.db.prepare<[], { position: number | null }>('SELECT MAX(position) AS position FROM events'),
-      readLast: this.db.prepare<[number], EventRow>(`SELECT ${COLUMNS} FROM events ORDER BY position DESC LIMIT ?`),
+      readLast: this.db.prepare<[number], EventRow>(
+        `SELECT ${COLUMNS} FROM events ORDER BY position DESC LIMIT CAST(? AS INTEGER)`,
+      ),
     };
     this.writer = appendWriter(this.db, path, {
       thread: options.appendThread,

@@ -46,10 +46,13 @@ DROP INDEX IF EXISTS jobs_runnable;
 /** Files made before jobs had clock groups get the column; the index needs it, so it comes after. */
 export const GROUP_INDEX = `CREATE INDEX IF NOT EXISTS jobs_group ON jobs (grp, state) WHERE grp IS NOT NULL`;
 
-/** The first `@limit` jobs of the queue in claim order that meet `condition`. */
+/**
+ * The first `@limit` jobs of the queue in claim order that meet `condition`. A LIMIT here casts its parameter: a bare
+ * one cost about 9 µs more a run (the event store's reads measured it).
+ */
 const claimable = (condition: string) =>
   `SELECT rowid, due_at, created_at FROM jobs WHERE queue = @queue AND ${condition} ` +
-  `ORDER BY due_at, created_at LIMIT @limit`;
+  `ORDER BY due_at, created_at LIMIT CAST(@limit AS INTEGER)`;
 
 /** Every statement the queue runs, prepared once. */
 export function prepareStatements(db: Database.Database) {
@@ -70,7 +73,7 @@ export function prepareStatements(db: Database.Database) {
            UNION ALL SELECT * FROM (${claimable(`state = 'delayed' AND due_at <= @now`)})
            UNION ALL SELECT * FROM (${claimable(`state = 'active' AND lease_until <= @realNow`)}))
          ORDER BY due_at, created_at
-         LIMIT @limit)
+         LIMIT CAST(@limit AS INTEGER))
        RETURNING *`,
     ),
     renew: db.prepare(
@@ -91,10 +94,10 @@ export function prepareStatements(db: Database.Database) {
     depth: db.prepare(
       `SELECT state, COUNT(*) AS n FROM (SELECT state FROM jobs WHERE queue = @queue AND (@group ` +
         `IS NULL OR grp = @group) ` +
-        `AND state IN ('waiting', 'delayed', 'active', 'dead') LIMIT @cap) GROUP BY state`,
+        `AND state IN ('waiting', 'delayed', 'active', 'dead') LIMIT CAST(@cap AS INTEGER)) GROUP BY state`,
     ),
     dead: db.prepare(
-      `SELECT * FROM jobs WHERE queue = ? AND state = 'dead' ORDER BY finished_at DESC, rowid DESC LIMIT ?`,
+      `SELECT * FROM jobs WHERE queue = ? AND state = 'dead' ORDER BY finished_at DESC, rowid DESC LIMIT CAST(? AS INTEGER)`,
     ),
     retryDead: db.prepare(
       `UPDATE jobs SET state = 'waiting', attempts_made = 0, due_at = @now, last_error = NULL, updated_at = @now,

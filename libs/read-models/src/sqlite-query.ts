@@ -112,8 +112,9 @@ export function buildSqlQuery(table: string, plan: QueryPlan): SqlQuery {
   const orderBy = plan.sortBy === 'id' ? `id ${dir}` : `${sort.value} ${dir}, id ${dir}`;
   // Bounded: a count goes through at most COUNT_CAP matches. Ordered like the page, so the planner picks the same
   // index for both (unordered, it preferred walking the collection's primary key range).
+  // LIMIT casts its parameter: a bare `LIMIT ?` cost about 9 µs more a run (the event store's reads measured it).
   const count = {
-    sql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${orderBy} LIMIT ?)`,
+    sql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${orderBy} LIMIT CAST(? AS INTEGER))`,
     params: [...params, COUNT_CAP],
   };
 
@@ -123,7 +124,7 @@ export function buildSqlQuery(table: string, plan: QueryPlan): SqlQuery {
     params.push(...after.params);
   }
   const page = {
-    sql: `SELECT id, body, ${sort.value} AS sv FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${orderBy} LIMIT ?`,
+    sql: `SELECT id, body, ${sort.value} AS sv FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${orderBy} LIMIT CAST(? AS INTEGER)`,
     params: [...params, plan.limit + 1],
   };
   return { page, count };
