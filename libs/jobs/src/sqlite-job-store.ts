@@ -97,7 +97,8 @@ export function prepareStatements(db: Database.Database) {
         `AND state IN ('waiting', 'delayed', 'active', 'dead') LIMIT CAST(@cap AS INTEGER)) GROUP BY state`,
     ),
     dead: db.prepare(
-      `SELECT * FROM jobs WHERE queue = ? AND state = 'dead' ORDER BY finished_at DESC, rowid DESC LIMIT CAST(? AS INTEGER)`,
+      `SELECT * FROM jobs WHERE queue = ? AND state = 'dead' ORDER BY finished_at DESC, rowid DESC ` +
+        'LIMIT CAST(? AS INTEGER)',
     ),
     retryDead: db.prepare(
       `UPDATE jobs SET state = 'waiting', attempts_made = 0, due_at = @now, last_error = NULL, updated_at = @now,

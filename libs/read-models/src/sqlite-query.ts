@@ -102,6 +102,9 @@ export interface SqlQuery {
   count: SqlFragment;
 }
 
+/** A LIMIT casts its parameter: a bare `LIMIT ?` cost about 9 µs more a run (the event store's reads measured it). */
+const LIMIT = 'LIMIT CAST(? AS INTEGER)';
+
 /** `table` is the collection's table, a checked name (sqlite-doc-indexes.ts `tableOf`). */
 export function buildSqlQuery(table: string, plan: QueryPlan): SqlQuery {
   const filters = plan.filters.map(filterSql);
@@ -112,9 +115,8 @@ export function buildSqlQuery(table: string, plan: QueryPlan): SqlQuery {
   const orderBy = plan.sortBy === 'id' ? `id ${dir}` : `${sort.value} ${dir}, id ${dir}`;
   // Bounded: a count goes through at most COUNT_CAP matches. Ordered like the page, so the planner picks the same
   // index for both (unordered, it preferred walking the collection's primary key range).
-  // LIMIT casts its parameter: a bare `LIMIT ?` cost about 9 µs more a run (the event store's reads measured it).
   const count = {
-    sql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${orderBy} LIMIT CAST(? AS INTEGER))`,
+    sql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${orderBy} ${LIMIT})`,
     params: [...params, COUNT_CAP],
   };
 
@@ -124,7 +126,7 @@ export function buildSqlQuery(table: string, plan: QueryPlan): SqlQuery {
     params.push(...after.params);
   }
   const page = {
-    sql: `SELECT id, body, ${sort.value} AS sv FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${orderBy} LIMIT CAST(? AS INTEGER)`,
+    sql: `SELECT id, body, ${sort.value} AS sv FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${orderBy} ${LIMIT}`,
     params: [...params, plan.limit + 1],
   };
   return { page, count };
