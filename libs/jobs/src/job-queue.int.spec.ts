@@ -89,7 +89,14 @@ describe('SqliteJobQueue across processes', () => {
  * are compiled to CommonJS next to a small driver script.
  */
 function spawnClaimingChild(dir: string, dbPath: string, clockMs: number, leaseMs: number) {
-  for (const file of ['job-queue.ts', 'backoff.ts', 'log-sync.ts', 'sqlite-job-store.ts', 'sqlite-job-queue.ts']) {
+  for (const file of [
+    'job-queue.ts',
+    'backoff.ts',
+    'log-sync.ts',
+    'sqlite-job-store.ts',
+    'sqlite-job-worker.ts',
+    'sqlite-job-queue.ts',
+  ]) {
     const { code } = transformFileSync(join(srcDir, file), {
       jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
       module: { type: 'commonjs' },

@@ -16,6 +16,7 @@ import {
   type Worker,
 } from './job-queue.js';
 import { LogSync } from './log-sync.js';
+import { SqliteWorker, type Finished } from './sqlite-job-worker.js';
 import { GROUP_INDEX, SCHEMA, prepareStatements, type JobRow, type Statements } from './sqlite-job-store.js';
 
 interface PendingInsert {
@@ -33,14 +34,6 @@ interface PendingInsert {
   };
   resolve(id: string): void;
   reject(error: unknown): void;
-}
-
-/** A run that ended, to be recorded with the others of its turn. */
-interface Finished {
-  worker: SqliteWorker;
-  row: JobRow;
-  token: string;
-  failure: { error: unknown } | undefined;
 }
 
 export interface SqliteJobQueueOptions {
@@ -329,85 +322,6 @@ export class SqliteJobQueue implements JobQueue {
 
   private wake(queue: string): void {
     for (const worker of this.workers) if (worker.queue === queue) worker.pump();
-  }
-}
-
-/** Runs the handlers of one queue with a concurrency limit, claiming jobs as slots free up. */
-class SqliteWorker implements Worker {
-  private readonly running = new Set<Promise<void>>();
-  private timer: NodeJS.Timeout | undefined;
-  private closing: Promise<void> | undefined;
-  onClosed: () => void = () => {};
-
-  constructor(
-    private readonly owner: SqliteJobQueue,
-    readonly queue: string,
-    private readonly handler: (job: Job<unknown>) => Promise<void>,
-    private readonly concurrency: number,
-    private readonly pollMs: number,
-  ) {}
-
-  start(): void {
-    this.timer = setInterval(() => this.pump(), this.pollMs);
-    this.pump();
-  }
-
-  pump(): void {
-    if (this.closing) return;
-    const free = this.concurrency - this.running.size;
-    if (free <= 0) return;
-    let claimed: { rows: JobRow[]; token: string };
-    try {
-      claimed = this.owner.claim(this.queue, free);
-    } catch (error) {
-      // A busy or failing database is retried at the next poll.
-      this.owner.onError(error);
-      return;
-    }
-    const { rows, token } = claimed;
-    for (const row of rows) {
-      const run = this.run(row, token).then((failure) => {
-        // `run` settles the handler's outcome itself; it does not reject.
-        this.running.delete(run);
-        this.owner.finish({ worker: this, row, token, failure });
-      });
-      this.running.add(run);
-    }
-  }
-
-  private async run(row: JobRow, token: string): Promise<{ error: unknown } | undefined> {
-    const renewal = setInterval(() => {
-      try {
-        this.owner.renew(row.queue, row.id, token);
-      } catch (error) {
-        this.owner.onError(error);
-      }
-    }, this.owner.renewEveryMs);
-    let failure: { error: unknown } | undefined;
-    try {
-      await this.handler({
-        id: row.id,
-        queue: row.queue,
-        name: row.name,
-        data: JSON.parse(row.data),
-        attemptsMade: row.attempts_made,
-        maxAttempts: row.max_attempts,
-      });
-    } catch (error) {
-      failure = { error };
-    } finally {
-      clearInterval(renewal);
-    }
-    return failure;
-  }
-
-  close(): Promise<void> {
-    this.closing ??= (async () => {
-      clearInterval(this.timer);
-      while (this.running.size > 0) await Promise.allSettled([...this.running]);
-      this.onClosed();
-    })();
-    return this.closing;
   }
 }
 
