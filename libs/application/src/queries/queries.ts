@@ -5,6 +5,7 @@ import { Collections } from '#read-models/projections/collections.js';
 import { toInternalAccount, type InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { EVENT_STORE, READ_MODELS } from '../tokens.js';
+import { getCaughtUp } from './caught-up-read.js';
 import { getForPlatform, listForPlatform, stripPlatform, type ListRequest } from './list-query.js';
 import {
   customerList,
@@ -15,9 +16,6 @@ import {
 
 /** The projection that writes the API tokens' documents. */
 const TOKENS_PROJECTION = 'platforms';
-/** How long authentication waits for that projection to catch up with the log before it refuses a token it lacks. */
-const TOKEN_CATCH_UP_MS = 2_000;
-const TOKEN_CATCH_UP_POLL_MS = 20;
 
 /** Read side for the first slice: every lookup is scoped to the caller's platform. */
 @Injectable()
@@ -63,27 +61,12 @@ export class Queries {
     return listForPlatform(this.store, Collections.apiTokens, platformId, request, toApiToken);
   }
 
-  /**
-   * For authentication: the token document including its hash, whatever its platform. A token the read models lack
-   * is looked up once more after the tokens' projection has reached the log's head as it stood (at most
-   * `TOKEN_CATCH_UP_MS`), judged by the checkpoint in the store, which every process sees: while `read-models:rebuild`
-   * replays, the collection is empty until the replay passes the token's creation, and a request must not fail for
-   * it. A token that does not exist costs that one check of the checkpoint, which is at the head already.
-   */
-  async tokenForAuth(id: string) {
-    const found = await this.findToken(id);
-    if (found || !this.events) return found;
-    const head = await this.events.headPosition();
-    const deadline = Date.now() + TOKEN_CATCH_UP_MS;
-    while (((await this.store.getCheckpoint(TOKENS_PROJECTION)) ?? -1n) < head) {
-      if (Date.now() >= deadline) return undefined;
-      await new Promise((resolve) => setTimeout(resolve, TOKEN_CATCH_UP_POLL_MS));
-    }
-    return this.findToken(id);
-  }
-
-  private findToken(id: string) {
-    return this.store.get<Doc & { platformId: string; secretHash: string; status: string; permissions?: Permission[] }>(
+  /** For authentication: the token document including its hash, whatever its platform (see getCaughtUp). */
+  tokenForAuth(id: string) {
+    return getCaughtUp<Doc & { platformId: string; secretHash: string; status: string; permissions?: Permission[] }>(
+      this.store,
+      this.events,
+      TOKENS_PROJECTION,
       Collections.apiTokens,
       id,
     );

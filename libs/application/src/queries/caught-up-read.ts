@@ -1,0 +1,43 @@
+import type { EventStore } from '#event-store/event-store.js';
+import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
+
+/** How long a read waits for a projection to catch up with the log before it answers that a document is missing. */
+const CATCH_UP_MS = 2_000;
+const CATCH_UP_POLL_MS = 20;
+
+/** Real time, which the wait is bounded by (a test's seam). */
+export interface CatchUpTime {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const realTime: CatchUpTime = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/**
+ * A document that a request depends on (a token to authenticate, an account to fund), read from the read models. One
+ * found missing is looked up once more after `projection`, which writes it, has reached the log's head as it stood (at
+ * most `CATCH_UP_MS`), judged by the checkpoint in the store, which every process sees: while `read-models:rebuild`
+ * replays, a collection is empty until the replay passes the document's creation, and a request must not fail for
+ * it. A document that does not exist costs that one check of the checkpoint, which is at the head already.
+ */
+export async function getCaughtUp<T extends Doc>(
+  store: Pick<ReadModelStore, 'get' | 'getCheckpoint'>,
+  events: Pick<EventStore, 'headPosition'> | undefined,
+  projection: string,
+  collection: string,
+  id: string,
+  time: CatchUpTime = realTime,
+): Promise<T | undefined> {
+  const found = await store.get<T>(collection, id);
+  if (found || !events) return found;
+  const head = await events.headPosition();
+  const deadline = time.now() + CATCH_UP_MS;
+  while (((await store.getCheckpoint(projection)) ?? -1n) < head) {
+    if (time.now() >= deadline) return undefined;
+    await time.sleep(CATCH_UP_POLL_MS);
+  }
+  return store.get<T>(collection, id);
+}
