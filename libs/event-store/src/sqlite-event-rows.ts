@@ -31,6 +31,12 @@ export const CHAINED_VERSION = 1;
 
 export const COLUMNS = 'position, id, stream, revision, type, data, metadata, recorded_at';
 
+/**
+ * A LIMIT with its parameter cast: with a bare `LIMIT ?` an empty stream read took 14 µs, with the cast (or a literal)
+ * 5 µs, on better-sqlite3's SQLite (built with STAT4, which may plan a statement again for the values bound to it).
+ */
+export const BOUND_LIMIT = 'LIMIT CAST(? AS INTEGER)';
+
 /** A constraint violation (e.g. a duplicate event id) fails only its own append; anything else fails the batch. */
 export function isConstraintError(error: unknown): boolean {
   return (
