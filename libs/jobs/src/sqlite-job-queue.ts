@@ -78,7 +78,8 @@ export class SqliteJobQueue implements JobQueue {
   private readonly insertAll: Database.Transaction<(batch: PendingInsert[], woken: Set<string>) => void>;
   private finished: Finished[] = [];
   private finishHandle: NodeJS.Immediate | undefined;
-  private readonly recordAll: Database.Transaction<(batch: Finished[]) => SqliteWorker[]>;
+  /** Records a turn's outcomes; answers the queues with a job to run again at once. */
+  private readonly recordAll: Database.Transaction<(batch: Finished[]) => Set<string>>;
   /** Syncs the write-ahead log off the event loop's thread (none for an in-memory file). */
   private readonly logSync: LogSync | undefined;
 
@@ -111,7 +112,7 @@ export class SqliteJobQueue implements JobQueue {
         if (!failure) this.complete(row.queue, row.id, token);
         else if (this.fail(row, token, failure.error)) retried.add(row.queue);
       }
-      return [...this.workers].filter((w) => retried.has(w.queue) || batch.some((f) => f.worker === w));
+      return retried;
     });
   }
 
@@ -263,9 +264,11 @@ export class SqliteJobQueue implements JobQueue {
     this.finishHandle = undefined;
     const batch = this.finished;
     this.finished = [];
-    let workers = [...new Set(batch.map((f) => f.worker))];
+    if (batch.length === 0) return;
+    // The workers whose slots freed, and those of a queue with a job to run again at once.
+    const workers = new Set(batch.map((f) => f.worker));
     try {
-      workers = this.recordAll(batch);
+      for (const queue of this.recordAll(batch)) for (const w of this.workers) if (w.queue === queue) workers.add(w);
     } catch (error) {
       this.onError(error);
     }
