@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '@nestjs/common';
-import type { Decider, Event } from '#domain/decider.js';
+import { bytesSource, type Decider, type Event } from '#domain/decider.js';
 import type { EventStore } from '#event-store/event-store.js';
 import type { Snapshot } from '#event-store/snapshot-store.js';
 
@@ -87,15 +87,16 @@ export class StreamSnapshots {
 
   /**
    * Encodes the folded state (synchronously: the caller holds the stream, so nothing evolves it meanwhile), and
-   * replaces it with its decoded form: a restart would have that form too, and it can be smaller (a ledger keeps its
-   * settled transfers as a digest), so a long-lived process holds no more of a long stream than a restarted one.
+   * replaces it with its decoded form: a restart would have that form too, and it can be much smaller (a ledger keeps
+   * its settled transfers as a digest), so a long-lived process holds a long stream as its snapshot's bytes at most (a
+   * restarted one reads an embedded store's binary part by range and holds none of it).
    */
   take<State>(streamName: string, decider: Decider<State, unknown, Event>, folded: Folded<State>): Snapshot {
     const codec = decider.snapshot!;
     const started = performance.now();
     const state = JSON.stringify(codec.encode(folded.state));
     const binary = codec.encodeBinary?.(folded.state);
-    folded.state = codec.decode(JSON.parse(state), binary);
+    folded.state = codec.decode(JSON.parse(state), binary && bytesSource(binary));
     const bytes = state.length + (binary?.byteLength ?? 0);
     folded.snapshot = { revision: folded.revision, bytes };
     const { revision, eventId } = folded;

@@ -33,15 +33,43 @@ export interface SnapshotCodec<State> {
   encode(state: State): unknown;
   /**
    * Optional raw bytes kept beside the JSON value, for a large part of the state that is read without parsing (the
-   * ledger's sorted table of settled transfers); `decode` then gets them back.
+   * ledger's sorted table of settled transfers); `decode` then gets them back, as a source it may read by range
+   * where they lie (a file of the embedded store) rather than whole.
    */
   encodeBinary?(state: State): Uint8Array;
-  decode(encoded: unknown, binary?: Uint8Array): State;
+  decode(encoded: unknown, binary?: ByteSource): State;
+}
+
+/**
+ * Bytes that never change, read by range: a snapshot's binary part where it lies (a file) or held whole (`bytes`).
+ * A state may keep one and read from it while it decides; a read that fails throws.
+ */
+export interface ByteSource {
+  readonly byteLength: number;
+  /** The whole bytes when they are held in memory (reading a range is then a view of them). */
+  readonly bytes?: Uint8Array;
+  /** `length` bytes from `offset`; both within `byteLength`. */
+  read(offset: number, length: number): Uint8Array;
+}
+
+/** A source over bytes held in memory. */
+export function bytesSource(bytes: Uint8Array): ByteSource {
+  return {
+    byteLength: bytes.byteLength,
+    bytes,
+    read(offset, length) {
+      if (offset < 0 || length < 0 || offset + length > bytes.byteLength) {
+        throw new RangeError(`bytes ${offset}..${offset + length} are outside ${bytes.byteLength}`);
+      }
+      return bytes.subarray(offset, offset + length);
+    },
+  };
 }
 
 /** A state written through its codec and read back, with JSON text between as a snapshot store keeps it. */
 export function throughSnapshot<State>(codec: SnapshotCodec<State>, state: State): State {
-  return codec.decode(JSON.parse(JSON.stringify(codec.encode(state))), codec.encodeBinary?.(state));
+  const binary = codec.encodeBinary?.(state);
+  return codec.decode(JSON.parse(JSON.stringify(codec.encode(state))), binary && bytesSource(binary));
 }
 
 /**

@@ -14,6 +14,7 @@ import { EventStoreDbEventStore } from './eventstoredb-event-store.js';
 import { createEventStore } from './index.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
 import { snapshotStoreContract } from './snapshot-store.contract.js';
+import type { StoredSnapshot } from './snapshot-store.js';
 
 const root = mkdtempSync(join(tmpdir(), 'event-store-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -219,7 +220,29 @@ describe('SqliteEventStore', () => {
   });
 });
 
+/** A snapshot's binary part, read whole. */
+const whole = (snapshot: StoredSnapshot | undefined) =>
+  snapshot?.binary && Buffer.from(snapshot.binary.read(0, snapshot.binary.byteLength));
+
 describe('SQLite snapshots: binary parts in files beside the database', () => {
+  it('a binary part read before its snapshot was replaced still reads the bytes it opened', async () => {
+    const file = join(root, 'replaced-snapshots.db');
+    const store = new SqliteEventStore(file);
+    try {
+      const snapshot = { streamName: 'r', decider: 'd', version: 1, eventId: 'e', state: '"x"' };
+      const first = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251));
+      await store.snapshots.writeSnapshot({ ...snapshot, revision: 3n, binary: first });
+      const opened = (await store.snapshots.readSnapshot('r'))!.binary!;
+      // the newer snapshot's write removes the file the older row named
+      await store.snapshots.writeSnapshot({ ...snapshot, revision: 4n, binary: Buffer.alloc(18, 9) });
+      expect(readdirSync(`${file}-snapshots`)).toHaveLength(1);
+      expect(Buffer.from(opened.read(4000, 1000))).toEqual(first.subarray(4000));
+      expect(whole(await store.snapshots.readSnapshot('r'))).toEqual(Buffer.alloc(18, 9));
+    } finally {
+      await store.close();
+    }
+  });
+
   it('reads a binary part from its file, reads no snapshot whose file is gone or cut, removes strays', async () => {
     const file = join(root, 'binary-parts.db');
     const folder = `${file}-snapshots`;
@@ -232,7 +255,7 @@ describe('SQLite snapshots: binary parts in files beside the database', () => {
       await store.snapshots.writeSnapshot({ ...snapshot, streamName: 'a', revision: 4n, binary: Buffer.alloc(5, 2) });
       await store.snapshots.writeSnapshot({ ...snapshot, streamName: 'a', revision: 2n, binary: Buffer.alloc(6, 3) });
       expect(readdirSync(folder)).toHaveLength(2);
-      expect((await store.snapshots.readSnapshot('a'))?.binary).toEqual(Buffer.alloc(5, 2));
+      expect(whole(await store.snapshots.readSnapshot('a'))).toEqual(Buffer.alloc(5, 2));
       // `a`'s file is the one of 5 bytes
       const ofA = readdirSync(folder).find((name) => statSync(join(folder, name)).size === 5)!;
       writeFileSync(join(folder, 'left-by-a-stopped-writer.bin'), 'partial');
@@ -247,7 +270,7 @@ describe('SQLite snapshots: binary parts in files beside the database', () => {
     store = new SqliteEventStore(file);
     try {
       expect(readdirSync(folder)).not.toContain('left-by-a-stopped-writer.bin');
-      expect((await store.snapshots.readSnapshot('b'))?.binary).toEqual(Buffer.alloc(10, 1));
+      expect(whole(await store.snapshots.readSnapshot('b'))).toEqual(Buffer.alloc(10, 1));
     } finally {
       await store.close();
     }
@@ -282,7 +305,7 @@ describe('SQLite snapshots in a file written before binary parts', () => {
         state: '"y"',
         binary,
       });
-      expect((await store.snapshots.readSnapshot('s-1'))?.binary).toEqual(binary);
+      expect(whole(await store.snapshots.readSnapshot('s-1'))).toEqual(binary);
     } finally {
       await store.close();
     }

@@ -12,8 +12,9 @@ import {
   type EventStoreDBClient,
   type JSONType,
 } from '@eventstore/db-client';
+import { bytesSource } from '#domain/decider.js';
 import { consume } from './eventstoredb-reads.js';
-import { supersedes, type Snapshot, type SnapshotStore } from './snapshot-store.js';
+import { supersedes, type Snapshot, type SnapshotStore, type StoredSnapshot } from './snapshot-store.js';
 
 /** Bytes of encoded state per chunk event (binary, so no escaping can grow it). */
 const CHUNK_BYTES = 256 * 1024;
@@ -63,7 +64,7 @@ export class EventStoreDbSnapshotStore implements SnapshotStore {
     private readonly maxAppendBytes: number,
   ) {}
 
-  async readSnapshot(streamName: string): Promise<Snapshot | undefined> {
+  async readSnapshot(streamName: string): Promise<StoredSnapshot | undefined> {
     const stream = snapshotStreamOf(streamName);
     const last = await this.lastEvent(stream);
     if (!last?.manifest) return undefined;
@@ -92,7 +93,7 @@ export class EventStoreDbSnapshotStore implements SnapshotStore {
     if (!whole || parts.length !== manifest.chunks) return undefined;
     const bytes = Buffer.concat(parts);
     if (bytes.length !== manifest.bytes + (manifest.binaryBytes ?? 0)) return undefined;
-    const snapshot: Snapshot = {
+    const snapshot: StoredSnapshot = {
       streamName,
       decider: manifest.decider,
       version: manifest.version,
@@ -100,7 +101,9 @@ export class EventStoreDbSnapshotStore implements SnapshotStore {
       eventId: manifest.eventId,
       state: bytes.toString('utf8', 0, manifest.bytes),
     };
-    return manifest.binaryBytes === undefined ? snapshot : { ...snapshot, binary: bytes.subarray(manifest.bytes) };
+    return manifest.binaryBytes === undefined
+      ? snapshot
+      : { ...snapshot, binary: bytesSource(bytes.subarray(manifest.bytes)) };
   }
 
   async writeSnapshot(snapshot: Snapshot): Promise<void> {

@@ -76,7 +76,7 @@ export function snapshotStoreContract(name: string, open: () => Promise<EventSto
       expect(await snapshots.readSnapshot(stream)).toEqual(again);
     });
 
-    it('keeps a binary part beside the state, whole however large, and none where none was written', async () => {
+    it('keeps a binary part, whole however large, read by range, and none where none was written', async () => {
       const stream = newStream();
       // Bytes of every value, over three times the default append limit, after a state with multi-byte characters.
       const binary = Buffer.alloc(3 * store.maxAppendBytes + 12_345, 0);
@@ -85,7 +85,13 @@ export function snapshotStoreContract(name: string, open: () => Promise<EventSto
       await snapshots.writeSnapshot(snapshot);
       const read = await snapshots.readSnapshot(stream);
       expect(read?.state).toBe(snapshot.state);
-      expect(Buffer.from(read!.binary!).equals(binary)).toBe(true);
+      const part = read!.binary!;
+      expect(part.byteLength).toBe(binary.length);
+      expect(Buffer.from(part.read(0, part.byteLength)).equals(binary)).toBe(true);
+      expect(Buffer.from(part.read(store.maxAppendBytes - 7, 20))).toEqual(
+        binary.subarray(store.maxAppendBytes - 7, store.maxAppendBytes + 13),
+      );
+      expect(() => part.read(binary.length - 1, 2)).toThrow(RangeError);
       // A later snapshot without one leaves none behind.
       await snapshots.writeSnapshot(snapshotOf(stream, { revision: 78n }));
       expect((await snapshots.readSnapshot(stream))?.binary).toBeUndefined();

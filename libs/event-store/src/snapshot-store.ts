@@ -1,3 +1,5 @@
+import type { ByteSource } from '#domain/decider.js';
+
 /**
  * The snapshot port: the folded state of one stream, kept beside the stream so that loading a long stream reads the
  * snapshot and only the events after it. Snapshots are not events: they never appear in `readStream`, `readAll`,
@@ -20,9 +22,17 @@ export interface Snapshot {
   binary?: Uint8Array;
 }
 
+/**
+ * A snapshot as a store reads it back: its binary part is a source read by range where it lies (a file of the
+ * embedded store, kept open while the source is referenced) or the bytes themselves, whichever the store has.
+ */
+export interface StoredSnapshot extends Omit<Snapshot, 'binary'> {
+  binary?: ByteSource;
+}
+
 export interface SnapshotStore {
   /** The stream's newest snapshot, or undefined when it has none. */
-  readSnapshot(streamName: string): Promise<Snapshot | undefined>;
+  readSnapshot(streamName: string): Promise<StoredSnapshot | undefined>;
   /**
    * Keeps a snapshot as the stream's newest. A snapshot older than the one kept (a lower revision of the same decider
    * and version, from a slower writer) is dropped; one of another decider or version replaces it.

@@ -1,18 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import type { Snapshot, SnapshotStore } from './snapshot-store.js';
+import { fileBytes } from './file-bytes.js';
+import type { Snapshot, SnapshotStore, StoredSnapshot } from './snapshot-store.js';
 
 const SNAPSHOTS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS snapshots (
@@ -61,8 +52,8 @@ function writeDurably(dir: string, name: string, bytes: Uint8Array): void {
 /**
  * Snapshots in the embedded store's file: one row per stream in a `snapshots` table beside `events` (never read by
  * the event queries, so no snapshot is ever an event). A snapshot's binary part is a file of its own in the folder
- * `<database>-snapshots` (read whole in one call, where a large BLOB would be read page by page), named by the row:
- * the file is synced and renamed into place before the row that names it is written, so a row never names a file
+ * `<database>-snapshots` (read by range where it lies, where a BLOB would be read whole page by page), named by the
+ * row: the file is synced and renamed into place before the row that names it is written, so a row never names a file
  * that is not whole; a file no row names (a writer stopped in between, or a replaced snapshot) is removed. A write is
  * one transaction of its own, outside the group commit; a slower writer's older snapshot does not replace a newer one.
  */
@@ -113,19 +104,19 @@ export class SqliteSnapshotStore implements SnapshotStore {
     this.removeUnnamedFiles();
   }
 
-  async readSnapshot(streamName: string): Promise<Snapshot | undefined> {
+  async readSnapshot(streamName: string): Promise<StoredSnapshot | undefined> {
     const row = this.read.get(streamName);
     if (!row) return undefined;
     const { decider, version, state } = row;
     const snapshot = { streamName, decider, version, revision: BigInt(row.revision), eventId: row.event_id, state };
     if (row.binary_file === null) return snapshot;
-    let binary: Buffer;
+    let binary;
     try {
-      binary = readFileSync(join(this.dir, row.binary_file));
+      binary = fileBytes(join(this.dir, row.binary_file), row.binary_bytes ?? -1);
     } catch {
       return undefined; // removed by hand, or replaced since the row was read: as if there were no snapshot
     }
-    return binary.byteLength === row.binary_bytes ? { ...snapshot, binary } : undefined;
+    return binary ? { ...snapshot, binary } : undefined;
   }
 
   async writeSnapshot(s: Snapshot): Promise<void> {

@@ -1,4 +1,4 @@
-import type { SnapshotCodec } from '../decider.js';
+import type { ByteSource, SnapshotCodec } from '../decider.js';
 import type { LedgerAccount, LedgerState, TransferRecord } from './ledger-state.js';
 import { SettledTransfers } from './settled-transfers.js';
 
@@ -85,10 +85,10 @@ function encodeBinary(state: LedgerState): Uint8Array {
   return state.settled.with([...state.transfers].filter(([, r]) => settledRecord(r))).bytes;
 }
 
-function decode(encoded: unknown, binary?: Uint8Array): LedgerState {
+function decode(encoded: unknown, binary?: ByteSource): LedgerState {
   const { accounts, transfers: t } = encoded as EncodedLedger;
   if (!binary) throw new Error('ledger snapshot: no settled transfers');
-  const state: LedgerState = { accounts: new Map(), transfers: new Map(), settled: SettledTransfers.fromBytes(binary) };
+  const state: LedgerState = { accounts: new Map(), transfers: new Map(), settled: SettledTransfers.over(binary) };
   for (const [id, currency, allowNegative, debitsPosted, creditsPosted, debitsPending, creditsPending] of accounts) {
     const account: LedgerAccount = {
       id,

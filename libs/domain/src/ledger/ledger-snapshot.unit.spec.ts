@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { throughSnapshot } from '../decider.js';
+import { bytesSource, throughSnapshot } from '../decider.js';
 import { expectSnapshotFoldsAlike } from '../testing/snapshot-property.js';
 import { ledgerBatchDecider } from '../transfers/ledger-batch.js';
 import {
@@ -145,7 +145,7 @@ describe('ledger snapshots', () => {
     const state = events.reduce(evolveLedger, ledgerDecider.initialState());
     const encoded = ledgerSnapshot.encode(state);
     (encoded as { transfers: { key: string[] } }).transfers.key.push('extra');
-    expect(() => ledgerSnapshot.decode(encoded, ledgerSnapshot.encodeBinary!(state))).toThrow(/columns/);
+    expect(() => ledgerSnapshot.decode(encoded, bytesSource(ledgerSnapshot.encodeBinary!(state)))).toThrow(/columns/);
     expect(() => ledgerSnapshot.decode(ledgerSnapshot.encode(state))).toThrow(/no settled transfers/);
   });
 

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { bytesSource, type ByteSource } from '../decider.js';
 
 /** One entry: the key's hash, the fields' fingerprint, the flags. */
 const KEY_BYTES = 12;
@@ -60,6 +61,28 @@ function entryOf(key: string, r: SettledRecord): string {
 const compareKeys = (a: Buffer, aAt: number, b: Buffer, bAt: number): number =>
   a.compare(b, bAt, bAt + KEY_BYTES, aAt, aAt + KEY_BYTES);
 
+/** The same bytes as a Buffer (a view, not a copy). */
+const view = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** The byte offset of the first of `entries` from entry `lo` on whose key is not below `key`; whether it is equal. */
+function search(entries: Buffer, key: Buffer, lo: number): { at: number; found: boolean } {
+  const size = entries.length / ENTRY;
+  let hi = size;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareKeys(entries, mid * ENTRY, key, 0) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  const at = lo * ENTRY;
+  return { at, found: lo < size && compareKeys(entries, at, key, 0) === 0 };
+}
+
+/**
+ * Entries a set read by range reads at once when its search has narrowed to them (4.5 KiB): one read a lookup once
+ * the keys above them are known.
+ */
+const BLOCK_ENTRIES = 256;
+
 /**
  * The transfers of a long ledger that no later command can change: every transfer except a pending one not yet
  * posted or voided. A ledger decides on them only whether a transfer id was used (a repeat is a no-op, other fields
@@ -69,33 +92,49 @@ const compareKeys = (a: Buffer, aAt: number, b: Buffer, bAt: number): number =>
  * million transfers restores without parsing a record per transfer. Two keys would have to share 96 bits
  * of hash to be confused (about 10^-17 for ten million keys), and a repeat with other fields would pass as the same
  * transfer only if 40 bits of fingerprint matched (10^-12).
+ *
+ * A set restored from a snapshot whose binary part lies in a file is searched there, by range, and never read whole
+ * until the next snapshot merges it: restoring a ledger reads none of its settled transfers, and a lookup reads the
+ * keys on its way down (kept: the upper levels are the same for every search, about two keys per block in all) and
+ * then one block of entries.
  */
 export class SettledTransfers {
-  static readonly empty = new SettledTransfers(Buffer.alloc(0));
+  static readonly empty = new SettledTransfers(bytesSource(Buffer.alloc(0)));
 
-  private constructor(private readonly entries: Buffer) {}
+  /** The entries when they are held in memory. */
+  private readonly whole: Buffer | undefined;
+  /** Keys read by a search by range, by entry index, as latin1 strings (which sort as their bytes do). */
+  private readonly keys = new Map<number, string>();
+
+  private constructor(private readonly source: ByteSource) {
+    this.whole = source.bytes && view(source.bytes);
+  }
 
   get size(): number {
-    return this.entries.length / ENTRY;
+    return this.source.byteLength / ENTRY;
   }
 
-  /** The set over these bytes (not copied: a set never changes its bytes). */
+  /** The set over these entries, held or read by range (not copied: a set never changes its bytes). */
+  static over(source: ByteSource): SettledTransfers {
+    if (source.byteLength % ENTRY !== 0) throw new Error('settled transfers: truncated entries');
+    return new SettledTransfers(source);
+  }
+
+  /** The set over these bytes (not copied). */
   static fromBytes(bytes: Uint8Array): SettledTransfers {
-    const entries = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (entries.length % ENTRY !== 0) throw new Error('settled transfers: truncated entries');
-    return new SettledTransfers(entries);
+    return SettledTransfers.over(bytesSource(bytes));
   }
 
-  /** The sorted entries, as a snapshot keeps them. */
+  /** The sorted entries, as a snapshot keeps them (read whole from where they lie). */
   get bytes(): Uint8Array {
-    return this.entries;
+    return this.entries();
   }
 
   get(key: string): SettledTransfer | undefined {
-    const at = this.find(keyHash(key));
-    if (at < 0) return undefined;
-    const flags = this.entries[at + ENTRY - 1];
-    const stored = this.entries.toString('latin1', at + KEY_BYTES, at + KEY_BYTES + FINGERPRINT_BYTES);
+    const entry = this.entry(keyHash(key));
+    if (!entry) return undefined;
+    const flags = entry[ENTRY - 1];
+    const stored = entry.toString('latin1', KEY_BYTES, KEY_BYTES + FINGERPRINT_BYTES);
     return {
       pending: (flags & PENDING) !== 0,
       ...(flags & POSTED ? { resolution: 'POSTED' as const } : flags & VOIDED ? { resolution: 'VOIDED' as const } : {}),
@@ -104,13 +143,13 @@ export class SettledTransfers {
   }
 
   has(key: string): boolean {
-    return this.find(keyHash(key)) >= 0;
+    return this.entry(keyHash(key)) !== undefined;
   }
 
   /**
-   * These entries and the given records (which win over an entry of the same key), as a new set: the records are
-   * sorted as strings of their bytes, and each is placed into the sorted entries by a binary search, so adding a
-   * snapshot's worth of transfers to a long ledger's set copies it once.
+   * These entries and the given records (which win over an entry of the same key), as a new set held in memory: the
+   * records are sorted as strings of their bytes, and each is placed into the sorted entries by a binary search, so
+   * adding a snapshot's worth of transfers to a long ledger's set copies it once.
    */
   with(records: Iterable<[string, SettledRecord]>): SettledTransfers {
     const sorted = [...records].map(([key, r]) => entryOf(key, r)).sort();
@@ -119,36 +158,52 @@ export class SettledTransfers {
       (e, i) => i + 1 === sorted.length || e.slice(0, KEY_BYTES) !== sorted[i + 1].slice(0, KEY_BYTES),
     );
     if (added.length === 0) return this;
-    if (this.size === 0) return new SettledTransfers(Buffer.from(added.join(''), 'latin1'));
-    const base = this.entries;
+    if (this.size === 0) return SettledTransfers.fromBytes(Buffer.from(added.join(''), 'latin1'));
+    const base = this.entries();
     const out = Buffer.alloc(base.length + added.length * ENTRY);
     let o = 0;
     let from = 0;
     for (const entry of added) {
       const bytes = Buffer.from(entry, 'latin1');
-      const { at, found } = this.search(bytes, from / ENTRY);
+      const { at, found } = search(base, bytes, from / ENTRY);
       o += base.copy(out, o, from, at);
       o += bytes.copy(out, o);
       from = found ? at + ENTRY : at;
     }
     o += base.copy(out, o, from);
-    return new SettledTransfers(out.subarray(0, o));
+    return SettledTransfers.fromBytes(out.subarray(0, o));
   }
 
-  private find(key: Buffer): number {
-    const { at, found } = this.search(key, 0);
-    return found ? at : -1;
+  private entries(): Buffer {
+    return this.whole ?? view(this.source.read(0, this.source.byteLength));
   }
 
-  /** The byte offset of the first entry from entry `lo` on whose key is not below `key`, and whether it is equal. */
-  private search(key: Buffer, lo: number): { at: number; found: boolean } {
+  /** The entry of this key hash, or undefined. */
+  private entry(key: Buffer): Buffer | undefined {
+    if (this.whole) {
+      const { at, found } = search(this.whole, key, 0);
+      return found ? this.whole.subarray(at, at + ENTRY) : undefined;
+    }
+    const wanted = key.toString('latin1');
+    let lo = 0;
     let hi = this.size;
-    while (lo < hi) {
+    while (hi - lo >= BLOCK_ENTRIES) {
       const mid = (lo + hi) >>> 1;
-      if (compareKeys(this.entries, mid * ENTRY, key, 0) < 0) lo = mid + 1;
+      if (this.keyAt(mid) < wanted) lo = mid + 1;
       else hi = mid;
     }
-    const at = lo * ENTRY;
-    return { at, found: lo < this.size && compareKeys(this.entries, at, key, 0) === 0 };
+    // The first key not below the wanted one is in [lo, hi]: the entry at hi may be the one.
+    const block = view(this.source.read(lo * ENTRY, (Math.min(hi + 1, this.size) - lo) * ENTRY));
+    const { at, found } = search(block, key, 0);
+    return found ? block.subarray(at, at + ENTRY) : undefined;
+  }
+
+  private keyAt(index: number): string {
+    let key = this.keys.get(index);
+    if (key === undefined) {
+      key = view(this.source.read(index * ENTRY, KEY_BYTES)).toString('latin1');
+      this.keys.set(index, key);
+    }
+    return key;
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
+import type { ByteSource } from '../decider.js';
 import type { TransferRecord } from './ledger-state.js';
 import { SettledTransfers } from './settled-transfers.js';
 
@@ -52,6 +53,46 @@ describe('settled transfers', () => {
     expect(set.get('plain')).toMatchObject({ pending: false });
     expect(set.get('plain')?.resolution).toBeUndefined();
     expect(set.get('plain')?.sameAs({ ...record(5n), pending: true })).toBe(false);
+  });
+
+  it('searched by range where its bytes lie, finds what the whole bytes find, one read a lookup once warm', () => {
+    const records = Array.from({ length: 5000 }, (_, i): [string, TransferRecord] => [`t-${i}`, record(BigInt(i + 1))]);
+    const bytes = Buffer.from(SettledTransfers.empty.with(records).bytes);
+    const reads: number[] = [];
+    // a source without `bytes`, as a snapshot's file is: every range is read (and counted)
+    const file: ByteSource = {
+      byteLength: bytes.length,
+      read: (offset, length) => (reads.push(length), Buffer.from(bytes.subarray(offset, offset + length))),
+    };
+    const ranged = SettledTransfers.over(file);
+    expect(reads).toEqual([]);
+    for (let i = 0; i < 5000; i += 7) {
+      expect(ranged.get(`t-${i}`)?.sameAs(record(BigInt(i + 1)))).toBe(true);
+      expect(ranged.has(`u-${i}`)).toBe(false);
+    }
+    reads.length = 0;
+    for (let i = 0; i < 100; i++) ranged.has(`t-${i}`);
+    // the keys above the blocks are kept from the earlier lookups: one read of at most one block each
+    expect(reads).toHaveLength(100);
+    expect(Math.max(...reads)).toBeLessThanOrEqual(256 * 18);
+    // a merge reads it whole and holds the result
+    const merged = ranged.with([['t-new', record(1n)]]);
+    expect(merged.size).toBe(5001);
+    expect(Buffer.from(merged.bytes).length).toBe(bytes.length + 18);
+    expect(merged.has('t-4999') && merged.has('t-new')).toBe(true);
+  });
+
+  it('searched by range, finds exactly the keys the whole bytes hold, whatever their number', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 0, max: 999 }), (count, salt) => {
+        const keys = Array.from({ length: count }, (_, i) => `k-${salt}-${i}`);
+        const bytes = Buffer.from(SettledTransfers.empty.with(keys.map((k) => [k, record(1n)])).bytes);
+        const ranged = SettledTransfers.over({ byteLength: bytes.length, read: (o, n) => bytes.subarray(o, o + n) });
+        for (const k of keys) expect(ranged.has(k)).toBe(true);
+        for (let i = 0; i < 50; i++) expect(ranged.has(`k-${salt}-${count + i}`)).toBe(false);
+      }),
+      { numRuns: 30 },
+    );
   });
 
   it('refuses a truncated encoding', () => {
