@@ -86,7 +86,15 @@ describe('read models rebuilt from position 0 (CLI)', () => {
           (error, out) => (error ? fail(error) : done(out)),
         ),
       );
-      await Promise.all([rebuilt, fund(60)]);
+      // Meanwhile a document read by id is found, though its collection is being replayed (caughtUpReads).
+      let reading = true;
+      const read = async () => {
+        for (let reads = 0; reading || reads < 5; reads++) {
+          expect((await api.get(`/customers/${customer.id}`)).status).toBe(200);
+          expect((await api.get(`/internal-accounts/${account}`)).status).toBe(200);
+        }
+      };
+      await Promise.all([rebuilt.finally(() => (reading = false)), fund(60), read()]);
       expect(JSON.parse(await rebuilt).rebuilt).toEqual(expect.arrayContaining(['internal-accounts']));
       await fund(5);
       // The service's projector takes the leases back and catches up: the balance is exact.

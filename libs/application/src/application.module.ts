@@ -36,6 +36,7 @@ import { UmaProvidersModule } from './uma-providers/uma-providers.module.js';
 import { VerificationsModule } from './verifications/verifications.module.js';
 import { WalletModule } from './wallet/wallet.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
+import { caughtUpReads } from './queries/caught-up-read.js';
 
 /** One module per area; each exports the services other areas and the HTTP edge use. */
 const AREAS = [
@@ -72,7 +73,7 @@ export class ApplicationModule {
         { provide: PlatformClocks, useValue: infra.clocks },
         { provide: IDS, useValue: deps.ids },
         { provide: EVENT_STORE, useValue: infra.eventStore },
-        { provide: READ_MODELS, useValue: infra.readModels },
+        { provide: READ_MODELS, useValue: caughtUpReads(infra.readModels, infra.eventStore) },
         { provide: JOB_QUEUE, useValue: infra.jobs },
         { provide: BLOB_STORE, useValue: infra.blobs },
         { provide: PROJECTIONS, useValue: infra.projections },

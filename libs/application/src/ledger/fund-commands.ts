@@ -7,12 +7,9 @@ import { ledgerDecider } from '#domain/ledger/ledger.js';
 import { platformDecider } from '#domain/platform/platform.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import { Collections } from '#read-models/projections/collections.js';
-import { internalAccountProjection } from '#read-models/projections/internal-account-projection.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
-import type { EventStore } from '#event-store/event-store.js';
 import { CommandRunner } from '../command-runner.js';
-import { getCaughtUp } from '../queries/caught-up-read.js';
-import { EVENT_STORE, IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class FundInternalAccountCommand {
@@ -45,20 +42,13 @@ export class FundInternalAccountHandler implements ICommandHandler<FundInternalA
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
     private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
-    @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
   async execute({ accountId, amount, actor }: FundInternalAccountCommand) {
     const platform = await requireSandbox(this.runner, actor);
     if (!uuidOf('InternalAccount', accountId)) throw notFound('INTERNAL_ACCOUNT', accountId);
-    // Only to find the account's customer (a rebuild may be replaying the accounts: see getCaughtUp).
-    const doc = await getCaughtUp<InternalAccountDoc>(
-      this.readModels,
-      this.events,
-      internalAccountProjection.name,
-      Collections.internalAccounts,
-      accountId,
-    );
+    // Only to find the account's customer.
+    const doc = await this.readModels.get<InternalAccountDoc>(Collections.internalAccounts, accountId);
     if (!doc || doc.platformId !== actor.platformId) throw notFound('INTERNAL_ACCOUNT', accountId);
     if (!doc.customerId)
       throw new DomainError(

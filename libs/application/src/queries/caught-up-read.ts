@@ -1,4 +1,5 @@
 import type { EventStore } from '#event-store/event-store.js';
+import { allProjections } from '#read-models/projections/index.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 
 /** How long a read waits for a projection to catch up with the log before it answers that a document is missing. */
@@ -40,4 +41,32 @@ export async function getCaughtUp<T extends Doc>(
     await time.sleep(CATCH_UP_POLL_MS);
   }
   return store.get<T>(collection, id);
+}
+
+/** The projection that writes each collection (a collection has one). */
+const WRITERS = new Map(allProjections.flatMap((p) => p.collections.map((c) => [c, p.name] as const)));
+
+/**
+ * The read models as the application reads them: a document read by id (`get`) and found missing is read once more
+ * after the projection that writes its collection has reached the log's head (getCaughtUp), so no command or query
+ * answers that something is missing because a rebuild is replaying its collection or because another process's
+ * projection lags; every other member is the store's own. The projections and their runner use the store itself.
+ */
+export function caughtUpReads(
+  store: ReadModelStore,
+  events: Pick<EventStore, 'headPosition'>,
+  time: CatchUpTime = realTime,
+): ReadModelStore {
+  const get = <T extends Doc>(collection: string, id: string): Promise<T | undefined> => {
+    const projection = WRITERS.get(collection);
+    if (projection === undefined) return store.get<T>(collection, id);
+    return getCaughtUp<T>(store, events, projection, collection, id, time);
+  };
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === 'get') return get;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }

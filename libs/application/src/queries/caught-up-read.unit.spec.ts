@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Doc } from '#read-models/read-model-store.js';
-import { getCaughtUp, type CatchUpTime } from './caught-up-read.js';
+import type { ReadModelStore } from '#read-models/read-model-store.js';
+import { Collections } from '#read-models/projections/collections.js';
+import { caughtUpReads, getCaughtUp, type CatchUpTime } from './caught-up-read.js';
 
 /** A store whose projection is `checkpoint` far and whose document appears once it passes `writtenAt`. */
 function fixture(options: { checkpoint?: bigint; head: bigint; writtenAt?: bigint }) {
@@ -54,5 +56,38 @@ describe('getCaughtUp', () => {
     expect(await read()).toBeUndefined();
     expect(state.now).toBe(2_000);
     expect(state.reads).toBe(1);
+  });
+});
+
+describe('caughtUpReads', () => {
+  /** A store that records the checkpoints asked for and answers every read as missing. */
+  function recording() {
+    const asked: string[] = [];
+    const store = {
+      name: 'store',
+      get: async () => undefined,
+      getCheckpoint: async (projection: string) => (asked.push(projection), 7n),
+      describe() {
+        return `the ${this.name}`;
+      },
+    };
+    const reads = caughtUpReads(store as unknown as ReadModelStore, { headPosition: async () => 7n });
+    return { asked, reads: reads as unknown as typeof store & ReadModelStore };
+  }
+
+  it('checks the checkpoint of the projection that writes the collection of a missing document', async () => {
+    const { asked, reads } = recording();
+    expect(await reads.get(Collections.internalAccounts, 'InternalAccount:1')).toBeUndefined();
+    expect(await reads.get(Collections.customers, 'Customer:1')).toBeUndefined();
+    expect(await reads.get(Collections.apiTokens, 'ApiToken:1')).toBeUndefined();
+    expect(asked).toEqual(['internal-accounts', 'customers', 'platforms']);
+  });
+
+  it('reads a collection no projection writes once, and leaves every other member to the store', async () => {
+    const { asked, reads } = recording();
+    expect(await reads.get('not_a_collection', 'x')).toBeUndefined();
+    expect(asked).toEqual([]);
+    expect(reads.describe()).toBe('the store');
+    expect(await reads.getCheckpoint('p')).toBe(7n);
   });
 });

@@ -1,11 +1,9 @@
 import { PERMISSIONS, type Permission } from '#domain/platform/permissions.js';
-import { Inject, Injectable, Optional } from '@nestjs/common';
-import type { EventStore } from '#event-store/event-store.js';
+import { Inject, Injectable } from '@nestjs/common';
 import { Collections } from '#read-models/projections/collections.js';
 import { toInternalAccount, type InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
-import { EVENT_STORE, READ_MODELS } from '../tokens.js';
-import { getCaughtUp } from './caught-up-read.js';
+import { READ_MODELS } from '../tokens.js';
 import { getForPlatform, listForPlatform, stripPlatform, type ListRequest } from './list-query.js';
 import {
   customerList,
@@ -14,16 +12,10 @@ import {
   type InternalAccountCriteria,
 } from './list-criteria.js';
 
-/** The projection that writes the API tokens' documents. */
-const TOKENS_PROJECTION = 'platforms';
-
 /** Read side for the first slice: every lookup is scoped to the caller's platform. */
 @Injectable()
 export class Queries {
-  constructor(
-    @Inject(READ_MODELS) private readonly store: ReadModelStore,
-    @Optional() @Inject(EVENT_STORE) private readonly events?: Pick<EventStore, 'headPosition'>,
-  ) {}
+  constructor(@Inject(READ_MODELS) private readonly store: ReadModelStore) {}
 
   private own<T extends Doc>(collection: string, resource: string, platformId: string, id: string): Promise<T> {
     return getForPlatform<T>(this.store, collection, resource, platformId, id);
@@ -61,12 +53,9 @@ export class Queries {
     return listForPlatform(this.store, Collections.apiTokens, platformId, request, toApiToken);
   }
 
-  /** For authentication: the token document including its hash, whatever its platform (see getCaughtUp). */
+  /** For authentication: the token document including its hash, whatever its platform (see caughtUpReads). */
   tokenForAuth(id: string) {
-    return getCaughtUp<Doc & { platformId: string; secretHash: string; status: string; permissions?: Permission[] }>(
-      this.store,
-      this.events,
-      TOKENS_PROJECTION,
+    return this.store.get<Doc & { platformId: string; secretHash: string; status: string; permissions?: Permission[] }>(
       Collections.apiTokens,
       id,
     );

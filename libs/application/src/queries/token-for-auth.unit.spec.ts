@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
+import { caughtUpReads } from './caught-up-read.js';
 import { Queries } from './queries.js';
 
 const TOKEN = { id: 'ApiToken:1', platformId: 'Platform:1', secretHash: 'h', status: 'ACTIVE' };
@@ -25,7 +26,7 @@ function store(checkpoints: (bigint | undefined)[]) {
 
 const head = { headPosition: async () => 10n };
 
-describe('Queries.tokenForAuth', () => {
+describe('Queries.tokenForAuth on the read models as the application has them (caughtUpReads)', () => {
   beforeEach(() => {
     jest.useFakeTimers();
   });
@@ -35,7 +36,7 @@ describe('Queries.tokenForAuth', () => {
 
   it('a token not replayed yet (a rebuild) is found once its projection reaches the head', async () => {
     const { fake, reads } = store([undefined, 4n, 10n]);
-    const found = new Queries(fake, head).tokenForAuth(TOKEN.id);
+    const found = new Queries(caughtUpReads(fake, head)).tokenForAuth(TOKEN.id);
     await jest.advanceTimersByTimeAsync(100);
     await expect(found).resolves.toEqual(TOKEN);
     expect(reads.checkpoints).toBe(3);
@@ -45,13 +46,13 @@ describe('Queries.tokenForAuth', () => {
   it('a token that does not exist is refused at once when the projection is at the head', async () => {
     const { fake, reads } = store([10n]);
     (fake as unknown as { get: () => Promise<unknown> }).get = async () => undefined;
-    await expect(new Queries(fake, head).tokenForAuth('ApiToken:unknown')).resolves.toBeUndefined();
+    await expect(new Queries(caughtUpReads(fake, head)).tokenForAuth('ApiToken:unknown')).resolves.toBeUndefined();
     expect(reads.checkpoints).toBe(1);
   });
 
   it('gives up after two seconds when the projection does not catch up', async () => {
     const { fake } = store([3n]);
-    const found = new Queries(fake, head).tokenForAuth(TOKEN.id);
+    const found = new Queries(caughtUpReads(fake, head)).tokenForAuth(TOKEN.id);
     await jest.advanceTimersByTimeAsync(1_900);
     let settled = false;
     void found.then(() => (settled = true));
