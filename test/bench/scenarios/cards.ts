@@ -139,7 +139,6 @@ async function serviceTarget(dataDir: string) {
   return { target: { api, cards }, close: () => service.close() };
 }
 
-/** SubjectPublicKeyInfo prefix of a compressed P-256 point. */
 /** The raw reference of the wallet-auth bench, holding one in-memory card per session. */
 async function referenceTarget(sessions: Pick<WalletSession, 'stamp' | 'publicKey'>[]) {
   const raw = await startRawSignedRetryServer();
