@@ -202,13 +202,18 @@ describe('CommandRunner snapshots', () => {
     await runner.snapshotsSettled();
     const snapshot = await store.snapshots.readSnapshot('ledger-p');
     expect(snapshot).toMatchObject({ decider: 'ledger', version: 2 });
+    // The runner that wrote the snapshot reads its settled transfers from the snapshot's file, as a restart does.
+    const { state: kept } = await runner.load('ledger-p', ledgerDecider);
+    expect(kept.settled.size).toBeGreaterThan(0);
+    expect(kept.settled.held).toBe(false);
 
     const restarted = new CommandRunner(store, undefined, { snapshots: { every: 5, bytesPerEvent: 1 } });
     const whole = new CommandRunner(store, undefined, { snapshots: { every: 0 } });
     const { state } = await restarted.load('ledger-p', ledgerDecider);
     expect(state.settled.size).toBeGreaterThan(0);
+    expect(state.settled.held).toBe(false);
     expect(available(state.accounts.get('customer')!)).toBe(200n - 5n - 20n);
-    for (const r of [restarted, whole]) {
+    for (const r of [runner, restarted, whole]) {
       // a repeat changes nothing; the same id with another amount is refused
       expect((await run(r, fund('fund-3'))).events).toEqual([]);
       await expect(run(r, fund('fund-3', 11n))).rejects.toMatchObject({ code: 'TRANSFER_EXISTS' });

@@ -358,7 +358,15 @@ export class CommandRunner {
             : undefined;
         }),
       )
-      .then((snapshot) => snapshot && this.snapshots.write(snapshot))
+      .then(async (snapshot) => {
+        const binary = snapshot && (await this.snapshots.write(snapshot));
+        if (!snapshot || !binary) return;
+        // The store reads the binary part by range: the cached state reads it there too, and its copy is let go.
+        await this.withLock(streamName, async () => {
+          const current = this.cache.get(streamName);
+          if (current) this.snapshots.rebind(any, current, snapshot, binary);
+        });
+      })
       .catch((error: unknown) =>
         this.logger.warn(`snapshot of ${streamName} not written: ${(error as Error)?.message ?? String(error)}`),
       )

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '@nestjs/common';
-import { bytesSource, type Decider, type Event } from '#domain/decider.js';
+import { bytesSource, type ByteSource, type Decider, type Event } from '#domain/decider.js';
 import type { EventStore } from '#event-store/event-store.js';
 import type { Snapshot } from '#event-store/snapshot-store.js';
 
@@ -88,8 +88,8 @@ export class StreamSnapshots {
   /**
    * Encodes the folded state (synchronously: the caller holds the stream, so nothing evolves it meanwhile), and
    * replaces it with its decoded form: a restart would have that form too, and it can be much smaller (a ledger keeps
-   * its settled transfers as a digest), so a long-lived process holds a long stream as its snapshot's bytes at most (a
-   * restarted one reads an embedded store's binary part by range and holds none of it).
+   * its settled transfers as a digest). Once written, `rebind` lets it read its binary part where the store keeps it,
+   * as a restarted process's state does.
    */
   take<State>(streamName: string, decider: Decider<State, unknown, Event>, folded: Folded<State>): Snapshot {
     const codec = decider.snapshot!;
@@ -109,7 +109,18 @@ export class StreamSnapshots {
     return binary ? { ...snapshot, binary } : snapshot;
   }
 
-  write(snapshot: Snapshot): Promise<void> {
+  /** Writes a snapshot; answers its binary part as the store keeps it when the store reads it by range. */
+  write(snapshot: Snapshot): Promise<ByteSource | undefined> {
     return this.store.snapshots!.writeSnapshot(snapshot);
+  }
+
+  /**
+   * Lets the cached state read its binary part where the store keeps it, once its snapshot was written: only a state
+   * decoded from that very snapshot (`take`, or a restore of it), so the bytes are the same.
+   */
+  rebind<State>(decider: Decider<State, unknown, Event>, folded: Folded<State>, written: Snapshot, binary: ByteSource) {
+    const rebind = decider.snapshot?.rebind;
+    if (!rebind || folded.snapshot?.revision !== written.revision) return;
+    folded.state = rebind(folded.state, binary);
   }
 }

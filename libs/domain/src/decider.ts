@@ -38,6 +38,11 @@ export interface SnapshotCodec<State> {
    */
   encodeBinary?(state: State): Uint8Array;
   decode(encoded: unknown, binary?: ByteSource): State;
+  /**
+   * The same state, its binary part read from `binary` instead: the bytes `encodeBinary` gave for the snapshot the
+   * state was last decoded from, as the store now keeps them (read by range), so the process can let go of its copy.
+   */
+  rebind?(state: State, binary: ByteSource): State;
 }
 
 /**

@@ -106,12 +106,13 @@ export class EventStoreDbSnapshotStore implements SnapshotStore {
       : { ...snapshot, binary: bytesSource(bytes.subarray(manifest.bytes)) };
   }
 
-  async writeSnapshot(snapshot: Snapshot): Promise<void> {
+  /** Answers undefined: a restore reads the chunks whole, so the writer keeps its copy of the binary part. */
+  async writeSnapshot(snapshot: Snapshot): Promise<undefined> {
     if (typeof snapshot.state !== 'string') throw new TypeError('a snapshot state is JSON text');
     const stream = snapshotStreamOf(snapshot.streamName);
     const last = await this.lastEvent(stream);
     const kept = last?.manifest;
-    if (kept && !supersedes(snapshot, { ...kept, revision: BigInt(kept.revision) })) return;
+    if (kept && !supersedes(snapshot, { ...kept, revision: BigInt(kept.revision) })) return undefined;
     const snapshotId = randomUUID();
     const text = Buffer.from(snapshot.state, 'utf8');
     const binary = snapshot.binary;
@@ -144,6 +145,7 @@ export class EventStoreDbSnapshotStore implements SnapshotStore {
     }
     // Older snapshots become scavengeable; failing to say so only keeps them on disk longer.
     await this.client.setStreamMetadata(stream, { truncateBefore: Number(firstChunk) }).catch(() => undefined);
+    return undefined;
   }
 
   /** The revision of a snapshot stream's last event, with its manifest when it is one. */

@@ -97,6 +97,16 @@ export function snapshotStoreContract(name: string, open: () => Promise<EventSto
       expect((await snapshots.readSnapshot(stream))?.binary).toBeUndefined();
     });
 
+    it('answers the binary part it keeps, if it reads it by range, with the bytes written; else nothing', async () => {
+      const stream = newStream();
+      const binary = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7) & 0xff));
+      const kept = await snapshots.writeSnapshot(snapshotOf(stream, { revision: 10n, binary }));
+      if (kept) expect(Buffer.from(kept.read(0, kept.byteLength))).toEqual(binary);
+      // not kept (older than the one kept), or without a binary part: nothing to read
+      expect(await snapshots.writeSnapshot(snapshotOf(stream, { revision: 9n, binary }))).toBeUndefined();
+      expect(await snapshots.writeSnapshot(snapshotOf(stream, { revision: 11n }))).toBeUndefined();
+    });
+
     it('keeps an empty state', async () => {
       const stream = newStream();
       const empty = snapshotOf(stream, { state: '' });

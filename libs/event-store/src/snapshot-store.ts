@@ -35,9 +35,11 @@ export interface SnapshotStore {
   readSnapshot(streamName: string): Promise<StoredSnapshot | undefined>;
   /**
    * Keeps a snapshot as the stream's newest. A snapshot older than the one kept (a lower revision of the same decider
-   * and version, from a slower writer) is dropped; one of another decider or version replaces it.
+   * and version, from a slower writer) is dropped; one of another decider or version replaces it. Answers the binary
+   * part as the store now keeps it when it reads it by range (the writer may then let go of its own copy), and
+   * undefined otherwise: no binary part, a snapshot not kept, or a store that reads binary parts whole.
    */
-  writeSnapshot(snapshot: Snapshot): Promise<void>;
+  writeSnapshot(snapshot: Snapshot): Promise<ByteSource | undefined>;
 }
 
 /** Whether `incoming` should replace `kept` as a stream's snapshot. */

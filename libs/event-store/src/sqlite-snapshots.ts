@@ -3,6 +3,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmS
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { fileBytes } from './file-bytes.js';
+import type { ByteSource } from '#domain/decider.js';
 import type { Snapshot, SnapshotStore, StoredSnapshot } from './snapshot-store.js';
 
 const SNAPSHOTS_SCHEMA = `
@@ -119,7 +120,7 @@ export class SqliteSnapshotStore implements SnapshotStore {
     return binary ? { ...snapshot, binary } : undefined;
   }
 
-  async writeSnapshot(s: Snapshot): Promise<void> {
+  async writeSnapshot(s: Snapshot): Promise<ByteSource | undefined> {
     if (typeof s.state !== 'string') throw new TypeError('a snapshot state is JSON text');
     let file: string | null = null;
     if (s.binary) {
@@ -131,6 +132,12 @@ export class SqliteSnapshotStore implements SnapshotStore {
     // Kept: the new file is named by no row. Replaced: the old one is not any more.
     const unnamed = replaced === undefined ? file : replaced;
     if (unnamed) rmSync(join(this.dir, unnamed), { force: true });
+    if (replaced === undefined || file === null) return undefined;
+    try {
+      return fileBytes(join(this.dir, file), s.binary!.byteLength);
+    } catch {
+      return undefined; // replaced and removed by a newer writer meanwhile: the caller keeps its own copy
+    }
   }
 
   /** Files no row names: left by a writer that stopped before its row was written, or by a replaced snapshot. */

@@ -130,4 +130,6 @@ export const ledgerSnapshot: SnapshotCodec<LedgerState> = {
   encode,
   encodeBinary,
   decode,
+  // Evolve never changes the settled set (a snapshot's merge makes a new one): it is still the one of those bytes.
+  rebind: (state, binary) => ({ ...state, settled: SettledTransfers.over(binary) }),
 };

@@ -114,6 +114,11 @@ export class SettledTransfers {
     return this.source.byteLength / ENTRY;
   }
 
+  /** Whether the entries are held in memory (else they are read by range where they lie). */
+  get held(): boolean {
+    return this.whole !== undefined;
+  }
+
   /** The set over these entries, held or read by range (not copied: a set never changes its bytes). */
   static over(source: ByteSource): SettledTransfers {
     if (source.byteLength % ENTRY !== 0) throw new Error('settled transfers: truncated entries');
