@@ -57,15 +57,19 @@ export interface ByteSource {
   read(offset: number, length: number): Uint8Array;
 }
 
+/** Refuses a range that is not within a source's `byteLength` (RangeError). */
+export function checkRange(offset: number, length: number, byteLength: number): void {
+  if (offset < 0 || length < 0 || offset + length > byteLength)
+    throw new RangeError(`bytes ${offset}..${offset + length} are outside ${byteLength}`);
+}
+
 /** A source over bytes held in memory. */
 export function bytesSource(bytes: Uint8Array): ByteSource {
   return {
     byteLength: bytes.byteLength,
     bytes,
     read(offset, length) {
-      if (offset < 0 || length < 0 || offset + length > bytes.byteLength) {
-        throw new RangeError(`bytes ${offset}..${offset + length} are outside ${bytes.byteLength}`);
-      }
+      checkRange(offset, length, bytes.byteLength);
       return bytes.subarray(offset, offset + length);
     },
   };

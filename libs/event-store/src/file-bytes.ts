@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import type { ByteSource } from '#domain/decider.js';
+import { checkRange, type ByteSource } from '#domain/decider.js';
 
 /** Closes the descriptor of a source nothing references any more. */
 const descriptors = new FinalizationRegistry<number>((fd) => {
@@ -26,9 +26,7 @@ export function fileBytes(path: string, expectedBytes: number): ByteSource | und
   const source: ByteSource = {
     byteLength,
     read(offset: number, length: number): Uint8Array {
-      if (offset < 0 || length < 0 || offset + length > byteLength) {
-        throw new RangeError(`bytes ${offset}..${offset + length} are outside a file of ${byteLength}`);
-      }
+      checkRange(offset, length, byteLength);
       const out = Buffer.allocUnsafe(length);
       for (let got = 0; got < length;) {
         const n = readSync(fd, out, got, length - got, offset + got);

@@ -26,14 +26,14 @@ const realTime: CatchUpTime = {
  */
 export async function getCaughtUp<T extends Doc>(
   store: Pick<ReadModelStore, 'get' | 'getCheckpoint'>,
-  events: Pick<EventStore, 'headPosition'> | undefined,
+  events: Pick<EventStore, 'headPosition'>,
   projection: string,
   collection: string,
   id: string,
   time: CatchUpTime = realTime,
 ): Promise<T | undefined> {
   const found = await store.get<T>(collection, id);
-  if (found || !events) return found;
+  if (found) return found;
   const head = await events.headPosition();
   const deadline = time.now() + CATCH_UP_MS;
   while (((await store.getCheckpoint(projection)) ?? -1n) < head) {
@@ -62,11 +62,16 @@ export function caughtUpReads(
     if (projection === undefined) return store.get<T>(collection, id);
     return getCaughtUp<T>(store, events, projection, collection, id, time);
   };
+  // The store's methods bound once, not at every call.
+  const bound = new Map<PropertyKey, unknown>([['get', get]]);
   return new Proxy(store, {
     get(target, property) {
-      if (property === 'get') return get;
+      if (bound.has(property)) return bound.get(property);
       const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      if (typeof value !== 'function') return value;
+      const method: unknown = value.bind(target);
+      bound.set(property, method);
+      return method;
     },
   });
 }
