@@ -85,6 +85,34 @@ export const readModelLeaseContract: ReadModelContract = (name, factory, describ
         },
       );
 
+      it('refuses a batch of several projections when one of their leases passed to another holder', async () => {
+        const t0 = 2_000_000;
+        for (const name of ['L1', 'L2']) await store.acquireLease({ name, holder: 'h1', ttlMs: 100, now: t0 });
+        const taken = await store.acquireLease({ name: 'L2', holder: 'h2', ttlMs: 100, now: t0 + 200 });
+        expect(taken?.token).toBe(2n);
+        let ran = 0;
+        const batch = (l2: bigint) =>
+          store.commitBatches(
+            [
+              { projection: 'q1', expected: undefined, position: 5n, fence: { lease: 'L1', token: 1n } },
+              { projection: 'q2', expected: undefined, position: 5n, fence: { lease: 'L2', token: l2 } },
+            ],
+            async (tx) => {
+              ran++;
+              tx.put(ITEMS, { id: 'q', by: l2 === 1n ? 'h1' : 'h2' });
+            },
+          );
+        const refused = await batch(1n).catch((error: unknown) => error);
+        expect(refused).toBeInstanceOf(LeaseLost);
+        expect(refused).toMatchObject({ lease: 'L2', token: 1n });
+        expect(ran).toBe(0);
+        expect(await store.get(ITEMS, 'q')).toBeUndefined();
+        expect([await store.getCheckpoint('q1'), await store.getCheckpoint('q2')]).toEqual([undefined, undefined]);
+        await batch(2n);
+        expect(await store.get(ITEMS, 'q')).toEqual({ id: 'q', by: 'h2' });
+        expect([await store.getCheckpoint('q1'), await store.getCheckpoint('q2')]).toEqual([5n, 5n]);
+      });
+
       it('a batch reads what the previous holder of its lease wrote, not what it wrote itself before', async () => {
         const other = await connect();
         try {

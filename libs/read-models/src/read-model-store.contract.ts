@@ -4,6 +4,7 @@ import {
   ConcurrentProjectionUpdate,
   type Doc,
   type Filter,
+  type ProjectionTransaction,
   type Query,
   type ReadModelStore,
 } from './read-model-store.js';
@@ -148,6 +149,40 @@ export const readModelStoreContract: ReadModelContract = (name, factory, describ
           store.advanceCheckpoints(new Map([['p', { expected: 4n, position: 20n }]])),
         ).rejects.toBeInstanceOf(ConcurrentProjectionUpdate);
         expect(await store.getCheckpoint('p')).toBe(10n);
+      });
+
+      it('refuses a batch of several projections when one is stale, writing none of them', async () => {
+        await commit(store, 'm1', 10n, [{ id: 'a', v: 1 }]);
+        await commit(store, 'm2', 20n, [{ id: 'b', v: 1 }]);
+        const batch = (m2: bigint | undefined) => [
+          { projection: 'm1', expected: 10n, position: 30n },
+          { projection: 'm2', expected: m2, position: 30n },
+          { projection: 'm3', expected: undefined, position: 30n },
+        ];
+        let ran = 0;
+        const write = (v: string) => async (tx: ProjectionTransaction) => {
+          ran++;
+          tx.put(ITEMS, { id: 'a', v });
+        };
+        for (const m2 of [19n, undefined]) {
+          const refused = await store.commitBatches(batch(m2), write('stale')).catch((e: unknown) => e);
+          expect(refused).toBeInstanceOf(ConcurrentProjectionUpdate);
+          expect(refused).toMatchObject({ projection: 'm2', expected: m2, actual: 20n });
+        }
+        expect(ran).toBe(0);
+        // Checked again inside the write: another writer moves m2 while the work runs.
+        const moved = store.commitBatches(batch(20n), async (tx) => {
+          tx.put(ITEMS, { id: 'a', v: 'outer' });
+          await commit(store, 'm2', 25n, [{ id: 'b', v: 2 }]);
+        });
+        await expect(moved).rejects.toMatchObject({ projection: 'm2', expected: 20n, actual: 25n });
+        expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', v: 1 });
+        expect([await store.getCheckpoint('m1'), await store.getCheckpoint('m3')]).toEqual([10n, undefined]);
+        // With every checkpoint as expected, they all move with the documents.
+        await store.commitBatches(batch(25n), write('fresh'));
+        expect(ran).toBe(1);
+        expect(await store.get(ITEMS, 'a')).toEqual({ id: 'a', v: 'fresh' });
+        for (const m of ['m1', 'm2', 'm3']) expect(await store.getCheckpoint(m)).toBe(30n);
       });
 
       it('advances idle checkpoints together, each only from its expected checkpoint', async () => {

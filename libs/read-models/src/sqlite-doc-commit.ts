@@ -9,10 +9,17 @@ import { ConcurrentProjectionUpdate, LeaseLost, type Fence } from './read-model-
  * can be committed on the event-loop thread or sent to the commit thread.
  */
 export interface DocCommit {
-  checks: { projection: string; expected: bigint | undefined; fence?: Fence }[];
+  checks: readonly CheckpointCheck[];
   /** Per table, the documents to write: a body, or null to delete. */
   writes: { table: string; rows: [id: string, body: string | null][] }[];
   saves: { projection: string; position: bigint }[];
+}
+
+/** A projection's checkpoint as its writer read it, and the lease it writes under (if any). */
+export interface CheckpointCheck {
+  projection: string;
+  expected: bigint | undefined;
+  fence?: Fence;
 }
 
 /** Why a commit was refused, as the commit thread answers it (errors do not cross threads with their class). */
@@ -61,7 +68,7 @@ export class DocCommitter {
     this.db
       .transaction(() => {
         // Checked inside the write lock: another connection may have committed since the writer read them.
-        for (const { projection, expected, fence } of checks) this.check(projection, expected, fence);
+        this.checkAll(checks);
         for (const { table, rows } of writes) {
           const upsert = this.statement(
             `INSERT INTO ${table} (id, body) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body`,
@@ -79,6 +86,38 @@ export class DocCommitter {
         for (const { projection, position } of saves) save.run(projection, position.toString());
       })
       .immediate();
+  }
+
+  /**
+   * Throws unless every check holds (see `check`), in their order. A live batch checks every projection of its runner
+   * (each commits its checkpoint), so the checkpoints and leases are read in one statement each rather than two
+   * lookups per projection: both tables hold a row per projection or subscription, a few dozen.
+   */
+  checkAll(checks: readonly CheckpointCheck[]): void {
+    if (checks.length <= 1) {
+      for (const { projection, expected, fence } of checks) this.check(projection, expected, fence);
+      return;
+    }
+    const tokens = checks.some((c) => c.fence)
+      ? new Map(
+          (this.statement('SELECT name, token FROM leases').all() as { name: string; token: number | bigint }[]).map(
+            (row) => [row.name, BigInt(row.token)],
+          ),
+        )
+      : undefined;
+    const positions = new Map(
+      (
+        this.statement('SELECT projection, position FROM checkpoints').all() as {
+          projection: string;
+          position: string;
+        }[]
+      ).map((row) => [row.projection, BigInt(row.position)]),
+    );
+    for (const { projection, expected, fence } of checks) {
+      if (fence && tokens!.get(fence.lease) !== fence.token) throw new LeaseLost(fence.lease, fence.token);
+      const stored = positions.get(projection);
+      if (stored !== expected) throw new ConcurrentProjectionUpdate(projection, expected, stored);
+    }
   }
 
   /** Throws unless the stored checkpoint is `expected` and the fence (if any) still holds. */

@@ -149,7 +149,7 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
     work: (tx: ProjectionTransaction) => Promise<void>,
     options: { replay?: boolean } = {},
   ): Promise<void> {
-    for (const c of commits) this.committer.check(c.projection, c.expected, c.fence);
+    this.committer.checkAll(commits);
     const moving = commits.filter(movesCheckpoint);
     if (moving.length === 0) return;
     const replay = options.replay === true;
