@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import { ManualClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
-import type { EventStore } from '#event-store/event-store.js';
+import type { EventStore, RecordedEvent } from '#event-store/event-store.js';
 import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
 import { useTempDir } from '../../../../test/support/temp-dir.js';
 import { PlatformClocks } from './platform-clocks.js';
@@ -50,14 +50,48 @@ describe('PlatformClocks', () => {
     return { clocks: new PlatformClocks(reading, new ManualClock(START)), reads };
   }
 
-  it('reads the clock stream of a sandbox platform on every read: advances show at once', async () => {
+  /** The next turn of the event loop. */
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('reads the clock stream of a sandbox platform in each turn that reads it: advances show at once', async () => {
     await create('Platform:s', true);
     const { clocks, reads } = counted();
     expect((await clocks.now('Platform:s')).getTime()).toBe(START);
     await advance('Platform:s', HOUR);
+    await nextTurn();
     expect((await clocks.now('Platform:s')).getTime()).toBe(START + HOUR);
+    await nextTurn();
     expect((await clocks.now('Platform:s')).getTime()).toBe(START + HOUR);
     expect(reads).toEqual({ clock: 3, platform: 1 });
+  });
+
+  it('shares one read among the reads of a turn, and reads again once this process advanced the clock', async () => {
+    // A log whose clock stream this test appends to within the turn (a real append completes in a later one).
+    const clockEvents: RecordedEvent[] = [];
+    let clockReads = 0;
+    const log = {
+      readStream: async (stream: string, options: { fromRevision?: bigint } = {}) => {
+        if (stream === streams.platform('Platform:t'))
+          return [{ type: 'PlatformCreated', data: { platformId: 'Platform:t', sandbox: true } }];
+        clockReads++;
+        return clockEvents.filter((e) => e.revision >= (options.fromRevision ?? 0n));
+      },
+    } as unknown as EventStore;
+    const advanceNow = (offsetMs: number) =>
+      clockEvents.push({ revision: BigInt(clockEvents.length), data: { offsetMs } } as unknown as RecordedEvent);
+    const clocks = new PlatformClocks(log, new ManualClock(START));
+
+    const [first, second] = await Promise.all([clocks.now('Platform:t'), clocks.now('Platform:t')]);
+    expect([first.getTime(), second.getTime(), clockReads]).toEqual([START, START, 1]);
+    advanceNow(HOUR);
+    // Another process's advance during this turn shows from the next one.
+    expect([(await clocks.now('Platform:t')).getTime(), clockReads]).toEqual([START, 1]);
+    // One this process made shows at once.
+    clocks.advanced('Platform:t');
+    expect([(await clocks.now('Platform:t')).getTime(), clockReads]).toEqual([START + HOUR, 2]);
+    advanceNow(2 * HOUR);
+    await nextTurn();
+    expect([await clocks.offsetMs('Platform:t'), clockReads]).toEqual([2 * HOUR, 3]);
   });
 
   it('keeps a production platform on the base clock without reading a clock stream', async () => {

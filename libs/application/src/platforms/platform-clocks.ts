@@ -13,13 +13,17 @@ interface Applied {
  * Every platform's clock: the installation's base clock (real time, or a test's manual clock)
  * plus the platform's own sandbox offset. Production platforms have no offset, ever: only sandbox
  * platforms can append to their clock stream. A read (`now`, `forPlatform`) on a sandbox platform first
- * catches up with its clock stream, so an advance made by any process is seen by every other at once;
- * a platform found to be a production one (its creation says so, and that never changes) is on the
- * base clock from then on, without reading its clock stream again.
+ * catches up with its clock stream, so an advance made by any process is seen by every other at once: the reads
+ * made in one turn of the event loop share one read of the stream (the requests a turn handles arrived together),
+ * and an advance this process makes (`advanced`) is read by the next read. A platform found to be a production one
+ * (its creation says so, and that never changes) is on the base clock from then on, without reading its clock
+ * stream again.
  */
 export class PlatformClocks {
   private readonly applied = new Map<string, Applied>();
-  private readonly inFlight = new Map<string, Promise<Applied>>();
+  /** This turn's read of each platform's clock stream, shared by the turn's callers. */
+  private readonly thisTurn = new Map<string, Promise<Applied>>();
+  private turnEnds: NodeJS.Immediate | undefined;
   private readonly views = new Map<string, Clock>();
   /** What each platform's creation says it is; a production platform's offset is 0 for good. */
   private readonly kinds = new Map<string, 'sandbox' | 'production'>();
@@ -52,14 +56,26 @@ export class PlatformClocks {
   }
 
   /**
-   * Reads the advances appended to the platform's clock stream since the last read; concurrent callers share one read.
+   * Reads the advances appended to the platform's clock stream since the last read; the callers of one turn of the
+   * event loop share one read.
    */
   sync(platformId: string): Promise<Applied> {
-    const running = this.inFlight.get(platformId);
-    if (running) return running;
-    const read = this.read(platformId).finally(() => this.inFlight.delete(platformId));
-    this.inFlight.set(platformId, read);
+    const shared = this.thisTurn.get(platformId);
+    if (shared) return shared;
+    const read = this.read(platformId);
+    // A failed read is not shared: the next caller reads again.
+    read.catch(() => this.thisTurn.delete(platformId));
+    this.thisTurn.set(platformId, read);
+    this.turnEnds ??= setImmediate(() => {
+      this.turnEnds = undefined;
+      this.thisTurn.clear();
+    });
     return read;
+  }
+
+  /** This process appended to the platform's clock stream: the next read, even in this turn, reads it again. */
+  advanced(platformId: string): void {
+    this.thisTurn.delete(platformId);
   }
 
   private async read(platformId: string): Promise<Applied> {

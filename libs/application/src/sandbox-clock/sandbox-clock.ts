@@ -51,6 +51,7 @@ export class AdvanceSandboxClockHandler implements ICommandHandler<
       { type: 'AdvanceSandboxClock', platformId: actor.platformId, byMs, now: now.toISOString() },
       { metadata: { ...actor }, waitForReadModels: false },
     );
+    this.clocks.advanced(actor.platformId);
     const { now: after, offsetMs } = await new SandboxClockService(this.clocks).now(actor.platformId);
     const promotedJobs = await this.jobs.advanceGroup(actor.platformId, byMs);
     return { now: after, offsetMs, promotedJobs };
