@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { secretMatches } from '#crypto/secrets.js';
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
+import { TurnMemo } from '#application/turn-memo.js';
 import { acceptedPermissions, permits } from '#domain/platform/permissions.js';
 import { ApiError, unauthorized } from './errors.js';
 import { AuthFailureLimiter, clientAddress } from './rate-limit.js';
@@ -35,8 +36,17 @@ export function parseBasic(header: string | undefined): { id: string; secret: st
   return { id: decoded.slice(0, at), secret: decoded.slice(at + 1) };
 }
 
+type AuthToken = NonNullable<Awaited<ReturnType<Queries['tokenForAuth']>>>;
+
 @Injectable()
 export class PlatformAuthGuard implements CanActivate {
+  /**
+   * The token each pair of credentials names if the secret matches it (else undefined), shared by the requests of one
+   * turn of the event loop: a platform's requests mostly carry the same credentials. A revocation is seen by the next
+   * turn's requests.
+   */
+  private readonly verified = new TurnMemo<string, AuthToken | undefined>();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly queries: Queries,
@@ -51,8 +61,11 @@ export class PlatformAuthGuard implements CanActivate {
     if ('error' in credentials) throw unauthorized(credentials.error);
     const address = clientAddress(req);
     await this.failures.assertAllowed(credentials.id, address);
-    const token = await this.queries.tokenForAuth(credentials.id);
-    if (!token || !secretMatches(credentials.secret, token.secretHash)) {
+    const token = await this.verified.get(`${credentials.id}\n${credentials.secret}`, async () => {
+      const stored = await this.queries.tokenForAuth(credentials.id);
+      return stored && secretMatches(credentials.secret, stored.secretHash) ? stored : undefined;
+    });
+    if (!token) {
       await this.failures.recordFailure(credentials.id, address);
       throw unauthorized('invalid token id or secret');
     }

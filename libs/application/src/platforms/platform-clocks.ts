@@ -2,6 +2,7 @@ import type { Clock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
 import type { SandboxClockEvent } from '#domain/sandbox-clock/sandbox-clock.js';
 import type { EventStore } from '#event-store/event-store.js';
+import { TurnMemo } from '../turn-memo.js';
 
 interface Applied {
   /** Revision of the platform's clock stream read so far (-1: none). */
@@ -22,8 +23,7 @@ interface Applied {
 export class PlatformClocks {
   private readonly applied = new Map<string, Applied>();
   /** This turn's read of each platform's clock stream, shared by the turn's callers. */
-  private readonly thisTurn = new Map<string, Promise<Applied>>();
-  private turnEnds: NodeJS.Immediate | undefined;
+  private readonly thisTurn = new TurnMemo<string, Applied>();
   private readonly views = new Map<string, Clock>();
   /** What each platform's creation says it is; a production platform's offset is 0 for good. */
   private readonly kinds = new Map<string, 'sandbox' | 'production'>();
@@ -60,22 +60,12 @@ export class PlatformClocks {
    * event loop share one read.
    */
   sync(platformId: string): Promise<Applied> {
-    const shared = this.thisTurn.get(platformId);
-    if (shared) return shared;
-    const read = this.read(platformId);
-    // A failed read is not shared: the next caller reads again.
-    read.catch(() => this.thisTurn.delete(platformId));
-    this.thisTurn.set(platformId, read);
-    this.turnEnds ??= setImmediate(() => {
-      this.turnEnds = undefined;
-      this.thisTurn.clear();
-    });
-    return read;
+    return this.thisTurn.get(platformId, () => this.read(platformId));
   }
 
   /** This process appended to the platform's clock stream: the next read, even in this turn, reads it again. */
   advanced(platformId: string): void {
-    this.thisTurn.delete(platformId);
+    this.thisTurn.forget(platformId);
   }
 
   private async read(platformId: string): Promise<Applied> {
