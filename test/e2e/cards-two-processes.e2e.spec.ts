@@ -3,12 +3,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authorizationIdOf } from '#domain/cards/card-transaction.js';
+import { streams } from '#domain/ids.js';
 import { postedBalance } from '#domain/ledger/ledger.js';
 import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
 import { startChildService, type ChildService } from '../support/child-service.js';
 import { expectBalancedLedger } from '../support/ledger-check.js';
 import type { Client } from '../support/service.js';
-import { walletSession } from '../support/wallet-session.js';
+import { retryHeaders, signedRequest, walletSession } from '../support/wallet-session.js';
 import { poll } from '../support/poll.js';
 
 const merchant = { descriptor: 'CORNER COFFEE', mcc: '5814', country: 'US' };
@@ -131,6 +132,62 @@ describe('cards and fundings through two service processes on the same embedded 
           ['CARD_CLEARING_OVER_AUTHORIZATION', BigInt(CLEARED - HELD)],
         ]);
       }
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+
+  it('refuses a retry whose challenge the other process consumed after this one saw it; changes once', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'cards-two-'));
+    const first = await startChildService(dataDir);
+    children.push(first);
+    const second = await startChildService(dataDir, { RUN_WORKER: 'false' });
+    children.push(second);
+
+    const holder = { platformCustomerId: 'two-2', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' };
+    const created = await first.api.post('/customers', { ...holder, email: 'two2@example.com', currencies: ['USD'] });
+    const customerId = created.body.id as string;
+    const accounts = await first.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}`);
+    const session = await walletSession(first.api, customerId, 'USD');
+    const card = await first.api.post('/cards', {
+      customerId,
+      form: 'VIRTUAL',
+      fundingSources: [accounts.body.data[0].id],
+    });
+    const cardId = card.body.id as string;
+    await until(
+      async () => (await second.api.get(`/cards/${cardId}`)).body,
+      (c) => c.state === 'ACTIVE',
+    );
+    const path = `/cards/${cardId}`;
+    // Both processes have seen the wallet and the card: each changes the card once.
+    expect((await signedRequest(first.api, 'PATCH', path, { state: 'FROZEN' }, session)).result.status).toBe(200);
+    expect((await signedRequest(second.api, 'PATCH', path, { state: 'ACTIVE' }, session)).result.status).toBe(200);
+
+    // The second process issues a challenge (it now holds it unused), the first consumes it, and the identical retry
+    // then reaches the second: it is refused although the second's own view of the wallet still had it unused.
+    const challenge = await second.api.patch(path, { state: 'FROZEN' });
+    expect(challenge.status).toBe(202);
+    const headers = await retryHeaders(session, challenge.body.payloadToSign, challenge.body.requestId);
+    const frozen = await first.api.patch(path, { state: 'FROZEN' }, headers);
+    expect({ status: frozen.status, state: frozen.body.state }).toEqual({ status: 200, state: 'FROZEN' });
+    const replayed = await second.api.patch(path, { state: 'FROZEN' }, headers);
+    expect({ status: replayed.status, code: replayed.body.code }).toEqual({ status: 401, code: 'UNAUTHORIZED' });
+    const unfreeze = await signedRequest(second.api, 'PATCH', path, { state: 'ACTIVE' }, session);
+    expect({ status: unfreeze.result.status, state: unfreeze.result.body.state }).toEqual({
+      status: 200,
+      state: 'ACTIVE',
+    });
+
+    for (const c of children.splice(0)) await c.kill('SIGTERM');
+    const store = new SqliteEventStore(join(dataDir, 'service.db'));
+    try {
+      const states = (await store.readStream(streams.card(cardId)))
+        .filter((e) => e.type === 'CardStateChanged')
+        .map((e) => (e.data as { card: { state: string } }).card.state);
+      // Frozen twice (the refused retry changed nothing), each time unfrozen again.
+      expect(states.filter((state) => state === 'FROZEN')).toHaveLength(2);
+      expect(states.slice(-4)).toEqual(['FROZEN', 'ACTIVE', 'FROZEN', 'ACTIVE']);
     } finally {
       await store.close();
     }

@@ -53,14 +53,21 @@ export class UpdateCardCommand {
   ) {}
 }
 
-/** The card stream for an id of the caller's platform, or a 404 that does not reveal other platforms' cards. */
+/**
+ * The card stream for an id of the caller's platform, or a 404 that does not reveal other platforms' cards. `settled`:
+ * the caller needs only what the card's creation fixed, so a card this process has seen is not read again.
+ */
 export async function loadOwnCard(
   runner: CommandRunner,
   cardId: string,
   actor: Actor,
+  settled = false,
 ): Promise<CardAggregate & { card: CardSnapshot }> {
   if (!uuidOf('Card', cardId)) throw notFound('CARD', cardId);
-  const { state } = await runner.load(streams.card(cardId), cardDecider);
+  const stream = streams.card(cardId);
+  const state = settled
+    ? await runner.loadSettled(stream, cardDecider, (seen) => seen.exists && seen.card !== undefined)
+    : (await runner.load(stream, cardDecider)).state;
   if (!state.exists || !state.card || state.platformId !== actor.platformId) throw notFound('CARD', cardId);
   return state as CardAggregate & { card: CardSnapshot };
 }
@@ -86,7 +93,9 @@ export async function prepareCardUpdate(
   now: string,
   signed = false,
 ): Promise<{ walletAccountId: string }> {
-  const state = await loadOwnCard(runner, cardId, actor);
+  // Step 2 needs only what the card's creation fixed (its platform and wallet): a card this process has seen is not
+  // read again, and the change is decided on the stream as it is when it is applied.
+  const state = await loadOwnCard(runner, cardId, actor, signed);
   if (signed) return { walletAccountId: state.walletAccountId! };
   const accounts = changes.fundingSources ? await holderAccounts(runner, state.card.customerId) : [];
   cardDecider.decide({ type: 'UpdateCard', ...changes, holderAccounts: accounts, now }, state);
@@ -161,7 +170,7 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Sig
   async execute({ cardId, changes, signed, actor }: UpdateCardCommand): Promise<SignedResult<CardResource>> {
     const now = (await this.clocks.now(actor.platformId)).toISOString();
     const { walletAccountId } = await prepareCardUpdate(this.runner, cardId, changes, actor, now, isSignedStep(signed));
-    await this.wallets.own(walletAccountId, actor);
+    await this.wallets.assertOwned(walletAccountId, actor);
     const step = await this.signedRetry.step(walletAccountId, { intent: 'EXTERNAL', targetId: cardId }, signed, actor);
     if (step.kind === 'challenge') return step;
     const authorizes = { stream: streams.card(cardId), change: { ...changes } };

@@ -249,7 +249,7 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
     const signer =
       signed && (await this.walletEmails.signerFor(customerId, request.email, actor, isSignedStep(signed)));
     if (signed && signer) {
-      await this.wallets.own(signer, actor);
+      await this.wallets.assertOwned(signer, actor);
       const step = await this.signedRetry.step(signer, { intent: 'EXTERNAL', targetId: customerId }, signed, actor);
       if (step.kind === 'challenge') return step;
       // The consumption records the update it authorizes (a plain-JSON copy: it is stored and compared).

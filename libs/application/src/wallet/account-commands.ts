@@ -44,7 +44,7 @@ export class SetPrivateEnabledHandler implements ICommandHandler<SetPrivateEnabl
     signed,
     actor,
   }: SetPrivateEnabledCommand): Promise<SignedResult<undefined>> {
-    await this.wallets.own(accountId, actor);
+    await this.wallets.assertOwned(accountId, actor);
     const step = await this.signedRetry.step(accountId, { intent: 'EXTERNAL', targetId: accountId }, signed, actor);
     if (step.kind === 'challenge') return step;
     await this.wallets.decide(accountId, { type: 'SetPrivateEnabled', privateEnabled, signedRetry: step.proof }, actor);

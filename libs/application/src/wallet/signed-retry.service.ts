@@ -190,7 +190,11 @@ export class SignedRetryService {
     step: { signature: string; requestId: string },
     request: SignedRequest,
   ): Promise<SignedRetryProof> {
-    const { state } = await this.runner.load(streams.wallet(accountId), walletAuthDecider);
+    // A challenge's payload never changes once issued: one this process has seen is not read again (whether it is
+    // still unused is decided in the append that consumes it, against the stream as it is).
+    const state = await this.runner.loadSettled(streams.wallet(accountId), walletAuthDecider, (seen) =>
+      seen.signedRetries.has(step.requestId),
+    );
     const challenge = state.signedRetries.get(step.requestId);
     if (!challenge) throw unauthorized('requestId is unknown or has expired');
     const verified = verifyStamp(step.signature, challenge.payloadToSign);

@@ -111,6 +111,21 @@ export class WalletAccounts {
     return this.provision({ accountId, customerId: account.customerId, email: customer.profile.email }, actor);
   }
 
+  /**
+   * `own` for a caller that needs only to know the wallet is the caller's: who owns a provisioned wallet never
+   * changes, so a wallet this process has seen provisioned for the caller's platform is not read again. Nothing of
+   * the wallet's state is returned (what this process saw may be older than the stream; the decider that appends to
+   * it sees the stream as it is).
+   */
+  async assertOwned(accountId: string, actor: Actor): Promise<void> {
+    if (isPublicId('InternalAccount', accountId)) {
+      const stream = streams.wallet(accountId);
+      const seen = await this.runner.loadSettled(stream, walletAuthDecider, (state) => state.provisioned);
+      if (seen.provisioned && seen.platformId === actor.platformId) return;
+    }
+    await this.own(accountId, actor);
+  }
+
   /** The provisioned wallet of an account of the caller's platform, or undefined. */
   async find(accountId: string, actor: Actor): Promise<ProvisionedWallet | undefined> {
     if (!isPublicId('InternalAccount', accountId)) return undefined;
