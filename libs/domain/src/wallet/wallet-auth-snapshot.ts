@@ -9,8 +9,9 @@ type EncodedWallet = Omit<WalletAuthState, MapField> & { [K in MapField]: [strin
 
 /**
  * A wallet's auth state in a snapshot: its records are plain JSON already (public keys, ids, ISO times), so the
- * maps become entry lists and everything else is kept as it is. Ended sessions and old challenges are pruned by
- * evolve, so the state stays small however long the stream grows.
+ * maps become entry lists (in their order: challenges are pruned oldest first) and everything else is kept as it is.
+ * Ended sessions and old challenges are pruned by evolve, so the state holds at most a day's worth of them however
+ * long the stream grows.
  */
 export const walletAuthSnapshot: SnapshotCodec<WalletAuthState> = {
   name: 'wallet-auth',

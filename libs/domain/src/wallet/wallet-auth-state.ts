@@ -231,12 +231,24 @@ function amend<T extends object>(entries: Map<string, T>, id: string, changes: P
   if (entry) Object.assign(entry, changes);
 }
 
+/**
+ * Drops the oldest challenges of `challenges` (a map in the order they were issued) that expired more than the
+ * retention ago, up to the first one that did not: each kind of challenge has one lifetime, so they expire in the
+ * order they were issued, and a prune looks at the few it drops and one more, not at every challenge held (a wallet
+ * signing once a second holds about 86,000 within the retention).
+ */
+function pruneExpired(challenges: Map<string, { expiresAt: string }>, now: number): void {
+  for (const [id, c] of challenges) {
+    if (ms(c.expiresAt) + EXPIRED_CHALLENGE_RETENTION_MS > now) return;
+    challenges.delete(id);
+  }
+}
+
 /** Old, ended entries no longer change any decision; pruning keeps the folded state small. */
 function prune(state: WalletAuthState, at: string): void {
   const now = ms(at);
-  const forgotten = (c: { expiresAt: string }) => ms(c.expiresAt) + EXPIRED_CHALLENGE_RETENTION_MS <= now;
-  for (const [id, c] of state.signedRetries) if (forgotten(c)) state.signedRetries.delete(id);
-  for (const [id, c] of state.passkeyChallenges) if (forgotten(c)) state.passkeyChallenges.delete(id);
+  pruneExpired(state.signedRetries, now);
+  pruneExpired(state.passkeyChallenges, now);
   for (const [id, s] of state.sessions) {
     const ended = Math.min(ms(s.expiresAt), s.revokedAt ? ms(s.revokedAt) : Infinity);
     if (ended + ENDED_SESSION_RETENTION_MS <= now) state.sessions.delete(id);
