@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { RecentCache } from '#domain/recent-cache.js';
 import { plainError, plainFailureOf, type PlainFailure } from '#event-store/commit-thread.js';
-import { ConcurrentProjectionUpdate, LeaseLost, type Fence } from './read-model-store.js';
+import { ConcurrentProjectionUpdate, LeaseLost, type CheckpointCommit, type Fence } from './read-model-store.js';
 
 /**
  * One write transaction of the embedded read-model store: each projection's checkpoint checked against the one its
@@ -16,11 +16,7 @@ export interface DocCommit {
 }
 
 /** A projection's checkpoint as its writer read it, and the lease it writes under (if any). */
-export interface CheckpointCheck {
-  projection: string;
-  expected: bigint | undefined;
-  fence?: Fence;
-}
+export type CheckpointCheck = Pick<CheckpointCommit, 'projection' | 'expected' | 'fence'>;
 
 /** Why a commit was refused, as the commit thread answers it (errors do not cross threads with their class). */
 export type DocCommitFailure =
@@ -89,15 +85,13 @@ export class DocCommitter {
   }
 
   /**
-   * Throws unless every check holds (see `check`), in their order. A live batch checks every projection of its runner
-   * (each commits its checkpoint), so the checkpoints and leases are read in one statement each rather than two
-   * lookups per projection: both tables hold a row per projection or subscription, a few dozen.
+   * Throws unless every check holds, in their order: the stored checkpoint is `expected`, and the fence (if any) still
+   * holds. A live batch checks every projection of its runner (each commits its checkpoint), so the checkpoints and
+   * leases are read in one statement each rather than two lookups per projection: both tables hold a row per
+   * projection or subscription, a few dozen.
    */
   checkAll(checks: readonly CheckpointCheck[]): void {
-    if (checks.length <= 1) {
-      for (const { projection, expected, fence } of checks) this.check(projection, expected, fence);
-      return;
-    }
+    if (checks.length === 0) return;
     const tokens = checks.some((c) => c.fence)
       ? new Map(
           (this.statement('SELECT name, token FROM leases').all() as { name: string; token: number | bigint }[]).map(
@@ -118,13 +112,6 @@ export class DocCommitter {
       const stored = positions.get(projection);
       if (stored !== expected) throw new ConcurrentProjectionUpdate(projection, expected, stored);
     }
-  }
-
-  /** Throws unless the stored checkpoint is `expected` and the fence (if any) still holds. */
-  check(projection: string, expected: bigint | undefined, fence: Fence | undefined): void {
-    if (fence) this.checkFence(fence);
-    const stored = this.checkpoint(projection);
-    if (stored !== expected) throw new ConcurrentProjectionUpdate(projection, expected, stored);
   }
 
   checkFence(fence: Fence): void {
