@@ -118,18 +118,19 @@ export class WalletAccounts {
    * it sees the stream as it is).
    */
   async assertOwned(accountId: string, actor: Actor): Promise<void> {
-    if (isPublicId('InternalAccount', accountId)) {
-      const stream = streams.wallet(accountId);
-      const seen = await this.runner.loadSettled(stream, walletAuthDecider, (state) => state.provisioned);
-      if (seen.provisioned && seen.platformId === actor.platformId) return;
-    }
-    await this.own(accountId, actor);
+    if (!(await this.find(accountId, actor, { settled: true }))) await this.own(accountId, actor);
   }
 
-  /** The provisioned wallet of an account of the caller's platform, or undefined. */
-  async find(accountId: string, actor: Actor): Promise<ProvisionedWallet | undefined> {
+  /**
+   * The provisioned wallet of an account of the caller's platform, or undefined. `settled`: as this process last saw
+   * it, if it saw it provisioned (see `assertOwned`).
+   */
+  async find(accountId: string, actor: Actor, { settled = false } = {}): Promise<ProvisionedWallet | undefined> {
     if (!isPublicId('InternalAccount', accountId)) return undefined;
-    const { state } = await this.runner.load(streams.wallet(accountId), walletAuthDecider);
+    const stream = streams.wallet(accountId);
+    const state = settled
+      ? await this.runner.loadSettled(stream, walletAuthDecider, (seen) => seen.provisioned)
+      : (await this.runner.load(stream, walletAuthDecider)).state;
     if (!state.provisioned || state.platformId !== actor.platformId) return undefined;
     return state as ProvisionedWallet;
   }
