@@ -27,39 +27,53 @@ const until = <T>(read: () => Promise<T>, done: (v: T) => boolean) =>
 
 describe('cards and fundings through two service processes on the same embedded files', () => {
   const children: ChildService[] = [];
-  let dataDir: string | undefined;
+  const dataDirs: string[] = [];
 
   afterEach(async () => {
     for (const c of children.splice(0)) await c.kill('SIGTERM');
   });
   afterAll(() => {
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    for (const dir of dataDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('clears one authorization from both at once exactly once, and concurrent fundings all succeed', async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'cards-two-'));
+  /** Two processes on a new data directory. */
+  async function twoProcesses() {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cards-two-'));
+    dataDirs.push(dataDir);
     const first = await startChildService(dataDir);
     children.push(first);
     // The second process runs no worker: it reads through the first one's projector (shared poller).
     const second = await startChildService(dataDir, { RUN_WORKER: 'false' });
     children.push(second);
-    const apis: Client[] = [first.api, second.api];
+    return { dataDir, first, second, apis: [first.api, second.api] as Client[] };
+  }
 
-    const holder = { platformCustomerId: 'two-1', customerType: 'INDIVIDUAL', fullName: 'Grace Hopper' };
-    const created = await first.api.post('/customers', { ...holder, email: 'two1@example.com', currencies: ['USD'] });
+  /** A holder: a USD account funded with `funds`, a wallet session, a virtual card the second process sees ACTIVE. */
+  async function holderWithCard(first: Client, second: Client, n: number, funds: number) {
+    const holder = { platformCustomerId: `two-${n}`, customerType: 'INDIVIDUAL', fullName: 'Grace Hopper' };
+    const created = await first.post('/customers', { ...holder, email: `two${n}@example.com`, currencies: ['USD'] });
     expect(created.status).toBe(201);
     const customerId = created.body.id as string;
-    const accounts = await first.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}`);
+    const accounts = await first.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}`);
     const usd = accounts.body.data[0].id as string;
-    expect((await first.api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: FUNDS })).status).toBe(200);
+    if (funds > 0)
+      expect((await first.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: funds })).status).toBe(200);
     // A card needs the holder's embedded wallet (its sessions sign card changes).
-    await walletSession(first.api, customerId, 'USD');
-    const card = await first.api.post('/cards', { customerId, form: 'VIRTUAL', fundingSources: [usd] });
+    const session = await walletSession(first, customerId, 'USD');
+    const card = await first.post('/cards', { customerId, form: 'VIRTUAL', fundingSources: [usd] });
     expect({ status: card.status, body: card.body }).toMatchObject({ status: 201 });
     const cardId = card.body.id as string;
-    const readCard = async () => (await second.api.get(`/cards/${cardId}`)).body;
-    const active = await until(readCard, (c) => c.state === 'ACTIVE');
+    const active = await until(
+      async () => (await second.get(`/cards/${cardId}`)).body,
+      (c) => c.state === 'ACTIVE',
+    );
     expect(active.state).toBe('ACTIVE');
+    return { usd, session, cardId };
+  }
+
+  it('clears one authorization from both at once exactly once, and concurrent fundings all succeed', async () => {
+    const { dataDir, first, second, apis } = await twoProcesses();
+    const { usd, cardId } = await holderWithCard(first.api, second.api, 1, FUNDS);
 
     const authorizations: string[] = [];
     for (let i = 0; i < ROUNDS; i++) {
@@ -138,27 +152,8 @@ describe('cards and fundings through two service processes on the same embedded 
   }, 120_000);
 
   it('refuses a retry whose challenge the other process consumed after this one saw it; changes once', async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'cards-two-'));
-    const first = await startChildService(dataDir);
-    children.push(first);
-    const second = await startChildService(dataDir, { RUN_WORKER: 'false' });
-    children.push(second);
-
-    const holder = { platformCustomerId: 'two-2', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' };
-    const created = await first.api.post('/customers', { ...holder, email: 'two2@example.com', currencies: ['USD'] });
-    const customerId = created.body.id as string;
-    const accounts = await first.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}`);
-    const session = await walletSession(first.api, customerId, 'USD');
-    const card = await first.api.post('/cards', {
-      customerId,
-      form: 'VIRTUAL',
-      fundingSources: [accounts.body.data[0].id],
-    });
-    const cardId = card.body.id as string;
-    await until(
-      async () => (await second.api.get(`/cards/${cardId}`)).body,
-      (c) => c.state === 'ACTIVE',
-    );
+    const { dataDir, first, second } = await twoProcesses();
+    const { session, cardId } = await holderWithCard(first.api, second.api, 2, 0);
     const path = `/cards/${cardId}`;
     // Both processes have seen the wallet and the card: each changes the card once.
     expect((await signedRequest(first.api, 'PATCH', path, { state: 'FROZEN' }, session)).result.status).toBe(200);
