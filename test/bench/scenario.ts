@@ -42,21 +42,34 @@ export async function expectStatus(reply: Promise<{ status: number; body: any }>
  * Runs `measure`; with BENCH_CPU_PROFILE=DIR it also writes a V8 CPU profile of exactly that window to
  * DIR/<label>.cpuprofile (summarise it with `node dist/test/bench/profile-summary.js FILE`, or open it in Chrome
  * DevTools or speedscope). The benchmark's clients run in the same process: the summary sets their share apart.
+ * With BENCH_HEAP_PROFILE=DIR instead, it writes a sampling heap profile of the window's allocations (collected ones
+ * included: what the garbage collector had to clear) to DIR/<label>.heapprofile, which DevTools opens.
  */
 export async function profiled<T>(label: string, measure: () => Promise<T>): Promise<T> {
-  const dir = process.env.BENCH_CPU_PROFILE;
+  const cpu = process.env.BENCH_CPU_PROFILE;
+  const heap = process.env.BENCH_HEAP_PROFILE;
+  const dir = cpu ?? heap;
   if (!dir) return measure();
   const session = new Session();
   session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 250 });
-  await session.post('Profiler.start');
+  if (cpu) {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 250 });
+    await session.post('Profiler.start');
+  } else {
+    await session.post('HeapProfiler.enable');
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
   try {
     return await measure();
   } finally {
-    const { profile } = await session.post('Profiler.stop');
+    const { profile } = cpu ? await session.post('Profiler.stop') : await session.post('HeapProfiler.stopSampling');
     session.disconnect();
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `${label}.cpuprofile`), JSON.stringify(profile));
+    writeFileSync(join(dir, `${label}.${cpu ? 'cpuprofile' : 'heapprofile'}`), JSON.stringify(profile));
   }
 }
