@@ -101,6 +101,8 @@ export interface WalletAuthState {
   privateEnabled: boolean;
   /** The wallet seed, encrypted at rest with the service's key-encryption key; never in clear. */
   encryptedSeed?: string;
+  /** Prunes since the challenges were last swept whole (see `prune`); absent is none. */
+  prunesSinceSweep?: number;
 }
 
 interface Scope {
@@ -232,23 +234,36 @@ function amend<T extends object>(entries: Map<string, T>, id: string, changes: P
 }
 
 /**
- * Drops the oldest challenges of `challenges` (a map in the order they were issued) that expired more than the
- * retention ago, up to the first one that did not: each kind of challenge has one lifetime, so they expire in the
- * order they were issued, and a prune looks at the few it drops and one more, not at every challenge held (a wallet
- * signing once a second holds about 86,000 within the retention).
+ * A prune looks at every challenge held once in this many prunes: a history whose challenges do not expire in the order
+ * they were issued (a host's clock set back, events written by hand) then keeps expired ones for at most this many
+ * more prunes, and the look costs each prune a few µs on average however many challenges a busy wallet holds.
  */
-function pruneExpired(challenges: Map<string, { expiresAt: string }>, now: number): void {
+export const CHALLENGE_SWEEP_EVERY = 1024;
+
+const expiredFor = (c: { expiresAt: string }, now: number) => ms(c.expiresAt) + EXPIRED_CHALLENGE_RETENTION_MS <= now;
+
+/**
+ * Drops the challenges of `challenges` (a map in the order they were issued) that expired more than the retention ago.
+ * Each kind of challenge has one lifetime and a platform's clock only moves forward, so they expire in the order they
+ * were issued: a prune drops the oldest up to the first one that is kept, looking at the few it drops and one more
+ * rather than at every challenge held (a wallet signing once a second holds about 86,000 within the retention); a
+ * sweep looks at all of them.
+ */
+function pruneExpired(challenges: Map<string, { expiresAt: string }>, now: number, sweep: boolean): void {
   for (const [id, c] of challenges) {
-    if (ms(c.expiresAt) + EXPIRED_CHALLENGE_RETENTION_MS > now) return;
-    challenges.delete(id);
+    if (expiredFor(c, now)) challenges.delete(id);
+    else if (!sweep) return;
   }
 }
 
 /** Old, ended entries no longer change any decision; pruning keeps the folded state small. */
 function prune(state: WalletAuthState, at: string): void {
   const now = ms(at);
-  pruneExpired(state.signedRetries, now);
-  pruneExpired(state.passkeyChallenges, now);
+  const prunes = (state.prunesSinceSweep ?? 0) + 1;
+  const sweep = prunes >= CHALLENGE_SWEEP_EVERY;
+  state.prunesSinceSweep = sweep ? 0 : prunes;
+  pruneExpired(state.signedRetries, now, sweep);
+  pruneExpired(state.passkeyChallenges, now, sweep);
   for (const [id, s] of state.sessions) {
     const ended = Math.min(ms(s.expiresAt), s.revokedAt ? ms(s.revokedAt) : Infinity);
     if (ended + ENDED_SESSION_RETENTION_MS <= now) state.sessions.delete(id);

@@ -136,3 +136,28 @@ export const proof = (
   body: c.body ?? {},
   ...overrides,
 });
+
+/** A card a signed retry freezes: the challenges of most signed-retry tests are for it. */
+export const CARD = 'Card:00000000-0000-4000-8000-00000000c0de';
+export const cardSpec = (n = 1, now = at(30)): ChallengeSpec => ({
+  n,
+  intent: 'EXTERNAL',
+  method: 'PATCH',
+  path: `/cards/${CARD}`,
+  targetId: CARD,
+  body: { state: 'FROZEN' },
+  now,
+});
+
+/** Step 2 of `cardSpec`'s challenge, stamped by session `signer`. */
+export const consumeCard = (
+  spec = cardSpec(),
+  signer = 1,
+  now = at(40),
+  overrides: Parameters<typeof proof>[2] = {},
+): WalletAuthCommand => ({
+  type: 'ConsumeSignedRetry',
+  targetId: CARD,
+  signedRetry: proof(spec, signer, overrides),
+  now,
+});

@@ -1,12 +1,14 @@
-import { describe, it, expect, jest } from '@jest/globals';
-import { RateLimitedError, walletAuthDecider, type WalletAuthCommand } from './wallet-auth.js';
-import { walletAuthSnapshot } from './wallet-auth-snapshot.js';
+import { describe, it, expect } from '@jest/globals';
+import { RateLimitedError, type WalletAuthCommand } from './wallet-auth.js';
 import { parsePayloadToSign } from './payload.js';
 import {
   EMAIL_METHOD,
   ACCOUNT,
   at,
+  CARD,
+  cardSpec,
   challenge,
+  consumeCard as consume,
   consumed,
   given,
   history,
@@ -21,27 +23,6 @@ import {
 } from './wallet-auth.fixtures.js';
 import { OTP_RATE_LIMIT, type WalletAuthEvent } from './wallet-auth-state.js';
 
-const CARD = 'Card:00000000-0000-4000-8000-00000000c0de';
-const cardSpec = (n = 1, now = at(30)): ChallengeSpec => ({
-  n,
-  intent: 'EXTERNAL',
-  method: 'PATCH',
-  path: `/cards/${CARD}`,
-  targetId: CARD,
-  body: { state: 'FROZEN' },
-  now,
-});
-const consume = (
-  spec = cardSpec(),
-  signer = 1,
-  now = at(40),
-  overrides: Parameters<typeof proof>[2] = {},
-): WalletAuthCommand => ({
-  type: 'ConsumeSignedRetry',
-  targetId: CARD,
-  signedRetry: proof(spec, signer, overrides),
-  now,
-});
 const ready = (...more: WalletAuthCommand[]) =>
   history(provision(), issueSession(1), issueSession(2, EMAIL_METHOD, at(11), 60), challenge(cardSpec()), ...more);
 
@@ -333,53 +314,5 @@ describe('OTP challenge rate limit', () => {
     given(history(provision()))
       .when({ type: 'RecordOtpChallenge', authMethodId: 'AuthMethod:00000000-0000-4000-8000-0000000000ee', now: at(0) })
       .thenFails({ kind: 'not_found', code: 'AUTH_METHOD_NOT_FOUND' });
-  });
-});
-
-describe('pruning challenges', () => {
-  const DAY = 86_400;
-  const fold = (events: WalletAuthEvent[], state = walletAuthDecider.initialState()) =>
-    events.reduce((s, e) => walletAuthDecider.evolve(s, e), state);
-  const events = history(
-    provision(),
-    issueSession(1),
-    challenge(cardSpec(1, at(30))),
-    challenge(cardSpec(2, at(60))),
-    consume(cardSpec(2, at(60)), 1, at(70)),
-    challenge(cardSpec(3, at(90))),
-    // A day after the second challenge expired (issued at 60 s, for 300 s): the first two are forgotten.
-    challenge(cardSpec(4, at(360 + DAY))),
-    challenge(cardSpec(5, at(400 + DAY))),
-  );
-
-  it('forgets challenges a day after they expired, oldest first, used or not; keeps the rest in issue order', () => {
-    expect([...fold(events.slice(0, -1)).signedRetries.keys()]).toEqual([requestId(3), requestId(4)]);
-    expect([...fold(events).signedRetries.keys()]).toEqual([requestId(4), requestId(5)]);
-  });
-
-  it('looks only at the challenges it forgets and the next one, however many the wallet holds', () => {
-    const many = history(
-      provision(),
-      issueSession(1),
-      ...Array.from({ length: 300 }, (_, i) => challenge(cardSpec(i + 1, at(30 + i)))),
-    );
-    const state = fold(many);
-    const [issued] = given(many)
-      .when(challenge(cardSpec(301, at(2_000))))
-      .thenEmits();
-    const parse = jest.spyOn(Date, 'parse');
-    try {
-      walletAuthDecider.evolve(state, issued);
-      // Each held challenge's expiry was parsed on every new challenge before: 300 parses here.
-      expect(parse.mock.calls.length).toBeLessThan(10);
-    } finally {
-      parse.mockRestore();
-    }
-    expect(state.signedRetries.size).toBe(301);
-  });
-
-  it('prunes a state restored from a snapshot as it prunes one folded whole', () => {
-    const half = walletAuthSnapshot.decode(walletAuthSnapshot.encode(fold(events.slice(0, 5))));
-    expect([...fold(events.slice(5), half).signedRetries.keys()]).toEqual([requestId(4), requestId(5)]);
   });
 });
