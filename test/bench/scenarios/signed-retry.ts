@@ -70,7 +70,7 @@ async function sequential(target: Target): Promise<Measured> {
 
 /**
  * (b) one in-flight step 2 per wallet across many wallets; challenges are prepared ahead, outside the clock (and
- * outside the profile: `label` names the measured window's profile when BENCH_CPU_PROFILE is set).
+ * outside the profile: `label` names the measured window's profile, see `profiled`; the raw side is not profiled).
  */
 async function concurrent(targets: Target[], perTarget: number, label?: string): Promise<Measured> {
   const queues = await Promise.all(
