@@ -65,6 +65,51 @@ export function indexKeysOf({ fields, flags = [], covers = [] }: IndexShape): st
   return [...fields.slice(0, -1), ...flags, ...fields.slice(-1), 'id', ...covers];
 }
 
+/**
+ * One part of a kept count's key (see IndexSpec `counted`): an equality field's value, a flag's JSON type, or whether
+ * a covered field is present.
+ */
+export interface CountPart {
+  field: string;
+  kind: 'value' | 'flag' | 'presence';
+}
+
+/** The key of the counts an index keeps: its equality fields (all but the sort), its flags, its covered fields. */
+export function countPartsOf({ fields, flags = [], covers = [] }: IndexShape): CountPart[] {
+  return [
+    ...fields.slice(0, -1).map((f) => ({ field: field(f), kind: 'value' as const })),
+    ...flags.map((f) => ({ field: field(f), kind: 'flag' as const })),
+    ...covers.map((f) => ({ field: field(f), kind: 'presence' as const })),
+  ];
+}
+
+/** Whether a filter asks for one value of a count's part: a string, true or false, present or not. */
+function asks(part: CountPart, filter: PlanFilter): boolean {
+  if (filter.field !== part.field) return false;
+  if (part.kind === 'presence') return filter.op === 'exists';
+  return filter.op === 'eq' && typeof filter.value === (part.kind === 'value' ? 'string' : 'boolean');
+}
+
+/**
+ * The key of the count that answers `filters` exactly, when they ask for one value of every part of `parts` and for
+ * nothing else: a value's string, a flag's JSON type (`'true'`, `'false'`) and a presence's `'present'` or `'absent'`,
+ * in the parts' order. Otherwise undefined (the matches are counted from an index instead).
+ */
+export function countKeyOf(parts: readonly CountPart[], filters: readonly PlanFilter[]): Scalar[] | undefined {
+  if (filters.length !== parts.length) return undefined;
+  const used = new Set<PlanFilter>();
+  const key: Scalar[] = [];
+  for (const part of parts) {
+    const filter = filters.find((f) => !used.has(f) && asks(part, f));
+    if (!filter) return undefined;
+    used.add(filter);
+    if (part.kind === 'value') key.push(filter.value as string);
+    else if (part.kind === 'flag') key.push(filter.value ? 'true' : 'false');
+    else key.push(filter.value ? 'present' : 'absent');
+  }
+  return key;
+}
+
 function scalar(value: unknown, what: string): Scalar {
   if (value instanceof Date) return value.toISOString();
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;

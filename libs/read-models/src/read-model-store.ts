@@ -48,16 +48,26 @@ export interface IndexSpec {
    * kept after the sort field and the id, so that a count checks them in the index instead of reading documents.
    */
   covers?: string[];
+  /**
+   * Keep a count of the collection's documents per key of this index (its equality fields, flags and whether each
+   * covered field is present), so that a list asking for one such key answers its exact `totalCount` without walking
+   * the index. For filters that take few values (a status, a type, a currency, the whole platform): each distinct key
+   * is a row. The MongoDB store counts from the index instead.
+   */
+  counted?: boolean;
 }
 
-/** The most documents a count goes through: `totalCount` is exact up to this number and this number beyond it. */
+/**
+ * The most documents a count walks through the index: `totalCount` is exact up to this number and this number beyond
+ * it, unless the store keeps a count for the list's filters (IndexSpec `counted`), which is exact at any size.
+ */
 export const COUNT_CAP = 10_000;
 
 export interface Page<T extends Doc = Doc> {
   data: T[];
   hasMore: boolean;
   nextCursor?: string;
-  /** Documents matching the filters, regardless of cursor and limit; at most COUNT_CAP (then a lower bound). */
+  /** Documents matching the filters, regardless of cursor and limit: exact when counted, else at most COUNT_CAP. */
   totalCount: number;
 }
 

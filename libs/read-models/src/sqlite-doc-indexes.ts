@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { indexKeysOf, indexNameOf, type IndexShape } from './query-plan.js';
+import { countPartsOf, indexKeysOf, indexNameOf, type CountPart, type IndexShape } from './query-plan.js';
+import { SqliteDocCounts } from './sqlite-doc-counts.js';
 import type { IndexSpec } from './read-model-store.js';
 
 const COLLECTION_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -56,8 +57,13 @@ export class SqliteDocIndexes {
   private readonly indexed = new Set<string>();
   /** Collections written by a replay whose indexes are built once it ends. */
   private readonly deferred = new Set<string>();
+  /** Per collection, the counted indexes' names to their count's parts (IndexSpec `counted`). */
+  private readonly counted = new Map<string, Map<string, readonly CountPart[]>>();
+  readonly counts: SqliteDocCounts;
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: Database.Database) {
+    this.counts = new SqliteDocCounts(db);
+  }
 
   /**
    * Records the declared indexes and creates the table and every index of every collection stored or declared (of
@@ -69,6 +75,10 @@ export class SqliteDocIndexes {
       let ofCollection = this.declared.get(spec.collection);
       if (!ofCollection) this.declared.set(spec.collection, (ofCollection = new Map()));
       ofCollection.set(indexNameOf(spec), keyExpressions(spec));
+      let counted = this.counted.get(spec.collection);
+      if (!counted) this.counted.set(spec.collection, (counted = new Map()));
+      if (spec.counted) counted.set(indexNameOf(spec), countPartsOf(spec));
+      else counted.delete(indexNameOf(spec));
     }
     if (only) {
       for (const collection of only) {
@@ -124,6 +134,7 @@ export class SqliteDocIndexes {
   reset(collections: readonly string[]): void {
     for (const collection of collections) {
       const table = tableOf(collection);
+      this.counts.forget(collection);
       this.db.exec(`DROP TABLE IF EXISTS ${table}`);
       createDocsTable(this.db, table);
       this.tables.set(collection, table);
@@ -147,6 +158,11 @@ export class SqliteDocIndexes {
     for (const { name } of existing as { name: string }[]) {
       if (name.startsWith(`${table}_by_`) && !wanted.has(name)) this.db.exec(`DROP INDEX IF EXISTS ${name}`);
     }
+    const counted = [...(this.counted.get(collection) ?? [])].map(
+      ([name, parts]) => [`${table}_${name}`, parts] as const,
+    );
+    // A process that declares nothing of the collection (a reader) leaves its counts as the writers keep them.
+    if (this.declared.has(collection)) this.counts.keep(collection, table, new Map(counted));
     this.indexed.add(collection);
   }
 

@@ -104,9 +104,12 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
   async find<T extends Doc = Doc>(collection: string, query: Query): Promise<Page<T>> {
     const plan = planQuery(collection, query);
     const sql = buildSqlQuery(this.indexes.table(collection), plan);
+    const statement = (text: string) => this.statement(text);
     const read = this.db.transaction(() => ({
       rows: this.statement(sql.page.sql).all(...sql.page.params) as { id: string; body: string; sv: Scalar }[],
-      total: (this.statement(sql.count.sql).get(...sql.count.params) as { n: number }).n,
+      total:
+        this.indexes.counts.lookup(collection, plan.filters, statement) ??
+        (this.statement(sql.count.sql).get(...sql.count.params) as { n: number }).n,
     }));
     // One read transaction, so the page and its count see the same snapshot.
     const { rows, total } = read();

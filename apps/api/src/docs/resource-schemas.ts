@@ -142,7 +142,12 @@ export function listSchema(item: string): Schema {
       data: { type: 'array', items: ref(item) },
       hasMore: { type: 'boolean' },
       nextCursor: str({ description: 'Present only when hasMore.' }),
-      totalCount: { type: 'integer', description: 'All matches, regardless of pagination.' },
+      totalCount: {
+        type: 'integer',
+        description:
+          'All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination ' +
+          'of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then.',
+      },
     },
   };
 }

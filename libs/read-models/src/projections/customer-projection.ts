@@ -16,7 +16,10 @@ export const customerProjection: Projection = {
   // Lists leave deleted customers out (`isDeleted` false), so the list indexes hold that flag: a page and its count
   // are answered from the index alone.
   indexes: [
-    ...listIndexes(Collections.customers, [[], 'platformCustomerId', 'customerType'], { flags: ['isDeleted'] }),
+    ...listIndexes(Collections.customers, [[], 'platformCustomerId', 'customerType'], {
+      flags: ['isDeleted'],
+      counted: [[], 'customerType'],
+    }),
     ...listIndexes(Collections.customers, ['umaAddress']),
   ],
   handles: [

@@ -47,7 +47,10 @@ export const internalAccountProjection: Projection = {
   // platform's (`customerId` set or not), which the indexes cover: a count reads no document.
   indexes: [
     ...listIndexes(Collections.internalAccounts, ['customerId']),
-    ...listIndexes(Collections.internalAccounts, [[], 'type', 'currency'], { covers: ['customerId'] }),
+    ...listIndexes(Collections.internalAccounts, [[], 'type', 'currency'], {
+      covers: ['customerId'],
+      counted: [[], 'type', 'currency'],
+    }),
   ],
   handles: [
     'PlatformAccountOpened',

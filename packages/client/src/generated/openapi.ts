@@ -5743,7 +5743,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -6571,7 +6571,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -6826,7 +6826,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -6950,7 +6950,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -7257,7 +7257,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -7592,7 +7592,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -8009,7 +8009,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -8099,7 +8099,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -8189,7 +8189,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -8339,7 +8339,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -8429,7 +8429,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -9246,7 +9246,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -9687,7 +9687,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -9876,7 +9876,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -10376,7 +10376,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -11142,7 +11142,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -11486,7 +11486,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -11960,7 +11960,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -12924,7 +12924,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -13716,7 +13716,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -14050,7 +14050,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -14132,7 +14132,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -15510,7 +15510,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -15868,7 +15868,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -16557,7 +16557,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -16638,7 +16638,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };
@@ -16904,7 +16904,7 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Present only when hasMore. */
                         nextCursor?: string;
-                        /** @description All matches, regardless of pagination. */
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
                         totalCount: number;
                     };
                 };

@@ -21,7 +21,7 @@ export const cardProjection: Projection = {
   replayWeight: 5,
   // The list's filters (bench `lists`): a customer, a state, the platform's own card id. A funding account
   // (`accountId`, an element of `fundingSources`) is matched along the platform's cards.
-  indexes: listIndexes(Collections.cards, ['customerId', 'state', 'platformCardId']),
+  indexes: listIndexes(Collections.cards, [[], 'customerId', 'state', 'platformCardId'], { counted: [[], 'state'] }),
   handles: ['CardCreated', 'CardStateChanged', 'CardFundingSourcesChanged'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as CardEvent;

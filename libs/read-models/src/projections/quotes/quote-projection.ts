@@ -13,7 +13,7 @@ export const quoteProjection: Projection = {
   // A quote written on creation, again on execution and with every transfer.
   replayWeight: 30,
   // The list's filters (bench `lists`): a customer, a status.
-  indexes: listIndexes(Collections.quotes, ['customerId', 'status']),
+  indexes: listIndexes(Collections.quotes, [[], 'customerId', 'status'], { counted: [[], 'status'] }),
   handles: ['QuoteCreated', 'TransactionCreated', 'TransactionStatusChanged'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as QuoteEvent;

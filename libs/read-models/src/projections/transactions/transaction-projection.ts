@@ -18,13 +18,11 @@ export const transactionProjection: Projection = {
   replayWeight: 36,
   // The list's selective filters (bench `lists`): a customer, a status, a reconciliation reference, and
   // senderAccountIdentifier / receiverAccountIdentifier (an account id; UMA addresses are rarer and scan the platform).
-  indexes: listIndexes(Collections.transactions, [
-    'customerId',
-    'status',
-    'reconciliationInstructions.reference',
-    'source.accountId',
-    'destination.accountId',
-  ]),
+  indexes: listIndexes(
+    Collections.transactions,
+    [[], 'customerId', 'status', 'reconciliationInstructions.reference', 'source.accountId', 'destination.accountId'],
+    { counted: [[], 'status'] },
+  ),
   handles: ['TransactionCreated', 'TransactionStatusChanged', 'TransactionAnnotated'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const t = (recorded.data as TransactionEvent['data']).transaction;

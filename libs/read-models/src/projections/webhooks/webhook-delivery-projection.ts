@@ -40,7 +40,7 @@ export const webhookDeliveryProjection: Projection = {
   collections: [Collections.webhookDeliveries],
   replayWeight: 3,
   // The list's filters: a status (the failed ones, to redeliver), a type.
-  indexes: listIndexes(Collections.webhookDeliveries, ['status', 'type']),
+  indexes: listIndexes(Collections.webhookDeliveries, [[], 'status', 'type'], { counted: [[], 'status', 'type'] }),
   handles: ['WebhookDeliveryScheduled', 'WebhookDeliveryAttempted', 'WebhookRedeliveryRequested'],
   async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = { type: recorded.type, data: recorded.data } as WebhookDeliveryEvent;

@@ -1,0 +1,101 @@
+import { describe, expect, it } from '@jest/globals';
+import { countKeyOf, countPartsOf, planQuery, type PlanFilter } from './query-plan.js';
+import type { Filter } from './read-model-store.js';
+
+const filters = (list: Filter[]): PlanFilter[] => planQuery('c', { filters: list, limit: 1 }).filters;
+
+describe('kept counts: which lists a count answers', () => {
+  const parts = countPartsOf({
+    fields: ['platformId', 'currency', 'createdAt'],
+    flags: ['isDeleted'],
+    covers: ['customerId'],
+  });
+
+  it('keys a count by the equality fields, the flags and whether each covered field is present', () => {
+    expect(parts).toEqual([
+      { field: 'platformId', kind: 'value' },
+      { field: 'currency', kind: 'value' },
+      { field: 'isDeleted', kind: 'flag' },
+      { field: 'customerId', kind: 'presence' },
+    ]);
+    expect(countPartsOf({ fields: ['platformId', 'createdAt'] })).toEqual([{ field: 'platformId', kind: 'value' }]);
+  });
+
+  it('answers filters that ask for one value of every part, in any order', () => {
+    const asked = filters([
+      { field: 'customerId', op: 'exists', value: false },
+      { field: 'isDeleted', op: 'eq', value: false },
+      { field: 'currency', op: 'eq', value: 'EUR' },
+      { field: 'platformId', op: 'eq', value: 'P1' },
+    ]);
+    expect(countKeyOf(parts, asked)).toEqual(['P1', 'EUR', 'false', 'absent']);
+  });
+
+  it.each<[string, Filter[]]>([
+    [
+      'a part left open',
+      [
+        { field: 'platformId', op: 'eq', value: 'P1' },
+        { field: 'currency', op: 'eq', value: 'EUR' },
+        { field: 'isDeleted', op: 'eq', value: false },
+      ],
+    ],
+    [
+      'a filter besides the parts',
+      [
+        { field: 'platformId', op: 'eq', value: 'P1' },
+        { field: 'currency', op: 'eq', value: 'EUR' },
+        { field: 'isDeleted', op: 'eq', value: false },
+        { field: 'customerId', op: 'exists', value: true },
+        { field: 'createdAt', op: 'gte', value: '2026-01-01T00:00:00.000Z' },
+      ],
+    ],
+    [
+      'a value that is not a string',
+      [
+        { field: 'platformId', op: 'eq', value: 'P1' },
+        { field: 'currency', op: 'eq', value: 3 },
+        { field: 'isDeleted', op: 'eq', value: false },
+        { field: 'customerId', op: 'exists', value: true },
+      ],
+    ],
+    [
+      'a flag asked for a string',
+      [
+        { field: 'platformId', op: 'eq', value: 'P1' },
+        { field: 'currency', op: 'eq', value: 'EUR' },
+        { field: 'isDeleted', op: 'eq', value: 'false' },
+        { field: 'customerId', op: 'exists', value: true },
+      ],
+    ],
+    [
+      'a covered field asked for a value',
+      [
+        { field: 'platformId', op: 'eq', value: 'P1' },
+        { field: 'currency', op: 'eq', value: 'EUR' },
+        { field: 'isDeleted', op: 'eq', value: false },
+        { field: 'customerId', op: 'eq', value: 'C1' },
+      ],
+    ],
+    [
+      'one field asked twice and another not at all',
+      [
+        { field: 'platformId', op: 'eq', value: 'P1' },
+        { field: 'platformId', op: 'eq', value: 'P2' },
+        { field: 'isDeleted', op: 'eq', value: false },
+        { field: 'customerId', op: 'exists', value: true },
+      ],
+    ],
+    [
+      'a range instead of a value',
+      [
+        { field: 'platformId', op: 'eq', value: 'P1' },
+        { field: 'currency', op: 'gte', value: 'EUR' },
+        { field: 'isDeleted', op: 'eq', value: false },
+        { field: 'customerId', op: 'exists', value: true },
+      ],
+    ],
+  ])('leaves the count to the index walk for %s', (_name, list) => {
+    expect(countKeyOf(parts, filters(list))).toBeUndefined();
+  });
+});
