@@ -48,6 +48,26 @@ CREATE TRIGGER IF NOT EXISTS ${name}_count_update AFTER UPDATE OF body ON ${tabl
 `;
 }
 
+/**
+ * Fills a count from its index (`name`, which holds every part's expression): grouped by the value and flag parts,
+ * which lead the index, so SQLite streams the groups from the index alone, and summed once per combination of the
+ * covered fields' presence. Grouped by the whole key instead, SQLite sorted the groups and read every document to
+ * compute it: 50 times slower.
+ */
+function fillSql(table: string, name: string, parts: readonly CountPart[]): string[] {
+  const grouped = parts.filter((p) => p.kind !== 'presence').map((p) => partSql(p, ''));
+  const covered = parts.filter((p) => p.kind === 'presence');
+  const groupBy = grouped.length > 0 ? ` GROUP BY ${grouped.join(', ')}` : '';
+  return Array.from({ length: 2 ** covered.length }, (_, combination) => {
+    const present = covered.map((_part, i) => ((combination >> i) & 1) === 1);
+    const checks = covered.map((p, i) => `json_extract(body, '$.${p.field}') IS ${present[i] ? 'NOT ' : ''}NULL`);
+    const n = checks.length > 0 ? `sum(${checks.join(' AND ')})` : 'count(*)';
+    const key = `json_array(${[...grouped, ...present.map((on) => (on ? `'present'` : `'absent'`))].join(', ')})`;
+    const from = `${table} INDEXED BY ${name}${groupBy}`;
+    return `INSERT INTO doc_counts (name, key, n) SELECT ?, ${key}, ${n} AS n FROM ${from} HAVING n > 0`;
+  });
+}
+
 /** A count's triggers are its name and one of these suffixes. */
 const TRIGGER_SUFFIXES = ['_count_insert', '_count_delete', '_count_update'];
 
@@ -61,9 +81,9 @@ export class SqliteDocCounts {
   }
 
   /**
-   * Keeps the counts of a collection's counted indexes (`wanted`, by SQL name): a count not yet complete is filled from
-   * the table in one pass and its triggers created, in one transaction; a count no longer wanted goes with its
-   * triggers.
+   * Keeps the counts of a collection's counted indexes (`wanted`, by SQL name, each index existing): a count not yet
+   * complete is filled from its index and its triggers created, in one transaction; a count no longer wanted goes
+   * with its triggers.
    */
   keep(collection: string, table: string, wanted: ReadonlyMap<string, readonly CountPart[]>): void {
     this.db
@@ -78,10 +98,7 @@ export class SqliteDocCounts {
         for (const [name, parts] of wanted) {
           if (!kept.has(name)) {
             this.db.prepare('DELETE FROM doc_counts WHERE name = ?').run(name);
-            const key = keySql(parts, '');
-            this.db
-              .prepare(`INSERT INTO doc_counts (name, key, n) SELECT ?, ${key}, count(*) FROM ${table} GROUP BY 2`)
-              .run(name);
+            for (const fill of fillSql(table, name, parts)) this.db.prepare(fill).run(name);
             this.db
               .prepare('INSERT INTO doc_count_shapes (name, collection, parts) VALUES (?, ?, ?)')
               .run(name, collection, JSON.stringify(parts));
