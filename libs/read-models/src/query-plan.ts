@@ -90,24 +90,38 @@ function asks(part: CountPart, filter: PlanFilter): boolean {
   return filter.op === 'eq' && typeof filter.value === (part.kind === 'value' ? 'string' : 'boolean');
 }
 
+/** Every value a flag's part can hold (`json_type` of a field, null when it is missing), and a presence's. */
+const FLAG_VALUES: readonly Scalar[] = ['true', 'false', 'null', 'integer', 'real', 'text', 'array', 'object', null];
+const PRESENCE_VALUES: readonly Scalar[] = ['present', 'absent'];
+/** A flag or presence left open is answered by the sum over its values: at most this many keys in all. */
+const MAX_KEYS = 32;
+
+/** The key value a filter that `asks` for a part stands for. */
+function askedValue(part: CountPart, filter: PlanFilter): Scalar {
+  if (part.kind === 'value') return filter.value as string;
+  if (part.kind === 'flag') return filter.value ? 'true' : 'false';
+  return filter.value ? 'present' : 'absent';
+}
+
 /**
- * The key of the count that answers `filters` exactly, when they ask for one value of every part of `parts` and for
- * nothing else: a value's string, a flag's JSON type (`'true'`, `'false'`) and a presence's `'present'` or `'absent'`,
- * in the parts' order. Otherwise undefined (the matches are counted from an index instead).
+ * The keys of the counts whose sum answers `filters` exactly, when they ask for one value of every value part of
+ * `parts`, for one value of any of its flag and presence parts, and for nothing else: in the parts' order, a value's
+ * string, a flag's JSON type (`'true'`, `'false'`) and a presence's `'present'` or `'absent'`; a flag or presence
+ * not asked for stands for each value it can hold, one key each. Otherwise undefined (the matches are counted from an
+ * index instead).
  */
-export function countKeyOf(parts: readonly CountPart[], filters: readonly PlanFilter[]): Scalar[] | undefined {
-  if (filters.length !== parts.length) return undefined;
+export function countKeysOf(parts: readonly CountPart[], filters: readonly PlanFilter[]): Scalar[][] | undefined {
   const used = new Set<PlanFilter>();
-  const key: Scalar[] = [];
+  let keys: Scalar[][] = [[]];
   for (const part of parts) {
     const filter = filters.find((f) => !used.has(f) && asks(part, f));
-    if (!filter) return undefined;
-    used.add(filter);
-    if (part.kind === 'value') key.push(filter.value as string);
-    else if (part.kind === 'flag') key.push(filter.value ? 'true' : 'false');
-    else key.push(filter.value ? 'present' : 'absent');
+    if (filter) used.add(filter);
+    else if (part.kind === 'value') return undefined;
+    const values = filter ? [askedValue(part, filter)] : part.kind === 'flag' ? FLAG_VALUES : PRESENCE_VALUES;
+    if (keys.length * values.length > MAX_KEYS) return undefined;
+    keys = keys.flatMap((key) => values.map((value) => [...key, value]));
   }
-  return key;
+  return used.size === filters.length ? keys : undefined;
 }
 
 function scalar(value: unknown, what: string): Scalar {

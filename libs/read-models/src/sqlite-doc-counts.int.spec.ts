@@ -98,6 +98,8 @@ describe.each([
     });
     expect(await count(store, live('P1'))).toBe(n);
     expect(await count(store, walked(live('P1')))).toBe(COUNT_CAP);
+    // The deleted flag and the owner's presence left open: summed over their values, exact as well.
+    expect(await count(store, [eq('platformId', 'P1')])).toBe(n);
 
     await write(store, (put, del) => {
       put(thing(1, { platformId: 'P1', status: 'DONE', ownerId: 'o1' })); // a status moves
@@ -138,10 +140,22 @@ describe.each([
       'P1 DONE': await walk(byStatus('P1', 'DONE')),
       'P2 NEW': await walk(byStatus('P2', 'NEW')),
     });
-    // A question that is not one key of a count (no deleted flag asked; a value that is not a string) still counts.
-    expect(await count(store, [eq('platformId', 'P1'), eq('status', 'NEW')])).toBe(
-      await count(store, walked([eq('platformId', 'P1'), eq('status', 'NEW')])),
-    );
+    // A flag or presence left open: the sum over every value it holds (missing, null, another type included).
+    await write(store, (put) => {
+      const { isDeleted: _flag, ...unflagged } = thing(301);
+      put(unflagged);
+      put(thing(302, { isDeleted: null }));
+      put(thing(303, { isDeleted: 'yes' }));
+      put(thing(304, { isDeleted: true }));
+    });
+    for (const open of [
+      [eq('platformId', 'P1')],
+      [eq('platformId', 'P2'), { field: 'ownerId', op: 'exists', value: true } satisfies Filter],
+      [eq('platformId', 'P1'), eq('status', 'DONE')],
+    ]) {
+      expect(await count(store, open)).toBe(await count(store, walked(open)));
+    }
+    // A question that no count answers (a value that is not a string) still counts.
     expect(await count(store, [eq('platformId', 'P1'), eq('status', true), eq('isDeleted', false)])).toBe(0);
   });
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { countKeyOf, type CountPart, type PlanFilter } from './query-plan.js';
+import { countKeysOf, type CountPart, type PlanFilter, type Scalar } from './query-plan.js';
 
 /**
  * Kept counts: `doc_counts` holds, for each counted index (by its SQL name), the number of documents per key (a JSON
@@ -119,7 +119,7 @@ export class SqliteDocCounts {
 
   /**
    * The exact number of the collection's documents that match `filters` when a complete count answers them (see
-   * countKeyOf); otherwise undefined. `statement` is the reading connection's prepared statement for a SQL text.
+   * countKeysOf); otherwise undefined. `statement` is the reading connection's prepared statement for a SQL text.
    */
   lookup(
     collection: string,
@@ -130,17 +130,18 @@ export class SqliteDocCounts {
       name: string;
       parts: string;
     }[];
+    // The count that answers with the fewest keys (a flag asked for rather than summed over).
+    let best: { name: string; keys: Scalar[][] } | undefined;
     for (const { name, parts } of shapes) {
-      const key = countKeyOf(this.partsOf(parts), filters);
-      if (!key) continue;
-      const marks = key.map(() => '?').join(', ');
-      const row = statement(`SELECT n FROM doc_counts WHERE name = ? AND key = json_array(${marks})`).get(
-        name,
-        ...key,
-      ) as { n: number } | undefined;
-      return row?.n ?? 0;
+      const keys = countKeysOf(this.partsOf(parts), filters);
+      if (keys && (!best || keys.length < best.keys.length)) best = { name, keys };
     }
-    return undefined;
+    if (!best) return undefined;
+    const { name, keys } = best;
+    const key = `json_array(${keys[0].map(() => '?').join(', ')})`;
+    const among = keys.map(() => key).join(', ');
+    const sql = `SELECT coalesce(sum(n), 0) AS n FROM doc_counts WHERE name = ? AND key IN (${among})`;
+    return (statement(sql).get(name, ...keys.flat()) as { n: number }).n;
   }
 
   private partsOf(text: string): CountPart[] {
