@@ -40,70 +40,24 @@ describe('kept counts: which lists a count answers', () => {
     expect(countKeysOf(twoFlags, filters([eq('platformId', 'P1')]))).toBeUndefined(); // 81 keys: walked instead
   });
 
+  /** Every part asked for: a platform, a currency, not deleted, owned. */
+  const all: Filter[] = [
+    eq('platformId', 'P1'),
+    eq('currency', 'EUR'),
+    { field: 'isDeleted', op: 'eq', value: false },
+    { field: 'customerId', op: 'exists', value: true },
+  ];
+  /** `all` with its filter at `at` replaced by `by` (none: removed). */
+  const replaced = (at: number, ...by: Filter[]) => [...all.slice(0, at), ...by, ...all.slice(at + 1)];
+
   it.each<[string, Filter[]]>([
-    [
-      'a value part left open',
-      [
-        { field: 'platformId', op: 'eq', value: 'P1' },
-        { field: 'isDeleted', op: 'eq', value: false },
-        { field: 'customerId', op: 'exists', value: true },
-      ],
-    ],
-    [
-      'a filter besides the parts',
-      [
-        { field: 'platformId', op: 'eq', value: 'P1' },
-        { field: 'currency', op: 'eq', value: 'EUR' },
-        { field: 'isDeleted', op: 'eq', value: false },
-        { field: 'customerId', op: 'exists', value: true },
-        { field: 'createdAt', op: 'gte', value: '2026-01-01T00:00:00.000Z' },
-      ],
-    ],
-    [
-      'a value that is not a string',
-      [
-        { field: 'platformId', op: 'eq', value: 'P1' },
-        { field: 'currency', op: 'eq', value: 3 },
-        { field: 'isDeleted', op: 'eq', value: false },
-        { field: 'customerId', op: 'exists', value: true },
-      ],
-    ],
-    [
-      'a flag asked for a string',
-      [
-        { field: 'platformId', op: 'eq', value: 'P1' },
-        { field: 'currency', op: 'eq', value: 'EUR' },
-        { field: 'isDeleted', op: 'eq', value: 'false' },
-        { field: 'customerId', op: 'exists', value: true },
-      ],
-    ],
-    [
-      'a covered field asked for a value',
-      [
-        { field: 'platformId', op: 'eq', value: 'P1' },
-        { field: 'currency', op: 'eq', value: 'EUR' },
-        { field: 'isDeleted', op: 'eq', value: false },
-        { field: 'customerId', op: 'eq', value: 'C1' },
-      ],
-    ],
-    [
-      'one field asked twice and another not at all',
-      [
-        { field: 'platformId', op: 'eq', value: 'P1' },
-        { field: 'platformId', op: 'eq', value: 'P2' },
-        { field: 'isDeleted', op: 'eq', value: false },
-        { field: 'customerId', op: 'exists', value: true },
-      ],
-    ],
-    [
-      'a range instead of a value',
-      [
-        { field: 'platformId', op: 'eq', value: 'P1' },
-        { field: 'currency', op: 'gte', value: 'EUR' },
-        { field: 'isDeleted', op: 'eq', value: false },
-        { field: 'customerId', op: 'exists', value: true },
-      ],
-    ],
+    ['a value part left open', replaced(1)],
+    ['a filter besides the parts', [...all, { field: 'createdAt', op: 'gte', value: '2026-01-01T00:00:00.000Z' }]],
+    ['a value that is not a string', replaced(1, { field: 'currency', op: 'eq', value: 3 })],
+    ['a flag asked for a string', replaced(2, { field: 'isDeleted', op: 'eq', value: 'false' })],
+    ['a covered field asked for a value', replaced(3, eq('customerId', 'C1'))],
+    ['one field asked twice and another not at all', replaced(1, eq('platformId', 'P2'))],
+    ['a range instead of a value', replaced(1, { field: 'currency', op: 'gte', value: 'EUR' })],
   ])('leaves the count to the index walk for %s', (_name, list) => {
     expect(countKeysOf(parts, filters(list))).toBeUndefined();
   });

@@ -5,6 +5,12 @@ import type { IndexSpec } from './read-model-store.js';
 
 const COLLECTION_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** A declared index: its key expressions in order and, when it keeps a count (IndexSpec `counted`), its parts. */
+interface Declared {
+  columns: readonly string[];
+  count?: readonly CountPart[];
+}
+
 /** An index's key expressions: `json_extract` of each field (the queries' operands), a flag's `json_type`, the id. */
 function keyExpressions(shape: IndexShape): string[] {
   const flagSet = new Set(shape.flags);
@@ -49,16 +55,14 @@ export function createDocsTable(db: Database.Database, table: string): void {
  * building each index once, sorted, when the replay ends (`buildDeferred`).
  */
 export class SqliteDocIndexes {
-  /** Per collection, index name to its key expressions in order. */
-  private readonly declared = new Map<string, Map<string, readonly string[]>>();
+  /** Per collection, index name to its key expressions in order and, for a counted index, its count's parts. */
+  private readonly declared = new Map<string, Map<string, Declared>>();
   /** Collections whose table exists (checked or created by this process), with the table's name. */
   private readonly tables = new Map<string, string>();
   /** Collections whose indexes exist (checked or created by this process). */
   private readonly indexed = new Set<string>();
   /** Collections written by a replay whose indexes are built once it ends. */
   private readonly deferred = new Set<string>();
-  /** Per collection, the counted indexes' names to their count's parts (IndexSpec `counted`). */
-  private readonly counted = new Map<string, Map<string, readonly CountPart[]>>();
   readonly counts: SqliteDocCounts;
 
   constructor(private readonly db: Database.Database) {
@@ -74,11 +78,10 @@ export class SqliteDocIndexes {
       checkCollectionName(spec.collection);
       let ofCollection = this.declared.get(spec.collection);
       if (!ofCollection) this.declared.set(spec.collection, (ofCollection = new Map()));
-      ofCollection.set(indexNameOf(spec), keyExpressions(spec));
-      let counted = this.counted.get(spec.collection);
-      if (!counted) this.counted.set(spec.collection, (counted = new Map()));
-      if (spec.counted) counted.set(indexNameOf(spec), countPartsOf(spec));
-      else counted.delete(indexNameOf(spec));
+      ofCollection.set(indexNameOf(spec), {
+        columns: keyExpressions(spec),
+        ...(spec.counted ? { count: countPartsOf(spec) } : {}),
+      });
     }
     if (only) {
       for (const collection of only) {
@@ -145,11 +148,11 @@ export class SqliteDocIndexes {
 
   private create(collection: string): void {
     const table = this.table(collection);
-    const specs = new Map<string, readonly string[]>(
-      DEFAULT_FIELDS.map((fields) => [indexNameOf({ fields }), keyExpressions({ fields })]),
+    const specs = new Map<string, Declared>(
+      DEFAULT_FIELDS.map((fields) => [indexNameOf({ fields }), { columns: keyExpressions({ fields }) }]),
     );
-    for (const [name, columns] of this.declared.get(collection) ?? []) specs.set(name, columns);
-    for (const [name, columns] of specs) {
+    for (const [name, declared] of this.declared.get(collection) ?? []) specs.set(name, declared);
+    for (const [name, { columns }] of specs) {
       this.db.exec(`CREATE INDEX IF NOT EXISTS ${table}_${name} ON ${table} (${columns.join(', ')})`);
     }
     // An index no longer declared (a projection's indexes changed) only costs writes: it goes.
@@ -158,11 +161,12 @@ export class SqliteDocIndexes {
     for (const { name } of existing as { name: string }[]) {
       if (name.startsWith(`${table}_by_`) && !wanted.has(name)) this.db.exec(`DROP INDEX IF EXISTS ${name}`);
     }
-    const counted = [...(this.counted.get(collection) ?? [])].map(
-      ([name, parts]) => [`${table}_${name}`, parts] as const,
-    );
     // A process that declares nothing of the collection (a reader) leaves its counts as the writers keep them.
-    if (this.declared.has(collection)) this.counts.keep(collection, table, new Map(counted));
+    if (this.declared.has(collection)) {
+      const counted = new Map<string, readonly CountPart[]>();
+      for (const [name, { count }] of specs) if (count) counted.set(`${table}_${name}`, count);
+      this.counts.keep(collection, table, counted);
+    }
     this.indexed.add(collection);
   }
 
