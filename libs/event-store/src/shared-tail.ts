@@ -6,6 +6,8 @@ interface Page {
   events: readonly RecordedEvent[];
   /** The read returned less than a page: it reached the end of the log as it was then. */
   complete: boolean;
+  /** The file's commit version (`CommitWatch`) read just before the page was: what a waiter after it waits past. */
+  version: number;
 }
 
 /**
@@ -20,18 +22,29 @@ interface Page {
 export class SharedTail {
   private page: Page | undefined;
   private clearing: NodeJS.Immediate | undefined;
+  /**
+   * The commit version read before the page `next` returned last was read from the log (a shared page's is the one
+   * read before its first reader's read: another process may have committed since, and its waiter must see that).
+   */
+  lastVersion = 0;
 
   constructor(
     private readonly read: (after: bigint, limit: number) => RecordedEvent[],
     private readonly pageSize: number,
+    private readonly version: () => number = () => 0,
   ) {}
 
   /** Up to a page of the events after `after`: what a read of the log now would return. */
   next(after: bigint): readonly RecordedEvent[] {
     const shared = this.page && this.slice(this.page, after);
-    if (shared) return shared;
+    if (shared) {
+      this.lastVersion = this.page!.version;
+      return shared;
+    }
+    const version = this.version();
     const events = this.read(after, this.pageSize).map(deepFreeze);
-    this.page = { after, events, complete: events.length < this.pageSize };
+    this.lastVersion = version;
+    this.page = { after, events, complete: events.length < this.pageSize, version };
     this.clearing ??= setImmediate(() => this.invalidate());
     return events;
   }

@@ -66,6 +66,22 @@ describe('SharedTail', () => {
     expect(reads.map(([after]) => after)).toEqual([0n, 0n, 4n]);
   });
 
+  it('gives a shared page the commit version read before its read, so its waiters wake for a commit after it', () => {
+    const { events, read } = log(3);
+    let version = 7;
+    const tail = new SharedTail(read, 10, () => version);
+    expect(positions(tail.next(0n))).toEqual([1, 2, 3]);
+    expect(tail.lastVersion).toBe(7);
+    // Another process commits within the turn: the page handed out again does not hold it, and says so.
+    events.push(event(4));
+    version = 8;
+    expect(positions(tail.next(3n))).toEqual([]);
+    expect(tail.lastVersion).toBe(7);
+    tail.invalidate();
+    expect(positions(tail.next(3n))).toEqual([4]);
+    expect(tail.lastVersion).toBe(8);
+  });
+
   it('hands out frozen events, so no subscriber changes what another sees', () => {
     const tail = new SharedTail(log(1).read, 10);
     const [first] = tail.next(0n);

@@ -29,6 +29,7 @@ import { GENESIS_HASH, chainMetadata } from './hash-chain.js';
 import { refusal, type AppendReply, type AppendRequest } from './sqlite-appender.js';
 import { appendWriter, openForAppends, type AppendWriter } from './sqlite-append-writer.js';
 import { SqliteSnapshotStore } from './sqlite-snapshots.js';
+import { CommitWatch } from './commit-watch.js';
 import { subscriptionHandle, type StoreSubscription, type SubscriptionFlags } from './subscription-handle.js';
 
 export interface SqliteEventStoreOptions {
@@ -36,7 +37,10 @@ export interface SqliteEventStoreOptions {
   clock?: Clock;
   /** How long a write waits for another process holding the write lock, in ms. */
   busyTimeoutMs?: number;
-  /** How often a live subscription looks for events appended by other processes, in ms. */
+  /**
+   * How often, while a live subscription waits, the store looks whether another process committed (`CommitWatch`),
+   * in ms (default 5).
+   */
   pollIntervalMs?: number;
   /** Events a subscription reads per query while catching up. */
   subscriptionPageSize?: number;
@@ -75,7 +79,8 @@ interface PendingAppend extends AppendRequest {
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly clock: Clock;
-  private readonly pollIntervalMs: number;
+  /** Other connections' commits (other processes): what wakes an idle subscription besides this process's own. */
+  private readonly watch: CommitWatch;
   private readonly pageSize: number;
   readonly maxAppendBytes: number;
   /** Snapshots of folded state, in a table of the same file. */
@@ -106,13 +111,18 @@ export class SqliteEventStore implements EventStore {
     options: SqliteEventStoreOptions = {},
   ) {
     this.clock = options.clock ?? systemClock;
-    this.pollIntervalMs = options.pollIntervalMs ?? 200;
     this.pageSize = options.subscriptionPageSize ?? 500;
-    this.tail = new SharedTail((after, limit) => this.readAllSync(after, limit), this.pageSize);
+    this.tail = new SharedTail(
+      (after, limit) => this.readAllSync(after, limit),
+      this.pageSize,
+      () => this.watch.current(),
+    );
     this.maxAppendBytes = options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
     this.db = openForAppends(path, options.busyTimeoutMs ?? 5000);
     this.db.exec(SCHEMA);
     this.upgradeChain();
+    const dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.watch = new CommitWatch(() => dataVersion.get()!, options.pollIntervalMs ?? 5);
     this.snapshots = new SqliteSnapshotStore(this.db, path, () => this.clock.now());
     this.stmt = {
       readStream: this.db.prepare<[string, bigint, number], EventRow>(
@@ -282,19 +292,21 @@ export class SqliteEventStore implements EventStore {
     let cursor = options.after ?? 0n;
     let wakeNow: (() => void) | undefined;
 
-    // Waits for a local commit, a poll tick (other processes), or stop(); returns at once if a commit already happened.
-    const idle = (seenSeq: number) =>
+    // Waits for a local commit, another connection's (CommitWatch), or stop(); returns at once if one happened since
+    // the page was read.
+    const idle = (seenSeq: number, seenVersion: number) =>
       new Promise<void>((resolve) => {
         if (flags.stopped || seenSeq !== this.commitSeq) return resolve();
+        let cancel = () => {};
         const wake = () => {
-          clearTimeout(timer);
+          cancel();
           this.wakers.delete(wake);
           wakeNow = undefined;
           resolve();
         };
-        const timer = setTimeout(wake, this.pollIntervalMs);
         wakeNow = wake;
         this.wakers.add(wake);
+        cancel = this.watch.next(seenVersion, wake);
       });
 
     const run = async () => {
@@ -303,12 +315,13 @@ export class SqliteEventStore implements EventStore {
       while (!flags.stopped) {
         const seq = this.commitSeq;
         const page = this.tail.next(cursor);
+        const version = this.tail.lastVersion;
         for (const event of page) {
           if (flags.stopped) return;
           await handler(event);
           cursor = event.position;
         }
-        if (page.length < this.pageSize) await idle(seq);
+        if (page.length < this.pageSize) await idle(seq, version);
       }
     };
 
@@ -338,6 +351,7 @@ export class SqliteEventStore implements EventStore {
     await this.writer.close();
     // Subscribers learn of it through a rejected `done` (they did not stop them).
     await Promise.all([...this.subscriptions].map((s) => s.end()));
+    this.watch.stop();
     this.db.close();
   }
 }

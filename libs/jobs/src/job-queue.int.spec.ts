@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { transformFileSync } from '@swc/core';
@@ -55,6 +55,25 @@ describe('SqliteJobQueue across processes', () => {
     }
   });
 
+  it("wakes a worker for another connection's enqueue at once, not at its next poll", async () => {
+    const path = join(tempDir('jobs-'), 'jobs.db');
+    const clock = new ManualClock();
+    // Polls once a minute: only the commit watch can bring the job to it within the wait below.
+    const worker = new SqliteJobQueue(path, { clock, pollMs: 60_000 });
+    const producer = new SqliteJobQueue(path, { clock });
+    try {
+      const ran: unknown[] = [];
+      worker.process('elsewhere', async (job) => void ran.push(job.data), { concurrency: 2 });
+      await producer.enqueue('elsewhere', 'deliver', { n: 1 });
+      await waitFor(async () => ran.length === 1, 'the first job ran');
+      await producer.enqueue('elsewhere', 'deliver', { n: 2 });
+      await waitFor(async () => ran.length === 2, 'the second job ran');
+      expect(ran).toEqual([{ n: 1 }, { n: 2 }]);
+    } finally {
+      await Promise.all([worker.close(), producer.close()]);
+    }
+  });
+
   it('runs a job again after the process holding it was killed and its lease expired', async () => {
     const dir = tempDir('jobs-crash-');
     const path = join(dir, 'jobs.db');
@@ -96,12 +115,15 @@ function spawnClaimingChild(dir: string, dbPath: string, clockMs: number, leaseM
     'sqlite-job-store.ts',
     'sqlite-job-worker.ts',
     'sqlite-job-queue.ts',
+    '../../event-store/src/commit-watch.ts',
   ]) {
     const { code } = transformFileSync(join(srcDir, file), {
       jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
       module: { type: 'commonjs' },
     });
-    writeFileSync(join(dir, file.replace(/\.ts$/, '.js')), code);
+    // All in one directory: the import of another library's file becomes a sibling's.
+    const local = code.replace(/#event-store\/(commit-watch\.js)/g, './$1');
+    writeFileSync(join(dir, basename(file).replace(/\.ts$/, '.js')), local);
   }
   writeFileSync(join(dir, 'package.json'), '{"type":"commonjs"}');
   writeFileSync(

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Clock } from '#domain/clock.js';
+import { CommitWatch } from '#event-store/commit-watch.js';
 import { attemptBudget, backoffDelayMs, delayOf, errorMessage, isUnrecoverable } from './backoff.js';
 import {
   DEPTH_CAP,
@@ -44,7 +45,10 @@ export interface SqliteJobQueueOptions {
    * expired (its process died) is claimable again.
    */
   leaseMs?: number;
-  /** Real-time polling interval for jobs enqueued by other processes or becoming due. */
+  /**
+   * Real-time polling interval for jobs becoming due (delayed, backed off, or held by a process that died). A job
+   * another process enqueues wakes this one's workers within a few milliseconds of its commit (`CommitWatch`).
+   */
   pollMs?: number;
   /** Storage errors inside workers (the job is retried once its lease expires). */
   onError?: (error: unknown) => void;
@@ -82,6 +86,9 @@ export class SqliteJobQueue implements JobQueue {
   private readonly recordAll: Database.Transaction<(batch: Finished[]) => Set<string>>;
   /** Syncs the write-ahead log off the event loop's thread (none for an in-memory file). */
   private readonly logSync: LogSync | undefined;
+  /** Other processes' commits to the file (none for an in-memory file), and how to stop following them. */
+  private readonly watch: CommitWatch | undefined;
+  private stopWatching: (() => void) | undefined;
 
   constructor(path: string, options: SqliteJobQueueOptions) {
     this.clock = options.clock;
@@ -100,6 +107,10 @@ export class SqliteJobQueue implements JobQueue {
     if (!columns.some((column) => column.name === 'grp')) this.db.exec(`ALTER TABLE jobs ADD COLUMN grp TEXT`);
     this.db.exec(GROUP_INDEX);
     this.stmt = prepareStatements(this.db);
+    if (path !== ':memory:') {
+      const dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
+      this.watch = new CommitWatch(() => dataVersion.get()!, 5);
+    }
     this.insertAll = this.db.transaction((batch: PendingInsert[], woken: Set<string>) => {
       for (const { row } of batch) {
         const inserted = this.stmt.insert.run(row);
@@ -178,9 +189,37 @@ export class SqliteJobQueue implements JobQueue {
       this.pollMs,
     );
     this.workers.add(worker);
-    worker.onClosed = () => this.workers.delete(worker);
+    worker.onClosed = () => {
+      this.workers.delete(worker);
+      if (this.workers.size > 0) return;
+      this.stopWatching?.();
+      this.stopWatching = undefined;
+    };
     worker.start();
+    if (!this.stopWatching) this.followOthers(this.watch?.current());
     return worker;
+  }
+
+  /**
+   * Wakes this process's workers whenever another connection has committed to the file (another process enqueued,
+   * retried a dead job, moved a group's clock, or finished a job of its own), as a local enqueue does, instead of at
+   * their next poll. This connection's own commits do not count, so the claims the wake leads to wake nothing.
+   */
+  private followOthers(since: number | undefined): void {
+    const watch = this.watch;
+    if (!watch || since === undefined || this.closing || this.workers.size === 0) {
+      this.stopWatching = undefined;
+      return;
+    }
+    let woken = false;
+    const stop = watch.next(since, () => {
+      woken = true;
+      const seen = watch.current();
+      for (const worker of this.workers) worker.pump();
+      this.followOthers(seen);
+    });
+    // Woken at once, the call above already follows from the next change on.
+    if (!woken) this.stopWatching = stop;
   }
 
   async getJob<T = unknown>(queue: string, id: string): Promise<JobInfo<T> | undefined> {
@@ -230,6 +269,7 @@ export class SqliteJobQueue implements JobQueue {
       // Enqueues already accepted are inserted before the file is closed.
       if (this.insertHandle) clearImmediate(this.insertHandle);
       await this.insertPending();
+      this.stopWatching?.();
       await Promise.all([...this.workers].map((worker) => worker.close()));
       if (this.finishHandle) clearImmediate(this.finishHandle);
       this.recordFinished();

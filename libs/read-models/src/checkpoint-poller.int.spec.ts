@@ -17,14 +17,23 @@ const projection = (name: string): Projection => ({ name, collections: [], handl
  */
 class GatedCheckpoints {
   reads: string[] = [];
+  /** Looks at the store's commit version. */
+  looks = 0;
   private held: (() => void)[] = [];
   private onRead?: () => void;
+  private onLook?: () => void;
 
   constructor(private readonly inner: ReadModelStore) {}
 
   store(): ReadModelStore {
     return new Proxy(this.inner, {
       get: (target, key) => {
+        if (key === 'commitVersion')
+          return () => {
+            this.looks++;
+            this.onLook?.();
+            return target.commitVersion!();
+          };
         if (key !== 'getCheckpoint') return Reflect.get(target, key, target);
         return async (name: string) => {
           this.reads.push(name);
@@ -43,6 +52,18 @@ class GatedCheckpoints {
       this.onRead = () => {
         if (this.reads.length >= count) {
           this.onRead = undefined;
+          resolve();
+        }
+      };
+    });
+  }
+
+  /** Resolves once the store's commit version was looked at `count` times in total. */
+  untilLooks(count: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.onLook = () => {
+        if (this.looks >= count) {
+          this.onLook = undefined;
           resolve();
         }
       };
@@ -112,6 +133,23 @@ describe('shared checkpoint poller (a process that runs no projector)', () => {
     expect(gate.reads.length % 2).toBe(0);
     expect(gate.reads.length).toBeLessThanOrEqual(6);
     expect(api.position).toBe(10n);
+  });
+
+  it('reads a checkpoint again only once a connection has committed to the store, however often it looks', async () => {
+    const gate = new GatedCheckpoints(readModels);
+    const api = waitingRunner(gate);
+    const waiting = api.waitForPosition(7n, 60_000, ['x']);
+    await gate.untilReads(1);
+    gate.release();
+    // Twenty ticks with nothing committed: the version is looked at, the checkpoint is not read again.
+    await gate.untilLooks(gate.looks + 20);
+    expect(gate.reads).toEqual(['x']);
+    // A commit on the store's own connection counts too (the version is read on a connection that commits nothing).
+    await advance('x', 7n);
+    await gate.untilReads(2);
+    gate.release();
+    expect(await waiting).toBe(true);
+    expect(gate.reads).toEqual(['x', 'x']);
   });
 
   it('polls only the projections waited for, and times a waiter out when they never reach the position', async () => {

@@ -13,6 +13,8 @@ export interface CheckpointWaitersDeps {
   /** Whether only the store knows this projection's checkpoint (another process projects it). */
   polled(name: string): boolean;
   readCheckpoint(name: string): Promise<bigint | undefined>;
+  /** The store's `commitVersion`, when it has one: checkpoints are read again only once it changed. */
+  commitVersion?: () => number;
   pollIntervalMs: number;
   logger: { error(message: string, error?: unknown): void };
 }
@@ -34,6 +36,10 @@ export class CheckpointWaiters {
   private pollTimer?: NodeJS.Timeout;
   private polling = false;
   private pollStarted = false;
+  /** The store's commit version when the polled checkpoints were last read (undefined: read at the next tick). */
+  private readAt: number | undefined;
+  /** The polled projections whose checkpoints were read at `readAt`. */
+  private readonly read = new Set<string>();
 
   constructor(private readonly deps: CheckpointWaitersDeps) {}
 
@@ -160,13 +166,23 @@ export class CheckpointWaiters {
     this.polling = true;
     try {
       const names = this.polledNames();
-      const read = await Promise.all(names.map((name) => this.deps.readCheckpoint(name)));
-      names.forEach((name, i) => {
-        // Keeps `position` meaningful in a process that only waits (an API without a local projector).
-        if (this.deps.polled(name)) this.deps.checkpoints.set(name, read[i]);
-      });
-      this.notify();
+      // Read before the checkpoints: a commit after it shows as a change at the next tick.
+      const version = this.deps.commitVersion?.();
+      // Nothing committed to the store since the last read: the checkpoints read then still hold.
+      const unchanged = version !== undefined && version === this.readAt && names.every((n) => this.read.has(n));
+      if (!unchanged) {
+        const read = await Promise.all(names.map((name) => this.deps.readCheckpoint(name)));
+        this.read.clear();
+        names.forEach((name, i) => {
+          // Keeps `position` meaningful in a process that only waits (an API without a local projector).
+          if (this.deps.polled(name)) this.deps.checkpoints.set(name, read[i]);
+          this.read.add(name);
+        });
+        this.readAt = version;
+        this.notify();
+      }
     } catch (error) {
+      this.readAt = undefined;
       this.deps.logger.error('reading projection checkpoints failed', error);
     } finally {
       this.polling = false;

@@ -5,7 +5,10 @@ export interface ProjectionRunnerOptions {
   batchSize?: number;
   /** Wait before resubscribing after a failed batch (default 1000 ms). */
   retryDelayMs?: number;
-  /** How often stored checkpoints are read when this process runs no projector (default 25 ms). */
+  /**
+   * How often stored checkpoints are looked at when this process runs no projector: every 5 ms where the store tells
+   * when another connection committed (`commitVersion`, read only then), 25 ms otherwise.
+   */
   pollIntervalMs?: number;
   logger?: { error(message: string, error?: unknown): void };
   /**

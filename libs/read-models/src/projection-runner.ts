@@ -85,7 +85,8 @@ export class ProjectionRunner implements ProjectionWaiter {
       },
       onSubscribed: () => this.waiting.notify(),
     });
-    this.pollIntervalMs = options.pollIntervalMs ?? 25;
+    // A store that tells when another connection committed is looked at often, and read only then.
+    this.pollIntervalMs = options.pollIntervalMs ?? (readModels.commitVersion ? 5 : 25);
     this.logger = options.logger ?? consoleLogger;
     this.handled = new Map(projections.map((p) => [p.name, new Set(p.handles)]));
     this.waiting = new CheckpointWaiters({
@@ -93,6 +94,7 @@ export class ProjectionRunner implements ProjectionWaiter {
       names: () => this.projections.map((p) => p.name),
       polled: (name) => this.polled(name),
       readCheckpoint: (name) => this.readModels.getCheckpoint(name),
+      ...(readModels.commitVersion ? { commitVersion: () => readModels.commitVersion!() } : {}),
       pollIntervalMs: this.pollIntervalMs,
       logger: this.logger,
     });

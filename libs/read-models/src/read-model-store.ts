@@ -173,6 +173,13 @@ export interface ReadModelStore {
   /** Last position committed for a projection, or undefined when it never ran. */
   getCheckpoint(projection: string): Promise<bigint | undefined>;
   /**
+   * A number that changes whenever another connection (another process, or this store's commit thread) has
+   * committed since it was last read, cheaply: a process that follows checkpoints other processes write reads them
+   * only when it changed, and can look often. Stores that cannot tell leave it out; their checkpoints are read at
+   * every poll.
+   */
+  commitVersion?(): number;
+  /**
    * Runs `work` against a transaction, then commits its writes and the projection's checkpoint
    * (`position`) atomically, but only if the stored checkpoint is still `expected` (undefined:
    * never ran) and, with a `fence`, that lease still has its token; both are checked before `work`

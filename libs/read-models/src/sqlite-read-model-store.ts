@@ -74,6 +74,9 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
   private readonly indexes: SqliteDocIndexes;
   private readonly committer: DocCommitter;
   private readonly writer: DocWriter;
+  /** A connection of its own that only reads `PRAGMA data_version` (see commitVersion); opened at the first use. */
+  private looks = 0;
+  private watcher: { db: Database.Database; dataVersion: Database.Statement<[], number> } | undefined;
   /** Documents live batches committed (see DocCache). */
   private readonly cache = new DocCache(DOC_CACHE_SIZE);
 
@@ -82,7 +85,10 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
    * commits are not synced to disk at all (`synchronous=OFF`); they stay atomic for the process.
    * `commitThread`: false commits live batches on this connection; a URL names the thread's entry (tests).
    */
-  constructor(path: string, options: { scratch?: boolean; commitThread?: boolean | URL } = {}) {
+  constructor(
+    private readonly path: string,
+    options: { scratch?: boolean; commitThread?: boolean | URL } = {},
+  ) {
     super();
     this.scratch = options.scratch === true;
     this.db = new Database(path);
@@ -95,6 +101,21 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
     this.committer = new DocCommitter(this.db);
     const thread = this.scratch ? false : options.commitThread;
     this.writer = docWriter(this.committer, path, { thread, busyTimeoutMs: BUSY_TIMEOUT_MS });
+  }
+
+  /**
+   * See ReadModelStore.commitVersion: `PRAGMA data_version` of a connection that commits nothing itself, so that every
+   * commit to the file changes it, this store's own included. An in-memory store has no second connection: its
+   * version changes at every look, so its checkpoints are read at every poll.
+   */
+  commitVersion(): number {
+    if (this.path === ':memory:') return ++this.looks;
+    if (!this.watcher) {
+      const db = new Database(this.path);
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      this.watcher = { db, dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck() };
+    }
+    return this.watcher.dataVersion.get()!;
   }
 
   async get<T extends Doc = Doc>(collection: string, id: string): Promise<T | undefined> {
@@ -272,6 +293,7 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
     if (this.closed) return;
     this.closed = true;
     await this.writer.close();
+    this.watcher?.db.close();
     this.db.close();
   }
 

@@ -7,6 +7,7 @@ import { quotes } from './quotes.js';
 import { replay } from './replay.js';
 import { coldStart } from './cold-start.js';
 import { lists } from './lists.js';
+import { topology } from './topology.js';
 
 export type { Scenario } from '../scenario.js';
 
@@ -21,4 +22,5 @@ export const scenarios: Scenario[] = [
   replay,
   coldStart,
   lists,
+  topology,
 ];

@@ -1,0 +1,108 @@
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { CommitWatch } from './commit-watch.js';
+
+/** A file's `data_version` as a test moves it, and how often the watch read it. */
+function file() {
+  const state = { version: 1, reads: 0 };
+  const version = () => (state.reads++, state.version);
+  return { state, version };
+}
+
+describe('CommitWatch', () => {
+  beforeEach(() => {
+    jest.useFakeTimers();
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it('wakes a waiter at the first tick after another connection committed, and not before', async () => {
+    const f = file();
+    const watch = new CommitWatch(f.version, 5);
+    const woken: string[] = [];
+    watch.next(1, () => woken.push('a'));
+    await jest.advanceTimersByTimeAsync(50);
+    expect(woken).toEqual([]);
+    f.state.version = 2;
+    await jest.advanceTimersByTimeAsync(4);
+    expect(woken).toEqual([]);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(woken).toEqual(['a']);
+    // Woken once: nothing more however the file moves.
+    f.state.version = 3;
+    await jest.advanceTimersByTimeAsync(50);
+    expect(woken).toEqual(['a']);
+  });
+
+  it('never sleeps through a commit after the read: woken at the next tick, or at once in a later turn', async () => {
+    const f = file();
+    const watch = new CommitWatch(f.version, 5);
+    const since = watch.current();
+    f.state.version = 2; // another process commits after the read
+    const woken: string[] = [];
+    // Same turn: the turn's one look is shared, so the next tick finds the commit.
+    watch.next(since, () => woken.push('same turn'));
+    expect(woken).toEqual([]);
+    await jest.advanceTimersByTimeAsync(5);
+    expect(woken).toEqual(['same turn']);
+    // A later turn looks again: a waiter that read before the commit is woken at once.
+    watch.next(since, () => woken.push('later turn'));
+    expect(woken).toEqual(['same turn', 'later turn']);
+  });
+
+  it('looks once per turn however many wait', async () => {
+    const f = file();
+    const watch = new CommitWatch(f.version, 5);
+    for (let i = 0; i < 20; i++) watch.next(watch.current(), () => undefined);
+    expect(f.state.reads).toBe(1);
+  });
+
+  it('wakes every waiter of a tick together, and a waiter that joins later from the next change on', async () => {
+    const f = file();
+    const watch = new CommitWatch(f.version, 5);
+    const woken: string[] = [];
+    watch.next(1, () => woken.push('a'));
+    watch.next(1, () => woken.push('b'));
+    await jest.advanceTimersByTimeAsync(10);
+    watch.next(1, () => woken.push('c'));
+    f.state.version = 2;
+    await jest.advanceTimersByTimeAsync(5);
+    expect(woken).toEqual(['a', 'b', 'c']);
+    watch.next(2, () => woken.push('d'));
+    await jest.advanceTimersByTimeAsync(20);
+    expect(woken).toEqual(['a', 'b', 'c']);
+    f.state.version = 3;
+    await jest.advanceTimersByTimeAsync(5);
+    expect(woken).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('looks only while someone waits: a cancelled last waiter stops the ticks', async () => {
+    const f = file();
+    const watch = new CommitWatch(f.version, 5);
+    const cancel = watch.next(1, () => {
+      throw new Error('cancelled waiters are not woken');
+    });
+    await jest.advanceTimersByTimeAsync(20);
+    const readsWhileWaiting = f.state.reads;
+    expect(readsWhileWaiting).toBe(5); // the turn's look at the wait, then one per tick
+    cancel();
+    expect(jest.getTimerCount()).toBe(0);
+    f.state.version = 2;
+    await jest.advanceTimersByTimeAsync(100);
+    expect(f.state.reads).toBe(readsWhileWaiting);
+  });
+
+  it('leaves its waiters to their owners when the connection is gone (a read that throws ends the ticks)', async () => {
+    let closed = false;
+    const watch = new CommitWatch(() => {
+      if (closed) throw new TypeError('The database connection is not open');
+      return 1;
+    }, 5);
+    const woken: string[] = [];
+    watch.next(1, () => woken.push('a'));
+    closed = true;
+    await jest.advanceTimersByTimeAsync(20);
+    expect(woken).toEqual([]);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+});
