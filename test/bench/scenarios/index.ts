@@ -2,7 +2,7 @@ import type { Scenario } from '../scenario.js';
 import { eventAppend } from './event-append.js';
 import { signedRetry } from './signed-retry.js';
 import { cardsFreezeUnfreeze } from './cards.js';
-import { webhookDelivery, webhookDeliveryEmbedded } from './webhooks.js';
+import { webhookDelivery, webhookDeliveryEmbedded, webhookDeliveryTopology } from './webhooks.js';
 import { quotes } from './quotes.js';
 import { replay } from './replay.js';
 import { coldStart } from './cold-start.js';
@@ -18,6 +18,7 @@ export const scenarios: Scenario[] = [
   cardsFreezeUnfreeze,
   webhookDelivery,
   webhookDeliveryEmbedded,
+  webhookDeliveryTopology,
   quotes,
   replay,
   coldStart,

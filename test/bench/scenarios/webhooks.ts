@@ -1,5 +1,5 @@
 import { CommandBus } from '@nestjs/cqrs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,6 +12,7 @@ import { ConfigureWebhooksCommand } from '#application/webhooks/webhook-commands
 import { loadConfig } from '#config/config.js';
 import { streams } from '#domain/ids.js';
 import { Collections } from '#read-models/projections/collections.js';
+import { startChildWorker, type ChildWorker } from '../../support/child-service.js';
 import { startRedis } from '../../support/redis-server.js';
 import { adapterEnv } from '../../support/service.js';
 import { startRemoteReceiver, type RemoteReceiver } from '../receiver-process.js';
@@ -47,12 +48,21 @@ async function setUp(service: RunningService, receiverUrl: string): Promise<Targ
     const customerId: string = await bus.execute(
       new CreateCustomerCommand({ platformCustomerId: `bench-${i}`, customerType: 'INDIVIDUAL' }, actor),
     );
-    const accounts = await service.infra.readModels.find(Collections.internalAccounts, {
-      filters: [{ field: 'customerId', op: 'eq', value: customerId }],
-      limit: 1,
-      sortOrder: 'asc',
-    });
-    targets.push({ actor, accountId: accounts.data[0].id });
+    // Projected by this process, or by the worker process in the topology: waited for.
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const accounts = await service.infra.readModels.find(Collections.internalAccounts, {
+        filters: [{ field: 'customerId', op: 'eq', value: customerId }],
+        limit: 1,
+        sortOrder: 'asc',
+      });
+      if (accounts.data.length > 0) {
+        targets.push({ actor, accountId: accounts.data[0].id });
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`no internal account was projected for ${customerId}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   }
   return targets;
 }
@@ -85,12 +95,28 @@ async function waitForDeliveries(receiver: RemoteReceiver, count: number, timeou
   return receiver.receipts.reduce((latest, { receivedAt }) => Math.max(latest, receivedAt), 0);
 }
 
-/** The scenario on one job queue: BullMQ on a Redis of its own, or the embedded SQLite queue (the default). */
-const webhookScenario = (jobs: 'bullmq' | 'sqlite'): Scenario => ({
-  name: jobs === 'bullmq' ? 'webhooks' : 'webhooks-embedded',
+/** CPU time a process has used (user and system), in µs; undefined where /proc does not say (not Linux). */
+function processCpuMicros(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime, fields 14 and 15 of the line (11 and 12 after the command's name), in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The scenario on one job queue: BullMQ on a Redis of its own, or the embedded SQLite queue (the default). With
+ * `topology`, the production topology: this process appends the fundings as an API process does (`RUN_WORKER=false`),
+ * and a worker process on the same data directory projects, dispatches and delivers.
+ */
+const webhookScenario = (jobs: 'bullmq' | 'sqlite', topology = false): Scenario => ({
+  name: topology ? 'webhooks-topology' : jobs === 'bullmq' ? 'webhooks' : 'webhooks-embedded',
   description:
     `events -> signed webhooks delivered through ${jobs === 'bullmq' ? 'BullMQ' : 'the embedded job queue'} to a ` +
-    `receiver in another process (${PLATFORMS} platforms, embedded event store and read models)`,
+    `receiver in another process (${PLATFORMS} platforms, embedded event store and read models` +
+    `${topology ? '; the fundings appended in this process, a worker process delivering' : ''})`,
   async run() {
     const redis = jobs === 'bullmq' ? await startRedis() : undefined;
     if (jobs === 'bullmq' && !redis)
@@ -98,19 +124,28 @@ const webhookScenario = (jobs: 'bullmq' | 'sqlite'): Scenario => ({
     const dir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
     const receiver = await startRemoteReceiver();
     let service: RunningService | undefined;
+    let worker: ChildWorker | undefined;
     try {
+      // What the service and, in the topology, the worker process share (the worker logs at its default level: it says
+      // there when it is ready).
+      const shared: Record<string, string> = {
+        JOBS: jobs,
+        ...(redis ? { REDIS_URL: redis.url } : {}),
+        SANDBOX: 'false',
+        WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', // the local receiver
+        ...(process.env.WEBHOOK_CONCURRENCY ? { WEBHOOK_CONCURRENCY: process.env.WEBHOOK_CONCURRENCY } : {}),
+      };
       const config = loadConfig({
         DATA_DIR: dir,
         PORT: '0',
         HOST: '127.0.0.1',
         LOG_LEVEL: 'error',
-        JOBS: jobs,
-        ...(redis ? { REDIS_URL: redis.url } : {}),
-        SANDBOX: 'false',
-        WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', // the local receiver
+        ...shared,
+        ...(topology ? { RUN_WORKER: 'false' } : {}),
         ...adapterEnv(),
       });
       service = await startService(config);
+      if (topology) worker = await startChildWorker(dir, shared);
       const targets = await setUp(service, receiver.url);
       const bus = service.app.get(CommandBus);
       const fund = (i: number) =>
@@ -138,6 +173,7 @@ const webhookScenario = (jobs: 'bullmq' | 'sqlite'): Scenario => ({
       const paced = PACED_RATE * PACED_SECONDS;
       const elu = performance.eventLoopUtilization();
       const cpu = process.cpuUsage();
+      const workerCpu = worker && processCpuMicros(worker.process.pid!);
       await profiled('webhooks-paced', async () => {
         const pending: Promise<unknown>[] = [];
         for (let i = 0; i < paced; i++) {
@@ -152,6 +188,9 @@ const webhookScenario = (jobs: 'bullmq' | 'sqlite'): Scenario => ({
       const pacedElu = performance.eventLoopUtilization(elu).utilization;
       const { user, system } = process.cpuUsage(cpu);
       const cpuPerWebhookUs = (user + system) / paced;
+      const workerCpuNow = worker && processCpuMicros(worker.process.pid!);
+      const workerCpuPerWebhookUs =
+        workerCpu !== undefined && workerCpuNow !== undefined ? (workerCpuNow - workerCpu) / paced : undefined;
       const pacedDelays = delays(receiver, await appendTimes(service, targets), pacedStart);
 
       const duplicates = receiver.requests() - receiver.receipts.length;
@@ -167,7 +206,8 @@ const webhookScenario = (jobs: 'bullmq' | 'sqlite'): Scenario => ({
           `before the burst, peak ${fmt(rssPeak / 2 ** 20)} MB while it was appended and delivered`,
         line(`(b) paced at ${PACED_RATE} events/s for ${PACED_SECONDS} s`, pacedDelays),
         `(b) event loop busy ${(pacedElu * 100).toFixed(0)}% of the paced phase; process CPU ` +
-          `${fmt(cpuPerWebhookUs)} µs per webhook (all threads, the load's own fundings included)`,
+          `${fmt(cpuPerWebhookUs)} µs per webhook (all threads, the load's own fundings included)` +
+          (workerCpuPerWebhookUs === undefined ? '' : `; the worker process's ${fmt(workerCpuPerWebhookUs)} µs`),
         `every delivery signed (ECDSA P-256 + Standard Webhooks); ${duplicates} duplicate deliveries; ` +
           `paced p99 under 100 ms: ${percentile(pacedDelays, 99) < 100 ? 'met' : 'NOT met'}`,
       ];
@@ -181,10 +221,12 @@ const webhookScenario = (jobs: 'bullmq' | 'sqlite'): Scenario => ({
         pacedP99Ms: round(percentile(pacedDelays, 99)),
         pacedEventLoopBusy: round(pacedElu, 3),
         pacedCpuPerWebhookUs: round(cpuPerWebhookUs),
+        ...(workerCpuPerWebhookUs === undefined ? {} : { pacedWorkerCpuPerWebhookUs: round(workerCpuPerWebhookUs) }),
         duplicates,
       };
       return { lines, ratio: null, figures };
     } finally {
+      await worker?.kill('SIGTERM');
       await service?.close();
       await receiver.close();
       await redis?.stop();
@@ -195,3 +237,4 @@ const webhookScenario = (jobs: 'bullmq' | 'sqlite'): Scenario => ({
 
 export const webhookDelivery = webhookScenario('bullmq');
 export const webhookDeliveryEmbedded = webhookScenario('sqlite');
+export const webhookDeliveryTopology = webhookScenario('sqlite', true);
