@@ -1,3 +1,11 @@
+import type Database from 'better-sqlite3';
+
+/** `PRAGMA data_version` of a connection, prepared once: what a CommitWatch reads. */
+export function dataVersionOf(db: Database.Database): () => number {
+  const statement = db.prepare<[], number>('PRAGMA data_version').pluck();
+  return () => statement.get()!;
+}
+
 /**
  * Learns that another connection committed to a SQLite file (another process, or one of this process's commit
  * threads) by reading `PRAGMA data_version` of one connection every `intervalMs` while someone waits: the value
@@ -41,13 +49,15 @@ export class CommitWatch {
   }
 
   /**
-   * Calls `wake` once the version differs from `since`: at once if it already does, else at the first tick that reads
-   * another one. Returns how to cancel the wait (a waiter woken otherwise, such as by a commit of this process).
+   * Calls `wake` once the version differs from `since`: in a microtask if it already does, else at the first tick that
+   * reads another one; never before `next` has returned its cancel. Returns how to cancel the wait (a waiter woken
+   * otherwise, such as by a commit of this process).
    */
   next(since: number, wake: () => void): () => void {
     if (this.current() !== since) {
-      wake();
-      return () => {};
+      let cancelled = false;
+      void Promise.resolve().then(() => cancelled || wake());
+      return () => (cancelled = true);
     }
     this.waiters.set(wake, since);
     this.timer ??= setTimeout(() => this.tick(), this.intervalMs);

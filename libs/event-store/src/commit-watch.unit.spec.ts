@@ -45,8 +45,9 @@ describe('CommitWatch', () => {
     expect(woken).toEqual([]);
     await jest.advanceTimersByTimeAsync(5);
     expect(woken).toEqual(['same turn']);
-    // A later turn looks again: a waiter that read before the commit is woken at once.
+    // A later turn looks again: a waiter that read before the commit is woken at once (in a microtask).
     watch.next(since, () => woken.push('later turn'));
+    await Promise.resolve();
     expect(woken).toEqual(['same turn', 'later turn']);
   });
 

@@ -29,7 +29,7 @@ import { GENESIS_HASH, chainMetadata } from './hash-chain.js';
 import { refusal, type AppendReply, type AppendRequest } from './sqlite-appender.js';
 import { appendWriter, openForAppends, type AppendWriter } from './sqlite-append-writer.js';
 import { SqliteSnapshotStore } from './sqlite-snapshots.js';
-import { CommitWatch } from './commit-watch.js';
+import { CommitWatch, dataVersionOf } from './commit-watch.js';
 import { subscriptionHandle, type StoreSubscription, type SubscriptionFlags } from './subscription-handle.js';
 
 export interface SqliteEventStoreOptions {
@@ -121,8 +121,7 @@ export class SqliteEventStore implements EventStore {
     this.db = openForAppends(path, options.busyTimeoutMs ?? 5000);
     this.db.exec(SCHEMA);
     this.upgradeChain();
-    const dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
-    this.watch = new CommitWatch(() => dataVersion.get()!, options.pollIntervalMs ?? 5);
+    this.watch = new CommitWatch(dataVersionOf(this.db), options.pollIntervalMs ?? 5);
     this.snapshots = new SqliteSnapshotStore(this.db, path, () => this.clock.now());
     this.stmt = {
       readStream: this.db.prepare<[string, bigint, number], EventRow>(
@@ -297,7 +296,6 @@ export class SqliteEventStore implements EventStore {
     const idle = (seenSeq: number, seenVersion: number) =>
       new Promise<void>((resolve) => {
         if (flags.stopped || seenSeq !== this.commitSeq) return resolve();
-        let cancel = () => {};
         const wake = () => {
           cancel();
           this.wakers.delete(wake);
@@ -306,7 +304,7 @@ export class SqliteEventStore implements EventStore {
         };
         wakeNow = wake;
         this.wakers.add(wake);
-        cancel = this.watch.next(seenVersion, wake);
+        const cancel = this.watch.next(seenVersion, wake);
       });
 
     const run = async () => {

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Clock } from '#domain/clock.js';
-import { CommitWatch } from '#event-store/commit-watch.js';
+import { CommitWatch, dataVersionOf } from '#event-store/commit-watch.js';
 import { attemptBudget, backoffDelayMs, delayOf, errorMessage, isUnrecoverable } from './backoff.js';
 import {
   DEPTH_CAP,
@@ -107,10 +107,7 @@ export class SqliteJobQueue implements JobQueue {
     if (!columns.some((column) => column.name === 'grp')) this.db.exec(`ALTER TABLE jobs ADD COLUMN grp TEXT`);
     this.db.exec(GROUP_INDEX);
     this.stmt = prepareStatements(this.db);
-    if (path !== ':memory:') {
-      const dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
-      this.watch = new CommitWatch(() => dataVersion.get()!, 5);
-    }
+    if (path !== ':memory:') this.watch = new CommitWatch(dataVersionOf(this.db), 5);
     this.insertAll = this.db.transaction((batch: PendingInsert[], woken: Set<string>) => {
       for (const { row } of batch) {
         const inserted = this.stmt.insert.run(row);
@@ -211,15 +208,11 @@ export class SqliteJobQueue implements JobQueue {
       this.stopWatching = undefined;
       return;
     }
-    let woken = false;
-    const stop = watch.next(since, () => {
-      woken = true;
+    this.stopWatching = watch.next(since, () => {
       const seen = watch.current();
       for (const worker of this.workers) worker.pump();
       this.followOthers(seen);
     });
-    // Woken at once, the call above already follows from the next change on.
-    if (!woken) this.stopWatching = stop;
   }
 
   async getJob<T = unknown>(queue: string, id: string): Promise<JobInfo<T> | undefined> {

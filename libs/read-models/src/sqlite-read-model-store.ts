@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { dataVersionOf } from '#event-store/commit-watch.js';
 import { BufferedTransaction } from './buffered-transaction.js';
 import { DocCache } from './doc-cache.js';
 import { leaseDecision, movesCheckpoint, ReadModelStoreBase } from './read-model-store-base.js';
@@ -74,9 +75,10 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
   private readonly indexes: SqliteDocIndexes;
   private readonly committer: DocCommitter;
   private readonly writer: DocWriter;
-  /** A connection of its own that only reads `PRAGMA data_version` (see commitVersion); opened at the first use. */
+  /** An in-memory store's looks at its commit version (see commitVersion). */
   private looks = 0;
-  private watcher: { db: Database.Database; dataVersion: Database.Statement<[], number> } | undefined;
+  /** A connection of its own that only reads `PRAGMA data_version` (see commitVersion); opened at the first use. */
+  private watcher: { db: Database.Database; dataVersion: () => number } | undefined;
   /** Documents live batches committed (see DocCache). */
   private readonly cache = new DocCache(DOC_CACHE_SIZE);
 
@@ -113,9 +115,9 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
     if (!this.watcher) {
       const db = new Database(this.path);
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      this.watcher = { db, dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck() };
+      this.watcher = { db, dataVersion: dataVersionOf(db) };
     }
-    return this.watcher.dataVersion.get()!;
+    return this.watcher.dataVersion();
   }
 
   async get<T extends Doc = Doc>(collection: string, id: string): Promise<T | undefined> {
