@@ -4,13 +4,13 @@ import { customerDecider } from '#domain/customer/customer.js';
 import { DomainError, conflict, notFound } from '#domain/errors.js';
 import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
 import { ledgerDecider } from '#domain/ledger/ledger.js';
-import { platformDecider } from '#domain/platform/platform.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { settledPlatform } from '../transactions/accounts.js';
 
 export class FundInternalAccountCommand {
   constructor(
@@ -20,12 +20,9 @@ export class FundInternalAccountCommand {
   ) {}
 }
 
-/**
- * The platform's sandbox check: sandbox endpoints never touch a production platform. A platform's kind and its
- * settlement accounts are fixed by its creation (one append), so a platform this process has seen is not read again.
- */
+/** The platform's sandbox check: sandbox endpoints never touch a production platform (see settledPlatform). */
 export async function requireSandbox(runner: CommandRunner, actor: Actor) {
-  const state = await runner.loadSettled(streams.platform(actor.platformId), platformDecider, (s) => s.exists);
+  const state = await settledPlatform(runner, actor.platformId);
   if (!state.sandbox)
     throw new DomainError('forbidden', 'FORBIDDEN', 'sandbox endpoints are only available to sandbox platforms');
   return state;
