@@ -187,7 +187,9 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Sig
   ): Promise<CardResource> {
     const metadata = { ...actor, walletSessionId };
     return this.locks.run(cardId, async () => {
-      const current = await loadOwnCard(this.runner, cardId, actor);
+      // What the card's creation fixed (its platform and holder) is all this needs: the change is decided on the card
+      // as the append finds it (an append at a revision another process passed is decided again on the stream).
+      const current = await loadOwnCard(this.runner, cardId, actor, true);
       const accounts = changes.fundingSources ? await holderAccounts(this.runner, current.card.customerId) : [];
       const result = await this.runner.run(
         streams.card(cardId),
