@@ -17,6 +17,7 @@ import type { CommandRunner } from '../command-runner.js';
 import type { SecretBox } from '#crypto/secret-box.js';
 import type { AllowedHost } from '#net/address-policy.js';
 import type { Resolver } from '#net/resolve-target.js';
+import { TurnMemo } from '../turn-memo.js';
 import { WebhookSigner } from './webhook-keys.js';
 import { postWebhook, type SendResult } from './webhook-sender.js';
 import type { PlatformClocks } from '../platforms/platform-clocks.js';
@@ -59,10 +60,21 @@ export class WebhookDeliverer {
   private readonly signers = new RecentCache<string, WebhookSigner>(SIGNER_CACHE);
   private readonly logger = new Logger('WebhookDeliverer');
 
+  /** This turn's read of each platform's webhook configuration, shared by the attempts the turn starts. */
+  private readonly targets = new TurnMemo<string, { url: string | null; signer?: WebhookSigner }>();
+
   constructor(private readonly deps: DeliveryDeps) {}
 
-  /** The platform's endpoint now and its signer (the signing material never changes, so the signer is cached). */
-  private async target(platformId: string): Promise<{ url: string | null; signer?: WebhookSigner }> {
+  /**
+   * The platform's endpoint now and its signer (the signing material never changes, so the signer is cached). The
+   * attempts one turn of the event loop starts share one read (they were claimed together); an endpoint changed
+   * meanwhile is used from the next turn on.
+   */
+  private target(platformId: string): Promise<{ url: string | null; signer?: WebhookSigner }> {
+    return this.targets.get(platformId, () => this.readTarget(platformId));
+  }
+
+  private async readTarget(platformId: string): Promise<{ url: string | null; signer?: WebhookSigner }> {
     const { state } = await this.deps.runner.load(streams.webhooks(platformId), webhookConfigDecider);
     if (!state.keys || !state.webhookEndpoint) return { url: null };
     let signer = this.signers.get(platformId);
