@@ -12,10 +12,10 @@ import { customerDecider } from '#domain/customer/customer.js';
 import { notABusiness } from '#domain/customer/kyb.js';
 import { DomainError, notFound } from '#domain/errors.js';
 import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
-import { platformDecider } from '#domain/platform/platform.js';
 import { CommandRunner } from '../command-runner.js';
 import { customerStream, loadOwnCustomer } from '../customers/customer-commands.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { isSandboxPlatform } from '../platforms/settled-platform.js';
 import { IDS, type Actor } from '../tokens.js';
 
 export class CreateBeneficialOwnerCommand {
@@ -53,8 +53,7 @@ export async function loadOwnBeneficialOwner(runner: CommandRunner, id: string, 
 
 /** What owners need of their platform: its time, and whether KYC answers at once (sandbox). */
 async function platformFacts(runner: CommandRunner, clocks: PlatformClocks, platformId: string) {
-  const { state: platform } = await runner.load(streams.platform(platformId), platformDecider);
-  return { sandbox: Boolean(platform.sandbox), now: (await clocks.now(platformId)).toISOString() };
+  return { sandbox: await isSandboxPlatform(runner, platformId), now: (await clocks.now(platformId)).toISOString() };
 }
 
 /**

@@ -1,11 +1,10 @@
 import type { CardEvent } from '#domain/cards/card-types.js';
 import type { Clock } from '#domain/clock.js';
-import { DomainError } from '#domain/errors.js';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { ledgerDecider, type LedgerAccountSpec } from '#domain/ledger/ledger.js';
-import { platformDecider } from '#domain/platform/platform.js';
 import type { EventMetadata } from '#event-store/event-store.js';
 import type { CommandRunner } from '../command-runner.js';
+import { settlementAccountOf } from '../platforms/settled-platform.js';
 
 /** Ledger transfer codes of card money movements. */
 export const CardTransferCode = {
@@ -56,11 +55,7 @@ export class CardLedger {
   private stream = () => streams.ledger(this.platformId);
 
   async settlement(currency: string): Promise<LedgerAccountSpec> {
-    const { state } = await this.runner.load(streams.platform(this.platformId), platformDecider);
-    const id = state.settlementAccounts.get(currency);
-    if (!id)
-      throw new DomainError('invalid', 'UNSUPPORTED_CURRENCY', `the platform has no settlement account in ${currency}`);
-    return { id, currency, allowNegative: true };
+    return { id: await settlementAccountOf(this.runner, this.platformId, currency), currency, allowNegative: true };
   }
 
   /**

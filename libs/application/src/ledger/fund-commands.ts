@@ -10,7 +10,7 @@ import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
-import { settledPlatform } from '../transactions/accounts.js';
+import { settledPlatform } from '../platforms/settled-platform.js';
 
 export class FundInternalAccountCommand {
   constructor(

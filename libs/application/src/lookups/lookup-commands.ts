@@ -21,7 +21,8 @@ import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { firstForPlatform } from '../queries/list-query.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
-import { isSandboxPlatform, loadLiveExternalAccount } from '../transactions/accounts.js';
+import { isSandboxPlatform } from '../platforms/settled-platform.js';
+import { loadLiveExternalAccount } from '../transactions/accounts.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 /** Who is sending (`?customerId` and/or `?senderUmaAddress`); both optional. */

@@ -10,8 +10,8 @@ import type { ReadModelStore } from '#read-models/read-model-store.js';
 import type { CommandRunner } from '../command-runner.js';
 import { loadLiveLookup } from '../lookups/lookup-commands.js';
 import { requireSupportedCurrencies } from '../platforms/platform-config.js';
+import { isSandboxPlatform } from '../platforms/settled-platform.js';
 import {
-  isSandboxPlatform,
   loadCustomerAccount,
   loadLiveExternalAccount,
   platformCustomerIdOf,

@@ -2,7 +2,6 @@ import { customerDecider, type InternalAccountType } from '#domain/customer/cust
 import { DomainError, conflict, invalid, notFound } from '#domain/errors.js';
 import type { ExternalAccountState } from '#domain/external-account/external-account.js';
 import { isPublicId, streams } from '#domain/ids.js';
-import { platformDecider, type PlatformState } from '#domain/platform/platform.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
@@ -103,25 +102,4 @@ export function requireSameOwner(external: ExternalAccountState, customerId: str
       },
     );
   }
-}
-
-/**
- * The platform as its creation left it, for what that one append fixes for good: whether it is a sandbox platform and
- * its settlement accounts. A platform this process has seen is not read again (`CommandRunner.loadSettled`).
- */
-export function settledPlatform(runner: CommandRunner, platformId: string): Promise<PlatformState> {
-  return runner.loadSettled(streams.platform(platformId), platformDecider, (s) => s.exists);
-}
-
-export async function settlementAccountOf(runner: CommandRunner, platformId: string, code: string): Promise<string> {
-  const state = await settledPlatform(runner, platformId);
-  const id = state.settlementAccounts.get(code);
-  if (!id)
-    throw new DomainError('invalid', 'UNSUPPORTED_CURRENCY', `the platform has no settlement account in ${code}`);
-  return id;
-}
-
-export async function isSandboxPlatform(runner: CommandRunner, platformId: string): Promise<boolean> {
-  const state = await settledPlatform(runner, platformId);
-  return state.sandbox === true;
 }

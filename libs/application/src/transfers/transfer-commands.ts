@@ -12,8 +12,8 @@ import { transferAmount } from '#domain/transfers/transfer-amount.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { isSandboxPlatform } from '../platforms/settled-platform.js';
 import {
-  isSandboxPlatform,
   loadCustomerAccount,
   loadLiveExternalAccount,
   requireActive,

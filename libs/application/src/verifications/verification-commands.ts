@@ -2,8 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { customerDecider } from '#domain/customer/customer.js';
 import { notFound } from '#domain/errors.js';
-import { publicId, streams, type IdGenerator } from '#domain/ids.js';
-import { platformDecider } from '#domain/platform/platform.js';
+import { publicId, type IdGenerator } from '#domain/ids.js';
 import {
   kycStatusFrom,
   verificationDecider,
@@ -20,6 +19,7 @@ import { Collections } from '#read-models/projections/collections.js';
 import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { allForPlatform } from '../queries/list-query.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { isSandboxPlatform } from '../platforms/settled-platform.js';
 
 export class CreateVerificationCommand {
   constructor(
@@ -56,10 +56,9 @@ export class CreateVerificationHandler implements ICommandHandler<CreateVerifica
   async execute({ customerId, actor }: CreateVerificationCommand) {
     const customer = await loadOwnCustomer(this.runner, customerId, actor);
     if (customer.isDeleted) throw notFound('CUSTOMER', customerId);
-    const { state: platform } = await this.runner.load(streams.platform(actor.platformId), platformDecider);
     const customerType = customer.customerType!;
     const business = customerType === 'BUSINESS';
-    const sandbox = Boolean(platform.sandbox);
+    const sandbox = await isSandboxPlatform(this.runner, actor.platformId);
     const requirements = documentsRequired(customerType, customer.profile, sandbox)
       ? verificationRequirements({
           customerId,

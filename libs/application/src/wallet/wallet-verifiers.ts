@@ -4,10 +4,9 @@ import type { RelyingParty } from '#crypto/webauthn.js';
 import type { AppConfig } from '#config/config.js';
 import type { Clock } from '#domain/clock.js';
 import { DomainError, invalid } from '#domain/errors.js';
-import { streams } from '#domain/ids.js';
-import { platformDecider } from '#domain/platform/platform.js';
 import { unauthorized } from '#domain/wallet/signed-retry.js';
 import { CommandRunner } from '../command-runner.js';
+import { isSandboxPlatform } from '../platforms/settled-platform.js';
 import { APP_CONFIG, CLOCK } from '../tokens.js';
 
 /** The fixed EMAIL_OTP code of sandbox platforms. */
@@ -35,8 +34,7 @@ export class WalletVerifiers {
   }
 
   async isSandbox(platformId: string): Promise<boolean> {
-    const { state } = await this.runner.load(streams.platform(platformId), platformDecider);
-    return state.sandbox === true;
+    return isSandboxPlatform(this.runner, platformId);
   }
 
   /**

@@ -50,6 +50,9 @@ export interface DeliveryDeps {
 
 const SIGNER_CACHE = 1000;
 
+/** A platform's endpoint (null when webhooks are off) and the signer for its webhooks. */
+type Target = { url: string | null; signer?: WebhookSigner };
+
 /**
  * Makes one delivery attempt: signs, POSTs to the platform's current endpoint, and records the
  * attempt in the webhook's stream. Retries follow an endpoint change; once webhooks are turned off
@@ -61,7 +64,7 @@ export class WebhookDeliverer {
   private readonly logger = new Logger('WebhookDeliverer');
 
   /** This turn's read of each platform's webhook configuration, shared by the attempts the turn starts. */
-  private readonly targets = new TurnMemo<string, { url: string | null; signer?: WebhookSigner }>();
+  private readonly targets = new TurnMemo<string, Target>();
 
   constructor(private readonly deps: DeliveryDeps) {}
 
@@ -70,11 +73,11 @@ export class WebhookDeliverer {
    * attempts one turn of the event loop starts share one read (they were claimed together); an endpoint changed
    * meanwhile is used from the next turn on.
    */
-  private target(platformId: string): Promise<{ url: string | null; signer?: WebhookSigner }> {
+  private target(platformId: string): Promise<Target> {
     return this.targets.get(platformId, () => this.readTarget(platformId));
   }
 
-  private async readTarget(platformId: string): Promise<{ url: string | null; signer?: WebhookSigner }> {
+  private async readTarget(platformId: string): Promise<Target> {
     const { state } = await this.deps.runner.load(streams.webhooks(platformId), webhookConfigDecider);
     if (!state.keys || !state.webhookEndpoint) return { url: null };
     let signer = this.signers.get(platformId);
