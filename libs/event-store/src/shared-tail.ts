@@ -15,16 +15,17 @@ interface Page {
  * of it before anything changes. A commit wakes every subscription of the process at once (the projections, the
  * webhook dispatcher, the card worker), and each used to read and decode the same new events itself.
  *
- * A page is shared until this process commits again (`invalidate`) or the turn of the event loop ends, whichever
- * comes first: a subscription that a later poll wakes reads the log again and sees what other processes committed
- * meanwhile. Shared events are deeply frozen, so no subscriber can change what another one sees.
+ * A page is shared until this process commits again (`invalidate`), the turn of the event loop ends, or the file's
+ * commit version moves (another connection committed and this process has seen it), whichever comes first: a
+ * subscription that a later poll wakes reads the log again and sees what other processes committed meanwhile.
+ * Shared events are deeply frozen, so no subscriber can change what another one sees.
  */
 export class SharedTail {
   private page: Page | undefined;
   private clearing: NodeJS.Immediate | undefined;
   /**
-   * The commit version read before the page `next` returned last was read from the log (a shared page's is the one
-   * read before its first reader's read: another process may have committed since, and its waiter must see that).
+   * The commit version read before the page `next` returned last was read from the log: what a waiter after it waits
+   * past. A page is shared only while the version is still the one read before it.
    */
   lastVersion = 0;
 
@@ -36,12 +37,14 @@ export class SharedTail {
 
   /** Up to a page of the events after `after`: what a read of the log now would return. */
   next(after: bigint): readonly RecordedEvent[] {
-    const shared = this.page && this.slice(this.page, after);
+    const version = this.version();
+    // A page read before another connection's commit that this process has since seen is not what a read would return
+    // now; handed out again, its version would wake the reader's wait at once, for the same page, without end.
+    const shared = this.page && this.page.version === version && this.slice(this.page, after);
     if (shared) {
-      this.lastVersion = this.page!.version;
+      this.lastVersion = version;
       return shared;
     }
-    const version = this.version();
     const events = this.read(after, this.pageSize).map(deepFreeze);
     this.lastVersion = version;
     this.page = { after, events, complete: events.length < this.pageSize, version };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RecordedEvent } from './event-store.js';
+import { CommitWatch } from './commit-watch.js';
 import { SharedTail } from './shared-tail.js';
 
 const event = (position: number): RecordedEvent => ({
@@ -66,20 +67,47 @@ describe('SharedTail', () => {
     expect(reads.map(([after]) => after)).toEqual([0n, 0n, 4n]);
   });
 
-  it('gives a shared page the commit version read before its read, so its waiters wake for a commit after it', () => {
-    const { events, read } = log(3);
+  it('shares a page only while the commit version is the one read before it', () => {
+    const { events, reads, read } = log(3);
     let version = 7;
     const tail = new SharedTail(read, 10, () => version);
     expect(positions(tail.next(0n))).toEqual([1, 2, 3]);
     expect(tail.lastVersion).toBe(7);
-    // Another process commits within the turn: the page handed out again does not hold it, and says so.
+    expect(positions(tail.next(2n))).toEqual([3]);
+    // Another process commits within the turn and this one sees the version move: the page no longer is what a read
+    // returns, so it is read again.
     events.push(event(4));
     version = 8;
-    expect(positions(tail.next(3n))).toEqual([]);
-    expect(tail.lastVersion).toBe(7);
-    tail.invalidate();
     expect(positions(tail.next(3n))).toEqual([4]);
     expect(tail.lastVersion).toBe(8);
+    expect(reads.map(([after]) => after)).toEqual([0n, 3n]);
+  });
+
+  it('lets a subscription woken by a version it has not read reach the end of the log within the turn', () => {
+    // A subscription's loop: read the tail; wait past the version read with the page, or go round at once when the
+    // watch already reads another one. A watch whose turn's version is read again after another process's commit
+    // (its waiters were all cancelled) used to meet a page shared from before that commit, and went round forever in
+    // microtasks, so the process served nothing more and ignored SIGTERM.
+    const { events, read } = log(3);
+    let fileVersion = 1;
+    const watch = new CommitWatch(() => fileVersion, 5);
+    const tail = new SharedTail(read, 10, () => watch.current());
+    try {
+      let cursor = 0n;
+      const page = tail.next(cursor);
+      cursor = page.at(-1)!.position;
+      events.push(event(4));
+      fileVersion = 2;
+      watch.stop();
+      let rounds = 0;
+      for (; rounds < 100; rounds++) {
+        for (const e of tail.next(cursor)) cursor = e.position;
+        if (watch.current() === tail.lastVersion) break;
+      }
+      expect({ rounds, cursor }).toEqual({ rounds: 0, cursor: 4n });
+    } finally {
+      watch.stop();
+    }
   });
 
   it('hands out frozen events, so no subscriber changes what another sees', () => {
