@@ -160,6 +160,9 @@ export const lists: Scenario = {
     'documents each: first page, common filters and a deep cursor page, totalCount included',
   async run() {
     const dir = mkdtempSync(join(tmpdir(), 'bench-lists-'));
+    // A data directory per size: the collections are grown in `dir`, which the largest size keeps, and copied to a
+    // directory of their own once each smaller size is reached.
+    const dirs = SIZES.map((size, i) => (i === SIZES.length - 1 ? dir : `${dir}-${size}`));
     try {
       const setup = await startChildService(dir);
       try {
@@ -170,15 +173,11 @@ export const lists: Scenario = {
       const file = join(dir, 'read-models.db');
       const templates = readTemplates(file);
 
-      // A data directory per size: the collections grown in `dir`, copied once each smaller size is reached.
-      const dirs: string[] = [];
       let built = 0;
       for (const [i, size] of SIZES.entries()) {
         grow(file, templates, built, size);
         built = size;
-        const copy = i === SIZES.length - 1 ? dir : `${dir}-${size}`;
-        if (copy !== dir) cpSync(dir, copy, { recursive: true });
-        dirs.push(copy);
+        if (dirs[i] !== dir) cpSync(dir, dirs[i], { recursive: true });
       }
       for (const d of dirs) syncTree(d);
 
@@ -187,8 +186,7 @@ export const lists: Scenario = {
       // caught up: the documents were written straight into the read models). They run side by side and are read in
       // turns; a request at a time, so one is busy at any moment.
       const services: ChildService[] = [];
-      let idleRss: number[] = [];
-      let busyRss: number[] = [];
+      let rss: { after2s: number[]; idle: number[] } | undefined;
       try {
         for (const d of dirs) services.push(await startChildService(d, {}, 600_000));
         // A freshly started process compiles its code paths on the first requests: one warm-up round over every
@@ -199,9 +197,7 @@ export const lists: Scenario = {
             for (let n = 0; n < WARM_UP; n++)
               await expectStatus(service.api.get(await c.path(SIZES[i], service.api)), 200, c.name);
         for (const c of CASES) results.set(c.name, await measure(services, c));
-        const rss = await restingRssMb(services.map((s) => s.process.pid!));
-        busyRss = rss.after2s;
-        idleRss = rss.idle;
+        rss = await restingRssMb(services.map((s) => s.process.pid!));
       } finally {
         await Promise.all(services.map((s) => s.kill('SIGTERM')));
       }
@@ -229,6 +225,8 @@ export const lists: Scenario = {
         );
       }
       figures.worstP99Growth = round(worst, 2);
+      // Read once every case was measured (the try above throws otherwise).
+      const { after2s: busyRss, idle: idleRss } = rss!;
       SIZES.forEach((size, i) => {
         figures[`rss2sAfter${size}Mb`] = round(busyRss[i]);
         figures[`idleRss${size}Mb`] = round(idleRss[i]);
@@ -247,7 +245,7 @@ export const lists: Scenario = {
       );
       return { lines, ratio: null, figures };
     } finally {
-      for (const d of [dir, ...SIZES.map((size) => `${dir}-${size}`)]) rmSync(d, { recursive: true, force: true });
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
     }
   },
 };
