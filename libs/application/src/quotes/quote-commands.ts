@@ -138,12 +138,16 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuoteCommand, R
       streams.quote(quote.id),
       quoteDecider,
       { type: 'CreateQuote', quote, transaction },
-      { metadata, waitForReadModels: !executeNow },
+      { metadata, waitForReadModels: false },
     );
-    await this.process.schedule(
-      { kind: 'QUOTE_DEADLINE', platformId: actor.platformId, quoteId: quote.id },
-      Date.parse(quote.expiresAt) - now.getTime(),
-    );
+    // The deadline is enqueued while the read models take the quote in (an answer waits for both).
+    await Promise.all([
+      this.process.schedule(
+        { kind: 'QUOTE_DEADLINE', platformId: actor.platformId, quoteId: quote.id },
+        Date.parse(quote.expiresAt) - now.getTime(),
+      ),
+      !executeNow && created.position !== undefined && this.runner.waitForReadModels(created.position),
+    ]);
     if (!executeNow) return toQuoteResource(quote, created.state.transaction!.status);
     const started = await startQuote(this.process, quote, metadata);
     return toQuoteResource(quote, started.status);

@@ -135,10 +135,12 @@ export class PaymentProcess {
     await this.hold(tx, metadata);
     let started: TransactionRecord;
     try {
-      // With an immediate step to follow, only the step's final status needs to wait for the read models.
+      // The immediate step is claimed in the same append as PROCESSING (applyStep then finds it claimed); with a step
+      // to follow, only the step's final status needs to wait for the read models.
+      const thenBegin = immediate ? { step: immediate, from: STEP_FROM[immediate.type] } : undefined;
       started = await this.transition(
         ref,
-        { to: 'PROCESSING', from: guard.from, notAfter: guard.notAfter },
+        { to: 'PROCESSING', from: guard.from, notAfter: guard.notAfter, ...(thenBegin ? { thenBegin } : {}) },
         metadata,
         !immediate,
       );

@@ -134,6 +134,11 @@ export interface TransitionCommand {
   step?: PaymentStep;
   /** The step's final change: the step is no longer active afterwards. */
   endsStep?: boolean;
+  /**
+   * A step to claim in the same decision, on the record this change leaves (as BeginPaymentStep would: a no-op when
+   * that status is not in `from`), so the change and the claim are committed together.
+   */
+  thenBegin?: { step: PaymentStep; from: readonly TransactionStatus[] };
 }
 
 /** Claims a step: refused (409 PAYMENT_BUSY) while another step is active; a no-op when the status no longer fits. */
@@ -191,7 +196,7 @@ export function transition(tx: TransactionRecord, cmd: TransitionCommand): Trans
 export function transitionEvents(tx: TransactionRecord | undefined, cmd: TransitionCommand): TransactionEvent[] {
   if (!tx) throw new DomainError('not_found', 'TRANSACTION_NOT_FOUND', 'transaction not found');
   const next = transition(tx, cmd);
-  return next
+  const changed: TransactionEvent[] = next
     ? [
         {
           type: 'TransactionStatusChanged',
@@ -199,6 +204,9 @@ export function transitionEvents(tx: TransactionRecord | undefined, cmd: Transit
         },
       ]
     : [];
+  if (!cmd.thenBegin) return changed;
+  const claimed = beginStepEvents(next ?? tx, { type: 'BeginPaymentStep', ...cmd.thenBegin, now: cmd.now });
+  return [...changed, ...claimed];
 }
 
 /** The status a step ends in. */

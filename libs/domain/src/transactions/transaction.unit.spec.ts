@@ -127,6 +127,33 @@ describe('transaction lifecycle', () => {
     ).toEqual([]);
   });
 
+  it('starts a payment and claims its immediate step in one decision', () => {
+    const complete: PaymentStep = { type: 'COMPLETE' };
+    const start = (state: TransactionRecord, from: TransactionStatus[] = ['PROCESSING']) =>
+      transactionDecider.decide(
+        {
+          type: 'TransitionTransaction',
+          to: 'PROCESSING',
+          from: ['PENDING'],
+          now: LATER,
+          thenBegin: { step: complete, from },
+        },
+        { transaction: state },
+      );
+    const events = start(tx());
+    expect(events.map((e) => e.type)).toEqual(['TransactionStatusChanged', 'TransactionStepStarted']);
+    const state = deciderSpec(transactionDecider).fold(events);
+    expect(state.transaction).toMatchObject({ status: 'PROCESSING', activeStep: complete, updatedAt: LATER });
+    // Already PROCESSING and claimed: nothing new (a repeated start).
+    expect(start(state.transaction!)).toEqual([]);
+    // A step that does not apply from the new status is not claimed; the change itself stands.
+    expect(start(tx(), ['COMPLETED']).map((e) => e.type)).toEqual(['TransactionStatusChanged']);
+    // A refused change claims nothing.
+    expect(() => start(tx({ status: 'FAILED' }))).toThrow(
+      expect.objectContaining({ code: 'INVALID_STATE_TRANSITION' }),
+    );
+  });
+
   it('creates a transaction and passes it through statuses in one decision', () => {
     const events = transactionDecider.decide(
       { type: 'CreateTransaction', transaction: tx({ status: 'CREATED' }), then: ['PENDING'] },
