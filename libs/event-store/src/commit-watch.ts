@@ -1,3 +1,4 @@
+import { watch } from 'node:fs';
 import type Database from 'better-sqlite3';
 
 /** `PRAGMA data_version` of a connection, prepared once: what a CommitWatch reads. */
@@ -17,7 +18,8 @@ export function dataVersionOf(db: Database.Database): () => number {
  * A waiter passes the version it read before it looked at the file (`current()`, then its read); it is woken at the
  * first tick that reads another one, or at once if `current()` already differs, so a commit after its read is never
  * slept through. It may be woken for a commit it has already seen (its read came after the commit); never late by more
- * than a tick.
+ * than a tick. With `quieting`, a watch that has found nothing new for a while stops ticking often and listens to
+ * the file instead (see QuietOptions): an idle service then wakes a few dozen times a second instead of hundreds.
  */
 export class CommitWatch {
   /** Each waiter and the version it waits past. */
@@ -26,11 +28,18 @@ export class CommitWatch {
   /** The version as first read in this turn of the event loop (see `current`). */
   private turn: number | undefined;
   private forgetting: NodeJS.Immediate | undefined;
+  /** The version the last tick read, and how many ticks in a row have read it. */
+  private lastTick: number | undefined;
+  private unchangedTicks = 0;
+  /** While quiet: how to stop the file's notifications. */
+  private quiet: (() => void) | undefined;
+  private cannotListen = false;
 
   constructor(
     /** `PRAGMA data_version` of the watching connection. */
     private readonly read: () => number,
     private readonly intervalMs: number,
+    private readonly quieting?: QuietOptions,
   ) {}
 
   /**
@@ -60,7 +69,7 @@ export class CommitWatch {
       return () => (cancelled = true);
     }
     this.waiters.set(wake, since);
-    this.timer ??= setTimeout(() => this.tick(), this.intervalMs);
+    this.timer ??= setTimeout(() => this.tick(), this.quiet ? this.quieting!.intervalMs : this.intervalMs);
     return () => {
       this.waiters.delete(wake);
       if (this.waiters.size === 0) this.stop();
@@ -74,6 +83,9 @@ export class CommitWatch {
     clearImmediate(this.forgetting);
     this.forgetting = undefined;
     this.turn = undefined;
+    this.endQuiet();
+    this.lastTick = undefined;
+    this.unchangedTicks = 0;
   }
 
   private tick(): void {
@@ -83,12 +95,94 @@ export class CommitWatch {
       now = this.read();
     } catch {
       // A closed connection: its owner ends the waits.
+      this.endQuiet();
       return;
+    }
+    if (now === this.lastTick) this.unchangedTicks++;
+    else {
+      this.lastTick = now;
+      this.unchangedTicks = 0;
+      this.endQuiet();
     }
     const woken: (() => void)[] = [];
     for (const [wake, since] of this.waiters) if (since !== now) woken.push(wake);
     for (const wake of woken) this.waiters.delete(wake);
     for (const wake of woken) wake();
-    if (this.waiters.size > 0) this.timer ??= setTimeout(() => this.tick(), this.intervalMs);
+    if (this.waiters.size === 0) return;
+    if (!this.quiet && this.quieting && this.unchangedTicks * this.intervalMs >= this.quieting.afterMs) {
+      this.quiet = this.listen(this.quieting);
+      // A commit between the read above and the listening would go unnoticed until the safety net: look once more.
+      if (this.quiet && this.readOr(now) !== now) this.endQuiet();
+    }
+    this.timer ??= setTimeout(() => this.tick(), this.quiet ? this.quieting!.intervalMs : this.intervalMs);
+  }
+
+  private readOr(fallback: number): number {
+    try {
+      return this.read();
+    } catch {
+      return fallback;
+    }
+  }
+
+  /**
+   * Quiet from now on: the file's next notification brings the ticks back at once. Undefined if it cannot listen (and
+   * then it is not tried again).
+   */
+  private listen(quieting: QuietOptions): (() => void) | undefined {
+    if (this.cannotListen) return undefined;
+    try {
+      return quieting.listen(() => {
+        if (!this.quiet) return;
+        this.endQuiet();
+        if (this.timer === undefined) return;
+        clearTimeout(this.timer);
+        this.timer = undefined;
+        this.tick();
+      });
+    } catch {
+      this.cannotListen = true;
+      return undefined;
+    }
+  }
+
+  /** Back to ticking every `intervalMs` (no longer quiet). */
+  private endQuiet(): void {
+    const stopListening = this.quiet;
+    this.quiet = undefined;
+    this.unchangedTicks = 0;
+    stopListening?.();
   }
 }
+
+/**
+ * How a watch goes quiet: after `afterMs` of ticks that found no other connection's commit, it ticks only every
+ * `intervalMs` (a safety net) and waits for the file to say it changed (`listen`, which returns how to stop
+ * listening, or throws if it cannot listen: the watch then keeps ticking as before). The first notification brings
+ * the ticks back, so an idle process hardly wakes and a busy one never handles a notification per commit.
+ */
+export interface QuietOptions {
+  afterMs: number;
+  intervalMs: number;
+  listen(changed: () => void): () => void;
+}
+
+/**
+ * Notifications of writes to a SQLite file's write-ahead log (`fs.watch`, inotify on Linux): every commit in WAL mode
+ * writes its frames there. The listener does not keep the process alive.
+ */
+export function walWrites(path: string): QuietOptions['listen'] {
+  return (changed) => {
+    const watcher = watch(`${path}-wal`, { persistent: false }, () => changed());
+    // A watcher that fails (the file went away) counts as a change: the watch ticks again and stops listening.
+    watcher.on('error', () => changed());
+    return () => watcher.close();
+  };
+}
+
+/** The quiet settings of the embedded stores' watches: quiet after a second without another connection's commit. */
+export const quietOnWalWrites = (path: string): QuietOptions => ({
+  afterMs: 1_000,
+  intervalMs: 1_000,
+  listen: walWrites(path),
+});

@@ -106,4 +106,101 @@ describe('CommitWatch', () => {
     expect(woken).toEqual([]);
     expect(jest.getTimerCount()).toBe(0);
   });
+
+  describe('quiet', () => {
+    /** A file whose notifications the test sends: `listening` while the watch listens. */
+    function notifier(options: { fails?: boolean } = {}) {
+      const state = { listening: 0, listens: 0, changed: undefined as (() => void) | undefined };
+      const quieting = {
+        afterMs: 100,
+        intervalMs: 1_000,
+        listen(changed: () => void) {
+          state.listens++;
+          if (options.fails) throw new Error('ENOENT');
+          state.listening++;
+          state.changed = changed;
+          return () => {
+            state.listening--;
+            state.changed = undefined;
+          };
+        },
+      };
+      return { state, quieting };
+    }
+
+    it('ticks only as a safety net after a quiet spell, and a notification brings the ticks back at once', async () => {
+      const f = file();
+      const n = notifier();
+      const watch = new CommitWatch(f.version, 5, n.quieting);
+      const woken: string[] = [];
+      watch.next(1, () => woken.push('a'));
+      watch.next(1, () => woken.push('b'));
+      await jest.advanceTimersByTimeAsync(105); // the first tick reads, 20 more find nothing new
+      expect(n.state.listening).toBe(1);
+      const reads = f.state.reads;
+      await jest.advanceTimersByTimeAsync(995);
+      expect(f.state.reads).toBe(reads); // nothing read between the safety net's ticks
+      f.state.version = 2;
+      n.state.changed!();
+      expect(woken).toEqual(['a', 'b']); // at once, in the notification's turn
+      expect(n.state.listening).toBe(0);
+      // Ticking every 5 ms again for the next waiter.
+      watch.next(2, () => woken.push('c'));
+      f.state.version = 3;
+      await jest.advanceTimersByTimeAsync(5);
+      expect(woken).toEqual(['a', 'b', 'c']);
+    });
+
+    it('still finds a commit nobody notified, at the next safety-net tick', async () => {
+      const f = file();
+      const n = notifier();
+      const watch = new CommitWatch(f.version, 5, n.quieting);
+      const woken: string[] = [];
+      watch.next(1, () => woken.push('a'));
+      await jest.advanceTimersByTimeAsync(105); // the first tick reads, 20 more find nothing new
+      expect(n.state.listening).toBe(1);
+      f.state.version = 2;
+      await jest.advanceTimersByTimeAsync(999);
+      expect(woken).toEqual([]);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(woken).toEqual(['a']);
+    });
+
+    it('looks again once it listens, so a commit just before is not left to the safety net', async () => {
+      const f = file();
+      const n = notifier();
+      const listen = n.quieting.listen;
+      n.quieting.listen = (changed) => {
+        f.state.version = 2; // another process commits between the tick's read and the listening
+        return listen(changed);
+      };
+      const watch = new CommitWatch(f.version, 5, n.quieting);
+      const woken: string[] = [];
+      watch.next(1, () => woken.push('a'));
+      await jest.advanceTimersByTimeAsync(105); // the first tick reads, 20 more find nothing new
+      expect(n.state.listening).toBe(0);
+      await jest.advanceTimersByTimeAsync(5);
+      expect(woken).toEqual(['a']);
+    });
+
+    it('stops listening when the last waiter goes, and keeps ticking where it cannot listen', async () => {
+      const f = file();
+      const n = notifier();
+      const cancel = new CommitWatch(f.version, 5, n.quieting).next(1, () => undefined);
+      await jest.advanceTimersByTimeAsync(105); // the first tick reads, 20 more find nothing new
+      expect(n.state.listening).toBe(1);
+      cancel();
+      expect(n.state.listening).toBe(0);
+      expect(jest.getTimerCount()).toBe(0);
+
+      const g = file();
+      const failing = notifier({ fails: true });
+      new CommitWatch(g.version, 5, failing.quieting).next(1, () => undefined);
+      await jest.advanceTimersByTimeAsync(205);
+      expect(failing.state.listens).toBe(1); // not tried at every tick
+      const reads = g.state.reads;
+      await jest.advanceTimersByTimeAsync(50);
+      expect(g.state.reads - reads).toBe(10);
+    });
+  });
 });

@@ -29,7 +29,7 @@ import { GENESIS_HASH, chainMetadata } from './hash-chain.js';
 import { refusal, type AppendReply, type AppendRequest } from './sqlite-appender.js';
 import { appendWriter, openForAppends, type AppendWriter } from './sqlite-append-writer.js';
 import { SqliteSnapshotStore } from './sqlite-snapshots.js';
-import { CommitWatch, dataVersionOf } from './commit-watch.js';
+import { CommitWatch, dataVersionOf, quietOnWalWrites } from './commit-watch.js';
 import { subscriptionHandle, type StoreSubscription, type SubscriptionFlags } from './subscription-handle.js';
 
 export interface SqliteEventStoreOptions {
@@ -121,7 +121,11 @@ export class SqliteEventStore implements EventStore {
     this.db = openForAppends(path, options.busyTimeoutMs ?? 5000);
     this.db.exec(SCHEMA);
     this.upgradeChain();
-    this.watch = new CommitWatch(dataVersionOf(this.db), options.pollIntervalMs ?? 5);
+    this.watch = new CommitWatch(
+      dataVersionOf(this.db),
+      options.pollIntervalMs ?? 5,
+      path === ':memory:' ? undefined : quietOnWalWrites(path),
+    );
     this.snapshots = new SqliteSnapshotStore(this.db, path, () => this.clock.now());
     this.stmt = {
       readStream: this.db.prepare<[string, bigint, number], EventRow>(

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Clock } from '#domain/clock.js';
-import { CommitWatch, dataVersionOf } from '#event-store/commit-watch.js';
+import { CommitWatch, dataVersionOf, quietOnWalWrites } from '#event-store/commit-watch.js';
 import { attemptBudget, backoffDelayMs, delayOf, errorMessage, isUnrecoverable } from './backoff.js';
 import {
   DEPTH_CAP,
@@ -107,7 +107,7 @@ export class SqliteJobQueue implements JobQueue {
     if (!columns.some((column) => column.name === 'grp')) this.db.exec(`ALTER TABLE jobs ADD COLUMN grp TEXT`);
     this.db.exec(GROUP_INDEX);
     this.stmt = prepareStatements(this.db);
-    if (path !== ':memory:') this.watch = new CommitWatch(dataVersionOf(this.db), 5);
+    if (path !== ':memory:') this.watch = new CommitWatch(dataVersionOf(this.db), 5, quietOnWalWrites(path));
     this.insertAll = this.db.transaction((batch: PendingInsert[], woken: Set<string>) => {
       for (const { row } of batch) {
         const inserted = this.stmt.insert.run(row);
