@@ -4,8 +4,9 @@ import { readFileSync } from 'node:fs';
  * Where a benchmark's measured window spent its time: `node dist/test/bench/profile-summary.js FILE.cpuprofile`
  * (written by `BENCH_CPU_PROFILE=DIR npm run bench -- <scenario>`). Each sample's time goes to the innermost frame
  * of the call stack that belongs to a named part (a better-sqlite3 call counts for the code that made it, so a
- * commit's fsync is the event store's); the benchmark's own clients are set apart, and the shares are also given
- * of the service's time alone.
+ * commit's fsync is the event store's); the benchmark's own clients and the idle time are set apart, and the shares
+ * are also given of the server's time alone. The raw references' windows are profiled too (`cards-raw`,
+ * `signed-retry-raw-concurrent`, `quotes-raw-concurrent`): there the server is the raw one.
  */
 
 interface Frame {
@@ -44,6 +45,8 @@ const HTTP_FRAMEWORK = new RegExp(
 
 /** Parts of the service, innermost first wins; the order matters only where a frame could match two. */
 const PARTS: [part: string, test: (frame: Frame) => boolean][] = [
+  // The raw references' own code (in a profile of a raw window; node's HTTP and crypto under it count as below).
+  ['raw reference server (its own code)', (f) => /\/test\/bench\/raw-/.test(f.url)],
   ['benchmark clients (HTTP client, stamping)', (f) => /\/test\/|undici|@turnkey|@noble|@hpke/.test(f.url)],
   ['stamp verification (wallet)', (f) => /libs\/(domain|application)\/src\/wallet\/.*(stamp|signed)/.test(f.url)],
   ['event store: append, commit (fsync), reads', (f) => /libs\/event-store\//.test(f.url)],
@@ -103,8 +106,9 @@ if (process.argv[1]?.endsWith('profile-summary.js')) {
     const clients = rows.filter((r) => r.part.startsWith('benchmark clients')).reduce((sum, r) => sum + r.ms, 0);
     const idle = rows.filter((r) => r.part.startsWith('idle')).reduce((sum, r) => sum + r.ms, 0);
     const service = total - clients - idle;
-    console.log(`${file}: ${total.toFixed(0)} ms sampled, of which the service ${service.toFixed(0)} ms`);
-    console.log('      ms | of all | of service | part');
+    // In a profile of a raw reference's window, "the server" is the raw server (and node's HTTP and crypto it calls).
+    console.log(`${file}: ${total.toFixed(0)} ms sampled, of which the server ${service.toFixed(0)} ms`);
+    console.log('      ms | of all |  of server | part');
     for (const { part, ms } of rows) {
       const ofService =
         part.startsWith('benchmark clients') || part.startsWith('idle') ? '' : `${((100 * ms) / service).toFixed(1)}%`;

@@ -170,7 +170,7 @@ export const cardsFreezeUnfreeze: Scenario = {
       const reference = await referenceTarget(sessions);
       let raw: Measured;
       try {
-        raw = await drive(reference.target);
+        raw = await profiled('cards-raw', () => drive(reference.target));
       } finally {
         await reference.close();
       }

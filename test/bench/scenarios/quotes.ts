@@ -104,7 +104,7 @@ async function measureRaw(dir: string, auth: string): Promise<{ one: Measured; m
     }));
     for (let i = 0; i < 20; i++) await payOnce(api, pairs[i % pairs.length]);
     const one = await measure(api, pairs, 1);
-    const many = await measure(api, pairs, CONCURRENCY);
+    const many = await profiled('quotes-raw-concurrent', () => measure(api, pairs, CONCURRENCY));
     const totals = raw.totals();
     return { one, many, balanced: totals.balances === CONCURRENCY * 1_000_000_000 && totals.entries === 0 };
   } finally {

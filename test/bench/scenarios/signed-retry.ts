@@ -70,7 +70,7 @@ async function sequential(target: Target): Promise<Measured> {
 
 /**
  * (b) one in-flight step 2 per wallet across many wallets; challenges are prepared ahead, outside the clock (and
- * outside the profile: `label` names the measured window's profile, see `profiled`; the raw side is not profiled).
+ * outside the profile: `label` names the measured window's profile, see `profiled`).
  */
 async function concurrent(targets: Target[], perTarget: number, label?: string): Promise<Measured> {
   const queues = await Promise.all(
@@ -182,7 +182,7 @@ export const signedRetry: Scenario = {
       const perWallet = (m: Measured) =>
         Math.max(5, Math.ceil(((m.ops / m.seconds) * 2 * (CONCURRENT_MS / 1000)) / WALLETS));
       const c = await concurrent(svc.targets, perWallet(a), 'signed-retry-concurrent');
-      const d = await concurrent(raw.targets, perWallet(b));
+      const d = await concurrent(raw.targets, perWallet(b), 'signed-retry-raw-concurrent');
       const rate = (m: Measured) => m.ops / m.seconds;
       const lines = [
         describe('(a) service, sequential', a),
