@@ -31,7 +31,7 @@ export class CommitWatch {
   /** The version the last tick read, and how many ticks in a row have read it. */
   private lastTick: number | undefined;
   private unchangedTicks = 0;
-  /** While quiet: how to stop the file's notifications. */
+  /** Set while the watch is quiet (listening to the file instead of ticking often): how to stop listening. */
   private quiet: (() => void) | undefined;
   private cannotListen = false;
 

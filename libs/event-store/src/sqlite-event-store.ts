@@ -39,7 +39,7 @@ export interface SqliteEventStoreOptions {
   busyTimeoutMs?: number;
   /**
    * How often, while a live subscription waits, the store looks whether another process committed (`CommitWatch`),
-   * in ms (default 5).
+   * in ms (default 5); after a second without such a commit, once a second and whenever the write-ahead log is written.
    */
   pollIntervalMs?: number;
   /** Events a subscription reads per query while catching up. */
