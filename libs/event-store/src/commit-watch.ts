@@ -69,7 +69,7 @@ export class CommitWatch {
       return () => (cancelled = true);
     }
     this.waiters.set(wake, since);
-    this.timer ??= setTimeout(() => this.tick(), this.quiet ? this.quieting!.intervalMs : this.intervalMs);
+    this.timer ??= setTimeout(() => this.tick(), this.tickMs());
     return () => {
       this.waiters.delete(wake);
       if (this.waiters.size === 0) this.stop();
@@ -85,7 +85,6 @@ export class CommitWatch {
     this.turn = undefined;
     this.endQuiet();
     this.lastTick = undefined;
-    this.unchangedTicks = 0;
   }
 
   private tick(): void {
@@ -100,8 +99,8 @@ export class CommitWatch {
     }
     if (now === this.lastTick) this.unchangedTicks++;
     else {
+      // Another connection committed: ticking often again (which also starts the count of quiet ticks anew).
       this.lastTick = now;
-      this.unchangedTicks = 0;
       this.endQuiet();
     }
     const woken: (() => void)[] = [];
@@ -114,7 +113,12 @@ export class CommitWatch {
       // A commit between the read above and the listening would go unnoticed until the safety net: look once more.
       if (this.quiet && this.readOr(now) !== now) this.endQuiet();
     }
-    this.timer ??= setTimeout(() => this.tick(), this.quiet ? this.quieting!.intervalMs : this.intervalMs);
+    this.timer ??= setTimeout(() => this.tick(), this.tickMs());
+  }
+
+  /** How long until the next tick: the safety net's interval while quiet. */
+  private tickMs(): number {
+    return this.quiet && this.quieting ? this.quieting.intervalMs : this.intervalMs;
   }
 
   private readOr(fallback: number): number {

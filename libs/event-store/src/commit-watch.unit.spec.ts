@@ -128,13 +128,17 @@ describe('CommitWatch', () => {
       return { state, quieting };
     }
 
-    it('ticks only as a safety net after a quiet spell, and a notification brings the ticks back at once', async () => {
+    /** A watch of a test file that can go quiet, with waiters named `names` waiting past version 1. */
+    function watched(names = ['a'], n = notifier()) {
       const f = file();
-      const n = notifier();
       const watch = new CommitWatch(f.version, 5, n.quieting);
       const woken: string[] = [];
-      watch.next(1, () => woken.push('a'));
-      watch.next(1, () => woken.push('b'));
+      for (const name of names) watch.next(1, () => woken.push(name));
+      return { f, n, watch, woken };
+    }
+
+    it('ticks only as a safety net after a quiet spell, and a notification brings the ticks back at once', async () => {
+      const { f, n, watch, woken } = watched(['a', 'b']);
       await jest.advanceTimersByTimeAsync(105); // the first tick reads, 20 more find nothing new
       expect(n.state.listening).toBe(1);
       const reads = f.state.reads;
@@ -152,11 +156,7 @@ describe('CommitWatch', () => {
     });
 
     it('still finds a commit nobody notified, at the next safety-net tick', async () => {
-      const f = file();
-      const n = notifier();
-      const watch = new CommitWatch(f.version, 5, n.quieting);
-      const woken: string[] = [];
-      watch.next(1, () => woken.push('a'));
+      const { f, n, woken } = watched();
       await jest.advanceTimersByTimeAsync(105); // the first tick reads, 20 more find nothing new
       expect(n.state.listening).toBe(1);
       f.state.version = 2;
@@ -167,16 +167,12 @@ describe('CommitWatch', () => {
     });
 
     it('looks again once it listens, so a commit just before is not left to the safety net', async () => {
-      const f = file();
-      const n = notifier();
+      const { f, n, woken } = watched();
       const listen = n.quieting.listen;
       n.quieting.listen = (changed) => {
         f.state.version = 2; // another process commits between the tick's read and the listening
         return listen(changed);
       };
-      const watch = new CommitWatch(f.version, 5, n.quieting);
-      const woken: string[] = [];
-      watch.next(1, () => woken.push('a'));
       await jest.advanceTimersByTimeAsync(105); // the first tick reads, 20 more find nothing new
       expect(n.state.listening).toBe(0);
       await jest.advanceTimersByTimeAsync(5);

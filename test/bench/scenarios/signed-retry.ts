@@ -72,7 +72,7 @@ async function sequential(target: Target): Promise<Measured> {
  * (b) one in-flight step 2 per wallet across many wallets; challenges are prepared ahead, outside the clock (and
  * outside the profile: `label` names the measured window's profile, see `profiled`).
  */
-async function concurrent(targets: Target[], perTarget: number, label?: string): Promise<Measured> {
+async function concurrent(targets: Target[], perTarget: number, label: string): Promise<Measured> {
   const queues = await Promise.all(
     targets.map(async (t) => {
       const q: Prepared[] = [];
@@ -90,7 +90,7 @@ async function concurrent(targets: Target[], perTarget: number, label?: string):
     );
     return { ops: latencies.length, seconds: (performance.now() - started) / 1000, latencies };
   };
-  return label ? profiled(label, measure) : measure();
+  return profiled(label, measure);
 }
 
 /** The service: in-process on a temporary embedded data directory, wallets opened and verified over HTTP. */

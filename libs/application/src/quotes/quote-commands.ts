@@ -140,13 +140,16 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuoteCommand, R
       { type: 'CreateQuote', quote, transaction },
       { metadata, waitForReadModels: false },
     );
-    // The deadline is enqueued while the read models take the quote in (an answer waits for both).
+    // The deadline is enqueued while the read models take the quote in (an answer waits for both); a quote executed
+    // at once waits for them at the end of its execution instead.
+    const readable =
+      executeNow || created.position === undefined ? undefined : this.runner.waitForReadModels(created.position);
     await Promise.all([
       this.process.schedule(
         { kind: 'QUOTE_DEADLINE', platformId: actor.platformId, quoteId: quote.id },
         Date.parse(quote.expiresAt) - now.getTime(),
       ),
-      !executeNow && created.position !== undefined && this.runner.waitForReadModels(created.position),
+      readable,
     ]);
     if (!executeNow) return toQuoteResource(quote, created.state.transaction!.status);
     const started = await startQuote(this.process, quote, metadata);

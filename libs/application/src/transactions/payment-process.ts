@@ -140,7 +140,7 @@ export class PaymentProcess {
       const thenBegin = immediate ? { step: immediate, from: STEP_FROM[immediate.type] } : undefined;
       started = await this.transition(
         ref,
-        { to: 'PROCESSING', from: guard.from, notAfter: guard.notAfter, ...(thenBegin ? { thenBegin } : {}) },
+        { to: 'PROCESSING', from: guard.from, notAfter: guard.notAfter, thenBegin },
         metadata,
         !immediate,
       );
