@@ -1,5 +1,6 @@
 import type { Decider } from '../decider.js';
 import { DomainError, conflict, invalid } from '../errors.js';
+import { MAX_JSON_AMOUNT } from '../money.js';
 import { ledgerSnapshot } from './ledger-snapshot.js';
 import type { LedgerAccount, LedgerAccountSpec, LedgerState, TransferRecord } from './ledger-state.js';
 import { SettledTransfers } from './settled-transfers.js';
@@ -72,6 +73,36 @@ export function postedBalance(a: Pick<LedgerAccount, 'creditsPosted' | 'debitsPo
   return a.creditsPosted - a.debitsPosted;
 }
 
+/**
+ * Whether an account's totals stay within what the API can state (2^53-1): its debits and its credits, each posted
+ * and pending together, so that a hold that fits can always be posted. Every balance derived from them (posted,
+ * available, with holds) then fits too, either way.
+ */
+export function withinStatedRange(a: LedgerAccount): boolean {
+  return a.debitsPosted + a.debitsPending <= MAX_JSON_AMOUNT && a.creditsPosted + a.creditsPending <= MAX_JSON_AMOUNT;
+}
+
+/**
+ * Refuses a movement that would take a total or balance of either account past what the API can state (the
+ * movement is folded into copies of the two accounts first): nothing is decided, nothing moves.
+ */
+function assertStatable(
+  accounts: readonly LedgerAccount[],
+  change: (debit: LedgerAccount, credit: LedgerAccount) => void,
+): void {
+  const [debit, credit] = accounts.map((a) => ({ ...a }));
+  change(debit, credit);
+  for (const after of [debit, credit]) {
+    if (withinStatedRange(after)) continue;
+    const message =
+      `the transfer would take the balance of account ${after.id} past 2^53-1, ` +
+      'the largest amount the API can state';
+    throw new DomainError('invalid', 'AMOUNT_OUT_OF_RANGE', message, {
+      errors: [{ field: 'amount', constraint: 'AMOUNT_OUT_OF_RANGE', message }],
+    });
+  }
+}
+
 function account(state: LedgerState, spec: LedgerAccountSpec): { account: LedgerAccount; opened?: LedgerEvent } {
   const existing = state.accounts.get(spec.id);
   if (existing) {
@@ -117,6 +148,15 @@ function decideCreate(cmd: Extract<LedgerCommand, { type: 'CreateTransfer' }>, s
   if (!debit.account.allowNegative && available(debit.account) < cmd.amount) {
     throw new DomainError('invalid', 'INSUFFICIENT_FUNDS', `account ${cmd.debit.id} has insufficient funds`);
   }
+  assertStatable([debit.account, credit.account], (d, c) => {
+    if (cmd.pending) {
+      d.debitsPending += cmd.amount;
+      c.creditsPending += cmd.amount;
+    } else {
+      d.debitsPosted += cmd.amount;
+      c.creditsPosted += cmd.amount;
+    }
+  });
   const events: LedgerEvent[] = [];
   if (debit.opened) events.push(debit.opened);
   if (credit.opened) events.push(credit.opened);
@@ -173,6 +213,13 @@ export function decideLedger(cmd: LedgerCommand, state: LedgerState): LedgerEven
       const amount = cmd.amount ?? pending.amount;
       if (amount <= 0n || amount > pending.amount)
         throw invalid('INVALID_AMOUNT', 'posted amount must be between 1 and the pending amount', 'amount');
+      const accounts = [pending.debitAccountId, pending.creditAccountId].map((id) => state.accounts.get(id)!);
+      assertStatable(accounts, (d, c) => {
+        d.debitsPending -= pending.amount;
+        c.creditsPending -= pending.amount;
+        d.debitsPosted += amount;
+        c.creditsPosted += amount;
+      });
       return [
         {
           type: 'PendingTransferPosted',

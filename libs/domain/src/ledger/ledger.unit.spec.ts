@@ -172,6 +172,40 @@ describe('ledger decider', () => {
     spec.given(held).when(voidIt('void', 'missing')).thenFails({ code: 'PENDING_TRANSFER_NOT_FOUND' });
   });
 
+  it('refuses a movement that would take a total or balance past 2^53-1, and allows one up to it', () => {
+    const MAX = BigInt(Number.MAX_SAFE_INTEGER);
+    const full = spec.history(transfer('fund', SETTLEMENT, ALICE, MAX));
+    const refused = { kind: 'invalid', code: 'AMOUNT_OUT_OF_RANGE' } as const;
+    // The credited account, and the settlement account that mirrors it.
+    spec
+      .given(full)
+      .when(transfer('again', SETTLEMENT, ALICE, 1n))
+      .thenFails(refused);
+    spec
+      .given(full)
+      .when(transfer('bob', SETTLEMENT, BOB, 1n))
+      .thenFails(refused);
+    // A hold counts too, and so does its post.
+    spec
+      .given([])
+      .when(transfer('hold', SETTLEMENT, ALICE, MAX, true))
+      .thenEmits();
+    const half = MAX / 2n;
+    const held = spec.history(transfer('f1', SETTLEMENT, ALICE, half), transfer('hold', SETTLEMENT, BOB, half, true));
+    spec
+      .given(held)
+      .when(transfer('f2', SETTLEMENT, BOB, MAX - half * 2n + 1n))
+      .thenFails(refused);
+    spec.given(held).when(post('post', 'hold')).thenEmits();
+    // Money that came in and went out still counts as a running total of the account.
+    const cycled = spec.history(transfer('fund', SETTLEMENT, ALICE, MAX), transfer('out', ALICE, SETTLEMENT, MAX));
+    expect(postedBalance(accountOf(cycled, ALICE.id))).toBe(0n);
+    spec
+      .given(cycled)
+      .when(transfer('more', SETTLEMENT, ALICE, 1n))
+      .thenFails(refused);
+  });
+
   it('keeps the books balanced and no restricted account below zero over any sequence of commands', () => {
     const accounts = [SETTLEMENT, ALICE, BOB];
     const command = fc.oneof(
