@@ -3,7 +3,7 @@ import { ApiError, credentials, get, post, q } from './api.js';
 import { drawFailureRate, drawVolume, drawWebhookLatency, drawWebhookOutcomes } from './charts.js';
 import { cells, code, esc, money, status, table, when } from './format.js';
 import { renderResults, showCardHistory, showCustomer, showTransaction } from './views.js';
-import { loadHealth, loadWebhookConfig, renderCards, renderTransactions, search } from './ops.js';
+import { loadHealth, loadSetAside, loadWebhookConfig, renderCards, renderTransactions, search } from './ops.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -163,6 +163,7 @@ async function start() {
     panel('clock-body', loadClock),
     panel('charts-error', loadVolume),
     panel('health-body', loadHealth),
+    panel('set-aside-body', loadSetAside),
     panel('endpoint-body', () => loadWebhookConfig(() => panel('webhooks-body', loadWebhooks))),
   ]);
 }

@@ -20,6 +20,30 @@ export async function loadHealth() {
     `<div id="queue-depth">${table(['queue', 'waiting', 'delayed', 'running', 'dead'], queues)}</div>`;
 }
 
+/** Events a shared processor could not handle and stepped over, with the failure (GET /audit/set-aside-events). */
+export async function loadSetAside() {
+  const page = await get('/audit/set-aside-events?limit=50');
+  if (page.data.length === 0) {
+    $('set-aside-body').innerHTML = '<span class="muted">No event was set aside.</span>';
+    return;
+  }
+  const head = ['set aside', 'processor', 'position', 'event', 'stream', 'error', 'attempts'];
+  const rows = page.data.map(
+    (e) =>
+      `<tr data-position="${esc(e.position)}">${cells(
+        when(e.setAsideAt),
+        esc(e.processor),
+        esc(e.position),
+        `${esc(e.eventType)}<br>${code(e.eventId)}`,
+        code(e.stream),
+        `<span class="error">${esc(e.error)}</span>`,
+        esc(e.attempts),
+      )}</tr>`,
+  );
+  const more = page.hasMore ? '<p class="muted">Showing the newest 50.</p>' : '';
+  $('set-aside-body').innerHTML = table(head, rows) + more;
+}
+
 /** The webhook endpoint (PATCH /config) and the sandbox test send. */
 export async function loadWebhookConfig(onChange) {
   const config = await get('/config');

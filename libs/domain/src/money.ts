@@ -81,3 +81,11 @@ export function toJsonNumber(n: bigint): number {
   if (n > MAX_JSON_AMOUNT || n < -MAX_JSON_AMOUNT) throw new RangeError(`amount ${n} does not fit a JSON number`);
   return Number(n);
 }
+
+/**
+ * What a reader of recorded amounts states: the JSON number where it fits, and otherwise null with the exact
+ * decimal beside it (amounts recorded before every balance was kept within range can be larger).
+ */
+export function statedAmount(n: bigint): { amount: number | null; exact?: string } {
+  return n > MAX_JSON_AMOUNT || n < -MAX_JSON_AMOUNT ? { amount: null, exact: n.toString() } : { amount: Number(n) };
+}

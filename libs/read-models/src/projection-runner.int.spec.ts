@@ -115,7 +115,7 @@ describe('ProjectionRunner with the embedded event store', () => {
     expect((await readModels.find(Collections.customers, { limit: 10 })).totalCount).toBe(3);
   });
 
-  it('recovers from a failed batch by resubscribing from the checkpoints', async () => {
+  it('recovers from a transiently failed batch by resubscribing from the checkpoints', async () => {
     let failures = 0;
     const flaky: Projection = {
       ...internalAccountProjection,
@@ -123,7 +123,7 @@ describe('ProjectionRunner with the embedded event store', () => {
         await internalAccountProjection.apply(event, tx);
         // Fails the first time the third transfer is applied, after earlier writes in the same batch.
         if (event.type === 'TransferCreated' && event.data.amount === '3' && failures++ === 0)
-          throw new Error('simulated crash');
+          throw Object.assign(new Error('simulated crash'), { code: 'SQLITE_BUSY' });
       },
     };
     const errors: unknown[] = [];
@@ -141,6 +141,63 @@ describe('ProjectionRunner with the embedded event store', () => {
     expect(errors).toEqual([expect.objectContaining({ message: 'simulated crash' })]);
     expect(await balance(account)).toBe(15);
     await expectBalances();
+    expect((await readModels.find(Collections.setAsideEvents, { limit: 10 })).data).toEqual([]);
+  });
+
+  it('sets aside an event one projection keeps failing on, with why, and goes on with every other', async () => {
+    const tries: bigint[] = [];
+    const poisoned: Projection = {
+      ...internalAccountProjection,
+      async apply(event, tx) {
+        if (event.type === 'TransferCreated' && event.data.amount === '3') {
+          tries.push(event.position);
+          throw new RangeError('amount 3 does not fit');
+        }
+        await internalAccountProjection.apply(event, tx);
+      },
+    };
+    const logged: string[] = [];
+    const others = allProjections.filter((p) => p.name !== internalAccountProjection.name);
+    const projections = runner([...others, poisoned], {
+      batchSize: 4,
+      retryDelayMs: 0,
+      setAside: { attempts: 3, delaysMs: [0] },
+      now: () => new Date('2026-01-05T12:00:00.000Z'),
+      logger: { error: (message) => logged.push(message) },
+    });
+    await projections.start();
+    await scenario.createPlatform();
+    const account = await scenario.createCustomer(1);
+    const positions: bigint[] = [];
+    for (const amount of [1n, 2n, 3n, 4n, 5n])
+      positions.push(await scenario.transfer(scenario.settlementId, account, amount));
+    const head = await eventStore.headPosition();
+
+    expect(await projections.waitForPosition(head, 5000)).toBe(true);
+    // Wrong for that account alone: the other transfers are in, and every projection is at the head.
+    expect(await balance(account)).toBe(12);
+    for (const p of allProjections) expect(await readModels.getCheckpoint(p.name)).toBe(head);
+    // Tried in its batch, then on its own with every projection, then in this projection alone three times.
+    expect(tries).toEqual(Array(5).fill(positions[2]));
+    const stored = await readModels.find(Collections.setAsideEvents, { limit: 10 });
+    expect(stored.data).toEqual([
+      expect.objectContaining({
+        id: `projection:${internalAccountProjection.name}:${positions[2]}`,
+        processor: `projection:${internalAccountProjection.name}`,
+        position: positions[2].toString(),
+        eventType: 'TransferCreated',
+        platformId: scenario.platformId,
+        error: 'RangeError: amount 3 does not fit',
+        attempts: 3,
+        setAsideAt: '2026-01-05T12:00:00.000Z',
+      }),
+    ]);
+    expect(logged).toEqual([expect.stringContaining('set aside event')]);
+
+    // A restart and a rebuild step over it the same way, to the same record.
+    await projections.rebuild([internalAccountProjection.name]);
+    expect(await balance(account)).toBe(12);
+    expect((await readModels.find(Collections.setAsideEvents, { limit: 10 })).data).toEqual(stored.data);
   });
 
   it('rebuilds from zero to identical documents, all projections or some, and resumes', async () => {

@@ -2,17 +2,24 @@ import type { ProjectionWaiter } from './projection-waiter.js';
 import { CheckpointedSubscription } from '#event-store/checkpointed-subscription.js';
 import { RunState } from '#event-store/run-state.js';
 import type { EventStore, RecordedEvent } from '#event-store/event-store.js';
+import { handleOrSetAside, isTransientFailure } from '#event-store/set-aside.js';
+import type { SetAsideFailure } from '#event-store/set-aside.js';
 import { CheckpointWaiters } from './checkpoint-waiters.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import {
   CheckpointMovedBack,
   consoleLogger,
+  halves,
+  namesOf,
   projectorLease,
   type ProjectionRunnerOptions,
+  type ReplayDelegate,
 } from './projection-runner-options.js';
 
-export { projectorLease, type ProjectionRunnerOptions };
+export { projectorLease, type ProjectionRunnerOptions, type ReplayDelegate };
 import type { Projection } from './projection.js';
+import { Collections } from './projections/collections.js';
+import { setAsideEventDoc, setAsideMessage } from './set-aside-events.js';
 import {
   ConcurrentProjectionUpdate,
   LeaseLost,
@@ -22,17 +29,6 @@ import {
   type ProjectionTransaction,
   type ReadModelStore,
 } from './read-model-store.js';
-
-/**
- * Replays some of a rebuild's projections elsewhere (another thread) while the runner replays the others: the
- * named projections are already reset; it resolves once their checkpoints are at `head` (their writes carry
- * `fences`, the leases the rebuild took), and rejects if that replay fails.
- */
-export interface ReplayDelegate {
-  replay(names: string[], head: bigint, fences: ReadonlyMap<string, Fence>): Promise<void>;
-  /** Replays both halves (each call in a thread of its own), the runner none. */
-  both?: boolean;
-}
 
 /** Events per page and store transaction when a rebuild replays the log. */
 const REPLAY_PAGE = 5000;
@@ -46,7 +42,9 @@ const REPLAY_PAGE = 5000;
  * two runners on one store never apply an event twice. With leases (the default) only the holder
  * of a projection's lease projects it; the others wait and take over when it stops renewing. A
  * failed batch commits nothing: the runner logs it, resubscribes from the stored checkpoints after
- * a delay, and so resumes exactly where each projection stopped, as after a crash.
+ * a delay, and so resumes exactly where each projection stopped, as after a crash. A batch failing otherwise (see
+ * SetAsidePolicy) is applied one event at a time, and an event a projection keeps failing on is set aside for that
+ * projection alone (its checkpoint steps over it with a record of the failure in one commit); the rest goes on.
  */
 export class ProjectionRunner implements ProjectionWaiter {
   private readonly retryDelayMs: number;
@@ -69,7 +67,7 @@ export class ProjectionRunner implements ProjectionWaiter {
     private readonly store: EventStore,
     private readonly readModels: ReadModelStore,
     private readonly projections: Projection[],
-    options: ProjectionRunnerOptions = {},
+    private readonly options: ProjectionRunnerOptions = {},
   ) {
     const names = new Set(projections.map((p) => p.name));
     if (names.size !== projections.length) throw new Error('projection names must be unique');
@@ -257,10 +255,20 @@ export class ProjectionRunner implements ProjectionWaiter {
   }
 
   private async applyBatch(batch: RecordedEvent[], only?: ReadonlySet<string>): Promise<void> {
+    try {
+      await this.retryRefused(() => this.applyOnce(batch, only));
+    } catch (error) {
+      if (isTransientFailure(error) || (only === undefined && !this.lifecycle.running)) throw error;
+      // One of the events fails: each on its own, so that only the one that keeps failing is set aside.
+      for (const event of batch) await this.applyOneEvent(event, only);
+    }
+  }
+
+  /** Runs `apply` again while the store refuses its commit (a lease moved, a checkpoint moved). */
+  private async retryRefused(apply: () => Promise<void>): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.applyOnce(batch, only);
-        return;
+        return await apply();
       } catch (error) {
         // Refused writes change nothing: re-read what moved and filter the batch again.
         if (attempt >= 20) throw error;
@@ -271,12 +279,46 @@ export class ProjectionRunner implements ProjectionWaiter {
     }
   }
 
+  /** One event for every projection at once, or, when that fails, for each projection on its own. */
+  private async applyOneEvent(event: RecordedEvent, only?: ReadonlySet<string>): Promise<void> {
+    const replay = only !== undefined;
+    try {
+      return await this.retryRefused(() => this.applyOnce([event], only));
+    } catch (error) {
+      if (isTransientFailure(error)) throw error;
+    }
+    for (const { name } of this.projections) {
+      if (only ? !only.has(name) : !this.owns(name)) continue;
+      const alone = () => this.retryRefused(() => this.applyOnce([event], new Set([name]), replay));
+      const handled = await handleOrSetAside(alone, this.options.setAside, () => !replay && !this.lifecycle.running);
+      if (!handled.ok) await this.retryRefused(() => this.setAsideFor(name, event, handled, replay));
+    }
+  }
+
+  /** Moves the projection's checkpoint over `event` with a record of why, in one commit, and logs it. */
+  private async setAsideFor(
+    name: string,
+    event: RecordedEvent,
+    failure: SetAsideFailure,
+    replay: boolean,
+  ): Promise<void> {
+    const expected = this.checkpoints.get(name);
+    if (expected !== undefined && expected >= event.position) return;
+    const doc = setAsideEventDoc(`projection:${name}`, event, failure, this.options.now?.() ?? new Date());
+    const fence = this.fenceFor(name);
+    const commit = { projection: name, expected, position: event.position, ...(fence ? { fence } : {}) };
+    await this.readModels.commitBatches([commit], async (tx) => tx.put(Collections.setAsideEvents, doc), { replay });
+    this.checkpoints.set(name, event.position);
+    this.logger.error(setAsideMessage(doc));
+    this.waiting.notify();
+  }
+
   /**
    * Applies a batch to every owned projection (or only `only`) in ONE store transaction, each projection's
    * documents with its checkpoint. A projection already past the batch skips it (its checkpoint says so), so
    * a batch retried after a refused commit never applies an event twice.
    */
-  private async applyOnce(batch: RecordedEvent[], only?: ReadonlySet<string>): Promise<void> {
+  private async applyOnce(batch: RecordedEvent[], only?: ReadonlySet<string>, replay = !!only): Promise<void> {
     const commits: CheckpointCommit[] = [];
     const work: { projection: Projection; events: RecordedEvent[] }[] = [];
     for (const projection of this.projections) {
@@ -296,7 +338,7 @@ export class ProjectionRunner implements ProjectionWaiter {
         for (const { projection, events } of work) for (const event of events) await projection.apply(event, tx);
       };
       // Only a rebuild names its projections: its pages are a replay.
-      await this.readModels.commitBatches(commits, apply, { replay: only !== undefined });
+      await this.readModels.commitBatches(commits, apply, { replay });
       for (const { projection, position } of commits) this.checkpoints.set(projection, position);
     }
     this.waiting.notify();
@@ -353,21 +395,4 @@ export class ProjectionRunner implements ProjectionWaiter {
     }
     this.checkpoints.set(name, stored);
   }
-}
-
-function namesOf(projections: readonly Projection[]): string[] {
-  return projections.map((p) => p.name);
-}
-
-/** Splits projections into two halves of about equal replay weight (the heaviest first, each to the lighter half). */
-function halves(projections: readonly Projection[]): [Projection[], Projection[]] {
-  const sides: [Projection[], Projection[]] = [[], []];
-  const weights = [0, 0];
-  const weight = (p: Projection) => p.replayWeight ?? 1;
-  for (const projection of [...projections].sort((a, b) => weight(b) - weight(a))) {
-    const side = weights[0] <= weights[1] ? 0 : 1;
-    sides[side].push(projection);
-    weights[side] += weight(projection);
-  }
-  return sides;
 }

@@ -72,6 +72,22 @@ export class AuditController {
     return this.operations.overview(actor.platformId, await this.clocks.now(actor.platformId));
   }
 
+  @Get('set-aside-events')
+  @ApiDoc({
+    summary: 'Events set aside by a shared processor',
+    tag: 'Audit',
+    description:
+      "The calling platform's events that a shared processor (the webhook dispatcher, a projection, the card " +
+      'reactor) could not handle and stepped over so that every other event goes on: which processor, where in ' +
+      'the log, the event type and stream, and the failure (its kind and message). A failure that says a store ' +
+      'is unavailable is retried from the checkpoint instead; any other is tried three times (waiting 0.1 s, then ' +
+      '1 s) before the event is set aside. Newest first, cursor-paginated.',
+    responses: ok('A page of set-aside events', 'list:AuditSetAsideEvent'),
+  })
+  setAside(@Query() q: AuditHistoryQuery, @CurrentActor() actor: Actor) {
+    return this.audit.setAsideEvents(actor.platformId, q);
+  }
+
   @Get('cards/:cardId/history')
   @ApiDoc(history('History of a card'))
   card(@IdParam('Card', 'cardId') id: string, @Query() q: AuditHistoryQuery, @CurrentActor() actor: Actor) {

@@ -5,10 +5,12 @@ import { customerDecider, type CustomerEvent } from '#domain/customer/customer.j
 import { randomIds, streams } from '#domain/ids.js';
 import { CheckpointedSubscription } from '#event-store/checkpointed-subscription.js';
 import type { RecordedEvent } from '#event-store/event-store.js';
+import { handleOrSetAside } from '#event-store/set-aside.js';
 import { UnrecoverableJobError, type Job, type Worker } from '#jobs/job-queue.js';
 import { LeasedCheckpoint } from '#read-models/leased-checkpoint.js';
 import type { CardDoc } from '#read-models/projections/cards/card-projection.js';
 import { Collections } from '#read-models/projections/collections.js';
+import { SetAsideLog, setAsideMessage } from '#read-models/set-aside-events.js';
 import { CommandRunner } from '#application/command-runner.js';
 import type { Infrastructure } from '#application/infrastructure.js';
 import {
@@ -46,9 +48,12 @@ export class CardWorker {
   private sinceCheckpoint = 0;
   private readonly checkpoint: LeasedCheckpoint;
   private readonly feed: CheckpointedSubscription;
+  /** Events the reactor could not react to, for the operator. */
+  private readonly setAsideLog: SetAsideLog;
 
   constructor(private readonly infra: CardWorkerDeps) {
     this.runner = new CommandRunner(infra.eventStore, undefined);
+    this.setAsideLog = new SetAsideLog(infra.readModels, REACTOR);
     this.checkpoint = new LeasedCheckpoint(infra.readModels, REACTOR, (active) => {
       this.logger.log(
         active ? 'this worker reacts to card events now' : 'another worker reacts to card events now; standing by',
@@ -63,7 +68,12 @@ export class CardWorker {
         return { after: this.position };
       },
       handle: async (batch) => {
-        for (const event of batch) await this.react(event);
+        for (const event of batch) {
+          // An event that keeps failing is set aside, not retried forever: the others go on.
+          const stopped = () => !this.feed.isRunning || !this.checkpoint.active;
+          const handled = await handleOrSetAside(() => this.react(event), undefined, stopped);
+          if (!handled.ok) this.logger.error(setAsideMessage(await this.setAsideLog.record(event, handled)));
+        }
       },
       batchSize: 64,
       retryDelayMs: RESUBSCRIBE_MS,

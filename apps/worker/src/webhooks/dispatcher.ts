@@ -10,11 +10,13 @@ import {
 } from '#domain/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream, webhookIdsFor } from '#domain/webhooks/webhook-ids.js';
 import { CheckpointedSubscription } from '#event-store/checkpointed-subscription.js';
+import { DEFAULT_SET_ASIDE_POLICY, handleOrSetAside, type SetAsidePolicy } from '#event-store/set-aside.js';
 import { WrongExpectedVersion, type EventStore, type RecordedEvent } from '#event-store/event-store.js';
 import type { JobQueue } from '#jobs/job-queue.js';
 import { LeasedCheckpoint } from '#read-models/leased-checkpoint.js';
 import type { LeaseKeeperOptions } from '#read-models/lease-keeper.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
+import { SetAsideLog, setAsideMessage } from '#read-models/set-aside-events.js';
 import { DELIVER_JOB, WEBHOOK_BACKOFF, WEBHOOK_QUEUE, type DeliveryJob } from './delivery-jobs.js';
 import { EndpointHistory, LedgerReplay } from './sources.js';
 
@@ -40,6 +42,8 @@ export interface DispatcherDeps {
   checkpointIntervalMs?: number;
   /** The lease that keeps the dispatcher single-active across worker processes. */
   lease?: LeaseKeeperOptions;
+  /** When an event that keeps failing is set aside (see SetAsidePolicy). */
+  setAside?: SetAsidePolicy;
 }
 
 /** Batches recorded and enqueued at once: each one's appends and Redis writes overlap the next ones' planning. */
@@ -86,9 +90,12 @@ export class WebhookDispatcher {
   private inFlight: InFlight[] = [];
   /** Changes whenever the feed resumes from the checkpoint: batches of an older run no longer move `dispatched`. */
   private run = 0;
+  /** Events that could not be turned into webhooks, for the operator. */
+  private readonly setAsideLog: SetAsideLog;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.checkpointIntervalMs = deps.checkpointIntervalMs ?? 200;
+    this.setAsideLog = new SetAsideLog(deps.readModels, DISPATCHER_CHECKPOINT);
     this.endpoints = new EndpointHistory(deps.eventStore);
     this.ledgers = new LedgerReplay(deps.eventStore);
     this.checkpoint = new LeasedCheckpoint(
@@ -186,8 +193,17 @@ export class WebhookDispatcher {
     if (!this.checkpoint.active) throw new Error('the webhook dispatcher lease was lost');
     for (const event of batch) {
       this.endpoints.observe(event);
-      if (event.type === 'WebhookRedeliveryRequested') planned.push(await this.planRedelivery(event));
-      else planned.push(...(await this.plan(event, sources)));
+      // One event that cannot be turned into webhooks is set aside, not retried forever: the others go on.
+      const handled = await handleOrSetAside(
+        async () =>
+          event.type === 'WebhookRedeliveryRequested'
+            ? [await this.planRedelivery(event)]
+            : await this.plan(event, sources),
+        this.deps.setAside ?? DEFAULT_SET_ASIDE_POLICY,
+        () => !this.running || run !== this.run || !this.checkpoint.active,
+      );
+      if (handled.ok) planned.push(...handled.value);
+      else this.logger.error(setAsideMessage(await this.setAsideLog.record(event, handled)));
     }
     // Planned in a run the feed has left: the new run dispatches these events again.
     if (run !== this.run) return;

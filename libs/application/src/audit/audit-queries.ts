@@ -16,7 +16,8 @@ import { Collections } from '#read-models/projections/collections.js';
 import { openAccountDoc, toInternalAccount } from '#read-models/projections/internal-account-docs.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
-import { getForPlatform } from '../queries/list-query.js';
+import type { SetAsideEventDoc } from '#read-models/set-aside-events.js';
+import { getForPlatform, listForPlatform, stripPlatform } from '../queries/list-query.js';
 import { EVENT_STORE, READ_MODELS } from '../tokens.js';
 
 export type AuditResource = 'cards' | 'transactions' | 'internal-accounts' | 'customers';
@@ -56,6 +57,15 @@ export class AuditQueries {
     }
     const events = await this.ownStream(platformId, resource, id);
     return pageOf<HistoryEntry>(events.map(toHistoryEntry), page);
+  }
+
+  /** The platform's events that a shared processor set aside with their failure, newest first (see SetAsidePolicy). */
+  setAsideEvents(platformId: string, page: PageRequest) {
+    const request = { filters: [], sortBy: 'setAsideAt', sortOrder: 'desc' as const, ...page };
+    return listForPlatform<SetAsideEventDoc>(this.store, Collections.setAsideEvents, platformId, request, (doc) => {
+      const { id: _id, ...rest } = stripPlatform(doc);
+      return rest;
+    });
   }
 
   /**

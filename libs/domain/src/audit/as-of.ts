@@ -2,7 +2,7 @@ import type { CustomerState } from '../customer/customer.js';
 import { customerFields } from '../customer/customer-fields.js';
 import { evolveLedger, initialLedgerState, postedBalance } from '../ledger/ledger.js';
 import type { LedgerEvent, LedgerState } from '../ledger/ledger.js';
-import { toJsonNumber } from '../money.js';
+import { statedAmount } from '../money.js';
 import { toHistoryEntry, type AuditSourceEvent, type HistoryEntry } from './history.js';
 
 /** One ledger posting of an internal account, with the account's posted balance right after it. */
@@ -11,16 +11,18 @@ export interface PostingEntry extends HistoryEntry {
     transferId: string;
     /** DEBIT lowers the account's balance, CREDIT raises it. */
     direction: 'DEBIT' | 'CREDIT';
-    /** Minor units; for a post or void, what it moves (0 for a void). */
-    amount: number;
+    /** Minor units; for a post or void, what it moves (0 for a void); null past 2^53-1, with `amountExact`. */
+    amount: number | null;
+    amountExact?: string;
     /** PENDING holds funds; POSTED and VOIDED resolve an earlier hold; SETTLED moves them at once. */
     kind: 'SETTLED' | 'PENDING' | 'POSTED' | 'VOIDED';
     pendingTransferId?: string;
     code: string;
     reference?: string;
   };
-  /** Posted balance (credits less debits) after this posting, minor units. */
-  balance: number;
+  /** Posted balance (credits less debits) after this posting, minor units; null past 2^53-1, with `balanceExact`. */
+  balance: number | null;
+  balanceExact?: string;
 }
 
 /**
@@ -35,19 +37,31 @@ export function ledgerPostings(events: readonly AuditSourceEvent[], accountId: s
       transferId: m.transferId,
       direction: m.debitAccountId === accountId ? 'DEBIT' : 'CREDIT',
       amount: m.amount,
+      ...(m.amountExact !== undefined ? { amountExact: m.amountExact } : {}),
       kind: m.kind,
       ...(m.pendingTransferId !== undefined ? { pendingTransferId: m.pendingTransferId } : {}),
       code: m.code,
       ...(m.reference !== undefined ? { reference: m.reference } : {}),
     };
     const account = state.accounts.get(accountId)!;
-    out.push({ ...toHistoryEntry(recorded), posting, balance: toJsonNumber(postedBalance(account)) });
+    const balance = statedAmount(postedBalance(account));
+    out.push({
+      ...toHistoryEntry(recorded),
+      posting,
+      balance: balance.amount,
+      ...(balance.exact !== undefined ? { balanceExact: balance.exact } : {}),
+    });
   }
   return out;
 }
 
 /** What one ledger event moves (a post or a void: between its hold's accounts), and the reference it was made for. */
 type Movement = LedgerLeg['leg'] & { reference?: string };
+
+const stated = (n: bigint) => {
+  const { amount, exact } = statedAmount(n);
+  return { amount, ...(exact !== undefined ? { amountExact: exact } : {}) };
+};
 
 function movementOf(state: LedgerState, event: LedgerEvent): Movement | undefined {
   if (event.type === 'TransferCreated') {
@@ -56,7 +70,7 @@ function movementOf(state: LedgerState, event: LedgerEvent): Movement | undefine
       transferId: d.id,
       debitAccountId: d.debitAccountId,
       creditAccountId: d.creditAccountId,
-      amount: toJsonNumber(BigInt(d.amount)),
+      ...stated(BigInt(d.amount)),
       currency: d.currency,
       kind: d.pending ? 'PENDING' : 'SETTLED',
       code: d.code,
@@ -71,7 +85,7 @@ function movementOf(state: LedgerState, event: LedgerEvent): Movement | undefine
       transferId: event.data.id,
       debitAccountId: held.debitAccountId,
       creditAccountId: held.creditAccountId,
-      amount: posted ? toJsonNumber(BigInt(event.data.amount)) : 0,
+      ...stated(posted ? BigInt(event.data.amount) : 0n),
       currency: held.currency,
       kind: posted ? 'POSTED' : 'VOIDED',
       pendingTransferId: event.data.pendingId,
@@ -135,8 +149,9 @@ export interface LedgerLeg extends HistoryEntry {
     transferId: string;
     debitAccountId: string;
     creditAccountId: string;
-    /** Minor units; 0 for a void. */
-    amount: number;
+    /** Minor units; 0 for a void; null past 2^53-1, with `amountExact`. */
+    amount: number | null;
+    amountExact?: string;
     currency: string;
     kind: 'SETTLED' | 'PENDING' | 'POSTED' | 'VOIDED';
     pendingTransferId?: string;

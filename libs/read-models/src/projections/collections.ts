@@ -21,4 +21,5 @@ export const Collections = {
   agentActions: 'agent_actions',
   bulkImports: 'bulk_imports',
   bulkImportErrors: 'bulk_import_errors',
+  setAsideEvents: 'set_aside_events',
 } as const;

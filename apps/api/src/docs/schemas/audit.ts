@@ -5,6 +5,14 @@ const nullableStr: Schema = { type: ['string', 'null'] };
 const decimal = (description: string): Schema => str({ pattern: '^[0-9]+$', description });
 /** A count (lists stop counting at 10,000). */
 const count: Schema = { type: 'integer', minimum: 0 };
+/** An amount read back from the log: null past 2^53-1 (recorded before balances were kept in range), see `exact`. */
+const recorded = (description: string): Schema => ({
+  type: ['integer', 'null'],
+  description:
+    `${description} Null when it is past 2^53-1 (recorded before every balance was kept within range); ` +
+    'the exact decimal is then beside it.',
+});
+const exact = str({ pattern: '^-?[0-9]+$', description: 'The exact amount as a decimal, when the number is null.' });
 
 const entryProperties: Record<string, Schema> = {
   revision: { type: 'integer', description: 'Position of the event in its stream; histories are in this order.' },
@@ -36,14 +44,16 @@ export const auditSchemas: Record<string, Schema> = {
       properties: {
         transferId: str(),
         direction: str({ enum: ['DEBIT', 'CREDIT'] }),
-        amount: { type: 'integer', description: 'Minor units.' },
+        amount: recorded('Minor units.'),
+        amountExact: exact,
         kind: str({ enum: ['SETTLED', 'PENDING', 'POSTED', 'VOIDED'] }),
         pendingTransferId: str(),
         code: str(),
         reference: str(),
       },
     },
-    balance: { type: 'integer', description: 'Posted balance of the account right after this posting, minor units.' },
+    balance: recorded('Posted balance of the account right after this posting, minor units.'),
+    balanceExact: exact,
   }),
   AuditLedgerLeg: obj(['revision', 'type', 'recordedAt', 'actor', 'correlationId', 'changes', 'leg'], {
     ...entryProperties,
@@ -54,7 +64,8 @@ export const auditSchemas: Record<string, Schema> = {
         transferId: str(),
         debitAccountId: str(),
         creditAccountId: str(),
-        amount: { type: 'integer', description: 'Minor units; 0 for a void.' },
+        amount: recorded('Minor units; 0 for a void.'),
+        amountExact: exact,
         currency: str(),
         kind: str({ enum: ['SETTLED', 'PENDING', 'POSTED', 'VOIDED'] }),
         pendingTransferId: str(),
@@ -62,6 +73,22 @@ export const auditSchemas: Record<string, Schema> = {
       },
     },
   }),
+  AuditSetAsideEvent: obj(
+    ['processor', 'position', 'eventId', 'eventType', 'stream', 'error', 'attempts', 'recordedAt', 'setAsideAt'],
+    {
+      processor: str({
+        description: 'What set it aside: webhook-dispatcher, reactor:cards or projection:<name>.',
+      }),
+      position: decimal('Position of the event in the log.'),
+      eventId: str(),
+      eventType: str({ description: 'Event type, e.g. TransferCreated.' }),
+      stream: str(),
+      error: str({ description: 'The kind and message of the failure (no event data).' }),
+      attempts: { type: 'integer', minimum: 1, description: 'How often it was tried before it was set aside.' },
+      recordedAt: str({ format: 'date-time', description: 'When the event store recorded the event.' }),
+      setAsideAt: str({ format: 'date-time' }),
+    },
+  ),
   AuditState: { oneOf: [ref('Card'), ref('Transaction'), ref('InternalAccount'), ref('Customer')] },
   OperationsOverview: obj(
     [
