@@ -17,6 +17,7 @@ export async function platformTour({ t, api, anonymous, clock }: Tour, h: Cardho
   const paid = ok(await api.get(`/transactions?customerId=${enc(h.customerId)}&limit=1`)).body.data[0].id;
   const asOf = enc(clock.now().toISOString());
   ok(await api.get('/audit/overview'));
+  ok(await api.get('/audit/set-aside-events?limit=2'));
   ok(await api.get(`/audit/customers/${enc(h.customerId)}/state?asOf=${asOf}`));
   ok(await api.get(`/audit/cards/${enc(h.cardId)}/history?limit=2`));
   ok(await api.get(`/audit/customers/${enc(h.customerId)}/history?limit=2`));
