@@ -148,6 +148,15 @@ describe('a poisoned event stops no platform', () => {
       [MAX, undefined],
       [null, '18014398509481982'],
     ]);
+    // Every other reader of that account answers too.
+    const asOf = encodeURIComponent(new Date(clock.now() + 60_000).toISOString());
+    for (const path of [
+      `/internal-accounts/${account}`,
+      `/audit/internal-accounts/${account}/state?asOf=${asOf}`,
+      '/audit/overview',
+      '/platform/internal-accounts?currency=USD',
+    ])
+      expect({ path, status: (await poisoned.get(path)).status }).toEqual({ path, status: 200 });
 
     // The console shows it.
     mkdirSync(SCREENSHOTS, { recursive: true });

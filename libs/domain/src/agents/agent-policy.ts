@@ -1,5 +1,5 @@
 import { DomainError } from '../errors.js';
-import { CURRENCIES } from '../money.js';
+import { CURRENCIES, MAX_JSON_AMOUNT } from '../money.js';
 import { conversionRate } from '../rates/rate-table.js';
 import { pow10, scaleUp } from '../rates/ratio.js';
 import type {
@@ -135,6 +135,13 @@ function checkVelocity(state: AgentState, limits: SpendingLimits, amount: bigint
   if (limits.monthlyLimit != null && monthly + amount > BigInt(limits.monthlyLimit)) {
     const message = `${amount} ${limits.currency} passes the monthly limit ${limits.monthlyLimit} (${monthly} used)`;
     throw overLimit(message, 'monthlyLimit');
+  }
+  // The usage the API states stays within range, limits or not.
+  if (daily + amount > MAX_JSON_AMOUNT || monthly + amount > MAX_JSON_AMOUNT) {
+    const message = `${amount} ${limits.currency} would take the agent's usage past 2^53-1, the most the API can state`;
+    throw new DomainError('invalid', 'AMOUNT_OUT_OF_RANGE', message, {
+      errors: [{ field: 'amount', constraint: 'AMOUNT_OUT_OF_RANGE', message }],
+    });
   }
 }
 

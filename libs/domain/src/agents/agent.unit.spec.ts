@@ -32,6 +32,14 @@ describe('agent policy: each field', () => {
     expect(lastAction(run(executed(created(p), 9, 1_000), [requestAction('n', 1_000)])).status).toBe('APPROVED');
   });
 
+  it('no limits: the usage the API states never passes 2^53-1 (400 AMOUNT_OUT_OF_RANGE)', () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    const limits = { currency: 'USD', perTransactionLimit: max, dailyLimit: null, monthlyLimit: null };
+    const history = executed(created(policy({ spendingLimits: limits })), 1, max - 10);
+    spec.given(history).when(requestAction('n', 11)).thenFails({ kind: 'invalid', code: 'AMOUNT_OUT_OF_RANGE' });
+    expect(lastAction(run(history, [requestAction('n', 10)])).status).toBe('APPROVED');
+  });
+
   it('dailyTransactionLimit: the count of the day, reservations included', () => {
     const p = policy({ spendingLimits: { currency: 'USD', perTransactionLimit: 1_000, dailyTransactionLimit: 2 } });
     spec
