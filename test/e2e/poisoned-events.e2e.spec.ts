@@ -149,7 +149,7 @@ describe('a poisoned event stops no platform', () => {
       [null, '18014398509481982'],
     ]);
     // Every other reader of that account answers too.
-    const asOf = encodeURIComponent(new Date(clock.now() + 60_000).toISOString());
+    const asOf = encodeURIComponent(new Date(clock.now().getTime() + 60_000).toISOString());
     for (const path of [
       `/internal-accounts/${account}`,
       `/audit/internal-accounts/${account}/state?asOf=${asOf}`,
