@@ -5,6 +5,7 @@ import type { Browser } from 'playwright-core';
 import { ManualClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
 import { launchChromium, watchedPage } from '../support/browser.js';
+import { money } from './money-support.js';
 import { DEFAULT_START, useDataDir } from '../support/fixture.js';
 import { poll } from '../support/poll.js';
 import { basicAuth, client, startTestService, type Client, type TestService } from '../support/service.js';
@@ -83,6 +84,22 @@ describe('a poisoned event stops no platform', () => {
     const history = await api.get(`/audit/internal-accounts/${account}/history`);
     expect(history.status).toBe(200);
     expect(history.body.data.map((p: any) => p.balance)).toEqual([MAX]);
+  });
+
+  it('refuses a payment whose credit would pass 2^53-1 before anything moves', async () => {
+    const api = (await service().otherPlatform()).api;
+    const m = money(service(), api);
+    const ada = await m.funded(10_000);
+    const bob = await m.customer(['EUR']);
+    await m.fund(bob.accounts.EUR, MAX);
+    const quote = await m.accountQuote(ada.accounts.USD, bob.accounts.EUR, 10_000);
+    expect(quote.status).toBe(201);
+    const executed = await api.post(`/quotes/${quote.body.id}/execute`);
+    expect(executed.status).toBe(400);
+    expect(executed.body.code).toBe('AMOUNT_OUT_OF_RANGE');
+    expect(await m.balance(ada.accounts.USD)).toBe(10_000);
+    expect(await m.balance(bob.accounts.EUR)).toBe(MAX);
+    expect((await m.transaction(quote.body.transactionId)).status).toBe('PENDING');
   });
 
   it('sets aside an event the dispatcher cannot deliver, shows it, delivers the rest, also after restart', async () => {

@@ -61,6 +61,31 @@ export class PaymentLedger {
     return [await this.transfer(tx, 'hold', true, tx.source.accountId!, tx.source.currency, tx.sentAmount)];
   }
 
+  /**
+   * Refuses (400 AMOUNT_OUT_OF_RANGE) a payment whose credit would take a balance past what the API can state, before
+   * anything moves: its hold, the hold's post and the credit are decided together against the ledger as it is, as the
+   * payment would complete now; only that refusal counts here (the others are the hold's own, when it runs).
+   */
+  async assertCreditFits(tx: TransactionRecord): Promise<void> {
+    if (!legsOf(tx).creditsDestination) return;
+    const hold = await this.hold(tx);
+    const now = (await this.clocks.now(tx.platformId)).toISOString();
+    const pendingId = legTransferId(tx.id, 'hold');
+    const post: LedgerCommand[] = hold.map(() => ({
+      type: 'PostPendingTransfer',
+      id: legTransferId(tx.id, 'post'),
+      pendingId,
+      now,
+    }));
+    const commands = [...hold, ...post, ...(await this.credit(tx))];
+    const { state } = await this.runner.load(streams.ledger(tx.platformId), ledgerDecider);
+    try {
+      ledgerBatchDecider.decide(commands, state);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'AMOUNT_OUT_OF_RANGE') throw error;
+    }
+  }
+
   /** Settlement account of the destination currency -> destination account. */
   async credit(tx: TransactionRecord): Promise<LedgerCommand[]> {
     if (!legsOf(tx).creditsDestination) return [];

@@ -132,6 +132,7 @@ export class PaymentProcess {
         return this.transition(ref, { to: immediate.status, from: guard.from }, metadata);
       return this.applyStep(ref, immediate, metadata);
     }
+    await this.legs.assertCreditFits(tx);
     await this.hold(tx, metadata);
     let started: TransactionRecord;
     try {

@@ -74,12 +74,13 @@ export function postedBalance(a: Pick<LedgerAccount, 'creditsPosted' | 'debitsPo
 }
 
 /**
- * Whether an account's totals stay within what the API can state (2^53-1): its debits and its credits, each posted
- * and pending together, so that a hold that fits can always be posted. Every balance derived from them (posted,
- * available, with holds) then fits too, either way.
+ * Whether every balance of an account the API may state stays within 2^53-1 either way, whichever of its holds are
+ * posted or voided: from what is available (every outgoing hold posted) up to the posted balance with every incoming
+ * hold posted. The running totals themselves (debits, credits) are not bounded: they are stated as decimal strings.
  */
 export function withinStatedRange(a: LedgerAccount): boolean {
-  return a.debitsPosted + a.debitsPending <= MAX_JSON_AMOUNT && a.creditsPosted + a.creditsPending <= MAX_JSON_AMOUNT;
+  const highest = a.creditsPosted + a.creditsPending - a.debitsPosted;
+  return highest <= MAX_JSON_AMOUNT && available(a) >= -MAX_JSON_AMOUNT;
 }
 
 /**
