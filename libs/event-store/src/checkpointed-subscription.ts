@@ -9,7 +9,8 @@ export interface CheckpointedSubscriptionOptions {
   resume(): Promise<{ after?: bigint } | undefined>;
   /**
    * Handles one batch, in log order, one batch at a time; it saves its own checkpoint. A throw drops whatever was
-   * buffered after the batch and resubscribes from `resume()` after `retryDelayMs`, as after a crash.
+   * buffered after the batch and resubscribes from `resume()` after `retryDelayMs`, as after a crash: so a handler
+   * throws only for what passes (see set-aside.ts), and sets aside an event that keeps failing instead.
    */
   handle(batch: RecordedEvent[]): Promise<void>;
   /** Most events per batch (default 256). */
