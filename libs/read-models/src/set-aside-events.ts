@@ -15,7 +15,7 @@ export interface SetAsideEventDoc extends Doc {
   eventId: string;
   eventType: string;
   stream: string;
-  /** The event's platform; null for an event of no platform. */
+  /** The event's platform (from its metadata, or its data); null for an event of no platform. */
   platformId: string | null;
   error: string;
   attempts: number;
@@ -36,7 +36,7 @@ export function setAsideEventDoc(
     eventId: event.id,
     eventType: event.type,
     stream: event.streamName,
-    platformId: typeof event.metadata?.platformId === 'string' ? event.metadata.platformId : null,
+    platformId: [event.metadata?.platformId, event.data?.platformId].find((p) => typeof p === 'string') ?? null,
     error: describeFailure(failure.error),
     attempts: failure.attempts,
     recordedAt: event.recordedAt.toISOString(),

@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { CommandRunner } from '#application/command-runner.js';
 import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
 import type { JobOptions, JobQueue } from '#jobs/job-queue.js';
+import { Collections } from '#read-models/projections/collections.js';
+import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { SqliteReadModelStore } from '#read-models/sqlite-read-model-store.js';
 import { DISPATCHER_CHECKPOINT, WebhookDispatcher } from './dispatcher.js';
 
@@ -81,19 +83,38 @@ describe('WebhookDispatcher: batches recorded and enqueued while the next ones a
     return { first: positions[0], last: positions[n - 1] };
   }
 
-  function start(queue: JobQueue) {
+  function start(queue: JobQueue, models: ReadModelStore = readModels) {
     dispatcher = new WebhookDispatcher({
       eventStore: store,
-      readModels,
+      readModels: models,
       jobs: queue,
       projections: { waitForPosition: async () => true },
       runner: new CommandRunner(store, undefined),
       batchSize: 1,
       retryDelayMs: 0,
       checkpointIntervalMs: 0,
+      setAside: { attempts: 3, delaysMs: [0] },
     });
     return dispatcher.start();
   }
+
+  /** The read models, except that reading customer 2 (whose KYC webhook shows it) fails as `fail` decides. */
+  function failingCustomer(fail: (call: number) => Error | undefined): ReadModelStore {
+    let calls = 0;
+    return new Proxy(readModels, {
+      get(target, property) {
+        const value = Reflect.get(target, property, target) as unknown;
+        if (property !== 'get' || typeof value !== 'function') {
+          return typeof value === 'function' ? value.bind(target) : value;
+        }
+        return (collection: string, id: string) => {
+          const error = id.endsWith('000000000002') ? fail(calls++) : undefined;
+          return error ? Promise.reject(error) : target.get(collection, id);
+        };
+      },
+    });
+  }
+  const setAside = async () => (await readModels.find(Collections.setAsideEvents, { limit: 10 })).data;
 
   it('does not checkpoint past a batch whose enqueue is still under way, though later batches finished', async () => {
     const { first, last } = await kycChanges(5);
@@ -127,5 +148,40 @@ describe('WebhookDispatcher: batches recorded and enqueued while the next ones a
     await start(queue);
     await until(() => failed && enqueued.size === 6);
     await until(async () => ((await readModels.getCheckpoint(DISPATCHER_CHECKPOINT)) ?? -1n) >= last);
+  });
+
+  it('sets aside an event it keeps failing to turn into webhooks, with why, and dispatches the rest', async () => {
+    const { first, last } = await kycChanges(5);
+    const { queue, enqueued } = recordingQueue(() => Promise.resolve());
+    await start(
+      queue,
+      failingCustomer(() => new RangeError('amount 18014398509481982 does not fit a JSON number')),
+    );
+    await until(() => enqueued.size === 4);
+    await until(async () => ((await readModels.getCheckpoint(DISPATCHER_CHECKPOINT)) ?? -1n) >= last);
+    expect(await setAside()).toEqual([
+      expect.objectContaining({
+        processor: DISPATCHER_CHECKPOINT,
+        position: (first + 2n).toString(),
+        eventType: 'CustomerKycStatusChanged',
+        stream: 'customer-2',
+        platformId: PLATFORM,
+        error: 'RangeError: amount 18014398509481982 does not fit a JSON number',
+        attempts: 3,
+      }),
+    ]);
+  });
+
+  it('resumes from the checkpoint after a transient failure instead of setting the event aside', async () => {
+    const { last } = await kycChanges(5);
+    const { queue, enqueued } = recordingQueue(() => Promise.resolve());
+    const busy = () => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    await start(
+      queue,
+      failingCustomer((call) => (call < 5 ? busy() : undefined)),
+    );
+    await until(() => enqueued.size === 5);
+    await until(async () => ((await readModels.getCheckpoint(DISPATCHER_CHECKPOINT)) ?? -1n) >= last);
+    expect(await setAside()).toEqual([]);
   });
 });
