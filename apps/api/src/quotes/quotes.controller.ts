@@ -136,7 +136,8 @@ export class QuotesController {
       'Holds the source amount and starts the payment. A quote past expiresAt cannot execute: it ' +
       'becomes EXPIRED (transaction EXPIRED, failureReason QUOTE_EXPIRED), nothing moves, and the ' +
       'answer is 409 QUOTE_EXPIRED. ' +
-      'Insufficient funds answer 400 INSUFFICIENT_FUNDS and leave the quote PENDING. An ' +
+      'Insufficient funds answer 400 INSUFFICIENT_FUNDS and leave the quote PENDING, as does 400 ' +
+      'AMOUNT_OUT_OF_RANGE when completing the payment would take a balance past 2^53-1. An ' +
       'EMBEDDED_WALLET source needs Service-Wallet-Signature (401 WALLET_SIGNATURE_MISSING without it).',
     headers: [
       {

@@ -29,7 +29,9 @@ export class SandboxController {
 
   @IdempotentAction('internal-accounts/:accountId/fund')
   @ApiResource('Fund an internal account (sandbox)', ok('The funded account', 'InternalAccount'), {
-    description: 'A balanced ledger transfer from the platform’s settlement account in the account’s currency.',
+    description:
+      'A balanced ledger transfer from the platform’s settlement account in the account’s currency. 400 ' +
+      'AMOUNT_OUT_OF_RANGE when it would take the account’s or the settlement account’s balance past 2^53-1.',
     errors: [403, 409],
   })
   async fund(
