@@ -3,7 +3,7 @@
  * it forever: an event whose handling keeps failing is a fault of that event's data (or of the code that reads it),
  * and would otherwise stop the processor for every platform. A failure that says a store or the network is
  * unavailable is never the event's fault: it is not retried here but thrown on, so that the processor resumes from
- * its checkpoint later, as after a crash. Any other failure is tried again `attempts` times in all, waiting
+ * its checkpoint later, as after a crash. Any other failure is tried `attempts` times in all, waiting
  * `delaysMs` in between, and the event is set aside after the last.
  */
 export interface SetAsidePolicy {
