@@ -9,7 +9,7 @@ import {
 } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Clock } from '#domain/clock.js';
-import { attemptBudget, backoffDelayMs, delayOf, errorMessage, isUnrecoverable } from './backoff.js';
+import { attemptBudget, backoffDelayMs, deferredBy, delayOf, errorMessage, isUnrecoverable } from './backoff.js';
 import {
   DEPTH_CAP,
   type BackoffPolicy,
@@ -166,6 +166,13 @@ export class BullmqJobQueue implements JobQueue {
             maxAttempts: job.opts.attempts ?? 1,
           });
         } catch (error) {
+          const deferral = deferredBy(error);
+          if (deferral !== undefined) {
+            // Not an attempt: back to delayed without using one (BullMQ's moveToDelayed skips the attempt).
+            await job.updateData({ ...envelope, dueAt: this.clock.now().getTime() + deferral });
+            await job.moveToDelayed(Date.now() + deferral, token);
+            throw new DelayedError();
+          }
           if (isUnrecoverable(error)) throw new UnrecoverableError(errorMessage(error));
           throw error instanceof Error && error.message ? error : new Error(errorMessage(error));
         }

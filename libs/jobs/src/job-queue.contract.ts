@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
-import { UnrecoverableJobError, type Job, type JobQueue } from './job-queue.js';
+import { DeferredJobError, UnrecoverableJobError, type Job, type JobQueue } from './job-queue.js';
 
 /** Polls a condition at short intervals; fails after a bounded real-time deadline. */
 export async function waitFor(
@@ -213,6 +213,36 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
         attemptsMade: 4,
         lastError: 'endpoint answered 503 (attempt 4)',
       });
+    });
+
+    it('runs a deferred job again once the deferral passed on the queue clock, without using an attempt', async () => {
+      const { clock, jobs, queue, state, until } = await setup();
+      const runs: number[] = [];
+      jobs.process(queue, async (job) => {
+        runs.push(job.attemptsMade);
+        if (runs.length === 1) throw new Error('endpoint answered 503');
+        if (runs.length === 2) throw new DeferredJobError(5_000);
+      });
+      const id = await jobs.enqueue(queue, 'deliver', {}, { attempts: 3, backoff: { type: 'fixed', delayMs: 60_000 } });
+      await waitFor(async () => (await jobs.getJob(queue, id))?.attemptsMade === 1, 'first failure recorded');
+      clock.advance(60_000);
+      expect(await jobs.promoteDue()).toBe(1);
+      await waitFor(() => runs.length === 2, 'the second run');
+      await until(id, 'delayed');
+      expect(await jobs.getJob(queue, id)).toMatchObject({
+        state: 'delayed',
+        attemptsMade: 1,
+        lastError: 'endpoint answered 503',
+      });
+
+      clock.advance(4_999);
+      expect(await jobs.promoteDue()).toBe(0);
+      expect(await state(id)).toBe('delayed');
+      clock.advance(1);
+      expect(await jobs.promoteDue()).toBe(1);
+      await until(id, 'completed');
+      expect(runs).toEqual([0, 1, 1]);
+      expect(await jobs.getJob(queue, id)).toMatchObject({ state: 'completed', attemptsMade: 2, maxAttempts: 3 });
     });
 
     it('dead-letters a job after its last attempt', async () => {

@@ -47,6 +47,20 @@ export class UnrecoverableJobError extends Error {
   override readonly name = 'UnrecoverableJobError';
 }
 
+/**
+ * Thrown by a handler that did not make its attempt (what it calls is busy): the job runs again once `delayMs` have
+ * passed on the queue clock, with its attempts and last error as they were.
+ */
+export class DeferredJobError extends Error {
+  override readonly name = 'DeferredJobError';
+  constructor(
+    readonly delayMs: number,
+    message = `deferred by ${delayMs} ms`,
+  ) {
+    super(message);
+  }
+}
+
 export interface QueueDepth {
   waiting: number;
   delayed: number;

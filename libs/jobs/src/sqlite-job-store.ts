@@ -90,6 +90,11 @@ export function prepareStatements(db: Database.Database) {
          lease_until = NULL, lease_token = NULL, updated_at = @now, finished_at = @finishedAt
        WHERE queue = @queue AND id = @id AND lease_token = @token AND state = 'active'`,
     ),
+    // A run that was not an attempt: the job waits again, its attempts and last error unchanged.
+    defer: db.prepare(
+      `UPDATE jobs SET state = @state, due_at = @dueAt, lease_until = NULL, lease_token = NULL, updated_at = @now
+       WHERE queue = @queue AND id = @id AND lease_token = @token AND state = 'active'`,
+    ),
     get: db.prepare(`SELECT * FROM jobs WHERE queue = ? AND id = ?`),
     depth: db.prepare(
       `SELECT state, COUNT(*) AS n FROM (SELECT state FROM jobs WHERE queue = @queue AND (@group ` +
