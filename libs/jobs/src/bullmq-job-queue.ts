@@ -51,6 +51,8 @@ interface Envelope<T = unknown> {
   backoff?: BackoffPolicy;
   /** The job's clock group (JobOptions.group). */
   group?: string;
+  /** Real time before which a deferred run's job does not run again (promotions leave it). */
+  heldUntil?: number;
 }
 
 /** Name of the custom backoff strategy: the delay comes from the port's policy, on the queue clock. */
@@ -67,6 +69,9 @@ async function promoteJob(job: BullJob): Promise<boolean> {
     return false;
   }
 }
+
+/** A deferred run's job still held in real time. */
+const held = (envelope: Envelope) => envelope.heldUntil !== undefined && envelope.heldUntil > Date.now();
 
 /**
  * BullMQ custom job ids and queue names may not contain ':' and ids may not look like integers:
@@ -168,9 +173,10 @@ export class BullmqJobQueue implements JobQueue {
         } catch (error) {
           const deferral = deferredBy(error);
           if (deferral !== undefined) {
-            // Not an attempt: back to delayed without using one (BullMQ's moveToDelayed skips the attempt).
-            await job.updateData({ ...envelope, dueAt: this.clock.now().getTime() + deferral });
-            await job.moveToDelayed(Date.now() + deferral, token);
+            // Not an attempt: back to delayed in real time without using one (BullMQ's moveToDelayed skips it).
+            const heldUntil = Date.now() + deferral;
+            await job.updateData({ ...envelope, heldUntil });
+            await job.moveToDelayed(heldUntil, token);
             throw new DelayedError();
           }
           if (isUnrecoverable(error)) throw new UnrecoverableError(errorMessage(error));
@@ -258,7 +264,7 @@ export class BullmqJobQueue implements JobQueue {
   async promoteDue(): Promise<number> {
     const now = this.clock.now().getTime();
     let promoted = 0;
-    for (const job of await this.delayedJobs((envelope) => envelope.dueAt <= now)) {
+    for (const job of await this.delayedJobs((envelope) => envelope.dueAt <= now && !held(envelope))) {
       if (await promoteJob(job)) promoted += 1;
     }
     return promoted;
@@ -268,7 +274,7 @@ export class BullmqJobQueue implements JobQueue {
     if (!Number.isFinite(byMs) || byMs <= 0) return 0;
     const now = this.clock.now().getTime();
     let promoted = 0;
-    for (const job of await this.delayedJobs((envelope) => envelope.group === group)) {
+    for (const job of await this.delayedJobs((envelope) => envelope.group === group && !held(envelope))) {
       const envelope = job.data as Envelope;
       const dueAt = envelope.dueAt - byMs;
       try {

@@ -215,13 +215,17 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
       });
     });
 
-    it('runs a deferred job again once the deferral passed on the queue clock, without using an attempt', async () => {
-      const { clock, jobs, queue, state, until } = await setup();
-      const runs: number[] = [];
+    it('holds a deferred job for its delay in real time, then runs it again without using an attempt', async () => {
+      const { clock, jobs, queue, until } = await setup();
+      const runs: { attemptsMade: number; at: number }[] = [];
+      let deferredAt = 0;
       jobs.process(queue, async (job) => {
-        runs.push(job.attemptsMade);
+        runs.push({ attemptsMade: job.attemptsMade, at: Date.now() });
         if (runs.length === 1) throw new Error('endpoint answered 503');
-        if (runs.length === 2) throw new DeferredJobError(5_000);
+        if (runs.length === 2) {
+          deferredAt = Date.now();
+          throw new DeferredJobError(300);
+        }
       });
       const id = await jobs.enqueue(queue, 'deliver', {}, { attempts: 3, backoff: { type: 'fixed', delayMs: 60_000 } });
       await waitFor(async () => (await jobs.getJob(queue, id))?.attemptsMade === 1, 'first failure recorded');
@@ -234,14 +238,13 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
         attemptsMade: 1,
         lastError: 'endpoint answered 503',
       });
-
-      clock.advance(4_999);
-      expect(await jobs.promoteDue()).toBe(0);
-      expect(await state(id)).toBe('delayed');
-      clock.advance(1);
-      expect(await jobs.promoteDue()).toBe(1);
+      expect(await jobs.depth(queue)).toMatchObject({ delayed: 1, active: 0 });
+      // Held in real time: moving the queue clock and promoting do not bring it forward.
+      clock.advance(86_400_000);
+      await jobs.promoteDue();
       await until(id, 'completed');
-      expect(runs).toEqual([0, 1, 1]);
+      expect(runs.map((run) => run.attemptsMade)).toEqual([0, 1, 1]);
+      expect(runs[2].at - deferredAt).toBeGreaterThanOrEqual(300);
       expect(await jobs.getJob(queue, id)).toMatchObject({ state: 'completed', attemptsMade: 2, maxAttempts: 3 });
     });
 

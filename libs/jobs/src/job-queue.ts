@@ -48,8 +48,9 @@ export class UnrecoverableJobError extends Error {
 }
 
 /**
- * Thrown by a handler that did not make its attempt (what it calls is busy): the job runs again once `delayMs` have
- * passed on the queue clock, with its attempts and last error as they were.
+ * Thrown by a handler that did not make its attempt (what it calls is busy): the job is delayed for `delayMs` of real
+ * time (not the queue clock: what it waits for frees in real time), then runs again with its attempts and last error
+ * as they were. Neither `promoteDue` nor `advanceGroup` brings it forward.
  */
 export class DeferredJobError extends Error {
   override readonly name = 'DeferredJobError';

@@ -340,8 +340,7 @@ export class SqliteJobQueue implements JobQueue {
     const now = this.clock.now().getTime();
     const deferral = deferredBy(error);
     if (deferral !== undefined) {
-      const state = deferral > 0 ? 'delayed' : 'waiting';
-      this.stmt.defer.run({ queue: row.queue, id: row.id, token, state, dueAt: now + deferral, now });
+      this.stmt.defer.run({ queue: row.queue, id: row.id, token, holdUntil: Date.now() + deferral, now });
       return deferral === 0;
     }
     const attemptsMade = row.attempts_made + 1;
@@ -375,7 +374,8 @@ function toInfo<T>(row: JobRow): JobInfo<T> {
     data: JSON.parse(row.data) as T,
     attemptsMade: row.attempts_made,
     maxAttempts: row.max_attempts,
-    state: row.state satisfies JobState,
+    // A deferred run's job holds a lease nobody has until it may run again.
+    state: row.state === 'active' && row.lease_token === null ? 'delayed' : (row.state satisfies JobState),
   };
   if (row.last_error !== null) info.lastError = row.last_error;
   return info;

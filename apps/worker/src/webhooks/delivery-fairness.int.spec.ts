@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { CommandRunner } from '#application/command-runner.js';
 import { PlatformClocks } from '#application/platforms/platform-clocks.js';
-import { WebhookDeliverer } from '#application/webhooks/webhook-deliverer.js';
+import { NOT_SENT_BACKED_OFF, WebhookDeliverer } from '#application/webhooks/webhook-deliverer.js';
 import { generateWebhookKeys } from '#application/webhooks/webhook-keys.js';
 import { SecretBox } from '#crypto/secret-box.js';
 import { systemClock } from '#domain/clock.js';
@@ -22,7 +22,7 @@ import { parseAllowedHosts } from '#net/address-policy.js';
 import { poll } from '../../../../test/support/poll.js';
 import { findRedisServer, startRedis, type RedisHandle } from '../../../../test/support/redis-server.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../../test/support/webhook-receiver.js';
-import { NOT_SENT_CIRCUIT_OPEN, startWebhookDelivery } from './delivery.js';
+import { startWebhookDelivery } from './delivery.js';
 import { DELIVER_JOB, WEBHOOK_BACKOFF, WEBHOOK_QUEUE, type DeliveryJob } from './delivery-jobs.js';
 import { DeliverySlots } from './delivery-slots.js';
 
@@ -117,7 +117,7 @@ describe.each(adapters)('webhook delivery is fair across platforms (%s job queue
       timeoutMs,
       openMs: WEBHOOK_RETRY_POLICY.firstDelayMs,
       maxOpenMs: WEBHOOK_RETRY_POLICY.maxDelayMs,
-      clock: systemClock,
+      realClock: systemClock,
     });
     /** Schedules `n` webhooks of the platform (as the dispatcher records them); enqueued by `enqueue`. */
     const schedule = async (platformId: string, url: string, n: number): Promise<DeliveryJob[]> => {
@@ -209,7 +209,7 @@ describe.each(adapters)('webhook delivery is fair across platforms (%s job queue
       (found) => found.length > 0,
       { what: "A's last webhook's first attempt", timeoutMs: 30_000 },
     );
-    expect(attempts[0]).toMatchObject({ error: NOT_SENT_CIRCUIT_OPEN, outcome: 'RETRYING' });
+    expect(attempts[0]).toMatchObject({ error: NOT_SENT_BACKED_OFF, outcome: 'RETRYING' });
     expect(attempts[0].nextAttemptAt).toBeDefined();
     // Only the attempts before the circuit opened reached the receiver.
     expect(hung.requests.length).toBeLessThanOrEqual(3 * PER_PLATFORM);

@@ -12,17 +12,22 @@ export interface DeliverySlotsOptions {
   perPlatform: number;
   /** The receiver timeout: the longest an attempt holds its slot. */
   timeoutMs: number;
-  /** How long a circuit first stays open; doubled after each probe that gets no answer, up to `maxOpenMs`. */
+  /**
+   * How long a circuit first stays open, on the platform's clock as its retries are; doubled after each probe that gets
+   * no answer, up to `maxOpenMs`.
+   */
   openMs: number;
   maxOpenMs: number;
-  /** Real time (receivers answer in real time; a platform's sandbox clock has nothing to do with it). */
-  clock: Clock;
+  /** Real time, which deferred runs wait in (slots free in real time, whatever a platform's clock says). */
+  realClock: Clock;
 }
 
-/** What an attempt reports when it ends: whether it waited out the receiver timeout, and how long it took. */
+/** What an attempt reports when it ends: whether it waited out the receiver timeout, how long it took, and when. */
 export interface SlotOutcome {
   timedOut: boolean;
   latencyMs: number;
+  /** The platform's time at the end of the attempt. */
+  at: Date;
 }
 
 export interface Slot {
@@ -37,7 +42,7 @@ export type Admission =
   | { kind: 'run'; slot: Slot }
   /** The platform's slots are all taken (or its probe is out): run again later, this was no attempt. */
   | { kind: 'defer'; delayMs: number }
-  /** The platform's circuit is open: the attempt fails at once without being sent. */
+  /** The platform's circuit is open (until then, on its clock): the attempt fails at once without being sent. */
   | { kind: 'refuse'; until: Date };
 
 interface PlatformSlots {
@@ -49,6 +54,7 @@ interface PlatformSlots {
   /** Attempts in a row that got no answer within the timeout. */
   timeouts: number;
   circuit: 'closed' | 'open' | 'probing';
+  /** On the platform's clock. */
   openUntil: number;
   openMs: number;
 }
@@ -59,9 +65,9 @@ interface PlatformSlots {
  * times so that its backlog comes back about when slots free, and never later than one receiver timeout; the other
  * platforms' jobs take the worker's slots meanwhile. After CIRCUIT_AFTER_TIMEOUTS attempts in a row that got no
  * answer, the platform's circuit opens: its attempts fail at once without being sent (and are retried on the webhook
- * schedule), so a receiver that never answers holds no slot. Once the open period has passed, one attempt goes out
- * as a probe, the platform's other runs deferred meanwhile: an answer closes the circuit, no answer opens it again for
- * twice as long.
+ * schedule), so a receiver that never answers holds no slot. Once the open period has passed on the platform's clock
+ * (as its retries' delays do), one attempt goes out as a probe, the platform's other runs deferred meanwhile: an
+ * answer closes the circuit, no answer opens it again for twice as long.
  */
 export class DeliverySlots {
   private readonly platforms = new Map<string, PlatformSlots>();
@@ -71,18 +77,18 @@ export class DeliverySlots {
       throw new RangeError(`perPlatform must be a positive integer, got ${options.perPlatform}`);
   }
 
-  admit(platformId: string): Admission {
-    const now = this.options.clock.now().getTime();
+  /** Admits a run of the platform's job, whose clock reads `platformNow`. */
+  admit(platformId: string, platformNow: Date): Admission {
     const p = this.state(platformId);
     if (p.circuit === 'open') {
-      if (now < p.openUntil) return { kind: 'refuse', until: new Date(p.openUntil) };
+      if (platformNow.getTime() < p.openUntil) return { kind: 'refuse', until: new Date(p.openUntil) };
       p.circuit = 'probing';
       return this.run(platformId, p, true);
     }
     // The probe's answer is known within the timeout.
     if (p.circuit === 'probing') return { kind: 'defer', delayMs: Math.max(MIN_DEFER_MS, this.options.timeoutMs) };
     if (p.running < this.options.perPlatform) return this.run(platformId, p, false);
-    return { kind: 'defer', delayMs: this.nextTurn(p, now) };
+    return { kind: 'defer', delayMs: this.nextTurn(p, this.options.realClock.now().getTime()) };
   }
 
   /** Attempts of the platform running now (0 for one this worker knows nothing of). */
@@ -127,11 +133,8 @@ export class DeliverySlots {
       p.running -= 1;
       let opened: Date | undefined;
       if (outcome) opened = this.learn(p, outcome, probe);
-      else if (probe && p.circuit === 'probing') {
-        // The probe ended without an attempt: the next run probes.
-        p.circuit = 'open';
-        p.openUntil = this.options.clock.now().getTime();
-      }
+      // The probe ended without an attempt: the next run probes (the open period has passed).
+      else if (probe && p.circuit === 'probing') p.circuit = 'open';
       if (p.running === 0 && p.circuit === 'closed' && p.timeouts === 0) this.platforms.delete(platformId);
       return opened;
     };
@@ -149,7 +152,7 @@ export class DeliverySlots {
       return undefined;
     }
     p.timeouts += 1;
-    const now = this.options.clock.now().getTime();
+    const now = outcome.at.getTime();
     if (probe) p.openMs = Math.min(p.openMs * 2, this.options.maxOpenMs);
     else if (p.circuit !== 'closed' || p.timeouts < CIRCUIT_AFTER_TIMEOUTS) return undefined;
     p.circuit = 'open';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { CommandRunner } from '#application/command-runner.js';
-import { recordUnsent, type WebhookDeliverer } from '#application/webhooks/webhook-deliverer.js';
+import { NOT_SENT_BACKED_OFF, recordUnsent, type WebhookDeliverer } from '#application/webhooks/webhook-deliverer.js';
 import type { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import { APPROVAL_WEBHOOK_TYPE } from '#domain/webhooks/payment-webhooks.js';
 import type { PaymentApprovals } from '#application/webhooks/payment-approvals.js';
@@ -9,10 +9,6 @@ import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
 import { DeferredJobError, UnrecoverableJobError, type Job, type JobQueue, type Worker } from '#jobs/job-queue.js';
 import { WEBHOOK_QUEUE, type DeliveryJob } from './delivery-jobs.js';
 import type { DeliverySlots, SlotOutcome } from './delivery-slots.js';
-
-/** What an attempt refused by an open circuit records (shown to the platform). */
-export const NOT_SENT_CIRCUIT_OPEN =
-  'not sent: recent attempts to the webhook endpoint got no answer in time, so attempts are held back for a while';
 
 /**
  * Runs delivery jobs: one attempt per job run, recorded in the webhook's stream; the reply to an
@@ -28,8 +24,8 @@ export function startWebhookDelivery(deps: {
   deliverer: WebhookDeliverer;
   /** Carries out what replies to incoming-payment approval requests decide. */
   approvals?: PaymentApprovals;
-  /** The platforms' clocks (attempt times of approval requests not sent again). */
-  clocks?: PlatformClocks;
+  /** The platforms' clocks (attempt times of approval requests not sent again, circuits' open periods). */
+  clocks: PlatformClocks;
   /** The platforms' slots and circuits. */
   slots: DeliverySlots;
   /**
@@ -52,7 +48,7 @@ export function startWebhookDelivery(deps: {
     const attempt = job.attemptsMade + 1;
     const { url: _dispatchedTo, ...request } = data;
     // An approval request is not sent again once the payment was decided (approved, rejected, timed out).
-    if (data.webhookType === APPROVAL_WEBHOOK_TYPE && attempt > 1 && deps.approvals && deps.clocks) {
+    if (data.webhookType === APPROVAL_WEBHOOK_TYPE && attempt > 1 && deps.approvals) {
       if (!(await deps.approvals.awaited(data.body))) {
         const reason = 'the payment was decided meanwhile: the approval request is not sent again';
         await recordUnsent(deps.runner, deps.clocks, { ...request, attempt, maxAttempts: job.maxAttempts }, reason);
@@ -64,11 +60,12 @@ export function startWebhookDelivery(deps: {
     let reason: string;
     let url: string | null = null;
     if (circuitOpen) {
-      outcome = await deps.deliverer.recordNotSent(next, NOT_SENT_CIRCUIT_OPEN);
-      reason = NOT_SENT_CIRCUIT_OPEN;
+      outcome = await deps.deliverer.recordNotSent(next, NOT_SENT_BACKED_OFF);
+      reason = NOT_SENT_BACKED_OFF;
     } else {
       const delivered = await deps.deliverer.deliver(next);
-      sent.outcome = { timedOut: delivered.timedOut, latencyMs: delivered.result.latencyMs };
+      const at = await deps.clocks.now(data.platformId);
+      sent.outcome = { timedOut: delivered.timedOut, latencyMs: delivered.result.latencyMs, at };
       ({ outcome, url } = delivered);
       const { result, approval } = delivered;
       if (outcome === 'DELIVERED') {
@@ -88,8 +85,8 @@ export function startWebhookDelivery(deps: {
     WEBHOOK_QUEUE,
     async (job: Job<DeliveryJob>) => {
       const data = job.data;
-      // Before anything is read: a platform with a backlog defers its runs at little cost.
-      const admission = deps.slots.admit(data.platformId);
+      // Before the delivery is read: a platform with a backlog defers its runs at little cost.
+      const admission = deps.slots.admit(data.platformId, await deps.clocks.now(data.platformId));
       if (admission.kind === 'defer') throw new DeferredJobError(admission.delayMs);
       const sent: { outcome?: SlotOutcome } = {};
       try {

@@ -55,7 +55,7 @@ export async function startWebhooks(
       // A circuit stays open as long as the webhook schedule's first and longest delays.
       openMs: WEBHOOK_RETRY_POLICY.firstDelayMs,
       maxOpenMs: WEBHOOK_RETRY_POLICY.maxDelayMs,
-      clock: systemClock,
+      realClock: systemClock,
     }),
     concurrency: config.webhookConcurrency,
   });

@@ -50,6 +50,10 @@ export interface DeliveryDeps {
 
 const SIGNER_CACHE = 1000;
 
+/** What an attempt not sent while its platform's receiver is backed off records (shown to the platform). */
+export const NOT_SENT_BACKED_OFF =
+  'not sent: recent attempts to the webhook endpoint got no answer in time, so attempts are held back for a while';
+
 /** A platform's endpoint (null when webhooks are off) and the signer for its webhooks. */
 type Target = { url: string | null; signer?: WebhookSigner };
 
