@@ -36,7 +36,7 @@ export function startWebhookDelivery(deps: {
 }): Worker {
   const logger = new Logger('WebhookDelivery');
   /** One attempt of the job (or none, when nothing is left to send); `sent` gets the outcome of a request sent. */
-  const attempt = async (job: Job<DeliveryJob>, circuitOpen: boolean, sent: { outcome?: SlotOutcome }) => {
+  const runAttempt = async (job: Job<DeliveryJob>, circuitOpen: boolean, sent: { outcome?: SlotOutcome }) => {
     const data = job.data;
     // A job run again after a crash that followed a successful attempt sends nothing more.
     const { state } = await deps.runner.load(webhookDeliveryStream(data.deliveryId), webhookDeliveryDecider);
@@ -90,7 +90,7 @@ export function startWebhookDelivery(deps: {
       if (admission.kind === 'defer') throw new DeferredJobError(admission.delayMs);
       const sent: { outcome?: SlotOutcome } = {};
       try {
-        await attempt(job, admission.kind === 'refuse', sent);
+        await runAttempt(job, admission.kind === 'refuse', sent);
       } finally {
         const opened = admission.kind === 'run' ? admission.slot.release(sent.outcome) : undefined;
         if (opened) {
