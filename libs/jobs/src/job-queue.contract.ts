@@ -227,7 +227,8 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
           throw new DeferredJobError(300);
         }
       });
-      const id = await jobs.enqueue(queue, 'deliver', {}, { attempts: 3, backoff: { type: 'fixed', delayMs: 60_000 } });
+      const retried = { attempts: 3, backoff: { type: 'fixed', delayMs: 60_000 }, group: 'Platform:a' } as const;
+      const id = await jobs.enqueue(queue, 'deliver', {}, retried);
       await waitFor(async () => (await jobs.getJob(queue, id))?.attemptsMade === 1, 'first failure recorded');
       clock.advance(60_000);
       expect(await jobs.promoteDue()).toBe(1);
@@ -239,8 +240,9 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
         lastError: 'endpoint answered 503',
       });
       expect(await jobs.depth(queue)).toMatchObject({ delayed: 1, active: 0 });
-      // Held in real time: moving the queue clock and promoting do not bring it forward.
+      // Held in real time: moving the queue clock or its group's clock and promoting do not bring it forward.
       clock.advance(86_400_000);
+      await jobs.advanceGroup('Platform:a', 86_400_000);
       await jobs.promoteDue();
       await until(id, 'completed');
       expect(runs.map((run) => run.attemptsMade)).toEqual([0, 1, 1]);
