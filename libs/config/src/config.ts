@@ -41,6 +41,11 @@ export interface AppConfig {
   /** Webhook attempts a worker process makes at once (`WEBHOOK_CONCURRENCY`). */
   webhookConcurrency: number;
   /**
+   * Webhook attempts of one platform a worker process makes at once (`WEBHOOK_PLATFORM_CONCURRENCY`, at most
+   * `WEBHOOK_CONCURRENCY`; by default a quarter of it): one platform's slow receiver cannot take every slot.
+   */
+  webhookPlatformConcurrency: number;
+  /**
    * How long the event loop of a long-lived process must stay quiet after being busy before the process runs a full
    * collection to give memory back, in ms (`IDLE_GC_AFTER_MS`; 0: never, V8's memory reducer alone decides).
    */
@@ -231,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const eventStoreKind = choice(env, 'EVENT_STORE', ['sqlite', 'eventstoredb'] as const, 'sqlite');
   const readModelsKind = choice(env, 'READ_MODELS', ['sqlite', 'mongodb'] as const, 'sqlite');
   const jobsKind = choice(env, 'JOBS', ['sqlite', 'bullmq'] as const, 'sqlite');
+  const webhookConcurrency = integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1024);
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -261,7 +267,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     wallet: walletConfig(env),
     secretsKey: secretsKey(env, dataDir, eventStoreKind === 'sqlite'),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
-    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1024),
+    webhookConcurrency,
+    webhookPlatformConcurrency: integer(
+      env,
+      'WEBHOOK_PLATFORM_CONCURRENCY',
+      Math.max(1, Math.floor(webhookConcurrency / 4)),
+      1,
+      webhookConcurrency,
+    ),
     idleGcAfterMs: integer(env, 'IDLE_GC_AFTER_MS', 10_000, 0, 3_600_000),
     http: httpLimits(env),
     rateLimits: rateLimits(env),

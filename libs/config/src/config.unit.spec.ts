@@ -58,3 +58,23 @@ describe('configuration: HTTP_ADAPTER', () => {
     }
   });
 });
+
+describe('configuration: WEBHOOK_PLATFORM_CONCURRENCY', () => {
+  const env = { DATA_DIR: '/tmp/config-spec' };
+
+  it('is a quarter of WEBHOOK_CONCURRENCY by default', () => {
+    expect(loadConfig(env)).toMatchObject({ webhookConcurrency: 32, webhookPlatformConcurrency: 8 });
+    expect(loadConfig({ ...env, WEBHOOK_CONCURRENCY: '2' }).webhookPlatformConcurrency).toBe(1);
+    expect(loadConfig({ ...env, WEBHOOK_PLATFORM_CONCURRENCY: '3' }).webhookPlatformConcurrency).toBe(3);
+  });
+
+  it('stops the start on a cap that is not an integer from 1 to WEBHOOK_CONCURRENCY', () => {
+    for (const bad of ['0', '33', '2.5', 'four']) {
+      expect(() => loadConfig({ ...env, WEBHOOK_PLATFORM_CONCURRENCY: bad })).toThrow(ConfigError);
+      expect(() => loadConfig({ ...env, WEBHOOK_PLATFORM_CONCURRENCY: bad })).toThrow(/WEBHOOK_PLATFORM_CONCURRENCY/);
+    }
+    expect(() => loadConfig({ ...env, WEBHOOK_CONCURRENCY: '4', WEBHOOK_PLATFORM_CONCURRENCY: '5' })).toThrow(
+      /between 1 and 4/,
+    );
+  });
+});

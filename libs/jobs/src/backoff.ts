@@ -40,3 +40,11 @@ export function errorMessage(error: unknown): string {
 export function isUnrecoverable(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'UnrecoverableJobError';
 }
+
+/** The delay of the port's DeferredJobError (also when it crossed a module boundary); undefined for other errors. */
+export function deferredBy(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null || (error as { name?: unknown }).name !== 'DeferredJobError')
+    return undefined;
+  const ms = (error as { delayMs?: unknown }).delayMs;
+  return typeof ms === 'number' && Number.isFinite(ms) && ms > 0 ? Math.round(ms) : 0;
+}

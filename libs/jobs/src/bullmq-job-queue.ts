@@ -9,7 +9,7 @@ import {
 } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Clock } from '#domain/clock.js';
-import { attemptBudget, backoffDelayMs, delayOf, errorMessage, isUnrecoverable } from './backoff.js';
+import { attemptBudget, backoffDelayMs, deferredBy, delayOf, errorMessage, isUnrecoverable } from './backoff.js';
 import {
   DEPTH_CAP,
   type BackoffPolicy,
@@ -51,6 +51,8 @@ interface Envelope<T = unknown> {
   backoff?: BackoffPolicy;
   /** The job's clock group (JobOptions.group). */
   group?: string;
+  /** Real time before which a deferred run's job does not run again (promotions leave it). */
+  heldUntil?: number;
 }
 
 /** Name of the custom backoff strategy: the delay comes from the port's policy, on the queue clock. */
@@ -67,6 +69,9 @@ async function promoteJob(job: BullJob): Promise<boolean> {
     return false;
   }
 }
+
+/** A deferred run's job still held in real time. */
+const held = (envelope: Envelope) => envelope.heldUntil !== undefined && envelope.heldUntil > Date.now();
 
 /**
  * BullMQ custom job ids and queue names may not contain ':' and ids may not look like integers:
@@ -166,6 +171,14 @@ export class BullmqJobQueue implements JobQueue {
             maxAttempts: job.opts.attempts ?? 1,
           });
         } catch (error) {
+          const deferral = deferredBy(error);
+          if (deferral !== undefined) {
+            // Not an attempt: back to delayed in real time without using one (BullMQ's moveToDelayed skips it).
+            const heldUntil = Date.now() + deferral;
+            await job.updateData({ ...envelope, heldUntil });
+            await job.moveToDelayed(heldUntil, token);
+            throw new DelayedError();
+          }
           if (isUnrecoverable(error)) throw new UnrecoverableError(errorMessage(error));
           throw error instanceof Error && error.message ? error : new Error(errorMessage(error));
         }
@@ -251,7 +264,7 @@ export class BullmqJobQueue implements JobQueue {
   async promoteDue(): Promise<number> {
     const now = this.clock.now().getTime();
     let promoted = 0;
-    for (const job of await this.delayedJobs((envelope) => envelope.dueAt <= now)) {
+    for (const job of await this.delayedJobs((envelope) => envelope.dueAt <= now && !held(envelope))) {
       if (await promoteJob(job)) promoted += 1;
     }
     return promoted;
@@ -261,7 +274,7 @@ export class BullmqJobQueue implements JobQueue {
     if (!Number.isFinite(byMs) || byMs <= 0) return 0;
     const now = this.clock.now().getTime();
     let promoted = 0;
-    for (const job of await this.delayedJobs((envelope) => envelope.group === group)) {
+    for (const job of await this.delayedJobs((envelope) => envelope.group === group && !held(envelope))) {
       const envelope = job.data as Envelope;
       const dueAt = envelope.dueAt - byMs;
       try {

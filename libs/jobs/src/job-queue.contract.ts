@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
-import { UnrecoverableJobError, type Job, type JobQueue } from './job-queue.js';
+import { DeferredJobError, UnrecoverableJobError, type Job, type JobQueue } from './job-queue.js';
 
 /** Polls a condition at short intervals; fails after a bounded real-time deadline. */
 export async function waitFor(
@@ -213,6 +213,41 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
         attemptsMade: 4,
         lastError: 'endpoint answered 503 (attempt 4)',
       });
+    });
+
+    it('holds a deferred job for its delay in real time, then runs it again without using an attempt', async () => {
+      const { clock, jobs, queue, until } = await setup();
+      const runs: { attemptsMade: number; at: number }[] = [];
+      let deferredAt = 0;
+      jobs.process(queue, async (job) => {
+        runs.push({ attemptsMade: job.attemptsMade, at: Date.now() });
+        if (runs.length === 1) throw new Error('endpoint answered 503');
+        if (runs.length === 2) {
+          deferredAt = Date.now();
+          throw new DeferredJobError(300);
+        }
+      });
+      const retried = { attempts: 3, backoff: { type: 'fixed', delayMs: 60_000 }, group: 'Platform:a' } as const;
+      const id = await jobs.enqueue(queue, 'deliver', {}, retried);
+      await waitFor(async () => (await jobs.getJob(queue, id))?.attemptsMade === 1, 'first failure recorded');
+      clock.advance(60_000);
+      expect(await jobs.promoteDue()).toBe(1);
+      await waitFor(() => runs.length === 2, 'the second run');
+      await until(id, 'delayed');
+      expect(await jobs.getJob(queue, id)).toMatchObject({
+        state: 'delayed',
+        attemptsMade: 1,
+        lastError: 'endpoint answered 503',
+      });
+      expect(await jobs.depth(queue)).toMatchObject({ delayed: 1, active: 0 });
+      // Held in real time: moving the queue clock or its group's clock and promoting do not bring it forward.
+      clock.advance(86_400_000);
+      await jobs.advanceGroup('Platform:a', 86_400_000);
+      await jobs.promoteDue();
+      await until(id, 'completed');
+      expect(runs.map((run) => run.attemptsMade)).toEqual([0, 1, 1]);
+      expect(runs[2].at - deferredAt).toBeGreaterThanOrEqual(300);
+      expect(await jobs.getJob(queue, id)).toMatchObject({ state: 'completed', attemptsMade: 2, maxAttempts: 3 });
     });
 
     it('dead-letters a job after its last attempt', async () => {

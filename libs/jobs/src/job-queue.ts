@@ -47,6 +47,21 @@ export class UnrecoverableJobError extends Error {
   override readonly name = 'UnrecoverableJobError';
 }
 
+/**
+ * Thrown by a handler that did not make its attempt (what it calls is busy): the job is delayed for `delayMs` of real
+ * time (not the queue clock: what it waits for frees in real time), then runs again with its attempts and last error
+ * as they were. Neither `promoteDue` nor `advanceGroup` brings it forward.
+ */
+export class DeferredJobError extends Error {
+  override readonly name = 'DeferredJobError';
+  constructor(
+    readonly delayMs: number,
+    message = `deferred by ${delayMs} ms`,
+  ) {
+    super(message);
+  }
+}
+
 export interface QueueDepth {
   waiting: number;
   delayed: number;

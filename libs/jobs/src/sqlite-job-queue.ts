@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Clock } from '#domain/clock.js';
 import { CommitWatch, dataVersionOf, quietOnWalWrites } from '#event-store/commit-watch.js';
-import { attemptBudget, backoffDelayMs, delayOf, errorMessage, isUnrecoverable } from './backoff.js';
+import { attemptBudget, backoffDelayMs, deferredBy, delayOf, errorMessage, isUnrecoverable } from './backoff.js';
 import {
   DEPTH_CAP,
   type BackoffPolicy,
@@ -335,10 +335,15 @@ export class SqliteJobQueue implements JobQueue {
     this.stmt.complete.run({ queue, id, token, now: this.clock.now().getTime() });
   }
 
-  /** Records a failed attempt; true when the job is to run again at once. */
+  /** Records a failed attempt (or a deferred run, which is none); true when the job is to run again at once. */
   private fail(row: JobRow, token: string, error: unknown): boolean {
-    const attemptsMade = row.attempts_made + 1;
     const now = this.clock.now().getTime();
+    const deferral = deferredBy(error);
+    if (deferral !== undefined) {
+      this.stmt.defer.run({ queue: row.queue, id: row.id, token, holdUntil: Date.now() + deferral, now });
+      return deferral === 0;
+    }
+    const attemptsMade = row.attempts_made + 1;
     const dead = isUnrecoverable(error) || attemptsMade >= row.max_attempts;
     const delay = dead
       ? 0
@@ -369,7 +374,8 @@ function toInfo<T>(row: JobRow): JobInfo<T> {
     data: JSON.parse(row.data) as T,
     attemptsMade: row.attempts_made,
     maxAttempts: row.max_attempts,
-    state: row.state satisfies JobState,
+    // A deferred run's job holds a lease nobody has until it may run again.
+    state: row.state === 'active' && row.lease_token === null ? 'delayed' : (row.state satisfies JobState),
   };
   if (row.last_error !== null) info.lastError = row.last_error;
   return info;

@@ -41,6 +41,7 @@ CREATE TABLE IF NOT EXISTS jobs (
   PRIMARY KEY (queue, id)
 );
 CREATE INDEX IF NOT EXISTS jobs_claimable ON jobs (queue, state, due_at, created_at);
+CREATE INDEX IF NOT EXISTS jobs_leases ON jobs (queue, lease_until) WHERE state = 'active';
 DROP INDEX IF EXISTS jobs_runnable;
 `;
 /** Files made before jobs had clock groups get the column; the index needs it, so it comes after. */
@@ -54,6 +55,9 @@ const claimable = (condition: string) =>
   `SELECT rowid, due_at, created_at FROM jobs WHERE queue = @queue AND ${condition} ` +
   `ORDER BY due_at, created_at LIMIT CAST(@limit AS INTEGER)`;
 
+/** A deferred run's job (active, a lease nobody holds) is reported as delayed. */
+const HELD_AS_DELAYED = `CASE WHEN state = 'active' AND lease_token IS NULL THEN 'delayed' ELSE state END`;
+
 /** Every statement the queue runs, prepared once. */
 export function prepareStatements(db: Database.Database) {
   return {
@@ -63,15 +67,18 @@ export function prepareStatements(db: Database.Database) {
        ON CONFLICT (queue, id) DO NOTHING`,
     ),
     // The oldest due jobs of each claimable kind (waiting, delayed and due, active with an expired lease), each a seek
-    // in `jobs_claimable` in claim order, then merged: one condition with OR made SQLite read every job the queue ever
-    // had (completed ones too) and sort them, at every claim.
+    // in `jobs_claimable` in claim order (the leases in `jobs_leases`: deferred runs hold theirs, however many), then
+    // merged: one condition with OR made SQLite read every job the queue ever had (completed ones too) and sort them,
+    // at every claim.
     claim: db.prepare(
       `UPDATE jobs SET state = 'active', lease_until = @leaseUntil, lease_token = @token, updated_at = @now
        WHERE rowid IN (
          SELECT rowid FROM (
            SELECT * FROM (${claimable(`state = 'waiting' AND due_at <= @now`)})
            UNION ALL SELECT * FROM (${claimable(`state = 'delayed' AND due_at <= @now`)})
-           UNION ALL SELECT * FROM (${claimable(`state = 'active' AND lease_until <= @realNow`)}))
+           UNION ALL SELECT * FROM (SELECT rowid, due_at, created_at FROM jobs
+             WHERE queue = @queue AND state = 'active' AND lease_until <= @realNow
+             ORDER BY lease_until LIMIT CAST(@limit AS INTEGER)))
          ORDER BY due_at, created_at
          LIMIT CAST(@limit AS INTEGER))
        RETURNING *`,
@@ -90,10 +97,16 @@ export function prepareStatements(db: Database.Database) {
          lease_until = NULL, lease_token = NULL, updated_at = @now, finished_at = @finishedAt
        WHERE queue = @queue AND id = @id AND lease_token = @token AND state = 'active'`,
     ),
+    // A run that was not an attempt: the job is held (a lease nobody has) until `holdUntil` in real time, its attempts
+    // and last error unchanged; then it is claimable as a job whose holder died is.
+    defer: db.prepare(
+      `UPDATE jobs SET lease_until = @holdUntil, lease_token = NULL, updated_at = @now
+       WHERE queue = @queue AND id = @id AND lease_token = @token AND state = 'active'`,
+    ),
     get: db.prepare(`SELECT * FROM jobs WHERE queue = ? AND id = ?`),
     depth: db.prepare(
-      `SELECT state, COUNT(*) AS n FROM (SELECT state FROM jobs WHERE queue = @queue AND (@group ` +
-        `IS NULL OR grp = @group) ` +
+      `SELECT state, COUNT(*) AS n FROM (SELECT ${HELD_AS_DELAYED} AS state FROM jobs ` +
+        `WHERE queue = @queue AND (@group IS NULL OR grp = @group) ` +
         `AND state IN ('waiting', 'delayed', 'active', 'dead') LIMIT CAST(@cap AS INTEGER)) GROUP BY state`,
     ),
     dead: db.prepare(

@@ -1,19 +1,22 @@
 import { Logger } from '@nestjs/common';
 import type { CommandRunner } from '#application/command-runner.js';
-import { recordUnsent, type WebhookDeliverer } from '#application/webhooks/webhook-deliverer.js';
+import { NOT_SENT_BACKED_OFF, recordUnsent, type WebhookDeliverer } from '#application/webhooks/webhook-deliverer.js';
 import type { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import { APPROVAL_WEBHOOK_TYPE } from '#domain/webhooks/payment-webhooks.js';
 import type { PaymentApprovals } from '#application/webhooks/payment-approvals.js';
-import { webhookDeliveryDecider } from '#domain/webhooks/webhook-delivery.js';
+import { webhookDeliveryDecider, type AttemptOutcome } from '#domain/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
-import { UnrecoverableJobError, type Job, type JobQueue, type Worker } from '#jobs/job-queue.js';
+import { DeferredJobError, UnrecoverableJobError, type Job, type JobQueue, type Worker } from '#jobs/job-queue.js';
 import { WEBHOOK_QUEUE, type DeliveryJob } from './delivery-jobs.js';
+import type { DeliverySlots, SlotOutcome } from './delivery-slots.js';
 
 /**
  * Runs delivery jobs: one attempt per job run, recorded in the webhook's stream; the reply to an
  * incoming-payment approval request approves, rejects or fails the payment. A failed attempt
  * throws so that the queue retries it with the webhook backoff, or dead-letters it after the last
- * attempt; an attempt that must not be retried (TEST) ends the job at once.
+ * attempt; an attempt that must not be retried (TEST) ends the job at once. Runs are fair across platforms
+ * (`DeliverySlots`): a run whose platform has all its slots taken is deferred without an attempt, and while a
+ * platform's circuit is open its attempts are recorded as failed without being sent.
  */
 export function startWebhookDelivery(deps: {
   jobs: JobQueue;
@@ -21,8 +24,10 @@ export function startWebhookDelivery(deps: {
   deliverer: WebhookDeliverer;
   /** Carries out what replies to incoming-payment approval requests decide. */
   approvals?: PaymentApprovals;
-  /** The platforms' clocks (attempt times of approval requests not sent again). */
-  clocks?: PlatformClocks;
+  /** The platforms' clocks (attempt times of approval requests not sent again, circuits' open periods). */
+  clocks: PlatformClocks;
+  /** The platforms' slots and circuits. */
+  slots: DeliverySlots;
   /**
    * Attempts run at once (default 32). An attempt holds its slot for the receiver's answer and the durable record of
    * the attempt, so a worker sends at most about this many webhooks per such round trip.
@@ -30,43 +35,71 @@ export function startWebhookDelivery(deps: {
   concurrency?: number;
 }): Worker {
   const logger = new Logger('WebhookDelivery');
-  return deps.jobs.process<DeliveryJob>(
-    WEBHOOK_QUEUE,
-    async (job: Job<DeliveryJob>) => {
-      const data = job.data;
-      // A job run again after a crash that followed a successful attempt sends nothing more.
-      const { state } = await deps.runner.load(webhookDeliveryStream(data.deliveryId), webhookDeliveryDecider);
-      // Its approval decision too: applying one that already took effect changes nothing.
-      if (state.status === 'DELIVERED') {
-        if (state.approval) await deps.approvals?.apply(data.platformId, data.webhookId, data.body, state.approval);
+  /** One attempt of the job (or none, when nothing is left to send); `sent` gets the outcome of a request sent. */
+  const runAttempt = async (job: Job<DeliveryJob>, circuitOpen: boolean, sent: { outcome?: SlotOutcome }) => {
+    const data = job.data;
+    // A job run again after a crash that followed a successful attempt sends nothing more.
+    const { state } = await deps.runner.load(webhookDeliveryStream(data.deliveryId), webhookDeliveryDecider);
+    // Its approval decision too: applying one that already took effect changes nothing.
+    if (state.status === 'DELIVERED') {
+      if (state.approval) await deps.approvals?.apply(data.platformId, data.webhookId, data.body, state.approval);
+      return;
+    }
+    const attempt = job.attemptsMade + 1;
+    const { url: _dispatchedTo, ...request } = data;
+    // An approval request is not sent again once the payment was decided (approved, rejected, timed out).
+    if (data.webhookType === APPROVAL_WEBHOOK_TYPE && attempt > 1 && deps.approvals) {
+      if (!(await deps.approvals.awaited(data.body))) {
+        const reason = 'the payment was decided meanwhile: the approval request is not sent again';
+        await recordUnsent(deps.runner, deps.clocks, { ...request, attempt, maxAttempts: job.maxAttempts }, reason);
         return;
       }
-      const attempt = job.attemptsMade + 1;
-      const { url: _dispatchedTo, ...request } = data;
-      // An approval request is not sent again once the payment was decided (approved, rejected, timed out).
-      if (data.webhookType === APPROVAL_WEBHOOK_TYPE && attempt > 1 && deps.approvals && deps.clocks) {
-        if (!(await deps.approvals.awaited(data.body))) {
-          const reason = 'the payment was decided meanwhile: the approval request is not sent again';
-          await recordUnsent(deps.runner, deps.clocks, { ...request, attempt, maxAttempts: job.maxAttempts }, reason);
-          return;
-        }
-      }
-      const { outcome, url, result, approval } = await deps.deliverer.deliver({
-        ...request,
-        attempt,
-        maxAttempts: job.maxAttempts,
-      });
+    }
+    const next = { ...request, attempt, maxAttempts: job.maxAttempts };
+    let outcome: AttemptOutcome;
+    let reason: string;
+    let url: string | null = null;
+    if (circuitOpen) {
+      outcome = await deps.deliverer.recordNotSent(next, NOT_SENT_BACKED_OFF);
+      reason = NOT_SENT_BACKED_OFF;
+    } else {
+      const delivered = await deps.deliverer.deliver(next);
+      const at = await deps.clocks.now(data.platformId);
+      sent.outcome = { timedOut: delivered.timedOut, latencyMs: delivered.result.latencyMs, at };
+      ({ outcome, url } = delivered);
+      const { result, approval } = delivered;
       if (outcome === 'DELIVERED') {
         // Recorded with the attempt first: a crash before it takes effect is made good when the job runs again.
         if (approval) await deps.approvals?.apply(data.platformId, data.webhookId, data.body, approval);
         return;
       }
-      const reason = result.error ?? `HTTP ${result.statusCode}`;
-      if (outcome === 'FAILED')
-        throw new UnrecoverableJobError(`${data.webhookType} ${data.webhookId}: ${reason} (not retried)`);
-      if (outcome === 'DEAD')
-        logger.warn(`${data.webhookType} ${data.webhookId} to ${url}: last attempt failed (${reason}); dead-lettered`);
-      throw new Error(`${data.webhookType} ${data.webhookId}: attempt ${attempt} failed: ${reason}`);
+      reason = result.error ?? `HTTP ${result.statusCode}`;
+    }
+    if (outcome === 'FAILED')
+      throw new UnrecoverableJobError(`${data.webhookType} ${data.webhookId}: ${reason} (not retried)`);
+    if (outcome === 'DEAD')
+      logger.warn(`${data.webhookType} ${data.webhookId} to ${url}: last attempt failed (${reason}); dead-lettered`);
+    throw new Error(`${data.webhookType} ${data.webhookId}: attempt ${attempt} failed: ${reason}`);
+  };
+  return deps.jobs.process<DeliveryJob>(
+    WEBHOOK_QUEUE,
+    async (job: Job<DeliveryJob>) => {
+      const data = job.data;
+      // Before the delivery is read: a platform with a backlog defers its runs at little cost.
+      const admission = deps.slots.admit(data.platformId, await deps.clocks.now(data.platformId));
+      if (admission.kind === 'defer') throw new DeferredJobError(admission.delayMs);
+      const sent: { outcome?: SlotOutcome } = {};
+      try {
+        await runAttempt(job, admission.kind === 'refuse', sent);
+      } finally {
+        const opened = admission.kind === 'run' ? admission.slot.release(sent.outcome) : undefined;
+        if (opened) {
+          logger.warn(
+            `webhook endpoint of ${data.platformId} got no answer to its last attempts in time: its attempts are ` +
+              `recorded as not sent until ${opened.toISOString()}`,
+          );
+        }
+      }
     },
     { concurrency: deps.concurrency ?? 32 },
   );

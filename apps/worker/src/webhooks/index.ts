@@ -6,7 +6,9 @@ import { PaymentApprovals } from '#application/webhooks/payment-approvals.js';
 import { PaymentProcess } from '#application/transactions/payment-process.js';
 import type { AppConfig } from '#config/config.js';
 import { systemClock } from '#domain/clock.js';
+import { WEBHOOK_RETRY_POLICY } from '#domain/webhooks/retry-policy.js';
 import { startWebhookDelivery } from './delivery.js';
+import { DeliverySlots } from './delivery-slots.js';
 import { WebhookDispatcher } from './dispatcher.js';
 
 export interface RunningWebhooks {
@@ -47,6 +49,14 @@ export async function startWebhooks(
     deliverer,
     approvals,
     clocks: infra.clocks,
+    slots: new DeliverySlots({
+      perPlatform: config.webhookPlatformConcurrency,
+      timeoutMs: config.webhookTimeoutMs,
+      // A circuit stays open as long as the webhook schedule's first and longest delays.
+      openMs: WEBHOOK_RETRY_POLICY.firstDelayMs,
+      maxOpenMs: WEBHOOK_RETRY_POLICY.maxDelayMs,
+      realClock: systemClock,
+    }),
     concurrency: config.webhookConcurrency,
   });
   await dispatcher.start();

@@ -50,6 +50,10 @@ export interface DeliveryDeps {
 
 const SIGNER_CACHE = 1000;
 
+/** What an attempt not sent while its platform's receiver is backed off records (shown to the platform). */
+export const NOT_SENT_BACKED_OFF =
+  'not sent: recent attempts to the webhook endpoint got no answer in time, so attempts are held back for a while';
+
 /** A platform's endpoint (null when webhooks are off) and the signer for its webhooks. */
 type Target = { url: string | null; signer?: WebhookSigner };
 
@@ -91,7 +95,14 @@ export class WebhookDeliverer {
   async deliver(
     request: DeliveryRequest,
     options: { waitForReadModels?: boolean } = {},
-  ): Promise<{ outcome: AttemptOutcome; url: string | null; result: SendResult; approval?: ApprovalReply }> {
+  ): Promise<{
+    outcome: AttemptOutcome;
+    url: string | null;
+    result: SendResult;
+    approval?: ApprovalReply;
+    /** No answer came within the receiver timeout: the attempt held its slot for all of it. */
+    timedOut: boolean;
+  }> {
     const { url, signer } = await this.target(request.platformId);
     let result: SendResult;
     let outcome: AttemptOutcome;
@@ -118,6 +129,35 @@ export class WebhookDeliverer {
       request.webhookType === APPROVAL_WEBHOOK_TYPE && outcome === 'DELIVERED'
         ? approvalReply(result.statusCode, result.reply, requestedFields(request.body))
         : undefined;
+    await this.record(request, url, result, outcome, approval, options.waitForReadModels ?? false);
+    // The sender's timer fires after the timeout (a millisecond early at most, by the event loop's rounding).
+    const timedOut = !!url && result.statusCode === undefined && result.latencyMs >= this.deps.timeoutMs - 1;
+    return { outcome, url, result, ...(approval ? { approval } : {}), timedOut };
+  }
+
+  /**
+   * Records an attempt that was not sent (`reason`, shown to the platform) as a failed one: retried on the webhook
+   * schedule like any failure, dead after the last attempt, TEST not retried.
+   */
+  async recordNotSent(request: DeliveryRequest, reason: string): Promise<AttemptOutcome> {
+    const outcome = attemptOutcome({
+      attempt: request.attempt,
+      maxAttempts: request.maxAttempts,
+      webhookType: request.webhookType,
+    });
+    await this.record(request, null, { latencyMs: 0, error: reason }, outcome, undefined, false);
+    return outcome;
+  }
+
+  /** Appends the attempt to the delivery's stream, attempted at the platform's time. */
+  private async record(
+    request: DeliveryRequest,
+    url: string | null,
+    result: SendResult,
+    outcome: AttemptOutcome,
+    approval: ApprovalReply | undefined,
+    waitForReadModels: boolean,
+  ): Promise<void> {
     const now = await this.deps.clocks.now(request.platformId);
     const attempt: DeliveryAttempt = {
       attempt: request.attempt,
@@ -139,10 +179,9 @@ export class WebhookDeliverer {
       { type: 'RecordAttempt', attempt },
       {
         metadata: { platformId: request.platformId, actor: 'webhook-delivery', correlationId: request.webhookId },
-        waitForReadModels: options.waitForReadModels ?? false,
+        waitForReadModels,
       },
     );
-    return { outcome, url, result, ...(approval ? { approval } : {}) };
   }
 }
 
