@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseAllowedHosts, type AllowedHost } from '#net/address-policy.js';
+import { parseTrustedProxies, type TrustedProxies } from '#net/trusted-proxies.js';
 
 /** Typed configuration read from the environment and validated at start. */
 export interface AppConfig {
@@ -55,6 +56,11 @@ export interface AppConfig {
    * users (hosted KYC links); without it, the origin the request came to.
    */
   publicUrl?: string;
+  /**
+   * Proxies in front of the API whose `Forwarded` / `X-Forwarded-For` name the client (`TRUSTED_PROXIES`,
+   * comma-separated addresses and CIDRs); from any other peer those headers are ignored.
+   */
+  trustedProxies: TrustedProxies;
   http: HttpLimits;
   rateLimits: RateLimits;
   documents: DocumentsConfig;
@@ -120,6 +126,16 @@ function allowedHosts(env: NodeJS.ProcessEnv): AllowedHost[] {
   } catch (error) {
     const why = (error as Error).message;
     throw new ConfigError(`WEBHOOK_ALLOWED_HOSTS must be comma-separated hosts or host:port: ${why}`);
+  }
+}
+
+function trustedProxies(env: NodeJS.ProcessEnv): TrustedProxies {
+  try {
+    return parseTrustedProxies(list(env, 'TRUSTED_PROXIES', []));
+  } catch (error) {
+    throw new ConfigError(
+      `TRUSTED_PROXIES must be comma-separated addresses or CIDR ranges: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -266,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     http: httpLimits(env),
     rateLimits: rateLimits(env),
     webhookAllowedHosts: allowedHosts(env),
+    trustedProxies: trustedProxies(env),
     ...(env.PUBLIC_URL ? { publicUrl: publicUrl(env.PUBLIC_URL) } : {}),
     documents: {
       store: { kind: 'fs', path: resolve(dataDir, 'documents') },
