@@ -39,6 +39,11 @@ export interface AppConfig {
   secretsKey: { kind: 'env'; base64: string } | { kind: 'file'; path: string };
   /** How long a webhook receiver may take to answer, in ms (`WEBHOOK_TIMEOUT_MS`). */
   webhookTimeoutMs: number;
+  /**
+   * After `POST /config/webhook-secret/rotate`, how long deliveries are also signed with the replaced secret, in
+   * seconds of the platform's clock (`WEBHOOK_SECRET_ROTATION_GRACE_SECONDS`).
+   */
+  webhookSecretGraceSeconds: number;
   /** Webhook attempts a worker process makes at once (`WEBHOOK_CONCURRENCY`). */
   webhookConcurrency: number;
   /**
@@ -277,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     wallet: walletConfig(env),
     secretsKey: secretsKey(env, dataDir, eventStoreKind === 'sqlite'),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    webhookSecretGraceSeconds: integer(env, 'WEBHOOK_SECRET_ROTATION_GRACE_SECONDS', 86_400, 0, 30 * 86_400),
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1024),
     idleGcAfterMs: integer(env, 'IDLE_GC_AFTER_MS', 10_000, 0, 3_600_000),
     http: httpLimits(env),

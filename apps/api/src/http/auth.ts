@@ -5,7 +5,7 @@ import { secretMatches } from '#crypto/secrets.js';
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
 import { TurnMemo } from '#application/turn-memo.js';
-import { acceptedPermissions, permits } from '#domain/platform/permissions.js';
+import { acceptedPermissions, permits, PERMISSIONS, type Permission } from '#domain/platform/permissions.js';
 import { ApiError, unauthorized } from './errors.js';
 import type { TrustedProxies } from '#net/trusted-proxies.js';
 import { AuthFailureLimiter, clientAddress, TRUSTED_PROXIES } from './rate-limit.js';
@@ -21,7 +21,7 @@ const AGENT_ROUTE = 'isAgentRoute';
  */
 export const AgentRoute = () => SetMetadata(AGENT_ROUTE, true);
 
-type AuthedRequest = HttpRequest & { actor?: Actor };
+type AuthedRequest = HttpRequest & { actor?: Actor; permissions?: readonly Permission[] };
 
 /**
  * HTTP Basic with `<api token id>:<client secret>`. Token ids contain a colon
@@ -81,6 +81,7 @@ export class PlatformAuthGuard implements CanActivate {
         message: `the API token lacks the ${accepted.join(' or ')} permission this request needs`,
       });
     const correlation = req.headers['x-correlation-id'];
+    req.permissions = token.permissions ?? PERMISSIONS;
     req.actor = {
       platformId: token.platformId,
       actor: token.id,
@@ -89,6 +90,12 @@ export class PlatformAuthGuard implements CanActivate {
     return true;
   }
 }
+
+/** The permissions of the request's API token (all three for a token from before permissions existed). */
+export const CurrentPermissions = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): readonly Permission[] =>
+    ctx.switchToHttp().getRequest<AuthedRequest>().permissions ?? [],
+);
 
 /** The authenticated platform and token of the request. */
 export const CurrentActor = createParamDecorator(
