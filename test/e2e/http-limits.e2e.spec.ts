@@ -191,6 +191,27 @@ describe('webhook test rate limit', () => {
   });
 });
 
+describe('device-code rate limit', () => {
+  const t = useTestService({ env: { RATE_LIMIT_DEVICE_CODES: '3', RATE_LIMIT_DEVICE_CODE_WINDOW_SECONDS: '60' } });
+  const code = (n: number) => `PAY-AGENT-2345-${'ABCDEFGH'[n]}${'ABCDEFGH'[n]}${'ABCDEFGH'[n]}2`;
+
+  it('limits redemptions and status reads per client address with 429 and Retry-After', async () => {
+    const redeem = (n: number, localAddress: string) =>
+      requestFrom(`${t.url}/agents/device-codes/${code(n)}/redeem`, { method: 'POST', localAddress });
+    for (let i = 0; i < 3; i++) expect((await redeem(i, '127.0.0.1')).status).toBe(404);
+    const limited = await redeem(3, '127.0.0.1');
+    expectRateLimited(limited, limited.headers['retry-after']);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+    const status = await requestFrom(`${t.url}/agents/device-codes/${code(4)}/status`, {
+      localAddress: '127.0.0.1',
+      headers: { authorization: basicAuth(t.service.sandbox!.tokenId, t.service.sandbox!.clientSecret) },
+    });
+    expectRateLimited(status, status.headers['retry-after']);
+    // Another address has its own count.
+    expect((await redeem(5, '127.0.0.2')).status).toBe(404);
+  });
+});
+
 describe('EMAIL_OTP wrong-code lockout', () => {
   const clock = new ManualClock(Date.UTC(2026, 0, 5, 12));
   const t = useTestService({ clock });

@@ -99,6 +99,9 @@ export interface RateLimits {
   authWindowSeconds: number;
   webhookTests: number;
   webhookTestWindowSeconds: number;
+  /** Device-code redemptions and status reads per client address per window. */
+  deviceCodes: number;
+  deviceCodeWindowSeconds: number;
 }
 
 /** Embedded-wallet authentication: session lifetime, the passkey relying party, OIDC issuers. */
@@ -193,6 +196,8 @@ function rateLimits(env: NodeJS.ProcessEnv): RateLimits {
     authWindowSeconds: integer(env, 'RATE_LIMIT_AUTH_WINDOW_SECONDS', 300, 1, 86_400),
     webhookTests: integer(env, 'RATE_LIMIT_WEBHOOK_TESTS', 10, 1, 1_000_000),
     webhookTestWindowSeconds: integer(env, 'RATE_LIMIT_WEBHOOK_TEST_WINDOW_SECONDS', 60, 1, 86_400),
+    deviceCodes: integer(env, 'RATE_LIMIT_DEVICE_CODES', 30, 1, 1_000_000),
+    deviceCodeWindowSeconds: integer(env, 'RATE_LIMIT_DEVICE_CODE_WINDOW_SECONDS', 60, 1, 86_400),
   };
 }
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
@@ -21,6 +21,7 @@ import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor, Public } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { IdParam } from '../http/id-pipe.js';
+import { DEVICE_CODE_POLICY, RateLimit, RateLimitGuard } from '../http/rate-limit.js';
 import { Idempotent, IdempotentAction } from '../http/idempotency.interceptor.js';
 import {
   AgentPolicyUpdateDto,
@@ -40,6 +41,10 @@ const POLICY_TEXT =
   'platform clock) answers 403 VELOCITY_LIMIT_EXCEEDED; ' +
   'APPROVAL_REQUIRED (the account rule’s mode, else the default) or an amount above ' +
   'approvalThresholds makes the action PENDING_APPROVAL.';
+
+const DEVICE_CODE_LIMIT =
+  'Redemptions and status reads together are limited per client address (`RATE_LIMIT_DEVICE_CODES` per ' +
+  '`RATE_LIMIT_DEVICE_CODE_WINDOW_SECONDS`, 30 a minute by default): 429 RATE_LIMITED with Retry-After past that.';
 
 /** Agents as the platform manages them (Basic auth); device-code redemption needs no auth. */
 @ApiTags('Agents')
@@ -84,9 +89,12 @@ export class AgentsController {
     'Device code status',
     ok('The code and whether it was redeemed', 'AgentDeviceCodeStatus'),
     {
-      description: 'Poll until `redeemed` is true.',
+      description: `Poll until \`redeemed\` is true. ${DEVICE_CODE_LIMIT}`,
+      errors: [429],
     },
   )
+  @RateLimit(DEVICE_CODE_POLICY)
+  @UseGuards(RateLimitGuard)
   async deviceCodeStatus(@Param('code') code: string, @CurrentActor() actor: Actor) {
     const { state } = await loadDeviceCode(this.runner, code, actor.platformId);
     return { code, redeemed: state.deviceCode?.code === code ? state.deviceCode.redeemed : false };
@@ -100,13 +108,15 @@ export class AgentsController {
     description:
       'No authentication. Returns the agent’s access token once (only its hash is kept; it cannot ' +
       'be retrieved again) and marks the agent connected. 400 when the code was already redeemed, ' +
-      'replaced by a newer one or expired; 404 when unknown.',
+      `replaced by a newer one or expired; 404 when unknown. ${DEVICE_CODE_LIMIT}`,
     auth: 'none',
     responses: {
       200: { description: 'The access token and the agent’s policy', schema: 'AgentDeviceCodeRedeemResponse' },
     },
-    errors: [400, 404],
+    errors: [400, 404, 429],
   })
+  @RateLimit(DEVICE_CODE_POLICY)
+  @UseGuards(RateLimitGuard)
   redeem(@Param('code') code: string) {
     return this.commands.execute(new RedeemDeviceCodeCommand(code, randomUUID()));
   }

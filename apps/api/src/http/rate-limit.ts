@@ -16,13 +16,23 @@ const POLICY = 'rateLimitPolicy';
 const AUTH_TOKEN = 'auth-failures-token';
 const AUTH_ADDRESS = 'auth-failures-address';
 
-/** Throttler-style policies by name: at most `limit` requests per platform per `ttlMs`. */
-export type RateLimitPolicies = Record<string, { limit: number; ttlMs: number }>;
+/**
+ * Throttler-style policies by name: at most `limit` requests per platform (per client address for unauthenticated
+ * requests, or always with `perAddress`) per `ttlMs`.
+ */
+export type RateLimitPolicies = Record<string, { limit: number; ttlMs: number; perAddress?: boolean }>;
 export const RATE_LIMIT_POLICIES = Symbol('RATE_LIMIT_POLICIES');
 export const WEBHOOK_TEST_POLICY = 'webhook-test';
+/** Agent device-code redemption and status: per client address (redemption needs no credentials). */
+export const DEVICE_CODE_POLICY = 'device-codes';
 
 export const policiesOf = (limits: RateLimits): RateLimitPolicies => ({
   [WEBHOOK_TEST_POLICY]: { limit: limits.webhookTests, ttlMs: limits.webhookTestWindowSeconds * 1000 },
+  [DEVICE_CODE_POLICY]: {
+    limit: limits.deviceCodes,
+    ttlMs: limits.deviceCodeWindowSeconds * 1000,
+    perAddress: true,
+  },
 });
 
 /** Puts a route under a named policy, enforced by {@link RateLimitGuard}. */
@@ -104,7 +114,8 @@ export class RateLimitGuard implements CanActivate {
     const policy = name ? this.policies[name] : undefined;
     if (!name || !policy) return true;
     const req = context.switchToHttp().getRequest<HttpRequest & { actor?: { platformId: string } }>();
-    const tracker = req.actor?.platformId ?? clientAddress(req, this.proxies);
+    const platformId = policy.perAddress ? undefined : req.actor?.platformId;
+    const tracker = platformId ?? clientAddress(req, this.proxies);
     const hit = await this.storage.increment(tracker, policy.ttlMs, policy.limit, policy.ttlMs, name);
     if (hit.isBlocked) throw rateLimited(hit.timeToBlockExpire, 'too many requests');
     return true;
