@@ -96,8 +96,8 @@ export class AgentsController {
   @RateLimit(DEVICE_CODE_POLICY)
   @UseGuards(RateLimitGuard)
   async deviceCodeStatus(@Param('code') code: string, @CurrentActor() actor: Actor) {
-    const { state } = await loadDeviceCode(this.runner, code, actor.platformId);
-    return { code, redeemed: state.deviceCode?.code === code ? state.deviceCode.redeemed : false };
+    const { state, codeHash } = await loadDeviceCode(this.runner, code, actor.platformId);
+    return { code, redeemed: state.deviceCode?.codeHash === codeHash ? state.deviceCode.redeemed : false };
   }
 
   @Post('device-codes/:code/redeem')
