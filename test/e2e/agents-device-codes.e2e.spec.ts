@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { deviceCodeStream } from '#domain/agents/agent-claims.js';
 import { agentStream } from '#domain/agents/agent.js';
 import { money } from './money-support.js';
-import { useAgents } from './agents-support.js';
+import { policy, useAgents } from './agents-support.js';
 
 /** Whether any file of the data directory (event log, read models, jobs, their WAL) holds `text`. */
 function stored(dataDir: string, text: string): string[] {
@@ -79,5 +79,30 @@ describe('agent device codes at rest', () => {
     expect(redeemed.status).toBe(200);
     expect(redeemed.body.agentId).toBe(agent.id);
     expect((await api.get(`/agents/device-codes/${legacy}/status`)).body).toEqual({ code: legacy, redeemed: true });
+  });
+
+  it('never replays a device code: the same Idempotency-Key answers without it', async () => {
+    const customer = await money(t).customer(['USD']);
+    const key = { 'idempotency-key': 'agent-once' };
+    const body = { name: 'once', customerId: customer.id, policy: policy() };
+    const first = await api.post('/agents', body, key);
+    expect(first.status).toBe(201);
+    const again = await api.post('/agents', body, key);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const { code, ...shown } = first.body.deviceCode;
+    expect(again.body).toEqual({ agent: first.body.agent, deviceCode: shown });
+    expect(JSON.stringify(again.body)).not.toContain(code);
+
+    const issueKey = { 'idempotency-key': 'code-once' };
+    const issued = await api.post(`/agents/${first.body.agent.id}/device-codes`, {}, issueKey);
+    expect(issued.status).toBe(201);
+    const reissued = await api.post(`/agents/${first.body.agent.id}/device-codes`, {}, issueKey);
+    expect(reissued.status).toBe(201);
+    const { code: newCode, ...rest } = issued.body;
+    expect(reissued.body).toEqual(rest);
+    // Neither code is anywhere at rest, the stored answers included.
+    for (const plain of [code, newCode]) expect(stored(t.dataDir, plain)).toEqual([]);
+    expect((await a.redeem(newCode)).status).toBe(200);
   });
 });

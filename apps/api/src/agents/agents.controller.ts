@@ -22,7 +22,7 @@ import { CurrentActor, Public } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { IdParam } from '../http/id-pipe.js';
 import { DEVICE_CODE_POLICY, RateLimit, RateLimitGuard } from '../http/rate-limit.js';
-import { Idempotent, IdempotentAction } from '../http/idempotency.interceptor.js';
+import { Idempotent, IdempotentAction, SecretOnce } from '../http/idempotency.interceptor.js';
 import {
   AgentPolicyUpdateDto,
   CreateAgentDto,
@@ -59,11 +59,13 @@ export class AgentsController {
 
   @Post()
   @Idempotent()
+  @SecretOnce('deviceCode.code')
   @ApiDoc({
     summary: 'Create an agent',
     description:
       `Creates an agent for a customer with a policy and returns its first device code ` +
-      `(valid 24 hours on the platform clock). ${POLICY_TEXT}`,
+      `(valid 24 hours on the platform clock; shown once: a replay with the same Idempotency-Key answers without ` +
+      `deviceCode.code, issue a new one if it was lost). ${POLICY_TEXT}`,
     responses: created('The agent and its device code', 'AgentCreateResponse'),
     errors: [404],
   })
@@ -165,8 +167,11 @@ export class AgentsController {
 
   @Post(':agentId/device-codes')
   @Idempotent()
+  @SecretOnce('code')
   @ApiResource('Issue a new device code', created('The device code', 'AgentDeviceCode'), {
-    description: 'Earlier unredeemed codes stop working. 409 while the agent is connected.',
+    description:
+      'Earlier unredeemed codes stop working. 409 while the agent is connected. The code is shown once: a replay ' +
+      'with the same Idempotency-Key answers without it.',
     errors: [409],
   })
   issueDeviceCode(@IdParam('Agent', 'agentId') id: string, @CurrentActor() actor: Actor) {

@@ -37,18 +37,27 @@ const SECRETS_ONCE = 'idempotencySecretsOnce';
 const reflector = new Reflector();
 
 /**
- * Top-level response fields that hold a secret shown once (`clientSecret`): they are never stored with the
- * Idempotency-Key's answer, so a replay returns the same body without them (and `Idempotent-Replayed: true`).
+ * Response fields that hold a secret shown once (`clientSecret`, or a nested `deviceCode.code`): they are never
+ * stored with the Idempotency-Key's answer, so a replay returns the same body without them (and
+ * `Idempotent-Replayed: true`).
  */
 export const SecretOnce = (...fields: string[]) => SetMetadata(SECRETS_ONCE, fields);
 
+/** `body` without the field at `path` (dotted), copying only the objects on the way. */
+function without(body: unknown, path: string[]): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const [head, ...rest] = path;
+  if (!(head in body)) return body;
+  const copy: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  if (rest.length === 0) delete copy[head];
+  else copy[head] = without(copy[head], rest);
+  return copy;
+}
+
 /** The body as stored for replays: without the handler's {@link SecretOnce} fields. */
 function storable(context: ExecutionContext, body: unknown): unknown {
-  const fields = reflector.get<string[] | undefined>(SECRETS_ONCE, context.getHandler());
-  if (!fields || body === null || typeof body !== 'object') return body;
-  const copy: Record<string, unknown> = { ...(body as Record<string, unknown>) };
-  for (const field of fields) delete copy[field];
-  return copy;
+  const fields = reflector.get<string[] | undefined>(SECRETS_ONCE, context.getHandler()) ?? [];
+  return fields.reduce((stored, field) => without(stored, field.split('.')), body);
 }
 
 /** The stored answers of Idempotency-Keys, for the interceptor and the upload routes. */
