@@ -61,6 +61,14 @@ describe('webhook secret', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual({ previousSecretValidUntil: rotated.body.previousSecretValidUntil });
     expect((await p.api.get('/config')).body.webhookSecret).toBe(fresh);
+    // The rotation is an event of the platform's webhook configuration, with its actor, holding no secret in clear.
+    const events = (await t.service.infra.eventStore.readAll()).filter(
+      (e) => e.type === 'WebhookSecretRotated' && e.metadata.platformId === p.platformId,
+    );
+    expect(events).toHaveLength(1);
+    expect(events[0].metadata.actor).toMatch(/^ApiToken:/);
+    const recorded = JSON.stringify(events[0].data);
+    for (const secret of [old, fresh]) expect(recorded).not.toContain(secret.slice('whsec_'.length));
 
     const send = async () => {
       const before = p.receiver.requests.length;
