@@ -55,7 +55,7 @@ export const rateLimited = (retryAfterSeconds: number, message: string) => {
  * ({@link clientAddressOf}, the same rule on both HTTP adapters); IPv4-mapped IPv6 as IPv4, other IPv6 by its /64.
  */
 export function clientAddress(req: HttpRequest, proxies: TrustedProxies): string {
-  const raw = clientAddressOf(req.socket.remoteAddress, req.headers, proxies) ?? '';
+  const raw = clientAddressOf(req.socket?.remoteAddress ?? req.ip, req.headers, proxies) ?? '';
   if (!ipaddr.isValid(raw)) return raw || 'unknown';
   const address = ipaddr.process(raw);
   if (address.kind() === 'ipv4') return address.toString();
