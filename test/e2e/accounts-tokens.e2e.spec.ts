@@ -197,14 +197,32 @@ describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
     ]);
     for (const depth of Object.values(overview.body.queues))
       expect(Object.keys(depth as object).sort()).toEqual(Object.keys(idle).sort());
-    // Another platform sees its own counts and none of this platform's events.
-    const other = await (await t.otherPlatform()).api.get('/audit/overview');
+    // The log head and the read models' position are the platform's own: its newest event.
+    expect(overview.body.eventLog.headPosition).toBe(overview.body.recentEvents[0].position);
+    expect(overview.body.projections.position).toBe(overview.body.recentEvents[0].position);
+    // Another platform sees its own counts and none of this platform's events; its activity moves none of this
+    // platform's figures.
+    const otherPlatform = await t.otherPlatform();
+    expect(
+      (
+        await otherPlatform.api.post('/customers', {
+          platformCustomerId: uniqueValue('other'),
+          customerType: 'INDIVIDUAL',
+          currencies: ['USD'],
+        })
+      ).status,
+    ).toBe(201);
+    const other = await otherPlatform.api.get('/audit/overview');
+    const again = await api.get('/audit/overview');
+    expect(again.body.eventLog).toEqual(overview.body.eventLog);
+    expect(again.body.projections).toEqual(overview.body.projections);
+    expect(BigInt(other.body.eventLog.headPosition)).toBeGreaterThan(BigInt(overview.body.eventLog.headPosition));
     expect(
       other.body.recentEvents.every(
         (e: any) => !overview.body.recentEvents.some((m: any) => m.position === e.position),
       ),
     ).toBe(true);
-    expect(other.body.counts.customers).toBe(0);
+    expect(other.body.counts.customers).toBe(1);
   });
 
   it('serves the OpenAPI document and the docs page without credentials', async () => {

@@ -102,21 +102,23 @@ describe('size limits', () => {
 });
 
 describe('failed authentication limit per token id', () => {
-  const t = useTestService({
-    env: { RATE_LIMIT_AUTH_FAILURES_PER_TOKEN: '3', RATE_LIMIT_AUTH_WINDOW_SECONDS: '120' },
-  });
+  const t = useTestService();
 
-  it('blocks a token id after its failures, even with the right secret, but not other tokens', async () => {
+  it('answers 25 wrong secrets for a token id 401 then 429; the right secret still gets 200', async () => {
     const other = await t.otherPlatform();
     const tokenId = t.service.sandbox!.tokenId;
     const guesser = client(t.url, wrongSecret(tokenId));
-    for (let i = 0; i < 3; i++) expect((await guesser.get('/customers')).status).toBe(401);
+    const statuses: number[] = [];
+    for (let i = 0; i < 25; i++) statuses.push((await guesser.get('/customers')).status);
+    // The default limit is 20 failures per token id in the window.
+    expect(statuses).toEqual([...Array(20).fill(401), ...Array(5).fill(429)]);
     const blocked = await guesser.get('/customers');
     expectRateLimited(blocked, blocked.headers.get('retry-after'));
-    expect(Number(blocked.headers.get('retry-after'))).toBeLessThanOrEqual(120);
-    const rightSecret = await t.api.get('/customers');
-    expectRateLimited(rightSecret, rightSecret.headers.get('retry-after'));
+    expect(Number(blocked.headers.get('retry-after'))).toBeLessThanOrEqual(300);
+    expect((await t.api.get('/customers')).status).toBe(200);
     expect((await other.api.get('/customers')).status).toBe(200);
+    // The owner's success does not lift the block on guesses.
+    expect((await guesser.get('/customers')).status).toBe(429);
   });
 });
 
@@ -125,7 +127,7 @@ describe('failed authentication limit per address', () => {
     env: { RATE_LIMIT_AUTH_FAILURES_PER_ADDRESS: '3', RATE_LIMIT_AUTH_WINDOW_SECONDS: '120' },
   });
 
-  it('blocks an address after failures across token ids, and only that address', async () => {
+  it('refuses wrong credentials from an address after its failures, right ones still pass', async () => {
     const url = `${t.url}/customers`;
     for (let i = 1; i <= 3; i++)
       expect(
@@ -134,13 +136,43 @@ describe('failed authentication limit per address', () => {
     const blocked = await requestFrom(url, { headers: { authorization: unknownToken(4) }, localAddress: '127.0.0.1' });
     expectRateLimited(blocked, blocked.headers['retry-after']);
     const other = await t.otherPlatform();
-    const fromHere = await other.api.get('/customers');
-    expectRateLimited(fromHere, fromHere.headers.get('retry-after'));
+    expect((await other.api.get('/customers')).status).toBe(200);
     const elsewhere = await requestFrom(url, {
       headers: { authorization: unknownToken(5) },
       localAddress: '127.0.0.2',
     });
     expect(elsewhere.status).toBe(401);
+  });
+});
+
+describe('failed authentication limit behind a trusted proxy', () => {
+  const t = useTestService({
+    env: {
+      TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8',
+      RATE_LIMIT_AUTH_FAILURES_PER_ADDRESS: '3',
+      RATE_LIMIT_AUTH_WINDOW_SECONDS: '120',
+    },
+  });
+  const attempt = (n: number, localAddress: string, headers: Record<string, string>) =>
+    requestFrom(`${t.url}/customers`, { headers: { authorization: unknownToken(n), ...headers }, localAddress });
+
+  it('counts failures per forwarded client address, and ignores forwarding headers from other peers', async () => {
+    const viaProxy = (n: number, client: string) => attempt(n, '127.0.0.1', { 'x-forwarded-for': client });
+    for (let i = 1; i <= 3; i++) expect((await viaProxy(i, '203.0.113.1')).status).toBe(401);
+    expect((await viaProxy(4, '203.0.113.1')).status).toBe(429);
+    // Another client through the same proxy has its own count, whichever header the proxy writes.
+    expect((await viaProxy(5, '203.0.113.2')).status).toBe(401);
+    expect((await attempt(6, '127.0.0.1', { forwarded: 'for=203.0.113.3;proto=https' })).status).toBe(401);
+    expect((await attempt(7, '127.0.0.1', { forwarded: 'for="[2001:db8::1]:4711"' })).status).toBe(401);
+    // The right-most address that is not a trusted proxy counts: what a client writes to the left is not believed.
+    expect((await viaProxy(8, '198.51.100.7, 203.0.113.1, 10.1.2.3')).status).toBe(429);
+    expect((await attempt(9, '127.0.0.1', { forwarded: 'for=198.51.100.7, for=203.0.113.1' })).status).toBe(429);
+
+    // From a peer that is not a trusted proxy the headers are ignored: it is counted under its own address.
+    for (let i = 10; i <= 12; i++)
+      expect((await attempt(i, '127.0.0.2', { 'x-forwarded-for': `198.51.100.${i}` })).status).toBe(401);
+    const spoofed = await attempt(13, '127.0.0.2', { 'x-forwarded-for': '198.51.100.99' });
+    expectRateLimited(spoofed, spoofed.headers['retry-after']);
   });
 });
 
@@ -156,6 +188,27 @@ describe('webhook test rate limit', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
     const other = await t.otherPlatform();
     expect((await other.api.post('/sandbox/webhooks/test', {})).body.code).toBe('WEBHOOK_ENDPOINT_NOT_SET');
+  });
+});
+
+describe('device-code rate limit', () => {
+  const t = useTestService({ env: { RATE_LIMIT_DEVICE_CODES: '3', RATE_LIMIT_DEVICE_CODE_WINDOW_SECONDS: '60' } });
+  const code = (n: number) => `PAY-AGENT-2345-${'ABCDEFGH'[n]}${'ABCDEFGH'[n]}${'ABCDEFGH'[n]}2`;
+
+  it('limits redemptions and status reads per client address with 429 and Retry-After', async () => {
+    const redeem = (n: number, localAddress: string) =>
+      requestFrom(`${t.url}/agents/device-codes/${code(n)}/redeem`, { method: 'POST', localAddress });
+    for (let i = 0; i < 3; i++) expect((await redeem(i, '127.0.0.1')).status).toBe(404);
+    const limited = await redeem(3, '127.0.0.1');
+    expectRateLimited(limited, limited.headers['retry-after']);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+    const status = await requestFrom(`${t.url}/agents/device-codes/${code(4)}/status`, {
+      localAddress: '127.0.0.1',
+      headers: { authorization: basicAuth(t.service.sandbox!.tokenId, t.service.sandbox!.clientSecret) },
+    });
+    expectRateLimited(status, status.headers['retry-after']);
+    // Another address has its own count.
+    expect((await redeem(5, '127.0.0.2')).status).toBe(404);
   });
 });
 

@@ -20,6 +20,8 @@ export interface Prepared {
   /** A number the request changes exactly once: a count of resources, or a balance. */
   effect(): Promise<number>;
   delta: number;
+  /** Response fields shown once: absent from the replay. */
+  secretsOnce?: string[];
   /** How the request is sent when it is not a plain POST (a signed retry). */
   send?(req: Req, headers: Record<string, string>): Promise<Reply>;
 }
@@ -99,6 +101,7 @@ export const CASES: Case[] = [
       other: post('/tokens', { name: 'cd' }),
       effect: () => f.total('/tokens?limit=100'),
       delta: 1,
+      secretsOnce: ['clientSecret'],
     };
   }),
   caseOf('/verifications', 200, async (f) => {

@@ -26,6 +26,7 @@ export const DECLARED_ELSEWHERE: Record<string, string> = {
   '/agents/{agentId}/actions/{actionId}/approve': 'approving an agent action',
   '/agents/{agentId}/actions/{actionId}/reject': 'rejecting an agent action',
   '/agents/me/quotes': 'agent quote, key scoped per agent',
+  '/config/webhook-secret/rotate': 'webhook secret rotation (webhook-secret.e2e.spec.ts replays a key)',
   '/agents/me/quotes/{quoteId}/execute': 'agent execute, key scoped per agent',
   '/agents/me/transfer-in': 'agent transfer-in, key scoped per agent',
   '/agents/me/transfer-out': 'agent transfer-out, key scoped per agent',

@@ -165,6 +165,9 @@ export async function startTestService(
     // on a loaded machine the server could close it (5 s by default) as a request arrived on it (ECONNRESET). Tests
     // keep idle connections for a minute instead; the HTTP limits' own tests set theirs.
     HTTP_KEEP_ALIVE_TIMEOUT_MS: '60000',
+    // Every test's agents redeem their device codes from 127.0.0.1: the per-address limit is tested on its own
+    // (http-limits.e2e.spec.ts sets it), not met by suites that connect many agents within a minute.
+    RATE_LIMIT_DEVICE_CODES: '100000',
     ...adapterEnv(),
     ...options.env,
   });

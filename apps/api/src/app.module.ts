@@ -24,6 +24,7 @@ import {
   AuthFailureLimiter,
   RATE_LIMITS,
   RATE_LIMIT_POLICIES,
+  TRUSTED_PROXIES,
   RATE_LIMIT_STORAGE,
   RateLimitGuard,
   RateLimitStorageCloser,
@@ -106,6 +107,7 @@ export class ApiModule {
       providers: [
         { provide: RATE_LIMIT_STORAGE, useValue: storage },
         { provide: RATE_LIMITS, useValue: limits },
+        { provide: TRUSTED_PROXIES, useValue: deps.config.trustedProxies },
         { provide: RATE_LIMIT_POLICIES, useValue: policiesOf(limits) },
         AuditQueries,
         OperationsOverview,

@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import type { Infrastructure } from '#application/infrastructure.js';
 import { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import type { AppConfig } from '#config/config.js';
+import { ensurePrivateDir } from '#config/private-files.js';
 import type { Clock } from '#domain/clock.js';
 import { createBlobStore } from '#blob-store/index.js';
 import { createEventStore } from '#event-store/index.js';
@@ -20,7 +20,7 @@ export async function createInfrastructure(
   clock: Clock,
   { writes = false }: { writes?: boolean } = {},
 ): Promise<Infrastructure> {
-  mkdirSync(config.dataDir, { recursive: true });
+  ensurePrivateDir(config.dataDir);
   const eventStore = await createEventStore(config.eventStore);
   if (writes) eventStore.prepareWrites?.();
   const readModels = await createReadModelStore(config.readModels);

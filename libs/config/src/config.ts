@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseAllowedHosts, type AllowedHost } from '#net/address-policy.js';
+import { parseTrustedProxies, type TrustedProxies } from '#net/trusted-proxies.js';
 
 /** Typed configuration read from the environment and validated at start. */
 export interface AppConfig {
@@ -38,6 +39,11 @@ export interface AppConfig {
   secretsKey: { kind: 'env'; base64: string } | { kind: 'file'; path: string };
   /** How long a webhook receiver may take to answer, in ms (`WEBHOOK_TIMEOUT_MS`). */
   webhookTimeoutMs: number;
+  /**
+   * After `POST /config/webhook-secret/rotate`, how long deliveries are also signed with the replaced secret, in
+   * seconds of the platform's clock (`WEBHOOK_SECRET_ROTATION_GRACE_SECONDS`).
+   */
+  webhookSecretGraceSeconds: number;
   /** Webhook attempts a worker process makes at once (`WEBHOOK_CONCURRENCY`). */
   webhookConcurrency: number;
   /**
@@ -60,6 +66,11 @@ export interface AppConfig {
    * users (hosted KYC links); without it, the origin the request came to.
    */
   publicUrl?: string;
+  /**
+   * Proxies in front of the API whose `Forwarded` / `X-Forwarded-For` name the client (`TRUSTED_PROXIES`,
+   * comma-separated addresses and CIDRs); from any other peer those headers are ignored.
+   */
+  trustedProxies: TrustedProxies;
   http: HttpLimits;
   rateLimits: RateLimits;
   documents: DocumentsConfig;
@@ -93,6 +104,9 @@ export interface RateLimits {
   authWindowSeconds: number;
   webhookTests: number;
   webhookTestWindowSeconds: number;
+  /** Device-code redemptions and status reads per client address per window. */
+  deviceCodes: number;
+  deviceCodeWindowSeconds: number;
 }
 
 /** Embedded-wallet authentication: session lifetime, the passkey relying party, OIDC issuers. */
@@ -125,6 +139,16 @@ function allowedHosts(env: NodeJS.ProcessEnv): AllowedHost[] {
   } catch (error) {
     const why = (error as Error).message;
     throw new ConfigError(`WEBHOOK_ALLOWED_HOSTS must be comma-separated hosts or host:port: ${why}`);
+  }
+}
+
+function trustedProxies(env: NodeJS.ProcessEnv): TrustedProxies {
+  try {
+    return parseTrustedProxies(list(env, 'TRUSTED_PROXIES', []));
+  } catch (error) {
+    throw new ConfigError(
+      `TRUSTED_PROXIES must be comma-separated addresses or CIDR ranges: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -177,6 +201,8 @@ function rateLimits(env: NodeJS.ProcessEnv): RateLimits {
     authWindowSeconds: integer(env, 'RATE_LIMIT_AUTH_WINDOW_SECONDS', 300, 1, 86_400),
     webhookTests: integer(env, 'RATE_LIMIT_WEBHOOK_TESTS', 10, 1, 1_000_000),
     webhookTestWindowSeconds: integer(env, 'RATE_LIMIT_WEBHOOK_TEST_WINDOW_SECONDS', 60, 1, 86_400),
+    deviceCodes: integer(env, 'RATE_LIMIT_DEVICE_CODES', 30, 1, 1_000_000),
+    deviceCodeWindowSeconds: integer(env, 'RATE_LIMIT_DEVICE_CODE_WINDOW_SECONDS', 60, 1, 86_400),
   };
 }
 
@@ -267,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     wallet: walletConfig(env),
     secretsKey: secretsKey(env, dataDir, eventStoreKind === 'sqlite'),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    webhookSecretGraceSeconds: integer(env, 'WEBHOOK_SECRET_ROTATION_GRACE_SECONDS', 86_400, 0, 30 * 86_400),
     webhookConcurrency,
     webhookPlatformConcurrency: integer(
       env,
@@ -279,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     http: httpLimits(env),
     rateLimits: rateLimits(env),
     webhookAllowedHosts: allowedHosts(env),
+    trustedProxies: trustedProxies(env),
     ...(env.PUBLIC_URL ? { publicUrl: publicUrl(env.PUBLIC_URL) } : {}),
     documents: {
       store: { kind: 'fs', path: resolve(dataDir, 'documents') },

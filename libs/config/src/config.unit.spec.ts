@@ -1,6 +1,19 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError, loadConfig } from './config.js';
 
+describe('configuration: TRUSTED_PROXIES', () => {
+  const env = { DATA_DIR: '/tmp/payments-config-test' };
+
+  it('is empty by default and takes addresses and CIDR ranges', () => {
+    expect(loadConfig(env).trustedProxies).toEqual([]);
+    expect(loadConfig({ ...env, TRUSTED_PROXIES: '10.0.0.0/8, ::1' }).trustedProxies).toHaveLength(2);
+  });
+
+  it('refuses at start what is not an address or range', () => {
+    expect(() => loadConfig({ ...env, TRUSTED_PROXIES: '10.0.0.0/8,lb.internal' })).toThrow(/TRUSTED_PROXIES/);
+  });
+});
+
 describe('configuration: WEBHOOK_ALLOWED_HOSTS', () => {
   const env = { DATA_DIR: '/tmp/payments-config-test' };
 

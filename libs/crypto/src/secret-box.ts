@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { ensurePrivateDir } from '#config/private-files.js';
 import { dirname } from 'node:path';
 import type { AppConfig } from '#config/config.js';
 
@@ -68,7 +69,7 @@ export function loadSecretsKey(config: AppConfig['secretsKey']): Buffer {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  mkdirSync(dirname(path), { recursive: true });
+  ensurePrivateDir(dirname(path));
   const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
   const fd = openSync(temporary, 'wx', 0o600);
   try {

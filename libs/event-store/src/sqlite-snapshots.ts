@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { ensurePrivateDir } from '#config/private-files.js';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { fileBytes } from './file-bytes.js';
@@ -34,7 +35,7 @@ type Upsert = [string, string, number, bigint, string, string, string, string | 
 /** Writes a file durably: its bytes synced, then renamed into place, then the folder synced. */
 function writeDurably(dir: string, name: string, bytes: Uint8Array): void {
   const temporary = join(dir, `${name}.tmp`);
-  const fd = openSync(temporary, 'w');
+  const fd = openSync(temporary, 'w', 0o600);
   try {
     for (let offset = 0; offset < bytes.byteLength;) offset += writeSync(fd, bytes, offset);
     fsyncSync(fd);
@@ -124,7 +125,7 @@ export class SqliteSnapshotStore implements SnapshotStore {
     if (typeof s.state !== 'string') throw new TypeError('a snapshot state is JSON text');
     let file: string | null = null;
     if (s.binary) {
-      mkdirSync(this.dir, { recursive: true });
+      ensurePrivateDir(this.dir);
       file = `${randomUUID()}.bin`;
       writeDurably(this.dir, file, s.binary);
     }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { ensurePrivateFile } from '#config/private-files.js';
 import type { Clock } from '#domain/clock.js';
 import { CommitWatch, dataVersionOf, quietOnWalWrites } from '#event-store/commit-watch.js';
 import { attemptBudget, backoffDelayMs, deferredBy, delayOf, errorMessage, isUnrecoverable } from './backoff.js';
@@ -95,7 +94,7 @@ export class SqliteJobQueue implements JobQueue {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.pollMs = options.pollMs ?? 100;
     this.onError = options.onError ?? ((error) => console.error('job queue worker error', error));
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    ensurePrivateFile(path);
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { ensurePrivateFile } from '#config/private-files.js';
 import { dataVersionOf } from '#event-store/commit-watch.js';
 import { BufferedTransaction } from './buffered-transaction.js';
 import { DocCache } from './doc-cache.js';
@@ -93,6 +94,7 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
   ) {
     super();
     this.scratch = options.scratch === true;
+    ensurePrivateFile(path);
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.scratch ? 'OFF' : 'NORMAL'}`);

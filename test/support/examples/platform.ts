@@ -13,6 +13,8 @@ export async function platformTour({ t, api, anonymous, clock }: Tour, h: Cardho
   ok(await api.get('/tokens?limit=2'));
   ok(await api.get(`/tokens/${token.id}`));
   ok(await api.delete(`/tokens/${token.id}`), 204);
+  // Receivers verifying with the replaced secret still accept deliveries during the grace period.
+  ok(await api.post('/config/webhook-secret/rotate'));
 
   const paid = ok(await api.get(`/transactions?customerId=${enc(h.customerId)}&limit=1`)).body.data[0].id;
   const asOf = enc(clock.now().toISOString());

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
@@ -21,7 +21,8 @@ import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor, Public } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { IdParam } from '../http/id-pipe.js';
-import { Idempotent, IdempotentAction } from '../http/idempotency.interceptor.js';
+import { DEVICE_CODE_POLICY, RateLimit, RateLimitGuard } from '../http/rate-limit.js';
+import { Idempotent, IdempotentAction, SecretOnce } from '../http/idempotency.interceptor.js';
 import {
   AgentPolicyUpdateDto,
   CreateAgentDto,
@@ -41,6 +42,10 @@ const POLICY_TEXT =
   'APPROVAL_REQUIRED (the account rule’s mode, else the default) or an amount above ' +
   'approvalThresholds makes the action PENDING_APPROVAL.';
 
+const DEVICE_CODE_LIMIT =
+  'Redemptions and status reads together are limited per client address (`RATE_LIMIT_DEVICE_CODES` per ' +
+  '`RATE_LIMIT_DEVICE_CODE_WINDOW_SECONDS`, 30 a minute by default): 429 RATE_LIMITED with Retry-After past that.';
+
 /** Agents as the platform manages them (Basic auth); device-code redemption needs no auth. */
 @ApiTags('Agents')
 @Controller('agents')
@@ -54,11 +59,13 @@ export class AgentsController {
 
   @Post()
   @Idempotent()
+  @SecretOnce('deviceCode.code')
   @ApiDoc({
     summary: 'Create an agent',
     description:
       `Creates an agent for a customer with a policy and returns its first device code ` +
-      `(valid 24 hours on the platform clock). ${POLICY_TEXT}`,
+      `(valid 24 hours on the platform clock; shown once: a replay with the same Idempotency-Key answers without ` +
+      `deviceCode.code, issue a new one if it was lost). ${POLICY_TEXT}`,
     responses: created('The agent and its device code', 'AgentCreateResponse'),
     errors: [404],
   })
@@ -84,12 +91,15 @@ export class AgentsController {
     'Device code status',
     ok('The code and whether it was redeemed', 'AgentDeviceCodeStatus'),
     {
-      description: 'Poll until `redeemed` is true.',
+      description: `Poll until \`redeemed\` is true. ${DEVICE_CODE_LIMIT}`,
+      errors: [429],
     },
   )
+  @RateLimit(DEVICE_CODE_POLICY)
+  @UseGuards(RateLimitGuard)
   async deviceCodeStatus(@Param('code') code: string, @CurrentActor() actor: Actor) {
-    const { state } = await loadDeviceCode(this.runner, code, actor.platformId);
-    return { code, redeemed: state.deviceCode?.code === code ? state.deviceCode.redeemed : false };
+    const { state, codeHash } = await loadDeviceCode(this.runner, code, actor.platformId);
+    return { code, redeemed: state.deviceCode?.codeHash === codeHash ? state.deviceCode.redeemed : false };
   }
 
   @Post('device-codes/:code/redeem')
@@ -100,13 +110,15 @@ export class AgentsController {
     description:
       'No authentication. Returns the agent’s access token once (only its hash is kept; it cannot ' +
       'be retrieved again) and marks the agent connected. 400 when the code was already redeemed, ' +
-      'replaced by a newer one or expired; 404 when unknown.',
+      `replaced by a newer one or expired; 404 when unknown. ${DEVICE_CODE_LIMIT}`,
     auth: 'none',
     responses: {
       200: { description: 'The access token and the agent’s policy', schema: 'AgentDeviceCodeRedeemResponse' },
     },
-    errors: [400, 404],
+    errors: [400, 404, 429],
   })
+  @RateLimit(DEVICE_CODE_POLICY)
+  @UseGuards(RateLimitGuard)
   redeem(@Param('code') code: string) {
     return this.commands.execute(new RedeemDeviceCodeCommand(code, randomUUID()));
   }
@@ -155,8 +167,11 @@ export class AgentsController {
 
   @Post(':agentId/device-codes')
   @Idempotent()
+  @SecretOnce('code')
   @ApiResource('Issue a new device code', created('The device code', 'AgentDeviceCode'), {
-    description: 'Earlier unredeemed codes stop working. 409 while the agent is connected.',
+    description:
+      'Earlier unredeemed codes stop working. 409 while the agent is connected. The code is shown once: a replay ' +
+      'with the same Idempotency-Key answers without it.',
     errors: [409],
   })
   issueDeviceCode(@IdParam('Agent', 'agentId') id: string, @CurrentActor() actor: Actor) {

@@ -62,10 +62,10 @@ export class AuditController {
     summary: 'Operations overview: log and projection health, queue depth, counts, webhook outcomes, balances',
     tag: 'Audit',
     description:
-      'What the operations console shows as health: the head of the event log and how far the read models ' +
-      'trail it (the whole installation), and for the calling platform only: its jobs waiting, delayed, ' +
+      'What the operations console shows as health, for the calling platform only: the position of its newest ' +
+      'event and how many of its events the read models have not applied yet, its jobs waiting, delayed, ' +
       'running and dead in each queue, resource counts, webhook deliveries by status, settlement balances ' +
-      'and its newest events.',
+      'and its newest events. Nothing shows how busy other platforms are.',
     responses: ok('Overview', 'OperationsOverview'),
   })
   async overview(@CurrentActor() actor: Actor) {

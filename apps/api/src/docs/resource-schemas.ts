@@ -118,8 +118,12 @@ export const resourceSchemas: Record<string, Schema> = {
       ref('ApiToken'),
       {
         type: 'object',
-        required: ['clientSecret'],
-        properties: { clientSecret: str({ description: 'Returned once.' }) },
+        properties: {
+          clientSecret: str({
+            description:
+              'Returned once: always on creation, never again (a replay with the same Idempotency-Key leaves it out).',
+          }),
+        },
       },
     ],
   },

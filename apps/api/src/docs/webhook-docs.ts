@@ -43,7 +43,8 @@ const SIGNATURE_HEADERS: Schema[] = [
     schema: { type: 'string' },
     description:
       'Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` ' +
-      'from `GET /config`; any Standard Webhooks library verifies it.',
+      'from `GET /config`; any Standard Webhooks library verifies it. During the grace period after ' +
+      '`POST /config/webhook-secret/rotate` it holds a second space-separated entry made with the replaced secret.',
   },
 ];
 

@@ -1,13 +1,14 @@
-import { CanActivate, ExecutionContext, Injectable, SetMetadata, createParamDecorator } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata, createParamDecorator } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { secretMatches } from '#crypto/secrets.js';
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
 import { TurnMemo } from '#application/turn-memo.js';
-import { acceptedPermissions, permits } from '#domain/platform/permissions.js';
+import { acceptedPermissions, permits, PERMISSIONS, type Permission } from '#domain/platform/permissions.js';
 import { ApiError, unauthorized } from './errors.js';
-import { AuthFailureLimiter, clientAddress } from './rate-limit.js';
+import type { TrustedProxies } from '#net/trusted-proxies.js';
+import { AuthFailureLimiter, clientAddress, TRUSTED_PROXIES } from './rate-limit.js';
 import { pathOf, type HttpRequest } from './platform.js';
 
 const PUBLIC = 'isPublic';
@@ -20,7 +21,7 @@ const AGENT_ROUTE = 'isAgentRoute';
  */
 export const AgentRoute = () => SetMetadata(AGENT_ROUTE, true);
 
-type AuthedRequest = HttpRequest & { actor?: Actor };
+type AuthedRequest = HttpRequest & { actor?: Actor; permissions?: readonly Permission[] };
 
 /**
  * HTTP Basic with `<api token id>:<client secret>`. Token ids contain a colon
@@ -51,6 +52,7 @@ export class PlatformAuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly queries: Queries,
     private readonly failures: AuthFailureLimiter,
+    @Inject(TRUSTED_PROXIES) private readonly proxies: TrustedProxies,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -59,14 +61,13 @@ export class PlatformAuthGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<AuthedRequest>();
     const credentials = parseBasic(req.headers.authorization);
     if ('error' in credentials) throw unauthorized(credentials.error);
-    const address = clientAddress(req);
-    await this.failures.assertAllowed(credentials.id, address);
+    // The secret is checked first (a constant-time comparison of hashes), so its owner is never locked out.
     const token = await this.verified.get(`${credentials.id}\n${credentials.secret}`, async () => {
       const stored = await this.queries.tokenForAuth(credentials.id);
       return stored && secretMatches(credentials.secret, stored.secretHash) ? stored : undefined;
     });
     if (!token) {
-      await this.failures.recordFailure(credentials.id, address);
+      await this.failures.recordFailure(credentials.id, clientAddress(req, this.proxies));
       throw unauthorized('invalid token id or secret');
     }
     if (token.status !== 'ACTIVE') throw unauthorized('the API token was revoked');
@@ -80,6 +81,7 @@ export class PlatformAuthGuard implements CanActivate {
         message: `the API token lacks the ${accepted.join(' or ')} permission this request needs`,
       });
     const correlation = req.headers['x-correlation-id'];
+    req.permissions = token.permissions ?? PERMISSIONS;
     req.actor = {
       platformId: token.platformId,
       actor: token.id,
@@ -88,6 +90,12 @@ export class PlatformAuthGuard implements CanActivate {
     return true;
   }
 }
+
+/** The permissions of the request's API token (all three for a token from before permissions existed). */
+export const CurrentPermissions = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): readonly Permission[] =>
+    ctx.switchToHttp().getRequest<AuthedRequest>().permissions ?? [],
+);
 
 /** The authenticated platform and token of the request. */
 export const CurrentActor = createParamDecorator(

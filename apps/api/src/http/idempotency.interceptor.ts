@@ -4,12 +4,14 @@ import {
   Inject,
   Injectable,
   Post,
+  SetMetadata,
   UseInterceptors,
   type CallHandler,
   type Type,
   type ExecutionContext,
   type NestInterceptor,
 } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
 import { CommandRunner } from '#application/command-runner.js';
 import { IdempotencyService } from '#application/idempotency/idempotency-service.js';
@@ -31,6 +33,33 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
  */
 const recordable = (status: number) => status < 500 && status !== 401 && status !== 429;
 
+const SECRETS_ONCE = 'idempotencySecretsOnce';
+const reflector = new Reflector();
+
+/**
+ * Response fields that hold a secret shown once (`clientSecret`, or a nested `deviceCode.code`): they are never
+ * stored with the Idempotency-Key's answer, so a replay returns the same body without them (and
+ * `Idempotent-Replayed: true`).
+ */
+export const SecretOnce = (...fields: string[]) => SetMetadata(SECRETS_ONCE, fields);
+
+/** `body` without the field at `path` (dotted), copying only the objects on the way. */
+function without(body: unknown, path: string[]): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const [head, ...rest] = path;
+  if (!(head in body)) return body;
+  const copy: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  if (rest.length === 0) delete copy[head];
+  else copy[head] = without(copy[head], rest);
+  return copy;
+}
+
+/** The body as stored for replays: without the handler's {@link SecretOnce} fields. */
+function storable(context: ExecutionContext, body: unknown): unknown {
+  const fields = reflector.get<string[] | undefined>(SECRETS_ONCE, context.getHandler()) ?? [];
+  return fields.reduce((stored, field) => without(stored, field.split('.')), body);
+}
+
 /** The stored answers of Idempotency-Keys, for the interceptor and the upload routes. */
 @Injectable()
 abstract class IdempotencyStore {
@@ -49,8 +78,9 @@ abstract class IdempotencyStore {
 /**
  * `Idempotency-Key` for any POST: the first response (status and body, errors included) is stored
  * with a hash of the request; the same key with the same request gets it back (header
- * `Idempotent-Replayed: true`), with a different request 422 IDEMPOTENCY_KEY_REUSED; concurrent
- * duplicates wait for the first and never run twice. Requests without the header run as usual.
+ * `Idempotent-Replayed: true`; without a secret shown once, see {@link SecretOnce}), with a different
+ * request 422 IDEMPOTENCY_KEY_REUSED; concurrent duplicates wait for the first and never run twice.
+ * Requests without the header run as usual.
  */
 @Injectable()
 export class IdempotencyInterceptor extends IdempotencyStore implements NestInterceptor {
@@ -78,7 +108,7 @@ export class IdempotencyInterceptor extends IdempotencyStore implements NestInte
       // hashed) can claim it and record the final answer. A replay of that answer runs nothing, so
       // a consumed signature never acts twice; it only shows the platform what it was already sent.
       mergeMap((body) => {
-        const response = { status: res.statusCode, body: body ?? null };
+        const response = { status: res.statusCode, body: storable(context, body ?? null) };
         const settled = isChallenge(res) ? started.release() : started.complete(response);
         return from(settled.then(() => body));
       }),

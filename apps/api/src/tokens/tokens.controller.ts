@@ -16,7 +16,7 @@ import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { PageParams } from '../http/list-params.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { Idempotent, SecretOnce } from '../http/idempotency.interceptor.js';
 
 export class CreateTokenDto {
   @FilledText(100) name!: string;
@@ -51,10 +51,12 @@ export class TokensController {
 
   @Post()
   @Idempotent()
+  @SecretOnce('clientSecret')
   @ApiDoc({
     summary: 'Create an API token',
     description:
-      'The client secret is returned once; only its hash is stored. permissions limit what the token may do ' +
+      'The client secret is returned once; only its hash is stored. A replay with the same Idempotency-Key returns ' +
+      'the token without `clientSecret`. permissions limit what the token may do ' +
       '(VIEW: reads; TRANSACT: payments; MANAGE: all other changes; 403 FORBIDDEN otherwise); all three when ' +
       'omitted. clientId (the token id) and the secret are the HTTP Basic credentials.',
     responses: created('The token with its secret', 'ApiTokenWithSecret'),

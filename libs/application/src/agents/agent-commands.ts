@@ -8,6 +8,7 @@ import {
   DEVICE_CODE_LIFETIME_MS,
   deviceCodeFrom,
   deviceCodeStream,
+  hashDeviceCode,
 } from '#domain/agents/agent-claims.js';
 import { agentDecider, agentStream } from '#domain/agents/agent.js';
 import type { AgentCommand, AgentPolicy, AgentPolicyUpdate, DeviceCode } from '#domain/agents/agent-types.js';
@@ -81,18 +82,27 @@ abstract class AgentHandler {
     return { state, now };
   }
 
-  /** A fresh device code, claimed for the agent (a collision with an existing code draws again). */
-  protected async claimDeviceCode(agentId: string, platformId: string, now: string): Promise<DeviceCode> {
+  /**
+   * A fresh device code, claimed for the agent by its hash (a collision with an existing code draws again): `code`
+   * for the answer, `deviceCode` (the hash) for the agent's stream.
+   */
+  protected async claimDeviceCode(
+    agentId: string,
+    platformId: string,
+    now: string,
+  ): Promise<{ code: string; deviceCode: DeviceCode }> {
     for (let attempt = 0; ; attempt++) {
       const code = deviceCodeFrom(randomBytes(8));
+      const codeHash = hashDeviceCode(code);
       try {
         await this.runner.run(
-          deviceCodeStream(code),
+          deviceCodeStream(codeHash),
           agentClaimDecider,
           { type: 'ClaimAgentKey', platformId, agentId, kind: 'DEVICE_CODE' },
           { metadata: { platformId, actor: agentId, correlationId: agentId }, waitForReadModels: false },
         );
-        return { code, expiresAt: new Date(Date.parse(now) + DEVICE_CODE_LIFETIME_MS).toISOString(), redeemed: false };
+        const expiresAt = new Date(Date.parse(now) + DEVICE_CODE_LIFETIME_MS).toISOString();
+        return { code, deviceCode: { codeHash, expiresAt, redeemed: false } };
       } catch (error) {
         if (!(error instanceof DomainError && error.code === 'CONFLICT') || attempt >= 5) throw error;
       }
@@ -116,7 +126,7 @@ export class CreateAgentHandler extends AgentHandler implements ICommandHandler<
     if (customer.isDeleted) throw notFound('CUSTOMER', input.customerId);
     const agentId = publicId('Agent', this.ids.uuid());
     const now = await this.now(actor.platformId);
-    const deviceCode = await this.claimDeviceCode(agentId, actor.platformId, now);
+    const { code, deviceCode } = await this.claimDeviceCode(agentId, actor.platformId, now);
     const platformCustomerId = await platformCustomerIdOf(this.readModels, input.customerId);
     const { state } = await this.runner.run(
       agentStream(agentId),
@@ -134,7 +144,7 @@ export class CreateAgentHandler extends AgentHandler implements ICommandHandler<
       },
       { metadata: { ...actor } },
     );
-    return { agent: toAgentResource(state.agent!, now), deviceCode: { ...deviceCode, agentId } };
+    return { agent: toAgentResource(state.agent!, now), deviceCode: shownDeviceCode(code, deviceCode, agentId) };
   }
 }
 
@@ -187,26 +197,40 @@ export class IssueDeviceCodeHandler extends AgentHandler implements ICommandHand
         'the agent already has an active connection; a new device code is issued only before it connects',
       );
     const now = await this.now(actor.platformId);
-    const deviceCode = await this.claimDeviceCode(agentId, actor.platformId, now);
+    const { code, deviceCode } = await this.claimDeviceCode(agentId, actor.platformId, now);
     await this.runner.run(
       agentStream(agentId),
       agentDecider,
       { type: 'IssueDeviceCode', deviceCode, now },
       { metadata: { ...actor } },
     );
-    return { ...deviceCode, agentId };
+    return shownDeviceCode(code, deviceCode, agentId);
   }
 }
 
-/** The agent a device code was issued to (404 for an unknown code or a deleted agent). */
+/** A device code as the answer that issues it shows it: the only place the plain code appears. */
+const shownDeviceCode = (code: string, { expiresAt, redeemed }: DeviceCode, agentId: string) => ({
+  code,
+  expiresAt,
+  redeemed,
+  agentId,
+});
+
+/**
+ * The agent a device code was issued to (404 for an unknown code or a deleted agent), found by the code's hash;
+ * `codeHash` is what the agent's stream holds.
+ */
 export async function loadDeviceCode(runner: CommandRunner, code: string, platformId?: string) {
   if (!DEVICE_CODE.test(code)) throw notFound('DEVICE_CODE', code);
-  const { state: claim } = await runner.load(deviceCodeStream(code), agentClaimDecider);
+  const codeHash = hashDeviceCode(code);
+  let { state: claim } = await runner.load(deviceCodeStream(codeHash), agentClaimDecider);
+  // A code issued before codes were hashed was claimed under its plain value.
+  if (!claim.agentId) ({ state: claim } = await runner.load(deviceCodeStream(code), agentClaimDecider));
   if (!claim.agentId || (platformId !== undefined && claim.platformId !== platformId))
     throw notFound('DEVICE_CODE', code);
   const { state } = await runner.load(agentStream(claim.agentId), agentDecider);
   if (!state.agent || state.deleted) throw notFound('DEVICE_CODE', code);
-  return { agentId: claim.agentId, platformId: claim.platformId!, state };
+  return { agentId: claim.agentId, platformId: claim.platformId!, state, codeHash };
 }
 
 /**
@@ -220,7 +244,7 @@ export class RedeemDeviceCodeHandler extends AgentHandler implements ICommandHan
   }
 
   async execute({ code, correlationId }: RedeemDeviceCodeCommand) {
-    const { agentId, platformId } = await loadDeviceCode(this.runner, code);
+    const { agentId, platformId, codeHash } = await loadDeviceCode(this.runner, code);
     const now = await this.now(platformId);
     const accessToken = newAccessToken();
     const tokenHash = hashAccessToken(accessToken);
@@ -234,7 +258,7 @@ export class RedeemDeviceCodeHandler extends AgentHandler implements ICommandHan
     const { state } = await this.runner.run(
       agentStream(agentId),
       agentDecider,
-      { type: 'RedeemDeviceCode', code, tokenHash, now },
+      { type: 'RedeemDeviceCode', codeHash, tokenHash, now },
       { metadata },
     );
     const agent = state.agent!;

@@ -17,9 +17,11 @@ const RECENT_WINDOW = 500;
 const QUEUES = [WEBHOOK_QUEUE, TIMER_QUEUE, CARD_PROVISIONING_QUEUE, BULK_IMPORT_QUEUE];
 
 /**
- * The operations console's health view of one platform: how far the read models trail the log, how many of the
- * platform's jobs wait in each queue, counts, settlement balances and its latest events. Only the platform's
- * own data is counted; the log head and projection lag are the installation's (they say how fresh every answer is).
+ * The operations console's health view of one platform: how far the read models trail its events, how many of the
+ * platform's jobs wait in each queue, counts, settlement balances and its latest events. Only the platform's own
+ * data is shown: the log head is the position of its newest event (among the log's latest RECENT_WINDOW; 0 when
+ * none is), and the lag counts its events the read models have not applied, so nothing tells how busy other
+ * platforms are.
  */
 @Injectable()
 export class OperationsOverview {
@@ -34,7 +36,6 @@ export class OperationsOverview {
     const scope: Filter[] = [{ field: 'platformId', op: 'eq', value: platformId }];
     const count = async (collection: string, extra: Filter[] = []) =>
       (await this.readModels.find(collection, { filters: [...scope, ...extra], limit: 1 })).totalCount;
-    const head = await this.events.headPosition();
     const projected = this.projections.position;
     const settlement = await this.readModels.find<InternalAccountDoc>(Collections.internalAccounts, {
       filters: [...scope, { field: 'customerId', op: 'exists', value: false }],
@@ -49,11 +50,17 @@ export class OperationsOverview {
     const queues: Record<string, QueueDepth> = {};
     for (const queue of QUEUES) queues[queue] = await this.jobs.depth(queue, platformId);
     const recent = await this.events.readLast(RECENT_WINDOW);
-    const mine = recent.filter((e) => e.metadata.platformId === platformId).slice(0, 25);
+    const own = recent.filter((e) => e.metadata.platformId === platformId);
+    const head = own[0]?.position ?? 0n;
+    const applied = own.find((e) => e.position <= projected)?.position ?? 0n;
+    const mine = own.slice(0, 25);
     return {
       generatedAt: now.toISOString(),
       eventLog: { headPosition: head.toString() },
-      projections: { position: projected.toString(), lag: (head > projected ? head - projected : 0n).toString() },
+      projections: {
+        position: (projected >= head ? head : applied).toString(),
+        lag: own.filter((e) => e.position > projected).length.toString(),
+      },
       queues,
       counts: {
         customers: await count(Collections.customers, [{ field: 'isDeleted', op: 'eq', value: false }]),

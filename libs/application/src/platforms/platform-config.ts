@@ -64,9 +64,10 @@ export class PlatformConfigQueries {
     private readonly webhooks: WebhookQueries,
   ) {}
 
-  async config(platformId: string): Promise<Record<string, unknown>> {
+  /** `withSecret`: whether the webhook secret is shown (only to a token that may manage the configuration). */
+  async config(platformId: string, withSecret: boolean): Promise<Record<string, unknown>> {
     const { state } = await this.runner.load(streams.platform(platformId), platformDecider);
-    const { webhookEndpoint, updatedAt, ...webhook } = await this.webhooks.config(platformId);
+    const { webhookEndpoint, updatedAt, ...webhook } = await this.webhooks.config(platformId, withSecret);
     const umaDomain = state.umaDomain ?? '';
     const latest = [updatedAt, state.configUpdatedAt].filter((t): t is string => Boolean(t)).sort();
     return {

@@ -13,7 +13,7 @@ import type { AppConfig } from '#config/config.js';
 import type { SecretBox } from '#crypto/secret-box.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
 import { UNREACHABLE } from './webhook-sender.js';
-import { generateWebhookKeys } from './webhook-keys.js';
+import { generateWebhookKeys, newSealedWebhookSecret, openWebhookSecret } from './webhook-keys.js';
 import { SECRET_BOX } from './webhook-providers.js';
 import { refusedUrlHost } from '#net/address-policy.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
@@ -23,6 +23,9 @@ export class ConfigureWebhooksCommand {
     readonly webhookEndpoint: string | null,
     readonly actor: Actor,
   ) {}
+}
+export class RotateWebhookSecretCommand {
+  constructor(readonly actor: Actor) {}
 }
 export class SendTestWebhookCommand {
   constructor(readonly actor: Actor) {}
@@ -74,6 +77,47 @@ export class ConfigureWebhooksHandler implements ICommandHandler<ConfigureWebhoo
       }),
       { metadata: { ...actor } },
     );
+  }
+}
+
+export interface RotatedWebhookSecret {
+  /** The new secret, in clear: shown here once. */
+  webhookSecret: string;
+  /** Until when (platform clock) deliveries also carry a signature made with the replaced secret. */
+  previousSecretValidUntil: string;
+}
+
+/**
+ * Replaces the Standard Webhooks secret. The replaced one keeps signing beside the new one for the configured grace
+ * period, so receivers can switch without rejecting deliveries; the event holds both only sealed.
+ */
+@CommandHandler(RotateWebhookSecretCommand)
+export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhookSecretCommand, RotatedWebhookSecret> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly clocks: PlatformClocks,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async execute({ actor }: RotateWebhookSecretCommand): Promise<RotatedWebhookSecret> {
+    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const { state } = await this.runner.run(
+      streams.webhooks(actor.platformId),
+      webhookConfigDecider,
+      {
+        type: 'RotateWebhookSecret',
+        platformId: actor.platformId,
+        sealedSecret: newSealedWebhookSecret(this.box, actor.platformId),
+        graceSeconds: this.config.webhookSecretGraceSeconds,
+        now,
+      },
+      { metadata: { ...actor } },
+    );
+    return {
+      webhookSecret: openWebhookSecret(this.box, actor.platformId, state.keys!),
+      previousSecretValidUntil: state.previousSecret!.validUntil,
+    };
   }
 }
 
@@ -186,4 +230,9 @@ export class RedeliverWebhookHandler implements ICommandHandler<RedeliverWebhook
   }
 }
 
-export const webhookHandlers = [ConfigureWebhooksHandler, SendTestWebhookHandler, RedeliverWebhookHandler];
+export const webhookHandlers = [
+  ConfigureWebhooksHandler,
+  RotateWebhookSecretHandler,
+  SendTestWebhookHandler,
+  RedeliverWebhookHandler,
+];

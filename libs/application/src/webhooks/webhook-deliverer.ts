@@ -73,7 +73,7 @@ export class WebhookDeliverer {
   constructor(private readonly deps: DeliveryDeps) {}
 
   /**
-   * The platform's endpoint now and its signer (the signing material never changes, so the signer is cached). The
+   * The platform's endpoint now and its signer (cached per secret: a rotation makes a new one). The
    * attempts one turn of the event loop starts share one read (they were claimed together); an endpoint changed
    * meanwhile is used from the next turn on.
    */
@@ -84,10 +84,12 @@ export class WebhookDeliverer {
   private async readTarget(platformId: string): Promise<Target> {
     const { state } = await this.deps.runner.load(streams.webhooks(platformId), webhookConfigDecider);
     if (!state.keys || !state.webhookEndpoint) return { url: null };
-    let signer = this.signers.get(platformId);
+    // A rotation of the secret makes a new signer.
+    const cacheKey = `${platformId}\n${state.keys.sealedSecret}`;
+    let signer = this.signers.get(cacheKey);
     if (!signer) {
-      signer = new WebhookSigner(this.deps.box, platformId, state.keys);
-      this.signers.set(platformId, signer);
+      signer = new WebhookSigner(this.deps.box, platformId, state.keys, state.previousSecret);
+      this.signers.set(cacheKey, signer);
     }
     return { url: state.webhookEndpoint, signer };
   }
@@ -110,7 +112,8 @@ export class WebhookDeliverer {
       result = { latencyMs: 0, error: 'no webhook endpoint is configured (webhooks were turned off)' };
       outcome = 'FAILED';
     } else {
-      const headers = await signer.headers(request.webhookId, request.body, this.deps.wallClock.now());
+      const platformNow = await this.deps.clocks.now(request.platformId);
+      const headers = await signer.headers(request.webhookId, request.body, this.deps.wallClock.now(), platformNow);
       const { timeoutMs, allowedHosts, resolve } = this.deps;
       const options = { timeoutMs, allowedHosts, ...(resolve ? { resolve } : {}) };
       result = await postWebhook(url, request.body, headers, options);

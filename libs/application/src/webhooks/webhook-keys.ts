@@ -1,9 +1,14 @@
 import { createHmac, createPrivateKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import type { WebhookSigningMaterial } from '#domain/webhooks/webhook-config.js';
+import type { PreviousWebhookSecret, WebhookSigningMaterial } from '#domain/webhooks/webhook-config.js';
 import type { SecretBox } from '#crypto/secret-box.js';
 
 const keyContext = (platformId: string) => `webhook-signing-key:${platformId}`;
 const secretContext = (platformId: string) => `webhook-secret:${platformId}`;
+
+/** A fresh Standard Webhooks secret `whsec_...` for a platform, sealed. */
+export function newSealedWebhookSecret(box: SecretBox, platformId: string): string {
+  return box.seal(`whsec_${randomBytes(32).toString('base64')}`, secretContext(platformId));
+}
 
 /** A fresh P-256 key pair and Standard Webhooks secret for a platform, private parts sealed. */
 export function generateWebhookKeys(box: SecretBox, platformId: string): WebhookSigningMaterial {
@@ -11,14 +16,20 @@ export function generateWebhookKeys(box: SecretBox, platformId: string): Webhook
   return {
     publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     sealedPrivateKey: box.seal(privateKey.export({ type: 'pkcs8', format: 'der' }), keyContext(platformId)),
-    sealedSecret: box.seal(`whsec_${randomBytes(32).toString('base64')}`, secretContext(platformId)),
+    sealedSecret: newSealedWebhookSecret(box, platformId),
   };
 }
 
 /** The platform's Standard Webhooks secret in clear (returned by GET /config). */
-export function openWebhookSecret(box: SecretBox, platformId: string, keys: WebhookSigningMaterial): string {
+export function openWebhookSecret(
+  box: SecretBox,
+  platformId: string,
+  keys: Pick<WebhookSigningMaterial, 'sealedSecret'>,
+) {
   return box.open(keys.sealedSecret, secretContext(platformId)).toString('utf8');
 }
+
+const hmacKeyOf = (secret: string) => Buffer.from(secret.slice('whsec_'.length), 'base64');
 
 /** The ECDSA signature of `data`, computed on libuv's thread pool (not the event loop's thread). */
 const signOffThread = (data: Buffer, key: KeyObject) =>
@@ -34,32 +45,50 @@ const signOffThread = (data: Buffer, key: KeyObject) =>
  * secret's bytes after `whsec_`: the `standardwebhooks` package verifies it). The
  * Standard Webhooks timestamp is wall-clock time: receivers check it against their own clock.
  *
+ * After a rotation, until the replaced secret's grace period ends on the platform's clock, `webhook-signature`
+ * carries a second `v1,<sig>` made with it (space-separated, as Standard Webhooks allows; verifiers accept any).
+ *
  * The ECDSA signature is made on the thread pool, and the HMAC with node:crypto (the package's own
  * signing hashes in JavaScript): a busy deliverer keeps its event loop for the next deliveries.
  */
 export class WebhookSigner {
   private readonly privateKey: KeyObject;
   private readonly hmacKey: Buffer;
+  private readonly previous?: { hmacKey: Buffer; validUntil: number };
 
-  constructor(box: SecretBox, platformId: string, keys: WebhookSigningMaterial) {
+  constructor(box: SecretBox, platformId: string, keys: WebhookSigningMaterial, previous?: PreviousWebhookSecret) {
     this.privateKey = createPrivateKey({
       key: box.open(keys.sealedPrivateKey, keyContext(platformId)),
       format: 'der',
       type: 'pkcs8',
     });
-    this.hmacKey = Buffer.from(openWebhookSecret(box, platformId, keys).slice('whsec_'.length), 'base64');
+    this.hmacKey = hmacKeyOf(openWebhookSecret(box, platformId, keys));
+    if (previous)
+      this.previous = {
+        hmacKey: hmacKeyOf(openWebhookSecret(box, platformId, previous)),
+        validUntil: Date.parse(previous.validUntil),
+      };
   }
 
-  async headers(webhookId: string, body: string, wallTime: Date): Promise<Record<string, string>> {
+  /** `wallTime`: the Standard Webhooks timestamp; `platformNow`: the platform's clock, for the grace period. */
+  async headers(
+    webhookId: string,
+    body: string,
+    wallTime: Date,
+    platformNow = wallTime,
+  ): Promise<Record<string, string>> {
     const signature = (await signOffThread(Buffer.from(body, 'utf8'), this.privateKey)).toString('base64');
     const timestamp = String(Math.floor(wallTime.getTime() / 1000));
-    const hmac = createHmac('sha256', this.hmacKey).update(`${webhookId}.${timestamp}.${body}`).digest('base64');
+    const signed = `${webhookId}.${timestamp}.${body}`;
+    const keys = [this.hmacKey];
+    if (this.previous && platformNow.getTime() < this.previous.validUntil) keys.push(this.previous.hmacKey);
+    const hmac = keys.map((key) => `v1,${createHmac('sha256', key).update(signed).digest('base64')}`).join(' ');
     return {
       'content-type': 'application/json',
       'x-service-signature': JSON.stringify({ v: '1', s: signature }),
       'webhook-id': webhookId,
       'webhook-timestamp': timestamp,
-      'webhook-signature': `v1,${hmac}`,
+      'webhook-signature': hmac,
     };
   }
 }

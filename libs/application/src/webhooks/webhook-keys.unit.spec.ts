@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createPublicKey, randomBytes, verify } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { SecretBox } from '#crypto/secret-box.js';
-import { generateWebhookKeys, openWebhookSecret, WebhookSigner } from './webhook-keys.js';
+import { generateWebhookKeys, newSealedWebhookSecret, openWebhookSecret, WebhookSigner } from './webhook-keys.js';
 
 const platformId = 'Platform:00000000-0000-4000-8000-000000000001';
 
@@ -40,6 +40,26 @@ describe('webhook signing', () => {
     expect(keys.sealedPrivateKey.startsWith('v1.')).toBe(true);
     expect(openWebhookSecret(box, platformId, keys)).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(() => openWebhookSecret(box, 'Platform:00000000-0000-4000-8000-000000000002', keys)).toThrow();
+  });
+
+  it('after a rotation, signs with the new and the replaced secret until the grace period ends', async () => {
+    const rotated = { ...keys, sealedSecret: newSealedWebhookSecret(box, platformId) };
+    const previous = { sealedSecret: keys.sealedSecret, validUntil: '2026-05-02T00:00:00.000Z' };
+    const signer = new WebhookSigner(box, platformId, rotated, previous);
+    const body = '{"id":"Webhook:2","type":"TEST"}';
+    const now = new Date();
+    const fresh = new Webhook(openWebhookSecret(box, platformId, rotated));
+    const old = new Webhook(openWebhookSecret(box, platformId, keys));
+    const during = await signer.headers('Webhook:2', body, now, new Date('2026-05-01T23:59:59.999Z'));
+    expect(during['webhook-signature'].split(' ')).toEqual([
+      fresh.sign('Webhook:2', now, body),
+      old.sign('Webhook:2', now, body),
+    ]);
+    expect(fresh.verify(body, during)).toEqual(JSON.parse(body));
+    expect(old.verify(body, during)).toEqual(JSON.parse(body));
+    const after = await signer.headers('Webhook:2', body, now, new Date('2026-05-02T00:00:00.000Z'));
+    expect(after['webhook-signature']).toBe(fresh.sign('Webhook:2', now, body));
+    expect(() => old.verify(body, after)).toThrow();
   });
 
   it('signs the raw body with ECDSA P-256 (DER, base64) and with Standard Webhooks', async () => {

@@ -18,7 +18,8 @@ import { deliveryList, type DeliveryCriteria } from '../queries/list-criteria.js
 export interface PlatformConfigResource {
   webhookEndpoint: string | null;
   webhookSigningPublicKey: string | null;
-  webhookSecret: string | null;
+  /** Absent when the caller may not see it. */
+  webhookSecret?: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -32,7 +33,8 @@ export class WebhookQueries {
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
-  async config(platformId: string): Promise<PlatformConfigResource> {
+  /** `withSecret`: whether the caller may see the Standard Webhooks secret (a token that may manage the platform). */
+  async config(platformId: string, withSecret = true): Promise<PlatformConfigResource> {
     const { state } = await this.runner.load(streams.webhooks(platformId), webhookConfigDecider);
     if (!state.keys) {
       // Not configured yet: the platform's own dates, no endpoint and no key.
@@ -41,7 +43,7 @@ export class WebhookQueries {
       return {
         webhookEndpoint: null,
         webhookSigningPublicKey: null,
-        webhookSecret: null,
+        ...(withSecret ? { webhookSecret: null } : {}),
         createdAt: at,
         updatedAt: at,
       };
@@ -49,7 +51,7 @@ export class WebhookQueries {
     return {
       webhookEndpoint: state.webhookEndpoint,
       webhookSigningPublicKey: state.keys.publicKeyPem,
-      webhookSecret: openWebhookSecret(this.box, platformId, state.keys),
+      ...(withSecret ? { webhookSecret: openWebhookSecret(this.box, platformId, state.keys) } : {}),
       createdAt: state.createdAt!,
       updatedAt: state.updatedAt!,
     };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { convertAmount, updatePolicy, usageResource } from './agent-policy.js';
+import { hashDeviceCode } from './agent-claims.js';
 import type { AgentCommand } from './agent-types.js';
 import {
   spec,
@@ -168,13 +169,15 @@ describe('agent usage and reservations', () => {
 describe('agent lifecycle and device codes', () => {
   const redeem = (code = 'PAY-AGENT-AAAA-BBBB', now = T0): AgentCommand => ({
     type: 'RedeemDeviceCode',
-    code,
+    codeHash: hashDeviceCode(code),
     tokenHash: 'h',
     now,
   });
 
   it('redeems once: connected, token hash kept; a second redeem is 400', () => {
+    // created() issues its code as events from before hashing did (the plain code): it is redeemable by its hash.
     const events = run(created(), [redeem()]);
+    expect(JSON.stringify(events.slice(2))).not.toContain('PAY-AGENT-AAAA-BBBB');
     const state = spec.fold(events);
     expect(state.agent!.isConnected).toBe(true);
     expect(state.tokenHash).toBe('h');
@@ -192,7 +195,11 @@ describe('agent lifecycle and device codes', () => {
     const reissued = run(created(), [
       {
         type: 'IssueDeviceCode',
-        deviceCode: { code: 'PAY-AGENT-CCCC-DDDD', expiresAt: '2026-04-11T13:00:00.000Z', redeemed: false },
+        deviceCode: {
+          codeHash: hashDeviceCode('PAY-AGENT-CCCC-DDDD'),
+          expiresAt: '2026-04-11T13:00:00.000Z',
+          redeemed: false,
+        },
         now: T0,
       },
     ]);
@@ -200,7 +207,7 @@ describe('agent lifecycle and device codes', () => {
     expect(spec.fold(run(reissued, [redeem('PAY-AGENT-CCCC-DDDD')])).agent!.isConnected).toBe(true);
     spec
       .given(run(created(), [redeem()]))
-      .when({ type: 'IssueDeviceCode', deviceCode: { code: 'X', expiresAt: T0, redeemed: false }, now: T0 })
+      .when({ type: 'IssueDeviceCode', deviceCode: { codeHash: 'x', expiresAt: T0, redeemed: false }, now: T0 })
       .thenFails({ kind: 'conflict', code: 'CONFLICT' });
   });
 

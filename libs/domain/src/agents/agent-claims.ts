@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Decider } from '../decider.js';
 import { conflict } from '../errors.js';
 
@@ -33,7 +34,12 @@ export const agentClaimDecider: Decider<AgentClaimState, AgentClaimCommand, Agen
   },
 };
 
-export const deviceCodeStream = (code: string) => `agentdevicecode-${code}`;
+/**
+ * Device codes are kept only as their SHA-256 (hex): the plain code appears only in the answer that issues it. A
+ * code's claim stream is named by that hash (claims from before codes were hashed are named by the plain code).
+ */
+export const hashDeviceCode = (code: string) => createHash('sha256').update(code, 'utf8').digest('hex');
+export const deviceCodeStream = (codeHashOrLegacyCode: string) => `agentdevicecode-${codeHashOrLegacyCode}`;
 /** Keyed by the token's SHA-256: the token itself is never stored. */
 export const accessTokenStream = (tokenHash: string) => `agenttoken-${tokenHash}`;
 

@@ -88,7 +88,15 @@ export interface AgentSnapshot {
   updatedAt: string;
 }
 
+/** A device code as the agent's stream keeps it: its hash only (`hashDeviceCode`). */
 export interface DeviceCode {
+  codeHash: string;
+  expiresAt: string;
+  redeemed: boolean;
+}
+
+/** A device code as events from before codes were hashed carry it. */
+export interface LegacyDeviceCode {
   code: string;
   expiresAt: string;
   redeemed: boolean;
@@ -155,8 +163,12 @@ export type AgentEvent =
   | { type: 'AgentUpdated'; data: Base & { agent: AgentSnapshot } }
   | { type: 'AgentPolicyUpdated'; data: Base & { agent: AgentSnapshot } }
   | { type: 'AgentDeleted'; data: Base & { agent: AgentSnapshot; deletedAt: string } }
-  | { type: 'AgentDeviceCodeIssued'; data: Base & { deviceCode: DeviceCode; issuedAt: string } }
-  | { type: 'AgentDeviceCodeRedeemed'; data: Base & { code: string; tokenHash: string; agent: AgentSnapshot } }
+  | { type: 'AgentDeviceCodeIssued'; data: Base & { deviceCode: DeviceCode | LegacyDeviceCode; issuedAt: string } }
+  | {
+      type: 'AgentDeviceCodeRedeemed';
+      /** `code` in events from before codes were hashed. */
+      data: Base & ({ codeHash: string } | { code: string }) & { tokenHash: string; agent: AgentSnapshot };
+    }
   | { type: 'AgentActionPendingApproval'; data: Base & { action: AgentActionSnapshot } }
   | { type: 'AgentSpendReserved'; data: Base & { action: AgentActionSnapshot; reservation: Reservation } }
   | { type: 'AgentSpendCommitted'; data: Base & { action: AgentActionSnapshot; agent: AgentSnapshot } }
@@ -188,7 +200,7 @@ export type AgentCommand =
   | { type: 'UpdateAgentPolicy'; update: AgentPolicyUpdate; now: string }
   | { type: 'DeleteAgent'; now: string }
   | { type: 'IssueDeviceCode'; deviceCode: DeviceCode; now: string }
-  | { type: 'RedeemDeviceCode'; code: string; tokenHash: string; now: string }
+  | { type: 'RedeemDeviceCode'; codeHash: string; tokenHash: string; now: string }
   /** Evaluates the policy: refused (403), pending approval, or reserved for execution. */
   | { type: 'RequestAction'; request: ActionRequest; now: string }
   /** The platform approves: evaluated again against the latest policy; reserved, or FAILED with the reason. */

@@ -1,4 +1,5 @@
 import type { Decider } from '../decider.js';
+import { hashDeviceCode } from './agent-claims.js';
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import {
   convertAmount,
@@ -131,12 +132,12 @@ function decideRedeem(cmd: Of<'RedeemDeviceCode'>, state: AgentState, agent: Age
   const current = state.deviceCode;
   const refuse = (message: string) => invalid('INVALID_INPUT', message, 'code');
   // An earlier code stops working as soon as a new one is issued.
-  if (!current || current.code !== cmd.code) throw refuse('this device code was replaced by a newer one');
+  if (!current || current.codeHash !== cmd.codeHash) throw refuse('this device code was replaced by a newer one');
   if (current.redeemed) throw refuse('this device code was already redeemed');
   if (cmd.now >= current.expiresAt) throw refuse(`this device code expired at ${current.expiresAt}`);
   const connected = { ...agent, isConnected: true, updatedAt: cmd.now };
-  const { code, tokenHash } = cmd;
-  return [{ type: 'AgentDeviceCodeRedeemed', data: { ...base, code, tokenHash, agent: connected } }];
+  const { codeHash, tokenHash } = cmd;
+  return [{ type: 'AgentDeviceCodeRedeemed', data: { ...base, codeHash, tokenHash, agent: connected } }];
 }
 
 function decideRequest(cmd: Of<'RequestAction'>, state: AgentState, agent: AgentSnapshot, base: Base): AgentEvent[] {
@@ -219,9 +220,17 @@ function evolve(state: AgentState, event: AgentEvent): AgentState {
       state.deleted = true;
       state.tokenHash = undefined;
       break;
-    case 'AgentDeviceCodeIssued':
-      state.deviceCode = event.data.deviceCode;
+    case 'AgentDeviceCodeIssued': {
+      // Events from before codes were hashed carry the plain code: it is hashed as it is folded.
+      const issued = event.data.deviceCode;
+      const { expiresAt, redeemed } = issued;
+      state.deviceCode = {
+        codeHash: 'code' in issued ? hashDeviceCode(issued.code) : issued.codeHash,
+        expiresAt,
+        redeemed,
+      };
       break;
+    }
     case 'AgentDeviceCodeRedeemed':
       state.deviceCode = { ...state.deviceCode!, redeemed: true };
       state.tokenHash = event.data.tokenHash;

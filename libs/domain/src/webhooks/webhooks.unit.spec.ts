@@ -111,6 +111,24 @@ describe('webhook configuration decider', () => {
     });
   });
 
+  it('rotates the secret only once configured, keeping the replaced one for the grace period', () => {
+    const rotate = (sealedSecret: string, now: string) => ({
+      type: 'RotateWebhookSecret' as const,
+      platformId,
+      sealedSecret,
+      graceSeconds: 86_400,
+      now,
+    });
+    const refusal = () => webhookConfigDecider.decide(rotate('v1.x', 't'), webhookConfigDecider.initialState());
+    expect(refusal).toThrow(expect.objectContaining({ code: 'WEBHOOK_ENDPOINT_NOT_SET' }));
+    const first = webhookConfigDecider.decide(set('https://a.example.com', 't1'), webhookConfigDecider.initialState());
+    const rotated = webhookConfigDecider.decide(rotate('v1.new', '2026-05-01T00:00:00.000Z'), config.fold(first));
+    const state = config.fold([...first, ...rotated] as WebhookConfigEvent[]);
+    expect(state.keys).toEqual({ ...keys, sealedSecret: 'v1.new' });
+    expect(state.previousSecret).toEqual({ sealedSecret: keys.sealedSecret, validUntil: '2026-05-02T00:00:00.000Z' });
+    expect(state.updatedAt).toBe('2026-05-01T00:00:00.000Z');
+  });
+
   it('changes nothing for the same endpoint, and clears it with null', () => {
     const state = config.fold(
       webhookConfigDecider.decide(set('https://a.example.com', 't1'), webhookConfigDecider.initialState()),

@@ -90,8 +90,11 @@ export const agentSchemas: Record<string, Schema> = {
     createdAt: dateTime,
     updatedAt: dateTime,
   }),
-  AgentDeviceCode: obj(['code', 'agentId', 'expiresAt', 'redeemed'], {
-    code: str({ example: 'PAY-AGENT-X7K9-M2P4' }),
+  AgentDeviceCode: obj(['agentId', 'expiresAt', 'redeemed'], {
+    code: str({
+      example: 'PAY-AGENT-X7K9-M2P4',
+      description: 'Shown once: absent from a replay with the same Idempotency-Key (only its hash is kept).',
+    }),
     agentId: str(),
     expiresAt: dateTime,
     redeemed: { type: 'boolean' },

@@ -103,10 +103,14 @@ export const auditSchemas: Record<string, Schema> = {
     ],
     {
       generatedAt: str({ format: 'date-time', description: "The platform's clock when the overview was made." }),
-      eventLog: obj(['headPosition'], { headPosition: decimal('Position of the newest event of the log.') }),
+      eventLog: obj(['headPosition'], {
+        headPosition: decimal(
+          'Position of the platform’s newest event in the log (0 when it has none among the log’s latest 500).',
+        ),
+      }),
       projections: obj(['position', 'lag'], {
-        position: decimal('The position the read models have reached.'),
-        lag: decimal('Events of the log the read models have not applied yet.'),
+        position: decimal('Position of the platform’s newest event the read models have applied.'),
+        lag: decimal('The platform’s events the read models have not applied yet.'),
       }),
       queues: {
         type: 'object',

@@ -46,7 +46,6 @@ export const platformConfigSchemas: Record<string, Schema> = {
       'supportedCurrencies',
       'isRegulatedFinancialInstitution',
       'webhookSigningPublicKey',
-      'webhookSecret',
       'createdAt',
       'updatedAt',
     ],
@@ -77,7 +76,8 @@ export const platformConfigSchemas: Record<string, Schema> = {
           pattern: '^whsec_',
           description:
             'Standard Webhooks secret for `webhook-signature` (HMAC-SHA256 over ' +
-            '`webhook-id.webhook-timestamp.body`). Null until the first configuration.',
+            '`webhook-id.webhook-timestamp.body`). Null until the first configuration; absent for a token ' +
+            'without the MANAGE permission.',
         }),
       ),
       createdAt: dateTime,
@@ -100,5 +100,15 @@ export const platformConfigSchemas: Record<string, Schema> = {
     revokedAt: dateTime,
     createdAt: dateTime,
     updatedAt: dateTime,
+  }),
+  WebhookSecretRotation: obj(['previousSecretValidUntil'], {
+    webhookSecret: str({
+      pattern: '^whsec_',
+      description: 'The new Standard Webhooks secret; absent when the answer is a replay (Idempotency-Key).',
+    }),
+    previousSecretValidUntil: {
+      ...dateTime,
+      description: 'Until then (platform clock) deliveries are also signed with the replaced secret.',
+    },
   }),
 };
