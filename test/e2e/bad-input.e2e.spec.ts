@@ -86,6 +86,11 @@ describe('bad input at the edge: 400 with field errors, never 5xx, nothing chang
     );
     expectInvalid(await api.post('/customers', { ...base, address: { city: null } }), 'address.city:isNotNull');
     expectInvalid(await api.patch(`/customers/${h.customerId}`, { address: [] }), 'address:isObject');
+    // an agent's policy as an array was created (201) with a policy no reader understood
+    const agent = { name: 'shape', customerId: h.customerId };
+    expectInvalid(await api.post('/agents', { ...agent, policy: [] }), 'policy:isObject');
+    const limits = { permissions: [], defaultExecutionMode: 'AUTO', spendingLimits: [] };
+    expectInvalid(await api.post('/agents', { ...agent, policy: limits }), 'policy.spendingLimits:isObject');
     const source = { accountId: h.usd };
     expectInvalid(
       await api.post('/transfer-out', { source: [source], destination: { accountId: h.usd }, amount: 1 }),
