@@ -20,7 +20,7 @@ export interface paths {
         put?: never;
         /**
          * Create an agent
-         * @description Creates an agent for a customer with a policy and returns its first device code (valid 24 hours on the platform clock). Policy evaluation, at the moment of each action: a paused agent, a missing permission or an account outside allowedAccountIds answer 403 FORBIDDEN; an amount (converted into spendingLimits.currency at the service rate) above the per-transaction limit (an account rule’s takes precedence), or past the daily count, daily amount or monthly amount (executed spends plus spends in flight, UTC day and month of the platform clock) answers 403 VELOCITY_LIMIT_EXCEEDED; APPROVAL_REQUIRED (the account rule’s mode, else the default) or an amount above approvalThresholds makes the action PENDING_APPROVAL.
+         * @description Creates an agent for a customer with a policy and returns its first device code (valid 24 hours on the platform clock). Policy evaluation, at the moment of each action: every account the agent names (source or destination, internal or external) must be its customer’s, any other answers 404 as an unknown account; a paused agent, a missing permission or an internal account (at either end) outside allowedAccountIds answer 403 FORBIDDEN; an amount (converted into spendingLimits.currency at the service rate) above the per-transaction limit (an account rule’s takes precedence), or past the daily count, daily amount or monthly amount (executed spends plus spends in flight, UTC day and month of the platform clock) answers 403 VELOCITY_LIMIT_EXCEEDED; APPROVAL_REQUIRED (the account rule’s mode, else the default) or an amount above approvalThresholds makes the action PENDING_APPROVAL.
          */
         post: operations["Agents_create"];
         delete?: never;
@@ -132,7 +132,7 @@ export interface paths {
         head?: never;
         /**
          * Update an agent’s policy
-         * @description Partial and effective immediately. Omitted fields are kept; permissions, accountRestrictions and approvalThresholds replace (null removes); spendingLimits merges field by field (null removes the daily or monthly limit; a new currency recasts the limits not given). Policy evaluation, at the moment of each action: a paused agent, a missing permission or an account outside allowedAccountIds answer 403 FORBIDDEN; an amount (converted into spendingLimits.currency at the service rate) above the per-transaction limit (an account rule’s takes precedence), or past the daily count, daily amount or monthly amount (executed spends plus spends in flight, UTC day and month of the platform clock) answers 403 VELOCITY_LIMIT_EXCEEDED; APPROVAL_REQUIRED (the account rule’s mode, else the default) or an amount above approvalThresholds makes the action PENDING_APPROVAL.
+         * @description Partial and effective immediately. Omitted fields are kept; permissions, accountRestrictions and approvalThresholds replace (null removes); spendingLimits merges field by field (null removes the daily or monthly limit; a new currency recasts the limits not given). Policy evaluation, at the moment of each action: every account the agent names (source or destination, internal or external) must be its customer’s, any other answers 404 as an unknown account; a paused agent, a missing permission or an internal account (at either end) outside allowedAccountIds answer 403 FORBIDDEN; an amount (converted into spendingLimits.currency at the service rate) above the per-transaction limit (an account rule’s takes precedence), or past the daily count, daily amount or monthly amount (executed spends plus spends in flight, UTC day and month of the platform clock) answers 403 VELOCITY_LIMIT_EXCEEDED; APPROVAL_REQUIRED (the account rule’s mode, else the default) or an amount above approvalThresholds makes the action PENDING_APPROVAL.
          */
         patch: operations["Agents_updatePolicy"];
         trace?: never;
@@ -333,7 +333,7 @@ export interface paths {
         put?: never;
         /**
          * Create a quote
-         * @description From one of the customer’s accounts (another customer’s: 404), or REALTIME_FUNDING: the customer pays in by the quote’s paymentInstructions and the quote starts when the funds arrive (source.customerId, if given, must be the agent’s customer). Needs CREATE_QUOTES (and EXECUTE_QUOTES with immediatelyExecute, which for an account source is then evaluated like an execute). 403 for a paused agent or an account the policy does not allow.
+         * @description From one of the customer’s accounts to another of its accounts or a UMA address (any account not the customer’s, as source or destination: 404), or REALTIME_FUNDING: the customer pays in by the quote’s paymentInstructions and the quote starts when the funds arrive (source.customerId, if given, must be the agent’s customer). Needs CREATE_QUOTES (and EXECUTE_QUOTES with immediatelyExecute, which for an account source is then evaluated like an execute). 403 for a paused agent or an account the policy does not allow.
          */
         post: operations["AgentMe_createQuote"];
         delete?: never;
