@@ -247,4 +247,36 @@ describe('agents stay in their lane: only the customer’s own accounts', () => 
     expect({ status: res.status, quote: res.body.status }).toEqual({ status: 201, quote: 'COMPLETED' });
     expect(await a.m.balance(customer.accounts.EUR)).toBeGreaterThan(0);
   });
+
+  it('an action waiting for approval is decided again on both ends: a since restricted account fails it', async () => {
+    const customer = await a.m.customer(['USD', 'EUR']);
+    await a.m.fund(customer.accounts.USD, 10_000);
+    const both = { allowedAccountIds: [customer.accounts.USD, customer.accounts.EUR] };
+    const { agent: created, deviceCode } = await a.create(
+      customer.id,
+      policy({ defaultExecutionMode: 'APPROVAL_REQUIRED', accountRestrictions: both }),
+    );
+    const me = a.bearer((await a.redeem(deviceCode.code)).body.accessToken);
+    const quote = await me.post(
+      '/agents/me/quotes',
+      accountQuoteBody(customer.accounts.USD, customer.accounts.EUR, 500),
+    );
+    expect(quote.status).toBe(201);
+    const pending = await me.post(`/agents/me/quotes/${quote.body.id}/execute`);
+    expect({ status: pending.status, action: pending.body.status }).toEqual({
+      status: 200,
+      action: 'PENDING_APPROVAL',
+    });
+    const restricted = await api.patch(`/agents/${created.id}/policy`, {
+      accountRestrictions: { allowedAccountIds: [customer.accounts.USD] },
+    });
+    expect(restricted.status).toBe(200);
+    const approved = await api.post(`/agents/${created.id}/actions/${pending.body.id}/approve`);
+    expect({ status: approved.status, action: approved.body.status }).toEqual({ status: 200, action: 'FAILED' });
+    expect({ usd: await a.m.balance(customer.accounts.USD), eur: await a.m.balance(customer.accounts.EUR) }).toEqual({
+      usd: 10_000,
+      eur: 0,
+    });
+    await expectBalancedLedger(t.service.infra.eventStore, t.service.sandbox!.platformId);
+  });
 });
