@@ -86,6 +86,11 @@ describe('bad input at the edge: 400 with field errors, never 5xx, nothing chang
     );
     expectInvalid(await api.post('/customers', { ...base, address: { city: null } }), 'address.city:isNotNull');
     expectInvalid(await api.patch(`/customers/${h.customerId}`, { address: [] }), 'address:isObject');
+    // an agent's policy as an array was created (201) with a policy no reader understood
+    const agent = { name: 'shape', customerId: h.customerId };
+    expectInvalid(await api.post('/agents', { ...agent, policy: [] }), 'policy:isObject');
+    const limits = { permissions: [], defaultExecutionMode: 'AUTO', spendingLimits: [] };
+    expectInvalid(await api.post('/agents', { ...agent, policy: limits }), 'policy.spendingLimits:isObject');
     const source = { accountId: h.usd };
     expectInvalid(
       await api.post('/transfer-out', { source: [source], destination: { accountId: h.usd }, amount: 1 }),
@@ -128,6 +133,66 @@ describe('bad input at the edge: 400 with field errors, never 5xx, nothing chang
     );
     expectInvalid(await api.post('/customers', { ...base, 'full\u0000Name': 'x' }), 'full\u0000Name:noNulCharacter');
     expect(await snapshot(t, api, t.service.sandbox!.platformId)).toEqual(before);
+  });
+
+  it('refuses lone surrogates in any string or key (was 500: the email validator threw URIError)', async () => {
+    const before = await snapshot(t, api, t.service.sandbox!.platformId);
+    const base = { platformCustomerId: 'surrogate-1', customerType: 'INDIVIDUAL' };
+    // JSON.stringify writes a lone surrogate as the escape \ud800, as an attacker's client would.
+    for (const email of ['\ud800', 'ada\udc00@example.com', '\ude00\ud83d@example.com']) {
+      expectInvalid(await api.post('/customers', { ...base, email }), 'email:wellFormedUnicode');
+      expectInvalid(await api.patch(`/customers/${h.customerId}`, { email }), 'email:wellFormedUnicode');
+    }
+    expectInvalid(
+      await api.request('POST', '/customers', '{"platformCustomerId":"s","customerType":"INDIVIDUAL","\\ud800":1}'),
+      'body:wellFormedUnicode',
+    );
+    expectInvalid(
+      await api.post('/customers', { ...base, address: { line1: 'Main St \udbff' } }),
+      'address.line1:wellFormedUnicode',
+    );
+    expectInvalid(await api.post('/tokens', { name: 'x\ud800' }), 'name:wellFormedUnicode');
+    // a query or a path cannot carry one: percent-encoded surrogates are not UTF-8 (CESU-8 bytes); a query's match
+    // nothing, a path's is refused (it was Fastify's own 400 body, not the error shape)
+    const list = await api.get('/customers?platformCustomerId=%ED%A0%80');
+    expect({ status: list.status, data: list.body.data }).toEqual({ status: 200, data: [] });
+    const one = await api.get('/customers/Customer%3A%ED%A0%80');
+    expect({ status: one.status, code: one.body.code }).toEqual({ status: 400, code: 'INVALID_INPUT' });
+    expect(await snapshot(t, api, t.service.sandbox!.platformId)).toEqual(before);
+    // a surrogate pair (any character outside the first plane) is well-formed
+    const paired = await api.post('/tokens', { name: 'ci \ud83d\ude00' });
+    expect({ status: paired.status, name: paired.body.name }).toEqual({ status: 201, name: 'ci \u{1F600}' });
+  });
+
+  it('refuses a key given twice in one object, at any depth (was: the last one won)', async () => {
+    const before = await snapshot(t, api, t.service.sandbox!.platformId);
+    const balance = async () => (await api.get(`/internal-accounts/${h.usd}`)).body.balance.amount;
+    const start = await balance();
+    const fund = (body: string) => api.request('POST', `/sandbox/internal-accounts/${h.usd}/fund`, body);
+    expectInvalid(await fund('{"amount":1,"amount":100000}'), 'amount:noDuplicateKey');
+    // the same key spelled with an escape is the same key
+    expectInvalid(await fund('{"amount":1,"\\u0061mount":100000}'), 'amount:noDuplicateKey');
+    expectInvalid(
+      await api.request(
+        'POST',
+        '/customers',
+        '{"platformCustomerId":"dup-1","customerType":"INDIVIDUAL","address":{"city":"a","line1":"b","city":"c"}}',
+      ),
+      'address.city:noDuplicateKey',
+    );
+    expectInvalid(
+      await api.request(
+        'POST',
+        '/cards',
+        `{"customerId":"${h.customerId}","form":"VIRTUAL","fundingSources":[{"accountId":"x"},{"a":1,"a":2}]}`,
+      ),
+      'fundingSources.1.a:noDuplicateKey',
+    );
+    expect(await balance()).toBe(start);
+    expect(await snapshot(t, api, t.service.sandbox!.platformId)).toEqual(before);
+    // the same key in sibling objects is no repetition
+    const ok = await fund('{"amount":1}');
+    expect({ status: ok.status, balance: await balance() }).toEqual({ status: 200, balance: start + 1 });
   });
 
   it('refuses a body that is not a JSON object, and JSON in another charset than UTF-8', async () => {

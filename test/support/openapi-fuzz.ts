@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { badQueryValue, encodeComponent, LONE_SURROGATES } from './openapi-fuzz-strings.js';
 
 /**
  * Generators of bad requests from the served OpenAPI document. Every generated request carries at least
@@ -56,6 +57,9 @@ export interface IdPools {
 }
 
 export const UNKNOWN_FIELD = 'zzUnknownField';
+
+export { encodeComponent, LONE_SURROGATES };
+
 /** Id prefixes for well-formed ids that name nothing (fresh random uuids). */
 const KINDS = [
   'Customer',
@@ -214,6 +218,14 @@ export class SchemaFuzzer {
     if (types.includes('string') && !types.includes('null')) {
       choices.push(this.valid(s).map((v) => (typeof v === 'string' ? `${v}\u0000` : '\u0000')));
     }
+    if (types.includes('string')) {
+      // a lone surrogate anywhere in a string (JSON.stringify writes it as the escape \ud800)
+      choices.push(
+        fc
+          .tuple(this.valid(s), fc.constantFrom(...LONE_SURROGATES), fc.boolean())
+          .map(([v, u, first]) => (typeof v === 'string' ? (first ? `${u}${v}` : `${v}${u}`) : u)),
+      );
+    }
     if (s.enum || s.const !== undefined) choices.push(fc.constantFrom('UNKNOWN_VALUE', 'lowercase', ''));
     if (s.maxLength !== undefined)
       choices.push(fc.integer({ min: 1, max: 5000 }).map((n) => 'a'.repeat(s.maxLength! + n)));
@@ -256,6 +268,12 @@ export class SchemaFuzzer {
           .constantFrom('__proto__', 'constructor', 'prototype')
           .map((k): Fault => [`key ${k}`, (o) => withOwnKey(o, k, { polluted: true })]),
       },
+      {
+        weight: 1,
+        arbitrary: fc
+          .constantFrom(...LONE_SURROGATES)
+          .map((u): Fault => [`key ${JSON.stringify(u)}`, (o) => withOwnKey(o, `k${u}`, 1)]),
+      },
     ];
     if (names.length > 0) {
       // most faults are one bad property value, so each property's checks are exercised
@@ -284,6 +302,15 @@ export class SchemaFuzzer {
     if (op.body) {
       choices.push(this.objectWithFault(op.body).map(([fault, value]) => json(fault, JSON.stringify(value))));
       choices.push(this.objectWithFault(op.body).map(([fault, value]) => json(fault, JSON.stringify(value))));
+      // a valid body with one of its keys given twice, first with another value: the last would win
+      choices.push(
+        fc.tuple(this.valid(op.body), fc.jsonValue({ maxDepth: 1 })).map(([value, other]) => {
+          const text = JSON.stringify(value);
+          const key = Object.keys(value as object)[0] ?? 'a';
+          const rest = text === '{}' ? `${JSON.stringify(key)}:2}` : text.slice(1);
+          return json(`key ${key} twice`, `{${JSON.stringify(key)}:${JSON.stringify(other)},${rest}`);
+        }),
+      );
       if (this.resolve(op.body).required?.length) {
         // without a JSON content type the body is not read: the required fields are missing
         // (an empty content type: fetch would label a string body text/plain otherwise)
@@ -306,19 +333,19 @@ export class SchemaFuzzer {
     const choices: fc.Arbitrary<{ fault: string; query: string }>[] = [
       fc
         .string({ minLength: 1, maxLength: 5 })
-        .map((v) => ({ fault: 'unknown parameter', query: `${UNKNOWN_FIELD}=${encodeURIComponent(v)}` })),
+        .map((v) => ({ fault: 'unknown parameter', query: `${UNKNOWN_FIELD}=${encodeComponent(v)}` })),
     ];
     const required = op.query.filter((q) => q.required);
     const validRequired = () =>
       fc
         .tuple(...required.map((q) => this.valid(q.schema)))
-        .map((vs) => vs.map((v, i) => `${required[i].name}=${encodeURIComponent(String(v))}`));
+        .map((vs) => vs.map((v, i) => `${required[i].name}=${encodeComponent(String(v))}`));
     for (const q of op.query) {
       const others = () => (q.required ? fc.constant([] as string[]) : validRequired());
       choices.push(
         fc.tuple(badQueryValue(q.name, this.resolve(q.schema)), others()).map(([values, rest]) => ({
           fault: `${q.name}=${preview(values)}`,
-          query: [...rest, ...values.map((v) => `${q.name}=${encodeURIComponent(v)}`)].join('&'),
+          query: [...rest, ...values.map((v) => `${q.name}=${encodeComponent(v)}`)].join('&'),
         })),
       );
     }
@@ -338,6 +365,8 @@ export class SchemaFuzzer {
         '\u0000',
         'Card:',
         'Card:not-a-uuid',
+        ...LONE_SURROGATES,
+        `Customer:${LONE_SURROGATES[0]}`,
       ),
       fc
         .string({ unit: 'grapheme', minLength: 1, maxLength: 12 })
@@ -350,30 +379,6 @@ export class SchemaFuzzer {
     if (!lastSegmentOfGet) choices.push(fc.constant(''));
     return fc.oneof(...choices);
   }
-}
-
-function badQueryValue(name: string, s: Schema): fc.Arbitrary<string[]> {
-  const oneOf = (...values: string[]) => fc.constantFrom(...values).map((v): string[] => [v]);
-  const repeated = fc.constant<string[]>(['1', '2']);
-  if (name === 'cursor')
-    return fc.oneof(
-      oneOf('!not-a-cursor', 'eyJub3QiOiJhIGN1cnNvciJ9', '%'),
-      fc.constant<string[]>(['a'.repeat((s.maxLength ?? 512) + 1)]),
-    );
-  if (s.type === 'array') return oneOf('UNKNOWN_VALUE', 'usd');
-  const choices: fc.Arbitrary<string[]>[] = [repeated];
-  if (s.enum) {
-    const known = String(s.enum[0]);
-    choices.push(oneOf('UNKNOWN_VALUE', known === known.toLowerCase() ? known.toUpperCase() : known.toLowerCase()));
-  }
-  if (s.pattern) choices.push(oneOf('!not-a-match', 'Customer:xyz'));
-  if (s.oneOf) choices.push(oneOf('yesterday', '2026-13-45', '12/31/2025'));
-  if (s.type === 'integer')
-    choices.push(oneOf('abc', '1.5', 'Infinity', String((s.minimum ?? 0) - 1), String((s.maximum ?? 1e15) + 1)));
-  if (s.type === 'boolean') choices.push(oneOf('maybe', 'yes', 'TRUE'));
-  if (s.maxLength !== undefined)
-    choices.push(fc.integer({ min: 1, max: 100 }).map((n) => ['a'.repeat(s.maxLength! + n)]));
-  return fc.oneof(...choices);
 }
 
 /** JSON nested `depth` levels of arrays: past the body depth limit wherever it is placed. */

@@ -61,7 +61,8 @@ const Transfer = (path: string, summary: string, description: string) =>
 
 /**
  * The agent's own API (`Authorization: Bearer <accessToken>`): bound to the agent's customer
- * (another customer's resources answer 404) and limited by its policy (403).
+ * (another customer's resources answer 404; every account a request names goes through
+ * `AgentActions.ownAccounts`) and limited by its policy (403).
  */
 @ApiTags('Agent (self)')
 @Controller('agents/me')
@@ -150,7 +151,8 @@ export class AgentMeController {
   @ApiDoc({
     summary: 'Create a quote',
     description:
-      'From one of the customer’s accounts (another customer’s: 404), or REALTIME_FUNDING: the customer pays ' +
+      'From one of the customer’s accounts to another of its accounts or a UMA address (any account not ' +
+      'the customer’s, as source or destination: 404), or REALTIME_FUNDING: the customer pays ' +
       'in by the quote’s paymentInstructions and the quote starts when the funds arrive (source.customerId, ' +
       'if given, must be the agent’s customer). Needs CREATE_QUOTES (and EXECUTE_QUOTES with ' +
       'immediatelyExecute, which for an account source is then evaluated like an execute). 403 for a paused ' +
@@ -285,8 +287,7 @@ export class AgentMeController {
   }
 
   private async ownExternalAccount(agent: AgentPrincipal, id: string) {
-    const account = await this.externalAccounts.get(agent.platformId, 'customer', id);
-    if ((account as { customerId?: string }).customerId !== agent.customerId) throw notFound('EXTERNAL_ACCOUNT', id);
-    return account;
+    await this.actions.ownAccounts(agent, [{ accountId: id, field: 'externalAccountId' }]);
+    return this.externalAccounts.get(agent.platformId, 'customer', id);
   }
 }

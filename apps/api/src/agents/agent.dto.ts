@@ -8,6 +8,7 @@ import {
   IsIn,
   IsInt,
   IsISO8601,
+  IsObject,
   IsOptional,
   Matches,
   Max,
@@ -81,6 +82,7 @@ export class AccountRestrictionsDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => AccountRuleDto)
   accountRules?: AccountRuleDto[];
@@ -97,10 +99,12 @@ export class ApprovalThresholdsDto {
 /** The parts of a policy that a create and an update both give whole (null: none). */
 export class AgentPolicyRulesDto {
   @Nullable('object')
+  @IsObject()
   @ValidateNested()
   @Type(() => AccountRestrictionsDto)
   accountRestrictions?: AccountRestrictionsDto | null;
   @Nullable('object')
+  @IsObject()
   @ValidateNested()
   @Type(() => ApprovalThresholdsDto)
   approvalThresholds?: ApprovalThresholdsDto | null;
@@ -109,7 +113,7 @@ export class AgentPolicyRulesDto {
 export class AgentPolicyDto extends AgentPolicyRulesDto {
   @IsArray() @ArrayUnique() @IsIn(AGENT_PERMISSIONS, { each: true }) permissions!: (typeof AGENT_PERMISSIONS)[number][];
   @IsIn(EXECUTION_MODES) defaultExecutionMode!: (typeof EXECUTION_MODES)[number];
-  @IsDefined() @ValidateNested() @Type(() => SpendingLimitsDto) spendingLimits!: SpendingLimitsDto;
+  @IsDefined() @IsObject() @ValidateNested() @Type(() => SpendingLimitsDto) spendingLimits!: SpendingLimitsDto;
 }
 
 /**
@@ -126,6 +130,7 @@ export class AgentPolicyUpdateDto extends AgentPolicyRulesDto {
   @IsIn(EXECUTION_MODES)
   defaultExecutionMode?: (typeof EXECUTION_MODES)[number];
   @ValidateIf((o: AgentPolicyUpdateDto) => o.spendingLimits !== undefined)
+  @IsObject()
   @ValidateNested()
   @Type(() => SpendingLimitsUpdateDto)
   spendingLimits?: SpendingLimitsUpdateDto;
@@ -134,7 +139,7 @@ export class AgentPolicyUpdateDto extends AgentPolicyRulesDto {
 export class CreateAgentDto {
   @FilledText(200) name!: string;
   @Matches(CUSTOMER_ID, { message: 'customerId must have the form Customer:<uuid>' }) customerId!: string;
-  @IsDefined() @ValidateNested() @Type(() => AgentPolicyDto) policy!: AgentPolicyDto;
+  @IsDefined() @IsObject() @ValidateNested() @Type(() => AgentPolicyDto) policy!: AgentPolicyDto;
 }
 
 export class UpdateAgentDto {

@@ -33,8 +33,10 @@ import {
 } from './agent.dto.js';
 
 const POLICY_TEXT =
-  'Policy evaluation, at the moment of each action: a paused agent, a missing permission or an ' +
-  'account outside allowedAccountIds answer 403 FORBIDDEN; ' +
+  'Policy evaluation, at the moment of each action: every account the agent names (source or ' +
+  'destination, internal or external) must be its customer’s, any other answers 404 as an unknown ' +
+  'account; a paused agent, a missing permission or an internal account (at either end) outside ' +
+  'allowedAccountIds answer 403 FORBIDDEN; ' +
   'an amount (converted into spendingLimits.currency at the service rate) above the per-transaction ' +
   'limit (an account rule’s takes precedence), or past the daily count, ' +
   'daily amount or monthly amount (executed spends plus spends in flight, UTC day and month of the ' +

@@ -5,7 +5,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { IncomingMessage } from 'node:http';
 import type { AppConfig } from '#config/config.js';
 import { requireJsonBody } from './content-type.js';
-import { bodyErrorMiddleware, unknownPath } from './errors.js';
+import { ApiError, bodyErrorMiddleware, sendError, unknownPath } from './errors.js';
 import { jsonBody, parseJsonBytes } from './json-body.js';
 import type { HttpRequest, HttpResponse } from './platform.js';
 import { requestIdOf, requestLogging } from './request-log.js';
@@ -53,6 +53,14 @@ async function createFastifyApp(module: DynamicModule, options: HttpAppOptions) 
     multipart: false,
     // The caller's X-Request-Id when it is sane, a UUID otherwise (the request log's rule).
     genReqId: (raw: IncomingMessage) => requestIdOf(raw.headers['x-request-id']),
+    // What the router refuses before any hook runs (a path whose percent-encoding is not UTF-8, such as an encoded
+    // lone surrogate): logged and answered in the error shape, as Express answers it.
+    frameworkErrors: (error: { statusCode?: number }, request: unknown, reply: unknown) => {
+      const [req, res] = [request as HttpRequest, reply as HttpResponse];
+      options.requestLog(req, res, () => undefined);
+      const status = error.statusCode === 414 ? 414 : 400;
+      sendError(res, new ApiError({ status, code: 'INVALID_INPUT', message: 'the path is not valid' }), req);
+    },
   });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     bodyParser: false,

@@ -3,7 +3,7 @@ import type { NextFunction } from 'express';
 import { DomainError, type DomainErrorKind, type FieldError } from '#domain/errors.js';
 import { InvalidCursor } from '#read-models/read-model-store.js';
 import { CommandConflictError } from '#application/command-runner.js';
-import { pathOf, type HttpRequest, type HttpResponse } from './platform.js';
+import { pathOf, routePattern, type HttpRequest, type HttpResponse } from './platform.js';
 
 /** The error body of every failed request: `{status, code, message, details?}` plus `reason` on 401. */
 export interface ErrorBody {
@@ -97,9 +97,32 @@ export function toErrorBody(error: unknown): { body: ErrorBody; headers: Record<
   return { body: { status: 500, code: 'INTERNAL_ERROR', message: 'an unexpected error occurred' }, headers: {} };
 }
 
+const CONSTANT = /^[A-Z][A-Z0-9_]{0,63}$/;
+
+/**
+ * The log line of an unexpected error: the method, the route's pattern and the request id, the error's class, its
+ * code when that is a constant (`ERR_…`, `SQLITE_…`), and its stack frames. Never its message, the URL or a
+ * request value: messages are often built from field values (`invalid email ada@…`), and the URL holds the query
+ * and the path's ids, all of which may be personal data.
+ */
+export function unexpectedErrorLine(error: unknown, req: HttpRequest): string {
+  const route = routePattern(req);
+  const where = `${req.method} ${route !== undefined && !route.includes('*') ? route : '(no route)'}`;
+  const requestId = (req as { id?: unknown }).id ?? (req.raw as { id?: unknown } | undefined)?.id;
+  if (!(error instanceof Error)) return `${where} [${String(requestId)}]: thrown ${typeof error}`;
+  const code = (error as { code?: unknown }).code;
+  const constant = typeof code === 'string' && CONSTANT.test(code) ? ` ${code}` : '';
+  const kind = `${error.constructor?.name ?? 'Error'}${constant}`;
+  const frames = (error.stack ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith('at '));
+  return [`${where} [${String(requestId)}]: ${kind} (message withheld)`, ...frames.map((f) => `    ${f}`)].join('\n');
+}
+
 function send(res: HttpResponse, error: unknown, logger: Logger, req: HttpRequest): void {
   const { body, headers } = toErrorBody(error);
-  if (body.status >= 500) logger.error(`${req.method} ${req.originalUrl}: ${(error as Error)?.stack ?? String(error)}`);
+  if (body.status >= 500) logger.error(unexpectedErrorLine(error, req));
   for (const [k, v] of Object.entries(headers)) res.header(k, v);
   res.header('Content-Type', 'application/json; charset=utf-8');
   res.status(body.status);

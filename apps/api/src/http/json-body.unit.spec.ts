@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { nestsDeeperThan, unsafeBodyValues } from './json-body.js';
+import { nestsDeeperThan, scanJson, unsafeBodyValues } from './json-body.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -27,6 +27,30 @@ describe('JSON body depth scan', () => {
   });
 });
 
+describe('JSON repeated keys scan', () => {
+  const repeated = (text: string) => scanJson(bytes(text), 32).errors.map((e) => e.field);
+
+  it('names every key given twice in one object, at any depth, escaped spellings included', () => {
+    expect(repeated('{"amount":1,"amount":100000}')).toEqual(['amount']);
+    expect(repeated('{"a":{"b":[{"c":1},{"c":2,"d":{"e":1,"\\u0065":2}}]},"a":3}')).toEqual(['a.b.1.d.e', 'a']);
+    expect(repeated('{"a":"a","b":{"a":1},"c":[{"a":1},{"a":2}],"k\\"":1,"k\\\\":2}')).toEqual([]);
+  });
+
+  it('agrees with a parse for any JSON written with or without a repeated key', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 })), fc.string(), (value, key) => {
+        const text = JSON.stringify(value);
+        expect(repeated(text)).toEqual([]);
+        fc.pre(!Object.hasOwn(value, key));
+        const rest = text.length > 2 ? `${text.slice(1, -1)},` : '';
+        const twice = `{${JSON.stringify(key)}:1,${rest}${JSON.stringify(key)}:2}`;
+        expect(repeated(twice)).toEqual([key]);
+      }),
+      { seed: 20251013, numRuns: 300 },
+    );
+  });
+});
+
 describe('unsafe body values', () => {
   it('names each prototype key and NUL character by its field path', () => {
     const body = JSON.parse('{"a":{"__proto__":1,"b":["ok","x\\u0000"]},"constructor":2,"c\\u0000":3,"prototype":{}}');
@@ -43,6 +67,14 @@ describe('unsafe body values', () => {
         'prototype:forbiddenKey',
       ].sort(),
     );
+  });
+
+  it('names each string and key holding a lone surrogate; pairs are fine', () => {
+    const body = JSON.parse('{"email":"\\ud800@example.com","ok":"\\ud83d\\ude00","a":["\\udc00x"],"\\udbff":1}');
+    expect(unsafeBodyValues(body).map((e) => `${e.field}:${e.constraint}`)).toEqual(
+      expect.arrayContaining(['email:wellFormedUnicode', 'a.0:wellFormedUnicode', 'body:wellFormedUnicode']),
+    );
+    expect(unsafeBodyValues(body)).toHaveLength(3);
   });
 
   it('accepts plain objects and refuses any other top level', () => {

@@ -5,7 +5,7 @@ import { agentDecider, agentStream } from '#domain/agents/agent.js';
 import type { ActionRequest, AgentActionSnapshot, AgentCommand, AgentState } from '#domain/agents/agent-types.js';
 import { toAgentActionResource } from '#domain/agents/agent-views.js';
 import { DomainError, conflict, notFound } from '#domain/errors.js';
-import { isPublicId, publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
+import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
 import { isQuoteExpired, quoteDecider, toQuoteResource, type QuoteRecord } from '#domain/quotes/quote.js';
 import { transactionDecider, type TransactionRecord } from '#domain/transactions/transaction.js';
 import { toTransactionResource } from '#domain/transactions/transaction-view.js';
@@ -23,7 +23,12 @@ import {
   startQuote,
 } from '../quotes/quote-commands.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
-import { loadCustomerAccount, loadLiveExternalAccount, requireActive } from '../transactions/accounts.js';
+import {
+  loadCustomerAccount,
+  requireActive,
+  type LiveExternalAccount,
+  type OwnedInternalAccount,
+} from '../transactions/accounts.js';
 import { PaymentProcess } from '../transactions/payment-process.js';
 import { transferAmount } from '#domain/transfers/transfer-amount.js';
 import {
@@ -34,6 +39,7 @@ import {
   type TransferInput,
 } from '../transfers/transfer-commands.js';
 import { loadOwnAgent, type AgentPrincipal } from './agent-access.js';
+import { agentAccounts, internalDestinationOf, quoteEnds, type AccountEnd } from './agent-accounts.js';
 
 /** How long a reserved spend may stay unsettled before the next decision settles it (its process died mid-way). */
 export const STALE_RESERVATION_MS = 10 * 60_000;
@@ -67,17 +73,9 @@ export class AgentActions {
     return (await this.runner.run(agentStream(agentId), agentDecider, command, { metadata: { ...actor } })).state;
   }
 
-  /** The customer's internal account (another customer's answers 404, as if it did not exist). */
-  private async ownInternal(agent: AgentPrincipal, accountId: string, field: string) {
-    const account = await loadCustomerAccount(this.runner, this.readModels, accountId, agent.platformId, field);
-    if (account.customerId !== agent.customerId) throw notFound('INTERNAL_ACCOUNT', accountId);
-    return account;
-  }
-
-  private async ownExternal(agent: AgentPrincipal, accountId: string) {
-    const account = await loadLiveExternalAccount(this.runner, accountId, agent.platformId);
-    if (account.customerId !== agent.customerId) throw notFound('EXTERNAL_ACCOUNT', accountId);
-    return account;
+  /** The accounts a request names, each the agent's customer's (see `agentAccounts`). */
+  ownAccounts(agent: AgentPrincipal, ends: AccountEnd[], state?: AgentState) {
+    return agentAccounts({ runner: this.runner, readModels: this.readModels }, agent, ends, state);
   }
 
   async transfer(
@@ -88,8 +86,11 @@ export class AgentActions {
     const internalId = direction === 'OUT' ? input.source.accountId : input.destination.accountId;
     const externalId = direction === 'OUT' ? input.destination.accountId : input.source.accountId;
     const field = direction === 'OUT' ? 'source.accountId' : 'destination.accountId';
-    const internal = await this.ownInternal(agent, internalId, field);
-    await this.ownExternal(agent, externalId);
+    const externalField = direction === 'OUT' ? 'destination.accountId' : 'source.accountId';
+    const [internal] = (await this.ownAccounts(agent, [
+      { accountId: internalId, field },
+      { accountId: externalId, field: externalField },
+    ])) as [OwnedInternalAccount, LiveExternalAccount];
     // Refused before the policy reserves anything (the transfer itself checks again).
     await requireSupportedCurrencies(this.runner, agent.platformId, [{ code: internal.currency, field }]);
     // Without an amount a transfer-out sends the whole available balance: the policy judges that amount.
@@ -124,18 +125,11 @@ export class AgentActions {
   async createQuote(agent: AgentPrincipal, request: PlatformQuoteRequest): Promise<Record<string, unknown>> {
     if (request.source.sourceType === 'REALTIME_FUNDING') return this.createRealtimeQuote(agent, request);
     const state = await loadOwnAgent(this.runner, agent.agentId, agent.platformId);
-    const sourceId = request.source.accountId;
-    const source = isPublicId('ExternalAccount', sourceId)
-      ? await this.ownExternal(agent, sourceId)
-      : await this.ownInternal(agent, sourceId, 'source.accountId');
-    if (
-      request.destination.destinationType === 'ACCOUNT' &&
-      isPublicId('ExternalAccount', request.destination.accountId)
-    ) {
-      await this.ownExternal(agent, request.destination.accountId);
-    }
-    authorizeOperation(state, 'CREATE_QUOTES', source.id);
-    if (request.immediatelyExecute) authorizeOperation(state, 'EXECUTE_QUOTES', source.id);
+    const ends = quoteEnds(request.source, request.destination);
+    const [source] = await this.ownAccounts(agent, ends, state);
+    const internalDestination = internalDestinationOf(request.destination);
+    authorizeOperation(state, 'CREATE_QUOTES', source.id, internalDestination);
+    if (request.immediatelyExecute) authorizeOperation(state, 'EXECUTE_QUOTES', source.id, internalDestination);
     const own: PlatformQuoteRequest = {
       ...request,
       source: { ...request.source, customerId: agent.customerId },
@@ -153,11 +147,10 @@ export class AgentActions {
     const state = await loadOwnAgent(this.runner, agent.agentId, agent.platformId);
     const { customerId } = request.source;
     if (customerId !== undefined && customerId !== agent.customerId) throw notFound('CUSTOMER', customerId);
-    const d = request.destination;
-    if (d.destinationType === 'ACCOUNT' && isPublicId('ExternalAccount', d.accountId))
-      await this.ownExternal(agent, d.accountId);
-    authorizeOperation(state, 'CREATE_QUOTES');
-    if (request.immediatelyExecute) authorizeOperation(state, 'EXECUTE_QUOTES');
+    await this.ownAccounts(agent, quoteEnds(request.source, request.destination), state);
+    const internalDestination = internalDestinationOf(request.destination);
+    authorizeOperation(state, 'CREATE_QUOTES', internalDestination);
+    if (request.immediatelyExecute) authorizeOperation(state, 'EXECUTE_QUOTES', internalDestination);
     const own: PlatformQuoteRequest = {
       ...request,
       source: { ...request.source, customerId: agent.customerId },
@@ -176,6 +169,9 @@ export class AgentActions {
   async executeQuote(agent: AgentPrincipal, quoteId: string, wallet: { signature?: string; requestId?: string }) {
     const state = await this.ownQuote(agent, quoteId);
     const { quote, transaction } = state;
+    // Checked when the quote was created, and again: the same rule holds on every agent path.
+    await this.ownAccounts(agent, quoteEnds(quote.source, quote.destination));
+    const internalDestination = internalDestinationOf(quote.destination);
     // The wallet's owner signs before anything is decided, exactly as for platforms.
     const deps = { process: this.process, runner: this.runner, clocks: this.clocks };
     await authorizeExecution(deps, state, { actor: agent.actor, wallet });
@@ -185,6 +181,7 @@ export class AgentActions {
       spend: {
         permission: 'EXECUTE_QUOTES',
         accountId: quote.source.accountId,
+        ...(internalDestination ? { otherAccountId: internalDestination } : {}),
         amount: quote.totalSendingAmount,
         currency: quote.sendingCurrency,
       },

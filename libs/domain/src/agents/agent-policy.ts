@@ -1,4 +1,4 @@
-import { DomainError } from '../errors.js';
+import { DomainError, notFound } from '../errors.js';
 import { CURRENCIES, MAX_JSON_AMOUNT } from '../money.js';
 import { conversionRate } from '../rates/rate-table.js';
 import { pow10, scaleUp } from '../rates/ratio.js';
@@ -85,7 +85,7 @@ export function evaluateSpend(
   now: string,
   options: { approving?: boolean } = {},
 ): Evaluation {
-  authorizeOperation(state, spend.permission, spend.accountId);
+  authorizeOperation(state, spend.permission, spend.accountId, spend.otherAccountId ?? '');
   const { policy } = state.agent!;
   const limits = policy.spendingLimits;
   const raw = BigInt(spend.amount);
@@ -196,16 +196,45 @@ export function recastUsage(usage: UsageCounters, from: string, to: string): Usa
 }
 
 /**
- * Paused, permission and allowed account: every spend, and the operations that spend nothing (quotes, external
- * accounts).
+ * Paused, permission and allowed accounts: every spend (its internal account and, for a payment between two of the
+ * customer's internal accounts, the other one), and the operations that spend nothing (quotes, external accounts).
  */
-export function authorizeOperation(state: AgentState, permission: AgentPermission, accountId?: string): void {
+export function authorizeOperation(state: AgentState, permission: AgentPermission, ...accountIds: string[]): void {
   const agent = state.agent!;
   if (agent.isPaused) throw forbidden('the agent is paused and cannot initiate actions');
   if (!agent.policy.permissions.includes(permission))
     throw forbidden(`the agent's policy does not grant ${permission}`);
-  const allowed = agent.policy.accountRestrictions?.allowedAccountIds;
+  for (const accountId of accountIds) requireAllowedAccount(agent.policy, accountId);
+}
+
+/** `allowedAccountIds` (absent or null: every internal account of the customer). */
+function requireAllowedAccount(policy: AgentPolicy, accountId: string): void {
+  const allowed = policy.accountRestrictions?.allowedAccountIds;
   if (accountId && allowed && !allowed.includes(accountId)) {
     throw forbidden(`the agent's policy does not allow account ${accountId}`);
   }
+}
+
+/**
+ * An account an agent's request names, with its owner as stored: `customerId` is absent for the platform's own
+ * accounts.
+ */
+export interface NamedAccount {
+  id: string;
+  kind: 'INTERNAL' | 'EXTERNAL';
+  customerId?: string;
+}
+
+/**
+ * The accounts an agent may name, as source or destination, internal or external: only its customer's. Any other
+ * (another customer's, the platform's own) answers 404 exactly as an account that does not exist, so an agent cannot
+ * probe other accounts' ids. Of the customer's internal accounts, only those `allowedAccountIds` lists (403).
+ */
+export function authorizeAccounts(state: AgentState, accounts: NamedAccount[]): void {
+  const agent = state.agent!;
+  for (const account of accounts) {
+    if (account.customerId !== agent.customerId)
+      throw notFound(account.kind === 'INTERNAL' ? 'INTERNAL_ACCOUNT' : 'EXTERNAL_ACCOUNT', account.id);
+  }
+  for (const account of accounts) if (account.kind === 'INTERNAL') requireAllowedAccount(agent.policy, account.id);
 }

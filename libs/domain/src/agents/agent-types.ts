@@ -113,6 +113,8 @@ export interface TransferDetails {
 export interface Spend {
   permission: AgentPermission;
   accountId: string;
+  /** The customer's other internal account, for a payment between two of them (checked by the policy too). */
+  otherAccountId?: string;
   /** Smallest unit of `currency`. */
   amount: string;
   currency: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { convertAmount } from './agent-policy.js';
+import { authorizeAccounts, convertAmount } from './agent-policy.js';
+import { agentDecider } from './agent.js';
 import { spec, ACC, OTHER, T0, policy, created, requestAction, run, executed, lastAction } from './agent.fixtures.js';
 
 describe('agent policy: each field', () => {
@@ -74,6 +75,51 @@ describe('agent policy: each field', () => {
       lastAction(run(created(policy({ accountRestrictions: { allowedAccountIds: null } })), [requestAction('1', 10)]))
         .status,
     ).toBe('APPROVED');
+  });
+
+  it('allowedAccountIds also holds for the other internal account of a payment between two of them', () => {
+    const p = policy({ accountRestrictions: { allowedAccountIds: [ACC] } });
+    spec
+      .given(created(p))
+      .when(requestAction('1', 10, T0, { otherAccountId: OTHER }))
+      .thenFails({ kind: 'forbidden', code: 'FORBIDDEN' });
+    const both = policy({ accountRestrictions: { allowedAccountIds: [ACC, OTHER] } });
+    expect(lastAction(run(created(both), [requestAction('1', 10, T0, { otherAccountId: OTHER })])).status).toBe(
+      'APPROVED',
+    );
+  });
+
+  it('authorizeAccounts: any account not the customer’s is 404 as an unknown one; then allowedAccountIds', () => {
+    const state = (p = policy()) => created(p).reduce(agentDecider.evolve, agentDecider.initialState());
+    const own = { id: ACC, kind: 'INTERNAL' as const, customerId: 'Customer:c' };
+    const refusal = (fn: () => void) => {
+      try {
+        fn();
+      } catch (e) {
+        const { kind, code, message } = e as { kind: string; code: string; message: string };
+        return { kind, code, message };
+      }
+      return undefined;
+    };
+    expect(
+      refusal(() =>
+        authorizeAccounts(state(), [own, { id: 'ExternalAccount:e', kind: 'EXTERNAL', customerId: 'Customer:c' }]),
+      ),
+    ).toBeUndefined();
+    for (const [account, code] of [
+      [{ id: OTHER, kind: 'INTERNAL', customerId: 'Customer:y' }, 'INTERNAL_ACCOUNT_NOT_FOUND'],
+      [{ id: OTHER, kind: 'INTERNAL' }, 'INTERNAL_ACCOUNT_NOT_FOUND'],
+      [{ id: 'ExternalAccount:e', kind: 'EXTERNAL', customerId: 'Customer:y' }, 'EXTERNAL_ACCOUNT_NOT_FOUND'],
+      [{ id: 'ExternalAccount:e', kind: 'EXTERNAL' }, 'EXTERNAL_ACCOUNT_NOT_FOUND'],
+    ] as const) {
+      expect(refusal(() => authorizeAccounts(state(), [own, account]))).toEqual({
+        kind: 'not_found',
+        code,
+        message: `${code === 'INTERNAL_ACCOUNT_NOT_FOUND' ? 'internal' : 'external'} account ${account.id} not found`,
+      });
+    }
+    const restricted = state(policy({ accountRestrictions: { allowedAccountIds: [OTHER] } }));
+    expect(refusal(() => authorizeAccounts(restricted, [own]))?.code).toBe('FORBIDDEN');
   });
 
   it('accountRules.perTransactionLimit takes precedence over the policy limit (both ways)', () => {
