@@ -20,7 +20,7 @@ export interface paths {
         put?: never;
         /**
          * Create an agent
-         * @description Creates an agent for a customer with a policy and returns its first device code (valid 24 hours on the platform clock). Policy evaluation, at the moment of each action: every account the agent names (source or destination, internal or external) must be its customer’s, any other answers 404 as an unknown account; a paused agent, a missing permission or an internal account (at either end) outside allowedAccountIds answer 403 FORBIDDEN; an amount (converted into spendingLimits.currency at the service rate) above the per-transaction limit (an account rule’s takes precedence), or past the daily count, daily amount or monthly amount (executed spends plus spends in flight, UTC day and month of the platform clock) answers 403 VELOCITY_LIMIT_EXCEEDED; APPROVAL_REQUIRED (the account rule’s mode, else the default) or an amount above approvalThresholds makes the action PENDING_APPROVAL.
+         * @description Creates an agent for a customer with a policy and returns its first device code (valid 24 hours on the platform clock; shown once: a replay with the same Idempotency-Key answers without deviceCode.code, issue a new one if it was lost). Policy evaluation, at the moment of each action: every account the agent names (source or destination, internal or external) must be its customer’s, any other answers 404 as an unknown account; a paused agent, a missing permission or an internal account (at either end) outside allowedAccountIds answer 403 FORBIDDEN; an amount (converted into spendingLimits.currency at the service rate) above the per-transaction limit (an account rule’s takes precedence), or past the daily count, daily amount or monthly amount (executed spends plus spends in flight, UTC day and month of the platform clock) answers 403 VELOCITY_LIMIT_EXCEEDED; APPROVAL_REQUIRED (the account rule’s mode, else the default) or an amount above approvalThresholds makes the action PENDING_APPROVAL.
          */
         post: operations["Agents_create"];
         delete?: never;
@@ -108,7 +108,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a new device code
-         * @description Earlier unredeemed codes stop working. 409 while the agent is connected.
+         * @description Earlier unredeemed codes stop working. 409 while the agent is connected. The code is shown once: a replay with the same Idempotency-Key answers without it.
          */
         post: operations["Agents_issueDeviceCode"];
         delete?: never;
@@ -168,7 +168,7 @@ export interface paths {
         put?: never;
         /**
          * Redeem a device code
-         * @description No authentication. Returns the agent’s access token once (only its hash is kept; it cannot be retrieved again) and marks the agent connected. 400 when the code was already redeemed, replaced by a newer one or expired; 404 when unknown.
+         * @description No authentication. Returns the agent’s access token once (only its hash is kept; it cannot be retrieved again) and marks the agent connected. 400 when the code was already redeemed, replaced by a newer one or expired; 404 when unknown. Redemptions and status reads together are limited per client address (`RATE_LIMIT_DEVICE_CODES` per `RATE_LIMIT_DEVICE_CODE_WINDOW_SECONDS`, 30 a minute by default): 429 RATE_LIMITED with Retry-After past that.
          */
         post: operations["Agents_redeem"];
         delete?: never;
@@ -186,7 +186,7 @@ export interface paths {
         };
         /**
          * Device code status
-         * @description Poll until `redeemed` is true.
+         * @description Poll until `redeemed` is true. Redemptions and status reads together are limited per client address (`RATE_LIMIT_DEVICE_CODES` per `RATE_LIMIT_DEVICE_CODE_WINDOW_SECONDS`, 30 a minute by default): 429 RATE_LIMITED with Retry-After past that.
          */
         get: operations["Agents_deviceCodeStatus"];
         put?: never;
@@ -551,9 +551,29 @@ export interface paths {
         };
         /**
          * Operations overview: log and projection health, queue depth, counts, webhook outcomes, balances
-         * @description What the operations console shows as health: the head of the event log and how far the read models trail it (the whole installation), and for the calling platform only: its jobs waiting, delayed, running and dead in each queue, resource counts, webhook deliveries by status, settlement balances and its newest events.
+         * @description What the operations console shows as health, for the calling platform only: the position of its newest event and how many of its events the read models have not applied yet, its jobs waiting, delayed, running and dead in each queue, resource counts, webhook deliveries by status, settlement balances and its newest events. Nothing shows how busy other platforms are.
          */
         get: operations["Audit_overview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit/set-aside-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Events set aside by a shared processor
+         * @description The calling platform's events that a shared processor (the webhook dispatcher, a projection, the card reactor) could not handle and stepped over so that every other event goes on: which processor, where in the log, the event type and stream, and the failure (its kind and message). A failure that says a store is unavailable is retried from the checkpoint instead; any other is tried three times (waiting 0.1 s, then 1 s) before the event is set aside. Newest first, cursor-paginated.
+         */
+        get: operations["Audit_setAside"];
         put?: never;
         post?: never;
         delete?: never;
@@ -888,7 +908,7 @@ export interface paths {
         };
         /**
          * Get the platform configuration
-         * @description UMA domain, supported currencies (the service’s defaults until set), embedded wallet settings (when set), the webhook endpoint (absent while none is set) and the keys receivers verify webhooks with. Each delivery is a POST of the JSON envelope `{id, type, timestamp, data}` signed twice: `X-Service-Signature: {"v":"1","s":"<base64 DER>"}` (ECDSA P-256, SHA-256 over the raw body, verify with `webhookSigningPublicKey`), and Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature` (HMAC with `webhookSecret`).
+         * @description UMA domain, supported currencies (the service’s defaults until set), embedded wallet settings (when set), the webhook endpoint (absent while none is set) and the keys receivers verify webhooks with. Each delivery is a POST of the JSON envelope `{id, type, timestamp, data}` signed twice: `X-Service-Signature: {"v":"1","s":"<base64 DER>"}` (ECDSA P-256, SHA-256 over the raw body, verify with `webhookSigningPublicKey`), and Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature` (HMAC with `webhookSecret`). `webhookSecret` is shown only to a token with the MANAGE permission (a VIEW-only or TRANSACT token gets the configuration without it: the secret signs webhooks).
          */
         get: operations["PlatformConfig_config"];
         put?: never;
@@ -901,6 +921,26 @@ export interface paths {
          * @description Only the fields given change. webhookEndpoint: an https URL (http is accepted on sandbox platforms) on a public host: loopback, private, link-local, CGNAT, multicast, reserved and cloud metadata addresses are refused in every spelling (400), and names are resolved and checked again at every delivery, unless the operator allow-listed the host (`WEBHOOK_ALLOWED_HOSTS`); null turns webhooks off; the first one generates the webhook signing key pair and secret. umaDomain: where new customers’ UMA addresses are generated. supportedCurrencies replaces the list (each a currency the service supports: 400 INVALID_CURRENCY otherwise). embeddedWalletConfig: fields omitted are left as they are.
          */
         patch: operations["PlatformConfig_update"];
+        trace?: never;
+    };
+    "/config/webhook-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the webhook secret
+         * @description Replaces the Standard Webhooks secret (`webhookSecret`) and returns the new one. Until `previousSecretValidUntil` (the platform clock plus `WEBHOOK_SECRET_ROTATION_GRACE_SECONDS`, 24 hours by default) every delivery’s `webhook-signature` carries two space-separated entries, `v1,<new> v1,<old>`, so receivers verifying with either secret accept it; after that only the new one. A replay with the same Idempotency-Key answers without `webhookSecret` (read it with GET /config). Needs MANAGE; 400 WEBHOOK_ENDPOINT_NOT_SET before webhooks were first configured. The ECDSA key is not rotated.
+         */
+        post: operations["PlatformConfig_rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/crypto/estimate-withdrawal-fee": {
@@ -1628,7 +1668,7 @@ export interface paths {
         put?: never;
         /**
          * Execute a quote
-         * @description Holds the source amount and starts the payment. A quote past expiresAt cannot execute: it becomes EXPIRED (transaction EXPIRED, failureReason QUOTE_EXPIRED), nothing moves, and the answer is 409 QUOTE_EXPIRED. Insufficient funds answer 400 INSUFFICIENT_FUNDS and leave the quote PENDING. An EMBEDDED_WALLET source needs Service-Wallet-Signature (401 WALLET_SIGNATURE_MISSING without it).
+         * @description Holds the source amount and starts the payment. A quote past expiresAt cannot execute: it becomes EXPIRED (transaction EXPIRED, failureReason QUOTE_EXPIRED), nothing moves, and the answer is 409 QUOTE_EXPIRED. Insufficient funds answer 400 INSUFFICIENT_FUNDS and leave the quote PENDING, as does 400 AMOUNT_OUT_OF_RANGE when completing the payment would take a balance past 2^53-1. An EMBEDDED_WALLET source needs Service-Wallet-Signature (401 WALLET_SIGNATURE_MISSING without it).
          */
         post: operations["Quotes_execute"];
         delete?: never;
@@ -1788,7 +1828,7 @@ export interface paths {
         put?: never;
         /**
          * Fund an internal account (sandbox)
-         * @description A balanced ledger transfer from the platform’s settlement account in the account’s currency.
+         * @description A balanced ledger transfer from the platform’s settlement account in the account’s currency. 400 AMOUNT_OUT_OF_RANGE when it would take the account’s or the settlement account’s balance past 2^53-1.
          */
         post: operations["Sandbox_fund"];
         delete?: never;
@@ -1872,7 +1912,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API token
-         * @description The client secret is returned once; only its hash is stored. permissions limit what the token may do (VIEW: reads; TRANSACT: payments; MANAGE: all other changes; 403 FORBIDDEN otherwise); all three when omitted. clientId (the token id) and the secret are the HTTP Basic credentials.
+         * @description The client secret is returned once; only its hash is stored. A replay with the same Idempotency-Key returns the token without `clientSecret`. permissions limit what the token may do (VIEW: reads; TRANSACT: payments; MANAGE: all other changes; 403 FORBIDDEN otherwise); all three when omitted. clientId (the token id) and the secret are the HTTP Basic credentials.
          */
         post: operations["Tokens_create"];
         delete?: never;
@@ -2188,7 +2228,7 @@ export interface webhooks {
                     "webhook-id": string;
                     /** @description Standard Webhooks: seconds since the epoch of this attempt. */
                     "webhook-timestamp": string;
-                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. */
+                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. During the grace period after `POST /config/webhook-secret/rotate` it holds a second space-separated entry made with the replaced secret. */
                     "webhook-signature": string;
                 };
                 path?: never;
@@ -2242,7 +2282,7 @@ export interface webhooks {
                     "webhook-id": string;
                     /** @description Standard Webhooks: seconds since the epoch of this attempt. */
                     "webhook-timestamp": string;
-                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. */
+                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. During the grace period after `POST /config/webhook-secret/rotate` it holds a second space-separated entry made with the replaced secret. */
                     "webhook-signature": string;
                 };
                 path?: never;
@@ -2296,7 +2336,7 @@ export interface webhooks {
                     "webhook-id": string;
                     /** @description Standard Webhooks: seconds since the epoch of this attempt. */
                     "webhook-timestamp": string;
-                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. */
+                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. During the grace period after `POST /config/webhook-secret/rotate` it holds a second space-separated entry made with the replaced secret. */
                     "webhook-signature": string;
                 };
                 path?: never;
@@ -2350,7 +2390,7 @@ export interface webhooks {
                     "webhook-id": string;
                     /** @description Standard Webhooks: seconds since the epoch of this attempt. */
                     "webhook-timestamp": string;
-                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. */
+                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. During the grace period after `POST /config/webhook-secret/rotate` it holds a second space-separated entry made with the replaced secret. */
                     "webhook-signature": string;
                 };
                 path?: never;
@@ -2416,7 +2456,7 @@ export interface webhooks {
                     "webhook-id": string;
                     /** @description Standard Webhooks: seconds since the epoch of this attempt. */
                     "webhook-timestamp": string;
-                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. */
+                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. During the grace period after `POST /config/webhook-secret/rotate` it holds a second space-separated entry made with the replaced secret. */
                     "webhook-signature": string;
                 };
                 path?: never;
@@ -2527,7 +2567,7 @@ export interface webhooks {
                     "webhook-id": string;
                     /** @description Standard Webhooks: seconds since the epoch of this attempt. */
                     "webhook-timestamp": string;
-                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. */
+                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. During the grace period after `POST /config/webhook-secret/rotate` it holds a second space-separated entry made with the replaced secret. */
                     "webhook-signature": string;
                 };
                 path?: never;
@@ -2581,7 +2621,7 @@ export interface webhooks {
                     "webhook-id": string;
                     /** @description Standard Webhooks: seconds since the epoch of this attempt. */
                     "webhook-timestamp": string;
-                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. */
+                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. During the grace period after `POST /config/webhook-secret/rotate` it holds a second space-separated entry made with the replaced secret. */
                     "webhook-signature": string;
                 };
                 path?: never;
@@ -2635,7 +2675,7 @@ export interface webhooks {
                     "webhook-id": string;
                     /** @description Standard Webhooks: seconds since the epoch of this attempt. */
                     "webhook-timestamp": string;
-                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. */
+                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. During the grace period after `POST /config/webhook-secret/rotate` it holds a second space-separated entry made with the replaced secret. */
                     "webhook-signature": string;
                 };
                 path?: never;
@@ -2689,7 +2729,7 @@ export interface webhooks {
                     "webhook-id": string;
                     /** @description Standard Webhooks: seconds since the epoch of this attempt. */
                     "webhook-timestamp": string;
-                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. */
+                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. During the grace period after `POST /config/webhook-secret/rotate` it holds a second space-separated entry made with the replaced secret. */
                     "webhook-signature": string;
                 };
                 path?: never;
@@ -2743,7 +2783,7 @@ export interface webhooks {
                     "webhook-id": string;
                     /** @description Standard Webhooks: seconds since the epoch of this attempt. */
                     "webhook-timestamp": string;
-                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. */
+                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. During the grace period after `POST /config/webhook-secret/rotate` it holds a second space-separated entry made with the replaced secret. */
                     "webhook-signature": string;
                 };
                 path?: never;
@@ -2880,8 +2920,8 @@ export interface components {
             updatedAt: string;
         };
         ApiTokenWithSecret: components["schemas"]["ApiToken"] & {
-            /** @description Returned once. */
-            clientSecret: string;
+            /** @description Returned once: always on creation, never again (a replay with the same Idempotency-Key leaves it out). */
+            clientSecret?: string;
         };
         Health: {
             status?: string;
@@ -4906,8 +4946,11 @@ export interface components {
             updatedAt: string;
         };
         AgentDeviceCode: {
-            /** @example PAY-AGENT-X7K9-M2P4 */
-            code: string;
+            /**
+             * @description Shown once: absent from a replay with the same Idempotency-Key (only its hash is kept).
+             * @example PAY-AGENT-X7K9-M2P4
+             */
+            code?: string;
             agentId: string;
             /** Format: date-time */
             expiresAt: string;
@@ -5002,16 +5045,20 @@ export interface components {
                 transferId: string;
                 /** @enum {string} */
                 direction: "DEBIT" | "CREDIT";
-                /** @description Minor units. */
-                amount: number;
+                /** @description Minor units. Null when it is past 2^53-1 (recorded before every balance was kept within range); the exact decimal is then beside it. */
+                amount: number | null;
+                /** @description The exact amount as a decimal, when the number is null. */
+                amountExact?: string;
                 /** @enum {string} */
                 kind: "SETTLED" | "PENDING" | "POSTED" | "VOIDED";
                 pendingTransferId?: string;
                 code: string;
                 reference?: string;
             };
-            /** @description Posted balance of the account right after this posting, minor units. */
-            balance: number;
+            /** @description Posted balance of the account right after this posting, minor units. Null when it is past 2^53-1 (recorded before every balance was kept within range); the exact decimal is then beside it. */
+            balance: number | null;
+            /** @description The exact amount as a decimal, when the number is null. */
+            balanceExact?: string;
         };
         AuditLedgerLeg: {
             /** @description Position of the event in its stream; histories are in this order. */
@@ -5036,14 +5083,37 @@ export interface components {
                 transferId: string;
                 debitAccountId: string;
                 creditAccountId: string;
-                /** @description Minor units; 0 for a void. */
-                amount: number;
+                /** @description Minor units; 0 for a void. Null when it is past 2^53-1 (recorded before every balance was kept within range); the exact decimal is then beside it. */
+                amount: number | null;
+                /** @description The exact amount as a decimal, when the number is null. */
+                amountExact?: string;
                 currency: string;
                 /** @enum {string} */
                 kind: "SETTLED" | "PENDING" | "POSTED" | "VOIDED";
                 pendingTransferId?: string;
                 code: string;
             };
+        };
+        AuditSetAsideEvent: {
+            /** @description What set it aside: webhook-dispatcher, reactor:cards or projection:<name>. */
+            processor: string;
+            /** @description Position of the event in the log. */
+            position: string;
+            eventId: string;
+            /** @description Event type, e.g. TransferCreated. */
+            eventType: string;
+            stream: string;
+            /** @description The kind and message of the failure (no event data). */
+            error: string;
+            /** @description How often it was tried before it was set aside. */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description When the event store recorded the event.
+             */
+            recordedAt: string;
+            /** Format: date-time */
+            setAsideAt: string;
         };
         AuditState: components["schemas"]["Card"] | components["schemas"]["Transaction"] | components["schemas"]["InternalAccount"] | components["schemas"]["Customer"];
         OperationsOverview: {
@@ -5053,13 +5123,13 @@ export interface components {
              */
             generatedAt: string;
             eventLog: {
-                /** @description Position of the newest event of the log. */
+                /** @description Position of the platform’s newest event in the log (0 when it has none among the log’s latest 500). */
                 headPosition: string;
             };
             projections: {
-                /** @description The position the read models have reached. */
+                /** @description Position of the platform’s newest event the read models have applied. */
                 position: string;
-                /** @description Events of the log the read models have not applied yet. */
+                /** @description The platform’s events the read models have not applied yet. */
                 lag: string;
             };
             /** @description The platform's jobs per queue (each count stops at 10,000). */
@@ -5217,8 +5287,8 @@ export interface components {
             webhookEndpoint?: string;
             /** @description P-256 public key as SPKI PEM (`-----BEGIN PUBLIC KEY-----`). Verify `X-Service-Signature` `{"v":"1","s":"<base64 DER>"}`: ECDSA with SHA-256 over the raw body bytes. Null until the first configuration. */
             webhookSigningPublicKey: string | null;
-            /** @description Standard Webhooks secret for `webhook-signature` (HMAC-SHA256 over `webhook-id.webhook-timestamp.body`). Null until the first configuration. */
-            webhookSecret: string | null;
+            /** @description Standard Webhooks secret for `webhook-signature` (HMAC-SHA256 over `webhook-id.webhook-timestamp.body`). Null until the first configuration; absent for a token without the MANAGE permission. */
+            webhookSecret?: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -5239,6 +5309,15 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        WebhookSecretRotation: {
+            /** @description The new Standard Webhooks secret; absent when the answer is a replay (Idempotency-Key). */
+            webhookSecret?: string;
+            /**
+             * Format: date-time
+             * @description Until then (platform clock) deliveries are also signed with the replaced secret.
+             */
+            previousSecretValidUntil: string;
         };
         OpenInternalAccountDto: {
             customerId: string;
@@ -6658,6 +6737,15 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8270,6 +8358,85 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OperationsOverview"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Audit_setAside: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of set-aside events */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditSetAsideEvent"][];
+                        hasMore: boolean;
+                        /** @description Present only when hasMore. */
+                        nextCursor?: string;
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
+                        totalCount: number;
+                    };
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Authentication failed: `reason` names the failed check. */
@@ -10230,6 +10397,97 @@ export interface operations {
             };
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    PlatformConfig_rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
+                "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this is the stored first response to the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretRotation"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency key reused with a different request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
