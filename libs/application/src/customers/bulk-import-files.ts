@@ -8,9 +8,12 @@ import { DomainError } from '#domain/errors.js';
 export const MAX_IMPORT_ROWS = 100_000;
 /** Longest record (bytes) the parser accepts: far beyond any customer row. */
 const MAX_RECORD_BYTES = 64 * 1024;
-/** A chunk of rows appended to the import's stream stays under both (the event store takes 1 MiB per append). */
-const CHUNK_ROWS = 1_000;
-const CHUNK_BYTES = 256 * 1024;
+/**
+ * A chunk of rows appended to the import's stream stays under both: small, so that an upload being stored holds
+ * little at a time (the event store would take 1 MiB per append).
+ */
+const CHUNK_ROWS = 250;
+const CHUNK_BYTES = 64 * 1024;
 
 /** Opens the file anew: it is read twice, once to check it and once to store its rows. */
 export type OpenFile = () => Readable;
