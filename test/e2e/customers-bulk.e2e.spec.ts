@@ -93,6 +93,16 @@ describeEachJobQueue('bulk customer import', (adapter) => {
     expect(job).toMatchObject({ status: 'FAILED', progress: { total: 2, processed: 2, successful: 0, failed: 2 } });
     expect(job.errors.map((e: any) => e.line)).toEqual([2, 3]);
   });
+
+  it('completes three imports of one platform uploaded at once (a platform’s imports take turns)', async () => {
+    const files = ['p1', 'p2', 'p3'].map((tag) =>
+      csvOf(Array.from({ length: 20 }, (_, i) => individual(`${adapter}-${tag}-${i}`))),
+    );
+    const jobIds = await Promise.all(files.map((csv) => accepted(api, csv)));
+    const jobs = await Promise.all(jobIds.map((jobId) => waitForJob(api, jobId)));
+    for (const job of jobs)
+      expect(job).toMatchObject({ status: 'COMPLETED', progress: { total: 20, processed: 20, successful: 20 } });
+  });
 });
 
 describe('bulk customer import: the upload and the job resource', () => {
