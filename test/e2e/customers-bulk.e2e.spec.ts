@@ -1,4 +1,5 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import { ManualClock } from '#domain/clock.js';
 import { pointWebhooksAt, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import {
@@ -92,6 +93,16 @@ describeEachJobQueue('bulk customer import', (adapter) => {
     expect(job).toMatchObject({ status: 'FAILED', progress: { total: 2, processed: 2, successful: 0, failed: 2 } });
     expect(job.errors.map((e: any) => e.line)).toEqual([2, 3]);
   });
+
+  it('completes three imports of one platform uploaded at once (a platform’s imports take turns)', async () => {
+    const files = ['p1', 'p2', 'p3'].map((tag) =>
+      csvOf(Array.from({ length: 20 }, (_, i) => individual(`${adapter}-${tag}-${i}`))),
+    );
+    const jobIds = await Promise.all(files.map((csv) => accepted(api, csv)));
+    const jobs = await Promise.all(jobIds.map((jobId) => waitForJob(api, jobId)));
+    for (const job of jobs)
+      expect(job).toMatchObject({ status: 'COMPLETED', progress: { total: 20, processed: 20, successful: 20 } });
+  });
 });
 
 describe('bulk customer import: the upload and the job resource', () => {
@@ -127,6 +138,36 @@ describe('bulk customer import: the upload and the job resource', () => {
     expect(noRows.body).toMatchObject({ status: 400, details: { errors: [{ constraint: 'no_rows' }] } });
     const notCsv = await upload(api, `${COLUMNS.join(',')}\n"unclosed,quote\n`);
     expect(notCsv.body).toMatchObject({ status: 400, details: { errors: [{ constraint: 'invalid_csv_format' }] } });
+    expect(await head()).toBe(before);
+  });
+
+  it('refuses a quote inside an unquoted field: 400 naming the line, never the value, in answer or log', async () => {
+    const before = await head();
+    const logged: string[] = [];
+    const spies = (['log', 'warn', 'error', 'debug', 'verbose', 'fatal'] as const).map((level) =>
+      jest.spyOn(Logger.prototype, level).mockImplementation((...args: unknown[]) => {
+        logged.push(args.map(String).join(' '));
+      }),
+    );
+    try {
+      const secret = 'Ada "Secret" Lovelace';
+      const rows = csvOf([individual('q-1')]).split('\n');
+      rows.splice(2, 0, rows[1].replace('Ada q-1', secret).replace(/q-1/g, 'q-2'));
+      const res = await upload(api, rows.join('\n'));
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 400,
+        body: {
+          status: 400,
+          code: 'INVALID_INPUT',
+          message: expect.stringMatching(/^the file is not valid CSV at line 3: a quote inside a field/),
+          details: { errors: [expect.objectContaining({ field: 'file', constraint: 'invalid_csv_format' })] },
+        },
+      });
+      expect(JSON.stringify(res.body)).not.toContain('Secret');
+      expect(logged.filter((line) => line.includes('Secret'))).toEqual([]);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
     expect(await head()).toBe(before);
   });
 

@@ -62,6 +62,8 @@ export interface CommandRunnerOptions {
   backoff?: (retry: number) => Promise<void>;
   /** When deciders that declare a snapshot codec have their state snapshotted (see StreamSnapshots). */
   snapshots?: SnapshotOptions;
+  /** Events read at once when folding a stream (default all): streams of large events are folded page by page. */
+  readPage?: number;
 }
 
 /**
@@ -324,15 +326,22 @@ export class CommandRunner {
     const cached = this.cache.get(streamName) as Folded<State> | undefined;
     let folded: Folded<State> = cached ??
       (await this.snapshots.restore(streamName, decider)) ?? { state: decider.initialState(), revision: -1n };
-    const newer: RecordedEvent[] = await this.store.readStream(streamName, { fromRevision: folded.revision + 1n });
-    if (newer.length > 0) {
-      let state = folded.state;
-      for (const e of newer) state = decider.evolve(state, { type: e.type, data: e.data } as E);
-      const last = newer[newer.length - 1];
-      folded = { ...folded, state, revision: last.revision, eventId: last.id };
+    const page = this.options.readPage;
+    let read = 0;
+    for (;;) {
+      const fromRevision = folded.revision + 1n;
+      const newer: RecordedEvent[] = await this.store.readStream(streamName, { fromRevision, maxCount: page });
+      if (newer.length > 0) {
+        let state = folded.state;
+        for (const e of newer) state = decider.evolve(state, { type: e.type, data: e.data } as E);
+        const last = newer[newer.length - 1];
+        folded = { ...folded, state, revision: last.revision, eventId: last.id };
+        read += newer.length;
+      }
+      if (page === undefined || newer.length < page) break;
     }
     this.remember(streamName, folded);
-    if (newer.length > 0) this.considerSnapshot(streamName, decider, folded);
+    if (read > 0) this.considerSnapshot(streamName, decider, folded);
     return folded;
   }
 

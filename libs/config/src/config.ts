@@ -52,6 +52,13 @@ export interface AppConfig {
    */
   webhookPlatformConcurrency: number;
   /**
+   * Bulk customer imports one process works on at once: uploads it checks and stores, and jobs it runs
+   * (`BULK_IMPORT_CONCURRENCY`, default 2), of which at most `perPlatform` are one platform's
+   * (`BULK_IMPORT_PLATFORM_CONCURRENCY`, default 1). Uploads past either bound wait their turn; a job past the
+   * platform's bound goes back to the queue for later.
+   */
+  bulkImports: { concurrency: number; perPlatform: number };
+  /**
    * How long the event loop of a long-lived process must stay quiet after being busy before the process runs a full
    * collection to give memory back, in ms (`IDLE_GC_AFTER_MS`; 0: never, V8's memory reducer alone decides).
    */
@@ -302,6 +309,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       1,
       webhookConcurrency,
     ),
+    bulkImports: {
+      concurrency: integer(env, 'BULK_IMPORT_CONCURRENCY', 2, 1, 64),
+      perPlatform: integer(env, 'BULK_IMPORT_PLATFORM_CONCURRENCY', 1, 1, 64),
+    },
     idleGcAfterMs: integer(env, 'IDLE_GC_AFTER_MS', 10_000, 0, 3_600_000),
     http: httpLimits(env),
     rateLimits: rateLimits(env),

@@ -45,7 +45,8 @@ export class CustomersBulkController {
       '400 INVALID_INPUT whose `details.errors` say why. Then a job creates the customers in the background, ' +
       'each row exactly as POST /customers would (same checks, uniqueness and sandbox KYC outcome); follow it ' +
       'with GET /customers/bulk/jobs/{jobId} or the BULK_UPLOAD webhook. Idempotency-Key identifies the ' +
-      'file by its bytes.',
+      'file by its bytes. A process checks a bounded number of uploads at once (per platform and in all); ' +
+      'an upload past the bound waits its turn before it is answered.',
     upload: { field: 'file', description: `The CSV file, at most ${MAX_CSV_BYTES} bytes.` },
     responses: { 202: { description: 'Accepted: the import job', schema: 'BulkCustomerImportJobAccepted' } },
     errors: [413, 415],

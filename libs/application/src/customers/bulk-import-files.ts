@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { parse, type CsvError } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 import { KNOWN_COLUMNS, headerProblems } from '#domain/customer/bulk-import-csv.js';
 import type { BulkImportRow } from '#domain/customer/bulk-import.js';
 import { DomainError } from '#domain/errors.js';
@@ -8,9 +8,12 @@ import { DomainError } from '#domain/errors.js';
 export const MAX_IMPORT_ROWS = 100_000;
 /** Longest record (bytes) the parser accepts: far beyond any customer row. */
 const MAX_RECORD_BYTES = 64 * 1024;
-/** A chunk of rows appended to the import's stream stays under both (the event store takes 1 MiB per append). */
-const CHUNK_ROWS = 1_000;
-const CHUNK_BYTES = 256 * 1024;
+/**
+ * A chunk of rows appended to the import's stream stays under both: small, so that an upload being stored holds
+ * little at a time (the event store would take 1 MiB per append).
+ */
+const CHUNK_ROWS = 250;
+const CHUNK_BYTES = 64 * 1024;
 
 /** Opens the file anew: it is read twice, once to check it and once to store its rows. */
 export type OpenFile = () => Readable;
@@ -18,10 +21,19 @@ export type OpenFile = () => Readable;
 const fileError = (constraint: string, message: string, extra: Record<string, unknown> = {}) =>
   new DomainError('invalid', 'INVALID_INPUT', message, { errors: [{ field: 'file', constraint, message }], ...extra });
 
-const isCsvError = (error: unknown): error is CsvError =>
-  error instanceof Error &&
-  typeof (error as { code?: unknown }).code === 'string' &&
-  (error as CsvError).code.startsWith('CSV_');
+/**
+ * Why the parser stopped, in words of our own: the parser's messages quote the cell it stopped in, and a cell is
+ * personal data that neither an answer's message nor a log line should repeat.
+ */
+const CSV_PROBLEMS: Partial<Record<CsvError['code'], string>> = {
+  INVALID_OPENING_QUOTE:
+    'a quote inside a field that does not start with one (quote the whole field and double the quote)',
+  CSV_INVALID_CLOSING_QUOTE: 'a quoted field is followed by something other than a comma or the end of the line',
+  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE:
+    'a quoted field is followed by something other than a comma or the end of the line',
+  CSV_QUOTE_NOT_CLOSED: 'a quoted field is not closed before the end of the file',
+  CSV_MAX_RECORD_SIZE: `a row is longer than ${MAX_RECORD_BYTES} bytes`,
+};
 
 /**
  * The records of a CSV file in order, the header first, each with the line it starts on (quoted
@@ -47,12 +59,10 @@ export async function* csvRecords(input: Readable): AsyncGenerator<BulkImportRow
       yield { line: info.lines - breaks, values: record };
     }
   } catch (error) {
-    if (!isCsvError(error)) throw error;
+    if (!(error instanceof CsvError)) throw error;
     const line = (error as CsvError & { lines?: number }).lines;
-    throw fileError(
-      'invalid_csv_format',
-      `the file is not valid CSV${line ? ` at line ${line}` : ''}: ${error.message}`,
-    );
+    const problem = CSV_PROBLEMS[error.code] ?? 'a row the CSV format does not allow';
+    throw fileError('invalid_csv_format', `the file is not valid CSV${line ? ` at line ${line}` : ''}: ${problem}`);
   } finally {
     input.unpipe(parser);
     input.destroy();

@@ -5,6 +5,7 @@ import { Collections } from '#read-models/projections/collections.js';
 import type { Infrastructure } from '../infrastructure.js';
 import { BulkImportProcessor, type CustomerBodyValidator } from './bulk-import-processor.js';
 import { BULK_IMPORT_QUEUE, enqueueBulkImport, type BulkImportJob } from './bulk-imports.js';
+import { ImportSlots } from './import-slots.js';
 
 /** How often the worker looks for accepted imports whose job was never queued (the uploader died in between). */
 const SWEEP_EVERY_MS = 60_000;
@@ -24,13 +25,25 @@ export async function startBulkImports(
 ): Promise<RunningBulkImports> {
   const logger = new Logger('BulkImports');
   const processor = new BulkImportProcessor({ eventStore: infra.eventStore, clocks: infra.clocks, validate });
+  const { concurrency, perPlatform } = infra.config.bulkImports;
+  const slots = new ImportSlots(concurrency, perPlatform);
   const worker: Worker = infra.jobs.process<BulkImportJob>(
     BULK_IMPORT_QUEUE,
     async (job: Job<BulkImportJob>) => {
-      const state = await processor.run(job.data.jobId);
-      logger.log(`bulk import ${job.data.jobId} ${state.status}: ${state.successful} created, ${state.failed} failed`);
+      // A platform already running its share goes back to the queue (its retries back off), leaving the slot to
+      // other platforms' imports.
+      const release = slots.tryAcquire(job.data.platformId);
+      if (!release) throw new Error(`platform ${job.data.platformId} runs ${perPlatform} bulk imports already`);
+      try {
+        const state = await processor.run(job.data.jobId);
+        logger.log(
+          `bulk import ${job.data.jobId} ${state.status}: ${state.successful} created, ${state.failed} failed`,
+        );
+      } finally {
+        release();
+      }
     },
-    { concurrency: 2 },
+    { concurrency },
   );
   const sweep = async () => {
     try {

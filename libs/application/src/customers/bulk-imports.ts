@@ -4,8 +4,10 @@ import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import type { JobQueue } from '#jobs/job-queue.js';
 import { CommandRunner } from '../command-runner.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
-import { IDS, JOB_QUEUE, type Actor } from '../tokens.js';
+import type { AppConfig } from '#config/config.js';
+import { APP_CONFIG, IDS, JOB_QUEUE, type Actor } from '../tokens.js';
 import { inspectCsv, rowChunks, type OpenFile } from './bulk-import-files.js';
+import { ImportSlots } from './import-slots.js';
 
 /** The queue of bulk customer imports, run by the worker (each import is one job). */
 export const BULK_IMPORT_QUEUE = 'bulk-imports';
@@ -39,12 +41,18 @@ export function enqueueBulkImport(jobs: JobQueue, job: BulkImportJob): Promise<s
  */
 @Injectable()
 export class BulkImports {
+  /** Uploads being checked and stored at once (`bulkImports` in the configuration); the others wait their turn. */
+  private readonly slots: ImportSlots;
+
   constructor(
     private readonly runner: CommandRunner,
     private readonly clocks: PlatformClocks,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
     @Inject(IDS) private readonly ids: IdGenerator,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.slots = new ImportSlots(config.bulkImports.concurrency, config.bulkImports.perPlatform);
+  }
 
   /**
    * Checks the file and creates its import; `open` is called twice. Answers the public API's 202
@@ -52,6 +60,15 @@ export class BulkImports {
    * finishes it should the caller die.
    */
   async submit(open: OpenFile, actor: Actor, options: { enqueue?: boolean } = {}) {
+    const release = await this.slots.acquire(actor.platformId);
+    try {
+      return await this.store(open, actor, options);
+    } finally {
+      release();
+    }
+  }
+
+  private async store(open: OpenFile, actor: Actor, options: { enqueue?: boolean }) {
     const { columns } = await inspectCsv(open);
     const jobId = publicId('Job', this.ids.uuid());
     const stream = streams.bulkImport(jobId);
