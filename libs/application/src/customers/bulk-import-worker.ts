@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { Job, Worker } from '#jobs/job-queue.js';
+import { DeferredJobError, type Job, type Worker } from '#jobs/job-queue.js';
 import type { BulkImportDoc } from '#read-models/projections/bulk-import-projection.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { Infrastructure } from '../infrastructure.js';
@@ -9,6 +9,8 @@ import { ImportSlots } from './import-slots.js';
 
 /** How often the worker looks for accepted imports whose job was never queued (the uploader died in between). */
 const SWEEP_EVERY_MS = 60_000;
+/** How long an import of a platform already running its share waits before it asks for a slot again. */
+const DEFER_MS = 1_000;
 
 export interface RunningBulkImports {
   close(): Promise<void>;
@@ -30,10 +32,10 @@ export async function startBulkImports(
   const worker: Worker = infra.jobs.process<BulkImportJob>(
     BULK_IMPORT_QUEUE,
     async (job: Job<BulkImportJob>) => {
-      // A platform already running its share goes back to the queue (its retries back off), leaving the slot to
+      // A platform already running its share goes back to the queue without using an attempt, leaving the slot to
       // other platforms' imports.
       const release = slots.tryAcquire(job.data.platformId);
-      if (!release) throw new Error(`platform ${job.data.platformId} runs ${perPlatform} bulk imports already`);
+      if (!release) throw new DeferredJobError(DEFER_MS, `platform runs ${perPlatform} bulk imports already`);
       try {
         const state = await processor.run(job.data.jobId);
         logger.log(
