@@ -116,13 +116,14 @@ function spawnClaimingChild(dir: string, dbPath: string, clockMs: number, leaseM
     'sqlite-job-worker.ts',
     'sqlite-job-queue.ts',
     '../../event-store/src/commit-watch.ts',
+    '../../config/src/private-files.ts',
   ]) {
     const { code } = transformFileSync(join(srcDir, file), {
       jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
       module: { type: 'commonjs' },
     });
     // All in one directory: the import of another library's file becomes a sibling's.
-    const local = code.replace(/#event-store\/(commit-watch\.js)/g, './$1');
+    const local = code.replace(/#[a-z-]+\/([a-z-]+\.js)/g, './$1');
     writeFileSync(join(dir, basename(file).replace(/\.ts$/, '.js')), local);
   }
   writeFileSync(join(dir, 'package.json'), '{"type":"commonjs"}');
