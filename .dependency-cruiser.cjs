@@ -1,5 +1,5 @@
-/** Layer directions (README "How the code is laid out"): domain depends on nothing of ours, libs never on apps,
- * the store and queue ports never on the application that uses them, and no cycles anywhere. */
+/** Layer directions (docs/contributing.md, "Lint and layer rules"): domain depends on nothing of ours, libs never
+ * on apps, the store and queue ports never on the application that uses them, and no cycles anywhere. */
 module.exports = {
   forbidden: [
     {

@@ -21,8 +21,8 @@ const REPLAYED_HEADER: Schema = {
  * request bodies from Nest and the plugin's DTO metadata, operations, responses and headers from `@ApiDoc`,
  * response schemas and the `webhooks:` section from resource-schemas.ts and webhook-docs.ts (given to swagger as
  * the document's starting components and webhooks). `completeOperations` then adds what follows from each
- * operation itself (see there), and the DTO schemas are the ones class-validator enforces (README, "How the
- * OpenAPI document is made").
+ * operation itself (see there), and the DTO schemas are the ones class-validator enforces (docs/contributing.md,
+ * "How the OpenAPI document is made").
  */
 export async function buildOpenApiDocument(app: INestApplication, basePath: string): Promise<Schema> {
   await loadDtoMetadata();
