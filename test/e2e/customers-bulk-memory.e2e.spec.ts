@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { request } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChildService, type ChildService } from '../support/child-service.js';
+import { PeakRss } from '../support/peak-rss.js';
 import { COLUMNS, individual, waitForJob } from './customers-bulk-support.js';
 
 const MB = 1024 * 1024;
@@ -17,28 +18,6 @@ const PROCESSED = 2_000;
 const MAX_RSS = 400 * MB;
 const MAX_P99_MS = 200;
 const PROBE_EVERY_MS = 50;
-
-/** The resident set size of a process, sampled from /proc every 10 ms: the highest seen. */
-class PeakRss {
-  peak = 0;
-  private timer?: NodeJS.Timeout;
-  constructor(private readonly pid: number) {}
-
-  now(): number {
-    const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
-  }
-
-  start(): this {
-    this.timer = setInterval(() => (this.peak = Math.max(this.peak, this.now())), 10);
-    return this;
-  }
-
-  stop(): void {
-    this.peak = Math.max(this.peak, this.now());
-    clearInterval(this.timer);
-  }
-}
 
 const cell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 

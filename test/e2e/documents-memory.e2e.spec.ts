@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChildService, type ChildService } from '../support/child-service.js';
+import { PeakRss } from '../support/peak-rss.js';
 import { basicAuth, client } from '../support/service.js';
 import { holder, passportFields, streamedForm } from './documents-support.js';
 
@@ -22,28 +23,6 @@ const MAX_GROWTH = 15 * MB;
  * garbage first: the resident set then shows what the service holds.
  */
 const SERVICE_NODE_OPTIONS = '--max-semi-space-size=1';
-
-/** The highest resident set size of a process seen while sampling its /proc status every 10 ms. */
-class PeakRss {
-  peak = 0;
-  private timer?: NodeJS.Timeout;
-  constructor(private readonly pid: number) {}
-
-  now(): number {
-    const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
-  }
-
-  start(): this {
-    this.timer = setInterval(() => (this.peak = Math.max(this.peak, this.now())), 10);
-    return this;
-  }
-
-  stop(): void {
-    this.peak = Math.max(this.peak, this.now());
-    clearInterval(this.timer);
-  }
-}
 
 describe('a 20 MB document goes through the service without being held in memory', () => {
   let dataDir: string;
