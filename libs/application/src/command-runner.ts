@@ -188,6 +188,7 @@ export class CommandRunner {
     await this.decideAndAppend(streamName, batch);
   }
 
+  // eslint-disable-next-line max-lines-per-function -- 91 lines, to be split
   private async decideAndAppend<State, C, E extends Event>(
     streamName: string,
     batch: Queued<State, C, E>[],

@@ -115,6 +115,7 @@ export class QuoteBuilder {
     return source;
   }
 
+  // eslint-disable-next-line max-lines-per-function -- 105 lines, to be split
   private async destination(
     req: PlatformQuoteRequest,
     source: QuoteSource,

