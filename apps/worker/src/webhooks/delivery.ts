@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { CommandRunner } from '#application/command-runner.js';
-import { NOT_SENT_BACKED_OFF, recordUnsent, type WebhookDeliverer } from '#application/webhooks/webhook-deliverer.js';
+import { NOT_SENT_BACKED_OFF, type WebhookDeliverer } from '#application/webhooks/webhook-deliverer.js';
 import type { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import { APPROVAL_WEBHOOK_TYPE } from '#domain/webhooks/payment-webhooks.js';
 import type { PaymentApprovals } from '#application/webhooks/payment-approvals.js';
@@ -52,7 +52,7 @@ export function startWebhookDelivery(deps: {
     if (data.webhookType === APPROVAL_WEBHOOK_TYPE && attempt > 1 && deps.approvals) {
       if (!(await deps.approvals.awaited(data.body))) {
         const reason = 'the payment was decided meanwhile: the approval request is not sent again';
-        await recordUnsent(deps.runner, deps.clocks, { ...request, attempt, maxAttempts: job.maxAttempts }, reason);
+        await deps.deliverer.recordNotSent({ ...request, attempt, maxAttempts: job.maxAttempts }, reason, 'FAILED');
         return;
       }
     }

@@ -140,14 +140,18 @@ export class WebhookDeliverer {
 
   /**
    * Records an attempt that was not sent (`reason`, shown to the platform) as a failed one: retried on the webhook
-   * schedule like any failure, dead after the last attempt, TEST not retried.
+   * schedule like any failure, dead after the last attempt, TEST not retried; or, with `outcome` FAILED, one that no
+   * longer matters, which ends the delivery.
    */
-  async recordNotSent(request: DeliveryRequest, reason: string): Promise<AttemptOutcome> {
-    const outcome = attemptOutcome({
+  async recordNotSent(
+    request: DeliveryRequest,
+    reason: string,
+    outcome: AttemptOutcome = attemptOutcome({
       attempt: request.attempt,
       maxAttempts: request.maxAttempts,
       webhookType: request.webhookType,
-    });
+    }),
+  ): Promise<AttemptOutcome> {
     await this.record(request, null, { latencyMs: 0, error: reason }, outcome, undefined, false);
     return outcome;
   }
@@ -186,32 +190,6 @@ export class WebhookDeliverer {
       },
     );
   }
-}
-
-/** Records an attempt that was not sent because it no longer matters; the delivery ends FAILED. */
-export async function recordUnsent(
-  runner: CommandRunner,
-  clocks: PlatformClocks,
-  request: DeliveryRequest,
-  reason: string,
-): Promise<void> {
-  const now = await clocks.now(request.platformId);
-  const attempt: DeliveryAttempt = {
-    attempt: request.attempt,
-    attemptedAt: now.toISOString(),
-    latencyMs: 0,
-    error: reason,
-    outcome: 'FAILED',
-  };
-  await runner.run(
-    webhookDeliveryStream(request.deliveryId),
-    webhookDeliveryDecider,
-    { type: 'RecordAttempt', attempt },
-    {
-      metadata: { platformId: request.platformId, actor: 'webhook-delivery', correlationId: request.webhookId },
-      waitForReadModels: false,
-    },
-  );
 }
 
 /** The receiver fields an approval request asked for (in the body sent). */
