@@ -45,7 +45,7 @@ module.exports = {
       to: {
         path: [
           '^libs/(event-store|jobs|read-models)/src/index\\.ts$',
-          '^libs/(event-store|jobs|read-models)/src/(sqlite|mongodb|eventstoredb|bullmq)-[^/]*\\.ts$',
+          '^libs/(event-store|jobs|read-models)/src/(sqlite|mongodb|eventstoredb|bullmq)/',
         ],
       },
     },

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postedBalance } from '#domain/ledger/ledger.js';
 import type { EventStore } from '#event-store/event-store.js';
-import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
+import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
 import { startChildService, type ChildService } from '../support/child-service.js';
 import { loadLedger } from '../support/ledger-check.js';
 import { client, startTestService, type Client, type TestService } from '../support/service.js';

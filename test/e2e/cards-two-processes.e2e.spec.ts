@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { authorizationIdOf } from '#domain/cards/card-transaction.js';
 import { streams } from '#domain/ids.js';
 import { postedBalance } from '#domain/ledger/ledger.js';
-import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
+import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
 import { startChildService, type ChildService } from '../support/child-service.js';
 import { expectBalancedLedger } from '../support/ledger-check.js';
 import type { Client } from '../support/service.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postedBalance } from '#domain/ledger/ledger.js';
-import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
+import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
 import { startChildService, startChildWorker, type ChildService, type ChildWorker } from '../support/child-service.js';
 import { expectBalancedLedger } from '../support/ledger-check.js';
 import { findRedisServer, startRedis, type RedisHandle } from '../support/redis-server.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import { streams } from '#domain/ids.js';
-import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
+import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
 import { startChildService, type ChildService } from '../support/child-service.js';
 import type { Client, Reply } from '../support/service.js';
 import { walletSession } from '../support/wallet-session.js';

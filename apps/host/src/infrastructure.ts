@@ -6,7 +6,7 @@ import type { Clock } from '#domain/clock.js';
 import { createBlobStore } from '#blob-store/index.js';
 import { createEventStore } from '#event-store/index.js';
 import { createJobQueue } from '#jobs/index.js';
-import { ProjectionRunner } from '#read-models/projection-runner.js';
+import { ProjectionRunner } from '#read-models/runner/projection-runner.js';
 import { allProjections } from '#read-models/projections/index.js';
 import { createReadModelStore } from '#read-models/index.js';
 

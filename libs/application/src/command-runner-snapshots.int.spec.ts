@@ -2,11 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Decider, SnapshotCodec } from '#domain/decider.js';
+import type { Decider } from '#domain/decider.js';
+import type { SnapshotCodec } from '#domain/snapshot-codec.js';
 import { available, ledgerDecider, transferStatus, type LedgerCommand } from '#domain/ledger/ledger.js';
 import type { EventStore, ReadStreamOptions } from '#event-store/event-store.js';
 import type { Snapshot } from '#event-store/snapshot-store.js';
-import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
+import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
 import { CommandRunner } from './command-runner.js';
 
 /** A tally per key in a Map (so its snapshot needs a codec); `Add` refuses past a limit per key. */

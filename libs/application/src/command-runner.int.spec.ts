@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Decider } from '#domain/decider.js';
 import { DomainError } from '#domain/errors.js';
 import { appendBytes, type EventStore, type ExpectedRevision, type NewEvent } from '#event-store/event-store.js';
-import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
+import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
 import { useTempDir } from '../../../test/support/temp-dir.js';
 import { CommandConflictError, CommandRunner } from './command-runner.js';
 

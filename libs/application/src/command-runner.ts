@@ -13,7 +13,7 @@ import {
 import { conflictBackoff, defaultBackoff, isPermanent, tooLarge } from './command-retries.js';
 import { KeyedLock } from './keyed-lock.js';
 import { StreamSnapshots, type Folded, type SnapshotOptions } from './stream-snapshots.js';
-import type { ProjectionWaiter } from '#read-models/projection-waiter.js';
+import type { ProjectionWaiter } from '#read-models/runner/projection-waiter.js';
 /** Something that can tell when the local read models have caught up with a position. */
 export type { ProjectionWaiter };
 

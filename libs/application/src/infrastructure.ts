@@ -3,7 +3,7 @@ import type { AppConfig } from '#config/config.js';
 import type { Clock } from '#domain/clock.js';
 import type { EventStore } from '#event-store/event-store.js';
 import type { JobQueue } from '#jobs/job-queue.js';
-import type { ProjectionRunner } from '#read-models/projection-runner.js';
+import type { ProjectionRunner } from '#read-models/runner/projection-runner.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import type { PlatformClocks } from './platforms/platform-clocks.js';
 

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '@nestjs/common';
-import { bytesSource, type ByteSource, type Decider, type Event } from '#domain/decider.js';
+import type { Decider, Event } from '#domain/decider.js';
+import { bytesSource, type ByteSource } from '#domain/snapshot-codec.js';
 import type { EventStore } from '#event-store/event-store.js';
 import type { Snapshot } from '#event-store/snapshot-store.js';
 

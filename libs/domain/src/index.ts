@@ -3,6 +3,7 @@ export * from './ids.js';
 export * from './errors.js';
 export * from './money.js';
 export * from './decider.js';
+export * from './snapshot-codec.js';
 export * from './ledger/ledger.js';
 export * from './platform/platform.js';
 export * from './customer/customer.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { CheckpointedSubscription } from './checkpointed-subscription.js';
 import type { RecordedEvent } from './event-store.js';
-import { SqliteEventStore } from './sqlite-event-store.js';
+import { SqliteEventStore } from './sqlite/event-store.js';
 
 /** Resolves once `check` holds, polling the event loop (no timers on real time beyond immediates). */
 async function until(check: () => boolean): Promise<void> {

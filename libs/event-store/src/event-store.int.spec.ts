@@ -10,9 +10,9 @@ import { ManualClock } from '#domain/clock.js';
 import { WrongExpectedVersion, type RecordedEvent } from './event-store.js';
 import { eventStoreReadContract } from './event-store-reads.contract.js';
 import { eventStoreContract, eventually } from './event-store.contract.js';
-import { EventStoreDbEventStore } from './eventstoredb-event-store.js';
+import { EventStoreDbEventStore } from './eventstoredb/event-store.js';
 import { createEventStore } from './index.js';
-import { SqliteEventStore } from './sqlite-event-store.js';
+import { SqliteEventStore } from './sqlite/event-store.js';
 import { snapshotStoreContract } from './snapshot-store.contract.js';
 import type { StoredSnapshot } from './snapshot-store.js';
 
@@ -25,7 +25,7 @@ eventStoreReadContract('sqlite', async () => new SqliteEventStore(contractFile))
 snapshotStoreContract('sqlite', async () => new SqliteEventStore(contractFile));
 
 // The same contract with appends committed on the append thread (its compiled entry: `npm test` builds first).
-const appendThread = pathToFileURL(resolve('dist/libs/event-store/src/sqlite-append-thread.js'));
+const appendThread = pathToFileURL(resolve('dist/libs/event-store/src/sqlite/append-thread.js'));
 if (!existsSync(appendThread)) throw new Error(`${fileURLToPath(appendThread)} is missing: run npm run build first`);
 const threadFile = join(root, 'contract-thread.db');
 eventStoreContract('sqlite, append thread', async () => new SqliteEventStore(threadFile, { appendThread }));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
 import { GENESIS_HASH, verifyChain } from './hash-chain.js';
-import { SqliteEventStore } from './sqlite-event-store.js';
+import { SqliteEventStore } from './sqlite/event-store.js';
 
 const root = mkdtempSync(join(tmpdir(), 'hash-chain-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

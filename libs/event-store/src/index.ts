@@ -1,10 +1,10 @@
 import type { Clock } from '#domain/clock.js';
 import type { EventStore } from './event-store.js';
-import { SqliteEventStore } from './sqlite-event-store.js';
+import { SqliteEventStore } from './sqlite/event-store.js';
 
 export * from './event-store.js';
 export * from './snapshot-store.js';
-export { SqliteEventStore, type SqliteEventStoreOptions, type GroupCommitStats } from './sqlite-event-store.js';
+export { SqliteEventStore, type SqliteEventStoreOptions, type GroupCommitStats } from './sqlite/event-store.js';
 
 export type EventStoreConfig = { kind: 'sqlite'; path: string } | { kind: 'eventstoredb'; url: string };
 
@@ -18,7 +18,7 @@ export async function createEventStore(config: EventStoreConfig, options: { cloc
       return new SqliteEventStore(config.path, { clock: options.clock });
     case 'eventstoredb':
       // Loaded only when configured: the gRPC client weighs tens of megabytes in every process that loads it.
-      return new (await import('./eventstoredb-event-store.js')).EventStoreDbEventStore(config.url);
+      return new (await import('./eventstoredb/event-store.js')).EventStoreDbEventStore(config.url);
   }
 }
 export {

@@ -1,4 +1,4 @@
-import type { ByteSource } from '#domain/decider.js';
+import type { ByteSource } from '#domain/snapshot-codec.js';
 
 /**
  * The snapshot port: the folded state of one stream, kept beside the stream so that loading a long stream reads the

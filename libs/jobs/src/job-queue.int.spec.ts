@@ -1,18 +1,18 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
-import { basename, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { transformFileSync } from '@swc/core';
 import { ManualClock } from '#domain/clock.js';
 import { findRedisServer, startRedis, type RedisHandle } from '../../../test/support/redis-server.js';
-import { BullmqJobQueue, decodeJobId, encodeJobId } from './bullmq-job-queue.js';
+import { BullmqJobQueue, decodeJobId, encodeJobId } from './bullmq/job-queue.js';
 import { createJobQueue } from './index.js';
 import { jobQueueContract, waitFor } from './job-queue.contract.js';
-import { SqliteJobQueue } from './sqlite-job-queue.js';
+import { SqliteJobQueue } from './sqlite/job-queue.js';
 
 const srcDir = fileURLToPath(new URL('.', import.meta.url));
 const tempDirs: string[] = [];
@@ -108,28 +108,35 @@ describe('SqliteJobQueue across processes', () => {
  * are compiled to CommonJS next to a small driver script.
  */
 function spawnClaimingChild(dir: string, dbPath: string, clockMs: number, leaseMs: number) {
+  const libsDir = resolve(srcDir, '../..');
   for (const file of [
     'job-queue.ts',
     'backoff.ts',
-    'log-sync.ts',
-    'sqlite-job-store.ts',
-    'sqlite-job-worker.ts',
-    'sqlite-job-queue.ts',
-    '../../event-store/src/commit-watch.ts',
+    'sqlite/log-sync.ts',
+    'sqlite/job-store.ts',
+    'sqlite/job-worker.ts',
+    'sqlite/job-queue.ts',
+    '../../event-store/src/sqlite/commit-watch.ts',
     '../../config/src/private-files.ts',
   ]) {
     const { code } = transformFileSync(join(srcDir, file), {
       jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
       module: { type: 'commonjs' },
     });
-    // All in one directory: the import of another library's file becomes a sibling's.
-    const local = code.replace(/#[a-z-]+\/([a-z-]+\.js)/g, './$1');
-    writeFileSync(join(dir, basename(file).replace(/\.ts$/, '.js')), local);
+    // Each library's sources under a folder of its name (libs/jobs/src/x.ts as jobs/x.js): the import of another
+    // library's file (#event-store/…) becomes a relative one.
+    const target = join(dir, relative(libsDir, join(srcDir, file)).replace('/src/', '/').replace(/\.ts$/, '.js'));
+    const local = code.replace(/#([a-z-]+)\/([a-z/-]+\.js)/g, (_, lib: string, path: string) => {
+      const to = relative(dirname(target), join(dir, lib, path));
+      return to.startsWith('.') ? to : `./${to}`;
+    });
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, local);
   }
   writeFileSync(join(dir, 'package.json'), '{"type":"commonjs"}');
   writeFileSync(
     join(dir, 'child.js'),
-    `const { SqliteJobQueue } = require('./sqlite-job-queue.js');
+    `const { SqliteJobQueue } = require('./jobs/sqlite/job-queue.js');
 const [path, at, leaseMs] = process.argv.slice(2);
 const clock = { now: () => new Date(Number(at)) };
 const queue = new SqliteJobQueue(path, { clock, leaseMs: Number(leaseMs), pollMs: 10 });

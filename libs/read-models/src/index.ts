@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReadModelStore, ScratchReadModels } from './read-model-store.js';
-import { SqliteReadModelStore } from './sqlite-read-model-store.js';
+import { SqliteReadModelStore } from './sqlite/read-model-store.js';
 
 export * from './read-model-store.js';
 export type { Projection } from './projection.js';
-export { ProjectionRunner, type ProjectionRunnerOptions, type ReplayDelegate } from './projection-runner.js';
-export { SqliteReadModelStore } from './sqlite-read-model-store.js';
+export { ProjectionRunner, type ProjectionRunnerOptions, type ReplayDelegate } from './runner/projection-runner.js';
+export { SqliteReadModelStore } from './sqlite/read-model-store.js';
 
 export type ReadModelStoreConfig = { kind: 'sqlite'; path: string } | { kind: 'mongodb'; url: string; dbName: string };
 
@@ -18,7 +18,7 @@ export async function createReadModelStore(config: ReadModelStoreConfig): Promis
       return new SqliteReadModelStore(config.path);
     case 'mongodb':
       // Loaded only when configured (the driver weighs tens of megabytes in every process that loads it).
-      return (await import('./mongodb-read-model-store.js')).MongoReadModelStore.connect(config.url, config.dbName);
+      return (await import('./mongodb/read-model-store.js')).MongoReadModelStore.connect(config.url, config.dbName);
   }
 }
 

@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
-import { ProjectionRunner } from './projection-runner.js';
+import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
+import { ProjectionRunner } from './runner/projection-runner.js';
 import { allProjections, Collections } from './projections/index.js';
 import type { Filter, ProjectionTransaction, Query } from './read-model-store.js';
-import { SqliteReadModelStore } from './sqlite-read-model-store.js';
+import { SqliteReadModelStore } from './sqlite/read-model-store.js';
 import { useTempDir } from '../../../test/support/temp-dir.js';
 
 /**

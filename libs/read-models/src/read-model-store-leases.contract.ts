@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { createEventStore } from '#event-store/index.js';
 import type { EventStore } from '#event-store/event-store.js';
-import { ProjectionRunner, projectorLease, type ProjectionRunnerOptions } from './projection-runner.js';
+import { ProjectionRunner, projectorLease, type ProjectionRunnerOptions } from './runner/projection-runner.js';
 import type { Projection } from './projection.js';
 import { ITEMS } from './read-model-store.fixtures.js';
 import type { ReadModelContract } from './read-model-store.contract.js';

@@ -5,11 +5,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe } from '@jest/globals';
 import { MongoClient } from 'mongodb';
-import { MongoReadModelStore } from './mongodb-read-model-store.js';
+import { MongoReadModelStore } from './mongodb/read-model-store.js';
 import { readModelLeaseContract } from './read-model-store-leases.contract.js';
 import { readModelQueryContract } from './read-model-store-queries.contract.js';
 import { readModelStoreContract, type ReadModelStoreFactory } from './read-model-store.contract.js';
-import { SqliteReadModelStore } from './sqlite-read-model-store.js';
+import { SqliteReadModelStore } from './sqlite/read-model-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'read-models-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -37,7 +37,7 @@ readModelQueryContract('sqlite', sqlite);
 readModelLeaseContract('sqlite', sqlite);
 
 // The same contract with live batches committed on the commit thread (its compiled entry: `npm test` builds first).
-const commitThread = pathToFileURL(resolve('dist/libs/read-models/src/sqlite-doc-thread.js'));
+const commitThread = pathToFileURL(resolve('dist/libs/read-models/src/sqlite/doc-thread.js'));
 if (!existsSync(commitThread)) throw new Error(`${fileURLToPath(commitThread)} is missing: run npm run build first`);
 const threaded = sqliteWith(commitThread);
 readModelStoreContract('sqlite, commit thread', threaded);

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import type { NewEvent } from '#event-store/event-store.js';
-import { SCHEMA } from '#event-store/sqlite-event-rows.js';
-import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
+import { SCHEMA } from '#event-store/sqlite/event-rows.js';
+import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
 import { fmt, round, type Scenario } from '../scenario.js';
 
 /** Time budget per measurement; the whole scenario stays well under 30 s. */

@@ -7,10 +7,10 @@ import { CheckpointedSubscription } from '#event-store/checkpointed-subscription
 import type { RecordedEvent } from '#event-store/event-store.js';
 import { handleOrSetAside } from '#event-store/set-aside.js';
 import { UnrecoverableJobError, type Job, type Worker } from '#jobs/job-queue.js';
-import { LeasedCheckpoint } from '#read-models/leased-checkpoint.js';
+import { LeasedCheckpoint } from '#read-models/runner/leased-checkpoint.js';
 import type { CardDoc } from '#read-models/projections/cards/card-projection.js';
 import { Collections } from '#read-models/projections/collections.js';
-import { SetAsideLog, setAsideMessage } from '#read-models/set-aside-events.js';
+import { SetAsideLog, setAsideMessage } from '#read-models/runner/set-aside-events.js';
 import { CommandRunner } from '#application/command-runner.js';
 import type { Infrastructure } from '#application/infrastructure.js';
 import {

@@ -14,10 +14,10 @@ import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_POLICY } from '#domain/webhooks/ret
 import { webhookConfigDecider } from '#domain/webhooks/webhook-config.js';
 import { webhookDeliveryDecider } from '#domain/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
-import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
-import { BullmqJobQueue } from '#jobs/bullmq-job-queue.js';
+import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
+import { BullmqJobQueue } from '#jobs/bullmq/job-queue.js';
 import type { JobQueue, Worker } from '#jobs/job-queue.js';
-import { SqliteJobQueue } from '#jobs/sqlite-job-queue.js';
+import { SqliteJobQueue } from '#jobs/sqlite/job-queue.js';
 import { parseAllowedHosts } from '#net/address-policy.js';
 import { poll } from '../../../../test/support/poll.js';
 import { findRedisServer, startRedis, type RedisHandle } from '../../../../test/support/redis-server.js';

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { CommandRunner } from '#application/command-runner.js';
-import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
+import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
 import type { JobOptions, JobQueue } from '#jobs/job-queue.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
-import { SqliteReadModelStore } from '#read-models/sqlite-read-model-store.js';
+import { SqliteReadModelStore } from '#read-models/sqlite/read-model-store.js';
 import { DISPATCHER_CHECKPOINT, WebhookDispatcher } from './dispatcher.js';
 
 const PLATFORM = 'Platform:7a0c6a2e-3f41-4c55-9d0e-5b8f0e1d2c3a';

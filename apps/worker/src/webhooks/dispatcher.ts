@@ -13,10 +13,10 @@ import { CheckpointedSubscription } from '#event-store/checkpointed-subscription
 import { DEFAULT_SET_ASIDE_POLICY, handleOrSetAside, type SetAsidePolicy } from '#event-store/set-aside.js';
 import { WrongExpectedVersion, type EventStore, type RecordedEvent } from '#event-store/event-store.js';
 import type { JobQueue } from '#jobs/job-queue.js';
-import { LeasedCheckpoint } from '#read-models/leased-checkpoint.js';
-import type { LeaseKeeperOptions } from '#read-models/lease-keeper.js';
+import { LeasedCheckpoint } from '#read-models/runner/leased-checkpoint.js';
+import type { LeaseKeeperOptions } from '#read-models/runner/lease-keeper.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
-import { SetAsideLog, setAsideMessage } from '#read-models/set-aside-events.js';
+import { SetAsideLog, setAsideMessage } from '#read-models/runner/set-aside-events.js';
 import { DELIVER_JOB, WEBHOOK_BACKOFF, WEBHOOK_QUEUE, type DeliveryJob } from './delivery-jobs.js';
 import { EndpointHistory, LedgerReplay } from './sources.js';
 

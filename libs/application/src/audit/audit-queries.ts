@@ -16,7 +16,7 @@ import { Collections } from '#read-models/projections/collections.js';
 import { openAccountDoc, toInternalAccount } from '#read-models/projections/internal-account-docs.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
-import type { SetAsideEventDoc } from '#read-models/set-aside-events.js';
+import type { SetAsideEventDoc } from '#read-models/runner/set-aside-events.js';
 import { getForPlatform, listForPlatform, stripPlatform } from '../queries/list-query.js';
 import { EVENT_STORE, READ_MODELS } from '../tokens.js';
 

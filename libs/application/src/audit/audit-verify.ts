@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { LedgerInvariants } from '#domain/ledger/ledger-invariants.js';
 import type { EventStore } from '#event-store/event-store.js';
 import { GENESIS_HASH, verifyChain } from '#event-store/hash-chain.js';
-import { ProjectionRunner } from '#read-models/projection-runner.js';
+import { ProjectionRunner } from '#read-models/runner/projection-runner.js';
 import type { Projection } from '#read-models/projection.js';
 import type { Doc, ReadModelStore, ScratchReadModels } from '#read-models/read-model-store.js';
 import { canonicalJson } from '#domain/canonical-json.js';

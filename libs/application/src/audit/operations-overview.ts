@@ -3,7 +3,7 @@ import { TIMER_QUEUE } from '#domain/timers/timers.js';
 import { WEBHOOK_QUEUE } from '#domain/webhooks/retry-policy.js';
 import type { EventStore } from '#event-store/event-store.js';
 import type { JobQueue, QueueDepth } from '#jobs/job-queue.js';
-import type { ProjectionRunner } from '#read-models/projection-runner.js';
+import type { ProjectionRunner } from '#read-models/runner/projection-runner.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';

@@ -7,7 +7,7 @@ import {
 import { notABusiness, type OwnerOutcome } from '#domain/customer/kyb.js';
 import { streams } from '#domain/ids.js';
 import { Collections } from '#read-models/projections/collections.js';
-import type { BeneficialOwnerDoc } from '#read-models/projections/beneficial-owner-projection.js';
+import type { BeneficialOwnerDoc } from '#read-models/projections/beneficial-owners/beneficial-owner-projection.js';
 import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { Queries } from '../queries/queries.js';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { DeferredJobError, type Job, type Worker } from '#jobs/job-queue.js';
-import type { BulkImportDoc } from '#read-models/projections/bulk-import-projection.js';
+import type { BulkImportDoc } from '#read-models/projections/customers/bulk-import-projection.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { Infrastructure } from '../infrastructure.js';
 import { BulkImportProcessor, type CustomerBodyValidator } from './bulk-import-processor.js';

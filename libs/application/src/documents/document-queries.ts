@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import type { BlobStore } from '#blob-store/blob-store.js';
 import { Collections } from '#read-models/projections/collections.js';
-import { toDocument, type DocumentDoc } from '#read-models/projections/document-projection.js';
+import { toDocument, type DocumentDoc } from '#read-models/projections/documents/document-projection.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { Filters } from '../queries/list-criteria.js';
 import { getForPlatform, listForPlatform } from '../queries/list-query.js';

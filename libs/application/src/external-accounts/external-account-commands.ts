@@ -10,7 +10,7 @@ import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { requireCurrencyCode } from '#domain/money.js';
 import { platformDecider } from '#domain/platform/platform.js';
 import { Collections } from '#read-models/projections/collections.js';
-import type { ExternalAccountDoc } from '#read-models/projections/external-account-projection.js';
+import type { ExternalAccountDoc } from '#read-models/projections/external-accounts/external-account-projection.js';
 import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';

@@ -1,7 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { notFound } from '#domain/errors.js';
 import { Collections } from '#read-models/projections/collections.js';
-import { toExternalAccount, type ExternalAccountDoc } from '#read-models/projections/external-account-projection.js';
+import {
+  toExternalAccount,
+  type ExternalAccountDoc,
+} from '#read-models/projections/external-accounts/external-account-projection.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { Filters } from '../queries/list-criteria.js';
 import { listForPlatform } from '../queries/list-query.js';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { notFound } from '#domain/errors.js';
 import { INVITATION_CODE, invitationResource, type InvitationStatus } from '#domain/invitations/invitation.js';
 import { Collections } from '#read-models/projections/collections.js';
-import type { InvitationDoc } from '#read-models/projections/invitation-projection.js';
+import type { InvitationDoc } from '#read-models/projections/invitations/invitation-projection.js';
 import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { listForPlatform } from '../queries/list-query.js';
 import { READ_MODELS } from '../tokens.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ManualClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
 import type { EventStore, RecordedEvent } from '#event-store/event-store.js';
-import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
+import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
 import { useTempDir } from '../../../../test/support/temp-dir.js';
 import { PlatformClocks } from './platform-clocks.js';
 

@@ -9,7 +9,7 @@ import { platformDecider } from '#domain/platform/platform.js';
 import type { PaymentRef, TimerJob } from '#domain/timers/timers.js';
 import type { PaymentPlan } from '#domain/transactions/payment-plan.js';
 import { referenceFor, transactionDecider, type TransactionRecord } from '#domain/transactions/transaction.js';
-import { SqliteEventStore } from '#event-store/sqlite-event-store.js';
+import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
 import type { Job, JobOptions, JobQueue } from '#jobs/job-queue.js';
 import { expectBalancedLedger } from '../../../../test/support/ledger-check.js';
 import { CommandRunner } from '../command-runner.js';

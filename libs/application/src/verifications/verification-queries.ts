@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Collections } from '#read-models/projections/collections.js';
-import { toVerification } from '#read-models/projections/verification-projection.js';
+import { toVerification } from '#read-models/projections/verifications/verification-projection.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { Filters } from '../queries/list-criteria.js';
 import { getForPlatform, listForPlatform } from '../queries/list-query.js';

@@ -1,4 +1,4 @@
-import type { ByteSource, SnapshotCodec } from '../decider.js';
+import type { ByteSource, SnapshotCodec } from '../snapshot-codec.js';
 import type { LedgerAccount, LedgerState, TransferRecord } from './ledger-state.js';
 import { SettledTransfers } from './settled-transfers.js';
 

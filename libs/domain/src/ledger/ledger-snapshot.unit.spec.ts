@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { bytesSource, throughSnapshot } from '../decider.js';
+import { bytesSource, throughSnapshot } from '../snapshot-codec.js';
 import { expectSnapshotFoldsAlike } from '../testing/snapshot-property.js';
 import { ledgerBatchDecider } from '../transfers/ledger-batch.js';
 import {

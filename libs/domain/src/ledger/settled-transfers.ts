@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { bytesSource, type ByteSource } from '../decider.js';
+import { bytesSource, type ByteSource } from '../snapshot-codec.js';
 
 /** One entry: the key's hash, the fields' fingerprint, the flags. */
 const KEY_BYTES = 12;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import type { ByteSource } from '../decider.js';
+import type { ByteSource } from '../snapshot-codec.js';
 import type { TransferRecord } from './ledger-state.js';
 import { SettledTransfers } from './settled-transfers.js';
 

@@ -1,5 +1,6 @@
 import { expect } from '@jest/globals';
-import { throughSnapshot, type Decider, type Event } from '../decider.js';
+import type { Decider, Event } from '../decider.js';
+import { throughSnapshot } from '../snapshot-codec.js';
 
 /** Events as a store hands them back: fresh objects parsed from their JSON. */
 const stored = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

@@ -1,4 +1,4 @@
-import type { SnapshotCodec } from '../decider.js';
+import type { SnapshotCodec } from '../snapshot-codec.js';
 import type { WalletAuthState } from './wallet-auth-state.js';
 
 /** The maps of a wallet's state, written as `[key, value]` entries. */

@@ -1,11 +1,11 @@
-import { customerProjection } from './customer-projection.js';
-import { externalAccountProjection } from './external-account-projection.js';
-import { invitationProjection } from './invitation-projection.js';
-import { verificationProjection } from './verification-projection.js';
-import { beneficialOwnerProjection } from './beneficial-owner-projection.js';
-import { documentProjection } from './document-projection.js';
-import { internalAccountProjection } from './internal-account-projection.js';
-import { platformProjection } from './platform-projection.js';
+import { customerProjection } from './customers/customer-projection.js';
+import { externalAccountProjection } from './external-accounts/external-account-projection.js';
+import { invitationProjection } from './invitations/invitation-projection.js';
+import { verificationProjection } from './verifications/verification-projection.js';
+import { beneficialOwnerProjection } from './beneficial-owners/beneficial-owner-projection.js';
+import { documentProjection } from './documents/document-projection.js';
+import { internalAccountProjection } from './accounts/internal-account-projection.js';
+import { platformProjection } from './platforms/platform-projection.js';
 import { walletAuthProjection } from './wallet/wallet-auth-projection.js';
 import { webhookDeliveryProjection } from './webhooks/webhook-delivery-projection.js';
 import { cardProjection } from './cards/card-projection.js';
@@ -13,7 +13,7 @@ import { cardTransactionProjection } from './cards/card-transaction-projection.j
 import { quoteProjection } from './quotes/quote-projection.js';
 import { transactionProjection } from './transactions/transaction-projection.js';
 import { agentProjection } from './agents/agent-projection.js';
-import { bulkImportProjection } from './bulk-import-projection.js';
+import { bulkImportProjection } from './customers/bulk-import-projection.js';
 
 export * from './collections.js';
 export * from './internal-account-docs.js';

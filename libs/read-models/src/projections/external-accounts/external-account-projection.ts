@@ -1,0 +1,39 @@
+import { accountInfoView } from '#domain/external-account/account-info-view.js';
+import type { ExternalAccountEvent, ExternalAccountSnapshot } from '#domain/external-account/external-account.js';
+import type { RecordedEvent } from '#event-store/event-store.js';
+import type { Projection } from '../../projection.js';
+import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
+import { Collections } from '../collections.js';
+import { listIndexes } from '../list-indexes.js';
+
+/** The external-account read model: the latest snapshot, keyed by id, deleted ones kept with status DELETED. */
+export type ExternalAccountDoc = Doc & ExternalAccountSnapshot;
+
+/**
+ * The ExternalAccount resource: scoping and matching fields stay inside; accountInfo is read through the
+ * upcaster, so documents of accounts stored under retired type or field names show today's.
+ */
+export function toExternalAccount(doc: ExternalAccountDoc): Record<string, unknown> {
+  const { platformId: _p, primaryIdentifier: _i, beneficiary: _b, ...resource } = doc;
+  return { ...resource, accountInfo: accountInfoView(doc) };
+}
+
+export const externalAccountProjection: Projection = {
+  name: 'external-accounts',
+  collections: [Collections.externalAccounts],
+  // The list's filters: a customer, a currency. Lists show active accounts of the customers or of the platform
+  // (`customerId` set or not), which the indexes cover: a count reads no document.
+  indexes: [
+    ...listIndexes(Collections.externalAccounts, ['customerId'], { covers: ['status'] }),
+    ...listIndexes(Collections.externalAccounts, [[], 'currency'], { covers: ['customerId', 'status'] }),
+  ],
+  handles: ['ExternalAccountCreated', 'ExternalAccountUpdated', 'ExternalAccountDeleted'],
+  async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
+    // Every event carries the full snapshot, so the document is simply replaced.
+    const event = { type: recorded.type, data: recorded.data } as Exclude<
+      ExternalAccountEvent,
+      { type: 'ResourceAbandoned' }
+    >;
+    tx.put(Collections.externalAccounts, { ...event.data.account } as ExternalAccountDoc);
+  },
+};
