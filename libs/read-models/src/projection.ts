@@ -1,3 +1,4 @@
+import type { Event } from '#domain/decider.js';
 import type { RecordedEvent } from '#event-store/event-store.js';
 import type { IndexSpec, ProjectionTransaction } from './read-model-store.js';
 
@@ -26,4 +27,43 @@ export interface Projection {
    */
   replayWeight?: number;
   apply(event: RecordedEvent, tx: ProjectionTransaction): Promise<void>;
+}
+
+/**
+ * One event type's handler: the event narrowed to its type, the transaction of the batch it is applied in, and the
+ * event as recorded (its metadata and position).
+ */
+export type EventHandler<E extends Event> = (
+  event: E,
+  tx: ProjectionTransaction,
+  recorded: RecordedEvent,
+) => Promise<void> | void;
+
+/** The events of `E` a handler of type `T` is given (an event whose `type` is a union of several, for each of them). */
+export type EventOfType<E extends Event, T extends string> = E extends Event
+  ? T extends E['type']
+    ? E
+    : never
+  : never;
+
+/** Handlers by event type; the keys are the event types the projection handles. */
+export type EventHandlers<E extends Event> = { [T in E['type']]?: EventHandler<EventOfType<E, T>> };
+
+/** A projection declared with a typed handler map (`on: { CardCreated: (e, tx) => … }`) in place of `handles`. */
+export type ProjectionDeclaration<E extends Event> = Omit<Projection, 'handles' | 'apply'> & { on: EventHandlers<E> };
+
+/**
+ * The projection a handler map declares: it handles the map's event types, and applies an event with its type's
+ * handler. `E` is the union of the events it reads (a domain's event type, or several).
+ */
+export function defineProjection<E extends Event>({ on, ...declaration }: ProjectionDeclaration<E>): Projection {
+  const handlers = on as Partial<Record<string, EventHandler<E>>>;
+  return {
+    ...declaration,
+    handles: Object.keys(on),
+    async apply(recorded, tx) {
+      const handler = handlers[recorded.type];
+      if (handler) await handler({ type: recorded.type, data: recorded.data } as E, tx, recorded);
+    },
+  };
 }

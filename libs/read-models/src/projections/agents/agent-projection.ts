@@ -1,7 +1,6 @@
 import type { AgentActionSnapshot, AgentEvent, AgentSnapshot } from '#domain/agents/agent-types.js';
 import { toAgentActionResource } from '#domain/agents/agent-views.js';
-import type { RecordedEvent } from '#event-store/event-store.js';
-import type { Projection } from '../../projection.js';
+import { defineProjection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
 import { listIndexes } from '../list-indexes.js';
@@ -21,42 +20,43 @@ export function toAgentActionDocResource(doc: Doc): Record<string, unknown> {
   return action;
 }
 
-const AGENT_EVENTS = [
-  'AgentCreated',
-  'AgentUpdated',
-  'AgentPolicyUpdated',
-  'AgentDeviceCodeRedeemed',
-  'AgentSpendCommitted',
-  'AgentDeleted',
-];
-const ACTION_EVENTS = [
-  'AgentActionPendingApproval',
-  'AgentSpendReserved',
-  'AgentSpendCommitted',
-  'AgentActionRejected',
-  'AgentActionFailed',
-];
+type AgentData = { platformId: string; agent?: AgentSnapshot };
+type ActionData = { platformId: string; action?: AgentActionSnapshot };
+
+function putAgent({ data }: { data: AgentData }, tx: ProjectionTransaction): void {
+  if (data.agent) tx.put(Collections.agents, { ...data.agent, platformId: data.platformId } as AgentDoc);
+}
+
+function putAction({ data }: { data: ActionData }, tx: ProjectionTransaction): void {
+  if (data.action)
+    tx.put(Collections.agentActions, {
+      ...toAgentActionResource(data.action),
+      id: data.action.id,
+      platformId: data.platformId,
+    });
+}
 
 /**
  * Agents and their actions. Every event carries the full snapshot of what it changed, so
  * documents are replaced; a deleted agent's document is removed (its actions stay, for audit).
  */
-export const agentProjection: Projection = {
+export const agentProjection = defineProjection<AgentEvent>({
   name: 'agents',
   collections: [Collections.agents, Collections.agentActions],
   indexes: listIndexes(Collections.agentActions, ['agentId', 'customerId']),
-  handles: [...new Set([...AGENT_EVENTS, ...ACTION_EVENTS])],
-  async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
-    const event = { type: recorded.type, data: recorded.data } as AgentEvent;
-    const data = event.data as { platformId: string; agent?: AgentSnapshot; action?: AgentActionSnapshot };
-    if (event.type === 'AgentDeleted') tx.delete(Collections.agents, event.data.agentId);
-    else if (data.agent && AGENT_EVENTS.includes(event.type))
-      tx.put(Collections.agents, { ...data.agent, platformId: data.platformId } as AgentDoc);
-    if (data.action)
-      tx.put(Collections.agentActions, {
-        ...toAgentActionResource(data.action),
-        id: data.action.id,
-        platformId: data.platformId,
-      });
+  on: {
+    AgentCreated: putAgent,
+    AgentUpdated: putAgent,
+    AgentPolicyUpdated: putAgent,
+    AgentDeviceCodeRedeemed: putAgent,
+    AgentSpendCommitted: (event, tx) => {
+      putAgent(event, tx);
+      putAction(event, tx);
+    },
+    AgentDeleted: ({ data }, tx) => tx.delete(Collections.agents, data.agentId),
+    AgentActionPendingApproval: putAction,
+    AgentSpendReserved: putAction,
+    AgentActionRejected: putAction,
+    AgentActionFailed: putAction,
   },
-};
+});

@@ -7,8 +7,7 @@ import {
   evolveCardTransaction,
   toCardTransaction,
 } from '#domain/cards/card-transaction.js';
-import type { RecordedEvent } from '#event-store/event-store.js';
-import type { Projection } from '../../projection.js';
+import { defineProjection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
 import { listIndexes } from '../list-indexes.js';
@@ -21,33 +20,34 @@ export type CardTransactionDoc = Doc & { platformId: string; cardId: string; sta
 
 export const toCardTransactionResource = (doc: CardTransactionDoc) => toCardTransaction(decodeCardTransaction(doc));
 
-const AUTHORIZATION_EVENTS = [
-  'CardAuthorizationRecorded',
-  'CardAuthorizationCleared',
-  'CardClearingDeclined',
-  'CardAuthorizationReturned',
-  'CardAuthorizationReversed',
-];
+/** The card events of an authorization (each carries its record). */
+type CardAuthorizationEvent = Extract<CardEvent, { data: { authorization: unknown } }>;
 
-export const cardTransactionProjection: Projection = {
+/** An authorization event folded into its card transaction's document. */
+async function applyAuthorization(event: CardAuthorizationEvent, tx: ProjectionTransaction): Promise<void> {
+  const { platformId, authorization } = event.data;
+  const id = cardTransactionIdOf(authorization.id);
+  const doc = await tx.get<CardTransactionDoc>(Collections.cardTransactions, id);
+  const next = evolveCardTransaction(doc ? decodeCardTransaction(doc) : undefined, event);
+  if (!next) return;
+  tx.put(Collections.cardTransactions, {
+    ...encodeCardTransaction(next),
+    id,
+    platformId,
+    status: cardTransactionStatus(next),
+    createdAt: next.authorizedAt,
+  } as CardTransactionDoc);
+}
+
+export const cardTransactionProjection = defineProjection<CardEvent>({
   name: 'card-transactions',
   collections: [Collections.cardTransactions],
   indexes: listIndexes(Collections.cardTransactions, ['cardId', ['cardId', 'status']]),
-  handles: AUTHORIZATION_EVENTS,
-  async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
-    const event = { type: recorded.type, data: recorded.data } as CardEvent;
-    if (!('authorization' in event.data)) return;
-    const { platformId, authorization } = event.data;
-    const id = cardTransactionIdOf(authorization.id);
-    const doc = await tx.get<CardTransactionDoc>(Collections.cardTransactions, id);
-    const next = evolveCardTransaction(doc ? decodeCardTransaction(doc) : undefined, event);
-    if (!next) return;
-    tx.put(Collections.cardTransactions, {
-      ...encodeCardTransaction(next),
-      id,
-      platformId,
-      status: cardTransactionStatus(next),
-      createdAt: next.authorizedAt,
-    } as CardTransactionDoc);
+  on: {
+    CardAuthorizationRecorded: applyAuthorization,
+    CardAuthorizationCleared: applyAuthorization,
+    CardClearingDeclined: applyAuthorization,
+    CardAuthorizationReturned: applyAuthorization,
+    CardAuthorizationReversed: applyAuthorization,
   },
-};
+});

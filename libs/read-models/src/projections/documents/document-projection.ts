@@ -1,6 +1,5 @@
 import type { DocumentEvent, DocumentSnapshot } from '#domain/documents/document.js';
-import type { RecordedEvent } from '#event-store/event-store.js';
-import type { Projection } from '../../projection.js';
+import { defineProjection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
 import { listIndexes } from '../list-indexes.js';
@@ -14,14 +13,16 @@ export function toDocument(doc: DocumentDoc): Record<string, unknown> {
   return resource;
 }
 
-export const documentProjection: Projection = {
+const putDocument = ({ data }: { data: { document: DocumentSnapshot } }, tx: ProjectionTransaction) =>
+  tx.put(Collections.documents, { ...data.document } as DocumentDoc);
+
+export const documentProjection = defineProjection<DocumentEvent>({
   name: 'documents',
   collections: [Collections.documents],
   indexes: listIndexes(Collections.documents, ['documentHolder', 'documentType']),
-  handles: ['DocumentUploaded', 'DocumentReplaced', 'DocumentDeleted'],
-  async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
-    const event = { type: recorded.type, data: recorded.data } as DocumentEvent;
-    if (event.type === 'DocumentDeleted') tx.delete(Collections.documents, event.data.documentId);
-    else tx.put(Collections.documents, { ...event.data.document } as DocumentDoc);
+  on: {
+    DocumentUploaded: putDocument,
+    DocumentReplaced: putDocument,
+    DocumentDeleted: ({ data }, tx) => tx.delete(Collections.documents, data.documentId),
   },
-};
+});

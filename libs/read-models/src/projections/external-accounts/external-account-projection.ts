@@ -1,7 +1,6 @@
 import { accountInfoView } from '#domain/external-account/account-info-view.js';
 import type { ExternalAccountEvent, ExternalAccountSnapshot } from '#domain/external-account/external-account.js';
-import type { RecordedEvent } from '#event-store/event-store.js';
-import type { Projection } from '../../projection.js';
+import { defineProjection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
 import { listIndexes } from '../list-indexes.js';
@@ -18,7 +17,11 @@ export function toExternalAccount(doc: ExternalAccountDoc): Record<string, unkno
   return { ...resource, accountInfo: accountInfoView(doc) };
 }
 
-export const externalAccountProjection: Projection = {
+/** Every event carries the full snapshot, so the document is simply replaced. */
+const putAccount = ({ data }: { data: { account: ExternalAccountSnapshot } }, tx: ProjectionTransaction) =>
+  tx.put(Collections.externalAccounts, { ...data.account } as ExternalAccountDoc);
+
+export const externalAccountProjection = defineProjection<ExternalAccountEvent>({
   name: 'external-accounts',
   collections: [Collections.externalAccounts],
   // The list's filters: a customer, a currency. Lists show active accounts of the customers or of the platform
@@ -27,13 +30,5 @@ export const externalAccountProjection: Projection = {
     ...listIndexes(Collections.externalAccounts, ['customerId'], { covers: ['status'] }),
     ...listIndexes(Collections.externalAccounts, [[], 'currency'], { covers: ['customerId', 'status'] }),
   ],
-  handles: ['ExternalAccountCreated', 'ExternalAccountUpdated', 'ExternalAccountDeleted'],
-  async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
-    // Every event carries the full snapshot, so the document is simply replaced.
-    const event = { type: recorded.type, data: recorded.data } as Exclude<
-      ExternalAccountEvent,
-      { type: 'ResourceAbandoned' }
-    >;
-    tx.put(Collections.externalAccounts, { ...event.data.account } as ExternalAccountDoc);
-  },
-};
+  on: { ExternalAccountCreated: putAccount, ExternalAccountUpdated: putAccount, ExternalAccountDeleted: putAccount },
+});

@@ -1,6 +1,5 @@
 import type { InvitationEvent, InvitationSnapshot } from '#domain/invitations/invitation.js';
-import type { RecordedEvent } from '#event-store/event-store.js';
-import type { Projection } from '../../projection.js';
+import { defineProjection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
 
@@ -10,12 +9,12 @@ import { Collections } from '../collections.js';
  */
 export type InvitationDoc = Doc & InvitationSnapshot;
 
-export const invitationProjection: Projection = {
+/** Every event carries the whole invitation, so the document is simply replaced. */
+const putInvitation = ({ data }: InvitationEvent, tx: ProjectionTransaction) =>
+  tx.put(Collections.invitations, { id: data.code, ...data.invitation });
+
+export const invitationProjection = defineProjection<InvitationEvent>({
   name: 'invitations',
   collections: [Collections.invitations],
-  handles: ['InvitationCreated', 'InvitationCancelled', 'InvitationClaimed'],
-  async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
-    const event = { type: recorded.type, data: recorded.data } as InvitationEvent;
-    tx.put(Collections.invitations, { id: event.data.code, ...event.data.invitation });
-  },
-};
+  on: { InvitationCreated: putInvitation, InvitationCancelled: putInvitation, InvitationClaimed: putInvitation },
+});

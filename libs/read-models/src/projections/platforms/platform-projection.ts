@@ -1,55 +1,47 @@
 import type { PlatformEvent } from '#domain/platform/platform.js';
-import type { RecordedEvent } from '#event-store/event-store.js';
-import type { Projection } from '../../projection.js';
-import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
+import { defineProjection } from '../../projection.js';
+import type { Doc } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
 
 /** Platforms and their API tokens (hashes only), used by authentication and /tokens. */
-export const platformProjection: Projection = {
+export const platformProjection = defineProjection<PlatformEvent>({
   name: 'platforms',
   collections: [Collections.platforms, Collections.apiTokens],
   indexes: [
     { collection: Collections.platforms, fields: ['createdAt'] },
     { collection: Collections.apiTokens, fields: ['platformId', 'name', 'createdAt'] },
   ],
-  handles: ['PlatformCreated', 'ApiTokenCreated', 'ApiTokenRevoked'],
-  async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
-    const event = { type: recorded.type, data: recorded.data } as PlatformEvent;
-    switch (event.type) {
-      case 'PlatformCreated':
-        tx.put(Collections.platforms, {
-          id: event.data.platformId,
-          platformId: event.data.platformId,
-          name: event.data.name,
-          sandbox: event.data.sandbox,
-          umaDomain: event.data.umaDomain,
-          createdAt: event.data.createdAt,
-          updatedAt: event.data.createdAt,
-        });
-        break;
-      case 'ApiTokenCreated':
+  on: {
+    PlatformCreated: ({ data }, tx) =>
+      tx.put(Collections.platforms, {
+        id: data.platformId,
+        platformId: data.platformId,
+        name: data.name,
+        sandbox: data.sandbox,
+        umaDomain: data.umaDomain,
+        createdAt: data.createdAt,
+        updatedAt: data.createdAt,
+      }),
+    ApiTokenCreated: ({ data }, tx) =>
+      tx.put(Collections.apiTokens, {
+        id: data.tokenId,
+        platformId: data.platformId,
+        name: data.name,
+        secretHash: data.secretHash,
+        ...(data.permissions ? { permissions: data.permissions } : {}),
+        status: 'ACTIVE',
+        createdAt: data.createdAt,
+        updatedAt: data.createdAt,
+      }),
+    ApiTokenRevoked: async ({ data }, tx) => {
+      const token = await tx.get<Doc>(Collections.apiTokens, data.tokenId);
+      if (token)
         tx.put(Collections.apiTokens, {
-          id: event.data.tokenId,
-          platformId: event.data.platformId,
-          name: event.data.name,
-          secretHash: event.data.secretHash,
-          ...(event.data.permissions ? { permissions: event.data.permissions } : {}),
-          status: 'ACTIVE',
-          createdAt: event.data.createdAt,
-          updatedAt: event.data.createdAt,
+          ...token,
+          status: 'REVOKED',
+          revokedAt: data.revokedAt,
+          updatedAt: data.revokedAt,
         });
-        break;
-      case 'ApiTokenRevoked': {
-        const token = await tx.get<Doc>(Collections.apiTokens, event.data.tokenId);
-        if (token)
-          tx.put(Collections.apiTokens, {
-            ...token,
-            status: 'REVOKED',
-            revokedAt: event.data.revokedAt,
-            updatedAt: event.data.revokedAt,
-          });
-        break;
-      }
-    }
+    },
   },
-};
+});

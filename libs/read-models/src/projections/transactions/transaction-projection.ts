@@ -1,7 +1,6 @@
 import type { TransactionEvent } from '#domain/transactions/transaction.js';
 import { toTransactionResource } from '#domain/transactions/transaction-view.js';
-import type { RecordedEvent } from '#event-store/event-store.js';
-import type { Projection } from '../../projection.js';
+import { defineProjection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
 import { listIndexes } from '../list-indexes.js';
@@ -11,7 +10,24 @@ import { listIndexes } from '../list-indexes.js';
  * platformId and `accountIdentifiers` (every account id and UMA address involved, for the
  * accountIdentifier filter).
  */
-export const transactionProjection: Projection = {
+/** Every event carries the whole transaction, so the document is simply replaced. */
+function putTransaction({ data }: TransactionEvent, tx: ProjectionTransaction): void {
+  const t = data.transaction;
+  const accountIdentifiers = [
+    t.source.accountId,
+    t.source.umaAddress,
+    t.destination.accountId,
+    t.destination.umaAddress,
+  ].filter((v): v is string => typeof v === 'string');
+  tx.put(Collections.transactions, {
+    ...toTransactionResource(t),
+    id: t.id,
+    platformId: t.platformId,
+    accountIdentifiers,
+  });
+}
+
+export const transactionProjection = defineProjection<TransactionEvent>({
   name: 'transactions',
   collections: [Collections.transactions],
   // Every status change rewrites the whole transaction.
@@ -23,23 +39,12 @@ export const transactionProjection: Projection = {
     [[], 'customerId', 'status', 'reconciliationInstructions.reference', 'source.accountId', 'destination.accountId'],
     { counted: [[], 'status'] },
   ),
-  handles: ['TransactionCreated', 'TransactionStatusChanged', 'TransactionAnnotated'],
-  async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
-    const t = (recorded.data as TransactionEvent['data']).transaction;
-    const accountIdentifiers = [
-      t.source.accountId,
-      t.source.umaAddress,
-      t.destination.accountId,
-      t.destination.umaAddress,
-    ].filter((v): v is string => typeof v === 'string');
-    tx.put(Collections.transactions, {
-      ...toTransactionResource(t),
-      id: t.id,
-      platformId: t.platformId,
-      accountIdentifiers,
-    });
+  on: {
+    TransactionCreated: putTransaction,
+    TransactionStatusChanged: putTransaction,
+    TransactionAnnotated: putTransaction,
   },
-};
+});
 
 export function toTransactionDocResource(doc: Doc): Record<string, unknown> {
   const { platformId: _p, accountIdentifiers: _a, ...resource } = doc;

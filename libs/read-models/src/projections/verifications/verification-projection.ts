@@ -1,8 +1,7 @@
 import type { VerificationEvent, VerificationSnapshot } from '#domain/verifications/verification.js';
 import { toVerificationResource } from '#domain/verifications/verification-view.js';
-import type { RecordedEvent } from '#event-store/event-store.js';
-import type { Projection } from '../../projection.js';
-import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
+import { defineProjection } from '../../projection.js';
+import type { Doc } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
 
 /**
@@ -14,18 +13,18 @@ export function toVerification(doc: Doc): Record<string, unknown> {
   return { ...resource, ...toVerificationResource(doc as unknown as VerificationSnapshot) };
 }
 
-export const verificationProjection: Projection = {
+export const verificationProjection = defineProjection<VerificationEvent>({
   name: 'verifications',
   collections: [Collections.verifications],
-  handles: ['VerificationCreated'],
-  async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
-    const event = { type: recorded.type, data: recorded.data } as VerificationEvent;
-    // Stored in the public API's shape (older verifications are converted), scoping fields beside it.
-    const { platformId, customerType } = event.data.verification;
-    tx.put(Collections.verifications, {
-      ...toVerificationResource(event.data.verification),
-      platformId,
-      customerType,
-    });
+  on: {
+    VerificationCreated: ({ data }, tx) => {
+      // Stored in the public API's shape (older verifications are converted), scoping fields beside it.
+      const { platformId, customerType } = data.verification;
+      tx.put(Collections.verifications, {
+        ...toVerificationResource(data.verification),
+        platformId,
+        customerType,
+      });
+    },
   },
-};
+});

@@ -4,8 +4,7 @@ import type {
   WebhookDeliveryStatus,
   WebhookEnvelope,
 } from '#domain/webhooks/webhook-delivery.js';
-import type { RecordedEvent } from '#event-store/event-store.js';
-import type { Projection } from '../../projection.js';
+import { defineProjection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
 import { listIndexes } from '../list-indexes.js';
@@ -34,18 +33,44 @@ export interface WebhookDeliveryDoc extends Doc {
   updatedAt: string;
 }
 
+/** A delivery's document once one more attempt was made. */
+async function recordAttempt(
+  { data }: Extract<WebhookDeliveryEvent, { type: 'WebhookDeliveryAttempted' }>,
+  tx: ProjectionTransaction,
+): Promise<void> {
+  const doc = await tx.get<WebhookDeliveryDoc>(Collections.webhookDeliveries, data.deliveryId);
+  if (!doc) return;
+  const { deliveryId: _d, platformId: _p, ...attempt } = data;
+  const delivered = doc.status === 'DELIVERED' || attempt.outcome === 'DELIVERED';
+  const status: WebhookDeliveryStatus = delivered
+    ? 'DELIVERED'
+    : attempt.outcome === 'RETRYING'
+      ? 'PENDING'
+      : attempt.outcome;
+  const { nextAttemptAt: _n, lastStatusCode: _s, lastError: _e, ...rest } = doc;
+  const next: WebhookDeliveryDoc = {
+    ...rest,
+    status,
+    attemptCount: doc.attemptCount + 1,
+    attempts: [...doc.attempts, attempt].slice(-ATTEMPTS_KEPT),
+    updatedAt: attempt.attemptedAt,
+    ...(attempt.statusCode !== undefined ? { lastStatusCode: attempt.statusCode } : {}),
+    ...(attempt.error !== undefined ? { lastError: attempt.error } : {}),
+    ...(status === 'PENDING' && attempt.nextAttemptAt ? { nextAttemptAt: attempt.nextAttemptAt } : {}),
+    ...(attempt.outcome === 'DELIVERED' && !doc.deliveredAt ? { deliveredAt: attempt.attemptedAt } : {}),
+  };
+  tx.put(Collections.webhookDeliveries, next);
+}
+
 /** Webhook deliveries with their attempts: the `GET /webhooks/deliveries` read model. */
-export const webhookDeliveryProjection: Projection = {
+export const webhookDeliveryProjection = defineProjection<WebhookDeliveryEvent>({
   name: 'webhook-deliveries',
   collections: [Collections.webhookDeliveries],
   replayWeight: 3,
   // The list's filters: a status (the failed ones, to redeliver), a type.
   indexes: listIndexes(Collections.webhookDeliveries, [[], 'status', 'type'], { counted: [[], 'status', 'type'] }),
-  handles: ['WebhookDeliveryScheduled', 'WebhookDeliveryAttempted', 'WebhookRedeliveryRequested'],
-  async apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
-    const event = { type: recorded.type, data: recorded.data } as WebhookDeliveryEvent;
-    if (event.type === 'WebhookDeliveryScheduled') {
-      const d = event.data;
+  on: {
+    WebhookDeliveryScheduled: ({ data: d }, tx) => {
       const doc: WebhookDeliveryDoc = {
         id: d.deliveryId,
         platformId: d.platformId,
@@ -62,44 +87,23 @@ export const webhookDeliveryProjection: Projection = {
         updatedAt: d.createdAt,
       };
       tx.put(Collections.webhookDeliveries, doc);
-      return;
-    }
-    const doc = await tx.get<WebhookDeliveryDoc>(Collections.webhookDeliveries, event.data.deliveryId);
-    if (!doc) return;
-    if (event.type === 'WebhookRedeliveryRequested') {
+    },
+    WebhookDeliveryAttempted: recordAttempt,
+    WebhookRedeliveryRequested: async ({ data }, tx) => {
+      const doc = await tx.get<WebhookDeliveryDoc>(Collections.webhookDeliveries, data.deliveryId);
+      if (!doc) return;
       const { nextAttemptAt: _n, ...rest } = doc;
       tx.put(Collections.webhookDeliveries, {
         ...rest,
         status: 'PENDING',
-        url: event.data.url,
-        maxAttempts: event.data.maxAttempts,
-        redeliveries: event.data.redelivery,
-        updatedAt: event.data.requestedAt,
+        url: data.url,
+        maxAttempts: data.maxAttempts,
+        redeliveries: data.redelivery,
+        updatedAt: data.requestedAt,
       });
-      return;
-    }
-    const { deliveryId: _d, platformId: _p, ...attempt } = event.data;
-    const delivered = doc.status === 'DELIVERED' || attempt.outcome === 'DELIVERED';
-    const status: WebhookDeliveryStatus = delivered
-      ? 'DELIVERED'
-      : attempt.outcome === 'RETRYING'
-        ? 'PENDING'
-        : attempt.outcome;
-    const { nextAttemptAt: _n, lastStatusCode: _s, lastError: _e, ...rest } = doc;
-    const next: WebhookDeliveryDoc = {
-      ...rest,
-      status,
-      attemptCount: doc.attemptCount + 1,
-      attempts: [...doc.attempts, attempt].slice(-ATTEMPTS_KEPT),
-      updatedAt: attempt.attemptedAt,
-      ...(attempt.statusCode !== undefined ? { lastStatusCode: attempt.statusCode } : {}),
-      ...(attempt.error !== undefined ? { lastError: attempt.error } : {}),
-      ...(status === 'PENDING' && attempt.nextAttemptAt ? { nextAttemptAt: attempt.nextAttemptAt } : {}),
-      ...(attempt.outcome === 'DELIVERED' && !doc.deliveredAt ? { deliveredAt: attempt.attemptedAt } : {}),
-    };
-    tx.put(Collections.webhookDeliveries, next);
+    },
   },
-};
+});
 
 /** The API resource: the scope field stripped. */
 export function toWebhookDelivery(doc: WebhookDeliveryDoc): Record<string, unknown> {
