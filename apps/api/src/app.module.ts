@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { ApplicationModule } from '#application/application.module.js';
+import { AREAS, ApplicationModule } from '#application/application.module.js';
 import type { Infrastructure } from '#application/infrastructure.js';
 import type { AppConfig } from '#config/config.js';
 import type { Clock } from '#domain/clock.js';
@@ -102,7 +102,7 @@ export class ApiModule {
     const storage = createRateLimitStorage(deps.config);
     return {
       module: ApiModule,
-      imports: [ApplicationModule.register(deps)],
+      imports: [ApplicationModule.register(deps), ...AREAS],
       controllers: API_CONTROLLERS,
       providers: [
         { provide: RATE_LIMIT_STORAGE, useValue: storage },

@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { AppConfig } from '#config/config.js';
 import type { Clock } from '#domain/clock.js';
@@ -38,8 +38,11 @@ import { WalletModule } from './wallet/wallet.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 import { caughtUpReads } from './queries/caught-up-read.js';
 
-/** One module per area; each exports the services other areas and the HTTP edge use. */
-const AREAS = [
+/**
+ * One module per area; each exports the services other areas and the HTTP edge use, and imports the areas whose
+ * services it uses.
+ */
+export const AREAS = [
   PlatformsModule,
   CustomersModule,
   ExternalAccountsModule,
@@ -58,14 +61,18 @@ const AREAS = [
   AgentsModule,
 ];
 
-/** The ports, the command runner and the shared queries, wired to the given infrastructure, and every area module. */
+/**
+ * The ports, the command runner and the shared queries, wired to the given infrastructure, and every area module. The
+ * one global module: every area sees the ports without importing them; an area's services are seen only by the
+ * modules that import its module (the HTTP edge imports them all).
+ */
+@Global()
 @Module({})
 export class ApplicationModule {
   static register(deps: { config: AppConfig; infra: Infrastructure; clock: Clock; ids: IdGenerator }): DynamicModule {
     const { infra } = deps;
     return {
       module: ApplicationModule,
-      global: true,
       imports: [CqrsModule.forRoot(), ...AREAS],
       providers: [
         { provide: APP_CONFIG, useValue: deps.config },
@@ -104,7 +111,6 @@ export class ApplicationModule {
         IdentityClaims,
         Queries,
         CqrsModule,
-        ...AREAS,
       ],
     };
   }

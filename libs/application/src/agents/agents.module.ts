@@ -10,6 +10,7 @@ import {
   UpdateAgentPolicyHandler,
 } from './agent-commands.js';
 import { AgentQueries } from './agent-queries.js';
+import { PaymentsModule } from '../transactions/payments.module.js';
 
 const handlers = [
   CreateAgentHandler,
@@ -23,8 +24,8 @@ const services = [AgentAuthenticator, AgentActions, AgentQueries];
 
 /**
  * The agents area: platform-side commands, agent authentication, agent actions (policy-checked
- * spends through the existing transfer and quote machinery) and queries. It relies on the global
- * ApplicationModule for the runner, clocks, stores and the payment process.
+ * spends through the existing transfer and quote machinery) and queries. The payment process comes from
+ * PaymentsModule; the runner, clocks and stores from the global ApplicationModule.
  */
-@Module({ providers: [...handlers, ...services], exports: services })
+@Module({ imports: [PaymentsModule], providers: [...handlers, ...services], exports: services })
 export class AgentsModule {}

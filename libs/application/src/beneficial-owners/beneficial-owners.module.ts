@@ -1,11 +1,10 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { CreateBeneficialOwnerHandler, UpdateBeneficialOwnerHandler } from './beneficial-owner-commands.js';
 import { BeneficialOwnerQueries } from './beneficial-owner-queries.js';
 
 /**
  * Beneficial owners of business customers, and the KYC outcomes their businesses' KYB takes into account.
  */
-@Global()
 @Module({
   providers: [CreateBeneficialOwnerHandler, UpdateBeneficialOwnerHandler, BeneficialOwnerQueries],
   exports: [BeneficialOwnerQueries],

@@ -1,9 +1,9 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { cardHandlers, cardProviders } from './card-providers.js';
+import { WalletModule } from '../wallet/wallet.module.js';
 
 /**
  * Cards: lifecycle, funding sources and authorizations on the ledger.
  */
-@Global()
-@Module({ providers: [...cardHandlers, ...cardProviders], exports: [...cardProviders] })
+@Module({ imports: [WalletModule], providers: [...cardHandlers, ...cardProviders], exports: [...cardProviders] })
 export class CardsModule {}

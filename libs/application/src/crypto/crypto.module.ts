@@ -1,9 +1,8 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { WithdrawalFees } from './withdrawal-fees.js';
 
 /**
  * Crypto withdrawals: fee estimates.
  */
-@Global()
 @Module({ providers: [WithdrawalFees], exports: [WithdrawalFees] })
 export class CryptoModule {}

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import {
   CreateCustomerHandler,
   DeleteCustomerHandler,
@@ -7,12 +7,13 @@ import {
 } from './customer-commands.js';
 import { BulkImportQueries } from './bulk-import-queries.js';
 import { BulkImports } from './bulk-imports.js';
+import { WalletModule } from '../wallet/wallet.module.js';
 
 /**
  * Customers and the internal accounts opened for them; bulk imports of customers from CSV files.
  */
-@Global()
 @Module({
+  imports: [WalletModule],
   providers: [
     CreateCustomerHandler,
     UpdateCustomerHandler,

@@ -1,9 +1,8 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { DiscoveryQueries } from './discovery-queries.js';
 
 /**
  * The catalogue of receiving institutions by corridor.
  */
-@Global()
 @Module({ providers: [DiscoveryQueries], exports: [DiscoveryQueries] })
 export class DiscoveriesModule {}

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { DeleteDocumentHandler, ReplaceDocumentHandler, UploadDocumentHandler } from './document-commands.js';
 import { DocumentFiles } from './document-files.js';
 import { DocumentQueries } from './document-queries.js';
@@ -7,7 +7,6 @@ import { DocumentQueries } from './document-queries.js';
  * Verification documents of customers: metadata in the event log and read models, files in the
  * blob store.
  */
-@Global()
 @Module({
   providers: [DocumentFiles, UploadDocumentHandler, ReplaceDocumentHandler, DeleteDocumentHandler, DocumentQueries],
   exports: [DocumentQueries],

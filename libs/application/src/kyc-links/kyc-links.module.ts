@@ -1,7 +1,6 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { KycLinks } from './kyc-links.js';
 
 /** Hosted KYC links: issued to a platform's customer, completed on the service's own page. */
-@Global()
 @Module({ providers: [KycLinks], exports: [KycLinks] })
 export class KycLinksModule {}

@@ -1,10 +1,9 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { FundInternalAccountHandler } from '../ledger/fund-commands.js';
 import { moneyHandlers, moneyProviders } from './money-providers.js';
 
 /**
  * Money movement: sandbox funding, lookups, quotes, transfers, incoming payments, the sandbox clock.
  */
-@Global()
 @Module({ providers: [FundInternalAccountHandler, ...moneyHandlers, ...moneyProviders], exports: [...moneyProviders] })
 export class PaymentsModule {}

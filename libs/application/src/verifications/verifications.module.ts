@@ -1,10 +1,14 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { CreateVerificationHandler } from './verification-commands.js';
 import { VerificationQueries } from './verification-queries.js';
+import { BeneficialOwnersModule } from '../beneficial-owners/beneficial-owners.module.js';
 
 /**
  * KYC/KYB verifications.
  */
-@Global()
-@Module({ providers: [CreateVerificationHandler, VerificationQueries], exports: [VerificationQueries] })
+@Module({
+  imports: [BeneficialOwnersModule],
+  providers: [CreateVerificationHandler, VerificationQueries],
+  exports: [VerificationQueries],
+})
 export class VerificationsModule {}

@@ -1,9 +1,8 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { walletHandlers, walletProviders } from './index.js';
 
 /**
  * Embedded-wallet authentication: credentials, sessions, signed retry, wallet accounts.
  */
-@Global()
 @Module({ providers: [...walletHandlers, ...walletProviders], exports: [...walletProviders] })
 export class WalletModule {}

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { webhookHandlers } from './webhook-commands.js';
 import { webhookProviders } from './webhook-providers.js';
 import { WebhookQueries } from './webhook-queries.js';
@@ -6,7 +6,6 @@ import { WebhookQueries } from './webhook-queries.js';
 /**
  * Webhook configuration, the synchronous test send, redelivery requests and delivery queries.
  */
-@Global()
 @Module({
   providers: [...webhookHandlers, ...webhookProviders, WebhookQueries],
   exports: [...webhookProviders, WebhookQueries],
