@@ -8,6 +8,7 @@ import { TransferInCommand, TransferOutCommand } from '#application/transfers/tr
 import { ApiDoc, created } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
+import { TRANSFERS_TEXT } from '../docs/descriptions/transfers.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const INTERNAL = new RegExp(`^InternalAccount:${UUID}$`);
@@ -46,14 +47,6 @@ export class CreateTransferOutDto extends OptionalAmountDto {
   @IsDefined() @IsObject() @ValidateNested() @Type(() => ExternalDestinationDto) destination!: ExternalDestinationDto;
 }
 
-const OUTCOMES =
-  'The accounts’ currency must be among the platform’s supportedCurrencies (GET /config): 400 ' +
-  'INVALID_CURRENCY otherwise, nothing recorded. In the sandbox the external account’s last three digits ' +
-  'select the outcome: 002 fails at once ' +
-  '(insufficient funds), 003 fails at once (account closed or invalid), ' +
-  '004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then ' +
-  'FAILED, anything else completes at once.';
-
 /** Transfers between a customer's internal account and an external account in one currency. */
 @ApiTags('Transfers')
 @Controller()
@@ -64,10 +57,7 @@ export class TransfersController {
   @Idempotent()
   @ApiDoc({
     summary: 'Transfer in from an external account',
-    description:
-      `Credits the internal account from the platform’s settlement account when the bank ` +
-      `transfer settles (INCOMING transaction). amount is optional in the schema, as in the public API, but a ` +
-      `pull needs it: 400 INVALID_AMOUNT without it. ${OUTCOMES}`,
+    description: TRANSFERS_TEXT.transferIn,
     responses: created('The transaction', 'Transaction'),
     errors: [404, 409, 422],
   })
@@ -79,11 +69,7 @@ export class TransfersController {
   @Idempotent()
   @ApiDoc({
     summary: 'Transfer out to an external account',
-    description:
-      `Holds the amount on the internal account, posts it when the payout settles, ` +
-      `releases it when it fails (OUTGOING transaction). 400 INSUFFICIENT_FUNDS when the balance ` +
-      `does not cover it. Without amount the source account's whole available balance is sent (400 ` +
-      `INVALID_AMOUNT when it is empty). ${OUTCOMES}`,
+    description: TRANSFERS_TEXT.transferOut,
     responses: created('The transaction', 'Transaction'),
     errors: [404, 409, 422],
   })

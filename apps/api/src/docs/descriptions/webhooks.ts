@@ -1,3 +1,5 @@
+/** Prose of the OpenAPI document's webhooks: the webhook families' section and the webhooks routes. */
+
 /** The summary and description of each webhook family in the OpenAPI document's `webhooks:` section. */
 export interface WebhookFamilyText {
   summary: string;
@@ -68,3 +70,20 @@ export const WEBHOOK_FAMILIES = {
     description: 'Sent by `POST /sandbox/webhooks/test` to check a receiver; never retried.',
   },
 } satisfies Record<string, WebhookFamilyText>;
+
+/** Descriptions of the routes of webhooks.controller.ts, by handler. */
+export const WEBHOOKS_TEXT = {
+  list: 'Newest first unless sortOrder=asc.',
+  get: 'With its newest attempts (status code, latency, response excerpt, error).',
+  redeliver:
+    'Queues the same webhook (same id and body) again to the current endpoint with a fresh retry ' +
+    'budget. 409 unless the delivery is FAILED or DEAD.',
+  redeliverResponse202: 'The delivery, PENDING again',
+  test:
+    'Sends a TEST webhook to the configured endpoint now and reports the receiver’s status and the first 256 ' +
+    'characters of its body; never retried. A delivery that failed (no 2xx or 409 reply) is 400 ' +
+    '`WEBHOOK_DELIVERY_ERROR` with `response_status`, `url`, `response_body` in `details` (`response_status` ' +
+    '0 when no response arrived, with one generic `error`: a refused address, a failed connection and a ' +
+    'timeout look alike). 400 `WEBHOOK_ENDPOINT_NOT_SET` without an endpoint; at most 10 per platform per ' +
+    'minute (429).',
+};
