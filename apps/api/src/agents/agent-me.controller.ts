@@ -233,11 +233,7 @@ export class AgentMeController {
     'external-accounts/:externalAccountId',
     'One of the customer’s external accounts',
     ok('The external account', 'ExternalAccount'),
-    {
-      description: AGENT_ME_TEXT.externalAccount,
-      auth: 'bearer',
-      errors: [403],
-    },
+    { description: AGENT_ME_TEXT.externalAccount, auth: 'bearer', errors: [403] },
   )
   async externalAccount(
     @IdParam('ExternalAccount', 'externalAccountId') id: string,

@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import {
+  applyDecorators,
+  Body,
+  Controller,
+  Delete,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
@@ -32,6 +43,13 @@ import {
   UpdateAgentDto,
 } from './agent.dto.js';
 import { AGENTS_TEXT } from '../docs/descriptions/agents.js';
+
+/** The platform's decision on an agent action pending its approval: answered with the action. */
+const ActionDecision = (decision: 'approve' | 'reject', summary: string, description: string) =>
+  applyDecorators(
+    IdempotentAction(`:agentId/actions/:actionId/${decision}`),
+    ApiResource(summary, ok('The action', 'AgentAction'), { description, errors: [409] }),
+  );
 
 /** Agents as the platform manages them (Basic auth); device-code redemption needs no auth. */
 @ApiTags('Agents')
@@ -73,10 +91,7 @@ export class AgentsController {
     'device-codes/:code/status',
     'Device code status',
     ok('The code and whether it was redeemed', 'AgentDeviceCodeStatus'),
-    {
-      description: AGENTS_TEXT.deviceCodeStatus,
-      errors: [429],
-    },
+    { description: AGENTS_TEXT.deviceCodeStatus, errors: [429] },
   )
   @RateLimit(DEVICE_CODE_POLICY)
   @UseGuards(RateLimitGuard)
@@ -103,17 +118,13 @@ export class AgentsController {
     return this.commands.execute(new RedeemDeviceCodeCommand(code, randomUUID()));
   }
 
-  @GetOne(':agentId', 'Get an agent', ok('The agent', 'Agent'), {
-    description: AGENTS_TEXT.get,
-  })
+  @GetOne(':agentId', 'Get an agent', ok('The agent', 'Agent'), { description: AGENTS_TEXT.get })
   get(@IdParam('Agent', 'agentId') id: string, @CurrentActor() actor: Actor) {
     return this.queries.agent(actor.platformId, id);
   }
 
   @Patch(':agentId')
-  @ApiResource('Rename or pause an agent', ok('The agent', 'Agent'), {
-    description: AGENTS_TEXT.update,
-  })
+  @ApiResource('Rename or pause an agent', ok('The agent', 'Agent'), { description: AGENTS_TEXT.update })
   update(@IdParam('Agent', 'agentId') id: string, @Body() body: UpdateAgentDto, @CurrentActor() actor: Actor) {
     if (body.name === undefined && body.isPaused === undefined)
       throw invalidInput([{ field: 'name', constraint: 'atLeastOne', message: 'give name and/or isPaused' }]);
@@ -122,17 +133,13 @@ export class AgentsController {
 
   @Delete(':agentId')
   @HttpCode(204)
-  @ApiResource('Delete an agent', noContent('Deleted'), {
-    description: AGENTS_TEXT.delete,
-  })
+  @ApiResource('Delete an agent', noContent('Deleted'), { description: AGENTS_TEXT.delete })
   async delete(@IdParam('Agent', 'agentId') id: string, @CurrentActor() actor: Actor): Promise<void> {
     await this.commands.execute(new DeleteAgentCommand(id, actor));
   }
 
   @Patch(':agentId/policy')
-  @ApiResource('Update an agent’s policy', ok('The agent', 'Agent'), {
-    description: AGENTS_TEXT.updatePolicy,
-  })
+  @ApiResource('Update an agent’s policy', ok('The agent', 'Agent'), { description: AGENTS_TEXT.updatePolicy })
   updatePolicy(
     @IdParam('Agent', 'agentId') id: string,
     @Body() body: AgentPolicyUpdateDto,
@@ -152,11 +159,7 @@ export class AgentsController {
     return this.commands.execute(new IssueDeviceCodeCommand(id, actor));
   }
 
-  @IdempotentAction(':agentId/actions/:actionId/approve')
-  @ApiResource('Approve an agent action', ok('The action', 'AgentAction'), {
-    description: AGENTS_TEXT.approve,
-    errors: [409],
-  })
+  @ActionDecision('approve', 'Approve an agent action', AGENTS_TEXT.approve)
   approve(
     @IdParam('Agent', 'agentId') agentId: string,
     @IdParam('AgentAction', 'actionId') actionId: string,
@@ -165,11 +168,7 @@ export class AgentsController {
     return this.actions.approve(agentId, actionId, actor);
   }
 
-  @IdempotentAction(':agentId/actions/:actionId/reject')
-  @ApiResource('Reject an agent action', ok('The action', 'AgentAction'), {
-    description: AGENTS_TEXT.reject,
-    errors: [409],
-  })
+  @ActionDecision('reject', 'Reject an agent action', AGENTS_TEXT.reject)
   reject(
     @IdParam('Agent', 'agentId') agentId: string,
     @IdParam('AgentAction', 'actionId') actionId: string,

@@ -72,12 +72,7 @@ export class AuditController {
   }
 
   @Get('transactions/:transactionId/history')
-  @ApiDoc(
-    history(
-      'History of a transaction',
-      `${HISTORY} A transaction created from a quote shows the quote's events too (they share one stream).`,
-    ),
-  )
+  @ApiDoc(history('History of a transaction', AUDIT_TEXT.transaction))
   transaction(
     @IdParam('Transaction', 'transactionId') id: string,
     @Query() q: AuditHistoryQuery,

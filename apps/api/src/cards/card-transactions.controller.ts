@@ -27,9 +27,7 @@ export class CardTransactionsController {
     'card-transactions/:cardTransactionId',
     'Get a card transaction',
     ok('The card transaction', 'CardTransaction'),
-    {
-      description: CARD_TRANSACTIONS_TEXT.get,
-    },
+    { description: CARD_TRANSACTIONS_TEXT.get },
   )
   get(@IdParam('CardTransaction', 'cardTransactionId') id: string, @CurrentActor() actor: Actor) {
     return this.cards.transaction(actor.platformId, id);

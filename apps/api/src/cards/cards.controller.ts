@@ -33,9 +33,7 @@ export class CardsController {
     return this.commands.execute(new CreateCardCommand(body, actor));
   }
 
-  @GetPage('', 'List cards', 'cards', 'Card', {
-    description: CARDS_TEXT.list,
-  })
+  @GetPage('', 'List cards', 'cards', 'Card', { description: CARDS_TEXT.list })
   list(@Query() q: ListCardsQuery, @CurrentActor() actor: Actor) {
     return this.cards.list(actor.platformId, q);
   }

@@ -69,9 +69,7 @@ export class DocumentsController {
     return this.queries.get(actor.platformId, id);
   }
 
-  @GetPage('', 'List documents', 'documents', 'Document', {
-    description: DOCUMENTS_TEXT.list,
-  })
+  @GetPage('', 'List documents', 'documents', 'Document', { description: DOCUMENTS_TEXT.list })
   list(@Query() query: ListDocumentsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, query);
   }
@@ -125,9 +123,7 @@ export class DocumentsController {
 
   @Delete(':documentId')
   @HttpCode(204)
-  @ApiResource('Delete a document', noContent('Deleted'), {
-    description: DOCUMENTS_TEXT.delete,
-  })
+  @ApiResource('Delete a document', noContent('Deleted'), { description: DOCUMENTS_TEXT.delete })
   async delete(@DocumentId() id: string, @CurrentActor() actor: Actor) {
     await this.commands.execute(new DeleteDocumentCommand(id, actor));
   }

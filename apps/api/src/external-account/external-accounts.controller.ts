@@ -87,9 +87,7 @@ export class ExternalAccountsController {
     'List the platform’s own external accounts',
     'external accounts',
     'ExternalAccount',
-    {
-      description: EXTERNAL_ACCOUNTS_TEXT.listForPlatform,
-    },
+    { description: EXTERNAL_ACCOUNTS_TEXT.listForPlatform },
   )
   listForPlatform(@Query() query: ListPlatformExternalAccountsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, 'platform', query);

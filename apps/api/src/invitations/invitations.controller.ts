@@ -79,9 +79,7 @@ export class InvitationsController {
     return this.queries.get(code);
   }
 
-  @GetPage('', 'List the platform’s invitations', 'invitations', 'Invitation', {
-    description: INVITATIONS_TEXT.list,
-  })
+  @GetPage('', 'List the platform’s invitations', 'invitations', 'Invitation', { description: INVITATIONS_TEXT.list })
   list(@Query() query: ListInvitationsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, query);
   }

@@ -117,14 +117,8 @@ export class QuotesController {
   @ApiResource('Execute a quote', ok('The quote, PROCESSING or in its final status', 'Quote'), {
     description: QUOTES_TEXT.execute,
     headers: [
-      {
-        name: 'Service-Wallet-Signature',
-        description: QUOTES_TEXT.executeServiceWalletSignatureHeader,
-      },
-      {
-        name: 'Request-Id',
-        description: QUOTES_TEXT.executeRequestIdHeader,
-      },
+      { name: 'Service-Wallet-Signature', description: QUOTES_TEXT.executeServiceWalletSignatureHeader },
+      { name: 'Request-Id', description: QUOTES_TEXT.executeRequestIdHeader },
     ],
     errors: [409, 422],
   })

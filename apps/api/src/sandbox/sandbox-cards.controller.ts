@@ -58,10 +58,7 @@ export class SandboxCardsController {
   @ApiResource(
     'Simulate a return (refund) of a settled card transaction (sandbox)',
     ok('The card transaction', 'CardTransaction'),
-    {
-      description: SANDBOX_CARDS_TEXT.refund,
-      errors: [403],
-    },
+    { description: SANDBOX_CARDS_TEXT.refund, errors: [403] },
   )
   refund(@IdParam('Card', 'id') cardId: string, @Body() body: SimulateReturnDto, @CurrentActor() actor: Actor) {
     return this.commands.execute(new SimulateCardReturnCommand(cardId, onTransaction(body), actor));

@@ -63,9 +63,7 @@ export class TokensController {
     return { ...(await this.queries.apiToken(actor.platformId, issued.id)), clientSecret: issued.clientSecret };
   }
 
-  @GetPage('', 'List API tokens', 'tokens', 'ApiToken', {
-    description: TOKENS_TEXT.list,
-  })
+  @GetPage('', 'List API tokens', 'tokens', 'ApiToken', { description: TOKENS_TEXT.list })
   list(@Query() query: ListTokensQuery, @CurrentActor() actor: Actor) {
     return this.queries.listApiTokens(actor.platformId, apiTokenList(query));
   }
@@ -76,10 +74,7 @@ export class TokensController {
   }
 
   @Delete(':tokenId')
-  @ApiResource('Revoke an API token', noContent('Revoked'), {
-    description: TOKENS_TEXT.revoke,
-    errors: [409],
-  })
+  @ApiResource('Revoke an API token', noContent('Revoked'), { description: TOKENS_TEXT.revoke, errors: [409] })
   @HttpCode(204)
   async revoke(@IdParam('ApiToken', 'tokenId') id: string, @CurrentActor() actor: Actor) {
     await this.queries.apiToken(actor.platformId, id);

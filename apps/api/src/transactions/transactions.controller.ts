@@ -1,4 +1,4 @@
-import { Body, Controller, Query } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsISO8601, IsOptional, registerDecorator } from 'class-validator';
@@ -66,6 +66,13 @@ export class ConfirmReceiptDeliveryDto {
 const TransactionId = () => IdParam('Transaction', 'transactionId');
 const TRANSACTION = ok('The transaction', 'Transaction');
 
+/** The platform's decision on an incoming payment pending its approval: answered with the transaction. */
+const PaymentDecision = (decision: 'approve' | 'reject', summary: string, description: string) =>
+  applyDecorators(
+    IdempotentAction(`:transactionId/${decision}`),
+    ApiResource(summary, TRANSACTION, { description, optionalBody: true, errors: [409] }),
+  );
+
 @ApiTags('Transactions')
 @Controller('transactions')
 export class TransactionsController {
@@ -74,9 +81,7 @@ export class TransactionsController {
     private readonly queries: MoneyQueries,
   ) {}
 
-  @GetPage('', 'List transactions', 'transactions', 'Transaction', {
-    description: TRANSACTIONS_TEXT.list,
-  })
+  @GetPage('', 'List transactions', 'transactions', 'Transaction', { description: TRANSACTIONS_TEXT.list })
   list(@Query() query: ListTransactionsQuery, @CurrentActor() actor: Actor) {
     return this.queries.listTransactions(actor.platformId, query);
   }
@@ -87,10 +92,7 @@ export class TransactionsController {
   }
 
   @IdempotentAction(':transactionId/confirm')
-  @ApiResource('Confirm receipt delivery', TRANSACTION, {
-    description: TRANSACTIONS_TEXT.confirm,
-    optionalBody: true,
-  })
+  @ApiResource('Confirm receipt delivery', TRANSACTION, { description: TRANSACTIONS_TEXT.confirm, optionalBody: true })
   confirm(
     @TransactionId() id: string,
     @Body() body: ConfirmReceiptDeliveryDto,
@@ -99,12 +101,7 @@ export class TransactionsController {
     return this.commands.execute(new ConfirmReceiptDeliveryCommand(id, actor, body?.receiptDeliveryConfirmedAt));
   }
 
-  @IdempotentAction(':transactionId/approve')
-  @ApiResource('Approve an incoming payment', TRANSACTION, {
-    description: TRANSACTIONS_TEXT.approve,
-    optionalBody: true,
-    errors: [409],
-  })
+  @PaymentDecision('approve', 'Approve an incoming payment', TRANSACTIONS_TEXT.approve)
   approve(
     @TransactionId() id: string,
     @Body() body: ApprovePaymentDto,
@@ -114,12 +111,7 @@ export class TransactionsController {
     return this.commands.execute(new ApproveIncomingPaymentCommand(id, actor, details));
   }
 
-  @IdempotentAction(':transactionId/reject')
-  @ApiResource('Reject an incoming payment', TRANSACTION, {
-    description: TRANSACTIONS_TEXT.reject,
-    optionalBody: true,
-    errors: [409],
-  })
+  @PaymentDecision('reject', 'Reject an incoming payment', TRANSACTIONS_TEXT.reject)
   reject(
     @TransactionId() id: string,
     @Body() body: RejectPaymentDto,

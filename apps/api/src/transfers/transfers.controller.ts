@@ -1,4 +1,4 @@
-import { Body, Controller, Post } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { Type } from 'class-transformer';
@@ -47,32 +47,26 @@ export class CreateTransferOutDto extends OptionalAmountDto {
   @IsDefined() @IsObject() @ValidateNested() @Type(() => ExternalDestinationDto) destination!: ExternalDestinationDto;
 }
 
+/** A transfer route: an idempotent POST answered with the transaction it created. */
+const TransferRoute = (path: string, summary: string, description: string) =>
+  applyDecorators(
+    Post(path),
+    Idempotent(),
+    ApiDoc({ summary, description, responses: created('The transaction', 'Transaction'), errors: [404, 409, 422] }),
+  );
+
 /** Transfers between a customer's internal account and an external account in one currency. */
 @ApiTags('Transfers')
 @Controller()
 export class TransfersController {
   constructor(private readonly commands: CommandBus) {}
 
-  @Post('transfer-in')
-  @Idempotent()
-  @ApiDoc({
-    summary: 'Transfer in from an external account',
-    description: TRANSFERS_TEXT.transferIn,
-    responses: created('The transaction', 'Transaction'),
-    errors: [404, 409, 422],
-  })
+  @TransferRoute('transfer-in', 'Transfer in from an external account', TRANSFERS_TEXT.transferIn)
   transferIn(@Body() body: CreateTransferInDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
     return this.commands.execute(new TransferInCommand(body, actor));
   }
 
-  @Post('transfer-out')
-  @Idempotent()
-  @ApiDoc({
-    summary: 'Transfer out to an external account',
-    description: TRANSFERS_TEXT.transferOut,
-    responses: created('The transaction', 'Transaction'),
-    errors: [404, 409, 422],
-  })
+  @TransferRoute('transfer-out', 'Transfer out to an external account', TRANSFERS_TEXT.transferOut)
   transferOut(@Body() body: CreateTransferOutDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
     return this.commands.execute(new TransferOutCommand(body, actor));
   }

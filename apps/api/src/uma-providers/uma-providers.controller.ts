@@ -24,9 +24,7 @@ export class ListUmaProvidersQuery extends SortedPageParams {
 export class UmaProvidersController {
   constructor(private readonly queries: UmaProviderQueries) {}
 
-  @GetPage('', 'List UMA providers', 'providers', 'UmaProvider', {
-    description: UMA_PROVIDERS_TEXT.list,
-  })
+  @GetPage('', 'List UMA providers', 'providers', 'UmaProvider', { description: UMA_PROVIDERS_TEXT.list })
   list(@Query() query: ListUmaProvidersQuery) {
     return this.queries.list(query);
   }

@@ -56,10 +56,7 @@ export class AuthCredentialsController {
     summary: '(Re)issue an authentication challenge',
     description: AUTH_CREDENTIALS_TEXT.challenge,
     responses: {
-      200: {
-        description: AUTH_CREDENTIALS_TEXT.challengeResponse200,
-        schema: 'AuthChallengeResult',
-      },
+      200: { description: AUTH_CREDENTIALS_TEXT.challengeResponse200, schema: 'AuthChallengeResult' },
     },
     errors: [404, 422, 429],
   })
@@ -90,9 +87,7 @@ export class AuthCredentialsController {
   }
 
   @Delete(':id')
-  @ApiSignedResource('Revoke a credential', noContent('Revoked'), {
-    description: AUTH_CREDENTIALS_TEXT.revoke,
-  })
+  @ApiSignedResource('Revoke a credential', noContent('Revoked'), { description: AUTH_CREDENTIALS_TEXT.revoke })
   async revoke(@IdParam('AuthMethod', 'id') id: string, @Signed() signed: SignedCall, @CurrentActor() actor: Actor) {
     return signed.execute(this.commands, new RevokeCredentialCommand(id, signed.request, actor), 204);
   }

@@ -43,9 +43,7 @@ export class AuthSessionsController {
   @ApiSignedResource(
     'Refresh an active session',
     ok('The session with its new encrypted signing key', 'AuthSessionWithKey'),
-    {
-      description: AUTH_SESSIONS_TEXT.refresh,
-    },
+    { description: AUTH_SESSIONS_TEXT.refresh },
   )
   async refresh(
     @IdParam('Session', 'id') id: string,

@@ -18,6 +18,7 @@ export const STATE =
 /** Descriptions of the routes of audit.controller.ts, by handler. */
 export const AUDIT_TEXT = {
   historyResponse200: 'A page of events, oldest first',
+  transaction: `${HISTORY} A transaction created from a quote shows the quote's events too (they share one stream).`,
   transactionLedger:
     'The transfers of the platform ledger made for the transaction: holds (PENDING), their posts and voids, and ' +
     'settled transfers, each with the debited and credited account, amount, currency and code, in ledger ' +
