@@ -13,7 +13,6 @@
  *
  * Run: node dist/examples/agent-payment.js   (sandbox platform; environment: see setup.ts)
  */
-import type { Page } from '@payments-platform/client';
 import {
   check,
   PaymentsApiError,
@@ -25,7 +24,7 @@ import {
   step,
   uniqueRef,
 } from './setup.js';
-import type { InternalAccount } from './wallet.js';
+import { addUsdBankAccount, fundedUsdCustomer, usd } from './customers.js';
 
 interface Agent {
   id: string;
@@ -43,34 +42,18 @@ interface AgentAction {
   failureReason?: string;
 }
 
-const usd = (cents: number) => `${(cents / 100).toFixed(2)} USD`;
-
 run('agent-payment', async () => {
   const platform = platformClient();
 
   step('Platform: a customer with a funded USD account and a bank account');
-  const customer = await platform.post<{ id: string }>('/customers', {
-    platformCustomerId: uniqueRef('agent-owner'),
-    customerType: 'INDIVIDUAL',
-    fullName: 'Alan Turing',
-    currencies: ['USD'],
-  });
-  const accounts = await platform.get<Page<InternalAccount>>('/customers/internal-accounts', {
-    customerId: customer.id,
-    currency: 'USD',
-  });
-  const account = accounts.data[0];
-  check(account, 'the customer has no USD account');
-  await platform.post(`/sandbox/internal-accounts/${account.id}/fund`, { amount: 100_000 });
-  const bank = await platform.post<{ id: string }>('/customers/external-accounts', {
-    customerId: customer.id,
-    currency: 'USD',
-    accountInfo: {
-      accountType: 'USD_ACCOUNT',
-      accountNumber: '000987654321',
-      routingNumber: '021000021',
-      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
-    },
+  const { customer, account } = await fundedUsdCustomer(
+    platform,
+    { ref: 'agent-owner', fullName: 'Alan Turing' },
+    100_000,
+  );
+  const bank = await addUsdBankAccount(platform, customer.id, {
+    fullName: 'Ada Lovelace',
+    accountNumber: '000987654321',
   });
   show('customer', customer.id);
   show('account', `${account.id} (${usd(100_000)})`);

@@ -10,9 +10,10 @@
  *
  * Run: node dist/examples/freeze-card.js   (sandbox platform; environment: see setup.ts)
  */
-import { PaymentsApiError, type Page, type PaymentsClient } from '@payments-platform/client';
+import { PaymentsApiError, type PaymentsClient } from '@payments-platform/client';
+import { fundedUsdCustomer } from './customers.js';
 import { check, platformClient, run, show, step, uniqueRef } from './setup.js';
-import { openEmbeddedWallet, startEmailOtpSession, type InternalAccount } from './wallet.js';
+import { openEmbeddedWallet, startEmailOtpSession } from './wallet.js';
 
 interface Card {
   id: string;
@@ -37,20 +38,11 @@ run('freeze-card', async () => {
   const client = platformClient();
 
   step('Create a cardholder with a funded USD account and a wallet session');
-  const customer = await client.post<{ id: string }>('/customers', {
-    platformCustomerId: uniqueRef('cardholder'),
-    customerType: 'INDIVIDUAL',
-    fullName: 'Grace Hopper',
-    email: 'grace@example.com',
-    currencies: ['USD'],
-  });
-  const accounts = await client.get<Page<InternalAccount>>('/customers/internal-accounts', {
-    customerId: customer.id,
-    type: 'INTERNAL_FIAT',
-  });
-  const usd = accounts.data.find((a) => a.balance.currency.code === 'USD');
-  check(usd, 'the customer has no USD account');
-  await client.post(`/sandbox/internal-accounts/${usd.id}/fund`, { amount: 10_000 });
+  const { customer, account: usd } = await fundedUsdCustomer(
+    client,
+    { ref: 'cardholder', fullName: 'Grace Hopper', email: 'grace@example.com' },
+    10_000,
+  );
   const { emailOtp } = await openEmbeddedWallet(client, customer.id);
   const session = await startEmailOtpSession(client, emailOtp);
   show('customer', customer.id);

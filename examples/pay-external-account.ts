@@ -12,16 +12,9 @@
  *
  * Run: node dist/examples/pay-external-account.js   (sandbox platform; environment: see setup.ts)
  */
-import type { Page } from '@payments-platform/client';
+import { addUsdBankAccount, fundedUsdCustomer, usd } from './customers.js';
 import { check, platformClient, run, show, step, uniqueRef } from './setup.js';
 import type { InternalAccount } from './wallet.js';
-
-interface ExternalAccount {
-  id: string;
-  status: string;
-  currency: string;
-  beneficiaryVerificationStatus?: string;
-}
 
 interface Quote {
   id: string;
@@ -51,47 +44,23 @@ interface Transaction {
   failureReason?: string;
 }
 
-const usd = (cents: number) => `${(cents / 100).toFixed(2)} USD`;
-
 run('pay-external-account', async () => {
   const client = platformClient();
 
   step('Create a customer and fund its USD account (sandbox)');
-  const customer = await client.post<{ id: string }>('/customers', {
-    platformCustomerId: uniqueRef('payer'),
-    customerType: 'INDIVIDUAL',
-    fullName: 'Katherine Johnson',
-    currencies: ['USD'],
-  });
-  const accounts = await client.get<Page<InternalAccount>>('/customers/internal-accounts', {
-    customerId: customer.id,
-    currency: 'USD',
-  });
-  const source = accounts.data[0];
-  check(source, 'the customer has no USD account');
-  await client.post(
-    `/sandbox/internal-accounts/${source.id}/fund`,
-    { amount: 50_000 },
-    { idempotencyKey: uniqueRef('fund') },
+  const { customer, account: source } = await fundedUsdCustomer(
+    client,
+    { ref: 'payer', fullName: 'Katherine Johnson' },
+    50_000,
   );
   show('customer', customer.id);
   show('account', `${source.id} funded with ${usd(50_000)}`);
 
   step('Add the customer’s bank account');
-  const bank = await client.post<ExternalAccount>(
-    '/customers/external-accounts',
-    {
-      customerId: customer.id,
-      currency: 'USD',
-      accountInfo: {
-        accountType: 'USD_ACCOUNT',
-        accountNumber: '000123456789',
-        routingNumber: '021000021',
-        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Katherine Johnson' },
-      },
-    },
-    { idempotencyKey: uniqueRef('bank') },
-  );
+  const bank = await addUsdBankAccount(client, customer.id, {
+    fullName: 'Katherine Johnson',
+    accountNumber: '000123456789',
+  });
   show('bank account', bank.id);
   show('beneficiary', bank.beneficiaryVerificationStatus);
 

@@ -82,21 +82,52 @@ const postTool = (name: string, description: string, path: string, body: Dto): A
   request: idempotentPost(path),
 });
 
+/** The agent itself: GET /agents/me. */
+const getAgentTool = (): AgentTool => ({
+  name: 'get_agent',
+  description:
+    'This agent: its profile, policy (permissions, spending limits, execution modes) and usage so ' +
+    'far today and this month.',
+  inputSchema: noInput,
+  request: () => ({ method: 'GET', path: '/agents/me' }),
+});
+
+/** Executing a quote: an idempotent POST, with the wallet signature in a header for an EMBEDDED_WALLET source. */
+const executeQuoteTool = (): AgentTool => ({
+  name: 'execute_quote',
+  description:
+    'Execute a quote. The policy decides: an action APPROVED with its transaction, PENDING_APPROVAL' +
+    ' (poll get_action), or an error such as VELOCITY_LIMIT_EXCEEDED. Needs EXECUTE_QUOTES.',
+  inputSchema: withInputs(
+    noInput,
+    {
+      quoteId: id('Quote'),
+      idempotencyKey,
+      walletSignature: {
+        type: 'string',
+        minLength: 1,
+        description: 'Service-Wallet-Signature over the quote’s payloadToSign; only for an EMBEDDED_WALLET source.',
+      },
+    },
+    ['quoteId'],
+  ),
+  request: (a, newKey) => ({
+    method: 'POST',
+    path: `/agents/me/quotes/${enc(String(a.quoteId))}/execute`,
+    headers: {
+      'Idempotency-Key': String(a.idempotencyKey ?? newKey()),
+      ...(a.walletSignature ? { 'Service-Wallet-Signature': String(a.walletSignature) } : {}),
+    },
+  }),
+});
+
 /**
  * The agent-side operations of the API as MCP tools. Input schemas come from the DTOs of
  * `apps/api/src/agents/agent-me.dto.ts`, so a tool accepts exactly what the endpoint validates.
  */
-// eslint-disable-next-line max-lines-per-function -- 103 lines, to be split
 export function agentTools(): AgentTool[] {
   return [
-    {
-      name: 'get_agent',
-      description:
-        'This agent: its profile, policy (permissions, spending limits, execution modes) and usage so ' +
-        'far today and this month.',
-      inputSchema: noInput,
-      request: () => ({ method: 'GET', path: '/agents/me' }),
-    },
+    getAgentTool(),
     listTool(
       'list_internal_accounts',
       'The customer’s internal accounts with their balances (amounts in the currency’s smallest ' +
@@ -133,33 +164,7 @@ export function agentTools(): AgentTool[] {
       AgentCreateQuoteDto,
     ),
     getTool('get_quote', 'A quote this agent created, with its status.', '/agents/me/quotes', 'quoteId', 'Quote'),
-    {
-      name: 'execute_quote',
-      description:
-        'Execute a quote. The policy decides: an action APPROVED with its transaction, PENDING_APPROVAL' +
-        ' (poll get_action), or an error such as VELOCITY_LIMIT_EXCEEDED. Needs EXECUTE_QUOTES.',
-      inputSchema: withInputs(
-        noInput,
-        {
-          quoteId: id('Quote'),
-          idempotencyKey,
-          walletSignature: {
-            type: 'string',
-            minLength: 1,
-            description: 'Service-Wallet-Signature over the quote’s payloadToSign; only for an EMBEDDED_WALLET source.',
-          },
-        },
-        ['quoteId'],
-      ),
-      request: (a, newKey) => ({
-        method: 'POST',
-        path: `/agents/me/quotes/${enc(String(a.quoteId))}/execute`,
-        headers: {
-          'Idempotency-Key': String(a.idempotencyKey ?? newKey()),
-          ...(a.walletSignature ? { 'Service-Wallet-Signature': String(a.walletSignature) } : {}),
-        },
-      }),
-    },
+    executeQuoteTool(),
     postTool(
       'transfer_in',
       'Move money from one of the customer’s external accounts into one of its internal accounts ' +

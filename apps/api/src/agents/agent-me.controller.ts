@@ -44,6 +44,7 @@ import {
   AgentTransferInDto,
   AgentTransferOutDto,
 } from './agent-me.dto.js';
+import { AGENT_ME_TEXT } from '../docs/descriptions/agents.js';
 
 /** A transfer the agent asks for: idempotent, evaluated by the policy, answered with the agent action. */
 const Transfer = (path: string, summary: string, description: string) =>
@@ -89,7 +90,7 @@ export class AgentMeController {
   @Get()
   @ApiDoc({
     summary: 'The agent itself',
-    description: 'Profile, policy and usage (as of the platform clock).',
+    description: AGENT_ME_TEXT.me,
     auth: 'bearer',
     responses: ok('The agent', 'Agent'),
   })
@@ -98,7 +99,7 @@ export class AgentMeController {
   }
 
   @GetPage('actions', 'The agent’s actions', 'actions', 'AgentAction', {
-    description: 'Newest first. Poll an action for the platform’s decision.',
+    description: AGENT_ME_TEXT.listActions,
     auth: 'bearer',
   })
   listActions(@Query() q: AgentListActionsQuery, @CurrentAgent() agent: AgentPrincipal) {
@@ -112,7 +113,7 @@ export class AgentMeController {
   }
 
   @GetPage('internal-accounts', 'The customer’s internal accounts', 'accounts', 'InternalAccount', {
-    description: 'With balances. Needs VIEW_TRANSACTIONS.',
+    description: AGENT_ME_TEXT.internalAccounts,
     auth: 'bearer',
     errors: [403],
   })
@@ -123,9 +124,7 @@ export class AgentMeController {
   }
 
   @GetPage('transactions', 'The customer’s transactions', 'transactions', 'Transaction', {
-    description:
-      'Newest first unless sortOrder=asc; dates are inclusive; a customer filter is not accepted. ' +
-      'Needs VIEW_TRANSACTIONS.',
+    description: AGENT_ME_TEXT.transactions,
     auth: 'bearer',
     errors: [403],
   })
@@ -135,7 +134,7 @@ export class AgentMeController {
   }
 
   @GetOne('transactions/:transactionId', 'One of the customer’s transactions', ok('The transaction', 'Transaction'), {
-    description: 'Another customer’s answers 404. Needs VIEW_TRANSACTIONS.',
+    description: AGENT_ME_TEXT.transaction,
     auth: 'bearer',
     errors: [403],
   })
@@ -150,13 +149,7 @@ export class AgentMeController {
   @Idempotent()
   @ApiDoc({
     summary: 'Create a quote',
-    description:
-      'From one of the customer’s accounts to another of its accounts or a UMA address (any account not ' +
-      'the customer’s, as source or destination: 404), or REALTIME_FUNDING: the customer pays ' +
-      'in by the quote’s paymentInstructions and the quote starts when the funds arrive (source.customerId, ' +
-      'if given, must be the agent’s customer). Needs CREATE_QUOTES (and EXECUTE_QUOTES with ' +
-      'immediatelyExecute, which for an account source is then evaluated like an execute). 403 for a paused ' +
-      'agent or an account the policy does not allow.',
+    description: AGENT_ME_TEXT.createQuote,
     auth: 'bearer',
     responses: created('The quote', 'Quote'),
     errors: [403, 404, 409, 422],
@@ -166,7 +159,7 @@ export class AgentMeController {
   }
 
   @GetOne('quotes/:quoteId', 'A quote this agent created', ok('The quote', 'Quote'), {
-    description: 'Any other quote answers 404.',
+    description: AGENT_ME_TEXT.quote,
     auth: 'bearer',
   })
   async quote(@IdParam('Quote', 'quoteId') id: string, @CurrentAgent() agent: AgentPrincipal) {
@@ -176,10 +169,7 @@ export class AgentMeController {
 
   @IdempotentAction('quotes/:quoteId/execute')
   @ApiResource('Execute a quote', ok('The agent action', 'AgentAction'), {
-    description:
-      'Evaluated by the policy (EXECUTE_QUOTES): APPROVED with its transaction, PENDING_APPROVAL ' +
-      'without one, or 403. An EMBEDDED_WALLET source needs Service-Wallet-Signature over the ' +
-      'quote’s payloadToSign (401 without it). 409 when expired or no longer pending.',
+    description: AGENT_ME_TEXT.execute,
     auth: 'bearer',
     errors: [403, 409, 422],
   })
@@ -195,31 +185,18 @@ export class AgentMeController {
     });
   }
 
-  @Transfer(
-    'transfer-in',
-    'Transfer in',
-    'From one of the customer’s external accounts into one of its internal accounts. Evaluated by ' +
-      'the policy (CREATE_TRANSFERS). amount is optional in the schema, as in the public API, but a pull ' +
-      'needs it: 400 INVALID_AMOUNT without it.',
-  )
+  @Transfer('transfer-in', 'Transfer in', AGENT_ME_TEXT.transferIn)
   transferIn(@Body() body: AgentTransferInDto, @CurrentAgent() agent: AgentPrincipal) {
     return this.actions.transfer(agent, 'IN', body);
   }
 
-  @Transfer(
-    'transfer-out',
-    'Transfer out',
-    'From one of the customer’s internal accounts to one of its external accounts. Evaluated by ' +
-      'the policy (CREATE_TRANSFERS); 400 INSUFFICIENT_FUNDS when the balance does not cover it. Without ' +
-      'amount the account’s whole available balance is sent, and the policy judges that amount (400 ' +
-      'INVALID_AMOUNT when the balance is empty).',
-  )
+  @Transfer('transfer-out', 'Transfer out', AGENT_ME_TEXT.transferOut)
   transferOut(@Body() body: AgentTransferOutDto, @CurrentAgent() agent: AgentPrincipal) {
     return this.actions.transfer(agent, 'OUT', body);
   }
 
   @GetPage('external-accounts', 'The customer’s external accounts', 'external accounts', 'ExternalAccount', {
-    description: 'Needs MANAGE_EXTERNAL_ACCOUNTS.',
+    description: AGENT_ME_TEXT.listExternalAccounts,
     auth: 'bearer',
     errors: [403],
   })
@@ -237,7 +214,7 @@ export class AgentMeController {
   @Idempotent()
   @ApiDoc({
     summary: 'Add an external account',
-    description: 'For the agent’s customer. Needs MANAGE_EXTERNAL_ACCOUNTS; 403 for a paused agent.',
+    description: AGENT_ME_TEXT.createExternalAccount,
     auth: 'bearer',
     responses: created('The external account', 'ExternalAccount'),
     errors: [403, 404, 409],
@@ -256,11 +233,7 @@ export class AgentMeController {
     'external-accounts/:externalAccountId',
     'One of the customer’s external accounts',
     ok('The external account', 'ExternalAccount'),
-    {
-      description: 'Another customer’s answers 404. Needs MANAGE_EXTERNAL_ACCOUNTS.',
-      auth: 'bearer',
-      errors: [403],
-    },
+    { description: AGENT_ME_TEXT.externalAccount, auth: 'bearer', errors: [403] },
   )
   async externalAccount(
     @IdParam('ExternalAccount', 'externalAccountId') id: string,
@@ -273,7 +246,7 @@ export class AgentMeController {
   @Delete('external-accounts/:externalAccountId')
   @HttpCode(204)
   @ApiResource('Delete one of the customer’s external accounts', noContent('Deleted'), {
-    description: 'Needs MANAGE_EXTERNAL_ACCOUNTS; 403 for a paused agent.',
+    description: AGENT_ME_TEXT.deleteExternalAccount,
     auth: 'bearer',
     errors: [403],
   })

@@ -10,21 +10,7 @@ import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { IdParam } from '../http/id-pipe.js';
 import { AuditHistoryQuery, AuditStateQuery } from './audit.dto.js';
-
-const PAGING = 'Cursor-paginated in event order. A resource of another platform answers 404.';
-const HISTORY =
-  'Every event of the resource in the order it was recorded, from the event log: recordedAt (store time), ' +
-  'occurredAt (the business time on the platform clock, when the event carries one), type, actor and ' +
-  'correlation id (from the event metadata) and the event data as `changes`, with secret material, hashes ' +
-  `of secrets, OTPs and keys shown as [REDACTED]. ${PAGING}`;
-
-const STATE =
-  'resource is cards, transactions, internal-accounts or customers. The resource folded with the write ' +
-  'path from the events whose time is at or before asOf, shown as the live endpoint shows it (an internal ' +
-  'account with its balance then). An event’s time is its business time (the platform clock, which a ' +
-  'sandbox platform may have advanced) when it carries one; an event without one takes the time of the ' +
-  'event decided with it; folding stops at the first event after asOf. A resource that did not exist yet, ' +
-  'or belongs to another platform, answers 404.';
+import { AUDIT_TEXT, HISTORY, STATE } from '../docs/descriptions/audit.js';
 
 const KINDS: Record<AuditResource, ResourceKind> = {
   cards: 'Card',
@@ -37,7 +23,7 @@ const history = (summary: string, description = HISTORY, schema = 'list:AuditHis
   summary,
   tag: 'Audit',
   description,
-  responses: { 200: { description: 'A page of events, oldest first', schema } },
+  responses: { 200: { description: AUDIT_TEXT.historyResponse200, schema } },
   errors: [404],
 });
 
@@ -61,11 +47,7 @@ export class AuditController {
   @ApiDoc({
     summary: 'Operations overview: log and projection health, queue depth, counts, webhook outcomes, balances',
     tag: 'Audit',
-    description:
-      'What the operations console shows as health, for the calling platform only: the position of its newest ' +
-      'event and how many of its events the read models have not applied yet, its jobs waiting, delayed, ' +
-      'running and dead in each queue, resource counts, webhook deliveries by status, settlement balances ' +
-      'and its newest events. Nothing shows how busy other platforms are.',
+    description: AUDIT_TEXT.overview,
     responses: ok('Overview', 'OperationsOverview'),
   })
   async overview(@CurrentActor() actor: Actor) {
@@ -76,12 +58,7 @@ export class AuditController {
   @ApiDoc({
     summary: 'Events set aside by a shared processor',
     tag: 'Audit',
-    description:
-      "The calling platform's events that a shared processor (the webhook dispatcher, a projection, the card " +
-      'reactor) could not handle and stepped over so that every other event goes on: which processor, where in ' +
-      'the log, the event type and stream, and the failure (its kind and message). A failure that says a store ' +
-      'is unavailable is retried from the checkpoint instead; any other is tried three times (waiting 0.1 s, then ' +
-      '1 s) before the event is set aside. Newest first, cursor-paginated.',
+    description: AUDIT_TEXT.setAside,
     responses: ok('A page of set-aside events', 'list:AuditSetAsideEvent'),
   })
   setAside(@Query() q: AuditHistoryQuery, @CurrentActor() actor: Actor) {
@@ -95,12 +72,7 @@ export class AuditController {
   }
 
   @Get('transactions/:transactionId/history')
-  @ApiDoc(
-    history(
-      'History of a transaction',
-      `${HISTORY} A transaction created from a quote shows the quote's events too (they share one stream).`,
-    ),
-  )
+  @ApiDoc(history('History of a transaction', AUDIT_TEXT.transaction))
   transaction(
     @IdParam('Transaction', 'transactionId') id: string,
     @Query() q: AuditHistoryQuery,
@@ -110,15 +82,7 @@ export class AuditController {
   }
 
   @Get('transactions/:transactionId/ledger')
-  @ApiDoc(
-    history(
-      'Ledger legs of a transaction',
-      'The transfers of the platform ledger made for the transaction: holds (PENDING), their posts and voids, and ' +
-        'settled transfers, each with the debited and credited account, amount, currency and code, in ledger ' +
-        `order. ${PAGING}`,
-      'list:AuditLedgerLeg',
-    ),
-  )
+  @ApiDoc(history('Ledger legs of a transaction', AUDIT_TEXT.transactionLedger, 'list:AuditLedgerLeg'))
   transactionLedger(
     @IdParam('Transaction', 'transactionId') id: string,
     @Query() q: AuditHistoryQuery,
@@ -128,15 +92,7 @@ export class AuditController {
   }
 
   @Get('internal-accounts/:accountId/history')
-  @ApiDoc(
-    history(
-      'Ledger postings of an internal account',
-      'The ledger postings that touch the account, from the platform ledger stream in order, each with the ' +
-        'posted balance (credits less debits, minor units) right after it. PENDING holds do not change the ' +
-        `posted balance; POSTED and VOIDED resolve them. ${PAGING}`,
-      'list:AuditPosting',
-    ),
-  )
+  @ApiDoc(history('Ledger postings of an internal account', AUDIT_TEXT.account, 'list:AuditPosting'))
   account(
     @IdParam('InternalAccount', 'accountId') id: string,
     @Query() q: AuditHistoryQuery,

@@ -17,16 +17,12 @@ import {
   ListBeneficialOwnersQuery,
   UpdateBeneficialOwnerDto,
 } from './beneficial-owner.dto.js';
+import { BENEFICIAL_OWNERS_TEXT } from '../docs/descriptions/beneficial-owners.js';
 
 /** A validated body as plain JSON: what is recorded in the owner's events. */
 const plain = <T>(body: object): T => JSON.parse(JSON.stringify(body)) as T;
 
 const OwnerId = () => IdParam('BeneficialOwner', 'beneficialOwnerId');
-
-const KYB =
-  'The business’s KYB status (kybStatus) takes its owners into account: it is APPROVED only when its own ' +
-  'check and every owner are, otherwise the worst of them (REJECTED before PENDING); each change of it ' +
-  'sends CUSTOMER.KYB_<STATUS>.';
 
 /** People who own or control a business customer, each with a KYC of their own. */
 @Controller('beneficial-owners')
@@ -40,11 +36,7 @@ export class BeneficialOwnersController {
   @Idempotent()
   @ApiDoc({
     summary: 'Create a beneficial owner',
-    description:
-      'Adds an owner, director or officer to a BUSINESS customer of the platform (another platform’s or ' +
-      'an unknown customer: 404; an INDIVIDUAL: 400 INVALID_INPUT on customerId). The owner goes through ' +
-      'KYC at once. Sandbox: the last three characters of personalInfo.lastName select 001 PENDING, ' +
-      `002 REJECTED, otherwise APPROVED; production platforms start PENDING. ${KYB}`,
+    description: BENEFICIAL_OWNERS_TEXT.create,
     responses: created('The beneficial owner', 'BeneficialOwner'),
     errors: [404],
   })
@@ -55,7 +47,7 @@ export class BeneficialOwnersController {
   }
 
   @GetPage('', 'List the beneficial owners of a business customer', 'beneficial owners', 'BeneficialOwner', {
-    description: 'Newest first. An unknown or another platform’s customer is 404; an INDIVIDUAL is 400.',
+    description: BENEFICIAL_OWNERS_TEXT.list,
     errors: [404],
   })
   list(@Query() query: ListBeneficialOwnersQuery, @CurrentActor() actor: Actor) {
@@ -69,10 +61,7 @@ export class BeneficialOwnersController {
 
   @Patch(':beneficialOwnerId')
   @ApiResource('Update a beneficial owner', ok('The updated beneficial owner', 'BeneficialOwner'), {
-    description:
-      'Only the fields given change; personalInfo field by field (an address as a whole). Changed ' +
-      'personal information is checked again (sandbox: by the last name’s suffix; production: PENDING); ' +
-      `roles and ownershipPercentage alone keep the KYC status. ${KYB}`,
+    description: BENEFICIAL_OWNERS_TEXT.update,
   })
   async update(@OwnerId() id: string, @Body() body: UpdateBeneficialOwnerDto, @CurrentActor() actor: Actor) {
     await this.commands.execute(new UpdateBeneficialOwnerCommand(id, plain<BeneficialOwnerChanges>(body), actor));

@@ -5,6 +5,7 @@ import { WithdrawalFees } from '#application/crypto/withdrawal-fees.js';
 import type { Actor } from '#application/tokens.js';
 import { ApiDoc, ok } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
+import { CRYPTO_TEXT } from '../docs/descriptions/crypto.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
@@ -37,13 +38,7 @@ export class CryptoController {
   @HttpCode(200)
   @ApiDoc({
     summary: 'Estimate a crypto withdrawal fee',
-    description:
-      'What withdrawing `amount` from a crypto internal account to an external address would cost; nothing is ' +
-      'recorded or moved. networkFee is in the smallest unit of networkFeeAsset (informational); totalFee ' +
-      '(the network fee converted to the withdrawal currency plus applicationFee) and netAmount (what the ' +
-      'recipient would receive) are in the smallest unit of the withdrawal currency. 400 INVALID_CURRENCY when the ' +
-      'account does not hold `currency`, INVALID_INPUT for a network that does not carry it, ' +
-      'AMOUNT_OUT_OF_RANGE when the fee would take the whole amount.',
+    description: CRYPTO_TEXT.estimate,
     responses: ok('The estimate', 'EstimateCryptoWithdrawalFeeResponse'),
     errors: [404],
   })

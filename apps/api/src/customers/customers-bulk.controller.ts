@@ -12,16 +12,10 @@ import { invalidInput } from '../http/errors.js';
 import { idempotencyKeyOf, UploadIdempotency } from '../http/idempotency.interceptor.js';
 import { receiveMultipart } from '../http/multipart-form.js';
 import type { HttpRequest, HttpResponse } from '../http/platform.js';
+import { CUSTOMERS_BULK_TEXT } from '../docs/descriptions/customers.js';
 
 /** Largest CSV file an upload may carry. */
 export const MAX_CSV_BYTES = 32 * 1024 * 1024;
-
-const CSV_FORMAT =
-  'One customer per row, columns named in the header, in any order. Required in the header: umaAddress, ' +
-  'platformCustomerId, customerType (INDIVIDUAL or BUSINESS), addressLine1, city, state, postalCode, country ' +
-  '(ISO 3166-1 alpha-2). Individuals also need fullName and birthDate (YYYY-MM-DD), businesses ' +
-  'businessLegalName. Optional: addressLine2, email, businessRegistrationNumber, businessTaxId, and ' +
-  'platformAccountId and description (accepted, not kept). A UMA address may be written without its `$`.';
 
 /** Bulk customer imports from CSV files, as the public API shapes them. */
 @ApiTags('Customers')
@@ -39,16 +33,11 @@ export class CustomersBulkController {
   @IdempotencyKeyHeader()
   @ApiDoc({
     summary: 'Upload customers in a CSV file',
-    description:
-      `${CSV_FORMAT} The file is checked whole before anything is stored: a header with a missing, ` +
-      'unknown or repeated column, a file that is not CSV, without rows or with more than 100,000 is a ' +
-      '400 INVALID_INPUT whose `details.errors` say why. Then a job creates the customers in the background, ' +
-      'each row exactly as POST /customers would (same checks, uniqueness and sandbox KYC outcome); follow it ' +
-      'with GET /customers/bulk/jobs/{jobId} or the BULK_UPLOAD webhook. Idempotency-Key identifies the ' +
-      'file by its bytes. A process checks a bounded number of uploads at once (per platform and in all); ' +
-      'an upload past the bound waits its turn before it is answered.',
+    description: CUSTOMERS_BULK_TEXT.uploadCsv,
     upload: { field: 'file', description: `The CSV file, at most ${MAX_CSV_BYTES} bytes.` },
-    responses: { 202: { description: 'Accepted: the import job', schema: 'BulkCustomerImportJobAccepted' } },
+    responses: {
+      202: { description: CUSTOMERS_BULK_TEXT.uploadCsvResponse202, schema: 'BulkCustomerImportJobAccepted' },
+    },
     errors: [413, 415],
   })
   async uploadCsv(
@@ -86,7 +75,7 @@ export class CustomersBulkController {
   }
 
   @GetOne('jobs/:jobId', 'Get a bulk import job', ok('The job', 'BulkCustomerImportJob'), {
-    description: 'Status, progress counts and every failed row with its line. Another platform’s job is 404.',
+    description: CUSTOMERS_BULK_TEXT.job,
   })
   job(@IdParam('Job', 'jobId') jobId: string, @CurrentActor() actor: Actor) {
     return this.queries.job(actor.platformId, jobId);

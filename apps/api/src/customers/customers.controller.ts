@@ -15,6 +15,7 @@ import { IdParam } from '../http/id-pipe.js';
 import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { CreateCustomerDto, ListCustomersQuery, UpdateCustomerDto } from './customer.dto.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
+import { CUSTOMERS_TEXT } from '../docs/descriptions/customers.js';
 
 @Controller('customers')
 export class CustomersController {
@@ -27,13 +28,7 @@ export class CustomersController {
   @Idempotent()
   @ApiDoc({
     summary: 'Create a customer',
-    description:
-      'Opens one internal account per enabled currency (USD when none given; a currency the service ' +
-      'does not support is 400 INVALID_CURRENCY). kycStatus (individuals) or kybStatus (businesses) ' +
-      'records the platform’s own result; without it, in the sandbox the outcome follows the last three ' +
-      'characters of the last name or registration number: 001 PENDING, 002 REJECTED, otherwise ' +
-      'APPROVED. platformCustomerId (the customer’s uuid when omitted) is unique per platform ' +
-      '(409 CONFLICT) and umaAddress in the installation (409 UMA_ADDRESS_EXISTS).',
+    description: CUSTOMERS_TEXT.create,
     responses: created('The customer', 'Customer'),
     errors: [409],
   })
@@ -42,7 +37,7 @@ export class CustomersController {
     return this.queries.customer(actor.platformId, id);
   }
 
-  @GetPage('', 'List customers', 'customers', 'Customer', { description: 'Newest first. Date filters are inclusive.' })
+  @GetPage('', 'List customers', 'customers', 'Customer', { description: CUSTOMERS_TEXT.list })
   list(@Query() query: ListCustomersQuery, @CurrentActor() actor: Actor) {
     return this.queries.listCustomers(actor.platformId, query);
   }
@@ -54,12 +49,7 @@ export class CustomersController {
 
   @Patch(':customerId')
   @ApiSignedResource('Update a customer', ok('The updated customer', 'Customer'), {
-    description:
-      'customerType, when given, must be the customer’s. Fields of businessInfo not given are kept. ' +
-      'kycStatus/kybStatus records the platform’s own result (APPROVED activates the accounts). ' +
-      'Adding a currency opens an internal account in it; currencies cannot be removed. Changing ' +
-      'the email of a customer whose embedded wallet has an EMAIL_OTP credential is a signed ' +
-      'retry (stamped by a session of that wallet) and the credential follows the new email.',
+    description: CUSTOMERS_TEXT.update,
     errors: [409],
   })
   async update(
@@ -78,9 +68,7 @@ export class CustomersController {
   @Delete(':customerId')
   @HttpCode(200)
   @ApiResource('Delete a customer (soft)', ok('The customer with isDeleted true', 'Customer'), {
-    description:
-      'Closes the customer’s accounts; refused while they hold funds (409). A customer deleted before ' +
-      'answers 410 CUSTOMER_DELETED.',
+    description: CUSTOMERS_TEXT.remove,
     errors: [409, 410],
   })
   async remove(@IdParam('Customer', 'customerId') id: string, @CurrentActor() actor: Actor) {

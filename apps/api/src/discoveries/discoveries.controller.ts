@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { DiscoveryQueries } from '#application/discoveries/discovery-queries.js';
 import { OptionalText } from '../http/fields.js';
 import { ApiDoc, ok } from '../docs/api-doc.js';
+import { DISCOVERIES_TEXT } from '../docs/descriptions/discoveries.js';
 
 export class ListDiscoveriesQuery {
   /** ISO 3166-1 alpha-2 country code, e.g. PH (any case). */
@@ -20,10 +21,7 @@ export class DiscoveriesController {
   @Get()
   @ApiDoc({
     summary: 'List receiving institutions',
-    description:
-      'The banks and payment providers that can receive in a corridor, filtered by country and/or currency ' +
-      '(neither: every corridor; an unknown corridor: an empty list). Give an entry’s bankName as ' +
-      '`bankName` when creating an external account. Not paginated.',
+    description: DISCOVERIES_TEXT.list,
     responses: ok('The matching institutions', 'DiscoveryList'),
   })
   list(@Query() query: ListDiscoveriesQuery) {

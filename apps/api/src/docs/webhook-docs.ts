@@ -1,3 +1,4 @@
+import { WEBHOOK_FAMILIES, type WebhookFamilyText } from './descriptions/webhooks.js';
 import { INCOMING_PAYMENT_WEBHOOK_TYPES, OUTGOING_PAYMENT_WEBHOOK_TYPES } from '#domain/webhooks/payment-webhooks.js';
 
 type Schema = Record<string, unknown>;
@@ -110,8 +111,7 @@ const APPROVAL_REPLIES: Record<string, Schema> = {
 
 /** One webhook family: the envelope with its `type` values and the resource `data` carries. */
 function webhook(
-  summary: string,
-  description: string,
+  { summary, description }: WebhookFamilyText,
   types: string[],
   data: Schema,
   responses?: Record<string, Schema>,
@@ -149,50 +149,29 @@ function webhook(
  * webhook types, each with its payload schema (the envelope, its `type` values and the resource in `data`) and
  * the two signatures' headers.
  */
-// eslint-disable-next-line max-lines-per-function -- 98 lines, to be split
 export function webhookDocs(components: Record<string, Schema>): Record<string, Schema> {
   const kyc = statuses(components, 'Customer', 'kycStatus');
   return {
     customer: webhook(
-      'Customer KYC or KYB status changed',
-      'An individual’s KYC (`CUSTOMER.KYC_<STATUS>`) or a business’s KYB (`CUSTOMER.KYB_<STATUS>`, its own check ' +
-        'and its beneficial owners together) changed.',
+      WEBHOOK_FAMILIES.customer,
       [...kyc.map((s) => `CUSTOMER.KYC_${s}`), ...kyc.map((s) => `CUSTOMER.KYB_${s}`)],
       ref('Customer'),
     ),
     'internal-account': webhook(
-      'Internal account balance or status updated',
-      'A posting changed the balance of an internal account (`INTERNAL_ACCOUNT.BALANCE_UPDATED`), or its status ' +
-        'changed (`INTERNAL_ACCOUNT.STATUS_UPDATED`: activated by KYC approval, closed with its deleted customer).',
+      WEBHOOK_FAMILIES['internal-account'],
       ['INTERNAL_ACCOUNT.BALANCE_UPDATED', 'INTERNAL_ACCOUNT.STATUS_UPDATED'],
       ref('InternalAccount'),
     ),
     verification: webhook(
-      'Verification recorded',
-      'A verification of a customer was recorded: `VERIFICATION.<verificationStatus>` with the Verification.',
+      WEBHOOK_FAMILIES.verification,
       VERIFICATION_WEBHOOK_STATUSES.map((s) => `VERIFICATION.${s}`),
       ref('Verification'),
     ),
-    'outgoing-payment': webhook(
-      'Outgoing payment status',
-      'A payment the platform sent (a quote executed, a transfer out) changed status: `PENDING`, `PROCESSING`, ' +
-        '`COMPLETED`, `FAILED`, `EXPIRED` follow the status (nothing for CREATED); `REFUND_PENDING` when money ' +
-        'starts going back to the source, `REFUND_COMPLETED` when it is back (a payment returned after completion, ' +
-        'or ending REJECTED or REFUNDED), `REFUND_FAILED` when payout and refund both failed; these carry `refund`.',
-      [...OUTGOING_PAYMENT_WEBHOOK_TYPES],
-      { allOf: [ref('Transaction'), { type: 'object', properties: { refund: REFUND } }] },
-    ),
+    'outgoing-payment': webhook(WEBHOOK_FAMILIES['outgoing-payment'], [...OUTGOING_PAYMENT_WEBHOOK_TYPES], {
+      allOf: [ref('Transaction'), { type: 'object', properties: { refund: REFUND } }],
+    }),
     'incoming-payment': webhook(
-      'Incoming payment: approval request and status',
-      'A payment to one of the platform’s customers changed status: `COMPLETED`, or `FAILED` for every way of not ' +
-        'completing (FAILED, REJECTED, REFUNDED, EXPIRED). `INCOMING_PAYMENT.PENDING` asks the platform to approve ' +
-        'an UMA payment, with `requestedReceiverCustomerInfoFields` (what the sender’s side wants to know about ' +
-        'the receiver and the customer’s registration lacks). The reply decides: 200 approves (give the requested ' +
-        'fields in `receiverCustomerInfo`; a mandatory one missing fails the payment with ' +
-        '`MISSING_MANDATORY_PAYEE_DATA`), 202 leaves it pending for `POST /transactions/{id}/approve` or ' +
-        '`/reject`, 403 rejects it (REJECTED), 422 (`requiredFields`: counterparty information the platform ' +
-        'needs and did not get) rejects it as well. Any other reply is a failed delivery, retried until the ' +
-        'payment is decided or times out (`PAYMENT_APPROVAL_TIMED_OUT`).',
+      WEBHOOK_FAMILIES['incoming-payment'],
       [...INCOMING_PAYMENT_WEBHOOK_TYPES],
       {
         allOf: [
@@ -214,37 +193,14 @@ export function webhookDocs(components: Record<string, Schema>): Record<string, 
       },
       APPROVAL_REPLIES,
     ),
-    invitation: webhook(
-      'Invitation claimed',
-      'An invitation of one of the platform’s customers was claimed.',
-      ['INVITATION_CLAIMED'],
-      ref('Invitation'),
-    ),
-    card: webhook(
-      'Card state or funding sources changed',
-      'A card moved to another state, or its funding sources changed.',
-      ['card.state_change', 'card.funding_source_change'],
-      ref('Card'),
-    ),
-    'agent-action': webhook(
-      'Agent action pending approval',
-      'An agent’s spend waits for the platform’s approval (`POST /agents/{agentId}/actions/{actionId}/approve` ' +
-        'or `/reject`); `data` is the whole AgentAction with its quote or transfer.',
-      ['AGENT_ACTION.PENDING_APPROVAL'],
-      ref('AgentAction'),
-    ),
+    invitation: webhook(WEBHOOK_FAMILIES.invitation, ['INVITATION_CLAIMED'], ref('Invitation')),
+    card: webhook(WEBHOOK_FAMILIES.card, ['card.state_change', 'card.funding_source_change'], ref('Card')),
+    'agent-action': webhook(WEBHOOK_FAMILIES['agent-action'], ['AGENT_ACTION.PENDING_APPROVAL'], ref('AgentAction')),
     'bulk-upload': webhook(
-      'Bulk customer import finished',
-      'A bulk customer import finished; `data` is the job with its first errors (`errorsTruncated: true` when ' +
-        'more were left out).',
+      WEBHOOK_FAMILIES['bulk-upload'],
       ['BULK_UPLOAD.COMPLETED', 'BULK_UPLOAD.FAILED'],
       ref('BulkCustomerImportJob'),
     ),
-    test: webhook(
-      'Test webhook',
-      'Sent by `POST /sandbox/webhooks/test` to check a receiver; never retried.',
-      ['TEST'],
-      { type: 'object' },
-    ),
+    test: webhook(WEBHOOK_FAMILIES.test, ['TEST'], { type: 'object' }),
   };
 }

@@ -30,11 +30,8 @@ import { nodeResponse, type HttpResponse } from '../http/platform.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
 import { ListDocumentsQuery, ReplaceDocumentDto, UploadDocumentDto } from './document.dto.js';
 import { DocumentUploadInterceptor, UploadedDocumentFile } from './document-upload.interceptor.js';
+import { DOCUMENTS_TEXT } from '../docs/descriptions/documents.js';
 
-const FILE_RULES =
-  'The file is PDF, JPEG or PNG, recognised by its first bytes (a declared part type other than the ' +
-  'content’s, or other content, is 415); larger than the limit (`DOCUMENT_MAX_BYTES`, 25 MiB by default) ' +
-  'is 413. It is stored by its SHA-256, which the document shows with its size and media type.';
 const DocumentId = () => IdParam('Document', 'documentId');
 
 /** `attachment` with the file name, ASCII for old clients and UTF-8 (RFC 5987) for the rest. */
@@ -57,12 +54,10 @@ export class DocumentsController {
   @Idempotent(DocumentUploadInterceptor)
   @ApiDoc({
     summary: 'Upload a document',
-    description:
-      'multipart/form-data: the file in the `file` part, the other fields as text parts. The ' +
-      `documentHolder is a customer (not deleted) or a beneficial owner of the platform (404 otherwise). ${FILE_RULES}`,
+    description: DOCUMENTS_TEXT.upload,
     responses: created('The document', 'Document'),
     errors: [404, 413, 415],
-    multipart: { fileField: 'file', description: 'The document file: PDF, JPEG or PNG.' },
+    multipart: { fileField: 'file', description: DOCUMENTS_TEXT.uploadFile },
   })
   async upload(
     @Body() body: UploadDocumentDto,
@@ -74,9 +69,7 @@ export class DocumentsController {
     return this.queries.get(actor.platformId, id);
   }
 
-  @GetPage('', 'List documents', 'documents', 'Document', {
-    description: 'Newest first; deleted documents are not listed.',
-  })
+  @GetPage('', 'List documents', 'documents', 'Document', { description: DOCUMENTS_TEXT.list })
   list(@Query() query: ListDocumentsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, query);
   }
@@ -89,13 +82,8 @@ export class DocumentsController {
   @Get(':documentId/content')
   @ApiDoc({
     summary: 'Download a document’s file',
-    description:
-      'An addition to the public API, which has no way to read a file back. The bytes as uploaded, ' +
-      'with `Content-Type` the document’s mediaType, `Content-Disposition: attachment` and its fileName, ' +
-      '`ETag` the SHA-256 in hex and `Repr-Digest` (RFC 9530) the SHA-256 in base64. The file is checked ' +
-      'against its hash while it is sent: stored bytes that no longer match end the connection before ' +
-      'the last byte, so a client never completes a damaged download.',
-    responses: { 200: { description: 'The file', binary: DOCUMENT_MEDIA_TYPES } },
+    description: DOCUMENTS_TEXT.content,
+    responses: { 200: { description: DOCUMENTS_TEXT.contentResponse200, binary: DOCUMENT_MEDIA_TYPES } },
     errors: [404],
   })
   async content(@DocumentId() id: string, @CurrentActor() actor: Actor, @Res() reply: HttpResponse) {
@@ -119,11 +107,9 @@ export class DocumentsController {
   @Put(':documentId')
   @UseInterceptors(DocumentUploadInterceptor)
   @ApiResource('Replace a document', ok('The document', 'Document'), {
-    description:
-      'multipart/form-data with a new file and the details again (those left out are removed); the ' +
-      `holder and createdAt stay. The file it had is erased unless another document has the same bytes. ${FILE_RULES}`,
+    description: DOCUMENTS_TEXT.replace,
     errors: [413, 415],
-    multipart: { fileField: 'file', description: 'The new document file: PDF, JPEG or PNG.' },
+    multipart: { fileField: 'file', description: DOCUMENTS_TEXT.replaceFile },
   })
   async replace(
     @DocumentId() id: string,
@@ -137,9 +123,7 @@ export class DocumentsController {
 
   @Delete(':documentId')
   @HttpCode(204)
-  @ApiResource('Delete a document', noContent('Deleted'), {
-    description: 'Its file is erased unless another document has the same bytes. This cannot be undone.',
-  })
+  @ApiResource('Delete a document', noContent('Deleted'), { description: DOCUMENTS_TEXT.delete })
   async delete(@DocumentId() id: string, @CurrentActor() actor: Actor) {
     await this.commands.execute(new DeleteDocumentCommand(id, actor));
   }

@@ -18,13 +18,9 @@ import {
   ListPlatformExternalAccountsQuery,
 } from './external-account.dto.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
+import { EXTERNAL_ACCOUNTS_TEXT } from '../docs/descriptions/external-account.js';
 
 const tag = 'ExternalAccounts';
-const SANDBOX_NOTE =
-  'In the sandbox the beneficiary name check follows the last three characters of the primary ' +
-  'identifier (account number, IBAN, CLABE, phone number, VPA name, PIX key, address): 102 NOT_MATCHED, 103 ' +
-  'PARTIAL_MATCH, 104 PENDING, 105 refused as an invalid account (400, nothing created), 106 ' +
-  'UNSUPPORTED, 107 CHECKED_BY_RECEIVING_FI, otherwise MATCHED.';
 const AccountId = () => IdParam('ExternalAccount', 'externalAccountId');
 
 /** External accounts of customers and of the platform itself; each path sees only its own kind. */
@@ -40,10 +36,7 @@ export class ExternalAccountsController {
   @Idempotent()
   @ApiDoc({
     summary: 'Add a customer’s external account',
-    description:
-      `The per-type fields of accountInfo are in the ExternalAccountCreateInfo schema; the currency ` +
-      `must be one the account type holds. Without customerId the account is the platform’s own ` +
-      `(listed under /platform/external-accounts). ${SANDBOX_NOTE}`,
+    description: EXTERNAL_ACCOUNTS_TEXT.createForCustomer,
     responses: created('The external account', 'ExternalAccount'),
     errors: [404, 409],
   })
@@ -54,7 +47,7 @@ export class ExternalAccountsController {
   }
 
   @GetPage('customers/external-accounts', 'List customers’ external accounts', 'external accounts', 'ExternalAccount', {
-    description: 'Newest first; deleted accounts are not listed.',
+    description: EXTERNAL_ACCOUNTS_TEXT.listForCustomers,
   })
   listForCustomers(@Query() query: ListCustomerExternalAccountsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, 'customer', query);
@@ -80,7 +73,7 @@ export class ExternalAccountsController {
   @Idempotent()
   @ApiDoc({
     summary: 'Add one of the platform’s own external accounts',
-    description: `As for customers, without customerId. ${SANDBOX_NOTE}`,
+    description: EXTERNAL_ACCOUNTS_TEXT.createForPlatform,
     responses: created('The external account', 'ExternalAccount'),
     errors: [409],
   })
@@ -94,9 +87,7 @@ export class ExternalAccountsController {
     'List the platform’s own external accounts',
     'external accounts',
     'ExternalAccount',
-    {
-      description: 'Newest first; deleted accounts are not listed.',
-    },
+    { description: EXTERNAL_ACCOUNTS_TEXT.listForPlatform },
   )
   listForPlatform(@Query() query: ListPlatformExternalAccountsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, 'platform', query);

@@ -83,21 +83,8 @@ class Refused extends Error {
 /** The file part broke off: a malformed or unfinished form, or a client that went away. */
 class PartFailed extends Error {}
 
-/**
- * The one reader of multipart/form-data requests (document uploads, bulk CSV imports). Reads the request: text
- * fields into an object, the one file part streamed
- * straight into the blob store's staging area (hashed on the way, never held in memory), its type
- * decided from its first bytes. A refusal answers in the error shape: no or another content type
- * 415, a file of a refused type 415, a file past the limit 413 (at once when the declared length
- * already says so), a malformed or unfinished form, a missing or second file, too many or too long
- * fields 400. The staged file is the caller's to publish or discard; after a refusal nothing stays
- * staged.
- */
-// eslint-disable-next-line max-lines-per-function -- 118 lines, to be split
-export async function receiveMultipart<T extends string>(
-  req: HttpRequest,
-  options: MultipartOptions<T>,
-): Promise<ReceivedForm<T>> {
+/** Checks the request's content type and declared length, and makes the parser of its form. */
+function formParser(req: HttpRequest, options: MultipartOptions<string>): busboy.Busboy {
   const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (mediaType !== 'multipart/form-data') {
     throw unsupportedMediaType(`send a multipart/form-data body with the file in the ${options.fileField} part`);
@@ -106,9 +93,8 @@ export async function receiveMultipart<T extends string>(
   if (Number.isFinite(declaredLength) && declaredLength > options.maxFileBytes + FORM_OVERHEAD_BYTES) {
     throw fileTooLarge(options.maxFileBytes);
   }
-  let parser: busboy.Busboy;
   try {
-    parser = busboy({
+    return busboy({
       headers: req.headers,
       defParamCharset: 'utf8',
       limits: {
@@ -126,89 +112,126 @@ export async function receiveMultipart<T extends string>(
     // A multipart content type without a usable boundary.
     throw malformed((error as Error).message);
   }
+}
+
+/** What is gathered of one form while it is parsed, and the one answer given once it ends. */
+class FormReading<T extends string> {
+  private readonly fields: Record<string, string> = {};
+  private readonly errors: FieldError[] = [];
+  private refusal: ApiError | undefined;
+  /** A failure of the service itself (the blob store): answered 500 once the form is read. */
+  private broken: unknown;
+  private staging: Promise<ReceivedForm<T>['file'] | undefined> | undefined;
+  private settled = false;
+
+  constructor(
+    private readonly options: MultipartOptions<T>,
+    private readonly resolve: (form: ReceivedForm<T>) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {}
+
+  refuse(error: ApiError): void {
+    this.refusal ??= error;
+  }
+
+  error(field: string, constraint: string, message: string): void {
+    this.errors.push(fieldError(field, constraint, message));
+  }
+
+  field(name: string, value: string, truncated: boolean): void {
+    if (name === this.options.fileField) {
+      this.error(name, 'isFile', `${name} must be a file part (with a filename)`);
+    } else if (truncated) {
+      this.error(name, 'maxLength', `${name} must not be longer than ${MAX_FIELD_BYTES} bytes`);
+    } else if (Object.hasOwn(this.fields, name)) {
+      this.error(name, 'isUnique', `${name} must be sent once`);
+    } else {
+      // defineProperty: a field named __proto__ stays a field (and is refused below), never a prototype.
+      Object.defineProperty(this.fields, name, { value, enumerable: true, configurable: true, writable: true });
+    }
+  }
+
+  file(name: string, stream: Readable, info: { filename?: string; mimeType?: string }): void {
+    // A form cut off mid-file errors the part too; the parser's own error and close handlers answer for it, and a
+    // part no longer read (refused, or drained) must not turn that into an unhandled error.
+    stream.on('error', () => undefined);
+    const { fileField, maxFileBytes } = this.options;
+    if (name !== fileField || this.staging) {
+      this.error(
+        name,
+        'isFile',
+        this.staging ? 'send one file only' : `${name} is not a file field; send the file in ${fileField}`,
+      );
+      stream.resume();
+      return;
+    }
+    this.staging = stageFile(stream, info, this.options).catch((error: unknown) => {
+      if (error instanceof Refused) this.refuse(error.error);
+      else if (error instanceof BlobTooLarge) this.refuse(fileTooLarge(maxFileBytes));
+      else if (error instanceof PartFailed) this.refuse(malformed(error.message));
+      else this.broken ??= error;
+      // Whatever is left of the part is read and dropped, so that the rest of the form is parsed.
+      if (!stream.destroyed) stream.resume();
+      return undefined;
+    });
+  }
+
+  async finish(): Promise<void> {
+    if (this.settled) return;
+    this.settled = true;
+    const { fileField, fileDescription } = this.options;
+    const file = await this.staging;
+    if (!this.refusal && !this.broken && !file && !this.errors.some((e) => e.field === fileField)) {
+      this.error(fileField, 'isFile', `${fileField} is required: send ${fileDescription} in it`);
+    }
+    const unsafe = unsafeBodyValues(this.fields);
+    const invalid = this.errors.length + unsafe.length > 0 ? invalidInput([...this.errors, ...unsafe]) : undefined;
+    const failure = this.refusal ?? this.broken ?? invalid;
+    if (failure) {
+      await file?.blob.discard().catch(() => undefined);
+      this.reject(failure);
+    } else {
+      this.resolve({ fields: this.fields, file: file! });
+    }
+  }
+}
+
+/**
+ * The one reader of multipart/form-data requests (document uploads, bulk CSV imports). Reads the request: text
+ * fields into an object, the one file part streamed
+ * straight into the blob store's staging area (hashed on the way, never held in memory), its type
+ * decided from its first bytes. A refusal answers in the error shape: no or another content type
+ * 415, a file of a refused type 415, a file past the limit 413 (at once when the declared length
+ * already says so), a malformed or unfinished form, a missing or second file, too many or too long
+ * fields 400. The staged file is the caller's to publish or discard; after a refusal nothing stays
+ * staged.
+ */
+export async function receiveMultipart<T extends string>(
+  req: HttpRequest,
+  options: MultipartOptions<T>,
+): Promise<ReceivedForm<T>> {
+  const parser = formParser(req, options);
   const incoming = nodeRequest(req);
-  // eslint-disable-next-line max-lines-per-function -- 84 lines, to be split
   return new Promise<ReceivedForm<T>>((resolve, reject) => {
-    const fields: Record<string, string> = {};
-    const errors: FieldError[] = [];
-    let refusal: ApiError | undefined;
-    /** A failure of the service itself (the blob store): answered 500 once the form is read. */
-    let broken: unknown;
-    let staging: Promise<ReceivedForm<T>['file'] | undefined> | undefined;
-    let settled = false;
-
-    const refuse = (error: ApiError) => {
-      refusal ??= error;
-    };
-    const finish = async () => {
-      if (settled) return;
-      settled = true;
-      const file = await staging;
-      if (!refusal && !broken && !file && !errors.some((e) => e.field === options.fileField)) {
-        const message = `${options.fileField} is required: send ${options.fileDescription} in it`;
-        errors.push(fieldError(options.fileField, 'isFile', message));
-      }
-      const unsafe = unsafeBodyValues(fields);
-      const invalid = errors.length + unsafe.length > 0 ? invalidInput([...errors, ...unsafe]) : undefined;
-      const failure = refusal ?? broken ?? invalid;
-      if (failure) {
-        await file?.blob.discard().catch(() => undefined);
-        reject(failure);
-      } else {
-        resolve({ fields, file: file! });
-      }
-    };
-
-    parser.on('field', (name, value, info) => {
-      if (name === options.fileField) {
-        errors.push(fieldError(name, 'isFile', `${name} must be a file part (with a filename)`));
-      } else if (info.valueTruncated) {
-        errors.push(fieldError(name, 'maxLength', `${name} must not be longer than ${MAX_FIELD_BYTES} bytes`));
-      } else if (Object.hasOwn(fields, name)) {
-        errors.push(fieldError(name, 'isUnique', `${name} must be sent once`));
-      } else {
-        // defineProperty: a field named __proto__ stays a field (and is refused below), never a prototype.
-        Object.defineProperty(fields, name, { value, enumerable: true, configurable: true, writable: true });
-      }
-    });
-    parser.on('file', (name, stream, info) => {
-      // A form cut off mid-file errors the part too; the parser's own error and close handlers answer for it, and a
-      // part no longer read (refused, or drained) must not turn that into an unhandled error.
-      stream.on('error', () => undefined);
-      if (name !== options.fileField || staging) {
-        const message = staging
-          ? 'send one file only'
-          : `${name} is not a file field; send the file in ${options.fileField}`;
-        errors.push(fieldError(name, 'isFile', message));
-        stream.resume();
-        return;
-      }
-      staging = stageFile(stream, info, options).catch((error: unknown) => {
-        if (error instanceof Refused) refuse(error.error);
-        else if (error instanceof BlobTooLarge) refuse(fileTooLarge(options.maxFileBytes));
-        else if (error instanceof PartFailed) refuse(malformed(error.message));
-        else broken ??= error;
-        // Whatever is left of the part is read and dropped, so that the rest of the form is parsed.
-        if (!stream.destroyed) stream.resume();
-        return undefined;
-      });
-    });
-    parser.on('filesLimit', () => errors.push(fieldError(options.fileField, 'isFile', 'send one file only')));
-    parser.on('fieldsLimit', () => errors.push(fieldError('body', 'maxFields', `send at most ${MAX_FIELDS} fields`)));
-    parser.on('partsLimit', () => errors.push(fieldError('body', 'maxParts', `send at most ${MAX_FIELDS + 1} parts`)));
+    const form = new FormReading(options, resolve, reject);
+    parser.on('field', (name, value, info) => form.field(name, value, info.valueTruncated));
+    parser.on('file', (name, stream, info) => form.file(name, stream, info));
+    parser.on('filesLimit', () => form.error(options.fileField, 'isFile', 'send one file only'));
+    parser.on('fieldsLimit', () => form.error('body', 'maxFields', `send at most ${MAX_FIELDS} fields`));
+    parser.on('partsLimit', () => form.error('body', 'maxParts', `send at most ${MAX_FIELDS + 1} parts`));
     parser.on('error', (error: Error) => {
-      refuse(malformed(error.message));
+      form.refuse(malformed(error.message));
       incoming.unpipe(parser);
       incoming.resume();
-      void finish();
+      void form.finish();
     });
-    parser.on('close', () => void finish());
+    parser.on('close', () => void form.finish());
     incoming.on('close', () => {
       if (incoming.complete) return;
       // The client went away or the request timed out: nobody reads the answer, nothing may stay staged.
-      refuse(malformed('the request was not sent to its end'));
+      form.refuse(malformed('the request was not sent to its end'));
       parser.destroy();
-      void finish();
+      void form.finish();
     });
     incoming.pipe(parser);
   });

@@ -17,6 +17,7 @@ import { invalidInput } from '../http/errors.js';
 import { PageParams } from '../http/list-params.js';
 import { UMA_ADDRESS } from '../http/formats.js';
 import { Idempotent, IdempotentAction } from '../http/idempotency.interceptor.js';
+import { INVITATIONS_TEXT } from '../docs/descriptions/invitations.js';
 
 const STATUSES = ['PENDING', 'CLAIMED', 'EXPIRED', 'CANCELLED'] as const;
 
@@ -70,9 +71,7 @@ export class InvitationsController {
   @Idempotent()
   @ApiDoc({
     summary: 'Create an invitation',
-    description:
-      'inviterUma must be the UMA address of one of the platform’s customers; amountToSend is in ' +
-      'the smallest unit of that customer’s first currency. expiresAt defaults to 30 days ahead (at most 365).',
+    description: INVITATIONS_TEXT.create,
     responses: created('The invitation', 'Invitation'),
   })
   async create(@Body() body: CreateInvitationDto, @CurrentActor() actor: Actor) {
@@ -80,15 +79,13 @@ export class InvitationsController {
     return this.queries.get(code);
   }
 
-  @GetPage('', 'List the platform’s invitations', 'invitations', 'Invitation', {
-    description: 'Newest first. EXPIRED: unclaimed and past expiresAt.',
-  })
+  @GetPage('', 'List the platform’s invitations', 'invitations', 'Invitation', { description: INVITATIONS_TEXT.list })
   list(@Query() query: ListInvitationsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, query);
   }
 
   @GetOne(':invitationCode', 'Get an invitation', ok('The invitation', 'Invitation'), {
-    description: 'Any platform holding the code may read it (the invitee’s platform shows it before claiming).',
+    description: INVITATIONS_TEXT.get,
   })
   get(@Param('invitationCode', InvitationCodePipe) code: string) {
     return this.queries.get(code);
@@ -96,7 +93,7 @@ export class InvitationsController {
 
   @IdempotentAction(':invitationCode/cancel')
   @ApiResource('Cancel an invitation', ok('The cancelled invitation', 'Invitation'), {
-    description: 'Only PENDING invitations of this platform.',
+    description: INVITATIONS_TEXT.cancel,
     errors: [409],
   })
   async cancel(@Param('invitationCode', InvitationCodePipe) code: string, @CurrentActor() actor: Actor) {
@@ -106,10 +103,7 @@ export class InvitationsController {
 
   @IdempotentAction(':invitationCode/claim')
   @ApiResource('Claim an invitation', ok('The claimed invitation', 'Invitation'), {
-    description:
-      'Called by the invitee’s platform (any platform). Only PENDING invitations; claimed, ' +
-      'cancelled or expired ones answer 409 INVALID_STATE_TRANSITION. Emits INVITATION_CLAIMED to ' +
-      'the inviter’s platform, which then sends amountToSend itself: claiming moves no money.',
+    description: INVITATIONS_TEXT.claim,
     errors: [409],
   })
   async claim(

@@ -28,6 +28,7 @@ import { DocumentDetailsDto } from '../documents/document.dto.js';
 import { DocumentUploadInterceptor, UploadedDocumentFile } from '../documents/document-upload.interceptor.js';
 import { CreateKycLinkDto, KycSubmissionDto } from './kyc-link.dto.js';
 import { kycAsset, kycPage } from './kyc-page.js';
+import { KYC_LINKS_TEXT } from '../docs/descriptions/kyc-links.js';
 
 /**
  * Hosted KYC links. The platform asks for a link for one of its customers; the customer opens it on the
@@ -46,11 +47,7 @@ export class KycLinksController {
   @Post('customers/:customerId/kyc-link')
   @Idempotent()
   @ApiResource('Generate a hosted KYC link for a customer', created('The link', 'KycLink'), {
-    description:
-      'A single-use link to the service’s own verification page, valid for 24 hours on the platform’s clock. ' +
-      'Each call issues a new link; earlier ones stay valid until used or expired. The customer’s kycStatus does ' +
-      'not change until the page is submitted; in the sandbox the outcome then follows the last-name or ' +
-      'registration-number suffix rules at once.',
+    description: KYC_LINKS_TEXT.create,
   })
   async create(
     @IdParam('Customer', 'customerId') customerId: string,
@@ -108,11 +105,9 @@ export class KycLinksController {
     created('The document added', 'KycLinkDocument'),
     {
       auth: 'none',
-      description:
-        'multipart/form-data as `POST /documents` takes it, without documentHolder: the document belongs to the ' +
-        'link’s customer. Only while the link is active (409 KYC_LINK_USED or KYC_LINK_EXPIRED otherwise).',
+      description: KYC_LINKS_TEXT.addDocument,
       errors: [409, 413, 415],
-      multipart: { fileField: 'file', description: 'The document file: PDF, JPEG or PNG.' },
+      multipart: { fileField: 'file', description: KYC_LINKS_TEXT.addDocumentFile },
     },
   )
   addDocument(

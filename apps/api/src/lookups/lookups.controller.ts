@@ -15,6 +15,7 @@ import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { CUSTOMER_ID, UMA_ADDRESS } from '../http/formats.js';
 import { IdParam } from '../http/id-pipe.js';
+import { LOOKUPS_TEXT, SENDER } from '../docs/descriptions/lookups.js';
 
 /** The sender, as the public API names it; either, both or neither. */
 export class ReceiverLookupQuery {
@@ -27,12 +28,6 @@ export class ReceiverLookupQuery {
   @IsOptional() @Matches(CUSTOMER_ID, { message: 'customerId must have the form Customer:<uuid>' }) customerId?: string;
 }
 
-const SENDER =
-  'With ?customerId (or ?senderUmaAddress of a customer) the lookup belongs to that sender: a quote of another ' +
-  'customer cannot use it (400 LOOKUP_MISMATCH), and estimatedExchangeRate is from the sender’s first currency ' +
-  '(USD otherwise). supportedCurrencies[] carry the rate (not locked) and the min and max receivable amounts ' +
-  '(smallest unit); every requiredPayerDataFields[] entry is mandatory. ';
-
 /** Receiver lookups: stored, valid for 15 minutes, required before quoting to a UMA address. */
 @ApiTags('Lookups')
 @Controller('receiver')
@@ -40,14 +35,7 @@ export class LookupsController {
   constructor(private readonly commands: CommandBus) {}
 
   @GetOne('uma/:receiverUmaAddress', 'Look up a UMA receiver', ok('The lookup', 'Lookup'), {
-    description:
-      'Returns lookupId (Lookup:<uuid>) with the receiver’s supported currencies and requiredPayerDataFields ' +
-      '(USD: FULL_NAME; EUR: FULL_NAME, BIRTH_DATE; others: FULL_NAME, BIRTH_DATE, NATIONALITY). ' +
-      'Sandbox receivers: $success.<USD|EUR|MXN>@<any domain> (settles at once), ' +
-      '$pending.long.<currency>@<domain> (settles after an hour), ' +
-      '$fail.compliance.<currency>@<domain> (the pay request fails). Unknown addresses answer 404; the ' +
-      'sender’s own address 400 SELF_PAYMENT. ' +
-      SENDER,
+    description: LOOKUPS_TEXT.uma,
   })
   async uma(
     @Param('receiverUmaAddress') address: string,

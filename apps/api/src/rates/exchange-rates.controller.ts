@@ -9,6 +9,7 @@ import { MAX_LOCKED_AMOUNT } from '../quotes/quote.dto.js';
 import { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import type { Actor } from '#application/tokens.js';
 import { CurrentActor } from '../http/auth.js';
+import { EXCHANGE_RATES_TEXT } from '../docs/descriptions/rates.js';
 
 export class ExchangeRatesQuery {
   @IsOptional() @IsCurrencyCode('sourceCurrency') sourceCurrency?: string;
@@ -35,11 +36,7 @@ export class ExchangeRatesController {
   @Get()
   @ApiDoc({
     summary: 'List exchange rates',
-    description:
-      'The sandbox rate table: one entry per corridor and destination rail. Fees are fixed per rail ' +
-      'and charged in the source currency; the rest converts at the rate ' +
-      '(receiving units per sending unit after a 0.5% margin on cross-currency corridors) and the ' +
-      'receiving amount is rounded down. sendingAmount defaults to 10000.',
+    description: EXCHANGE_RATES_TEXT.list,
     responses: ok('The rates', 'ExchangeRateList'),
   })
   async list(@Query() query: ExchangeRatesQuery, @CurrentActor() actor: Actor) {

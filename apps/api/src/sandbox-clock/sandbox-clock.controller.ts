@@ -6,6 +6,7 @@ import type { Actor } from '#application/tokens.js';
 import { ApiDoc, ok } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { AdvanceClockDto, advanceMs } from './sandbox-clock.dto.js';
+import { SANDBOX_CLOCK_TEXT } from '../docs/descriptions/sandbox-clock.js';
 
 /** The sandbox clock: real time plus a persisted offset that only grows. */
 @ApiTags('Sandbox')
@@ -19,7 +20,7 @@ export class SandboxClockController {
   @Get()
   @ApiDoc({
     summary: 'Read the platform clock',
-    description: 'The platform’s own time: real time plus its sandbox offset (always 0 on production platforms).',
+    description: SANDBOX_CLOCK_TEXT.get,
     responses: ok('Now and the offset from real time', 'SandboxClock'),
   })
   get(@CurrentActor() actor: Actor) {
@@ -30,13 +31,7 @@ export class SandboxClockController {
   @HttpCode(200)
   @ApiDoc({
     summary: 'Advance the sandbox clock (sandbox)',
-    description:
-      'Moves this sandbox platform’s clock forward by `seconds` or `milliseconds` (exactly one, at ' +
-      'most a year); other platforms keep their own time. Every process follows the persisted ' +
-      'offset. This platform’s challenges, sessions, quotes, lookups and invitations expire on ' +
-      'it, and its timers (quote expiries, delayed sandbox outcomes, card provisioning and ' +
-      'authorization expiry, webhook retries) that became due run at once (promotedJobs ' +
-      'counts them); poll the resources for their new status.',
+    description: SANDBOX_CLOCK_TEXT.advance,
     responses: ok('The new time', 'SandboxClock'),
     errors: [403],
   })

@@ -10,6 +10,7 @@ import { ApiDoc, ok } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { CUSTOMER_ID, UMA_ADDRESS } from '../quotes/quote.dto.js';
 import { IdempotentAction } from '../http/idempotency.interceptor.js';
+import { SANDBOX_MONEY_TEXT } from '../docs/descriptions/sandbox.js';
 
 const QUOTE_ID = /^Quote:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -50,9 +51,7 @@ export class SandboxMoneyController {
   @IdempotentAction('send')
   @ApiDoc({
     summary: 'Pay a quote’s payment instructions (sandbox)',
-    description:
-      'For quotes funded from an external account: simulates the payer sending exactly ' +
-      'totalSendingAmount in the sending currency before expiresAt; the quote then starts as if executed.',
+    description: SANDBOX_MONEY_TEXT.send,
     responses: ok('The quote’s transaction', 'Transaction'),
     errors: [403, 404, 409],
   })
@@ -64,12 +63,7 @@ export class SandboxMoneyController {
   @IdempotentAction('uma/receive')
   @ApiDoc({
     summary: 'Receive a UMA payment (sandbox)',
-    description:
-      'An incoming payment to a customer (by receiverUmaAddress or customerId), credited from the ' +
-      'platform’s settlement account into the customer’s account in receivingCurrencyCode (INCOMING transaction). ' +
-      'Senders $pending.long.…@… wait for POST /transactions/{id}/approve or /reject (FAILED with ' +
-      'PAYMENT_APPROVAL_TIMED_OUT after an hour); $fail.compliance.…@… are REJECTED; any other ' +
-      'sender is credited at once.',
+    description: SANDBOX_MONEY_TEXT.receive,
     responses: ok('The incoming transaction', 'Transaction'),
     errors: [403, 404],
   })

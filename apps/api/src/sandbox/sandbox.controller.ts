@@ -9,6 +9,7 @@ import { ApiResource, ok } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { IdempotentAction } from '../http/idempotency.interceptor.js';
+import { SANDBOX_TEXT } from '../docs/descriptions/sandbox.js';
 
 export class FundDto {
   /** Smallest unit of the account's currency. */
@@ -29,9 +30,7 @@ export class SandboxController {
 
   @IdempotentAction('internal-accounts/:accountId/fund')
   @ApiResource('Fund an internal account (sandbox)', ok('The funded account', 'InternalAccount'), {
-    description:
-      'A balanced ledger transfer from the platform’s settlement account in the account’s currency. 400 ' +
-      'AMOUNT_OUT_OF_RANGE when it would take the account’s or the settlement account’s balance past 2^53-1.',
+    description: SANDBOX_TEXT.fund,
     errors: [403, 409],
   })
   async fund(

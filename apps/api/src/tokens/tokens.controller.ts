@@ -17,6 +17,7 @@ import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { PageParams } from '../http/list-params.js';
 import { Idempotent, SecretOnce } from '../http/idempotency.interceptor.js';
+import { TOKENS_TEXT } from '../docs/descriptions/tokens.js';
 
 export class CreateTokenDto {
   @FilledText(100) name!: string;
@@ -54,11 +55,7 @@ export class TokensController {
   @SecretOnce('clientSecret')
   @ApiDoc({
     summary: 'Create an API token',
-    description:
-      'The client secret is returned once; only its hash is stored. A replay with the same Idempotency-Key returns ' +
-      'the token without `clientSecret`. permissions limit what the token may do ' +
-      '(VIEW: reads; TRANSACT: payments; MANAGE: all other changes; 403 FORBIDDEN otherwise); all three when ' +
-      'omitted. clientId (the token id) and the secret are the HTTP Basic credentials.',
+    description: TOKENS_TEXT.create,
     responses: created('The token with its secret', 'ApiTokenWithSecret'),
   })
   async create(@Body() body: CreateTokenDto, @CurrentActor() actor: Actor) {
@@ -66,9 +63,7 @@ export class TokensController {
     return { ...(await this.queries.apiToken(actor.platformId, issued.id)), clientSecret: issued.clientSecret };
   }
 
-  @GetPage('', 'List API tokens', 'tokens', 'ApiToken', {
-    description: 'Newest first. name matches exactly; date filters are inclusive.',
-  })
+  @GetPage('', 'List API tokens', 'tokens', 'ApiToken', { description: TOKENS_TEXT.list })
   list(@Query() query: ListTokensQuery, @CurrentActor() actor: Actor) {
     return this.queries.listApiTokens(actor.platformId, apiTokenList(query));
   }
@@ -79,10 +74,7 @@ export class TokensController {
   }
 
   @Delete(':tokenId')
-  @ApiResource('Revoke an API token', noContent('Revoked'), {
-    description: 'The last active token cannot be revoked.',
-    errors: [409],
-  })
+  @ApiResource('Revoke an API token', noContent('Revoked'), { description: TOKENS_TEXT.revoke, errors: [409] })
   @HttpCode(204)
   async revoke(@IdParam('ApiToken', 'tokenId') id: string, @CurrentActor() actor: Actor) {
     await this.queries.apiToken(actor.platformId, id);

@@ -1,4 +1,4 @@
-import { Body, Controller, Query } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsISO8601, IsOptional, registerDecorator } from 'class-validator';
@@ -17,6 +17,7 @@ import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { ListTransactionsQuery } from './transaction.dto.js';
 import { IdempotentAction } from '../http/idempotency.interceptor.js';
+import { TRANSACTIONS_TEXT, STATUS_TEXT } from '../docs/descriptions/transactions.js';
 
 /** A JSON object of at most 50 members and 8 KiB, any values. */
 function IsSmallObject() {
@@ -44,9 +45,7 @@ export class ApprovePaymentDto {
     type: 'object',
     additionalProperties: true,
     maxProperties: 50,
-    description:
-      'The receiver data the sender’s side asked for (requestedReceiverCustomerInfoFields of the ' +
-      'incoming-payment webhook); kept on the transaction as receiverCustomerInfo.',
+    description: TRANSACTIONS_TEXT.constructor,
   }))
   receiverCustomerInfo?: Record<string, unknown>;
 }
@@ -64,15 +63,15 @@ export class ConfirmReceiptDeliveryDto {
   @IsOptional() @IsISO8601({ strict: true }) receiptDeliveryConfirmedAt?: string;
 }
 
-const STATUS_TEXT =
-  'Statuses: CREATED (initial lookup created), PENDING (quote created; incoming: awaiting the ' +
-  'platform’s approval), PROCESSING (funding received, payment initiated), ' +
-  'COMPLETED (converted and sent, or credited), REJECTED (receiving side rejected, refunded), ' +
-  'FAILED (see failureReason), REFUNDED, EXPIRED (quote expired). ' +
-  'reconciliationInstructions are present for every status but CREATED.';
-
 const TransactionId = () => IdParam('Transaction', 'transactionId');
 const TRANSACTION = ok('The transaction', 'Transaction');
+
+/** The platform's decision on an incoming payment pending its approval: answered with the transaction. */
+const PaymentDecision = (decision: 'approve' | 'reject', summary: string, description: string) =>
+  applyDecorators(
+    IdempotentAction(`:transactionId/${decision}`),
+    ApiResource(summary, TRANSACTION, { description, optionalBody: true, errors: [409] }),
+  );
 
 @ApiTags('Transactions')
 @Controller('transactions')
@@ -82,9 +81,7 @@ export class TransactionsController {
     private readonly queries: MoneyQueries,
   ) {}
 
-  @GetPage('', 'List transactions', 'transactions', 'Transaction', {
-    description: `Newest first unless sortOrder=asc; dates are inclusive. ${STATUS_TEXT}`,
-  })
+  @GetPage('', 'List transactions', 'transactions', 'Transaction', { description: TRANSACTIONS_TEXT.list })
   list(@Query() query: ListTransactionsQuery, @CurrentActor() actor: Actor) {
     return this.queries.listTransactions(actor.platformId, query);
   }
@@ -95,14 +92,7 @@ export class TransactionsController {
   }
 
   @IdempotentAction(':transactionId/confirm')
-  @ApiResource('Confirm receipt delivery', TRANSACTION, {
-    description:
-      'Records that the platform delivered the transaction’s receipt to its customer (needed only where the ' +
-      'platform must send receipts): receiptDeliveryConfirmedAt, the platform’s current time when the body ' +
-      'leaves it out. Confirming again moves the stored time. Any status; the time cannot be in the future ' +
-      'or before the transaction was created (400).',
-    optionalBody: true,
-  })
+  @ApiResource('Confirm receipt delivery', TRANSACTION, { description: TRANSACTIONS_TEXT.confirm, optionalBody: true })
   confirm(
     @TransactionId() id: string,
     @Body() body: ConfirmReceiptDeliveryDto,
@@ -111,15 +101,7 @@ export class TransactionsController {
     return this.commands.execute(new ConfirmReceiptDeliveryCommand(id, actor, body?.receiptDeliveryConfirmedAt));
   }
 
-  @IdempotentAction(':transactionId/approve')
-  @ApiResource('Approve an incoming payment', TRANSACTION, {
-    description:
-      'For INCOMING payments PENDING the platform’s approval: credits the receiver (PROCESSING, then COMPLETED). ' +
-      'receiverCustomerInfo, when given, is kept on the transaction. 409 ' +
-      'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL when the payment does not wait for the platform.',
-    optionalBody: true,
-    errors: [409],
-  })
+  @PaymentDecision('approve', 'Approve an incoming payment', TRANSACTIONS_TEXT.approve)
   approve(
     @TransactionId() id: string,
     @Body() body: ApprovePaymentDto,
@@ -129,15 +111,7 @@ export class TransactionsController {
     return this.commands.execute(new ApproveIncomingPaymentCommand(id, actor, details));
   }
 
-  @IdempotentAction(':transactionId/reject')
-  @ApiResource('Reject an incoming payment', TRANSACTION, {
-    description:
-      'For INCOMING payments PENDING the platform’s approval: REJECTED, nothing is credited. `reason`, when ' +
-      'given, is kept on the transaction as rejectionReason. 409 TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL ' +
-      'when the payment does not wait for the platform.',
-    optionalBody: true,
-    errors: [409],
-  })
+  @PaymentDecision('reject', 'Reject an incoming payment', TRANSACTIONS_TEXT.reject)
   reject(
     @TransactionId() id: string,
     @Body() body: RejectPaymentDto,

@@ -1,4 +1,4 @@
-import { Body, Controller, Post } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { Type } from 'class-transformer';
@@ -8,6 +8,7 @@ import { TransferInCommand, TransferOutCommand } from '#application/transfers/tr
 import { ApiDoc, created } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
+import { TRANSFERS_TEXT } from '../docs/descriptions/transfers.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const INTERNAL = new RegExp(`^InternalAccount:${UUID}$`);
@@ -46,13 +47,13 @@ export class CreateTransferOutDto extends OptionalAmountDto {
   @IsDefined() @IsObject() @ValidateNested() @Type(() => ExternalDestinationDto) destination!: ExternalDestinationDto;
 }
 
-const OUTCOMES =
-  'The accounts’ currency must be among the platform’s supportedCurrencies (GET /config): 400 ' +
-  'INVALID_CURRENCY otherwise, nothing recorded. In the sandbox the external account’s last three digits ' +
-  'select the outcome: 002 fails at once ' +
-  '(insufficient funds), 003 fails at once (account closed or invalid), ' +
-  '004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then ' +
-  'FAILED, anything else completes at once.';
+/** A transfer route: an idempotent POST answered with the transaction it created. */
+const TransferRoute = (path: string, summary: string, description: string) =>
+  applyDecorators(
+    Post(path),
+    Idempotent(),
+    ApiDoc({ summary, description, responses: created('The transaction', 'Transaction'), errors: [404, 409, 422] }),
+  );
 
 /** Transfers between a customer's internal account and an external account in one currency. */
 @ApiTags('Transfers')
@@ -60,33 +61,12 @@ const OUTCOMES =
 export class TransfersController {
   constructor(private readonly commands: CommandBus) {}
 
-  @Post('transfer-in')
-  @Idempotent()
-  @ApiDoc({
-    summary: 'Transfer in from an external account',
-    description:
-      `Credits the internal account from the platform’s settlement account when the bank ` +
-      `transfer settles (INCOMING transaction). amount is optional in the schema, as in the public API, but a ` +
-      `pull needs it: 400 INVALID_AMOUNT without it. ${OUTCOMES}`,
-    responses: created('The transaction', 'Transaction'),
-    errors: [404, 409, 422],
-  })
+  @TransferRoute('transfer-in', 'Transfer in from an external account', TRANSFERS_TEXT.transferIn)
   transferIn(@Body() body: CreateTransferInDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
     return this.commands.execute(new TransferInCommand(body, actor));
   }
 
-  @Post('transfer-out')
-  @Idempotent()
-  @ApiDoc({
-    summary: 'Transfer out to an external account',
-    description:
-      `Holds the amount on the internal account, posts it when the payout settles, ` +
-      `releases it when it fails (OUTGOING transaction). 400 INSUFFICIENT_FUNDS when the balance ` +
-      `does not cover it. Without amount the source account's whole available balance is sent (400 ` +
-      `INVALID_AMOUNT when it is empty). ${OUTCOMES}`,
-    responses: created('The transaction', 'Transaction'),
-    errors: [404, 409, 422],
-  })
+  @TransferRoute('transfer-out', 'Transfer out to an external account', TRANSFERS_TEXT.transferOut)
   transferOut(@Body() body: CreateTransferOutDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
     return this.commands.execute(new TransferOutCommand(body, actor));
   }

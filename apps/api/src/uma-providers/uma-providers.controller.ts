@@ -3,6 +3,7 @@ import { IsBoolean, IsOptional, Matches } from 'class-validator';
 import { UmaProviderQueries } from '#application/uma-providers/uma-provider-queries.js';
 import { GetPage } from '../http/routes.js';
 import { SortedPageParams, ToBoolean } from '../http/list-params.js';
+import { UMA_PROVIDERS_TEXT } from '../docs/descriptions/uma-providers.js';
 
 export class ListUmaProvidersQuery extends SortedPageParams {
   @IsOptional()
@@ -23,11 +24,7 @@ export class ListUmaProvidersQuery extends SortedPageParams {
 export class UmaProvidersController {
   constructor(private readonly queries: UmaProviderQueries) {}
 
-  @GetPage('', 'List UMA providers', 'providers', 'UmaProvider', {
-    description:
-      'Sorted by name, descending by default. Blocked providers (allowListStatus false) are ' +
-      'included unless hasBlockedProviders=false.',
-  })
+  @GetPage('', 'List UMA providers', 'providers', 'UmaProvider', { description: UMA_PROVIDERS_TEXT.list })
   list(@Query() query: ListUmaProvidersQuery) {
     return this.queries.list(query);
   }

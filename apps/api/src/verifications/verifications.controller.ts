@@ -12,6 +12,7 @@ import { IdParam } from '../http/id-pipe.js';
 import { PageParams } from '../http/list-params.js';
 import { CUSTOMER_ID } from '../http/formats.js';
 import { IdempotentAction } from '../http/idempotency.interceptor.js';
+import { VERIFICATIONS_TEXT } from '../docs/descriptions/verifications.js';
 
 const customerIdMessage = { message: 'customerId must have the form Customer:<uuid>' };
 
@@ -37,18 +38,7 @@ export class VerificationsController {
   @IdempotentAction()
   @ApiDoc({
     summary: 'Verify a customer (KYC/KYB)',
-    description:
-      'Fields the check needs and the customer lacks are listed in `errors` (MISSING_FIELD with its `field`) and the ' +
-      'verification is RESOLVE_ERRORS (the customer is unchanged): individuals need fullName, birthDate and address ' +
-      '(line1, city, postalCode, country); businesses need businessInfo.legalName, businessInfo.registrationNumber ' +
-      'and address. Documents and beneficial owners the check needs are listed the same way (MISSING_*_DOCUMENT with ' +
-      '`acceptedDocumentTypes`, MISSING_BENEFICIAL_OWNER): every production customer needs them, a sandbox customer ' +
-      'as said below. Otherwise the outcome becomes the customer’s kycStatus (kybStatus for businesses): IN_PROGRESS ' +
-      'while undecided (kycStatus PENDING), APPROVED (its PENDING internal accounts become ACTIVE) or REJECTED. A ' +
-      'business is approved only when its beneficial owners are too: it takes the worst of its own check and their ' +
-      'KYC, and each REJECTED owner is an APPLICANT_REJECTED error with its `resourceId`. Sandbox: the last three ' +
-      'characters of the registration number (businesses) or last name (individuals) select 001 IN_PROGRESS, 002 ' +
-      'REJECTED, 003 documents and owners required, otherwise APPROVED.',
+    description: VERIFICATIONS_TEXT.create,
     responses: ok('The verification', 'Verification'),
     errors: [404],
   })
@@ -57,7 +47,7 @@ export class VerificationsController {
     return this.queries.get(actor.platformId, id);
   }
 
-  @GetPage('', 'List verifications', 'verifications', 'Verification', { description: 'Newest first.' })
+  @GetPage('', 'List verifications', 'verifications', 'Verification', { description: VERIFICATIONS_TEXT.list })
   list(@Query() query: ListVerificationsQuery, @CurrentActor() actor: Actor) {
     return this.queries.list(actor.platformId, query);
   }

@@ -16,6 +16,7 @@ import type { HttpRequest } from '../http/platform.js';
 import { Signed, signedRetryHeaders, type SignedCall } from '../http/signed-retry.js';
 import { AddCredentialDto, CredentialChallengeDto, ListWalletQuery, VerifyCredentialDto } from './wallet.dto.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
+import { AUTH_CREDENTIALS_TEXT } from '../docs/descriptions/wallet.js';
 
 /** Authentication credentials of embedded wallets (EMAIL_OTP, OAUTH, PASSKEY). */
 @ApiTags('Wallet')
@@ -30,10 +31,7 @@ export class AuthCredentialsController {
   @Idempotent()
   @ApiDoc({
     summary: 'Add a credential to an embedded wallet',
-    description:
-      'Direct when the account has no credential; otherwise a signed retry stamped by a session of ' +
-      'the account (step 1 answers 202 with `type`). OAUTH takes its nickname from the token’s ' +
-      'email claim; EMAIL_OTP uses the customer’s email.',
+    description: AUTH_CREDENTIALS_TEXT.add,
     responses: created('The credential', 'AuthMethod'),
     errors: [404, 429],
     signedRetry: true,
@@ -45,7 +43,7 @@ export class AuthCredentialsController {
   @Get()
   @ApiDoc({
     summary: 'List the credentials of an embedded wallet',
-    description: 'Not paginated; empty when the account has none or is not visible to the caller.',
+    description: AUTH_CREDENTIALS_TEXT.list,
     responses: ok('The credentials', 'AuthMethodList'),
   })
   list(@Query() query: ListWalletQuery, @CurrentActor() actor: Actor) {
@@ -56,15 +54,9 @@ export class AuthCredentialsController {
   @HttpCode(200)
   @ApiDoc({
     summary: '(Re)issue an authentication challenge',
-    description:
-      'EMAIL_OTP: a new OTP is sent (sandbox: the code is always 000000 and no email is sent); ' +
-      'answers the credential. PASSKEY: a WebAuthn challenge bound to `clientPublicKey`. ' +
-      'Re-issues are rate limited (429 with Retry-After).',
+    description: AUTH_CREDENTIALS_TEXT.challenge,
     responses: {
-      200: {
-        description: 'The credential (EMAIL_OTP) or a PasskeyAuthChallenge (PASSKEY)',
-        schema: 'AuthChallengeResult',
-      },
+      200: { description: AUTH_CREDENTIALS_TEXT.challengeResponse200, schema: 'AuthChallengeResult' },
     },
     errors: [404, 422, 429],
   })
@@ -80,11 +72,8 @@ export class AuthCredentialsController {
   @HttpCode(200)
   @ApiDoc({
     summary: 'Verify a credential and issue a session',
-    description:
-      'EMAIL_OTP: `otp` and `clientPublicKey`. OAUTH: a fresh `oidcToken` whose nonce is ' +
-      'sha256(clientPublicKey), and `clientPublicKey`. PASSKEY: `assertion` and the `Request-Id` ' +
-      'header of the challenge. The session signing key is returned once, sealed to the client key.',
-    responses: { 200: { description: 'The session with its encrypted signing key', schema: 'AuthSessionWithKey' } },
+    description: AUTH_CREDENTIALS_TEXT.verify,
+    responses: { 200: { description: AUTH_CREDENTIALS_TEXT.verifyResponse200, schema: 'AuthSessionWithKey' } },
     // 429 once an EMAIL_OTP credential took too many wrong codes (until the oldest leaves the window).
     errors: [404, 429],
   })
@@ -98,11 +87,7 @@ export class AuthCredentialsController {
   }
 
   @Delete(':id')
-  @ApiSignedResource('Revoke a credential', noContent('Revoked'), {
-    description:
-      'Signed retry stamped by a session of a different credential of the same account; the ' +
-      'credential’s sessions end with it. The last credential of an account cannot be revoked (400).',
-  })
+  @ApiSignedResource('Revoke a credential', noContent('Revoked'), { description: AUTH_CREDENTIALS_TEXT.revoke })
   async revoke(@IdParam('AuthMethod', 'id') id: string, @Signed() signed: SignedCall, @CurrentActor() actor: Actor) {
     return signed.execute(this.commands, new RevokeCredentialCommand(id, signed.request, actor), 204);
   }

@@ -9,6 +9,7 @@ import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { ClientPublicKeyDto, ListWalletQuery } from './wallet.dto.js';
+import { AUTH_SESSIONS_TEXT } from '../docs/descriptions/wallet.js';
 
 /** Sessions of embedded wallets: listed without key material, revoked and refreshed by signed retry. */
 @ApiTags('Wallet')
@@ -22,7 +23,7 @@ export class AuthSessionsController {
   @Get()
   @ApiDoc({
     summary: 'List the active sessions of an embedded wallet',
-    description: 'Not paginated; never includes encryptedSessionSigningKey.',
+    description: AUTH_SESSIONS_TEXT.list,
     responses: ok('The sessions', 'AuthSessionList'),
   })
   list(@Query() query: ListWalletQuery, @CurrentActor() actor: Actor) {
@@ -31,7 +32,7 @@ export class AuthSessionsController {
 
   @Delete(':id')
   @ApiSignedResource('Revoke a session', noContent('Revoked'), {
-    description: 'Signed retry; step 1 answers 202 with `type` = the type of the credential that issued the session.',
+    description: AUTH_SESSIONS_TEXT.revoke,
     errors: [409],
   })
   async revoke(@IdParam('Session', 'id') id: string, @Signed() signed: SignedCall, @CurrentActor() actor: Actor) {
@@ -42,12 +43,7 @@ export class AuthSessionsController {
   @ApiSignedResource(
     'Refresh an active session',
     ok('The session with its new encrypted signing key', 'AuthSessionWithKey'),
-    {
-      description:
-        'Signed retry whose payload binds `clientPublicKey` (same body on both steps); answers the ' +
-        'session with a new signing key sealed to that key. An expired session cannot be refreshed: ' +
-        'verify the credential again.',
-    },
+    { description: AUTH_SESSIONS_TEXT.refresh },
   )
   async refresh(
     @IdParam('Session', 'id') id: string,

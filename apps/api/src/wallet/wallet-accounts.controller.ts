@@ -10,6 +10,7 @@ import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { ClientPublicKeyDto, UpdateWalletAccountDto } from './wallet.dto.js';
+import { WALLET_ACCOUNTS_TEXT } from '../docs/descriptions/wallet.js';
 
 /** Operations on an EMBEDDED_WALLET account that need a session signature. */
 @ApiTags('InternalAccounts')
@@ -22,7 +23,7 @@ export class WalletAccountsController {
 
   @Patch(':id')
   @ApiSignedResource('Update embedded wallet privacy', ok('The account', 'InternalAccount'), {
-    description: 'Signed retry stamped by a session of the account; step 2 repeats the body.',
+    description: WALLET_ACCOUNTS_TEXT.update,
   })
   async update(
     @IdParam('InternalAccount', 'id') id: string,
@@ -39,9 +40,7 @@ export class WalletAccountsController {
 
   @Post(':id/export')
   @ApiSignedResource('Export an embedded wallet', ok('The export', 'WalletExport'), {
-    description:
-      'Signed retry with `{clientPublicKey}` on both steps; answers the wallet seed sealed (HPKE, ' +
-      'the session-key bundle format) to that key.',
+    description: WALLET_ACCOUNTS_TEXT.export,
     errors: [409],
   })
   async export(

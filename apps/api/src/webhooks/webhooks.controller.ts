@@ -13,6 +13,7 @@ import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { RateLimit, RateLimitGuard, WEBHOOK_TEST_POLICY } from '../http/rate-limit.js';
 import { ListDeliveriesQuery } from './webhook.dto.js';
+import { WEBHOOKS_TEXT } from '../docs/descriptions/webhooks.js';
 
 /** The webhook delivery log, redelivery and the sandbox test webhook (the endpoint is set with PATCH /config). */
 @Controller()
@@ -23,7 +24,7 @@ export class WebhooksController {
   ) {}
 
   @GetPage('webhooks/deliveries', 'List webhook deliveries', 'deliveries', 'WebhookDelivery', {
-    description: 'Newest first unless sortOrder=asc.',
+    description: WEBHOOKS_TEXT.list,
     tag: 'Webhooks',
   })
   list(@Query() query: ListDeliveriesQuery, @CurrentActor() actor: Actor) {
@@ -31,7 +32,7 @@ export class WebhooksController {
   }
 
   @GetOne('webhooks/deliveries/:deliveryId', 'Get a webhook delivery', ok('The delivery', 'WebhookDelivery'), {
-    description: 'With its newest attempts (status code, latency, response excerpt, error).',
+    description: WEBHOOKS_TEXT.get,
     tag: 'Webhooks',
   })
   get(@IdParam('WebhookDelivery', 'deliveryId') id: string, @CurrentActor() actor: Actor) {
@@ -42,11 +43,9 @@ export class WebhooksController {
   @HttpCode(202)
   @ApiDoc({
     summary: 'Redeliver a failed or dead webhook',
-    description:
-      'Queues the same webhook (same id and body) again to the current endpoint with a fresh retry ' +
-      'budget. 409 unless the delivery is FAILED or DEAD.',
+    description: WEBHOOKS_TEXT.redeliver,
     tag: 'Webhooks',
-    responses: { 202: { description: 'The delivery, PENDING again', schema: 'WebhookDelivery' } },
+    responses: { 202: { description: WEBHOOKS_TEXT.redeliverResponse202, schema: 'WebhookDelivery' } },
     errors: [404, 409],
   })
   async redeliver(@IdParam('WebhookDelivery', 'deliveryId') id: string, @CurrentActor() actor: Actor) {
@@ -61,13 +60,7 @@ export class WebhooksController {
   @UseGuards(RateLimitGuard)
   @ApiDoc({
     summary: 'Send a test webhook (sandbox)',
-    description:
-      'Sends a TEST webhook to the configured endpoint now and reports the receiver’s status and the first 256 ' +
-      'characters of its body; never retried. A delivery that failed (no 2xx or 409 reply) is 400 ' +
-      '`WEBHOOK_DELIVERY_ERROR` with `response_status`, `url`, `response_body` in `details` (`response_status` ' +
-      '0 when no response arrived, with one generic `error`: a refused address, a failed connection and a ' +
-      'timeout look alike). 400 `WEBHOOK_ENDPOINT_NOT_SET` without an endpoint; at most 10 per platform per ' +
-      'minute (429).',
+    description: WEBHOOKS_TEXT.test,
     tag: 'Sandbox',
     responses: ok('The receiver’s answer', 'WebhookTestResult'),
     errors: [400, 403, 429],

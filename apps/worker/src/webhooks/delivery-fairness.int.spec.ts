@@ -176,15 +176,21 @@ describe.each(adapters)('webhook delivery is fair across platforms (%s job queue
     return { hung, fast, flood, few, enqueue, slots };
   }
 
+  /** A's flood is queued and its first attempt under way, then B's 3 webhooks are queued: they arrive within 5 s. */
+  async function floodAThenSendB(receiverTimeoutMs: number) {
+    const set = await setUp(receiverTimeoutMs);
+    await set.enqueue(set.flood);
+    await set.hung.waitFor((requests) => requests.length >= 1, 5_000, "A's first attempts");
+    const started = Date.now();
+    await set.enqueue(set.few);
+    await set.fast.waitFor((requests) => requests.length >= 3, 5_000, "B's 3 webhooks within 5 s");
+    expect(Date.now() - started).toBeLessThan(5_000);
+    return set;
+  }
+
   it("delivers B's 3 webhooks within 5 s while A's 1,500 go to a receiver that never answers", async () => {
     // The service's receiver timeout: A's attempts hold their slots for all of the test's 5 s.
-    const { hung, fast, flood, few, enqueue, slots } = await setUp(10_000);
-    await enqueue(flood);
-    await hung.waitFor((requests) => requests.length >= 1, 5_000, "A's first attempts");
-    const started = Date.now();
-    await enqueue(few);
-    await fast.waitFor((requests) => requests.length >= 3, 5_000, "B's 3 webhooks within 5 s");
-    expect(Date.now() - started).toBeLessThan(5_000);
+    const { hung, fast, few, slots } = await floodAThenSendB(10_000);
     expect([...fast.delivered().keys()].sort()).toEqual(few.map((job) => job.webhookId).sort());
     // A never had more than its slots' worth of attempts out.
     expect(hung.requests.length).toBeLessThanOrEqual(PER_PLATFORM);
@@ -192,13 +198,7 @@ describe.each(adapters)('webhook delivery is fair across platforms (%s job queue
   }, 30_000);
 
   it("backs off A's receiver that times out: A's backlog recorded as not sent, B's 3 arrive within 5 s", async () => {
-    const { hung, fast, flood, few, enqueue } = await setUp(200);
-    await enqueue(flood);
-    await hung.waitFor((requests) => requests.length >= 1, 5_000, "A's first attempts");
-    const started = Date.now();
-    await enqueue(few);
-    await fast.waitFor((requests) => requests.length >= 3, 5_000, "B's 3 webhooks within 5 s");
-    expect(Date.now() - started).toBeLessThan(5_000);
+    const { hung, flood } = await floodAThenSendB(200);
     // A's last webhook gets an attempt recorded as not sent, retried on the webhook schedule.
     const last = flood[flood.length - 1];
     const attempts = await poll(

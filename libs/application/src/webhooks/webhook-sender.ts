@@ -3,7 +3,13 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { effectivePort, type AllowedHost } from '#net/address-policy.js';
-import { resolveTarget, systemResolver, type ResolvedAddress, type Resolver } from '#net/resolve-target.js';
+import {
+  resolveTarget,
+  systemResolver,
+  type ResolvedAddress,
+  type Resolver,
+  type Target,
+} from '#net/resolve-target.js';
 
 export interface SendResult {
   /** The receiver's HTTP status; absent when no response arrived. */
@@ -58,6 +64,115 @@ function socketCause(error: unknown): string {
   return e?.code ? `${e.code}${e.message ? `: ${e.message}` : ''}` : String(e?.message ?? error);
 }
 
+/** A response being read: its status, when it began, and the body so far. */
+interface ResponseSoFar {
+  statusCode: number;
+  latencyMs: number;
+  chunks: Buffer[];
+  size: number;
+}
+
+/** The URL to send to, or why it cannot be sent to. */
+function parseTarget(url: string): URL | string {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return 'not a URL';
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return `protocol ${target.protocol}`;
+  return target;
+}
+
+/** One POST under way: settles once, with the response (or what arrived of it) or the cause of no response. */
+class WebhookPost {
+  private readonly started = performance.now();
+  private settled = false;
+  private request: ClientRequest | undefined;
+  private response: ResponseSoFar | undefined;
+  private readonly timer: ReturnType<typeof setTimeout>;
+
+  constructor(
+    private readonly settle: (result: SendResult) => void,
+    timeoutMs: number,
+  ) {
+    this.timer = setTimeout(() => {
+      this.request?.destroy();
+      // The status counts; a body cut off by the timeout keeps what arrived.
+      if (this.response) this.answered();
+      else this.fail(`timeout after ${timeoutMs} ms`);
+    }, timeoutMs);
+  }
+
+  fail(cause: string): void {
+    this.finish({ latencyMs: this.latency(), error: UNREACHABLE, cause });
+  }
+
+  /** Sends the body to the vetted addresses (unless the attempt already settled, e.g. timed out while resolving). */
+  send(target: URL, vetted: Target, body: string, headers: Record<string, string>): void {
+    if (this.settled) return;
+    if (!vetted.ok) {
+      return this.fail(
+        vetted.reason === 'unresolved' ? 'the host did not resolve' : `address refused: ${vetted.reason}`,
+      );
+    }
+    const https = target.protocol === 'https:';
+    const send = https ? httpsRequest : httpRequest;
+    const length = Buffer.byteLength(body);
+    this.request = send(
+      {
+        hostname: vetted.hostname,
+        port: effectivePort(target),
+        path: `${target.pathname}${target.search}`,
+        method: 'POST',
+        headers: { 'user-agent': 'payments-webhooks/1', ...headers, 'content-length': String(length) },
+        agent: https ? agents.https : agents.http,
+        lookup: pinnedLookup(vetted.addresses),
+      },
+      (res) => this.read(res),
+    );
+    this.request.on('error', (error) => (this.response ? this.answered() : this.fail(socketCause(error))));
+    this.request.end(body);
+  }
+
+  private read(res: IncomingMessage): void {
+    const response: ResponseSoFar = { statusCode: res.statusCode ?? 0, latencyMs: this.latency(), chunks: [], size: 0 };
+    this.response = response;
+    res.on('data', (chunk: Buffer) => {
+      response.chunks.push(chunk);
+      response.size += chunk.byteLength;
+      if (response.size >= REPLY_MAX_BYTES) {
+        res.destroy(); // the rest is not needed
+        this.answered();
+      }
+    });
+    const answered = () => this.answered();
+    res.on('end', answered);
+    res.on('close', answered);
+    res.on('error', answered);
+  }
+
+  private answered(): void {
+    const { statusCode, latencyMs, chunks } = this.response!;
+    // Cutting at a byte boundary may split a character: drop the partial one.
+    const whole = Buffer.concat(chunks).subarray(0, REPLY_MAX_BYTES);
+    const excerpt = whole.subarray(0, RESPONSE_EXCERPT_BYTES);
+    const responseBody = excerpt.toString('utf8').replace(/\uFFFD$/, '');
+    this.finish({ statusCode, latencyMs, responseBody, reply: whole.toString('utf8') });
+  }
+
+  private latency(): number {
+    return Math.round(performance.now() - this.started);
+  }
+
+  private finish(result: SendResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.settle(result);
+  }
+}
+
 /**
  * POSTs one webhook body to a vetted address. The host is resolved once and refused when the
  * address policy refuses it (or any of its addresses); the connection goes to those addresses, with
@@ -65,92 +180,20 @@ function socketCause(error: unknown): string {
  * does: a 3xx is a failed attempt). The timeout covers resolving, connecting, the reply and reading
  * the excerpt.
  */
-// eslint-disable-next-line max-lines-per-function -- 87 lines, to be split
 export function postWebhook(
   url: string,
   body: string,
   headers: Record<string, string>,
   options: SendOptions,
 ): Promise<SendResult> {
-  const started = performance.now();
-  const latency = () => Math.round(performance.now() - started);
-  // eslint-disable-next-line max-lines-per-function -- 78 lines, to be split
   return new Promise<SendResult>((resolve) => {
-    let settled = false;
-    let request: ClientRequest | undefined;
-    let response: { statusCode: number; latencyMs: number; chunks: Buffer[]; size: number } | undefined;
-    const finish = (result: SendResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(result);
-    };
-    const fail = (cause: string) => finish({ latencyMs: latency(), error: UNREACHABLE, cause });
-    const answered = () => {
-      const { statusCode, latencyMs, chunks } = response!;
-      // Cutting at a byte boundary may split a character: drop the partial one.
-      const whole = Buffer.concat(chunks).subarray(0, REPLY_MAX_BYTES);
-      const excerpt = whole.subarray(0, RESPONSE_EXCERPT_BYTES);
-      const responseBody = excerpt.toString('utf8').replace(/\uFFFD$/, '');
-      finish({ statusCode, latencyMs, responseBody, reply: whole.toString('utf8') });
-    };
-    const timer = setTimeout(() => {
-      request?.destroy();
-      // The status counts; a body cut off by the timeout keeps what arrived.
-      if (response) answered();
-      else fail(`timeout after ${options.timeoutMs} ms`);
-    }, options.timeoutMs);
-
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      return fail('not a URL');
-    }
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') return fail(`protocol ${target.protocol}`);
+    const post = new WebhookPost(resolve, options.timeoutMs);
+    const target = parseTarget(url);
+    if (typeof target === 'string') return post.fail(target);
     const { allowedHosts, resolve: resolver = systemResolver } = options;
-    const resolving = resolveTarget(target, { allowedHosts, resolve: resolver });
-    resolving.then(
-      (vetted) => {
-        if (settled) return;
-        if (!vetted.ok) {
-          return fail(
-            vetted.reason === 'unresolved' ? 'the host did not resolve' : `address refused: ${vetted.reason}`,
-          );
-        }
-        const https = target.protocol === 'https:';
-        const send = https ? httpsRequest : httpRequest;
-        const length = Buffer.byteLength(body);
-        const onResponse = (res: IncomingMessage) => {
-          response = { statusCode: res.statusCode ?? 0, latencyMs: latency(), chunks: [], size: 0 };
-          res.on('data', (chunk: Buffer) => {
-            response!.chunks.push(chunk);
-            response!.size += chunk.byteLength;
-            if (response!.size >= REPLY_MAX_BYTES) {
-              res.destroy(); // the rest is not needed
-              answered();
-            }
-          });
-          res.on('end', answered);
-          res.on('close', answered);
-          res.on('error', answered);
-        };
-        request = send(
-          {
-            hostname: vetted.hostname,
-            port: effectivePort(target),
-            path: `${target.pathname}${target.search}`,
-            method: 'POST',
-            headers: { 'user-agent': 'payments-webhooks/1', ...headers, 'content-length': String(length) },
-            agent: https ? agents.https : agents.http,
-            lookup: pinnedLookup(vetted.addresses),
-          },
-          onResponse,
-        );
-        request.on('error', (error) => (response ? answered() : fail(socketCause(error))));
-        request.end(body);
-      },
-      (error: unknown) => fail(`resolving failed: ${socketCause(error)}`),
+    resolveTarget(target, { allowedHosts, resolve: resolver }).then(
+      (vetted) => post.send(target, vetted, body, headers),
+      (error: unknown) => post.fail(`resolving failed: ${socketCause(error)}`),
     );
   });
 }

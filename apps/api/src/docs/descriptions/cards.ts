@@ -1,0 +1,51 @@
+/** OpenAPI prose of the cards routes (the descriptions the controllers' decorators name). */
+
+export const STATUSES =
+  'status: AUTHORIZED (funds held, nothing cleared), PARTIALLY_SETTLED (a clearing posted part and the ' +
+  'rest is still held for more), SETTLED (closed against the funding source: cleared, or what was held ' +
+  'released when the authorization expired or the card closed), REFUNDED (everything settled was ' +
+  'returned), EXCEPTION (a clearing arrived that the funding source could not pay).';
+
+/** Descriptions of the routes of card-transactions.controller.ts, by handler. */
+export const CARD_TRANSACTIONS_TEXT = {
+  list:
+    'Every approved authorization of the card with what reconciled against it (declined ' +
+    'authorizations open none; they are in the card’s audit history). Filters: status, ' +
+    'createdAfter and createdBefore (inclusive bounds on the authorization time). Newest first ' +
+    `unless sortOrder=asc. ${STATUSES} Another platform’s card answers 404.`,
+  get: `${STATUSES} Another platform’s transaction answers 404 CARD_TRANSACTION_NOT_FOUND.`,
+};
+
+export const LIFECYCLE =
+  'States: a card requested for a holder whose KYC is PENDING starts PENDING_KYC and moves to ' +
+  'PENDING_ISSUE when the holder is approved (a REJECTED holder gets 400 CARDHOLDER_KYC_NOT_APPROVED); ' +
+  'PENDING_ISSUE lasts while the issuer provisions the card (sandbox: 5 seconds on the sandbox ' +
+  'clock), then ACTIVE, or CLOSED with stateReason ISSUER_REJECTED when the issuer refuses it ' +
+  '(sandbox: a platformCardId ending in 002). brand and issuerRef are set on request; last4, ' +
+  'expMonth, expYear and panEmbedUrl (the issuer iframe that shows PAN, CVV and expiry; the full ' +
+  'PAN and CVV never pass through this service) once issued. ' +
+  'The service closes the open cards of a deleted holder (stateReason CLOSED_BY_SERVICE). The form ' +
+  'factor is the field `form` (only VIRTUAL). The currency derives from the funding sources.';
+
+export const OWNER =
+  'The card’s owning internal account is the holder’s EMBEDDED_WALLET account in the card’s ' +
+  'currency, recorded when the card is created (a holder without one gets 400 CARDHOLDER_WALLET_REQUIRED); ' +
+  'changes are a signed retry stamped by an active session of that account.';
+
+/** Descriptions of the routes of cards.controller.ts, by handler. */
+export const CARDS_TEXT = {
+  create:
+    `${LIFECYCLE} Funding sources: at least one, each an open internal account of the ` +
+    `holder, all in one currency, tried in the given order by authorization. ${OWNER}`,
+  list:
+    'Filters: customerId (holder), accountId (cards that internal account funds; closed cards ' +
+    'have no bindings), platformCardId, state. Newest first unless sortOrder=asc.',
+  update:
+    'state: ACTIVE <-> FROZEN, ACTIVE/FROZEN -> CLOSED (stateReason CLOSED_BY_PLATFORM, funding ' +
+    'sources detached, open authorizations reversed and their holds released; CLOSED is ' +
+    'terminal); any other transition is 409 INVALID_STATE_TRANSITION. ' +
+    'fundingSources replaces the whole ordered binding (at least one, the holder’s, in the card ' +
+    'currency) and cannot accompany state CLOSED. ' +
+    `Emits card.state_change / card.funding_source_change (events CardStateChanged / ` +
+    `CardFundingSourcesChanged). ${OWNER} A request that would be refused is refused before a challenge is issued.`,
+};
