@@ -135,14 +135,14 @@ export async function receiveMultipart<T extends string>(
     /** A failure of the service itself (the blob store): answered 500 once the form is read. */
     let broken: unknown;
     let staging: Promise<ReceivedForm<T>['file'] | undefined> | undefined;
-    let settled = false;
+    let done = false;
 
     const refuse = (error: ApiError) => {
       refusal ??= error;
     };
     const finish = async () => {
-      if (settled) return;
-      settled = true;
+      if (done) return;
+      done = true;
       const file = await staging;
       if (!refusal && !broken && !file && !errors.some((e) => e.field === options.fileField)) {
         const message = `${options.fileField} is required: send ${options.fileDescription} in it`;

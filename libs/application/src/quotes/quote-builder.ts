@@ -9,8 +9,7 @@ import { quoteDestinationPlan, umaDestinationPlan } from '#domain/transfers/sand
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import type { CommandRunner } from '../command-runner.js';
 import { loadLiveLookup } from '../lookups/lookup-commands.js';
-import { requireSupportedCurrencies } from '../platforms/platform-config.js';
-import { isSandboxPlatform } from '../platforms/settled-platform.js';
+import { isSandboxPlatform, requireSupportedCurrencies } from '../platforms/platform-config.js';
 import {
   loadCustomerAccount,
   loadLiveExternalAccount,

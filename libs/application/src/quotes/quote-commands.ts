@@ -138,12 +138,11 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuoteCommand, R
       streams.quote(quote.id),
       quoteDecider,
       { type: 'CreateQuote', quote, transaction },
-      { metadata, waitForReadModels: false },
+      { metadata, answersAfter: 'append' },
     );
     // The deadline is enqueued while the read models take the quote in (an answer waits for both); a quote executed
     // at once waits for them at the end of its execution instead.
-    const readable =
-      executeNow || created.position === undefined ? undefined : this.runner.waitForReadModels(created.position);
+    const readable = executeNow || created.position === undefined ? undefined : this.runner.projected(created.position);
     await Promise.all([
       this.process.schedule(
         { kind: 'QUOTE_DEADLINE', platformId: actor.platformId, quoteId: quote.id },

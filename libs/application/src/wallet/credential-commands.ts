@@ -216,7 +216,7 @@ export class IssueCredentialChallengeHandler implements ICommandHandler<IssueCre
     if (method.type === 'EMAIL_OTP') {
       await this.verifiers.assertOtpDelivery(actor.platformId);
       const otp = { type: 'RecordOtpChallenge' as const, authMethodId, now: now.toISOString() };
-      const { state } = await this.wallets.decide(wallet.accountId, otp, actor, false);
+      const { state } = await this.wallets.decide(wallet.accountId, otp, actor, 'append');
       this.verifiers.otpIssued(authMethodId);
       return toAuthMethodView(state, state.authMethods.get(authMethodId)!);
     }
@@ -228,7 +228,7 @@ export class IssueCredentialChallengeHandler implements ICommandHandler<IssueCre
     const challenge = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now.getTime() + PASSKEY_CHALLENGE_TTL_SECONDS * 1000).toISOString();
     const passkey = { authMethodId, requestId, challenge, clientPublicKey, expiresAt, now: now.toISOString() };
-    await this.wallets.decide(wallet.accountId, { type: 'IssuePasskeyChallenge', ...passkey }, actor, false);
+    await this.wallets.decide(wallet.accountId, { type: 'IssuePasskeyChallenge', ...passkey }, actor, 'append');
     return { credentialId: method.passkey!.credentialId, challenge, requestId, expiresAt };
   }
 }

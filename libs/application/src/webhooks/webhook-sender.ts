@@ -76,12 +76,12 @@ export function postWebhook(
   const latency = () => Math.round(performance.now() - started);
   // eslint-disable-next-line max-lines-per-function -- 78 lines, to be split
   return new Promise<SendResult>((resolve) => {
-    let settled = false;
+    let finished = false;
     let request: ClientRequest | undefined;
     let response: { statusCode: number; latencyMs: number; chunks: Buffer[]; size: number } | undefined;
     const finish = (result: SendResult) => {
-      if (settled) return;
-      settled = true;
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
       resolve(result);
     };
@@ -112,7 +112,7 @@ export function postWebhook(
     const resolving = resolveTarget(target, { allowedHosts, resolve: resolver });
     resolving.then(
       (vetted) => {
-        if (settled) return;
+        if (finished) return;
         if (!vetted.ok) {
           return fail(
             vetted.reason === 'unresolved' ? 'the host did not resolve' : `address refused: ${vetted.reason}`,
