@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { cardDecider, toCardResource, type CardResource } from '#domain/cards/card.js';
+import { cardDecider, requireCardChanges, toCardResource, type CardResource } from '#domain/cards/card.js';
 import { generatedPlatformCardId } from '#domain/cards/card-issuer.js';
 import type {
   CardAggregate,
@@ -173,6 +173,7 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Sig
   ) {}
 
   async execute({ cardId, changes, signed, actor }: UpdateCardCommand): Promise<SignedResult<CardResource>> {
+    requireCardChanges(changes);
     const now = (await this.clocks.now(actor.platformId)).toISOString();
     const { walletAccountId } = await prepareCardUpdate(this.runner, cardId, changes, actor, now, signedStepOf(signed));
     await this.wallets.assertOwned(walletAccountId, actor);

@@ -33,6 +33,8 @@ import { Collections } from '#read-models/projections/collections.js';
 import type { Doc } from '#read-models/read-model-store.js';
 
 export type { PlatformQuoteRequest, QuoteRequest };
+/** The API's quote request sorted by source and destination type (the domain's rules). */
+export { quoteRequestOf } from '#domain/quotes/price-quote.js';
 
 /** Resolves, checks and prices a quote request into the quote and its transaction (not yet stored). */
 export class QuoteBuilder {

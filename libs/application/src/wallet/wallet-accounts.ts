@@ -29,6 +29,18 @@ export const emailRequired = () =>
     'customerId',
   );
 
+/**
+ * The wallet (auth state) of `accountId`, of any platform, read as `reads` declares: the one read of a wallet's stream
+ * (`WalletAccounts.state`, and callers outside the wallet area that have no `WalletAccounts`).
+ */
+export async function walletState(
+  runner: CommandRunner,
+  accountId: string,
+  reads: Reads<WalletAuthState> = {},
+): Promise<WalletAuthState> {
+  return (await runner.load(streams.wallet(accountId), walletAuthDecider, reads)).state;
+}
+
 /** Who owns a wallet, fixed once it is provisioned: a wallet this process has seen provisioned is not read again. */
 const walletOwnership: Reads<WalletAuthState> = { reads: 'fixed-facts', known: (seen) => seen.provisioned };
 
@@ -64,8 +76,8 @@ export class WalletAccounts {
   }
 
   /** The wallet (auth state) of `accountId`, of any platform, read as `reads` declares (by default the current one). */
-  async state(accountId: string, reads: Reads<WalletAuthState> = {}): Promise<WalletAuthState> {
-    return (await this.runner.load(streams.wallet(accountId), walletAuthDecider, reads)).state;
+  state(accountId: string, reads: Reads<WalletAuthState> = {}): Promise<WalletAuthState> {
+    return walletState(this.runner, accountId, reads);
   }
 
   /**
