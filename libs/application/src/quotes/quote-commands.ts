@@ -172,17 +172,18 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuoteCommand, R
 
   async execute({ request, actor }: CreateQuoteCommand) {
     const now = await this.clocks.now(actor.platformId);
-    const { quote, transaction } = await this.builder.build(request, actor.platformId, now);
+    const facts = await this.builder.facts(request, actor.platformId, now);
     const metadata = { ...actor };
     // A real-time funded quote starts when its funds arrive (sandbox: POST /sandbox/send), even with
     // immediatelyExecute.
-    const executeNow = request.immediatelyExecute === true && quote.funding !== 'EXTERNAL';
+    const executeNow = request.immediatelyExecute === true && facts.source.funding !== 'EXTERNAL';
     const created = await this.runner.run(
-      streams.quote(quote.id),
+      streams.quote(facts.ids.quoteId),
       quoteDecider,
-      { type: 'CreateQuote', quote, transaction },
+      { type: 'CreateQuote', request, facts, now: now.toISOString() },
       { metadata, answersAfter: 'append' },
     );
+    const quote = created.state.quote!;
     // The deadline is enqueued while the read models take the quote in (an answer waits for both); a quote executed
     // at once waits for them at the end of its execution instead.
     const readable = executeNow || created.position === undefined ? undefined : this.runner.projected(created.position);

@@ -291,11 +291,19 @@ export function paymentInstructions(
   ];
 }
 
+/** What a quote is priced from besides its request: the platform, the source and destination found, fresh ids. */
+export interface QuoteFacts {
+  platformId: string;
+  source: QuoteSource;
+  destination: QuoteDestinationFacts;
+  ids: QuoteIds;
+}
+
 /** The quote and its transaction (not yet stored), priced on the rate table at `now`. */
 // eslint-disable-next-line max-lines-per-function -- 88 lines, to be split
 export function priceQuote(
   req: PlatformQuoteRequest,
-  facts: { platformId: string; source: QuoteSource; destination: QuoteDestinationFacts; ids: QuoteIds },
+  facts: QuoteFacts,
   now: Date,
 ): { quote: QuoteRecord; transaction: TransactionRecord } {
   const { platformId, source, destination, ids } = facts;

@@ -11,6 +11,7 @@ import {
   type TransactionStatus,
 } from '../transactions/transaction.js';
 import { compact } from '../objects.js';
+import { priceQuote, type PlatformQuoteRequest, type QuoteFacts } from './price-quote.js';
 
 /**
  * A quote locks a rate and fees until `expiresAt`. Its stream (`quote-<uuid>`) also carries the
@@ -89,8 +90,12 @@ export interface QuoteState {
 
 export type QuoteEvent = { type: 'QuoteCreated'; data: { platformId: string; quote: QuoteRecord } } | TransactionEvent;
 
+/**
+ * `CreateQuote`: the request and the facts the application found for it (source, destination with its rail and
+ * sandbox plan, ids); the decider prices the quote on the rate table at `now`.
+ */
 export type QuoteCommand =
-  { type: 'CreateQuote'; quote: QuoteRecord; transaction: TransactionRecord } | LifecycleCommand;
+  { type: 'CreateQuote'; request: PlatformQuoteRequest; facts: QuoteFacts; now: string } | LifecycleCommand;
 
 export function quoteStatusOf(status: TransactionStatus): QuoteStatus {
   switch (status) {
@@ -114,10 +119,11 @@ export const quoteDecider: Decider<QuoteState, QuoteCommand, QuoteEvent> = {
   initialState: () => ({}),
   decide(cmd, state) {
     if (cmd.type === 'CreateQuote') {
-      if (state.quote) throw conflict('QUOTE_EXISTS', `quote ${cmd.quote.id} already exists`);
+      if (state.quote) throw conflict('QUOTE_EXISTS', `quote ${cmd.facts.ids.quoteId} already exists`);
+      const { quote, transaction } = priceQuote(cmd.request, cmd.facts, new Date(cmd.now));
       return [
-        { type: 'QuoteCreated', data: { platformId: cmd.quote.platformId, quote: cmd.quote } },
-        { type: 'TransactionCreated', data: { platformId: cmd.quote.platformId, transaction: cmd.transaction } },
+        { type: 'QuoteCreated', data: { platformId: quote.platformId, quote } },
+        { type: 'TransactionCreated', data: { platformId: quote.platformId, transaction } },
       ];
     }
     return decideLifecycle(state.transaction, cmd);
