@@ -1,6 +1,5 @@
 import { DomainError } from '#domain/errors.js';
-import type { Logger } from '@nestjs/common';
-import { AppendTooLarge, WrongExpectedVersion, type EventStore, type NewEvent } from '#event-store/event-store.js';
+import { AppendTooLarge, WrongExpectedVersion } from '#event-store/event-store.js';
 
 /** One command whose events alone exceed what the event store accepts in one append. */
 export const tooLarge = (streamName: string, bytes: number, limit: number) =>
@@ -31,28 +30,12 @@ export function isPermanent(error: unknown): boolean {
   );
 }
 
-/**
- * Appends `events` at the expected `revision`, retrying transient failures with the same event ids (so an attempt
- * that was committed after all is written once): at most `transientRetries` times (default 4), waiting `backoff`.
- */
-export async function appendWithRetries(
-  store: EventStore,
-  logger: Logger,
-  options: { transientRetries?: number; backoff?: (retry: number) => Promise<void> },
-  append: { streamName: string; events: NewEvent[]; revision: bigint },
-) {
-  const { streamName, events, revision } = append;
-  const retries = options.transientRetries ?? 4;
-  const backoff = options.backoff ?? defaultBackoff;
-  for (let retry = 0; ; retry++) {
-    try {
-      const expectedRevision = revision < 0n ? 'no_stream' : revision;
-      return await store.appendToStream(streamName, events, { expectedRevision });
-    } catch (error) {
-      if (isPermanent(error) || retry >= retries) throw error;
-      const reason = (error as Error)?.message;
-      logger.warn(`append to ${streamName} failed (${reason}); retry ${retry + 1} of ${retries}`);
-      await backoff(retry + 1);
-    }
-  }
+export class CommandConflictError extends Error {
+  override readonly name = 'CommandConflictError';
 }
+
+/** What a batch's commands are refused with once its append failed for good (`attempt` counted from 0). */
+export const finalAppendError = (error: unknown, streamName: string, attempt: number): unknown =>
+  error instanceof WrongExpectedVersion
+    ? new CommandConflictError(`stream ${streamName} kept changing; gave up after ${attempt + 1} attempts`)
+    : error;

@@ -168,6 +168,24 @@ describe('CommandRunner', () => {
     expect((await runner.load('counter-s', counter)).state.total).toBe(30);
   });
 
+  it('applies what a command and a part of the process declare: when to answer, and a cache of its own', async () => {
+    let waits = 0;
+    const waiter = { waitForPosition: async () => (waits++, true) };
+    const runner = new CommandRunner(store, waiter);
+    await runner.run('counter-w', counter, { type: 'Add', by: 1 }, { metadata });
+    expect(waits).toBe(1);
+    await runner.run('counter-w', counter, { type: 'Add', by: 1 }, { metadata, answersAfter: 'append' });
+    const part = runner.for({ answersAfter: 'append', cache: { name: 'part', size: 10 } });
+    await part.run('counter-w', counter, { type: 'Add', by: 1 }, { metadata });
+    await part.projected(10n);
+    expect(waits).toBe(1);
+    // The part folded the stream into its own cache; the runner's cache keeps what the runner saw.
+    const known = { reads: 'fixed-facts' as const, known: () => true };
+    expect((await runner.load('counter-w', counter, known)).state.total).toBe(2);
+    expect((await part.load('counter-w', counter, known)).state.total).toBe(3);
+    expect((await runner.load('counter-w', counter)).state.total).toBe(3);
+  });
+
   /** A store where another writer slips an event in just before each of the next `times` appends. */
   const racing = (inner: SqliteEventStore, times: number): EventStore => {
     let left = times;

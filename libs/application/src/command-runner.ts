@@ -10,7 +10,14 @@ import {
   type NewEvent,
   type RecordedEvent,
 } from '#event-store/event-store.js';
-import { appendWithRetries, conflictBackoff, tooLarge } from './command-retries.js';
+import {
+  CommandConflictError,
+  conflictBackoff,
+  defaultBackoff,
+  finalAppendError,
+  isPermanent,
+  tooLarge,
+} from './command-retries.js';
 import { KeyedLock } from './keyed-lock.js';
 import { StreamSnapshots, type Folded } from './stream-snapshots.js';
 import type { ProjectionWaiter } from '#read-models/projection-waiter.js';
@@ -19,9 +26,7 @@ import type { CommandRunnerOptions, Reads, RunnerUse, RunOptions, RunResult } fr
 export type { ProjectionWaiter };
 export type * from './run-declarations.js';
 
-export class CommandConflictError extends Error {
-  override readonly name = 'CommandConflictError';
-}
+export { CommandConflictError };
 
 /** A queue holds commands of any decider on one stream; each item keeps its own types. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -49,10 +54,10 @@ interface DecidedBatch<State, C, E extends Event> {
 const MAX_BATCH = 256;
 
 /**
- * The one command pipeline: read the stream, fold with `evolve`, `decide`, append with the
- * expected revision, retry on a revision conflict. Folded states are cached per stream (bounded)
- * and brought up to date by reading only the events after the cached revision, so long streams
- * (the ledger) are not re-read on every command.
+ * The one command pipeline: read the stream, fold with `evolve`, `decide`, append with the expected revision, retry on
+ * a revision conflict. Folded states are cached per stream (bounded) and brought up to date by reading only the events
+ * after the cached revision, so long streams (the ledger) are not re-read on every command. It applies what commands
+ * and reads declare (`run-declarations.ts`): the waits for the read models, the reads of a cached state, the paging.
  *
  * Commands on one stream are serialized within the process. Those that queue up while the stream
  * is busy are decided one after the other against the state their predecessors leave, and their
@@ -61,10 +66,9 @@ const MAX_BATCH = 256;
  * refused alone; the batch's events are committed together or not at all, and on a revision
  * conflict (another process appended) the whole batch is decided again on the fresh state.
  *
- * Every event gets an id when it is decided, so an append retried after a transient error (its
- * first attempt may have been committed) is deduplicated by the store. A batch stays within the
- * store's `maxAppendBytes`: the commands that do not fit are left queued for the next append, and
- * a command whose own events exceed the limit is refused (its events are never split).
+ * Every event gets an id when it is decided, so an append retried after a transient error (its first attempt may have
+ * been committed) is deduplicated by the store. A batch stays within the store's `maxAppendBytes`: the commands that
+ * do not fit are left queued for the next append, and a command too large alone is refused (never split).
  */
 export class CommandRunner {
   private readonly logger = new Logger('CommandRunner');
@@ -92,14 +96,12 @@ export class CommandRunner {
    * queues and store, so commands of every part on one stream are still decided in turn and appended together.
    */
   for(use: RunnerUse): CommandRunner {
-    const view = Object.create(this) as CommandRunner;
-    let cache = this.cache;
-    if (use.cache) {
-      const { name, size } = use.cache;
-      cache = this.partCaches.get(name) ?? new RecentCache(size ?? this.options.cacheSize ?? 10_000);
-      this.partCaches.set(name, cache);
-    }
-    return Object.assign(view, { use: { ...this.use, ...use }, cache });
+    const { name, size } = use.cache ?? { name: '' };
+    const cache = !name
+      ? this.cache
+      : (this.partCaches.get(name) ?? new RecentCache(size ?? this.options.cacheSize ?? 10_000));
+    if (name) this.partCaches.set(name, cache);
+    return Object.assign(Object.create(this) as CommandRunner, { use: { ...this.use, ...use }, cache });
   }
 
   /**
@@ -286,11 +288,7 @@ export class CommandRunner {
     decided: DecidedBatch<State, C, E>,
     events: NewEvent[],
   ): Promise<bigint> {
-    const appended = await appendWithRetries(this.store, this.logger, this.options, {
-      streamName,
-      events,
-      revision: decided.folded.revision,
-    });
+    const appended = await this.appendWithRetries(streamName, events, decided.folded.revision);
     const next = {
       ...decided.folded,
       state: decided.state,
@@ -303,24 +301,32 @@ export class CommandRunner {
   }
 
   /** A batch's append failed for good: its commands are refused, those deferred go back to the queue. */
-  private rejectBatch(
-    streamName: string,
-    batch: AnyQueued[],
-    deferred: AnyQueued[],
-    error: unknown,
-    attempt: number,
-  ): void {
-    const final =
-      error instanceof WrongExpectedVersion
-        ? new CommandConflictError(`stream ${streamName} kept changing; gave up after ${attempt + 1} attempts`)
-        : error;
+  private rejectBatch(name: string, batch: AnyQueued[], deferred: AnyQueued[], error: unknown, attempt: number) {
+    const final = finalAppendError(error, name, attempt);
     for (const item of batch) if (!deferred.includes(item)) item.reject(final);
-    this.requeue(streamName, deferred);
+    this.requeue(name, deferred);
   }
 
   /** Whether the stream has an event after `revision` (another process appended). */
   private async hasNewer(streamName: string, revision: bigint): Promise<boolean> {
     return (await this.store.readStream(streamName, { fromRevision: revision + 1n, maxCount: 1 })).length > 0;
+  }
+
+  /** Appends at the expected revision, retrying transient failures with the same event ids (bounded, with backoff). */
+  private async appendWithRetries(streamName: string, events: NewEvent[], revision: bigint) {
+    const retries = this.options.transientRetries ?? 4;
+    const backoff = this.options.backoff ?? defaultBackoff;
+    for (let retry = 0; ; retry++) {
+      try {
+        const expectedRevision = revision < 0n ? 'no_stream' : revision;
+        return await this.store.appendToStream(streamName, events, { expectedRevision });
+      } catch (error) {
+        if (isPermanent(error) || retry >= retries) throw error;
+        const reason = (error as Error)?.message;
+        this.logger.warn(`append to ${streamName} failed (${reason}); retry ${retry + 1} of ${retries}`);
+        await backoff(retry + 1);
+      }
+    }
   }
 
   /** Commands left out of a full batch go back to the head of their stream's queue, in order. */
