@@ -210,9 +210,11 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Sig
         { metadata },
       );
       // Closing reversed the open authorizations in the card stream; now release their holds.
-      const ledger = await CardLedger.forPlatform(this.runner, this.clocks, this.ids, actor.platformId, metadata);
-      await ledger.releaseReversed(result.events);
-      if (ledger.lastPosition !== undefined) await this.runner.projected(ledger.lastPosition);
+      if (result.events.some((e) => e.type === 'CardAuthorizationReversed')) {
+        const ledger = await CardLedger.forPlatform(this.runner, this.clocks, this.ids, actor.platformId, metadata);
+        await ledger.releaseReversed(result.events);
+        if (ledger.lastPosition !== undefined) await this.runner.projected(ledger.lastPosition);
+      }
       return toCardResource(result.state.card!);
     });
   }

@@ -15,7 +15,7 @@ import {
 import type { PaymentPlan } from '../transactions/payment-plan.js';
 import { referenceFor, type TransactionDestination, type TransactionRecord } from '../transactions/transaction.js';
 import { buildPayloadToSign, operationOf } from '../wallet/payload.js';
-import type { LockedCurrencySide, QuoteDestination, QuoteFunding, QuoteRecord } from './quote.js';
+import type { LockedCurrencySide, QuoteDestination, QuoteFunding, QuoteRecord } from './quote-record.js';
 
 /**
  * Pricing a quote, without I/O: the application gathers the facts (the source account, the destination with its
