@@ -7,7 +7,7 @@ import { customerDecider } from '#domain/customer/customer.js';
 import { invalid, notFound } from '#domain/errors.js';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { unauthorized, type SignedRetryProof } from '#domain/wallet/signed-retry.js';
-import { walletAuthDecider, type NewAuthMethod } from '#domain/wallet/wallet-auth.js';
+import type { NewAuthMethod } from '#domain/wallet/wallet-auth.js';
 import {
   isAuthMethodActive,
   requiresSignedRetryToAddAuthMethod,
@@ -115,9 +115,8 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
     const owner = { id: authMethodId, stream: streams.wallet(wallet.accountId) };
     const now = (await this.clocks.now(actor.platformId)).toISOString();
     const add = () =>
-      this.runner.run(
-        owner.stream,
-        walletAuthDecider,
+      this.wallets.decide(
+        wallet.accountId,
         {
           type: 'AddAuthMethod',
           accountId: wallet.accountId,
@@ -127,7 +126,7 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
           signedRetry,
           now,
         },
-        { metadata: { ...actor } },
+        actor,
       );
     // A WebAuthn credential belongs to one wallet in the installation: claimed before it is added.
     const { state } =
