@@ -1,3 +1,4 @@
+import { CommandRunner } from '#application/command-runner.js';
 import type { Infrastructure } from '#application/infrastructure.js';
 import { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import type { AppConfig } from '#config/config.js';
@@ -12,8 +13,9 @@ import { createReadModelStore } from '#read-models/index.js';
 
 /**
  * The composition root every process shares (API, worker, CLI): builds the adapters configuration selects
- * (EVENT_STORE, READ_MODELS, JOBS) and the projector over them. Closing stops the projector first. A process that
- * serves writes (the API, the worker) says so with `writes`: the event store's write path is set up at start.
+ * (EVENT_STORE, READ_MODELS, JOBS), the projector over them and the process's one command runner. Closing stops the
+ * projector first. A process that serves writes (the API, the worker) says so with `writes`: the event store's write
+ * path is set up at start.
  */
 export async function createInfrastructure(
   config: AppConfig,
@@ -27,6 +29,10 @@ export async function createInfrastructure(
   const jobs = await createJobQueue({ ...config.jobs, clock });
   const blobs = await createBlobStore(config.documents.store);
   const projections = new ProjectionRunner(eventStore, readModels, allProjections);
+  const runner = new CommandRunner(eventStore, projections, {
+    readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
+    snapshots: { every: config.snapshotEvery },
+  });
   return {
     eventStore,
     readModels,
@@ -36,6 +42,7 @@ export async function createInfrastructure(
     config,
     clock,
     clocks: new PlatformClocks(eventStore, clock),
+    runner,
     async close() {
       await projections.stop();
       await jobs.close();

@@ -24,8 +24,7 @@ export async function startWorker(infra: Infrastructure): Promise<RunningWorker>
     eventStore: infra.eventStore,
     jobs: infra.jobs,
     clocks: infra.clocks,
-    projections: infra.projections,
-    readYourWritesTimeoutMs: infra.config.readYourWritesTimeoutMs,
+    runner: infra.runner,
   });
   // Card provisioning timers and reactions to holder KYC approvals.
   const cards = await startCardWorker(infra);

@@ -85,14 +85,7 @@ export class ApplicationModule {
         { provide: BLOB_STORE, useValue: infra.blobs },
         { provide: PROJECTIONS, useValue: infra.projections },
         { provide: SECRET_BOX, useFactory: () => new SecretBox(loadSecretsKey(deps.config.secretsKey)) },
-        {
-          provide: CommandRunner,
-          useFactory: () =>
-            new CommandRunner(infra.eventStore, infra.projections, {
-              readYourWritesTimeoutMs: deps.config.readYourWritesTimeoutMs,
-              snapshots: { every: deps.config.snapshotEvery },
-            }),
-        },
+        { provide: CommandRunner, useValue: infra.runner },
         IdentityClaims,
         Queries,
       ],

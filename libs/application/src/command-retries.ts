@@ -29,3 +29,13 @@ export function isPermanent(error: unknown): boolean {
     error instanceof RangeError
   );
 }
+
+export class CommandConflictError extends Error {
+  override readonly name = 'CommandConflictError';
+}
+
+/** What a batch's commands are refused with once its append failed for good (`attempt` counted from 0). */
+export const finalAppendError = (error: unknown, streamName: string, attempt: number): unknown =>
+  error instanceof WrongExpectedVersion
+    ? new CommandConflictError(`stream ${streamName} kept changing; gave up after ${attempt + 1} attempts`)
+    : error;

@@ -81,7 +81,7 @@ describe('CommandRunner snapshots', () => {
   it('snapshots a stream that grew by `every` events; after a restart a load reads only what follows', async () => {
     const runner = new CommandRunner(counted, undefined, { snapshots: { every: 10 } });
     await add(runner, 'tally-a', 25);
-    await runner.snapshotsSettled();
+    await runner.snapshotsWritten();
     const snapshot = await store.snapshots.readSnapshot('tally-a');
     expect(snapshot).toMatchObject({ decider: 'tally', version: 1 });
     expect(snapshot!.revision).toBeGreaterThanOrEqual(9n);
@@ -101,7 +101,7 @@ describe('CommandRunner snapshots', () => {
   it('decides on a state restored from a snapshot as on the state folded whole', async () => {
     const runner = new CommandRunner(store, undefined, { snapshots: { every: 5 } });
     await add(runner, 'tally-b', 40);
-    await runner.snapshotsSettled();
+    await runner.snapshotsWritten();
     const restored = new CommandRunner(store, undefined, { snapshots: { every: 5 } });
     const folded = new CommandRunner(store, undefined, { snapshots: { every: 0 } });
     const [a, b] = await Promise.all([restored.load('tally-b', tally), folded.load('tally-b', tally)]);
@@ -130,7 +130,7 @@ describe('CommandRunner snapshots', () => {
     const { state } = await runner.load('tally-c', v2);
     expect(reads).toEqual([0n]);
     expect(state.adds).toBe(12);
-    await runner.snapshotsSettled();
+    await runner.snapshotsWritten();
     expect(await store.snapshots.readSnapshot('tally-c')).toMatchObject({ version: 2, revision: 11n });
   });
 
@@ -159,7 +159,7 @@ describe('CommandRunner snapshots', () => {
     const runner = new CommandRunner(failing, undefined, { snapshots: { every: 3 } });
     const results = await add(runner, 'tally-e', 20);
     expect(results.every((r) => r.events.length === 1)).toBe(true);
-    await runner.snapshotsSettled();
+    await runner.snapshotsWritten();
     const restarted = new CommandRunner(failing, undefined, { snapshots: { every: 3 } });
     expect((await restarted.load('tally-e', tally)).state.adds).toBe(20);
   });
@@ -167,7 +167,7 @@ describe('CommandRunner snapshots', () => {
   it('snapshots only deciders that declare a codec', async () => {
     const runner = new CommandRunner(store, undefined, { snapshots: { every: 2 } });
     await add(runner, 'tally-f', 10, plain);
-    await runner.snapshotsSettled();
+    await runner.snapshotsWritten();
     expect(await store.snapshots.readSnapshot('tally-f')).toBeUndefined();
   });
 
@@ -178,16 +178,16 @@ describe('CommandRunner snapshots', () => {
     const runner = new CommandRunner(store, undefined, { snapshots: { every: 10, bytesPerEvent: 4 } });
     const run = (cmds: TallyCommand[]) => Promise.all(cmds.map((c) => runner.run('tally-g', tally, c, { metadata })));
     await run(wide(30, 0));
-    await runner.snapshotsSettled();
+    await runner.snapshotsWritten();
     const first = (await store.snapshots.readSnapshot('tally-g'))!;
     // About 55 bytes a key: the next snapshot waits for about 55 / 4 times as many events as keys it holds.
     const wait = BigInt(Math.ceil(first.state.length / 4));
     expect(wait).toBeGreaterThan(10n);
     await run(wide(Number(wait) - 5, 1000));
-    await runner.snapshotsSettled();
+    await runner.snapshotsWritten();
     expect((await store.snapshots.readSnapshot('tally-g'))!.revision).toBe(first.revision);
     await run(wide(10, 5000));
-    await runner.snapshotsSettled();
+    await runner.snapshotsWritten();
     expect((await store.snapshots.readSnapshot('tally-g'))!.revision).toBeGreaterThan(first.revision);
   });
 
@@ -200,7 +200,7 @@ describe('CommandRunner snapshots', () => {
     await run(runner, { type: 'PostPendingTransfer', id: 'post-0', pendingId: 'hold-0', now: NOW });
     await run(runner, { type: 'VoidPendingTransfer', id: 'void-1', pendingId: 'hold-1', now: NOW });
     for (let i = 12; i < 20; i++) await run(runner, fund(`fund-${i}`));
-    await runner.snapshotsSettled();
+    await runner.snapshotsWritten();
     const snapshot = await store.snapshots.readSnapshot('ledger-p');
     expect(snapshot).toMatchObject({ decider: 'ledger', version: 2 });
     // The runner that wrote the snapshot reads its settled transfers from the snapshot's file, as a restart does.

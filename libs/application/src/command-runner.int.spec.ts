@@ -146,23 +146,44 @@ describe('CommandRunner', () => {
     expect(await total(store, 'counter-f')).toBe(100);
   });
 
-  it('answers a settled state from its cache, and reads the stream while the state is not settled', async () => {
+  it('answers fixed facts from its cache once known, and reads the stream while they are not', async () => {
     let reads = 0;
     const counted = Object.assign(Object.create(store) as EventStore, {
       readStream: (...args: Parameters<EventStore['readStream']>) => (reads++, store.readStream(...args)),
     });
     const runner = new CommandRunner(counted, undefined);
-    const atLeast = (n: number) => (state: { total: number }) => state.total >= n;
+    const atLeast = (n: number) => ({
+      reads: 'fixed-facts' as const,
+      known: (state: { total: number }) => state.total >= n,
+    });
     await store.appendToStream('counter-s', [{ type: 'Added', data: { by: 10 } }]);
-    expect((await runner.loadSettled('counter-s', counter, atLeast(20))).total).toBe(10);
+    expect((await runner.load('counter-s', counter, atLeast(20))).state.total).toBe(10);
     expect(reads).toBe(1);
     await store.appendToStream('counter-s', [{ type: 'Added', data: { by: 15 } }]); // another process
-    expect((await runner.loadSettled('counter-s', counter, atLeast(20))).total).toBe(25);
+    expect((await runner.load('counter-s', counter, atLeast(20))).state.total).toBe(25);
     expect(reads).toBe(2);
     await store.appendToStream('counter-s', [{ type: 'Added', data: { by: 5 } }]);
-    expect((await runner.loadSettled('counter-s', counter, atLeast(20))).total).toBe(25);
+    expect((await runner.load('counter-s', counter, atLeast(20))).state.total).toBe(25);
     expect(reads).toBe(2);
     expect((await runner.load('counter-s', counter)).state.total).toBe(30);
+  });
+
+  it('applies what a command and a part of the process declare: when to answer, and a cache of its own', async () => {
+    let waits = 0;
+    const waiter = { waitForPosition: async () => (waits++, true) };
+    const runner = new CommandRunner(store, waiter);
+    await runner.run('counter-w', counter, { type: 'Add', by: 1 }, { metadata });
+    expect(waits).toBe(1);
+    await runner.run('counter-w', counter, { type: 'Add', by: 1 }, { metadata, answersAfter: 'append' });
+    const part = runner.for({ answersAfter: 'append', cache: { name: 'part', size: 10 } });
+    await part.run('counter-w', counter, { type: 'Add', by: 1 }, { metadata });
+    await part.projected(10n);
+    expect(waits).toBe(1);
+    // The part folded the stream into its own cache; the runner's cache keeps what the runner saw.
+    const known = { reads: 'fixed-facts' as const, known: () => true };
+    expect((await runner.load('counter-w', counter, known)).state.total).toBe(2);
+    expect((await part.load('counter-w', counter, known)).state.total).toBe(3);
+    expect((await runner.load('counter-w', counter)).state.total).toBe(3);
   });
 
   /** A store where another writer slips an event in just before each of the next `times` appends. */

@@ -10,31 +10,23 @@ import {
   type NewEvent,
   type RecordedEvent,
 } from '#event-store/event-store.js';
-import { conflictBackoff, defaultBackoff, isPermanent, tooLarge } from './command-retries.js';
+import {
+  CommandConflictError,
+  conflictBackoff,
+  defaultBackoff,
+  finalAppendError,
+  isPermanent,
+  tooLarge,
+} from './command-retries.js';
 import { KeyedLock } from './keyed-lock.js';
-import { StreamSnapshots, type Folded, type SnapshotOptions } from './stream-snapshots.js';
+import { StreamSnapshots, type Folded } from './stream-snapshots.js';
 import type { ProjectionWaiter } from '#read-models/runner/projection-waiter.js';
+import type { CommandRunnerOptions, Reads, RunnerUse, RunOptions, RunResult } from './run-declarations.js';
 /** Something that can tell when the local read models have caught up with a position. */
 export type { ProjectionWaiter };
+export type * from './run-declarations.js';
 
-export interface RunOptions {
-  metadata: EventMetadata;
-  /** Wait for read models to include this write before returning (default true). */
-  waitForReadModels?: boolean;
-  /** The read models the caller reads next; only they are waited for (default all). */
-  readModels?: string[];
-}
-
-export interface RunResult<State, E> {
-  state: State;
-  events: E[];
-  /** Global position of the last appended event; undefined when the decision produced no events. */
-  position?: bigint;
-}
-
-export class CommandConflictError extends Error {
-  override readonly name = 'CommandConflictError';
-}
+export { CommandConflictError };
 
 /** A queue holds commands of any decider on one stream; each item keeps its own types. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -49,28 +41,23 @@ interface Queued<State, C, E extends Event> {
   reject(error: unknown): void;
 }
 
+/** A batch decided on one folded state: the state it leaves, the commands decided, refused and left for later. */
+interface DecidedBatch<State, C, E extends Event> {
+  folded: Folded<State>;
+  state: State;
+  decided: { item: Queued<State, C, E>; events: E[]; stored: NewEvent[] }[];
+  refused: { item: Queued<State, C, E>; error: unknown }[];
+  deferred: Queued<State, C, E>[];
+}
+
 /** Most commands decided together and appended in one write. */
 const MAX_BATCH = 256;
 
-export interface CommandRunnerOptions {
-  maxRetries?: number;
-  readYourWritesTimeoutMs?: number;
-  cacheSize?: number;
-  /** Retries of an append that failed with a transient error (not a revision conflict), default 4. */
-  transientRetries?: number;
-  /** Waits before the nth transient retry (from 1); exponential from 50 ms by default. */
-  backoff?: (retry: number) => Promise<void>;
-  /** When deciders that declare a snapshot codec have their state snapshotted (see StreamSnapshots). */
-  snapshots?: SnapshotOptions;
-  /** Events read at once when folding a stream (default all): streams of large events are folded page by page. */
-  readPage?: number;
-}
-
 /**
- * The one command pipeline: read the stream, fold with `evolve`, `decide`, append with the
- * expected revision, retry on a revision conflict. Folded states are cached per stream (bounded)
- * and brought up to date by reading only the events after the cached revision, so long streams
- * (the ledger) are not re-read on every command.
+ * The one command pipeline: read the stream, fold with `evolve`, `decide`, append with the expected revision, retry on
+ * a revision conflict. Folded states are cached per stream (bounded) and brought up to date by reading only the events
+ * after the cached revision, so long streams (the ledger) are not re-read on every command. It applies what commands
+ * and reads declare (`run-declarations.ts`): the waits for the read models, the reads of a cached state, the paging.
  *
  * Commands on one stream are serialized within the process. Those that queue up while the stream
  * is busy are decided one after the other against the state their predecessors leave, and their
@@ -79,20 +66,21 @@ export interface CommandRunnerOptions {
  * refused alone; the batch's events are committed together or not at all, and on a revision
  * conflict (another process appended) the whole batch is decided again on the fresh state.
  *
- * Every event gets an id when it is decided, so an append retried after a transient error (its
- * first attempt may have been committed) is deduplicated by the store. A batch stays within the
- * store's `maxAppendBytes`: the commands that do not fit are left queued for the next append, and
- * a command whose own events exceed the limit is refused (its events are never split).
+ * Every event gets an id when it is decided, so an append retried after a transient error (its first attempt may have
+ * been committed) is deduplicated by the store. A batch stays within the store's `maxAppendBytes`: the commands that
+ * do not fit are left queued for the next append, and a command too large alone is refused (never split).
  */
 export class CommandRunner {
   private readonly logger = new Logger('CommandRunner');
   /** Folded states of the streams used lately (`cacheSize`, default 10,000, at most). */
   private readonly cache: RecentCache<string, Folded<unknown>>;
+  /** The caches of the parts that keep their streams apart (`RunnerUse.cache`), by name. */
+  private readonly partCaches = new Map<string, RecentCache<string, Folded<unknown>>>();
+  /** What the part of the process using this runner declared (see `for`). */
+  private readonly use: RunnerUse = {};
   private readonly locks = new KeyedLock();
   private readonly queues = new Map<string, AnyQueued[]>();
   private readonly snapshots: StreamSnapshots;
-  /** Snapshots being taken or written, one per stream at most. */
-  private readonly snapshotting = new Map<string, Promise<void>>();
 
   constructor(
     private readonly store: EventStore,
@@ -103,27 +91,34 @@ export class CommandRunner {
     this.cache = new RecentCache(options.cacheSize ?? 10_000);
   }
 
-  /** Current state of a stream (not to be mutated by the caller). */
-  async load<State, C, E extends Event>(
-    streamName: string,
-    decider: Decider<State, C, E>,
-  ): Promise<{ state: State; revision: bigint }> {
-    const { state, revision } = await this.withLock(streamName, () => this.catchUp(streamName, decider));
-    return { state, revision };
+  /**
+   * This runner as a part of the process uses it, with what that part declares once (`RunnerUse`): the same locks,
+   * queues and store, so commands of every part on one stream are still decided in turn and appended together.
+   */
+  for(use: RunnerUse): CommandRunner {
+    const { name, size } = use.cache ?? { name: '' };
+    const cache = !name
+      ? this.cache
+      : (this.partCaches.get(name) ?? new RecentCache(size ?? this.options.cacheSize ?? 10_000));
+    if (name) this.partCaches.set(name, cache);
+    return Object.assign(Object.create(this) as CommandRunner, { use: { ...this.use, ...use }, cache });
   }
 
   /**
-   * The stream's state as this process last saw it, read only when that does not satisfy `settled`: for what a
-   * stream's first append fixes for good (a platform's kind and settlement accounts), which no later event changes.
+   * The state of a stream (not to be mutated by the caller), as `reads` declares: the current one (the default), or,
+   * for `fixed-facts`, the one this process last saw when `known` holds of it, without reading the stream.
    */
-  async loadSettled<State, C, E extends Event>(
+  async load<State, C, E extends Event>(
     streamName: string,
     decider: Decider<State, C, E>,
-    settled: (state: State) => boolean,
-  ): Promise<State> {
-    const cached = this.cache.get(streamName) as Folded<State> | undefined;
-    if (cached && settled(cached.state)) return cached.state;
-    return (await this.load(streamName, decider)).state;
+    reads: Reads<State> = {},
+  ): Promise<{ state: State; revision: bigint }> {
+    if (reads.reads === 'fixed-facts') {
+      const cached = this.cache.get(streamName) as Folded<State> | undefined;
+      if (cached && reads.known(cached.state)) return { state: cached.state, revision: cached.revision };
+    }
+    const { state, revision } = await this.withLock(streamName, () => this.catchUp(streamName, decider));
+    return { state, revision };
   }
 
   /**
@@ -157,16 +152,21 @@ export class CommandRunner {
         this.scheduleDrain(streamName);
       }
     });
-    if (result.position !== undefined && options.waitForReadModels !== false) {
-      await this.waitForReadModels(result.position, options.readModels);
+    if (result.position !== undefined && (options.answersAfter ?? 'projection') === 'projection') {
+      await this.projected(result.position, options.readModels);
     }
     return result;
   }
 
-  async waitForReadModels(position: bigint, projections?: string[]): Promise<void> {
+  /**
+   * Resolves once the local read models (all, or `projections`) include `position`: for a caller whose commands
+   * answered after their append and whose answer reads them. A part whose commands answer after the append does not
+   * wait.
+   */
+  async projected(position: bigint, projections?: string[]): Promise<void> {
     const timeout = this.options.readYourWritesTimeoutMs ?? 5000;
     // A zero timeout (the CLI) means: do not wait for a projector at all.
-    if (!this.waiter || timeout === 0) return;
+    if (!this.waiter || timeout === 0 || this.use.answersAfter === 'append') return;
     const ok = await this.waiter.waitForPosition(position, timeout, projections);
     if (!ok) this.logger.warn(`read models did not reach position ${position} within ${timeout} ms`);
   }
@@ -188,7 +188,6 @@ export class CommandRunner {
     await this.decideAndAppend(streamName, batch);
   }
 
-  // eslint-disable-next-line max-lines-per-function -- 91 lines, to be split
   private async decideAndAppend<State, C, E extends Event>(
     streamName: string,
     batch: Queued<State, C, E>[],
@@ -197,88 +196,115 @@ export class CommandRunner {
     const maxRetries = this.options.maxRetries ?? 30;
     for (let attempt = 0; ; attempt++) {
       if (attempt > 0) await conflictBackoff(attempt);
-      const decided: { item: Queued<State, C, E>; events: E[]; stored: NewEvent[] }[] = [];
-      const refused: { item: Queued<State, C, E>; error: unknown }[] = [];
-      let deferred: Queued<State, C, E>[] = [];
-      let bytes = 0;
-      let folded: Folded<State>;
-      let state: State;
       // The first attempt decides on the cached state without reading the stream: an append at its revision fails
       // if another process appended meanwhile, and a batch that appends nothing is checked before it is answered.
       const cached = attempt === 0 ? (this.cache.get(streamName) as Folded<State> | undefined) : undefined;
+      let decided: DecidedBatch<State, C, E>;
       try {
-        folded = cached ?? (await this.catchUp(streamName, decider));
-        state = folded.state;
-        for (const [index, item] of batch.entries()) {
-          let events: E[];
-          try {
-            const cmd = typeof item.command === 'function' ? (item.command as (s: State) => C)(state) : item.command;
-            events = decider.decide(cmd, state);
-          } catch (error) {
-            refused.push({ item, error });
-            continue;
-          }
-          const stored = events.map((e) => ({
-            id: randomUUID(),
-            type: e.type,
-            data: e.data as unknown as Record<string, unknown>,
-            metadata: item.metadata,
-          }));
-          const size = appendBytes(stored);
-          if (size > this.store.maxAppendBytes) {
-            refused.push({ item, error: tooLarge(streamName, size, this.store.maxAppendBytes) });
-            continue;
-          }
-          if (bytes + size > this.store.maxAppendBytes) {
-            // Decided before evolving: the state does not hold these events, so they are decided again later.
-            deferred = batch.slice(index);
-            break;
-          }
-          bytes += size;
-          // The next command is decided on the state this one leaves (evolve may update in place).
-          for (const e of events) state = decider.evolve(state, e);
-          decided.push({ item, events, stored });
-        }
+        const folded = cached ?? (await this.catchUp(streamName, decider));
+        decided = this.decideBatch(streamName, batch, folded);
       } catch (error) {
         // Reading the stream or evolving failed: the cached state may be half-updated.
         this.cache.delete(streamName);
         for (const item of batch) item.reject(error);
         return;
       }
-      const events = decided.flatMap(({ stored }) => stored);
-      let position: bigint | undefined;
+      const events = decided.decided.flatMap(({ stored }) => stored);
       if (events.length === 0 && cached && (await this.hasNewer(streamName, cached.revision))) {
         // Refused or no-op on a state another process has moved past: decide again on the stream as it is (nothing
         // was evolved: no command of the batch had events, so none was deferred either).
         continue;
       }
+      let position: bigint | undefined;
       if (events.length > 0) {
         try {
-          const appended = await this.appendWithRetries(streamName, events, folded.revision);
-          position = appended.position;
-          const next = { ...folded, state, revision: appended.nextExpectedRevision, eventId: events.at(-1)!.id };
-          this.remember(streamName, next);
-          this.considerSnapshot(streamName, decider, next);
+          position = await this.appendDecided(streamName, decider, decided, events);
         } catch (error) {
           // The cached state already holds this batch's events: forget it, fold again from the store.
           this.cache.delete(streamName);
           // Another process appended: decide the whole batch again on what it wrote.
           if (error instanceof WrongExpectedVersion && attempt < maxRetries) continue;
-          const final =
-            error instanceof WrongExpectedVersion
-              ? new CommandConflictError(`stream ${streamName} kept changing; gave up after ${attempt + 1} attempts`)
-              : error;
-          for (const item of batch) if (!deferred.includes(item)) item.reject(final);
-          this.requeue(streamName, deferred);
+          this.rejectBatch(streamName, batch, decided.deferred, error, attempt);
           return;
         }
       }
-      this.requeue(streamName, deferred);
-      for (const { item, events: own } of decided)
-        item.resolve({ state, events: own, ...(own.length > 0 ? { position } : {}) });
-      for (const { item, error } of refused) item.reject(error);
+      this.requeue(streamName, decided.deferred);
+      for (const { item, events: own } of decided.decided)
+        item.resolve({ state: decided.state, events: own, ...(own.length > 0 ? { position } : {}) });
+      for (const { item, error } of decided.refused) item.reject(error);
       return;
     }
+  }
+
+  /**
+   * Decides the batch's commands in turn on `folded`, each on the state its predecessors leave; a refused command is
+   * set aside, and the commands whose events would not fit in one append are deferred.
+   */
+  private decideBatch<State, C, E extends Event>(
+    streamName: string,
+    batch: Queued<State, C, E>[],
+    folded: Folded<State>,
+  ): DecidedBatch<State, C, E> {
+    const decider = batch[0].decider;
+    const out: DecidedBatch<State, C, E> = { folded, state: folded.state, decided: [], refused: [], deferred: [] };
+    let bytes = 0;
+    for (const [index, item] of batch.entries()) {
+      let events: E[];
+      try {
+        const cmd = typeof item.command === 'function' ? (item.command as (s: State) => C)(out.state) : item.command;
+        events = decider.decide(cmd, out.state);
+      } catch (error) {
+        out.refused.push({ item, error });
+        continue;
+      }
+      const stored = events.map((e) => ({
+        id: randomUUID(),
+        type: e.type,
+        data: e.data as unknown as Record<string, unknown>,
+        metadata: item.metadata,
+      }));
+      const size = appendBytes(stored);
+      if (size > this.store.maxAppendBytes) {
+        out.refused.push({ item, error: tooLarge(streamName, size, this.store.maxAppendBytes) });
+        continue;
+      }
+      if (bytes + size > this.store.maxAppendBytes) {
+        // Decided before evolving: the state does not hold these events, so they are decided again later.
+        out.deferred = batch.slice(index);
+        break;
+      }
+      bytes += size;
+      // The next command is decided on the state this one leaves (evolve may update in place).
+      for (const e of events) out.state = decider.evolve(out.state, e);
+      out.decided.push({ item, events, stored });
+    }
+    return out;
+  }
+
+  /** Appends a decided batch's events and caches the state they leave; answers the position of the last one. */
+  private async appendDecided<State, C, E extends Event>(
+    streamName: string,
+    decider: Decider<State, C, E>,
+    decided: DecidedBatch<State, C, E>,
+    events: NewEvent[],
+  ): Promise<bigint> {
+    const appended = await this.appendWithRetries(streamName, events, decided.folded.revision);
+    const next = {
+      ...decided.folded,
+      state: decided.state,
+      revision: appended.nextExpectedRevision,
+      eventId: events.at(-1)!.id,
+    };
+    this.remember(streamName, next);
+    this.considerSnapshot(streamName, decider, next);
+    return appended.position;
+  }
+
+  /** A batch's append failed for good: its commands are refused, those deferred go back to the queue. */
+  private rejectBatch(name: string, batch: AnyQueued[], deferred: AnyQueued[], error: unknown, attempt: number) {
+    const final = finalAppendError(error, name, attempt);
+    for (const item of batch) if (!deferred.includes(item)) item.reject(final);
+    this.requeue(name, deferred);
   }
 
   /** Whether the stream has an event after `revision` (another process appended). */
@@ -327,7 +353,7 @@ export class CommandRunner {
     const cached = this.cache.get(streamName) as Folded<State> | undefined;
     let folded: Folded<State> = cached ??
       (await this.snapshots.restore(streamName, decider)) ?? { state: decider.initialState(), revision: -1n };
-    const page = this.options.readPage;
+    const page = this.use.readPage;
     let read = 0;
     for (;;) {
       const fromRevision = folded.revision + 1n;
@@ -346,47 +372,21 @@ export class CommandRunner {
     return folded;
   }
 
-  /**
-   * Takes a snapshot of a stream that has grown enough, off the path of the commands that made it grow: on a later
-   * turn of the event loop (their replies go first), under the stream's lock (so the state is encoded as of one
-   * revision: the cached state, which may by then be newer), and written after the lock is released. A failure is
-   * logged and changes nothing else; the stream is snapshotted again once it has grown by as much again.
-   */
+  /** Snapshots the stream if it has grown enough (see `StreamSnapshots.consider`), off the path of its commands. */
   private considerSnapshot<State, C, E extends Event>(
     streamName: string,
     decider: Decider<State, C, E>,
     folded: Folded<State>,
   ): void {
-    const any = decider as unknown as Decider<unknown, unknown, Event>;
-    if (this.snapshotting.has(streamName) || !this.snapshots.due(any, folded)) return;
-    const work = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() =>
-        this.withLock(streamName, async () => {
-          const current = this.cache.get(streamName);
-          return current && this.snapshots.due(any, current)
-            ? this.snapshots.take(streamName, any, current)
-            : undefined;
-        }),
-      )
-      .then(async (snapshot) => {
-        const binary = snapshot && (await this.snapshots.write(snapshot));
-        if (!snapshot || !binary) return;
-        // The store reads the binary part by range: the cached state reads it there too, and its copy is let go.
-        await this.withLock(streamName, async () => {
-          const current = this.cache.get(streamName);
-          if (current) this.snapshots.rebind(any, current, snapshot, binary);
-        });
-      })
-      .catch((error: unknown) =>
-        this.logger.warn(`snapshot of ${streamName} not written: ${(error as Error)?.message ?? String(error)}`),
-      )
-      .finally(() => this.snapshotting.delete(streamName));
-    this.snapshotting.set(streamName, work);
+    this.snapshots.consider(streamName, decider as unknown as Decider<unknown, unknown, Event>, folded, {
+      lock: (work) => this.withLock(streamName, work),
+      current: () => this.cache.get(streamName),
+    });
   }
 
-  /** Settles once the snapshots under way are written or have failed (for tests and an orderly shutdown). */
-  async snapshotsSettled(): Promise<void> {
-    while (this.snapshotting.size > 0) await Promise.all([...this.snapshotting.values()]);
+  /** Resolves once the snapshots under way are written or have failed (for tests and an orderly shutdown). */
+  snapshotsWritten(): Promise<void> {
+    return this.snapshots.written();
   }
 
   private remember(streamName: string, folded: Folded<unknown>): void {

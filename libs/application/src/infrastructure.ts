@@ -1,4 +1,5 @@
 import type { BlobStore } from '#blob-store/blob-store.js';
+import type { CommandRunner } from './command-runner.js';
 import type { AppConfig } from '#config/config.js';
 import type { Clock } from '#domain/clock.js';
 import type { EventStore } from '#event-store/event-store.js';
@@ -8,7 +9,8 @@ import type { ReadModelStore } from '#read-models/read-model-store.js';
 import type { PlatformClocks } from './platforms/platform-clocks.js';
 
 /**
- * The storage adapters selected by configuration, plus the local projector: what the application runs on. The
+ * The storage adapters selected by configuration, plus the local projector and the command runner: what the
+ * application runs on. The
  * processes assemble it (apps/host); the application only names the ports.
  */
 export interface Infrastructure {
@@ -24,5 +26,10 @@ export interface Infrastructure {
   clock: Clock;
   /** Every platform's own clock: the base clock plus the platform's sandbox offset. */
   clocks: PlatformClocks;
+  /**
+   * The process's one command runner (its cache, locks and queues per stream): the API's handlers, the worker's
+   * duties and the bulk importer all decide through it, each declaring what it needs (`CommandRunner.for`).
+   */
+  runner: CommandRunner;
   close(): Promise<void>;
 }

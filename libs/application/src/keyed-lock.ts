@@ -9,12 +9,12 @@ export class KeyedLock {
   async run<T>(key: string, work: () => Promise<T>): Promise<T> {
     const previous = this.tails.get(key) ?? Promise.resolve();
     const current = previous.then(work, work);
-    const settled = current.catch(() => undefined);
-    this.tails.set(key, settled);
+    const tail = current.catch(() => undefined);
+    this.tails.set(key, tail);
     try {
       return await current;
     } finally {
-      if (this.tails.get(key) === settled) this.tails.delete(key);
+      if (this.tails.get(key) === tail) this.tails.delete(key);
     }
   }
 

@@ -39,6 +39,8 @@ export interface SnapshotOptions {
 export class StreamSnapshots {
   private readonly every: number;
   private readonly bytesPerEvent: number;
+  /** Snapshots being taken or written, one per stream at most. */
+  private readonly under = new Map<string, Promise<void>>();
 
   constructor(
     private readonly store: EventStore,
@@ -123,5 +125,46 @@ export class StreamSnapshots {
     const rebind = decider.snapshot?.rebind;
     if (!rebind || folded.snapshot?.revision !== written.revision) return;
     folded.state = rebind(folded.state, binary);
+  }
+
+  /**
+   * Takes a snapshot of a stream that has grown enough, off the path of the commands that made it grow: on a later
+   * turn of the event loop (their replies go first), under the stream's lock (so the state is encoded as of one
+   * revision: the `current` cached state, which may by then be newer), and written after the lock is released. A
+   * failure is logged and changes nothing else; the stream is snapshotted again once it has grown by as much again.
+   */
+  consider(
+    streamName: string,
+    decider: Decider<unknown, unknown, Event>,
+    folded: Folded<unknown>,
+    stream: { lock: <T>(work: () => Promise<T>) => Promise<T>; current: () => Folded<unknown> | undefined },
+  ): void {
+    if (this.under.has(streamName) || !this.due(decider, folded)) return;
+    const work = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() =>
+        stream.lock(async () => {
+          const current = stream.current();
+          return current && this.due(decider, current) ? this.take(streamName, decider, current) : undefined;
+        }),
+      )
+      .then(async (snapshot) => {
+        const binary = snapshot && (await this.write(snapshot));
+        if (!snapshot || !binary) return;
+        // The store reads the binary part by range: the cached state reads it there too, and its copy is let go.
+        await stream.lock(async () => {
+          const current = stream.current();
+          if (current) this.rebind(decider, current, snapshot, binary);
+        });
+      })
+      .catch((error: unknown) =>
+        this.logger.warn(`snapshot of ${streamName} not written: ${(error as Error)?.message ?? String(error)}`),
+      )
+      .finally(() => this.under.delete(streamName));
+    this.under.set(streamName, work);
+  }
+
+  /** Resolves once the snapshots under way are written or have failed. */
+  async written(): Promise<void> {
+    while (this.under.size > 0) await Promise.all([...this.under.values()]);
   }
 }

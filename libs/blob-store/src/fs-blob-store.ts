@@ -99,16 +99,16 @@ export class FsBlobStore implements BlobStore {
   }
 
   private staged(path: string, sha256: string, size: number): StagedBlob {
-    let settled = false;
+    let finished = false;
     return {
       sha256,
       size,
       read: () => {
-        if (settled) throw new Error(`staged content ${sha256} was already published or discarded`);
+        if (finished) throw new Error(`staged content ${sha256} was already published or discarded`);
         return createReadStream(path);
       },
       publish: async () => {
-        if (settled) return;
+        if (finished) return;
         const target = this.objectPath(sha256);
         const dir = join(this.objects, sha256.slice(0, 2));
         const created = await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -116,11 +116,11 @@ export class FsBlobStore implements BlobStore {
         // Replacing content that is already there swaps in the same bytes.
         await rename(path, target);
         await syncDir(dir);
-        settled = true;
+        finished = true;
       },
       discard: async () => {
-        if (settled) return;
-        settled = true;
+        if (finished) return;
+        finished = true;
         await unlink(path).catch((error) => {
           if (codeOf(error) !== 'ENOENT') throw error;
         });

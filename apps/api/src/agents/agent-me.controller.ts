@@ -32,7 +32,7 @@ import { GetOne, GetPage } from '../http/routes.js';
 import { AgentRoute } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { Idempotent, IdempotentAction } from '../http/idempotency.interceptor.js';
-import { toPlatformQuoteRequest } from '../quotes/quotes.controller.js';
+import { quoteRequestOf } from '#application/quotes/quote-builder.js';
 import { AgentAuthGuard, CurrentAgent } from './agent-auth.guard.js';
 import {
   AgentCreateExternalAccountDto,
@@ -155,7 +155,7 @@ export class AgentMeController {
     errors: [403, 404, 409, 422],
   })
   createQuote(@Body() body: AgentCreateQuoteDto, @CurrentAgent() agent: AgentPrincipal) {
-    return this.actions.createQuote(agent, toPlatformQuoteRequest(body));
+    return this.actions.createQuote(agent, quoteRequestOf(body));
   }
 
   @GetOne('quotes/:quoteId', 'A quote this agent created', ok('The quote', 'Quote'), {

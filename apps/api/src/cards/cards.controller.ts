@@ -7,7 +7,6 @@ import type { CardSnapshot } from '#domain/cards/card-types.js';
 import { ApiDoc, created, ok, ApiSignedResource } from '../docs/api-doc.js';
 import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
-import { invalidInput } from '../http/errors.js';
 import { IdParam } from '../http/id-pipe.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
 import { Signed, type SignedCall } from '../http/signed-retry.js';
@@ -54,18 +53,6 @@ export class CardsController {
     @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
   ) {
-    if (body.state === undefined && body.fundingSources === undefined) {
-      throw invalidInput([{ field: 'state', constraint: 'atLeastOne', message: 'give state and/or fundingSources' }]);
-    }
-    if (body.state === 'CLOSED' && body.fundingSources !== undefined) {
-      throw invalidInput([
-        {
-          field: 'fundingSources',
-          constraint: 'notWithClosed',
-          message: 'fundingSources cannot accompany state CLOSED',
-        },
-      ]);
-    }
     const changes = {
       ...(body.state !== undefined ? { state: body.state } : {}),
       ...(body.fundingSources !== undefined ? { fundingSources: body.fundingSources } : {}),

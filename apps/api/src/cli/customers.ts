@@ -153,6 +153,7 @@ async function importCustomers(app: INestApplicationContext, infra: Infrastructu
   const progress = importProgress();
   const processor = new BulkImportProcessor({
     eventStore: infra.eventStore,
+    runner: infra.runner,
     clocks: infra.clocks,
     validate: validateCreateCustomer,
   });

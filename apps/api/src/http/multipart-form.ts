@@ -122,7 +122,7 @@ class FormReading<T extends string> {
   /** A failure of the service itself (the blob store): answered 500 once the form is read. */
   private broken: unknown;
   private staging: Promise<ReceivedForm<T>['file'] | undefined> | undefined;
-  private settled = false;
+  private done = false;
 
   constructor(
     private readonly options: MultipartOptions<T>,
@@ -177,8 +177,8 @@ class FormReading<T extends string> {
   }
 
   async finish(): Promise<void> {
-    if (this.settled) return;
-    this.settled = true;
+    if (this.done) return;
+    this.done = true;
     const { fileField, fileDescription } = this.options;
     const file = await this.staging;
     if (!this.refusal && !this.broken && !file && !this.errors.some((e) => e.field === fileField)) {

@@ -11,7 +11,7 @@ import { LeasedCheckpoint } from '#read-models/runner/leased-checkpoint.js';
 import type { CardDoc } from '#read-models/projections/cards/card-projection.js';
 import { Collections } from '#read-models/projections/collections.js';
 import { SetAsideLog, setAsideMessage } from '#read-models/runner/set-aside-events.js';
-import { CommandRunner } from '#application/command-runner.js';
+import type { CommandRunner } from '#application/command-runner.js';
 import type { Infrastructure } from '#application/infrastructure.js';
 import {
   CARD_PROVISIONING_QUEUE,
@@ -22,7 +22,10 @@ import {
 import { CardLedger } from '#application/cards/card-ledger.js';
 
 /** What the card worker runs on: the ports, the local projector and the platforms' clocks. */
-export type CardWorkerDeps = Pick<Infrastructure, 'eventStore' | 'readModels' | 'jobs' | 'projections' | 'clocks'>;
+export type CardWorkerDeps = Pick<
+  Infrastructure,
+  'eventStore' | 'readModels' | 'jobs' | 'projections' | 'clocks' | 'runner'
+>;
 
 /** Checkpoint key of the card reactor in the read-model store. */
 const REACTOR = 'reactor:cards';
@@ -52,7 +55,9 @@ export class CardWorker {
   private readonly setAsideLog: SetAsideLog;
 
   constructor(private readonly infra: CardWorkerDeps) {
-    this.runner = new CommandRunner(infra.eventStore, undefined);
+    // The card jobs' commands have no reader waiting for the read models to show them; their streams are cached
+    // apart from the requests' streams.
+    this.runner = infra.runner.for({ answersAfter: 'append', cache: { name: 'card-worker' } });
     this.setAsideLog = new SetAsideLog(infra.readModels, REACTOR);
     this.checkpoint = new LeasedCheckpoint(infra.readModels, REACTOR, (active) => {
       this.logger.log(

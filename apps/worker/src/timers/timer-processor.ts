@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { CommandRunner, type ProjectionWaiter } from '#application/command-runner.js';
+import type { CommandRunner } from '#application/command-runner.js';
 import type { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import { handleTimer } from '#application/timers/timer-handler.js';
 import { PaymentProcess } from '#application/transactions/payment-process.js';
@@ -12,9 +12,8 @@ export interface TimerDeps {
   eventStore: EventStore;
   jobs: JobQueue;
   clocks: PlatformClocks;
-  /** The local projector, so a timer's writes are visible to reads once it finishes. */
-  projections?: ProjectionWaiter;
-  readYourWritesTimeoutMs?: number;
+  /** The process's runner: a timer's writes are visible to reads once it finishes (its commands wait for them). */
+  runner: CommandRunner;
   concurrency?: number;
 }
 
@@ -28,10 +27,8 @@ export interface RunningTimers {
  */
 export async function startTimerProcessor(deps: TimerDeps): Promise<RunningTimers> {
   const logger = new Logger('Timers');
-  const runner = new CommandRunner(deps.eventStore, deps.projections, {
-    readYourWritesTimeoutMs: deps.readYourWritesTimeoutMs,
-  });
-  const process = new PaymentProcess(runner, deps.clocks, deps.jobs);
+  // The timers' streams are cached apart from the requests' streams.
+  const process = new PaymentProcess(deps.runner.for({ cache: { name: 'timers' } }), deps.clocks, deps.jobs);
   const worker = deps.jobs.process<TimerJob>(
     TIMER_QUEUE,
     async (job: Job<TimerJob>) => {

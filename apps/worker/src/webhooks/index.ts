@@ -1,4 +1,3 @@
-import { CommandRunner } from '#application/command-runner.js';
 import type { Infrastructure } from '#application/infrastructure.js';
 import { loadSecretsKey, SecretBox } from '#crypto/secret-box.js';
 import { WebhookDeliverer } from '#application/webhooks/webhook-deliverer.js';
@@ -18,10 +17,12 @@ export interface RunningWebhooks {
 
 /** The dispatcher (log -> jobs) and the delivery workers (jobs -> receivers). */
 export async function startWebhooks(
-  infra: Pick<Infrastructure, 'eventStore' | 'readModels' | 'jobs' | 'projections' | 'clocks'>,
+  infra: Pick<Infrastructure, 'eventStore' | 'readModels' | 'jobs' | 'projections' | 'clocks' | 'runner'>,
   config: AppConfig,
 ): Promise<RunningWebhooks> {
-  const runner = new CommandRunner(infra.eventStore, undefined);
+  // Deliveries and approvals have no reader waiting for the read models to show them; the delivery streams are
+  // cached apart from the requests' streams.
+  const runner = infra.runner.for({ answersAfter: 'append', cache: { name: 'webhooks' } });
   const deliverer = new WebhookDeliverer({
     runner,
     box: new SecretBox(loadSecretsKey(config.secretsKey)),

@@ -99,7 +99,7 @@ abstract class AgentHandler {
           deviceCodeStream(codeHash),
           agentClaimDecider,
           { type: 'ClaimAgentKey', platformId, agentId, kind: 'DEVICE_CODE' },
-          { metadata: { platformId, actor: agentId, correlationId: agentId }, waitForReadModels: false },
+          { metadata: { platformId, actor: agentId, correlationId: agentId }, answersAfter: 'append' },
         );
         const expiresAt = new Date(Date.parse(now) + DEVICE_CODE_LIFETIME_MS).toISOString();
         return { code, deviceCode: { codeHash, expiresAt, redeemed: false } };
@@ -253,7 +253,7 @@ export class RedeemDeviceCodeHandler extends AgentHandler implements ICommandHan
       accessTokenStream(tokenHash),
       agentClaimDecider,
       { type: 'ClaimAgentKey', platformId, agentId, kind: 'ACCESS_TOKEN' },
-      { metadata, waitForReadModels: false },
+      { metadata, answersAfter: 'append' },
     );
     const { state } = await this.runner.run(
       agentStream(agentId),

@@ -15,7 +15,7 @@ import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
 import { CommandRunner } from '../command-runner.js';
 import { customerStream, loadOwnCustomer } from '../customers/customer-commands.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
-import { isSandboxPlatform } from '../platforms/settled-platform.js';
+import { isSandboxPlatform } from '../platforms/platform-config.js';
 import { IDS, type Actor } from '../tokens.js';
 
 export class CreateBeneficialOwnerCommand {

@@ -184,7 +184,7 @@ export class SimulateCardClearingHandler extends CardNetworkHandler<SimulateCard
     // process clearing the same authorization conflicts there and decides again on what this wrote.
     const now = await this.now(actor);
     const start = { type: 'StartClearing' as const, authorizationId: a.id, amount: plan.amount, now };
-    const options = { metadata: { ...actor }, waitForReadModels: false };
+    const options = { metadata: { ...actor }, answersAfter: 'append' as const };
     const reserve = { ...start, latePresentment: lateKind };
     const { state: started } = await this.runner.run(streams.card(cardId), cardDecider, reserve, options);
     const intent = started.clearings.get(a.id);

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { cardDecider, toCardResource, type CardResource } from '#domain/cards/card.js';
+import { cardDecider, requireCardChanges, toCardResource, type CardResource } from '#domain/cards/card.js';
 import { generatedPlatformCardId } from '#domain/cards/card-issuer.js';
 import type {
   CardAggregate,
@@ -16,7 +16,7 @@ import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
 import { platformDecider } from '#domain/platform/platform.js';
 import type { JobQueue } from '#jobs/job-queue.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
-import { CommandRunner } from '../command-runner.js';
+import { CommandRunner, type Reads } from '../command-runner.js';
 import { customerStream } from '../customers/customer-commands.js';
 import { IDS, JOB_QUEUE, type Actor } from '../tokens.js';
 import { CardLedger } from './card-ledger.js';
@@ -24,10 +24,11 @@ import { scheduleIssuance } from './card-jobs.js';
 import { CardLocks } from './card-locks.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 import {
-  isSignedStep,
+  signedStepOf,
   SignedRetryService,
   type SignedRequest,
   type SignedResult,
+  type SignedStep,
 } from '../wallet/signed-retry.service.js';
 import { WalletAccounts } from '../wallet/wallet-accounts.js';
 
@@ -53,21 +54,24 @@ export class UpdateCardCommand {
   ) {}
 }
 
+/** What a card's creation fixed (its platform, holder and wallet): a card this process has seen is not read again. */
+export const cardCreationFacts: Reads<CardAggregate> = {
+  reads: 'fixed-facts',
+  known: (seen) => seen.exists && seen.card !== undefined,
+};
+
 /**
- * The card stream for an id of the caller's platform, or a 404 that does not reveal other platforms' cards. `settled`:
- * the caller needs only what the card's creation fixed, so a card this process has seen is not read again.
+ * The card stream for an id of the caller's platform, or a 404 that does not reveal other platforms' cards, read as
+ * `reads` declares (the current card by default; `cardCreationFacts` for a caller that needs only those).
  */
 export async function loadOwnCard(
   runner: CommandRunner,
   cardId: string,
   actor: Actor,
-  settled = false,
+  reads: Reads<CardAggregate> = {},
 ): Promise<CardAggregate & { card: CardSnapshot }> {
   if (!uuidOf('Card', cardId)) throw notFound('CARD', cardId);
-  const stream = streams.card(cardId);
-  const state = settled
-    ? await runner.loadSettled(stream, cardDecider, (seen) => seen.exists && seen.card !== undefined)
-    : (await runner.load(stream, cardDecider)).state;
+  const { state } = await runner.load(streams.card(cardId), cardDecider, reads);
   if (!state.exists || !state.card || state.platformId !== actor.platformId) throw notFound('CARD', cardId);
   return state as CardAggregate & { card: CardSnapshot };
 }
@@ -91,12 +95,13 @@ export async function prepareCardUpdate(
   changes: CardChanges,
   actor: Actor,
   now: string,
-  signed = false,
+  step: SignedStep,
 ): Promise<{ walletAccountId: string }> {
-  // Step 2 needs only what the card's creation fixed (its platform and wallet): a card this process has seen is not
-  // read again, and the change is decided on the stream as it is when it is applied.
-  const state = await loadOwnCard(runner, cardId, actor, signed);
-  if (signed) return { walletAccountId: state.walletAccountId! };
+  // Step 2 needs only what the card's creation fixed (its platform and wallet): the change is decided on the stream as
+  // it is when it is applied.
+  if (step === 'signed-retry')
+    return { walletAccountId: (await loadOwnCard(runner, cardId, actor, cardCreationFacts)).walletAccountId! };
+  const state = await loadOwnCard(runner, cardId, actor);
   const accounts = changes.fundingSources ? await holderAccounts(runner, state.card.customerId) : [];
   cardDecider.decide({ type: 'UpdateCard', ...changes, holderAccounts: accounts, now }, state);
   return { walletAccountId: state.walletAccountId! };
@@ -168,8 +173,9 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Sig
   ) {}
 
   async execute({ cardId, changes, signed, actor }: UpdateCardCommand): Promise<SignedResult<CardResource>> {
+    requireCardChanges(changes);
     const now = (await this.clocks.now(actor.platformId)).toISOString();
-    const { walletAccountId } = await prepareCardUpdate(this.runner, cardId, changes, actor, now, isSignedStep(signed));
+    const { walletAccountId } = await prepareCardUpdate(this.runner, cardId, changes, actor, now, signedStepOf(signed));
     await this.wallets.assertOwned(walletAccountId, actor);
     const step = await this.signedRetry.step(walletAccountId, { intent: 'EXTERNAL', targetId: cardId }, signed, actor);
     if (step.kind === 'challenge') return step;
@@ -189,7 +195,7 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Sig
     return this.locks.run(cardId, async () => {
       // What the card's creation fixed (its platform and holder) is all this needs: the change is decided on the card
       // as the append finds it (an append at a revision another process passed is decided again on the stream).
-      const current = await loadOwnCard(this.runner, cardId, actor, true);
+      const current = await loadOwnCard(this.runner, cardId, actor, cardCreationFacts);
       const accounts = changes.fundingSources ? await holderAccounts(this.runner, current.card.customerId) : [];
       const result = await this.runner.run(
         streams.card(cardId),
@@ -204,9 +210,11 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Sig
         { metadata },
       );
       // Closing reversed the open authorizations in the card stream; now release their holds.
-      const ledger = await CardLedger.forPlatform(this.runner, this.clocks, this.ids, actor.platformId, metadata);
-      await ledger.releaseReversed(result.events);
-      if (ledger.lastPosition !== undefined) await this.runner.waitForReadModels(ledger.lastPosition);
+      if (result.events.some((e) => e.type === 'CardAuthorizationReversed')) {
+        const ledger = await CardLedger.forPlatform(this.runner, this.clocks, this.ids, actor.platformId, metadata);
+        await ledger.releaseReversed(result.events);
+        if (ledger.lastPosition !== undefined) await this.runner.projected(ledger.lastPosition);
+      }
       return toCardResource(result.state.card!);
     });
   }

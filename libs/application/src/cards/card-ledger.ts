@@ -4,7 +4,7 @@ import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { ledgerDecider, type LedgerAccountSpec } from '#domain/ledger/ledger.js';
 import type { EventMetadata } from '#event-store/event-store.js';
 import type { CommandRunner } from '../command-runner.js';
-import { settlementAccountOf } from '../platforms/settled-platform.js';
+import { settlementAccountOf } from '../platforms/platform-config.js';
 
 /** Ledger transfer codes of card money movements. */
 export const CardTransferCode = {
@@ -78,7 +78,7 @@ export class CardLedger {
         this.stream(),
         ledgerDecider,
         { type: 'CreateTransfer', id, ...input, now: this.now() },
-        { metadata: this.metadata, waitForReadModels: false },
+        { metadata: this.metadata, answersAfter: 'append' },
       ),
     );
     return id;
@@ -91,7 +91,7 @@ export class CardLedger {
         this.stream(),
         ledgerDecider,
         { type: 'PostPendingTransfer', id, pendingId, amount, now: this.now() },
-        { metadata: this.metadata, waitForReadModels: false },
+        { metadata: this.metadata, answersAfter: 'append' },
       ),
     );
     return id;
@@ -104,7 +104,7 @@ export class CardLedger {
         this.stream(),
         ledgerDecider,
         { type: 'VoidPendingTransfer', id, pendingId, now: this.now() },
-        { metadata: this.metadata, waitForReadModels: false },
+        { metadata: this.metadata, answersAfter: 'append' },
       ),
     );
     return id;

@@ -82,7 +82,7 @@ export class IdentityClaims {
   async release(keys: ClaimKey[], ownerId: string, actor: Actor): Promise<void> {
     for (const key of keys) {
       const command = { type: 'Release' as const, key, ownerId, now: this.now() };
-      const options = { metadata: { ...actor }, waitForReadModels: false };
+      const options = { metadata: { ...actor }, answersAfter: 'append' as const };
       await this.runner.run(claimStream(key), claimDecider, command, options);
     }
   }
@@ -119,7 +119,7 @@ export class IdentityClaims {
         ...{ platformId: actor.platformId, supersedes, now },
       };
       try {
-        await this.runner.run(stream, claimDecider, command, { metadata: { ...actor }, waitForReadModels: false });
+        await this.runner.run(stream, claimDecider, command, { metadata: { ...actor }, answersAfter: 'append' });
         return;
       } catch (error) {
         // A takeover lost to another claimant: decide again on who holds the key now.

@@ -14,7 +14,7 @@ import { DomainError, type FieldError } from '#domain/errors.js';
 import type { EventStore } from '#event-store/event-store.js';
 import { UnrecoverableJobError } from '#jobs/job-queue.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
-import { CommandRunner } from '../command-runner.js';
+import type { CommandRunner } from '../command-runner.js';
 import { faultPoint } from '../fault-injection.js';
 import type { PlatformClocks } from '../platforms/platform-clocks.js';
 import type { Actor } from '../tokens.js';
@@ -28,6 +28,8 @@ export type CustomerBodyValidator = (body: Record<string, unknown>) => Promise<F
 
 export interface BulkImportProcessorDeps {
   eventStore: EventStore;
+  /** The process's runner. */
+  runner: CommandRunner;
   clocks: PlatformClocks;
   validate: CustomerBodyValidator;
   ids?: IdGenerator;
@@ -82,9 +84,13 @@ export class BulkImportProcessor {
   private readonly create: CreateCustomerHandler;
 
   constructor(private readonly deps: BulkImportProcessorDeps) {
-    // The import's stream is folded 16 chunks of rows (about 1 MB) at a time, and the streams of the rows' customers
-    // and claims, each touched once, are not kept long.
-    this.runner = new CommandRunner(deps.eventStore, undefined, { cacheSize: 1_000, readPage: 16 });
+    // The import's stream is folded 16 chunks of rows (about 1 MB) at a time, the streams of the rows' customers and
+    // claims, each touched once, are not kept long, and no reader waits for the read models to show a row.
+    this.runner = deps.runner.for({
+      answersAfter: 'append',
+      cache: { name: 'bulk-imports', size: 1_000 },
+      readPage: 16,
+    });
     const claims = new IdentityClaims(this.runner, deps.eventStore, deps.clocks);
     this.create = new CreateCustomerHandler(this.runner, claims, deps.clocks, deps.ids ?? randomIds);
   }
@@ -96,7 +102,7 @@ export class BulkImportProcessor {
     if (!job.exists || !job.accepted) throw new UnrecoverableJobError(`bulk import ${jobId} was never accepted`);
     if (bulkImportFinished(job)) return job;
     const actor: Actor = { platformId: job.platformId!, actor: job.requestedBy!, correlationId: jobId };
-    const options = { metadata: { ...actor }, waitForReadModels: false };
+    const options = { metadata: { ...actor }, answersAfter: 'append' as const };
     const now = async () => (await this.deps.clocks.now(actor.platformId)).toISOString();
     onProgress?.(progressOf(job));
     let first = job.processed;
@@ -154,8 +160,8 @@ export class BulkImportProcessor {
         const keys = identityKeysOf(mapped.body);
         const before = keys.map((key) => latest.get(key)).filter((p) => p !== undefined);
         const outcome = Promise.all(before).then(() => limit(() => this.runRow(jobId, row, mapped, actor)));
-        const settled = outcome.catch(() => undefined);
-        for (const key of keys) latest.set(key, settled);
+        const finished = outcome.catch(() => undefined);
+        for (const key of keys) latest.set(key, finished);
         return outcome;
       }),
     );

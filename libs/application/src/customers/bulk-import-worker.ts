@@ -26,7 +26,12 @@ export async function startBulkImports(
   validate: CustomerBodyValidator,
 ): Promise<RunningBulkImports> {
   const logger = new Logger('BulkImports');
-  const processor = new BulkImportProcessor({ eventStore: infra.eventStore, clocks: infra.clocks, validate });
+  const processor = new BulkImportProcessor({
+    eventStore: infra.eventStore,
+    runner: infra.runner,
+    clocks: infra.clocks,
+    validate,
+  });
   const { concurrency, perPlatform } = infra.config.bulkImports;
   const slots = new ImportSlots(concurrency, perPlatform);
   const worker: Worker = infra.jobs.process<BulkImportJob>(

@@ -72,7 +72,7 @@ export class BulkImports {
     const { columns } = await inspectCsv(open);
     const jobId = publicId('Job', this.ids.uuid());
     const stream = streams.bulkImport(jobId);
-    const quiet = { metadata: { ...actor }, waitForReadModels: false };
+    const quiet = { metadata: { ...actor }, answersAfter: 'append' as const };
     const now = async () => (await this.clocks.now(actor.platformId)).toISOString();
     const requestedBy = actor.actor;
     const create = { type: 'CreateImport' as const, jobId, platformId: actor.platformId, columns, requestedBy };

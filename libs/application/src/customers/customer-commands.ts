@@ -23,7 +23,7 @@ import { IDS, type Actor } from '../tokens.js';
 import { WalletEmailSync } from '../wallet/customer-email.js';
 import { WalletAccounts, emailRequired } from '../wallet/wallet-accounts.js';
 import {
-  isSignedStep,
+  signedStepOf,
   SignedRetryService,
   type SignedRequest,
   type SignedResult,
@@ -247,7 +247,7 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
   async execute({ customerId, changes: request, actor, signed }: UpdateCustomerCommand): Promise<SignedResult<void>> {
     let requestId: string | undefined;
     const signer =
-      signed && (await this.walletEmails.signerFor(customerId, request.email, actor, isSignedStep(signed)));
+      signed && (await this.walletEmails.signerFor(customerId, request.email, actor, signedStepOf(signed)));
     if (signed && signer) {
       await this.wallets.assertOwned(signer, actor);
       const step = await this.signedRetry.step(signer, { intent: 'EXTERNAL', targetId: customerId }, signed, actor);

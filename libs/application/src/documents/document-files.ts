@@ -31,7 +31,7 @@ export class DocumentFiles {
       documentContentStream(staged.sha256),
       documentContentDecider,
       { type: 'ReferenceContent', sha256: staged.sha256, referenceId, documentId, platformId: actor.platformId, now },
-      { metadata: { ...actor }, waitForReadModels: false },
+      { metadata: { ...actor }, answersAfter: 'append' },
     );
     await staged.publish();
     return referenceId;
@@ -55,7 +55,7 @@ export class DocumentFiles {
           platformId: actor.platformId,
           now,
         },
-        { metadata: { ...actor }, waitForReadModels: false },
+        { metadata: { ...actor }, answersAfter: 'append' },
       );
       const released = events.find((e) => e.type === 'DocumentContentReleased');
       if (!released || released.data.remaining > 0) return;

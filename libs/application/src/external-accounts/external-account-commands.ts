@@ -16,7 +16,7 @@ import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
 import { loadOwnCustomer } from '../customers/customer-commands.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
-import { externalAccountStream, loadExternalAccount } from './load-external-account.js';
+import { externalAccountStream, loadExternalAccount } from '../transactions/accounts.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 /** Customer external accounts and the platform's own live under separate paths; each path sees only its kind. */

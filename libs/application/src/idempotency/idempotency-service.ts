@@ -63,7 +63,7 @@ export class IdempotencyService {
         stream,
         idempotencyDecider,
         { type: 'ClaimKey', platformId, claimId, requestHash: hash, now: clock.now() },
-        { metadata, waitForReadModels: false },
+        { metadata, answersAfter: 'append' },
       );
       const outcome = claimOutcome(state, claimId, hash);
       switch (outcome.kind) {
@@ -122,7 +122,7 @@ export class IdempotencyService {
               response: this.seal(stream, response),
               now: clock.now(),
             },
-            { metadata, waitForReadModels: false },
+            { metadata, answersAfter: 'append' },
           ),
         ),
       release: () =>
@@ -131,7 +131,7 @@ export class IdempotencyService {
             stream,
             idempotencyDecider,
             { type: 'ReleaseKey', platformId, claimId, now: clock.now() },
-            { metadata, waitForReadModels: false },
+            { metadata, answersAfter: 'append' },
           ),
         ),
     };

@@ -10,7 +10,7 @@ import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
-import { settledPlatform } from '../platforms/settled-platform.js';
+import { platformAsCreated } from '../platforms/platform-config.js';
 
 export class FundInternalAccountCommand {
   constructor(
@@ -20,9 +20,9 @@ export class FundInternalAccountCommand {
   ) {}
 }
 
-/** The platform's sandbox check: sandbox endpoints never touch a production platform (see settledPlatform). */
+/** The platform's sandbox check: sandbox endpoints never touch a production platform (see platformAsCreated). */
 export async function requireSandbox(runner: CommandRunner, actor: Actor) {
-  const state = await settledPlatform(runner, actor.platformId);
+  const state = await platformAsCreated(runner, actor.platformId);
   if (!state.sandbox)
     throw new DomainError('forbidden', 'FORBIDDEN', 'sandbox endpoints are only available to sandbox platforms');
   return state;

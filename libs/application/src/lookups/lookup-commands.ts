@@ -21,7 +21,7 @@ import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { firstForPlatform } from '../queries/list-query.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
-import { isSandboxPlatform } from '../platforms/settled-platform.js';
+import { isSandboxPlatform } from '../platforms/platform-config.js';
 import { loadLiveExternalAccount } from '../transactions/accounts.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
@@ -164,7 +164,7 @@ abstract class LookupHandler {
       lookupStream(lookup.id),
       lookupDecider,
       { type: 'CreateLookup', lookup },
-      { metadata: { ...actor }, waitForReadModels: false },
+      { metadata: { ...actor }, answersAfter: 'append' },
     );
     return lookup;
   }

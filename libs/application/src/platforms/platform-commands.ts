@@ -72,7 +72,7 @@ export class CreatePlatformHandler implements ICommandHandler<
         })),
         now,
       },
-      { metadata, waitForReadModels: false },
+      { metadata, answersAfter: 'append' },
     );
     const token = await issueToken(this.runner, this.clocks, this.ids, platformId, 'default', [...PERMISSIONS], {
       platformId,

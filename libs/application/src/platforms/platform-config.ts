@@ -1,17 +1,39 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DomainError } from '#domain/errors.js';
 import { streams } from '#domain/ids.js';
-import { platformDecider } from '#domain/platform/platform.js';
+import { platformDecider, type PlatformState } from '#domain/platform/platform.js';
 import {
   defaultSupportedCurrencies,
   proxyUmaSubdomain,
   requireSupportedCurrency,
   type PlatformConfigChanges,
 } from '#domain/platform/platform-config.js';
-import { CommandRunner } from '../command-runner.js';
+import { CommandRunner, type Reads } from '../command-runner.js';
 import type { Actor } from '../tokens.js';
 import { WebhookQueries } from '../webhooks/webhook-queries.js';
 import { PlatformClocks } from './platform-clocks.js';
+
+/** What a platform's creation fixes for good: whether it is a sandbox platform, and its settlement accounts. */
+const platformCreationFacts: Reads<PlatformState> = { reads: 'fixed-facts', known: (s) => s.exists };
+
+/** The platform as its creation left it, for those facts: a platform this process has seen is not read again. */
+export async function platformAsCreated(runner: CommandRunner, platformId: string): Promise<PlatformState> {
+  return (await runner.load(streams.platform(platformId), platformDecider, platformCreationFacts)).state;
+}
+
+/** The platform's settlement account in `code`; 400 UNSUPPORTED_CURRENCY when it has none. */
+export async function settlementAccountOf(runner: CommandRunner, platformId: string, code: string): Promise<string> {
+  const state = await platformAsCreated(runner, platformId);
+  const id = state.settlementAccounts.get(code);
+  if (!id)
+    throw new DomainError('invalid', 'UNSUPPORTED_CURRENCY', `the platform has no settlement account in ${code}`);
+  return id;
+}
+
+export async function isSandboxPlatform(runner: CommandRunner, platformId: string): Promise<boolean> {
+  return (await platformAsCreated(runner, platformId)).sandbox === true;
+}
 
 /**
  * Checks that the platform offers each currency (400 INVALID_CURRENCY naming the field otherwise); quotes and

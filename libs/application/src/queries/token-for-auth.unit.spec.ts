@@ -54,10 +54,10 @@ describe('Queries.tokenForAuth on the read models as the application has them (c
     const { fake } = store([3n]);
     const found = new Queries(caughtUpReads(fake, head)).tokenForAuth(TOKEN.id);
     await jest.advanceTimersByTimeAsync(1_900);
-    let settled = false;
-    void found.then(() => (settled = true));
+    let answered = false;
+    void found.then(() => (answered = true));
     await Promise.resolve();
-    expect(settled).toBe(false);
+    expect(answered).toBe(false);
     await jest.advanceTimersByTimeAsync(200);
     await expect(found).resolves.toBeUndefined();
   });

@@ -1,16 +1,13 @@
 import { invalid, notFound } from '#domain/errors.js';
 import { isPublicId, publicId, type IdGenerator } from '#domain/ids.js';
 import { requireLookupSender, type LookupRecord } from '#domain/lookups/lookup.js';
-import type { QuoteRecord } from '#domain/quotes/quote.js';
 import { INTERNAL_RAIL, UMA_RAIL, networkRail } from '#domain/rates/rate-table.js';
 import { SUCCESS_PLAN } from '#domain/transactions/payment-plan.js';
-import { type TransactionRecord } from '#domain/transactions/transaction.js';
 import { quoteDestinationPlan, umaDestinationPlan } from '#domain/transfers/sandbox-outcomes.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import type { CommandRunner } from '../command-runner.js';
 import { loadLiveLookup } from '../lookups/lookup-commands.js';
-import { requireSupportedCurrencies } from '../platforms/platform-config.js';
-import { isSandboxPlatform } from '../platforms/settled-platform.js';
+import { isSandboxPlatform, requireSupportedCurrencies } from '../platforms/platform-config.js';
 import {
   loadCustomerAccount,
   loadLiveExternalAccount,
@@ -21,8 +18,8 @@ import {
 import {
   accountDestination,
   assertImmediateExecution,
-  priceQuote,
   type PlatformQuoteRequest,
+  type QuoteFacts,
   type QuoteDestinationFacts,
   type QuoteRequest,
   type QuoteSource,
@@ -34,8 +31,13 @@ import { Collections } from '#read-models/projections/collections.js';
 import type { Doc } from '#read-models/read-model-store.js';
 
 export type { PlatformQuoteRequest, QuoteRequest };
+/** The API's quote request sorted by source and destination type (the domain's rules). */
+export { quoteRequestOf } from '#domain/quotes/price-quote.js';
 
-/** Resolves, checks and prices a quote request into the quote and its transaction (not yet stored). */
+/**
+ * Resolves and checks a quote request into the facts the quote decider prices it from (the source, the destination
+ * with its rail and sandbox plan, fresh ids).
+ */
 export class QuoteBuilder {
   constructor(
     private readonly runner: CommandRunner,
@@ -115,7 +117,6 @@ export class QuoteBuilder {
     return source;
   }
 
-  // eslint-disable-next-line max-lines-per-function -- 105 lines, to be split
   private async destination(
     req: PlatformQuoteRequest,
     source: QuoteSource,
@@ -124,70 +125,97 @@ export class QuoteBuilder {
   ): Promise<QuoteDestinationFacts> {
     const d = req.destination;
     const sandbox = await isSandboxPlatform(this.runner, platformId);
-    if (d.destinationType === 'UMA_ADDRESS') {
-      const lookupId = d.lookupId ?? req.lookupId;
-      if (!lookupId)
-        throw invalid(
-          'LOOKUP_REQUIRED',
-          'a UMA destination needs the lookupId of GET /receiver/uma/{receiverUmaAddress}',
-          'lookupId',
-        );
-      if (d.lookupId && req.lookupId && d.lookupId !== req.lookupId)
-        throw invalid('INVALID_INPUT', 'lookupId and destination.lookupId differ', 'lookupId');
-      const lookup = await loadLiveLookup(this.runner, lookupId, platformId, now);
-      if (lookup.kind !== 'UMA_ADDRESS' || lookup.receiverUmaAddress !== d.umaAddress)
-        throw invalid('LOOKUP_MISMATCH', 'the lookup was made for another receiver', 'lookupId');
-      if (source.customerId) requireLookupSender(lookup, source.customerId);
-      const code = d.currency?.toUpperCase() ?? lookup.supportedCurrencies[0];
-      if (!lookup.supportedCurrencies.includes(code))
-        throw invalid(
-          'INVALID_CURRENCY',
-          `the receiver accepts ${lookup.supportedCurrencies.join(', ')}, not ${d.currency}`,
-          'destination.currency',
-        );
-      return {
-        quote: {
-          destinationType: 'UMA_ADDRESS',
-          umaAddress: d.umaAddress,
-          lookupId,
-          paymentRail: UMA_RAIL.name,
-          currency: code,
-        },
-        transaction: {
-          destinationType: 'UMA_ADDRESS',
-          umaAddress: d.umaAddress,
-          currency: code,
-          paymentRail: UMA_RAIL.name,
-        },
-        rail: UMA_RAIL,
-        plan: umaDestinationPlan(lookup.sandboxOutcome),
-        lookup,
-        counterpartyInformation: lookup.counterpartyInformation,
-      };
-    }
+    if (d.destinationType === 'UMA_ADDRESS') return this.umaDestination(req, d, source, platformId, now);
     if (d.accountId === source.accountId)
       throw invalid('SAME_ACCOUNT', 'source and destination must differ', 'destination.accountId');
-    if (isPublicId('InternalAccount', d.accountId)) {
-      const account = await loadCustomerAccount(
-        this.runner,
-        this.readModels,
-        d.accountId,
-        platformId,
-        'destination.accountId',
-      );
-      requireActive(account);
-      if (source.sourceType === 'REALTIME_FUNDING' && !source.customerId)
-        Object.assign(source, { customerId: account.customerId, platformCustomerId: account.platformCustomerId });
-      if (d.paymentRail !== undefined && d.paymentRail !== INTERNAL_RAIL.name) {
-        throw invalid(
-          'UNSUPPORTED_PAYMENT_RAIL',
-          'payments between internal accounts use the INTERNAL rail',
-          'destination.paymentRail',
-        );
-      }
-      return accountDestination(d.accountId, account.currency, INTERNAL_RAIL, SUCCESS_PLAN);
-    }
+    if (isPublicId('InternalAccount', d.accountId)) return this.internalDestination(d, source, platformId);
     if (!isPublicId('ExternalAccount', d.accountId)) throw notFound('EXTERNAL_ACCOUNT', d.accountId);
+    return this.externalDestination(req, d, source, { platformId, now, sandbox });
+  }
+
+  /** A UMA address, with the lookup made for it (by this sender) and one of the currencies it accepts. */
+  private async umaDestination(
+    req: PlatformQuoteRequest,
+    d: Extract<PlatformQuoteRequest['destination'], { destinationType: 'UMA_ADDRESS' }>,
+    source: QuoteSource,
+    platformId: string,
+    now: Date,
+  ): Promise<QuoteDestinationFacts> {
+    const lookupId = d.lookupId ?? req.lookupId;
+    if (!lookupId)
+      throw invalid(
+        'LOOKUP_REQUIRED',
+        'a UMA destination needs the lookupId of GET /receiver/uma/{receiverUmaAddress}',
+        'lookupId',
+      );
+    if (d.lookupId && req.lookupId && d.lookupId !== req.lookupId)
+      throw invalid('INVALID_INPUT', 'lookupId and destination.lookupId differ', 'lookupId');
+    const lookup = await loadLiveLookup(this.runner, lookupId, platformId, now);
+    if (lookup.kind !== 'UMA_ADDRESS' || lookup.receiverUmaAddress !== d.umaAddress)
+      throw invalid('LOOKUP_MISMATCH', 'the lookup was made for another receiver', 'lookupId');
+    if (source.customerId) requireLookupSender(lookup, source.customerId);
+    const code = d.currency?.toUpperCase() ?? lookup.supportedCurrencies[0];
+    if (!lookup.supportedCurrencies.includes(code))
+      throw invalid(
+        'INVALID_CURRENCY',
+        `the receiver accepts ${lookup.supportedCurrencies.join(', ')}, not ${d.currency}`,
+        'destination.currency',
+      );
+    return {
+      quote: {
+        destinationType: 'UMA_ADDRESS',
+        umaAddress: d.umaAddress,
+        lookupId,
+        paymentRail: UMA_RAIL.name,
+        currency: code,
+      },
+      transaction: {
+        destinationType: 'UMA_ADDRESS',
+        umaAddress: d.umaAddress,
+        currency: code,
+        paymentRail: UMA_RAIL.name,
+      },
+      rail: UMA_RAIL,
+      plan: umaDestinationPlan(lookup.sandboxOutcome),
+      lookup,
+      counterpartyInformation: lookup.counterpartyInformation,
+    };
+  }
+
+  /** An active internal account of a customer of this platform, paid on the INTERNAL rail. */
+  private async internalDestination(
+    d: Extract<PlatformQuoteRequest['destination'], { destinationType: 'ACCOUNT' }>,
+    source: QuoteSource,
+    platformId: string,
+  ): Promise<QuoteDestinationFacts> {
+    const account = await loadCustomerAccount(
+      this.runner,
+      this.readModels,
+      d.accountId,
+      platformId,
+      'destination.accountId',
+    );
+    requireActive(account);
+    if (source.sourceType === 'REALTIME_FUNDING' && !source.customerId)
+      Object.assign(source, { customerId: account.customerId, platformCustomerId: account.platformCustomerId });
+    if (d.paymentRail !== undefined && d.paymentRail !== INTERNAL_RAIL.name) {
+      throw invalid(
+        'UNSUPPORTED_PAYMENT_RAIL',
+        'payments between internal accounts use the INTERNAL rail',
+        'destination.paymentRail',
+      );
+    }
+    return accountDestination(d.accountId, account.currency, INTERNAL_RAIL, SUCCESS_PLAN);
+  }
+
+  /** A live external account, of the source's customer (or, for real-time funding without one, of the payer). */
+  private async externalDestination(
+    req: PlatformQuoteRequest,
+    d: Extract<PlatformQuoteRequest['destination'], { destinationType: 'ACCOUNT' }>,
+    source: QuoteSource,
+    at: { platformId: string; now: Date; sandbox: boolean },
+  ): Promise<QuoteDestinationFacts> {
+    const { platformId, now, sandbox } = at;
     // Real-time funding may pay out to an external account (an on-ramp); an external account source may not.
     if (source.funding === 'EXTERNAL' && source.sourceType !== 'REALTIME_FUNDING')
       throw invalid(
@@ -222,11 +250,7 @@ export class QuoteBuilder {
     };
   }
 
-  async build(
-    req: PlatformQuoteRequest,
-    platformId: string,
-    now: Date,
-  ): Promise<{ quote: QuoteRecord; transaction: TransactionRecord }> {
+  async facts(req: PlatformQuoteRequest, platformId: string, now: Date): Promise<QuoteFacts> {
     const source = await this.source(req, platformId);
     assertImmediateExecution(req, source.funding);
     const destination = await this.destination(req, source, platformId, now);
@@ -249,6 +273,6 @@ export class QuoteBuilder {
     const quoteId = publicId('Quote', this.ids.uuid());
     const transactionId = publicId('Transaction', this.ids.uuid());
     const requestId = source.funding === 'EMBEDDED_WALLET' ? publicId('Request', this.ids.uuid()) : undefined;
-    return priceQuote(req, { platformId, source, destination, ids: { quoteId, transactionId, requestId } }, now);
+    return { platformId, source, destination, ids: { quoteId, transactionId, requestId } };
   }
 }

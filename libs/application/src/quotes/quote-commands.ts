@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { verifyStamp } from '#crypto/stamp.js';
 import { DomainError, conflict, notFound } from '#domain/errors.js';
 import { isPublicId, streams, type IdGenerator } from '#domain/ids.js';
 import {
@@ -11,15 +12,17 @@ import {
   type QuoteState,
 } from '#domain/quotes/quote.js';
 import type { PaymentRef } from '#domain/timers/timers.js';
+import { parsePayloadToSign } from '#domain/wallet/payload.js';
+import { requireActiveSigningSession } from '#domain/wallet/signed-retry.js';
 import type { EventMetadata } from '#event-store/event-store.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { loadCustomerAccount, requireActive } from '../transactions/accounts.js';
 import { PaymentProcess } from '../transactions/payment-process.js';
-import { authorizeEmbeddedWalletExecution } from './embedded-wallet-authorization.js';
 import { QuoteBuilder, type PlatformQuoteRequest } from './quote-builder.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { walletState } from '../wallet/wallet-accounts.js';
 
 export class CreateQuoteCommand {
   constructor(
@@ -80,6 +83,46 @@ export async function requireExecutable(
   }
 }
 
+function storedPayloadToSign(quote: QuoteRecord): string | undefined {
+  const info = quote.paymentInstructions?.[0]?.accountOrWalletInfo as
+    { accountType?: string; payloadToSign?: string } | undefined;
+  return info?.accountType === 'EMBEDDED_WALLET' ? info.payloadToSign : undefined;
+}
+
+const refuse = (code: string, reason: string) =>
+  new DomainError('unauthorized', code, 'wallet authentication failed', { reason });
+
+/**
+ * The single place where executing a quote from an EMBEDDED_WALLET is authorized: the stamp (`signature`, the
+ * `Service-Wallet-Signature` header) must verify over the quote's stored payloadToSign, `requestId` (the `Request-Id`
+ * header), when given, must be the payload's, and the wallet must hold the key as an active signing session (the
+ * wallet's rule, `requireActiveSigningSession`). The quote itself is single use (it leaves PENDING on execution), so
+ * the payload's requestId cannot be replayed into a second payment.
+ */
+async function authorizeEmbeddedWalletExecution(
+  runner: CommandRunner,
+  quote: QuoteRecord,
+  wallet: { signature?: string; requestId?: string },
+  now: Date,
+): Promise<void> {
+  const { signature, requestId } = wallet;
+  if (!signature) {
+    throw refuse(
+      'WALLET_SIGNATURE_MISSING',
+      'executing a quote from an embedded wallet needs a Service-Wallet-Signature stamp over the quote’s payloadToSign',
+    );
+  }
+  const payload = storedPayloadToSign(quote);
+  if (!payload) throw refuse('WALLET_SIGNATURE_INVALID', 'the quote has no payloadToSign');
+  if (requestId !== undefined && requestId !== parsePayloadToSign(payload).requestId) {
+    throw refuse('UNAUTHORIZED', 'Request-Id is not the requestId of the quote’s payloadToSign');
+  }
+  const verified = verifyStamp(signature, payload);
+  if (!verified.ok) throw refuse(verified.code, verified.reason);
+  const state = await walletState(runner, quote.source.accountId);
+  requireActiveSigningSession(state, verified.publicKey, now.toISOString());
+}
+
 /**
  * Checks, before anything is decided, that a quote may be executed on request: it can start now (see
  * requireExecutable), it is not one that paying its paymentInstructions starts (409; `hint` tells how it starts), and
@@ -98,7 +141,7 @@ export async function authorizeExecution(
     throw conflict('QUOTE_FUNDED_EXTERNALLY', `${how}, not by execute`);
   }
   if (quote.funding === 'EMBEDDED_WALLET')
-    await authorizeEmbeddedWalletExecution(deps.runner, { quote, ...request.wallet, now });
+    await authorizeEmbeddedWalletExecution(deps.runner, quote, request.wallet, now);
 }
 
 /** Starts a quote's payment; a start that loses the race with expiry also expires the quote. */
@@ -129,21 +172,21 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuoteCommand, R
 
   async execute({ request, actor }: CreateQuoteCommand) {
     const now = await this.clocks.now(actor.platformId);
-    const { quote, transaction } = await this.builder.build(request, actor.platformId, now);
+    const facts = await this.builder.facts(request, actor.platformId, now);
     const metadata = { ...actor };
     // A real-time funded quote starts when its funds arrive (sandbox: POST /sandbox/send), even with
     // immediatelyExecute.
-    const executeNow = request.immediatelyExecute === true && quote.funding !== 'EXTERNAL';
+    const executeNow = request.immediatelyExecute === true && facts.source.funding !== 'EXTERNAL';
     const created = await this.runner.run(
-      streams.quote(quote.id),
+      streams.quote(facts.ids.quoteId),
       quoteDecider,
-      { type: 'CreateQuote', quote, transaction },
-      { metadata, waitForReadModels: false },
+      { type: 'CreateQuote', request, facts, now: now.toISOString() },
+      { metadata, answersAfter: 'append' },
     );
+    const quote = created.state.quote!;
     // The deadline is enqueued while the read models take the quote in (an answer waits for both); a quote executed
     // at once waits for them at the end of its execution instead.
-    const readable =
-      executeNow || created.position === undefined ? undefined : this.runner.waitForReadModels(created.position);
+    const readable = executeNow || created.position === undefined ? undefined : this.runner.projected(created.position);
     await Promise.all([
       this.process.schedule(
         { kind: 'QUOTE_DEADLINE', platformId: actor.platformId, quoteId: quote.id },

@@ -49,7 +49,7 @@ export class AdvanceSandboxClockHandler implements ICommandHandler<
       streams.sandboxClock(actor.platformId),
       sandboxClockDecider,
       { type: 'AdvanceSandboxClock', platformId: actor.platformId, byMs, now: now.toISOString() },
-      { metadata: { ...actor }, waitForReadModels: false },
+      { metadata: { ...actor }, answersAfter: 'append' },
     );
     this.clocks.advanced(actor.platformId);
     const { now: after, offsetMs } = await new SandboxClockService(this.clocks).now(actor.platformId);

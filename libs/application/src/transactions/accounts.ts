@@ -1,13 +1,30 @@
 import { customerDecider, type InternalAccountType } from '#domain/customer/customer.js';
 import { DomainError, conflict, invalid, notFound } from '#domain/errors.js';
-import type { ExternalAccountState } from '#domain/external-account/external-account.js';
-import { isPublicId, streams } from '#domain/ids.js';
+import { externalAccountDecider, type ExternalAccountState } from '#domain/external-account/external-account.js';
+import { isPublicId, streams, uuidOf } from '#domain/ids.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { getForPlatform } from '../queries/list-query.js';
 import type { CommandRunner } from '../command-runner.js';
-import { loadExternalAccount } from '../external-accounts/load-external-account.js';
+
+/** The stream of an external account id, or a 404 that does not reveal whether the id exists elsewhere. */
+export function externalAccountStream(id: string): string {
+  if (!uuidOf('ExternalAccount', id)) throw notFound('EXTERNAL_ACCOUNT', id);
+  return streams.externalAccount(id);
+}
+
+/** A live external account of this platform (customer's or the platform's own); 404 otherwise. */
+export async function loadExternalAccount(
+  runner: CommandRunner,
+  id: string,
+  platformId: string,
+): Promise<ExternalAccountState> {
+  const { state } = await runner.load(externalAccountStream(id), externalAccountDecider);
+  if (!state.exists || state.platformId !== platformId || state.status === 'DELETED')
+    throw notFound('EXTERNAL_ACCOUNT', id);
+  return state;
+}
 
 /** A customer's internal account, with its status from the customer stream (the source of truth). */
 export interface OwnedInternalAccount {

@@ -7,7 +7,7 @@ import { LEG_CODES, legTransferId, legsOf } from '#domain/transfers/payment-legs
 import type { EventMetadata } from '#event-store/event-store.js';
 import type { CommandRunner } from '../command-runner.js';
 import type { PlatformClocks } from '../platforms/platform-clocks.js';
-import { settlementAccountOf } from '../platforms/settled-platform.js';
+import { settlementAccountOf } from '../platforms/platform-config.js';
 
 /**
  * The ledger commands of a payment's legs (see payment-legs.ts), each with a transfer id derived
@@ -24,7 +24,7 @@ export class PaymentLedger {
     if (commands.length === 0) return;
     await this.runner.run(streams.ledger(platformId), ledgerBatchDecider, commands, {
       metadata,
-      waitForReadModels: false,
+      answersAfter: 'append',
     });
   }
 

@@ -15,7 +15,7 @@ import {
 } from '#domain/transactions/transaction.js';
 import type { EventMetadata } from '#event-store/event-store.js';
 import type { JobQueue } from '#jobs/job-queue.js';
-import { CommandRunner } from '../command-runner.js';
+import { CommandRunner, type AnswersAfter } from '../command-runner.js';
 import { JOB_QUEUE } from '../tokens.js';
 import { PaymentLedger } from './payment-ledger.js';
 import { KeyedLock } from '../keyed-lock.js';
@@ -71,9 +71,9 @@ export class PaymentProcess {
     ref: PaymentRef,
     command: LifecycleCommand,
     metadata: EventMetadata,
-    waitForReadModels = true,
+    answersAfter: AnswersAfter = 'projection',
   ): Promise<TransactionRecord> {
-    const options = { metadata, waitForReadModels };
+    const options = { metadata, answersAfter };
     const { state } =
       ref.kind === 'quote'
         ? await this.runner.run(streams.quote(ref.id), quoteDecider, command, options)
@@ -94,13 +94,13 @@ export class PaymentProcess {
     ref: PaymentRef,
     change: Transition,
     metadata: EventMetadata,
-    waitForReadModels = true,
+    answersAfter: AnswersAfter = 'projection',
   ): Promise<TransactionRecord> {
     return this.lifecycle(
       ref,
       { type: 'TransitionTransaction', now: await this.now(metadata), ...change },
       metadata,
-      waitForReadModels,
+      answersAfter,
     );
   }
 
@@ -143,7 +143,7 @@ export class PaymentProcess {
         ref,
         { to: 'PROCESSING', from: guard.from, notAfter: guard.notAfter, thenBegin },
         metadata,
-        !immediate,
+        immediate ? 'append' : 'projection',
       );
     } catch (error) {
       await this.releaseHold(tx, 'void', metadata);
@@ -184,7 +184,7 @@ export class PaymentProcess {
         ref,
         { type: 'BeginPaymentStep', step, from, now: await this.now(metadata) },
         metadata,
-        false,
+        'append',
       );
       if (!sameStep(tx.activeStep, step)) return tx;
       const end = {
@@ -197,7 +197,7 @@ export class PaymentProcess {
         case 'COMPLETE': {
           // An incoming payment approved from PENDING passes through PROCESSING within the step.
           const started =
-            tx.status === 'PENDING' ? await this.transition(ref, { to: 'PROCESSING', step }, metadata, false) : tx;
+            tx.status === 'PENDING' ? await this.transition(ref, { to: 'PROCESSING', step }, metadata, 'append') : tx;
           await this.legs.run(
             tx.platformId,
             [...(await this.legs.release(started, 'post')), ...(await this.legs.credit(started))],

@@ -168,7 +168,7 @@ export class SandboxUmaReceiveHandler implements ICommandHandler<SandboxUmaRecei
       streams.transaction(id),
       transactionDecider,
       { type: 'CreateTransaction', transaction, then: ['PENDING'] },
-      { metadata, waitForReadModels: false },
+      { metadata, answersAfter: 'append' },
     );
     return toTransactionResource(await this.process.start(ref, { from: ['PENDING'] }, metadata));
   }

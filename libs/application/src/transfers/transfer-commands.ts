@@ -12,7 +12,7 @@ import { transferAmount } from '#domain/transfers/transfer-amount.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
-import { isSandboxPlatform } from '../platforms/settled-platform.js';
+import { isSandboxPlatform, requireSupportedCurrencies } from '../platforms/platform-config.js';
 import {
   loadCustomerAccount,
   loadLiveExternalAccount,
@@ -23,7 +23,6 @@ import {
 } from '../transactions/accounts.js';
 import { PaymentProcess } from '../transactions/payment-process.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
-import { requireSupportedCurrencies } from '../platforms/platform-config.js';
 
 export interface TransferInput {
   source: { accountId: string };
@@ -169,7 +168,7 @@ abstract class TransferHandler {
       streams.transaction(id),
       transactionDecider,
       { type: 'CreateTransaction', transaction },
-      { metadata, waitForReadModels: false },
+      { metadata, answersAfter: 'append' },
     );
     try {
       return toTransactionResource(await this.process.start(ref, { from: ['PENDING'] }, metadata));

@@ -19,7 +19,7 @@ import { Collections } from '#read-models/projections/collections.js';
 import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { allForPlatform } from '../queries/list-query.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
-import { isSandboxPlatform } from '../platforms/settled-platform.js';
+import { isSandboxPlatform } from '../platforms/platform-config.js';
 
 export class CreateVerificationCommand {
   constructor(

@@ -86,7 +86,7 @@ export class ExportWalletHandler implements ICommandHandler<ExportWalletCommand>
       seed.fill(0);
     }
     const exportId = publicId('Export', this.ids.uuid());
-    await this.wallets.decide(accountId, { type: 'ExportWallet', exportId, signedRetry }, actor, false);
+    await this.wallets.decide(accountId, { type: 'ExportWallet', exportId, signedRetry }, actor, 'append');
     return { kind: 'done', result: { id: exportId, encryptedWalletCredentials } };
   }
 }

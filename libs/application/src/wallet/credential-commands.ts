@@ -7,7 +7,7 @@ import { customerDecider } from '#domain/customer/customer.js';
 import { invalid, notFound } from '#domain/errors.js';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { unauthorized, type SignedRetryProof } from '#domain/wallet/signed-retry.js';
-import { walletAuthDecider, type NewAuthMethod } from '#domain/wallet/wallet-auth.js';
+import type { NewAuthMethod } from '#domain/wallet/wallet-auth.js';
 import {
   isAuthMethodActive,
   requiresSignedRetryToAddAuthMethod,
@@ -115,9 +115,8 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
     const owner = { id: authMethodId, stream: streams.wallet(wallet.accountId) };
     const now = (await this.clocks.now(actor.platformId)).toISOString();
     const add = () =>
-      this.runner.run(
-        owner.stream,
-        walletAuthDecider,
+      this.wallets.decide(
+        wallet.accountId,
         {
           type: 'AddAuthMethod',
           accountId: wallet.accountId,
@@ -127,7 +126,7 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
           signedRetry,
           now,
         },
-        { metadata: { ...actor } },
+        actor,
       );
     // A WebAuthn credential belongs to one wallet in the installation: claimed before it is added.
     const { state } =
@@ -216,7 +215,7 @@ export class IssueCredentialChallengeHandler implements ICommandHandler<IssueCre
     if (method.type === 'EMAIL_OTP') {
       await this.verifiers.assertOtpDelivery(actor.platformId);
       const otp = { type: 'RecordOtpChallenge' as const, authMethodId, now: now.toISOString() };
-      const { state } = await this.wallets.decide(wallet.accountId, otp, actor, false);
+      const { state } = await this.wallets.decide(wallet.accountId, otp, actor, 'append');
       this.verifiers.otpIssued(authMethodId);
       return toAuthMethodView(state, state.authMethods.get(authMethodId)!);
     }
@@ -228,7 +227,7 @@ export class IssueCredentialChallengeHandler implements ICommandHandler<IssueCre
     const challenge = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now.getTime() + PASSKEY_CHALLENGE_TTL_SECONDS * 1000).toISOString();
     const passkey = { authMethodId, requestId, challenge, clientPublicKey, expiresAt, now: now.toISOString() };
-    await this.wallets.decide(wallet.accountId, { type: 'IssuePasskeyChallenge', ...passkey }, actor, false);
+    await this.wallets.decide(wallet.accountId, { type: 'IssuePasskeyChallenge', ...passkey }, actor, 'append');
     return { credentialId: method.passkey!.credentialId, challenge, requestId, expiresAt };
   }
 }

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { customerDecider } from '#domain/customer/customer.js';
 import { isPublicId, streams } from '#domain/ids.js';
-import { walletAuthDecider } from '#domain/wallet/wallet-auth.js';
 import { activeAuthMethods } from '#domain/wallet/wallet-auth-state.js';
 import { CommandRunner } from '../command-runner.js';
 import { type Actor } from '../tokens.js';
+import type { SignedStep } from './signed-retry.service.js';
 import { WalletAccounts } from './wallet-accounts.js';
 
 /**
@@ -26,7 +26,7 @@ export class WalletEmailSync {
     const tied: string[] = [];
     for (const account of customer.accounts.values()) {
       if (account.type !== 'EMBEDDED_WALLET') continue;
-      const { state } = await this.runner.load(streams.wallet(account.id), walletAuthDecider);
+      const state = await this.wallets.state(account.id);
       if (state.provisioned && activeAuthMethods(state).some((m) => m.type === 'EMAIL_OTP')) tied.push(account.id);
     }
     return tied;
@@ -34,20 +34,20 @@ export class WalletEmailSync {
 
   /**
    * The wallet account whose session must stamp this update, or undefined when the update needs
-   * no signature (no email in it, the same email, or no tied EMAIL_OTP credential). A signed step
-   * 2 (`signed`) is checked even when the email is already the new one: its requestId may have
+   * no signature (no email in it, the same email, or no tied EMAIL_OTP credential). A signed retry
+   * (step 2) is checked even when the email is already the new one: its requestId may have
    * applied it, and a spent requestId is 401 whatever the customer's state.
    */
   async signerFor(
     customerId: string,
     email: string | undefined,
     actor: Actor,
-    signed = false,
+    step: SignedStep = 'challenge',
   ): Promise<string | undefined> {
     if (email === undefined || !isPublicId('Customer', customerId)) return undefined;
     const { state: customer } = await this.runner.load(streams.customer(customerId), customerDecider);
     if (!customer.exists || customer.platformId !== actor.platformId) return undefined;
-    if (!signed && customer.profile.email === email) return undefined;
+    if (step === 'challenge' && customer.profile.email === email) return undefined;
     return (await this.tiedWallets(customerId, actor))[0];
   }
 

@@ -149,7 +149,7 @@ export class VerifyCredentialHandler implements ICommandHandler<VerifyCredential
             wallet.accountId,
             { type: 'RecordOtpFailure', authMethodId: method.id },
             actor,
-            false,
+            'append',
           );
           throw unauthorized(INVALID_OTP);
         }

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { verifyStamp } from '#crypto/stamp.js';
-import { publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { publicId, type IdGenerator } from '#domain/ids.js';
 import { unauthorized, type SignedRetryProof } from '#domain/wallet/signed-retry.js';
-import { walletAuthDecider, type NewAuthMethod } from '#domain/wallet/wallet-auth.js';
+import type { NewAuthMethod } from '#domain/wallet/wallet-auth.js';
 import {
   sessionByPublicKey,
   type AuthMethodType,
@@ -10,7 +10,6 @@ import {
   type SignedRetryIntent,
   type WalletAuthEvent,
 } from '#domain/wallet/wallet-auth-state.js';
-import { CommandRunner } from '../command-runner.js';
 import { faultPoint } from '../fault-injection.js';
 import { IDS, type Actor } from '../tokens.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
@@ -80,7 +79,11 @@ export function signedRetryStep(headers: SignedRetryHeaders): { signature: strin
 }
 
 /** Whether a request is step 2 (it carries the signature headers; a broken pair is refused). */
-export const isSignedStep = (request: SignedRequest): boolean => signedRetryStep(request.headers) !== undefined;
+/** Which step of a signed operation a request is: the first (answered with a challenge) or the signed retry. */
+export type SignedStep = 'challenge' | 'signed-retry';
+
+export const signedStepOf = (request: SignedRequest): SignedStep =>
+  signedRetryStep(request.headers) !== undefined ? 'signed-retry' : 'challenge';
 
 /**
  * The signed-retry engine: issues challenges into the wallet's stream and turns a retried
@@ -91,7 +94,6 @@ export const isSignedStep = (request: SignedRequest): boolean => signedRetryStep
 @Injectable()
 export class SignedRetryService {
   constructor(
-    private readonly runner: CommandRunner,
     private readonly wallets: WalletAccounts,
     private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
@@ -137,7 +139,7 @@ export class SignedRetryService {
   ): Promise<ConsumedSignedRetry> {
     // Consuming changes no read model; the caller's own write waits for them.
     const consume = { type: 'ConsumeSignedRetry' as const, targetId, signedRetry: proof, authorizes };
-    const { state } = await this.wallets.decide(accountId, consume, actor, false);
+    const { state } = await this.wallets.decide(accountId, consume, actor, 'append');
     // The decider accepted this very key as an active session of the account (a new consumption or a resumed one).
     const session = sessionByPublicKey(state, proof.stampPublicKey)!;
     faultPoint('after-consume');
@@ -170,7 +172,7 @@ export class SignedRetryService {
         now: now.toISOString(),
       },
       actor,
-      false,
+      'append',
     );
     const issued = events[0] as Extract<WalletAuthEvent, { type: 'SignedRetryChallengeIssued' }>;
     const { payloadToSign, expiresAt, authMethodType } = issued.data;
@@ -192,9 +194,10 @@ export class SignedRetryService {
   ): Promise<SignedRetryProof> {
     // A challenge's payload never changes once issued: one this process has seen is not read again (whether it is
     // still unused is decided in the append that consumes it, against the stream as it is).
-    const state = await this.runner.loadSettled(streams.wallet(accountId), walletAuthDecider, (seen) =>
-      seen.signedRetries.has(step.requestId),
-    );
+    const state = await this.wallets.state(accountId, {
+      reads: 'fixed-facts',
+      known: (seen) => seen.signedRetries.has(step.requestId),
+    });
     const challenge = state.signedRetries.get(step.requestId);
     if (!challenge) throw unauthorized('requestId is unknown or has expired');
     const verified = verifyStamp(step.signature, challenge.payloadToSign);

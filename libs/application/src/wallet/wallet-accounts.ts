@@ -7,7 +7,7 @@ import type { WalletAuthState } from '#domain/wallet/wallet-auth-state.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
-import { CommandRunner } from '../command-runner.js';
+import { CommandRunner, type AnswersAfter, type Reads } from '../command-runner.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { WalletSeedVault } from './wallet-seed.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
@@ -30,6 +30,21 @@ export const emailRequired = () =>
   );
 
 /**
+ * The wallet (auth state) of `accountId`, of any platform, read as `reads` declares: the one read of a wallet's stream
+ * (`WalletAccounts.state`, and callers outside the wallet area that have no `WalletAccounts`).
+ */
+export async function walletState(
+  runner: CommandRunner,
+  accountId: string,
+  reads: Reads<WalletAuthState> = {},
+): Promise<WalletAuthState> {
+  return (await runner.load(streams.wallet(accountId), walletAuthDecider, reads)).state;
+}
+
+/** Who owns a wallet, fixed once it is provisioned: a wallet this process has seen provisioned is not read again. */
+const walletOwnership: Reads<WalletAuthState> = { reads: 'fixed-facts', known: (seen) => seen.provisioned };
+
+/**
  * The wallet (auth state) of EMBEDDED_WALLET internal accounts: provisioning and loading, always
  * scoped to the caller's platform (another platform's account is a 404, as if it did not exist).
  */
@@ -44,15 +59,25 @@ export class WalletAccounts {
   ) {}
 
   /**
-   * Decides `command` on the wallet of `accountId` and appends the outcome. `waitForReadModels`
-   * false: for what no read model shows (challenges, consumptions, counters).
+   * Decides `command` on the wallet of `accountId` and appends the outcome: the one way to the wallet's stream, with
+   * `state`. `answersAfter` `append`: for what no read model shows (challenges, consumptions, counters).
    */
-  async decide(accountId: string, command: WalletCommandInput, actor: Actor, waitForReadModels = true) {
+  async decide(
+    accountId: string,
+    command: WalletCommandInput,
+    actor: Actor,
+    answersAfter: AnswersAfter = 'projection',
+  ) {
     const now = command.now ?? (await this.clocks.now(actor.platformId)).toISOString();
     return this.runner.run(streams.wallet(accountId), walletAuthDecider, { ...command, now } as WalletAuthCommand, {
       metadata: { ...actor },
-      ...(waitForReadModels ? {} : { waitForReadModels: false }),
+      answersAfter,
     });
+  }
+
+  /** The wallet (auth state) of `accountId`, of any platform, read as `reads` declares (by default the current one). */
+  state(accountId: string, reads: Reads<WalletAuthState> = {}): Promise<WalletAuthState> {
+    return walletState(this.runner, accountId, reads);
   }
 
   /**
@@ -64,7 +89,7 @@ export class WalletAccounts {
     actor: Actor,
   ): Promise<ProvisionedWallet> {
     const stream = streams.wallet(input.accountId);
-    const { state } = await this.runner.load(stream, walletAuthDecider);
+    const state = await this.state(input.accountId);
     if (state.provisioned) return state as ProvisionedWallet;
     if (!input.email) throw emailRequired();
     try {
@@ -86,7 +111,7 @@ export class WalletAccounts {
     } catch (error) {
       // Another request provisioned it first: that wallet is the one.
       if (error instanceof DomainError && error.code === 'WALLET_ALREADY_PROVISIONED')
-        return (await this.runner.load(stream, walletAuthDecider)).state as ProvisionedWallet;
+        return (await this.state(input.accountId)) as ProvisionedWallet;
       throw error;
     }
   }
@@ -118,19 +143,20 @@ export class WalletAccounts {
    * it sees the stream as it is).
    */
   async assertOwned(accountId: string, actor: Actor): Promise<void> {
-    if (!(await this.find(accountId, actor, { settled: true }))) await this.own(accountId, actor);
+    if (!(await this.find(accountId, actor, walletOwnership))) await this.own(accountId, actor);
   }
 
   /**
-   * The provisioned wallet of an account of the caller's platform, or undefined. `settled`: as this process last saw
-   * it, if it saw it provisioned (see `assertOwned`).
+   * The provisioned wallet of an account of the caller's platform, or undefined, read as `reads` declares (the current
+   * one by default; `walletOwnership`: as this process last saw it, if it saw it provisioned, see `assertOwned`).
    */
-  async find(accountId: string, actor: Actor, { settled = false } = {}): Promise<ProvisionedWallet | undefined> {
+  async find(
+    accountId: string,
+    actor: Actor,
+    reads: Reads<WalletAuthState> = {},
+  ): Promise<ProvisionedWallet | undefined> {
     if (!isPublicId('InternalAccount', accountId)) return undefined;
-    const stream = streams.wallet(accountId);
-    const state = settled
-      ? await this.runner.loadSettled(stream, walletAuthDecider, (seen) => seen.provisioned)
-      : (await this.runner.load(stream, walletAuthDecider)).state;
+    const state = await this.state(accountId, reads);
     if (!state.provisioned || state.platformId !== actor.platformId) return undefined;
     return state as ProvisionedWallet;
   }

@@ -6,7 +6,7 @@ import type { Clock } from '#domain/clock.js';
 import { DomainError, invalid } from '#domain/errors.js';
 import { unauthorized } from '#domain/wallet/signed-retry.js';
 import { CommandRunner } from '../command-runner.js';
-import { isSandboxPlatform } from '../platforms/settled-platform.js';
+import { isSandboxPlatform } from '../platforms/platform-config.js';
 import { APP_CONFIG, CLOCK } from '../tokens.js';
 
 /** The fixed EMAIL_OTP code of sandbox platforms. */

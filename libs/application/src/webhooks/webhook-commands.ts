@@ -158,7 +158,7 @@ export class SendTestWebhookHandler implements ICommandHandler<SendTestWebhookCo
       webhookDeliveryStream(deliveryId),
       webhookDeliveryDecider,
       { type: 'ScheduleDelivery', deliveryId, platformId: actor.platformId, url, payload, maxAttempts: 1, now },
-      { metadata: { ...actor }, waitForReadModels: false },
+      { metadata: { ...actor }, answersAfter: 'append' },
     );
     const {
       result,
@@ -174,7 +174,7 @@ export class SendTestWebhookHandler implements ICommandHandler<SendTestWebhookCo
         attempt: 1,
         maxAttempts: 1,
       },
-      { waitForReadModels: true },
+      { answersAfter: 'projection' },
     );
     const to = sentTo ?? url;
     const answer: TestWebhookResult =

@@ -13,7 +13,7 @@ import {
 import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
 import { approvalReply, type ApprovalReply } from '#domain/webhooks/payment-approval.js';
 import { APPROVAL_WEBHOOK_TYPE, type RequestedField } from '#domain/webhooks/payment-webhooks.js';
-import type { CommandRunner } from '../command-runner.js';
+import type { AnswersAfter, CommandRunner } from '../command-runner.js';
 import type { SecretBox } from '#crypto/secret-box.js';
 import type { AllowedHost } from '#net/address-policy.js';
 import type { Resolver } from '#net/resolve-target.js';
@@ -96,7 +96,7 @@ export class WebhookDeliverer {
 
   async deliver(
     request: DeliveryRequest,
-    options: { waitForReadModels?: boolean } = {},
+    options: { answersAfter?: AnswersAfter } = {},
   ): Promise<{
     outcome: AttemptOutcome;
     url: string | null;
@@ -132,7 +132,7 @@ export class WebhookDeliverer {
       request.webhookType === APPROVAL_WEBHOOK_TYPE && outcome === 'DELIVERED'
         ? approvalReply(result.statusCode, result.reply, requestedFields(request.body))
         : undefined;
-    await this.record(request, url, result, outcome, approval, options.waitForReadModels ?? false);
+    await this.record(request, url, result, outcome, approval, options.answersAfter ?? 'append');
     // The sender's timer fires after the timeout (a millisecond early at most, by the event loop's rounding).
     const timedOut = !!url && result.statusCode === undefined && result.latencyMs >= this.deps.timeoutMs - 1;
     return { outcome, url, result, ...(approval ? { approval } : {}), timedOut };
@@ -152,7 +152,7 @@ export class WebhookDeliverer {
       webhookType: request.webhookType,
     }),
   ): Promise<AttemptOutcome> {
-    await this.record(request, null, { latencyMs: 0, error: reason }, outcome, undefined, false);
+    await this.record(request, null, { latencyMs: 0, error: reason }, outcome, undefined, 'append');
     return outcome;
   }
 
@@ -163,7 +163,7 @@ export class WebhookDeliverer {
     result: SendResult,
     outcome: AttemptOutcome,
     approval: ApprovalReply | undefined,
-    waitForReadModels: boolean,
+    answersAfter: AnswersAfter,
   ): Promise<void> {
     const now = await this.deps.clocks.now(request.platformId);
     const attempt: DeliveryAttempt = {
@@ -186,7 +186,7 @@ export class WebhookDeliverer {
       { type: 'RecordAttempt', attempt },
       {
         metadata: { platformId: request.platformId, actor: 'webhook-delivery', correlationId: request.webhookId },
-        waitForReadModels,
+        answersAfter,
       },
     );
   }

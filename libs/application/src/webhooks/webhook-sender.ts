@@ -87,7 +87,7 @@ function parseTarget(url: string): URL | string {
 /** One POST under way: settles once, with the response (or what arrived of it) or the cause of no response. */
 class WebhookPost {
   private readonly started = performance.now();
-  private settled = false;
+  private finished = false;
   private request: ClientRequest | undefined;
   private response: ResponseSoFar | undefined;
   private readonly timer: ReturnType<typeof setTimeout>;
@@ -108,9 +108,9 @@ class WebhookPost {
     this.finish({ latencyMs: this.latency(), error: UNREACHABLE, cause });
   }
 
-  /** Sends the body to the vetted addresses (unless the attempt already settled, e.g. timed out while resolving). */
+  /** Sends the body to the vetted addresses (unless the attempt already finished, e.g. timed out while resolving). */
   send(target: URL, vetted: Target, body: string, headers: Record<string, string>): void {
-    if (this.settled) return;
+    if (this.finished) return;
     if (!vetted.ok) {
       return this.fail(
         vetted.reason === 'unresolved' ? 'the host did not resolve' : `address refused: ${vetted.reason}`,
@@ -166,8 +166,8 @@ class WebhookPost {
   }
 
   private finish(result: SendResult): void {
-    if (this.settled) return;
-    this.settled = true;
+    if (this.finished) return;
+    this.finished = true;
     clearTimeout(this.timer);
     this.settle(result);
   }

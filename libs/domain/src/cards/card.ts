@@ -1,5 +1,5 @@
 import type { Decider } from '../decider.js';
-import { DomainError, conflict, invalid, notFound } from '../errors.js';
+import { DomainError, conflict, notFound } from '../errors.js';
 import { decideAuthorization, reverseOpenAuthorizations } from './card-authorization.js';
 import { evolveCardTransactions } from './card-transaction.js';
 import { requestAlreadyUsed } from '../wallet/signed-retry.js';
@@ -30,6 +30,22 @@ const ALLOWED: Record<CardState, RequestedCardState[]> = {
   FROZEN: ['ACTIVE', 'CLOSED'],
   CLOSED: [],
 };
+
+/** A refused change request, as the API answers it: 400 INVALID_INPUT naming the field and the rule. */
+const invalidChange = (field: string, constraint: string, message: string) =>
+  new DomainError('invalid', 'INVALID_INPUT', 'the request is not valid', { errors: [{ field, constraint, message }] });
+
+/**
+ * The rules of a change request whatever the card's state, checked before anything else (a request that breaks them
+ * is refused before its card is looked at or a challenge issued): it changes the state and/or the funding sources,
+ * and the request that closes a card does not bind funding sources.
+ */
+export function requireCardChanges(changes: { state?: RequestedCardState; fundingSources?: string[] }): void {
+  if (changes.state === undefined && changes.fundingSources === undefined)
+    throw invalidChange('state', 'atLeastOne', 'give state and/or fundingSources');
+  if (changes.state === 'CLOSED' && changes.fundingSources !== undefined)
+    throw invalidChange('fundingSources', 'notWithClosed', 'fundingSources cannot accompany state CLOSED');
+}
 
 export const invalidTransition = (from: CardState, to: string) =>
   conflict(
@@ -166,15 +182,7 @@ function decideUpdate(
 ): CardEvent[] {
   // A spent request is refused before the card's state is looked at (a replay must not learn it).
   if (cmd.requestId !== undefined && state.signedRequests.has(cmd.requestId)) throw requestAlreadyUsed();
-  if (cmd.state === undefined && cmd.fundingSources === undefined)
-    throw invalid('INVALID_INPUT', 'give state and/or fundingSources', 'state');
-  if (cmd.state === 'CLOSED' && cmd.fundingSources !== undefined) {
-    throw invalid(
-      'INVALID_INPUT',
-      'fundingSources cannot be changed in the request that closes the card',
-      'fundingSources',
-    );
-  }
+  requireCardChanges(cmd);
   // Every check runs before any event is produced, so a refused request changes nothing.
   if (cmd.state !== undefined && !ALLOWED[card.state].includes(cmd.state))
     throw invalidTransition(card.state, cmd.state);

@@ -15,7 +15,7 @@ import {
 import type { PaymentPlan } from '../transactions/payment-plan.js';
 import { referenceFor, type TransactionDestination, type TransactionRecord } from '../transactions/transaction.js';
 import { buildPayloadToSign, operationOf } from '../wallet/payload.js';
-import type { LockedCurrencySide, QuoteDestination, QuoteFunding, QuoteRecord } from './quote.js';
+import type { LockedCurrencySide, QuoteDestination, QuoteFunding, QuoteRecord } from './quote-record.js';
 
 /**
  * Pricing a quote, without I/O: the application gathers the facts (the source account, the destination with its
@@ -49,6 +49,82 @@ export interface RealtimeFundingSource {
 export type PlatformQuoteRequest = Omit<QuoteRequest, 'source'> & {
   source: QuoteRequest['source'] | RealtimeFundingSource;
 };
+
+/** A quote request as the API takes it in: the source's and the destination's fields of every type, not yet sorted. */
+export interface QuoteRequestBody extends Omit<QuoteRequest, 'source' | 'destination'> {
+  source: {
+    sourceType: 'ACCOUNT' | 'REALTIME_FUNDING';
+    accountId?: string;
+    customerId?: string;
+    currency?: string;
+    cryptoNetwork?: string;
+  };
+  destination: {
+    destinationType: 'ACCOUNT' | 'UMA_ADDRESS';
+    accountId?: string;
+    paymentRail?: string;
+    umaAddress?: string;
+    lookupId?: string;
+    currency?: string;
+  };
+}
+
+/** A field given that the chosen source or destination type does not take (`constraint`: the type's field). */
+const wrongField = (field: string, message: string, constraint = 'sourceType') =>
+  new DomainError('invalid', 'INVALID_INPUT', 'the request is not valid', { errors: [{ field, constraint, message }] });
+
+/** The request as pricing takes it: a source and a destination carry only the fields of their type (400 otherwise). */
+export function quoteRequestOf(body: QuoteRequestBody): PlatformQuoteRequest {
+  const s = body.source;
+  if (s.sourceType === 'ACCOUNT') {
+    if (s.currency !== undefined || s.cryptoNetwork !== undefined)
+      throw wrongField('source.currency', 'currency and cryptoNetwork belong to REALTIME_FUNDING sources');
+    return accountQuoteRequest({
+      ...body,
+      source: { sourceType: 'ACCOUNT', accountId: s.accountId!, customerId: s.customerId },
+    });
+  }
+  if (s.accountId !== undefined) throw wrongField('source.accountId', 'accountId belongs to ACCOUNT sources');
+  const source = {
+    sourceType: 'REALTIME_FUNDING' as const,
+    currency: s.currency!,
+    ...(s.customerId ? { customerId: s.customerId } : {}),
+    ...(s.cryptoNetwork ? { cryptoNetwork: s.cryptoNetwork } : {}),
+  };
+  // The destination is checked first, as for an account source.
+  const { destination, ...rest } = accountQuoteRequest({ ...body, source: { sourceType: 'ACCOUNT', accountId: '' } });
+  return { ...rest, destination, source };
+}
+
+/** A request from an account; its destination carries only the fields of its type (400 otherwise). */
+function accountQuoteRequest(
+  body: Omit<QuoteRequestBody, 'source'> & { source: QuoteRequest['source'] },
+): QuoteRequest {
+  const d = body.destination;
+  if (d.destinationType === 'ACCOUNT') {
+    if (d.currency !== undefined)
+      throw wrongField('destination.currency', 'currency belongs to UMA_ADDRESS destinations', 'destinationType');
+    if (d.umaAddress !== undefined || d.lookupId !== undefined) {
+      const message = 'umaAddress and destination.lookupId belong to UMA_ADDRESS destinations';
+      throw wrongField('destination.umaAddress', message, 'destinationType');
+    }
+    const destination = { destinationType: 'ACCOUNT' as const, accountId: d.accountId! };
+    return { ...body, destination: { ...destination, ...(d.paymentRail ? { paymentRail: d.paymentRail } : {}) } };
+  }
+  if (d.accountId !== undefined || d.paymentRail !== undefined) {
+    const message = 'accountId and paymentRail belong to ACCOUNT destinations';
+    throw wrongField('destination.accountId', message, 'destinationType');
+  }
+  return {
+    ...body,
+    destination: {
+      destinationType: 'UMA_ADDRESS',
+      umaAddress: d.umaAddress!,
+      ...(d.lookupId ? { lookupId: d.lookupId } : {}),
+      ...(d.currency ? { currency: d.currency } : {}),
+    },
+  };
+}
 
 /** What the source turned out to be (loaded by the application); no account for real-time funding. */
 export interface QuoteSource {
@@ -215,11 +291,19 @@ export function paymentInstructions(
   ];
 }
 
+/** What a quote is priced from besides its request: the platform, the source and destination found, fresh ids. */
+export interface QuoteFacts {
+  platformId: string;
+  source: QuoteSource;
+  destination: QuoteDestinationFacts;
+  ids: QuoteIds;
+}
+
 /** The quote and its transaction (not yet stored), priced on the rate table at `now`. */
 // eslint-disable-next-line max-lines-per-function -- 88 lines, to be split
 export function priceQuote(
   req: PlatformQuoteRequest,
-  facts: { platformId: string; source: QuoteSource; destination: QuoteDestinationFacts; ids: QuoteIds },
+  facts: QuoteFacts,
   now: Date,
 ): { quote: QuoteRecord; transaction: TransactionRecord } {
   const { platformId, source, destination, ids } = facts;

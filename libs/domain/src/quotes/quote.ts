@@ -1,7 +1,6 @@
 import type { Decider } from '../decider.js';
 import { conflict } from '../errors.js';
 import { currency, toJsonNumber } from '../money.js';
-import type { RateDetails } from '../rates/rate-table.js';
 import {
   decideLifecycle,
   evolveTransaction,
@@ -11,6 +10,9 @@ import {
   type TransactionStatus,
 } from '../transactions/transaction.js';
 import { compact } from '../objects.js';
+import { priceQuote, type PlatformQuoteRequest, type QuoteFacts } from './price-quote.js';
+import type { QuoteRecord } from './quote-record.js';
+export type * from './quote-record.js';
 
 /**
  * A quote locks a rate and fees until `expiresAt`. Its stream (`quote-<uuid>`) also carries the
@@ -18,13 +20,6 @@ import { compact } from '../objects.js';
  * disagree: the quote's status is derived from the transaction's.
  */
 export type QuoteStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'EXPIRED';
-export type LockedCurrencySide = 'SENDING' | 'RECEIVING';
-/**
- * How the source is funded: an internal balance (held on execute), an embedded wallet (signed execute), or externally
- * (paymentInstructions).
- */
-export type QuoteFunding = 'INTERNAL' | 'EMBEDDED_WALLET' | 'EXTERNAL';
-
 export const PURPOSES_OF_PAYMENT = [
   'GIFT',
   'SELF',
@@ -40,48 +35,6 @@ export const PURPOSES_OF_PAYMENT = [
   'OTHER',
 ] as const;
 
-export type QuoteDestination =
-  | { destinationType: 'ACCOUNT'; accountId: string; paymentRail: string }
-  | { destinationType: 'UMA_ADDRESS'; umaAddress: string; lookupId: string; paymentRail: string; currency?: string };
-
-/**
- * Where the money comes from. REALTIME_FUNDING: the customer pays `currency` by paymentInstructions; such a
- * source has no account (`accountId` is empty and never shown).
- */
-export interface QuoteRecordSource {
-  sourceType: 'ACCOUNT' | 'REALTIME_FUNDING';
-  accountId: string;
-  customerId: string;
-  currency?: string;
-  cryptoNetwork?: string;
-}
-
-export interface QuoteRecord {
-  id: string;
-  platformId: string;
-  createdAt: string;
-  expiresAt: string;
-  source: QuoteRecordSource;
-  funding: QuoteFunding;
-  destination: QuoteDestination;
-  sendingCurrency: string;
-  receivingCurrency: string;
-  totalSendingAmount: string;
-  totalReceivingAmount: string;
-  feesIncluded: string;
-  exchangeRate: number;
-  rateDetails: RateDetails;
-  lockedCurrencySide: LockedCurrencySide;
-  lockedCurrencyAmount: string;
-  transactionId: string;
-  paymentInstructions?: Record<string, unknown>[];
-  counterpartyInformation?: Record<string, string>;
-  senderCustomerInfo?: Record<string, string>;
-  description?: string;
-  purposeOfPayment?: string;
-  agentId?: string;
-}
-
 export interface QuoteState {
   quote?: QuoteRecord;
   transaction?: TransactionRecord;
@@ -89,8 +42,12 @@ export interface QuoteState {
 
 export type QuoteEvent = { type: 'QuoteCreated'; data: { platformId: string; quote: QuoteRecord } } | TransactionEvent;
 
+/**
+ * `CreateQuote`: the request and the facts the application found for it (source, destination with its rail and
+ * sandbox plan, ids); the decider prices the quote on the rate table at `now`.
+ */
 export type QuoteCommand =
-  { type: 'CreateQuote'; quote: QuoteRecord; transaction: TransactionRecord } | LifecycleCommand;
+  { type: 'CreateQuote'; request: PlatformQuoteRequest; facts: QuoteFacts; now: string } | LifecycleCommand;
 
 export function quoteStatusOf(status: TransactionStatus): QuoteStatus {
   switch (status) {
@@ -114,10 +71,11 @@ export const quoteDecider: Decider<QuoteState, QuoteCommand, QuoteEvent> = {
   initialState: () => ({}),
   decide(cmd, state) {
     if (cmd.type === 'CreateQuote') {
-      if (state.quote) throw conflict('QUOTE_EXISTS', `quote ${cmd.quote.id} already exists`);
+      if (state.quote) throw conflict('QUOTE_EXISTS', `quote ${cmd.facts.ids.quoteId} already exists`);
+      const { quote, transaction } = priceQuote(cmd.request, cmd.facts, new Date(cmd.now));
       return [
-        { type: 'QuoteCreated', data: { platformId: cmd.quote.platformId, quote: cmd.quote } },
-        { type: 'TransactionCreated', data: { platformId: cmd.quote.platformId, transaction: cmd.transaction } },
+        { type: 'QuoteCreated', data: { platformId: quote.platformId, quote } },
+        { type: 'TransactionCreated', data: { platformId: quote.platformId, transaction } },
       ];
     }
     return decideLifecycle(state.transaction, cmd);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { deciderSpec } from '../testing/decider-spec.js';
-import { quoteDecider, quoteStatusOf, toQuoteResource, type QuoteRecord } from '../quotes/quote.js';
+import { quoteDecider, quoteStatusOf, toQuoteResource, type QuoteCommand, type QuoteRecord } from '../quotes/quote.js';
+import { INTERNAL_RAIL } from '../rates/rate-table.js';
+import { SUCCESS_PLAN } from './payment-plan.js';
 import type { PaymentStep } from './payment-plan.js';
 import {
   TRANSACTION_STATUSES,
@@ -216,12 +218,42 @@ describe('quote', () => {
       sendingCurrency: 'USD',
       receivingCurrency: 'EUR',
     } as QuoteRecord;
-    const events = quoteDecider.decide({ type: 'CreateQuote', quote, transaction: tx({ quoteId: quote.id }) }, {});
+    const create: QuoteCommand = {
+      type: 'CreateQuote',
+      request: {
+        source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:a' },
+        destination: { destinationType: 'ACCOUNT', accountId: 'InternalAccount:b' },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 1000,
+      },
+      facts: {
+        platformId: quote.platformId,
+        source: {
+          accountId: 'InternalAccount:a',
+          customerId: 'Customer:c',
+          platformCustomerId: 'c',
+          currency: 'USD',
+          funding: 'INTERNAL',
+        },
+        destination: {
+          quote: { destinationType: 'ACCOUNT', accountId: 'InternalAccount:b', paymentRail: 'INTERNAL' },
+          transaction: {
+            destinationType: 'ACCOUNT',
+            accountId: 'InternalAccount:b',
+            currency: 'USD',
+            paymentRail: 'INTERNAL',
+          },
+          rail: INTERNAL_RAIL,
+          plan: SUCCESS_PLAN,
+        },
+        ids: { quoteId: quote.id, transactionId: tx().id },
+      },
+      now: '2026-01-05T12:00:00.000Z',
+    };
+    const events = quoteDecider.decide(create, {});
     expect(events.map((e) => e.type)).toEqual(['QuoteCreated', 'TransactionCreated']);
     const state = deciderSpec(quoteDecider).fold(events);
-    expect(() => quoteDecider.decide({ type: 'CreateQuote', quote, transaction: tx() }, state)).toThrow(
-      expect.objectContaining({ code: 'QUOTE_EXISTS' }),
-    );
+    expect(() => quoteDecider.decide(create, state)).toThrow(expect.objectContaining({ code: 'QUOTE_EXISTS' }));
     expect(toQuoteResource(quote, 'PROCESSING')).toMatchObject({
       status: 'PROCESSING',
       totalSendingAmount: 1000,

@@ -2,6 +2,7 @@ import { DomainError } from '../errors.js';
 import { assertRetryBodyMatches, canonicalJson, operationOf } from './payload.js';
 import {
   isAuthMethodActive,
+  isSessionActive,
   sessionByPublicKey,
   type SessionRecord,
   type SignedChange,
@@ -100,4 +101,17 @@ export function authorizeSignedRetry(
   }
   if (resumed && session.id !== challenge.consumedBy) throw requestAlreadyUsed();
   return { challenge, session, resumed };
+}
+
+/**
+ * The embedded wallet's rule for a payment it funds (a quote's execution): the key that made the stamp, verified over
+ * the payment's payloadToSign, is the signing key of an active session, of an active credential, of the paying wallet.
+ * 401 WALLET_SIGNATURE_INVALID otherwise.
+ */
+export function requireActiveSigningSession(state: WalletAuthState, stampPublicKey: string, now: string): void {
+  const session = sessionByPublicKey(state, stampPublicKey);
+  if (!session || !isSessionActive(session, now) || !isAuthMethodActive(state.authMethods.get(session.authMethodId)))
+    throw new DomainError('unauthorized', 'WALLET_SIGNATURE_INVALID', 'wallet authentication failed', {
+      reason: 'the signing key is not an active session of the source wallet',
+    });
 }
