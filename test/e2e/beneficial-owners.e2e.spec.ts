@@ -7,6 +7,7 @@ import { useTestService } from '../support/fixture.js';
 import { uniqueValue } from '../support/sequence.js';
 import { type ReceivedRequest } from '../support/webhook-receiver.js';
 import { testPerson } from '#domain/testing/fixtures.js';
+import { steppedRequests } from '../support/stepped-requests.js';
 
 const START = Date.UTC(2026, 4, 4, 9);
 const ADDRESS = { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
@@ -27,26 +28,15 @@ describe('beneficial owners over HTTP', () => {
   const t = useTestService({ clock, webhooks: 'ok' });
   const api = t.api;
 
-  const customer = async (body: Record<string, unknown>, client = api) => {
-    clock.advance(1000);
-    const res = await client.post('/customers', { platformCustomerId: uniqueValue('bo'), address: ADDRESS, ...body });
-    expect(res.status).toBe(201);
-    return res.body;
-  };
+  const step = steppedRequests(clock);
+  const customer = (body: Record<string, unknown>, client = api) =>
+    step(201, () => client.post('/customers', { platformCustomerId: uniqueValue('bo'), address: ADDRESS, ...body }));
   const business = (registrationNumber = 'REG-123', client = api) =>
     customer({ customerType: 'BUSINESS', businessInfo: { legalName: 'Acme Ltd', registrationNumber } }, client);
-  const addOwner = async (body: Record<string, unknown>, client = api) => {
-    clock.advance(1000);
-    const res = await client.post('/beneficial-owners', body);
-    expect(res.status).toBe(201);
-    return res.body;
-  };
-  const patchOwner = async (id: string, body: Record<string, unknown>) => {
-    clock.advance(1000);
-    const res = await api.patch(`/beneficial-owners/${id}`, body);
-    expect(res.status).toBe(200);
-    return res.body;
-  };
+  const addOwner = (body: Record<string, unknown>, client = api) =>
+    step(201, () => client.post('/beneficial-owners', body));
+  const patchOwner = (id: string, body: Record<string, unknown>) =>
+    step(200, () => api.patch(`/beneficial-owners/${id}`, body));
   const kybStatus = async (customerId: string) => (await api.get(`/customers/${customerId}`)).body.kybStatus;
   const kybHooks = (customerId: string) => (requests: ReceivedRequest[]) =>
     requests.filter((r) => r.json?.type.startsWith('CUSTOMER.') && r.json.data.id === customerId);

@@ -51,6 +51,12 @@ describe('sandbox card network: authorizations, clearings and returns on the led
     return card;
   }
 
+  /** A holder funded with `funds` and its active card, on its USD account alone with `usdOnly`. */
+  async function holderWithCard(funds: { usd?: number; wallet?: number }, usdOnly = false) {
+    const h = await holder(funds);
+    return { h, card: await activeCard(h, usdOnly ? [h.usd] : undefined) };
+  }
+
   const attempt = (cardId: string, amount: number, currency = 'USD') =>
     api.post(`/sandbox/cards/${cardId}/simulate/authorization`, { amount, currency: { code: currency }, merchant });
   const authorize = async (cardId: string, amount: number, currency = 'USD') => {
@@ -85,8 +91,7 @@ describe('sandbox card network: authorizations, clearings and returns on the led
   const balance = async (id: string) => (await api.get(`/internal-accounts/${id}`)).body.balance.amount;
 
   it('tries funding sources in priority order and holds funds on approval', async () => {
-    const h = await holder({ usd: 1000, wallet: 5000 });
-    const card = await activeCard(h);
+    const { h, card } = await holderWithCard({ usd: 1000, wallet: 5000 });
     const first = await authorize(card.id, 800);
     expect(first).toEqual(
       authorizedTransaction({
@@ -132,8 +137,7 @@ describe('sandbox card network: authorizations, clearings and returns on the led
   it(
     'freezes between authorization and clearing: new authorizations CARD_PAUSED, the earlier one ' + 'still clears',
     async () => {
-      const h = await holder({ usd: 1000 });
-      const card = await activeCard(h);
+      const { h, card } = await holderWithCard({ usd: 1000 });
       const earlier = await authorize(card.id, 300);
       expect(earlier.status).toBe('AUTHORIZED');
       await setState(card.id, 'FROZEN', h.wallet);
@@ -150,8 +154,7 @@ describe('sandbox card network: authorizations, clearings and returns on the led
   it(
     'expires an authorization left uncleared for seven days: reversed, hold voided, a late ' + 'clearing still posts',
     async () => {
-      const h = await holder({ usd: 1000 });
-      const card = await activeCard(h);
+      const { h, card } = await holderWithCard({ usd: 1000 });
       const stale = await authorize(card.id, 300);
       clock.advance(AUTHORIZATION_VALIDITY_MS - 1000);
       const fresh = await authorize(card.id, 200);
@@ -188,8 +191,7 @@ describe('sandbox card network: authorizations, clearings and returns on the led
     'clears in parts (the rest held again until it clears), over-authorizations when funds allow, ' +
       'EXCEPTION otherwise',
     async () => {
-      const h = await holder({ usd: 1000 });
-      const card = await activeCard(h, [h.usd]);
+      const { h, card } = await holderWithCard({ usd: 1000 }, true);
       const partial = await authorize(card.id, 400);
       expect((await clear(card.id, partial.id, 250)).body).toMatchObject({
         status: 'PARTIALLY_SETTLED',
@@ -244,8 +246,7 @@ describe('sandbox card network: authorizations, clearings and returns on the led
   it(
     'keeps the ledger balanced through a scripted sequence of authorizations, clearings, returns ' + 'and a close',
     async () => {
-      const h = await holder({ usd: 10_000, wallet: 5_000 });
-      const card = await activeCard(h);
+      const { h, card } = await holderWithCard({ usd: 10_000, wallet: 5_000 });
       const a1 = await authorize(card.id, 3000);
       const a2 = await authorize(card.id, 6000);
       const a3 = await authorize(card.id, 2000);

@@ -2,18 +2,16 @@ import { describe, expect, it } from '@jest/globals';
 import { useTestService } from '../support/fixture.js';
 import { walkPages } from '../support/pages.js';
 import type { Client } from '../support/service.js';
+import { steppedRequests } from '../support/stepped-requests.js';
 
 /** Each test works in a platform of its own: what it lists and counts is only what it made. */
 describe('customers over HTTP (embedded stores)', () => {
   const t = useTestService();
   const clock = t.clock;
 
-  const create = async (api: Client, body: Record<string, unknown>) => {
-    clock.advance(1000);
-    const res = await api.post('/customers', { customerType: 'INDIVIDUAL', ...body });
-    expect(res.status).toBe(201);
-    return res.body;
-  };
+  const step = steppedRequests(clock);
+  const create = (api: Client, body: Record<string, unknown>) =>
+    step(201, () => api.post('/customers', { customerType: 'INDIVIDUAL', ...body }));
 
   it('starts with an empty list', async () => {
     const { api } = await t.otherPlatform();

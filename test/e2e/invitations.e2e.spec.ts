@@ -4,6 +4,7 @@ import { streams } from '#domain/ids.js';
 import type { Client } from '../support/service.js';
 import { useTestService } from '../support/fixture.js';
 import { expectInvalidInputs, type InvalidCase } from '../support/invalid-input.js';
+import { steppedRequests } from '../support/stepped-requests.js';
 
 const START = Date.UTC(2026, 3, 6, 8);
 const HOUR = 60 * 60 * 1000;
@@ -31,12 +32,9 @@ describe('invitations over HTTP', () => {
     domain = ada.umaAddress.split('@')[1];
   });
 
-  const invite = async (body: Record<string, unknown> = {}) => {
-    clock.advance(1000);
-    const res = await api.post('/invitations', { inviterUma: ada.umaAddress, ...body });
-    expect(res.status).toBe(201);
-    return res.body;
-  };
+  const step = steppedRequests(clock);
+  const invite = (body: Record<string, unknown> = {}) =>
+    step(201, () => api.post('/invitations', { inviterUma: ada.umaAddress, ...body }));
 
   it('creates an invitation with a link on the platform’s UMA domain and a 30-day default expiry', async () => {
     const inv = await invite({ firstName: 'Ada', amountToSend: 5000 });

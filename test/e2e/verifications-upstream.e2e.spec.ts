@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { useTestService } from '../support/fixture.js';
 import { form, pdfPart } from './documents-support.js';
+import { steppedRequests } from '../support/stepped-requests.js';
 
 const START = Date.UTC(2026, 3, 7, 9);
 const ADDRESS = { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
@@ -22,20 +23,15 @@ describe('verifications and account status webhooks as the public API has them',
   const api = t.api;
 
   let n = 0;
-  const customer = async (body: Record<string, unknown>) => {
-    clock.advance(1000);
-    const res = await api.post('/customers', { platformCustomerId: `vu-${++n}`, ...body });
-    expect(res.status).toBe(201);
-    return res.body;
-  };
+  const step = steppedRequests(clock);
+  const customer = (body: Record<string, unknown>) =>
+    step(201, () => api.post('/customers', { platformCustomerId: `vu-${++n}`, ...body }));
   const person = (fullName: string) =>
     customer({ customerType: 'INDIVIDUAL', fullName, birthDate: '1990-01-31', address: ADDRESS });
   const verify = async (customerId: string) => {
-    clock.advance(1000);
-    const res = await api.post('/verifications', { customerId });
-    expect(res.status).toBe(200);
-    expect(VERIFICATION_STATUSES).toContain(res.body.verificationStatus);
-    return res.body;
+    const verification = await step(200, () => api.post('/verifications', { customerId }));
+    expect(VERIFICATION_STATUSES).toContain(verification.verificationStatus);
+    return verification;
   };
   const document = async (holder: string, documentType: string) => {
     const res = await api.request(

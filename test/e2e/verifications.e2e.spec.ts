@@ -4,6 +4,7 @@ import { streams } from '#domain/ids.js';
 import { useTestService } from '../support/fixture.js';
 import { expectInvalidInputs, type InvalidCase } from '../support/invalid-input.js';
 import { form, pdfPart } from './documents-support.js';
+import { steppedRequests } from '../support/stepped-requests.js';
 
 const START = Date.UTC(2026, 2, 3, 10);
 const ADDRESS = { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
@@ -34,12 +35,8 @@ describe('verifications over HTTP', () => {
     expect(res.status).toBe(201);
     return res.body;
   };
-  const verify = async (customerId: string, client = api) => {
-    clock.advance(1000);
-    const res = await client.post('/verifications', { customerId });
-    expect(res.status).toBe(200);
-    return res.body;
-  };
+  const step = steppedRequests(clock);
+  const verify = (customerId: string, client = api) => step(200, () => client.post('/verifications', { customerId }));
   const accounts = async (customerId: string) =>
     (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}`)).body.data;
 

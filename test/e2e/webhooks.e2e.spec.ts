@@ -14,6 +14,7 @@ import {
   type ReceivedRequest,
   waitForDelivery,
 } from '../support/webhook-receiver.js';
+import { steppedRequests } from '../support/stepped-requests.js';
 
 const START = Date.UTC(2026, 1, 2, 9);
 
@@ -24,23 +25,16 @@ describe('webhooks: configuration, API and payloads (embedded stores)', () => {
   const t = useTestService({ clock, env: { WEBHOOK_TIMEOUT_MS: '500' } });
 
   const ofType = (type: string) => (requests: ReceivedRequest[]) => requests.filter((r) => r.json?.type === type);
+  const step = steppedRequests(clock);
   const createCustomer = async (api: Client, body: Record<string, unknown> = {}) => {
-    clock.advance(1000);
-    const res = await api.post('/customers', {
-      customerType: 'INDIVIDUAL',
-      platformCustomerId: `c-${clock.now().getTime()}`,
-      ...body,
-    });
-    expect(res.status).toBe(201);
-    const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(res.body.id)}`);
-    return { customer: res.body, accountId: accounts.body.data[0].id as string };
+    const customer = await step(201, () =>
+      api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `c-${clock.now().getTime()}`, ...body }),
+    );
+    const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}`);
+    return { customer, accountId: accounts.body.data[0].id as string };
   };
-  const fund = async (api: Client, accountId: string, amount: number) => {
-    clock.advance(1000);
-    const res = await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount });
-    expect(res.status).toBe(200);
-    return res.body;
-  };
+  const fund = (api: Client, accountId: string, amount: number) =>
+    step(200, () => api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount }));
 
   it('has no endpoint and no keys before the first configuration', async () => {
     const { api } = await t.otherPlatform();

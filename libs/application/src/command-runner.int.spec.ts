@@ -28,6 +28,12 @@ const metadata = { actor: 'test' };
 const total = async (store: SqliteEventStore, stream: string) =>
   (await store.readStream(stream)).reduce((sum, e) => sum + Number((e.data as { by: number }).by), 0);
 
+/** `store` with every readStream call reported to `onRead` first. */
+const countingReads = (store: EventStore, onRead: () => void): EventStore =>
+  Object.assign(Object.create(store) as EventStore, {
+    readStream: (...args: Parameters<EventStore['readStream']>) => (onRead(), store.readStream(...args)),
+  });
+
 describe('CommandRunner', () => {
   let store: SqliteEventStore;
   const dir = useTempDir('runner-', () => store.close());
@@ -91,9 +97,7 @@ describe('CommandRunner', () => {
 
   it('decides on its cached state without a read, and again on the stream when that was refused', async () => {
     let reads = 0;
-    const counted = Object.assign(Object.create(store) as EventStore, {
-      readStream: (...args: Parameters<EventStore['readStream']>) => (reads++, store.readStream(...args)),
-    });
+    const counted = countingReads(store, () => reads++);
     const one = new CommandRunner(counted, undefined);
     const two = new CommandRunner(store, undefined);
     await one.run('counter-e', counter, { type: 'Add', by: 60 }, { metadata });
@@ -117,9 +121,7 @@ describe('CommandRunner', () => {
 
   it('decides the first command on a stream another component created without reading it back', async () => {
     let reads = 0;
-    const counted = Object.assign(Object.create(store) as EventStore, {
-      readStream: (...args: Parameters<EventStore['readStream']>) => (reads++, store.readStream(...args)),
-    });
+    const counted = countingReads(store, () => reads++);
     const runner = new CommandRunner(counted, undefined);
     const made = [
       { id: 'e-1', type: 'Added', data: { by: 30 } },
@@ -148,9 +150,7 @@ describe('CommandRunner', () => {
 
   it('answers fixed facts from its cache once known, and reads the stream while they are not', async () => {
     let reads = 0;
-    const counted = Object.assign(Object.create(store) as EventStore, {
-      readStream: (...args: Parameters<EventStore['readStream']>) => (reads++, store.readStream(...args)),
-    });
+    const counted = countingReads(store, () => reads++);
     const runner = new CommandRunner(counted, undefined);
     const atLeast = (n: number) => ({
       reads: 'fixed-facts' as const,

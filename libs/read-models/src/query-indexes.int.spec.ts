@@ -22,7 +22,7 @@ const list = (filters: Query['filters']): Query => ({
 const BY_CUSTOMER = 'by_platformId_customerId_createdAt';
 const BY_UMA = 'by_platformId_umaAddress_createdAt';
 const ofCustomer: Filter = { field: 'customerId', op: 'eq', value: 'Customer:1' };
-const eq = (field: string, value: string): Filter => ({ field, op: 'eq', value });
+const eq = (field: string, value: unknown): Filter => ({ field, op: 'eq', value });
 const BY_TYPE = 'by_platformId_type_createdAt';
 const BY_CURRENCY = 'by_platformId_currency_createdAt';
 const BY_STATUS = 'by_platformId_status_createdAt';
@@ -32,59 +32,45 @@ const queries: [string, string, Query, string][] = [
   [
     'customers by platform',
     Collections.customers,
-    list([{ field: 'isDeleted', op: 'eq', value: false }]),
+    list([eq('isDeleted', false)]),
     'by_platformId_createdAt_flags_isDeleted',
   ],
-  ['customers by UMA address', Collections.customers, list([{ field: 'umaAddress', op: 'eq', value: '$a@x' }]), BY_UMA],
+  ['customers by UMA address', Collections.customers, list([eq('umaAddress', '$a@x')]), BY_UMA],
   [
     'customers by platform customer id',
     Collections.customers,
-    list([
-      { field: 'platformCustomerId', op: 'eq', value: 'c-1' },
-      { field: 'isDeleted', op: 'eq', value: false },
-    ]),
+    list([eq('platformCustomerId', 'c-1'), eq('isDeleted', false)]),
     'by_platformId_platformCustomerId_createdAt_flags_isDeleted',
   ],
   [
     'customers by type',
     Collections.customers,
-    list([
-      { field: 'customerType', op: 'eq', value: 'BUSINESS' },
-      { field: 'isDeleted', op: 'eq', value: false },
-    ]),
+    list([eq('customerType', 'BUSINESS'), eq('isDeleted', false)]),
     'by_platformId_customerType_createdAt_flags_isDeleted',
   ],
   ['transactions by platform and customer', Collections.transactions, list([ofCustomer]), BY_CUSTOMER],
-  [
-    'transactions by status',
-    Collections.transactions,
-    list([{ field: 'status', op: 'eq', value: 'FAILED' }]),
-    'by_platformId_status_createdAt',
-  ],
+  ['transactions by status', Collections.transactions, list([eq('status', 'FAILED')]), BY_STATUS],
   [
     'transactions by reconciliation reference',
     Collections.transactions,
-    list([{ field: 'reconciliationInstructions.reference', op: 'eq', value: 'TX-1' }]),
+    list([eq('reconciliationInstructions.reference', 'TX-1')]),
     'by_platformId_reconciliationInstructions__reference_createdAt',
   ],
   ['cards by customer', Collections.cards, list([ofCustomer]), BY_CUSTOMER],
   [
     'transactions of a card',
     Collections.cardTransactions,
-    list([{ field: 'cardId', op: 'eq', value: 'Card:1' }]),
+    list([eq('cardId', 'Card:1')]),
     'by_platformId_cardId_createdAt',
   ],
   [
     'transactions of a card by status',
     Collections.cardTransactions,
-    list([
-      { field: 'cardId', op: 'eq', value: 'Card:1' },
-      { field: 'status', op: 'eq', value: 'SETTLED' },
-    ]),
+    list([eq('cardId', 'Card:1'), eq('status', 'SETTLED')]),
     'by_platformId_cardId_status_createdAt',
   ],
   ['quotes by customer', Collections.quotes, list([ofCustomer]), BY_CUSTOMER],
-  ['quotes by status', Collections.quotes, list([eq('status', 'FAILED')]), 'by_platformId_status_createdAt'],
+  ['quotes by status', Collections.quotes, list([eq('status', 'FAILED')]), BY_STATUS],
   ['cards by state', Collections.cards, list([eq('state', 'FROZEN')]), 'by_platformId_state_createdAt'],
   ['cards by platform card id', Collections.cards, list([eq('platformCardId', 'c-1')]), BY_PLATFORM_CARD_ID],
   ['internal accounts by customer', Collections.internalAccounts, list([ofCustomer]), BY_CUSTOMER],
@@ -112,17 +98,14 @@ const queries: [string, string, Query, string][] = [
   [
     'auth methods of an account',
     Collections.authMethods,
-    list([{ field: 'accountId', op: 'eq', value: 'InternalAccount:1' }]),
+    list([eq('accountId', 'InternalAccount:1')]),
     'by_platformId_accountId_createdAt',
   ],
   [
     'auth methods by passkey credential id',
     Collections.authMethods,
     {
-      filters: [
-        { field: 'credentialId', op: 'eq', value: 'cred-1' },
-        { field: 'status', op: 'eq', value: 'ACTIVE' },
-      ],
+      filters: [eq('credentialId', 'cred-1'), eq('status', 'ACTIVE')],
       sortBy: 'createdAt',
       sortOrder: 'asc',
       limit: 1,
@@ -133,7 +116,7 @@ const queries: [string, string, Query, string][] = [
     'failed rows of a bulk import, in line order',
     Collections.bulkImportErrors,
     {
-      filters: [{ field: 'jobId', op: 'eq', value: 'Job:1' }],
+      filters: [eq('jobId', 'Job:1')],
       sortBy: 'line',
       sortOrder: 'asc',
       limit: 1000,
@@ -144,7 +127,7 @@ const queries: [string, string, Query, string][] = [
     'unfinished bulk imports (the worker’s sweep)',
     Collections.bulkImports,
     {
-      filters: [{ field: 'status', op: 'eq', value: 'PROCESSING' }],
+      filters: [eq('status', 'PROCESSING')],
       sortBy: 'createdAt',
       sortOrder: 'asc',
       limit: 1000,
@@ -186,9 +169,9 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
 
   it('the count of a customer list, with a type or a creation range, reads the index alone (no document)', async () => {
     await store.ensureIndexes(allProjections.flatMap((p) => p.indexes ?? []));
-    const live: Filter = { field: 'isDeleted', op: 'eq', value: false };
+    const live: Filter = eq('isDeleted', false);
     const before: Filter = { field: 'createdAt', op: 'lte', value: '2026-01-01T00:00:00.000Z' };
-    const business: Filter = { field: 'customerType', op: 'eq', value: 'BUSINESS' };
+    const business: Filter = eq('customerType', 'BUSINESS');
     for (const filters of [[live], [business, live], [before, live], [business, before, live]]) {
       const plan = store.explainFind(Collections.customers, list(filters));
       const searches = plan.filter((detail) => detail.startsWith(`SEARCH docs_${Collections.customers} `));

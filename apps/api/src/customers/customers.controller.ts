@@ -7,7 +7,6 @@ import {
 } from '#application/customers/customer-commands.js';
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
-import type { SignedResult } from '#application/wallet/signed-retry.service.js';
 import { ApiDoc, ApiResource, created, ok, ApiSignedResource } from '../docs/api-doc.js';
 import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
@@ -58,11 +57,8 @@ export class CustomersController {
     @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
   ) {
-    const outcome = await this.commands.execute<UpdateCustomerCommand, SignedResult<void>>(
-      new UpdateCustomerCommand(id, body, actor, signed.request),
-    );
-    if (outcome.kind === 'challenge') return signed.challenge(outcome);
-    return this.queries.customer(actor.platformId, id);
+    const command = new UpdateCustomerCommand(id, body, actor, signed.request);
+    return signed.executeThen(this.commands, command, () => this.queries.customer(actor.platformId, id));
   }
 
   @Delete(':customerId')

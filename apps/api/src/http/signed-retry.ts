@@ -67,6 +67,13 @@ export class SignedCall {
   async execute<T>(commands: CommandBus, command: ICommand, status: number) {
     return this.reply(await commands.execute<ICommand, SignedResult<T>>(command), status);
   }
+
+  /** Runs the signed `command`: the challenge on step 1; otherwise what `read` answers (the resource as it now is). */
+  async executeThen<T>(commands: CommandBus, command: ICommand, read: () => Promise<T>) {
+    const outcome = await commands.execute<ICommand, SignedResult<unknown>>(command);
+    if (outcome.kind === 'challenge') return this.challenge(outcome);
+    return read();
+  }
 }
 
 /** The signed operation of a route (see `signedRequest` and `SignedCall`). */

@@ -4,7 +4,6 @@ import { CommandBus } from '@nestjs/cqrs';
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
 import { ExportWalletCommand, SetPrivateEnabledCommand } from '#application/wallet/account-commands.js';
-import type { SignedResult } from '#application/wallet/signed-retry.service.js';
 import { ok, ApiSignedResource } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
@@ -31,11 +30,8 @@ export class WalletAccountsController {
     @Signed() signed: SignedCall,
     @CurrentActor() actor: Actor,
   ) {
-    const outcome = await this.commands.execute<SetPrivateEnabledCommand, SignedResult<undefined>>(
-      new SetPrivateEnabledCommand(id, body.privateEnabled, signed.request, actor),
-    );
-    if (outcome.kind === 'challenge') return signed.challenge(outcome);
-    return this.queries.internalAccount(actor.platformId, id);
+    const command = new SetPrivateEnabledCommand(id, body.privateEnabled, signed.request, actor);
+    return signed.executeThen(this.commands, command, () => this.queries.internalAccount(actor.platformId, id));
   }
 
   @Post(':id/export')

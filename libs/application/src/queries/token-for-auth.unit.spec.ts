@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { caughtUpReads } from './caught-up-read.js';
 import { Queries } from './queries.js';
+import { useFakeTimers } from '../../../../test/support/fake-timers.js';
 
 const TOKEN = { id: 'ApiToken:1', platformId: 'Platform:1', secretHash: 'h', status: 'ACTIVE' };
 
@@ -27,12 +28,7 @@ function store(checkpoints: (bigint | undefined)[]) {
 const head = { headPosition: async () => 10n };
 
 describe('Queries.tokenForAuth on the read models as the application has them (caughtUpReads)', () => {
-  beforeEach(() => {
-    jest.useFakeTimers();
-  });
-  afterEach(() => {
-    jest.useRealTimers();
-  });
+  useFakeTimers();
 
   it('a token not replayed yet (a rebuild) is found once its projection reaches the head', async () => {
     const { fake, reads } = store([undefined, 4n, 10n]);

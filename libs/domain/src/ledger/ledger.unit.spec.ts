@@ -176,32 +176,22 @@ describe('ledger decider', () => {
     const MAX = BigInt(Number.MAX_SAFE_INTEGER);
     const full = spec.history(transfer('fund', SETTLEMENT, ALICE, MAX));
     const refused = { kind: 'invalid', code: 'AMOUNT_OUT_OF_RANGE' } as const;
+    const refuses = (history: LedgerEvent[], command: LedgerCommand) =>
+      spec.given(history).when(command).thenFails(refused);
     // The credited account, and the settlement account that mirrors it.
-    spec
-      .given(full)
-      .when(transfer('again', SETTLEMENT, ALICE, 1n))
-      .thenFails(refused);
-    spec
-      .given(full)
-      .when(transfer('bob', SETTLEMENT, BOB, 1n))
-      .thenFails(refused);
+    refuses(full, transfer('again', SETTLEMENT, ALICE, 1n));
+    refuses(full, transfer('bob', SETTLEMENT, BOB, 1n));
     // Incoming holds count as if posted, and outgoing ones too (what is available): any hold can then be posted.
     const half = MAX / 2n;
     const incoming = spec.history(transfer('f', SETTLEMENT, ALICE, half), transfer('h', SETTLEMENT, ALICE, half, true));
-    spec
-      .given(incoming)
-      .when(transfer('x', SETTLEMENT, ALICE, 2n))
-      .thenFails(refused);
+    refuses(incoming, transfer('x', SETTLEMENT, ALICE, 2n));
     spec
       .given(incoming)
       .when(transfer('x', SETTLEMENT, ALICE, 1n))
       .thenEmits();
     spec.given(incoming).when(post('p', 'h')).thenEmits();
     const outgoing = spec.history(transfer('f', SETTLEMENT, ALICE, half), transfer('h', SETTLEMENT, BOB, half, true));
-    spec
-      .given(outgoing)
-      .when(transfer('x', SETTLEMENT, BOB, 2n))
-      .thenFails(refused);
+    refuses(outgoing, transfer('x', SETTLEMENT, BOB, 2n));
     spec.given(outgoing).when(post('p', 'h')).thenEmits();
     // Balances are bounded, not the running totals: money that came in and went out may come in again.
     const cycled = spec.history(transfer('fund', SETTLEMENT, ALICE, MAX), transfer('out', ALICE, SETTLEMENT, MAX));

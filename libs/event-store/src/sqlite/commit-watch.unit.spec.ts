@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { CommitWatch } from './commit-watch.js';
+import { useFakeTimers } from '../../../../test/support/fake-timers.js';
 
 /** A file's `data_version` as a test moves it, and how often the watch read it. */
 function file() {
@@ -9,12 +10,7 @@ function file() {
 }
 
 describe('CommitWatch', () => {
-  beforeEach(() => {
-    jest.useFakeTimers();
-  });
-  afterEach(() => {
-    jest.useRealTimers();
-  });
+  useFakeTimers();
 
   it('wakes a waiter at the first tick after another connection committed, and not before', async () => {
     const f = file();

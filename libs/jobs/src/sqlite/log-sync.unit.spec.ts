@@ -40,11 +40,17 @@ describe('LogSync', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('resolves once the log file was synced', async () => {
+  /** A LogSync on the test's log whose syncs the test ends, and its first call, once that call's sync has started. */
+  const firstSync = async () => {
     const { started, syncFile } = manualSyncs();
     const log = new LogSync(wal, syncFile);
     const first = settled(log.sync());
     await syncsStarted(started, 1);
+    return { started, log, first };
+  };
+
+  it('resolves once the log file was synced', async () => {
+    const { started, log, first } = await firstSync();
     expect(first.done).toBe(false);
     started[0]!.end();
     await turn();
@@ -53,10 +59,7 @@ describe('LogSync', () => {
   });
 
   it('gives the callers who ask while a sync is under way one more sync, started after it', async () => {
-    const { started, syncFile } = manualSyncs();
-    const log = new LogSync(wal, syncFile);
-    const first = settled(log.sync());
-    await syncsStarted(started, 1);
+    const { started, log, first } = await firstSync();
     const second = settled(log.sync());
     const third = settled(log.sync());
     await turn();
@@ -75,10 +78,7 @@ describe('LogSync', () => {
   });
 
   it('rejects the callers of a sync that failed, and syncs again at the next call', async () => {
-    const { started, syncFile } = manualSyncs();
-    const log = new LogSync(wal, syncFile);
-    const failed = settled(log.sync());
-    await syncsStarted(started, 1);
+    const { started, log, first: failed } = await firstSync();
     started[0]!.end(new Error('EIO'));
     await turn();
     expect(failed.error).toEqual(new Error('EIO'));
