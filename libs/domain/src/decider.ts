@@ -20,6 +20,17 @@ export interface Decider<State, Command, E extends Event> {
 }
 
 /**
+ * The fields of `T`, none of them set: the variant of a state before its stream created what `T` describes, so code
+ * that has not told the variants apart still reads each field (as possibly undefined).
+ */
+export type Unset<T> = { [K in keyof T]?: undefined };
+
+/** The end of an exhaustive `switch` over a union: a case left out no longer compiles. */
+export function unreachable(value: never): never {
+  throw new Error(`unexpected ${JSON.stringify(value)}`);
+}
+
+/**
  * How a decider's state is written to and read from a snapshot. `decode(encode(s))` must give a state that every
  * later `evolve` and `decide` treat exactly as `s`: folding from a snapshot plus the events after it must equal
  * folding the whole stream. Bump `version` whenever `evolve`, the state or the encoding changes: a snapshot of

@@ -1,7 +1,8 @@
 import type { ResourceAbandoned } from '../claims/claim.js';
-import type { Decider } from '../decider.js';
+import { unreachable, type Decider, type Unset } from '../decider.js';
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import { requestAlreadyUsed } from '../wallet/signed-retry.js';
+import { evolve } from './customer-evolve.js';
 import { mergeBusinessInfo, type BusinessInfo } from './business-info.js';
 import { kybStatusWith, newOutcomes, notABusiness, type KycStatus, type OwnerOutcome } from './kyb.js';
 
@@ -47,19 +48,23 @@ export interface InternalAccountRecord {
   privateEnabled?: boolean;
 }
 
-export interface CustomerState {
-  exists: boolean;
-  id?: string;
-  platformId?: string;
-  customerType?: CustomerType;
-  platformCustomerId?: string;
+/** What a customer stream holds from its creation on. */
+interface CustomerRecord {
+  id: string;
+  platformId: string;
+  customerType: CustomerType;
+  platformCustomerId: string;
+  /** Individuals: their KYC status. Businesses: their KYB status, own check and owners together (kyb.ts). */
+  kycStatus: KycStatus;
+  /** A business's own check, before its owners are taken into account. */
+  ownKycStatus: KycStatus;
+}
+
+/** What every customer stream holds, before its creation too (empty then). */
+interface CustomerHoldings {
   isDeleted: boolean;
   /** A claim this id made was taken over before the customer was created: it never will be. */
   abandoned?: boolean;
-  /** Individuals: their KYC status. Businesses: their KYB status, own check and owners together (kyb.ts). */
-  kycStatus?: KycStatus;
-  /** A business's own check, before its owners are taken into account. */
-  ownKycStatus?: KycStatus;
   /** The KYC outcomes of a business's beneficial owners, by owner id. */
   owners: Map<string, { kycStatus: KycStatus; version: number }>;
   profile: CustomerProfile;
@@ -67,6 +72,11 @@ export interface CustomerState {
   /** requestIds of the signed updates applied (an email change with wallet credentials): each at most once. */
   signedRequests: Set<string>;
 }
+
+/** A customer created (deleted or not). */
+export type ExistingCustomer = { exists: true } & CustomerRecord & CustomerHoldings;
+
+export type CustomerState = ({ exists: false } & Unset<CustomerRecord> & CustomerHoldings) | ExistingCustomer;
 
 /** What creating a customer decides, as the command gives it and the CustomerCreated event records it. */
 export interface NewCustomer {
@@ -164,17 +174,16 @@ const initialState = (): CustomerState => ({
 /** Accounts open ACTIVE once the holder is approved; until then they can neither send nor receive. */
 export const accountStatusFor = (kyc: KycStatus): InternalAccountStatus => (kyc === 'APPROVED' ? 'ACTIVE' : 'PENDING');
 
-function requireLive(
-  state: CustomerState,
-): asserts state is CustomerState & { id: string; platformId: string; kycStatus: KycStatus } {
+/** The customer, created and not deleted, or not found. */
+function requireLive(state: CustomerState): ExistingCustomer {
   if (!state.exists || state.isDeleted) throw notFound('CUSTOMER', state.id ?? 'unknown');
+  return state;
 }
 
 /** Deleting a deleted customer: the public API's 410 CUSTOMER_DELETED. */
 const customerDeleted = (id: string) => new DomainError('gone', 'CUSTOMER_DELETED', `customer ${id} has been deleted`);
 
 function openAccounts(
-  state: CustomerState,
   accounts: NewAccount[],
   kyc: KycStatus,
   now: string,
@@ -195,104 +204,125 @@ function openAccounts(
   }));
 }
 
-// eslint-disable-next-line max-lines-per-function -- 92 lines, to be split
 function decide(cmd: CustomerCommand, state: CustomerState): CustomerEvent[] {
-  if (cmd.type === 'CreateCustomer') {
-    if (state.exists || state.abandoned) throw conflict('CUSTOMER_EXISTS', `customer ${cmd.customerId} already exists`);
-    return [
-      {
-        type: 'CustomerCreated',
-        data: {
-          customerId: cmd.customerId,
-          platformId: cmd.platformId,
-          platformCustomerId: cmd.platformCustomerId,
-          customerType: cmd.customerType,
-          kycStatus: cmd.kycStatus,
-          profile: cmd.profile,
-          createdAt: cmd.now,
-        },
-      },
-      ...openAccounts(state, cmd.accounts, cmd.kycStatus, cmd.now, cmd.platformId, cmd.customerId),
-    ];
-  }
-  if (cmd.type === 'DeleteCustomer' && state.exists && state.isDeleted) throw customerDeleted(state.id!);
-  requireLive(state);
-  const ids = { customerId: state.id, platformId: state.platformId };
   switch (cmd.type) {
-    case 'UpdateCustomer': {
-      if (cmd.requestId !== undefined && state.signedRequests.has(cmd.requestId)) throw requestAlreadyUsed();
-      const applied: CustomerEvent[] = [];
-      if (cmd.requestId !== undefined) {
-        applied.push({ type: 'SignedRequestApplied', data: { ...ids, requestId: cmd.requestId } });
-      }
-      const removed = (state.profile.currencies ?? []).filter(
-        (c) => cmd.changes.currencies && !cmd.changes.currencies.includes(c),
-      );
-      if (removed.length > 0) {
-        throw invalid(
-          'CURRENCY_REMOVAL_NOT_SUPPORTED',
-          `currencies cannot be removed (${removed.join(', ')}); close the account instead`,
-          'currencies',
-        );
-      }
-      // Business information given in part keeps the fields not given; the event carries the whole of it.
-      const changes = cmd.changes.businessInfo
-        ? { ...cmd.changes, businessInfo: mergeBusinessInfo(state.profile.businessInfo, cmd.changes.businessInfo) }
-        : cmd.changes;
-      return [
-        ...applied,
-        { type: 'CustomerUpdated', data: { ...ids, changes, updatedAt: cmd.now } },
-        ...openAccounts(state, cmd.newAccounts, state.kycStatus, cmd.now, state.platformId, state.id),
-      ];
-    }
-    case 'DeleteCustomer': {
-      if (cmd.hasFunds)
-        throw conflict('CUSTOMER_HAS_FUNDS', 'the customer still holds funds; move them out before deleting');
-      const closes: CustomerEvent[] = [...state.accounts.values()]
-        .filter((a) => a.status !== 'CLOSED')
-        .map((a) => ({
-          type: 'InternalAccountStatusChanged',
-          data: { ...ids, accountId: a.id, status: 'CLOSED', updatedAt: cmd.now },
-        }));
-      return [...closes, { type: 'CustomerDeleted', data: { ...ids, deletedAt: cmd.now } }];
-    }
-    case 'OpenInternalAccount': {
-      const duplicate = [...state.accounts.values()].find(
-        (a) => a.type === cmd.account.type && a.currency === cmd.account.currency && a.status !== 'CLOSED',
-      );
-      if (duplicate) {
-        throw new DomainError(
-          'conflict',
-          'INTERNAL_ACCOUNT_EXISTS',
-          `the customer already has an open ${cmd.account.type} account in ${cmd.account.currency} (${duplicate.id})`,
-        );
-      }
-      return openAccounts(state, [cmd.account], state.kycStatus, cmd.now, state.platformId, state.id);
-    }
-    case 'ChangeKycStatus': {
-      if (state.customerType !== 'BUSINESS') return statusChange(state, cmd.kycStatus, cmd.now);
-      const recorded = newOutcomes(state.owners, cmd.owners ?? []);
-      const own: CustomerEvent[] =
-        cmd.kycStatus === state.ownKycStatus
-          ? []
-          : [{ type: 'BusinessCheckRecorded', data: { ...ids, kycStatus: cmd.kycStatus, updatedAt: cmd.now } }];
-      const target = kybStatusWith(cmd.kycStatus, state.owners, recorded);
-      return [...ownerEvents(state, recorded, cmd.now), ...own, ...statusChange(state, target, cmd.now)];
-    }
-    case 'RecordBeneficialOwnerKyc': {
-      if (state.customerType !== 'BUSINESS') throw notABusiness(state.id, state.customerType);
-      const recorded = newOutcomes(state.owners, [cmd.owner]);
-      if (recorded.length === 0) return [];
-      const target = kybStatusWith(state.ownKycStatus ?? state.kycStatus, state.owners, recorded);
-      return [...ownerEvents(state, recorded, cmd.now), ...statusChange(state, target, cmd.now)];
-    }
+    case 'CreateCustomer':
+      return decideCreate(cmd, state);
+    case 'DeleteCustomer':
+      if (state.exists && state.isDeleted) throw customerDeleted(state.id);
+      return decideDelete(cmd, requireLive(state));
+    case 'UpdateCustomer':
+      return decideUpdate(cmd, requireLive(state));
+    case 'OpenInternalAccount':
+      return decideOpenAccount(cmd, requireLive(state));
+    case 'ChangeKycStatus':
+    case 'RecordBeneficialOwnerKyc':
+      return decideKyc(cmd, requireLive(state));
+    default:
+      return unreachable(cmd);
   }
 }
 
-type LiveState = CustomerState & { id: string; platformId: string; kycStatus: KycStatus };
+type CommandOf<T extends CustomerCommand['type']> = Extract<CustomerCommand, { type: T }>;
+
+const idsOf = (state: ExistingCustomer) => ({ customerId: state.id, platformId: state.platformId });
+
+function decideCreate(cmd: CommandOf<'CreateCustomer'>, state: CustomerState): CustomerEvent[] {
+  if (state.exists || state.abandoned) throw conflict('CUSTOMER_EXISTS', `customer ${cmd.customerId} already exists`);
+  return [
+    {
+      type: 'CustomerCreated',
+      data: {
+        customerId: cmd.customerId,
+        platformId: cmd.platformId,
+        platformCustomerId: cmd.platformCustomerId,
+        customerType: cmd.customerType,
+        kycStatus: cmd.kycStatus,
+        profile: cmd.profile,
+        createdAt: cmd.now,
+      },
+    },
+    ...openAccounts(cmd.accounts, cmd.kycStatus, cmd.now, cmd.platformId, cmd.customerId),
+  ];
+}
+
+function decideUpdate(cmd: CommandOf<'UpdateCustomer'>, state: ExistingCustomer): CustomerEvent[] {
+  if (cmd.requestId !== undefined && state.signedRequests.has(cmd.requestId)) throw requestAlreadyUsed();
+  const ids = idsOf(state);
+  const applied: CustomerEvent[] = [];
+  if (cmd.requestId !== undefined) {
+    applied.push({ type: 'SignedRequestApplied', data: { ...ids, requestId: cmd.requestId } });
+  }
+  const removed = (state.profile.currencies ?? []).filter(
+    (c) => cmd.changes.currencies && !cmd.changes.currencies.includes(c),
+  );
+  if (removed.length > 0) {
+    throw invalid(
+      'CURRENCY_REMOVAL_NOT_SUPPORTED',
+      `currencies cannot be removed (${removed.join(', ')}); close the account instead`,
+      'currencies',
+    );
+  }
+  // Business information given in part keeps the fields not given; the event carries the whole of it.
+  const changes = cmd.changes.businessInfo
+    ? { ...cmd.changes, businessInfo: mergeBusinessInfo(state.profile.businessInfo, cmd.changes.businessInfo) }
+    : cmd.changes;
+  return [
+    ...applied,
+    { type: 'CustomerUpdated', data: { ...ids, changes, updatedAt: cmd.now } },
+    ...openAccounts(cmd.newAccounts, state.kycStatus, cmd.now, state.platformId, state.id),
+  ];
+}
+
+function decideDelete(cmd: CommandOf<'DeleteCustomer'>, state: ExistingCustomer): CustomerEvent[] {
+  if (cmd.hasFunds)
+    throw conflict('CUSTOMER_HAS_FUNDS', 'the customer still holds funds; move them out before deleting');
+  const ids = idsOf(state);
+  const closes: CustomerEvent[] = [...state.accounts.values()]
+    .filter((a) => a.status !== 'CLOSED')
+    .map((a) => ({
+      type: 'InternalAccountStatusChanged',
+      data: { ...ids, accountId: a.id, status: 'CLOSED', updatedAt: cmd.now },
+    }));
+  return [...closes, { type: 'CustomerDeleted', data: { ...ids, deletedAt: cmd.now } }];
+}
+
+function decideOpenAccount(cmd: CommandOf<'OpenInternalAccount'>, state: ExistingCustomer): CustomerEvent[] {
+  const duplicate = [...state.accounts.values()].find(
+    (a) => a.type === cmd.account.type && a.currency === cmd.account.currency && a.status !== 'CLOSED',
+  );
+  if (duplicate) {
+    throw conflict(
+      'INTERNAL_ACCOUNT_EXISTS',
+      `the customer already has an open ${cmd.account.type} account in ${cmd.account.currency} (${duplicate.id})`,
+    );
+  }
+  return openAccounts([cmd.account], state.kycStatus, cmd.now, state.platformId, state.id);
+}
+
+function decideKyc(
+  cmd: CommandOf<'ChangeKycStatus' | 'RecordBeneficialOwnerKyc'>,
+  state: ExistingCustomer,
+): CustomerEvent[] {
+  if (cmd.type === 'RecordBeneficialOwnerKyc') {
+    if (state.customerType !== 'BUSINESS') throw notABusiness(state.id, state.customerType);
+    const recorded = newOutcomes(state.owners, [cmd.owner]);
+    if (recorded.length === 0) return [];
+    const target = kybStatusWith(state.ownKycStatus ?? state.kycStatus, state.owners, recorded);
+    return [...ownerEvents(state, recorded, cmd.now), ...statusChange(state, target, cmd.now)];
+  }
+  if (state.customerType !== 'BUSINESS') return statusChange(state, cmd.kycStatus, cmd.now);
+  const recorded = newOutcomes(state.owners, cmd.owners ?? []);
+  const own: CustomerEvent[] =
+    cmd.kycStatus === state.ownKycStatus
+      ? []
+      : [{ type: 'BusinessCheckRecorded', data: { ...idsOf(state), kycStatus: cmd.kycStatus, updatedAt: cmd.now } }];
+  const target = kybStatusWith(cmd.kycStatus, state.owners, recorded);
+  return [...ownerEvents(state, recorded, cmd.now), ...own, ...statusChange(state, target, cmd.now)];
+}
 
 /** The status change to `target` (nothing if already so); approval activates the PENDING accounts. */
-function statusChange(state: LiveState, target: KycStatus, now: string): CustomerEvent[] {
+function statusChange(state: ExistingCustomer, target: KycStatus, now: string): CustomerEvent[] {
   const ids = { customerId: state.id, platformId: state.platformId };
   const events: CustomerEvent[] = [];
   // Back to UNVERIFIED (a platform's PATCH) is recorded apart: it is no verification outcome (no webhook).
@@ -312,68 +342,10 @@ function statusChange(state: LiveState, target: KycStatus, now: string): Custome
   return events;
 }
 
-const ownerEvents = (state: LiveState, outcomes: OwnerOutcome[], now: string): CustomerEvent[] =>
+const ownerEvents = (state: ExistingCustomer, outcomes: OwnerOutcome[], now: string): CustomerEvent[] =>
   outcomes.map((o) => ({
     type: 'BeneficialOwnerKycRecorded',
     data: { customerId: state.id, platformId: state.platformId, ...o, updatedAt: now },
   }));
-
-function evolve(state: CustomerState, event: CustomerEvent): CustomerState {
-  switch (event.type) {
-    case 'CustomerCreated': {
-      const d = event.data;
-      return {
-        ...state,
-        exists: true,
-        id: d.customerId,
-        platformId: d.platformId,
-        platformCustomerId: d.platformCustomerId,
-        customerType: d.customerType,
-        kycStatus: d.kycStatus,
-        ownKycStatus: d.kycStatus,
-        profile: { ...d.profile },
-      };
-    }
-    case 'CustomerUpdated': {
-      const { platformCustomerId, ...profile } = event.data.changes;
-      state.profile = { ...state.profile, ...profile };
-      if (platformCustomerId !== undefined) state.platformCustomerId = platformCustomerId;
-      return state;
-    }
-    case 'ResourceAbandoned':
-      state.abandoned = true;
-      return state;
-    case 'CustomerDeleted':
-      state.isDeleted = true;
-      return state;
-    case 'CustomerKycStatusChanged':
-    case 'CustomerKycStatusCleared':
-      state.kycStatus = event.data.kycStatus;
-      // Without owners the KYB status is the business's own check (logs from before owners record no check).
-      if (state.owners.size === 0) state.ownKycStatus = event.data.kycStatus;
-      return state;
-    case 'BusinessCheckRecorded':
-      state.ownKycStatus = event.data.kycStatus;
-      return state;
-    case 'BeneficialOwnerKycRecorded': {
-      const { beneficialOwnerId, kycStatus, version } = event.data;
-      state.owners.set(beneficialOwnerId, { kycStatus, version });
-      return state;
-    }
-    case 'InternalAccountOpened': {
-      const d = event.data;
-      state.accounts.set(d.accountId, { id: d.accountId, type: d.type, currency: d.currency, status: d.status });
-      return state;
-    }
-    case 'InternalAccountStatusChanged': {
-      const a = state.accounts.get(event.data.accountId);
-      if (a) a.status = event.data.status;
-      return state;
-    }
-    case 'SignedRequestApplied':
-      state.signedRequests.add(event.data.requestId);
-      return state;
-  }
-}
 
 export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEvent> = { initialState, evolve, decide };
