@@ -1,5 +1,5 @@
 import { unreachable } from '../decider.js';
-import type { CustomerEvent, CustomerState, ExistingCustomer } from './customer.js';
+import type { CustomerEvent, CustomerState, ExistingCustomer } from './customer-types.js';
 
 /** A customer stream folded: each event gives a new state (the one given is left as it was). */
 export function evolve(state: CustomerState, event: CustomerEvent): CustomerState {
