@@ -1,14 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { cardDecider, toCardResource, type CardResource } from '#domain/cards/card.js';
+import { cardDecider, requireCard, toCardResource, type CardResource } from '#domain/cards/card.js';
 import { generatedPlatformCardId } from '#domain/cards/card-issuer.js';
-import type {
-  CardAggregate,
-  CardCommand,
-  CardSnapshot,
-  HolderAccount,
-  RequestedCardState,
-} from '#domain/cards/card-types.js';
+import type { CardCommand, ExistingCard, HolderAccount, RequestedCardState } from '#domain/cards/card-types.js';
 import { platformCardIdKey } from '#domain/claims/claim.js';
 import { customerDecider } from '#domain/customer/customer.js';
 import { notFound } from '#domain/errors.js';
@@ -62,14 +56,14 @@ export async function loadOwnCard(
   cardId: string,
   actor: Actor,
   settled = false,
-): Promise<CardAggregate & { card: CardSnapshot }> {
+): Promise<ExistingCard> {
   if (!uuidOf('Card', cardId)) throw notFound('CARD', cardId);
   const stream = streams.card(cardId);
   const state = settled
     ? await runner.loadSettled(stream, cardDecider, (seen) => seen.exists && seen.card !== undefined)
     : (await runner.load(stream, cardDecider)).state;
-  if (!state.exists || !state.card || state.platformId !== actor.platformId) throw notFound('CARD', cardId);
-  return state as CardAggregate & { card: CardSnapshot };
+  if (!state.exists || state.platformId !== actor.platformId) throw notFound('CARD', cardId);
+  return state;
 }
 
 /** The holder's accounts from the customer stream (the source of truth for ownership, currency and status). */
@@ -96,10 +90,10 @@ export async function prepareCardUpdate(
   // Step 2 needs only what the card's creation fixed (its platform and wallet): a card this process has seen is not
   // read again, and the change is decided on the stream as it is when it is applied.
   const state = await loadOwnCard(runner, cardId, actor, signed);
-  if (signed) return { walletAccountId: state.walletAccountId! };
+  if (signed) return { walletAccountId: state.walletAccountId };
   const accounts = changes.fundingSources ? await holderAccounts(runner, state.card.customerId) : [];
   cardDecider.decide({ type: 'UpdateCard', ...changes, holderAccounts: accounts, now }, state);
-  return { walletAccountId: state.walletAccountId! };
+  return { walletAccountId: state.walletAccountId };
 }
 
 @CommandHandler(CreateCardCommand)
@@ -125,7 +119,7 @@ export class CreateCardHandler implements ICommandHandler<CreateCardCommand, Car
       platformId: actor.platformId,
       customerId: input.customerId,
       platformCardId: input.platformCardId ?? generatedPlatformCardId(() => this.ids.uuid()),
-      holderKycStatus: holder.kycStatus!,
+      holderKycStatus: holder.kycStatus,
       holderAccounts: [...holder.accounts.values()].map(({ id, type, currency, status }) => ({
         id,
         type,
@@ -146,8 +140,9 @@ export class CreateCardHandler implements ICommandHandler<CreateCardCommand, Car
       actor,
       () => this.runner.run(owner.stream, cardDecider, command, { metadata: { ...actor } }),
     );
-    if (state.card!.state === 'PENDING_ISSUE') await scheduleIssuance(this.jobs, cardId, actor.platformId, now);
-    return toCardResource(state.card!);
+    const { card } = requireCard(state);
+    if (card.state === 'PENDING_ISSUE') await scheduleIssuance(this.jobs, cardId, actor.platformId, now);
+    return toCardResource(card);
   }
 }
 
@@ -207,7 +202,7 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Sig
       const ledger = await CardLedger.forPlatform(this.runner, this.clocks, this.ids, actor.platformId, metadata);
       await ledger.releaseReversed(result.events);
       if (ledger.lastPosition !== undefined) await this.runner.waitForReadModels(ledger.lastPosition);
-      return toCardResource(result.state.card!);
+      return toCardResource(requireCard(result.state).card);
     });
   }
 }
