@@ -1,5 +1,5 @@
 import { notFound } from '#domain/errors.js';
-import { externalAccountDecider, type ExternalAccountState } from '#domain/external-account/external-account.js';
+import { externalAccountDecider, type ExistingExternalAccount } from '#domain/external-account/external-account.js';
 import { streams, uuidOf } from '#domain/ids.js';
 import type { CommandRunner } from '../command-runner.js';
 
@@ -14,7 +14,7 @@ export async function loadExternalAccount(
   runner: CommandRunner,
   id: string,
   platformId: string,
-): Promise<ExternalAccountState> {
+): Promise<ExistingExternalAccount> {
   const { state } = await runner.load(externalAccountStream(id), externalAccountDecider);
   if (!state.exists || state.platformId !== platformId || state.status === 'DELETED')
     throw notFound('EXTERNAL_ACCOUNT', id);
