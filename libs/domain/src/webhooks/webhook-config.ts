@@ -22,15 +22,28 @@ export interface PreviousWebhookSecret {
   validUntil: string;
 }
 
-export interface WebhookConfigState {
-  configured: boolean;
-  platformId?: string;
+/** A platform's webhooks once its signing material exists (generated with the first endpoint set). */
+export interface ConfiguredWebhooks {
+  configured: true;
+  platformId: string;
   webhookEndpoint: string | null;
-  keys?: WebhookSigningMaterial;
+  keys: WebhookSigningMaterial;
   previousSecret?: PreviousWebhookSecret;
-  createdAt?: string;
-  updatedAt?: string;
+  createdAt: string;
+  updatedAt: string;
 }
+
+export type WebhookConfigState =
+  | {
+      configured: false;
+      platformId?: string;
+      webhookEndpoint: string | null;
+      keys?: undefined;
+      previousSecret?: undefined;
+      createdAt?: undefined;
+      updatedAt?: string;
+    }
+  | ConfiguredWebhooks;
 
 export type WebhookConfigEvent =
   | {
@@ -106,6 +119,15 @@ export function checkWebhookEndpoint(value: string, options: { sandbox: boolean;
   return value;
 }
 
+/** The signing material and the secret it replaced, after a rotation; refused if the webhooks have none. */
+export function rotatedSecret(state: WebhookConfigState): {
+  keys: WebhookSigningMaterial;
+  previous: PreviousWebhookSecret;
+} {
+  if (!state.keys || !state.previousSecret) throw webhookSecretNotSet();
+  return { keys: state.keys, previous: state.previousSecret };
+}
+
 /** Refused while the platform has no signing material (webhooks were never configured). */
 export const webhookSecretNotSet = () =>
   new DomainError(
@@ -170,9 +192,11 @@ function evolve(state: WebhookConfigState, event: WebhookConfigEvent): WebhookCo
         updatedAt: event.data.updatedAt,
       };
     case 'WebhookSecretRotated':
+      // A secret is rotated only once the signing material exists.
+      if (!state.configured) return state;
       return {
         ...state,
-        keys: { ...state.keys!, sealedSecret: event.data.sealedSecret },
+        keys: { ...state.keys, sealedSecret: event.data.sealedSecret },
         previousSecret: event.data.previous,
         updatedAt: event.data.rotatedAt,
       };
