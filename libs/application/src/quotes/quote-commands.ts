@@ -11,6 +11,7 @@ import {
   type QuoteState,
 } from '#domain/quotes/quote.js';
 import type { PaymentRef } from '#domain/timers/timers.js';
+import { requireTransactionRecord } from '#domain/transactions/transaction.js';
 import type { EventMetadata } from '#event-store/event-store.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
@@ -151,7 +152,7 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuoteCommand, R
       ),
       readable,
     ]);
-    if (!executeNow) return toQuoteResource(quote, created.state.transaction!.status);
+    if (!executeNow) return toQuoteResource(quote, requireTransactionRecord(created.state).status);
     const started = await startQuote(this.process, quote, metadata);
     return toQuoteResource(quote, started.status);
   }
