@@ -1,5 +1,5 @@
 import { createdFrom, unreachable, type Decider, type Unset } from '../decider.js';
-import { DomainError, conflict, invalid } from '../errors.js';
+import { conflict, invalid } from '../errors.js';
 
 /**
  * A bulk customer import: the rows of an uploaded CSV file, then the outcome of each row. The rows
@@ -142,7 +142,7 @@ const initialState = (): BulkImportState => ({
 const isFinished = (state: BulkImportState) => state.status === 'COMPLETED' || state.status === 'FAILED';
 
 const notAccepting = () =>
-  new DomainError('conflict', 'INVALID_STATE_TRANSITION', 'the import was already accepted; no rows can be added');
+  conflict('INVALID_STATE_TRANSITION', 'the import was already accepted; no rows can be added');
 
 type FailedRow = RowOutcome & { error: NonNullable<RowOutcome['error']> };
 

@@ -154,7 +154,7 @@ function decideCreate(cmd: Extract<LedgerCommand, { type: 'CreateTransfer' }>, s
   const debit = account(state, cmd.debit);
   const credit = account(state, cmd.credit);
   if (!debit.account.allowNegative && available(debit.account) < cmd.amount) {
-    throw new DomainError('invalid', 'INSUFFICIENT_FUNDS', `account ${cmd.debit.id} has insufficient funds`);
+    throw invalid('INSUFFICIENT_FUNDS', `account ${cmd.debit.id} has insufficient funds`);
   }
   assertStatable([debit.account, credit.account], (d, c) => {
     if (cmd.pending) {

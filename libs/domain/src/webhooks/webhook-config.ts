@@ -1,5 +1,5 @@
 import type { Decider } from '../decider.js';
-import { DomainError } from '../errors.js';
+import { DomainError, invalid } from '../errors.js';
 
 /**
  * A platform's webhook configuration, one stream per platform (`streams.webhooks`). The signing
@@ -130,8 +130,7 @@ export function rotatedSecret(state: WebhookConfigState): {
 
 /** Refused while the platform has no signing material (webhooks were never configured). */
 export const webhookSecretNotSet = () =>
-  new DomainError(
-    'invalid',
+  invalid(
     'WEBHOOK_ENDPOINT_NOT_SET',
     'no webhook secret exists yet; it is generated with the first webhookEndpoint set with PATCH /config',
   );
