@@ -226,43 +226,41 @@ function addUsage(agent: AgentSnapshot, r: { amount: string; currency: string; d
   };
 }
 
+/**
+ * Each event gives a new state; the actions and reservations (an agent's whole history of them) are updated in place
+ * (see Decider), as copying them for every event would make folding an agent's stream quadratic.
+ */
 function evolve(state: AgentState, event: AgentEvent): AgentState {
   const data = event.data;
-  state.platformId = data.platformId;
-  if ('agent' in data) state.agent = data.agent;
+  const agent = 'agent' in data ? data.agent : state.agent;
+  // Every event of an agent's stream carries its snapshot or follows its creation.
+  const next: AgentState = agent ? { ...state, platformId: data.platformId, agent } : state;
+  if ('action' in data) next.actions.set(data.action.id, data.action);
   switch (event.type) {
     case 'AgentDeleted':
-      state.deleted = true;
-      state.tokenHash = undefined;
-      break;
+      return { ...next, deleted: true, tokenHash: undefined };
     case 'AgentDeviceCodeIssued': {
       // Events from before codes were hashed carry the plain code: it is hashed as it is folded.
       const issued = event.data.deviceCode;
       const { expiresAt, redeemed } = issued;
-      state.deviceCode = {
-        codeHash: 'code' in issued ? hashDeviceCode(issued.code) : issued.codeHash,
-        expiresAt,
-        redeemed,
-      };
-      break;
+      const codeHash = 'code' in issued ? hashDeviceCode(issued.code) : issued.codeHash;
+      return { ...next, deviceCode: { codeHash, expiresAt, redeemed } };
     }
-    case 'AgentDeviceCodeRedeemed':
+    case 'AgentDeviceCodeRedeemed': {
       // A code is redeemed only once issued.
-      if (state.deviceCode) state.deviceCode = { ...state.deviceCode, redeemed: true };
-      state.tokenHash = event.data.tokenHash;
-      break;
+      const deviceCode = next.deviceCode && { ...next.deviceCode, redeemed: true };
+      return { ...next, ...(deviceCode ? { deviceCode } : {}), tokenHash: event.data.tokenHash };
+    }
     case 'AgentSpendReserved':
-      state.reservations.set(event.data.action.id, event.data.reservation);
-      break;
+      next.reservations.set(event.data.action.id, event.data.reservation);
+      return next;
     case 'AgentSpendCommitted':
     case 'AgentActionFailed':
-      state.reservations.delete(event.data.action.id);
-      break;
+      next.reservations.delete(event.data.action.id);
+      return next;
     default:
-      break;
+      return next;
   }
-  if ('action' in data) state.actions.set(data.action.id, data.action);
-  return state;
 }
 
 export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = { initialState, evolve, decide };
