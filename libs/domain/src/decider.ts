@@ -22,6 +22,17 @@ export interface Decider<State, Command, E extends Event> {
 }
 
 /**
+ * The fields of `T`, none of them set: the variant of a state before its stream created what `T` describes, so code
+ * that has not told the variants apart still reads each field (as possibly undefined).
+ */
+export type Unset<T> = { [K in keyof T]?: undefined };
+
+/** The end of an exhaustive `switch` over a union: a case left out no longer compiles. */
+export function unreachable(value: never): never {
+  throw new Error(`unexpected ${JSON.stringify(value)}`);
+}
+
+/**
  * A decider whose every event carries the whole snapshot it leaves (`snapshotOf` picks it out): folding keeps the
  * latest one, and `decide` sees `exists: false` before the first event.
  */

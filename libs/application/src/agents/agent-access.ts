@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { accessTokenStream, agentClaimDecider, ACCESS_TOKEN } from '#domain/agents/agent-claims.js';
 import { agentDecider, agentStream } from '#domain/agents/agent.js';
-import type { AgentState } from '#domain/agents/agent-types.js';
+import type { ExistingAgent } from '#domain/agents/agent-types.js';
 import { DomainError, notFound } from '#domain/errors.js';
 import { isPublicId } from '#domain/ids.js';
 import { CommandRunner } from '../command-runner.js';
@@ -21,7 +21,7 @@ export const hashAccessToken = (token: string) => createHash('sha256').update(to
 export const newAccessToken = () => `gat_${randomBytes(20).toString('hex')}`;
 
 /** A live agent of this platform (404 otherwise, also for a deleted one). */
-export async function loadOwnAgent(runner: CommandRunner, agentId: string, platformId: string): Promise<AgentState> {
+export async function loadOwnAgent(runner: CommandRunner, agentId: string, platformId: string): Promise<ExistingAgent> {
   if (!isPublicId('Agent', agentId)) throw notFound('AGENT', agentId);
   const { state } = await runner.load(agentStream(agentId), agentDecider);
   if (!state.agent || state.deleted || state.platformId !== platformId) throw notFound('AGENT', agentId);
@@ -52,7 +52,7 @@ export class AgentAuthenticator {
     const { state } = await this.runner.load(agentStream(claim.agentId), agentDecider);
     if (!state.agent || state.deleted) throw refuse('the agent was deleted');
     if (state.tokenHash !== hash) throw refuse('the access token was revoked');
-    const platformId = state.platformId!;
+    const platformId = state.platformId;
     return {
       platformId,
       agentId: state.agent.id,
@@ -62,7 +62,7 @@ export class AgentAuthenticator {
   }
 
   /** The agent's current state (policy, usage, actions). */
-  async state(principal: AgentPrincipal): Promise<AgentState> {
+  async state(principal: AgentPrincipal): Promise<ExistingAgent> {
     return loadOwnAgent(this.runner, principal.agentId, principal.platformId);
   }
 }

@@ -1,5 +1,5 @@
 import { authorizeAccounts, type NamedAccount } from '#domain/agents/agent-policy.js';
-import type { AgentState } from '#domain/agents/agent-types.js';
+import type { ExistingAgent } from '#domain/agents/agent-types.js';
 import { notFound } from '#domain/errors.js';
 import { isPublicId } from '#domain/ids.js';
 import { Collections } from '#read-models/projections/collections.js';
@@ -31,7 +31,7 @@ export async function agentAccounts(
   deps: { runner: CommandRunner; readModels: ReadModelStore },
   agent: AgentPrincipal,
   ends: AccountEnd[],
-  agentState?: AgentState,
+  agentState?: ExistingAgent,
 ): Promise<(OwnedInternalAccount | LiveExternalAccount)[]> {
   const { runner, readModels } = deps;
   const state = agentState ?? (await loadOwnAgent(runner, agent.agentId, agent.platformId));

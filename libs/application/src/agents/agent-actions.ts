@@ -1,8 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { authorizeOperation } from '#domain/agents/agent-policy.js';
-import { agentDecider, agentStream } from '#domain/agents/agent.js';
-import type { ActionRequest, AgentActionSnapshot, AgentCommand, AgentState } from '#domain/agents/agent-types.js';
+import { agentDecider, agentStream, requireAction } from '#domain/agents/agent.js';
+import type {
+  ActionRequest,
+  AgentActionSnapshot,
+  AgentCommand,
+  AgentState,
+  ExistingAgent,
+} from '#domain/agents/agent-types.js';
 import { toAgentActionResource } from '#domain/agents/agent-views.js';
 import { DomainError, conflict, notFound } from '#domain/errors.js';
 import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
@@ -74,7 +80,7 @@ export class AgentActions {
   }
 
   /** The accounts a request names, each the agent's customer's (see `agentAccounts`). */
-  ownAccounts(agent: AgentPrincipal, ends: AccountEnd[], state?: AgentState) {
+  ownAccounts(agent: AgentPrincipal, ends: AccountEnd[], state?: ExistingAgent) {
     return agentAccounts({ runner: this.runner, readModels: this.readModels }, agent, ends, state);
   }
 
@@ -195,7 +201,7 @@ export class AgentActions {
     await this.settleStale(agent.agentId, agent.actor);
     const now = await this.now(agent.platformId);
     const state = await this.decide(agent.agentId, { type: 'RequestAction', request, now }, agent.actor);
-    return state.actions.get(request.actionId)!;
+    return requireAction(state, request.actionId);
   }
 
   /**
@@ -215,7 +221,7 @@ export class AgentActions {
       const now = await this.now(actor.platformId);
       const state = await this.decide(action.agentId, { type: 'FailAction', actionId: action.id, reason, now }, actor);
       if (options.rethrow) throw error;
-      return state.actions.get(action.id)!;
+      return requireAction(state, action.id);
     }
     const now = await this.now(actor.platformId);
     const state = await this.decide(
@@ -223,7 +229,7 @@ export class AgentActions {
       { type: 'CompleteAction', actionId: action.id, transaction, now },
       actor,
     );
-    return state.actions.get(action.id)!;
+    return requireAction(state, action.id);
   }
 
   private async moveMoney(action: AgentActionSnapshot, actor: Actor): Promise<Record<string, unknown>> {
@@ -279,7 +285,7 @@ export class AgentActions {
       { type: 'ApproveAction', actionId, now, ...(failure ? { failure } : {}) },
       actor,
     );
-    const approved = decided.actions.get(actionId)!;
+    const approved = requireAction(decided, actionId);
     if (approved.status !== 'APPROVED') return toAgentActionResource(approved);
     return toAgentActionResource(await this.execute(approved, actor, { rethrow: false }));
   }
@@ -306,7 +312,7 @@ export class AgentActions {
     if (state.reservations.size === 0) return;
     const now = await this.clocks.now(actor.platformId);
     const stale = [...state.reservations.keys()]
-      .map((id) => state.actions.get(id)!)
+      .map((id) => requireAction(state, id))
       .filter((action) => now.getTime() - Date.parse(action.updatedAt) >= STALE_RESERVATION_MS);
     for (const action of stale) {
       const tx = await this.transactionOf(action);
@@ -344,6 +350,6 @@ export class AgentActions {
       { type: 'RejectAction', actionId, ...(reason !== undefined ? { reason } : {}), now },
       actor,
     );
-    return toAgentActionResource(state.actions.get(actionId)!);
+    return toAgentActionResource(requireAction(state, actionId));
   }
 }

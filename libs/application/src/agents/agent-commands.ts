@@ -10,7 +10,7 @@ import {
   deviceCodeStream,
   hashDeviceCode,
 } from '#domain/agents/agent-claims.js';
-import { agentDecider, agentStream } from '#domain/agents/agent.js';
+import { agentDecider, agentStream, requireAgent } from '#domain/agents/agent.js';
 import type { AgentCommand, AgentPolicy, AgentPolicyUpdate, DeviceCode } from '#domain/agents/agent-types.js';
 import { toAgentResource } from '#domain/agents/agent-views.js';
 import { conflict, DomainError, notFound } from '#domain/errors.js';
@@ -144,7 +144,10 @@ export class CreateAgentHandler extends AgentHandler implements ICommandHandler<
       },
       { metadata: { ...actor } },
     );
-    return { agent: toAgentResource(state.agent!, now), deviceCode: shownDeviceCode(code, deviceCode, agentId) };
+    return {
+      agent: toAgentResource(requireAgent(state).agent, now),
+      deviceCode: shownDeviceCode(code, deviceCode, agentId),
+    };
   }
 }
 
@@ -156,7 +159,7 @@ export class UpdateAgentHandler extends AgentHandler implements ICommandHandler<
 
   async execute({ agentId, input, actor }: UpdateAgentCommand) {
     const { state, now } = await this.apply(agentId, actor, (now) => ({ type: 'UpdateAgent', ...input, now }));
-    return toAgentResource(state.agent!, now);
+    return toAgentResource(requireAgent(state).agent, now);
   }
 }
 
@@ -168,7 +171,7 @@ export class UpdateAgentPolicyHandler extends AgentHandler implements ICommandHa
 
   async execute({ agentId, update, actor }: UpdateAgentPolicyCommand) {
     const { state, now } = await this.apply(agentId, actor, (now) => ({ type: 'UpdateAgentPolicy', update, now }));
-    return toAgentResource(state.agent!, now);
+    return toAgentResource(requireAgent(state).agent, now);
   }
 }
 
@@ -191,7 +194,7 @@ export class IssueDeviceCodeHandler extends AgentHandler implements ICommandHand
 
   async execute({ agentId, actor }: IssueDeviceCodeCommand) {
     const state = await loadOwnAgent(this.runner, agentId, actor.platformId);
-    if (state.agent!.isConnected)
+    if (state.agent.isConnected)
       throw conflict(
         'CONFLICT',
         'the agent already has an active connection; a new device code is issued only before it connects',
@@ -230,7 +233,7 @@ export async function loadDeviceCode(runner: CommandRunner, code: string, platfo
     throw notFound('DEVICE_CODE', code);
   const { state } = await runner.load(agentStream(claim.agentId), agentDecider);
   if (!state.agent || state.deleted) throw notFound('DEVICE_CODE', code);
-  return { agentId: claim.agentId, platformId: claim.platformId!, state, codeHash };
+  return { agentId: claim.agentId, platformId: claim.platformId, state, codeHash };
 }
 
 /**
@@ -261,7 +264,7 @@ export class RedeemDeviceCodeHandler extends AgentHandler implements ICommandHan
       { type: 'RedeemDeviceCode', codeHash, tokenHash, now },
       { metadata },
     );
-    const agent = state.agent!;
+    const { agent } = requireAgent(state);
     return { agentId, agentName: agent.name, accessToken, policy: agent.policy };
   }
 }

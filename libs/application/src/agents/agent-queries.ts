@@ -30,7 +30,7 @@ export class AgentQueries {
 
   async agent(platformId: string, agentId: string) {
     const state = await loadOwnAgent(this.runner, agentId, platformId);
-    return toAgentResource(state.agent!, (await this.clocks.now(platformId)).toISOString());
+    return toAgentResource(state.agent, (await this.clocks.now(platformId)).toISOString());
   }
 
   async listAgents(platformId: string, criteria: AgentCriteria) {

@@ -3,6 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
   beneficialOwnerDecider,
   ownerOutcome,
+  requireOwner,
   type BeneficialOwnerChanges,
   type BeneficialOwnerRole,
   type BeneficialOwnerState,
@@ -63,7 +64,7 @@ async function platformFacts(runner: CommandRunner, clocks: PlatformClocks, plat
  * business has no KYB left to decide.
  */
 async function reportToBusiness(runner: CommandRunner, owner: BeneficialOwnerState, actor: Actor, now: string) {
-  const { id, customerId } = owner.owner!;
+  const { id, customerId } = requireOwner(owner).owner;
   try {
     await runner.run(
       customerStream(customerId),

@@ -47,7 +47,7 @@ export class BeneficialOwnerQueries {
     const outcomes: OwnerOutcome[] = [];
     for (const { id } of owners) {
       const { state } = await this.runner.load(streams.beneficialOwner(id), beneficialOwnerDecider);
-      if (state.exists && state.owner!.customerId === customerId) outcomes.push(ownerOutcome(state));
+      if (state.exists && state.owner.customerId === customerId) outcomes.push(ownerOutcome(state));
     }
     return outcomes;
   }

@@ -8,6 +8,8 @@ import {
   heldAmount,
   declined,
   isInsufficientFunds,
+  requireApproved,
+  requireAuthorization,
   requireTransaction,
   returnPlan,
   sandboxDecline,
@@ -16,9 +18,9 @@ import {
 } from '#domain/cards/card-authorization.js';
 import { authorizationIdOf, checkExpiry, toCardTransaction } from '#domain/cards/card-transaction.js';
 import type {
+  ApprovedAuthorization,
   CardAggregate,
   CardAuthorizationCommand,
-  CardAuthorizationRecord,
   DeclineReason,
   Merchant,
 } from '#domain/cards/card-types.js';
@@ -148,7 +150,7 @@ export class SimulateCardAuthorizationHandler extends CardNetworkHandler<Simulat
       { ...base, ...(hold ? { hold } : { declineReason }), now: await this.now(actor) },
       actor,
     );
-    const recorded = state.authorizations.get(authorizationId)!;
+    const recorded = requireAuthorization(state, authorizationId);
     // The card closed while the hold was being placed: the authorization was declined, release the hold.
     if (hold && recorded.status === 'DECLINED') await ledger.void(hold.transferId);
     // A declined authorization stays in the card's history; it opens no transaction.
@@ -176,10 +178,10 @@ export class SimulateCardClearingHandler extends CardNetworkHandler<SimulateCard
     if (input.amount === 0n) return this.expire(cardId, state, authorizationId, ledger, actor);
     const plan = clearingPlan(state, authorizationId, input.amount);
     const a = plan.authorization;
-    const funding = customerAccount(a.fundingSourceId!, a.currency);
+    const funding = customerAccount(a.fundingSourceId, a.currency);
     const settlement = await ledger.settlement(a.currency);
     // A hold that a crash kept from being released is still the money to clear.
-    const lateKind = plan.kind === 'LATE' && !(await ledger.isHeld(a.holdTransferId!));
+    const lateKind = plan.kind === 'LATE' && !(await ledger.isHeld(a.holdTransferId));
     // The decision is taken on the card stream (expected revision) before any money moves: another
     // process clearing the same authorization conflicts there and decides again on what this wrote.
     const now = await this.now(actor);
@@ -191,7 +193,7 @@ export class SimulateCardClearingHandler extends CardNetworkHandler<SimulateCard
     // Recorded meanwhile by another process: the state says how it ended.
     if (!intent) return this.transaction(started, a.id);
     // The authorization as the reservation found it (another process may have recorded a clearing before).
-    const current = started.authorizations.get(a.id)!;
+    const current = requireApproved(started, a.id);
     const held = heldAmount(current);
     const sequence = clearingsPosted(current);
     const amount = BigInt(intent.amount);
@@ -229,7 +231,7 @@ export class SimulateCardClearingHandler extends CardNetworkHandler<SimulateCard
         }
         const posted = amount < held ? amount : held;
         const post = clearingTransferId(a.id, 'post', sequence);
-        transferIds.push(await ledger.post(current.holdTransferId!, posted, post));
+        transferIds.push(await ledger.post(current.holdTransferId, posted, post));
         if (amount < held) rehold = await this.holdRest(ledger, current, held - amount, sequence);
       }
     } catch (error) {
@@ -245,10 +247,10 @@ export class SimulateCardClearingHandler extends CardNetworkHandler<SimulateCard
    * find it: the transaction is PARTIALLY_SETTLED until the rest clears, expires or the card closes. If the
    * funding source spent the released rest meanwhile, nothing is held and the transaction is SETTLED.
    */
-  private async holdRest(ledger: CardLedger, a: CardAuthorizationRecord, rest: bigint, sequence: number) {
+  private async holdRest(ledger: CardLedger, a: ApprovedAuthorization, rest: bigint, sequence: number) {
     const settlement = await ledger.settlement(a.currency);
     const transfer = {
-      debit: customerAccount(a.fundingSourceId!, a.currency),
+      debit: customerAccount(a.fundingSourceId, a.currency),
       credit: settlement,
       amount: rest,
       pending: true,
@@ -295,7 +297,7 @@ export class SimulateCardReturnHandler extends CardNetworkHandler<SimulateCardRe
     const settlement = await ledger.settlement(a.currency);
     const transferId = await ledger.transfer({
       debit: settlement,
-      credit: customerAccount(a.fundingSourceId!, a.currency),
+      credit: customerAccount(a.fundingSourceId, a.currency),
       amount: plan.amount,
       pending: false,
       code: CardTransferCode.return,

@@ -1,11 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { cardDecider, requireCardChanges, toCardResource, type CardResource } from '#domain/cards/card.js';
+import { cardDecider, requireCard, requireCardChanges, toCardResource, type CardResource } from '#domain/cards/card.js';
 import { generatedPlatformCardId } from '#domain/cards/card-issuer.js';
 import type {
   CardAggregate,
   CardCommand,
-  CardSnapshot,
+  ExistingCard,
   HolderAccount,
   RequestedCardState,
 } from '#domain/cards/card-types.js';
@@ -69,11 +69,11 @@ export async function loadOwnCard(
   cardId: string,
   actor: Actor,
   reads: Reads<CardAggregate> = {},
-): Promise<CardAggregate & { card: CardSnapshot }> {
+): Promise<ExistingCard> {
   if (!uuidOf('Card', cardId)) throw notFound('CARD', cardId);
   const { state } = await runner.load(streams.card(cardId), cardDecider, reads);
-  if (!state.exists || !state.card || state.platformId !== actor.platformId) throw notFound('CARD', cardId);
-  return state as CardAggregate & { card: CardSnapshot };
+  if (!state.exists || state.platformId !== actor.platformId) throw notFound('CARD', cardId);
+  return state;
 }
 
 /** The holder's accounts from the customer stream (the source of truth for ownership, currency and status). */
@@ -100,11 +100,11 @@ export async function prepareCardUpdate(
   // Step 2 needs only what the card's creation fixed (its platform and wallet): the change is decided on the stream as
   // it is when it is applied.
   if (step === 'signed-retry')
-    return { walletAccountId: (await loadOwnCard(runner, cardId, actor, cardCreationFacts)).walletAccountId! };
+    return { walletAccountId: (await loadOwnCard(runner, cardId, actor, cardCreationFacts)).walletAccountId };
   const state = await loadOwnCard(runner, cardId, actor);
   const accounts = changes.fundingSources ? await holderAccounts(runner, state.card.customerId) : [];
   cardDecider.decide({ type: 'UpdateCard', ...changes, holderAccounts: accounts, now }, state);
-  return { walletAccountId: state.walletAccountId! };
+  return { walletAccountId: state.walletAccountId };
 }
 
 @CommandHandler(CreateCardCommand)
@@ -130,7 +130,7 @@ export class CreateCardHandler implements ICommandHandler<CreateCardCommand, Car
       platformId: actor.platformId,
       customerId: input.customerId,
       platformCardId: input.platformCardId ?? generatedPlatformCardId(() => this.ids.uuid()),
-      holderKycStatus: holder.kycStatus!,
+      holderKycStatus: holder.kycStatus,
       holderAccounts: [...holder.accounts.values()].map(({ id, type, currency, status }) => ({
         id,
         type,
@@ -151,8 +151,9 @@ export class CreateCardHandler implements ICommandHandler<CreateCardCommand, Car
       actor,
       () => this.runner.run(owner.stream, cardDecider, command, { metadata: { ...actor } }),
     );
-    if (state.card!.state === 'PENDING_ISSUE') await scheduleIssuance(this.jobs, cardId, actor.platformId, now);
-    return toCardResource(state.card!);
+    const { card } = requireCard(state);
+    if (card.state === 'PENDING_ISSUE') await scheduleIssuance(this.jobs, cardId, actor.platformId, now);
+    return toCardResource(card);
   }
 }
 
@@ -215,7 +216,7 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Sig
         await ledger.releaseReversed(result.events);
         if (ledger.lastPosition !== undefined) await this.runner.projected(ledger.lastPosition);
       }
-      return toCardResource(result.state.card!);
+      return toCardResource(requireCard(result.state).card);
     });
   }
 }

@@ -101,7 +101,7 @@ export class BulkImportProcessor {
     const { state: job } = await this.runner.load(stream, bulkImportDecider);
     if (!job.exists || !job.accepted) throw new UnrecoverableJobError(`bulk import ${jobId} was never accepted`);
     if (bulkImportFinished(job)) return job;
-    const actor: Actor = { platformId: job.platformId!, actor: job.requestedBy!, correlationId: jobId };
+    const actor: Actor = { platformId: job.platformId, actor: job.requestedBy, correlationId: jobId };
     const options = { metadata: { ...actor }, answersAfter: 'append' as const };
     const now = async () => (await this.deps.clocks.now(actor.platformId)).toISOString();
     onProgress?.(progressOf(job));
@@ -136,10 +136,10 @@ export class BulkImportProcessor {
         continue;
       }
       const [event] = await this.deps.eventStore.readStream(stream, { fromRevision: BigInt(k + 1), maxCount: 1 });
-      const data = event?.data as { first?: number; rows?: BulkImportRow[] } | undefined;
+      const data = event?.data as { first: number; rows: BulkImportRow[] } | undefined;
       if (event?.type !== 'BulkImportRowsAdded' || data?.first !== index)
         throw new Error(`${stream}: chunk ${k} is not at revision ${k + 1}`);
-      for (const row of data.rows!.slice(Math.max(0, job.processed - index))) {
+      for (const row of data.rows.slice(Math.max(0, job.processed - index))) {
         window.push(row);
         if (window.length >= size) {
           yield window;

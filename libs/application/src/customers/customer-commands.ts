@@ -98,8 +98,8 @@ function identityKeys(platformId: string, customer: { platformCustomerId?: strin
   return keys;
 }
 
-const heldKeys = (state: CustomerState) =>
-  identityKeys(state.platformId!, {
+const heldKeys = (platformId: string, state: Pick<CustomerState, 'platformCustomerId' | 'profile'>) =>
+  identityKeys(platformId, {
     platformCustomerId: state.platformCustomerId,
     umaAddress: state.profile.umaAddress,
   });
@@ -267,10 +267,10 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
         `customer ${customerId} is ${current.customerType}; its customerType cannot change`,
         'customerType',
       );
-    const declared = declaredStatus(current.customerType!, request);
+    const declared = declaredStatus(current.customerType, request);
     // A new platformCustomerId or UMA address is claimed before it is recorded; the old one is
     // released after. A retry of the same change finds the new key already its own.
-    const before = heldKeys(current);
+    const before = heldKeys(current.platformId, current);
     const after = identityKeys(actor.platformId, {
       platformCustomerId: changes.platformCustomerId ?? current.platformCustomerId,
       umaAddress: changes.umaAddress ?? current.profile.umaAddress,
@@ -334,7 +334,7 @@ export class DeleteCustomerHandler implements ICommandHandler<DeleteCustomerComm
       { metadata: { ...actor } },
     );
     // After the delete, so a crash in between leaves keys held by a deleted customer, which anyone may take.
-    await this.claims.release(heldKeys(state), customerId, actor);
+    await this.claims.release(heldKeys(actor.platformId, state), customerId, actor);
   }
 }
 

@@ -5,7 +5,7 @@ import { notFound } from '#domain/errors.js';
 import { beneficiaryName } from '#domain/external-account/account-info-view.js';
 import { validateAccountInfo } from '#domain/external-account/account-validation.js';
 import { sandboxBeneficiaryCheck, type BeneficiaryCheck } from '#domain/external-account/beneficiary-check.js';
-import { externalAccountDecider, type ExternalAccountState } from '#domain/external-account/external-account.js';
+import { externalAccountDecider, type ExistingExternalAccount } from '#domain/external-account/external-account.js';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { requireCurrencyCode } from '#domain/money.js';
 import { platformDecider } from '#domain/platform/platform.js';
@@ -51,7 +51,7 @@ export async function loadScopedExternalAccount(
   id: string,
   owner: ExternalAccountOwner,
   platformId: string,
-): Promise<ExternalAccountState> {
+): Promise<ExistingExternalAccount> {
   const state = await loadExternalAccount(runner, id, platformId);
   if ((owner === 'customer') !== Boolean(state.customerId)) throw notFound('EXTERNAL_ACCOUNT', id);
   return state;
@@ -79,8 +79,8 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
     let holderName: string | undefined;
     // Without customerId the account is the platform's own, on either path.
     if (owner === 'customer' && input.customerId) {
-      const customer = await loadOwnCustomer(this.runner, input.customerId!, actor);
-      if (customer.isDeleted) throw notFound('CUSTOMER', input.customerId!);
+      const customer = await loadOwnCustomer(this.runner, input.customerId, actor);
+      if (customer.isDeleted) throw notFound('CUSTOMER', input.customerId);
       holderName = customer.profile.fullName ?? customer.profile.businessInfo?.legalName;
     } else {
       holderName = platform.name;
@@ -179,8 +179,8 @@ export class DeleteExternalAccountHandler implements ICommandHandler<DeleteExter
     const key = externalAccountKey(
       actor.platformId,
       account.customerId,
-      account.accountInfo!.accountType,
-      account.primaryIdentifier!,
+      account.accountInfo.accountType,
+      account.primaryIdentifier,
     );
     await this.claims.release([key], id, actor);
   }

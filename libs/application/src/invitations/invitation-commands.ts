@@ -6,7 +6,7 @@ import {
   INVITATION_CODE,
   invitationCode,
   invitationDecider,
-  type InvitationState,
+  type ExistingInvitation,
 } from '#domain/invitations/invitation.js';
 import { toAmount } from '#domain/money.js';
 import { platformDecider } from '#domain/platform/platform.js';
@@ -45,7 +45,7 @@ const badField = (field: string, constraint: string, message: string) =>
   new DomainError('invalid', 'INVALID_INPUT', message, { errors: [{ field, constraint, message }] });
 
 /** The invitation under a code, whoever owns it; 404 for codes that were never issued. */
-export async function loadInvitation(runner: CommandRunner, code: string): Promise<InvitationState> {
+export async function loadInvitation(runner: CommandRunner, code: string): Promise<ExistingInvitation> {
   if (!INVITATION_CODE.test(code)) throw notFound('INVITATION', code);
   const { state } = await runner.load(streams.invitation(code), invitationDecider);
   if (!state.exists) throw notFound('INVITATION', code);
@@ -88,7 +88,7 @@ export class CreateInvitationHandler implements ICommandHandler<CreateInvitation
             type: 'CreateInvitation',
             code: invitation,
             platformId: actor.platformId,
-            inviterCustomerId: inviter.id!,
+            inviterCustomerId: inviter.id,
             inviterUma: input.inviterUma,
             url: `https://${platform.umaDomain}/invite/${invitation}`,
             ...(input.firstName !== undefined ? { firstName: input.firstName } : {}),
@@ -137,7 +137,7 @@ export class CancelInvitationHandler implements ICommandHandler<CancelInvitation
 
   async execute({ code, actor }: CancelInvitationCommand) {
     const state = await loadInvitation(this.runner, code);
-    if (state.invitation!.platformId !== actor.platformId) throw notFound('INVITATION', code);
+    if (state.invitation.platformId !== actor.platformId) throw notFound('INVITATION', code);
     await this.runner.run(
       streams.invitation(code),
       invitationDecider,
@@ -158,7 +158,7 @@ export class ClaimInvitationHandler implements ICommandHandler<ClaimInvitationCo
   async execute({ code, inviteeUma, actor }: ClaimInvitationCommand) {
     const state = await loadInvitation(this.runner, code);
     // The invitation expires on the inviting platform's clock.
-    const now = await this.clocks.now(state.invitation!.platformId);
+    const now = await this.clocks.now(state.invitation.platformId);
     await this.runner.run(
       streams.invitation(code),
       invitationDecider,

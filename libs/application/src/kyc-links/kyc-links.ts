@@ -9,12 +9,14 @@ import { streams, type IdGenerator } from '#domain/ids.js';
 import {
   KYC_LINK_PROVIDER,
   hashKycSecret,
+  issuedLink,
   kycLinkDecider,
   kycLinkStatus,
   kycSecretMatches,
   kycToken,
+  linkNotFound,
   parseKycToken,
-  type KycLinkState,
+  type IssuedKycLink,
   type KycLinkStatus,
 } from '#domain/kyc-links/kyc-link.js';
 import { missingVerificationFields } from '#domain/verifications/verification.js';
@@ -43,8 +45,6 @@ export interface KycLinkView {
   /** Field paths a verification still lacks (`fullName`, `address.postalCode`, ...). */
   missing: string[];
 }
-
-const linkNotFound = () => new DomainError('not_found', 'KYC_LINK_NOT_FOUND', 'this verification link is not valid');
 
 /**
  * Hosted KYC links: the platform asks for a link for its customer (`POST /customers/{id}/kyc-link`), the customer
@@ -84,21 +84,21 @@ export class KycLinks {
       },
       { metadata: { ...actor } },
     );
-    return { token: kycToken(linkId, secret), expiresAt: state.expiresAt!, provider: KYC_LINK_PROVIDER };
+    return { token: kycToken(linkId, secret), expiresAt: issuedLink(state).expiresAt, provider: KYC_LINK_PROVIDER };
   }
 
   async view(token: string): Promise<KycLinkView> {
     const { link, secretHash } = await this.load(token);
     if (!kycSecretMatches(link, secretHash)) throw linkNotFound();
     const actor = this.actorOf(link);
-    const customer = await loadOwnCustomer(this.runner, link.customerId!, actor);
-    const now = (await this.clocks.now(link.platformId!)).toISOString();
+    const customer = await loadOwnCustomer(this.runner, link.customerId, actor);
+    const now = (await this.clocks.now(link.platformId)).toISOString();
     return {
-      customerType: customer.customerType!,
+      customerType: customer.customerType,
       linkStatus: customer.isDeleted ? 'EXPIRED' : kycLinkStatus(link, now),
       kycStatus: customer.kycStatus ?? 'PENDING',
-      expiresAt: link.expiresAt!,
-      missing: missingVerificationFields(customer.customerType!, customer.profile).map((e) => e.field),
+      expiresAt: link.expiresAt,
+      missing: missingVerificationFields(customer.customerType, customer.profile).map((e) => e.field),
     };
   }
 
@@ -111,13 +111,13 @@ export class KycLinks {
     const { link, secretHash } = await this.load(token);
     if (!kycSecretMatches(link, secretHash)) throw linkNotFound();
     const actor = this.actorOf(link);
-    const now = (await this.clocks.now(link.platformId!)).toISOString();
+    const now = (await this.clocks.now(link.platformId)).toISOString();
     const status = kycLinkStatus(link, now);
     if (status !== 'ACTIVE') {
       const code = status === 'COMPLETED' ? 'KYC_LINK_USED' : 'KYC_LINK_EXPIRED';
       throw new DomainError('conflict', code, `this verification link is ${status.toLowerCase()}; ask for a new one`);
     }
-    const id: string = await this.commands.execute(new UploadDocumentCommand(link.customerId!, details, file, actor));
+    const id: string = await this.commands.execute(new UploadDocumentCommand(link.customerId, details, file, actor));
     return { id, documentType: details.documentType };
   }
 
@@ -125,33 +125,32 @@ export class KycLinks {
   async submit(token: string, fields: KycSubmission): Promise<{ kycStatus: KycStatus; redirectUri?: string }> {
     const { link, secretHash } = await this.load(token);
     const actor = this.actorOf(link);
-    const customer = await loadOwnCustomer(this.runner, link.customerId!, actor);
+    const customer = await loadOwnCustomer(this.runner, link.customerId, actor);
     if (customer.isDeleted) throw linkNotFound();
-    const now = (await this.clocks.now(link.platformId!)).toISOString();
+    const now = (await this.clocks.now(link.platformId)).toISOString();
     await this.runner.run(
-      streams.kycLink(link.linkId!),
+      streams.kycLink(link.linkId),
       kycLinkDecider,
       { type: 'CompleteKycLink', secretHash, now },
       { metadata: { ...actor } },
     );
     const changes = compact(fields);
     if (Object.keys(changes).length > 0) {
-      await this.commands.execute(new UpdateCustomerCommand(link.customerId!, changes, actor));
+      await this.commands.execute(new UpdateCustomerCommand(link.customerId, changes, actor));
     }
-    await this.commands.execute(new CreateVerificationCommand(link.customerId!, actor));
-    const { kycStatus } = await loadOwnCustomer(this.runner, link.customerId!, actor);
+    await this.commands.execute(new CreateVerificationCommand(link.customerId, actor));
+    const { kycStatus } = await loadOwnCustomer(this.runner, link.customerId, actor);
     return { kycStatus: kycStatus ?? 'PENDING', ...(link.redirectUri ? { redirectUri: link.redirectUri } : {}) };
   }
 
-  private async load(token: string): Promise<{ link: KycLinkState; secretHash: string }> {
+  private async load(token: string): Promise<{ link: IssuedKycLink; secretHash: string }> {
     const parsed = parseKycToken(token);
     if (!parsed) throw linkNotFound();
     const { state } = await this.runner.load(streams.kycLink(parsed.linkId), kycLinkDecider);
-    if (!state.exists) throw linkNotFound();
-    return { link: state, secretHash: hashKycSecret(parsed.secret) };
+    return { link: issuedLink(state), secretHash: hashKycSecret(parsed.secret) };
   }
 
-  private actorOf(link: KycLinkState): Actor {
-    return { platformId: link.platformId!, actor: `KycLink:${link.linkId}`, correlationId: link.linkId! };
+  private actorOf(link: IssuedKycLink): Actor {
+    return { platformId: link.platformId, actor: `KycLink:${link.linkId}`, correlationId: link.linkId };
   }
 }

@@ -12,6 +12,7 @@ import {
   type QuoteState,
 } from '#domain/quotes/quote.js';
 import type { PaymentRef } from '#domain/timers/timers.js';
+import { requireTransactionRecord } from '#domain/transactions/transaction.js';
 import { parsePayloadToSign } from '#domain/wallet/payload.js';
 import { requireActiveSigningSession } from '#domain/wallet/signed-retry.js';
 import type { EventMetadata } from '#event-store/event-store.js';
@@ -194,7 +195,7 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuoteCommand, R
       ),
       readable,
     ]);
-    if (!executeNow) return toQuoteResource(quote, created.state.transaction!.status);
+    if (!executeNow) return toQuoteResource(quote, requireTransactionRecord(created.state).status);
     const started = await startQuote(this.process, quote, metadata);
     return toQuoteResource(quote, started.status);
   }

@@ -1,6 +1,10 @@
 import { customerDecider, type InternalAccountType } from '#domain/customer/customer.js';
 import { DomainError, conflict, invalid, notFound } from '#domain/errors.js';
-import { externalAccountDecider, type ExternalAccountState } from '#domain/external-account/external-account.js';
+import {
+  externalAccountDecider,
+  type ExistingExternalAccount,
+  type ExternalAccountState,
+} from '#domain/external-account/external-account.js';
 import { isPublicId, streams, uuidOf } from '#domain/ids.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
@@ -19,7 +23,7 @@ export async function loadExternalAccount(
   runner: CommandRunner,
   id: string,
   platformId: string,
-): Promise<ExternalAccountState> {
+): Promise<ExistingExternalAccount> {
   const { state } = await runner.load(externalAccountStream(id), externalAccountDecider);
   if (!state.exists || state.platformId !== platformId || state.status === 'DELETED')
     throw notFound('EXTERNAL_ACCOUNT', id);
@@ -89,20 +93,14 @@ export function requireActive(account: { id: string; status?: string }): void {
     );
 }
 
-export type LiveExternalAccount = ExternalAccountState & {
-  id: string;
-  currency: string;
-  primaryIdentifier: string;
-  platformId: string;
-};
+export type LiveExternalAccount = ExistingExternalAccount;
 
 export async function loadLiveExternalAccount(
   runner: CommandRunner,
   accountId: string,
   platformId: string,
 ): Promise<LiveExternalAccount> {
-  const account = await loadExternalAccount(runner, accountId, platformId);
-  return account as LiveExternalAccount;
+  return loadExternalAccount(runner, accountId, platformId);
 }
 
 /** An external account used together with a customer's account must be that customer's or the platform's own. */

@@ -6,6 +6,7 @@ import { RECOVERY_DELAY_MS, TIMER_QUEUE, timerJobId, type PaymentRef, type Timer
 import type { AnnotateCommand } from '#domain/transactions/annotations.js';
 import type { PaymentStep } from '#domain/transactions/payment-plan.js';
 import {
+  requireTransactionRecord,
   sameStep,
   transactionDecider,
   type LifecycleCommand,
@@ -78,7 +79,7 @@ export class PaymentProcess {
       ref.kind === 'quote'
         ? await this.runner.run(streams.quote(ref.id), quoteDecider, command, options)
         : await this.runner.run(streams.transaction(ref.id), transactionDecider, command, options);
-    return state.transaction!;
+    return requireTransactionRecord(state);
   }
 
   /**

@@ -6,7 +6,12 @@ import { conflict, invalid, notFound } from '#domain/errors.js';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { currency } from '#domain/money.js';
 import type { PaymentRef } from '#domain/timers/timers.js';
-import { referenceFor, transactionDecider, type TransactionRecord } from '#domain/transactions/transaction.js';
+import {
+  referenceFor,
+  requireTransactionRecord,
+  transactionDecider,
+  type TransactionRecord,
+} from '#domain/transactions/transaction.js';
 import { toTransactionResource } from '#domain/transactions/transaction-view.js';
 import { incomingPlan } from '#domain/transfers/sandbox-outcomes.js';
 import { Collections } from '#read-models/projections/collections.js';
@@ -160,7 +165,7 @@ export class SandboxUmaReceiveHandler implements ICommandHandler<SandboxUmaRecei
         { type: 'CreateTransaction', transaction, then: ['PENDING'] },
         { metadata },
       );
-      return toTransactionResource(created.transaction!);
+      return toTransactionResource(requireTransactionRecord(created));
     }
     await this.process.scheduleRecovery(actor.platformId, ref);
     // The receiver lookup (CREATED) and the pay request (PENDING) happen together in the simulation.

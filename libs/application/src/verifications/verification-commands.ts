@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { customerDecider } from '#domain/customer/customer.js';
+import { customerDecider, type CustomerState } from '#domain/customer/customer.js';
 import { notFound } from '#domain/errors.js';
 import { publicId, type IdGenerator } from '#domain/ids.js';
 import {
@@ -56,7 +56,7 @@ export class CreateVerificationHandler implements ICommandHandler<CreateVerifica
   async execute({ customerId, actor }: CreateVerificationCommand) {
     const customer = await loadOwnCustomer(this.runner, customerId, actor);
     if (customer.isDeleted) throw notFound('CUSTOMER', customerId);
-    const customerType = customer.customerType!;
+    const customerType = customer.customerType;
     const business = customerType === 'BUSINESS';
     const sandbox = await isSandboxPlatform(this.runner, actor.platformId);
     const requirements = documentsRequired(customerType, customer.profile, sandbox)
@@ -73,7 +73,7 @@ export class CreateVerificationHandler implements ICommandHandler<CreateVerifica
     const id = publicId('Verification', this.ids.uuid());
     const now = (await this.clocks.now(actor.platformId)).toISOString();
     const kycStatus = kycStatusFrom(outcome.verificationStatus);
-    let decided = customer;
+    let decided: CustomerState = customer;
     if (kycStatus) {
       const owners = business ? await this.owners.outcomesOf(actor.platformId, customerId) : undefined;
       ({ state: decided } = await this.runner.run(

@@ -14,6 +14,7 @@ import {
   type AuthMethodRecord,
   type AuthMethodType,
 } from '#domain/wallet/wallet-auth-state.js';
+import { requireAuthMethod } from '#domain/wallet/wallet-auth-rules.js';
 import { toAuthMethodView, type AuthMethodView } from '#domain/wallet/wallet-views.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
@@ -133,7 +134,7 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
       authMethod.type === 'PASSKEY'
         ? await this.claims.holding([passkeyCredentialKey(authMethod.passkey.credentialId)], owner, actor, add)
         : await add();
-    return { kind: 'done', result: toAuthMethodView(state, state.authMethods.get(authMethodId)!) };
+    return { kind: 'done', result: toAuthMethodView(state, requireAuthMethod(state, authMethodId)) };
   }
 
   private async newAuthMethod(
@@ -217,7 +218,7 @@ export class IssueCredentialChallengeHandler implements ICommandHandler<IssueCre
       const otp = { type: 'RecordOtpChallenge' as const, authMethodId, now: now.toISOString() };
       const { state } = await this.wallets.decide(wallet.accountId, otp, actor, 'append');
       this.verifiers.otpIssued(authMethodId);
-      return toAuthMethodView(state, state.authMethods.get(authMethodId)!);
+      return toAuthMethodView(state, requireAuthMethod(state, authMethodId));
     }
     if (method.type === 'OAUTH')
       throw invalid('INVALID_INPUT', 'OAUTH credentials take no challenge: call /verify with a fresh oidcToken');

@@ -8,6 +8,7 @@ import { publicId, type IdGenerator } from '#domain/ids.js';
 import { unauthorized } from '#domain/wallet/signed-retry.js';
 import type { SessionProof, WalletAuthCommand } from '#domain/wallet/wallet-auth.js';
 import type { AuthMethodRecord, AuthMethodType } from '#domain/wallet/wallet-auth-state.js';
+import { requireSession } from '#domain/wallet/wallet-auth-rules.js';
 import { toAuthSessionView, type AuthSessionView } from '#domain/wallet/wallet-views.js';
 import { APP_CONFIG, IDS, type Actor } from '../tokens.js';
 import { loadCredential } from './credential-commands.js';
@@ -88,7 +89,7 @@ async function keySession(
   const keyed = { ...command, publicKey: key.publicKey, expiresAt, now: now.toISOString() };
   const { state } = await wallets.decide(accountId, keyed, actor);
   return {
-    ...toAuthSessionView(state, state.sessions.get(command.sessionId)!),
+    ...toAuthSessionView(state, requireSession(state, command.sessionId)),
     encryptedSessionSigningKey: key.encryptedSessionSigningKey,
   };
 }

@@ -3,7 +3,7 @@ import { customerDecider } from '#domain/customer/customer.js';
 import { DomainError, invalid, notFound } from '#domain/errors.js';
 import { isPublicId, publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { walletAuthDecider, type WalletAuthCommand } from '#domain/wallet/wallet-auth.js';
-import type { WalletAuthState } from '#domain/wallet/wallet-auth-state.js';
+import type { ProvisionedWalletState, WalletAuthState } from '#domain/wallet/wallet-auth-state.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
@@ -19,7 +19,7 @@ export type WalletCommandInput = WalletAuthCommand extends infer C
     : never
   : never;
 
-export type ProvisionedWallet = WalletAuthState & { provisioned: true; accountId: string; platformId: string };
+export type ProvisionedWallet = ProvisionedWalletState;
 
 export const emailRequired = () =>
   invalid(
@@ -90,7 +90,7 @@ export class WalletAccounts {
   ): Promise<ProvisionedWallet> {
     const stream = streams.wallet(input.accountId);
     const state = await this.state(input.accountId);
-    if (state.provisioned) return state as ProvisionedWallet;
+    if (state.provisioned) return state;
     if (!input.email) throw emailRequired();
     try {
       const result = await this.runner.run(

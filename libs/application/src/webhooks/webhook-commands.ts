@@ -3,7 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, notFound } from '#domain/errors.js';
 import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
 import { platformDecider } from '#domain/platform/platform.js';
-import { webhookConfigDecider } from '#domain/webhooks/webhook-config.js';
+import { rotatedSecret, webhookConfigDecider } from '#domain/webhooks/webhook-config.js';
 import { maxAttemptsFor, webhookDeliveryDecider, type WebhookEnvelope } from '#domain/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
 import { CommandRunner } from '../command-runner.js';
@@ -114,9 +114,10 @@ export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhook
       },
       { metadata: { ...actor } },
     );
+    const { keys, previous } = rotatedSecret(state);
     return {
-      webhookSecret: openWebhookSecret(this.box, actor.platformId, state.keys!),
-      previousSecretValidUntil: state.previousSecret!.validUntil,
+      webhookSecret: openWebhookSecret(this.box, actor.platformId, keys),
+      previousSecretValidUntil: previous.validUntil,
     };
   }
 }
@@ -222,7 +223,7 @@ export class RedeliverWebhookHandler implements ICommandHandler<RedeliverWebhook
       {
         type: 'RequestRedelivery',
         url,
-        maxAttempts: maxAttemptsFor(state.payload!.type),
+        maxAttempts: maxAttemptsFor(state.payload.type),
         now: (await this.clocks.now(actor.platformId)).toISOString(),
       },
       { metadata: { ...actor } },

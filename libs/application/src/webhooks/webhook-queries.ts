@@ -52,8 +52,8 @@ export class WebhookQueries {
       webhookEndpoint: state.webhookEndpoint,
       webhookSigningPublicKey: state.keys.publicKeyPem,
       ...(withSecret ? { webhookSecret: openWebhookSecret(this.box, platformId, state.keys) } : {}),
-      createdAt: state.createdAt!,
-      updatedAt: state.updatedAt!,
+      createdAt: state.createdAt,
+      updatedAt: state.updatedAt,
     };
   }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Decider } from '../decider.js';
+import type { Decider, Unset } from '../decider.js';
 import { conflict } from '../errors.js';
 
 /**
@@ -7,10 +7,13 @@ import { conflict } from '../errors.js';
  * once with expected revision "no stream", so a key can never point to two agents; the agent's
  * own stream decides whether the code is still redeemable or the token still valid.
  */
-export interface AgentClaimState {
-  platformId?: string;
-  agentId?: string;
+/** A key claimed for an agent; before its claim, nothing. */
+interface AgentClaim {
+  platformId: string;
+  agentId: string;
 }
+
+export type AgentClaimState = AgentClaim | Unset<AgentClaim>;
 
 export type AgentClaimEvent = {
   type: 'AgentKeyClaimed';
@@ -24,7 +27,7 @@ export type AgentClaimCommand = {
 };
 
 export const agentClaimDecider: Decider<AgentClaimState, AgentClaimCommand, AgentClaimEvent> = {
-  initialState: () => ({}),
+  initialState: (): AgentClaimState => ({}),
   decide(cmd, state) {
     if (state.agentId) throw conflict('CONFLICT', 'this key is already claimed');
     return [{ type: 'AgentKeyClaimed', data: { platformId: cmd.platformId, agentId: cmd.agentId, kind: cmd.kind } }];

@@ -7,8 +7,8 @@ import type {
   AgentPermission,
   AgentPolicy,
   AgentPolicyUpdate,
-  AgentState,
   ExecutionMode,
+  ExistingAgent,
   Spend,
   SpendingLimits,
   UsageCounters,
@@ -80,13 +80,13 @@ export type Evaluation = { outcome: 'EXECUTE'; amount: bigint } | { outcome: 'AP
  * take precedence over the policy's mode and per-transaction limit. `amount` is in the limits' currency.
  */
 export function evaluateSpend(
-  state: AgentState,
+  state: ExistingAgent,
   spend: Spend,
   now: string,
   options: { approving?: boolean } = {},
 ): Evaluation {
   authorizeOperation(state, spend.permission, spend.accountId, spend.otherAccountId ?? '');
-  const { policy } = state.agent!;
+  const { policy } = state.agent;
   const limits = policy.spendingLimits;
   const raw = BigInt(spend.amount);
   const amount = convertAmount(raw, spend.currency, limits.currency);
@@ -107,8 +107,8 @@ export function evaluateSpend(
 }
 
 /** Daily count, daily amount and monthly amount, with what is reserved for today and this month. */
-function checkVelocity(state: AgentState, limits: SpendingLimits, amount: bigint, now: string): void {
-  const usage = usageAt(state.agent!.usage, now);
+function checkVelocity(state: ExistingAgent, limits: SpendingLimits, amount: bigint, now: string): void {
+  const usage = usageAt(state.agent.usage, now);
   let dailyCount = usage.dailyTransactionCount;
   let daily = BigInt(usage.dailySpend);
   let monthly = BigInt(usage.monthlySpend);
@@ -199,8 +199,8 @@ export function recastUsage(usage: UsageCounters, from: string, to: string): Usa
  * Paused, permission and allowed accounts: every spend (its internal account and, for a payment between two of the
  * customer's internal accounts, the other one), and the operations that spend nothing (quotes, external accounts).
  */
-export function authorizeOperation(state: AgentState, permission: AgentPermission, ...accountIds: string[]): void {
-  const agent = state.agent!;
+export function authorizeOperation(state: ExistingAgent, permission: AgentPermission, ...accountIds: string[]): void {
+  const agent = state.agent;
   if (agent.isPaused) throw forbidden('the agent is paused and cannot initiate actions');
   if (!agent.policy.permissions.includes(permission))
     throw forbidden(`the agent's policy does not grant ${permission}`);
@@ -230,8 +230,8 @@ export interface NamedAccount {
  * (another customer's, the platform's own) answers 404 exactly as an account that does not exist, so an agent cannot
  * probe other accounts' ids. Of the customer's internal accounts, only those `allowedAccountIds` lists (403).
  */
-export function authorizeAccounts(state: AgentState, accounts: NamedAccount[]): void {
-  const agent = state.agent!;
+export function authorizeAccounts(state: ExistingAgent, accounts: NamedAccount[]): void {
+  const agent = state.agent;
   for (const account of accounts) {
     if (account.customerId !== agent.customerId)
       throw notFound(account.kind === 'INTERNAL' ? 'INTERNAL_ACCOUNT' : 'EXTERNAL_ACCOUNT', account.id);

@@ -148,9 +148,8 @@ export interface AgentActionSnapshot {
   updatedAt: string;
 }
 
-export interface AgentState {
-  platformId?: string;
-  agent?: AgentSnapshot;
+/** What an agent stream holds, before the agent's creation too (empty then). */
+interface AgentHoldings {
   deleted: boolean;
   deviceCode?: DeviceCode;
   /** SHA-256 of the access token (hex); the token itself is never stored. */
@@ -158,6 +157,11 @@ export interface AgentState {
   actions: Map<string, AgentActionSnapshot>;
   reservations: Map<string, Reservation>;
 }
+
+/** An agent created (deleted or not). */
+export type ExistingAgent = AgentHoldings & { platformId: string; agent: AgentSnapshot };
+
+export type AgentState = (AgentHoldings & { platformId?: undefined; agent?: undefined }) | ExistingAgent;
 
 type Base = { platformId: string; agentId: string };
 export type AgentEvent =

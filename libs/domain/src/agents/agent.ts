@@ -11,7 +11,14 @@ import {
   utcDay,
   utcMonth,
 } from './agent-policy.js';
-import type { AgentActionSnapshot, AgentCommand, AgentEvent, AgentSnapshot, AgentState } from './agent-types.js';
+import type {
+  AgentActionSnapshot,
+  AgentCommand,
+  AgentEvent,
+  AgentSnapshot,
+  AgentState,
+  ExistingAgent,
+} from './agent-types.js';
 
 /**
  * One agent's stream is the consistency boundary of its policy: the agent, its device code and
@@ -28,12 +35,14 @@ const initialState = (): AgentState => ({ deleted: false, actions: new Map(), re
 
 export const agentStream = (agentId: string) => `agent-${agentId.split(':')[1]}`;
 
-function requireAgent(state: AgentState): AgentSnapshot {
+/** The agent, created and not deleted, or not found. */
+export function requireAgent(state: AgentState): ExistingAgent {
   if (!state.agent || state.deleted) throw notFound('AGENT', state.agent?.id ?? 'unknown');
-  return state.agent;
+  return state;
 }
 
-function requireAction(state: AgentState, actionId: string): AgentActionSnapshot {
+/** An action of the agent, or not found. */
+export function requireAction(state: AgentState, actionId: string): AgentActionSnapshot {
   const action = state.actions.get(actionId);
   if (!action) throw notFound('AGENT_ACTION', actionId);
   return action;
@@ -48,10 +57,11 @@ const notPending = (action: AgentActionSnapshot) =>
 type Base = { platformId: string; agentId: string };
 type Of<T extends AgentCommand['type']> = Extract<AgentCommand, { type: T }>;
 
-function decide(cmd: AgentCommand, state: AgentState): AgentEvent[] {
-  if (cmd.type === 'CreateAgent') return decideCreate(cmd, state);
-  const agent = requireAgent(state);
-  const base: Base = { platformId: state.platformId!, agentId: agent.id };
+function decide(cmd: AgentCommand, given: AgentState): AgentEvent[] {
+  if (cmd.type === 'CreateAgent') return decideCreate(cmd, given);
+  const state = requireAgent(given);
+  const { agent } = state;
+  const base: Base = { platformId: state.platformId, agentId: agent.id };
   switch (cmd.type) {
     case 'UpdateAgent': {
       const next = {
@@ -128,7 +138,12 @@ function decideCreate(cmd: Of<'CreateAgent'>, state: AgentState): AgentEvent[] {
   ];
 }
 
-function decideRedeem(cmd: Of<'RedeemDeviceCode'>, state: AgentState, agent: AgentSnapshot, base: Base): AgentEvent[] {
+function decideRedeem(
+  cmd: Of<'RedeemDeviceCode'>,
+  state: ExistingAgent,
+  agent: AgentSnapshot,
+  base: Base,
+): AgentEvent[] {
   const current = state.deviceCode;
   const refuse = (message: string) => invalid('INVALID_INPUT', message, 'code');
   // An earlier code stops working as soon as a new one is issued.
@@ -140,7 +155,7 @@ function decideRedeem(cmd: Of<'RedeemDeviceCode'>, state: AgentState, agent: Age
   return [{ type: 'AgentDeviceCodeRedeemed', data: { ...base, codeHash, tokenHash, agent: connected } }];
 }
 
-function decideRequest(cmd: Of<'RequestAction'>, state: AgentState, agent: AgentSnapshot, base: Base): AgentEvent[] {
+function decideRequest(cmd: Of<'RequestAction'>, state: ExistingAgent, agent: AgentSnapshot, base: Base): AgentEvent[] {
   const { request } = cmd;
   if (state.actions.has(request.actionId)) throw conflict('CONFLICT', `action ${request.actionId} already exists`);
   const evaluation = evaluateSpend(state, request.spend, cmd.now);
@@ -166,7 +181,7 @@ function decideRequest(cmd: Of<'RequestAction'>, state: AgentState, agent: Agent
  * An approval is not a guarantee: the latest policy and usage decide again; the caller may report a failure (quote
  * expired).
  */
-function decideApprove(cmd: Of<'ApproveAction'>, state: AgentState, agent: AgentSnapshot, base: Base): AgentEvent[] {
+function decideApprove(cmd: Of<'ApproveAction'>, state: ExistingAgent, agent: AgentSnapshot, base: Base): AgentEvent[] {
   const action = requireAction(state, cmd.actionId);
   if (action.status !== 'PENDING_APPROVAL') throw notPending(action);
   if (cmd.failure) return [failed(base, action, cmd.failure, cmd.now)];
@@ -211,42 +226,41 @@ function addUsage(agent: AgentSnapshot, r: { amount: string; currency: string; d
   };
 }
 
+/**
+ * Each event gives a new state; the actions and reservations (an agent's whole history of them) are updated in place
+ * (see Decider), as copying them for every event would make folding an agent's stream quadratic.
+ */
 function evolve(state: AgentState, event: AgentEvent): AgentState {
   const data = event.data;
-  state.platformId = data.platformId;
-  if ('agent' in data) state.agent = data.agent;
+  const agent = 'agent' in data ? data.agent : state.agent;
+  // Every event of an agent's stream carries its snapshot or follows its creation.
+  const next: AgentState = agent ? { ...state, platformId: data.platformId, agent } : state;
+  if ('action' in data) next.actions.set(data.action.id, data.action);
   switch (event.type) {
     case 'AgentDeleted':
-      state.deleted = true;
-      state.tokenHash = undefined;
-      break;
+      return { ...next, deleted: true, tokenHash: undefined };
     case 'AgentDeviceCodeIssued': {
       // Events from before codes were hashed carry the plain code: it is hashed as it is folded.
       const issued = event.data.deviceCode;
       const { expiresAt, redeemed } = issued;
-      state.deviceCode = {
-        codeHash: 'code' in issued ? hashDeviceCode(issued.code) : issued.codeHash,
-        expiresAt,
-        redeemed,
-      };
-      break;
+      const codeHash = 'code' in issued ? hashDeviceCode(issued.code) : issued.codeHash;
+      return { ...next, deviceCode: { codeHash, expiresAt, redeemed } };
     }
-    case 'AgentDeviceCodeRedeemed':
-      state.deviceCode = { ...state.deviceCode!, redeemed: true };
-      state.tokenHash = event.data.tokenHash;
-      break;
+    case 'AgentDeviceCodeRedeemed': {
+      // A code is redeemed only once issued.
+      const deviceCode = next.deviceCode && { ...next.deviceCode, redeemed: true };
+      return { ...next, ...(deviceCode ? { deviceCode } : {}), tokenHash: event.data.tokenHash };
+    }
     case 'AgentSpendReserved':
-      state.reservations.set(event.data.action.id, event.data.reservation);
-      break;
+      next.reservations.set(event.data.action.id, event.data.reservation);
+      return next;
     case 'AgentSpendCommitted':
     case 'AgentActionFailed':
-      state.reservations.delete(event.data.action.id);
-      break;
+      next.reservations.delete(event.data.action.id);
+      return next;
     default:
-      break;
+      return next;
   }
-  if ('action' in data) state.actions.set(data.action.id, data.action);
-  return state;
 }
 
 export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = { initialState, evolve, decide };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { authorizeAccounts, convertAmount } from './agent-policy.js';
-import { agentDecider } from './agent.js';
+import { agentDecider, requireAgent } from './agent.js';
 import { spec, ACC, OTHER, T0, policy, created, requestAction, run, executed, lastAction } from './agent.fixtures.js';
 
 describe('agent policy: each field', () => {
@@ -90,7 +90,7 @@ describe('agent policy: each field', () => {
   });
 
   it('authorizeAccounts: any account not the customer’s is 404 as an unknown one; then allowedAccountIds', () => {
-    const state = (p = policy()) => created(p).reduce(agentDecider.evolve, agentDecider.initialState());
+    const state = (p = policy()) => requireAgent(created(p).reduce(agentDecider.evolve, agentDecider.initialState()));
     const own = { id: ACC, kind: 'INTERNAL' as const, customerId: 'Customer:c' };
     const refusal = (fn: () => void) => {
       try {

@@ -73,11 +73,15 @@ export interface BeneficialOwnerSnapshot extends NewBeneficialOwner {
   updatedAt: string;
 }
 
-export interface BeneficialOwnerState {
-  exists: boolean;
-  owner?: BeneficialOwnerSnapshot;
-  /** Events folded so far: orders the outcomes the business is told about. */
-  version: number;
+/** `version`: events folded so far, which orders the outcomes the business is told about. */
+export type ExistingBeneficialOwner = { exists: true; owner: BeneficialOwnerSnapshot; version: number };
+
+export type BeneficialOwnerState = { exists: false; owner?: undefined; version: number } | ExistingBeneficialOwner;
+
+/** The owner the stream holds, or not found. */
+export function requireOwner(state: BeneficialOwnerState): ExistingBeneficialOwner {
+  if (!state.exists) throw notFound('BENEFICIAL_OWNER', 'unknown');
+  return state;
 }
 
 export type BeneficialOwnerEvent =
@@ -110,11 +114,10 @@ export const ownerKycStatus = (personalInfo: PersonalInfo, sandbox: boolean): Ky
   sandbox ? sandboxOutcome(personalInfo.lastName) : 'PENDING';
 
 /** The owner's outcome as its business records it. */
-export const ownerOutcome = (state: BeneficialOwnerState): OwnerOutcome => ({
-  beneficialOwnerId: state.owner!.id,
-  kycStatus: state.owner!.kycStatus,
-  version: state.version,
-});
+export function ownerOutcome(state: BeneficialOwnerState): OwnerOutcome {
+  const { owner, version } = requireOwner(state);
+  return { beneficialOwnerId: owner.id, kycStatus: owner.kycStatus, version };
+}
 
 /** The BeneficialOwner resource: the platform stays inside. */
 export function toBeneficialOwnerResource(owner: BeneficialOwnerSnapshot): Record<string, unknown> {
@@ -172,7 +175,7 @@ function evolve(state: BeneficialOwnerState, event: BeneficialOwnerEvent): Benef
 }
 
 export const beneficialOwnerDecider: Decider<BeneficialOwnerState, BeneficialOwnerCommand, BeneficialOwnerEvent> = {
-  initialState: () => ({ exists: false, version: 0 }),
+  initialState: (): BeneficialOwnerState => ({ exists: false, version: 0 }),
   evolve,
   decide,
 };

@@ -2,7 +2,9 @@ import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import { cardTransactionIdOf, checkClearing, checkReturn, type CardTransactionState } from './card-transaction.js';
 import { publicId } from '../ids.js';
 import { uuidFromName } from '../webhooks/webhook-ids.js';
+import { unreachable } from '../decider.js';
 import type {
+  ApprovedAuthorization,
   AuthorizationActivity,
   CardAggregate,
   CardAuthorizationCommand,
@@ -10,6 +12,8 @@ import type {
   CardEvent,
   CardSnapshot,
   DeclineReason,
+  DeclinedAuthorization,
+  ExistingCard,
   ReversalReason,
 } from './card-types.js';
 
@@ -51,9 +55,9 @@ export function sandboxDecline(descriptor: string): DeclineReason | undefined {
 export const sandboxPullFails = (descriptor: string): boolean => descriptor.endsWith('006');
 
 /** A declined authorization as the simulator answers it: 400 with the decline reason as the code. */
-export function declined(a: CardAuthorizationRecord): DomainError {
-  return new DomainError('invalid', a.declineReason!, `authorization declined: ${a.declineReason}`, {
-    reason: a.declineReason!,
+export function declined(a: DeclinedAuthorization): DomainError {
+  return new DomainError('invalid', a.declineReason, `authorization declined: ${a.declineReason}`, {
+    reason: a.declineReason,
     declineReason: a.declineReason,
     authorizationId: a.id,
   });
@@ -62,6 +66,16 @@ export function declined(a: CardAuthorizationRecord): DomainError {
 export function requireAuthorization(state: CardAggregate, authorizationId: string): CardAuthorizationRecord {
   const authorization = state.authorizations.get(authorizationId);
   if (!authorization) throw notFound('CARD_AUTHORIZATION', authorizationId);
+  return authorization;
+}
+
+/**
+ * An approved authorization (one that opened a card transaction); for a declined or unknown one, its transaction is
+ * not found.
+ */
+export function requireApproved(state: CardAggregate, authorizationId: string): ApprovedAuthorization {
+  const authorization = requireAuthorization(state, authorizationId);
+  if (authorization.status === 'DECLINED') throw notFound('CARD_TRANSACTION', cardTransactionIdOf(authorizationId));
   return authorization;
 }
 
@@ -75,10 +89,10 @@ export function clearingPlan(
   state: CardAggregate,
   authorizationId: string,
   amount?: bigint,
-): { authorization: CardAuthorizationRecord; amount: bigint; kind: 'HOLD' | 'LATE' } {
+): { authorization: ApprovedAuthorization; amount: bigint; kind: 'HOLD' | 'LATE' } {
   const transaction = requireTransaction(state, authorizationId);
   checkClearing(transaction);
-  const authorization = requireAuthorization(state, authorizationId);
+  const authorization = requireApproved(state, authorizationId);
   const clearing = amount ?? heldAmount(authorization);
   if (clearing <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
   return { authorization, amount: clearing, kind: authorization.status === 'REVERSED' ? 'LATE' : 'HOLD' };
@@ -115,9 +129,9 @@ export function returnPlan(
   state: CardAggregate,
   authorizationId: string,
   amount?: bigint,
-): { authorization: CardAuthorizationRecord; amount: bigint } {
+): { authorization: ApprovedAuthorization; amount: bigint } {
   const transaction = requireTransaction(state, authorizationId);
-  const authorization = requireAuthorization(state, authorizationId);
+  const authorization = requireApproved(state, authorizationId);
   const remaining = BigInt(authorization.clearedAmount) - BigInt(authorization.returnedAmount);
   const refund = amount ?? (remaining > 0n ? remaining : 1n);
   if (refund <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
@@ -129,126 +143,22 @@ const activity = (entry: AuthorizationActivity): AuthorizationActivity => entry;
 
 function event(
   type: Extract<CardEvent, { data: { authorization: CardAuthorizationRecord } }>['type'],
-  state: CardAggregate,
+  state: ExistingCard,
   authorization: CardAuthorizationRecord,
 ): CardEvent {
-  return { type, data: { platformId: state.platformId!, cardId: state.card!.id, authorization } } as CardEvent;
+  return { type, data: { platformId: state.platformId, cardId: state.card.id, authorization } } as CardEvent;
 }
 
-// eslint-disable-next-line max-lines-per-function -- 138 lines, to be split
-export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAggregate): CardEvent[] {
-  const card = state.card!;
+type CommandOf<T extends CardAuthorizationCommand['type']> = Extract<CardAuthorizationCommand, { type: T }>;
+
+export function decideAuthorization(cmd: CardAuthorizationCommand, state: ExistingCard): CardEvent[] {
   switch (cmd.type) {
-    case 'RecordAuthorization': {
-      if (state.authorizations.has(cmd.authorizationId)) return [];
-      if (cmd.amount <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
-      // A hold placed while the card was ACTIVE stands if the card was frozen meanwhile (it passed
-      // before the freeze); if the card closed meanwhile it is declined and the caller voids the hold.
-      const lateDecline =
-        cmd.hold && card.state === 'CLOSED'
-          ? 'CARD_CLOSED'
-          : cmd.hold && (card.state === 'PENDING_KYC' || card.state === 'PENDING_ISSUE')
-            ? 'CARD_NOT_ACTIVE'
-            : undefined;
-      const declineReason = cmd.hold
-        ? lateDecline
-        : (cmd.declineReason ?? screenAuthorization(card, cmd.currency) ?? 'INSUFFICIENT_FUNDS');
-      const approved = declineReason === undefined;
-      const authorization: CardAuthorizationRecord = {
-        id: cmd.authorizationId,
-        cardId: card.id,
-        customerId: card.customerId,
-        status: approved ? 'APPROVED' : 'DECLINED',
-        declineReason: declineReason ?? null,
-        amount: cmd.amount.toString(),
-        currency: cmd.currency,
-        merchant: cmd.merchant,
-        fundingSourceId: approved ? cmd.hold!.fundingSourceId : null,
-        holdTransferId: approved ? cmd.hold!.transferId : null,
-        transferIds: approved ? [cmd.hold!.transferId] : [],
-        clearedAmount: '0',
-        returnedAmount: '0',
-        latePresentment: false,
-        activity: [
-          activity({
-            type: 'AUTHORIZATION',
-            amount: cmd.amount.toString(),
-            result: approved ? 'APPROVED' : 'DECLINED',
-            ...(declineReason ? { declineReason } : {}),
-            createdAt: cmd.now,
-          }),
-        ],
-        createdAt: cmd.now,
-        updatedAt: cmd.now,
-      };
-      return [event('CardAuthorizationRecorded', state, authorization)];
-    }
-    case 'StartClearing': {
-      const plan = clearingPlan(state, cmd.authorizationId, cmd.amount);
-      const open = state.clearings.get(cmd.authorizationId);
-      if (open) {
-        // The same clearing already decided elsewhere: join it (its legs are idempotent).
-        if (BigInt(open.amount) === plan.amount) return [];
-        const message = `a clearing of ${open.amount} is in progress for authorization ${cmd.authorizationId}`;
-        throw conflict('CLEARING_IN_PROGRESS', message);
-      }
-      const clearing = {
-        authorizationId: cmd.authorizationId,
-        amount: plan.amount.toString(),
-        latePresentment: cmd.latePresentment,
-        startedAt: cmd.now,
-      };
-      return [{ type: 'CardClearingStarted', data: { platformId: state.platformId!, cardId: card.id, clearing } }];
-    }
-    case 'RecordClearing': {
-      const plan = clearingPlan(state, cmd.authorizationId, cmd.amount);
-      const a = plan.authorization;
-      const amount = cmd.amount.toString();
-      if (cmd.sequence !== undefined && cmd.sequence !== clearingsPosted(a))
-        throw invalid('INVALID_INPUT', `this clearing of ${a.id} was already recorded`, 'cardTransactionId');
-      if (!cmd.outcome.posted) {
-        const declined = {
-          ...a,
-          activity: [
-            ...a.activity,
-            activity({
-              type: 'CLEARING',
-              amount,
-              result: 'DECLINED',
-              declineReason: cmd.outcome.declineReason,
-              createdAt: cmd.now,
-            }),
-          ],
-          updatedAt: cmd.now,
-        };
-        return [event('CardClearingDeclined', state, declined)];
-      }
-      const late = cmd.outcome.latePresentment;
-      const rehold = cmd.outcome.rehold;
-      if (rehold && (late || rehold.amount <= 0n || cmd.amount + rehold.amount !== heldAmount(a)))
-        throw invalid('INVALID_INPUT', 'only the rest of a hold can be held again', 'amount');
-      const cleared: CardAuthorizationRecord = {
-        ...a,
-        // Re-held rest: more clearings may follow (the hold expires or is released as before).
-        status: rehold ? 'APPROVED' : 'CLEARED',
-        clearedAmount: (BigInt(a.clearedAmount) + cmd.amount).toString(),
-        ...(rehold ? { holdTransferId: rehold.transferId, heldAmount: rehold.amount.toString() } : {}),
-        latePresentment: a.latePresentment || late,
-        transferIds: [...a.transferIds, ...cmd.outcome.transferIds, ...(rehold ? [rehold.transferId] : [])],
-        activity: [
-          ...a.activity,
-          activity({
-            type: 'CLEARING',
-            amount,
-            result: 'APPROVED',
-            ...(late ? { latePresentment: true } : {}),
-            createdAt: cmd.now,
-          }),
-        ],
-        updatedAt: cmd.now,
-      };
-      return [event('CardAuthorizationCleared', state, cleared)];
-    }
+    case 'RecordAuthorization':
+      return decideRecordAuthorization(cmd, state);
+    case 'StartClearing':
+      return decideStartClearing(cmd, state);
+    case 'RecordClearing':
+      return decideRecordClearing(cmd, state);
     case 'ExpireAuthorization': {
       const a = state.authorizations.get(cmd.authorizationId);
       // Cleared, declined or already reversed: nothing is held any more. Unknown: never recorded.
@@ -257,25 +167,157 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: CardAg
       if (state.clearings.has(cmd.authorizationId)) return [];
       return [event('CardAuthorizationReversed', state, reversed(a, cmd.reason ?? 'EXPIRED', cmd.now))];
     }
-    case 'RecordReturn': {
-      const plan = returnPlan(state, cmd.authorizationId, cmd.amount);
-      const a = plan.authorization;
-      const returned: CardAuthorizationRecord = {
-        ...a,
-        returnedAmount: (BigInt(a.returnedAmount) + plan.amount).toString(),
-        transferIds: [...a.transferIds, cmd.transferId],
-        activity: [
-          ...a.activity,
-          activity({ type: 'RETURN', amount: plan.amount.toString(), result: 'APPROVED', createdAt: cmd.now }),
-        ],
-        updatedAt: cmd.now,
-      };
-      return [event('CardAuthorizationReturned', state, returned)];
-    }
+    case 'RecordReturn':
+      return decideReturn(cmd, state);
+    default:
+      return unreachable(cmd);
   }
 }
 
-function reversed(a: CardAuthorizationRecord, reversalReason: ReversalReason, now: string): CardAuthorizationRecord {
+/**
+ * What an authorization request ends in: the hold the caller placed, or a decline. A hold placed while the card was
+ * ACTIVE stands if the card was frozen meanwhile (it passed before the freeze); if the card closed meanwhile it is
+ * declined and the caller voids the hold.
+ */
+function authorizationOutcome(
+  cmd: CommandOf<'RecordAuthorization'>,
+  card: CardSnapshot,
+): { hold: { fundingSourceId: string; transferId: string } } | { declineReason: DeclineReason } {
+  if (!cmd.hold)
+    return { declineReason: cmd.declineReason ?? screenAuthorization(card, cmd.currency) ?? 'INSUFFICIENT_FUNDS' };
+  if (card.state === 'CLOSED') return { declineReason: 'CARD_CLOSED' };
+  if (card.state === 'PENDING_KYC' || card.state === 'PENDING_ISSUE') return { declineReason: 'CARD_NOT_ACTIVE' };
+  return { hold: cmd.hold };
+}
+
+function decideRecordAuthorization(cmd: CommandOf<'RecordAuthorization'>, state: ExistingCard): CardEvent[] {
+  if (state.authorizations.has(cmd.authorizationId)) return [];
+  if (cmd.amount <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
+  const { card } = state;
+  const outcome = authorizationOutcome(cmd, card);
+  const head = { id: cmd.authorizationId, cardId: card.id, customerId: card.customerId };
+  const money = { amount: cmd.amount.toString(), currency: cmd.currency, merchant: cmd.merchant };
+  const tail = (result: AuthorizationActivity['result'], declineReason?: DeclineReason) => ({
+    clearedAmount: '0',
+    returnedAmount: '0',
+    latePresentment: false,
+    activity: [
+      activity({
+        type: 'AUTHORIZATION',
+        amount: cmd.amount.toString(),
+        result,
+        ...(declineReason ? { declineReason } : {}),
+        createdAt: cmd.now,
+      }),
+    ],
+    createdAt: cmd.now,
+    updatedAt: cmd.now,
+  });
+  const authorization: CardAuthorizationRecord =
+    'hold' in outcome
+      ? {
+          ...head,
+          status: 'APPROVED',
+          declineReason: null,
+          ...money,
+          fundingSourceId: outcome.hold.fundingSourceId,
+          holdTransferId: outcome.hold.transferId,
+          transferIds: [outcome.hold.transferId],
+          ...tail('APPROVED'),
+        }
+      : {
+          ...head,
+          status: 'DECLINED',
+          declineReason: outcome.declineReason,
+          ...money,
+          fundingSourceId: null,
+          holdTransferId: null,
+          transferIds: [],
+          ...tail('DECLINED', outcome.declineReason),
+        };
+  return [event('CardAuthorizationRecorded', state, authorization)];
+}
+
+function decideStartClearing(cmd: CommandOf<'StartClearing'>, state: ExistingCard): CardEvent[] {
+  const plan = clearingPlan(state, cmd.authorizationId, cmd.amount);
+  const open = state.clearings.get(cmd.authorizationId);
+  if (open) {
+    // The same clearing already decided elsewhere: join it (its legs are idempotent).
+    if (BigInt(open.amount) === plan.amount) return [];
+    const message = `a clearing of ${open.amount} is in progress for authorization ${cmd.authorizationId}`;
+    throw conflict('CLEARING_IN_PROGRESS', message);
+  }
+  const clearing = {
+    authorizationId: cmd.authorizationId,
+    amount: plan.amount.toString(),
+    latePresentment: cmd.latePresentment,
+    startedAt: cmd.now,
+  };
+  return [{ type: 'CardClearingStarted', data: { platformId: state.platformId, cardId: state.card.id, clearing } }];
+}
+
+function decideRecordClearing(cmd: CommandOf<'RecordClearing'>, state: ExistingCard): CardEvent[] {
+  const plan = clearingPlan(state, cmd.authorizationId, cmd.amount);
+  const a = plan.authorization;
+  const amount = cmd.amount.toString();
+  if (cmd.sequence !== undefined && cmd.sequence !== clearingsPosted(a))
+    throw invalid('INVALID_INPUT', `this clearing of ${a.id} was already recorded`, 'cardTransactionId');
+  if (!cmd.outcome.posted) {
+    const declineReason = cmd.outcome.declineReason;
+    const declined: ApprovedAuthorization = {
+      ...a,
+      activity: [
+        ...a.activity,
+        activity({ type: 'CLEARING', amount, result: 'DECLINED', declineReason, createdAt: cmd.now }),
+      ],
+      updatedAt: cmd.now,
+    };
+    return [event('CardClearingDeclined', state, declined)];
+  }
+  const late = cmd.outcome.latePresentment;
+  const rehold = cmd.outcome.rehold;
+  if (rehold && (late || rehold.amount <= 0n || cmd.amount + rehold.amount !== heldAmount(a)))
+    throw invalid('INVALID_INPUT', 'only the rest of a hold can be held again', 'amount');
+  const cleared: ApprovedAuthorization = {
+    ...a,
+    // Re-held rest: more clearings may follow (the hold expires or is released as before).
+    status: rehold ? 'APPROVED' : 'CLEARED',
+    clearedAmount: (BigInt(a.clearedAmount) + cmd.amount).toString(),
+    ...(rehold ? { holdTransferId: rehold.transferId, heldAmount: rehold.amount.toString() } : {}),
+    latePresentment: a.latePresentment || late,
+    transferIds: [...a.transferIds, ...cmd.outcome.transferIds, ...(rehold ? [rehold.transferId] : [])],
+    activity: [
+      ...a.activity,
+      activity({
+        type: 'CLEARING',
+        amount,
+        result: 'APPROVED',
+        ...(late ? { latePresentment: true } : {}),
+        createdAt: cmd.now,
+      }),
+    ],
+    updatedAt: cmd.now,
+  };
+  return [event('CardAuthorizationCleared', state, cleared)];
+}
+
+function decideReturn(cmd: CommandOf<'RecordReturn'>, state: ExistingCard): CardEvent[] {
+  const plan = returnPlan(state, cmd.authorizationId, cmd.amount);
+  const a = plan.authorization;
+  const returned: ApprovedAuthorization = {
+    ...a,
+    returnedAmount: (BigInt(a.returnedAmount) + plan.amount).toString(),
+    transferIds: [...a.transferIds, cmd.transferId],
+    activity: [
+      ...a.activity,
+      activity({ type: 'RETURN', amount: plan.amount.toString(), result: 'APPROVED', createdAt: cmd.now }),
+    ],
+    updatedAt: cmd.now,
+  };
+  return [event('CardAuthorizationReturned', state, returned)];
+}
+
+function reversed(a: ApprovedAuthorization, reversalReason: ReversalReason, now: string): CardAuthorizationRecord {
   return {
     ...a,
     status: 'REVERSED',
@@ -297,8 +339,10 @@ function reversed(a: CardAuthorizationRecord, reversalReason: ReversalReason, no
  * Closing a card: every authorization still holding funds ends REVERSED (the caller voids the holds),
  * except one whose clearing is in progress: that clearing takes the hold, as in-flight returns complete.
  */
-export function reverseOpenAuthorizations(state: CardAggregate, now: string): CardEvent[] {
-  const open = [...state.authorizations.values()].filter((a) => a.status === 'APPROVED' && !state.clearings.has(a.id));
+export function reverseOpenAuthorizations(state: ExistingCard, now: string): CardEvent[] {
+  const open = [...state.authorizations.values()].filter(
+    (a): a is ApprovedAuthorization => a.status === 'APPROVED' && !state.clearings.has(a.id),
+  );
   return open.map((a) => event('CardAuthorizationReversed', state, reversed(a, 'CARD_CLOSED', now)));
 }
 

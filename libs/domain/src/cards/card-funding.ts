@@ -1,11 +1,11 @@
-import { DomainError, type FieldError } from '../errors.js';
+import { invalid } from '../errors.js';
 import type { HolderAccount } from './card-types.js';
 
 /** At most this many funding sources per card (authorization tries them in order). */
 export const MAX_FUNDING_SOURCES = 10;
 
-const fail = (code: string, message: string, field: string) =>
-  new DomainError('invalid', code, message, { errors: [{ field, constraint: code, message } satisfies FieldError] });
+/** A refused funding source: its field names it. */
+const fail = (code: string, message: string, field: string) => invalid(code, message, field);
 
 /**
  * The funding-source rules: at least one, no repeats, each an open account of the cardholder, all

@@ -2,7 +2,13 @@ import { invalid } from '../errors.js';
 import { publicId } from '../ids.js';
 import { currency, toJsonNumber, type Currency } from '../money.js';
 import { uuidFromName } from '../webhooks/webhook-ids.js';
-import type { CardAuthorizationRecord, CardEvent, CardTransactionState, Tally } from './card-types.js';
+import type {
+  ApprovedAuthorization,
+  CardAuthorizationRecord,
+  CardEvent,
+  CardTransactionState,
+  Tally,
+} from './card-types.js';
 
 export type { CardTransactionState, Tally } from './card-types.js';
 
@@ -41,14 +47,14 @@ export function cardTransactionStatus(t: CardTransactionState): CardTransactionS
 const last = (a: CardAuthorizationRecord) => a.activity[a.activity.length - 1]!;
 const tally = (t: Tally, amount: bigint): Tally => ({ count: t.count + 1, total: t.total + amount });
 
-function opened(a: CardAuthorizationRecord): CardTransactionState {
+function opened(a: ApprovedAuthorization): CardTransactionState {
   const amount = BigInt(a.amount);
   return {
     id: cardTransactionIdOf(a.id),
     authorizationId: a.id,
     cardId: a.cardId,
     customerId: a.customerId,
-    accountId: a.fundingSourceId!,
+    accountId: a.fundingSourceId,
     currency: a.currency,
     merchant: a.merchant,
     authorizedAmount: amount,

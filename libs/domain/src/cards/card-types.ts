@@ -1,4 +1,5 @@
 import type { ResourceAbandoned } from '../claims/claim.js';
+import type { Unset } from '../decider.js';
 import type { InternalAccountRecord, KycStatus } from '../customer/customer.js';
 import type { CardBrand } from './card-issuer.js';
 
@@ -64,19 +65,13 @@ export interface AuthorizationActivity {
 }
 
 /** An authorization as the card stream keeps it (amounts as decimal strings, ledger ids inside). */
-export interface CardAuthorizationRecord {
+interface AuthorizationFields {
   id: string;
   cardId: string;
   customerId: string;
-  status: AuthorizationStatus;
-  declineReason: DeclineReason | null;
   amount: string;
   currency: string;
   merchant: Merchant;
-  /** The funding source that approved it (holds, pays and receives refunds). */
-  fundingSourceId: string | null;
-  /** The pending ledger transfer placed on approval (after a partial clearing: the one holding the rest). */
-  holdTransferId: string | null;
   /** What `holdTransferId` holds when a partial clearing re-held the rest (absent: the authorized amount). */
   heldAmount?: string;
   /** Every ledger transfer this authorization created, for audit. */
@@ -88,6 +83,26 @@ export interface CardAuthorizationRecord {
   createdAt: string;
   updatedAt: string;
 }
+
+/** An authorization that placed a hold: it opened a card transaction (cleared or reversed since, maybe). */
+export interface ApprovedAuthorization extends AuthorizationFields {
+  status: 'APPROVED' | 'CLEARED' | 'REVERSED';
+  declineReason: null;
+  /** The funding source that approved it (holds, pays and receives refunds). */
+  fundingSourceId: string;
+  /** The pending ledger transfer placed on approval (after a partial clearing: the one holding the rest). */
+  holdTransferId: string;
+}
+
+/** An authorization refused: no hold, no transaction. */
+export interface DeclinedAuthorization extends AuthorizationFields {
+  status: 'DECLINED';
+  declineReason: DeclineReason;
+  fundingSourceId: null;
+  holdTransferId: null;
+}
+
+export type CardAuthorizationRecord = ApprovedAuthorization | DeclinedAuthorization;
 
 /** A card transaction as folded from the card stream (see card-transaction.ts). */
 export interface Tally {
@@ -120,16 +135,20 @@ export interface CardTransactionState {
   updatedAt: string;
 }
 
-export interface CardAggregate {
-  exists: boolean;
+/** What a card stream holds from the card's creation on. */
+interface CardRecord {
+  platformId: string;
+  /** The holder's EMBEDDED_WALLET account whose sessions sign changes to this card. */
+  walletAccountId: string;
+  issuanceSeed: string;
+  card: CardSnapshot;
+}
+
+/** What every card stream holds, before the card's creation too (empty then). */
+interface CardHoldings {
   /** A claim this id made was taken over before the card was created: it never will be. */
   abandoned?: boolean;
-  platformId?: string;
   sandbox: boolean;
-  /** The holder's EMBEDDED_WALLET account whose sessions sign changes to this card. */
-  walletAccountId?: string;
-  issuanceSeed?: string;
-  card?: CardSnapshot;
   authorizations: Map<string, CardAuthorizationRecord>;
   /** The approved authorizations as the public API's CardTransactions, by `CardTransaction:<uuid>`. */
   transactions: Map<string, CardTransactionState>;
@@ -138,6 +157,11 @@ export interface CardAggregate {
   /** Clearings decided on this stream whose ledger legs may not be posted yet, by authorization id. */
   clearings: Map<string, ClearingIntent>;
 }
+
+/** A card created (closed or not). */
+export type ExistingCard = { exists: true } & CardRecord & CardHoldings;
+
+export type CardAggregate = ({ exists: false } & Unset<CardRecord> & CardHoldings) | ExistingCard;
 
 /**
  * A clearing reserved on the card stream before the ledger moves: the decision is taken with the

@@ -1,4 +1,4 @@
-import type { Decider } from '../decider.js';
+import { unreachable, type Decider } from '../decider.js';
 import { DomainError, conflict, notFound } from '../errors.js';
 import { decideAuthorization, reverseOpenAuthorizations } from './card-authorization.js';
 import { evolveCardTransactions } from './card-transaction.js';
@@ -11,6 +11,7 @@ import type {
   CardEvent,
   CardSnapshot,
   CardState,
+  ExistingCard,
   RequestedCardState,
 } from './card-types.js';
 
@@ -62,74 +63,85 @@ const initialState = (): CardAggregate => ({
   clearings: new Map(),
 });
 
-function requireCard(state: CardAggregate): CardSnapshot {
-  if (!state.exists || !state.card) throw notFound('CARD', state.card?.id ?? 'unknown');
-  return state.card;
+/** The card the stream holds, or not found. */
+export function requireCard(state: CardAggregate): ExistingCard {
+  if (!state.exists) throw notFound('CARD', 'unknown');
+  return state;
 }
 
-function stateChanged(state: CardAggregate, card: CardSnapshot): CardEvent {
+function stateChanged(state: ExistingCard, card: CardSnapshot): CardEvent {
   return {
     type: 'CardStateChanged',
-    data: { platformId: state.platformId!, cardId: card.id, previousState: state.card!.state, card },
+    data: { platformId: state.platformId, cardId: card.id, previousState: state.card.state, card },
   };
 }
 
-// eslint-disable-next-line max-lines-per-function -- 99 lines, to be split
 function decide(cmd: CardCommand, state: CardAggregate): CardEvent[] {
-  if (cmd.type === 'CreateCard') {
-    if (state.exists || state.abandoned) throw conflict('CARD_EXISTS', `card ${cmd.cardId} already exists`);
-    if (cmd.holderKycStatus !== 'APPROVED' && cmd.holderKycStatus !== 'PENDING') {
-      throw new DomainError(
-        'invalid',
-        'CARDHOLDER_KYC_NOT_APPROVED',
-        `the cardholder's KYC is ${cmd.holderKycStatus}; a card needs an approved (or pending) holder`,
-        {
-          errors: [
-            {
-              field: 'customerId',
-              constraint: 'CARDHOLDER_KYC_NOT_APPROVED',
-              message: `kycStatus is ${cmd.holderKycStatus}`,
-            },
-          ],
-        },
-      );
-    }
-    const currency = checkFundingSources(cmd.fundingSources, cmd.holderAccounts);
-    const walletAccountId = owningWalletAccount(cmd.holderAccounts, currency);
-    const { issuerRef, brand } = requestedCardDetails(cmd.issuanceSeed);
-    const card: CardSnapshot = {
-      id: cmd.cardId,
-      customerId: cmd.customerId,
-      state: cmd.holderKycStatus === 'APPROVED' ? 'PENDING_ISSUE' : 'PENDING_KYC',
-      stateReason: null,
-      form: 'VIRTUAL',
-      fundingSources: [...cmd.fundingSources],
-      platformCardId: cmd.platformCardId,
-      brand,
-      last4: null,
-      expMonth: null,
-      expYear: null,
-      panEmbedUrl: null,
-      currency,
-      issuerRef,
-      createdAt: cmd.now,
-      updatedAt: cmd.now,
-    };
-    return [
-      {
-        type: 'CardCreated',
-        data: {
-          platformId: cmd.platformId,
-          cardId: cmd.cardId,
-          walletAccountId,
-          issuanceSeed: cmd.issuanceSeed,
-          sandbox: cmd.sandbox,
-          card,
-        },
-      },
-    ];
+  if (cmd.type === 'CreateCard') return decideCreate(cmd, state);
+  const existing = requireCard(state);
+  switch (cmd.type) {
+    case 'ApproveHolderKyc':
+    case 'CompleteIssuance':
+    case 'CloseCardByService':
+      return decideLifecycle(cmd, existing);
+    case 'UpdateCard':
+      return decideUpdate(cmd, existing);
+    default:
+      return decideAuthorization(cmd, existing);
   }
-  const card = requireCard(state);
+}
+
+type CommandOf<T extends CardCommand['type']> = Extract<CardCommand, { type: T }>;
+
+function decideCreate(cmd: CommandOf<'CreateCard'>, state: CardAggregate): CardEvent[] {
+  if (state.exists || state.abandoned) throw conflict('CARD_EXISTS', `card ${cmd.cardId} already exists`);
+  if (cmd.holderKycStatus !== 'APPROVED' && cmd.holderKycStatus !== 'PENDING') {
+    throw new DomainError(
+      'invalid',
+      'CARDHOLDER_KYC_NOT_APPROVED',
+      `the cardholder's KYC is ${cmd.holderKycStatus}; a card needs an approved (or pending) holder`,
+      {
+        errors: [
+          {
+            field: 'customerId',
+            constraint: 'CARDHOLDER_KYC_NOT_APPROVED',
+            message: `kycStatus is ${cmd.holderKycStatus}`,
+          },
+        ],
+      },
+    );
+  }
+  const currency = checkFundingSources(cmd.fundingSources, cmd.holderAccounts);
+  const walletAccountId = owningWalletAccount(cmd.holderAccounts, currency);
+  const { issuerRef, brand } = requestedCardDetails(cmd.issuanceSeed);
+  const card: CardSnapshot = {
+    id: cmd.cardId,
+    customerId: cmd.customerId,
+    state: cmd.holderKycStatus === 'APPROVED' ? 'PENDING_ISSUE' : 'PENDING_KYC',
+    stateReason: null,
+    form: 'VIRTUAL',
+    fundingSources: [...cmd.fundingSources],
+    platformCardId: cmd.platformCardId,
+    brand,
+    last4: null,
+    expMonth: null,
+    expYear: null,
+    panEmbedUrl: null,
+    currency,
+    issuerRef,
+    createdAt: cmd.now,
+    updatedAt: cmd.now,
+  };
+  const { platformId, cardId, issuanceSeed, sandbox } = cmd;
+  return [{ type: 'CardCreated', data: { platformId, cardId, walletAccountId, issuanceSeed, sandbox, card } }];
+}
+
+/** The service's steps of the card's life: issuance after KYC, the issuer's answer, closing for a deleted holder. */
+function decideLifecycle(
+  cmd: CommandOf<'ApproveHolderKyc' | 'CompleteIssuance' | 'CloseCardByService'>,
+  state: ExistingCard,
+): CardEvent[] {
+  const { card } = state;
   switch (cmd.type) {
     case 'ApproveHolderKyc':
       // Timers and reactions may arrive twice or late: anything but PENDING_KYC is already past this step.
@@ -138,24 +150,11 @@ function decide(cmd: CardCommand, state: CardAggregate): CardEvent[] {
     case 'CompleteIssuance': {
       if (card.state !== 'PENDING_ISSUE') return [];
       if (state.sandbox && sandboxIssuerRejects(card.platformCardId)) {
-        return [
-          stateChanged(state, {
-            ...card,
-            state: 'CLOSED',
-            stateReason: 'ISSUER_REJECTED',
-            fundingSources: [],
-            updatedAt: cmd.now,
-          }),
-        ];
+        const rejected = { stateReason: 'ISSUER_REJECTED' as const, fundingSources: [], updatedAt: cmd.now };
+        return [stateChanged(state, { ...card, state: 'CLOSED', ...rejected })];
       }
-      return [
-        stateChanged(state, {
-          ...card,
-          ...issuedCardDetails(state.issuanceSeed!, cmd.now),
-          state: 'ACTIVE',
-          updatedAt: cmd.now,
-        }),
-      ];
+      const issued = issuedCardDetails(state.issuanceSeed, cmd.now);
+      return [stateChanged(state, { ...card, ...issued, state: 'ACTIVE', updatedAt: cmd.now })];
     }
     case 'CloseCardByService': {
       if (card.state === 'CLOSED') return [];
@@ -168,18 +167,13 @@ function decide(cmd: CardCommand, state: CardAggregate): CardEvent[] {
       };
       return [stateChanged(state, closed), ...reverseOpenAuthorizations(state, cmd.now)];
     }
-    case 'UpdateCard':
-      return decideUpdate(cmd, state, card);
     default:
-      return decideAuthorization(cmd, state);
+      return unreachable(cmd);
   }
 }
 
-function decideUpdate(
-  cmd: Extract<CardCommand, { type: 'UpdateCard' }>,
-  state: CardAggregate,
-  card: CardSnapshot,
-): CardEvent[] {
+function decideUpdate(cmd: CommandOf<'UpdateCard'>, state: ExistingCard): CardEvent[] {
+  const { card, platformId } = state;
   // A spent request is refused before the card's state is looked at (a replay must not learn it).
   if (cmd.requestId !== undefined && state.signedRequests.has(cmd.requestId)) throw requestAlreadyUsed();
   requireCardChanges(cmd);
@@ -190,7 +184,7 @@ function decideUpdate(
     throw invalidTransition('CLOSED', 'new funding sources');
   const events: CardEvent[] = [];
   if (cmd.requestId !== undefined) {
-    const data = { platformId: state.platformId!, cardId: card.id, requestId: cmd.requestId };
+    const data = { platformId, cardId: card.id, requestId: cmd.requestId };
     events.push({ type: 'SignedRequestApplied', data });
   }
   let current = card;
@@ -204,7 +198,7 @@ function decideUpdate(
       events.push({
         type: 'CardFundingSourcesChanged',
         data: {
-          platformId: state.platformId!,
+          platformId,
           cardId: card.id,
           previousFundingSources: card.fundingSources,
           card: current,
@@ -219,7 +213,7 @@ function decideUpdate(
         : { ...current, state: cmd.state, updatedAt: cmd.now };
     events.push({
       type: 'CardStateChanged',
-      data: { platformId: state.platformId!, cardId: card.id, previousState: card.state, card: next },
+      data: { platformId, cardId: card.id, previousState: card.state, card: next },
     });
     if (cmd.state === 'CLOSED') events.push(...reverseOpenAuthorizations(state, cmd.now));
   }
@@ -240,29 +234,24 @@ export function toCardResource(card: CardSnapshot): CardResource {
   return resource as CardResource;
 }
 
-/** Mutates in place (see Decider): every event carries the full snapshot it leaves behind. */
+/**
+ * Every card event carries the full snapshot it leaves behind. The card and its signed requests are new values after
+ * each event; the authorizations, transactions and clearings (a card's whole history of them) are updated in place
+ * (see Decider), as copying them for every event would make folding a card's stream quadratic.
+ */
 function evolve(state: CardAggregate, event: CardEvent): CardAggregate {
   switch (event.type) {
-    case 'CardCreated':
-      return {
-        ...state,
-        exists: true,
-        platformId: event.data.platformId,
-        sandbox: event.data.sandbox,
-        walletAccountId: event.data.walletAccountId,
-        issuanceSeed: event.data.issuanceSeed,
-        card: event.data.card,
-      };
+    case 'CardCreated': {
+      const { platformId, sandbox, walletAccountId, issuanceSeed, card } = event.data;
+      return { ...state, exists: true, platformId, sandbox, walletAccountId, issuanceSeed, card };
+    }
     case 'CardStateChanged':
     case 'CardFundingSourcesChanged':
-      state.card = event.data.card;
-      return state;
+      return state.exists ? { ...state, card: event.data.card } : state;
     case 'ResourceAbandoned':
-      state.abandoned = true;
-      return state;
+      return { ...state, abandoned: true };
     case 'SignedRequestApplied':
-      state.signedRequests.add(event.data.requestId);
-      return state;
+      return { ...state, signedRequests: new Set(state.signedRequests).add(event.data.requestId) };
     case 'CardClearingStarted':
       state.clearings.set(event.data.clearing.authorizationId, event.data.clearing);
       return state;

@@ -1,5 +1,5 @@
-import { createdFrom, type Decider } from '../decider.js';
-import { DomainError, conflict, invalid } from '../errors.js';
+import { createdFrom, unreachable, type Decider, type Unset } from '../decider.js';
+import { conflict, invalid } from '../errors.js';
 
 /**
  * A bulk customer import: the rows of an uploaded CSV file, then the outcome of each row. The rows
@@ -44,13 +44,19 @@ export interface RowOutcome {
 /** The webhook at the end carries the first errors up to this size; GET on the job lists them all. */
 export const WEBHOOK_ERRORS_BUDGET_BYTES = 256 * 1024;
 
-export interface BulkImportState {
-  exists: boolean;
-  jobId?: string;
-  platformId?: string;
-  columns: string[];
+/** What an import's stream holds from its creation on. */
+interface BulkImportRecord {
+  jobId: string;
+  platformId: string;
   /** The actor that uploaded the file: the rows' customers are created on its behalf. */
-  requestedBy?: string;
+  requestedBy: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What every import's stream holds, before its creation too (empty then). */
+interface BulkImportHoldings {
+  columns: string[];
   /** Rows per chunk, in order: chunk k is the stream's event at revision k + 1. */
   chunks: number[];
   received: number;
@@ -59,14 +65,17 @@ export interface BulkImportState {
   processed: number;
   successful: number;
   failed: number;
+  /** Set once the import is accepted. */
   status?: BulkImportStatus;
-  createdAt?: string;
-  updatedAt?: string;
   completedAt?: string;
   errorSample: BulkImportErrorEntry[];
   errorSampleBytes: number;
   errorsTruncated: boolean;
 }
+
+export type ExistingBulkImport = { exists: true } & BulkImportRecord & BulkImportHoldings;
+
+export type BulkImportState = ({ exists: false } & Unset<BulkImportRecord> & BulkImportHoldings) | ExistingBulkImport;
 
 export type BulkImportEvent =
   | {
@@ -133,92 +142,115 @@ const initialState = (): BulkImportState => ({
 const isFinished = (state: BulkImportState) => state.status === 'COMPLETED' || state.status === 'FAILED';
 
 const notAccepting = () =>
-  new DomainError('conflict', 'INVALID_STATE_TRANSITION', 'the import was already accepted; no rows can be added');
+  conflict('INVALID_STATE_TRANSITION', 'the import was already accepted; no rows can be added');
 
-function errorEntry(outcome: RowOutcome): BulkImportErrorEntry {
-  const { code, message, details } = outcome.error!;
+type FailedRow = RowOutcome & { error: NonNullable<RowOutcome['error']> };
+
+const isFailed = (outcome: RowOutcome): outcome is FailedRow => outcome.error !== undefined;
+
+function errorEntry(outcome: FailedRow): BulkImportErrorEntry {
+  const { code, message, details } = outcome.error;
   return { correlationId: outcome.correlationId, line: outcome.line, code, message, ...(details ? { details } : {}) };
 }
 
-// eslint-disable-next-line max-lines-per-function -- 71 lines, to be split
 function decide(cmd: BulkImportCommand, state: BulkImportState): BulkImportEvent[] {
   if (cmd.type === 'CreateImport') {
     if (state.exists) throw conflict('CONFLICT', `import ${cmd.jobId} already exists`);
     return [{ type: 'BulkImportCreated', data: createdFrom(cmd) }];
   }
   if (!state.exists) throw invalid('INVALID_STATE_TRANSITION', 'the import does not exist');
-  const ids = { jobId: state.jobId!, platformId: state.platformId! };
   switch (cmd.type) {
     case 'AddRows':
-      if (state.accepted) throw notAccepting();
-      if (cmd.rows.length === 0) return [];
-      return [{ type: 'BulkImportRowsAdded', data: { ...ids, first: state.received, rows: cmd.rows } }];
     case 'AcceptImport':
-      if (state.accepted) return [];
-      if (state.received === 0) throw invalid('INVALID_INPUT', 'the file has no customer rows', 'file');
-      return [
-        {
-          type: 'BulkImportAccepted',
-          data: { ...ids, total: state.received, createdAt: state.createdAt!, acceptedAt: cmd.now },
-        },
-      ];
-    case 'RecordOutcomes': {
-      if (!state.accepted) throw invalid('INVALID_STATE_TRANSITION', 'the import was not accepted yet');
-      if (cmd.first > state.processed)
-        throw conflict(
-          'INVALID_STATE_TRANSITION',
-          `outcomes from row ${cmd.first} leave a gap after ${state.processed}`,
-        );
-      if (cmd.first + cmd.outcomes.length > state.total)
-        throw invalid('INVALID_STATE_TRANSITION', `the import has ${state.total} rows`);
-      // Outcomes already recorded (a run after a crash) are not counted again.
-      const fresh = cmd.outcomes.slice(state.processed - cmd.first);
-      if (fresh.length === 0) return [];
-      const errors = fresh.filter((o) => o.error).map(errorEntry);
-      return [
-        {
-          type: 'BulkImportRowsProcessed',
-          data: {
-            ...ids,
-            first: state.processed,
-            count: fresh.length,
-            successful: fresh.length - errors.length,
-            failed: errors.length,
-            errors,
-            processedAt: cmd.now,
-          },
-        },
-      ];
-    }
-    case 'FinishImport': {
-      if (isFinished(state)) return [];
-      if (!state.accepted || state.processed < state.total)
-        throw conflict('INVALID_STATE_TRANSITION', `${state.processed} of ${state.total} rows have an outcome`);
-      const progress = progressOf(state);
-      return [
-        {
-          type: 'BulkImportFinished',
-          data: {
-            ...ids,
-            status: state.successful === 0 ? 'FAILED' : 'COMPLETED',
-            progress,
-            errors: state.errorSample,
-            errorsTruncated: state.errorsTruncated,
-            createdAt: state.createdAt!,
-            completedAt: cmd.now,
-          },
-        },
-      ];
-    }
+      return decideUpload(cmd, state);
+    case 'RecordOutcomes':
+      return decideOutcomes(cmd, state);
+    case 'FinishImport':
+      return decideFinish(cmd, state);
+    default:
+      return unreachable(cmd);
   }
 }
 
+type CommandOf<T extends BulkImportCommand['type']> = Extract<BulkImportCommand, { type: T }>;
+
+const idsOf = (state: ExistingBulkImport) => ({ jobId: state.jobId, platformId: state.platformId });
+
+/** The file's rows, appended while it is read, then the import accepted with their total. */
+function decideUpload(cmd: CommandOf<'AddRows' | 'AcceptImport'>, state: ExistingBulkImport): BulkImportEvent[] {
+  const ids = idsOf(state);
+  if (cmd.type === 'AddRows') {
+    if (state.accepted) throw notAccepting();
+    if (cmd.rows.length === 0) return [];
+    return [{ type: 'BulkImportRowsAdded', data: { ...ids, first: state.received, rows: cmd.rows } }];
+  }
+  if (state.accepted) return [];
+  if (state.received === 0) throw invalid('INVALID_INPUT', 'the file has no customer rows', 'file');
+  const accepted = { ...ids, total: state.received, createdAt: state.createdAt, acceptedAt: cmd.now };
+  return [{ type: 'BulkImportAccepted', data: accepted }];
+}
+
+function decideOutcomes(cmd: CommandOf<'RecordOutcomes'>, state: ExistingBulkImport): BulkImportEvent[] {
+  if (!state.accepted) throw invalid('INVALID_STATE_TRANSITION', 'the import was not accepted yet');
+  if (cmd.first > state.processed)
+    throw conflict('INVALID_STATE_TRANSITION', `outcomes from row ${cmd.first} leave a gap after ${state.processed}`);
+  if (cmd.first + cmd.outcomes.length > state.total)
+    throw invalid('INVALID_STATE_TRANSITION', `the import has ${state.total} rows`);
+  // Outcomes already recorded (a run after a crash) are not counted again.
+  const fresh = cmd.outcomes.slice(state.processed - cmd.first);
+  if (fresh.length === 0) return [];
+  const errors = fresh.filter(isFailed).map(errorEntry);
+  return [
+    {
+      type: 'BulkImportRowsProcessed',
+      data: {
+        ...idsOf(state),
+        first: state.processed,
+        count: fresh.length,
+        successful: fresh.length - errors.length,
+        failed: errors.length,
+        errors,
+        processedAt: cmd.now,
+      },
+    },
+  ];
+}
+
+function decideFinish(cmd: CommandOf<'FinishImport'>, state: ExistingBulkImport): BulkImportEvent[] {
+  if (isFinished(state)) return [];
+  if (!state.accepted || state.processed < state.total)
+    throw conflict('INVALID_STATE_TRANSITION', `${state.processed} of ${state.total} rows have an outcome`);
+  const progress = progressOf(state);
+  return [
+    {
+      type: 'BulkImportFinished',
+      data: {
+        ...idsOf(state),
+        status: state.successful === 0 ? 'FAILED' : 'COMPLETED',
+        progress,
+        errors: state.errorSample,
+        errorsTruncated: state.errorsTruncated,
+        createdAt: state.createdAt,
+        completedAt: cmd.now,
+      },
+    },
+  ];
+}
+
 function evolve(state: BulkImportState, event: BulkImportEvent): BulkImportState {
+  if (event.type === 'BulkImportCreated') {
+    const { jobId, platformId, columns, requestedBy, createdAt } = event.data;
+    return { ...state, exists: true, jobId, platformId, columns, requestedBy, createdAt, updatedAt: createdAt };
+  }
+  // The other events are only ever appended to a created import's stream.
+  return state.exists ? evolveExisting(state, event) : state;
+}
+
+function evolveExisting(
+  state: ExistingBulkImport,
+  event: Exclude<BulkImportEvent, { type: 'BulkImportCreated' }>,
+): ExistingBulkImport {
   switch (event.type) {
-    case 'BulkImportCreated': {
-      const { jobId, platformId, columns, requestedBy, createdAt } = event.data;
-      return { ...state, exists: true, jobId, platformId, columns, requestedBy, createdAt, updatedAt: createdAt };
-    }
     case 'BulkImportRowsAdded':
       return {
         ...state,

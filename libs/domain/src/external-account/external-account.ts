@@ -1,5 +1,5 @@
 import type { ResourceAbandoned } from '../claims/claim.js';
-import type { Decider } from '../decider.js';
+import type { Decider, Unset } from '../decider.js';
 import { conflict, notFound } from '../errors.js';
 
 /**
@@ -41,30 +41,19 @@ export interface ExternalAccountSnapshot {
   updatedAt: string;
 }
 
-export interface ExternalAccountState {
-  exists: boolean;
-  /** A claim this id made was taken over before the account was created: it never will be. */
-  abandoned?: boolean;
-  id?: string;
-  platformId?: string;
-  /** Absent: the account is the platform's own. */
-  customerId?: string;
-  currency?: string;
-  status?: ExternalAccountStatus;
-  accountInfo?: AccountInfo;
-  /**
-   * The identifier whose last three digits select sandbox outcomes (account number, IBAN, CLABE, phone,
-   * address...); empty when the account type's identifying fields are optional and none was given.
-   */
-  primaryIdentifier?: string;
-  beneficiaryVerificationStatus?: string;
-  platformAccountId?: string;
-  defaultUmaDepositAccount?: boolean;
-  beneficiary?: Beneficiary;
-  beneficiaryVerifiedData?: { fullName: string };
-  createdAt?: string;
-  updatedAt?: string;
-}
+/**
+ * An account added (deleted or not): its snapshot's fields. `primaryIdentifier` selects sandbox outcomes by its last
+ * three digits (account number, IBAN, CLABE, phone, address...); empty when the account type's identifying fields are
+ * optional and none was given. `defaultUmaDepositAccount` is absent in events from before it existed.
+ */
+export type ExistingExternalAccount = { exists: true; abandoned?: boolean } & Omit<
+  ExternalAccountSnapshot,
+  'defaultUmaDepositAccount'
+> & { defaultUmaDepositAccount?: boolean };
+
+export type ExternalAccountState =
+  | ({ exists: false; abandoned?: boolean } & Unset<Omit<ExistingExternalAccount, 'exists' | 'abandoned'>>)
+  | ExistingExternalAccount;
 
 export type ExternalAccountEvent =
   | {
@@ -116,31 +105,36 @@ export type ExternalAccountCommand =
 const initialState = (): ExternalAccountState => ({ exists: false });
 
 /** The full resource as of the state, for event snapshots. */
-export function externalAccountSnapshot(state: ExternalAccountState): ExternalAccountSnapshot {
+export function externalAccountSnapshot(state: ExistingExternalAccount): ExternalAccountSnapshot {
   return {
-    id: state.id!,
-    platformId: state.platformId!,
+    id: state.id,
+    platformId: state.platformId,
     ...(state.customerId ? { customerId: state.customerId } : {}),
-    currency: state.currency!,
-    status: state.status!,
-    accountInfo: state.accountInfo!,
-    primaryIdentifier: state.primaryIdentifier!,
+    currency: state.currency,
+    status: state.status,
+    accountInfo: state.accountInfo,
+    primaryIdentifier: state.primaryIdentifier,
     ...(state.platformAccountId !== undefined ? { platformAccountId: state.platformAccountId } : {}),
     defaultUmaDepositAccount: state.defaultUmaDepositAccount ?? false,
     ...(state.beneficiary ? { beneficiary: state.beneficiary } : {}),
-    beneficiaryVerificationStatus: state.beneficiaryVerificationStatus as BeneficiaryVerificationStatus,
+    beneficiaryVerificationStatus: state.beneficiaryVerificationStatus,
     ...(state.beneficiaryVerifiedData ? { beneficiaryVerifiedData: state.beneficiaryVerifiedData } : {}),
-    createdAt: state.createdAt!,
-    updatedAt: state.updatedAt!,
+    createdAt: state.createdAt,
+    updatedAt: state.updatedAt,
   };
 }
 
-/** The ids the events of a live account carry (its owner's, for a customer's account); a 404 for a deleted one. */
-function liveAccountIds(state: ExternalAccountState) {
+/** The account, added and not deleted, or not found. */
+function requireLive(state: ExternalAccountState): ExistingExternalAccount {
   if (!state.exists || state.status === 'DELETED') throw notFound('EXTERNAL_ACCOUNT', state.id ?? 'unknown');
+  return state;
+}
+
+/** The ids the events of a live account carry (its owner's, for a customer's account). */
+function accountIds(state: ExistingExternalAccount) {
   return {
-    externalAccountId: state.id!,
-    platformId: state.platformId!,
+    externalAccountId: state.id,
+    platformId: state.platformId,
     ...(state.customerId ? { customerId: state.customerId } : {}),
   };
 }
@@ -170,10 +164,11 @@ function decide(cmd: ExternalAccountCommand, state: ExternalAccountState): Exter
       ];
     }
     case 'SetDefaultUmaDepositAccount': {
-      const ids = liveAccountIds(state);
+      const live = requireLive(state);
+      const ids = accountIds(live);
       if ((state.defaultUmaDepositAccount ?? false) === cmd.value) return [];
       const changes = { defaultUmaDepositAccount: cmd.value };
-      const account = { ...externalAccountSnapshot(state), ...changes, updatedAt: cmd.now };
+      const account = { ...externalAccountSnapshot(live), ...changes, updatedAt: cmd.now };
       return [
         {
           type: 'ExternalAccountUpdated',
@@ -182,8 +177,9 @@ function decide(cmd: ExternalAccountCommand, state: ExternalAccountState): Exter
       ];
     }
     case 'DeleteExternalAccount': {
-      const ids = liveAccountIds(state);
-      const account = { ...externalAccountSnapshot(state), status: 'DELETED' as const, updatedAt: cmd.now };
+      const live = requireLive(state);
+      const ids = accountIds(live);
+      const account = { ...externalAccountSnapshot(live), status: 'DELETED' as const, updatedAt: cmd.now };
       return [
         {
           type: 'ExternalAccountDeleted',
@@ -199,9 +195,9 @@ function evolve(state: ExternalAccountState, event: ExternalAccountEvent): Exter
     case 'ExternalAccountCreated':
       return { exists: true, ...event.data.account };
     case 'ExternalAccountUpdated':
-      return { ...state, ...event.data.changes, updatedAt: event.data.updatedAt };
+      return state.exists ? { ...state, ...event.data.changes, updatedAt: event.data.updatedAt } : state;
     case 'ExternalAccountDeleted':
-      return { ...state, status: 'DELETED', updatedAt: event.data.deletedAt };
+      return state.exists ? { ...state, status: 'DELETED', updatedAt: event.data.deletedAt } : state;
     case 'ResourceAbandoned':
       return { ...state, abandoned: true };
   }

@@ -32,10 +32,9 @@ export interface InvitationSnapshot {
   cancelledAt?: string;
 }
 
-export interface InvitationState {
-  exists: boolean;
-  invitation?: InvitationSnapshot;
-}
+export type ExistingInvitation = { exists: true; invitation: InvitationSnapshot };
+
+export type InvitationState = { exists: false; invitation?: undefined } | ExistingInvitation;
 
 export type InvitationEvent =
   | { type: 'InvitationCreated'; data: { code: string; platformId: string; invitation: InvitationSnapshot } }

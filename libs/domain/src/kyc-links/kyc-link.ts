@@ -15,17 +15,20 @@ export const KYC_LINK_PROVIDER = 'HOSTED';
 
 export type KycLinkStatus = 'ACTIVE' | 'COMPLETED' | 'EXPIRED';
 
-export interface KycLinkState {
-  exists: boolean;
-  linkId?: string;
-  platformId?: string;
-  customerId?: string;
-  secretHash?: string;
+/** A link issued (and maybe completed); before its first event the stream holds none. */
+export interface IssuedKycLink {
+  exists: true;
+  linkId: string;
+  platformId: string;
+  customerId: string;
+  secretHash: string;
   redirectUri?: string;
-  createdAt?: string;
-  expiresAt?: string;
+  createdAt: string;
+  expiresAt: string;
   completedAt?: string;
 }
+
+export type KycLinkState = { exists: false } | IssuedKycLink;
 
 export type KycLinkEvent =
   | {
@@ -65,16 +68,23 @@ export function parseKycToken(token: string): { linkId: string; secret: string }
 export const kycToken = (linkId: string, secret: string) => `kyc_${linkId}_${secret}`;
 
 /** The link's status at `now` (expiry is not an event: a link is expired once the clock passed `expiresAt`). */
-export function kycLinkStatus(state: KycLinkState, now: string): KycLinkStatus {
+export function kycLinkStatus(state: IssuedKycLink, now: string): KycLinkStatus {
   if (state.completedAt) return 'COMPLETED';
-  return Date.parse(now) >= Date.parse(state.expiresAt!) ? 'EXPIRED' : 'ACTIVE';
+  return Date.parse(now) >= Date.parse(state.expiresAt) ? 'EXPIRED' : 'ACTIVE';
 }
 
 /** A link that is unknown, or whose secret does not match, looks the same to the holder: not found. */
-const linkNotFound = () => new DomainError('not_found', 'KYC_LINK_NOT_FOUND', 'this verification link is not valid');
+export const linkNotFound = () =>
+  new DomainError('not_found', 'KYC_LINK_NOT_FOUND', 'this verification link is not valid');
+
+/** The link the stream holds, or not found. */
+export function issuedLink(state: KycLinkState): IssuedKycLink {
+  if (!state.exists) throw linkNotFound();
+  return state;
+}
 
 /** Whether `secretHash` is the link's (compared in constant time). */
-export function kycSecretMatches(state: KycLinkState, secretHash: string): boolean {
+export function kycSecretMatches(state: KycLinkState, secretHash: string): state is IssuedKycLink {
   if (!state.exists || !state.secretHash) return false;
   const a = Buffer.from(state.secretHash, 'hex');
   const b = Buffer.from(secretHash, 'hex');
@@ -82,7 +92,7 @@ export function kycSecretMatches(state: KycLinkState, secretHash: string): boole
 }
 
 export const kycLinkDecider: Decider<KycLinkState, KycLinkCommand, KycLinkEvent> = {
-  initialState: () => ({ exists: false }),
+  initialState: (): KycLinkState => ({ exists: false }),
 
   decide(command, state) {
     switch (command.type) {
@@ -117,9 +127,9 @@ export const kycLinkDecider: Decider<KycLinkState, KycLinkCommand, KycLinkEvent>
           {
             type: 'KycLinkCompleted',
             data: {
-              linkId: state.linkId!,
-              platformId: state.platformId!,
-              customerId: state.customerId!,
+              linkId: state.linkId,
+              platformId: state.platformId,
+              customerId: state.customerId,
               completedAt: command.now,
             },
           },
@@ -133,7 +143,7 @@ export const kycLinkDecider: Decider<KycLinkState, KycLinkCommand, KycLinkEvent>
       case 'KycLinkIssued':
         return { exists: true, ...event.data };
       case 'KycLinkCompleted':
-        return { ...state, completedAt: event.data.completedAt };
+        return state.exists ? { ...state, completedAt: event.data.completedAt } : state;
     }
   },
 };

@@ -3,6 +3,7 @@ import { deciderSpec } from '../testing/decider-spec.js';
 import {
   KYC_LINK_TTL_MS,
   hashKycSecret,
+  issuedLink,
   kycLinkDecider,
   kycLinkStatus,
   kycToken,
@@ -77,10 +78,10 @@ describe('KYC link decider', () => {
       .given([issued])
       .when(complete(issued.data.expiresAt))
       .thenFails({ kind: 'conflict', code: 'KYC_LINK_EXPIRED' });
-    const state = spec.fold([issued]);
+    const state = issuedLink(spec.fold([issued]));
     expect(kycLinkStatus(state, now)).toBe('ACTIVE');
     expect(kycLinkStatus(state, issued.data.expiresAt)).toBe('EXPIRED');
-    expect(kycLinkStatus(spec.fold([issued, used]), now)).toBe('COMPLETED');
+    expect(kycLinkStatus(issuedLink(spec.fold([issued, used])), now)).toBe('COMPLETED');
   });
 
   it('tokens carry the link id and a 256-bit secret; anything else does not parse', () => {

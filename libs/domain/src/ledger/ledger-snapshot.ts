@@ -114,10 +114,14 @@ function decode(encoded: unknown, binary?: ByteSource): LedgerState {
       pending: t.pending[i],
       code: t.code[i],
     };
-    if (t.reference[i] !== null) r.reference = t.reference[i]!;
-    if (t.createdAt[i] !== null) r.createdAt = t.createdAt[i]!;
-    if (t.resolution[i] !== null) r.resolution = t.resolution[i]!;
-    if (t.postedAmount[i] !== null) r.postedAmount = BigInt(t.postedAmount[i]!);
+    const reference = t.reference[i];
+    const createdAt = t.createdAt[i];
+    const resolution = t.resolution[i];
+    const postedAmount = t.postedAmount[i];
+    if (reference !== null) r.reference = reference;
+    if (createdAt !== null) r.createdAt = createdAt;
+    if (resolution !== null) r.resolution = resolution;
+    if (postedAmount !== null) r.postedAmount = BigInt(postedAmount);
     state.transfers.set(t.key[i], r);
   }
   return state;

@@ -42,3 +42,17 @@ export interface LedgerState {
   /** The transfers a restored snapshot held that no command can change any more (see SettledTransfers). */
   settled: SettledTransfers;
 }
+
+/** An account of the ledger: every transfer names accounts opened before it, so a missing one is a corrupt stream. */
+export function ledgerAccount(state: LedgerState, id: string): LedgerAccount {
+  const account = state.accounts.get(id);
+  if (!account) throw new Error(`ledger account ${id} was never opened`);
+  return account;
+}
+
+/** A transfer kept as a record (a pending one not yet resolved always is); a missing one is a corrupt stream. */
+export function transferRecord(state: LedgerState, id: string): TransferRecord {
+  const transfer = state.transfers.get(id);
+  if (!transfer) throw new Error(`transfer ${id} is not held as a record`);
+  return transfer;
+}

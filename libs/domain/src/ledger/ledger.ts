@@ -2,7 +2,14 @@ import type { Decider } from '../decider.js';
 import { DomainError, conflict, invalid } from '../errors.js';
 import { MAX_JSON_AMOUNT } from '../money.js';
 import { ledgerSnapshot } from './ledger-snapshot.js';
-import type { LedgerAccount, LedgerAccountSpec, LedgerState, TransferRecord } from './ledger-state.js';
+import {
+  ledgerAccount,
+  transferRecord,
+  type LedgerAccount,
+  type LedgerAccountSpec,
+  type LedgerState,
+  type TransferRecord,
+} from './ledger-state.js';
 import { SettledTransfers } from './settled-transfers.js';
 
 export type { LedgerAccount, LedgerAccountSpec, LedgerState, TransferRecord } from './ledger-state.js';
@@ -135,7 +142,7 @@ function decideCreate(cmd: Extract<LedgerCommand, { type: 'CreateTransfer' }>, s
         previous.creditAccountId === fields.creditAccountId &&
         previous.amount === fields.amount &&
         previous.pending === fields.pending
-      : settled!.sameAs(fields);
+      : settled?.sameAs(fields) === true;
     if (same) return [];
     throw conflict('TRANSFER_EXISTS', `transfer ${cmd.id} already exists with different fields`);
   }
@@ -147,7 +154,7 @@ function decideCreate(cmd: Extract<LedgerCommand, { type: 'CreateTransfer' }>, s
   const debit = account(state, cmd.debit);
   const credit = account(state, cmd.credit);
   if (!debit.account.allowNegative && available(debit.account) < cmd.amount) {
-    throw new DomainError('invalid', 'INSUFFICIENT_FUNDS', `account ${cmd.debit.id} has insufficient funds`);
+    throw invalid('INSUFFICIENT_FUNDS', `account ${cmd.debit.id} has insufficient funds`);
   }
   assertStatable([debit.account, credit.account], (d, c) => {
     if (cmd.pending) {
@@ -210,11 +217,11 @@ export function decideLedger(cmd: LedgerCommand, state: LedgerState): LedgerEven
     case 'PostPendingTransfer': {
       if (alreadyResolvedAs(state, cmd, 'POSTED')) return [];
       // A pending transfer not yet resolved is always kept as a record.
-      const pending = state.transfers.get(cmd.pendingId)!;
+      const pending = transferRecord(state, cmd.pendingId);
       const amount = cmd.amount ?? pending.amount;
       if (amount <= 0n || amount > pending.amount)
         throw invalid('INVALID_AMOUNT', 'posted amount must be between 1 and the pending amount', 'amount');
-      const accounts = [pending.debitAccountId, pending.creditAccountId].map((id) => state.accounts.get(id)!);
+      const accounts = [pending.debitAccountId, pending.creditAccountId].map((id) => ledgerAccount(state, id));
       assertStatable(accounts, (d, c) => {
         d.debitsPending -= pending.amount;
         c.creditsPending -= pending.amount;
@@ -250,8 +257,8 @@ export function evolveLedger(state: LedgerState, event: LedgerEvent): LedgerStat
     case 'TransferCreated': {
       const d = event.data;
       const amount = BigInt(d.amount);
-      const debit = state.accounts.get(d.debitAccountId)!;
-      const credit = state.accounts.get(d.creditAccountId)!;
+      const debit = ledgerAccount(state, d.debitAccountId);
+      const credit = ledgerAccount(state, d.creditAccountId);
       if (d.pending) {
         debit.debitsPending += amount;
         credit.creditsPending += amount;
@@ -264,9 +271,9 @@ export function evolveLedger(state: LedgerState, event: LedgerEvent): LedgerStat
     }
     case 'PendingTransferPosted':
     case 'PendingTransferVoided': {
-      const t = state.transfers.get(event.data.pendingId)!;
-      const debit = state.accounts.get(t.debitAccountId)!;
-      const credit = state.accounts.get(t.creditAccountId)!;
+      const t = transferRecord(state, event.data.pendingId);
+      const debit = ledgerAccount(state, t.debitAccountId);
+      const credit = ledgerAccount(state, t.creditAccountId);
       debit.debitsPending -= t.amount;
       credit.creditsPending -= t.amount;
       if (event.type === 'PendingTransferPosted') {

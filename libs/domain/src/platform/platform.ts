@@ -1,4 +1,4 @@
-import type { Decider } from '../decider.js';
+import type { Decider, Unset } from '../decider.js';
 import { DomainError, conflict, notFound } from '../errors.js';
 import type { Permission } from './permissions.js';
 import {
@@ -23,21 +23,29 @@ export interface ApiTokenState {
   revokedAt?: string;
 }
 
-export interface PlatformState {
-  exists: boolean;
-  id?: string;
-  name?: string;
-  sandbox?: boolean;
-  umaDomain?: string;
+/** What a platform's stream holds from its creation on. */
+interface PlatformRecord {
+  id: string;
+  name: string;
+  sandbox: boolean;
+  umaDomain: string;
+  createdAt: string;
+}
+
+/** What every platform stream holds, before its creation too (empty then). */
+interface PlatformHoldings {
   /** Set by PATCH /config; absent: the service's defaults. */
   supportedCurrencies?: PlatformCurrencyConfig[];
   embeddedWalletConfig?: EmbeddedWalletConfig;
-  createdAt?: string;
   configUpdatedAt?: string;
   tokens: Map<string, ApiTokenState>;
   /** Settlement account id by currency. */
   settlementAccounts: Map<string, string>;
 }
+
+export type ExistingPlatform = { exists: true } & PlatformRecord & PlatformHoldings;
+
+export type PlatformState = ({ exists: false } & Unset<PlatformRecord> & PlatformHoldings) | ExistingPlatform;
 
 export type PlatformEvent =
   | {
@@ -114,7 +122,7 @@ function decide(cmd: PlatformCommand, state: PlatformState): PlatformEvent[] {
     ];
   }
   if (!state.exists) throw new DomainError('not_found', 'PLATFORM_NOT_FOUND', 'platform not found');
-  const platformId = state.id!;
+  const platformId = state.id;
   switch (cmd.type) {
     case 'CreateApiToken':
       if (state.tokens.has(cmd.tokenId)) throw conflict('TOKEN_EXISTS', `token ${cmd.tokenId} already exists`);
@@ -178,7 +186,8 @@ function evolve(state: PlatformState, event: PlatformEvent): PlatformState {
       });
       return state;
     case 'PlatformConfigUpdated':
-      return { ...state, ...event.data.changes, configUpdatedAt: event.data.updatedAt };
+      // Only a created platform's configuration is updated.
+      return state.exists ? { ...state, ...event.data.changes, configUpdatedAt: event.data.updatedAt } : state;
     case 'ApiTokenRevoked': {
       const t = state.tokens.get(event.data.tokenId);
       if (t) t.revokedAt = event.data.revokedAt;

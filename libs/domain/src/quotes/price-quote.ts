@@ -50,93 +50,25 @@ export type PlatformQuoteRequest = Omit<QuoteRequest, 'source'> & {
   source: QuoteRequest['source'] | RealtimeFundingSource;
 };
 
-/** A quote request as the API takes it in: the source's and the destination's fields of every type, not yet sorted. */
-export interface QuoteRequestBody extends Omit<QuoteRequest, 'source' | 'destination'> {
-  source: {
-    sourceType: 'ACCOUNT' | 'REALTIME_FUNDING';
-    accountId?: string;
-    customerId?: string;
-    currency?: string;
-    cryptoNetwork?: string;
-  };
-  destination: {
-    destinationType: 'ACCOUNT' | 'UMA_ADDRESS';
-    accountId?: string;
-    paymentRail?: string;
-    umaAddress?: string;
-    lookupId?: string;
-    currency?: string;
-  };
-}
-
-/** A field given that the chosen source or destination type does not take (`constraint`: the type's field). */
-const wrongField = (field: string, message: string, constraint = 'sourceType') =>
-  new DomainError('invalid', 'INVALID_INPUT', 'the request is not valid', { errors: [{ field, constraint, message }] });
-
-/** The request as pricing takes it: a source and a destination carry only the fields of their type (400 otherwise). */
-export function quoteRequestOf(body: QuoteRequestBody): PlatformQuoteRequest {
-  const s = body.source;
-  if (s.sourceType === 'ACCOUNT') {
-    if (s.currency !== undefined || s.cryptoNetwork !== undefined)
-      throw wrongField('source.currency', 'currency and cryptoNetwork belong to REALTIME_FUNDING sources');
-    return accountQuoteRequest({
-      ...body,
-      source: { sourceType: 'ACCOUNT', accountId: s.accountId!, customerId: s.customerId },
-    });
-  }
-  if (s.accountId !== undefined) throw wrongField('source.accountId', 'accountId belongs to ACCOUNT sources');
-  const source = {
-    sourceType: 'REALTIME_FUNDING' as const,
-    currency: s.currency!,
-    ...(s.customerId ? { customerId: s.customerId } : {}),
-    ...(s.cryptoNetwork ? { cryptoNetwork: s.cryptoNetwork } : {}),
-  };
-  // The destination is checked first, as for an account source.
-  const { destination, ...rest } = accountQuoteRequest({ ...body, source: { sourceType: 'ACCOUNT', accountId: '' } });
-  return { ...rest, destination, source };
-}
-
-/** A request from an account; its destination carries only the fields of its type (400 otherwise). */
-function accountQuoteRequest(
-  body: Omit<QuoteRequestBody, 'source'> & { source: QuoteRequest['source'] },
-): QuoteRequest {
-  const d = body.destination;
-  if (d.destinationType === 'ACCOUNT') {
-    if (d.currency !== undefined)
-      throw wrongField('destination.currency', 'currency belongs to UMA_ADDRESS destinations', 'destinationType');
-    if (d.umaAddress !== undefined || d.lookupId !== undefined) {
-      const message = 'umaAddress and destination.lookupId belong to UMA_ADDRESS destinations';
-      throw wrongField('destination.umaAddress', message, 'destinationType');
-    }
-    const destination = { destinationType: 'ACCOUNT' as const, accountId: d.accountId! };
-    return { ...body, destination: { ...destination, ...(d.paymentRail ? { paymentRail: d.paymentRail } : {}) } };
-  }
-  if (d.accountId !== undefined || d.paymentRail !== undefined) {
-    const message = 'accountId and paymentRail belong to ACCOUNT destinations';
-    throw wrongField('destination.accountId', message, 'destinationType');
-  }
-  return {
-    ...body,
-    destination: {
-      destinationType: 'UMA_ADDRESS',
-      umaAddress: d.umaAddress!,
-      ...(d.lookupId ? { lookupId: d.lookupId } : {}),
-      ...(d.currency ? { currency: d.currency } : {}),
-    },
-  };
-}
-
 /** What the source turned out to be (loaded by the application); no account for real-time funding. */
-export interface QuoteSource {
-  /** ACCOUNT when absent. */
-  sourceType?: 'ACCOUNT' | 'REALTIME_FUNDING';
-  accountId?: string;
-  cryptoNetwork?: string;
+interface SourceFields {
   customerId: string;
   platformCustomerId: string;
   currency: string;
-  funding: QuoteFunding;
 }
+
+/**
+ * What funds a quote: an account of the customer (ACCOUNT, also when `sourceType` is absent), or realtime funding,
+ * paid in from outside (in `cryptoNetwork` for a crypto currency).
+ */
+export type QuoteSource =
+  | (SourceFields & { sourceType?: 'ACCOUNT'; accountId: string; cryptoNetwork?: string; funding: QuoteFunding })
+  | (SourceFields & {
+      sourceType: 'REALTIME_FUNDING';
+      accountId?: undefined;
+      cryptoNetwork?: string;
+      funding: 'EXTERNAL';
+    });
 
 /** Where the money goes, with the rail and sandbox plan found for it (loaded by the application). */
 export interface QuoteDestinationFacts {
@@ -239,7 +171,7 @@ export function paymentInstructions(
   if (source.funding === 'INTERNAL') return undefined;
   if (source.funding === 'EMBEDDED_WALLET') {
     if (!requestId) throw new Error('a quote from an embedded wallet needs a request id to sign');
-    const payloadToSign = embeddedWalletPayload(quoteId, source.accountId!, requestId, expiresAt);
+    const payloadToSign = embeddedWalletPayload(quoteId, source.accountId, requestId, expiresAt);
     return [
       {
         accountOrWalletInfo: { accountType: 'EMBEDDED_WALLET', payloadToSign },
@@ -299,8 +231,33 @@ export interface QuoteFacts {
   ids: QuoteIds;
 }
 
+/** The request's optional fields a quote and its transaction both carry when given. */
+const optionalFields = (req: PlatformQuoteRequest, destination: QuoteDestinationFacts) => ({
+  ...(req.description !== undefined ? { description: req.description } : {}),
+  ...(req.purposeOfPayment !== undefined ? { purposeOfPayment: req.purposeOfPayment } : {}),
+  ...(destination.counterpartyInformation ? { counterpartyInformation: destination.counterpartyInformation } : {}),
+  ...(req.agentId ? { agentId: req.agentId } : {}),
+});
+
+/** What a quote and its transaction share: the price, the times, the reference and the optional fields. */
+interface PricedQuote {
+  platformId: string;
+  source: QuoteSource;
+  destination: QuoteDestinationFacts;
+  pricing: ReturnType<typeof priceBySending>;
+  locked: bigint;
+  quoteId: string;
+  transactionId: string;
+  reference: string;
+  createdAt: string;
+  expiresAt: string;
+  details: ReturnType<typeof rateDetails>;
+  exchangeRate: number;
+  instructions: Record<string, unknown>[] | undefined;
+  optional: ReturnType<typeof optionalFields>;
+}
+
 /** The quote and its transaction (not yet stored), priced on the rate table at `now`. */
-// eslint-disable-next-line max-lines-per-function -- 88 lines, to be split
 export function priceQuote(
   req: PlatformQuoteRequest,
   facts: QuoteFacts,
@@ -320,22 +277,34 @@ export function priceQuote(
 
   const { quoteId, transactionId } = ids;
   const reference = referenceFor(transactionId);
-  const createdAt = now.toISOString();
   const expiresAt = new Date(now.getTime() + destination.rail.quoteWindowSeconds * 1000).toISOString();
-  const details = rateDetails(pricing);
-  const exchangeRate = toDisplayNumber(pricing.rate);
-  const optional = {
-    ...(req.description !== undefined ? { description: req.description } : {}),
-    ...(req.purposeOfPayment !== undefined ? { purposeOfPayment: req.purposeOfPayment } : {}),
-    ...(destination.counterpartyInformation ? { counterpartyInformation: destination.counterpartyInformation } : {}),
-    ...(req.agentId ? { agentId: req.agentId } : {}),
-  };
-  const instructions = paymentInstructions(source, quoteId, reference, expiresAt, ids.requestId);
-  const quote: QuoteRecord = {
-    id: quoteId,
+  const priced: PricedQuote = {
     platformId,
-    createdAt,
+    source,
+    destination,
+    pricing,
+    locked,
+    quoteId,
+    transactionId,
+    reference,
+    createdAt: now.toISOString(),
     expiresAt,
+    details: rateDetails(pricing),
+    exchangeRate: toDisplayNumber(pricing.rate),
+    instructions: paymentInstructions(source, quoteId, reference, expiresAt, ids.requestId),
+    optional: optionalFields(req, destination),
+  };
+  const quote = quoteRecord(req, priced);
+  return { quote, transaction: transactionRecord(quote, priced) };
+}
+
+function quoteRecord(req: PlatformQuoteRequest, p: PricedQuote): QuoteRecord {
+  const { source, pricing, instructions } = p;
+  return {
+    id: p.quoteId,
+    platformId: p.platformId,
+    createdAt: p.createdAt,
+    expiresAt: p.expiresAt,
     source:
       source.sourceType === 'REALTIME_FUNDING'
         ? {
@@ -345,47 +314,50 @@ export function priceQuote(
             currency: source.currency,
             ...(source.cryptoNetwork ? { cryptoNetwork: source.cryptoNetwork } : {}),
           }
-        : { sourceType: 'ACCOUNT', accountId: source.accountId!, customerId: source.customerId },
+        : { sourceType: 'ACCOUNT', accountId: source.accountId, customerId: source.customerId },
     funding: source.funding,
-    destination: destination.quote,
+    destination: p.destination.quote,
     sendingCurrency: source.currency,
-    receivingCurrency: to,
+    receivingCurrency: p.destination.transaction.currency,
     totalSendingAmount: pricing.sendingAmount.toString(),
     totalReceivingAmount: pricing.receivingAmount.toString(),
     feesIncluded: pricing.fees.toString(),
-    exchangeRate,
-    rateDetails: details,
+    exchangeRate: p.exchangeRate,
+    rateDetails: p.details,
     lockedCurrencySide: req.lockedCurrencySide,
-    lockedCurrencyAmount: locked.toString(),
-    transactionId,
+    lockedCurrencyAmount: p.locked.toString(),
+    transactionId: p.transactionId,
     ...(instructions ? { paymentInstructions: instructions } : {}),
     ...(req.senderCustomerInfo ? { senderCustomerInfo: req.senderCustomerInfo } : {}),
-    ...optional,
+    ...p.optional,
   };
-  const transaction: TransactionRecord = {
-    id: transactionId,
-    platformId,
+}
+
+function transactionRecord(quote: QuoteRecord, p: PricedQuote): TransactionRecord {
+  const { source, instructions } = p;
+  return {
+    id: p.transactionId,
+    platformId: p.platformId,
     type: 'OUTGOING',
     status: 'PENDING',
     source:
       source.sourceType === 'REALTIME_FUNDING'
         ? { sourceType: 'REALTIME_FUNDING', customerId: source.customerId, currency: source.currency }
-        : { sourceType: 'ACCOUNT', accountId: source.accountId!, currency: source.currency },
-    destination: destination.transaction,
+        : { sourceType: 'ACCOUNT', accountId: source.accountId, currency: source.currency },
+    destination: p.destination.transaction,
     customerId: source.customerId,
     platformCustomerId: source.platformCustomerId,
     sentAmount: quote.totalSendingAmount,
     receivedAmount: quote.totalReceivingAmount,
-    fees: pricing.feesInReceivingCurrency.toString(),
-    exchangeRate,
-    rateDetails: details,
-    reference,
-    quoteId,
+    fees: p.pricing.feesInReceivingCurrency.toString(),
+    exchangeRate: p.exchangeRate,
+    rateDetails: p.details,
+    reference: p.reference,
+    quoteId: p.quoteId,
     ...(instructions ? { paymentInstructions: instructions } : {}),
-    plan: destination.plan,
-    createdAt,
-    updatedAt: createdAt,
-    ...optional,
+    plan: p.destination.plan,
+    createdAt: p.createdAt,
+    updatedAt: p.createdAt,
+    ...p.optional,
   };
-  return { quote, transaction };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Decider } from '../decider.js';
-import { DomainError, conflict } from '../errors.js';
+import { DomainError, conflict, notFound } from '../errors.js';
 import { CRYPTO_CURRENCIES } from '../money.js';
 import type { RateDetails } from '../rates/rate-table.js';
 import { annotate, refundFor, type AnnotateCommand, type Refund } from './annotations.js';
@@ -270,6 +270,12 @@ export function evolveTransaction(
 /** Transactions that do not come from a quote (transfers, incoming payments) live in their own stream. */
 export interface TransactionState {
   transaction?: TransactionRecord;
+}
+
+/** The transaction a stream (a transaction's or a quote's) holds, or not found. */
+export function requireTransactionRecord(state: { transaction?: TransactionRecord }): TransactionRecord {
+  if (!state.transaction) throw notFound('TRANSACTION', 'unknown');
+  return state.transaction;
 }
 
 export type TransactionCommand =

@@ -8,6 +8,7 @@ import {
   isSessionActive,
   type AuthMethodRecord,
   type AuthMethodType,
+  type ProvisionedWalletState,
   type SessionRecord,
   type SignedChange,
   type WalletAuthEvent,
@@ -32,10 +33,12 @@ export const COMPRESSED_KEY = /^0[23][0-9a-fA-F]{64}$/;
 export const UNCOMPRESSED_KEY = /^04[0-9a-fA-F]{128}$/;
 export const ms = (iso: string) => Date.parse(iso);
 
-export type Provisioned = WalletAuthState & { accountId: string; platformId: string };
+export type Provisioned = ProvisionedWalletState;
 
-export function requireProvisioned(state: WalletAuthState): asserts state is Provisioned {
+/** The wallet, provisioned, or its account is not found. */
+export function requireProvisioned(state: WalletAuthState): Provisioned {
   if (!state.provisioned) throw notFound('INTERNAL_ACCOUNT', state.accountId ?? 'unknown');
+  return state;
 }
 
 export function requireAuthMethod(state: WalletAuthState, id: string): AuthMethodRecord {

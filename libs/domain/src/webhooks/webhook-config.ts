@@ -1,5 +1,5 @@
 import type { Decider } from '../decider.js';
-import { DomainError } from '../errors.js';
+import { DomainError, invalid } from '../errors.js';
 
 /**
  * A platform's webhook configuration, one stream per platform (`streams.webhooks`). The signing
@@ -22,15 +22,28 @@ export interface PreviousWebhookSecret {
   validUntil: string;
 }
 
-export interface WebhookConfigState {
-  configured: boolean;
-  platformId?: string;
+/** A platform's webhooks once its signing material exists (generated with the first endpoint set). */
+export interface ConfiguredWebhooks {
+  configured: true;
+  platformId: string;
   webhookEndpoint: string | null;
-  keys?: WebhookSigningMaterial;
+  keys: WebhookSigningMaterial;
   previousSecret?: PreviousWebhookSecret;
-  createdAt?: string;
-  updatedAt?: string;
+  createdAt: string;
+  updatedAt: string;
 }
+
+export type WebhookConfigState =
+  | {
+      configured: false;
+      platformId?: string;
+      webhookEndpoint: string | null;
+      keys?: undefined;
+      previousSecret?: undefined;
+      createdAt?: undefined;
+      updatedAt?: string;
+    }
+  | ConfiguredWebhooks;
 
 export type WebhookConfigEvent =
   | {
@@ -106,10 +119,18 @@ export function checkWebhookEndpoint(value: string, options: { sandbox: boolean;
   return value;
 }
 
+/** The signing material and the secret it replaced, after a rotation; refused if the webhooks have none. */
+export function rotatedSecret(state: WebhookConfigState): {
+  keys: WebhookSigningMaterial;
+  previous: PreviousWebhookSecret;
+} {
+  if (!state.keys || !state.previousSecret) throw webhookSecretNotSet();
+  return { keys: state.keys, previous: state.previousSecret };
+}
+
 /** Refused while the platform has no signing material (webhooks were never configured). */
 export const webhookSecretNotSet = () =>
-  new DomainError(
-    'invalid',
+  invalid(
     'WEBHOOK_ENDPOINT_NOT_SET',
     'no webhook secret exists yet; it is generated with the first webhookEndpoint set with PATCH /config',
   );
@@ -170,9 +191,11 @@ function evolve(state: WebhookConfigState, event: WebhookConfigEvent): WebhookCo
         updatedAt: event.data.updatedAt,
       };
     case 'WebhookSecretRotated':
+      // A secret is rotated only once the signing material exists.
+      if (!state.configured) return state;
       return {
         ...state,
-        keys: { ...state.keys!, sealedSecret: event.data.sealedSecret },
+        keys: { ...state.keys, sealedSecret: event.data.sealedSecret },
         previousSecret: event.data.previous,
         updatedAt: event.data.rotatedAt,
       };

@@ -1,4 +1,4 @@
-import { createdFrom, type Decider } from '../decider.js';
+import { createdFrom, type Decider, type Unset } from '../decider.js';
 import { conflict, notFound } from '../errors.js';
 import { WEBHOOK_MAX_ATTEMPTS } from './retry-policy.js';
 import { APPROVAL_ANSWERS, type ApprovalReply } from './payment-approval.js';
@@ -39,19 +39,28 @@ export interface DeliveryAttempt {
   approval?: ApprovalReply;
 }
 
-export interface WebhookDeliveryState {
-  exists: boolean;
-  deliveryId?: string;
-  platformId?: string;
-  payload?: WebhookEnvelope;
-  url?: string;
+/** What a delivery's stream holds from its scheduling on. */
+interface ScheduledDelivery {
+  deliveryId: string;
+  platformId: string;
+  payload: WebhookEnvelope;
+  url: string;
+  status: WebhookDeliveryStatus;
+}
+
+/** What every delivery's stream holds, before its scheduling too. */
+interface DeliveryCounts {
   maxAttempts: number;
-  status?: WebhookDeliveryStatus;
   attemptCount: number;
   redeliveries: number;
   /** What the reply that delivered an approval request decided (applied again if the worker stopped before). */
   approval?: ApprovalReply;
 }
+
+export type ExistingWebhookDelivery = { exists: true } & ScheduledDelivery & DeliveryCounts;
+
+export type WebhookDeliveryState =
+  ({ exists: false } & Unset<ScheduledDelivery> & DeliveryCounts) | ExistingWebhookDelivery;
 
 /** A delivery as scheduling asks for it and the WebhookDeliveryScheduled event records it. */
 export interface NewDelivery {
@@ -120,7 +129,7 @@ function decide(cmd: WebhookDeliveryCommand, state: WebhookDeliveryState): Webho
     return [{ type: 'WebhookDeliveryScheduled', data: createdFrom(cmd) }];
   }
   if (!state.exists) throw notFound('WEBHOOK_DELIVERY', 'unknown');
-  const ids = { deliveryId: state.deliveryId!, platformId: state.platformId! };
+  const ids = { deliveryId: state.deliveryId, platformId: state.platformId };
   switch (cmd.type) {
     case 'RecordAttempt':
       return [{ type: 'WebhookDeliveryAttempted', data: { ...ids, ...cmd.attempt } }];
@@ -162,6 +171,8 @@ function evolve(state: WebhookDeliveryState, event: WebhookDeliveryEvent): Webho
       };
     }
     case 'WebhookDeliveryAttempted':
+      // Attempts and redeliveries are only ever recorded on a scheduled delivery.
+      if (!state.exists) return state;
       // Delivered stays delivered: a late duplicate attempt (a job run again after a crash) does not undo it.
       return {
         ...state,
@@ -170,6 +181,7 @@ function evolve(state: WebhookDeliveryState, event: WebhookDeliveryEvent): Webho
         ...(state.status !== 'DELIVERED' && event.data.approval ? { approval: event.data.approval } : {}),
       };
     case 'WebhookRedeliveryRequested':
+      if (!state.exists) return state;
       return {
         ...state,
         status: 'PENDING',
@@ -181,7 +193,7 @@ function evolve(state: WebhookDeliveryState, event: WebhookDeliveryEvent): Webho
 }
 
 export const webhookDeliveryDecider: Decider<WebhookDeliveryState, WebhookDeliveryCommand, WebhookDeliveryEvent> = {
-  initialState: () => ({ exists: false, maxAttempts: 1, attemptCount: 0, redeliveries: 0 }),
+  initialState: (): WebhookDeliveryState => ({ exists: false, maxAttempts: 1, attemptCount: 0, redeliveries: 0 }),
   evolve,
   decide,
 };
