@@ -6,7 +6,7 @@ import {
   externalAccountDecider,
   type ExternalAccountEvent,
   type ExternalAccountState,
-} from '#domain/external-account/external-account.js';
+} from '#domain/external-accounts/external-account.js';
 import { streams } from '#domain/ids.js';
 import { createScratchReadModelStore } from '#read-models/index.js';
 import { allProjections } from '#read-models/projections/index.js';

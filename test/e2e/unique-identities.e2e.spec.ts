@@ -3,7 +3,7 @@ import { IdentityClaims } from '#application/claims/identity-claims.js';
 import { CommandRunner } from '#application/command-runner.js';
 import { PENDING_CLAIM_GRACE_MS, umaAddressKey } from '#domain/claims/claim.js';
 import { ManualClock } from '#domain/clock.js';
-import { customerDecider } from '#domain/customer/customer.js';
+import { customerDecider } from '#domain/customers/customer.js';
 import { DomainError } from '#domain/errors.js';
 import { streams } from '#domain/ids.js';
 import type { Client, Reply } from '../support/service.js';

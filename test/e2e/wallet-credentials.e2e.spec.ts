@@ -3,7 +3,7 @@ import { generateP256KeyPair } from '@turnkey/crypto';
 import { CommandRunner } from '#application/command-runner.js';
 import { WalletAccounts } from '#application/wallet/wallet-accounts.js';
 import { ManualClock } from '#domain/clock.js';
-import { customerDecider } from '#domain/customer/customer.js';
+import { customerDecider } from '#domain/customers/customer.js';
 import { streams } from '#domain/ids.js';
 import { useTestService } from '../support/fixture.js';
 import {

@@ -31,7 +31,7 @@ import { ExternalAccountsModule } from './external-accounts/external-accounts.mo
 import { InvitationsModule } from './invitations/invitations.module.js';
 import { KycLinksModule } from './kyc-links/kyc-links.module.js';
 import { PlatformsModule } from './platforms/platforms.module.js';
-import { PaymentsModule } from './transactions/payments.module.js';
+import { PaymentsModule } from './payments/payments.module.js';
 import { UmaProvidersModule } from './uma-providers/uma-providers.module.js';
 import { VerificationsModule } from './verifications/verifications.module.js';
 import { WalletModule } from './wallet/wallet.module.js';

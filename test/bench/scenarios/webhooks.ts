@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startService, type RunningService } from '../../../apps/api/src/service.js';
 import { CreateCustomerCommand } from '#application/customers/customer-commands.js';
-import { FundInternalAccountCommand } from '#application/ledger/fund-commands.js';
+import { FundInternalAccountCommand } from '#application/payments/ledger/fund-commands.js';
 import { CreatePlatformCommand } from '#application/platforms/platform-commands.js';
 import type { Actor } from '#application/tokens.js';
 import { ConfigureWebhooksCommand } from '#application/webhooks/webhook-commands.js';

@@ -2,17 +2,17 @@ import { Type } from 'class-transformer';
 import { IsDefined, IsIn, IsOptional, Matches, ValidateNested } from 'class-validator';
 import { AGENT_ACTION_STATUSES } from '#domain/agents/agent-types.js';
 import { CURRENCY_CODES } from '#domain/money.js';
-import { CreatePlatformExternalAccountDto } from '../external-account/external-account.dto.js';
+import { CreatePlatformExternalAccountDto } from '../external-accounts/external-account.dto.js';
 import { CUSTOMER_ID } from '../http/formats.js';
 import { PageParams } from '../http/list-params.js';
-import { CreateQuoteDto, QuoteFundingSourceDto } from '../quotes/quote.dto.js';
-import { TransactionFilters } from '../transactions/transaction.dto.js';
+import { CreateQuoteDto, QuoteFundingSourceDto } from '../payments/quotes/quote.dto.js';
+import { TransactionFilters } from '../payments/transactions/transaction.dto.js';
 import {
   CreateTransferInDto,
   CreateTransferOutDto,
   ExternalEndDto,
   InternalEndDto,
-} from '../transfers/transfers.controller.js';
+} from '../payments/transfers/transfers.controller.js';
 
 /**
  * Request DTOs of the agent side (`/agents/me/*`, bearer auth). They are the single source of the

@@ -6,7 +6,7 @@ import type { Actor } from '#application/tokens.js';
 import type { AppConfig } from '#config/config.js';
 import { notFound } from '#domain/errors.js';
 import { isPublicId, randomIds, streams } from '#domain/ids.js';
-import { platformDecider } from '#domain/platform/platform.js';
+import { platformDecider } from '#domain/platforms/platform.js';
 import { validationPipe } from '../http/validation.js';
 
 export type OptionSpecs = NonNullable<ParseArgsConfig['options']>;

@@ -5,7 +5,7 @@ import { BulkImports } from '#application/customers/bulk-imports.js';
 import type { Infrastructure } from '#application/infrastructure.js';
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
-import { progressOf } from '#domain/customer/bulk-import.js';
+import { progressOf } from '#domain/customers/bulk-import.js';
 import { DomainError } from '#domain/errors.js';
 import type { Doc } from '#read-models/read-model-store.js';
 import { ListCustomersQuery, validateCreateCustomer } from '../customers/customer.dto.js';

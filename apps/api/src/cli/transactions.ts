@@ -1,5 +1,5 @@
 import { AuditQueries } from '#application/audit/audit-queries.js';
-import { MoneyQueries } from '#application/transactions/money-queries.js';
+import { MoneyQueries } from '#application/payments/transactions/money-queries.js';
 import type { LedgerLeg } from '#domain/audit/as-of.js';
 import { idParam } from '../http/id-pipe.js';
 import { platformActor, platformOption, type CliCommand } from './command.js';

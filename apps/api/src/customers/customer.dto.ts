@@ -18,7 +18,7 @@ import {
   MONTHLY_TRANSACTION_VOLUMES,
   PURPOSES_OF_ACCOUNT,
   type BusinessInfo,
-} from '#domain/customer/business-info.js';
+} from '#domain/customers/business-info.js';
 import { OptionalEmail, OptionalFilledText, OptionalText } from '../http/fields.js';
 import { IsCurrencyCode } from '../http/currency-code.js';
 import { COUNTRY, DATE, UMA_ADDRESS } from '../http/formats.js';

@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { BulkImportProgress } from '#domain/customer/bulk-import.js';
+import type { BulkImportProgress } from '#domain/customers/bulk-import.js';
 
 /**
  * Progress of `customers:import`: a bar with counts, rate and ETA on a terminal, otherwise plain

@@ -8,7 +8,7 @@ import {
   MONTHLY_TRANSACTION_COUNTS,
   MONTHLY_TRANSACTION_VOLUMES,
   PURPOSES_OF_ACCOUNT,
-} from '#domain/customer/business-info.js';
+} from '#domain/customers/business-info.js';
 import { areaSchemas } from './schemas/index.js';
 import { dateTime, obj, ref, type Schema, str, idOf } from './schemas/kit.js';
 

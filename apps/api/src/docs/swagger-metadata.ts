@@ -4,10 +4,10 @@ export default async () => {
   const t = {
     '../customers/customer.dto.js': await import('../customers/customer.dto.js'),
     '../beneficial-owners/beneficial-owner.dto.js': await import('../beneficial-owners/beneficial-owner.dto.js'),
-    '../platform-config/platform-config.dto.js': await import('../platform-config/platform-config.dto.js'),
+    '../platforms/platform-config.dto.js': await import('../platforms/platform-config.dto.js'),
     '../wallet/wallet.dto.js': await import('../wallet/wallet.dto.js'),
-    '../quotes/quote.dto.js': await import('../quotes/quote.dto.js'),
-    '../transfers/transfers.controller.js': await import('../transfers/transfers.controller.js'),
+    '../payments/quotes/quote.dto.js': await import('../payments/quotes/quote.dto.js'),
+    '../payments/transfers/transfers.controller.js': await import('../payments/transfers/transfers.controller.js'),
     '../cards/card.dto.js': await import('../cards/card.dto.js'),
     '../agents/agent.dto.js': await import('../agents/agent.dto.js'),
   };
@@ -25,7 +25,7 @@ export default async () => {
           },
         ],
         [
-          import('../accounts/internal-accounts.controller.js'),
+          import('../internal-accounts/internal-accounts.controller.js'),
           {
             ListPlatformAccountsQuery: {
               type: { required: false, enum: ['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] },
@@ -187,7 +187,7 @@ export default async () => {
           },
         ],
         [
-          import('../external-account/external-account.dto.js'),
+          import('../external-accounts/external-account.dto.js'),
           {
             CreatePlatformExternalAccountDto: {
               currency: { required: true, type: () => String },
@@ -415,7 +415,7 @@ export default async () => {
           },
         ],
         [
-          import('../platform-config/platform-config.dto.js'),
+          import('../platforms/platform-config.dto.js'),
           {
             CounterpartyFieldDto: {
               name: {
@@ -451,7 +451,7 @@ export default async () => {
               maxAmount: { required: true, type: () => Number },
               requiredCounterpartyFields: {
                 required: true,
-                type: () => [t['../platform-config/platform-config.dto.js'].CounterpartyFieldDto],
+                type: () => [t['../platforms/platform-config.dto.js'].CounterpartyFieldDto],
               },
               enabledTransactionTypes: {
                 required: true,
@@ -482,13 +482,13 @@ export default async () => {
               umaDomain: { required: false, type: () => String, maxLength: 253 },
               supportedCurrencies: {
                 required: false,
-                type: () => [t['../platform-config/platform-config.dto.js'].PlatformCurrencyConfigDto],
+                type: () => [t['../platforms/platform-config.dto.js'].PlatformCurrencyConfigDto],
                 minItems: 1,
                 maxItems: 50,
               },
               embeddedWalletConfig: {
                 required: false,
-                type: () => t['../platform-config/platform-config.dto.js'].EmbeddedWalletConfigDto,
+                type: () => t['../platforms/platform-config.dto.js'].EmbeddedWalletConfigDto,
               },
             },
           },
@@ -536,7 +536,7 @@ export default async () => {
           },
         ],
         [
-          import('../quotes/quote.dto.js'),
+          import('../payments/quotes/quote.dto.js'),
           {
             QuoteSourceDto: {
               sourceType: { required: true, enum: ['ACCOUNT'] },
@@ -574,8 +574,8 @@ export default async () => {
               },
             },
             CreateQuoteDto: {
-              source: { required: true, type: () => t['../quotes/quote.dto.js'].QuoteFundingSourceDto },
-              destination: { required: true, type: () => t['../quotes/quote.dto.js'].QuoteDestinationDto },
+              source: { required: true, type: () => t['../payments/quotes/quote.dto.js'].QuoteFundingSourceDto },
+              destination: { required: true, type: () => t['../payments/quotes/quote.dto.js'].QuoteDestinationDto },
               lookupId: {
                 required: false,
                 type: () => String,
@@ -617,20 +617,23 @@ export default async () => {
           },
         ],
         [
-          import('../transfers/transfers.controller.js'),
+          import('../payments/transfers/transfers.controller.js'),
           {
             InternalEndDto: { accountId: { required: true, type: () => String } },
             ExternalEndDto: { accountId: { required: true, type: () => String } },
             ExternalDestinationDto: { paymentRail: { required: false, type: () => String, pattern: '^[A-Z_]{2,30}$' } },
             CreateTransferInDto: {
-              source: { required: true, type: () => t['../transfers/transfers.controller.js'].ExternalEndDto },
-              destination: { required: true, type: () => t['../transfers/transfers.controller.js'].InternalEndDto },
-            },
-            CreateTransferOutDto: {
-              source: { required: true, type: () => t['../transfers/transfers.controller.js'].InternalEndDto },
+              source: { required: true, type: () => t['../payments/transfers/transfers.controller.js'].ExternalEndDto },
               destination: {
                 required: true,
-                type: () => t['../transfers/transfers.controller.js'].ExternalDestinationDto,
+                type: () => t['../payments/transfers/transfers.controller.js'].InternalEndDto,
+              },
+            },
+            CreateTransferOutDto: {
+              source: { required: true, type: () => t['../payments/transfers/transfers.controller.js'].InternalEndDto },
+              destination: {
+                required: true,
+                type: () => t['../payments/transfers/transfers.controller.js'].ExternalDestinationDto,
               },
             },
           },
@@ -881,7 +884,7 @@ export default async () => {
           },
         ],
         [
-          import('../rates/exchange-rates.controller.js'),
+          import('../payments/rates/exchange-rates.controller.js'),
           {
             ExchangeRatesQuery: {
               sourceCurrency: { required: false, type: () => String },
@@ -896,7 +899,7 @@ export default async () => {
           },
         ],
         [
-          import('../lookups/lookups.controller.js'),
+          import('../payments/lookups/lookups.controller.js'),
           {
             ReceiverLookupQuery: {
               senderUmaAddress: {
@@ -915,7 +918,7 @@ export default async () => {
           },
         ],
         [
-          import('../transactions/transaction.dto.js'),
+          import('../payments/transactions/transaction.dto.js'),
           {
             TransactionFilters: {
               accountIdentifier: {
@@ -946,7 +949,7 @@ export default async () => {
           },
         ],
         [
-          import('../transactions/transactions.controller.js'),
+          import('../payments/transactions/transactions.controller.js'),
           {
             ApprovePaymentDto: {
               receiverCustomerInfo: { required: false, type: 'object', additionalProperties: true },
@@ -1065,13 +1068,13 @@ export default async () => {
           import('../agents/agent-me.dto.js'),
           {
             AgentCreateQuoteDto: {
-              source: { required: true, type: () => t['../quotes/quote.dto.js'].QuoteFundingSourceDto },
+              source: { required: true, type: () => t['../payments/quotes/quote.dto.js'].QuoteFundingSourceDto },
             },
             AgentTransferInDto: {
-              source: { required: true, type: () => t['../transfers/transfers.controller.js'].ExternalEndDto },
+              source: { required: true, type: () => t['../payments/transfers/transfers.controller.js'].ExternalEndDto },
             },
             AgentTransferOutDto: {
-              source: { required: true, type: () => t['../transfers/transfers.controller.js'].InternalEndDto },
+              source: { required: true, type: () => t['../payments/transfers/transfers.controller.js'].InternalEndDto },
             },
             AgentCreateExternalAccountDto: { customerId: { required: false, type: () => String } },
             AgentListActionsQuery: {

@@ -5,7 +5,7 @@ import { secretMatches } from '#crypto/secrets.js';
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
 import { TurnMemo } from '#application/turn-memo.js';
-import { acceptedPermissions, permits, PERMISSIONS, type Permission } from '#domain/platform/permissions.js';
+import { acceptedPermissions, permits, PERMISSIONS, type Permission } from '#domain/platforms/permissions.js';
 import { ApiError, unauthorized } from './errors.js';
 import type { TrustedProxies } from '#net/trusted-proxies.js';
 import { AuthFailureLimiter, clientAddress, TRUSTED_PROXIES } from './rate-limit.js';

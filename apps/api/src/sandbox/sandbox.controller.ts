@@ -2,7 +2,7 @@ import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsInt, IsPositive, Max } from 'class-validator';
-import { FundInternalAccountCommand } from '#application/ledger/fund-commands.js';
+import { FundInternalAccountCommand } from '#application/payments/ledger/fund-commands.js';
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
 import { ApiResource, ok } from '../docs/api-doc.js';

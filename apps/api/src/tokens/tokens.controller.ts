@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, HttpCode, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsISO8601, IsOptional } from 'class-validator';
-import { PERMISSIONS, type Permission } from '#domain/platform/permissions.js';
+import { PERMISSIONS, type Permission } from '#domain/platforms/permissions.js';
 import {
   CreateApiTokenCommand,
   RevokeApiTokenCommand,

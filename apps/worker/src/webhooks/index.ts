@@ -2,7 +2,7 @@ import type { Infrastructure } from '#application/infrastructure.js';
 import { loadSecretsKey, SecretBox } from '#crypto/secret-box.js';
 import { WebhookDeliverer } from '#application/webhooks/webhook-deliverer.js';
 import { PaymentApprovals } from '#application/webhooks/payment-approvals.js';
-import { PaymentProcess } from '#application/transactions/payment-process.js';
+import { PaymentProcess } from '#application/payments/transactions/payment-process.js';
 import type { AppConfig } from '#config/config.js';
 import { systemClock } from '#domain/clock.js';
 import { WEBHOOK_RETRY_POLICY } from '#domain/webhooks/retry-policy.js';

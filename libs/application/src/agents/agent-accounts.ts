@@ -12,7 +12,7 @@ import {
   loadLiveExternalAccount,
   type LiveExternalAccount,
   type OwnedInternalAccount,
-} from '../transactions/accounts.js';
+} from '../payments/transactions/accounts.js';
 import { loadOwnAgent, type AgentPrincipal } from './agent-access.js';
 
 /** An account a request names, and the request field that names it. */

@@ -12,14 +12,14 @@ import type {
 import { toAgentActionResource } from '#domain/agents/agent-views.js';
 import { DomainError, conflict, notFound } from '#domain/errors.js';
 import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
-import { isQuoteExpired, quoteDecider, toQuoteResource, type QuoteRecord } from '#domain/quotes/quote.js';
-import { transactionDecider, type TransactionRecord } from '#domain/transactions/transaction.js';
-import { toTransactionResource } from '#domain/transactions/transaction-view.js';
+import { isQuoteExpired, quoteDecider, toQuoteResource, type QuoteRecord } from '#domain/payments/quotes/quote.js';
+import { transactionDecider, type TransactionRecord } from '#domain/payments/transactions/transaction.js';
+import { toTransactionResource } from '#domain/payments/transactions/transaction-view.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { requireSupportedCurrencies } from '../platforms/platform-config.js';
-import type { PlatformQuoteRequest } from '../quotes/quote-builder.js';
+import type { PlatformQuoteRequest } from '../payments/quotes/quote-builder.js';
 import {
   CreateQuoteCommand,
   authorizeExecution,
@@ -27,23 +27,23 @@ import {
   quoteRef,
   requireExecutable,
   startQuote,
-} from '../quotes/quote-commands.js';
+} from '../payments/quotes/quote-commands.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import {
   loadCustomerAccount,
   requireActive,
   type LiveExternalAccount,
   type OwnedInternalAccount,
-} from '../transactions/accounts.js';
-import { PaymentProcess } from '../transactions/payment-process.js';
-import { transferAmount } from '#domain/transfers/transfer-amount.js';
+} from '../payments/transactions/accounts.js';
+import { PaymentProcess } from '../payments/transactions/payment-process.js';
+import { transferAmount } from '#domain/payments/transfers/transfer-amount.js';
 import {
   TransferInCommand,
   TransferOutCommand,
   availableBalance,
   type PlatformTransferInput,
   type TransferInput,
-} from '../transfers/transfer-commands.js';
+} from '../payments/transfers/transfer-commands.js';
 import { loadOwnAgent, type AgentPrincipal } from './agent-access.js';
 import { agentAccounts, internalDestinationOf, quoteEnds, type AccountEnd } from './agent-accounts.js';
 

@@ -20,7 +20,7 @@ import { CommandRunner } from '../command-runner.js';
 import { loadOwnCustomer } from '../customers/customer-commands.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
-import { platformCustomerIdOf } from '../transactions/accounts.js';
+import { platformCustomerIdOf } from '../payments/transactions/accounts.js';
 import { hashAccessToken, loadOwnAgent, newAccessToken } from './agent-access.js';
 
 export class CreateAgentCommand {

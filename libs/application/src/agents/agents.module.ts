@@ -10,7 +10,7 @@ import {
   UpdateAgentPolicyHandler,
 } from './agent-commands.js';
 import { AgentQueries } from './agent-queries.js';
-import { PaymentsModule } from '../transactions/payments.module.js';
+import { PaymentsModule } from '../payments/payments.module.js';
 
 const handlers = [
   CreateAgentHandler,

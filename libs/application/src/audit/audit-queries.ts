@@ -4,13 +4,13 @@ import { effectiveTimes, eventsUpTo, fold, pageOf, toHistoryEntry } from '#domai
 import type { HistoryEntry } from '#domain/audit/history.js';
 import { cardDecider, toCardResource } from '#domain/cards/card.js';
 import type { CardEvent } from '#domain/cards/card-types.js';
-import { customerDecider, type CustomerEvent } from '#domain/customer/customer.js';
+import { customerDecider, type CustomerEvent } from '#domain/customers/customer.js';
 import { notFound } from '#domain/errors.js';
 import { streams } from '#domain/ids.js';
-import type { PlatformEvent } from '#domain/platform/platform.js';
-import { quoteDecider, type QuoteEvent } from '#domain/quotes/quote.js';
-import { toTransactionResource } from '#domain/transactions/transaction-view.js';
-import { transactionDecider, type TransactionEvent } from '#domain/transactions/transaction.js';
+import type { PlatformEvent } from '#domain/platforms/platform.js';
+import { quoteDecider, type QuoteEvent } from '#domain/payments/quotes/quote.js';
+import { toTransactionResource } from '#domain/payments/transactions/transaction-view.js';
+import { transactionDecider, type TransactionEvent } from '#domain/payments/transactions/transaction.js';
 import type { EventStore, RecordedEvent } from '#event-store/event-store.js';
 import { Collections } from '#read-models/projections/collections.js';
 import { openAccountDoc, toInternalAccount } from '#read-models/projections/internal-account-docs.js';

@@ -9,8 +9,8 @@ import {
   type BeneficialOwnerState,
   type PersonalInfo,
 } from '#domain/beneficial-owners/beneficial-owner.js';
-import { customerDecider } from '#domain/customer/customer.js';
-import { notABusiness } from '#domain/customer/kyb.js';
+import { customerDecider } from '#domain/customers/customer.js';
+import { notABusiness } from '#domain/customers/kyb.js';
 import { DomainError, notFound } from '#domain/errors.js';
 import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
 import { CommandRunner } from '../command-runner.js';

@@ -4,7 +4,7 @@ import {
   ownerOutcome,
   toBeneficialOwnerResource,
 } from '#domain/beneficial-owners/beneficial-owner.js';
-import { notABusiness, type OwnerOutcome } from '#domain/customer/kyb.js';
+import { notABusiness, type OwnerOutcome } from '#domain/customers/kyb.js';
 import { streams } from '#domain/ids.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { BeneficialOwnerDoc } from '#read-models/projections/beneficial-owners/beneficial-owner-projection.js';

@@ -24,10 +24,10 @@ import type {
   DeclineReason,
   Merchant,
 } from '#domain/cards/card-types.js';
-import { customerDecider } from '#domain/customer/customer.js';
+import { customerDecider } from '#domain/customers/customer.js';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { CommandRunner } from '../command-runner.js';
-import { requireSandbox } from '../ledger/fund-commands.js';
+import { requireSandbox } from '../payments/ledger/fund-commands.js';
 import type { JobQueue } from '#jobs/job-queue.js';
 import { IDS, JOB_QUEUE, type Actor } from '../tokens.js';
 import { scheduleAuthorizationExpiry } from './card-jobs.js';

@@ -10,10 +10,10 @@ import type {
   RequestedCardState,
 } from '#domain/cards/card-types.js';
 import { platformCardIdKey } from '#domain/claims/claim.js';
-import { customerDecider } from '#domain/customer/customer.js';
+import { customerDecider } from '#domain/customers/customer.js';
 import { notFound } from '#domain/errors.js';
 import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
-import { platformDecider } from '#domain/platform/platform.js';
+import { platformDecider } from '#domain/platforms/platform.js';
 import type { JobQueue } from '#jobs/job-queue.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner, type Reads } from '../command-runner.js';

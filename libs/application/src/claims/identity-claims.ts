@@ -11,9 +11,9 @@ import {
   type HolderStatus,
   type ResourceAbandoned,
 } from '#domain/claims/claim.js';
-import { customerDecider } from '#domain/customer/customer.js';
+import { customerDecider } from '#domain/customers/customer.js';
 import { DomainError } from '#domain/errors.js';
-import { externalAccountDecider } from '#domain/external-account/external-account.js';
+import { externalAccountDecider } from '#domain/external-accounts/external-account.js';
 import { walletAuthDecider } from '#domain/wallet/wallet-auth.js';
 import { WrongExpectedVersion, type EventStore } from '#event-store/event-store.js';
 import { CommandRunner } from '../command-runner.js';

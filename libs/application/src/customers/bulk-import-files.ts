@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
-import { KNOWN_COLUMNS, headerProblems } from '#domain/customer/bulk-import-csv.js';
-import type { BulkImportRow } from '#domain/customer/bulk-import.js';
+import { KNOWN_COLUMNS, headerProblems } from '#domain/customers/bulk-import-csv.js';
+import type { BulkImportRow } from '#domain/customers/bulk-import.js';
 import { DomainError } from '#domain/errors.js';
 
 /** Most customer rows one file may hold. */

@@ -1,5 +1,5 @@
 import { randomIds, streams, type IdGenerator } from '#domain/ids.js';
-import { bulkImportCustomerId, columnOf, customerRow } from '#domain/customer/bulk-import-csv.js';
+import { bulkImportCustomerId, columnOf, customerRow } from '#domain/customers/bulk-import-csv.js';
 import {
   bulkImportDecider,
   bulkImportFinished,
@@ -8,7 +8,7 @@ import {
   type BulkImportRow,
   type BulkImportState,
   type RowOutcome,
-} from '#domain/customer/bulk-import.js';
+} from '#domain/customers/bulk-import.js';
 import { umaAddressKey } from '#domain/claims/claim.js';
 import { DomainError, type FieldError } from '#domain/errors.js';
 import type { EventStore } from '#event-store/event-store.js';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { BulkImportErrorEntry, BulkImportJobResource, BulkImportStatus } from '#domain/customer/bulk-import.js';
+import type { BulkImportErrorEntry, BulkImportJobResource, BulkImportStatus } from '#domain/customers/bulk-import.js';
 import type { BulkImportDoc, BulkImportErrorDoc } from '#read-models/projections/customers/bulk-import-projection.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';

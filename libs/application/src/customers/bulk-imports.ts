@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { bulkImportDecider } from '#domain/customer/bulk-import.js';
+import { bulkImportDecider } from '#domain/customers/bulk-import.js';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import type { JobQueue } from '#jobs/job-queue.js';
 import { CommandRunner } from '../command-runner.js';

@@ -10,13 +10,13 @@ import {
   type InternalAccountType,
   type KycStatus,
   type NewAccount,
-} from '#domain/customer/customer.js';
-import { sandboxKycStatus } from '#domain/customer/sandbox-kyc.js';
+} from '#domain/customers/customer.js';
+import { sandboxKycStatus } from '#domain/customers/sandbox-kyc.js';
 import { DomainError, conflict, invalid, notFound } from '#domain/errors.js';
 import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
 import { ledgerDecider } from '#domain/ledger/ledger.js';
 import { CRYPTO_CURRENCIES, currency } from '#domain/money.js';
-import { platformDecider } from '#domain/platform/platform.js';
+import { platformDecider } from '#domain/platforms/platform.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, type Actor } from '../tokens.js';

@@ -2,13 +2,13 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { externalAccountKey } from '#domain/claims/claim.js';
 import { notFound } from '#domain/errors.js';
-import { beneficiaryName } from '#domain/external-account/account-info-view.js';
-import { validateAccountInfo } from '#domain/external-account/account-validation.js';
-import { sandboxBeneficiaryCheck, type BeneficiaryCheck } from '#domain/external-account/beneficiary-check.js';
-import { externalAccountDecider, type ExistingExternalAccount } from '#domain/external-account/external-account.js';
+import { beneficiaryName } from '#domain/external-accounts/account-info-view.js';
+import { validateAccountInfo } from '#domain/external-accounts/account-validation.js';
+import { sandboxBeneficiaryCheck, type BeneficiaryCheck } from '#domain/external-accounts/beneficiary-check.js';
+import { externalAccountDecider, type ExistingExternalAccount } from '#domain/external-accounts/external-account.js';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { requireCurrencyCode } from '#domain/money.js';
-import { platformDecider } from '#domain/platform/platform.js';
+import { platformDecider } from '#domain/platforms/platform.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { ExternalAccountDoc } from '#read-models/projections/external-accounts/external-account-projection.js';
 import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
@@ -16,7 +16,7 @@ import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
 import { loadOwnCustomer } from '../customers/customer-commands.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
-import { externalAccountStream, loadExternalAccount } from '../transactions/accounts.js';
+import { externalAccountStream, loadExternalAccount } from '../payments/transactions/accounts.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 /** Customer external accounts and the platform's own live under separate paths; each path sees only its kind. */

@@ -9,7 +9,7 @@ import {
   type ExistingInvitation,
 } from '#domain/invitations/invitation.js';
 import { toAmount } from '#domain/money.js';
-import { platformDecider } from '#domain/platform/platform.js';
+import { platformDecider } from '#domain/platforms/platform.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { Address, BusinessInfo, CustomerType, KycStatus } from '#domain/customer/customer.js';
+import type { Address, BusinessInfo, CustomerType, KycStatus } from '#domain/customers/customer.js';
 import type { DocumentDetails } from '#domain/documents/document.js';
 import { DomainError, notFound } from '#domain/errors.js';
 import { compact } from '#domain/objects.js';

@@ -2,12 +2,12 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { CRYPTO_CURRENCIES, CURRENCY_CODES } from '#domain/money.js';
-import { PERMISSIONS, tokenPermissions, type Permission } from '#domain/platform/permissions.js';
-import { platformDecider } from '#domain/platform/platform.js';
+import { PERMISSIONS, tokenPermissions, type Permission } from '#domain/platforms/permissions.js';
+import { platformDecider } from '#domain/platforms/platform.js';
 import { hashSecret, newSecret } from '#crypto/secrets.js';
 import { CommandRunner } from '../command-runner.js';
 import { IDS, type Actor } from '../tokens.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { PlatformClocks } from './platform-clocks.js';
 
 export interface IssuedToken {
   id: string;

@@ -2,13 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError } from '#domain/errors.js';
 import { streams } from '#domain/ids.js';
-import { platformDecider, type PlatformState } from '#domain/platform/platform.js';
+import { platformDecider, type PlatformState } from '#domain/platforms/platform.js';
 import {
   defaultSupportedCurrencies,
   proxyUmaSubdomain,
   requireSupportedCurrency,
   type PlatformConfigChanges,
-} from '#domain/platform/platform-config.js';
+} from '#domain/platforms/platform-config.js';
 import { CommandRunner, type Reads } from '../command-runner.js';
 import type { Actor } from '../tokens.js';
 import { WebhookQueries } from '../webhooks/webhook-queries.js';

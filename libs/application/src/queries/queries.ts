@@ -1,4 +1,4 @@
-import { PERMISSIONS, type Permission } from '#domain/platform/permissions.js';
+import { PERMISSIONS, type Permission } from '#domain/platforms/permissions.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { Collections } from '#read-models/projections/collections.js';
 import { toInternalAccount, type InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';

@@ -4,7 +4,7 @@ import { streams } from '#domain/ids.js';
 import { sandboxClockDecider } from '#domain/sandbox-clock/sandbox-clock.js';
 import type { JobQueue } from '#jobs/job-queue.js';
 import { CommandRunner } from '../command-runner.js';
-import { requireSandbox } from '../ledger/fund-commands.js';
+import { requireSandbox } from '../payments/ledger/fund-commands.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { JOB_QUEUE, type Actor } from '../tokens.js';
 

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { customerDecider, type CustomerState } from '#domain/customer/customer.js';
+import { customerDecider, type CustomerState } from '#domain/customers/customer.js';
 import { notFound } from '#domain/errors.js';
 import { publicId, type IdGenerator } from '#domain/ids.js';
 import {

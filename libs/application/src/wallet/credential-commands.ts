@@ -3,7 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomBytes } from 'node:crypto';
 import { verifyPasskeyRegistration, type PasskeyAttestation } from '#crypto/webauthn.js';
 import { passkeyCredentialKey } from '#domain/claims/claim.js';
-import { customerDecider } from '#domain/customer/customer.js';
+import { customerDecider } from '#domain/customers/customer.js';
 import { invalid, notFound } from '#domain/errors.js';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { unauthorized, type SignedRetryProof } from '#domain/wallet/signed-retry.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { customerDecider } from '#domain/customer/customer.js';
+import { customerDecider } from '#domain/customers/customer.js';
 import { isPublicId, streams } from '#domain/ids.js';
 import { activeAuthMethods } from '#domain/wallet/wallet-auth-state.js';
 import { CommandRunner } from '../command-runner.js';

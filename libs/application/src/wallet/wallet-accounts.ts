@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { customerDecider } from '#domain/customer/customer.js';
+import { customerDecider } from '#domain/customers/customer.js';
 import { DomainError, invalid, notFound } from '#domain/errors.js';
 import { isPublicId, publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { walletAuthDecider, type WalletAuthCommand } from '#domain/wallet/wallet-auth.js';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { DomainError } from '#domain/errors.js';
-import type { PaymentRef } from '#domain/timers/timers.js';
+import type { PaymentRef } from '#domain/payments/timers/timers.js';
 import type { ApprovalReply } from '#domain/webhooks/payment-approval.js';
 import { awaitsApproval } from '#domain/webhooks/payment-webhooks.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
@@ -12,8 +12,8 @@ import {
   ApproveIncomingPaymentHandler,
   RejectIncomingPaymentCommand,
   RejectIncomingPaymentHandler,
-} from '../transactions/transaction-commands.js';
-import type { PaymentProcess } from '../transactions/payment-process.js';
+} from '../payments/transactions/transaction-commands.js';
+import type { PaymentProcess } from '../payments/transactions/payment-process.js';
 
 /**
  * Carries out what the platform's reply to an approval request decided, through the same commands

@@ -2,12 +2,12 @@ import type { AgentActionSnapshot } from '#domain/agents/agent-types.js';
 import { toAgentActionResource } from '#domain/agents/agent-views.js';
 import type { CardSnapshot } from '#domain/cards/card-types.js';
 import { toCardResource } from '#domain/cards/card.js';
-import { finishedJobResource, type BulkImportEvent } from '#domain/customer/bulk-import.js';
-import type { KycStatus } from '#domain/customer/customer.js';
+import { finishedJobResource, type BulkImportEvent } from '#domain/customers/bulk-import.js';
+import type { KycStatus } from '#domain/customers/customer.js';
 import { invitationResource, type InvitationSnapshot } from '#domain/invitations/invitation.js';
 import { postedBalance, type LedgerState } from '#domain/ledger/ledger.js';
 import { toJsonNumber } from '#domain/money.js';
-import type { TransactionRecord, TransactionStatus } from '#domain/transactions/transaction.js';
+import type { TransactionRecord, TransactionStatus } from '#domain/payments/transactions/transaction.js';
 import {
   APPROVAL_WEBHOOK_TYPE,
   paymentWebhookTypes,
@@ -17,7 +17,7 @@ import {
   type PaymentChange,
   type ReceiverProfile,
 } from '#domain/webhooks/payment-webhooks.js';
-import { toTransactionResource } from '#domain/transactions/transaction-view.js';
+import { toTransactionResource } from '#domain/payments/transactions/transaction-view.js';
 import { toVerificationResource } from '#domain/verifications/verification-view.js';
 import type { VerificationSnapshot } from '#domain/verifications/verification.js';
 import type { RecordedEvent } from '#event-store/event-store.js';

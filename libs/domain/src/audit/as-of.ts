@@ -1,5 +1,5 @@
-import type { CustomerState } from '../customer/customer.js';
-import { customerFields } from '../customer/customer-fields.js';
+import type { CustomerState } from '../customers/customer.js';
+import { customerFields } from '../customers/customer-fields.js';
 import { evolveLedger, initialLedgerState, postedBalance } from '../ledger/ledger.js';
 import type { LedgerEvent, LedgerState } from '../ledger/ledger.js';
 import { statedAmount } from '../money.js';

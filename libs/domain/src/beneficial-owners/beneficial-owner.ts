@@ -2,8 +2,8 @@ import { compact } from '../objects.js';
 import { canonicalJson } from '../canonical-json.js';
 import type { Decider } from '../decider.js';
 import { conflict, invalid, notFound } from '../errors.js';
-import type { KycStatus, OwnerOutcome } from '../customer/kyb.js';
-import { sandboxOutcome } from '../customer/sandbox-kyc.js';
+import type { KycStatus, OwnerOutcome } from '../customers/kyb.js';
+import { sandboxOutcome } from '../customers/sandbox-kyc.js';
 
 /**
  * A beneficial owner is a person who owns or controls a business customer: an ultimate owner,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { customerDecider, type CustomerEvent, type KycStatus } from '../customer/customer.js';
-import { kybStatus } from '../customer/kyb.js';
+import { customerDecider, type CustomerEvent, type KycStatus } from '../customers/customer.js';
+import { kybStatus } from '../customers/kyb.js';
 import { deciderSpec } from '../testing/decider-spec.js';
 import { CUSTOMER, PLATFORM, T0, T1 } from '../testing/fixtures.js';
 

@@ -1,6 +1,6 @@
 import type { ResourceAbandoned } from '../claims/claim.js';
 import type { Unset } from '../decider.js';
-import type { InternalAccountRecord, KycStatus } from '../customer/customer.js';
+import type { InternalAccountRecord, KycStatus } from '../customers/customer.js';
 import type { CardBrand } from './card-issuer.js';
 
 /**

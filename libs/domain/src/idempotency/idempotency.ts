@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Decider } from '../decider.js';
 import { conflict } from '../errors.js';
-import { derivedUuid } from '../transfers/payment-legs.js';
+import { derivedUuid } from '../payments/transfers/payment-legs.js';
 import { canonicalJson } from '../canonical-json.js';
 
 /**

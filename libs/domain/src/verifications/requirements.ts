@@ -1,5 +1,5 @@
-import type { CustomerProfile, CustomerType } from '../customer/customer.js';
-import { sandboxSuffix } from '../transfers/sandbox-outcomes.js';
+import type { CustomerProfile, CustomerType } from '../customers/customer.js';
+import { sandboxSuffix } from '../payments/transfers/sandbox-outcomes.js';
 import type { DocumentType } from '../documents/document-types.js';
 import type { VerificationError, VerificationErrorType } from './verification.js';
 

@@ -1,8 +1,8 @@
 import { latestSnapshotDecider, type Decider } from '../decider.js';
 import { conflict } from '../errors.js';
-import type { CustomerProfile, CustomerType, KycStatus } from '../customer/customer.js';
-import type { OwnerRecords } from '../customer/kyb.js';
-import { sandboxKycStatus } from '../customer/sandbox-kyc.js';
+import type { CustomerProfile, CustomerType, KycStatus } from '../customers/customer.js';
+import type { OwnerRecords } from '../customers/kyb.js';
+import { sandboxKycStatus } from '../customers/sandbox-kyc.js';
 import type { DocumentType } from '../documents/document-types.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { customerDecider, type CustomerEvent } from '../customer/customer.js';
+import { customerDecider, type CustomerEvent } from '../customers/customer.js';
 import { deciderSpec } from '../testing/decider-spec.js';
 import {
   blockingOwners,

@@ -1,5 +1,5 @@
-import type { PaymentStep } from '../transactions/payment-plan.js';
-import type { TransactionRecord, TransactionStatus } from '../transactions/transaction.js';
+import type { PaymentStep } from '../payments/transactions/payment-plan.js';
+import type { TransactionRecord, TransactionStatus } from '../payments/transactions/transaction.js';
 
 /**
  * Which payment webhooks a change of a transaction sends: the public API's types, never a type

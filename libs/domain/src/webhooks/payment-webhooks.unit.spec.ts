@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { PaymentStep } from '../transactions/payment-plan.js';
-import type { TransactionRecord, TransactionStatus } from '../transactions/transaction.js';
+import type { PaymentStep } from '../payments/transactions/payment-plan.js';
+import type { TransactionRecord, TransactionStatus } from '../payments/transactions/transaction.js';
 import {
   awaitsApproval,
   paymentWebhookTypes,

@@ -4,14 +4,14 @@ import { invitationProjection } from './invitations/invitation-projection.js';
 import { verificationProjection } from './verifications/verification-projection.js';
 import { beneficialOwnerProjection } from './beneficial-owners/beneficial-owner-projection.js';
 import { documentProjection } from './documents/document-projection.js';
-import { internalAccountProjection } from './accounts/internal-account-projection.js';
+import { internalAccountProjection } from './internal-accounts/internal-account-projection.js';
 import { platformProjection } from './platforms/platform-projection.js';
 import { walletAuthProjection } from './wallet/wallet-auth-projection.js';
 import { webhookDeliveryProjection } from './webhooks/webhook-delivery-projection.js';
 import { cardProjection } from './cards/card-projection.js';
 import { cardTransactionProjection } from './cards/card-transaction-projection.js';
-import { quoteProjection } from './quotes/quote-projection.js';
-import { transactionProjection } from './transactions/transaction-projection.js';
+import { quoteProjection } from './payments/quotes/quote-projection.js';
+import { transactionProjection } from './payments/transactions/transaction-projection.js';
 import { agentProjection } from './agents/agent-projection.js';
 import { bulkImportProjection } from './customers/bulk-import-projection.js';
 

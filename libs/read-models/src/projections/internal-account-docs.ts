@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { depositNetwork, depositWallet } from '#domain/crypto/deposit-networks.js';
 import { CRYPTO_CURRENCIES, currency } from '#domain/money.js';
-import type { InternalAccountStatus, InternalAccountType } from '#domain/customer/customer.js';
+import type { InternalAccountStatus, InternalAccountType } from '#domain/customers/customer.js';
 import type { Doc } from '../read-model-store.js';
 
 /**

@@ -5,8 +5,8 @@ import {
   INDIVIDUAL_BENEFICIARY_FIELDS,
   type AccountField,
   type AccountTypeSpec,
-} from '#domain/external-account/account-types.js';
-import { ANY_TYPE_FIELDS, BENEFICIARY_TEXT_MAX } from '#domain/external-account/account-validation.js';
+} from '#domain/external-accounts/account-types.js';
+import { ANY_TYPE_FIELDS, BENEFICIARY_TEXT_MAX } from '#domain/external-accounts/account-validation.js';
 import { CURRENCY_CODE_PATTERN } from '#domain/money.js';
 import { dateTime, ref, type Schema, str, idOf } from './kit.js';
 

@@ -1,5 +1,5 @@
-import { COUNTERPARTY_FIELD_NAMES, TRANSACTION_TYPES } from '#domain/platform/platform-config.js';
-import { PERMISSIONS } from '#domain/platform/permissions.js';
+import { COUNTERPARTY_FIELD_NAMES, TRANSACTION_TYPES } from '#domain/platforms/platform-config.js';
+import { PERMISSIONS } from '#domain/platforms/permissions.js';
 import { dateTime, obj, type Schema, str, idOf } from './kit.js';
 
 const int = (extra: Schema = {}): Schema => ({ type: 'integer', ...extra });

@@ -1,4 +1,4 @@
-import { FAILURE_REASONS } from '#domain/transactions/payment-plan.js';
+import { FAILURE_REASONS } from '#domain/payments/transactions/payment-plan.js';
 import { obj, type Schema, str, idOf } from './kit.js';
 const amount: Schema = {
   type: 'object',

@@ -1,4 +1,4 @@
-import type { BulkImportErrorEntry, BulkImportEvent, BulkImportProgress } from '#domain/customer/bulk-import.js';
+import type { BulkImportErrorEntry, BulkImportEvent, BulkImportProgress } from '#domain/customers/bulk-import.js';
 import { defineProjection } from '../../projection.js';
 import type { Doc } from '../../read-model-store.js';
 import { Collections } from '../collections.js';

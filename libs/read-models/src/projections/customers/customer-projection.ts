@@ -1,5 +1,5 @@
-import type { CustomerEvent } from '#domain/customer/customer.js';
-import { customerFields, statusFieldOf } from '#domain/customer/customer-fields.js';
+import type { CustomerEvent } from '#domain/customers/customer.js';
+import { customerFields, statusFieldOf } from '#domain/customers/customer-fields.js';
 import { defineProjection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';

@@ -1,5 +1,5 @@
-import { accountInfoView } from '#domain/external-account/account-info-view.js';
-import type { ExternalAccountEvent, ExternalAccountSnapshot } from '#domain/external-account/external-account.js';
+import { accountInfoView } from '#domain/external-accounts/account-info-view.js';
+import type { ExternalAccountEvent, ExternalAccountSnapshot } from '#domain/external-accounts/external-account.js';
 import { defineProjection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';

@@ -1,4 +1,4 @@
-import type { PlatformEvent } from '#domain/platform/platform.js';
+import type { PlatformEvent } from '#domain/platforms/platform.js';
 import { defineProjection } from '../../projection.js';
 import type { Doc } from '../../read-model-store.js';
 import { Collections } from '../collections.js';

@@ -1,0 +1,70 @@
+import { Body, Controller, Get, Patch } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { PlatformConfigQueries, UpdatePlatformConfigCommand } from '#application/platforms/platform-config.js';
+import type { Actor } from '#application/tokens.js';
+import { ConfigureWebhooksCommand, RotateWebhookSecretCommand } from '#application/webhooks/webhook-commands.js';
+import type { Permission } from '#domain/platforms/permissions.js';
+import { validateSupportedCurrencies } from '#domain/platforms/platform-config.js';
+import { ApiDoc, ok } from '../docs/api-doc.js';
+import { CurrentActor, CurrentPermissions } from '../http/auth.js';
+import { IdempotentAction, SecretOnce } from '../http/idempotency.interceptor.js';
+import { UpdateConfigDto } from './platform-config.dto.js';
+import { PLATFORM_CONFIG_TEXT } from '../docs/descriptions/platform-config.js';
+
+const tag = 'Platform configuration';
+/** GET/PATCH /config: the platform's configuration, webhooks included. */
+@Controller('config')
+export class PlatformConfigController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: PlatformConfigQueries,
+  ) {}
+
+  @Get()
+  @ApiDoc({
+    summary: 'Get the platform configuration',
+    description: PLATFORM_CONFIG_TEXT.config,
+    tag,
+    responses: ok('The configuration', 'PlatformConfig'),
+  })
+  config(@CurrentActor() actor: Actor, @CurrentPermissions() permissions: readonly Permission[]) {
+    return this.queries.config(actor.platformId, permissions.includes('MANAGE'));
+  }
+
+  @IdempotentAction('webhook-secret/rotate')
+  @SecretOnce('webhookSecret')
+  @ApiDoc({
+    summary: 'Rotate the webhook secret',
+    description: PLATFORM_CONFIG_TEXT.rotateWebhookSecret,
+    tag,
+    responses: ok('The new secret', 'WebhookSecretRotation'),
+    errors: [400],
+  })
+  rotateWebhookSecret(@CurrentActor() actor: Actor) {
+    return this.commands.execute(new RotateWebhookSecretCommand(actor));
+  }
+
+  @Patch()
+  @ApiDoc({
+    summary: 'Update the platform configuration',
+    description: PLATFORM_CONFIG_TEXT.update,
+    tag,
+    responses: ok('The configuration', 'PlatformConfig'),
+  })
+  async update(@Body() body: UpdateConfigDto, @CurrentActor() actor: Actor) {
+    const { webhookEndpoint, umaDomain, supportedCurrencies, embeddedWalletConfig } = body;
+    // Refused before anything changes.
+    if (supportedCurrencies) validateSupportedCurrencies(supportedCurrencies);
+    if (webhookEndpoint !== undefined)
+      await this.commands.execute(new ConfigureWebhooksCommand(webhookEndpoint, actor));
+    if (umaDomain !== undefined || supportedCurrencies || embeddedWalletConfig) {
+      const changes = {
+        ...(umaDomain !== undefined ? { umaDomain } : {}),
+        ...(supportedCurrencies ? { supportedCurrencies } : {}),
+        ...(embeddedWalletConfig ? { embeddedWalletConfig: { ...embeddedWalletConfig } } : {}),
+      };
+      await this.commands.execute(new UpdatePlatformConfigCommand(changes, actor));
+    }
+    return this.queries.config(actor.platformId, true);
+  }
+}

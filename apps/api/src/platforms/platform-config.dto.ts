@@ -1,0 +1,82 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  MaxLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
+import { COUNTERPARTY_FIELD_NAMES, TRANSACTION_TYPES } from '#domain/platforms/platform-config.js';
+import { IntRange, OptionalEmail, OptionalText } from '../http/fields.js';
+import { IsCurrencyCode } from '../http/currency-code.js';
+
+const DOMAIN = /^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
+export class CounterpartyFieldDto {
+  @IsIn(COUNTERPARTY_FIELD_NAMES as unknown as string[]) name!: (typeof COUNTERPARTY_FIELD_NAMES)[number];
+  @IsBoolean() mandatory!: boolean;
+}
+
+/** One currency the platform offers, with the public API's fields (all required). */
+export class PlatformCurrencyConfigDto {
+  @IsCurrencyCode('currencyCode') currencyCode!: string;
+  @IntRange(0, Number.MAX_SAFE_INTEGER) minAmount!: number;
+  @IntRange(0, Number.MAX_SAFE_INTEGER) maxAmount!: number;
+  @IsArray()
+  @ArrayMaxSize(COUNTERPARTY_FIELD_NAMES.length)
+  @ValidateNested({ each: true })
+  @Type(() => CounterpartyFieldDto)
+  requiredCounterpartyFields!: CounterpartyFieldDto[];
+  @IsArray()
+  @ArrayMaxSize(2)
+  @IsIn(TRANSACTION_TYPES as unknown as string[], { each: true })
+  enabledTransactionTypes!: (typeof TRANSACTION_TYPES)[number][];
+}
+
+/** The embedded wallet's OTP email settings; fields omitted are left as they are. */
+export class EmbeddedWalletConfigDto {
+  @OptionalText(255) appName?: string;
+  @IsOptional() @IntRange(4, 12) otpLength?: number;
+  @IsOptional() @IsBoolean() alphanumeric?: boolean;
+  @IsOptional() @IntRange(1, 86400) expirationSeconds?: number;
+  @OptionalEmail(255) sendFromEmailAddress?: string;
+  @OptionalText(255) sendFromEmailSenderName?: string;
+  @OptionalEmail(255) replyToEmailAddress?: string;
+  @IsOptional() @IsUrl({ protocols: ['https', 'http'], require_protocol: true }) @MaxLength(512) logoUrl?: string;
+}
+
+/** PATCH /config: every field optional; only those given change. */
+export class UpdateConfigDto {
+  /** https URL (http for loopback hosts and sandbox platforms); null turns webhooks off. */
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString({ message: 'webhookEndpoint must be a URL or null' })
+  @MaxLength(2048)
+  @JSONSchema({ type: ['string', 'null'] })
+  webhookEndpoint?: string | null;
+  @IsOptional()
+  @MaxLength(253)
+  @Matches(DOMAIN, { message: 'umaDomain must be a domain name such as example.com' })
+  umaDomain?: string;
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(50)
+  @ValidateNested({ each: true })
+  @Type(() => PlatformCurrencyConfigDto)
+  supportedCurrencies?: PlatformCurrencyConfigDto[];
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => EmbeddedWalletConfigDto)
+  embeddedWalletConfig?: EmbeddedWalletConfigDto;
+}

@@ -1,0 +1,180 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { umaAddressKey } from '#domain/claims/claim.js';
+import { customerDecider } from '#domain/customers/customer.js';
+import { conflict, invalid, notFound } from '#domain/errors.js';
+import { publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { currency } from '#domain/money.js';
+import type { PaymentRef } from '#domain/payments/timers/timers.js';
+import {
+  referenceFor,
+  requireTransactionRecord,
+  transactionDecider,
+  type TransactionRecord,
+} from '#domain/payments/transactions/transaction.js';
+import { toTransactionResource } from '#domain/payments/transactions/transaction-view.js';
+import { incomingPlan } from '#domain/payments/transfers/sandbox-outcomes.js';
+import { Collections } from '#read-models/projections/collections.js';
+import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
+import { firstForPlatform } from '../../queries/list-query.js';
+import { IdentityClaims } from '../../claims/identity-claims.js';
+import { CommandRunner } from '../../command-runner.js';
+import { requireSandbox } from '../ledger/fund-commands.js';
+import { loadOwnQuote, requireExecutable, startQuote } from '../quotes/quote-commands.js';
+import { IDS, READ_MODELS, type Actor } from '../../tokens.js';
+import { PaymentProcess } from './payment-process.js';
+import { PlatformClocks } from '../../platforms/platform-clocks.js';
+
+export class SandboxSendCommand {
+  constructor(
+    readonly input: { quoteId: string; currencyCode: string; currencyAmount?: number },
+    readonly actor: Actor,
+  ) {}
+}
+
+export class SandboxUmaReceiveCommand {
+  constructor(
+    readonly input: {
+      senderUmaAddress: string;
+      receiverUmaAddress?: string;
+      customerId?: string;
+      receivingCurrencyCode: string;
+      receivingCurrencyAmount: number;
+    },
+    readonly actor: Actor,
+  ) {}
+}
+
+/** Simulates paying an externally funded quote's paymentInstructions: the quote starts as if the funds arrived. */
+@CommandHandler(SandboxSendCommand)
+export class SandboxSendHandler implements ICommandHandler<SandboxSendCommand, Record<string, unknown>> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly process: PaymentProcess,
+    private readonly clocks: PlatformClocks,
+  ) {}
+
+  async execute({ input, actor }: SandboxSendCommand) {
+    await requireSandbox(this.runner, actor);
+    const state = await loadOwnQuote(this.runner, input.quoteId, actor.platformId);
+    const { quote } = state;
+    if (quote.funding !== 'EXTERNAL')
+      throw conflict(
+        'QUOTE_NOT_FUNDED_EXTERNALLY',
+        'only quotes funded by paymentInstructions are paid with /sandbox/send; execute this one instead',
+      );
+    const metadata = { ...actor };
+    await requireExecutable(this.process, state, await this.clocks.now(actor.platformId), metadata);
+    if (input.currencyCode !== quote.sendingCurrency)
+      throw invalid('CURRENCY_MISMATCH', `the quote is paid in ${quote.sendingCurrency}`, 'currencyCode');
+    const paid = input.currencyAmount === undefined ? BigInt(quote.totalSendingAmount) : BigInt(input.currencyAmount);
+    if (paid !== BigInt(quote.totalSendingAmount))
+      throw invalid('AMOUNT_MISMATCH', `the quote expects exactly ${quote.totalSendingAmount}`, 'currencyAmount');
+    return toTransactionResource(await startQuote(this.process, quote, metadata));
+  }
+}
+
+/**
+ * Simulates an incoming UMA payment to a customer: credited from the platform's settlement
+ * account into the customer's account in the receiving currency (INCOMING transaction). The
+ * sender address selects the outcome (see incomingPlan).
+ */
+@CommandHandler(SandboxUmaReceiveCommand)
+export class SandboxUmaReceiveHandler implements ICommandHandler<SandboxUmaReceiveCommand, Record<string, unknown>> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly process: PaymentProcess,
+    private readonly claims: IdentityClaims,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    private readonly clocks: PlatformClocks,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
+
+  private async receiver(input: SandboxUmaReceiveCommand['input'], platformId: string): Promise<Doc> {
+    if ((input.receiverUmaAddress === undefined) === (input.customerId === undefined)) {
+      throw invalid('INVALID_INPUT', 'give exactly one of receiverUmaAddress and customerId', 'receiverUmaAddress');
+    }
+    if (input.customerId !== undefined) {
+      const doc = await this.readModels.get(Collections.customers, input.customerId);
+      if (!doc || doc.platformId !== platformId || doc.isDeleted) throw notFound('CUSTOMER', input.customerId);
+      return doc;
+    }
+    // An address has one owner in the installation: the customer holding its claim.
+    const address = input.receiverUmaAddress!;
+    const key = umaAddressKey(address);
+    const holder = await this.claims.holder(key);
+    if (holder) {
+      const doc = await this.readModels.get(Collections.customers, holder.ownerId);
+      const uses = typeof doc?.umaAddress === 'string' && umaAddressKey(doc.umaAddress).value === key.value;
+      if (!doc || !uses || doc.platformId !== platformId || doc.isDeleted) throw notFound('RECEIVER', address);
+      return doc;
+    }
+    // Customers recorded before addresses were claimed hold no claim: the oldest one is the owner.
+    const oldest = await firstForPlatform(this.readModels, Collections.customers, platformId, [
+      { field: 'umaAddress', op: 'eq', value: address },
+      { field: 'isDeleted', op: 'eq', value: false },
+    ]);
+    if (!oldest) throw notFound('RECEIVER', address);
+    return oldest;
+  }
+
+  async execute({ input, actor }: SandboxUmaReceiveCommand) {
+    await requireSandbox(this.runner, actor);
+    const code = currency(input.receivingCurrencyCode).code;
+    const customer = await this.receiver(input, actor.platformId);
+    const { state } = await this.runner.load(streams.customer(customer.id), customerDecider);
+    // Received into the customer's regular account in that currency, else an embedded wallet.
+    const candidates = [...state.accounts.values()].filter((a) => a.currency === code && a.status === 'ACTIVE');
+    const account = candidates.find((a) => a.type !== 'EMBEDDED_WALLET') ?? candidates[0];
+    if (!account)
+      throw invalid('UNSUPPORTED_CURRENCY', `the receiver has no active account in ${code}`, 'receivingCurrencyCode');
+
+    const id = publicId('Transaction', this.ids.uuid());
+    const ref: PaymentRef = { kind: 'transaction', id };
+    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const amount = BigInt(input.receivingCurrencyAmount).toString();
+    const { needsApproval, plan } = incomingPlan(input.senderUmaAddress);
+    const transaction: TransactionRecord = {
+      id,
+      platformId: actor.platformId,
+      type: 'INCOMING',
+      status: 'CREATED',
+      source: { sourceType: 'UMA_ADDRESS', umaAddress: input.senderUmaAddress, currency: code },
+      destination: { destinationType: 'ACCOUNT', accountId: account.id, currency: code, paymentRail: 'UMA' },
+      customerId: customer.id,
+      platformCustomerId: String(customer.platformCustomerId ?? ''),
+      sentAmount: amount,
+      receivedAmount: amount,
+      fees: '0',
+      exchangeRate: 1,
+      counterpartyInformation: { UMA_ADDRESS: input.senderUmaAddress },
+      reference: referenceFor(id),
+      plan,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const metadata = { ...actor };
+    if (needsApproval) {
+      await this.process.schedule(
+        { kind: 'PAYMENT_STEP', platformId: actor.platformId, ref, step: plan.later!.step },
+        plan.later!.afterMs,
+      );
+      const { state: created } = await this.runner.run(
+        streams.transaction(id),
+        transactionDecider,
+        { type: 'CreateTransaction', transaction, then: ['PENDING'] },
+        { metadata },
+      );
+      return toTransactionResource(requireTransactionRecord(created));
+    }
+    await this.process.scheduleRecovery(actor.platformId, ref);
+    // The receiver lookup (CREATED) and the pay request (PENDING) happen together in the simulation.
+    await this.runner.run(
+      streams.transaction(id),
+      transactionDecider,
+      { type: 'CreateTransaction', transaction, then: ['PENDING'] },
+      { metadata, answersAfter: 'append' },
+    );
+    return toTransactionResource(await this.process.start(ref, { from: ['PENDING'] }, metadata));
+  }
+}

@@ -1,0 +1,52 @@
+import type { TransactionEvent } from '#domain/payments/transactions/transaction.js';
+import { toTransactionResource } from '#domain/payments/transactions/transaction-view.js';
+import { defineProjection } from '../../../projection.js';
+import type { Doc, ProjectionTransaction } from '../../../read-model-store.js';
+import { Collections } from '../../collections.js';
+import { listIndexes } from '../../list-indexes.js';
+
+/**
+ * Transactions (from quotes, transfers and incoming payments): the Transaction resource plus
+ * platformId and `accountIdentifiers` (every account id and UMA address involved, for the
+ * accountIdentifier filter).
+ */
+/** Every event carries the whole transaction, so the document is simply replaced. */
+function putTransaction({ data }: TransactionEvent, tx: ProjectionTransaction): void {
+  const t = data.transaction;
+  const accountIdentifiers = [
+    t.source.accountId,
+    t.source.umaAddress,
+    t.destination.accountId,
+    t.destination.umaAddress,
+  ].filter((v): v is string => typeof v === 'string');
+  tx.put(Collections.transactions, {
+    ...toTransactionResource(t),
+    id: t.id,
+    platformId: t.platformId,
+    accountIdentifiers,
+  });
+}
+
+export const transactionProjection = defineProjection<TransactionEvent>({
+  name: 'transactions',
+  collections: [Collections.transactions],
+  // Every status change rewrites the whole transaction.
+  replayWeight: 36,
+  // The list's selective filters (bench `lists`): a customer, a status, a reconciliation reference, and
+  // senderAccountIdentifier / receiverAccountIdentifier (an account id; UMA addresses are rarer and scan the platform).
+  indexes: listIndexes(
+    Collections.transactions,
+    [[], 'customerId', 'status', 'reconciliationInstructions.reference', 'source.accountId', 'destination.accountId'],
+    { counted: [[], 'status'] },
+  ),
+  on: {
+    TransactionCreated: putTransaction,
+    TransactionStatusChanged: putTransaction,
+    TransactionAnnotated: putTransaction,
+  },
+});
+
+export function toTransactionDocResource(doc: Doc): Record<string, unknown> {
+  const { platformId: _p, accountIdentifiers: _a, ...resource } = doc;
+  return resource;
+}
