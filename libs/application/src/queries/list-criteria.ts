@@ -12,13 +12,17 @@ export interface Paging {
   sortOrder?: 'asc' | 'desc';
 }
 
-export interface CustomerCriteria extends Paging {
-  platformCustomerId?: string;
-  customerType?: string;
+/** Inclusive bounds on when a resource was created and last updated. */
+export interface TimestampBounds {
   createdAfter?: string;
   createdBefore?: string;
   updatedAfter?: string;
   updatedBefore?: string;
+}
+
+export interface CustomerCriteria extends Paging, TimestampBounds {
+  platformCustomerId?: string;
+  customerType?: string;
   region?: string;
   currency?: string;
   umaAddress?: string;
@@ -59,14 +63,10 @@ export interface DeliveryCriteria extends Paging {
   type?: string;
 }
 
-export interface AgentCriteria extends Paging {
+export interface AgentCriteria extends Paging, TimestampBounds {
   customerId?: string;
   isPaused?: boolean;
   isConnected?: boolean;
-  createdAfter?: string;
-  createdBefore?: string;
-  updatedAfter?: string;
-  updatedBefore?: string;
 }
 
 export interface AgentActionCriteria extends Paging {
@@ -100,12 +100,19 @@ export class Filters {
     if (to) this.list.push({ field, op: 'lte', value: iso(to) });
     return this;
   }
+  /** The createdAt and updatedAt bounds. */
+  timestamps(bounds: TimestampBounds): this {
+    this.range('createdAt', bounds.createdAfter, bounds.createdBefore);
+    return this.range('updatedAt', bounds.updatedAfter, bounds.updatedBefore);
+  }
   identifier(side: 'source' | 'destination', value: string | undefined): this {
     if (value === undefined) return this;
     return this.eq(value.startsWith('$') ? `${side}.umaAddress` : `${side}.accountId`, value);
   }
-  request(paging: Paging): ListRequest {
-    return { filters: this.list, limit: paging.limit, cursor: paging.cursor, sortOrder: paging.sortOrder };
+  /** The list request; `defaultOrder` is the order when the caller asked for none. */
+  request(paging: Paging, defaultOrder?: 'asc' | 'desc'): ListRequest {
+    const sortOrder = paging.sortOrder ?? defaultOrder;
+    return { filters: this.list, limit: paging.limit, cursor: paging.cursor, sortOrder };
   }
 }
 
@@ -113,8 +120,7 @@ export function customerList(c: CustomerCriteria): ListRequest {
   const f = new Filters()
     .eq('platformCustomerId', c.platformCustomerId)
     .eq('customerType', c.customerType)
-    .range('createdAt', c.createdAfter, c.createdBefore)
-    .range('updatedAt', c.updatedAfter, c.updatedBefore)
+    .timestamps(c)
     .eq('region', c.region)
     .contains('currencies', c.currency)
     .eq('umaAddress', c.umaAddress);
@@ -142,27 +148,20 @@ export function transactionList(c: TransactionCriteria): ListRequest {
     .eq('type', c.type)
     .eq('reconciliationInstructions.reference', c.reference)
     .range('createdAt', c.startDate, c.endDate)
-    .request({ ...c, sortOrder: c.sortOrder ?? 'desc' });
+    .request(c, 'desc');
 }
 
 export function quoteList(c: QuoteCriteria): ListRequest {
-  return new Filters()
-    .eq('status', c.status)
-    .eq('customerId', c.customerId)
-    .request({ ...c, sortOrder: c.sortOrder ?? 'desc' });
+  return new Filters().eq('status', c.status).eq('customerId', c.customerId).request(c, 'desc');
 }
 
 export function deliveryList(c: DeliveryCriteria): ListRequest {
-  return new Filters()
-    .eq('status', c.status)
-    .eq('type', c.type)
-    .request({ ...c, sortOrder: c.sortOrder ?? 'desc' });
+  return new Filters().eq('status', c.status).eq('type', c.type).request(c, 'desc');
 }
 
 export function agentList(c: AgentCriteria): ListRequest {
   return new Filters()
-    .range('createdAt', c.createdAfter, c.createdBefore)
-    .range('updatedAt', c.updatedAfter, c.updatedBefore)
+    .timestamps(c)
     .eq('customerId', c.customerId)
     .eq('isPaused', c.isPaused)
     .eq('isConnected', c.isConnected)
@@ -175,21 +174,13 @@ export function agentActionList(c: AgentActionCriteria): ListRequest {
     .eq('agentId', c.agentId)
     .eq('customerId', c.customerId)
     .eq('status', c.status)
-    .request({ ...c, sortOrder: c.sortOrder ?? 'desc' });
+    .request(c, 'desc');
 }
 
-export interface ApiTokenCriteria extends Paging {
+export interface ApiTokenCriteria extends Paging, TimestampBounds {
   name?: string;
-  createdAfter?: string;
-  createdBefore?: string;
-  updatedAfter?: string;
-  updatedBefore?: string;
 }
 
 export function apiTokenList(c: ApiTokenCriteria): ListRequest {
-  return new Filters()
-    .eq('name', c.name)
-    .range('createdAt', c.createdAfter, c.createdBefore)
-    .range('updatedAt', c.updatedAfter, c.updatedBefore)
-    .request(c);
+  return new Filters().eq('name', c.name).timestamps(c).request(c);
 }

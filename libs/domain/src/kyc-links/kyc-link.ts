@@ -15,9 +15,8 @@ export const KYC_LINK_PROVIDER = 'HOSTED';
 
 export type KycLinkStatus = 'ACTIVE' | 'COMPLETED' | 'EXPIRED';
 
-/** A link issued (and maybe completed); before its first event the stream holds none. */
-export interface IssuedKycLink {
-  exists: true;
+/** What issuing a link records. */
+export interface KycLinkIssue {
   linkId: string;
   platformId: string;
   customerId: string;
@@ -25,24 +24,18 @@ export interface IssuedKycLink {
   redirectUri?: string;
   createdAt: string;
   expiresAt: string;
+}
+
+/** A link issued (and maybe completed); before its first event the stream holds none. */
+export interface IssuedKycLink extends KycLinkIssue {
+  exists: true;
   completedAt?: string;
 }
 
 export type KycLinkState = { exists: false } | IssuedKycLink;
 
 export type KycLinkEvent =
-  | {
-      type: 'KycLinkIssued';
-      data: {
-        linkId: string;
-        platformId: string;
-        customerId: string;
-        secretHash: string;
-        redirectUri?: string;
-        createdAt: string;
-        expiresAt: string;
-      };
-    }
+  | { type: 'KycLinkIssued'; data: KycLinkIssue }
   | { type: 'KycLinkCompleted'; data: { linkId: string; platformId: string; customerId: string; completedAt: string } };
 
 export type KycLinkCommand =
