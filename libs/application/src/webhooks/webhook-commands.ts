@@ -4,17 +4,20 @@ import { DomainError, notFound } from '#domain/errors.js';
 import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import { rotatedSecret, webhookConfigDecider } from '#domain/webhooks/webhook-config.js';
-import { maxAttemptsFor, webhookDeliveryDecider, type WebhookEnvelope } from '#domain/webhooks/webhook-delivery.js';
+import {
+  maxAttemptsFor,
+  UNREACHABLE,
+  webhookDeliveryDecider,
+  type WebhookEnvelope,
+} from '#domain/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../payments/ledger/fund-commands.js';
-import { APP_CONFIG, IDS, type Actor } from '../tokens.js';
+import { APP_CONFIG, IDS, SECRET_BOX, WEBHOOK_ATTEMPTS, type Actor } from '../tokens.js';
 import type { AppConfig } from '#config/config.js';
 import type { SecretBox } from '#crypto/secret-box.js';
-import { WebhookDeliverer } from './webhook-deliverer.js';
-import { UNREACHABLE } from './webhook-sender.js';
+import type { WebhookAttempts } from './webhook-attempts.js';
 import { generateWebhookKeys, newSealedWebhookSecret, openWebhookSecret } from './webhook-keys.js';
-import { SECRET_BOX } from './webhook-providers.js';
 import { refusedUrlHost } from '#net/address-policy.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
@@ -138,7 +141,7 @@ export const TEST_RESPONSE_CHARS = 256;
 export class SendTestWebhookHandler implements ICommandHandler<SendTestWebhookCommand, TestWebhookResult> {
   constructor(
     private readonly runner: CommandRunner,
-    private readonly deliverer: WebhookDeliverer,
+    @Inject(WEBHOOK_ATTEMPTS) private readonly deliverer: WebhookAttempts,
     private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
