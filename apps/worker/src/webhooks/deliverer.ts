@@ -11,8 +11,8 @@ import {
   type DeliveryAttempt,
 } from '#domain/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
-import { approvalReply, type ApprovalReply } from '#domain/webhooks/payment-approval.js';
-import { APPROVAL_WEBHOOK_TYPE, type RequestedField } from '#domain/webhooks/payment-webhooks.js';
+import { approvalReply, requestedFieldsOf, type ApprovalReply } from '#domain/webhooks/payment-approval.js';
+import { APPROVAL_WEBHOOK_TYPE } from '#domain/webhooks/payment-webhooks.js';
 import type { AnswersAfter, CommandRunner } from '#application/command-runner.js';
 import type { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import { TurnMemo } from '#application/turn-memo.js';
@@ -117,7 +117,7 @@ export class WebhookDeliverer implements WebhookAttempts {
     }
     const approval =
       request.webhookType === APPROVAL_WEBHOOK_TYPE && outcome === 'DELIVERED'
-        ? approvalReply(result.statusCode, result.reply, requestedFields(request.body))
+        ? approvalReply(result.statusCode, result.reply, requestedFieldsOf(request.body))
         : undefined;
     await this.record(request, url, result, outcome, approval, options.answersAfter ?? 'append');
     // The sender's timer fires after the timeout (a millisecond early at most, by the event loop's rounding).
@@ -176,16 +176,5 @@ export class WebhookDeliverer implements WebhookAttempts {
         answersAfter,
       },
     );
-  }
-}
-
-/** The receiver fields an approval request asked for (in the body sent). */
-function requestedFields(body: string): RequestedField[] {
-  try {
-    const fields = (JSON.parse(body) as { data?: { requestedReceiverCustomerInfoFields?: unknown } }).data
-      ?.requestedReceiverCustomerInfoFields;
-    return Array.isArray(fields) ? (fields as RequestedField[]) : [];
-  } catch {
-    return [];
   }
 }

@@ -4,12 +4,7 @@ import { DomainError, notFound } from '#domain/errors.js';
 import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import { rotatedSecret, webhookConfigDecider } from '#domain/webhooks/webhook-config.js';
-import {
-  maxAttemptsFor,
-  UNREACHABLE,
-  webhookDeliveryDecider,
-  type WebhookEnvelope,
-} from '#domain/webhooks/webhook-delivery.js';
+import { maxAttemptsFor, testWebhook, UNREACHABLE, webhookDeliveryDecider } from '#domain/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../payments/ledger/fund-commands.js';
@@ -152,12 +147,7 @@ export class SendTestWebhookHandler implements ICommandHandler<SendTestWebhookCo
     const uuid = this.ids.uuid();
     const deliveryId = publicId('WebhookDelivery', uuid);
     const now = (await this.clocks.now(actor.platformId)).toISOString();
-    const payload: WebhookEnvelope = {
-      id: publicId('Webhook', uuid),
-      type: 'TEST',
-      timestamp: now,
-      data: { message: 'This is a test webhook.' },
-    };
+    const payload = testWebhook(publicId('Webhook', uuid), now);
     await this.runner.run(
       webhookDeliveryStream(deliveryId),
       webhookDeliveryDecider,

@@ -32,6 +32,14 @@ export const UNREACHABLE = 'the webhook endpoint could not be reached or did not
 export const NOT_SENT_BACKED_OFF =
   'not sent: recent attempts to the webhook endpoint got no answer in time, so attempts are held back for a while';
 
+/** The TEST webhook the sandbox sends on request (`POST /webhooks/test`). */
+export const testWebhook = (id: string, timestamp: string): WebhookEnvelope => ({
+  id,
+  type: 'TEST',
+  timestamp,
+  data: { message: 'This is a test webhook.' },
+});
+
 export interface DeliveryAttempt {
   /** 1-based within the current run (a redelivery starts again at 1). */
   attempt: number;
