@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, expect, it } from '@jest/globals';
 import { attemptBudget, retryDelayMs, WEBHOOK_RETRY_POLICY } from '#domain/webhooks/retry-policy.js';
 import { webhookDeliveryStream, webhookIdsFor } from '#domain/webhooks/webhook-ids.js';
-import { NOT_SENT_BACKED_OFF } from '#application/webhooks/webhook-deliverer.js';
-import { UNREACHABLE } from '#application/webhooks/webhook-sender.js';
+import { NOT_SENT_BACKED_OFF, UNREACHABLE } from '#domain/webhooks/webhook-delivery.js';
 import { describeEachJobQueue, useTestService } from '../support/fixture.js';
 import type { Client } from '../support/service.js';
 import {

@@ -4,7 +4,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { streams } from '#domain/ids.js';
 import { ManualClock } from '#domain/clock.js';
-import { UNREACHABLE } from '#application/webhooks/webhook-sender.js';
+import { UNREACHABLE } from '#domain/webhooks/webhook-delivery.js';
 import type { Client } from '../support/service.js';
 import { useTestService } from '../support/fixture.js';
 import { poll } from '../support/poll.js';

@@ -1,10 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { AREAS, ApplicationModule } from '#application/application.module.js';
-import type { Infrastructure } from '#application/infrastructure.js';
-import type { AppConfig } from '#config/config.js';
-import type { Clock } from '#domain/clock.js';
-import type { IdGenerator } from '#domain/ids.js';
+import { AREAS, ApplicationModule, type ApplicationDeps } from '#application/application.module.js';
 import { ConsoleController } from './console/console.controller.js';
 import { InternalAccountsController } from './internal-accounts/internal-accounts.controller.js';
 import { CustomersController } from './customers/customers.controller.js';
@@ -97,7 +93,7 @@ export const API_CONTROLLERS = [
 
 @Module({})
 export class ApiModule {
-  static register(deps: { config: AppConfig; infra: Infrastructure; clock: Clock; ids: IdGenerator }): DynamicModule {
+  static register(deps: ApplicationDeps): DynamicModule {
     const limits = deps.config.rateLimits;
     const storage = createRateLimitStorage(deps.config);
     return {

@@ -9,6 +9,7 @@ import type { AppConfig } from '#config/config.js';
 import { systemClock, type Clock } from '#domain/clock.js';
 import { randomIds, type IdGenerator } from '#domain/ids.js';
 import { startWorker } from '../../worker/src/worker.js';
+import { createWebhookDeliverer } from '../../worker/src/webhooks/index.js';
 import { ApiModule } from './app.module.js';
 import { BASE_PATH } from './http/base-path.js';
 import { answerUnknownPaths, createHttpApp } from './http/adapters.js';
@@ -46,7 +47,9 @@ export async function createApp(config: AppConfig, deps: ServiceDeps = {}) {
   const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? randomIds;
   const infra = await createInfrastructure(config, clock, { writes: true });
-  const app = await createHttpApp(config, ApiModule.register({ config, infra, clock, ids }), {
+  // The synchronous test send (POST /webhooks/test) attempts with the worker's deliverer, on the process's runner.
+  const webhookAttempts = createWebhookDeliverer(infra.runner, infra.clocks, config);
+  const app = await createHttpApp(config, ApiModule.register({ config, infra, clock, ids, webhookAttempts }), {
     logger: new ServiceLogger(LEVELS[config.logLevel]),
     requestLog: requestLogging(createRequestLogger(config, deps.logDestination)),
   });

@@ -18,6 +18,7 @@ import {
   PROJECTIONS,
   READ_MODELS,
   SECRET_BOX,
+  WEBHOOK_ATTEMPTS,
 } from './tokens.js';
 import { loadSecretsKey, SecretBox } from '#crypto/secret-box.js';
 import { AgentsModule } from './agents/agents.module.js';
@@ -35,6 +36,7 @@ import { PaymentsModule } from './payments/payments.module.js';
 import { UmaProvidersModule } from './uma-providers/uma-providers.module.js';
 import { VerificationsModule } from './verifications/verifications.module.js';
 import { WalletModule } from './wallet/wallet.module.js';
+import { NO_WEBHOOK_ATTEMPTS, type WebhookAttempts } from './webhooks/webhook-attempts.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 import { caughtUpReads } from './queries/caught-up-read.js';
 
@@ -61,6 +63,16 @@ export const AREAS = [
   AgentsModule,
 ];
 
+/** What the application is built on. */
+export interface ApplicationDeps {
+  config: AppConfig;
+  infra: Infrastructure;
+  clock: Clock;
+  ids: IdGenerator;
+  /** Delivery attempts made now (the sandbox test send): the worker's deliverer, where the process sends webhooks. */
+  webhookAttempts?: WebhookAttempts;
+}
+
 /**
  * The ports, the command runner and the shared queries, wired to the given infrastructure, and every area module. The
  * one global module: every area sees the ports without importing them; an area's services are seen only by the
@@ -69,7 +81,7 @@ export const AREAS = [
 @Global()
 @Module({})
 export class ApplicationModule {
-  static register(deps: { config: AppConfig; infra: Infrastructure; clock: Clock; ids: IdGenerator }): DynamicModule {
+  static register(deps: ApplicationDeps): DynamicModule {
     const { infra } = deps;
     return {
       module: ApplicationModule,
@@ -85,6 +97,7 @@ export class ApplicationModule {
         { provide: BLOB_STORE, useValue: infra.blobs },
         { provide: PROJECTIONS, useValue: infra.projections },
         { provide: SECRET_BOX, useFactory: () => new SecretBox(loadSecretsKey(deps.config.secretsKey)) },
+        { provide: WEBHOOK_ATTEMPTS, useValue: deps.webhookAttempts ?? NO_WEBHOOK_ATTEMPTS },
         { provide: CommandRunner, useValue: infra.runner },
         IdentityClaims,
         Queries,
@@ -100,6 +113,7 @@ export class ApplicationModule {
         BLOB_STORE,
         PROJECTIONS,
         SECRET_BOX,
+        WEBHOOK_ATTEMPTS,
         CommandRunner,
         IdentityClaims,
         Queries,

@@ -9,6 +9,8 @@ export const APP_CONFIG = Symbol('APP_CONFIG');
 export const PROJECTIONS = Symbol('PROJECTIONS');
 /** The SecretBox sealing secrets kept in the event log (libs/crypto/src/secret-box.ts). */
 export const SECRET_BOX = Symbol('SECRET_BOX');
+/** Delivery attempts made now (libs/application/src/webhooks/webhook-attempts.ts). */
+export const WEBHOOK_ATTEMPTS = Symbol('WEBHOOK_ATTEMPTS');
 
 /** Who is acting: the authenticated platform and the credential used. */
 export interface Actor {

@@ -1,14 +1,14 @@
 import { Logger } from '@nestjs/common';
 import type { CommandRunner } from '#application/command-runner.js';
-import { NOT_SENT_BACKED_OFF, type WebhookDeliverer } from '#application/webhooks/webhook-deliverer.js';
 import type { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import { APPROVAL_WEBHOOK_TYPE } from '#domain/webhooks/payment-webhooks.js';
-import type { PaymentApprovals } from '#application/webhooks/payment-approvals.js';
-import { webhookDeliveryDecider, type AttemptOutcome } from '#domain/webhooks/webhook-delivery.js';
+import { NOT_SENT_BACKED_OFF, webhookDeliveryDecider, type AttemptOutcome } from '#domain/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
 import { DeferredJobError, UnrecoverableJobError, type Job, type JobQueue, type Worker } from '#jobs/job-queue.js';
+import type { WebhookDeliverer } from './deliverer.js';
 import { WEBHOOK_QUEUE, type DeliveryJob } from './delivery-jobs.js';
 import type { DeliverySlots, SlotOutcome } from './delivery-slots.js';
+import type { PaymentApprovals } from './payment-approvals.js';
 
 /** What delivery runs with. */
 export interface WebhookDeliveryDeps {

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { CommandRunner, ProjectionWaiter } from '#application/command-runner.js';
-import { WEBHOOK_EVENT_MAP, type WebhookSources } from '#application/webhooks/webhook-event-map.js';
 import {
   maxAttemptsFor,
   webhookDeliveryDecider,
   type WebhookDeliveryEvent,
   type WebhookEnvelope,
 } from '#domain/webhooks/webhook-delivery.js';
+import { WEBHOOK_EVENT_MAP, type WebhookSources } from '#domain/webhooks/webhook-event-map.js';
 import { webhookDeliveryStream, webhookIdsFor } from '#domain/webhooks/webhook-ids.js';
 import { CheckpointedSubscription } from '#event-store/checkpointed-subscription.js';
 import { DEFAULT_SET_ASIDE_POLICY, handleOrSetAside, type SetAsidePolicy } from '#event-store/set-aside.js';
@@ -18,7 +18,7 @@ import type { LeaseKeeperOptions } from '#read-models/runner/lease-keeper.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { SetAsideLog, setAsideMessage } from '#read-models/runner/set-aside-events.js';
 import { DELIVER_JOB, WEBHOOK_BACKOFF, WEBHOOK_QUEUE, type DeliveryJob } from './delivery-jobs.js';
-import { EndpointHistory, LedgerReplay } from './sources.js';
+import { EndpointHistory, LedgerReplay, webhookSources } from './sources.js';
 
 /** Checkpoint name in the read-model store's checkpoints. */
 export const DISPATCHER_CHECKPOINT = 'webhook-dispatcher';
@@ -181,14 +181,11 @@ export class WebhookDispatcher {
     const run = this.run;
     const last = batch[batch.length - 1].position;
     let caughtUp: Promise<void> | undefined;
-    const sources: WebhookSources = {
-      readModel: async (collection, id) => {
-        caughtUp ??= this.waitForProjections(last);
-        await caughtUp;
-        return this.deps.readModels.get(collection, id);
-      },
-      ledgerAfter: (event) => this.ledgers.after(event),
-    };
+    const sources = webhookSources(
+      this.deps.readModels,
+      () => (caughtUp ??= this.waitForProjections(last)),
+      this.ledgers,
+    );
     const planned: Planned[] = [];
     if (!this.checkpoint.active) throw new Error('the webhook dispatcher lease was lost');
     for (const event of batch) {

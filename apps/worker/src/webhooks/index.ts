@@ -1,18 +1,35 @@
+import type { CommandRunner } from '#application/command-runner.js';
 import type { Infrastructure } from '#application/infrastructure.js';
+import type { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import { loadSecretsKey, SecretBox } from '#crypto/secret-box.js';
-import { WebhookDeliverer } from '#application/webhooks/webhook-deliverer.js';
-import { PaymentApprovals } from '#application/webhooks/payment-approvals.js';
 import { PaymentProcess } from '#application/payments/transactions/payment-process.js';
 import type { AppConfig } from '#config/config.js';
 import { systemClock } from '#domain/clock.js';
 import { WEBHOOK_RETRY_POLICY } from '#domain/webhooks/retry-policy.js';
+import { WebhookDeliverer } from './deliverer.js';
 import { startWebhookDelivery } from './delivery.js';
 import { DeliverySlots } from './delivery-slots.js';
 import { WebhookDispatcher } from './dispatcher.js';
+import { PaymentApprovals } from './payment-approvals.js';
 
 export interface RunningWebhooks {
   dispatcher: WebhookDispatcher;
   close(): Promise<void>;
+}
+
+/**
+ * The deliverer attempts are made with, on `runner`: the delivery workers' own, and the one a process serving the API
+ * supplies to the application for the synchronous sandbox test.
+ */
+export function createWebhookDeliverer(runner: CommandRunner, clocks: PlatformClocks, config: AppConfig) {
+  return new WebhookDeliverer({
+    runner,
+    box: new SecretBox(loadSecretsKey(config.secretsKey)),
+    clocks,
+    wallClock: systemClock,
+    timeoutMs: config.webhookTimeoutMs,
+    allowedHosts: config.webhookAllowedHosts,
+  });
 }
 
 /** The dispatcher (log -> jobs) and the delivery workers (jobs -> receivers). */
@@ -23,14 +40,7 @@ export async function startWebhooks(
   // Deliveries and approvals have no reader waiting for the read models to show them; the delivery streams are
   // cached apart from the requests' streams.
   const runner = infra.runner.for({ answersAfter: 'append', cache: { name: 'webhooks' } });
-  const deliverer = new WebhookDeliverer({
-    runner,
-    box: new SecretBox(loadSecretsKey(config.secretsKey)),
-    clocks: infra.clocks,
-    wallClock: systemClock,
-    timeoutMs: config.webhookTimeoutMs,
-    allowedHosts: config.webhookAllowedHosts,
-  });
+  const deliverer = createWebhookDeliverer(runner, infra.clocks, config);
   const dispatcher = new WebhookDispatcher({
     eventStore: infra.eventStore,
     readModels: infra.readModels,

@@ -2,7 +2,16 @@ import { streams } from '#domain/ids.js';
 import { RecentCache } from '#domain/recent-cache.js';
 import { evolveLedger, initialLedgerState, type LedgerEvent, type LedgerState } from '#domain/ledger/ledger.js';
 import { WEBHOOK_CONFIG_EVENTS, type WebhookConfigEvent } from '#domain/webhooks/webhook-config.js';
+import type {
+  InternalAccountResource,
+  WebhookSourceEvent,
+  WebhookSources,
+} from '#domain/webhooks/webhook-event-map.js';
 import type { EventStore, RecordedEvent } from '#event-store/event-store.js';
+import { stripPlatform } from '#application/queries/list-query.js';
+import { Collections } from '#read-models/projections/collections.js';
+import { toInternalAccount, type InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
+import type { ReadModelStore } from '#read-models/read-model-store.js';
 
 const CACHE_LIMIT = 1000;
 
@@ -49,7 +58,7 @@ export class LedgerReplay {
 
   constructor(private readonly store: EventStore) {}
 
-  async after(event: RecordedEvent): Promise<LedgerState> {
+  async after(event: WebhookSourceEvent): Promise<LedgerState> {
     let entry = this.ledgers.get(event.streamName);
     // Ahead of this event (resubscribed from an older checkpoint): fold again from the start.
     if (!entry || entry.revision >= event.revision) entry = { state: initialLedgerState(), revision: -1n };
@@ -68,4 +77,29 @@ export class LedgerReplay {
     this.ledgers.set(event.streamName, entry);
     return entry.state;
   }
+}
+
+/**
+ * What the event map reads: customers and internal accounts as the API shows them, read once `caughtUp` (the read
+ * models passing the events being mapped) has settled, and ledgers folded by `ledgers`.
+ */
+export function webhookSources(
+  readModels: ReadModelStore,
+  caughtUp: () => Promise<void>,
+  ledgers: LedgerReplay,
+): WebhookSources {
+  return {
+    async customer(id) {
+      await caughtUp();
+      const doc = await readModels.get(Collections.customers, id);
+      return doc ? stripPlatform(doc) : undefined;
+    },
+    async internalAccount(id) {
+      await caughtUp();
+      const doc = await readModels.get<InternalAccountDoc>(Collections.internalAccounts, id);
+      // The resource keeps the document's owner and balance.
+      return doc ? (toInternalAccount(doc) as InternalAccountResource) : undefined;
+    },
+    ledgerAfter: (event) => ledgers.after(event),
+  };
 }

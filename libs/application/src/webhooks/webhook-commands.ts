@@ -4,17 +4,15 @@ import { DomainError, notFound } from '#domain/errors.js';
 import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import { rotatedSecret, webhookConfigDecider } from '#domain/webhooks/webhook-config.js';
-import { maxAttemptsFor, webhookDeliveryDecider, type WebhookEnvelope } from '#domain/webhooks/webhook-delivery.js';
+import { maxAttemptsFor, testWebhook, UNREACHABLE, webhookDeliveryDecider } from '#domain/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../payments/ledger/fund-commands.js';
-import { APP_CONFIG, IDS, type Actor } from '../tokens.js';
+import { APP_CONFIG, IDS, SECRET_BOX, WEBHOOK_ATTEMPTS, type Actor } from '../tokens.js';
 import type { AppConfig } from '#config/config.js';
 import type { SecretBox } from '#crypto/secret-box.js';
-import { WebhookDeliverer } from './webhook-deliverer.js';
-import { UNREACHABLE } from './webhook-sender.js';
+import type { WebhookAttempts } from './webhook-attempts.js';
 import { generateWebhookKeys, newSealedWebhookSecret, openWebhookSecret } from './webhook-keys.js';
-import { SECRET_BOX } from './webhook-providers.js';
 import { refusedUrlHost } from '#net/address-policy.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
@@ -138,7 +136,7 @@ export const TEST_RESPONSE_CHARS = 256;
 export class SendTestWebhookHandler implements ICommandHandler<SendTestWebhookCommand, TestWebhookResult> {
   constructor(
     private readonly runner: CommandRunner,
-    private readonly deliverer: WebhookDeliverer,
+    @Inject(WEBHOOK_ATTEMPTS) private readonly deliverer: WebhookAttempts,
     private readonly clocks: PlatformClocks,
     @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
@@ -149,12 +147,7 @@ export class SendTestWebhookHandler implements ICommandHandler<SendTestWebhookCo
     const uuid = this.ids.uuid();
     const deliveryId = publicId('WebhookDelivery', uuid);
     const now = (await this.clocks.now(actor.platformId)).toISOString();
-    const payload: WebhookEnvelope = {
-      id: publicId('Webhook', uuid),
-      type: 'TEST',
-      timestamp: now,
-      data: { message: 'This is a test webhook.' },
-    };
+    const payload = testWebhook(publicId('Webhook', uuid), now);
     await this.runner.run(
       webhookDeliveryStream(deliveryId),
       webhookDeliveryDecider,

@@ -9,10 +9,9 @@ import {
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { getForPlatform, listForPlatform } from '../queries/list-query.js';
-import { READ_MODELS } from '../tokens.js';
+import { READ_MODELS, SECRET_BOX } from '../tokens.js';
 import type { SecretBox } from '#crypto/secret-box.js';
 import { openWebhookSecret } from './webhook-keys.js';
-import { SECRET_BOX } from './webhook-providers.js';
 import { deliveryList, type DeliveryCriteria } from '../queries/list-criteria.js';
 
 export interface PlatformConfigResource {

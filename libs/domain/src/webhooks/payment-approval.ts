@@ -67,3 +67,14 @@ export function approvalReply(
   }
   return undefined;
 }
+
+/** The receiver fields an approval request asked for (in the body sent). */
+export function requestedFieldsOf(body: string): RequestedField[] {
+  try {
+    const fields = (JSON.parse(body) as { data?: { requestedReceiverCustomerInfoFields?: unknown } }).data
+      ?.requestedReceiverCustomerInfoFields;
+    return Array.isArray(fields) ? (fields as RequestedField[]) : [];
+  } catch {
+    return [];
+  }
+}

@@ -22,6 +22,24 @@ export interface WebhookEnvelope {
   data: Record<string, unknown>;
 }
 
+/**
+ * The error an attempt records when no response arrived: always these words, so a refused address, a closed port and
+ * a timeout cannot be told apart (no probing of networks through webhooks).
+ */
+export const UNREACHABLE = 'the webhook endpoint could not be reached or did not answer in time';
+
+/** What an attempt not sent while its platform's receiver is backed off records (shown to the platform). */
+export const NOT_SENT_BACKED_OFF =
+  'not sent: recent attempts to the webhook endpoint got no answer in time, so attempts are held back for a while';
+
+/** The TEST webhook the sandbox sends on request (`POST /webhooks/test`). */
+export const testWebhook = (id: string, timestamp: string): WebhookEnvelope => ({
+  id,
+  type: 'TEST',
+  timestamp,
+  data: { message: 'This is a test webhook.' },
+});
+
 export interface DeliveryAttempt {
   /** 1-based within the current run (a redelivery starts again at 1). */
   attempt: number;

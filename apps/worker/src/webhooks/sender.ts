@@ -2,6 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { UNREACHABLE } from '#domain/webhooks/webhook-delivery.js';
 import { effectivePort, type AllowedHost } from '#net/address-policy.js';
 import {
   resolveTarget,
@@ -31,7 +32,6 @@ export interface SendResult {
 export const RESPONSE_EXCERPT_BYTES = 1024;
 /** Replies are read up to this size (an approval reply's `receiverCustomerInfo`); the rest is not read. */
 export const REPLY_MAX_BYTES = 16 * 1024;
-export const UNREACHABLE = 'the webhook endpoint could not be reached or did not answer in time';
 
 export interface SendOptions {
   timeoutMs: number;

@@ -1,13 +1,13 @@
-import type { AgentActionSnapshot } from '#domain/agents/agent-types.js';
-import { toAgentActionResource } from '#domain/agents/agent-views.js';
-import type { CardSnapshot } from '#domain/cards/card-types.js';
-import { toCardResource } from '#domain/cards/card.js';
-import { finishedJobResource, type BulkImportEvent } from '#domain/customers/bulk-import.js';
-import type { KycStatus } from '#domain/customers/customer.js';
-import { invitationResource, type InvitationSnapshot } from '#domain/invitations/invitation.js';
-import { postedBalance, type LedgerState } from '#domain/ledger/ledger.js';
-import { toJsonNumber } from '#domain/money.js';
-import type { TransactionRecord, TransactionStatus } from '#domain/payments/transactions/transaction.js';
+import type { AgentActionSnapshot } from '../agents/agent-types.js';
+import { toAgentActionResource } from '../agents/agent-views.js';
+import type { CardSnapshot } from '../cards/card-types.js';
+import { toCardResource } from '../cards/card.js';
+import { finishedJobResource, type BulkImportEvent } from '../customers/bulk-import.js';
+import type { KycStatus } from '../customers/customer.js';
+import { invitationResource, type InvitationSnapshot } from '../invitations/invitation.js';
+import { postedBalance, type LedgerState } from '../ledger/ledger.js';
+import { toJsonNumber } from '../money.js';
+import type { TransactionRecord, TransactionStatus } from '../payments/transactions/transaction.js';
 import {
   APPROVAL_WEBHOOK_TYPE,
   paymentWebhookTypes,
@@ -16,15 +16,10 @@ import {
   requestedReceiverFields,
   type PaymentChange,
   type ReceiverProfile,
-} from '#domain/webhooks/payment-webhooks.js';
-import { toTransactionResource } from '#domain/payments/transactions/transaction-view.js';
-import { toVerificationResource } from '#domain/verifications/verification-view.js';
-import type { VerificationSnapshot } from '#domain/verifications/verification.js';
-import type { RecordedEvent } from '#event-store/event-store.js';
-import { Collections } from '#read-models/projections/collections.js';
-import { toInternalAccount, type InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
-import type { Doc } from '#read-models/read-model-store.js';
-import { stripPlatform } from '../queries/list-query.js';
+} from './payment-webhooks.js';
+import { toTransactionResource } from '../payments/transactions/transaction-view.js';
+import { toVerificationResource } from '../verifications/verification-view.js';
+import type { VerificationSnapshot } from '../verifications/verification.js';
 
 /**
  * Which events of the log become webhooks, and what they carry. One entry per event type:
@@ -40,21 +35,40 @@ export interface WebhookDraft {
   data: Record<string, unknown>;
 }
 
+/** An event of the log as the table reads it (the event store's recorded events are such). */
+export interface WebhookSourceEvent<Data = Record<string, unknown>> {
+  id: string;
+  type: string;
+  data: Data;
+  streamName: string;
+  revision: bigint;
+  position: bigint;
+  recordedAt: Date;
+}
+
+/** An internal account as the API shows it (its read-model document without the platform and ledger fields). */
+export type InternalAccountResource = Record<string, unknown> & {
+  customerId?: string;
+  balance: { amount: number; currency: unknown };
+};
+
 /** What entries may read besides the event itself. */
 export interface WebhookSources {
-  /** A read-model document; the read models have passed the event being mapped. */
-  readModel<T extends Doc>(collection: string, id: string): Promise<T | undefined>;
+  /** The customer as the API shows it; the read models have passed the event being mapped. */
+  customer(id: string): Promise<Record<string, unknown> | undefined>;
+  /** The internal account as the API shows it; the read models have passed the event being mapped. */
+  internalAccount(id: string): Promise<InternalAccountResource | undefined>;
   /** The platform's ledger right after this ledger event. */
-  ledgerAfter(event: RecordedEvent): Promise<LedgerState>;
+  ledgerAfter(event: WebhookSourceEvent): Promise<LedgerState>;
 }
 
 export interface WebhookMapping {
-  platform(event: RecordedEvent): string | undefined;
-  webhooks(event: RecordedEvent, sources: WebhookSources): WebhookDraft[] | Promise<WebhookDraft[]>;
+  platform(event: WebhookSourceEvent): string | undefined;
+  webhooks(event: WebhookSourceEvent, sources: WebhookSources): WebhookDraft[] | Promise<WebhookDraft[]>;
 }
 
-type Data<T> = RecordedEvent<string, T>;
-const dataPlatform = (event: RecordedEvent) =>
+type Data<T> = WebhookSourceEvent<T>;
+const dataPlatform = (event: WebhookSourceEvent) =>
   typeof event.data.platformId === 'string' ? event.data.platformId : undefined;
 
 /**
@@ -67,10 +81,10 @@ const customerKyc: WebhookMapping = {
     const { customerId, kycStatus, updatedAt } = (
       event as Data<{ customerId: string; kycStatus: KycStatus; updatedAt: string }>
     ).data;
-    const doc = await sources.readModel(Collections.customers, customerId);
-    const business = doc?.customerType === 'BUSINESS';
+    const found = await sources.customer(customerId);
+    const business = found?.customerType === 'BUSINESS';
     const statusField = business ? 'kybStatus' : 'kycStatus';
-    const customer = doc ? stripPlatform(doc) : { id: customerId };
+    const customer = found ?? { id: customerId };
     return [
       {
         type: `CUSTOMER.${business ? 'KYB' : 'KYC'}_${kycStatus}`,
@@ -82,7 +96,7 @@ const customerKyc: WebhookMapping = {
 };
 
 /** The ledger stream is `ledger-<platform uuid>`. */
-const ledgerPlatform = (event: RecordedEvent) =>
+const ledgerPlatform = (event: WebhookSourceEvent) =>
   event.streamName.startsWith('ledger-') ? `Platform:${event.streamName.slice('ledger-'.length)}` : undefined;
 
 /**
@@ -112,14 +126,14 @@ const balanceUpdated: WebhookMapping = {
     });
     const drafts: WebhookDraft[] = [];
     for (const { accountId, balance } of balances) {
-      const doc = await sources.readModel<InternalAccountDoc>(Collections.internalAccounts, accountId);
-      if (!doc?.customerId || balance === undefined) continue;
+      const account = await sources.internalAccount(accountId);
+      if (!account?.customerId || balance === undefined) continue;
       drafts.push({
         type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED',
         timestamp: data.createdAt,
         data: {
-          ...toInternalAccount(doc),
-          balance: { ...doc.balance, amount: toJsonNumber(balance) },
+          ...account,
+          balance: { ...account.balance, amount: toJsonNumber(balance) },
           updatedAt: data.createdAt,
         },
       });
@@ -134,13 +148,13 @@ const accountStatusUpdated: WebhookMapping = {
   async webhooks(event, sources) {
     const { accountId, status, updatedAt } = (event as Data<{ accountId: string; status: string; updatedAt: string }>)
       .data;
-    const doc = await sources.readModel<InternalAccountDoc>(Collections.internalAccounts, accountId);
-    if (!doc) return [];
+    const account = await sources.internalAccount(accountId);
+    if (!account) return [];
     return [
       {
         type: 'INTERNAL_ACCOUNT.STATUS_UPDATED',
         timestamp: updatedAt,
-        data: { ...toInternalAccount(doc), status, updatedAt },
+        data: { ...account, status, updatedAt },
       },
     ];
   },
@@ -208,7 +222,7 @@ const paymentChange = (kind: PaymentChange['kind']): WebhookMapping => ({
       };
     }
     if (types.includes(APPROVAL_WEBHOOK_TYPE)) {
-      const receiver = await sources.readModel(Collections.customers, tx.customerId);
+      const receiver = await sources.customer(tx.customerId);
       resource.requestedReceiverCustomerInfoFields = requestedReceiverFields(receiver as ReceiverProfile);
     }
     return types.map((type) => ({ type, timestamp, data: resource }));

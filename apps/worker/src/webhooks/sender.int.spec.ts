@@ -3,7 +3,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseAllowedHosts } from '#net/address-policy.js';
 import type { ResolvedAddress, Resolver } from '#net/resolve-target.js';
-import { postWebhook, RESPONSE_EXCERPT_BYTES, UNREACHABLE } from './webhook-sender.js';
+import { UNREACHABLE } from '#domain/webhooks/webhook-delivery.js';
+import { postWebhook, RESPONSE_EXCERPT_BYTES } from './sender.js';
 
 interface Local {
   port: number;

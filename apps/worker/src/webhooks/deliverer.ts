@@ -11,28 +11,19 @@ import {
   type DeliveryAttempt,
 } from '#domain/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
-import { approvalReply, type ApprovalReply } from '#domain/webhooks/payment-approval.js';
-import { APPROVAL_WEBHOOK_TYPE, type RequestedField } from '#domain/webhooks/payment-webhooks.js';
-import type { AnswersAfter, CommandRunner } from '../command-runner.js';
+import { approvalReply, requestedFieldsOf, type ApprovalReply } from '#domain/webhooks/payment-approval.js';
+import { APPROVAL_WEBHOOK_TYPE } from '#domain/webhooks/payment-webhooks.js';
+import type { AnswersAfter, CommandRunner } from '#application/command-runner.js';
+import type { PlatformClocks } from '#application/platforms/platform-clocks.js';
+import { TurnMemo } from '#application/turn-memo.js';
+import type { DeliveryRequest, WebhookAttempts } from '#application/webhooks/webhook-attempts.js';
 import type { SecretBox } from '#crypto/secret-box.js';
 import type { AllowedHost } from '#net/address-policy.js';
 import type { Resolver } from '#net/resolve-target.js';
-import { TurnMemo } from '../turn-memo.js';
-import { WebhookSigner } from './webhook-keys.js';
-import { postWebhook, type SendResult } from './webhook-sender.js';
-import type { PlatformClocks } from '../platforms/platform-clocks.js';
+import { postWebhook, type SendResult } from './sender.js';
+import { WebhookSigner } from './signer.js';
 
-export interface DeliveryRequest {
-  deliveryId: string;
-  platformId: string;
-  webhookId: string;
-  webhookType: string;
-  /** The exact bytes to send (the envelope's JSON). */
-  body: string;
-  /** 1-based. */
-  attempt: number;
-  maxAttempts: number;
-}
+export type { DeliveryRequest };
 
 export interface DeliveryDeps {
   runner: CommandRunner;
@@ -50,10 +41,6 @@ export interface DeliveryDeps {
 
 const SIGNER_CACHE = 1000;
 
-/** What an attempt not sent while its platform's receiver is backed off records (shown to the platform). */
-export const NOT_SENT_BACKED_OFF =
-  'not sent: recent attempts to the webhook endpoint got no answer in time, so attempts are held back for a while';
-
 /** A platform's endpoint (null when webhooks are off) and the signer for its webhooks. */
 type Target = { url: string | null; signer?: WebhookSigner };
 
@@ -61,9 +48,9 @@ type Target = { url: string | null; signer?: WebhookSigner };
  * Makes one delivery attempt: signs, POSTs to the platform's current endpoint, and records the
  * attempt in the webhook's stream. Retries follow an endpoint change; once webhooks are turned off
  * (no endpoint) an attempt fails without being retried. Shared by the delivery worker (queued,
- * retried) and the synchronous sandbox test.
+ * retried) and the synchronous sandbox test (the application's `WebhookAttempts`).
  */
-export class WebhookDeliverer {
+export class WebhookDeliverer implements WebhookAttempts {
   private readonly signers = new RecentCache<string, WebhookSigner>(SIGNER_CACHE);
   private readonly logger = new Logger('WebhookDeliverer');
 
@@ -130,7 +117,7 @@ export class WebhookDeliverer {
     }
     const approval =
       request.webhookType === APPROVAL_WEBHOOK_TYPE && outcome === 'DELIVERED'
-        ? approvalReply(result.statusCode, result.reply, requestedFields(request.body))
+        ? approvalReply(result.statusCode, result.reply, requestedFieldsOf(request.body))
         : undefined;
     await this.record(request, url, result, outcome, approval, options.answersAfter ?? 'append');
     // The sender's timer fires after the timeout (a millisecond early at most, by the event loop's rounding).
@@ -189,16 +176,5 @@ export class WebhookDeliverer {
         answersAfter,
       },
     );
-  }
-}
-
-/** The receiver fields an approval request asked for (in the body sent). */
-function requestedFields(body: string): RequestedField[] {
-  try {
-    const fields = (JSON.parse(body) as { data?: { requestedReceiverCustomerInfoFields?: unknown } }).data
-      ?.requestedReceiverCustomerInfoFields;
-    return Array.isArray(fields) ? (fields as RequestedField[]) : [];
-  } catch {
-    return [];
   }
 }

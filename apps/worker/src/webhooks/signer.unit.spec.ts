@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { createPublicKey, randomBytes, verify } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { SecretBox } from '#crypto/secret-box.js';
-import { generateWebhookKeys, newSealedWebhookSecret, openWebhookSecret, WebhookSigner } from './webhook-keys.js';
+import { generateWebhookKeys, newSealedWebhookSecret, openWebhookSecret } from '#application/webhooks/webhook-keys.js';
+import { WebhookSigner } from './signer.js';
 
 const platformId = 'Platform:00000000-0000-4000-8000-000000000001';
 

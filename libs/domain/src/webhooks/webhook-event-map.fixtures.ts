@@ -1,9 +1,14 @@
-import { evolveLedger, initialLedgerState, type LedgerEvent } from '#domain/ledger/ledger.js';
-import { currency } from '#domain/money.js';
-import type { RecordedEvent } from '#event-store/event-store.js';
-import { Collections } from '#read-models/projections/collections.js';
-import type { Doc } from '#read-models/read-model-store.js';
-import { WEBHOOK_EVENT_MAP, type WebhookSources } from './webhook-event-map.js';
+import { evolveLedger, initialLedgerState, type LedgerEvent } from '../ledger/ledger.js';
+import { currency } from '../money.js';
+import {
+  WEBHOOK_EVENT_MAP,
+  type InternalAccountResource,
+  type WebhookSourceEvent,
+  type WebhookSources,
+} from './webhook-event-map.js';
+
+/** A read-model document as the fixtures give it. */
+type Doc = Record<string, unknown> & { id: string };
 
 /** Shared by the unit specs of the event -> webhook table. */
 export const platformUuid = '00000000-0000-4000-8000-0000000000aa';
@@ -19,11 +24,10 @@ export const recorded = (
   data: Record<string, unknown>,
   streamName = 'x-1',
   revision = 0n,
-): RecordedEvent => ({
+): WebhookSourceEvent => ({
   id: `event-${++position}`,
   type,
   data,
-  metadata: {},
   streamName,
   revision,
   position,
@@ -44,13 +48,23 @@ export const accountDoc = (id: string, owner?: string): Doc => ({
   updatedAt: 't9',
 });
 
-/** Read models as documents; the ledger folded from the given events up to the one asked for. */
-export function sources(docs: Doc[], ledgerEvents: RecordedEvent[]): WebhookSources {
+/**
+ * Read models as documents (shown as the API shows them: without the platform, and an account without its ledger
+ * fields); the ledger folded from the given events up to the one asked for.
+ */
+export function sources(docs: Doc[], ledgerEvents: WebhookSourceEvent[]): WebhookSources {
   return {
-    async readModel<T extends Doc>(collection: string, id: string) {
-      return docs.find(
-        (d) => d.id === id && (collection === Collections.internalAccounts ? 'balance' in d : 'customerType' in d),
-      ) as T | undefined;
+    async customer(id) {
+      const doc = docs.find((d) => d.id === id && 'customerType' in d);
+      if (!doc) return undefined;
+      const { platformId: _platformId, ...customer } = doc;
+      return customer;
+    },
+    async internalAccount(id) {
+      const doc = docs.find((d) => d.id === id && 'balance' in d);
+      if (!doc) return undefined;
+      const { platformId: _platformId, ledger: _ledger, currency: _currency, ...account } = doc;
+      return account as unknown as InternalAccountResource;
     },
     async ledgerAfter(event) {
       const state = initialLedgerState();
@@ -63,7 +77,7 @@ export function sources(docs: Doc[], ledgerEvents: RecordedEvent[]): WebhookSour
   };
 }
 
-export const map = async (event: RecordedEvent, src: WebhookSources = sources([], [])) => {
+export const map = async (event: WebhookSourceEvent, src: WebhookSources = sources([], [])) => {
   const mapping = WEBHOOK_EVENT_MAP[event.type];
   return { platform: mapping.platform(event), webhooks: await mapping.webhooks(event, src) };
 };

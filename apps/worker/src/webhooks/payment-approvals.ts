@@ -4,16 +4,16 @@ import type { PaymentRef } from '#domain/payments/timers/timers.js';
 import type { ApprovalReply } from '#domain/webhooks/payment-approval.js';
 import { awaitsApproval } from '#domain/webhooks/payment-webhooks.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
-import type { CommandRunner } from '../command-runner.js';
-import type { PlatformClocks } from '../platforms/platform-clocks.js';
-import type { Actor } from '../tokens.js';
+import type { CommandRunner } from '#application/command-runner.js';
+import type { PlatformClocks } from '#application/platforms/platform-clocks.js';
+import type { Actor } from '#application/tokens.js';
 import {
   ApproveIncomingPaymentCommand,
   ApproveIncomingPaymentHandler,
   RejectIncomingPaymentCommand,
   RejectIncomingPaymentHandler,
-} from '../payments/transactions/transaction-commands.js';
-import type { PaymentProcess } from '../payments/transactions/payment-process.js';
+} from '#application/payments/transactions/transaction-commands.js';
+import type { PaymentProcess } from '#application/payments/transactions/payment-process.js';
 
 /**
  * Carries out what the platform's reply to an approval request decided, through the same commands
