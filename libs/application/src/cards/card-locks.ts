@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { KeyedLock } from '../keyed-lock.js';
+import { KeyedLock } from '../command-runner-policy.js';
 
 /**
  * Serializes the multi-step money flows of one card inside this process (authorization, clearing,
