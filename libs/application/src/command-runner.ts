@@ -12,19 +12,22 @@ import {
 } from '#event-store/event-store.js';
 import {
   CommandConflictError,
+  KeyedLock,
   conflictBackoff,
   defaultBackoff,
   finalAppendError,
   isPermanent,
+  MAX_BATCH,
   tooLarge,
-} from './command-retries.js';
-import { KeyedLock } from './keyed-lock.js';
+  type CommandRunnerOptions,
+  type ProjectionWaiter,
+  type Reads,
+  type RunnerUse,
+  type RunOptions,
+  type RunResult,
+} from './command-runner-policy.js';
 import { StreamSnapshots, type Folded } from './stream-snapshots.js';
-import type { ProjectionWaiter } from '#read-models/runner/projection-waiter.js';
-import type { CommandRunnerOptions, Reads, RunnerUse, RunOptions, RunResult } from './run-declarations.js';
-/** Something that can tell when the local read models have caught up with a position. */
-export type { ProjectionWaiter };
-export type * from './run-declarations.js';
+export type * from './command-runner-policy.js';
 
 export { CommandConflictError };
 
@@ -50,14 +53,11 @@ interface DecidedBatch<State, C, E extends Event> {
   deferred: Queued<State, C, E>[];
 }
 
-/** Most commands decided together and appended in one write. */
-const MAX_BATCH = 256;
-
 /**
  * The one command pipeline: read the stream, fold with `evolve`, `decide`, append with the expected revision, retry on
  * a revision conflict. Folded states are cached per stream (bounded) and brought up to date by reading only the events
  * after the cached revision, so long streams (the ledger) are not re-read on every command. It applies what commands
- * and reads declare (`run-declarations.ts`): the waits for the read models, the reads of a cached state, the paging.
+ * and reads declare (`command-runner-policy.ts`): the waits for the read models, the cached reads, the paging.
  *
  * Commands on one stream are serialized within the process. Those that queue up while the stream
  * is busy are decided one after the other against the state their predecessors leave, and their

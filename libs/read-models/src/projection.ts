@@ -1,6 +1,6 @@
 import type { Event } from '#domain/decider.js';
 import type { RecordedEvent } from '#event-store/event-store.js';
-import type { IndexSpec, ProjectionTransaction } from './read-model-store.js';
+import type { Doc, IndexSpec, ProjectionTransaction } from './read-model-store.js';
 
 /**
  * A projection: folds the events it handles into documents of the collections it owns. It must
@@ -66,4 +66,15 @@ export function defineProjection<E extends Event>({ on, ...declaration }: Projec
       if (handler) await handler({ type: recorded.type, data: recorded.data } as E, tx, recorded);
     },
   };
+}
+
+/** Applies `changes` to the document `id` of `collection` where it exists (a projection never creates it here). */
+export async function amendDoc<T extends Doc = Doc>(
+  tx: ProjectionTransaction,
+  collection: string,
+  id: string,
+  changes: Partial<T>,
+): Promise<void> {
+  const doc = await tx.get<T>(collection, id);
+  if (doc) tx.put(collection, { ...doc, ...changes });
 }

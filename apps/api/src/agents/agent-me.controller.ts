@@ -21,7 +21,7 @@ import {
 } from '#application/external-accounts/external-account-commands.js';
 import { ExternalAccountQueries } from '#application/external-accounts/external-account-queries.js';
 import { Queries } from '#application/queries/queries.js';
-import { toQuoteResource } from '#domain/payments/quotes/quote.js';
+import { quoteRequestOf, toQuoteResource } from '#domain/payments/quotes/quote.js';
 import { MoneyQueries } from '#application/payments/transactions/money-queries.js';
 import { authorizeOperation } from '#domain/agents/agent-policy.js';
 import type { AgentPermission } from '#domain/agents/agent-types.js';
@@ -32,7 +32,6 @@ import { GetOne, GetPage } from '../http/routes.js';
 import { AgentRoute } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { Idempotent, IdempotentAction } from '../http/idempotency.interceptor.js';
-import { quoteRequestOf } from '#application/payments/quotes/quote-builder.js';
 import { AgentAuthGuard, CurrentAgent } from './agent-auth.guard.js';
 import {
   AgentCreateExternalAccountDto,

@@ -22,10 +22,21 @@ import { IdempotencyKeyHeader } from '../docs/api-doc.js';
 import { ApiError, invalidInput, toErrorBody, type ErrorBody } from './errors.js';
 import { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import { isChallenge } from './signed-retry.js';
-import { requestBodyForKey } from './multipart-form.js';
+import type { RequestWithUpload } from './multipart-form.js';
 import type { HttpRequest, HttpResponse } from './platform.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * What an Idempotency-Key compares of a request: the JSON body, or for a multipart upload its
+ * fields and the file's name, type, size and hash (two uploads of different files differ).
+ */
+function requestBodyForKey(req: HttpRequest): unknown {
+  const file = (req as RequestWithUpload).uploadedFile;
+  if (!file) return req.body ?? null;
+  const { fileName, mediaType, blob } = file;
+  return { ...(req.body as object), file: { fileName, mediaType, size: blob.size, sha256: blob.sha256 } };
+}
 
 /**
  * Outcomes that did not run the operation are not recorded, so a retry with the same key can

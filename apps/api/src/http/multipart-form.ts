@@ -34,17 +34,6 @@ export interface ReceivedForm<T extends string> {
 /** A request whose multipart body was read: its file is staged, its fields are `req.body`. */
 export type RequestWithUpload = HttpRequest & { uploadedFile?: ReceivedForm<string>['file'] };
 
-/**
- * What an Idempotency-Key compares of a request: the JSON body, or for a multipart upload its
- * fields and the file's name, type, size and hash (two uploads of different files differ).
- */
-export function requestBodyForKey(req: HttpRequest): unknown {
-  const file = (req as RequestWithUpload).uploadedFile;
-  if (!file) return req.body ?? null;
-  const { fileName, mediaType, blob } = file;
-  return { ...(req.body as object), file: { fileName, mediaType, size: blob.size, sha256: blob.sha256 } };
-}
-
 /** Room for the text fields and part headers around the file in a request's declared length. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
 const MAX_FIELDS = 16;

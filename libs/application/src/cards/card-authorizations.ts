@@ -31,9 +31,8 @@ import { requireSandbox } from '../payments/ledger/fund-commands.js';
 import type { JobQueue } from '#jobs/job-queue.js';
 import { IDS, JOB_QUEUE, type Actor } from '../tokens.js';
 import { scheduleAuthorizationExpiry } from './card-jobs.js';
-import { loadOwnCard } from './card-commands.js';
+import { CardLocks, loadOwnCard } from './card-commands.js';
 import { CardLedger, CardTransferCode, customerAccount } from './card-ledger.js';
-import { CardLocks } from './card-locks.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 /** A message of the card network about one card, from the sandbox endpoints. */

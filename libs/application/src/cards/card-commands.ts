@@ -1,4 +1,4 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { cardDecider, requireCard, requireCardChanges, toCardResource, type CardResource } from '#domain/cards/card.js';
 import { generatedPlatformCardId } from '#domain/cards/card-issuer.js';
@@ -17,11 +17,11 @@ import { platformDecider } from '#domain/platforms/platform.js';
 import type { JobQueue } from '#jobs/job-queue.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner, type Reads } from '../command-runner.js';
+import { KeyedLock } from '../command-runner-policy.js';
 import { customerStream } from '../customers/customer-commands.js';
 import { IDS, JOB_QUEUE, type Actor } from '../tokens.js';
 import { CardLedger } from './card-ledger.js';
 import { scheduleIssuance } from './card-jobs.js';
-import { CardLocks } from './card-locks.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 import {
   signedStepOf,
@@ -36,6 +36,16 @@ export interface CardChanges {
   state?: RequestedCardState;
   fundingSources?: string[];
 }
+
+/**
+ * Serializes the multi-step money flows of one card inside this process (authorization, clearing,
+ * return, close): each reads the card, moves money in the ledger stream, then records the outcome
+ * in the card stream, and two of them interleaving on one card could act on a stale view. This only
+ * saves conflicts inside one process: across processes a clearing is reserved on the card stream
+ * (expected revision) before its ledger legs, which carry ids derived from the authorization.
+ */
+@Injectable()
+export class CardLocks extends KeyedLock {}
 
 export class CreateCardCommand {
   constructor(

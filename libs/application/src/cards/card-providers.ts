@@ -1,6 +1,5 @@
 import { cardAuthorizationHandlers } from './card-authorizations.js';
-import { CreateCardHandler, UpdateCardHandler } from './card-commands.js';
-import { CardLocks } from './card-locks.js';
+import { CardLocks, CreateCardHandler, UpdateCardHandler } from './card-commands.js';
 import { CardQueries } from './card-queries.js';
 
 /** Command handlers of the cards area. */

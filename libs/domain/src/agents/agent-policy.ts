@@ -1,7 +1,6 @@
 import { DomainError, notFound } from '../errors.js';
 import { CURRENCIES, MAX_JSON_AMOUNT } from '../money.js';
-import { conversionRate } from '../payments/rates/rate-table.js';
-import { pow10, scaleUp } from '../payments/rates/ratio.js';
+import { conversionRate, pow10, scaleUp } from '../payments/rates/rate-table.js';
 import type {
   AccountRule,
   AgentPermission,

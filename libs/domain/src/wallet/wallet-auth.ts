@@ -1,7 +1,12 @@
 import { unreachable, type Decider } from '../decider.js';
 import { conflict, invalid } from '../errors.js';
-import { buildPayloadToSign, operationOf } from './payload.js';
-import { assertRequestUsable, authorizeSignedRetry, unauthorized } from './signed-retry.js';
+import {
+  assertRequestUsable,
+  authorizeSignedRetry,
+  buildPayloadToSign,
+  operationOf,
+  unauthorized,
+} from './signed-retry.js';
 import {
   activeAuthMethods,
   initialWalletAuthState,

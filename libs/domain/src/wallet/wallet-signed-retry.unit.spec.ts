@@ -1,6 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
 import { RateLimitedError, type WalletAuthCommand } from './wallet-auth.js';
-import { parsePayloadToSign } from './payload.js';
+import { parsePayloadToSign } from './signed-retry.js';
 import {
   EMAIL_METHOD,
   ACCOUNT,

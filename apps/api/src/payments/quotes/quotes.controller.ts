@@ -2,7 +2,7 @@ import { Body, Controller, Headers, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateQuoteCommand, ExecuteQuoteCommand } from '#application/payments/quotes/quote-commands.js';
-import { quoteRequestOf } from '#application/payments/quotes/quote-builder.js';
+import { quoteRequestOf } from '#domain/payments/quotes/quote.js';
 import type { Actor } from '#application/tokens.js';
 import { MoneyQueries } from '#application/payments/transactions/money-queries.js';
 import { ApiDoc, ApiResource, created, ok } from '../../docs/api-doc.js';

@@ -31,8 +31,6 @@ import { Collections } from '#read-models/projections/collections.js';
 import type { Doc } from '#read-models/read-model-store.js';
 
 export type { PlatformQuoteRequest, QuoteRequest };
-/** The API's quote request sorted by source and destination type (the domain's rules). */
-export { quoteRequestOf } from '#domain/payments/quotes/quote-request.js';
 
 /**
  * Resolves and checks a quote request into the facts the quote decider prices it from (the source, the destination

@@ -13,8 +13,7 @@ import {
 } from '#domain/payments/quotes/quote.js';
 import type { PaymentRef } from '#domain/payments/timers/timers.js';
 import { requireTransactionRecord } from '#domain/payments/transactions/transaction.js';
-import { parsePayloadToSign } from '#domain/wallet/payload.js';
-import { requireActiveSigningSession } from '#domain/wallet/signed-retry.js';
+import { parsePayloadToSign, requireActiveSigningSession } from '#domain/wallet/signed-retry.js';
 import type { EventMetadata } from '#event-store/event-store.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../../command-runner.js';

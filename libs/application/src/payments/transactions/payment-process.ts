@@ -25,7 +25,7 @@ import type { JobQueue } from '#jobs/job-queue.js';
 import { CommandRunner, type AnswersAfter } from '../../command-runner.js';
 import { JOB_QUEUE } from '../../tokens.js';
 import { PaymentLedger } from './payment-ledger.js';
-import { KeyedLock } from '../../keyed-lock.js';
+import { KeyedLock } from '../../command-runner-policy.js';
 import { PlatformClocks } from '../../platforms/platform-clocks.js';
 
 type Transition = Omit<TransitionCommand, 'type' | 'now'>;

@@ -14,7 +14,7 @@ import {
 } from '../rates/rate-table.js';
 import type { PaymentPlan } from '../transactions/payment-plan.js';
 import { referenceFor, type TransactionDestination, type TransactionRecord } from '../transactions/transaction.js';
-import { buildPayloadToSign, operationOf } from '../../wallet/payload.js';
+import { buildPayloadToSign, operationOf } from '../../wallet/signed-retry.js';
 import type { LockedCurrencySide, QuoteDestination, QuoteFunding, QuoteRecord } from './quote-record.js';
 
 /**

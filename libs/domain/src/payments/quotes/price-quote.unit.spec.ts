@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { DomainError } from '../../errors.js';
 import { INTERNAL_RAIL, UMA_RAIL } from '../rates/rate-table.js';
 import { SUCCESS_PLAN } from '../transactions/payment-plan.js';
-import { parsePayloadToSign } from '../../wallet/payload.js';
+import { parsePayloadToSign } from '../../wallet/signed-retry.js';
 import {
   assertImmediateExecution,
   priceQuote,

@@ -7,12 +7,13 @@ import {
   conversionRate,
   exchangeRateTable,
   networkRail,
+  parseRatio,
   priceByReceiving,
   priceBySending,
   railsFor,
   rateDetails,
+  toDisplayNumber,
 } from './rate-table.js';
-import { parseRatio, toDisplayNumber } from './ratio.js';
 
 describe('sandbox rate table', () => {
   it('parses decimals exactly and displays ratios without floats in between', () => {

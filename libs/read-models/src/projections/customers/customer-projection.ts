@@ -1,10 +1,9 @@
 import type { CustomerEvent } from '#domain/customers/customer.js';
 import { customerFields, statusFieldOf } from '#domain/customers/customer-fields.js';
-import { defineProjection } from '../../projection.js';
+import { amendDoc, defineProjection } from '../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
 import { listIndexes } from '../list-indexes.js';
-import { amendDoc } from '../amend-doc.js';
 
 /** Customers: the API resource plus platformId. */
 /** A KYC status set or cleared: written to the status field of the customer's type. */

@@ -2,13 +2,12 @@ import type { LedgerEvent } from '#domain/ledger/ledger.js';
 import type { CustomerEvent } from '#domain/customers/customer.js';
 import type { PlatformEvent } from '#domain/platforms/platform.js';
 import type { WalletAuthEvent } from '#domain/wallet/wallet-auth-state.js';
-import { defineProjection, type EventOfType } from '../../projection.js';
+import { amendDoc, defineProjection, type EventOfType } from '../../projection.js';
 import type { ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
 import { listIndexes } from '../list-indexes.js';
 import { openAccountDoc, type InternalAccountDoc } from '../internal-account-docs.js';
 import { walletAccountHandlers } from '../wallet/wallet-account-docs.js';
-import { amendDoc } from '../amend-doc.js';
 
 type Totals = InternalAccountDoc['ledger'];
 

@@ -1,8 +1,7 @@
 import type { WalletAuthEvent } from '#domain/wallet/wallet-auth-state.js';
-import type { EventHandlers } from '../../projection.js';
+import { amendDoc, type EventHandlers } from '../../projection.js';
 import { Collections } from '../collections.js';
 import type { InternalAccountDoc } from '../internal-account-docs.js';
-import { amendDoc } from '../amend-doc.js';
 
 /**
  * Wallet events that change the InternalAccount resource (applied by the internal-account projection, which owns it).

@@ -1,8 +1,7 @@
 import type { AuthMethodType, WalletAuthEvent } from '#domain/wallet/wallet-auth-state.js';
-import { defineProjection } from '../../projection.js';
+import { amendDoc, defineProjection } from '../../projection.js';
 import type { Doc } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
-import { amendDoc } from '../amend-doc.js';
 
 /** An embedded wallet's credential as the API lists it, plus its scope and status. Public material only. */
 export interface AuthMethodDoc extends Doc {

@@ -1,10 +1,9 @@
 import { quoteStatusOf, toQuoteResource, type QuoteEvent } from '#domain/payments/quotes/quote.js';
 import type { TransactionEvent } from '#domain/payments/transactions/transaction.js';
-import { defineProjection } from '../../../projection.js';
+import { amendDoc, defineProjection } from '../../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../../read-model-store.js';
 import { Collections } from '../../collections.js';
 import { listIndexes } from '../../list-indexes.js';
-import { amendDoc } from '../../amend-doc.js';
 
 /** Quotes: the Quote resource plus platformId and customerId (for filters); status follows the quote's transaction. */
 /** A quote's status follows its transaction's (a transaction of no quote changes none). */

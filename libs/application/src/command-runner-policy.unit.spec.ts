@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { KeyedLock } from './keyed-lock.js';
+import { KeyedLock } from './command-runner-policy.js';
 
 /** A promise resolved from outside, to hold work open while the test looks. */
 function gate() {

@@ -1,12 +1,7 @@
 import { describe, it, expect } from '@jest/globals';
+import { canonicalJson } from '../canonical-json.js';
 import { DomainError } from '../errors.js';
-import {
-  assertRetryBodyMatches,
-  buildPayloadToSign,
-  canonicalJson,
-  operationOf,
-  parsePayloadToSign,
-} from './payload.js';
+import { assertRetryBodyMatches, buildPayloadToSign, operationOf, parsePayloadToSign } from './signed-retry.js';
 
 const fields = {
   operation: operationOf('patch', '/cards/Card:00000000-0000-4000-8000-000000000001'),
