@@ -29,8 +29,8 @@ module.exports = {
       comment:
         'Each app is its own entry point; shared code lives in libs. Three exceptions: apps/host is the ' +
         'composition root every process assembles its adapters with, the single-process server ' +
-        "(apps/api/src/service.ts) runs the worker in its process (and supplies the worker's webhook deliverer to the " +
-        'sandbox test send), and the API request DTOs are the ' +
+        '(apps/api/src/service.ts) runs the worker in its process (and supplies the ' +
+        "worker's webhook deliverer to the sandbox test send), and the API request DTOs are the " +
         'published contract other apps (the MCP server) describe their inputs with.',
       severity: 'error',
       from: { path: '^apps/([^/]+)/', pathNot: '^apps/api/src/service\\.ts$' },
