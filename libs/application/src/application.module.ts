@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import type { AppConfig } from '#config/config.js';
 import type { Clock } from '#domain/clock.js';
 import type { IdGenerator } from '#domain/ids.js';
+import { CommandContext } from './command-context.js';
 import { CommandRunner } from './command-runner.js';
 import { PlatformClocks } from './platforms/platform-clocks.js';
 import type { Infrastructure } from './infrastructure.js';
@@ -74,9 +75,10 @@ export interface ApplicationDeps {
 }
 
 /**
- * The ports, the command runner and the shared queries, wired to the given infrastructure, and every area module. The
- * one global module: every area sees the ports without importing them; an area's services are seen only by the
- * modules that import its module (the HTTP edge imports them all).
+ * The ports, the command runner (and the command context handlers take: runner, clocks, ids) and the shared queries,
+ * wired to the given infrastructure, and every area module. The one global module: every area sees the ports without
+ * importing them; an area's services are seen only by the modules that import its module (the HTTP edge imports them
+ * all).
  */
 @Global()
 @Module({})
@@ -99,6 +101,7 @@ export class ApplicationModule {
         { provide: SECRET_BOX, useFactory: () => new SecretBox(loadSecretsKey(deps.config.secretsKey)) },
         { provide: WEBHOOK_ATTEMPTS, useValue: deps.webhookAttempts ?? NO_WEBHOOK_ATTEMPTS },
         { provide: CommandRunner, useValue: infra.runner },
+        CommandContext,
         IdentityClaims,
         Queries,
       ],
@@ -115,6 +118,7 @@ export class ApplicationModule {
         SECRET_BOX,
         WEBHOOK_ATTEMPTS,
         CommandRunner,
+        CommandContext,
         IdentityClaims,
         Queries,
         CqrsModule,

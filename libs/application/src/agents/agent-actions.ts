@@ -11,13 +11,12 @@ import type {
 } from '#domain/agents/agent-types.js';
 import { toAgentActionResource } from '#domain/agents/agent-views.js';
 import { DomainError, conflict, notFound } from '#domain/errors.js';
-import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
+import { publicId, streams, uuidOf } from '#domain/ids.js';
 import { isQuoteExpired, quoteDecider, toQuoteResource, type QuoteRecord } from '#domain/payments/quotes/quote.js';
 import { transactionDecider, type TransactionRecord } from '#domain/payments/transactions/transaction.js';
 import { toTransactionResource } from '#domain/payments/transactions/transaction-view.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
-import { CommandRunner } from '../command-runner.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { CommandContext } from '../command-context.js';
 import { requireSupportedCurrencies } from '../platforms/platform-config.js';
 import type { PlatformQuoteRequest } from '../payments/quotes/quote-builder.js';
 import {
@@ -28,7 +27,7 @@ import {
   requireExecutable,
   startQuote,
 } from '../payments/quotes/quote-commands.js';
-import { IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { READ_MODELS, type Actor } from '../tokens.js';
 import {
   loadCustomerAccount,
   requireActive,
@@ -63,25 +62,23 @@ const transferTransactionId = (actionId: string) => publicId('Transaction', uuid
 @Injectable()
 export class AgentActions {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly commands: CommandBus,
     private readonly process: PaymentProcess,
-    private readonly clocks: PlatformClocks,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   private async now(platformId: string): Promise<string> {
-    return (await this.clocks.now(platformId)).toISOString();
+    return (await this.ctx.now(platformId)).toISOString();
   }
 
   private async decide(agentId: string, command: AgentCommand, actor: Actor): Promise<AgentState> {
-    return (await this.runner.run(agentStream(agentId), agentDecider, command, { metadata: { ...actor } })).state;
+    return (await this.ctx.runner.run(agentStream(agentId), agentDecider, command, { metadata: { ...actor } })).state;
   }
 
   /** The accounts a request names, each the agent's customer's (see `agentAccounts`). */
   ownAccounts(agent: AgentPrincipal, ends: AccountEnd[], state?: ExistingAgent) {
-    return agentAccounts({ runner: this.runner, readModels: this.readModels }, agent, ends, state);
+    return agentAccounts({ runner: this.ctx.runner, readModels: this.readModels }, agent, ends, state);
   }
 
   async transfer(
@@ -98,12 +95,12 @@ export class AgentActions {
       { accountId: externalId, field: externalField },
     ])) as [OwnedInternalAccount, LiveExternalAccount];
     // Refused before the policy reserves anything (the transfer itself checks again).
-    await requireSupportedCurrencies(this.runner, agent.platformId, [{ code: internal.currency, field }]);
+    await requireSupportedCurrencies(this.ctx.runner, agent.platformId, [{ code: internal.currency, field }]);
     // Without an amount a transfer-out sends the whole available balance: the policy judges that amount.
-    const balance = direction === 'OUT' ? await availableBalance(this.runner, agent.platformId, internal.id) : 0n;
+    const balance = direction === 'OUT' ? await availableBalance(this.ctx.runner, agent.platformId, internal.id) : 0n;
     const amount = Number(transferAmount(direction, input.amount, balance));
     const request: ActionRequest = {
-      actionId: publicId('AgentAction', this.ids.uuid()),
+      actionId: publicId('AgentAction', this.ctx.ids.uuid()),
       type: direction === 'OUT' ? 'TRANSFER_OUT' : 'TRANSFER_IN',
       spend: {
         permission: 'CREATE_TRANSFERS',
@@ -130,7 +127,7 @@ export class AgentActions {
    */
   async createQuote(agent: AgentPrincipal, request: PlatformQuoteRequest): Promise<Record<string, unknown>> {
     if (request.source.sourceType === 'REALTIME_FUNDING') return this.createRealtimeQuote(agent, request);
-    const state = await loadOwnAgent(this.runner, agent.agentId, agent.platformId);
+    const state = await loadOwnAgent(this.ctx.runner, agent.agentId, agent.platformId);
     const ends = quoteEnds(request.source, request.destination);
     const [source] = await this.ownAccounts(agent, ends, state);
     const internalDestination = internalDestinationOf(request.destination);
@@ -145,12 +142,12 @@ export class AgentActions {
     const quote = (await this.commands.execute(new CreateQuoteCommand(own, agent.actor))) as { id: string };
     if (!request.immediatelyExecute) return quote;
     await this.executeQuote(agent, quote.id, {});
-    const executed = await loadOwnQuote(this.runner, quote.id, agent.platformId);
+    const executed = await loadOwnQuote(this.ctx.runner, quote.id, agent.platformId);
     return toQuoteResource(executed.quote, executed.transaction.status);
   }
 
   private async createRealtimeQuote(agent: AgentPrincipal, request: PlatformQuoteRequest) {
-    const state = await loadOwnAgent(this.runner, agent.agentId, agent.platformId);
+    const state = await loadOwnAgent(this.ctx.runner, agent.agentId, agent.platformId);
     const { customerId } = request.source;
     if (customerId !== undefined && customerId !== agent.customerId) throw notFound('CUSTOMER', customerId);
     await this.ownAccounts(agent, quoteEnds(request.source, request.destination), state);
@@ -167,7 +164,7 @@ export class AgentActions {
 
   /** A quote this agent created (404 for any other, including another agent's of the same customer). */
   async ownQuote(agent: AgentPrincipal, quoteId: string) {
-    const state = await loadOwnQuote(this.runner, quoteId, agent.platformId);
+    const state = await loadOwnQuote(this.ctx.runner, quoteId, agent.platformId);
     if (state.quote.agentId !== agent.agentId) throw notFound('QUOTE', quoteId);
     return state;
   }
@@ -179,10 +176,10 @@ export class AgentActions {
     await this.ownAccounts(agent, quoteEnds(quote.source, quote.destination));
     const internalDestination = internalDestinationOf(quote.destination);
     // The wallet's owner signs before anything is decided, exactly as for platforms.
-    const deps = { process: this.process, runner: this.runner, clocks: this.clocks };
+    const deps = { process: this.process, runner: this.ctx.runner, clocks: this.ctx.clocks };
     await authorizeExecution(deps, state, { actor: agent.actor, wallet });
     const action = await this.request(agent, {
-      actionId: publicId('AgentAction', this.ids.uuid()),
+      actionId: publicId('AgentAction', this.ctx.ids.uuid()),
       type: 'EXECUTE_QUOTE',
       spend: {
         permission: 'EXECUTE_QUOTES',
@@ -235,11 +232,11 @@ export class AgentActions {
   private async moveMoney(action: AgentActionSnapshot, actor: Actor): Promise<Record<string, unknown>> {
     if (action.type === 'EXECUTE_QUOTE') {
       const quoteId = action.quote!.id as string;
-      const { quote, transaction } = await loadOwnQuote(this.runner, quoteId, actor.platformId);
+      const { quote, transaction } = await loadOwnQuote(this.ctx.runner, quoteId, actor.platformId);
       const metadata = { ...actor };
-      await requireExecutable(this.process, { quote, transaction }, await this.clocks.now(actor.platformId), metadata);
+      await requireExecutable(this.process, { quote, transaction }, await this.ctx.now(actor.platformId), metadata);
       const source = await loadCustomerAccount(
-        this.runner,
+        this.ctx.runner,
         this.readModels,
         quote.source.accountId,
         actor.platformId,
@@ -267,7 +264,7 @@ export class AgentActions {
    * exceeded, agent paused). 409 unless it is PENDING_APPROVAL.
    */
   async approve(agentId: string, actionId: string, actor: Actor): Promise<Record<string, unknown>> {
-    const state = await loadOwnAgent(this.runner, agentId, actor.platformId);
+    const state = await loadOwnAgent(this.ctx.runner, agentId, actor.platformId);
     const action = state.actions.get(actionId);
     if (!action) throw notFound('AGENT_ACTION', actionId);
     if (action.status !== 'PENDING_APPROVAL') {
@@ -292,10 +289,10 @@ export class AgentActions {
 
   /** Why a waiting quote can no longer execute, if it cannot (an expired one is expired on the spot). */
   private async quoteFailure(quoteId: string, actor: Actor): Promise<string | undefined> {
-    const { quote, transaction } = await loadOwnQuote(this.runner, quoteId, actor.platformId);
+    const { quote, transaction } = await loadOwnQuote(this.ctx.runner, quoteId, actor.platformId);
     if (transaction.status === 'EXPIRED') return 'QUOTE_EXPIRED';
     if (transaction.status !== 'PENDING') return 'QUOTE_NOT_PENDING';
-    if (isQuoteExpired(quote as QuoteRecord, await this.clocks.now(actor.platformId))) {
+    if (isQuoteExpired(quote as QuoteRecord, await this.ctx.now(actor.platformId))) {
       await this.process.expire(quoteRef(quote.id), { ...actor });
       return 'QUOTE_EXPIRED';
     }
@@ -308,9 +305,9 @@ export class AgentActions {
    * anything else is released and its action ends FAILED (EXECUTION_INTERRUPTED).
    */
   private async settleStale(agentId: string, actor: Actor): Promise<void> {
-    const { state } = await this.runner.load(agentStream(agentId), agentDecider);
+    const { state } = await this.ctx.runner.load(agentStream(agentId), agentDecider);
     if (state.reservations.size === 0) return;
-    const now = await this.clocks.now(actor.platformId);
+    const now = await this.ctx.now(actor.platformId);
     const stale = [...state.reservations.keys()]
       .map((id) => requireAction(state, id))
       .filter((action) => now.getTime() - Date.parse(action.updatedAt) >= STALE_RESERVATION_MS);
@@ -331,9 +328,9 @@ export class AgentActions {
 
   private async transactionOf(action: AgentActionSnapshot): Promise<TransactionRecord | undefined> {
     if (action.type === 'EXECUTE_QUOTE') {
-      return (await this.runner.load(streams.quote(action.quote!.id as string), quoteDecider)).state.transaction;
+      return (await this.ctx.runner.load(streams.quote(action.quote!.id as string), quoteDecider)).state.transaction;
     }
-    return (await this.runner.load(streams.transaction(transferTransactionId(action.id)), transactionDecider)).state
+    return (await this.ctx.runner.load(streams.transaction(transferTransactionId(action.id)), transactionDecider)).state
       .transaction;
   }
 
@@ -343,7 +340,7 @@ export class AgentActions {
     reason: string | undefined,
     actor: Actor,
   ): Promise<Record<string, unknown>> {
-    await loadOwnAgent(this.runner, agentId, actor.platformId);
+    await loadOwnAgent(this.ctx.runner, agentId, actor.platformId);
     const now = await this.now(actor.platformId);
     const state = await this.decide(
       agentId,

@@ -1,4 +1,3 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
   beneficialOwnerDecider,
@@ -12,12 +11,13 @@ import {
 import { customerDecider } from '#domain/customers/customer.js';
 import { notABusiness } from '#domain/customers/kyb.js';
 import { DomainError, notFound } from '#domain/errors.js';
-import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
+import { publicId, streams, uuidOf } from '#domain/ids.js';
+import { CommandContext } from '../command-context.js';
 import { CommandRunner } from '../command-runner.js';
 import { customerStream, loadOwnCustomer } from '../customers/customer-commands.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { isSandboxPlatform } from '../platforms/platform-config.js';
-import { IDS, type Actor } from '../tokens.js';
+import type { Actor } from '../tokens.js';
 
 export class CreateBeneficialOwnerCommand {
   constructor(
@@ -79,25 +79,21 @@ async function reportToBusiness(runner: CommandRunner, owner: BeneficialOwnerSta
 
 @CommandHandler(CreateBeneficialOwnerCommand)
 export class CreateBeneficialOwnerHandler implements ICommandHandler<CreateBeneficialOwnerCommand, string> {
-  constructor(
-    private readonly runner: CommandRunner,
-    private readonly clocks: PlatformClocks,
-    @Inject(IDS) private readonly ids: IdGenerator,
-  ) {}
+  constructor(private readonly ctx: CommandContext) {}
 
   async execute({ input, actor }: CreateBeneficialOwnerCommand) {
-    const customer = await loadOwnCustomer(this.runner, input.customerId, actor);
+    const customer = await loadOwnCustomer(this.ctx.runner, input.customerId, actor);
     if (customer.isDeleted) throw notFound('CUSTOMER', input.customerId);
     if (customer.customerType !== 'BUSINESS') throw notABusiness(input.customerId, customer.customerType);
-    const { sandbox, now } = await platformFacts(this.runner, this.clocks, actor.platformId);
-    const id = publicId('BeneficialOwner', this.ids.uuid());
-    const { state } = await this.runner.run(
+    const { sandbox, now } = await platformFacts(this.ctx.runner, this.ctx.clocks, actor.platformId);
+    const id = publicId('BeneficialOwner', this.ctx.ids.uuid());
+    const { state } = await this.ctx.runner.run(
       streams.beneficialOwner(id),
       beneficialOwnerDecider,
       { type: 'CreateBeneficialOwner', id, platformId: actor.platformId, ...input, sandbox, now },
       { metadata: { ...actor } },
     );
-    await reportToBusiness(this.runner, state, actor, now);
+    await reportToBusiness(this.ctx.runner, state, actor, now);
     return id;
   }
 }

@@ -12,17 +12,17 @@ import type {
 import { platformCardIdKey } from '#domain/claims/claim.js';
 import { customerDecider } from '#domain/customers/customer.js';
 import { notFound } from '#domain/errors.js';
-import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
+import { publicId, streams, uuidOf } from '#domain/ids.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import type { JobQueue } from '#jobs/job-queue.js';
+import { CommandContext } from '../command-context.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner, type Reads } from '../command-runner.js';
 import { KeyedLock } from '../command-runner-policy.js';
 import { customerStream } from '../customers/customer-commands.js';
-import { IDS, JOB_QUEUE, type Actor } from '../tokens.js';
+import { JOB_QUEUE, type Actor } from '../tokens.js';
 import { CardLedger } from './card-ledger.js';
 import { scheduleIssuance } from './card-jobs.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
 import {
   signedStepOf,
   SignedRetryService,
@@ -120,26 +120,24 @@ export async function prepareCardUpdate(
 @CommandHandler(CreateCardCommand)
 export class CreateCardHandler implements ICommandHandler<CreateCardCommand, CardResource> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly claims: IdentityClaims,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
-    private readonly clocks: PlatformClocks,
-    @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   async execute({ input, actor }: CreateCardCommand): Promise<CardResource> {
-    const { state: platform } = await this.runner.load(streams.platform(actor.platformId), platformDecider);
-    const { state: holder } = await this.runner.load(customerStream(input.customerId), customerDecider);
+    const { state: platform } = await this.ctx.runner.load(streams.platform(actor.platformId), platformDecider);
+    const { state: holder } = await this.ctx.runner.load(customerStream(input.customerId), customerDecider);
     if (!holder.exists || holder.isDeleted || holder.platformId !== actor.platformId)
       throw notFound('CUSTOMER', input.customerId);
-    const cardId = publicId('Card', this.ids.uuid());
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const cardId = publicId('Card', this.ctx.ids.uuid());
+    const now = (await this.ctx.now(actor.platformId)).toISOString();
     const command: CardCommand = {
       type: 'CreateCard',
       cardId,
       platformId: actor.platformId,
       customerId: input.customerId,
-      platformCardId: input.platformCardId ?? generatedPlatformCardId(() => this.ids.uuid()),
+      platformCardId: input.platformCardId ?? generatedPlatformCardId(() => this.ctx.ids.uuid()),
       holderKycStatus: holder.kycStatus,
       holderAccounts: [...holder.accounts.values()].map(({ id, type, currency, status }) => ({
         id,
@@ -149,7 +147,7 @@ export class CreateCardHandler implements ICommandHandler<CreateCardCommand, Car
       })),
       fundingSources: input.fundingSources,
       // Everything the issuer returns derives from this secret seed (see card-issuer.ts).
-      issuanceSeed: `${this.ids.uuid()}${this.ids.uuid()}`,
+      issuanceSeed: `${this.ctx.ids.uuid()}${this.ctx.ids.uuid()}`,
       sandbox: platform.sandbox === true,
       now,
     };
@@ -159,7 +157,7 @@ export class CreateCardHandler implements ICommandHandler<CreateCardCommand, Car
       [platformCardIdKey(actor.platformId, command.platformCardId)],
       owner,
       actor,
-      () => this.runner.run(owner.stream, cardDecider, command, { metadata: { ...actor } }),
+      () => this.ctx.runner.run(owner.stream, cardDecider, command, { metadata: { ...actor } }),
     );
     const { card } = requireCard(state);
     if (card.state === 'PENDING_ISSUE') await scheduleIssuance(this.jobs, cardId, actor.platformId, now);
@@ -175,18 +173,23 @@ export class CreateCardHandler implements ICommandHandler<CreateCardCommand, Car
 @CommandHandler(UpdateCardCommand)
 export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, SignedResult<CardResource>> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly locks: CardLocks,
     private readonly signedRetry: SignedRetryService,
     private readonly wallets: WalletAccounts,
-    private readonly clocks: PlatformClocks,
-    @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   async execute({ cardId, changes, signed, actor }: UpdateCardCommand): Promise<SignedResult<CardResource>> {
     requireCardChanges(changes);
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
-    const { walletAccountId } = await prepareCardUpdate(this.runner, cardId, changes, actor, now, signedStepOf(signed));
+    const now = (await this.ctx.now(actor.platformId)).toISOString();
+    const { walletAccountId } = await prepareCardUpdate(
+      this.ctx.runner,
+      cardId,
+      changes,
+      actor,
+      now,
+      signedStepOf(signed),
+    );
     await this.wallets.assertOwned(walletAccountId, actor);
     const step = await this.signedRetry.step(walletAccountId, { intent: 'EXTERNAL', targetId: cardId }, signed, actor);
     if (step.kind === 'challenge') return step;
@@ -206,9 +209,9 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Sig
     return this.locks.run(cardId, async () => {
       // What the card's creation fixed (its platform and holder) is all this needs: the change is decided on the card
       // as the append finds it (an append at a revision another process passed is decided again on the stream).
-      const current = await loadOwnCard(this.runner, cardId, actor, cardCreationFacts);
-      const accounts = changes.fundingSources ? await holderAccounts(this.runner, current.card.customerId) : [];
-      const result = await this.runner.run(
+      const current = await loadOwnCard(this.ctx.runner, cardId, actor, cardCreationFacts);
+      const accounts = changes.fundingSources ? await holderAccounts(this.ctx.runner, current.card.customerId) : [];
+      const result = await this.ctx.runner.run(
         streams.card(cardId),
         cardDecider,
         {
@@ -216,15 +219,21 @@ export class UpdateCardHandler implements ICommandHandler<UpdateCardCommand, Sig
           ...changes,
           holderAccounts: accounts,
           requestId,
-          now: (await this.clocks.now(actor.platformId)).toISOString(),
+          now: (await this.ctx.now(actor.platformId)).toISOString(),
         },
         { metadata },
       );
       // Closing reversed the open authorizations in the card stream; now release their holds.
       if (result.events.some((e) => e.type === 'CardAuthorizationReversed')) {
-        const ledger = await CardLedger.forPlatform(this.runner, this.clocks, this.ids, actor.platformId, metadata);
+        const ledger = await CardLedger.forPlatform(
+          this.ctx.runner,
+          this.ctx.clocks,
+          this.ctx.ids,
+          actor.platformId,
+          metadata,
+        );
         await ledger.releaseReversed(result.events);
-        if (ledger.lastPosition !== undefined) await this.runner.projected(ledger.lastPosition);
+        if (ledger.lastPosition !== undefined) await this.ctx.runner.projected(ledger.lastPosition);
       }
       return toCardResource(requireCard(result.state).card);
     });

@@ -14,6 +14,7 @@ import { DomainError, type FieldError } from '#domain/errors.js';
 import type { EventStore } from '#event-store/event-store.js';
 import { UnrecoverableJobError } from '#jobs/job-queue.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
+import { CommandContext } from '../command-context.js';
 import type { CommandRunner } from '../command-runner.js';
 import { faultPoint } from '../fault-injection.js';
 import type { PlatformClocks } from '../platforms/platform-clocks.js';
@@ -92,7 +93,10 @@ export class BulkImportProcessor {
       readPage: 16,
     });
     const claims = new IdentityClaims(this.runner, deps.eventStore, deps.clocks);
-    this.create = new CreateCustomerHandler(this.runner, claims, deps.clocks, deps.ids ?? randomIds);
+    this.create = new CreateCustomerHandler(
+      new CommandContext(this.runner, deps.clocks, deps.ids ?? randomIds),
+      claims,
+    );
   }
 
   /** Runs the import to its end and answers its final state; `onProgress` hears after every window. */

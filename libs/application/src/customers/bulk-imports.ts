@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { bulkImportDecider } from '#domain/customers/bulk-import.js';
-import { publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { publicId, streams } from '#domain/ids.js';
 import type { JobQueue } from '#jobs/job-queue.js';
-import { CommandRunner } from '../command-runner.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
 import type { AppConfig } from '#config/config.js';
-import { APP_CONFIG, IDS, JOB_QUEUE, type Actor } from '../tokens.js';
+import { CommandContext } from '../command-context.js';
+import { APP_CONFIG, JOB_QUEUE, type Actor } from '../tokens.js';
 import { inspectCsv, rowChunks, type OpenFile } from './bulk-import-files.js';
 import { ImportSlots } from './import-slots.js';
 
@@ -45,10 +44,8 @@ export class BulkImports {
   private readonly slots: ImportSlots;
 
   constructor(
-    private readonly runner: CommandRunner,
-    private readonly clocks: PlatformClocks,
+    private readonly ctx: CommandContext,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
-    @Inject(IDS) private readonly ids: IdGenerator,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.slots = new ImportSlots(config.bulkImports.concurrency, config.bulkImports.perPlatform);
@@ -70,17 +67,17 @@ export class BulkImports {
 
   private async store(open: OpenFile, actor: Actor, options: { enqueue?: boolean }) {
     const { columns } = await inspectCsv(open);
-    const jobId = publicId('Job', this.ids.uuid());
+    const jobId = publicId('Job', this.ctx.ids.uuid());
     const stream = streams.bulkImport(jobId);
     const quiet = { metadata: { ...actor }, answersAfter: 'append' as const };
-    const now = async () => (await this.clocks.now(actor.platformId)).toISOString();
+    const now = async () => (await this.ctx.now(actor.platformId)).toISOString();
     const requestedBy = actor.actor;
     const create = { type: 'CreateImport' as const, jobId, platformId: actor.platformId, columns, requestedBy };
-    await this.runner.run(stream, bulkImportDecider, { ...create, now: await now() }, quiet);
+    await this.ctx.runner.run(stream, bulkImportDecider, { ...create, now: await now() }, quiet);
     for await (const rows of rowChunks(open))
-      await this.runner.run(stream, bulkImportDecider, { type: 'AddRows', rows }, quiet);
+      await this.ctx.runner.run(stream, bulkImportDecider, { type: 'AddRows', rows }, quiet);
     // Waits for the read models: the job can be read as soon as its id is answered.
-    await this.runner.run(
+    await this.ctx.runner.run(
       stream,
       bulkImportDecider,
       { type: 'AcceptImport', now: await now() },

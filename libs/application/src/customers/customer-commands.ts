@@ -1,4 +1,3 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { platformCustomerIdKey, umaAddressKey, type ClaimKey } from '#domain/claims/claim.js';
 import {
@@ -13,13 +12,14 @@ import {
 } from '#domain/customers/customer.js';
 import { sandboxKycStatus } from '#domain/customers/sandbox-kyc.js';
 import { DomainError, conflict, invalid, notFound } from '#domain/errors.js';
-import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
+import { publicId, streams, uuidOf } from '#domain/ids.js';
 import { ledgerDecider } from '#domain/ledger/ledger.js';
 import { CRYPTO_CURRENCIES, currency } from '#domain/money.js';
 import { platformDecider } from '#domain/platforms/platform.js';
+import { CommandContext } from '../command-context.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
-import { IDS, type Actor } from '../tokens.js';
+import type { Actor } from '../tokens.js';
 import { WalletEmailSync } from '../wallet/customer-email.js';
 import { WalletAccounts, emailRequired } from '../wallet/wallet-accounts.js';
 import {
@@ -127,10 +127,8 @@ function validateCurrencies(codes: string[] | undefined): void {
 @CommandHandler(CreateCustomerCommand)
 export class CreateCustomerHandler implements ICommandHandler<CreateCustomerCommand> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly claims: IdentityClaims,
-    private readonly clocks: PlatformClocks,
-    @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   async execute({ input, actor, customerId: given }: CreateCustomerCommand) {
@@ -138,9 +136,9 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
     const declared = declaredStatus(customerType, input);
     validateCurrencies(profile.currencies);
     if (given !== undefined && (await this.createdBefore(given, actor))) return given;
-    const { state: platform } = await this.runner.load(streams.platform(actor.platformId), platformDecider);
+    const { state: platform } = await this.ctx.runner.load(streams.platform(actor.platformId), platformDecider);
     const currencies = profile.currencies ?? ['USD'];
-    const customerId = given ?? publicId('Customer', this.ids.uuid());
+    const customerId = given ?? publicId('Customer', this.ctx.ids.uuid());
     // Optional, as in the public API: without one the customer's own uuid serves (unique by construction).
     const platformCustomerId = givenPlatformId ?? uuidOf('Customer', customerId)!;
     const kycStatus =
@@ -153,7 +151,7 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
           })
         : 'PENDING');
     const accounts: NewAccount[] = currencies.map((code) => ({
-      accountId: publicId('InternalAccount', this.ids.uuid()),
+      accountId: publicId('InternalAccount', this.ctx.ids.uuid()),
       type: accountTypeFor(code),
       currency: code,
     }));
@@ -170,9 +168,9 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
       throw error;
     }
     // An address given by the platform is claimed here (again a no-op for a generated one).
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const now = (await this.ctx.now(actor.platformId)).toISOString();
     await this.claims.holding(identityKeys(actor.platformId, { platformCustomerId, umaAddress }), owner, actor, () =>
-      this.runner
+      this.ctx.runner
         .run(
           owner.stream,
           customerDecider,
@@ -200,7 +198,7 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
 
   /** Whether a customer with this caller-derived id exists already (of the caller's platform: else a 409). */
   private async createdBefore(customerId: string, actor: Actor): Promise<boolean> {
-    const { state } = await this.runner.load(customerStream(customerId), customerDecider);
+    const { state } = await this.ctx.runner.load(customerStream(customerId), customerDecider);
     if (!state.exists) return false;
     if (state.platformId !== actor.platformId) throw conflict('CONFLICT', `customer ${customerId} already exists`);
     return true;
@@ -235,13 +233,11 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
 @CommandHandler(UpdateCustomerCommand)
 export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerCommand> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly walletEmails: WalletEmailSync,
     private readonly wallets: WalletAccounts,
     private readonly signedRetry: SignedRetryService,
     private readonly claims: IdentityClaims,
-    private readonly clocks: PlatformClocks,
-    @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   async execute({ customerId, changes: request, actor, signed }: UpdateCustomerCommand): Promise<SignedResult<void>> {
@@ -259,7 +255,7 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
     }
     const { customerType, kycStatus: _kyc, kybStatus: _kyb, ...changes } = request;
     validateCurrencies(changes.currencies);
-    const current = await loadOwnCustomer(this.runner, customerId, actor);
+    const current = await loadOwnCustomer(this.ctx.runner, customerId, actor);
     if (current.isDeleted) throw notFound('CUSTOMER', customerId);
     if (customerType !== undefined && customerType !== current.customerType)
       throw invalid(
@@ -278,15 +274,15 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
     const same = (a: ClaimKey, b: ClaimKey) => a.kind === b.kind && a.value === b.value;
     const added = after.filter((k) => !before.some((b) => same(b, k)));
     const dropped = before.filter((k) => !after.some((a) => same(a, k)));
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const now = (await this.ctx.now(actor.platformId)).toISOString();
     await this.claims.holding(added, { id: customerId, stream: customerStream(customerId) }, actor, () =>
-      this.runner.run(
+      this.ctx.runner.run(
         customerStream(customerId),
         customerDecider,
         (state) => {
           const added = (changes.currencies ?? []).filter((c) => !(state.profile.currencies ?? []).includes(c));
           const newAccounts = added.map((code) => ({
-            accountId: publicId('InternalAccount', this.ids.uuid()),
+            accountId: publicId('InternalAccount', this.ctx.ids.uuid()),
             type: accountTypeFor(code),
             currency: code,
           }));
@@ -298,7 +294,7 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
     await this.claims.release(dropped, customerId, actor);
     // A declared status is recorded like a verification's outcome (approval activates the accounts).
     if (declared !== undefined)
-      await this.runner.run(
+      await this.ctx.runner.run(
         customerStream(customerId),
         customerDecider,
         { type: 'ChangeKycStatus', kycStatus: declared, now },
@@ -341,10 +337,8 @@ export class DeleteCustomerHandler implements ICommandHandler<DeleteCustomerComm
 @CommandHandler(OpenInternalAccountCommand)
 export class OpenInternalAccountHandler implements ICommandHandler<OpenInternalAccountCommand> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly wallets: WalletAccounts,
-    private readonly clocks: PlatformClocks,
-    @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   async execute({ input, actor }: OpenInternalAccountCommand) {
@@ -357,17 +351,17 @@ export class OpenInternalAccountHandler implements ICommandHandler<OpenInternalA
         ],
       });
     }
-    const customer = await loadOwnCustomer(this.runner, input.customerId, actor);
+    const customer = await loadOwnCustomer(this.ctx.runner, input.customerId, actor);
     // An embedded wallet's first credential is an EMAIL_OTP to the customer's email.
     if (input.type === 'EMBEDDED_WALLET' && !customer.profile.email) throw emailRequired();
-    const accountId = publicId('InternalAccount', this.ids.uuid());
-    await this.runner.run(
+    const accountId = publicId('InternalAccount', this.ctx.ids.uuid());
+    await this.ctx.runner.run(
       customerStream(input.customerId),
       customerDecider,
       {
         type: 'OpenInternalAccount',
         account: { accountId, type: input.type, currency: input.currency },
-        now: (await this.clocks.now(actor.platformId)).toISOString(),
+        now: (await this.ctx.now(actor.platformId)).toISOString(),
       },
       { metadata: { ...actor } },
     );

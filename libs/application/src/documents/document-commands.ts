@@ -1,15 +1,15 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { StagedBlob } from '#blob-store/blob-store.js';
 import { documentDecider, type DocumentDetails, type DocumentFile } from '#domain/documents/document.js';
 import type { DocumentMediaType } from '#domain/documents/document-types.js';
 import { DomainError, notFound } from '#domain/errors.js';
-import { publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { publicId, streams } from '#domain/ids.js';
+import { CommandContext } from '../command-context.js';
 import { loadOwnBeneficialOwner } from '../beneficial-owners/beneficial-owner-commands.js';
 import { CommandRunner } from '../command-runner.js';
 import { loadOwnCustomer } from '../customers/customer-commands.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
-import { IDS, type Actor } from '../tokens.js';
+import type { Actor } from '../tokens.js';
 import { DocumentFiles } from './document-files.js';
 
 /** A received file: staged in the blob store (not yet readable), with what the upload said about it. */
@@ -89,18 +89,16 @@ async function loadHolder(runner: CommandRunner, holder: string, actor: Actor): 
 @CommandHandler(UploadDocumentCommand)
 export class UploadDocumentHandler implements ICommandHandler<UploadDocumentCommand, string> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly files: DocumentFiles,
-    private readonly clocks: PlatformClocks,
-    @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   async execute({ documentHolder, details, file, actor }: UploadDocumentCommand) {
-    await loadHolder(this.runner, documentHolder, actor);
-    const id = publicId('Document', this.ids.uuid());
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    await loadHolder(this.ctx.runner, documentHolder, actor);
+    const id = publicId('Document', this.ctx.ids.uuid());
+    const now = (await this.ctx.now(actor.platformId)).toISOString();
     await recordWithFile(this.files, file, id, actor, now, async (documentFile) => {
-      await this.runner.run(
+      await this.ctx.runner.run(
         streams.document(id),
         documentDecider,
         {

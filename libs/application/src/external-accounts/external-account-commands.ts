@@ -6,16 +6,17 @@ import { beneficiaryName } from '#domain/external-accounts/account-info-view.js'
 import { validateAccountInfo } from '#domain/external-accounts/account-validation.js';
 import { sandboxBeneficiaryCheck, type BeneficiaryCheck } from '#domain/external-accounts/beneficiary-check.js';
 import { externalAccountDecider, type ExistingExternalAccount } from '#domain/external-accounts/external-account.js';
-import { publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { publicId, streams } from '#domain/ids.js';
 import { requireCurrencyCode } from '#domain/money.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { ExternalAccountDoc } from '#read-models/projections/external-accounts/external-account-projection.js';
 import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
+import { CommandContext } from '../command-context.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
 import { loadOwnCustomer } from '../customers/customer-commands.js';
-import { IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { READ_MODELS, type Actor } from '../tokens.js';
 import { externalAccountStream, loadExternalAccount } from '../payments/transactions/accounts.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
@@ -65,21 +66,19 @@ const ownerFilter = (customerId: string | undefined): Filter =>
 @CommandHandler(CreateExternalAccountCommand)
 export class CreateExternalAccountHandler implements ICommandHandler<CreateExternalAccountCommand, string> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly claims: IdentityClaims,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    private readonly clocks: PlatformClocks,
-    @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   async execute({ owner, input, actor }: CreateExternalAccountCommand) {
     requireCurrencyCode(input.currency, 'currency');
     const { accountInfo, primaryIdentifier } = validateAccountInfo(input.accountInfo, input.currency);
-    const { state: platform } = await this.runner.load(streams.platform(actor.platformId), platformDecider);
+    const { state: platform } = await this.ctx.runner.load(streams.platform(actor.platformId), platformDecider);
     let holderName: string | undefined;
     // Without customerId the account is the platform's own, on either path.
     if (owner === 'customer' && input.customerId) {
-      const customer = await loadOwnCustomer(this.runner, input.customerId, actor);
+      const customer = await loadOwnCustomer(this.ctx.runner, input.customerId, actor);
       if (customer.isDeleted) throw notFound('CUSTOMER', input.customerId);
       holderName = customer.profile.fullName ?? customer.profile.businessInfo?.legalName;
     } else {
@@ -91,8 +90,8 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
     const check: BeneficiaryCheck = platform.sandbox
       ? sandboxBeneficiaryCheck(primaryIdentifier, submittedName ?? holderName)
       : { status: 'PENDING' };
-    const id = publicId('ExternalAccount', this.ids.uuid());
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const id = publicId('ExternalAccount', this.ctx.ids.uuid());
+    const now = (await this.ctx.now(actor.platformId)).toISOString();
     const makeDefault = input.defaultUmaDepositAccount ?? false;
     const platformAccountId =
       input.platformAccountId ??
@@ -102,7 +101,7 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
       ? [externalAccountKey(actor.platformId, customerId, accountInfo.accountType, primaryIdentifier)]
       : [];
     await this.claims.holding(keys, { id, stream: externalAccountStream(id) }, actor, () =>
-      this.runner.run(
+      this.ctx.runner.run(
         externalAccountStream(id),
         externalAccountDecider,
         {
@@ -147,7 +146,7 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
       limit: 100,
     });
     for (const other of others.data) {
-      await this.runner.run(
+      await this.ctx.runner.run(
         streams.externalAccount(other.id),
         externalAccountDecider,
         { type: 'SetDefaultUmaDepositAccount', value: false, now },

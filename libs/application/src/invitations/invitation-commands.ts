@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, notFound } from '#domain/errors.js';
-import { streams, type IdGenerator } from '#domain/ids.js';
+import { streams } from '#domain/ids.js';
 import {
   INVITATION_CODE,
   invitationCode,
@@ -12,9 +12,10 @@ import { toAmount } from '#domain/money.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
+import { CommandContext } from '../command-context.js';
 import { CommandRunner } from '../command-runner.js';
 import { loadOwnCustomer } from '../customers/customer-commands.js';
-import { IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { READ_MODELS, type Actor } from '../tokens.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -55,14 +56,12 @@ export async function loadInvitation(runner: CommandRunner, code: string): Promi
 @CommandHandler(CreateInvitationCommand)
 export class CreateInvitationHandler implements ICommandHandler<CreateInvitationCommand, string> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    private readonly clocks: PlatformClocks,
-    @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   async execute({ input, actor }: CreateInvitationCommand) {
-    const now = await this.clocks.now(actor.platformId);
+    const now = await this.ctx.now(actor.platformId);
     const expiresAt = input.expiresAt
       ? new Date(input.expiresAt)
       : new Date(now.getTime() + DEFAULT_INVITATION_DAYS * DAY_MS);
@@ -76,12 +75,12 @@ export class CreateInvitationHandler implements ICommandHandler<CreateInvitation
       input.amountToSend !== undefined
         ? { amount: toAmount(input.amountToSend, 'amountToSend'), currency: currencyCode }
         : undefined;
-    const { state: platform } = await this.runner.load(streams.platform(actor.platformId), platformDecider);
+    const { state: platform } = await this.ctx.runner.load(streams.platform(actor.platformId), platformDecider);
     // A 50-bit code collides rarely; an existing stream under the code just means: draw again.
     for (let attempt = 0; ; attempt++) {
-      const invitation = invitationCode(this.ids.uuid());
+      const invitation = invitationCode(this.ctx.ids.uuid());
       try {
-        await this.runner.run(
+        await this.ctx.runner.run(
           streams.invitation(invitation),
           invitationDecider,
           {
@@ -122,7 +121,7 @@ export class CreateInvitationHandler implements ICommandHandler<CreateInvitation
       'inviterUma must be the UMA address of one of the platform’s customers',
     );
     if (found.data.length === 0) throw notOurs;
-    const customer = await loadOwnCustomer(this.runner, found.data[0].id, actor);
+    const customer = await loadOwnCustomer(this.ctx.runner, found.data[0].id, actor);
     if (customer.isDeleted || customer.profile.umaAddress !== umaAddress) throw notOurs;
     return customer;
   }

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Address, BusinessInfo, CustomerType, KycStatus } from '#domain/customers/customer.js';
 import type { DocumentDetails } from '#domain/documents/document.js';
 import { DomainError, notFound } from '#domain/errors.js';
 import { compact } from '#domain/objects.js';
-import { streams, type IdGenerator } from '#domain/ids.js';
+import { streams } from '#domain/ids.js';
 import {
   KYC_LINK_PROVIDER,
   hashKycSecret,
@@ -20,11 +20,10 @@ import {
   type KycLinkStatus,
 } from '#domain/kyc-links/kyc-link.js';
 import { missingVerificationFields } from '#domain/verifications/verification.js';
-import { CommandRunner } from '../command-runner.js';
+import { CommandContext } from '../command-context.js';
 import { UploadDocumentCommand, type ReceivedFile } from '../documents/document-commands.js';
 import { UpdateCustomerCommand, loadOwnCustomer } from '../customers/customer-commands.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
-import { IDS, type Actor } from '../tokens.js';
+import type { Actor } from '../tokens.js';
 import { CreateVerificationCommand } from '../verifications/verification-commands.js';
 
 /** What the hosted page may fill in: the fields a verification needs. */
@@ -57,20 +56,18 @@ export interface KycLinkView {
 @Injectable()
 export class KycLinks {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly commands: CommandBus,
-    private readonly clocks: PlatformClocks,
-    @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   /** A new link for the platform's customer: its token (the secret part of the URL), expiry and provider. */
   async issue(customerId: string, redirectUri: string | undefined, actor: Actor) {
-    const customer = await loadOwnCustomer(this.runner, customerId, actor);
+    const customer = await loadOwnCustomer(this.ctx.runner, customerId, actor);
     if (customer.isDeleted) throw notFound('CUSTOMER', customerId);
-    const linkId = this.ids.uuid();
+    const linkId = this.ctx.ids.uuid();
     const secret = randomBytes(32).toString('base64url');
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
-    const { state } = await this.runner.run(
+    const now = (await this.ctx.now(actor.platformId)).toISOString();
+    const { state } = await this.ctx.runner.run(
       streams.kycLink(linkId),
       kycLinkDecider,
       {
@@ -91,8 +88,8 @@ export class KycLinks {
     const { link, secretHash } = await this.load(token);
     if (!kycSecretMatches(link, secretHash)) throw linkNotFound();
     const actor = this.actorOf(link);
-    const customer = await loadOwnCustomer(this.runner, link.customerId, actor);
-    const now = (await this.clocks.now(link.platformId)).toISOString();
+    const customer = await loadOwnCustomer(this.ctx.runner, link.customerId, actor);
+    const now = (await this.ctx.now(link.platformId)).toISOString();
     return {
       customerType: customer.customerType,
       linkStatus: customer.isDeleted ? 'EXPIRED' : kycLinkStatus(link, now),
@@ -111,7 +108,7 @@ export class KycLinks {
     const { link, secretHash } = await this.load(token);
     if (!kycSecretMatches(link, secretHash)) throw linkNotFound();
     const actor = this.actorOf(link);
-    const now = (await this.clocks.now(link.platformId)).toISOString();
+    const now = (await this.ctx.now(link.platformId)).toISOString();
     const status = kycLinkStatus(link, now);
     if (status !== 'ACTIVE') {
       const code = status === 'COMPLETED' ? 'KYC_LINK_USED' : 'KYC_LINK_EXPIRED';
@@ -125,10 +122,10 @@ export class KycLinks {
   async submit(token: string, fields: KycSubmission): Promise<{ kycStatus: KycStatus; redirectUri?: string }> {
     const { link, secretHash } = await this.load(token);
     const actor = this.actorOf(link);
-    const customer = await loadOwnCustomer(this.runner, link.customerId, actor);
+    const customer = await loadOwnCustomer(this.ctx.runner, link.customerId, actor);
     if (customer.isDeleted) throw linkNotFound();
-    const now = (await this.clocks.now(link.platformId)).toISOString();
-    await this.runner.run(
+    const now = (await this.ctx.now(link.platformId)).toISOString();
+    await this.ctx.runner.run(
       streams.kycLink(link.linkId),
       kycLinkDecider,
       { type: 'CompleteKycLink', secretHash, now },
@@ -139,14 +136,14 @@ export class KycLinks {
       await this.commands.execute(new UpdateCustomerCommand(link.customerId, changes, actor));
     }
     await this.commands.execute(new CreateVerificationCommand(link.customerId, actor));
-    const { kycStatus } = await loadOwnCustomer(this.runner, link.customerId, actor);
+    const { kycStatus } = await loadOwnCustomer(this.ctx.runner, link.customerId, actor);
     return { kycStatus: kycStatus ?? 'PENDING', ...(link.redirectUri ? { redirectUri: link.redirectUri } : {}) };
   }
 
   private async load(token: string): Promise<{ link: IssuedKycLink; secretHash: string }> {
     const parsed = parseKycToken(token);
     if (!parsed) throw linkNotFound();
-    const { state } = await this.runner.load(streams.kycLink(parsed.linkId), kycLinkDecider);
+    const { state } = await this.ctx.runner.load(streams.kycLink(parsed.linkId), kycLinkDecider);
     return { link: issuedLink(state), secretHash: hashKycSecret(parsed.secret) };
   }
 

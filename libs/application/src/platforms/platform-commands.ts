@@ -1,12 +1,12 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { CRYPTO_CURRENCIES, CURRENCY_CODES } from '#domain/money.js';
 import { PERMISSIONS, tokenPermissions, type Permission } from '#domain/platforms/permissions.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import { hashSecret, newSecret } from '#crypto/secrets.js';
+import { CommandContext } from '../command-context.js';
 import { CommandRunner } from '../command-runner.js';
-import { IDS, type Actor } from '../tokens.js';
+import type { Actor } from '../tokens.js';
 import { PlatformClocks } from './platform-clocks.js';
 
 export interface IssuedToken {
@@ -45,18 +45,14 @@ export class CreatePlatformHandler implements ICommandHandler<
   CreatePlatformCommand,
   { platformId: string; token: IssuedToken }
 > {
-  constructor(
-    private readonly runner: CommandRunner,
-    private readonly clocks: PlatformClocks,
-    @Inject(IDS) private readonly ids: IdGenerator,
-  ) {}
+  constructor(private readonly ctx: CommandContext) {}
 
   async execute({ input, actor }: CreatePlatformCommand) {
-    const platformId = publicId('Platform', this.ids.uuid());
+    const platformId = publicId('Platform', this.ctx.ids.uuid());
     // A new platform starts on real time: it has no clock stream yet.
-    const now = this.clocks.base.now().toISOString();
-    const metadata = { platformId, actor, correlationId: this.ids.uuid() };
-    await this.runner.run(
+    const now = this.ctx.clocks.base.now().toISOString();
+    const metadata = { platformId, actor, correlationId: this.ctx.ids.uuid() };
+    await this.ctx.runner.run(
       streams.platform(platformId),
       platformDecider,
       {
@@ -66,7 +62,7 @@ export class CreatePlatformHandler implements ICommandHandler<
         sandbox: input.sandbox,
         umaDomain: input.umaDomain,
         settlementAccounts: CURRENCY_CODES.map((code) => ({
-          accountId: publicId('InternalAccount', this.ids.uuid()),
+          accountId: publicId('InternalAccount', this.ctx.ids.uuid()),
           currency: code,
           crypto: CRYPTO_CURRENCIES.has(code),
         })),
@@ -74,11 +70,19 @@ export class CreatePlatformHandler implements ICommandHandler<
       },
       { metadata, answersAfter: 'append' },
     );
-    const token = await issueToken(this.runner, this.clocks, this.ids, platformId, 'default', [...PERMISSIONS], {
+    const token = await issueToken(
+      this.ctx.runner,
+      this.ctx.clocks,
+      this.ctx.ids,
       platformId,
-      actor,
-      correlationId: metadata.correlationId,
-    });
+      'default',
+      [...PERMISSIONS],
+      {
+        platformId,
+        actor,
+        correlationId: metadata.correlationId,
+      },
+    );
     return { platformId, token };
   }
 }
@@ -106,15 +110,11 @@ async function issueToken(
 
 @CommandHandler(CreateApiTokenCommand)
 export class CreateApiTokenHandler implements ICommandHandler<CreateApiTokenCommand, IssuedToken> {
-  constructor(
-    private readonly runner: CommandRunner,
-    private readonly clocks: PlatformClocks,
-    @Inject(IDS) private readonly ids: IdGenerator,
-  ) {}
+  constructor(private readonly ctx: CommandContext) {}
 
   execute({ input, actor }: CreateApiTokenCommand) {
     const permissions = tokenPermissions(input.permissions);
-    return issueToken(this.runner, this.clocks, this.ids, actor.platformId, input.name, permissions, actor);
+    return issueToken(this.ctx.runner, this.ctx.clocks, this.ctx.ids, actor.platformId, input.name, permissions, actor);
   }
 }
 

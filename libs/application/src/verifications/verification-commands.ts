@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { customerDecider, type CustomerState } from '#domain/customers/customer.js';
 import { notFound } from '#domain/errors.js';
-import { publicId, type IdGenerator } from '#domain/ids.js';
+import { publicId } from '#domain/ids.js';
 import {
   kycStatusFrom,
   verificationDecider,
@@ -10,15 +10,14 @@ import {
   verificationStream,
   withOwners,
 } from '#domain/verifications/verification.js';
+import { CommandContext } from '../command-context.js';
 import { BeneficialOwnerQueries } from '../beneficial-owners/beneficial-owner-queries.js';
-import { CommandRunner } from '../command-runner.js';
 import { customerStream, loadOwnCustomer } from '../customers/customer-commands.js';
-import { IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { READ_MODELS, type Actor } from '../tokens.js';
 import { documentsRequired, verificationRequirements } from '#domain/verifications/requirements.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { allForPlatform } from '../queries/list-query.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { isSandboxPlatform } from '../platforms/platform-config.js';
 
 export class CreateVerificationCommand {
@@ -39,10 +38,8 @@ export class CreateVerificationCommand {
 @CommandHandler(CreateVerificationCommand)
 export class CreateVerificationHandler implements ICommandHandler<CreateVerificationCommand, string> {
   constructor(
-    private readonly runner: CommandRunner,
-    private readonly clocks: PlatformClocks,
+    private readonly ctx: CommandContext,
     private readonly owners: BeneficialOwnerQueries,
-    @Inject(IDS) private readonly ids: IdGenerator,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
   ) {}
 
@@ -54,11 +51,11 @@ export class CreateVerificationHandler implements ICommandHandler<CreateVerifica
   }
 
   async execute({ customerId, actor }: CreateVerificationCommand) {
-    const customer = await loadOwnCustomer(this.runner, customerId, actor);
+    const customer = await loadOwnCustomer(this.ctx.runner, customerId, actor);
     if (customer.isDeleted) throw notFound('CUSTOMER', customerId);
     const customerType = customer.customerType;
     const business = customerType === 'BUSINESS';
-    const sandbox = await isSandboxPlatform(this.runner, actor.platformId);
+    const sandbox = await isSandboxPlatform(this.ctx.runner, actor.platformId);
     const requirements = documentsRequired(customerType, customer.profile, sandbox)
       ? verificationRequirements({
           customerId,
@@ -70,13 +67,13 @@ export class CreateVerificationHandler implements ICommandHandler<CreateVerifica
         })
       : [];
     let outcome = verificationOutcome(customerType, customer.profile, sandbox, customerId, requirements);
-    const id = publicId('Verification', this.ids.uuid());
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const id = publicId('Verification', this.ctx.ids.uuid());
+    const now = (await this.ctx.now(actor.platformId)).toISOString();
     const kycStatus = kycStatusFrom(outcome.verificationStatus);
     let decided: CustomerState = customer;
     if (kycStatus) {
       const owners = business ? await this.owners.outcomesOf(actor.platformId, customerId) : undefined;
-      ({ state: decided } = await this.runner.run(
+      ({ state: decided } = await this.ctx.runner.run(
         customerStream(customerId),
         customerDecider,
         { type: 'ChangeKycStatus', kycStatus, ...(owners ? { owners } : {}), now },
@@ -84,7 +81,7 @@ export class CreateVerificationHandler implements ICommandHandler<CreateVerifica
       ));
     }
     if (business) outcome = withOwners(outcome, decided);
-    await this.runner.run(
+    await this.ctx.runner.run(
       verificationStream(id),
       verificationDecider,
       { type: 'CreateVerification', id, platformId: actor.platformId, customerId, customerType, ...outcome, now },

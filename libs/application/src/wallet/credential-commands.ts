@@ -16,8 +16,8 @@ import {
 } from '#domain/wallet/wallet-auth-state.js';
 import { requireAuthMethod } from '#domain/wallet/wallet-auth-rules.js';
 import { toAuthMethodView, type AuthMethodView } from '#domain/wallet/wallet-views.js';
+import { CommandContext } from '../command-context.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
-import { CommandRunner } from '../command-runner.js';
 import { IDS, type Actor } from '../tokens.js';
 import { SignedRetryService, type SignedRequest, type SignedResult } from './signed-retry.service.js';
 import { emailRequired, WalletAccounts, type ProvisionedWallet } from './wallet-accounts.js';
@@ -88,14 +88,12 @@ export async function loadCredential(
 @CommandHandler(AddCredentialCommand)
 export class AddCredentialHandler implements ICommandHandler<AddCredentialCommand> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly wallets: WalletAccounts,
     private readonly verifiers: WalletVerifiers,
     private readonly signedRetry: SignedRetryService,
     private readonly queries: WalletQueries,
     private readonly claims: IdentityClaims,
-    private readonly clocks: PlatformClocks,
-    @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   async execute({ input, signed, actor }: AddCredentialCommand): Promise<SignedResult<AuthMethodView>> {
@@ -112,9 +110,9 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
       if (step.kind === 'challenge') return step;
       signedRetry = step.proof;
     }
-    const authMethodId = publicId('AuthMethod', this.ids.uuid());
+    const authMethodId = publicId('AuthMethod', this.ctx.ids.uuid());
     const owner = { id: authMethodId, stream: streams.wallet(wallet.accountId) };
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const now = (await this.ctx.now(actor.platformId)).toISOString();
     const add = () =>
       this.wallets.decide(
         wallet.accountId,
@@ -152,7 +150,7 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
             'nickname',
           );
         const email = wallet.customerId
-          ? (await this.runner.load(streams.customer(wallet.customerId), customerDecider)).state.profile.email
+          ? (await this.ctx.runner.load(streams.customer(wallet.customerId), customerDecider)).state.profile.email
           : undefined;
         if (!email) throw emailRequired();
         return { type: 'EMAIL_OTP', email };

@@ -1,16 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { customerDecider } from '#domain/customers/customer.js';
 import { DomainError, invalid, notFound } from '#domain/errors.js';
-import { isPublicId, publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { isPublicId, publicId, streams } from '#domain/ids.js';
 import { walletAuthDecider, type WalletAuthCommand } from '#domain/wallet/wallet-auth.js';
 import type { ProvisionedWalletState, WalletAuthState } from '#domain/wallet/wallet-auth-state.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
+import { CommandContext } from '../command-context.js';
 import { CommandRunner, type AnswersAfter, type Reads } from '../command-runner.js';
-import { IDS, READ_MODELS, type Actor } from '../tokens.js';
+import { READ_MODELS, type Actor } from '../tokens.js';
 import { WalletSeedVault } from './wallet-seed.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 /** A wallet command as handlers give it: `now` is the platform's clock unless the handler set it. */
 export type WalletCommandInput = WalletAuthCommand extends infer C
@@ -51,11 +51,9 @@ const walletOwnership: Reads<WalletAuthState> = { reads: 'fixed-facts', known: (
 @Injectable()
 export class WalletAccounts {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly vault: WalletSeedVault,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    private readonly clocks: PlatformClocks,
-    @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   /**
@@ -68,8 +66,8 @@ export class WalletAccounts {
     actor: Actor,
     answersAfter: AnswersAfter = 'projection',
   ) {
-    const now = command.now ?? (await this.clocks.now(actor.platformId)).toISOString();
-    return this.runner.run(streams.wallet(accountId), walletAuthDecider, { ...command, now } as WalletAuthCommand, {
+    const now = command.now ?? (await this.ctx.now(actor.platformId)).toISOString();
+    return this.ctx.runner.run(streams.wallet(accountId), walletAuthDecider, { ...command, now } as WalletAuthCommand, {
       metadata: { ...actor },
       answersAfter,
     });
@@ -77,7 +75,7 @@ export class WalletAccounts {
 
   /** The wallet (auth state) of `accountId`, of any platform, read as `reads` declares (by default the current one). */
   state(accountId: string, reads: Reads<WalletAuthState> = {}): Promise<WalletAuthState> {
-    return walletState(this.runner, accountId, reads);
+    return walletState(this.ctx.runner, accountId, reads);
   }
 
   /**
@@ -93,7 +91,7 @@ export class WalletAccounts {
     if (state.provisioned) return state;
     if (!input.email) throw emailRequired();
     try {
-      const result = await this.runner.run(
+      const result = await this.ctx.runner.run(
         stream,
         walletAuthDecider,
         {
@@ -101,9 +99,9 @@ export class WalletAccounts {
           accountId: input.accountId,
           platformId: actor.platformId,
           customerId: input.customerId,
-          emailOtp: { authMethodId: publicId('AuthMethod', this.ids.uuid()), email: input.email },
+          emailOtp: { authMethodId: publicId('AuthMethod', this.ctx.ids.uuid()), email: input.email },
           encryptedSeed: this.vault.newSealedSeed(input.accountId),
-          now: (await this.clocks.now(actor.platformId)).toISOString(),
+          now: (await this.ctx.now(actor.platformId)).toISOString(),
         },
         { metadata: { ...actor } },
       );
@@ -132,7 +130,7 @@ export class WalletAccounts {
         'accountId',
       );
     }
-    const { state: customer } = await this.runner.load(streams.customer(account.customerId), customerDecider);
+    const { state: customer } = await this.ctx.runner.load(streams.customer(account.customerId), customerDecider);
     return this.provision({ accountId, customerId: account.customerId, email: customer.profile.email }, actor);
   }
 

@@ -1,14 +1,16 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, notFound } from '#domain/errors.js';
-import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
+import { publicId, streams, uuidOf } from '#domain/ids.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import { rotatedSecret, webhookConfigDecider } from '#domain/webhooks/webhook-config.js';
 import { maxAttemptsFor, testWebhook, UNREACHABLE, webhookDeliveryDecider } from '#domain/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
+
+import { CommandContext } from '../command-context.js';
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../payments/ledger/fund-commands.js';
-import { APP_CONFIG, IDS, SECRET_BOX, WEBHOOK_ATTEMPTS, type Actor } from '../tokens.js';
+import { APP_CONFIG, SECRET_BOX, WEBHOOK_ATTEMPTS, type Actor } from '../tokens.js';
 import type { AppConfig } from '#config/config.js';
 import type { SecretBox } from '#crypto/secret-box.js';
 import type { WebhookAttempts } from './webhook-attempts.js';
@@ -135,20 +137,18 @@ export const TEST_RESPONSE_CHARS = 256;
 @CommandHandler(SendTestWebhookCommand)
 export class SendTestWebhookHandler implements ICommandHandler<SendTestWebhookCommand, TestWebhookResult> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     @Inject(WEBHOOK_ATTEMPTS) private readonly deliverer: WebhookAttempts,
-    private readonly clocks: PlatformClocks,
-    @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   async execute({ actor }: SendTestWebhookCommand): Promise<TestWebhookResult> {
-    await requireSandbox(this.runner, actor);
-    const url = await currentEndpoint(this.runner, actor.platformId);
-    const uuid = this.ids.uuid();
+    await requireSandbox(this.ctx.runner, actor);
+    const url = await currentEndpoint(this.ctx.runner, actor.platformId);
+    const uuid = this.ctx.ids.uuid();
     const deliveryId = publicId('WebhookDelivery', uuid);
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const now = (await this.ctx.now(actor.platformId)).toISOString();
     const payload = testWebhook(publicId('Webhook', uuid), now);
-    await this.runner.run(
+    await this.ctx.runner.run(
       webhookDeliveryStream(deliveryId),
       webhookDeliveryDecider,
       { type: 'ScheduleDelivery', deliveryId, platformId: actor.platformId, url, payload, maxAttempts: 1, now },

@@ -2,14 +2,14 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { customerDecider } from '#domain/customers/customer.js';
 import { DomainError, conflict, notFound } from '#domain/errors.js';
-import { publicId, streams, uuidOf, type IdGenerator } from '#domain/ids.js';
+import { publicId, streams, uuidOf } from '#domain/ids.js';
 import { ledgerDecider } from '#domain/ledger/ledger.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
+import { CommandContext } from '../../command-context.js';
 import { CommandRunner } from '../../command-runner.js';
-import { IDS, READ_MODELS, type Actor } from '../../tokens.js';
-import { PlatformClocks } from '../../platforms/platform-clocks.js';
+import { READ_MODELS, type Actor } from '../../tokens.js';
 import { platformAsCreated } from '../../platforms/platform-config.js';
 
 export class FundInternalAccountCommand {
@@ -35,14 +35,12 @@ export async function requireSandbox(runner: CommandRunner, actor: Actor) {
 @CommandHandler(FundInternalAccountCommand)
 export class FundInternalAccountHandler implements ICommandHandler<FundInternalAccountCommand, string> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    private readonly clocks: PlatformClocks,
-    @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   async execute({ accountId, amount, actor }: FundInternalAccountCommand) {
-    const platform = await requireSandbox(this.runner, actor);
+    const platform = await requireSandbox(this.ctx.runner, actor);
     if (!uuidOf('InternalAccount', accountId)) throw notFound('INTERNAL_ACCOUNT', accountId);
     // Only to find the account's customer.
     const doc = await this.readModels.get<InternalAccountDoc>(Collections.internalAccounts, accountId);
@@ -54,7 +52,7 @@ export class FundInternalAccountHandler implements ICommandHandler<FundInternalA
         'platform settlement accounts cannot be funded; fund a customer account',
       );
     // The account's status comes from its source of truth, not the read model.
-    const { state: customer } = await this.runner.load(streams.customer(doc.customerId), customerDecider);
+    const { state: customer } = await this.ctx.runner.load(streams.customer(doc.customerId), customerDecider);
     const account = customer.accounts.get(accountId);
     if (!account) throw notFound('INTERNAL_ACCOUNT', accountId);
     if (account.status !== 'ACTIVE')
@@ -62,8 +60,8 @@ export class FundInternalAccountHandler implements ICommandHandler<FundInternalA
     const settlement = platform.settlementAccounts.get(account.currency);
     if (!settlement)
       throw new DomainError('invalid', 'UNSUPPORTED_CURRENCY', `no settlement account in ${account.currency}`);
-    const transferId = publicId('Transfer', this.ids.uuid());
-    await this.runner.run(
+    const transferId = publicId('Transfer', this.ctx.ids.uuid());
+    await this.ctx.runner.run(
       streams.ledger(actor.platformId),
       ledgerDecider,
       {
@@ -73,7 +71,7 @@ export class FundInternalAccountHandler implements ICommandHandler<FundInternalA
         credit: { id: accountId, currency: account.currency, allowNegative: false },
         amount,
         code: 'SANDBOX_FUNDING',
-        now: (await this.clocks.now(actor.platformId)).toISOString(),
+        now: (await this.ctx.now(actor.platformId)).toISOString(),
       },
       { metadata: { ...actor } },
     );

@@ -3,7 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { umaAddressKey } from '#domain/claims/claim.js';
 import { customerDecider } from '#domain/customers/customer.js';
 import { conflict, invalid, notFound } from '#domain/errors.js';
-import { publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { publicId, streams } from '#domain/ids.js';
 import { currency } from '#domain/money.js';
 import type { PaymentRef } from '#domain/payments/timers/timers.js';
 import {
@@ -16,12 +16,13 @@ import { toTransactionResource } from '#domain/payments/transactions/transaction
 import { incomingPlan } from '#domain/payments/transfers/sandbox-outcomes.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
+import { CommandContext } from '../../command-context.js';
 import { firstForPlatform } from '../../queries/list-query.js';
 import { IdentityClaims } from '../../claims/identity-claims.js';
 import { CommandRunner } from '../../command-runner.js';
 import { requireSandbox } from '../ledger/fund-commands.js';
 import { loadOwnQuote, requireExecutable, startQuote } from '../quotes/quote-commands.js';
-import { IDS, READ_MODELS, type Actor } from '../../tokens.js';
+import { READ_MODELS, type Actor } from '../../tokens.js';
 import { PaymentProcess } from './payment-process.js';
 import { PlatformClocks } from '../../platforms/platform-clocks.js';
 
@@ -82,12 +83,10 @@ export class SandboxSendHandler implements ICommandHandler<SandboxSendCommand, R
 @CommandHandler(SandboxUmaReceiveCommand)
 export class SandboxUmaReceiveHandler implements ICommandHandler<SandboxUmaReceiveCommand, Record<string, unknown>> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly process: PaymentProcess,
     private readonly claims: IdentityClaims,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    private readonly clocks: PlatformClocks,
-    @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   private async receiver(input: SandboxUmaReceiveCommand['input'], platformId: string): Promise<Doc> {
@@ -119,19 +118,19 @@ export class SandboxUmaReceiveHandler implements ICommandHandler<SandboxUmaRecei
   }
 
   async execute({ input, actor }: SandboxUmaReceiveCommand) {
-    await requireSandbox(this.runner, actor);
+    await requireSandbox(this.ctx.runner, actor);
     const code = currency(input.receivingCurrencyCode).code;
     const customer = await this.receiver(input, actor.platformId);
-    const { state } = await this.runner.load(streams.customer(customer.id), customerDecider);
+    const { state } = await this.ctx.runner.load(streams.customer(customer.id), customerDecider);
     // Received into the customer's regular account in that currency, else an embedded wallet.
     const candidates = [...state.accounts.values()].filter((a) => a.currency === code && a.status === 'ACTIVE');
     const account = candidates.find((a) => a.type !== 'EMBEDDED_WALLET') ?? candidates[0];
     if (!account)
       throw invalid('UNSUPPORTED_CURRENCY', `the receiver has no active account in ${code}`, 'receivingCurrencyCode');
 
-    const id = publicId('Transaction', this.ids.uuid());
+    const id = publicId('Transaction', this.ctx.ids.uuid());
     const ref: PaymentRef = { kind: 'transaction', id };
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const now = (await this.ctx.now(actor.platformId)).toISOString();
     const amount = BigInt(input.receivingCurrencyAmount).toString();
     const { needsApproval, plan } = incomingPlan(input.senderUmaAddress);
     const transaction: TransactionRecord = {
@@ -159,7 +158,7 @@ export class SandboxUmaReceiveHandler implements ICommandHandler<SandboxUmaRecei
         { kind: 'PAYMENT_STEP', platformId: actor.platformId, ref, step: plan.later!.step },
         plan.later!.afterMs,
       );
-      const { state: created } = await this.runner.run(
+      const { state: created } = await this.ctx.runner.run(
         streams.transaction(id),
         transactionDecider,
         { type: 'CreateTransaction', transaction, then: ['PENDING'] },
@@ -169,7 +168,7 @@ export class SandboxUmaReceiveHandler implements ICommandHandler<SandboxUmaRecei
     }
     await this.process.scheduleRecovery(actor.platformId, ref);
     // The receiver lookup (CREATED) and the pay request (PENDING) happen together in the simulation.
-    await this.runner.run(
+    await this.ctx.runner.run(
       streams.transaction(id),
       transactionDecider,
       { type: 'CreateTransaction', transaction, then: ['PENDING'] },
