@@ -100,21 +100,18 @@ export class CreateBeneficialOwnerHandler implements ICommandHandler<CreateBenef
 
 @CommandHandler(UpdateBeneficialOwnerCommand)
 export class UpdateBeneficialOwnerHandler implements ICommandHandler<UpdateBeneficialOwnerCommand> {
-  constructor(
-    private readonly runner: CommandRunner,
-    private readonly clocks: PlatformClocks,
-  ) {}
+  constructor(private readonly ctx: CommandContext) {}
 
   async execute({ beneficialOwnerId, changes, actor }: UpdateBeneficialOwnerCommand) {
-    await loadOwnBeneficialOwner(this.runner, beneficialOwnerId, actor.platformId);
-    const { sandbox, now } = await platformFacts(this.runner, this.clocks, actor.platformId);
-    const { state } = await this.runner.run(
+    await loadOwnBeneficialOwner(this.ctx.runner, beneficialOwnerId, actor.platformId);
+    const { sandbox, now } = await platformFacts(this.ctx.runner, this.ctx.clocks, actor.platformId);
+    const { state } = await this.ctx.runner.run(
       streams.beneficialOwner(beneficialOwnerId),
       beneficialOwnerDecider,
       { type: 'UpdateBeneficialOwner', changes, sandbox, now },
       { metadata: { ...actor } },
     );
     // Even when nothing changed: the business may still lack this outcome after a crash.
-    await reportToBusiness(this.runner, state, actor, now);
+    await reportToBusiness(this.ctx.runner, state, actor, now);
   }
 }

@@ -28,7 +28,6 @@ import {
   type SignedRequest,
   type SignedResult,
 } from '../wallet/signed-retry.service.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 /**
  * `customerId`: the id to create the customer under, when the caller derives it (a bulk import's
@@ -309,24 +308,23 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
 @CommandHandler(DeleteCustomerCommand)
 export class DeleteCustomerHandler implements ICommandHandler<DeleteCustomerCommand> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly claims: IdentityClaims,
-    private readonly clocks: PlatformClocks,
   ) {}
 
   async execute({ customerId, actor }: DeleteCustomerCommand) {
-    const customer = await loadOwnCustomer(this.runner, customerId, actor);
-    const { state: ledger } = await this.runner.load(streams.ledger(actor.platformId), ledgerDecider);
+    const customer = await loadOwnCustomer(this.ctx.runner, customerId, actor);
+    const { state: ledger } = await this.ctx.runner.load(streams.ledger(actor.platformId), ledgerDecider);
     const hasFunds = [...customer.accounts.keys()].some((id) => {
       const a = ledger.accounts.get(id);
       return (
         a !== undefined && (a.creditsPosted !== a.debitsPosted || a.debitsPending !== 0n || a.creditsPending !== 0n)
       );
     });
-    const { state } = await this.runner.run(
+    const { state } = await this.ctx.runner.run(
       customerStream(customerId),
       customerDecider,
-      { type: 'DeleteCustomer', hasFunds, now: (await this.clocks.now(actor.platformId)).toISOString() },
+      { type: 'DeleteCustomer', hasFunds, now: (await this.ctx.now(actor.platformId)).toISOString() },
       { metadata: { ...actor } },
     );
     // After the delete, so a crash in between leaves keys held by a deleted customer, which anyone may take.

@@ -8,7 +8,6 @@ import { CommandContext } from '../command-context.js';
 import { loadOwnBeneficialOwner } from '../beneficial-owners/beneficial-owner-commands.js';
 import { CommandRunner } from '../command-runner.js';
 import { loadOwnCustomer } from '../customers/customer-commands.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
 import type { Actor } from '../tokens.js';
 import { DocumentFiles } from './document-files.js';
 
@@ -121,20 +120,19 @@ export class UploadDocumentHandler implements ICommandHandler<UploadDocumentComm
 @CommandHandler(ReplaceDocumentCommand)
 export class ReplaceDocumentHandler implements ICommandHandler<ReplaceDocumentCommand, void> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly files: DocumentFiles,
-    private readonly clocks: PlatformClocks,
   ) {}
 
   async execute({ documentId, details, file, actor }: ReplaceDocumentCommand) {
-    const { state } = await this.runner.load(streams.document(documentId), documentDecider);
+    const { state } = await this.ctx.runner.load(streams.document(documentId), documentDecider);
     // Checked first so that no reference is taken for a document this platform cannot see.
     if (!state.document || state.deleted || state.document.platformId !== actor.platformId) {
       throw notFound('DOCUMENT', documentId);
     }
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const now = (await this.ctx.now(actor.platformId)).toISOString();
     await recordWithFile(this.files, file, documentId, actor, now, async (documentFile) => {
-      const { events } = await this.runner.run(
+      const { events } = await this.ctx.runner.run(
         streams.document(documentId),
         documentDecider,
         { type: 'ReplaceDocument', id: documentId, platformId: actor.platformId, details, file: documentFile, now },
@@ -151,14 +149,13 @@ export class ReplaceDocumentHandler implements ICommandHandler<ReplaceDocumentCo
 @CommandHandler(DeleteDocumentCommand)
 export class DeleteDocumentHandler implements ICommandHandler<DeleteDocumentCommand, void> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly files: DocumentFiles,
-    private readonly clocks: PlatformClocks,
   ) {}
 
   async execute({ documentId, actor }: DeleteDocumentCommand) {
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
-    const { events } = await this.runner.run(
+    const now = (await this.ctx.now(actor.platformId)).toISOString();
+    const { events } = await this.ctx.runner.run(
       streams.document(documentId),
       documentDecider,
       { type: 'DeleteDocument', id: documentId, platformId: actor.platformId, now },

@@ -18,7 +18,6 @@ import { CommandRunner } from '../command-runner.js';
 import { loadOwnCustomer } from '../customers/customer-commands.js';
 import { READ_MODELS, type Actor } from '../tokens.js';
 import { externalAccountStream, loadExternalAccount } from '../payments/transactions/accounts.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 /** Customer external accounts and the platform's own live under separate paths; each path sees only its kind. */
 export type ExternalAccountOwner = 'customer' | 'platform';
@@ -159,17 +158,16 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
 @CommandHandler(DeleteExternalAccountCommand)
 export class DeleteExternalAccountHandler implements ICommandHandler<DeleteExternalAccountCommand> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly claims: IdentityClaims,
-    private readonly clocks: PlatformClocks,
   ) {}
 
   async execute({ owner, id, actor }: DeleteExternalAccountCommand) {
-    const account = await loadScopedExternalAccount(this.runner, id, owner, actor.platformId);
-    await this.runner.run(
+    const account = await loadScopedExternalAccount(this.ctx.runner, id, owner, actor.platformId);
+    await this.ctx.runner.run(
       externalAccountStream(id),
       externalAccountDecider,
-      { type: 'DeleteExternalAccount', now: (await this.clocks.now(actor.platformId)).toISOString() },
+      { type: 'DeleteExternalAccount', now: (await this.ctx.now(actor.platformId)).toISOString() },
       { metadata: { ...actor } },
     );
     // After the delete: a crash in between leaves the key with a deleted account, which anyone may take.

@@ -16,7 +16,6 @@ import { CommandContext } from '../command-context.js';
 import { CommandRunner } from '../command-runner.js';
 import { loadOwnCustomer } from '../customers/customer-commands.js';
 import { READ_MODELS, type Actor } from '../tokens.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_INVITATION_DAYS = 30;
@@ -129,18 +128,15 @@ export class CreateInvitationHandler implements ICommandHandler<CreateInvitation
 
 @CommandHandler(CancelInvitationCommand)
 export class CancelInvitationHandler implements ICommandHandler<CancelInvitationCommand> {
-  constructor(
-    private readonly runner: CommandRunner,
-    private readonly clocks: PlatformClocks,
-  ) {}
+  constructor(private readonly ctx: CommandContext) {}
 
   async execute({ code, actor }: CancelInvitationCommand) {
-    const state = await loadInvitation(this.runner, code);
+    const state = await loadInvitation(this.ctx.runner, code);
     if (state.invitation.platformId !== actor.platformId) throw notFound('INVITATION', code);
-    await this.runner.run(
+    await this.ctx.runner.run(
       streams.invitation(code),
       invitationDecider,
-      { type: 'CancelInvitation', now: (await this.clocks.now(actor.platformId)).toISOString() },
+      { type: 'CancelInvitation', now: (await this.ctx.now(actor.platformId)).toISOString() },
       { metadata: { ...actor } },
     );
   }
@@ -149,16 +145,13 @@ export class CancelInvitationHandler implements ICommandHandler<CancelInvitation
 /** Called by the invitee's platform, which may be any platform: the code itself is the secret. */
 @CommandHandler(ClaimInvitationCommand)
 export class ClaimInvitationHandler implements ICommandHandler<ClaimInvitationCommand> {
-  constructor(
-    private readonly runner: CommandRunner,
-    private readonly clocks: PlatformClocks,
-  ) {}
+  constructor(private readonly ctx: CommandContext) {}
 
   async execute({ code, inviteeUma, actor }: ClaimInvitationCommand) {
-    const state = await loadInvitation(this.runner, code);
+    const state = await loadInvitation(this.ctx.runner, code);
     // The invitation expires on the inviting platform's clock.
-    const now = await this.clocks.now(state.invitation.platformId);
-    await this.runner.run(
+    const now = await this.ctx.now(state.invitation.platformId);
+    await this.ctx.runner.run(
       streams.invitation(code),
       invitationDecider,
       { type: 'ClaimInvitation', inviteeUma, claimingPlatformId: actor.platformId, now: now.toISOString() },

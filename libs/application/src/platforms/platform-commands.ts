@@ -120,16 +120,13 @@ export class CreateApiTokenHandler implements ICommandHandler<CreateApiTokenComm
 
 @CommandHandler(RevokeApiTokenCommand)
 export class RevokeApiTokenHandler implements ICommandHandler<RevokeApiTokenCommand, void> {
-  constructor(
-    private readonly runner: CommandRunner,
-    private readonly clocks: PlatformClocks,
-  ) {}
+  constructor(private readonly ctx: CommandContext) {}
 
   async execute({ tokenId, actor }: RevokeApiTokenCommand) {
-    await this.runner.run(
+    await this.ctx.runner.run(
       streams.platform(actor.platformId),
       platformDecider,
-      { type: 'RevokeApiToken', tokenId, now: (await this.clocks.now(actor.platformId)).toISOString() },
+      { type: 'RevokeApiToken', tokenId, now: (await this.ctx.now(actor.platformId)).toISOString() },
       { metadata: { ...actor } },
     );
   }

@@ -9,10 +9,10 @@ import {
   requireSupportedCurrency,
   type PlatformConfigChanges,
 } from '#domain/platforms/platform-config.js';
+import { CommandContext } from '../command-context.js';
 import { CommandRunner, type Reads } from '../command-runner.js';
 import type { Actor } from '../tokens.js';
 import { WebhookQueries } from '../webhooks/webhook-queries.js';
-import { PlatformClocks } from './platform-clocks.js';
 
 /** What a platform's creation fixes for good: whether it is a sandbox platform, and its settlement accounts. */
 const platformCreationFacts: Reads<PlatformState> = { reads: 'fixed-facts', known: (s) => s.exists };
@@ -58,14 +58,11 @@ export class UpdatePlatformConfigCommand {
 
 @CommandHandler(UpdatePlatformConfigCommand)
 export class UpdatePlatformConfigHandler implements ICommandHandler<UpdatePlatformConfigCommand, void> {
-  constructor(
-    private readonly runner: CommandRunner,
-    private readonly clocks: PlatformClocks,
-  ) {}
+  constructor(private readonly ctx: CommandContext) {}
 
   async execute({ changes, actor }: UpdatePlatformConfigCommand) {
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
-    await this.runner.run(
+    const now = (await this.ctx.now(actor.platformId)).toISOString();
+    await this.ctx.runner.run(
       streams.platform(actor.platformId),
       platformDecider,
       { type: 'UpdatePlatformConfig', changes, now },

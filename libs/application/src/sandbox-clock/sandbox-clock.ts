@@ -3,7 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { streams } from '#domain/ids.js';
 import { sandboxClockDecider } from '#domain/sandbox-clock/sandbox-clock.js';
 import type { JobQueue } from '#jobs/job-queue.js';
-import { CommandRunner } from '../command-runner.js';
+import { CommandContext } from '../command-context.js';
 import { requireSandbox } from '../payments/ledger/fund-commands.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { JOB_QUEUE, type Actor } from '../tokens.js';
@@ -37,22 +37,21 @@ export class AdvanceSandboxClockHandler implements ICommandHandler<
   { now: string; offsetMs: number; promotedJobs: number }
 > {
   constructor(
-    private readonly runner: CommandRunner,
-    private readonly clocks: PlatformClocks,
+    private readonly ctx: CommandContext,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
   ) {}
 
   async execute({ byMs, actor }: AdvanceSandboxClockCommand) {
-    await requireSandbox(this.runner, actor);
-    const now = await this.clocks.now(actor.platformId);
-    await this.runner.run(
+    await requireSandbox(this.ctx.runner, actor);
+    const now = await this.ctx.now(actor.platformId);
+    await this.ctx.runner.run(
       streams.sandboxClock(actor.platformId),
       sandboxClockDecider,
       { type: 'AdvanceSandboxClock', platformId: actor.platformId, byMs, now: now.toISOString() },
       { metadata: { ...actor }, answersAfter: 'append' },
     );
-    this.clocks.advanced(actor.platformId);
-    const { now: after, offsetMs } = await new SandboxClockService(this.clocks).now(actor.platformId);
+    this.ctx.clocks.advanced(actor.platformId);
+    const { now: after, offsetMs } = await new SandboxClockService(this.ctx.clocks).now(actor.platformId);
     const promotedJobs = await this.jobs.advanceGroup(actor.platformId, byMs);
     return { now: after, offsetMs, promotedJobs };
   }

@@ -6,7 +6,6 @@ import { platformDecider } from '#domain/platforms/platform.js';
 import { rotatedSecret, webhookConfigDecider } from '#domain/webhooks/webhook-config.js';
 import { maxAttemptsFor, testWebhook, UNREACHABLE, webhookDeliveryDecider } from '#domain/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
-
 import { CommandContext } from '../command-context.js';
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../payments/ledger/fund-commands.js';
@@ -16,7 +15,6 @@ import type { SecretBox } from '#crypto/secret-box.js';
 import type { WebhookAttempts } from './webhook-attempts.js';
 import { generateWebhookKeys, newSealedWebhookSecret, openWebhookSecret } from './webhook-keys.js';
 import { refusedUrlHost } from '#net/address-policy.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
 
 export class ConfigureWebhooksCommand {
   constructor(
@@ -54,16 +52,15 @@ async function currentEndpoint(runner: CommandRunner, platformId: string): Promi
 @CommandHandler(ConfigureWebhooksCommand)
 export class ConfigureWebhooksHandler implements ICommandHandler<ConfigureWebhooksCommand, void> {
   constructor(
-    private readonly runner: CommandRunner,
-    private readonly clocks: PlatformClocks,
+    private readonly ctx: CommandContext,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async execute({ webhookEndpoint, actor }: ConfigureWebhooksCommand) {
-    const { state: platform } = await this.runner.load(streams.platform(actor.platformId), platformDecider);
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
-    await this.runner.run(
+    const { state: platform } = await this.ctx.runner.load(streams.platform(actor.platformId), platformDecider);
+    const now = (await this.ctx.now(actor.platformId)).toISOString();
+    await this.ctx.runner.run(
       streams.webhooks(actor.platformId),
       webhookConfigDecider,
       (state) => ({
@@ -94,15 +91,14 @@ export interface RotatedWebhookSecret {
 @CommandHandler(RotateWebhookSecretCommand)
 export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhookSecretCommand, RotatedWebhookSecret> {
   constructor(
-    private readonly runner: CommandRunner,
-    private readonly clocks: PlatformClocks,
+    private readonly ctx: CommandContext,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async execute({ actor }: RotateWebhookSecretCommand): Promise<RotatedWebhookSecret> {
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
-    const { state } = await this.runner.run(
+    const now = (await this.ctx.now(actor.platformId)).toISOString();
+    const { state } = await this.ctx.runner.run(
       streams.webhooks(actor.platformId),
       webhookConfigDecider,
       {
@@ -199,25 +195,22 @@ export class SendTestWebhookHandler implements ICommandHandler<SendTestWebhookCo
  */
 @CommandHandler(RedeliverWebhookCommand)
 export class RedeliverWebhookHandler implements ICommandHandler<RedeliverWebhookCommand, void> {
-  constructor(
-    private readonly runner: CommandRunner,
-    private readonly clocks: PlatformClocks,
-  ) {}
+  constructor(private readonly ctx: CommandContext) {}
 
   async execute({ deliveryId, actor }: RedeliverWebhookCommand) {
     if (!uuidOf('WebhookDelivery', deliveryId)) throw notFound('WEBHOOK_DELIVERY', deliveryId);
     const stream = webhookDeliveryStream(deliveryId);
-    const { state } = await this.runner.load(stream, webhookDeliveryDecider);
+    const { state } = await this.ctx.runner.load(stream, webhookDeliveryDecider);
     if (!state.exists || state.platformId !== actor.platformId) throw notFound('WEBHOOK_DELIVERY', deliveryId);
-    const url = await currentEndpoint(this.runner, actor.platformId);
-    await this.runner.run(
+    const url = await currentEndpoint(this.ctx.runner, actor.platformId);
+    await this.ctx.runner.run(
       stream,
       webhookDeliveryDecider,
       {
         type: 'RequestRedelivery',
         url,
         maxAttempts: maxAttemptsFor(state.payload.type),
-        now: (await this.clocks.now(actor.platformId)).toISOString(),
+        now: (await this.ctx.now(actor.platformId)).toISOString(),
       },
       { metadata: { ...actor } },
     );

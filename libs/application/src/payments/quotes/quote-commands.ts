@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { verifyStamp } from '#crypto/stamp.js';
 import { DomainError, conflict, notFound } from '#domain/errors.js';
-import { isPublicId, streams, type IdGenerator } from '#domain/ids.js';
+import { isPublicId, streams } from '#domain/ids.js';
 import {
   isQuoteExpired,
   quoteDecider,
@@ -16,8 +16,9 @@ import { requireTransactionRecord } from '#domain/payments/transactions/transact
 import { parsePayloadToSign, requireActiveSigningSession } from '#domain/wallet/signed-retry.js';
 import type { EventMetadata } from '#event-store/event-store.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
+import { CommandContext } from '../../command-context.js';
 import { CommandRunner } from '../../command-runner.js';
-import { IDS, READ_MODELS, type Actor } from '../../tokens.js';
+import { READ_MODELS, type Actor } from '../../tokens.js';
 import { loadCustomerAccount, requireActive } from '../transactions/accounts.js';
 import { PaymentProcess } from '../transactions/payment-process.js';
 import { QuoteBuilder, type PlatformQuoteRequest } from './quote-builder.js';
@@ -161,23 +162,21 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuoteCommand, R
   private readonly builder: QuoteBuilder;
 
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly process: PaymentProcess,
     @Inject(READ_MODELS) readModels: ReadModelStore,
-    private readonly clocks: PlatformClocks,
-    @Inject(IDS) ids: IdGenerator,
   ) {
-    this.builder = new QuoteBuilder(runner, readModels, ids);
+    this.builder = new QuoteBuilder(ctx.runner, readModels, ctx.ids);
   }
 
   async execute({ request, actor }: CreateQuoteCommand) {
-    const now = await this.clocks.now(actor.platformId);
+    const now = await this.ctx.now(actor.platformId);
     const facts = await this.builder.facts(request, actor.platformId, now);
     const metadata = { ...actor };
     // A real-time funded quote starts when its funds arrive (sandbox: POST /sandbox/send), even with
     // immediatelyExecute.
     const executeNow = request.immediatelyExecute === true && facts.source.funding !== 'EXTERNAL';
-    const created = await this.runner.run(
+    const created = await this.ctx.runner.run(
       streams.quote(facts.ids.quoteId),
       quoteDecider,
       { type: 'CreateQuote', request, facts, now: now.toISOString() },
@@ -186,7 +185,8 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuoteCommand, R
     const quote = created.state.quote!;
     // The deadline is enqueued while the read models take the quote in (an answer waits for both); a quote executed
     // at once waits for them at the end of its execution instead.
-    const readable = executeNow || created.position === undefined ? undefined : this.runner.projected(created.position);
+    const readable =
+      executeNow || created.position === undefined ? undefined : this.ctx.runner.projected(created.position);
     await Promise.all([
       this.process.schedule(
         { kind: 'QUOTE_DEADLINE', platformId: actor.platformId, quoteId: quote.id },
@@ -204,20 +204,19 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuoteCommand, R
 @CommandHandler(ExecuteQuoteCommand)
 export class ExecuteQuoteHandler implements ICommandHandler<ExecuteQuoteCommand, Record<string, unknown>> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly process: PaymentProcess,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    private readonly clocks: PlatformClocks,
   ) {}
 
   async execute({ quoteId, actor, wallet }: ExecuteQuoteCommand) {
-    const state = await loadOwnQuote(this.runner, quoteId, actor.platformId);
+    const state = await loadOwnQuote(this.ctx.runner, quoteId, actor.platformId);
     const { quote } = state;
-    const deps = { process: this.process, runner: this.runner, clocks: this.clocks };
+    const deps = { process: this.process, runner: this.ctx.runner, clocks: this.ctx.clocks };
     await authorizeExecution(deps, state, { actor, wallet, hint: 'sandbox: POST /sandbox/send' });
     requireActive(
       await loadCustomerAccount(
-        this.runner,
+        this.ctx.runner,
         this.readModels,
         quote.source.accountId,
         actor.platformId,

@@ -19,12 +19,10 @@ import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandContext } from '../../command-context.js';
 import { firstForPlatform } from '../../queries/list-query.js';
 import { IdentityClaims } from '../../claims/identity-claims.js';
-import { CommandRunner } from '../../command-runner.js';
 import { requireSandbox } from '../ledger/fund-commands.js';
 import { loadOwnQuote, requireExecutable, startQuote } from '../quotes/quote-commands.js';
 import { READ_MODELS, type Actor } from '../../tokens.js';
 import { PaymentProcess } from './payment-process.js';
-import { PlatformClocks } from '../../platforms/platform-clocks.js';
 
 export class SandboxSendCommand {
   constructor(
@@ -50,14 +48,13 @@ export class SandboxUmaReceiveCommand {
 @CommandHandler(SandboxSendCommand)
 export class SandboxSendHandler implements ICommandHandler<SandboxSendCommand, Record<string, unknown>> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly process: PaymentProcess,
-    private readonly clocks: PlatformClocks,
   ) {}
 
   async execute({ input, actor }: SandboxSendCommand) {
-    await requireSandbox(this.runner, actor);
-    const state = await loadOwnQuote(this.runner, input.quoteId, actor.platformId);
+    await requireSandbox(this.ctx.runner, actor);
+    const state = await loadOwnQuote(this.ctx.runner, input.quoteId, actor.platformId);
     const { quote } = state;
     if (quote.funding !== 'EXTERNAL')
       throw conflict(
@@ -65,7 +62,7 @@ export class SandboxSendHandler implements ICommandHandler<SandboxSendCommand, R
         'only quotes funded by paymentInstructions are paid with /sandbox/send; execute this one instead',
       );
     const metadata = { ...actor };
-    await requireExecutable(this.process, state, await this.clocks.now(actor.platformId), metadata);
+    await requireExecutable(this.process, state, await this.ctx.now(actor.platformId), metadata);
     if (input.currencyCode !== quote.sendingCurrency)
       throw invalid('CURRENCY_MISMATCH', `the quote is paid in ${quote.sendingCurrency}`, 'currencyCode');
     const paid = input.currencyAmount === undefined ? BigInt(quote.totalSendingAmount) : BigInt(input.currencyAmount);

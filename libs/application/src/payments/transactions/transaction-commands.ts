@@ -8,6 +8,7 @@ import { transactionDecider, type TransactionRecord } from '#domain/payments/tra
 import { toTransactionResource } from '#domain/payments/transactions/transaction-view.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
+import { CommandContext } from '../../command-context.js';
 import { CommandRunner } from '../../command-runner.js';
 import { PlatformClocks } from '../../platforms/platform-clocks.js';
 import { READ_MODELS, type Actor } from '../../tokens.js';
@@ -150,15 +151,14 @@ export class ConfirmReceiptDeliveryHandler implements ICommandHandler<
   Record<string, unknown>
 > {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly process: PaymentProcess,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    private readonly clocks: PlatformClocks,
   ) {}
 
   async execute({ transactionId, actor, receiptDeliveryConfirmedAt }: ConfirmReceiptDeliveryCommand) {
-    const { ref } = await locate(this.runner, this.readModels, transactionId, actor.platformId);
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const { ref } = await locate(this.ctx.runner, this.readModels, transactionId, actor.platformId);
+    const now = (await this.ctx.now(actor.platformId)).toISOString();
     const tx = await this.process.annotate(
       ref,
       {
