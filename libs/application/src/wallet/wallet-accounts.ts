@@ -21,6 +21,12 @@ export type WalletCommandInput = WalletAuthCommand extends infer C
 
 export type ProvisionedWallet = ProvisionedWalletState;
 
+/** A wallet just provisioned (by this request or a concurrent one): its stream cannot be unprovisioned. */
+function provisionedOf(state: WalletAuthState): ProvisionedWallet {
+  if (!state.provisioned) throw new Error('a provisioned wallet stream reads as unprovisioned');
+  return state;
+}
+
 export const emailRequired = () =>
   invalid(
     'CUSTOMER_EMAIL_REQUIRED',
@@ -105,11 +111,11 @@ export class WalletAccounts {
         },
         { metadata: { ...actor } },
       );
-      return result.state as ProvisionedWallet;
+      return provisionedOf(result.state);
     } catch (error) {
       // Another request provisioned it first: that wallet is the one.
       if (error instanceof DomainError && error.code === 'WALLET_ALREADY_PROVISIONED')
-        return (await this.state(input.accountId)) as ProvisionedWallet;
+        return provisionedOf(await this.state(input.accountId));
       throw error;
     }
   }
@@ -156,7 +162,7 @@ export class WalletAccounts {
     if (!isPublicId('InternalAccount', accountId)) return undefined;
     const state = await this.state(accountId, reads);
     if (!state.provisioned || state.platformId !== actor.platformId) return undefined;
-    return state as ProvisionedWallet;
+    return state;
   }
 
   /** The internal-account read model of the caller's platform, or undefined. */
