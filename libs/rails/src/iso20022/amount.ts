@@ -74,12 +74,11 @@ export function controlSum(amounts: Amount[]): string {
 }
 
 /** Refuses a stated NbOfTxs/CtrlSum that disagrees with the transactions present. */
-export function checkTotals(
-  where: string,
-  stated: { count?: string; sum?: string },
-  amounts: Amount[],
-): void {
-  if (stated.count !== undefined && (!/^\d{1,15}$/.test(stated.count) || BigInt(stated.count) !== BigInt(amounts.length)))
+export function checkTotals(where: string, stated: { count?: string; sum?: string }, amounts: Amount[]): void {
+  if (
+    stated.count !== undefined &&
+    (!/^\d{1,15}$/.test(stated.count) || BigInt(stated.count) !== BigInt(amounts.length))
+  )
     throw new Iso20022Error(`${where}/NbOfTxs is ${stated.count} but the file holds ${amounts.length} transactions`);
   if (stated.sum === undefined) return;
   const sum = parseDecimal(stated.sum);

@@ -83,8 +83,9 @@ export function readStatement(xml: string): Statement {
   const moved = signed(opening.balance) + netOf(entries);
   if (moved !== signed(closing.balance)) {
     const show = (n: bigint) => decimalText(n, decimalsOf(account.currency));
+    const closingText = show(signed(closing.balance));
     throw new Iso20022Error(
-      `${stmt.path}: opening balance plus booked entries is ${show(moved)}, closing balance says ${show(signed(closing.balance))}`,
+      `${stmt.path}: opening balance plus booked entries is ${show(moved)}, closing balance says ${closingText}`,
     );
   }
   return {

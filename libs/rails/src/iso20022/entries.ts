@@ -42,8 +42,10 @@ function defaultCode(e: Entry): BankTransactionCode {
 function detailXml(d: EntryDetail, creditDebit: Entry['creditDebit'], where: string): XmlNode {
   const side = creditDebit === 'CRDT' ? 'Dbtr' : 'Cdtr';
   const c = d.counterparty;
-  const parties =
-    c && { [side]: { Pty: partyXml(c.name) }, [`${side}Acct`]: c.iban || c.accountNumber ? accountXml(c, where) : undefined };
+  const parties = c && {
+    [side]: { Pty: partyXml(c.name) },
+    [`${side}Acct`]: c.iban || c.accountNumber ? accountXml(c, where) : undefined,
+  };
   return compact({
     Refs: d.endToEndId ? { EndToEndId: d.endToEndId } : undefined,
     RltdPties: parties ? compact(parties) : undefined,
@@ -78,7 +80,11 @@ function readCounterparty(tx: At, side: 'Dbtr' | 'Cdtr'): BankAccount | undefine
   const name = parties && (optText(parties, `${side}/Pty/Nm`) ?? optText(parties, `${side}/Nm`));
   const agents = optional(tx, 'RltdAgts');
   if (!acct && name === undefined) return undefined;
-  return { name: name ?? '', ...(acct ? readAccountId(acct) : {}), ...readAgent(agents && optional(agents, `${side}Agt`)) };
+  return {
+    name: name ?? '',
+    ...(acct ? readAccountId(acct) : {}),
+    ...readAgent(agents && optional(agents, `${side}Agt`)),
+  };
 }
 
 function readDetail(tx: At, creditDebit: Entry['creditDebit']): EntryDetail {
@@ -97,7 +103,8 @@ function readDetail(tx: At, creditDebit: Entry['creditDebit']): EntryDetail {
 
 function oneOf<T extends string>(at: At, path: string, allowed: readonly T[]): T {
   const value = text(at, path);
-  if (!allowed.includes(value as T)) throw new Iso20022Error(`${at.path}/${path} ${value} is not ${allowed.join(' or ')}`);
+  if (!allowed.includes(value as T))
+    throw new Iso20022Error(`${at.path}/${path} ${value} is not ${allowed.join(' or ')}`);
   return value as T;
 }
 
@@ -126,7 +133,10 @@ export function readEntry(ntry: At): Entry {
   const code = readCode(ntry);
   // The writer's default stays implicit, so that what was written without a code reads back without one.
   const implicit = defaultCode(entry);
-  if (code && (code.domain !== implicit.domain || code.family !== implicit.family || code.subFamily !== implicit.subFamily))
+  if (
+    code &&
+    (code.domain !== implicit.domain || code.family !== implicit.family || code.subFamily !== implicit.subFamily)
+  )
     entry.bankTransactionCode = code;
   return entry;
 }

@@ -1,9 +1,21 @@
 /** Representative messages for the codec tests: IBAN + BIC accounts and US account + routing accounts. */
 import { BankAccount, Notification, Pain001, Pain008, Statement, StatusReport } from './messages.js';
 
-export const ourEur: BankAccount = { name: 'Payments Platform GmbH', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' };
-export const ourUsd: BankAccount = { name: 'Payments Platform Inc', accountNumber: '000123456789', routingNumber: '021000021' };
-export const supplierFr: BankAccount = { name: 'Fournisseur & Fils SARL', iban: 'FR1420041010050500013M02606', bic: 'PSSTFRPPXXX' };
+export const ourEur: BankAccount = {
+  name: 'Payments Platform GmbH',
+  iban: 'DE89370400440532013000',
+  bic: 'COBADEFFXXX',
+};
+export const ourUsd: BankAccount = {
+  name: 'Payments Platform Inc',
+  accountNumber: '000123456789',
+  routingNumber: '021000021',
+};
+export const supplierFr: BankAccount = {
+  name: 'Fournisseur & Fils SARL',
+  iban: 'FR1420041010050500013M02606',
+  bic: 'PSSTFRPPXXX',
+};
 export const payeeUs: BankAccount = { name: 'Jane Q. Payee', accountNumber: '987654321', routingNumber: '026009593' };
 export const payeeNl: BankAccount = { name: 'Jan de Vries', iban: 'NL91ABNA0417164300' };
 
@@ -17,7 +29,12 @@ export const pain001: Pain001 = {
       requestedExecutionDate: '2026-11-30',
       debtor: ourEur,
       transfers: [
-        { endToEndId: 'E2E-EUR-1', amount: { minor: 123456n, currency: 'EUR' }, creditor: supplierFr, remittanceInformation: 'Invoice 2026-0042 <paid>' },
+        {
+          endToEndId: 'E2E-EUR-1',
+          amount: { minor: 123456n, currency: 'EUR' },
+          creditor: supplierFr,
+          remittanceInformation: 'Invoice 2026-0042 <paid>',
+        },
         { endToEndId: 'E2E-EUR-2', amount: { minor: 1n, currency: 'EUR' }, creditor: payeeNl },
       ],
     },
@@ -26,7 +43,12 @@ export const pain001: Pain001 = {
       requestedExecutionDate: '2026-11-30',
       debtor: ourUsd,
       transfers: [
-        { endToEndId: 'E2E-USD-1', amount: { minor: 100000000n, currency: 'USD' }, creditor: payeeUs, remittanceInformation: 'Payout 77' },
+        {
+          endToEndId: 'E2E-USD-1',
+          amount: { minor: 100000000n, currency: 'USD' },
+          creditor: payeeUs,
+          remittanceInformation: 'Payout 77',
+        },
       ],
     },
   ],
@@ -43,8 +65,19 @@ export const pain008: Pain008 = {
       creditor: ourEur,
       creditorSchemeId: 'DE98ZZZ09999999999',
       collections: [
-        { endToEndId: 'COL-1', amount: { minor: 4999n, currency: 'EUR' }, debtor: supplierFr, mandate: { id: 'MANDATE-1', signedOn: '2026-01-15' }, remittanceInformation: 'Subscription November' },
-        { endToEndId: 'COL-2', amount: { minor: 250000n, currency: 'EUR' }, debtor: payeeNl, mandate: { id: 'MANDATE-2', signedOn: '2025-06-01' } },
+        {
+          endToEndId: 'COL-1',
+          amount: { minor: 4999n, currency: 'EUR' },
+          debtor: supplierFr,
+          mandate: { id: 'MANDATE-1', signedOn: '2026-01-15' },
+          remittanceInformation: 'Subscription November',
+        },
+        {
+          endToEndId: 'COL-2',
+          amount: { minor: 250000n, currency: 'EUR' },
+          debtor: payeeNl,
+          mandate: { id: 'MANDATE-2', signedOn: '2025-06-01' },
+        },
       ],
     },
     {
@@ -52,7 +85,12 @@ export const pain008: Pain008 = {
       requestedCollectionDate: '2026-12-02',
       creditor: ourUsd,
       collections: [
-        { endToEndId: 'COL-3', amount: { minor: 1099n, currency: 'USD' }, debtor: payeeUs, mandate: { id: 'ACH-AUTH-9', signedOn: '2026-03-03' } },
+        {
+          endToEndId: 'COL-3',
+          amount: { minor: 1099n, currency: 'USD' },
+          debtor: payeeUs,
+          mandate: { id: 'ACH-AUTH-9', signedOn: '2026-03-03' },
+        },
       ],
     },
   ],
@@ -66,7 +104,13 @@ export const statusReport: StatusReport = {
   groupStatus: 'PART',
   transactions: [
     { endToEndId: 'E2E-EUR-1', status: 'ACSC', paymentInformationId: 'PI-EUR-1' },
-    { endToEndId: 'E2E-EUR-2', status: 'RJCT', reasonCode: 'AC04', additionalInformation: 'Account closed', paymentInformationId: 'PI-EUR-1' },
+    {
+      endToEndId: 'E2E-EUR-2',
+      status: 'RJCT',
+      reasonCode: 'AC04',
+      additionalInformation: 'Account closed',
+      paymentInformationId: 'PI-EUR-1',
+    },
     { endToEndId: 'E2E-USD-1', status: 'ACSP', paymentInformationId: 'PI-USD-1' },
   ],
 };
@@ -78,17 +122,30 @@ export const notification: Notification = {
   account: { ...ourEur, currency: 'EUR' },
   entries: [
     {
-      entryReference: 'N1', amount: { minor: 123456n, currency: 'EUR' }, creditDebit: 'DBIT', status: 'BOOK',
-      bookingDate: '2026-11-28', valueDate: '2026-11-28', bankReference: 'BREF-1',
+      entryReference: 'N1',
+      amount: { minor: 123456n, currency: 'EUR' },
+      creditDebit: 'DBIT',
+      status: 'BOOK',
+      bookingDate: '2026-11-28',
+      valueDate: '2026-11-28',
+      bankReference: 'BREF-1',
       details: [{ endToEndId: 'E2E-EUR-1', remittanceInformation: 'Invoice 2026-0042', counterparty: supplierFr }],
     },
     {
-      entryReference: 'N2', amount: { minor: 1n, currency: 'EUR' }, creditDebit: 'CRDT', status: 'BOOK', bookingDate: '2026-11-28',
+      entryReference: 'N2',
+      amount: { minor: 1n, currency: 'EUR' },
+      creditDebit: 'CRDT',
+      status: 'BOOK',
+      bookingDate: '2026-11-28',
       bankTransactionCode: { domain: 'PMNT', family: 'ICDT', subFamily: 'RRTN' },
       details: [{ endToEndId: 'E2E-EUR-2', returnReasonCode: 'AC06', counterparty: payeeNl }],
     },
     {
-      entryReference: 'N3', amount: { minor: 50000n, currency: 'EUR' }, creditDebit: 'CRDT', status: 'PDNG', bookingDate: '2026-11-28',
+      entryReference: 'N3',
+      amount: { minor: 50000n, currency: 'EUR' },
+      creditDebit: 'CRDT',
+      status: 'PDNG',
+      bookingDate: '2026-11-28',
       details: [{ remittanceInformation: 'Top-up wallet 42', counterparty: payeeNl }],
     },
   ],
@@ -104,7 +161,11 @@ export const statement: Statement = {
   closingBalance: { amount: { minor: 99995000n, currency: 'USD' }, creditDebit: 'CRDT' },
   entries: [
     {
-      entryReference: 'S1', amount: { minor: 100000000n, currency: 'USD' }, creditDebit: 'CRDT', status: 'BOOK', bookingDate: '2026-11-28',
+      entryReference: 'S1',
+      amount: { minor: 100000000n, currency: 'USD' },
+      creditDebit: 'CRDT',
+      status: 'BOOK',
+      bookingDate: '2026-11-28',
       details: [{ endToEndId: 'COL-3', counterparty: payeeUs }],
     },
   ],
