@@ -2,7 +2,8 @@
  * A pure bank that plays the other side of the host-to-host folders, for tests and for developers: it takes
  * pain.001 (payouts) and pain.008 (collections), answers with pain.002 statuses and camt.054 notifications,
  * and writes a camt.053 statement of a day on request. Outcomes follow the sandbox's table (OUTCOME_BY_SUFFIX).
- * No clock and no I/O: `now` comes in, files come in and go out as strings, state goes out as JSON.
+ * No clock and no I/O: `now` comes in, files come in and go out as strings, state goes out as JSON. File names
+ * start with `bank-<sequence>`, so that sorting them by name puts them in the order the bank wrote them.
  */
 import {
   DueBooking,
@@ -227,7 +228,7 @@ export class BankSimulator {
   private statusFile(report: StatusReport): BankFile {
     const n = this.next();
     const xml = writeStatusReport({ ...report, messageId: `SIMBANK-PSR-${n}` });
-    return { name: `pain.002.${n}.${safeName(report.originalMessageId)}.xml`, xml };
+    return { name: `bank-${n}.pain.002.${safeName(report.originalMessageId)}.xml`, xml };
   }
 
   private notificationFiles(run: Run): BankFile[] {
@@ -241,7 +242,7 @@ export class BankSimulator {
         account: { ...own.account, currency: own.currency },
         entries,
       });
-      return { name: `camt.054.${n}.${safeName(key)}.xml`, xml };
+      return { name: `bank-${n}.camt.054.${safeName(key)}.xml`, xml };
     });
   }
 
@@ -265,7 +266,7 @@ export class BankSimulator {
       closingBalance: balance(closing),
       entries,
     });
-    return { name: `camt.053.${date}.${n}.${safeName(key)}.xml`, xml };
+    return { name: `bank-${n}.camt.053.${date}.${safeName(key)}.xml`, xml };
   }
 }
 

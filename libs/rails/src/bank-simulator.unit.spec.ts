@@ -58,7 +58,10 @@ describe('bank simulator', () => {
     const b = bank();
     const first = b.process({ files: [payouts('PO1', ['001', '002', '003', '004', '005', '006'])], now: day1 });
     expectValid(first);
-    expect(first.map((f) => f.name)).toEqual(['pain.002.000003.PO1.xml', 'camt.054.000004.DE89370400440532013000.xml']);
+    expect(first.map((f) => f.name)).toEqual([
+      'bank-000003.pain.002.PO1.xml',
+      'bank-000004.camt.054.DE89370400440532013000.xml',
+    ]);
     expect(readStatusReport(first[0].xml).groupStatus).toBe('PART');
     expect(statuses(first[0])).toEqual([
       ['001', 'ACSC', undefined],
@@ -117,7 +120,7 @@ describe('bank simulator', () => {
     const first = b.process({ files: [{ name: 'dd.xml', xml: writePain008(m) }], now: day1 });
     expectValid(first);
     expect(readStatusReport(first[0].xml).originalMessageType).toBe('pain.008.001.08');
-    expect(first.filter((f) => f.name.startsWith('camt.054')).length).toBe(2);
+    expect(first.filter((f) => f.name.includes('.camt.054.')).length).toBe(2);
     expect(b.balanceOf(ourEur)).toBe(254999n);
     expect(b.balanceOf(ourUsd)).toBe(1099n);
     const second = b.process({ files: [], now: day2 });
@@ -166,7 +169,7 @@ describe('bank simulator', () => {
       2,
     ]);
     expect(s2.date).toBe('2026-11-29');
-    expect(stmt1.name).toMatch(/^camt\.053\.2026-11-28\.\d{6}\.DE89370400440532013000\.xml$/);
+    expect(stmt1.name).toMatch(/^bank-\d{6}\.camt\.053\.2026-11-28\.DE89370400440532013000\.xml$/);
     expect(b.endOfDayAll('2026-11-30').map((f) => readStatement(f.xml).entries.length)).toEqual([0]);
   });
 

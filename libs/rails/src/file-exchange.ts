@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, readdir, rename, stat } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 
 export interface InboxFile {
   name: string;
@@ -55,6 +55,10 @@ export async function writeFileAtomically(dir: string, name: string, content: st
     if (existing.equals(data)) return;
     throw new Error(`${target} already exists with other content`);
   }
+  await putInPlace(dir, name, data);
+}
+
+async function putInPlace(dir: string, name: string, data: Buffer): Promise<void> {
   const temp = join(dir, `.${name}.tmp`);
   const handle = await open(temp, 'w', 0o640);
   try {
@@ -63,8 +67,15 @@ export async function writeFileAtomically(dir: string, name: string, content: st
   } finally {
     await handle.close();
   }
-  await rename(temp, target);
+  await rename(temp, join(dir, name));
   await fsyncDirectory(dir);
+}
+
+/** Like writeFileAtomically, for a file that is meant to change (such as saved state): replaces it whole. */
+export async function replaceFileAtomically(path: string, content: string | Buffer): Promise<void> {
+  const name = basename(path);
+  requirePlainName(name);
+  await putInPlace(dirname(path), name, typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
 }
 
 /** The regular files of a folder ready to be taken, sorted by name: no dot-files, temp names or folders. */
