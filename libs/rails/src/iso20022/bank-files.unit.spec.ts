@@ -32,6 +32,10 @@ describe('ISO 20022 readers on files from elsewhere', () => {
     });
   });
 
+  it('reads a file with a byte order mark and CRLF line ends', () => {
+    expect(readStatusReport('\uFEFF' + PAIN002.replace(/\n/g, '\r\n')).transactions.length).toBe(2);
+  });
+
   it('reads a tab-indented camt.054 with a return, several remittance lines and a pending entry', () => {
     const n = readNotification(CAMT054);
     expect(n.account).toEqual({
