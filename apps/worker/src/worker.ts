@@ -3,6 +3,7 @@ import type { Infrastructure } from '#application/infrastructure.js';
 import { startWebhooks } from './webhooks/index.js';
 import { startTimerProcessor } from './timers/timer-processor.js';
 import { startCardWorker } from './cards/card-worker.js';
+import { startRails } from './rails/rail-worker.js';
 import { startBulkImports } from '#application/customers/bulk-import-worker.js';
 import { validateCreateCustomer } from '../../api/src/customers/customer.dto.js';
 
@@ -30,8 +31,11 @@ export async function startWorker(infra: Infrastructure): Promise<RunningWorker>
   const cards = await startCardWorker(infra);
   // Bulk customer imports: each row validated as POST /customers validates its body.
   const imports = await startBulkImports(infra, validateCreateCustomer);
+  // Production platforms' bank rails: instructions out as files, the bank's files in.
+  const rails = await startRails(infra);
   return {
     async close() {
+      await rails.close();
       // Before the projections: the dispatcher and timers may be waiting for them.
       await imports.close();
       await cards.close();

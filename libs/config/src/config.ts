@@ -81,6 +81,15 @@ export interface AppConfig {
   http: HttpLimits;
   rateLimits: RateLimits;
   documents: DocumentsConfig;
+  rails: RailsConfig;
+}
+
+/** Production platforms' bank rails: where their file exchange folders live and how often the inboxes are read. */
+export interface RailsConfig {
+  /** `RAILS_DIR` (default `<DATA_DIR>/rails`): each rail's `<platform>/<currency>/{outbox,inbox}` below it. */
+  dir: string;
+  /** `RAILS_POLL_MS`: how often the worker reads the inboxes (default 2 s; 0 turns polling off). */
+  pollMs: number;
 }
 
 /** Uploaded verification documents: where their files are kept and how large one may be. */
@@ -322,6 +331,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     documents: {
       store: { kind: 'fs', path: resolve(dataDir, 'documents') },
       maxFileBytes: integer(env, 'DOCUMENT_MAX_BYTES', DEFAULT_DOCUMENT_MAX_BYTES, 1, 2 ** 30),
+    },
+    rails: {
+      dir: resolve(env.RAILS_DIR || resolve(dataDir, 'rails')),
+      pollMs: integer(env, 'RAILS_POLL_MS', 2_000, 0, 3_600_000),
     },
   };
 }

@@ -87,4 +87,6 @@ export const streams = {
   sandboxClock: (platformId: string) => `sandboxclock-${platformId.split(':')[1]}`,
   /** One bulk customer import: its rows as uploaded, then the outcome of each. */
   bulkImport: (jobId: string) => `bulkimport-${jobId.split(':')[1]}`,
+  /** One production platform's bank rail in one currency: its instructions and files, out and in. */
+  bankRail: (platformId: string, currency: string) => `bankrail-${platformId.split(':')[1]}-${currency}`,
 };

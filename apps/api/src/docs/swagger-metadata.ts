@@ -3,6 +3,7 @@
 export default async () => {
   const t = {
     '../customers/customer.dto.js': await import('../customers/customer.dto.js'),
+    '../external-accounts/external-account.dto.js': await import('../external-accounts/external-account.dto.js'),
     '../beneficial-owners/beneficial-owner.dto.js': await import('../beneficial-owners/beneficial-owner.dto.js'),
     '../platforms/platform-config.dto.js': await import('../platforms/platform-config.dto.js'),
     '../wallet/wallet.dto.js': await import('../wallet/wallet.dto.js'),
@@ -189,11 +190,19 @@ export default async () => {
         [
           import('../external-accounts/external-account.dto.js'),
           {
+            DirectDebitMandateDto: {
+              mandateId: { required: true, type: () => String, pattern: "^[A-Za-z0-9+?/:().,' -]{1,35}$" },
+              signedOn: { required: true, type: () => String, pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+            },
             CreatePlatformExternalAccountDto: {
               currency: { required: true, type: () => String },
               platformAccountId: { required: false, type: () => String },
               defaultUmaDepositAccount: { required: false, type: () => Boolean },
               accountInfo: { required: true, type: 'object', additionalProperties: true },
+              directDebitMandate: {
+                required: false,
+                type: () => t['../external-accounts/external-account.dto.js'].DirectDebitMandateDto,
+              },
             },
             CreateCustomerExternalAccountDto: { customerId: { required: false, type: () => String } },
             ListPlatformExternalAccountsQuery: { currency: { required: false, type: () => String } },
@@ -471,6 +480,19 @@ export default async () => {
               replyToEmailAddress: { required: false, type: () => String },
               logoUrl: { required: false, type: () => String, maxLength: 512, format: 'uri' },
             },
+            BankRailAccountDto: {
+              name: { required: true, type: () => String, maxLength: 70 },
+              iban: { required: false, type: () => String },
+              bic: { required: false, type: () => String },
+              accountNumber: { required: false, type: () => String },
+              routingNumber: { required: false, type: () => String },
+            },
+            BankRailConfigDto: {
+              currency: { required: true, type: () => String },
+              type: { required: true, enum: ['ISO20022_FILES'] },
+              account: { required: true, type: () => t['../platforms/platform-config.dto.js'].BankRailAccountDto },
+              creditorSchemeId: { required: false, type: () => String },
+            },
             UpdateConfigDto: {
               webhookEndpoint: {
                 required: false,
@@ -489,6 +511,13 @@ export default async () => {
               embeddedWalletConfig: {
                 required: false,
                 type: () => t['../platforms/platform-config.dto.js'].EmbeddedWalletConfigDto,
+              },
+              rails: {
+                required: false,
+                type: () => [t['../platforms/platform-config.dto.js'].BankRailConfigDto],
+                description:
+                  'Production platforms: the whole list of bank rails, one per currency ([] removes them all).',
+                maxItems: 50,
               },
             },
           },

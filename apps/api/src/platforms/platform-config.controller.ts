@@ -5,6 +5,7 @@ import type { Actor } from '#application/tokens.js';
 import { ConfigureWebhooksCommand, RotateWebhookSecretCommand } from '#application/webhooks/webhook-commands.js';
 import type { Permission } from '#domain/platforms/permissions.js';
 import { validateSupportedCurrencies } from '#domain/platforms/platform-config.js';
+import { validateBankRails } from '#domain/payments/rails/bank-rails.js';
 import { ApiDoc, ok } from '../docs/api-doc.js';
 import { CurrentActor, CurrentPermissions } from '../http/auth.js';
 import { IdempotentAction, SecretOnce } from '../http/idempotency.interceptor.js';
@@ -52,13 +53,15 @@ export class PlatformConfigController {
     responses: ok('The configuration', 'PlatformConfig'),
   })
   async update(@Body() body: UpdateConfigDto, @CurrentActor() actor: Actor) {
-    const { webhookEndpoint, umaDomain, supportedCurrencies, embeddedWalletConfig } = body;
+    const { webhookEndpoint, umaDomain, supportedCurrencies, embeddedWalletConfig, rails } = body;
     // Refused before anything changes.
     if (supportedCurrencies) validateSupportedCurrencies(supportedCurrencies);
+    if (rails) validateBankRails(rails.map((r) => ({ ...r, account: { ...r.account } })));
     if (webhookEndpoint !== undefined)
       await this.commands.execute(new ConfigureWebhooksCommand(webhookEndpoint, actor));
-    if (umaDomain !== undefined || supportedCurrencies || embeddedWalletConfig) {
+    if (umaDomain !== undefined || supportedCurrencies || embeddedWalletConfig || rails) {
       const changes = {
+        ...(rails ? { rails: rails.map((r) => ({ ...r, account: { ...r.account } })) } : {}),
         ...(umaDomain !== undefined ? { umaDomain } : {}),
         ...(supportedCurrencies ? { supportedCurrencies } : {}),
         ...(embeddedWalletConfig ? { embeddedWalletConfig: { ...embeddedWalletConfig } } : {}),

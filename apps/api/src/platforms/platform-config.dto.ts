@@ -16,6 +16,7 @@ import {
 } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { COUNTERPARTY_FIELD_NAMES, TRANSACTION_TYPES } from '#domain/platforms/platform-config.js';
+import { BANK_RAIL_TYPES } from '#domain/payments/rails/bank-rails.js';
 import { IntRange, OptionalEmail, OptionalText } from '../http/fields.js';
 import { IsCurrencyCode } from '../http/currency-code.js';
 
@@ -54,6 +55,26 @@ export class EmbeddedWalletConfigDto {
   @IsOptional() @IsUrl({ protocols: ['https', 'http'], require_protocol: true }) @MaxLength(512) logoUrl?: string;
 }
 
+/** The platform's own account at the bank: an IBAN (with BIC), or account and routing numbers. */
+export class BankRailAccountDto {
+  @IsString() @MaxLength(70) name!: string;
+  @OptionalText(34) iban?: string;
+  @OptionalText(11) bic?: string;
+  @OptionalText(34) accountNumber?: string;
+  @OptionalText(9) routingNumber?: string;
+}
+
+/** A production platform's bank rail for one currency (ISO 20022 files exchanged through folders). */
+export class BankRailConfigDto {
+  @IsCurrencyCode('currency') currency!: string;
+  @IsIn(BANK_RAIL_TYPES as unknown as string[]) type!: (typeof BANK_RAIL_TYPES)[number];
+  @IsObject()
+  @ValidateNested()
+  @Type(() => BankRailAccountDto)
+  account!: BankRailAccountDto;
+  @OptionalText(35) creditorSchemeId?: string;
+}
+
 /** PATCH /config: every field optional; only those given change. */
 export class UpdateConfigDto {
   /** https URL (http for loopback hosts and sandbox platforms); null turns webhooks off. */
@@ -79,4 +100,11 @@ export class UpdateConfigDto {
   @ValidateNested()
   @Type(() => EmbeddedWalletConfigDto)
   embeddedWalletConfig?: EmbeddedWalletConfigDto;
+  /** Production platforms: the whole list of bank rails, one per currency ([] removes them all). */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @ValidateNested({ each: true })
+  @Type(() => BankRailConfigDto)
+  rails?: BankRailConfigDto[];
 }

@@ -28,6 +28,7 @@ export interface NewExternalAccount {
   platformAccountId?: string;
   defaultUmaDepositAccount?: boolean;
   accountInfo: Record<string, unknown>;
+  directDebitMandate?: { mandateId: string; signedOn: string };
 }
 
 export class CreateExternalAccountCommand {
@@ -113,6 +114,7 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
           primaryIdentifier,
           ...(platformAccountId !== undefined ? { platformAccountId } : {}),
           defaultUmaDepositAccount: makeDefault,
+          ...(input.directDebitMandate ? { directDebitMandate: { ...input.directDebitMandate } } : {}),
           beneficiaryVerificationStatus: check.status,
           ...(check.verifiedData ? { beneficiaryVerifiedData: check.verifiedData } : {}),
           now,

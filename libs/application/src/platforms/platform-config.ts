@@ -1,4 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { join } from 'node:path';
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '#config/config.js';
+import { railFolder, type BankRailConfig } from '#domain/payments/rails/bank-rails.js';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError } from '#domain/errors.js';
 import { streams } from '#domain/ids.js';
@@ -11,7 +14,7 @@ import {
 } from '#domain/platforms/platform-config.js';
 import { CommandContext } from '../command-context.js';
 import { CommandRunner, type Reads } from '../command-runner.js';
-import type { Actor } from '../tokens.js';
+import { APP_CONFIG, type Actor } from '../tokens.js';
 import { WebhookQueries } from '../webhooks/webhook-queries.js';
 
 /** What a platform's creation fixes for good: whether it is a sandbox platform, and its settlement accounts. */
@@ -81,7 +84,16 @@ export class PlatformConfigQueries {
   constructor(
     private readonly runner: CommandRunner,
     private readonly webhooks: WebhookQueries,
+    @Inject(APP_CONFIG) private readonly appConfig: AppConfig,
   ) {}
+
+  /** Each rail with the folders its files are exchanged through. */
+  private rails(platformId: string, rails: readonly BankRailConfig[]): Record<string, unknown>[] {
+    return rails.map((rail) => {
+      const folder = join(this.appConfig.rails.dir, railFolder(platformId, rail.currency));
+      return { ...rail, outboxFolder: join(folder, 'outbox'), inboxFolder: join(folder, 'inbox') };
+    });
+  }
 
   /** `withSecret`: whether the webhook secret is shown (only to a token that may manage the configuration). */
   async config(platformId: string, withSecret: boolean): Promise<Record<string, unknown>> {
@@ -97,6 +109,7 @@ export class PlatformConfigQueries {
       // Set only by the service's operators when a platform is created; none is, here.
       isRegulatedFinancialInstitution: false,
       ...(state.embeddedWalletConfig ? { embeddedWalletConfig: state.embeddedWalletConfig } : {}),
+      ...(state.rails?.length ? { rails: this.rails(platformId, state.rails) } : {}),
       ...(webhookEndpoint ? { webhookEndpoint } : {}),
       ...webhook,
       updatedAt: latest[latest.length - 1],

@@ -37,8 +37,16 @@ export interface ExternalAccountSnapshot {
   beneficiary?: Beneficiary;
   beneficiaryVerificationStatus: BeneficiaryVerificationStatus;
   beneficiaryVerifiedData?: { fullName: string };
+  /** The account holder's authorization to pull money by direct debit (production bank rails). */
+  directDebitMandate?: DirectDebitMandate;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface DirectDebitMandate {
+  mandateId: string;
+  /** YYYY-MM-DD. */
+  signedOn: string;
 }
 
 /**
@@ -94,6 +102,7 @@ export type ExternalAccountCommand =
       primaryIdentifier: string;
       platformAccountId?: string;
       defaultUmaDepositAccount: boolean;
+      directDebitMandate?: DirectDebitMandate;
       beneficiaryVerificationStatus: BeneficiaryVerificationStatus;
       beneficiaryVerifiedData?: { fullName: string };
       now: string;
@@ -119,6 +128,7 @@ export function externalAccountSnapshot(state: ExistingExternalAccount): Externa
     ...(state.beneficiary ? { beneficiary: state.beneficiary } : {}),
     beneficiaryVerificationStatus: state.beneficiaryVerificationStatus,
     ...(state.beneficiaryVerifiedData ? { beneficiaryVerifiedData: state.beneficiaryVerifiedData } : {}),
+    ...(state.directDebitMandate ? { directDebitMandate: state.directDebitMandate } : {}),
     createdAt: state.createdAt,
     updatedAt: state.updatedAt,
   };
@@ -156,6 +166,7 @@ function decide(cmd: ExternalAccountCommand, state: ExternalAccountState): Exter
         defaultUmaDepositAccount: cmd.defaultUmaDepositAccount,
         beneficiaryVerificationStatus: cmd.beneficiaryVerificationStatus,
         ...(cmd.beneficiaryVerifiedData ? { beneficiaryVerifiedData: cmd.beneficiaryVerifiedData } : {}),
+        ...(cmd.directDebitMandate ? { directDebitMandate: cmd.directDebitMandate } : {}),
         createdAt: cmd.now,
         updatedAt: cmd.now,
       };

@@ -1,3 +1,4 @@
+import type { BankRailConfig } from '../payments/rails/bank-rails.js';
 import { compact } from '../objects.js';
 import { invalid } from '../errors.js';
 import { currency, CURRENCY_CODES } from '../money.js';
@@ -55,6 +56,8 @@ export interface PlatformConfigChanges {
   umaDomain?: string;
   supportedCurrencies?: PlatformCurrencyConfig[];
   embeddedWalletConfig?: EmbeddedWalletConfig;
+  /** Production platforms' bank rails, the whole list (see payments/rails/bank-rails.ts). */
+  rails?: BankRailConfig[];
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Decider, Unset } from '../decider.js';
-import { DomainError, conflict, notFound } from '../errors.js';
+import { DomainError, conflict, invalid, notFound } from '../errors.js';
+import { validateBankRails, type BankRailConfig } from '../payments/rails/bank-rails.js';
 import type { Permission } from './permissions.js';
 import {
   mergeEmbeddedWalletConfig,
@@ -37,6 +38,8 @@ interface PlatformHoldings {
   /** Set by PATCH /config; absent: the service's defaults. */
   supportedCurrencies?: PlatformCurrencyConfig[];
   embeddedWalletConfig?: EmbeddedWalletConfig;
+  /** Production platforms' bank rails, one per currency (PATCH /config). */
+  rails?: BankRailConfig[];
   configUpdatedAt?: string;
   tokens: Map<string, ApiTokenState>;
   /** Settlement account id by currency. */
@@ -140,9 +143,15 @@ function decide(cmd: PlatformCommand, state: PlatformState): PlatformEvent[] {
         },
       ];
     case 'UpdatePlatformConfig': {
-      const { umaDomain, supportedCurrencies, embeddedWalletConfig } = cmd.changes;
+      const { umaDomain, supportedCurrencies, embeddedWalletConfig, rails } = cmd.changes;
       if (supportedCurrencies) validateSupportedCurrencies(supportedCurrencies);
+      if (rails) {
+        if (state.sandbox && rails.length > 0)
+          throw invalid('INVALID_INPUT', 'sandbox platforms move money by the sandbox rules, not bank rails', 'rails');
+        validateBankRails(rails);
+      }
       const changes: PlatformConfigChanges = {
+        ...(rails ? { rails } : {}),
         ...(umaDomain !== undefined ? { umaDomain } : {}),
         ...(supportedCurrencies ? { supportedCurrencies } : {}),
         ...(embeddedWalletConfig

@@ -134,6 +134,14 @@ export const externalAccountSchemas: Record<string, Schema> = {
         required: ['fullName'],
         properties: { fullName: str() },
       },
+      directDebitMandate: {
+        type: 'object',
+        description:
+          'The holder’s authorization to pull money by direct debit, as given on creation; production platforms’ ' +
+          'transfer-in needs one.',
+        required: ['mandateId', 'signedOn'],
+        properties: { mandateId: str({ maxLength: 35 }), signedOn: str({ format: 'date' }) },
+      },
       createdAt: dateTime,
       updatedAt: dateTime,
     },

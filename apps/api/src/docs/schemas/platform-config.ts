@@ -1,5 +1,6 @@
 import { COUNTERPARTY_FIELD_NAMES, TRANSACTION_TYPES } from '#domain/platforms/platform-config.js';
 import { PERMISSIONS } from '#domain/platforms/permissions.js';
+import { BANK_RAIL_TYPES } from '#domain/payments/rails/bank-rails.js';
 import { dateTime, obj, type Schema, str, idOf } from './kit.js';
 
 const int = (extra: Schema = {}): Schema => ({ type: 'integer', ...extra });
@@ -62,6 +63,11 @@ export const platformConfigSchemas: Record<string, Schema> = {
         $ref: '#/components/schemas/EmbeddedWalletConfig',
         description: 'Present once the platform has set it.',
       },
+      rails: {
+        type: 'array',
+        items: { $ref: '#/components/schemas/BankRail' },
+        description: 'Production platforms’ bank rails, one per currency; absent while none is set.',
+      },
       webhookEndpoint: str({ format: 'uri', description: 'Where webhooks are POSTed; absent while webhooks are off.' }),
       webhookSigningPublicKey: nullable(
         str({
@@ -84,6 +90,23 @@ export const platformConfigSchemas: Record<string, Schema> = {
       updatedAt: dateTime,
     },
   },
+  BankRail: obj(['currency', 'type', 'account', 'outboxFolder', 'inboxFolder'], {
+    currency: str({ description: 'The currency the rail pays out and pulls in.' }),
+    type: str({
+      enum: [...BANK_RAIL_TYPES],
+      description: 'ISO20022_FILES: pain.001/pain.008 out, pain.002/camt.054/camt.053 in.',
+    }),
+    account: obj(['name'], {
+      name: str({ maxLength: 70, description: 'The account holder (the debtor of payouts).' }),
+      iban: str({ description: 'With bic; or accountNumber and routingNumber.' }),
+      bic: str(),
+      accountNumber: str(),
+      routingNumber: str({ description: 'ABA routing number.' }),
+    }),
+    creditorSchemeId: str({ description: 'The creditor identifier direct debits are collected under.' }),
+    outboxFolder: str({ description: 'Where the service writes initiation files for the bank to collect.' }),
+    inboxFolder: str({ description: 'Where the bank’s status reports, notifications and statements are dropped.' }),
+  }),
   ApiToken: obj(['id', 'name', 'permissions', 'clientId', 'status', 'createdAt', 'updatedAt'], {
     id: idOf('ApiToken'),
     name: str(),

@@ -90,6 +90,11 @@ export const transactionSchemas: Record<string, Schema> = {
         ],
         description: 'Bank-level detail where failureReason has no matching value.',
       }),
+      bankReasonCode: str({
+        description:
+          'Payments on a production bank rail: the ISO 20022 reason code of the bank’s rejection or return ' +
+          '(for example AC04, account closed).',
+      }),
       quoteId: str({ description: 'Transactions created from a quote.' }),
       paymentInstructions: {
         type: 'array',

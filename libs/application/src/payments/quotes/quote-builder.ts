@@ -2,12 +2,12 @@ import { invalid, notFound } from '#domain/errors.js';
 import { isPublicId, publicId, type IdGenerator } from '#domain/ids.js';
 import { requireLookupSender, type LookupRecord } from '#domain/payments/lookups/lookup.js';
 import { INTERNAL_RAIL, UMA_RAIL, networkRail } from '#domain/payments/rates/rate-table.js';
-import { SUCCESS_PLAN } from '#domain/payments/transactions/payment-plan.js';
-import { quoteDestinationPlan, umaDestinationPlan } from '#domain/payments/transfers/sandbox-outcomes.js';
+import { LEDGER_PLAN } from '#domain/payments/transactions/payment-plan.js';
+import { PaymentRails } from '../rails/payment-rails.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import type { CommandRunner } from '../../command-runner.js';
 import { loadLiveLookup } from '../lookups/lookup-commands.js';
-import { isSandboxPlatform, requireSupportedCurrencies } from '../../platforms/platform-config.js';
+import { requireSupportedCurrencies } from '../../platforms/platform-config.js';
 import {
   loadCustomerAccount,
   loadLiveExternalAccount,
@@ -42,6 +42,8 @@ export class QuoteBuilder {
     private readonly readModels: ReadModelStore,
     private readonly ids: IdGenerator,
   ) {}
+
+  private readonly rails = new PaymentRails(this.runner);
 
   /** A live customer of this platform, with its platform id; 404 otherwise. */
   private async customer(customerId: string, platformId: string): Promise<{ id: string; platformCustomerId: string }> {
@@ -122,13 +124,12 @@ export class QuoteBuilder {
     now: Date,
   ): Promise<QuoteDestinationFacts> {
     const d = req.destination;
-    const sandbox = await isSandboxPlatform(this.runner, platformId);
     if (d.destinationType === 'UMA_ADDRESS') return this.umaDestination(req, d, source, platformId, now);
     if (d.accountId === source.accountId)
       throw invalid('SAME_ACCOUNT', 'source and destination must differ', 'destination.accountId');
     if (isPublicId('InternalAccount', d.accountId)) return this.internalDestination(d, source, platformId);
     if (!isPublicId('ExternalAccount', d.accountId)) throw notFound('EXTERNAL_ACCOUNT', d.accountId);
-    return this.externalDestination(req, d, source, { platformId, now, sandbox });
+    return this.externalDestination(req, d, source, { platformId, now });
   }
 
   /** A UMA address, with the lookup made for it (by this sender) and one of the currencies it accepts. */
@@ -174,7 +175,7 @@ export class QuoteBuilder {
         paymentRail: UMA_RAIL.name,
       },
       rail: UMA_RAIL,
-      plan: umaDestinationPlan(lookup.sandboxOutcome),
+      plan: await this.rails.umaPayout(platformId, lookup.sandboxOutcome, 'destination.umaAddress'),
       lookup,
       counterpartyInformation: lookup.counterpartyInformation,
     };
@@ -203,7 +204,7 @@ export class QuoteBuilder {
         'destination.paymentRail',
       );
     }
-    return accountDestination(d.accountId, account.currency, INTERNAL_RAIL, SUCCESS_PLAN);
+    return accountDestination(d.accountId, account.currency, INTERNAL_RAIL, LEDGER_PLAN);
   }
 
   /** A live external account, of the source's customer (or, for real-time funding without one, of the payer). */
@@ -211,9 +212,9 @@ export class QuoteBuilder {
     req: PlatformQuoteRequest,
     d: Extract<PlatformQuoteRequest['destination'], { destinationType: 'ACCOUNT' }>,
     source: QuoteSource,
-    at: { platformId: string; now: Date; sandbox: boolean },
+    at: { platformId: string; now: Date },
   ): Promise<QuoteDestinationFacts> {
-    const { platformId, now, sandbox } = at;
+    const { platformId, now } = at;
     // Real-time funding may pay out to an external account (an on-ramp); an external account source may not.
     if (source.funding === 'EXTERNAL' && source.sourceType !== 'REALTIME_FUNDING')
       throw invalid(
@@ -241,7 +242,7 @@ export class QuoteBuilder {
         d.accountId,
         external.currency,
         rail,
-        quoteDestinationPlan(external.primaryIdentifier, sandbox),
+        await this.rails.quotePayout(platformId, external, 'destination.accountId'),
       ),
       lookup,
       counterpartyInformation: name ? { FULL_NAME: name } : undefined,

@@ -29,7 +29,7 @@ export class PaymentLedger {
 
   private async transfer(
     tx: TransactionRecord,
-    leg: 'hold' | 'credit' | 'refund',
+    leg: 'hold' | 'credit' | 'refund' | 'reverse',
     toSettlement: boolean,
     accountId: string,
     code: string,
@@ -93,10 +93,18 @@ export class PaymentLedger {
     ];
   }
 
-  /** The reverse of a settled source debit: settlement account of the source currency -> source account. */
+  /**
+   * The money of a completed payment coming back: to the source account (settlement account of the source currency
+   * -> source account); for money pulled into an internal account from outside, out of it again (destination account
+   * -> settlement account).
+   */
   async refund(tx: TransactionRecord): Promise<LedgerCommand[]> {
-    if (!legsOf(tx).holdsSource) return [];
-    return [await this.transfer(tx, 'refund', false, tx.source.accountId!, tx.source.currency, tx.sentAmount)];
+    const { holdsSource, creditsDestination } = legsOf(tx);
+    if (holdsSource)
+      return [await this.transfer(tx, 'refund', false, tx.source.accountId!, tx.source.currency, tx.sentAmount)];
+    if (!creditsDestination || !tx.plan.rail) return [];
+    const destination = tx.destination.accountId!;
+    return [await this.transfer(tx, 'reverse', true, destination, tx.destination.currency, tx.receivedAmount)];
   }
 
   /** Posts or voids the hold; nothing when it is already resolved that way (or, for a void, was never placed). */

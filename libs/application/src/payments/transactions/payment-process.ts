@@ -11,6 +11,7 @@ import {
 } from '#domain/payments/timers/timers.js';
 import type { AnnotateCommand } from '#domain/payments/transactions/annotations.js';
 import type { PaymentStep } from '#domain/payments/transactions/payment-plan.js';
+import { RAIL_QUEUE, railJobId, type RailJob } from '#domain/payments/rails/bank-rails.js';
 import {
   requireTransactionRecord,
   sameStep,
@@ -165,6 +166,7 @@ export class PaymentProcess {
    * it started, and again by recovery: the job id makes repeats no-ops.
    */
   private async scheduleLater(ref: PaymentRef, started: TransactionRecord): Promise<void> {
+    if (started.plan.rail) await this.submitToRail(ref, started.platformId);
     const later = started.plan.later;
     if (!later) return;
     const due = Date.parse(started.updatedAt) + later.afterMs;
@@ -172,6 +174,20 @@ export class PaymentProcess {
       { kind: 'PAYMENT_STEP', platformId: started.platformId, ref, step: later.step },
       due - (await this.clocks.now(started.platformId)).getTime(),
     );
+  }
+
+  /**
+   * A payment on a bank rail goes to the bank once it started: the rail's worker queues its instruction and writes
+   * it out (the job id makes repeats no-ops; the instruction itself is queued once by its end-to-end id).
+   */
+  private async submitToRail(ref: PaymentRef, platformId: string): Promise<void> {
+    const job: RailJob = { kind: 'SUBMIT', platformId, ref };
+    await this.jobs.enqueue(RAIL_QUEUE, job.kind, job, {
+      id: railJobId(job),
+      attempts: 8,
+      backoff: { type: 'exponential', delayMs: 1_000, maxDelayMs: 60_000 },
+      group: platformId,
+    });
   }
 
   /**
@@ -199,6 +215,7 @@ export class PaymentProcess {
         endsStep: true,
         ...('failureReason' in step && step.failureReason ? { failureReason: step.failureReason } : {}),
         ...('failureDetail' in step && step.failureDetail ? { failureDetail: step.failureDetail } : {}),
+        ...('bankReasonCode' in step && step.bankReasonCode ? { bankReasonCode: step.bankReasonCode } : {}),
       };
       switch (step.type) {
         case 'COMPLETE': {

@@ -13,7 +13,7 @@ import {
   type TransactionRecord,
 } from '#domain/payments/transactions/transaction.js';
 import { toTransactionResource } from '#domain/payments/transactions/transaction-view.js';
-import { incomingPlan } from '#domain/payments/transfers/sandbox-outcomes.js';
+import { incomingPlan } from '#domain/payments/rails/sandbox-rail.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandContext } from '../../command-context.js';

@@ -7,12 +7,11 @@ import { networkRail } from '#domain/payments/rates/rate-table.js';
 import type { PaymentRef } from '#domain/payments/timers/timers.js';
 import { referenceFor, transactionDecider, type TransactionRecord } from '#domain/payments/transactions/transaction.js';
 import { toTransactionResource } from '#domain/payments/transactions/transaction-view.js';
-import { transferPlan } from '#domain/payments/transfers/sandbox-outcomes.js';
 import { transferAmount } from '#domain/payments/transfers/transfer-amount.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../../command-runner.js';
 import { IDS, READ_MODELS, type Actor } from '../../tokens.js';
-import { isSandboxPlatform, requireSupportedCurrencies } from '../../platforms/platform-config.js';
+import { requireSupportedCurrencies } from '../../platforms/platform-config.js';
 import {
   loadCustomerAccount,
   loadLiveExternalAccount,
@@ -21,6 +20,8 @@ import {
   type LiveExternalAccount,
   type OwnedInternalAccount,
 } from '../transactions/accounts.js';
+import type { PaymentPlan } from '#domain/payments/transactions/payment-plan.js';
+import { PaymentRails } from '../rails/payment-rails.js';
 import { PaymentProcess } from '../transactions/payment-process.js';
 import { PlatformClocks } from '../../platforms/platform-clocks.js';
 
@@ -67,8 +68,9 @@ const mismatch = (field: string, message: string) =>
 
 /**
  * Transfers between a customer's internal account and an external account in the same currency.
- * The external account's last three characters select the sandbox outcome (see
- * sandbox-outcomes.ts); outside the sandbox transfers settle at once.
+ * On a sandbox platform the external account's last three characters select the outcome (see
+ * rails/sandbox-rail.ts); on a production platform the transfer goes through the currency's bank rail
+ * (a credit transfer out, a direct debit in) and completes only when the bank books it.
  */
 @Injectable()
 abstract class TransferHandler {
@@ -93,8 +95,11 @@ abstract class TransferHandler {
 
   async execute({ input, actor }: TransferInCommand | TransferOutCommand): Promise<Record<string, unknown>> {
     const { internal, external } = await this.accounts(input, actor);
+    // How the money moves is settled first: without a rail for the currency nothing else matters.
+    const field = this.direction === 'IN' ? 'source.accountId' : 'destination.accountId';
+    const movement = await new PaymentRails(this.runner).transfer(actor.platformId, external, this.direction, field);
     const { amount, rail } = await this.plan(internal, external, input, actor);
-    return this.run(internal, external, amount, rail, actor, input);
+    return this.run({ internal, external, movement }, amount, rail, actor, input);
   }
 
   /** The transfer's internal account (an IN's destination, an OUT's source) and its external one, checked. */
@@ -125,8 +130,11 @@ abstract class TransferHandler {
   }
 
   private async run(
-    internal: OwnedInternalAccount,
-    external: LiveExternalAccount,
+    {
+      internal,
+      external,
+      movement,
+    }: { internal: OwnedInternalAccount; external: LiveExternalAccount; movement: PaymentPlan },
     amount: bigint,
     rail: string | undefined,
     actor: Actor,
@@ -157,7 +165,7 @@ abstract class TransferHandler {
       fees: '0',
       exchangeRate: 1,
       reference: referenceFor(id),
-      plan: transferPlan(external.primaryIdentifier, await isSandboxPlatform(this.runner, actor.platformId)),
+      plan: movement,
       createdAt: now,
       updatedAt: now,
       ...(agentId ? { agentId } : {}),

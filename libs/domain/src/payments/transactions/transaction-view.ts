@@ -37,6 +37,7 @@ export function toTransactionResource(tx: TransactionRecord): Record<string, unk
       : undefined,
     failureReason: tx.failureReason,
     failureDetail: tx.failureDetail,
+    bankReasonCode: tx.bankReasonCode,
     quoteId: tx.quoteId,
     paymentInstructions: tx.paymentInstructions,
     refund: tx.refund ? compact({ ...tx.refund }) : undefined,

@@ -80,6 +80,8 @@ export interface TransactionRecord {
   transactionHash?: string;
   failureReason?: FailureReason;
   failureDetail?: FailureDetail;
+  /** Payments on a bank rail: the ISO 20022 reason code of the bank's rejection or return. */
+  bankReasonCode?: string;
   quoteId?: string;
   agentId?: string;
   /** How the payer funds it (externally funded and embedded-wallet quotes), as on the quote. */
@@ -130,6 +132,7 @@ export interface TransitionCommand {
   notAfter?: string;
   failureReason?: FailureReason;
   failureDetail?: FailureDetail;
+  bankReasonCode?: string;
   /** The step this change belongs to (required while a step is active). */
   step?: PaymentStep;
   /** The step's final change: the step is no longer active afterwards. */
@@ -157,6 +160,7 @@ export function sameStep(a: PaymentStep | undefined, b: PaymentStep | undefined)
       'status' in s ? s.status : '',
       'failureReason' in s ? (s.failureReason ?? '') : '',
       'failureDetail' in s ? (s.failureDetail ?? '') : '',
+      'bankReasonCode' in s ? (s.bankReasonCode ?? '') : '',
     ].join('/');
   return key(a) === key(b);
 }
@@ -180,6 +184,7 @@ export function transition(tx: TransactionRecord, cmd: TransitionCommand): Trans
   if (cmd.endsStep) delete next.activeStep;
   if (cmd.failureReason) next.failureReason = cmd.failureReason;
   if (cmd.failureDetail) next.failureDetail = cmd.failureDetail;
+  if (cmd.bankReasonCode) next.bankReasonCode = cmd.bankReasonCode;
   if (isFinal(cmd.to)) {
     const refund = refundFor(next, cmd.now);
     if (refund) next.refund = refund;

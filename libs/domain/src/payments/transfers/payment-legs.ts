@@ -21,8 +21,9 @@ import type { TransactionRecord } from '../transactions/transaction.js';
  * - post / void: resolve the hold
  * - credit: settlement account of the destination currency -> destination internal account
  * - refund: settlement account of the source currency -> source internal account (after completion)
+ * - reverse: destination internal account -> settlement account (money pulled in that the bank took back)
  */
-export type PaymentLeg = 'hold' | 'post' | 'void' | 'credit' | 'refund';
+export type PaymentLeg = 'hold' | 'post' | 'void' | 'credit' | 'refund' | 'reverse';
 
 export function derivedUuid(seed: string): string {
   const h = createHash('sha256').update(seed).digest('hex');
@@ -38,6 +39,7 @@ export const LEG_CODES: Record<Exclude<PaymentLeg, 'post' | 'void'>, string> = {
   hold: 'PAYMENT_HOLD',
   credit: 'PAYMENT_CREDIT',
   refund: 'PAYMENT_REFUND',
+  reverse: 'PAYMENT_REVERSAL',
 };
 
 /** Whether money leaves an internal account (held on start) and whether it lands in one. */

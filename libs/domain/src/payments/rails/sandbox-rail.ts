@@ -2,9 +2,9 @@ import type { SandboxUmaOutcome } from '../lookups/lookup.js';
 import { SUCCESS_PLAN, type PaymentPlan, type PaymentStep } from '../transactions/payment-plan.js';
 
 /**
- * The sandbox outcome rules: the last three characters of an identifier select what happens
- * (for identifiers with a domain part, of the part before `@`). Outside the sandbox every
- * payment simply succeeds: this installation has no real bank connection.
+ * The sandbox's rail: the last three characters of an identifier select what happens (for identifiers with a domain
+ * part, of the part before `@`). Only sandbox platforms move money this way; a production platform's payments go
+ * through its bank rail (bank-rails.ts), or are refused where it has none.
  */
 export const SANDBOX_DELAYS = {
   /** Quote destination 003: completes after about 6 minutes. */
@@ -37,8 +37,7 @@ export function sandboxSuffix(identifier: string): string {
 }
 
 /** External account in POST /transfer-in and /transfer-out. */
-export function transferPlan(primaryIdentifier: string, sandbox: boolean): PaymentPlan {
-  if (!sandbox) return SUCCESS_PLAN;
+export function transferPlan(primaryIdentifier: string): PaymentPlan {
   switch (sandboxSuffix(primaryIdentifier)) {
     case '002':
       return failsAtOnce({ status: 'FAILED', failureDetail: 'INSUFFICIENT_FUNDS' });
@@ -58,8 +57,7 @@ export function transferPlan(primaryIdentifier: string, sandbox: boolean): Payme
 }
 
 /** External account as the destination of a quote. */
-export function quoteDestinationPlan(primaryIdentifier: string, sandbox: boolean): PaymentPlan {
-  if (!sandbox) return SUCCESS_PLAN;
+export function quoteDestinationPlan(primaryIdentifier: string): PaymentPlan {
   const failed = { failureReason: 'OFFRAMP_FAILED' } as const;
   switch (sandboxSuffix(primaryIdentifier)) {
     case '002':

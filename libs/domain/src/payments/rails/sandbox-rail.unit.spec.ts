@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseSandboxUmaAddress, requiredPayerDataFieldsFor } from '../lookups/lookup.js';
 import { SUCCESS_PLAN } from '../transactions/payment-plan.js';
-import { derivedUuid, legTransferId, legsOf } from './payment-legs.js';
+import { derivedUuid, legTransferId, legsOf } from '../transfers/payment-legs.js';
 import {
   SANDBOX_DELAYS,
   incomingPlan,
@@ -9,7 +9,7 @@ import {
   sandboxSuffix,
   transferPlan,
   umaDestinationPlan,
-} from './sandbox-outcomes.js';
+} from './sandbox-rail.js';
 import { isPublicId } from '../../ids.js';
 import type { TransactionRecord } from '../transactions/transaction.js';
 
@@ -21,43 +21,41 @@ describe('sandbox outcome rules', () => {
   });
 
   it('maps transfer suffixes to their outcomes', () => {
-    expect(transferPlan('x002', true)).toEqual({
+    expect(transferPlan('x002')).toEqual({
       immediate: { type: 'FAIL', status: 'FAILED', failureDetail: 'INSUFFICIENT_FUNDS' },
     });
-    expect(transferPlan('x003', true).immediate).toMatchObject({
+    expect(transferPlan('x003').immediate).toMatchObject({
       type: 'FAIL',
       failureDetail: 'ACCOUNT_CLOSED_OR_INVALID',
     });
-    expect(transferPlan('x004', true).later).toMatchObject({ step: { type: 'FAIL', status: 'REJECTED' } });
-    expect(transferPlan('x005', true).later).toEqual({
+    expect(transferPlan('x004').later).toMatchObject({ step: { type: 'FAIL', status: 'REJECTED' } });
+    expect(transferPlan('x005').later).toEqual({
       afterMs: 30_000,
       step: { type: 'FAIL', status: 'FAILED', failureDetail: 'BANK_TIMEOUT' },
     });
-    expect(transferPlan('x001', true)).toBe(SUCCESS_PLAN);
-    expect(transferPlan('x002', false)).toBe(SUCCESS_PLAN);
+    expect(transferPlan('x001')).toBe(SUCCESS_PLAN);
   });
 
   it('maps quote destination suffixes to their outcomes', () => {
-    expect(quoteDestinationPlan('002', true).immediate).toMatchObject({
+    expect(quoteDestinationPlan('002').immediate).toMatchObject({
       type: 'FAIL',
       failureReason: 'QUOTE_EXECUTION_FAILED',
     });
-    expect(quoteDestinationPlan('003', true)).toEqual({
+    expect(quoteDestinationPlan('003')).toEqual({
       later: { afterMs: SANDBOX_DELAYS.slowCompletionMs, step: { type: 'COMPLETE' } },
     });
-    expect(quoteDestinationPlan('004', true).later?.step).toMatchObject({
+    expect(quoteDestinationPlan('004').later?.step).toMatchObject({
       type: 'FAIL',
       status: 'FAILED',
       failureReason: 'OFFRAMP_FAILED',
     });
-    expect(quoteDestinationPlan('005', true)).toMatchObject({
+    expect(quoteDestinationPlan('005')).toMatchObject({
       immediate: { type: 'COMPLETE' },
       later: { step: { type: 'RETURN', status: 'FAILED' } },
     });
-    expect(quoteDestinationPlan('006', true).later?.step).toMatchObject({ type: 'FAIL', status: 'REFUNDED' });
-    expect(quoteDestinationPlan('007', true).later?.step).toMatchObject({ type: 'LOSE' });
-    expect(quoteDestinationPlan('008', true)).toBe(SUCCESS_PLAN);
-    expect(quoteDestinationPlan('005', false)).toBe(SUCCESS_PLAN);
+    expect(quoteDestinationPlan('006').later?.step).toMatchObject({ type: 'FAIL', status: 'REFUNDED' });
+    expect(quoteDestinationPlan('007').later?.step).toMatchObject({ type: 'LOSE' });
+    expect(quoteDestinationPlan('008')).toBe(SUCCESS_PLAN);
   });
 
   it('parses sandbox UMA receivers and senders', () => {

@@ -1,0 +1,239 @@
+import { Logger } from '@nestjs/common';
+import { accountInfoView, beneficiaryName } from '#domain/external-accounts/account-info-view.js';
+import { streams } from '#domain/ids.js';
+import type { BankMessage, RailEffect } from '#domain/payments/rails/bank-messages.js';
+import {
+  bankRailDecider,
+  railPrefix,
+  unappliedFiles,
+  unwrittenFiles,
+  type BankRailCommand,
+  type BankRailState,
+  type InboxFile,
+  type InstructionKind,
+  type RailInstruction,
+} from '#domain/payments/rails/bank-rail-stream.js';
+import {
+  counterpartyBankAccount,
+  railFolder,
+  railFor,
+  type BankRailConfig,
+} from '#domain/payments/rails/bank-rails.js';
+import type { PaymentRef } from '#domain/payments/timers/timers.js';
+import type { PaymentStep } from '#domain/payments/transactions/payment-plan.js';
+import type { TransactionRecord } from '#domain/payments/transactions/transaction.js';
+import { platformDecider } from '#domain/platforms/platform.js';
+import type { EventMetadata } from '#event-store/event-store.js';
+import type { CommandRunner } from '../../command-runner.js';
+import { externalAccountStream } from '../transactions/accounts.js';
+import { externalAccountDecider } from '#domain/external-accounts/external-account.js';
+import type { PlatformClocks } from '../../platforms/platform-clocks.js';
+import type { PaymentProcess } from '../transactions/payment-process.js';
+import { BankFileUnreadable, type BankFiles, type InboxItem } from './bank-files.js';
+
+const KINDS: readonly InstructionKind[] = ['CREDIT_TRANSFER', 'DIRECT_DEBIT'];
+
+/** The metadata of what the rail records: the platform, acting as the system. */
+const systemMetadata = (platformId: string): EventMetadata => ({
+  platformId,
+  actor: 'system:bank-rail',
+  correlationId: `bank-rail-${platformId}`,
+});
+
+/**
+ * A production platform's bank rail over ISO 20022 files. Out: each payment on the rail is queued as an instruction
+ * once it is PROCESSING (its source held), then written with the others waiting into one initiation file per kind
+ * (its message id recorded first). In: each file the bank delivers is recorded with what it does to which payment
+ * (or why it cannot be taken) before any payment moves, then applied, then archived; a file recorded and not applied
+ * is applied again after a crash, and every step it takes is idempotent.
+ */
+export class FileRail {
+  private readonly logger = new Logger('FileRail');
+
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly clocks: PlatformClocks,
+    private readonly process: PaymentProcess,
+    private readonly files: BankFiles,
+  ) {}
+
+  private async record(platformId: string, currency: string, command: BankRailCommand): Promise<BankRailState> {
+    const { state } = await this.runner.run(streams.bankRail(platformId, currency), bankRailDecider, command, {
+      metadata: systemMetadata(platformId),
+      answersAfter: 'append',
+    });
+    return state;
+  }
+
+  private async railOf(platformId: string, currency: string): Promise<BankRailConfig | undefined> {
+    const { state } = await this.runner.load(streams.platform(platformId), platformDecider);
+    return railFor(state.rails, currency);
+  }
+
+  /** Queues a PROCESSING payment's instruction (a no-op when queued already), then writes what waits. */
+  async submit(ref: PaymentRef, platformId: string): Promise<void> {
+    const tx = await this.process.load(ref);
+    const rail = tx.plan.rail;
+    if (!rail || tx.status !== 'PROCESSING') return;
+    const instruction = await this.instructionOf(tx, rail.instruction);
+    await this.record(platformId, rail.currency, { type: 'QueueInstruction', platformId, instruction });
+    await this.flush(platformId, rail.currency);
+  }
+
+  private async instructionOf(tx: TransactionRecord, kind: InstructionKind): Promise<RailInstruction> {
+    const externalId = kind === 'CREDIT_TRANSFER' ? tx.destination.accountId : tx.source.accountId;
+    // Read even when deleted since: the payment was accepted with its details and is paid with them.
+    const { state: external } = await this.runner.load(externalAccountStream(externalId ?? ''), externalAccountDecider);
+    if (!external.exists || external.platformId !== tx.platformId)
+      throw new Error(`external account ${externalId} of ${tx.id} is not this platform's`);
+    const info = accountInfoView(external);
+    const counterparty = counterpartyBankAccount(
+      info,
+      beneficiaryName(info) ?? external.beneficiaryVerifiedData?.fullName,
+    );
+    if (!counterparty) throw new Error(`external account ${external.id} has no bank account details`);
+    const now = await this.clocks.now(tx.platformId);
+    return {
+      endToEndId: tx.reference,
+      ref: tx.quoteId ? { kind: 'quote', id: tx.quoteId } : { kind: 'transaction', id: tx.id },
+      kind,
+      amount: kind === 'CREDIT_TRANSFER' ? tx.receivedAmount : tx.sentAmount,
+      currency: kind === 'CREDIT_TRANSFER' ? tx.destination.currency : tx.source.currency,
+      counterparty,
+      ...(kind === 'DIRECT_DEBIT' && external.directDebitMandate ? { mandate: external.directDebitMandate } : {}),
+      requestedDate: now.toISOString().slice(0, 10),
+      queuedAt: now.toISOString(),
+    };
+  }
+
+  /** Puts every queued instruction into a file (recorded first), and writes every recorded file not yet written. */
+  async flush(platformId: string, currency: string): Promise<void> {
+    const rail = await this.railOf(platformId, currency);
+    if (!rail) return;
+    const now = (await this.clocks.now(platformId)).toISOString();
+    const prefix = railPrefix(platformId, currency);
+    let state: BankRailState | undefined;
+    for (const kind of KINDS)
+      state = await this.record(platformId, currency, { type: 'CreateFile', platformId, kind, prefix, now });
+    if (!state) return;
+    const folder = railFolder(platformId, currency);
+    await this.files.ensureFolders(folder);
+    const { state: platform } = await this.runner.load(streams.platform(platformId), platformDecider);
+    for (const file of unwrittenFiles(state)) {
+      const instructions = file.endToEndIds.map((id) => state.instructions.get(id)).filter((i) => i !== undefined);
+      const xml = this.files.render(file, instructions, rail, platform.name ?? rail.account.name);
+      await this.files.writeOutbox(folder, file.fileName, xml);
+      await this.record(platformId, currency, { type: 'MarkFileWritten', platformId, messageId: file.messageId, now });
+    }
+  }
+
+  /** Reads every file in the rail's inbox once; a file already taken and archived is never applied again. */
+  async processInbox(platformId: string, currency: string): Promise<void> {
+    const rail = await this.railOf(platformId, currency);
+    if (!rail) return;
+    const folder = railFolder(platformId, currency);
+    for (const item of await this.files.listInbox(folder)) await this.take(platformId, rail, folder, item);
+    // Files recorded by a process that died before applying them.
+    const { state } = await this.runner.load(streams.bankRail(platformId, currency), bankRailDecider);
+    for (const file of unappliedFiles(state)) await this.apply(platformId, currency, file);
+  }
+
+  private async take(platformId: string, rail: BankRailConfig, folder: string, item: InboxItem): Promise<void> {
+    const currency = rail.currency;
+    const { state } = await this.runner.load(streams.bankRail(platformId, currency), bankRailDecider);
+    const known = state.inbox.get(item.sha256);
+    // The same file under the same name, recorded and not yet archived: the process that took it died before.
+    if (
+      known?.fileName === item.name &&
+      !(await this.files.isArchived(folder, item.name, known.quarantineReason ? 'quarantine' : 'processed'))
+    ) {
+      if (known.quarantineReason) return this.files.archive(folder, item.name, 'quarantine');
+      if (!known.appliedAt) await this.apply(platformId, currency, known);
+      return this.files.archive(folder, item.name, 'processed');
+    }
+    const now = (await this.clocks.now(platformId)).toISOString();
+    const after = await this.record(platformId, currency, {
+      type: 'ReceiveFile',
+      platformId,
+      sha256: item.sha256,
+      fileName: item.name,
+      message: this.readMessage(item.content, currency),
+      account: rail.account,
+      now,
+    });
+    const recorded = after.quarantine.find(
+      (f) => f.sha256 === item.sha256 && f.receivedAt === now && f.fileName === item.name,
+    );
+    if (recorded) {
+      this.logger.warn(`${folder}/inbox/${item.name} quarantined: ${recorded.quarantineReason}`);
+      return this.files.archive(folder, item.name, 'quarantine');
+    }
+    const file = after.inbox.get(item.sha256);
+    if (file) await this.apply(platformId, currency, file);
+    await this.files.archive(folder, item.name, 'processed');
+  }
+
+  private readMessage(content: string, currency: string): BankMessage | { unreadable: string } {
+    try {
+      return this.files.read(content, currency);
+    } catch (error) {
+      if (error instanceof BankFileUnreadable) return { unreadable: error.reason };
+      throw error;
+    }
+  }
+
+  /** Applies a recorded file's effects to its payments (each step a no-op where it already happened). */
+  private async apply(platformId: string, currency: string, file: InboxFile): Promise<void> {
+    const metadata = systemMetadata(platformId);
+    for (const effect of file.effects) {
+      const step = stepFor(effect);
+      if (step) await this.process.applyStep(effect.ref, step, metadata);
+    }
+    const now = (await this.clocks.now(platformId)).toISOString();
+    await this.record(platformId, currency, { type: 'MarkFileApplied', platformId, sha256: file.sha256, now });
+  }
+
+  /** One pass over every rail: what waits goes out, what arrived is taken. */
+  async runOnce(): Promise<void> {
+    for (const folder of await this.files.railFolders()) {
+      const [uuid, currency] = folder.split('/');
+      const platformId = `Platform:${uuid}`;
+      try {
+        await this.flush(platformId, currency);
+        await this.processInbox(platformId, currency);
+      } catch (error) {
+        this.logger.error(`bank rail ${folder}: ${String(error)}`);
+      }
+    }
+  }
+}
+
+/** The payment step an answer from the bank takes. */
+export function stepFor(effect: RailEffect): PaymentStep | undefined {
+  const quote = effect.ref.kind === 'quote';
+  const bankReasonCode = effect.reasonCode ? { bankReasonCode: effect.reasonCode } : {};
+  switch (effect.action) {
+    case 'ACCEPT':
+      return undefined;
+    case 'BOOK':
+      return { type: 'COMPLETE' };
+    case 'REJECT':
+      return quote
+        ? {
+            type: 'FAIL',
+            status: 'FAILED',
+            failureReason: 'OFFRAMP_FAILED',
+            failureDetail: 'REJECTED_BY_BANK',
+            ...bankReasonCode,
+          }
+        : { type: 'FAIL', status: 'REJECTED', failureDetail: 'REJECTED_BY_BANK', ...bankReasonCode };
+    case 'RETURN':
+      return {
+        type: 'RETURN',
+        status: effect.kind === 'CREDIT_TRANSFER' ? 'REFUNDED' : 'FAILED',
+        ...(quote ? { failureReason: 'OFFRAMP_FAILED' as const } : {}),
+        failureDetail: 'RETURNED_BY_RECEIVING_BANK',
+        ...bankReasonCode,
+      };
+  }
+}

@@ -1,0 +1,198 @@
+import type { PaymentRef } from '../timers/timers.js';
+import type { BankRailState, RailInstruction } from './bank-rail-stream.js';
+
+/**
+ * What the bank sends back, as the rail reads it (the ISO 20022 files parsed, amounts in the smallest unit): status
+ * reports on the instructions sent (pain.002), notifications of bookings (camt.054) and end-of-day statements
+ * (camt.053).
+ */
+export interface BankEntry {
+  entryReference: string;
+  /** Smallest unit of `currency`. */
+  amount: string;
+  currency: string;
+  creditDebit: 'CRDT' | 'DBIT';
+  status: 'BOOK' | 'PDNG';
+  bookingDate: string;
+  bankReference?: string;
+  endToEndId?: string;
+  remittanceInformation?: string;
+  returnReasonCode?: string;
+}
+
+export type BankMessage =
+  | {
+      type: 'STATUS_REPORT';
+      messageId: string;
+      originalMessageId: string;
+      /** The whole original file's status: RJCT with DU01 for a file the bank had already received. */
+      groupStatus?: string;
+      groupReasonCode?: string;
+      transactions: { endToEndId: string; status: string; reasonCode?: string }[];
+    }
+  | {
+      type: 'NOTIFICATION';
+      messageId: string;
+      account: { iban?: string; accountNumber?: string; currency: string };
+      entries: BankEntry[];
+    }
+  | {
+      type: 'STATEMENT';
+      messageId: string;
+      account: { iban?: string; accountNumber?: string; currency: string };
+      date: string;
+      /** Smallest unit, negative for a debit balance. */
+      openingBalance: string;
+      closingBalance: string;
+      entries: BankEntry[];
+    };
+
+/** What one answer from the bank does to one payment. */
+export interface RailEffect {
+  endToEndId: string;
+  ref: PaymentRef;
+  kind: RailInstruction['kind'];
+  /** ACCEPT: recorded only; REJECT: the payment fails; BOOK: it completes; RETURN: the money comes back. */
+  action: 'ACCEPT' | 'REJECT' | 'BOOK' | 'RETURN';
+  reasonCode?: string;
+  /** Identifies the bank's entry or status line: the same one in another file is a duplicate. */
+  entryKey: string;
+}
+
+/** An entry of a file that was not taken, and why (shown to the operator). */
+export interface EntryProblem {
+  entry: string;
+  reason: string;
+}
+
+/**
+ * The lines of a status report: a report rejecting the whole file without lines rejects each of its payments, except
+ * a rejection as a duplicate (DU01), which says the bank already has the file, not that its payments failed.
+ */
+function groupLines(message: Extract<BankMessage, { type: 'STATUS_REPORT' }>, state: BankRailState) {
+  if (message.transactions.length > 0 || message.groupStatus !== 'RJCT' || message.groupReasonCode === 'DU01')
+    return message.transactions;
+  const file = state.files.get(message.originalMessageId);
+  return (file?.endToEndIds ?? []).map((endToEndId) => ({
+    endToEndId,
+    status: 'RJCT',
+    ...(message.groupReasonCode ? { reasonCode: message.groupReasonCode } : {}),
+  }));
+}
+
+const ACCEPTED = new Set(['ACTC', 'ACCP', 'ACSP', 'ACSC', 'ACWC', 'ACFC', 'PDNG', 'RCVD', 'PART']);
+
+function statusEffects(
+  message: Extract<BankMessage, { type: 'STATUS_REPORT' }>,
+  state: BankRailState,
+): { effects: RailEffect[]; problems: EntryProblem[] } {
+  const effects: RailEffect[] = [];
+  const problems: EntryProblem[] = [];
+  const seen = new Set<string>();
+  for (const line of groupLines(message, state)) {
+    const entry = `status of ${line.endToEndId}`;
+    const instruction = state.instructions.get(line.endToEndId);
+    const problem = (reason: string) => problems.push({ entry, reason });
+    if (!instruction) problem(`unknown end-to-end id ${line.endToEndId}`);
+    else if (instruction.messageId !== message.originalMessageId)
+      problem(
+        `${line.endToEndId} was sent in ${instruction.messageId ?? 'no file yet'}, not ${message.originalMessageId}`,
+      );
+    else if (seen.has(line.endToEndId)) problem(`${line.endToEndId} appears twice in this report`);
+    else if (line.status !== 'RJCT' && !ACCEPTED.has(line.status)) problem(`unknown status ${line.status}`);
+    else {
+      const action = line.status === 'RJCT' ? 'REJECT' : 'ACCEPT';
+      const entryKey = `status/${line.endToEndId}/${line.status}`;
+      const earlier = state.appliedEntries.get(entryKey);
+      if (earlier && action === 'REJECT') problem(`this rejection was already applied from ${earlier}`);
+      else effects.push(effectOf(instruction, action, entryKey, line.reasonCode));
+    }
+    seen.add(line.endToEndId);
+  }
+  return { effects, problems };
+}
+
+function effectOf(
+  instruction: RailInstruction,
+  action: RailEffect['action'],
+  entryKey: string,
+  reasonCode?: string,
+): RailEffect {
+  return {
+    endToEndId: instruction.endToEndId,
+    ref: instruction.ref,
+    kind: instruction.kind,
+    action,
+    entryKey,
+    ...(reasonCode ? { reasonCode } : {}),
+  };
+}
+
+/** What a booked entry means for the instruction it names: the booking of a payout or collection, or its return. */
+function entryAction(entry: BankEntry, instruction: RailInstruction): RailEffect['action'] | string {
+  const out = instruction.kind === 'CREDIT_TRANSFER';
+  const returned = entry.returnReasonCode !== undefined;
+  const expected = out !== returned ? 'DBIT' : 'CRDT';
+  if (entry.creditDebit !== expected)
+    return `a ${entry.creditDebit} entry cannot ${returned ? 'return' : 'book'} a ${instruction.kind.toLowerCase()}`;
+  if (entry.currency !== instruction.currency) return `currency ${entry.currency} differs from ${instruction.currency}`;
+  if (entry.amount !== instruction.amount)
+    return `amount ${entry.amount} differs from the instruction's ${instruction.amount} (smallest unit)`;
+  return returned ? 'RETURN' : 'BOOK';
+}
+
+function entryEffects(entries: BankEntry[], state: BankRailState): { effects: RailEffect[]; problems: EntryProblem[] } {
+  const effects: RailEffect[] = [];
+  const problems: EntryProblem[] = [];
+  const keys = new Set<string>();
+  for (const entry of entries) {
+    if (entry.status !== 'BOOK') continue;
+    const name = `entry ${entry.entryReference}`;
+    const problem = (reason: string) => problems.push({ entry: name, reason });
+    const instruction = entry.endToEndId ? state.instructions.get(entry.endToEndId) : undefined;
+    if (!instruction) {
+      problem(
+        entry.endToEndId
+          ? `unknown end-to-end id ${entry.endToEndId}`
+          : `a ${entry.creditDebit} of ${entry.amount} ${entry.currency} that names no payment of this rail`,
+      );
+      continue;
+    }
+    const action = entryAction(entry, instruction);
+    const entryKey = `entry/${instruction.endToEndId}/${action}`;
+    const earlier = state.appliedEntries.get(entryKey);
+    if (action !== 'BOOK' && action !== 'RETURN') problem(action);
+    else if (earlier)
+      problem(`${instruction.endToEndId} was already ${action === 'BOOK' ? 'booked' : 'returned'} by ${earlier}`);
+    else if (keys.has(entryKey)) problem(`${instruction.endToEndId} appears twice in this file`);
+    else effects.push(effectOf(instruction, action, entryKey, entry.returnReasonCode));
+    keys.add(entryKey);
+  }
+  return { effects, problems };
+}
+
+function sameAccount(a: { iban?: string; accountNumber?: string }, b: { iban?: string; accountNumber?: string }) {
+  return a.iban ? a.iban === b.iban : a.accountNumber !== undefined && a.accountNumber === b.accountNumber;
+}
+
+/**
+ * The effects a file from the bank has on this rail's payments, and the entries it cannot take (with reasons); or,
+ * for a file that is not for this rail at all, why it is refused whole.
+ */
+export function effectsOf(
+  message: BankMessage,
+  state: BankRailState,
+  account: { iban?: string; accountNumber?: string },
+): { effects: RailEffect[]; problems: EntryProblem[] } | { refused: string } {
+  if (message.type === 'STATUS_REPORT') {
+    const known = [...state.files.values()].some((f) => f.messageId === message.originalMessageId);
+    if (!known) return { refused: `a status report on ${message.originalMessageId}, which this rail never sent` };
+    return statusEffects(message, state);
+  }
+  if (!sameAccount(account, message.account))
+    return {
+      refused: `the file is for account ${message.account.iban ?? message.account.accountNumber}, not this rail's`,
+    };
+  if (message.type === 'STATEMENT') return { effects: [], problems: [] };
+  return entryEffects(message.entries, state);
+}

@@ -1,0 +1,222 @@
+import { createHash } from 'node:crypto';
+import type { Decider } from '../../decider.js';
+import { unreachable } from '../../decider.js';
+import type { DirectDebitMandate } from '../../external-accounts/external-account.js';
+import type { PaymentRef } from '../timers/timers.js';
+import type { CounterpartyBankAccount } from './bank-rails.js';
+import { effectsOf, type BankMessage, type EntryProblem, type RailEffect } from './bank-messages.js';
+
+/**
+ * One bank rail of one platform (a currency's bank account), as its stream records it: the payment instructions
+ * sent to the bank, the files they went out in, and the files the bank sent back. Every id the bank sees derives
+ * from this log (message ids from the count of files, end-to-end ids from the transactions' references) and is
+ * recorded before its file is written, so a file written again after a crash is the same file, and the bank's answers
+ * find their payments.
+ */
+export type InstructionKind = 'CREDIT_TRANSFER' | 'DIRECT_DEBIT';
+
+export interface RailInstruction {
+  /** The transaction's `reconciliationInstructions.reference`. */
+  endToEndId: string;
+  ref: PaymentRef;
+  kind: InstructionKind;
+  /** Smallest unit of `currency`. */
+  amount: string;
+  currency: string;
+  counterparty: CounterpartyBankAccount;
+  mandate?: DirectDebitMandate;
+  /** YYYY-MM-DD on the platform's clock when queued. */
+  requestedDate: string;
+  queuedAt: string;
+  /** The file it went out in. */
+  messageId?: string;
+}
+
+export interface RailFile {
+  messageId: string;
+  kind: InstructionKind;
+  fileName: string;
+  endToEndIds: string[];
+  createdAt: string;
+  writtenAt?: string;
+}
+
+export interface InboxFile {
+  sha256: string;
+  fileName: string;
+  receivedAt: string;
+  messageType?: BankMessage['type'];
+  messageId?: string;
+  effects: RailEffect[];
+  problems: EntryProblem[];
+  /** Set when nothing of the file was taken: why. */
+  quarantineReason?: string;
+  appliedAt?: string;
+}
+
+export interface BankRailState {
+  instructions: Map<string, RailInstruction>;
+  files: Map<string, RailFile>;
+  /** Inbox files by content hash (a second copy of one is quarantined, never applied again). */
+  inbox: Map<string, InboxFile>;
+  /** Copies of files already received, and files nothing could be taken from, in arrival order. */
+  quarantine: InboxFile[];
+  /** Keys of bank entries already applied: the same booking in another file is refused as a duplicate. */
+  appliedEntries: Map<string, string>;
+}
+
+export type BankRailEvent =
+  | { type: 'BankInstructionQueued'; data: { platformId: string; instruction: RailInstruction } }
+  | { type: 'BankFileCreated'; data: { platformId: string; file: RailFile } }
+  | { type: 'BankFileWritten'; data: { platformId: string; messageId: string; writtenAt: string } }
+  | { type: 'BankFileReceived'; data: { platformId: string; file: InboxFile } }
+  | { type: 'BankFileQuarantined'; data: { platformId: string; file: InboxFile } }
+  | { type: 'BankFileApplied'; data: { platformId: string; sha256: string; appliedAt: string } };
+
+export type BankRailCommand =
+  | { type: 'QueueInstruction'; platformId: string; instruction: RailInstruction }
+  | { type: 'CreateFile'; platformId: string; kind: InstructionKind; prefix: string; now: string }
+  | { type: 'MarkFileWritten'; platformId: string; messageId: string; now: string }
+  | {
+      type: 'ReceiveFile';
+      platformId: string;
+      sha256: string;
+      fileName: string;
+      /** The file read, or why it could not be. */
+      message: BankMessage | { unreadable: string };
+      /** The rail's own account: a notification or statement of another account is refused whole. */
+      account: { iban?: string; accountNumber?: string };
+      now: string;
+    }
+  | { type: 'MarkFileApplied'; platformId: string; sha256: string; now: string };
+
+/** `CT-1a2b3c4d-USD-000001`: 22 characters, within ISO 20022's 35 for a message id. */
+export function messageIdFor(prefix: string, kind: InstructionKind, sequence: number): string {
+  return `${kind === 'CREDIT_TRANSFER' ? 'CT' : 'DD'}-${prefix}-${String(sequence).padStart(6, '0')}`;
+}
+
+/** The part of a message id naming the rail: the platform's id hashed, and the currency. */
+export function railPrefix(platformId: string, currency: string): string {
+  return `${createHash('sha256').update(platformId).digest('hex').slice(0, 8)}-${currency}`;
+}
+
+const initialState = (): BankRailState => ({
+  instructions: new Map(),
+  files: new Map(),
+  inbox: new Map(),
+  quarantine: [],
+  appliedEntries: new Map(),
+});
+
+function receive(cmd: Extract<BankRailCommand, { type: 'ReceiveFile' }>, state: BankRailState): BankRailEvent[] {
+  const base = { sha256: cmd.sha256, fileName: cmd.fileName, receivedAt: cmd.now, effects: [], problems: [] };
+  const quarantined = (quarantineReason: string, extra: Partial<InboxFile> = {}): BankRailEvent[] => [
+    {
+      type: 'BankFileQuarantined',
+      data: { platformId: cmd.platformId, file: { ...base, ...extra, quarantineReason } },
+    },
+  ];
+  const earlier = state.inbox.get(cmd.sha256);
+  if (earlier) return quarantined(`a copy of ${earlier.fileName}, received ${earlier.receivedAt}; not applied again`);
+  if ('unreadable' in cmd.message) return quarantined(cmd.message.unreadable);
+  const message = cmd.message;
+  const header = { messageType: message.type, messageId: message.messageId };
+  const outcome = effectsOf(message, state, cmd.account);
+  if ('refused' in outcome) return quarantined(outcome.refused, header);
+  const { effects, problems } = outcome;
+  if (effects.length === 0 && problems.length > 0)
+    return quarantined(`no entry could be taken: ${problems[0].reason}`, { ...header, problems });
+  const file: InboxFile = { ...base, ...header, effects, problems };
+  return [{ type: 'BankFileReceived', data: { platformId: cmd.platformId, file } }];
+}
+
+function decide(cmd: BankRailCommand, state: BankRailState): BankRailEvent[] {
+  const platformId = cmd.platformId;
+  switch (cmd.type) {
+    case 'QueueInstruction':
+      if (state.instructions.has(cmd.instruction.endToEndId)) return [];
+      return [{ type: 'BankInstructionQueued', data: { platformId, instruction: cmd.instruction } }];
+    case 'CreateFile': {
+      const pending = [...state.instructions.values()].filter((i) => i.kind === cmd.kind && !i.messageId);
+      if (pending.length === 0) return [];
+      const messageId = messageIdFor(cmd.prefix, cmd.kind, state.files.size + 1);
+      const file: RailFile = {
+        messageId,
+        kind: cmd.kind,
+        fileName: `${messageId}.xml`,
+        endToEndIds: pending.map((i) => i.endToEndId),
+        createdAt: cmd.now,
+      };
+      return [{ type: 'BankFileCreated', data: { platformId, file } }];
+    }
+    case 'MarkFileWritten': {
+      const file = state.files.get(cmd.messageId);
+      if (!file || file.writtenAt) return [];
+      return [{ type: 'BankFileWritten', data: { platformId, messageId: cmd.messageId, writtenAt: cmd.now } }];
+    }
+    case 'ReceiveFile':
+      return receive(cmd, state);
+    case 'MarkFileApplied': {
+      const file = state.inbox.get(cmd.sha256);
+      if (!file || file.appliedAt) return [];
+      return [{ type: 'BankFileApplied', data: { platformId, sha256: cmd.sha256, appliedAt: cmd.now } }];
+    }
+    default:
+      return unreachable(cmd);
+  }
+}
+
+function evolve(state: BankRailState, event: BankRailEvent): BankRailState {
+  switch (event.type) {
+    case 'BankInstructionQueued':
+      state.instructions.set(event.data.instruction.endToEndId, { ...event.data.instruction });
+      return state;
+    case 'BankFileCreated': {
+      const { file } = event.data;
+      state.files.set(file.messageId, { ...file });
+      for (const id of file.endToEndIds) {
+        const instruction = state.instructions.get(id);
+        if (instruction) instruction.messageId = file.messageId;
+      }
+      return state;
+    }
+    case 'BankFileWritten': {
+      const file = state.files.get(event.data.messageId);
+      if (file) file.writtenAt = event.data.writtenAt;
+      return state;
+    }
+    case 'BankFileReceived': {
+      const { file } = event.data;
+      state.inbox.set(file.sha256, { ...file });
+      for (const effect of file.effects) state.appliedEntries.set(effect.entryKey, file.fileName);
+      return state;
+    }
+    case 'BankFileQuarantined':
+      state.quarantine.push(event.data.file);
+      if (!state.inbox.has(event.data.file.sha256)) state.inbox.set(event.data.file.sha256, event.data.file);
+      return state;
+    case 'BankFileApplied': {
+      const file = state.inbox.get(event.data.sha256);
+      if (file) file.appliedAt = event.data.appliedAt;
+      return state;
+    }
+    default:
+      return unreachable(event);
+  }
+}
+
+export const bankRailDecider: Decider<BankRailState, BankRailCommand, BankRailEvent> = {
+  initialState,
+  evolve,
+  decide,
+};
+
+/** The files received and not yet applied (a crash between recording and applying): applied again on restart. */
+export function unappliedFiles(state: BankRailState): InboxFile[] {
+  return [...state.inbox.values()].filter((f) => !f.quarantineReason && !f.appliedAt);
+}
+
+/** Files created and not yet recorded as written: written again (the same bytes) on restart. */
+export function unwrittenFiles(state: BankRailState): RailFile[] {
+  return [...state.files.values()].filter((f) => !f.writtenAt);
+}

@@ -1,0 +1,228 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { streams } from '#domain/ids.js';
+import { runBankOnce } from '#rails/bank-simulator-folders.js';
+import { readPain001 } from '#rails/iso20022/index.js';
+import { useTestService } from '../support/fixture.js';
+import { expectBalancedLedger } from '../support/ledger-check.js';
+import { poll } from '../support/poll.js';
+import type { Client } from '../support/service.js';
+import { uniqueDigits, uniqueValue } from '../support/sequence.js';
+
+const USD_RAIL = {
+  currency: 'USD',
+  type: 'ISO20022_FILES',
+  account: { name: 'Acme Payments Inc', accountNumber: '7000123456', routingNumber: '021000021' },
+  creditorSchemeId: 'ACME0001',
+};
+
+/**
+ * A production platform's bank rail end to end: payouts and pulls go out as ISO 20022 files, stay PROCESSING, and
+ * move only when the bank (the simulator, on the same folders) answers.
+ */
+describe('bank rail (ISO 20022 files) on a production platform', () => {
+  const t = useTestService({ env: { RAILS_POLL_MS: '20' } });
+  let prod: { platformId: string; api: Client };
+  let folders: { outbox: string; inbox: string; state: string };
+
+  const api = () => prod.api;
+  const bank = () =>
+    runBankOnce({ outboxDir: folders.outbox, inboxDir: folders.inbox, stateFile: folders.state, now: new Date() });
+  const customer = async () => {
+    const res = await api().post('/customers', {
+      customerType: 'INDIVIDUAL',
+      platformCustomerId: uniqueValue('rail'),
+      fullName: 'Ada Lovelace',
+      kycStatus: 'APPROVED',
+      currencies: ['USD', 'EUR'],
+    });
+    expect(res.status).toBe(201);
+    const accounts = await api().get(`/customers/internal-accounts?customerId=${encodeURIComponent(res.body.id)}`);
+    const usd = accounts.body.data.find((a: any) => a.balance.currency.code === 'USD');
+    const eur = accounts.body.data.find((a: any) => a.balance.currency.code === 'EUR');
+    return { id: res.body.id as string, usd: usd.id as string, eur: eur?.id as string };
+  };
+  const external = async (customerId: string, suffix: string, mandate = true) => {
+    const res = await api().post('/customers/external-accounts', {
+      customerId,
+      currency: 'USD',
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        accountNumber: uniqueDigits('rail-ext', 7) + suffix,
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+      },
+      ...(mandate ? { directDebitMandate: { mandateId: uniqueValue('MANDATE'), signedOn: '2026-01-15' } } : {}),
+    });
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  };
+  const transaction = async (id: string) => (await api().get(`/transactions/${id}`)).body;
+  const settles = (id: string, status: string) =>
+    poll(
+      () => transaction(id),
+      (tx) => tx.status === status,
+      { what: `${id} ${status}`, timeoutMs: 10_000, intervalMs: 20 },
+    );
+  const balance = async (accountId: string) => (await api().get(`/internal-accounts/${accountId}`)).body.balance.amount;
+  /** Pulls `amount` into the customer's USD account and lets the bank book it. */
+  const funded = async (amount: number) => {
+    const c = await customer();
+    const source = await external(c.id, '101');
+    const pull = await api().post('/transfer-in', {
+      source: { accountId: source },
+      destination: { accountId: c.usd },
+      amount,
+    });
+    expect([pull.status, pull.body.status]).toEqual([201, 'PROCESSING']);
+    await outboxHolds(pull.body.reconciliationInstructions.reference);
+    await bank();
+    await settles(pull.body.id, 'COMPLETED');
+    return c;
+  };
+  /** Waits until the rail has written a file naming `endToEndId`. */
+  const outboxHolds = (endToEndId: string) =>
+    poll(
+      async () => {
+        const names = [
+          ...(await readdir(folders.outbox).catch(() => [])),
+          ...(await readdir(join(folders.outbox, 'taken')).catch(() => [])).map((n) => `taken/${n}`),
+        ].filter((n) => n.endsWith('.xml'));
+        const texts = await Promise.all(names.map((n) => readFile(join(folders.outbox, n), 'utf8')));
+        return texts.filter((x) => x.includes(`<EndToEndId>${endToEndId}</EndToEndId>`));
+      },
+      (found) => found.length > 0,
+      { what: `a file with ${endToEndId}`, timeoutMs: 10_000, intervalMs: 20 },
+    );
+  const payout = async (sourceAccountId: string, destinationAccountId: string, amount: number) => {
+    const res = await api().post('/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: sourceAccountId },
+      destination: { destinationType: 'ACCOUNT', accountId: destinationAccountId },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: amount,
+      immediatelyExecute: true,
+    });
+    expect([res.status, res.body.status]).toEqual([201, 'PROCESSING']);
+    return res.body;
+  };
+
+  beforeAll(async () => {
+    prod = await t.otherPlatform({ sandbox: false });
+    const patched = await prod.api.patch('/config', { rails: [USD_RAIL] });
+    expect(patched.status).toBe(200);
+    const [rail] = patched.body.rails;
+    expect(rail).toMatchObject({ ...USD_RAIL, outboxFolder: expect.any(String), inboxFolder: expect.any(String) });
+    folders = { outbox: rail.outboxFolder, inbox: rail.inboxFolder, state: join(t.dataDir, 'bank-state.json') };
+  });
+
+  it('refuses payments in a currency without a rail, and rails on sandbox platforms, moving nothing', async () => {
+    const c = await customer();
+    const eurExternal = await api().post('/customers/external-accounts', {
+      customerId: c.id,
+      currency: 'EUR',
+      accountInfo: {
+        accountType: 'EUR_ACCOUNT',
+        iban: 'DE89370400440532013000',
+        beneficiary: {
+          beneficiaryType: 'INDIVIDUAL',
+          fullName: 'Ada Lovelace',
+          address: { line1: 'Unter den Linden 1', postalCode: '10117', country: 'DE' },
+        },
+      },
+    });
+    expect(eurExternal.status).toBe(201);
+    const out = await api().post('/transfer-out', {
+      source: { accountId: c.eur },
+      destination: { accountId: eurExternal.body.id },
+      amount: 100,
+    });
+    expect([out.status, out.body.code]).toEqual([400, 'UNSUPPORTED_PAYMENT_RAIL']);
+    const pullIn = await api().post('/transfer-in', {
+      source: { accountId: eurExternal.body.id },
+      destination: { accountId: c.eur },
+      amount: 100,
+    });
+    expect([pullIn.status, pullIn.body.code]).toEqual([400, 'UNSUPPORTED_PAYMENT_RAIL']);
+    // A USD pull without a mandate is refused too.
+    const noMandate = await external(c.id, '101', false);
+    const refused = await api().post('/transfer-in', {
+      source: { accountId: noMandate },
+      destination: { accountId: c.usd },
+      amount: 100,
+    });
+    expect([refused.status, refused.body.code]).toEqual([400, 'UNSUPPORTED_PAYMENT_RAIL']);
+    expect((await api().get(`/transactions?customerId=${encodeURIComponent(c.id)}`)).body.data).toEqual([]);
+    expect(await balance(c.usd)).toBe(0);
+    const sandbox = await t.api.patch('/config', { rails: [USD_RAIL] });
+    expect([sandbox.status, sandbox.body.code]).toEqual([400, 'INVALID_INPUT']);
+  });
+
+  it('credits a pull only when the bank books its collection', async () => {
+    const c = await customer();
+    const source = await external(c.id, '101');
+    const pull = await api().post('/transfer-in', {
+      source: { accountId: source },
+      destination: { accountId: c.usd },
+      amount: 10_000,
+    });
+    expect([pull.status, pull.body.status]).toEqual([201, 'PROCESSING']);
+    const [file] = await outboxHolds(pull.body.reconciliationInstructions.reference);
+    expect(file).toContain('urn:iso:std:iso:20022:tech:xsd:pain.008.001.08');
+    expect(await balance(c.usd)).toBe(0);
+    await bank();
+    await settles(pull.body.id, 'COMPLETED');
+    expect(await balance(c.usd)).toBe(10_000);
+  });
+
+  it('pays a quote out as one pain.001 entry, PROCESSING until the bank books it', async () => {
+    const c = await funded(10_000);
+    const destination = await external(c.id, '201');
+    const quote = await payout(c.usd, destination, 5_000);
+    const tx = await transaction(quote.transactionId);
+    expect(tx.status).toBe('PROCESSING');
+    const [xml] = await outboxHolds(tx.reconciliationInstructions.reference);
+    const written = readPain001(xml);
+    const entries = written.payments.flatMap((p) => p.transfers);
+    const mine = entries.filter((e) => e.endToEndId === tx.reconciliationInstructions.reference);
+    const paid = BigInt(tx.receivedAmount.amount);
+    expect(mine).toEqual([expect.objectContaining({ amount: { minor: paid, currency: 'USD' } })]);
+    // Held, not gone: the balance moves when the bank books the payout.
+    expect(await balance(c.usd)).toBe(10_000);
+    await bank();
+    const done = await settles(quote.transactionId, 'COMPLETED');
+    expect(done.bankReasonCode).toBeUndefined();
+    expect(await balance(c.usd)).toBe(5_000);
+  });
+
+  it('fails a payout the bank rejects, keeping its reason code and releasing the hold', async () => {
+    const c = await funded(3_000);
+    const closed = await external(c.id, '003');
+    const quote = await payout(c.usd, closed, 2_000);
+    await outboxHolds((await transaction(quote.transactionId)).reconciliationInstructions.reference);
+    await bank();
+    const failed = await settles(quote.transactionId, 'FAILED');
+    expect(failed).toMatchObject({ failureReason: 'OFFRAMP_FAILED', bankReasonCode: 'AC04' });
+    expect(await balance(c.usd)).toBe(3_000);
+  });
+
+  it('refunds a payout returned after it completed', async () => {
+    const c = await funded(4_000);
+    const returning = await external(c.id, '005');
+    const quote = await payout(c.usd, returning, 1_500);
+    await outboxHolds((await transaction(quote.transactionId)).reconciliationInstructions.reference);
+    await bank();
+    await settles(quote.transactionId, 'COMPLETED');
+    expect(await balance(c.usd)).toBe(2_500);
+    await bank();
+    const refunded = await settles(quote.transactionId, 'REFUNDED');
+    expect(refunded).toMatchObject({ failureDetail: 'RETURNED_BY_RECEIVING_BANK', bankReasonCode: 'AC06' });
+    expect(await balance(c.usd)).toBe(4_000);
+  });
+
+  it('keeps the production ledger balanced', async () => {
+    await expectBalancedLedger(t.service.infra.eventStore, prod.platformId);
+    const rail = await t.service.infra.eventStore.readStream(streams.bankRail(prod.platformId, 'USD'));
+    expect(rail.filter((e) => e.type === 'BankFileQuarantined')).toEqual([]);
+  });
+});
