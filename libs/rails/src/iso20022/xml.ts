@@ -59,12 +59,17 @@ function refuseUnsafe(xml: string): void {
   if (/<!ENTITY/i.test(xml)) throw new Iso20022Error('document declares an ENTITY (refused)');
 }
 
+/** How far into a file the document element is looked for when telling its message type. */
+const HEAD_CHARS = 64 * 1024;
+
 /** The namespace of the document element, or undefined when the text is not XML with a root element. */
 export function documentNamespace(xml: string): string | undefined {
+  xml = xml.slice(0, HEAD_CHARS);
   const root = rootTag(xml);
   if (!root) return undefined;
   const attr = root.prefix ? `xmlns:${root.prefix}` : 'xmlns';
-  const open = xml.slice(root.at, xml.indexOf('>', root.at));
+  const end = xml.indexOf('>', root.at);
+  const open = xml.slice(root.at, end < 0 ? undefined : end);
   const m = new RegExp(`\\s${attr.replace(/\./g, '\\.')}\\s*=\\s*(["'])(.*?)\\1`).exec(open);
   return m?.[2];
 }
