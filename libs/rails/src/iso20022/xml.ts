@@ -81,6 +81,24 @@ export function messageTypeOf(xml: string): MessageType | undefined {
 }
 
 /**
+ * Element names are read without their prefixes, so every element must be in the document's namespace: refuses
+ * an element whose prefix is bound elsewhere and a default namespace declared to something else.
+ */
+function refuseForeignElements(xml: string, ns: string): void {
+  const bound = new Map<string, string>();
+  for (const m of xml.matchAll(/\sxmlns:([A-Za-z_][\w.-]*)\s*=\s*(["'])(.*?)\2/g)) {
+    if (bound.has(m[1]) && bound.get(m[1]) !== m[3]) bound.set(m[1], '(rebound)');
+    else bound.set(m[1], m[3]);
+  }
+  for (const m of xml.matchAll(/<([A-Za-z_][\w.-]*):[A-Za-z_]/g)) {
+    const bound1 = bound.get(m[1]);
+    if (bound1 !== ns) throw new Iso20022Error(`element prefix ${m[1]} is bound to ${bound1 ?? 'nothing'}, not ${ns}`);
+  }
+  for (const m of xml.matchAll(/\sxmlns\s*=\s*(["'])(.*?)\1/g))
+    if (m[2] !== ns) throw new Iso20022Error(`an element declares the default namespace ${m[2] || '(none)'}`);
+}
+
+/**
  * Parses an ISO 20022 document of the given type and returns its message element (e.g. CstmrCdtTrfInitn).
  * Refuses oversize input, DOCTYPE/ENTITY, malformed XML, a root other than Document and a wrong namespace.
  */
@@ -97,6 +115,7 @@ export function parseDocument(xml: string, type: MessageType, messageElement: st
   if (root.local !== 'Document') throw new Iso20022Error(`not a ${type} document (root element ${root.local})`);
   const ns = documentNamespace(xml);
   if (ns !== NAMESPACES[type]) throw new Iso20022Error(`not a ${type} document (namespace ${ns ?? 'missing'})`);
+  refuseForeignElements(xml, ns);
   let parsed: XmlNode;
   try {
     parsed = parser.parse(xml) as XmlNode;
