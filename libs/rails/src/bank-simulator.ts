@@ -74,7 +74,12 @@ export class BankSimulator {
   }
 
   /** A customer paying in: a CRDT entry on the service's account, booked and notified by the next `process`. */
-  incomingCredit(input: { account: BankAccount; amount: Amount; remittanceInformation?: string; debtor: BankAccount }) {
+  incomingCredit(input: {
+    account: BankAccount;
+    amount: Amount;
+    remittanceInformation?: string;
+    debtor: BankAccount;
+  }): void {
     this.ownAccount(input.account, input.amount.currency);
     this.state.pending.push({
       booking: {

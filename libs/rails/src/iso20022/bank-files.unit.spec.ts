@@ -1,5 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
-import { readNotification, readPain001, readPain008, readStatement, readStatusReport } from './index.js';
+import {
+  Iso20022Error,
+  readBankFile,
+  readNotification,
+  readNotifications,
+  readPain001,
+  readPain008,
+  readStatement,
+  readStatusReport,
+} from './index.js';
 import { CAMT053, CAMT054, PAIN001, PAIN002, PAIN008 } from './bank-files.fixtures.js';
 import { validateAgainstXsd } from './xmllint.fixtures.js';
 
@@ -104,5 +113,18 @@ describe('ISO 20022 readers on files from elsewhere', () => {
       mandate: { id: 'M-1', signedOn: '2026-01-01' },
       remittanceInformation: 'Membership',
     });
+  });
+
+  it('reads whatever the inbox holds by its namespace, and several accounts in one file', () => {
+    expect(readBankFile(PAIN002)).toMatchObject({ type: 'pain.002.001.10', report: { messageId: 'BANK-PSR-000981' } });
+    expect(readBankFile(CAMT053)).toMatchObject({ type: 'camt.053.001.08', statements: [{ date: '2026-11-28' }] });
+    const twoAccounts = CAMT054.replace(/(<Ntfctn>[\s\S]*<\/Ntfctn>)/, '$1$1');
+    const read = readBankFile(twoAccounts);
+    expect(read.type === 'camt.054.001.08' && read.notifications.length).toBe(2);
+    expect(readNotifications(twoAccounts)[1].entries.length).toBe(2);
+    expect(() => readNotification(twoAccounts)).toThrow(/holds 2 Ntfctn/);
+    expect(() => readBankFile(PAIN001)).toThrow(Iso20022Error);
+    expect(() => readBankFile(PAIN001)).toThrow(/not a bank file the service reads \(namespace .*pain.001.001.09\)/);
+    expect(() => readBankFile('garbage')).toThrow(/namespace missing/);
   });
 });

@@ -68,14 +68,7 @@ function signed(b: Balance): bigint {
   return b.creditDebit === 'CRDT' ? b.amount.minor : -b.amount.minor;
 }
 
-/** Reads a camt.053.001.08 the service must distrust (one Stmt); throws Iso20022Error with the reason. */
-export function readStatement(xml: string): Statement {
-  const root = parseDocument(xml, TYPE, ROOT);
-  const hdr = one(root, 'GrpHdr');
-  const statements = all(root, 'Stmt');
-  if (statements.length !== 1)
-    throw new Iso20022Error(`${root.path} holds ${statements.length} Stmt; one account per file is expected`);
-  const stmt = statements[0];
+function readOne(stmt: At, messageId: string, createdAt: string): Statement {
   const opening = readBalance(stmt, ['OPBD', 'PRCD']);
   const closing = readBalance(stmt, ['CLBD']);
   const entries = all(stmt, 'Ntry').map(readEntry);
@@ -89,8 +82,8 @@ export function readStatement(xml: string): Statement {
     );
   }
   return {
-    messageId: text(hdr, 'MsgId'),
-    createdAt: readDateTime(hdr, 'CreDtTm'),
+    messageId,
+    createdAt,
     statementId: text(stmt, 'Id'),
     account,
     date: closing.date,
@@ -98,4 +91,23 @@ export function readStatement(xml: string): Statement {
     closingBalance: closing.balance,
     entries,
   };
+}
+
+/** Reads every Stmt (one per account) of a camt.053.001.08 the service must distrust. */
+export function readStatements(xml: string): Statement[] {
+  const root = parseDocument(xml, TYPE, ROOT);
+  const hdr = one(root, 'GrpHdr');
+  const messageId = text(hdr, 'MsgId');
+  const createdAt = readDateTime(hdr, 'CreDtTm');
+  const statements = all(root, 'Stmt');
+  if (statements.length === 0) throw new Iso20022Error(`missing ${root.path}/Stmt`);
+  return statements.map((stmt) => readOne(stmt, messageId, createdAt));
+}
+
+/** Reads a camt.053.001.08 of one account; throws Iso20022Error with the reason (readStatements for several). */
+export function readStatement(xml: string): Statement {
+  const statements = readStatements(xml);
+  if (statements.length > 1)
+    throw new Iso20022Error(`the file holds ${statements.length} Stmt; readStatements reads several accounts`);
+  return statements[0];
 }

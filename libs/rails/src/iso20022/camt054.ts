@@ -20,20 +20,27 @@ export function writeNotification(m: Notification): string {
   return buildDocument(TYPE, ROOT, body);
 }
 
-/** Reads a camt.054.001.08 the service must distrust (the first Ntfctn); throws Iso20022Error with the reason. */
-export function readNotification(xml: string): Notification {
+/** Reads every Ntfctn (one per account) of a camt.054.001.08 the service must distrust. */
+export function readNotifications(xml: string): Notification[] {
   const root = parseDocument(xml, TYPE, ROOT);
   const hdr = one(root, 'GrpHdr');
+  const messageId = text(hdr, 'MsgId');
+  const createdAt = readDateTime(hdr, 'CreDtTm');
   const notifications = all(root, 'Ntfctn');
   if (notifications.length === 0) throw new Iso20022Error(`missing ${root.path}/Ntfctn`);
-  if (notifications.length > 1)
-    throw new Iso20022Error(`${root.path} holds ${notifications.length} Ntfctn; one account per file is expected`);
-  const ntfctn = notifications[0];
-  return {
-    messageId: text(hdr, 'MsgId'),
-    createdAt: readDateTime(hdr, 'CreDtTm'),
+  return notifications.map((ntfctn) => ({
+    messageId,
+    createdAt,
     notificationId: text(ntfctn, 'Id'),
     account: readReportedAccount(ntfctn),
     entries: all(ntfctn, 'Ntry').map(readEntry),
-  };
+  }));
+}
+
+/** Reads a camt.054.001.08 of one account; throws Iso20022Error with the reason (readNotifications for several). */
+export function readNotification(xml: string): Notification {
+  const notifications = readNotifications(xml);
+  if (notifications.length > 1)
+    throw new Iso20022Error(`the file holds ${notifications.length} Ntfctn; readNotifications reads several accounts`);
+  return notifications[0];
 }

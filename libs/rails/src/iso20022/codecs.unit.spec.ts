@@ -174,5 +174,14 @@ describe('ISO 20022 writers', () => {
     expect(() => bad({ minor: -1n, currency: 'EUR' })).toThrow(/non-negative/);
     expect(() => bad({ minor: 1n, currency: 'USDC' })).toThrow(/3-letter/);
     expect(() => bad({ minor: 1n, currency: 'BTC' })).toThrow(/8 decimals/);
+    const transfer = pain001.payments[0].transfers[0];
+    const withTransfer = (t: typeof transfer) =>
+      writePain001({ ...pain001, payments: [{ ...pain001.payments[0], transfers: [t] }] });
+    expect(() => withTransfer({ ...transfer, endToEndId: 'E'.repeat(36) })).toThrow(/must be 1 to 35 characters/);
+    expect(() => withTransfer({ ...transfer, remittanceInformation: 'r'.repeat(141) })).toThrow(/RmtInf\/Ustrd/);
+    expect(() => writePain001({ ...pain001, payments: [] })).toThrow(/at least one payment/);
+    expect(() => writePain008({ ...pain008, payments: [{ ...pain008.payments[0], collections: [] }] })).toThrow(
+      /at least one payment/,
+    );
   });
 });

@@ -47,6 +47,14 @@ describe('ISO 20022 readers refuse what they cannot trust', () => {
       'not a pain.001.001.09 document (namespace missing)',
     );
     expect(reasonOf(() => readPain008(good))).toMatch(/not a pain.008.001.08 document \(namespace .*pain.001.001.09\)/);
+    const foreign = PAIN002.replace('<ns2:GrpHdr>', '<x:GrpHdr xmlns:x="urn:other">').replace(
+      '</ns2:GrpHdr>',
+      '</x:GrpHdr>',
+    );
+    expect(reasonOf(() => readStatusReport(foreign))).toMatch(/element prefix x is bound to urn:other/);
+    expect(reasonOf(() => readPain001(good.replace('<GrpHdr>', '<GrpHdr xmlns="urn:other">')))).toMatch(
+      /declares the default namespace urn:other/,
+    );
     expect(reasonOf(() => readPain001('<Doc xmlns="urn:iso:std:iso:20022:tech:xsd:pain.001.001.09"/>'))).toMatch(
       /root element Doc/,
     );

@@ -2,6 +2,8 @@ import { checkTotals, controlSum, formatAmount, parseAmount } from './amount.js'
 import { CreditTransfer, Pain001 } from './messages.js';
 import {
   accountXml,
+  id35,
+  remittanceXml,
   agentXml,
   hasAgent,
   partyXml,
@@ -32,28 +34,30 @@ const ROOT = 'CstmrCdtTrfInitn';
 
 function transferXml(t: CreditTransfer, where: string): XmlNode {
   return compact({
-    PmtId: { InstrId: t.instructionId ?? t.endToEndId, EndToEndId: t.endToEndId },
+    PmtId: { InstrId: id35(t.instructionId ?? t.endToEndId, where), EndToEndId: id35(t.endToEndId, where) },
     Amt: { InstdAmt: { '@_Ccy': t.amount.currency, '#text': formatAmount(t.amount, where) } },
     CdtrAgt: hasAgent(t.creditor) ? agentXml(t.creditor) : undefined,
     Cdtr: partyXml(t.creditor.name),
     CdtrAcct: accountXml(t.creditor, where),
-    RmtInf: t.remittanceInformation ? { Ustrd: t.remittanceInformation } : undefined,
+    RmtInf: remittanceXml(t.remittanceInformation, where),
   });
 }
 
 /** pain.001.001.09 with the group header's NbOfTxs and CtrlSum and each PmtInf's, PmtMtd TRF. */
 export function writePain001(m: Pain001): string {
+  if (m.payments.length === 0 || m.payments.some((p) => p.transfers.length === 0))
+    throw new Iso20022Error('a pain.001 needs at least one payment information block, each with a transfer');
   const every = m.payments.flatMap((p) => p.transfers.map((t) => t.amount));
   const body = {
     GrpHdr: {
-      MsgId: m.messageId,
+      MsgId: id35(m.messageId, 'GrpHdr/MsgId'),
       CreDtTm: m.createdAt,
       NbOfTxs: String(every.length),
       CtrlSum: controlSum(every),
       InitgPty: partyXml(m.initiatingPartyName),
     },
     PmtInf: m.payments.map((p, i) => ({
-      PmtInfId: p.paymentInformationId,
+      PmtInfId: id35(p.paymentInformationId, `PmtInf[${i + 1}]/PmtInfId`),
       PmtMtd: 'TRF',
       NbOfTxs: String(p.transfers.length),
       CtrlSum: controlSum(p.transfers.map((t) => t.amount)),

@@ -2,6 +2,8 @@ import { checkTotals, controlSum, formatAmount, parseAmount } from './amount.js'
 import { DirectDebit, Pain008 } from './messages.js';
 import {
   accountXml,
+  id35,
+  remittanceXml,
   agentXml,
   partyXml,
   readAgent,
@@ -36,22 +38,24 @@ function schemeIdXml(id: string): XmlNode {
 
 function collectionXml(c: DirectDebit, where: string): XmlNode {
   return compact({
-    PmtId: { InstrId: c.instructionId ?? c.endToEndId, EndToEndId: c.endToEndId },
+    PmtId: { InstrId: id35(c.instructionId ?? c.endToEndId, where), EndToEndId: id35(c.endToEndId, where) },
     InstdAmt: { '@_Ccy': c.amount.currency, '#text': formatAmount(c.amount, where) },
-    DrctDbtTx: { MndtRltdInf: { MndtId: c.mandate.id, DtOfSgntr: c.mandate.signedOn } },
+    DrctDbtTx: { MndtRltdInf: { MndtId: id35(c.mandate.id, where), DtOfSgntr: c.mandate.signedOn } },
     DbtrAgt: agentXml(c.debtor),
     Dbtr: partyXml(c.debtor.name),
     DbtrAcct: accountXml(c.debtor, where),
-    RmtInf: c.remittanceInformation ? { Ustrd: c.remittanceInformation } : undefined,
+    RmtInf: remittanceXml(c.remittanceInformation, where),
   });
 }
 
 /** pain.008.001.08 with NbOfTxs and CtrlSum in the group header and each PmtInf, PmtMtd DD. */
 export function writePain008(m: Pain008): string {
+  if (m.payments.length === 0 || m.payments.some((p) => p.collections.length === 0))
+    throw new Iso20022Error('a pain.008 needs at least one payment information block, each with a collection');
   const every = m.payments.flatMap((p) => p.collections.map((c) => c.amount));
   const body = {
     GrpHdr: {
-      MsgId: m.messageId,
+      MsgId: id35(m.messageId, 'GrpHdr/MsgId'),
       CreDtTm: m.createdAt,
       NbOfTxs: String(every.length),
       CtrlSum: controlSum(every),
@@ -59,7 +63,7 @@ export function writePain008(m: Pain008): string {
     },
     PmtInf: m.payments.map((p, i) =>
       compact({
-        PmtInfId: p.paymentInformationId,
+        PmtInfId: id35(p.paymentInformationId, `PmtInf[${i + 1}]/PmtInfId`),
         PmtMtd: 'DD',
         NbOfTxs: String(p.collections.length),
         CtrlSum: controlSum(p.collections.map((c) => c.amount)),

@@ -6,9 +6,26 @@ export const US_ROUTING_CLEARING_SYSTEM = 'USABA';
 /** What FinInstnId/Othr/Id says when the agent is not identified. */
 export const NOT_PROVIDED = 'NOTPROVIDED';
 
-/** Party (Dbtr, Cdtr, InitgPty): the name. */
-export function partyXml(name: string): XmlNode {
-  return { Nm: name };
+/** Text for a MaxNText element; refuses what the schema would not take rather than cutting it. */
+export function limited(value: string, max: number, where: string): string {
+  if (value.length === 0 || value.length > max)
+    throw new Iso20022Error(`${where}: ${JSON.stringify(value.slice(0, 40))} must be 1 to ${max} characters`);
+  return value;
+}
+
+/** An identifier (MsgId, PmtInfId, EndToEndId...): Max35Text. */
+export function id35(value: string, where: string): string {
+  return limited(value, 35, where);
+}
+
+/** RmtInf with one unstructured line (Max140Text), or nothing. */
+export function remittanceXml(text: string | undefined, where: string): XmlNode | undefined {
+  return text ? { Ustrd: limited(text, 140, `${where}/RmtInf/Ustrd`) } : undefined;
+}
+
+/** Party (Dbtr, Cdtr, InitgPty): the name (Max140Text). */
+export function partyXml(name: string, where = 'Nm'): XmlNode {
+  return { Nm: limited(name, 140, where) };
 }
 
 /** Account (DbtrAcct, CdtrAcct): Id/IBAN, or Id/Othr/Id for an account number. */

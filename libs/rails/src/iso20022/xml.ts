@@ -59,12 +59,17 @@ function refuseUnsafe(xml: string): void {
   if (/<!ENTITY/i.test(xml)) throw new Iso20022Error('document declares an ENTITY (refused)');
 }
 
+/** How far into a file the document element is looked for when telling its message type. */
+const HEAD_CHARS = 64 * 1024;
+
 /** The namespace of the document element, or undefined when the text is not XML with a root element. */
 export function documentNamespace(xml: string): string | undefined {
+  xml = xml.slice(0, HEAD_CHARS);
   const root = rootTag(xml);
   if (!root) return undefined;
   const attr = root.prefix ? `xmlns:${root.prefix}` : 'xmlns';
-  const open = xml.slice(root.at, xml.indexOf('>', root.at));
+  const end = xml.indexOf('>', root.at);
+  const open = xml.slice(root.at, end < 0 ? undefined : end);
   const m = new RegExp(`\\s${attr.replace(/\./g, '\\.')}\\s*=\\s*(["'])(.*?)\\1`).exec(open);
   return m?.[2];
 }
@@ -73,6 +78,24 @@ export function documentNamespace(xml: string): string | undefined {
 export function messageTypeOf(xml: string): MessageType | undefined {
   const ns = documentNamespace(xml);
   return (Object.keys(NAMESPACES) as MessageType[]).find((t) => NAMESPACES[t] === ns);
+}
+
+/**
+ * Element names are read without their prefixes, so every element must be in the document's namespace: refuses
+ * an element whose prefix is bound elsewhere and a default namespace declared to something else.
+ */
+function refuseForeignElements(xml: string, ns: string): void {
+  const bound = new Map<string, string>();
+  for (const m of xml.matchAll(/\sxmlns:([A-Za-z_][\w.-]*)\s*=\s*(["'])(.*?)\2/g)) {
+    if (bound.has(m[1]) && bound.get(m[1]) !== m[3]) bound.set(m[1], '(rebound)');
+    else bound.set(m[1], m[3]);
+  }
+  for (const m of xml.matchAll(/<([A-Za-z_][\w.-]*):[A-Za-z_]/g)) {
+    const bound1 = bound.get(m[1]);
+    if (bound1 !== ns) throw new Iso20022Error(`element prefix ${m[1]} is bound to ${bound1 ?? 'nothing'}, not ${ns}`);
+  }
+  for (const m of xml.matchAll(/\sxmlns\s*=\s*(["'])(.*?)\1/g))
+    if (m[2] !== ns) throw new Iso20022Error(`an element declares the default namespace ${m[2] || '(none)'}`);
 }
 
 /**
@@ -92,6 +115,7 @@ export function parseDocument(xml: string, type: MessageType, messageElement: st
   if (root.local !== 'Document') throw new Iso20022Error(`not a ${type} document (root element ${root.local})`);
   const ns = documentNamespace(xml);
   if (ns !== NAMESPACES[type]) throw new Iso20022Error(`not a ${type} document (namespace ${ns ?? 'missing'})`);
+  refuseForeignElements(xml, ns);
   let parsed: XmlNode;
   try {
     parsed = parser.parse(xml) as XmlNode;
