@@ -12,7 +12,7 @@ const currencyMessage = { message: `currency must be ${CURRENCY_CODE_TEXT}` };
 /** The holder's authorization to pull money by direct debit (production bank rails). */
 export class DirectDebitMandateDto {
   @Matches(/^[A-Za-z0-9+?/:().,' -]{1,35}$/, {
-    message: 'mandateId must be 1 to 35 letters, digits, spaces or + ? / - : ( ) . , \'',
+    message: "mandateId must be 1 to 35 letters, digits, spaces or + ? / - : ( ) . , '",
   })
   mandateId!: string;
   @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'signedOn must be a date such as 2026-01-31' })

@@ -1,69 +1,13 @@
-import type { PaymentRef } from '../timers/timers.js';
-import type { BankRailState, RailInstruction } from './bank-rail-stream.js';
+import type {
+  BankEntry,
+  BankMessage,
+  BankRailState,
+  EntryProblem,
+  RailEffect,
+  RailInstruction,
+} from './bank-rail-types.js';
 
-/**
- * What the bank sends back, as the rail reads it (the ISO 20022 files parsed, amounts in the smallest unit): status
- * reports on the instructions sent (pain.002), notifications of bookings (camt.054) and end-of-day statements
- * (camt.053).
- */
-export interface BankEntry {
-  entryReference: string;
-  /** Smallest unit of `currency`. */
-  amount: string;
-  currency: string;
-  creditDebit: 'CRDT' | 'DBIT';
-  status: 'BOOK' | 'PDNG';
-  bookingDate: string;
-  bankReference?: string;
-  endToEndId?: string;
-  remittanceInformation?: string;
-  returnReasonCode?: string;
-}
-
-export type BankMessage =
-  | {
-      type: 'STATUS_REPORT';
-      messageId: string;
-      originalMessageId: string;
-      /** The whole original file's status: RJCT with DU01 for a file the bank had already received. */
-      groupStatus?: string;
-      groupReasonCode?: string;
-      transactions: { endToEndId: string; status: string; reasonCode?: string }[];
-    }
-  | {
-      type: 'NOTIFICATION';
-      messageId: string;
-      account: { iban?: string; accountNumber?: string; currency: string };
-      entries: BankEntry[];
-    }
-  | {
-      type: 'STATEMENT';
-      messageId: string;
-      account: { iban?: string; accountNumber?: string; currency: string };
-      date: string;
-      /** Smallest unit, negative for a debit balance. */
-      openingBalance: string;
-      closingBalance: string;
-      entries: BankEntry[];
-    };
-
-/** What one answer from the bank does to one payment. */
-export interface RailEffect {
-  endToEndId: string;
-  ref: PaymentRef;
-  kind: RailInstruction['kind'];
-  /** ACCEPT: recorded only; REJECT: the payment fails; BOOK: it completes; RETURN: the money comes back. */
-  action: 'ACCEPT' | 'REJECT' | 'BOOK' | 'RETURN';
-  reasonCode?: string;
-  /** Identifies the bank's entry or status line: the same one in another file is a duplicate. */
-  entryKey: string;
-}
-
-/** An entry of a file that was not taken, and why (shown to the operator). */
-export interface EntryProblem {
-  entry: string;
-  reason: string;
-}
+export type { BankEntry, BankMessage, EntryProblem, RailEffect } from './bank-rail-types.js';
 
 /**
  * The lines of a status report: a report rejecting the whole file without lines rejects each of its payments, except

@@ -1,10 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { Decider } from '../../decider.js';
 import { unreachable } from '../../decider.js';
-import type { DirectDebitMandate } from '../../external-accounts/external-account.js';
-import type { PaymentRef } from '../timers/timers.js';
-import type { CounterpartyBankAccount } from './bank-rails.js';
-import { effectsOf, type BankMessage, type EntryProblem, type RailEffect } from './bank-messages.js';
+import { effectsOf } from './bank-messages.js';
+import type {
+  BankMessage,
+  BankRailState,
+  InboxFile,
+  InstructionKind,
+  RailFile,
+  RailInstruction,
+} from './bank-rail-types.js';
+
+export type * from './bank-rail-types.js';
 
 /**
  * One bank rail of one platform (a currency's bank account), as its stream records it: the payment instructions
@@ -13,58 +20,6 @@ import { effectsOf, type BankMessage, type EntryProblem, type RailEffect } from 
  * recorded before its file is written, so a file written again after a crash is the same file, and the bank's answers
  * find their payments.
  */
-export type InstructionKind = 'CREDIT_TRANSFER' | 'DIRECT_DEBIT';
-
-export interface RailInstruction {
-  /** The transaction's `reconciliationInstructions.reference`. */
-  endToEndId: string;
-  ref: PaymentRef;
-  kind: InstructionKind;
-  /** Smallest unit of `currency`. */
-  amount: string;
-  currency: string;
-  counterparty: CounterpartyBankAccount;
-  mandate?: DirectDebitMandate;
-  /** YYYY-MM-DD on the platform's clock when queued. */
-  requestedDate: string;
-  queuedAt: string;
-  /** The file it went out in. */
-  messageId?: string;
-}
-
-export interface RailFile {
-  messageId: string;
-  kind: InstructionKind;
-  fileName: string;
-  endToEndIds: string[];
-  createdAt: string;
-  writtenAt?: string;
-}
-
-export interface InboxFile {
-  sha256: string;
-  fileName: string;
-  receivedAt: string;
-  messageType?: BankMessage['type'];
-  messageId?: string;
-  effects: RailEffect[];
-  problems: EntryProblem[];
-  /** Set when nothing of the file was taken: why. */
-  quarantineReason?: string;
-  appliedAt?: string;
-}
-
-export interface BankRailState {
-  instructions: Map<string, RailInstruction>;
-  files: Map<string, RailFile>;
-  /** Inbox files by content hash (a second copy of one is quarantined, never applied again). */
-  inbox: Map<string, InboxFile>;
-  /** Copies of files already received, and files nothing could be taken from, in arrival order. */
-  quarantine: InboxFile[];
-  /** Keys of bank entries already applied: the same booking in another file is refused as a duplicate. */
-  appliedEntries: Map<string, string>;
-}
-
 export type BankRailEvent =
   | { type: 'BankInstructionQueued'; data: { platformId: string; instruction: RailInstruction } }
   | { type: 'BankFileCreated'; data: { platformId: string; file: RailFile } }
