@@ -9,7 +9,13 @@ export type FaultPoint =
   /** A signed retry's requestId was consumed; the change it authorizes is not applied yet. */
   | 'after-consume'
   /** A bulk import created the customers of the window holding its middle row; their outcomes are not recorded yet. */
-  | 'bulk-import-halfway';
+  | 'bulk-import-halfway'
+  /** A bank rail wrote an initiation file into its outbox; the file is not yet recorded as written. */
+  | 'rail-file-written'
+  /** A bank rail recorded an inbox file and its effects; no payment has moved yet. */
+  | 'rail-inbox-recorded'
+  /** A bank rail applied the first effect of an inbox file; the others and the file's end are not recorded. */
+  | 'rail-inbox-halfway';
 
 export function faultPoint(name: FaultPoint): void {
   if (FAULT_INJECT === name) process.kill(process.pid, 'SIGKILL');

@@ -25,6 +25,7 @@ import type { TransactionRecord } from '#domain/payments/transactions/transactio
 import { platformDecider } from '#domain/platforms/platform.js';
 import type { EventMetadata } from '#event-store/event-store.js';
 import type { CommandRunner } from '../../command-runner.js';
+import { faultPoint } from '../../fault-injection.js';
 import { externalAccountStream } from '../transactions/accounts.js';
 import { externalAccountDecider } from '#domain/external-accounts/external-account.js';
 import type { PlatformClocks } from '../../platforms/platform-clocks.js';
@@ -123,6 +124,7 @@ export class FileRail {
       const instructions = file.endToEndIds.map((id) => state.instructions.get(id)).filter((i) => i !== undefined);
       const xml = this.files.render(file, instructions, rail, platform.name ?? rail.account.name);
       await this.files.writeOutbox(folder, file.fileName, xml);
+      faultPoint('rail-file-written');
       await this.record(platformId, currency, { type: 'MarkFileWritten', platformId, messageId: file.messageId, now });
     }
   }
@@ -169,6 +171,7 @@ export class FileRail {
       return this.files.archive(folder, item.name, 'quarantine');
     }
     const file = after.inbox.get(item.sha256);
+    faultPoint('rail-inbox-recorded');
     if (file) await this.apply(platformId, currency, file);
     await this.files.archive(folder, item.name, 'processed');
   }
@@ -188,6 +191,7 @@ export class FileRail {
     for (const effect of file.effects) {
       const step = stepFor(effect);
       if (step) await this.process.applyStep(effect.ref, step, metadata);
+      if (step) faultPoint('rail-inbox-halfway');
     }
     const now = (await this.clocks.now(platformId)).toISOString();
     await this.record(platformId, currency, { type: 'MarkFileApplied', platformId, sha256: file.sha256, now });
