@@ -39,6 +39,7 @@ import { LookupsController } from './payments/lookups/lookups.controller.js';
 import { QuotesController } from './payments/quotes/quotes.controller.js';
 import { TransactionsController } from './payments/transactions/transactions.controller.js';
 import { TransfersController } from './payments/transfers/transfers.controller.js';
+import { BankRailsController } from './payments/rails/bank-rails.controller.js';
 import { CryptoController } from './crypto/crypto.controller.js';
 import { DiscoveriesController } from './discoveries/discoveries.controller.js';
 import { SandboxMoneyController } from './sandbox/sandbox-money.controller.js';
@@ -81,6 +82,7 @@ export const API_CONTROLLERS = [
   QuotesController,
   TransactionsController,
   TransfersController,
+  BankRailsController,
   DiscoveriesController,
   CryptoController,
   AgentMeController,

@@ -142,6 +142,7 @@ export class IsoBankFiles implements BankFiles {
           return {
             type: 'STATEMENT',
             ...base,
+            statementId: message.statementId,
             date: message.date,
             openingBalance: signed(message.openingBalance),
             closingBalance: signed(message.closingBalance),

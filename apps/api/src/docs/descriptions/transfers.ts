@@ -6,7 +6,11 @@ export const OUTCOMES =
   'select the outcome: 002 fails at once ' +
   '(insufficient funds), 003 fails at once (account closed or invalid), ' +
   '004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then ' +
-  'FAILED, anything else completes at once.';
+  'FAILED, anything else completes at once. On a production platform the transfer goes through the bank rail of ' +
+  'its currency (PATCH /config rails): a transfer-out as a credit transfer, a transfer-in as a direct debit under ' +
+  'the external account’s directDebitMandate; it stays PROCESSING until the bank books it, and is REJECTED when ' +
+  'the bank rejects it (bankReasonCode holds the ISO 20022 reason). Without a rail for the currency, or a pull ' +
+  'without a mandate: 400 UNSUPPORTED_PAYMENT_RAIL, nothing recorded.';
 
 /** Descriptions of the routes of transfers.controller.ts, by handler. */
 export const TRANSFERS_TEXT = {

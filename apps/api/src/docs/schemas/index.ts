@@ -18,6 +18,7 @@ import { kycLinkSchemas } from './kyc-links.js';
 import { customersBulkSchemas } from './customers-bulk.js';
 import { discoverySchemas } from './discoveries.js';
 import { platformConfigSchemas } from './platform-config.js';
+import { bankRailSchemas } from './bank-rails.js';
 /**
  * Response schemas contributed by each API area (one file per area, each exporting a
  * `Record<name, JSON Schema>`), merged into the OpenAPI document's components.
@@ -26,6 +27,7 @@ import { platformConfigSchemas } from './platform-config.js';
  */
 export const areaSchemas: Record<string, Record<string, unknown>>[] = [
   externalAccountSchemas,
+  bankRailSchemas,
   verificationSchemas,
   beneficialOwnerSchemas,
   kycLinkSchemas,

@@ -1,3 +1,4 @@
+import { BankRailQueries } from '../rails/bank-rail-queries.js';
 import { LookupExternalAccountReceiverHandler, LookupUmaReceiverHandler } from '../lookups/lookup-commands.js';
 import { CreateQuoteHandler, ExecuteQuoteHandler } from '../quotes/quote-commands.js';
 import { AdvanceSandboxClockHandler, SandboxClockService } from '../../sandbox-clock/sandbox-clock.js';
@@ -28,4 +29,4 @@ export const moneyHandlers = [
 ];
 
 /** Injectable services of money movement, exported for the HTTP edge. */
-export const moneyProviders = [PaymentProcess, MoneyQueries, SandboxClockService];
+export const moneyProviders = [PaymentProcess, MoneyQueries, SandboxClockService, BankRailQueries];

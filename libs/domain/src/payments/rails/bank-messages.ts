@@ -109,7 +109,15 @@ function entryEffects(entries: BankEntry[], state: BankRailState): { effects: Ra
     else if (earlier)
       problem(`${instruction.endToEndId} was already ${action === 'BOOK' ? 'booked' : 'returned'} by ${earlier}`);
     else if (keys.has(entryKey)) problem(`${instruction.endToEndId} appears twice in this file`);
-    else effects.push(effectOf(instruction, action, entryKey, entry.returnReasonCode));
+    else {
+      const movement = {
+        reference: instruction.endToEndId,
+        amount: entry.amount,
+        creditDebit: entry.creditDebit,
+        bookingDate: entry.bookingDate,
+      };
+      effects.push({ ...effectOf(instruction, action, entryKey, entry.returnReasonCode), movement });
+    }
     keys.add(entryKey);
   }
   return { effects, problems };

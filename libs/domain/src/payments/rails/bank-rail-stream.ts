@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Decider } from '../../decider.js';
 import { unreachable } from '../../decider.js';
 import { effectsOf } from './bank-messages.js';
+import { reconcile } from './reconciliation.js';
 import type {
   BankMessage,
   BankRailState,
@@ -9,6 +10,7 @@ import type {
   InstructionKind,
   RailFile,
   RailInstruction,
+  Reconciliation,
 } from './bank-rail-types.js';
 
 export type * from './bank-rail-types.js';
@@ -26,7 +28,8 @@ export type BankRailEvent =
   | { type: 'BankFileWritten'; data: { platformId: string; messageId: string; writtenAt: string } }
   | { type: 'BankFileReceived'; data: { platformId: string; file: InboxFile } }
   | { type: 'BankFileQuarantined'; data: { platformId: string; file: InboxFile } }
-  | { type: 'BankFileApplied'; data: { platformId: string; sha256: string; appliedAt: string } };
+  | { type: 'BankFileApplied'; data: { platformId: string; sha256: string; appliedAt: string } }
+  | { type: 'BankStatementReconciled'; data: { platformId: string; reconciliation: Reconciliation } };
 
 export type BankRailCommand =
   | { type: 'QueueInstruction'; platformId: string; instruction: RailInstruction }
@@ -61,6 +64,8 @@ const initialState = (): BankRailState => ({
   inbox: new Map(),
   quarantine: [],
   appliedEntries: new Map(),
+  movements: [],
+  reconciliations: new Map(),
 });
 
 function receive(cmd: Extract<BankRailCommand, { type: 'ReceiveFile' }>, state: BankRailState): BankRailEvent[] {
@@ -82,7 +87,10 @@ function receive(cmd: Extract<BankRailCommand, { type: 'ReceiveFile' }>, state: 
   if (effects.length === 0 && problems.length > 0)
     return quarantined(`no entry could be taken: ${problems[0].reason}`, { ...header, problems });
   const file: InboxFile = { ...base, ...header, effects, problems };
-  return [{ type: 'BankFileReceived', data: { platformId: cmd.platformId, file } }];
+  const received: BankRailEvent = { type: 'BankFileReceived', data: { platformId: cmd.platformId, file } };
+  if (message.type !== 'STATEMENT') return [received];
+  const reconciliation = reconcile(message, state, { fileName: cmd.fileName, now: cmd.now });
+  return [received, { type: 'BankStatementReconciled', data: { platformId: cmd.platformId, reconciliation } }];
 }
 
 function decide(cmd: BankRailCommand, state: BankRailState): BankRailEvent[] {
@@ -143,7 +151,10 @@ function evolve(state: BankRailState, event: BankRailEvent): BankRailState {
     case 'BankFileReceived': {
       const { file } = event.data;
       state.inbox.set(file.sha256, { ...file });
-      for (const effect of file.effects) state.appliedEntries.set(effect.entryKey, file.fileName);
+      for (const effect of file.effects) {
+        state.appliedEntries.set(effect.entryKey, file.fileName);
+        if (effect.movement) state.movements.push(effect.movement);
+      }
       return state;
     }
     case 'BankFileQuarantined':
@@ -153,6 +164,12 @@ function evolve(state: BankRailState, event: BankRailEvent): BankRailState {
     case 'BankFileApplied': {
       const file = state.inbox.get(event.data.sha256);
       if (file) file.appliedAt = event.data.appliedAt;
+      return state;
+    }
+    case 'BankStatementReconciled': {
+      const { reconciliation } = event.data;
+      state.baseline ??= { date: reconciliation.date, balance: reconciliation.openingBalance };
+      state.reconciliations.set(reconciliation.date, reconciliation);
       return state;
     }
     default:

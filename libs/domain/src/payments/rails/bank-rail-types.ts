@@ -58,6 +58,12 @@ export interface BankRailState {
   quarantine: InboxFile[];
   /** Keys of bank entries already applied: the same booking in another file is refused as a duplicate. */
   appliedEntries: Map<string, string>;
+  /** Every movement booked on the bank account, in the order recorded. */
+  movements: RailMovement[];
+  /** The days reconciled, by date (a later statement of the same day replaces the earlier result). */
+  reconciliations: Map<string, Reconciliation>;
+  /** The first statement's opening balance and day: the ledger's view of the account starts from it. */
+  baseline?: { date: string; balance: string };
 }
 
 export interface BankEntry {
@@ -93,6 +99,7 @@ export type BankMessage =
   | {
       type: 'STATEMENT';
       messageId: string;
+      statementId: string;
       account: { iban?: string; accountNumber?: string; currency: string };
       date: string;
       /** Smallest unit, negative for a debit balance. */
@@ -111,6 +118,52 @@ export interface RailEffect {
   reasonCode?: string;
   /** Identifies the bank's entry or status line: the same one in another file is a duplicate. */
   entryKey: string;
+  /** For a booked entry: the money it moved on the rail's bank account (what the day's statement must show). */
+  movement?: RailMovement;
+}
+
+/** Money that moved on the rail's bank account, as the rail booked it into the ledger. */
+export interface RailMovement {
+  /** The payment's end-to-end id (or, for a credit that named none, the bank's entry reference). */
+  reference: string;
+  /** Smallest unit. */
+  amount: string;
+  creditDebit: 'CRDT' | 'DBIT';
+  /** YYYY-MM-DD. */
+  bookingDate: string;
+}
+
+/** A difference between a day's bank statement and the rail's ledger movements. */
+export interface ReconciliationBreak {
+  kind:
+    | 'ENTRY_NOT_IN_LEDGER'
+    | 'MOVEMENT_NOT_ON_STATEMENT'
+    | 'AMOUNT_DIFFERS'
+    | 'DATE_DIFFERS'
+    | 'OPENING_BALANCE_DIFFERS'
+    | 'CLOSING_BALANCE_DIFFERS';
+  reference?: string;
+  /** Smallest unit, as the statement says. */
+  statementAmount?: string;
+  /** Smallest unit, as the ledger says. */
+  ledgerAmount?: string;
+  detail: string;
+}
+
+/** One day's statement reconciled: closed when it has no break. */
+export interface Reconciliation {
+  date: string;
+  statementId: string;
+  messageId: string;
+  fileName: string;
+  /** Smallest unit, signed (negative: a debit balance). */
+  openingBalance: string;
+  closingBalance: string;
+  expectedOpeningBalance: string;
+  expectedClosingBalance: string;
+  breaks: ReconciliationBreak[];
+  closed: boolean;
+  reconciledAt: string;
 }
 
 /** An entry of a file that was not taken, and why (shown to the operator). */

@@ -1,0 +1,18 @@
+/** OpenAPI prose of the bank rail routes (the descriptions the controllers' decorators name). */
+
+export const BANK_RAILS_TEXT = {
+  inbox:
+    'Every file the bank delivered into the rail’s inbox folder, newest first: status reports (pain.002), ' +
+    'notifications (camt.054) and statements (camt.053). A file is RECEIVED when recorded with what it does to which ' +
+    'payment (effects) and the entries it could not take (problems, each with its reason), APPLIED once its effects ' +
+    'moved the payments, QUARANTINED with a quarantineReason when nothing of it could be taken (unreadable XML, a ' +
+    'message of another kind or for another account, a copy of a file already received). 404 BANK_RAIL_NOT_FOUND ' +
+    'when the platform has no rail in that currency.',
+  reconciliations:
+    'Each day’s statement (camt.053) reconciled against the ledger’s movements on the rail’s bank account, newest ' +
+    'day first: every booked entry matched to a movement of that day and every movement of the day to an entry, the ' +
+    'opening balance equal to the ledger’s, the closing balance equal once the entry breaks are accounted for. ' +
+    'breaks lists each difference (ENTRY_NOT_IN_LEDGER, MOVEMENT_NOT_ON_STATEMENT, AMOUNT_DIFFERS, DATE_DIFFERS, ' +
+    'OPENING_BALANCE_DIFFERS, CLOSING_BALANCE_DIFFERS); a day without breaks is closed. Balances and amounts are in ' +
+    'the smallest unit, as strings (a debit balance is negative).',
+};
