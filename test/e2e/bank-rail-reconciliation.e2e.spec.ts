@@ -84,9 +84,10 @@ describe('bank rail reconciliation (camt.053)', () => {
     await status(out.body.id, 'COMPLETED');
     return { pull: pull.body.reconciliationInstructions.reference, out: out.body.reconciliationInstructions.reference };
   };
-  const reconciled = (date: string) =>
-    poll(
-      async () => (await api.get('/bank-rails/USD/reconciliations')).body.data.find((r: any) => r.date === date),
+  const reconciled = (date: string): Promise<any> =>
+    poll<any>(
+      async (): Promise<any> =>
+        (await api.get('/bank-rails/USD/reconciliations')).body.data.find((r: any) => r.date === date),
       Boolean,
       { what: `the reconciliation of ${date}`, timeoutMs: 10_000, intervalMs: 20 },
     );

@@ -7,6 +7,7 @@ import * as prettier from 'prettier';
 import { ManualClock } from '#domain/clock.js';
 import { cardholder, type Cardholder } from '../support/card-fixture.js';
 import { agentsTour } from '../support/examples/agents.js';
+import { bankRailTour } from '../support/examples/bank-rails.js';
 import { createsTour } from '../support/examples/creates.js';
 import { onboardingTour } from '../support/examples/onboarding.js';
 import { platformTour, redeliveryTour } from '../support/examples/platform.js';
@@ -91,6 +92,7 @@ describe('OpenAPI examples recorded from real runs', () => {
   it('agents and their own operations answer as documented', () => agentsTour(tour), 60_000);
   it('onboarding (KYC link, bulk import, documents, owners) answers as documented', () => onboardingTour(tour), 60_000);
   it('the wallet signed calls answer as documented', () => walletTour(tour), 60_000);
+  it('a production platform’s bank rail answers as documented', () => bankRailTour(tour), 60_000);
   it('tokens, audit, lookups, the sandbox clock and the pages answer as documented', async () => {
     await platformTour(tour, h);
     await redeliveryTour(tour, receiver, h.usd);

@@ -201,6 +201,16 @@ export function webhookDocs(components: Record<string, Schema>): Record<string, 
       ['BULK_UPLOAD.COMPLETED', 'BULK_UPLOAD.FAILED'],
       ref('BulkCustomerImportJob'),
     ),
+    'bank-reconciliation': webhook(
+      WEBHOOK_FAMILIES['bank-reconciliation'],
+      ['BANK_RECONCILIATION.DAY_CLOSED', 'BANK_RECONCILIATION.BREAKS_FOUND'],
+      {
+        allOf: [
+          ref('BankReconciliation'),
+          { type: 'object', required: ['currency'], properties: { currency: { type: 'string' } } },
+        ],
+      },
+    ),
     test: webhook(WEBHOOK_FAMILIES.test, ['TEST'], { type: 'object' }),
   };
 }

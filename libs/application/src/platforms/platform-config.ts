@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '#config/config.js';
@@ -61,7 +62,10 @@ export class UpdatePlatformConfigCommand {
 
 @CommandHandler(UpdatePlatformConfigCommand)
 export class UpdatePlatformConfigHandler implements ICommandHandler<UpdatePlatformConfigCommand, void> {
-  constructor(private readonly ctx: CommandContext) {}
+  constructor(
+    private readonly ctx: CommandContext,
+    @Inject(APP_CONFIG) private readonly appConfig: AppConfig,
+  ) {}
 
   async execute({ changes, actor }: UpdatePlatformConfigCommand) {
     const now = (await this.ctx.now(actor.platformId)).toISOString();
@@ -71,6 +75,11 @@ export class UpdatePlatformConfigHandler implements ICommandHandler<UpdatePlatfo
       { type: 'UpdatePlatformConfig', changes, now },
       { metadata: { ...actor } },
     );
+    // Each rail's exchange folders exist from its configuration on: the bank may deliver before anything is paid.
+    for (const rail of changes.rails ?? []) {
+      const folder = join(this.appConfig.rails.dir, railFolder(actor.platformId, rail.currency));
+      for (const side of ['outbox', 'inbox']) await mkdir(join(folder, side), { recursive: true });
+    }
   }
 }
 

@@ -2,6 +2,7 @@ import type { AgentActionSnapshot } from '../agents/agent-types.js';
 import { toAgentActionResource } from '../agents/agent-views.js';
 import type { CardSnapshot } from '../cards/card-types.js';
 import { toCardResource } from '../cards/card.js';
+import type { BankRailEvent } from '../payments/rails/bank-rail-stream.js';
 import { finishedJobResource, type BulkImportEvent } from '../customers/bulk-import.js';
 import type { KycStatus } from '../customers/customer.js';
 import { invitationResource, type InvitationSnapshot } from '../invitations/invitation.js';
@@ -264,6 +265,17 @@ const bulkUploadFinished: WebhookMapping = {
   },
 };
 
+/** A production platform's bank statement day reconciled: closed, or with its breaks. */
+const bankReconciled: WebhookMapping = {
+  platform: dataPlatform,
+  webhooks(event) {
+    const { data } = event as unknown as Extract<BankRailEvent, { type: 'BankStatementReconciled' }>;
+    const { reconciliation } = data;
+    const type = reconciliation.closed ? 'BANK_RECONCILIATION.DAY_CLOSED' : 'BANK_RECONCILIATION.BREAKS_FOUND';
+    return [{ type, timestamp: reconciliation.reconciledAt, data: { ...reconciliation, currency: data.currency } }];
+  },
+};
+
 export const WEBHOOK_EVENT_MAP: Readonly<Record<string, WebhookMapping>> = {
   CustomerKycStatusChanged: customerKyc,
   TransferCreated: balanceUpdated,
@@ -279,4 +291,5 @@ export const WEBHOOK_EVENT_MAP: Readonly<Record<string, WebhookMapping>> = {
   CardFundingSourcesChanged: cardEvent('card.funding_source_change'),
   AgentActionPendingApproval: agentActionPendingApproval,
   BulkImportFinished: bulkUploadFinished,
+  BankStatementReconciled: bankReconciled,
 };

@@ -21,6 +21,7 @@ describe('the event -> webhook table', () => {
     expect(Object.keys(WEBHOOK_EVENT_MAP).sort()).toEqual(
       [
         'AgentActionPendingApproval',
+        'BankStatementReconciled',
         'BulkImportFinished',
         'CardFundingSourcesChanged',
         'CardStateChanged',
@@ -36,6 +37,41 @@ describe('the event -> webhook table', () => {
         'VerificationCreated',
       ].sort(),
     );
+  });
+
+  it('BANK_RECONCILIATION.<DAY_CLOSED|BREAKS_FOUND> carries the day’s reconciliation and its currency', async () => {
+    const reconciliation = {
+      date: '2026-03-09',
+      statementId: 'S1',
+      messageId: 'M1',
+      fileName: 'statement.xml',
+      openingBalance: '0',
+      closingBalance: '42',
+      expectedOpeningBalance: '0',
+      expectedClosingBalance: '0',
+      breaks: [{ kind: 'ENTRY_NOT_IN_LEDGER' as const, reference: 'X', statementAmount: '42', detail: 'planted' }],
+      closed: false,
+      reconciledAt: '2026-03-10T06:00:00.000Z',
+    };
+    const mapping = WEBHOOK_EVENT_MAP.BankStatementReconciled;
+    const event = {
+      type: 'BankStatementReconciled',
+      data: { platformId: 'Platform:p', currency: 'USD', reconciliation },
+    };
+    expect(mapping.webhooks(event as never, undefined as never)).toEqual([
+      {
+        type: 'BANK_RECONCILIATION.BREAKS_FOUND',
+        timestamp: reconciliation.reconciledAt,
+        data: { ...reconciliation, currency: 'USD' },
+      },
+    ]);
+    const closed = {
+      ...event,
+      data: { ...event.data, reconciliation: { ...reconciliation, breaks: [], closed: true } },
+    };
+    expect(mapping.webhooks(closed as never, undefined as never)).toMatchObject([
+      { type: 'BANK_RECONCILIATION.DAY_CLOSED' },
+    ]);
   });
 
   it('AGENT_ACTION.PENDING_APPROVAL carries the full AgentAction (without the evaluated spend)', async () => {

@@ -65,6 +65,13 @@ export const WEBHOOK_FAMILIES = {
       'A bulk customer import finished; `data` is the job with its first errors (`errorsTruncated: true` when ' +
       'more were left out).',
   },
+  'bank-reconciliation': {
+    summary: 'A bank statement day reconciled',
+    description:
+      'A production platform’s bank statement (camt.053) was reconciled against the ledger: ' +
+      '`BANK_RECONCILIATION.DAY_CLOSED` when it has no break, `BANK_RECONCILIATION.BREAKS_FOUND` with each break ' +
+      'otherwise; `data` is the day’s reconciliation with its rail’s currency.',
+  },
   test: {
     summary: 'Test webhook',
     description: 'Sent by `POST /sandbox/webhooks/test` to check a receiver; never retried.',

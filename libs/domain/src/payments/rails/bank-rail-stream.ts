@@ -29,7 +29,7 @@ export type BankRailEvent =
   | { type: 'BankFileReceived'; data: { platformId: string; file: InboxFile } }
   | { type: 'BankFileQuarantined'; data: { platformId: string; file: InboxFile } }
   | { type: 'BankFileApplied'; data: { platformId: string; sha256: string; appliedAt: string } }
-  | { type: 'BankStatementReconciled'; data: { platformId: string; reconciliation: Reconciliation } };
+  | { type: 'BankStatementReconciled'; data: { platformId: string; currency: string; reconciliation: Reconciliation } };
 
 export type BankRailCommand =
   | { type: 'QueueInstruction'; platformId: string; instruction: RailInstruction }
@@ -90,7 +90,8 @@ function receive(cmd: Extract<BankRailCommand, { type: 'ReceiveFile' }>, state: 
   const received: BankRailEvent = { type: 'BankFileReceived', data: { platformId: cmd.platformId, file } };
   if (message.type !== 'STATEMENT') return [received];
   const reconciliation = reconcile(message, state, { fileName: cmd.fileName, now: cmd.now });
-  return [received, { type: 'BankStatementReconciled', data: { platformId: cmd.platformId, reconciliation } }];
+  const data = { platformId: cmd.platformId, currency: message.account.currency, reconciliation };
+  return [received, { type: 'BankStatementReconciled', data }];
 }
 
 function decide(cmd: BankRailCommand, state: BankRailState): BankRailEvent[] {

@@ -1,0 +1,27 @@
+import { BankSimulator } from '#rails/bank-simulator.js';
+import { writeFileAtomically } from '#rails/file-exchange.js';
+import { poll } from '../poll.js';
+import { ok, type Tour } from './tour.js';
+
+const ACCOUNT = { name: 'Example Payments Inc', accountNumber: '7000123456', routingNumber: '021000021' };
+
+/**
+ * A production platform's bank rail: configured through PATCH /config, a day's statement dropped into its inbox by
+ * the bank (the simulator), the file and the day's reconciliation read back.
+ */
+export async function bankRailTour({ t, recorder }: Tour): Promise<void> {
+  const production = await t.otherPlatform({ sandbox: false });
+  const api = recorder.wrap(production.api);
+  const rail = { currency: 'USD', type: 'ISO20022_FILES', account: ACCOUNT, creditorSchemeId: 'EXAMPLE01' };
+  const [shown] = ok(await api.patch('/config', { rails: [rail] })).body.rails;
+  const bank = BankSimulator.create([{ account: ACCOUNT, currency: 'USD', balance: 125_000n }]);
+  const statement = bank.endOfDay('2026-04-05');
+  await writeFileAtomically(shown.inboxFolder, statement.name, statement.xml);
+  await poll(
+    async () => (await production.api.get('/bank-rails/USD/reconciliations')).body.data?.length ?? 0,
+    (n) => n > 0,
+    { what: 'the statement reconciled', timeoutMs: 15_000, intervalMs: 50 },
+  );
+  ok(await api.get('/bank-rails/USD/inbox?limit=2'));
+  ok(await api.get('/bank-rails/USD/reconciliations?limit=2'));
+}
