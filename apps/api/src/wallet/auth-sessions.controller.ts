@@ -1,11 +1,12 @@
-import { Body, Controller, Delete, Get, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Actor } from '#application/tokens.js';
 import { RefreshSessionCommand, RevokeSessionCommand } from '#application/wallet/session-commands.js';
 import { WalletQueries } from '#application/wallet/wallet-queries.js';
-import { ApiDoc, noContent, ok, ApiSignedResource } from '../docs/api-doc.js';
+import { noContent, ok, ApiSignedResource } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
+import { GetDoc } from '../http/routes.js';
 import { IdParam } from '../http/id-pipe.js';
 import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { ClientPublicKeyDto, ListWalletQuery } from './wallet.dto.js';
@@ -20,11 +21,8 @@ export class AuthSessionsController {
     private readonly queries: WalletQueries,
   ) {}
 
-  @Get()
-  @ApiDoc({
-    summary: 'List the active sessions of an embedded wallet',
+  @GetDoc('', 'List the active sessions of an embedded wallet', ok('The sessions', 'AuthSessionList'), {
     description: AUTH_SESSIONS_TEXT.list,
-    responses: ok('The sessions', 'AuthSessionList'),
   })
   list(@Query() query: ListWalletQuery, @CurrentActor() actor: Actor) {
     return this.queries.listSessions(actor.platformId, query.accountId);
