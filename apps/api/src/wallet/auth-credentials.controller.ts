@@ -37,8 +37,8 @@ export class AuthCredentialsController {
     errors: [404, 429],
     signedRetry: true,
   })
-  async add(@Body() body: AddCredentialDto, @Signed() signed: SignedCall, @CurrentActor() actor: Actor) {
-    return signed.execute(this.commands, new AddCredentialCommand(body, signed.request, actor), 201);
+  async add(@Body() body: AddCredentialDto, @Signed() signed: SignedCall) {
+    return signed.execute(this.commands, new AddCredentialCommand(body, signed.request, signed.actor), 201);
   }
 
   @GetDoc('', 'List the credentials of an embedded wallet', ok('The credentials', 'AuthMethodList'), {
@@ -86,7 +86,7 @@ export class AuthCredentialsController {
 
   @Delete(':id')
   @ApiSignedResource('Revoke a credential', noContent('Revoked'), { description: AUTH_CREDENTIALS_TEXT.revoke })
-  async revoke(@IdParam('AuthMethod', 'id') id: string, @Signed() signed: SignedCall, @CurrentActor() actor: Actor) {
-    return signed.execute(this.commands, new RevokeCredentialCommand(id, signed.request, actor), 204);
+  async revoke(@IdParam('AuthMethod', 'id') id: string, @Signed() signed: SignedCall) {
+    return signed.execute(this.commands, new RevokeCredentialCommand(id, signed.request, signed.actor), 204);
   }
 }

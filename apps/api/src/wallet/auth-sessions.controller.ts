@@ -33,8 +33,8 @@ export class AuthSessionsController {
     description: AUTH_SESSIONS_TEXT.revoke,
     errors: [409],
   })
-  async revoke(@IdParam('Session', 'id') id: string, @Signed() signed: SignedCall, @CurrentActor() actor: Actor) {
-    return signed.execute(this.commands, new RevokeSessionCommand(id, signed.request, actor), 204);
+  async revoke(@IdParam('Session', 'id') id: string, @Signed() signed: SignedCall) {
+    return signed.execute(this.commands, new RevokeSessionCommand(id, signed.request, signed.actor), 204);
   }
 
   @Post(':id/refresh')
@@ -43,15 +43,10 @@ export class AuthSessionsController {
     ok('The session with its new encrypted signing key', 'AuthSessionWithKey'),
     { description: AUTH_SESSIONS_TEXT.refresh },
   )
-  async refresh(
-    @IdParam('Session', 'id') id: string,
-    @Body() body: ClientPublicKeyDto,
-    @Signed() signed: SignedCall,
-    @CurrentActor() actor: Actor,
-  ) {
+  async refresh(@IdParam('Session', 'id') id: string, @Body() body: ClientPublicKeyDto, @Signed() signed: SignedCall) {
     return signed.execute(
       this.commands,
-      new RefreshSessionCommand(id, body.clientPublicKey, signed.request, actor),
+      new RefreshSessionCommand(id, body.clientPublicKey, signed.request, signed.actor),
       200,
     );
   }
