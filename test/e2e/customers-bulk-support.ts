@@ -1,24 +1,11 @@
 import { expect } from '@jest/globals';
 import type { Client, Reply } from '../support/service.js';
 import type { WebhookReceiver } from '../support/webhook-receiver.js';
+import { CUSTOMER_CSV_COLUMNS } from '../support/customer-csv.js';
 
 /** Fixtures of the bulk customer import tests: CSV files, their upload, and waiting for the job. */
 
-export const COLUMNS = [
-  'umaAddress',
-  'platformCustomerId',
-  'customerType',
-  'fullName',
-  'birthDate',
-  'email',
-  'businessLegalName',
-  'addressLine1',
-  'addressLine2',
-  'city',
-  'state',
-  'postalCode',
-  'country',
-];
+export const COLUMNS = CUSTOMER_CSV_COLUMNS;
 
 export type Row = Record<string, string>;
 

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { CUSTOMER_CSV_COLUMNS } from './customer-csv.js';
 
 /**
  * Mutated CSV files for the bulk customer import (`POST /customers/bulk/csv`), as bytes: a valid header and rows with
@@ -6,19 +7,8 @@ import fc from 'fast-check';
  * only rule for all of them is: a 4xx in the error shape or 202 with a job, never a 5xx.
  */
 
-const COLUMNS = [
-  'umaAddress',
-  'platformCustomerId',
-  'customerType',
-  'fullName',
-  'birthDate',
-  'email',
-  'addressLine1',
-  'city',
-  'state',
-  'postalCode',
-  'country',
-];
+/** The header's columns but the optional business name and second address line. */
+const COLUMNS = CUSTOMER_CSV_COLUMNS.filter((c) => c !== 'businessLegalName' && c !== 'addressLine2');
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /** A lone high surrogate (U+D800) in WTF-8, and a pair written as two 3-byte halves (CESU-8): neither is UTF-8. */

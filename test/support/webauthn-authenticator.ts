@@ -26,9 +26,8 @@ export interface CeremonyInput {
   rpId: string;
 }
 
-const FLAG_UP = 0x01;
-const FLAG_UV = 0x04;
-const FLAG_AT = 0x40;
+/** Authenticator data flag bits: user present, user verified, attested credential data included. */
+const FLAG = { UP: 0x01, UV: 0x04, AT: 0x40 } as const;
 
 interface StoredCredential {
   id: Buffer;
@@ -67,7 +66,7 @@ export class SoftwareAuthenticator {
     const stored: StoredCredential = { id, privateKey, signCount: 0, rpId: input.rpId, userHandle: input.userHandle };
     this.credentials.set(credentialId, stored);
     const attestedData = Buffer.concat([Buffer.alloc(16), u16(id.length), id, coseKey]);
-    const authData = this.authenticatorData(stored, FLAG_AT, attestedData);
+    const authData = this.authenticatorData(stored, FLAG.AT, attestedData);
     const clientData = clientDataJson('webauthn.create', input);
     const attestationObject = cbor(
       new Map<string, unknown>([
@@ -108,7 +107,7 @@ export class SoftwareAuthenticator {
     userVerified = this.options.userVerified,
   ): Buffer {
     stored.signCount += this.options.counterStep ?? 1;
-    const flags = FLAG_UP | (userVerified === false ? 0 : FLAG_UV) | extraFlags;
+    const flags = FLAG.UP | (userVerified === false ? 0 : FLAG.UV) | extraFlags;
     const rpIdHash = createHash('sha256').update(stored.rpId).digest();
     return Buffer.concat([rpIdHash, Buffer.from([flags]), u32(stored.signCount), attestedData]);
   }

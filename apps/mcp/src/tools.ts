@@ -1,12 +1,4 @@
-import {
-  AgentCreateQuoteDto,
-  AgentListActionsQuery,
-  AgentListExternalAccountsQuery,
-  AgentListInternalAccountsQuery,
-  AgentListTransactionsQuery,
-  AgentTransferInDto,
-  AgentTransferOutDto,
-} from '../../api/src/agents/agent-me.dto.js';
+import * as dto from '../../api/src/agents/agent-me.dto.js';
 import { dtoSchema, withInputs, type JsonSchema } from './tool-schemas.js';
 
 /** One HTTP request of the agent API, built from a tool's arguments. */
@@ -133,21 +125,21 @@ export function agentTools(): AgentTool[] {
       'The customer’s internal accounts with their balances (amounts in the currency’s smallest ' +
         'unit). Needs VIEW_TRANSACTIONS.',
       '/agents/me/internal-accounts',
-      AgentListInternalAccountsQuery,
+      dto.AgentListInternalAccountsQuery,
     ),
     listTool(
       'list_external_accounts',
       'The customer’s external (bank) accounts, e.g. as transfer-out destinations. Needs ' +
         'MANAGE_EXTERNAL_ACCOUNTS.',
       '/agents/me/external-accounts',
-      AgentListExternalAccountsQuery,
+      dto.AgentListExternalAccountsQuery,
     ),
     listTool(
       'list_transactions',
       'The customer’s transactions, newest first unless sortOrder=asc; dates are inclusive. Needs ' +
         'VIEW_TRANSACTIONS.',
       '/agents/me/transactions',
-      AgentListTransactionsQuery,
+      dto.AgentListTransactionsQuery,
     ),
     getTool(
       'get_transaction',
@@ -161,7 +153,7 @@ export function agentTools(): AgentTool[] {
       'Create a quote from one of the customer’s accounts (amounts in the smallest unit). Needs ' +
         'CREATE_QUOTES; with immediatelyExecute it is also evaluated by the policy like execute_quote.',
       '/agents/me/quotes',
-      AgentCreateQuoteDto,
+      dto.AgentCreateQuoteDto,
     ),
     getTool('get_quote', 'A quote this agent created, with its status.', '/agents/me/quotes', 'quoteId', 'Quote'),
     executeQuoteTool(),
@@ -170,21 +162,21 @@ export function agentTools(): AgentTool[] {
       'Move money from one of the customer’s external accounts into one of its internal accounts ' +
         '(same currency). Evaluated by the policy (CREATE_TRANSFERS); returns the agent action.',
       '/agents/me/transfer-in',
-      AgentTransferInDto,
+      dto.AgentTransferInDto,
     ),
     postTool(
       'transfer_out',
       'Move money from one of the customer’s internal accounts to one of its external accounts (same ' +
         'currency). Evaluated by the policy (CREATE_TRANSFERS); returns the agent action.',
       '/agents/me/transfer-out',
-      AgentTransferOutDto,
+      dto.AgentTransferOutDto,
     ),
     listTool(
       'list_actions',
       'This agent’s actions (executions and transfers), newest first, with their status: ' +
         'PENDING_APPROVAL, APPROVED, REJECTED or FAILED.',
       '/agents/me/actions',
-      AgentListActionsQuery,
+      dto.AgentListActionsQuery,
     ),
     getTool(
       'get_action',

@@ -5,65 +5,25 @@ import type { Doc, Query, ReadModelStore } from './read-model-store.js';
 
 export const ITEMS = 'items';
 
+/** A document of `platformId` created at midnight UTC of day `day` of January 2025. */
+const item = (id: string, platformId: string, day: number, fields: Omit<Doc, 'id'>): Doc => ({
+  id,
+  platformId,
+  ...fields,
+  createdAt: `2025-01-0${day}T00:00:00.000Z`,
+});
+
 /**
  * Varied field types: numbers that sort differently as strings, ISO dates, booleans, arrays, nesting, missing and null
  * fields.
  */
 export const items: Doc[] = [
-  {
-    id: 'i01',
-    platformId: 'P1',
-    n: 9,
-    s: 'apple',
-    b: true,
-    tags: ['red', 'fruit'],
-    nested: { x: 1 },
-    opt: 'here',
-    createdAt: '2025-01-01T00:00:00.000Z',
-  },
-  {
-    id: 'i02',
-    platformId: 'P1',
-    n: 10,
-    s: 'banana',
-    b: false,
-    tags: ['yellow', 'fruit'],
-    nested: { x: 2 },
-    createdAt: '2025-01-02T00:00:00.000Z',
-  },
-  {
-    id: 'i03',
-    platformId: 'P2',
-    n: -1.5,
-    s: 'cherry',
-    b: true,
-    tags: [],
-    nested: { x: 3 },
-    opt: null,
-    createdAt: '2025-01-03T00:00:00.000Z',
-  },
-  {
-    id: 'i04',
-    platformId: 'P2',
-    n: 100,
-    s: 'Date',
-    b: false,
-    tags: ['brown'],
-    nested: { x: 1 },
-    opt: 'also',
-    createdAt: '2025-01-03T00:00:00.000Z',
-  },
-  {
-    id: 'i05',
-    platformId: 'P1',
-    n: 0,
-    s: '10',
-    b: true,
-    tags: ['1', 'fruit'],
-    nested: { x: 10 },
-    createdAt: '2025-01-05T00:00:00.000Z',
-  },
-  { id: 'i06', platformId: 'P3', n: 2, s: '9', tags: [1, 2], nested: {}, createdAt: '2025-01-06T00:00:00.000Z' },
+  item('i01', 'P1', 1, { n: 9, s: 'apple', b: true, tags: ['red', 'fruit'], nested: { x: 1 }, opt: 'here' }),
+  item('i02', 'P1', 2, { n: 10, s: 'banana', b: false, tags: ['yellow', 'fruit'], nested: { x: 2 } }),
+  item('i03', 'P2', 3, { n: -1.5, s: 'cherry', b: true, tags: [], nested: { x: 3 }, opt: null }),
+  item('i04', 'P2', 3, { n: 100, s: 'Date', b: false, tags: ['brown'], nested: { x: 1 }, opt: 'also' }),
+  item('i05', 'P1', 5, { n: 0, s: '10', b: true, tags: ['1', 'fruit'], nested: { x: 10 } }),
+  item('i06', 'P3', 6, { n: 2, s: '9', tags: [1, 2], nested: {} }),
 ];
 
 export const ids = (docs: Doc[]) => docs.map((d) => d.id);

@@ -27,7 +27,7 @@ import { authorizeOperation } from '#domain/agents/agent-policy.js';
 import type { AgentPermission } from '#domain/agents/agent-types.js';
 import { forbidden } from '#domain/agents/agent-policy.js';
 import { notFound } from '#domain/errors.js';
-import { ApiDoc, ApiResource, created, noContent, ok } from '../docs/api-doc.js';
+import { ApiDoc, ApiResource, created, noContent, ok, type ApiDocMore } from '../docs/api-doc.js';
 import { GetOne, GetPage } from '../http/routes.js';
 import { AgentRoute } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
@@ -44,6 +44,9 @@ import {
   AgentTransferOutDto,
 } from './agent-me.dto.js';
 import { AGENT_ME_TEXT } from '../docs/descriptions/agents.js';
+
+/** Routes open to an agent whose policy grants the permission they check (403 otherwise). */
+const PERMITTED: ApiDocMore = { auth: 'bearer', errors: [403] };
 
 /** A transfer the agent asks for: idempotent, evaluated by the policy, answered with the agent action. */
 const Transfer = (path: string, summary: string, description: string) =>
@@ -113,8 +116,7 @@ export class AgentMeController {
 
   @GetPage('internal-accounts', 'The customer’s internal accounts', 'accounts', 'InternalAccount', {
     description: AGENT_ME_TEXT.internalAccounts,
-    auth: 'bearer',
-    errors: [403],
+    ...PERMITTED,
   })
   async internalAccounts(@Query() q: AgentListInternalAccountsQuery, @CurrentAgent() agent: AgentPrincipal) {
     await this.requirePermission(agent, 'VIEW_TRANSACTIONS');
@@ -124,8 +126,7 @@ export class AgentMeController {
 
   @GetPage('transactions', 'The customer’s transactions', 'transactions', 'Transaction', {
     description: AGENT_ME_TEXT.transactions,
-    auth: 'bearer',
-    errors: [403],
+    ...PERMITTED,
   })
   async transactions(@Query() q: AgentListTransactionsQuery, @CurrentAgent() agent: AgentPrincipal) {
     await this.requirePermission(agent, 'VIEW_TRANSACTIONS');
@@ -134,8 +135,7 @@ export class AgentMeController {
 
   @GetOne('transactions/:transactionId', 'One of the customer’s transactions', ok('The transaction', 'Transaction'), {
     description: AGENT_ME_TEXT.transaction,
-    auth: 'bearer',
-    errors: [403],
+    ...PERMITTED,
   })
   async transaction(@IdParam('Transaction', 'transactionId') id: string, @CurrentAgent() agent: AgentPrincipal) {
     await this.requirePermission(agent, 'VIEW_TRANSACTIONS');
@@ -196,8 +196,7 @@ export class AgentMeController {
 
   @GetPage('external-accounts', 'The customer’s external accounts', 'external accounts', 'ExternalAccount', {
     description: AGENT_ME_TEXT.listExternalAccounts,
-    auth: 'bearer',
-    errors: [403],
+    ...PERMITTED,
   })
   async listExternalAccounts(@Query() q: AgentListExternalAccountsQuery, @CurrentAgent() agent: AgentPrincipal) {
     await this.requirePermission(agent, 'MANAGE_EXTERNAL_ACCOUNTS');
@@ -232,7 +231,7 @@ export class AgentMeController {
     'external-accounts/:externalAccountId',
     'One of the customer’s external accounts',
     ok('The external account', 'ExternalAccount'),
-    { description: AGENT_ME_TEXT.externalAccount, auth: 'bearer', errors: [403] },
+    { description: AGENT_ME_TEXT.externalAccount, ...PERMITTED },
   )
   async externalAccount(
     @IdParam('ExternalAccount', 'externalAccountId') id: string,
@@ -246,8 +245,7 @@ export class AgentMeController {
   @HttpCode(204)
   @ApiResource('Delete one of the customer’s external accounts', noContent('Deleted'), {
     description: AGENT_ME_TEXT.deleteExternalAccount,
-    auth: 'bearer',
-    errors: [403],
+    ...PERMITTED,
   })
   async deleteExternalAccount(
     @IdParam('ExternalAccount', 'externalAccountId') id: string,

@@ -47,16 +47,11 @@ export class CardsController {
     description: CARDS_TEXT.update,
     errors: [409],
   })
-  async update(
-    @IdParam('Card', 'id') id: string,
-    @Body() body: UpdateCardDto,
-    @Signed() signed: SignedCall,
-    @CurrentActor() actor: Actor,
-  ) {
+  async update(@IdParam('Card', 'id') id: string, @Body() body: UpdateCardDto, @Signed() signed: SignedCall) {
     const changes = {
       ...(body.state !== undefined ? { state: body.state } : {}),
       ...(body.fundingSources !== undefined ? { fundingSources: body.fundingSources } : {}),
     };
-    return signed.execute(this.commands, new UpdateCardCommand(id, changes, signed.request, actor), 200);
+    return signed.execute(this.commands, new UpdateCardCommand(id, changes, signed.request, signed.actor), 200);
   }
 }

@@ -16,6 +16,8 @@ import { CreateCustomerDto, ListCustomersQuery, UpdateCustomerDto } from './cust
 import { Idempotent } from '../http/idempotency.interceptor.js';
 import { CUSTOMERS_TEXT } from '../docs/descriptions/customers.js';
 
+const CustomerId = () => IdParam('Customer', 'customerId');
+
 @Controller('customers')
 export class CustomersController {
   constructor(
@@ -42,7 +44,7 @@ export class CustomersController {
   }
 
   @GetOne(':customerId', 'Get a customer', ok('The customer', 'Customer'))
-  get(@IdParam('Customer', 'customerId') id: string, @CurrentActor() actor: Actor) {
+  get(@CustomerId() id: string, @CurrentActor() actor: Actor) {
     return this.queries.customer(actor.platformId, id);
   }
 
@@ -51,14 +53,9 @@ export class CustomersController {
     description: CUSTOMERS_TEXT.update,
     errors: [409],
   })
-  async update(
-    @IdParam('Customer', 'customerId') id: string,
-    @Body() body: UpdateCustomerDto,
-    @Signed() signed: SignedCall,
-    @CurrentActor() actor: Actor,
-  ) {
-    const command = new UpdateCustomerCommand(id, body, actor, signed.request);
-    return signed.executeThen(this.commands, command, () => this.queries.customer(actor.platformId, id));
+  async update(@CustomerId() id: string, @Body() body: UpdateCustomerDto, @Signed() signed: SignedCall) {
+    const command = new UpdateCustomerCommand(id, body, signed.actor, signed.request);
+    return signed.executeThen(this.commands, command, () => this.queries.customer(signed.actor.platformId, id));
   }
 
   @Delete(':customerId')
@@ -67,7 +64,7 @@ export class CustomersController {
     description: CUSTOMERS_TEXT.remove,
     errors: [409, 410],
   })
-  async remove(@IdParam('Customer', 'customerId') id: string, @CurrentActor() actor: Actor) {
+  async remove(@CustomerId() id: string, @CurrentActor() actor: Actor) {
     await this.commands.execute(new DeleteCustomerCommand(id, actor));
     return this.queries.customer(actor.platformId, id);
   }

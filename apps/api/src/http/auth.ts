@@ -97,7 +97,10 @@ export const CurrentPermissions = createParamDecorator(
     ctx.switchToHttp().getRequest<AuthedRequest>().permissions ?? [],
 );
 
+/** The caller the guard authenticated on `req`. */
+export const actorOf = (req: HttpRequest): Actor => (req as AuthedRequest).actor!;
+
 /** The authenticated platform and token of the request. */
-export const CurrentActor = createParamDecorator(
-  (_: unknown, ctx: ExecutionContext): Actor => ctx.switchToHttp().getRequest<AuthedRequest>().actor!,
+export const CurrentActor = createParamDecorator((_: unknown, ctx: ExecutionContext): Actor =>
+  actorOf(ctx.switchToHttp().getRequest<HttpRequest>()),
 );

@@ -6,6 +6,8 @@ import type {
   SignedRetryChallenge,
   SignedRetryHeaders,
 } from '#application/wallet/signed-retry.service.js';
+import type { Actor } from '#application/tokens.js';
+import { actorOf } from './auth.js';
 import { BASE_PATH } from './base-path.js';
 import { routePattern, type HttpRequest, type HttpResponse } from './platform.js';
 
@@ -40,13 +42,15 @@ export function signedRequest(req: HttpRequest): SignedRequest {
 const challenged = new WeakSet<HttpResponse>();
 
 /**
- * A signed operation at the edge: the request its command binds (`request`), and its answer: on
- * step 1 202 with the challenge the client must stamp (the Idempotency-Key is not spent on it).
+ * A signed operation at the edge: the request its command binds (`request`), the caller it runs as (`actor`), and its
+ * answer: on step 1 202 with the challenge the client must stamp (the Idempotency-Key is not spent on it).
  */
 export class SignedCall {
   constructor(
     readonly request: SignedRequest,
     private readonly res: HttpResponse,
+    /** The authenticated caller, whom the command runs as. */
+    readonly actor: Actor,
   ) {}
 
   /** Answers step 1: 202 with the challenge. */
@@ -79,7 +83,8 @@ export class SignedCall {
 /** The signed operation of a route (see `signedRequest` and `SignedCall`). */
 export const Signed = createParamDecorator((_: unknown, ctx: ExecutionContext): SignedCall => {
   const http = ctx.switchToHttp();
-  return new SignedCall(signedRequest(http.getRequest<HttpRequest>()), http.getResponse<HttpResponse>());
+  const req = http.getRequest<HttpRequest>();
+  return new SignedCall(signedRequest(req), http.getResponse<HttpResponse>(), actorOf(req));
 });
 
 /** Whether the handler answered with a signed-retry challenge (the Idempotency-Key is not spent on it). */

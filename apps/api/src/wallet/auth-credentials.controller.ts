@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Post, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Actor } from '#application/tokens.js';
@@ -11,6 +11,7 @@ import { VerifyCredentialCommand } from '#application/wallet/session-commands.js
 import { WalletQueries } from '#application/wallet/wallet-queries.js';
 import { ApiDoc, created, noContent, ok, ApiSignedResource } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
+import { GetDoc } from '../http/routes.js';
 import { IdParam } from '../http/id-pipe.js';
 import type { HttpRequest } from '../http/platform.js';
 import { Signed, signedRetryHeaders, type SignedCall } from '../http/signed-retry.js';
@@ -36,15 +37,12 @@ export class AuthCredentialsController {
     errors: [404, 429],
     signedRetry: true,
   })
-  async add(@Body() body: AddCredentialDto, @Signed() signed: SignedCall, @CurrentActor() actor: Actor) {
-    return signed.execute(this.commands, new AddCredentialCommand(body, signed.request, actor), 201);
+  async add(@Body() body: AddCredentialDto, @Signed() signed: SignedCall) {
+    return signed.execute(this.commands, new AddCredentialCommand(body, signed.request, signed.actor), 201);
   }
 
-  @Get()
-  @ApiDoc({
-    summary: 'List the credentials of an embedded wallet',
+  @GetDoc('', 'List the credentials of an embedded wallet', ok('The credentials', 'AuthMethodList'), {
     description: AUTH_CREDENTIALS_TEXT.list,
-    responses: ok('The credentials', 'AuthMethodList'),
   })
   list(@Query() query: ListWalletQuery, @CurrentActor() actor: Actor) {
     return this.queries.listCredentials(actor.platformId, query.accountId);
@@ -88,7 +86,7 @@ export class AuthCredentialsController {
 
   @Delete(':id')
   @ApiSignedResource('Revoke a credential', noContent('Revoked'), { description: AUTH_CREDENTIALS_TEXT.revoke })
-  async revoke(@IdParam('AuthMethod', 'id') id: string, @Signed() signed: SignedCall, @CurrentActor() actor: Actor) {
-    return signed.execute(this.commands, new RevokeCredentialCommand(id, signed.request, actor), 204);
+  async revoke(@IdParam('AuthMethod', 'id') id: string, @Signed() signed: SignedCall) {
+    return signed.execute(this.commands, new RevokeCredentialCommand(id, signed.request, signed.actor), 204);
   }
 }

@@ -1,11 +1,12 @@
-import { Body, Controller, Delete, Get, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Actor } from '#application/tokens.js';
 import { RefreshSessionCommand, RevokeSessionCommand } from '#application/wallet/session-commands.js';
 import { WalletQueries } from '#application/wallet/wallet-queries.js';
-import { ApiDoc, noContent, ok, ApiSignedResource } from '../docs/api-doc.js';
+import { noContent, ok, ApiSignedResource } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
+import { GetDoc } from '../http/routes.js';
 import { IdParam } from '../http/id-pipe.js';
 import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { ClientPublicKeyDto, ListWalletQuery } from './wallet.dto.js';
@@ -20,11 +21,8 @@ export class AuthSessionsController {
     private readonly queries: WalletQueries,
   ) {}
 
-  @Get()
-  @ApiDoc({
-    summary: 'List the active sessions of an embedded wallet',
+  @GetDoc('', 'List the active sessions of an embedded wallet', ok('The sessions', 'AuthSessionList'), {
     description: AUTH_SESSIONS_TEXT.list,
-    responses: ok('The sessions', 'AuthSessionList'),
   })
   list(@Query() query: ListWalletQuery, @CurrentActor() actor: Actor) {
     return this.queries.listSessions(actor.platformId, query.accountId);
@@ -35,8 +33,8 @@ export class AuthSessionsController {
     description: AUTH_SESSIONS_TEXT.revoke,
     errors: [409],
   })
-  async revoke(@IdParam('Session', 'id') id: string, @Signed() signed: SignedCall, @CurrentActor() actor: Actor) {
-    return signed.execute(this.commands, new RevokeSessionCommand(id, signed.request, actor), 204);
+  async revoke(@IdParam('Session', 'id') id: string, @Signed() signed: SignedCall) {
+    return signed.execute(this.commands, new RevokeSessionCommand(id, signed.request, signed.actor), 204);
   }
 
   @Post(':id/refresh')
@@ -45,15 +43,10 @@ export class AuthSessionsController {
     ok('The session with its new encrypted signing key', 'AuthSessionWithKey'),
     { description: AUTH_SESSIONS_TEXT.refresh },
   )
-  async refresh(
-    @IdParam('Session', 'id') id: string,
-    @Body() body: ClientPublicKeyDto,
-    @Signed() signed: SignedCall,
-    @CurrentActor() actor: Actor,
-  ) {
+  async refresh(@IdParam('Session', 'id') id: string, @Body() body: ClientPublicKeyDto, @Signed() signed: SignedCall) {
     return signed.execute(
       this.commands,
-      new RefreshSessionCommand(id, body.clientPublicKey, signed.request, actor),
+      new RefreshSessionCommand(id, body.clientPublicKey, signed.request, signed.actor),
       200,
     );
   }

@@ -48,15 +48,21 @@ async function currentEndpoint(runner: CommandRunner, platformId: string): Promi
   return state.webhookEndpoint;
 }
 
+/** Handlers that make or replace the signing material: sealed with the secret box, within the service's settings. */
+abstract class WebhookKeysHandler {
+  constructor(
+    protected readonly ctx: CommandContext,
+    @Inject(SECRET_BOX) protected readonly box: SecretBox,
+    @Inject(APP_CONFIG) protected readonly config: AppConfig,
+  ) {}
+}
+
 /** Sets (or with null clears) the endpoint; the first configuration generates the signing material. */
 @CommandHandler(ConfigureWebhooksCommand)
-export class ConfigureWebhooksHandler implements ICommandHandler<ConfigureWebhooksCommand, void> {
-  constructor(
-    private readonly ctx: CommandContext,
-    @Inject(SECRET_BOX) private readonly box: SecretBox,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
-
+export class ConfigureWebhooksHandler
+  extends WebhookKeysHandler
+  implements ICommandHandler<ConfigureWebhooksCommand, void>
+{
   async execute({ webhookEndpoint, actor }: ConfigureWebhooksCommand) {
     const { state: platform } = await this.ctx.runner.load(streams.platform(actor.platformId), platformDecider);
     const now = (await this.ctx.now(actor.platformId)).toISOString();
@@ -89,13 +95,10 @@ export interface RotatedWebhookSecret {
  * period, so receivers can switch without rejecting deliveries; the event holds both only sealed.
  */
 @CommandHandler(RotateWebhookSecretCommand)
-export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhookSecretCommand, RotatedWebhookSecret> {
-  constructor(
-    private readonly ctx: CommandContext,
-    @Inject(SECRET_BOX) private readonly box: SecretBox,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
-
+export class RotateWebhookSecretHandler
+  extends WebhookKeysHandler
+  implements ICommandHandler<RotateWebhookSecretCommand, RotatedWebhookSecret>
+{
   async execute({ actor }: RotateWebhookSecretCommand): Promise<RotatedWebhookSecret> {
     const now = (await this.ctx.now(actor.platformId)).toISOString();
     const { state } = await this.ctx.runner.run(

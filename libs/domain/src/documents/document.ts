@@ -42,35 +42,20 @@ export interface ReleasedFile {
   contentReference: string;
 }
 
+/** The ids every document event carries. */
+type DocumentIds = { documentId: string; platformId: string };
+
 export type DocumentEvent =
-  | { type: 'DocumentUploaded'; data: { documentId: string; platformId: string; document: DocumentSnapshot } }
-  | {
-      type: 'DocumentReplaced';
-      data: { documentId: string; platformId: string; document: DocumentSnapshot; replaced: ReleasedFile };
-    }
-  | {
-      type: 'DocumentDeleted';
-      data: { documentId: string; platformId: string; released: ReleasedFile; deletedAt: string };
-    };
+  | { type: 'DocumentUploaded'; data: DocumentIds & { document: DocumentSnapshot } }
+  | { type: 'DocumentReplaced'; data: DocumentIds & { document: DocumentSnapshot; replaced: ReleasedFile } }
+  | { type: 'DocumentDeleted'; data: DocumentIds & { released: ReleasedFile; deletedAt: string } };
+
+/** What uploading a document and replacing its file both give. */
+type DocumentUpload = { id: string; platformId: string; details: DocumentDetails; file: DocumentFile; now: string };
 
 export type DocumentCommand =
-  | {
-      type: 'UploadDocument';
-      id: string;
-      platformId: string;
-      documentHolder: string;
-      details: DocumentDetails;
-      file: DocumentFile;
-      now: string;
-    }
-  | {
-      type: 'ReplaceDocument';
-      id: string;
-      platformId: string;
-      details: DocumentDetails;
-      file: DocumentFile;
-      now: string;
-    }
+  | ({ type: 'UploadDocument'; documentHolder: string } & DocumentUpload)
+  | ({ type: 'ReplaceDocument' } & DocumentUpload)
   | { type: 'DeleteDocument'; id: string; platformId: string; now: string };
 
 export interface DocumentState {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { deciderSpec } from '../testing/decider-spec.js';
-import { documentDecider, type DocumentEvent, type DocumentFile, type DocumentSnapshot } from './document.js';
+import {
+  documentDecider,
+  type DocumentCommand,
+  type DocumentEvent,
+  type DocumentFile,
+  type DocumentSnapshot,
+} from './document.js';
 import { documentContentDecider, documentContentStream, type DocumentContentEvent } from './document-content.js';
 import { documentMediaType } from './document-types.js';
 import { CUSTOMER, OTHER_PLATFORM, PLATFORM, T0, T1, testId } from '../testing/fixtures.js';
@@ -19,12 +25,12 @@ const file = (sha256: string, contentReference: string): DocumentFile => ({
 
 describe('document decider', () => {
   const spec = deciderSpec(documentDecider);
-  const upload = {
-    type: 'UploadDocument' as const,
+  const upload: DocumentCommand = {
+    type: 'UploadDocument',
     id: DOCUMENT,
     platformId: PLATFORM,
     documentHolder: CUSTOMER,
-    details: { documentType: 'PASSPORT' as const, side: 'FRONT' as const, country: 'US', documentNumber: 'A123' },
+    details: { documentType: 'PASSPORT', side: 'FRONT', country: 'US', documentNumber: 'A123' },
     file: file(SHA_A, 'ref-1'),
     now: T0,
   };

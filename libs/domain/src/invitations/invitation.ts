@@ -36,16 +36,13 @@ export type ExistingInvitation = { exists: true; invitation: InvitationSnapshot 
 
 export type InvitationState = { exists: false; invitation?: undefined } | ExistingInvitation;
 
+/** What every invitation event carries: its code, its platform and the invitation as the event leaves it. */
+type InvitationData = { code: string; platformId: string; invitation: InvitationSnapshot };
+
 export type InvitationEvent =
-  | { type: 'InvitationCreated'; data: { code: string; platformId: string; invitation: InvitationSnapshot } }
-  | {
-      type: 'InvitationCancelled';
-      data: { code: string; platformId: string; invitation: InvitationSnapshot; cancelledAt: string };
-    }
-  | {
-      type: 'InvitationClaimed';
-      data: { code: string; platformId: string; invitation: InvitationSnapshot; claimedAt: string };
-    };
+  | { type: 'InvitationCreated'; data: InvitationData }
+  | { type: 'InvitationCancelled'; data: InvitationData & { cancelledAt: string } }
+  | { type: 'InvitationClaimed'; data: InvitationData & { claimedAt: string } };
 
 export type InvitationCommand =
   | {

@@ -212,23 +212,19 @@ export function kycStatusFrom(status: VerificationStatus): KycStatus | undefined
 }
 
 function decide(cmd: VerificationCommand, state: VerificationState): VerificationEvent[] {
-  if (state.exists) throw conflict('VERIFICATION_EXISTS', `verification ${cmd.id} already exists`);
+  const { id, platformId, customerId, customerType, verificationStatus, errors, now } = cmd;
+  if (state.exists) throw conflict('VERIFICATION_EXISTS', `verification ${id} already exists`);
   const verification: VerificationSnapshot = {
-    id: cmd.id,
-    platformId: cmd.platformId,
-    customerId: cmd.customerId,
-    customerType: cmd.customerType,
-    verificationStatus: cmd.verificationStatus,
-    errors: cmd.errors,
-    createdAt: cmd.now,
-    updatedAt: cmd.now,
+    id,
+    platformId,
+    customerId,
+    customerType,
+    verificationStatus,
+    errors,
+    createdAt: now,
+    updatedAt: now,
   };
-  return [
-    {
-      type: 'VerificationCreated',
-      data: { verificationId: cmd.id, platformId: cmd.platformId, customerId: cmd.customerId, verification },
-    },
-  ];
+  return [{ type: 'VerificationCreated', data: { verificationId: id, platformId, customerId, verification } }];
 }
 
 export const verificationDecider: Decider<VerificationState, VerificationCommand, VerificationEvent> =

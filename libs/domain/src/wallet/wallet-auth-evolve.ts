@@ -60,14 +60,14 @@ type EventOf<T extends WalletAuthEvent['type']> = Extract<WalletAuthEvent, { typ
 export function evolveWalletAuth(state: WalletAuthState, event: WalletAuthEvent): WalletAuthState {
   switch (event.type) {
     case 'WalletProvisioned': {
-      const d = event.data;
+      const { accountId, platformId, customerId, encryptedSeed } = event.data;
       return {
         ...state,
         provisioned: true,
-        accountId: d.accountId,
-        platformId: d.platformId,
-        customerId: d.customerId,
-        ...(d.encryptedSeed ? { encryptedSeed: d.encryptedSeed } : {}),
+        accountId,
+        platformId,
+        customerId,
+        ...(encryptedSeed ? { encryptedSeed } : {}),
       };
     }
     case 'WalletPrivacyChanged':
@@ -152,15 +152,15 @@ function evolveCredentialChallenges(
       return state;
     }
     case 'PasskeyChallengeIssued': {
-      const d = event.data;
-      prune(state, d.issuedAt);
-      state.passkeyChallenges.set(d.requestId, {
-        requestId: d.requestId,
-        authMethodId: d.authMethodId,
-        challenge: d.challenge,
-        clientPublicKey: d.clientPublicKey,
-        issuedAt: d.issuedAt,
-        expiresAt: d.expiresAt,
+      const { requestId, authMethodId, challenge, clientPublicKey, issuedAt, expiresAt } = event.data;
+      prune(state, issuedAt);
+      state.passkeyChallenges.set(requestId, {
+        requestId,
+        authMethodId,
+        challenge,
+        clientPublicKey,
+        issuedAt,
+        expiresAt,
       });
       return state;
     }
@@ -209,18 +209,18 @@ function evolveSessions(
 ): WalletAuthState {
   switch (event.type) {
     case 'SessionIssued': {
-      const d = event.data;
-      prune(state, d.createdAt);
-      state.sessions.set(d.sessionId, {
-        id: d.sessionId,
-        authMethodId: d.authMethodId,
-        publicKey: d.publicKey,
-        createdAt: d.createdAt,
-        updatedAt: d.createdAt,
-        expiresAt: d.expiresAt,
+      const { sessionId, authMethodId, publicKey, createdAt, expiresAt } = event.data;
+      prune(state, createdAt);
+      state.sessions.set(sessionId, {
+        id: sessionId,
+        authMethodId,
+        publicKey,
+        createdAt,
+        updatedAt: createdAt,
+        expiresAt,
       });
       // A successful verification starts the credential's wrong-code count afresh.
-      state.otpFailedAt.delete(d.authMethodId);
+      state.otpFailedAt.delete(authMethodId);
       return state;
     }
     case 'SessionRefreshed': {

@@ -23,9 +23,12 @@ import {
 } from './wallet-auth.fixtures.js';
 import { IssueSession, session } from './wallet-sessions.fixtures.js';
 
+/** A provisioned wallet with its EMAIL_OTP credential, and nothing else yet. */
+const provisioned = history(provision());
+
 describe('issuing sessions', () => {
   it('issues a session for a verified EMAIL_OTP credential with the normalized public key', () => {
-    given(history(provision()))
+    given(provisioned)
       .when(session({ publicKey: sessionKey(1).toUpperCase() }))
       .then([
         {
@@ -43,17 +46,16 @@ describe('issuing sessions', () => {
   });
 
   it('refuses a proof of another credential type, an unknown credential, a past expiry or a non-compressed key', () => {
-    const h = history(provision());
-    given(h)
+    given(provisioned)
       .when(session({ proof: { type: 'OAUTH', oauth: GOOGLE } }))
       .thenFails({ kind: 'invalid', code: 'INVALID_INPUT' });
-    given(h)
+    given(provisioned)
       .when(session({ authMethodId: OAUTH_METHOD }))
       .thenFails({ kind: 'not_found', code: 'AUTH_METHOD_NOT_FOUND' });
-    given(h)
+    given(provisioned)
       .when(session({ expiresAt: at(10) }))
       .thenFails({ kind: 'invalid', code: 'INVALID_INPUT' });
-    given(h)
+    given(provisioned)
       .when(session({ publicKey: CLIENT_KEY }))
       .thenFails({ kind: 'invalid', code: 'INVALID_INPUT' });
     given(history(provision(), issueSession(1)))
@@ -222,7 +224,7 @@ describe('issuing sessions', () => {
             },
           },
         ]);
-      given(history(provision()))
+      given(provisioned)
         .when({ ...issue, authMethodId: EMAIL_METHOD })
         .thenFails({ kind: 'invalid', code: 'INVALID_INPUT' });
       given(base())

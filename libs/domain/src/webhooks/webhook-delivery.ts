@@ -176,17 +176,8 @@ function decide(cmd: WebhookDeliveryCommand, state: WebhookDeliveryState): Webho
 function evolve(state: WebhookDeliveryState, event: WebhookDeliveryEvent): WebhookDeliveryState {
   switch (event.type) {
     case 'WebhookDeliveryScheduled': {
-      const d = event.data;
-      return {
-        ...state,
-        exists: true,
-        deliveryId: d.deliveryId,
-        platformId: d.platformId,
-        payload: d.payload,
-        url: d.url,
-        maxAttempts: d.maxAttempts,
-        status: 'PENDING',
-      };
+      const { deliveryId, platformId, payload, url, maxAttempts } = event.data;
+      return { ...state, exists: true, deliveryId, platformId, payload, url, maxAttempts, status: 'PENDING' };
     }
     case 'WebhookDeliveryAttempted':
       // Attempts and redeliveries are only ever recorded on a scheduled delivery.

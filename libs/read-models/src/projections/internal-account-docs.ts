@@ -67,19 +67,20 @@ export function openAccountDoc(input: {
   status: InternalAccountStatus;
   createdAt: string;
 }): InternalAccountDoc {
+  const { accountId, platformId, customerId, type, status, createdAt } = input;
   return {
-    id: input.accountId,
-    platformId: input.platformId,
-    ...(input.customerId ? { customerId: input.customerId } : {}),
-    type: input.type,
-    status: input.status,
+    id: accountId,
+    platformId,
+    ...(customerId ? { customerId } : {}),
+    type,
+    status,
     currency: input.currency,
     balance: { amount: 0, currency: currency(input.currency) },
     ledger: { debitsPosted: '0', creditsPosted: '0', debitsPending: '0', creditsPending: '0' },
-    fundingPaymentInstructions: fundingInstructions(input.accountId, input.currency, !input.customerId),
-    ...(input.type === 'EMBEDDED_WALLET' ? { privateEnabled: false } : {}),
-    createdAt: input.createdAt,
-    updatedAt: input.createdAt,
+    fundingPaymentInstructions: fundingInstructions(accountId, input.currency, !customerId),
+    ...(type === 'EMBEDDED_WALLET' ? { privateEnabled: false } : {}),
+    createdAt,
+    updatedAt: createdAt,
   };
 }
 

@@ -1,16 +1,9 @@
-import {
-  ACCOUNT_TYPES,
-  ADDRESS_FIELDS,
-  BUSINESS_BENEFICIARY_FIELDS,
-  INDIVIDUAL_BENEFICIARY_FIELDS,
-  type AccountField,
-  type AccountTypeSpec,
-} from '#domain/external-accounts/account-types.js';
+import * as accounts from '#domain/external-accounts/account-types.js';
 import { ANY_TYPE_FIELDS, BENEFICIARY_TEXT_MAX } from '#domain/external-accounts/account-validation.js';
 import { CURRENCY_CODE_PATTERN } from '#domain/money.js';
 import { dateTime, ref, type Schema, str, idOf } from './kit.js';
 
-const fieldSchema = (f: AccountField): Schema =>
+const fieldSchema = (f: accounts.AccountField): Schema =>
   str({
     minLength: f.minLength,
     maxLength: f.maxLength,
@@ -27,7 +20,7 @@ const individual = (rules: { required: readonly string[]; extra: readonly string
   required: ['beneficiaryType', 'fullName', ...rules.required],
   properties: {
     beneficiaryType: str({ enum: ['INDIVIDUAL'] }),
-    ...texts([...INDIVIDUAL_BENEFICIARY_FIELDS, ...rules.extra]),
+    ...texts([...accounts.INDIVIDUAL_BENEFICIARY_FIELDS, ...rules.extra]),
     address: ref('BeneficiaryAddress'),
   },
 });
@@ -38,8 +31,8 @@ const beneficiarySchemas: Record<string, Schema> = {
   BeneficiaryAddress: {
     type: 'object',
     additionalProperties: false,
-    required: ADDRESS_FIELDS.required,
-    properties: texts([...ADDRESS_FIELDS.required, ...ADDRESS_FIELDS.optional]),
+    required: accounts.ADDRESS_FIELDS.required,
+    properties: texts([...accounts.ADDRESS_FIELDS.required, ...accounts.ADDRESS_FIELDS.optional]),
   },
   BusinessBeneficiary: {
     title: 'Business beneficiary',
@@ -48,7 +41,7 @@ const beneficiarySchemas: Record<string, Schema> = {
     required: ['beneficiaryType', 'legalName'],
     properties: {
       beneficiaryType: str({ enum: ['BUSINESS'] }),
-      ...texts(BUSINESS_BENEFICIARY_FIELDS),
+      ...texts(accounts.BUSINESS_BENEFICIARY_FIELDS),
       address: ref('BeneficiaryAddress'),
     },
   },
@@ -58,7 +51,7 @@ const beneficiarySchemas: Record<string, Schema> = {
     oneOf: [ref('IndividualBeneficiary'), ref('BusinessBeneficiary')],
   },
 };
-const beneficiary = (spec: AccountTypeSpec): Schema =>
+const beneficiary = (spec: accounts.AccountTypeSpec): Schema =>
   plain(spec.beneficiary!)
     ? ref('Beneficiary')
     : { description: 'Who holds the account.', oneOf: [individual(spec.beneficiary!), ref('BusinessBeneficiary')] };
@@ -68,7 +61,7 @@ const beneficiary = (spec: AccountTypeSpec): Schema =>
  * request shape; the response adds `paymentRails` (always present for bank accounts).
  */
 const accountInfoVariants = (kind: 'create' | 'response'): Schema[] =>
-  Object.entries(ACCOUNT_TYPES).map(([accountType, spec]) => {
+  Object.entries(accounts.ACCOUNT_TYPES).map(([accountType, spec]) => {
     const bank = spec.beneficiary !== undefined;
     const rails: Schema = { type: 'array', minItems: 1, items: str({ enum: [...spec.paymentRails] }) };
     const required = Object.entries(spec.fields)

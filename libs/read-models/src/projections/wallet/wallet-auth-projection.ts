@@ -58,16 +58,16 @@ export const walletAuthProjection = defineProjection<WalletAuthEvent>({
       const changes = { status: 'REVOKED', updatedAt: data.revokedAt } as const;
       await amendDoc<AuthMethodDoc>(tx, Collections.authMethods, data.authMethodId, changes);
     },
-    SessionIssued: ({ data: d }, tx) => {
+    SessionIssued: ({ data: { sessionId, platformId, accountId, authMethodId, createdAt, expiresAt } }, tx) => {
       const doc: AuthSessionDoc = {
-        id: d.sessionId,
-        platformId: d.platformId,
-        accountId: d.accountId,
-        authMethodId: d.authMethodId,
+        id: sessionId,
+        platformId,
+        accountId,
+        authMethodId,
         status: 'ACTIVE',
-        createdAt: d.createdAt,
-        updatedAt: d.createdAt,
-        expiresAt: d.expiresAt,
+        createdAt,
+        updatedAt: createdAt,
+        expiresAt,
       };
       tx.put(Collections.authSessions, doc);
     },
