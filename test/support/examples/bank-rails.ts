@@ -24,4 +24,36 @@ export async function bankRailTour({ t, recorder }: Tour): Promise<void> {
   );
   ok(await api.get('/bank-rails/USD/inbox?limit=2'));
   ok(await api.get('/bank-rails/USD/reconciliations?limit=2'));
+
+  // A customer pays in without a reference the service knows: the credit waits in suspense for an operator.
+  bank.incomingCredit({
+    account: ACCOUNT,
+    amount: { minor: 2_500n, currency: 'USD' },
+    remittanceInformation: 'invoice 2026-117',
+    debtor: { name: 'Grace Hopper', accountNumber: '4400012345', routingNumber: '021000021' },
+  });
+  for (const file of bank.process({ files: [], now: new Date('2026-04-06T09:00:00Z') }))
+    await writeFileAtomically(shown.inboxFolder, file.name, file.xml);
+  const [credit] = (
+    await poll(
+      async () => (await production.api.get('/bank-rails/USD/exceptions')).body,
+      (page) => page.data?.length > 0,
+      { what: 'the credit in suspense', timeoutMs: 15_000, intervalMs: 50 },
+    )
+  ).data;
+  ok(await api.get('/bank-rails/USD/exceptions?limit=2'));
+  const customer = ok(
+    await api.post('/customers', {
+      customerType: 'INDIVIDUAL',
+      platformCustomerId: 'example-rail-customer',
+      fullName: 'Grace Hopper',
+      kycStatus: 'APPROVED',
+    }),
+    201,
+  ).body;
+  const accounts = ok(await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}`));
+  const usd = accounts.body.data.find(
+    (a: { balance: { currency: { code: string } } }) => a.balance.currency.code === 'USD',
+  );
+  ok(await api.post(`/bank-rails/USD/exceptions/${credit.id}/assign`, { accountId: usd.id }));
 }

@@ -21,7 +21,7 @@ export async function startRails(infra: Infrastructure): Promise<RunningRails> {
   const logger = new Logger('BankRails');
   const runner = infra.runner.for({ cache: { name: 'rails' } });
   const process = new PaymentProcess(runner, infra.clocks, infra.jobs);
-  const rail = new FileRail(runner, infra.clocks, process, new IsoBankFiles(infra.config.rails.dir));
+  const rail = new FileRail(runner, infra.clocks, process, new IsoBankFiles(infra.config.rails.dir), infra.readModels);
   const worker = infra.jobs.process<RailJob>(
     RAIL_QUEUE,
     async (job: Job<RailJob>) => {

@@ -8,6 +8,16 @@ export const BANK_RAILS_TEXT = {
     'moved the payments, QUARANTINED with a quarantineReason when nothing of it could be taken (unreadable XML, a ' +
     'message of another kind or for another account, a copy of a file already received). 404 BANK_RAIL_NOT_FOUND ' +
     'when the platform has no rail in that currency.',
+  exceptions:
+    'Credits to the rail’s bank account that named no payment (no end-to-end id) and no internal account’s ' +
+    'funding reference (FUND-… in the remittance information): the money is held in the platform’s suspense ' +
+    'account (OPEN) until an operator assigns it (ASSIGNED). A credit whose remittance carries an account’s funding ' +
+    'reference is credited to that account at once and is not listed. Amounts in the smallest unit, as strings.',
+  assign:
+    'Moves a credit held in suspense into a customer’s internal account of the same currency (a ledger transfer out ' +
+    'of the suspense account). Assigning it again to the same account answers the same; to another account: 409 ' +
+    'BANK_CREDIT_ASSIGNED. 404 when the credit or the account is unknown; 400 CURRENCY_MISMATCH when the account ' +
+    'holds another currency.',
   reconciliations:
     'Each day’s statement (camt.053) reconciled against the ledger’s movements on the rail’s bank account, newest ' +
     'day first: every booked entry matched to a movement of that day and every movement of the day to an entry, the ' +

@@ -35,6 +35,22 @@ export const bankRailSchemas: Record<string, Schema> = {
       items: obj(['entry', 'reason'], { entry: str(), reason: str() }),
     },
   }),
+  BankCreditException: obj(
+    ['id', 'status', 'amount', 'currency', 'bookingDate', 'entryReference', 'fileName', 'receivedAt'],
+    {
+      id: str({ pattern: '^BankCredit:[0-9a-f-]{36}$' }),
+      status: str({ enum: ['OPEN', 'ASSIGNED'] }),
+      amount: minor('Smallest unit.'),
+      currency: str(),
+      bookingDate: str({ format: 'date' }),
+      entryReference: str({ description: 'The bank’s reference of the entry.' }),
+      remittanceInformation: str(),
+      fileName: str({ description: 'The notification the credit came in.' }),
+      receivedAt: dateTime,
+      assignedTo: str({ pattern: '^InternalAccount:[0-9a-f-]{36}$' }),
+      assignedAt: dateTime,
+    },
+  ),
   BankReconciliation: obj(
     [
       'date',

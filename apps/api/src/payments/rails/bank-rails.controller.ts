@@ -1,17 +1,31 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { Matches } from 'class-validator';
+import { AssignBankCreditCommand } from '#application/payments/rails/bank-rail-commands.js';
 import { BankRailQueries } from '#application/payments/rails/bank-rail-queries.js';
 import type { Actor } from '#application/tokens.js';
-import { ApiList } from '../../docs/api-doc.js';
+import { ApiDoc, ApiList, ok } from '../../docs/api-doc.js';
+import { IdempotentAction } from '../../http/idempotency.interceptor.js';
 import { CurrentActor } from '../../http/auth.js';
 import { PageParams } from '../../http/list-params.js';
 import { BANK_RAILS_TEXT } from '../../docs/descriptions/bank-rails.js';
 
 const tag = 'Bank rails';
 
+export class AssignBankCreditDto {
+  @Matches(/^InternalAccount:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, {
+    message: 'accountId must have the form InternalAccount:<uuid>',
+  })
+  accountId!: string;
+}
+
 /** A production platform's bank rails, as its operators review them: the bank's files and the daily reconciliation. */
 @Controller('bank-rails')
 export class BankRailsController {
-  constructor(private readonly queries: BankRailQueries) {}
+  constructor(
+    private readonly queries: BankRailQueries,
+    private readonly commands: CommandBus,
+  ) {}
 
   @Get(':currency/inbox')
   @ApiList('List the files the bank delivered', 'inbox files, newest first', 'BankInboxFile', {
@@ -21,6 +35,33 @@ export class BankRailsController {
   })
   inbox(@Param('currency') currency: string, @Query() page: PageParams, @CurrentActor() actor: Actor) {
     return this.queries.inbox(actor.platformId, currency, page);
+  }
+
+  @Get(':currency/exceptions')
+  @ApiList('List the credits held in suspense', 'credits in suspense, newest first', 'BankCreditException', {
+    description: BANK_RAILS_TEXT.exceptions,
+    tag,
+    errors: [404],
+  })
+  exceptions(@Param('currency') currency: string, @Query() page: PageParams, @CurrentActor() actor: Actor) {
+    return this.queries.exceptions(actor.platformId, currency, page);
+  }
+
+  @IdempotentAction(':currency/exceptions/:creditId/assign')
+  @ApiDoc({
+    summary: 'Assign a credit held in suspense to an account',
+    description: BANK_RAILS_TEXT.assign,
+    tag,
+    responses: ok('The credit, assigned', 'BankCreditException'),
+    errors: [400, 404, 409],
+  })
+  assign(
+    @Param('currency') currency: string,
+    @Param('creditId') creditId: string,
+    @Body() body: AssignBankCreditDto,
+    @CurrentActor() actor: Actor,
+  ) {
+    return this.commands.execute(new AssignBankCreditCommand(currency, creditId, body.accountId, actor));
   }
 
   @Get(':currency/reconciliations')

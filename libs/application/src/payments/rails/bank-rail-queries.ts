@@ -3,7 +3,12 @@ import { pageOf, type Page } from '#domain/audit/history.js';
 import { notFound } from '#domain/errors.js';
 import { streams } from '#domain/ids.js';
 import { requireCurrencyCode } from '#domain/money.js';
-import { bankRailDecider, type InboxFile, type Reconciliation } from '#domain/payments/rails/bank-rail-stream.js';
+import {
+  bankRailDecider,
+  type InboxFile,
+  type RailException,
+  type Reconciliation,
+} from '#domain/payments/rails/bank-rail-stream.js';
 import { railFor } from '#domain/payments/rails/bank-rails.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import { CommandRunner } from '../../command-runner.js';
@@ -70,10 +75,33 @@ export class BankRailQueries {
     return page(all.map(inboxView), request);
   }
 
+  /** Credits that named no payment and no funding reference: OPEN in suspense, or ASSIGNED since; newest first. */
+  async exceptions(platformId: string, currency: string, request: PageRequest): Promise<Page<Record<string, unknown>>> {
+    const state = await this.state(platformId, currency);
+    return page([...state.exceptions.values()].map(exceptionView), request);
+  }
+
   /** Each statement day's reconciliation, newest day first. */
   async reconciliations(platformId: string, currency: string, request: PageRequest): Promise<Page<Reconciliation>> {
     const state = await this.state(platformId, currency);
     const days = [...state.reconciliations.values()].sort((a, b) => a.date.localeCompare(b.date));
     return page(days, request);
   }
+}
+
+/** A credit in suspense (or assigned since), as the exceptions list shows it. */
+export function exceptionView(exception: RailException): Record<string, unknown> {
+  const { credit } = exception;
+  return {
+    id: credit.id,
+    status: exception.status,
+    amount: credit.amount,
+    currency: credit.currency,
+    bookingDate: credit.bookingDate,
+    entryReference: credit.entryReference,
+    ...(credit.remittanceInformation ? { remittanceInformation: credit.remittanceInformation } : {}),
+    fileName: exception.fileName,
+    receivedAt: exception.receivedAt,
+    ...(exception.assignedTo ? { assignedTo: exception.assignedTo, assignedAt: exception.assignedAt } : {}),
+  };
 }

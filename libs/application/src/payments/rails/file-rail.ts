@@ -31,6 +31,9 @@ import { externalAccountDecider } from '#domain/external-accounts/external-accou
 import type { PlatformClocks } from '../../platforms/platform-clocks.js';
 import type { PaymentProcess } from '../transactions/payment-process.js';
 import { BankFileUnreadable, type BankFiles, type InboxItem } from './bank-files.js';
+import { BankCredits } from './bank-credits.js';
+import { fundingReferences } from '#domain/payments/rails/bank-credits.js';
+import type { ReadModelStore } from '#read-models/read-model-store.js';
 
 const KINDS: readonly InstructionKind[] = ['CREDIT_TRANSFER', 'DIRECT_DEBIT'];
 
@@ -51,12 +54,17 @@ const systemMetadata = (platformId: string): EventMetadata => ({
 export class FileRail {
   private readonly logger = new Logger('FileRail');
 
+  private readonly credits: BankCredits;
+
   constructor(
     private readonly runner: CommandRunner,
     private readonly clocks: PlatformClocks,
     private readonly process: PaymentProcess,
     private readonly files: BankFiles,
-  ) {}
+    readModels: ReadModelStore,
+  ) {
+    this.credits = new BankCredits(runner, clocks, readModels);
+  }
 
   private async record(platformId: string, currency: string, command: BankRailCommand): Promise<BankRailState> {
     const { state } = await this.runner.run(streams.bankRail(platformId, currency), bankRailDecider, command, {
@@ -154,13 +162,16 @@ export class FileRail {
       return this.files.archive(folder, item.name, 'processed');
     }
     const now = (await this.clocks.now(platformId)).toISOString();
+    const message = this.readMessage(item.content, currency);
+    const references = 'type' in message && message.type === 'NOTIFICATION' ? fundingReferences(message.entries) : [];
     const after = await this.record(platformId, currency, {
       type: 'ReceiveFile',
       platformId,
       sha256: item.sha256,
       fileName: item.name,
-      message: this.readMessage(item.content, currency),
+      message,
       account: rail.account,
+      fundingAccounts: await this.credits.fundingAccounts(platformId, currency, references),
       now,
     });
     const recorded = after.quarantine.find(
@@ -193,6 +204,7 @@ export class FileRail {
       if (step) await this.process.applyStep(effect.ref, step, metadata);
       if (step) faultPoint('rail-inbox-halfway');
     }
+    for (const credit of file.credits ?? []) await this.credits.book(platformId, credit, metadata);
     const now = (await this.clocks.now(platformId)).toISOString();
     await this.record(platformId, currency, { type: 'MarkFileApplied', platformId, sha256: file.sha256, now });
   }

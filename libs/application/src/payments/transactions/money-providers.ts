@@ -1,3 +1,4 @@
+import { AssignBankCreditHandler } from '../rails/bank-rail-commands.js';
 import { BankRailQueries } from '../rails/bank-rail-queries.js';
 import { LookupExternalAccountReceiverHandler, LookupUmaReceiverHandler } from '../lookups/lookup-commands.js';
 import { CreateQuoteHandler, ExecuteQuoteHandler } from '../quotes/quote-commands.js';
@@ -14,6 +15,7 @@ import {
 
 /** Command handlers of money movement: lookups, quotes, transfers, incoming payments, the sandbox clock. */
 export const moneyHandlers = [
+  AssignBankCreditHandler,
   LookupUmaReceiverHandler,
   LookupExternalAccountReceiverHandler,
   CreateQuoteHandler,

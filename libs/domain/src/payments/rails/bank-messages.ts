@@ -1,13 +1,17 @@
+import { creditOf, type FundingAccounts } from './bank-credits.js';
 import type {
   BankEntry,
   BankMessage,
   BankRailState,
   EntryProblem,
+  RailCredit,
   RailEffect,
   RailInstruction,
 } from './bank-rail-types.js';
 
 export type { BankEntry, BankMessage, EntryProblem, RailEffect } from './bank-rail-types.js';
+
+type CreditContext = { platformId: string; fundingAccounts: FundingAccounts };
 
 /**
  * The lines of a status report: a report rejecting the whole file without lines rejects each of its payments, except
@@ -85,14 +89,27 @@ function entryAction(entry: BankEntry, instruction: RailInstruction): RailEffect
   return returned ? 'RETURN' : 'BOOK';
 }
 
-function entryEffects(entries: BankEntry[], state: BankRailState): { effects: RailEffect[]; problems: EntryProblem[] } {
+function entryEffects(
+  entries: BankEntry[],
+  state: BankRailState,
+  context: CreditContext,
+): { effects: RailEffect[]; credits: RailCredit[]; problems: EntryProblem[] } {
   const effects: RailEffect[] = [];
+  const credits: RailCredit[] = [];
   const problems: EntryProblem[] = [];
   const keys = new Set<string>();
   for (const entry of entries) {
     if (entry.status !== 'BOOK') continue;
     const name = `entry ${entry.entryReference}`;
     const problem = (reason: string) => problems.push({ entry: name, reason });
+    if (entry.creditDebit === 'CRDT' && !entry.endToEndId && entry.returnReasonCode === undefined) {
+      const credit = creditOf(entry, state, context);
+      if ('reason' in credit) problems.push(credit);
+      else if (keys.has(credit.entryKey)) problem(`entry ${entry.entryReference} appears twice in this file`);
+      else credits.push(credit);
+      keys.add('reason' in credit ? name : credit.entryKey);
+      continue;
+    }
     const instruction = entry.endToEndId ? state.instructions.get(entry.endToEndId) : undefined;
     if (!instruction) {
       problem(
@@ -120,7 +137,7 @@ function entryEffects(entries: BankEntry[], state: BankRailState): { effects: Ra
     }
     keys.add(entryKey);
   }
-  return { effects, problems };
+  return { effects, credits, problems };
 }
 
 function sameAccount(a: { iban?: string; accountNumber?: string }, b: { iban?: string; accountNumber?: string }) {
@@ -135,7 +152,8 @@ export function effectsOf(
   message: BankMessage,
   state: BankRailState,
   account: { iban?: string; accountNumber?: string },
-): { effects: RailEffect[]; problems: EntryProblem[] } | { refused: string } {
+  context: CreditContext,
+): { effects: RailEffect[]; credits?: RailCredit[]; problems: EntryProblem[] } | { refused: string } {
   if (message.type === 'STATUS_REPORT') {
     const known = [...state.files.values()].some((f) => f.messageId === message.originalMessageId);
     if (!known) return { refused: `a status report on ${message.originalMessageId}, which this rail never sent` };
@@ -146,5 +164,5 @@ export function effectsOf(
       refused: `the file is for account ${message.account.iban ?? message.account.accountNumber}, not this rail's`,
     };
   if (message.type === 'STATEMENT') return { effects: [], problems: [] };
-  return entryEffects(message.entries, state);
+  return entryEffects(message.entries, state, context);
 }

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Decider } from '../../decider.js';
 import { unreachable } from '../../decider.js';
+import { conflict, notFound } from '../../errors.js';
+import type { FundingAccounts } from './bank-credits.js';
 import { effectsOf } from './bank-messages.js';
 import { reconcile } from './reconciliation.js';
 import type {
@@ -29,6 +31,10 @@ export type BankRailEvent =
   | { type: 'BankFileReceived'; data: { platformId: string; file: InboxFile } }
   | { type: 'BankFileQuarantined'; data: { platformId: string; file: InboxFile } }
   | { type: 'BankFileApplied'; data: { platformId: string; sha256: string; appliedAt: string } }
+  | {
+      type: 'BankCreditAssigned';
+      data: { platformId: string; creditId: string; accountId: string; assignedAt: string };
+    }
   | { type: 'BankStatementReconciled'; data: { platformId: string; currency: string; reconciliation: Reconciliation } };
 
 export type BankRailCommand =
@@ -44,8 +50,11 @@ export type BankRailCommand =
       message: BankMessage | { unreadable: string };
       /** The rail's own account: a notification or statement of another account is refused whole. */
       account: { iban?: string; accountNumber?: string };
+      /** The internal accounts the funding references of the file's credits name. */
+      fundingAccounts?: FundingAccounts;
       now: string;
     }
+  | { type: 'AssignCredit'; platformId: string; creditId: string; accountId: string; now: string }
   | { type: 'MarkFileApplied'; platformId: string; sha256: string; now: string };
 
 /** `CT-1a2b3c4d-USD-000001`: 22 characters, within ISO 20022's 35 for a message id. */
@@ -65,6 +74,7 @@ const initialState = (): BankRailState => ({
   quarantine: [],
   appliedEntries: new Map(),
   movements: [],
+  exceptions: new Map(),
   reconciliations: new Map(),
 });
 
@@ -81,12 +91,14 @@ function receive(cmd: Extract<BankRailCommand, { type: 'ReceiveFile' }>, state: 
   if ('unreadable' in cmd.message) return quarantined(cmd.message.unreadable);
   const message = cmd.message;
   const header = { messageType: message.type, messageId: message.messageId };
-  const outcome = effectsOf(message, state, cmd.account);
+  const context = { platformId: cmd.platformId, fundingAccounts: cmd.fundingAccounts ?? {} };
+  const outcome = effectsOf(message, state, cmd.account, context);
   if ('refused' in outcome) return quarantined(outcome.refused, header);
   const { effects, problems } = outcome;
-  if (effects.length === 0 && problems.length > 0)
+  const credits = outcome.credits ?? [];
+  if (effects.length === 0 && credits.length === 0 && problems.length > 0)
     return quarantined(`no entry could be taken: ${problems[0].reason}`, { ...header, problems });
-  const file: InboxFile = { ...base, ...header, effects, problems };
+  const file: InboxFile = { ...base, ...header, effects, ...(credits.length ? { credits } : {}), problems };
   const received: BankRailEvent = { type: 'BankFileReceived', data: { platformId: cmd.platformId, file } };
   if (message.type !== 'STATEMENT') return [received];
   const reconciliation = reconcile(message, state, { fileName: cmd.fileName, now: cmd.now });
@@ -120,6 +132,16 @@ function decide(cmd: BankRailCommand, state: BankRailState): BankRailEvent[] {
     }
     case 'ReceiveFile':
       return receive(cmd, state);
+    case 'AssignCredit': {
+      const exception = state.exceptions.get(cmd.creditId);
+      if (!exception) throw notFound('BANK_CREDIT', cmd.creditId);
+      if (exception.status === 'ASSIGNED') {
+        if (exception.assignedTo === cmd.accountId) return [];
+        throw conflict('BANK_CREDIT_ASSIGNED', `${cmd.creditId} was already assigned to ${exception.assignedTo}`);
+      }
+      const data = { platformId, creditId: cmd.creditId, accountId: cmd.accountId, assignedAt: cmd.now };
+      return [{ type: 'BankCreditAssigned', data }];
+    }
     case 'MarkFileApplied': {
       const file = state.inbox.get(cmd.sha256);
       if (!file || file.appliedAt) return [];
@@ -156,6 +178,17 @@ function evolve(state: BankRailState, event: BankRailEvent): BankRailState {
         state.appliedEntries.set(effect.entryKey, file.fileName);
         if (effect.movement) state.movements.push(effect.movement);
       }
+      for (const credit of file.credits ?? []) {
+        state.appliedEntries.set(credit.entryKey, file.fileName);
+        state.movements.push(credit.movement);
+        if (!credit.accountId)
+          state.exceptions.set(credit.id, {
+            credit,
+            status: 'OPEN',
+            receivedAt: file.receivedAt,
+            fileName: file.fileName,
+          });
+      }
       return state;
     }
     case 'BankFileQuarantined':
@@ -165,6 +198,17 @@ function evolve(state: BankRailState, event: BankRailEvent): BankRailState {
     case 'BankFileApplied': {
       const file = state.inbox.get(event.data.sha256);
       if (file) file.appliedAt = event.data.appliedAt;
+      return state;
+    }
+    case 'BankCreditAssigned': {
+      const exception = state.exceptions.get(event.data.creditId);
+      if (exception)
+        state.exceptions.set(event.data.creditId, {
+          ...exception,
+          status: 'ASSIGNED',
+          assignedTo: event.data.accountId,
+          assignedAt: event.data.assignedAt,
+        });
       return state;
     }
     case 'BankStatementReconciled': {

@@ -43,6 +43,8 @@ export interface InboxFile {
   messageType?: BankMessage['type'];
   messageId?: string;
   effects: RailEffect[];
+  /** Money paid in that named no payment of the rail: to an account by its funding reference, or to suspense. */
+  credits?: RailCredit[];
   problems: EntryProblem[];
   /** Set when nothing of the file was taken: why. */
   quarantineReason?: string;
@@ -58,6 +60,8 @@ export interface BankRailState {
   quarantine: InboxFile[];
   /** Keys of bank entries already applied: the same booking in another file is refused as a duplicate. */
   appliedEntries: Map<string, string>;
+  /** Credits held in suspense, and those assigned since, by id. */
+  exceptions: Map<string, RailException>;
   /** Every movement booked on the bank account, in the order recorded. */
   movements: RailMovement[];
   /** The days reconciled, by date (a later statement of the same day replaces the earlier result). */
@@ -120,6 +124,37 @@ export interface RailEffect {
   entryKey: string;
   /** For a booked entry: the money it moved on the rail's bank account (what the day's statement must show). */
   movement?: RailMovement;
+}
+
+/**
+ * A credit to the rail's bank account that names no instruction of the rail (a customer paying in): credited to the
+ * internal account whose funding reference its remittance information carries, or else held in the platform's
+ * suspense account as an exception an operator assigns.
+ */
+export interface RailCredit {
+  /** `BankCredit:<uuid>`, derived from the rail and the bank's entry. */
+  id: string;
+  entryKey: string;
+  /** The bank's entry reference. */
+  entryReference: string;
+  /** Smallest unit. */
+  amount: string;
+  currency: string;
+  bookingDate: string;
+  remittanceInformation?: string;
+  /** The internal account it was credited to; absent while it waits in suspense. */
+  accountId?: string;
+  movement: RailMovement;
+}
+
+/** A credit held in suspense, until an operator assigns it to an account. */
+export interface RailException {
+  credit: RailCredit;
+  status: 'OPEN' | 'ASSIGNED';
+  receivedAt: string;
+  fileName: string;
+  assignedTo?: string;
+  assignedAt?: string;
 }
 
 /** Money that moved on the rail's bank account, as the rail booked it into the ledger. */

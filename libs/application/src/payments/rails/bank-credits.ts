@@ -1,0 +1,122 @@
+import { customerDecider } from '#domain/customers/customer.js';
+import { DomainError, conflict, notFound } from '#domain/errors.js';
+import { streams } from '#domain/ids.js';
+import { ledgerDecider } from '#domain/ledger/ledger.js';
+import { bankRailDecider, type RailCredit } from '#domain/payments/rails/bank-rail-stream.js';
+import type { FundingAccounts } from '#domain/payments/rails/bank-credits.js';
+import { derivedUuid } from '#domain/payments/transfers/payment-legs.js';
+import type { EventMetadata } from '#event-store/event-store.js';
+import { Collections } from '#read-models/projections/collections.js';
+import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
+import type { ReadModelStore } from '#read-models/read-model-store.js';
+import type { CommandRunner } from '../../command-runner.js';
+import type { PlatformClocks } from '../../platforms/platform-clocks.js';
+import { settlementAccountOf } from '../../platforms/platform-config.js';
+
+/** The platform's suspense account in a currency: money at the bank that no account has been given yet. */
+export const suspenseAccountOf = (platformId: string, currency: string) =>
+  `SuspenseAccount:${derivedUuid(`${platformId}/${currency}/suspense`)}`;
+
+/**
+ * Money paid into a production platform's bank account that names no payment: credited to the customer account whose
+ * funding reference it carries, or held in the platform's suspense account until an operator assigns it. Each
+ * movement is a ledger transfer whose id derives from the credit, so applying a file again moves nothing twice.
+ */
+export class BankCredits {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly clocks: PlatformClocks,
+    private readonly readModels: ReadModelStore,
+  ) {}
+
+  /** The customer accounts of this platform and currency that show each funding reference. */
+  async fundingAccounts(platformId: string, currency: string, references: string[]): Promise<FundingAccounts> {
+    const found: Record<string, string> = {};
+    for (const reference of references) {
+      const prefix = `InternalAccount:${reference.slice('FUND-'.length).toLowerCase()}`;
+      const page = await this.readModels.find<InternalAccountDoc>(Collections.internalAccounts, {
+        filters: [
+          { field: 'platformId', op: 'eq', value: platformId },
+          { field: 'id', op: 'gte', value: prefix },
+          { field: 'id', op: 'lt', value: `${prefix}g` },
+        ],
+        limit: 2,
+      });
+      const [doc, other] = page.data;
+      // Two accounts sharing the reference's eight characters: neither is credited (the credit waits in suspense).
+      if (doc && !other && doc.customerId && doc.currency === currency) found[reference] = doc.id;
+    }
+    return found;
+  }
+
+  private async transfer(
+    platformId: string,
+    id: string,
+    from: { id: string; allowNegative: boolean },
+    to: string,
+    credit: RailCredit,
+    metadata: EventMetadata,
+  ): Promise<void> {
+    const now = (await this.clocks.now(platformId)).toISOString();
+    await this.runner.run(
+      streams.ledger(platformId),
+      ledgerDecider,
+      {
+        type: 'CreateTransfer',
+        id: `Transfer:${derivedUuid(id)}`,
+        debit: { ...from, currency: credit.currency },
+        credit: { id: to, currency: credit.currency, allowNegative: false },
+        amount: BigInt(credit.amount),
+        code: credit.accountId ? 'BANK_CREDIT' : 'BANK_SUSPENSE',
+        reference: credit.id,
+        now,
+      },
+      { metadata, answersAfter: 'append' },
+    );
+  }
+
+  /** Books a credit of a recorded file: into its account, or into suspense. */
+  async book(platformId: string, credit: RailCredit, metadata: EventMetadata): Promise<void> {
+    const settlement = await settlementAccountOf(this.runner, platformId, credit.currency);
+    const to = credit.accountId ?? suspenseAccountOf(platformId, credit.currency);
+    await this.transfer(platformId, credit.id, { id: settlement, allowNegative: true }, to, credit, metadata);
+  }
+
+  /** An operator gives a credit in suspense to a customer account of the same currency. */
+  async assign(
+    platformId: string,
+    currency: string,
+    creditId: string,
+    accountId: string,
+    metadata: EventMetadata,
+  ): Promise<RailCredit> {
+    await this.requireCustomerAccount(platformId, accountId, currency);
+    const now = (await this.clocks.now(platformId)).toISOString();
+    const { state } = await this.runner.run(
+      streams.bankRail(platformId, currency),
+      bankRailDecider,
+      { type: 'AssignCredit', platformId, creditId, accountId, now },
+      { metadata, answersAfter: 'append' },
+    );
+    const exception = state.exceptions.get(creditId);
+    if (!exception) throw notFound('BANK_CREDIT', creditId);
+    const credit = { ...exception.credit, accountId };
+    const suspense = { id: suspenseAccountOf(platformId, currency), allowNegative: false };
+    await this.transfer(platformId, `${creditId}/assign`, suspense, accountId, credit, metadata);
+    return credit;
+  }
+
+  private async requireCustomerAccount(platformId: string, accountId: string, currency: string): Promise<void> {
+    const doc = await this.readModels.get<InternalAccountDoc>(Collections.internalAccounts, accountId);
+    if (!doc || doc.platformId !== platformId || !doc.customerId) throw notFound('INTERNAL_ACCOUNT', accountId);
+    const { state: customer } = await this.runner.load(streams.customer(doc.customerId), customerDecider);
+    const account = customer.accounts.get(accountId);
+    if (!account) throw notFound('INTERNAL_ACCOUNT', accountId);
+    if (account.currency !== currency)
+      throw new DomainError('invalid', 'CURRENCY_MISMATCH', `the account holds ${account.currency}, not ${currency}`, {
+        errors: [{ field: 'accountId', constraint: 'CURRENCY_MISMATCH', message: `not a ${currency} account` }],
+      });
+    if (account.status !== 'ACTIVE')
+      throw conflict('ACCOUNT_NOT_ACTIVE', `account ${accountId} is ${account.status} and cannot receive funds`);
+  }
+}

@@ -1,0 +1,53 @@
+import { derivedUuid } from '../transfers/payment-legs.js';
+import type { BankEntry, BankRailState, EntryProblem, RailCredit } from './bank-rail-types.js';
+
+/** The funding reference an internal account shows in its fundingPaymentInstructions (`FUND-` and 8 characters). */
+export const FUNDING_REFERENCE = /\bFUND-([0-9A-F]{8})\b/;
+
+/** Where money paid in with each funding reference goes: the account showing that reference, when there is one. */
+export type FundingAccounts = Readonly<Record<string, string>>;
+
+/** The funding references named by the credits of a notification (the rail resolves them before recording it). */
+export function fundingReferences(entries: BankEntry[]): string[] {
+  const found = entries
+    .filter((e) => e.creditDebit === 'CRDT' && !e.endToEndId)
+    .map((e) => FUNDING_REFERENCE.exec(e.remittanceInformation ?? '')?.[0])
+    .filter((r): r is string => r !== undefined);
+  return [...new Set(found)];
+}
+
+export const bankCreditId = (platformId: string, entryKey: string) =>
+  `BankCredit:${derivedUuid(`${platformId}/${entryKey}`)}`;
+
+/**
+ * A booked credit that names no payment (no end-to-end id): money a customer paid in. It funds the account whose
+ * funding reference its remittance carries, or waits in suspense. The same bank entry in another file is refused.
+ */
+export function creditOf(
+  entry: BankEntry,
+  state: BankRailState,
+  context: { platformId: string; fundingAccounts: FundingAccounts },
+): RailCredit | EntryProblem {
+  const entryKey = `credit/${entry.bankReference ?? entry.entryReference}`;
+  const earlier = state.appliedEntries.get(entryKey);
+  if (earlier)
+    return { entry: `entry ${entry.entryReference}`, reason: `this credit was already taken from ${earlier}` };
+  const reference = FUNDING_REFERENCE.exec(entry.remittanceInformation ?? '')?.[0];
+  const accountId = reference ? context.fundingAccounts[reference] : undefined;
+  return {
+    id: bankCreditId(context.platformId, entryKey),
+    entryKey,
+    entryReference: entry.entryReference,
+    amount: entry.amount,
+    currency: entry.currency,
+    bookingDate: entry.bookingDate,
+    ...(entry.remittanceInformation ? { remittanceInformation: entry.remittanceInformation } : {}),
+    ...(accountId ? { accountId } : {}),
+    movement: {
+      reference: entry.entryReference,
+      amount: entry.amount,
+      creditDebit: 'CRDT',
+      bookingDate: entry.bookingDate,
+    },
+  };
+}
