@@ -56,7 +56,7 @@ function statusEffects(
     }
     seen.add(line.endToEndId);
   }
-  return withoutDoubled({ effects, problems }, doubled, (e) => [e.endToEndId, `status of ${e.endToEndId}`]);
+  return withoutDoubled({ effects, problems }, doubled, (e) => [e.endToEndId, `status of ${e.endToEndId}`], 'report');
 }
 
 /**
@@ -67,12 +67,13 @@ function withoutDoubled(
   outcome: { effects: RailEffect[]; problems: EntryProblem[] },
   doubled: Set<string>,
   keyOf: (effect: RailEffect) => [key: string, entry: string],
+  what = 'file',
 ): { effects: RailEffect[]; problems: EntryProblem[] } {
   const effects: RailEffect[] = [];
   const problems = [...outcome.problems];
   for (const effect of outcome.effects) {
     const [key, entry] = keyOf(effect);
-    if (doubled.has(key)) problems.push({ entry, reason: `${effect.endToEndId} appears twice in this file` });
+    if (doubled.has(key)) problems.push({ entry, reason: `${effect.endToEndId} appears twice in this ${what}` });
     else effects.push(effect);
   }
   return { effects, problems };
