@@ -1,8 +1,7 @@
 import { expect } from '@jest/globals';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runBankOnce } from '#rails/bank-simulator-folders.js';
-import { writeFileAtomically } from '#rails/file-exchange.js';
 import { poll } from '../support/poll.js';
 import type { Client } from '../support/service.js';
 import { uniqueDigits, uniqueValue } from '../support/sequence.js';
@@ -173,9 +172,11 @@ export class RailDriver {
     return res.body;
   }
 
-  /** Drops a file into the rail's inbox whole (written aside, then renamed), as an SFTP client delivers it. */
-  drop(name: string, content: string | Buffer): Promise<void> {
-    return writeFileAtomically(this.folders.inbox, name, content);
+  /** Drops a file into the rail's inbox whole (written under a temporary name, then renamed), as SFTP clients do. */
+  async drop(name: string, content: string | Buffer): Promise<void> {
+    const temporary = join(this.folders.inbox, `.${name}.part`);
+    await writeFile(temporary, content);
+    await rename(temporary, join(this.folders.inbox, name));
   }
 
   /** Waits until the rail has taken every file of its inbox (each archived into processed/ or quarantine/). */
