@@ -106,18 +106,13 @@ describe('bank rail inbox: copies and corrupted files', () => {
     await copyFile(rail.folders.state, aside.state);
     for (const name of await filesIn(rail.folders.outbox))
       await copyFile(join(rail.folders.outbox, name), join(aside.outbox, name));
-    await rail.bank(aside);
-    const date = new Date().toISOString().slice(0, 10);
-    await writeStatementOnce({ inboxDir: aside.inbox, stateFile: aside.state, date });
+    // One instant for the run and the statement: the statement is of the day the payout is booked on.
+    const now = new Date();
+    await rail.bank(aside, now);
+    await writeStatementOnce({ inboxDir: aside.inbox, stateFile: aside.state, date: now.toISOString().slice(0, 10) });
     const files = await filesIn(aside.inbox);
-    const read = (kind: string) =>
-      readFile(
-        join(
-          aside.inbox,
-          files.find((n) => n.includes(kind))!,
-        ),
-        'utf8',
-      );
+    const named = (kind: string) => join(aside.inbox, files.find((n) => n.includes(kind)) ?? `no ${kind} file`);
+    const read = (kind: string) => readFile(named(kind), 'utf8');
     const answers = {
       pain002: await read('.pain.002.'),
       camt054: await read('.camt.054.'),

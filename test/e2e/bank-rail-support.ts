@@ -58,13 +58,8 @@ export class RailDriver {
   }
 
   /** One run of the bank on the rail's folders (or on others, for files the rail is not to see yet). */
-  bank(folders: RailFolders = this.folders) {
-    return runBankOnce({
-      outboxDir: folders.outbox,
-      inboxDir: folders.inbox,
-      stateFile: folders.state,
-      now: new Date(),
-    });
+  bank(folders: RailFolders = this.folders, now = new Date()) {
+    return runBankOnce({ outboxDir: folders.outbox, inboxDir: folders.inbox, stateFile: folders.state, now });
   }
 
   async customer(): Promise<RailCustomer> {

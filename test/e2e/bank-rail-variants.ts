@@ -88,8 +88,8 @@ function pain002(b: VariantBases): Mutation[] {
     ],
     ['no message id', (x) => x.replace(/<MsgId>[^<]*<\/MsgId>/, '')],
     [
-      '5,000 status lines of unknown payments',
-      (x) => repeated(x, 'TxInfAndSts', 5_000, (c, i) => c.replace(b.endToEndId, `UNKNOWN-${i}`)),
+      '1,000 status lines of unknown payments',
+      (x) => repeated(x, 'TxInfAndSts', 1_000, (c, i) => c.replace(b.endToEndId, `UNKNOWN-${i}`)),
     ],
   ];
 }
@@ -136,8 +136,8 @@ function camt054(b: VariantBases): Mutation[] {
     ['NbOfNtries 2 for one entry', summary(2, b.amount)],
     ['Sum twice the entry', summary(1, `${Number(whole) * 2}.${cents}`)],
     [
-      '2,000 entries of unknown payments',
-      (x) => repeated(x, 'Ntry', 2_000, (c, i) => c.replace(e2e, `<EndToEndId>UNKNOWN-${i}</EndToEndId>`)),
+      '500 entries of unknown payments',
+      (x) => repeated(x, 'Ntry', 500, (c, i) => c.replace(e2e, `<EndToEndId>UNKNOWN-${i}</EndToEndId>`)),
     ],
     [
       'larger than 20 MB',
