@@ -1,21 +1,10 @@
-import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { streams } from '#domain/ids.js';
-import { runBankOnce } from '#rails/bank-simulator-folders.js';
 import { readPain001 } from '#rails/iso20022/index.js';
 import { useTestService } from '../support/fixture.js';
 import { expectBalancedLedger } from '../support/ledger-check.js';
-import { poll } from '../support/poll.js';
-import type { Client } from '../support/service.js';
-import { uniqueDigits, uniqueValue } from '../support/sequence.js';
-
-const USD_RAIL = {
-  currency: 'USD',
-  type: 'ISO20022_FILES',
-  account: { name: 'Acme Payments Inc', accountNumber: '7000123456', routingNumber: '021000021' },
-  creditorSchemeId: 'ACME0001',
-};
+import { RailDriver, USD_RAIL } from './bank-rail-support.js';
 
 /**
  * A production platform's bank rail end to end: payouts and pulls go out as ISO 20022 files, stay PROCESSING, and
@@ -23,97 +12,24 @@ const USD_RAIL = {
  */
 describe('bank rail (ISO 20022 files) on a production platform', () => {
   const t = useTestService({ env: { RAILS_POLL_MS: '20' } });
-  let prod: { platformId: string; api: Client };
-  let folders: { outbox: string; inbox: string; state: string };
+  let prod: { platformId: string };
+  let rail: RailDriver;
 
-  const api = () => prod.api;
-  const bank = () =>
-    runBankOnce({ outboxDir: folders.outbox, inboxDir: folders.inbox, stateFile: folders.state, now: new Date() });
-  const customer = async () => {
-    const res = await api().post('/customers', {
-      customerType: 'INDIVIDUAL',
-      platformCustomerId: uniqueValue('rail'),
-      fullName: 'Ada Lovelace',
-      kycStatus: 'APPROVED',
-      currencies: ['USD', 'EUR'],
-    });
-    expect(res.status).toBe(201);
-    const accounts = await api().get(`/customers/internal-accounts?customerId=${encodeURIComponent(res.body.id)}`);
-    const usd = accounts.body.data.find((a: any) => a.balance.currency.code === 'USD');
-    const eur = accounts.body.data.find((a: any) => a.balance.currency.code === 'EUR');
-    return { id: res.body.id as string, usd: usd.id as string, eur: eur?.id as string };
-  };
-  const external = async (customerId: string, suffix: string, mandate = true) => {
-    const res = await api().post('/customers/external-accounts', {
-      customerId,
-      currency: 'USD',
-      accountInfo: {
-        accountType: 'USD_ACCOUNT',
-        accountNumber: uniqueDigits('rail-ext', 7) + suffix,
-        routingNumber: '021000021',
-        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
-      },
-      ...(mandate ? { directDebitMandate: { mandateId: uniqueValue('MANDATE'), signedOn: '2026-01-15' } } : {}),
-    });
-    expect(res.status).toBe(201);
-    return res.body.id as string;
-  };
-  const transaction = async (id: string) => (await api().get(`/transactions/${id}`)).body;
-  const settles = (id: string, status: string) =>
-    poll(
-      () => transaction(id),
-      (tx) => tx.status === status,
-      { what: `${id} ${status}`, timeoutMs: 10_000, intervalMs: 20 },
-    );
-  const balance = async (accountId: string) => (await api().get(`/internal-accounts/${accountId}`)).body.balance.amount;
-  /** Pulls `amount` into the customer's USD account and lets the bank book it. */
-  const funded = async (amount: number) => {
-    const c = await customer();
-    const source = await external(c.id, '101');
-    const pull = await api().post('/transfer-in', {
-      source: { accountId: source },
-      destination: { accountId: c.usd },
-      amount,
-    });
-    expect([pull.status, pull.body.status]).toEqual([201, 'PROCESSING']);
-    await outboxHolds(pull.body.reconciliationInstructions.reference);
-    await bank();
-    await settles(pull.body.id, 'COMPLETED');
-    return c;
-  };
-  /** Waits until the rail has written a file naming `endToEndId`. */
-  const outboxHolds = (endToEndId: string) =>
-    poll(
-      async () => {
-        const names = [
-          ...(await readdir(folders.outbox).catch(() => [])),
-          ...(await readdir(join(folders.outbox, 'taken')).catch(() => [])).map((n) => `taken/${n}`),
-        ].filter((n) => n.endsWith('.xml'));
-        const texts = await Promise.all(names.map((n) => readFile(join(folders.outbox, n), 'utf8')));
-        return texts.filter((x) => x.includes(`<EndToEndId>${endToEndId}</EndToEndId>`));
-      },
-      (found) => found.length > 0,
-      { what: `a file with ${endToEndId}`, timeoutMs: 10_000, intervalMs: 20 },
-    );
-  const payout = async (sourceAccountId: string, destinationAccountId: string, amount: number) => {
-    const res = await api().post('/quotes', {
-      source: { sourceType: 'ACCOUNT', accountId: sourceAccountId },
-      destination: { destinationType: 'ACCOUNT', accountId: destinationAccountId },
-      lockedCurrencySide: 'SENDING',
-      lockedCurrencyAmount: amount,
-      immediatelyExecute: true,
-    });
-    expect([res.status, res.body.status]).toEqual([201, 'PROCESSING']);
-    return res.body;
-  };
+  const api = () => rail.api;
+  const bank = () => rail.bank();
+  const customer = () => rail.customer();
+  const external = (customerId: string, suffix: string, mandate = true) => rail.external(customerId, suffix, mandate);
+  const transaction = (id: string) => rail.transaction(id);
+  const settles = (id: string, status: string) => rail.settles(id, status);
+  const balance = (accountId: string) => rail.balance(accountId);
+  const funded = (amount: number) => rail.funded(amount);
+  const outboxHolds = (endToEndId: string) => rail.outboxHolds(endToEndId);
+  const payout = (source: string, destination: string, amount: number) => rail.payout(source, destination, amount);
 
   beforeAll(async () => {
-    prod = await t.otherPlatform({ sandbox: false });
-    const patched = await prod.api.patch('/config', { rails: [USD_RAIL] });
-    expect(patched.status).toBe(200);
-    const [rail] = patched.body.rails;
-    expect(rail).toMatchObject({ ...USD_RAIL, outboxFolder: expect.any(String), inboxFolder: expect.any(String) });
-    folders = { outbox: rail.outboxFolder, inbox: rail.inboxFolder, state: join(t.dataDir, 'bank-state.json') };
+    const platform = await t.otherPlatform({ sandbox: false });
+    prod = platform;
+    rail = await RailDriver.configure(platform.api, join(t.dataDir, 'bank-state.json'));
   });
 
   it('refuses payments in a currency without a rail, and rails on sandbox platforms, moving nothing', async () => {
@@ -222,7 +138,7 @@ describe('bank rail (ISO 20022 files) on a production platform', () => {
 
   it('keeps the production ledger balanced', async () => {
     await expectBalancedLedger(t.service.infra.eventStore, prod.platformId);
-    const rail = await t.service.infra.eventStore.readStream(streams.bankRail(prod.platformId, 'USD'));
-    expect(rail.filter((e) => e.type === 'BankFileQuarantined')).toEqual([]);
+    const events = await t.service.infra.eventStore.readStream(streams.bankRail(prod.platformId, 'USD'));
+    expect(events.filter((e) => e.type === 'BankFileQuarantined')).toEqual([]);
   });
 });

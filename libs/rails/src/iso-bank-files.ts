@@ -7,6 +7,8 @@ import type { BankRailConfig } from '#domain/payments/rails/bank-rails.js';
 import { listInbox, moveTo, writeFileAtomically } from './file-exchange.js';
 import {
   Iso20022Error,
+  decimalText,
+  decimalsOf,
   messageTypeOf,
   readNotification,
   readStatement,
@@ -129,6 +131,7 @@ export class IsoBankFiles implements BankFiles {
           throw new BankFileUnreadable(
             `the file reports a ${message.account.currency} account; this rail is ${currency}`,
           );
+        checkSummary(content, message.entries, currency);
         const base = {
           messageId: message.messageId,
           account: {
@@ -205,6 +208,35 @@ export class IsoBankFiles implements BankFiles {
     }
     return folders.sort();
   }
+}
+
+/** Exact minor units of a decimal text at `decimals` places; undefined when it is not one. */
+function minorOf(text: string, decimals: number): bigint | undefined {
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!m || (m[2] ?? '').replace(/0+$/, '').length > decimals) return undefined;
+  return BigInt(m[1] + (m[2] ?? '').padEnd(decimals, '0').slice(0, decimals));
+}
+
+/**
+ * The totals a notification or statement states of its entries (TxsSummry/TtlNtries), which the readers leave aside:
+ * a file whose stated count or sum disagrees with the entries it holds is corrupt, and refused whole.
+ */
+function checkSummary(content: string, entries: Entry[], currency: string): void {
+  const summary = /<(?:[\w.-]+:)?TtlNtries\b[^>]*>([\s\S]*?)<\/(?:[\w.-]+:)?TtlNtries>/.exec(content)?.[1];
+  if (summary === undefined) return;
+  const field = (name: string) => new RegExp(`<(?:[\\w.-]+:)?${name}>\\s*([^<]*?)\\s*<`).exec(summary)?.[1];
+  const count = field('NbOfNtries');
+  if (count !== undefined && (!/^\d{1,15}$/.test(count) || Number(count) !== entries.length))
+    throw new BankFileUnreadable(
+      `TxsSummry/TtlNtries/NbOfNtries is ${count} but the file holds ${entries.length} entries`,
+    );
+  const sum = field('Sum');
+  const decimals = decimalsOf(currency);
+  const total = entries.reduce((n, e) => n + e.amount.minor, 0n);
+  if (sum !== undefined && minorOf(sum, decimals) !== total)
+    throw new BankFileUnreadable(
+      `TxsSummry/TtlNtries/Sum is ${sum} but the entries add up to ${decimalText(total, decimals)}`,
+    );
 }
 
 function signed(balance: { amount: { minor: bigint }; creditDebit: 'CRDT' | 'DBIT' }): string {

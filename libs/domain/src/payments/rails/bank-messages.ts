@@ -37,6 +37,7 @@ function statusEffects(
   const effects: RailEffect[] = [];
   const problems: EntryProblem[] = [];
   const seen = new Set<string>();
+  const doubled = new Set<string>();
   for (const line of groupLines(message, state)) {
     const entry = `status of ${line.endToEndId}`;
     const instruction = state.instructions.get(line.endToEndId);
@@ -46,8 +47,10 @@ function statusEffects(
       problem(
         `${line.endToEndId} was sent in ${instruction.messageId ?? 'no file yet'}, not ${message.originalMessageId}`,
       );
-    else if (seen.has(line.endToEndId)) problem(`${line.endToEndId} appears twice in this report`);
-    else if (line.status !== 'RJCT' && !ACCEPTED.has(line.status)) problem(`unknown status ${line.status}`);
+    else if (seen.has(line.endToEndId)) {
+      problem(`${line.endToEndId} appears twice in this report`);
+      doubled.add(line.endToEndId);
+    } else if (line.status !== 'RJCT' && !ACCEPTED.has(line.status)) problem(`unknown status ${line.status}`);
     else {
       const action = line.status === 'RJCT' ? 'REJECT' : 'ACCEPT';
       const entryKey = `status/${line.endToEndId}/${line.status}`;
@@ -56,6 +59,26 @@ function statusEffects(
       else effects.push(effectOf(instruction, action, entryKey, line.reasonCode));
     }
     seen.add(line.endToEndId);
+  }
+  return withoutDoubled({ effects, problems }, doubled, (e) => [e.endToEndId, `status of ${e.endToEndId}`], 'report');
+}
+
+/**
+ * A payment a file names twice is taken from none of its lines: the file contradicts itself, and which line is the
+ * bank's is not for the rail to guess. `keyOf` gives an effect's key in `doubled` and the name of its line.
+ */
+function withoutDoubled(
+  outcome: { effects: RailEffect[]; problems: EntryProblem[] },
+  doubled: Set<string>,
+  keyOf: (effect: RailEffect) => [key: string, entry: string],
+  what = 'file',
+): { effects: RailEffect[]; problems: EntryProblem[] } {
+  const effects: RailEffect[] = [];
+  const problems = [...outcome.problems];
+  for (const effect of outcome.effects) {
+    const [key, entry] = keyOf(effect);
+    if (doubled.has(key)) problems.push({ entry, reason: `${effect.endToEndId} appears twice in this ${what}` });
+    else effects.push(effect);
   }
   return { effects, problems };
 }
@@ -97,7 +120,9 @@ function entryEffects(
   const effects: RailEffect[] = [];
   const credits: RailCredit[] = [];
   const problems: EntryProblem[] = [];
-  const keys = new Set<string>();
+  /** The entry that first named each booking or return. */
+  const keys = new Map<string, string>();
+  const doubled = new Set<string>();
   for (const entry of entries) {
     if (entry.status !== 'BOOK') continue;
     const name = `entry ${entry.entryReference}`;
@@ -106,8 +131,10 @@ function entryEffects(
       const credit = creditOf(entry, state, context);
       if ('reason' in credit) problems.push(credit);
       else if (keys.has(credit.entryKey)) problem(`entry ${entry.entryReference} appears twice in this file`);
-      else credits.push(credit);
-      keys.add('reason' in credit ? name : credit.entryKey);
+      else {
+        credits.push(credit);
+        keys.set(credit.entryKey, name);
+      }
       continue;
     }
     const instruction = entry.endToEndId ? state.instructions.get(entry.endToEndId) : undefined;
@@ -125,8 +152,10 @@ function entryEffects(
     if (action !== 'BOOK' && action !== 'RETURN') problem(action);
     else if (earlier)
       problem(`${instruction.endToEndId} was already ${action === 'BOOK' ? 'booked' : 'returned'} by ${earlier}`);
-    else if (keys.has(entryKey)) problem(`${instruction.endToEndId} appears twice in this file`);
-    else {
+    else if (keys.has(entryKey)) {
+      problem(`${instruction.endToEndId} appears twice in this file`);
+      doubled.add(entryKey);
+    } else {
       const movement = {
         reference: instruction.endToEndId,
         amount: entry.amount,
@@ -135,9 +164,10 @@ function entryEffects(
       };
       effects.push({ ...effectOf(instruction, action, entryKey, entry.returnReasonCode), movement });
     }
-    keys.add(entryKey);
+    if (!keys.has(entryKey)) keys.set(entryKey, name);
   }
-  return { effects, credits, problems };
+  const taken = withoutDoubled({ effects, problems }, doubled, (e) => [e.entryKey, keys.get(e.entryKey) ?? e.entryKey]);
+  return { ...taken, credits };
 }
 
 function sameAccount(a: { iban?: string; accountNumber?: string }, b: { iban?: string; accountNumber?: string }) {
