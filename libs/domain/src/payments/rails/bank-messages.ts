@@ -116,7 +116,7 @@ function entryEffects(
   entries: BankEntry[],
   state: BankRailState,
   context: CreditContext,
-): { effects: RailEffect[]; credits: RailCredit[]; problems: EntryProblem[] } {
+): { effects: RailEffect[]; credits?: RailCredit[]; problems: EntryProblem[] } {
   const effects: RailEffect[] = [];
   const credits: RailCredit[] = [];
   const problems: EntryProblem[] = [];
@@ -167,7 +167,7 @@ function entryEffects(
     if (!keys.has(entryKey)) keys.set(entryKey, name);
   }
   const taken = withoutDoubled({ effects, problems }, doubled, (e) => [e.entryKey, keys.get(e.entryKey) ?? e.entryKey]);
-  return { ...taken, credits };
+  return { ...taken, ...(credits.length > 0 ? { credits } : {}) };
 }
 
 function sameAccount(a: { iban?: string; accountNumber?: string }, b: { iban?: string; accountNumber?: string }) {
