@@ -50,8 +50,8 @@ describe('operations console: bank rails', () => {
       remittanceInformation: remittance,
       debtor: PAYER,
     });
-  const reconciled = (date: string) =>
-    poll(
+  const reconciled = (date: string): Promise<any> =>
+    poll<any>(
       async () => (await prod.api.get('/bank-rails/USD/reconciliations')).body.data.find((r: any) => r.date === date),
       Boolean,
       { what: `the reconciliation of ${date}`, timeoutMs: 10_000, intervalMs: 20 },
