@@ -4,6 +4,7 @@ import { drawFailureRate, drawVolume, drawWebhookLatency, drawWebhookOutcomes } 
 import { cells, code, esc, money, status, table, when } from './format.js';
 import { renderResults, showCardHistory, showCustomer, showTransaction } from './views.js';
 import { loadHealth, loadSetAside, loadWebhookConfig, renderCards, renderTransactions, search } from './ops.js';
+import { loadRails } from './rails.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -164,6 +165,7 @@ async function start() {
     panel('charts-error', loadVolume),
     panel('health-body', loadHealth),
     panel('set-aside-body', loadSetAside),
+    panel('bank-rails-body', () => loadRails(toast)),
     panel('endpoint-body', () => loadWebhookConfig(() => panel('webhooks-body', loadWebhooks))),
   ]);
 }

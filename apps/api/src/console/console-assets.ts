@@ -22,6 +22,7 @@ export const CONSOLE_ASSETS: Record<string, Asset> = {
   'charts.js': { path: 'apps/dashboard/public/charts.js', type: JS },
   'main.js': { path: 'apps/dashboard/public/main.js', type: JS },
   'ops.js': { path: 'apps/dashboard/public/ops.js', type: JS },
+  'rails.js': { path: 'apps/dashboard/public/rails.js', type: JS },
   'chart.umd.js': { path: 'node_modules/chart.js/dist/chart.umd.js', type: JS },
 };
 
