@@ -13,6 +13,7 @@ import { customerCommands } from './cli/customers.js';
 import { operationsCommands } from './cli/operations.js';
 import { printResult, reportError } from './cli/output.js';
 import { platformCommands } from './cli/platforms.js';
+import { bankCommands, railCommands } from './cli/rails.js';
 import { sandboxCommands } from './cli/sandbox.js';
 import { transactionCommands } from './cli/transactions.js';
 import { webhookCommands } from './cli/webhooks.js';
@@ -25,6 +26,8 @@ const COMMANDS: CliCommand[] = [
   ...transactionCommands,
   ...webhookCommands,
   ...sandboxCommands,
+  ...railCommands,
+  ...bankCommands,
 ];
 
 const USAGE = `usage: npm run cli -- <command> [options] [--json]

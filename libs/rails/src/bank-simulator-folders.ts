@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BankSimulator } from './bank-simulator.js';
 import { listInbox, moveTo, replaceFileAtomically, writeFileAtomically } from './file-exchange.js';
+import type { Amount, BankAccount } from './iso20022/messages.js';
 
 /** The subfolder of the outbox that holds the files the bank has taken. */
 export const TAKEN = 'taken';
@@ -59,4 +60,31 @@ export async function writeStatementOnce(input: {
   for (const s of statements) await writeFileAtomically(input.inboxDir, s.name, s.xml);
   await saveBank(input.stateFile, bank);
   return { written: statements.map((s) => s.name) };
+}
+
+/**
+ * A customer paying into the service's account `account`: the bank books the credit at once and writes its camt.054
+ * (with anything else it had due) into the inbox, then saves its state. Answers are written before the state is
+ * saved, as in `runBankOnce`.
+ */
+export async function payInOnce(input: {
+  inboxDir: string;
+  stateFile: string;
+  account: BankAccount;
+  amount: Amount;
+  remittanceInformation?: string;
+  debtor: BankAccount;
+  now: Date;
+}): Promise<{ written: string[] }> {
+  const bank = await loadBank(input.stateFile);
+  bank.incomingCredit({
+    account: input.account,
+    amount: input.amount,
+    remittanceInformation: input.remittanceInformation,
+    debtor: input.debtor,
+  });
+  const answers = bank.process({ files: [], now: input.now });
+  for (const answer of answers) await writeFileAtomically(input.inboxDir, answer.name, answer.xml);
+  await saveBank(input.stateFile, bank);
+  return { written: answers.map((a) => a.name) };
 }

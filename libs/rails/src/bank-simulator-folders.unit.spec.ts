@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runBankOnce, writeStatementOnce } from './bank-simulator-folders.js';
+import { payInOnce, runBankOnce, writeStatementOnce } from './bank-simulator-folders.js';
 import { listInbox } from './file-exchange.js';
 import { readNotification, readStatement, readStatusReport, writePain001 } from './iso20022/index.js';
 import { pain001 } from './iso20022/samples.fixtures.js';
@@ -59,5 +59,33 @@ describe('bank simulator on folders', () => {
   it('a run with nothing waiting writes nothing', async () => {
     expect(await runBankOnce({ outboxDir, inboxDir, stateFile, now: new Date() })).toEqual({ taken: [], written: [] });
     expect(await readdir(inboxDir)).toEqual([]);
+  });
+
+  it('books a pay-in at once and notifies it, remembering it for the statement', async () => {
+    const account = { name: 'Acme Payments', accountNumber: '7000123456', routingNumber: '021000021' };
+    const debtor = { name: 'Charles Babbage', accountNumber: '4400012345', routingNumber: '021000021' };
+    const now = new Date('2026-11-28T10:00:00Z');
+    const amount = { minor: 2_500n, currency: 'USD' };
+    const paid = await payInOnce({
+      inboxDir,
+      stateFile,
+      account,
+      amount,
+      remittanceInformation: 'FUND-1',
+      debtor,
+      now,
+    });
+    expect(paid.written).toHaveLength(1);
+    const notification = readNotification(await readFile(join(inboxDir, paid.written[0]), 'utf8'));
+    expect(notification.entries).toEqual([
+      expect.objectContaining({
+        amount,
+        creditDebit: 'CRDT',
+        details: [expect.objectContaining({ remittanceInformation: 'FUND-1' })],
+      }),
+    ]);
+    const { written } = await writeStatementOnce({ inboxDir, stateFile, date: '2026-11-28' });
+    const statement = readStatement(await readFile(join(inboxDir, written[0]), 'utf8'));
+    expect(statement.closingBalance).toEqual({ amount, creditDebit: 'CRDT' });
   });
 });
