@@ -1,11 +1,12 @@
 /**
- * What pain.001 and pain.008 share: the group header with its totals, each payment information block's totals
- * and the identification, amount and remittance of each transaction.
+ * What pain.001 and pain.008 share: the group header with its totals, the payment information blocks with theirs,
+ * and each transaction's identification, amount and remittance. A message describes the rest in an
+ * InitiationLayout: which elements a block and a transaction hold besides these, and how they are read.
  */
 import { checkTotals, controlSum, readAmount } from './amount.js';
 import { Amount, MessageType } from './messages.js';
-import { id35, partyXml, readDateTime, readRemittance } from './parties.js';
-import { At, Iso20022Error, XmlNode, all, buildDocument, one, optText, parseDocument, text } from './xml.js';
+import { id35, partyXml, readDateTime, readRemittance, remittanceXml } from './parties.js';
+import { At, Iso20022Error, XmlFields, all, buildDocument, compact, one, optText, parseDocument, text } from './xml.js';
 
 /** The fields every transaction carries; PmtId/InstrId is written as the end-to-end id when absent. */
 export interface Transaction {
@@ -22,40 +23,56 @@ export interface Initiation<P> {
   payments: P[];
 }
 
-/** How one initiation message lays out its payment information blocks. */
-export interface InitiationLayout<P> {
+/** How one initiation message lays out its payment information blocks (P) and their transactions (T). */
+export interface InitiationLayout<P, T extends Transaction> {
   type: MessageType;
   /** The message element under Document (CstmrCdtTrfInitn, CstmrDrctDbtInitn). */
   root: string;
-  /** The transaction element of a block (CdtTrfTxInf, DrctDbtTxInf). */
+  /** PmtMtd: TRF for credit transfers, DD for direct debits. */
+  method: 'TRF' | 'DD';
+  /** The transaction element of a block (CdtTrfTxInf, DrctDbtTxInf), after the block's other elements. */
   element: string;
   /** What a transaction is called in errors (transfer, collection). */
   noun: string;
-  transactionsOf(payment: P): Transaction[];
+  transactionsOf(payment: P): T[];
+  /** A block's elements between its totals and its transactions. */
+  paymentXml(payment: P, where: string): XmlFields;
+  /** A transaction's elements between PmtId and RmtInf. */
+  transactionXml(transaction: T, where: string): XmlFields;
+  /** The amount element of a transaction. */
+  amountOf(tx: At): At;
+  /** What a transaction holds besides its ids, amount and remittance, read after them. */
+  readTransaction(tx: At): Omit<T, keyof Transaction>;
+  /** A block, read after its transactions. */
+  readPayment(pmt: At, transactions: T[]): P;
 }
 
 const amountsOf = (transactions: Transaction[]) => transactions.map((t) => t.amount);
 
-/** PmtId with InstrId (the end-to-end id when absent) and EndToEndId, each Max35Text. */
-export function paymentIdXml(t: Transaction, where: string): XmlNode {
-  return { InstrId: id35(t.instructionId ?? t.endToEndId, where), EndToEndId: id35(t.endToEndId, where) };
+function transactionXml<T extends Transaction>(layout: InitiationLayout<unknown, T>, t: T, where: string) {
+  return compact({
+    PmtId: { InstrId: id35(t.instructionId ?? t.endToEndId, where), EndToEndId: id35(t.endToEndId, where) },
+    ...layout.transactionXml(t, where),
+    RmtInf: remittanceXml(t.remittanceInformation, where),
+  });
 }
 
-/** The start of a PmtInf block: its id, payment method and totals. */
-export function paymentInfoXml(id: string, where: string, method: 'TRF' | 'DD', transactions: Transaction[]) {
-  return {
+function paymentXml<P, T extends Transaction>(layout: InitiationLayout<P, T>, p: P, id: string, where: string) {
+  const transactions = layout.transactionsOf(p);
+  return compact({
     PmtInfId: id35(id, `${where}/PmtInfId`),
-    PmtMtd: method,
+    PmtMtd: layout.method,
     NbOfTxs: String(transactions.length),
     CtrlSum: controlSum(amountsOf(transactions)),
-  };
+    ...layout.paymentXml(p, where),
+    [layout.element]: transactions.map((t, j) => transactionXml(layout, t, `${where}/${layout.element}[${j + 1}]`)),
+  });
 }
 
-/** The document, with the group header's NbOfTxs and CtrlSum over every block; `paymentXml` writes a block. */
-export function writeInitiation<P>(
-  layout: InitiationLayout<P>,
+/** The document, with NbOfTxs and CtrlSum in the group header and in each PmtInf. */
+export function writeInitiation<P extends { paymentInformationId: string }, T extends Transaction>(
+  layout: InitiationLayout<P, T>,
   m: Initiation<P>,
-  paymentXml: (payment: P, where: string) => XmlNode,
 ): string {
   if (m.payments.length === 0 || m.payments.some((p) => layout.transactionsOf(p).length === 0)) {
     const name = layout.type.slice(0, 'pain.00x'.length);
@@ -70,43 +87,35 @@ export function writeInitiation<P>(
       CtrlSum: controlSum(every),
       InitgPty: partyXml(m.initiatingPartyName),
     },
-    PmtInf: m.payments.map((p, i) => paymentXml(p, `PmtInf[${i + 1}]`)),
+    PmtInf: m.payments.map((p, i) => paymentXml(layout, p, p.paymentInformationId, `PmtInf[${i + 1}]`)),
   };
   return buildDocument(layout.type, layout.root, body);
 }
 
-/** Reads the transactions of a block, refusing none and totals (NbOfTxs, CtrlSum) that disagree with them. */
-export function readTransactions<T extends Transaction>(
-  layout: InitiationLayout<unknown>,
-  pmt: At,
-  read: (tx: At) => T,
-): T[] {
-  const transactions = all(pmt, layout.element).map(read);
-  if (transactions.length === 0) throw new Iso20022Error(`missing ${pmt.path}/${layout.element}`);
-  checkTotals(pmt.path, { count: optText(pmt, 'NbOfTxs'), sum: optText(pmt, 'CtrlSum') }, amountsOf(transactions));
-  return transactions;
-}
-
-/** Reads a transaction's ids, amount (the element `amt`) and remittance, with what `rest` reads after them. */
-export function readTransaction<T extends Transaction>(tx: At, amt: At, rest: () => Omit<T, keyof Transaction>): T {
+function readTransaction<T extends Transaction>(layout: InitiationLayout<unknown, T>, tx: At): T {
+  const amt = layout.amountOf(tx);
   const endToEndId = text(tx, 'PmtId/EndToEndId');
   const instructionId = optText(tx, 'PmtId/InstrId');
   const remittance = readRemittance(tx);
-  const transaction = { endToEndId, amount: readAmount(amt), ...rest() } as T;
+  const transaction = { endToEndId, amount: readAmount(amt), ...layout.readTransaction(tx) } as T;
   if (instructionId !== undefined && instructionId !== endToEndId) transaction.instructionId = instructionId;
   if (remittance !== undefined) transaction.remittanceInformation = remittance;
   return transaction;
 }
 
-/** Reads an initiation the service must distrust: its header, the blocks `readPayment` reads, and the totals. */
-export function readInitiation<P>(
-  xml: string,
-  layout: InitiationLayout<P>,
-  readPayment: (pmt: At) => P,
-): Initiation<P> {
+/** A block: its transactions first, refusing none and totals (NbOfTxs, CtrlSum) that disagree with them. */
+function readPayment<P, T extends Transaction>(layout: InitiationLayout<P, T>, pmt: At): P {
+  const transactions = all(pmt, layout.element).map((tx) => readTransaction(layout, tx));
+  if (transactions.length === 0) throw new Iso20022Error(`missing ${pmt.path}/${layout.element}`);
+  checkTotals(pmt.path, { count: optText(pmt, 'NbOfTxs'), sum: optText(pmt, 'CtrlSum') }, amountsOf(transactions));
+  return layout.readPayment(pmt, transactions);
+}
+
+/** Reads an initiation the service must distrust; throws Iso20022Error with the reason. */
+export function readInitiation<P, T extends Transaction>(xml: string, layout: InitiationLayout<P, T>): Initiation<P> {
   const root = parseDocument(xml, layout.type, layout.root);
   const hdr = one(root, 'GrpHdr');
-  const payments = all(root, 'PmtInf').map(readPayment);
+  const payments = all(root, 'PmtInf').map((pmt) => readPayment(layout, pmt));
   if (payments.length === 0) throw new Iso20022Error(`missing ${root.path}/PmtInf`);
   checkTotals(
     hdr.path,

@@ -1,78 +1,14 @@
 import { amountXml } from './amount.js';
-import {
-  InitiationLayout,
-  paymentIdXml,
-  paymentInfoXml,
-  readInitiation,
-  readTransaction,
-  readTransactions,
-  writeInitiation,
-} from './initiation.js';
+import { InitiationLayout, readInitiation, writeInitiation } from './initiation.js';
 import { DirectDebit, Pain008 } from './messages.js';
-import {
-  accountXml,
-  agentXml,
-  id35,
-  partyXml,
-  readAgent,
-  readBankAccount,
-  readDate,
-  remittanceXml,
-} from './parties.js';
-import { At, XmlNode, compact, one, optText, optional, text } from './xml.js';
+import { accountXml, agentXml, id35, partyXml, readAgent, readBankAccount, readDate } from './parties.js';
+import { At, XmlNode, one, optText, optional, text } from './xml.js';
 
 type Payment = Pain008['payments'][number];
-
-const LAYOUT: InitiationLayout<Payment> = {
-  type: 'pain.008.001.08',
-  root: 'CstmrDrctDbtInitn',
-  element: 'DrctDbtTxInf',
-  noun: 'collection',
-  transactionsOf: (p) => p.collections,
-};
 
 /** CdtrSchmeId as SEPA writes it: Id/PrvtId/Othr/Id with SchmeNm/Prtry SEPA. */
 function schemeIdXml(id: string): XmlNode {
   return { Id: { PrvtId: { Othr: { Id: id, SchmeNm: { Prtry: 'SEPA' } } } } };
-}
-
-function collectionXml(c: DirectDebit, where: string): XmlNode {
-  return compact({
-    PmtId: paymentIdXml(c, where),
-    InstdAmt: amountXml(c.amount, where),
-    DrctDbtTx: { MndtRltdInf: { MndtId: id35(c.mandate.id, where), DtOfSgntr: c.mandate.signedOn } },
-    DbtrAgt: agentXml(c.debtor),
-    Dbtr: partyXml(c.debtor.name),
-    DbtrAcct: accountXml(c.debtor, where),
-    RmtInf: remittanceXml(c.remittanceInformation, where),
-  });
-}
-
-function paymentXml(p: Payment, where: string): XmlNode {
-  return compact({
-    ...paymentInfoXml(p.paymentInformationId, where, 'DD', p.collections),
-    ReqdColltnDt: p.requestedCollectionDate,
-    Cdtr: partyXml(p.creditor.name),
-    CdtrAcct: accountXml(p.creditor, `${where}/CdtrAcct`),
-    CdtrAgt: agentXml(p.creditor),
-    CdtrSchmeId: p.creditorSchemeId ? schemeIdXml(p.creditorSchemeId) : undefined,
-    DrctDbtTxInf: p.collections.map((c, j) => collectionXml(c, `${where}/DrctDbtTxInf[${j + 1}]`)),
-  });
-}
-
-/** pain.008.001.08 with NbOfTxs and CtrlSum in the group header and each PmtInf, PmtMtd DD. */
-export function writePain008(m: Pain008): string {
-  return writeInitiation(LAYOUT, m, paymentXml);
-}
-
-function readCollection(tx: At): DirectDebit {
-  return readTransaction<DirectDebit>(tx, one(tx, 'InstdAmt'), () => {
-    const mandate = one(one(tx, 'DrctDbtTx'), 'MndtRltdInf');
-    return {
-      debtor: readBankAccount(tx, 'Dbtr', 'DbtrAcct', 'DbtrAgt'),
-      mandate: { id: text(mandate, 'MndtId'), signedOn: readDate(mandate, 'DtOfSgntr') },
-    };
-  });
 }
 
 function readSchemeId(pmt: At): string | undefined {
@@ -81,8 +17,7 @@ function readSchemeId(pmt: At): string | undefined {
   return optText(scheme, 'Id/PrvtId/Othr/Id') ?? optText(scheme, 'Id/OrgId/Othr/Id');
 }
 
-function readPayment(pmt: At): Payment {
-  const collections = readTransactions(LAYOUT, pmt, readCollection);
+function readPayment(pmt: At, collections: DirectDebit[]): Payment {
   const creditor = { ...readBankAccount(pmt, 'Cdtr', 'CdtrAcct'), ...readAgent(optional(pmt, 'CdtrAgt')) };
   const payment: Payment = {
     paymentInformationId: text(pmt, 'PmtInfId'),
@@ -95,7 +30,45 @@ function readPayment(pmt: At): Payment {
   return payment;
 }
 
+/** Direct debits: PmtMtd DD, the creditor (and its scheme id) per block, the debtor and mandate per collection. */
+const LAYOUT: InitiationLayout<Payment, DirectDebit> = {
+  type: 'pain.008.001.08',
+  root: 'CstmrDrctDbtInitn',
+  method: 'DD',
+  element: 'DrctDbtTxInf',
+  noun: 'collection',
+  transactionsOf: (p) => p.collections,
+  paymentXml: (p, where) => ({
+    ReqdColltnDt: p.requestedCollectionDate,
+    Cdtr: partyXml(p.creditor.name),
+    CdtrAcct: accountXml(p.creditor, `${where}/CdtrAcct`),
+    CdtrAgt: agentXml(p.creditor),
+    CdtrSchmeId: p.creditorSchemeId ? schemeIdXml(p.creditorSchemeId) : undefined,
+  }),
+  transactionXml: (c, where) => ({
+    InstdAmt: amountXml(c.amount, where),
+    DrctDbtTx: { MndtRltdInf: { MndtId: id35(c.mandate.id, where), DtOfSgntr: c.mandate.signedOn } },
+    DbtrAgt: agentXml(c.debtor),
+    Dbtr: partyXml(c.debtor.name),
+    DbtrAcct: accountXml(c.debtor, where),
+  }),
+  amountOf: (tx) => one(tx, 'InstdAmt'),
+  readTransaction: (tx) => {
+    const mandate = one(one(tx, 'DrctDbtTx'), 'MndtRltdInf');
+    return {
+      debtor: readBankAccount(tx, 'Dbtr', 'DbtrAcct', 'DbtrAgt'),
+      mandate: { id: text(mandate, 'MndtId'), signedOn: readDate(mandate, 'DtOfSgntr') },
+    };
+  },
+  readPayment,
+};
+
+/** pain.008.001.08 with NbOfTxs and CtrlSum in the group header and each PmtInf, PmtMtd DD. */
+export function writePain008(m: Pain008): string {
+  return writeInitiation(LAYOUT, m);
+}
+
 /** Reads a pain.008.001.08 the service must distrust; throws Iso20022Error with the reason. */
 export function readPain008(xml: string): Pain008 {
-  return readInitiation(xml, LAYOUT, readPayment);
+  return readInitiation(xml, LAYOUT);
 }
