@@ -4,7 +4,7 @@
  * InitiationLayout: which elements a block and a transaction hold besides these, and how they are read.
  */
 import { checkTotals, controlSum, readAmount } from './amount.js';
-import { Amount, MessageType } from './messages.js';
+import { Amount, OriginalMessageType } from './messages.js';
 import { id35, partyXml, readDateTime, readRemittance, remittanceXml } from './parties.js';
 import { At, Iso20022Error, XmlFields, all, buildDocument, compact, one, optText, parseDocument, text } from './xml.js';
 
@@ -23,17 +23,15 @@ export interface Initiation<P> {
   payments: P[];
 }
 
+/** The message element under Document, PmtMtd, the transaction element and what errors call a transaction. */
+const NAMES = {
+  'pain.001.001.09': { root: 'CstmrCdtTrfInitn', method: 'TRF', element: 'CdtTrfTxInf', noun: 'transfer' },
+  'pain.008.001.08': { root: 'CstmrDrctDbtInitn', method: 'DD', element: 'DrctDbtTxInf', noun: 'collection' },
+} as const;
+
 /** How one initiation message lays out its payment information blocks (P) and their transactions (T). */
 export interface InitiationLayout<P, T extends Transaction> {
-  type: MessageType;
-  /** The message element under Document (CstmrCdtTrfInitn, CstmrDrctDbtInitn). */
-  root: string;
-  /** PmtMtd: TRF for credit transfers, DD for direct debits. */
-  method: 'TRF' | 'DD';
-  /** The transaction element of a block (CdtTrfTxInf, DrctDbtTxInf), after the block's other elements. */
-  element: string;
-  /** What a transaction is called in errors (transfer, collection). */
-  noun: string;
+  type: OriginalMessageType;
   transactionsOf(payment: P): T[];
   /** A block's elements between its totals and its transactions. */
   paymentXml(payment: P, where: string): XmlFields;
@@ -59,13 +57,14 @@ function transactionXml<T extends Transaction>(layout: InitiationLayout<unknown,
 
 function paymentXml<P, T extends Transaction>(layout: InitiationLayout<P, T>, p: P, id: string, where: string) {
   const transactions = layout.transactionsOf(p);
+  const { method, element } = NAMES[layout.type];
   return compact({
     PmtInfId: id35(id, `${where}/PmtInfId`),
-    PmtMtd: layout.method,
+    PmtMtd: method,
     NbOfTxs: String(transactions.length),
     CtrlSum: controlSum(amountsOf(transactions)),
     ...layout.paymentXml(p, where),
-    [layout.element]: transactions.map((t, j) => transactionXml(layout, t, `${where}/${layout.element}[${j + 1}]`)),
+    [element]: transactions.map((t, j) => transactionXml(layout, t, `${where}/${element}[${j + 1}]`)),
   });
 }
 
@@ -76,7 +75,8 @@ export function writeInitiation<P extends { paymentInformationId: string }, T ex
 ): string {
   if (m.payments.length === 0 || m.payments.some((p) => layout.transactionsOf(p).length === 0)) {
     const name = layout.type.slice(0, 'pain.00x'.length);
-    throw new Iso20022Error(`a ${name} needs at least one payment information block, each with a ${layout.noun}`);
+    const { noun } = NAMES[layout.type];
+    throw new Iso20022Error(`a ${name} needs at least one payment information block, each with a ${noun}`);
   }
   const every = m.payments.flatMap((p) => amountsOf(layout.transactionsOf(p)));
   const body = {
@@ -89,7 +89,7 @@ export function writeInitiation<P extends { paymentInformationId: string }, T ex
     },
     PmtInf: m.payments.map((p, i) => paymentXml(layout, p, p.paymentInformationId, `PmtInf[${i + 1}]`)),
   };
-  return buildDocument(layout.type, layout.root, body);
+  return buildDocument(layout.type, NAMES[layout.type].root, body);
 }
 
 function readTransaction<T extends Transaction>(layout: InitiationLayout<unknown, T>, tx: At): T {
@@ -105,15 +105,16 @@ function readTransaction<T extends Transaction>(layout: InitiationLayout<unknown
 
 /** A block: its transactions first, refusing none and totals (NbOfTxs, CtrlSum) that disagree with them. */
 function readPayment<P, T extends Transaction>(layout: InitiationLayout<P, T>, pmt: At): P {
-  const transactions = all(pmt, layout.element).map((tx) => readTransaction(layout, tx));
-  if (transactions.length === 0) throw new Iso20022Error(`missing ${pmt.path}/${layout.element}`);
+  const { element } = NAMES[layout.type];
+  const transactions = all(pmt, element).map((tx) => readTransaction(layout, tx));
+  if (transactions.length === 0) throw new Iso20022Error(`missing ${pmt.path}/${element}`);
   checkTotals(pmt.path, { count: optText(pmt, 'NbOfTxs'), sum: optText(pmt, 'CtrlSum') }, amountsOf(transactions));
   return layout.readPayment(pmt, transactions);
 }
 
 /** Reads an initiation the service must distrust; throws Iso20022Error with the reason. */
 export function readInitiation<P, T extends Transaction>(xml: string, layout: InitiationLayout<P, T>): Initiation<P> {
-  const root = parseDocument(xml, layout.type, layout.root);
+  const root = parseDocument(xml, layout.type, NAMES[layout.type].root);
   const hdr = one(root, 'GrpHdr');
   const payments = all(root, 'PmtInf').map((pmt) => readPayment(layout, pmt));
   if (payments.length === 0) throw new Iso20022Error(`missing ${root.path}/PmtInf`);

@@ -9,10 +9,6 @@ type Payment = Pain001['payments'][number];
 /** Credit transfers: PmtMtd TRF, the debtor per block, the creditor per transaction. */
 const LAYOUT: InitiationLayout<Payment, CreditTransfer> = {
   type: 'pain.001.001.09',
-  root: 'CstmrCdtTrfInitn',
-  method: 'TRF',
-  element: 'CdtTrfTxInf',
-  noun: 'transfer',
   transactionsOf: (p) => p.transfers,
   paymentXml: (p, where) => ({
     ReqdExctnDt: { Dt: p.requestedExecutionDate },

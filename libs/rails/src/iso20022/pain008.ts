@@ -33,10 +33,6 @@ function readPayment(pmt: At, collections: DirectDebit[]): Payment {
 /** Direct debits: PmtMtd DD, the creditor (and its scheme id) per block, the debtor and mandate per collection. */
 const LAYOUT: InitiationLayout<Payment, DirectDebit> = {
   type: 'pain.008.001.08',
-  root: 'CstmrDrctDbtInitn',
-  method: 'DD',
-  element: 'DrctDbtTxInf',
-  noun: 'collection',
   transactionsOf: (p) => p.collections,
   paymentXml: (p, where) => ({
     ReqdColltnDt: p.requestedCollectionDate,
