@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { CODECS, written } from './codecs.fixtures.js';
-import { readStatusReport, writePain001, writePain008, writeStatusReport } from './index.js';
+import { MessageType, readStatusReport, writePain001, writePain008, writeStatusReport } from './index.js';
 import { pain001, pain008, statusReport } from './samples.fixtures.js';
 import { count, nth, validateAgainstXsd, xpath } from './xmllint.fixtures.js';
 
@@ -26,6 +26,16 @@ function under(first: string, n: number, ...names: string[]): string {
 const otherId = (name: string, n: number) =>
   `string((//*[local-name()='${name}'])[${n}]//*[local-name()='Othr']/*[local-name()='Id'])`;
 
+/** What xmllint reads of an initiation's namespace, group header totals and payment method. */
+function initiationHeader(type: MessageType, nbOfTxs: string, ctrlSum: string, pmtMtd: 'TRF' | 'DD') {
+  return {
+    'namespace-uri(/*)': `urn:iso:std:iso:20022:tech:xsd:${type}`,
+    NbOfTxs: nbOfTxs,
+    CtrlSum: ctrlSum,
+    PmtMtd: pmtMtd,
+  };
+}
+
 /** Every file a writer produces: valid against ISO's XSD, read back by xmllint's XPath, round-tripped. */
 describe('ISO 20022 writers', () => {
   describe.each(CODECS)('$type', ({ type, sample, write, read }) => {
@@ -42,13 +52,10 @@ describe('ISO 20022 writers', () => {
 
   it('pain.001.001.09 reads back with xmllint: ids, amounts, currencies, counts, accounts', () => {
     const expected = {
-      'namespace-uri(/*)': 'urn:iso:std:iso:20022:tech:xsd:pain.001.001.09',
+      ...initiationHeader('pain.001.001.09', '3', '1001234.57', 'TRF'),
       MsgId: 'PO-20261128-0001',
-      NbOfTxs: '3',
-      CtrlSum: '1001234.57',
       '#PmtInf': 2,
       '#CdtTrfTxInf': 3,
-      PmtMtd: 'TRF',
       'EndToEndId[1]': 'E2E-EUR-1',
       'InstdAmt[1]': '1234.56',
       'InstdAmt[2]': '0.01',
@@ -65,10 +72,7 @@ describe('ISO 20022 writers', () => {
 
   it('pain.008.001.08 reads back with xmllint', () => {
     const expected = {
-      'namespace-uri(/*)': 'urn:iso:std:iso:20022:tech:xsd:pain.008.001.08',
-      NbOfTxs: '3',
-      CtrlSum: '2560.98',
-      PmtMtd: 'DD',
+      ...initiationHeader('pain.008.001.08', '3', '2560.98', 'DD'),
       '#DrctDbtTxInf': 3,
       'EndToEndId[2]': 'COL-2',
       'InstdAmt[2]': '2500.00',

@@ -122,18 +122,21 @@ export const pain008: Pain008 = {
   ],
 };
 
-export const statusReport: StatusReport = {
-  messageId: 'PSR-1',
-  createdAt: '2026-11-28T10:00:00Z',
-  originalMessageId: 'PO-20261128-0001',
-  originalMessageType: 'pain.001.001.09',
-  groupStatus: 'PART',
-  transactions: [
-    txStatus('E2E-EUR-1', 'ACSC', 'PI-EUR-1'),
-    txStatus('E2E-EUR-2', 'RJCT', 'PI-EUR-1', ['AC04', 'Account closed']),
-    txStatus('E2E-USD-1', 'ACSP', 'PI-USD-1'),
-  ],
-};
+/** A status report on the sample pain.001 that accepts part of it (PART). */
+export function partlyAccepted(
+  messageId: string,
+  createdAt: string,
+  transactions: StatusReport['transactions'],
+): StatusReport {
+  const original = { originalMessageId: pain001.messageId, originalMessageType: 'pain.001.001.09' } as const;
+  return { messageId, createdAt, ...original, groupStatus: 'PART', transactions };
+}
+
+export const statusReport = partlyAccepted('PSR-1', '2026-11-28T10:00:00Z', [
+  txStatus('E2E-EUR-1', 'ACSC', 'PI-EUR-1'),
+  txStatus('E2E-EUR-2', 'RJCT', 'PI-EUR-1', ['AC04', 'Account closed']),
+  txStatus('E2E-USD-1', 'ACSP', 'PI-USD-1'),
+]);
 
 export const notification: Notification = {
   messageId: 'NTF-1',
