@@ -16,6 +16,11 @@ export interface Transaction {
   instructionId?: string;
 }
 
+/** A payment information block (PmtInf) as far as the shared writer needs it. */
+export interface Payment {
+  paymentInformationId: string;
+}
+
 export interface Initiation<P> {
   messageId: string;
   createdAt: string;
@@ -55,11 +60,11 @@ function transactionXml<T extends Transaction>(layout: InitiationLayout<unknown,
   });
 }
 
-function paymentXml<P, T extends Transaction>(layout: InitiationLayout<P, T>, p: P, id: string, where: string) {
+function paymentXml<P extends Payment, T extends Transaction>(layout: InitiationLayout<P, T>, p: P, where: string) {
   const transactions = layout.transactionsOf(p);
   const { method, element } = NAMES[layout.type];
   return compact({
-    PmtInfId: id35(id, `${where}/PmtInfId`),
+    PmtInfId: id35(p.paymentInformationId, `${where}/PmtInfId`),
     PmtMtd: method,
     NbOfTxs: String(transactions.length),
     CtrlSum: controlSum(amountsOf(transactions)),
@@ -69,7 +74,7 @@ function paymentXml<P, T extends Transaction>(layout: InitiationLayout<P, T>, p:
 }
 
 /** The document, with NbOfTxs and CtrlSum in the group header and in each PmtInf. */
-export function writeInitiation<P extends { paymentInformationId: string }, T extends Transaction>(
+export function writeInitiation<P extends Payment, T extends Transaction>(
   layout: InitiationLayout<P, T>,
   m: Initiation<P>,
 ): string {
@@ -87,7 +92,7 @@ export function writeInitiation<P extends { paymentInformationId: string }, T ex
       CtrlSum: controlSum(every),
       InitgPty: partyXml(m.initiatingPartyName),
     },
-    PmtInf: m.payments.map((p, i) => paymentXml(layout, p, p.paymentInformationId, `PmtInf[${i + 1}]`)),
+    PmtInf: m.payments.map((p, i) => paymentXml(layout, p, `PmtInf[${i + 1}]`)),
   };
   return buildDocument(layout.type, NAMES[layout.type].root, body);
 }
