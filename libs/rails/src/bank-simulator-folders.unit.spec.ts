@@ -1,32 +1,22 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from '@jest/globals';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { payInOnce, runBankOnce, writeStatementOnce } from './bank-simulator-folders.js';
 import { listInbox } from './file-exchange.js';
 import { readNotification, readStatement, readStatusReport, writePain001 } from './iso20022/index.js';
 import { pain001 } from './iso20022/samples.fixtures.js';
+import { useTempFolder } from './temp-folder.fixtures.js';
 
 describe('bank simulator on folders', () => {
-  let root: string;
-  let outboxDir: string;
-  let inboxDir: string;
-  let stateFile: string;
-
-  beforeEach(async () => {
-    root = await mkdtemp(join(tmpdir(), 'bank-'));
-    outboxDir = join(root, 'outbox');
-    inboxDir = join(root, 'inbox');
-    stateFile = join(root, 'bank-state.json');
-    await mkdir(outboxDir);
-    await mkdir(inboxDir);
-  });
-
-  afterEach(async () => {
-    await rm(root, { recursive: true, force: true });
+  const root = useTempFolder('bank-', ['outbox', 'inbox']);
+  const folders = () => ({
+    outboxDir: join(root(), 'outbox'),
+    inboxDir: join(root(), 'inbox'),
+    stateFile: join(root(), 'bank-state.json'),
   });
 
   it('takes the outbox, answers into the inbox, keeps its state between runs', async () => {
+    const { outboxDir, inboxDir, stateFile } = folders();
     await writeFile(join(outboxDir, 'pain.001.PO-1.xml'), writePain001(pain001));
     await writeFile(join(outboxDir, '.pain.001.PO-2.xml.tmp'), 'still being written');
     const first = await runBankOnce({ outboxDir, inboxDir, stateFile, now: new Date('2026-11-28T10:00:00Z') });
@@ -57,6 +47,7 @@ describe('bank simulator on folders', () => {
   });
 
   it('a run with nothing waiting writes nothing', async () => {
+    const { outboxDir, inboxDir, stateFile } = folders();
     expect(await runBankOnce({ outboxDir, inboxDir, stateFile, now: new Date() })).toEqual({ taken: [], written: [] });
     expect(await readdir(inboxDir)).toEqual([]);
   });

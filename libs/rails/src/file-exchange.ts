@@ -3,7 +3,7 @@
  * whole or not at all, are listed with their digest, and are moved aside once handled. Node fs/promises only.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, readdir, rename, stat } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readFile, readdir, rename, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 
 export interface InboxFile {
@@ -23,13 +23,19 @@ function requirePlainName(name: string): void {
     throw new Error(`file name ${JSON.stringify(name)} is not a plain, final file name`);
 }
 
-async function fsyncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
+/** Opens `path`, hands the handle to `use` and closes it whatever `use` does. */
+async function withHandle<T>(path: string, flags: string, use: (handle: FileHandle) => Promise<T>, mode?: number) {
+  const handle = await open(path, flags, mode);
   try {
-    await handle.sync();
+    return await use(handle);
   } finally {
     await handle.close();
   }
+}
+
+/** Makes the folder's entries (a rename, a new file) durable. */
+async function fsyncDirectory(dir: string): Promise<void> {
+  await withHandle(dir, 'r', (handle) => handle.sync());
 }
 
 async function existingContent(path: string): Promise<Buffer | undefined> {
@@ -60,13 +66,11 @@ export async function writeFileAtomically(dir: string, name: string, content: st
 
 async function putInPlace(dir: string, name: string, data: Buffer): Promise<void> {
   const temp = join(dir, `.${name}.tmp`);
-  const handle = await open(temp, 'w', 0o640);
-  try {
+  const write = async (handle: FileHandle) => {
     await handle.writeFile(data);
     await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  };
+  await withHandle(temp, 'w', write, 0o640);
   await rename(temp, join(dir, name));
   await fsyncDirectory(dir);
 }

@@ -1,22 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isTemporaryName, listInbox, moveTo, writeFileAtomically } from './file-exchange.js';
+import { useTempFolder } from './temp-folder.fixtures.js';
 
 describe('bank file exchange folders', () => {
-  let dir: string;
-
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'exchange-'));
-  });
-
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const folder = useTempFolder('exchange-');
 
   it('writes a file whole, leaving no temp file, and is idempotent for the same content', async () => {
+    const dir = folder();
     await writeFileAtomically(dir, 'pain.001.A.xml', '<a/>');
     expect(await readFile(join(dir, 'pain.001.A.xml'), 'utf8')).toBe('<a/>');
     expect(await readdir(dir)).toEqual(['pain.001.A.xml']);
@@ -25,6 +18,7 @@ describe('bank file exchange folders', () => {
   });
 
   it('refuses other content under a name that exists, and names that are not plain', async () => {
+    const dir = folder();
     await writeFileAtomically(dir, 'x.xml', 'one');
     await expect(writeFileAtomically(dir, 'x.xml', 'two')).rejects.toThrow(/already exists with other content/);
     expect(await readFile(join(dir, 'x.xml'), 'utf8')).toBe('one');
@@ -33,6 +27,7 @@ describe('bank file exchange folders', () => {
   });
 
   it('lists regular files by name with digest and size, skipping dot-files, temp names and folders', async () => {
+    const dir = folder();
     await writeFile(join(dir, 'b.xml'), 'bbb');
     await writeFile(join(dir, 'a.xml'), 'a');
     await writeFile(join(dir, '.a.xml.tmp'), 'partial');
@@ -53,6 +48,7 @@ describe('bank file exchange folders', () => {
   });
 
   it('moves a file into a subfolder it creates, keeping the name or adding a suffix when taken', async () => {
+    const dir = folder();
     await writeFile(join(dir, 'camt.054.1.xml'), 'first');
     const first = await moveTo(join(dir, 'camt.054.1.xml'), join(dir, 'processed'));
     expect(first).toBe(join(dir, 'processed', 'camt.054.1.xml'));

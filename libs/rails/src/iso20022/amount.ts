@@ -1,6 +1,6 @@
 import { CURRENCIES } from '#domain/money.js';
 import { Amount } from './messages.js';
-import { Iso20022Error } from './xml.js';
+import { At, Iso20022Error, XmlNode, attr, ownText } from './xml.js';
 
 /** ISO 20022 amounts allow at most 5 fraction digits and an ISO 4217 code of three capital letters. */
 const MAX_XML_DECIMALS = 5;
@@ -85,4 +85,14 @@ export function checkTotals(where: string, stated: { count?: string; sum?: strin
   const actual = controlSum(amounts);
   if (!sum || !sameDecimal(sum, parseDecimal(actual)!))
     throw new Iso20022Error(`${where}/CtrlSum is ${stated.sum} but the transactions add up to ${actual}`);
+}
+
+/** An amount element (InstdAmt, Amt): the decimal text, its currency in the Ccy attribute. */
+export function amountXml(amount: Amount, where: string): XmlNode {
+  return { '@_Ccy': amount.currency, '#text': formatAmount(amount, where) };
+}
+
+/** Reads an amount element (its text and Ccy); `where` names it in errors. */
+export function readAmount(amt: At, where = amt.path): Amount {
+  return parseAmount(ownText(amt), attr(amt, 'Ccy'), where);
 }

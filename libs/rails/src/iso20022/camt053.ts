@@ -1,28 +1,21 @@
-import { decimalText, decimalsOf, formatAmount, parseAmount } from './amount.js';
+import { amountXml, decimalText, decimalsOf, readAmount } from './amount.js';
 import { entryXml, readEntry, readReportedAccount, reportedAccountXml } from './entries.js';
 import { Balance, Statement } from './messages.js';
-import { readDateChoice, readDateTime } from './parties.js';
-import {
-  At,
-  Iso20022Error,
-  XmlNode,
-  all,
-  attr,
-  buildDocument,
-  one,
-  optText,
-  ownText,
-  parseDocument,
-  text,
-} from './xml.js';
+import { readDateChoice } from './parties.js';
+import { ReportHeader, ReportLayout, onlyReport, readReports, writeReport } from './reports.js';
+import { At, Iso20022Error, XmlNode, all, one, optText, text } from './xml.js';
 
-const TYPE = 'camt.053.001.08';
-const ROOT = 'BkToCstmrStmt';
+const LAYOUT: ReportLayout = {
+  type: 'camt.053.001.08',
+  root: 'BkToCstmrStmt',
+  element: 'Stmt',
+  readerOfSeveral: 'readStatements',
+};
 
 function balanceXml(code: 'OPBD' | 'CLBD', b: Balance, date: string): XmlNode {
   return {
     Tp: { CdOrPrtry: { Cd: code } },
-    Amt: { '@_Ccy': b.amount.currency, '#text': formatAmount(b.amount, `Bal ${code}`) },
+    Amt: amountXml(b.amount, `Bal ${code}`),
     CdtDbtInd: b.creditDebit,
     Dt: { Dt: date },
   };
@@ -30,18 +23,14 @@ function balanceXml(code: 'OPBD' | 'CLBD', b: Balance, date: string): XmlNode {
 
 /** camt.053.001.08: one Stmt for the account and the day, opening (OPBD) and closing (CLBD) booked balances. */
 export function writeStatement(m: Statement): string {
-  const body = {
-    GrpHdr: { MsgId: m.messageId, CreDtTm: m.createdAt },
-    Stmt: {
-      Id: m.statementId,
-      CreDtTm: m.createdAt,
-      FrToDt: { FrDtTm: `${m.date}T00:00:00`, ToDtTm: `${m.date}T23:59:59` },
-      Acct: reportedAccountXml(m.account, 'Stmt/Acct'),
-      Bal: [balanceXml('OPBD', m.openingBalance, m.date), balanceXml('CLBD', m.closingBalance, m.date)],
-      Ntry: m.entries.map((e, i) => entryXml(e, `Ntry[${i + 1}]`)),
-    },
-  };
-  return buildDocument(TYPE, ROOT, body);
+  return writeReport(LAYOUT, m, {
+    Id: m.statementId,
+    CreDtTm: m.createdAt,
+    FrToDt: { FrDtTm: `${m.date}T00:00:00`, ToDtTm: `${m.date}T23:59:59` },
+    Acct: reportedAccountXml(m.account, 'Stmt/Acct'),
+    Bal: [balanceXml('OPBD', m.openingBalance, m.date), balanceXml('CLBD', m.closingBalance, m.date)],
+    Ntry: m.entries.map((e, i) => entryXml(e, `Ntry[${i + 1}]`)),
+  });
 }
 
 function readBalance(stmt: At, codes: string[]): { balance: Balance; date: string } {
@@ -52,7 +41,7 @@ function readBalance(stmt: At, codes: string[]): { balance: Balance; date: strin
   if (creditDebit !== 'CRDT' && creditDebit !== 'DBIT')
     throw new Iso20022Error(`${bal.path}/CdtDbtInd ${creditDebit} is not CRDT or DBIT`);
   return {
-    balance: { amount: parseAmount(ownText(amt), attr(amt, 'Ccy'), bal.path), creditDebit },
+    balance: { amount: readAmount(amt, bal.path), creditDebit },
     date: readDateChoice(bal, 'Dt'),
   };
 }
@@ -68,7 +57,7 @@ function signed(b: Balance): bigint {
   return b.creditDebit === 'CRDT' ? b.amount.minor : -b.amount.minor;
 }
 
-function readOne(stmt: At, messageId: string, createdAt: string): Statement {
+function readOne(stmt: At, header: ReportHeader): Statement {
   const opening = readBalance(stmt, ['OPBD', 'PRCD']);
   const closing = readBalance(stmt, ['CLBD']);
   const entries = all(stmt, 'Ntry').map(readEntry);
@@ -82,8 +71,7 @@ function readOne(stmt: At, messageId: string, createdAt: string): Statement {
     );
   }
   return {
-    messageId,
-    createdAt,
+    ...header,
     statementId: text(stmt, 'Id'),
     account,
     date: closing.date,
@@ -95,19 +83,10 @@ function readOne(stmt: At, messageId: string, createdAt: string): Statement {
 
 /** Reads every Stmt (one per account) of a camt.053.001.08 the service must distrust. */
 export function readStatements(xml: string): Statement[] {
-  const root = parseDocument(xml, TYPE, ROOT);
-  const hdr = one(root, 'GrpHdr');
-  const messageId = text(hdr, 'MsgId');
-  const createdAt = readDateTime(hdr, 'CreDtTm');
-  const statements = all(root, 'Stmt');
-  if (statements.length === 0) throw new Iso20022Error(`missing ${root.path}/Stmt`);
-  return statements.map((stmt) => readOne(stmt, messageId, createdAt));
+  return readReports(xml, LAYOUT, readOne);
 }
 
 /** Reads a camt.053.001.08 of one account; throws Iso20022Error with the reason (readStatements for several). */
 export function readStatement(xml: string): Statement {
-  const statements = readStatements(xml);
-  if (statements.length > 1)
-    throw new Iso20022Error(`the file holds ${statements.length} Stmt; readStatements reads several accounts`);
-  return statements[0];
+  return onlyReport(LAYOUT, readStatements(xml));
 }

@@ -1,36 +1,29 @@
 import { Notification } from './messages.js';
 import { entryXml, readEntry, readReportedAccount, reportedAccountXml } from './entries.js';
-import { readDateTime } from './parties.js';
-import { Iso20022Error, all, buildDocument, one, parseDocument, text } from './xml.js';
+import { ReportLayout, onlyReport, readReports, writeReport } from './reports.js';
+import { all, text } from './xml.js';
 
-const TYPE = 'camt.054.001.08';
-const ROOT = 'BkToCstmrDbtCdtNtfctn';
+const LAYOUT: ReportLayout = {
+  type: 'camt.054.001.08',
+  root: 'BkToCstmrDbtCdtNtfctn',
+  element: 'Ntfctn',
+  readerOfSeveral: 'readNotifications',
+};
 
 /** camt.054.001.08: one Ntfctn for the account, its entries booked (BOOK) or pending (PDNG). */
 export function writeNotification(m: Notification): string {
-  const body = {
-    GrpHdr: { MsgId: m.messageId, CreDtTm: m.createdAt },
-    Ntfctn: {
-      Id: m.notificationId,
-      CreDtTm: m.createdAt,
-      Acct: reportedAccountXml(m.account, 'Ntfctn/Acct'),
-      Ntry: m.entries.map((e, i) => entryXml(e, `Ntry[${i + 1}]`)),
-    },
-  };
-  return buildDocument(TYPE, ROOT, body);
+  return writeReport(LAYOUT, m, {
+    Id: m.notificationId,
+    CreDtTm: m.createdAt,
+    Acct: reportedAccountXml(m.account, 'Ntfctn/Acct'),
+    Ntry: m.entries.map((e, i) => entryXml(e, `Ntry[${i + 1}]`)),
+  });
 }
 
 /** Reads every Ntfctn (one per account) of a camt.054.001.08 the service must distrust. */
 export function readNotifications(xml: string): Notification[] {
-  const root = parseDocument(xml, TYPE, ROOT);
-  const hdr = one(root, 'GrpHdr');
-  const messageId = text(hdr, 'MsgId');
-  const createdAt = readDateTime(hdr, 'CreDtTm');
-  const notifications = all(root, 'Ntfctn');
-  if (notifications.length === 0) throw new Iso20022Error(`missing ${root.path}/Ntfctn`);
-  return notifications.map((ntfctn) => ({
-    messageId,
-    createdAt,
+  return readReports(xml, LAYOUT, (ntfctn, header) => ({
+    ...header,
     notificationId: text(ntfctn, 'Id'),
     account: readReportedAccount(ntfctn),
     entries: all(ntfctn, 'Ntry').map(readEntry),
@@ -39,8 +32,5 @@ export function readNotifications(xml: string): Notification[] {
 
 /** Reads a camt.054.001.08 of one account; throws Iso20022Error with the reason (readNotifications for several). */
 export function readNotification(xml: string): Notification {
-  const notifications = readNotifications(xml);
-  if (notifications.length > 1)
-    throw new Iso20022Error(`the file holds ${notifications.length} Ntfctn; readNotifications reads several accounts`);
-  return notifications[0];
+  return onlyReport(LAYOUT, readNotifications(xml));
 }

@@ -1,168 +1,144 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  readNotification,
-  readPain001,
-  readPain008,
-  readStatement,
-  readStatusReport,
-  writeNotification,
-  writePain001,
-  writePain008,
-  writeStatement,
-  writeStatusReport,
-} from './index.js';
-import { notification, pain001, pain008, statement, statusReport } from './samples.fixtures.js';
+import { CODECS, written } from './codecs.fixtures.js';
+import { MessageType, readStatusReport, writePain001, writePain008, writeStatusReport } from './index.js';
+import { pain001, pain008, statusReport } from './samples.fixtures.js';
 import { count, nth, validateAgainstXsd, xpath } from './xmllint.fixtures.js';
+
+/**
+ * What xmllint reads from a file, by query: `Name` or `Name[n]` is the n-th element of that local name (the
+ * first when no n), `#Name` how many there are, anything else an XPath expression.
+ */
+function readBack(xml: string, queries: Record<string, unknown>): Record<string, unknown> {
+  const read = (query: string) => {
+    const element = /^(\w+)(?:\[(\d+)\])?$/.exec(query);
+    if (element) return nth(xml, element[1], element[2] ? Number(element[2]) : 1);
+    return query.startsWith('#') ? count(xml, query.slice(1)) : xpath(xml, query);
+  };
+  return Object.fromEntries(Object.keys(queries).map((query) => [query, read(query)]));
+}
+
+/** An XPath to the text of the first element down the path `names` under the n-th element of local name `first`. */
+function under(first: string, n: number, ...names: string[]): string {
+  return `string((//*[local-name()='${first}'])[${n}]${names.map((name) => `//*[local-name()='${name}']`).join('')})`;
+}
+
+/** The first `Othr/Id` (an account number) under the n-th element of local name `name`. */
+const otherId = (name: string, n: number) =>
+  `string((//*[local-name()='${name}'])[${n}]//*[local-name()='Othr']/*[local-name()='Id'])`;
+
+/** What xmllint reads of an initiation's namespace, group header totals and payment method. */
+function initiationHeader(type: MessageType, nbOfTxs: string, ctrlSum: string, pmtMtd: 'TRF' | 'DD') {
+  return {
+    'namespace-uri(/*)': `urn:iso:std:iso:20022:tech:xsd:${type}`,
+    NbOfTxs: nbOfTxs,
+    CtrlSum: ctrlSum,
+    PmtMtd: pmtMtd,
+  };
+}
 
 /** Every file a writer produces: valid against ISO's XSD, read back by xmllint's XPath, round-tripped. */
 describe('ISO 20022 writers', () => {
-  describe('pain.001.001.09', () => {
-    const xml = writePain001(pain001);
+  describe.each(CODECS)('$type', ({ type, sample, write, read }) => {
+    const xml = write(sample);
 
     it('validates against the XSD', () => {
-      expect(validateAgainstXsd(xml, 'pain.001.001.09')).toEqual({ ok: true, output: expect.any(String) });
-    });
-
-    it('reads back with xmllint: ids, amounts, currencies, counts, accounts', () => {
-      expect(xpath(xml, 'namespace-uri(/*)')).toBe('urn:iso:std:iso:20022:tech:xsd:pain.001.001.09');
-      expect(nth(xml, 'MsgId')).toBe('PO-20261128-0001');
-      expect(nth(xml, 'NbOfTxs')).toBe('3');
-      expect(nth(xml, 'CtrlSum')).toBe('1001234.57');
-      expect(count(xml, 'PmtInf')).toBe(2);
-      expect(count(xml, 'CdtTrfTxInf')).toBe(3);
-      expect(nth(xml, 'PmtMtd')).toBe('TRF');
-      expect(nth(xml, 'EndToEndId', 1)).toBe('E2E-EUR-1');
-      expect(nth(xml, 'InstdAmt', 1)).toBe('1234.56');
-      expect(nth(xml, 'InstdAmt', 2)).toBe('0.01');
-      expect(nth(xml, 'InstdAmt', 3)).toBe('1000000.00');
-      expect(xpath(xml, "string((//*[local-name()='InstdAmt'])[3]/@Ccy)")).toBe('USD');
-      expect(nth(xml, 'Ustrd', 1)).toBe('Invoice 2026-0042 <paid>');
-      expect(xpath(xml, "string((//*[local-name()='CdtrAcct'])[3]//*[local-name()='Othr']/*[local-name()='Id'])")).toBe(
-        '987654321',
-      );
-      expect(xpath(xml, "string((//*[local-name()='CdtrAgt'])[2]//*[local-name()='MmbId'])")).toBe('026009593');
-      expect(xpath(xml, "string((//*[local-name()='DbtrAgt'])[1]//*[local-name()='BICFI'])")).toBe('COBADEFFXXX');
-      expect(xpath(xml, "string((//*[local-name()='ReqdExctnDt'])[1]/*[local-name()='Dt'])")).toBe('2026-11-30');
+      expect(validateAgainstXsd(xml, type)).toEqual({ ok: true, output: expect.any(String) });
     });
 
     it('round-trips', () => {
-      expect(readPain001(xml)).toEqual(pain001);
+      expect(read(xml)).toEqual(sample);
     });
   });
 
-  describe('pain.008.001.08', () => {
-    const xml = writePain008(pain008);
-
-    it('validates against the XSD', () => {
-      expect(validateAgainstXsd(xml, 'pain.008.001.08').ok).toBe(true);
-    });
-
-    it('reads back with xmllint', () => {
-      expect(xpath(xml, 'namespace-uri(/*)')).toBe('urn:iso:std:iso:20022:tech:xsd:pain.008.001.08');
-      expect(nth(xml, 'NbOfTxs')).toBe('3');
-      expect(nth(xml, 'CtrlSum')).toBe('2560.98');
-      expect(nth(xml, 'PmtMtd')).toBe('DD');
-      expect(count(xml, 'DrctDbtTxInf')).toBe(3);
-      expect(nth(xml, 'EndToEndId', 2)).toBe('COL-2');
-      expect(nth(xml, 'InstdAmt', 2)).toBe('2500.00');
-      expect(nth(xml, 'MndtId', 1)).toBe('MANDATE-1');
-      expect(nth(xml, 'DtOfSgntr', 3)).toBe('2026-03-03');
-      expect(nth(xml, 'ReqdColltnDt')).toBe('2026-12-02');
-      expect(xpath(xml, "string(//*[local-name()='CdtrSchmeId']//*[local-name()='Othr']/*[local-name()='Id'])")).toBe(
-        'DE98ZZZ09999999999',
-      );
-      expect(xpath(xml, "string((//*[local-name()='DbtrAcct'])[3]//*[local-name()='Othr']/*[local-name()='Id'])")).toBe(
-        '987654321',
-      );
-    });
-
-    it('round-trips', () => {
-      expect(readPain008(xml)).toEqual(pain008);
-    });
+  it('pain.001.001.09 reads back with xmllint: ids, amounts, currencies, counts, accounts', () => {
+    const expected = {
+      ...initiationHeader('pain.001.001.09', '3', '1001234.57', 'TRF'),
+      MsgId: 'PO-20261128-0001',
+      '#PmtInf': 2,
+      '#CdtTrfTxInf': 3,
+      'EndToEndId[1]': 'E2E-EUR-1',
+      'InstdAmt[1]': '1234.56',
+      'InstdAmt[2]': '0.01',
+      'InstdAmt[3]': '1000000.00',
+      "string((//*[local-name()='InstdAmt'])[3]/@Ccy)": 'USD',
+      'Ustrd[1]': 'Invoice 2026-0042 <paid>',
+      [otherId('CdtrAcct', 3)]: '987654321',
+      [under('CdtrAgt', 2, 'MmbId')]: '026009593',
+      [under('DbtrAgt', 1, 'BICFI')]: 'COBADEFFXXX',
+      "string((//*[local-name()='ReqdExctnDt'])[1]/*[local-name()='Dt'])": '2026-11-30',
+    };
+    expect(readBack(written('pain.001.001.09'), expected)).toEqual(expected);
   });
 
-  describe('pain.002.001.10', () => {
-    const xml = writeStatusReport(statusReport);
-
-    it('validates against the XSD', () => {
-      expect(validateAgainstXsd(xml, 'pain.002.001.10').ok).toBe(true);
-    });
-
-    it('reads back with xmllint', () => {
-      expect(nth(xml, 'OrgnlMsgId')).toBe('PO-20261128-0001');
-      expect(nth(xml, 'OrgnlMsgNmId')).toBe('pain.001.001.09');
-      expect(nth(xml, 'GrpSts')).toBe('PART');
-      expect(count(xml, 'TxInfAndSts')).toBe(3);
-      expect(count(xml, 'OrgnlPmtInfAndSts')).toBe(2);
-      expect(nth(xml, 'OrgnlEndToEndId', 2)).toBe('E2E-EUR-2');
-      expect(nth(xml, 'TxSts', 2)).toBe('RJCT');
-      expect(nth(xml, 'Cd')).toBe('AC04');
-    });
-
-    it('round-trips, and a duplicate-file group rejection too', () => {
-      expect(readStatusReport(xml)).toEqual(statusReport);
-      const duplicate = {
-        ...statusReport,
-        groupStatus: 'RJCT',
-        groupReasonCode: 'DU01',
-        groupAdditionalInformation: 'Duplicate message id',
-        transactions: [],
-      };
-      const dupXml = writeStatusReport(duplicate);
-      expect(validateAgainstXsd(dupXml, 'pain.002.001.10').ok).toBe(true);
-      expect(count(dupXml, 'TxInfAndSts')).toBe(0);
-      expect(readStatusReport(dupXml)).toEqual(duplicate);
-    });
+  it('pain.008.001.08 reads back with xmllint', () => {
+    const expected = {
+      ...initiationHeader('pain.008.001.08', '3', '2560.98', 'DD'),
+      '#DrctDbtTxInf': 3,
+      'EndToEndId[2]': 'COL-2',
+      'InstdAmt[2]': '2500.00',
+      'MndtId[1]': 'MANDATE-1',
+      'DtOfSgntr[3]': '2026-03-03',
+      ReqdColltnDt: '2026-12-02',
+      "string(//*[local-name()='CdtrSchmeId']//*[local-name()='Othr']/*[local-name()='Id'])": 'DE98ZZZ09999999999',
+      [otherId('DbtrAcct', 3)]: '987654321',
+    };
+    expect(readBack(written('pain.008.001.08'), expected)).toEqual(expected);
   });
 
-  describe('camt.054.001.08', () => {
-    const xml = writeNotification(notification);
-
-    it('validates against the XSD', () => {
-      expect(validateAgainstXsd(xml, 'camt.054.001.08').ok).toBe(true);
-    });
-
-    it('reads back with xmllint: entries, return reason, counterparties', () => {
-      expect(count(xml, 'Ntry')).toBe(3);
-      expect(nth(xml, 'NtryRef', 2)).toBe('N2');
-      expect(xpath(xml, "string((//*[local-name()='Ntry'])[1]/*[local-name()='Amt'])")).toBe('1234.56');
-      expect(xpath(xml, "string((//*[local-name()='Ntry'])[1]/*[local-name()='CdtDbtInd'])")).toBe('DBIT');
-      expect(xpath(xml, "string((//*[local-name()='Ntry'])[3]/*[local-name()='Sts']/*)")).toBe('PDNG');
-      expect(xpath(xml, "string(//*[local-name()='RtrInf']//*[local-name()='Cd'])")).toBe('AC06');
-      expect(xpath(xml, "string((//*[local-name()='Ntry'])[2]//*[local-name()='EndToEndId'])")).toBe('E2E-EUR-2');
-      expect(xpath(xml, "string(//*[local-name()='Acct']/*[local-name()='Ccy'])")).toBe('EUR');
-      expect(
-        xpath(xml, "string((//*[local-name()='Ntry'])[1]//*[local-name()='CdtrAcct']//*[local-name()='IBAN'])"),
-      ).toBe('FR1420041010050500013M02606');
-    });
-
-    it('round-trips', () => {
-      expect(readNotification(xml)).toEqual(notification);
-    });
+  it('pain.002.001.10 reads back with xmllint', () => {
+    const expected = {
+      OrgnlMsgId: 'PO-20261128-0001',
+      OrgnlMsgNmId: 'pain.001.001.09',
+      GrpSts: 'PART',
+      '#TxInfAndSts': 3,
+      '#OrgnlPmtInfAndSts': 2,
+      'OrgnlEndToEndId[2]': 'E2E-EUR-2',
+      'TxSts[2]': 'RJCT',
+      Cd: 'AC04',
+    };
+    expect(readBack(written('pain.002.001.10'), expected)).toEqual(expected);
   });
 
-  describe('camt.053.001.08', () => {
-    const xml = writeStatement(statement);
+  it('pain.002.001.10 round-trips a duplicate-file group rejection too', () => {
+    const duplicate = {
+      ...statusReport,
+      groupStatus: 'RJCT',
+      groupReasonCode: 'DU01',
+      groupAdditionalInformation: 'Duplicate message id',
+      transactions: [],
+    };
+    const dupXml = writeStatusReport(duplicate);
+    expect(validateAgainstXsd(dupXml, 'pain.002.001.10').ok).toBe(true);
+    expect(count(dupXml, 'TxInfAndSts')).toBe(0);
+    expect(readStatusReport(dupXml)).toEqual(duplicate);
+  });
 
-    it('validates against the XSD', () => {
-      expect(validateAgainstXsd(xml, 'camt.053.001.08').ok).toBe(true);
-    });
+  it('camt.054.001.08 reads back with xmllint: entries, return reason, counterparties', () => {
+    const expected = {
+      '#Ntry': 3,
+      'NtryRef[2]': 'N2',
+      "string((//*[local-name()='Ntry'])[1]/*[local-name()='Amt'])": '1234.56',
+      "string((//*[local-name()='Ntry'])[1]/*[local-name()='CdtDbtInd'])": 'DBIT',
+      "string((//*[local-name()='Ntry'])[3]/*[local-name()='Sts']/*)": 'PDNG',
+      "string(//*[local-name()='RtrInf']//*[local-name()='Cd'])": 'AC06',
+      [under('Ntry', 2, 'EndToEndId')]: 'E2E-EUR-2',
+      "string(//*[local-name()='Acct']/*[local-name()='Ccy'])": 'EUR',
+      [under('Ntry', 1, 'CdtrAcct', 'IBAN')]: 'FR1420041010050500013M02606',
+    };
+    expect(readBack(written('camt.054.001.08'), expected)).toEqual(expected);
+  });
 
-    it('reads back with xmllint: balances and entries', () => {
-      expect(count(xml, 'Bal')).toBe(2);
-      expect(xpath(xml, "string((//*[local-name()='Bal'])[1]//*[local-name()='Cd'])")).toBe('OPBD');
-      expect(xpath(xml, "string((//*[local-name()='Bal'])[1]/*[local-name()='Amt'])")).toBe('50.00');
-      expect(xpath(xml, "string((//*[local-name()='Bal'])[1]/*[local-name()='CdtDbtInd'])")).toBe('DBIT');
-      expect(xpath(xml, "string((//*[local-name()='Bal'])[2]/*[local-name()='Amt'])")).toBe('999950.00');
-      expect(xpath(xml, "string(//*[local-name()='Acct']//*[local-name()='Othr']/*[local-name()='Id'])")).toBe(
-        '000123456789',
-      );
-      expect(count(xml, 'Ntry')).toBe(1);
-    });
-
-    it('round-trips', () => {
-      expect(readStatement(xml)).toEqual(statement);
-    });
+  it('camt.053.001.08 reads back with xmllint: balances and entries', () => {
+    const expected = {
+      '#Bal': 2,
+      [under('Bal', 1, 'Cd')]: 'OPBD',
+      "string((//*[local-name()='Bal'])[1]/*[local-name()='Amt'])": '50.00',
+      "string((//*[local-name()='Bal'])[1]/*[local-name()='CdtDbtInd'])": 'DBIT',
+      "string((//*[local-name()='Bal'])[2]/*[local-name()='Amt'])": '999950.00',
+      "string(//*[local-name()='Acct']//*[local-name()='Othr']/*[local-name()='Id'])": '000123456789',
+      '#Ntry': 1,
+    };
+    expect(readBack(written('camt.053.001.08'), expected)).toEqual(expected);
   });
 
   it('refuses to write what ISO 20022 cannot carry', () => {

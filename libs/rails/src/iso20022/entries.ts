@@ -1,5 +1,5 @@
 /** What camt.053 and camt.054 share: the reported account and its entries (ReportEntry10). */
-import { formatAmount, parseAmount } from './amount.js';
+import { amountXml, readAmount } from './amount.js';
 import { BankAccount, BankTransactionCode, Entry, EntryDetail } from './messages.js';
 import {
   accountXml,
@@ -11,7 +11,7 @@ import {
   readDateChoice,
   readRemittance,
 } from './parties.js';
-import { At, Iso20022Error, XmlNode, all, attr, compact, one, optText, optional, ownText, text } from './xml.js';
+import { At, Iso20022Error, XmlNode, all, compact, one, optText, optional, text } from './xml.js';
 
 export type ReportedAccount = BankAccount & { currency: string };
 
@@ -59,7 +59,7 @@ export function entryXml(e: Entry, where: string): XmlNode {
   const code = e.bankTransactionCode ?? defaultCode(e);
   return compact({
     NtryRef: e.entryReference,
-    Amt: { '@_Ccy': e.amount.currency, '#text': formatAmount(e.amount, where) },
+    Amt: amountXml(e.amount, where),
     CdtDbtInd: e.creditDebit,
     RvslInd: e.reversal === undefined ? undefined : String(e.reversal),
     Sts: { Cd: e.status },
@@ -119,7 +119,7 @@ export function readEntry(ntry: At): Entry {
   const creditDebit = oneOf(ntry, 'CdtDbtInd', CREDIT_DEBIT);
   const entry: Entry = {
     entryReference: optText(ntry, 'NtryRef') ?? optText(ntry, 'AcctSvcrRef') ?? '',
-    amount: parseAmount(ownText(amt), attr(amt, 'Ccy'), ntry.path),
+    amount: readAmount(amt, ntry.path),
     creditDebit,
     status: oneOf(ntry, 'Sts/Cd', ENTRY_STATUSES),
     bookingDate: optional(ntry, 'BookgDt') ? readDateChoice(ntry, 'BookgDt') : readDateChoice(ntry, 'ValDt'),

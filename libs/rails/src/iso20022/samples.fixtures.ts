@@ -1,5 +1,31 @@
 /** Representative messages for the codec tests: IBAN + BIC accounts and US account + routing accounts. */
-import { BankAccount, Notification, Pain001, Pain008, Statement, StatusReport } from './messages.js';
+import { Amount, BankAccount, Entry, Notification, Pain001, Pain008, Statement, StatusReport } from './messages.js';
+
+/** The day the samples are booked on. */
+const DAY = '2026-11-28';
+
+const eur = (minor: bigint): Amount => ({ minor, currency: 'EUR' });
+
+/** A transaction status of a pain.002; a rejection with its reason code and text. */
+export function txStatus(
+  endToEndId: string,
+  status: string,
+  paymentInformationId: string,
+  reason?: [code: string, information: string],
+): StatusReport['transactions'][number] {
+  const rejection = reason && { reasonCode: reason[0], additionalInformation: reason[1] };
+  return { endToEndId, status, ...rejection, paymentInformationId };
+}
+
+/** An entry booked on the sample day unless `more` says otherwise. */
+function entry(
+  entryReference: string,
+  amount: Amount,
+  creditDebit: Entry['creditDebit'],
+  more: Partial<Entry> & Pick<Entry, 'details'>,
+): Entry {
+  return { entryReference, amount, creditDebit, status: 'BOOK', bookingDate: DAY, ...more };
+}
 
 export const ourEur: BankAccount = {
   name: 'Payments Platform GmbH',
@@ -96,24 +122,21 @@ export const pain008: Pain008 = {
   ],
 };
 
-export const statusReport: StatusReport = {
-  messageId: 'PSR-1',
-  createdAt: '2026-11-28T10:00:00Z',
-  originalMessageId: 'PO-20261128-0001',
-  originalMessageType: 'pain.001.001.09',
-  groupStatus: 'PART',
-  transactions: [
-    { endToEndId: 'E2E-EUR-1', status: 'ACSC', paymentInformationId: 'PI-EUR-1' },
-    {
-      endToEndId: 'E2E-EUR-2',
-      status: 'RJCT',
-      reasonCode: 'AC04',
-      additionalInformation: 'Account closed',
-      paymentInformationId: 'PI-EUR-1',
-    },
-    { endToEndId: 'E2E-USD-1', status: 'ACSP', paymentInformationId: 'PI-USD-1' },
-  ],
-};
+/** A status report on the sample pain.001 that accepts part of it (PART). */
+export function partlyAccepted(
+  messageId: string,
+  createdAt: string,
+  transactions: StatusReport['transactions'],
+): StatusReport {
+  const original = { originalMessageId: pain001.messageId, originalMessageType: 'pain.001.001.09' } as const;
+  return { messageId, createdAt, ...original, groupStatus: 'PART', transactions };
+}
+
+export const statusReport = partlyAccepted('PSR-1', '2026-11-28T10:00:00Z', [
+  txStatus('E2E-EUR-1', 'ACSC', 'PI-EUR-1'),
+  txStatus('E2E-EUR-2', 'RJCT', 'PI-EUR-1', ['AC04', 'Account closed']),
+  txStatus('E2E-USD-1', 'ACSP', 'PI-USD-1'),
+]);
 
 export const notification: Notification = {
   messageId: 'NTF-1',
@@ -121,33 +144,19 @@ export const notification: Notification = {
   notificationId: 'NTF-1-1',
   account: { ...ourEur, currency: 'EUR' },
   entries: [
-    {
-      entryReference: 'N1',
-      amount: { minor: 123456n, currency: 'EUR' },
-      creditDebit: 'DBIT',
-      status: 'BOOK',
-      bookingDate: '2026-11-28',
-      valueDate: '2026-11-28',
+    entry('N1', eur(123456n), 'DBIT', {
+      valueDate: DAY,
       bankReference: 'BREF-1',
       details: [{ endToEndId: 'E2E-EUR-1', remittanceInformation: 'Invoice 2026-0042', counterparty: supplierFr }],
-    },
-    {
-      entryReference: 'N2',
-      amount: { minor: 1n, currency: 'EUR' },
-      creditDebit: 'CRDT',
-      status: 'BOOK',
-      bookingDate: '2026-11-28',
+    }),
+    entry('N2', eur(1n), 'CRDT', {
       bankTransactionCode: { domain: 'PMNT', family: 'ICDT', subFamily: 'RRTN' },
       details: [{ endToEndId: 'E2E-EUR-2', returnReasonCode: 'AC06', counterparty: payeeNl }],
-    },
-    {
-      entryReference: 'N3',
-      amount: { minor: 50000n, currency: 'EUR' },
-      creditDebit: 'CRDT',
+    }),
+    entry('N3', eur(50000n), 'CRDT', {
       status: 'PDNG',
-      bookingDate: '2026-11-28',
       details: [{ remittanceInformation: 'Top-up wallet 42', counterparty: payeeNl }],
-    },
+    }),
   ],
 };
 
@@ -156,17 +165,12 @@ export const statement: Statement = {
   createdAt: '2026-11-28T23:59:00Z',
   statementId: 'STM-1-1',
   account: { ...ourUsd, currency: 'USD' },
-  date: '2026-11-28',
+  date: DAY,
   openingBalance: { amount: { minor: 5000n, currency: 'USD' }, creditDebit: 'DBIT' },
   closingBalance: { amount: { minor: 99995000n, currency: 'USD' }, creditDebit: 'CRDT' },
   entries: [
-    {
-      entryReference: 'S1',
-      amount: { minor: 100000000n, currency: 'USD' },
-      creditDebit: 'CRDT',
-      status: 'BOOK',
-      bookingDate: '2026-11-28',
+    entry('S1', { minor: 100000000n, currency: 'USD' }, 'CRDT', {
       details: [{ endToEndId: 'COL-3', counterparty: payeeUs }],
-    },
+    }),
   ],
 };

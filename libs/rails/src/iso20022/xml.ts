@@ -196,8 +196,11 @@ export function buildDocument(type: MessageType, messageElement: string, body: X
   return `<?xml version="1.0" encoding="UTF-8"?>\n${builder.build(doc)}`;
 }
 
+/** Elements by name as a writer lists them, an undefined one to be left out. */
+export type XmlFields = Record<string, XmlValue | undefined>;
+
 /** Drops undefined members so that the builder writes only what is present (element order is key order). */
-export function compact(node: Record<string, XmlValue | undefined>): XmlNode {
+export function compact(node: XmlFields): XmlNode {
   const out: XmlNode = {};
   for (const [k, v] of Object.entries(node)) if (v !== undefined) out[k] = v;
   return out;
