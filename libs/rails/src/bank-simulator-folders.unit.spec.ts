@@ -53,6 +53,7 @@ describe('bank simulator on folders', () => {
   });
 
   it('books a pay-in at once and notifies it, remembering it for the statement', async () => {
+    const { inboxDir, stateFile } = folders();
     const account = { name: 'Acme Payments', accountNumber: '7000123456', routingNumber: '021000021' };
     const debtor = { name: 'Charles Babbage', accountNumber: '4400012345', routingNumber: '021000021' };
     const now = new Date('2026-11-28T10:00:00Z');
