@@ -63,7 +63,7 @@ export class FileRail {
     private readonly files: BankFiles,
     readModels: ReadModelStore,
   ) {
-    this.credits = new BankCredits(runner, clocks, readModels);
+    this.credits = new BankCredits(runner, clocks, readModels, process);
   }
 
   private async record(platformId: string, currency: string, command: BankRailCommand): Promise<BankRailState> {

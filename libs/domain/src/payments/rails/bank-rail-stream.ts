@@ -11,6 +11,7 @@ import type {
   InboxFile,
   InstructionKind,
   RailFile,
+  RailCredit,
   RailInstruction,
   Reconciliation,
 } from './bank-rail-types.js';
@@ -31,6 +32,10 @@ export type BankRailEvent =
   | { type: 'BankFileReceived'; data: { platformId: string; file: InboxFile } }
   | { type: 'BankFileQuarantined'; data: { platformId: string; file: InboxFile } }
   | { type: 'BankFileApplied'; data: { platformId: string; sha256: string; appliedAt: string } }
+  | {
+      type: 'BankCreditHeld';
+      data: { platformId: string; credit: RailCredit; reason: string; heldAt: string; fileName: string };
+    }
   | {
       type: 'BankCreditAssigned';
       data: { platformId: string; creditId: string; accountId: string; assignedAt: string };
@@ -55,6 +60,8 @@ export type BankRailCommand =
       now: string;
     }
   | { type: 'AssignCredit'; platformId: string; creditId: string; accountId: string; now: string }
+  /** A credit that named a quote the quote could not take: held in suspense instead. */
+  | { type: 'HoldCredit'; platformId: string; creditId: string; reason: string; now: string }
   | { type: 'MarkFileApplied'; platformId: string; sha256: string; now: string };
 
 /** `CT-1a2b3c4d-USD-000001`: 22 characters, within ISO 20022's 35 for a message id. */
@@ -75,6 +82,7 @@ const initialState = (): BankRailState => ({
   appliedEntries: new Map(),
   movements: [],
   exceptions: new Map(),
+  fundedQuotes: new Map(),
   reconciliations: new Map(),
 });
 
@@ -132,6 +140,15 @@ function decide(cmd: BankRailCommand, state: BankRailState): BankRailEvent[] {
     }
     case 'ReceiveFile':
       return receive(cmd, state);
+    case 'HoldCredit': {
+      if (state.exceptions.has(cmd.creditId)) return [];
+      const found = [...state.inbox.values()].flatMap((f) => (f.credits ?? []).map((credit) => ({ f, credit })));
+      const held = found.find(({ credit }) => credit.id === cmd.creditId);
+      if (!held) throw notFound('BANK_CREDIT', cmd.creditId);
+      const { quoteId: _q, ...credit } = held.credit;
+      const data = { platformId, credit, reason: cmd.reason, heldAt: cmd.now, fileName: held.f.fileName };
+      return [{ type: 'BankCreditHeld', data }];
+    }
     case 'AssignCredit': {
       const exception = state.exceptions.get(cmd.creditId);
       if (!exception) throw notFound('BANK_CREDIT', cmd.creditId);
@@ -198,6 +215,11 @@ function evolve(state: BankRailState, event: BankRailEvent): BankRailState {
     case 'BankFileApplied': {
       const file = state.inbox.get(event.data.sha256);
       if (file) file.appliedAt = event.data.appliedAt;
+      return state;
+    }
+    case 'BankCreditHeld': {
+      const { credit, reason, heldAt, fileName } = event.data;
+      state.exceptions.set(credit.id, { credit, status: 'OPEN', reason, receivedAt: heldAt, fileName });
       return state;
     }
     case 'BankCreditAssigned': {
