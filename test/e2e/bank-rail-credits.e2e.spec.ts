@@ -94,7 +94,7 @@ describe('bank rail incoming credits (camt.054)', () => {
     expect(foreign.status).toBe(404);
   });
 
-  it('starts a real-time funded quote whose reference the credit carries, and holds a second payment of it', async () => {
+  it('starts a real-time funded quote its reference names, and holds a second payment of it', async () => {
     const target = await account();
     const quote = await prod.api.post('/quotes', {
       source: { sourceType: 'REALTIME_FUNDING', currency: 'USD' },
@@ -121,6 +121,8 @@ describe('bank rail incoming credits (camt.054)', () => {
       { what: 'the second payment held', timeoutMs: 10_000, intervalMs: 20 },
     );
     expect(held.find((e: any) => e.remittanceInformation === `again ${reference}`)).toMatchObject({ status: 'OPEN' });
+    // The payment that started the quote is not an exception an operator could assign again.
+    expect(held.filter((e: any) => e.remittanceInformation === `payment ${reference}`)).toEqual([]);
     await balance(target.id, quote.body.totalReceivingAmount);
   });
 

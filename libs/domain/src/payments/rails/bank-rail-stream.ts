@@ -169,6 +169,25 @@ function decide(cmd: BankRailCommand, state: BankRailState): BankRailEvent[] {
   }
 }
 
+/** A file taken: its entries are known from now on, its movements booked, its credits given or held. */
+function received(state: BankRailState, file: InboxFile): BankRailState {
+  state.inbox.set(file.sha256, { ...file });
+  for (const effect of file.effects) {
+    state.appliedEntries.set(effect.entryKey, file.fileName);
+    if (effect.movement) state.movements.push(effect.movement);
+  }
+  for (const credit of file.credits ?? []) {
+    state.appliedEntries.set(credit.entryKey, file.fileName);
+    state.movements.push(credit.movement);
+    if (credit.quoteId) state.fundedQuotes.set(credit.quoteId, credit.id);
+    else if (!credit.accountId) {
+      const exception = { credit, status: 'OPEN' as const, receivedAt: file.receivedAt, fileName: file.fileName };
+      state.exceptions.set(credit.id, exception);
+    }
+  }
+  return state;
+}
+
 function evolve(state: BankRailState, event: BankRailEvent): BankRailState {
   switch (event.type) {
     case 'BankInstructionQueued':
@@ -188,26 +207,8 @@ function evolve(state: BankRailState, event: BankRailEvent): BankRailState {
       if (file) file.writtenAt = event.data.writtenAt;
       return state;
     }
-    case 'BankFileReceived': {
-      const { file } = event.data;
-      state.inbox.set(file.sha256, { ...file });
-      for (const effect of file.effects) {
-        state.appliedEntries.set(effect.entryKey, file.fileName);
-        if (effect.movement) state.movements.push(effect.movement);
-      }
-      for (const credit of file.credits ?? []) {
-        state.appliedEntries.set(credit.entryKey, file.fileName);
-        state.movements.push(credit.movement);
-        if (!credit.accountId)
-          state.exceptions.set(credit.id, {
-            credit,
-            status: 'OPEN',
-            receivedAt: file.receivedAt,
-            fileName: file.fileName,
-          });
-      }
-      return state;
-    }
+    case 'BankFileReceived':
+      return received(state, event.data.file);
     case 'BankFileQuarantined':
       state.quarantine.push(event.data.file);
       if (!state.inbox.has(event.data.file.sha256)) state.inbox.set(event.data.file.sha256, event.data.file);
