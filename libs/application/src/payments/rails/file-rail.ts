@@ -35,6 +35,7 @@ import { BankFileUnreadable, type BankFiles, type InboxItem } from './bank-files
 const KINDS: readonly InstructionKind[] = ['CREDIT_TRANSFER', 'DIRECT_DEBIT'];
 /** Payments an inbox file's effects are applied to at once. */
 const APPLY_AT_ONCE = 32;
+const noop = () => undefined;
 
 /** The metadata of what the rail records: the platform, acting as the system. */
 const systemMetadata = (platformId: string): EventMetadata => ({
@@ -52,6 +53,8 @@ const systemMetadata = (platformId: string): EventMetadata => ({
  */
 export class FileRail {
   private readonly logger = new Logger('FileRail');
+  /** Per rail (`platform/currency`): the flush running, and the one its late callers wait for. */
+  private readonly flushes = new Map<string, { running: Promise<void>; next?: Promise<void> }>();
 
   constructor(
     private readonly runner: CommandRunner,
@@ -109,8 +112,31 @@ export class FileRail {
     };
   }
 
-  /** Puts every queued instruction into a file (recorded first), and writes every recorded file not yet written. */
-  async flush(platformId: string, currency: string): Promise<void> {
+  /**
+   * Puts every queued instruction into a file (recorded first), and writes every recorded file not yet written. One
+   * flush runs at a time per rail: the callers that arrive while one runs share the next, which puts all that they
+   * queued into one file (rather than a file each, and two flushes writing the same file at once).
+   */
+  flush(platformId: string, currency: string): Promise<void> {
+    const key = `${platformId}/${currency}`;
+    const slot = this.flushes.get(key);
+    if (slot) {
+      slot.next ??= slot.running.then(noop, noop).then(() => {
+        this.flushes.delete(key);
+        return this.flush(platformId, currency);
+      });
+      return slot.next;
+    }
+    const entry: { running: Promise<void>; next?: Promise<void> } = {
+      running: this.flushNow(platformId, currency).finally(() => {
+        if (this.flushes.get(key) === entry && !entry.next) this.flushes.delete(key);
+      }),
+    };
+    this.flushes.set(key, entry);
+    return entry.running;
+  }
+
+  private async flushNow(platformId: string, currency: string): Promise<void> {
     const rail = await this.railOf(platformId, currency);
     if (!rail) return;
     const now = (await this.clocks.now(platformId)).toISOString();
