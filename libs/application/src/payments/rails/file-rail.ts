@@ -36,6 +36,9 @@ import { fundingReferences } from '#domain/payments/rails/bank-credits.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 
 const KINDS: readonly InstructionKind[] = ['CREDIT_TRANSFER', 'DIRECT_DEBIT'];
+/** Payments an inbox file's effects are applied to at once. */
+const APPLY_AT_ONCE = 32;
+const noop = () => undefined;
 
 /** The metadata of what the rail records: the platform, acting as the system. */
 const systemMetadata = (platformId: string): EventMetadata => ({
@@ -53,6 +56,8 @@ const systemMetadata = (platformId: string): EventMetadata => ({
  */
 export class FileRail {
   private readonly logger = new Logger('FileRail');
+  /** Per rail (`platform/currency`): the flush running, and the one its late callers wait for. */
+  private readonly flushes = new Map<string, { running: Promise<void>; next?: Promise<void> }>();
 
   private readonly credits: BankCredits;
 
@@ -115,8 +120,31 @@ export class FileRail {
     };
   }
 
-  /** Puts every queued instruction into a file (recorded first), and writes every recorded file not yet written. */
-  async flush(platformId: string, currency: string): Promise<void> {
+  /**
+   * Puts every queued instruction into a file (recorded first), and writes every recorded file not yet written. One
+   * flush runs at a time per rail: the callers that arrive while one runs share the next, which puts all that they
+   * queued into one file (rather than a file each, and two flushes writing the same file at once).
+   */
+  flush(platformId: string, currency: string): Promise<void> {
+    const key = `${platformId}/${currency}`;
+    const slot = this.flushes.get(key);
+    if (slot) {
+      slot.next ??= slot.running.then(noop, noop).then(() => {
+        this.flushes.delete(key);
+        return this.flush(platformId, currency);
+      });
+      return slot.next;
+    }
+    const entry: { running: Promise<void>; next?: Promise<void> } = {
+      running: this.flushNow(platformId, currency).finally(() => {
+        if (this.flushes.get(key) === entry && !entry.next) this.flushes.delete(key);
+      }),
+    };
+    this.flushes.set(key, entry);
+    return entry.running;
+  }
+
+  private async flushNow(platformId: string, currency: string): Promise<void> {
     const rail = await this.railOf(platformId, currency);
     if (!rail) return;
     const now = (await this.clocks.now(platformId)).toISOString();
@@ -196,14 +224,34 @@ export class FileRail {
     }
   }
 
-  /** Applies a recorded file's effects to its payments (each step a no-op where it already happened). */
+  /**
+   * Applies a recorded file's effects to its payments (each step a no-op where it already happened): each payment's in
+   * the file's order, up to APPLY_AT_ONCE payments at a time, so that their appends (the ledger's above all) are
+   * committed together rather than one fsync after the other.
+   */
   private async apply(platformId: string, currency: string, file: InboxFile): Promise<void> {
     const metadata = systemMetadata(platformId);
+    const byPayment = new Map<string, RailEffect[]>();
     for (const effect of file.effects) {
-      const step = stepFor(effect);
-      if (step) await this.process.applyStep(effect.ref, step, metadata);
-      if (step) faultPoint('rail-inbox-halfway');
+      const list = byPayment.get(effect.ref.id);
+      if (list) list.push(effect);
+      else byPayment.set(effect.ref.id, [effect]);
     }
+    const payments = [...byPayment.values()];
+    let next = 0;
+    const lane = async () => {
+      while (next < payments.length)
+        for (const effect of payments[next++]) {
+          const step = stepFor(effect);
+          if (!step) continue;
+          await this.process.applyStep(effect.ref, step, metadata);
+          faultPoint('rail-inbox-halfway');
+        }
+    };
+    // Every lane ends before the file is marked or the error is thrown: nothing of this file runs behind the caller.
+    const lanes = await Promise.allSettled(Array.from({ length: Math.min(APPLY_AT_ONCE, payments.length) }, lane));
+    const failed = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
+    if (failed) throw failed.reason;
     for (const credit of file.credits ?? []) await this.credits.book(platformId, credit, metadata);
     const now = (await this.clocks.now(platformId)).toISOString();
     await this.record(platformId, currency, { type: 'MarkFileApplied', platformId, sha256: file.sha256, now });
