@@ -40,6 +40,28 @@ const KINDS: readonly InstructionKind[] = ['CREDIT_TRANSFER', 'DIRECT_DEBIT'];
 const APPLY_AT_ONCE = 32;
 const noop = () => undefined;
 
+/** How many entries of a notification one record holds: a larger file is taken in parts of this many. */
+const PART_ENTRIES = 2_000;
+
+interface Part {
+  /** The file's digest for its first part, `<digest>/<n>` for the n-th. */
+  key: string;
+  message: BankMessage | { unreadable: string };
+}
+
+/** A notification too large for one record of the rail's stream, in parts; any other file whole. */
+export function partsOf(sha256: string, message: BankMessage | { unreadable: string }, size = PART_ENTRIES): Part[] {
+  if (!('type' in message) || message.type !== 'NOTIFICATION' || message.entries.length <= size)
+    return [{ key: sha256, message }];
+  const parts: Part[] = [];
+  for (let from = 0; from < message.entries.length; from += size) {
+    const n = from / size + 1;
+    const entries = message.entries.slice(from, from + size);
+    parts.push({ key: n === 1 ? sha256 : `${sha256}/${n}`, message: { ...message, entries } });
+  }
+  return parts;
+}
+
 /** The metadata of what the rail records: the platform, acting as the system. */
 const systemMetadata = (platformId: string): EventMetadata => ({
   platformId,
@@ -180,39 +202,68 @@ export class FileRail {
     const currency = rail.currency;
     const { state } = await this.runner.load(streams.bankRail(platformId, currency), bankRailDecider);
     const known = state.inbox.get(item.sha256);
+    const resumed = known?.fileName === item.name;
     // The same file under the same name, recorded and not yet archived: the process that took it died before.
-    if (
-      known?.fileName === item.name &&
-      !(await this.files.isArchived(folder, item.name, known.quarantineReason ? 'quarantine' : 'processed'))
-    ) {
-      if (known.quarantineReason) return this.files.archive(folder, item.name, 'quarantine');
-      if (!known.appliedAt) await this.apply(platformId, currency, known);
+    if (resumed && known.quarantineReason) {
+      if (!(await this.files.isArchived(folder, item.name, 'quarantine')))
+        return this.files.archive(folder, item.name, 'quarantine');
+    } else if (resumed && (await this.files.isArchived(folder, item.name, 'processed'))) {
+      // Archived before: this is the file dropped again, a copy (quarantined below when recorded).
+    } else if (resumed) {
+      for (const part of partsOf(item.sha256, this.readMessage(item.content, currency)))
+        await this.takePart(platformId, rail, item, part, true);
       return this.files.archive(folder, item.name, 'processed');
     }
+    for (const part of partsOf(item.sha256, this.readMessage(item.content, currency))) {
+      const taken = await this.takePart(platformId, rail, item, part, false);
+      if (!taken) {
+        this.logger.warn(`${folder}/inbox/${item.name} quarantined`);
+        return this.files.archive(folder, item.name, 'quarantine');
+      }
+    }
+    await this.files.archive(folder, item.name, 'processed');
+  }
+
+  /**
+   * Records one part of an inbox file (all of it, unless it is a notification too large for one record) with its
+   * effects, then applies them; resuming a file a process died taking, a part recorded before is only applied if it
+   * was not. False: quarantined.
+   */
+  private async takePart(
+    platformId: string,
+    rail: BankRailConfig,
+    item: InboxItem,
+    part: Part,
+    resuming: boolean,
+  ): Promise<boolean> {
+    const currency = rail.currency;
+    const { state } = await this.runner.load(streams.bankRail(platformId, currency), bankRailDecider);
+    const known = state.inbox.get(part.key);
+    if (resuming && known?.fileName === item.name && !known.quarantineReason) {
+      if (!known.appliedAt) await this.apply(platformId, currency, known);
+      return true;
+    }
     const now = (await this.clocks.now(platformId)).toISOString();
-    const message = this.readMessage(item.content, currency);
+    const { message } = part;
     const references = 'type' in message && message.type === 'NOTIFICATION' ? fundingReferences(message.entries) : [];
     const after = await this.record(platformId, currency, {
       type: 'ReceiveFile',
       platformId,
-      sha256: item.sha256,
+      sha256: part.key,
       fileName: item.name,
       message,
       account: rail.account,
       fundingAccounts: await this.credits.fundingAccounts(platformId, currency, references),
       now,
     });
-    const recorded = after.quarantine.find(
-      (f) => f.sha256 === item.sha256 && f.receivedAt === now && f.fileName === item.name,
+    const quarantined = after.quarantine.some(
+      (f) => f.sha256 === part.key && f.receivedAt === now && f.fileName === item.name,
     );
-    if (recorded) {
-      this.logger.warn(`${folder}/inbox/${item.name} quarantined: ${recorded.quarantineReason}`);
-      return this.files.archive(folder, item.name, 'quarantine');
-    }
-    const file = after.inbox.get(item.sha256);
+    if (quarantined) return false;
+    const file = after.inbox.get(part.key);
     faultPoint('rail-inbox-recorded');
     if (file) await this.apply(platformId, currency, file);
-    await this.files.archive(folder, item.name, 'processed');
+    return true;
   }
 
   private readMessage(content: string, currency: string): BankMessage | { unreadable: string } {
