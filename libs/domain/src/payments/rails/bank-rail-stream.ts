@@ -152,6 +152,12 @@ function decide(cmd: BankRailCommand, state: BankRailState): BankRailEvent[] {
   }
 }
 
+/** Sets `change` on the entry of `map` at `key`, when there is one. */
+function amend<T extends object>(map: Map<string, T>, key: string, change: Partial<T>): void {
+  const entry = map.get(key);
+  if (entry) Object.assign(entry, change);
+}
+
 function evolve(state: BankRailState, event: BankRailEvent): BankRailState {
   switch (event.type) {
     case 'BankInstructionQueued':
@@ -166,11 +172,9 @@ function evolve(state: BankRailState, event: BankRailEvent): BankRailState {
       }
       return state;
     }
-    case 'BankFileWritten': {
-      const file = state.files.get(event.data.messageId);
-      if (file) file.writtenAt = event.data.writtenAt;
+    case 'BankFileWritten':
+      amend(state.files, event.data.messageId, { writtenAt: event.data.writtenAt });
       return state;
-    }
     case 'BankFileReceived': {
       const { file } = event.data;
       state.inbox.set(file.sha256, { ...file });
@@ -195,11 +199,9 @@ function evolve(state: BankRailState, event: BankRailEvent): BankRailState {
       state.quarantine.push(event.data.file);
       if (!state.inbox.has(event.data.file.sha256)) state.inbox.set(event.data.file.sha256, event.data.file);
       return state;
-    case 'BankFileApplied': {
-      const file = state.inbox.get(event.data.sha256);
-      if (file) file.appliedAt = event.data.appliedAt;
+    case 'BankFileApplied':
+      amend(state.inbox, event.data.sha256, { appliedAt: event.data.appliedAt });
       return state;
-    }
     case 'BankCreditAssigned': {
       const exception = state.exceptions.get(event.data.creditId);
       if (exception)
