@@ -75,6 +75,38 @@ describe('bank rail incoming credits (camt.054)', () => {
     expect(foreign.status).toBe(404);
   });
 
+  it('starts a real-time funded quote its reference names, and holds a second payment of it', async () => {
+    const target = await rail.customer();
+    const quote = await prod.api.post('/quotes', {
+      source: { sourceType: 'REALTIME_FUNDING', currency: 'USD' },
+      destination: { destinationType: 'ACCOUNT', accountId: target.usd },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 3_000,
+    });
+    expect([quote.status, quote.body.status]).toEqual([201, 'PENDING']);
+    const reference = quote.body.paymentInstructions[0].accountOrWalletInfo.reference;
+    expect(reference).toMatch(/^TX-[0-9A-F]{12}$/);
+    const total = BigInt(quote.body.totalSendingAmount);
+    await paidIn(total, `payment ${reference}`);
+    await rail.holds(target.usd, quote.body.totalReceivingAmount);
+    const done = await poll(
+      async () => (await prod.api.get(`/quotes/${quote.body.id}`)).body,
+      (q) => q.status === 'COMPLETED',
+      { what: 'the quote completed', timeoutMs: 10_000, intervalMs: 20 },
+    );
+    expect(done.status).toBe('COMPLETED');
+    await paidIn(total, `again ${reference}`);
+    const held = await poll(
+      async () => (await prod.api.get('/bank-rails/USD/exceptions')).body.data,
+      (data: any[]) => data.some((e) => e.remittanceInformation === `again ${reference}`),
+      { what: 'the second payment held', timeoutMs: 10_000, intervalMs: 20 },
+    );
+    expect(held.find((e: any) => e.remittanceInformation === `again ${reference}`)).toMatchObject({ status: 'OPEN' });
+    // The payment that started the quote is not an exception an operator could assign again.
+    expect(held.filter((e: any) => e.remittanceInformation === `payment ${reference}`)).toEqual([]);
+    await rail.holds(target.usd, quote.body.totalReceivingAmount);
+  });
+
   it('keeps the ledger balanced', async () => {
     await expectBalancedLedger(t.service.infra.eventStore, prod.platformId);
   });

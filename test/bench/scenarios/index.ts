@@ -8,6 +8,7 @@ import { replay } from './replay.js';
 import { coldStart } from './cold-start.js';
 import { lists } from './lists.js';
 import { topology } from './topology.js';
+import { rails } from './rails.js';
 
 export type { Scenario } from '../scenario.js';
 
@@ -24,4 +25,5 @@ export const scenarios: Scenario[] = [
   coldStart,
   lists,
   topology,
+  rails,
 ];

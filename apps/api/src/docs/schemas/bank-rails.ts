@@ -45,6 +45,7 @@ export const bankRailSchemas: Record<string, Schema> = {
       bookingDate: str({ format: 'date' }),
       entryReference: str({ description: 'The bank’s reference of the entry.' }),
       remittanceInformation: str(),
+      reason: str({ description: 'Why a credit that named a quote was held instead (expired, another amount).' }),
       fileName: str({ description: 'The notification the credit came in.' }),
       receivedAt: dateTime,
       assignedTo: str({ pattern: '^InternalAccount:[0-9a-f-]{36}$' }),

@@ -8,7 +8,9 @@ import { derivedUuid } from '#domain/payments/transfers/payment-legs.js';
 import type { EventMetadata } from '#event-store/event-store.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
-import type { ReadModelStore } from '#read-models/read-model-store.js';
+import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
+import { loadOwnQuote, startQuote } from '../quotes/quote-commands.js';
+import type { PaymentProcess } from '../transactions/payment-process.js';
 import type { CommandRunner } from '../../command-runner.js';
 import type { PlatformClocks } from '../../platforms/platform-clocks.js';
 import { settlementAccountOf } from '../../platforms/platform-config.js';
@@ -27,12 +29,35 @@ export class BankCredits {
     private readonly runner: CommandRunner,
     private readonly clocks: PlatformClocks,
     private readonly readModels: ReadModelStore,
+    /** Starts the quotes credits pay for (not needed to assign credits). */
+    private readonly process?: PaymentProcess,
   ) {}
 
-  /** The customer accounts of this platform and currency that show each funding reference. */
+  /** The pending quote of this platform whose paymentInstructions show the `TX-` reference, if one does. */
+  private async quoteOf(platformId: string, reference: string): Promise<string | undefined> {
+    const hex = reference.slice('TX-'.length).toLowerCase();
+    const prefix = `Transaction:${hex.slice(0, 8)}-${hex.slice(8, 12)}`;
+    const page = await this.readModels.find<Doc & { transactionId?: string }>(Collections.quotes, {
+      filters: [
+        { field: 'platformId', op: 'eq', value: platformId },
+        { field: 'transactionId', op: 'gte', value: prefix },
+        { field: 'transactionId', op: 'lt', value: `${prefix}g` },
+      ],
+      limit: 2,
+    });
+    const [doc, other] = page.data;
+    return doc && !other ? doc.id : undefined;
+  }
+
+  /** The customer accounts (and pending quotes) of this platform and currency that show each reference. */
   async fundingAccounts(platformId: string, currency: string, references: string[]): Promise<FundingAccounts> {
     const found: Record<string, string> = {};
     for (const reference of references) {
+      if (reference.startsWith('TX-')) {
+        const quoteId = await this.quoteOf(platformId, reference);
+        if (quoteId) found[reference] = quoteId;
+        continue;
+      }
       const prefix = `InternalAccount:${reference.slice('FUND-'.length).toLowerCase()}`;
       const page = await this.readModels.find<InternalAccountDoc>(Collections.internalAccounts, {
         filters: [
@@ -75,8 +100,45 @@ export class BankCredits {
     );
   }
 
-  /** Books a credit of a recorded file: into its account, or into suspense. */
+  /**
+   * Starts the quote a credit pays for, as the sandbox's send does: exactly the quote's total in its sending currency,
+   * while it is pending. A credit the quote cannot take is held in suspense with the reason.
+   */
+  private async payQuote(platformId: string, credit: RailCredit & { quoteId: string }, metadata: EventMetadata) {
+    if (!this.process) throw new Error('starting a funded quote needs the payment process');
+    const { quote, transaction } = await loadOwnQuote(this.runner, credit.quoteId, platformId);
+    const hold = (reason: string) => this.hold(platformId, credit, reason, metadata);
+    if (transaction.status !== 'PENDING') {
+      // Started by this credit before (a file applied again), or no longer payable.
+      return transaction.status === 'EXPIRED' ? hold(`quote ${quote.id} expired at ${quote.expiresAt}`) : undefined;
+    }
+    if (quote.funding !== 'EXTERNAL') return hold(`quote ${quote.id} is not funded by payment instructions`);
+    if (credit.currency !== quote.sendingCurrency || BigInt(credit.amount) !== BigInt(quote.totalSendingAmount))
+      return hold(`quote ${quote.id} expects exactly ${quote.totalSendingAmount} ${quote.sendingCurrency}`);
+    try {
+      await startQuote(this.process, quote, metadata);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      await hold(`quote ${quote.id} could not start: ${error.message}`);
+    }
+  }
+
+  /** A credit that named a quote the quote could not take: into suspense, listed with its reason. */
+  private async hold(platformId: string, credit: RailCredit, reason: string, metadata: EventMetadata): Promise<void> {
+    const now = (await this.clocks.now(platformId)).toISOString();
+    await this.runner.run(
+      streams.bankRail(platformId, credit.currency),
+      bankRailDecider,
+      { type: 'HoldCredit', platformId, creditId: credit.id, reason, now },
+      { metadata, answersAfter: 'append' },
+    );
+    const { quoteId: _q, ...held } = credit;
+    await this.book(platformId, held, metadata);
+  }
+
+  /** Books a credit of a recorded file: into its account, the quote it pays for, or suspense. */
   async book(platformId: string, credit: RailCredit, metadata: EventMetadata): Promise<void> {
+    if (credit.quoteId) return this.payQuote(platformId, { ...credit, quoteId: credit.quoteId }, metadata);
     const settlement = await settlementAccountOf(this.runner, platformId, credit.currency);
     const to = credit.accountId ?? suspenseAccountOf(platformId, credit.currency);
     await this.transfer(platformId, credit.id, { id: settlement, allowNegative: true }, to, credit, metadata);

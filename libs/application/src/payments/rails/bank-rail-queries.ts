@@ -100,6 +100,7 @@ export function exceptionView(exception: RailException): Record<string, unknown>
     bookingDate: credit.bookingDate,
     entryReference: credit.entryReference,
     ...(credit.remittanceInformation ? { remittanceInformation: credit.remittanceInformation } : {}),
+    ...(exception.reason ? { reason: exception.reason } : {}),
     fileName: exception.fileName,
     receivedAt: exception.receivedAt,
     ...(exception.assignedTo ? { assignedTo: exception.assignedTo, assignedAt: exception.assignedAt } : {}),

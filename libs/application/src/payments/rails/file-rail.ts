@@ -36,6 +36,31 @@ import { fundingReferences } from '#domain/payments/rails/bank-credits.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 
 const KINDS: readonly InstructionKind[] = ['CREDIT_TRANSFER', 'DIRECT_DEBIT'];
+/** Payments an inbox file's effects are applied to at once. */
+const APPLY_AT_ONCE = 32;
+const noop = () => undefined;
+
+/** How many entries of a notification one record holds: a larger file is taken in parts of this many. */
+const PART_ENTRIES = 2_000;
+
+interface Part {
+  /** The file's digest for its first part, `<digest>/<n>` for the n-th. */
+  key: string;
+  message: BankMessage | { unreadable: string };
+}
+
+/** A notification too large for one record of the rail's stream, in parts; any other file whole. */
+export function partsOf(sha256: string, message: BankMessage | { unreadable: string }, size = PART_ENTRIES): Part[] {
+  if (!('type' in message) || message.type !== 'NOTIFICATION' || message.entries.length <= size)
+    return [{ key: sha256, message }];
+  const parts: Part[] = [];
+  for (let from = 0; from < message.entries.length; from += size) {
+    const n = from / size + 1;
+    const entries = message.entries.slice(from, from + size);
+    parts.push({ key: n === 1 ? sha256 : `${sha256}/${n}`, message: { ...message, entries } });
+  }
+  return parts;
+}
 
 /** The metadata of what the rail records: the platform, acting as the system. */
 const systemMetadata = (platformId: string): EventMetadata => ({
@@ -53,6 +78,8 @@ const systemMetadata = (platformId: string): EventMetadata => ({
  */
 export class FileRail {
   private readonly logger = new Logger('FileRail');
+  /** Per rail (`platform/currency`): the flush running, and the one its late callers wait for. */
+  private readonly flushes = new Map<string, { running: Promise<void>; next?: Promise<void> }>();
 
   private readonly credits: BankCredits;
 
@@ -63,7 +90,7 @@ export class FileRail {
     private readonly files: BankFiles,
     readModels: ReadModelStore,
   ) {
-    this.credits = new BankCredits(runner, clocks, readModels);
+    this.credits = new BankCredits(runner, clocks, readModels, process);
   }
 
   private async record(platformId: string, currency: string, command: BankRailCommand): Promise<BankRailState> {
@@ -115,8 +142,31 @@ export class FileRail {
     };
   }
 
-  /** Puts every queued instruction into a file (recorded first), and writes every recorded file not yet written. */
-  async flush(platformId: string, currency: string): Promise<void> {
+  /**
+   * Puts every queued instruction into a file (recorded first), and writes every recorded file not yet written. One
+   * flush runs at a time per rail: the callers that arrive while one runs share the next, which puts all that they
+   * queued into one file (rather than a file each, and two flushes writing the same file at once).
+   */
+  flush(platformId: string, currency: string): Promise<void> {
+    const key = `${platformId}/${currency}`;
+    const slot = this.flushes.get(key);
+    if (slot) {
+      slot.next ??= slot.running.then(noop, noop).then(() => {
+        this.flushes.delete(key);
+        return this.flush(platformId, currency);
+      });
+      return slot.next;
+    }
+    const entry: { running: Promise<void>; next?: Promise<void> } = {
+      running: this.flushNow(platformId, currency).finally(() => {
+        if (this.flushes.get(key) === entry && !entry.next) this.flushes.delete(key);
+      }),
+    };
+    this.flushes.set(key, entry);
+    return entry.running;
+  }
+
+  private async flushNow(platformId: string, currency: string): Promise<void> {
     const rail = await this.railOf(platformId, currency);
     if (!rail) return;
     const now = (await this.clocks.now(platformId)).toISOString();
@@ -152,39 +202,68 @@ export class FileRail {
     const currency = rail.currency;
     const { state } = await this.runner.load(streams.bankRail(platformId, currency), bankRailDecider);
     const known = state.inbox.get(item.sha256);
+    const resumed = known?.fileName === item.name;
     // The same file under the same name, recorded and not yet archived: the process that took it died before.
-    if (
-      known?.fileName === item.name &&
-      !(await this.files.isArchived(folder, item.name, known.quarantineReason ? 'quarantine' : 'processed'))
-    ) {
-      if (known.quarantineReason) return this.files.archive(folder, item.name, 'quarantine');
-      if (!known.appliedAt) await this.apply(platformId, currency, known);
+    if (resumed && known.quarantineReason) {
+      if (!(await this.files.isArchived(folder, item.name, 'quarantine')))
+        return this.files.archive(folder, item.name, 'quarantine');
+    } else if (resumed && (await this.files.isArchived(folder, item.name, 'processed'))) {
+      // Archived before: this is the file dropped again, a copy (quarantined below when recorded).
+    } else if (resumed) {
+      for (const part of partsOf(item.sha256, this.readMessage(item.content, currency)))
+        await this.takePart(platformId, rail, item, part, true);
       return this.files.archive(folder, item.name, 'processed');
     }
+    for (const part of partsOf(item.sha256, this.readMessage(item.content, currency))) {
+      const taken = await this.takePart(platformId, rail, item, part, false);
+      if (!taken) {
+        this.logger.warn(`${folder}/inbox/${item.name} quarantined`);
+        return this.files.archive(folder, item.name, 'quarantine');
+      }
+    }
+    await this.files.archive(folder, item.name, 'processed');
+  }
+
+  /**
+   * Records one part of an inbox file (all of it, unless it is a notification too large for one record) with its
+   * effects, then applies them; resuming a file a process died taking, a part recorded before is only applied if it
+   * was not. False: quarantined.
+   */
+  private async takePart(
+    platformId: string,
+    rail: BankRailConfig,
+    item: InboxItem,
+    part: Part,
+    resuming: boolean,
+  ): Promise<boolean> {
+    const currency = rail.currency;
+    const { state } = await this.runner.load(streams.bankRail(platformId, currency), bankRailDecider);
+    const known = state.inbox.get(part.key);
+    if (resuming && known?.fileName === item.name && !known.quarantineReason) {
+      if (!known.appliedAt) await this.apply(platformId, currency, known);
+      return true;
+    }
     const now = (await this.clocks.now(platformId)).toISOString();
-    const message = this.readMessage(item.content, currency);
+    const { message } = part;
     const references = 'type' in message && message.type === 'NOTIFICATION' ? fundingReferences(message.entries) : [];
     const after = await this.record(platformId, currency, {
       type: 'ReceiveFile',
       platformId,
-      sha256: item.sha256,
+      sha256: part.key,
       fileName: item.name,
       message,
       account: rail.account,
       fundingAccounts: await this.credits.fundingAccounts(platformId, currency, references),
       now,
     });
-    const recorded = after.quarantine.find(
-      (f) => f.sha256 === item.sha256 && f.receivedAt === now && f.fileName === item.name,
+    const quarantined = after.quarantine.some(
+      (f) => f.sha256 === part.key && f.receivedAt === now && f.fileName === item.name,
     );
-    if (recorded) {
-      this.logger.warn(`${folder}/inbox/${item.name} quarantined: ${recorded.quarantineReason}`);
-      return this.files.archive(folder, item.name, 'quarantine');
-    }
-    const file = after.inbox.get(item.sha256);
+    if (quarantined) return false;
+    const file = after.inbox.get(part.key);
     faultPoint('rail-inbox-recorded');
     if (file) await this.apply(platformId, currency, file);
-    await this.files.archive(folder, item.name, 'processed');
+    return true;
   }
 
   private readMessage(content: string, currency: string): BankMessage | { unreadable: string } {
@@ -196,14 +275,34 @@ export class FileRail {
     }
   }
 
-  /** Applies a recorded file's effects to its payments (each step a no-op where it already happened). */
+  /**
+   * Applies a recorded file's effects to its payments (each step a no-op where it already happened): each payment's in
+   * the file's order, up to APPLY_AT_ONCE payments at a time, so that their appends (the ledger's above all) are
+   * committed together rather than one fsync after the other.
+   */
   private async apply(platformId: string, currency: string, file: InboxFile): Promise<void> {
     const metadata = systemMetadata(platformId);
+    const byPayment = new Map<string, RailEffect[]>();
     for (const effect of file.effects) {
-      const step = stepFor(effect);
-      if (step) await this.process.applyStep(effect.ref, step, metadata);
-      if (step) faultPoint('rail-inbox-halfway');
+      const list = byPayment.get(effect.ref.id);
+      if (list) list.push(effect);
+      else byPayment.set(effect.ref.id, [effect]);
     }
+    const payments = [...byPayment.values()];
+    let next = 0;
+    const lane = async () => {
+      while (next < payments.length)
+        for (const effect of payments[next++]) {
+          const step = stepFor(effect);
+          if (!step) continue;
+          await this.process.applyStep(effect.ref, step, metadata);
+          faultPoint('rail-inbox-halfway');
+        }
+    };
+    // Every lane ends before the file is marked or the error is thrown: nothing of this file runs behind the caller.
+    const lanes = await Promise.allSettled(Array.from({ length: Math.min(APPLY_AT_ONCE, payments.length) }, lane));
+    const failed = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
+    if (failed) throw failed.reason;
     for (const credit of file.credits ?? []) await this.credits.book(platformId, credit, metadata);
     const now = (await this.clocks.now(platformId)).toISOString();
     await this.record(platformId, currency, { type: 'MarkFileApplied', platformId, sha256: file.sha256, now });

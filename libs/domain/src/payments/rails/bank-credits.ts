@@ -1,10 +1,16 @@
 import { derivedUuid } from '../transfers/payment-legs.js';
 import type { BankEntry, BankRailState, EntryProblem, RailCredit } from './bank-rail-types.js';
 
-/** The funding reference an internal account shows in its fundingPaymentInstructions (`FUND-` and 8 characters). */
-export const FUNDING_REFERENCE = /\bFUND-([0-9A-F]{8})\b/;
+/**
+ * The references money paid in may carry: an internal account's funding reference (`FUND-` and 8 characters, from its
+ * fundingPaymentInstructions) or a real-time funded quote's reference (`TX-` and 12, from its paymentInstructions).
+ */
+export const FUNDING_REFERENCE = /\b(?:FUND-[0-9A-F]{8}|TX-[0-9A-F]{12})\b/;
 
-/** Where money paid in with each funding reference goes: the account showing that reference, when there is one. */
+/**
+ * Where money paid in with each reference goes: the internal account (`InternalAccount:…`) or the pending quote
+ * (`Quote:…`) showing that reference, when there is one.
+ */
 export type FundingAccounts = Readonly<Record<string, string>>;
 
 /** The funding references named by the credits of a notification (the rail resolves them before recording it). */
@@ -33,7 +39,10 @@ export function creditOf(
   if (earlier)
     return { entry: `entry ${entry.entryReference}`, reason: `this credit was already taken from ${earlier}` };
   const reference = FUNDING_REFERENCE.exec(entry.remittanceInformation ?? '')?.[0];
-  const accountId = reference ? context.fundingAccounts[reference] : undefined;
+  const target = reference ? context.fundingAccounts[reference] : undefined;
+  // A quote is funded once: a second payment naming it waits in suspense.
+  const quoteId = target?.startsWith('Quote:') && !state.fundedQuotes.has(target) ? target : undefined;
+  const accountId = target?.startsWith('InternalAccount:') ? target : undefined;
   return {
     id: bankCreditId(context.platformId, entryKey),
     entryKey,
@@ -43,6 +52,7 @@ export function creditOf(
     bookingDate: entry.bookingDate,
     ...(entry.remittanceInformation ? { remittanceInformation: entry.remittanceInformation } : {}),
     ...(accountId ? { accountId } : {}),
+    ...(quoteId ? { quoteId } : {}),
     movement: {
       reference: entry.entryReference,
       amount: entry.amount,

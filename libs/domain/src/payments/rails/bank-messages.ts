@@ -185,8 +185,8 @@ export function effectsOf(
   context: CreditContext,
 ): { effects: RailEffect[]; credits?: RailCredit[]; problems: EntryProblem[] } | { refused: string } {
   if (message.type === 'STATUS_REPORT') {
-    const known = [...state.files.values()].some((f) => f.messageId === message.originalMessageId);
-    if (!known) return { refused: `a status report on ${message.originalMessageId}, which this rail never sent` };
+    if (!state.files.has(message.originalMessageId))
+      return { refused: `a status report on ${message.originalMessageId}, which this rail never sent` };
     return statusEffects(message, state);
   }
   if (!sameAccount(account, message.account))

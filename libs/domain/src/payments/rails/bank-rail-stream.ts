@@ -11,6 +11,7 @@ import type {
   InboxFile,
   InstructionKind,
   RailFile,
+  RailCredit,
   RailInstruction,
   Reconciliation,
 } from './bank-rail-types.js';
@@ -31,6 +32,10 @@ export type BankRailEvent =
   | { type: 'BankFileReceived'; data: { platformId: string; file: InboxFile } }
   | { type: 'BankFileQuarantined'; data: { platformId: string; file: InboxFile } }
   | { type: 'BankFileApplied'; data: { platformId: string; sha256: string; appliedAt: string } }
+  | {
+      type: 'BankCreditHeld';
+      data: { platformId: string; credit: RailCredit; reason: string; heldAt: string; fileName: string };
+    }
   | {
       type: 'BankCreditAssigned';
       data: { platformId: string; creditId: string; accountId: string; assignedAt: string };
@@ -55,6 +60,8 @@ export type BankRailCommand =
       now: string;
     }
   | { type: 'AssignCredit'; platformId: string; creditId: string; accountId: string; now: string }
+  /** A credit that named a quote the quote could not take: held in suspense instead. */
+  | { type: 'HoldCredit'; platformId: string; creditId: string; reason: string; now: string }
   | { type: 'MarkFileApplied'; platformId: string; sha256: string; now: string };
 
 /** `CT-1a2b3c4d-USD-000001`: 22 characters, within ISO 20022's 35 for a message id. */
@@ -75,6 +82,7 @@ const initialState = (): BankRailState => ({
   appliedEntries: new Map(),
   movements: [],
   exceptions: new Map(),
+  fundedQuotes: new Map(),
   reconciliations: new Map(),
 });
 
@@ -132,6 +140,15 @@ function decide(cmd: BankRailCommand, state: BankRailState): BankRailEvent[] {
     }
     case 'ReceiveFile':
       return receive(cmd, state);
+    case 'HoldCredit': {
+      if (state.exceptions.has(cmd.creditId)) return [];
+      const found = [...state.inbox.values()].flatMap((f) => (f.credits ?? []).map((credit) => ({ f, credit })));
+      const held = found.find(({ credit }) => credit.id === cmd.creditId);
+      if (!held) throw notFound('BANK_CREDIT', cmd.creditId);
+      const { quoteId: _q, ...credit } = held.credit;
+      const data = { platformId, credit, reason: cmd.reason, heldAt: cmd.now, fileName: held.f.fileName };
+      return [{ type: 'BankCreditHeld', data }];
+    }
     case 'AssignCredit': {
       const exception = state.exceptions.get(cmd.creditId);
       if (!exception) throw notFound('BANK_CREDIT', cmd.creditId);
@@ -158,6 +175,25 @@ function amend<T extends object>(map: Map<string, T>, key: string, change: Parti
   if (entry) Object.assign(entry, change);
 }
 
+/** A file taken: its entries are known from now on, its movements booked, its credits given or held. */
+function received(state: BankRailState, file: InboxFile): BankRailState {
+  state.inbox.set(file.sha256, { ...file });
+  for (const effect of file.effects) {
+    state.appliedEntries.set(effect.entryKey, file.fileName);
+    if (effect.movement) state.movements.push(effect.movement);
+  }
+  for (const credit of file.credits ?? []) {
+    state.appliedEntries.set(credit.entryKey, file.fileName);
+    state.movements.push(credit.movement);
+    if (credit.quoteId) state.fundedQuotes.set(credit.quoteId, credit.id);
+    else if (!credit.accountId) {
+      const exception = { credit, status: 'OPEN' as const, receivedAt: file.receivedAt, fileName: file.fileName };
+      state.exceptions.set(credit.id, exception);
+    }
+  }
+  return state;
+}
+
 function evolve(state: BankRailState, event: BankRailEvent): BankRailState {
   switch (event.type) {
     case 'BankInstructionQueued':
@@ -175,26 +211,8 @@ function evolve(state: BankRailState, event: BankRailEvent): BankRailState {
     case 'BankFileWritten':
       amend(state.files, event.data.messageId, { writtenAt: event.data.writtenAt });
       return state;
-    case 'BankFileReceived': {
-      const { file } = event.data;
-      state.inbox.set(file.sha256, { ...file });
-      for (const effect of file.effects) {
-        state.appliedEntries.set(effect.entryKey, file.fileName);
-        if (effect.movement) state.movements.push(effect.movement);
-      }
-      for (const credit of file.credits ?? []) {
-        state.appliedEntries.set(credit.entryKey, file.fileName);
-        state.movements.push(credit.movement);
-        if (!credit.accountId)
-          state.exceptions.set(credit.id, {
-            credit,
-            status: 'OPEN',
-            receivedAt: file.receivedAt,
-            fileName: file.fileName,
-          });
-      }
-      return state;
-    }
+    case 'BankFileReceived':
+      return received(state, event.data.file);
     case 'BankFileQuarantined':
       state.quarantine.push(event.data.file);
       if (!state.inbox.has(event.data.file.sha256)) state.inbox.set(event.data.file.sha256, event.data.file);
@@ -202,6 +220,11 @@ function evolve(state: BankRailState, event: BankRailEvent): BankRailState {
     case 'BankFileApplied':
       amend(state.inbox, event.data.sha256, { appliedAt: event.data.appliedAt });
       return state;
+    case 'BankCreditHeld': {
+      const { credit, reason, heldAt, fileName } = event.data;
+      state.exceptions.set(credit.id, { credit, status: 'OPEN', reason, receivedAt: heldAt, fileName });
+      return state;
+    }
     case 'BankCreditAssigned': {
       const exception = state.exceptions.get(event.data.creditId);
       if (exception)

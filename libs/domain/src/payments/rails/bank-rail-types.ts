@@ -62,6 +62,8 @@ export interface BankRailState {
   appliedEntries: Map<string, string>;
   /** Credits held in suspense, and those assigned since, by id. */
   exceptions: Map<string, RailException>;
+  /** Quotes a credit named, by quote id: the credit's id. */
+  fundedQuotes: Map<string, string>;
   /** Every movement booked on the bank account, in the order recorded. */
   movements: RailMovement[];
   /** The days reconciled, by date (a later statement of the same day replaces the earlier result). */
@@ -144,6 +146,8 @@ export interface RailCredit {
   remittanceInformation?: string;
   /** The internal account it was credited to; absent while it waits in suspense. */
   accountId?: string;
+  /** The real-time funded quote it pays for (started when the credit is applied). */
+  quoteId?: string;
   movement: RailMovement;
 }
 
@@ -151,6 +155,8 @@ export interface RailCredit {
 export interface RailException {
   credit: RailCredit;
   status: 'OPEN' | 'ASSIGNED';
+  /** Why a credit that named a quote was held instead (the quote had expired, the amount differs). */
+  reason?: string;
   receivedAt: string;
   fileName: string;
   assignedTo?: string;
