@@ -99,6 +99,25 @@ describe('bank rail (ISO 20022 files) on a production platform', () => {
     expect(await balance(c.usd)).toBe(10_000);
   });
 
+  it('reverses a pull the bank returns after booking it', async () => {
+    const c = await customer();
+    const source = await external(c.id, '005');
+    const pull = await api().post('/transfer-in', {
+      source: { accountId: source },
+      destination: { accountId: c.usd },
+      amount: 6_000,
+    });
+    expect([pull.status, pull.body.status]).toEqual([201, 'PROCESSING']);
+    await outboxHolds(pull.body.reconciliationInstructions.reference);
+    await bank();
+    await settles(pull.body.id, 'COMPLETED');
+    expect(await balance(c.usd)).toBe(6_000);
+    await bank();
+    const returned = await settles(pull.body.id, 'FAILED');
+    expect(returned).toMatchObject({ failureDetail: 'RETURNED_BY_RECEIVING_BANK', bankReasonCode: expect.any(String) });
+    expect(await balance(c.usd)).toBe(0);
+  });
+
   it('pays a quote out as one pain.001 entry, PROCESSING until the bank books it', async () => {
     const c = await funded(10_000);
     const destination = await external(c.id, '201');

@@ -26,7 +26,7 @@ export async function startRails(infra: Infrastructure): Promise<RunningRails> {
     RAIL_QUEUE,
     async (job: Job<RailJob>) => {
       try {
-        await rail.submit(job.data.ref, job.data.platformId);
+        await rail.submit(job.data.ref, job.data.platformId, infra.config.rails.pollMs === 0);
       } catch (error) {
         if (error instanceof DomainError) {
           logger.warn(`rail job ${job.id} ended without effect: ${error.code} ${error.message}`);

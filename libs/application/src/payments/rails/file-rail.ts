@@ -106,14 +106,18 @@ export class FileRail {
     return railFor(state.rails, currency);
   }
 
-  /** Queues a PROCESSING payment's instruction (a no-op when queued already), then writes what waits. */
-  async submit(ref: PaymentRef, platformId: string): Promise<void> {
+  /**
+   * Queues a PROCESSING payment's instruction (a no-op when queued already). The worker's next pass writes every
+   * instruction waiting into one file per kind, so the payments of a pass leave together (`writeAtOnce`: at once,
+   * for a worker that does not poll).
+   */
+  async submit(ref: PaymentRef, platformId: string, writeAtOnce = false): Promise<void> {
     const tx = await this.process.load(ref);
     const rail = tx.plan.rail;
     if (!rail || tx.status !== 'PROCESSING') return;
     const instruction = await this.instructionOf(tx, rail.instruction);
     await this.record(platformId, rail.currency, { type: 'QueueInstruction', platformId, instruction });
-    await this.flush(platformId, rail.currency);
+    if (writeAtOnce) await this.flush(platformId, rail.currency);
   }
 
   private async instructionOf(tx: TransactionRecord, kind: InstructionKind): Promise<RailInstruction> {

@@ -76,6 +76,8 @@ export function railPrefix(platformId: string, currency: string): string {
 
 const initialState = (): BankRailState => ({
   instructions: new Map(),
+  unfiled: new Set(),
+  unwritten: new Set(),
   files: new Map(),
   inbox: new Map(),
   quarantine: [],
@@ -121,7 +123,9 @@ function decide(cmd: BankRailCommand, state: BankRailState): BankRailEvent[] {
       if (state.instructions.has(cmd.instruction.endToEndId)) return [];
       return [{ type: 'BankInstructionQueued', data: { platformId, instruction: cmd.instruction } }];
     case 'CreateFile': {
-      const pending = [...state.instructions.values()].filter((i) => i.kind === cmd.kind && !i.messageId);
+      const pending = [...state.unfiled]
+        .map((id) => state.instructions.get(id))
+        .filter((i): i is RailInstruction => i?.kind === cmd.kind);
       if (pending.length === 0) return [];
       const messageId = messageIdFor(cmd.prefix, cmd.kind, state.files.size + 1);
       const file: RailFile = {
@@ -198,18 +202,22 @@ function evolve(state: BankRailState, event: BankRailEvent): BankRailState {
   switch (event.type) {
     case 'BankInstructionQueued':
       state.instructions.set(event.data.instruction.endToEndId, { ...event.data.instruction });
+      state.unfiled.add(event.data.instruction.endToEndId);
       return state;
     case 'BankFileCreated': {
       const { file } = event.data;
       state.files.set(file.messageId, { ...file });
+      state.unwritten.add(file.messageId);
       for (const id of file.endToEndIds) {
         const instruction = state.instructions.get(id);
         if (instruction) instruction.messageId = file.messageId;
+        state.unfiled.delete(id);
       }
       return state;
     }
     case 'BankFileWritten':
       amend(state.files, event.data.messageId, { writtenAt: event.data.writtenAt });
+      state.unwritten.delete(event.data.messageId);
       return state;
     case 'BankFileReceived':
       return received(state, event.data.file);
@@ -260,5 +268,5 @@ export function unappliedFiles(state: BankRailState): InboxFile[] {
 
 /** Files created and not yet recorded as written: written again (the same bytes) on restart. */
 export function unwrittenFiles(state: BankRailState): RailFile[] {
-  return [...state.files.values()].filter((f) => !f.writtenAt);
+  return [...state.unwritten].map((id) => state.files.get(id)).filter((f): f is RailFile => f !== undefined);
 }

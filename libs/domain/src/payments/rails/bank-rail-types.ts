@@ -53,6 +53,10 @@ export interface InboxFile {
 
 export interface BankRailState {
   instructions: Map<string, RailInstruction>;
+  /** End-to-end ids of the instructions not yet in a file, in the order queued. */
+  unfiled: Set<string>;
+  /** Message ids of the files recorded and not yet written. */
+  unwritten: Set<string>;
   files: Map<string, RailFile>;
   /** Inbox files by content hash (a second copy of one is quarantined, never applied again). */
   inbox: Map<string, InboxFile>;
