@@ -130,9 +130,12 @@ export class RailDriver {
     );
   }
 
-  /** A pull of `amount` from an external account with a mandate into `destination`, PROCESSING. */
-  async pull(customerId: string, destination: string, amount: number): Promise<any> {
-    return this.transfer('/transfer-in', await this.external(customerId, '101'), destination, amount);
+  /**
+   * A pull of `amount` from an external account with a mandate, ending in `suffix` (the simulator's outcome: booked
+   * unless another), into `destination`, PROCESSING.
+   */
+  async pull(customerId: string, destination: string, amount: number, suffix = '101'): Promise<any> {
+    return this.transfer('/transfer-in', await this.external(customerId, suffix), destination, amount);
   }
 
   /** A transfer of `amount` out of an internal account to an external one, PROCESSING. */

@@ -84,36 +84,22 @@ describe('bank rail (ISO 20022 files) on a production platform', () => {
 
   it('credits a pull only when the bank books its collection', async () => {
     const c = await customer();
-    const source = await external(c.id, '101');
-    const pull = await api().post('/transfer-in', {
-      source: { accountId: source },
-      destination: { accountId: c.usd },
-      amount: 10_000,
-    });
-    expect([pull.status, pull.body.status]).toEqual([201, 'PROCESSING']);
-    const [file] = await outboxHolds(pull.body.reconciliationInstructions.reference);
+    const pull = await rail.pull(c.id, c.usd, 10_000);
+    const [file] = await outboxHolds(pull.reconciliationInstructions.reference);
     expect(file).toContain('urn:iso:std:iso:20022:tech:xsd:pain.008.001.08');
     expect(await balance(c.usd)).toBe(0);
     await bank();
-    await settles(pull.body.id, 'COMPLETED');
+    await settles(pull.id, 'COMPLETED');
     expect(await balance(c.usd)).toBe(10_000);
   });
 
   it('reverses a pull the bank returns after booking it', async () => {
     const c = await customer();
-    const source = await external(c.id, '005');
-    const pull = await api().post('/transfer-in', {
-      source: { accountId: source },
-      destination: { accountId: c.usd },
-      amount: 6_000,
-    });
-    expect([pull.status, pull.body.status]).toEqual([201, 'PROCESSING']);
-    await outboxHolds(pull.body.reconciliationInstructions.reference);
-    await bank();
-    await settles(pull.body.id, 'COMPLETED');
+    const pull = await rail.pull(c.id, c.usd, 6_000, '005');
+    await rail.booked(pull);
     expect(await balance(c.usd)).toBe(6_000);
     await bank();
-    const returned = await settles(pull.body.id, 'FAILED');
+    const returned = await settles(pull.id, 'FAILED');
     expect(returned).toMatchObject({ failureDetail: 'RETURNED_BY_RECEIVING_BANK', bankReasonCode: expect.any(String) });
     expect(await balance(c.usd)).toBe(0);
   });
