@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { BankSimulator } from '#rails/bank-simulator.js';
 import { writeFileAtomically } from '#rails/file-exchange.js';
@@ -5,7 +6,7 @@ import { useTestService } from '../support/fixture.js';
 import { expectBalancedLedger } from '../support/ledger-check.js';
 import { poll } from '../support/poll.js';
 import type { Client } from '../support/service.js';
-import { uniqueValue } from '../support/sequence.js';
+import { RailDriver } from './bank-rail-support.js';
 
 const ACCOUNT = { name: 'Credits Payments', accountNumber: '7000555444', routingNumber: '021000021' };
 const PAYER = { name: 'Charles Babbage', accountNumber: '4400012345', routingNumber: '021000021' };
@@ -14,7 +15,7 @@ const PAYER = { name: 'Charles Babbage', accountNumber: '4400012345', routingNum
 describe('bank rail incoming credits (camt.054)', () => {
   const t = useTestService({ env: { RAILS_POLL_MS: '20' } });
   let prod: { platformId: string; api: Client };
-  let inbox: string;
+  let rail: RailDriver;
   const bank = BankSimulator.create([{ account: ACCOUNT, currency: 'USD', balance: 0n }]);
 
   /** The bank notifies a credit of `amount` with `remittance`. */
@@ -26,46 +27,26 @@ describe('bank rail incoming credits (camt.054)', () => {
       debtor: PAYER,
     });
     for (const file of bank.process({ files: [], now: new Date('2026-03-11T10:00:00Z') }))
-      await writeFileAtomically(inbox, file.name, file.xml);
+      await writeFileAtomically(rail.folders.inbox, file.name, file.xml);
   };
-  const account = async () => {
-    const c = await prod.api.post('/customers', {
-      customerType: 'INDIVIDUAL',
-      platformCustomerId: uniqueValue('credit'),
-      fullName: 'Ada Lovelace',
-      kycStatus: 'APPROVED',
-    });
-    const list = await prod.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.body.id)}`);
-    return list.body.data.find((a: any) => a.balance.currency.code === 'USD');
-  };
-  const balance = (id: string, amount: number) =>
-    poll(
-      async () => (await prod.api.get(`/internal-accounts/${id}`)).body.balance.amount,
-      (n) => n === amount,
-      { what: `${id} holding ${amount}`, timeoutMs: 10_000, intervalMs: 20 },
-    );
-
   beforeAll(async () => {
     prod = await t.otherPlatform({ sandbox: false });
-    const rail = { currency: 'USD', type: 'ISO20022_FILES', account: ACCOUNT };
-    const patched = await prod.api.patch('/config', { rails: [rail] });
-    expect(patched.status).toBe(200);
-    inbox = patched.body.rails[0].inboxFolder;
+    const config = { currency: 'USD', type: 'ISO20022_FILES', account: ACCOUNT };
+    rail = await RailDriver.configure(prod.api, join(t.dataDir, 'bank-state.json'), undefined, config);
   });
 
   it('credits the account whose funding reference the credit carries', async () => {
-    const target = await account();
-    const reference = target.fundingPaymentInstructions[0].accountOrWalletInfo.reference;
-    expect(reference).toMatch(/^FUND-[0-9A-F]{8}$/);
-    await paidIn(12_345n, `top-up ${reference}`);
-    await balance(target.id, 12_345);
+    const target = await rail.customer();
+    expect(target.reference).toMatch(/^FUND-[0-9A-F]{8}$/);
+    await paidIn(12_345n, `top-up ${target.reference}`);
+    await rail.holds(target.usd, 12_345);
     const exceptions = await prod.api.get('/bank-rails/USD/exceptions');
     expect(exceptions.body.data).toEqual([]);
   });
 
   it('holds a credit that names nothing in suspense until an operator assigns it', async () => {
-    const target = await account();
-    const other = await account();
+    const target = await rail.customer();
+    const other = await rail.customer();
     await paidIn(5_000n, 'invoice 42');
     const listed = await poll(
       async () => (await prod.api.get('/bank-rails/USD/exceptions')).body,
@@ -82,23 +63,23 @@ describe('bank rail incoming credits (camt.054)', () => {
     const path = `/bank-rails/USD/exceptions/${open.id}/assign`;
     const bad = await prod.api.post(path, { accountId: 'nope' });
     expect([bad.status, bad.body.code]).toEqual([400, 'INVALID_INPUT']);
-    const assigned = await prod.api.post(path, { accountId: target.id });
-    expect([assigned.status, assigned.body.status, assigned.body.assignedTo]).toEqual([200, 'ASSIGNED', target.id]);
-    await balance(target.id, 5_000);
-    expect((await prod.api.post(path, { accountId: target.id })).status).toBe(200);
-    const twice = await prod.api.post(path, { accountId: other.id });
+    const assigned = await prod.api.post(path, { accountId: target.usd });
+    expect([assigned.status, assigned.body.status, assigned.body.assignedTo]).toEqual([200, 'ASSIGNED', target.usd]);
+    await rail.holds(target.usd, 5_000);
+    expect((await prod.api.post(path, { accountId: target.usd })).status).toBe(200);
+    const twice = await prod.api.post(path, { accountId: other.usd });
     expect([twice.status, twice.body.code]).toEqual([409, 'BANK_CREDIT_ASSIGNED']);
-    await balance(target.id, 5_000);
-    await balance(other.id, 0);
-    const foreign = await t.api.post(path, { accountId: target.id });
+    await rail.holds(target.usd, 5_000);
+    await rail.holds(other.usd, 0);
+    const foreign = await t.api.post(path, { accountId: target.usd });
     expect(foreign.status).toBe(404);
   });
 
   it('starts a real-time funded quote its reference names, and holds a second payment of it', async () => {
-    const target = await account();
+    const target = await rail.customer();
     const quote = await prod.api.post('/quotes', {
       source: { sourceType: 'REALTIME_FUNDING', currency: 'USD' },
-      destination: { destinationType: 'ACCOUNT', accountId: target.id },
+      destination: { destinationType: 'ACCOUNT', accountId: target.usd },
       lockedCurrencySide: 'SENDING',
       lockedCurrencyAmount: 3_000,
     });
@@ -107,7 +88,7 @@ describe('bank rail incoming credits (camt.054)', () => {
     expect(reference).toMatch(/^TX-[0-9A-F]{12}$/);
     const total = BigInt(quote.body.totalSendingAmount);
     await paidIn(total, `payment ${reference}`);
-    await balance(target.id, quote.body.totalReceivingAmount);
+    await rail.holds(target.usd, quote.body.totalReceivingAmount);
     const done = await poll(
       async () => (await prod.api.get(`/quotes/${quote.body.id}`)).body,
       (q) => q.status === 'COMPLETED',
@@ -123,7 +104,7 @@ describe('bank rail incoming credits (camt.054)', () => {
     expect(held.find((e: any) => e.remittanceInformation === `again ${reference}`)).toMatchObject({ status: 'OPEN' });
     // The payment that started the quote is not an exception an operator could assign again.
     expect(held.filter((e: any) => e.remittanceInformation === `payment ${reference}`)).toEqual([]);
-    await balance(target.id, quote.body.totalReceivingAmount);
+    await rail.holds(target.usd, quote.body.totalReceivingAmount);
   });
 
   it('keeps the ledger balanced', async () => {

@@ -21,11 +21,21 @@ export interface RailFolders {
   state: string;
 }
 
-/** A customer with its USD (and EUR, when opened) internal accounts. */
+/** A rail as PATCH /config takes it. */
+export type RailConfig = Omit<typeof USD_RAIL, 'creditorSchemeId'> & { creditorSchemeId?: string };
+
+/** A customer with its USD (and EUR, when opened) internal accounts, and the USD account's funding reference. */
 export interface RailCustomer {
   id: string;
   usd: string;
   eur: string;
+  reference: string;
+}
+
+/** A payment in flight on the rail: its id and the end-to-end id its file names. */
+interface RailPayment {
+  id: string;
+  reconciliationInstructions: { reference: string };
 }
 
 /** The names of the plain files of a folder (none when it does not exist). */
@@ -48,12 +58,12 @@ export class RailDriver {
     private readonly timeoutMs = 10_000,
   ) {}
 
-  /** Sets the platform's USD rail (PATCH /config) and answers a driver on its folders. */
-  static async configure(api: Client, stateFile: string, timeoutMs?: number): Promise<RailDriver> {
-    const patched = await api.patch('/config', { rails: [USD_RAIL] });
+  /** Sets the platform's rail (USD_RAIL unless another; PATCH /config) and answers a driver on its folders. */
+  static async configure(api: Client, stateFile: string, timeoutMs?: number, config: RailConfig = USD_RAIL) {
+    const patched = await api.patch('/config', { rails: [config] });
     expect(patched.status).toBe(200);
     const [rail] = patched.body.rails;
-    expect(rail).toMatchObject({ ...USD_RAIL, outboxFolder: expect.any(String), inboxFolder: expect.any(String) });
+    expect(rail).toMatchObject({ ...config, outboxFolder: expect.any(String), inboxFolder: expect.any(String) });
     return new RailDriver(api, { outbox: rail.outboxFolder, inbox: rail.inboxFolder, state: stateFile }, timeoutMs);
   }
 
@@ -74,7 +84,8 @@ export class RailDriver {
     const accounts = await this.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(res.body.id)}`);
     const usd = accounts.body.data.find((a: any) => a.balance.currency.code === 'USD');
     const eur = accounts.body.data.find((a: any) => a.balance.currency.code === 'EUR');
-    return { id: res.body.id as string, usd: usd.id as string, eur: eur?.id as string };
+    const reference: string = usd.fundingPaymentInstructions[0].accountOrWalletInfo.reference;
+    return { id: res.body.id as string, usd: usd.id as string, eur: eur?.id as string, reference };
   }
 
   /** A USD external account whose number ends in `suffix` (the simulator's outcome), with a mandate unless not. */
@@ -110,25 +121,49 @@ export class RailDriver {
     return (await this.api.get(`/internal-accounts/${accountId}`)).body.balance.amount;
   }
 
-  /** A pull of `amount` from an external account with a mandate into `destination`, PROCESSING. */
-  async pull(customerId: string, destination: string, amount: number): Promise<any> {
-    const source = await this.external(customerId, '101');
-    const pull = await this.api.post('/transfer-in', {
+  /** Waits until the account holds `amount`. */
+  holds(accountId: string, amount: number): Promise<number> {
+    return poll(
+      () => this.balance(accountId),
+      (n) => n === amount,
+      { what: `${accountId} holding ${amount}`, timeoutMs: this.timeoutMs, intervalMs: 20 },
+    );
+  }
+
+  /**
+   * A pull of `amount` from an external account with a mandate, ending in `suffix` (the simulator's outcome: booked
+   * unless another), into `destination`, PROCESSING.
+   */
+  async pull(customerId: string, destination: string, amount: number, suffix = '101'): Promise<any> {
+    return this.transfer('/transfer-in', await this.external(customerId, suffix), destination, amount);
+  }
+
+  /** A transfer of `amount` out of an internal account to an external one, PROCESSING. */
+  transferOut(sourceAccountId: string, destinationAccountId: string, amount: number): Promise<any> {
+    return this.transfer('/transfer-out', sourceAccountId, destinationAccountId, amount);
+  }
+
+  private async transfer(path: string, source: string, destination: string, amount: number): Promise<any> {
+    const res = await this.api.post(path, {
       source: { accountId: source },
       destination: { accountId: destination },
       amount,
     });
-    expect([pull.status, pull.body.status]).toEqual([201, 'PROCESSING']);
-    return pull.body;
+    expect([res.status, res.body.status]).toEqual([201, 'PROCESSING']);
+    return res.body;
+  }
+
+  /** Waits for the payment's file, plays the bank once (at `now`) and waits until the payment completes. */
+  async booked(payment: RailPayment, now?: Date): Promise<any> {
+    await this.outboxHolds(payment.reconciliationInstructions.reference);
+    await this.bank(this.folders, now);
+    return this.settles(payment.id, 'COMPLETED');
   }
 
   /** A customer whose USD account holds `amount`, pulled in and booked by the bank. */
   async funded(amount: number): Promise<RailCustomer> {
     const c = await this.customer();
-    const pull = await this.pull(c.id, c.usd, amount);
-    await this.outboxHolds(pull.reconciliationInstructions.reference);
-    await this.bank();
-    await this.settles(pull.id, 'COMPLETED');
+    await this.booked(await this.pull(c.id, c.usd, amount));
     return c;
   }
 
@@ -185,5 +220,14 @@ export class RailDriver {
 
   archived(to: 'processed' | 'quarantine'): Promise<string[]> {
     return filesIn(join(this.folders.inbox, to));
+  }
+
+  /** Waits until the day's statement is reconciled; answers the reconciliation. */
+  reconciled(date: string): Promise<any> {
+    return poll<any>(
+      async () => (await this.api.get('/bank-rails/USD/reconciliations')).body.data.find((r: any) => r.date === date),
+      Boolean,
+      { what: `the reconciliation of ${date}`, timeoutMs: this.timeoutMs, intervalMs: 20 },
+    );
   }
 }

@@ -4,7 +4,7 @@ import { streams } from '#domain/ids.js';
 import { readPain001 } from '#rails/iso20022/index.js';
 import { useTestService } from '../support/fixture.js';
 import { expectBalancedLedger } from '../support/ledger-check.js';
-import { RailDriver, USD_RAIL } from './bank-rail-support.js';
+import { RailDriver, USD_RAIL, type RailCustomer } from './bank-rail-support.js';
 
 /**
  * A production platform's bank rail end to end: payouts and pulls go out as ISO 20022 files, stay PROCESSING, and
@@ -25,6 +25,14 @@ describe('bank rail (ISO 20022 files) on a production platform', () => {
   const funded = (amount: number) => rail.funded(amount);
   const outboxHolds = (endToEndId: string) => rail.outboxHolds(endToEndId);
   const payout = (source: string, destination: string, amount: number) => rail.payout(source, destination, amount);
+
+  /** A payout of `amount` from `c`'s USD account to a new external account ending in `suffix`, taken by the bank. */
+  const paidOut = async (c: RailCustomer, suffix: string, amount: number) => {
+    const quote = await payout(c.usd, await external(c.id, suffix), amount);
+    await outboxHolds((await transaction(quote.transactionId)).reconciliationInstructions.reference);
+    await bank();
+    return quote;
+  };
 
   beforeAll(async () => {
     const platform = await t.otherPlatform({ sandbox: false });
@@ -76,36 +84,22 @@ describe('bank rail (ISO 20022 files) on a production platform', () => {
 
   it('credits a pull only when the bank books its collection', async () => {
     const c = await customer();
-    const source = await external(c.id, '101');
-    const pull = await api().post('/transfer-in', {
-      source: { accountId: source },
-      destination: { accountId: c.usd },
-      amount: 10_000,
-    });
-    expect([pull.status, pull.body.status]).toEqual([201, 'PROCESSING']);
-    const [file] = await outboxHolds(pull.body.reconciliationInstructions.reference);
+    const pull = await rail.pull(c.id, c.usd, 10_000);
+    const [file] = await outboxHolds(pull.reconciliationInstructions.reference);
     expect(file).toContain('urn:iso:std:iso:20022:tech:xsd:pain.008.001.08');
     expect(await balance(c.usd)).toBe(0);
     await bank();
-    await settles(pull.body.id, 'COMPLETED');
+    await settles(pull.id, 'COMPLETED');
     expect(await balance(c.usd)).toBe(10_000);
   });
 
   it('reverses a pull the bank returns after booking it', async () => {
     const c = await customer();
-    const source = await external(c.id, '005');
-    const pull = await api().post('/transfer-in', {
-      source: { accountId: source },
-      destination: { accountId: c.usd },
-      amount: 6_000,
-    });
-    expect([pull.status, pull.body.status]).toEqual([201, 'PROCESSING']);
-    await outboxHolds(pull.body.reconciliationInstructions.reference);
-    await bank();
-    await settles(pull.body.id, 'COMPLETED');
+    const pull = await rail.pull(c.id, c.usd, 6_000, '005');
+    await rail.booked(pull);
     expect(await balance(c.usd)).toBe(6_000);
     await bank();
-    const returned = await settles(pull.body.id, 'FAILED');
+    const returned = await settles(pull.id, 'FAILED');
     expect(returned).toMatchObject({ failureDetail: 'RETURNED_BY_RECEIVING_BANK', bankReasonCode: expect.any(String) });
     expect(await balance(c.usd)).toBe(0);
   });
@@ -132,10 +126,7 @@ describe('bank rail (ISO 20022 files) on a production platform', () => {
 
   it('fails a payout the bank rejects, keeping its reason code and releasing the hold', async () => {
     const c = await funded(3_000);
-    const closed = await external(c.id, '003');
-    const quote = await payout(c.usd, closed, 2_000);
-    await outboxHolds((await transaction(quote.transactionId)).reconciliationInstructions.reference);
-    await bank();
+    const quote = await paidOut(c, '003', 2_000);
     const failed = await settles(quote.transactionId, 'FAILED');
     expect(failed).toMatchObject({ failureReason: 'OFFRAMP_FAILED', bankReasonCode: 'AC04' });
     expect(await balance(c.usd)).toBe(3_000);
@@ -143,10 +134,7 @@ describe('bank rail (ISO 20022 files) on a production platform', () => {
 
   it('refunds a payout returned after it completed', async () => {
     const c = await funded(4_000);
-    const returning = await external(c.id, '005');
-    const quote = await payout(c.usd, returning, 1_500);
-    await outboxHolds((await transaction(quote.transactionId)).reconciliationInstructions.reference);
-    await bank();
+    const quote = await paidOut(c, '005', 1_500);
     await settles(quote.transactionId, 'COMPLETED');
     expect(await balance(c.usd)).toBe(2_500);
     await bank();

@@ -1,43 +1,11 @@
-import { execFile } from 'node:child_process';
-import { readFile, readdir, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
+import { cli, cliFailure as failure, cliJson as json } from '../support/cli.js';
 import { useTestService } from '../support/fixture.js';
-import { poll } from '../support/poll.js';
 import type { Client } from '../support/service.js';
-import { uniqueDigits, uniqueValue } from '../support/sequence.js';
+import { RailDriver, USD_RAIL } from './bank-rail-support.js';
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `npm run cli -- <args>` on the test service's data directory, asynchronously: the service keeps working. */
-function cli(dataDir: string, ...args: string[]): Promise<Run> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [resolve('dist/apps/api/src/cli.js'), ...args],
-      { env: { ...process.env, NODE_OPTIONS: '', DATA_DIR: dataDir }, encoding: 'utf8' },
-      (error, stdout, stderr) => done({ status: error ? (error.code as number) : 0, stdout, stderr }),
-    );
-  });
-}
-
-async function json(dataDir: string, ...args: string[]): Promise<any> {
-  const run = await cli(dataDir, ...args, '--json');
-  expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
-  return JSON.parse(run.stdout);
-}
-
-async function failure(dataDir: string, ...args: string[]): Promise<{ status: number | null; error: any }> {
-  const run = await cli(dataDir, ...args, '--json');
-  expect(run.stdout).toBe('');
-  return { status: run.status, error: JSON.parse(run.stderr) };
-}
-
-const USD_ACCOUNT = { name: 'Acme Payments Inc', accountNumber: '7000123456', routingNumber: '021000021' };
 const USD_ARGS = ['--currency', 'USD', '--account-number', '7000123456', '--routing-number', '021000021'];
 const DAY = '2026-03-09';
 const NOW = `${DAY}T12:00:00Z`;
@@ -46,73 +14,29 @@ const NOW = `${DAY}T12:00:00Z`;
 describe('the CLI’s bank rail commands', () => {
   const t = useTestService({ env: { RAILS_POLL_MS: '20' } });
   let prod: { platformId: string; api: Client };
-  let outbox: string;
+  let rail: RailDriver;
 
   const run = (command: string, ...args: string[]) => json(t.dataDir, command, '--platform', prod.platformId, ...args);
   const bank = (command: string, ...args: string[]) => run(command, '--currency', 'USD', ...args);
-  const customer = async () => {
-    const res = await prod.api.post('/customers', {
-      customerType: 'INDIVIDUAL',
-      platformCustomerId: uniqueValue('cli-rail'),
-      fullName: 'Ada Lovelace',
-      kycStatus: 'APPROVED',
-    });
-    expect(res.status).toBe(201);
-    const accounts = await prod.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(res.body.id)}`);
-    return { id: res.body.id as string, usd: accounts.body.data.find((a: any) => a.balance.currency.code === 'USD') };
-  };
-  const external = async (customerId: string, suffix: string) => {
-    const res = await prod.api.post('/customers/external-accounts', {
-      customerId,
-      currency: 'USD',
-      accountInfo: {
-        accountType: 'USD_ACCOUNT',
-        accountNumber: uniqueDigits('cli-rail-ext', 7) + suffix,
-        routingNumber: '021000021',
-        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
-      },
-      directDebitMandate: { mandateId: uniqueValue('MANDATE'), signedOn: '2026-01-15' },
-    });
-    expect(res.status).toBe(201);
-    return res.body.id as string;
-  };
-  const settles = (id: string, status: string) =>
-    poll(
-      async () => (await prod.api.get(`/transactions/${id}`)).body,
-      (tx) => tx.status === status,
-      { what: `${id} ${status}`, timeoutMs: 10_000, intervalMs: 20 },
-    );
-  const balance = (id: string, amount: number) =>
-    poll(
-      async () => (await prod.api.get(`/internal-accounts/${id}`)).body.balance.amount,
-      (n) => n === amount,
-      { what: `${id} holding ${amount}`, timeoutMs: 10_000, intervalMs: 20 },
-    );
-  /** Waits until the service's rail has written its file naming `endToEndId` into the outbox. */
-  const outboxHolds = (endToEndId: string) =>
-    poll(
-      async () => {
-        const names = (await readdir(outbox)).filter((n) => n.endsWith('.xml'));
-        const texts = await Promise.all(names.map((n) => readFile(join(outbox, n), 'utf8')));
-        return texts.some((x) => x.includes(`<EndToEndId>${endToEndId}</EndToEndId>`));
-      },
-      Boolean,
-      { what: `an outbox file with ${endToEndId}`, timeoutMs: 10_000, intervalMs: 20 },
-    );
 
   beforeAll(async () => {
     prod = await t.otherPlatform({ sandbox: false });
-    const rail = await run('rails:set', ...USD_ARGS, '--name', USD_ACCOUNT.name, '--creditor-scheme-id', 'ACME0001');
-    outbox = rail.outboxFolder;
+    const set = await run(
+      'rails:set',
+      ...USD_ARGS,
+      '--name',
+      USD_RAIL.account.name,
+      '--creditor-scheme-id',
+      USD_RAIL.creditorSchemeId,
+    );
+    const state = join(set.outboxFolder, '..', 'bank-state.json');
+    rail = new RailDriver(prod.api, { outbox: set.outboxFolder, inbox: set.inboxFolder, state });
   });
 
   it('sets, lists and removes rails as PATCH /config does, refusing what the API refuses', async () => {
     const folder = join(t.dataDir, 'rails', prod.platformId.split(':')[1]);
     const usd = {
-      currency: 'USD',
-      type: 'ISO20022_FILES',
-      account: USD_ACCOUNT,
-      creditorSchemeId: 'ACME0001',
+      ...USD_RAIL,
       outboxFolder: join(folder, 'USD', 'outbox'),
       inboxFolder: join(folder, 'USD', 'inbox'),
     };
@@ -164,28 +88,18 @@ describe('the CLI’s bank rail commands', () => {
   });
 
   it('plays the bank on the rail’s folders: a pull and a payout made through the API complete', async () => {
-    const c = await customer();
-    const pull = await prod.api.post('/transfer-in', {
-      source: { accountId: await external(c.id, '101') },
-      destination: { accountId: c.usd.id },
-      amount: 10_000,
-    });
-    expect([pull.status, pull.body.status]).toEqual([201, 'PROCESSING']);
-    await outboxHolds(pull.body.reconciliationInstructions.reference);
+    const c = await rail.customer();
+    const pull = await rail.pull(c.id, c.usd, 10_000);
+    await rail.outboxHolds(pull.reconciliationInstructions.reference);
     const first = await bank('bank:simulate', '--now', NOW);
     expect(first.taken.length).toBeGreaterThan(0);
     expect(first.written.length).toBeGreaterThan(0);
     expect(await readdir(first.outboxFolder)).toEqual(['taken']);
-    await settles(pull.body.id, 'COMPLETED');
-    await balance(c.usd.id, 10_000);
+    await rail.settles(pull.id, 'COMPLETED');
+    await rail.holds(c.usd, 10_000);
 
-    const out = await prod.api.post('/transfer-out', {
-      source: { accountId: c.usd.id },
-      destination: { accountId: await external(c.id, '201') },
-      amount: 4_000,
-    });
-    expect([out.status, out.body.status]).toEqual([201, 'PROCESSING']);
-    await outboxHolds(out.body.reconciliationInstructions.reference);
+    const out = await rail.transferOut(c.usd, await rail.external(c.id, '201'), 4_000);
+    await rail.outboxHolds(out.reconciliationInstructions.reference);
     const text = await cli(
       t.dataDir,
       'bank:simulate',
@@ -199,32 +113,26 @@ describe('the CLI’s bank rail commands', () => {
     expect(text.status).toBe(0);
     expect(text.stdout).toMatch(/^took from .*outbox:\n {2}\S+\.xml\n/);
     expect(text.stdout).toMatch(/wrote into .*inbox:\n {2}bank-\S+\.pain\.002\./);
-    await settles(out.body.id, 'COMPLETED');
-    await balance(c.usd.id, 6_000);
+    await rail.settles(out.id, 'COMPLETED');
+    await rail.holds(c.usd, 6_000);
   });
 
   it('bank:pay-in with an account’s funding reference credits that account', async () => {
-    const c = await customer();
-    const reference = c.usd.fundingPaymentInstructions[0].accountOrWalletInfo.reference;
-    const paid = await bank('bank:pay-in', '--amount', '2500', '--remittance', `top-up ${reference}`, '--now', NOW);
+    const c = await rail.customer();
+    const paid = await bank('bank:pay-in', '--amount', '2500', '--remittance', `top-up ${c.reference}`, '--now', NOW);
     expect(paid).toMatchObject({ currency: 'USD', amount: '2500', written: [expect.stringMatching(/camt\.054/)] });
-    await balance(c.usd.id, 2_500);
+    await rail.holds(c.usd, 2_500);
     expect((await prod.api.get('/bank-rails/USD/exceptions')).body.data).toEqual([]);
   });
 
   it('bank:statement writes the day’s camt.053, which the service reconciles', async () => {
     const day = '2026-03-10';
-    const c = await customer();
-    const reference = c.usd.fundingPaymentInstructions[0].accountOrWalletInfo.reference;
-    await bank('bank:pay-in', '--amount', '700', '--remittance', reference, '--now', `${day}T09:00:00Z`);
-    await balance(c.usd.id, 700);
+    const c = await rail.customer();
+    await bank('bank:pay-in', '--amount', '700', '--remittance', c.reference, '--now', `${day}T09:00:00Z`);
+    await rail.holds(c.usd, 700);
     const statement = await bank('bank:statement', '--date', day);
     expect(statement.written).toEqual([expect.stringMatching(new RegExp(`camt\\.053\\.${day}`))]);
-    const reconciled = await poll<any>(
-      async () => (await prod.api.get('/bank-rails/USD/reconciliations')).body.data.find((r: any) => r.date === day),
-      Boolean,
-      { what: `the reconciliation of ${day}`, timeoutMs: 10_000, intervalMs: 20 },
-    );
+    const reconciled = await rail.reconciled(day);
     expect(reconciled).toMatchObject({ date: day, breaks: [], closed: true });
     expect(BigInt(reconciled.closingBalance) - BigInt(reconciled.openingBalance)).toBe(700n);
   });

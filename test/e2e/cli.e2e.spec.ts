@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
 import { uniqueValue } from '../support/sequence.js';
 import type { Client } from '../support/service.js';
 import {
@@ -11,41 +9,7 @@ import {
 } from '../support/webhook-receiver.js';
 import { money } from './money-support.js';
 import { useTestService } from '../support/fixture.js';
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * `npm run cli -- <args>` on the test service's data directory (the build is current: jest runs after it). Run
- * asynchronously: the service in this process keeps projecting and delivering while the CLI runs.
- */
-function cli(dataDir: string, ...args: string[]): Promise<Run> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [resolve('dist/apps/api/src/cli.js'), ...args],
-      { env: { ...process.env, NODE_OPTIONS: '', DATA_DIR: dataDir }, encoding: 'utf8' },
-      (error, stdout, stderr) => done({ status: error ? (error.code as number) : 0, stdout, stderr }),
-    );
-  });
-}
-
-/** A successful --json run's result. */
-async function json(dataDir: string, ...args: string[]): Promise<any> {
-  const run = await cli(dataDir, ...args, '--json');
-  expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
-  return JSON.parse(run.stdout);
-}
-
-/** A failed --json run: its exit status, nothing on stdout, and the error object it wrote on stderr. */
-async function failure(dataDir: string, ...args: string[]): Promise<{ status: number | null; error: any }> {
-  const run = await cli(dataDir, ...args, '--json');
-  expect(run.stdout).toBe('');
-  return { status: run.status, error: JSON.parse(run.stderr) };
-}
+import { cli, cliFailure as failure, cliJson as json } from '../support/cli.js';
 
 describe('the operators’ CLI', () => {
   const t = useTestService();

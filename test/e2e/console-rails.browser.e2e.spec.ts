@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { CreatePlatformCommand, type IssuedToken } from '#application/platforms/platform-commands.js';
 import { BankSimulator } from '#rails/bank-simulator.js';
 import { writeFileAtomically } from '#rails/file-exchange.js';
-import { launchChromium, watchedPage } from '../support/browser.js';
+import { launchChromium, offlinePage } from '../support/browser.js';
 import { useTestService } from '../support/fixture.js';
 import { poll } from '../support/poll.js';
 import { basicAuth, client, type Client } from '../support/service.js';
@@ -110,9 +110,7 @@ describe('operations console: bank rails', () => {
     );
 
     browser = await launchChromium();
-    page = await watchedPage(browser, errors);
-    const origin = new URL(t.url).origin;
-    await page.route('**/*', (route) => (route.request().url().startsWith(origin) ? route.continue() : route.abort()));
+    page = await offlinePage(browser, t.url, errors);
   });
   afterAll(async () => {
     await browser?.close();

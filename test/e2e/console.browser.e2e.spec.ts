@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, watchedPage } from '../support/browser.js';
+import { launchChromium, offlinePage } from '../support/browser.js';
 import { ManualClock } from '#domain/clock.js';
 import { cardholder, type Cardholder } from '../support/card-fixture.js';
 import { pendingIncoming } from '../support/sandbox-payments.js';
@@ -59,10 +59,8 @@ describe('operations console in a browser', () => {
     failedDeliveryId = failed.body.data[0].id;
 
     browser = await launchChromium();
-    page = await watchedPage(browser, errors);
     // The console must work offline: any request leaving the service is a failure.
-    const origin = new URL(t.url).origin;
-    await page.route('**/*', (route) => (route.request().url().startsWith(origin) ? route.continue() : route.abort()));
+    page = await offlinePage(browser, t.url, errors);
   });
   afterAll(async () => {
     await browser?.close();

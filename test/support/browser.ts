@@ -34,3 +34,13 @@ export async function watchedPage(
   page.on('console', (m) => (m.type() === 'error' ? errors.push(m.text()) : undefined));
   return page;
 }
+
+/**
+ * A watched page (`watchedPage`) that must work offline: any request leaving `url`'s origin is aborted, and so fails.
+ */
+export async function offlinePage(browser: Browser, url: string, errors: string[]): Promise<Page> {
+  const page = await watchedPage(browser, errors);
+  const origin = new URL(url).origin;
+  await page.route('**/*', (route) => (route.request().url().startsWith(origin) ? route.continue() : route.abort()));
+  return page;
+}

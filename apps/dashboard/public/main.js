@@ -158,17 +158,30 @@ async function start() {
   $('console').hidden = false;
   $('signout').hidden = false;
   $('who').textContent = JSON.parse(credentials.get()).tokenId;
-  await Promise.all([
-    panel('approvals-body', loadApprovals),
-    panel('webhooks-body', loadWebhooks),
-    panel('clock-body', loadClock),
-    panel('charts-error', loadVolume),
-    panel('health-body', loadHealth),
-    panel('set-aside-body', loadSetAside),
-    panel('bank-rails-body', () => loadRails(toast)),
-    panel('endpoint-body', () => loadWebhookConfig(() => panel('webhooks-body', loadWebhooks))),
-  ]);
+  await Promise.all([panel('charts-error', loadVolume), ...PANELS.map(([id, , load]) => panel(`${id}-body`, load))]);
 }
+
+/** The panels between the detail and the charts, in page order: id, title and the loader that fills `<id>-body`. */
+const PANELS = [
+  ['approvals', 'Pending approvals', loadApprovals],
+  ['webhooks', 'Webhook deliveries', loadWebhooks],
+  ['clock', 'Sandbox clock', loadClock],
+  ['endpoint', 'Webhook endpoint', () => loadWebhookConfig(() => panel('webhooks-body', loadWebhooks))],
+  ['health', 'Health', loadHealth],
+  ['set-aside', 'Set-aside events', loadSetAside],
+  ['bank-rails', 'Bank rails', () => loadRails(toast)],
+];
+
+/** Each panel's section: its title over the body its loader fills. */
+$('charts').before(
+  ...PANELS.map(([id, title]) => {
+    const section = document.createElement('section');
+    section.id = id;
+    section.append(Object.assign(document.createElement('h2'), { textContent: title }));
+    section.append(Object.assign(document.createElement('div'), { id: `${id}-body` }));
+    return section;
+  }),
+);
 
 $('signin').addEventListener('submit', (e) => {
   e.preventDefault();

@@ -20,4 +20,9 @@ export class CommandContext {
   now(platformId: string): Promise<Date> {
     return this.clocks.now(platformId);
   }
+
+  /** The platform's current time as ISO 8601 text, as events record it. */
+  async nowIso(platformId: string): Promise<string> {
+    return (await this.clocks.now(platformId)).toISOString();
+  }
 }

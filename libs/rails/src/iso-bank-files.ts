@@ -27,6 +27,13 @@ function account(a: BankRailConfig['account'] | RailInstruction['counterparty'])
   return { ...a };
 }
 
+/** What an instruction's entry in an initiation file says: its end-to-end id (its remittance text too) and amount. */
+const instructed = (i: RailInstruction) => ({
+  endToEndId: i.endToEndId,
+  amount: { minor: BigInt(i.amount), currency: i.currency },
+  remittanceInformation: i.endToEndId,
+});
+
 /** Groups by requested date: one payment information block per date (the debtor and currency are the rail's). */
 function byDate(instructions: RailInstruction[]): [string, RailInstruction[]][] {
   const groups = new Map<string, RailInstruction[]>();
@@ -62,39 +69,35 @@ export class IsoBankFiles implements BankFiles {
   render(file: RailFile, instructions: RailInstruction[], rail: BankRailConfig, initiatingParty: string): string {
     const header = { messageId: file.messageId, createdAt: file.createdAt, initiatingPartyName: initiatingParty };
     const own = account(rail.account);
-    const groups = byDate(instructions);
+    /** The message: one payment information block per requested date, numbered after the file's message id. */
+    const blocks = <P>(block: (date: string, list: RailInstruction[]) => P) => ({
+      ...header,
+      payments: byDate(instructions).map(([date, list], n) => ({
+        paymentInformationId: `${file.messageId}-${n + 1}`,
+        ...block(date, list),
+      })),
+    });
     if (file.kind === 'CREDIT_TRANSFER') {
-      return writePain001({
-        ...header,
-        payments: groups.map(([date, list], n) => ({
-          paymentInformationId: `${file.messageId}-${n + 1}`,
+      return writePain001(
+        blocks((date, list) => ({
           requestedExecutionDate: date,
           debtor: own,
-          transfers: list.map((i) => ({
-            endToEndId: i.endToEndId,
-            amount: { minor: BigInt(i.amount), currency: i.currency },
-            creditor: account(i.counterparty),
-            remittanceInformation: i.endToEndId,
-          })),
+          transfers: list.map((i) => ({ ...instructed(i), creditor: account(i.counterparty) })),
         })),
-      });
+      );
     }
-    return writePain008({
-      ...header,
-      payments: groups.map(([date, list], n) => ({
-        paymentInformationId: `${file.messageId}-${n + 1}`,
+    return writePain008(
+      blocks((date, list) => ({
         requestedCollectionDate: date,
         creditor: own,
         ...(rail.creditorSchemeId ? { creditorSchemeId: rail.creditorSchemeId } : {}),
         collections: list.map((i) => ({
-          endToEndId: i.endToEndId,
-          amount: { minor: BigInt(i.amount), currency: i.currency },
+          ...instructed(i),
           debtor: account(i.counterparty),
           mandate: { id: i.mandate?.mandateId ?? '', signedOn: i.mandate?.signedOn ?? '' },
-          remittanceInformation: i.endToEndId,
         })),
       })),
-    });
+    );
   }
 
   read(content: string, currency: string): BankMessage {

@@ -27,6 +27,10 @@ import {
 } from './command.js';
 import { fields, table } from './format.js';
 
+/** Options that each take a text value. */
+const strings = (...names: string[]): OptionSpecs =>
+  Object.fromEntries(names.map((name) => [name, { type: 'string' as const }]));
+
 /** A rail as GET /config shows it: its configuration and the folders its files are exchanged through. */
 export type RailView = BankRailConfig & { outboxFolder: string; inboxFolder: string };
 
@@ -121,13 +125,7 @@ export const railCommands: CliCommand[] = [
       'rail with the outbox and inbox folders its ISO 20022 files are exchanged through',
     options: {
       ...platformOption,
-      currency: { type: 'string' },
-      iban: { type: 'string' },
-      bic: { type: 'string' },
-      'account-number': { type: 'string' },
-      'routing-number': { type: 'string' },
-      name: { type: 'string' },
-      'creditor-scheme-id': { type: 'string' },
+      ...strings('currency', 'iban', 'bic', 'account-number', 'routing-number', 'name', 'creditor-scheme-id'),
     },
     async run(ctx) {
       const actor = await platformActor(ctx, 'rails:set');
@@ -152,7 +150,7 @@ export const railCommands: CliCommand[] = [
     description:
       'removes the platform’s bank rail for a currency (BANK_RAIL_NOT_FOUND when it has none); prints the rails\n' +
       'left. Its folders and the files in them stay',
-    options: { ...platformOption, currency: { type: 'string' } },
+    options: { ...platformOption, ...strings('currency') },
     async run(ctx) {
       const actor = await platformActor(ctx, 'rails:remove');
       const currency = currencyOf(ctx, 'rails:remove');
@@ -219,7 +217,7 @@ function nowOf(ctx: CliContext): Date {
 
 const names = (list: string[]) => (list.length ? list.map((n) => `\n  ${n}`).join('') : ' none');
 
-const bankOptions: OptionSpecs = { ...platformOption, currency: { type: 'string' }, state: { type: 'string' } };
+const bankOptions: OptionSpecs = { ...platformOption, ...strings('currency', 'state') };
 
 /** A payer that a pay-in comes from when none is named: an IBAN for IBAN rails, US account numbers otherwise. */
 function payerOf(ctx: CliContext, rail: BankRailConfig) {
@@ -248,7 +246,7 @@ export const bankCommands: CliCommand[] = [
       'plays the bank once on the rail’s folders: takes the files in the outbox (into outbox/taken/), books them by\n' +
       'the simulator’s outcome table and writes pain.002 and camt.054 answers into the inbox. The bank’s state is\n' +
       'kept in FILE (default bank-state.json in the rail’s folder)',
-    options: { ...bankOptions, now: { type: 'string' } },
+    options: { ...bankOptions, ...strings('now') },
     async run(ctx) {
       const side = await bankSide(ctx, 'bank:simulate');
       const { outboxFolder, inboxFolder, stateFile } = side;
@@ -264,7 +262,7 @@ export const bankCommands: CliCommand[] = [
     name: 'bank:statement',
     synopsis: '--platform Platform:<uuid> --currency CODE --date YYYY-MM-DD [--state FILE]',
     description: 'writes the day’s camt.053 statement of the rail’s bank account into the inbox',
-    options: { ...bankOptions, date: { type: 'string' } },
+    options: { ...bankOptions, ...strings('date') },
     async run(ctx) {
       const side = await bankSide(ctx, 'bank:statement');
       const date = text(ctx, 'date');
@@ -285,13 +283,7 @@ export const bankCommands: CliCommand[] = [
       'a payer’s credit transfer into the rail’s bank account (amount in minor units): the bank books it and writes\n' +
       'its camt.054 into the inbox. A remittance text naming an account’s funding reference (FUND-...) credits that\n' +
       'account; one naming nothing waits in suspense (GET /bank-rails/{currency}/exceptions)',
-    options: {
-      ...bankOptions,
-      amount: { type: 'string' },
-      remittance: { type: 'string' },
-      'payer-name': { type: 'string' },
-      now: { type: 'string' },
-    },
+    options: { ...bankOptions, ...strings('amount', 'remittance', 'payer-name', 'now') },
     async run(ctx) {
       const side = await bankSide(ctx, 'bank:pay-in');
       const { rail, inboxFolder, stateFile } = side;

@@ -17,6 +17,7 @@ import {
   linkNotFound,
   parseKycToken,
   type IssuedKycLink,
+  type KycLinkCommand,
   type KycLinkStatus,
 } from '#domain/kyc-links/kyc-link.js';
 import { missingVerificationFields } from '#domain/verifications/verification.js';
@@ -60,16 +61,20 @@ export class KycLinks {
     private readonly commands: CommandBus,
   ) {}
 
+  /** Runs `command` on the link's stream, recorded as the actor's. */
+  private record(linkId: string, command: KycLinkCommand, actor: Actor) {
+    return this.ctx.runner.run(streams.kycLink(linkId), kycLinkDecider, command, { metadata: { ...actor } });
+  }
+
   /** A new link for the platform's customer: its token (the secret part of the URL), expiry and provider. */
   async issue(customerId: string, redirectUri: string | undefined, actor: Actor) {
     const customer = await loadOwnCustomer(this.ctx.runner, customerId, actor);
     if (customer.isDeleted) throw notFound('CUSTOMER', customerId);
     const linkId = this.ctx.ids.uuid();
     const secret = randomBytes(32).toString('base64url');
-    const now = (await this.ctx.now(actor.platformId)).toISOString();
-    const { state } = await this.ctx.runner.run(
-      streams.kycLink(linkId),
-      kycLinkDecider,
+    const now = await this.ctx.nowIso(actor.platformId);
+    const { state } = await this.record(
+      linkId,
       {
         type: 'IssueKycLink',
         linkId,
@@ -79,7 +84,7 @@ export class KycLinks {
         ...(redirectUri ? { redirectUri } : {}),
         now,
       },
-      { metadata: { ...actor } },
+      actor,
     );
     return { token: kycToken(linkId, secret), expiresAt: issuedLink(state).expiresAt, provider: KYC_LINK_PROVIDER };
   }
@@ -89,7 +94,7 @@ export class KycLinks {
     if (!kycSecretMatches(link, secretHash)) throw linkNotFound();
     const actor = this.actorOf(link);
     const customer = await loadOwnCustomer(this.ctx.runner, link.customerId, actor);
-    const now = (await this.ctx.now(link.platformId)).toISOString();
+    const now = await this.ctx.nowIso(link.platformId);
     return {
       customerType: customer.customerType,
       linkStatus: customer.isDeleted ? 'EXPIRED' : kycLinkStatus(link, now),
@@ -108,7 +113,7 @@ export class KycLinks {
     const { link, secretHash } = await this.load(token);
     if (!kycSecretMatches(link, secretHash)) throw linkNotFound();
     const actor = this.actorOf(link);
-    const now = (await this.ctx.now(link.platformId)).toISOString();
+    const now = await this.ctx.nowIso(link.platformId);
     const status = kycLinkStatus(link, now);
     if (status !== 'ACTIVE') {
       const code = status === 'COMPLETED' ? 'KYC_LINK_USED' : 'KYC_LINK_EXPIRED';
@@ -124,13 +129,8 @@ export class KycLinks {
     const actor = this.actorOf(link);
     const customer = await loadOwnCustomer(this.ctx.runner, link.customerId, actor);
     if (customer.isDeleted) throw linkNotFound();
-    const now = (await this.ctx.now(link.platformId)).toISOString();
-    await this.ctx.runner.run(
-      streams.kycLink(link.linkId),
-      kycLinkDecider,
-      { type: 'CompleteKycLink', secretHash, now },
-      { metadata: { ...actor } },
-    );
+    const now = await this.ctx.nowIso(link.platformId);
+    await this.record(link.linkId, { type: 'CompleteKycLink', secretHash, now }, actor);
     const changes = compact(fields);
     if (Object.keys(changes).length > 0) {
       await this.commands.execute(new UpdateCustomerCommand(link.customerId, changes, actor));

@@ -68,7 +68,7 @@ export class UpdatePlatformConfigHandler implements ICommandHandler<UpdatePlatfo
   ) {}
 
   async execute({ changes, actor }: UpdatePlatformConfigCommand) {
-    const now = (await this.ctx.now(actor.platformId)).toISOString();
+    const now = await this.ctx.nowIso(actor.platformId);
     await this.ctx.runner.run(
       streams.platform(actor.platformId),
       platformDecider,

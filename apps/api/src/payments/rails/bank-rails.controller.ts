@@ -1,16 +1,38 @@
-import { Body, Controller, Get, Param, Query } from '@nestjs/common';
+import { Body, Controller, Param, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Matches } from 'class-validator';
 import { AssignBankCreditCommand } from '#application/payments/rails/bank-rail-commands.js';
 import { BankRailQueries } from '#application/payments/rails/bank-rail-queries.js';
 import type { Actor } from '#application/tokens.js';
-import { ApiDoc, ApiList, ok } from '../../docs/api-doc.js';
+import { ApiDoc, ok } from '../../docs/api-doc.js';
 import { IdempotentAction } from '../../http/idempotency.interceptor.js';
 import { CurrentActor } from '../../http/auth.js';
 import { PageParams } from '../../http/list-params.js';
+import { GetPage } from '../../http/routes.js';
 import { BANK_RAILS_TEXT } from '../../docs/descriptions/bank-rails.js';
 
 const tag = 'Bank rails';
+
+/** The rail's pages: each path's summary, what its items are and their schema (described by BANK_RAILS_TEXT). */
+const PAGES = {
+  inbox: ['List the files the bank delivered', 'inbox files, newest first', 'BankInboxFile'],
+  exceptions: ['List the credits held in suspense', 'credits in suspense, newest first', 'BankCreditException'],
+  reconciliations: [
+    'List the daily reconciliations of bank statements',
+    'reconciled days, newest first',
+    'BankReconciliation',
+  ],
+} as const;
+
+/** GET `:currency/<path>`: a page of the platform's rail for that currency (404 without one). */
+function RailPage(path: keyof typeof PAGES) {
+  const [summary, items, schema] = PAGES[path];
+  return GetPage(`:currency/${path}`, summary, items, schema, {
+    description: BANK_RAILS_TEXT[path],
+    tag,
+    errors: [404],
+  });
+}
 
 export class AssignBankCreditDto {
   @Matches(/^InternalAccount:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, {
@@ -27,22 +49,12 @@ export class BankRailsController {
     private readonly commands: CommandBus,
   ) {}
 
-  @Get(':currency/inbox')
-  @ApiList('List the files the bank delivered', 'inbox files, newest first', 'BankInboxFile', {
-    description: BANK_RAILS_TEXT.inbox,
-    tag,
-    errors: [404],
-  })
+  @RailPage('inbox')
   inbox(@Param('currency') currency: string, @Query() page: PageParams, @CurrentActor() actor: Actor) {
     return this.queries.inbox(actor.platformId, currency, page);
   }
 
-  @Get(':currency/exceptions')
-  @ApiList('List the credits held in suspense', 'credits in suspense, newest first', 'BankCreditException', {
-    description: BANK_RAILS_TEXT.exceptions,
-    tag,
-    errors: [404],
-  })
+  @RailPage('exceptions')
   exceptions(@Param('currency') currency: string, @Query() page: PageParams, @CurrentActor() actor: Actor) {
     return this.queries.exceptions(actor.platformId, currency, page);
   }
@@ -64,12 +76,7 @@ export class BankRailsController {
     return this.commands.execute(new AssignBankCreditCommand(currency, creditId, body.accountId, actor));
   }
 
-  @Get(':currency/reconciliations')
-  @ApiList('List the daily reconciliations of bank statements', 'reconciled days, newest first', 'BankReconciliation', {
-    description: BANK_RAILS_TEXT.reconciliations,
-    tag,
-    errors: [404],
-  })
+  @RailPage('reconciliations')
   reconciliations(@Param('currency') currency: string, @Query() page: PageParams, @CurrentActor() actor: Actor) {
     return this.queries.reconciliations(actor.platformId, currency, page);
   }

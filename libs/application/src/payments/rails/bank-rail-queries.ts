@@ -3,6 +3,7 @@ import { pageOf, type Page } from '#domain/audit/history.js';
 import { notFound } from '#domain/errors.js';
 import { streams } from '#domain/ids.js';
 import { requireCurrencyCode } from '#domain/money.js';
+import { compact } from '#domain/objects.js';
 import {
   bankRailDecider,
   type InboxFile,
@@ -92,17 +93,18 @@ export class BankRailQueries {
 /** A credit in suspense (or assigned since), as the exceptions list shows it. */
 export function exceptionView(exception: RailException): Record<string, unknown> {
   const { credit } = exception;
-  return {
+  return compact({
     id: credit.id,
     status: exception.status,
     amount: credit.amount,
     currency: credit.currency,
     bookingDate: credit.bookingDate,
     entryReference: credit.entryReference,
-    ...(credit.remittanceInformation ? { remittanceInformation: credit.remittanceInformation } : {}),
-    ...(exception.reason ? { reason: exception.reason } : {}),
+    remittanceInformation: credit.remittanceInformation,
+    reason: exception.reason,
     fileName: exception.fileName,
     receivedAt: exception.receivedAt,
-    ...(exception.assignedTo ? { assignedTo: exception.assignedTo, assignedAt: exception.assignedAt } : {}),
-  };
+    assignedTo: exception.assignedTo,
+    assignedAt: exception.assignedAt,
+  });
 }

@@ -173,6 +173,12 @@ function decide(cmd: BankRailCommand, state: BankRailState): BankRailEvent[] {
   }
 }
 
+/** Sets `change` on the entry of `map` at `key`, when there is one. */
+function amend<T extends object>(map: Map<string, T>, key: string, change: Partial<T>): void {
+  const entry = map.get(key);
+  if (entry) Object.assign(entry, change);
+}
+
 /** A file taken: its entries are known from now on, its movements booked, its credits given or held. */
 function received(state: BankRailState, file: InboxFile): BankRailState {
   state.inbox.set(file.sha256, { ...file });
@@ -209,23 +215,19 @@ function evolve(state: BankRailState, event: BankRailEvent): BankRailState {
       }
       return state;
     }
-    case 'BankFileWritten': {
-      const file = state.files.get(event.data.messageId);
-      if (file) file.writtenAt = event.data.writtenAt;
+    case 'BankFileWritten':
+      amend(state.files, event.data.messageId, { writtenAt: event.data.writtenAt });
       state.unwritten.delete(event.data.messageId);
       return state;
-    }
     case 'BankFileReceived':
       return received(state, event.data.file);
     case 'BankFileQuarantined':
       state.quarantine.push(event.data.file);
       if (!state.inbox.has(event.data.file.sha256)) state.inbox.set(event.data.file.sha256, event.data.file);
       return state;
-    case 'BankFileApplied': {
-      const file = state.inbox.get(event.data.sha256);
-      if (file) file.appliedAt = event.data.appliedAt;
+    case 'BankFileApplied':
+      amend(state.inbox, event.data.sha256, { appliedAt: event.data.appliedAt });
       return state;
-    }
     case 'BankCreditHeld': {
       const { credit, reason, heldAt, fileName } = event.data;
       state.exceptions.set(credit.id, { credit, status: 'OPEN', reason, receivedAt: heldAt, fileName });
