@@ -8,15 +8,8 @@ import { CreatePlatformCommand } from '#application/platforms/platform-commands.
 import { runBankOnce } from '#rails/bank-simulator-folders.js';
 import { isTemporaryName } from '#rails/file-exchange.js';
 import { basicAuth, client, type Client } from '../support/service.js';
-import { expectStatus, NO_CHECK } from './scenario.js';
-
-/** The rail of the benchmark's production platform: its own account at the bank, by account and routing number. */
-export const USD_RAIL = {
-  currency: 'USD',
-  type: 'ISO20022_FILES',
-  account: { name: 'Bench Payments Inc', accountNumber: '7000123456', routingNumber: '021000021' },
-  creditorSchemeId: 'BENCH0001',
-};
+import { customerAccount, expectStatus, NO_CHECK } from './scenario.js';
+import { USD_RAIL } from '../support/usd-rail.js';
 
 /** A customer of the platform: its USD account, the bank account it pulls from and the one it pays out to. */
 export interface RailCustomer {
@@ -72,27 +65,18 @@ export async function railCustomers(api: Client, n: number): Promise<RailCustome
       )
     ).id as string;
   for (let i = 0; i < n; i++) {
-    const c = await expectStatus(
-      api.post('/customers', {
-        customerType: 'INDIVIDUAL',
-        platformCustomerId: `bench-rail-${randomUUID()}`,
-        fullName: 'Ada Lovelace',
-        kycStatus: 'APPROVED',
-        currencies: ['USD'],
-      }),
-      201,
-      'create customer',
-    );
-    const accounts = await expectStatus(
-      api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.id)}`),
-      200,
-      'list accounts',
-    );
+    const c = await customerAccount(api, {
+      customerType: 'INDIVIDUAL',
+      platformCustomerId: `bench-rail-${randomUUID()}`,
+      fullName: 'Ada Lovelace',
+      kycStatus: 'APPROVED',
+      currencies: ['USD'],
+    });
     // Suffixes 101 and 201 are not in the simulator's table of outcomes: the bank books them.
     const digits = String(i).padStart(7, '0');
     out.push({
       id: c.id,
-      usd: accounts.data[0].id,
+      usd: c.accountId,
       pullFrom: await external(c.id, `${digits}101`, true),
       payTo: await external(c.id, `${digits}201`, false),
     });

@@ -73,3 +73,29 @@ export async function profiled<T>(label: string, measure: () => Promise<T>): Pro
     writeFileSync(join(dir, `${label}.${cpu ? 'cpuprofile' : 'heapprofile'}`), JSON.stringify(profile));
   }
 }
+
+/** A customer created through the API with `body`, and the id of its first internal account. */
+export async function customerAccount(
+  api: {
+    post(path: string, body: unknown): Promise<{ status: number; body: any }>;
+    get(path: string): Promise<{ status: number; body: any }>;
+  },
+  body: Record<string, unknown>,
+): Promise<{ id: string; accountId: string }> {
+  const c = await expectStatus(api.post('/customers', body), 201, 'create customer');
+  const accounts = await expectStatus(
+    api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.id)}`),
+    200,
+    'list accounts',
+  );
+  return { id: c.id as string, accountId: accounts.data[0].id as string };
+}
+
+/** The body of a quote from one account to another, locked on the sending side. */
+export const accountQuote = (from: string, to: string, amount: number, extra: Record<string, unknown> = {}) => ({
+  source: { sourceType: 'ACCOUNT', accountId: from },
+  destination: { destinationType: 'ACCOUNT', accountId: to },
+  lockedCurrencySide: 'SENDING',
+  lockedCurrencyAmount: amount,
+  ...extra,
+});

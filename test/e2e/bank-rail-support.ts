@@ -5,14 +5,9 @@ import { runBankOnce } from '#rails/bank-simulator-folders.js';
 import { poll } from '../support/poll.js';
 import type { Client } from '../support/service.js';
 import { uniqueDigits, uniqueValue } from '../support/sequence.js';
+import { USD_RAIL } from '../support/usd-rail.js';
 
-/** The USD rail the bank rail tests configure: an account and routing number, and a creditor id for pulls. */
-export const USD_RAIL = {
-  currency: 'USD',
-  type: 'ISO20022_FILES',
-  account: { name: 'Acme Payments Inc', accountNumber: '7000123456', routingNumber: '021000021' },
-  creditorSchemeId: 'ACME0001',
-};
+export { USD_RAIL };
 
 /** A rail's exchange folders and the bank simulator's state file. */
 export interface RailFolders {

@@ -7,7 +7,17 @@ import { startService } from '../../../apps/api/src/service.js';
 import { loadConfig } from '#config/config.js';
 import { adapterEnv, basicAuth, client, type Client } from '../../support/service.js';
 import { startRawPaymentsServer } from '../raw-payments.js';
-import { expectStatus, fmt, NO_CHECK, percentile, profiled, round, type Scenario } from '../scenario.js';
+import {
+  accountQuote,
+  customerAccount,
+  expectStatus,
+  fmt,
+  NO_CHECK,
+  percentile,
+  profiled,
+  round,
+  type Scenario,
+} from '../scenario.js';
 
 /** Time budget per measurement; the whole scenario stays well under 30 s. */
 const RUN_MS = 4_000;
@@ -26,23 +36,14 @@ interface Measured {
 
 /** A payer and a payee per client, funded so no payment runs short. */
 async function preparePairs(api: Client, count: number): Promise<Pair[]> {
-  const customer = async (name: string) => {
-    const c = await expectStatus(
-      api.post('/customers', {
+  const customer = async (name: string) =>
+    (
+      await customerAccount(api, {
         customerType: 'INDIVIDUAL',
         platformCustomerId: `${name}-${randomUUID()}`,
         currencies: ['USD'],
-      }),
-      201,
-      'create customer',
-    );
-    const accounts = await expectStatus(
-      api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.id)}`),
-      200,
-      'list accounts',
-    );
-    return accounts.data[0].id as string;
-  };
+      })
+    ).accountId;
   const pairs: Pair[] = [];
   for (let i = 0; i < count; i++) {
     const from = await customer('payer');
@@ -56,16 +57,7 @@ async function preparePairs(api: Client, count: number): Promise<Pair[]> {
 async function payOnce(api: Client, pair: Pair): Promise<number> {
   const started = performance.now();
   const quote = await expectStatus(
-    api.post(
-      '/quotes',
-      {
-        source: { sourceType: 'ACCOUNT', accountId: pair.from },
-        destination: { destinationType: 'ACCOUNT', accountId: pair.to },
-        lockedCurrencySide: 'SENDING',
-        lockedCurrencyAmount: 100,
-      },
-      { 'Idempotency-Key': randomUUID() },
-    ),
+    api.post('/quotes', accountQuote(pair.from, pair.to, 100), { 'Idempotency-Key': randomUUID() }),
     201,
     'create quote',
   );

@@ -19,7 +19,7 @@ import {
   type RailCustomer,
   type RailFolders,
 } from '../rails-setup.js';
-import { expectStatus, fmt, percentile, profiled, round, type Scenario } from '../scenario.js';
+import { accountQuote, expectStatus, fmt, percentile, profiled, round, type Scenario } from '../scenario.js';
 
 /** Payouts written out and booked back (`RAILS_PAYOUTS` for a quicker run), from this many customers. */
 const PAYOUTS = Number(process.env.RAILS_PAYOUTS ?? 10_000);
@@ -50,17 +50,9 @@ interface Load {
 /** One payout: a quote to the customer's payee bank account, executed at once (PROCESSING until the bank books it). */
 async function payout(api: Client, c: RailCustomer): Promise<string> {
   const quote = await expectStatus(
-    api.post(
-      '/quotes',
-      {
-        source: { sourceType: 'ACCOUNT', accountId: c.usd },
-        destination: { destinationType: 'ACCOUNT', accountId: c.payTo },
-        lockedCurrencySide: 'SENDING',
-        lockedCurrencyAmount: AMOUNT,
-        immediatelyExecute: true,
-      },
-      { 'Idempotency-Key': randomUUID() },
-    ),
+    api.post('/quotes', accountQuote(c.usd, c.payTo, AMOUNT, { immediatelyExecute: true }), {
+      'Idempotency-Key': randomUUID(),
+    }),
     201,
     'payout quote',
   );

@@ -33,43 +33,44 @@ export class BankCredits {
     private readonly process?: PaymentProcess,
   ) {}
 
-  /** The pending quote of this platform whose paymentInstructions show the `TX-` reference, if one does. */
-  private async quoteOf(platformId: string, reference: string): Promise<string | undefined> {
-    const hex = reference.slice('TX-'.length).toLowerCase();
-    const prefix = `Transaction:${hex.slice(0, 8)}-${hex.slice(8, 12)}`;
-    const page = await this.readModels.find<Doc & { transactionId?: string }>(Collections.quotes, {
+  /**
+   * The one document of this platform whose `field` starts with `prefix` (ids and references are lower-case hex, so
+   * `prefix` up to `prefix` + "g" holds them all); none when two share it: a reference that names two is not used.
+   */
+  private async onlyWithPrefix<T extends Doc>(
+    collection: string,
+    platformId: string,
+    field: string,
+    prefix: string,
+  ): Promise<T | undefined> {
+    const page = await this.readModels.find<T>(collection, {
       filters: [
         { field: 'platformId', op: 'eq', value: platformId },
-        { field: 'transactionId', op: 'gte', value: prefix },
-        { field: 'transactionId', op: 'lt', value: `${prefix}g` },
+        { field, op: 'gte', value: prefix },
+        { field, op: 'lt', value: `${prefix}g` },
       ],
       limit: 2,
     });
     const [doc, other] = page.data;
-    return doc && !other ? doc.id : undefined;
+    return other ? undefined : doc;
   }
 
   /** The customer accounts (and pending quotes) of this platform and currency that show each reference. */
   async fundingAccounts(platformId: string, currency: string, references: string[]): Promise<FundingAccounts> {
     const found: Record<string, string> = {};
     for (const reference of references) {
+      const hex = reference.slice(reference.indexOf('-') + 1).toLowerCase();
       if (reference.startsWith('TX-')) {
-        const quoteId = await this.quoteOf(platformId, reference);
-        if (quoteId) found[reference] = quoteId;
+        // A quote's reference is its transaction id's first twelve hex digits.
+        const prefix = `Transaction:${hex.slice(0, 8)}-${hex.slice(8, 12)}`;
+        const quote = await this.onlyWithPrefix(Collections.quotes, platformId, 'transactionId', prefix);
+        if (quote) found[reference] = quote.id;
         continue;
       }
-      const prefix = `InternalAccount:${reference.slice('FUND-'.length).toLowerCase()}`;
-      const page = await this.readModels.find<InternalAccountDoc>(Collections.internalAccounts, {
-        filters: [
-          { field: 'platformId', op: 'eq', value: platformId },
-          { field: 'id', op: 'gte', value: prefix },
-          { field: 'id', op: 'lt', value: `${prefix}g` },
-        ],
-        limit: 2,
-      });
-      const [doc, other] = page.data;
+      const prefix = `InternalAccount:${hex}`;
+      const doc = await this.onlyWithPrefix<InternalAccountDoc>(Collections.internalAccounts, platformId, 'id', prefix);
       // Two accounts sharing the reference's eight characters: neither is credited (the credit waits in suspense).
-      if (doc && !other && doc.customerId && doc.currency === currency) found[reference] = doc.id;
+      if (doc?.customerId && doc.currency === currency) found[reference] = doc.id;
     }
     return found;
   }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseSandboxUmaAddress, requiredPayerDataFieldsFor } from '../lookups/lookup.js';
 import { SUCCESS_PLAN } from '../transactions/payment-plan.js';
-import { derivedUuid, legTransferId, legsOf } from '../transfers/payment-legs.js';
 import {
   SANDBOX_DELAYS,
   incomingPlan,
@@ -10,14 +9,17 @@ import {
   transferPlan,
   umaDestinationPlan,
 } from './sandbox-rail.js';
-import { isPublicId } from '../../ids.js';
-import type { TransactionRecord } from '../transactions/transaction.js';
+
+/** Identifiers and the suffix that selects their outcome: the last three characters, before any domain part. */
+const SUFFIXES: [identifier: string, suffix: string][] = [
+  ['000123456002', '002'],
+  ['user005@bank.example.com', '005'],
+  ['DE89370400440532013007', '007'],
+];
 
 describe('sandbox outcome rules', () => {
-  it('reads the last three characters of the identifier, before any domain part', () => {
-    expect(sandboxSuffix('000123456002')).toBe('002');
-    expect(sandboxSuffix('user005@bank.example.com')).toBe('005');
-    expect(sandboxSuffix('DE89370400440532013007')).toBe('007');
+  it.each(SUFFIXES)('reads %s as suffix %s', (identifier, suffix) => {
+    expect(sandboxSuffix(identifier)).toBe(suffix);
   });
 
   it('maps transfer suffixes to their outcomes', () => {
@@ -74,31 +76,5 @@ describe('sandbox outcome rules', () => {
     expect(incomingPlan('$fail.compliance.USD@x.com').plan.immediate).toMatchObject({ status: 'REJECTED' });
     expect(incomingPlan('$bob@x.com')).toEqual({ needsApproval: false, plan: SUCCESS_PLAN });
     expect(requiredPayerDataFieldsFor('USD')).toEqual(['FULL_NAME']);
-  });
-});
-
-describe('payment legs', () => {
-  it('derives stable, distinct transfer ids per transaction and leg', () => {
-    const a = legTransferId('Transaction:1', 'hold');
-    expect(a).toBe(legTransferId('Transaction:1', 'hold'));
-    expect(isPublicId('Transfer', a)).toBe(true);
-    expect(
-      new Set(['hold', 'post', 'void', 'credit', 'refund'].map((l) => legTransferId('Transaction:1', l as 'hold')))
-        .size,
-    ).toBe(5);
-    expect(legTransferId('Transaction:2', 'hold')).not.toBe(a);
-    expect(derivedUuid('x')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-  });
-
-  it('holds internal sources and credits internal destinations only', () => {
-    const internal = 'InternalAccount:00000000-0000-4000-8000-000000000001';
-    const external = 'ExternalAccount:00000000-0000-4000-8000-000000000002';
-    const legs = (source: string, destination: string) =>
-      legsOf({
-        source: { sourceType: 'ACCOUNT', accountId: source, currency: 'USD' },
-        destination: { destinationType: 'ACCOUNT', accountId: destination, currency: 'USD' },
-      } as TransactionRecord);
-    expect(legs(internal, external)).toEqual({ holdsSource: true, creditsDestination: false });
-    expect(legs(external, internal)).toEqual({ holdsSource: false, creditsDestination: true });
   });
 });
