@@ -107,6 +107,41 @@ describe('bank rail incoming credits (camt.054)', () => {
     await rail.holds(target.usd, quote.body.totalReceivingAmount);
   });
 
+  it('sends a credit in suspense back to its payer, out of suspense only when the bank books the return', async () => {
+    await paidIn(1_750n, 'unknown sender');
+    const open = await poll(
+      async () => (await prod.api.get('/bank-rails/USD/exceptions')).body.data as any[],
+      (data) => data.some((e) => e.remittanceInformation === 'unknown sender'),
+      { what: 'the credit in suspense', timeoutMs: 10_000, intervalMs: 20 },
+    );
+    const credit = open.find((e) => e.remittanceInformation === 'unknown sender');
+    const path = `/bank-rails/USD/exceptions/${credit.id}/return`;
+    const returning = await prod.api.post(path, {});
+    expect([returning.status, returning.body.status]).toEqual([200, 'RETURNING']);
+    expect((await prod.api.post(path, {})).body.status).toBe('RETURNING');
+    const assign = await prod.api.post(`/bank-rails/USD/exceptions/${credit.id}/assign`, {
+      accountId: (await rail.customer()).usd,
+    });
+    expect([assign.status, assign.body.code]).toEqual([409, 'BANK_CREDIT_RETURNING']);
+    // The bank takes the pain.001 carrying the return and books it.
+    const files = await poll(
+      () => rail.outboxFiles(),
+      (list) => list.some((f) => f.xml.includes('<Nm>Charles Babbage</Nm>')),
+      { what: 'the return in the outbox', timeoutMs: 10_000, intervalMs: 20 },
+    );
+    for (const answer of bank.process({ files, now: new Date('2026-03-12T10:00:00Z') }))
+      await writeFileAtomically(rail.folders.inbox, answer.name, answer.xml);
+    const returned = await poll(
+      async () => (await prod.api.get('/bank-rails/USD/exceptions')).body.data as any[],
+      (data) => data.some((e) => e.id === credit.id && e.status === 'RETURNED'),
+      { what: 'the return booked', timeoutMs: 10_000, intervalMs: 20 },
+    );
+    expect(returned.find((e) => e.id === credit.id)).toMatchObject({
+      status: 'RETURNED',
+      returnedAt: expect.any(String),
+    });
+  });
+
   it('keeps the ledger balanced', async () => {
     await expectBalancedLedger(t.service.infra.eventStore, prod.platformId);
   });

@@ -176,4 +176,24 @@ describe('operations console: bank rails', () => {
     // The browser logs the refused request itself; no script of the console failed.
     expect(errors.filter((e) => !e.startsWith('Failed to load resource'))).toEqual([]);
   });
+
+  it('sends a credit back to its payer from the console', async () => {
+    paidIn(3_300n, 'who is this');
+    await bankRun(DAY_2);
+    await poll(
+      async () => (await prod.api.get('/bank-rails/USD/exceptions')).body.data as any[],
+      (data) => data.some((e) => e.remittanceInformation === 'who is this'),
+      { what: 'the second credit in suspense', timeoutMs: 10_000, intervalMs: 20 },
+    );
+    await page.reload();
+    await page.locator('#console').waitFor({ state: 'visible' });
+    const credit = page.locator('.rail[data-currency="USD"] .rail-exceptions tr[data-credit]', {
+      hasText: 'who is this',
+    });
+    await credit.locator('button[name=return]').click();
+    await credit.locator('.status-RETURNING').waitFor();
+    expect(await credit.locator('form').count()).toBe(0);
+    await shot('05-returning');
+    expect(errors.filter((e) => !e.startsWith('Failed to load resource'))).toEqual([]);
+  });
 });

@@ -100,8 +100,12 @@ async function loadExceptions(el, currency, notify) {
       error.textContent = '';
       form.elements.assign.disabled = true;
       try {
-        const done = await post(`/bank-rails/${q(currency)}/exceptions/${q(id)}/assign`, { accountId });
-        notify?.(`${done.id} is ${done.status}: assigned to ${done.assignedTo}`);
+        const back = e.submitter?.name === 'return';
+        const action = back ? 'return' : 'assign';
+        const done = await post(`/bank-rails/${q(currency)}/exceptions/${q(id)}/${action}`, back ? {} : { accountId });
+        notify?.(
+          `${done.id} is ${done.status}${back ? ': sent back to its payer' : `: assigned to ${done.assignedTo}`}`,
+        );
         await loadExceptions(el, currency, notify);
       } catch (err) {
         error.textContent = refusal(err);
@@ -117,6 +121,9 @@ export function refusal(err) {
   return fields.length > 0 ? `${err.message} (${fields.join('; ')})` : err.message;
 }
 
+const assignedCell = (c) =>
+  `${code(c.assignedTo)}${c.assignedAt ? `<br><span class="muted nowrap">${when(c.assignedAt)}</span>` : ''}`;
+
 export function renderExceptions(page) {
   return table(
     ['credit', 'status', 'amount', 'booked', 'bank reference', 'remittance', 'account'],
@@ -124,8 +131,11 @@ export function renderExceptions(page) {
       const account =
         c.status === 'OPEN'
           ? '<form class="assign"><input name="accountId" size="30" placeholder="InternalAccount:…" required> ' +
-            '<button name="assign">Assign</button> <span class="error assign-error"></span></form>'
-          : `${code(c.assignedTo)}${c.assignedAt ? `<br><span class="muted nowrap">${when(c.assignedAt)}</span>` : ''}`;
+            '<button name="assign">Assign</button> <button name="return" formnovalidate>Return to payer</button> ' +
+            '<span class="error assign-error"></span></form>'
+          : c.assignedTo
+            ? assignedCell(c)
+            : `<span class="muted">${c.status === 'RETURNED' ? 'returned to its payer' : 'sent back'}</span>`;
       return (
         `<tr data-credit="${esc(c.id)}">${cells(code(c.id), status(c.status))}` +
         amountCell(c.amount, c.currency) +

@@ -54,6 +54,7 @@ function entryOf(entry: Entry): BankEntry[] {
     ...(entry.bankReference ? { bankReference: entry.bankReference } : {}),
     ...(d.endToEndId ? { endToEndId: d.endToEndId } : {}),
     ...(d.remittanceInformation ? { remittanceInformation: d.remittanceInformation } : {}),
+    ...(d.counterparty ? { counterparty: { ...d.counterparty } } : {}),
     ...(d.returnReasonCode ? { returnReasonCode: d.returnReasonCode } : {}),
   }));
 }

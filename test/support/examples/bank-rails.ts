@@ -25,15 +25,14 @@ export async function bankRailTour({ t, recorder }: Tour): Promise<void> {
   ok(await api.get('/bank-rails/USD/inbox?limit=2'));
   ok(await api.get('/bank-rails/USD/reconciliations?limit=2'));
 
-  // A customer pays in without a reference the service knows: the credit waits in suspense for an operator.
-  bank.incomingCredit({
-    account: ACCOUNT,
-    amount: { minor: 2_500n, currency: 'USD' },
-    remittanceInformation: 'invoice 2026-117',
-    debtor: { name: 'Grace Hopper', accountNumber: '4400012345', routingNumber: '021000021' },
-  });
-  for (const file of bank.process({ files: [], now: new Date('2026-04-06T09:00:00Z') }))
-    await writeFileAtomically(shown.inboxFolder, file.name, file.xml);
+  /** Someone pays in without a reference the service knows: the credit waits in suspense for an operator. */
+  const payIn = async (minor: bigint, remittanceInformation: string, payer: string, accountNumber: string) => {
+    const debtor = { name: payer, accountNumber, routingNumber: '021000021' };
+    bank.incomingCredit({ account: ACCOUNT, amount: { minor, currency: 'USD' }, remittanceInformation, debtor });
+    for (const file of bank.process({ files: [], now: new Date('2026-04-06T09:00:00Z') }))
+      await writeFileAtomically(shown.inboxFolder, file.name, file.xml);
+  };
+  await payIn(2_500n, 'invoice 2026-117', 'Grace Hopper', '4400012345');
   const [credit] = (
     await poll(
       async () => (await production.api.get('/bank-rails/USD/exceptions')).body,
@@ -56,4 +55,14 @@ export async function bankRailTour({ t, recorder }: Tour): Promise<void> {
     (a: { balance: { currency: { code: string } } }) => a.balance.currency.code === 'USD',
   );
   ok(await api.post(`/bank-rails/USD/exceptions/${credit.id}/assign`, { accountId: usd.id }));
+
+  // Another one the operator sends back to whoever paid it.
+  await payIn(900n, 'unknown payment', 'Alan Turing', '4400054321');
+  const unknown = await poll(
+    async () => (await production.api.get('/bank-rails/USD/exceptions')).body.data ?? [],
+    (data: { id: string; status: string }[]) => data.some((e) => e.status === 'OPEN'),
+    { what: 'the second credit in suspense', timeoutMs: 15_000, intervalMs: 50 },
+  );
+  const open = unknown.find((e) => e.status === 'OPEN');
+  ok(await api.post(`/bank-rails/USD/exceptions/${open?.id}/return`, {}));
 }

@@ -1129,6 +1129,18 @@ export default async () => {
             },
           },
         ],
+        [
+          import('../payments/rails/bank-rails.controller.js'),
+          {
+            AssignBankCreditDto: {
+              accountId: {
+                required: true,
+                type: () => String,
+                pattern: '^InternalAccount:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
+              },
+            },
+          },
+        ],
       ],
     },
   };

@@ -21,6 +21,12 @@ export const BANK_RAILS_TEXT = {
     'of the suspense account). Assigning it again to the same account answers the same; to another account: 409 ' +
     'BANK_CREDIT_ASSIGNED. 404 when the credit or the account is unknown; 400 CURRENCY_MISMATCH when the account ' +
     'holds another currency.',
+  return:
+    'Sends a credit held in suspense back to its payer: a credit transfer to the account the bank named as the ' +
+    'payer, written into the rail’s next pain.001. The credit is RETURNING until the bank books the return ' +
+    '(RETURNED: the money leaves the suspense account) or rejects it (OPEN again). Sending it again while ' +
+    'RETURNING answers the same; 409 BANK_CREDIT_ASSIGNED for a credit given to an account, 409 ' +
+    'BANK_CREDIT_NOT_RETURNABLE when the bank named no payer account.',
   reconciliations:
     'Each day’s statement (camt.053) reconciled against the ledger’s movements on the rail’s bank account, newest ' +
     'day first: every booked entry matched to a movement of that day and every movement of the day to an entry, the ' +

@@ -39,7 +39,11 @@ export const bankRailSchemas: Record<string, Schema> = {
     ['id', 'status', 'amount', 'currency', 'bookingDate', 'entryReference', 'fileName', 'receivedAt'],
     {
       id: str({ pattern: '^BankCredit:[0-9a-f-]{36}$' }),
-      status: str({ enum: ['OPEN', 'ASSIGNED'] }),
+      status: str({
+        enum: ['OPEN', 'ASSIGNED', 'RETURNING', 'RETURNED'],
+        description:
+          'RETURNING: sent back to its payer, until the bank books the return (RETURNED) or rejects it (OPEN).',
+      }),
       amount: minor('Smallest unit.'),
       currency: str(),
       bookingDate: str({ format: 'date' }),
@@ -50,6 +54,7 @@ export const bankRailSchemas: Record<string, Schema> = {
       receivedAt: dateTime,
       assignedTo: str({ pattern: '^InternalAccount:[0-9a-f-]{36}$' }),
       assignedAt: dateTime,
+      returnedAt: dateTime,
     },
   ),
   BankReconciliation: obj(

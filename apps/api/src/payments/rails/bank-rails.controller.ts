@@ -1,7 +1,7 @@
 import { Body, Controller, Param, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Matches } from 'class-validator';
-import { AssignBankCreditCommand } from '#application/payments/rails/bank-rail-commands.js';
+import { AssignBankCreditCommand, ReturnBankCreditCommand } from '#application/payments/rails/bank-rail-commands.js';
 import { BankRailQueries } from '#application/payments/rails/bank-rail-queries.js';
 import type { Actor } from '#application/tokens.js';
 import { ApiDoc, ok } from '../../docs/api-doc.js';
@@ -74,6 +74,18 @@ export class BankRailsController {
     @CurrentActor() actor: Actor,
   ) {
     return this.commands.execute(new AssignBankCreditCommand(currency, creditId, body.accountId, actor));
+  }
+
+  @IdempotentAction(':currency/exceptions/:creditId/return')
+  @ApiDoc({
+    summary: 'Send a credit held in suspense back to its payer',
+    description: BANK_RAILS_TEXT.return,
+    tag,
+    responses: ok('The credit, returning', 'BankCreditException'),
+    errors: [404, 409],
+  })
+  sendBack(@Param('currency') currency: string, @Param('creditId') creditId: string, @CurrentActor() actor: Actor) {
+    return this.commands.execute(new ReturnBankCreditCommand(currency, creditId, actor));
   }
 
   @RailPage('reconciliations')

@@ -2,7 +2,7 @@ import { customerDecider } from '#domain/customers/customer.js';
 import { DomainError, conflict, notFound } from '#domain/errors.js';
 import { streams } from '#domain/ids.js';
 import { ledgerDecider } from '#domain/ledger/ledger.js';
-import { bankRailDecider, type RailCredit } from '#domain/payments/rails/bank-rail-stream.js';
+import { bankRailDecider, type RailCredit, type RailEffect } from '#domain/payments/rails/bank-rail-stream.js';
 import type { FundingAccounts } from '#domain/payments/rails/bank-credits.js';
 import { derivedUuid } from '#domain/payments/transfers/payment-legs.js';
 import type { EventMetadata } from '#event-store/event-store.js';
@@ -82,6 +82,7 @@ export class BankCredits {
     to: string,
     credit: RailCredit,
     metadata: EventMetadata,
+    code?: string,
   ): Promise<void> {
     const now = (await this.clocks.now(platformId)).toISOString();
     await this.runner.run(
@@ -93,7 +94,7 @@ export class BankCredits {
         debit: { ...from, currency: credit.currency },
         credit: { id: to, currency: credit.currency, allowNegative: false },
         amount: BigInt(credit.amount),
-        code: credit.accountId ? 'BANK_CREDIT' : 'BANK_SUSPENSE',
+        code: code ?? (credit.accountId ? 'BANK_CREDIT' : 'BANK_SUSPENSE'),
         reference: credit.id,
         now,
       },
@@ -143,6 +144,49 @@ export class BankCredits {
     const settlement = await settlementAccountOf(this.runner, platformId, credit.currency);
     const to = credit.accountId ?? suspenseAccountOf(platformId, credit.currency);
     await this.transfer(platformId, credit.id, { id: settlement, allowNegative: true }, to, credit, metadata);
+  }
+
+  /** An operator sends a credit held in suspense back to its payer: queued now, written on the worker's next pass. */
+  async sendBack(platformId: string, currency: string, creditId: string, metadata: EventMetadata): Promise<void> {
+    const now = (await this.clocks.now(platformId)).toISOString();
+    await this.runner.run(
+      streams.bankRail(platformId, currency),
+      bankRailDecider,
+      { type: 'ReturnCredit', platformId, creditId, now },
+      { metadata, answersAfter: 'append' },
+    );
+  }
+
+  /**
+   * The bank's answer to a credit's return: booked, the money leaves the suspense account (to the settlement account
+   * that mirrors the bank); rejected, the credit is OPEN in suspense again.
+   */
+  async settleReturn(
+    platformId: string,
+    currency: string,
+    creditId: string,
+    effect: RailEffect,
+    metadata: EventMetadata,
+  ): Promise<void> {
+    if (effect.action !== 'BOOK' && effect.action !== 'REJECT') return;
+    const now = (await this.clocks.now(platformId)).toISOString();
+    const outcome = effect.action === 'BOOK' ? 'RETURNED' : 'REJECTED';
+    const { state } = await this.runner.load(streams.bankRail(platformId, currency), bankRailDecider);
+    const exception = state.exceptions.get(creditId);
+    if (!exception) return;
+    if (outcome === 'RETURNED') {
+      const settlement = await settlementAccountOf(this.runner, platformId, currency);
+      const suspense = { id: suspenseAccountOf(platformId, currency), allowNegative: false };
+      const credit = { ...exception.credit };
+      const id = `${creditId}/${effect.endToEndId}`;
+      await this.transfer(platformId, id, suspense, settlement, credit, metadata, 'BANK_CREDIT_RETURN');
+    }
+    await this.runner.run(
+      streams.bankRail(platformId, currency),
+      bankRailDecider,
+      { type: 'SettleCreditReturn', platformId, creditId, outcome, now },
+      { metadata, answersAfter: 'append' },
+    );
   }
 
   /** An operator gives a credit in suspense to a customer account of the same currency. */

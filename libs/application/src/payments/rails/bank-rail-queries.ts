@@ -106,5 +106,6 @@ export function exceptionView(exception: RailException): Record<string, unknown>
     receivedAt: exception.receivedAt,
     assignedTo: exception.assignedTo,
     assignedAt: exception.assignedAt,
+    returnedAt: exception.returnedAt,
   });
 }

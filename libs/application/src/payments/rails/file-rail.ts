@@ -288,6 +288,11 @@ export class FileRail {
     const metadata = systemMetadata(platformId);
     const byPayment = new Map<string, RailEffect[]>();
     for (const effect of file.effects) {
+      // A credit's return is the suspense account's business, not a payment's.
+      if (effect.ref.kind === 'credit') {
+        await this.credits.settleReturn(platformId, currency, effect.ref.id, effect, metadata);
+        continue;
+      }
       const list = byPayment.get(effect.ref.id);
       if (list) list.push(effect);
       else byPayment.set(effect.ref.id, [effect]);
@@ -299,7 +304,7 @@ export class FileRail {
         for (const effect of payments[next++]) {
           const step = stepFor(effect);
           if (!step) continue;
-          await this.process.applyStep(effect.ref, step, metadata);
+          if (effect.ref.kind !== 'credit') await this.process.applyStep(effect.ref, step, metadata);
           faultPoint('rail-inbox-halfway');
         }
     };

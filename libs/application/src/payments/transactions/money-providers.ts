@@ -1,4 +1,4 @@
-import { AssignBankCreditHandler } from '../rails/bank-rail-commands.js';
+import { AssignBankCreditHandler, ReturnBankCreditHandler } from '../rails/bank-rail-commands.js';
 import { BankRailQueries } from '../rails/bank-rail-queries.js';
 import { LookupExternalAccountReceiverHandler, LookupUmaReceiverHandler } from '../lookups/lookup-commands.js';
 import { CreateQuoteHandler, ExecuteQuoteHandler } from '../quotes/quote-commands.js';
@@ -16,6 +16,7 @@ import {
 /** Command handlers of money movement: lookups, quotes, transfers, incoming payments, the sandbox clock. */
 export const moneyHandlers = [
   AssignBankCreditHandler,
+  ReturnBankCreditHandler,
   LookupUmaReceiverHandler,
   LookupExternalAccountReceiverHandler,
   CreateQuoteHandler,

@@ -51,6 +51,7 @@ export function creditOf(
     currency: entry.currency,
     bookingDate: entry.bookingDate,
     ...(entry.remittanceInformation ? { remittanceInformation: entry.remittanceInformation } : {}),
+    ...(entry.counterparty ? { payer: entry.counterparty } : {}),
     ...(accountId ? { accountId } : {}),
     ...(quoteId ? { quoteId } : {}),
     movement: {

@@ -36,6 +36,11 @@ export type BankRailEvent =
       type: 'BankCreditHeld';
       data: { platformId: string; credit: RailCredit; reason: string; heldAt: string; fileName: string };
     }
+  | { type: 'BankCreditReturning'; data: { platformId: string; creditId: string; endToEndId: string; at: string } }
+  | {
+      type: 'BankCreditReturnSettled';
+      data: { platformId: string; creditId: string; outcome: 'RETURNED' | 'REJECTED'; at: string };
+    }
   | {
       type: 'BankCreditAssigned';
       data: { platformId: string; creditId: string; accountId: string; assignedAt: string };
@@ -60,6 +65,10 @@ export type BankRailCommand =
       now: string;
     }
   | { type: 'AssignCredit'; platformId: string; creditId: string; accountId: string; now: string }
+  /** An operator sends a credit held in suspense back to its payer: a credit transfer to the payer's account. */
+  | { type: 'ReturnCredit'; platformId: string; creditId: string; now: string }
+  /** The bank booked a credit's return (RETURNED), or rejected it (OPEN again, in suspense). */
+  | { type: 'SettleCreditReturn'; platformId: string; creditId: string; outcome: 'RETURNED' | 'REJECTED'; now: string }
   /** A credit that named a quote the quote could not take: held in suspense instead. */
   | { type: 'HoldCredit'; platformId: string; creditId: string; reason: string; now: string }
   | { type: 'MarkFileApplied'; platformId: string; sha256: string; now: string };
@@ -116,6 +125,39 @@ function receive(cmd: Extract<BankRailCommand, { type: 'ReceiveFile' }>, state: 
   return [received, { type: 'BankStatementReconciled', data }];
 }
 
+/** The credit transfer that sends a credit held in suspense back to its payer, queued with the credit's new status. */
+function returnCredit(cmd: Extract<BankRailCommand, { type: 'ReturnCredit' }>, state: BankRailState): BankRailEvent[] {
+  const exception = state.exceptions.get(cmd.creditId);
+  if (!exception) throw notFound('BANK_CREDIT', cmd.creditId);
+  if (exception.status === 'RETURNING' || exception.status === 'RETURNED') return [];
+  if (exception.status !== 'OPEN') throw conflict('BANK_CREDIT_ASSIGNED', `${cmd.creditId} was assigned to an account`);
+  const { credit } = exception;
+  if (!credit.payer)
+    throw conflict(
+      'BANK_CREDIT_NOT_RETURNABLE',
+      `the bank named no payer account for ${cmd.creditId}; assign it instead`,
+    );
+  const attempt = (exception.returns ?? 0) + 1;
+  const endToEndId = `RT${attempt}-${cmd.creditId.split(':')[1].replace(/-/g, '').slice(0, 12).toUpperCase()}`;
+  const instruction: RailInstruction = {
+    endToEndId,
+    ref: { kind: 'credit', id: cmd.creditId },
+    kind: 'CREDIT_TRANSFER',
+    amount: credit.amount,
+    currency: credit.currency,
+    counterparty: credit.payer,
+    requestedDate: cmd.now.slice(0, 10),
+    queuedAt: cmd.now,
+  };
+  return [
+    {
+      type: 'BankCreditReturning',
+      data: { platformId: cmd.platformId, creditId: cmd.creditId, endToEndId, at: cmd.now },
+    },
+    { type: 'BankInstructionQueued', data: { platformId: cmd.platformId, instruction } },
+  ];
+}
+
 function decide(cmd: BankRailCommand, state: BankRailState): BankRailEvent[] {
   const platformId = cmd.platformId;
   switch (cmd.type) {
@@ -160,8 +202,18 @@ function decide(cmd: BankRailCommand, state: BankRailState): BankRailEvent[] {
         if (exception.assignedTo === cmd.accountId) return [];
         throw conflict('BANK_CREDIT_ASSIGNED', `${cmd.creditId} was already assigned to ${exception.assignedTo}`);
       }
+      if (exception.status !== 'OPEN')
+        throw conflict(`BANK_CREDIT_${exception.status}`, `${cmd.creditId} is ${exception.status.toLowerCase()}`);
       const data = { platformId, creditId: cmd.creditId, accountId: cmd.accountId, assignedAt: cmd.now };
       return [{ type: 'BankCreditAssigned', data }];
+    }
+    case 'ReturnCredit':
+      return returnCredit(cmd, state);
+    case 'SettleCreditReturn': {
+      const exception = state.exceptions.get(cmd.creditId);
+      if (exception?.status !== 'RETURNING') return [];
+      const data = { platformId, creditId: cmd.creditId, outcome: cmd.outcome, at: cmd.now };
+      return [{ type: 'BankCreditReturnSettled', data }];
     }
     case 'MarkFileApplied': {
       const file = state.inbox.get(cmd.sha256);
@@ -231,6 +283,17 @@ function evolve(state: BankRailState, event: BankRailEvent): BankRailState {
     case 'BankCreditHeld': {
       const { credit, reason, heldAt, fileName } = event.data;
       state.exceptions.set(credit.id, { credit, status: 'OPEN', reason, receivedAt: heldAt, fileName });
+      return state;
+    }
+    case 'BankCreditReturning': {
+      const returns = (state.exceptions.get(event.data.creditId)?.returns ?? 0) + 1;
+      amend(state.exceptions, event.data.creditId, { status: 'RETURNING', returns });
+      return state;
+    }
+    case 'BankCreditReturnSettled': {
+      const { outcome, at } = event.data;
+      const change = outcome === 'RETURNED' ? { status: outcome, returnedAt: at } : { status: 'OPEN' as const };
+      amend(state.exceptions, event.data.creditId, change);
       return state;
     }
     case 'BankCreditAssigned': {

@@ -10,10 +10,13 @@ import type { CounterpartyBankAccount } from './bank-rails.js';
  */
 export type InstructionKind = 'CREDIT_TRANSFER' | 'DIRECT_DEBIT';
 
+/** What an instruction moves: a payment, or a credit held in suspense that an operator sends back to its payer. */
+export type RailRef = PaymentRef | { kind: 'credit'; id: string };
+
 export interface RailInstruction {
   /** The transaction's `reconciliationInstructions.reference`. */
   endToEndId: string;
-  ref: PaymentRef;
+  ref: RailRef;
   kind: InstructionKind;
   /** Smallest unit of `currency`. */
   amount: string;
@@ -88,6 +91,8 @@ export interface BankEntry {
   endToEndId?: string;
   remittanceInformation?: string;
   returnReasonCode?: string;
+  /** The other party: the payer of a credit, the payee of a debit. */
+  counterparty?: CounterpartyBankAccount;
 }
 
 export type BankMessage =
@@ -121,7 +126,7 @@ export type BankMessage =
 /** What one answer from the bank does to one payment. */
 export interface RailEffect {
   endToEndId: string;
-  ref: PaymentRef;
+  ref: RailRef;
   kind: RailInstruction['kind'];
   /** ACCEPT: recorded only; REJECT: the payment fails; BOOK: it completes; RETURN: the money comes back. */
   action: 'ACCEPT' | 'REJECT' | 'BOOK' | 'RETURN';
@@ -148,6 +153,8 @@ export interface RailCredit {
   currency: string;
   bookingDate: string;
   remittanceInformation?: string;
+  /** Who paid it, as the bank names them (where the money goes back to when it is returned). */
+  payer?: CounterpartyBankAccount;
   /** The internal account it was credited to; absent while it waits in suspense. */
   accountId?: string;
   /** The real-time funded quote it pays for (started when the credit is applied). */
@@ -158,7 +165,11 @@ export interface RailCredit {
 /** A credit held in suspense, until an operator assigns it to an account. */
 export interface RailException {
   credit: RailCredit;
-  status: 'OPEN' | 'ASSIGNED';
+  /** OPEN in suspense; ASSIGNED to an account; RETURNING to its payer, RETURNED once the bank booked that. */
+  status: 'OPEN' | 'ASSIGNED' | 'RETURNING' | 'RETURNED';
+  /** How many times it was sent back (a rejected return leaves it OPEN for another try). */
+  returns?: number;
+  returnedAt?: string;
   /** Why a credit that named a quote was held instead (the quote had expired, the amount differs). */
   reason?: string;
   receivedAt: string;
