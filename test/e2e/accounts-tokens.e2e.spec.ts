@@ -252,8 +252,8 @@ describe('internal accounts, sandbox funding and API tokens over HTTP', () => {
     );
     // What the service POSTs to endpoints: each family of webhook types with its payload schema.
     expect(Object.keys(doc.body.webhooks).sort()).toEqual(
-      ['agent-action', 'bulk-upload', 'card', 'customer', 'incoming-payment', 'internal-account', 'invitation']
-        .concat(['outgoing-payment', 'test', 'verification'])
+      ['agent-action', 'bank-reconciliation', 'bulk-upload', 'card', 'customer', 'incoming-payment', 'internal-account']
+        .concat(['invitation', 'outgoing-payment', 'test', 'verification'])
         .sort(),
     );
     const card = doc.body.webhooks.card.post.requestBody.content['application/json'].schema;

@@ -38,6 +38,18 @@ describe('bank rail incoming credits (camt.054)', () => {
   it('credits the account whose funding reference the credit carries', async () => {
     const target = await rail.customer();
     expect(target.reference).toMatch(/^FUND-[0-9A-F]{8}$/);
+    // A production account is paid into at the platform's bank: the rail's account, with the account's reference.
+    const shown = (await prod.api.get(`/internal-accounts/${target.usd}`)).body.fundingPaymentInstructions;
+    expect(shown).toEqual([
+      expect.objectContaining({
+        accountOrWalletInfo: expect.objectContaining({
+          accountNumber: ACCOUNT.accountNumber,
+          routingNumber: ACCOUNT.routingNumber,
+          bankName: 'ABA 021000021',
+          reference: target.reference,
+        }),
+      }),
+    ]);
     await paidIn(12_345n, `top-up ${target.reference}`);
     await rail.holds(target.usd, 12_345);
     const exceptions = await prod.api.get('/bank-rails/USD/exceptions');

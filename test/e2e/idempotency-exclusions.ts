@@ -32,4 +32,7 @@ export const DECLARED_ELSEWHERE: Record<string, string> = {
   '/agents/me/transfer-out': 'agent transfer-out, key scoped per agent',
   '/agents/me/external-accounts': 'agent external account, key scoped per agent',
   '/customers/{customerId}/kyc-link': 'a KYC link (test/e2e/kyc-link.browser.e2e.spec.ts replays the key)',
+  '/bank-rails/{currency}/exceptions/{creditId}/assign':
+    'assigning a credit in suspense (bank-rail-credits.e2e.spec.ts)',
+  '/bank-rails/{currency}/exceptions/{creditId}/return': 'sending a credit back (bank-rail-credits.e2e.spec.ts)',
 };

@@ -482,6 +482,7 @@ export default async () => {
             },
             BankRailAccountDto: {
               name: { required: true, type: () => String, maxLength: 70 },
+              bankName: { required: false, type: () => String },
               iban: { required: false, type: () => String },
               bic: { required: false, type: () => String },
               accountNumber: { required: false, type: () => String },

@@ -58,6 +58,7 @@ export class EmbeddedWalletConfigDto {
 /** The platform's own account at the bank: an IBAN (with BIC), or account and routing numbers. */
 export class BankRailAccountDto {
   @IsString() @MaxLength(70) name!: string;
+  @OptionalText(70) bankName?: string;
   @OptionalText(34) iban?: string;
   @OptionalText(11) bic?: string;
   @OptionalText(34) accountNumber?: string;

@@ -10,8 +10,12 @@ import type {
 import type { EventStore, RecordedEvent } from '#event-store/event-store.js';
 import { stripPlatform } from '#application/queries/list-query.js';
 import { Collections } from '#read-models/projections/collections.js';
-import { toInternalAccount, type InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
-import type { ReadModelStore } from '#read-models/read-model-store.js';
+import {
+  toInternalAccount,
+  type FundingPlatform,
+  type InternalAccountDoc,
+} from '#read-models/projections/internal-account-docs.js';
+import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 
 const CACHE_LIMIT = 1000;
 
@@ -97,8 +101,10 @@ export function webhookSources(
     async internalAccount(id) {
       await caughtUp();
       const doc = await readModels.get<InternalAccountDoc>(Collections.internalAccounts, id);
+      if (!doc) return undefined;
+      const platform = await readModels.get<Doc & FundingPlatform>(Collections.platforms, doc.platformId);
       // The resource keeps the document's owner and balance.
-      return doc ? (toInternalAccount(doc) as InternalAccountResource) : undefined;
+      return toInternalAccount(doc, platform) as InternalAccountResource;
     },
     ledgerAfter: (event) => ledgers.after(event),
   };

@@ -1,7 +1,11 @@
 import { PERMISSIONS, type Permission } from '#domain/platforms/permissions.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { Collections } from '#read-models/projections/collections.js';
-import { toInternalAccount, type InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
+import {
+  toInternalAccount,
+  type FundingPlatform,
+  type InternalAccountDoc,
+} from '#read-models/projections/internal-account-docs.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { READ_MODELS } from '../tokens.js';
 import { getForPlatform, listForPlatform, stripPlatform, type ListRequest } from './list-query.js';
@@ -29,19 +33,24 @@ export class Queries {
     return listForPlatform(this.store, Collections.customers, platformId, customerList(criteria), stripPlatform);
   }
 
-  async internalAccount(platformId: string, id: string) {
-    return toInternalAccount(
-      await this.own<InternalAccountDoc>(Collections.internalAccounts, 'INTERNAL_ACCOUNT', platformId, id),
-    );
+  /** How the platform's accounts are paid into (its sandbox flag and bank rails). */
+  private funding(platformId: string): Promise<FundingPlatform | undefined> {
+    return this.store.get<Doc & FundingPlatform>(Collections.platforms, platformId);
   }
 
-  listInternalAccounts(platformId: string, criteria: InternalAccountCriteria) {
+  async internalAccount(platformId: string, id: string) {
+    const doc = await this.own<InternalAccountDoc>(Collections.internalAccounts, 'INTERNAL_ACCOUNT', platformId, id);
+    return toInternalAccount(doc, await this.funding(platformId));
+  }
+
+  async listInternalAccounts(platformId: string, criteria: InternalAccountCriteria) {
+    const platform = await this.funding(platformId);
     return listForPlatform<InternalAccountDoc>(
       this.store,
       Collections.internalAccounts,
       platformId,
       internalAccountList(criteria),
-      toInternalAccount,
+      (doc) => toInternalAccount(doc, platform),
     );
   }
 

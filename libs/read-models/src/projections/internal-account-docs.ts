@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { depositNetwork, depositWallet } from '#domain/crypto/deposit-networks.js';
 import { CRYPTO_CURRENCIES, currency } from '#domain/money.js';
 import type { InternalAccountStatus, InternalAccountType } from '#domain/customers/customer.js';
+import { railFor, type BankRailConfig } from '#domain/payments/rails/bank-rails.js';
 import type { Doc } from '../read-model-store.js';
 
 /**
@@ -84,8 +85,35 @@ export function openAccountDoc(input: {
   };
 }
 
-/** The API resource: internal fields stripped. */
-export function toInternalAccount(doc: InternalAccountDoc): Record<string, unknown> {
+/** What the platform's document says of how its accounts are paid into: a sandbox platform, or its bank rails. */
+export interface FundingPlatform {
+  sandbox?: boolean;
+  rails?: BankRailConfig[];
+}
+
+/**
+ * A production platform's accounts are paid into at its bank: the rail's account in their currency, with the
+ * account's funding reference (its bank credits that carry it are credited to the account); none without a rail.
+ */
+function productionFunding(doc: InternalAccountDoc, rails: readonly BankRailConfig[] | undefined): unknown[] {
+  const rail = railFor(rails, doc.currency);
+  const sandboxed = doc.fundingPaymentInstructions[0] as { accountOrWalletInfo?: { reference?: string } } | undefined;
+  const reference = sandboxed?.accountOrWalletInfo?.reference;
+  if (!rail || !reference) return [];
+  const { name: _holder, bankName, ...account } = rail.account;
+  const bank = bankName ?? (account.bic ? `BIC ${account.bic}` : `ABA ${account.routingNumber}`);
+  return [
+    {
+      accountOrWalletInfo: { accountType: `${doc.currency}_ACCOUNT`, ...account, bankName: bank, reference },
+      instructionsNotes: 'Include the reference so the deposit is credited to this account.',
+      isPlatformAccount: !doc.customerId,
+    },
+  ];
+}
+
+/** The API resource: internal fields stripped; funding instructions as the account's platform takes payments in. */
+export function toInternalAccount(doc: InternalAccountDoc, platform?: FundingPlatform): Record<string, unknown> {
   const { platformId: _p, ledger: _l, currency: _c, ...resource } = doc;
-  return resource;
+  if (!platform || platform.sandbox) return resource;
+  return { ...resource, fundingPaymentInstructions: productionFunding(doc, platform.rails) };
 }

@@ -766,6 +766,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bank-rails/{currency}/exceptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the credits held in suspense
+         * @description Credits to the rail’s bank account that named no payment (no end-to-end id) and no internal account’s funding reference (FUND-… in the remittance information): the money is held in the platform’s suspense account (OPEN) until an operator assigns it (ASSIGNED). A credit whose remittance carries an account’s funding reference is credited to that account at once and is not listed; one whose remittance carries a real-time funded quote’s reference (TX-…, from its paymentInstructions) starts that quote, or is held here with a reason when the quote cannot take it (expired, another amount, already paid). Amounts in the smallest unit, as strings.
+         */
+        get: operations["BankRails_exceptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bank-rails/{currency}/exceptions/{creditId}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assign a credit held in suspense to an account
+         * @description Moves a credit held in suspense into a customer’s internal account of the same currency (a ledger transfer out of the suspense account). Assigning it again to the same account answers the same; to another account: 409 BANK_CREDIT_ASSIGNED. 404 when the credit or the account is unknown; 400 CURRENCY_MISMATCH when the account holds another currency.
+         */
+        post: operations["BankRails_assign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bank-rails/{currency}/exceptions/{creditId}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a credit held in suspense back to its payer
+         * @description Sends a credit held in suspense back to its payer: a credit transfer to the account the bank named as the payer, written into the rail’s next pain.001. The credit is RETURNING until the bank books the return (RETURNED: the money leaves the suspense account) or rejects it (OPEN again). Sending it again while RETURNING answers the same; 409 BANK_CREDIT_ASSIGNED for a credit given to an account, 409 BANK_CREDIT_NOT_RETURNABLE when the bank named no payer account.
+         */
+        post: operations["BankRails_sendBack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bank-rails/{currency}/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the files the bank delivered
+         * @description Every file the bank delivered into the rail’s inbox folder, newest first: status reports (pain.002), notifications (camt.054) and statements (camt.053). A file is RECEIVED when recorded with what it does to which payment (effects) and the entries it could not take (problems, each with its reason), APPLIED once its effects moved the payments, QUARANTINED with a quarantineReason when nothing of it could be taken (unreadable XML, a message of another kind or for another account, a copy of a file already received). 404 BANK_RAIL_NOT_FOUND when the platform has no rail in that currency.
+         */
+        get: operations["BankRails_inbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bank-rails/{currency}/reconciliations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the daily reconciliations of bank statements
+         * @description Each day’s statement (camt.053) reconciled against the ledger’s movements on the rail’s bank account, newest day first: every booked entry matched to a movement of that day and every movement of the day to an entry, the opening balance equal to the ledger’s, the closing balance equal once the entry breaks are accounted for. breaks lists each difference (ENTRY_NOT_IN_LEDGER, MOVEMENT_NOT_ON_STATEMENT, AMOUNT_DIFFERS, DATE_DIFFERS, OPENING_BALANCE_DIFFERS, CLOSING_BALANCE_DIFFERS); a day without breaks is closed. Balances and amounts are in the smallest unit, as strings (a debit balance is negative).
+         */
+        get: operations["BankRails_reconciliations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/beneficial-owners": {
         parameters: {
             query?: never;
@@ -2053,7 +2153,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer in from an external account
-         * @description Credits the internal account from the platform’s settlement account when the bank transfer settles (INCOMING transaction). amount is optional in the schema, as in the public API, but a pull needs it: 400 INVALID_AMOUNT without it. The accounts’ currency must be among the platform’s supportedCurrencies (GET /config): 400 INVALID_CURRENCY otherwise, nothing recorded. In the sandbox the external account’s last three digits select the outcome: 002 fails at once (insufficient funds), 003 fails at once (account closed or invalid), 004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then FAILED, anything else completes at once.
+         * @description Credits the internal account from the platform’s settlement account when the bank transfer settles (INCOMING transaction). amount is optional in the schema, as in the public API, but a pull needs it: 400 INVALID_AMOUNT without it. The accounts’ currency must be among the platform’s supportedCurrencies (GET /config): 400 INVALID_CURRENCY otherwise, nothing recorded. In the sandbox the external account’s last three digits select the outcome: 002 fails at once (insufficient funds), 003 fails at once (account closed or invalid), 004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then FAILED, anything else completes at once. On a production platform the transfer goes through the bank rail of its currency (PATCH /config rails): a transfer-out as a credit transfer, a transfer-in as a direct debit under the external account’s directDebitMandate; it stays PROCESSING until the bank books it, and is REJECTED when the bank rejects it (bankReasonCode holds the ISO 20022 reason). Without a rail for the currency, or a pull without a mandate: 400 UNSUPPORTED_PAYMENT_RAIL, nothing recorded.
          */
         post: operations["Transfers_transferIn"];
         delete?: never;
@@ -2073,7 +2173,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer out to an external account
-         * @description Holds the amount on the internal account, posts it when the payout settles, releases it when it fails (OUTGOING transaction). 400 INSUFFICIENT_FUNDS when the balance does not cover it. Without amount the source account's whole available balance is sent (400 INVALID_AMOUNT when it is empty). The accounts’ currency must be among the platform’s supportedCurrencies (GET /config): 400 INVALID_CURRENCY otherwise, nothing recorded. In the sandbox the external account’s last three digits select the outcome: 002 fails at once (insufficient funds), 003 fails at once (account closed or invalid), 004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then FAILED, anything else completes at once.
+         * @description Holds the amount on the internal account, posts it when the payout settles, releases it when it fails (OUTGOING transaction). 400 INSUFFICIENT_FUNDS when the balance does not cover it. Without amount the source account's whole available balance is sent (400 INVALID_AMOUNT when it is empty). The accounts’ currency must be among the platform’s supportedCurrencies (GET /config): 400 INVALID_CURRENCY otherwise, nothing recorded. In the sandbox the external account’s last three digits select the outcome: 002 fails at once (insufficient funds), 003 fails at once (account closed or invalid), 004 rejected by the bank (REJECTED after about 10 seconds), 005 pending about 30 seconds then FAILED, anything else completes at once. On a production platform the transfer goes through the bank rail of its currency (PATCH /config rails): a transfer-out as a credit transfer, a transfer-in as a direct debit under the external account’s directDebitMandate; it stays PROCESSING until the bank books it, and is REJECTED when the bank rejects it (bankReasonCode holds the ISO 20022 reason). Without a rail for the currency, or a pull without a mandate: 400 UNSUPPORTED_PAYMENT_RAIL, nothing recorded.
          */
         post: operations["Transfers_transferOut"];
         delete?: never;
@@ -2741,6 +2841,62 @@ export interface webhooks {
                         /** @enum {string} */
                         type?: "BULK_UPLOAD.COMPLETED" | "BULK_UPLOAD.FAILED";
                         data?: components["schemas"]["BulkCustomerImportJob"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received (any 2xx, or 409 for a webhook already processed). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bank-reconciliation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A bank statement day reconciled
+         * @description A production platform’s bank statement (camt.053) was reconciled against the ledger: `BANK_RECONCILIATION.DAY_CLOSED` when it has no break, `BANK_RECONCILIATION.BREAKS_FOUND` with each break otherwise; `data` is the day’s reconciliation with its rail’s currency. Delivered at least once (deduplicate on `id`), retried with backoff for up to 7 days; answer 2xx (or 409) to acknowledge.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `{"v":"1","s":"<base64 DER>"}`: ECDSA P-256 with SHA-256 over the raw body, verified with `webhookSigningPublicKey` (PEM) from `GET /config`. */
+                    "X-Service-Signature": string;
+                    /** @description Standard Webhooks: the envelope id (the same on every retry). */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: seconds since the epoch of this attempt. */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.body` with `webhookSecret` from `GET /config`; any Standard Webhooks library verifies it. During the grace period after `POST /config/webhook-secret/rotate` it holds a second space-separated entry made with the replaced secret. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEnvelope"] & {
+                        /** @enum {string} */
+                        type?: "BANK_RECONCILIATION.DAY_CLOSED" | "BANK_RECONCILIATION.BREAKS_FOUND";
+                        data?: components["schemas"]["BankReconciliation"] & {
+                            currency: string;
+                        };
                     };
                 };
             };
@@ -4183,10 +4339,101 @@ export interface components {
             beneficiaryVerifiedData?: {
                 fullName: string;
             };
+            /** @description The holder’s authorization to pull money by direct debit, as given on creation; production platforms’ transfer-in needs one. */
+            directDebitMandate?: {
+                mandateId: string;
+                /** Format: date */
+                signedOn: string;
+            };
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        BankInboxFile: {
+            fileName: string;
+            sha256: string;
+            /** @enum {string} */
+            messageType?: "STATUS_REPORT" | "NOTIFICATION" | "STATEMENT";
+            messageId?: string;
+            /** @enum {string} */
+            status: "RECEIVED" | "APPLIED" | "QUARANTINED";
+            /** @description Why nothing of the file was taken. */
+            quarantineReason?: string;
+            /** Format: date-time */
+            receivedAt: string;
+            /** Format: date-time */
+            appliedAt?: string;
+            effects: {
+                /** @description The payment’s reconciliationInstructions.reference. */
+                endToEndId: string;
+                /** @enum {string} */
+                action: "ACCEPT" | "REJECT" | "BOOK" | "RETURN";
+                /** @description The ISO 20022 reason code of a rejection or return. */
+                reasonCode?: string;
+            }[];
+            /** @description Entries of the file that were not taken, each with its reason. */
+            problems: {
+                entry: string;
+                reason: string;
+            }[];
+        };
+        BankCreditException: {
+            id: string;
+            /**
+             * @description RETURNING: sent back to its payer, until the bank books the return (RETURNED) or rejects it (OPEN).
+             * @enum {string}
+             */
+            status: "OPEN" | "ASSIGNED" | "RETURNING" | "RETURNED";
+            /** @description Smallest unit. */
+            amount: string;
+            currency: string;
+            /** Format: date */
+            bookingDate: string;
+            /** @description The bank’s reference of the entry. */
+            entryReference: string;
+            remittanceInformation?: string;
+            /** @description Why a credit that named a quote was held instead (expired, another amount). */
+            reason?: string;
+            /** @description The notification the credit came in. */
+            fileName: string;
+            /** Format: date-time */
+            receivedAt: string;
+            assignedTo?: string;
+            /** Format: date-time */
+            assignedAt?: string;
+            /** Format: date-time */
+            returnedAt?: string;
+        };
+        BankReconciliation: {
+            /** Format: date */
+            date: string;
+            statementId: string;
+            messageId: string;
+            fileName: string;
+            /** @description As the statement says, smallest unit. */
+            openingBalance: string;
+            /** @description As the statement says, smallest unit. */
+            closingBalance: string;
+            /** @description As the ledger says, smallest unit. */
+            expectedOpeningBalance: string;
+            /** @description As the ledger says, smallest unit. */
+            expectedClosingBalance: string;
+            breaks: {
+                /** @enum {string} */
+                kind: "ENTRY_NOT_IN_LEDGER" | "MOVEMENT_NOT_ON_STATEMENT" | "AMOUNT_DIFFERS" | "DATE_DIFFERS" | "OPENING_BALANCE_DIFFERS" | "CLOSING_BALANCE_DIFFERS";
+                /** @description The payment’s end-to-end id, or the bank’s entry reference. */
+                reference?: string;
+                /** @description Smallest unit. */
+                statementAmount?: string;
+                /** @description Smallest unit. */
+                ledgerAmount?: string;
+                detail: string;
+            }[];
+            /** @description True when the day has no break. */
+            closed: boolean;
+            /** Format: date-time */
+            reconciledAt: string;
         };
         Verification: {
             id: string;
@@ -4843,6 +5090,8 @@ export interface components {
              * @enum {string}
              */
             failureDetail?: "INSUFFICIENT_FUNDS" | "ACCOUNT_CLOSED_OR_INVALID" | "REJECTED_BY_BANK" | "BANK_TIMEOUT" | "USER_CANCELLED" | "RETURNED_BY_RECEIVING_BANK" | "PAYOUT_AND_REFUND_FAILED";
+            /** @description Payments on a production bank rail: the ISO 20022 reason code of the bank’s rejection or return (for example AC04, account closed). */
+            bankReasonCode?: string;
             /** @description Transactions created from a quote. */
             quoteId?: string;
             /** @description OUTGOING payments of externally funded or embedded-wallet quotes: how the payer funds it. */
@@ -5280,6 +5529,8 @@ export interface components {
             isRegulatedFinancialInstitution: boolean;
             /** @description Present once the platform has set it. */
             embeddedWalletConfig?: components["schemas"]["EmbeddedWalletConfig"];
+            /** @description Production platforms’ bank rails, one per currency; absent while none is set. */
+            rails?: components["schemas"]["BankRail"][];
             /**
              * Format: uri
              * @description Where webhooks are POSTed; absent while webhooks are off.
@@ -5293,6 +5544,33 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        BankRail: {
+            /** @description The currency the rail pays out and pulls in. */
+            currency: string;
+            /**
+             * @description ISO20022_FILES: pain.001/pain.008 out, pain.002/camt.054/camt.053 in.
+             * @enum {string}
+             */
+            type: "ISO20022_FILES";
+            account: {
+                /** @description The account holder (the debtor of payouts). */
+                name: string;
+                /** @description The bank, as customers paying in are told it. */
+                bankName?: string;
+                /** @description With bic; or accountNumber and routingNumber. */
+                iban?: string;
+                bic?: string;
+                accountNumber?: string;
+                /** @description ABA routing number. */
+                routingNumber?: string;
+            };
+            /** @description The creditor identifier direct debits are collected under. */
+            creditorSchemeId?: string;
+            /** @description Where the service writes initiation files for the bank to collect. */
+            outboxFolder: string;
+            /** @description Where the bank’s status reports, notifications and statements are dropped. */
+            inboxFolder: string;
         };
         ApiToken: {
             id: string;
@@ -5326,18 +5604,24 @@ export interface components {
             /** @enum {string} */
             currency: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
         };
+        DirectDebitMandateDto: {
+            mandateId: string;
+            signedOn: string;
+        };
         CreateCustomerExternalAccountDto: {
             customerId?: string;
             currency: string;
             platformAccountId?: string;
             defaultUmaDepositAccount?: boolean;
             accountInfo: components["schemas"]["ExternalAccountCreateInfo"];
+            directDebitMandate?: components["schemas"]["DirectDebitMandateDto"];
         };
         CreatePlatformExternalAccountDto: {
             currency: string;
             platformAccountId?: string;
             defaultUmaDepositAccount?: boolean;
             accountInfo: components["schemas"]["ExternalAccountCreateInfo"];
+            directDebitMandate?: components["schemas"]["DirectDebitMandateDto"];
         };
         AddressDto: {
             line1?: string;
@@ -5546,11 +5830,27 @@ export interface components {
             /** Format: url */
             logoUrl?: string;
         };
+        BankRailAccountDto: {
+            name: string;
+            bankName?: string;
+            iban?: string;
+            bic?: string;
+            accountNumber?: string;
+            routingNumber?: string;
+        };
+        BankRailConfigDto: {
+            currency: string;
+            /** @enum {string} */
+            type: "ISO20022_FILES";
+            account: components["schemas"]["BankRailAccountDto"];
+            creditorSchemeId?: string;
+        };
         UpdateConfigDto: {
             webhookEndpoint?: string | null;
             umaDomain?: string;
             supportedCurrencies?: components["schemas"]["PlatformCurrencyConfigDto"][];
             embeddedWalletConfig?: components["schemas"]["EmbeddedWalletConfigDto"];
+            rails?: components["schemas"]["BankRailConfigDto"][];
         };
         FundDto: {
             amount: number;
@@ -5673,6 +5973,9 @@ export interface components {
             destination: components["schemas"]["ExternalDestinationDto"];
             amount?: number;
         };
+        AssignBankCreditDto: {
+            accountId: string;
+        };
         EstimateWithdrawalFeeDto: {
             internalAccountId: string;
             currency: string;
@@ -5712,6 +6015,7 @@ export interface components {
             platformAccountId?: string;
             defaultUmaDepositAccount?: boolean;
             accountInfo: components["schemas"]["ExternalAccountCreateInfo"];
+            directDebitMandate?: components["schemas"]["DirectDebitMandateDto"];
         };
         SpendingLimitsDto: {
             /** @enum {string} */
@@ -5790,6 +6094,8 @@ export interface operations {
     Agents_list: {
         parameters: {
             query?: {
+                limit?: number;
+                cursor?: string;
                 customerId?: string;
                 isPaused?: boolean;
                 isConnected?: boolean;
@@ -5798,8 +6104,6 @@ export interface operations {
                 createdBefore?: string;
                 updatedAfter?: string;
                 updatedBefore?: string;
-                limit?: number;
-                cursor?: string;
             };
             header?: {
                 /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
@@ -6619,6 +6923,8 @@ export interface operations {
     Agents_approvals: {
         parameters: {
             query?: {
+                limit?: number;
+                cursor?: string;
                 agentId?: string;
                 customerId?: string;
                 /** @description createdAt at or after (inclusive). */
@@ -6626,8 +6932,6 @@ export interface operations {
                 /** @description createdAt at or before (inclusive). */
                 endDate?: string;
                 sortOrder?: "asc" | "desc";
-                limit?: number;
-                cursor?: string;
             };
             header?: {
                 /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
@@ -6889,9 +7193,9 @@ export interface operations {
     AgentMe_listActions: {
         parameters: {
             query?: {
-                status?: "PENDING_APPROVAL" | "APPROVED" | "REJECTED" | "FAILED";
                 limit?: number;
                 cursor?: string;
+                status?: "PENDING_APPROVAL" | "APPROVED" | "REJECTED" | "FAILED";
             };
             header?: {
                 /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
@@ -7013,9 +7317,9 @@ export interface operations {
     AgentMe_listExternalAccounts: {
         parameters: {
             query?: {
-                currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
                 limit?: number;
                 cursor?: string;
+                currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
             };
             header?: {
                 /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
@@ -7319,10 +7623,10 @@ export interface operations {
     AgentMe_internalAccounts: {
         parameters: {
             query?: {
-                currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
-                type?: "INTERNAL_FIAT" | "INTERNAL_CRYPTO" | "EMBEDDED_WALLET";
                 limit?: number;
                 cursor?: string;
+                currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+                type?: "INTERNAL_FIAT" | "INTERNAL_CRYPTO" | "EMBEDDED_WALLET";
             };
             header?: {
                 /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
@@ -7641,6 +7945,8 @@ export interface operations {
     AgentMe_transactions: {
         parameters: {
             query?: {
+                limit?: number;
+                cursor?: string;
                 /** @description An internal or external account id, or a UMA address, on either side of the transaction. */
                 accountIdentifier?: string;
                 /** @description The source's account id, or its UMA address (starting with `$`). */
@@ -7656,8 +7962,6 @@ export interface operations {
                 /** @description createdAt at or before (inclusive). */
                 endDate?: string;
                 sortOrder?: "asc" | "desc";
-                limit?: number;
-                cursor?: string;
             };
             header?: {
                 /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
@@ -9327,6 +9631,486 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SignedRetryChallenge"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    BankRails_exceptions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                currency: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of credits in suspense, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BankCreditException"][];
+                        hasMore: boolean;
+                        /** @description Present only when hasMore. */
+                        nextCursor?: string;
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
+                        totalCount: number;
+                    };
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    BankRails_assign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
+                "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                currency: string;
+                creditId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignBankCreditDto"];
+            };
+        };
+        responses: {
+            /** @description The credit, assigned */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this is the stored first response to the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankCreditException"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    BankRails_sendBack: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
+                "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                currency: string;
+                creditId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credit, returning */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this is the stored first response to the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankCreditException"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    BankRails_inbox: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                currency: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of inbox files, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BankInboxFile"][];
+                        hasMore: boolean;
+                        /** @description Present only when hasMore. */
+                        nextCursor?: string;
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
+                        totalCount: number;
+                    };
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    BankRails_reconciliations: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                currency: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of reconciled days, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BankReconciliation"][];
+                        hasMore: boolean;
+                        /** @description Present only when hasMore. */
+                        nextCursor?: string;
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
+                        totalCount: number;
+                    };
                 };
             };
             /** @description Invalid input: `details.errors` lists each field. */
@@ -17135,11 +17919,11 @@ export interface operations {
     Webhooks_list: {
         parameters: {
             query?: {
+                limit?: number;
+                cursor?: string;
                 status?: "PENDING" | "DELIVERED" | "FAILED" | "DEAD";
                 type?: string;
                 sortOrder?: "asc" | "desc";
-                limit?: number;
-                cursor?: string;
             };
             header?: {
                 /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */

@@ -98,6 +98,7 @@ export const platformConfigSchemas: Record<string, Schema> = {
     }),
     account: obj(['name'], {
       name: str({ maxLength: 70, description: 'The account holder (the debtor of payouts).' }),
+      bankName: str({ maxLength: 70, description: 'The bank, as customers paying in are told it.' }),
       iban: str({ description: 'With bic; or accountNumber and routingNumber.' }),
       bic: str(),
       accountNumber: str(),

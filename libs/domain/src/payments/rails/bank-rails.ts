@@ -13,6 +13,8 @@ export type BankRailType = (typeof BANK_RAIL_TYPES)[number];
 /** The platform's own account at the bank: IBAN (with BIC) or account and routing numbers. */
 export interface BankRailAccount {
   name: string;
+  /** The bank's name, as customers paying in are told it. */
+  bankName?: string;
   iban?: string;
   bic?: string;
   accountNumber?: string;
@@ -61,6 +63,8 @@ function problem(field: string, message: string): DomainError {
 function validateAccount(account: BankRailAccount, field: string): void {
   if (!NAME.test(account.name ?? ''))
     throw problem(`${field}.name`, 'a name of 1 to 70 characters without <, >, & or "');
+  if (account.bankName !== undefined && !NAME.test(account.bankName))
+    throw problem(`${field}.bankName`, 'a name of 1 to 70 characters without <, >, & or "');
   if (account.bic !== undefined && !BIC.test(account.bic))
     throw problem(`${field}.bic`, 'a BIC of 8 or 11 characters such as DEUTDEFF');
   if (account.iban !== undefined) {

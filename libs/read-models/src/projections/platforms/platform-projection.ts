@@ -1,5 +1,5 @@
 import type { PlatformEvent } from '#domain/platforms/platform.js';
-import { defineProjection } from '../../projection.js';
+import { amendDoc, defineProjection } from '../../projection.js';
 import type { Doc } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
 
@@ -33,6 +33,14 @@ export const platformProjection = defineProjection<PlatformEvent>({
         createdAt: data.createdAt,
         updatedAt: data.createdAt,
       }),
+    // The rails, for the funding instructions production platforms' accounts show.
+    PlatformConfigUpdated: async ({ data }, tx) => {
+      if (!data.changes.rails) return;
+      await amendDoc(tx, Collections.platforms, data.platformId, {
+        rails: data.changes.rails,
+        updatedAt: data.updatedAt,
+      });
+    },
     ApiTokenRevoked: async ({ data }, tx) => {
       const token = await tx.get<Doc>(Collections.apiTokens, data.tokenId);
       if (token)
