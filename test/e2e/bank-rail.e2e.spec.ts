@@ -104,6 +104,25 @@ describe('bank rail (ISO 20022 files) on a production platform', () => {
     expect(await balance(c.usd)).toBe(0);
   });
 
+  it('shows a returned pull the spent account cannot cover, and goes on taking the bank’s files', async () => {
+    const c = await customer();
+    const pull = await rail.pull(c.id, c.usd, 4_000, '005');
+    await rail.booked(pull);
+    // The money is paid out again before the bank returns the collection.
+    const out = await rail.transferOut(c.usd, await external(c.id, '201'), 4_000);
+    await outboxHolds(out.reconciliationInstructions.reference);
+    await bank();
+    await settles(out.id, 'COMPLETED');
+    await rail.inboxEmpty();
+    const files = (await api().get('/bank-rails/USD/inbox?limit=100')).body.data;
+    const refused = files
+      .flatMap((f: any) => f.problems)
+      .filter((p: any) => p.entry === `payment ${pull.reconciliationInstructions.reference}`);
+    expect(refused).toEqual([expect.objectContaining({ reason: expect.stringContaining('INSUFFICIENT_FUNDS') })]);
+    expect((await transaction(pull.id)).status).toBe('COMPLETED');
+    expect(await balance(c.usd)).toBe(0);
+  });
+
   it('pays a quote out as one pain.001 entry, PROCESSING until the bank books it', async () => {
     const c = await funded(10_000);
     const destination = await external(c.id, '201');

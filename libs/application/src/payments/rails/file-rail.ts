@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { DomainError } from '#domain/errors.js';
 import { accountInfoView, beneficiaryName } from '#domain/external-accounts/account-info-view.js';
 import { streams } from '#domain/ids.js';
 import type { BankMessage, RailEffect } from '#domain/payments/rails/bank-messages.js';
@@ -298,13 +299,21 @@ export class FileRail {
       else byPayment.set(effect.ref.id, [effect]);
     }
     const payments = [...byPayment.values()];
+    const refused: { endToEndId: string; reason: string }[] = [];
     let next = 0;
     const lane = async () => {
       while (next < payments.length)
         for (const effect of payments[next++]) {
           const step = stepFor(effect);
-          if (!step) continue;
-          if (effect.ref.kind !== 'credit') await this.process.applyStep(effect.ref, step, metadata);
+          if (!step || effect.ref.kind === 'credit') continue;
+          try {
+            await this.process.applyStep(effect.ref, step, metadata);
+          } catch (error) {
+            // A payment that refuses its step (a reversal the account can no longer cover) must not hold up the
+            // rail: the step stays claimed on the payment, and the refusal is shown with the file.
+            if (!(error instanceof DomainError)) throw error;
+            refused.push({ endToEndId: effect.endToEndId, reason: `${error.code}: ${error.message}` });
+          }
           faultPoint('rail-inbox-halfway');
         }
     };
@@ -314,6 +323,16 @@ export class FileRail {
     if (failed) throw failed.reason;
     for (const credit of file.credits ?? []) await this.credits.book(platformId, credit, metadata);
     const now = (await this.clocks.now(platformId)).toISOString();
+    if (refused.length > 0) {
+      this.logger.warn(`${file.fileName}: ${refused.length} payment(s) refused their step: ${refused[0].reason}`);
+      await this.record(platformId, currency, {
+        type: 'RecordRefusedEffects',
+        platformId,
+        sha256: file.sha256,
+        refused,
+        now,
+      });
+    }
     await this.record(platformId, currency, { type: 'MarkFileApplied', platformId, sha256: file.sha256, now });
   }
 

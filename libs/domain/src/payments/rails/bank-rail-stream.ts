@@ -33,6 +33,10 @@ export type BankRailEvent =
   | { type: 'BankFileQuarantined'; data: { platformId: string; file: InboxFile } }
   | { type: 'BankFileApplied'; data: { platformId: string; sha256: string; appliedAt: string } }
   | {
+      type: 'BankEffectsRefused';
+      data: { platformId: string; sha256: string; refused: { endToEndId: string; reason: string }[]; at: string };
+    }
+  | {
       type: 'BankCreditHeld';
       data: { platformId: string; credit: RailCredit; reason: string; heldAt: string; fileName: string };
     }
@@ -71,7 +75,15 @@ export type BankRailCommand =
   | { type: 'SettleCreditReturn'; platformId: string; creditId: string; outcome: 'RETURNED' | 'REJECTED'; now: string }
   /** A credit that named a quote the quote could not take: held in suspense instead. */
   | { type: 'HoldCredit'; platformId: string; creditId: string; reason: string; now: string }
-  | { type: 'MarkFileApplied'; platformId: string; sha256: string; now: string };
+  | { type: 'MarkFileApplied'; platformId: string; sha256: string; now: string }
+  /** Payments of an applied file that refused their step (each stays claimed on its payment for a later try). */
+  | {
+      type: 'RecordRefusedEffects';
+      platformId: string;
+      sha256: string;
+      refused: { endToEndId: string; reason: string }[];
+      now: string;
+    };
 
 /** `CT-1a2b3c4d-USD-000001`: 22 characters, within ISO 20022's 35 for a message id. */
 export function messageIdFor(prefix: string, kind: InstructionKind, sequence: number): string {
@@ -215,6 +227,8 @@ function decide(cmd: BankRailCommand, state: BankRailState): BankRailEvent[] {
       const data = { platformId, creditId: cmd.creditId, outcome: cmd.outcome, at: cmd.now };
       return [{ type: 'BankCreditReturnSettled', data }];
     }
+    case 'RecordRefusedEffects':
+      return state.inbox.has(cmd.sha256) ? [refusedEffects(cmd)] : [];
     case 'MarkFileApplied': {
       const file = state.inbox.get(cmd.sha256);
       if (!file || file.appliedAt) return [];
@@ -223,6 +237,24 @@ function decide(cmd: BankRailCommand, state: BankRailState): BankRailEvent[] {
     default:
       return unreachable(cmd);
   }
+}
+
+function refusedEffects(cmd: Extract<BankRailCommand, { type: 'RecordRefusedEffects' }>): BankRailEvent {
+  return {
+    type: 'BankEffectsRefused',
+    data: { platformId: cmd.platformId, sha256: cmd.sha256, refused: cmd.refused, at: cmd.now },
+  };
+}
+
+/** The payments of a file that refused their step, shown among its problems. */
+function withRefusals(
+  state: BankRailState,
+  data: { sha256: string; refused: { endToEndId: string; reason: string }[] },
+) {
+  const file = state.inbox.get(data.sha256);
+  const problems = data.refused.map((r) => ({ entry: `payment ${r.endToEndId}`, reason: r.reason }));
+  if (file) file.problems = [...file.problems, ...problems];
+  return state;
 }
 
 /** Sets `change` on the entry of `map` at `key`, when there is one. */
@@ -280,6 +312,8 @@ function evolve(state: BankRailState, event: BankRailEvent): BankRailState {
     case 'BankFileApplied':
       amend(state.inbox, event.data.sha256, { appliedAt: event.data.appliedAt });
       return state;
+    case 'BankEffectsRefused':
+      return withRefusals(state, event.data);
     case 'BankCreditHeld': {
       const { credit, reason, heldAt, fileName } = event.data;
       state.exceptions.set(credit.id, { credit, status: 'OPEN', reason, receivedAt: heldAt, fileName });
