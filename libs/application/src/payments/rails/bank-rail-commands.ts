@@ -1,17 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { notFound } from '#domain/errors.js';
-import { streams } from '#domain/ids.js';
-import { requireCurrencyCode } from '#domain/money.js';
-import { bankRailDecider } from '#domain/payments/rails/bank-rail-stream.js';
-import { railFor } from '#domain/payments/rails/bank-rails.js';
-import { platformDecider } from '#domain/platforms/platform.js';
 import type { EventMetadata } from '#event-store/event-store.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandContext } from '../../command-context.js';
 import { READ_MODELS, type Actor } from '../../tokens.js';
 import { BankCredits } from './bank-credits.js';
-import { exceptionView } from './bank-rail-queries.js';
+import { exceptionView, railState } from './bank-rail-queries.js';
 
 export class AssignBankCreditCommand {
   constructor(
@@ -46,11 +41,9 @@ abstract class BankCreditAction {
     { currency, creditId, actor }: { currency: string; creditId: string; actor: Actor },
     action: (metadata: EventMetadata) => Promise<unknown>,
   ): Promise<Record<string, unknown>> {
-    requireCurrencyCode(currency, 'currency');
-    const { state: platform } = await this.ctx.runner.load(streams.platform(actor.platformId), platformDecider);
-    if (!railFor(platform.rails, currency)) throw notFound('BANK_RAIL', currency);
+    await railState(this.ctx.runner, actor.platformId, currency);
     await action({ ...actor });
-    const { state } = await this.ctx.runner.load(streams.bankRail(actor.platformId, currency), bankRailDecider);
+    const state = await railState(this.ctx.runner, actor.platformId, currency);
     const exception = state.exceptions.get(creditId);
     if (!exception) throw notFound('BANK_CREDIT', creditId);
     return exceptionView(exception);

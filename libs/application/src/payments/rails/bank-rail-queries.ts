@@ -57,15 +57,20 @@ function page<T>(oldestFirst: T[], request: PageRequest): Page<T> {
 }
 
 /** The operator's reads of a production platform's bank rail in one currency. */
+/** The platform's rail in `currency` as its stream folds it; 404 BANK_RAIL_NOT_FOUND when it has none there. */
+export async function railState(runner: CommandRunner, platformId: string, currency: string) {
+  requireCurrencyCode(currency, 'currency');
+  const { state: platform } = await runner.load(streams.platform(platformId), platformDecider);
+  if (!railFor(platform.rails, currency)) throw notFound('BANK_RAIL', currency);
+  return (await runner.load(streams.bankRail(platformId, currency), bankRailDecider)).state;
+}
+
 @Injectable()
 export class BankRailQueries {
   constructor(private readonly runner: CommandRunner) {}
 
-  private async state(platformId: string, currency: string) {
-    requireCurrencyCode(currency, 'currency');
-    const { state: platform } = await this.runner.load(streams.platform(platformId), platformDecider);
-    if (!railFor(platform.rails, currency)) throw notFound('BANK_RAIL', currency);
-    return (await this.runner.load(streams.bankRail(platformId, currency), bankRailDecider)).state;
+  private state(platformId: string, currency: string) {
+    return railState(this.runner, platformId, currency);
   }
 
   /** Every file the bank delivered (and every copy or unreadable file quarantined), newest first. */
