@@ -13,6 +13,7 @@ import { BeneficialOwnersController } from './beneficial-owners/beneficial-owner
 import { KycLinksController } from './kyc-links/kyc-links.controller.js';
 import { DocumentsController } from './documents/documents.controller.js';
 import { DocsController } from './docs/docs.controller.js';
+import { HealthController } from './health/health.controller.js';
 import { PlatformAuthGuard } from './http/auth.js';
 import { ErrorFilter } from './http/errors.js';
 import { UploadIdempotency } from './http/idempotency.interceptor.js';
@@ -90,6 +91,7 @@ export const API_CONTROLLERS = [
   AuditController,
   WebhooksController,
   DocsController,
+  HealthController,
   ConsoleController,
 ];
 
