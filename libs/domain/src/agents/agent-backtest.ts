@@ -216,3 +216,21 @@ export function summarizeBacktest(decisions: BacktestDecision[], draft: AgentPol
     outcomes: [...pairs.values()].map((p) => ({ ...p, amount: Number(p.amount) })),
   };
 }
+
+/** The longest period one backtest replays. */
+export const MAX_BACKTEST_DAYS = 366;
+
+/** A backtest's period: `from` strictly before `to`, at most MAX_BACKTEST_DAYS long (400 INVALID_INPUT otherwise). */
+export function requireBacktestPeriod(from: string, to: string): { from: string; to: string } {
+  const start = Date.parse(from);
+  const end = Date.parse(to);
+  const refuse = (field: string, constraint: string, message: string) =>
+    new DomainError('invalid', 'INVALID_INPUT', message, { errors: [{ field, constraint, message }] });
+  if (Number.isNaN(start)) throw refuse('from', 'isIso8601', 'from must be an ISO 8601 date-time');
+  if (Number.isNaN(end)) throw refuse('to', 'isIso8601', 'to must be an ISO 8601 date-time');
+  if (start >= end) throw refuse('to', 'AFTER_FROM', 'to must be after from');
+  if (end - start > MAX_BACKTEST_DAYS * 86_400_000)
+    throw refuse('to', 'MAX_PERIOD', `the period must be at most ${MAX_BACKTEST_DAYS} days`);
+  // The stream's times are ISO strings in UTC (toISOString): compared as such.
+  return { from: new Date(start).toISOString(), to: new Date(end).toISOString() };
+}
