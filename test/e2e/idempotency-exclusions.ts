@@ -13,6 +13,7 @@ export const EXCLUDED: Record<string, string> = {
   '/crypto/estimate-withdrawal-fee': 'an estimate computed from the request; nothing is created or moved',
   '/agents/device-codes/{code}/redeem': 'unauthenticated, and a device code is redeemed once by design (400 after)',
   '/kyc/{token}': 'unauthenticated submission of a hosted KYC page; the link is single-use by design (409 after)',
+  '/agents/{agentId}/policy/backtest': 'a read: replays the agent’s history with a draft policy; nothing is written',
   '/kyc/{token}/documents': 'unauthenticated upload on a hosted KYC page; each file the customer adds is a document',
 };
 

@@ -840,6 +840,19 @@ export default async () => {
               defaultExecutionMode: { required: false, enum: ['AUTO', 'APPROVAL_REQUIRED'] },
               spendingLimits: { required: false, type: () => t['../agents/agent.dto.js'].SpendingLimitsUpdateDto },
             },
+            AgentPolicyBacktestDto: {
+              policy: { required: true, type: () => t['../agents/agent.dto.js'].AgentPolicyUpdateDto },
+              from: {
+                required: true,
+                type: () => String,
+                description: 'Start of the period (inclusive): actions requested at or after it are decided again.',
+              },
+              to: {
+                required: true,
+                type: () => String,
+                description: 'End of the period (exclusive), after `from` and at most 366 days later.',
+              },
+            },
             CreateAgentDto: {
               name: { required: true, type: () => String },
               customerId: { required: true, type: () => String },

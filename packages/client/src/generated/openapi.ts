@@ -137,6 +137,26 @@ export interface paths {
         patch: operations["Agents_updatePolicy"];
         trace?: never;
     };
+    "/agents/{agentId}/policy/backtest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Backtest a draft policy
+         * @description What a draft policy would have decided on the agent’s past actions. `policy` is a policy update, validated and applied to the current policy exactly as PATCH /agents/{id}/policy would; nothing is changed or written. The agent’s history is replayed from its event stream: from `from` on the draft is in force (the usage at `from` as it was, recast into the draft’s currency as an update would), and each action requested in [from, to) is decided again by the same policy evaluation as a live request, on the usage and reservations the draft’s own decisions left: an action the draft declines never counts; one it holds for approval counts only once the platform approved it in fact and the draft agrees then. Policy updates recorded after `from` are ignored. Requests refused at the time left no trace, so every actual outcome is APPROVED or APPROVAL_REQUIRED. The answer lists the changed decisions (a DECLINED one with the `limit` that refused it: perTransactionLimit, accountRules.perTransactionLimit, dailyLimit, dailyTransactionLimit, monthlyLimit, or FORBIDDEN for a permission or an account) and counts and amounts per pair of outcomes; amounts there are in the smallest unit of the draft’s limits currency. 400 when to is not after from or the period is over 366 days.
+         */
+        post: operations["Agents_backtestPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agents/approvals": {
         parameters: {
             query?: never;
@@ -5247,6 +5267,57 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        AgentPolicyBacktest: {
+            agentId: string;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** @description The draft: the update applied to the current policy. */
+            policy: components["schemas"]["AgentPolicy"];
+            /** @description The draft’s limits currency: the amounts of considered, changed and outcomes. */
+            currency: string;
+            /** @description The actions requested in the period. */
+            considered: {
+                count: number;
+                amount: number;
+            };
+            changed: {
+                count: number;
+                amount: number;
+                actions: components["schemas"]["AgentPolicyBacktestChange"][];
+            };
+            /** @description Per pair of outcomes (actual, draft), unchanged pairs included. */
+            outcomes: {
+                /** @enum {string} */
+                actualOutcome: "APPROVED" | "DECLINED" | "APPROVAL_REQUIRED";
+                /** @enum {string} */
+                draftOutcome: "APPROVED" | "DECLINED" | "APPROVAL_REQUIRED";
+                count: number;
+                amount: number;
+            }[];
+        };
+        AgentPolicyBacktestChange: {
+            actionId: string;
+            /** @enum {string} */
+            type: "EXECUTE_QUOTE" | "TRANSFER_OUT" | "TRANSFER_IN";
+            /**
+             * Format: date-time
+             * @description When the action was requested.
+             */
+            at: string;
+            /** @description In the smallest unit of the action’s own currency. */
+            amount: number;
+            currency: string;
+            /** @enum {string} */
+            actualOutcome: "APPROVED" | "DECLINED" | "APPROVAL_REQUIRED";
+            /** @enum {string} */
+            draftOutcome: "APPROVED" | "DECLINED" | "APPROVAL_REQUIRED";
+            /** @description DECLINED: the limit that refused it, or FORBIDDEN (a permission or an account). */
+            limit?: string;
+            /** @description DECLINED: the policy’s message. */
+            reason?: string;
+        };
         AgentDeviceCode: {
             /**
              * @description Shown once: absent from a replay with the same Idempotency-Key (only its hash is kept).
@@ -6126,6 +6197,11 @@ export interface components {
             accountRestrictions?: components["schemas"]["AccountRestrictionsDto"] | null;
             approvalThresholds?: components["schemas"]["ApprovalThresholdsDto"] | null;
         };
+        AgentPolicyBacktestDto: {
+            policy: components["schemas"]["AgentPolicyUpdateDto"];
+            from: string;
+            to: string;
+        };
         RejectAgentActionDto: {
             reason?: string;
         };
@@ -6915,6 +6991,90 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Agent"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Agents_backtestPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentPolicyBacktestDto"];
+            };
+        };
+        responses: {
+            /** @description What the draft would have changed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentPolicyBacktest"];
                 };
             };
             /** @description Invalid input: `details.errors` lists each field. */
