@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { DestinationStream } from 'pino';
 import type { Infrastructure } from '#application/infrastructure.js';
 import { createInfrastructure } from '../../host/src/infrastructure.js';
+import { createPlatformDecisions } from '../../host/src/decisions/http-platform-decisions.js';
 import type { AppConfig } from '#config/config.js';
 import { systemClock, type Clock } from '#domain/clock.js';
 import { randomIds, type IdGenerator } from '#domain/ids.js';
@@ -49,7 +50,10 @@ export async function createApp(config: AppConfig, deps: ServiceDeps = {}) {
   const infra = await createInfrastructure(config, clock, { writes: true });
   // The synchronous test send (POST /webhooks/test) attempts with the worker's deliverer, on the process's runner.
   const webhookAttempts = createWebhookDeliverer(infra.runner, infra.clocks, config);
-  const app = await createHttpApp(config, ApiModule.register({ config, infra, clock, ids, webhookAttempts }), {
+  // Card authorizations and agent actions ask the platforms' decision endpoints in the request.
+  const platformDecisions = createPlatformDecisions(infra, config);
+  const application = { config, infra, clock, ids, webhookAttempts, platformDecisions };
+  const app = await createHttpApp(config, ApiModule.register(application), {
     logger: new ServiceLogger(LEVELS[config.logLevel]),
     requestLog: requestLogging(createRequestLogger(config, deps.logDestination)),
   });
