@@ -5886,6 +5886,14 @@ export interface components {
             account: components["schemas"]["BankRailAccountDto"];
             creditorSchemeId?: string;
         };
+        DecisionEndpointDto: {
+            /** @enum {string} */
+            type: "CARD_AUTHORIZATION.REQUEST" | "AGENT_ACTION.REQUEST";
+            url: string;
+            deadlineMs?: number;
+            /** @enum {string} */
+            defaultDecision?: "APPROVE" | "DECLINE" | "REJECT" | "WAIT";
+        };
         UpdateConfigDto: {
             webhookEndpoint?: string | null;
             umaDomain?: string;
@@ -6117,14 +6125,6 @@ export interface components {
         };
         RejectAgentActionDto: {
             reason?: string;
-        };
-        DecisionEndpointDto: {
-            /** @enum {string} */
-            type: "CARD_AUTHORIZATION.REQUEST" | "AGENT_ACTION.REQUEST";
-            url: string;
-            deadlineMs?: number;
-            /** @enum {string} */
-            defaultDecision?: "APPROVE" | "DECLINE" | "REJECT" | "WAIT";
         };
     };
     responses: never;
