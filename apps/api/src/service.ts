@@ -41,6 +41,8 @@ export interface ServiceDeps {
   ids?: IdGenerator;
   /** Where the request log goes (stdout by default). */
   logDestination?: DestinationStream;
+  /** The monotonic clock decisions are timed on (milliseconds; performance.now by default). */
+  monotonic?: () => number;
 }
 
 /** Builds the Nest application on the configured adapters, without listening. */
@@ -51,7 +53,7 @@ export async function createApp(config: AppConfig, deps: ServiceDeps = {}) {
   // The synchronous test send (POST /webhooks/test) attempts with the worker's deliverer, on the process's runner.
   const webhookAttempts = createWebhookDeliverer(infra.runner, infra.clocks, config);
   // Card authorizations and agent actions ask the platforms' decision endpoints in the request.
-  const platformDecisions = createPlatformDecisions(infra, config);
+  const platformDecisions = createPlatformDecisions(infra, config, deps.monotonic);
   const application = { config, infra, clock, ids, webhookAttempts, platformDecisions };
   const app = await createHttpApp(config, ApiModule.register(application), {
     logger: new ServiceLogger(LEVELS[config.logLevel]),

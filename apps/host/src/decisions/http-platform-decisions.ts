@@ -143,6 +143,7 @@ export class HttpPlatformDecisions implements PlatformDecisions {
 export function createPlatformDecisions(
   infra: { runner: CommandRunner; clocks: PlatformClocks },
   config: { secretsKey: AppConfig['secretsKey']; webhookAllowedHosts: readonly AllowedHost[] },
+  monotonic?: () => number,
 ): HttpPlatformDecisions {
   return new HttpPlatformDecisions({
     runner: infra.runner,
@@ -150,5 +151,6 @@ export function createPlatformDecisions(
     clocks: infra.clocks,
     wallClock: systemClock,
     allowedHosts: config.webhookAllowedHosts,
+    ...(monotonic ? { monotonic } : {}),
   });
 }
