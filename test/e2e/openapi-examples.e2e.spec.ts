@@ -60,7 +60,14 @@ describe('OpenAPI examples recorded from real runs', () => {
   it('customers, accounts, a card and a payment answer as documented', async () => {
     const { api } = tour;
     await pointWebhooksAt(api, receiver);
+    // the configuration shows decision endpoints (removed again: the tours' cards and agents are decided by rules)
+    const decisionEndpoints = [
+      { type: 'CARD_AUTHORIZATION.REQUEST', url: 'https://decisions.example.com/cards', deadlineMs: 800 },
+      { type: 'AGENT_ACTION.REQUEST', url: 'https://decisions.example.com/agents', defaultDecision: 'WAIT' },
+    ];
+    expect((await api.patch('/config', { decisionEndpoints })).status).toBe(200);
     expect((await api.get('/config')).status).toBe(200);
+    expect((await api.patch('/config', { decisionEndpoints: [] })).status).toBe(200);
     expect((await api.post('/sandbox/webhooks/test', {})).status).toBe(200);
 
     h = await cardholder(t, api, clock, 'examples-ada');

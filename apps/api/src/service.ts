@@ -7,6 +7,7 @@ import type { Infrastructure } from '#application/infrastructure.js';
 import { createInfrastructure } from '../../host/src/infrastructure.js';
 import { ServiceMetrics } from '../../host/src/observability/metrics.js';
 import { startMetricsServer, type MetricsServer } from '../../host/src/observability/metrics-server.js';
+import { createPlatformDecisions } from '../../host/src/decisions/http-platform-decisions.js';
 import type { AppConfig } from '#config/config.js';
 import { systemClock, type Clock } from '#domain/clock.js';
 import { randomIds, type IdGenerator } from '#domain/ids.js';
@@ -45,6 +46,8 @@ export interface ServiceDeps {
   ids?: IdGenerator;
   /** Where the request log goes (stdout by default). */
   logDestination?: DestinationStream;
+  /** The monotonic clock decisions are timed on (milliseconds; performance.now by default). */
+  monotonic?: () => number;
 }
 
 /** Builds the Nest application on the configured adapters, without listening. */
@@ -55,7 +58,10 @@ export async function createApp(config: AppConfig, deps: ServiceDeps = {}) {
   const metrics = new ServiceMetrics('api').instrument(infra);
   // The synchronous test send (POST /webhooks/test) attempts with the worker's deliverer, on the process's runner.
   const webhookAttempts = createWebhookDeliverer(infra.runner, infra.clocks, config);
-  const app = await createHttpApp(config, ApiModule.register({ config, infra, clock, ids, webhookAttempts }), {
+  // Card authorizations and agent actions ask the platforms' decision endpoints in the request.
+  const platformDecisions = createPlatformDecisions(infra, config, deps.monotonic);
+  const application = { config, infra, clock, ids, webhookAttempts, platformDecisions };
+  const app = await createHttpApp(config, ApiModule.register(application), {
     logger: new ServiceLogger(LEVELS[config.logLevel]),
     requestLog: requestLogging(
       createRequestLogger(config, deps.logDestination, (line) => metrics.observeRequest(line)),

@@ -494,6 +494,23 @@ export default async () => {
               account: { required: true, type: () => t['../platforms/platform-config.dto.js'].BankRailAccountDto },
               creditorSchemeId: { required: false, type: () => String },
             },
+            DecisionEndpointDto: {
+              type: { required: true, enum: ['CARD_AUTHORIZATION.REQUEST', 'AGENT_ACTION.REQUEST'] },
+              url: {
+                required: true,
+                type: () => String,
+                description:
+                  'https URL (http on sandbox platforms), on a public host unless allow-listed: as webhookEndpoint.',
+                maxLength: 2048,
+              },
+              deadlineMs: { required: false, type: () => Number },
+              defaultDecision: {
+                required: false,
+                type: () => String,
+                description:
+                  'Cards: APPROVE or DECLINE (default DECLINE); agent actions: APPROVE, REJECT or WAIT (default WAIT).',
+              },
+            },
             UpdateConfigDto: {
               webhookEndpoint: {
                 required: false,
@@ -519,6 +536,11 @@ export default async () => {
                 description:
                   'Production platforms: the whole list of bank rails, one per currency ([] removes them all).',
                 maxItems: 50,
+              },
+              decisionEndpoints: {
+                required: false,
+                type: () => [t['../platforms/platform-config.dto.js'].DecisionEndpointDto],
+                description: 'The whole list of decision endpoints, at most one per type ([] removes them all).',
               },
             },
           },

@@ -29,7 +29,9 @@ import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../payments/ledger/fund-commands.js';
 import type { JobQueue } from '#jobs/job-queue.js';
-import { IDS, JOB_QUEUE, type Actor } from '../tokens.js';
+import { IDS, JOB_QUEUE, PLATFORM_DECISIONS, type Actor } from '../tokens.js';
+import type { PlatformDecisions } from '../decisions/platform-decisions.js';
+import { askPlatformAboutCard, recordedDecision } from './card-decisions.js';
 import { scheduleAuthorizationExpiry } from './card-jobs.js';
 import { CardLocks, loadOwnCard } from './card-commands.js';
 import { CardLedger, CardTransferCode, customerAccount } from './card-ledger.js';
@@ -100,22 +102,31 @@ abstract class CardNetworkHandler<Command extends CardNetworkCommand<unknown>> {
  */
 @CommandHandler(SimulateCardAuthorizationCommand)
 export class SimulateCardAuthorizationHandler extends CardNetworkHandler<SimulateCardAuthorizationCommand> {
+  @Inject(PLATFORM_DECISIONS) private readonly decisions!: PlatformDecisions;
+
   protected async simulate(
     { cardId, input, actor }: SimulateCardAuthorizationCommand,
     { card }: OwnCard,
     ledger: CardLedger,
   ) {
+    const startedAt = this.decisions.now();
     const authorizationId = publicId('CardAuthorization', this.ids.uuid());
-    const base = {
-      type: 'RecordAuthorization' as const,
-      authorizationId,
-      amount: input.amount,
-      currency: input.currency,
-      merchant: input.merchant,
-    };
     let hold: { fundingSourceId: string; transferId: string } | undefined;
     let declineReason: DeclineReason | undefined =
       screenAuthorization(card, input.currency) ?? sandboxDecline(input.merchant.descriptor);
+    // The platform's decision endpoint, between the card's screening and the funding sources' holds.
+    const request = { platformId: actor.platformId, card, authorizationId, input, startedAt };
+    const platform = declineReason ? undefined : await askPlatformAboutCard(this.decisions, this.ids, request);
+    declineReason ??= platform?.declineReason;
+    const amount = platform?.amount ?? input.amount;
+    const base = {
+      type: 'RecordAuthorization' as const,
+      authorizationId,
+      amount,
+      ...(amount !== input.amount ? { requestedAmount: input.amount } : {}),
+      currency: input.currency,
+      merchant: input.merchant,
+    };
     if (!declineReason) {
       await scheduleAuthorizationExpiry(this.jobs, {
         cardId,
@@ -131,7 +142,7 @@ export class SimulateCardAuthorizationHandler extends CardNetworkHandler<Simulat
           const transferId = await ledger.transfer({
             debit: customerAccount(fundingSourceId, card.currency),
             credit: settlement,
-            amount: input.amount,
+            amount,
             pending: true,
             code: CardTransferCode.hold,
             reference: authorizationId,
@@ -144,9 +155,10 @@ export class SimulateCardAuthorizationHandler extends CardNetworkHandler<Simulat
       }
       if (!hold) declineReason = 'INSUFFICIENT_FUNDS';
     }
+    const decision = recordedDecision(platform, declineReason, this.decisions.now() - startedAt);
     const state = await this.record(
       cardId,
-      { ...base, ...(hold ? { hold } : { declineReason }), now: await this.now(actor) },
+      { ...base, ...(hold ? { hold } : { declineReason }), decision, now: await this.now(actor) },
       actor,
     );
     const recorded = requireAuthorization(state, authorizationId);

@@ -60,6 +60,7 @@ export function declined(a: DeclinedAuthorization): DomainError {
     reason: a.declineReason,
     declineReason: a.declineReason,
     authorizationId: a.id,
+    ...(a.decision ? { decision: a.decision } : {}),
   });
 }
 
@@ -195,7 +196,13 @@ function decideRecordAuthorization(cmd: CommandOf<'RecordAuthorization'>, state:
   if (cmd.amount <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
   const { card } = state;
   const outcome = authorizationOutcome(cmd, card);
-  const head = { id: cmd.authorizationId, cardId: card.id, customerId: card.customerId };
+  const head = {
+    id: cmd.authorizationId,
+    cardId: card.id,
+    customerId: card.customerId,
+    ...(cmd.decision ? { decision: cmd.decision } : {}),
+    ...(cmd.requestedAmount !== undefined ? { requestedAmount: cmd.requestedAmount.toString() } : {}),
+  };
   const money = { amount: cmd.amount.toString(), currency: cmd.currency, merchant: cmd.merchant };
   const tail = (result: AuthorizationActivity['result'], declineReason?: DeclineReason) => ({
     clearedAmount: '0',

@@ -2,6 +2,7 @@ import type { ResourceAbandoned } from '../claims/claim.js';
 import type { Unset } from '../decider.js';
 import type { InternalAccountRecord, KycStatus } from '../customers/customer.js';
 import type { CardBrand } from './card-issuer.js';
+import type { AuthorizationDecision } from './card-decision.js';
 
 /**
  * A card: its lifecycle state, its ordered funding sources (the holder's internal accounts) and
@@ -40,7 +41,7 @@ export type HolderAccount = Pick<InternalAccountRecord, 'id' | 'type' | 'currenc
 export type ReversalReason = 'CARD_CLOSED' | 'EXPIRED' | 'PULL_FAILED';
 export type AuthorizationStatus = 'APPROVED' | 'DECLINED' | 'CLEARED' | 'REVERSED';
 export type DeclineReason =
-  'CARD_PAUSED' | 'CARD_CLOSED' | 'CARD_NOT_ACTIVE' | 'CURRENCY_MISMATCH' | 'INSUFFICIENT_FUNDS';
+  'CARD_PAUSED' | 'CARD_CLOSED' | 'CARD_NOT_ACTIVE' | 'CURRENCY_MISMATCH' | 'INSUFFICIENT_FUNDS' | 'PLATFORM_DECLINED';
 
 export interface Merchant {
   descriptor: string;
@@ -80,6 +81,10 @@ interface AuthorizationFields {
   returnedAmount: string;
   latePresentment: boolean;
   activity: AuthorizationActivity[];
+  /** Who decided the authorization and how long it took (absent on authorizations recorded before this was kept). */
+  decision?: AuthorizationDecision;
+  /** The amount the network asked for, when the platform approved less (a partial approval: `amount` is held). */
+  requestedAmount?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -132,6 +137,8 @@ export interface CardTransactionState {
   released: boolean;
   authorizedAt: string;
   lastEventAt?: string;
+  /** Who approved the authorization (see AuthorizationDecision). */
+  decision?: AuthorizationDecision;
   updatedAt: string;
 }
 
@@ -222,6 +229,9 @@ export type CardAuthorizationCommand =
       merchant: Merchant;
       hold?: { fundingSourceId: string; transferId: string };
       declineReason?: DeclineReason;
+      decision?: AuthorizationDecision;
+      /** A partial approval: what was asked for (`amount` is what the platform approved). */
+      requestedAmount?: bigint;
       now: string;
     }
   /** Reserves a clearing before its ledger legs are posted (see ClearingIntent). */

@@ -1038,7 +1038,7 @@ export interface paths {
         head?: never;
         /**
          * Update the platform configuration
-         * @description Only the fields given change. webhookEndpoint: an https URL (http is accepted on sandbox platforms) on a public host: loopback, private, link-local, CGNAT, multicast, reserved and cloud metadata addresses are refused in every spelling (400), and names are resolved and checked again at every delivery, unless the operator allow-listed the host (`WEBHOOK_ALLOWED_HOSTS`); null turns webhooks off; the first one generates the webhook signing key pair and secret. umaDomain: where new customers’ UMA addresses are generated. supportedCurrencies replaces the list (each a currency the service supports: 400 INVALID_CURRENCY otherwise). embeddedWalletConfig: fields omitted are left as they are.
+         * @description Only the fields given change. webhookEndpoint: an https URL (http is accepted on sandbox platforms) on a public host: loopback, private, link-local, CGNAT, multicast, reserved and cloud metadata addresses are refused in every spelling (400), and names are resolved and checked again at every delivery, unless the operator allow-listed the host (`WEBHOOK_ALLOWED_HOSTS`); null turns webhooks off; the first one generates the webhook signing key pair and secret. umaDomain: where new customers’ UMA addresses are generated. supportedCurrencies replaces the list (each a currency the service supports: 400 INVALID_CURRENCY otherwise). embeddedWalletConfig: fields omitted are left as they are. decisionEndpoints replaces the list of decision endpoints ([] removes them), at most one per type: CARD_AUTHORIZATION.REQUEST (a card authorization that passed the card’s screening) and AGENT_ACTION.REQUEST (an agent action that needs approval). The url follows webhookEndpoint’s rules; deadlineMs (50 to 2000, default 2000) bounds the wait from the request’s arrival; defaultDecision decides when the endpoint times out, cannot be reached, answers other than 2xx or an unusable answer (cards: APPROVE or DECLINE, default DECLINE; agent actions: APPROVE, REJECT or WAIT, default WAIT). The request is a POST of `{type, id, timestamp, data}` signed as webhooks are; the answer is 200 with `{"decision": "APPROVE"|"DECLINE"|"REJECT", "reason"?, "approvedAmount"?}` (approvedAmount: a card’s partial approval, an integer at most the amount requested). The first endpoint set generates the webhook signing material if none exists.
          */
         patch: operations["PlatformConfig_update"];
         trace?: never;
@@ -1888,7 +1888,7 @@ export interface paths {
         put?: never;
         /**
          * Simulate a card authorization (sandbox)
-         * @description Declined with 400 and the decline reason as `code` (the authorization is kept in the card’s audit history; it opens no transaction): CARD_PAUSED (FROZEN card, or a merchant descriptor ending in 003), CARD_CLOSED, CARD_NOT_ACTIVE (PENDING_KYC, PENDING_ISSUE), CURRENCY_MISMATCH (currency.code other than the card’s), INSUFFICIENT_FUNDS (descriptor ending in 002, or no funding source has the funds). Otherwise the funding sources are tried in order and the first ACTIVE one with the funds gets a hold (a pending ledger transfer to the platform’s settlement account of the currency) and the answer is the AUTHORIZED CardTransaction; with a descriptor ending in 006 the pull is then reported failed: the hold is released and the transaction is in EXCEPTION (a later clearing pulls anew, as a late presentment). An approval not cleared within 7 days (sandbox clock) expires: its hold is released and it ends SETTLED with nothing settled; a later clearing is a late presentment.
+         * @description Declined with 400 and the decline reason as `code` (the authorization is kept in the card’s audit history; it opens no transaction): CARD_PAUSED (FROZEN card, or a merchant descriptor ending in 003), CARD_CLOSED, CARD_NOT_ACTIVE (PENDING_KYC, PENDING_ISSUE), CURRENCY_MISMATCH (currency.code other than the card’s), INSUFFICIENT_FUNDS (descriptor ending in 002, or no funding source has the funds), PLATFORM_DECLINED (the platform’s CARD_AUTHORIZATION.REQUEST decision endpoint, or its default, declined: `details.decision` says who, with the reason or the fallback). An authorization that passed the card’s screening is first put to that endpoint when the platform registered one (PATCH /config decisionEndpoints); its approvedAmount (a partial approval) is what is held. Otherwise the funding sources are tried in order and the first ACTIVE one with the funds gets a hold (a pending ledger transfer to the platform’s settlement account of the currency) and the answer is the AUTHORIZED CardTransaction; with a descriptor ending in 006 the pull is then reported failed: the hold is released and the transaction is in EXCEPTION (a later clearing pulls anew, as a late presentment). An approval not cleared within 7 days (sandbox clock) expires: its hold is released and it ends SETTLED with nothing settled; a later clearing is a late presentment.
          */
         post: operations["SandboxCards_authorize"];
         delete?: never;
@@ -4911,6 +4911,8 @@ export interface components {
              * @description The latest clearing, return or release; absent before.
              */
             lastEventAt?: string;
+            /** @description Who approved the authorization and how long it took. */
+            decision?: components["schemas"]["PlatformDecisionRecord"];
             /**
              * Format: date-time
              * @description Equals authorizedAt.
@@ -5368,6 +5370,8 @@ export interface components {
             transaction?: components["schemas"]["Transaction"];
             /** @description REJECTED only. */
             rejectionReason?: string;
+            /** @description Set when the platform’s AGENT_ACTION.REQUEST endpoint (PLATFORM) or its default (DEFAULT) approved or rejected the action; absent when a person did, or while it waits. */
+            decision?: components["schemas"]["PlatformDecisionRecord"];
             /** @description FAILED only: why execution failed. */
             failureReason?: string;
             /** Format: date-time */
@@ -5664,10 +5668,47 @@ export interface components {
             webhookSigningPublicKey: string | null;
             /** @description Standard Webhooks secret for `webhook-signature` (HMAC-SHA256 over `webhook-id.webhook-timestamp.body`). Null until the first configuration; absent for a token without the MANAGE permission. */
             webhookSecret?: string | null;
+            /** @description Where the platform decides card authorizations and agent actions; [] while none is registered. */
+            decisionEndpoints?: components["schemas"]["DecisionEndpoint"][];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        DecisionEndpoint: {
+            /**
+             * @description What the endpoint decides; at most one endpoint per type.
+             * @enum {string}
+             */
+            type: "CARD_AUTHORIZATION.REQUEST" | "AGENT_ACTION.REQUEST";
+            /**
+             * Format: uri
+             * @description https (http on sandbox platforms), on a public host unless allow-listed: as webhookEndpoint.
+             */
+            url: string;
+            /** @description How long the request waits for the answer, from its arrival; 2000 unless set. */
+            deadlineMs: number;
+            /**
+             * @description What decides when the endpoint gives no usable answer in time. CARD_AUTHORIZATION.REQUEST: APPROVE or DECLINE (the default); AGENT_ACTION.REQUEST: APPROVE, REJECT or WAIT (the default: the action stays PENDING_APPROVAL).
+             * @enum {string}
+             */
+            defaultDecision: "APPROVE" | "DECLINE" | "REJECT" | "WAIT";
+        };
+        PlatformDecisionRecord: {
+            /**
+             * @description RULES: the service’s own rules alone (no endpoint registered, or the card’s state, spending controls or funds declined first); PLATFORM: the platform’s decision endpoint; DEFAULT: the endpoint’s default, when it gave no usable answer in time; STAND_IN: the service’s stand-in decision.
+             * @enum {string}
+             */
+            decidedBy: "RULES" | "PLATFORM" | "DEFAULT" | "STAND_IN";
+            /** @description From the request’s arrival to the decision (monotonic clock). */
+            elapsedMs: number;
+            /** @description The platform’s reason, when it gave one. */
+            reason?: string;
+            /**
+             * @description DEFAULT only: why the endpoint’s answer was not used.
+             * @enum {string}
+             */
+            fallback?: "TIMEOUT" | "CONNECTION_ERROR" | "BAD_STATUS" | "MALFORMED_ANSWER";
         };
         BankRail: {
             /** @description The currency the rail pays out and pulls in. */
@@ -5969,12 +6010,21 @@ export interface components {
             account: components["schemas"]["BankRailAccountDto"];
             creditorSchemeId?: string;
         };
+        DecisionEndpointDto: {
+            /** @enum {string} */
+            type: "CARD_AUTHORIZATION.REQUEST" | "AGENT_ACTION.REQUEST";
+            url: string;
+            deadlineMs?: number;
+            /** @enum {string} */
+            defaultDecision?: "APPROVE" | "DECLINE" | "REJECT" | "WAIT";
+        };
         UpdateConfigDto: {
             webhookEndpoint?: string | null;
             umaDomain?: string;
             supportedCurrencies?: components["schemas"]["PlatformCurrencyConfigDto"][];
             embeddedWalletConfig?: components["schemas"]["EmbeddedWalletConfigDto"];
             rails?: components["schemas"]["BankRailConfigDto"][];
+            decisionEndpoints?: components["schemas"]["DecisionEndpointDto"][];
         };
         FundDto: {
             amount: number;

@@ -169,6 +169,12 @@ export const agentSchemas: Record<string, Schema> = {
     },
     transaction: { ...ref('Transaction'), description: 'Once approved and execution began.' },
     rejectionReason: str({ description: 'REJECTED only.' }),
+    decision: {
+      $ref: '#/components/schemas/PlatformDecisionRecord',
+      description:
+        'Set when the platform’s AGENT_ACTION.REQUEST endpoint (PLATFORM) or its default (DEFAULT) approved or ' +
+        'rejected the action; absent when a person did, or while it waits.',
+    },
     failureReason: str({ description: 'FAILED only: why execution failed.' }),
     createdAt: dateTime,
     updatedAt: dateTime,
