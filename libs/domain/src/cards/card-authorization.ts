@@ -190,13 +190,25 @@ function authorizationOutcome(
   return { hold: cmd.hold };
 }
 
+/** What a card processor's message adds to the record: the network's id, the entry mode, who decided. */
+const processorFields = ({ networkTransactionId, entryMode, decision }: CommandOf<'RecordAuthorization'>) => ({
+  ...(networkTransactionId !== undefined ? { networkTransactionId } : {}),
+  ...(entryMode !== undefined ? { entryMode } : {}),
+  ...(decision !== undefined ? { decision } : {}),
+});
+
 function decideRecordAuthorization(cmd: CommandOf<'RecordAuthorization'>, state: ExistingCard): CardEvent[] {
   if (state.authorizations.has(cmd.authorizationId)) return [];
   if (cmd.amount <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
   const { card } = state;
   const outcome = authorizationOutcome(cmd, card);
   const head = { id: cmd.authorizationId, cardId: card.id, customerId: card.customerId };
-  const money = { amount: cmd.amount.toString(), currency: cmd.currency, merchant: cmd.merchant };
+  const money = {
+    amount: cmd.amount.toString(),
+    currency: cmd.currency,
+    merchant: cmd.merchant,
+    ...processorFields(cmd),
+  };
   const tail = (result: AuthorizationActivity['result'], declineReason?: DeclineReason) => ({
     clearedAmount: '0',
     returnedAmount: '0',

@@ -2,6 +2,7 @@ import type { ResourceAbandoned } from '../claims/claim.js';
 import type { Unset } from '../decider.js';
 import type { InternalAccountRecord, KycStatus } from '../customers/customer.js';
 import type { CardBrand } from './card-issuer.js';
+import type { AuthorizationDecision } from './card-decision.js';
 
 /**
  * A card: its lifecycle state, its ordered funding sources (the holder's internal accounts) and
@@ -37,10 +38,29 @@ export interface CardSnapshot {
 /** What the card needs to know about the holder's accounts, read from the customer stream. */
 export type HolderAccount = Pick<InternalAccountRecord, 'id' | 'type' | 'currency' | 'status'>;
 
-export type ReversalReason = 'CARD_CLOSED' | 'EXPIRED' | 'PULL_FAILED';
+export type ReversalReason = 'CARD_CLOSED' | 'EXPIRED' | 'PULL_FAILED' | ProcessorReversalReason;
+/** The card processor reported the authorization reversed (the merchant cancelled it). */
+export type ProcessorReversalReason = 'NETWORK_REVERSAL';
 export type AuthorizationStatus = 'APPROVED' | 'DECLINED' | 'CLEARED' | 'REVERSED';
 export type DeclineReason =
-  'CARD_PAUSED' | 'CARD_CLOSED' | 'CARD_NOT_ACTIVE' | 'CURRENCY_MISMATCH' | 'INSUFFICIENT_FUNDS';
+  'CARD_PAUSED' | 'CARD_CLOSED' | 'CARD_NOT_ACTIVE' | 'CURRENCY_MISMATCH' | 'INSUFFICIENT_FUNDS' | StandInDeclineReason;
+/**
+ * Declines no rule of the service decided: its own stand-in answer when it could not decide within the processor's
+ * deadline (STAND_IN), or the network's decline in stand-in, reported by an advice (NETWORK_DECLINED).
+ */
+export type StandInDeclineReason = 'STAND_IN' | 'NETWORK_DECLINED';
+
+/** How the card was presented, as card processors report it. */
+export const ENTRY_MODES = [
+  'CHIP',
+  'CONTACTLESS',
+  'ECOMMERCE',
+  'MAGSTRIPE',
+  'MANUAL',
+  'CREDENTIAL_ON_FILE',
+  'UNKNOWN',
+] as const;
+export type EntryMode = (typeof ENTRY_MODES)[number];
 
 export interface Merchant {
   descriptor: string;
@@ -82,6 +102,11 @@ interface AuthorizationFields {
   activity: AuthorizationActivity[];
   createdAt: string;
   updatedAt: string;
+  /** The network's id of the authorization, when a card processor sent it. */
+  networkTransactionId?: string;
+  /** How the card was presented, when a card processor reported it. */
+  entryMode?: EntryMode;
+  decision?: AuthorizationDecision;
 }
 
 /** An authorization that placed a hold: it opened a card transaction (cleared or reversed since, maybe). */
@@ -223,6 +248,9 @@ export type CardAuthorizationCommand =
       hold?: { fundingSourceId: string; transferId: string };
       declineReason?: DeclineReason;
       now: string;
+      networkTransactionId?: string;
+      entryMode?: EntryMode;
+      decision?: AuthorizationDecision;
     }
   /** Reserves a clearing before its ledger legs are posted (see ClearingIntent). */
   | { type: 'StartClearing'; authorizationId: string; amount: bigint; latePresentment: boolean; now: string }
@@ -245,7 +273,12 @@ export type CardAuthorizationCommand =
     }
   | { type: 'RecordReturn'; authorizationId: string; amount: bigint; transferId: string; now: string }
   /** An authorization still holding funds when its validity ends is reversed (the caller voids the hold). */
-  | { type: 'ExpireAuthorization'; authorizationId: string; reason?: 'EXPIRED' | 'PULL_FAILED'; now: string };
+  | {
+      type: 'ExpireAuthorization';
+      authorizationId: string;
+      reason?: 'EXPIRED' | 'PULL_FAILED' | ProcessorReversalReason;
+      now: string;
+    };
 
 export type CardCommand =
   | {
