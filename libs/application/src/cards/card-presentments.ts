@@ -12,7 +12,13 @@ import {
   returnPlan,
 } from '#domain/cards/card-authorization.js';
 import { authorizationIdOf, checkExpiry, toCardTransaction } from '#domain/cards/card-transaction.js';
-import type { ApprovedAuthorization, CardAggregate, CardAuthorizationCommand } from '#domain/cards/card-types.js';
+import type {
+  ApprovedAuthorization,
+  CardAggregate,
+  CardAuthorizationCommand,
+  ProcessorReversalReason,
+} from '#domain/cards/card-types.js';
+import { invalid } from '#domain/errors.js';
 import { streams, type IdGenerator } from '#domain/ids.js';
 import type { JobQueue } from '#jobs/job-queue.js';
 import { CommandRunner } from '../command-runner.js';
@@ -184,6 +190,22 @@ export class SimulateCardClearingHandler extends CardNetworkHandler<SimulateCard
   }
 
   /**
+   * A reversal from the card processor: the whole hold is released now (a clearing of 0, with the network's reason);
+   * a transaction that holds nothing any more is refused.
+   */
+  async reverse(cardId: string, authorizationId: string, actor: Actor, amount?: bigint): Promise<void> {
+    const clock = await this.clocks.forPlatform(actor.platformId);
+    await this.locks.run(cardId, async () => {
+      const state = await loadOwnCard(this.runner, cardId, actor);
+      const ledger = new CardLedger(this.runner, clock, this.ids, actor.platformId, { ...actor });
+      const transaction = requireTransaction(state, authorizationId);
+      if (amount !== undefined && amount !== transaction.held)
+        throw invalid('PARTIAL_REVERSAL_UNSUPPORTED', `only the whole held amount ${transaction.held} can be reversed`);
+      await this.expire(cardId, state, authorizationId, ledger, actor, 'NETWORK_REVERSAL');
+    });
+  }
+
+  /**
    * A clearing of 0: the authorization expires now with nothing cleared (the worker's expiry, brought
    * forward): reversed on the card stream, then every open hold carrying its reference is voided.
    */
@@ -193,9 +215,11 @@ export class SimulateCardClearingHandler extends CardNetworkHandler<SimulateCard
     authorizationId: string,
     ledger: CardLedger,
     actor: Actor,
+    reason?: ProcessorReversalReason,
   ) {
     checkExpiry(requireTransaction(state, authorizationId));
-    const command = { type: 'ExpireAuthorization' as const, authorizationId, now: await this.now(actor) };
+    const now = await this.now(actor);
+    const command = { type: 'ExpireAuthorization' as const, authorizationId, now, ...(reason ? { reason } : {}) };
     const expired = await this.record(cardId, command, actor);
     if (expired.authorizations.get(authorizationId)?.status === 'REVERSED' && !expired.clearings.has(authorizationId))
       for (const hold of await ledger.openHoldsFor(authorizationId)) await ledger.void(hold);

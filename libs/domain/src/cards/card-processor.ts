@@ -82,8 +82,8 @@ export const processorAuthorizationId = (platformId: string, networkTransactionI
   publicId('CardAuthorization', uuidFromName(`card-processor:${platformId}:authorization:${networkTransactionId}`));
 
 /** The stream recording the answer to one follow-up message (clearing, refund, reversal) of a platform. */
-export const processorMessageStream = (platformId: string, networkTransactionId: string): string =>
-  `cardprocessormessage-${uuidFromName(`card-processor:${platformId}:message:${networkTransactionId}`)}`;
+export const processorMessageStream = (platformId: string, type: string, networkTransactionId: string): string =>
+  `cardprocessormessage-${uuidFromName(`card-processor:${platformId}:${type}:${networkTransactionId}`)}`;
 
 /** A hold an authorization places on a funding source, with an id derived from both: placing it again is a no-op. */
 export const processorHoldTransferId = (authorizationId: string, fundingSourceId: string): string =>
@@ -132,3 +132,41 @@ export function verifyProcessorSignature(input: {
   const matches = parsed.v1.some((v) => timingSafeEqual(Buffer.from(v, 'hex'), expected));
   return matches ? { valid: true } : { valid: false, reason: 'the signature does not match the body' };
 }
+
+/** What the service answers a card processor's message (amounts as decimal strings; JSON numbers at the edge). */
+export interface ProcessorAnswer {
+  decision: 'APPROVED' | 'DECLINED';
+  approvedAmount: string;
+  declineReason?: string;
+  authorizationId: string;
+  cardTransactionId?: string;
+}
+
+export type ProcessorMessageType = 'CLEARING' | 'REFUND' | 'REVERSAL';
+
+export interface ProcessorMessageState {
+  answer?: ProcessorAnswer;
+}
+
+export interface RecordProcessorAnswer {
+  type: 'RecordProcessorAnswer';
+  platformId: string;
+  messageType: ProcessorMessageType;
+  networkTransactionId: string;
+  answer: ProcessorAnswer;
+  now: string;
+}
+
+export interface ProcessorMessageAnswered {
+  type: 'CardProcessorMessageAnswered';
+  data: Omit<RecordProcessorAnswer, 'type' | 'now'> & { answeredAt: string };
+}
+
+/** A follow-up message's answer, recorded once: the first answer stands and a replay gets it again. */
+export const processorMessageDecider: Decider<ProcessorMessageState, RecordProcessorAnswer, ProcessorMessageAnswered> =
+  {
+    initialState: () => ({}),
+    evolve: (state, event) => (state.answer ? state : { answer: event.data.answer }),
+    decide: ({ type: _type, now, ...fields }, state) =>
+      state.answer ? [] : [{ type: 'CardProcessorMessageAnswered', data: { ...fields, answeredAt: now } }],
+  };
