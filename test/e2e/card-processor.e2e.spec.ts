@@ -71,6 +71,14 @@ describe('card processor messages', () => {
     expect(rotated.status).toBe(200);
     expect(rotated.body).toMatchObject({ cardProcessorSecret: expect.stringMatching(/^cpsec_/), secretSet: true });
     secret = rotated.body.cardProcessorSecret;
+    // Each call sets a new secret; a replayed Idempotency-Key answers the first call without showing it again.
+    const key = { 'idempotency-key': 'card-processor-secret-1' };
+    const keyed = await t.api.post('/config/card-processor/secret', {}, key);
+    const replay = await t.api.post('/config/card-processor/secret', {}, key);
+    expect(replay.body).not.toHaveProperty('cardProcessorSecret');
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    secret = keyed.body.cardProcessorSecret;
+    expect(secret).not.toBe(rotated.body.cardProcessorSecret);
     expect((await t.api.get('/config/card-processor')).body).not.toHaveProperty('cardProcessorSecret');
     const bad = await t.api.patch('/config/card-processor', { decisionDeadlineMs: 60_000 });
     expect(bad.status).toBe(400);
@@ -191,7 +199,7 @@ describe('card processor messages', () => {
     expect(await recorded(cardId)).toHaveLength(0);
   });
 
-  it('answers the stand-in decision when the service cannot decide in time, and the late decision changes nothing', async () => {
+  it('answers the stand-in decision when it cannot decide in time; the late decision changes nothing', async () => {
     const { holder, cardId } = await funded(1000);
     expect((await t.api.patch('/config/card-processor', { decisionDeadlineMs: 50 })).status).toBe(200);
     let release!: () => void;
