@@ -23,6 +23,25 @@ describe('card processor messages', () => {
 
   const platformId = () => t.service.sandbox!.platformId;
 
+  /** Holds every decision at the platform-decision step until `release`; `lateDecision` settles when one gets there. */
+  function slowDecisions() {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let reached!: () => void;
+    const lateDecision = new Promise<void>((resolve) => (reached = resolve));
+    testHooks.slowDecision = async () => {
+      reached();
+      await released;
+    };
+    return { release, lateDecision };
+  }
+
+  /** The ledger transfers that name `reference` (holds and their voids), with how they ended. */
+  const transfersOf = async (reference: string) =>
+    [...(await loadLedger(t.service.infra.eventStore, platformId())).transfers.values()]
+      .filter((x) => x.reference === reference)
+      .map((x) => ({ id: x.id, pending: x.pending, resolution: x.resolution }));
+
   /** The processor's POST: the exact bytes signed with `key` at `at` (seconds), unless told otherwise. */
   async function send(body: Record<string, unknown>, o: { key?: string; at?: number; sig?: string; to?: string } = {}) {
     const raw = JSON.stringify(body);
@@ -202,23 +221,13 @@ describe('card processor messages', () => {
   it('answers the stand-in decision when it cannot decide in time; the late decision changes nothing', async () => {
     const { holder, cardId } = await funded(1000);
     expect((await t.api.patch('/config/card-processor', { decisionDeadlineMs: 50 })).status).toBe(200);
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let reached!: () => void;
-    const lateDecision = new Promise<void>((resolve) => (reached = resolve));
-    testHooks.slowDecision = async () => {
-      reached();
-      await released;
-    };
+    const { release, lateDecision } = slowDecisions();
     const answer = await send(authorization(cardId, 300));
     expect(answer.body).toMatchObject({ decision: 'DECLINED', approvedAmount: 0, declineReason: 'STAND_IN' });
     await lateDecision;
     release();
     // The late decision placed its hold after the stand-in was recorded: it is released again.
-    const holds = async () =>
-      [...(await loadLedger(t.service.infra.eventStore, platformId())).transfers.values()]
-        .filter((x) => x.reference === answer.body.authorizationId)
-        .map((x) => ({ id: x.id, resolution: x.resolution }));
+    const holds = () => transfersOf(answer.body.authorizationId);
     await h.until(holds, (list) => list.some((x) => x.resolution === 'VOIDED'), 'the late hold released');
     expect(await availableOf(holder.usd)).toBe(1000n);
     const [entry] = await recorded(cardId);
@@ -230,5 +239,30 @@ describe('card processor messages', () => {
     expect(await recorded(cardId)).toHaveLength(1);
     expect((await t.api.patch('/config/card-processor', { decisionDeadlineMs: 1500 })).status).toBe(200);
     await expectBalancedLedger(t.service.infra.eventStore, platformId());
+  });
+
+  it('answers APPROVE as the stand-in with a hold the late decision does not place twice', async () => {
+    const { holder, cardId } = await funded(1000);
+    const settings = { decisionDeadlineMs: 50, standInDecision: 'APPROVE' };
+    expect((await t.api.patch('/config/card-processor', settings)).status).toBe(200);
+    const { release, lateDecision } = slowDecisions();
+    const answer = await send(authorization(cardId, 300));
+    expect(answer.body).toMatchObject({ decision: 'APPROVED', approvedAmount: 300 });
+    await lateDecision;
+    release();
+    // The next message on the card waits for the card's lock, which the late decision holds until it is done.
+    expect((await send(authorization(cardId, 100))).body.decision).toBe('APPROVED');
+    const late = await h.t.api.get(`/card-transactions/${answer.body.cardTransactionId}`);
+    expect(late.body.status).toBe('AUTHORIZED');
+    // The late decision reaches the same derived hold: one hold, still pending, whatever it did meanwhile.
+    await expectBalancedLedger(t.service.infra.eventStore, platformId());
+    expect(await transfersOf(answer.body.authorizationId)).toEqual([
+      { id: expect.any(String), pending: true, resolution: undefined },
+    ]);
+    expect(await availableOf(holder.usd)).toBe(600n);
+    const [entry] = await recorded(cardId);
+    expect(entry.changes.authorization).toMatchObject({ status: 'APPROVED', decision: { decidedBy: 'STAND_IN' } });
+    const back = { decisionDeadlineMs: 1500, standInDecision: 'DECLINE' };
+    expect((await t.api.patch('/config/card-processor', back)).status).toBe(200);
   });
 });
