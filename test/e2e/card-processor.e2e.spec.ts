@@ -3,6 +3,7 @@ import { testHooks } from '#application/fault-injection.js';
 import { processorSignature } from '#domain/cards/card-processor.js';
 import { available } from '#domain/ledger/ledger.js';
 import { loadLedger, expectBalancedLedger } from '../support/ledger-check.js';
+import { cliJson } from '../support/cli.js';
 import type { Client } from '../support/service.js';
 import { cardsHarness, type Holder } from './cards-support.js';
 
@@ -203,6 +204,15 @@ describe('card processor messages', () => {
     const foreign = await send(authorization(cardId, 100), { key: otherSecret, to: other.platformId });
     expect(foreign.body).toMatchObject({ decision: 'DECLINED', declineReason: 'CARD_NOT_FOUND' });
     expect(await recorded(cardId)).toHaveLength(0);
+  });
+
+  it('sets a new secret from the CLI; the previous one stops verifying', async () => {
+    const { cardId } = await funded(1000);
+    const rotated = await cliJson(t.dataDir, 'cards:processor-secret', '--platform', platformId());
+    expect(rotated.cardProcessorSecret).toMatch(/^cpsec_/);
+    expect((await send(authorization(cardId, 100))).status).toBe(401);
+    secret = rotated.cardProcessorSecret;
+    expect((await send(authorization(cardId, 100))).body.decision).toBe('APPROVED');
   });
 
   it('refuses a bad, missing or stale signature with 401 and records nothing', async () => {

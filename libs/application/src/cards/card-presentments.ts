@@ -40,7 +40,8 @@ export abstract class CardNetworkCommand<Input> {
 type Presentment = { cardTransactionId: string; amount?: bigint };
 
 export class SimulateCardClearingCommand extends CardNetworkCommand<Presentment> {}
-export class SimulateCardReturnCommand extends CardNetworkCommand<Presentment> {}
+/** A return; `transferId`: its ledger transfer's id, derived from a processor's message (a replay moves nothing). */
+export class SimulateCardReturnCommand extends CardNetworkCommand<Presentment & { transferId?: string }> {}
 
 /** A card of the caller's platform, as loadOwnCard answers it. */
 type OwnCard = Awaited<ReturnType<typeof loadOwnCard>>;
@@ -236,14 +237,15 @@ export class SimulateCardReturnHandler extends CardNetworkHandler<SimulateCardRe
     const plan = returnPlan(state, authorizationIdOf(input.cardTransactionId), input.amount);
     const a = plan.authorization;
     const settlement = await ledger.settlement(a.currency);
-    const transferId = await ledger.transfer({
+    const transfer = {
       debit: settlement,
       credit: customerAccount(a.fundingSourceId, a.currency),
       amount: plan.amount,
       pending: false,
       code: CardTransferCode.return,
       reference: a.id,
-    });
+    };
+    const transferId = await ledger.transfer(transfer, input.transferId);
     const returned = await this.record(
       cardId,
       { type: 'RecordReturn', authorizationId: a.id, amount: plan.amount, transferId, now: await this.now(actor) },

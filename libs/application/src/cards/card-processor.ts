@@ -7,6 +7,7 @@ import {
   processorAuthorizationId,
   processorMessageDecider,
   processorMessageStream,
+  processorReturnTransferId,
   type ProcessorAnswer,
   type ProcessorMessageType,
 } from '#domain/cards/card-processor.js';
@@ -192,8 +193,10 @@ export class CardProcessorMessages {
     const presentment = { cardTransactionId, ...(m.amount !== undefined ? { amount: m.amount } : {}) };
     if (m.type === 'CLEARING')
       await this.clearings.apply(new SimulateCardClearingCommand(m.cardId, presentment, actor));
-    else if (m.type === 'REFUND') await this.returns.apply(new SimulateCardReturnCommand(m.cardId, presentment, actor));
-    else await this.clearings.reverse(m.cardId, authorizationId, actor, m.amount);
+    else if (m.type === 'REFUND') {
+      const transferId = processorReturnTransferId(actor.platformId, m.networkTransactionId);
+      await this.returns.apply(new SimulateCardReturnCommand(m.cardId, { ...presentment, transferId }, actor));
+    } else await this.clearings.reverse(m.cardId, authorizationId, actor, m.amount);
     const { state } = await this.runner.load(streams.card(m.cardId), cardDecider);
     const last = requireAuthorization(state, authorizationId).activity.at(-1)!;
     const approved = last.result === 'APPROVED';

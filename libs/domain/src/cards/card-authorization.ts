@@ -314,6 +314,8 @@ function decideRecordClearing(cmd: CommandOf<'RecordClearing'>, state: ExistingC
 }
 
 function decideReturn(cmd: CommandOf<'RecordReturn'>, state: ExistingCard): CardEvent[] {
+  // A refund whose ledger transfer (an id derived from the processor's message) is recorded already: done.
+  if (state.authorizations.get(cmd.authorizationId)?.transferIds.includes(cmd.transferId)) return [];
   const plan = returnPlan(state, cmd.authorizationId, cmd.amount);
   const a = plan.authorization;
   const returned: ApprovedAuthorization = {
