@@ -54,6 +54,7 @@ export class CardProcessorController {
     tag,
     auth: 'none',
     responses: ok('The answer', 'CardProcessorAnswer'),
+    errors: [401],
     headers: [
       { name: PROCESSOR_PLATFORM_HEADER, description: 'The platform: Platform:<uuid>.', required: true },
       { name: PROCESSOR_SIGNATURE_HEADER, description: 't=<unix seconds>,v1=<hex HMAC-SHA256>.', required: true },
