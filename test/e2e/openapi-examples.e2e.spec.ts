@@ -11,6 +11,7 @@ import { bankRailTour } from '../support/examples/bank-rails.js';
 import { createsTour } from '../support/examples/creates.js';
 import { onboardingTour } from '../support/examples/onboarding.js';
 import { platformTour, redeliveryTour } from '../support/examples/platform.js';
+import { cardProcessorTour } from '../support/examples/card-processor.js';
 import type { Tour } from '../support/examples/tour.js';
 import { walletTour } from '../support/examples/wallet.js';
 import { ExampleRecorder, type RecordedExamples } from '../support/example-recorder.js';
@@ -104,6 +105,7 @@ describe('OpenAPI examples recorded from real runs', () => {
     await platformTour(tour, h);
     await redeliveryTour(tour, receiver, h.usd);
   }, 60_000);
+  it('the card processor’s messages answer as documented', () => cardProcessorTour(tour, h), 60_000);
 
   it('every operation has a summary and a recorded success (RECORD_EXAMPLES=1 writes them)', async () => {
     const { api } = tour;

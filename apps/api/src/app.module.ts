@@ -48,6 +48,7 @@ import { SandboxClockController } from './sandbox-clock/sandbox-clock.controller
 import { CardsController } from './cards/cards.controller.js';
 import { CardTransactionsController } from './cards/card-transactions.controller.js';
 import { SandboxCardsController } from './sandbox/sandbox-cards.controller.js';
+import { CardProcessorConfigController, CardProcessorController } from './cards/card-processor.controller.js';
 import { AgentMeController } from './agents/agent-me.controller.js';
 import { AgentsController } from './agents/agents.controller.js';
 import { AuditController } from './audit/audit.controller.js';
@@ -76,6 +77,8 @@ export const API_CONTROLLERS = [
   SandboxCardsController,
   CardsController,
   CardTransactionsController,
+  CardProcessorController,
+  CardProcessorConfigController,
   SandboxMoneyController,
   SandboxClockController,
   ExchangeRatesController,

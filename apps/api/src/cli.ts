@@ -10,6 +10,7 @@ import { randomIds } from '#domain/ids.js';
 import { createInfrastructure } from '../../host/src/infrastructure.js';
 import { agentCommands } from './cli/agents.js';
 import { UsageError, type CliCommand } from './cli/command.js';
+import { cardCommands } from './cli/cards.js';
 import { customerCommands } from './cli/customers.js';
 import { operationsCommands } from './cli/operations.js';
 import { printResult, reportError } from './cli/output.js';
@@ -26,6 +27,7 @@ const COMMANDS: CliCommand[] = [
   ...customerCommands,
   ...transactionCommands,
   ...webhookCommands,
+  ...cardCommands,
   ...sandboxCommands,
   ...railCommands,
   ...bankCommands,

@@ -49,3 +49,16 @@ export type FaultPoint =
 export function faultPoint(name: FaultPoint): void {
   if (FAULT_INJECT === name) process.kill(process.pid, 'SIGKILL');
 }
+
+/**
+ * Test hooks of in-process tests: a step the test makes slow by setting it (a promise it settles when it wants),
+ * to reach a path that only a slow service takes. Unset, a step costs nothing.
+ */
+export const testHooks: {
+  /** At the platform-decision step of an authorization whose card rules approved it. */
+  slowDecision?: (authorizationId: string) => Promise<void>;
+} = {};
+
+export async function slowDecisionStep(authorizationId: string): Promise<void> {
+  if (testHooks.slowDecision) await testHooks.slowDecision(authorizationId);
+}

@@ -1177,6 +1177,72 @@ export default async () => {
             },
           },
         ],
+        [
+          import('../cards/card-processor.dto.js'),
+          {
+            CardProcessorMessageDto: {
+              type: { required: true, enum: ['AUTHORIZATION', 'ADVICE', 'CLEARING', 'REFUND', 'REVERSAL'] },
+              networkTransactionId: {
+                required: true,
+                type: () => String,
+                description:
+                  "The network's id of this message; a replay with the same id gets the same answer and changes nothing.",
+              },
+              cardId: {
+                required: true,
+                type: () => String,
+                description:
+                  "The service's id of the card (`Card:<uuid>`); an unknown card is declined CARD_NOT_FOUND.",
+              },
+              amount: {
+                required: false,
+                type: () => Number,
+                description:
+                  'In the smallest unit of `currency`. Required for AUTHORIZATION and ADVICE; for the others, default all of it.',
+                minimum: 1,
+              },
+              currency: {
+                required: false,
+                type: () => String,
+                description: 'ISO 4217 code (AUTHORIZATION and ADVICE).',
+              },
+              merchant: {
+                required: false,
+                type: () => t['../cards/card.dto.js'].MerchantDto,
+                description: 'The merchant: descriptor, MCC and country (AUTHORIZATION and ADVICE).',
+              },
+              entryMode: {
+                required: false,
+                description: 'How the card was presented.',
+                enum: ['CHIP', 'CONTACTLESS', 'ECOMMERCE', 'MAGSTRIPE', 'MANUAL', 'CREDENTIAL_ON_FILE', 'UNKNOWN'],
+              },
+              networkDecision: {
+                required: false,
+                description: 'ADVICE: what the network decided in stand-in.',
+                enum: ['APPROVED', 'DECLINED'],
+              },
+              originalNetworkTransactionId: {
+                required: false,
+                type: () => String,
+                description:
+                  'CLEARING, REFUND and REVERSAL: the network transaction id of the authorization they are about.',
+              },
+            },
+            CardProcessorConfigDto: {
+              decisionDeadlineMs: {
+                required: false,
+                type: () => Number,
+                description:
+                  'How long the service may take to answer an authorization before the stand-in decision answers.',
+              },
+              standInDecision: {
+                required: false,
+                description: 'What the service answers when it cannot decide within the deadline.',
+                enum: ['APPROVE', 'DECLINE'],
+              },
+            },
+          },
+        ],
       ],
     },
   };

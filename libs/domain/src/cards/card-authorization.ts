@@ -191,6 +191,13 @@ function authorizationOutcome(
   return { hold: cmd.hold };
 }
 
+/** What a card processor's message adds to the record: the network's id, the entry mode, who decided. */
+const processorFields = ({ networkTransactionId, entryMode, decision }: CommandOf<'RecordAuthorization'>) => ({
+  ...(networkTransactionId !== undefined ? { networkTransactionId } : {}),
+  ...(entryMode !== undefined ? { entryMode } : {}),
+  ...(decision !== undefined ? { decision } : {}),
+});
+
 function decideRecordAuthorization(cmd: CommandOf<'RecordAuthorization'>, state: ExistingCard): CardEvent[] {
   if (state.authorizations.has(cmd.authorizationId)) return [];
   if (cmd.amount <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
@@ -200,10 +207,14 @@ function decideRecordAuthorization(cmd: CommandOf<'RecordAuthorization'>, state:
     id: cmd.authorizationId,
     cardId: card.id,
     customerId: card.customerId,
-    ...(cmd.decision ? { decision: cmd.decision } : {}),
     ...(cmd.requestedAmount !== undefined ? { requestedAmount: cmd.requestedAmount.toString() } : {}),
   };
-  const money = { amount: cmd.amount.toString(), currency: cmd.currency, merchant: cmd.merchant };
+  const money = {
+    amount: cmd.amount.toString(),
+    currency: cmd.currency,
+    merchant: cmd.merchant,
+    ...processorFields(cmd),
+  };
   const tail = (result: AuthorizationActivity['result'], declineReason?: DeclineReason) => ({
     clearedAmount: '0',
     returnedAmount: '0',
@@ -309,6 +320,8 @@ function decideRecordClearing(cmd: CommandOf<'RecordClearing'>, state: ExistingC
 }
 
 function decideReturn(cmd: CommandOf<'RecordReturn'>, state: ExistingCard): CardEvent[] {
+  // A refund whose ledger transfer (an id derived from the processor's message) is recorded already: done.
+  if (state.authorizations.get(cmd.authorizationId)?.transferIds.includes(cmd.transferId)) return [];
   const plan = returnPlan(state, cmd.authorizationId, cmd.amount);
   const a = plan.authorization;
   const returned: ApprovedAuthorization = {

@@ -38,10 +38,35 @@ export interface CardSnapshot {
 /** What the card needs to know about the holder's accounts, read from the customer stream. */
 export type HolderAccount = Pick<InternalAccountRecord, 'id' | 'type' | 'currency' | 'status'>;
 
-export type ReversalReason = 'CARD_CLOSED' | 'EXPIRED' | 'PULL_FAILED';
+export type ReversalReason = 'CARD_CLOSED' | 'EXPIRED' | 'PULL_FAILED' | ProcessorReversalReason;
+/** The card processor reported the authorization reversed (the merchant cancelled it). */
+export type ProcessorReversalReason = 'NETWORK_REVERSAL';
 export type AuthorizationStatus = 'APPROVED' | 'DECLINED' | 'CLEARED' | 'REVERSED';
 export type DeclineReason =
-  'CARD_PAUSED' | 'CARD_CLOSED' | 'CARD_NOT_ACTIVE' | 'CURRENCY_MISMATCH' | 'INSUFFICIENT_FUNDS' | 'PLATFORM_DECLINED';
+  | 'CARD_PAUSED'
+  | 'CARD_CLOSED'
+  | 'CARD_NOT_ACTIVE'
+  | 'CURRENCY_MISMATCH'
+  | 'INSUFFICIENT_FUNDS'
+  | 'PLATFORM_DECLINED'
+  | StandInDeclineReason;
+/**
+ * Declines no rule of the service decided: its own stand-in answer when it could not decide within the processor's
+ * deadline (STAND_IN), or the network's decline in stand-in, reported by an advice (NETWORK_DECLINED).
+ */
+export type StandInDeclineReason = 'STAND_IN' | 'NETWORK_DECLINED';
+
+/** How the card was presented, as card processors report it. */
+export const ENTRY_MODES = [
+  'CHIP',
+  'CONTACTLESS',
+  'ECOMMERCE',
+  'MAGSTRIPE',
+  'MANUAL',
+  'CREDENTIAL_ON_FILE',
+  'UNKNOWN',
+] as const;
+export type EntryMode = (typeof ENTRY_MODES)[number];
 
 export interface Merchant {
   descriptor: string;
@@ -87,6 +112,10 @@ interface AuthorizationFields {
   requestedAmount?: string;
   createdAt: string;
   updatedAt: string;
+  /** The network's id of the authorization, when a card processor sent it. */
+  networkTransactionId?: string;
+  /** How the card was presented, when a card processor reported it. */
+  entryMode?: EntryMode;
 }
 
 /** An authorization that placed a hold: it opened a card transaction (cleared or reversed since, maybe). */
@@ -233,6 +262,8 @@ export type CardAuthorizationCommand =
       /** A partial approval: what was asked for (`amount` is what the platform approved). */
       requestedAmount?: bigint;
       now: string;
+      networkTransactionId?: string;
+      entryMode?: EntryMode;
     }
   /** Reserves a clearing before its ledger legs are posted (see ClearingIntent). */
   | { type: 'StartClearing'; authorizationId: string; amount: bigint; latePresentment: boolean; now: string }
@@ -255,7 +286,12 @@ export type CardAuthorizationCommand =
     }
   | { type: 'RecordReturn'; authorizationId: string; amount: bigint; transferId: string; now: string }
   /** An authorization still holding funds when its validity ends is reversed (the caller voids the hold). */
-  | { type: 'ExpireAuthorization'; authorizationId: string; reason?: 'EXPIRED' | 'PULL_FAILED'; now: string };
+  | {
+      type: 'ExpireAuthorization';
+      authorizationId: string;
+      reason?: 'EXPIRED' | 'PULL_FAILED' | ProcessorReversalReason;
+      now: string;
+    };
 
 export type CardCommand =
   | {

@@ -931,6 +931,26 @@ export interface paths {
         patch: operations["BeneficialOwners_update"];
         trace?: never;
     };
+    "/card-processor/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a card processor message
+         * @description A card processor’s message about one of the platform’s cards (production and sandbox alike), told apart by `type`. AUTHORIZATION is decided as the sandbox simulator decides: the card’s state and currency, then the funding sources in order, the first ACTIVE one with the funds getting a hold; the answer is APPROVED with `approvedAmount` and the `cardTransactionId` it opened, or DECLINED with `declineReason` (CARD_PAUSED, CARD_CLOSED, CARD_NOT_ACTIVE, CURRENCY_MISMATCH, INSUFFICIENT_FUNDS). It is answered within the platform’s `decisionDeadlineMs`: when the service cannot decide in time it answers the platform’s `standInDecision` and records that it did (the authorization’s `decision.decidedBy` is STAND_IN; a stand-in decline’s reason is STAND_IN); the late decision then changes nothing and releases any hold it placed. ADVICE records what the network decided in stand-in (`networkDecision`): APPROVED places the hold whatever the card’s rules (declined INSUFFICIENT_FUNDS only when no funding source can hold it), DECLINED records a decline NETWORK_DECLINED. CLEARING, REFUND and REVERSAL name the authorization by `originalNetworkTransactionId` and take the simulators’ ledger paths (a clearing posts the hold, a refund pays the funding source back, a reversal releases the whole hold; a partial reversal is declined PARTIAL_REVERSAL_UNSUPPORTED); one the transaction’s state refuses is DECLINED with the error code as `declineReason`. Every message is idempotent by its `networkTransactionId`: a replay gets the first answer and changes nothing. An unknown card, or another platform’s, is DECLINED CARD_NOT_FOUND and nothing is recorded. The authorization records `networkTransactionId`, `entryMode` and `decision` (see GET /audit/cards/{id}/history). Authenticated by an HMAC, not by platform credentials: `X-Processor-Platform: Platform:<uuid>` names the platform and `X-Processor-Signature: t=<unix seconds>,v1=<hex>` carries HMAC-SHA256 with the platform’s card processor secret over `<t>.<raw body>` (several `v1` entries are allowed; one must match). `t` must be within 5 minutes of the platform’s clock. A missing, malformed, stale or wrong signature, an unknown platform and one without a secret answer 401 PROCESSOR_SIGNATURE_INVALID and nothing is recorded.
+         */
+        post: operations["CardProcessor_message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/card-transactions/{cardTransactionId}": {
         parameters: {
             query?: never;
@@ -1041,6 +1061,50 @@ export interface paths {
          * @description Only the fields given change. webhookEndpoint: an https URL (http is accepted on sandbox platforms) on a public host: loopback, private, link-local, CGNAT, multicast, reserved and cloud metadata addresses are refused in every spelling (400), and names are resolved and checked again at every delivery, unless the operator allow-listed the host (`WEBHOOK_ALLOWED_HOSTS`); null turns webhooks off; the first one generates the webhook signing key pair and secret. umaDomain: where new customers’ UMA addresses are generated. supportedCurrencies replaces the list (each a currency the service supports: 400 INVALID_CURRENCY otherwise). embeddedWalletConfig: fields omitted are left as they are. decisionEndpoints replaces the list of decision endpoints ([] removes them), at most one per type: CARD_AUTHORIZATION.REQUEST (a card authorization that passed the card’s screening) and AGENT_ACTION.REQUEST (an agent action that needs approval). The url follows webhookEndpoint’s rules; deadlineMs (50 to 2000, default 2000) bounds the wait from the request’s arrival; defaultDecision decides when the endpoint times out, cannot be reached, answers other than 2xx or an unusable answer (cards: APPROVE or DECLINE, default DECLINE; agent actions: APPROVE, REJECT or WAIT, default WAIT). The request is a POST of `{type, id, timestamp, data}` signed as webhooks are; the answer is 200 with `{"decision": "APPROVE"|"DECLINE"|"REJECT", "reason"?, "approvedAmount"?}` (approvedAmount: a card’s partial approval, an integer at most the amount requested). The first endpoint set generates the webhook signing material if none exists.
          */
         patch: operations["PlatformConfig_update"];
+        trace?: never;
+    };
+    "/config/card-processor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the card processor settings
+         * @description The card processor settings: `decisionDeadlineMs` (default 1500, at most 3000), `standInDecision` (APPROVE or DECLINE, default DECLINE) and whether a secret is set (never the secret itself).
+         */
+        get: operations["CardProcessorConfig_settings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the card processor settings
+         * @description Only the fields given change; answers the settings.
+         */
+        patch: operations["CardProcessorConfig_update"];
+        trace?: never;
+    };
+    "/config/card-processor/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new card processor secret
+         * @description Sets a new card processor secret (`cpsec_…`), replacing the previous one at once, and returns it: the only time it is shown (a replay with the same Idempotency-Key answers without it). Give it to the card processor, which signs its messages with it. Needs MANAGE.
+         */
+        post: operations["CardProcessorConfig_rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/config/webhook-secret/rotate": {
@@ -5762,6 +5826,42 @@ export interface components {
              */
             previousSecretValidUntil: string;
         };
+        CardProcessorAnswer: {
+            /** @enum {string} */
+            decision: "APPROVED" | "DECLINED";
+            /** @description In the smallest unit; 0 when declined. */
+            approvedAmount: number;
+            /** @description CARD_NOT_FOUND, CARD_PAUSED, CARD_CLOSED, CARD_NOT_ACTIVE, CURRENCY_MISMATCH, INSUFFICIENT_FUNDS, STAND_IN, NETWORK_DECLINED, or the error code a follow-up message met. */
+            declineReason?: string;
+            authorizationId: string;
+            cardTransactionId?: string;
+        };
+        CardProcessorConfig: {
+            /** @description How long the service may take to answer an authorization (default 1500). */
+            decisionDeadlineMs: number;
+            /**
+             * @description The answer when it cannot decide in time.
+             * @enum {string}
+             */
+            standInDecision: "APPROVE" | "DECLINE";
+            secretSet: boolean;
+            /** Format: date-time */
+            secretSetAt: string | null;
+        };
+        CardProcessorSecret: {
+            /** @description The new secret; absent when the answer is a replay (Idempotency-Key). */
+            cardProcessorSecret?: string;
+            /** @description How long the service may take to answer an authorization (default 1500). */
+            decisionDeadlineMs: number;
+            /**
+             * @description The answer when it cannot decide in time.
+             * @enum {string}
+             */
+            standInDecision: "APPROVE" | "DECLINE";
+            secretSet: boolean;
+            /** Format: date-time */
+            secretSetAt: string | null;
+        };
         OpenInternalAccountDto: {
             customerId: string;
             /** @enum {string} */
@@ -6065,6 +6165,26 @@ export interface components {
             /** @enum {string} */
             state?: "ACTIVE" | "FROZEN" | "CLOSED";
             fundingSources?: string[];
+        };
+        CardProcessorMessageDto: {
+            /** @enum {string} */
+            type: "AUTHORIZATION" | "ADVICE" | "CLEARING" | "REFUND" | "REVERSAL";
+            networkTransactionId: string;
+            cardId: string;
+            amount?: number;
+            /** @enum {string} */
+            currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            merchant?: components["schemas"]["MerchantDto"];
+            /** @enum {string} */
+            entryMode?: "CHIP" | "CONTACTLESS" | "ECOMMERCE" | "MAGSTRIPE" | "MANUAL" | "CREDENTIAL_ON_FILE" | "UNKNOWN";
+            /** @enum {string} */
+            networkDecision?: "APPROVED" | "DECLINED";
+            originalNetworkTransactionId?: string;
+        };
+        CardProcessorConfigDto: {
+            decisionDeadlineMs?: number;
+            /** @enum {string} */
+            standInDecision?: "APPROVE" | "DECLINE";
         };
         SandboxSendDto: {
             quoteId: string;
@@ -10789,6 +10909,65 @@ export interface operations {
             };
         };
     };
+    CardProcessor_message: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The platform: Platform:<uuid>. */
+                "x-processor-platform": string;
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256>. */
+                "x-processor-signature": string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardProcessorMessageDto"];
+            };
+        };
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardProcessorAnswer"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     CardTransactions_get: {
         parameters: {
             query?: never;
@@ -11444,6 +11623,230 @@ export interface operations {
             };
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    CardProcessorConfig_settings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardProcessorConfig"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    CardProcessorConfig_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardProcessorConfigDto"];
+            };
+        };
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardProcessorConfig"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    CardProcessorConfig_rotateSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
+                "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret and the settings */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this is the stored first response to the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardProcessorSecret"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency key reused with a different request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
