@@ -7,6 +7,9 @@ import type { Infrastructure } from '#application/infrastructure.js';
 import { createInfrastructure } from '../../host/src/infrastructure.js';
 import { ServiceMetrics } from '../../host/src/observability/metrics.js';
 import { startMetricsServer, type MetricsServer } from '../../host/src/observability/metrics-server.js';
+import { traceProcess } from '../../host/src/observability/traced-process.js';
+import type { Tracing } from '../../host/src/observability/tracing.js';
+import { allProjections } from '#read-models/projections/index.js';
 import { createPlatformDecisions } from '../../host/src/decisions/http-platform-decisions.js';
 import type { AppConfig } from '#config/config.js';
 import { systemClock, type Clock } from '#domain/clock.js';
@@ -46,6 +49,8 @@ export interface ServiceDeps {
   ids?: IdGenerator;
   /** Where the request log goes (stdout by default). */
   logDestination?: DestinationStream;
+  /** The started tracing SDK (`startTracing`), when OTEL_* asked for traces: the process's own spans are added. */
+  tracing?: Tracing;
   /** The monotonic clock decisions are timed on (milliseconds; performance.now by default). */
   monotonic?: () => number;
 }
@@ -56,6 +61,7 @@ export async function createApp(config: AppConfig, deps: ServiceDeps = {}) {
   const ids = deps.ids ?? randomIds;
   const infra = await createInfrastructure(config, clock, { writes: true });
   const metrics = new ServiceMetrics('api').instrument(infra);
+  if (deps.tracing) traceProcess(infra, allProjections);
   // The synchronous test send (POST /webhooks/test) attempts with the worker's deliverer, on the process's runner.
   const webhookAttempts = createWebhookDeliverer(infra.runner, infra.clocks, config);
   // Card authorizations and agent actions ask the platforms' decision endpoints in the request.

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { trace, type Span } from '@opentelemetry/api';
 import { pino, type DestinationStream, type Level } from 'pino';
 import type { AppConfig } from '#config/config.js';
 import { routePattern, type HttpRequest } from './platform.js';
@@ -21,6 +22,9 @@ export function requestIdOf(header: string | string[] | undefined): string {
 
 type LoggedRequest = HttpRequest & { id?: string; actor?: { platformId: string } };
 
+/** The HTTP server span of a request, when tracing is on: named by its route once the route is known. */
+const serverSpans = new WeakMap<IncomingMessage, Span>();
+
 /** On Fastify, the request the routes saw (with its route and actor) for the Node.js request the logger sees. */
 const routedRequests = new WeakMap<IncomingMessage, LoggedRequest>();
 
@@ -33,6 +37,7 @@ const routedRequests = new WeakMap<IncomingMessage, LoggedRequest>();
 function lineOf(incoming: IncomingMessage, res: ServerResponse, responseTime: number) {
   const req = routedRequests.get(incoming) ?? (incoming as unknown as LoggedRequest);
   const route = routePattern(req);
+  const { traceId } = incoming as { traceId?: string };
   return {
     method: req.method,
     // Nest's not-found catch-all (`*path`) is no route of the API.
@@ -40,6 +45,8 @@ function lineOf(incoming: IncomingMessage, res: ServerResponse, responseTime: nu
     status: res.statusCode,
     duration: responseTime,
     platform: req.actor?.platformId ?? null,
+    // The request's trace when tracing is on (OTEL_*), so a log line leads to its spans.
+    ...(traceId ? { traceId } : {}),
   };
 }
 
@@ -87,6 +94,8 @@ export function createRequestLogger(
       if (!enabled && !observe) return;
       const fields = lineOf(req, res, Date.now() - started);
       observe?.(fields);
+      if (fields.route)
+        serverSpans.get(req)?.updateName(`${fields.method} ${fields.route}`).setAttribute('http.route', fields.route);
       if (!enabled) return;
       const line = { requestId, ...fields };
       logger[level](line, failed ? 'request failed' : 'request completed');
@@ -110,6 +119,12 @@ export const requestLogging =
     if (req.raw) routedRequests.set(req.raw, req);
     // Kept on the Node.js request too: the answer to a request the parser cuts off carries it.
     incoming.id = id;
+    // The HTTP server span the tracing instrumentation made for this request (none unless tracing is on).
+    const span = trace.getActiveSpan();
+    if (span) {
+      (incoming as { traceId?: string }).traceId = span.spanContext().traceId;
+      serverSpans.set(incoming, span);
+    }
     response.setHeader('X-Request-Id', id);
     logger(incoming, response, id);
     next();

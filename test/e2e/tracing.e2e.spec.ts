@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { trace } from '@opentelemetry/api';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tracingRequested } from '../../apps/host/src/observability/tracing.js';
+import { startChildService, type ChildService } from '../support/child-service.js';
+import { useDataDir, useTestService } from '../support/fixture.js';
+import { poll } from '../support/poll.js';
+import { uniqueValue } from '../support/sequence.js';
+
+interface ExportedSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+}
+
+/** A local OTLP/HTTP receiver (JSON encoding): the spans it was sent, in arrival order. */
+async function otlpReceiver(): Promise<{ url: string; spans: ExportedSpan[]; server: Server }> {
+  const spans: ExportedSpan[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.url === '/v1/traces') {
+        const body = JSON.parse(Buffer.concat(chunks).toString()) as {
+          resourceSpans: { scopeSpans: { spans: ExportedSpan[] }[] }[];
+        };
+        for (const r of body.resourceSpans) for (const s of r.scopeSpans) spans.push(...s.spans);
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, server };
+}
+
+describe('traces with OTEL_TRACES_EXPORTER=otlp', () => {
+  let receiver: Awaited<ReturnType<typeof otlpReceiver>>;
+  let service: ChildService | undefined;
+  const dataDir = useDataDir('tracing-', () => service?.kill());
+
+  beforeAll(async () => {
+    receiver = await otlpReceiver();
+    service = await startChildService(dataDir, {
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_METRICS_EXPORTER: 'none',
+      OTEL_LOGS_EXPORTER: 'none',
+      OTEL_BSP_SCHEDULE_DELAY: '50',
+    });
+  });
+  afterAll(() => new Promise<void>((resolve) => receiver.server.close(() => resolve())));
+
+  it('makes one trace of a payment: its HTTP request, the commands, the appends and the projections', async () => {
+    const api = service!.api;
+    const customer = async () => {
+      const body = { customerType: 'INDIVIDUAL', platformCustomerId: uniqueValue('t'), fullName: 'Ada Trace' };
+      const created = await api.post('/customers', body);
+      const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(created.body.id)}`);
+      return accounts.body.data[0].id as string;
+    };
+    const [payer, payee] = [await customer(), await customer()];
+    expect((await api.post(`/sandbox/internal-accounts/${payer}/fund`, { amount: 50_000 })).status).toBe(200);
+    const paid = await api.post('/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: payer },
+      destination: { destinationType: 'ACCOUNT', accountId: payee },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 12_345,
+      immediatelyExecute: true,
+    });
+    expect(paid.status).toBe(201);
+    // The request log line names the request's trace.
+    const line = await poll(
+      async () =>
+        service!
+          .output()
+          .split('\n')
+          .find((l) => l.includes('"route":"/2025-10-13/quotes"')),
+      (found) => found !== undefined,
+      { what: 'the log line of POST /quotes' },
+    );
+    const traceId = (JSON.parse(line!) as { traceId: string }).traceId;
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+    const names = (): string[] => receiver.spans.filter((s) => s.traceId === traceId).map((s) => s.name);
+    const covered = await poll(
+      async () => names(),
+      (n) =>
+        n.some((x) => x.startsWith('project ')) &&
+        n.includes('event-store append') &&
+        n.includes('POST /2025-10-13/quotes'),
+      { what: 'the payment trace to be exported', timeoutMs: 15_000 },
+    );
+    expect(covered.some((n) => n.startsWith('command '))).toBe(true);
+    expect(covered).toContain('event-store append');
+    expect(covered).toEqual(
+      expect.arrayContaining(['project quotes', 'project transactions', 'project internal-accounts']),
+    );
+    // One trace: every span of it hangs from another of it, except the HTTP server span at its root.
+    const spans = receiver.spans.filter((s) => s.traceId === traceId);
+    const ids = new Set(spans.map((s) => s.spanId));
+    const roots = spans.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId));
+    expect(roots.map((s) => s.name)).toEqual(['POST /2025-10-13/quotes']);
+  });
+});
+
+describe('with no OTEL_TRACES_EXPORTER', () => {
+  const fixture = useTestService();
+
+  it('loads no tracer: spans are not recorded and no provider is registered', async () => {
+    expect((await fixture.api.get('/health/live')).status).toBe(200);
+    expect(tracingRequested({})).toBe(false);
+    expect(tracingRequested({ OTEL_TRACES_EXPORTER: 'none' })).toBe(false);
+    expect(tracingRequested({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_SDK_DISABLED: 'true' })).toBe(false);
+    expect(tracingRequested({ OTEL_TRACES_EXPORTER: 'otlp' })).toBe(true);
+    const span = trace.getTracer('check').startSpan('check');
+    expect(span.isRecording()).toBe(false);
+    span.end();
+    const registered = Object.getOwnPropertySymbols(globalThis).map((s) => s.description ?? '');
+    const api = registered.find((d) => d.startsWith('opentelemetry.js.api'));
+    const providers = api ? Object.keys((globalThis as Record<symbol, object>)[Symbol.for(api)] ?? {}) : [];
+    expect(providers).not.toContain('trace');
+  });
+});
