@@ -51,6 +51,13 @@ export async function startRedis(): Promise<RedisHandle | undefined> {
   throw lastError;
 }
 
+/** Starts `redis-server` on `port` again (after a test stopped the one it had there). */
+export async function startRedisOn(port: number): Promise<RedisHandle> {
+  const binary = findRedisServer();
+  if (!binary) throw new Error('redis-server is not on PATH');
+  return startOn(binary, port);
+}
+
 async function startOn(binary: string, port: number): Promise<RedisHandle> {
   const dir = mkdtempSync(join(tmpdir(), 'redis-'));
   const child = spawn(
