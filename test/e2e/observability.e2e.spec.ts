@@ -20,8 +20,9 @@ async function freePort(): Promise<number> {
 const scrape = (port: number, auth = `Bearer ${TOKEN}`) =>
   fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: auth } });
 
-/** The value of the first sample of `name` whose labels include every one of `labels`. */
+/** The sum of the samples of `name` whose labels include every one of `labels` (undefined when there is none). */
 function sample(text: string, name: string, labels: Record<string, string | RegExp>): number | undefined {
+  let sum: number | undefined;
   for (const line of text.split('\n')) {
     const match = /^([a-z_]+)\{([^}]*)\} (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
@@ -29,9 +30,9 @@ function sample(text: string, name: string, labels: Record<string, string | RegE
     const fits = Object.entries(labels).every(([k, v]) =>
       typeof v === 'string' ? found[k] === v : v.test(found[k] ?? ''),
     );
-    if (fits) return Number(match[3]);
+    if (fits) sum = (sum ?? 0) + Number(match[3]);
   }
-  return undefined;
+  return sum;
 }
 
 describe('metrics and health probes of the API process', () => {
@@ -73,6 +74,42 @@ describe('metrics and health probes of the API process', () => {
     expect(sample(text, 'job_queue_jobs', { queue: 'webhooks', state: 'dead' })).toBe(0);
     expect(text).toMatch(/^process_resident_memory_bytes\{process="api"\} \d+/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds\{process="api"\}/m);
+  });
+
+  it('moves the counters and histograms with a payment', async () => {
+    const account = async (name: string) => {
+      const body = { customerType: 'INDIVIDUAL', platformCustomerId: `metrics-${name}`, fullName: name };
+      const created = await fixture.api.post('/customers', body);
+      const listed = await fixture.api.get(`/customers/internal-accounts?customerId=${created.body.id}`);
+      return listed.body.data[0].id as string;
+    };
+    const [payer, payee] = [await account('payer'), await account('payee')];
+    expect((await fixture.api.post(`/sandbox/internal-accounts/${payer}/fund`, { amount: 10_000 })).status).toBe(200);
+    const counts = async () => {
+      const text = await (await scrape(server.port)).text();
+      return {
+        quotes: sample(text, 'http_request_duration_seconds_count', { method: 'POST', route: /quotes$/ }) ?? 0,
+        ledger: sample(text, 'command_duration_seconds_count', { stream: 'ledger', outcome: 'ok' }) ?? 0,
+        quote: sample(text, 'command_duration_seconds_count', { stream: 'quote', outcome: 'ok' }) ?? 0,
+        appends: sample(text, 'event_append_duration_seconds_count', { outcome: 'ok' }) ?? 0,
+        slowest: sample(text, 'http_request_duration_seconds_bucket', { route: /quotes$/, le: '+Inf' }) ?? 0,
+      };
+    };
+    const before = await counts();
+    const paid = await fixture.api.post('/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: payer },
+      destination: { destinationType: 'ACCOUNT', accountId: payee },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 2_500,
+      immediatelyExecute: true,
+    });
+    expect(paid.status).toBe(201);
+    const after = await counts();
+    expect(after.quotes - before.quotes).toBe(1);
+    expect(after.slowest - before.slowest).toBe(1);
+    expect(after.ledger).toBeGreaterThan(before.ledger);
+    expect(after.quote).toBeGreaterThan(before.quote);
+    expect(after.appends).toBeGreaterThan(before.appends);
   });
 
   it("names only metrics the process exposes in the operations guide's Grafana dashboard", async () => {
