@@ -141,8 +141,9 @@ export class WebhookListener {
   private readonly feed: CheckpointedSubscription;
   private readonly ledgers: LedgerReplay;
   private readonly stopping = new AbortController();
-  /** The log position after which the feed (re)subscribes, and the webhooks of its next event already forwarded. */
+  /** The log position the feed (re)subscribes after: every event up to it is handled. */
   private after: bigint | undefined;
+  /** The last webhook forwarded: an event taken up again half-way skips its webhooks up to this one. */
   private last: ListenCursor | undefined;
   private warned = false;
   forwarded = 0;
