@@ -12,6 +12,7 @@ import { agentCommands } from './cli/agents.js';
 import { UsageError, type CliCommand } from './cli/command.js';
 import { cardCommands } from './cli/cards.js';
 import { customerCommands } from './cli/customers.js';
+import { listenCommands } from './cli/listen.js';
 import { operationsCommands } from './cli/operations.js';
 import { printResult, reportError } from './cli/output.js';
 import { platformCommands } from './cli/platforms.js';
@@ -27,6 +28,7 @@ const COMMANDS: CliCommand[] = [
   ...customerCommands,
   ...transactionCommands,
   ...webhookCommands,
+  ...listenCommands,
   ...cardCommands,
   ...sandboxCommands,
   ...railCommands,

@@ -26,6 +26,8 @@ export interface CliResult {
   data: unknown;
   text: () => string;
   exitCode?: number;
+  /** `data` on one line with --json (a command that streams JSON lines before it). */
+  compact?: boolean;
 }
 
 export interface CliCommand {

@@ -4,7 +4,7 @@ import { UsageError, type CliResult } from './command.js';
 
 /** The result on stdout: JSON with --json (nothing else goes to stdout), readable text otherwise. */
 export function printResult(result: CliResult, json: boolean): void {
-  console.log(json ? JSON.stringify(result.data, null, 2) : result.text());
+  console.log(json ? JSON.stringify(result.data, null, result.compact ? undefined : 2) : result.text());
 }
 
 const isUsage = (error: unknown) =>

@@ -5,10 +5,9 @@ import {
   maxAttemptsFor,
   webhookDeliveryDecider,
   type WebhookDeliveryEvent,
-  type WebhookEnvelope,
 } from '#domain/webhooks/webhook-delivery.js';
-import { WEBHOOK_EVENT_MAP, type WebhookSources } from '#domain/webhooks/webhook-event-map.js';
-import { webhookDeliveryStream, webhookIdsFor } from '#domain/webhooks/webhook-ids.js';
+import type { WebhookSources } from '#domain/webhooks/webhook-event-map.js';
+import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
 import { CheckpointedSubscription } from '#event-store/checkpointed-subscription.js';
 import { DEFAULT_SET_ASIDE_POLICY, handleOrSetAside, type SetAsidePolicy } from '#event-store/set-aside.js';
 import { WrongExpectedVersion, type EventStore, type RecordedEvent } from '#event-store/event-store.js';
@@ -18,7 +17,13 @@ import type { LeaseKeeperOptions } from '#read-models/runner/lease-keeper.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { SetAsideLog, setAsideMessage } from '#read-models/runner/set-aside-events.js';
 import { DELIVER_JOB, WEBHOOK_BACKOFF, WEBHOOK_QUEUE, type DeliveryJob } from './delivery-jobs.js';
-import { EndpointHistory, LedgerReplay, webhookSources } from './sources.js';
+import {
+  EndpointHistory,
+  LedgerReplay,
+  webhookPlatformOf,
+  webhookSources,
+  webhooksOf,
+} from '../../../host/src/webhooks/sources.js';
 
 /** Checkpoint name in the read-model store's checkpoints. */
 export const DISPATCHER_CHECKPOINT = 'webhook-dispatcher';
@@ -266,21 +271,13 @@ export class WebhookDispatcher {
   }
 
   private async plan(event: RecordedEvent, sources: WebhookSources): Promise<Planned[]> {
-    const mapping = WEBHOOK_EVENT_MAP[event.type];
-    const platformId = mapping?.platform(event);
-    if (!mapping || !platformId) return [];
+    const platformId = webhookPlatformOf(event);
+    if (!platformId) return [];
     const url = await this.endpoints.endpointAt(platformId, event.position);
     if (!url) return [];
-    const drafts = await mapping.webhooks(event, sources);
-    return drafts.map((draft, index) => {
-      const { webhookId, deliveryId } = webhookIdsFor(event.id, index);
-      const payload: WebhookEnvelope = {
-        id: webhookId,
-        type: draft.type,
-        timestamp: draft.timestamp,
-        data: draft.data,
-      };
-      const maxAttempts = maxAttemptsFor(draft.type);
+    const webhooks = await webhooksOf(event, sources);
+    return webhooks.map(({ webhookId, deliveryId, index, payload }) => {
+      const maxAttempts = maxAttemptsFor(payload.type);
       return {
         schedule: webhookDeliveryDecider.decide(
           {
@@ -291,14 +288,14 @@ export class WebhookDispatcher {
             payload,
             maxAttempts,
             sourceEventId: event.id,
-            now: draft.timestamp,
+            now: payload.timestamp,
           },
           webhookDeliveryDecider.initialState(),
         ),
         job: {
           id: `webhook:${event.id}:${index}`,
           attempts: maxAttempts,
-          data: { deliveryId, platformId, webhookId, webhookType: draft.type, url, body: JSON.stringify(payload) },
+          data: { deliveryId, platformId, webhookId, webhookType: payload.type, url, body: JSON.stringify(payload) },
         },
       };
     });

@@ -2,11 +2,14 @@ import { streams } from '#domain/ids.js';
 import { RecentCache } from '#domain/recent-cache.js';
 import { evolveLedger, initialLedgerState, type LedgerEvent, type LedgerState } from '#domain/ledger/ledger.js';
 import { WEBHOOK_CONFIG_EVENTS, type WebhookConfigEvent } from '#domain/webhooks/webhook-config.js';
-import type {
-  InternalAccountResource,
-  WebhookSourceEvent,
-  WebhookSources,
+import type { WebhookEnvelope } from '#domain/webhooks/webhook-delivery.js';
+import {
+  WEBHOOK_EVENT_MAP,
+  type InternalAccountResource,
+  type WebhookSourceEvent,
+  type WebhookSources,
 } from '#domain/webhooks/webhook-event-map.js';
+import { webhookIdsFor } from '#domain/webhooks/webhook-ids.js';
 import type { EventStore, RecordedEvent } from '#event-store/event-store.js';
 import { stripPlatform } from '#application/queries/list-query.js';
 import { Collections } from '#read-models/projections/collections.js';
@@ -18,6 +21,36 @@ import {
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 
 const CACHE_LIMIT = 1000;
+
+/** One webhook an event of the log makes: its ids (derived from the event and its place) and its envelope. */
+export interface EventWebhook {
+  webhookId: string;
+  deliveryId: string;
+  /** Its place among the event's webhooks. */
+  index: number;
+  payload: WebhookEnvelope;
+}
+
+/** The platform whose webhook endpoint an event of the log is for, when it makes webhooks (WEBHOOK_EVENT_MAP). */
+export function webhookPlatformOf(event: WebhookSourceEvent): string | undefined {
+  return WEBHOOK_EVENT_MAP[event.type]?.platform(event);
+}
+
+/**
+ * The webhooks an event of the log makes, as every sender builds them: the event map's drafts in its order, each
+ * with the ids derived from the event id and its index, so the dispatcher's deliveries and `listen`'s forwards of
+ * one event carry the same ids and envelopes.
+ */
+export async function webhooksOf(event: WebhookSourceEvent, sources: WebhookSources): Promise<EventWebhook[]> {
+  const mapping = WEBHOOK_EVENT_MAP[event.type];
+  if (!mapping) return [];
+  const drafts = await mapping.webhooks(event, sources);
+  return drafts.map((draft, index) => {
+    const { webhookId, deliveryId } = webhookIdsFor(event.id, index);
+    const payload: WebhookEnvelope = { id: webhookId, type: draft.type, timestamp: draft.timestamp, data: draft.data };
+    return { webhookId, deliveryId, index, payload };
+  });
+}
 
 /**
  * Each platform's endpoint as of any position of the log: the configuration stream is short, so
