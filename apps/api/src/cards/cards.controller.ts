@@ -11,6 +11,7 @@ import { IdParam } from '../http/id-pipe.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
 import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { CreateCardDto, ListCardsQuery, UpdateCardDto } from './card.dto.js';
+import { plainControls } from './spending-controls.dto.js';
 import { CARDS_TEXT, LIFECYCLE } from '../docs/descriptions/cards.js';
 
 @Controller('cards')
@@ -29,7 +30,9 @@ export class CardsController {
     errors: [404, 409],
   })
   create(@Body() body: CreateCardDto, @CurrentActor() actor: Actor): Promise<CardSnapshot> {
-    return this.commands.execute(new CreateCardCommand(body, actor));
+    const { spendingControls, ...input } = body;
+    const controls = spendingControls ? { spendingControls: plainControls(spendingControls) } : {};
+    return this.commands.execute(new CreateCardCommand({ ...input, ...controls }, actor));
   }
 
   @GetPage('', 'List cards', 'cards', 'Card', { description: CARDS_TEXT.list })
@@ -51,6 +54,7 @@ export class CardsController {
     const changes = {
       ...(body.state !== undefined ? { state: body.state } : {}),
       ...(body.fundingSources !== undefined ? { fundingSources: body.fundingSources } : {}),
+      ...(body.spendingControls !== undefined ? { spendingControls: plainControls(body.spendingControls) } : {}),
     };
     return signed.execute(this.commands, new UpdateCardCommand(id, changes, signed.request, signed.actor), 200);
   }

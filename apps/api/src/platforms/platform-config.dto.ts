@@ -19,6 +19,7 @@ import { COUNTERPARTY_FIELD_NAMES, TRANSACTION_TYPES } from '#domain/platforms/p
 import { BANK_RAIL_TYPES } from '#domain/payments/rails/bank-rails.js';
 import { IntRange, OptionalEmail, OptionalText } from '../http/fields.js';
 import { IsCurrencyCode } from '../http/currency-code.js';
+import { NullableSpendingControls, SpendingControlsDto } from '../cards/spending-controls.dto.js';
 
 const DOMAIN = /^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
@@ -108,4 +109,6 @@ export class UpdateConfigDto {
   @ValidateNested({ each: true })
   @Type(() => BankRailConfigDto)
   rails?: BankRailConfigDto[];
+  /** The spending controls of the platform's cards that have none of their own; null removes them. */
+  @NullableSpendingControls() cardSpendingControls?: SpendingControlsDto | null;
 }

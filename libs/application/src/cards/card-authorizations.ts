@@ -34,6 +34,7 @@ import { scheduleAuthorizationExpiry } from './card-jobs.js';
 import { CardLocks, loadOwnCard } from './card-commands.js';
 import { CardLedger, CardTransferCode, customerAccount } from './card-ledger.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { spendingPreCheck } from './card-spending-controls.js';
 
 /** A message of the card network about one card, from the sandbox endpoints. */
 abstract class CardNetworkCommand<Input> {
@@ -102,20 +103,23 @@ abstract class CardNetworkHandler<Command extends CardNetworkCommand<unknown>> {
 export class SimulateCardAuthorizationHandler extends CardNetworkHandler<SimulateCardAuthorizationCommand> {
   protected async simulate(
     { cardId, input, actor }: SimulateCardAuthorizationCommand,
-    { card }: OwnCard,
+    own: OwnCard,
     ledger: CardLedger,
   ) {
+    const { card } = own;
     const authorizationId = publicId('CardAuthorization', this.ids.uuid());
+    const spending = await spendingPreCheck(this.runner, own, { ...input, now: await this.now(actor) });
     const base = {
       type: 'RecordAuthorization' as const,
       authorizationId,
       amount: input.amount,
       currency: input.currency,
       merchant: input.merchant,
+      defaultSpendingControls: spending.defaultSpendingControls,
     };
     let hold: { fundingSourceId: string; transferId: string } | undefined;
     let declineReason: DeclineReason | undefined =
-      screenAuthorization(card, input.currency) ?? sandboxDecline(input.merchant.descriptor);
+      screenAuthorization(card, input.currency) ?? spending.declineReason ?? sandboxDecline(input.merchant.descriptor);
     if (!declineReason) {
       await scheduleAuthorizationExpiry(this.jobs, {
         cardId,

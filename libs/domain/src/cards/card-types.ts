@@ -2,6 +2,7 @@ import type { ResourceAbandoned } from '../claims/claim.js';
 import type { Unset } from '../decider.js';
 import type { InternalAccountRecord, KycStatus } from '../customers/customer.js';
 import type { CardBrand } from './card-issuer.js';
+import type { SpendingControls, SpendingDeclineReason, SpendUsage } from './card-spending.js';
 
 /**
  * A card: its lifecycle state, its ordered funding sources (the holder's internal accounts) and
@@ -30,6 +31,8 @@ export interface CardSnapshot {
   panEmbedUrl: string | null;
   currency: string;
   issuerRef: string;
+  /** The card's own spending controls (absent or null: the platform's `cardSpendingControls` apply). */
+  spendingControls?: SpendingControls | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -40,7 +43,12 @@ export type HolderAccount = Pick<InternalAccountRecord, 'id' | 'type' | 'currenc
 export type ReversalReason = 'CARD_CLOSED' | 'EXPIRED' | 'PULL_FAILED';
 export type AuthorizationStatus = 'APPROVED' | 'DECLINED' | 'CLEARED' | 'REVERSED';
 export type DeclineReason =
-  'CARD_PAUSED' | 'CARD_CLOSED' | 'CARD_NOT_ACTIVE' | 'CURRENCY_MISMATCH' | 'INSUFFICIENT_FUNDS';
+  | 'CARD_PAUSED'
+  | 'CARD_CLOSED'
+  | 'CARD_NOT_ACTIVE'
+  | 'CURRENCY_MISMATCH'
+  | 'INSUFFICIENT_FUNDS'
+  | SpendingDeclineReason;
 
 export interface Merchant {
   descriptor: string;
@@ -156,6 +164,8 @@ interface CardHoldings {
   signedRequests: Set<string>;
   /** Clearings decided on this stream whose ledger legs may not be posted yet, by authorization id. */
   clearings: Map<string, ClearingIntent>;
+  /** What the spending controls' daily and monthly limits count (see card-spending.ts); absent before an approval. */
+  spendUsage?: SpendUsage;
 }
 
 /** A card created (closed or not). */
@@ -205,6 +215,15 @@ export type CardEvent =
     }
   /** Appended with the changes of a signed PATCH (also when they change nothing). */
   | { type: 'SignedRequestApplied'; data: { platformId: string; cardId: string; requestId: string } }
+  | {
+      type: 'CardSpendingControlsChanged';
+      data: {
+        platformId: string;
+        cardId: string;
+        previousSpendingControls: SpendingControls | null;
+        card: CardSnapshot;
+      };
+    }
   | { type: 'CardClearingStarted'; data: { platformId: string; cardId: string; clearing: ClearingIntent } }
   | {
       type: AuthorizationEventType;
@@ -222,6 +241,8 @@ export type CardAuthorizationCommand =
       merchant: Merchant;
       hold?: { fundingSourceId: string; transferId: string };
       declineReason?: DeclineReason;
+      /** The platform's `cardSpendingControls`: they apply when the card has none of its own. */
+      defaultSpendingControls?: SpendingControls | null;
       now: string;
     }
   /** Reserves a clearing before its ledger legs are posted (see ClearingIntent). */
@@ -259,6 +280,7 @@ export type CardCommand =
       fundingSources: string[];
       issuanceSeed: string;
       sandbox: boolean;
+      spendingControls?: SpendingControls | null;
       now: string;
     }
   /** The holder passed KYC: a card waiting for it goes to the issuer. */
@@ -272,6 +294,8 @@ export type CardCommand =
       type: 'UpdateCard';
       state?: RequestedCardState;
       fundingSources?: string[];
+      /** Replaces the card's own controls as a whole; null removes them. */
+      spendingControls?: SpendingControls | null;
       holderAccounts: HolderAccount[];
       requestId?: string;
       now: string;
