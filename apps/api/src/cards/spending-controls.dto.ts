@@ -1,17 +1,18 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsObject, IsOptional, Matches, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsObject, Matches, ValidateNested } from 'class-validator';
 import { MAX_SPENDING_LIMIT, MAX_SPENDING_LIST, type SpendingControls } from '#domain/cards/card-spending.js';
 import { IntRange, Stack } from '../http/fields.js';
 import { COUNTRY } from '../http/formats.js';
+import { Nullable } from '../http/validation.js';
 
 const limit = () =>
   Stack(
-    IsOptional(),
+    Nullable('integer'),
     IntRange(1, MAX_SPENDING_LIMIT, { message: `a limit is an integer from 1 to ${MAX_SPENDING_LIMIT}` }),
   );
 const codes = (pattern: RegExp, message: string) =>
   Stack(
-    IsOptional(),
+    Nullable('array'),
     IsArray(),
     ArrayMinSize(1, { message: 'a list holds at least one code (null removes it)' }),
     ArrayMaxSize(MAX_SPENDING_LIST),
@@ -42,7 +43,7 @@ export class SpendingControlsDto {
 /** A nullable SpendingControls field of a request body: null removes the controls. */
 export const NullableSpendingControls = () =>
   Stack(
-    IsOptional(),
+    Nullable('object'),
     IsObject(),
     ValidateNested(),
     Type(() => SpendingControlsDto),

@@ -6,6 +6,7 @@ export default async () => {
     '../external-accounts/external-account.dto.js': await import('../external-accounts/external-account.dto.js'),
     '../beneficial-owners/beneficial-owner.dto.js': await import('../beneficial-owners/beneficial-owner.dto.js'),
     '../platforms/platform-config.dto.js': await import('../platforms/platform-config.dto.js'),
+    '../cards/spending-controls.dto.js': await import('../cards/spending-controls.dto.js'),
     '../wallet/wallet.dto.js': await import('../wallet/wallet.dto.js'),
     '../payments/quotes/quote.dto.js': await import('../payments/quotes/quote.dto.js'),
     '../payments/transfers/transfers.controller.js': await import('../payments/transfers/transfers.controller.js'),
@@ -424,6 +425,50 @@ export default async () => {
           },
         ],
         [
+          import('../cards/spending-controls.dto.js'),
+          {
+            SpendingControlsDto: {
+              perAuthorizationLimit: {
+                required: false,
+                type: () => Number,
+                nullable: true,
+                description: 'The most one authorization may ask.',
+              },
+              dailyLimit: {
+                required: false,
+                type: () => Number,
+                nullable: true,
+                description:
+                  "The most the card's approved authorizations may add up to in a UTC day of the platform's clock.",
+              },
+              monthlyLimit: {
+                required: false,
+                type: () => Number,
+                nullable: true,
+                description: 'The same in a UTC month.',
+              },
+              allowedMerchantCategories: {
+                required: false,
+                type: () => [String],
+                nullable: true,
+                description: 'Only these merchant categories are approved (not with blockedMerchantCategories).',
+              },
+              blockedMerchantCategories: {
+                required: false,
+                type: () => [String],
+                nullable: true,
+                description: 'These merchant categories are declined (not with allowedMerchantCategories).',
+              },
+              allowedMerchantCountries: {
+                required: false,
+                type: () => [String],
+                nullable: true,
+                description: 'Only merchants in these countries are approved.',
+              },
+            },
+          },
+        ],
+        [
           import('../platforms/platform-config.dto.js'),
           {
             CounterpartyFieldDto: {
@@ -519,6 +564,13 @@ export default async () => {
                 description:
                   'Production platforms: the whole list of bank rails, one per currency ([] removes them all).',
                 maxItems: 50,
+              },
+              cardSpendingControls: {
+                required: false,
+                type: () => t['../cards/spending-controls.dto.js'].SpendingControlsDto,
+                nullable: true,
+                description:
+                  "The spending controls of the platform's cards that have none of their own; null removes them.",
               },
             },
           },
@@ -676,10 +728,24 @@ export default async () => {
               platformCardId: { required: false, type: () => String },
               form: { required: true, enum: ['VIRTUAL'] },
               fundingSources: { required: true, type: () => [String] },
+              spendingControls: {
+                required: false,
+                type: () => t['../cards/spending-controls.dto.js'].SpendingControlsDto,
+                nullable: true,
+                description:
+                  "The card's own spending controls (absent or null: the platform's cardSpendingControls apply).",
+              },
             },
             UpdateCardDto: {
               state: { required: false, enum: ['ACTIVE', 'FROZEN', 'CLOSED'] },
               fundingSources: { required: false, type: () => [String] },
+              spendingControls: {
+                required: false,
+                type: () => t['../cards/spending-controls.dto.js'].SpendingControlsDto,
+                nullable: true,
+                description:
+                  "Replaces the card's own spending controls as a whole; null removes them (the platform's default applies).",
+              },
             },
             ListCardsQuery: {
               customerId: { required: false, type: () => String },

@@ -1,5 +1,4 @@
 import { invalid } from '../errors.js';
-import type { DeclineReason, Merchant } from './card-types.js';
 
 /**
  * Spending controls of a card (modelled on Stripe Issuing's `spending_controls` and Lithic's auth rules): amounts in
@@ -76,6 +75,12 @@ export function addSpend(usage: SpendUsage | undefined, amount: bigint, at: stri
   return { ...next, daily: next.daily + amount, monthly: next.monthly + amount };
 }
 
+/** What the controls look at of a merchant (card-types' Merchant). */
+interface Merchant {
+  mcc?: string;
+  country?: string;
+}
+
 /** One authorization request as the controls see it. */
 export interface SpendRequest {
   amount: bigint;
@@ -117,7 +122,7 @@ export function spendingDecline(
 }
 
 /** The decline reasons of the spending controls (the others are the card's state, its currency and the funds). */
-export const isSpendingDecline = (reason: DeclineReason | null | undefined): reason is SpendingDeclineReason =>
+export const isSpendingDecline = (reason: string | null | undefined): reason is SpendingDeclineReason =>
   (SPENDING_DECLINE_REASONS as readonly string[]).includes(reason ?? '');
 
 type Input = { [K in keyof SpendingControls]?: SpendingControls[K] | null };

@@ -249,9 +249,10 @@ export type CardResource = Omit<CardSnapshot, IssuedField> & {
 };
 
 export function toCardResource(card: CardSnapshot): CardResource {
-  // The card's own spending controls, null when it has none (the platform's default applies then).
-  const resource: Record<string, unknown> = { ...card, spendingControls: card.spendingControls ?? null };
+  const resource: Record<string, unknown> = { ...card };
   for (const field of ISSUED_FIELDS) if (resource[field] === null) delete resource[field];
+  // The card's own spending controls, absent while it has none (the platform's default applies then).
+  if (!card.spendingControls) delete resource.spendingControls;
   return resource as CardResource;
 }
 

@@ -32,11 +32,16 @@ export const OWNER =
   'currency, recorded when the card is created (a holder without one gets 400 CARDHOLDER_WALLET_REQUIRED); ' +
   'changes are a signed retry stamped by an active session of that account.';
 
+export const SPENDING =
+  'spendingControls: the card’s own spending controls (see SpendingControls; absent or null: the platform’s ' +
+  'cardSpendingControls of PATCH /config apply); 400 INVALID_INPUT naming the field for a limit outside 1 to ' +
+  '9000000000000000, a malformed code or both category lists.';
+
 /** Descriptions of the routes of cards.controller.ts, by handler. */
 export const CARDS_TEXT = {
   create:
     `${LIFECYCLE} Funding sources: at least one, each an open internal account of the ` +
-    `holder, all in one currency, tried in the given order by authorization. ${OWNER}`,
+    `holder, all in one currency, tried in the given order by authorization. ${OWNER} ${SPENDING}`,
   list:
     'Filters: customerId (holder), accountId (cards that internal account funds; closed cards ' +
     'have no bindings), platformCardId, state. Newest first unless sortOrder=asc.',
@@ -46,6 +51,8 @@ export const CARDS_TEXT = {
     'terminal); any other transition is 409 INVALID_STATE_TRANSITION. ' +
     'fundingSources replaces the whole ordered binding (at least one, the holder’s, in the card ' +
     'currency) and cannot accompany state CLOSED. ' +
+    'spendingControls replaces the card’s own controls as a whole, null removes them (not on a CLOSED card: 409); ' +
+    'emits no webhook (the Card resource shows them). ' +
     `Emits card.state_change / card.funding_source_change (events CardStateChanged / ` +
     `CardFundingSourcesChanged). ${OWNER} A request that would be refused is refused before a challenge is issued.`,
 };

@@ -30,5 +30,7 @@ export const PLATFORM_CONFIG_TEXT = {
     'operator allow-listed the host (`WEBHOOK_ALLOWED_HOSTS`); null turns webhooks off; the first one ' +
     'generates the webhook signing key pair and secret. umaDomain: where new customers’ UMA addresses are ' +
     'generated. supportedCurrencies replaces the list (each a currency the service supports: 400 ' +
-    'INVALID_CURRENCY otherwise). embeddedWalletConfig: fields omitted are left as they are.',
+    'INVALID_CURRENCY otherwise). embeddedWalletConfig: fields omitted are left as they are. ' +
+    'cardSpendingControls: the spending controls of the platform’s cards that have none of their own (replaced ' +
+    'as a whole; null removes them; see Card.spendingControls).',
 };
