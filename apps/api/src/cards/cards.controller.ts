@@ -1,4 +1,4 @@
-import { Body, Controller, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateCardCommand, UpdateCardCommand } from '#application/cards/card-commands.js';
 import { CardQueries } from '#application/cards/card-queries.js';
@@ -11,7 +11,8 @@ import { IdParam } from '../http/id-pipe.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
 import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { CreateCardDto, ListCardsQuery, UpdateCardDto } from './card.dto.js';
-import { plainControls } from './spending-controls.dto.js';
+import { plainControls, SpendingControlsBacktestDto } from './spending-controls.dto.js';
+import { CardBacktests } from '#application/cards/card-backtest.js';
 import { CARDS_TEXT, LIFECYCLE } from '../docs/descriptions/cards.js';
 
 @Controller('cards')
@@ -19,6 +20,7 @@ export class CardsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly cards: CardQueries,
+    private readonly backtests: CardBacktests,
   ) {}
 
   @Post()
@@ -43,6 +45,19 @@ export class CardsController {
   @GetOne(':id', 'Get a card', ok('The card', 'Card'), { description: LIFECYCLE })
   get(@IdParam('Card', 'id') id: string, @CurrentActor() actor: Actor) {
     return this.cards.card(actor.platformId, id);
+  }
+
+  @Post(':id/spending-controls/backtest')
+  @HttpCode(200)
+  @ApiDoc({
+    summary: 'Backtest spending controls on a card’s past authorizations',
+    description: CARDS_TEXT.backtest,
+    responses: ok('What the draft would have decided differently', 'CardSpendingControlsBacktest'),
+    errors: [404],
+  })
+  backtest(@IdParam('Card', 'id') id: string, @Body() body: SpendingControlsBacktestDto, @CurrentActor() actor: Actor) {
+    const period = { from: body.from, to: body.to };
+    return this.backtests.backtest(actor.platformId, id, plainControls(body.spendingControls), period);
   }
 
   @Patch(':id')

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsObject, Matches, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsISO8601, IsObject, Matches, ValidateNested } from 'class-validator';
 import { MAX_SPENDING_LIMIT, MAX_SPENDING_LIST, type SpendingControls } from '#domain/cards/card-spending.js';
 import { IntRange, Stack } from '../http/fields.js';
 import { COUNTRY } from '../http/formats.js';
@@ -50,5 +50,15 @@ export const NullableSpendingControls = () =>
   );
 
 /** Controls as a plain object (the DTO instance's fields), null kept. */
-export const plainControls = (dto: SpendingControlsDto | null): SpendingControls | null =>
-  dto === null ? null : (JSON.parse(JSON.stringify(dto)) as SpendingControls);
+export const plainControls = (dto: SpendingControlsDto | null | undefined): SpendingControls | null =>
+  dto === null || dto === undefined ? null : (JSON.parse(JSON.stringify(dto)) as SpendingControls);
+
+/** POST /cards/{id}/spending-controls/backtest: a draft of the card's controls and the period to replay. */
+export class SpendingControlsBacktestDto {
+  /** The draft (null: no controls at all). */
+  @NullableSpendingControls() spendingControls!: SpendingControlsDto | null;
+  /** Start of the period (inclusive), ISO 8601. */
+  @IsISO8601({ strict: true }) from!: string;
+  /** End of the period (exclusive), ISO 8601; at most 366 days after from. */
+  @IsISO8601({ strict: true }) to!: string;
+}

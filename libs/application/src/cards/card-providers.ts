@@ -1,9 +1,10 @@
 import { cardAuthorizationHandlers } from './card-authorizations.js';
 import { CardLocks, CreateCardHandler, UpdateCardHandler } from './card-commands.js';
 import { CardQueries } from './card-queries.js';
+import { CardBacktests } from './card-backtest.js';
 
 /** Command handlers of the cards area. */
 export const cardHandlers = [CreateCardHandler, UpdateCardHandler, ...cardAuthorizationHandlers];
 
 /** Injectable services of the cards area (exported to the HTTP edge). */
-export const cardProviders = [CardLocks, CardQueries];
+export const cardProviders = [CardLocks, CardQueries, CardBacktests];

@@ -999,6 +999,26 @@ export interface paths {
         patch: operations["Cards_update"];
         trace?: never;
     };
+    "/cards/{id}/spending-controls/backtest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Backtest spending controls on a card’s past authorizations
+         * @description Replays the card’s authorizations recorded in [from, to) (at most 366 days) from its event stream against a draft of spending controls, and answers what the draft would have decided differently; nothing is written (no signature needed). Each authorization is decided again by the same rules the card applies, on the card as it was then: a decline by the card’s state or currency stands; then the draft’s controls, whose daily and monthly usage counts the approvals the draft itself would have made (approvals before `from` count as they were decided); then the funds as the history found them (INSUFFICIENT_FUNDS stays so; an approval had them; an authorization the controls in force declined and the draft approves is marked fundsAssumed). The answer lists each changed authorization (at most 10,000; changesTruncated says when more changed) with its actual and draft decision, the count and amount per pair of decisions, and totals. 400 INVALID_INPUT for bad controls or period; another platform’s card 404 CARD_NOT_FOUND.
+         */
+        post: operations["Cards_backtest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/config": {
         parameters: {
             query?: never;
@@ -4801,6 +4821,55 @@ export interface components {
          * @enum {string}
          */
         CardDeclineReason: "CARD_PAUSED" | "CARD_CLOSED" | "CARD_NOT_ACTIVE" | "CURRENCY_MISMATCH" | "MERCHANT_CATEGORY_BLOCKED" | "MERCHANT_CATEGORY_NOT_ALLOWED" | "MERCHANT_COUNTRY_NOT_ALLOWED" | "SPENDING_LIMIT_PER_AUTHORIZATION" | "SPENDING_LIMIT_DAILY" | "SPENDING_LIMIT_MONTHLY" | "INSUFFICIENT_FUNDS";
+        CardBacktestDecision: {
+            /** @enum {string} */
+            outcome: "APPROVED" | "DECLINED";
+            declineReason: components["schemas"]["CardDeclineReason"] | null;
+        };
+        CardBacktestTally: {
+            /** @description Authorizations. */
+            count: number;
+            amount: number | null;
+            /** @description The exact sum as a decimal string, when `amount` is null. */
+            exact?: string;
+        };
+        CardBacktestChange: {
+            authorizationId: string;
+            /** Format: date-time */
+            at: string;
+            /** @description Smallest unit of the card’s currency. */
+            amount: number;
+            currency: string;
+            merchant: components["schemas"]["CardMerchant"];
+            actual: components["schemas"]["CardBacktestDecision"];
+            draft: components["schemas"]["CardBacktestDecision"];
+            /** @description Declined by the controls in force, approved by the draft: the funds were never tried. */
+            fundsAssumed?: boolean;
+        };
+        /** @description What a draft of spending controls would have decided differently over a period of the card. */
+        CardSpendingControlsBacktest: {
+            cardId: string;
+            currency: string;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            spendingControls: components["schemas"]["SpendingControls"] | null;
+            /** @description Authorizations recorded in the period. */
+            authorizations: number;
+            actualApproved: components["schemas"]["CardBacktestTally"];
+            draftApproved: components["schemas"]["CardBacktestTally"];
+            changed: components["schemas"]["CardBacktestTally"];
+            /** @description Per pair of decisions (actual, draft) that differ: how many and their amounts. */
+            transitions: ({
+                actual: components["schemas"]["CardBacktestDecision"];
+                draft: components["schemas"]["CardBacktestDecision"];
+            } & components["schemas"]["CardBacktestTally"])[];
+            /** @description In the order they were recorded. */
+            changes: components["schemas"]["CardBacktestChange"][];
+            /** @description More than 10,000 changed: the first 10,000 are listed. */
+            changesTruncated: boolean;
+        };
         CardMerchant: {
             /** @description As the card network presented it. */
             descriptor: string;
@@ -5920,6 +5989,11 @@ export interface components {
             form: "VIRTUAL";
             fundingSources: string[];
             spendingControls?: components["schemas"]["SpendingControlsDto"] | null;
+        };
+        SpendingControlsBacktestDto: {
+            spendingControls?: components["schemas"]["SpendingControlsDto"] | null;
+            from: string;
+            to: string;
         };
         UpdateCardDto: {
             /** @enum {string} */
@@ -11083,6 +11157,90 @@ export interface operations {
             };
             /** @description Conflicts with the resource’s current state. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Cards_backtest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SpendingControlsBacktestDto"];
+            };
+        };
+        responses: {
+            /** @description What the draft would have decided differently */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardSpendingControlsBacktest"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -55,4 +55,15 @@ export const CARDS_TEXT = {
     'emits no webhook (the Card resource shows them). ' +
     `Emits card.state_change / card.funding_source_change (events CardStateChanged / ` +
     `CardFundingSourcesChanged). ${OWNER} A request that would be refused is refused before a challenge is issued.`,
+  backtest:
+    'Replays the card’s authorizations recorded in [from, to) (at most 366 days) from its event stream against a ' +
+    'draft of spending controls, and answers what the draft would have decided differently; nothing is written ' +
+    '(no signature needed). Each authorization is decided again by the same rules the card applies, on the card ' +
+    'as it was then: a decline by the card’s state or currency stands; then the draft’s controls, whose daily and ' +
+    'monthly usage counts the approvals the draft itself would have made (approvals before `from` count as they ' +
+    'were decided); then the funds as the history found them (INSUFFICIENT_FUNDS stays so; an approval had them; ' +
+    'an authorization the controls in force declined and the draft approves is marked fundsAssumed). The answer ' +
+    'lists each changed authorization (at most 10,000; changesTruncated says when more changed) with its actual ' +
+    'and draft decision, the count and amount per pair of decisions, and totals. 400 INVALID_INPUT for bad ' +
+    'controls or period; another platform’s card 404 CARD_NOT_FOUND.',
 };
