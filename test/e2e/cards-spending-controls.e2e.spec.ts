@@ -98,6 +98,58 @@ describe('card spending controls: declined by each control, exact under concurre
     expect((await api.patch('/config', { cardSpendingControls: { dailyLimit: 0 } })).status).toBe(400);
   });
 
+  it('backtests a draft on the card’s history from its stream, and writes nothing', async () => {
+    const { id } = await card(2000);
+    const from = clock.now().toISOString();
+    for (const amount of [300, 300, 300]) expect(await outcome(id, amount)).toBe('AUTHORIZED');
+    expect(await outcome(id, 300, { descriptor: 'SHOP 002' })).toBe('400 INSUFFICIENT_FUNDS');
+    expect(await outcome(id, 100, { country: 'DE' })).toBe('AUTHORIZED');
+    clock.advance(1000);
+    const to = clock.now().toISOString();
+    const backtest = (body: Record<string, unknown>, client = api) =>
+      client.post(`/cards/${id}/spending-controls/backtest`, { from, to, ...body });
+    const { eventStore } = t.service.infra;
+    const head = await eventStore.headPosition();
+    const revision = (await eventStore.readStream(`card-${id.slice('Card:'.length)}`)).length;
+
+    const same = await backtest({ spendingControls: null });
+    expect(same.status).toBe(200);
+    expect(same.body).toMatchObject({ cardId: id, currency: 'USD', authorizations: 5, changes: [] });
+    expect(same.body.changed).toEqual({ count: 0, amount: 0 });
+
+    const draft = { dailyLimit: 700, allowedMerchantCountries: ['US'] };
+    const res = await backtest({ spendingControls: draft });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      authorizations: 5,
+      actualApproved: { count: 4, amount: 1000 },
+      draftApproved: { count: 2, amount: 600 },
+      // The declined INSUFFICIENT_FUNDS one is now declined by the daily limit first (controls before funds).
+      changed: { count: 3, amount: 700 },
+      changesTruncated: false,
+    });
+    const decision = (declineReason: string | null) => ({
+      outcome: declineReason ? 'DECLINED' : 'APPROVED',
+      declineReason,
+    });
+    expect(res.body.changes).toEqual([
+      expect.objectContaining({ amount: 300, actual: decision(null), draft: decision('SPENDING_LIMIT_DAILY') }),
+      expect.objectContaining({ actual: decision('INSUFFICIENT_FUNDS'), draft: decision('SPENDING_LIMIT_DAILY') }),
+      expect.objectContaining({ amount: 100, actual: decision(null), draft: decision('MERCHANT_COUNTRY_NOT_ALLOWED') }),
+    ]);
+    expect(res.body.transitions).toHaveLength(3);
+    // Nothing was written: the log's head and the card stream's revision are where they were.
+    expect(await eventStore.headPosition()).toBe(head);
+    expect((await eventStore.readStream(`card-${id.slice('Card:'.length)}`)).length).toBe(revision);
+
+    expect((await backtest({ spendingControls: draft, to: from })).status).toBe(400);
+    const long = new Date(Date.parse(from) + 367 * 86_400_000).toISOString();
+    expect((await backtest({ spendingControls: draft, to: long })).body.code).toBe('INVALID_INPUT');
+    expect((await backtest({ spendingControls: { dailyLimit: 0 } })).status).toBe(400);
+    const other = await t.otherPlatform();
+    expect((await backtest({ spendingControls: draft }, other.api)).status).toBe(404);
+  });
+
   it.each([['dailyLimit'], ['monthlyLimit']])(
     '50 concurrent authorizations of 300 against a %s of 5,000 approve exactly 16',
     async (limit) => {
