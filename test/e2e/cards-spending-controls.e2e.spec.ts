@@ -1,4 +1,7 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
+import { cli, cliJson } from '../support/cli.js';
 import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
 import { ManualClock } from '#domain/clock.js';
 import { available } from '#domain/ledger/ledger.js';
@@ -138,6 +141,13 @@ describe('card spending controls: declined by each control, exact under concurre
       expect.objectContaining({ amount: 100, actual: decision(null), draft: decision('MERCHANT_COUNTRY_NOT_ALLOWED') }),
     ]);
     expect(res.body.transitions).toHaveLength(3);
+    // The operator's CLI answers the same from the same stream.
+    const file = join(t.dataDir, 'draft.json');
+    await writeFile(file, JSON.stringify(draft));
+    const args = ['--card', id, '--controls', file, '--from', from, '--to', to];
+    expect(await cliJson(t.dataDir, 'cards:backtest', ...args)).toEqual(res.body);
+    const text = await cli(t.dataDir, 'cards:backtest', ...args);
+    expect(text.stdout).toContain('SPENDING_LIMIT_DAILY');
     // Nothing was written: the log's head and the card stream's revision are where they were.
     expect(await eventStore.headPosition()).toBe(head);
     expect((await eventStore.readStream(`card-${id.slice('Card:'.length)}`)).length).toBe(revision);

@@ -9,6 +9,7 @@ import { systemClock } from '#domain/clock.js';
 import { randomIds } from '#domain/ids.js';
 import { createInfrastructure } from '../../host/src/infrastructure.js';
 import { UsageError, type CliCommand } from './cli/command.js';
+import { cardCommands } from './cli/cards.js';
 import { customerCommands } from './cli/customers.js';
 import { operationsCommands } from './cli/operations.js';
 import { printResult, reportError } from './cli/output.js';
@@ -23,6 +24,7 @@ const COMMANDS: CliCommand[] = [
   ...platformCommands,
   ...operationsCommands,
   ...customerCommands,
+  ...cardCommands,
   ...transactionCommands,
   ...webhookCommands,
   ...sandboxCommands,
