@@ -21,6 +21,7 @@ export const GUIDES: readonly (readonly [name: string, title: string])[] = [
   ['webhooks', 'Webhooks'],
   ['sandbox', 'Sandbox'],
   ['agents', 'Agents'],
+  ['cards', 'Cards'],
 ];
 
 /** The repository root: the nearest ancestor holding docs/guides. */
